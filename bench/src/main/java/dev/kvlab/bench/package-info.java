@@ -1,0 +1,2 @@
+/** JMH microbenchmarks of transports, the store and workload parsing. */
+package dev.kvlab.bench;

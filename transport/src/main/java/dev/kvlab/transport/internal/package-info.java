@@ -1,0 +1,2 @@
+/** Transport implementations; not an API. */
+package dev.kvlab.transport.internal;

@@ -1,0 +1,2 @@
+/** Trace readers, generators, arrival processes and analysis internals; not an API. */
+package dev.kvlab.workloads.internal;
