@@ -16,6 +16,7 @@ import dev.kvlab.transport.api.LinkSpec;
  * @param hardware          the GPU with the config's efficiency overrides applied
  * @param kv                KV sizing for the config's dtype and TP
  * @param roofline          GPU time model of one instance
+ * @param workload          the workload spec, arrival process and namespace
  * @param blockTokens       tokens per KV block
  * @param hbmKvBlocks       KV blocks one instance's HBM holds after the weights
  * @param dramBlocks        blocks of the per-instance DRAM tier (0 = none)
@@ -27,7 +28,8 @@ import dev.kvlab.transport.api.LinkSpec;
  * @param link              link per GPU the transport model / auto estimate uses
  * @param transportName     live transport name, or null when the sim transport is a link
  */
-public record CellPlan(RunConfig config, ModelSpec model, HardwareSpec hardware, KvSizing kv, Roofline roofline, int blockTokens,
+public record CellPlan(RunConfig config, ModelSpec model, HardwareSpec hardware, KvSizing kv, Roofline roofline, WorkloadPlan workload,
+                       int blockTokens,
                        long hbmKvBlocks, long dramBlocks, long storeCapacity, long leaseTtlNanos, long lookupNanos,
                        long intervalNanos, long spinNanos, LinkSpec link, String transportName) {
 

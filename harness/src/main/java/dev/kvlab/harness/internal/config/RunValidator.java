@@ -19,6 +19,12 @@ import dev.kvlab.harness.api.config.SloConfig;
 import dev.kvlab.harness.api.config.StoreConfig;
 import dev.kvlab.harness.api.config.WorkloadConfig;
 import dev.kvlab.harness.internal.CellPlan;
+import dev.kvlab.harness.internal.WorkloadPlan;
+import dev.kvlab.workloads.api.ArrivalSpec;
+import dev.kvlab.workloads.api.Namespace;
+import dev.kvlab.workloads.api.TraceFormat;
+import dev.kvlab.workloads.api.WorkloadFormatException;
+import dev.kvlab.workloads.api.WorkloadSpec;
 import dev.kvlab.transport.api.ByteSize;
 import dev.kvlab.transport.api.DurationSpec;
 import dev.kvlab.transport.api.LinkSpec;
@@ -37,6 +43,8 @@ public final class RunValidator {
 
     /** Transports a live run can use. */
     public static final List<String> LIVE_TRANSPORTS = List.of("tcp", "shm", "rdma-emu", "local");
+
+    private static final TreeBinder BINDER = new TreeBinder();
 
     private final Function<String, String> origin;
 
@@ -178,17 +186,8 @@ public final class RunValidator {
         atLeast("scheduler.max_batch_tokens", s.maxBatchTokens(), 1);
         atLeast("scheduler.max_running", s.maxRunning(), 1);
         fraction("scheduler.kv_memory_fraction", s.kvMemoryFraction());
-        WorkloadConfig w = need("workload", c.workload());
-        if ((w.trace() == null) == (w.generator() == null || w.generator().isNull()))
-            throw bad("workload", "give exactly one of workload.trace (a Mooncake trace) or workload.generator");
-        atLeast("workload.limit", w.limit(), 0);
-        if (!(w.speedup() > 0) || Double.isInfinite(w.speedup())) throw bad("workload.speedup", "must be > 0, got " + w.speedup());
-        atLeast("workload.block_tokens", w.blockTokens(), 0);
-        if (w.tenant() == null || w.tenant().isBlank()) throw bad("workload.tenant", "must be a non-empty name");
-        if (w.lora() == null || w.lora().isBlank()) throw bad("workload.lora", "must be a non-empty name (none for no adapter)");
-        if (w.generator() != null && !w.generator().isNull() && !w.generator().isObject())
-            throw bad("workload.generator", "must be a mapping with a kind (chat, shared-prefix, doc-qa, zipf)");
-        int blockTokens = w.blockTokens() == 0 ? 512 : w.blockTokens();
+        WorkloadPlan workload = workload(c, model, cl.tp());
+        int blockTokens = workload.blockTokens();
         if (c.warmup() == null) throw bad("warmup", "must be given");
         fraction("warmup.fraction", c.warmup().fraction());
 
@@ -251,7 +250,50 @@ public final class RunValidator {
         if (c.live().ioThreads() > 256) throw bad("live.io_threads", "must be <= 256");
 
         Roofline roof = new Roofline(model, hw, kv);
-        return new CellPlan(c, model, hw, kv, roof, blockTokens, hbmBlocks, dramBlocks, cap, lease, lookup, interval, spin, link, transportName);
+        return new CellPlan(c, model, hw, kv, roof, workload, blockTokens, hbmBlocks, dramBlocks, cap, lease, lookup, interval, spin, link,
+                transportName);
+    }
+
+    private WorkloadPlan workload(RunConfig c, ModelSpec model, int tp) {
+        WorkloadConfig w = need("workload", c.workload());
+        boolean gen = w.generator() != null && !w.generator().isNull();
+        if ((w.trace() == null) == !gen)
+            throw bad("workload", "give exactly one of workload.trace (a Mooncake trace) or workload.generator");
+        atLeast("workload.limit", w.limit(), 0);
+        atLeast("workload.block_tokens", w.blockTokens(), 0);
+        if (w.tenant() == null || w.tenant().isBlank()) throw bad("workload.tenant", "must be a non-empty name");
+        if (w.lora() == null || w.lora().isBlank()) throw bad("workload.lora", "must be a non-empty name (none for no adapter)");
+        ArrivalSpec arrival = need("workload.arrival", w.arrival());
+        try {
+            arrival.validate("workload.arrival");
+        } catch (WorkloadFormatException e) {
+            throw bad("workload.arrival", e.getMessage());
+        }
+        WorkloadSpec spec;
+        if (gen) {
+            if (!w.generator().isObject()) throw bad("workload.generator", "must be a mapping with a kind (" + String.join(", ", WorkloadSpec.KINDS) + ")");
+            if (w.limit() != 0) throw bad("workload.limit", "applies to traces; a generator's size is set by its own fields");
+            if (w.blockTokens() != 0) throw bad("workload.block_tokens", "applies to traces; give workload.generator.block_tokens");
+            ObjectNode fields = ((ObjectNode) w.generator()).deepCopy();
+            JsonNode kind = fields.remove("kind");
+            Class<? extends WorkloadSpec> type;
+            try {
+                type = WorkloadSpec.kindOf(kind == null || kind.isNull() ? null : kind.asText());
+            } catch (WorkloadFormatException e) {
+                throw bad("workload.generator.kind", e.getMessage());
+            }
+            spec = BINDER.bindNode(fields, type, "workload.generator", origin);
+        } else {
+            spec = new WorkloadSpec.Trace(w.trace(), w.blockTokens(), false, w.limit());
+        }
+        try {
+            spec.validate("workload");
+        } catch (WorkloadFormatException e) {
+            throw bad(gen ? "workload.generator" : "workload", e.getMessage());
+        }
+        int blockTokens = spec.blockTokens() == 0 ? TraceFormat.MOONCAKE_BLOCK_TOKENS : spec.blockTokens();
+        Namespace ns = new Namespace(model.id(), c.kvDtype().toString(), "tp" + tp, w.lora(), w.tenant());
+        return new WorkloadPlan(spec, arrival, ns, blockTokens);
     }
 
     private void positive(String key, Double v) {

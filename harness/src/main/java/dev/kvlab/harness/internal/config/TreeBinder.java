@@ -43,7 +43,10 @@ public final class TreeBinder {
         m.coercionConfigFor(LogicalType.Textual).setCoercion(CoercionInputShape.Integer, CoercionAction.TryConvert);
         m.coercionConfigFor(LogicalType.Textual).setCoercion(CoercionInputShape.Float, CoercionAction.TryConvert);
         this.mapper = m;
+        this.lenient = m.copy().disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
     }
+
+    private final ObjectMapper lenient;
 
     public ObjectMapper mapper() {
         return mapper;
@@ -62,6 +65,50 @@ public final class TreeBinder {
             if (e.getCause() instanceof JsonMappingException jme) throw translate(tree, pointer, jme);
             throw new BadInputException(where(tree, pointer) + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Binds a detached {@code node} (found at dotted key {@code base} of a config) to {@code type}; errors name
+     * the key and where it came from through {@code origin} (dotted key → {@code FILE:LINE}).
+     */
+    public <T> T bindNode(JsonNode node, Class<T> type, String base, java.util.function.Function<String, String> origin) {
+        try {
+            // records of other modules document "a field left at 0 means its default": absent primitives bind to 0
+            return lenient.treeToValue(node, type);
+        } catch (JsonMappingException e) {
+            StringBuilder key = new StringBuilder(base);
+            for (JsonMappingException.Reference r : e.getPath()) {
+                if (r.getFieldName() != null) key.append('.').append(r.getFieldName());
+                else if (r.getIndex() >= 0) key.append('[').append(r.getIndex()).append(']');
+            }
+            String where = originOf(origin, key.toString());
+            String reason = e instanceof UnrecognizedPropertyException u
+                    ? "unknown key '" + key + "'" + known(u)
+                    : "key '" + key + "': " + firstLine(e.getOriginalMessage());
+            throw new BadInputException(where + ": " + reason, e);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
+            throw new BadInputException(originOf(origin, base) + ": key '" + base + "': " + firstLine(e.getMessage()), e);
+        }
+    }
+
+    private static String originOf(java.util.function.Function<String, String> origin, String key) {
+        String k = key;
+        while (true) {
+            String o = origin.apply(k);
+            if (o != null) return o;
+            int dot = Math.max(k.lastIndexOf('.'), k.lastIndexOf('['));
+            if (dot <= 0) return "config";
+            k = k.substring(0, dot);
+        }
+    }
+
+    private static String known(UnrecognizedPropertyException u) {
+        Collection<Object> known = u.getKnownPropertyIds();
+        if (known == null || known.isEmpty()) return "";
+        List<String> names = new ArrayList<>();
+        for (Object o : known) names.add(String.valueOf(o));
+        names.sort(null);
+        return " (known here: " + String.join(", ", names) + ")";
     }
 
     private BadInputException translate(LocatedTree tree, String base, JsonMappingException e) {

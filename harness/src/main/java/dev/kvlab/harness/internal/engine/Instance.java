@@ -28,6 +28,8 @@ public final class Instance {
     private final int maxRunning;
     private final boolean chunked;
     private boolean busy;
+    /** Guards against re-entry: admitting a sequence may make it ready, which kicks again. */
+    private boolean kicking;
 
     /** Tokens of work routed here and not yet done (load balancing). */
     long outstandingTokens;
@@ -52,6 +54,14 @@ public final class Instance {
         return activeTransfers;
     }
 
+    public void activeTransfersInc() {
+        activeTransfers++;
+    }
+
+    public void activeTransfersDec() {
+        activeTransfers--;
+    }
+
     public long outstandingTokens() {
         return outstandingTokens;
     }
@@ -63,9 +73,15 @@ public final class Instance {
 
     /** Admits what fits and starts an iteration when idle and there is work. */
     void kick() {
-        if (busy) return;
-        admit();
-        long dur = buildBatch();
+        if (busy || kicking) return;
+        long dur;
+        kicking = true;
+        try {
+            admit();
+            dur = buildBatch();
+        } finally {
+            kicking = false;
+        }
         if (batch.isEmpty()) return;
         busy = true;
         iterations++;
@@ -151,6 +167,27 @@ public final class Instance {
                 || (s.phase == Seq.Phase.HANDOFF && role == Role.PREFILL));
         busy = false;
         kick();
+    }
+
+    public long iterations() {
+        return iterations;
+    }
+
+    /** Modelled GPU-busy seconds. */
+    public double busySeconds() {
+        return busySeconds;
+    }
+
+    /** One line on the instance's state, for diagnostics. */
+    public String state() {
+        StringBuilder sb = new StringBuilder("instance " + index + " " + role + (busy ? " busy" : " idle") + " waiting=" + waiting.size()
+                + " running=" + running.size() + " free=" + cache.freeBlocks() + " evictable=" + cache.evictableBlocks() + "/" + cache.capacity() + " " + cache.accounting());
+        if (!waiting.isEmpty()) {
+            Seq h = waiting.peekFirst();
+            sb.append(" head=").append(h.id()).append(" needs ").append(h.totalBlocks());
+        }
+        for (int i = 0; i < Math.min(3, running.size()); i++) sb.append(" r").append(running.get(i).id()).append(':').append(running.get(i).phase);
+        return sb.toString();
     }
 
     /** Sequences queued or admitted here. */

@@ -55,6 +55,13 @@ public final class PrefixCache {
         return privateBlocks + keyed.size() - lruSize;
     }
 
+    /** Diagnostics: private blocks, keyed blocks, referenced keyed blocks. */
+    public String accounting() {
+        long referenced = 0;
+        for (Block b : keyed.values()) if (b.refs > 0) referenced++;
+        return "private=" + privateBlocks + " keyed=" + keyed.size() + " referenced=" + referenced + " lru=" + lruSize;
+    }
+
     public DramTier dram() {
         return dram;
     }

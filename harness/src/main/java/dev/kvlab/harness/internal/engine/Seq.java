@@ -22,6 +22,8 @@ public final class Seq {
     public final int maxHitBlocks;
 
     public Phase phase = Phase.QUEUED;
+    /** Index of the instance the router chose (prefill side), -1 before routing. */
+    public int routedTo = -1;
     public Instance instance;
     /** Decode instance (PD disaggregated), else null. */
     public Instance decodeInstance;

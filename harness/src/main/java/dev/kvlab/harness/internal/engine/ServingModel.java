@@ -90,6 +90,7 @@ public final class ServingModel {
         inFlight++;
         Instance in = router.route(s, prefillSide);
         s.instance = in;
+        s.routedTo = in.index;
         in.outstandingTokens += (long) r.inputTokens() + (pd ? 1 : r.outputTokens());
         listener.arrived(s, loop.now());
         in.enqueue(s);

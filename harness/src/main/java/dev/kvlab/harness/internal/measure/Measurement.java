@@ -13,11 +13,11 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.Recorder;
+import org.HdrHistogram.SingleWriterRecorder;
 
 /**
  * All measurement of a run, in one place: the serving model reports events, this records them. One HdrHistogram
- * {@link Recorder} per {@link Metric} (µs, 3 significant digits), every latency from the request's intended
+ * {@link SingleWriterRecorder} (every event arrives on the loop thread) per {@link Metric} (µs, 3 significant digits), every latency from the request's intended
  * arrival; interval histograms cut every {@code intervalNanos} of the run's own clock (virtual in sim); SLO
  * goodput; hit and fetch counters; one {@link RequestRecord} per request.
  */
@@ -28,11 +28,12 @@ public final class Measurement implements ServingListener {
     private final SloConfig slo;
     private final long intervalNanos;
     private final long origin;
-    private final EnumMap<Metric, Recorder> recorders = new EnumMap<>(Metric.class);
+    private final EnumMap<Metric, SingleWriterRecorder> recorders = new EnumMap<>(Metric.class);
     private final EnumMap<Metric, Histogram> recycled = new EnumMap<>(Metric.class);
     private final EnumMap<Metric, Histogram> totals = new EnumMap<>(Metric.class);
     private final EnumMap<Metric, List<IntervalHistogram>> intervals = new EnumMap<>(Metric.class);
     private final List<RequestRecord> records = new ArrayList<>();
+    private ByteBuffer buffer = ByteBuffer.allocate(1 << 16);
     private long intervalStart, intervalEnd;
     private long lastEvent;
     private boolean finished;
@@ -62,7 +63,7 @@ public final class Measurement implements ServingListener {
         this.intervalStart = 0;
         this.intervalEnd = intervalNanos;
         for (Metric m : Metric.values()) {
-            recorders.put(m, new Recorder(DIGITS));
+            recorders.put(m, new SingleWriterRecorder(DIGITS));
             totals.put(m, new Histogram(DIGITS));
             intervals.put(m, new ArrayList<>());
         }
@@ -82,7 +83,10 @@ public final class Measurement implements ServingListener {
         for (Metric m : Metric.values()) {
             Histogram h = recorders.get(m).getIntervalHistogram(recycled.get(m));
             recycled.put(m, h);
-            ByteBuffer buf = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
+            int need = h.getNeededByteBufferCapacity();
+            if (buffer.capacity() < need) buffer = ByteBuffer.allocate(Math.max(need, 2 * buffer.capacity()));
+            ByteBuffer buf = buffer;
+            buf.clear();
             int n = h.encodeIntoByteBuffer(buf);
             intervals.get(m).add(new IntervalHistogram(m, start, end, h.getTotalCount(), Arrays.copyOf(buf.array(), n)));
             totals.get(m).add(h);
@@ -159,7 +163,7 @@ public final class Measurement implements ServingListener {
         if (ok) good++;
         count(s);
         outputTokens += out;
-        records.add(new RequestRecord(s.id(), s.request.session(), (s.intendedNanos - origin) / 1e6, s.instance.index,
+        records.add(new RequestRecord(s.id(), s.request.session(), (s.intendedNanos - origin) / 1e6, s.routedTo,
                 s.inputTokens(), out, s.localHitTokens(), s.remoteHitTokens(), s.fetchedBytes, s.fallbackBlocks,
                 p.admitted < 0 ? Double.NaN : (p.admitted - s.intendedNanos) / 1e6,
                 s.fetchStartNanos < 0 ? 0 : (s.fetchEndNanos - s.fetchStartNanos) / 1e6, ttftMs, tpotMs, tbtMs, e2elMs, ok, "ok"));
@@ -185,7 +189,7 @@ public final class Measurement implements ServingListener {
         count(s);
         Probe p = s.probe instanceof Probe x ? x : null;
         records.add(new RequestRecord(s.id(), s.request.session(), (s.intendedNanos - origin) / 1e6,
-                s.instance == null ? -1 : s.instance.index, s.inputTokens(), s.outputTokens(), s.localHitTokens(),
+                s.routedTo, s.inputTokens(), s.outputTokens(), s.localHitTokens(),
                 s.remoteHitTokens(), s.fetchedBytes, s.fallbackBlocks,
                 p == null || p.admitted < 0 ? Double.NaN : (p.admitted - s.intendedNanos) / 1e6, Double.NaN, Double.NaN,
                 Double.NaN, Double.NaN, Double.NaN, false, "failed: " + s.failure));
