@@ -1,20 +1,253 @@
 package dev.kvlab.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvlab.workloads.api.MooncakeTrace;
+import dev.kvlab.workloads.api.Namespace;
+import dev.kvlab.workloads.api.RequestSource;
+import dev.kvlab.workloads.api.TraceAnalysis;
+import dev.kvlab.workloads.api.TraceAnalyzer;
+import dev.kvlab.workloads.api.TraceFormat;
+import java.io.PrintWriter;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code kvlab analyze}: Analyzes a Mooncake trace: ideal hit ratio, LRU miss-ratio curve, reuse distances. Not implemented yet (issue 4). */
-@Command(name = "analyze", mixinStandardHelpOptions = true, description = "Analyzes a Mooncake trace: ideal hit ratio, LRU miss-ratio curve, reuse distances. (not implemented yet)")
+/**
+ * {@code kvlab analyze TRACE.jsonl}: what a Mooncake trace says about KV reuse before any system runs: request and
+ * token statistics, ideal (infinite-cache) hit ratio, an LRU miss-ratio curve over capacities given as fractions of
+ * the distinct blocks, and the reuse-distance histogram. Semantics: {@link TraceAnalyzer}.
+ */
+@Command(name = "analyze", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+                "Analyzes a Mooncake trace (JSONL: timestamp, input_length, output_length, hash_ids): request and token "
+                        + "statistics, the ideal (infinite-cache) prefix hit ratio, an LRU miss-ratio curve and the "
+                        + "reuse-distance histogram.",
+                "Hit blocks of a request = longest prefix of its hash_ids present before it touches the cache; token hits "
+                        + "= min(block_tokens * hit blocks, input_length). LRU capacity = floor(f * distinct blocks)."},
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:ok", "2:bad input (the error names FILE:LINE)"})
 public final class AnalyzeCommand implements Callable<Integer> {
 
-    @Parameters(arity = "0..*", hidden = true)
-    List<String> args;
+    static final String DEFAULT_CAPACITIES = "1%,5%,10%,25%,50%";
+
+    @Parameters(index = "0", paramLabel = "TRACE.jsonl", description = "Mooncake JSONL trace (.gz is decompressed)")
+    Path trace;
+
+    @Option(names = "--block-tokens", paramLabel = "N",
+            description = "tokens per block (default: the lines' block_tokens field, else 512)")
+    Integer blockTokens;
+
+    @Option(names = "--capacities", paramLabel = "F[,F...]", split = ",", converter = CapacityConverter.class,
+            defaultValue = DEFAULT_CAPACITIES,
+            description = "LRU capacities as fractions of the distinct blocks: 1% or 0.01 (default: ${DEFAULT-VALUE})")
+    List<Double> capacities;
+
+    @Option(names = "--json", description = "print one JSON object on stdout")
+    boolean json;
+
+    @Option(names = "--chart", negatable = true,
+            description = "draw the miss-ratio curve as a text chart (default: when stdout is a terminal)")
+    Boolean chart;
+
+    @Option(names = "--ignore-unknown-fields",
+            description = "skip fields other than Mooncake's and kvlab's instead of rejecting the line")
+    boolean ignoreUnknownFields;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
-        System.err.println("kvlab analyze: not implemented yet (issue 4)");
-        return Kvlab.EXIT_FAILED;
+        if (blockTokens != null && blockTokens < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--block-tokens must be >= 1, got " + blockTokens);
+        }
+        TraceFormat format = TraceFormat.defaults().withIgnoreUnknownFields(ignoreUnknownFields)
+                .withBlockTokens(blockTokens == null ? 0 : blockTokens);
+        TraceAnalyzer analyzer = new TraceAnalyzer();
+        int[] blockSizes = {0, 0}; // first block size seen, and whether sizes differ
+        try (RequestSource source = MooncakeTrace.open(trace, format, Namespace.of("trace"))) {
+            while (source.hasNext()) {
+                var r = source.next();
+                if (blockSizes[0] == 0) blockSizes[0] = r.blockTokens();
+                else if (blockSizes[0] != r.blockTokens()) blockSizes[1] = 1;
+                analyzer.add(r);
+            }
+        }
+        TraceAnalysis a = analyzer.finish(capacities);
+        Integer uniformBlockTokens = blockSizes[1] != 0 ? null
+                : blockSizes[0] != 0 ? blockSizes[0] : (blockTokens != null ? blockTokens : TraceFormat.MOONCAKE_BLOCK_TOKENS);
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(toJson(a, uniformBlockTokens).toString());
+        } else {
+            printTable(out, a, uniformBlockTokens);
+            boolean draw = chart != null ? chart : System.console() != null && System.console().isTerminal();
+            if (draw) printChart(out, a);
+        }
+        out.flush();
+        return Kvlab.EXIT_OK;
+    }
+
+    ObjectNode toJson(TraceAnalysis a, Integer blockTokensUsed) {
+        ObjectMapper m = new ObjectMapper();
+        ObjectNode o = m.createObjectNode();
+        o.put("trace", trace.toString());
+        if (blockTokensUsed == null) o.putNull("block_tokens"); else o.put("block_tokens", blockTokensUsed);
+        o.put("requests", a.requests());
+        ObjectNode span = o.putObject("span_ms");
+        putMillis(span, "first", a.firstArrivalNanos());
+        putMillis(span, "last", a.lastArrivalNanos());
+        putMillis(span, "duration", a.lastArrivalNanos() - a.firstArrivalNanos());
+        tokens(o.putObject("input_tokens"), a.inputTokens());
+        tokens(o.putObject("output_tokens"), a.outputTokens());
+        o.put("total_blocks", a.totalBlocks());
+        o.put("distinct_blocks", a.distinctBlocks());
+        ObjectNode ideal = o.putObject("ideal");
+        hits(ideal, a.ideal());
+        ArrayNode lru = o.putArray("lru");
+        for (TraceAnalysis.CacheHits h : a.lru()) {
+            ObjectNode x = lru.addObject();
+            x.put("capacity_fraction", h.capacityFraction());
+            x.put("capacity_blocks", h.capacityBlocks());
+            hits(x, h);
+        }
+        TraceAnalysis.ReuseDistances rd = a.reuseDistances();
+        ObjectNode r = o.putObject("reuse_distance");
+        r.put("definition", "LRU stack distance per block access: distinct other blocks accessed since the previous "
+                + "access to the same block; first accesses are cold");
+        r.put("accesses", rd.accesses());
+        r.put("cold", rd.cold());
+        r.put("mean", rd.mean());
+        ArrayNode b = r.putArray("buckets");
+        for (TraceAnalysis.ReuseDistances.Bucket k : rd.buckets()) {
+            b.addObject().put("from", k.from()).put("to", k.to()).put("count", k.count());
+        }
+        return o;
+    }
+
+    private static void hits(ObjectNode x, TraceAnalysis.CacheHits h) {
+        x.put("hit_blocks", h.hitBlocks());
+        x.put("block_hit_ratio", h.blockHitRatio());
+        x.put("token_hit_ratio", h.tokenHitRatio());
+        x.put("hit_tokens", h.hitTokens());
+        x.put("block_miss_ratio", h.blockMissRatio());
+    }
+
+    private static void tokens(ObjectNode x, TraceAnalysis.TokenStats s) {
+        x.put("total", s.total()).put("min", s.min()).put("mean", s.mean()).put("p50", s.p50())
+                .put("p90", s.p90()).put("p99", s.p99()).put("max", s.max());
+    }
+
+    private static void putMillis(ObjectNode x, String name, long nanos) {
+        if (nanos % 1_000_000L == 0) x.put(name, nanos / 1_000_000L);
+        else x.put(name, BigDecimal.valueOf(nanos, 6));
+    }
+
+    private void printTable(PrintWriter out, TraceAnalysis a, Integer bt) {
+        out.printf(Locale.ROOT, "trace          %s%n", trace);
+        out.printf(Locale.ROOT, "requests       %,d%n", a.requests());
+        double dur = (a.lastArrivalNanos() - a.firstArrivalNanos()) / 1e9;
+        out.printf(Locale.ROOT, "span           %s .. %s ms (%s)%n", ms(a.firstArrivalNanos()), ms(a.lastArrivalNanos()),
+                human(dur));
+        out.printf(Locale.ROOT, "               %10s %12s %10s %10s %10s %10s %10s%n", "total", "mean", "min", "p50", "p90", "p99", "max");
+        tokenRow(out, "input tokens", a.inputTokens());
+        tokenRow(out, "output tokens", a.outputTokens());
+        out.printf(Locale.ROOT, "blocks         %,d total, %,d distinct, %s tokens per block%n", a.totalBlocks(),
+                a.distinctBlocks(), bt == null ? "mixed" : bt.toString());
+        out.println();
+        out.printf(Locale.ROOT, "%-14s %14s %14s %10s %10s %10s%n", "cache", "capacity", "hit blocks", "block hit", "token hit", "block miss");
+        cacheRow(out, "ideal (inf)", "unbounded", a.ideal());
+        for (TraceAnalysis.CacheHits h : a.lru()) {
+            cacheRow(out, "LRU " + pct(h.capacityFraction()), String.format(Locale.ROOT, "%,d", h.capacityBlocks()), h);
+        }
+        out.println();
+        TraceAnalysis.ReuseDistances rd = a.reuseDistances();
+        out.printf(Locale.ROOT, "reuse distance (LRU stack distance in blocks; %,d accesses, %,d cold, mean %.1f warm)%n",
+                rd.accesses(), rd.cold(), rd.mean());
+        long max = rd.buckets().stream().mapToLong(TraceAnalysis.ReuseDistances.Bucket::count).max().orElse(1);
+        for (TraceAnalysis.ReuseDistances.Bucket k : rd.buckets()) {
+            String range = k.from() == k.to() ? String.format(Locale.ROOT, "%,d", k.from())
+                    : String.format(Locale.ROOT, "%,d-%,d", k.from(), k.to());
+            out.printf(Locale.ROOT, "  %-22s %,12d %s%n", range, k.count(), bar((double) k.count() / max, 30));
+        }
+    }
+
+    private static void tokenRow(PrintWriter out, String name, TraceAnalysis.TokenStats s) {
+        out.printf(Locale.ROOT, "%-14s %,10d %,12.1f %,10d %,10d %,10d %,10d %,10d%n", name, s.total(), s.mean(), s.min(),
+                s.p50(), s.p90(), s.p99(), s.max());
+    }
+
+    private static void cacheRow(PrintWriter out, String name, String cap, TraceAnalysis.CacheHits h) {
+        out.printf(Locale.ROOT, "%-14s %14s %,14d %9.4f%% %9.4f%% %9.4f%%%n", name, cap, h.hitBlocks(),
+                100 * h.blockHitRatio(), 100 * h.tokenHitRatio(), 100 * h.blockMissRatio());
+    }
+
+    private static void printChart(PrintWriter out, TraceAnalysis a) {
+        out.println();
+        out.println("miss-ratio curve (block miss ratio by LRU capacity; 'inf' = ideal cache)");
+        List<String[]> rows = new ArrayList<>();
+        List<TraceAnalysis.CacheHits> sorted = new ArrayList<>(a.lru());
+        sorted.sort((x, y) -> Double.compare(x.capacityFraction(), y.capacityFraction()));
+        for (TraceAnalysis.CacheHits h : sorted) rows.add(new String[] {pct(h.capacityFraction()), Double.toString(h.blockMissRatio())});
+        rows.add(new String[] {"inf", Double.toString(a.ideal().blockMissRatio())});
+        for (String[] row : rows) {
+            double miss = Double.parseDouble(row[1]);
+            out.printf(Locale.ROOT, "  %7s |%-50s| %6.2f%%%n", row[0], bar(miss, 50), 100 * miss);
+        }
+        out.printf(Locale.ROOT, "  %7s  0%%%47s100%%%n", "", "");
+    }
+
+    private static String bar(double fraction, int width) {
+        int eighths = (int) Math.round(Math.max(0, Math.min(1, fraction)) * width * 8);
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < eighths / 8; i++) sb.append('\u2588');
+        int rest = eighths % 8;
+        if (rest > 0) sb.append("\u258F\u258E\u258D\u258C\u258B\u258A\u2589".charAt(rest - 1));
+        return sb.toString();
+    }
+
+    static String pct(double f) {
+        return new BigDecimal(Double.toString(f * 100)).stripTrailingZeros().toPlainString() + "%";
+    }
+
+    private static String ms(long nanos) {
+        if (nanos % 1_000_000L == 0) return String.format(Locale.ROOT, "%,d", nanos / 1_000_000L);
+        return BigDecimal.valueOf(nanos, 6).stripTrailingZeros().toPlainString();
+    }
+
+    private static String human(double seconds) {
+        if (seconds < 120) return String.format(Locale.ROOT, "%.3f s", seconds);
+        if (seconds < 7200) return String.format(Locale.ROOT, "%.1f min", seconds / 60);
+        return String.format(Locale.ROOT, "%.2f h", seconds / 3600);
+    }
+
+    /** {@code 1%}, {@code 12.5%}, {@code 0.01}: a fraction in [0, 1]; percentages are converted exactly (decimal). */
+    public static final class CapacityConverter implements CommandLine.ITypeConverter<Double> {
+        @Override
+        public Double convert(String value) {
+            String s = value.strip();
+            boolean percent = s.endsWith("%");
+            if (percent) s = s.substring(0, s.length() - 1).strip();
+            BigDecimal d;
+            try {
+                d = new BigDecimal(s);
+            } catch (NumberFormatException | ArithmeticException e) {
+                throw new CommandLine.TypeConversionException("'" + value + "' is not a capacity (use e.g. 1% or 0.01)");
+            }
+            if (percent) d = d.movePointLeft(2);
+            if (d.signum() < 0 || d.compareTo(BigDecimal.ONE) > 0) {
+                throw new CommandLine.TypeConversionException("capacity '" + value + "' must be between 0% and 100%");
+            }
+            return d.doubleValue();
+        }
     }
 }

@@ -22,6 +22,14 @@ public final class BlockKeys {
         return mix(namespaceDigest ^ mix(hashId + 0x5851F42D4C957F2DL));
     }
 
+    /**
+     * The inverse of {@link #ofTraceId(long, long)}: the trace id that maps to {@code key} in the namespace whose
+     * digest is {@code namespaceDigest}. Writers use it so that a written trace reads back to the same keys.
+     */
+    public static long traceIdOf(long namespaceDigest, long key) {
+        return unmix(unmix(key) ^ namespaceDigest) - 0x5851F42D4C957F2DL;
+    }
+
     /** The store key string of a block key: {@code kv/<16 hex digits>}. */
     public static String storeKey(long key) {
         String hex = Long.toHexString(key);
@@ -34,5 +42,15 @@ public final class BlockKeys {
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
         return z ^ (z >>> 31);
+    }
+
+    /** The inverse of {@link #mix(long)}: {@code unmix(mix(z)) == z} for every {@code z}. */
+    public static long unmix(long z) {
+        z = z ^ (z >>> 31) ^ (z >>> 62);
+        z *= 0x319642B2D24D8EC3L; // inverse of 0x94D049BB133111EB mod 2^64
+        z = z ^ (z >>> 27) ^ (z >>> 54);
+        z *= 0x96DE1B173F119089L; // inverse of 0xBF58476D1CE4E5B9 mod 2^64
+        z = z ^ (z >>> 30) ^ (z >>> 60);
+        return z - 0x9E3779B97F4A7C15L;
     }
 }

@@ -1,0 +1,8 @@
+package dev.kvlab.store.api.master;
+
+/** Outcome of {@link StoreMaster#putEnd} and {@link StoreMaster#putRevoke}. */
+public enum EndStatus {
+    OK,
+    /** No PROCESSING put of that key with that id: it was revoked, taken over, reclaimed, or lost its segments. */
+    NOT_FOUND
+}

@@ -1,0 +1,571 @@
+package dev.kvlab.store.api.master;
+
+import dev.kvlab.store.api.RemoveStatus;
+import dev.kvlab.store.api.ReplicateConfig;
+import dev.kvlab.store.internal.master.ObjectMeta;
+import dev.kvlab.store.internal.master.ObjectMeta.Placed;
+import dev.kvlab.store.internal.master.ObjectMeta.State;
+import dev.kvlab.store.internal.master.OffsetAllocator;
+import dev.kvlab.store.internal.master.SegmentState;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The store master's metadata logic, in process: the real master server wraps this class, and the simulator
+ * runs it under a virtual clock. It needs no threads, no sockets and no memory of the objects themselves:
+ * segments are sizes, allocation is offset arithmetic ({@code OffsetAllocator}), and time is read only from
+ * the {@link Clock} given. For the same {@link MasterConfig} (seed included) and the same sequence of calls
+ * at the same clock readings it makes the same decisions, bit for bit.
+ *
+ * <p>What it guarantees (Mooncake Store's semantics, defaults in {@link MasterConfig#defaults()}):
+ * <ul>
+ * <li><b>Metadata</b> is sharded by key hash ({@code shards}, 1024). Lookups lock one shard only; calls that
+ *     change space (puts, removes, mounts, eviction, {@link #tick()}) also take one space lock.
+ * <li><b>Placement</b>: {@link #putStart} allocates up to {@code replicaNum} replicas, each on a distinct
+ *     mounted segment (preferred segments first, then the {@link AllocationStrategy}); fewer when there are
+ *     not enough segments or room (best effort); {@code NO_SPACE} when none.
+ * <li><b>Writes</b>: putStart → the object is PROCESSING (invisible); {@link #putEnd} → COMPLETE and
+ *     visible; {@link #putRevoke} → freed, nothing was ever visible. A put of a COMPLETE key is
+ *     {@code EXISTS} (no-op success); of a PROCESSING key, {@code IN_PROGRESS} unless that put started at
+ *     least the discard timeout ago: then it is taken over, and its space stays reserved (its writer may still
+ *     be writing) until the release timeout after its start. Abandoned puts nobody takes over are reclaimed
+ *     after the release timeout as well. putEnd/putRevoke carry the put id, so a late writer cannot complete
+ *     or revoke its successor's put.
+ * <li><b>Reads</b>: {@link #getReplicaList} returns a COMPLETE object's replicas and grants a lease
+ *     ({@code leaseTtl}) that blocks {@link #remove} and eviction until it expires. A read that finishes after
+ *     the deadline it was given must be treated as {@code LEASE_EXPIRED} by the reader.
+ * <li><b>Eviction</b> runs when usage passes the high watermark (after a putStart, or in {@link #tick()})
+ *     or when an allocation fails, and frees at least {@code evictionRatio} of capacity (more if the failed
+ *     allocation needs it): COMPLETE objects without an active lease, oldest lease first (approximate LRU),
+ *     objects with an active soft pin only when the others are not enough, hard-pinned objects never.
+ * <li><b>Liveness</b>: {@link #ping} records a client; {@link #tick()} drops a client silent for longer than
+ *     {@code clientTtl}, unmounting its segments and dropping their replicas (an object whose last replica
+ *     goes is gone). A returning client gets {@code false} from ping and remounts.
+ * </ul>
+ *
+ * <p>Keys are opaque here (tenant confinement and key validation belong to the server in front). Thread-safe.
+ */
+public final class StoreMaster {
+
+    private static final class Shard {
+        final ReentrantLock lock = new ReentrantLock();
+        final HashMap<String, ObjectMeta> objects = new HashMap<>();
+    }
+
+    private record Discarded(long releaseAt, List<Placed> replicas) {}
+
+    private final MasterConfig config;
+    private final Clock clock;
+    private final Random random;
+    private final Shard[] shards;
+    private final ReentrantLock space = new ReentrantLock();
+    private final TreeMap<String, SegmentState> segments = new TreeMap<>();
+    private final TreeMap<String, Long> clients = new TreeMap<>();
+    private final TreeMap<Long, ObjectMeta> processing = new TreeMap<>();
+    private final List<Discarded> discarded = new ArrayList<>();
+    private final long leaseNanos, softPinNanos, discardNanos, releaseNanos, clientTtlNanos;
+    private final AtomicLong leasesGranted = new AtomicLong();
+    // guarded by space
+    private long capacity, used, complete, nextPutId = 1;
+    private long evictedObjects, evictedBytes, evictionRuns, takenOver, reclaimed, dropped;
+
+    public StoreMaster(MasterConfig config, Clock clock) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.random = new Random(config.seed());
+        this.shards = new Shard[config.shards()];
+        for (int i = 0; i < shards.length; i++) shards[i] = new Shard();
+        this.leaseNanos = config.leaseTtl().toNanos();
+        this.softPinNanos = config.softPinTtl().toNanos();
+        this.discardNanos = config.discardTimeout().toNanos();
+        this.releaseNanos = config.releaseTimeout().toNanos();
+        this.clientTtlNanos = config.clientTtl().toNanos();
+    }
+
+    public MasterConfig config() { return config; }
+
+    /** The master's clock reading in nanoseconds since the epoch (the unit of lease deadlines). */
+    public long nowNanos() {
+        Instant i = clock.instant();
+        return i.getEpochSecond() * 1_000_000_000L + i.getNano();
+    }
+
+    /** The shard index of {@code key}. */
+    public int shardOf(String key) {
+        int h = key.hashCode();
+        h ^= (h >>> 16);
+        h *= 0x85ebca6b;
+        h ^= (h >>> 13);
+        return Math.floorMod(h, shards.length);
+    }
+
+    // ---------------------------------------------------------------- segments and clients
+
+    /** Mounts {@code segment} ({@code size} bytes) owned by {@code clientId}; {@code endpoint} is returned with its replicas. */
+    public MountStatus mountSegment(String clientId, String segment, long size, String endpoint) {
+        Objects.requireNonNull(clientId, "clientId");
+        Objects.requireNonNull(segment, "segment");
+        if (size <= 0) throw new IllegalArgumentException("segment size must be > 0, got " + size);
+        long now = nowNanos();
+        space.lock();
+        try {
+            clients.put(clientId, now);
+            SegmentState s = segments.get(segment);
+            if (s != null) {
+                return s.clientId.equals(clientId) && s.allocator.size() == size ? MountStatus.ALREADY_MOUNTED : MountStatus.CONFLICT;
+            }
+            segments.put(segment, new SegmentState(segment, clientId, endpoint == null ? "" : endpoint, size, config.alignment()));
+            capacity += size;
+            return MountStatus.MOUNTED;
+        } finally {
+            space.unlock();
+        }
+    }
+
+    /** Mounts a segment with an empty endpoint (simulation). */
+    public MountStatus mountSegment(String clientId, String segment, long size) {
+        return mountSegment(clientId, segment, size, "");
+    }
+
+    /** Unmounts {@code segment}, dropping every replica in it; false when it was not mounted. */
+    public boolean unmountSegment(String segment) {
+        space.lock();
+        try {
+            SegmentState s = segments.get(segment);
+            if (s == null) return false;
+            unmount(s);
+            return true;
+        } finally {
+            space.unlock();
+        }
+    }
+
+    /** Records that {@code clientId} is alive; false when the master did not know it (expired or restarted): it should remount. */
+    public boolean ping(String clientId) {
+        long now = nowNanos();
+        space.lock();
+        try {
+            return clients.put(clientId, now) != null;
+        } finally {
+            space.unlock();
+        }
+    }
+
+    /**
+     * Housekeeping at the current clock reading: drops clients silent for longer than the TTL (with their
+     * segments), reclaims the space of abandoned puts after the release timeout, and evicts when usage is above
+     * the high watermark. The server calls it every few hundred milliseconds; a simulator whenever it likes.
+     */
+    public void tick() {
+        long now = nowNanos();
+        space.lock();
+        try {
+            List<String> silent = new ArrayList<>();
+            for (Map.Entry<String, Long> c : clients.entrySet()) if (now - c.getValue() > clientTtlNanos) silent.add(c.getKey());
+            for (String c : silent) {
+                clients.remove(c);
+                List<SegmentState> owned = new ArrayList<>();
+                for (SegmentState s : segments.values()) if (s.clientId.equals(c)) owned.add(s);
+                for (SegmentState s : owned) unmount(s);
+            }
+            reclaim(now);
+            if (aboveWatermark()) evict(0, now);
+        } finally {
+            space.unlock();
+        }
+    }
+
+    public List<SegmentInfo> segments() {
+        space.lock();
+        try {
+            List<SegmentInfo> out = new ArrayList<>(segments.size());
+            for (SegmentState s : segments.values())
+                out.add(new SegmentInfo(s.name, s.clientId, s.endpoint, s.allocator.size(), s.allocator.usedBytes()));
+            return out;
+        } finally {
+            space.unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    /**
+     * Starts a put of {@code length} bytes with checksum {@code crc32c}: allocates replicas (evicting if needed)
+     * and records the object as PROCESSING.
+     */
+    public PutStartResult putStart(String key, long length, int crc32c, ReplicateConfig replicate) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(replicate, "replicate");
+        if (length <= 0) throw new IllegalArgumentException("object length must be > 0, got " + length);
+        long now = nowNanos();
+        space.lock();
+        try {
+            reclaim(now);
+            Shard shard = shards[shardOf(key)];
+            shard.lock.lock();
+            try {
+                ObjectMeta o = shard.objects.get(key);
+                if (o != null) {
+                    if (o.state == State.COMPLETE) return PutStartResult.of(PutStartResult.Status.EXISTS);
+                    if (now - o.startedNanos < discardNanos) return PutStartResult.of(PutStartResult.Status.IN_PROGRESS);
+                    shard.objects.remove(key);
+                    processing.remove(o.putId);
+                    discard(o.replicas, o.startedNanos + releaseNanos, now);
+                    takenOver++;
+                }
+            } finally {
+                shard.lock.unlock();
+            }
+            List<Placed> placed = place(length, replicate, now);
+            if (placed.isEmpty()) return PutStartResult.of(PutStartResult.Status.NO_SPACE);
+            ObjectMeta o = new ObjectMeta(key, nextPutId++, length, crc32c, replicate.softPin(), replicate.hardPin(), now);
+            o.replicas.addAll(placed);
+            shard.lock.lock();
+            try {
+                shard.objects.put(key, o);
+            } finally {
+                shard.lock.unlock();
+            }
+            processing.put(o.putId, o);
+            List<Replica> out = replicasOf(o);
+            if (aboveWatermark()) evict(0, now);
+            return new PutStartResult(PutStartResult.Status.STARTED, o.putId, out);
+        } finally {
+            space.unlock();
+        }
+    }
+
+    /** Completes put {@code putId} of {@code key}: the object becomes visible. */
+    public EndStatus putEnd(String key, long putId) {
+        long now = nowNanos();
+        space.lock();
+        try {
+            Shard shard = shards[shardOf(key)];
+            shard.lock.lock();
+            try {
+                ObjectMeta o = shard.objects.get(key);
+                if (o == null || o.putId != putId || o.state != State.PROCESSING) return EndStatus.NOT_FOUND;
+                o.state = State.COMPLETE;
+                o.leaseDeadline = now;
+                if (o.softPin) o.softPinDeadline = now + softPinNanos;
+                processing.remove(putId);
+                complete++;
+                return EndStatus.OK;
+            } finally {
+                shard.lock.unlock();
+            }
+        } finally {
+            space.unlock();
+        }
+    }
+
+    /** Revokes put {@code putId} of {@code key}: its space is freed and nothing of it was ever visible. */
+    public EndStatus putRevoke(String key, long putId) {
+        space.lock();
+        try {
+            Shard shard = shards[shardOf(key)];
+            shard.lock.lock();
+            try {
+                ObjectMeta o = shard.objects.get(key);
+                if (o == null || o.putId != putId || o.state != State.PROCESSING) return EndStatus.NOT_FOUND;
+                shard.objects.remove(key);
+                processing.remove(putId);
+                free(o.replicas);
+                return EndStatus.OK;
+            } finally {
+                shard.lock.unlock();
+            }
+        } finally {
+            space.unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    /** The replicas of a COMPLETE object, with a fresh lease (which also refreshes a soft pin). */
+    public ReplicaList getReplicaList(String key) {
+        long now = nowNanos();
+        Shard shard = shards[shardOf(key)];
+        shard.lock.lock();
+        try {
+            ObjectMeta o = shard.objects.get(key);
+            if (o == null) return ReplicaList.NOT_FOUND;
+            if (o.state != State.COMPLETE) return ReplicaList.IN_PROGRESS;
+            long deadline = now + leaseNanos;
+            if (deadline > o.leaseDeadline) o.leaseDeadline = deadline;
+            if (o.softPin) o.softPinDeadline = Math.max(o.softPinDeadline, now + softPinNanos);
+            leasesGranted.incrementAndGet();
+            return new ReplicaList(ReplicaList.Status.FOUND, o.length, o.crc32c, replicasOf(o), o.leaseDeadline, leaseNanos);
+        } finally {
+            shard.lock.unlock();
+        }
+    }
+
+    public List<ReplicaList> batchGetReplicaList(List<String> keys) {
+        List<ReplicaList> out = new ArrayList<>(keys.size());
+        for (String k : keys) out.add(getReplicaList(k));
+        return out;
+    }
+
+    /** True when {@code key} is COMPLETE (visible). Grants no lease. */
+    public boolean exists(String key) {
+        Shard shard = shards[shardOf(key)];
+        shard.lock.lock();
+        try {
+            ObjectMeta o = shard.objects.get(key);
+            return o != null && o.state == State.COMPLETE;
+        } finally {
+            shard.lock.unlock();
+        }
+    }
+
+    public boolean[] batchExists(List<String> keys) {
+        boolean[] out = new boolean[keys.size()];
+        for (int i = 0; i < out.length; i++) out[i] = exists(keys.get(i));
+        return out;
+    }
+
+    /** Removes a COMPLETE object unless a lease protects it. */
+    public RemoveStatus remove(String key) {
+        long now = nowNanos();
+        space.lock();
+        try {
+            Shard shard = shards[shardOf(key)];
+            shard.lock.lock();
+            try {
+                ObjectMeta o = shard.objects.get(key);
+                if (o == null) return RemoveStatus.NOT_FOUND;
+                if (o.state != State.COMPLETE) return RemoveStatus.IN_PROGRESS;
+                if (o.leased(now)) return RemoveStatus.LEASED;
+                shard.objects.remove(key);
+                free(o.replicas);
+                complete--;
+                return RemoveStatus.REMOVED;
+            } finally {
+                shard.lock.unlock();
+            }
+        } finally {
+            space.unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------- stats
+
+    public MasterStats stats() {
+        long now = nowNanos();
+        space.lock();
+        try {
+            long leases = 0;
+            for (Shard s : shards) {
+                s.lock.lock();
+                try {
+                    for (ObjectMeta o : s.objects.values()) if (o.state == State.COMPLETE && o.leased(now)) leases++;
+                } finally {
+                    s.lock.unlock();
+                }
+            }
+            return new MasterStats(complete, processing.size(), used, capacity, segments.size(), clients.size(), leases,
+                    leasesGranted.get(), evictedObjects, evictedBytes, evictionRuns, takenOver, reclaimed, dropped);
+        } finally {
+            space.unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------- internals (space lock held)
+
+    private boolean aboveWatermark() {
+        return capacity > 0 && used > config.highWatermark() * capacity;
+    }
+
+    private List<Placed> place(long length, ReplicateConfig rc, long now) {
+        List<Placed> got = new ArrayList<>(rc.replicaNum());
+        tryPlace(length, rc, got);
+        if (got.size() < rc.replicaNum() && couldFitElsewhere(length, got)) {
+            long need = (rc.replicaNum() - got.size()) * footprint(length);
+            evict(need, now);
+            tryPlace(length, rc, got);
+        }
+        return got;
+    }
+
+    private long footprint(long length) {
+        long a = config.alignment();
+        return (Math.max(length, 1) + a - 1) & -a;
+    }
+
+    private boolean couldFitElsewhere(long length, List<Placed> got) {
+        long fp = footprint(length);
+        for (SegmentState s : segments.values()) if (s.allocator.size() >= fp && !usedIn(s, got)) return true;
+        return false;
+    }
+
+    private static boolean usedIn(SegmentState s, List<Placed> got) {
+        for (Placed p : got) if (p.segment() == s) return true;
+        return false;
+    }
+
+    private void tryPlace(long length, ReplicateConfig rc, List<Placed> got) {
+        if (got.size() >= rc.replicaNum()) return;
+        for (SegmentState s : candidates(rc, got)) {
+            OffsetAllocator.Block b = s.allocator.allocate(length);
+            if (b == null) continue;
+            used += b.size();
+            got.add(new Placed(s, b));
+            if (got.size() >= rc.replicaNum()) return;
+        }
+    }
+
+    private List<SegmentState> candidates(ReplicateConfig rc, List<Placed> got) {
+        List<SegmentState> out = new ArrayList<>(segments.size());
+        Set<String> seen = new HashSet<>();
+        for (String name : rc.preferredSegments()) {
+            SegmentState s = segments.get(name);
+            if (s != null && !usedIn(s, got) && seen.add(name)) out.add(s);
+        }
+        List<SegmentState> rest = new ArrayList<>(segments.size());
+        for (SegmentState s : segments.values()) if (!seen.contains(s.name) && !usedIn(s, got)) rest.add(s);
+        switch (config.strategy()) {
+            case RANDOM -> Collections.shuffle(rest, random);
+            case FREE_RATIO_FIRST -> rest.sort(Comparator.comparingDouble(SegmentState::freeRatio).reversed()
+                    .thenComparing(s -> s.name));
+        }
+        out.addAll(rest);
+        return out;
+    }
+
+    private List<Replica> replicasOf(ObjectMeta o) {
+        List<Replica> out = new ArrayList<>(o.replicas.size());
+        for (Placed p : o.replicas) out.add(new Replica(p.segment().name, p.segment().endpoint, p.block().offset(), o.length));
+        return out;
+    }
+
+    private void free(List<Placed> replicas) {
+        for (Placed p : replicas) {
+            if (!p.segment().mounted) continue; // its allocator went with the segment
+            used -= p.block().size();
+            p.segment().allocator.free(p.block());
+        }
+    }
+
+    private void discard(List<Placed> replicas, long releaseAt, long now) {
+        if (releaseAt <= now) free(replicas);
+        else discarded.add(new Discarded(releaseAt, List.copyOf(replicas)));
+    }
+
+    private void reclaim(long now) {
+        for (Iterator<Discarded> it = discarded.iterator(); it.hasNext(); ) {
+            Discarded d = it.next();
+            if (d.releaseAt() <= now) {
+                free(d.replicas());
+                it.remove();
+            }
+        }
+        List<ObjectMeta> abandoned = null;
+        for (ObjectMeta o : processing.values()) {
+            if (now - o.startedNanos >= releaseNanos) {
+                if (abandoned == null) abandoned = new ArrayList<>();
+                abandoned.add(o);
+            }
+        }
+        if (abandoned == null) return;
+        for (ObjectMeta o : abandoned) {
+            Shard shard = shards[shardOf(o.key)];
+            shard.lock.lock();
+            try {
+                shard.objects.remove(o.key, o);
+            } finally {
+                shard.lock.unlock();
+            }
+            processing.remove(o.putId);
+            free(o.replicas);
+            reclaimed++;
+        }
+    }
+
+    private void unmount(SegmentState s) {
+        segments.remove(s.name);
+        capacity -= s.allocator.size();
+        used -= s.allocator.usedBytes();
+        s.mounted = false;
+        for (Shard shard : shards) {
+            shard.lock.lock();
+            try {
+                for (Iterator<ObjectMeta> it = shard.objects.values().iterator(); it.hasNext(); ) {
+                    ObjectMeta o = it.next();
+                    if (!o.replicas.removeIf(p -> p.segment() == s)) continue;
+                    if (!o.replicas.isEmpty()) continue;
+                    it.remove();
+                    dropped++;
+                    if (o.state == State.COMPLETE) complete--;
+                    else processing.remove(o.putId);
+                }
+            } finally {
+                shard.lock.unlock();
+            }
+        }
+        for (Iterator<Discarded> it = discarded.iterator(); it.hasNext(); ) {
+            Discarded d = it.next();
+            if (d.replicas().stream().allMatch(p -> p.segment() == s)) it.remove();
+        }
+    }
+
+    /** Evicts at least max(ratio × capacity, {@code need}, usage above the watermark) if that many bytes are evictable. */
+    private void evict(long need, long now) {
+        evictionRuns++;
+        long target = Math.max((long) Math.ceil(config.evictionRatio() * capacity), need);
+        target = Math.max(target, used - (long) Math.floor(config.highWatermark() * capacity));
+        List<ObjectMeta> plain = new ArrayList<>();
+        List<ObjectMeta> pinned = new ArrayList<>();
+        for (Shard shard : shards) {
+            shard.lock.lock();
+            try {
+                for (ObjectMeta o : shard.objects.values()) {
+                    if (o.state != State.COMPLETE || o.hardPin || o.leased(now)) continue;
+                    (o.softPinned(now) ? pinned : plain).add(o);
+                }
+            } finally {
+                shard.lock.unlock();
+            }
+        }
+        Comparator<ObjectMeta> oldestLeaseFirst = Comparator.<ObjectMeta>comparingLong(o -> o.leaseDeadline).thenComparing(o -> o.key);
+        plain.sort(oldestLeaseFirst);
+        pinned.sort(oldestLeaseFirst);
+        long freed = evictFrom(plain, 0, target, now);
+        if (freed < target) evictFrom(pinned, freed, target, now);
+    }
+
+    private long evictFrom(List<ObjectMeta> candidates, long freed, long target, long now) {
+        for (ObjectMeta o : candidates) {
+            if (freed >= target) break;
+            Shard shard = shards[shardOf(o.key)];
+            shard.lock.lock();
+            try {
+                if (shard.objects.get(o.key) != o || o.leased(now)) continue; // a reader got a lease meanwhile
+                shard.objects.remove(o.key);
+                long fp = o.footprint();
+                free(o.replicas);
+                complete--;
+                freed += fp;
+                evictedObjects++;
+                evictedBytes += fp;
+            } finally {
+                shard.lock.unlock();
+            }
+        }
+        return freed;
+    }
+}
