@@ -60,6 +60,9 @@ public final class BenchStoreCommand implements Callable<Integer> {
     @Option(names = "--segment", description = "segment per bundled node [enough for the keys, at least 256MiB]")
     String segment;
 
+    @Option(names = "--control", defaultValue = "inproc", description = "bundled: the client calls the master in process (inproc) or over loopback gRPC (grpc) [${DEFAULT-VALUE}]")
+    String control;
+
     @Option(names = "--tenant", defaultValue = "bench", description = "namespace of the keys [${DEFAULT-VALUE}]")
     String tenant;
 
@@ -92,11 +95,12 @@ public final class BenchStoreCommand implements Callable<Integer> {
         boolean redis = backend.startsWith("redis://");
         Transports ts = Transports.discover();
         if (!redis && !ts.names().contains(transport)) throw bad("--transport: unknown transport '" + transport + "' (available: " + String.join(", ", ts.names()) + ")");
+        if (!control.equals("inproc") && !control.equals("grpc")) throw bad("--control: '" + control + "' is not inproc or grpc");
         long seg = segment != null ? parse("--segment", segment, false) : autoSegment(vs);
         BackendOptions opts;
         try {
             opts = BackendOptions.defaults().withTransport(transport).withVerifyContent(verify).withTenant(tenant).withNodes(nodes)
-                    .withSegmentBytes(seg).withTimeout(Duration.ofSeconds(5));
+                    .withSegmentBytes(seg).withTimeout(Duration.ofSeconds(5)).withExtra(java.util.Map.of("control", control));
             dev.kvlab.store.api.KeyRules.checkTenant(tenant);
         } catch (IllegalArgumentException e) {
             throw bad(e.getMessage());
