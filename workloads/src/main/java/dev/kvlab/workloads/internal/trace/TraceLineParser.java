@@ -115,6 +115,11 @@ final class TraceLineParser {
         if ((seen & F_HASH_IDS) == 0) throw error("missing field '" + HASH_IDS + "'");
     }
 
+    /** Sets the line that {@link #error(String)} names. */
+    void at(long lineNo) {
+        this.lineNo = lineNo;
+    }
+
     WorkloadFormatException error(String reason) {
         return new WorkloadFormatException(file, lineNo, reason);
     }
