@@ -1,17 +1,25 @@
 package dev.kvlab.transport.internal.shm;
 
 import dev.kvlab.transport.api.LinkSpec;
+import dev.kvlab.transport.api.TransferBatch;
 import dev.kvlab.transport.internal.common.BatchProgress;
 import java.util.PriorityQueue;
-import java.util.function.Consumer;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
- * The emulated NIC of {@code rdma-emu}: {@code links} lanes of a given line rate and a per-operation latency.
- * Each slice reserves transmission time on the lane that frees up first ({@code start = max(now, lane free)},
- * {@code finish = start + bytes / rate}); a batch completes at its latest finish plus the latency. Reservations
- * are first come, first served, so concurrent batches share the modelled bandwidth. One daemon thread
- * completes batches at their modelled times; it parks until the earliest one and never spins.
+ * The emulated NIC of {@code rdma-emu}: {@code links} lanes of one line rate and a per-operation latency.
+ *
+ * <p>At submission every slice of a batch reserves transmission time on the lane that frees up first
+ * ({@code start = max(lane free, now)}, {@code finish = start + bytes / rate}); the batch completes at its latest
+ * finish plus the latency, or when its copies are done if that is later. Transmissions on a lane never
+ * overlap, so no interval of time carries more than the line rate; concurrent batches share the lanes first
+ * come, first served.
+ *
+ * <p>Emulator lateness is not charged to the link: when the completion thread (or the copies) deliver a
+ * completion {@code d} ns after its modelled time, the next reservation may start up to {@code d} ns in the
+ * past, filling exactly the idle gap the emulator caused. Lanes still never overlap, so the line rate still
+ * holds. One daemon thread completes batches at their modelled times; it parks and never spins.
  */
 final class NicPacer implements AutoCloseable {
 
@@ -19,6 +27,7 @@ final class NicPacer implements AutoCloseable {
     private final double nanosPerByte;
     private final long latencyNanos;
     private final double[] laneFree; // nanoTime units, as double for sub-nanosecond accumulation
+    private double lateCredit;
     private final PriorityQueue<BatchProgress> due = new PriorityQueue<>((a, b) -> Long.compare(a.engineNanos(), b.engineNanos()));
     private final Thread thread;
     private Consumer<BatchProgress> completion;
@@ -37,32 +46,45 @@ final class NicPacer implements AutoCloseable {
 
     long latencyNanos() { return latencyNanos; }
 
-    /** Reserves {@code bytes} on the first free lane; returns the modelled finish time (nanoTime units). */
-    synchronized long reserve(int bytes) {
-        int best = 0;
-        for (int i = 1; i < laneFree.length; i++) if (laneFree[i] < laneFree[best]) best = i;
-        double start = Math.max(System.nanoTime(), laneFree[best]);
-        double finish = start + bytes * nanosPerByte;
-        laneFree[best] = finish;
-        return (long) Math.ceil(finish);
+    /** Reserves lane time for every slice of {@code b}; returns when the batch is due (nanoTime units). */
+    synchronized long reserve(TransferBatch b, long sliceSize) {
+        double now = System.nanoTime();
+        double floor = now - lateCredit;
+        lateCredit = 0;
+        double last = now;
+        for (int i = 0; i < b.size(); i++) {
+            long len = b.length(i);
+            for (long off = 0; off < len; off += sliceSize) {
+                long n = Math.min(sliceSize, len - off);
+                int lane = 0;
+                for (int k = 1; k < laneFree.length; k++) if (laneFree[k] < laneFree[lane]) lane = k;
+                double finish = Math.max(floor, laneFree[lane]) + n * nanosPerByte;
+                laneFree[lane] = finish;
+                if (finish > last) last = finish;
+            }
+        }
+        return (long) Math.ceil(last) + latencyNanos;
     }
 
-    /**
-     * Runs {@code done} for {@code p} at {@code atNanos} (immediately when that has passed). The batch's
-     * {@link BatchProgress#engineNanos()} is set to the due time and must not change while queued.
-     */
-    void completeAt(BatchProgress p, long atNanos, Consumer<BatchProgress> done) {
-        if (atNanos - System.nanoTime() <= 0) {
+    /** Runs {@code done} for {@code p} at its due time {@link BatchProgress#engineNanos()} (now, if that has passed). */
+    void completeAt(BatchProgress p, Consumer<BatchProgress> done) {
+        long at = p.engineNanos();
+        long late = System.nanoTime() - at;
+        if (late >= 0) {
+            credit(late);
             done.accept(p);
             return;
         }
-        p.raiseEngineNanos(atNanos);
         synchronized (this) {
             completion = done;
             BatchProgress head = due.peek();
             due.add(p);
-            if (head == null || atNanos < head.engineNanos()) LockSupport.unpark(thread);
+            if (head == null || at < head.engineNanos()) LockSupport.unpark(thread);
         }
+    }
+
+    private synchronized void credit(long lateNanos) {
+        lateCredit = Math.max(lateCredit, lateNanos);
     }
 
     private void run() {
@@ -77,7 +99,10 @@ final class NicPacer implements AutoCloseable {
                     wait = 0;
                 } else {
                     wait = head.engineNanos() - System.nanoTime();
-                    if (wait <= 0) ready = due.poll();
+                    if (wait <= 0) {
+                        ready = due.poll();
+                        lateCredit = Math.max(lateCredit, -wait);
+                    }
                 }
             }
             if (ready != null) {

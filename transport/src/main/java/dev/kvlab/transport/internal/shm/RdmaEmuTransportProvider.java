@@ -3,6 +3,7 @@ package dev.kvlab.transport.internal.shm;
 import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransportConfig;
+import dev.kvlab.transport.api.TransportModels;
 import dev.kvlab.transport.spi.TransportProvider;
 
 /**
@@ -12,9 +13,9 @@ import dev.kvlab.transport.spi.TransportProvider;
 public final class RdmaEmuTransportProvider implements TransportProvider {
 
     /** One 200 Gb/s port with 2 µs per operation, when the config names no link. */
-    public static final LinkSpec DEFAULT_LINK = LinkSpec.parse("200gbps@2us");
+    public static final LinkSpec DEFAULT_LINK = TransportModels.DEFAULT_EMULATED_LINK;
     /** Per-operation latency when the link gives none. */
-    public static final long DEFAULT_LATENCY_NANOS = 2_000;
+    public static final long DEFAULT_LATENCY_NANOS = TransportModels.DEFAULT_LINK_LATENCY.toNanos();
 
     @Override public String name() { return "rdma-emu"; }
 

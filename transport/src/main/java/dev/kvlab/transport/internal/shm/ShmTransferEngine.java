@@ -28,7 +28,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * owner died (or closed the segment) fails instead of pretending its bytes were served.
  *
  * <p>With a {@link NicPacer} (the {@code rdma-emu} transport) every slice also reserves time on a modelled
- * NIC and the batch completes when the model says the last byte and the per-operation latency have passed.
+ * NIC at submission, and the batch completes when the model says its last byte and the per-operation latency
+ * have passed (or when its copies are done, if later).
  */
 public class ShmTransferEngine implements TransferEngine, CopyLanes.SliceMover {
 
@@ -101,6 +102,7 @@ public class ShmTransferEngine implements TransferEngine, CopyLanes.SliceMover {
         } else if (pacer == null && batch.totalBytes() <= config.sliceSize()) {
             lanes.runInline(p);
         } else {
+            if (pacer != null) p.raiseEngineNanos(pacer.reserve(batch, config.sliceSize()));
             deadlines.add(p);
             lanes.submit(p);
         }
@@ -121,9 +123,6 @@ public class ShmTransferEngine implements TransferEngine, CopyLanes.SliceMover {
         } catch (IllegalStateException e) {
             throw new TransferException(name + " segment " + m.handle() + " was closed during the batch", e);
         }
-        if (pacer != null) {
-            p.raiseEngineNanos(pacer.reserve(length));
-        }
         return null;
     }
 
@@ -143,7 +142,7 @@ public class ShmTransferEngine implements TransferEngine, CopyLanes.SliceMover {
             }
         }
         if (pacer != null && p.totalSlices() > 0) {
-            pacer.completeAt(p, p.engineNanos() + pacer.latencyNanos(), this::finish);
+            pacer.completeAt(p, this::finish);
         } else {
             finish(p);
         }

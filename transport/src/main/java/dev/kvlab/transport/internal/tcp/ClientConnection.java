@@ -179,7 +179,18 @@ final class ClientConnection {
         int len = rLength[slot];
         responseHeader.clear();
         scatter[1] = destination.of(p.batch.local(rRequest[slot]), rLocal[slot], len);
-        Wire.readFully(ch, scatter, Wire.RESPONSE_BYTES + (long) len);
+        long want = Wire.RESPONSE_BYTES + (long) len;
+        long got = 0;
+        boolean checked = false;
+        while (got < want) {
+            long n = ch.read(scatter);
+            if (n < 0) throw new java.io.EOFException("connection closed by the peer");
+            got += n;
+            if (!checked && !responseHeader.hasRemaining()) {
+                checkHeader(seq, responseHeader, 0, len); // a wrong header fails now, not after waiting for bytes that never come
+                checked = true;
+            }
+        }
         scatter[1] = null;
         finishSlot(seq, slot, responseHeader, 0, len);
     }
@@ -193,13 +204,17 @@ final class ClientConnection {
         for (int i = 0; i < n; i++) finishSlot(first + i, (int) ((first + i) & mask), acks, i * Wire.RESPONSE_BYTES, 0);
     }
 
-    private void finishSlot(long seq, int slot, ByteBuffer b, int at, int expectedLength) throws IOException {
-        byte status = b.get(at);
+    private void checkHeader(long seq, ByteBuffer b, int at, int expectedLength) throws IOException {
         int length = b.getInt(at + 4);
         long tag = b.getLong(at + 8);
-        if (tag != seq || length != expectedLength)
+        if (tag != seq || length != expectedLength || b.get(at + 1) != 0 || b.getShort(at + 2) != 0)
             throw new IOException("protocol error from " + pool.label() + ": response tag " + tag + " length " + length
                     + ", expected tag " + seq + " length " + expectedLength);
+    }
+
+    private void finishSlot(long seq, int slot, ByteBuffer b, int at, int expectedLength) throws IOException {
+        checkHeader(seq, b, at, expectedLength);
+        byte status = b.get(at);
         TransferStatus error = switch (status) {
             case Wire.ST_OK -> null;
             case Wire.ST_OUT_OF_BOUNDS, Wire.ST_NO_SEGMENT -> TransferStatus.OUT_OF_BOUNDS;
