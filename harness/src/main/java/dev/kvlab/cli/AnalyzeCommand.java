@@ -1,15 +1,17 @@
 package dev.kvlab.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import dev.kvlab.workloads.api.MooncakeTrace;
 import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.RequestSource;
 import dev.kvlab.workloads.api.TraceAnalysis;
 import dev.kvlab.workloads.api.TraceAnalyzer;
 import dev.kvlab.workloads.api.TraceFormat;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -87,7 +89,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 : blockSizes[0] != 0 ? blockSizes[0] : (blockTokens != null ? blockTokens : TraceFormat.MOONCAKE_BLOCK_TOKENS);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-            out.println(toJson(a, uniformBlockTokens).toString());
+            out.println(toJson(a, uniformBlockTokens));
         } else {
             printTable(out, a, uniformBlockTokens);
             boolean draw = chart != null ? chart : System.console() != null && System.console().isTerminal();
@@ -97,59 +99,82 @@ public final class AnalyzeCommand implements Callable<Integer> {
         return Kvlab.EXIT_OK;
     }
 
-    ObjectNode toJson(TraceAnalysis a, Integer blockTokensUsed) {
-        ObjectMapper m = new ObjectMapper();
-        ObjectNode o = m.createObjectNode();
-        o.put("trace", trace.toString());
-        if (blockTokensUsed == null) o.putNull("block_tokens"); else o.put("block_tokens", blockTokensUsed);
-        o.put("requests", a.requests());
-        ObjectNode span = o.putObject("span_ms");
-        putMillis(span, "first", a.firstArrivalNanos());
-        putMillis(span, "last", a.lastArrivalNanos());
-        putMillis(span, "duration", a.lastArrivalNanos() - a.firstArrivalNanos());
-        tokens(o.putObject("input_tokens"), a.inputTokens());
-        tokens(o.putObject("output_tokens"), a.outputTokens());
-        o.put("total_blocks", a.totalBlocks());
-        o.put("distinct_blocks", a.distinctBlocks());
-        ObjectNode ideal = o.putObject("ideal");
-        hits(ideal, a.ideal());
-        ArrayNode lru = o.putArray("lru");
-        for (TraceAnalysis.CacheHits h : a.lru()) {
-            ObjectNode x = lru.addObject();
-            x.put("capacity_fraction", h.capacityFraction());
-            x.put("capacity_blocks", h.capacityBlocks());
-            hits(x, h);
+    /** One JSON object (jackson-core streaming: no databind on the start-up path). */
+    String toJson(TraceAnalysis a, Integer blockTokensUsed) {
+        StringWriter w = new StringWriter();
+        try (JsonGenerator g = new JsonFactory().createGenerator(w)) {
+            g.writeStartObject();
+            g.writeStringField("trace", trace.toString());
+            if (blockTokensUsed == null) g.writeNullField("block_tokens"); else g.writeNumberField("block_tokens", blockTokensUsed);
+            g.writeNumberField("requests", a.requests());
+            g.writeObjectFieldStart("span_ms");
+            millis(g, "first", a.firstArrivalNanos());
+            millis(g, "last", a.lastArrivalNanos());
+            millis(g, "duration", a.lastArrivalNanos() - a.firstArrivalNanos());
+            g.writeEndObject();
+            tokens(g, "input_tokens", a.inputTokens());
+            tokens(g, "output_tokens", a.outputTokens());
+            g.writeNumberField("total_blocks", a.totalBlocks());
+            g.writeNumberField("distinct_blocks", a.distinctBlocks());
+            g.writeObjectFieldStart("ideal");
+            hits(g, a.ideal());
+            g.writeEndObject();
+            g.writeArrayFieldStart("lru");
+            for (TraceAnalysis.CacheHits h : a.lru()) {
+                g.writeStartObject();
+                g.writeNumberField("capacity_fraction", h.capacityFraction());
+                g.writeNumberField("capacity_blocks", h.capacityBlocks());
+                hits(g, h);
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            TraceAnalysis.ReuseDistances rd = a.reuseDistances();
+            g.writeObjectFieldStart("reuse_distance");
+            g.writeStringField("definition", "LRU stack distance per block access: distinct other blocks accessed since "
+                    + "the previous access to the same block; first accesses are cold");
+            g.writeNumberField("accesses", rd.accesses());
+            g.writeNumberField("cold", rd.cold());
+            g.writeNumberField("mean", rd.mean());
+            g.writeArrayFieldStart("buckets");
+            for (TraceAnalysis.ReuseDistances.Bucket k : rd.buckets()) {
+                g.writeStartObject();
+                g.writeNumberField("from", k.from());
+                g.writeNumberField("to", k.to());
+                g.writeNumberField("count", k.count());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        TraceAnalysis.ReuseDistances rd = a.reuseDistances();
-        ObjectNode r = o.putObject("reuse_distance");
-        r.put("definition", "LRU stack distance per block access: distinct other blocks accessed since the previous "
-                + "access to the same block; first accesses are cold");
-        r.put("accesses", rd.accesses());
-        r.put("cold", rd.cold());
-        r.put("mean", rd.mean());
-        ArrayNode b = r.putArray("buckets");
-        for (TraceAnalysis.ReuseDistances.Bucket k : rd.buckets()) {
-            b.addObject().put("from", k.from()).put("to", k.to()).put("count", k.count());
-        }
-        return o;
+        return w.toString();
     }
 
-    private static void hits(ObjectNode x, TraceAnalysis.CacheHits h) {
-        x.put("hit_blocks", h.hitBlocks());
-        x.put("block_hit_ratio", h.blockHitRatio());
-        x.put("token_hit_ratio", h.tokenHitRatio());
-        x.put("hit_tokens", h.hitTokens());
-        x.put("block_miss_ratio", h.blockMissRatio());
+    private static void hits(JsonGenerator g, TraceAnalysis.CacheHits h) throws IOException {
+        g.writeNumberField("hit_blocks", h.hitBlocks());
+        g.writeNumberField("block_hit_ratio", h.blockHitRatio());
+        g.writeNumberField("token_hit_ratio", h.tokenHitRatio());
+        g.writeNumberField("hit_tokens", h.hitTokens());
+        g.writeNumberField("block_miss_ratio", h.blockMissRatio());
     }
 
-    private static void tokens(ObjectNode x, TraceAnalysis.TokenStats s) {
-        x.put("total", s.total()).put("min", s.min()).put("mean", s.mean()).put("p50", s.p50())
-                .put("p90", s.p90()).put("p99", s.p99()).put("max", s.max());
+    private static void tokens(JsonGenerator g, String name, TraceAnalysis.TokenStats s) throws IOException {
+        g.writeObjectFieldStart(name);
+        g.writeNumberField("total", s.total());
+        g.writeNumberField("min", s.min());
+        g.writeNumberField("mean", s.mean());
+        g.writeNumberField("p50", s.p50());
+        g.writeNumberField("p90", s.p90());
+        g.writeNumberField("p99", s.p99());
+        g.writeNumberField("max", s.max());
+        g.writeEndObject();
     }
 
-    private static void putMillis(ObjectNode x, String name, long nanos) {
-        if (nanos % 1_000_000L == 0) x.put(name, nanos / 1_000_000L);
-        else x.put(name, BigDecimal.valueOf(nanos, 6));
+    private static void millis(JsonGenerator g, String name, long nanos) throws IOException {
+        if (nanos % 1_000_000L == 0) g.writeNumberField(name, nanos / 1_000_000L);
+        else g.writeNumberField(name, BigDecimal.valueOf(nanos, 6));
     }
 
     private void printTable(PrintWriter out, TraceAnalysis a, Integer bt) {

@@ -1,20 +1,86 @@
 package dev.kvlab.cli;
 
-import java.util.List;
+import dev.kvlab.cli.store.HostPortOption;
+import dev.kvlab.cli.store.StoreToken;
+import dev.kvlab.harness.api.BadInputException;
+import dev.kvlab.store.internal.grpc.GrpcMasterChannel;
+import dev.kvlab.store.internal.node.StorageNode;
+import dev.kvlab.transport.api.ByteSize;
+import dev.kvlab.transport.api.TransferEngine;
+import dev.kvlab.transport.api.TransportConfig;
+import dev.kvlab.transport.api.Transports;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Option;
 
-/** {@code kvlab node}: Runs a storage node that contributes a segment to a master. Not implemented yet (issue 3). */
-@Command(name = "node", mixinStandardHelpOptions = true, description = "Runs a storage node that contributes a segment to a master. (not implemented yet)")
+/** {@code kvlab store node}: contributes one segment to a master, serves it over a transport, pings the master. */
+@Command(name = "node", mixinStandardHelpOptions = true,
+        description = "Runs a storage node: registers a segment with the transport, mounts it at the master and keeps it alive "
+                + "(ping every second; remounts when the master forgot it).")
 public final class StoreNodeCommand implements Callable<Integer> {
 
-    @Parameters(arity = "0..*", hidden = true)
-    List<String> args;
+    @Option(names = "--master", required = true, description = "HOST:PORT of the master")
+    String master;
+
+    @Option(names = "--segment", required = true, description = "segment size, e.g. 256MiB")
+    String segment;
+
+    @Option(names = "--transport", defaultValue = "tcp", description = "data plane: tcp | shm | rdma-emu [${DEFAULT-VALUE}]")
+    String transport;
+
+    @Option(names = "--bind", defaultValue = "127.0.0.1", description = "address the transport serves on [${DEFAULT-VALUE}]")
+    String bind;
+
+    @Option(names = "--id", description = "node id (unique in the cluster) [node-<random>]")
+    String id;
+
+    @Option(names = "--token-file", description = "file whose first line is the auth token")
+    Path tokenFile;
 
     @Override
-    public Integer call() {
-        System.err.println("kvlab node: not implemented yet (issue 3)");
-        return Kvlab.EXIT_FAILED;
+    public Integer call() throws Exception {
+        HostPortOption m = HostPortOption.parse("--master", master, false);
+        long bytes;
+        try {
+            bytes = ByteSize.parse(segment);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException("--segment: " + e.getMessage());
+        }
+        if (bytes <= 0) throw new BadInputException("--segment must be > 0");
+        Transports ts = Transports.discover();
+        if (!ts.names().contains(transport) || "local".equals(transport))
+            throw new BadInputException("--transport: '" + transport + "' cannot serve other processes (available: "
+                    + String.join(", ", ts.names().stream().filter(n -> !n.equals("local")).toList()) + ")");
+        String nodeId = id != null ? id : "node-" + UUID.randomUUID().toString().substring(0, 8);
+        String token = StoreToken.read(tokenFile);
+        TransferEngine engine = ts.create(transport, TransportConfig.defaults().withBindHost(bind).withAuthToken(token));
+        GrpcMasterChannel channel = new GrpcMasterChannel(m.host(), m.port(), Duration.ofSeconds(5), token);
+        StorageNode node = new StorageNode(channel, engine, nodeId, bytes, Duration.ofSeconds(1));
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            node.close();
+            channel.close();
+            engine.close();
+            stopped.countDown();
+        }, "kvlab-node-shutdown"));
+        while (true) {
+            try {
+                node.start();
+                break;
+            } catch (RuntimeException e) {
+                if (e instanceof IllegalStateException) throw e; // name conflict
+                System.err.println("kvlab store node: master " + m.host() + ":" + m.port() + " not reachable yet (" + e.getMessage() + "); retrying");
+                Thread.sleep(1000);
+            }
+        }
+        System.out.println("kvlab store node " + nodeId + ": segment " + node.segmentName() + " (" + ByteSize.format(bytes) + ", " + transport
+                + ") mounted at " + m.host() + ":" + m.port() + " as " + node.segment().handle().toUri());
+        System.out.flush();
+        stopped.await();
+        return Kvlab.EXIT_OK;
     }
 }

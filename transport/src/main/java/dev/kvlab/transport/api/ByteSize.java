@@ -17,10 +17,10 @@ public final class ByteSize {
         if (text == null) throw new IllegalArgumentException("size is missing");
         String s = text.strip();
         int i = 0;
-        while (i < s.length() && (Character.isDigit(s.charAt(i)) || s.charAt(i) == '.')) i++;
+        while (i < s.length() && (isAsciiDigit(s.charAt(i)) || s.charAt(i) == '.')) i++;
         String num = s.substring(0, i);
         String unit = s.substring(i).strip().toLowerCase(Locale.ROOT);
-        if (num.isEmpty()) throw new IllegalArgumentException("not a size: '" + text + "' (expected e.g. 64KiB, 1MiB, 2GiB)");
+        if (num.isEmpty()) throw new IllegalArgumentException("not a size: '" + quote(text) + "' (expected e.g. 64KiB, 1MiB, 2GiB)");
         long mult = switch (unit) {
             case "", "b" -> 1L;
             case "kib", "k" -> 1L << 10;
@@ -31,19 +31,19 @@ public final class ByteSize {
             case "mb" -> 1_000_000L;
             case "gb" -> 1_000_000_000L;
             case "tb" -> 1_000_000_000_000L;
-            default -> throw new IllegalArgumentException("unknown size unit '" + s.substring(i).strip() + "' in '" + text
+            default -> throw new IllegalArgumentException("unknown size unit '" + quote(s.substring(i).strip()) + "' in '" + quote(text)
                     + "' (use B, KiB, MiB, GiB, TiB, KB, MB, GB, TB)");
         };
         BigDecimal value;
         try {
             value = new BigDecimal(num).multiply(BigDecimal.valueOf(mult));
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("not a size: '" + text + "'");
+            throw new IllegalArgumentException("not a size: '" + quote(text) + "'");
         }
         try {
             return value.longValueExact();
         } catch (ArithmeticException e) {
-            throw new IllegalArgumentException("size '" + text + "' is not a whole number of bytes or is too large");
+            throw new IllegalArgumentException("size '" + quote(text) + "' is not a whole number of bytes or is too large");
         }
     }
 
@@ -64,5 +64,21 @@ public final class ByteSize {
             u++;
         }
         return String.format(Locale.ROOT, "%.2f%s", d, units[u]);
+    }
+
+    private static boolean isAsciiDigit(char c) {
+        return c >= '0' && c <= '9';
+    }
+
+    /** The input as it may appear in a one-line message: control characters escaped, at most 60 characters. */
+    static String quote(String text) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < text.length() && b.length() < 60; i++) {
+            char c = text.charAt(i);
+            if (c < 0x20 || c == 0x7f || Character.isISOControl(c) || Character.getType(c) == Character.LINE_SEPARATOR
+                    || Character.getType(c) == Character.PARAGRAPH_SEPARATOR) b.append(String.format("\\u%04x", (int) c));
+            else b.append(c);
+        }
+        return b.length() >= 60 ? b + "..." : b.toString();
     }
 }

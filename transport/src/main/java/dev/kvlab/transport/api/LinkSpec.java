@@ -40,14 +40,16 @@ public record LinkSpec(int links, double bitsPerSecondPerLink, Duration latency)
         int x = s.indexOf('x');
         if (x > 0) {
             try {
-                links = Integer.parseInt(s.substring(0, x).strip());
+                String n = s.substring(0, x).strip();
+                if (n.isEmpty() || !n.chars().allMatch(c -> c >= '0' && c <= '9')) throw new NumberFormatException(n);
+                links = Integer.parseInt(n);
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("not a link: '" + text + "' (expected e.g. 10gbps, 4x200gbps)");
+                throw new IllegalArgumentException("not a link: '" + ByteSize.quote(text) + "' (expected e.g. 10gbps, 4x200gbps)");
             }
             s = s.substring(x + 1).strip();
         }
         int i = 0;
-        while (i < s.length() && (Character.isDigit(s.charAt(i)) || s.charAt(i) == '.')) i++;
+        while (i < s.length() && (isAsciiDigit(s.charAt(i)) || s.charAt(i) == '.')) i++;
         String num = s.substring(0, i);
         String unit = s.substring(i).strip();
         double mult = switch (unit) {
@@ -56,14 +58,14 @@ public record LinkSpec(int links, double bitsPerSecondPerLink, Duration latency)
             case "mbps" -> 1e6;
             case "gbps" -> 1e9;
             case "tbps" -> 1e12;
-            default -> throw new IllegalArgumentException("not a link: '" + text + "' (unit must be kbps, mbps, gbps or tbps, e.g. 10gbps, 4x200gbps)");
+            default -> throw new IllegalArgumentException("not a link: '" + ByteSize.quote(text) + "' (unit must be kbps, mbps, gbps or tbps, e.g. 10gbps, 4x200gbps)");
         };
-        if (num.isEmpty()) throw new IllegalArgumentException("not a link: '" + text + "' (expected e.g. 10gbps, 4x200gbps)");
+        if (num.isEmpty()) throw new IllegalArgumentException("not a link: '" + ByteSize.quote(text) + "' (expected e.g. 10gbps, 4x200gbps)");
         double rate;
         try {
             rate = new BigDecimal(num).doubleValue() * mult;
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("not a link: '" + text + "'");
+            throw new IllegalArgumentException("not a link: '" + ByteSize.quote(text) + "'");
         }
         return new LinkSpec(links, rate, latency);
     }
@@ -78,7 +80,12 @@ public record LinkSpec(int links, double bitsPerSecondPerLink, Duration latency)
         else if (r >= 1e6 && r % 1e6 == 0) rate = (long) (r / 1e6) + "mbps";
         else if (r >= 1e3 && r % 1e3 == 0) rate = (long) (r / 1e3) + "kbps";
         else rate = BigDecimal.valueOf(r).stripTrailingZeros().toPlainString() + "bps";
-        String lat = latency == null ? "" : "@" + latency.toNanos() + "ns";
+        String lat = latency == null ? "" : "@" + DurationSpec.format(latency);
         return (links > 1 ? links + "x" : "") + rate + lat;
     }
+
+    private static boolean isAsciiDigit(char c) {
+        return c >= '0' && c <= '9';
+    }
+
 }

@@ -4,7 +4,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * When requests are sent. A plain record for config binding; a field left at 0 (or null) means its default.
+ * When requests are sent. A plain record for config binding (snake_case keys: {@code process, rate, burstiness,
+ * speedup, users, think_ms, max_concurrency}); a field left at 0 (or null) means its default.
  *
  * <ul>
  *   <li>{@code trace} (default): the source's own timestamps divided by {@code speedup} (traces; generated workloads
@@ -56,7 +57,7 @@ public record ArrivalSpec(String process, double rate, double burstiness, double
 
     public boolean closedLoop() { return process.equals("closed"); }
 
-    /** Throws a {@link WorkloadFormatException} naming the first bad field as {@code prefix.field}. */
+    /** Throws a {@link WorkloadFormatException} naming the first bad field as {@code prefix.field} (snake_case, as configs spell it). */
     public void validate(String prefix) {
         String p = prefix == null || prefix.isEmpty() ? "" : prefix + ".";
         if (!PROCESSES.contains(process)) throw new WorkloadFormatException(p + "process: must be one of " + PROCESSES + ", got '" + process + "'");
@@ -69,15 +70,15 @@ public record ArrivalSpec(String process, double rate, double burstiness, double
             case "closed" -> {
                 if (users < 1) throw new WorkloadFormatException(p + "users: must be >= 1 for process 'closed', got " + users);
                 if (maxConcurrency != 0) {
-                    throw new WorkloadFormatException(p + "maxConcurrency: applies to open-loop processes; a closed loop is capped by its users");
+                    throw new WorkloadFormatException(p + "max_concurrency: applies to open-loop processes; a closed loop is capped by its users");
                 }
             }
             default -> { }
         }
         if (!(burstiness > 0) || Double.isInfinite(burstiness)) throw new WorkloadFormatException(p + "burstiness: must be > 0, got " + burstiness);
         if (!(speedup > 0) || Double.isInfinite(speedup)) throw new WorkloadFormatException(p + "speedup: must be > 0, got " + speedup);
-        if (!(thinkMs >= 0) || Double.isInfinite(thinkMs)) throw new WorkloadFormatException(p + "thinkMs: must be >= 0, got " + thinkMs);
-        if (maxConcurrency < 0) throw new WorkloadFormatException(p + "maxConcurrency: must be >= 0 (0 = none), got " + maxConcurrency);
+        if (!(thinkMs >= 0) || Double.isInfinite(thinkMs)) throw new WorkloadFormatException(p + "think_ms: must be >= 0, got " + thinkMs);
+        if (maxConcurrency < 0) throw new WorkloadFormatException(p + "max_concurrency: must be >= 0 (0 = none), got " + maxConcurrency);
     }
 
     public String describe() {

@@ -7,7 +7,8 @@ import java.util.Locale;
  * What requests a run sends: a Mooncake trace or one of the seeded generators. Plain records with primitive and
  * String fields, so a config binder (Jackson) can build them; pick the record by {@link #kindOf(String)}.
  * A field left at 0 (or null) means its documented default. {@link #validate(String)} checks every field and names
- * it ({@code PREFIX.field: reason}); {@link Workloads} validates before opening.
+ * it in snake_case, as config files spell it ({@code PREFIX.system_prompt_tokens: reason}; bind with Jackson's
+ * {@code SNAKE_CASE} naming); {@link Workloads} validates before opening.
  *
  * <p>Block keys of generated prompts are chained with {@link BlockKeys#chain} from {@link Namespace#digest()}, so
  * the same text after a different prefix, or in another namespace, is a different key.
@@ -58,7 +59,7 @@ public sealed interface WorkloadSpec
 
         public void validate(String prefix) {
             if (path == null || path.isBlank()) throw bad(prefix, "path", "missing (the trace file)");
-            if (blockTokens < 0) throw bad(prefix, "blockTokens", "must be >= 1 (or 0 for the file's / 512), got " + blockTokens);
+            if (blockTokens < 0) throw bad(prefix, "block_tokens", "must be >= 1 (or 0 for the file's / 512), got " + blockTokens);
             if (limit < 0) throw bad(prefix, "limit", "must be >= 0 (0 = all), got " + limit);
         }
     }
@@ -91,12 +92,12 @@ public sealed interface WorkloadSpec
         public void validate(String prefix) {
             atLeast(prefix, "users", users, 1);
             atLeast(prefix, "rounds", rounds, 1);
-            atLeast(prefix, "systemPrompts", systemPrompts, 1);
-            atLeast(prefix, "systemPromptTokens", systemPromptTokens, 0);
-            atLeast(prefix, "contextTokens", contextTokens, 0);
-            atLeast(prefix, "questionTokens", questionTokens, 1);
-            atLeast(prefix, "answerTokens", answerTokens, 1);
-            atLeast(prefix, "blockTokens", blockTokens, 1);
+            atLeast(prefix, "system_prompts", systemPrompts, 1);
+            atLeast(prefix, "system_prompt_tokens", systemPromptTokens, 0);
+            atLeast(prefix, "context_tokens", contextTokens, 0);
+            atLeast(prefix, "question_tokens", questionTokens, 1);
+            atLeast(prefix, "answer_tokens", answerTokens, 1);
+            atLeast(prefix, "block_tokens", blockTokens, 1);
             checkRequests(prefix, "rounds", "users x rounds", (long) users * rounds);
             checkPrompt(prefix, "rounds", "the last round's prompt", (long) systemPromptTokens + contextTokens
                     + (long) (rounds - 1) * (questionTokens + (long) answerTokens) + questionTokens);
@@ -129,14 +130,14 @@ public sealed interface WorkloadSpec
 
         public void validate(String prefix) {
             atLeast(prefix, "groups", groups, 1);
-            atLeast(prefix, "promptsPerGroup", promptsPerGroup, 1);
-            atLeast(prefix, "prefixTokens", prefixTokens, 0);
-            atLeast(prefix, "suffixTokens", suffixTokens, 1);
-            atLeast(prefix, "outputTokens", outputTokens, 1);
-            atLeast(prefix, "blockTokens", blockTokens, 1);
+            atLeast(prefix, "prompts_per_group", promptsPerGroup, 1);
+            atLeast(prefix, "prefix_tokens", prefixTokens, 0);
+            atLeast(prefix, "suffix_tokens", suffixTokens, 1);
+            atLeast(prefix, "output_tokens", outputTokens, 1);
+            atLeast(prefix, "block_tokens", blockTokens, 1);
             oneOf(prefix, "order", order, ORDERS);
-            checkRequests(prefix, "promptsPerGroup", "groups x promptsPerGroup", (long) groups * promptsPerGroup);
-            checkPrompt(prefix, "suffixTokens", "prefixTokens + suffixTokens", (long) prefixTokens + suffixTokens);
+            checkRequests(prefix, "prompts_per_group", "groups x prompts_per_group", (long) groups * promptsPerGroup);
+            checkPrompt(prefix, "suffix_tokens", "prefix_tokens + suffix_tokens", (long) prefixTokens + suffixTokens);
         }
     }
 
@@ -167,14 +168,14 @@ public sealed interface WorkloadSpec
 
         public void validate(String prefix) {
             atLeast(prefix, "documents", documents, 1);
-            atLeast(prefix, "documentTokens", documentTokens, 1);
+            atLeast(prefix, "document_tokens", documentTokens, 1);
             atLeast(prefix, "repeats", repeats, 1);
-            atLeast(prefix, "questionTokens", questionTokens, 1);
-            atLeast(prefix, "outputTokens", outputTokens, 1);
-            atLeast(prefix, "blockTokens", blockTokens, 1);
+            atLeast(prefix, "question_tokens", questionTokens, 1);
+            atLeast(prefix, "output_tokens", outputTokens, 1);
+            atLeast(prefix, "block_tokens", blockTokens, 1);
             oneOf(prefix, "order", order, ORDERS);
             checkRequests(prefix, "repeats", "documents x repeats", (long) documents * repeats);
-            checkPrompt(prefix, "documentTokens", "documentTokens + questionTokens", (long) documentTokens + questionTokens);
+            checkPrompt(prefix, "document_tokens", "document_tokens + question_tokens", (long) documentTokens + questionTokens);
         }
     }
 
@@ -204,14 +205,14 @@ public sealed interface WorkloadSpec
         public void validate(String prefix) {
             atLeast(prefix, "prefixes", prefixes, 1);
             if (prefixes > MAX_PREFIXES) throw bad(prefix, "prefixes", "must be <= " + MAX_PREFIXES + ", got " + prefixes);
-            atLeast(prefix, "prefixTokens", prefixTokens, 1);
+            atLeast(prefix, "prefix_tokens", prefixTokens, 1);
             if (!(exponent >= 0) || Double.isInfinite(exponent)) throw bad(prefix, "exponent", "must be a number >= 0, got " + exponent);
             atLeast(prefix, "requests", requests, 1);
-            atLeast(prefix, "suffixTokens", suffixTokens, 1);
-            atLeast(prefix, "outputTokens", outputTokens, 1);
-            atLeast(prefix, "blockTokens", blockTokens, 1);
+            atLeast(prefix, "suffix_tokens", suffixTokens, 1);
+            atLeast(prefix, "output_tokens", outputTokens, 1);
+            atLeast(prefix, "block_tokens", blockTokens, 1);
             checkRequests(prefix, "requests", "requests", requests);
-            checkPrompt(prefix, "prefixTokens", "prefixTokens + suffixTokens", (long) prefixTokens + suffixTokens);
+            checkPrompt(prefix, "prefix_tokens", "prefix_tokens + suffix_tokens", (long) prefixTokens + suffixTokens);
         }
     }
 

@@ -231,7 +231,7 @@ class ArrivalProcessTest {
         assertThatThrownBy(() -> Workloads.schedule(MANY, new ArrivalSpec("burst", 1, 0, 0, 0, 0, 0), NS, 1))
                 .hasMessageStartingWith("arrival.process: must be one of [trace, poisson, gamma, constant, closed], got 'burst'");
         assertThatThrownBy(() -> Workloads.schedule(MANY, ArrivalSpec.closed(2, -1), NS, 1))
-                .hasMessage("arrival.thinkMs: must be >= 0, got -1.0");
+                .hasMessage("arrival.think_ms: must be >= 0, got -1.0");
         assertThatThrownBy(() -> Workloads.open(MANY, ArrivalSpec.closed(2, 0), NS, 1))
                 .hasMessageContaining("Workloads.schedule");
     }

@@ -27,6 +27,7 @@ public final class MooncakeTraceReader implements RequestSource {
     private final InputStream in;
     private final LineScanner lines;
     private final TraceLineParser parser;
+    private final FastLineParser fast = new FastLineParser();
     private final TraceLineParser.Line line = new TraceLineParser.Line();
     private final TraceFormat format;
     private final Namespace namespace;
@@ -92,7 +93,8 @@ public final class MooncakeTraceReader implements RequestSource {
 
     private Request toRequest() {
         long no = lines.lineNo();
-        parser.parse(lines.bytes(), lines.length(), no, line);
+        parser.at(no);
+        if (!fast.parse(lines.bytes(), lines.length(), line)) parser.parse(lines.bytes(), lines.length(), no, line);
         if (line.timestampNanos < previousNanos) {
             throw parser.error("timestamp " + ms(line.timestampNanos) + " ms is before the previous line's "
                     + ms(previousNanos) + " ms (timestamps must be non-decreasing)");

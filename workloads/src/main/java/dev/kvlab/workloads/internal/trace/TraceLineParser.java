@@ -87,7 +87,7 @@ final class TraceLineParser {
                 switch (name) {
                     case TIMESTAMP -> out.timestampNanos = timestamp(p);
                     case INPUT_LENGTH -> out.inputLength = positiveInt(p, INPUT_LENGTH);
-                    case OUTPUT_LENGTH -> out.outputLength = positiveInt(p, OUTPUT_LENGTH);
+                    case OUTPUT_LENGTH -> out.outputLength = intAtLeast(p, OUTPUT_LENGTH, 0);
                     case HASH_IDS -> hashIds(p, out);
                     case SESSION -> out.session = string(p, SESSION);
                     case NAMESPACE -> out.namespace = namespace(p);
@@ -113,6 +113,11 @@ final class TraceLineParser {
         if ((seen & F_INPUT) == 0) throw error("missing field '" + INPUT_LENGTH + "'");
         if ((seen & F_OUTPUT) == 0) throw error("missing field '" + OUTPUT_LENGTH + "'");
         if ((seen & F_HASH_IDS) == 0) throw error("missing field '" + HASH_IDS + "'");
+    }
+
+    /** Sets the line that {@link #error(String)} names. */
+    void at(long lineNo) {
+        this.lineNo = lineNo;
     }
 
     WorkloadFormatException error(String reason) {
@@ -160,6 +165,10 @@ final class TraceLineParser {
     }
 
     private int positiveInt(JsonParser p, String field) throws IOException {
+        return intAtLeast(p, field, 1);
+    }
+
+    private int intAtLeast(JsonParser p, String field, int min) throws IOException {
         if (p.currentToken() != JsonToken.VALUE_NUMBER_INT) {
             throw error("field '" + field + "' must be an integer, got " + describe(p));
         }
@@ -167,7 +176,7 @@ final class TraceLineParser {
             throw error("field '" + field + "' is out of range (max " + Integer.MAX_VALUE + "): " + clip(p.getText()));
         }
         int v = p.getIntValue();
-        if (v < 1) throw error("field '" + field + "' must be >= 1, got " + v);
+        if (v < min) throw error("field '" + field + "' must be >= " + min + ", got " + v);
         return v;
     }
 

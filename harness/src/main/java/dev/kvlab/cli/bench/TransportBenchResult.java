@@ -1,0 +1,70 @@
+package dev.kvlab.cli.bench;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What a transport benchmark measured. Latencies are per batch (submit to completion), in microseconds,
+ * from an HdrHistogram (3 significant digits).
+ */
+public record TransportBenchResult(
+        TransportBenchSpec spec,
+        boolean emulated,
+        String copySemantics,
+        double seconds,
+        double warmupSeconds,
+        long bytes,
+        long batches,
+        double p50Us,
+        double p90Us,
+        double p99Us,
+        double p999Us,
+        double maxUs,
+        double meanUs,
+        int cpus) {
+
+    public double throughputBytesPerSecond() {
+        return seconds > 0 ? bytes / seconds : 0;
+    }
+
+    /** The object {@code --json} prints (stable key names, snake_case). */
+    public Map<String, Object> toJson() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("transport", spec.transport());
+        m.put("emulated", emulated);
+        if (emulated) m.put("label", "EMULATED: " + spec.transport() + " models a NIC (" + linkText() + "); it is not real RDMA hardware");
+        m.put("op", spec.op().name().toLowerCase(java.util.Locale.ROOT));
+        m.put("block_size", spec.blockSize());
+        m.put("batch_size", spec.batchSize());
+        m.put("threads", spec.threads());
+        m.put("duration_s", round(seconds, 4));
+        m.put("warmup_s", round(warmupSeconds, 3));
+        m.put("bytes", bytes);
+        m.put("batches", batches);
+        m.put("throughput_bytes_per_s", Math.round(throughputBytesPerSecond()));
+        m.put("throughput_gb_per_s", round(throughputBytesPerSecond() / 1e9, 4));
+        m.put("p50_us", round(p50Us, 1));
+        m.put("p90_us", round(p90Us, 1));
+        m.put("p99_us", round(p99Us, 1));
+        m.put("p999_us", round(p999Us, 1));
+        m.put("max_us", round(maxUs, 1));
+        m.put("mean_us", round(meanUs, 1));
+        m.put("link", spec.link() == null ? null : spec.link().toString());
+        m.put("segment_size", spec.segmentBytes());
+        m.put("slice_size", spec.sliceSize());
+        m.put("connections", spec.connections());
+        m.put("target", spec.separateTarget() ? "separate process" : "same process");
+        m.put("copy_semantics", copySemantics);
+        m.put("cpus", cpus);
+        return m;
+    }
+
+    private String linkText() {
+        return spec.link() != null ? spec.link().toString() : "default link";
+    }
+
+    private static double round(double v, int digits) {
+        double f = Math.pow(10, digits);
+        return Math.round(v * f) / f;
+    }
+}

@@ -1,0 +1,77 @@
+package dev.kvlab.cli.bench;
+
+import dev.kvlab.transport.api.ByteSize;
+import dev.kvlab.transport.api.LinkSpec;
+import dev.kvlab.transport.api.Opcode;
+import dev.kvlab.transport.api.TransportConfig;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * One transport benchmark run (like Mooncake's {@code transfer_engine_bench}): {@code threads} closed-loop
+ * initiator threads each submit batches of {@code batchSize} requests of {@code blockSize} bytes against one
+ * target segment of {@code segmentBytes}, for {@code duration} after a warm-up.
+ *
+ * @param segmentBytes target segment size; 0 chooses {@link #defaultSegmentBytes}
+ */
+public record TransportBenchSpec(
+        String transport,
+        long blockSize,
+        int batchSize,
+        int threads,
+        Duration duration,
+        Opcode op,
+        LinkSpec link,
+        long segmentBytes,
+        long sliceSize,
+        int connections) {
+
+    /** At least this much target memory, so the working set is far beyond any CPU cache (an honest memcpy comparison). */
+    public static final long MIN_SEGMENT_BYTES = 256L << 20;
+    public static final long MIN_LOCAL_BYTES = 64L << 20;
+
+    /** Checks every value; {@link IllegalArgumentException} with a one-line reason otherwise. */
+    public TransportBenchSpec {
+        if (blockSize < 1 || blockSize > (1L << 30)) throw new IllegalArgumentException("--block-size must be 1B..1GiB, got " + ByteSize.format(blockSize));
+        if (batchSize < 1 || batchSize > 65536) throw new IllegalArgumentException("--batch-size must be 1..65536, got " + batchSize);
+        if (threads < 1 || threads > 64) throw new IllegalArgumentException("--threads must be 1..64, got " + threads);
+        if (duration == null || duration.isNegative() || duration.isZero() || duration.compareTo(Duration.ofHours(1)) > 0)
+            throw new IllegalArgumentException("--duration must be > 0 and <= 1h, got " + duration);
+        if (op == null) throw new IllegalArgumentException("--op must be read or write");
+        if (sliceSize < 1) throw new IllegalArgumentException("--slice-size must be > 0");
+        if (connections < 1 || connections > 64) throw new IllegalArgumentException("--connections must be 1..64, got " + connections);
+        if (link != null && !"rdma-emu".equals(transport))
+            throw new IllegalArgumentException("--link applies to the emulated transport rdma-emu only, not " + transport);
+        long need = blockSize * batchSize;
+        if (need / batchSize != blockSize || need > (16L << 30))
+            throw new IllegalArgumentException("--block-size x --batch-size must be <= 16GiB per thread");
+        if (segmentBytes == 0) segmentBytes = defaultSegmentBytes(blockSize, batchSize, threads);
+        if (segmentBytes < blockSize) throw new IllegalArgumentException("--segment-size must hold at least one block");
+    }
+
+    public static long defaultSegmentBytes(long blockSize, int batchSize, int threads) {
+        long perThread = 2 * blockSize * batchSize;
+        long want = Math.max(MIN_SEGMENT_BYTES, perThread * threads);
+        return (want + blockSize - 1) / blockSize * blockSize;
+    }
+
+    /** Per-thread local buffer: two batches, at least {@link #MIN_LOCAL_BYTES}, whole blocks. */
+    public long localBytes() {
+        long want = Math.max(MIN_LOCAL_BYTES, 2 * blockSize * batchSize);
+        return (want + blockSize - 1) / blockSize * blockSize;
+    }
+
+    /** Whether the target runs in its own process (every transport but local). */
+    public boolean separateTarget() {
+        return !"local".equals(transport);
+    }
+
+    /** The transport configuration both sides use. */
+    public TransportConfig config() {
+        TransportConfig c = TransportConfig.defaults().withSliceSize(sliceSize).withConnectionsPerPeer(connections).withLink(link);
+        Duration needed = duration.multipliedBy(2).plusSeconds(30);
+        return c.withTimeout(needed.compareTo(c.timeout()) > 0 ? needed : c.timeout());
+    }
+
+    public static List<String> ops() { return List.of("read", "write"); }
+}

@@ -1,0 +1,35 @@
+package dev.kvlab.cli.store;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+
+/** What {@code kvlab bench store} reports (latencies in microseconds, HdrHistogram percentiles). */
+@JsonPropertyOrder(alphabetic = false)
+public record StoreBenchResult(
+        @JsonProperty("backend") String backend,
+        @JsonProperty("backend_name") String backendName,
+        @JsonProperty("transport") String transport,
+        @JsonProperty("emulated") boolean emulated,
+        @JsonProperty("op") String op,
+        @JsonProperty("value_size") long valueSize,
+        @JsonProperty("clients") int clients,
+        @JsonProperty("keys") int keys,
+        @JsonProperty("verify") boolean verify,
+        @JsonProperty("duration_s") double durationSeconds,
+        @JsonProperty("ops") long ops,
+        @JsonProperty("ops_per_s") double opsPerSecond,
+        @JsonProperty("throughput_bytes_per_s") double throughputBytesPerSecond,
+        @JsonProperty("mean_us") double meanMicros,
+        @JsonProperty("p50_us") long p50Micros,
+        @JsonProperty("p90_us") long p90Micros,
+        @JsonProperty("p99_us") long p99Micros,
+        @JsonProperty("p999_us") long p999Micros,
+        @JsonProperty("max_us") long maxMicros,
+        @JsonProperty("hits") long hits,
+        @JsonProperty("misses") long misses,
+        @JsonProperty("errors") long errors,
+        @JsonProperty("wrong_bytes") long wrongBytes,
+        @JsonProperty("lease_expired") long leaseExpired,
+        @JsonProperty("checksum_mismatches") long checksumMismatches,
+        @JsonProperty("content_mismatches") long contentMismatches,
+        @JsonProperty("copy_semantics") String copySemantics) {}
