@@ -71,6 +71,7 @@ public final class LiveCell {
                 }
             }
             long busyBefore = loop.busyNanos();
+            long cpuBefore = loop.busyCpuNanos();
             long origin = loop.now() + 5_000_000L; // a moment to spare, so the first request is not late by construction
             Measurement m = new Measurement(c.slo(), plan.intervalNanos(), origin);
             WorkloadDriver driver;
@@ -85,8 +86,10 @@ public final class LiveCell {
             m.finish(loop.now());
             double wall = (System.nanoTime() - wallStartNanos) / 1e9;
             long measuredBusy = loop.busyNanos() - busyBefore;
+            long measuredCpu = loop.busyCpuNanos() - cpuBefore;
             Map<String, Object> extras = new LinkedHashMap<>();
             extras.put("harness_overhead_us_per_request", m.requests() == 0 ? Double.NaN : measuredBusy / 1e3 / m.requests());
+            extras.put("harness_cpu_us_per_request", m.requests() == 0 ? Double.NaN : measuredCpu / 1e3 / m.requests());
             extras.put("harness_busy_share", m.spanNanos() > 0 ? (double) measuredBusy / m.spanNanos() : Double.NaN);
             extras.put("harness_event_p50_us", loop.eventBusy().getValueAtPercentile(50) / 1e3);
             extras.put("harness_event_p99_us", loop.eventBusy().getValueAtPercentile(99) / 1e3);
@@ -98,6 +101,7 @@ public final class LiveCell {
             extras.put("block_bytes", plan.blockBytes());
             extras.put("store_backend", backend.name());
             extras.put("transport_name", plan.transportName());
+            store.rejections().forEach((why, n) -> extras.put("rejected_" + why.toLowerCase(Locale.ROOT), n));
             if (store.firstError() != null) extras.put("io_error", store.firstError());
             String emulated = "gpu time (roofline on " + plan.hardware().id() + ", precise waits)"
                     + (plan.transportName().equals("rdma-emu") ? "; NIC (rdma-emu)" : "");

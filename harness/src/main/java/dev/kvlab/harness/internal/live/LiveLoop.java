@@ -24,6 +24,8 @@ public final class LiveLoop implements EventLoop {
     private final Histogram eventBusy = new Histogram(3);
     private volatile Thread owner;
     private long busyNanos;
+    private long busyCpuNanos;
+    private final java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
     private long events;
 
     public LiveLoop(long spinNanos) {
@@ -73,6 +75,7 @@ public final class LiveLoop implements EventLoop {
                     if (!inbox.isEmpty() || now() < due) continue;
                 }
                 long start = System.nanoTime();
+                long cpu0 = threads.getCurrentThreadCpuTime();
                 long late = start - origin - due;
                 lag.recordValue(Math.max(0, late) / 1000);
                 Runnable r = heap.poll();
@@ -80,6 +83,7 @@ public final class LiveLoop implements EventLoop {
                 events++;
                 long took = System.nanoTime() - start;
                 busyNanos += took;
+                busyCpuNanos += threads.getCurrentThreadCpuTime() - cpu0;
                 eventBusy.recordValue(took);
             }
         } finally {
@@ -91,8 +95,10 @@ public final class LiveLoop implements EventLoop {
         Runnable r;
         while ((r = inbox.poll()) != null) {
             long start = System.nanoTime();
+            long cpu0 = threads.getCurrentThreadCpuTime();
             r.run();
             busyNanos += System.nanoTime() - start;
+            busyCpuNanos += threads.getCurrentThreadCpuTime() - cpu0;
         }
     }
 
@@ -104,6 +110,11 @@ public final class LiveLoop implements EventLoop {
     /** Wall time the loop thread spent running events and posted results (the harness's own work). */
     public long busyNanos() {
         return busyNanos;
+    }
+
+    /** CPU time the loop thread spent running events and posted results (excludes preemption and waiting). */
+    public long busyCpuNanos() {
+        return busyCpuNanos;
     }
 
     /** Wall time the loop thread spent on each event (ns). */

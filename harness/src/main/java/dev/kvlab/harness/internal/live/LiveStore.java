@@ -52,6 +52,8 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
             rejected = new AtomicLong(), wrongHitsUsed = new AtomicLong(), ioNanos = new AtomicLong(), putBytes = new AtomicLong();
 
     private final PdLink pd;
+    /** Why fetched blocks were not used: store status (MISS, LEASE_EXPIRED, CHECKSUM_MISMATCH, …) or BAD_CONTENT. */
+    private final java.util.concurrent.ConcurrentSkipListMap<String, AtomicLong> rejections = new java.util.concurrent.ConcurrentSkipListMap<>();
 
     public LiveStore(CellPlan plan, LiveLoop loop, KvBackend backend) {
         this.plan = plan;
@@ -85,6 +87,13 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
     /** The first I/O error, or null. */
     public String firstError() {
         return firstError.get();
+    }
+
+    /** Blocks not used, by the reason the first of their fetch was refused (sorted by reason). */
+    public java.util.Map<String, Long> rejections() {
+        java.util.Map<String, Long> out = new java.util.LinkedHashMap<>();
+        rejections.forEach((k, v) -> out.put(k, v.get()));
+        return out;
     }
 
     /** Wall time I/O threads spent in store calls. */
@@ -174,6 +183,8 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
                                 ok++;
                             } else {
                                 broken = true;
+                                String why = !g.isHit() ? g.status().name() : g.length() != blockBytes ? "BAD_LENGTH" : "BAD_CONTENT";
+                                rejections.computeIfAbsent(why, k -> new AtomicLong()).addAndGet(count - ok);
                             }
                         }
                         // audit: every block that will be used is checked once more against its key's content
