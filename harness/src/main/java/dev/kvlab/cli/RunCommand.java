@@ -55,7 +55,7 @@ public final class RunCommand implements Callable<Integer> {
         try (InfluxPublisher pub = influx.open(System.err)) { // obs: live metrics + the summary point (single cell c01-base)
             CellTags tags = CellTags.of(RunIds.single(config), "c01-base", 0, rc, Map.of());
             r = new CellRunner().run(rc, wall0, pub == null ? CellObserver.NONE : pub.cellStarted(tags));
-            if (pub != null) pub.cellFinished(tags, r.json());
+            if (pub != null) pub.cellFinished(tags, r.summary().columns());
         }
         double wall = (System.nanoTime() - wall0) / 1e9;
         r = r.withSummary(r.summary().withWallSeconds(wall));

@@ -68,7 +68,7 @@ public final class SimRuns {
             String cell = String.format("c%02d-%s_%s_%s", n++, f.get(0), f.get(1), f.get(2));
             CellTags tags = CellTags.of(runId, cell, 0, c, Map.of("cache_state", f.get(0), "tiers", f.get(1), "policy", f.get(2)));
             CellResult r = new CellRunner().run(c, System.nanoTime(), pub.cellStarted(tags));
-            pub.cellFinished(tags, r.json());
+            pub.cellFinished(tags, r.summary().columns());
             out.add(new Ran(tags, r));
         }
         return out;
