@@ -1,5 +1,6 @@
 package dev.kvlab.cli;
 
+import dev.kvlab.harness.api.BadInputException;
 import dev.kvlab.harness.internal.metrics.InfluxPublisher;
 import dev.kvlab.harness.internal.metrics.InfluxTarget;
 import dev.kvlab.transport.api.DurationSpec;
@@ -9,10 +10,7 @@ import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Function;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * The InfluxDB options of {@code kvlab run} and {@code kvlab demo} (a picocli mixin): {@code --influx URL} with
@@ -24,8 +22,6 @@ public final class InfluxOptions {
 
     /** The environment variable the 2.x token is read from unless {@code --influx-token-env} says otherwise. */
     public static final String DEFAULT_TOKEN_ENV = "KVLAB_INFLUX_TOKEN";
-
-    @Spec(Spec.Target.MIXEE) CommandSpec spec;
 
     @Option(names = "--influx", paramLabel = "URL",
             description = "push live per-cell metrics and every cell's summary row to this InfluxDB, e.g. http://127.0.0.1:8086")
@@ -47,7 +43,7 @@ public final class InfluxOptions {
     @Option(names = "--influx-interval", paramLabel = "DURATION", description = "time between live pushes, 100ms..1h [1s]")
     String interval;
 
-    /** The target the options name; {@code null} without {@code --influx}. Bad combinations are a ParameterException. */
+    /** The target the options name; {@code null} without {@code --influx}. Bad combinations are a BadInputException (exit 2). */
     public InfluxTarget target(Function<String, String> env) {
         if (url == null) {
             if (db != null || org != null || bucket != null || tokenEnv != null || interval != null)
@@ -102,7 +98,7 @@ public final class InfluxOptions {
         return t == null ? null : t.describe();
     }
 
-    private ParameterException bad(String message) {
-        return new ParameterException(spec.commandLine(), message);
+    private BadInputException bad(String message) {
+        return new BadInputException(message);
     }
 }
