@@ -127,10 +127,11 @@ public final class BenchStoreCommand implements Callable<Integer> {
         return r.wrongBytes() == 0 ? Kvlab.EXIT_OK : Kvlab.EXIT_FAILED;
     }
 
+    /** Room for the keys with 30 % headroom, at least 256 MiB and at most 2 GiB per node (beyond that, eviction makes misses). */
     private long autoSegment(long vs) {
         long fp = (vs + 4095) & ~4095L;
         long need = (long) Math.ceil(keys * fp * 1.3 / nodes) + (16L << 20);
-        return Math.max(256L << 20, (need + (1L << 20) - 1) & -(1L << 20));
+        return Math.min(2L << 30, Math.max(256L << 20, (need + (1L << 20) - 1) & -(1L << 20)));
     }
 
     private long parse(String opt, String v, boolean allowSmall) {

@@ -9,6 +9,7 @@ import dev.kvlab.store.api.master.StoreMaster;
 import dev.kvlab.store.internal.grpc.MasterServer;
 import dev.kvlab.store.internal.server.MasterService;
 import dev.kvlab.store.internal.server.MetricsHttpServer;
+import dev.kvlab.transport.api.DurationSpec;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.file.Path;
@@ -37,6 +38,12 @@ public final class StoreMasterCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "0", description = "seed of the random placement [${DEFAULT-VALUE}]")
     long seed;
 
+    @Option(names = "--lease-ttl", defaultValue = "10s", description = "lease granted by a replica lookup [${DEFAULT-VALUE}]")
+    String leaseTtl;
+
+    @Option(names = "--client-ttl", defaultValue = "10s", description = "a node silent this long loses its segments [${DEFAULT-VALUE}]")
+    String clientTtl;
+
     @Option(names = "--token-file", description = "file whose first line is the auth token")
     Path tokenFile;
 
@@ -50,9 +57,16 @@ public final class StoreMasterCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new BadInputException("--strategy: " + e.getMessage());
         }
+        MasterConfig config;
+        try {
+            config = MasterConfig.defaults().withStrategy(s).withSeed(seed).withLeaseTtl(DurationSpec.parse(leaseTtl))
+                    .withClientTtl(DurationSpec.parse(clientTtl));
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException(e.getMessage());
+        }
         String token = StoreToken.read(tokenFile);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        MasterService service = new MasterService(new StoreMaster(MasterConfig.defaults().withStrategy(s).withSeed(seed), Clock.systemUTC()), registry)
+        MasterService service = new MasterService(new StoreMaster(config, Clock.systemUTC()), registry)
                 .startHousekeeping(Duration.ofMillis(250));
         MasterServer server;
         try {

@@ -17,7 +17,7 @@ import dev.kvlab.store.api.master.ReplicaList;
 import dev.kvlab.store.internal.client.StoreClient;
 import dev.kvlab.store.internal.cluster.EmbeddedCluster;
 import dev.kvlab.store.internal.node.StorageNode;
-import dev.kvlab.store.testkit.DelayingTransferEngine;
+import dev.kvlab.store.internal.client.DelayingTransferEngine;
 import dev.kvlab.store.testkit.ManualClock;
 import dev.kvlab.transport.api.TransportConfig;
 import dev.kvlab.transport.api.Transports;
@@ -156,6 +156,25 @@ class EmbeddedClusterTest {
         assertThat(cluster.master().segments()).hasSize(2);
         assertThat(client.put("back", value("back", 1000), on(n0.segmentName()))).isEqualTo(PutStatus.OK);
         assertThat(client.getInto("back", client.allocateBuffer(1000)).isHit()).isTrue();
+    }
+
+    @Test
+    void theFaultHooksWorkThroughTheBundledSpec() {
+        BackendOptions o = BackendOptions.defaults().withTransport("local").withSegmentBytes(8L << 20)
+                .withExtra(java.util.Map.of("lease-ttl", "50ms", "read-delay", "120ms"));
+        try (KvBackend b = KvBackends.discover().open("bundled", o)) {
+            MemorySegment v = b.allocateBuffer(1000);
+            KeyedPayload.fill("x", v);
+            assertThat(b.put("x", v, ReplicateConfig.DEFAULT)).isEqualTo(PutStatus.OK);
+            assertThat(b.getInto("x", b.allocateBuffer(1000)).status()).isEqualTo(GetStatus.LEASE_EXPIRED);
+        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> KvBackends.discover().open("bundled",
+                BackendOptions.defaults().withTransport("local").withExtra(java.util.Map.of("leese-ttl", "1s"))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("leese-ttl");
+        client.put("c", value("c", 4096), ReplicateConfig.replicas(2));
+        assertThat(cluster.corrupt("default", "c")).isEqualTo(2);
+        clock.advance(Duration.ofSeconds(11));
+        assertThat(client.getInto("c", client.allocateBuffer(4096)).status()).isEqualTo(GetStatus.CHECKSUM_MISMATCH);
     }
 
     @Test

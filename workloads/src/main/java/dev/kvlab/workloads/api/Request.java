@@ -10,7 +10,8 @@ import java.util.Objects;
  * @param arrivalNanos  intended arrival time, nanoseconds from the start of the workload; all latencies are measured from it
  * @param session       conversation / user / document id (requests of one session share history)
  * @param inputTokens   prompt tokens
- * @param outputTokens  tokens to generate (>= 1)
+ * @param outputTokens  tokens to generate (>= 0; 0 is a prefill-only request, as some traces record: a serving
+ *                      model still emits the first token, so it serves it as 1)
  * @param blockTokens   tokens per KV block
  * @param blockKeys     chained keys of the prompt's blocks, {@code ceil(inputTokens / blockTokens)} of them (see {@link BlockKeys});
  *                      the last block may be partial. Not copied: treat as read-only.
@@ -24,7 +25,7 @@ public record Request(long id, long arrivalNanos, String session, int inputToken
         Objects.requireNonNull(blockKeys, "blockKeys");
         Objects.requireNonNull(namespace, "namespace");
         if (inputTokens < 1) throw new IllegalArgumentException("inputTokens must be >= 1, got " + inputTokens);
-        if (outputTokens < 1) throw new IllegalArgumentException("outputTokens must be >= 1, got " + outputTokens);
+        if (outputTokens < 0) throw new IllegalArgumentException("outputTokens must be >= 0, got " + outputTokens);
         if (blockTokens < 1) throw new IllegalArgumentException("blockTokens must be >= 1, got " + blockTokens);
         long want = (inputTokens + (long) blockTokens - 1) / blockTokens;
         if (blockKeys.length != want)

@@ -5,7 +5,7 @@ package dev.kvlab.workloads.api;
  *
  * <p>Field policy: every line is one JSON object with exactly the Mooncake fields {@code timestamp} (ms from the
  * start of the trace, non-negative, non-decreasing; an integer or a decimal), {@code input_length} (integer
- * &gt;= 1), {@code output_length} (integer &gt;= 1) and {@code hash_ids} (array of integers, 64-bit signed or
+ * &gt;= 1), {@code output_length} (integer &gt;= 0: analysis does not need it, and prefill-only records exist) and {@code hash_ids} (array of integers, 64-bit signed or
  * unsigned, exactly {@code ceil(input_length / block_tokens)} of them), plus optionally kvlab's own fields
  * {@code session} (string), {@code namespace} (object with {@code model, kv_dtype, tp_layout, lora, tenant}) and
  * {@code block_tokens} (integer). Any other field is an error unless {@link #ignoreUnknownFields()} is set; a

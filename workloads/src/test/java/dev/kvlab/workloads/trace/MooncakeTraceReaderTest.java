@@ -97,7 +97,7 @@ class MooncakeTraceReaderTest {
             float length             | {"timestamp": 0, "input_length": 5.5, "output_length": 5, "hash_ids": [4]} | field 'input_length' must be an integer
             null output              | {"timestamp": 0, "input_length": 5, "output_length": null, "hash_ids": [4]} | field 'output_length' must be an integer, got null
             zero input               | {"timestamp": 0, "input_length": 0, "output_length": 5, "hash_ids": []} | field 'input_length' must be >= 1, got 0
-            negative output          | {"timestamp": 0, "input_length": 5, "output_length": -1, "hash_ids": [4]} | field 'output_length' must be >= 1, got -1
+            negative output          | {"timestamp": 0, "input_length": 5, "output_length": -1, "hash_ids": [4]} | field 'output_length' must be >= 0, got -1
             huge length              | {"timestamp": 0, "input_length": 5000000000, "output_length": 5, "hash_ids": [4]} | field 'input_length' is out of range
             negative timestamp       | {"timestamp": -1, "input_length": 5, "output_length": 5, "hash_ids": [4]} | field 'timestamp' must be >= 0 ms
             string timestamp         | {"timestamp": "0", "input_length": 5, "output_length": 5, "hash_ids": [4]} | field 'timestamp' must be a number

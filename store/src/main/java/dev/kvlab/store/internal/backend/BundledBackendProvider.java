@@ -2,7 +2,6 @@ package dev.kvlab.store.internal.backend;
 
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.KvBackend;
-import dev.kvlab.store.api.master.AllocationStrategy;
 import dev.kvlab.store.api.master.MasterConfig;
 import dev.kvlab.store.internal.cluster.EmbeddedCluster;
 import dev.kvlab.store.internal.grpc.GrpcMasterChannel;
@@ -14,9 +13,9 @@ import dev.kvlab.transport.api.TransportConfig;
 
 /**
  * {@code bundled}: an embedded cluster (master + {@code nodes} storage nodes in this JVM) and a client of it; closing
- * the client stops the cluster. Extras: {@code strategy} (random | free-ratio-first), {@code seed}, {@code control}
- * ({@code inproc}: the client calls the master in process [default]; {@code grpc}: through a loopback gRPC server, as
- * an external cluster's clients do).
+ * the client stops the cluster. Extras ({@link BackendExtras}): {@code control} ({@code inproc}: the client calls the
+ * master in process [default]; {@code grpc}: through a loopback gRPC server, as an external cluster's clients do),
+ * {@code strategy}, {@code seed}, {@code lease-ttl}, {@code client-ttl}, {@code read-delay}.
  */
 public final class BundledBackendProvider implements KvBackendProvider {
 
@@ -30,11 +29,8 @@ public final class BundledBackendProvider implements KvBackendProvider {
 
     @Override
     public KvBackend open(String spec, BackendOptions options) {
-        MasterConfig mc = MasterConfig.defaults();
-        String strategy = options.extra().get("strategy");
-        if (strategy != null) mc = mc.withStrategy(AllocationStrategy.parse(strategy));
-        String seed = options.extra().get("seed");
-        if (seed != null) mc = mc.withSeed(Long.parseLong(seed));
+        BackendExtras.check(options);
+        MasterConfig mc = BackendExtras.masterConfig(options);
         TransportConfig tc = TransportConfig.defaults().withTimeout(options.timeout());
         EmbeddedCluster.Settings s = EmbeddedCluster.Settings.of(options.transport(), options.nodes(), options.segmentBytes())
                 .withMaster(mc).withTransportConfig(tc);

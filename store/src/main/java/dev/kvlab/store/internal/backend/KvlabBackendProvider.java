@@ -27,7 +27,9 @@ public final class KvlabBackendProvider implements KvBackendProvider {
     @Override
     public KvBackend open(String spec, BackendOptions options) {
         HostPort hp = HostPort.parse(spec, "kvlab");
-        TransferEngine engine = Transports.discover().create(options.transport(), TransportConfig.defaults().withTimeout(options.timeout()));
+        BackendExtras.check(options);
+        TransferEngine engine = BackendExtras.clientEngine(
+                Transports.discover().create(options.transport(), TransportConfig.defaults().withTimeout(options.timeout())), options);
         GrpcMasterChannel channel;
         try {
             channel = new GrpcMasterChannel(hp.host(), hp.port(), options.timeout(), System.getenv("KVLAB_STORE_TOKEN"));

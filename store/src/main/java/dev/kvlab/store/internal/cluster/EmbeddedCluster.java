@@ -3,6 +3,7 @@ package dev.kvlab.store.internal.cluster;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.master.MasterConfig;
 import dev.kvlab.store.api.master.StoreMaster;
+import dev.kvlab.store.internal.backend.BackendExtras;
 import dev.kvlab.store.internal.client.StoreClient;
 import dev.kvlab.store.internal.node.StorageNode;
 import dev.kvlab.store.internal.rpc.MasterChannel;
@@ -107,10 +108,11 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     /** A client of this cluster over a channel of the caller's choice (the service itself for in-process calls). */
     public StoreClient client(MasterChannel channel, BackendOptions options, AutoCloseable onClose) {
-        TransferEngine e = newEngine();
+        TransferEngine inner = newEngine();
+        TransferEngine e = BackendExtras.clientEngine(inner, options);
         AutoCloseable closeAll = () -> {
             synchronized (this) {
-                engines.remove(e);
+                engines.remove(inner);
             }
             e.close();
             if (onClose != null) onClose.close();
@@ -121,6 +123,25 @@ public final class EmbeddedCluster implements AutoCloseable {
     /** A client calling the master in process. */
     public StoreClient client(BackendOptions options) {
         return client(service, options, null);
+    }
+
+    /**
+     * Flips one byte in every replica of {@code tenant/key} that lives on a node of this cluster (the {@code corrupt}
+     * fault); returns how many replicas were hit. The lookup grants a lease like any read.
+     */
+    public int corrupt(String tenant, String key) {
+        dev.kvlab.store.api.master.ReplicaList l = master().getReplicaList(tenant + "/" + key);
+        int n = 0;
+        for (dev.kvlab.store.api.master.Replica r : l.replicas()) {
+            for (StorageNode node : nodes) {
+                if (!node.segmentName().equals(r.segment()) || !node.mounted()) continue;
+                java.lang.foreign.MemorySegment mem = node.segment().memory();
+                long at = r.offset() + r.length() / 2;
+                mem.set(java.lang.foreign.ValueLayout.JAVA_BYTE, at, (byte) ~mem.get(java.lang.foreign.ValueLayout.JAVA_BYTE, at));
+                n++;
+            }
+        }
+        return n;
     }
 
     /** Kills node {@code i} as a crash would: no unmount, its memory gone. */

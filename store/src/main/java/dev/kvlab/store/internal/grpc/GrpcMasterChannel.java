@@ -38,6 +38,8 @@ import java.util.concurrent.TimeUnit;
 /** {@link MasterChannel} over gRPC to a master at {@code host:port}: blocking unary calls with a deadline each. */
 public final class GrpcMasterChannel implements MasterChannel {
 
+    private static final long RECONNECT_WAIT_NANOS = 500_000_000L;
+
     private final ManagedChannel channel;
     private final CallOptions base;
     private final long deadlineNanos;
@@ -45,7 +47,7 @@ public final class GrpcMasterChannel implements MasterChannel {
 
     public GrpcMasterChannel(String host, int port, Duration deadline, String token) {
         this.target = host + ":" + port;
-        this.channel = NettyChannelBuilder.forAddress(host, port).usePlaintext()
+        this.channel = NettyChannelBuilder.forAddress(host, port).usePlaintext().directExecutor()
                 .maxInboundMessageSize(MasterRpc.MAX_MESSAGE_BYTES)
                 .maxInboundMetadataSize(MasterRpc.MAX_METADATA_BYTES)
                 .build();
@@ -57,11 +59,23 @@ public final class GrpcMasterChannel implements MasterChannel {
         try {
             return ClientCalls.blockingUnaryCall(channel, m, base.withDeadlineAfter(deadlineNanos, TimeUnit.NANOSECONDS), req);
         } catch (StatusRuntimeException e) {
-            Status.Code c = e.getStatus().getCode();
-            if (c == Status.Code.INVALID_ARGUMENT) throw new IllegalArgumentException(e.getStatus().getDescription(), e);
-            if (c == Status.Code.UNAUTHENTICATED) throw new SecurityException("master " + target + " refused the call: " + e.getStatus().getDescription(), e);
-            throw new MasterUnavailableException("master " + target + ": " + c + (e.getStatus().getDescription() == null ? "" : " " + e.getStatus().getDescription()), e);
+            if (e.getStatus().getCode() != Status.Code.UNAVAILABLE) throw translate(e);
         }
+        // the connection is down (e.g. the master restarted): reconnect now instead of after gRPC's backoff, and wait for it briefly
+        channel.resetConnectBackoff();
+        try {
+            return ClientCalls.blockingUnaryCall(channel, m,
+                    base.withWaitForReady().withDeadlineAfter(Math.min(deadlineNanos, RECONNECT_WAIT_NANOS), TimeUnit.NANOSECONDS), req);
+        } catch (StatusRuntimeException e) {
+            throw translate(e);
+        }
+    }
+
+    private RuntimeException translate(StatusRuntimeException e) {
+        Status.Code c = e.getStatus().getCode();
+        if (c == Status.Code.INVALID_ARGUMENT) return new IllegalArgumentException(e.getStatus().getDescription(), e);
+        if (c == Status.Code.UNAUTHENTICATED) return new SecurityException("master " + target + " refused the call: " + e.getStatus().getDescription(), e);
+        return new MasterUnavailableException("master " + target + ": " + c + (e.getStatus().getDescription() == null ? "" : " " + e.getStatus().getDescription()), e);
     }
 
     @Override

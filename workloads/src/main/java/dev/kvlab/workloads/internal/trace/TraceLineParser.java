@@ -87,7 +87,7 @@ final class TraceLineParser {
                 switch (name) {
                     case TIMESTAMP -> out.timestampNanos = timestamp(p);
                     case INPUT_LENGTH -> out.inputLength = positiveInt(p, INPUT_LENGTH);
-                    case OUTPUT_LENGTH -> out.outputLength = positiveInt(p, OUTPUT_LENGTH);
+                    case OUTPUT_LENGTH -> out.outputLength = intAtLeast(p, OUTPUT_LENGTH, 0);
                     case HASH_IDS -> hashIds(p, out);
                     case SESSION -> out.session = string(p, SESSION);
                     case NAMESPACE -> out.namespace = namespace(p);
@@ -165,6 +165,10 @@ final class TraceLineParser {
     }
 
     private int positiveInt(JsonParser p, String field) throws IOException {
+        return intAtLeast(p, field, 1);
+    }
+
+    private int intAtLeast(JsonParser p, String field, int min) throws IOException {
         if (p.currentToken() != JsonToken.VALUE_NUMBER_INT) {
             throw error("field '" + field + "' must be an integer, got " + describe(p));
         }
@@ -172,7 +176,7 @@ final class TraceLineParser {
             throw error("field '" + field + "' is out of range (max " + Integer.MAX_VALUE + "): " + clip(p.getText()));
         }
         int v = p.getIntValue();
-        if (v < 1) throw error("field '" + field + "' must be >= 1, got " + v);
+        if (v < min) throw error("field '" + field + "' must be >= " + min + ", got " + v);
         return v;
     }
 

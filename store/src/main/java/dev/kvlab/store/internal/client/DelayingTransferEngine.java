@@ -1,4 +1,4 @@
-package dev.kvlab.store.testkit;
+package dev.kvlab.store.internal.client;
 
 import dev.kvlab.transport.api.RemoteSegment;
 import dev.kvlab.transport.api.Segment;
@@ -10,7 +10,10 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-/** A decorator that completes every batch {@code delay} later than the real transport did: reads slowed past a lease. */
+/**
+ * A decorator that completes every batch {@code delay} later than the real transport did: the {@code lease-expiry}
+ * fault (reads slowed past the lease). Enabled by the backend extra {@code read-delay}.
+ */
 public final class DelayingTransferEngine implements TransferEngine {
 
     private final TransferEngine inner;
