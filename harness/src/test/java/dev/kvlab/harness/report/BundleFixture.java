@@ -249,7 +249,8 @@ final class BundleFixture {
     }
 
     private static String cellId(int i, Map<String, String> f) {
-        String v = f.isEmpty() ? "base" : String.join("_", f.values()).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.-]", "-");
+        String v = f.isEmpty() ? "base" : String.join("_", f.values().stream()
+                .map(x -> x.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.-]", "-")).toList());
         return String.format(Locale.ROOT, "c%02d-%s", i + 1, v);
     }
 

@@ -82,6 +82,16 @@ public final class ReportRenderer {
         return new Rendered(report, List.copyOf(written));
     }
 
+    /**
+     * {@code kvlab report}: re-renders a finished bundle, then rewrites its {@code manifest.json} file list and
+     * checksums (atomically) so {@code kvlab verify} accepts it again. A bundle without a manifest is only rendered.
+     */
+    public Rendered rerender(Path bundleDir) {
+        Rendered r = render(bundleDir, null);
+        if (Files.isRegularFile(bundleDir.resolve("manifest.json"))) ManifestFiles.refresh(bundleDir);
+        return r;
+    }
+
     /** Removes earlier plots this render did not draw (and temporaries a crash may have left). */
     private static void removeStale(Path plotDir, Set<String> written) {
         if (!Files.isDirectory(plotDir)) return;
