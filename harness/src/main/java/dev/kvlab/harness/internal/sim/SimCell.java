@@ -1,5 +1,6 @@
 package dev.kvlab.harness.internal.sim;
 
+import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.config.CacheState;
 import dev.kvlab.harness.internal.CellAssembly;
@@ -24,10 +25,17 @@ public final class SimCell {
 
     private final CellPlan plan;
     private final SimStore.FaultHook faults;
+    private final CellObserver observer;
 
     public SimCell(CellPlan plan, SimStore.FaultHook faults) {
+        this(plan, faults, CellObserver.NONE);
+    }
+
+    /** A cell whose measured phase {@code observer} watches at every interval end (on this cell's thread). */
+    public SimCell(CellPlan plan, SimStore.FaultHook faults, CellObserver observer) {
         this.plan = plan;
         this.faults = faults;
+        this.observer = observer == null ? CellObserver.NONE : observer;
     }
 
     public CellResult run(long wallStartNanos) {
@@ -52,6 +60,7 @@ public final class SimCell {
         }
         long origin = loop.now();
         Measurement m = new Measurement(c.slo(), plan.intervalNanos(), origin);
+        if (observer != CellObserver.NONE) m.onCut(new SimProgress(m, model, store, observer)::cut);
         ArrivalProcess p = plan.workload().open(c.seed());
         WorkloadDriver driver;
         try (p) {
