@@ -1,20 +1,130 @@
 package dev.kvlab.cli;
 
+import dev.kvlab.harness.api.BadInputException;
+import dev.kvlab.harness.api.catalog.Breakeven;
+import dev.kvlab.harness.api.catalog.Catalog;
+import dev.kvlab.harness.api.catalog.Dtype;
+import dev.kvlab.harness.api.catalog.HardwareSpec;
+import dev.kvlab.harness.api.catalog.KvSizing;
+import dev.kvlab.harness.api.catalog.ModelSpec;
+import dev.kvlab.harness.api.catalog.Roofline;
+import dev.kvlab.harness.internal.JsonOutput;
+import dev.kvlab.transport.api.LinkSpec;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
-/** {@code kvlab breakeven}: Recompute vs fetch: when does fetching a cached prefix beat recomputing it? Not implemented yet (issue 5). */
-@Command(name = "breakeven", mixinStandardHelpOptions = true, description = "Recompute vs fetch: when does fetching a cached prefix beat recomputing it? (not implemented yet)")
+/** {@code kvlab breakeven}: is fetching a cached prefix's KV over a link faster than recomputing it? */
+@Command(name = "breakeven", mixinStandardHelpOptions = true,
+        description = "Recompute vs fetch: the roofline prefill time of a prefix against latency + KV bytes / link bandwidth; "
+                + "prints which wins, the break-even prefix length and the break-even link rate. The link is per GPU "
+                + "(each TP rank fetches its share over its own NICs).")
 public final class BreakevenCommand implements Callable<Integer> {
 
-    @Parameters(arity = "0..*", hidden = true)
-    List<String> args;
+    @Spec CommandSpec spec;
+
+    @Option(names = "--model", required = true, description = "model from the catalog") String model;
+    @Option(names = "--hardware", required = true, description = "GPU from the catalog") String hardware;
+    @Option(names = "--link", required = true, description = "link per GPU, e.g. 10gbps, 4x200gbps, 100gbps@5us") String link;
+    @Option(names = "--prefix-tokens", defaultValue = "4096", description = "prefix length [${DEFAULT-VALUE}]") long prefixTokens;
+    @Option(names = "--tp", defaultValue = "1", description = "tensor-parallel degree [${DEFAULT-VALUE}]") int tp;
+    @Option(names = "--dtype", defaultValue = "bf16", description = "KV dtype [${DEFAULT-VALUE}]") String dtype;
+    @Option(names = "--prefill-mfu", description = "override the hardware's prefill MFU") Double mfu;
+    @Option(names = "--decode-bandwidth-utilization", description = "override the hardware's HBM bandwidth utilisation") Double bwUtil;
+    @Option(names = "--catalog", description = "extra catalog YAML file or directory (repeatable)") List<Path> catalogs = new ArrayList<>();
+    @Option(names = "--json", description = "print one JSON object") boolean json;
 
     @Override
     public Integer call() {
-        System.err.println("kvlab breakeven: not implemented yet (issue 5)");
-        return Kvlab.EXIT_FAILED;
+        Map<String, Object> o = compute();
+        PrintWriter w = spec.commandLine().getOut();
+        if (json) w.println(JsonOutput.write(o));
+        else {
+            w.printf(Locale.ROOT, "%s on %s (tp %d), %d-token prefix over %s per GPU:%n", o.get("model"), o.get("hardware"), tp, prefixTokens, o.get("link"));
+            w.printf(Locale.ROOT, "  recompute %.3f ms (compute %.3f ms, memory %.3f ms)%n", o.get("recompute_ms"), o.get("compute_bound_ms"), o.get("memory_bound_ms"));
+            w.printf(Locale.ROOT, "  fetch     %.3f ms (%,d bytes per rank)%n", o.get("fetch_ms"), o.get("kv_bytes_per_rank"));
+            w.printf(Locale.ROOT, "  %s wins; fetch always wins from %,d tokens; break-even link for this prefix: %s%n",
+                    Boolean.TRUE.equals(o.get("fetch_wins")) ? "fetch" : "recompute", o.get("breakeven_prefix_tokens"),
+                    o.get("breakeven_link_gbps") == null ? "none (fetch never wins)" : String.format(Locale.ROOT, "%.2f Gbps", (Double) o.get("breakeven_link_gbps")));
+        }
+        w.flush();
+        return Kvlab.EXIT_OK;
+    }
+
+    Map<String, Object> compute() {
+        LinkSpec l;
+        Dtype dt;
+        try {
+            l = LinkSpec.parse(link);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--link: " + e.getMessage());
+        }
+        try {
+            dt = Dtype.parse(dtype);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--dtype: " + e.getMessage());
+        }
+        if (prefixTokens < 1) throw new ParameterException(spec.commandLine(), "--prefix-tokens must be >= 1");
+        if (tp < 1) throw new ParameterException(spec.commandLine(), "--tp must be >= 1");
+        Catalog catalog = Catalog.load(catalogs);
+        ModelSpec m = catalog.model(model);
+        HardwareSpec hw;
+        try {
+            hw = catalog.hardware(hardware).withEfficiency(mfu, bwUtil);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        KvSizing kv;
+        try {
+            kv = KvSizing.of(m, dt, tp);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException("--tp: " + e.getMessage());
+        }
+        Roofline roof = new Roofline(m, hw, kv);
+        Breakeven be = new Breakeven(roof, l);
+        Breakeven.Result r = be.at(prefixTokens);
+        double weightsPerRank = m.parameters() * m.weightDtype().bytes() / tp;
+        int minTp = 1;
+        while (m.parameters() * m.weightDtype().bytes() / minTp > 0.9 * hw.hbmCapacity() && minTp < 1024) minTp *= 2;
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("model", m.id());
+        o.put("hardware", hw.id());
+        o.put("link", l.toString());
+        o.put("link_gbps_per_gpu", l.bytesPerSecond() * 8 / 1e9);
+        o.put("link_latency_us", be.latencySeconds() * 1e6);
+        o.put("tp", tp);
+        o.put("dtype", dt.toString());
+        o.put("prefix_tokens", prefixTokens);
+        o.put("kv_bytes", r.kvBytes());
+        o.put("kv_bytes_per_rank", r.kvBytesPerRank());
+        o.put("recompute_seconds", r.recomputeSeconds());
+        o.put("fetch_seconds", r.fetchSeconds());
+        o.put("recompute_ms", r.recomputeSeconds() * 1e3);
+        o.put("compute_bound_ms", r.computeSeconds() * 1e3);
+        o.put("memory_bound_ms", r.memorySeconds() * 1e3);
+        o.put("fetch_ms", r.fetchSeconds() * 1e3);
+        o.put("fetch_wins", r.fetchWins());
+        o.put("winner", r.fetchWins() ? "fetch" : "recompute");
+        o.put("speedup_of_winner", r.fetchWins() ? r.recomputeSeconds() / r.fetchSeconds() : r.fetchSeconds() / r.recomputeSeconds());
+        o.put("breakeven_prefix_tokens", r.breakevenTokens());
+        o.put("fetch_also_wins_below_tokens", Double.isInfinite(r.memoryFloorTokens()) ? null : (long) Math.ceil(r.memoryFloorTokens()));
+        o.put("breakeven_link_gbps", Double.isInfinite(r.breakevenBitsPerSecond()) ? null : r.breakevenBitsPerSecond() / 1e9);
+        o.put("prefill_mfu", hw.prefillMfu());
+        o.put("decode_bandwidth_utilization", hw.decodeBandwidthUtilization());
+        o.put("weight_bytes_per_rank", (long) weightsPerRank);
+        o.put("weights_fit", weightsPerRank <= 0.9 * hw.hbmCapacity());
+        o.put("min_tp_that_fits", minTp);
+        o.put("emulated", "gpu time (roofline model)");
+        return o;
     }
 }

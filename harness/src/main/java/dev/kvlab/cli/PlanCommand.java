@@ -1,20 +1,164 @@
 package dev.kvlab.cli;
 
+import dev.kvlab.harness.api.BadInputException;
+import dev.kvlab.harness.api.catalog.Catalog;
+import dev.kvlab.harness.api.catalog.Dtype;
+import dev.kvlab.harness.api.catalog.HardwareSpec;
+import dev.kvlab.harness.api.catalog.KvShape;
+import dev.kvlab.harness.api.catalog.KvSizing;
+import dev.kvlab.harness.api.catalog.ModelSpec;
+import dev.kvlab.harness.internal.JsonOutput;
+import dev.kvlab.transport.api.ByteSize;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
-/** {@code kvlab plan}: KV sizing for a model: bytes per token, per TP rank, per request, what fits. Not implemented yet (issue 5). */
-@Command(name = "plan", mixinStandardHelpOptions = true, description = "KV sizing for a model: bytes per token, per TP rank, per request, what fits. (not implemented yet)")
+/** {@code kvlab plan}: KV sizing for a model: bytes per token (once and per TP rank), per request, per GiB, what fits. */
+@Command(name = "plan", mixinStandardHelpOptions = true,
+        description = "KV sizing for a model: bytes per token (counted once and per TP rank), per request, tokens per GiB, "
+                + "and what fits a store capacity (and a GPU's HBM with --hardware).")
 public final class PlanCommand implements Callable<Integer> {
 
-    @Parameters(arity = "0..*", hidden = true)
-    List<String> args;
+    @Spec CommandSpec spec;
+
+    @Option(names = "--model", description = "model from the catalog (e.g. llama-3-8b)") String model;
+    @Option(names = "--layers", description = "layers (instead of --model)") Integer layers;
+    @Option(names = "--kv-heads", description = "KV heads (instead of --model)") Integer kvHeads;
+    @Option(names = "--head-dim", description = "head dimension (instead of --model)") Integer headDim;
+    @Option(names = "--mla-rank", description = "MLA latent rank (kv_lora_rank); with --rope-dim") Integer mlaRank;
+    @Option(names = "--rope-dim", description = "MLA rotary key dimension; with --mla-rank") Integer ropeDim;
+    @Option(names = "--dtype", defaultValue = "bf16", description = "KV dtype: bf16, fp16, fp8 [${DEFAULT-VALUE}]") String dtype;
+    @Option(names = "--tp", defaultValue = "1", description = "tensor-parallel degree [${DEFAULT-VALUE}]") int tp;
+    @Option(names = "--tokens", defaultValue = "4096", description = "request length in tokens [${DEFAULT-VALUE}]") long tokens;
+    @Option(names = "--block-tokens", defaultValue = "512", description = "tokens per KV block [${DEFAULT-VALUE}]") int blockTokens;
+    @Option(names = "--capacity", defaultValue = "1TiB", description = "store capacity to plan for [${DEFAULT-VALUE}]") String capacity;
+    @Option(names = "--hardware", description = "also show what fits the HBM of TP GPUs of this kind") String hardware;
+    @Option(names = "--kv-memory-fraction", defaultValue = "0.9",
+            description = "share of HBM usable for weights + KV (with --hardware) [${DEFAULT-VALUE}]") double memFraction;
+    @Option(names = "--catalog", description = "extra catalog YAML file or directory (repeatable)") List<Path> catalogs = new ArrayList<>();
+    @Option(names = "--json", description = "print one JSON object") boolean json;
 
     @Override
     public Integer call() {
-        System.err.println("kvlab plan: not implemented yet (issue 5)");
-        return Kvlab.EXIT_FAILED;
+        Map<String, Object> out = plan();
+        PrintWriter w = spec.commandLine().getOut();
+        if (json) w.println(JsonOutput.write(out));
+        else printHuman(w, out);
+        w.flush();
+        return Kvlab.EXIT_OK;
+    }
+
+    Map<String, Object> plan() {
+        Dtype dt;
+        try {
+            dt = Dtype.parse(dtype);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--dtype: " + e.getMessage());
+        }
+        if (tokens < 1) throw new ParameterException(spec.commandLine(), "--tokens must be >= 1");
+        if (blockTokens < 1) throw new ParameterException(spec.commandLine(), "--block-tokens must be >= 1");
+        if (!(memFraction > 0 && memFraction <= 1)) throw new ParameterException(spec.commandLine(), "--kv-memory-fraction must be in (0, 1]");
+        long cap;
+        try {
+            cap = ByteSize.parse(capacity);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--capacity: " + e.getMessage());
+        }
+        Catalog catalog = (model != null || hardware != null) ? Catalog.load(catalogs) : null;
+        ModelSpec m = null;
+        KvShape shape;
+        if (model != null) {
+            if (layers != null || kvHeads != null || headDim != null || mlaRank != null || ropeDim != null)
+                throw new ParameterException(spec.commandLine(), "give either --model or --layers/--kv-heads/--head-dim[/--mla-rank/--rope-dim], not both");
+            m = catalog.model(model);
+            shape = m.kvShape();
+        } else {
+            if (layers == null) throw new ParameterException(spec.commandLine(), "give --model NAME, or --layers L with --kv-heads H --head-dim D (or --mla-rank R --rope-dim P)");
+            if ((mlaRank == null) != (ropeDim == null)) throw new ParameterException(spec.commandLine(), "--mla-rank and --rope-dim go together");
+            try {
+                if (mlaRank != null) {
+                    if (kvHeads != null || headDim != null)
+                        throw new ParameterException(spec.commandLine(), "MLA caches a latent: give --mla-rank/--rope-dim without --kv-heads/--head-dim");
+                    shape = KvShape.mla(layers, mlaRank, ropeDim);
+                } else {
+                    if (kvHeads == null || headDim == null) throw new ParameterException(spec.commandLine(), "--layers needs --kv-heads and --head-dim (or --mla-rank and --rope-dim)");
+                    shape = KvShape.heads(layers, kvHeads, headDim);
+                }
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+        }
+        KvSizing kv;
+        try {
+            kv = new KvSizing(shape, dt, tp);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException("--tp: " + e.getMessage());
+        }
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("model", m == null ? null : m.id());
+        o.put("attention", m != null ? m.attentionKind() : shape.isMla() ? "mla" : "kv-heads");
+        o.put("layers", shape.layers());
+        o.put("kv_heads", shape.isMla() ? null : shape.kvHeads());
+        o.put("head_dim", shape.isMla() ? null : shape.headDim());
+        o.put("mla_rank", shape.mlaRank());
+        o.put("rope_dim", shape.ropeDim());
+        o.put("dtype", dt.toString());
+        o.put("tp", tp);
+        o.put("kv_bytes_per_token", kv.bytesPerToken());
+        o.put("kv_bytes_per_token_per_rank", kv.bytesPerTokenPerRank());
+        o.put("kv_heads_per_rank", shape.isMla() ? null : kv.kvHeadsPerRank());
+        o.put("kv_replication", kv.replication());
+        o.put("kv_bytes_per_token_all_ranks", kv.bytesPerTokenAllRanks());
+        o.put("request_tokens", tokens);
+        o.put("kv_bytes_per_request", kv.bytesPerRequest(tokens));
+        o.put("kv_bytes_per_request_per_rank", kv.bytesPerRequestPerRank(tokens));
+        o.put("tokens_per_gib", kv.tokensPerGiB());
+        o.put("tokens_per_gib_per_rank", kv.tokensPerGiBPerRank());
+        o.put("block_tokens", blockTokens);
+        o.put("block_bytes", kv.blockBytes(blockTokens));
+        o.put("block_bytes_per_rank", kv.blockBytesPerRank(blockTokens));
+        o.put("store_capacity_bytes", cap);
+        o.put("store_tokens", cap / kv.bytesPerToken());
+        o.put("store_blocks", cap / kv.blockBytes(blockTokens));
+        o.put("store_requests", cap / kv.bytesPerRequest(tokens));
+        if (hardware != null) {
+            HardwareSpec hw = catalog.hardware(hardware);
+            if (m == null) throw new ParameterException(spec.commandLine(), "--hardware needs --model (the weights decide what is left for KV)");
+            double weightsPerRank = m.parameters() * m.weightDtype().bytes() / tp;
+            double usable = hw.hbmCapacity() * memFraction;
+            double kvPerRank = Math.max(0, usable - weightsPerRank);
+            o.put("hardware", hw.id());
+            o.put("hbm_bytes_per_rank", hw.hbmCapacity());
+            o.put("weight_bytes_per_rank", (long) weightsPerRank);
+            o.put("weights_fit", weightsPerRank < usable);
+            o.put("hbm_kv_bytes_per_rank", (long) kvPerRank);
+            o.put("hbm_kv_tokens", (long) (kvPerRank / kv.bytesPerTokenPerRank()));
+            o.put("hbm_kv_blocks", (long) (kvPerRank / kv.blockBytesPerRank(blockTokens)));
+            o.put("hbm_kv_requests", (long) (kvPerRank / kv.bytesPerRequestPerRank(tokens)));
+        }
+        return o;
+    }
+
+    private static void printHuman(PrintWriter w, Map<String, Object> o) {
+        for (Map.Entry<String, Object> e : o.entrySet()) {
+            if (e.getValue() == null) continue;
+            Object v = e.getValue();
+            String s;
+            if (v instanceof Double d) s = String.format(Locale.ROOT, "%,.1f", d);
+            else if (v instanceof Long l && e.getKey().contains("bytes")) s = String.format(Locale.ROOT, "%,d  (%s)", l, ByteSize.format(l));
+            else if (v instanceof Long l) s = String.format(Locale.ROOT, "%,d", l);
+            else s = String.valueOf(v);
+            w.printf(Locale.ROOT, "%-30s %s%n", e.getKey(), s);
+        }
     }
 }

@@ -1,20 +1,69 @@
 package dev.kvlab.cli;
 
+import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.CellRunner;
+import dev.kvlab.harness.api.config.ConfigTree;
+import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.harness.internal.JsonOutput;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
-/** {@code kvlab run}: Runs a single-cell config or an ablation matrix. Not implemented yet (issue 5). */
-@Command(name = "run", mixinStandardHelpOptions = true, description = "Runs a single-cell config or an ablation matrix. (not implemented yet)")
+/** {@code kvlab run}: runs one configuration (one cell) on the sim or live clock and prints its summary. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = "Runs one configuration (a single cell) of the serving model on the sim or live clock and prints its "
+                + "summary: TTFT/TPOT/ITL/TBT/E2EL percentiles from intended arrivals, SLO goodput, hit ratios, fetched bytes, "
+                + "fallbacks, wrong hits used.")
 public final class RunCommand implements Callable<Integer> {
 
-    @Parameters(arity = "0..*", hidden = true)
-    List<String> args;
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "CONFIG.yaml", description = "run config (YAML); every key defaults (see kvlab's defaults.yaml)")
+    Path config;
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a config key by its dotted path (repeatable), e.g. --set slo.ttft_ms=2000")
+    List<String> sets = new ArrayList<>();
+
+    @Option(names = "--mode", paramLabel = "sim|live", description = "override the config's mode") String mode;
+
+    @Option(names = "--json", description = "print one JSON object") boolean json;
 
     @Override
     public Integer call() {
-        System.err.println("kvlab run: not implemented yet (issue 5)");
-        return Kvlab.EXIT_FAILED;
+        long wall0 = System.nanoTime();
+        ConfigTree tree = ConfigTree.load(config);
+        for (String s : sets) tree.set(s);
+        if (mode != null) tree.set("mode", mode, "--mode " + mode);
+        RunConfig rc = tree.bind();
+        CellResult r = new CellRunner().run(rc, wall0);
+        double wall = (System.nanoTime() - wall0) / 1e9;
+        r = r.withSummary(r.summary().withWallSeconds(wall));
+        PrintWriter out = spec.commandLine().getOut();
+        if (System.getenv("KVLAB_CPU") != null) {
+            long cpu = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+            System.err.printf(Locale.ROOT, "kvlab: main thread cpu %.3f s, wall %.3f s%n", cpu / 1e9, wall);
+        }
+        if (json) {
+            out.println(JsonOutput.write(r.json()));
+        } else {
+            for (Map.Entry<String, String> e : r.describe().entrySet()) out.printf(Locale.ROOT, "%-24s %s%n", e.getKey(), e.getValue());
+            out.println();
+            for (Map.Entry<String, Object> e : r.json().entrySet()) {
+                Object v = e.getValue();
+                String s = v instanceof Double d ? (Double.isNaN(d) ? "-" : String.format(Locale.ROOT, "%.4f", d)) : String.valueOf(v);
+                out.printf(Locale.ROOT, "%-24s %s%n", e.getKey(), s);
+            }
+        }
+        out.flush();
+        return r.summary().failed() > 0 && r.summary().completed() == 0 ? Kvlab.EXIT_FAILED : Kvlab.EXIT_OK;
     }
 }

@@ -18,6 +18,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.PriorityQueue;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
@@ -541,16 +542,21 @@ public final class StoreMaster {
                 shard.lock.unlock();
             }
         }
-        Comparator<ObjectMeta> oldestLeaseFirst = Comparator.<ObjectMeta>comparingLong(o -> o.leaseDeadline).thenComparing(o -> o.key);
-        plain.sort(oldestLeaseFirst);
-        pinned.sort(oldestLeaseFirst);
-        long freed = evictFrom(plain, 0, target, now);
-        if (freed < target) evictFrom(pinned, freed, target, now);
+        // the same order as sorting all candidates, but only as many are taken (heap) as the target needs
+        long freed = evictFrom(new PriorityQueue<>(plain.size() + 1, OLDEST_LEASE_FIRST), plain, 0, target, now);
+        if (freed < target) evictFrom(new PriorityQueue<>(pinned.size() + 1, OLDEST_LEASE_FIRST), pinned, freed, target, now);
     }
 
-    private long evictFrom(List<ObjectMeta> candidates, long freed, long target, long now) {
-        for (ObjectMeta o : candidates) {
-            if (freed >= target) break;
+    private static final Comparator<ObjectMeta> OLDEST_LEASE_FIRST = (a, b) -> {
+        int c = Long.compare(a.leaseDeadline, b.leaseDeadline);
+        return c != 0 ? c : a.key.compareTo(b.key);
+    };
+
+    private long evictFrom(PriorityQueue<ObjectMeta> candidates, List<ObjectMeta> all, long freed, long target, long now) {
+        if (freed >= target) return freed;
+        candidates.addAll(all);
+        while (freed < target && !candidates.isEmpty()) {
+            ObjectMeta o = candidates.poll();
             Shard shard = shards[shardOf(o.key)];
             shard.lock.lock();
             try {

@@ -1,0 +1,46 @@
+package dev.kvlab.harness.api;
+
+import dev.kvlab.harness.api.config.RunConfig;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Everything one cell run produced: its summary, the whole-run histogram and the interval histograms of every
+ * {@link Metric} (for {@code .hlog} files; timestamps in the run's own clock), one {@link RequestRecord} per
+ * measured request (for {@code requests.csv}), and mode-specific extra figures (e.g. the live harness's own
+ * per-request overhead).
+ *
+ * @param config     the resolved config that ran
+ * @param summary    the summary row
+ * @param totals     whole-run histogram per metric (µs)
+ * @param intervals  interval histograms per metric, in time order
+ * @param requests   per-request records, in completion order
+ * @param extras     further figures, name → value (ordered)
+ * @param describe   what ran: workload, store, transport, clock
+ */
+public record CellResult(RunConfig config, CellSummary summary, Map<Metric, Histogram> totals,
+                         Map<Metric, List<IntervalHistogram>> intervals, List<RequestRecord> requests,
+                         Map<String, Object> extras, Map<String, String> describe) {
+
+    public CellResult {
+        totals = Collections.unmodifiableMap(totals);
+        intervals = Collections.unmodifiableMap(intervals);
+        requests = Collections.unmodifiableList(requests);
+        extras = Collections.unmodifiableMap(new LinkedHashMap<>(extras));
+        describe = Collections.unmodifiableMap(new LinkedHashMap<>(describe));
+    }
+
+    /** The summary columns followed by the extras: what {@code kvlab run --json} prints. */
+    public Map<String, Object> json() {
+        Map<String, Object> m = new LinkedHashMap<>(summary.columns());
+        m.putAll(extras);
+        return m;
+    }
+
+    public CellResult withSummary(CellSummary s) {
+        return new CellResult(config, s, totals, intervals, requests, extras, describe);
+    }
+}

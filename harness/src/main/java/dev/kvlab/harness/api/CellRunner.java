@@ -1,0 +1,28 @@
+package dev.kvlab.harness.api;
+
+import dev.kvlab.harness.api.config.Mode;
+import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.harness.internal.CellPlan;
+import dev.kvlab.harness.internal.config.RunValidator;
+import dev.kvlab.harness.internal.live.LiveCell;
+import dev.kvlab.harness.internal.sim.SimCell;
+
+/**
+ * Runs one cell: a resolved {@link RunConfig} (seed and mode included) in, a {@link CellResult} out. The config
+ * is validated again first ({@link BadInputException} before anything runs). Sim cells are single-threaded and
+ * deterministic; live cells start an embedded store (or connect to {@code kvlab://}) and stop it before
+ * returning. A runner holds no state between cells; cells may run one after another on one runner.
+ */
+public final class CellRunner {
+
+    /** Runs {@code config}; wall time counts from now. */
+    public CellResult run(RunConfig config) {
+        return run(config, System.nanoTime());
+    }
+
+    /** Runs {@code config}; {@code wallStartNanos} ({@link System#nanoTime()}) is when the caller started loading it. */
+    public CellResult run(RunConfig config, long wallStartNanos) {
+        CellPlan plan = RunValidator.plan(config, k -> null);
+        return config.mode() == Mode.SIM ? new SimCell(plan, null).run(wallStartNanos) : new LiveCell(plan).run(wallStartNanos);
+    }
+}

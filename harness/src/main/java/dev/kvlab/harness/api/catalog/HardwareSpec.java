@@ -1,0 +1,61 @@
+package dev.kvlab.harness.api.catalog;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One accelerator's datasheet figures plus the efficiency factors the roofline applies to them.
+ *
+ * @param id                         stable lower-case id, e.g. {@code h100}
+ * @param name                       display name
+ * @param aliases                    other accepted names
+ * @param source                     where the figures come from
+ * @param bf16Flops                  dense BF16 FLOP/s
+ * @param fp8Flops                   dense FP8 FLOP/s, or null (no FP8 tensor cores)
+ * @param hbmBandwidth               HBM bytes/s
+ * @param hbmCapacity                HBM bytes
+ * @param hostLinkBandwidth          GPU↔host bytes/s (PCIe), for the DRAM tier
+ * @param prefillMfu                 fraction of peak FLOP/s prefill reaches, in (0, 1]
+ * @param decodeBandwidthUtilization fraction of HBM bandwidth decode reaches, in (0, 1]
+ */
+public record HardwareSpec(String id, String name, List<String> aliases, String source, double bf16Flops, Double fp8Flops,
+                           double hbmBandwidth, long hbmCapacity, double hostLinkBandwidth, double prefillMfu,
+                           double decodeBandwidthUtilization) {
+
+    public HardwareSpec {
+        if (id == null || id.isBlank()) throw new IllegalArgumentException("hardware needs an id");
+        id = id.strip().toLowerCase(Locale.ROOT);
+        if (name == null || name.isBlank()) name = id;
+        aliases = aliases == null ? List.of() : List.copyOf(aliases);
+        if (source == null) source = "";
+        if (!(bf16Flops > 0)) throw new IllegalArgumentException("hardware " + id + ": bf16_flops must be > 0");
+        if (fp8Flops != null && !(fp8Flops > 0)) throw new IllegalArgumentException("hardware " + id + ": fp8_flops must be > 0");
+        if (!(hbmBandwidth > 0)) throw new IllegalArgumentException("hardware " + id + ": hbm_bandwidth must be > 0");
+        if (hbmCapacity <= 0) throw new IllegalArgumentException("hardware " + id + ": hbm_capacity must be > 0");
+        if (!(hostLinkBandwidth > 0)) throw new IllegalArgumentException("hardware " + id + ": host_link_bandwidth must be > 0");
+        fraction(id, "prefill_mfu", prefillMfu);
+        fraction(id, "decode_bandwidth_utilization", decodeBandwidthUtilization);
+    }
+
+    static void fraction(String id, String what, double v) {
+        if (!(v > 0 && v <= 1)) throw new IllegalArgumentException("hardware " + id + ": " + what + " must be in (0, 1], got " + v);
+    }
+
+    /** Dense FLOP/s for weights of {@code dtype} (FP8 weights use FP8 tensor cores where the GPU has them). */
+    public double flopsFor(Dtype weights) {
+        return weights == Dtype.FP8 && fp8Flops != null ? fp8Flops : bf16Flops;
+    }
+
+    /** The same GPU with other efficiency factors (null keeps the catalog's). */
+    public HardwareSpec withEfficiency(Double mfu, Double bandwidthUtilization) {
+        return new HardwareSpec(id, name, aliases, source, bf16Flops, fp8Flops, hbmBandwidth, hbmCapacity, hostLinkBandwidth,
+                mfu == null ? prefillMfu : mfu, bandwidthUtilization == null ? decodeBandwidthUtilization : bandwidthUtilization);
+    }
+
+    public boolean answersTo(String text) {
+        String t = text.strip().toLowerCase(Locale.ROOT);
+        if (t.equals(id) || t.equals(name.toLowerCase(Locale.ROOT))) return true;
+        for (String a : aliases) if (t.equals(a.toLowerCase(Locale.ROOT))) return true;
+        return false;
+    }
+}

@@ -1,0 +1,100 @@
+package dev.kvlab.harness.api.catalog;
+
+/**
+ * GPU time of a forward pass from the roofline: {@code max(compute, memory)} where compute is FLOPs over
+ * (peak FLOP/s × TP × prefill MFU) and memory is bytes moved over (HBM bandwidth × TP × decode bandwidth
+ * utilisation). FLOPs are the linear part, {@code 2 × active parameters} per token, plus causal attention:
+ * each (query, key) pair costs {@code 2 × heads × (qk_dim + v_dim)} per layer, so a prefix of {@code n} tokens
+ * has {@code n(n+1)/2} pairs and long prefixes cost more per token. Bytes are the weights (read once per
+ * forward pass) plus the KV read (context) and written (new tokens). Tensor-parallel communication is not
+ * modelled. Pure and immutable.
+ */
+public final class Roofline {
+
+    private final ModelSpec model;
+    private final HardwareSpec hw;
+    private final KvSizing kv;
+    private final int tp;
+    private final double flopsPerSecond;
+    private final double bytesPerSecond;
+    private final double flopsPerPair;
+    private final double weightBytes;
+
+    public Roofline(ModelSpec model, HardwareSpec hardware, KvSizing kv) {
+        this.model = model;
+        this.hw = hardware;
+        this.kv = kv;
+        this.tp = kv.tp();
+        this.flopsPerSecond = hardware.flopsFor(model.weightDtype()) * tp * hardware.prefillMfu();
+        this.bytesPerSecond = hardware.hbmBandwidth() * tp * hardware.decodeBandwidthUtilization();
+        this.flopsPerPair = 2.0 * model.attentionHeads() * (model.qkDim() + model.vDim()) * model.layers();
+        this.weightBytes = model.parameters() * model.weightDtype().bytes();
+    }
+
+    public ModelSpec model() { return model; }
+    public HardwareSpec hardware() { return hw; }
+    public KvSizing kv() { return kv; }
+
+    /** Bytes of weights the whole TP group holds (and reads once per forward pass). */
+    public double weightBytes() {
+        return weightBytes;
+    }
+
+    /** Linear FLOPs for {@code tokens} tokens. */
+    public double linearFlops(double tokens) {
+        return 2.0 * model.activeParams() * tokens;
+    }
+
+    /** Causal (query, key) pairs when {@code tokens} new tokens follow {@code context} cached ones. */
+    public static double causalPairs(double tokens, double context) {
+        return tokens * context + tokens * (tokens + 1) / 2.0;
+    }
+
+    public double attentionFlops(double pairs) {
+        return pairs * flopsPerPair;
+    }
+
+    /**
+     * Seconds for one forward pass computing {@code tokens} tokens with {@code pairs} attention pairs, reading
+     * {@code kvReadTokens} tokens of KV and writing {@code kvWriteTokens}.
+     */
+    public double passSeconds(double tokens, double pairs, double kvReadTokens, double kvWriteTokens) {
+        double compute = computeSeconds(tokens, pairs);
+        double memory = memorySeconds(kvReadTokens, kvWriteTokens);
+        return Math.max(compute, memory);
+    }
+
+    public double computeSeconds(double tokens, double pairs) {
+        return (linearFlops(tokens) + attentionFlops(pairs)) / flopsPerSecond;
+    }
+
+    public double memorySeconds(double kvReadTokens, double kvWriteTokens) {
+        return (weightBytes + (kvReadTokens + kvWriteTokens) * kv.bytesPerTokenAllRanks()) / bytesPerSecond;
+    }
+
+    /** Seconds to prefill {@code tokens} tokens after {@code context} cached ones, alone on the GPUs. */
+    public double prefillSeconds(long tokens, long context) {
+        if (tokens <= 0) return 0;
+        return passSeconds(tokens, causalPairs(tokens, context), context, tokens);
+    }
+
+    /** Seconds of one decode step of a batch whose sequences hold {@code contextTokens} tokens in total. */
+    public double decodeStepSeconds(int batch, long contextTokens) {
+        return passSeconds(batch, contextTokens + batch, contextTokens, batch);
+    }
+
+    /** FLOP/s the roofline assumes for compute (peak × TP × MFU). */
+    public double effectiveFlops() {
+        return flopsPerSecond;
+    }
+
+    /** Bytes/s the roofline assumes for memory traffic (HBM × TP × utilisation). */
+    public double effectiveBandwidth() {
+        return bytesPerSecond;
+    }
+
+    /** Per-pair attention FLOPs over all layers. */
+    public double flopsPerPair() {
+        return flopsPerPair;
+    }
+}

@@ -1,0 +1,12 @@
+package dev.kvlab.harness.api.config;
+
+/**
+ * The serving instances.
+ *
+ * @param instances        engine instances, each {@code tp} GPUs [4]
+ * @param tp               tensor-parallel GPUs per instance [1]
+ * @param router           {@code round-robin}, {@code least-loaded}, {@code cache-aware} [cache-aware]
+ * @param prefillInstances with {@code pd: disaggregated}, how many of the instances prefill (the rest decode);
+ *                         0 = half, rounded up [0]
+ */
+public record ClusterConfig(int instances, int tp, RouterKind router, int prefillInstances) {}

@@ -1,0 +1,10 @@
+package dev.kvlab.harness.api.config;
+
+/**
+ * Settings of the live clock.
+ *
+ * @param spin         the last stretch of a modelled GPU wait is spun rather than parked [50us]
+ * @param ioThreads    threads issuing store operations [4]
+ * @param transportProfile TransportModel profile the {@code auto} policy uses for the live transport; null = {@code link} [null]
+ */
+public record LiveConfig(String spin, int ioThreads, String transportProfile) {}

@@ -1,0 +1,42 @@
+package dev.kvlab.harness.api.config;
+
+import dev.kvlab.harness.api.catalog.Dtype;
+import java.util.List;
+
+/**
+ * One run (one cell), as bound from YAML by {@link ConfigTree}: snake_case keys, unknown keys are errors, every
+ * value validated before anything runs. Paths are absolute once bound.
+ *
+ * @param mode        {@code sim} or {@code live}
+ * @param seed        seed of every random choice of the run
+ * @param catalog     extra model/hardware catalog files or directories
+ * @param model       model from the catalog
+ * @param hardware    GPU from the catalog
+ * @param kvDtype     KV cache dtype
+ * @param efficiency  overrides of the hardware's efficiency factors
+ * @param cluster     instances, TP, router
+ * @param scheduler   continuous batching
+ * @param local       the per-instance tier
+ * @param store       the shared store
+ * @param workload    the requests
+ * @param warmup      the warm-up pass of a hot cache
+ * @param cacheState  factor: {@code cold} | {@code hot}
+ * @param tiers       factor: {@code none} | {@code local-only} | {@code remote-only} | {@code combined}
+ * @param policy      factor: {@code recompute} | {@code fetch} | {@code auto}
+ * @param transport   factor: live {@code tcp|shm|rdma-emu|local}; sim a link per GPU ({@code 4x200gbps}) or a transport name
+ * @param link        link per GPU behind a transport name (sim's model of it, rdma-emu's NIC model, auto's estimate)
+ * @param pd          factor: {@code colocated} | {@code disaggregated}
+ * @param slo         the SLOs goodput counts against
+ * @param measurement interval histograms
+ * @param live        live clock settings
+ */
+public record RunConfig(Mode mode, long seed, List<String> catalog, String model, String hardware, Dtype kvDtype,
+                        Efficiency efficiency, ClusterConfig cluster, SchedulerConfig scheduler, LocalTierConfig local,
+                        StoreConfig store, WorkloadConfig workload, WarmupConfig warmup, CacheState cacheState, Tiers tiers,
+                        Policy policy, String transport, String link, Pd pd, SloConfig slo, MeasurementConfig measurement,
+                        LiveConfig live) {
+
+    public RunConfig {
+        catalog = catalog == null ? List.of() : List.copyOf(catalog);
+    }
+}

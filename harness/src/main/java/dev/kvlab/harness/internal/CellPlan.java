@@ -1,0 +1,50 @@
+package dev.kvlab.harness.internal;
+
+import dev.kvlab.harness.api.catalog.HardwareSpec;
+import dev.kvlab.harness.api.catalog.KvSizing;
+import dev.kvlab.harness.api.catalog.ModelSpec;
+import dev.kvlab.harness.api.catalog.Roofline;
+import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.transport.api.LinkSpec;
+
+/**
+ * A validated run config with everything derived from it resolved: catalog entries, KV sizing, roofline,
+ * parsed sizes and durations. What the serving model and both clocks run from.
+ *
+ * @param config            the bound config
+ * @param model             the model
+ * @param hardware          the GPU with the config's efficiency overrides applied
+ * @param kv                KV sizing for the config's dtype and TP
+ * @param roofline          GPU time model of one instance
+ * @param workload          the workload spec, arrival process and namespace
+ * @param blockTokens       tokens per KV block
+ * @param hbmKvBlocks       KV blocks one instance's HBM holds after the weights
+ * @param dramBlocks        blocks of the per-instance DRAM tier (0 = none)
+ * @param storeCapacity     bytes of the shared store
+ * @param leaseTtlNanos     lease of a read
+ * @param lookupNanos       sim: metadata round trip
+ * @param intervalNanos     interval histogram length
+ * @param spinNanos         live: spun tail of a wait
+ * @param link              link per GPU the transport model / auto estimate uses
+ * @param transportName     live transport name, or null when the sim transport is a link
+ */
+public record CellPlan(RunConfig config, ModelSpec model, HardwareSpec hardware, KvSizing kv, Roofline roofline, WorkloadPlan workload,
+                       int blockTokens,
+                       long hbmKvBlocks, long dramBlocks, long storeCapacity, long leaseTtlNanos, long lookupNanos,
+                       long intervalNanos, long spinNanos, LinkSpec link, String transportName) {
+
+    /** Bytes of one block as the store holds it (KV counted once). */
+    public long blockBytes() {
+        return kv.blockBytes(blockTokens);
+    }
+
+    /** Bytes of one block over all TP ranks of an instance (what moves into an instance). */
+    public long blockBytesAllRanks() {
+        return kv.bytesPerTokenAllRanks() * blockTokens;
+    }
+
+    /** The instance's link: the per-GPU link times the TP degree (each rank fetches its share over its own NICs). */
+    public LinkSpec instanceLink() {
+        return new LinkSpec(link.links() * kv.tp(), link.bitsPerSecondPerLink(), link.latency());
+    }
+}

@@ -1,0 +1,59 @@
+package dev.kvlab.harness.internal;
+
+import dev.kvlab.workloads.api.ArrivalProcess;
+import dev.kvlab.workloads.api.ArrivalSpec;
+import dev.kvlab.workloads.api.Namespace;
+import dev.kvlab.workloads.api.WorkloadSpec;
+import dev.kvlab.workloads.api.Workloads;
+
+/**
+ * A validated workload: what requests (trace or generator), when (arrival process), in which namespace.
+ *
+ * @param spec        trace or generator
+ * @param arrival     arrival process
+ * @param namespace   model, KV dtype, TP layout, LoRA, tenant of every block key
+ * @param blockTokens tokens per block the requests will have
+ */
+public record WorkloadPlan(WorkloadSpec spec, ArrivalSpec arrival, Namespace namespace, int blockTokens) {
+
+    /** Opens the workload's arrival process with {@code seed}. */
+    public ArrivalProcess open(long seed) {
+        return Workloads.schedule(spec, arrival, namespace, seed);
+    }
+
+    /** Opens the first {@code n} requests only (a warm-up pass); traces and generators alike. */
+    public ArrivalProcess open(long seed, long n) {
+        WorkloadSpec s = spec;
+        if (s instanceof WorkloadSpec.Trace t) {
+            s = new WorkloadSpec.Trace(t.path(), t.blockTokens(), t.ignoreUnknownFields(), t.limit() == 0 ? n : Math.min(n, t.limit()));
+            return Workloads.schedule(s, arrival, namespace, seed);
+        }
+        return new LimitedProcess(Workloads.schedule(s, arrival, namespace, seed), n);
+    }
+
+    public String describe() {
+        String what = spec instanceof WorkloadSpec.Trace t ? "trace " + t.path() + (t.limit() > 0 ? " (first " + t.limit() + ")" : "")
+                : "generator " + spec;
+        return what + "; arrival " + arrival.describe() + "; namespace " + namespace.model() + "/" + namespace.kvDtype() + "/"
+                + namespace.tpLayout() + "/" + namespace.lora() + "/" + namespace.tenant();
+    }
+
+    /** An arrival process cut after {@code n} releases. */
+    private static final class LimitedProcess implements ArrivalProcess {
+        private final ArrivalProcess p;
+        private long left;
+
+        LimitedProcess(ArrivalProcess p, long n) {
+            this.p = p;
+            this.left = n;
+        }
+
+        @Override public long nextReleaseNanos() { return left > 0 ? p.nextReleaseNanos() : NONE; }
+        @Override public Release release() { left--; return p.release(); }
+        @Override public void complete(long requestId, long nanos) { p.complete(requestId, nanos); }
+        @Override public int inFlight() { return p.inFlight(); }
+        @Override public boolean exhausted() { return left <= 0 || p.exhausted(); }
+        @Override public String describe() { return p.describe() + " (first " + left + ")"; }
+        @Override public void close() { p.close(); }
+    }
+}

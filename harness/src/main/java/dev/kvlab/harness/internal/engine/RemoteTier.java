@@ -1,0 +1,54 @@
+package dev.kvlab.harness.internal.engine;
+
+import java.util.function.IntConsumer;
+
+/**
+ * The shared store as the serving model sees it, with every operation asynchronous: the answer is delivered
+ * on the loop thread. Sim implementations run the store's metadata logic under the virtual clock and cost data
+ * movement with a transport model; live ones move real bytes through the real store. Implementations verify
+ * every fetched block and deliver only a verified prefix.
+ */
+public interface RemoteTier {
+
+    /** How many of {@code s}'s prompt blocks {@code [from, max)} the store holds contiguously from {@code from}. */
+    void lookup(Seq s, int from, int max, IntConsumer done);
+
+    /**
+     * Fetches blocks {@code [from, from + count)} of {@code s} into its instance. Sets {@code s.fetchedBlocks}
+     * (the verified prefix), {@code s.fallbackBlocks} and {@code s.fetchedBytes}, then runs {@code done}.
+     */
+    void fetch(Seq s, int from, int count, Runnable done);
+
+    /** Writes blocks {@code [from, to)} of {@code s} back to the store (PutStart → transfer → PutEnd), in the background. */
+    void writeBack(Seq s, int from, int to);
+
+    /** PD disaggregation: moves {@code s}'s prompt KV from its prefill instance to its decode instance, then runs {@code done}. */
+    void handoff(Seq s, Runnable done);
+
+    /** Expected seconds to fetch {@code blocks} blocks into {@code instance} now (for the auto policy). */
+    double expectedFetchSeconds(Instance instance, int blocks);
+
+    /** Counters for the summary. */
+    RemoteStats stats();
+
+    /** What moves data and how, for reports (e.g. {@code transport model 4x200gbps (emulated)}). */
+    String describe();
+
+    /**
+     * Counters of the remote tier.
+     *
+     * @param writtenBlocks   blocks written back (PutEnd done)
+     * @param writtenBytes    their bytes
+     * @param writeSkipped    write-backs skipped: already stored or being stored by another writer
+     * @param writeNoSpace    write-backs refused for lack of space
+     * @param writeFailed     write-backs that failed (revoked)
+     * @param handoffBytes    KV bytes moved prefill → decode (PD)
+     * @param verifiedBlocks  fetched blocks that passed verification
+     * @param rejectedBlocks  fetched blocks that failed it (checksum, content, lease, timeout, miss after lookup)
+     * @param wrongHitsUsed   blocks the model used that the audit found wrong (must stay 0)
+     */
+    record RemoteStats(long writtenBlocks, long writtenBytes, long writeSkipped, long writeNoSpace, long writeFailed,
+                       long handoffBytes, long verifiedBlocks, long rejectedBlocks, long wrongHitsUsed) {
+        public static final RemoteStats NONE = new RemoteStats(0, 0, 0, 0, 0, 0, 0, 0, 0);
+    }
+}

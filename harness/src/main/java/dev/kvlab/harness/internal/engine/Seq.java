@@ -1,0 +1,112 @@
+package dev.kvlab.harness.internal.engine;
+
+import dev.kvlab.workloads.api.Request;
+
+/**
+ * One request's state inside the serving model. Mutable; touched only on the loop thread.
+ */
+public final class Seq {
+
+    /** Where a request is in its life. */
+    public enum Phase { QUEUED, LOOKUP, LOADING, READY, PREFILLING, HANDOFF, DECODING, DONE, FAILED }
+
+    public final Request request;
+    /** Intended arrival on the loop's clock (all latencies are measured from it). */
+    public final long intendedNanos;
+    /** True for warm-up requests (not measured). */
+    public final boolean warmup;
+    public final int blockTokens;
+    /** Full prompt blocks (the only ones cached and written back). */
+    public final int fullBlocks;
+    /** Most prompt blocks a hit may cover: at least one prompt token is always computed. */
+    public final int maxHitBlocks;
+
+    public Phase phase = Phase.QUEUED;
+    /** Index of the instance the router chose (prefill side), -1 before routing. */
+    public int routedTo = -1;
+    public Instance instance;
+    /** Decode instance (PD disaggregated), else null. */
+    public Instance decodeInstance;
+
+    /** Private (unkeyed) blocks held on {@link #instance}. */
+    public long privateHeld;
+    /** Blocks held on the decode instance (PD). */
+    public long decodeBlocks;
+    /** Loads (DRAM, fetch) still outstanding before prefill can start. */
+    public int pending;
+    /** Leading prompt blocks referenced through the instance's prefix cache (keyed). */
+    public int keyedBlocks;
+    /** Prompt blocks served by the local tier: HBM hits + DRAM hits. */
+    public int hbmHitBlocks, dramHitBlocks;
+    /** Blocks the store held in continuation of the local hits, blocks the policy chose to fetch, blocks fetched and verified. */
+    public int remoteAvailableBlocks, fetchPlannedBlocks, fetchedBlocks;
+    /** Planned blocks that were recomputed because their fetch failed (the failed one and every later one). */
+    public int fallbackBlocks;
+    public long fetchedBytes;
+    public long fetchStartNanos = -1, fetchEndNanos = -1;
+
+    /** Prompt tokens whose KV is present (hit, fetched or computed so far). */
+    public int promptDone;
+    /** Output tokens produced so far. */
+    public int generated;
+    /** Tokens this iteration computes for the sequence (prefill chunk or 1 decode token). */
+    public int chunk;
+
+    /** Measurement's per-request state (owned by the listener). */
+    public Object probe;
+    public String failure;
+
+    public Seq(Request request, long intendedNanos, boolean warmup) {
+        this.request = request;
+        this.intendedNanos = intendedNanos;
+        this.warmup = warmup;
+        this.blockTokens = request.blockTokens();
+        this.fullBlocks = request.fullBlocks();
+        this.maxHitBlocks = Math.min(fullBlocks, (request.inputTokens() - 1) / blockTokens);
+    }
+
+    public long id() {
+        return request.id();
+    }
+
+    public int inputTokens() {
+        return request.inputTokens();
+    }
+
+    public int outputTokens() {
+        return request.outputTokens();
+    }
+
+    /** Prompt tokens served from a tier (local + fetched). */
+    public int hitTokens() {
+        return (hbmHitBlocks + dramHitBlocks + fetchedBlocks) * blockTokens;
+    }
+
+    public int localHitTokens() {
+        return (hbmHitBlocks + dramHitBlocks) * blockTokens;
+    }
+
+    public int remoteHitTokens() {
+        return fetchedBlocks * blockTokens;
+    }
+
+    /** Blocks the whole sequence (prompt and output) occupies. */
+    public int totalBlocks() {
+        return (int) (((long) request.inputTokens() + request.outputTokens() + blockTokens - 1) / blockTokens);
+    }
+
+    /** Blocks the prompt occupies (PD prefill side). */
+    public int promptBlocks() {
+        return (request.inputTokens() + blockTokens - 1) / blockTokens;
+    }
+
+    /** Context (tokens with KV) of a decoding sequence. */
+    public long context() {
+        return (long) request.inputTokens() + generated;
+    }
+
+    /** Work left, in tokens, for load balancing. */
+    public long outstandingTokens() {
+        return (long) (request.inputTokens() - promptDone) + (request.outputTokens() - generated);
+    }
+}

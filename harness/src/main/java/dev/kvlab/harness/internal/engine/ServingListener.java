@@ -1,0 +1,31 @@
+package dev.kvlab.harness.internal.engine;
+
+/**
+ * What the serving model reports as it happens, on the loop thread, with the loop's time. Measurement lives in
+ * one implementation of this (the model computes no latencies itself).
+ */
+public interface ServingListener {
+
+    /** {@code s} arrived (at or after its intended time) and was routed. */
+    default void arrived(Seq s, long now) {}
+
+    /** The scheduler admitted {@code s} (KV blocks reserved, local tier looked up). */
+    default void admitted(Seq s, long now) {}
+
+    /** The fetch of {@code s}'s KV ended ({@code s.fetch*} fields are set). */
+    default void fetched(Seq s, long now) {}
+
+    /** The first output token of {@code s}. */
+    default void firstToken(Seq s, long now) {}
+
+    /** Another output token of {@code s}. */
+    default void token(Seq s, long now) {}
+
+    /** The last output token of {@code s}; it is done. */
+    default void completed(Seq s, long now) {}
+
+    /** {@code s} cannot be served ({@code s.failure} says why). */
+    default void failed(Seq s, long now) {}
+
+    ServingListener NONE = new ServingListener() {};
+}

@@ -1,0 +1,114 @@
+package dev.kvlab.harness.internal.engine;
+
+import dev.kvlab.workloads.api.ArrivalProcess;
+
+/**
+ * Feeds an {@link ArrivalProcess} into the serving model on the loop: one pending event for the next release,
+ * every due request submitted at its release, completions reported back (they may make more requests due in a
+ * closed loop or under a concurrency cap). Times are relative to {@code origin} on the loop's clock. Also
+ * forwards every model event to the measurement listener, so the model has one listener.
+ */
+public final class WorkloadDriver implements ServingListener {
+
+    private final ArrivalProcess process;
+    private final ServingModel model;
+    private final EventLoop loop;
+    private final long origin;
+    private final boolean warmup;
+    private final ServingListener measure;
+    private final int expectedBlockTokens;
+    private long scheduledAt = Long.MAX_VALUE;
+    private long released;
+    private RuntimeException error;
+
+    public WorkloadDriver(ArrivalProcess process, ServingModel model, EventLoop loop, long origin, boolean warmup,
+                          ServingListener measure, int expectedBlockTokens) {
+        this.process = process;
+        this.model = model;
+        this.loop = loop;
+        this.origin = origin;
+        this.warmup = warmup;
+        this.measure = measure;
+        this.expectedBlockTokens = expectedBlockTokens;
+    }
+
+    public void start() {
+        schedule();
+    }
+
+    public long released() {
+        return released;
+    }
+
+    /** A failure reading the workload (bad trace line), rethrown by the runner after the loop stops. */
+    public RuntimeException error() {
+        return error;
+    }
+
+    /** True when every request was released and none is in flight. */
+    public boolean done() {
+        return process.exhausted() && process.inFlight() == 0;
+    }
+
+    private void schedule() {
+        if (error != null) return;
+        long t;
+        try {
+            t = process.nextReleaseNanos();
+        } catch (RuntimeException e) {
+            error = e;
+            return;
+        }
+        if (t == ArrivalProcess.NONE) return;
+        long at = origin + t;
+        if (at >= scheduledAt && scheduledAt > loop.now()) return;
+        scheduledAt = at;
+        loop.at(at, this::fire);
+    }
+
+    private void fire() {
+        if (error != null) return;
+        long now = loop.now();
+        scheduledAt = Long.MAX_VALUE;
+        try {
+            while (true) {
+                long t = process.nextReleaseNanos();
+                if (t == ArrivalProcess.NONE || origin + t > now) break;
+                ArrivalProcess.Release r = process.release();
+                if (r.request().blockTokens() != expectedBlockTokens) {
+                    throw new IllegalStateException("request " + r.request().id() + " has " + r.request().blockTokens()
+                            + "-token blocks; the run was planned for " + expectedBlockTokens + " (set workload.block_tokens)");
+                }
+                released++;
+                model.submit(r.request(), origin + r.request().arrivalNanos(), warmup);
+            }
+        } catch (RuntimeException e) {
+            error = e;
+            return;
+        }
+        schedule();
+    }
+
+    private void finished(Seq s, long now) {
+        process.complete(s.id(), Math.max(0, now - origin));
+        schedule();
+    }
+
+    @Override public void arrived(Seq s, long now) { measure.arrived(s, now); }
+    @Override public void admitted(Seq s, long now) { measure.admitted(s, now); }
+    @Override public void fetched(Seq s, long now) { measure.fetched(s, now); }
+    @Override public void firstToken(Seq s, long now) { measure.firstToken(s, now); }
+    @Override public void token(Seq s, long now) { measure.token(s, now); }
+
+    @Override
+    public void completed(Seq s, long now) {
+        measure.completed(s, now);
+        finished(s, now);
+    }
+
+    @Override
+    public void failed(Seq s, long now) {
+        measure.failed(s, now);
+        finished(s, now);
+    }
+}

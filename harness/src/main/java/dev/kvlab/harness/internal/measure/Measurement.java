@@ -1,0 +1,237 @@
+package dev.kvlab.harness.internal.measure;
+
+import dev.kvlab.harness.api.IntervalHistogram;
+import dev.kvlab.harness.api.Metric;
+import dev.kvlab.harness.api.RequestRecord;
+import dev.kvlab.harness.api.config.SloConfig;
+import dev.kvlab.harness.internal.engine.Seq;
+import dev.kvlab.harness.internal.engine.ServingListener;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.SingleWriterRecorder;
+
+/**
+ * All measurement of a run, in one place: the serving model reports events, this records them. One HdrHistogram
+ * {@link SingleWriterRecorder} (every event arrives on the loop thread) per {@link Metric} (µs, 3 significant digits), every latency from the request's intended
+ * arrival; interval histograms cut every {@code intervalNanos} of the run's own clock (virtual in sim); SLO
+ * goodput; hit and fetch counters; one {@link RequestRecord} per request.
+ */
+public final class Measurement implements ServingListener {
+
+    private static final int DIGITS = 3;
+
+    private final SloConfig slo;
+    private final long intervalNanos;
+    private final long origin;
+    private final EnumMap<Metric, SingleWriterRecorder> recorders = new EnumMap<>(Metric.class);
+    private final EnumMap<Metric, Histogram> recycled = new EnumMap<>(Metric.class);
+    private final EnumMap<Metric, Histogram> totals = new EnumMap<>(Metric.class);
+    private final EnumMap<Metric, List<IntervalHistogram>> intervals = new EnumMap<>(Metric.class);
+    private final List<RequestRecord> records = new ArrayList<>();
+    private ByteBuffer buffer = ByteBuffer.allocate(1 << 16);
+    private long intervalStart, intervalEnd;
+    private long lastEvent;
+    private boolean finished;
+
+    long requests, completed, failed, good;
+    long inputTokens, localHitTokens, remoteHitTokens, fetchedBytes, fallbackBlocks, outputTokens;
+    long remoteAvailableTokens;
+
+    private static final class Probe {
+        long admitted = -1, first = -1, last = -1;
+        final TopGaps gaps;
+
+        Probe(int outputTokens) {
+            gaps = new TopGaps(outputTokens);
+        }
+    }
+
+    /**
+     * @param slo            SLOs for goodput
+     * @param intervalNanos  interval histogram length
+     * @param originNanos    the loop time at which the measured phase starts (interval and arrival times are relative to it)
+     */
+    public Measurement(SloConfig slo, long intervalNanos, long originNanos) {
+        this.slo = slo;
+        this.intervalNanos = intervalNanos;
+        this.origin = originNanos;
+        this.intervalStart = 0;
+        this.intervalEnd = intervalNanos;
+        for (Metric m : Metric.values()) {
+            recorders.put(m, new SingleWriterRecorder(DIGITS));
+            totals.put(m, new Histogram(DIGITS));
+            intervals.put(m, new ArrayList<>());
+        }
+    }
+
+    private void advance(long now) {
+        long t = now - origin;
+        if (t > lastEvent) lastEvent = t;
+        while (t >= intervalEnd) {
+            cut(intervalStart, intervalEnd);
+            intervalStart = intervalEnd;
+            intervalEnd += intervalNanos;
+        }
+    }
+
+    private void cut(long start, long end) {
+        for (Metric m : Metric.values()) {
+            Histogram h = recorders.get(m).getIntervalHistogram(recycled.get(m));
+            recycled.put(m, h);
+            int need = h.getNeededByteBufferCapacity();
+            if (buffer.capacity() < need) buffer = ByteBuffer.allocate(Math.max(need, 2 * buffer.capacity()));
+            ByteBuffer buf = buffer;
+            buf.clear();
+            int n = h.encodeIntoByteBuffer(buf);
+            intervals.get(m).add(new IntervalHistogram(m, start, end, h.getTotalCount(), Arrays.copyOf(buf.array(), n)));
+            totals.get(m).add(h);
+        }
+    }
+
+    private static long micros(long nanos) {
+        return Math.max(0, (nanos + 500) / 1000);
+    }
+
+    private void record(Metric m, long nanos) {
+        recorders.get(m).recordValue(micros(nanos));
+    }
+
+    @Override
+    public void arrived(Seq s, long now) {
+        advance(now);
+        requests++;
+        s.probe = new Probe(s.outputTokens());
+    }
+
+    @Override
+    public void admitted(Seq s, long now) {
+        advance(now);
+        Probe p = (Probe) s.probe;
+        p.admitted = now;
+        record(Metric.QUEUE, now - s.intendedNanos);
+    }
+
+    @Override
+    public void fetched(Seq s, long now) {
+        advance(now);
+        record(Metric.FETCH, s.fetchEndNanos - s.fetchStartNanos);
+    }
+
+    @Override
+    public void firstToken(Seq s, long now) {
+        advance(now);
+        Probe p = (Probe) s.probe;
+        p.first = p.last = now;
+        record(Metric.TTFT, now - s.intendedNanos);
+    }
+
+    @Override
+    public void token(Seq s, long now) {
+        advance(now);
+        Probe p = (Probe) s.probe;
+        long gap = now - p.last;
+        p.last = now;
+        record(Metric.ITL, gap);
+        p.gaps.add(gap);
+    }
+
+    @Override
+    public void completed(Seq s, long now) {
+        advance(now);
+        Probe p = (Probe) s.probe;
+        completed++;
+        long e2el = now - s.intendedNanos;
+        long ttft = p.first - s.intendedNanos;
+        int out = s.outputTokens();
+        double tpotMs = Double.NaN, tbtMs = Double.NaN;
+        record(Metric.E2EL, e2el);
+        if (out > 1) {
+            long tpot = Math.round((double) (e2el - ttft) / (out - 1));
+            record(Metric.TPOT, tpot);
+            tpotMs = tpot / 1e6;
+            long tbt = p.gaps.mean();
+            record(Metric.TBT, tbt);
+            tbtMs = tbt / 1e6;
+        }
+        double ttftMs = ttft / 1e6, e2elMs = e2el / 1e6;
+        boolean ok = meets(slo.ttftMs(), ttftMs) && meets(slo.tpotMs(), tpotMs) && meets(slo.tbtMs(), tbtMs) && meets(slo.e2elMs(), e2elMs);
+        if (ok) good++;
+        count(s);
+        outputTokens += out;
+        records.add(new RequestRecord(s.id(), s.request.session(), (s.intendedNanos - origin) / 1e6, s.routedTo,
+                s.inputTokens(), out, s.localHitTokens(), s.remoteHitTokens(), s.fetchedBytes, s.fallbackBlocks,
+                p.admitted < 0 ? Double.NaN : (p.admitted - s.intendedNanos) / 1e6,
+                s.fetchStartNanos < 0 ? 0 : (s.fetchEndNanos - s.fetchStartNanos) / 1e6, ttftMs, tpotMs, tbtMs, e2elMs, ok, "ok"));
+    }
+
+    private static boolean meets(Double limitMs, double valueMs) {
+        return limitMs == null || Double.isNaN(valueMs) || valueMs <= limitMs;
+    }
+
+    private void count(Seq s) {
+        inputTokens += s.inputTokens();
+        localHitTokens += s.localHitTokens();
+        remoteHitTokens += s.remoteHitTokens();
+        remoteAvailableTokens += (long) s.remoteAvailableBlocks * s.blockTokens;
+        fetchedBytes += s.fetchedBytes;
+        fallbackBlocks += s.fallbackBlocks;
+    }
+
+    @Override
+    public void failed(Seq s, long now) {
+        advance(now);
+        failed++;
+        count(s);
+        Probe p = s.probe instanceof Probe x ? x : null;
+        records.add(new RequestRecord(s.id(), s.request.session(), (s.intendedNanos - origin) / 1e6,
+                s.routedTo, s.inputTokens(), s.outputTokens(), s.localHitTokens(),
+                s.remoteHitTokens(), s.fetchedBytes, s.fallbackBlocks,
+                p == null || p.admitted < 0 ? Double.NaN : (p.admitted - s.intendedNanos) / 1e6, Double.NaN, Double.NaN,
+                Double.NaN, Double.NaN, Double.NaN, false, "failed: " + s.failure));
+    }
+
+    /** Closes the last interval at {@code endNanos} (loop time); call once, after the run. */
+    public void finish(long endNanos) {
+        if (finished) return;
+        finished = true;
+        advance(endNanos);
+        long end = Math.max(lastEvent, intervalStart);
+        if (end > intervalStart || intervals.get(Metric.TTFT).isEmpty()) cut(intervalStart, Math.max(end, intervalStart + 1));
+    }
+
+    /** Span of the measured phase: from its start to its last event (ns). */
+    public long spanNanos() {
+        return lastEvent;
+    }
+
+    public Histogram total(Metric m) {
+        return totals.get(m);
+    }
+
+    public Map<Metric, List<IntervalHistogram>> intervals() {
+        EnumMap<Metric, List<IntervalHistogram>> out = new EnumMap<>(Metric.class);
+        intervals.forEach((k, v) -> out.put(k, List.copyOf(v)));
+        return out;
+    }
+
+    public List<RequestRecord> records() {
+        return records;
+    }
+
+    public long requests() { return requests; }
+    public long completed() { return completed; }
+    public long failed() { return failed; }
+    public long good() { return good; }
+    public long inputTokens() { return inputTokens; }
+    public long outputTokens() { return outputTokens; }
+    public long localHitTokens() { return localHitTokens; }
+    public long remoteHitTokens() { return remoteHitTokens; }
+    public long remoteAvailableTokens() { return remoteAvailableTokens; }
+    public long fetchedBytes() { return fetchedBytes; }
+    public long fallbackBlocks() { return fallbackBlocks; }
+}

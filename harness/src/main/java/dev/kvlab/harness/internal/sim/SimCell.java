@@ -1,0 +1,122 @@
+package dev.kvlab.harness.internal.sim;
+
+import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.CellSummary;
+import dev.kvlab.harness.api.Metric;
+import dev.kvlab.harness.api.config.CacheState;
+import dev.kvlab.harness.internal.CellPlan;
+import dev.kvlab.harness.internal.engine.ServingListener;
+import dev.kvlab.harness.internal.engine.ServingModel;
+import dev.kvlab.harness.internal.engine.WorkloadDriver;
+import dev.kvlab.harness.internal.measure.Measurement;
+import dev.kvlab.harness.internal.measure.SummaryBuilder;
+import dev.kvlab.transport.api.TransportModel;
+import dev.kvlab.workloads.api.ArrivalProcess;
+import dev.kvlab.workloads.api.RequestSource;
+import dev.kvlab.workloads.api.Workloads;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/**
+ * One cell on the sim clock: the serving model on a {@link SimLoop}, the store's master under the virtual clock,
+ * transfers costed by a transport model. Single-threaded and deterministic: the same plan (seed included) gives
+ * the same result, wall time aside.
+ */
+public final class SimCell {
+
+    private final CellPlan plan;
+    private final SimStore.FaultHook faults;
+
+    public SimCell(CellPlan plan, SimStore.FaultHook faults) {
+        this.plan = plan;
+        this.faults = faults;
+    }
+
+    public CellResult run(long wallStartNanos) {
+        var c = plan.config();
+        SimLoop loop = new SimLoop();
+        TransportModel tm = new LinkTransportModel(plan.instanceLink());
+        SimStore store = new SimStore(plan, loop, loop.clock(), tm, faults);
+        ServingModel model = new ServingModel(plan, loop, store, ServingListener.NONE);
+        int bt = plan.blockTokens();
+        long warmupRequests = 0;
+        if (c.cacheState() == CacheState.HOT) {
+            ArrivalProcess wp = c.warmup().fraction() >= 1 ? plan.workload().open(c.seed())
+                    : plan.workload().open(c.seed(), warmupCount(c.warmup().fraction()));
+            try (wp) {
+                WorkloadDriver warm = new WorkloadDriver(wp, model, loop, 0, true, ServingListener.NONE, bt);
+                model.listener(warm);
+                warm.start();
+                loop.run();
+                if (warm.error() != null) throw warm.error();
+                warmupRequests = warm.released();
+            }
+        }
+        long origin = loop.now();
+        Measurement m = new Measurement(c.slo(), plan.intervalNanos(), origin);
+        ArrivalProcess p = plan.workload().open(c.seed());
+        WorkloadDriver driver;
+        try (p) {
+            driver = new WorkloadDriver(p, model, loop, origin, false, m, bt);
+            model.listener(driver);
+            driver.start();
+            loop.run();
+            if (driver.error() != null) throw driver.error();
+        }
+        if (model.inFlight() != 0) {
+            StringBuilder sb = new StringBuilder("sim ended with " + model.inFlight() + " requests in flight:");
+            for (var in : model.instances()) sb.append("\n  ").append(in.state());
+            throw new IllegalStateException(sb.toString());
+        }
+        m.finish(loop.now());
+        double wall = (System.nanoTime() - wallStartNanos) / 1e9;
+        String emulated = "gpu time (roofline on " + plan.hardware().id() + "); data movement (transport model " + tm.name() + ")";
+        CellSummary summary = SummaryBuilder.build(plan, m, store.stats(), wall, emulated);
+        Map<Metric, Histogram> totals = new EnumMap<>(Metric.class);
+        for (Metric metric : Metric.values()) totals.put(metric, m.total(metric));
+        Map<String, Object> extras = new LinkedHashMap<>();
+        var rs = store.stats();
+        var ms = store.master().stats();
+        extras.put("warmup_requests", warmupRequests);
+        extras.put("sim_events", loop.events());
+        extras.put("verified_blocks", rs.verifiedBlocks());
+        extras.put("written_back_blocks", rs.writtenBlocks());
+        extras.put("write_back_skipped", rs.writeSkipped());
+        extras.put("write_back_no_space", rs.writeNoSpace());
+        extras.put("handoff_bytes", rs.handoffBytes());
+        extras.put("store_objects", ms.objects());
+        extras.put("store_evicted_objects", ms.evictedObjects());
+        extras.put("store_usage", ms.usage());
+        long iterations = 0, evictions = 0;
+        double busy = 0;
+        for (var in : model.instances()) {
+            iterations += in.iterations();
+            evictions += in.cache.evictions();
+            busy += in.busySeconds();
+        }
+        extras.put("iterations", iterations);
+        extras.put("hbm_blocks_per_instance", plan.hbmKvBlocks());
+        extras.put("hbm_evictions", evictions);
+        extras.put("gpu_utilization", summary.simulatedSeconds() > 0 ? busy / (model.instances().size() * summary.simulatedSeconds()) : Double.NaN);
+        Map<String, String> describe = new LinkedHashMap<>();
+        describe.put("clock", "sim (discrete-event, virtual time)");
+        describe.put("workload", plan.workload().describe());
+        describe.put("store", store.describe());
+        describe.put("gpu", "roofline: " + plan.model().id() + " on " + plan.kv().tp() + "x " + plan.hardware().id()
+                + " (prefill MFU " + plan.hardware().prefillMfu() + ", decode bandwidth utilisation " + plan.hardware().decodeBandwidthUtilization() + ")");
+        return new CellResult(c, summary, totals, m.intervals(), m.records(), extras, describe);
+    }
+
+    private long warmupCount(double fraction) {
+        long n = 0;
+        try (RequestSource s = Workloads.open(plan.workload().spec(), plan.workload().namespace(), plan.config().seed())) {
+            while (s.hasNext()) {
+                s.next();
+                n++;
+            }
+        }
+        return Math.max(1, (long) Math.ceil(n * fraction));
+    }
+}

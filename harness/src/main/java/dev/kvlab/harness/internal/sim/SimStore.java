@@ -1,0 +1,197 @@
+package dev.kvlab.harness.internal.sim;
+
+import dev.kvlab.harness.internal.CellPlan;
+import dev.kvlab.harness.internal.engine.EventLoop;
+import dev.kvlab.harness.internal.engine.Instance;
+import dev.kvlab.harness.internal.engine.RemoteTier;
+import dev.kvlab.harness.internal.engine.Seq;
+import dev.kvlab.store.api.ReplicateConfig;
+import dev.kvlab.store.api.master.EndStatus;
+import dev.kvlab.store.api.master.MasterConfig;
+import dev.kvlab.store.api.master.PutStartResult;
+import dev.kvlab.store.api.master.ReplicaList;
+import dev.kvlab.store.api.master.StoreMaster;
+import dev.kvlab.transport.api.TransportModel;
+import dev.kvlab.workloads.api.BlockKeys;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.function.IntConsumer;
+
+/**
+ * The shared store in simulation: the store's own master metadata logic ({@link StoreMaster}: allocation,
+ * replicas, leases, watermark eviction) runs under the virtual clock with the run's seed; data movement costs
+ * what the {@link TransportModel} says on the instance's link, shared by its concurrent transfers. Objects carry a
+ * key-derived checksum instead of bytes, and every fetched block is verified against it (length, checksum,
+ * lease still valid when the transfer ends); only the verified prefix is delivered. The sim's checksum is a
+ * 32-bit digest of the key and length, standing in for the CRC32C of the key-derived payload.
+ */
+public final class SimStore implements RemoteTier {
+
+    private final CellPlan plan;
+    private final EventLoop loop;
+    private final StoreMaster master;
+    private final TransportModel model;
+    private final long blockBytes;
+    private final long blockBytesAllRanks;
+    private final ReplicateConfig replicate;
+    private final FaultHook faults;
+    private long written, writtenBytes, skipped, noSpace, writeFailed, handoffBytes, verified, rejected, wrongHitsUsed;
+
+    /** Lets tests (and fault injection) alter what a read returns: the checksum a block comes back with. */
+    public interface FaultHook {
+        int checksumRead(String key, int stored);
+
+        FaultHook NONE = (k, c) -> c;
+    }
+
+    public SimStore(CellPlan plan, EventLoop loop, Clock clock, TransportModel model, FaultHook faults) {
+        this.plan = plan;
+        this.loop = loop;
+        this.model = model;
+        this.faults = faults == null ? FaultHook.NONE : faults;
+        var st = plan.config().store();
+        MasterConfig mc = MasterConfig.defaults()
+                .withSeed(plan.config().seed())
+                .withLeaseTtl(Duration.ofNanos(plan.leaseTtlNanos()))
+                .withHighWatermark(st.highWatermark())
+                .withEvictionRatio(st.evictionRatio())
+                .withClientTtl(Duration.ofDays(3650));
+        this.master = new StoreMaster(mc, clock);
+        long perNode = plan.storeCapacity() / st.nodes();
+        for (int i = 0; i < st.nodes(); i++) master.mountSegment("sim-node-" + i, "sim-node-" + i + "/seg-0", perNode);
+        this.blockBytes = plan.blockBytes();
+        this.blockBytesAllRanks = plan.blockBytesAllRanks();
+        this.replicate = ReplicateConfig.replicas(st.replicas());
+    }
+
+    public StoreMaster master() {
+        return master;
+    }
+
+    /** The checksum an intact object of {@code key} carries. */
+    public static int checksum(String key, long length) {
+        long h = BlockKeys.mix(key.hashCode() * 0x9E3779B97F4A7C15L ^ length);
+        for (int i = 0; i < key.length(); i++) h = BlockKeys.mix(h + key.charAt(i));
+        return (int) (h ^ (h >>> 32));
+    }
+
+    private String key(Seq s, int block) {
+        return BlockKeys.storeKey(s.request.blockKeys()[block]);
+    }
+
+    @Override
+    public void lookup(Seq s, int from, int max, IntConsumer done) {
+        int n = 0;
+        while (from + n < max && master.exists(key(s, from + n))) n++;
+        int found = n;
+        loop.after(plan.lookupNanos(), () -> done.accept(found));
+    }
+
+    @Override
+    public void fetch(Seq s, int from, int count, Runnable done) {
+        Instance in = s.instance;
+        ReplicaList[] lists = new ReplicaList[count];
+        int found = 0;
+        while (found < count) {
+            ReplicaList rl = master.getReplicaList(key(s, from + found));
+            if (!rl.found()) break;
+            lists[found++] = rl;
+        }
+        int moved = found;
+        long bytes = moved * blockBytesAllRanks;
+        in.activeTransfersInc();
+        double secs = moved == 0 ? 0 : model.batchSeconds(bytes, moved, in.activeTransfers());
+        loop.after(plan.lookupNanos() + Math.round(secs * 1e9), () -> {
+            in.activeTransfersDec();
+            long now = master.nowNanos();
+            int ok = 0;
+            while (ok < moved) {
+                String k = key(s, from + ok);
+                ReplicaList rl = lists[ok];
+                int crc = faults.checksumRead(k, rl.crc32c());
+                if (now > rl.leaseDeadlineNanos() || rl.length() != blockBytes || crc != checksum(k, blockBytes)) break;
+                lists[ok] = new ReplicaList(rl.status(), rl.length(), crc, rl.replicas(), rl.leaseDeadlineNanos(), rl.leaseTtlNanos());
+                ok++;
+            }
+            verified += ok;
+            rejected += count - ok;
+            // audit: every block the model will use must carry its key's checksum
+            for (int i = 0; i < ok; i++) {
+                String k = key(s, from + i);
+                if (lists[i].crc32c() != checksum(k, blockBytes)) wrongHitsUsed++;
+            }
+            s.fetchedBlocks = ok;
+            s.fallbackBlocks = count - ok;
+            s.fetchedBytes = bytes;
+            done.run();
+        });
+    }
+
+    @Override
+    public void writeBack(Seq s, int from, int to) {
+        Instance in = s.instance;
+        int n = to - from;
+        String[] keys = new String[n];
+        long[] ids = new long[n];
+        int started = 0;
+        int replicas = 0;
+        for (int i = 0; i < n; i++) {
+            String k = key(s, from + i);
+            PutStartResult r = master.putStart(k, blockBytes, checksum(k, blockBytes), replicate);
+            switch (r.status()) {
+                case STARTED -> {
+                    keys[started] = k;
+                    ids[started++] = r.putId();
+                    replicas += r.replicas().size();
+                }
+                case EXISTS, IN_PROGRESS -> skipped++;
+                case NO_SPACE -> noSpace++;
+            }
+        }
+        if (started == 0) return;
+        int m = started;
+        long bytes = replicas * blockBytes;
+        in.activeTransfersInc();
+        double secs = model.batchSeconds(bytes, replicas, in.activeTransfers());
+        loop.after(plan.lookupNanos() + Math.round(secs * 1e9), () -> {
+            in.activeTransfersDec();
+            for (int i = 0; i < m; i++) {
+                if (master.putEnd(keys[i], ids[i]) == EndStatus.OK) {
+                    written++;
+                    writtenBytes += blockBytes;
+                } else {
+                    writeFailed++;
+                }
+            }
+        });
+    }
+
+    @Override
+    public void handoff(Seq s, Runnable done) {
+        Instance in = s.instance;
+        long bytes = (long) s.promptBlocks() * blockBytesAllRanks;
+        handoffBytes += bytes;
+        in.activeTransfersInc();
+        double secs = model.batchSeconds(bytes, s.promptBlocks(), in.activeTransfers());
+        loop.after(Math.round(secs * 1e9), () -> {
+            in.activeTransfersDec();
+            done.run();
+        });
+    }
+
+    @Override
+    public double expectedFetchSeconds(Instance instance, int blocks) {
+        return model.batchSeconds(blocks * blockBytesAllRanks, blocks, instance.activeTransfers() + 1);
+    }
+
+    @Override
+    public RemoteStats stats() {
+        return new RemoteStats(written, writtenBytes, skipped, noSpace, writeFailed, handoffBytes, verified, rejected, wrongHitsUsed);
+    }
+
+    @Override
+    public String describe() {
+        return "store master metadata under the virtual clock; data movement by transport model " + model.name()
+                + (model.emulated() ? " (emulated)" : " (calibrated)");
+    }
+}

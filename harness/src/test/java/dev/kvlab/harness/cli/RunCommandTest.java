@@ -1,0 +1,63 @@
+package dev.kvlab.harness.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunCommandTest {
+
+    @TempDir Path dir;
+
+    private Path config(String extra) throws Exception {
+        Path f = dir.resolve("cell.yaml");
+        Files.writeString(f, """
+                cluster:
+                  instances: 2
+                store:
+                  nodes: 2
+                  capacity: 16GiB
+                workload:
+                  generator: {kind: chat, users: 4, rounds: 3, system_prompt_tokens: 1024, context_tokens: 512, question_tokens: 64, answer_tokens: 16}
+                  arrival: {process: poisson, rate: 2}
+                """ + extra);
+        return f;
+    }
+
+    @Test
+    void printsOneJsonObjectWithTheSummaryFields() throws Exception {
+        Cli c = Cli.run("run", config("").toString(), "--set", "seed=3", "--json");
+        assertThat(c.exit()).as(c.err()).isZero();
+        JsonNode j = c.json();
+        for (String k : new String[] {"requests", "completed", "failed", "simulated_seconds", "wall_seconds", "ttft_p50_ms", "ttft_p99_ms",
+                "tpot_p50_ms", "tpot_p99_ms", "itl_p50_ms", "itl_p99_ms", "e2el_p99_ms", "goodput_rps", "slo_attainment",
+                "local_hit_ratio", "remote_hit_ratio", "fetched_bytes", "fallbacks", "wrong_hits_used", "seed", "mode", "emulated"}) {
+            assertThat(j.has(k)).as(k).isTrue();
+        }
+        assertThat(j.get("requests").asLong()).isEqualTo(12);
+        assertThat(j.get("completed").asLong()).isEqualTo(12);
+        assertThat(j.get("seed").asLong()).isEqualTo(3);
+        assertThat(j.get("mode").asText()).isEqualTo("sim");
+        assertThat(j.get("wrong_hits_used").asLong()).isZero();
+        Cli human = Cli.run("run", config("").toString());
+        assertThat(human.exit()).isZero();
+        assertThat(human.out()).contains("ttft_p99_ms").contains("clock");
+    }
+
+    @Test
+    void badConfigExitsTwoNamingFileAndLine() throws Exception {
+        Path f = config("scheduler:\n  budget: 3\n");
+        Cli c = Cli.run("run", f.toString(), "--json");
+        assertThat(c.exit()).isEqualTo(2);
+        assertThat(c.err()).contains(f + ":10:").contains("unknown key 'scheduler.budget'");
+        assertThat(c.out()).isEmpty();
+        Cli s = Cli.run("run", config("").toString(), "--set", "cluster.instances=-1", "--json");
+        assertThat(s.exit()).isEqualTo(2);
+        assertThat(s.err()).contains("--set cluster.instances=-1");
+        assertThat(Cli.run("run", dir.resolve("missing.yaml").toString()).exit()).isEqualTo(2);
+        assertThat(Cli.run("run", config("").toString(), "--mode", "warp").exit()).isEqualTo(2);
+    }
+}

@@ -1,0 +1,108 @@
+package dev.kvlab.harness.measure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.kvlab.harness.api.IntervalHistogram;
+import dev.kvlab.harness.api.Metric;
+import dev.kvlab.harness.api.RequestRecord;
+import dev.kvlab.harness.api.config.SloConfig;
+import dev.kvlab.harness.internal.engine.Seq;
+import dev.kvlab.harness.internal.measure.Measurement;
+import dev.kvlab.workloads.api.Namespace;
+import dev.kvlab.workloads.api.Request;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The metric definitions of DESIGN.md, on a scripted request. */
+class MeasurementTest {
+
+    private static final long MS = 1_000_000L;
+
+    private static Seq seq(long id, long intended, int out) {
+        Request r = new Request(id, intended, "s", 1000, out, 512, new long[] {1, 2}, Namespace.of("m"));
+        return new Seq(r, intended, false);
+    }
+
+    @Test
+    void latenciesCountFromTheIntendedArrival() {
+        Measurement m = new Measurement(new SloConfig(150.0, 25.0, null, null), 1000 * MS, 0);
+        Seq s = seq(0, 0, 6);
+        m.arrived(s, 30 * MS);          // arrived late: latency still counts from 0
+        m.admitted(s, 40 * MS);
+        m.firstToken(s, 100 * MS);
+        long[] at = {110, 120, 170, 180, 200};
+        for (long t : at) m.token(s, t * MS);
+        m.completed(s, 200 * MS);
+        m.finish(200 * MS);
+        RequestRecord r = m.records().get(0);
+        assertThat(r.ttftMs()).isEqualTo(100.0);
+        assertThat(r.queueMs()).isEqualTo(40.0);
+        assertThat(r.e2elMs()).isEqualTo(200.0);
+        // tpot = (e2el - ttft) / (out - 1) = 100 / 5
+        assertThat(r.tpotMs()).isEqualTo(20.0);
+        // gaps 10, 10, 50, 10, 20: the longest 10% (ceil(0.5) = 1 gap) is 50
+        assertThat(r.tbtMs()).isEqualTo(50.0);
+        assertThat(r.good()).isTrue();
+        assertThat(m.total(Metric.ITL).getTotalCount()).isEqualTo(5);
+        assertThat(m.total(Metric.ITL).getMaxValue()).isBetween(49_950L, 50_050L);
+        assertThat(m.total(Metric.TTFT).getValueAtPercentile(50)).isBetween(99_900L, 100_100L);
+    }
+
+    @Test
+    void tbtIsTheMeanOfTheLongestTenPercent() {
+        Measurement m = new Measurement(new SloConfig(null, null, 30.0, null), 1000 * MS, 0);
+        Seq s = seq(0, 0, 21); // 20 gaps: the longest 2
+        m.arrived(s, 0);
+        m.firstToken(s, 10 * MS);
+        long t = 10;
+        for (int i = 0; i < 20; i++) {
+            t += i == 3 ? 40 : i == 15 ? 60 : 5;
+            m.token(s, t * MS);
+        }
+        m.completed(s, t * MS);
+        assertThat(m.records().get(0).tbtMs()).isEqualTo(50.0);
+        assertThat(m.records().get(0).good()).isFalse(); // tbt 50 > 30
+        assertThat(m.good()).isZero();
+    }
+
+    @Test
+    void oneOutputTokenHasNoTpotAndGoodputCountsEverySlo() {
+        Measurement m = new Measurement(new SloConfig(100.0, null, null, null), 1000 * MS, 0);
+        Seq a = seq(0, 0, 1);
+        m.arrived(a, 0);
+        m.firstToken(a, 50 * MS);
+        m.completed(a, 50 * MS);
+        Seq b = seq(1, 0, 1);
+        m.arrived(b, 0);
+        m.firstToken(b, 150 * MS);
+        m.completed(b, 150 * MS);
+        m.finish(150 * MS);
+        assertThat(m.records().get(0).tpotMs()).isNaN();
+        assertThat(m.total(Metric.TPOT).getTotalCount()).isZero();
+        assertThat(m.good()).isEqualTo(1);
+        assertThat(m.spanNanos()).isEqualTo(150 * MS);
+    }
+
+    @Test
+    void intervalHistogramsFollowTheRunsOwnClock() {
+        Measurement m = new Measurement(new SloConfig(null, null, null, null), 10 * MS, 1000 * MS);
+        for (int i = 0; i < 5; i++) {
+            Seq s = seq(i, 1000 * MS + i * 10 * MS, 1);
+            m.arrived(s, s.intendedNanos);
+            m.firstToken(s, s.intendedNanos + 3 * MS);
+            m.completed(s, s.intendedNanos + 3 * MS);
+        }
+        m.finish(1045 * MS);
+        List<IntervalHistogram> ttft = m.intervals().get(Metric.TTFT);
+        assertThat(ttft).hasSize(5);
+        assertThat(ttft.get(0).startNanos()).isZero();
+        assertThat(ttft.get(1).startNanos()).isEqualTo(10 * MS);
+        assertThat(ttft).allSatisfy(h -> assertThat(h.count()).isEqualTo(1));
+        assertThat(ttft.get(2).histogram().getStartTimeStamp()).isEqualTo(20);
+        assertThat(ttft.get(2).histogram().getEndTimeStamp()).isEqualTo(30);
+        assertThat(ttft.get(2).histogram().getMean()).isCloseTo(3000, within(5.0));
+        long sum = ttft.stream().mapToLong(IntervalHistogram::count).sum();
+        assertThat(sum).isEqualTo(m.total(Metric.TTFT).getTotalCount());
+    }
+}
