@@ -40,7 +40,7 @@ final class MatrixExecution {
         listeners.add(new ProgressReporter(err, ProgressReporter.stderrIsTerminal()));
         listeners.addAll(extra);
         ReportRenderer renderer = new ReportRenderer();
-        MatrixRunner runner = new MatrixRunner(new CellRunner(), listeners, prov, Clock.systemUTC(), renderer::render, err);
+        MatrixRunner runner = new MatrixRunner(new CellRunner()::run, listeners, prov, Clock.systemUTC(), renderer::render, err);
         MatrixRunner.Outcome o = runner.run(matrix, out, resume);
         if (archive) {
             Path tgz = o.bundle().resolveSibling(o.bundle().getFileName() + ".tar.gz");
@@ -123,9 +123,5 @@ final class MatrixExecution {
             if (r.path("completed").asLong() == 0 && r.path("failed").asLong() > 0) return Kvlab.EXIT_FAILED;
         }
         return Kvlab.EXIT_OK;
-    }
-
-    static Map<String, String> none() {
-        return Map.of();
     }
 }

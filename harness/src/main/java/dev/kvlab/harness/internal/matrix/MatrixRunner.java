@@ -2,7 +2,6 @@ package dev.kvlab.harness.internal.matrix;
 
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellRun;
-import dev.kvlab.harness.api.CellRunner;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunListener;
 import dev.kvlab.harness.internal.bundle.PartialBundle;
@@ -27,7 +26,7 @@ import java.util.function.Consumer;
  */
 public final class MatrixRunner {
 
-    private final CellRunner cells;
+    private final CellExecutor cells;
     private final List<RunListener> listeners;
     private final Provenance provenance;
     private final Clock clock;
@@ -43,7 +42,7 @@ public final class MatrixRunner {
      * @param report     renders report.html and plots/ before the manifest is written
      * @param log        notes for the user (stderr)
      */
-    public MatrixRunner(CellRunner cells, List<RunListener> listeners, Provenance provenance, Clock clock,
+    public MatrixRunner(CellExecutor cells, List<RunListener> listeners, Provenance provenance, Clock clock,
                         PartialBundle.ReportStep report, PrintWriter log) {
         this.cells = cells;
         this.listeners = List.copyOf(listeners);
