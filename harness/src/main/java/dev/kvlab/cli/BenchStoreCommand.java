@@ -69,6 +69,9 @@ public final class BenchStoreCommand implements Callable<Integer> {
     @Option(names = "--verify", description = "check every hit against its key's content (backend and bench both); wrong payloads are counted")
     boolean verify;
 
+    @Option(names = "--no-load", description = "get runs: read what is there without loading the keys first (misses show what the store lost)")
+    boolean noLoad;
+
     @Option(names = "--hlog", description = "write the latency histogram (HdrHistogram log, microseconds) to this file")
     Path hlog;
 
@@ -109,7 +112,7 @@ public final class BenchStoreCommand implements Callable<Integer> {
         PrintStream log = json ? System.err : System.out;
         StoreBenchResult r;
         try (KvBackend b = KvBackends.discover().open(backend, opts)) {
-            StoreBench.Settings s = new StoreBench.Settings(backend, redis ? "redis" : transport, emulated, vs, o, clients, d, w, keys, verify, hlog);
+            StoreBench.Settings s = new StoreBench.Settings(backend, redis ? "redis" : transport, emulated, vs, o, clients, d, w, keys, verify, !noLoad, hlog);
             r = StoreBench.run(s, b, log);
         }
         if (json) {

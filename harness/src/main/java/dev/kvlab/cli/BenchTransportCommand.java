@@ -41,8 +41,9 @@ public final class BenchTransportCommand implements Callable<Integer> {
     @Option(names = "--batch-size", defaultValue = "16", paramLabel = "N", description = "requests per batch (default ${DEFAULT-VALUE})")
     int batchSize;
 
-    @Option(names = "--threads", defaultValue = "1", paramLabel = "N", description = "initiator threads, one batch in flight each (default ${DEFAULT-VALUE})")
-    int threads;
+    @Option(names = "--threads", paramLabel = "N", description = {"initiator threads, one batch in flight each (default: 2 for tcp and rdma-emu,",
+            "where a second batch keeps the link busy while a thread turns around; 1 for shm and local, whose copy lanes already use every core)"})
+    Integer threads;
 
     @Option(names = "--duration", defaultValue = "10s", paramLabel = "DUR", description = "measured time after the warm-up (default ${DEFAULT-VALUE})")
     String duration;
@@ -53,7 +54,7 @@ public final class BenchTransportCommand implements Callable<Integer> {
     @Option(names = "--link", paramLabel = "SPEC", description = "rdma-emu's emulated NIC, e.g. 8gbps, 4x200gbps@2us (default 200gbps@2us)")
     String link;
 
-    @Option(names = "--segment-size", paramLabel = "SIZE", description = "target segment (default: 256MiB or 2 batches per thread, whichever is larger)")
+    @Option(names = "--segment-size", paramLabel = "SIZE", description = "target segment (default: the largest of 256MiB, twice the CPU's last-level cache, 2 batches per thread)")
     String segmentSize;
 
     @Option(names = "--slice-size", paramLabel = "SIZE", description = "slice size (default 64KiB)")
@@ -68,7 +69,7 @@ public final class BenchTransportCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         TransportBenchSpec spec = spec();
-        TransportBenchResult r = new TransportBench(spec, Transports.discover()).run();
+        TransportBenchResult r = TransportBench.runOnce(Transports.discover(), spec);
         PrintWriter out = cmd.commandLine().getOut();
         if (json) {
             out.println(new ObjectMapper().disable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(r.toJson()));
@@ -90,13 +91,14 @@ public final class BenchTransportCommand implements Callable<Integer> {
             default -> throw new ParameterException(cmd.commandLine(), "--op must be read or write, got '" + op + "'");
         };
         try {
-            return new TransportBenchSpec(transport, ByteSize.parse(blockSize), batchSize, threads, DurationSpec.parse(duration), opcode,
+            return new TransportBenchSpec(transport, ByteSize.parse(blockSize), batchSize,
+                    threads == null ? TransportBenchSpec.defaultThreads(transport) : threads, DurationSpec.parse(duration), opcode,
                     link == null ? null : LinkSpec.parse(link),
                     segmentSize == null ? 0 : ByteSize.parse(segmentSize),
                     sliceSize == null ? TransportConfig.DEFAULT_SLICE_SIZE : ByteSize.parse(sliceSize),
                     connections == null ? TransportConfig.defaults().connectionsPerPeer() : connections);
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(cmd.commandLine(), e.getMessage(), e, null, null);
+            throw new ParameterException(cmd.commandLine(), e.getMessage(), e);
         }
     }
 

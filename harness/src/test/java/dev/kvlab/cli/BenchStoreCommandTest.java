@@ -67,6 +67,17 @@ class BenchStoreCommandTest {
     }
 
     @Test
+    void aGetRunWithoutLoadingReportsMisses() throws Exception {
+        Run r = run("bench", "store", "--backend", "bundled", "--transport", "local", "--value-size", "4KiB", "--op", "get", "--duration", "200ms",
+                "--warmup", "0s", "--no-load", "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode j = new ObjectMapper().readTree(r.out());
+        assertThat(j.get("hits").asLong()).isZero();
+        assertThat(j.get("misses").asLong()).isPositive();
+        assertThat(j.get("ops").asLong()).isEqualTo(j.get("misses").asLong());
+    }
+
+    @Test
     void putThenGetAgainstRedis() throws Exception {
         try (RedisServerProcess redis = RedisServerProcess.start()) {
             Run p = run("bench", "store", "--backend", redis.uri(), "--value-size", "4KiB", "--op", "put", "--clients", "2", "--duration", "300ms",

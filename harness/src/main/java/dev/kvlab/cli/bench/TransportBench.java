@@ -21,61 +21,105 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Histogram;
 
 /**
- * Runs a {@link TransportBenchSpec}: starts the target (its own JVM for every transport but {@code local}),
+ * A benchmark session: starts the target (its own JVM for every transport but {@code local}),
  * warms up (at least one sweep over the target segment, so every page exists in both processes), then runs
  * closed-loop initiator threads for the measured duration. Each thread records every batch's latency, from
  * its submission to its completion, in its own HdrHistogram; throughput is all bytes of batches completed in
  * the measured phase divided by the time from its start until the last of those batches completed.
  */
-public final class TransportBench {
+public final class TransportBench implements AutoCloseable {
 
-    private final TransportBenchSpec spec;
-    private final Transports transports;
+    private final String transport;
+    private final TransportConfig config;
+    private final long segmentBytes;
+    private final TransferEngine initiator;
+    private final Target target;
+    private final RemoteSegment remote;
 
-    public TransportBench(TransportBenchSpec spec, Transports transports) {
-        this.spec = spec;
-        this.transports = transports;
+    private TransportBench(String transport, TransportConfig config, long segmentBytes, TransferEngine initiator, Target target) {
+        this.transport = transport;
+        this.config = config;
+        this.segmentBytes = segmentBytes;
+        this.initiator = initiator;
+        this.target = target;
+        this.remote = initiator.openSegment(target.handle());
     }
 
-    public TransportBenchResult run() throws Exception {
-        TransportConfig config = spec.config();
-        try (TransferEngine initiator = transports.create(spec.transport(), config);
-             Target target = startTarget(config)) {
-            RemoteSegment remote = initiator.openSegment(target.handle());
-            int threads = spec.threads();
-            Worker[] workers = new Worker[threads];
-            long blocks = spec.segmentBytes() / spec.blockSize();
-            for (int t = 0; t < threads; t++) {
-                MemorySegment local = initiator.allocateBuffer(spec.localBytes());
-                local.fill((byte) t); // touch every page before measuring
-                workers[t] = new Worker(initiator, remote, local, t * (blocks / threads), blocks);
-            }
-            long warmupStart = System.nanoTime();
-            long warmupNanos = Math.clamp(spec.duration().toNanos() / 4, 300_000_000L, 2_000_000_000L);
-            runPhase(workers, warmupNanos, (blocks + threads - 1) / threads);
-            double warmupSeconds = (System.nanoTime() - warmupStart) / 1e9;
-            for (Worker w : workers) w.reset();
-            long start = runPhase(workers, spec.duration().toNanos(), 0);
-            long end = 0;
-            Histogram all = new Histogram(3_600_000_000_000L, 3);
-            long bytes = 0;
-            long batches = 0;
-            for (Worker w : workers) {
-                end = Math.max(end, w.lastCompletion);
-                all.add(w.latencies);
-                bytes += w.bytes;
-                batches += w.batches;
-            }
-            return new TransportBenchResult(spec, initiator.emulated(), initiator.copySemantics(), (end - start) / 1e9, warmupSeconds,
-                    bytes, batches,
-                    all.getValueAtPercentile(50) / 1e3, all.getValueAtPercentile(90) / 1e3, all.getValueAtPercentile(99) / 1e3,
-                    all.getValueAtPercentile(99.9) / 1e3, all.getMaxValue() / 1e3, all.getMean() / 1e3,
-                    Runtime.getRuntime().availableProcessors());
+    /**
+     * Starts a target serving {@code segmentBytes} (in its own JVM for every transport but {@code local}) and an
+     * initiator engine in this process, connected to it. Close it to stop both.
+     */
+    public static TransportBench open(Transports transports, String transport, TransportConfig config, long segmentBytes) {
+        TransferEngine initiator = transports.create(transport, config);
+        Target target = null;
+        try {
+            target = startTarget(transports, transport, config, segmentBytes);
+            return new TransportBench(transport, config, segmentBytes, initiator, target);
+        } catch (RuntimeException e) {
+            if (target != null) target.close();
+            initiator.close();
+            throw e;
         }
     }
 
-    /** Runs every worker until {@code nanos} have passed and each did {@code minBlocks}; returns the phase's start. */
-    private long runPhase(Worker[] workers, long nanos, long minBlocks) throws Exception {
+    /** Runs one spec against this session's target (same transport; its segment must fit the session's). */
+    public static TransportBenchResult runOnce(Transports transports, TransportBenchSpec spec) throws Exception {
+        try (TransportBench b = open(transports, spec.transport(), spec.config(), spec.segmentBytes())) {
+            return b.run(spec);
+        }
+    }
+
+    public TransportBenchResult run(TransportBenchSpec spec) throws Exception {
+        if (!spec.transport().equals(transport)) throw new IllegalArgumentException("this session benchmarks " + transport + ", not " + spec.transport());
+        if (spec.segmentBytes() > segmentBytes) throw new IllegalArgumentException("the spec needs a larger target segment than this session has");
+        int threads = spec.threads();
+        Worker[] workers = new Worker[threads];
+        long blocks = spec.segmentBytes() / spec.blockSize();
+        for (int t = 0; t < threads; t++) {
+            MemorySegment local = initiator.allocateBuffer(spec.localBytes());
+            local.fill((byte) t); // touch every page before measuring
+            workers[t] = new Worker(spec, initiator, remote, local, t * (blocks / threads), blocks);
+        }
+        long warmupStart = System.nanoTime();
+        long warmupNanos = Math.clamp(spec.duration().toNanos() / 4, 300_000_000L, 2_000_000_000L);
+        runPhase(workers, warmupNanos, (blocks + threads - 1) / threads, MAX_WARMUP_NANOS);
+        double warmupSeconds = (System.nanoTime() - warmupStart) / 1e9;
+        for (Worker w : workers) w.reset();
+        long start = runPhase(workers, spec.duration().toNanos(), 0, 0);
+        long end = 0;
+        Histogram all = new Histogram(3_600_000_000_000L, 3);
+        long bytes = 0;
+        long batches = 0;
+        for (Worker w : workers) {
+            end = Math.max(end, w.lastCompletion);
+            all.add(w.latencies);
+            bytes += w.bytes;
+            batches += w.batches;
+        }
+        return new TransportBenchResult(spec, initiator.emulated(), initiator.copySemantics(), (end - start) / 1e9, warmupSeconds,
+                bytes, batches,
+                all.getValueAtPercentile(50) / 1e3, all.getValueAtPercentile(90) / 1e3, all.getValueAtPercentile(99) / 1e3,
+                all.getValueAtPercentile(99.9) / 1e3, all.getMaxValue() / 1e3, all.getMean() / 1e3,
+                Runtime.getRuntime().availableProcessors());
+    }
+
+    @Override
+    public void close() {
+        try {
+            target.close();
+        } finally {
+            initiator.close();
+        }
+    }
+
+    /** The warm-up sweeps the whole target segment once, unless that takes longer than this (tiny blocks). */
+    private static final long MAX_WARMUP_NANOS = 2_000_000_000L;
+
+    /**
+     * Runs every worker until {@code nanos} have passed and each did {@code minBlocks} (but no longer than
+     * {@code capNanos} when that is > 0); returns the phase's start.
+     */
+    private static long runPhase(Worker[] workers, long nanos, long minBlocks, long capNanos) throws Exception {
         CyclicBarrier go = new CyclicBarrier(workers.length + 1);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         List<Thread> threads = new ArrayList<>();
@@ -86,7 +130,7 @@ public final class TransportBench {
                 try {
                     go.await();
                     started.await();
-                    w.run(start[0] + nanos, minBlocks);
+                    w.run(start[0] + nanos, minBlocks, capNanos > 0 ? start[0] + Math.max(nanos, capNanos) : Long.MAX_VALUE);
                 } catch (Throwable e) {
                     failure.compareAndSet(null, e);
                 }
@@ -102,7 +146,8 @@ public final class TransportBench {
         return start[0];
     }
 
-    private final class Worker {
+    private static final class Worker {
+        final TransportBenchSpec spec;
         final TransferEngine engine;
         final RemoteSegment remote;
         final MemorySegment local;
@@ -114,7 +159,8 @@ public final class TransportBench {
         long batches;
         long lastCompletion;
 
-        Worker(TransferEngine engine, RemoteSegment remote, MemorySegment local, long firstBlock, long blocks) {
+        Worker(TransportBenchSpec spec, TransferEngine engine, RemoteSegment remote, MemorySegment local, long firstBlock, long blocks) {
+            this.spec = spec;
             this.engine = engine;
             this.remote = remote;
             this.local = local;
@@ -130,12 +176,13 @@ public final class TransportBench {
             lastCompletion = 0;
         }
 
-        void run(long until, long minBlocks) throws Exception {
+        void run(long until, long minBlocks, long cap) throws Exception {
             long localBlocks = local.byteSize() / spec.blockSize();
             long localNext = 0;
             long done = 0;
             long timeout = spec.config().timeout().toMillis() + 5_000;
-            while (System.nanoTime() < until || done < minBlocks) {
+            long now;
+            while ((now = System.nanoTime()) < until || (done < minBlocks && now < cap)) {
                 batch.clear();
                 for (int i = 0; i < spec.batchSize(); i++) {
                     batch.add(spec.op(), local, (localNext % localBlocks) * spec.blockSize(), remote, (next % blocks) * spec.blockSize(), spec.blockSize());
@@ -161,13 +208,13 @@ public final class TransportBench {
         }
     }
 
-    private Target startTarget(TransportConfig config) {
-        if (spec.separateTarget()) {
-            TargetProcess p = TargetProcess.start(spec.transport(), config, spec.segmentBytes(), Duration.ofSeconds(120));
+    private static Target startTarget(Transports transports, String transport, TransportConfig config, long segmentBytes) {
+        if (!"local".equals(transport)) {
+            TargetProcess p = TargetProcess.start(transport, config, segmentBytes, Duration.ofSeconds(120));
             return new Target(p.handle(), p, null, null);
         }
-        TransferEngine e = transports.create(spec.transport(), config);
-        Segment s = e.registerSegment("bench-target", spec.segmentBytes());
+        TransferEngine e = transports.create(transport, config);
+        Segment s = e.registerSegment("bench-target", segmentBytes);
         s.memory().fill((byte) 0x5a);
         return new Target(s.handle(), null, e, s);
     }

@@ -49,10 +49,24 @@ public record TransportBenchSpec(
         if (segmentBytes < blockSize) throw new IllegalArgumentException("--segment-size must hold at least one block");
     }
 
+    /**
+     * The default target segment: at least {@link #MIN_SEGMENT_BYTES}, twice the last-level cache (so the working
+     * set never fits in it: this machine's L3 may be hundreds of MiB), and two batches per thread; whole blocks.
+     */
     public static long defaultSegmentBytes(long blockSize, int batchSize, int threads) {
         long perThread = 2 * blockSize * batchSize;
-        long want = Math.max(MIN_SEGMENT_BYTES, perThread * threads);
+        long want = Math.max(Math.max(MIN_SEGMENT_BYTES, 2 * LastLevelCache.bytes()), perThread * threads);
+        want = (want + (64L << 20) - 1) / (64L << 20) * (64L << 20);
         return (want + blockSize - 1) / blockSize * blockSize;
+    }
+
+    /**
+     * The fast, honest default: 2 initiator threads for transports whose batches wait on a link (tcp, rdma-emu),
+     * so one batch's turnaround on the host does not idle the link; 1 for memory-copy transports (shm, local),
+     * whose copy lanes already keep every core busy (a second thread only adds contention).
+     */
+    public static int defaultThreads(String transport) {
+        return "tcp".equals(transport) || "rdma-emu".equals(transport) ? 2 : 1;
     }
 
     /** Per-thread local buffer: two batches, at least {@link #MIN_LOCAL_BYTES}, whole blocks. */

@@ -18,7 +18,7 @@ import org.HdrHistogram.HistogramLogWriter;
 
 /**
  * A closed-loop store benchmark: {@code clients} threads, each issuing one operation after the other through
- * one {@link MeasuredBackend}. A {@code get} run first loads its keys (unmeasured), then reads uniformly random
+ * one {@link MeasuredBackend}. A {@code get} run first loads its keys (unmeasured; unless told not to), then reads uniformly random
  * keys; a {@code put} run writes fresh keys {@code k0, k1, …} (the first {@code keys} of them are the ones a get
  * run reads). Values are the keys' {@link KeyedPayload} content, generated outside the timed section.
  */
@@ -26,7 +26,7 @@ public final class StoreBench {
 
     /** Run settings, validated by the command. */
     public record Settings(String backend, String transport, boolean emulated, long valueSize, String op, int clients, Duration duration,
-                           Duration warmup, int keys, boolean verify, Path hlog) {}
+                           Duration warmup, int keys, boolean verify, boolean load, Path hlog) {}
 
     private StoreBench() {}
 
@@ -37,7 +37,7 @@ public final class StoreBench {
     public static StoreBenchResult run(Settings s, KvBackend backend, PrintStream log) throws InterruptedException, IOException {
         MeasuredBackend m = new MeasuredBackend(backend, s.verify());
         boolean get = "get".equals(s.op());
-        if (get) load(s, m, log);
+        if (get && s.load()) load(s, m, log);
         AtomicBoolean stop = new AtomicBoolean();
         List<Thread> threads = new ArrayList<>();
         List<Throwable> failures = new ArrayList<>();

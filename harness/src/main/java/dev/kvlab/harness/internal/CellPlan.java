@@ -6,6 +6,7 @@ import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.catalog.Roofline;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.transport.api.LinkSpec;
+import dev.kvlab.transport.api.TransportModel;
 
 /**
  * A validated run config with everything derived from it resolved: catalog entries, KV sizing, roofline,
@@ -25,13 +26,15 @@ import dev.kvlab.transport.api.LinkSpec;
  * @param lookupNanos       sim: metadata round trip
  * @param intervalNanos     interval histogram length
  * @param spinNanos         live: spun tail of a wait
- * @param link              link per GPU the transport model / auto estimate uses
- * @param transportName     live transport name, or null when the sim transport is a link
+ * @param link              link per GPU (the instance has TP of them)
+ * @param transportName     the transport's name when {@code transport} names one (tcp, shm, rdma-emu, local), else null
+ * @param transportModel    what a transfer on one instance's link costs (sim: the data path; live: the auto policy's estimate)
  */
 public record CellPlan(RunConfig config, ModelSpec model, HardwareSpec hardware, KvSizing kv, Roofline roofline, WorkloadPlan workload,
                        int blockTokens,
                        long hbmKvBlocks, long dramBlocks, long storeCapacity, long leaseTtlNanos, long lookupNanos,
-                       long intervalNanos, long spinNanos, LinkSpec link, String transportName) {
+                       long intervalNanos, long spinNanos, LinkSpec link, String transportName,
+                       TransportModel transportModel) {
 
     /** Bytes of one block as the store holds it (KV counted once). */
     public long blockBytes() {

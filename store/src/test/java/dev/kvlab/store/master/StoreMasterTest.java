@@ -226,6 +226,31 @@ class StoreMasterTest {
     }
 
     @Test
+    void aWatermarkRunThatFallsShortIsNotRepeatedAtOnce() {
+        master.mountSegment("n1", "s1", 100 * MIB);
+        for (int i = 0; i < 92; i++) {
+            put("k" + i, MIB);
+            master.getReplicaList("k" + i); // everything is being read
+        }
+        long runs = master.stats().evictionRuns();
+        assertThat(runs).isGreaterThanOrEqualTo(1);
+        put("k92", MIB);
+        master.getReplicaList("k92");
+        put("k93", MIB);
+        master.getReplicaList("k93");
+        assertThat(master.stats().evictionRuns()).as("no rescan on every put while nothing is evictable").isEqualTo(runs);
+        clock.advance(Duration.ofMillis(100));
+        put("k94", MIB);
+        assertThat(master.stats().evictionRuns()).isEqualTo(runs + 1);
+        assertThat(master.stats().evictedObjects()).isZero();
+        clock.advance(Duration.ofSeconds(10)); // the leases lapse
+        master.ping("n1");
+        master.tick();
+        assertThat(master.stats().evictedObjects()).isPositive();
+        assertThat(master.stats().usage()).isLessThanOrEqualTo(0.90);
+    }
+
+    @Test
     void softPinnedObjectsGoLastAndHardPinnedNever() {
         master.mountSegment("n1", "s1", 10 * MIB);
         ReplicateConfig soft = new ReplicateConfig(1, true, false, List.of());

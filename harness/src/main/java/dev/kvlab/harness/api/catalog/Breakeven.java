@@ -1,6 +1,7 @@
 package dev.kvlab.harness.api.catalog;
 
 import dev.kvlab.transport.api.LinkSpec;
+import dev.kvlab.transport.api.TransportModels;
 import java.time.Duration;
 
 /**
@@ -16,8 +17,8 @@ import java.time.Duration;
  */
 public final class Breakeven {
 
-    /** Per-operation latency assumed when the link spec gives none. */
-    public static final Duration DEFAULT_LATENCY = Duration.ofNanos(10_000);
+    /** Per-operation latency assumed when the link spec gives none (the transport module's default link latency). */
+    public static final Duration DEFAULT_LATENCY = TransportModels.DEFAULT_LINK_LATENCY;
 
     private final Roofline roofline;
     private final LinkSpec link;

@@ -5,6 +5,5 @@ package dev.kvlab.harness.api.config;
  *
  * @param spin         the last stretch of a modelled GPU wait is spun rather than parked [50us]
  * @param ioThreads    threads issuing store operations [4]
- * @param transportProfile TransportModel profile the {@code auto} policy uses for the live transport; null = {@code link} [null]
  */
-public record LiveConfig(String spin, int ioThreads, String transportProfile) {}
+public record LiveConfig(String spin, int ioThreads) {}

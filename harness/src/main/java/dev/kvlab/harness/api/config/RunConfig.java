@@ -23,8 +23,11 @@ import java.util.List;
  * @param cacheState  factor: {@code cold} | {@code hot}
  * @param tiers       factor: {@code none} | {@code local-only} | {@code remote-only} | {@code combined}
  * @param policy      factor: {@code recompute} | {@code fetch} | {@code auto}
- * @param transport   factor: live {@code tcp|shm|rdma-emu|local}; sim a link per GPU ({@code 4x200gbps}) or a transport name
- * @param link        link per GPU behind a transport name (sim's model of it, rdma-emu's NIC model, auto's estimate)
+ * @param transport   factor: live {@code tcp|shm|rdma-emu|local}; sim a link per GPU ({@code 4x200gbps}), a calibrated
+ *                    profile ({@code lab.yaml#tcp}), or a transport name (modelled by {@code transport_profile}, else {@code link})
+ * @param transportProfile a profile written by {@code kvlab calibrate} whose models stand for transport names (sim; and
+ *                    the live {@code auto} policy's estimate), or null
+ * @param link        link per GPU behind a transport name without a profile (sim model, rdma-emu NIC, auto's estimate)
  * @param pd          factor: {@code colocated} | {@code disaggregated}
  * @param slo         the SLOs goodput counts against
  * @param measurement interval histograms
@@ -33,7 +36,7 @@ import java.util.List;
 public record RunConfig(Mode mode, long seed, List<String> catalog, String model, String hardware, Dtype kvDtype,
                         Efficiency efficiency, ClusterConfig cluster, SchedulerConfig scheduler, LocalTierConfig local,
                         StoreConfig store, WorkloadConfig workload, WarmupConfig warmup, CacheState cacheState, Tiers tiers,
-                        Policy policy, String transport, String link, Pd pd, SloConfig slo, MeasurementConfig measurement,
+                        Policy policy, String transport, String transportProfile, String link, Pd pd, SloConfig slo, MeasurementConfig measurement,
                         LiveConfig live) {
 
     public RunConfig {

@@ -28,6 +28,8 @@ import dev.kvlab.workloads.api.WorkloadSpec;
 import dev.kvlab.transport.api.ByteSize;
 import dev.kvlab.transport.api.DurationSpec;
 import dev.kvlab.transport.api.LinkSpec;
+import dev.kvlab.transport.api.TransportModel;
+import dev.kvlab.transport.api.TransportModels;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -67,6 +69,19 @@ public final class RunValidator {
         if (trace.isTextual()) {
             Path p = resolve(trace.asText(), baseDir, t, "/workload/trace", "workload.trace", "trace");
             ((ObjectNode) t.root().get("workload")).put("trace", p.toString());
+        }
+        JsonNode profile = t.root().get("transport_profile");
+        if (profile != null && profile.isTextual()) {
+            Path p = resolve(profile.asText(), baseDir, t, "/transport_profile", "transport_profile", "transport profile");
+            t.root().put("transport_profile", p.toString());
+        }
+        JsonNode tr = t.root().get("transport");
+        if (tr != null && tr.isTextual() && (tr.asText().contains(".yaml") || tr.asText().contains(".yml"))) {
+            String text = tr.asText().strip();
+            int hash = text.lastIndexOf('#');
+            String file = hash >= 0 ? text.substring(0, hash) : text;
+            Path p = resolve(file, baseDir, t, "/transport", "transport", "transport profile");
+            t.root().put("transport", p + (hash >= 0 ? text.substring(hash) : ""));
         }
         JsonNode cat = t.root().get("catalog");
         if (cat instanceof ArrayNode a) {
@@ -227,15 +242,30 @@ public final class RunValidator {
             throw bad("link", e.getMessage());
         }
         String transportName = null;
+        TransportModel tm;
         if (LIVE_TRANSPORTS.contains(transport)) {
             transportName = transport;
+            if (c.transportProfile() != null) {
+                try {
+                    tm = TransportModels.load(Path.of(c.transportProfile())).model(transport);
+                } catch (RuntimeException e) {
+                    throw bad("transport_profile", e.getMessage());
+                }
+            } else {
+                tm = TransportModels.fromLink(instanceLink(link, cl.tp()));
+            }
         } else if (mode == Mode.LIVE) {
             throw bad("transport", "a live run needs a real transport: one of " + String.join(", ", LIVE_TRANSPORTS) + ", got '" + c.transport() + "'");
         } else {
             try {
-                link = LinkSpec.parse(transport);
-            } catch (IllegalArgumentException e) {
-                throw bad("transport", "neither a transport (" + String.join(", ", LIVE_TRANSPORTS) + ") nor a link: " + e.getMessage());
+                if (transport.contains(".yaml") || transport.contains(".yml")) {
+                    tm = TransportModels.resolve(c.transport(), null);
+                } else {
+                    link = LinkSpec.parse(transport);
+                    tm = TransportModels.fromLink(instanceLink(link, cl.tp()));
+                }
+            } catch (RuntimeException e) {
+                throw bad("transport", "neither a transport (" + String.join(", ", LIVE_TRANSPORTS) + "), a link nor a profile: " + e.getMessage());
             }
         }
         SloConfig slo = need("slo", c.slo());
@@ -251,7 +281,12 @@ public final class RunValidator {
 
         Roofline roof = new Roofline(model, hw, kv);
         return new CellPlan(c, model, hw, kv, roof, workload, blockTokens, hbmBlocks, dramBlocks, cap, lease, lookup, interval, spin, link,
-                transportName);
+                transportName, tm);
+    }
+
+    /** An instance's link: each of its TP GPUs has the per-GPU link. */
+    private static LinkSpec instanceLink(LinkSpec perGpu, int tp) {
+        return new LinkSpec(perGpu.links() * tp, perGpu.bitsPerSecondPerLink(), perGpu.latency());
     }
 
     private WorkloadPlan workload(RunConfig c, ModelSpec model, int tp) {

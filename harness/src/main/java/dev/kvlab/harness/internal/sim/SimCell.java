@@ -37,7 +37,7 @@ public final class SimCell {
     public CellResult run(long wallStartNanos) {
         var c = plan.config();
         SimLoop loop = new SimLoop();
-        TransportModel tm = new LinkTransportModel(plan.instanceLink());
+        TransportModel tm = plan.transportModel();
         SimStore store = new SimStore(plan, loop, loop.clock(), tm, faults);
         ServingModel model = new ServingModel(plan, loop, store, ServingListener.NONE);
         int bt = plan.blockTokens();
@@ -72,7 +72,8 @@ public final class SimCell {
         }
         m.finish(loop.now());
         double wall = (System.nanoTime() - wallStartNanos) / 1e9;
-        String emulated = "gpu time (roofline on " + plan.hardware().id() + "); data movement (transport model " + tm.name() + ")";
+        String emulated = "gpu time (roofline on " + plan.hardware().id() + "); data movement (transport model " + tm.name()
+                + (tm.emulated() ? ", emulated" : ", calibrated") + ")";
         CellSummary summary = SummaryBuilder.build(plan, m, store.stats(), wall, emulated);
         Map<Metric, Histogram> totals = new EnumMap<>(Metric.class);
         for (Metric metric : Metric.values()) totals.put(metric, m.total(metric));

@@ -52,7 +52,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <li><b>Eviction</b> runs when usage passes the high watermark (after a putStart, or in {@link #tick()})
  *     or when an allocation fails, and frees at least {@code evictionRatio} of capacity (more if the failed
  *     allocation needs it): COMPLETE objects without an active lease, oldest lease first (approximate LRU),
- *     objects with an active soft pin only when the others are not enough, hard-pinned objects never.
+ *     objects with an active soft pin only when the others are not enough, hard-pinned objects never. A
+ *     watermark run that cannot reach its target (everything leased or pinned) is not repeated for 100 ms of
+ *     clock time; an allocation failure always tries.
  * <li><b>Liveness</b>: {@link #ping} records a client; {@link #tick()} drops a client silent for longer than
  *     {@code clientTtl}, unmounting its segments and dropping their replicas (an object whose last replica
  *     goes is gone). A returning client gets {@code false} from ping and remounts.
@@ -83,6 +85,8 @@ public final class StoreMaster {
     // guarded by space
     private long capacity, used, complete, nextPutId = 1;
     private long evictedObjects, evictedBytes, evictionRuns, takenOver, reclaimed, dropped;
+    /** After a watermark run that could not reach its target, the next watermark run waits until then (allocation failures do not). */
+    private long watermarkQuietUntil = Long.MIN_VALUE;
 
     public StoreMaster(MasterConfig config, Clock clock) {
         this.config = Objects.requireNonNull(config, "config");
@@ -184,7 +188,7 @@ public final class StoreMaster {
                 for (SegmentState s : owned) unmount(s);
             }
             reclaim(now);
-            if (aboveWatermark()) evict(0, now);
+            if (aboveWatermark() && now >= watermarkQuietUntil) evictForWatermark(now);
         } finally {
             space.unlock();
         }
@@ -243,7 +247,7 @@ public final class StoreMaster {
             }
             processing.put(o.putId, o);
             List<Replica> out = replicasOf(o);
-            if (aboveWatermark()) evict(0, now);
+            if (aboveWatermark() && now >= watermarkQuietUntil) evictForWatermark(now);
             return new PutStartResult(PutStartResult.Status.STARTED, o.putId, out);
         } finally {
             space.unlock();
@@ -366,6 +370,7 @@ public final class StoreMaster {
 
     // ---------------------------------------------------------------- stats
 
+    /** Counters and a count of active leases; walks every object (O(n)): call it per reporting interval, not per request. */
     public MasterStats stats() {
         long now = nowNanos();
         space.lock();
@@ -524,8 +529,18 @@ public final class StoreMaster {
         }
     }
 
-    /** Evicts at least max(ratio × capacity, {@code need}, usage above the watermark) if that many bytes are evictable. */
-    private void evict(long need, long now) {
+    private void evictForWatermark(long now) {
+        if (!evict(0, now)) watermarkQuietUntil = now + WATERMARK_BACKOFF_NANOS;
+    }
+
+    /** A watermark run that fell short (everything leased or pinned) is not retried for this long. */
+    private static final long WATERMARK_BACKOFF_NANOS = 100_000_000L;
+
+    /**
+     * Evicts at least max(ratio × capacity, {@code need}, usage above the watermark) if that many bytes are
+     * evictable; true when it reached that target.
+     */
+    private boolean evict(long need, long now) {
         evictionRuns++;
         long target = Math.max((long) Math.ceil(config.evictionRatio() * capacity), need);
         target = Math.max(target, used - (long) Math.floor(config.highWatermark() * capacity));
@@ -544,7 +559,8 @@ public final class StoreMaster {
         }
         // the same order as sorting all candidates, but only as many are taken (heap) as the target needs
         long freed = evictFrom(new PriorityQueue<>(plain.size() + 1, OLDEST_LEASE_FIRST), plain, 0, target, now);
-        if (freed < target) evictFrom(new PriorityQueue<>(pinned.size() + 1, OLDEST_LEASE_FIRST), pinned, freed, target, now);
+        if (freed < target) freed = evictFrom(new PriorityQueue<>(pinned.size() + 1, OLDEST_LEASE_FIRST), pinned, freed, target, now);
+        return freed >= target;
     }
 
     private static final Comparator<ObjectMeta> OLDEST_LEASE_FIRST = (a, b) -> {

@@ -17,11 +17,17 @@ import java.util.function.Consumer;
  * come, first served.
  *
  * <p>Emulator lateness is not charged to the link: when the completion thread (or the copies) deliver a
- * completion {@code d} ns after its modelled time, the next reservation may start up to {@code d} ns in the
- * past, filling exactly the idle gap the emulator caused. Lanes still never overlap, so the line rate still
- * holds. One daemon thread completes batches at their modelled times; it parks and never spins.
+ * completion {@code d} ns after its modelled time, the next reservation may start up to
+ * {@code min(d, }{@value #MAX_CREDIT_NANOS}{@code  ns)} in the past, filling the idle gap the emulator's own timer
+ * slack and wake-up caused. Lanes still never overlap, so the line rate still holds; the cap keeps any single
+ * batch from finishing much faster than its wire time after a long scheduling stall (such stalls are charged
+ * to the host, as they would be with real hardware). One daemon thread completes batches at their modelled
+ * times; it parks and never spins.
  */
 final class NicPacer implements AutoCloseable {
+
+    /** The most emulator lateness one reservation may recover. */
+    static final long MAX_CREDIT_NANOS = 1_000_000;
 
     private final LinkSpec link;
     private final double nanosPerByte;
@@ -49,7 +55,7 @@ final class NicPacer implements AutoCloseable {
     /** Reserves lane time for every slice of {@code b}; returns when the batch is due (nanoTime units). */
     synchronized long reserve(TransferBatch b, long sliceSize) {
         double now = System.nanoTime();
-        double floor = now - lateCredit;
+        double floor = now - Math.min(lateCredit, MAX_CREDIT_NANOS);
         lateCredit = 0;
         double last = now;
         for (int i = 0; i < b.size(); i++) {
