@@ -25,8 +25,8 @@ public final class Manifest {
 
     private Manifest() {}
 
-    static ObjectNode build(String runId, MatrixSpec spec, Provenance prov, JsonNode state, Instant end, SummaryTable table, Path dir)
-            throws IOException {
+    /** The manifest without its {@code files} list (the caller adds it once every other file is written). */
+    static ObjectNode build(String runId, MatrixSpec spec, Provenance prov, JsonNode state, Instant end, SummaryTable table) {
         JsonNodeFactory f = JsonNodeFactory.instance;
         ObjectNode m = f.objectNode();
         m.put("schema", SCHEMA);
@@ -79,7 +79,6 @@ public final class Manifest {
             io.put("sha256", i.sha256());
             io.put("bytes", i.bytes());
         }
-        m.set("files", files(dir));
         return m;
     }
 

@@ -43,10 +43,13 @@ public final class PartialBundle implements AutoCloseable {
     private static final String SUFFIX = ".partial";
     private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT).withZone(ZoneOffset.UTC);
 
-    /** What renders {@code report.html} and {@code plots/} into a bundle directory. */
+    /**
+     * What renders {@code report.html} and {@code plots/} into a bundle directory; {@code manifest} is the
+     * manifest about to be written, without its {@code files} list (for provenance on the page).
+     */
     @FunctionalInterface
     public interface ReportStep {
-        void render(Path bundleDir) throws IOException;
+        void render(Path bundleDir, JsonNode manifest) throws IOException;
     }
 
     private final Path out;
@@ -184,9 +187,10 @@ public final class PartialBundle implements AutoCloseable {
         SummaryTable table = SummaryTable.fromCells(dir, spec);
         Durable.replace(dir.resolve(SUMMARY_CSV), table.csv());
         Durable.replace(dir.resolve(SUMMARY_JSON), BundleJson.pretty(table.json(runId, spec)));
-        report.render(dir);
+        ObjectNode manifest = Manifest.build(runId, spec, prov, state, end, table);
+        report.render(dir, manifest.deepCopy());
         sweepTemporaries();
-        ObjectNode manifest = Manifest.build(runId, spec, prov, state, end, table, dir);
+        manifest.set("files", Manifest.files(dir));
         Durable.replace(dir.resolve(MANIFEST), BundleJson.pretty(manifest));
         Files.deleteIfExists(dir.resolve(RUN_STATE));
         close();
