@@ -98,6 +98,7 @@ public final class SimCell {
         extras.put("handoff_bytes", rs.handoffBytes());
         extras.put("store_objects", ms.objects());
         extras.put("store_evicted_objects", ms.evictedObjects());
+        extras.put("store_eviction_runs", ms.evictionRuns());
         extras.put("store_usage", ms.usage());
         long iterations = 0, evictions = 0;
         double busy = 0;
