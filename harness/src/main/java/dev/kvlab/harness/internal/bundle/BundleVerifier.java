@@ -62,6 +62,13 @@ public final class BundleVerifier {
             p.add(new Problem(PartialBundle.MANIFEST, Files.exists(bundle.resolve(PartialBundle.MANIFEST)) ? "not valid JSON: " + e.getMessage() : "missing"));
             return p;
         }
+        try {
+            String seal = Manifest.checkSeal(Files.readAllBytes(bundle.resolve(PartialBundle.MANIFEST)));
+            if (seal != null) p.add(new Problem(PartialBundle.MANIFEST, seal));
+        } catch (IOException e) {
+            p.add(new Problem(PartialBundle.MANIFEST, "cannot read: " + e.getMessage()));
+        }
+        if (!p.isEmpty()) return p;
         manifestSchema(manifest, p);
         if (!p.isEmpty()) return p;
         checksums(bundle, manifest, p);

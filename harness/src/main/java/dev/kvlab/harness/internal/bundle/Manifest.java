@@ -109,6 +109,38 @@ public final class Manifest {
         return dir.relativize(p).toString().replace('\\', '/');
     }
 
+    /** The field that seals the manifest: SHA-256 of the manifest's own bytes with this field's value all zeros. */
+    public static final String SEAL = "manifest_sha256";
+    private static final String ZEROS = "0".repeat(64);
+    private static final java.util.regex.Pattern SEAL_FIELD = java.util.regex.Pattern.compile("\"" + SEAL + "\"\\s*:\\s*\"([0-9a-f]{64})\"");
+
+    /**
+     * The manifest's bytes, sealed: {@code manifest_sha256} (its last field) is the SHA-256 of these very bytes with
+     * that value replaced by 64 zeros, so a change of any byte of manifest.json is detected too.
+     */
+    public static byte[] sealed(ObjectNode m) {
+        m.remove(SEAL);
+        m.put(SEAL, ZEROS);
+        String text = new String(BundleJson.pretty(m), java.nio.charset.StandardCharsets.UTF_8);
+        String digest = Sha256.of(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        m.put(SEAL, digest);
+        return text.replace("\"" + SEAL + "\" : \"" + ZEROS + "\"", "\"" + SEAL + "\" : \"" + digest + "\"")
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** Null when {@code bytes} (a manifest.json) carries a valid seal, else what is wrong. */
+    public static String checkSeal(byte[] bytes) {
+        String text = new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+        java.util.regex.Matcher mt = SEAL_FIELD.matcher(text);
+        if (!mt.find()) return "no " + SEAL + " seal";
+        String digest = mt.group(1);
+        int at = mt.start(1);
+        if (mt.find()) return SEAL + " appears twice";
+        String zeroed = text.substring(0, at) + ZEROS + text.substring(at + 64);
+        return Sha256.of(zeroed.getBytes(java.nio.charset.StandardCharsets.UTF_8)).equals(digest) ? null
+                : "its bytes do not match its " + SEAL + " seal (the manifest was changed)";
+    }
+
     /**
      * Recomputes {@code files} of a finished bundle's manifest after a file was replaced (e.g. {@code kvlab report}
      * re-rendering) and replaces {@code manifest.json} atomically. Everything else in the manifest stays.
@@ -116,6 +148,6 @@ public final class Manifest {
     public static void refresh(Path bundle) throws IOException {
         ObjectNode m = (ObjectNode) BundleJson.read(bundle.resolve(PartialBundle.MANIFEST));
         m.set("files", files(bundle));
-        Durable.replace(bundle.resolve(PartialBundle.MANIFEST), BundleJson.pretty(m));
+        Durable.replace(bundle.resolve(PartialBundle.MANIFEST), sealed(m));
     }
 }

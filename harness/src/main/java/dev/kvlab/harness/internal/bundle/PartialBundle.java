@@ -191,7 +191,7 @@ public final class PartialBundle implements AutoCloseable {
         report.render(dir, manifest.deepCopy());
         sweepTemporaries();
         manifest.set("files", Manifest.files(dir));
-        Durable.replace(dir.resolve(MANIFEST), BundleJson.pretty(manifest));
+        Durable.replace(dir.resolve(MANIFEST), Manifest.sealed(manifest));
         Files.deleteIfExists(dir.resolve(RUN_STATE));
         close();
         Files.deleteIfExists(dir.resolve(LOCK));
