@@ -7,6 +7,7 @@ import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.RunListener;
 import dev.kvlab.harness.internal.bundle.BundleJson;
 import dev.kvlab.harness.internal.bundle.Durable;
+import dev.kvlab.harness.internal.bundle.Manifest;
 import dev.kvlab.harness.internal.bundle.PartialBundle;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -19,8 +20,8 @@ import java.util.Map;
  * A matrix run published to InfluxDB: every cell × replicate gets live meters fed by its {@link CellObserver}
  * (tagged run, cell, replicate, mode and every factor), a final push when it ends, and its summary row as one
  * point. When the run ends the publisher is drained and closed, the push counts go to stderr and, for a finished
- * bundle, into its {@code manifest.json} as {@code "observability"} (replaced atomically, like {@code kvlab report}
- * does; no secret: the target is described by URL, database/org/bucket and the token's variable name).
+ * bundle, into its {@code manifest.json} as {@code "observability"} (replaced atomically and re-sealed, like
+ * {@code kvlab report} does; no secret: the target is described by URL, database/org/bucket and the token's variable name).
  */
 public final class InfluxRunListener implements RunListener {
 
@@ -76,12 +77,12 @@ public final class InfluxRunListener implements RunListener {
         }
     }
 
-    /** Adds {@code "observability": section} to the bundle's manifest (temporary sibling, then rename). */
+    /** Adds {@code "observability": section} to the bundle's manifest, sealed again (temporary sibling, then rename). */
     public static void recordInManifest(Path bundle, Map<String, Object> section) throws IOException {
         Path m = bundle.resolve(PartialBundle.MANIFEST);
         if (!Files.isRegularFile(m)) return;
         ObjectNode manifest = (ObjectNode) BundleJson.read(m);
         manifest.set("observability", BundleJson.mapper().valueToTree(section));
-        Durable.replace(m, BundleJson.pretty(manifest));
+        Durable.replace(m, Manifest.sealed(manifest)); // re-sealed: kvlab verify checks the manifest's own bytes
     }
 }
