@@ -72,15 +72,23 @@ public final class SimStore implements RemoteTier {
         return master;
     }
 
-    /** The checksum an intact object of {@code key} carries. */
-    public static int checksum(String key, long length) {
-        long h = BlockKeys.mix(key.hashCode() * 0x9E3779B97F4A7C15L ^ length);
-        for (int i = 0; i < key.length(); i++) h = BlockKeys.mix(h + key.charAt(i));
+    /** The checksum an intact object of block key {@code key} carries (the store key is derived from it one to one). */
+    public static int checksum(long key, long length) {
+        long h = BlockKeys.mix(BlockKeys.mix(key ^ 0x243F6A8885A308D3L) + length);
         return (int) (h ^ (h >>> 32));
     }
 
+    private int checksum(Seq s, int block) {
+        return checksum(s.request.blockKeys()[block], blockBytes);
+    }
+
+    /** The store key of block {@code block} of {@code s} (made once per sequence and block). */
     private String key(Seq s, int block) {
-        return BlockKeys.storeKey(s.request.blockKeys()[block]);
+        String[] keys = s.storeKeys;
+        if (keys == null) keys = s.storeKeys = new String[s.fullBlocks];
+        String k = keys[block];
+        if (k == null) k = keys[block] = BlockKeys.storeKey(s.request.blockKeys()[block]);
+        return k;
     }
 
     @Override
@@ -115,17 +123,14 @@ public final class SimStore implements RemoteTier {
                 String k = key(s, from + ok);
                 ReplicaList rl = lists[ok];
                 int crc = faults.checksumRead(k, rl.crc32c());
-                if (now > rl.leaseDeadlineNanos() || rl.length() != blockBytes || crc != checksum(k, blockBytes)) break;
+                if (now > rl.leaseDeadlineNanos() || rl.length() != blockBytes || crc != checksum(s, from + ok)) break;
                 lists[ok] = new ReplicaList(rl.status(), rl.length(), crc, rl.replicas(), rl.leaseDeadlineNanos(), rl.leaseTtlNanos());
                 ok++;
             }
             verified += ok;
             rejected += count - ok;
             // audit: every block the model will use must carry its key's checksum
-            for (int i = 0; i < ok; i++) {
-                String k = key(s, from + i);
-                if (lists[i].crc32c() != checksum(k, blockBytes)) wrongHitsUsed++;
-            }
+            for (int i = 0; i < ok; i++) if (lists[i].crc32c() != checksum(s, from + i)) wrongHitsUsed++;
             s.fetchedBlocks = ok;
             s.fallbackBlocks = count - ok;
             s.fetchedBytes = bytes;
@@ -143,7 +148,7 @@ public final class SimStore implements RemoteTier {
         int replicas = 0;
         for (int i = 0; i < n; i++) {
             String k = key(s, from + i);
-            PutStartResult r = master.putStart(k, blockBytes, checksum(k, blockBytes), replicate);
+            PutStartResult r = master.putStart(k, blockBytes, checksum(s, from + i), replicate);
             putStartCalls++;
             switch (r.status()) {
                 case STARTED -> {
