@@ -196,6 +196,11 @@ public final class Instance {
         return sb.toString();
     }
 
+    /** Sequences waiting for admission here. */
+    public int queued() {
+        return waiting.size();
+    }
+
     /** Sequences queued or admitted here. */
     public int load() {
         return waiting.size() + running.size();

@@ -15,6 +15,8 @@ import dev.kvlab.transport.api.TransportModel;
 import dev.kvlab.workloads.api.BlockKeys;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.function.IntConsumer;
 
 /**
@@ -35,6 +37,8 @@ public final class SimStore implements RemoteTier {
     private final long blockBytesAllRanks;
     private final ReplicateConfig replicate;
     private final FaultHook faults;
+    /** Calls made to the master, by operation (for observers; the sim has no RPC, these are its master calls). */
+    private long existsCalls, replicaListCalls, putStartCalls, putEndCalls;
     private long written, writtenBytes, skipped, noSpace, writeFailed, handoffBytes, verified, rejected, wrongHitsUsed;
 
     /** Lets tests (and fault injection) alter what a read returns: the checksum a block comes back with. */
@@ -91,6 +95,7 @@ public final class SimStore implements RemoteTier {
     public void lookup(Seq s, int from, int max, IntConsumer done) {
         int n = 0;
         while (from + n < max && master.exists(key(s, from + n))) n++;
+        existsCalls += Math.min(n + 1, Math.max(0, max - from));
         int found = n;
         loop.after(plan.lookupNanos(), () -> done.accept(found));
     }
@@ -102,6 +107,7 @@ public final class SimStore implements RemoteTier {
         int found = 0;
         while (found < count) {
             ReplicaList rl = master.getReplicaList(key(s, from + found));
+            replicaListCalls++;
             if (!rl.found()) break;
             lists[found++] = rl;
         }
@@ -143,6 +149,7 @@ public final class SimStore implements RemoteTier {
         for (int i = 0; i < n; i++) {
             String k = key(s, from + i);
             PutStartResult r = master.putStart(k, blockBytes, checksum(s, from + i), replicate);
+            putStartCalls++;
             switch (r.status()) {
                 case STARTED -> {
                     keys[started] = k;
@@ -161,6 +168,7 @@ public final class SimStore implements RemoteTier {
         loop.after(plan.lookupNanos() + Math.round(secs * 1e9), () -> {
             in.activeTransfersDec();
             for (int i = 0; i < m; i++) {
+                putEndCalls++;
                 if (master.putEnd(keys[i], ids[i]) == EndStatus.OK) {
                     written++;
                     writtenBytes += blockBytes;
@@ -192,6 +200,16 @@ public final class SimStore implements RemoteTier {
     @Override
     public RemoteStats stats() {
         return new RemoteStats(written, writtenBytes, skipped, noSpace, writeFailed, handoffBytes, verified, rejected, wrongHitsUsed);
+    }
+
+    /** Calls made to the master so far, by operation ({@code exists, get_replica_list, put_start, put_end}). */
+    public Map<String, Long> masterCalls() {
+        Map<String, Long> m = new LinkedHashMap<>();
+        m.put("exists", existsCalls);
+        m.put("get_replica_list", replicaListCalls);
+        m.put("put_start", putStartCalls);
+        m.put("put_end", putEndCalls);
+        return m;
     }
 
     @Override
