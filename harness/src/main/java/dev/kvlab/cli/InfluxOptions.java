@@ -1,16 +1,13 @@
 package dev.kvlab.cli;
 
 import dev.kvlab.harness.api.BadInputException;
-import dev.kvlab.harness.api.RunListener;
 import dev.kvlab.harness.internal.metrics.InfluxPublisher;
-import dev.kvlab.harness.internal.metrics.InfluxRunListener;
 import dev.kvlab.harness.internal.metrics.InfluxTarget;
 import dev.kvlab.transport.api.DurationSpec;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import picocli.CommandLine.Option;
@@ -93,12 +90,6 @@ public final class InfluxOptions {
     public InfluxPublisher open(PrintStream err) {
         InfluxTarget t = target(System::getenv);
         return t == null ? null : InfluxPublisher.open(t, err);
-    }
-
-    /** The run listeners the options ask for: the InfluxDB publisher with {@code --influx}, else none. */
-    public List<RunListener> listeners(PrintStream err) {
-        InfluxPublisher pub = open(err);
-        return pub == null ? List.of() : List.of(new InfluxRunListener(pub, err));
     }
 
     /** The target's description for the manifest (no secret), or {@code null}. */

@@ -11,7 +11,6 @@ import dev.kvlab.harness.internal.bundle.BundleJson;
 import dev.kvlab.harness.internal.bundle.CellFiles;
 import dev.kvlab.harness.internal.bundle.PartialBundle;
 import dev.kvlab.harness.internal.bundle.Provenance;
-import dev.kvlab.harness.internal.matrix.CellExecutor;
 import dev.kvlab.harness.internal.matrix.MatrixRunner;
 import dev.kvlab.harness.internal.matrix.ProgressReporter;
 import dev.kvlab.harness.internal.report.ReportRenderer;
@@ -41,7 +40,7 @@ final class MatrixExecution {
         listeners.add(new ProgressReporter(err, ProgressReporter.stderrIsTerminal()));
         listeners.addAll(extra);
         ReportRenderer renderer = new ReportRenderer();
-        MatrixRunner runner = new MatrixRunner(CellExecutor.of(new CellRunner()), listeners, prov, Clock.systemUTC(), renderer::render, err);
+        MatrixRunner runner = new MatrixRunner(new CellRunner()::run, listeners, prov, Clock.systemUTC(), renderer::render, err);
         MatrixRunner.Outcome o = runner.run(matrix, out, resume);
         if (archive) {
             Path tgz = o.bundle().resolveSibling(o.bundle().getFileName() + ".tar.gz");

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import dev.kvlab.harness.internal.metrics.InfluxPublisher;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -51,19 +52,23 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--json", description = "print one JSON object on stdout (the bundle path goes to stderr)") boolean json;
 
-    @Mixin InfluxOptions influx; // obs: --influx* options
+    @Mixin InfluxOptions influx; // issue 7: --influx URL --influx-db DB | --influx-org ORG --influx-bucket BUCKET
 
     @Override
     public Integer call() throws Exception {
         Mode m = parseMode(spec, mode);
         MatrixSpec ms = MatrixSpec.load(matrix, sets, m);
-        MatrixRunner.Outcome o = MatrixExecution.run(spec, ms, out, resume, archive, listeners());
+        influx.target(System::getenv); // bad --influx options: exit 2 before anything runs
+        MatrixRunner.Outcome o;
+        try (InfluxPublisher pub = influx.open(System.err)) {
+            o = MatrixExecution.run(spec, ms, out, resume, archive, listeners(pub));
+        }
         return MatrixExecution.print(spec, ms, o, json);
     }
 
-    /** Listeners besides the progress reporter (issue 7: the InfluxDB publisher's mixin adds its listener here). */
-    List<RunListener> listeners() {
-        return influx.listeners(System.err); // obs: the InfluxDB publisher, when --influx is given
+    /** Listeners besides the progress reporter: the InfluxDB publisher's when {@code --influx} is given. */
+    static List<RunListener> listeners(InfluxPublisher pub) {
+        return pub == null ? List.of() : List.of(new InfluxRunListener(pub));
     }
 
     static Mode parseMode(CommandSpec spec, String mode) {

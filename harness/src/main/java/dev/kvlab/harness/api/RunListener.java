@@ -20,8 +20,8 @@ public interface RunListener {
     default void cellStarted(String runId, CellRun cell) {}
 
     /**
-     * What watches {@code cell} while it runs (e.g. live metrics), or {@code null} for nothing; asked right after
-     * {@link #cellStarted}. The cell runs with every listener's observer; observing never changes its result.
+     * An observer to run {@code cell} with (e.g. to push live metrics every measurement interval), or null for
+     * none. Called right after {@link #cellStarted}; observing never changes what a cell computes.
      */
     default CellObserver cellObserver(String runId, CellRun cell) {
         return null;
@@ -29,6 +29,15 @@ public interface RunListener {
 
     /** {@code cell} finished with {@code result} (its files are written to the bundle). */
     default void cellFinished(String runId, CellRun cell, CellResult result) {}
+
+    /**
+     * Top-level sections this listener adds to {@code manifest.json} (name → a value Jackson can write, e.g.
+     * {@code observability} → the push target and counts); asked once, just before the manifest is written. A
+     * section must hold no secret and must not reuse a name of the bundle format.
+     */
+    default java.util.Map<String, Object> manifestSections() {
+        return java.util.Map.of();
+    }
 
     /** The run ended: {@code end.ok()} with its bundle in place, or failed ({@code end.bundle()} is null then). */
     default void runFinished(RunEnd end) {}

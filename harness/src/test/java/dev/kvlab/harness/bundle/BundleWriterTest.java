@@ -221,9 +221,9 @@ class BundleWriterTest {
         };
         CellRunner real = new CellRunner();
         int[] n = {0};
-        dev.kvlab.harness.internal.matrix.CellExecutor flaky = (c, w) -> {
+        dev.kvlab.harness.internal.matrix.CellExecutor flaky = (c, w, o) -> {
             if (++n[0] == 5) throw new IllegalStateException("injected failure");
-            return real.run(c, w);
+            return real.run(c, w, o);
         };
         Provenance p = Provenance.capture("test", List.of("run"));
         MatrixRunner r1 = new MatrixRunner(flaky, List.of(failAt5), p, Clock.systemUTC(), new ReportRenderer()::render, new PrintWriter(new StringWriter()));

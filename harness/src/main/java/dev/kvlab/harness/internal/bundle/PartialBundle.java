@@ -183,11 +183,14 @@ public final class PartialBundle implements AutoCloseable {
      * Writes {@code summary.csv}, {@code summary.json}, the report, then {@code manifest.json}, and renames the
      * directory into place. Returns the bundle directory and the summary.
      */
-    public Finished finish(MatrixSpec spec, Provenance prov, Instant end, ReportStep report) throws IOException {
+    public Finished finish(MatrixSpec spec, Provenance prov, Instant end, ReportStep report, java.util.Map<String, Object> sections)
+            throws IOException {
         SummaryTable table = SummaryTable.fromCells(dir, spec);
         Durable.replace(dir.resolve(SUMMARY_CSV), table.csv());
         Durable.replace(dir.resolve(SUMMARY_JSON), BundleJson.pretty(table.json(runId, spec)));
         ObjectNode manifest = Manifest.build(runId, spec, prov, state, end, table);
+        for (var e : sections.entrySet())
+            if (!manifest.has(e.getKey())) manifest.set(e.getKey(), BundleJson.mapper().valueToTree(e.getValue()));
         report.render(dir, manifest.deepCopy());
         sweepTemporaries();
         manifest.set("files", Manifest.files(dir));

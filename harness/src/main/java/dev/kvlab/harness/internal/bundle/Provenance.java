@@ -61,7 +61,7 @@ public record Provenance(String kvlabVersion, String gitCommit, Boolean gitDirty
             if (a.startsWith("-")) {
                 int eq = a.indexOf('=');
                 String name = eq < 0 ? a : a.substring(0, eq);
-                if (SECRET.matcher(name).matches()) {
+                if (SECRET.matcher(name).matches() && !name.endsWith("-env")) {
                     if (eq < 0) {
                         out.add(a);
                         nextSecret = true;

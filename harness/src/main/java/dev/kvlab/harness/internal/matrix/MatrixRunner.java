@@ -13,7 +13,10 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -91,11 +94,12 @@ public final class MatrixRunner {
                 for (CellRun r : spec.runs()) {
                     if (b.done(r)) continue;
                     tell(l -> l.cellStarted(id, r));
-                    CellResult result = cells.run(r.config(), System.nanoTime(), observer(id, r)); // obs: listeners' observers watch the cell
+                    CellObserver observer = observers(id, r);
+                    CellResult result = cells.run(r.config(), System.nanoTime(), observer);
                     b.write(r, result);
                     tell(l -> l.cellFinished(id, r, result));
                 }
-                PartialBundle.Finished fin = b.finish(spec, provenance, clock.instant(), report);
+                PartialBundle.Finished fin = b.finish(spec, provenance, clock.instant(), report, sections());
                 ok = true;
                 tell(l -> l.runFinished(new RunListener.RunEnd(id, spec, fin.bundle(), clock.instant(), true)));
                 return new Outcome(id, fin.bundle(), fin.table(), false);
@@ -109,13 +113,16 @@ public final class MatrixRunner {
         }
     }
 
-    /** The listeners' observers of {@code r} (obs), one observer calling them in order; a failing one is dropped. */
-    private CellObserver observer(String id, CellRun r) {
-        List<CellObserver> obs = new java.util.ArrayList<>();
-        tell(l -> {
-            CellObserver o = l.cellObserver(id, r);
-            if (o != null) obs.add(o);
-        });
+    private CellObserver observers(String runId, CellRun r) {
+        List<CellObserver> obs = new ArrayList<>();
+        for (RunListener l : listeners) {
+            try {
+                CellObserver o = l.cellObserver(runId, r);
+                if (o != null) obs.add(o);
+            } catch (RuntimeException e) {
+                broken(l, e);
+            }
+        }
         if (obs.isEmpty()) return CellObserver.NONE;
         if (obs.size() == 1) return obs.get(0);
         return p -> {
@@ -123,15 +130,31 @@ public final class MatrixRunner {
         };
     }
 
+    private Map<String, Object> sections() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (RunListener l : listeners) {
+            try {
+                m.putAll(l.manifestSections());
+            } catch (RuntimeException e) {
+                broken(l, e);
+            }
+        }
+        return m;
+    }
+
+    private void broken(RunListener l, RuntimeException e) {
+        if (broken.add(l)) {
+            log.println("kvlab: listener " + l.getClass().getSimpleName() + " failed: " + e + " (further failures of it are not reported)");
+            log.flush();
+        }
+    }
+
     private void tell(Consumer<RunListener> call) {
         for (RunListener l : listeners) {
             try {
                 call.accept(l);
             } catch (RuntimeException e) {
-                if (broken.add(l)) {
-                    log.println("kvlab: listener " + l.getClass().getSimpleName() + " failed: " + e + " (further failures of it are not reported)");
-                    log.flush();
-                }
+                broken(l, e);
             }
         }
     }
