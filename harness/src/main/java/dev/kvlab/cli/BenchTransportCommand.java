@@ -114,7 +114,12 @@ public final class BenchTransportCommand implements Callable<Integer> {
         b.append(String.format(Locale.ROOT, "batch latency us: p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  max %.1f  mean %.1f%n",
                 r.p50Us(), r.p90Us(), r.p99Us(), r.p999Us(), r.maxUs(), r.meanUs()));
         b.append("copies: ").append(r.copySemantics()).append(System.lineSeparator());
-        if (r.emulated()) b.append("NOTE: these figures are EMULATED by a NIC model, not measured on RDMA hardware.").append(System.lineSeparator());
+        if (r.emulated()) {
+            b.append("NOTE: these figures are EMULATED by a NIC model (" + r.effectiveLink() + "), not measured on RDMA hardware.").append(System.lineSeparator());
+            if (r.copyBound())
+                b.append(String.format(Locale.ROOT, "NOTE: below the emulated link's %.3f GB/s: the shared-memory copies (CPU), not the NIC model, limited this run.%n",
+                        r.effectiveLink().bytesPerSecond() / 1e9));
+        }
         return b.toString();
     }
 }
