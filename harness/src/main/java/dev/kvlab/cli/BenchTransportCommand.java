@@ -25,9 +25,9 @@ import picocli.CommandLine.Spec;
  * {@code transfer_engine_bench}. The target runs in its own JVM for tcp, shm and rdma-emu.
  */
 @Command(name = "transport", mixinStandardHelpOptions = true,
-        description = {"Benchmarks a transport: a target serves one segment (in its own process for tcp, shm and rdma-emu),",
-                "closed-loop initiator threads submit batches of READ or WRITE requests; prints throughput and",
-                "per-batch latency percentiles (HdrHistogram). rdma-emu results are EMULATED (a NIC model)."})
+        description = "Benchmarks a transport: a target serves one segment (in its own process for tcp, shm and rdma-emu), "
+                + "closed-loop initiator threads submit batches of READ or WRITE requests; prints throughput and per-batch latency "
+                + "percentiles (HdrHistogram) and CPU time. rdma-emu results are EMULATED (a NIC model).")
 public final class BenchTransportCommand implements Callable<Integer> {
 
     @Spec CommandSpec cmd;
@@ -41,8 +41,9 @@ public final class BenchTransportCommand implements Callable<Integer> {
     @Option(names = "--batch-size", defaultValue = "16", paramLabel = "N", description = "requests per batch (default ${DEFAULT-VALUE})")
     int batchSize;
 
-    @Option(names = "--threads", paramLabel = "N", description = {"initiator threads, one batch in flight each (default: 2 for tcp and rdma-emu,",
-            "where a second batch keeps the link busy while a thread turns around; 1 for shm and local, whose copy lanes already use every core)"})
+    @Option(names = "--threads", paramLabel = "N", description = "initiator threads, one batch in flight each (default: 2 for tcp and "
+            + "rdma-emu, where a second batch keeps the link busy while a thread turns around; 1 for shm and local, whose copy lanes "
+            + "already use every core)")
     Integer threads;
 
     @Option(names = "--duration", defaultValue = "10s", paramLabel = "DUR", description = "measured time after the warm-up (default ${DEFAULT-VALUE})")
