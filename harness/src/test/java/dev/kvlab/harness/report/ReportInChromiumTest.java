@@ -72,6 +72,25 @@ class ReportInChromiumTest {
             JsonNode full = b.call("Page.captureScreenshot", Map.of("format", "png", "captureBeyondViewport", true,
                     "clip", Map.of("x", 0, "y", 0, "width", 1400, "height", height, "scale", 1)));
             Files.write(Path.of("target", "report-screenshot-full.png"), Base64.getDecoder().decode(full.path("data").asText()));
+
+            // the SVG versions of the plots decode in a browser too
+            StringBuilder page = new StringBuilder("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>svg</title></head><body>");
+            int svgs = 0;
+            try (var files = Files.list(bundle.resolve("plots"))) {
+                for (Path p : files.filter(f -> f.toString().endsWith(".svg")).sorted().toList()) {
+                    page.append("<img alt=\"").append(p.getFileName()).append("\" src=\"").append(p.toUri()).append("\">");
+                    svgs++;
+                }
+            }
+            Path svgPage = tmp.resolve("svg-check.html");
+            Files.writeString(svgPage, page.append("</body></html>").toString());
+            b.events.clear();
+            b.call("Page.navigate", Map.of("url", svgPage.toUri().toString()));
+            assertThat(b.awaitEvent("Page.loadEventFired", Duration.ofSeconds(60))).isTrue();
+            assertThat(svgs).isEqualTo(images);
+            assertThat(b.eval("Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.alt)").toString())
+                    .as("SVG plots that failed to decode").isEqualTo("[]");
+            assertThat(b.problems()).as("errors while loading the SVG plots").isEmpty();
         }
     }
 }
