@@ -90,6 +90,11 @@ final class ReportPage {
         if (m.hasNonNull("started_at")) bits.add("started " + m.get("started_at").asText());
         if (b.baseline() != null) bits.add("baseline " + b.baseline());
         h.el("div", "class=\"sub\"", String.join(" · ", bits));
+        if (!b.factors().isEmpty()) {
+            List<String> fs = new ArrayList<>();
+            b.factors().forEach((k, v) -> fs.add(k + " = " + String.join(" | ", v)));
+            h.el("div", "class=\"sub\"", "factors: " + String.join("; ", fs));
+        }
         h.raw("<nav class=\"toc\">");
         for (String[] t : List.of(new String[] {"emulated", "What was emulated"}, new String[] {"latency", "Latency"},
                 new String[] {"goodput", "Goodput & hits"}, new String[] {"cdf", "TTFT CDF"}, new String[] {"breakeven", "Recompute vs fetch"},
@@ -160,15 +165,36 @@ final class ReportPage {
             }
             h.table(null, List.of("emulated", "cells"), rows);
         }
+        whatRan();
         h.el("h3", "What each transport copies");
         Map<String, List<String>> byTransport = new TreeMap<>();
         for (CellData c : b.cells()) byTransport.computeIfAbsent(c.mode() + "\u0000" + c.text("transport"), k -> new ArrayList<>()).add(c.id());
         List<List<Cell>> rows = new ArrayList<>();
         for (var e : byTransport.entrySet()) {
             String[] k = e.getKey().split("\u0000", -1);
-            rows.add(List.of(Cell.code(k[1]), Cell.of(k[0]), Cell.of(TransportCopies.of(k[1], k[0])), Cell.of(abbreviate(e.getValue()))));
+            String copies = TransportCopies.of(k[1], k[0]);
+            if ("live".equals(k[0])) {
+                // a live cell says what its store client's transport copies (the engine's own copySemantics)
+                CellData first = b.cells().stream().filter(c -> c.id().equals(e.getValue().getFirst())).findFirst().orElseThrow();
+                String said = first.describe().get("store");
+                if (said != null && !said.isBlank()) copies = said;
+            }
+            rows.add(List.of(Cell.code(k[1]), Cell.of(k[0]), Cell.of(copies), Cell.of(abbreviate(e.getValue()))));
         }
         h.table(null, List.of("transport", "mode", "what a transfer copies", "cells"), rows);
+    }
+
+    /** The cells' own descriptions (cell.json "describe"), each distinct text once with the cells it applies to. */
+    private void whatRan() {
+        Map<String, Map<String, List<String>>> byKey = new LinkedHashMap<>();
+        for (CellData c : b.cells())
+            c.describe().forEach((k, v) -> byKey.computeIfAbsent(k, x -> new LinkedHashMap<>()).computeIfAbsent(v, x -> new ArrayList<>()).add(c.id()));
+        if (byKey.isEmpty()) return;
+        h.el("h3", "What ran");
+        List<List<Cell>> rows = new ArrayList<>();
+        byKey.forEach((k, texts) -> texts.forEach((text, cells) -> rows.add(List.of(Cell.head(k), Cell.of(text),
+                Cell.of(cells.size() == b.cells().size() ? "all cells" : abbreviate(cells))))));
+        h.table(null, List.of("", "as the cells describe it", "cells"), rows);
     }
 
     private void latency() {
