@@ -88,7 +88,13 @@ public final class ReportRenderer {
      */
     public Rendered rerender(Path bundleDir) {
         Rendered r = render(bundleDir, null);
-        if (Files.isRegularFile(bundleDir.resolve("manifest.json"))) ManifestFiles.refresh(bundleDir);
+        if (Files.isRegularFile(bundleDir.resolve("manifest.json"))) {
+            try {
+                dev.kvlab.harness.internal.bundle.Manifest.refresh(bundleDir); // recomputes files and the manifest's seal
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot refresh " + bundleDir.resolve("manifest.json") + ": " + e.getMessage(), e);
+            }
+        }
         return r;
     }
 
