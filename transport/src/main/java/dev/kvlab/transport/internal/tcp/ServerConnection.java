@@ -39,6 +39,7 @@ final class ServerConnection {
     private final ByteBuffer discard = ByteBuffer.allocateDirect(64 * 1024);
     private int gathered; // buffers in gather
     private int responses; // header slots used
+    private boolean readsPending; // gathered READ payloads are views of segment memory, sent at the next flush
 
     private TcpSegment cached;
     private volatile TcpSegment using;
@@ -189,6 +190,7 @@ final class ServerConnection {
         if (length > 0) {
             if (status == Wire.ST_OK) {
                 using = s;
+                readsPending = true;
                 gather[gathered++] = views[responses].of(s.memory(), offset, length);
             } else {
                 gather[gathered++] = server.zeros(length); // the response size is fixed by the request
@@ -202,6 +204,8 @@ final class ServerConnection {
         byte status = check(s, offset, length);
         int buffered = Math.min(length, in.remaining());
         if (status == Wire.ST_OK) {
+            // earlier READs on this connection must not see this WRITE: their payloads are still views, send them first
+            if (readsPending) flush();
             using = s;
             if (buffered > 0) MemorySegment.copy(inMemory, in.position(), s.memory(), offset, buffered);
             in.position(in.position() + buffered);
@@ -251,6 +255,7 @@ final class ServerConnection {
         }
         gathered = 0;
         responses = 0;
+        readsPending = false;
         using = null;
     }
 }
