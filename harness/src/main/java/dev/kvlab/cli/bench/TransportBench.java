@@ -85,7 +85,11 @@ public final class TransportBench implements AutoCloseable {
         runPhase(workers, warmupNanos, (blocks + threads - 1) / threads, MAX_WARMUP_NANOS);
         double warmupSeconds = (System.nanoTime() - warmupStart) / 1e9;
         for (Worker w : workers) w.reset();
+        long cpu0 = processCpuNanos();
+        long targetCpu0 = target.cpuNanos();
         long start = runPhase(workers, spec.duration().toNanos(), 0, 0);
+        double initiatorCpu = (processCpuNanos() - cpu0) / 1e9;
+        double targetCpu = target.process() == null ? Double.NaN : (target.cpuNanos() - targetCpu0) / 1e9;
         long end = 0;
         Histogram all = new Histogram(3_600_000_000_000L, 3);
         long bytes = 0;
@@ -100,7 +104,7 @@ public final class TransportBench implements AutoCloseable {
                 bytes, batches,
                 all.getValueAtPercentile(50) / 1e3, all.getValueAtPercentile(90) / 1e3, all.getValueAtPercentile(99) / 1e3,
                 all.getValueAtPercentile(99.9) / 1e3, all.getMaxValue() / 1e3, all.getMean() / 1e3,
-                Runtime.getRuntime().availableProcessors());
+                Runtime.getRuntime().availableProcessors(), initiatorCpu, targetCpu);
     }
 
     @Override
@@ -219,7 +223,18 @@ public final class TransportBench implements AutoCloseable {
         return new Target(s.handle(), null, e, s);
     }
 
+    /** CPU time of this JVM (all threads), from the platform MXBean. */
+    private static long processCpuNanos() {
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os)
+            return os.getProcessCpuTime();
+        return 0;
+    }
+
     private record Target(SegmentHandle handle, TargetProcess process, TransferEngine engine, Segment segment) implements AutoCloseable {
+        long cpuNanos() {
+            return process == null ? 0 : process.cpuTime().toNanos();
+        }
+
         @Override
         public void close() {
             if (process != null) process.close();

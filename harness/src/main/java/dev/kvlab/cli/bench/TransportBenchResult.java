@@ -21,7 +21,9 @@ public record TransportBenchResult(
         double p999Us,
         double maxUs,
         double meanUs,
-        int cpus) {
+        int cpus,
+        double initiatorCpuSeconds,
+        double targetCpuSeconds) {
 
     public double throughputBytesPerSecond() {
         return seconds > 0 ? bytes / seconds : 0;
@@ -56,6 +58,10 @@ public record TransportBenchResult(
         m.put("target", spec.separateTarget() ? "separate process" : "same process");
         m.put("copy_semantics", copySemantics);
         m.put("cpus", cpus);
+        m.put("initiator_cpu_s", round(initiatorCpuSeconds, 3));
+        m.put("target_cpu_s", Double.isNaN(targetCpuSeconds) ? null : round(targetCpuSeconds, 3));
+        double gb = bytes / 1e9;
+        m.put("cpu_s_per_gb", gb > 0 ? round((initiatorCpuSeconds + (Double.isNaN(targetCpuSeconds) ? 0 : targetCpuSeconds)) / gb, 4) : null);
         return m;
     }
 

@@ -45,7 +45,6 @@ public final class TargetProcess implements AutoCloseable {
         cmd.add("-XX:+UseParallelGC");
         cmd.add("-Xms64m");
         cmd.add("-Xmx256m");
-        cmd.add("-XX:MaxDirectMemorySize=" + (segmentBytes + (1L << 30)));
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add("dev.kvlab.transport.internal.target.TargetMain");
@@ -110,6 +109,11 @@ public final class TargetProcess implements AutoCloseable {
     public long pid() { return process.pid(); }
 
     public boolean isAlive() { return process.isAlive(); }
+
+    /** CPU time the target process has used so far (user + system), or {@link Duration#ZERO} when the OS does not say. */
+    public Duration cpuTime() {
+        return process.toHandle().info().totalCpuDuration().orElse(Duration.ZERO);
+    }
 
     /** Freezes the target (SIGSTOP): a peer that hangs. */
     public void suspend() { signal("-STOP"); }

@@ -41,6 +41,10 @@ final class ServerConnection {
     private int responses; // header slots used
     private boolean readsPending; // gathered READ payloads are views of segment memory, sent at the next flush
 
+    private final ByteBuffer[] payloadAndNext = new ByteBuffer[2];
+    /** After a WRITE the stream is payload-heavy: refill only up to the next header, so payload is never staged. */
+    private boolean streamingWrites;
+
     private TcpSegment cached;
     private volatile TcpSegment using;
 
@@ -131,7 +135,9 @@ final class ServerConnection {
             if (in.remaining() < Wire.REQUEST_BYTES) {
                 flush();
                 in.compact();
+                if (streamingWrites) in.limit(Wire.REQUEST_BYTES); // just the next header, never the payload behind it
                 if (ch.read(in) < 0) return;
+                in.limit(in.capacity());
                 in.flip();
                 continue;
             }
@@ -146,10 +152,12 @@ final class ServerConnection {
             switch (op) {
                 case Wire.OP_READ -> {
                     if (length < 0 || length > maxPayload) return; // hostile length: close
+                    streamingWrites = false;
                     read(segId, tag, offset, length);
                 }
                 case Wire.OP_WRITE -> {
                     if (length < 0 || length > maxPayload) return;
+                    streamingWrites = true;
                     write(segId, tag, offset, length);
                 }
                 case Wire.OP_OPEN -> {
@@ -211,7 +219,7 @@ final class ServerConnection {
             in.position(in.position() + buffered);
             if (length > buffered) {
                 flush();
-                Wire.readFully(ch, payloadView.of(s.memory(), offset + buffered, length - buffered));
+                readPayloadAndNextHeader(payloadView.of(s.memory(), offset + buffered, length - buffered));
             }
         } else {
             in.position(in.position() + buffered);
@@ -230,6 +238,26 @@ final class ServerConnection {
         Wire.putResponse(h, status, 0, tag);
         h.flip();
         gather[gathered++] = h;
+    }
+
+    /**
+     * Reads the rest of a WRITE payload straight into the segment, and in the same system call as much of the next
+     * request header as has arrived (at most 32 bytes, so no payload is ever staged). {@code in} is empty on entry.
+     */
+    private void readPayloadAndNextHeader(ByteBuffer payload) throws IOException {
+        in.clear().limit(Wire.REQUEST_BYTES);
+        payloadAndNext[0] = payload;
+        payloadAndNext[1] = in;
+        try {
+            while (payload.hasRemaining()) {
+                if (ch.read(payloadAndNext) < 0) throw new EOFException("connection closed mid-payload");
+            }
+        } finally {
+            payloadAndNext[0] = null;
+            payloadAndNext[1] = null;
+            in.limit(in.capacity());
+        }
+        in.flip();
     }
 
     private void open(long tag, int length) throws IOException {

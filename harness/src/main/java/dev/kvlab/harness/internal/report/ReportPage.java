@@ -1,0 +1,437 @@
+package dev.kvlab.harness.internal.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvlab.harness.internal.report.Html.Cell;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * {@code report.html}: one self-contained page (CSS inline, plots as PNG data URIs, no scripts, no external
+ * resources) built from a {@link BundleData} and the rendered plots. Deterministic: the same bundle gives the same
+ * bytes.
+ */
+final class ReportPage {
+
+    private static final String CSS = "/dev/kvlab/harness/report/report.css";
+
+    private final BundleData b;
+    private final Map<String, Plot> plots;
+    private final Map<String, byte[]> pngs;
+    private final Map<String, String> notes;
+    private final Html h = new Html();
+
+    /**
+     * @param plots rendered plots by name
+     * @param pngs  their PNG bytes by name
+     * @param notes why an optional figure is absent, by section id (e.g. {@code cdf})
+     */
+    ReportPage(BundleData b, Map<String, Plot> plots, Map<String, byte[]> pngs, Map<String, String> notes) {
+        this.b = b;
+        this.plots = plots;
+        this.pngs = pngs;
+        this.notes = notes;
+    }
+
+    String render() {
+        h.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+                .raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+                .el("title", "kvlab report – " + b.runId())
+                .raw("<style>\n").raw(css()).raw("</style>\n</head>\n<body>\n<main>\n");
+        header();
+        glance();
+        emulated();
+        latency();
+        goodput();
+        cdf();
+        breakeven();
+        tails();
+        summaryTable();
+        pairedTable();
+        crosswalk();
+        provenance();
+        h.raw("<footer>").text("Rendered by kvlab " + version() + " from this bundle's summary.json, cells/ and manifest.json. "
+                + "Plots are also in plots/ as PNG and SVG.").raw("</footer>\n");
+        h.raw("</main>\n</body>\n</html>\n");
+        return h.toString();
+    }
+
+    // ---- sections ------------------------------------------------------------------------------------------
+
+    private void header() {
+        JsonNode m = b.manifest();
+        h.open("header", "class=\"top\"");
+        h.el("h1", "kvlab report — " + b.runId());
+        List<String> bits = new ArrayList<>();
+        if (!b.matrix().isEmpty()) bits.add("matrix " + b.matrix());
+        bits.add(b.cells().size() + " cell" + (b.cells().size() == 1 ? "" : "s"));
+        int reps = b.cells().stream().mapToInt(CellData::replicates).max().orElse(0);
+        bits.add(reps + " replicate" + (reps == 1 ? "" : "s") + " each");
+        Set<String> modes = new LinkedHashSet<>();
+        b.cells().forEach(c -> modes.add(c.mode()));
+        bits.add("mode " + String.join(" + ", modes));
+        if (m.hasNonNull("started_at")) bits.add("started " + m.get("started_at").asText());
+        if (b.baseline() != null) bits.add("baseline " + b.baseline());
+        h.el("div", "class=\"sub\"", String.join(" · ", bits));
+        h.raw("<nav class=\"toc\">");
+        for (String[] t : List.of(new String[] {"emulated", "What was emulated"}, new String[] {"latency", "Latency"},
+                new String[] {"goodput", "Goodput & hits"}, new String[] {"cdf", "TTFT CDF"}, new String[] {"breakeven", "Recompute vs fetch"},
+                new String[] {"tails", "Tails over time"}, new String[] {"summary", "Summary table"}, new String[] {"paired", "vs baseline"},
+                new String[] {"crosswalk", "Metric names"}, new String[] {"provenance", "Provenance"})) {
+            h.raw("<a href=\"#" + t[0] + "\">").text(t[1]).raw("</a>");
+        }
+        h.raw("</nav>\n");
+        h.close("header");
+    }
+
+    private void glance() {
+        double wrong = total("wrong_hits_used");
+        double failed = total("failed");
+        double requests = total("requests");
+        double fallbacks = total("fallbacks");
+        if (wrong > 0) {
+            h.raw("<div class=\"banner bad\"><b>").text(Fmt.count(wrong) + " wrong hit(s) were used.")
+                    .raw("</b> ").text("A fetched KV block that failed verification reached a request: these results are not trustworthy. "
+                            + "Cells: " + String.join(", ", cellsWhere("wrong_hits_used")) + ".").raw("</div>\n");
+        } else {
+            h.raw("<div class=\"banner ok\">").text("0 wrong hits used in every cell (every fetched block was verified; failed blocks were "
+                    + "recomputed and counted as fallbacks: " + Fmt.count(fallbacks) + " in total).").raw("</div>\n");
+        }
+        if (failed > 0) {
+            h.raw("<div class=\"banner bad\">").text(Fmt.count(failed) + " of " + Fmt.count(requests) + " measured requests failed, in "
+                    + String.join(", ", cellsWhere("failed")) + ".").raw("</div>\n");
+        }
+        h.open("div", "class=\"facts\"");
+        fact("cells × replicates", b.cells().size() + " × " + b.cells().stream().mapToInt(CellData::replicates).max().orElse(0));
+        fact("measured requests", Fmt.count(requests));
+        fact("failed requests", Fmt.count(failed));
+        fact("wrong hits used", Fmt.count(wrong));
+        fact("fallbacks (blocks recomputed after a failed fetch)", Fmt.count(fallbacks));
+        fact("bytes fetched (all cells)", Fmt.bytes(total("fetched_bytes")));
+        h.close("div");
+    }
+
+    private void emulated() {
+        h.raw("<h2 id=\"emulated\">What was emulated</h2>\n");
+        Set<String> items = new LinkedHashSet<>();
+        b.manifest().path("emulated").forEach(e -> items.add(e.asText()));
+        Set<String> perCell = new LinkedHashSet<>();
+        for (CellData c : b.cells()) {
+            String e = c.text("emulated");
+            if (!e.isEmpty()) perCell.add(e);
+        }
+        h.raw("<div class=\"banner\"><b>Emulated, not measured on real hardware:</b><ul>");
+        h.raw("<li>").text("GPU time, always: prefill and decode take the time the roofline model gives for the run's model and GPU "
+                + "(prefill at the hardware's MFU, decode at its HBM bandwidth utilisation). No GPU ran. Live cells wait for that time precisely.").raw("</li>");
+        if (usesTransport("rdma-emu"))
+            h.raw("<li>").text("RDMA: rdma-emu moves real bytes through shared memory and times completions with a NIC model; no RDMA NIC was used.").raw("</li>");
+        if (b.cells().stream().anyMatch(c -> "sim".equals(c.mode())))
+            h.raw("<li>").text("Data movement in sim cells: no bytes move; transfers cost what the transport model says.").raw("</li>");
+        for (String i : items) h.raw("<li>").text(i).raw("</li>");
+        h.raw("</ul></div>\n");
+        if (!perCell.isEmpty()) {
+            h.el("p", "As each cell reports it:");
+            List<List<Cell>> rows = new ArrayList<>();
+            for (String e : perCell) {
+                List<String> cs = new ArrayList<>();
+                for (CellData c : b.cells()) if (e.equals(c.text("emulated"))) cs.add(c.id());
+                rows.add(List.of(Cell.of(e), Cell.of(abbreviate(cs))));
+            }
+            h.table(null, List.of("emulated", "cells"), rows);
+        }
+        h.el("h3", "What each transport copies");
+        Map<String, List<String>> byTransport = new TreeMap<>();
+        for (CellData c : b.cells()) byTransport.computeIfAbsent(c.mode() + "\u0000" + c.text("transport"), k -> new ArrayList<>()).add(c.id());
+        List<List<Cell>> rows = new ArrayList<>();
+        for (var e : byTransport.entrySet()) {
+            String[] k = e.getKey().split("\u0000", -1);
+            rows.add(List.of(Cell.code(k[1]), Cell.of(k[0]), Cell.of(TransportCopies.of(k[1], k[0])), Cell.of(abbreviate(e.getValue()))));
+        }
+        h.table(null, List.of("transport", "mode", "what a transfer copies", "cells"), rows);
+    }
+
+    private void latency() {
+        h.raw("<h2 id=\"latency\">Latency: TTFT and ITL per cell</h2>\n");
+        figure("ttft-p50-p99");
+        figure("itl-p50-p99");
+    }
+
+    private void goodput() {
+        h.raw("<h2 id=\"goodput\">Goodput under SLO, next to cache hits</h2>\n");
+        h.el("p", "Capacity is not throughput: a higher hit ratio matters only if it raises the requests per second that meet the SLO. "
+                + "Read the two charts together.");
+        String slo = sloText();
+        h.el("p", "class=\"sub\"", slo);
+        h.open("div", "class=\"pair\"");
+        figure("goodput");
+        figure("hit-ratios");
+        h.close("div");
+        List<List<Cell>> rows = new ArrayList<>();
+        for (CellData c : b.cells()) {
+            rows.add(List.of(Cell.code(c.id()), stat(c.metric("goodput_rps"), false), stat(c.metric("slo_attainment"), true),
+                    stat(c.metric("local_hit_ratio"), true), stat(c.metric("remote_hit_ratio"), true),
+                    Cell.num(Fmt.bytes(c.metric("fetched_bytes").mean())), Cell.num(Fmt.count(c.sum("fallbacks"))),
+                    wrongHits(c)));
+        }
+        h.open("div", "class=\"scroll\"");
+        h.table(null, List.of("cell", "goodput (req/s)", "SLO attainment", "local hit ratio", "remote hit ratio", "fetched / replicate",
+                "fallbacks (all replicates)", "wrong hits used"), rows);
+        h.close("div");
+    }
+
+    private void cdf() {
+        h.raw("<h2 id=\"cdf\">TTFT distribution: cold vs hot</h2>\n");
+        if (!figure("ttft-cdf")) note("cdf");
+    }
+
+    private void breakeven() {
+        h.raw("<h2 id=\"breakeven\">Recompute vs fetch: the break-even</h2>\n");
+        if (!figure("breakeven")) note("breakeven");
+        String table = notes.get("breakeven-table");
+        if (table != null) h.raw(table);
+    }
+
+    private void tails() {
+        h.raw("<h2 id=\"tails\">TTFT / ITL tail over time</h2>\n");
+        boolean any = figure("ttft-p99-over-time");
+        any |= figure("itl-p99-over-time");
+        if (!any) note("tails");
+    }
+
+    private void summaryTable() {
+        h.raw("<h2 id=\"summary\">Summary per cell (mean over replicates, 95% CI below)</h2>\n");
+        List<String> varying = b.varyingFactors();
+        List<String> head = new ArrayList<>(List.of("cell"));
+        head.addAll(varying);
+        head.addAll(List.of("mode", "n", "completed / requests", "failed", "TTFT p50 ms", "TTFT p99 ms", "ITL p50 ms", "ITL p99 ms",
+                "TPOT p99 ms", "E2EL p99 ms", "goodput req/s", "SLO att.", "local hit", "remote hit", "fetched", "fallbacks", "wrong hits"));
+        List<List<Cell>> rows = new ArrayList<>();
+        for (CellData c : b.cells()) {
+            List<Cell> r = new ArrayList<>();
+            r.add(Cell.code(c.id()));
+            for (String f : varying) r.add(Cell.of(c.factors().getOrDefault(f, "")));
+            r.add(Cell.of(c.mode()));
+            r.add(Cell.num(Integer.toString(c.replicates())));
+            r.add(Cell.num(Fmt.count(c.metric("completed").mean()) + " / " + Fmt.count(c.metric("requests").mean())));
+            double failed = c.sum("failed");
+            r.add(Cell.num(Fmt.count(failed), failed > 0 ? "bad" : null, null));
+            for (String col : List.of("ttft_p50_ms", "ttft_p99_ms", "itl_p50_ms", "itl_p99_ms", "tpot_p99_ms", "e2el_p99_ms", "goodput_rps"))
+                r.add(stat(c.metric(col), false));
+            for (String col : List.of("slo_attainment", "local_hit_ratio", "remote_hit_ratio")) r.add(stat(c.metric(col), true));
+            r.add(Cell.num(Fmt.bytes(c.metric("fetched_bytes").mean())));
+            r.add(Cell.num(Fmt.count(c.sum("fallbacks"))));
+            r.add(wrongHits(c));
+            rows.add(r);
+        }
+        h.open("div", "class=\"scroll\"");
+        h.table("summary", head, rows);
+        h.close("div");
+        h.el("p", "class=\"sub\"", "Per-replicate rows are in summary.csv; every figure here is recomputed from summary.json. "
+                + "Percentiles are HdrHistogram's (3 significant digits) of each replicate, then averaged over replicates; fetched is per replicate; "
+                + "fallbacks and wrong hits are summed over replicates.");
+    }
+
+    private void pairedTable() {
+        h.raw("<h2 id=\"paired\">Paired differences vs the baseline</h2>\n");
+        if (b.baseline() == null) {
+            h.el("p", "This run names no baseline cell, so there are no paired differences.");
+            return;
+        }
+        h.el("p", "Each cell minus the baseline cell " + b.baseline() + ", replicate by replicate (same seed), with the Student-t 95% interval "
+                + "of the mean difference. Bold: the interval excludes zero.");
+        List<String> cols = List.of("ttft_p50_ms", "ttft_p99_ms", "itl_p99_ms", "tpot_p99_ms", "e2el_p99_ms", "goodput_rps", "slo_attainment",
+                "local_hit_ratio", "remote_hit_ratio");
+        List<String> head = new ArrayList<>(List.of("cell"));
+        for (String c : cols) head.add("Δ " + c);
+        List<List<Cell>> rows = new ArrayList<>();
+        for (CellData c : b.cells()) {
+            List<Cell> r = new ArrayList<>();
+            r.add(Cell.code(c.id()));
+            boolean base = c.id().equals(b.baseline());
+            for (String col : cols) {
+                if (base) r.add(Cell.num("baseline"));
+                else {
+                    Stat d = c.diff(col);
+                    boolean ratio = col.endsWith("ratio") || col.equals("slo_attainment");
+                    String v = ratio ? (Double.isFinite(d.mean()) ? (d.mean() > 0 ? "+" : "") + Fmt.pct(d.mean()).replace("%", " pp") : Fmt.NONE)
+                            : Fmt.signed(d.mean());
+                    String ci = d.hasCi() ? (ratio ? "[" + Fmt.num(d.lo() * 100) + ", " + Fmt.num(d.hi() * 100) + "] pp" : Fmt.ci(d)) : "";
+                    r.add(Cell.markup(Html.esc(v) + (ci.isEmpty() ? "" : "<br><span class=\"ci\">" + Html.esc(ci) + "</span>"),
+                            d.excludesZero() ? "num sig" : "num"));
+                }
+            }
+            rows.add(r);
+        }
+        h.open("div", "class=\"scroll\"");
+        h.table("paired", head, rows);
+        h.close("div");
+    }
+
+    private void crosswalk() {
+        h.raw("<h2 id=\"crosswalk\">Metric names: kvlab ↔ vLLM ↔ AIPerf ↔ MLPerf</h2>\n");
+        List<List<Cell>> rows = new ArrayList<>();
+        for (Crosswalk.Row r : Crosswalk.ROWS)
+            rows.add(List.of(Cell.code(r.kvlab()), Cell.of(r.definition()), Cell.of(r.vllm()), Cell.of(r.aiperf()), Cell.of(r.mlperf()),
+                    Cell.of(r.other())));
+        h.table(null, List.of("kvlab", "definition", "vLLM", "AIPerf", "MLPerf", "also"), rows);
+        h.el("p", "class=\"sub\"", "All latencies are measured from the request's intended arrival time (no coordinated omission), "
+                + "recorded in HdrHistogram interval logs in microseconds (cells/<cell>/r<k>/<metric>.hlog), reported in milliseconds.");
+    }
+
+    private void provenance() {
+        h.raw("<h2 id=\"provenance\">Provenance</h2>\n");
+        JsonNode m = b.manifest();
+        if (m.isMissingNode()) {
+            h.el("p", "No manifest.json: provenance is unknown for this bundle.");
+            return;
+        }
+        Map<String, String> kv = new LinkedHashMap<>();
+        kv.put("run id", m.path("run_id").asText(b.runId()));
+        kv.put("kvlab version", m.path("kvlab_version").asText(""));
+        JsonNode git = m.path("git");
+        if (!git.isMissingNode())
+            kv.put("git commit", git.path("commit").asText("") + (git.path("dirty").asBoolean(false) ? " (dirty working tree)" : ""));
+        List<String> cmd = new ArrayList<>();
+        m.path("command_line").forEach(a -> cmd.add(a.asText()));
+        kv.put("command line", String.join(" ", cmd));
+        kv.put("started", m.path("started_at").asText(""));
+        kv.put("ended", m.path("ended_at").asText(""));
+        kv.put("JVM", join(m.path("jvm"), "name", "version", "vendor"));
+        kv.put("OS", join(m.path("os"), "name", "version", "arch"));
+        JsonNode cpu = m.path("cpu");
+        kv.put("CPU", cpu.path("model").asText("") + (cpu.has("logical_cores") ? " (" + cpu.get("logical_cores").asText() + " logical cores)" : ""));
+        JsonNode mx = m.path("matrix");
+        if (mx.has("file")) kv.put("matrix", mx.path("file").asText("") + "  sha256 " + mx.path("sha256").asText(""));
+        kv.put("seeds", seeds());
+        h.open("dl", "class=\"kv\"");
+        kv.forEach((k, v) -> {
+            if (v == null || v.isBlank()) return;
+            h.el("dt", k);
+            h.raw("<dd><code>").text(v).raw("</code></dd>\n");
+        });
+        h.close("dl");
+        List<List<Cell>> rows = new ArrayList<>();
+        m.path("inputs").forEach(i -> rows.add(List.of(Cell.code(i.path("path").asText()), Cell.code(i.path("sha256").asText()),
+                Cell.num(Fmt.count(i.path("bytes").asDouble(Double.NaN))))));
+        h.el("h3", "Inputs");
+        if (rows.isEmpty()) h.el("p", "No input files (generated workloads only).");
+        else h.table(null, List.of("path", "sha256", "bytes"), rows);
+    }
+
+    // ---- helpers -------------------------------------------------------------------------------------------
+
+    private boolean figure(String name) {
+        Plot p = plots.get(name);
+        byte[] png = pngs.get(name);
+        if (p == null || png == null) return false;
+        h.open("figure", "id=\"fig-" + name + "\"");
+        h.raw("<img alt=\"").text(p.title()).raw("\" width=\"" + ChartStyle.WIDTH + "\" src=\"data:image/png;base64,")
+                .raw(Base64.getEncoder().encodeToString(png)).raw("\">\n");
+        h.raw("<figcaption><b>").text(p.title()).raw(".</b> ").text(p.caption())
+                .raw(" <span class=\"mono\">").text("plots/" + name + ".png, .svg").raw("</span></figcaption>\n");
+        h.close("figure");
+        return true;
+    }
+
+    private void note(String section) {
+        String n = notes.get(section);
+        if (n != null) h.el("p", "class=\"sub\"", n);
+    }
+
+    private void fact(String k, String v) {
+        h.raw("<div class=\"fact\"><div class=\"k\">").text(k).raw("</div><div class=\"v\">").text(v).raw("</div></div>\n");
+    }
+
+    private static Cell stat(Stat s, boolean pct) {
+        String v = pct ? Fmt.pct(s.mean()) : Fmt.num(s.mean());
+        String ci = pct ? Fmt.ciPct(s) : Fmt.ci(s);
+        if (ci.isEmpty()) return Cell.num(v);
+        return Cell.markup(Html.esc(v) + "<br><span class=\"ci\">" + Html.esc(ci) + "</span>", "num");
+    }
+
+    private static Cell wrongHits(CellData c) {
+        double w = c.sum("wrong_hits_used");
+        return Cell.num(Fmt.count(w), w > 0 ? "bad" : null, null);
+    }
+
+    private double total(String column) {
+        double t = 0;
+        for (CellData c : b.cells()) {
+            double v = c.sum(column);
+            if (Double.isFinite(v)) t += v;
+        }
+        return t;
+    }
+
+    private List<String> cellsWhere(String column) {
+        List<String> out = new ArrayList<>();
+        for (CellData c : b.cells()) if (c.sum(column) > 0) out.add(c.id());
+        return out;
+    }
+
+    private boolean usesTransport(String name) {
+        return b.cells().stream().anyMatch(c -> name.equalsIgnoreCase(c.text("transport")));
+    }
+
+    private String sloText() {
+        Set<String> slos = new LinkedHashSet<>();
+        for (CellData c : b.cells()) {
+            JsonNode s = c.config().path("slo");
+            List<String> parts = new ArrayList<>();
+            for (String k : List.of("ttft_ms", "tpot_ms", "tbt_ms", "e2el_ms")) {
+                JsonNode v = s.get(k);
+                if (v != null && !v.isNull()) parts.add(k.replace("_ms", "") + " ≤ " + v.asText() + " ms");
+            }
+            if (!c.config().isMissingNode()) slos.add(parts.isEmpty() ? "no SLO given (every completed request counts as good)" : String.join(", ", parts));
+        }
+        if (slos.isEmpty()) return "SLOs: unknown (no cell config in the bundle).";
+        return "SLO" + (slos.size() > 1 ? "s (differ by cell): " : ": ") + String.join("; ", slos) + ". Goodput = requests per second that met every SLO given; "
+                + "SLO attainment = good / measured requests.";
+    }
+
+    private String seeds() {
+        Map<Integer, Set<String>> byRep = new TreeMap<>();
+        for (CellData c : b.cells())
+            for (Map<String, JsonNode> r : c.rows())
+                byRep.computeIfAbsent(r.get("replicate") == null ? 0 : r.get("replicate").asInt(), k -> new LinkedHashSet<>())
+                        .add(r.get("seed") == null ? "?" : r.get("seed").asText());
+        List<String> parts = new ArrayList<>();
+        byRep.forEach((k, v) -> parts.add("r" + k + ": " + String.join("/", v)));
+        return String.join(", ", parts);
+    }
+
+    private static String join(JsonNode o, String... keys) {
+        List<String> parts = new ArrayList<>();
+        for (String k : keys) if (o.hasNonNull(k)) parts.add(o.get(k).asText());
+        return String.join(" ", parts);
+    }
+
+    private static String abbreviate(List<String> ids) {
+        if (ids.size() <= 6) return String.join(", ", ids);
+        return String.join(", ", ids.subList(0, 5)) + String.format(Locale.ROOT, " and %d more", ids.size() - 5);
+    }
+
+    private static String version() {
+        String v = ReportPage.class.getPackage().getImplementationVersion();
+        return v == null ? "dev" : v;
+    }
+
+    private static String css() {
+        try (InputStream in = ReportPage.class.getResourceAsStream(CSS)) {
+            if (in == null) throw new IllegalStateException("report stylesheet missing from the jar: " + CSS);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

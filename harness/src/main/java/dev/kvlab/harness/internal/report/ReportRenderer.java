@@ -1,0 +1,112 @@
+package dev.kvlab.harness.internal.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+/**
+ * Renders a result bundle's {@code report.html} and {@code plots/<name>.png} + {@code .svg} from the bundle's own
+ * files ({@code summary.json}, {@code cells/}, {@code manifest.json}). The page is self-contained (inline CSS, plots
+ * as data URIs, no scripts) and opens offline.
+ *
+ * <p>Every file is replaced atomically (temporary sibling, fsync, rename), never rewritten in place; plots of an
+ * earlier rendering that this one no longer draws are removed. The same bundle renders to the same bytes on the
+ * same machine (fixed fonts and sizes, no timestamps). After a re-render of a finished bundle the caller must
+ * refresh {@code manifest.json}'s file list and checksums.
+ *
+ * <p>The matrix runner calls {@link #render(Path, JsonNode)} on its {@code .partial} directory before it writes the
+ * manifest, handing over the manifest it is about to write (its {@code files} list may be absent) so the page can
+ * show provenance. Holds no state between renders.
+ */
+public final class ReportRenderer {
+
+    /** The page's file name in the bundle. */
+    public static final String REPORT = "report.html";
+    /** The plots' directory in the bundle. */
+    public static final String PLOTS = "plots";
+
+    /**
+     * What a render wrote.
+     *
+     * @param report the page
+     * @param files  every file written, relative to the bundle ({@code report.html}, {@code plots/…}), sorted
+     */
+    public record Rendered(Path report, List<String> files) {}
+
+    public ReportRenderer() {}
+
+    /** Renders {@code bundleDir} using its {@code manifest.json} (if any) for provenance. */
+    public Rendered render(Path bundleDir) {
+        return render(bundleDir, null);
+    }
+
+    /**
+     * Renders {@code bundleDir}; {@code manifest} (when not null) stands for {@code manifest.json}, e.g. the one
+     * the runner is about to write. {@link dev.kvlab.harness.api.BadInputException} when the directory is not a
+     * bundle.
+     */
+    public Rendered render(Path bundleDir, JsonNode manifest) {
+        BundleData b = BundleData.read(bundleDir, manifest);
+        Map<String, String> notes = new LinkedHashMap<>();
+        List<Plot> plots = new Figures(b, notes).all();
+
+        Map<String, Plot> byName = new LinkedHashMap<>();
+        Map<String, byte[]> pngs = new LinkedHashMap<>();
+        Set<String> written = new TreeSet<>();
+        Path plotDir = bundleDir.resolve(PLOTS);
+        for (Plot p : plots) {
+            byte[] png = PlotFiles.png(p);
+            byte[] svg = PlotFiles.svg(p);
+            AtomicFiles.write(plotDir.resolve(p.name() + ".png"), png);
+            AtomicFiles.write(plotDir.resolve(p.name() + ".svg"), svg);
+            written.add(PLOTS + "/" + p.name() + ".png");
+            written.add(PLOTS + "/" + p.name() + ".svg");
+            byName.put(p.name(), p);
+            pngs.put(p.name(), png);
+        }
+        removeStale(plotDir, written);
+        String html = new ReportPage(b, byName, pngs, notes).render();
+        Path report = bundleDir.resolve(REPORT);
+        AtomicFiles.write(report, html.getBytes(StandardCharsets.UTF_8));
+        written.add(REPORT);
+        return new Rendered(report, List.copyOf(written));
+    }
+
+    /**
+     * {@code kvlab report}: re-renders a finished bundle, then rewrites its {@code manifest.json} file list and
+     * checksums (atomically) so {@code kvlab verify} accepts it again. A bundle without a manifest is only rendered.
+     */
+    public Rendered rerender(Path bundleDir) {
+        Rendered r = render(bundleDir, null);
+        if (Files.isRegularFile(bundleDir.resolve("manifest.json"))) ManifestFiles.refresh(bundleDir);
+        return r;
+    }
+
+    /** Removes earlier plots this render did not draw (and temporaries a crash may have left). */
+    private static void removeStale(Path plotDir, Set<String> written) {
+        if (!Files.isDirectory(plotDir)) return;
+        List<Path> stale = new ArrayList<>();
+        try (Stream<Path> s = Files.list(plotDir)) {
+            s.filter(Files::isRegularFile).forEach(p -> {
+                String rel = PLOTS + "/" + p.getFileName();
+                String n = p.getFileName().toString();
+                boolean ours = n.endsWith(".png") || n.endsWith(".svg") || n.endsWith(".tmp");
+                if (ours && !written.contains(rel)) stale.add(p);
+            });
+            for (Path p : stale) Files.delete(p);
+            if (!stale.isEmpty()) AtomicFiles.forceDirectory(plotDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot tidy " + plotDir + ": " + e.getMessage(), e);
+        }
+    }
+}
