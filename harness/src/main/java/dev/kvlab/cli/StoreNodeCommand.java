@@ -57,6 +57,8 @@ public final class StoreNodeCommand implements Callable<Integer> {
                     + String.join(", ", ts.names().stream().filter(n -> !n.equals("local")).toList()) + ")");
         String nodeId = id != null ? id : "node-" + UUID.randomUUID().toString().substring(0, 8);
         String token = StoreToken.read(tokenFile);
+        if (token == null && !dev.kvlab.store.internal.grpc.TokenAuth.isLoopback(bind))
+            throw new BadInputException("--bind " + bind + " is not a loopback address: the data plane then needs an auth token (KVLAB_STORE_TOKEN or --token-file)");
         TransferEngine engine = ts.create(transport, TransportConfig.defaults().withBindHost(bind).withAuthToken(token));
         GrpcMasterChannel channel = new GrpcMasterChannel(m.host(), m.port(), Duration.ofSeconds(5), token);
         StorageNode node = new StorageNode(channel, engine, nodeId, bytes, Duration.ofSeconds(1));

@@ -265,6 +265,7 @@ final class ServerConnection {
         int buffered = Math.min(length, in.remaining());
         in.get(name, 0, buffered);
         if (length > buffered) {
+            flush(); // never wait on the network while holding answers to earlier requests
             ByteBuffer rest = ByteBuffer.wrap(name, buffered, length - buffered);
             Wire.readFully(ch, rest);
         }
