@@ -1,10 +1,14 @@
 package dev.kvlab.cli;
 
+import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellRunner;
 import dev.kvlab.harness.api.config.ConfigTree;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.internal.JsonOutput;
+import dev.kvlab.harness.internal.metrics.CellTags;
+import dev.kvlab.harness.internal.metrics.InfluxPublisher;
+import dev.kvlab.harness.internal.metrics.RunIds;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,6 +17,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -37,6 +42,8 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--json", description = "print one JSON object") boolean json;
 
+    @Mixin InfluxOptions influx; // obs: --influx* options
+
     @Override
     public Integer call() {
         long wall0 = System.nanoTime();
@@ -44,7 +51,12 @@ public final class RunCommand implements Callable<Integer> {
         for (String s : sets) tree.set(s);
         if (mode != null) tree.set("mode", mode, "--mode " + mode);
         RunConfig rc = tree.bind();
-        CellResult r = new CellRunner().run(rc, wall0);
+        CellResult r;
+        try (InfluxPublisher pub = influx.open(System.err)) { // obs: live metrics + the summary point (single cell c01-base)
+            CellTags tags = CellTags.of(RunIds.single(config), "c01-base", 0, rc, Map.of());
+            r = new CellRunner().run(rc, wall0, pub == null ? CellObserver.NONE : pub.cellStarted(tags));
+            if (pub != null) pub.cellFinished(tags, r.summary().columns());
+        }
         double wall = (System.nanoTime() - wall0) / 1e9;
         r = r.withSummary(r.summary().withWallSeconds(wall));
         PrintWriter out = spec.commandLine().getOut();

@@ -3,12 +3,16 @@ package dev.kvlab.cli;
 import dev.kvlab.cli.store.HostPortOption;
 import dev.kvlab.cli.store.StoreToken;
 import dev.kvlab.harness.api.BadInputException;
+import dev.kvlab.harness.internal.metrics.NodeMeters;
 import dev.kvlab.store.internal.grpc.GrpcMasterChannel;
 import dev.kvlab.store.internal.node.StorageNode;
+import dev.kvlab.store.internal.server.MetricsHttpServer;
 import dev.kvlab.transport.api.ByteSize;
 import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransportConfig;
 import dev.kvlab.transport.api.Transports;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
@@ -41,9 +45,14 @@ public final class StoreNodeCommand implements Callable<Integer> {
     @Option(names = "--token-file", description = "file whose first line is the auth token")
     Path tokenFile;
 
+    // obs: the node's Prometheus endpoint, like the master's
+    @Option(names = "--metrics", defaultValue = "127.0.0.1:0", description = "HOST:PORT of the Prometheus endpoint /metrics (port 0: any free) [${DEFAULT-VALUE}]")
+    String metrics;
+
     @Override
     public Integer call() throws Exception {
         HostPortOption m = HostPortOption.parse("--master", master, false);
+        HostPortOption mAt = HostPortOption.parse("--metrics", metrics, true);
         long bytes;
         try {
             bytes = ByteSize.parse(segment);
@@ -62,8 +71,12 @@ public final class StoreNodeCommand implements Callable<Integer> {
         TransferEngine engine = ts.create(transport, TransportConfig.defaults().withBindHost(bind).withAuthToken(token));
         GrpcMasterChannel channel = new GrpcMasterChannel(m.host(), m.port(), Duration.ofSeconds(5), token);
         StorageNode node = new StorageNode(channel, engine, nodeId, bytes, Duration.ofSeconds(1));
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        NodeMeters.bind(registry, node, transport);
+        MetricsHttpServer http = new MetricsHttpServer(registry, mAt.host(), mAt.port());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            http.close();
             node.close();
             channel.close();
             engine.close();
@@ -80,7 +93,8 @@ public final class StoreNodeCommand implements Callable<Integer> {
             }
         }
         System.out.println("kvlab store node " + nodeId + ": segment " + node.segmentName() + " (" + ByteSize.format(bytes) + ", " + transport
-                + ") mounted at " + m.host() + ":" + m.port() + " as " + node.segment().handle().toUri());
+                + ") mounted at " + m.host() + ":" + m.port() + " as " + node.segment().handle().toUri()
+                + "; metrics at http://" + mAt.host() + ":" + http.port() + "/metrics");
         System.out.flush();
         stopped.await();
         return Kvlab.EXIT_OK;

@@ -22,7 +22,15 @@ public final class CellRunner {
 
     /** Runs {@code config}; {@code wallStartNanos} ({@link System#nanoTime()}) is when the caller started loading it. */
     public CellResult run(RunConfig config, long wallStartNanos) {
+        return run(config, wallStartNanos, CellObserver.NONE);
+    }
+
+    /**
+     * Runs {@code config} with {@code observer} watching its measured phase at every interval end (see
+     * {@link CellObserver}); the result is the same as without it.
+     */
+    public CellResult run(RunConfig config, long wallStartNanos, CellObserver observer) {
         CellPlan plan = RunValidator.plan(config, k -> null);
-        return config.mode() == Mode.SIM ? new SimCell(plan, null).run(wallStartNanos) : new LiveCell(plan).run(wallStartNanos);
+        return config.mode() == Mode.SIM ? new SimCell(plan, null, observer).run(wallStartNanos) : new LiveCell(plan).run(wallStartNanos);
     }
 }

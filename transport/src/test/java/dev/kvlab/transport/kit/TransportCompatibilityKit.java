@@ -60,6 +60,12 @@ public abstract class TransportCompatibilityKit {
     /** True when a suspended (SIGSTOP) target stops serving: transports where the target's CPU takes part. */
     protected boolean suspendedPeerStopsServing() { return false; }
 
+    /**
+     * Heap bytes a transport may allocate per slice (0: none, only per batch). tcp allows for the JDK's own
+     * session bookkeeping in scattering/gathering socket calls.
+     */
+    protected long allowedAllocationPerSlice() { return 0; }
+
     /** The configuration both sides use; subclasses may adjust it. */
     protected TransportConfig config() {
         return TransportConfig.defaults().withTimeout(TIMEOUT).withShmDirectory(shmDirectory);
@@ -345,6 +351,33 @@ public abstract class TransportCompatibilityKit {
         SegmentHandle unknown = new SegmentHandle(h.transport(), h.address(),
                 h.segment().contains("/") ? h.segment().substring(0, h.segment().lastIndexOf('/') + 1) + "kvlab-nosuch-segment" : "nosuch-segment", h.size());
         assertThatThrownBy(() -> initiator.openSegment(unknown)).isInstanceOfAny(TransferException.class, IllegalArgumentException.class);
+    }
+
+    @Test
+    void batchesAllocateNothingPerSlice() throws Exception {
+        var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled(), "no allocation accounting in this JVM");
+        MemorySegment buf = initiator.allocateBuffer(16L << 18);
+        TransferBatch b = new TransferBatch(16);
+        long slice = config().sliceSize();
+        long[] perBatch = new long[2];
+        long[] blockSizes = {slice / 16, 4 * slice}; // 16 slices per batch, then 64
+        for (int pass = 0; pass < 2; pass++) { // the first pass warms up (class loading, JIT)
+            for (int k = 0; k < 2; k++) {
+                long block = blockSizes[k];
+                int n = 150;
+                long before = threads.getTotalThreadAllocatedBytes();
+                for (int i = 0; i < n; i++) {
+                    b.clear();
+                    for (int j = 0; j < 16; j++) b.add(j % 2 == 0 ? Opcode.READ : Opcode.WRITE, buf, j * block, remote, j * block, block);
+                    initiator.submit(b).get(30, TimeUnit.SECONDS);
+                }
+                perBatch[k] = (threads.getTotalThreadAllocatedBytes() - before) / n;
+            }
+        }
+        long extraSlices = 64 - 16;
+        assertThat(perBatch[1] - perBatch[0]).as(context() + ": bytes per batch with 16 slices " + perBatch[0] + ", with 64 slices " + perBatch[1])
+                .isLessThanOrEqualTo(1024 + extraSlices * allowedAllocationPerSlice());
     }
 
     @Test

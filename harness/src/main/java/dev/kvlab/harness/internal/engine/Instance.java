@@ -163,8 +163,14 @@ public final class Instance {
             }
         }
         batch.clear();
-        running.removeIf(s -> s.phase == Seq.Phase.DONE || s.phase == Seq.Phase.FAILED
-                || (s.phase == Seq.Phase.HANDOFF && role == Role.PREFILL));
+        int w = 0;
+        for (int i = 0; i < running.size(); i++) {
+            Seq s = running.get(i);
+            Seq.Phase p = s.phase;
+            if (p == Seq.Phase.DONE || p == Seq.Phase.FAILED || (p == Seq.Phase.HANDOFF && role == Role.PREFILL)) continue;
+            running.set(w++, s);
+        }
+        while (running.size() > w) running.remove(running.size() - 1);
         busy = false;
         kick();
     }
@@ -188,6 +194,11 @@ public final class Instance {
         }
         for (int i = 0; i < Math.min(3, running.size()); i++) sb.append(" r").append(running.get(i).id()).append(':').append(running.get(i).phase);
         return sb.toString();
+    }
+
+    /** Sequences waiting for admission here. */
+    public int queued() {
+        return waiting.size();
     }
 
     /** Sequences queued or admitted here. */

@@ -1,6 +1,5 @@
 package dev.kvlab.harness.internal.engine;
 
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -24,7 +23,7 @@ public final class PrefixCache {
     }
 
     private final long capacity;
-    private final HashMap<Long, Block> keyed = new HashMap<>();
+    private final LongMap<Block> keyed;
     private final Block lru = new Block(0); // sentinel: lru.next is least recently used
     private int lruSize;
     private long privateBlocks;
@@ -35,6 +34,7 @@ public final class PrefixCache {
         if (capacityBlocks < 1) throw new IllegalArgumentException("capacity must be >= 1 block");
         this.capacity = capacityBlocks;
         this.dram = dram;
+        this.keyed = new LongMap<>((int) Math.min(1 << 20, capacityBlocks));
         lru.prev = lru.next = lru;
     }
 
@@ -57,9 +57,7 @@ public final class PrefixCache {
 
     /** Diagnostics: private blocks, keyed blocks, referenced keyed blocks. */
     public String accounting() {
-        long referenced = 0;
-        for (Block b : keyed.values()) if (b.refs > 0) referenced++;
-        return "private=" + privateBlocks + " keyed=" + keyed.size() + " referenced=" + referenced + " lru=" + lruSize;
+        return "private=" + privateBlocks + " keyed=" + keyed.size() + " referenced=" + (keyed.size() - lruSize) + " lru=" + lruSize;
     }
 
     public DramTier dram() {

@@ -37,6 +37,13 @@ public final class Measurement implements ServingListener {
     private long intervalStart, intervalEnd;
     private long lastEvent;
     private boolean finished;
+    private CutListener cutListener;
+
+    /** Told of every interval cut: its end (ns since the measured phase began) and its histograms (µs; reused after the call). */
+    @FunctionalInterface
+    public interface CutListener {
+        void cut(long endNanos, Map<Metric, Histogram> interval);
+    }
 
     long requests, completed, failed, good;
     long inputTokens, localHitTokens, remoteHitTokens, fetchedBytes, fallbackBlocks, outputTokens;
@@ -91,6 +98,12 @@ public final class Measurement implements ServingListener {
             intervals.get(m).add(new IntervalHistogram(m, start, end, h.getTotalCount(), Arrays.copyOf(buf.array(), n)));
             totals.get(m).add(h);
         }
+        if (cutListener != null) cutListener.cut(end, recycled);
+    }
+
+    /** Sets the one listener told of every interval cut (observers of a running cell); {@code null} for none. */
+    public void onCut(CutListener l) {
+        cutListener = l;
     }
 
     private static long micros(long nanos) {
@@ -202,6 +215,11 @@ public final class Measurement implements ServingListener {
         advance(endNanos);
         long end = Math.max(lastEvent, intervalStart);
         if (end > intervalStart || intervals.get(Metric.TTFT).isEmpty()) cut(intervalStart, Math.max(end, intervalStart + 1));
+    }
+
+    /** True once {@link #finish} began: the cuts it makes are the measured phase's last. */
+    public boolean finishing() {
+        return finished;
     }
 
     /** Span of the measured phase: from its start to its last event (ns). */

@@ -1,24 +1,21 @@
 package dev.kvlab.harness.internal.sim;
 
+import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
-import dev.kvlab.harness.api.CellSummary;
-import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.config.CacheState;
+import dev.kvlab.harness.internal.CellAssembly;
 import dev.kvlab.harness.internal.CellPlan;
 import dev.kvlab.harness.internal.engine.ServingListener;
 import dev.kvlab.harness.internal.engine.ServingModel;
 import dev.kvlab.harness.internal.engine.WorkloadDriver;
 import dev.kvlab.harness.internal.fault.SimFaults;
 import dev.kvlab.harness.internal.measure.Measurement;
-import dev.kvlab.harness.internal.measure.SummaryBuilder;
 import dev.kvlab.transport.api.TransportModel;
 import dev.kvlab.workloads.api.ArrivalProcess;
 import dev.kvlab.workloads.api.RequestSource;
 import dev.kvlab.workloads.api.Workloads;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.HdrHistogram.Histogram;
 
 /**
  * One cell on the sim clock: the serving model on a {@link SimLoop}, the store's master under the virtual clock,
@@ -29,10 +26,17 @@ public final class SimCell {
 
     private final CellPlan plan;
     private final SimStore.FaultHook faults;
+    private final CellObserver observer;
 
     public SimCell(CellPlan plan, SimStore.FaultHook faults) {
+        this(plan, faults, CellObserver.NONE);
+    }
+
+    /** A cell whose measured phase {@code observer} watches at every interval end (on this cell's thread). */
+    public SimCell(CellPlan plan, SimStore.FaultHook faults, CellObserver observer) {
         this.plan = plan;
         this.faults = faults;
+        this.observer = observer == null ? CellObserver.NONE : observer;
     }
 
     public CellResult run(long wallStartNanos) {
@@ -59,6 +63,7 @@ public final class SimCell {
         }
         long origin = loop.now();
         Measurement m = new Measurement(c.slo(), plan.intervalNanos(), origin);
+        if (observer != CellObserver.NONE) m.onCut(new SimProgress(m, model, store, observer)::cut);
         ArrivalProcess p = plan.workload().open(c.seed());
         WorkloadDriver driver;
         try (p) {
@@ -77,41 +82,17 @@ public final class SimCell {
         double wall = (System.nanoTime() - wallStartNanos) / 1e9;
         String emulated = "gpu time (roofline on " + plan.hardware().id() + "); data movement (transport model " + tm.name()
                 + (tm.emulated() ? ", emulated" : ", calibrated") + ")";
-        CellSummary summary = SummaryBuilder.build(plan, m, store.stats(), wall, emulated);
-        Map<Metric, Histogram> totals = new EnumMap<>(Metric.class);
-        for (Metric metric : Metric.values()) totals.put(metric, m.total(metric));
-        Map<String, Object> extras = new LinkedHashMap<>();
-        var rs = store.stats();
         var ms = store.master().stats();
-        extras.put("warmup_requests", warmupRequests);
+        Map<String, Object> extras = new LinkedHashMap<>();
         extras.put("sim_events", loop.events());
-        extras.put("verified_blocks", rs.verifiedBlocks());
-        extras.put("written_back_blocks", rs.writtenBlocks());
-        extras.put("write_back_skipped", rs.writeSkipped());
-        extras.put("write_back_no_space", rs.writeNoSpace());
-        extras.put("handoff_bytes", rs.handoffBytes());
         extras.put("store_objects", ms.objects());
         extras.put("store_evicted_objects", ms.evictedObjects());
+        extras.put("store_eviction_runs", ms.evictionRuns());
         extras.put("store_usage", ms.usage());
-        long iterations = 0, evictions = 0;
-        double busy = 0;
-        for (var in : model.instances()) {
-            iterations += in.iterations();
-            evictions += in.cache.evictions();
-            busy += in.busySeconds();
-        }
-        extras.put("iterations", iterations);
-        extras.put("hbm_blocks_per_instance", plan.hbmKvBlocks());
-        extras.put("hbm_evictions", evictions);
         if (injected != null) injected.extras(extras);
-        extras.put("gpu_utilization", summary.simulatedSeconds() > 0 ? busy / (model.instances().size() * summary.simulatedSeconds()) : Double.NaN);
         Map<String, String> describe = new LinkedHashMap<>();
         describe.put("clock", "sim (discrete-event, virtual time)");
-        describe.put("workload", plan.workload().describe());
-        describe.put("store", store.describe());
-        describe.put("gpu", "roofline: " + plan.model().id() + " on " + plan.kv().tp() + "x " + plan.hardware().id()
-                + " (prefill MFU " + plan.hardware().prefillMfu() + ", decode bandwidth utilisation " + plan.hardware().decodeBandwidthUtilization() + ")");
-        return new CellResult(c, summary, totals, m.intervals(), m.records(), extras, describe);
+        return CellAssembly.assemble(plan, m, model, store, warmupRequests, wall, emulated, extras, describe);
     }
 
     private long warmupCount(double fraction) {

@@ -15,6 +15,8 @@ import dev.kvlab.transport.api.TransportModel;
 import dev.kvlab.workloads.api.BlockKeys;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.function.IntConsumer;
 
 /**
@@ -35,6 +37,8 @@ public final class SimStore implements RemoteTier {
     private final long blockBytesAllRanks;
     private final ReplicateConfig replicate;
     private final FaultHook faults;
+    /** Calls made to the master, by operation (for observers; the sim has no RPC, these are its master calls). */
+    private long existsCalls, replicaListCalls, putStartCalls, putEndCalls;
     private long written, writtenBytes, skipped, noSpace, writeFailed, handoffBytes, verified, rejected, wrongHitsUsed;
 
     /** Lets tests (and fault injection) alter what a read returns: the checksum a block comes back with. */
@@ -88,21 +92,30 @@ public final class SimStore implements RemoteTier {
         return "sim-node-" + i + "/seg-0";
     }
 
-    /** The checksum an intact object of {@code key} carries. */
-    public static int checksum(String key, long length) {
-        long h = BlockKeys.mix(key.hashCode() * 0x9E3779B97F4A7C15L ^ length);
-        for (int i = 0; i < key.length(); i++) h = BlockKeys.mix(h + key.charAt(i));
+    /** The checksum an intact object of block key {@code key} carries (the store key is derived from it one to one). */
+    public static int checksum(long key, long length) {
+        long h = BlockKeys.mix(BlockKeys.mix(key ^ 0x243F6A8885A308D3L) + length);
         return (int) (h ^ (h >>> 32));
     }
 
+    private int checksum(Seq s, int block) {
+        return checksum(s.request.blockKeys()[block], blockBytes);
+    }
+
+    /** The store key of block {@code block} of {@code s} (made once per sequence and block). */
     private String key(Seq s, int block) {
-        return BlockKeys.storeKey(s.request.blockKeys()[block]);
+        String[] keys = s.storeKeys;
+        if (keys == null) keys = s.storeKeys = new String[s.fullBlocks];
+        String k = keys[block];
+        if (k == null) k = keys[block] = BlockKeys.storeKey(s.request.blockKeys()[block]);
+        return k;
     }
 
     @Override
     public void lookup(Seq s, int from, int max, IntConsumer done) {
         int n = 0;
         while (from + n < max && master.exists(key(s, from + n))) n++;
+        existsCalls += Math.min(n + 1, Math.max(0, max - from));
         int found = n;
         loop.after(plan.lookupNanos(), () -> done.accept(found));
     }
@@ -114,6 +127,7 @@ public final class SimStore implements RemoteTier {
         int found = 0;
         while (found < count) {
             ReplicaList rl = master.getReplicaList(key(s, from + found));
+            replicaListCalls++;
             if (!rl.found()) break;
             lists[found++] = rl;
         }
@@ -129,17 +143,14 @@ public final class SimStore implements RemoteTier {
                 String k = key(s, from + ok);
                 ReplicaList rl = lists[ok];
                 int crc = faults.checksumRead(k, rl);
-                if (now > rl.leaseDeadlineNanos() || rl.length() != blockBytes || crc != checksum(k, blockBytes)) break;
+                if (now > rl.leaseDeadlineNanos() || rl.length() != blockBytes || crc != checksum(s, from + ok)) break;
                 lists[ok] = new ReplicaList(rl.status(), rl.length(), crc, rl.replicas(), rl.leaseDeadlineNanos(), rl.leaseTtlNanos());
                 ok++;
             }
             verified += ok;
             rejected += count - ok;
             // audit: every block the model will use must carry its key's checksum
-            for (int i = 0; i < ok; i++) {
-                String k = key(s, from + i);
-                if (lists[i].crc32c() != checksum(k, blockBytes)) wrongHitsUsed++;
-            }
+            for (int i = 0; i < ok; i++) if (lists[i].crc32c() != checksum(s, from + i)) wrongHitsUsed++;
             s.fetchedBlocks = ok;
             s.fallbackBlocks = count - ok;
             s.fetchedBytes = bytes;
@@ -157,7 +168,8 @@ public final class SimStore implements RemoteTier {
         int replicas = 0;
         for (int i = 0; i < n; i++) {
             String k = key(s, from + i);
-            PutStartResult r = master.putStart(k, blockBytes, checksum(k, blockBytes), replicate);
+            PutStartResult r = master.putStart(k, blockBytes, checksum(s, from + i), replicate);
+            putStartCalls++;
             switch (r.status()) {
                 case STARTED -> {
                     keys[started] = k;
@@ -176,6 +188,7 @@ public final class SimStore implements RemoteTier {
         loop.after(plan.lookupNanos() + Math.round(secs * 1e9), () -> {
             in.activeTransfersDec();
             for (int i = 0; i < m; i++) {
+                putEndCalls++;
                 if (master.putEnd(keys[i], ids[i]) == EndStatus.OK) {
                     written++;
                     writtenBytes += blockBytes;
@@ -207,6 +220,16 @@ public final class SimStore implements RemoteTier {
     @Override
     public RemoteStats stats() {
         return new RemoteStats(written, writtenBytes, skipped, noSpace, writeFailed, handoffBytes, verified, rejected, wrongHitsUsed);
+    }
+
+    /** Calls made to the master so far, by operation ({@code exists, get_replica_list, put_start, put_end}). */
+    public Map<String, Long> masterCalls() {
+        Map<String, Long> m = new LinkedHashMap<>();
+        m.put("exists", existsCalls);
+        m.put("get_replica_list", replicaListCalls);
+        m.put("put_start", putStartCalls);
+        m.put("put_end", putEndCalls);
+        return m;
     }
 
     @Override

@@ -1,0 +1,54 @@
+package dev.kvlab.harness.internal;
+
+import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.CellSummary;
+import dev.kvlab.harness.api.Metric;
+import dev.kvlab.harness.internal.engine.Instance;
+import dev.kvlab.harness.internal.engine.RemoteTier;
+import dev.kvlab.harness.internal.engine.ServingModel;
+import dev.kvlab.harness.internal.measure.Measurement;
+import dev.kvlab.harness.internal.measure.SummaryBuilder;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/** Builds a {@link CellResult} from a finished run; the parts both clocks share. */
+public final class CellAssembly {
+
+    private CellAssembly() {}
+
+    public static CellResult assemble(CellPlan plan, Measurement m, ServingModel model, RemoteTier remote, long warmupRequests,
+                                      double wallSeconds, String emulated, Map<String, Object> clockExtras, Map<String, String> describe) {
+        CellSummary summary = SummaryBuilder.build(plan, m, remote.stats(), wallSeconds, emulated);
+        Map<Metric, Histogram> totals = new EnumMap<>(Metric.class);
+        for (Metric metric : Metric.values()) totals.put(metric, m.total(metric));
+        Map<String, Object> extras = new LinkedHashMap<>();
+        var rs = remote.stats();
+        extras.put("warmup_requests", warmupRequests);
+        extras.put("verified_blocks", rs.verifiedBlocks());
+        extras.put("written_back_blocks", rs.writtenBlocks());
+        extras.put("write_back_skipped", rs.writeSkipped());
+        extras.put("write_back_no_space", rs.writeNoSpace());
+        extras.put("write_back_failed", rs.writeFailed());
+        extras.put("handoff_bytes", rs.handoffBytes());
+        long iterations = 0, evictions = 0;
+        double busy = 0;
+        for (Instance in : model.instances()) {
+            iterations += in.iterations();
+            evictions += in.cache.evictions();
+            busy += in.busySeconds();
+        }
+        extras.put("iterations", iterations);
+        extras.put("hbm_blocks_per_instance", plan.hbmKvBlocks());
+        extras.put("hbm_evictions", evictions);
+        extras.put("gpu_utilization", summary.simulatedSeconds() > 0 ? busy / (model.instances().size() * summary.simulatedSeconds()) : Double.NaN);
+        extras.putAll(clockExtras);
+        Map<String, String> d = new LinkedHashMap<>(describe);
+        d.put("workload", plan.workload().describe());
+        d.put("store", remote.describe());
+        d.put("gpu", "roofline (emulated): " + plan.model().id() + " on " + plan.kv().tp() + "x " + plan.hardware().id() + " (prefill MFU "
+                + plan.hardware().prefillMfu() + ", decode bandwidth utilisation " + plan.hardware().decodeBandwidthUtilization() + ")");
+        return new CellResult(plan.config(), summary, totals, m.intervals(), m.records(), extras, d);
+    }
+}

@@ -1,0 +1,116 @@
+package dev.kvlab.harness.internal.metrics;
+
+import dev.kvlab.harness.api.Metric;
+import dev.kvlab.store.api.master.MasterStats;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The live meters of one cell × replicate, registered on the {@link MeterRegistry} given and tagged with the
+ * cell's {@link CellTags}: gauges reading the latest {@link CellSample} (NaN, i.e. not published, before the first
+ * or where a value does not apply). Names (InfluxDB measurements after Micrometer's snake_case convention):
+ * <ul>
+ *   <li>{@code kvlab.cell.latency} {@code metric=ttft|tpot|itl|tbt|e2el|queue|fetch}, {@code stat=p50|p99|max}: ms,
+ *       over the values recorded since the previous sample</li>
+ *   <li>{@code kvlab.cell.requests} {@code state=arrived|completed|failed|good}; {@code kvlab.cell.goodput} (rps, run
+ *       clock); {@code kvlab.cell.slo.attainment}; {@code kvlab.cell.hit.ratio} {@code tier=local|remote};
+ *       {@code kvlab.cell.fetched.bytes}; {@code kvlab.cell.fallbacks}; {@code kvlab.cell.wrong.hits.used};
+ *       {@code kvlab.cell.queue.depth}; {@code kvlab.cell.in.flight}; {@code kvlab.cell.run.seconds}</li>
+ *   <li>{@code kvlab.store.objects}, {@code .bytes.used}, {@code .capacity.bytes}, {@code .evictions},
+ *       {@code .evicted.bytes}, {@code .leases.active}, {@code .leases.granted} (the names the store master's
+ *       Prometheus endpoint uses), {@code kvlab.store.rpc} {@code rpc=…} (calls so far) and
+ *       {@code kvlab.store.rpc.rate} {@code rpc=…} (calls per run-clock second)</li>
+ * </ul>
+ */
+public final class CellMeters implements AutoCloseable {
+
+    private final MeterRegistry registry;
+    private final Supplier<CellSample> sample;
+    private final Tags tags;
+    private final List<Meter> meters = new ArrayList<>();
+
+    public CellMeters(MeterRegistry registry, CellTags cellTags, Supplier<CellSample> sample) {
+        this.registry = registry;
+        this.sample = sample;
+        List<Tag> t = new ArrayList<>();
+        cellTags.tags().forEach((k, v) -> t.add(Tag.of(k, v)));
+        this.tags = Tags.of(t);
+        for (Metric m : Metric.values()) {
+            gauge("kvlab.cell.latency", "ms", s -> s.percentileMs(m, CellSample.P50), "metric", m.id(), "stat", "p50");
+            gauge("kvlab.cell.latency", "ms", s -> s.percentileMs(m, CellSample.P99), "metric", m.id(), "stat", "p99");
+            gauge("kvlab.cell.latency", "ms", s -> s.percentileMs(m, CellSample.MAX), "metric", m.id(), "stat", "max");
+        }
+        gauge("kvlab.cell.requests", null, CellSample::requests, "state", "arrived");
+        gauge("kvlab.cell.requests", null, CellSample::completed, "state", "completed");
+        gauge("kvlab.cell.requests", null, CellSample::failed, "state", "failed");
+        gauge("kvlab.cell.requests", null, CellSample::good, "state", "good");
+        gauge("kvlab.cell.goodput", "requests/s", CellSample::goodputRps);
+        gauge("kvlab.cell.slo.attainment", null, CellSample::sloAttainment);
+        gauge("kvlab.cell.hit.ratio", null, CellSample::localHitRatio, "tier", "local");
+        gauge("kvlab.cell.hit.ratio", null, CellSample::remoteHitRatio, "tier", "remote");
+        gauge("kvlab.cell.fetched.bytes", "bytes", CellSample::fetchedBytes);
+        gauge("kvlab.cell.fallbacks", "blocks", CellSample::fallbacks);
+        gauge("kvlab.cell.wrong.hits.used", "blocks", CellSample::wrongHitsUsed);
+        gauge("kvlab.cell.queue.depth", "requests", CellSample::queued);
+        gauge("kvlab.cell.in.flight", "requests", CellSample::inFlight);
+        gauge("kvlab.cell.run.seconds", "seconds", CellSample::runSeconds);
+        store("kvlab.store.objects", "objects", MasterStats::objects);
+        store("kvlab.store.bytes.used", "bytes", MasterStats::bytesUsed);
+        store("kvlab.store.capacity.bytes", "bytes", MasterStats::capacityBytes);
+        store("kvlab.store.evictions", "objects", MasterStats::evictedObjects);
+        store("kvlab.store.evicted.bytes", "bytes", MasterStats::evictedBytes);
+        store("kvlab.store.leases.active", "leases", MasterStats::activeLeases);
+        store("kvlab.store.leases.granted", "leases", MasterStats::leasesGranted);
+        storeCalls(STORE_OPS);
+    }
+
+    /** Master operations whose calls are published (an operation a cell does not report stays unpublished). */
+    public static final List<String> STORE_OPS = List.of("exists", "get_replica_list", "put_start", "put_end", "put_revoke", "remove");
+
+    private void storeCalls(Iterable<String> ops) {
+        for (String op : ops) {
+            gauge("kvlab.store.rpc", "calls", s -> {
+                Long v = s.storeCalls().get(op);
+                return v == null ? Double.NaN : v;
+            }, "rpc", op);
+            gauge("kvlab.store.rpc.rate", "calls/s", s -> {
+                Double v = s.storeCallRates().get(op);
+                return v == null ? Double.NaN : v;
+            }, "rpc", op);
+        }
+    }
+
+    private void store(String name, String unit, ToDoubleFunction<MasterStats> f) {
+        gauge(name, unit, s -> s.store() == null ? Double.NaN : f.applyAsDouble(s.store()));
+    }
+
+    private void gauge(String name, String unit, ToDoubleFunction<CellSample> f, String... kv) {
+        Supplier<CellSample> src = sample;
+        Gauge g = Gauge.builder(name, src, x -> {
+                    CellSample s = x.get();
+                    return s == null ? Double.NaN : f.applyAsDouble(s);
+                })
+                .tags(tags).tags(kv).baseUnit(unit).strongReference(true).register(registry);
+        meters.add(g);
+    }
+
+    /** The meters registered, for tests. */
+    public List<Meter> meters() {
+        return List.copyOf(meters);
+    }
+
+    /** Removes this cell's meters from the registry. */
+    @Override
+    public void close() {
+        for (Meter m : meters) registry.remove(m);
+        meters.clear();
+    }
+}

@@ -1,0 +1,31 @@
+package dev.kvlab.harness.internal.measure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class TopGapsTest {
+
+    @Test
+    void meanOfTheLongestTenPercentMatchesSorting() {
+        SplittableRandom r = new SplittableRandom(42);
+        for (int trial = 0; trial < 500; trial++) {
+            int out = 2 + r.nextInt(3000);
+            long[] gaps = new long[out - 1];
+            TopGaps t = new TopGaps(out);
+            for (int i = 0; i < gaps.length; i++) {
+                gaps[i] = r.nextInt(5) == 0 ? 7 : r.nextLong(1, 1_000_000); // with many ties
+                t.add(gaps[i]);
+            }
+            long[] sorted = gaps.clone();
+            Arrays.sort(sorted);
+            int k = Math.max(1, (gaps.length + 9) / 10);
+            long sum = 0;
+            for (int i = sorted.length - k; i < sorted.length; i++) sum += sorted[i];
+            assertThat(t.mean()).as("out=%d", out).isEqualTo(Math.round((double) sum / k));
+        }
+        assertThat(new TopGaps(1).mean()).isEqualTo(-1);
+    }
+}
