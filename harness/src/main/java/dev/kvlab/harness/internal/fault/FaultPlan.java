@@ -77,6 +77,8 @@ public record FaultPlan(Fault kind, double at, int nodes, int replicas, List<Int
         if (duration == 0) throw bad.apply("fault_params.duration", "must be > 0 (or null: to the end of the run)");
         if (kind != Fault.NONE && c.mode() == Mode.LIVE && !"bundled".equals(c.store().backend()))
             throw bad.apply("fault", "live faults need store.backend bundled: the harness breaks the store it started, not an external one");
+        if (kind == Fault.NODE_CRASH && c.mode() == Mode.LIVE && "local".equalsIgnoreCase(c.transport().strip()))
+            throw bad.apply("transport", "a live node-crash runs its nodes as separate processes: use tcp, shm or rdma-emu, not local");
         return new FaultPlan(kind, at, nodes, replicas, List.copyOf(hitNodes), p.corruptFraction(), readDelay, linkDelay, jitter, p.linkLoss(),
                 downtime, liveness, duration, c.seed());
     }

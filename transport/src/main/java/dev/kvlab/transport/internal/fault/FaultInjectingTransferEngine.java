@@ -81,7 +81,7 @@ public final class FaultInjectingTransferEngine implements TransferEngine {
     @Override
     public CompletableFuture<TransferBatch> submit(TransferBatch batch) {
         LinkFault f = fault;
-        if (f.none()) return inner.submit(batch);
+        if (f.none() || (f.readsOnly() && !reads(batch))) return inner.submit(batch);
         long n = submitted.getAndIncrement();
         long r1 = mix(seed + n * GOLDEN), r2 = mix(r1);
         boolean lost = f.loss() > 0 && unit(r1) < f.loss();
@@ -103,6 +103,11 @@ public final class FaultInjectingTransferEngine implements TransferEngine {
         }
         if (delay > 0) delayed.increment();
         return later(real, delay);
+    }
+
+    private static boolean reads(TransferBatch b) {
+        for (int i = 0; i < b.size(); i++) if (b.op(i) == dev.kvlab.transport.api.Opcode.READ) return true;
+        return false;
     }
 
     private static TransferException lostException(TransferBatch b, boolean afterTransfer) {

@@ -14,10 +14,15 @@ import java.util.Objects;
  * @param delay  added latency per batch (>= 0)
  * @param jitter uniform extra latency in {@code [0, jitter]} (>= 0)
  * @param loss   probability in {@code [0, 1]} that a batch is lost
+ * @param readsOnly the fault touches only batches that read (a slowed read path), writes pass untouched
  */
-public record LinkFault(Duration delay, Duration jitter, double loss) {
+public record LinkFault(Duration delay, Duration jitter, double loss, boolean readsOnly) {
 
-    public static final LinkFault NONE = new LinkFault(Duration.ZERO, Duration.ZERO, 0);
+    public static final LinkFault NONE = new LinkFault(Duration.ZERO, Duration.ZERO, 0, false);
+
+    public LinkFault(Duration delay, Duration jitter, double loss) {
+        this(delay, jitter, loss, false);
+    }
 
     public LinkFault {
         Objects.requireNonNull(delay, "delay");
@@ -28,6 +33,11 @@ public record LinkFault(Duration delay, Duration jitter, double loss) {
 
     public static LinkFault delay(Duration d) {
         return new LinkFault(d, Duration.ZERO, 0);
+    }
+
+    /** Reads complete {@code d} later; writes are untouched. */
+    public static LinkFault readDelay(Duration d) {
+        return new LinkFault(d, Duration.ZERO, 0, true);
     }
 
     public static LinkFault loss(double p) {
@@ -45,6 +55,7 @@ public record LinkFault(Duration delay, Duration jitter, double loss) {
         if (!delay.isZero() || !jitter.isZero()) sb.append("delay ").append(DurationSpec.format(delay));
         if (!jitter.isZero()) sb.append(" +[0, ").append(DurationSpec.format(jitter)).append(']');
         if (loss > 0) sb.append(sb.isEmpty() ? "" : ", ").append("loss ").append(loss);
+        if (readsOnly) sb.append(" (reads only)");
         return sb.toString();
     }
 }
