@@ -25,9 +25,9 @@ import picocli.CommandLine.Spec;
  * {@code transfer_engine_bench}. The target runs in its own JVM for tcp, shm and rdma-emu.
  */
 @Command(name = "transport", mixinStandardHelpOptions = true,
-        description = {"Benchmarks a transport: a target serves one segment (in its own process for tcp, shm and rdma-emu),",
-                "closed-loop initiator threads submit batches of READ or WRITE requests; prints throughput and",
-                "per-batch latency percentiles (HdrHistogram). rdma-emu results are EMULATED (a NIC model)."})
+        description = "Benchmarks a transport: a target serves one segment (in its own process for tcp, shm and rdma-emu), "
+                + "closed-loop initiator threads submit batches of READ or WRITE requests; prints throughput and per-batch latency "
+                + "percentiles (HdrHistogram) and CPU time. rdma-emu results are EMULATED (a NIC model).")
 public final class BenchTransportCommand implements Callable<Integer> {
 
     @Spec CommandSpec cmd;
@@ -41,8 +41,9 @@ public final class BenchTransportCommand implements Callable<Integer> {
     @Option(names = "--batch-size", defaultValue = "16", paramLabel = "N", description = "requests per batch (default ${DEFAULT-VALUE})")
     int batchSize;
 
-    @Option(names = "--threads", paramLabel = "N", description = {"initiator threads, one batch in flight each (default: 2 for tcp and rdma-emu,",
-            "where a second batch keeps the link busy while a thread turns around; 1 for shm and local, whose copy lanes already use every core)"})
+    @Option(names = "--threads", paramLabel = "N", description = "initiator threads, one batch in flight each (default: 2 for tcp and "
+            + "rdma-emu, where a second batch keeps the link busy while a thread turns around; 1 for shm and local, whose copy lanes "
+            + "already use every core)")
     Integer threads;
 
     @Option(names = "--duration", defaultValue = "10s", paramLabel = "DUR", description = "measured time after the warm-up (default ${DEFAULT-VALUE})")
@@ -114,7 +115,12 @@ public final class BenchTransportCommand implements Callable<Integer> {
         b.append(String.format(Locale.ROOT, "batch latency us: p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  max %.1f  mean %.1f%n",
                 r.p50Us(), r.p90Us(), r.p99Us(), r.p999Us(), r.maxUs(), r.meanUs()));
         b.append("copies: ").append(r.copySemantics()).append(System.lineSeparator());
-        if (r.emulated()) b.append("NOTE: these figures are EMULATED by a NIC model, not measured on RDMA hardware.").append(System.lineSeparator());
+        if (r.emulated()) {
+            b.append("NOTE: these figures are EMULATED by a NIC model (" + r.effectiveLink() + "), not measured on RDMA hardware.").append(System.lineSeparator());
+            if (r.copyBound())
+                b.append(String.format(Locale.ROOT, "NOTE: below the emulated link's %.3f GB/s: the shared-memory copies (CPU), not the NIC model, limited this run.%n",
+                        r.effectiveLink().bytesPerSecond() / 1e9));
+        }
         return b.toString();
     }
 }

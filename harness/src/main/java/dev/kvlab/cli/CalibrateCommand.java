@@ -24,8 +24,8 @@ import picocli.CommandLine.Spec;
  * ones) and writes a TransportModel profile that sim runs load ({@code transport: PROFILE.yaml#tcp}).
  */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
-        description = {"Measures the live transports (latency from small transfers, bandwidth from large ones) and writes a",
-                "TransportModel profile (YAML, labelled with the machine and date) that sim runs load as PROFILE.yaml#<transport>."})
+        description = "Measures the live transports (latency from small transfers, bandwidth from large ones) and writes a "
+                + "TransportModel profile (YAML, labelled with the machine and date) that sim runs load as PROFILE.yaml#<transport>.")
 public final class CalibrateCommand implements Callable<Integer> {
 
     @Spec CommandSpec cmd;
@@ -33,7 +33,7 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "transport-profile.yaml", paramLabel = "PROFILE.yaml", description = "where to write the profile (default ${DEFAULT-VALUE})")
     Path out;
 
-    @Option(names = "--transports", split = ",", paramLabel = "NAME[,NAME...]", description = "which transports (default: all)")
+    @Option(names = "--transports", split = ",", paramLabel = "NAME", description = "which transports, comma-separated (default: all)")
     List<String> transports;
 
     @Option(names = "--duration", defaultValue = "1s", paramLabel = "DUR", description = "measured time of each of the 4 measurements per transport (default ${DEFAULT-VALUE})")

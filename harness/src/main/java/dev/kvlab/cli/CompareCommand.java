@@ -1,20 +1,77 @@
 package dev.kvlab.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvlab.harness.internal.bundle.BundleComparison;
+import dev.kvlab.harness.internal.bundle.BundleJson;
+import dev.kvlab.harness.internal.bundle.OpenedBundle;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
-/** {@code kvlab compare}: Per-cell differences between two bundles, with confidence intervals. Not implemented yet (issue 6). */
-@Command(name = "compare", mixinStandardHelpOptions = true, description = "Per-cell differences between two bundles, with confidence intervals. (not implemented yet)")
+/** {@code kvlab compare A B}: per-cell differences between two bundles with 95% intervals. */
+@Command(name = "compare", mixinStandardHelpOptions = true,
+        description = "Per-cell differences between two bundles (directories or .tar.gz): cells matched by their factor values, "
+                + "B - A per metric with Welch's 95% interval across replicates; '*' marks an interval that excludes 0.")
 public final class CompareCommand implements Callable<Integer> {
 
-    @Parameters(arity = "0..*", hidden = true)
-    List<String> args;
+    private static final List<String> DEFAULT_METRICS = List.of("ttft_p50_ms", "ttft_p99_ms", "itl_p99_ms", "tpot_p99_ms", "e2el_p99_ms",
+            "goodput_rps", "slo_attainment", "local_hit_ratio", "remote_hit_ratio", "fetched_bytes", "fallbacks", "wrong_hits_used");
+
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "BUNDLE_A") Path a;
+    @Parameters(index = "1", paramLabel = "BUNDLE_B") Path b;
+
+    @Option(names = "--json", description = "print one JSON object (every metric)") boolean json;
+
+    @Option(names = "--metrics", split = ",", paramLabel = "M1,M2", description = "metrics of the table (default: latency tails, goodput, hits, fetched bytes, fallbacks, wrong hits)")
+    List<String> metrics;
 
     @Override
-    public Integer call() {
-        System.err.println("kvlab compare: not implemented yet (issue 6)");
-        return Kvlab.EXIT_FAILED;
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        try (OpenedBundle ba = OpenedBundle.open(a); OpenedBundle bb = OpenedBundle.open(b)) {
+            ObjectNode r = BundleComparison.compare(ba.dir(), bb.dir());
+            if (json) {
+                out.println(BundleJson.mapper().writeValueAsString(r));
+                out.flush();
+                return Kvlab.EXIT_OK;
+            }
+            out.println("A = " + r.path("a").asText() + "   B = " + r.path("b").asText() + "   (" + r.path("interval").asText() + ")");
+            List<String> show = metrics == null ? DEFAULT_METRICS : metrics;
+            out.printf(Locale.ROOT, "%-32s %-18s %14s %14s %14s %30s %8s%n", "cell (factors)", "metric", "A", "B", "B-A", "95% CI", "rel");
+            for (JsonNode c : r.path("cells")) {
+                List<String> fs = new ArrayList<>();
+                c.path("factors").fields().forEachRemaining(e -> fs.add(e.getValue().asText()));
+                String name = String.join("/", fs);
+                boolean first = true;
+                for (String m : show) {
+                    JsonNode x = c.path("metrics").path(m);
+                    if (x.isMissingNode()) continue;
+                    String ci = x.path("ci95").isArray() ? String.format(Locale.ROOT, "[%.4g, %.4g]", x.path("ci95").get(0).asDouble(), x.path("ci95").get(1).asDouble()) : "-";
+                    out.printf(Locale.ROOT, "%-32s %-18s %14s %14s %14s %30s %8s%s%n", first ? name : "", m, num(x.path("a")), num(x.path("b")),
+                            num(x.path("diff")), ci, x.path("rel").isNull() ? "-" : String.format(Locale.ROOT, "%+.1f%%", 100 * x.path("rel").asDouble()),
+                            x.path("significant").asBoolean() ? " *" : "");
+                    first = false;
+                }
+            }
+            if (!r.path("only_in_a").isEmpty()) out.println("only in A: " + r.path("only_in_a"));
+            if (!r.path("only_in_b").isEmpty()) out.println("only in B: " + r.path("only_in_b"));
+            out.flush();
+            return Kvlab.EXIT_OK;
+        }
+    }
+
+    private static String num(JsonNode v) {
+        return v.isNull() || v.isMissingNode() ? "-" : String.format(Locale.ROOT, "%.4g", v.asDouble());
     }
 }

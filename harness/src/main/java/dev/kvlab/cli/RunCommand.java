@@ -1,81 +1,82 @@
 package dev.kvlab.cli;
 
-import dev.kvlab.harness.api.CellObserver;
-import dev.kvlab.harness.api.CellResult;
-import dev.kvlab.harness.api.CellRunner;
-import dev.kvlab.harness.api.config.ConfigTree;
-import dev.kvlab.harness.api.config.RunConfig;
-import dev.kvlab.harness.internal.JsonOutput;
-import dev.kvlab.harness.internal.metrics.CellTags;
-import dev.kvlab.harness.internal.metrics.InfluxPublisher;
-import dev.kvlab.harness.internal.metrics.RunIds;
-import java.io.PrintWriter;
+import dev.kvlab.harness.api.MatrixSpec;
+import dev.kvlab.harness.api.RunListener;
+import dev.kvlab.harness.api.config.Mode;
+import dev.kvlab.harness.internal.matrix.MatrixRunner;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
+import dev.kvlab.harness.internal.metrics.InfluxPublisher;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code kvlab run}: runs one configuration (one cell) on the sim or live clock and prints its summary. */
+/**
+ * {@code kvlab run}: runs a matrix (or a plain run config: a one-cell matrix) cell by cell into a result bundle
+ * and prints the bundle path last. With {@code --json}, stdout is one JSON object (for a single cell × replicate
+ * the cell's own summary, {@code CellResult.json()}; for a matrix {@code summary.json} plus {@code bundle}) and
+ * the bundle path goes to stderr.
+ */
 @Command(name = "run", mixinStandardHelpOptions = true,
-        description = "Runs one configuration (a single cell) of the serving model on the sim or live clock and prints its "
-                + "summary: TTFT/TPOT/ITL/TBT/E2EL percentiles from intended arrivals, SLO goodput, hit ratios, fetched bytes, "
-                + "fallbacks, wrong hits used.")
+        description = {"Runs an ablation matrix (or one run config) on the sim or live clock into a result bundle: "
+                + "manifest.json, summary.csv/json with 95% CIs across replicates, per-cell HdrHistogram interval logs, "
+                + "requests.csv, report.html. Prints the bundle path last.",
+                "Matrix keys: factors (config key -> levels), exclude, replicates, baseline, name (docs/bundle-format.md)."})
 public final class RunCommand implements Callable<Integer> {
 
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "CONFIG.yaml", description = "run config (YAML); every key defaults (see kvlab's defaults.yaml)")
-    Path config;
+    @Parameters(index = "0", paramLabel = "MATRIX.yaml", description = "a matrix or a run config (YAML); every config key defaults (kvlab's defaults.yaml)")
+    Path matrix;
 
-    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a config key by its dotted path (repeatable), e.g. --set slo.ttft_ms=2000")
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/runs",
+            description = "where the bundle directory is created (default: ${DEFAULT-VALUE})")
+    Path out;
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE",
+            description = "override a config key by its dotted path (repeatable), e.g. --set slo.ttft_ms=2000; on a factor's key it pins that factor")
     List<String> sets = new ArrayList<>();
 
-    @Option(names = "--mode", paramLabel = "sim|live", description = "override the config's mode") String mode;
+    @Option(names = "--mode", paramLabel = "sim|live", description = "override every cell's mode") String mode;
 
-    @Option(names = "--json", description = "print one JSON object") boolean json;
+    @Option(names = "--resume", description = "continue the interrupted run of this matrix in --out from its last finished cell")
+    boolean resume;
 
-    @Mixin InfluxOptions influx; // obs: --influx* options
+    @Option(names = "--archive", description = "also write the bundle as <bundle>.tar.gz beside it") boolean archive;
+
+    @Option(names = "--json", description = "print one JSON object on stdout (the bundle path goes to stderr)") boolean json;
+
+    @Mixin InfluxOptions influx; // issue 7: --influx URL --influx-db DB | --influx-org ORG --influx-bucket BUCKET
 
     @Override
-    public Integer call() {
-        long wall0 = System.nanoTime();
-        ConfigTree tree = ConfigTree.load(config);
-        for (String s : sets) tree.set(s);
-        if (mode != null) tree.set("mode", mode, "--mode " + mode);
-        RunConfig rc = tree.bind();
-        CellResult r;
-        try (InfluxPublisher pub = influx.open(System.err)) { // obs: live metrics + the summary point (single cell c01-base)
-            CellTags tags = CellTags.of(RunIds.single(config), "c01-base", 0, rc, Map.of());
-            r = new CellRunner().run(rc, wall0, pub == null ? CellObserver.NONE : pub.cellStarted(tags));
-            if (pub != null) pub.cellFinished(tags, r.summary().columns());
+    public Integer call() throws Exception {
+        Mode m = parseMode(spec, mode);
+        MatrixSpec ms = MatrixSpec.load(matrix, sets, m);
+        influx.target(System::getenv); // bad --influx options: exit 2 before anything runs
+        MatrixRunner.Outcome o;
+        try (InfluxPublisher pub = influx.open(System.err)) {
+            o = MatrixExecution.run(spec, ms, out, resume, archive, listeners(pub));
         }
-        double wall = (System.nanoTime() - wall0) / 1e9;
-        r = r.withSummary(r.summary().withWallSeconds(wall));
-        PrintWriter out = spec.commandLine().getOut();
-        if (System.getenv("KVLAB_CPU") != null) {
-            long cpu = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
-            System.err.printf(Locale.ROOT, "kvlab: main thread cpu %.3f s, wall %.3f s%n", cpu / 1e9, wall);
+        return MatrixExecution.print(spec, ms, o, json);
+    }
+
+    /** Listeners besides the progress reporter: the InfluxDB publisher's when {@code --influx} is given. */
+    static List<RunListener> listeners(InfluxPublisher pub) {
+        return pub == null ? List.of() : List.of(new InfluxRunListener(pub));
+    }
+
+    static Mode parseMode(CommandSpec spec, String mode) {
+        if (mode == null) return null;
+        try {
+            return Mode.parse(mode);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--mode: " + e.getMessage());
         }
-        if (json) {
-            out.println(JsonOutput.write(r.json()));
-        } else {
-            for (Map.Entry<String, String> e : r.describe().entrySet()) out.printf(Locale.ROOT, "%-24s %s%n", e.getKey(), e.getValue());
-            out.println();
-            for (Map.Entry<String, Object> e : r.json().entrySet()) {
-                Object v = e.getValue();
-                String s = v instanceof Double d ? (Double.isNaN(d) ? "-" : String.format(Locale.ROOT, "%.4f", d)) : String.valueOf(v);
-                out.printf(Locale.ROOT, "%-24s %s%n", e.getKey(), s);
-            }
-        }
-        out.flush();
-        return r.summary().failed() > 0 && r.summary().completed() == 0 ? Kvlab.EXIT_FAILED : Kvlab.EXIT_OK;
     }
 }

@@ -1,5 +1,7 @@
 package dev.kvlab.cli.bench;
 
+import dev.kvlab.transport.api.LinkSpec;
+import dev.kvlab.transport.api.TransportModels;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -29,12 +31,24 @@ public record TransportBenchResult(
         return seconds > 0 ? bytes / seconds : 0;
     }
 
+    /** The emulated link (rdma-emu only; its default when none was given), else null. */
+    public LinkSpec effectiveLink() {
+        if (!"rdma-emu".equals(spec.transport())) return spec.link();
+        return spec.link() != null ? spec.link() : TransportModels.DEFAULT_EMULATED_LINK;
+    }
+
+    /** True when an emulated run stayed well below its link rate: the memory copies, not the NIC model, limited it. */
+    public boolean copyBound() {
+        LinkSpec l = effectiveLink();
+        return emulated && l != null && throughputBytesPerSecond() < 0.9 * l.bytesPerSecond();
+    }
+
     /** The object {@code --json} prints (stable key names, snake_case). */
     public Map<String, Object> toJson() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("transport", spec.transport());
         m.put("emulated", emulated);
-        if (emulated) m.put("label", "EMULATED: " + spec.transport() + " models a NIC (" + linkText() + "); it is not real RDMA hardware");
+        if (emulated) m.put("label", "EMULATED: " + spec.transport() + " models a NIC (" + effectiveLink() + "); it is not real RDMA hardware");
         m.put("op", spec.op().name().toLowerCase(java.util.Locale.ROOT));
         m.put("block_size", spec.blockSize());
         m.put("batch_size", spec.batchSize());
@@ -51,7 +65,10 @@ public record TransportBenchResult(
         m.put("p999_us", round(p999Us, 1));
         m.put("max_us", round(maxUs, 1));
         m.put("mean_us", round(meanUs, 1));
-        m.put("link", spec.link() == null ? null : spec.link().toString());
+        LinkSpec link = effectiveLink();
+        m.put("link", link == null ? null : link.toString());
+        m.put("link_bytes_per_s", link == null ? null : Math.round(link.bytesPerSecond()));
+        if (emulated) m.put("copy_bound", copyBound());
         m.put("segment_size", spec.segmentBytes());
         m.put("slice_size", spec.sliceSize());
         m.put("connections", spec.connections());
@@ -63,10 +80,6 @@ public record TransportBenchResult(
         double gb = bytes / 1e9;
         m.put("cpu_s_per_gb", gb > 0 ? round((initiatorCpuSeconds + (Double.isNaN(targetCpuSeconds) ? 0 : targetCpuSeconds)) / gb, 4) : null);
         return m;
-    }
-
-    private String linkText() {
-        return spec.link() != null ? spec.link().toString() : "default link";
     }
 
     private static double round(double v, int digits) {

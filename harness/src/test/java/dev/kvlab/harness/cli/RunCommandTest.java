@@ -29,7 +29,7 @@ class RunCommandTest {
 
     @Test
     void printsOneJsonObjectWithTheSummaryFields() throws Exception {
-        Cli c = Cli.run("run", config("").toString(), "--set", "seed=3", "--json");
+        Cli c = Cli.run("run", config("").toString(), "--set", "seed=3", "--json", "--out", out());
         assertThat(c.exit()).as(c.err()).isZero();
         JsonNode j = c.json();
         for (String k : new String[] {"requests", "completed", "failed", "simulated_seconds", "wall_seconds", "ttft_p50_ms", "ttft_p99_ms",
@@ -42,22 +42,32 @@ class RunCommandTest {
         assertThat(j.get("seed").asLong()).isEqualTo(3);
         assertThat(j.get("mode").asText()).isEqualTo("sim");
         assertThat(j.get("wrong_hits_used").asLong()).isZero();
-        Cli human = Cli.run("run", config("").toString());
+        Cli human = Cli.run("run", config("").toString(), "--out", out());
         assertThat(human.exit()).isZero();
         assertThat(human.out()).contains("ttft_p99_ms").contains("clock");
+        // the bundle path is the last line of stdout (human) or the last line of stderr (--json)
+        String[] lines = human.out().strip().split("\n");
+        assertThat(java.nio.file.Path.of(lines[lines.length - 1]).resolve("manifest.json")).exists();
+        String[] errLines = c.err().strip().split("\n");
+        assertThat(java.nio.file.Path.of(errLines[errLines.length - 1]).resolve("summary.csv")).exists();
+    }
+
+    private String out() {
+        return dir.resolve("runs").toString();
     }
 
     @Test
     void badConfigExitsTwoNamingFileAndLine() throws Exception {
         Path f = config("scheduler:\n  budget: 3\n");
-        Cli c = Cli.run("run", f.toString(), "--json");
+        Cli c = Cli.run("run", f.toString(), "--json", "--out", out());
         assertThat(c.exit()).isEqualTo(2);
         assertThat(c.err()).contains(f + ":10:").contains("unknown key 'scheduler.budget'");
         assertThat(c.out()).isEmpty();
-        Cli s = Cli.run("run", config("").toString(), "--set", "cluster.instances=-1", "--json");
+        Cli s = Cli.run("run", config("").toString(), "--set", "cluster.instances=-1", "--json", "--out", out());
         assertThat(s.exit()).isEqualTo(2);
         assertThat(s.err()).contains("--set cluster.instances=-1");
-        assertThat(Cli.run("run", dir.resolve("missing.yaml").toString()).exit()).isEqualTo(2);
-        assertThat(Cli.run("run", config("").toString(), "--mode", "warp").exit()).isEqualTo(2);
+        assertThat(Cli.run("run", dir.resolve("missing.yaml").toString(), "--out", out()).exit()).isEqualTo(2);
+        assertThat(Cli.run("run", config("").toString(), "--mode", "warp", "--out", out()).exit()).isEqualTo(2);
+        assertThat(dir.resolve("runs")).doesNotExist(); // nothing written on bad input
     }
 }

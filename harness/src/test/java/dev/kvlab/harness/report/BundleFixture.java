@@ -48,12 +48,12 @@ final class BundleFixture {
                 kind: shared-prefix
                 groups: 4
                 prompts_per_group: 12
-                prefix_tokens: 4096
+                prefix_tokens: 6144
                 suffix_tokens: 256
                 output_tokens: 16
               arrival:
                 process: poisson
-                rate: 4
+                rate: 9
             slo:
               ttft_ms: 300
               tpot_ms: 50

@@ -169,6 +169,17 @@ public final class ConfigTree {
         return this;
     }
 
+    /**
+     * Removes the value at dotted {@code key} and returns it (null when absent): the matrix runner takes its own
+     * top-level keys ({@code factors}, {@code exclude}, ...) out of a matrix file before binding the rest.
+     */
+    public JsonNode remove(String key) {
+        String[] parts = key.split("\\.");
+        JsonNode n = tree.root();
+        for (int i = 0; i < parts.length - 1 && n != null; i++) n = n.get(parts[i]);
+        return n instanceof ObjectNode o ? o.remove(parts[parts.length - 1]) : null;
+    }
+
     /** The value at dotted {@code key}, or null when absent. */
     public JsonNode get(String key) {
         JsonNode n = tree.root();

@@ -95,9 +95,12 @@ public record BundleData(Path dir, String runId, String matrix, Map<String, List
             String mode = c.path("mode").asText(rows.isEmpty() || rows.getFirst().get("mode") == null ? "" : rows.getFirst().get("mode").asText());
             int replicates = c.path("replicates").asInt(rows.size());
             List<Path> dirs = replicateDirs(dir.resolve("cells").resolve(id));
-            JsonNode config = configOf(dirs, manifestCells.get(id));
+            JsonNode cellJson = cellJson(dirs);
+            JsonNode config = cellJson.path("config").isObject() ? cellJson.get("config") : configOf(manifestCells.get(id));
+            Map<String, String> describe = new LinkedHashMap<>();
+            cellJson.path("describe").properties().forEach(e -> describe.put(e.getKey(), e.getValue().asText()));
             cells.add(new CellData(id, Collections.unmodifiableMap(f), mode, replicates, Collections.unmodifiableMap(metrics),
-                    Collections.unmodifiableMap(diffs), List.copyOf(rows), dirs, config));
+                    Collections.unmodifiableMap(diffs), List.copyOf(rows), dirs, config, Collections.unmodifiableMap(describe)));
         }
         String runId = summary.path("run_id").asText(man.path("run_id").asText(dir.getFileName().toString()));
         String matrix = summary.path("matrix").asText("");
@@ -152,14 +155,16 @@ public record BundleData(Path dir, String runId, String matrix, Map<String, List
         }
     }
 
-    private static JsonNode configOf(List<Path> dirs, JsonNode manifestCell) {
+    /** The first replicate's {@code cell.json}, or a missing node. */
+    private static JsonNode cellJson(List<Path> dirs) {
         for (Path d : dirs) {
             Path cj = d.resolve("cell.json");
-            if (Files.isRegularFile(cj)) {
-                JsonNode c = readJson(cj).path("config");
-                if (c.isObject()) return c;
-            }
+            if (Files.isRegularFile(cj)) return readJson(cj);
         }
+        return MissingNode.getInstance();
+    }
+
+    private static JsonNode configOf(JsonNode manifestCell) {
         if (manifestCell != null) {
             Iterator<JsonNode> it = manifestCell.path("replicates").iterator();
             if (it.hasNext()) {

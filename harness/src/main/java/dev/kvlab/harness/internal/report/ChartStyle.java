@@ -13,7 +13,7 @@ import org.knowm.xchart.style.Styler;
  */
 final class ChartStyle {
 
-    static final int WIDTH = 960;
+    static final int WIDTH = 1100;
     static final int HEIGHT = 440;
 
     /** Okabe–Ito: blue, vermillion, bluish green, orange, reddish purple, sky blue, yellow, black, then greys. */
@@ -28,6 +28,15 @@ final class ChartStyle {
     static final String FONT = Font.SANS_SERIF;
 
     private ChartStyle() {}
+
+    /**
+     * A logarithmic x axis over {@code [min, max]}: every 1..9 × 10^k tick labelled when the range spans at most
+     * two decades (labels still fit), decades only beyond that.
+     */
+    static void logX(AxesChartStyler s, double min, double max) {
+        s.setXAxisLogarithmic(true);
+        s.setXAxisLogarithmicDecadeOnly(max / min > 100);
+    }
 
     static Color color(int i) {
         return PALETTE[Math.floorMod(i, PALETTE.length)];

@@ -24,23 +24,30 @@ import java.util.TreeMap;
 final class ReportPage {
 
     private static final String CSS = "/dev/kvlab/harness/report/report.css";
+    private static final Map<String, String> DISPLAY = Map.of("ttft_p50_ms", "TTFT p50", "ttft_p99_ms", "TTFT p99", "itl_p99_ms", "ITL p99",
+            "e2el_p99_ms", "E2EL p99", "goodput_rps", "goodput", "slo_attainment", "SLO att.", "local_hit_ratio", "local hit",
+            "remote_hit_ratio", "remote hit", "tpot_p99_ms", "TPOT p99");
 
     private final BundleData b;
     private final Map<String, Plot> plots;
     private final Map<String, byte[]> pngs;
     private final Map<String, String> notes;
+    private final List<BreakevenPlot.Row> breakevenRows;
     private final Html h = new Html();
 
     /**
      * @param plots rendered plots by name
      * @param pngs  their PNG bytes by name
      * @param notes why an optional figure is absent, by section id (e.g. {@code cdf})
+     * @param breakevenRows the break-even table
      */
-    ReportPage(BundleData b, Map<String, Plot> plots, Map<String, byte[]> pngs, Map<String, String> notes) {
+    ReportPage(BundleData b, Map<String, Plot> plots, Map<String, byte[]> pngs, Map<String, String> notes,
+               List<BreakevenPlot.Row> breakevenRows) {
         this.b = b;
         this.plots = plots;
         this.pngs = pngs;
         this.notes = notes;
+        this.breakevenRows = breakevenRows;
     }
 
     String render() {
@@ -83,6 +90,11 @@ final class ReportPage {
         if (m.hasNonNull("started_at")) bits.add("started " + m.get("started_at").asText());
         if (b.baseline() != null) bits.add("baseline " + b.baseline());
         h.el("div", "class=\"sub\"", String.join(" · ", bits));
+        if (!b.factors().isEmpty()) {
+            List<String> fs = new ArrayList<>();
+            b.factors().forEach((k, v) -> fs.add(k + " = " + String.join(" | ", v)));
+            h.el("div", "class=\"sub\"", "factors: " + String.join("; ", fs));
+        }
         h.raw("<nav class=\"toc\">");
         for (String[] t : List.of(new String[] {"emulated", "What was emulated"}, new String[] {"latency", "Latency"},
                 new String[] {"goodput", "Goodput & hits"}, new String[] {"cdf", "TTFT CDF"}, new String[] {"breakeven", "Recompute vs fetch"},
@@ -130,15 +142,19 @@ final class ReportPage {
             String e = c.text("emulated");
             if (!e.isEmpty()) perCell.add(e);
         }
-        h.raw("<div class=\"banner\"><b>Emulated, not measured on real hardware:</b><ul>");
-        h.raw("<li>").text("GPU time, always: prefill and decode take the time the roofline model gives for the run's model and GPU "
-                + "(prefill at the hardware's MFU, decode at its HBM bandwidth utilisation). No GPU ran. Live cells wait for that time precisely.").raw("</li>");
-        if (usesTransport("rdma-emu"))
-            h.raw("<li>").text("RDMA: rdma-emu moves real bytes through shared memory and times completions with a NIC model; no RDMA NIC was used.").raw("</li>");
+        h.raw("<div class=\"banner\"><b>Emulated, not measured on real hardware.</b> ");
+        h.text("GPU time is always emulated: prefill and decode take the time the roofline model gives for the run's model and GPU "
+                + "(prefill at the hardware's MFU, decode at its HBM bandwidth utilisation); no GPU ran, and live cells wait that long precisely. ");
         if (b.cells().stream().anyMatch(c -> "sim".equals(c.mode())))
-            h.raw("<li>").text("Data movement in sim cells: no bytes move; transfers cost what the transport model says.").raw("</li>");
-        for (String i : items) h.raw("<li>").text(i).raw("</li>");
-        h.raw("</ul></div>\n");
+            h.text("In sim cells no bytes move either: each transfer costs what the transport model says. ");
+        if (usesTransport("rdma-emu"))
+            h.text("RDMA is emulated: rdma-emu moves real bytes through shared memory and times completions with a NIC model; no RDMA NIC was used. ");
+        if (!items.isEmpty()) {
+            h.raw("<br>The run's manifest lists as emulated:<ul>");
+            for (String i : items) h.raw("<li>").text(i).raw("</li>");
+            h.raw("</ul>");
+        }
+        h.raw("</div>\n");
         if (!perCell.isEmpty()) {
             h.el("p", "As each cell reports it:");
             List<List<Cell>> rows = new ArrayList<>();
@@ -149,15 +165,36 @@ final class ReportPage {
             }
             h.table(null, List.of("emulated", "cells"), rows);
         }
+        whatRan();
         h.el("h3", "What each transport copies");
         Map<String, List<String>> byTransport = new TreeMap<>();
         for (CellData c : b.cells()) byTransport.computeIfAbsent(c.mode() + "\u0000" + c.text("transport"), k -> new ArrayList<>()).add(c.id());
         List<List<Cell>> rows = new ArrayList<>();
         for (var e : byTransport.entrySet()) {
             String[] k = e.getKey().split("\u0000", -1);
-            rows.add(List.of(Cell.code(k[1]), Cell.of(k[0]), Cell.of(TransportCopies.of(k[1], k[0])), Cell.of(abbreviate(e.getValue()))));
+            String copies = TransportCopies.of(k[1], k[0]);
+            if ("live".equals(k[0])) {
+                // a live cell says what its store client's transport copies (the engine's own copySemantics)
+                CellData first = b.cells().stream().filter(c -> c.id().equals(e.getValue().getFirst())).findFirst().orElseThrow();
+                String said = first.describe().get("store");
+                if (said != null && !said.isBlank()) copies = said;
+            }
+            rows.add(List.of(Cell.code(k[1]), Cell.of(k[0]), Cell.of(copies), Cell.of(abbreviate(e.getValue()))));
         }
         h.table(null, List.of("transport", "mode", "what a transfer copies", "cells"), rows);
+    }
+
+    /** The cells' own descriptions (cell.json "describe"), each distinct text once with the cells it applies to. */
+    private void whatRan() {
+        Map<String, Map<String, List<String>>> byKey = new LinkedHashMap<>();
+        for (CellData c : b.cells())
+            c.describe().forEach((k, v) -> byKey.computeIfAbsent(k, x -> new LinkedHashMap<>()).computeIfAbsent(v, x -> new ArrayList<>()).add(c.id()));
+        if (byKey.isEmpty()) return;
+        h.el("h3", "What ran");
+        List<List<Cell>> rows = new ArrayList<>();
+        byKey.forEach((k, texts) -> texts.forEach((text, cells) -> rows.add(List.of(Cell.head(k), Cell.of(text),
+                Cell.of(cells.size() == b.cells().size() ? "all cells" : abbreviate(cells))))));
+        h.table(null, List.of("", "as the cells describe it", "cells"), rows);
     }
 
     private void latency() {
@@ -197,8 +234,23 @@ final class ReportPage {
     private void breakeven() {
         h.raw("<h2 id=\"breakeven\">Recompute vs fetch: the break-even</h2>\n");
         if (!figure("breakeven")) note("breakeven");
-        String table = notes.get("breakeven-table");
-        if (table != null) h.raw(table);
+        if (breakevenRows.isEmpty()) return;
+        List<List<Cell>> rows = new ArrayList<>();
+        for (BreakevenPlot.Row r : breakevenRows) {
+            String winner = !Double.isFinite(r.recomputeMs()) ? Fmt.NONE : r.fetchMs() < r.recomputeMs() ? "fetch" : "recompute";
+            rows.add(List.of(Cell.of(r.setup()), Cell.code(r.link()), Cell.of(String.join("; ", r.crossings())),
+                    Cell.num(r.medianPrompt() > 0 ? Fmt.count(r.medianPrompt()) : Fmt.NONE), Cell.num(Fmt.num(r.recomputeMs())),
+                    Cell.num(Fmt.num(r.fetchMs())), Cell.of(winner),
+                    Cell.num(r.measured() == 0 ? "none" : Fmt.count(r.measured()) + " (× " + Fmt.num(r.measuredMedianRatio()) + ")"),
+                    Cell.of(abbreviate(r.cells()))));
+        }
+        h.open("div", "class=\"scroll\"");
+        h.table(null, List.of("model / GPUs", "link", "where the winner changes", "median prompt (tokens)", "recompute ms", "fetch ms",
+                "faster at the median", "measured fetches (median measured / model)", "cells"), rows);
+        h.close("div");
+        h.el("p", "class=\"sub\"", "The model's fetch time assumes the link to itself; measured fetches include queueing behind other "
+                + "transfers, store look-ups and verification, so a ratio above 1 is expected under load. kvlab breakeven --model M "
+                + "--hardware H --link L gives the same figures for one prefix length.");
     }
 
     private void tails() {
@@ -211,34 +263,55 @@ final class ReportPage {
     private void summaryTable() {
         h.raw("<h2 id=\"summary\">Summary per cell (mean over replicates, 95% CI below)</h2>\n");
         List<String> varying = b.varyingFactors();
+        Set<String> modes = new LinkedHashSet<>();
+        Set<Integer> ns = new LinkedHashSet<>();
+        b.cells().forEach(c -> {
+            modes.add(c.mode());
+            ns.add(c.replicates());
+        });
         List<String> head = new ArrayList<>(List.of("cell"));
         head.addAll(varying);
-        head.addAll(List.of("mode", "n", "completed / requests", "failed", "TTFT p50 ms", "TTFT p99 ms", "ITL p50 ms", "ITL p99 ms",
-                "TPOT p99 ms", "E2EL p99 ms", "goodput req/s", "SLO att.", "local hit", "remote hit", "fetched", "fallbacks", "wrong hits"));
+        if (modes.size() > 1) head.add("mode");
+        if (ns.size() > 1) head.add("n");
+        head.addAll(List.of("completed / requests", "failed", "TTFT p50 ms", "TTFT p99 ms", "ITL p50 ms", "ITL p99 ms", "TPOT p99 ms",
+                "E2EL p99 ms", "goodput req/s", "SLO att.", "local hit", "remote hit"));
         List<List<Cell>> rows = new ArrayList<>();
         for (CellData c : b.cells()) {
             List<Cell> r = new ArrayList<>();
             r.add(Cell.code(c.id()));
             for (String f : varying) r.add(Cell.of(c.factors().getOrDefault(f, "")));
-            r.add(Cell.of(c.mode()));
-            r.add(Cell.num(Integer.toString(c.replicates())));
+            if (modes.size() > 1) r.add(Cell.of(c.mode()));
+            if (ns.size() > 1) r.add(Cell.num(Integer.toString(c.replicates())));
             r.add(Cell.num(Fmt.count(c.metric("completed").mean()) + " / " + Fmt.count(c.metric("requests").mean())));
             double failed = c.sum("failed");
             r.add(Cell.num(Fmt.count(failed), failed > 0 ? "bad" : null, null));
             for (String col : List.of("ttft_p50_ms", "ttft_p99_ms", "itl_p50_ms", "itl_p99_ms", "tpot_p99_ms", "e2el_p99_ms", "goodput_rps"))
                 r.add(stat(c.metric(col), false));
             for (String col : List.of("slo_attainment", "local_hit_ratio", "remote_hit_ratio")) r.add(stat(c.metric(col), true));
-            r.add(Cell.num(Fmt.bytes(c.metric("fetched_bytes").mean())));
-            r.add(Cell.num(Fmt.count(c.sum("fallbacks"))));
-            r.add(wrongHits(c));
             rows.add(r);
         }
         h.open("div", "class=\"scroll\"");
         h.table("summary", head, rows);
         h.close("div");
-        h.el("p", "class=\"sub\"", "Per-replicate rows are in summary.csv; every figure here is recomputed from summary.json. "
-                + "Percentiles are HdrHistogram's (3 significant digits) of each replicate, then averaged over replicates; fetched is per replicate; "
-                + "fallbacks and wrong hits are summed over replicates.");
+        List<String> notes = new ArrayList<>();
+        if (modes.size() == 1) notes.add("All cells ran in " + modes.iterator().next() + " mode");
+        if (ns.size() == 1) notes.add(ns.iterator().next() + " replicate(s) per cell");
+        h.el("p", "class=\"sub\"", String.join("; ", notes) + (notes.isEmpty() ? "" : ". ")
+                + "Per-replicate rows are in summary.csv; the figures here come from summary.json. Percentiles are HdrHistogram's "
+                + "(3 significant digits) per replicate, averaged over replicates. " + intervalNote()
+                + " Bytes fetched, fallbacks and wrong hits are in the goodput table above.");
+    }
+
+    /** How to read the intervals: the t multiplier for the replicates run, and the clipping to each metric's range. */
+    private String intervalNote() {
+        int n = b.cells().stream().mapToInt(CellData::replicates).min().orElse(0);
+        String t = switch (n) {
+            case 0, 1 -> "With one replicate there are no intervals. ";
+            case 2 -> "With 2 replicates the interval is the mean ± 12.7 standard errors (Student-t, 1 degree of freedom): wide by "
+                    + "construction; 3 replicates give ± 4.3, 5 give ± 2.8. ";
+            default -> "";
+        };
+        return t + "Intervals are shown clipped to the metric's range (no negative latency, no ratio outside 0–100%).";
     }
 
     private void pairedTable() {
@@ -248,11 +321,11 @@ final class ReportPage {
             return;
         }
         h.el("p", "Each cell minus the baseline cell " + b.baseline() + ", replicate by replicate (same seed), with the Student-t 95% interval "
-                + "of the mean difference. Bold: the interval excludes zero.");
-        List<String> cols = List.of("ttft_p50_ms", "ttft_p99_ms", "itl_p99_ms", "tpot_p99_ms", "e2el_p99_ms", "goodput_rps", "slo_attainment",
+                + "of the mean difference. Bold: the interval excludes zero. Latencies in ms, goodput in requests/s, ratios in percentage points (pp).");
+        List<String> cols = List.of("ttft_p50_ms", "ttft_p99_ms", "itl_p99_ms", "e2el_p99_ms", "goodput_rps", "slo_attainment",
                 "local_hit_ratio", "remote_hit_ratio");
         List<String> head = new ArrayList<>(List.of("cell"));
-        for (String c : cols) head.add("Δ " + c);
+        for (String c : cols) head.add("Δ " + DISPLAY.getOrDefault(c, c));
         List<List<Cell>> rows = new ArrayList<>();
         for (CellData c : b.cells()) {
             List<Cell> r = new ArrayList<>();
@@ -265,7 +338,8 @@ final class ReportPage {
                     boolean ratio = col.endsWith("ratio") || col.equals("slo_attainment");
                     String v = ratio ? (Double.isFinite(d.mean()) ? (d.mean() > 0 ? "+" : "") + Fmt.pct(d.mean()).replace("%", " pp") : Fmt.NONE)
                             : Fmt.signed(d.mean());
-                    String ci = d.hasCi() ? (ratio ? "[" + Fmt.num(d.lo() * 100) + ", " + Fmt.num(d.hi() * 100) + "] pp" : Fmt.ci(d)) : "";
+                    String ci = d.hasCi() ? (ratio ? "[" + Fmt.num(Math.max(-1, d.lo()) * 100) + ", " + Fmt.num(Math.min(1, d.hi()) * 100) + "] pp"
+                            : Fmt.ci(d)) : "";
                     r.add(Cell.markup(Html.esc(v) + (ci.isEmpty() ? "" : "<br><span class=\"ci\">" + Html.esc(ci) + "</span>"),
                             d.excludesZero() ? "num sig" : "num"));
                 }
@@ -354,7 +428,8 @@ final class ReportPage {
 
     private static Cell stat(Stat s, boolean pct) {
         String v = pct ? Fmt.pct(s.mean()) : Fmt.num(s.mean());
-        String ci = pct ? Fmt.ciPct(s) : Fmt.ci(s);
+        Stat shown = pct ? s.clip(0, 1) : s.clip(0, Double.POSITIVE_INFINITY);
+        String ci = pct ? Fmt.ciPct(shown) : Fmt.ci(shown);
         if (ci.isEmpty()) return Cell.num(v);
         return Cell.markup(Html.esc(v) + "<br><span class=\"ci\">" + Html.esc(ci) + "</span>", "num");
     }

@@ -57,14 +57,13 @@ public final class ReportRenderer {
      */
     public Rendered render(Path bundleDir, JsonNode manifest) {
         BundleData b = BundleData.read(bundleDir, manifest);
-        Map<String, String> notes = new LinkedHashMap<>();
-        List<Plot> plots = new Figures(b, notes).all();
+        Figures figures = Figures.of(b);
 
         Map<String, Plot> byName = new LinkedHashMap<>();
         Map<String, byte[]> pngs = new LinkedHashMap<>();
         Set<String> written = new TreeSet<>();
         Path plotDir = bundleDir.resolve(PLOTS);
-        for (Plot p : plots) {
+        for (Plot p : figures.plots()) {
             byte[] png = PlotFiles.png(p);
             byte[] svg = PlotFiles.svg(p);
             AtomicFiles.write(plotDir.resolve(p.name() + ".png"), png);
@@ -75,7 +74,7 @@ public final class ReportRenderer {
             pngs.put(p.name(), png);
         }
         removeStale(plotDir, written);
-        String html = new ReportPage(b, byName, pngs, notes).render();
+        String html = new ReportPage(b, byName, pngs, figures.notes(), figures.breakeven()).render();
         Path report = bundleDir.resolve(REPORT);
         AtomicFiles.write(report, html.getBytes(StandardCharsets.UTF_8));
         written.add(REPORT);
@@ -88,7 +87,13 @@ public final class ReportRenderer {
      */
     public Rendered rerender(Path bundleDir) {
         Rendered r = render(bundleDir, null);
-        if (Files.isRegularFile(bundleDir.resolve("manifest.json"))) ManifestFiles.refresh(bundleDir);
+        if (Files.isRegularFile(bundleDir.resolve("manifest.json"))) {
+            try {
+                dev.kvlab.harness.internal.bundle.Manifest.refresh(bundleDir); // recomputes files and the manifest's seal
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot refresh " + bundleDir.resolve("manifest.json") + ": " + e.getMessage(), e);
+            }
+        }
         return r;
     }
 

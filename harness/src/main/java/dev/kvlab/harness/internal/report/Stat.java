@@ -26,6 +26,12 @@ public record Stat(double mean, double stdev, int n, double lo, double hi) {
         return hasCi() && (lo > 0 || hi < 0);
     }
 
+    /** The same with the interval clipped to {@code [min, max]} (for display: a latency is never negative). */
+    public Stat clip(double min, double max) {
+        if (!hasCi()) return this;
+        return new Stat(mean, stdev, n, Math.max(min, lo), Math.min(max, hi));
+    }
+
     /** Reads {@code {"mean"|"mean_diff", "stdev", "n", "ci95": [lo, hi] | null}}; {@link #NONE} for null/missing. */
     static Stat of(JsonNode o) {
         if (o == null || !o.isObject()) return NONE;

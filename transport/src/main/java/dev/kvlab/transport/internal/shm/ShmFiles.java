@@ -30,6 +30,15 @@ final class ShmFiles {
 
     private ShmFiles() {}
 
+    /** The registry key of a segment file: its real path (symbolic links resolved), or the normalized path if it is gone. */
+    static Path key(Path file) {
+        try {
+            return file.toRealPath();
+        } catch (java.io.IOException | SecurityException e) {
+            return file.toAbsolutePath().normalize();
+        }
+    }
+
     /** A file name part made of safe characters only. */
     static String safe(String name) {
         if (name == null || name.isEmpty()) throw new IllegalArgumentException("segment name is empty");
@@ -44,8 +53,8 @@ final class ShmFiles {
 
     /** True when {@code file} is a segment file inside {@code dir}; handles naming anything else are refused. */
     static boolean isSegmentFile(Path dir, Path file) {
-        Path parent = file.toAbsolutePath().normalize().getParent();
-        return parent != null && parent.equals(dir.toAbsolutePath().normalize())
+        Path parent = key(file).getParent();
+        return parent != null && parent.equals(key(dir))
                 && file.getFileName().toString().startsWith(PREFIX);
     }
 
@@ -70,7 +79,7 @@ final class ShmFiles {
         if (!Files.isDirectory(dir)) return 0;
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, PREFIX + "*")) {
             for (Path f : files) {
-                if (OWNED.containsKey(f.toAbsolutePath().normalize()) || !Files.isRegularFile(f)) continue;
+                if (OWNED.containsKey(key(f)) || !Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) continue;
                 try (FileChannel ch = FileChannel.open(f, StandardOpenOption.WRITE)) {
                     FileLock l = ch.tryLock(LOCK_POSITION, 1, false);
                     if (l != null) {

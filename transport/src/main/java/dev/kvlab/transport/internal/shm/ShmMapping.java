@@ -33,7 +33,7 @@ final class ShmMapping implements RemoteSegment {
     }
 
     static ShmMapping open(SegmentHandle handle, Path dir) {
-        Path file = Path.of(handle.segment()).toAbsolutePath().normalize();
+        Path file = ShmFiles.key(Path.of(handle.segment()));
         if (!ShmFiles.isSegmentFile(dir, file))
             throw new IllegalArgumentException("not a segment file of " + dir + ": " + handle
                     + " (shared-memory handles name kvlab-* files in the configured shm directory)");

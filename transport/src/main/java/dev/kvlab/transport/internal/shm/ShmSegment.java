@@ -36,7 +36,7 @@ final class ShmSegment implements Segment {
         if (bytes <= 0) throw new IllegalArgumentException("segment size must be > 0, got " + bytes);
         String base = ShmFiles.PREFIX + engineId + "-" + ShmFiles.safe(name);
         Path tmp = dir.resolve("." + base + ".tmp");
-        this.file = dir.resolve(base).toAbsolutePath().normalize();
+        this.file = ShmFiles.key(dir).resolve(base);
         if (Files.exists(file)) throw new IllegalArgumentException("segment already registered: " + name);
         FileChannel ch = null;
         try {

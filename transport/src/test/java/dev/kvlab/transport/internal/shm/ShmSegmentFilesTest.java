@@ -44,6 +44,26 @@ class ShmSegmentFilesTest {
     }
 
     @Test
+    void aSymlinkedShmDirectoryNeverMakesTheOwnerLoseItsLock() throws Exception {
+        Path real = Files.createDirectory(dir.resolve("real"));
+        Path link = Files.createSymbolicLink(dir.resolve("link"), real);
+        TransportConfig viaLink = config().withShmDirectory(link);
+        try (TransferEngine owner = Transports.discover().create("shm", viaLink);
+             TransferEngine peer = Transports.discover().create("shm", config().withShmDirectory(real))) {
+            Segment s = owner.registerSegment("linked", 1 << 16);
+            for (int i = 0; i < 3; i++) { // in-process opens must reuse the owner's mapping, never a second descriptor
+                RemoteSegment r = peer.openSegment(new SegmentHandle("shm", "", link.resolve(Path.of(s.handle().segment()).getFileName()).toString(), 1 << 16));
+                TransferBatch b = new TransferBatch(1);
+                b.add(Opcode.WRITE, peer.allocateBuffer(4096), 0, r, 0, 4096);
+                assertThat(peer.submit(b).get(5, TimeUnit.SECONDS).allOk()).isTrue();
+                r.close();
+            }
+            assertThat(Path.of(s.handle().segment())).exists().startsWith(real.toRealPath());
+            assertThat(ShmFiles.OWNED).containsKey(Path.of(s.handle().segment()));
+        }
+    }
+
+    @Test
     void handlesNamingFilesOutsideTheShmDirectoryAreRefused() throws Exception {
         Path elsewhere = Files.createTempFile("kvlab-", ".bin");
         try (TransferEngine e = Transports.discover().create("shm", config())) {

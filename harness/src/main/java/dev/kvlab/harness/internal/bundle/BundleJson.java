@@ -1,0 +1,34 @@
+package dev.kvlab.harness.internal.bundle;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** JSON of the bundle files: pretty-printed, UTF-8, a final line break. */
+public final class BundleJson {
+
+    static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private BundleJson() {}
+
+    public static byte[] pretty(JsonNode n) {
+        try {
+            return (MAPPER.writeValueAsString(n) + "\n").getBytes(StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static JsonNode read(Path file) throws IOException {
+        return MAPPER.readTree(Files.readAllBytes(file));
+    }
+
+    public static ObjectMapper mapper() {
+        return MAPPER;
+    }
+}

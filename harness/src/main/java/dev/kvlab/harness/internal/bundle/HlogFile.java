@@ -1,0 +1,38 @@
+package dev.kvlab.harness.internal.bundle;
+
+import dev.kvlab.harness.api.IntervalHistogram;
+import dev.kvlab.harness.api.Metric;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogWriter;
+
+/**
+ * One metric's interval histograms as a standard HdrHistogram interval log ({@link HistogramLogWriter}): format
+ * version, comments, legend, one line per interval (start and length in seconds of the run's own clock, the
+ * interval's max in ms, the compressed histogram of µs values). Same intervals in, same bytes out.
+ */
+public final class HlogFile {
+
+    private HlogFile() {}
+
+    public static byte[] write(Metric metric, List<IntervalHistogram> intervals, String cell, int replicate, String clock) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (PrintStream ps = new PrintStream(bytes, false, StandardCharsets.UTF_8)) {
+            HistogramLogWriter w = new HistogramLogWriter(ps);
+            w.outputLogFormatVersion();
+            w.outputComment("kvlab " + metric.id() + " of cell " + cell + " replicate " + replicate + ": values in microseconds,"
+                    + " 3 significant digits; interval timestamps in seconds of the " + clock + " clock since the measured phase began;"
+                    + " Interval_Max in milliseconds");
+            w.outputLegend();
+            for (IntervalHistogram ih : intervals) {
+                Histogram h = ih.histogram();
+                w.outputIntervalHistogram(ih.startNanos() / 1e9, ih.endNanos() / 1e9, h, 1000.0);
+            }
+            ps.flush();
+        }
+        return bytes.toByteArray();
+    }
+}

@@ -1,0 +1,360 @@
+package dev.kvlab.harness.internal.matrix;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvlab.harness.api.BadInputException;
+import dev.kvlab.harness.api.CellRun;
+import dev.kvlab.harness.api.MatrixCell;
+import dev.kvlab.harness.api.MatrixSpec;
+import dev.kvlab.harness.api.config.ConfigTree;
+import dev.kvlab.harness.api.config.Mode;
+import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.harness.internal.config.LocatedTree;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads a matrix file (a run config plus the matrix keys {@code name, description, factors, exclude, replicates,
+ * baseline}), expands and validates every cell × replicate before anything runs. Errors name FILE:LINE.
+ */
+public final class MatrixParser {
+
+    /** Top-level keys that belong to the matrix, not to the run config. */
+    public static final List<String> MATRIX_KEYS = List.of("name", "description", "factors", "exclude", "replicates", "baseline");
+    private static final int MAX_RUNS = 100_000;
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+    private MatrixParser() {}
+
+    public static MatrixSpec load(Path file, List<String> sets, Mode mode) {
+        LocatedTree located = LocatedTree.read(file);
+        ConfigTree base = ConfigTree.load(file);
+        String fn = file.getFileName().toString();
+        String defName = fn.replaceFirst("\\.(ya?ml|json)$", "");
+        return build(located, base, file.toString(), file.toAbsolutePath().normalize(), defName, sets, mode);
+    }
+
+    public static MatrixSpec parse(String yaml, String sourceName, Path baseDir, List<String> sets, Mode mode) {
+        LocatedTree located = LocatedTree.parse(yaml, sourceName);
+        ConfigTree base = ConfigTree.parse(yaml, sourceName, baseDir);
+        String defName = Path.of(sourceName).getFileName().toString().replaceFirst("\\.(ya?ml|json)$", "");
+        return build(located, base, sourceName, null, defName, sets, mode);
+    }
+
+    private record Factor(String key, List<JsonNode> levels, List<String> labels, List<String> origins, boolean pinned) {}
+
+    private static MatrixSpec build(LocatedTree located, ConfigTree base, String src, Path file, String defName, List<String> sets, Mode mode) {
+        ObjectNode root = located.root();
+        for (String k : MATRIX_KEYS) base.remove(k);
+
+        String name = text(located, "name", defName);
+        String description = root.has("description") ? text(located, "description", null) : null;
+        int replicates = 1;
+        if (root.has("replicates")) replicates = positiveInt(located, "/replicates", root.get("replicates"), "replicates");
+
+        Map<String, Factor> factors = new LinkedHashMap<>();
+        JsonNode fnode = root.get("factors");
+        if (fnode != null && !fnode.isNull()) {
+            if (!(fnode instanceof ObjectNode fo)) throw bad(located, "/factors", "factors: expected a mapping of config key -> list of levels");
+            var it = fo.fields();
+            while (it.hasNext()) {
+                var e = it.next();
+                String key = e.getKey();
+                String ptr = "/factors/" + esc(key);
+                if (MATRIX_KEYS.contains(key)) throw bad(located, ptr, "factor '" + key + "': a matrix key cannot be a factor");
+                if (!(e.getValue() instanceof ArrayNode arr) || arr.isEmpty())
+                    throw bad(located, ptr, "factor '" + key + "': expected a non-empty list of levels, e.g. [cold, hot]");
+                List<JsonNode> levels = new ArrayList<>();
+                List<String> labels = new ArrayList<>();
+                List<String> origins = new ArrayList<>();
+                for (int i = 0; i < arr.size(); i++) {
+                    String label = label(arr.get(i));
+                    if (labels.contains(label)) throw bad(located, ptr + "/" + i, "factor '" + key + "': level '" + label + "' is given twice");
+                    levels.add(arr.get(i));
+                    labels.add(label);
+                    origins.add(where(located, ptr + "/" + i) + " (factor " + key + ")");
+                }
+                factors.put(key, new Factor(key, levels, labels, origins, false));
+            }
+        }
+        Map<String, Factor> declared = new LinkedHashMap<>(factors);
+
+        // --set: a factor's key pins the factor to that one level; `replicates` may be overridden; others patch the base
+        List<String> appliedSets = new ArrayList<>();
+        for (String s : sets) {
+            int eq = s.indexOf('=');
+            if (eq <= 0) throw new BadInputException("--set " + s + ": expected KEY=VALUE (e.g. --set slo.ttft_ms=2000)");
+            String key = s.substring(0, eq).strip();
+            String value = s.substring(eq + 1);
+            appliedSets.add(s);
+            if (key.equals("replicates")) {
+                try {
+                    replicates = Integer.parseInt(value.strip());
+                } catch (NumberFormatException e) {
+                    throw new BadInputException("--set " + s + ": replicates must be a whole number >= 1");
+                }
+                if (replicates < 1) throw new BadInputException("--set " + s + ": replicates must be >= 1");
+            } else if (MATRIX_KEYS.contains(key)) {
+                throw new BadInputException("--set " + s + ": the matrix key '" + key + "' cannot be set from the command line");
+            } else if (factors.containsKey(key)) {
+                JsonNode v = parseValue(value, "--set " + s);
+                factors.put(key, new Factor(key, List.of(v), List.of(label(v)), List.of("--set " + s), true));
+            } else {
+                base.set(s);
+            }
+        }
+        if (mode != null) {
+            if (factors.containsKey("mode"))
+                factors.put("mode", new Factor("mode", List.of(NODES.textNode(mode.label())), List.of(mode.label()), List.of("--mode " + mode), true));
+            else base.set("mode", mode.label(), "--mode " + mode.label());
+        }
+
+        // expand
+        List<Factor> fl = new ArrayList<>(factors.values());
+        long total = 1;
+        for (Factor f : fl) total *= f.levels().size();
+        if (total * replicates > MAX_RUNS)
+            throw new BadInputException(src + ": the matrix has " + total + " cells x " + replicates + " replicates; at most " + MAX_RUNS + " runs");
+        List<Exclusion> exclusions = exclusions(located, declared);
+        List<int[]> combos = new ArrayList<>();
+        int[] idx = new int[fl.size()];
+        for (long n = 0; n < total; n++) {
+            Map<String, String> labels = labels(fl, idx);
+            boolean excluded = false;
+            for (Exclusion x : exclusions) if (x.matches(labels)) excluded = true;
+            if (!excluded) combos.add(idx.clone());
+            for (int d = fl.size() - 1; d >= 0; d--) {
+                if (++idx[d] < fl.get(d).levels().size()) break;
+                idx[d] = 0;
+            }
+        }
+        if (combos.isEmpty()) throw bad(located, "/exclude", "exclude removes every cell of the matrix");
+
+        int width = Math.max(2, String.valueOf(combos.size()).length());
+        List<MatrixCell> cells = new ArrayList<>();
+        Set<String> inputPaths = new LinkedHashSet<>();
+        for (int ci = 0; ci < combos.size(); ci++) {
+            int[] c = combos.get(ci);
+            Map<String, String> labels = labels(fl, c);
+            String id = cellId(ci + 1, width, labels.values());
+            ConfigTree ct = base.copy();
+            for (int d = 0; d < fl.size(); d++) {
+                Factor f = fl.get(d);
+                ct.set(f.key(), f.levels().get(c[d]), f.origins().get(c[d]));
+            }
+            RunConfig first = ct.bind();
+            List<CellRun> runs = new ArrayList<>();
+            for (int k = 0; k < replicates; k++) {
+                long seed = first.seed() + k;
+                RunConfig rc = first;
+                ConfigTree rt = ct;
+                if (k > 0) {
+                    rt = ct.copy().set("seed", NODES.numberNode(seed), "replicate " + k + " (seed + " + k + ")");
+                    rc = rt.bind();
+                }
+                ObjectNode tree = rt.tree();
+                absolutePaths(tree, rc);
+                InputFiles.collect(tree, inputPaths);
+                runs.add(new CellRun(id, ci, labels, k, seed, rc.mode(), rc, tree));
+            }
+            cells.add(new MatrixCell(ci, id, labels, runs));
+        }
+
+        String baseline = baseline(located, cells, declared, factors);
+
+        List<MatrixSpec.Input> inputs = new ArrayList<>();
+        if (file != null) inputs.add(InputFiles.hash(file));
+        for (String p : inputPaths) {
+            if (file != null && Path.of(p).equals(file)) continue;
+            inputs.add(InputFiles.hash(Path.of(p)));
+        }
+        inputs.addAll(InputFiles.builtins());
+
+        ObjectNode resolved = NODES.objectNode();
+        resolved.put("name", name);
+        if (description != null) resolved.put("description", description);
+        ObjectNode rf = resolved.putObject("factors");
+        factors.forEach((k, f) -> {
+            ArrayNode a = rf.putArray(k);
+            f.labels().forEach(a::add);
+        });
+        if (root.has("exclude")) resolved.set("exclude", root.get("exclude").deepCopy());
+        resolved.put("replicates", replicates);
+        if (baseline != null) resolved.put("baseline", baseline);
+        else resolved.putNull("baseline");
+        ArrayNode sa = resolved.putArray("set");
+        appliedSets.forEach(sa::add);
+        if (mode != null) resolved.put("mode", mode.label());
+
+        String sha = hash(name, resolved, cells, inputs);
+        Map<String, List<String>> factorLabels = new LinkedHashMap<>();
+        factors.forEach((k, f) -> factorLabels.put(k, f.labels()));
+        return new MatrixSpec(name, file, description, factorLabels, replicates, baseline, cells, inputs, sha, resolved);
+    }
+
+    /** The run config's paths as bound (absolute), so the manifest's trees re-bind anywhere. */
+    private static void absolutePaths(ObjectNode tree, RunConfig rc) {
+        if (rc.workload() != null && rc.workload().trace() != null && tree.get("workload") instanceof ObjectNode w)
+            w.put("trace", rc.workload().trace());
+        ArrayNode cat = tree.putArray("catalog");
+        rc.catalog().forEach(cat::add);
+    }
+
+    private static String hash(String name, ObjectNode resolved, List<MatrixCell> cells, List<MatrixSpec.Input> inputs) {
+        ObjectNode h = NODES.objectNode();
+        h.put("name", name);
+        h.set("factors", resolved.get("factors"));
+        h.set("replicates", resolved.get("replicates"));
+        h.set("baseline", resolved.get("baseline"));
+        ArrayNode cs = h.putArray("cells");
+        for (MatrixCell c : cells) {
+            ObjectNode o = cs.addObject();
+            o.put("cell", c.id());
+            ArrayNode rs = o.putArray("runs");
+            for (CellRun r : c.runs()) rs.add(r.tree());
+        }
+        ArrayNode in = h.putArray("inputs");
+        for (MatrixSpec.Input i : inputs) in.add(i.sha256());
+        try {
+            byte[] bytes = dev.kvlab.harness.internal.JsonOutput.mapper().writeValueAsBytes(h);
+            return HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Map<String, String> labels(List<Factor> fl, int[] idx) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int d = 0; d < fl.size(); d++) m.put(fl.get(d).key(), fl.get(d).labels().get(idx[d]));
+        return m;
+    }
+
+    /** {@code c<NN>-<levels joined by '_'>}, levels lower-cased with every character outside {@code [a-z0-9.-]} replaced by '-'. */
+    public static String cellId(int number, int width, java.util.Collection<String> levels) {
+        StringBuilder sb = new StringBuilder("c");
+        String n = String.valueOf(number);
+        sb.append("0".repeat(Math.max(0, width - n.length()))).append(n).append('-');
+        if (levels.isEmpty()) return sb.append("base").toString();
+        List<String> parts = new ArrayList<>();
+        for (String l : levels) parts.add(sanitize(l));
+        return sb.append(String.join("_", parts)).toString();
+    }
+
+    static String sanitize(String level) {
+        String s = level.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.-]", "-");
+        return s.length() > 40 ? s.substring(0, 40) : s;
+    }
+
+    /** The text by which a level is named in cell ids, columns and rules. */
+    public static String label(JsonNode v) {
+        if (v == null || v.isNull()) return "null";
+        if (v.isValueNode()) return v.asText();
+        return v.toString();
+    }
+
+    private record Exclusion(Map<String, Set<String>> rule) {
+        boolean matches(Map<String, String> labels) {
+            for (var e : rule.entrySet()) if (!e.getValue().contains(labels.get(e.getKey()))) return false;
+            return true;
+        }
+    }
+
+    private static List<Exclusion> exclusions(LocatedTree t, Map<String, Factor> declared) {
+        JsonNode ex = t.root().get("exclude");
+        List<Exclusion> out = new ArrayList<>();
+        if (ex == null || ex.isNull()) return out;
+        if (!(ex instanceof ArrayNode arr)) throw bad(t, "/exclude", "exclude: expected a list of partial factor assignments, e.g. [{cache_state: cold, tiers: none}]");
+        for (int i = 0; i < arr.size(); i++) {
+            String ptr = "/exclude/" + i;
+            if (!(arr.get(i) instanceof ObjectNode o) || o.isEmpty())
+                throw bad(t, ptr, "exclude[" + i + "]: expected a mapping of factor -> level (or list of levels)");
+            out.add(new Exclusion(assignment(t, ptr, o, declared, "exclude[" + i + "]")));
+        }
+        return out;
+    }
+
+    private static Map<String, Set<String>> assignment(LocatedTree t, String ptr, ObjectNode o, Map<String, Factor> declared, String what) {
+        Map<String, Set<String>> rule = new LinkedHashMap<>();
+        var it = o.fields();
+        while (it.hasNext()) {
+            var e = it.next();
+            String kp = ptr + "/" + esc(e.getKey());
+            Factor f = declared.get(e.getKey());
+            if (f == null) throw bad(t, kp, what + ": '" + e.getKey() + "' is not a factor of this matrix (factors: " + String.join(", ", declared.keySet()) + ")");
+            Set<String> vals = new LinkedHashSet<>();
+            if (e.getValue() instanceof ArrayNode a) for (JsonNode v : a) vals.add(label(v));
+            else vals.add(label(e.getValue()));
+            for (String v : vals)
+                if (!f.labels().contains(v))
+                    throw bad(t, kp, what + ": '" + v + "' is not a level of factor " + f.key() + " (levels: " + String.join(", ", f.labels()) + ")");
+            rule.put(e.getKey(), vals);
+        }
+        return rule;
+    }
+
+    private static String baseline(LocatedTree t, List<MatrixCell> cells, Map<String, Factor> declared, Map<String, Factor> effective) {
+        JsonNode b = t.root().get("baseline");
+        if (b == null || b.isNull()) return null;
+        boolean pinned = effective.values().stream().anyMatch(Factor::pinned);
+        List<MatrixCell> match = new ArrayList<>();
+        if (b.isTextual()) {
+            for (MatrixCell c : cells) if (c.id().equals(b.asText())) match.add(c);
+            if (match.isEmpty() && !pinned) {
+                List<String> ids = cells.stream().map(MatrixCell::id).toList();
+                throw bad(t, "/baseline", "baseline: no cell '" + b.asText() + "' (cells: " + String.join(", ", ids) + ")");
+            }
+        } else if (b instanceof ObjectNode o && !o.isEmpty()) {
+            Exclusion rule = new Exclusion(assignment(t, "/baseline", o, declared, "baseline"));
+            for (MatrixCell c : cells) if (rule.matches(c.factors())) match.add(c);
+            if (match.size() > 1)
+                throw bad(t, "/baseline", "baseline: matches " + match.size() + " cells (" + match.get(0).id() + ", " + match.get(1).id()
+                        + ", ...); give a level for every factor that varies");
+            if (match.isEmpty() && !pinned) throw bad(t, "/baseline", "baseline: the cell it names is excluded");
+        } else {
+            throw bad(t, "/baseline", "baseline: expected a cell id or a mapping of factor -> level");
+        }
+        return match.isEmpty() ? null : match.get(0).id();
+    }
+
+    private static JsonNode parseValue(String value, String origin) {
+        String v = value.strip();
+        if (v.equals("null") || v.equals("~")) return NODES.nullNode();
+        if (v.startsWith("[") || v.startsWith("{")) return LocatedTree.parse("v: " + v, origin).root().get("v");
+        return NODES.textNode(value);
+    }
+
+    private static String text(LocatedTree t, String key, String def) {
+        JsonNode n = t.root().get(key);
+        if (n == null || n.isNull()) return def;
+        if (!n.isValueNode() || n.asText().isBlank()) throw bad(t, "/" + key, key + ": expected a non-empty text");
+        return n.asText();
+    }
+
+    private static int positiveInt(LocatedTree t, String ptr, JsonNode n, String what) {
+        if (!n.canConvertToInt() || !n.isIntegralNumber() || n.asInt() < 1)
+            throw bad(t, ptr, what + ": expected a whole number >= 1, got " + n);
+        return n.asInt();
+    }
+
+    private static String where(LocatedTree t, String ptr) {
+        String o = t.origin(ptr);
+        return o == null ? "matrix" : o;
+    }
+
+    private static BadInputException bad(LocatedTree t, String ptr, String reason) {
+        return new BadInputException(where(t, ptr) + ": " + reason);
+    }
+
+    private static String esc(String name) {
+        return name.replace("~", "~0").replace("/", "~1");
+    }
+}

@@ -1,0 +1,161 @@
+package dev.kvlab.harness.internal.matrix;
+
+import dev.kvlab.harness.api.CellObserver;
+import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.CellRun;
+import dev.kvlab.harness.api.MatrixSpec;
+import dev.kvlab.harness.api.RunListener;
+import dev.kvlab.harness.internal.bundle.PartialBundle;
+import dev.kvlab.harness.internal.bundle.Provenance;
+import dev.kvlab.harness.internal.bundle.SummaryTable;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Runs a resolved {@link MatrixSpec} cell × replicate after cell × replicate into one result bundle under
+ * {@code out} (crash-safe, see {@link PartialBundle}), telling its {@link RunListener}s. With {@code resume}, an
+ * interrupted run of the same resolved matrix in {@code out} is continued from its last finished cell (and a
+ * finished one is returned as it is). A cell that throws stops the run; its partial bundle stays for
+ * {@code --resume}.
+ */
+public final class MatrixRunner {
+
+    private final CellExecutor cells;
+    private final List<RunListener> listeners;
+    private final Provenance provenance;
+    private final Clock clock;
+    private final PartialBundle.ReportStep report;
+    private final PrintWriter log;
+    private final Set<RunListener> broken = new HashSet<>();
+
+    /**
+     * @param cells      runs one cell
+     * @param listeners  told about the run, in order
+     * @param provenance version, git, command line for the manifest
+     * @param clock      wall clock for run ids and timestamps
+     * @param report     renders report.html and plots/ before the manifest is written
+     * @param log        notes for the user (stderr)
+     */
+    public MatrixRunner(CellExecutor cells, List<RunListener> listeners, Provenance provenance, Clock clock,
+                        PartialBundle.ReportStep report, PrintWriter log) {
+        this.cells = cells;
+        this.listeners = List.copyOf(listeners);
+        this.provenance = provenance;
+        this.clock = clock;
+        this.report = report;
+        this.log = log;
+    }
+
+    /**
+     * @param runId    the run id
+     * @param bundle   the bundle directory
+     * @param table    its summary rows
+     * @param existing true when {@code --resume} found the run already finished and ran nothing
+     */
+    public record Outcome(String runId, Path bundle, SummaryTable table, boolean existing) {}
+
+    public Outcome run(MatrixSpec spec, Path out, boolean resume) throws IOException {
+        PartialBundle pb = null;
+        if (resume) {
+            pb = PartialBundle.resume(out, spec, clock.instant());
+            if (pb == null) {
+                Path done = PartialBundle.finished(out, spec);
+                if (done != null) {
+                    log.println("kvlab: nothing to resume: this matrix already finished in " + done);
+                    log.flush();
+                    return new Outcome(done.getFileName().toString(), done, null, true);
+                }
+                log.println("kvlab: no interrupted run of this matrix in " + out + "; starting a new one");
+            } else {
+                log.println("kvlab: resuming " + pb.runId() + " (" + pb.doneCount(spec) + " of " + spec.runs().size() + " cell runs already done)");
+            }
+            log.flush();
+        } else {
+            Path partial = PartialBundle.interrupted(out, spec);
+            if (partial != null) log.println("kvlab: note: an interrupted run of this matrix is in " + partial + " (the same command with --resume continues it)");
+        }
+        if (pb == null) pb = PartialBundle.create(out, spec, clock.instant(), provenance.commandLine());
+        try (PartialBundle b = pb) {
+            String id = b.runId();
+            int already = b.doneCount(spec);
+            tell(l -> l.runStarted(new RunListener.RunStart(id, spec, b.startedAt(), already)));
+            boolean ok = false;
+            try {
+                for (CellRun r : spec.runs()) {
+                    if (b.done(r)) continue;
+                    tell(l -> l.cellStarted(id, r));
+                    CellObserver observer = observers(id, r);
+                    CellResult result = cells.run(r.config(), System.nanoTime(), observer);
+                    b.write(r, result);
+                    tell(l -> l.cellFinished(id, r, result));
+                }
+                PartialBundle.Finished fin = b.finish(spec, provenance, clock.instant(), report, sections());
+                ok = true;
+                tell(l -> l.runFinished(new RunListener.RunEnd(id, spec, fin.bundle(), clock.instant(), true)));
+                return new Outcome(id, fin.bundle(), fin.table(), false);
+            } finally {
+                if (!ok) {
+                    tell(l -> l.runFinished(new RunListener.RunEnd(id, spec, null, clock.instant(), false)));
+                    log.println("kvlab: the run stopped; its finished cells are kept in " + b.dir() + " (same command with --resume continues it)");
+                    log.flush();
+                }
+            }
+        }
+    }
+
+    private CellObserver observers(String runId, CellRun r) {
+        List<CellObserver> obs = new ArrayList<>();
+        for (RunListener l : listeners) {
+            try {
+                CellObserver o = l.cellObserver(runId, r);
+                if (o != null) obs.add(o);
+            } catch (RuntimeException e) {
+                broken(l, e);
+            }
+        }
+        if (obs.isEmpty()) return CellObserver.NONE;
+        if (obs.size() == 1) return obs.get(0);
+        return p -> {
+            for (CellObserver o : obs) o.intervalEnded(p);
+        };
+    }
+
+    private Map<String, Object> sections() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (RunListener l : listeners) {
+            try {
+                m.putAll(l.manifestSections());
+            } catch (RuntimeException e) {
+                broken(l, e);
+            }
+        }
+        return m;
+    }
+
+    private void broken(RunListener l, RuntimeException e) {
+        if (broken.add(l)) {
+            log.println("kvlab: listener " + l.getClass().getSimpleName() + " failed: " + e + " (further failures of it are not reported)");
+            log.flush();
+        }
+    }
+
+    private void tell(Consumer<RunListener> call) {
+        for (RunListener l : listeners) {
+            try {
+                call.accept(l);
+            } catch (RuntimeException e) {
+                broken(l, e);
+            }
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package dev.kvlab.harness.internal.matrix;
+
+import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.CellRun;
+import dev.kvlab.harness.api.CellSummary;
+import dev.kvlab.harness.api.Metric;
+import dev.kvlab.harness.api.RunListener;
+import java.io.PrintWriter;
+import java.util.Locale;
+
+/**
+ * Shows a run's progress on stderr: on a terminal a one-line bar (cells done of all, requests completed so far,
+ * the cell running), otherwise one plain log line per cell × replicate.
+ */
+public final class ProgressReporter implements RunListener {
+
+    private final PrintWriter err;
+    private final boolean terminal;
+    private int total, done;
+    private long requests, failed;
+    private long cellStart;
+    private long runStart;
+
+    public ProgressReporter(PrintWriter err, boolean terminal) {
+        this.err = err;
+        this.terminal = terminal;
+    }
+
+    /** Whether stderr is a terminal (a progress bar makes sense). */
+    public static boolean stderrIsTerminal() {
+        var c = System.console();
+        return c != null && c.isTerminal() && System.getenv("CI") == null;
+    }
+
+    @Override
+    public void runStarted(RunStart start) {
+        total = start.matrix().runs().size();
+        done = start.alreadyDone();
+        runStart = System.nanoTime();
+        String what = start.matrix().cells().size() + " cells x " + start.matrix().replicates() + " replicates";
+        err.println("kvlab: run " + start.runId() + ": " + what + (done > 0 ? ", " + done + " already done" : ""));
+        err.flush();
+    }
+
+    @Override
+    public void cellStarted(String runId, CellRun cell) {
+        cellStart = System.nanoTime();
+        if (terminal) bar(cell.label() + " (" + cell.mode() + ") ...");
+    }
+
+    @Override
+    public void cellFinished(String runId, CellRun cell, CellResult result) {
+        done++;
+        CellSummary s = result.summary();
+        requests += s.completed();
+        failed += s.failed();
+        double secs = (System.nanoTime() - cellStart) / 1e9;
+        String line = String.format(Locale.ROOT, "[%d/%d] %s (%s): %d requests, %d failed, ttft p50 %.1f ms p99 %.1f ms, "
+                        + "hits local %.2f remote %.2f, %.1f s",
+                done, total, cell.label(), cell.mode(), s.completed(), s.failed(), s.p50Ms(Metric.TTFT), s.p99Ms(Metric.TTFT),
+                s.localHitRatio(), s.remoteHitRatio(), secs);
+        if (terminal) {
+            err.print("\r\033[K");
+            err.println("kvlab: " + line);
+            bar("");
+        } else {
+            err.println("kvlab: " + line);
+            err.flush();
+        }
+    }
+
+    @Override
+    public void runFinished(RunEnd end) {
+        if (terminal) err.print("\r\033[K");
+        double secs = (System.nanoTime() - runStart) / 1e9;
+        err.println(String.format(Locale.ROOT, "kvlab: run %s %s: %d of %d cell runs, %d requests completed, %d failed, %.1f s",
+                end.runId(), end.ok() ? "finished" : "stopped", done, total, requests, failed, secs));
+        err.flush();
+    }
+
+    private void bar(String now) {
+        int width = 30;
+        int filled = total == 0 ? width : (int) ((long) width * done / total);
+        err.print("\r\033[K[" + "#".repeat(filled) + ".".repeat(width - filled) + "] " + done + "/" + total + " cells, "
+                + requests + " requests " + now);
+        err.flush();
+    }
+}

@@ -1,0 +1,89 @@
+package dev.kvlab.harness.internal.report;
+
+import dev.kvlab.harness.api.BadInputException;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
+
+/**
+ * Reads a bundle's {@code .hlog} files with HdrHistogram's own {@link HistogramLogReader}: the intervals of one
+ * replicate (times in seconds of the run's own clock since the measured phase began) and their merge.
+ */
+final class Hlogs {
+
+    /** One interval: {@code [start, end)} in seconds, and its histogram of µs values. */
+    record Interval(double start, double end, Histogram histogram) {}
+
+    private Hlogs() {}
+
+    /** The intervals of {@code file} in file order; empty when the file does not exist. */
+    static List<Interval> read(Path file) {
+        if (!Files.isRegularFile(file)) return List.of();
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+        // HistogramLogReader adds a "#[StartTime: …]" header's epoch to relative stamps; take it off again.
+        boolean hasStart = new String(bytes, 0, Math.min(bytes.length, 4096), StandardCharsets.UTF_8).contains("#[StartTime:");
+        List<Interval> out = new ArrayList<>();
+        HistogramLogReader r = new HistogramLogReader(new ByteArrayInputStream(bytes));
+        try {
+            EncodableHistogram e;
+            while ((e = r.nextIntervalHistogram()) != null) {
+                if (!(e instanceof Histogram h)) throw new BadInputException(file + ": holds a DoubleHistogram; kvlab writes integer µs histograms");
+                double base = hasStart ? r.getStartTimeSec() : 0;
+                out.add(new Interval(h.getStartTimeStamp() / 1000.0 - base, h.getEndTimeStamp() / 1000.0 - base, h));
+            }
+        } catch (RuntimeException ex) {
+            if (ex instanceof BadInputException) throw ex;
+            throw new BadInputException(file + ": not a readable HdrHistogram interval log: " + ex.getMessage());
+        } finally {
+            r.close();
+        }
+        return out;
+    }
+
+    /** Every interval of every replicate of {@code cell} for {@code metric} ({@code ttft}, …) merged into one histogram. */
+    static Histogram merged(CellData cell, String metric) {
+        Histogram all = new Histogram(3);
+        for (Path d : cell.replicateDirs())
+            for (Interval i : read(d.resolve(metric + ".hlog"))) all.add(i.histogram());
+        return all;
+    }
+
+    /**
+     * The cell's intervals for {@code metric} with the replicates pooled: intervals starting at the same time (to the
+     * millisecond) are merged. Keys are start seconds.
+     */
+    static TreeMap<Double, Interval> pooledByStart(CellData cell, String metric) {
+        TreeMap<Long, Interval> byMs = new TreeMap<>();
+        for (Path d : cell.replicateDirs()) {
+            for (Interval i : read(d.resolve(metric + ".hlog"))) {
+                long k = Math.round(i.start() * 1000);
+                Interval prev = byMs.get(k);
+                if (prev == null) {
+                    Histogram h = new Histogram(3);
+                    h.add(i.histogram());
+                    byMs.put(k, new Interval(i.start(), i.end(), h));
+                } else {
+                    prev.histogram().add(i.histogram());
+                }
+            }
+        }
+        TreeMap<Double, Interval> out = new TreeMap<>();
+        for (Map.Entry<Long, Interval> e : byMs.entrySet()) out.put(e.getKey() / 1000.0, e.getValue());
+        return out;
+    }
+}

@@ -1,0 +1,76 @@
+package dev.kvlab.harness.internal.report;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Numeric columns of a replicate's {@code requests.csv} (RFC 4180; quoted fields may hold commas). */
+final class RequestsCsv {
+
+    private RequestsCsv() {}
+
+    /** Column → values (NaN where unparsable) for {@code columns}; empty lists when the file is absent. */
+    static Map<String, double[]> read(Path file, List<String> columns) {
+        Map<String, List<Double>> acc = new HashMap<>();
+        for (String c : columns) acc.put(c, new ArrayList<>());
+        if (Files.isRegularFile(file)) {
+            try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                String header = r.readLine();
+                if (header != null) {
+                    List<String> head = split(header);
+                    int[] idx = new int[columns.size()];
+                    for (int i = 0; i < idx.length; i++) idx[i] = head.indexOf(columns.get(i));
+                    String line;
+                    while ((line = r.readLine()) != null) {
+                        if (line.isEmpty()) continue;
+                        List<String> f = split(line);
+                        for (int i = 0; i < idx.length; i++)
+                            acc.get(columns.get(i)).add(idx[i] >= 0 && idx[i] < f.size() ? parse(f.get(idx[i])) : Double.NaN);
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + file, e);
+            }
+        }
+        Map<String, double[]> out = new HashMap<>();
+        acc.forEach((k, v) -> out.put(k, v.stream().mapToDouble(Double::doubleValue).toArray()));
+        return out;
+    }
+
+    private static double parse(String s) {
+        try {
+            return Double.parseDouble(s);
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
+    }
+
+    static List<String> split(String line) {
+        List<String> out = new ArrayList<>();
+        StringBuilder cur = new StringBuilder();
+        boolean quoted = false;
+        for (int i = 0; i < line.length(); i++) {
+            char ch = line.charAt(i);
+            if (quoted) {
+                if (ch == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+                    cur.append('"');
+                    i++;
+                } else if (ch == '"') quoted = false;
+                else cur.append(ch);
+            } else if (ch == '"') quoted = true;
+            else if (ch == ',') {
+                out.add(cur.toString());
+                cur.setLength(0);
+            } else cur.append(ch);
+        }
+        out.add(cur.toString());
+        return out;
+    }
+}
