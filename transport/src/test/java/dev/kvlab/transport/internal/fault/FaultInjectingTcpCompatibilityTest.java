@@ -10,6 +10,8 @@ class FaultInjectingTcpCompatibilityTest extends TransportCompatibilityKit {
 
     @Override protected boolean suspendedPeerStopsServing() { return true; }
 
+    @Override protected long allowedAllocationPerSlice() { return 192; } // tcp's own allowance: the wrapper adds nothing per slice
+
     @Override
     protected TransferEngine create(TransportConfig config) {
         return FaultInjectingTransferEngine.wrap(super.create(config), 42);
