@@ -215,7 +215,7 @@ class SecurityProcessesTest {
         Process node = start(n, Map.of("KVLAB_STORE_TOKEN", token), "store", "node", "--master", "127.0.0.1:" + port, "--segment", "8MiB",
                 "--bind", "0.0.0.0", "--id", "sec-node");
         String mounted = await(n, "mounted");
-        Matcher h = Pattern.compile("(tcp://\\S+)").matcher(mounted);
+        Matcher h = Pattern.compile("(tcp://[^\\s;,]+)").matcher(mounted);
         assertThat(h.find()).as("the node prints its segment handle: %s", mounted).isTrue();
         SegmentHandle handle = SegmentHandle.parse(h.group(1));
         assertThat(listening(master.pid())).as("the master listens on the wildcard address it was given")
