@@ -31,6 +31,6 @@ public final class CellRunner {
      */
     public CellResult run(RunConfig config, long wallStartNanos, CellObserver observer) {
         CellPlan plan = RunValidator.plan(config, k -> null);
-        return config.mode() == Mode.SIM ? new SimCell(plan, null, observer).run(wallStartNanos) : new LiveCell(plan).run(wallStartNanos);
+        return config.mode() == Mode.SIM ? new SimCell(plan, null, observer).run(wallStartNanos) : new LiveCell(plan).observedBy(observer).run(wallStartNanos);
     }
 }

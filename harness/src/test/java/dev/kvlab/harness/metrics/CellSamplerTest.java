@@ -57,6 +57,46 @@ class CellSamplerTest {
     }
 
     @Test
+    void aLiveCellIsObservedToo() {
+        RunConfig c = dev.kvlab.harness.api.config.ConfigTree.parse("""
+                mode: live
+                model: qwen2.5-0.5b
+                hardware: h100
+                transport: tcp
+                cluster:
+                  instances: 2
+                store:
+                  nodes: 2
+                  capacity: 128MiB
+                workload:
+                  generator:
+                    kind: shared-prefix
+                    groups: 2
+                    prompts_per_group: 3
+                    prefix_tokens: 1024
+                    suffix_tokens: 100
+                    output_tokens: 8
+                    block_tokens: 64
+                  arrival:
+                    process: closed
+                    users: 2
+                    think_ms: 100
+                measurement:
+                  interval: 200ms
+                tiers: remote-only
+                policy: fetch
+                """, "live.yaml", null).bind();
+        CellSampler sampler = new CellSampler(System::nanoTime, Duration.ofMillis(100));
+        CellResult r = new CellRunner().run(c, System.nanoTime(), sampler);
+        CellSample s = sampler.latest();
+        assertThat(s.last()).isTrue();
+        assertThat(s.completed()).isEqualTo(r.summary().completed()).isPositive();
+        assertThat(s.fetchedBytes()).isEqualTo(r.summary().fetchedBytes());
+        assertThat(s.store()).as("the live store's master is not visible from the cell").isNull();
+        assertThat(s.runSeconds()).isPositive();
+    }
+
+    @Test
     void aCellsMetersReadItsLatestSampleWithItsTags() {
         RunConfig c = SimRuns.config();
         CellSampler sampler = new CellSampler(System::nanoTime, Duration.ofMillis(100));

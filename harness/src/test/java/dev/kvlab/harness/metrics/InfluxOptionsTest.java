@@ -47,7 +47,7 @@ class InfluxOptionsTest {
         Path cfg = dir.resolve("cell.yaml");
         Files.writeString(cfg, SimRuns.BASE);
         StringBuilder err = new StringBuilder();
-        String[] args = ("run " + cfg + " " + opts).split(" ");
+        String[] args = ("run " + cfg + " --out " + dir.resolve("runs") + " " + opts).split(" ");
         assertThat(run(err, args)).as(err.toString()).isEqualTo(2);
         assertThat(err.toString()).contains(message);
     }
@@ -57,10 +57,20 @@ class InfluxOptionsTest {
         Path cfg = dir.resolve("cell.yaml");
         Files.writeString(cfg, SimRuns.BASE);
         StringBuilder err = new StringBuilder();
-        int code = run(err, "run", cfg.toString(), "--influx", "http://127.0.0.1:" + Influxd.freePort(), "--influx-db", "kvlab", "--json");
+        Path out = dir.resolve("runs");
+        int code = run(err, "run", cfg.toString(), "--out", out.toString(), "--influx", "http://127.0.0.1:" + Influxd.freePort(), "--influx-db", "kvlab", "--json");
         assertThat(code).as(err.toString()).isZero();
         String e = err.toString();
         assertThat(e.split("not taking pushes", -1)).hasSize(2);
         assertThat(e).containsPattern("dropped [1-9]\\d* \\([1-9]\\d* pushes, 1 summary points\\)");
+        try (var s = Files.walk(out)) {
+            Path manifest = s.filter(f -> f.getFileName().toString().equals("manifest.json")).findFirst().orElseThrow();
+            var obs = new com.fasterxml.jackson.databind.ObjectMapper().readTree(manifest.toFile()).path("observability");
+            assertThat(obs.path("dropped_summary_points").asLong()).isEqualTo(1);
+            assertThat(obs.path("dropped_pushes").asLong()).isPositive();
+            assertThat(obs.path("first_error").asText()).contains("Connection refused");
+            StringBuilder verr = new StringBuilder();
+            assertThat(run(verr, "verify", manifest.getParent().toString())).as("kvlab verify with the observability section: " + verr).isZero();
+        }
     }
 }

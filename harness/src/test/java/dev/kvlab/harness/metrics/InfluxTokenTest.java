@@ -2,6 +2,8 @@ package dev.kvlab.harness.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -42,7 +44,8 @@ class InfluxTokenTest {
         influx2.start();
         Path cfg = dir.resolve("cell.yaml");
         Files.writeString(cfg, SimRuns.BASE);
-        try (KvlabProcess p = new KvlabProcess(Map.of("KVLAB_TEST_INFLUX_TOKEN", token), "run", cfg.toString(),
+        Path out = dir.resolve("runs");
+        try (KvlabProcess p = new KvlabProcess(Map.of("KVLAB_TEST_INFLUX_TOKEN", token), "run", cfg.toString(), "--out", out.toString(),
                 "--influx", "http://127.0.0.1:" + influx2.getAddress().getPort(), "--influx-org", "kvlab", "--influx-bucket", "runs",
                 "--influx-token-env", "KVLAB_TEST_INFLUX_TOKEN", "--influx-interval", "200ms", "--json")) {
             long pid = p.process.pid();
@@ -63,6 +66,15 @@ class InfluxTokenTest {
         });
         assertThat(writes).anySatisfy(w -> assertThat(w.body()).startsWith("kvlab_summary,"));
         assertThat(writes).anySatisfy(w -> assertThat(w.body()).contains("kvlab_cell_latency,"));
+        Path manifest;
+        try (Stream<Path> m = Files.walk(out)) {
+            manifest = m.filter(f -> f.getFileName().toString().equals("manifest.json")).findFirst().orElseThrow();
+        }
+        JsonNode obs = new ObjectMapper().readTree(manifest.toFile()).path("observability");
+        assertThat(obs.path("influx").path("api").asText()).isEqualTo("2.x");
+        assertThat(obs.path("influx").path("token_env").asText()).isEqualTo("KVLAB_TEST_INFLUX_TOKEN");
+        assertThat(obs.path("dropped_pushes").asLong()).isZero();
+        assertThat(obs.path("summary_points").asLong()).isEqualTo(1);
         try (Stream<Path> files = Files.walk(dir)) {
             for (Path f : files.filter(Files::isRegularFile).toList()) {
                 assertThat(Files.readString(f, StandardCharsets.ISO_8859_1)).as(f.toString()).doesNotContain(token);
@@ -74,13 +86,13 @@ class InfluxTokenTest {
     void aTokenOnTheCommandLineIsRefusedAndAMissingOneIsBadInput(@TempDir Path dir) throws IOException, InterruptedException {
         Path cfg = dir.resolve("cell.yaml");
         Files.writeString(cfg, SimRuns.BASE);
-        try (KvlabProcess p = new KvlabProcess(Map.of(), "run", cfg.toString(), "--influx", "http://127.0.0.1:9", "--influx-org", "o",
-                "--influx-bucket", "b", "--influx-token", "abc")) {
+        try (KvlabProcess p = new KvlabProcess(Map.of(), "run", cfg.toString(), "--out", dir.resolve("runs").toString(), "--influx",
+                "http://127.0.0.1:9", "--influx-org", "o", "--influx-bucket", "b", "--influx-token", "abc")) {
             assertThat(p.waitFor(60)).isEqualTo(2);
             assertThat(p.all.toString()).contains("--influx-token");
         }
-        try (KvlabProcess p = new KvlabProcess(Map.of(), "run", cfg.toString(), "--influx", "http://127.0.0.1:9", "--influx-org", "o",
-                "--influx-bucket", "b", "--influx-token-env", "KVLAB_NO_SUCH_TOKEN_VAR")) {
+        try (KvlabProcess p = new KvlabProcess(Map.of(), "run", cfg.toString(), "--out", dir.resolve("runs").toString(), "--influx",
+                "http://127.0.0.1:9", "--influx-org", "o", "--influx-bucket", "b", "--influx-token-env", "KVLAB_NO_SUCH_TOKEN_VAR")) {
             assertThat(p.waitFor(60)).isEqualTo(2);
             assertThat(p.all.toString()).contains("KVLAB_NO_SUCH_TOKEN_VAR", "not set");
         }

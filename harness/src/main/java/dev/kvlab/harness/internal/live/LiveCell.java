@@ -1,5 +1,6 @@
 package dev.kvlab.harness.internal.live;
 
+import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.config.CacheState;
 import dev.kvlab.harness.internal.CellAssembly;
@@ -9,6 +10,7 @@ import dev.kvlab.harness.internal.engine.ServingModel;
 import dev.kvlab.harness.internal.engine.WorkloadDriver;
 import dev.kvlab.harness.internal.fault.LiveFaults;
 import dev.kvlab.harness.internal.measure.Measurement;
+import dev.kvlab.harness.internal.measure.ProgressView;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.KvBackend;
 import dev.kvlab.store.api.KvBackends;
@@ -31,9 +33,16 @@ public final class LiveCell {
 
     private final CellPlan plan;
     private final UnaryOperator<KvBackend> wrap;
+    private CellObserver observer = CellObserver.NONE;
 
     public LiveCell(CellPlan plan) {
         this(plan, UnaryOperator.identity());
+    }
+
+    /** Lets {@code o} watch the measured phase at every interval end (obs: live metrics); the store master is not visible from here. */
+    public LiveCell observedBy(CellObserver o) {
+        this.observer = o == null ? CellObserver.NONE : o;
+        return this;
     }
 
     /** With {@code wrap} applied to the opened backend (fault injection in tests). */
@@ -77,6 +86,7 @@ public final class LiveCell {
             long cpuBefore = loop.busyCpuNanos();
             long origin = loop.now() + 5_000_000L; // a moment to spare, so the first request is not late by construction
             Measurement m = new Measurement(c.slo(), plan.intervalNanos(), origin);
+            ProgressView.watch(m, model, store, () -> null, Map::of, observer);
             WorkloadDriver driver;
             try (ArrivalProcess p = plan.workload().open(c.seed())) {
                 driver = new WorkloadDriver(p, model, loop, origin, false, faults == null ? m : faults.measured(m, origin), bt);

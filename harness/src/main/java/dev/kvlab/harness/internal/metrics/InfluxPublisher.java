@@ -10,8 +10,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.influxdb.dto.Point;
@@ -35,8 +35,8 @@ public final class InfluxPublisher implements AutoCloseable {
     private final Duration sampleEvery;
     private final Duration drainTimeout;
     private final PrintStream err;
-    private final ExecutorService background =
-            Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("kvlab-influx-final").factory());
+    private final ThreadPoolExecutor background = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+            new LinkedBlockingQueue<>(), Thread.ofPlatform().daemon().name("kvlab-influx-final").factory());
     private final Map<CellTags, Open> open = new LinkedHashMap<>();
     private boolean closed;
 
@@ -147,12 +147,33 @@ public final class InfluxPublisher implements AutoCloseable {
         return health;
     }
 
-    /** The manifest's {@code observability} section: the target (no secret) and the push counts. */
-    public synchronized Map<String, Object> manifestSection() {
+    /**
+     * The manifest's {@code observability} section: the target (no secret) and the push counts. Waits first (at
+     * most the drain timeout) for the final pushes and summary points still queued, so that the counts cover every
+     * cell that finished; what is still queued after that is counted under {@code pending}.
+     */
+    public Map<String, Object> manifestSection() {
+        long pending = flush(drainTimeout);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("influx", target);
         m.putAll(health.counts());
+        if (pending > 0) m.put("pending", pending);
         return m;
+    }
+
+    /** Waits until what was queued before this call has been pushed or dropped, at most {@code max}; returns how many tasks are still queued (0: all done). */
+    public long flush(Duration max) {
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        synchronized (this) {
+            if (closed) return 0;
+            background.execute(done::countDown);
+        }
+        try {
+            if (done.await(max.toMillis(), TimeUnit.MILLISECONDS)) return 0;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return Math.max(1, background.getQueue().size());
     }
 
     /** Finishes open cells, waits (bounded) for the queued pushes and points, prints the counts on {@code err}. */

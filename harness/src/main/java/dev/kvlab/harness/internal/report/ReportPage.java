@@ -155,7 +155,7 @@ final class ReportPage {
             h.raw("</ul>");
         }
         h.raw("</div>\n");
-        if (!perCell.isEmpty()) {
+        if (!perCell.isEmpty() && !items.containsAll(perCell)) {
             h.el("p", "As each cell reports it:");
             List<List<Cell>> rows = new ArrayList<>();
             for (String e : perCell) {
@@ -193,7 +193,7 @@ final class ReportPage {
         h.el("h3", "What ran");
         List<List<Cell>> rows = new ArrayList<>();
         byKey.forEach((k, texts) -> texts.forEach((text, cells) -> rows.add(List.of(Cell.head(k), Cell.of(text),
-                Cell.of(cells.size() == b.cells().size() ? "all cells" : abbreviate(cells))))));
+                new Cell(cells.size() == b.cells().size() ? "all cells" : abbreviate(cells), "nowrap", null, false, false)))));
         h.table(null, List.of("", "as the cells describe it", "cells"), rows);
     }
 
@@ -248,6 +248,10 @@ final class ReportPage {
         h.table(null, List.of("model / GPUs", "link", "where the winner changes", "median prompt (tokens)", "recompute ms", "fetch ms",
                 "faster at the median", "measured fetches (median measured / model)", "cells"), rows);
         h.close("div");
+        if (breakevenRows.stream().anyMatch(r -> r.link().contains("uncalibrated")))
+            h.raw("<div class=\"banner\">").text("A live transport without a calibrated profile is drawn from the config's link key: that is only "
+                    + "the auto policy's estimate, not a measurement of this machine. The measured fetches show what the transport really did; "
+                    + "run kvlab calibrate and set transport_profile to draw (and decide by) the measured model.").raw("</div>\n");
         h.el("p", "class=\"sub\"", "The model's fetch time assumes the link to itself; measured fetches include queueing behind other "
                 + "transfers, store look-ups and verification, so a ratio above 1 is expected under load. kvlab breakeven --model M "
                 + "--hardware H --link L gives the same figures for one prefix length.");

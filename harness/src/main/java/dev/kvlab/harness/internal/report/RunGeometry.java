@@ -77,7 +77,7 @@ record RunGeometry(String setupKey, String setupLabel, Roofline roofline, int bl
                 label = t + " (calibrated, " + Path.of(profile).getFileName() + ")";
             } else {
                 tm = TransportModels.fromLink(perInstance(link, tp));
-                label = t + " modelled as " + link;
+                label = t + ": estimate from link " + link + " (uncalibrated)";
             }
         } else if (t.contains(".yaml") || t.contains(".yml")) {
             tm = TransportModels.resolve(transport, null);

@@ -10,6 +10,7 @@ import dev.kvlab.harness.internal.engine.ServingModel;
 import dev.kvlab.harness.internal.engine.WorkloadDriver;
 import dev.kvlab.harness.internal.fault.SimFaults;
 import dev.kvlab.harness.internal.measure.Measurement;
+import dev.kvlab.harness.internal.measure.ProgressView;
 import dev.kvlab.transport.api.TransportModel;
 import dev.kvlab.workloads.api.ArrivalProcess;
 import dev.kvlab.workloads.api.RequestSource;
@@ -63,7 +64,7 @@ public final class SimCell {
         }
         long origin = loop.now();
         Measurement m = new Measurement(c.slo(), plan.intervalNanos(), origin);
-        if (observer != CellObserver.NONE) m.onCut(new SimProgress(m, model, store, observer)::cut);
+        ProgressView.watch(m, model, store, () -> store.master().stats(), store::masterCalls, observer);
         ArrivalProcess p = plan.workload().open(c.seed());
         WorkloadDriver driver;
         try (p) {

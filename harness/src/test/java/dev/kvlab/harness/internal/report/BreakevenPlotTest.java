@@ -51,7 +51,7 @@ class BreakevenPlotTest {
         RunGeometry fast = geometry("transport=4x200gbps");
         assertThat(BreakevenPlot.crossings(fast, BreakevenPlot.grid(16, 8192, 100))).isEmpty();
         RunGeometry named = geometry("transport=tcp", "link=10gbps");
-        assertThat(named.linkLabel()).isEqualTo("tcp modelled as 10gbps");
+        assertThat(named.linkLabel()).isEqualTo("tcp: estimate from link 10gbps (uncalibrated)");
         assertThat(named.fetchSeconds(4096)).isEqualTo(geometry("transport=10gbps").fetchSeconds(4096));
     }
 

@@ -1,33 +1,54 @@
-package dev.kvlab.harness.internal.sim;
+package dev.kvlab.harness.internal.measure;
 
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellProgress;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.internal.engine.Instance;
+import dev.kvlab.harness.internal.engine.RemoteTier;
 import dev.kvlab.harness.internal.engine.ServingModel;
-import dev.kvlab.harness.internal.measure.Measurement;
 import dev.kvlab.store.api.master.MasterStats;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 
-/** A sim cell's {@link CellProgress}: reads the measurement, the serving model and the sim store on the loop thread. */
-final class SimProgress implements CellProgress {
+/**
+ * A running cell's {@link CellProgress} for its {@link CellObserver}, sim or live: reads the measurement, the
+ * serving model and the remote tier on the cell's loop thread at every interval cut ({@link #watch}).
+ */
+public final class ProgressView implements CellProgress {
 
     private final Measurement m;
     private final ServingModel model;
-    private final SimStore store;
+    private final RemoteTier remote;
+    private final Supplier<MasterStats> master;
+    private final Supplier<Map<String, Long>> calls;
     private final CellObserver observer;
     private long endNanos;
     private Map<Metric, Histogram> interval;
 
-    SimProgress(Measurement m, ServingModel model, SimStore store, CellObserver observer) {
+    private ProgressView(Measurement m, ServingModel model, RemoteTier remote, Supplier<MasterStats> master,
+                         Supplier<Map<String, Long>> calls, CellObserver observer) {
         this.m = m;
         this.model = model;
-        this.store = store;
+        this.remote = remote;
+        this.master = master;
+        this.calls = calls;
         this.observer = observer;
     }
 
-    void cut(long endNanos, Map<Metric, Histogram> interval) {
+    /**
+     * Lets {@code observer} watch {@code m}'s cuts (nothing when it is {@link CellObserver#NONE}).
+     *
+     * @param master the store master's stats ({@code null} result: not visible from this cell)
+     * @param calls  calls made to the master so far, by operation (empty: not counted by this cell)
+     */
+    public static void watch(Measurement m, ServingModel model, RemoteTier remote, Supplier<MasterStats> master,
+                             Supplier<Map<String, Long>> calls, CellObserver observer) {
+        if (observer == null || observer == CellObserver.NONE) return;
+        m.onCut(new ProgressView(m, model, remote, master, calls, observer)::cut);
+    }
+
+    private void cut(long endNanos, Map<Metric, Histogram> interval) {
         this.endNanos = endNanos;
         this.interval = interval;
         try {
@@ -39,10 +60,13 @@ final class SimProgress implements CellProgress {
 
     @Override public boolean last() { return m.finishing(); }
     @Override public double runSeconds() { return endNanos / 1e9; }
-    @Override public Histogram interval(Metric metric) {
+
+    @Override
+    public Histogram interval(Metric metric) {
         if (interval == null) throw new IllegalStateException("a CellProgress is valid only during intervalEnded");
         return interval.get(metric);
     }
+
     @Override public long requests() { return m.requests(); }
     @Override public long completed() { return m.completed(); }
     @Override public long failed() { return m.failed(); }
@@ -52,7 +76,7 @@ final class SimProgress implements CellProgress {
     @Override public long remoteHitTokens() { return m.remoteHitTokens(); }
     @Override public long fetchedBytes() { return m.fetchedBytes(); }
     @Override public long fallbackBlocks() { return m.fallbackBlocks(); }
-    @Override public long wrongHitsUsed() { return store.stats().wrongHitsUsed(); }
+    @Override public long wrongHitsUsed() { return remote.stats().wrongHitsUsed(); }
 
     @Override
     public int queued() {
@@ -62,6 +86,6 @@ final class SimProgress implements CellProgress {
     }
 
     @Override public long inFlight() { return model.inFlight(); }
-    @Override public MasterStats store() { return store.master().stats(); }
-    @Override public Map<String, Long> storeCalls() { return store.masterCalls(); }
+    @Override public MasterStats store() { return master.get(); }
+    @Override public Map<String, Long> storeCalls() { return calls.get(); }
 }
