@@ -20,6 +20,7 @@ import dev.kvlab.harness.api.config.StoreConfig;
 import dev.kvlab.harness.api.config.WorkloadConfig;
 import dev.kvlab.harness.internal.CellPlan;
 import dev.kvlab.harness.internal.WorkloadPlan;
+import dev.kvlab.harness.internal.fault.FaultPlan;
 import dev.kvlab.workloads.api.ArrivalSpec;
 import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.TraceFormat;
@@ -278,6 +279,8 @@ public final class RunValidator {
         long spin = nanos("live.spin", need("live", c.live()).spin(), true);
         atLeast("live.io_threads", c.live().ioThreads(), 1);
         if (c.live().ioThreads() > 256) throw bad("live.io_threads", "must be <= 256");
+
+        FaultPlan.of(c, lease, this::bad); // the fault keys (fault, fault_at, fault_params)
 
         Roofline roof = new Roofline(model, hw, kv);
         return new CellPlan(c, model, hw, kv, roof, workload, blockTokens, hbmBlocks, dramBlocks, cap, lease, lookup, interval, spin, link,
