@@ -45,6 +45,12 @@ public final class StoreNodeCommand implements Callable<Integer> {
     @Option(names = "--token-file", description = "file whose first line is the auth token")
     Path tokenFile;
 
+    @Option(names = "--parent-pid", hidden = true, description = "exit when this process is gone (nodes started by a harness die with it)")
+    Long parentPid;
+
+    @Option(names = "--ping-interval", defaultValue = "1s", description = "liveness ping to the master (keep it well under the master's --client-ttl) [${DEFAULT-VALUE}]")
+    String pingInterval;
+
     // obs: the node's Prometheus endpoint, like the master's
     @Option(names = "--metrics", defaultValue = "127.0.0.1:0", description = "HOST:PORT of the Prometheus endpoint /metrics (port 0: any free) [${DEFAULT-VALUE}]")
     String metrics;
@@ -60,15 +66,24 @@ public final class StoreNodeCommand implements Callable<Integer> {
             throw new BadInputException("--segment: " + e.getMessage());
         }
         if (bytes <= 0) throw new BadInputException("--segment must be > 0");
+        Duration ping;
+        try {
+            ping = dev.kvlab.transport.api.DurationSpec.parse(pingInterval);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException("--ping-interval: " + e.getMessage());
+        }
+        if (ping.isZero()) throw new BadInputException("--ping-interval must be > 0");
         Transports ts = Transports.discover();
         if (!ts.names().contains(transport) || "local".equals(transport))
             throw new BadInputException("--transport: '" + transport + "' cannot serve other processes (available: "
                     + String.join(", ", ts.names().stream().filter(n -> !n.equals("local")).toList()) + ")");
         String nodeId = id != null ? id : "node-" + UUID.randomUUID().toString().substring(0, 8);
         String token = StoreToken.read(tokenFile);
+        if (token == null && !dev.kvlab.store.internal.grpc.TokenAuth.isLoopback(bind))
+            throw new BadInputException("--bind " + bind + " is not a loopback address: the data plane then needs an auth token (KVLAB_STORE_TOKEN or --token-file)");
         TransferEngine engine = ts.create(transport, TransportConfig.defaults().withBindHost(bind).withAuthToken(token));
         GrpcMasterChannel channel = new GrpcMasterChannel(m.host(), m.port(), Duration.ofSeconds(5), token);
-        StorageNode node = new StorageNode(channel, engine, nodeId, bytes, Duration.ofSeconds(1));
+        StorageNode node = new StorageNode(channel, engine, nodeId, bytes, ping);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         NodeMeters.bind(registry, node, transport);
         MetricsHttpServer http = new MetricsHttpServer(registry, mAt.host(), mAt.port());
@@ -89,6 +104,18 @@ public final class StoreNodeCommand implements Callable<Integer> {
                 System.err.println("kvlab store node: master " + m.host() + ":" + m.port() + " not reachable yet (" + e.getMessage() + "); retrying");
                 Thread.sleep(1000);
             }
+        }
+        if (parentPid != null) {
+            Thread.ofPlatform().daemon().name("kvlab-node-parent-watch").start(() -> {
+                while (ProcessHandle.of(parentPid).map(ProcessHandle::isAlive).orElse(false)) {
+                    try {
+                        Thread.sleep(500);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+                Runtime.getRuntime().halt(Kvlab.EXIT_FAILED); // the harness that started this node is gone
+            });
         }
         System.out.println("kvlab store node " + nodeId + ": segment " + node.segmentName() + " (" + ByteSize.format(bytes) + ", " + transport
                 + ") mounted at " + m.host() + ":" + m.port() + " as " + node.segment().handle().toUri()

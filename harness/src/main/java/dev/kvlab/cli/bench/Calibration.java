@@ -90,9 +90,11 @@ public final class Calibration {
                             + " 2 threads = %.3f GB/s; READ, target in %s%s",
                     SMALL, r1.p50Us(), SMALL, MANY, rn.p50Us(), rs.throughputBytesPerSecond() / 1e9, rs.meanUs(),
                     ra.throughputBytesPerSecond() / 1e9, one.separateTarget() ? "its own process" : "this process",
-                    rs.emulated() ? "; EMULATED (" + rs.copySemantics().replaceAll(".*NIC model ", "NIC model ") + ")" : "");
+                    rs.emulated() ? "; EMULATED (NIC model " + rs.effectiveLink() + (rs.copyBound() ? ", copy-bound: the emulated link is faster than"
+                            + " this machine's memory copies" : "") + ")" : "");
             progress.accept(String.format(Locale.ROOT, "  %s: latency %.1f us, per request %.2f us, stream %.3f GB/s, aggregate %.3f GB/s%s",
-                    name, latencyUs, perRequestUs, streamBw / 1e9, aggregateBw / 1e9, rs.emulated() ? " (emulated)" : ""));
+                    name, latencyUs, perRequestUs, streamBw / 1e9, aggregateBw / 1e9,
+                    rs.emulated() ? " (emulated" + (rs.copyBound() ? "; copy-bound below the " + rs.effectiveLink() + " link" : "") + ")" : ""));
             return new TransportProfile.Entry(rs.emulated(), round(latencyUs), round(perRequestUs), Math.round(streamBw), Math.round(aggregateBw), source);
         }
     }

@@ -32,12 +32,16 @@ import java.util.List;
  * @param slo         the SLOs goodput counts against
  * @param measurement interval histograms
  * @param live        live clock settings
+ * @param fault       factor: the fault injected ({@code none} | {@code node-crash} | {@code corrupt} | {@code lease-expiry} |
+ *                    {@code link-delay} | {@code link-loss} | {@code master-restart})
+ * @param faultAt     when the fault strikes: the share of the measured requests that have arrived by then, in [0, 1]
+ * @param faultParams the fault's settings
  */
 public record RunConfig(Mode mode, long seed, List<String> catalog, String model, String hardware, Dtype kvDtype,
                         Efficiency efficiency, ClusterConfig cluster, SchedulerConfig scheduler, LocalTierConfig local,
                         StoreConfig store, WorkloadConfig workload, WarmupConfig warmup, CacheState cacheState, Tiers tiers,
                         Policy policy, String transport, String transportProfile, String link, Pd pd, SloConfig slo, MeasurementConfig measurement,
-                        LiveConfig live) {
+                        LiveConfig live, Fault fault, double faultAt, FaultParams faultParams) {
 
     public RunConfig {
         catalog = catalog == null ? List.of() : List.copyOf(catalog);

@@ -20,6 +20,7 @@ import dev.kvlab.harness.api.config.StoreConfig;
 import dev.kvlab.harness.api.config.WorkloadConfig;
 import dev.kvlab.harness.internal.CellPlan;
 import dev.kvlab.harness.internal.WorkloadPlan;
+import dev.kvlab.harness.internal.fault.FaultPlan;
 import dev.kvlab.workloads.api.ArrivalSpec;
 import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.TraceFormat;
@@ -292,6 +293,8 @@ public final class RunValidator {
                         + " of segments plus " + ByteSize.format(buffers) + " of transfer buffers is more than half of its "
                         + ByteSize.format(ram) + " (try --set store.capacity=2GiB; `kvlab plan` shows what fits)");
         }
+        FaultPlan.of(c, lease, this::bad); // the fault keys (fault, fault_at, fault_params)
+
         Roofline roof = new Roofline(model, hw, kv);
         return new CellPlan(c, model, hw, kv, roof, workload, blockTokens, hbmBlocks, dramBlocks, cap, lease, lookup, interval, spin, link,
                 transportName, tm);

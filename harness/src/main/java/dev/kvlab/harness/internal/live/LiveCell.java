@@ -8,6 +8,7 @@ import dev.kvlab.harness.internal.CellPlan;
 import dev.kvlab.harness.internal.engine.ServingListener;
 import dev.kvlab.harness.internal.engine.ServingModel;
 import dev.kvlab.harness.internal.engine.WorkloadDriver;
+import dev.kvlab.harness.internal.fault.LiveFaults;
 import dev.kvlab.harness.internal.measure.Measurement;
 import dev.kvlab.harness.internal.measure.ProgressView;
 import dev.kvlab.store.api.BackendOptions;
@@ -63,7 +64,9 @@ public final class LiveCell {
                 .withExtra(c.store().backend().equals("bundled")
                         ? Map.of("lease-ttl", st.leaseTtl(), "seed", Long.toString(c.seed())) : Map.of());
         LiveLoop loop = new LiveLoop(plan.spinNanos());
-        try (KvBackend backend = wrap.apply(KvBackends.discover().open(st.backend(), options)); LiveStore store = new LiveStore(plan, loop, backend)) {
+        LiveFaults faults = LiveFaults.of(plan); // the config's fault, done for real (null: none)
+        try (faults; KvBackend backend = faults != null ? faults.open(options) : wrap.apply(KvBackends.discover().open(st.backend(), options));
+             LiveStore store = new LiveStore(plan, loop, backend)) {
             ServingModel model = new ServingModel(plan, loop, store, ServingListener.NONE);
             int bt = plan.blockTokens();
             long warmupRequests = 0;
@@ -86,7 +89,7 @@ public final class LiveCell {
             ProgressView.watch(m, model, store, () -> null, Map::of, observer);
             WorkloadDriver driver;
             try (ArrivalProcess p = plan.workload().open(c.seed())) {
-                driver = new WorkloadDriver(p, model, loop, origin, false, m, bt);
+                driver = new WorkloadDriver(p, model, loop, origin, false, faults == null ? m : faults.measured(m, origin), bt);
                 model.listener(driver);
                 driver.start();
                 WorkloadDriver d = driver;
@@ -117,7 +120,8 @@ public final class LiveCell {
                     + (plan.transportName().equals("rdma-emu") ? "; NIC (rdma-emu)" : "");
             Map<String, String> describe = new LinkedHashMap<>();
             describe.put("clock", String.format(Locale.ROOT, "live (wall clock; waits park then spin the last %d us)", plan.spinNanos() / 1000));
-            return CellAssembly.assemble(plan, m, model, store, warmupRequests, wall, emulated, extras, describe);
+            if (faults != null) faults.extras(extras);
+            return CellAssembly.assemble(plan, m, model, faults == null ? store : faults.audited(store), warmupRequests, wall, emulated, extras, describe);
         }
     }
 

@@ -65,6 +65,7 @@ public final class MatrixRunner {
     public record Outcome(String runId, Path bundle, SummaryTable table, boolean existing) {}
 
     public Outcome run(MatrixSpec spec, Path out, boolean resume) throws IOException {
+        TraceCheck.readAll(spec); // bad trace lines are bad input before anything is written
         PartialBundle pb = null;
         if (resume) {
             pb = PartialBundle.resume(out, spec, clock.instant());

@@ -193,7 +193,7 @@ final class ReportPage {
         h.el("h3", "What ran");
         List<List<Cell>> rows = new ArrayList<>();
         byKey.forEach((k, texts) -> texts.forEach((text, cells) -> rows.add(List.of(Cell.head(k), Cell.of(text),
-                Cell.of(cells.size() == b.cells().size() ? "all cells" : abbreviate(cells))))));
+                new Cell(cells.size() == b.cells().size() ? "all cells" : abbreviate(cells), "nowrap", null, false, false)))));
         h.table(null, List.of("", "as the cells describe it", "cells"), rows);
     }
 

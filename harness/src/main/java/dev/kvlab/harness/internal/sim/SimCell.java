@@ -8,6 +8,7 @@ import dev.kvlab.harness.internal.CellPlan;
 import dev.kvlab.harness.internal.engine.ServingListener;
 import dev.kvlab.harness.internal.engine.ServingModel;
 import dev.kvlab.harness.internal.engine.WorkloadDriver;
+import dev.kvlab.harness.internal.fault.SimFaults;
 import dev.kvlab.harness.internal.measure.Measurement;
 import dev.kvlab.harness.internal.measure.ProgressView;
 import dev.kvlab.transport.api.TransportModel;
@@ -43,7 +44,9 @@ public final class SimCell {
         var c = plan.config();
         SimLoop loop = new SimLoop();
         TransportModel tm = plan.transportModel();
-        SimStore store = new SimStore(plan, loop, loop.clock(), tm, faults);
+        SimFaults injected = SimFaults.of(plan, loop); // the config's fault, modelled (null: none)
+        SimStore store = new SimStore(plan, loop, loop.clock(), tm, injected != null ? injected : faults);
+        if (injected != null) injected.attach(store);
         ServingModel model = new ServingModel(plan, loop, store, ServingListener.NONE);
         int bt = plan.blockTokens();
         long warmupRequests = 0;
@@ -65,7 +68,7 @@ public final class SimCell {
         ArrivalProcess p = plan.workload().open(c.seed());
         WorkloadDriver driver;
         try (p) {
-            driver = new WorkloadDriver(p, model, loop, origin, false, m, bt);
+            driver = new WorkloadDriver(p, model, loop, origin, false, injected == null ? m : injected.measured(m, origin, plan), bt);
             model.listener(driver);
             driver.start();
             loop.run();
@@ -87,6 +90,7 @@ public final class SimCell {
         extras.put("store_evicted_objects", ms.evictedObjects());
         extras.put("store_eviction_runs", ms.evictionRuns());
         extras.put("store_usage", ms.usage());
+        if (injected != null) injected.extras(extras);
         Map<String, String> describe = new LinkedHashMap<>();
         describe.put("clock", "sim (discrete-event, virtual time)");
         return CellAssembly.assemble(plan, m, model, store, warmupRequests, wall, emulated, extras, describe);

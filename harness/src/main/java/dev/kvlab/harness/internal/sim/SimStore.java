@@ -48,6 +48,16 @@ public final class SimStore implements RemoteTier {
     public interface FaultHook {
         int checksumRead(String key, int stored);
 
+        /** The checksum a read of {@code key} from the replicas of {@code read} comes back with (fault injection may look at where they live). */
+        default int checksumRead(String key, ReplicaList read) {
+            return checksumRead(key, read.crc32c());
+        }
+
+        /** Extra time every fetch takes now (a slowed read or link: the fault injection's lease-expiry and link-delay). */
+        default long fetchDelayNanos() {
+            return 0;
+        }
+
         FaultHook NONE = (k, c) -> c;
     }
 
@@ -65,7 +75,7 @@ public final class SimStore implements RemoteTier {
                 .withClientTtl(Duration.ofDays(3650));
         this.master = new StoreMaster(mc, clock);
         long perNode = plan.storeCapacity() / st.nodes();
-        for (int i = 0; i < st.nodes(); i++) master.mountSegment("sim-node-" + i, "sim-node-" + i + "/seg-0", perNode);
+        for (int i = 0; i < st.nodes(); i++) master.mountSegment(clientName(i), segmentName(i), perNode);
         this.blockBytes = plan.blockBytes();
         this.blockBytesAllRanks = plan.blockBytesAllRanks();
         this.replicate = ReplicateConfig.replicas(st.replicas());
@@ -77,6 +87,16 @@ public final class SimStore implements RemoteTier {
 
     public StoreMaster master() {
         return master;
+    }
+
+    /** The master's client id of sim node {@code i}. */
+    public static String clientName(int i) {
+        return "sim-node-" + i;
+    }
+
+    /** The segment sim node {@code i} mounts. */
+    public static String segmentName(int i) {
+        return "sim-node-" + i + "/seg-0";
     }
 
     /** The checksum an intact object of block key {@code key} carries (the store key is derived from it one to one). */
@@ -122,14 +142,14 @@ public final class SimStore implements RemoteTier {
         long bytes = moved * blockBytesAllRanks;
         in.activeTransfersInc();
         double secs = moved == 0 ? 0 : model.batchSeconds(bytes, moved, in.activeTransfers());
-        loop.after(plan.lookupNanos() + Math.round(secs * 1e9), () -> {
+        loop.after(plan.lookupNanos() + Math.round(secs * 1e9) + faults.fetchDelayNanos(), () -> {
             in.activeTransfersDec();
             long now = master.nowNanos();
             int ok = 0;
             while (ok < moved) {
                 String k = key(s, from + ok);
                 ReplicaList rl = lists[ok];
-                int crc = faults.checksumRead(k, rl.crc32c());
+                int crc = faults.checksumRead(k, rl);
                 if (now > rl.leaseDeadlineNanos() || rl.length() != blockBytes || crc != checksum(s, from + ok)) break;
                 lists[ok] = new ReplicaList(rl.status(), rl.length(), crc, rl.replicas(), rl.leaseDeadlineNanos(), rl.leaseTtlNanos());
                 ok++;

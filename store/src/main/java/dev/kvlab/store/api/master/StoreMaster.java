@@ -101,6 +101,9 @@ public final class StoreMaster {
         this.clientTtlNanos = config.clientTtl().toNanos();
     }
 
+    /** The largest segment one mount may contribute (1 PiB). */
+    public static final long MAX_SEGMENT_BYTES = 1L << 50;
+
     public MasterConfig config() { return config; }
 
     /** The master's clock reading in nanoseconds since the epoch (the unit of lease deadlines). */
@@ -125,11 +128,14 @@ public final class StoreMaster {
         Objects.requireNonNull(clientId, "clientId");
         Objects.requireNonNull(segment, "segment");
         if (size <= 0) throw new IllegalArgumentException("segment size must be > 0, got " + size);
+        if (size > MAX_SEGMENT_BYTES) throw new IllegalArgumentException("segment size " + size + " exceeds " + MAX_SEGMENT_BYTES + " bytes (1 PiB)");
         long now = nowNanos();
         space.lock();
         try {
             clients.put(clientId, now);
             SegmentState s = segments.get(segment);
+            if (s == null && capacity > Long.MAX_VALUE - size) // a hostile mount must not overflow the books (found by fuzzing)
+                throw new IllegalArgumentException("mounting " + size + " more bytes would overflow the store's capacity");
             if (s != null) {
                 return s.clientId.equals(clientId) && s.allocator.size() == size ? MountStatus.ALREADY_MOUNTED : MountStatus.CONFLICT;
             }

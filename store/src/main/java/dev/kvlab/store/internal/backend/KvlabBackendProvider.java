@@ -28,11 +28,14 @@ public final class KvlabBackendProvider implements KvBackendProvider {
     public KvBackend open(String spec, BackendOptions options) {
         HostPort hp = HostPort.parse(spec, "kvlab");
         BackendExtras.check(options);
-        TransferEngine engine = BackendExtras.clientEngine(
-                Transports.discover().create(options.transport(), TransportConfig.defaults().withTimeout(options.timeout())), options);
+        String token = System.getenv("KVLAB_STORE_TOKEN");
+        if (token != null && token.isBlank()) token = null;
+        // the token guards both planes: the master's gRPC calls and the nodes' data connections
+        TransferEngine engine = BackendExtras.clientEngine(Transports.discover().create(options.transport(),
+                TransportConfig.defaults().withTimeout(options.timeout()).withAuthToken(token == null ? null : token.strip())), options);
         GrpcMasterChannel channel;
         try {
-            channel = new GrpcMasterChannel(hp.host(), hp.port(), options.timeout(), System.getenv("KVLAB_STORE_TOKEN"));
+            channel = new GrpcMasterChannel(hp.host(), hp.port(), options.timeout(), token == null ? null : token.strip());
         } catch (RuntimeException e) {
             engine.close();
             throw e;

@@ -34,19 +34,27 @@ public final class TokenAuth {
 
     /** Server side: refuses calls without the token. */
     public static ServerInterceptor require(String token) {
-        byte[] want = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
+        byte[] want = sha256(("Bearer " + token).getBytes(StandardCharsets.UTF_8));
         return new ServerInterceptor() {
             @Override
             public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
                 String got = headers.get(AUTHORIZATION);
-                byte[] have = got == null ? new byte[0] : got.getBytes(StandardCharsets.UTF_8);
-                if (!MessageDigest.isEqual(want, have)) {
+                byte[] have = sha256(got == null ? new byte[0] : got.getBytes(StandardCharsets.UTF_8));
+                if (!MessageDigest.isEqual(want, have)) { // digests of equal length: neither content nor length leaks through timing
                     call.close(Status.UNAUTHENTICATED.withDescription("missing or wrong token"), new Metadata());
                     return new ServerCall.Listener<>() {};
                 }
                 return next.startCall(call, headers);
             }
         };
+    }
+
+    private static byte[] sha256(byte[] b) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(b);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
     }
 
     /** Client side: attaches the token to every call. */

@@ -39,6 +39,7 @@ final class ServerConnection {
     private final ByteBuffer discard = ByteBuffer.allocateDirect(64 * 1024);
     private int gathered; // buffers in gather
     private int responses; // header slots used
+    private boolean readsPending; // gathered READ payloads are views of segment memory, sent at the next flush
 
     private final ByteBuffer[] payloadAndNext = new ByteBuffer[2];
     /** After a WRITE the stream is payload-heavy: refill only up to the next header, so payload is never staged. */
@@ -197,6 +198,7 @@ final class ServerConnection {
         if (length > 0) {
             if (status == Wire.ST_OK) {
                 using = s;
+                readsPending = true;
                 gather[gathered++] = views[responses].of(s.memory(), offset, length);
             } else {
                 gather[gathered++] = server.zeros(length); // the response size is fixed by the request
@@ -210,6 +212,8 @@ final class ServerConnection {
         byte status = check(s, offset, length);
         int buffered = Math.min(length, in.remaining());
         if (status == Wire.ST_OK) {
+            // earlier READs on this connection must not see this WRITE: their payloads are still views, send them first
+            if (readsPending) flush();
             using = s;
             if (buffered > 0) MemorySegment.copy(inMemory, in.position(), s.memory(), offset, buffered);
             in.position(in.position() + buffered);
@@ -261,6 +265,7 @@ final class ServerConnection {
         int buffered = Math.min(length, in.remaining());
         in.get(name, 0, buffered);
         if (length > buffered) {
+            flush(); // never wait on the network while holding answers to earlier requests
             ByteBuffer rest = ByteBuffer.wrap(name, buffered, length - buffered);
             Wire.readFully(ch, rest);
         }
@@ -279,6 +284,7 @@ final class ServerConnection {
         }
         gathered = 0;
         responses = 0;
+        readsPending = false;
         using = null;
     }
 }

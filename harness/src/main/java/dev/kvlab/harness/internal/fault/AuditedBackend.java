@@ -1,0 +1,87 @@
+package dev.kvlab.harness.internal.fault;
+
+import dev.kvlab.store.api.GetResult;
+import dev.kvlab.store.api.KvBackend;
+import dev.kvlab.store.api.PutStatus;
+import dev.kvlab.store.api.RemoveStatus;
+import dev.kvlab.store.api.ReplicateConfig;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.zip.CRC32C;
+
+/**
+ * The independent audit of a backend's hits: a decorator that remembers a digest of every value written through it
+ * (length and {@link CRC32C} of the bytes handed to the put, taken before the put) and checks every hit it returns
+ * against the digest of what was written under that key. It shares no code with the store's verification (the
+ * store checks its own CRC32C implementation and the key-derived content); a hit whose bytes differ from what was
+ * written, or for a key never written, is a wrong hit. Since the serving model only ever uses hits, the count of
+ * wrong hits returned bounds the wrong hits used from above: zero here proves zero used.
+ */
+public final class AuditedBackend implements KvBackend {
+
+    private final KvBackend inner;
+    private final ConcurrentHashMap<String, long[]> written = new ConcurrentHashMap<>();
+    private final LongAdder checked = new LongAdder(), wrong = new LongAdder();
+
+    public AuditedBackend(KvBackend inner) {
+        this.inner = inner;
+    }
+
+    /** Hits checked against what was written. */
+    public long hitsChecked() { return checked.sum(); }
+
+    /** Hits whose bytes were not what was written under their key (must stay 0). */
+    public long wrongHits() { return wrong.sum(); }
+
+    private static long digest(MemorySegment m, long length) {
+        CRC32C c = new CRC32C();
+        c.update(m.asSlice(0, length).asByteBuffer());
+        return c.getValue();
+    }
+
+    private void record(String key, MemorySegment value) {
+        written.put(key, new long[] {value.byteSize(), digest(value, value.byteSize())});
+    }
+
+    private GetResult audit(String key, MemorySegment dst, GetResult r) {
+        if (!r.isHit()) return r;
+        checked.increment();
+        long[] w = written.get(key);
+        if (w == null || w[0] != r.length() || r.length() > dst.byteSize() || digest(dst, r.length()) != w[1]) wrong.increment();
+        return r;
+    }
+
+    @Override
+    public PutStatus put(String key, MemorySegment value, ReplicateConfig config) {
+        record(key, value);
+        return inner.put(key, value, config);
+    }
+
+    @Override
+    public List<PutStatus> batchPut(List<String> keys, List<MemorySegment> values, ReplicateConfig config) {
+        for (int i = 0; i < keys.size() && i < values.size(); i++) record(keys.get(i), values.get(i));
+        return inner.batchPut(keys, values, config);
+    }
+
+    @Override
+    public GetResult getInto(String key, MemorySegment dst) {
+        return audit(key, dst, inner.getInto(key, dst));
+    }
+
+    @Override
+    public List<GetResult> batchGetInto(List<String> keys, List<MemorySegment> dsts) {
+        List<GetResult> rs = inner.batchGetInto(keys, dsts);
+        for (int i = 0; i < rs.size(); i++) audit(keys.get(i), dsts.get(i), rs.get(i));
+        return rs;
+    }
+
+    @Override public String name() { return inner.name(); }
+    @Override public String copySemantics() { return inner.copySemantics() + "; audited: every hit is compared with a digest of what was written"; }
+    @Override public MemorySegment allocateBuffer(long bytes) { return inner.allocateBuffer(bytes); }
+    @Override public boolean exists(String key) { return inner.exists(key); }
+    @Override public boolean[] batchExists(List<String> keys) { return inner.batchExists(keys); }
+    @Override public RemoveStatus remove(String key) { return inner.remove(key); }
+    @Override public void close() { inner.close(); }
+}

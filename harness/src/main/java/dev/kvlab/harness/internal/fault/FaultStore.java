@@ -1,0 +1,271 @@
+package dev.kvlab.harness.internal.fault;
+
+import dev.kvlab.harness.api.config.Fault;
+import dev.kvlab.harness.internal.CellPlan;
+import dev.kvlab.store.api.BackendOptions;
+import dev.kvlab.store.api.master.MasterConfig;
+import dev.kvlab.store.api.master.SegmentInfo;
+import dev.kvlab.store.api.master.StoreMaster;
+import dev.kvlab.store.internal.client.StoreClient;
+import dev.kvlab.store.internal.grpc.GrpcMasterChannel;
+import dev.kvlab.store.internal.grpc.MasterServer;
+import dev.kvlab.store.internal.node.StorageNode;
+import dev.kvlab.store.internal.rpc.MasterChannel;
+import dev.kvlab.store.internal.server.MasterService;
+import dev.kvlab.transport.api.TransferEngine;
+import dev.kvlab.transport.api.TransportConfig;
+import dev.kvlab.transport.api.Transports;
+import dev.kvlab.transport.internal.fault.FaultInjectingTransferEngine;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The store of a live fault cell, built so that its parts can really break: a master ({@link MasterService} behind
+ * a loopback gRPC server) with the fault cell's liveness TTL, N storage nodes and one client whose transfer engine
+ * is a {@link FaultInjectingTransferEngine}. For {@code node-crash} every node is a separate {@code kvlab store
+ * node} process (so that a crash is a real SIGKILL); otherwise nodes live in this JVM with their own engines (so
+ * that {@code corrupt} can flip bytes in a node's registered segment). For {@code master-restart} nodes and client
+ * talk to the master over gRPC, so that they see it go and come back; otherwise in process.
+ */
+final class FaultStore implements AutoCloseable {
+
+    static final Duration PING = Duration.ofMillis(250);
+
+    private final CellPlan plan;
+    private final FaultPlan fault;
+    private final MasterConfig masterConfig;
+    private final String run = UUID.randomUUID().toString().substring(0, 8);
+    private final List<Process> processes = new ArrayList<>();
+    private final List<StorageNode> nodes = new ArrayList<>();
+    private final List<String> segmentNames = new ArrayList<>();
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private volatile MasterService service;
+    private volatile MasterServer server;
+    private int port;
+    private FaultInjectingTransferEngine clientEngine;
+    private StoreClient client;
+    private volatile boolean closed;
+
+    private FaultStore(CellPlan plan, FaultPlan fault) {
+        this.plan = plan;
+        this.fault = fault;
+        this.masterConfig = MasterConfig.defaults().withSeed(plan.config().seed()).withLeaseTtl(Duration.ofNanos(plan.leaseTtlNanos()))
+                .withClientTtl(Duration.ofNanos(fault.livenessNanos())).withHighWatermark(plan.config().store().highWatermark())
+                .withEvictionRatio(plan.config().store().evictionRatio());
+    }
+
+    static FaultStore start(CellPlan plan, FaultPlan fault, BackendOptions options) {
+        FaultStore s = new FaultStore(plan, fault);
+        try {
+            s.startMaster(0);
+            s.startNodes();
+            s.startClient(options);
+            return s;
+        } catch (RuntimeException | IOException | InterruptedException e) {
+            s.close();
+            if (e instanceof InterruptedException) Thread.currentThread().interrupt();
+            throw e instanceof RuntimeException r ? r : new IllegalStateException("fault store: " + e.getMessage(), e);
+        }
+    }
+
+    private void startMaster(int atPort) throws IOException, InterruptedException {
+        MasterService s = new MasterService(new StoreMaster(masterConfig, Clock.systemUTC()), new SimpleMeterRegistry()).startHousekeeping(Duration.ofMillis(100));
+        for (int i = 0; ; i++) {
+            try {
+                server = MasterServer.start(s, "127.0.0.1", atPort, null);
+                break;
+            } catch (IOException e) {
+                if (atPort == 0 || i == 100) {
+                    s.close();
+                    throw e;
+                }
+                Thread.sleep(50); // the old socket is still closing
+            }
+        }
+        service = s;
+        port = server.port();
+    }
+
+    private boolean grpcNodes() {
+        return fault.kind() == Fault.NODE_CRASH || fault.kind() == Fault.MASTER_RESTART;
+    }
+
+    private MasterChannel channel(Duration deadline) {
+        if (!grpcNodes()) return service;
+        GrpcMasterChannel c = new GrpcMasterChannel("127.0.0.1", port, deadline, null);
+        closeables.add(c);
+        return c;
+    }
+
+    private long segmentBytes() {
+        return plan.storeCapacity() / plan.config().store().nodes();
+    }
+
+    private void startNodes() throws IOException, InterruptedException {
+        int n = plan.config().store().nodes();
+        for (int i = 0; i < n; i++) segmentNames.add("fault-" + run + "-n" + i + "-seg0");
+        if (fault.kind() == Fault.NODE_CRASH) {
+            CountDownLatch mounted = new CountDownLatch(n);
+            List<StringBuffer> logs = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                StringBuffer log = new StringBuffer();
+                logs.add(log);
+                processes.add(nodeProcess(i, mounted, log));
+            }
+            if (!mounted.await(90, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("fault store: storage node processes did not mount within 90 s:\n" + String.join("\n---\n",
+                        logs.stream().map(StringBuffer::toString).toList()));
+            }
+        } else {
+            Transports ts = Transports.discover();
+            for (int i = 0; i < n; i++) {
+                TransferEngine e = ts.create(plan.transportName(), TransportConfig.defaults());
+                closeables.add(e);
+                StorageNode node = new StorageNode(channel(Duration.ofSeconds(2)), e, "fault-" + run + "-n" + i, segmentBytes(), PING);
+                nodes.add(node);
+                node.start();
+            }
+        }
+    }
+
+    /** A {@code kvlab store node} child: same JVM binary and class path, exits with this process (--parent-pid). */
+    private Process nodeProcess(int i, CountDownLatch mounted, StringBuffer log) throws IOException {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        long seg = segmentBytes();
+        List<String> cmd = List.of(java, "-Xmx192m", "-XX:MaxDirectMemorySize=" + (seg + (256L << 20)), "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1", "-Xshare:auto", "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                "dev.kvlab.cli.Kvlab", "store", "node", "--master", "127.0.0.1:" + port, "--segment", Long.toString(seg),
+                "--transport", plan.transportName(), "--id", "fault-" + run + "-n" + i, "--ping-interval", "250ms",
+                "--parent-pid", Long.toString(ProcessHandle.current().pid()));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().remove("KVLAB_STORE_TOKEN"); // loopback: no token, and none inherited into a child by accident
+        Process p = pb.start();
+        Thread.ofPlatform().daemon().name("kvlab-fault-node-" + i + "-out").start(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String l; (l = r.readLine()) != null; ) {
+                    if (log.length() < 16_000) log.append(l).append('\n');
+                    if (l.contains(" mounted at ")) mounted.countDown();
+                }
+            } catch (IOException ignored) {
+                // the process ended
+            }
+        });
+        return p;
+    }
+
+    private void startClient(BackendOptions options) {
+        TransferEngine e = Transports.discover().create(plan.transportName(), TransportConfig.defaults().withTimeout(options.timeout()));
+        clientEngine = FaultInjectingTransferEngine.wrap(e, plan.config().seed());
+        MasterChannel ch = fault.kind() == Fault.MASTER_RESTART ? channel(options.timeout()) : service;
+        client = new StoreClient("bundled/" + plan.transportName() + " (fault cell: " + fault.kind().label() + ")", ch, clientEngine, options, this);
+    }
+
+    StoreClient client() { return client; }
+
+    FaultInjectingTransferEngine clientEngine() { return clientEngine; }
+
+    MasterService service() { return service; }
+
+    List<String> segmentNames() { return segmentNames; }
+
+    // ---------------------------------------------------------------- the faults' actions (on the fault thread)
+
+    /** SIGKILLs the node processes {@code which}; returns how many died. */
+    int kill(List<Integer> which) throws InterruptedException {
+        int n = 0;
+        for (int i : which) {
+            Process p = processes.get(i);
+            p.destroyForcibly(); // SIGKILL
+            if (p.waitFor(10, TimeUnit.SECONDS)) n++;
+        }
+        return n;
+    }
+
+    /** Seconds until the master no longer lists the segments of nodes {@code which} (polls; -1 if it did not within the limit). */
+    double awaitUnmounted(List<Integer> which, Duration limit) throws InterruptedException {
+        long t0 = System.nanoTime(), until = t0 + limit.toNanos();
+        while (System.nanoTime() < until && !closed) {
+            boolean any = false;
+            for (SegmentInfo s : service.master().segments()) for (int i : which) any |= s.name().equals(segmentNames.get(i));
+            if (!any) return (System.nanoTime() - t0) / 1e9;
+            Thread.sleep(20);
+        }
+        return -1;
+    }
+
+    /**
+     * Flips one byte in a {@code fraction} of the {@code stride}-byte stretches of each node's segment in {@code which}
+     * (seeded); every object overlapping a flipped stretch is corrupt. Returns the stretches flipped.
+     */
+    long corrupt(List<Integer> which, double fraction, long stride) {
+        long flipped = 0;
+        for (int i : which) {
+            MemorySegment m = nodes.get(i).segment().memory();
+            SplittableRandom r = new SplittableRandom(plan.config().seed() * 31 + i);
+            for (long off = 0; off < m.byteSize(); off += stride) {
+                if (r.nextDouble() >= fraction) continue;
+                long at = off + r.nextLong(Math.min(stride, m.byteSize() - off));
+                m.set(ValueLayout.JAVA_BYTE, at, (byte) ~m.get(ValueLayout.JAVA_BYTE, at));
+                flipped++;
+            }
+        }
+        return flipped;
+    }
+
+    /** Stops the master (server and metadata), waits {@code downtime}, starts a fresh one on the same port. */
+    void restartMaster(Duration downtime) throws IOException, InterruptedException {
+        server.close();
+        service.close();
+        Thread.sleep(downtime.toMillis());
+        startMaster(port);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
+        for (StorageNode n : nodes) {
+            try {
+                n.close();
+            } catch (RuntimeException ignored) {
+                // best effort
+            }
+        }
+        for (Process p : processes) p.destroyForcibly();
+        for (Process p : processes) {
+            try {
+                p.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (clientEngine != null) clientEngine.close();
+        for (AutoCloseable c : closeables) {
+            try {
+                c.close();
+            } catch (Exception ignored) {
+                // best effort
+            }
+        }
+        if (server != null) server.close();
+        if (service != null) service.close();
+    }
+
+    static UncheckedIOException unchecked(IOException e) {
+        return new UncheckedIOException(e);
+    }
+}

@@ -1,0 +1,182 @@
+package dev.kvlab.harness.internal.fault;
+
+import dev.kvlab.harness.api.config.Fault;
+import dev.kvlab.harness.internal.CellPlan;
+import dev.kvlab.harness.internal.engine.Instance;
+import dev.kvlab.harness.internal.engine.RemoteTier;
+import dev.kvlab.harness.internal.engine.Seq;
+import dev.kvlab.harness.internal.engine.ServingListener;
+import dev.kvlab.store.api.BackendOptions;
+import dev.kvlab.store.api.KvBackend;
+import dev.kvlab.transport.internal.fault.LinkFault;
+import dev.kvlab.workloads.api.RequestSource;
+import dev.kvlab.workloads.api.Workloads;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntConsumer;
+
+/**
+ * The faults of a live cell, done for real on a {@link FaultStore}: the cell's backend is that store's client
+ * behind an {@link AuditedBackend}; the fault strikes on the chosen measured arrival (a {@link FaultTrigger} in front
+ * of the measurement) and its action runs on a fault thread, never on the loop: {@code node-crash} SIGKILLs node
+ * processes and times the master's unmount; {@code corrupt} flips payload bytes in the hit nodes' registered
+ * segments; {@code lease-expiry} delays every read batch past the lease; {@code link-delay}/{@code link-loss} switch
+ * the client's fault-injecting transport (healed after the duration); {@code master-restart} stops the master,
+ * waits the downtime and starts a fresh one on the same port. The audit's wrong hits are added to the cell's
+ * {@code wrong_hits_used}; what happened when goes to the extras ({@code fault_at_s} for the report's time series).
+ */
+public final class LiveFaults implements AutoCloseable {
+
+    private final CellPlan plan;
+    private final FaultPlan fault;
+    private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "kvlab-fault");
+        t.setDaemon(true);
+        return t;
+    });
+    private FaultStore store;
+    private AuditedBackend audited;
+    private FaultTrigger trigger;
+    private volatile long struckWallNanos;
+    private volatile java.util.concurrent.Future<?> action;
+    private volatile String actionError;
+    private final AtomicLong killed = new AtomicLong(), flipped = new AtomicLong();
+    private volatile double unmountedAfter = Double.NaN, masterDown = Double.NaN, healedAt = Double.NaN;
+
+    private LiveFaults(CellPlan plan, FaultPlan fault) {
+        this.plan = plan;
+        this.fault = fault;
+    }
+
+    /** The cell's faults, or null when it has none. */
+    public static LiveFaults of(CellPlan plan) {
+        FaultPlan f = FaultPlan.of(plan.config(), plan.leaseTtlNanos(), (k, why) -> new IllegalArgumentException(k + ": " + why));
+        return f.none() ? null : new LiveFaults(plan, f);
+    }
+
+    /** Starts the fault cell's store; the returned backend is its audited client (closing it stops the store). */
+    public KvBackend open(BackendOptions options) {
+        store = FaultStore.start(plan, fault, options);
+        audited = new AuditedBackend(store.client());
+        return audited;
+    }
+
+    /** The measurement listener with the trigger in front. */
+    public ServingListener measured(ServingListener measurement, long origin) {
+        long n = 0;
+        try (RequestSource s = Workloads.open(plan.workload().spec(), plan.workload().namespace(), plan.config().seed())) {
+            while (s.hasNext()) {
+                s.next();
+                n++;
+            }
+        }
+        trigger = new FaultTrigger(measurement, origin, fault.strikeArrival(n), fault.lasts() ? fault.durationNanos() : Long.MAX_VALUE, this::strike);
+        return trigger;
+    }
+
+    private void strike() {
+        struckWallNanos = System.nanoTime();
+        action = worker.submit(() -> {
+            try {
+                act();
+            } catch (Exception e) {
+                actionError = e.getClass().getSimpleName() + ": " + e.getMessage();
+            }
+        });
+    }
+
+    private void act() throws Exception {
+        switch (fault.kind()) {
+            case NODE_CRASH -> {
+                killed.set(store.kill(fault.hitNodes()));
+                unmountedAfter = store.awaitUnmounted(fault.hitNodes(), Duration.ofNanos(fault.livenessNanos()).plusSeconds(10));
+            }
+            case CORRUPT -> flipped.set(store.corrupt(fault.hitNodes(), fault.corruptFraction(), Math.max(64, plan.blockBytes() / 2)));
+            case LEASE_EXPIRY -> lasting(LinkFault.readDelay(Duration.ofNanos(fault.readDelayNanos())));
+            case LINK_DELAY -> lasting(new LinkFault(Duration.ofNanos(fault.linkDelayNanos()), Duration.ofNanos(fault.linkJitterNanos()), 0));
+            case LINK_LOSS -> lasting(LinkFault.loss(fault.linkLoss()));
+            case MASTER_RESTART -> {
+                long t0 = System.nanoTime();
+                store.restartMaster(Duration.ofNanos(fault.downtimeNanos()));
+                masterDown = (System.nanoTime() - t0) / 1e9;
+            }
+            case NONE -> { }
+        }
+    }
+
+    private void lasting(LinkFault f) {
+        store.clientEngine().inject(f);
+        if (fault.durationNanos() == Long.MAX_VALUE) return;
+        worker.schedule(() -> {
+            store.clientEngine().inject(LinkFault.NONE);
+            long s = trigger.struckAtNanos();
+            healedAt = (s + (System.nanoTime() - struckWallNanos)) / 1e9;
+        }, fault.durationNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** {@code tier} whose stats count the audit's wrong hits as used ones (an upper bound; see {@link AuditedBackend}). */
+    public RemoteTier audited(RemoteTier tier) {
+        return new RemoteTier() {
+            @Override public void lookup(Seq s, int from, int max, IntConsumer done) { tier.lookup(s, from, max, done); }
+            @Override public void fetch(Seq s, int from, int count, Runnable done) { tier.fetch(s, from, count, done); }
+            @Override public void writeBack(Seq s, int from, int to) { tier.writeBack(s, from, to); }
+            @Override public void handoff(Seq s, Runnable done) { tier.handoff(s, done); }
+            @Override public double expectedFetchSeconds(Instance instance, int blocks) { return tier.expectedFetchSeconds(instance, blocks); }
+            @Override public String describe() { return tier.describe(); }
+
+            @Override
+            public RemoteStats stats() {
+                RemoteStats r = tier.stats();
+                return new RemoteStats(r.writtenBlocks(), r.writtenBytes(), r.writeSkipped(), r.writeNoSpace(), r.writeFailed(), r.handoffBytes(),
+                        r.verifiedBlocks(), r.rejectedBlocks(), r.wrongHitsUsed() + audited.wrongHits());
+            }
+        };
+    }
+
+    /** What the fault did and when (seconds since the measured phase began), for the cell's extras. */
+    public void extras(Map<String, Object> extras) {
+        java.util.concurrent.Future<?> a = action;
+        if (a != null && (fault.kind() == Fault.NODE_CRASH || fault.kind() == Fault.MASTER_RESTART)) {
+            try { // the measured phase is over; let the crash's unmount (or the restart) finish, so it is on record
+                a.get(fault.livenessNanos() + fault.downtimeNanos() + 15_000_000_000L, TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                actionError = "the fault's action did not finish: " + e;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        long at = trigger == null ? -1 : trigger.struckAtNanos();
+        extras.put("fault", fault.kind().label());
+        extras.put("fault_at_s", at < 0 ? Double.NaN : at / 1e9);
+        extras.put("fault_end_s", healedAt);
+        extras.put("fault_description", fault.describe());
+        if (fault.kind() == Fault.NODE_CRASH) {
+            extras.put("fault_nodes_killed", killed.get());
+            extras.put("fault_unmounted_after_s", unmountedAfter);
+        }
+        if (fault.kind() == Fault.CORRUPT) extras.put("fault_corrupted_stretches", flipped.get());
+        if (fault.kind() == Fault.MASTER_RESTART) extras.put("fault_master_down_s", masterDown);
+        if (store != null && fault.lasts()) {
+            extras.put("fault_delayed_batches", store.clientEngine().delayedBatches());
+            extras.put("fault_lost_batches", store.clientEngine().lostBatches());
+        }
+        extras.put("audit_hits_checked", audited == null ? 0 : audited.hitsChecked());
+        extras.put("audit_wrong_hits", audited == null ? 0 : audited.wrongHits());
+        if (actionError != null) extras.put("fault_error", actionError);
+    }
+
+    @Override
+    public void close() {
+        worker.shutdownNow();
+        try {
+            worker.awaitTermination(15, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (store != null) store.close();
+    }
+}
