@@ -51,5 +51,11 @@ public interface RemoteTier {
     record RemoteStats(long writtenBlocks, long writtenBytes, long writeSkipped, long writeNoSpace, long writeFailed,
                        long writeDropped, long handoffBytes, long verifiedBlocks, long rejectedBlocks, long wrongHitsUsed) {
         public static final RemoteStats NONE = new RemoteStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+
+        /** The same counters with {@code wrongHitsUsed} replaced (for wrappers that audit on their own). */
+        public RemoteStats withWrongHitsUsed(long v) {
+            return new RemoteStats(writtenBlocks, writtenBytes, writeSkipped, writeNoSpace, writeFailed, writeDropped, handoffBytes,
+                    verifiedBlocks, rejectedBlocks, v);
+        }
     }
 }
