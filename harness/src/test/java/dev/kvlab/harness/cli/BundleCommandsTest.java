@@ -57,6 +57,23 @@ class BundleCommandsTest {
         assertThat(Cli.run("verify", dir.resolve("nope").toString()).exit()).isEqualTo(2);
     }
 
+    /** A live cell re-run by verify --rerun is compared with its interval and reported, not failed. */
+    @Test
+    void rerunOfALiveCellIsReportedNotFailed() throws Exception {
+        Path root = Path.of("").toAbsolutePath();
+        while (root != null && !Files.isRegularFile(root.resolve("ablations/smoke.yaml"))) root = root.getParent();
+        assertThat(root).as("ablations/smoke.yaml above the working directory").isNotNull();
+        Cli run = Cli.run("run", root.resolve("ablations/smoke.yaml").toString(), "--mode", "live", "--set", "cache_state=cold",
+                "--set", "tiers=combined", "--set", "policy=auto", "--set", "replicates=1", "--out", dir.resolve("runs").toString());
+        assertThat(run.exit()).as(run.err()).isZero();
+        String[] lines = run.out().strip().split("\n");
+        Path bundle = Path.of(lines[lines.length - 1]);
+        Cli v = Cli.run("verify", bundle.toString(), "--rerun");
+        assertThat(v.exit()).as(v.out() + v.err()).isZero();
+        assertThat(v.err()).contains("c01-cold_combined_auto/r0 (live): ttft_p50_ms").contains("no interval: one replicate");
+        assertThat(v.out()).contains("0 sim cell runs bit-identical; 1 live cell runs re-run");
+    }
+
     @Test
     void badMatrixExitsTwoAndWritesNothing() throws Exception {
         Path m = TestMatrices.write(dir, "bad.yaml", TestMatrices.SMALL.replace("tiers: [local-only, combined]", "tiers: [local-only, combind]"));
