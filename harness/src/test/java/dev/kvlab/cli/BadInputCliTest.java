@@ -115,6 +115,22 @@ class BadInputCliTest {
     }
 
     @Test
+    void aBrokenTraceIsNamedByFileAndLineByEveryCommandThatReadsIt() throws IOException {
+        Path bad = tmp.resolve("broken.jsonl");
+        Files.writeString(bad, TRACE_OK + TRACE_OK + "{\"timestamp\": 2, \"input_length\": 600, \"output_length\": 4, \"hash_ids\": [1, \"two\"]}\n");
+        Result analyze = cli("analyze", bad.toString());
+        assertThat(analyze.exit()).as(analyze.err()).isEqualTo(2);
+        assertThat(analyze.err()).contains(bad + ":3");
+        Path matrix = tmp.resolve("t.yaml");
+        Files.writeString(matrix, "mode: sim\nworkload:\n  trace: " + bad + "\n");
+        Path out = tmp.resolve("runs");
+        Result run = cli("run", matrix.toString(), "--out", out.toString());
+        assertThat(run.exit()).as(run.err()).isEqualTo(2);
+        assertThat(run.err()).contains(bad + ":3");
+        assertThat(entries(out)).isEmpty();
+    }
+
+    @Test
     void theShellSeesExitTwoAndNothingIsWritten() throws Exception {
         Path matrix = tmp.resolve("m.yaml");
         Files.writeString(matrix, BASE + "policy: sometimes\n");

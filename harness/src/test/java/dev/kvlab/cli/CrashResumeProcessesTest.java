@@ -27,7 +27,7 @@ import picocli.CommandLine;
  * directory may hold only complete bundles that verify, plus at most one hidden {@code .partial} directory; a
  * {@code --resume} then finishes the run into exactly one bundle that {@code kvlab verify} accepts, and since these
  * are sim cells its {@code summary.csv} equals an uninterrupted run's, wall-clock columns aside. The seed of the kill
- * points is printed with every failure; {@code -Dkvlab.crash.rounds=N} runs more rounds (default 3).
+ * points is printed with every failure; {@code -Dkvlab.crash.rounds=N} runs more rounds (default 2).
  */
 class CrashResumeProcessesTest {
 
@@ -144,7 +144,7 @@ class CrashResumeProcessesTest {
         assertThat(verify(ref.getFirst())).isNull();
         List<Map<String, String>> expected = rows(ref.getFirst());
 
-        int rounds = Integer.getInteger("kvlab.crash.rounds", 3);
+        int rounds = Integer.getInteger("kvlab.crash.rounds", 2);
         long seed = Long.getLong("kvlab.crash.seed", System.nanoTime());
         SplittableRandom rnd = new SplittableRandom(seed);
         for (int round = 0; round < rounds; round++) {

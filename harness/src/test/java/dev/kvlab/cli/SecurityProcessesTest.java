@@ -267,6 +267,53 @@ class SecurityProcessesTest {
         assertThat(cmdline(master.pid())).contains("--token-file");
     }
 
+    @Test
+    void aRunKeepsItsSecretsOutOfItsArgumentsOutputAndBundle() throws Exception {
+        String influxToken = "influx-" + HexFormat.of().formatHex(java.security.SecureRandom.getInstanceStrong().generateSeed(12));
+        String storeToken = "store-" + HexFormat.of().formatHex(java.security.SecureRandom.getInstanceStrong().generateSeed(12));
+        Path matrix = tmp.resolve("s.yaml");
+        Files.writeString(matrix, """
+                name: secrets
+                factors:
+                  tiers: [local-only, combined]
+                mode: sim
+                model: llama-3-8b
+                hardware: h100
+                workload:
+                  generator: {kind: shared-prefix, groups: 2, prompts_per_group: 4, prefix_tokens: 1024, suffix_tokens: 50, output_tokens: 4}
+                  arrival: {process: poisson, rate: 2}
+                """);
+        Path out = tmp.resolve("runs");
+        // an InfluxDB 2.x push to a closed port: the token is read from the environment; the push fails, the run does not
+        Process p = start(null, Map.of("KVLAB_INFLUX_TOKEN", influxToken, "KVLAB_STORE_TOKEN", storeToken), "run", matrix.toString(), "--out",
+                out.toString(), "--influx", "http://127.0.0.1:9", "--influx-org", "lab", "--influx-bucket", "kv");
+        String cmd = "";
+        for (int i = 0; i < 50 && p.isAlive(); i++) {
+            try {
+                cmd = cmdline(p.pid());
+            } catch (IOException gone) {
+                break;
+            }
+            if (!cmd.isBlank()) break;
+            Thread.sleep(20);
+        }
+        assertThat(p.waitFor(180, TimeUnit.SECONDS)).isTrue();
+        Thread.sleep(100);
+        String log = logs.get(p).toString();
+        assertThat(p.exitValue()).as(log).isZero();
+        assertThat(cmd).contains("--influx").doesNotContain(influxToken).doesNotContain(storeToken);
+        assertThat(log).doesNotContain(influxToken).doesNotContain(storeToken);
+        List<Path> files;
+        try (var w = Files.walk(out)) {
+            files = w.filter(Files::isRegularFile).toList();
+        }
+        assertThat(files).as("the bundle").anyMatch(f -> f.getFileName().toString().equals("manifest.json"));
+        for (Path f : files) {
+            String text = new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1);
+            assertThat(text).as(f.toString()).doesNotContain(influxToken).doesNotContain(storeToken);
+        }
+    }
+
     private static JsonNode json(String out) throws IOException {
         int brace = out.indexOf('{');
         assertThat(brace).as("JSON in:\n%s", out).isNotNegative();

@@ -68,7 +68,7 @@ class LiveFaultTest {
     }
 
     @ParameterizedTest(name = "{0} with {1} replica(s)")
-    @CsvSource({"node-crash, 2, true", "corrupt, 2, true", "lease-expiry, 1, true", "link-loss, 1, true", "master-restart, 1, false"})
+    @CsvSource({"node-crash, 2, true", "corrupt, 2, true", "lease-expiry, 1, true", "link-loss, 1, true", "link-delay, 1, false", "master-restart, 1, false"})
     void everyRequestCompletesNoWrongHitIsUsedAndTheFaultShows(String fault, int replicas, boolean fallsBack) {
         CellResult r = run("fault=" + fault, "store.replicas=" + replicas, "fault_params.link_loss=0.5");
         CellSummary s = r.summary();
@@ -89,6 +89,7 @@ class LiveFaultTest {
             case "corrupt" -> assertThat((long) r.extras().get("rejected_checksum_mismatch")).isPositive();
             case "lease-expiry" -> assertThat((long) r.extras().get("rejected_lease_expired")).isPositive();
             case "link-loss" -> assertThat((long) r.extras().get("fault_lost_batches")).isPositive();
+            case "link-delay" -> assertThat((long) r.extras().get("fault_delayed_batches")).isPositive();
             case "master-restart" -> assertThat((double) r.extras().get("fault_master_down_s")).isGreaterThanOrEqualTo(1.0);
             default -> { }
         }
