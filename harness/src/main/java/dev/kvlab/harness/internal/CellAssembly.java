@@ -31,6 +31,7 @@ public final class CellAssembly {
         extras.put("write_back_skipped", rs.writeSkipped());
         extras.put("write_back_no_space", rs.writeNoSpace());
         extras.put("write_back_failed", rs.writeFailed());
+        extras.put("write_back_dropped", rs.writeDropped());
         extras.put("handoff_bytes", rs.handoffBytes());
         long iterations = 0, evictions = 0;
         double busy = 0;

@@ -11,6 +11,10 @@ package dev.kvlab.harness.api.config;
  * @param highWatermark  usage above which the master evicts [0.9]
  * @param evictionRatio  share of capacity one eviction run frees [0.05]
  * @param lookupLatency  sim: one metadata round trip (exists / replica list) [100us]
+ * @param writeBackConcurrency write-back batches one instance has in flight at once [2]
+ * @param writeBackQueueBlocks blocks one instance may have queued for write-back; new ones beyond are dropped
+ *                             (counted): an asynchronous store queue is bounded, as in real engines [256]
  */
 public record StoreConfig(String backend, int nodes, String capacity, int replicas, String leaseTtl, double highWatermark,
-                          double evictionRatio, String lookupLatency) {}
+                          double evictionRatio, String lookupLatency, int writeBackConcurrency,
+                          int writeBackQueueBlocks) {}

@@ -234,6 +234,9 @@ public final class RunValidator {
         fraction("store.high_watermark", st.highWatermark());
         fraction("store.eviction_ratio", st.evictionRatio());
         long lookup = nanos("store.lookup_latency", st.lookupLatency(), true);
+        atLeast("store.write_back_concurrency", st.writeBackConcurrency(), 1);
+        if (st.writeBackConcurrency() > 64) throw bad("store.write_back_concurrency", "must be <= 64");
+        atLeast("store.write_back_queue_blocks", st.writeBackQueueBlocks(), 0);
 
         String transport = need("transport", c.transport()).strip().toLowerCase(Locale.ROOT);
         LinkSpec link;
@@ -280,6 +283,16 @@ public final class RunValidator {
         atLeast("live.io_threads", c.live().ioThreads(), 1);
         if (c.live().ioThreads() > 256) throw bad("live.io_threads", "must be <= 256");
 
+        if (mode == Mode.LIVE && backend.equals("bundled")) {
+            long ram = physicalMemory();
+            // the embedded store's segments, plus transfer buffers (LiveStore: (io threads + writers) x 4 blocks) and PD staging
+            long buffers = (long) (c.live().ioThreads() + st.writeBackConcurrency()) * 4 * kv.blockBytes(blockTokens)
+                    * (pd == Pd.DISAGGREGATED ? 2 : 1);
+            if (ram > 0 && cap + buffers > ram / 2)
+                throw bad("store.capacity", "a live run keeps the embedded store in this machine's memory: " + ByteSize.format(cap)
+                        + " of segments plus " + ByteSize.format(buffers) + " of transfer buffers is more than half of its "
+                        + ByteSize.format(ram) + " (try --set store.capacity=2GiB; `kvlab plan` shows what fits)");
+        }
         FaultPlan.of(c, lease, this::bad); // the fault keys (fault, fault_at, fault_params)
 
         Roofline roof = new Roofline(model, hw, kv);
@@ -332,6 +345,16 @@ public final class RunValidator {
         int blockTokens = spec.blockTokens() == 0 ? TraceFormat.MOONCAKE_BLOCK_TOKENS : spec.blockTokens();
         Namespace ns = new Namespace(model.id(), c.kvDtype().toString(), "tp" + tp, w.lora(), w.tenant());
         return new WorkloadPlan(spec, arrival, ns, blockTokens);
+    }
+
+    private static long physicalMemory() {
+        try {
+            if (java.lang.management.ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os)
+                return os.getTotalMemorySize();
+        } catch (RuntimeException | LinkageError e) {
+            // unknown: do not guess
+        }
+        return 0;
     }
 
     private void positive(String key, Double v) {

@@ -42,13 +42,20 @@ public interface RemoteTier {
      * @param writeSkipped    write-backs skipped: already stored or being stored by another writer
      * @param writeNoSpace    write-backs refused for lack of space
      * @param writeFailed     write-backs that failed (revoked)
+     * @param writeDropped    blocks not written back because the instance's write-back queue was full
      * @param handoffBytes    KV bytes moved prefill → decode (PD)
      * @param verifiedBlocks  fetched blocks that passed verification
      * @param rejectedBlocks  fetched blocks that failed it (checksum, content, lease, timeout, miss after lookup)
      * @param wrongHitsUsed   blocks the model used that the audit found wrong (must stay 0)
      */
     record RemoteStats(long writtenBlocks, long writtenBytes, long writeSkipped, long writeNoSpace, long writeFailed,
-                       long handoffBytes, long verifiedBlocks, long rejectedBlocks, long wrongHitsUsed) {
-        public static final RemoteStats NONE = new RemoteStats(0, 0, 0, 0, 0, 0, 0, 0, 0);
+                       long writeDropped, long handoffBytes, long verifiedBlocks, long rejectedBlocks, long wrongHitsUsed) {
+        public static final RemoteStats NONE = new RemoteStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+
+        /** The same counters with {@code wrongHitsUsed} replaced (for wrappers that audit on their own). */
+        public RemoteStats withWrongHitsUsed(long v) {
+            return new RemoteStats(writtenBlocks, writtenBytes, writeSkipped, writeNoSpace, writeFailed, writeDropped, handoffBytes,
+                    verifiedBlocks, rejectedBlocks, v);
+        }
     }
 }

@@ -131,8 +131,7 @@ public final class LiveFaults implements AutoCloseable {
             @Override
             public RemoteStats stats() {
                 RemoteStats r = tier.stats();
-                return new RemoteStats(r.writtenBlocks(), r.writtenBytes(), r.writeSkipped(), r.writeNoSpace(), r.writeFailed(), r.handoffBytes(),
-                        r.verifiedBlocks(), r.rejectedBlocks(), r.wrongHitsUsed() + audited.wrongHits());
+                return r.withWrongHitsUsed(r.wrongHitsUsed() + audited.wrongHits());
             }
         };
     }

@@ -46,6 +46,8 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
     private final long blockBytes;
     private final ReplicateConfig replicate;
     private final AtomicInteger pending = new AtomicInteger();
+    private final AtomicLong queuedWriteBlocks = new AtomicLong(), dropped = new AtomicLong();
+    private final long writeQueueBlocks;
     private final AtomicReference<String> firstError = new AtomicReference<>();
     private final AtomicLong written = new AtomicLong(), writtenBytes = new AtomicLong(), skipped = new AtomicLong(),
             noSpace = new AtomicLong(), writeFailed = new AtomicLong(), handoffBytes = new AtomicLong(), verified = new AtomicLong(),
@@ -66,12 +68,14 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.background = Executors.newFixedThreadPool(Math.max(1, threads / 2), r -> {
+        this.writeQueueBlocks = plan.config().store().writeBackQueueBlocks();
+        int writers = plan.config().store().writeBackConcurrency();
+        this.background = Executors.newFixedThreadPool(writers, r -> {
             Thread t = new Thread(r, "kvlab-live-writeback");
             t.setDaemon(true);
             return t;
         });
-        int n = (threads + Math.max(1, threads / 2)) * CHUNK;
+        int n = (threads + writers) * CHUNK;
         this.buffers = new ArrayBlockingQueue<>(n);
         for (int i = 0; i < n; i++) buffers.add(backend.allocateBuffer(blockBytes));
         this.replicate = ReplicateConfig.replicas(plan.config().store().replicas());
@@ -216,7 +220,14 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
     @Override
     public void writeBack(Seq s, int from, int to) {
         List<String> keys = keys(s, from, to);
+        int n = keys.size();
+        if (queuedWriteBlocks.get() + n > writeQueueBlocks) {
+            dropped.addAndGet(n);
+            return;
+        }
+        queuedWriteBlocks.addAndGet(n);
         submit(background, () -> {
+            queuedWriteBlocks.addAndGet(-n);
             try {
                 put(keys, true);
             } catch (InterruptedException e) {
@@ -289,7 +300,7 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
 
     @Override
     public RemoteStats stats() {
-        return new RemoteStats(written.get(), writtenBytes.get(), skipped.get(), noSpace.get(), writeFailed.get(), handoffBytes.get(),
+        return new RemoteStats(written.get(), writtenBytes.get(), skipped.get(), noSpace.get(), writeFailed.get(), dropped.get(), handoffBytes.get(),
                 verified.get(), rejected.get(), wrongHitsUsed.get());
     }
 

@@ -39,7 +39,10 @@ public final class SimStore implements RemoteTier {
     private final FaultHook faults;
     /** Calls made to the master, by operation (for observers; the sim has no RPC, these are its master calls). */
     private long existsCalls, replicaListCalls, putStartCalls, putEndCalls;
-    private long written, writtenBytes, skipped, noSpace, writeFailed, handoffBytes, verified, rejected, wrongHitsUsed;
+    private long written, writtenBytes, skipped, noSpace, writeFailed, dropped, handoffBytes, verified, rejected, wrongHitsUsed;
+    private final WriteLane[] lanes;
+    private final int writeConcurrency;
+    private final long writeQueueBlocks;
 
     /** Lets tests (and fault injection) alter what a read returns: the checksum a block comes back with. */
     public interface FaultHook {
@@ -76,6 +79,10 @@ public final class SimStore implements RemoteTier {
         this.blockBytes = plan.blockBytes();
         this.blockBytesAllRanks = plan.blockBytesAllRanks();
         this.replicate = ReplicateConfig.replicas(st.replicas());
+        this.lanes = new WriteLane[plan.config().cluster().instances()];
+        for (int i = 0; i < lanes.length; i++) lanes[i] = new WriteLane();
+        this.writeConcurrency = st.writeBackConcurrency();
+        this.writeQueueBlocks = st.writeBackQueueBlocks();
     }
 
     public StoreMaster master() {
@@ -158,9 +165,38 @@ public final class SimStore implements RemoteTier {
         });
     }
 
+    /** One instance's write-back lane: a bounded FIFO of write-backs, a few in flight on the instance's link. */
+    private static final class WriteLane {
+        final java.util.ArrayDeque<Object[]> queue = new java.util.ArrayDeque<>();
+        int inFlight;
+        long queuedBlocks;
+    }
+
     @Override
     public void writeBack(Seq s, int from, int to) {
         Instance in = s.instance;
+        WriteLane lane = lanes[in.index];
+        int n = to - from;
+        if (lane.queuedBlocks + n > writeQueueBlocks) {
+            dropped += n;
+            return;
+        }
+        lane.queue.addLast(new Object[] {s, from, to, in});
+        lane.queuedBlocks += n;
+        pump(lane);
+    }
+
+    private void pump(WriteLane lane) {
+        while (lane.inFlight < writeConcurrency && !lane.queue.isEmpty()) {
+            Object[] job = lane.queue.pollFirst();
+            int from = (Integer) job[1], to = (Integer) job[2];
+            lane.queuedBlocks -= to - from;
+            if (startWrite((Seq) job[0], from, to, (Instance) job[3], lane)) lane.inFlight++;
+        }
+    }
+
+    /** PutStart every block, move the bytes, PutEnd them; false when nothing needed writing. */
+    private boolean startWrite(Seq s, int from, int to, Instance in, WriteLane lane) {
         int n = to - from;
         String[] keys = new String[n];
         long[] ids = new long[n];
@@ -180,7 +216,7 @@ public final class SimStore implements RemoteTier {
                 case NO_SPACE -> noSpace++;
             }
         }
-        if (started == 0) return;
+        if (started == 0) return false;
         int m = started;
         long bytes = replicas * blockBytes;
         in.activeTransfersInc();
@@ -196,7 +232,10 @@ public final class SimStore implements RemoteTier {
                     writeFailed++;
                 }
             }
+            lane.inFlight--;
+            pump(lane);
         });
+        return true;
     }
 
     @Override
@@ -219,7 +258,7 @@ public final class SimStore implements RemoteTier {
 
     @Override
     public RemoteStats stats() {
-        return new RemoteStats(written, writtenBytes, skipped, noSpace, writeFailed, handoffBytes, verified, rejected, wrongHitsUsed);
+        return new RemoteStats(written, writtenBytes, skipped, noSpace, writeFailed, dropped, handoffBytes, verified, rejected, wrongHitsUsed);
     }
 
     /** Calls made to the master so far, by operation ({@code exists, get_replica_list, put_start, put_end}). */
