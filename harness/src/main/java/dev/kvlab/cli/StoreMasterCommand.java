@@ -44,6 +44,9 @@ public final class StoreMasterCommand implements Callable<Integer> {
     @Option(names = "--client-ttl", defaultValue = "10s", description = "a node silent this long loses its segments [${DEFAULT-VALUE}]")
     String clientTtl;
 
+    @Option(names = "--parent-pid", hidden = true, description = "exit when this process is gone (a master started by a harness dies with it)")
+    Long parentPid;
+
     @Option(names = "--token-file", description = "file whose first line is the auth token")
     Path tokenFile;
 
@@ -83,6 +86,7 @@ public final class StoreMasterCommand implements Callable<Integer> {
             service.close();
             stopped.countDown();
         }, "kvlab-master-shutdown"));
+        dev.kvlab.cli.store.ParentWatch.exitWith(parentPid);
         System.out.println("kvlab store master listening on " + at.host() + ":" + server.port() + " (auth " + (token == null ? "off: loopback" : "on")
                 + "); metrics at http://" + mAt.host() + ":" + http.port() + "/metrics");
         System.out.flush();

@@ -105,18 +105,7 @@ public final class StoreNodeCommand implements Callable<Integer> {
                 Thread.sleep(1000);
             }
         }
-        if (parentPid != null) {
-            Thread.ofPlatform().daemon().name("kvlab-node-parent-watch").start(() -> {
-                while (ProcessHandle.of(parentPid).map(ProcessHandle::isAlive).orElse(false)) {
-                    try {
-                        Thread.sleep(500);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-                Runtime.getRuntime().halt(Kvlab.EXIT_FAILED); // the harness that started this node is gone
-            });
-        }
+        dev.kvlab.cli.store.ParentWatch.exitWith(parentPid);
         System.out.println("kvlab store node " + nodeId + ": segment " + node.segmentName() + " (" + ByteSize.format(bytes) + ", " + transport
                 + ") mounted at " + m.host() + ":" + m.port() + " as " + node.segment().handle().toUri()
                 + "; metrics at http://" + mAt.host() + ":" + http.port() + "/metrics");

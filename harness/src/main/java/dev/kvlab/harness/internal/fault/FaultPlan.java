@@ -102,7 +102,7 @@ public record FaultPlan(Fault kind, double at, int nodes, int replicas, List<Int
             case LINK_DELAY -> "link +" + DurationSpec.format(Duration.ofNanos(linkDelayNanos))
                     + (linkJitterNanos > 0 ? " (+[0, " + DurationSpec.format(Duration.ofNanos(linkJitterNanos)) + "])" : "");
             case LINK_LOSS -> "link loses " + linkLoss + " of the batches";
-            case MASTER_RESTART -> "master restart, " + DurationSpec.format(Duration.ofNanos(downtimeNanos)) + " down";
+            case MASTER_RESTART -> "master process SIGKILLed, started again after " + DurationSpec.format(Duration.ofNanos(downtimeNanos));
             case NONE -> "none";
         };
         return kind.label() + " at " + Math.round(at * 100) + "% of the measured requests: " + what

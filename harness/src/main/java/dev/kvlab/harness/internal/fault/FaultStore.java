@@ -38,8 +38,10 @@ import java.util.concurrent.TimeUnit;
  * a loopback gRPC server) with the fault cell's liveness TTL, N storage nodes and one client whose transfer engine
  * is a {@link FaultInjectingTransferEngine}. For {@code node-crash} every node is a separate {@code kvlab store
  * node} process (so that a crash is a real SIGKILL); otherwise nodes live in this JVM with their own engines (so
- * that {@code corrupt} can flip bytes in a node's registered segment). For {@code master-restart} nodes and client
- * talk to the master over gRPC, so that they see it go and come back; otherwise in process.
+ * that {@code corrupt} can flip bytes in a node's registered segment). For {@code master-restart} the master is a
+ * {@code kvlab store master} process (killed and started again on the same port) and nodes and client talk to it over
+ * gRPC, so that they see it go and come back; otherwise the master lives in this JVM and its clients call it in
+ * process (node processes over loopback gRPC).
  */
 final class FaultStore implements AutoCloseable {
 
@@ -55,6 +57,7 @@ final class FaultStore implements AutoCloseable {
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private volatile MasterService service;
     private volatile MasterServer server;
+    private volatile Process masterProcess;
     private int port;
     private FaultInjectingTransferEngine clientEngine;
     private StoreClient client;
@@ -83,6 +86,10 @@ final class FaultStore implements AutoCloseable {
     }
 
     private void startMaster(int atPort) throws IOException, InterruptedException {
+        if (fault.kind() == Fault.MASTER_RESTART) {
+            startMasterProcess(atPort);
+            return;
+        }
         MasterService s = new MasterService(new StoreMaster(masterConfig, Clock.systemUTC()), new SimpleMeterRegistry()).startHousekeeping(Duration.ofMillis(100));
         for (int i = 0; ; i++) {
             try {
@@ -98,6 +105,49 @@ final class FaultStore implements AutoCloseable {
         }
         service = s;
         port = server.port();
+    }
+
+    /** A {@code kvlab store master} child on loopback ({@code atPort} 0: a free port), started again on the same port after a kill. */
+    private void startMasterProcess(int atPort) throws IOException, InterruptedException {
+        int p = atPort;
+        if (p == 0) {
+            try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+                p = s.getLocalPort();
+            }
+        }
+        StringBuffer log = new StringBuffer();
+        for (int attempt = 0; attempt < 50; attempt++) {
+            CountDownLatch up = new CountDownLatch(1);
+            List<String> cmd = List.of(ProcessHandle.current().info().command().orElse("java"), "-Xmx256m", "-XX:+UseSerialGC",
+                    "-XX:TieredStopAtLevel=1", "-Xshare:auto", "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                    "dev.kvlab.cli.Kvlab", "store", "master", "--listen", "127.0.0.1:" + p, "--seed", Long.toString(masterConfig.seed()),
+                    "--lease-ttl", plan.config().store().leaseTtl(), "--client-ttl", dev.kvlab.transport.api.DurationSpec.format(masterConfig.clientTtl()),
+                    "--parent-pid", Long.toString(ProcessHandle.current().pid()));
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+            pb.environment().remove("KVLAB_STORE_TOKEN");
+            Process proc = pb.start();
+            Thread.ofPlatform().daemon().name("kvlab-fault-master-out").start(() -> {
+                try (BufferedReader r = new BufferedReader(new InputStreamReader(proc.getInputStream(), StandardCharsets.UTF_8))) {
+                    for (String l; (l = r.readLine()) != null; ) {
+                        if (log.length() < 16_000) log.append(l).append('\n');
+                        if (l.contains("listening on")) up.countDown();
+                    }
+                } catch (IOException ignored) {
+                    // the process ended
+                }
+            });
+            while (!up.await(100, TimeUnit.MILLISECONDS) && proc.isAlive()) {
+                // starting
+            }
+            if (up.getCount() == 0 && proc.isAlive()) {
+                masterProcess = proc;
+                port = p;
+                return;
+            }
+            proc.destroyForcibly();
+            Thread.sleep(100); // the port is still held by the killed master's socket: try again
+        }
+        throw new IllegalStateException("fault store: the master process did not start on port " + p + ":\n" + log);
     }
 
     private boolean grpcNodes() {
@@ -226,10 +276,11 @@ final class FaultStore implements AutoCloseable {
         return flipped;
     }
 
-    /** Stops the master (server and metadata), waits {@code downtime}, starts a fresh one on the same port. */
+    /** Kills the master process (SIGKILL: its metadata is gone), waits {@code downtime}, starts a fresh one on the same port. */
     void restartMaster(Duration downtime) throws IOException, InterruptedException {
-        server.close();
-        service.close();
+        Process p = masterProcess;
+        p.destroyForcibly();
+        p.waitFor(10, TimeUnit.SECONDS);
         Thread.sleep(downtime.toMillis());
         startMaster(port);
     }
@@ -263,6 +314,15 @@ final class FaultStore implements AutoCloseable {
         }
         if (server != null) server.close();
         if (service != null) service.close();
+        Process m = masterProcess;
+        if (m != null) {
+            m.destroyForcibly();
+            try {
+                m.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     static UncheckedIOException unchecked(IOException e) {
