@@ -34,6 +34,11 @@ public final class Measurement implements ServingListener {
     private final EnumMap<Metric, List<IntervalHistogram>> intervals = new EnumMap<>(Metric.class);
     private final List<RequestRecord> records = new ArrayList<>();
     private ByteBuffer buffer = ByteBuffer.allocate(1 << 16);
+    /**
+     * ITL has a sample per token (millions): they are counted here and handed to the ITL recorder bucket by bucket
+     * ({@code recordValueWithCount}) at each cut, which gives the recorder exactly the same bucket counts.
+     */
+    private final Histogram itlStage = new Histogram(DIGITS);
     private long intervalStart, intervalEnd;
     private long lastEvent;
     private boolean finished;
@@ -87,6 +92,12 @@ public final class Measurement implements ServingListener {
     }
 
     private void cut(long start, long end) {
+        if (itlStage.getTotalCount() > 0) {
+            SingleWriterRecorder itl = recorders.get(Metric.ITL);
+            for (org.HdrHistogram.HistogramIterationValue v : itlStage.recordedValues())
+                itl.recordValueWithCount(v.getValueIteratedTo(), v.getCountAtValueIteratedTo());
+            itlStage.reset();
+        }
         for (Metric m : Metric.values()) {
             Histogram h = recorders.get(m).getIntervalHistogram(recycled.get(m));
             recycled.put(m, h);
@@ -149,7 +160,7 @@ public final class Measurement implements ServingListener {
         Probe p = (Probe) s.probe;
         long gap = now - p.last;
         p.last = now;
-        record(Metric.ITL, gap);
+        itlStage.recordValue(micros(gap));
         p.gaps.add(gap);
     }
 

@@ -29,6 +29,9 @@ import java.util.function.IntConsumer;
  */
 public final class SimStore implements RemoteTier {
 
+    /** Metadata shards of the simulated master. */
+    static final int SIM_SHARDS = 16;
+
     private final CellPlan plan;
     private final EventLoop loop;
     private final StoreMaster master;
@@ -73,6 +76,10 @@ public final class SimStore implements RemoteTier {
                 .withHighWatermark(st.highWatermark())
                 .withEvictionRatio(st.evictionRatio())
                 .withClientTtl(Duration.ofDays(3650));
+        // the sim is single-threaded: metadata shards (lock striping of the real server) only cost scans here;
+        // no decision of the master depends on their number
+        mc = new MasterConfig(SIM_SHARDS, mc.strategy(), mc.seed(), mc.alignment(), mc.leaseTtl(), mc.softPinTtl(), mc.discardTimeout(),
+                mc.releaseTimeout(), mc.highWatermark(), mc.evictionRatio(), mc.clientTtl());
         this.master = new StoreMaster(mc, clock);
         long perNode = plan.storeCapacity() / st.nodes();
         for (int i = 0; i < st.nodes(); i++) master.mountSegment(clientName(i), segmentName(i), perNode);
