@@ -6,7 +6,7 @@ import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellRunner;
 import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.config.ConfigTree;
-import dev.kvlab.harness.internal.fault.AuditedBackend;
+import dev.kvlab.harness.internal.live.AuditedBackend;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.GetResult;
 import dev.kvlab.store.api.KeyedPayload;
@@ -118,6 +118,13 @@ class LiveFaultTest {
             assertThat(dst.get(ValueLayout.JAVA_BYTE, 0)).isEqualTo(a.get(ValueLayout.JAVA_BYTE, 0));
             assertThat(audited.wrongHits()).as("the audit knows key-b was never written with these bytes").isEqualTo(1);
             assertThat(audited.hitsChecked()).isEqualTo(2);
+            // what the serving model asks before using a block
+            audited.getInto("key-a", dst);
+            assertThat(audited.check("key-a", dst, 4096)).isEqualTo(AuditedBackend.Verdict.MATCH);
+            dst.set(ValueLayout.JAVA_BYTE, 7, (byte) ~dst.get(ValueLayout.JAVA_BYTE, 7));
+            assertThat(audited.check("key-a", dst, 4096)).as("one flipped byte").isEqualTo(AuditedBackend.Verdict.MISMATCH);
+            assertThat(audited.check("key-a", dst, 4095)).as("a short read").isEqualTo(AuditedBackend.Verdict.MISMATCH);
+            assertThat(audited.check("key-b", dst, 4096)).as("never written through the audit").isEqualTo(AuditedBackend.Verdict.UNKNOWN);
         }
     }
 }

@@ -67,6 +67,9 @@ class LiveCellTest {
         assertThat(r.extras()).doesNotContainKey("io_error");
         assertThat(s.simulatedSeconds()).isGreaterThan(0.3);
         assertThat(s.emulated()).contains("gpu time");
+        assertThat((Long) r.extras().get("audit_hits_checked")).as("every hit went through the independent audit").isPositive();
+        assertThat((Long) r.extras().get("audit_wrong_hits")).isZero();
+        assertThat((Long) r.extras().get("audit_unaudited_blocks")).as("every block used was written by this cell").isZero();
     }
 
     @Test
@@ -78,7 +81,8 @@ class LiveCellTest {
         assertThat(s.completed()).isEqualTo(12);
         assertThat(s.rejectedBlocks()).isPositive();
         assertThat(s.fallbacks()).isPositive();
-        assertThat(s.wrongHitsUsed()).isZero();
+        assertThat((Long) r.extras().get("audit_wrong_hits")).as("the audit saw the corrupt hits the backend returned").isPositive();
+        assertThat(s.wrongHitsUsed()).as("and none of them was used").isZero();
     }
 
     @Test

@@ -2,9 +2,6 @@ package dev.kvlab.harness.internal.fault;
 
 import dev.kvlab.harness.api.config.Fault;
 import dev.kvlab.harness.internal.CellPlan;
-import dev.kvlab.harness.internal.engine.Instance;
-import dev.kvlab.harness.internal.engine.RemoteTier;
-import dev.kvlab.harness.internal.engine.Seq;
 import dev.kvlab.harness.internal.engine.ServingListener;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.KvBackend;
@@ -17,17 +14,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.IntConsumer;
 
 /**
- * The faults of a live cell, done for real on a {@link FaultStore}: the cell's backend is that store's client
- * behind an {@link AuditedBackend}; the fault strikes on the chosen measured arrival (a {@link FaultTrigger} in front
+ * The faults of a live cell, done for real on a {@link FaultStore}: the cell's backend is that store's client (the
+ * live cell puts it behind its audit, as every live cell's); the fault strikes on the chosen measured arrival (a {@link FaultTrigger} in front
  * of the measurement) and its action runs on a fault thread, never on the loop: {@code node-crash} SIGKILLs node
  * processes and times the master's unmount; {@code corrupt} flips payload bytes in the hit nodes' registered
  * segments; {@code lease-expiry} delays every read batch past the lease; {@code link-delay}/{@code link-loss} switch
  * the client's fault-injecting transport (healed after the duration); {@code master-restart} stops the master,
- * waits the downtime and starts a fresh one on the same port. The audit's wrong hits are added to the cell's
- * {@code wrong_hits_used}; what happened when goes to the extras ({@code fault_at_s} for the report's time series).
+ * waits the downtime and starts a fresh one on the same port. What happened when goes to the extras
+ * ({@code fault_at_s} for the report's time series).
  */
 public final class LiveFaults implements AutoCloseable {
 
@@ -39,7 +35,6 @@ public final class LiveFaults implements AutoCloseable {
         return t;
     });
     private FaultStore store;
-    private AuditedBackend audited;
     private FaultTrigger trigger;
     private volatile long struckWallNanos;
     private volatile java.util.concurrent.Future<?> action;
@@ -58,11 +53,10 @@ public final class LiveFaults implements AutoCloseable {
         return f.none() ? null : new LiveFaults(plan, f);
     }
 
-    /** Starts the fault cell's store; the returned backend is its audited client (closing it stops the store). */
+    /** Starts the fault cell's store; the returned backend is its client (closing it stops the store). */
     public KvBackend open(BackendOptions options) {
         store = FaultStore.start(plan, fault, options);
-        audited = new AuditedBackend(store.client());
-        return audited;
+        return store.client();
     }
 
     /** The measurement listener with the trigger in front. */
@@ -118,24 +112,6 @@ public final class LiveFaults implements AutoCloseable {
         }, fault.durationNanos(), TimeUnit.NANOSECONDS);
     }
 
-    /** {@code tier} whose stats count the audit's wrong hits as used ones (an upper bound; see {@link AuditedBackend}). */
-    public RemoteTier audited(RemoteTier tier) {
-        return new RemoteTier() {
-            @Override public void lookup(Seq s, int from, int max, IntConsumer done) { tier.lookup(s, from, max, done); }
-            @Override public void fetch(Seq s, int from, int count, Runnable done) { tier.fetch(s, from, count, done); }
-            @Override public void writeBack(Seq s, int from, int to) { tier.writeBack(s, from, to); }
-            @Override public void handoff(Seq s, Runnable done) { tier.handoff(s, done); }
-            @Override public double expectedFetchSeconds(Instance instance, int blocks) { return tier.expectedFetchSeconds(instance, blocks); }
-            @Override public String describe() { return tier.describe(); }
-
-            @Override
-            public RemoteStats stats() {
-                RemoteStats r = tier.stats();
-                return r.withWrongHitsUsed(r.wrongHitsUsed() + audited.wrongHits());
-            }
-        };
-    }
-
     /** What the fault did and when (seconds since the measured phase began), for the cell's extras. */
     public void extras(Map<String, Object> extras) {
         java.util.concurrent.Future<?> a = action;
@@ -163,8 +139,6 @@ public final class LiveFaults implements AutoCloseable {
             extras.put("fault_delayed_batches", store.clientEngine().delayedBatches());
             extras.put("fault_lost_batches", store.clientEngine().lostBatches());
         }
-        extras.put("audit_hits_checked", audited == null ? 0 : audited.hitsChecked());
-        extras.put("audit_wrong_hits", audited == null ? 0 : audited.wrongHits());
         if (actionError != null) extras.put("fault_error", actionError);
     }
 

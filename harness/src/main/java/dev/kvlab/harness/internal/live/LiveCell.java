@@ -65,7 +65,7 @@ public final class LiveCell {
                         ? Map.of("lease-ttl", st.leaseTtl(), "seed", Long.toString(c.seed())) : Map.of());
         LiveLoop loop = new LiveLoop(plan.spinNanos());
         LiveFaults faults = LiveFaults.of(plan); // the config's fault, done for real (null: none)
-        try (faults; KvBackend backend = faults != null ? faults.open(options) : wrap.apply(KvBackends.discover().open(st.backend(), options));
+        try (faults; AuditedBackend backend = new AuditedBackend(faults != null ? faults.open(options) : wrap.apply(KvBackends.discover().open(st.backend(), options)));
              LiveStore store = new LiveStore(plan, loop, backend)) {
             ServingModel model = new ServingModel(plan, loop, store, ServingListener.NONE);
             int bt = plan.blockTokens();
@@ -120,8 +120,11 @@ public final class LiveCell {
                     + (plan.transportName().equals("rdma-emu") ? "; NIC (rdma-emu)" : "");
             Map<String, String> describe = new LinkedHashMap<>();
             describe.put("clock", String.format(Locale.ROOT, "live (wall clock; waits park then spin the last %d us)", plan.spinNanos() / 1000));
+            extras.put("audit_hits_checked", backend.hitsChecked());
+            extras.put("audit_wrong_hits", backend.wrongHits());
+            extras.put("audit_unaudited_blocks", store.unauditedBlocks());
             if (faults != null) faults.extras(extras);
-            return CellAssembly.assemble(plan, m, model, faults == null ? store : faults.audited(store), warmupRequests, wall, emulated, extras, describe);
+            return CellAssembly.assemble(plan, m, model, store, warmupRequests, wall, emulated, extras, describe);
         }
     }
 

@@ -38,7 +38,7 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
 
     private final CellPlan plan;
     private final LiveLoop loop;
-    private final KvBackend backend;
+    private final AuditedBackend backend;
     private final ExecutorService io;
     /** Write-backs run in the background, never in front of a lookup or a fetch. */
     private final ExecutorService background;
@@ -51,13 +51,13 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
     private final AtomicReference<String> firstError = new AtomicReference<>();
     private final AtomicLong written = new AtomicLong(), writtenBytes = new AtomicLong(), skipped = new AtomicLong(),
             noSpace = new AtomicLong(), writeFailed = new AtomicLong(), handoffBytes = new AtomicLong(), verified = new AtomicLong(),
-            rejected = new AtomicLong(), wrongHitsUsed = new AtomicLong(), ioNanos = new AtomicLong(), putBytes = new AtomicLong();
+            rejected = new AtomicLong(), wrongHitsUsed = new AtomicLong(), unaudited = new AtomicLong(), ioNanos = new AtomicLong(), putBytes = new AtomicLong();
 
     private final PdLink pd;
     /** Why fetched blocks were not used: store status (MISS, LEASE_EXPIRED, CHECKSUM_MISMATCH, …) or BAD_CONTENT. */
     private final java.util.concurrent.ConcurrentSkipListMap<String, AtomicLong> rejections = new java.util.concurrent.ConcurrentSkipListMap<>();
 
-    public LiveStore(CellPlan plan, LiveLoop loop, KvBackend backend) {
+    public LiveStore(CellPlan plan, LiveLoop loop, AuditedBackend backend) {
         this.plan = plan;
         this.loop = loop;
         this.backend = backend;
@@ -101,6 +101,11 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
     }
 
     /** Wall time I/O threads spent in store calls. */
+    /** Blocks used that the audit could not check (written by someone else, e.g. an external cluster filled earlier). */
+    public long unauditedBlocks() {
+        return unaudited.get();
+    }
+
     public long ioNanos() {
         return ioNanos.get();
     }
@@ -169,7 +174,7 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
     public void fetch(Seq s, int from, int count, Runnable done) {
         List<String> keys = keys(s, from, from + count);
         submit(() -> {
-            int ok = 0, wrong = 0;
+            int ok = 0, wrong = 0, unknown = 0;
             long bytes = 0;
             boolean broken = false;
             try {
@@ -191,9 +196,15 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
                                 rejections.computeIfAbsent(why, k -> new AtomicLong()).addAndGet(count - ok);
                             }
                         }
-                        // audit: every block that will be used is checked once more against its key's content
+                        // the independent audit: every block about to be used against the digest of what was written under its key
                         int usedHere = Math.max(0, Math.min(n, ok - c));
-                        for (int i = 0; i < usedHere; i++) if (!KeyedPayload.matches(keys.get(c + i), bufs.get(i), 0, blockBytes)) wrong++;
+                        for (int i = 0; i < usedHere; i++) {
+                            switch (backend.check(keys.get(c + i), bufs.get(i), blockBytes)) {
+                                case MISMATCH -> wrong++;
+                                case UNKNOWN -> unknown++;
+                                case MATCH -> { }
+                            }
+                        }
                     } finally {
                         buffers.addAll(bufs);
                     }
@@ -208,6 +219,7 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
             verified.addAndGet(used);
             rejected.addAndGet(count - used);
             wrongHitsUsed.addAndGet(bad);
+            unaudited.addAndGet(unknown);
             finish(() -> {
                 s.fetchedBlocks = used;
                 s.fallbackBlocks = count - used;

@@ -1,4 +1,4 @@
-package dev.kvlab.harness.internal.fault;
+package dev.kvlab.harness.internal.live;
 
 import dev.kvlab.store.api.GetResult;
 import dev.kvlab.store.api.KvBackend;
@@ -12,18 +12,32 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.zip.CRC32C;
 
 /**
- * The independent audit of a backend's hits: a decorator that remembers a digest of every value written through it
- * (length and {@link CRC32C} of the bytes handed to the put, taken before the put) and checks every hit it returns
- * against the digest of what was written under that key. It shares no code with the store's verification (the
- * store checks its own CRC32C implementation and the key-derived content); a hit whose bytes differ from what was
- * written, or for a key never written, is a wrong hit. Since the serving model only ever uses hits, the count of
- * wrong hits returned bounds the wrong hits used from above: zero here proves zero used.
+ * The independent audit of a backend's hits, around the backend of every live cell: a decorator that remembers a
+ * digest of every value written through it (length and {@link CRC32C} of the bytes handed to the put, taken before
+ * the put) and checks every hit it returns against the digest of what was written under that key. It shares no code
+ * with the store's verification (the store checks its own CRC32C and the key-derived content), so it can catch what
+ * that verification lets through: a hit whose bytes differ from what was written, or for a key never written here,
+ * counts in {@link #wrongHits()}.
+ *
+ * <p>The serving model asks {@link #check} for every block it is about to use: a {@link Verdict#MISMATCH} there is a
+ * wrong hit <em>used</em>, which is what a cell's {@code wrong_hits_used} counts. Keys written by someone else (an
+ * external {@code kvlab://} cluster filled before the run) cannot be audited and are counted apart.
  */
 public final class AuditedBackend implements KvBackend {
 
     private final KvBackend inner;
     private final ConcurrentHashMap<String, long[]> written = new ConcurrentHashMap<>();
     private final LongAdder checked = new LongAdder(), wrong = new LongAdder();
+
+    /** What the audit says of bytes about to be used under a key. */
+    public enum Verdict {
+        /** The bytes are what was written under the key. */
+        MATCH,
+        /** They are not: using them would be a wrong hit. */
+        MISMATCH,
+        /** Nothing was written under the key through this backend: it cannot say. */
+        UNKNOWN
+    }
 
     public AuditedBackend(KvBackend inner) {
         this.inner = inner;
@@ -34,6 +48,13 @@ public final class AuditedBackend implements KvBackend {
 
     /** Hits whose bytes were not what was written under their key (must stay 0). */
     public long wrongHits() { return wrong.sum(); }
+
+    /** Whether {@code buf[0, length)} is what was written under {@code key}. */
+    public Verdict check(String key, MemorySegment buf, long length) {
+        long[] w = written.get(key);
+        if (w == null) return Verdict.UNKNOWN;
+        return w[0] == length && length <= buf.byteSize() && digest(buf, length) == w[1] ? Verdict.MATCH : Verdict.MISMATCH;
+    }
 
     private static long digest(MemorySegment m, long length) {
         CRC32C c = new CRC32C();
