@@ -75,8 +75,9 @@ public final class Seq {
         return request.inputTokens();
     }
 
+    /** Tokens to generate: at least one, since prefill emits the first token (a trace's prefill-only record is served as one). */
     public int outputTokens() {
-        return request.outputTokens();
+        return Math.max(1, request.outputTokens());
     }
 
     /** Prompt tokens served from a tier (local + fetched). */
@@ -94,7 +95,7 @@ public final class Seq {
 
     /** Blocks the whole sequence (prompt and output) occupies. */
     public int totalBlocks() {
-        return (int) (((long) request.inputTokens() + request.outputTokens() + blockTokens - 1) / blockTokens);
+        return (int) (((long) request.inputTokens() + outputTokens() + blockTokens - 1) / blockTokens);
     }
 
     /** Blocks the prompt occupies (PD prefill side). */
@@ -109,6 +110,6 @@ public final class Seq {
 
     /** Work left, in tokens, for load balancing. */
     public long outstandingTokens() {
-        return (long) (request.inputTokens() - promptDone) + (request.outputTokens() - generated);
+        return (long) (request.inputTokens() - promptDone) + (outputTokens() - generated);
     }
 }

@@ -91,7 +91,7 @@ public final class ServingModel {
         Instance in = router.route(s, prefillSide);
         s.instance = in;
         s.routedTo = in.index;
-        in.outstandingTokens += (long) r.inputTokens() + (pd ? 1 : r.outputTokens());
+        in.outstandingTokens += (long) r.inputTokens() + (pd ? 1 : Math.max(1, r.outputTokens()));
         listener.arrived(s, loop.now());
         in.enqueue(s);
         return s;
