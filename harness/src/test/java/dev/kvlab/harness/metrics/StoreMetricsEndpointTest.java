@@ -53,6 +53,13 @@ class StoreMetricsEndpointTest {
         return Integer.parseInt(m.group(1));
     }
 
+    private static boolean settled(String m) {
+        return sample(m, "kvlab_store_objects", "").orElse(0) >= 5
+                && sample(m, "kvlab_store_leases_granted_total", "").orElse(0) >= 1
+                && sample(m, "kvlab_store_rpc_total", "rpc=\"put_start\"").orElse(0) >= 1
+                && sample(m, "kvlab_store_rpc_total", "rpc=\"ping\"").orElse(0) >= 1;
+    }
+
     @Test
     void masterAndNodeServePrometheusMetricsOnLoopback() throws Exception {
         int listen = Influxd.freePort();
@@ -82,8 +89,13 @@ class StoreMetricsEndpointTest {
                 }
                 assertThat(b.getInto("scrape/k0", buf).isHit()).isTrue();
             }
-            Thread.sleep(600); // the master's stats snapshot is at most 500 ms old
+            // the master's stats snapshot is up to 500 ms old and the node pings once a second: scrape until the
+            // counters have moved (bounded), then check the last scrape
             String m = scrape(mPort);
+            for (long deadline = System.nanoTime() + 15_000_000_000L; System.nanoTime() < deadline && !settled(m); ) {
+                Thread.sleep(200);
+                m = scrape(mPort);
+            }
             assertThat(sample(m, "kvlab_store_segments", "")).hasValue(1.0);
             assertThat(sample(m, "kvlab_store_capacity_bytes", "")).hasValue(64.0 * 1024 * 1024);
             assertThat(sample(m, "kvlab_store_objects", "")).hasValue(5.0);
