@@ -50,7 +50,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
     @Option(names = "--capacities", paramLabel = "F[,F...]", split = ",", converter = CapacityConverter.class,
             defaultValue = DEFAULT_CAPACITIES,
-            description = "LRU capacities as fractions of the distinct blocks: 1% or 0.01 (default: ${DEFAULT-VALUE})")
+            description = "LRU capacities as fractions of the distinct blocks: 1%% or 0.01 (default: 1%%,5%%,10%%,25%%,50%%)")
     List<Double> capacities;
 
     @Option(names = "--json", description = "print one JSON object on stdout")

@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
 /** {@code kvlab compare A B}: per-cell differences between two bundles with 95% intervals. */
 @Command(name = "compare", mixinStandardHelpOptions = true,
         description = "Per-cell differences between two bundles (directories or .tar.gz): cells matched by their factor values, "
-                + "B - A per metric with Welch's 95% interval across replicates; '*' marks an interval that excludes 0.")
+                + "B - A per metric with Welch's 95%% interval across replicates; '*' marks an interval that excludes 0.")
 public final class CompareCommand implements Callable<Integer> {
 
     private static final List<String> DEFAULT_METRICS = List.of("ttft_p50_ms", "ttft_p99_ms", "itl_p99_ms", "tpot_p99_ms", "e2el_p99_ms",

@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Runs an ablation matrix (or one run config) on the sim or live clock into a result bundle: "
-                + "manifest.json, summary.csv/json with 95% CIs across replicates, per-cell HdrHistogram interval logs, "
+                + "manifest.json, summary.csv/json with 95%% CIs across replicates, per-cell HdrHistogram interval logs, "
                 + "requests.csv, report.html. Prints the bundle path last.",
                 "Matrix keys: factors (config key -> levels), exclude, replicates, baseline, name (docs/bundle-format.md)."})
 public final class RunCommand implements Callable<Integer> {

@@ -19,7 +19,7 @@ import picocli.CommandLine.Spec;
                 + "every file's SHA-256 and size, no missing or extra file, summary.csv equal to summary.json and the cells. "
                 + "Exit 1 naming the file on any mismatch.",
                 "--rerun re-executes every cell from the manifest: sim cells must reproduce a bit-identical summary (fields with "
-                        + "'wall' in the name excepted); live cells are compared with their 95% intervals and reported, not failed."})
+                        + "'wall' in the name excepted); live cells are compared with their 95%% intervals and reported, not failed."})
 public final class VerifyCommand implements Callable<Integer> {
 
     @Spec CommandSpec spec;
