@@ -2,27 +2,18 @@ package dev.kvlab.harness.api.config;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
 
 /** Which KV tiers serve prefix hits: {@code none}, {@code local-only} (per-instance HBM/DRAM prefix cache), {@code remote-only} (the shared store), {@code combined}. */
 public enum Tiers {
-    NONE("none"),
-    LOCAL_ONLY("local-only"),
-    REMOTE_ONLY("remote-only"),
-    COMBINED("combined");
-
-    private final String label;
-
-    Tiers(String label) {
-        this.label = label;
-    }
+    NONE,
+    LOCAL_ONLY,
+    REMOTE_ONLY,
+    COMBINED;
 
     /** The config spelling. */
     @JsonValue
     public String label() {
-        return label;
+        return ConfigEnums.label(this);
     }
 
     /** True when the per-instance prefix cache serves hits. */
@@ -37,16 +28,12 @@ public enum Tiers {
 
     @Override
     public String toString() {
-        return label;
+        return label();
     }
 
     /** Case-insensitive; {@code _} may stand for {@code -}. */
     @JsonCreator
     public static Tiers parse(String s) {
-        String v = s == null ? "" : s.strip().toLowerCase(Locale.ROOT).replace('_', '-');
-        for (Tiers x : values()) if (x.label.equals(v)) return x;
-        List<String> all = new ArrayList<>();
-        for (Tiers x : values()) all.add(x.label);
-        throw new IllegalArgumentException("'" + s + "' is not one of " + String.join(", ", all));
+        return ConfigEnums.parse(Tiers.class, s);
     }
 }
