@@ -79,12 +79,20 @@ public sealed interface WorkloadSpec
      * @param questionTokens     tokens of each question (>= 1)
      * @param answerTokens       output tokens of each round, appended to the history (>= 1)
      * @param blockTokens        tokens per block (0 = 512)
+     * @param lengthSpread       spread s of the question and answer tokens: each length n varies uniformly over
+     *                           n(1 - s) .. n(1 + s), fixed by the content it belongs to (like vLLM's --random-range-ratio); 0 = none
      */
     record Chat(int users, int rounds, int systemPrompts, int systemPromptTokens, int contextTokens, int questionTokens,
-                int answerTokens, int blockTokens) implements WorkloadSpec {
+                int answerTokens, int blockTokens, double lengthSpread) implements WorkloadSpec {
         public Chat {
             if (systemPrompts == 0) systemPrompts = 1;
             if (blockTokens == 0) blockTokens = TraceFormat.MOONCAKE_BLOCK_TOKENS;
+        }
+
+        /** Fixed lengths ({@code length_spread} 0). */
+        public Chat(int users, int rounds, int systemPrompts, int systemPromptTokens, int contextTokens,
+                    int questionTokens, int answerTokens, int blockTokens) {
+            this(users, rounds, systemPrompts, systemPromptTokens, contextTokens, questionTokens, answerTokens, blockTokens, 0);
         }
 
         public String kind() { return "chat"; }
@@ -98,9 +106,10 @@ public sealed interface WorkloadSpec
             atLeast(prefix, "question_tokens", questionTokens, 1);
             atLeast(prefix, "answer_tokens", answerTokens, 1);
             atLeast(prefix, "block_tokens", blockTokens, 1);
+            spread(prefix, lengthSpread);
             checkRequests(prefix, "rounds", "users x rounds", (long) users * rounds);
             checkPrompt(prefix, "rounds", "the last round's prompt", (long) systemPromptTokens + contextTokens
-                    + (long) (rounds - 1) * (questionTokens + (long) answerTokens) + questionTokens);
+                    + (long) (rounds - 1) * (upper(questionTokens, lengthSpread) + upper(answerTokens, lengthSpread)) + upper(questionTokens, lengthSpread));
         }
     }
 
@@ -116,14 +125,22 @@ public sealed interface WorkloadSpec
      * @param outputTokens    output tokens (>= 1)
      * @param order           {@code random} (default), {@code grouped} or {@code interleaved}
      * @param blockTokens     tokens per block (0 = 512)
+     * @param lengthSpread     spread s of the suffix and output tokens: each length n varies uniformly over
+     *                         n(1 - s) .. n(1 + s), fixed by the content it belongs to (like vLLM's --random-range-ratio); 0 = none
      */
     record SharedPrefix(int groups, int promptsPerGroup, int prefixTokens, int suffixTokens, int outputTokens,
-                        String order, int blockTokens) implements WorkloadSpec {
+                        String order, int blockTokens, double lengthSpread) implements WorkloadSpec {
         public static final List<String> ORDERS = List.of("random", "grouped", "interleaved");
 
         public SharedPrefix {
             if (order == null || order.isBlank()) order = "random";
             if (blockTokens == 0) blockTokens = TraceFormat.MOONCAKE_BLOCK_TOKENS;
+        }
+
+        /** Fixed lengths ({@code length_spread} 0). */
+        public SharedPrefix(int groups, int promptsPerGroup, int prefixTokens, int suffixTokens, int outputTokens,
+                            String order, int blockTokens) {
+            this(groups, promptsPerGroup, prefixTokens, suffixTokens, outputTokens, order, blockTokens, 0);
         }
 
         public String kind() { return "shared-prefix"; }
@@ -135,9 +152,10 @@ public sealed interface WorkloadSpec
             atLeast(prefix, "suffix_tokens", suffixTokens, 1);
             atLeast(prefix, "output_tokens", outputTokens, 1);
             atLeast(prefix, "block_tokens", blockTokens, 1);
+            spread(prefix, lengthSpread);
             oneOf(prefix, "order", order, ORDERS);
             checkRequests(prefix, "prompts_per_group", "groups x prompts_per_group", (long) groups * promptsPerGroup);
-            checkPrompt(prefix, "suffix_tokens", "prefix_tokens + suffix_tokens", (long) prefixTokens + suffixTokens);
+            checkPrompt(prefix, "suffix_tokens", "prefix_tokens + suffix_tokens", prefixTokens + upper(suffixTokens, lengthSpread));
         }
     }
 
@@ -154,14 +172,22 @@ public sealed interface WorkloadSpec
      * @param outputTokens   output tokens (>= 1)
      * @param order          {@code random} (default), {@code tile} or {@code interleave}
      * @param blockTokens    tokens per block (0 = 512)
+     * @param lengthSpread    spread s of the question and output tokens: each length n varies uniformly over
+     *                        n(1 - s) .. n(1 + s), fixed by the content it belongs to (like vLLM's --random-range-ratio); 0 = none
      */
     record DocQa(int documents, int documentTokens, int repeats, int questionTokens, int outputTokens, String order,
-                 int blockTokens) implements WorkloadSpec {
+                 int blockTokens, double lengthSpread) implements WorkloadSpec {
         public static final List<String> ORDERS = List.of("random", "tile", "interleave");
 
         public DocQa {
             if (order == null || order.isBlank()) order = "random";
             if (blockTokens == 0) blockTokens = TraceFormat.MOONCAKE_BLOCK_TOKENS;
+        }
+
+        /** Fixed lengths ({@code length_spread} 0). */
+        public DocQa(int documents, int documentTokens, int repeats, int questionTokens, int outputTokens,
+                     String order, int blockTokens) {
+            this(documents, documentTokens, repeats, questionTokens, outputTokens, order, blockTokens, 0);
         }
 
         public String kind() { return "doc-qa"; }
@@ -173,9 +199,10 @@ public sealed interface WorkloadSpec
             atLeast(prefix, "question_tokens", questionTokens, 1);
             atLeast(prefix, "output_tokens", outputTokens, 1);
             atLeast(prefix, "block_tokens", blockTokens, 1);
+            spread(prefix, lengthSpread);
             oneOf(prefix, "order", order, ORDERS);
             checkRequests(prefix, "repeats", "documents x repeats", (long) documents * repeats);
-            checkPrompt(prefix, "document_tokens", "document_tokens + question_tokens", (long) documentTokens + questionTokens);
+            checkPrompt(prefix, "document_tokens", "document_tokens + question_tokens", documentTokens + upper(questionTokens, lengthSpread));
         }
     }
 
@@ -191,13 +218,21 @@ public sealed interface WorkloadSpec
      * @param suffixTokens per-request suffix tokens (>= 1)
      * @param outputTokens output tokens (>= 1)
      * @param blockTokens  tokens per block (0 = 512)
+     * @param lengthSpread  spread s of the suffix and output tokens: each length n varies uniformly over
+     *                      n(1 - s) .. n(1 + s), fixed by the content it belongs to (like vLLM's --random-range-ratio); 0 = none
      */
     record Zipf(int prefixes, int prefixTokens, double exponent, int requests, int suffixTokens, int outputTokens,
-                int blockTokens) implements WorkloadSpec {
+                int blockTokens, double lengthSpread) implements WorkloadSpec {
         public static final int MAX_PREFIXES = 10_000_000;
 
         public Zipf {
             if (blockTokens == 0) blockTokens = TraceFormat.MOONCAKE_BLOCK_TOKENS;
+        }
+
+        /** Fixed lengths ({@code length_spread} 0). */
+        public Zipf(int prefixes, int prefixTokens, double exponent, int requests, int suffixTokens, int outputTokens,
+                    int blockTokens) {
+            this(prefixes, prefixTokens, exponent, requests, suffixTokens, outputTokens, blockTokens, 0);
         }
 
         public String kind() { return "zipf"; }
@@ -211,8 +246,9 @@ public sealed interface WorkloadSpec
             atLeast(prefix, "suffix_tokens", suffixTokens, 1);
             atLeast(prefix, "output_tokens", outputTokens, 1);
             atLeast(prefix, "block_tokens", blockTokens, 1);
+            spread(prefix, lengthSpread);
             checkRequests(prefix, "requests", "requests", requests);
-            checkPrompt(prefix, "prefix_tokens", "prefix_tokens + suffix_tokens", (long) prefixTokens + suffixTokens);
+            checkPrompt(prefix, "prefix_tokens", "prefix_tokens + suffix_tokens", prefixTokens + upper(suffixTokens, lengthSpread));
         }
     }
 
@@ -226,6 +262,15 @@ public sealed interface WorkloadSpec
 
     private static void oneOf(String prefix, String field, String value, List<String> allowed) {
         if (!allowed.contains(value)) throw bad(prefix, field, "must be one of " + allowed + ", got '" + value + "'");
+    }
+
+    private static void spread(String prefix, double s) {
+        if (!(s >= 0 && s < 1)) throw bad(prefix, "length_spread", "must be >= 0 and < 1, got " + s);
+    }
+
+    /** The longest a length of {@code n} tokens may become under spread {@code s}. */
+    private static long upper(int n, double s) {
+        return (long) Math.ceil(n * (1 + s));
     }
 
     private static void checkRequests(String prefix, String field, String what, long n) {

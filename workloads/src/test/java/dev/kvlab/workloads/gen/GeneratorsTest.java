@@ -1,6 +1,7 @@
 package dev.kvlab.workloads.gen;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvlab.workloads.api.ArrivalSpec;
 import dev.kvlab.workloads.api.MooncakeTrace;
@@ -10,6 +11,7 @@ import dev.kvlab.workloads.api.RequestSource;
 import dev.kvlab.workloads.api.TraceAnalysis;
 import dev.kvlab.workloads.api.TraceAnalyzer;
 import dev.kvlab.workloads.api.TraceFormat;
+import dev.kvlab.workloads.api.WorkloadFormatException;
 import dev.kvlab.workloads.api.WorkloadSpec;
 import dev.kvlab.workloads.api.Workloads;
 import java.io.ByteArrayInputStream;
@@ -34,7 +36,53 @@ class GeneratorsTest {
                 new WorkloadSpec.Chat(6, 4, 2, 700, 300, 120, 200, 64),
                 new WorkloadSpec.SharedPrefix(5, 6, 1000, 100, 50, "random", 128),
                 new WorkloadSpec.DocQa(8, 2048, 3, 60, 20, "random", 256),
-                new WorkloadSpec.Zipf(50, 1024, 1.1, 200, 40, 30, 256));
+                new WorkloadSpec.Zipf(50, 1024, 1.1, 200, 40, 30, 256),
+                new WorkloadSpec.Chat(6, 4, 2, 700, 300, 120, 200, 64, 0.5),
+                new WorkloadSpec.SharedPrefix(5, 6, 1000, 100, 50, "random", 128, 0.3),
+                new WorkloadSpec.DocQa(8, 2048, 3, 60, 20, "random", 256, 0.9),
+                new WorkloadSpec.Zipf(50, 1024, 1.1, 200, 40, 30, 256, 0.2));
+    }
+
+    @Test
+    void lengthSpreadVariesLengthsWithinItsBoundsAndKeepsPrefixes() {
+        List<Request> rs = all(Workloads.open(new WorkloadSpec.SharedPrefix(4, 50, 1024, 200, 100, "random", 128, 0.5), NS, 3));
+        assertThat(rs).allSatisfy(r -> {
+            assertThat(r.inputTokens() - 1024).isBetween(100, 300);
+            assertThat(r.outputTokens()).isBetween(50, 150);
+        });
+        assertThat(rs.stream().map(Request::inputTokens).distinct().count()).as("suffix lengths vary").isGreaterThan(50);
+        assertThat(rs.stream().map(Request::outputTokens).distinct().count()).as("output lengths vary").isGreaterThan(30);
+        List<Request> fixed = all(Workloads.open(new WorkloadSpec.SharedPrefix(4, 50, 1024, 200, 100, "random", 128), NS, 3));
+        assertThat(fixed).allSatisfy(r -> assertThat(r.inputTokens()).isEqualTo(1224));
+        // the shared prefix is untouched: a group's prompts still share its 8 full prefix blocks
+        assertThat(rs.stream().map(r -> r.blockKeys()[7]).distinct().count()).isEqualTo(4);
+    }
+
+    @Test
+    void chatWithSpreadCarriesEachGeneratedAnswerIntoTheNextRound() {
+        int users = 5, rounds = 4, q = 100, ans = 200, block = 64;
+        List<Request> rs = all(Workloads.open(new WorkloadSpec.Chat(users, rounds, 1, 512, 256, q, ans, block, 0.5), NS, 21));
+        TraceAnalyzer an = new TraceAnalyzer();
+        rs.forEach(an::add);
+        an.finish(List.of());
+        int[] hits = an.idealHitBlocks();
+        java.util.Map<String, Integer> last = new java.util.HashMap<>();
+        for (int i = 0; i < rs.size(); i++) {
+            Request r = rs.get(i);
+            assertThat(r.outputTokens()).isBetween(100, 300);
+            Integer prev = last.put(r.session(), i);
+            if (prev == null) continue;
+            Request p = rs.get(prev);
+            int question = r.inputTokens() - p.inputTokens() - p.outputTokens();
+            assertThat(question).as("the new question of %s", r.session()).isBetween(50, 150);
+            assertThat(hits[i]).as("the previous round's full blocks are reused").isEqualTo(p.inputTokens() / block);
+        }
+    }
+
+    @Test
+    void lengthSpreadMustBeBelowOne() {
+        assertThatThrownBy(() -> new WorkloadSpec.Zipf(5, 64, 1, 10, 8, 8, 16, 1.0).validate("workload"))
+                .isInstanceOf(WorkloadFormatException.class).hasMessage("workload.length_spread: must be >= 0 and < 1, got 1.0");
     }
 
     static byte[] serialise(WorkloadSpec spec, long seed) throws IOException {

@@ -34,11 +34,28 @@ public final class ChatGenerator extends GeneratedSource {
         p.add(TokenSequence.contentId(seed, SYSTEM, u % spec.systemPrompts()), spec.systemPromptTokens());
         p.add(TokenSequence.contentId(seed, CONTEXT, u), spec.contextTokens());
         for (int i = 0; i < r; i++) {
-            p.add(TokenSequence.contentId(seed, QUESTION, u, i), spec.questionTokens());
-            p.add(TokenSequence.contentId(seed, ANSWER, u, i), spec.answerTokens());
+            p.add(question(u, i), questionTokens(u, i));
+            p.add(answer(u, i), answerTokens(u, i));
         }
-        p.add(TokenSequence.contentId(seed, QUESTION, u, r), spec.questionTokens());
-        return request(index, "user-" + u, p, spec.answerTokens());
+        p.add(question(u, r), questionTokens(u, r));
+        return request(index, "user-" + u, p, answerTokens(u, r));
+    }
+
+    private long question(int u, int round) {
+        return TokenSequence.contentId(seed, QUESTION, u, round);
+    }
+
+    private long answer(int u, int round) {
+        return TokenSequence.contentId(seed, ANSWER, u, round);
+    }
+
+    private int questionTokens(int u, int round) {
+        return vary(spec.questionTokens(), spec.lengthSpread(), question(u, round));
+    }
+
+    /** The answer generated in a round is the one its later rounds carry in their history: one length for both. */
+    private int answerTokens(int u, int round) {
+        return vary(spec.answerTokens(), spec.lengthSpread(), answer(u, round));
     }
 
     @Override
@@ -46,6 +63,6 @@ public final class ChatGenerator extends GeneratedSource {
         return "chat users=" + spec.users() + " rounds=" + spec.rounds() + " system_prompts=" + spec.systemPrompts()
                 + " system_prompt_tokens=" + spec.systemPromptTokens() + " context_tokens=" + spec.contextTokens()
                 + " question_tokens=" + spec.questionTokens() + " answer_tokens=" + spec.answerTokens()
-                + " block_tokens=" + blockTokens + " seed=" + seed;
+                + " block_tokens=" + blockTokens + (spec.lengthSpread() > 0 ? " length_spread=" + spec.lengthSpread() : "") + " seed=" + seed;
     }
 }

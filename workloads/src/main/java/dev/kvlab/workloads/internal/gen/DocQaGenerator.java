@@ -11,7 +11,7 @@ import dev.kvlab.workloads.api.WorkloadSpec;
  */
 public final class DocQaGenerator extends GeneratedSource {
 
-    private static final long DOCUMENT = 21, QUESTION = 22;
+    private static final long DOCUMENT = 21, QUESTION = 22, OUTPUT = 23;
     private final WorkloadSpec.DocQa spec;
     private final int[] docs; // document of each request
 
@@ -36,14 +36,16 @@ public final class DocQaGenerator extends GeneratedSource {
         int doc = docs[index];
         TokenSequence p = new TokenSequence()
                 .add(TokenSequence.contentId(seed, DOCUMENT, doc), spec.documentTokens())
-                .add(TokenSequence.contentId(seed, QUESTION, index), spec.questionTokens());
-        return request(index, "doc-" + doc, p, spec.outputTokens());
+                .add(TokenSequence.contentId(seed, QUESTION, index),
+                        vary(spec.questionTokens(), spec.lengthSpread(), TokenSequence.contentId(seed, QUESTION, index)));
+        return request(index, "doc-" + doc, p, vary(spec.outputTokens(), spec.lengthSpread(), TokenSequence.contentId(seed, OUTPUT, index)));
     }
 
     @Override
     public String describe() {
         return "doc-qa documents=" + spec.documents() + " document_tokens=" + spec.documentTokens() + " repeats="
                 + spec.repeats() + " question_tokens=" + spec.questionTokens() + " output_tokens=" + spec.outputTokens()
-                + " order=" + spec.order() + " block_tokens=" + blockTokens + " seed=" + seed;
+                + " order=" + spec.order() + " block_tokens=" + blockTokens
+                + (spec.lengthSpread() > 0 ? " length_spread=" + spec.lengthSpread() : "") + " seed=" + seed;
     }
 }

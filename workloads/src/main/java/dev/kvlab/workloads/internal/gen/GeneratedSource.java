@@ -1,5 +1,6 @@
 package dev.kvlab.workloads.internal.gen;
 
+import dev.kvlab.workloads.api.BlockKeys;
 import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.Request;
 import dev.kvlab.workloads.api.RequestSource;
@@ -38,6 +39,16 @@ public abstract class GeneratedSource implements RequestSource {
     /** A random stream for one purpose of this workload (independent of the others). */
     protected final SplittableRandom random(long purpose) {
         return new SplittableRandom(TokenSequence.contentId(seed, 0x72616E646F6DL, purpose));
+    }
+
+    /**
+     * A length of {@code base} tokens varied by {@code spread}: uniform over {@code base(1 - spread) .. base(1 + spread)},
+     * at least 1, decided by {@code contentId} alone, so the same content has the same length wherever it recurs.
+     */
+    protected static int vary(int base, double spread, long contentId) {
+        if (spread == 0) return base;
+        double u = (BlockKeys.mix(contentId ^ 0x6C656E677468L) >>> 11) * 0x1.0p-53; // [0, 1)
+        return Math.max(1, (int) Math.round(base * (1 - spread + 2 * spread * u)));
     }
 
     /** A seeded Fisher-Yates shuffle. */

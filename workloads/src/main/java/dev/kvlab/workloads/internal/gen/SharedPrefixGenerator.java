@@ -7,7 +7,7 @@ import dev.kvlab.workloads.api.WorkloadSpec;
 /** {@link WorkloadSpec.SharedPrefix}: groups x prompts; a prompt is its group's prefix plus its own suffix. */
 public final class SharedPrefixGenerator extends GeneratedSource {
 
-    private static final long PREFIX = 11, SUFFIX = 12;
+    private static final long PREFIX = 11, SUFFIX = 12, OUTPUT = 13;
     private final WorkloadSpec.SharedPrefix spec;
     private final int[] order; // prompt number g * promptsPerGroup + i, in sending order
 
@@ -33,8 +33,9 @@ public final class SharedPrefixGenerator extends GeneratedSource {
         int group = prompt / spec.promptsPerGroup();
         TokenSequence p = new TokenSequence()
                 .add(TokenSequence.contentId(seed, PREFIX, group), spec.prefixTokens())
-                .add(TokenSequence.contentId(seed, SUFFIX, prompt), spec.suffixTokens());
-        return request(index, "group-" + group, p, spec.outputTokens());
+                .add(TokenSequence.contentId(seed, SUFFIX, prompt),
+                        vary(spec.suffixTokens(), spec.lengthSpread(), TokenSequence.contentId(seed, SUFFIX, prompt)));
+        return request(index, "group-" + group, p, vary(spec.outputTokens(), spec.lengthSpread(), TokenSequence.contentId(seed, OUTPUT, prompt)));
     }
 
     @Override
@@ -42,6 +43,7 @@ public final class SharedPrefixGenerator extends GeneratedSource {
         return "shared-prefix groups=" + spec.groups() + " prompts_per_group=" + spec.promptsPerGroup()
                 + " prefix_tokens=" + spec.prefixTokens() + " suffix_tokens=" + spec.suffixTokens()
                 + " output_tokens=" + spec.outputTokens() + " order=" + spec.order() + " block_tokens=" + blockTokens
+                + (spec.lengthSpread() > 0 ? " length_spread=" + spec.lengthSpread() : "")
                 + " seed=" + seed;
     }
 }

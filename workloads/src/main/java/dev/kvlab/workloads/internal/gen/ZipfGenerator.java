@@ -12,7 +12,7 @@ import java.util.SplittableRandom;
  */
 public final class ZipfGenerator extends GeneratedSource {
 
-    private static final long PREFIX = 31, SUFFIX = 32;
+    private static final long PREFIX = 31, SUFFIX = 32, OUTPUT = 33;
     private final WorkloadSpec.Zipf spec;
     private final double[] cdf;
     private final SplittableRandom rnd;
@@ -43,14 +43,16 @@ public final class ZipfGenerator extends GeneratedSource {
         int rank = rankOf(rnd.nextDouble());
         TokenSequence p = new TokenSequence()
                 .add(TokenSequence.contentId(seed, PREFIX, rank), spec.prefixTokens())
-                .add(TokenSequence.contentId(seed, SUFFIX, index), spec.suffixTokens());
-        return request(index, "prefix-" + (rank + 1), p, spec.outputTokens());
+                .add(TokenSequence.contentId(seed, SUFFIX, index),
+                        vary(spec.suffixTokens(), spec.lengthSpread(), TokenSequence.contentId(seed, SUFFIX, index)));
+        return request(index, "prefix-" + (rank + 1), p, vary(spec.outputTokens(), spec.lengthSpread(), TokenSequence.contentId(seed, OUTPUT, index)));
     }
 
     @Override
     public String describe() {
         return "zipf prefixes=" + spec.prefixes() + " prefix_tokens=" + spec.prefixTokens() + " exponent="
                 + spec.exponent() + " requests=" + spec.requests() + " suffix_tokens=" + spec.suffixTokens()
-                + " output_tokens=" + spec.outputTokens() + " block_tokens=" + blockTokens + " seed=" + seed;
+                + " output_tokens=" + spec.outputTokens() + " block_tokens=" + blockTokens
+                + (spec.lengthSpread() > 0 ? " length_spread=" + spec.lengthSpread() : "") + " seed=" + seed;
     }
 }
