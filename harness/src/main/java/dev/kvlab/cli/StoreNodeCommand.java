@@ -95,6 +95,7 @@ public final class StoreNodeCommand implements Callable<Integer> {
             engine.close();
             stopped.countDown();
         }, "kvlab-node-shutdown"));
+        dev.kvlab.cli.store.ParentWatch.exitWith(parentPid); // also while waiting for a master that died with the parent
         while (true) {
             try {
                 node.start();
@@ -105,7 +106,6 @@ public final class StoreNodeCommand implements Callable<Integer> {
                 Thread.sleep(1000);
             }
         }
-        dev.kvlab.cli.store.ParentWatch.exitWith(parentPid);
         System.out.println("kvlab store node " + nodeId + ": segment " + node.segmentName() + " (" + ByteSize.format(bytes) + ", " + transport
                 + ") mounted at " + m.host() + ":" + m.port() + " as " + node.segment().handle().toUri()
                 + "; metrics at http://" + mAt.host() + ":" + http.port() + "/metrics");

@@ -129,4 +129,19 @@ class StoreProcessesTest {
             assertThat(hits).isGreaterThan(n / 3);
         }
     }
+
+    @Test
+    void aNodeWaitingForItsMasterEndsWhenItsParentDies() throws Exception {
+        // a harness that dies (SIGKILL) takes its in-process master with it: its node children, still retrying
+        // the mount, must not linger as orphans
+        Process parent = new ProcessBuilder("sleep", "60").start();
+        procs.add(parent);
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        Process node = start(lines, "store", "node", "--master", "127.0.0.1:" + freePort(), "--segment", "1MiB",
+                "--transport", "tcp", "--parent-pid", Long.toString(parent.pid()));
+        await(lines, "not reachable yet");
+        assertThat(node.isAlive()).isTrue();
+        parent.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        assertThat(node.waitFor(10, TimeUnit.SECONDS)).as("the node ended within 10 s of its parent").isTrue();
+    }
 }

@@ -61,6 +61,17 @@ class PlanAndBreakevenCommandTest {
     }
 
     @Test
+    void breakevenTextSaysWhereFetchWins() {
+        // llama-3-8b (8,192-token context) over 5gbps: fetch only wins far beyond the context, and for very short prefixes
+        String slow = Cli.run("breakeven", "--model", "llama-3-8b", "--hardware", "h100", "--link", "5gbps").out();
+        assertThat(slow).contains("recompute wins").contains("beyond the model's 8,192-token context").contains("weight-read-bound");
+        String fast = Cli.run("breakeven", "--model", "llama-3-8b", "--hardware", "h100", "--link", "4x200gbps").out();
+        assertThat(fast).contains("fetch wins at every prefix length").doesNotContain("beyond");
+        JsonNode j = Cli.run("breakeven", "--model", "llama-3-8b", "--hardware", "h100", "--link", "5gbps", "--json").json();
+        assertThat(j.get("max_context").asInt()).isEqualTo(8192);
+    }
+
+    @Test
     void breakevenBadInputExitsTwo() {
         assertThat(Cli.run("breakeven", "--model", "llama-3-8b", "--hardware", "h100", "--link", "fast").exit()).isEqualTo(2);
         assertThat(Cli.run("breakeven", "--model", "llama-3-8b", "--hardware", "tpu", "--link", "10gbps").exit()).isEqualTo(2);

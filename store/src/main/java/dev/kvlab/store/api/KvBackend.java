@@ -1,7 +1,10 @@
 package dev.kvlab.store.api;
 
+import dev.kvlab.store.api.master.MasterStats;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * A key-value backend as the serving model and {@code kvlab bench store} see it: the bundled Mooncake-like
@@ -39,6 +42,24 @@ public interface KvBackend extends AutoCloseable {
     boolean[] batchExists(List<String> keys);
 
     RemoveStatus remove(String key);
+
+    /**
+     * The store's own counters (objects, bytes used, evictions, leases) where this client can see them: the bundled
+     * store, whose master runs in this JVM. Empty otherwise (Redis; an external {@code kvlab://} cluster, which
+     * publishes them on its Prometheus endpoint). At most about half a second old; cheap enough for every reporting
+     * interval, not for every request.
+     */
+    default Optional<MasterStats> storeStats() {
+        return Optional.empty();
+    }
+
+    /**
+     * Control-plane calls the store has served so far by operation ({@code put_start}, {@code get_replica_list}, ...),
+     * where visible as for {@link #storeStats()}; empty otherwise.
+     */
+    default Map<String, Long> storeCalls() {
+        return Map.of();
+    }
 
     @Override
     void close();

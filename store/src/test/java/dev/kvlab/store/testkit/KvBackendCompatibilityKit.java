@@ -214,6 +214,26 @@ public abstract class KvBackendCompatibilityKit {
     }
 
     @Test
+    void storeStatsWhereVisibleCountWhatWasPut() throws InterruptedException {
+        KvBackend b = client();
+        if (b.storeStats().isEmpty()) {
+            assertThat(b.storeCalls()).as("no stats visible: no calls either").isEmpty();
+            return;
+        }
+        long objectsBefore = b.storeStats().orElseThrow().objects();
+        long putsBefore = b.storeCalls().getOrDefault("put_start", 0L);
+        for (int i = 0; i < 3; i++) {
+            String key = "stats/" + i;
+            assertThat(b.put(key, value(b, key, 1024), ReplicateConfig.DEFAULT)).isEqualTo(PutStatus.OK);
+        }
+        assertThat(b.storeCalls().get("put_start")).isGreaterThanOrEqualTo(putsBefore + 1);
+        long deadline = System.nanoTime() + 3_000_000_000L; // stats may be up to ~0.5 s old
+        while (b.storeStats().orElseThrow().objects() < objectsBefore + 3 && System.nanoTime() < deadline) Thread.sleep(50);
+        assertThat(b.storeStats().orElseThrow().objects()).isGreaterThanOrEqualTo(objectsBefore + 3);
+        assertThat(b.storeStats().orElseThrow().bytesUsed()).isGreaterThanOrEqualTo(3 * 1024);
+    }
+
+    @Test
     void nameAndCopySemanticsAreStated() {
         KvBackend b = client();
         assertThat(b.name()).isNotBlank();

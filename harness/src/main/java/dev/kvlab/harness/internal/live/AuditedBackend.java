@@ -5,8 +5,11 @@ import dev.kvlab.store.api.KvBackend;
 import dev.kvlab.store.api.PutStatus;
 import dev.kvlab.store.api.RemoveStatus;
 import dev.kvlab.store.api.ReplicateConfig;
+import dev.kvlab.store.api.master.MasterStats;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.zip.CRC32C;
@@ -104,5 +107,7 @@ public final class AuditedBackend implements KvBackend {
     @Override public boolean exists(String key) { return inner.exists(key); }
     @Override public boolean[] batchExists(List<String> keys) { return inner.batchExists(keys); }
     @Override public RemoveStatus remove(String key) { return inner.remove(key); }
+    @Override public Optional<MasterStats> storeStats() { return inner.storeStats(); }
+    @Override public Map<String, Long> storeCalls() { return inner.storeCalls(); }
     @Override public void close() { inner.close(); }
 }

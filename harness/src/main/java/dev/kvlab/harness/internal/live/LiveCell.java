@@ -39,7 +39,7 @@ public final class LiveCell {
         this(plan, UnaryOperator.identity());
     }
 
-    /** Lets {@code o} watch the measured phase at every interval end (obs: live metrics); the store master is not visible from here. */
+    /** Lets {@code o} watch the measured phase at every interval end (obs: live metrics); the store's own meters come from the backend where it can see them (the bundled store). */
     public LiveCell observedBy(CellObserver o) {
         this.observer = o == null ? CellObserver.NONE : o;
         return this;
@@ -86,7 +86,7 @@ public final class LiveCell {
             long cpuBefore = loop.busyCpuNanos();
             long origin = loop.now() + 5_000_000L; // a moment to spare, so the first request is not late by construction
             Measurement m = new Measurement(c.slo(), plan.intervalNanos(), origin);
-            ProgressView.watch(m, model, store, () -> null, Map::of, observer);
+            ProgressView.watch(m, model, store, () -> backend.storeStats().orElse(null), backend::storeCalls, observer);
             WorkloadDriver driver;
             try (ArrivalProcess p = plan.workload().open(c.seed())) {
                 driver = new WorkloadDriver(p, model, loop, origin, false, faults == null ? m : faults.measured(m, origin), bt);

@@ -27,7 +27,9 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code kvlab.store.objects}, {@code .bytes.used}, {@code .capacity.bytes}, {@code .evictions},
  *       {@code .evicted.bytes}, {@code .leases.active}, {@code .leases.granted} (the names the store master's
  *       Prometheus endpoint uses), {@code kvlab.store.rpc} {@code rpc=…} (calls so far) and
- *       {@code kvlab.store.rpc.rate} {@code rpc=…} (calls per run-clock second)</li>
+ *       {@code kvlab.store.rpc.rate} {@code rpc=…} (calls per run-clock second): sim cells, and live cells whose
+ *       store's master runs in this JVM (the bundled store, {@link dev.kvlab.store.api.KvBackend#storeStats()});
+ *       unpublished where the store is not visible (Redis, an external {@code kvlab://} cluster)</li>
  * </ul>
  */
 public final class CellMeters implements AutoCloseable {

@@ -10,11 +10,13 @@ import dev.kvlab.store.api.PutStatus;
 import dev.kvlab.store.api.RemoveStatus;
 import dev.kvlab.store.api.ReplicateConfig;
 import dev.kvlab.store.api.master.EndStatus;
+import dev.kvlab.store.api.master.MasterStats;
 import dev.kvlab.store.api.master.PutStartResult;
 import dev.kvlab.store.api.master.Replica;
 import dev.kvlab.store.api.master.ReplicaList;
 import dev.kvlab.store.internal.rpc.MasterChannel;
 import dev.kvlab.store.internal.rpc.MasterUnavailableException;
+import dev.kvlab.store.internal.server.MasterService;
 import dev.kvlab.transport.api.Opcode;
 import dev.kvlab.transport.api.RemoteSegment;
 import dev.kvlab.transport.api.TransferBatch;
@@ -24,7 +26,9 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -68,6 +72,17 @@ public final class StoreClient implements KvBackend {
 
     @Override
     public String name() { return name; }
+
+    /** The master's stats when it runs in this JVM (the client calls it in process). */
+    @Override
+    public Optional<MasterStats> storeStats() {
+        return master instanceof MasterService s ? Optional.of(s.statsSnapshot()) : Optional.empty();
+    }
+
+    @Override
+    public Map<String, Long> storeCalls() {
+        return master instanceof MasterService s ? s.callCounts() : Map.of();
+    }
 
     @Override
     public String copySemantics() {

@@ -16,7 +16,9 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.ToDoubleFunction;
 
@@ -84,6 +86,14 @@ public final class MasterService implements MasterChannel {
             cachedAt = now;
         }
         return s;
+    }
+
+    /** Calls served so far by operation (the {@code rpc} tag of {@code kvlab.store.rpc}). */
+    public Map<String, Long> callCounts() {
+        Map<String, Long> m = new LinkedHashMap<>();
+        for (Counter c : List.of(ping, mount, unmount, putStart, putEnd, putRevoke, getReplicaList, exists, remove))
+            m.put(c.getId().getTag("rpc"), (long) c.count());
+        return m;
     }
 
     public StoreMaster master() {

@@ -95,7 +95,8 @@ final class TraceLineParser {
                     default -> {
                         if (!ignoreUnknown) {
                             throw error("unknown field '" + clip(name) + "' (a Mooncake line has timestamp, input_length, "
-                                    + "output_length, hash_ids; kvlab adds session, namespace, block_tokens)");
+                                    + "output_length, hash_ids; kvlab adds session, namespace, block_tokens; to skip other fields use "
+                                    + "analyze --ignore-unknown-fields or the trace workload's ignore_unknown_fields: true)");
                         }
                         p.skipChildren();
                     }
