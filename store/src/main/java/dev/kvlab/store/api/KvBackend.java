@@ -46,8 +46,8 @@ public interface KvBackend extends AutoCloseable {
     /**
      * The store's own counters (objects, bytes used, evictions, leases) where this client can see them: the bundled
      * store, whose master runs in this JVM. Empty otherwise (Redis; an external {@code kvlab://} cluster, which
-     * publishes them on its Prometheus endpoint). At most about half a second old; cheap enough for every reporting
-     * interval, not for every request.
+     * publishes them on its Prometheus endpoint). About half a second old; the call does not walk the store's objects,
+     * so it may be made from an event loop once per reporting interval (not per request).
      */
     default Optional<MasterStats> storeStats() {
         return Optional.empty();

@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -37,6 +38,7 @@ public final class MasterService implements MasterChannel {
     private final Counter ping, mount, unmount, putStart, putEnd, putRevoke, getReplicaList, exists, remove, rejected;
     private volatile MasterStats cached;
     private volatile long cachedAt;
+    private final AtomicBoolean refreshing = new AtomicBoolean();
     private volatile Thread housekeeper;
 
     public MasterService(StoreMaster master, MeterRegistry registry) {
@@ -76,15 +78,30 @@ public final class MasterService implements MasterChannel {
         FunctionCounter.builder(name, this, s -> f.applyAsDouble(s.statsSnapshot())).description(desc).register(r);
     }
 
-    /** Stats at most 500 ms old (a scrape reads many meters; stats() walks every shard). */
+    /**
+     * Recent stats without walking the objects on the caller's thread (stats() walks every shard under its lock, and
+     * callers include a live cell's event loop and metric scrapes): the first call computes them; after that a copy
+     * older than 500 ms is returned while one refresh runs on a virtual thread.
+     */
     public MasterStats statsSnapshot() {
-        long now = System.nanoTime();
         MasterStats s = cached;
-        if (s == null || now - cachedAt > 500_000_000L) {
-            s = master.stats();
-            cached = s;
-            cachedAt = now;
+        if (s == null) return refreshStats();
+        if (System.nanoTime() - cachedAt > 500_000_000L && refreshing.compareAndSet(false, true)) {
+            Thread.ofVirtual().name("kvlab-master-stats").start(() -> {
+                try {
+                    refreshStats();
+                } finally {
+                    refreshing.set(false);
+                }
+            });
         }
+        return s;
+    }
+
+    private MasterStats refreshStats() {
+        MasterStats s = master.stats();
+        cachedAt = System.nanoTime();
+        cached = s;
         return s;
     }
 
