@@ -2,6 +2,7 @@ package dev.kvlab.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvlab.harness.api.BadInputException;
 import dev.kvlab.harness.internal.bundle.BundleComparison;
 import dev.kvlab.harness.internal.bundle.BundleJson;
 import dev.kvlab.harness.internal.bundle.OpenedBundle;
@@ -20,7 +21,8 @@ import picocli.CommandLine.Spec;
 /** {@code kvlab compare A B}: per-cell differences between two bundles with 95% intervals. */
 @Command(name = "compare", mixinStandardHelpOptions = true,
         description = "Per-cell differences between two bundles (directories or .tar.gz): cells matched by their factor values, "
-                + "B - A per metric with Welch's 95%% interval across replicates; '*' marks an interval that excludes 0.")
+                + "B - A per metric with Welch's 95%% interval across replicates; '*' marks an interval that excludes 0. "
+                + "Exit 2 when no cell matches; a warning on stderr when one bundle is sim and the other live.")
 public final class CompareCommand implements Callable<Integer> {
 
     private static final List<String> DEFAULT_METRICS = List.of("ttft_p50_ms", "ttft_p99_ms", "itl_p99_ms", "tpot_p99_ms", "e2el_p99_ms",
@@ -41,6 +43,12 @@ public final class CompareCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try (OpenedBundle ba = OpenedBundle.open(a); OpenedBundle bb = OpenedBundle.open(b)) {
             ObjectNode r = BundleComparison.compare(ba.dir(), bb.dir());
+            if (r.path("cells").isEmpty())
+                throw new BadInputException("no cell of " + a + " matches a cell of " + b + " (cells are matched by their factor values; only in A: "
+                        + r.path("only_in_a") + ", only in B: " + r.path("only_in_b") + ")");
+            PrintWriter err = spec.commandLine().getErr();
+            for (JsonNode w : r.path("warnings")) err.println("kvlab compare: warning: " + w.asText());
+            err.flush();
             if (json) {
                 out.println(BundleJson.mapper().writeValueAsString(r));
                 out.flush();

@@ -12,7 +12,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** {@code kvlab report BUNDLE} on bundles the matrix runner wrote: re-rendered, and {@code kvlab verify} still accepts them. */
+/**
+ * {@code kvlab report BUNDLE} on bundles the matrix runner wrote: a whole bundle is re-rendered and still verifies; a
+ * corrupt one is refused and never re-sealed (issue 14, defect 1).
+ */
 class ReportCommandTest {
 
     @TempDir
@@ -59,6 +62,81 @@ class ReportCommandTest {
         try (Stream<Path> s = Files.walk(bundle)) {
             assertThat(s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".tmp"))).isEmpty();
         }
+    }
+
+    private Path smallBundle() throws Exception {
+        Path matrix = TestMatrices.write(tmp, "small.yaml", TestMatrices.SMALL);
+        Run run = kvlab("run", matrix.toString(), "--out", tmp.resolve("runs").toString());
+        assertThat(run.exit()).as(run.err()).isZero();
+        return Path.of(run.lastLine());
+    }
+
+    @Test
+    void aCorruptHlogIsRefusedNamingTheFileAndNeverResealed() throws Exception {
+        Path bundle = smallBundle();
+        Path hlog;
+        try (Stream<Path> s = Files.walk(bundle.resolve("cells"))) {
+            hlog = s.filter(p -> p.getFileName().toString().equals("ttft.hlog")).sorted().findFirst().orElseThrow();
+        }
+        byte[] b = Files.readAllBytes(hlog);
+        b[b.length - 10] ^= 0x01;
+        Files.write(hlog, b);
+        byte[] manifest = Files.readAllBytes(bundle.resolve("manifest.json"));
+        byte[] page = Files.readAllBytes(bundle.resolve("report.html"));
+
+        Run r = kvlab("report", bundle.toString());
+        assertThat(r.exit()).as(r.err()).isEqualTo(1);
+        assertThat(r.err()).contains(bundle.relativize(hlog).toString().replace('\\', '/')).contains("refusing");
+        assertThat(Files.readAllBytes(bundle.resolve("manifest.json"))).isEqualTo(manifest);
+        assertThat(Files.readAllBytes(bundle.resolve("report.html"))).isEqualTo(page);
+        assertThat(kvlab("verify", bundle.toString()).exit()).isEqualTo(1);
+        // --out does not launder it either
+        Run out = kvlab("report", bundle.toString(), "--out", tmp.resolve("elsewhere").toString());
+        assertThat(out.exit()).isEqualTo(1);
+        assertThat(tmp.resolve("elsewhere")).doesNotExist();
+    }
+
+    @Test
+    void anEditedSummaryIsRefusedAndNotRendered() throws Exception {
+        Path bundle = smallBundle();
+        Path sj = bundle.resolve("summary.json");
+        String text = Files.readString(sj);
+        String edited = text.replaceFirst("\"goodput_rps\" : [0-9.eE+-]+", "\"goodput_rps\" : 12345.0");
+        assertThat(edited).isNotEqualTo(text);
+        Files.writeString(sj, edited);
+        byte[] page = Files.readAllBytes(bundle.resolve("report.html"));
+        Run r = kvlab("report", bundle.toString());
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).contains("summary.json");
+        assertThat(Files.readAllBytes(bundle.resolve("report.html"))).isEqualTo(page);
+        assertThat(Files.readString(bundle.resolve("report.html"))).doesNotContain("12345");
+    }
+
+    @Test
+    void aDifferentRenderingIsNotWrittenIntoTheBundleButToOut() throws Exception {
+        Path bundle = smallBundle();
+        Path svg = bundle.resolve("plots/ttft-p50-p99.svg");
+        // pretend the run's kvlab drew this plot differently: the seal says so too (a legitimately older bundle)
+        String manifest = Files.readString(bundle.resolve("manifest.json"));
+        String oldSha = dev.kvlab.harness.internal.bundle.Sha256.of(svg);
+        String resealed = manifest.replace(oldSha, "0".repeat(63) + "1");
+        var m = (com.fasterxml.jackson.databind.node.ObjectNode) new com.fasterxml.jackson.databind.ObjectMapper().readTree(resealed);
+        Files.write(bundle.resolve("manifest.json"), dev.kvlab.harness.internal.bundle.Manifest.sealed(m));
+        Files.writeString(svg, "<svg>older</svg>");
+        Run inPlace = kvlab("report", bundle.toString());
+        assertThat(inPlace.exit()).isEqualTo(1);
+        assertThat(inPlace.err()).contains("plots/ttft-p50-p99.svg", "renders it differently", "--out");
+        assertThat(Files.readString(svg)).isEqualTo("<svg>older</svg>");
+
+        Path fresh = smallBundle();
+        Path out = tmp.resolve("rendered");
+        byte[] manifestBytes = Files.readAllBytes(fresh.resolve("manifest.json"));
+        Run r = kvlab("report", fresh.toString(), "--out", out.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(out.resolve("report.html")).isRegularFile();
+        assertThat(out.resolve("plots/ttft-p50-p99.svg")).isRegularFile();
+        assertThat(Files.readAllBytes(fresh.resolve("manifest.json"))).isEqualTo(manifestBytes);
+        assertThat(kvlab("report", fresh.toString(), "--out", fresh.resolve("plots").toString()).exit()).isEqualTo(2);
     }
 
     @Test

@@ -71,6 +71,11 @@ public final class BundleComparison {
         for (var e : cellsB.entrySet()) if (!cellsA.containsKey(e.getKey())) onlyB.add(e.getValue());
         o.set("only_in_a", onlyA);
         o.set("only_in_b", onlyB);
+        ArrayNode warnings = o.putArray("warnings");
+        Set<String> modesA = modes(sa), modesB = modes(sb);
+        if (!modesA.equals(modesB))
+            warnings.add("the clocks differ: A is " + String.join("+", modesA) + ", B is " + String.join("+", modesB)
+                    + "; differences mix the model's prediction with a measurement");
         return o;
     }
 
@@ -82,6 +87,12 @@ public final class BundleComparison {
             if (f.isEmpty()) f.put("cell", c.path("cell").asText().replaceFirst("^c\\d+-", ""));
             m.put(f, c.path("cell").asText());
         }
+        return m;
+    }
+
+    private static Set<String> modes(JsonNode s) {
+        Set<String> m = new java.util.TreeSet<>();
+        for (JsonNode r : s.path("rows")) if (r.path("mode").isTextual()) m.add(r.path("mode").asText());
         return m;
     }
 

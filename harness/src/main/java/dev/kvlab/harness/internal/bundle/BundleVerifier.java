@@ -54,6 +54,14 @@ public final class BundleVerifier {
     private BundleVerifier() {}
 
     public static List<Problem> verify(Path bundle) {
+        return verify(bundle, f -> false);
+    }
+
+    /**
+     * As {@link #verify(Path)}, but problems with the files {@code ignored} accepts (bundle-relative paths) are left
+     * out and do not stop the later checks: {@code kvlab report} checks everything except the files it re-renders.
+     */
+    public static List<Problem> verify(Path bundle, java.util.function.Predicate<String> ignored) {
         List<Problem> p = new ArrayList<>();
         JsonNode manifest;
         try {
@@ -72,8 +80,10 @@ public final class BundleVerifier {
         manifestSchema(manifest, p);
         if (!p.isEmpty()) return p;
         checksums(bundle, manifest, p);
+        p.removeIf(x -> ignored.test(x.file()));
         if (!p.isEmpty()) return p;
         summaries(bundle, manifest, p);
+        p.removeIf(x -> ignored.test(x.file()));
         return p;
     }
 
@@ -124,6 +134,7 @@ public final class BundleVerifier {
             return;
         }
         for (String a : actual) if (!listed.containsKey(a)) p.add(new Problem(a, "not listed in manifest.json (extra file)"));
+        strayEntries(bundle, p);
         for (var e : listed.entrySet()) {
             String rel = e.getKey();
             Path f = bundle.resolve(rel);
@@ -147,6 +158,27 @@ public final class BundleVerifier {
         }
         for (String top : List.of(PartialBundle.SUMMARY_CSV, PartialBundle.SUMMARY_JSON, "report.html"))
             if (!listed.containsKey(top)) p.add(new Problem(top, "missing"));
+    }
+
+    /** A bundle holds regular files and the directories that contain them: a symbolic link or an empty directory is a problem. */
+    private static void strayEntries(Path bundle, List<Problem> p) {
+        try (java.util.stream.Stream<Path> w = Files.walk(bundle)) {
+            for (Path e : (Iterable<Path>) w::iterator) {
+                if (e.equals(bundle)) continue;
+                String rel = Manifest.relative(bundle, e);
+                if (Files.isSymbolicLink(e)) p.add(new Problem(rel, "a symbolic link (a bundle holds only regular files)"));
+                else if (Files.isDirectory(e, java.nio.file.LinkOption.NOFOLLOW_LINKS) && !holdsAFile(e))
+                    p.add(new Problem(rel + "/", "an empty directory, not part of the bundle (extra directory)"));
+            }
+        } catch (IOException | java.io.UncheckedIOException e) {
+            p.add(new Problem(bundle.toString(), "cannot list: " + e.getMessage()));
+        }
+    }
+
+    private static boolean holdsAFile(Path dir) throws IOException {
+        try (java.util.stream.Stream<Path> w = Files.walk(dir)) {
+            return w.anyMatch(f -> Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS));
+        }
     }
 
     private static void summaries(Path bundle, JsonNode m, List<Problem> p) {

@@ -140,14 +140,4 @@ public final class Manifest {
         return Sha256.of(zeroed.getBytes(java.nio.charset.StandardCharsets.UTF_8)).equals(digest) ? null
                 : "its bytes do not match its " + SEAL + " seal (the manifest was changed)";
     }
-
-    /**
-     * Recomputes {@code files} of a finished bundle's manifest after a file was replaced (e.g. {@code kvlab report}
-     * re-rendering) and replaces {@code manifest.json} atomically. Everything else in the manifest stays.
-     */
-    public static void refresh(Path bundle) throws IOException {
-        ObjectNode m = (ObjectNode) BundleJson.read(bundle.resolve(PartialBundle.MANIFEST));
-        m.set("files", files(bundle));
-        Durable.replace(bundle.resolve(PartialBundle.MANIFEST), sealed(m));
-    }
 }

@@ -21,8 +21,8 @@ import java.util.stream.Stream;
  *
  * <p>Every file is replaced atomically (temporary sibling, fsync, rename), never rewritten in place; plots of an
  * earlier rendering that this one no longer draws are removed. The same bundle renders to the same bytes on the
- * same machine (fixed fonts and sizes, no timestamps). After a re-render of a finished bundle the caller must
- * refresh {@code manifest.json}'s file list and checksums.
+ * same machine (fixed fonts and sizes, no timestamps). A finished bundle is re-rendered through {@link SealedReport},
+ * which never changes what the run sealed.
  *
  * <p>The matrix runner calls {@link #render(Path, JsonNode)} on its {@code .partial} directory before it writes the
  * manifest, handing over the manifest it is about to write (its {@code files} list may be absent) so the page can
@@ -56,13 +56,18 @@ public final class ReportRenderer {
      * bundle.
      */
     public Rendered render(Path bundleDir, JsonNode manifest) {
+        return render(bundleDir, manifest, bundleDir);
+    }
+
+    /** Renders {@code bundleDir} (read-only) into {@code outDir}: {@code report.html} and {@code plots/} there. */
+    public Rendered render(Path bundleDir, JsonNode manifest, Path outDir) {
         BundleData b = BundleData.read(bundleDir, manifest);
         Figures figures = Figures.of(b);
 
         Map<String, Plot> byName = new LinkedHashMap<>();
         Map<String, byte[]> pngs = new LinkedHashMap<>();
         Set<String> written = new TreeSet<>();
-        Path plotDir = bundleDir.resolve(PLOTS);
+        Path plotDir = outDir.resolve(PLOTS);
         // encoding dominates (AWT rasterising, VectorGraphics2D); the plots are independent, so use the cores
         List<byte[][]> encoded = figures.plots().parallelStream().map(p -> new byte[][] {PlotFiles.png(p), PlotFiles.svg(p)}).toList();
         for (int i = 0; i < encoded.size(); i++) {
@@ -76,26 +81,10 @@ public final class ReportRenderer {
         }
         removeStale(plotDir, written);
         String html = new ReportPage(b, byName, pngs, figures.notes(), figures.breakeven()).render();
-        Path report = bundleDir.resolve(REPORT);
+        Path report = outDir.resolve(REPORT);
         AtomicFiles.write(report, html.getBytes(StandardCharsets.UTF_8));
         written.add(REPORT);
         return new Rendered(report, List.copyOf(written));
-    }
-
-    /**
-     * {@code kvlab report}: re-renders a finished bundle, then rewrites its {@code manifest.json} file list and
-     * checksums (atomically) so {@code kvlab verify} accepts it again. A bundle without a manifest is only rendered.
-     */
-    public Rendered rerender(Path bundleDir) {
-        Rendered r = render(bundleDir, null);
-        if (Files.isRegularFile(bundleDir.resolve("manifest.json"))) {
-            try {
-                dev.kvlab.harness.internal.bundle.Manifest.refresh(bundleDir); // recomputes files and the manifest's seal
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot refresh " + bundleDir.resolve("manifest.json") + ": " + e.getMessage(), e);
-            }
-        }
-        return r;
     }
 
     /** Removes earlier plots this render did not draw (and temporaries a crash may have left). */
