@@ -2,6 +2,7 @@ package dev.kvlab.cli;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.kvlab.workloads.api.LruCapacity;
 import dev.kvlab.workloads.api.MooncakeTrace;
 import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.RequestSource;
@@ -34,7 +35,8 @@ import picocli.CommandLine.Parameters;
                         + "statistics, the ideal (infinite-cache) prefix hit ratio, an LRU miss-ratio curve and the "
                         + "reuse-distance histogram.",
                 "Hit blocks of a request = longest prefix of its hash_ids present before it touches the cache; token hits "
-                        + "= min(block_tokens * hit blocks, input_length). LRU capacity = floor(f * distinct blocks)."},
+                        + "= min(block_tokens * hit blocks, input_length). LRU capacity = floor(f * distinct blocks), or "
+                        + "floor(tokens / block_tokens) for a capacity in tokens (3Mtok = 3,000,000 tokens)."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:ok", "2:bad input (the error names FILE:LINE)"})
 public final class AnalyzeCommand implements Callable<Integer> {
@@ -48,10 +50,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
             description = "tokens per block (default: the lines' block_tokens field, else 512)")
     Integer blockTokens;
 
-    @Option(names = "--capacities", paramLabel = "F[,F...]", split = ",", converter = CapacityConverter.class,
+    @Option(names = "--capacities", paramLabel = "C[,C...]", split = ",", converter = CapacityConverter.class,
             defaultValue = DEFAULT_CAPACITIES,
-            description = "LRU capacities as fractions of the distinct blocks: 1%% or 0.01 (default: 1%%,5%%,10%%,25%%,50%%)")
-    List<Double> capacities;
+            description = "LRU capacities: fractions of the distinct blocks (1%% or 0.01) or tokens (3Mtok, 50Mtok; decimal "
+                    + "K/M/G) (default: 1%%,5%%,10%%,25%%,50%%)")
+    List<LruCapacity> capacities;
 
     @Option(names = "--json", description = "print one JSON object on stdout")
     boolean json;
@@ -84,7 +87,12 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 analyzer.add(r);
             }
         }
-        TraceAnalysis a = analyzer.finish(capacities);
+        TraceAnalysis a;
+        try {
+            a = analyzer.finishCapacities(capacities);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--capacities: " + e.getMessage());
+        }
         Integer uniformBlockTokens = blockSizes[1] != 0 ? null
                 : blockSizes[0] != 0 ? blockSizes[0] : (blockTokens != null ? blockTokens : TraceFormat.MOONCAKE_BLOCK_TOKENS);
         PrintWriter out = spec.commandLine().getOut();
@@ -124,6 +132,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 g.writeStartObject();
                 g.writeNumberField("capacity_fraction", h.capacityFraction());
                 g.writeNumberField("capacity_blocks", h.capacityBlocks());
+                if (h.capacityTokens() < 0) g.writeNullField("capacity_tokens"); else g.writeNumberField("capacity_tokens", h.capacityTokens());
                 hits(g, h);
                 g.writeEndObject();
             }
@@ -191,8 +200,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
         out.println();
         out.printf(Locale.ROOT, "%-14s %14s %14s %10s %10s %10s%n", "cache", "capacity", "hit blocks", "block hit", "token hit", "block miss");
         cacheRow(out, "ideal (inf)", "unbounded", a.ideal());
-        for (TraceAnalysis.CacheHits h : a.lru()) {
-            cacheRow(out, "LRU " + pct(h.capacityFraction()), String.format(Locale.ROOT, "%,d", h.capacityBlocks()), h);
+        for (int i = 0; i < a.lru().size(); i++) {
+            TraceAnalysis.CacheHits h = a.lru().get(i);
+            cacheRow(out, "LRU " + name(capacities.get(i)), String.format(Locale.ROOT, "%,d", h.capacityBlocks()), h);
         }
         out.println();
         TraceAnalysis.ReuseDistances rd = a.reuseDistances();
@@ -231,6 +241,16 @@ public final class AnalyzeCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "  %7s  0%%%47s100%%%n", "", "");
     }
 
+    /** {@code 1%} for a fraction, {@code 3Mtok} for tokens. */
+    static String name(LruCapacity c) {
+        return switch (c) {
+            case LruCapacity.Fraction f -> pct(f.fraction());
+            case LruCapacity.Tokens t -> t.tokens() != 0 && t.tokens() % 1_000_000_000L == 0 ? t.tokens() / 1_000_000_000L + "Gtok"
+                    : t.tokens() != 0 && t.tokens() % 1_000_000L == 0 ? t.tokens() / 1_000_000L + "Mtok"
+                    : t.tokens() != 0 && t.tokens() % 1_000L == 0 ? t.tokens() / 1_000L + "Ktok" : t.tokens() + "tok";
+        };
+    }
+
     private static String bar(double fraction, int width) {
         int eighths = (int) Math.round(Math.max(0, Math.min(1, fraction)) * width * 8);
         StringBuilder sb = new StringBuilder();
@@ -255,24 +275,15 @@ public final class AnalyzeCommand implements Callable<Integer> {
         return String.format(Locale.ROOT, "%.2f h", seconds / 3600);
     }
 
-    /** {@code 1%}, {@code 12.5%}, {@code 0.01}: a fraction in [0, 1]; percentages are converted exactly (decimal). */
-    public static final class CapacityConverter implements CommandLine.ITypeConverter<Double> {
+    /** {@code 1%}, {@code 12.5%}, {@code 0.01} (a fraction in [0, 1], percentages converted exactly) or {@code 3Mtok} (tokens). */
+    public static final class CapacityConverter implements CommandLine.ITypeConverter<LruCapacity> {
         @Override
-        public Double convert(String value) {
-            String s = value.strip();
-            boolean percent = s.endsWith("%");
-            if (percent) s = s.substring(0, s.length() - 1).strip();
-            BigDecimal d;
+        public LruCapacity convert(String value) {
             try {
-                d = new BigDecimal(s);
-            } catch (NumberFormatException | ArithmeticException e) {
-                throw new CommandLine.TypeConversionException("'" + value + "' is not a capacity (use e.g. 1% or 0.01)");
+                return LruCapacity.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
             }
-            if (percent) d = d.movePointLeft(2);
-            if (d.signum() < 0 || d.compareTo(BigDecimal.ONE) > 0) {
-                throw new CommandLine.TypeConversionException("capacity '" + value + "' must be between 0% and 100%");
-            }
-            return d.doubleValue();
         }
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kvlab.workloads.api.LruCapacity;
 import dev.kvlab.workloads.api.ArrivalSpec;
 import dev.kvlab.workloads.api.MooncakeTrace;
 import dev.kvlab.workloads.api.Namespace;
@@ -110,11 +111,35 @@ class AnalyzeCommandTest {
     @Test
     void percentCapacitiesAreExactDecimals() {
         var c = new AnalyzeCommand.CapacityConverter();
-        assertThat(c.convert("1%")).isEqualTo(0.01);
-        assertThat(c.convert("7%")).isEqualTo(0.07);
-        assertThat(c.convert("0.1%")).isEqualTo(0.001);
-        assertThat(c.convert("12.5 %")).isEqualTo(0.125);
-        assertThat(c.convert("0.3")).isEqualTo(0.3);
+        assertThat(c.convert("1%")).isEqualTo(new LruCapacity.Fraction(0.01));
+        assertThat(c.convert("7%")).isEqualTo(new LruCapacity.Fraction(0.07));
+        assertThat(c.convert("0.1%")).isEqualTo(new LruCapacity.Fraction(0.001));
+        assertThat(c.convert("12.5 %")).isEqualTo(new LruCapacity.Fraction(0.125));
+        assertThat(c.convert("0.3")).isEqualTo(new LruCapacity.Fraction(0.3));
+        assertThat(c.convert("3Mtok")).isEqualTo(new LruCapacity.Tokens(3_000_000));
+        assertThat(c.convert("1.5Ktok")).isEqualTo(new LruCapacity.Tokens(1_500));
+        assertThat(c.convert("700 tokens")).isEqualTo(new LruCapacity.Tokens(700));
+    }
+
+    @Test
+    void tokenCapacitiesAreWholeBlocks(@TempDir Path dir) throws Exception {
+        // blocks of 512 tokens: 1,2 | 1,2,3 | 1,2,3 ; 1100 tokens = 2 blocks (floor), 2Ktok = 3 blocks
+        Path t = dir.resolve("t.jsonl");
+        Files.writeString(t, "{\"timestamp\": 0, \"input_length\": 1000, \"output_length\": 5, \"hash_ids\": [1, 2]}\n"
+                + "{\"timestamp\": 1, \"input_length\": 1500, \"output_length\": 5, \"hash_ids\": [1, 2, 3]}\n"
+                + "{\"timestamp\": 2, \"input_length\": 1500, \"output_length\": 5, \"hash_ids\": [1, 2, 3]}\n");
+        JsonNode d = json(run("analyze", t.toString(), "--capacities", "1100tok,2Ktok,50%", "--json"));
+        assertThat(d.at("/lru/0/capacity_tokens").asLong()).isEqualTo(1100);
+        assertThat(d.at("/lru/0/capacity_blocks").asLong()).isEqualTo(2);
+        // 2 blocks: request 2 walks 1,2,3 and leaves [2,3]: request 3 finds 1 absent -> 0 hits; request 2 hit 1,2
+        assertThat(d.at("/lru/0/hit_blocks").asLong()).isEqualTo(2);
+        assertThat(d.at("/lru/1/capacity_blocks").asLong()).isEqualTo(3);
+        assertThat(d.at("/lru/1/hit_blocks").asLong()).isEqualTo(2 + 3);
+        // a fraction reports the tokens its blocks hold: floor(0.5 * 3) = 1 block = 512 tokens
+        assertThat(d.at("/lru/2/capacity_blocks").asLong()).isEqualTo(1);
+        assertThat(d.at("/lru/2/capacity_tokens").asLong()).isEqualTo(512);
+        assertThat(run("analyze", t.toString(), "--capacities", "3Xtok").code()).isEqualTo(2);
+        assertThat(run("analyze", t.toString(), "--capacities", "0.5tok").code()).isEqualTo(2);
     }
 
     @Test

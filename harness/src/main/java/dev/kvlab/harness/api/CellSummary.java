@@ -51,6 +51,12 @@ public record CellSummary(long seed, String mode, String cacheState, String tier
         return percentilesMs.get(m)[0];
     }
 
+    /** The mean of {@code m} in ms (index 2, HdrHistogram's mean; NaN when absent); the Mooncake paper reports means. */
+    public double meanMs(Metric m) {
+        double[] p = percentilesMs.get(m);
+        return p.length > 2 ? p[2] : Double.NaN;
+    }
+
     public double p99Ms(Metric m) {
         return percentilesMs.get(m)[1];
     }
@@ -67,7 +73,7 @@ public record CellSummary(long seed, String mode, String cacheState, String tier
      * Column name → value, in {@code summary.csv} order: {@code seed, mode, cache_state, tiers, policy, transport,
      * pd, requests, completed, failed, ttft_p50_ms, ttft_p99_ms, tpot_p50_ms, tpot_p99_ms, itl_p50_ms, itl_p99_ms,
      * e2el_p99_ms, goodput_rps, slo_attainment, local_hit_ratio, remote_hit_ratio, fetched_bytes, fallbacks,
-     * wrong_hits_used}, then the extras (the other percentiles, simulated_seconds, wall_seconds, …).
+     * wrong_hits_used}, then the extras ({@code ttft_mean_ms}, the other percentiles, simulated_seconds, wall_seconds, …).
      */
     public Map<String, Object> columns() {
         Map<String, Object> c = new LinkedHashMap<>();
@@ -95,6 +101,7 @@ public record CellSummary(long seed, String mode, String cacheState, String tier
         c.put("fetched_bytes", fetchedBytes);
         c.put("fallbacks", fallbacks);
         c.put("wrong_hits_used", wrongHitsUsed);
+        c.put("ttft_mean_ms", meanMs(Metric.TTFT));
         c.put("e2el_p50_ms", p50Ms(Metric.E2EL));
         c.put("tbt_p50_ms", p50Ms(Metric.TBT));
         c.put("tbt_p99_ms", p99Ms(Metric.TBT));

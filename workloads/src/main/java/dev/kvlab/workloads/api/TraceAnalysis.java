@@ -34,14 +34,18 @@ public record TraceAnalysis(long requests, long firstArrivalNanos, long lastArri
     /**
      * Hits of one cache.
      *
-     * @param capacityFraction capacity as a fraction of the distinct blocks; {@code Double.POSITIVE_INFINITY} for the ideal cache
-     * @param capacityBlocks   {@code floor(capacityFraction * distinctBlocks)}; {@code -1} for the ideal cache
+     * @param capacityFraction capacity as a fraction of the distinct blocks ({@code capacityBlocks / distinctBlocks} for a
+     *                         token capacity); {@code Double.POSITIVE_INFINITY} for the ideal cache
+     * @param capacityBlocks   {@code floor(capacityFraction * distinctBlocks)}, or {@code floor(capacityTokens / blockTokens)}
+     *                         for a token capacity; {@code -1} for the ideal cache
+     * @param capacityTokens   the token capacity given, or {@code capacityBlocks * blockTokens} for a fraction; {@code -1} for
+     *                         the ideal cache and when block sizes differ
      * @param hitBlocks        sum over requests of the longest present prefix of its blocks
      * @param totalBlocks      sum over requests of its blocks
      * @param hitTokens        sum over requests of {@code min(blockTokens * hit blocks, input tokens)}
      * @param totalTokens      sum over requests of its input tokens
      */
-    public record CacheHits(double capacityFraction, long capacityBlocks, long hitBlocks, long totalBlocks,
+    public record CacheHits(double capacityFraction, long capacityBlocks, long capacityTokens, long hitBlocks, long totalBlocks,
                             long hitTokens, long totalTokens) {
 
         public boolean infinite() { return capacityBlocks < 0; }

@@ -17,7 +17,8 @@ import java.util.List;
  *       keys present in the cache <i>before</i> the request touches it; its <b>token hits</b> are
  *       {@code min(blockTokens * hit blocks, inputTokens)}. Ratios are sums over all requests (hits / total).</li>
  *   <li><b>Ideal</b> (infinite) cache: every block seen in an earlier request is present.</li>
- *   <li><b>LRU</b> with capacity {@code C = floor(f * distinctBlocks)}: after counting the hits, the request's keys are
+ *   <li><b>LRU</b> with capacity {@code C = floor(f * distinctBlocks)} (a fraction) or {@code C = floor(tokens / blockTokens)}
+ *       (a token capacity, {@link LruCapacity}): after counting the hits, the request's keys are
  *       walked in order; a present key moves to most-recently-used, an absent one is inserted as most-recently-used
  *       and, while the cache holds more than {@code C} blocks, the least-recently-used block is evicted (possibly one
  *       the same request inserted).</li>
@@ -78,11 +79,22 @@ public final class TraceAnalyzer {
      * the reuse distances.
      */
     public TraceAnalysis finish(List<Double> capacityFractions) {
+        return finishCapacities(capacityFractions.stream().<LruCapacity>map(LruCapacity.Fraction::new).toList());
+    }
+
+    /**
+     * Runs the ideal cache, one LRU per capacity (a fraction of the distinct blocks, or tokens: {@code floor(tokens /
+     * blockTokens)} blocks, which needs one block size over the whole trace) and the reuse distances.
+     */
+    public TraceAnalysis finishCapacities(List<LruCapacity> capacities) {
         if (finished) throw new IllegalStateException("finish() was already called");
-        finished = true;
-        for (double f : capacityFractions) {
-            if (!(f >= 0) || Double.isInfinite(f)) throw new IllegalArgumentException("capacity fraction must be >= 0, got " + f);
+        int uniformBlockTokens = uniformBlockTokens();
+        for (LruCapacity c : capacities) {
+            if (c instanceof LruCapacity.Tokens && uniformBlockTokens <= 0)
+                throw new IllegalArgumentException(uniformBlockTokens == 0 ? "a token capacity needs at least one request (to know its block size)"
+                        : "a token capacity needs one block size, but the requests' block sizes differ");
         }
+        finished = true;
         int n = inputs.size();
         int distinct = ids.size();
         int[] acc = accesses.raw();
@@ -105,14 +117,26 @@ public final class TraceAnalyzer {
             for (int j = 0; j < k; j++) seen = Math.max(seen, acc[pos + j] + 1);
             pos += k;
         }
-        TraceAnalysis.CacheHits ideal = new TraceAnalysis.CacheHits(Double.POSITIVE_INFINITY, -1, idealBlocks,
+        TraceAnalysis.CacheHits ideal = new TraceAnalysis.CacheHits(Double.POSITIVE_INFINITY, -1, -1, idealBlocks,
                 totalBlocks, idealTokens, totalInput);
 
         List<TraceAnalysis.CacheHits> lru = new ArrayList<>();
-        lruHits = new int[capacityFractions.size()][];
-        for (int c = 0; c < capacityFractions.size(); c++) {
-            double f = capacityFractions.get(c);
-            long capacity = (long) Math.floor(f * (double) distinct);
+        lruHits = new int[capacities.size()][];
+        for (int c = 0; c < capacities.size(); c++) {
+            long capacity, capacityTokens;
+            double f;
+            switch (capacities.get(c)) {
+                case LruCapacity.Fraction fr -> {
+                    f = fr.fraction();
+                    capacity = (long) Math.floor(f * (double) distinct);
+                    capacityTokens = uniformBlockTokens > 0 ? capacity * uniformBlockTokens : -1;
+                }
+                case LruCapacity.Tokens t -> {
+                    capacityTokens = t.tokens();
+                    capacity = t.tokens() / uniformBlockTokens;
+                    f = distinct == 0 ? 0 : (double) capacity / distinct;
+                }
+            }
             DenseLru cache = new DenseLru(capacity, distinct);
             int[] hits = new int[n];
             long hitBlocks = 0, hitTokens = 0;
@@ -127,7 +151,7 @@ public final class TraceAnalyzer {
                 pos += k;
             }
             lruHits[c] = hits;
-            lru.add(new TraceAnalysis.CacheHits(f, capacity, hitBlocks, totalBlocks, hitTokens, totalInput));
+            lru.add(new TraceAnalysis.CacheHits(f, capacity, capacityTokens, hitBlocks, totalBlocks, hitTokens, totalInput));
         }
 
         return new TraceAnalysis(n, n == 0 ? 0 : firstNanos, n == 0 ? 0 : lastNanos,
@@ -145,6 +169,15 @@ public final class TraceAnalyzer {
     public int[] lruHitBlocks(int index) {
         if (!finished) throw new IllegalStateException("call finish() first");
         return lruHits[index].clone();
+    }
+
+    /** The requests' block size when they all have the same one; 0 without requests, -1 when sizes differ. */
+    public int uniformBlockTokens() {
+        int n = blockTokens.size();
+        if (n == 0) return 0;
+        int[] bt = blockTokens.raw();
+        for (int i = 1; i < n; i++) if (bt[i] != bt[0]) return -1;
+        return bt[0];
     }
 
     /** Per-request block counts, in request order. */

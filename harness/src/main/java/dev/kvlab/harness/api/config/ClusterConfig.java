@@ -5,7 +5,8 @@ package dev.kvlab.harness.api.config;
  *
  * @param instances        engine instances, each {@code tp} GPUs [4]
  * @param tp               tensor-parallel GPUs per instance [1]
- * @param router           {@code round-robin}, {@code least-loaded}, {@code cache-aware} [cache-aware]
+ * @param router           {@code round-robin}, {@code random}, {@code least-loaded}, {@code cache-aware}, {@code kv-centric}
+ *                         ({@link RouterKind}) [cache-aware]
  * @param prefillInstances with {@code pd: disaggregated}, how many of the instances prefill (the rest decode);
  *                         0 = half, rounded up [0]
  */

@@ -3,11 +3,18 @@ package dev.kvlab.harness.api.config;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
-/** How requests pick an instance: {@code round-robin}, {@code least-loaded} (fewest outstanding tokens), {@code cache-aware} (longest local prefix hit, then least loaded). */
+/**
+ * How requests pick a (prefill) instance: {@code round-robin}; {@code random} (uniform, seeded by the run's seed);
+ * {@code least-loaded} (fewest outstanding tokens); {@code cache-aware} (longest local prefix hit, then least loaded);
+ * {@code kv-centric} (the Mooncake paper's KVCache-centric scheduling, its Algorithm 1: the least estimated TTFT =
+ * queueing + prefill of what is not cached locally + transfer of what the global pool holds beyond that).
+ */
 public enum RouterKind {
     ROUND_ROBIN,
+    RANDOM,
     LEAST_LOADED,
-    CACHE_AWARE;
+    CACHE_AWARE,
+    KV_CENTRIC;
 
     /** The config spelling. */
     @JsonValue

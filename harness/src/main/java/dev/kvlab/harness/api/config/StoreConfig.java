@@ -5,7 +5,8 @@ package dev.kvlab.harness.api.config;
  *
  * @param backend        live: {@code bundled} (embedded cluster over the transport) or {@code kvlab://HOST:PORT} [bundled]
  * @param nodes          storage nodes (segments) [4]
- * @param capacity       total capacity over all nodes, e.g. {@code 2TiB} (sim) or {@code 2GiB} (live) [2TiB]
+ * @param capacity       total capacity over all nodes, e.g. {@code 2TiB} (sim) or {@code 2GiB} (live), or tokens of the
+ *                       run's model ({@code 30Mtok}: KV bytes per token, counted once) [2TiB]
  * @param replicas       replicas per object [1]
  * @param leaseTtl       lease granted with a read [10s]
  * @param highWatermark  usage above which the master evicts [0.9]

@@ -23,6 +23,7 @@ import dev.kvlab.harness.internal.WorkloadPlan;
 import dev.kvlab.harness.internal.fault.FaultPlan;
 import dev.kvlab.workloads.api.ArrivalSpec;
 import dev.kvlab.workloads.api.Namespace;
+import dev.kvlab.workloads.api.TokenCount;
 import dev.kvlab.workloads.api.TraceFormat;
 import dev.kvlab.workloads.api.WorkloadFormatException;
 import dev.kvlab.workloads.api.WorkloadSpec;
@@ -133,6 +134,27 @@ public final class RunValidator {
         return n;
     }
 
+    /**
+     * A KV capacity: a byte size ({@code 2TiB}) or tokens ({@code 3Mtok}, see {@link TokenCount}), which is
+     * {@code tokens * bytesPerToken} bytes of this run's model.
+     */
+    private long kvSize(String key, String v, long bytesPerToken, boolean zeroOk) {
+        need(key, v);
+        if (!TokenCount.isTokens(v)) return size(key, v, zeroOk);
+        long tokens;
+        try {
+            tokens = TokenCount.parse(v);
+        } catch (IllegalArgumentException e) {
+            throw bad(key, e.getMessage());
+        }
+        if (!zeroOk && tokens == 0) throw bad(key, "must be > 0, got " + v);
+        try {
+            return Math.multiplyExact(tokens, bytesPerToken);
+        } catch (ArithmeticException e) {
+            throw bad(key, v + " of " + bytesPerToken + "-byte tokens is too large");
+        }
+    }
+
     private long nanos(String key, String v, boolean zeroOk) {
         need(key, v);
         Duration d;
@@ -215,7 +237,8 @@ public final class RunValidator {
                     + "(kv_memory_fraction %.2f): raise cluster.tp", model.id(), ByteSize.format((long) weightsPerRank), cl.tp(),
                     ByteSize.format(hw.hbmCapacity()), hw.id(), s.kvMemoryFraction()));
 
-        long dram = size("local.dram_capacity", need("local", c.local()).dramCapacity(), true);
+        // per instance, over all its ranks (3Mtok = 3M tokens' KV as the instance's GPUs hold it)
+        long dram = kvSize("local.dram_capacity", need("local", c.local()).dramCapacity(), kv.bytesPerTokenAllRanks(), true);
         long dramBlocks = dram / (kv.bytesPerTokenAllRanks() * blockTokens);
 
         StoreConfig st = need("store", c.store());
@@ -224,7 +247,7 @@ public final class RunValidator {
             throw bad("store.backend", "must be bundled or kvlab://HOST:PORT, got '" + backend + "'");
         atLeast("store.nodes", st.nodes(), 1);
         if (st.nodes() > 1024) throw bad("store.nodes", "must be <= 1024");
-        long cap = size("store.capacity", st.capacity(), false);
+        long cap = kvSize("store.capacity", st.capacity(), kv.bytesPerToken(), false); // the store holds KV once
         if (cap / st.nodes() < kv.blockBytes(blockTokens))
             throw bad("store.capacity", "each of the " + st.nodes() + " nodes gets " + ByteSize.format(cap / st.nodes())
                     + ", less than one KV block (" + ByteSize.format(kv.blockBytes(blockTokens)) + ")");

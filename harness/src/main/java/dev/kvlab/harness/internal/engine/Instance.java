@@ -33,6 +33,8 @@ public final class Instance {
 
     /** Tokens of work routed here and not yet done (load balancing). */
     long outstandingTokens;
+    /** The kv-centric router's estimated prefill seconds (as nanos) of requests routed here and not yet prefilled. */
+    long queuedPrefillNanos;
     /** Transfers in flight on this instance's link (contention). */
     int activeTransfers;
     long iterations;

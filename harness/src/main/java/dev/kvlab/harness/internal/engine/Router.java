@@ -2,24 +2,37 @@ package dev.kvlab.harness.internal.engine;
 
 import dev.kvlab.harness.api.config.RouterKind;
 import java.util.List;
+import java.util.SplittableRandom;
 
-/** Picks the instance a request goes to. Deterministic: ties go to the lowest index. */
+/**
+ * Picks the instance a request goes to. Deterministic: ties go to the lowest index; {@code random} draws from a
+ * generator seeded by the run's seed. Every router reads only the serving model's own state (instances' queues and
+ * prefix caches, the {@link PoolIndex}), which both clocks keep the same way, so sim and live route alike.
+ */
 public final class Router {
+
+    private static final long RANDOM_STREAM = 0x9E3779B97F4A7C15L;
 
     private final RouterKind kind;
     private final boolean localTier;
+    private final SplittableRandom random;
+    private final KvCentricEstimate kvCentric;
     private int next;
 
-    public Router(RouterKind kind, boolean localTier) {
+    Router(RouterKind kind, boolean localTier, long seed, KvCentricEstimate kvCentric) {
         this.kind = kind;
         this.localTier = localTier;
+        this.random = new SplittableRandom(seed ^ RANDOM_STREAM);
+        this.kvCentric = kvCentric;
     }
 
     public Instance route(Seq s, List<Instance> candidates) {
         return switch (kind) {
             case ROUND_ROBIN -> candidates.get(Math.floorMod(next++, candidates.size()));
+            case RANDOM -> candidates.get(random.nextInt(candidates.size()));
             case LEAST_LOADED -> leastLoaded(candidates);
             case CACHE_AWARE -> localTier ? longestPrefix(s, candidates) : leastLoaded(candidates);
+            case KV_CENTRIC -> leastEstimatedTtft(s, candidates);
         };
     }
 
@@ -41,5 +54,29 @@ public final class Router {
             }
         }
         return best;
+    }
+
+    /** Algorithm 1 of the Mooncake paper: the instance with the least estimated TTFT; its queue grows by the prefill estimate. */
+    private Instance leastEstimatedTtft(Seq s, List<Instance> c) {
+        int global = kvCentric.globalBlocks(s);
+        Instance best = null;
+        KvCentricEstimate.Estimate bestEst = null;
+        for (Instance in : c) {
+            KvCentricEstimate.Estimate e = kvCentric.estimate(s, in, global);
+            if (bestEst == null || e.ttftNanos() < bestEst.ttftNanos()) {
+                best = in;
+                bestEst = e;
+            }
+        }
+        s.queuedPrefillNanos = bestEst.prefillNanos();
+        best.queuedPrefillNanos += bestEst.prefillNanos();
+        return best;
+    }
+
+    /** {@code s}'s prefill is done (or it failed): its estimate leaves its instance's queue. */
+    static void prefillSettled(Seq s, Instance in) {
+        if (s.queuedPrefillNanos == 0 || in == null) return;
+        in.queuedPrefillNanos -= s.queuedPrefillNanos;
+        s.queuedPrefillNanos = 0;
     }
 }

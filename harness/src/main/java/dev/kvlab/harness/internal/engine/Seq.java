@@ -49,6 +49,8 @@ public final class Seq {
     public int promptDone;
     /** Output tokens produced so far. */
     public int generated;
+    /** The kv-centric router's prefill estimate counted in its instance's queue until the prefill is done (0 otherwise). */
+    public long queuedPrefillNanos;
     /** Tokens this iteration computes for the sequence (prefill chunk or 1 decode token). */
     public int chunk;
 

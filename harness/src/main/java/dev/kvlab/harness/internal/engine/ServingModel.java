@@ -1,6 +1,7 @@
 package dev.kvlab.harness.internal.engine;
 
 import dev.kvlab.harness.api.config.Pd;
+import dev.kvlab.harness.api.config.Policy;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.internal.CellPlan;
 import dev.kvlab.workloads.api.Request;
@@ -30,6 +31,7 @@ public final class ServingModel {
     private final RemoteTier remote;
     private final FetchPolicy policy;
     private final Router router;
+    private final PoolIndex pool;
     private final boolean localTier, remoteTier, pd;
     private final List<Instance> instances = new ArrayList<>();
     private final List<Instance> prefillSide = new ArrayList<>();
@@ -48,7 +50,9 @@ public final class ServingModel {
         this.remoteTier = c.tiers().remote();
         this.pd = c.pd() == Pd.DISAGGREGATED;
         this.policy = new FetchPolicy(c.policy(), plan.roofline());
-        this.router = new Router(c.cluster().router(), localTier);
+        this.pool = new PoolIndex(remoteTier ? plan.storeCapacity() / Math.max(1, plan.blockBytes()) : 0);
+        this.router = new Router(c.cluster().router(), localTier, c.seed(),
+                new KvCentricEstimate(plan.roofline(), remote, pool, localTier, remoteTier, c.policy() != Policy.RECOMPUTE));
         this.dramBytesPerSecond = plan.hardware().hostLinkBandwidth() * plan.kv().tp();
         int n = c.cluster().instances();
         int prefill = pd ? (c.cluster().prefillInstances() > 0 ? c.cluster().prefillInstances() : (n + 1) / 2) : n;
@@ -184,6 +188,7 @@ public final class ServingModel {
         Instance in = s.instance;
         s.generated = 1;
         in.outstandingTokens--;
+        Router.prefillSettled(s, in);
         listener.firstToken(s, now);
         long[] keys = s.request.blockKeys();
         int computedFrom = s.hbmHitBlocks + s.dramHitBlocks + s.fetchedBlocks;
@@ -193,6 +198,7 @@ public final class ServingModel {
             s.keyedBlocks = s.fullBlocks;
         }
         if (remoteTier && computedFrom < s.fullBlocks) remote.writeBack(s, computedFrom, s.fullBlocks);
+        if (remoteTier) pool.stored(keys, s.fullBlocks);
         if (s.outputTokens() == 1) {
             complete(s, now);
         } else if (pd) {
@@ -261,6 +267,7 @@ public final class ServingModel {
     private void fail(Seq s, Instance in, String reason) {
         s.phase = Seq.Phase.FAILED;
         s.failure = reason;
+        Router.prefillSettled(s, s.instance);
         if (in != null) {
             in.outstandingTokens -= s.outstandingTokens();
             in.running.remove(s);
