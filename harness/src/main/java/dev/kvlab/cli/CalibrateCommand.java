@@ -1,6 +1,16 @@
 package dev.kvlab.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kvlab.cli.bench.Calibration;
+import dev.kvlab.cli.bench.TargetCalibration;
+import dev.kvlab.cli.bench.TargetCalibrationResult;
+import dev.kvlab.store.api.BackendOptions;
+import dev.kvlab.store.api.KvBackend;
+import dev.kvlab.store.api.KvBackends;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Locale;
+import java.util.Map;
 import dev.kvlab.transport.api.DurationSpec;
 import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.transport.api.TransportProfile;
@@ -25,13 +35,26 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
         description = "Measures the live transports (latency from small transfers, bandwidth from large ones) and writes a "
-                + "TransportModel profile (YAML, labelled with the machine and date) that sim runs load as PROFILE.yaml#<transport>.")
+                + "TransportModel profile (YAML, labelled with the machine and date) that sim runs load as PROFILE.yaml#<transport>. "
+                + "With --target kvlab://HOST:PORT it measures a running store instead, from this host through the store's client: "
+                + "round trip, small-get latency and the bandwidth its links deliver.")
 public final class CalibrateCommand implements Callable<Integer> {
 
     @Spec CommandSpec cmd;
 
-    @Option(names = "--out", defaultValue = "transport-profile.yaml", paramLabel = "PROFILE.yaml", description = "where to write the profile (default ${DEFAULT-VALUE})")
+    static final Path DEFAULT_OUT = Path.of("transport-profile.yaml");
+
+    @Option(names = "--out", paramLabel = "PROFILE.yaml", description = "where to write the profile (default transport-profile.yaml; with --target only when given)")
     Path out;
+
+    @Option(names = "--target", paramLabel = "kvlab://HOST:PORT", description = "calibrate against this running store (its master; the nodes it names) instead of local transports")
+    String target;
+
+    @Option(names = "--transport", defaultValue = "tcp", paramLabel = "NAME", description = "with --target: the nodes' data plane [${DEFAULT-VALUE}]")
+    String transport;
+
+    @Option(names = "--json", description = "with --target: print the measurement as one JSON object")
+    boolean json;
 
     @Option(names = "--transports", split = ",", paramLabel = "NAME", description = "which transports, comma-separated (default: all)")
     List<String> transports;
@@ -45,6 +68,9 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Transports known = Transports.discover();
+        if (target != null) return calibrateTarget(known);
+        if (json) throw new ParameterException(cmd.commandLine(), "--json needs --target (the local calibration writes a profile)");
+        if (out == null) out = DEFAULT_OUT;
         List<String> names = new ArrayList<>(new LinkedHashSet<>(transports == null ? known.names() : transports));
         for (String n : names)
             if (!known.names().contains(n))
@@ -72,5 +98,54 @@ public final class CalibrateCommand implements Callable<Integer> {
                 + profile.machine().getOrDefault("host", "?") + ", " + profile.created() + ")");
         o.flush();
         return Kvlab.EXIT_OK;
+    }
+
+    private Integer calibrateTarget(Transports known) throws Exception {
+        if (!TARGET.matcher(target).matches())
+            throw new ParameterException(cmd.commandLine(), "--target must be kvlab://HOST:PORT, got '" + target + "'");
+        if (transports != null) throw new ParameterException(cmd.commandLine(), "--transports does not apply with --target (use --transport)");
+        if (link != null) throw new ParameterException(cmd.commandLine(), "--link does not apply with --target (the link is what is measured)");
+        if (!known.names().contains(transport) || "local".equals(transport))
+            throw new ParameterException(cmd.commandLine(), "--transport: '" + transport + "' cannot reach a store in other processes");
+        Duration d = parseDuration();
+        if (out != null && !(out.toString().endsWith(".yaml") || out.toString().endsWith(".yml")))
+            throw new ParameterException(cmd.commandLine(), "--out must name a .yaml file, got " + out);
+        PrintWriter err = cmd.commandLine().getErr();
+        TargetCalibrationResult r;
+        BackendOptions opts = BackendOptions.defaults().withTransport(transport).withTimeout(Duration.ofSeconds(10)).withTenant("calibrate");
+        try (KvBackend store = KvBackends.discover().open(target, opts)) {
+            r = new TargetCalibration(d, line -> {
+                err.println(line);
+                err.flush();
+            }).run(target, transport, known.provider(transport).emulated(), store);
+        }
+        if (out != null) {
+            TransportProfile p = new TransportProfile(TransportProfile.KIND, TransportProfile.VERSION,
+                    Instant.now(Clock.systemUTC()).truncatedTo(ChronoUnit.SECONDS).toString(), Calibration.machine(),
+                    "measured by kvlab calibrate --target " + target + " from this host (link " + r.link() + ")", Map.of(transport, r.toEntry()));
+            p.write(out);
+            err.println("wrote " + out.toAbsolutePath() + " (" + transport + ": use it as " + out.getFileName() + "#" + transport + ")");
+        }
+        PrintWriter o = cmd.commandLine().getOut();
+        if (json) {
+            o.println(new ObjectMapper().writeValueAsString(r));
+        } else {
+            o.printf(Locale.ROOT, "%s over %s: rtt %.1f us, small get %.1f us, bandwidth %.3f Gbit/s (%.1f MB/s payload, %d threads); link %s%n",
+                    target, transport, r.rttUs(), r.latencyUs(), r.bandwidth() * 8 / 1e9, r.bandwidth() / 1e6, r.threads(), r.link());
+        }
+        o.flush();
+        return Kvlab.EXIT_OK;
+    }
+
+    private static final java.util.regex.Pattern TARGET = java.util.regex.Pattern.compile("kvlab://[^\\s/:]+:\\d{1,5}");
+
+    private Duration parseDuration() {
+        try {
+            Duration d = DurationSpec.parse(duration);
+            if (d.isZero() || d.compareTo(Duration.ofMinutes(10)) > 0) throw new IllegalArgumentException("--duration must be > 0 and <= 10m");
+            return d;
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(cmd.commandLine(), e.getMessage(), e);
+        }
     }
 }

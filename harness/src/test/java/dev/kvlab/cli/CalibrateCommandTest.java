@@ -49,4 +49,12 @@ class CalibrateCommandTest {
         assertThat(BenchTransportCommandTest.run("calibrate", "--out", out.toString(), "--duration", "forever").code()).isEqualTo(Kvlab.EXIT_BAD_INPUT);
         assertThat(Files.exists(out)).isFalse();
     }
+
+    @Test
+    void targetModeRefusesWhatDoesNotApply() {
+        BenchTransportCommandTest.assertBadInput("--target must be kvlab://HOST:PORT", "calibrate", "--target", "redis://127.0.0.1:6379");
+        BenchTransportCommandTest.assertBadInput("--json needs --target", "calibrate", "--json");
+        BenchTransportCommandTest.assertBadInput("--link does not apply", "calibrate", "--target", "kvlab://127.0.0.1:1", "--link", "1gbps");
+        BenchTransportCommandTest.assertBadInput("--transport: 'local'", "calibrate", "--target", "kvlab://127.0.0.1:1", "--transport", "local");
+    }
 }

@@ -104,7 +104,7 @@ public final class Calibration {
     }
 
     /** What the figures were measured on. */
-    static Map<String, String> machine() {
+    public static Map<String, String> machine() {
         Map<String, String> m = new LinkedHashMap<>();
         try {
             m.put("host", InetAddress.getLocalHost().getHostName());
