@@ -114,7 +114,11 @@ public final class BenchStoreCommand implements Callable<Integer> {
         try (KvBackend b = KvBackends.discover().open(backend, opts)) {
             StoreBench.Settings s = new StoreBench.Settings(backend, redis ? "redis" : transport, emulated, vs, o, clients, d, w, keys, verify, !noLoad, hlog);
             r = StoreBench.run(s, b, log);
+        } catch (StoreBench.Failure e) {
+            System.err.println("kvlab bench store: " + e.getMessage());
+            return Kvlab.EXIT_FAILED;
         }
+        if (r.errors() > 0) System.err.printf(Locale.ROOT, "kvlab bench store: %d of %d operations failed%n", r.errors(), r.ops());
         if (json) {
             System.out.println(new ObjectMapper().writeValueAsString(r));
         } else {

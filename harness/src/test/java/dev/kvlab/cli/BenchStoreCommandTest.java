@@ -66,6 +66,22 @@ class BenchStoreCommandTest {
         assertThat(j.get("p99_us").asLong()).isGreaterThanOrEqualTo(j.get("p50_us").asLong());
     }
 
+    /** Issue 14, defect 2: nothing listening fails the bench within seconds and says so (it used to load keys for 100 s). */
+    @Test
+    void aStoreThatIsNotThereFailsFastAndSaysSo() throws Exception {
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        long t0 = System.nanoTime();
+        Run r = run("bench", "store", "--backend", "kvlab://127.0.0.1:" + port, "--value-size", "1MiB", "--op", "get", "--duration", "1s");
+        double secs = (System.nanoTime() - t0) / 1e9;
+        assertThat(r.code()).as(r.err()).isEqualTo(1);
+        assertThat(r.err()).contains("unreachable").contains("127.0.0.1:" + port);
+        assertThat(r.out()).doesNotContain("ops/s");
+        assertThat(secs).isLessThan(15);
+    }
+
     @Test
     void aGetRunWithoutLoadingReportsMisses() throws Exception {
         Run r = run("bench", "store", "--backend", "bundled", "--transport", "local", "--value-size", "4KiB", "--op", "get", "--duration", "200ms",

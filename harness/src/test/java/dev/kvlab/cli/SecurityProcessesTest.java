@@ -252,12 +252,15 @@ class SecurityProcessesTest {
         assertThat(ok.get("hits").asLong()).isPositive();
         assertThat(ok.get("errors").asLong()).isZero();
         assertThat(ok.get("wrong_bytes").asLong()).isZero();
+        // a wrong token: the bench fails within seconds and says it is the token (issue 14, defect 2)
+        long t0 = System.nanoTime();
         Process refused = start(null, Map.of("KVLAB_STORE_TOKEN", token + "0"), bench);
-        refused.waitFor(120, TimeUnit.SECONDS);
+        assertThat(refused.waitFor(30, TimeUnit.SECONDS)).as("a bench with a wrong token ends").isTrue();
         Thread.sleep(100);
         String refusedOut = logs.get(refused).toString();
-        assertThat(refusedOut).doesNotContain("\"hits\" : 1", "\"hits\":1");
-        if (refused.exitValue() == 0) assertThat(json(refusedOut).get("hits").asLong()).as("a wrong token reads nothing").isZero();
+        assertThat(refused.exitValue()).as(refusedOut).isEqualTo(1);
+        assertThat(refusedOut).contains("authentication failed", "KVLAB_STORE_TOKEN").doesNotContain("\"hits\"");
+        assertThat((System.nanoTime() - t0) / 1e9).as("seconds to fail").isLessThan(20);
 
         // the token never shows: not in any command line, not in any output
         for (Process p : procs) {

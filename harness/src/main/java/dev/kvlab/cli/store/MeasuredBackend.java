@@ -27,6 +27,7 @@ public final class MeasuredBackend implements KvBackend {
     private final boolean verify;
     private final Recorder latency = new Recorder(3_600_000_000L, 3);
     private volatile boolean recording;
+    private volatile String firstError;
     final LongAdder ops = new LongAdder(), hits = new LongAdder(), misses = new LongAdder(), errors = new LongAdder(),
             wrong = new LongAdder(), leaseExpired = new LongAdder(), checksum = new LongAdder(), content = new LongAdder(),
             bytes = new LongAdder();
@@ -42,6 +43,9 @@ public final class MeasuredBackend implements KvBackend {
     }
 
     public Recorder latency() { return latency; }
+
+    /** What the first failed measured get said (status and detail), or null. */
+    public String firstError() { return firstError; }
 
     /** A get whose intended start was {@code intendedStartNanos} ({@link System#nanoTime()}). */
     public GetResult getInto(String key, MemorySegment dst, long intendedStartNanos) {
@@ -62,7 +66,10 @@ public final class MeasuredBackend implements KvBackend {
             case LEASE_EXPIRED -> { misses.increment(); leaseExpired.increment(); }
             case CHECKSUM_MISMATCH -> { misses.increment(); checksum.increment(); }
             case CONTENT_MISMATCH -> { misses.increment(); content.increment(); }
-            case TIMEOUT, ERROR -> errors.increment();
+            case TIMEOUT, ERROR -> {
+                errors.increment();
+                if (firstError == null) firstError = r.status() + " " + r.detail();
+            }
         }
         return r;
     }

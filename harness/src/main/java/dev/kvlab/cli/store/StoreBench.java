@@ -1,5 +1,7 @@
 package dev.kvlab.cli.store;
 
+import dev.kvlab.store.api.GetResult;
+import dev.kvlab.store.api.GetStatus;
 import dev.kvlab.store.api.KeyedPayload;
 import dev.kvlab.store.api.KvBackend;
 import dev.kvlab.store.api.ReplicateConfig;
@@ -37,6 +39,7 @@ public final class StoreBench {
     public static StoreBenchResult run(Settings s, KvBackend backend, PrintStream log) throws InterruptedException, IOException {
         MeasuredBackend m = new MeasuredBackend(backend, s.verify());
         boolean get = "get".equals(s.op());
+        preflight(s, m);
         if (get && s.load()) load(s, m, log);
         AtomicBoolean stop = new AtomicBoolean();
         List<Thread> threads = new ArrayList<>();
@@ -73,11 +76,53 @@ public final class StoreBench {
         double secs = (t1 - t0) / 1e9;
         if (s.hlog() != null) writeHlog(s.hlog(), h, startMs, secs);
         long ops = m.ops.sum();
+        if (ops == 0) throw new Failure(s.backend() + ": no operation completed in " + s.duration() + " (the store did not answer)");
+        if (m.errors.sum() == ops)
+            throw new Failure(s.backend() + ": every one of " + ops + " " + s.op() + "s failed" + (m.firstError() == null ? "" : ": " + reason(m.firstError())));
         return new StoreBenchResult(s.backend(), backend.name(), s.transport(), s.emulated(), s.op(), s.valueSize(), s.clients(), s.keys(), s.verify(),
                 round(secs), ops, round(ops / secs), round(m.bytes.sum() / secs), round(h.getMean()),
                 h.getValueAtPercentile(50), h.getValueAtPercentile(90), h.getValueAtPercentile(99), h.getValueAtPercentile(99.9), h.getMaxValue(),
                 m.hits.sum(), m.misses.sum(), m.errors.sum(), m.wrong.sum(), m.leaseExpired.sum(), m.checksum.sum(), m.content.sum(),
                 backend.copySemantics());
+    }
+
+    /** The bench could not do its job (store unreachable, token refused, every operation failed): exit 1 with this reason. */
+    public static final class Failure extends RuntimeException {
+        public Failure(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * One get of a key no bench writes, before anything else: an unreachable store, a refused token or a store that
+     * does not answer in time fails the bench here, within one call's timeout, instead of hundreds of failing loads.
+     */
+    static void preflight(Settings s, MeasuredBackend m) {
+        MemorySegment buf = m.allocateBuffer(Math.min(s.valueSize(), 4096));
+        GetResult r;
+        try {
+            r = m.getInto("bench/preflight/" + s.valueSize(), buf);
+        } catch (RuntimeException e) {
+            throw new Failure(s.backend() + ": " + reason(String.valueOf(e.getMessage())));
+        }
+        if (r.status() == GetStatus.ERROR || r.status() == GetStatus.TIMEOUT) throw new Failure(s.backend() + ": " + reason(r.detail()));
+    }
+
+    /** A failure detail with what it means in front: authentication, unreachable or timeout. */
+    static String reason(String detail) {
+        String d = detail == null ? "" : detail;
+        String l = d.toLowerCase(java.util.Locale.ROOT);
+        int nl = d.indexOf('\n');
+        if (nl >= 0) d = d.substring(0, nl);
+        if (d.length() > 240) d = d.substring(0, 240) + "...";
+        if (l.contains("refused the call") || l.contains("unauthenticated") || l.contains("token") || l.contains("auth"))
+            return "authentication failed: the store refused the token (set KVLAB_STORE_TOKEN to the store's token): " + d;
+        if (l.contains("connection refused") || l.contains("unavailable") || l.contains("unreachable") || l.contains("unknown host")
+                || l.contains("unresolved"))
+            return "unreachable: nothing answers there (is `kvlab store master` running at that address?): " + d;
+        if (l.contains("deadline") || l.contains("timed out") || l.contains("timeout"))
+            return "timeout: the store did not answer in time: " + d;
+        return d;
     }
 
     private static double round(double v) {
@@ -102,6 +147,9 @@ public final class StoreBench {
         for (Thread t : ts) t.join();
         long f = 0;
         for (long x : failed) f += x;
+        if (f == s.keys())
+            throw new Failure(s.backend() + ": loading failed: all " + f + " puts failed (are storage nodes mounted, reachable on their data port, "
+                    + "and does KVLAB_STORE_TOKEN match theirs?)");
         if (log != null) log.printf("loaded %d keys of %d bytes in %.1f s%s%n", s.keys() - f, s.valueSize(), (System.nanoTime() - t0) / 1e9,
                 f > 0 ? " (" + f + " puts failed: they will be misses)" : "");
     }
