@@ -5,6 +5,7 @@ import dev.kvlab.harness.api.catalog.KvSizing;
 import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.catalog.Roofline;
 import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.store.api.master.MasterConfig;
 import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.transport.api.TransportModel;
 
@@ -35,6 +36,25 @@ public record CellPlan(RunConfig config, ModelSpec model, HardwareSpec hardware,
                        long hbmKvBlocks, long dramBlocks, long storeCapacity, long leaseTtlNanos, long lookupNanos,
                        long intervalNanos, long spinNanos, LinkSpec link, String transportName,
                        TransportModel transportModel) {
+
+    /**
+     * The store master's settings from the run config, for every clock (sim's master, the live embedded store's,
+     * a fault cell's): seed, lease TTL, high watermark, eviction ratio. Client liveness is the caller's.
+     */
+    public MasterConfig masterConfig() {
+        var st = config.store();
+        return MasterConfig.defaults()
+                .withSeed(config.seed())
+                .withLeaseTtl(java.time.Duration.ofNanos(leaseTtlNanos))
+                .withHighWatermark(st.highWatermark())
+                .withEvictionRatio(st.evictionRatio());
+    }
+
+    /** The same plan with another transport model (a sim twin of a live cell runs on the link the live cell measured). */
+    public CellPlan withTransportModel(TransportModel tm, long lookup) {
+        return new CellPlan(config, model, hardware, kv, roofline, workload, blockTokens, hbmKvBlocks, dramBlocks, storeCapacity, leaseTtlNanos,
+                lookup, intervalNanos, spinNanos, link, transportName, tm);
+    }
 
     /** Bytes of one block as the store holds it (KV counted once). */
     public long blockBytes() {

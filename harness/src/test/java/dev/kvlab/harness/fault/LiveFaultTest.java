@@ -107,15 +107,18 @@ class LiveFaultTest {
             KeyedPayload.fill("key-a", a);
             KeyedPayload.fill("key-b", b);
             audited.put("key-a", a, ReplicateConfig.DEFAULT);
-            raw.put("key-b", a, ReplicateConfig.DEFAULT); // key-b holds key-a's bytes, written behind the audit's back
-            audited.batchPut(List.of(), List.of(), ReplicateConfig.DEFAULT);
+            audited.put("key-b", b, ReplicateConfig.DEFAULT);
+            raw.remove("key-b");
+            raw.put("key-b", a, ReplicateConfig.DEFAULT); // key-b now holds key-a's bytes, written behind the audit's back
             MemorySegment dst = raw.allocateBuffer(4096);
             GetResult ok = audited.getInto("key-a", dst);
             assertThat(ok.isHit()).isTrue();
+            assertThat(audited.check("key-a", dst, 4096)).isEqualTo(AuditedBackend.Verdict.MATCH);
             assertThat(audited.wrongHits()).isZero();
             GetResult wrong = audited.getInto("key-b", dst); // the store calls it a hit: its CRC matches what it holds
             assertThat(wrong.isHit()).isTrue();
             assertThat(dst.get(ValueLayout.JAVA_BYTE, 0)).isEqualTo(a.get(ValueLayout.JAVA_BYTE, 0));
+            assertThat(audited.check("key-b", dst, 4096)).isEqualTo(AuditedBackend.Verdict.MISMATCH);
             assertThat(audited.wrongHits()).as("the audit knows key-b was never written with these bytes").isEqualTo(1);
             assertThat(audited.hitsChecked()).isEqualTo(2);
             // what the serving model asks before using a block
@@ -124,7 +127,7 @@ class LiveFaultTest {
             dst.set(ValueLayout.JAVA_BYTE, 7, (byte) ~dst.get(ValueLayout.JAVA_BYTE, 7));
             assertThat(audited.check("key-a", dst, 4096)).as("one flipped byte").isEqualTo(AuditedBackend.Verdict.MISMATCH);
             assertThat(audited.check("key-a", dst, 4095)).as("a short read").isEqualTo(AuditedBackend.Verdict.MISMATCH);
-            assertThat(audited.check("key-b", dst, 4096)).as("never written through the audit").isEqualTo(AuditedBackend.Verdict.UNKNOWN);
+            assertThat(audited.check("key-z", dst, 4096)).as("never written through the audit").isEqualTo(AuditedBackend.Verdict.UNKNOWN);
         }
     }
 }

@@ -308,8 +308,8 @@ public final class RunValidator {
 
         if (mode == Mode.LIVE && backend.equals("bundled")) {
             long ram = physicalMemory();
-            // the embedded store's segments, plus transfer buffers (LiveStore: (io threads + writers) x 4 blocks) and PD staging
-            long buffers = (long) (c.live().ioThreads() + st.writeBackConcurrency()) * 4 * kv.blockBytes(blockTokens)
+            // the embedded store's segments, plus transfer buffers (LiveStore: (io threads + writers of every instance) x 4 blocks) and PD staging
+            long buffers = (long) (c.live().ioThreads() + (long) cl.instances() * st.writeBackConcurrency()) * 4 * kv.blockBytes(blockTokens)
                     * (pd == Pd.DISAGGREGATED ? 2 : 1);
             if (ram > 0 && cap + buffers > ram / 2)
                 throw bad("store.capacity", "a live run keeps the embedded store in this machine's memory: " + ByteSize.format(cap)

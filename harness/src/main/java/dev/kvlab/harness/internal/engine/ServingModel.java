@@ -148,7 +148,10 @@ public final class ServingModel {
         if (k > 0) {
             s.pending++;
             s.fetchStartNanos = loop.now();
-            remote.fetch(s, local, k, () -> {
+            remote.fetch(s, local, k, f -> {
+                s.fetchedBlocks = f.verifiedBlocks();
+                s.fallbackBlocks = f.fallbackBlocks();
+                s.fetchedBytes = f.bytes();
                 s.fetchEndNanos = loop.now();
                 listener.fetched(s, s.fetchEndNanos);
                 partLoaded(s);

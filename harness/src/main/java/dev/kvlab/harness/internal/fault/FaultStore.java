@@ -66,9 +66,7 @@ final class FaultStore implements AutoCloseable {
     private FaultStore(CellPlan plan, FaultPlan fault) {
         this.plan = plan;
         this.fault = fault;
-        this.masterConfig = MasterConfig.defaults().withSeed(plan.config().seed()).withLeaseTtl(Duration.ofNanos(plan.leaseTtlNanos()))
-                .withClientTtl(Duration.ofNanos(fault.livenessNanos())).withHighWatermark(plan.config().store().highWatermark())
-                .withEvictionRatio(plan.config().store().evictionRatio());
+        this.masterConfig = plan.masterConfig().withClientTtl(Duration.ofNanos(fault.livenessNanos()));
     }
 
     static FaultStore start(CellPlan plan, FaultPlan fault, BackendOptions options) {

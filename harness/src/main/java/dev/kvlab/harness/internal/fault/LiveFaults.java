@@ -6,8 +6,6 @@ import dev.kvlab.harness.internal.engine.ServingListener;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.KvBackend;
 import dev.kvlab.transport.internal.fault.LinkFault;
-import dev.kvlab.workloads.api.RequestSource;
-import dev.kvlab.workloads.api.Workloads;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -59,15 +57,8 @@ public final class LiveFaults implements AutoCloseable {
         return store.client();
     }
 
-    /** The measurement listener with the trigger in front. */
-    public ServingListener measured(ServingListener measurement, long origin) {
-        long n = 0;
-        try (RequestSource s = Workloads.open(plan.workload().spec(), plan.workload().namespace(), plan.config().seed())) {
-            while (s.hasNext()) {
-                s.next();
-                n++;
-            }
-        }
+    /** The measurement listener with the trigger in front; the fault strikes on the chosen of the {@code n} measured arrivals. */
+    public ServingListener measured(ServingListener measurement, long origin, long n) {
         trigger = new FaultTrigger(measurement, origin, fault.strikeArrival(n), fault.lasts() ? fault.durationNanos() : Long.MAX_VALUE, this::strike);
         return trigger;
     }

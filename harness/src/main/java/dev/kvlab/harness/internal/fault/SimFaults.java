@@ -5,8 +5,6 @@ import dev.kvlab.harness.internal.engine.EventLoop;
 import dev.kvlab.harness.internal.engine.ServingListener;
 import dev.kvlab.harness.internal.sim.SimStore;
 import dev.kvlab.store.api.master.StoreMaster;
-import dev.kvlab.workloads.api.RequestSource;
-import dev.kvlab.workloads.api.Workloads;
 import java.util.Map;
 
 /**
@@ -53,14 +51,7 @@ public final class SimFaults implements SimStore.FaultHook {
     }
 
     /** The measurement listener with the trigger in front; the fault strikes on the chosen measured arrival. */
-    public ServingListener measured(ServingListener measurement, long origin, CellPlan plan) {
-        long n = 0;
-        try (RequestSource s = Workloads.open(plan.workload().spec(), plan.workload().namespace(), plan.config().seed())) {
-            while (s.hasNext()) {
-                s.next();
-                n++;
-            }
-        }
+    public ServingListener measured(ServingListener measurement, long origin, long n) {
         this.origin = origin;
         trigger = new FaultTrigger(measurement, origin, fault.strikeArrival(n), fault.lasts() ? fault.durationNanos() : Long.MAX_VALUE, this::strike);
         return new ServingListener() { // lookups must stop offering a crashed node's objects once the TTL has passed

@@ -17,13 +17,14 @@ import java.util.zip.CRC32C;
 /**
  * The independent audit of a backend's hits, around the backend of every live cell: a decorator that remembers a
  * digest of every value written through it (length and {@link CRC32C} of the bytes handed to the put, taken before
- * the put) and checks every hit it returns against the digest of what was written under that key. It shares no code
- * with the store's verification (the store checks its own CRC32C and the key-derived content), so it can catch what
- * that verification lets through: a hit whose bytes differ from what was written, or for a key never written here,
- * counts in {@link #wrongHits()}.
+ * the put) and checks the hits it is shown against the digest of what was written under that key. It shares no code
+ * with the store's verification (the store checks its own CRC32C, the live tier the key-derived content), so it can
+ * catch what that verification lets through: a hit whose bytes differ from what was written counts in
+ * {@link #wrongHits()}.
  *
- * <p>The serving model asks {@link #check} for every block it is about to use: a {@link Verdict#MISMATCH} there is a
- * wrong hit <em>used</em>, which is what a cell's {@code wrong_hits_used} counts. Keys written by someone else (an
+ * <p>Reads pass through unchecked; the live tier asks {@link #check} for every hit it got, after it has handed the
+ * fetch's outcome to the model (the audit is off the measured path): a {@link Verdict#MISMATCH} of a block the
+ * model used is a wrong hit <em>used</em>, which is what a cell's {@code wrong_hits_used} counts. Keys written by someone else (an
  * external {@code kvlab://} cluster filled before the run) cannot be audited and are counted apart.
  */
 public final class AuditedBackend implements KvBackend {
@@ -52,11 +53,17 @@ public final class AuditedBackend implements KvBackend {
     /** Hits whose bytes were not what was written under their key (must stay 0). */
     public long wrongHits() { return wrong.sum(); }
 
-    /** Whether {@code buf[0, length)} is what was written under {@code key}. */
+    /**
+     * Whether {@code buf[0, length)}, a hit the backend returned under {@code key}, is what was written under it.
+     * Counts in {@link #hitsChecked()} and, when it is not, {@link #wrongHits()}.
+     */
     public Verdict check(String key, MemorySegment buf, long length) {
         long[] w = written.get(key);
         if (w == null) return Verdict.UNKNOWN;
-        return w[0] == length && length <= buf.byteSize() && digest(buf, length) == w[1] ? Verdict.MATCH : Verdict.MISMATCH;
+        checked.increment();
+        boolean ok = w[0] == length && length <= buf.byteSize() && digest(buf, length) == w[1];
+        if (!ok) wrong.increment();
+        return ok ? Verdict.MATCH : Verdict.MISMATCH;
     }
 
     private static long digest(MemorySegment m, long length) {
@@ -67,14 +74,6 @@ public final class AuditedBackend implements KvBackend {
 
     private void record(String key, MemorySegment value) {
         written.put(key, new long[] {value.byteSize(), digest(value, value.byteSize())});
-    }
-
-    private GetResult audit(String key, MemorySegment dst, GetResult r) {
-        if (!r.isHit()) return r;
-        checked.increment();
-        long[] w = written.get(key);
-        if (w == null || w[0] != r.length() || r.length() > dst.byteSize() || digest(dst, r.length()) != w[1]) wrong.increment();
-        return r;
     }
 
     @Override
@@ -91,14 +90,12 @@ public final class AuditedBackend implements KvBackend {
 
     @Override
     public GetResult getInto(String key, MemorySegment dst) {
-        return audit(key, dst, inner.getInto(key, dst));
+        return inner.getInto(key, dst);
     }
 
     @Override
     public List<GetResult> batchGetInto(List<String> keys, List<MemorySegment> dsts) {
-        List<GetResult> rs = inner.batchGetInto(keys, dsts);
-        for (int i = 0; i < rs.size(); i++) audit(keys.get(i), dsts.get(i), rs.get(i));
-        return rs;
+        return inner.batchGetInto(keys, dsts);
     }
 
     @Override public String name() { return inner.name(); }

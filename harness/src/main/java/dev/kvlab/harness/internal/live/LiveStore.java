@@ -3,14 +3,17 @@ package dev.kvlab.harness.internal.live;
 import dev.kvlab.harness.api.config.Pd;
 import dev.kvlab.harness.internal.CellPlan;
 import dev.kvlab.harness.internal.engine.Instance;
+import dev.kvlab.harness.internal.engine.RemoteCounters;
 import dev.kvlab.harness.internal.engine.RemoteTier;
 import dev.kvlab.harness.internal.engine.Seq;
+import dev.kvlab.harness.internal.engine.WriteBackLanes;
 import dev.kvlab.store.api.GetResult;
 import dev.kvlab.store.api.KeyedPayload;
 import dev.kvlab.store.api.KvBackend;
 import dev.kvlab.store.api.PutStatus;
 import dev.kvlab.store.api.ReplicateConfig;
 import dev.kvlab.transport.api.TransportConfig;
+import dev.kvlab.transport.api.TransportModel;
 import dev.kvlab.workloads.api.BlockKeys;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -22,14 +25,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 
 /**
  * The shared store on the live clock: real objects of the model's real KV block size, written with the content
  * their key must hold ({@link KeyedPayload}) and read back over the real transport by I/O threads. Every fetched
- * block is verified (the client's CRC32C and content check, then this tier's own content check) before it counts;
- * the first block that fails ends the usable prefix, the rest are recomputed. Results are handed back to the loop
- * thread. What data moves is real; only GPU time is modelled.
+ * block is verified (the client's CRC32C against the master's, then this tier's check of the content against the
+ * key) before it counts; the first block that fails ends the usable prefix, the rest are recomputed. Results are
+ * handed back to the loop thread; the independent audit ({@link AuditedBackend#check}) runs after that, off the
+ * measured path, before the buffers are reused. Write-backs go through the per-instance {@link WriteBackLanes}.
+ * What data moves is real; only GPU time is modelled.
  */
 public final class LiveStore implements RemoteTier, AutoCloseable {
 
@@ -45,13 +51,13 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
     private final ArrayBlockingQueue<MemorySegment> buffers;
     private final long blockBytes;
     private final ReplicateConfig replicate;
+    /** Store operations (and audits) in flight. */
     private final AtomicInteger pending = new AtomicInteger();
-    private final AtomicLong queuedWriteBlocks = new AtomicLong(), dropped = new AtomicLong();
-    private final long writeQueueBlocks;
     private final AtomicReference<String> firstError = new AtomicReference<>();
-    private final AtomicLong written = new AtomicLong(), writtenBytes = new AtomicLong(), skipped = new AtomicLong(),
-            noSpace = new AtomicLong(), writeFailed = new AtomicLong(), handoffBytes = new AtomicLong(), verified = new AtomicLong(),
-            rejected = new AtomicLong(), wrongHitsUsed = new AtomicLong(), unaudited = new AtomicLong(), ioNanos = new AtomicLong(), putBytes = new AtomicLong();
+    private final RemoteCounters counters = new RemoteCounters();
+    private final WriteBackLanes lanes;
+    private final AtomicLong unaudited = new AtomicLong(), ioNanos = new AtomicLong();
+    private volatile TransportModel link;
 
     private final PdLink pd;
     /** Why fetched blocks were not used: store status (MISS, LEASE_EXPIRED, CHECKSUM_MISMATCH, …) or BAD_CONTENT. */
@@ -68,13 +74,16 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.writeQueueBlocks = plan.config().store().writeBackQueueBlocks();
-        int writers = plan.config().store().writeBackConcurrency();
+        var st = plan.config().store();
+        int writers = plan.config().cluster().instances() * st.writeBackConcurrency(); // each instance's lane has its own writers
         this.background = Executors.newFixedThreadPool(writers, r -> {
             Thread t = new Thread(r, "kvlab-live-writeback");
             t.setDaemon(true);
             return t;
         });
+        this.lanes = new WriteBackLanes(plan.config().cluster().instances(), st.writeBackConcurrency(), st.writeBackQueueBlocks(), counters,
+                this::startWrite);
+        this.link = plan.transportModel();
         int n = (threads + writers) * CHUNK;
         this.buffers = new ArrayBlockingQueue<>(n);
         for (int i = 0; i < n; i++) buffers.add(backend.allocateBuffer(blockBytes));
@@ -85,7 +94,7 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
 
     /** True when no store operation is in flight. */
     public boolean idle() {
-        return pending.get() == 0;
+        return pending.get() == 0 && lanes.idle();
     }
 
     /** The first I/O error, or null. */
@@ -100,12 +109,12 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
         return out;
     }
 
-    /** Wall time I/O threads spent in store calls. */
     /** Blocks used that the audit could not check (written by someone else, e.g. an external cluster filled earlier). */
     public long unauditedBlocks() {
         return unaudited.get();
     }
 
+    /** Wall time I/O threads spent in store calls. */
     public long ioNanos() {
         return ioNanos.get();
     }
@@ -171,42 +180,42 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
     }
 
     @Override
-    public void fetch(Seq s, int from, int count, Runnable done) {
+    public void fetch(Seq s, int from, int count, Consumer<Fetched> done) {
         List<String> keys = keys(s, from, from + count);
-        submit(() -> {
-            int ok = 0, wrong = 0, unknown = 0;
+        Instance in = s.instance;
+        in.activeTransfersInc();
+        pending.incrementAndGet();
+        io.execute(() -> {
+            long t0 = System.nanoTime();
+            int ok = 0;
             long bytes = 0;
             boolean broken = false;
+            List<MemorySegment> held = null;
+            List<GetResult> got = null;
+            int heldFrom = 0;
+            long wrongEarly = 0;
             try {
                 for (int c = 0; c < count && !broken; c += CHUNK) {
+                    if (held != null) { // an earlier chunk: audit it before the next one needs the buffers
+                        wrongEarly += audit(keys, heldFrom, held, got, ok);
+                        buffers.addAll(held);
+                        held = null;
+                    }
                     int n = Math.min(CHUNK, count - c);
-                    List<MemorySegment> bufs = take(n);
-                    try {
-                        List<GetResult> rs = backend.batchGetInto(keys.subList(c, c + n), bufs);
-                        for (int i = 0; i < n; i++) {
-                            GetResult g = rs.get(i);
-                            if (g.isHit()) bytes += g.length();
-                            if (broken) continue;
-                            String key = keys.get(c + i);
-                            if (g.isHit() && g.length() == blockBytes && KeyedPayload.matches(key, bufs.get(i), 0, blockBytes)) {
-                                ok++;
-                            } else {
-                                broken = true;
-                                String why = !g.isHit() ? g.status().name() : g.length() != blockBytes ? "BAD_LENGTH" : "BAD_CONTENT";
-                                rejections.computeIfAbsent(why, k -> new AtomicLong()).addAndGet(count - ok);
-                            }
+                    held = take(n);
+                    heldFrom = c;
+                    got = backend.batchGetInto(keys.subList(c, c + n), held);
+                    for (int i = 0; i < n; i++) {
+                        GetResult g = got.get(i);
+                        if (g.isHit()) bytes += g.length();
+                        if (broken) continue;
+                        if (g.isHit() && g.length() == blockBytes && KeyedPayload.matches(keys.get(c + i), held.get(i), 0, blockBytes)) {
+                            ok++;
+                        } else {
+                            broken = true;
+                            String why = !g.isHit() ? g.status().name() : g.length() != blockBytes ? "BAD_LENGTH" : "BAD_CONTENT";
+                            rejections.computeIfAbsent(why, k -> new AtomicLong()).addAndGet(count - ok);
                         }
-                        // the independent audit: every block about to be used against the digest of what was written under its key
-                        int usedHere = Math.max(0, Math.min(n, ok - c));
-                        for (int i = 0; i < usedHere; i++) {
-                            switch (backend.check(keys.get(c + i), bufs.get(i), blockBytes)) {
-                                case MISMATCH -> wrong++;
-                                case UNKNOWN -> unknown++;
-                                case MATCH -> { }
-                            }
-                        }
-                    } finally {
-                        buffers.addAll(bufs);
                     }
                 }
             } catch (InterruptedException e) {
@@ -214,42 +223,70 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
             } catch (RuntimeException e) {
                 error(e);
             }
-            int used = ok, bad = wrong;
+            int used = ok;
             long moved = bytes;
-            verified.addAndGet(used);
-            rejected.addAndGet(count - used);
-            wrongHitsUsed.addAndGet(bad);
-            unaudited.addAndGet(unknown);
-            finish(() -> {
-                s.fetchedBlocks = used;
-                s.fallbackBlocks = count - used;
-                s.fetchedBytes = moved;
-                done.run();
+            loop.post(() -> {
+                in.activeTransfersDec();
+                done.accept(new Fetched(used, count - used, moved));
             });
+            // off the measured path: the independent audit of the last chunk's hits, then the buffers go back
+            long wrong = wrongEarly;
+            try {
+                if (held != null) wrong += audit(keys, heldFrom, held, got, used);
+            } catch (RuntimeException e) {
+                error(e);
+            } finally {
+                if (held != null) buffers.addAll(held);
+            }
+            counters.fetched(used, count - used, wrong);
+            ioNanos.addAndGet(System.nanoTime() - t0);
+            pending.decrementAndGet();
         });
+    }
+
+    /**
+     * Audits the hits of one chunk ({@code keys[from, from + bufs.size())}) against what was written; returns how
+     * many of the blocks the model uses (the first {@code used} of the fetch) were wrong.
+     */
+    private long audit(List<String> keys, int from, List<MemorySegment> bufs, List<GetResult> got, int used) {
+        long wrongUsed = 0;
+        for (int i = 0; got != null && i < bufs.size() && i < got.size(); i++) {
+            GetResult g = got.get(i);
+            if (!g.isHit()) continue;
+            boolean isUsed = from + i < used;
+            switch (backend.check(keys.get(from + i), bufs.get(i), g.length())) {
+                case MISMATCH -> { if (isUsed) wrongUsed++; }
+                case UNKNOWN -> { if (isUsed) unaudited.incrementAndGet(); }
+                case MATCH -> { }
+            }
+        }
+        return wrongUsed;
     }
 
     @Override
     public void writeBack(Seq s, int from, int to) {
+        lanes.offer(s, from, to);
+    }
+
+    /** One write-back of the lanes: on a background writer, its end posted back to the loop. */
+    private boolean startWrite(Seq s, int from, int to, Instance in, Runnable done) {
         List<String> keys = keys(s, from, to);
-        int n = keys.size();
-        if (queuedWriteBlocks.get() + n > writeQueueBlocks) {
-            dropped.addAndGet(n);
-            return;
-        }
-        queuedWriteBlocks.addAndGet(n);
+        in.activeTransfersInc();
         submit(background, () -> {
-            queuedWriteBlocks.addAndGet(-n);
             try {
                 put(keys, true);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
                 error(e);
-                writeFailed.addAndGet(keys.size());
+                counters.writeFailed(keys.size());
             }
-            finish(() -> {});
+            finish(() -> {
+                in.activeTransfersDec();
+                done.run();
+            });
         });
+        return true;
     }
 
     private void put(List<String> keys, boolean count) throws InterruptedException {
@@ -263,21 +300,11 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
                 for (MemorySegment b : bufs) views.add(b.asSlice(0, blockBytes));
                 List<PutStatus> st = backend.batchPut(part, views, replicate);
                 for (PutStatus p : st) {
-                    if (p == PutStatus.OK) {
-                        putBytes.addAndGet(blockBytes);
-                        if (count) {
-                            written.incrementAndGet();
-                            writtenBytes.addAndGet(blockBytes);
-                        }
-                    } else if (!count) {
-                        continue;
-                    } else if (p == PutStatus.EXISTS || p == PutStatus.IN_PROGRESS) {
-                        skipped.incrementAndGet();
-                    } else if (p == PutStatus.NO_SPACE) {
-                        noSpace.incrementAndGet();
-                    } else {
-                        writeFailed.incrementAndGet();
-                    }
+                    if (!count) continue;
+                    if (p == PutStatus.OK) counters.written(blockBytes);
+                    else if (p == PutStatus.EXISTS || p == PutStatus.IN_PROGRESS) counters.skipped();
+                    else if (p == PutStatus.NO_SPACE) counters.noSpace();
+                    else counters.writeFailed(1);
                 }
             } finally {
                 buffers.addAll(bufs);
@@ -291,6 +318,8 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
         int blocks = s.promptBlocks();
         List<String> keys = new ArrayList<>(blocks);
         for (int i = 0; i < blocks; i++) keys.add("pd/r" + s.id() + "/b" + i);
+        Instance in = s.instance;
+        in.activeTransfersInc();
         submit(() -> {
             long moved = 0;
             try {
@@ -300,25 +329,108 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
             } catch (RuntimeException e) {
                 error(e);
             }
-            handoffBytes.addAndGet(moved);
-            finish(done);
+            counters.handoff(moved);
+            finish(() -> {
+                in.activeTransfersDec();
+                done.run();
+            });
         });
     }
 
     @Override
-    public double expectedFetchSeconds(Instance instance, int blocks) {
-        return plan.transportModel().batchSeconds(blocks * plan.blockBytesAllRanks(), blocks, instance.activeTransfers() + 1);
+    public TransportModel linkModel() {
+        return link;
+    }
+
+    /** Sets the model the auto policy decides on (the link this cell measured, or the run's transport profile). */
+    public void linkModel(TransportModel m) {
+        this.link = m;
+    }
+
+    @Override
+    public long blockBytesAllRanks() {
+        return plan.blockBytesAllRanks();
     }
 
     @Override
     public RemoteStats stats() {
-        return new RemoteStats(written.get(), writtenBytes.get(), skipped.get(), noSpace.get(), writeFailed.get(), dropped.get(), handoffBytes.get(),
-                verified.get(), rejected.get(), wrongHitsUsed.get());
+        return counters.snapshot();
     }
 
     @Override
     public String describe() {
         return backend.name() + ": " + backend.copySemantics() + (pd == null ? "" : "; " + pd.describe());
+    }
+
+    /**
+     * Measures this cell's fetch path before anything else runs on it (caller's thread, the loop not yet running):
+     * {@code CHUNK} probe objects of the block size are written, then each round times one exists call, a fetch
+     * of one block and a fetch of {@code CHUNK} blocks on an I/O thread, verification included; the probe objects
+     * are removed again. Medians over the rounds.
+     */
+    public LinkProbe probe(int rounds) throws InterruptedException {
+        String tag = "kvlab-probe/" + Long.toHexString(System.nanoTime()) + "/";
+        List<String> keys = new ArrayList<>(CHUNK);
+        for (int i = 0; i < CHUNK; i++) keys.add(tag + i);
+        put(keys, false);
+        long[] look = new long[rounds], one = new long[rounds], batch = new long[rounds];
+        try {
+            for (int r = 0; r < rounds; r++) {
+                look[r] = timed(() -> backend.batchExists(keys.subList(0, 1)));
+                one[r] = timed(() -> probeGet(keys.subList(0, 1)));
+                batch[r] = timed(() -> probeGet(keys));
+            }
+        } finally {
+            for (String k : keys) {
+                try {
+                    backend.remove(k);
+                } catch (RuntimeException e) {
+                    error(e);
+                }
+            }
+        }
+        long l = median(look), t1 = median(one), tn = median(batch);
+        double perBlock = Math.max(1, tn - t1) / (double) (CHUNK - 1); // ns per block
+        double bw = blockBytes / (perBlock / 1e9);
+        double latency = Math.max(0, t1 - perBlock - l) / 1e9;
+        return new LinkProbe(l, latency, bw, rounds);
+    }
+
+    private void probeGet(List<String> keys) {
+        List<MemorySegment> bufs;
+        try {
+            bufs = take(keys.size());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        try {
+            List<GetResult> rs = backend.batchGetInto(keys, bufs);
+            for (int i = 0; i < rs.size(); i++) {
+                if (!rs.get(i).isHit()) throw new IllegalStateException("link probe: the probe object " + keys.get(i) + " did not come back (" + rs.get(i).status() + ")");
+                KeyedPayload.matches(keys.get(i), bufs.get(i), 0, blockBytes); // the verification a fetch pays (a broken backend's verdict does not matter here)
+            }
+        } finally {
+            buffers.addAll(bufs);
+        }
+    }
+
+    /** Wall time of {@code r} run on an I/O thread, hand-offs included (as a fetch takes them). */
+    private long timed(Runnable r) throws InterruptedException {
+        long t0 = System.nanoTime();
+        var f = java.util.concurrent.CompletableFuture.runAsync(r, io);
+        try {
+            f.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+        }
+        return System.nanoTime() - t0;
+    }
+
+    private static long median(long[] v) {
+        long[] c = v.clone();
+        java.util.Arrays.sort(c);
+        return c[c.length / 2];
     }
 
     /** Waits for in-flight I/O and stops the I/O threads (the backend is closed by its owner). */

@@ -3,8 +3,10 @@ package dev.kvlab.harness.internal.sim;
 import dev.kvlab.harness.internal.CellPlan;
 import dev.kvlab.harness.internal.engine.EventLoop;
 import dev.kvlab.harness.internal.engine.Instance;
+import dev.kvlab.harness.internal.engine.RemoteCounters;
 import dev.kvlab.harness.internal.engine.RemoteTier;
 import dev.kvlab.harness.internal.engine.Seq;
+import dev.kvlab.harness.internal.engine.WriteBackLanes;
 import dev.kvlab.store.api.ReplicateConfig;
 import dev.kvlab.store.api.master.EndStatus;
 import dev.kvlab.store.api.master.MasterConfig;
@@ -17,6 +19,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 
 /**
@@ -42,10 +45,8 @@ public final class SimStore implements RemoteTier {
     private final FaultHook faults;
     /** Calls made to the master, by operation (for observers; the sim has no RPC, these are its master calls). */
     private long existsCalls, replicaListCalls, putStartCalls, putEndCalls;
-    private long written, writtenBytes, skipped, noSpace, writeFailed, dropped, handoffBytes, verified, rejected, wrongHitsUsed;
-    private final WriteLane[] lanes;
-    private final int writeConcurrency;
-    private final long writeQueueBlocks;
+    private final RemoteCounters counters = new RemoteCounters();
+    private final WriteBackLanes lanes;
 
     /** Lets tests (and fault injection) alter what a read returns: the checksum a block comes back with. */
     public interface FaultHook {
@@ -70,14 +71,9 @@ public final class SimStore implements RemoteTier {
         this.model = model;
         this.faults = faults == null ? FaultHook.NONE : faults;
         var st = plan.config().store();
-        MasterConfig mc = MasterConfig.defaults()
-                .withSeed(plan.config().seed())
-                .withLeaseTtl(Duration.ofNanos(plan.leaseTtlNanos()))
-                .withHighWatermark(st.highWatermark())
-                .withEvictionRatio(st.evictionRatio())
-                .withClientTtl(Duration.ofDays(3650));
         // the sim is single-threaded: metadata shards (lock striping of the real server) only cost scans here;
-        // no decision of the master depends on their number
+        // no decision of the master depends on their number; no client goes silent
+        MasterConfig mc = plan.masterConfig().withClientTtl(Duration.ofDays(3650));
         mc = new MasterConfig(SIM_SHARDS, mc.strategy(), mc.seed(), mc.alignment(), mc.leaseTtl(), mc.softPinTtl(), mc.discardTimeout(),
                 mc.releaseTimeout(), mc.highWatermark(), mc.evictionRatio(), mc.clientTtl());
         this.master = new StoreMaster(mc, clock);
@@ -86,10 +82,8 @@ public final class SimStore implements RemoteTier {
         this.blockBytes = plan.blockBytes();
         this.blockBytesAllRanks = plan.blockBytesAllRanks();
         this.replicate = ReplicateConfig.replicas(st.replicas());
-        this.lanes = new WriteLane[plan.config().cluster().instances()];
-        for (int i = 0; i < lanes.length; i++) lanes[i] = new WriteLane();
-        this.writeConcurrency = st.writeBackConcurrency();
-        this.writeQueueBlocks = st.writeBackQueueBlocks();
+        this.lanes = new WriteBackLanes(plan.config().cluster().instances(), st.writeBackConcurrency(), st.writeBackQueueBlocks(), counters,
+                this::startWrite);
     }
 
     public StoreMaster master() {
@@ -135,7 +129,7 @@ public final class SimStore implements RemoteTier {
     }
 
     @Override
-    public void fetch(Seq s, int from, int count, Runnable done) {
+    public void fetch(Seq s, int from, int count, Consumer<Fetched> done) {
         Instance in = s.instance;
         ReplicaList[] lists = new ReplicaList[count];
         int found = 0;
@@ -161,49 +155,21 @@ public final class SimStore implements RemoteTier {
                 lists[ok] = new ReplicaList(rl.status(), rl.length(), crc, rl.replicas(), rl.leaseDeadlineNanos(), rl.leaseTtlNanos());
                 ok++;
             }
-            verified += ok;
-            rejected += count - ok;
             // audit: every block the model will use must carry its key's checksum
-            for (int i = 0; i < ok; i++) if (lists[i].crc32c() != checksum(s, from + i)) wrongHitsUsed++;
-            s.fetchedBlocks = ok;
-            s.fallbackBlocks = count - ok;
-            s.fetchedBytes = bytes;
-            done.run();
+            int wrong = 0;
+            for (int i = 0; i < ok; i++) if (lists[i].crc32c() != checksum(s, from + i)) wrong++;
+            counters.fetched(ok, count - ok, wrong);
+            done.accept(new Fetched(ok, count - ok, bytes));
         });
-    }
-
-    /** One instance's write-back lane: a bounded FIFO of write-backs, a few in flight on the instance's link. */
-    private static final class WriteLane {
-        final java.util.ArrayDeque<Object[]> queue = new java.util.ArrayDeque<>();
-        int inFlight;
-        long queuedBlocks;
     }
 
     @Override
     public void writeBack(Seq s, int from, int to) {
-        Instance in = s.instance;
-        WriteLane lane = lanes[in.index];
-        int n = to - from;
-        if (lane.queuedBlocks + n > writeQueueBlocks) {
-            dropped += n;
-            return;
-        }
-        lane.queue.addLast(new Object[] {s, from, to, in});
-        lane.queuedBlocks += n;
-        pump(lane);
-    }
-
-    private void pump(WriteLane lane) {
-        while (lane.inFlight < writeConcurrency && !lane.queue.isEmpty()) {
-            Object[] job = lane.queue.pollFirst();
-            int from = (Integer) job[1], to = (Integer) job[2];
-            lane.queuedBlocks -= to - from;
-            if (startWrite((Seq) job[0], from, to, (Instance) job[3], lane)) lane.inFlight++;
-        }
+        lanes.offer(s, from, to);
     }
 
     /** PutStart every block, move the bytes, PutEnd them; false when nothing needed writing. */
-    private boolean startWrite(Seq s, int from, int to, Instance in, WriteLane lane) {
+    private boolean startWrite(Seq s, int from, int to, Instance in, Runnable done) {
         int n = to - from;
         String[] keys = new String[n];
         long[] ids = new long[n];
@@ -219,8 +185,8 @@ public final class SimStore implements RemoteTier {
                     ids[started++] = r.putId();
                     replicas += r.replicas().size();
                 }
-                case EXISTS, IN_PROGRESS -> skipped++;
-                case NO_SPACE -> noSpace++;
+                case EXISTS, IN_PROGRESS -> counters.skipped();
+                case NO_SPACE -> counters.noSpace();
             }
         }
         if (started == 0) return false;
@@ -232,15 +198,10 @@ public final class SimStore implements RemoteTier {
             in.activeTransfersDec();
             for (int i = 0; i < m; i++) {
                 putEndCalls++;
-                if (master.putEnd(keys[i], ids[i]) == EndStatus.OK) {
-                    written++;
-                    writtenBytes += blockBytes;
-                } else {
-                    writeFailed++;
-                }
+                if (master.putEnd(keys[i], ids[i]) == EndStatus.OK) counters.written(blockBytes);
+                else counters.writeFailed(1);
             }
-            lane.inFlight--;
-            pump(lane);
+            done.run();
         });
         return true;
     }
@@ -249,7 +210,7 @@ public final class SimStore implements RemoteTier {
     public void handoff(Seq s, Runnable done) {
         Instance in = s.instance;
         long bytes = (long) s.promptBlocks() * blockBytesAllRanks;
-        handoffBytes += bytes;
+        counters.handoff(bytes);
         in.activeTransfersInc();
         double secs = model.batchSeconds(bytes, s.promptBlocks(), in.activeTransfers());
         loop.after(Math.round(secs * 1e9), () -> {
@@ -259,13 +220,18 @@ public final class SimStore implements RemoteTier {
     }
 
     @Override
-    public double expectedFetchSeconds(Instance instance, int blocks) {
-        return model.batchSeconds(blocks * blockBytesAllRanks, blocks, instance.activeTransfers() + 1);
+    public TransportModel linkModel() {
+        return model;
+    }
+
+    @Override
+    public long blockBytesAllRanks() {
+        return blockBytesAllRanks;
     }
 
     @Override
     public RemoteStats stats() {
-        return new RemoteStats(written, writtenBytes, skipped, noSpace, writeFailed, dropped, handoffBytes, verified, rejected, wrongHitsUsed);
+        return counters.snapshot();
     }
 
     /** Calls made to the master so far, by operation ({@code exists, get_replica_list, put_start, put_end}). */

@@ -25,8 +25,9 @@ public final class BackendExtras {
             if (!KNOWN.contains(k)) throw new IllegalArgumentException("unknown store backend setting '" + k + "' (known: " + String.join(", ", KNOWN.stream().sorted().toList()) + ")");
     }
 
+    /** The typed {@link BackendOptions#master()} (or the defaults) with the extras given applied on top. */
     public static MasterConfig masterConfig(BackendOptions o) {
-        MasterConfig mc = MasterConfig.defaults();
+        MasterConfig mc = o.master() != null ? o.master() : MasterConfig.defaults();
         String v;
         if ((v = o.extra().get("strategy")) != null) mc = mc.withStrategy(AllocationStrategy.parse(v));
         if ((v = o.extra().get("seed")) != null) {

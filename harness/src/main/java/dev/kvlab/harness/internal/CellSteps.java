@@ -1,0 +1,89 @@
+package dev.kvlab.harness.internal;
+
+import dev.kvlab.harness.api.CellObserver;
+import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.config.CacheState;
+import dev.kvlab.harness.internal.engine.ServingListener;
+import dev.kvlab.harness.internal.engine.ServingModel;
+import dev.kvlab.harness.internal.engine.WorkloadDriver;
+import dev.kvlab.harness.internal.measure.Measurement;
+import dev.kvlab.harness.internal.measure.ProgressView;
+import dev.kvlab.store.api.master.MasterStats;
+import dev.kvlab.workloads.api.ArrivalProcess;
+import dev.kvlab.workloads.api.RequestSource;
+import dev.kvlab.workloads.api.Workloads;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The steps every cell takes, written once for both clocks: the serving model on the clock's loop, the warm-up
+ * pass of a hot cell (unmeasured), the measured phase (measurement behind the clock's fault hooks, the workload
+ * driver), the check that nothing is left in flight, and the assembly of the result. A {@link CellClock} supplies
+ * what differs.
+ */
+public final class CellSteps {
+
+    private CellSteps() {}
+
+    public static CellResult run(CellPlan plan, CellClock clock, CellObserver observer, long wallStartNanos) {
+        var c = plan.config();
+        ServingModel model = new ServingModel(plan, clock.loop(), clock.remote(), ServingListener.NONE);
+        int bt = plan.blockTokens();
+        long warmupRequests = 0;
+        if (c.cacheState() == CacheState.HOT) {
+            ArrivalProcess wp = c.warmup().fraction() >= 1 ? plan.workload().open(c.seed())
+                    : plan.workload().open(c.seed(), Math.max(1, (long) Math.ceil(requestCount(plan) * c.warmup().fraction())));
+            try (wp) {
+                WorkloadDriver warm = new WorkloadDriver(wp, model, clock.loop(), clock.phaseOrigin(true), true, ServingListener.NONE, bt);
+                model.listener(warm);
+                warm.start();
+                clock.runPhase(warm);
+                if (warm.error() != null) throw warm.error();
+                warmupRequests = warm.released();
+            }
+        }
+        long origin = clock.phaseOrigin(false);
+        Measurement m = new Measurement(c.slo(), plan.intervalNanos(), origin);
+        ProgressView.watch(m, model, clock.remote(), clock::masterStats, clock::masterCalls, observer);
+        ServingListener measured = clock.faultWrapped(m, origin, () -> requestCount(plan));
+        clock.measuredPhaseStarts();
+        try (ArrivalProcess p = plan.workload().open(c.seed())) {
+            WorkloadDriver driver = new WorkloadDriver(p, model, clock.loop(), origin, false, measured, bt);
+            model.listener(driver);
+            driver.start();
+            clock.runPhase(driver);
+            if (driver.error() != null) throw driver.error();
+        }
+        if (model.inFlight() != 0) {
+            StringBuilder sb = new StringBuilder(c.mode().label() + " cell ended with " + model.inFlight() + " requests in flight:");
+            for (var in : model.instances()) sb.append("\n  ").append(in.state());
+            throw new IllegalStateException(sb.toString());
+        }
+        m.finish(clock.loop().now());
+        double wall = (System.nanoTime() - wallStartNanos) / 1e9;
+        Map<String, Object> extras = new LinkedHashMap<>();
+        clock.extras(m, extras);
+        MasterStats ms = clock.masterStats();
+        if (ms != null) {
+            extras.put("store_objects", ms.objects());
+            extras.put("store_evicted_objects", ms.evictedObjects());
+            extras.put("store_eviction_runs", ms.evictionRuns());
+            extras.put("store_usage", ms.usage());
+        }
+        Map<String, String> describe = new LinkedHashMap<>();
+        describe.put("clock", clock.describe());
+        return CellAssembly.assemble(plan, m, model, clock.remote(), warmupRequests, wall, clock.emulated(), extras, describe);
+    }
+
+    /** Requests in the cell's workload (a hot cell's partial warm-up and the faults' strike point count from it). */
+    public static long requestCount(CellPlan plan) {
+        long n = 0;
+        try (RequestSource s = Workloads.open(plan.workload().spec(), plan.workload().namespace(), plan.config().seed())) {
+            while (s.hasNext()) {
+                s.next();
+                n++;
+            }
+        }
+        return n;
+    }
+}

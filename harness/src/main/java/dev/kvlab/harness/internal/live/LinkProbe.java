@@ -1,0 +1,22 @@
+package dev.kvlab.harness.internal.live;
+
+import dev.kvlab.transport.api.LinearTransportModel;
+
+/**
+ * What a live cell measured of its own store and link at its start, before the warm-up: the metadata round trip
+ * (one exists call) and a fetch of one block and of a batch of blocks through the same path, verification
+ * included, as the cell's fetches take it. The fit is {@code fetch(n) = latency + n × block / bandwidth}; the
+ * {@code auto} policy decides on it and the cell's sim twin runs on it.
+ *
+ * @param lookupNanos        median exists round trip (ns)
+ * @param latencySeconds     a fetch's fixed cost beyond one lookup (replica list, transfer set-up, thread hand-offs)
+ * @param bytesPerSecond     the fetch path's throughput, verification included
+ * @param rounds             rounds measured
+ */
+public record LinkProbe(long lookupNanos, double latencySeconds, double bytesPerSecond, int rounds) {
+
+    /** The measured link as a transport model (not emulated: measured on this machine, now). */
+    public LinearTransportModel model(String transport) {
+        return new LinearTransportModel(transport + "-measured", false, latencySeconds, 0, bytesPerSecond, bytesPerSecond);
+    }
+}
