@@ -1,0 +1,134 @@
+package dev.kvlab.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kvlab.cli.master.MasterBench;
+import dev.kvlab.cli.master.MasterBenchResult;
+import dev.kvlab.cli.master.MasterOp;
+import dev.kvlab.cli.store.HostPortOption;
+import dev.kvlab.cli.store.StoreToken;
+import dev.kvlab.store.api.master.MasterConfig;
+import dev.kvlab.store.api.master.StoreMaster;
+import dev.kvlab.store.internal.grpc.GrpcMasterChannel;
+import dev.kvlab.store.internal.grpc.MasterServer;
+import dev.kvlab.store.internal.server.MasterService;
+import dev.kvlab.transport.api.ByteSize;
+import dev.kvlab.transport.api.DurationSpec;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.PrintStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code kvlab bench master}: metadata throughput of the store's master over its gRPC control plane (Mooncake's master_bench). */
+@Command(name = "master", mixinStandardHelpOptions = true,
+        description = "Benchmarks the store master's metadata path over the gRPC control plane clients use, no data moved "
+                + "(like Mooncake's master_bench): put = PutStart+PutEnd, get = replica lookup, batch-put / batch-get their "
+                + "batch forms. Fake segments are mounted first. Without --master it starts its own master in this process on loopback.")
+public final class BenchMasterCommand implements Callable<Integer> {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--master", description = "HOST:PORT of a running master (it gets fake segments, unmounted after; use a master of its own) [own master on loopback]")
+    String master;
+
+    @Option(names = "--op", required = true, description = "put | get | batch-put | batch-get")
+    String op;
+
+    @Option(names = "--clients", defaultValue = "4", description = "clients, each with its own connection and thread [${DEFAULT-VALUE}]")
+    int clients;
+
+    @Option(names = "--batch-size", defaultValue = "128", description = "keys per batch call [${DEFAULT-VALUE}]")
+    int batchSize;
+
+    @Option(names = "--duration", defaultValue = "10s", description = "measured time [${DEFAULT-VALUE}]")
+    String duration;
+
+    @Option(names = "--warmup", defaultValue = "2s", description = "unmeasured time before it [${DEFAULT-VALUE}]")
+    String warmup;
+
+    @Option(names = "--value-size", defaultValue = "1MiB", description = "object size the master allocates for (nothing is written) [${DEFAULT-VALUE}]")
+    String valueSize;
+
+    @Option(names = "--keys", defaultValue = "10000", description = "get runs: keys each client puts first and then looks up [${DEFAULT-VALUE}]")
+    int keys;
+
+    @Option(names = "--segments", defaultValue = "128", description = "fake segments to mount [${DEFAULT-VALUE}]")
+    int segments;
+
+    @Option(names = "--segment-size", defaultValue = "64GiB", description = "size of each fake segment [${DEFAULT-VALUE}]")
+    String segmentSize;
+
+    @Option(names = "--seed", defaultValue = "0", description = "seed of the key choice [${DEFAULT-VALUE}]")
+    long seed;
+
+    @Option(names = "--json", description = "print one JSON object")
+    boolean json;
+
+    private CommandLine.ParameterException bad(String msg) {
+        return new CommandLine.ParameterException(spec.commandLine(), msg);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        MasterOp o;
+        Duration d, w;
+        long vs, seg;
+        try {
+            o = MasterOp.parse(op);
+            d = DurationSpec.parse(duration);
+            w = DurationSpec.parse(warmup);
+            vs = ByteSize.parse(valueSize);
+            seg = ByteSize.parse(segmentSize);
+        } catch (IllegalArgumentException e) {
+            throw bad(e.getMessage());
+        }
+        if (d.isZero()) throw bad("--duration must be > 0");
+        if (clients < 1 || clients > 1024) throw bad("--clients must be 1..1024, got " + clients);
+        if (batchSize < 1 || batchSize > MasterService.MAX_BATCH) throw bad("--batch-size must be 1.." + MasterService.MAX_BATCH + ", got " + batchSize);
+        if (keys < 1) throw bad("--keys must be >= 1, got " + keys);
+        if (segments < 1 || segments > 4096) throw bad("--segments must be 1..4096, got " + segments);
+        if (vs <= 0 || vs > seg) throw bad("--value-size must be > 0 and fit a segment, got " + valueSize);
+        if (seg > StoreMaster.MAX_SEGMENT_BYTES) throw bad("--segment-size must be at most 1PiB");
+        HostPortOption at = master == null ? null : HostPortOption.parse("--master", master, false);
+        String token = at == null ? null : StoreToken.read(null);
+        PrintStream log = json ? System.err : System.out;
+        MasterService service = null;
+        MasterServer server = null;
+        MasterBenchResult r;
+        try {
+            String host;
+            int port;
+            if (at == null) {
+                service = new MasterService(new StoreMaster(MasterConfig.defaults(), Clock.systemUTC()), new SimpleMeterRegistry())
+                        .startHousekeeping(Duration.ofMillis(250));
+                server = MasterServer.start(service, "127.0.0.1", 0, null);
+                host = "127.0.0.1";
+                port = server.port();
+            } else {
+                host = at.host();
+                port = at.port();
+            }
+            String label = at == null ? "own master in this process, gRPC on 127.0.0.1:" + port : host + ":" + port;
+            MasterBench.Settings s = new MasterBench.Settings(label, o, clients, batchSize, d, w, vs, keys, segments, seg, "bench", seed);
+            r = MasterBench.run(s, () -> new GrpcMasterChannel(host, port, Duration.ofSeconds(10), token), log);
+        } finally {
+            if (server != null) server.close();
+            if (service != null) service.close();
+        }
+        if (json) {
+            System.out.println(new ObjectMapper().writeValueAsString(r));
+        } else {
+            System.out.printf(Locale.ROOT, "master %s: %s, %d clients%s, %.1f s: %.0f keys/s (%d failed)%n", r.master(), r.op(), r.clients(),
+                    r.batchSize() > 1 ? ", " + r.batchSize() + " keys per call" : "", r.durationSeconds(), r.keysPerSecond(), r.failedKeys());
+            r.rpcs().forEach((name, l) -> System.out.printf(Locale.ROOT, "  %-16s %9.0f calls/s  p50 %7.1f us  p99 %7.1f us  p99.9 %7.1f us%n",
+                    name, l.callsPerSecond(), l.p50Us(), l.p99Us(), l.p999Us()));
+            System.out.println("data moved: " + r.dataMoved());
+        }
+        return r.failedKeys() == 0 ? Kvlab.EXIT_OK : Kvlab.EXIT_FAILED;
+    }
+}

@@ -1,0 +1,206 @@
+package dev.kvlab.cli.master;
+
+import dev.kvlab.store.api.ReplicateConfig;
+import dev.kvlab.store.api.master.MountStatus;
+import dev.kvlab.store.api.master.PutStartResult;
+import dev.kvlab.store.internal.rpc.MasterChannel;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The master's metadata benchmark, comparable to Mooncake's {@code master_bench}: fake segments are mounted (no
+ * bytes exist anywhere; a mounter pings to keep them), then {@code clients} closed-loop clients, each with its own
+ * gRPC connection and thread, issue one operation after the other:
+ *
+ * <ul>
+ *   <li>{@code put}: PutStart + PutEnd of one fresh key;</li>
+ *   <li>{@code get}: one replica lookup (GetReplicaList) of a random key the client put first;</li>
+ *   <li>{@code batch-put}, {@code batch-get}: the same with {@code batchSize} keys per call.</li>
+ * </ul>
+ *
+ * Throughput is keys served per second (a put counts at its PutEnd); latencies are per RPC, measured by
+ * {@link MeasuredMasterChannel} only.
+ */
+public final class MasterBench {
+
+    /** Validated by the command. */
+    public record Settings(String master, MasterOp op, int clients, int batchSize, Duration duration, Duration warmup, long valueSize,
+                           int keysPerClient, int segments, long segmentBytes, String tenant, long seed) {}
+
+    private MasterBench() {}
+
+    /**
+     * Runs {@code s} against the master the {@code connect} supplier reaches (one new channel per call: the mounter and
+     * each client get their own connection).
+     */
+    public static MasterBenchResult run(Settings s, Supplier<MasterChannel> connect, PrintStream log) throws InterruptedException {
+        MeasuredMasterChannel measured = new MeasuredMasterChannel();
+        String mounter = "bench-mounter-" + Long.toHexString(s.seed() ^ System.nanoTime());
+        List<String> segs = new ArrayList<>();
+        try (MasterChannel m = connect.get()) {
+            for (int i = 0; i < s.segments(); i++) {
+                String name = mounter + "-seg" + i;
+                MountStatus st = m.mount(mounter, name, s.segmentBytes(), "bench://" + name);
+                if (st != MountStatus.MOUNTED) throw new IllegalStateException("mounting fake segment " + name + ": " + st);
+                segs.add(name);
+            }
+            AtomicBoolean stop = new AtomicBoolean();
+            Thread pinger = Thread.ofPlatform().daemon().name("kvlab-bench-master-ping").start(() -> {
+                while (!stop.get()) {
+                    try {
+                        m.ping(mounter);
+                        Thread.sleep(1000);
+                    } catch (InterruptedException e) {
+                        return;
+                    } catch (RuntimeException e) {
+                        // the clients will see the master's failure
+                    }
+                }
+            });
+            try {
+                return drive(s, connect, measured, log);
+            } finally {
+                stop.set(true);
+                pinger.interrupt();
+                pinger.join(5000);
+                for (String seg : segs) {
+                    try {
+                        m.unmount(mounter, seg);
+                    } catch (RuntimeException ignored) {
+                        // a master that went away forgets the segments with their client
+                    }
+                }
+            }
+        }
+    }
+
+    private static MasterBenchResult drive(Settings s, Supplier<MasterChannel> connect, MeasuredMasterChannel measured, PrintStream log)
+            throws InterruptedException {
+        List<MasterChannel> chans = new ArrayList<>();
+        try {
+            for (int c = 0; c < s.clients(); c++) chans.add(measured.wrap(connect.get()));
+            if (s.op().reads()) {
+                long t0 = System.nanoTime();
+                List<Thread> fill = new ArrayList<>();
+                List<RuntimeException> errs = new ArrayList<>();
+                for (int c = 0; c < s.clients(); c++) {
+                    int client = c;
+                    fill.add(Thread.ofPlatform().start(() -> {
+                        try {
+                            prefill(s, chans.get(client), client);
+                        } catch (RuntimeException e) {
+                            synchronized (errs) {
+                                errs.add(e);
+                            }
+                        }
+                    }));
+                }
+                for (Thread t : fill) t.join();
+                if (!errs.isEmpty()) throw new IllegalStateException("prefill failed: " + errs.getFirst().getMessage(), errs.getFirst());
+                log.printf(Locale.ROOT, "prefilled %d keys per client in %.1f s%n", s.keysPerClient(), (System.nanoTime() - t0) / 1e9);
+            }
+            AtomicBoolean stop = new AtomicBoolean();
+            List<Thread> threads = new ArrayList<>();
+            List<Throwable> failures = new ArrayList<>();
+            for (int c = 0; c < s.clients(); c++) {
+                int client = c;
+                threads.add(Thread.ofPlatform().name("kvlab-bench-master-" + c).start(() -> {
+                    try {
+                        loop(s, chans.get(client), client, stop);
+                    } catch (Throwable e) {
+                        synchronized (failures) {
+                            failures.add(e);
+                        }
+                        stop.set(true);
+                    }
+                }));
+            }
+            Thread.sleep(s.warmup().toMillis());
+            measured.recording(true);
+            long t0 = System.nanoTime();
+            long until = t0 + s.duration().toNanos();
+            while (!stop.get() && System.nanoTime() < until) Thread.sleep(Math.max(1, Math.min(50, (until - System.nanoTime()) / 1_000_000)));
+            measured.recording(false);
+            long t1 = System.nanoTime();
+            stop.set(true);
+            for (Thread t : threads) t.join(30_000);
+            if (!failures.isEmpty()) throw new IllegalStateException("a bench client failed: " + failures.getFirst(), failures.getFirst());
+            double secs = (t1 - t0) / 1e9;
+            Map<MeasuredMasterChannel.Rpc, MasterBenchResult.RpcLatency> lat = new EnumMap<>(MeasuredMasterChannel.Rpc.class);
+            for (MeasuredMasterChannel.Rpc r : s.op().rpcs()) {
+                Histogram h = measured.latency(r).getIntervalHistogram();
+                lat.put(r, new MasterBenchResult.RpcLatency(measured.calls(r), round(measured.calls(r) / secs), round(h.getMean() / 1e3),
+                        round(h.getValueAtPercentile(50) / 1e3), round(h.getValueAtPercentile(99) / 1e3), round(h.getValueAtPercentile(99.9) / 1e3),
+                        round(h.getMaxValue() / 1e3)));
+            }
+            long ok = measured.okKeys.sum();
+            return MasterBenchResult.of(s, round(secs), ok, measured.failedKeys.sum(), round(ok / secs), lat);
+        } finally {
+            for (MasterChannel c : chans) c.close();
+        }
+    }
+
+    private static String key(int client, long i) {
+        return "c" + client + "/k" + i;
+    }
+
+    private static void prefill(Settings s, MasterChannel ch, int client) {
+        for (int from = 0; from < s.keysPerClient(); from += s.batchSize()) {
+            int n = Math.min(s.batchSize(), s.keysPerClient() - from);
+            List<String> keys = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) keys.add(key(client, from + i));
+            if (putBatch(s, ch, keys) != n) throw new IllegalStateException("the master did not take all prefill keys");
+        }
+    }
+
+    /** PutStart then PutEnd of {@code keys}; the number completed. */
+    private static int putBatch(Settings s, MasterChannel ch, List<String> keys) {
+        int n = keys.size();
+        long[] lengths = new long[n];
+        java.util.Arrays.fill(lengths, s.valueSize());
+        List<PutStartResult> started = ch.putStart(s.tenant(), keys, lengths, new int[n], ReplicateConfig.replicas(1));
+        List<String> endKeys = new ArrayList<>(n);
+        long[] ids = new long[n];
+        int m = 0;
+        for (int i = 0; i < n; i++) {
+            if (started.get(i).status() != PutStartResult.Status.STARTED) continue;
+            endKeys.add(keys.get(i));
+            ids[m++] = started.get(i).putId();
+        }
+        if (m == 0) return 0;
+        int ok = 0;
+        for (var e : ch.putEnd(s.tenant(), endKeys, java.util.Arrays.copyOf(ids, m))) if (e == dev.kvlab.store.api.master.EndStatus.OK) ok++;
+        return ok;
+    }
+
+    private static void loop(Settings s, MasterChannel ch, int client, AtomicBoolean stop) {
+        SplittableRandom rnd = new SplittableRandom(s.seed() * 1_000_003L + client);
+        long next = s.op().reads() ? s.keysPerClient() : 0;
+        int b = s.op().batched() ? s.batchSize() : 1;
+        List<String> keys = new ArrayList<>(b);
+        while (!stop.get()) {
+            keys.clear();
+            if (s.op().reads()) {
+                for (int i = 0; i < b; i++) keys.add(key(client, rnd.nextLong(next)));
+                if (b == 1) ch.getReplicaList(s.tenant(), keys.getFirst());
+                else ch.getReplicaLists(s.tenant(), keys);
+            } else {
+                for (int i = 0; i < b; i++) keys.add(key(client, next++));
+                putBatch(s, ch, keys);
+            }
+        }
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 1000) / 1000.0;
+    }
+}

@@ -1,0 +1,46 @@
+package dev.kvlab.cli.master;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/** What {@code kvlab bench master} reports: keys per second, and per RPC its call rate and latency (microseconds). */
+@JsonPropertyOrder(alphabetic = false)
+public record MasterBenchResult(
+        @JsonProperty("master") String master,
+        @JsonProperty("op") String op,
+        @JsonProperty("clients") int clients,
+        @JsonProperty("batch_size") int batchSize,
+        @JsonProperty("value_size") long valueSize,
+        @JsonProperty("segments") int segments,
+        @JsonProperty("segment_bytes") long segmentBytes,
+        @JsonProperty("duration_s") double durationSeconds,
+        @JsonProperty("keys") long keys,
+        @JsonProperty("failed_keys") long failedKeys,
+        @JsonProperty("keys_per_s") double keysPerSecond,
+        @JsonProperty("ops_per_s") double opsPerSecond,
+        @JsonProperty("rpcs") Map<String, RpcLatency> rpcs,
+        @JsonProperty("data_moved") String dataMoved) {
+
+    /** One RPC's figures over the measured window. */
+    @JsonPropertyOrder(alphabetic = false)
+    public record RpcLatency(
+            @JsonProperty("calls") long calls,
+            @JsonProperty("calls_per_s") double callsPerSecond,
+            @JsonProperty("mean_us") double meanUs,
+            @JsonProperty("p50_us") double p50Us,
+            @JsonProperty("p99_us") double p99Us,
+            @JsonProperty("p999_us") double p999Us,
+            @JsonProperty("max_us") double maxUs) {}
+
+    static MasterBenchResult of(MasterBench.Settings s, double secs, long keys, long failed, double keysPerSecond,
+                                Map<MeasuredMasterChannel.Rpc, RpcLatency> lat) {
+        Map<String, RpcLatency> byName = new LinkedHashMap<>();
+        lat.forEach((r, l) -> byName.put(r.name().toLowerCase(Locale.ROOT), l));
+        // one op is one key (a batch call of 128 keys is 128 ops), as master_bench counts
+        return new MasterBenchResult(s.master(), s.op().label(), s.clients(), s.op().batched() ? s.batchSize() : 1, s.valueSize(), s.segments(),
+                s.segmentBytes(), secs, keys, failed, keysPerSecond, keysPerSecond, byName, "none (metadata only: fake segments, no transfers)");
+    }
+}
