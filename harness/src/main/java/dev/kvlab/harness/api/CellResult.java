@@ -9,28 +9,32 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Everything one cell run produced: its summary, the whole-run histogram and the interval histograms of every
- * {@link Metric} (for {@code .hlog} files; timestamps in the run's own clock), one {@link RequestRecord} per
- * measured request (for {@code requests.csv}), and mode-specific extra figures (e.g. the live harness's own
- * per-request overhead).
+ * {@link Metric} (for {@code .hlog} files; timestamps in the run's own clock), the {@link RequestLog} of one
+ * {@link RequestRecord} per measured request (the {@code requests.csv} file, streamed while the run went), and
+ * mode-specific extra figures (e.g. the live harness's own per-request overhead).
  *
  * @param config     the resolved config that ran
  * @param summary    the summary row
  * @param totals     whole-run histogram per metric (µs)
  * @param intervals  interval histograms per metric, in time order
- * @param requests   per-request records, in completion order
+ * @param requestLog per-request records, in completion order (a closed file)
  * @param extras     further figures, name → value (ordered)
  * @param describe   what ran: workload, store, transport, clock
  */
 public record CellResult(RunConfig config, CellSummary summary, Map<Metric, Histogram> totals,
-                         Map<Metric, List<IntervalHistogram>> intervals, List<RequestRecord> requests,
+                         Map<Metric, List<IntervalHistogram>> intervals, RequestLog requestLog,
                          Map<String, Object> extras, Map<String, String> describe) {
 
     public CellResult {
         totals = Collections.unmodifiableMap(totals);
         intervals = Collections.unmodifiableMap(intervals);
-        requests = Collections.unmodifiableList(requests);
         extras = Collections.unmodifiableMap(new LinkedHashMap<>(extras));
         describe = Collections.unmodifiableMap(new LinkedHashMap<>(describe));
+    }
+
+    /** Every request record, read back from {@link #requestLog()} into memory: for small runs and tests. */
+    public List<RequestRecord> requests() {
+        return requestLog.readAll();
     }
 
     /** The summary columns followed by the extras: what {@code kvlab run --json} prints. */
@@ -41,6 +45,6 @@ public record CellResult(RunConfig config, CellSummary summary, Map<Metric, Hist
     }
 
     public CellResult withSummary(CellSummary s) {
-        return new CellResult(config, s, totals, intervals, requests, extras, describe);
+        return new CellResult(config, s, totals, intervals, requestLog, extras, describe);
     }
 }

@@ -50,6 +50,7 @@ public final class CellAssembly {
         d.put("store", remote.describe());
         d.put("gpu", "roofline (emulated): " + plan.model().id() + " on " + plan.kv().tp() + "x " + plan.hardware().id() + " (prefill MFU "
                 + plan.hardware().prefillMfu() + ", decode bandwidth utilisation " + plan.hardware().decodeBandwidthUtilization() + ")");
+        m.records().close();
         return new CellResult(plan.config(), summary, totals, m.intervals(), m.records(), extras, d);
     }
 }

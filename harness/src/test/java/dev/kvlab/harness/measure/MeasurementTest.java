@@ -35,7 +35,7 @@ class MeasurementTest {
         for (long t : at) m.token(s, t * MS);
         m.completed(s, 200 * MS);
         m.finish(200 * MS);
-        RequestRecord r = m.records().get(0);
+        RequestRecord r = m.records().readAll().get(0);
         assertThat(r.ttftMs()).isEqualTo(100.0);
         assertThat(r.queueMs()).isEqualTo(40.0);
         assertThat(r.e2elMs()).isEqualTo(200.0);
@@ -61,8 +61,8 @@ class MeasurementTest {
             m.token(s, t * MS);
         }
         m.completed(s, t * MS);
-        assertThat(m.records().get(0).tbtMs()).isEqualTo(50.0);
-        assertThat(m.records().get(0).good()).isFalse(); // tbt 50 > 30
+        assertThat(m.records().readAll().get(0).tbtMs()).isEqualTo(50.0);
+        assertThat(m.records().readAll().get(0).good()).isFalse(); // tbt 50 > 30
         assertThat(m.good()).isZero();
     }
 
@@ -78,7 +78,7 @@ class MeasurementTest {
         m.firstToken(b, 150 * MS);
         m.completed(b, 150 * MS);
         m.finish(150 * MS);
-        assertThat(m.records().get(0).tpotMs()).isNaN();
+        assertThat(m.records().readAll().get(0).tpotMs()).isNaN();
         assertThat(m.total(Metric.TPOT).getTotalCount()).isZero();
         assertThat(m.good()).isEqualTo(1);
         assertThat(m.spanNanos()).isEqualTo(150 * MS);

@@ -7,13 +7,10 @@ import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.IntervalHistogram;
 import dev.kvlab.harness.api.Metric;
-import dev.kvlab.harness.api.RequestRecord;
 import dev.kvlab.harness.api.config.Mode;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -44,41 +41,13 @@ public final class CellFiles {
             List<IntervalHistogram> iv = result.intervals().getOrDefault(m, List.of());
             Durable.writeNew(tmp.resolve(m.id() + ".hlog"), HlogFile.write(m, iv, run.cell(), run.replicate(), clock));
         }
-        Durable.writeNew(tmp.resolve(REQUESTS_CSV), requestsCsv(result.requests()));
+        result.requestLog().writeTo(tmp.resolve(REQUESTS_CSV));
+        Durable.fsyncFile(tmp.resolve(REQUESTS_CSV));
         Durable.writeNew(tmp.resolve(CELL_JSON), cellJson(run, result));
         Durable.fsyncDir(tmp);
         Durable.moveDir(tmp, cellDir.resolve("r" + run.replicate()));
         Durable.fsyncDir(cellDir);
         Durable.fsyncDir(cellDir.getParent());
-    }
-
-    static byte[] requestsCsv(List<RequestRecord> records) {
-        StringBuilder sb = new StringBuilder(RequestRecord.CSV_HEADER.length() + 160 * records.size());
-        sb.append(RequestRecord.CSV_HEADER).append('\n');
-        List<Object> row = new ArrayList<>(18);
-        for (RequestRecord r : records) {
-            row.clear();
-            row.add(r.id());
-            row.add(r.session());
-            row.add(r.arrivalMs());
-            row.add(r.instance());
-            row.add(r.inputTokens());
-            row.add(r.outputTokens());
-            row.add(r.localHitTokens());
-            row.add(r.remoteHitTokens());
-            row.add(r.fetchedBytes());
-            row.add(r.fallbackBlocks());
-            row.add(r.queueMs());
-            row.add(r.fetchMs());
-            row.add(r.ttftMs());
-            row.add(r.tpotMs());
-            row.add(r.tbtMs());
-            row.add(r.e2elMs());
-            row.add(r.good());
-            row.add(r.status());
-            Csv.appendRow(sb, row);
-        }
-        return sb.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     /** {@code {cell, replicate, seed, mode, factors, summary: CellResult.json(), extra_fields, describe, config}}. */

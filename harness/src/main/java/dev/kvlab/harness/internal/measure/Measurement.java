@@ -2,6 +2,7 @@ package dev.kvlab.harness.internal.measure;
 
 import dev.kvlab.harness.api.IntervalHistogram;
 import dev.kvlab.harness.api.Metric;
+import dev.kvlab.harness.api.RequestLog;
 import dev.kvlab.harness.api.RequestRecord;
 import dev.kvlab.harness.api.config.SloConfig;
 import dev.kvlab.harness.internal.engine.Seq;
@@ -19,7 +20,7 @@ import org.HdrHistogram.SingleWriterRecorder;
  * All measurement of a run, in one place: the serving model reports events, this records them. One HdrHistogram
  * {@link SingleWriterRecorder} (every event arrives on the loop thread) per {@link Metric} (µs, 3 significant digits), every latency from the request's intended
  * arrival; interval histograms cut every {@code intervalNanos} of the run's own clock (virtual in sim); SLO
- * goodput; hit and fetch counters; one {@link RequestRecord} per request.
+ * goodput; hit and fetch counters; one {@link RequestRecord} per request, streamed to a {@link RequestLog}.
  */
 public final class Measurement implements ServingListener {
 
@@ -32,7 +33,7 @@ public final class Measurement implements ServingListener {
     private final EnumMap<Metric, Histogram> recycled = new EnumMap<>(Metric.class);
     private final EnumMap<Metric, Histogram> totals = new EnumMap<>(Metric.class);
     private final EnumMap<Metric, List<IntervalHistogram>> intervals = new EnumMap<>(Metric.class);
-    private final List<RequestRecord> records = new ArrayList<>();
+    private final RequestLog records;
     private ByteBuffer buffer = ByteBuffer.allocate(1 << 16);
     /**
      * ITL has a sample per token (millions): they are counted here and handed to the ITL recorder bucket by bucket
@@ -69,6 +70,12 @@ public final class Measurement implements ServingListener {
      * @param originNanos    the loop time at which the measured phase starts (interval and arrival times are relative to it)
      */
     public Measurement(SloConfig slo, long intervalNanos, long originNanos) {
+        this(slo, intervalNanos, originNanos, RequestLog.temporary());
+    }
+
+    /** A measurement whose request records go to {@code log}. */
+    public Measurement(SloConfig slo, long intervalNanos, long originNanos, RequestLog log) {
+        this.records = log;
         this.slo = slo;
         this.intervalNanos = intervalNanos;
         this.origin = originNanos;
@@ -248,7 +255,8 @@ public final class Measurement implements ServingListener {
         return out;
     }
 
-    public List<RequestRecord> records() {
+    /** The request records so far (close it once the run is over). */
+    public RequestLog records() {
         return records;
     }
 

@@ -26,6 +26,8 @@ final class BreakevenPlot {
 
     private static final int MAX_LINKS = 8;
     private static final int MAX_MEASURED = 1500;
+    /** Rows of requests.csv kept per plot for the medians (a uniform sample beyond). */
+    private static final int SAMPLE = 1 << 17;
     private static final BasicStroke THICK = new BasicStroke(2.5f);
 
     /**
@@ -138,48 +140,45 @@ final class BreakevenPlot {
                 }
 
                 List<CellData> cells = cellsOf.get(se.getKey() + "\u0000" + g.linkLabel());
-                List<double[]> pts = new ArrayList<>();
-                List<Double> prompts = new ArrayList<>();
+                // streamed and sampled (bounded memory for million-request cells; exact below SAMPLE rows)
+                Reservoir pts = new Reservoir(2, SAMPLE);
+                Reservoir prompts = new Reservoir(1, SAMPLE);
                 for (CellData cell : cells) {
                     for (Path d : cell.replicateDirs()) {
-                        Map<String, double[]> cols = RequestsCsv.read(d.resolve("requests.csv"), List.of("remote_hit_tokens", "fetch_ms", "input_tokens"));
-                        double[] tok = cols.get("remote_hit_tokens");
-                        double[] ms = cols.get("fetch_ms");
-                        double[] in = cols.get("input_tokens");
-                        for (int i = 0; i < tok.length; i++) {
-                            if (tok[i] > 0 && ms[i] > 0 && Double.isFinite(ms[i])) pts.add(new double[] {tok[i], ms[i]});
-                            if (in[i] > 0) prompts.add(in[i]);
-                        }
+                        RequestsCsv.forEach(d.resolve("requests.csv"), List.of("remote_hit_tokens", "fetch_ms", "input_tokens"), row -> {
+                            if (row[0] > 0 && row[1] > 0 && Double.isFinite(row[1])) pts.add(row[0], row[1]);
+                            if (row[2] > 0) prompts.add(row[2]);
+                        });
                     }
                 }
                 double ratio = Double.NaN;
-                if (!pts.isEmpty()) {
+                if (pts.size() > 0) {
                     int stride = Math.max(1, (pts.size() + MAX_MEASURED - 1) / MAX_MEASURED);
                     List<Double> mx = new ArrayList<>();
                     List<Double> my = new ArrayList<>();
                     double[] ratios = new double[pts.size()];
                     for (int i = 0; i < pts.size(); i++) {
-                        ratios[i] = pts.get(i)[1] / (g.fetchSeconds((long) pts.get(i)[0]) * 1e3);
+                        ratios[i] = pts.get(i, 1) / (g.fetchSeconds((long) pts.get(i, 0)) * 1e3);
                         if (i % stride == 0) {
-                            mx.add(pts.get(i)[0]);
-                            my.add(pts.get(i)[1]);
+                            mx.add(pts.get(i, 0));
+                            my.add(pts.get(i, 1));
                         }
                     }
                     Arrays.sort(ratios);
                     ratio = ratios[ratios.length / 2];
-                    XYSeries ms = c.addSeries("measured fetches, " + g.linkLabel() + " (" + pts.size() + " requests)", mx, my);
+                    XYSeries ms = c.addSeries("measured fetches, " + g.linkLabel() + " (" + pts.seen() + " requests)", mx, my);
                     ms.setXYSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter);
                     ms.setMarker(SeriesMarkers.CIRCLE);
                     ms.setMarkerColor(new Color(col.getRed(), col.getGreen(), col.getBlue(), 110));
                 }
                 long median = 0;
-                if (!prompts.isEmpty()) {
-                    double[] p = prompts.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+                if (prompts.size() > 0) {
+                    double[] p = prompts.sorted(0);
                     median = Math.round(p[p.length / 2]);
                 }
                 rows.add(new Row(setup.setupLabel(), g.linkLabel(), cells.stream().map(CellData::id).toList(), crossText, median,
                         median > 0 ? g.recomputeSeconds(median) * 1e3 : Double.NaN, median > 0 ? g.fetchSeconds(median) * 1e3 : Double.NaN,
-                        pts.size(), ratio));
+                        (int) Math.min(Integer.MAX_VALUE, pts.seen()), ratio));
             }
         }
         String caption = "Recompute: the roofline's prefill time for a prefix alone on one instance's GPUs (max of compute at the "

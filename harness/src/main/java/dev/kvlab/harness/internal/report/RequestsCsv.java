@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /** Numeric columns of a replicate's {@code requests.csv} (RFC 4180; quoted fields may hold commas). */
 final class RequestsCsv {
@@ -20,6 +21,19 @@ final class RequestsCsv {
     static Map<String, double[]> read(Path file, List<String> columns) {
         Map<String, List<Double>> acc = new HashMap<>();
         for (String c : columns) acc.put(c, new ArrayList<>());
+        forEach(file, columns, row -> {
+            for (int i = 0; i < row.length; i++) acc.get(columns.get(i)).add(row[i]);
+        });
+        Map<String, double[]> out = new HashMap<>();
+        acc.forEach((k, v) -> out.put(k, v.stream().mapToDouble(Double::doubleValue).toArray()));
+        return out;
+    }
+
+    /**
+     * Streams {@code columns} of every row (NaN where absent or unparsable) to {@code each}, one row at a time (the
+     * array is reused); nothing when the file is absent. Memory does not grow with the file.
+     */
+    static void forEach(Path file, List<String> columns, Consumer<double[]> each) {
         if (Files.isRegularFile(file)) {
             try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
                 String header = r.readLine();
@@ -27,21 +41,19 @@ final class RequestsCsv {
                     List<String> head = split(header);
                     int[] idx = new int[columns.size()];
                     for (int i = 0; i < idx.length; i++) idx[i] = head.indexOf(columns.get(i));
+                    double[] row = new double[idx.length];
                     String line;
                     while ((line = r.readLine()) != null) {
                         if (line.isEmpty()) continue;
                         List<String> f = split(line);
-                        for (int i = 0; i < idx.length; i++)
-                            acc.get(columns.get(i)).add(idx[i] >= 0 && idx[i] < f.size() ? parse(f.get(idx[i])) : Double.NaN);
+                        for (int i = 0; i < idx.length; i++) row[i] = idx[i] >= 0 && idx[i] < f.size() ? parse(f.get(idx[i])) : Double.NaN;
+                        each.accept(row);
                     }
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read " + file, e);
             }
         }
-        Map<String, double[]> out = new HashMap<>();
-        acc.forEach((k, v) -> out.put(k, v.stream().mapToDouble(Double::doubleValue).toArray()));
-        return out;
     }
 
     private static double parse(String s) {
