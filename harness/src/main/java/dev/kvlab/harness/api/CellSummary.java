@@ -38,13 +38,15 @@ import java.util.Map;
  * @param instances             engine instances
  * @param tp                    GPUs per instance
  * @param emulated              what is emulated in this run
+ * @param prefillGpuMsMean      PD disaggregated, cold: modelled GPU-busy time of the prefill instances per measured request,
+ *                              ms (the Mooncake paper's "prefill GPU time"); NaN otherwise (colocated batches mix decode in)
  */
 public record CellSummary(long seed, String mode, String cacheState, String tiers, String policy, String transport, String pd,
                           long requests, long completed, long failed, Map<Metric, double[]> percentilesMs, double goodputRps,
                           double sloAttainment, double localHitRatio, double remoteHitRatio, long fetchedBytes, long fallbacks,
                           long wrongHitsUsed, double simulatedSeconds, double wallSeconds, double throughputRps,
                           double outputTokensPerSecond, double remoteAvailableRatio, long writtenBackBytes, long rejectedBlocks,
-                          String model, String hardware, int instances, int tp, String emulated) {
+                          String model, String hardware, int instances, int tp, String emulated, double prefillGpuMsMean) {
 
     /** The p50 (index 0) and p99 (index 1) of {@code m} in ms. */
     public double p50Ms(Metric m) {
@@ -66,14 +68,14 @@ public record CellSummary(long seed, String mode, String cacheState, String tier
         return new CellSummary(seed, mode, cacheState, tiers, policy, transport, pd, requests, completed, failed, percentilesMs,
                 goodputRps, sloAttainment, localHitRatio, remoteHitRatio, fetchedBytes, fallbacks, wrongHitsUsed, simulatedSeconds,
                 w, throughputRps, outputTokensPerSecond, remoteAvailableRatio, writtenBackBytes, rejectedBlocks, model, hardware,
-                instances, tp, emulated);
+                instances, tp, emulated, prefillGpuMsMean);
     }
 
     /**
      * Column name → value, in {@code summary.csv} order: {@code seed, mode, cache_state, tiers, policy, transport,
      * pd, requests, completed, failed, ttft_p50_ms, ttft_p99_ms, tpot_p50_ms, tpot_p99_ms, itl_p50_ms, itl_p99_ms,
      * e2el_p99_ms, goodput_rps, slo_attainment, local_hit_ratio, remote_hit_ratio, fetched_bytes, fallbacks,
-     * wrong_hits_used}, then the extras ({@code ttft_mean_ms}, the other percentiles, simulated_seconds, wall_seconds, …).
+     * wrong_hits_used}, then the extras ({@code ttft_mean_ms}, {@code prefill_gpu_ms_mean}, the other percentiles, simulated_seconds, wall_seconds, …).
      */
     public Map<String, Object> columns() {
         Map<String, Object> c = new LinkedHashMap<>();
@@ -102,6 +104,7 @@ public record CellSummary(long seed, String mode, String cacheState, String tier
         c.put("fallbacks", fallbacks);
         c.put("wrong_hits_used", wrongHitsUsed);
         c.put("ttft_mean_ms", meanMs(Metric.TTFT));
+        c.put("prefill_gpu_ms_mean", prefillGpuMsMean);
         c.put("e2el_p50_ms", p50Ms(Metric.E2EL));
         c.put("tbt_p50_ms", p50Ms(Metric.TBT));
         c.put("tbt_p99_ms", p99Ms(Metric.TBT));

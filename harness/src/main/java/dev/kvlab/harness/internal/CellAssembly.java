@@ -3,6 +3,8 @@ package dev.kvlab.harness.internal;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Metric;
+import dev.kvlab.harness.api.config.CacheState;
+import dev.kvlab.harness.api.config.Pd;
 import dev.kvlab.harness.internal.engine.Instance;
 import dev.kvlab.harness.internal.engine.RemoteTier;
 import dev.kvlab.harness.internal.engine.ServingModel;
@@ -20,7 +22,11 @@ public final class CellAssembly {
 
     public static CellResult assemble(CellPlan plan, Measurement m, ServingModel model, RemoteTier remote, long warmupRequests,
                                       double wallSeconds, String emulated, Map<String, Object> clockExtras, Map<String, String> describe) {
-        CellSummary summary = SummaryBuilder.build(plan, m, remote.stats(), wallSeconds, emulated);
+        double prefillBusy = 0;
+        for (Instance in : model.instances()) if (in.role == Instance.Role.PREFILL) prefillBusy += in.busySeconds();
+        // only prefill instances (PD) do prefill alone, and a hot cell's warm-up iterations are not the measured requests'
+        boolean separable = plan.config().pd() == Pd.DISAGGREGATED && plan.config().cacheState() == CacheState.COLD;
+        CellSummary summary = SummaryBuilder.build(plan, m, remote.stats(), wallSeconds, emulated, separable ? prefillBusy : Double.NaN);
         Map<Metric, Histogram> totals = new EnumMap<>(Metric.class);
         for (Metric metric : Metric.values()) totals.put(metric, m.total(metric));
         Map<String, Object> extras = new LinkedHashMap<>();

@@ -24,12 +24,17 @@ import java.util.Set;
 
 /**
  * Reads a matrix file (a run config plus the matrix keys {@code name, description, factors, exclude, replicates,
- * baseline}), expands and validates every cell × replicate before anything runs. Errors name FILE:LINE.
+ * baseline, paper}), expands and validates every cell × replicate before anything runs. Errors name FILE:LINE.
+ *
+ * <p>A factor is a list of levels of one config key ({@code tiers: [local-only, combined]}) or a mapping of named
+ * levels, each setting several keys at once ({@code system: {vllm: {tiers: local-only, pd: colocated}, mooncake:
+ * {...}}}); the name is the level's label in cell ids, columns, reports and {@code compare}. A key may be varied by
+ * one factor only. {@code paper} carries published figures to compare with (see {@link PaperFigures}).
  */
 public final class MatrixParser {
 
     /** Top-level keys that belong to the matrix, not to the run config. */
-    public static final List<String> MATRIX_KEYS = List.of("name", "description", "factors", "exclude", "replicates", "baseline");
+    public static final List<String> MATRIX_KEYS = List.of("name", "description", "factors", "exclude", "replicates", "baseline", "paper");
     private static final int MAX_RUNS = 100_000;
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
@@ -50,7 +55,98 @@ public final class MatrixParser {
         return build(located, base, sourceName, null, defName, sets, mode);
     }
 
-    private record Factor(String key, List<JsonNode> levels, List<String> labels, List<String> origins, boolean pinned) {}
+    /**
+     * One factor: its levels, their labels (names in cell ids and columns) and origins. A factor of named levels has
+     * {@code groups}: per level, the config keys (dotted) it sets at once; its {@code levels} are then the groups as
+     * mappings. Plain factors have {@code groups == null}.
+     */
+    private record Factor(String key, List<JsonNode> levels, List<String> labels, List<String> origins, boolean pinned,
+                          List<Map<String, JsonNode>> groups) {
+
+        Factor pin(int level, String origin) {
+            return new Factor(key, List.of(levels.get(level)), List.of(labels.get(level)), List.of(origin), true,
+                    groups == null ? null : List.of(groups.get(level)));
+        }
+
+        /** Config keys this factor sets: its own key, or every key of its groups. */
+        Set<String> keys() {
+            if (groups == null) return Set.of(key);
+            Set<String> k = new LinkedHashSet<>();
+            for (Map<String, JsonNode> g : groups) k.addAll(g.keySet());
+            return k;
+        }
+
+        /** Sets level {@code i} on {@code ct}. */
+        void apply(ConfigTree ct, int i) {
+            if (groups == null) {
+                ct.set(key, levels.get(i), origins.get(i));
+                return;
+            }
+            for (var e : groups.get(i).entrySet()) ct.set(e.getKey(), e.getValue(), origins.get(i));
+        }
+    }
+
+    /** {@code system: {vllm: {tiers: local-only, pd: colocated}, mooncake: {...}}}: named levels, each several keys at once. */
+    private static Factor groupFactor(LocatedTree located, String ptr, String key, ObjectNode groups) {
+        if (groups.isEmpty()) throw bad(located, ptr, "factor '" + key + "': expected at least one named level");
+        List<JsonNode> levels = new ArrayList<>();
+        List<String> labels = new ArrayList<>();
+        List<String> origins = new ArrayList<>();
+        List<Map<String, JsonNode>> gs = new ArrayList<>();
+        var it = groups.fields();
+        while (it.hasNext()) {
+            var g = it.next();
+            String gp = ptr + "/" + esc(g.getKey());
+            if (!(g.getValue() instanceof ObjectNode keys) || keys.isEmpty())
+                throw bad(located, gp, "factor '" + key + "': named level '" + g.getKey() + "' must be a non-empty mapping of config keys, "
+                        + "e.g. {tiers: local-only, cluster.router: least-loaded}");
+            Map<String, JsonNode> m = new LinkedHashMap<>();
+            var kit = keys.fields();
+            while (kit.hasNext()) {
+                var kv = kit.next();
+                if (MATRIX_KEYS.contains(kv.getKey()))
+                    throw bad(located, gp + "/" + esc(kv.getKey()), "factor '" + key + "', level '" + g.getKey() + "': the matrix key '"
+                            + kv.getKey() + "' cannot be set by a level");
+                if (kv.getKey().equals(key))
+                    throw bad(located, gp + "/" + esc(kv.getKey()), "factor '" + key + "', level '" + g.getKey() + "' sets its own name as a key");
+                m.put(kv.getKey(), kv.getValue());
+            }
+            levels.add(keys);
+            labels.add(g.getKey());
+            origins.add(where(located, gp) + " (factor " + key + ", level " + g.getKey() + ")");
+            gs.add(m);
+        }
+        return new Factor(key, levels, labels, origins, false, gs);
+    }
+
+    /** A key set by a named level may not also be another factor or set by another factor's levels. */
+    private static void checkGroupConflicts(LocatedTree located, Map<String, Factor> factors) {
+        List<Factor> fl = new ArrayList<>(factors.values());
+        for (int a = 0; a < fl.size(); a++) {
+            Factor fa = fl.get(a);
+            if (fa.groups() == null) continue;
+            for (int b = 0; b < fl.size(); b++) {
+                Factor fb = fl.get(b);
+                if (a == b || (fb.groups() != null && b < a)) continue;
+                for (int i = 0; i < fa.groups().size(); i++) {
+                    for (String k : fa.groups().get(i).keySet()) {
+                        if (!conflicts(k, fb)) continue;
+                        String ptr = "/factors/" + esc(fa.key()) + "/" + esc(fa.labels().get(i)) + "/" + esc(k);
+                        throw bad(located, ptr, "factor '" + fa.key() + "' (level '" + fa.labels().get(i) + "') sets '" + k + "', which "
+                                + (fb.groups() == null ? "is also the factor '" + fb.key() + "'" : "the factor '" + fb.key() + "' sets too")
+                                + ": a key may be varied by one factor only");
+                    }
+                }
+            }
+        }
+    }
+
+    /** True when setting {@code key} collides with a key {@code f} sets: the same key, or one inside the other's section. */
+    private static boolean conflicts(String key, Factor f) {
+        for (String k : f.keys()) if (k.equals(key) || k.startsWith(key + ".") || key.startsWith(k + ".")) return true;
+        return false;
+    }
+
 
     private static MatrixSpec build(LocatedTree located, ConfigTree base, String src, Path file, String defName, List<String> sets, Mode mode) {
         ObjectNode root = located.root();
@@ -71,8 +167,13 @@ public final class MatrixParser {
                 String key = e.getKey();
                 String ptr = "/factors/" + esc(key);
                 if (MATRIX_KEYS.contains(key)) throw bad(located, ptr, "factor '" + key + "': a matrix key cannot be a factor");
+                if (e.getValue() instanceof ObjectNode groups) {
+                    factors.put(key, groupFactor(located, ptr, key, groups));
+                    continue;
+                }
                 if (!(e.getValue() instanceof ArrayNode arr) || arr.isEmpty())
-                    throw bad(located, ptr, "factor '" + key + "': expected a non-empty list of levels, e.g. [cold, hot]");
+                    throw bad(located, ptr, "factor '" + key + "': expected a non-empty list of levels, e.g. [cold, hot], "
+                            + "or named levels, each a mapping of config keys, e.g. {vllm: {tiers: local-only}, mooncake: {tiers: combined}}");
                 List<JsonNode> levels = new ArrayList<>();
                 List<String> labels = new ArrayList<>();
                 List<String> origins = new ArrayList<>();
@@ -83,8 +184,9 @@ public final class MatrixParser {
                     labels.add(label);
                     origins.add(where(located, ptr + "/" + i) + " (factor " + key + ")");
                 }
-                factors.put(key, new Factor(key, levels, labels, origins, false));
+                factors.put(key, new Factor(key, levels, labels, origins, false, null));
             }
+            checkGroupConflicts(located, factors);
         }
         Map<String, Factor> declared = new LinkedHashMap<>(factors);
 
@@ -105,16 +207,26 @@ public final class MatrixParser {
                 if (replicates < 1) throw new BadInputException("--set " + s + ": replicates must be >= 1");
             } else if (MATRIX_KEYS.contains(key)) {
                 throw new BadInputException("--set " + s + ": the matrix key '" + key + "' cannot be set from the command line");
+            } else if (factors.containsKey(key) && factors.get(key).groups() != null) {
+                Factor f = factors.get(key);
+                int i = f.labels().indexOf(value.strip());
+                if (i < 0) throw new BadInputException("--set " + s + ": '" + value.strip() + "' is not a level of factor " + key + " (levels: "
+                        + String.join(", ", f.labels()) + ")");
+                factors.put(key, f.pin(i, "--set " + s));
             } else if (factors.containsKey(key)) {
                 JsonNode v = parseValue(value, "--set " + s);
-                factors.put(key, new Factor(key, List.of(v), List.of(label(v)), List.of("--set " + s), true));
+                factors.put(key, new Factor(key, List.of(v), List.of(label(v)), List.of("--set " + s), true, null));
             } else {
+                for (Factor f : factors.values())
+                    if (f.groups() != null && conflicts(key, f))
+                        throw new BadInputException("--set " + s + ": '" + key + "' is set by the levels of factor '" + f.key()
+                                + "' (" + String.join(", ", f.labels()) + "); pin the factor instead (--set " + f.key() + "=" + f.labels().get(0) + ")");
                 base.set(s);
             }
         }
         if (mode != null) {
             if (factors.containsKey("mode"))
-                factors.put("mode", new Factor("mode", List.of(NODES.textNode(mode.label())), List.of(mode.label()), List.of("--mode " + mode), true));
+                factors.put("mode", new Factor("mode", List.of(NODES.textNode(mode.label())), List.of(mode.label()), List.of("--mode " + mode), true, null));
             else base.set("mode", mode.label(), "--mode " + mode.label());
         }
 
@@ -147,10 +259,7 @@ public final class MatrixParser {
             Map<String, String> labels = labels(fl, c);
             String id = cellId(ci + 1, width, labels.values());
             ConfigTree ct = base.copy();
-            for (int d = 0; d < fl.size(); d++) {
-                Factor f = fl.get(d);
-                ct.set(f.key(), f.levels().get(c[d]), f.origins().get(c[d]));
-            }
+            for (int d = 0; d < fl.size(); d++) fl.get(d).apply(ct, c[d]);
             RunConfig first = ct.bind();
             List<CellRun> runs = new ArrayList<>();
             for (int k = 0; k < replicates; k++) {
@@ -170,6 +279,9 @@ public final class MatrixParser {
         }
 
         String baseline = baseline(located, cells, declared, factors);
+        Map<String, List<String>> declaredLabels = new LinkedHashMap<>();
+        declared.forEach((k, f) -> declaredLabels.put(k, f.labels()));
+        PaperFigures.check(located, declaredLabels);
 
         List<MatrixSpec.Input> inputs = new ArrayList<>();
         if (file != null) inputs.add(InputFiles.hash(file));
@@ -187,7 +299,15 @@ public final class MatrixParser {
             ArrayNode a = rf.putArray(k);
             f.labels().forEach(a::add);
         });
+        ObjectNode groups = NODES.objectNode();
+        factors.forEach((k, f) -> {
+            if (f.groups() == null) return;
+            ObjectNode g = groups.putObject(k);
+            for (int i = 0; i < f.labels().size(); i++) g.set(f.labels().get(i), f.levels().get(i).deepCopy());
+        });
+        if (!groups.isEmpty()) resolved.set("named_levels", groups);
         if (root.has("exclude")) resolved.set("exclude", root.get("exclude").deepCopy());
+        if (root.has("paper")) resolved.set("paper", root.get("paper").deepCopy());
         resolved.put("replicates", replicates);
         if (baseline != null) resolved.put("baseline", baseline);
         else resolved.putNull("baseline");

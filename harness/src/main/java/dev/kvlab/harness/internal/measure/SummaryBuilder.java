@@ -14,7 +14,9 @@ public final class SummaryBuilder {
 
     private SummaryBuilder() {}
 
-    public static CellSummary build(CellPlan plan, Measurement m, RemoteTier.RemoteStats remote, double wallSeconds, String emulated) {
+    /** {@code prefillGpuSeconds}: GPU-busy seconds of the prefill instances (PD), NaN when not separable. */
+    public static CellSummary build(CellPlan plan, Measurement m, RemoteTier.RemoteStats remote, double wallSeconds, String emulated,
+                                    double prefillGpuSeconds) {
         RunConfig c = plan.config();
         Map<Metric, double[]> pct = new EnumMap<>(Metric.class);
         for (Metric metric : Metric.values()) {
@@ -35,6 +37,7 @@ public final class SummaryBuilder {
                 span > 0 ? m.outputTokens() / span : Double.NaN,
                 in == 0 ? 0 : m.remoteAvailableTokens() / in,
                 remote.writtenBytes(), remote.rejectedBlocks(), plan.model().id(), plan.hardware().id(),
-                c.cluster().instances(), c.cluster().tp(), emulated);
+                c.cluster().instances(), c.cluster().tp(), emulated,
+                m.requests() == 0 ? Double.NaN : 1000.0 * prefillGpuSeconds / m.requests());
     }
 }

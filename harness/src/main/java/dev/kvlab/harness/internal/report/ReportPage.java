@@ -57,6 +57,7 @@ final class ReportPage {
                 .raw("<style>\n").raw(css()).raw("</style>\n</head>\n<body>\n<main>\n");
         header();
         glance();
+        paper();
         emulated();
         latency();
         goodput();
@@ -96,6 +97,7 @@ final class ReportPage {
             h.el("div", "class=\"sub\"", "factors: " + String.join("; ", fs));
         }
         h.raw("<nav class=\"toc\">");
+        if (!PaperComparison.rows(b).isEmpty()) h.raw("<a href=\"#paper\">").text("Compared with the paper").raw("</a>");
         for (String[] t : List.of(new String[] {"emulated", "What was emulated"}, new String[] {"latency", "Latency"},
                 new String[] {"goodput", "Goodput & hits"}, new String[] {"cdf", "TTFT CDF"}, new String[] {"breakeven", "Recompute vs fetch"},
                 new String[] {"tails", "Tails over time"}, new String[] {"summary", "Summary table"}, new String[] {"paired", "vs baseline"},
@@ -130,6 +132,27 @@ final class ReportPage {
         fact("wrong hits used", Fmt.count(wrong));
         fact("fallbacks (blocks recomputed after a failed fetch)", Fmt.count(fallbacks));
         fact("bytes fetched (all cells)", Fmt.bytes(total("fetched_bytes")));
+        h.close("div");
+    }
+
+    /** "Compared with the paper", when the matrix carries a {@code paper:} block. */
+    private void paper() {
+        List<PaperComparison.Row> rows = PaperComparison.rows(b);
+        if (rows.isEmpty()) return;
+        h.raw("<h2 id=\"paper\">Compared with the paper</h2>\n");
+        String src = PaperComparison.source(b);
+        h.el("p", (src.isEmpty() ? "" : src + ". ") + "Each published figure next to this run's value in the same form; ratio = kvlab / paper. "
+                + "kvlab's GPU time is a roofline model and its network a transport model (emulated), so a gap is expected: the "
+                + "setup differences say where it comes from.");
+        List<List<Cell>> out = new ArrayList<>();
+        for (PaperComparison.Row r : rows) {
+            out.add(List.of(Cell.of(r.figure()), Cell.of(r.label()), Cell.num(PaperComparison.format(r.paper(), r.as(), r.unit())),
+                    Cell.num(PaperComparison.format(r.kvlab(), r.as(), r.unit())),
+                    Cell.num(Double.isFinite(r.ratio()) ? String.format(java.util.Locale.ROOT, "%.2f", r.ratio()) : "–"),
+                    Cell.code(r.cells()), Cell.of(r.differences())));
+        }
+        h.open("div", "class=\"scroll\"");
+        h.table("paper", List.of("figure", "what", "paper", "kvlab", "ratio", "cells", "setup differences"), out);
         h.close("div");
     }
 

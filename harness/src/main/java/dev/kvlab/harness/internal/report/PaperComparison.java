@@ -1,0 +1,140 @@
+package dev.kvlab.harness.internal.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * "Compared with the paper": each figure of the matrix's {@code paper:} block (kept in the manifest) next to the
+ * value this run measured, in the same form (a value, a ratio of two cells, or a gain), with kvlab / paper and the
+ * setup differences that explain a gap. A figure whose cells did not run (a pinned factor) says so.
+ */
+public final class PaperComparison {
+
+    /**
+     * One row.
+     *
+     * @param figure      the paper's figure ("Fig. 5")
+     * @param label       what the number is
+     * @param paper       the paper's value
+     * @param kvlab       this run's value (NaN when its cells did not run)
+     * @param unit        the unit, or ""
+     * @param as          value, ratio or gain
+     * @param cells       the cells it was computed from (and, after " / ", those divided by)
+     * @param differences setup differences
+     */
+    public record Row(String figure, String label, double paper, double kvlab, String unit, String as, String cells, String differences) {
+
+        /** kvlab / paper; NaN when either is missing or the paper's value is 0. */
+        public double ratio() {
+            return Double.isFinite(kvlab) && paper != 0 ? kvlab / paper : Double.NaN;
+        }
+    }
+
+    private PaperComparison() {}
+
+    /** The paper block of the bundle's matrix, or a missing node. */
+    public static JsonNode block(BundleData b) {
+        return b.manifest().path("matrix").path("resolved").path("paper");
+    }
+
+    public static String source(BundleData b) {
+        return block(b).path("source").asText("");
+    }
+
+    public static List<Row> rows(BundleData b) {
+        JsonNode p = block(b);
+        List<Row> rows = new ArrayList<>();
+        if (!p.isObject()) return rows;
+        JsonNode capacity = capacityJson(b.dir());
+        String common = p.path("differences").asText("");
+        for (JsonNode f : p.path("figures")) {
+            String metric = f.path("metric").asText();
+            String as = f.path("as").asText(f.has("over") ? "ratio" : "value");
+            List<CellData> sel = select(b, f.get("cell"));
+            double v = value(sel, metric, capacity);
+            String cells = ids(sel);
+            if (f.has("over")) {
+                List<CellData> over = select(b, f.get("over"));
+                double d = value(over, metric, capacity);
+                v = d == 0 || !Double.isFinite(d) ? Double.NaN : v / d;
+                if (as.equals("gain")) v -= 1;
+                cells += " / " + ids(over);
+            }
+            rows.add(new Row(f.path("figure").asText(), f.path("label").asText(), f.path("value").asDouble(), v, f.path("unit").asText(""),
+                    as, cells, f.path("differences").asText(common)));
+        }
+        return rows;
+    }
+
+    private static List<CellData> select(BundleData b, JsonNode sel) {
+        List<CellData> out = new ArrayList<>();
+        for (CellData c : b.cells()) {
+            boolean all = true;
+            for (Map.Entry<String, JsonNode> e : sel.properties()) {
+                JsonNode v = e.getValue();
+                String want = v.isValueNode() ? v.asText() : v.toString();
+                if (!want.equals(c.factors().get(e.getKey()))) all = false;
+            }
+            if (all) out.add(c);
+        }
+        return out;
+    }
+
+    /** The metric's mean over the cells (each cell's mean over replicates); a sum of columns with {@code a + b}. */
+    private static double value(List<CellData> cells, String metric, JsonNode capacity) {
+        if (cells.isEmpty()) return Double.NaN;
+        double s = 0;
+        for (CellData c : cells) {
+            double v = 0;
+            for (String part : metric.split("\\+")) {
+                String col = part.strip();
+                double x = col.equals("capacity") ? capacityOf(capacity, c) : c.metric(col).mean();
+                v += x;
+            }
+            s += v;
+        }
+        return s / cells.size();
+    }
+
+    private static double capacityOf(JsonNode capacity, CellData c) {
+        JsonNode cells = capacity.isArray() ? capacity : capacity.path("cells");
+        double s = 0;
+        int n = 0;
+        for (JsonNode x : cells) {
+            if (!c.id().equals(x.path("cell").asText())) continue;
+            JsonNode v = x.get("capacity");
+            if (v != null && v.isNumber()) {
+                s += v.asDouble();
+                n++;
+            }
+        }
+        return n == 0 ? Double.NaN : s / n;
+    }
+
+    private static JsonNode capacityJson(Path dir) {
+        Path f = dir.resolve("capacity.json");
+        return Files.isRegularFile(f) ? BundleData.readJson(f) : com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+    }
+
+    private static String ids(List<CellData> cells) {
+        if (cells.isEmpty()) return "(not run)";
+        List<String> ids = new ArrayList<>();
+        cells.forEach(c -> ids.add(c.id()));
+        return String.join(", ", ids);
+    }
+
+    /** The value as the table prints it: a gain as a signed percentage, a ratio as ×N, else the number and unit. */
+    public static String format(double v, String as, String unit) {
+        if (!Double.isFinite(v)) return "–";
+        return switch (as) {
+            case "gain" -> String.format(java.util.Locale.ROOT, "%+.0f%%", 100 * v);
+            case "ratio" -> unit.equals("%") ? String.format(java.util.Locale.ROOT, "%.0f%%", 100 * v)
+                    : String.format(java.util.Locale.ROOT, "×%.2f", v);
+            default -> Fmt.num(v) + (unit.isEmpty() ? "" : " " + unit);
+        };
+    }
+}
