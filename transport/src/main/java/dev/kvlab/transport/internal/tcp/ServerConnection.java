@@ -18,6 +18,11 @@ import java.nio.charset.StandardCharsets;
  * {@link #GATHER} responses per system call); WRITE payloads are read straight into the segment. Nothing is
  * allocated per request. A malformed or oversized request closes the connection before anything is
  * allocated or read for it.
+ *
+ * <p>What the server's admission and watchdog see: whether the hello has been answered ({@link #authenticated}),
+ * and when the frame now in progress began ({@link #frameStart}, 0 while the connection waits for a new frame with
+ * nothing buffered and nothing to send). A frame that is not read and answered within the frame deadline closes
+ * the connection (a slow writer cannot hold a thread and a slot).
  */
 final class ServerConnection {
 
@@ -48,9 +53,20 @@ final class ServerConnection {
     private TcpSegment cached;
     private volatile TcpSegment using;
 
-    ServerConnection(TcpServer server, SocketChannel ch) {
+    /** Order of acceptance (larger is newer). */
+    final long seq;
+    /** The peer's address (for the per-peer limit). */
+    final java.net.InetAddress peer;
+    /** When the connection was accepted (System.nanoTime). */
+    final long acceptedAt = System.nanoTime();
+    private volatile boolean authenticated;
+    private volatile long frameStart;
+
+    ServerConnection(TcpServer server, SocketChannel ch, long seq, java.net.InetAddress peer) {
         this.server = server;
         this.ch = ch;
+        this.seq = seq;
+        this.peer = peer;
         this.maxPayload = server.maxPayload;
         for (int i = 0; i < GATHER; i++) {
             headerSlots[i] = headers.slice(i * Wire.RESPONSE_BYTES, Wire.RESPONSE_BYTES);
@@ -71,6 +87,12 @@ final class ServerConnection {
 
     boolean isUsing(TcpSegment s) { return using == s; }
 
+    /** True once the hello was accepted. */
+    boolean authenticated() { return authenticated; }
+
+    /** System.nanoTime when the frame in progress began, or 0 when the connection is idle between frames. */
+    long frameStart() { return frameStart; }
+
     /** Closes the socket; the thread ends at its next I/O. */
     void abort() {
         try {
@@ -89,6 +111,7 @@ final class ServerConnection {
                 ch.setOption(StandardSocketOptions.SO_RCVBUF, buf);
             }
             if (!handshake()) return;
+            authenticated = true;
             in.clear().flip();
             serve();
         } catch (IOException | RuntimeException e) {
@@ -135,6 +158,7 @@ final class ServerConnection {
             if (in.remaining() < Wire.REQUEST_BYTES) {
                 flush();
                 in.compact();
+                frameStart = in.position() == 0 ? 0 : System.nanoTime(); // idle, or a frame whose header has begun
                 if (streamingWrites) in.limit(Wire.REQUEST_BYTES); // just the next header, never the payload behind it
                 if (ch.read(in) < 0) return;
                 in.limit(in.capacity());
@@ -142,6 +166,7 @@ final class ServerConnection {
                 continue;
             }
             int p = in.position();
+            frameStart = System.nanoTime(); // this frame must be read and answered within the frame deadline
             byte op = in.get(p);
             int segId = in.getInt(p + 4);
             long tag = in.getLong(p + 8);

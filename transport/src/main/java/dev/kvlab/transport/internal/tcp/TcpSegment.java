@@ -28,6 +28,8 @@ final class TcpSegment implements Segment {
 
     boolean isOpen() { return open; }
 
+    TcpServer server() { return server; }
+
     @Override public SegmentHandle handle() { return handle; }
 
     @Override public MemorySegment memory() { return memory; }
