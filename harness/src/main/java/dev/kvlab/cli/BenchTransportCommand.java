@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.kvlab.cli.bench.TransportBench;
 import dev.kvlab.cli.bench.TransportBenchResult;
 import dev.kvlab.cli.bench.TransportBenchSpec;
+import dev.kvlab.harness.api.MachineMemory;
 import dev.kvlab.transport.api.ByteSize;
 import dev.kvlab.transport.api.DurationSpec;
 import dev.kvlab.transport.api.LinkSpec;
@@ -70,6 +71,7 @@ public final class BenchTransportCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         TransportBenchSpec spec = spec();
+        checkMemory(spec, MachineMemory.now());
         TransportBenchResult r = TransportBench.runOnce(Transports.discover(), spec);
         PrintWriter out = cmd.commandLine().getOut();
         if (json) {
@@ -101,6 +103,30 @@ public final class BenchTransportCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(cmd.commandLine(), e.getMessage(), e);
         }
+    }
+
+    /**
+     * Refuses (exit 2) a bench whose processes together would hold more than 90% of the memory available now: the
+     * target segment, every thread's buffer and the JVMs, checked before either process starts.
+     */
+    void checkMemory(TransportBenchSpec s, MachineMemory m) {
+        String problem = memoryProblem(s, m);
+        if (problem != null) throw new ParameterException(cmd.commandLine(), problem);
+    }
+
+    /** Why {@code s} does not fit {@code m}, or null when it does (or the machine's memory is unknown). */
+    static String memoryProblem(TransportBenchSpec s, MachineMemory m) {
+        if (m.availableBytes() <= 0) return null;
+        long need = s.footprintBytes();
+        long room = m.availableBytes() / 10 * 9;
+        if (need <= room) return null;
+        return String.format(Locale.ROOT,
+                "--block-size %s x --batch-size %d with %d thread(s) needs %s in the two processes (target segment %s, %d initiator buffer(s) of %s, "
+                        + "%s for the JVMs), more than the %s this machine can give now (90%% of %s available of %s); "
+                        + "use a smaller --block-size, --batch-size, --threads or --segment-size",
+                ByteSize.format(s.blockSize()), s.batchSize(), s.threads(), ByteSize.format(need), ByteSize.format(s.segmentBytes()), s.threads(),
+                ByteSize.format(s.localBytes()), ByteSize.format((s.separateTarget() ? 2 : 1) * TransportBenchSpec.JVM_ALLOWANCE_BYTES),
+                ByteSize.format(room), ByteSize.format(m.availableBytes()), ByteSize.format(m.totalBytes()));
     }
 
     static String human(TransportBenchResult r) {

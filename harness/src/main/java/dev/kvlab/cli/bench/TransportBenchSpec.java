@@ -80,6 +80,24 @@ public record TransportBenchSpec(
         return !"local".equals(transport);
     }
 
+    /** Memory a JVM of the bench takes besides its buffers (heap, code, threads): an allowance, not a measurement. */
+    public static final long JVM_ALLOWANCE_BYTES = 256L << 20;
+
+    /**
+     * What the bench's processes will hold at once: the target segment (in the target process, or one shared-memory
+     * file both map), every initiator thread's local buffer, and an allowance per JVM. Exact arithmetic: a figure too
+     * large for a long is {@link Long#MAX_VALUE}.
+     */
+    public long footprintBytes() {
+        try {
+            long locals = Math.multiplyExact(localBytes(), (long) threads);
+            long jvms = (separateTarget() ? 2 : 1) * JVM_ALLOWANCE_BYTES;
+            return Math.addExact(Math.addExact(segmentBytes, locals), jvms);
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+
     /** The transport configuration both sides use. */
     public TransportConfig config() {
         TransportConfig c = TransportConfig.defaults().withSliceSize(sliceSize).withConnectionsPerPeer(connections).withLink(link);

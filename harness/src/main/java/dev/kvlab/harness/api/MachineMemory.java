@@ -1,0 +1,45 @@
+package dev.kvlab.harness.api;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * What this machine's memory can give, for checks made before anything is allocated: the physical total, and what
+ * is available now ({@code MemAvailable} of {@code /proc/meminfo} on Linux, the free physical memory elsewhere).
+ * Zero means unknown (a check then does not guess).
+ *
+ * @param totalBytes     physical memory
+ * @param availableBytes memory a new allocation can get without swapping or the OOM killer
+ */
+public record MachineMemory(long totalBytes, long availableBytes) {
+
+    /** This machine, now. */
+    public static MachineMemory now() {
+        long total = 0, free = 0;
+        try {
+            if (java.lang.management.ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+                total = os.getTotalMemorySize();
+                free = os.getFreeMemorySize();
+            }
+        } catch (RuntimeException | LinkageError e) {
+            // unknown
+        }
+        long available = memAvailable(Path.of("/proc/meminfo"));
+        return new MachineMemory(total, available > 0 ? available : free);
+    }
+
+    /** {@code MemAvailable} of a meminfo file in bytes, 0 when absent. */
+    static long memAvailable(Path meminfo) {
+        try {
+            for (String line : Files.readAllLines(meminfo)) {
+                if (!line.startsWith("MemAvailable:")) continue;
+                String[] f = line.substring("MemAvailable:".length()).trim().split("\\s+");
+                return Math.multiplyExact(Long.parseLong(f[0]), f.length > 1 && f[1].equalsIgnoreCase("kB") ? 1024L : 1L);
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux, or unreadable
+        }
+        return 0;
+    }
+}
