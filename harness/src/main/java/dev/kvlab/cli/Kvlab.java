@@ -27,6 +27,7 @@ import picocli.CommandLine.Command;
                 StoreCommand.class,
                 VerifyCommand.class,
                 CompareCommand.class,
+                MergeCommand.class,
                 ReportCommand.class,
                 CommandLine.HelpCommand.class
         })

@@ -2,6 +2,8 @@ package dev.kvlab.cli;
 
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunListener;
+import dev.kvlab.harness.api.Shard;
+import dev.kvlab.harness.internal.matrix.ShardRecord;
 import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.internal.matrix.MatrixRunner;
 import java.nio.file.Path;
@@ -48,6 +50,10 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--resume", description = "continue the interrupted run of this matrix in --out from its last finished cell")
     boolean resume;
 
+    @Option(names = "--shard", paramLabel = "K/N",
+            description = "run only shard K of N: runs (cells x replicates, in matrix order) dealt round-robin; the shard bundle is merged with the others by kvlab merge")
+    String shard;
+
     @Option(names = "--archive", description = "also write the bundle as <bundle>.tar.gz beside it") boolean archive;
 
     @Option(names = "--json", description = "print one JSON object on stdout (the bundle path goes to stderr)") boolean json;
@@ -57,11 +63,22 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Mode m = parseMode(spec, mode);
-        MatrixSpec ms = MatrixSpec.load(matrix, sets, m);
+        Shard sh = null;
+        if (shard != null) {
+            try {
+                sh = Shard.parse(shard);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+        }
+        MatrixSpec whole = MatrixSpec.load(matrix, sets, m);
+        MatrixSpec ms = sh == null ? whole : sh.select(whole);
         influx.target(System::getenv); // bad --influx options: exit 2 before anything runs
         MatrixRunner.Outcome o;
         try (InfluxPublisher pub = influx.open(System.err)) {
-            o = MatrixExecution.run(spec, ms, out, resume, archive, listeners(pub));
+            List<RunListener> extra = new ArrayList<>(listeners(pub));
+            if (sh != null) extra.add(new ShardRecord(sh, whole));
+            o = MatrixExecution.run(spec, ms, out, resume, archive, extra);
         }
         return MatrixExecution.print(spec, ms, o, json);
     }

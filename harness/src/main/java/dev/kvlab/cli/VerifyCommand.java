@@ -42,6 +42,11 @@ public final class VerifyCommand implements Callable<Integer> {
                 return Kvlab.EXIT_FAILED;
             }
             out.println("ok: " + bundle + ": schema, checksums and summaries agree");
+            var shard = dev.kvlab.harness.internal.bundle.ShardManifest.read(
+                    dev.kvlab.harness.internal.bundle.BundleJson.read(b.dir().resolve(dev.kvlab.harness.internal.bundle.PartialBundle.MANIFEST)));
+            if (shard != null)
+                out.println("ok: a shard: " + shard.shard().label() + " of matrix " + shard.matrixSha256().substring(0, 12) + ", " + shard.runs().size()
+                        + " of its " + shard.allRuns().size() + " runs (kvlab merge puts the shards together)");
             out.flush();
             if (!rerun) return Kvlab.EXIT_OK;
             BundleVerifier.Rerun r = BundleVerifier.rerun(b.dir(), new CellRunner(), err);

@@ -79,6 +79,8 @@ public final class BundleVerifier {
         if (!p.isEmpty()) return p;
         manifestSchema(manifest, p);
         if (!p.isEmpty()) return p;
+        ShardManifest.check(manifest, p); // a shard of a matrix (kvlab run --shard): its section agrees with what it holds
+        if (!p.isEmpty()) return p;
         checksums(bundle, manifest, p);
         p.removeIf(x -> ignored.test(x.file()));
         if (!p.isEmpty()) return p;

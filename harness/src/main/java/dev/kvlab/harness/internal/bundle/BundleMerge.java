@@ -1,0 +1,190 @@
+package dev.kvlab.harness.internal.bundle;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvlab.harness.api.BadInputException;
+import dev.kvlab.harness.api.CellRun;
+import dev.kvlab.harness.api.MatrixCell;
+import dev.kvlab.harness.api.MatrixSpec;
+import dev.kvlab.harness.api.config.Mode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * {@code kvlab merge SHARD... --out DIR}: checks that the shard bundles (each verified first) are shards of the same
+ * matrix made by the same kvlab version and that together they hold every run of it exactly once, then writes one
+ * ordinary bundle: the runs' directories copied unchanged, and the summary (95% intervals, paired differences),
+ * report and manifest (checksums) computed afresh over all of them, as an unsharded run writes them. Because a sim
+ * run's files depend only on its config and seed, the merged summary of a sim matrix equals the unsharded one.
+ */
+public final class BundleMerge {
+
+    private BundleMerge() {}
+
+    /** A shard as read from its bundle. */
+    private record Part(Path dir, Path given, JsonNode manifest, ShardManifest.Info info) {}
+
+    /**
+     * Merges {@code shards} (bundle directories, already opened) into a new bundle in {@code out}.
+     *
+     * @param given the paths as the user gave them, for messages (same order as {@code shards})
+     * @throws BadInputException when a shard is invalid, not a shard, of another matrix or version, or the runs are not covered exactly once
+     */
+    public static PartialBundle.Finished merge(List<Path> shards, List<Path> given, Path out, Provenance prov, PartialBundle.ReportStep report)
+            throws IOException {
+        if (shards.isEmpty()) throw new BadInputException("kvlab merge needs at least one shard bundle");
+        List<Part> parts = new ArrayList<>();
+        for (int i = 0; i < shards.size(); i++) parts.add(read(shards.get(i), given.get(i)));
+        Part first = parts.getFirst();
+        for (Part p : parts.subList(1, parts.size())) same(first, p);
+        Map<String, Part> owner = coverage(parts);
+        MatrixSpec spec = rebuild(first, owner);
+        Instant start = Instant.now();
+        for (Part p : parts) {
+            Instant s = Instant.parse(p.manifest().path("started_at").asText());
+            if (s.isBefore(start)) start = s;
+        }
+        PartialBundle pb = PartialBundle.create(out, spec, start, prov.commandLine());
+        boolean ok = false;
+        try {
+            for (CellRun r : spec.runs()) copyTree(CellFiles.dir(owner.get(r.label()).dir(), r.cell(), r.replicate()), CellFiles.dir(pb.dir(), r.cell(), r.replicate()));
+            List<Map<String, Object>> from = new ArrayList<>();
+            for (Part p : parts) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("run_id", p.manifest().path("run_id").asText());
+                m.put("shard", p.info().shard().label());
+                m.put("runs", p.info().runs().size());
+                m.put("manifest_seal", p.manifest().path(Manifest.SEAL).asText());
+                m.put("git_commit", p.manifest().path("git").path("commit").asText());
+                m.put("started_at", p.manifest().path("started_at").asText());
+                m.put("ended_at", p.manifest().path("ended_at").asText());
+                from.add(m);
+            }
+            PartialBundle.Finished fin = pb.finish(spec, prov, Instant.now(), report, Map.of("merged_from", from));
+            ok = true;
+            return fin;
+        } finally {
+            if (!ok) {
+                pb.close();
+                Durable.deleteTree(pb.dir()); // a failed merge leaves nothing: the shards are still there to merge again
+            }
+        }
+    }
+
+    private static Part read(Path dir, Path given) {
+        List<BundleVerifier.Problem> problems = BundleVerifier.verify(dir);
+        if (!problems.isEmpty()) throw new BadInputException(given + ": not a valid bundle (" + problems.size() + " problem(s), first: " + problems.getFirst() + ")");
+        JsonNode m;
+        try {
+            m = BundleJson.read(dir.resolve(PartialBundle.MANIFEST));
+        } catch (IOException e) {
+            throw new BadInputException(given + ": cannot read manifest.json: " + e.getMessage());
+        }
+        ShardManifest.Info info = ShardManifest.read(m);
+        if (info == null) throw new BadInputException(given + ": not a shard (its manifest has no 'shard' section; shards come from kvlab run --shard K/N)");
+        return new Part(dir, given, m, info);
+    }
+
+    private static void same(Part a, Part b) {
+        if (!a.info().matrixSha256().equals(b.info().matrixSha256()))
+            throw new BadInputException(b.given() + " is a shard of another matrix than " + a.given() + " (matrix " + b.info().matrixSha256().substring(0, 12)
+                    + " vs " + a.info().matrixSha256().substring(0, 12) + ")");
+        String va = a.manifest().path("kvlab_version").asText(), vb = b.manifest().path("kvlab_version").asText();
+        if (!va.equals(vb)) throw new BadInputException(b.given() + " was made by kvlab " + vb + ", " + a.given() + " by " + va + ": merge shards of one version");
+        if (a.info().shard().count() != b.info().shard().count())
+            throw new BadInputException(b.given() + " is shard " + b.info().shard().label() + ", " + a.given() + " shard " + a.info().shard().label() + ": one N for all shards");
+        if (!a.info().allRuns().equals(b.info().allRuns()) || !a.manifest().path("matrix").path("resolved").equals(b.manifest().path("matrix").path("resolved"))
+                || !a.manifest().path("inputs").equals(b.manifest().path("inputs")))
+            throw new BadInputException(b.given() + " and " + a.given() + " disagree on the matrix's runs, keys or inputs");
+    }
+
+    /** Every run of the matrix → the one shard holding it. */
+    private static Map<String, Part> coverage(List<Part> parts) {
+        Map<Integer, Part> byIndex = new TreeMap<>();
+        Map<String, Part> owner = new LinkedHashMap<>();
+        for (Part p : parts) {
+            Part twice = byIndex.put(p.info().shard().index(), p);
+            if (twice != null) throw new BadInputException("shard " + p.info().shard().label() + " given twice: " + twice.given() + " and " + p.given());
+            for (String r : p.info().runs()) {
+                Part o = owner.put(r, p);
+                if (o != null) throw new BadInputException("run " + r + " is in both " + o.given() + " and " + p.given());
+            }
+        }
+        List<String> all = parts.getFirst().info().allRuns();
+        List<String> missing = new ArrayList<>();
+        for (String r : all) if (!owner.containsKey(r)) missing.add(r);
+        if (!missing.isEmpty()) {
+            int n = parts.getFirst().info().shard().count();
+            List<String> absent = new ArrayList<>();
+            for (int k = 1; k <= n; k++) if (!byIndex.containsKey(k)) absent.add(k + "/" + n);
+            throw new BadInputException("the shards hold " + owner.size() + " of the matrix's " + all.size() + " runs; missing " + missing.size()
+                    + " (first " + missing.getFirst() + "), from shard(s) " + String.join(", ", absent));
+        }
+        if (owner.size() != all.size()) throw new BadInputException("the shards hold runs the matrix does not have");
+        return owner;
+    }
+
+    /** The whole matrix, from the shards' manifests (configs are the recorded trees; they are not re-bound, merging runs nothing). */
+    private static MatrixSpec rebuild(Part any, Map<String, Part> owner) {
+        JsonNode mx = any.manifest().path("matrix");
+        ObjectNode resolved = (ObjectNode) mx.path("resolved");
+        Map<String, List<String>> factors = new LinkedHashMap<>();
+        resolved.path("factors").fields().forEachRemaining(e -> {
+            List<String> l = new ArrayList<>();
+            e.getValue().forEach(v -> l.add(v.asText()));
+            factors.put(e.getKey(), l);
+        });
+        Map<String, List<CellRun>> runsByCell = new LinkedHashMap<>();
+        Map<String, Map<String, String>> cellFactors = new LinkedHashMap<>();
+        Map<String, Integer> index = new LinkedHashMap<>();
+        for (String label : any.info().allRuns()) {
+            int slash = label.lastIndexOf("/r");
+            String cell = label.substring(0, slash);
+            int k = Integer.parseInt(label.substring(slash + 2));
+            index.putIfAbsent(cell, index.size());
+            JsonNode c = cellEntry(owner.get(label).manifest(), cell);
+            JsonNode r = null;
+            for (JsonNode x : c.path("replicates")) if (x.path("replicate").asInt() == k) r = x;
+            if (r == null) throw new BadInputException(owner.get(label).given() + ": its manifest does not describe run " + label);
+            Map<String, String> f = new LinkedHashMap<>();
+            c.path("factors").fields().forEachRemaining(e -> f.put(e.getKey(), e.getValue().asText()));
+            cellFactors.putIfAbsent(cell, f);
+            runsByCell.computeIfAbsent(cell, x -> new ArrayList<>()).add(new CellRun(cell, index.get(cell), f, k, r.path("seed").asLong(),
+                    Mode.parse(r.path("mode").asText(c.path("mode").asText())), null, (ObjectNode) r.path("config").deepCopy()));
+        }
+        List<MatrixCell> cells = new ArrayList<>();
+        runsByCell.forEach((cell, runs) -> cells.add(new MatrixCell(index.get(cell), cell, cellFactors.get(cell), runs)));
+        List<MatrixSpec.Input> inputs = new ArrayList<>();
+        for (JsonNode i : any.manifest().path("inputs")) inputs.add(new MatrixSpec.Input(i.path("path").asText(), i.path("sha256").asText(), i.path("bytes").asLong()));
+        String baseline = resolved.path("baseline").isTextual() ? resolved.get("baseline").asText() : null;
+        String description = resolved.path("description").isTextual() ? resolved.get("description").asText() : null;
+        Path file = mx.path("file").isTextual() ? Path.of(mx.get("file").asText()) : null;
+        return new MatrixSpec(resolved.path("name").asText(), file, description, factors, resolved.path("replicates").asInt(), baseline, cells, inputs,
+                any.info().matrixSha256(), resolved.deepCopy());
+    }
+
+    private static JsonNode cellEntry(JsonNode manifest, String cell) {
+        for (JsonNode c : manifest.path("cells")) if (cell.equals(c.path("cell").asText())) return c;
+        throw new BadInputException("a shard's manifest lists run of cell " + cell + " but not the cell");
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        Files.createDirectories(to);
+        try (Stream<Path> w = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) w::iterator) {
+                Path t = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) Files.createDirectories(t);
+                else Files.copy(p, t, StandardCopyOption.COPY_ATTRIBUTES);
+            }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package dev.kvlab.harness.internal.bundle;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvlab.harness.api.Shard;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code shard} section of a shard bundle's manifest (docs/bundle-format.md, "Shards"):
+ *
+ * <pre>
+ * "shard": {"index": 1, "count": 2, "label": "1/2", "matrix_sha256": "&lt;the whole matrix's hash&gt;",
+ *           "total_runs": 20, "all_runs": ["c00-cold_local-only_recompute/r0", ...], "runs": [the runs held]}
+ * </pre>
+ *
+ * A shard bundle is otherwise an ordinary bundle of the runs it holds, whose {@code matrix.sha256} is
+ * {@link Shard#sha256Of} the whole matrix's.
+ */
+public final class ShardManifest {
+
+    public static final String SECTION = "shard";
+
+    /** What a shard's manifest says about it. */
+    public record Info(Shard shard, String matrixSha256, List<String> allRuns, List<String> runs) {}
+
+    private ShardManifest() {}
+
+    /** The section for shard {@code shard} of a matrix with hash {@code matrixSha256} and runs {@code allRuns} (labels, in order). */
+    public static Map<String, Object> section(Shard shard, String matrixSha256, List<String> allRuns) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("index", shard.index());
+        m.put("count", shard.count());
+        m.put("label", shard.label());
+        m.put("matrix_sha256", matrixSha256);
+        m.put("total_runs", allRuns.size());
+        m.put("all_runs", allRuns);
+        m.put("runs", held(shard, allRuns));
+        return m;
+    }
+
+    static List<String> held(Shard shard, List<String> allRuns) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < allRuns.size(); i++) if (shard.holds(i)) out.add(allRuns.get(i));
+        return out;
+    }
+
+    /** The section of {@code manifest}, or null when it is not a shard's; malformed sections throw {@link IllegalArgumentException}. */
+    public static Info read(JsonNode manifest) {
+        JsonNode s = manifest.get(SECTION);
+        if (s == null || s.isNull()) return null;
+        if (!s.isObject()) throw new IllegalArgumentException("'shard' is not an object");
+        if (!s.path("index").canConvertToInt() || !s.path("count").canConvertToInt()) throw new IllegalArgumentException("shard: index/count missing");
+        Shard sh = new Shard(s.get("index").asInt(), s.get("count").asInt());
+        String sha = s.path("matrix_sha256").asText("");
+        if (!sha.matches("[0-9a-f]{64}")) throw new IllegalArgumentException("shard: matrix_sha256 is not a SHA-256");
+        List<String> all = texts(s.get("all_runs"), "all_runs"), runs = texts(s.get("runs"), "runs");
+        if (s.path("total_runs").asInt(-1) != all.size()) throw new IllegalArgumentException("shard: total_runs is not the length of all_runs");
+        return new Info(sh, sha, all, runs);
+    }
+
+    private static List<String> texts(JsonNode a, String name) {
+        if (a == null || !a.isArray()) throw new IllegalArgumentException("shard: '" + name + "' missing or not a list");
+        List<String> out = new ArrayList<>();
+        a.forEach(x -> out.add(x.asText()));
+        return out;
+    }
+
+    /** Problems with the shard section of {@code manifest} (none when it has none). */
+    static void check(JsonNode manifest, List<BundleVerifier.Problem> p) {
+        String f = PartialBundle.MANIFEST;
+        Info info;
+        try {
+            info = read(manifest);
+        } catch (IllegalArgumentException e) {
+            p.add(new BundleVerifier.Problem(f, e.getMessage()));
+            return;
+        }
+        if (info == null) return;
+        if (!info.shard().sha256Of(info.matrixSha256()).equals(manifest.path("matrix").path("sha256").asText()))
+            p.add(new BundleVerifier.Problem(f, "shard " + info.shard().label() + ": matrix.sha256 is not the hash of this shard of matrix " + info.matrixSha256()));
+        if (!held(info.shard(), info.allRuns()).equals(info.runs()))
+            p.add(new BundleVerifier.Problem(f, "shard " + info.shard().label() + ": 'runs' are not the runs this shard holds of 'all_runs'"));
+        List<String> inCells = new ArrayList<>();
+        for (JsonNode c : manifest.path("cells")) for (JsonNode r : c.path("replicates")) inCells.add(c.path("cell").asText() + "/r" + r.path("replicate").asInt());
+        if (!inCells.equals(info.runs()))
+            p.add(new BundleVerifier.Problem(f, "shard " + info.shard().label() + ": the manifest's cells hold " + inCells.size() + " runs, not the shard's " + info.runs().size()));
+    }
+}

@@ -1,0 +1,29 @@
+package dev.kvlab.harness.internal.matrix;
+
+import dev.kvlab.harness.api.CellRun;
+import dev.kvlab.harness.api.MatrixSpec;
+import dev.kvlab.harness.api.RunListener;
+import dev.kvlab.harness.api.Shard;
+import dev.kvlab.harness.internal.bundle.ShardManifest;
+import java.util.Map;
+
+/**
+ * Adds the {@code shard} section to a shard's manifest (see {@link ShardManifest}): which shard of which matrix,
+ * every run of the whole matrix in order, and the runs this bundle holds.
+ */
+public final class ShardRecord implements RunListener {
+
+    private final Shard shard;
+    private final MatrixSpec whole;
+
+    /** {@code whole} is the unsharded matrix. */
+    public ShardRecord(Shard shard, MatrixSpec whole) {
+        this.shard = shard;
+        this.whole = whole;
+    }
+
+    @Override
+    public Map<String, Object> manifestSections() {
+        return Map.of(ShardManifest.SECTION, ShardManifest.section(shard, whole.sha256(), whole.runs().stream().map(CellRun::label).toList()));
+    }
+}
