@@ -25,6 +25,15 @@ public record CellResult(RunConfig config, CellSummary summary, Map<Metric, Hist
                          Map<Metric, List<IntervalHistogram>> intervals, RequestLog requestLog,
                          Map<String, Object> extras, Map<String, String> describe) {
 
+    /**
+     * Extras that are also columns of {@code summary.csv}/{@code summary.json} rows (where a cell has them): the
+     * store's own figures (both clocks), the link a live cell decided on, and its sim twin's predictions.
+     */
+    public static final java.util.Set<String> ROW_EXTRAS = java.util.Set.of("store_usage", "store_objects", "store_evicted_objects",
+            "link_model", "link_measured_bytes_per_s", "link_measured_latency_us",
+            dev.kvlab.harness.internal.SimTwin.TTFT_P50, dev.kvlab.harness.internal.SimTwin.TTFT_P99,
+            dev.kvlab.harness.internal.SimTwin.FETCH_P50, dev.kvlab.harness.internal.SimTwin.GOODPUT, dev.kvlab.harness.internal.SimTwin.MODEL);
+
     public CellResult {
         totals = Collections.unmodifiableMap(totals);
         intervals = Collections.unmodifiableMap(intervals);

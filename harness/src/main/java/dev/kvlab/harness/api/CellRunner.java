@@ -3,6 +3,7 @@ package dev.kvlab.harness.api;
 import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.internal.CellPlan;
+import dev.kvlab.harness.internal.SimTwin;
 import dev.kvlab.harness.internal.config.RunValidator;
 import dev.kvlab.harness.internal.live.LiveCell;
 import dev.kvlab.harness.internal.sim.SimCell;
@@ -11,7 +12,8 @@ import dev.kvlab.harness.internal.sim.SimCell;
  * Runs one cell: a resolved {@link RunConfig} (seed and mode included) in, a {@link CellResult} out. The config
  * is validated again first ({@link BadInputException} before anything runs). Sim cells are single-threaded and
  * deterministic; live cells start an embedded store (or connect to {@code kvlab://}) and stop it before
- * returning. A runner holds no state between cells; cells may run one after another on one runner.
+ * returning, then run their sim twin ({@link SimTwin}: the same cell on the sim clock on the link the live cell
+ * measured) whose figures join the live cell's. A runner holds no state between cells; cells may run one after another on one runner.
  */
 public final class CellRunner {
 
@@ -31,6 +33,9 @@ public final class CellRunner {
      */
     public CellResult run(RunConfig config, long wallStartNanos, CellObserver observer) {
         CellPlan plan = RunValidator.plan(config, k -> null);
-        return config.mode() == Mode.SIM ? new SimCell(plan, null, observer).run(wallStartNanos) : new LiveCell(plan).observedBy(observer).run(wallStartNanos);
+        if (config.mode() == Mode.SIM) return new SimCell(plan, null, observer).run(wallStartNanos);
+        LiveCell live = new LiveCell(plan).observedBy(observer);
+        CellResult r = live.run(wallStartNanos);
+        return SimTwin.attach(r, SimTwin.run(plan, live.linkModel(), live.probe().lookupNanos()), live.linkModel());
     }
 }

@@ -53,6 +53,7 @@ public final class SummaryTable {
             JsonNode cj = BundleJson.read(CellFiles.dir(bundle, r.cell(), r.replicate()).resolve(CellFiles.CELL_JSON));
             Set<String> extras = new HashSet<>();
             cj.path("extra_fields").forEach(e -> extras.add(e.asText()));
+            extras.removeAll(dev.kvlab.harness.api.CellResult.ROW_EXTRAS);
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("cell", r.cell());
             row.put("replicate", (long) r.replicate());

@@ -1,0 +1,41 @@
+package dev.kvlab.harness.internal;
+
+import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.CellSummary;
+import dev.kvlab.harness.api.Metric;
+import dev.kvlab.harness.internal.sim.SimCell;
+import dev.kvlab.transport.api.TransportModel;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The sim twin of a live cell: the same plan (seed, workload, model, store settings, fault) on the sim clock, its
+ * data path costed by the link the live cell measured on this machine (or its {@code transport_profile}), its
+ * metadata round trip the one the live cell measured. What the sim predicts for the live cell, next to what the
+ * live cell measured: the {@code twin_*} figures of its summary row.
+ */
+public final class SimTwin {
+
+    /** Column names of the twin's figures in a live cell's row (defined here only). */
+    public static final String TTFT_P50 = "twin_ttft_p50_ms", TTFT_P99 = "twin_ttft_p99_ms", FETCH_P50 = "twin_fetch_p50_ms",
+            GOODPUT = "twin_goodput_rps", MODEL = "twin_transport_model";
+
+    private SimTwin() {}
+
+    /** Runs the twin of {@code live} on {@code link}, with {@code lookupNanos} per metadata round trip. */
+    public static CellResult run(CellPlan live, TransportModel link, long lookupNanos) {
+        return new SimCell(live.withTransportModel(link, lookupNanos), null).run(System.nanoTime());
+    }
+
+    /** {@code live} with the twin's figures added to its extras. */
+    public static CellResult attach(CellResult live, CellResult twin, TransportModel link) {
+        CellSummary t = twin.summary();
+        Map<String, Object> extras = new LinkedHashMap<>(live.extras());
+        extras.put(TTFT_P50, t.p50Ms(Metric.TTFT));
+        extras.put(TTFT_P99, t.p99Ms(Metric.TTFT));
+        extras.put(FETCH_P50, t.p50Ms(Metric.FETCH));
+        extras.put(GOODPUT, t.goodputRps());
+        extras.put(MODEL, link.name());
+        return new CellResult(live.config(), live.summary(), live.totals(), live.intervals(), live.requests(), extras, live.describe());
+    }
+}
