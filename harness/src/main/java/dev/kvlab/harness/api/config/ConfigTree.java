@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.BadInputException;
 import dev.kvlab.harness.internal.config.LocatedTree;
+import dev.kvlab.harness.internal.config.ClockKeys;
 import dev.kvlab.harness.internal.config.RunValidator;
 import dev.kvlab.harness.internal.config.TreeBinder;
 import java.io.IOException;
@@ -97,10 +98,12 @@ public final class ConfigTree {
         }
     }
 
+    private static final String DEFAULTS_NAME = "defaults.yaml";
+
     private static LocatedTree readDefaults() {
         try (InputStream in = ConfigTree.class.getResourceAsStream(DEFAULTS)) {
             if (in == null) throw new IllegalStateException("built-in config defaults are missing from the jar");
-            return LocatedTree.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), "defaults.yaml");
+            return LocatedTree.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), DEFAULTS_NAME);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -208,7 +211,13 @@ public final class ConfigTree {
         RunValidator.resolvePaths(t, baseDir);
         RunConfig c = BINDER.bind(t, "", RunConfig.class);
         RunValidator.validate(c, k -> t.origin(pointer(k)));
+        ClockKeys.refuseUnused(c.mode(), k -> given(t, k), k -> t.origin(pointer(k)));
         return c;
+    }
+
+    /** Whether dotted {@code key} (or a key below it) was given (in a file, a matrix or {@code --set}) rather than left at its default. */
+    private static boolean given(LocatedTree t, String key) {
+        return t.hasOriginAtOrBelow(pointer(key), o -> !o.startsWith(DEFAULTS_NAME));
     }
 
     private static String pointer(String dotted) {

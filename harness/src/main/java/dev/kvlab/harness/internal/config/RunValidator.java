@@ -245,6 +245,9 @@ public final class RunValidator {
         String backend = need("store.backend", st.backend());
         if (!backend.equals("bundled") && !backend.startsWith("kvlab://"))
             throw bad("store.backend", "must be bundled or kvlab://HOST:PORT, got '" + backend + "'");
+        if (mode == Mode.SIM && !backend.equals("bundled"))
+            throw bad("store.backend", "is not used by the sim clock (it models the bundled store under virtual time); '" + backend
+                    + "' needs mode: live");
         atLeast("store.nodes", st.nodes(), 1);
         if (st.nodes() > 1024) throw bad("store.nodes", "must be <= 1024");
         long cap = kvSize("store.capacity", st.capacity(), kv.bytesPerToken(), false); // the store holds KV once

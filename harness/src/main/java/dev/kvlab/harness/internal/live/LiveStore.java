@@ -397,9 +397,11 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
             }
         }
         long l = median(look), t1 = median(one), tn = median(batch);
-        double perBlock = Math.max(1, tn - t1) / (double) (CHUNK - 1); // ns per block
+        // bandwidth from the batch beyond its metadata round trip (robust: the largest transfer); the fixed cost is
+        // what a single block takes beyond that, clipped to half of it (a noisy single round must not dominate)
+        double perBlock = Math.max(1, tn - l) / (double) CHUNK; // ns per block
         double bw = blockBytes / (perBlock / 1e9);
-        double latency = Math.max(0, t1 - perBlock - l) / 1e9;
+        double latency = Math.min(Math.max(0, t1 - l - perBlock), t1 / 2.0) / 1e9;
         return new LinkProbe(l, latency, bw, rounds);
     }
 
