@@ -211,13 +211,25 @@ public final class ConfigTree {
         RunValidator.resolvePaths(t, baseDir);
         RunConfig c = BINDER.bind(t, "", RunConfig.class);
         RunValidator.validate(c, k -> t.origin(pointer(k)));
-        ClockKeys.refuseUnused(c.mode(), k -> given(t, k), k -> t.origin(pointer(k)));
+        ClockKeys.refuseUnused(c.mode(), k -> set(t, k), k -> t.origin(pointer(k)));
         return c;
     }
 
-    /** Whether dotted {@code key} (or a key below it) was given (in a file, a matrix or {@code --set}) rather than left at its default. */
-    private static boolean given(LocatedTree t, String key) {
-        return t.hasOriginAtOrBelow(pointer(key), o -> !o.startsWith(DEFAULTS_NAME));
+    /**
+     * Whether dotted {@code key} (or a key below it) was given (in a file, a matrix or {@code --set}) with a value
+     * other than its default: a setting that would change what runs. (A bundle's manifest repeats every default.)
+     */
+    private static boolean set(LocatedTree t, String key) {
+        String ptr = pointer(key);
+        return t.hasOriginAtOrBelow(ptr, o -> !o.startsWith(DEFAULTS_NAME)) && !t.root().at(ptr).equals(defaultsRoot().at(ptr));
+    }
+
+    private static volatile ObjectNode defaults;
+
+    private static ObjectNode defaultsRoot() {
+        ObjectNode d = defaults;
+        if (d == null) defaults = d = readDefaults().root();
+        return d;
     }
 
     private static String pointer(String dotted) {
