@@ -36,6 +36,6 @@ public final class SimTwin {
         extras.put(FETCH_P50, t.p50Ms(Metric.FETCH));
         extras.put(GOODPUT, t.goodputRps());
         extras.put(MODEL, link.name());
-        return new CellResult(live.config(), live.summary(), live.totals(), live.intervals(), live.requests(), extras, live.describe());
+        return new CellResult(live.config(), live.summary(), live.totals(), live.intervals(), live.requestLog(), extras, live.describe());
     }
 }
