@@ -335,6 +335,47 @@ class StoreMasterTest {
     }
 
     @Test
+    void abandonedPutsStartedAtDifferentTimesAreEachReclaimedAtTheirOwnReleaseTime() {
+        master.mountSegment("n1", "s1", 16 * MIB);
+        start("a", MIB);                                  // abandoned at t = 0
+        clock.advance(Duration.ofSeconds(100));
+        put("done", MIB);                                 // completes: not a candidate
+        start("b", MIB);                                  // abandoned at t = 100
+        clock.advance(Duration.ofSeconds(500));           // t = 600: a's release time
+        master.ping("n1");
+        master.tick();
+        assertThat(master.stats().processing()).isEqualTo(1);
+        assertThat(master.stats().reclaimedPuts()).isEqualTo(1);
+        clock.advance(Duration.ofSeconds(99));            // t = 699: b not yet
+        start("c", MIB);                                  // a put runs the reclaim too
+        assertThat(master.stats().reclaimedPuts()).isEqualTo(1);
+        clock.advance(Duration.ofSeconds(1));             // t = 700: b's release time
+        start("d", MIB);
+        assertThat(master.stats().reclaimedPuts()).isEqualTo(2);
+        assertThat(master.stats().processing()).isEqualTo(2); // c and d
+        assertThat(master.stats().bytesUsed()).isEqualTo(3 * MIB);
+    }
+
+    @Test
+    void theRandomStrategyShufflesTheSegmentsInNameOrderWithTheSeededRandom() {
+        long seed = 11;
+        StoreMaster m = new StoreMaster(MasterConfig.defaults().withSeed(seed), new ManualClock());
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            m.mountSegment("n" + i, "s" + i, 64 * MIB);
+            names.add("s" + i);
+        }
+        java.util.Random reference = new java.util.Random(seed);
+        for (int k = 0; k < 30; k++) {
+            List<String> order = new ArrayList<>(names);
+            java.util.Collections.shuffle(order, reference);
+            PutStartResult r = m.putStart("k" + k, MIB, 1, ReplicateConfig.replicas(2));
+            assertThat(r.replicas().stream().map(Replica::segment).toList()).as("put %d", k).isEqualTo(order.subList(0, 2));
+            m.putEnd("k" + k, r.putId());
+        }
+    }
+
+    @Test
     void theRandomStrategyIsDeterministicPerSeed() {
         assertThat(placements(7)).isEqualTo(placements(7));
         assertThat(placements(7)).isNotEqualTo(placements(8));

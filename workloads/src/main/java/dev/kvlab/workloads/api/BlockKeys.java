@@ -32,9 +32,15 @@ public final class BlockKeys {
 
     /** The store key string of a block key: {@code kv/<16 hex digits>}. */
     public static String storeKey(long key) {
-        String hex = Long.toHexString(key);
-        return "kv/" + "0".repeat(16 - hex.length()) + hex;
+        byte[] b = new byte[19];
+        b[0] = 'k';
+        b[1] = 'v';
+        b[2] = '/';
+        for (int i = 18; i >= 3; i--, key >>>= 4) b[i] = HEX[(int) (key & 0xF)];
+        return new String(b, java.nio.charset.StandardCharsets.ISO_8859_1);
     }
+
+    private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
 
     /** SplitMix64 finaliser. */
     public static long mix(long z) {

@@ -21,6 +21,18 @@ class BlockKeysTest {
     }
 
     @Test
+    void storeKeyIsKvSlashSixteenLowercaseHexDigits() {
+        assertThat(BlockKeys.storeKey(0)).isEqualTo("kv/0000000000000000");
+        assertThat(BlockKeys.storeKey(-1)).isEqualTo("kv/ffffffffffffffff");
+        assertThat(BlockKeys.storeKey(0xABCL)).isEqualTo("kv/0000000000000abc");
+        SplittableRandom r = new SplittableRandom(2);
+        for (int i = 0; i < 10_000; i++) {
+            long k = r.nextLong() >>> r.nextInt(64);
+            assertThat(BlockKeys.storeKey(k)).isEqualTo(String.format("kv/%016x", k));
+        }
+    }
+
+    @Test
     void everyNamespaceFieldChangesTheDigest() {
         Namespace base = new Namespace("m", "bf16", "tp1", "none", "default");
         assertThat(base.digest()).isEqualTo(new Namespace("m", "bf16", "tp1", "none", "default").digest());

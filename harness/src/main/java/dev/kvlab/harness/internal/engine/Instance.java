@@ -30,6 +30,8 @@ public final class Instance {
     private boolean busy;
     /** Guards against re-entry: admitting a sequence may make it ready, which kicks again. */
     private boolean kicking;
+    /** The end of an iteration, as one event action (made once, not per iteration). */
+    private final Runnable endIteration = this::iterationDone;
 
     /** Tokens of work routed here and not yet done (load balancing). */
     long outstandingTokens;
@@ -87,7 +89,7 @@ public final class Instance {
         if (batch.isEmpty()) return;
         busy = true;
         iterations++;
-        model.loop.after(dur, this::iterationDone);
+        model.loop.after(dur, endIteration);
     }
 
     private void admit() {

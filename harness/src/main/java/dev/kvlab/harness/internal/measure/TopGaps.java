@@ -4,61 +4,65 @@ import java.util.Arrays;
 
 /**
  * One request's token gaps, for TBT = the mean of the longest 10% of them ({@code ceil(0.1 × gaps)}, at least
- * one). The number of gaps is known up front ({@code output_tokens - 1}), so they go into one array and the
- * longest are picked once, at the end.
+ * one). The number of gaps is bounded up front ({@code output_tokens - 1}), so only the longest tenth of that
+ * bound is kept, in a min-heap: a request holds a tenth of its gaps, and the usual gap (not among the longest)
+ * costs one comparison.
  */
 final class TopGaps {
 
-    private final long[] gaps;
+    private final long[] heap; // min-heap of the longest gaps seen, at most heap.length
+    private final int bound;
+    private int held;
     private int size;
 
     TopGaps(int outputTokens) {
-        this.gaps = new long[Math.max(0, outputTokens - 1)];
+        this.bound = Math.max(0, outputTokens - 1);
+        this.heap = new long[bound == 0 ? 0 : Math.max(1, (bound + 9) / 10)];
     }
 
+    /** One more gap; those past the bound are ignored. */
     void add(long gap) {
-        if (size < gaps.length) gaps[size++] = gap;
+        if (size >= bound) return;
+        size++;
+        if (held < heap.length) {
+            int i = held++;
+            while (i > 0) {
+                int p = (i - 1) >>> 1;
+                if (heap[p] <= gap) break;
+                heap[i] = heap[p];
+                i = p;
+            }
+            heap[i] = gap;
+        } else if (heap.length > 0 && gap > heap[0]) {
+            siftDown(gap);
+        }
+    }
+
+    private void siftDown(long gap) {
+        int n = held, i = 0;
+        while (true) {
+            int c = 2 * i + 1;
+            if (c >= n) break;
+            if (c + 1 < n && heap[c + 1] < heap[c]) c++;
+            if (heap[c] >= gap) break;
+            heap[i] = heap[c];
+            i = c;
+        }
+        heap[i] = gap;
     }
 
     /** Mean of the longest 10% of the gaps, or -1 with none. */
     long mean() {
-        if (size == 0) return -1;
-        int k = Math.max(1, (size + 9) / 10);
-        if (size <= 32) {
-            Arrays.sort(gaps, 0, size);
-        } else {
-            select(gaps, size - k, size); // the k longest end up in [size - k, size), in some order
-        }
+        if (size == 0 || held == 0) return -1;
+        int k = Math.min(held, Math.max(1, (size + 9) / 10));
         long sum = 0;
-        for (int i = size - k; i < size; i++) sum += gaps[i];
-        return Math.round((double) sum / k);
-    }
-
-    /** Quickselect: afterwards a[n] holds the n-th smallest of a[0, size), smaller ones before it, larger after. */
-    static void select(long[] a, int n, int size) {
-        int lo = 0, hi = size - 1;
-        while (hi > lo) {
-            int mid = (lo + hi) >>> 1;
-            // median of three as pivot
-            if (a[mid] < a[lo]) swap(a, mid, lo);
-            if (a[hi] < a[lo]) swap(a, hi, lo);
-            if (a[hi] < a[mid]) swap(a, hi, mid);
-            long pivot = a[mid];
-            int i = lo, j = hi;
-            while (i <= j) {
-                while (a[i] < pivot) i++;
-                while (a[j] > pivot) j--;
-                if (i <= j) swap(a, i++, j--);
-            }
-            if (n <= j) hi = j;
-            else if (n >= i) lo = i;
-            else return;
+        if (k == held) {
+            for (int i = 0; i < held; i++) sum += heap[i];
+        } else { // fewer gaps came than the bound: the k longest of those held
+            long[] s = Arrays.copyOf(heap, held);
+            Arrays.sort(s);
+            for (int i = held - k; i < held; i++) sum += s[i];
         }
-    }
-
-    private static void swap(long[] a, int i, int j) {
-        long t = a[i];
-        a[i] = a[j];
-        a[j] = t;
+        return Math.round((double) sum / k);
     }
 }

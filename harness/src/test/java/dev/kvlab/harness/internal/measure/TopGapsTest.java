@@ -28,4 +28,21 @@ class TopGapsTest {
         }
         assertThat(new TopGaps(1).mean()).isEqualTo(-1);
     }
+
+    @Test
+    void fewerGapsThanTheBoundStillGiveTheMeanOfTheirLongestTenth() {
+        SplittableRandom r = new SplittableRandom(7);
+        for (int trial = 0; trial < 300; trial++) {
+            int out = 2 + r.nextInt(2000);
+            int n = 1 + r.nextInt(out - 1); // a request that stopped early
+            long[] gaps = new long[n];
+            TopGaps t = new TopGaps(out);
+            for (int i = 0; i < n; i++) t.add(gaps[i] = r.nextLong(1, 50_000));
+            Arrays.sort(gaps);
+            int k = Math.max(1, (n + 9) / 10);
+            long sum = 0;
+            for (int i = n - k; i < n; i++) sum += gaps[i];
+            assertThat(t.mean()).as("out=%d n=%d", out, n).isEqualTo(Math.round((double) sum / k));
+        }
+    }
 }

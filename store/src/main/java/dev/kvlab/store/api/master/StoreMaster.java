@@ -10,11 +10,12 @@ import dev.kvlab.store.internal.master.SegmentState;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -78,7 +79,17 @@ public final class StoreMaster {
     private final ReentrantLock space = new ReentrantLock();
     private final TreeMap<String, SegmentState> segments = new TreeMap<>();
     private final TreeMap<String, Long> clients = new TreeMap<>();
-    private final TreeMap<Long, ObjectMeta> processing = new TreeMap<>();
+    /** PROCESSING objects by put id; insertion order is put-id order (ids only grow), which reclaim walks in. */
+    private final LinkedHashMap<Long, ObjectMeta> processing = new LinkedHashMap<>();
+    /**
+     * A lower bound of the start time of every PROCESSING object (exact after a reclaim walk): reclaim walks
+     * {@link #processing} only when this says one may be abandoned, not on every put.
+     */
+    private long processingStartBound = Long.MAX_VALUE;
+    /** The mounted segments in name order, rebuilt after a mount or unmount (placement reads it on every put). */
+    private SegmentState[] segmentOrder;
+    /** Placement scratch (space lock held). */
+    private SegmentState[] scratch = new SegmentState[0];
     private final List<Discarded> discarded = new ArrayList<>();
     private final long leaseNanos, softPinNanos, discardNanos, releaseNanos, clientTtlNanos;
     private final AtomicLong leasesGranted = new AtomicLong();
@@ -140,6 +151,7 @@ public final class StoreMaster {
                 return s.clientId.equals(clientId) && s.allocator.size() == size ? MountStatus.ALREADY_MOUNTED : MountStatus.CONFLICT;
             }
             segments.put(segment, new SegmentState(segment, clientId, endpoint == null ? "" : endpoint, size, config.alignment()));
+            segmentOrder = null;
             capacity += size;
             return MountStatus.MOUNTED;
         } finally {
@@ -252,6 +264,7 @@ public final class StoreMaster {
                 shard.lock.unlock();
             }
             processing.put(o.putId, o);
+            if (now < processingStartBound) processingStartBound = now;
             List<Replica> out = replicasOf(o);
             if (aboveWatermark() && now >= watermarkQuietUntil) evictForWatermark(now);
             return new PutStartResult(PutStartResult.Status.STARTED, o.putId, out);
@@ -421,8 +434,14 @@ public final class StoreMaster {
 
     private boolean couldFitElsewhere(long length, List<Placed> got) {
         long fp = footprint(length);
-        for (SegmentState s : segments.values()) if (s.allocator.size() >= fp && !usedIn(s, got)) return true;
+        for (SegmentState s : segmentOrder()) if (s.allocator.size() >= fp && !usedIn(s, got)) return true;
         return false;
+    }
+
+    private SegmentState[] segmentOrder() {
+        SegmentState[] o = segmentOrder;
+        if (o == null) o = segmentOrder = segments.values().toArray(new SegmentState[0]);
+        return o;
     }
 
     private static boolean usedIn(SegmentState s, List<Placed> got) {
@@ -432,7 +451,10 @@ public final class StoreMaster {
 
     private void tryPlace(long length, ReplicateConfig rc, List<Placed> got) {
         if (got.size() >= rc.replicaNum()) return;
-        for (SegmentState s : candidates(rc, got)) {
+        SegmentState[] c = candidates(rc, got);
+        int n = candidateCount;
+        for (int i = 0; i < n; i++) {
+            SegmentState s = c[i];
             OffsetAllocator.Block b = s.allocator.allocate(length);
             if (b == null) continue;
             used += b.size();
@@ -441,21 +463,38 @@ public final class StoreMaster {
         }
     }
 
-    private List<SegmentState> candidates(ReplicateConfig rc, List<Placed> got) {
-        List<SegmentState> out = new ArrayList<>(segments.size());
-        Set<String> seen = new HashSet<>();
+    private int candidateCount;
+
+    /**
+     * The segments to try, in order, in {@link #scratch} ({@link #candidateCount} of them): the preferred ones
+     * not used yet, then the others in the strategy's order (random: a Fisher-Yates shuffle drawing exactly what
+     * {@code Collections.shuffle} draws; free ratio: most free first, then by name).
+     */
+    private SegmentState[] candidates(ReplicateConfig rc, List<Placed> got) {
+        SegmentState[] all = segmentOrder();
+        if (scratch.length < all.length + rc.preferredSegments().size()) scratch = new SegmentState[all.length + rc.preferredSegments().size()];
+        SegmentState[] out = scratch;
+        int n = 0;
+        Set<String> seen = rc.preferredSegments().isEmpty() ? Set.of() : new HashSet<>();
         for (String name : rc.preferredSegments()) {
             SegmentState s = segments.get(name);
-            if (s != null && !usedIn(s, got) && seen.add(name)) out.add(s);
+            if (s != null && !usedIn(s, got) && seen.add(name)) out[n++] = s;
         }
-        List<SegmentState> rest = new ArrayList<>(segments.size());
-        for (SegmentState s : segments.values()) if (!seen.contains(s.name) && !usedIn(s, got)) rest.add(s);
+        int from = n;
+        for (SegmentState s : all) if (!seen.contains(s.name) && !usedIn(s, got)) out[n++] = s;
         switch (config.strategy()) {
-            case RANDOM -> Collections.shuffle(rest, random);
-            case FREE_RATIO_FIRST -> rest.sort(Comparator.comparingDouble(SegmentState::freeRatio).reversed()
+            case RANDOM -> {
+                for (int i = n - from; i > 1; i--) {
+                    int j = random.nextInt(i);
+                    SegmentState t = out[from + i - 1];
+                    out[from + i - 1] = out[from + j];
+                    out[from + j] = t;
+                }
+            }
+            case FREE_RATIO_FIRST -> Arrays.sort(out, from, n, Comparator.comparingDouble(SegmentState::freeRatio).reversed()
                     .thenComparing(s -> s.name));
         }
-        out.addAll(rest);
+        candidateCount = n;
         return out;
     }
 
@@ -479,6 +518,11 @@ public final class StoreMaster {
     }
 
     private void reclaim(long now) {
+        if (!discarded.isEmpty()) reclaimDiscarded(now);
+        reclaimAbandoned(now);
+    }
+
+    private void reclaimDiscarded(long now) {
         for (Iterator<Discarded> it = discarded.iterator(); it.hasNext(); ) {
             Discarded d = it.next();
             if (d.releaseAt() <= now) {
@@ -486,13 +530,22 @@ public final class StoreMaster {
                 it.remove();
             }
         }
+    }
+
+    private void reclaimAbandoned(long now) {
+        // nothing can be abandoned while the earliest start of a PROCESSING object is within the release timeout
+        if (processing.isEmpty() || now - processingStartBound < releaseNanos) return;
         List<ObjectMeta> abandoned = null;
+        long bound = Long.MAX_VALUE;
         for (ObjectMeta o : processing.values()) {
             if (now - o.startedNanos >= releaseNanos) {
                 if (abandoned == null) abandoned = new ArrayList<>();
                 abandoned.add(o);
+            } else if (o.startedNanos < bound) {
+                bound = o.startedNanos;
             }
         }
+        processingStartBound = bound;
         if (abandoned == null) return;
         for (ObjectMeta o : abandoned) {
             Shard shard = shards[shardOf(o.key)];
@@ -510,6 +563,7 @@ public final class StoreMaster {
 
     private void unmount(SegmentState s) {
         segments.remove(s.name);
+        segmentOrder = null;
         capacity -= s.allocator.size();
         used -= s.allocator.usedBytes();
         s.mounted = false;
