@@ -50,7 +50,13 @@ public final class PlanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Map<String, Object> out = plan();
+        Map<String, Object> out;
+        try {
+            out = plan();
+        } catch (ArithmeticException e) {
+            throw new BadInputException("these sizes do not fit 64 bits (" + e.getMessage() + "): --layers " + layers + " --kv-heads " + kvHeads
+                    + " --head-dim " + headDim + " --tokens " + tokens + " --block-tokens " + blockTokens + (model != null ? " --model " + model : ""));
+        }
         PrintWriter w = spec.commandLine().getOut();
         if (json) w.println(JsonOutput.write(out));
         else printHuman(w, out);
@@ -65,8 +71,8 @@ public final class PlanCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--dtype: " + e.getMessage());
         }
-        if (tokens < 1) throw new ParameterException(spec.commandLine(), "--tokens must be >= 1");
-        if (blockTokens < 1) throw new ParameterException(spec.commandLine(), "--block-tokens must be >= 1");
+        if (tokens < 1 || tokens > (1L << 40)) throw new ParameterException(spec.commandLine(), "--tokens must be 1.." + (1L << 40));
+        if (blockTokens < 1 || blockTokens > (1 << 24)) throw new ParameterException(spec.commandLine(), "--block-tokens must be 1.." + (1 << 24));
         if (!(memFraction > 0 && memFraction <= 1)) throw new ParameterException(spec.commandLine(), "--kv-memory-fraction must be in (0, 1]");
         long cap;
         try {
@@ -102,7 +108,7 @@ public final class PlanCommand implements Callable<Integer> {
         try {
             kv = new KvSizing(shape, dt, tp);
         } catch (IllegalArgumentException e) {
-            throw new BadInputException("--tp: " + e.getMessage());
+            throw new BadInputException((e.getMessage().startsWith("tp ") ? "--tp: " : "") + e.getMessage());
         }
         Map<String, Object> o = new LinkedHashMap<>();
         o.put("model", m == null ? null : m.id());

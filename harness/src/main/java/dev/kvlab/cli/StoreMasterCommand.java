@@ -32,6 +32,9 @@ public final class StoreMasterCommand implements Callable<Integer> {
     @Option(names = "--metrics", defaultValue = "127.0.0.1:0", description = "HOST:PORT of the Prometheus endpoint /metrics (port 0: any free) [${DEFAULT-VALUE}]")
     String metrics;
 
+    @Option(names = "--metrics-public", description = "serve a non-loopback --metrics endpoint without the auth token (to anyone who can reach it)")
+    boolean metricsPublic;
+
     @Option(names = "--strategy", defaultValue = "random", description = "replica placement: random | free-ratio-first [${DEFAULT-VALUE}]")
     String strategy;
 
@@ -68,6 +71,10 @@ public final class StoreMasterCommand implements Callable<Integer> {
             throw new BadInputException(e.getMessage());
         }
         String token = StoreToken.read(tokenFile);
+        String metricsBind = dev.kvlab.store.internal.server.MetricsHttpServer.check(mAt.host(), token, metricsPublic);
+        if (metricsBind != null) throw new BadInputException(metricsBind);
+        // a non-loopback endpoint asks scrapers for the token (bearer); loopback stays open like the store's own ports
+        String metricsToken = metricsPublic || dev.kvlab.store.internal.grpc.TokenAuth.isLoopback(mAt.host()) ? null : token;
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         MasterService service = new MasterService(new StoreMaster(config, Clock.systemUTC()), registry)
                 .startHousekeeping(Duration.ofMillis(250));
@@ -78,7 +85,7 @@ public final class StoreMasterCommand implements Callable<Integer> {
             service.close();
             throw new BadInputException("--listen: " + e.getMessage());
         }
-        MetricsHttpServer http = new MetricsHttpServer(registry, mAt.host(), mAt.port());
+        MetricsHttpServer http = new MetricsHttpServer(registry, mAt.host(), mAt.port(), metricsToken);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             http.close();

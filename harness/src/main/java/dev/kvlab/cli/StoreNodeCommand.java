@@ -55,6 +55,28 @@ public final class StoreNodeCommand implements Callable<Integer> {
     @Option(names = "--metrics", defaultValue = "127.0.0.1:0", description = "HOST:PORT of the Prometheus endpoint /metrics (port 0: any free) [${DEFAULT-VALUE}]")
     String metrics;
 
+    @Option(names = "--metrics-public", description = "serve a non-loopback --metrics endpoint without the auth token (to anyone who can reach it)")
+    boolean metricsPublic;
+
+    /** True when the master refused the call for its token (gRPC UNAUTHENTICATED). */
+    static boolean refusedToken(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) if (t instanceof SecurityException) return true;
+        return false;
+    }
+
+    /**
+     * Refuses (exit 2) a segment larger than a store segment can be, or than 90% of the memory this machine has available now
+     * (shm and rdma-emu: also than the free space of the shared-memory directory).
+     */
+    void checkSegmentFits(long bytes, dev.kvlab.harness.api.MachineMemory mem) {
+        if (bytes > dev.kvlab.store.api.master.StoreMaster.MAX_SEGMENT_BYTES)
+            throw new BadInputException("--segment " + segment + ": more than a store segment can be ("
+                    + ByteSize.format(dev.kvlab.store.api.master.StoreMaster.MAX_SEGMENT_BYTES) + "); " + mem.describe());
+        if (mem.availableBytes() > 0 && bytes > mem.availableBytes() / 10 * 9)
+            throw new BadInputException("--segment " + segment + ": more than this machine can give now; " + mem.describe()
+                    + ": use --segment " + ByteSize.format(Math.max(1L << 20, mem.availableBytes() / 10 * 9 / (1L << 20) * (1L << 20))) + " or less");
+    }
+
     @Override
     public Integer call() throws Exception {
         HostPortOption m = HostPortOption.parse("--master", master, false);
@@ -66,6 +88,7 @@ public final class StoreNodeCommand implements Callable<Integer> {
             throw new BadInputException("--segment: " + e.getMessage());
         }
         if (bytes <= 0) throw new BadInputException("--segment must be > 0");
+        checkSegmentFits(bytes, dev.kvlab.harness.api.MachineMemory.now());
         Duration ping;
         try {
             ping = dev.kvlab.transport.api.DurationSpec.parse(pingInterval);
@@ -79,14 +102,26 @@ public final class StoreNodeCommand implements Callable<Integer> {
                     + String.join(", ", ts.names().stream().filter(n -> !n.equals("local")).toList()) + ")");
         String nodeId = id != null ? id : "node-" + UUID.randomUUID().toString().substring(0, 8);
         String token = StoreToken.read(tokenFile);
+        String metricsBind = dev.kvlab.store.internal.server.MetricsHttpServer.check(mAt.host(), token, metricsPublic);
+        if (metricsBind != null) throw new BadInputException(metricsBind);
+        // a non-loopback endpoint asks scrapers for the token (bearer); loopback stays open like the store's own ports
+        String metricsToken = metricsPublic || dev.kvlab.store.internal.grpc.TokenAuth.isLoopback(mAt.host()) ? null : token;
         if (token == null && !dev.kvlab.store.internal.grpc.TokenAuth.isLoopback(bind))
             throw new BadInputException("--bind " + bind + " is not a loopback address: the data plane then needs an auth token (KVLAB_STORE_TOKEN or --token-file)");
         TransferEngine engine = ts.create(transport, TransportConfig.defaults().withBindHost(bind).withAuthToken(token));
         GrpcMasterChannel channel = new GrpcMasterChannel(m.host(), m.port(), Duration.ofSeconds(5), token);
-        StorageNode node = new StorageNode(channel, engine, nodeId, bytes, ping);
+        StorageNode node;
+        try {
+            node = new StorageNode(channel, engine, nodeId, bytes, ping);
+        } catch (OutOfMemoryError e) {
+            channel.close();
+            engine.close();
+            throw new BadInputException("--segment " + segment + ": this machine could not allocate it (" + e.getMessage() + "); "
+                    + dev.kvlab.harness.api.MachineMemory.now().describe());
+        }
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         NodeMeters.bind(registry, node, transport);
-        MetricsHttpServer http = new MetricsHttpServer(registry, mAt.host(), mAt.port());
+        MetricsHttpServer http = new MetricsHttpServer(registry, mAt.host(), mAt.port(), metricsToken);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             http.close();
@@ -102,7 +137,14 @@ public final class StoreNodeCommand implements Callable<Integer> {
                 break;
             } catch (RuntimeException e) {
                 if (e instanceof IllegalStateException) throw e; // name conflict
-                System.err.println("kvlab store node: master " + m.host() + ":" + m.port() + " not reachable yet (" + e.getMessage() + "); retrying");
+                if (refusedToken(e)) { // final: retrying with the same token cannot succeed
+                    node.close();
+                    channel.close();
+                    engine.close();
+                    throw new BadInputException("master " + m.host() + ":" + m.port() + " refused this node's auth token"
+                            + (token == null ? " (none given: set KVLAB_STORE_TOKEN or --token-file)" : " (wrong token: check KVLAB_STORE_TOKEN or --token-file)"));
+                }
+                System.err.println("kvlab store node: master " + m.host() + ":" + m.port() + " not reachable yet (" + Kvlab.oneLine(e.getMessage()) + "); retrying");
                 Thread.sleep(1000);
             }
         }

@@ -29,6 +29,13 @@ public record MachineMemory(long totalBytes, long availableBytes) {
         return new MachineMemory(total, available > 0 ? available : free);
     }
 
+    /** One phrase for error messages: "it has 19.1GiB available of 23.5GiB" (or that it is unknown). */
+    public String describe() {
+        if (availableBytes <= 0) return "this machine's memory is unknown";
+        return "this machine has " + dev.kvlab.transport.api.ByteSize.format(availableBytes) + " of memory available"
+                + (totalBytes > 0 ? " (of " + dev.kvlab.transport.api.ByteSize.format(totalBytes) + ")" : "");
+    }
+
     /** {@code MemAvailable} of a meminfo file in bytes, 0 when absent. */
     static long memAvailable(Path meminfo) {
         try {

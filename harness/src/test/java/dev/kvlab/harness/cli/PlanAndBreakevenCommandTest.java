@@ -44,6 +44,22 @@ class PlanAndBreakevenCommandTest {
         assertThat(Cli.run("plan", "--model", "qwen2.5-7b", "--tp", "3").exit()).isEqualTo(2);
     }
 
+    /** Issue 14, defect 6: sizes beyond 64 bits and absurd TP degrees are refused (exit 2), never printed negative. */
+    @Test
+    void planOverflowAndBoundsExitTwo() {
+        Cli huge = Cli.run("plan", "--layers", "100000", "--kv-heads", "100000", "--head-dim", "100000");
+        assertThat(huge.exit()).as(huge.out()).isEqualTo(2);
+        assertThat(huge.out()).doesNotContain("-");
+        assertThat(huge.err()).contains("do not fit 64 bits");
+        Cli tp = Cli.run("plan", "--layers", "32", "--kv-heads", "8", "--head-dim", "128", "--tp", "1000000000");
+        assertThat(tp.exit()).isEqualTo(2);
+        assertThat(tp.err()).contains("--tp", "4096");
+        assertThat(Cli.run("plan", "--layers", "2000000", "--kv-heads", "8", "--head-dim", "128").exit()).isEqualTo(2);
+        assertThat(Cli.run("plan", "--model", "llama-3-8b", "--tokens", "100000000000000").exit()).isEqualTo(2);
+        assertThat(Cli.run("plan", "--layers", "32", "--kv-heads", "8", "--head-dim", "128", "--json").json().get("kv_bytes_per_request").asLong())
+                .isPositive();
+    }
+
     @Test
     void breakevenFlipsWithTheLink() {
         JsonNode fast = Cli.run("breakeven", "--model", "llama-3-8b", "--hardware", "h100", "--link", "4x200gbps", "--prefix-tokens", "4096", "--json").json();

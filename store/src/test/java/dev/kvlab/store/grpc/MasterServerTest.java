@@ -84,4 +84,23 @@ class MasterServerTest {
                     .contains("kvlab_store_leases_active");
         }
     }
+
+    /** Issue 14: a non-loopback metrics bind needs the token (scrapers send it as a bearer token) or an explicit public choice. */
+    @Test
+    void aMetricsEndpointOffLoopbackNeedsATokenOrPublic() throws Exception {
+        assertThat(MetricsHttpServer.check("0.0.0.0", null, false)).contains("not a loopback address", "--metrics-public");
+        assertThat(MetricsHttpServer.check("0.0.0.0", "t0ken-value", false)).isNull();
+        assertThat(MetricsHttpServer.check("0.0.0.0", null, true)).isNull();
+        assertThat(MetricsHttpServer.check("127.0.0.1", null, false)).isNull();
+        PrometheusMeterRegistry reg = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try (MetricsHttpServer http = new MetricsHttpServer(reg, "127.0.0.1", 0, "t0ken-value")) {
+            URI u = URI.create("http://127.0.0.1:" + http.port() + "/metrics");
+            HttpClient c = HttpClient.newHttpClient();
+            assertThat(c.send(HttpRequest.newBuilder(u).build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(401);
+            assertThat(c.send(HttpRequest.newBuilder(u).header("Authorization", "Bearer wrong").build(), HttpResponse.BodyHandlers.ofString()).statusCode())
+                    .isEqualTo(401);
+            assertThat(c.send(HttpRequest.newBuilder(u).header("Authorization", "Bearer t0ken-value").build(), HttpResponse.BodyHandlers.ofString())
+                    .statusCode()).isEqualTo(200);
+        }
+    }
 }

@@ -11,20 +11,32 @@ package dev.kvlab.harness.api.catalog;
  *
  * @param shape             what is cached
  * @param dtype             KV dtype
- * @param tp                tensor-parallel degree (>= 1)
+ * @param tp                tensor-parallel degree (1..{@value #MAX_TP})
+ *
+ * <p>All arithmetic is exact: a size that does not fit 64 bits throws {@link ArithmeticException} (per token: already
+ * at construction, as {@link IllegalArgumentException}), never wraps to a negative figure.
  */
 public record KvSizing(KvShape shape, Dtype dtype, int tp) {
 
     public KvSizing {
         if (shape == null || dtype == null) throw new IllegalArgumentException("shape and dtype are required");
-        if (tp < 1) throw new IllegalArgumentException("tp must be >= 1, got " + tp);
+        if (tp < 1 || tp > MAX_TP) throw new IllegalArgumentException("tp must be 1.." + MAX_TP + ", got " + tp);
         if (!shape.isMla()) {
             int h = shape.kvHeads();
             if (tp <= h ? h % tp != 0 : tp % h != 0)
                 throw new IllegalArgumentException("tp " + tp + " does not divide the " + h
                         + " KV heads evenly (nor is a multiple of them): KV heads cannot be laid out on the ranks");
         }
+        try {
+            Math.multiplyExact(Math.multiplyExact(Math.multiplyExact((long) shape.layers(), shape.valuesPerTokenLayer()), (long) dtype.bytes()), (long) tp);
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException("the KV of one token (" + shape.layers() + " layers x " + shape.valuesPerTokenLayer()
+                    + " values x " + dtype.bytes() + " bytes, on " + tp + " ranks) does not fit 64 bits");
+        }
     }
+
+    /** The largest tensor-parallel degree accepted. */
+    public static final int MAX_TP = 4096;
 
     public static KvSizing of(ModelSpec model, Dtype dtype, int tp) {
         return new KvSizing(model.kvShape(), dtype, tp);
@@ -32,7 +44,7 @@ public record KvSizing(KvShape shape, Dtype dtype, int tp) {
 
     /** The model's KV for one token, all layers, all heads, counted once. */
     public long bytesPerToken() {
-        return shape.layers() * shape.valuesPerTokenLayer() * dtype.bytes();
+        return Math.multiplyExact(Math.multiplyExact((long) shape.layers(), shape.valuesPerTokenLayer()), (long) dtype.bytes());
     }
 
     /** KV heads one rank holds (MLA: 0, the latent is not split into heads). */
@@ -50,20 +62,20 @@ public record KvSizing(KvShape shape, Dtype dtype, int tp) {
     /** What one TP rank holds for one token. */
     public long bytesPerTokenPerRank() {
         if (shape.isMla()) return bytesPerToken();
-        return (long) shape.layers() * 2L * kvHeadsPerRank() * shape.headDim() * dtype.bytes();
+        return Math.multiplyExact(Math.multiplyExact(Math.multiplyExact((long) shape.layers(), 2L * kvHeadsPerRank()), (long) shape.headDim()), (long) dtype.bytes());
     }
 
     /** What all ranks together hold for one token (>= {@link #bytesPerToken()} when KV is replicated). */
     public long bytesPerTokenAllRanks() {
-        return bytesPerTokenPerRank() * tp;
+        return Math.multiplyExact(bytesPerTokenPerRank(), (long) tp);
     }
 
     public long bytesPerRequest(long tokens) {
-        return bytesPerToken() * tokens;
+        return Math.multiplyExact(bytesPerToken(), tokens);
     }
 
     public long bytesPerRequestPerRank(long tokens) {
-        return bytesPerTokenPerRank() * tokens;
+        return Math.multiplyExact(bytesPerTokenPerRank(), tokens);
     }
 
     /** Tokens whose KV (counted once) fits one GiB. */
@@ -78,10 +90,10 @@ public record KvSizing(KvShape shape, Dtype dtype, int tp) {
 
     /** Bytes of one block of {@code blockTokens} tokens, counted once (what a store holds per block key). */
     public long blockBytes(int blockTokens) {
-        return bytesPerToken() * blockTokens;
+        return Math.multiplyExact(bytesPerToken(), (long) blockTokens);
     }
 
     public long blockBytesPerRank(int blockTokens) {
-        return bytesPerTokenPerRank() * blockTokens;
+        return Math.multiplyExact(bytesPerTokenPerRank(), (long) blockTokens);
     }
 }

@@ -254,6 +254,10 @@ public final class RunValidator {
         if (cap / st.nodes() < kv.blockBytes(blockTokens))
             throw bad("store.capacity", "each of the " + st.nodes() + " nodes gets " + ByteSize.format(cap / st.nodes())
                     + ", less than one KV block (" + ByteSize.format(kv.blockBytes(blockTokens)) + ")");
+        if (cap / st.nodes() > dev.kvlab.store.api.master.StoreMaster.MAX_SEGMENT_BYTES)
+            throw bad("store.capacity", "each of the " + st.nodes() + " nodes would get " + ByteSize.format(cap / st.nodes())
+                    + ", more than a store segment can be (" + ByteSize.format(dev.kvlab.store.api.master.StoreMaster.MAX_SEGMENT_BYTES)
+                    + "); lower store.capacity or raise store.nodes");
         atLeast("store.replicas", st.replicas(), 1);
         if (st.replicas() > st.nodes()) throw bad("store.replicas", "must be <= store.nodes (" + st.nodes() + "), got " + st.replicas());
         long lease = nanos("store.lease_ttl", st.leaseTtl(), false);
