@@ -11,6 +11,7 @@ import dev.kvlab.harness.internal.bundle.BundleJson;
 import dev.kvlab.harness.internal.bundle.CellFiles;
 import dev.kvlab.harness.internal.bundle.PartialBundle;
 import dev.kvlab.harness.internal.bundle.Provenance;
+import dev.kvlab.harness.internal.capacity.CapacityResults;
 import dev.kvlab.harness.internal.matrix.MatrixRunner;
 import dev.kvlab.harness.internal.matrix.ProgressReporter;
 import dev.kvlab.harness.internal.report.ReportRenderer;
@@ -29,9 +30,20 @@ final class MatrixExecution {
 
     private MatrixExecution() {}
 
-    /** Runs {@code matrix} into {@code out}; {@code extra} listeners come after the progress reporter. */
+    /** Runs {@code matrix} into {@code out} with sim runs on every core; {@code extra} listeners come after the progress reporter. */
     static MatrixRunner.Outcome run(CommandSpec spec, MatrixSpec matrix, Path out, boolean resume, boolean archive,
                                     List<RunListener> extra) throws IOException {
+        return run(spec, matrix, out, resume, archive, extra, defaultJobs());
+    }
+
+    /** Sim runs of one step at once by default: one per core. */
+    static int defaultJobs() {
+        return Math.max(1, Runtime.getRuntime().availableProcessors());
+    }
+
+    /** As above with {@code jobs} sim runs at once (the results do not depend on it). */
+    static MatrixRunner.Outcome run(CommandSpec spec, MatrixSpec matrix, Path out, boolean resume, boolean archive,
+                                    List<RunListener> extra, int jobs) throws IOException {
         PrintWriter err = spec.commandLine().getErr();
         List<String> args = spec.root().commandLine().getParseResult() == null ? List.of(spec.name())
                 : spec.root().commandLine().getParseResult().originalArgs();
@@ -40,7 +52,7 @@ final class MatrixExecution {
         listeners.add(new ProgressReporter(err, ProgressReporter.stderrIsTerminal()));
         listeners.addAll(extra);
         ReportRenderer renderer = new ReportRenderer();
-        MatrixRunner runner = new MatrixRunner(new CellRunner()::run, listeners, prov, Clock.systemUTC(), renderer::render, err);
+        MatrixRunner runner = new MatrixRunner(new CellRunner()::run, listeners, prov, Clock.systemUTC(), renderer::render, err, jobs);
         MatrixRunner.Outcome o = runner.run(matrix, out, resume);
         if (archive) {
             Path tgz = o.bundle().resolveSibling(o.bundle().getFileName() + ".tar.gz");
@@ -67,6 +79,8 @@ final class MatrixExecution {
                 out.println(BundleJson.mapper().writeValueAsString(cell.get("summary")));
             } else {
                 ObjectNode o2 = ((ObjectNode) summary).deepCopy();
+                Path cap = bundle.resolve(CapacityResults.JSON);
+                if (java.nio.file.Files.isRegularFile(cap)) o2.set("capacity", BundleJson.read(cap));
                 o2.put("bundle", bundle.toString());
                 out.println(BundleJson.mapper().writeValueAsString(o2));
             }
@@ -81,7 +95,9 @@ final class MatrixExecution {
                 out.println();
                 cell.path("summary").fields().forEachRemaining(e -> out.printf(Locale.ROOT, "%-24s %s%n", e.getKey(), human(e.getValue())));
             } else {
-                table(out, summary);
+                Path cap = bundle.resolve(CapacityResults.JSON);
+                if (java.nio.file.Files.isRegularFile(cap)) CapacityTable.print(out, BundleJson.read(cap));
+                else table(out, summary);
             }
             out.println();
             out.println(bundle);

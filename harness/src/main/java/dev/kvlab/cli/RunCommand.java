@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
         description = {"Runs an ablation matrix (or one run config) on the sim or live clock into a result bundle: "
                 + "manifest.json, summary.csv/json with 95%% CIs across replicates, per-cell HdrHistogram interval logs, "
                 + "requests.csv, report.html. Prints the bundle path last.",
-                "Matrix keys: factors (config key -> levels), exclude, replicates, baseline, name (docs/bundle-format.md)."})
+                "Matrix keys: factors (config key -> levels), exclude, replicates, baseline, name, capacity (search every cell for the highest load within the SLO: capacity.json) (docs/bundle-format.md)."})
 public final class RunCommand implements Callable<Integer> {
 
     @Spec CommandSpec spec;
@@ -58,6 +58,9 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--json", description = "print one JSON object on stdout (the bundle path goes to stderr)") boolean json;
 
+    @Option(names = "--jobs", paramLabel = "N", description = "sim cell runs executed at once (default: one per core); results do not depend on it, live runs never overlap")
+    Integer jobs;
+
     @Mixin InfluxOptions influx; // issue 7: --influx URL --influx-db DB | --influx-org ORG --influx-bucket BUCKET
 
     @Override
@@ -76,9 +79,10 @@ public final class RunCommand implements Callable<Integer> {
         influx.target(System::getenv); // bad --influx options: exit 2 before anything runs
         MatrixRunner.Outcome o;
         try (InfluxPublisher pub = influx.open(System.err)) {
+            if (jobs != null && jobs < 1) throw new ParameterException(spec.commandLine(), "--jobs: must be >= 1, got " + jobs);
             List<RunListener> extra = new ArrayList<>(listeners(pub));
             if (sh != null) extra.add(new ShardRecord(sh, whole));
-            o = MatrixExecution.run(spec, ms, out, resume, archive, extra);
+            o = MatrixExecution.run(spec, ms, out, resume, archive, extra, jobs == null ? MatrixExecution.defaultJobs() : jobs);
         }
         return MatrixExecution.print(spec, ms, o, json);
     }

@@ -26,10 +26,12 @@ import java.util.Map;
  * @param inputs      every input file (matrix, traces, catalog files, profiles) with its SHA-256
  * @param sha256      hash of the resolved matrix (every cell's resolved config and every input's hash): the
  *                    run id's suffix, and what {@code --resume} matches
- * @param resolved    the matrix keys as resolved ({@code name, factors, exclude, replicates, baseline, set, mode})
+ * @param resolved    the matrix keys as resolved ({@code name, factors, exclude, replicates, baseline, capacity, set, mode})
+ * @param capacity    the {@code capacity:} block (the cells are searched for their capacity under SLO), or null (a fixed matrix)
  */
 public record MatrixSpec(String name, Path file, String description, Map<String, List<String>> factors, int replicates,
-                         String baseline, List<MatrixCell> cells, List<Input> inputs, String sha256, ObjectNode resolved) {
+                         String baseline, List<MatrixCell> cells, List<Input> inputs, String sha256, ObjectNode resolved,
+                         CapacitySpec capacity) {
 
     /** An input file of the run: {@code path} as resolved (absolute), or {@code builtin:...} for a resource in the jar. */
     public record Input(String path, String sha256, long bytes) {}
@@ -57,7 +59,19 @@ public record MatrixSpec(String name, Path file, String description, Map<String,
         return MatrixParser.parse(yaml, sourceName, baseDir, sets, mode);
     }
 
-    /** Every cell × replicate, in run order (cell by cell, replicates in order). */
+    /**
+     * What runs, and in which order: a {@link dev.kvlab.harness.internal.matrix.FixedMatrix} (every cell × replicate of
+     * {@link #runs()}) or, with a {@code capacity:} block, a {@link dev.kvlab.harness.internal.capacity.CapacitySearch}.
+     */
+    public Experiment experiment() {
+        return capacity == null ? new dev.kvlab.harness.internal.matrix.FixedMatrix(this)
+                : new dev.kvlab.harness.internal.capacity.CapacitySearch(this);
+    }
+
+    /**
+     * Every cell × replicate as configured, in matrix order (cell by cell, replicates in order). A fixed matrix runs
+     * exactly these; a capacity search runs probes derived from them (see {@link #experiment()}).
+     */
     public List<CellRun> runs() {
         List<CellRun> out = new ArrayList<>();
         for (MatrixCell c : cells) out.addAll(c.runs());
@@ -66,7 +80,7 @@ public record MatrixSpec(String name, Path file, String description, Map<String,
 
     /** One cell run once: {@code kvlab run --json} prints the cell's own JSON then. */
     public boolean singleRun() {
-        return cells.size() == 1 && replicates == 1;
+        return capacity == null && cells.size() == 1 && replicates == 1;
     }
 
     /** The cell with {@code id}, or null. */

@@ -4,10 +4,11 @@ import java.nio.file.Path;
 import java.time.Instant;
 
 /**
- * Observes a matrix run: the runner calls every registered listener, on the runner's thread and in this order,
- * {@link #runStarted} once, then {@link #cellStarted} / {@link #cellFinished} for each cell × replicate it runs
- * (cells finished by an earlier, interrupted run and kept by {@code --resume} are not announced again), then
- * {@link #runFinished} once, also when the run fails. Listeners are passed to the runner's constructor (there is
+ * Observes a matrix run: the runner calls every registered listener, one call at a time and in this order,
+ * {@link #runStarted} once, then {@link #cellStarted} / {@link #cellFinished} for each cell run it runs (a fixed
+ * matrix's cell × replicates, or a capacity search's probes; runs finished by an earlier, interrupted run and kept by
+ * {@code --resume} are not announced again), then {@link #runFinished} once, also when the run fails. When sim runs
+ * execute in parallel ({@code --jobs}), the start and finish calls of different runs interleave (still one at a time). Listeners are passed to the runner's constructor (there is
  * no static registry). A listener that throws is reported on stderr once and the run goes on; a listener must not
  * block for long (push asynchronously). All methods default to doing nothing.
  */

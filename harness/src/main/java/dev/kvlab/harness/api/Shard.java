@@ -70,6 +70,6 @@ public record Shard(int index, int count) {
             throw new BadInputException("--shard " + label() + ": the matrix has only " + unit + " runs (cells x replicates), so shard " + index + " has none;"
                     + " use at most " + unit + " shards");
         return new MatrixSpec(spec.name(), spec.file(), spec.description(), spec.factors(), spec.replicates(), spec.baseline(), cells, spec.inputs(),
-                sha256Of(spec.sha256()), spec.resolved());
+                sha256Of(spec.sha256()), spec.resolved(), spec.capacity());
     }
 }

@@ -69,7 +69,7 @@ public final class BundleMerge {
                 m.put("ended_at", p.manifest().path("ended_at").asText());
                 from.add(m);
             }
-            PartialBundle.Finished fin = pb.finish(spec, prov, Instant.now(), report, Map.of("merged_from", from));
+            PartialBundle.Finished fin = pb.finish(spec, spec.runs(), Map.of(), prov, Instant.now(), report, Map.of("merged_from", from));
             ok = true;
             return fin;
         } finally {
@@ -169,7 +169,7 @@ public final class BundleMerge {
         String description = resolved.path("description").isTextual() ? resolved.get("description").asText() : null;
         Path file = mx.path("file").isTextual() ? Path.of(mx.get("file").asText()) : null;
         return new MatrixSpec(resolved.path("name").asText(), file, description, factors, resolved.path("replicates").asInt(), baseline, cells, inputs,
-                any.info().matrixSha256(), resolved.deepCopy());
+                any.info().matrixSha256(), resolved.deepCopy(), null);
     }
 
     private static JsonNode cellEntry(JsonNode manifest, String cell) {

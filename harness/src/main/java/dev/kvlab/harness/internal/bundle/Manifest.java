@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.CellRun;
-import dev.kvlab.harness.api.MatrixCell;
 import dev.kvlab.harness.api.MatrixSpec;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,7 +25,7 @@ public final class Manifest {
     private Manifest() {}
 
     /** The manifest without its {@code files} list (the caller adds it once every other file is written). */
-    static ObjectNode build(String runId, MatrixSpec spec, Provenance prov, JsonNode state, Instant end, SummaryTable table) {
+    static ObjectNode build(String runId, MatrixSpec spec, List<CellRun> runs, Provenance prov, JsonNode state, Instant end, SummaryTable table) {
         JsonNodeFactory f = JsonNodeFactory.instance;
         ObjectNode m = f.objectNode();
         m.put("schema", SCHEMA);
@@ -53,14 +52,16 @@ public final class Manifest {
         mx.put("sha256", spec.sha256());
         mx.set("resolved", spec.resolved().deepCopy());
         ArrayNode cells = m.putArray("cells");
-        for (MatrixCell c : spec.cells()) {
+        Map<String, List<CellRun>> byCell = new java.util.LinkedHashMap<>();
+        for (CellRun r : runs) byCell.computeIfAbsent(r.cell(), k -> new ArrayList<>()).add(r);
+        for (List<CellRun> c : byCell.values()) {
             ObjectNode co = cells.addObject();
-            co.put("cell", c.id());
+            co.put("cell", c.get(0).cell());
             ObjectNode fo = co.putObject("factors");
-            c.factors().forEach(fo::put);
-            co.put("mode", c.runs().get(0).mode().label());
+            c.get(0).factors().forEach(fo::put);
+            co.put("mode", c.get(0).mode().label());
             ArrayNode rs = co.putArray("replicates");
-            for (CellRun r : c.runs()) {
+            for (CellRun r : c) {
                 ObjectNode ro = rs.addObject();
                 ro.put("replicate", r.replicate());
                 ro.put("seed", r.seed());

@@ -8,6 +8,7 @@ import dev.kvlab.harness.api.BadInputException;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.MatrixSpec;
+import dev.kvlab.harness.api.RunRecords;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -169,26 +170,51 @@ public final class PartialBundle implements AutoCloseable {
         return Files.isRegularFile(CellFiles.dir(dir, r.cell(), r.replicate()).resolve(CellFiles.CELL_JSON));
     }
 
-    public int doneCount(MatrixSpec spec) {
-        int n = 0;
-        for (CellRun r : spec.runs()) if (done(r)) n++;
-        return n;
+    /** The runs this bundle holds, read from their {@code cell.json} files (read once each: a recorded run never changes). */
+    public RunRecords records() {
+        return records;
     }
+
+    private final RunRecords records = new RunRecords() {
+        private final java.util.Map<String, JsonNode> cache = new java.util.concurrent.ConcurrentHashMap<>();
+
+        @Override
+        public JsonNode summary(CellRun run) {
+            JsonNode s = cache.get(run.label());
+            if (s != null) return s;
+            Path cj = dir(run).resolve(CellFiles.CELL_JSON);
+            if (!Files.isRegularFile(cj)) return null;
+            try {
+                s = BundleJson.read(cj).get("summary");
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException("cannot read " + cj + ": " + e.getMessage(), e);
+            }
+            if (s != null) cache.put(run.label(), s);
+            return s;
+        }
+
+        @Override
+        public Path dir(CellRun run) {
+            return CellFiles.dir(dir, run.cell(), run.replicate());
+        }
+    };
 
     public void write(CellRun r, CellResult result) throws IOException {
         CellFiles.write(dir, r, result);
     }
 
     /**
-     * Writes {@code summary.csv}, {@code summary.json}, the report, then {@code manifest.json}, and renames the
-     * directory into place. Returns the bundle directory and the summary.
+     * Writes {@code summary.csv}, {@code summary.json} (rows: {@code runs}, the runs the experiment recorded, in its
+     * order), the experiment's {@code results} files (e.g. {@code capacity.json}), the report, then
+     * {@code manifest.json}, and renames the directory into place. Returns the bundle directory and the summary.
      */
-    public Finished finish(MatrixSpec spec, Provenance prov, Instant end, ReportStep report, java.util.Map<String, Object> sections)
-            throws IOException {
-        SummaryTable table = SummaryTable.fromCells(dir, spec);
+    public Finished finish(MatrixSpec spec, List<CellRun> runs, java.util.Map<String, byte[]> results, Provenance prov, Instant end,
+                           ReportStep report, java.util.Map<String, Object> sections) throws IOException {
+        SummaryTable table = SummaryTable.fromCells(dir, spec, runs);
         Durable.replace(dir.resolve(SUMMARY_CSV), table.csv());
         Durable.replace(dir.resolve(SUMMARY_JSON), BundleJson.pretty(table.json(runId, spec)));
-        ObjectNode manifest = Manifest.build(runId, spec, prov, state, end, table);
+        for (var e : results.entrySet()) Durable.replace(dir.resolve(e.getKey()), e.getValue());
+        ObjectNode manifest = Manifest.build(runId, spec, runs, prov, state, end, table);
         for (var e : sections.entrySet())
             if (!manifest.has(e.getKey())) manifest.set(e.getKey(), BundleJson.mapper().valueToTree(e.getValue()));
         report.render(dir, manifest.deepCopy());

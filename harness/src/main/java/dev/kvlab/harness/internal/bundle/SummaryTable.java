@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.CellRun;
-import dev.kvlab.harness.api.MatrixCell;
 import dev.kvlab.harness.api.MatrixSpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -31,10 +30,17 @@ public final class SummaryTable {
 
     private final List<String> columns;
     private final List<Map<String, Object>> rows;
+    /** Cell id → its runs' factor levels (summary.json's per-cell {@code factors}). */
+    private final Map<String, Map<String, String>> cellFactors;
 
     public SummaryTable(List<String> columns, List<Map<String, Object>> rows) {
+        this(columns, rows, Map.of());
+    }
+
+    private SummaryTable(List<String> columns, List<Map<String, Object>> rows, Map<String, Map<String, String>> cellFactors) {
         this.columns = List.copyOf(columns);
         this.rows = List.copyOf(rows);
+        this.cellFactors = Map.copyOf(cellFactors);
     }
 
     public List<String> columns() {
@@ -45,11 +51,19 @@ public final class SummaryTable {
         return rows;
     }
 
-    /** Reads every cell × replicate's {@code cell.json} in matrix order. */
+    /** Reads every cell × replicate's {@code cell.json} in matrix order (a fixed matrix's runs). */
     public static SummaryTable fromCells(Path bundle, MatrixSpec spec) throws IOException {
+        return fromCells(bundle, spec, spec.runs());
+    }
+
+    /**
+     * Reads the {@code cell.json} of {@code runs} (the runs recorded, in the experiment's order); factor columns are the
+     * matrix's factors followed by any other factor the runs carry (a capacity probe's load knob).
+     */
+    public static SummaryTable fromCells(Path bundle, MatrixSpec spec, List<CellRun> runs) throws IOException {
         Set<String> cols = new LinkedHashSet<>(List.of("cell", "replicate"));
         List<Map<String, Object>> rows = new ArrayList<>();
-        for (CellRun r : spec.runs()) {
+        for (CellRun r : runs) {
             JsonNode cj = BundleJson.read(CellFiles.dir(bundle, r.cell(), r.replicate()).resolve(CellFiles.CELL_JSON));
             Set<String> extras = new HashSet<>();
             cj.path("extra_fields").forEach(e -> extras.add(e.asText()));
@@ -61,13 +75,19 @@ public final class SummaryTable {
             cols.addAll(row.keySet());
             rows.add(row);
         }
-        for (String f : spec.factors().keySet()) cols.add(f);
-        for (int i = 0; i < rows.size(); i++) {
-            CellRun r = spec.runs().get(i);
-            Map<String, Object> row = rows.get(i);
-            for (String f : spec.factors().keySet()) row.putIfAbsent(f, r.factors().get(f));
+        Set<String> factorKeys = new LinkedHashSet<>(spec.factors().keySet());
+        Map<String, Map<String, String>> cellFactors = new LinkedHashMap<>();
+        for (CellRun r : runs) {
+            factorKeys.addAll(r.factors().keySet());
+            cellFactors.putIfAbsent(r.cell(), r.factors());
         }
-        return new SummaryTable(new ArrayList<>(cols), rows);
+        cols.addAll(factorKeys);
+        for (int i = 0; i < rows.size(); i++) {
+            CellRun r = runs.get(i);
+            Map<String, Object> row = rows.get(i);
+            for (String f : factorKeys) row.putIfAbsent(f, r.factors().get(f));
+        }
+        return new SummaryTable(new ArrayList<>(cols), rows, cellFactors);
     }
 
     public byte[] csv() {
@@ -115,7 +135,9 @@ public final class SummaryTable {
             ObjectNode r = rs.addObject();
             for (String c : columns) r.set(c, Rows.toJson(row.get(c)));
         }
-        List<String> metrics = metricColumns(spec.factors().keySet());
+        Set<String> factorKeys = new LinkedHashSet<>(spec.factors().keySet());
+        cellFactors.values().forEach(m -> factorKeys.addAll(m.keySet()));
+        List<String> metrics = metricColumns(factorKeys);
         Map<String, Map<String, List<Double>>> byCell = new LinkedHashMap<>();
         for (Map<String, Object> row : rows) {
             Map<String, List<Double>> m = byCell.computeIfAbsent((String) row.get("cell"), k -> new LinkedHashMap<>());
@@ -128,18 +150,19 @@ public final class SummaryTable {
         }
         ArrayNode cells = o.putArray("cells");
         Map<String, List<Double>> base = spec.baseline() == null ? null : byCell.get(spec.baseline());
-        for (MatrixCell mc : spec.cells()) {
-            Map<String, List<Double>> vals = byCell.get(mc.id());
-            if (vals == null) continue;
+        for (var e : byCell.entrySet()) {
+            String id = e.getKey();
+            Map<String, List<Double>> vals = e.getValue();
+            List<Map<String, Object>> cellRows = rows.stream().filter(r -> id.equals(r.get("cell"))).toList();
             ObjectNode c = cells.addObject();
-            c.put("cell", mc.id());
+            c.put("cell", id);
             ObjectNode cf = c.putObject("factors");
-            mc.factors().forEach(cf::put);
-            c.put("mode", mc.runs().get(0).mode().label());
-            c.put("replicates", mc.runs().size());
+            cellFactors.getOrDefault(id, Map.of()).forEach(cf::put);
+            c.put("mode", String.valueOf(cellRows.get(0).get("mode")));
+            c.put("replicates", cellRows.size());
             ObjectNode ms = c.putObject("metrics");
             for (String m : metrics) ms.set(m, estimate(ReplicateStats.mean(vals.get(m)), false));
-            if (base == null || mc.id().equals(spec.baseline())) c.putNull("vs_baseline");
+            if (base == null || id.equals(spec.baseline())) c.putNull("vs_baseline");
             else {
                 ObjectNode vb = c.putObject("vs_baseline");
                 for (String m : metrics) vb.set(m, estimate(ReplicateStats.paired(vals.get(m), base.get(m)), true));

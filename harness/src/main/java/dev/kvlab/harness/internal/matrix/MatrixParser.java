@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.BadInputException;
+import dev.kvlab.harness.api.CapacitySpec;
+import dev.kvlab.harness.internal.capacity.CapacityParser;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.MatrixCell;
 import dev.kvlab.harness.api.MatrixSpec;
@@ -34,7 +36,7 @@ import java.util.Set;
 public final class MatrixParser {
 
     /** Top-level keys that belong to the matrix, not to the run config. */
-    public static final List<String> MATRIX_KEYS = List.of("name", "description", "factors", "exclude", "replicates", "baseline", "paper");
+    public static final List<String> MATRIX_KEYS = List.of("name", "description", "factors", "exclude", "replicates", "baseline", "paper", "capacity");
     private static final int MAX_RUNS = 100_000;
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
@@ -192,6 +194,8 @@ public final class MatrixParser {
 
         // --set: a factor's key pins the factor to that one level; `replicates` may be overridden; others patch the base
         List<String> appliedSets = new ArrayList<>();
+        ObjectNode capacityNode = root.get("capacity") instanceof ObjectNode co ? co.deepCopy() : null;
+        Map<String, String> capacityOrigins = new LinkedHashMap<>();
         for (String s : sets) {
             int eq = s.indexOf('=');
             if (eq <= 0) throw new BadInputException("--set " + s + ": expected KEY=VALUE (e.g. --set slo.ttft_ms=2000)");
@@ -205,6 +209,11 @@ public final class MatrixParser {
                     throw new BadInputException("--set " + s + ": replicates must be a whole number >= 1");
                 }
                 if (replicates < 1) throw new BadInputException("--set " + s + ": replicates must be >= 1");
+            } else if (key.startsWith("capacity.") && key.indexOf('.', 9) < 0 && key.length() > 9) {
+                if (capacityNode == null) capacityNode = NODES.objectNode();
+                JsonNode v = parseValue(value, "--set " + s);
+                capacityNode.set(key.substring(9), v.isTextual() ? scalar(v.asText()) : v);
+                capacityOrigins.put("/capacity/" + key.substring(9), "--set " + s);
             } else if (MATRIX_KEYS.contains(key)) {
                 throw new BadInputException("--set " + s + ": the matrix key '" + key + "' cannot be set from the command line");
             } else if (factors.containsKey(key) && factors.get(key).groups() != null) {
@@ -283,6 +292,19 @@ public final class MatrixParser {
         declared.forEach((k, f) -> declaredLabels.put(k, f.labels()));
         PaperFigures.check(located, declaredLabels);
 
+        Map<String, List<String>> factorLabels = new LinkedHashMap<>();
+        factors.forEach((k, f) -> factorLabels.put(k, f.labels()));
+        CapacitySpec capacity = null;
+        if (capacityNode != null || (root.has("capacity") && !root.get("capacity").isNull())) {
+            JsonNode cn = capacityNode != null ? capacityNode : root.get("capacity");
+            capacity = CapacityParser.parse(cn, ptr -> {
+                String o = capacityOrigins.get(ptr);
+                if (o != null) return o;
+                String at = located.origin(ptr);
+                return at != null ? at : where(located, "/capacity");
+            }, factorLabels, cells);
+        }
+
         List<MatrixSpec.Input> inputs = new ArrayList<>();
         if (file != null) inputs.add(InputFiles.hash(file));
         for (String p : inputPaths) {
@@ -314,11 +336,10 @@ public final class MatrixParser {
         ArrayNode sa = resolved.putArray("set");
         appliedSets.forEach(sa::add);
         if (mode != null) resolved.put("mode", mode.label());
+        if (capacity != null) resolved.set("capacity", capacityJson(capacity));
 
         String sha = hash(name, resolved, cells, inputs);
-        Map<String, List<String>> factorLabels = new LinkedHashMap<>();
-        factors.forEach((k, f) -> factorLabels.put(k, f.labels()));
-        return new MatrixSpec(name, file, description, factorLabels, replicates, baseline, cells, inputs, sha, resolved);
+        return new MatrixSpec(name, file, description, factorLabels, replicates, baseline, cells, inputs, sha, resolved, capacity);
     }
 
     /** The run config's paths as bound (absolute), so the manifest's trees re-bind anywhere. */
@@ -335,6 +356,7 @@ public final class MatrixParser {
         h.set("factors", resolved.get("factors"));
         h.set("replicates", resolved.get("replicates"));
         h.set("baseline", resolved.get("baseline"));
+        if (resolved.has("capacity")) h.set("capacity", resolved.get("capacity"));
         ArrayNode cs = h.putArray("cells");
         for (MatrixCell c : cells) {
             ObjectNode o = cs.addObject();
@@ -349,6 +371,39 @@ public final class MatrixParser {
             return HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
         } catch (Exception e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** The capacity block as resolved (every key, defaults filled in): what the manifest records and the hash covers. */
+    private static ObjectNode capacityJson(CapacitySpec c) {
+        ObjectNode o = NODES.objectNode();
+        o.put("knob", c.knob());
+        o.put("start", c.start());
+        o.put("min", c.min());
+        o.put("max", c.max());
+        o.put("target_attainment", c.targetAttainment());
+        o.put("rule", c.rule());
+        o.put("precision", c.precision());
+        o.put("max_probes", c.maxProbes());
+        o.put("min_requests", c.minRequests());
+        o.put("min_duration_s", c.minDurationSeconds());
+        o.put("budget_s", c.budgetSeconds());
+        ObjectNode sel = o.putObject("cells");
+        new java.util.TreeMap<>(c.cells()).forEach((k, v) -> {
+            ArrayNode a = sel.putArray(k);
+            new java.util.TreeSet<>(v).forEach(a::add);
+        });
+        return o;
+    }
+
+    /** A --set value typed as YAML would: a number when it reads as one. */
+    private static JsonNode scalar(String v) {
+        String t = v.strip();
+        try {
+            if (t.matches("[-+]?\\d+")) return NODES.numberNode(Long.parseLong(t));
+            return NODES.numberNode(Double.parseDouble(t));
+        } catch (NumberFormatException e) {
+            return NODES.textNode(t);
         }
     }
 

@@ -3,6 +3,8 @@ package dev.kvlab.harness.internal.matrix;
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellRun;
+import dev.kvlab.harness.api.Experiment;
+import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunListener;
 import dev.kvlab.harness.internal.bundle.PartialBundle;
@@ -19,14 +21,21 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
 /**
- * Runs a resolved {@link MatrixSpec} cell × replicate after cell × replicate into one result bundle under
- * {@code out} (crash-safe, see {@link PartialBundle}), telling its {@link RunListener}s. With {@code resume}, an
- * interrupted run of the same resolved matrix in {@code out} is continued from its last finished cell (and a
- * finished one is returned as it is). A cell that throws stops the run; its partial bundle stays for
- * {@code --resume}.
+ * Runs a resolved {@link MatrixSpec}'s {@link Experiment} (a fixed matrix, or capacity searches) into one result
+ * bundle under {@code out} (crash-safe, see {@link PartialBundle}), telling its {@link RunListener}s: it asks the
+ * experiment which runs come next given the runs recorded, runs them, records them, and asks again. The runs of one
+ * step are independent: with {@code jobs > 1} sim runs execute on that many threads (each sim run is deterministic,
+ * so the bundle does not depend on it); live runs always run one at a time, alone. Listener calls are serialised.
+ * With {@code resume}, an interrupted run of the same resolved matrix in {@code out} is continued from the runs it
+ * recorded (a search retraces its probes from their recorded results; a finished run is returned as it is). A cell
+ * that throws stops the run; its partial bundle stays for {@code --resume}.
  */
 public final class MatrixRunner {
 
@@ -37,6 +46,7 @@ public final class MatrixRunner {
     private final PartialBundle.ReportStep report;
     private final PrintWriter log;
     private final Set<RunListener> broken = new HashSet<>();
+    private final int jobs;
 
     /**
      * @param cells      runs one cell
@@ -48,6 +58,14 @@ public final class MatrixRunner {
      */
     public MatrixRunner(CellExecutor cells, List<RunListener> listeners, Provenance provenance, Clock clock,
                         PartialBundle.ReportStep report, PrintWriter log) {
+        this(cells, listeners, provenance, clock, report, log, 1);
+    }
+
+    /** As above; {@code jobs} sim runs of one step may execute at once (live runs never overlap anything). */
+    public MatrixRunner(CellExecutor cells, List<RunListener> listeners, Provenance provenance, Clock clock,
+                        PartialBundle.ReportStep report, PrintWriter log, int jobs) {
+        if (jobs < 1) throw new IllegalArgumentException("jobs must be >= 1, got " + jobs);
+        this.jobs = jobs;
         this.cells = cells;
         this.listeners = List.copyOf(listeners);
         this.provenance = provenance;
@@ -66,6 +84,7 @@ public final class MatrixRunner {
 
     public Outcome run(MatrixSpec spec, Path out, boolean resume) throws IOException {
         TraceCheck.readAll(spec); // bad trace lines are bad input before anything is written
+        Experiment experiment = spec.experiment();
         PartialBundle pb = null;
         if (resume) {
             pb = PartialBundle.resume(out, spec, clock.instant());
@@ -78,7 +97,8 @@ public final class MatrixRunner {
                 }
                 log.println("kvlab: no interrupted run of this matrix in " + out + "; starting a new one");
             } else {
-                log.println("kvlab: resuming " + pb.runId() + " (" + pb.doneCount(spec) + " of " + spec.runs().size() + " cell runs already done)");
+                log.println("kvlab: resuming " + pb.runId() + " (" + experiment.step(pb.records()).done().size() + " of "
+                        + (spec.capacity() == null ? "" : "at most ") + experiment.maxRuns() + " cell runs already done)");
             }
             log.flush();
         } else {
@@ -88,19 +108,17 @@ public final class MatrixRunner {
         if (pb == null) pb = PartialBundle.create(out, spec, clock.instant(), provenance.commandLine());
         try (PartialBundle b = pb) {
             String id = b.runId();
-            int already = b.doneCount(spec);
+            Experiment.Step step = experiment.step(b.records());
+            int already = step.done().size();
             tell(l -> l.runStarted(new RunListener.RunStart(id, spec, b.startedAt(), already)));
             boolean ok = false;
             try {
-                for (CellRun r : spec.runs()) {
-                    if (b.done(r)) continue;
-                    tell(l -> l.cellStarted(id, r));
-                    CellObserver observer = observers(id, r);
-                    CellResult result = cells.run(r.config(), System.nanoTime(), observer);
-                    b.write(r, result);
-                    tell(l -> l.cellFinished(id, r, result));
+                while (!step.finished()) {
+                    runStep(id, b, step.next());
+                    step = experiment.step(b.records());
                 }
-                PartialBundle.Finished fin = b.finish(spec, provenance, clock.instant(), report, sections());
+                PartialBundle.Finished fin = b.finish(spec, step.done(), experiment.results(b.records(), id), provenance, clock.instant(),
+                        report, sections());
                 ok = true;
                 tell(l -> l.runFinished(new RunListener.RunEnd(id, spec, fin.bundle(), clock.instant(), true)));
                 return new Outcome(id, fin.bundle(), fin.table(), false);
@@ -111,6 +129,56 @@ public final class MatrixRunner {
                     log.flush();
                 }
             }
+        }
+    }
+
+    /** Runs {@code runs} (one step: independent of each other): sim runs on up to {@code jobs} threads, then live runs one by one. */
+    private void runStep(String id, PartialBundle b, List<CellRun> runs) throws IOException {
+        List<CellRun> sims = new ArrayList<>(), lives = new ArrayList<>();
+        for (CellRun r : runs) (r.mode() == Mode.SIM ? sims : lives).add(r);
+        if (jobs == 1 || sims.size() <= 1) {
+            for (CellRun r : runs) runOne(id, b, r); // one thread: in the experiment's order
+            return;
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(jobs, sims.size()), Thread.ofPlatform().name("kvlab-cell-", 0).daemon().factory());
+        try {
+            List<Future<?>> fs = new ArrayList<>();
+            for (CellRun r : sims) fs.add(pool.submit(() -> {
+                runOne(id, b, r);
+                return null;
+            }));
+            Throwable first = null;
+            for (Future<?> f : fs) {
+                try {
+                    f.get();
+                } catch (ExecutionException e) {
+                    if (first == null) first = e.getCause();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    pool.shutdownNow();
+                    throw new IOException("interrupted", e);
+                }
+            }
+            if (first instanceof IOException io) throw io;
+            if (first instanceof RuntimeException re) throw re;
+            if (first instanceof Error er) throw er;
+            if (first != null) throw new IllegalStateException(first);
+        } finally {
+            pool.shutdown();
+        }
+        for (CellRun r : lives) runOne(id, b, r);
+    }
+
+    private void runOne(String id, PartialBundle b, CellRun r) throws IOException {
+        CellObserver observer;
+        synchronized (this) {
+            tell(l -> l.cellStarted(id, r));
+            observer = observers(id, r);
+        }
+        CellResult result = cells.run(r.config(), System.nanoTime(), observer);
+        synchronized (this) {
+            b.write(r, result);
+            tell(l -> l.cellFinished(id, r, result));
         }
     }
 

@@ -17,6 +17,7 @@ public final class ProgressReporter implements RunListener {
     private final PrintWriter err;
     private final boolean terminal;
     private int total, done;
+    private boolean upTo;
     private long requests, failed;
     private long cellStart;
     private long runStart;
@@ -34,10 +35,12 @@ public final class ProgressReporter implements RunListener {
 
     @Override
     public void runStarted(RunStart start) {
-        total = start.matrix().runs().size();
+        total = start.matrix().experiment().maxRuns();
+        upTo = start.matrix().capacity() != null;
         done = start.alreadyDone();
         runStart = System.nanoTime();
-        String what = start.matrix().cells().size() + " cells x " + start.matrix().replicates() + " replicates";
+        String what = start.matrix().cells().size() + " cells x " + start.matrix().replicates() + " replicates"
+                + (upTo ? ", capacity searches over " + start.matrix().capacity().knob() + " (at most " + total + " probes)" : "");
         err.println("kvlab: run " + start.runId() + ": " + what + (done > 0 ? ", " + done + " already done" : ""));
         err.flush();
     }
@@ -55,10 +58,10 @@ public final class ProgressReporter implements RunListener {
         requests += s.completed();
         failed += s.failed();
         double secs = (System.nanoTime() - cellStart) / 1e9;
-        String line = String.format(Locale.ROOT, "[%d/%d] %s (%s): %d requests, %d failed, ttft p50 %.1f ms p99 %.1f ms, "
+        String line = String.format(Locale.ROOT, "[%d/%s%d] %s (%s): %d requests, %d failed, ttft p50 %.1f ms p99 %.1f ms, "
                         + "hits local %.2f remote %.2f, %.1f s",
-                done, total, cell.label(), cell.mode(), s.completed(), s.failed(), s.p50Ms(Metric.TTFT), s.p99Ms(Metric.TTFT),
-                s.localHitRatio(), s.remoteHitRatio(), secs);
+                done, upTo ? "<=" : "", total, cell.label(), cell.mode(), s.completed(), s.failed(), s.p50Ms(Metric.TTFT), s.p99Ms(Metric.TTFT),
+                s.localHitRatio(), s.remoteHitRatio(), secs) + (upTo ? String.format(Locale.ROOT, ", slo attainment %.3f", s.sloAttainment()) : "");
         if (terminal) {
             err.print("\r\033[K");
             err.println("kvlab: " + line);

@@ -1,0 +1,47 @@
+package dev.kvlab.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** Prints {@code capacity.json}'s per-cell summary: capacity with its 95% CI, the gain over the baseline, the hit ratios at capacity. */
+final class CapacityTable {
+
+    private CapacityTable() {}
+
+    static void print(PrintWriter out, JsonNode cap) {
+        out.printf(Locale.ROOT, "Capacity under SLO: highest %s with SLO attainment >= %s (%s rule); mean over replicates, 95%% CI%n",
+                cap.path("knob").asText(), cap.path("target_attainment").asText(), cap.path("rule").asText());
+        int w = 10;
+        for (JsonNode c : cap.path("summary")) w = Math.max(w, c.path("cell").asText().length());
+        out.printf(Locale.ROOT, "  %-" + w + "s %10s %22s %24s %9s %10s %10s %11s  %s%n", "cell", "capacity", "95% CI", "vs baseline", "probes",
+                "local hit", "remote hit", "goodput/s", "flags");
+        for (JsonNode c : cap.path("summary")) {
+            JsonNode k = c.path("capacity");
+            String ci = k.path("ci95").isArray() ? String.format(Locale.ROOT, "[%.4g, %.4g]", k.path("ci95").get(0).asDouble(), k.path("ci95").get(1).asDouble()) : "-";
+            JsonNode vb = c.path("vs_baseline");
+            String gain = "(baseline)";
+            if (vb.isObject()) {
+                JsonNode r = vb.path("ratio");
+                gain = r.path("mean").isNumber() ? String.format(Locale.ROOT, "%+.0f%%", 100 * (r.path("mean").asDouble() - 1)) : "-";
+                if (r.path("ci95").isArray())
+                    gain += String.format(Locale.ROOT, " [%+.0f%%, %+.0f%%]", 100 * (r.path("ci95").get(0).asDouble() - 1), 100 * (r.path("ci95").get(1).asDouble() - 1));
+            } else if (cap.path("baseline").isNull()) gain = "-";
+            int probes = 0;
+            for (JsonNode e : cap.path("cells")) if (e.path("cell").asText().equals(c.path("cell").asText())) probes += e.path("probes_used").asInt();
+            List<String> flags = new ArrayList<>();
+            c.path("flags").forEach(f -> flags.add(f.asText()));
+            out.printf(Locale.ROOT, "  %-" + w + "s %10s %22s %24s %9d %10s %10s %11s  %s%n", c.path("cell").asText(), num(k.path("mean")), ci, gain, probes,
+                    num(c.path("local_hit_ratio_at_capacity").path("mean")), num(c.path("remote_hit_ratio_at_capacity").path("mean")),
+                    num(c.path("goodput_rps_at_capacity").path("mean")), String.join(" ", flags));
+        }
+        out.println();
+        out.flush();
+    }
+
+    private static String num(JsonNode v) {
+        return v.isNumber() ? String.format(Locale.ROOT, "%.4g", v.asDouble()) : "-";
+    }
+}

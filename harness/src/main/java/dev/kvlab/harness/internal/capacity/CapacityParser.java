@@ -1,0 +1,147 @@
+package dev.kvlab.harness.internal.capacity;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvlab.harness.api.BadInputException;
+import dev.kvlab.harness.api.CapacitySpec;
+import dev.kvlab.harness.api.CellRun;
+import dev.kvlab.harness.api.MatrixCell;
+import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.transport.api.DurationSpec;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Reads and validates a matrix's {@code capacity:} block before anything runs: unknown keys, a knob that is not a
+ * numeric load key (or does not fit a cell's arrival process), a knob also swept as a factor, {@code start} outside
+ * [{@code min}, {@code max}], a target outside (0, 1], a searched cell without an SLO — each an error naming the key
+ * and where it was given ({@code FILE:LINE} or {@code --set}).
+ */
+public final class CapacityParser {
+
+    static final List<String> KEYS = List.of("knob", "start", "min", "max", "target_attainment", "rule", "precision", "max_probes",
+            "min_requests", "min_duration", "budget", "cells");
+
+    private CapacityParser() {}
+
+    /**
+     * @param node    the block (with {@code --set capacity.*} applied)
+     * @param where   pointer ({@code /capacity/knob}) → origin text for messages
+     * @param factors the matrix's factors: key → levels
+     * @param cells   the matrix's cells, bound
+     */
+    public static CapacitySpec parse(JsonNode node, Function<String, String> where, Map<String, List<String>> factors, List<MatrixCell> cells) {
+        if (!(node instanceof ObjectNode o)) throw new BadInputException(where.apply("/capacity") + ": capacity: expected a mapping (knob, start, min, max, target_attainment, ...)");
+        o.fieldNames().forEachRemaining(k -> {
+            if (!KEYS.contains(k)) throw bad(where, "/" + k, k + ": unknown key (keys: " + String.join(", ", KEYS) + ")");
+        });
+        if (!o.hasNonNull("knob")) throw bad(where, "", "knob: missing (one of " + String.join(", ", CapacitySpec.KNOBS) + ")");
+        String raw = o.get("knob").asText().strip();
+        String knob = raw.startsWith("arrival.") ? "workload." + raw : raw;
+        if (!CapacitySpec.KNOBS.contains(knob))
+            throw bad(where, "/knob", "knob: '" + raw + "' is not a numeric load key (one of " + String.join(", ", CapacitySpec.KNOBS) + ")");
+        for (String f : factors.keySet())
+            if (f.equals(knob) || ("workload." + f).equals(knob))
+                throw bad(where, "/knob", "knob: " + knob + " is also swept as a factor; a capacity search varies it itself (drop the factor or search another knob)");
+        boolean ints = knob.endsWith(".users") || knob.endsWith(".max_concurrency");
+        if (!o.hasNonNull("start")) throw bad(where, "", "start: missing (the first probe's load)");
+        double start = positive(o, "start", where, ints);
+        double min = o.hasNonNull("min") ? positive(o, "min", where, ints) : ints ? 1 : start / 1000;
+        double max = o.hasNonNull("max") ? positive(o, "max", where, ints) : start * 1000;
+        if (!(min < max)) throw bad(where, "/min", "min (" + Bracket.format(min) + ") must be below max (" + Bracket.format(max) + ")");
+        if (start < min || start > max)
+            throw bad(where, "/start", "start: " + Bracket.format(start) + " is outside [min, max] = [" + Bracket.format(min) + ", " + Bracket.format(max) + "]");
+        double target = o.hasNonNull("target_attainment") ? number(o, "target_attainment", where) : 0.9;
+        if (!(target > 0 && target <= 1)) throw bad(where, "/target_attainment", "target_attainment: must be in (0, 1], got " + o.get("target_attainment"));
+        String rule = o.hasNonNull("rule") ? o.get("rule").asText().strip() : "attainment";
+        if (!List.of("attainment", "percentile").contains(rule))
+            throw bad(where, "/rule", "rule: must be attainment (every SLO per request, DistServe) or percentile (each SLO metric's p<100*target>, MLPerf), got '" + rule + "'");
+        double precision = o.hasNonNull("precision") ? number(o, "precision", where) : 0.02;
+        if (!(precision > 0 && precision < 1)) throw bad(where, "/precision", "precision: must be in (0, 1), got " + o.get("precision"));
+        int maxProbes = o.hasNonNull("max_probes") ? (int) whole(o, "max_probes", where, 1) : 24;
+        long minRequests = o.hasNonNull("min_requests") ? whole(o, "min_requests", where, 1) : 1;
+        double minDuration = o.hasNonNull("min_duration") ? seconds(o, "min_duration", where) : 0;
+        double budget = o.hasNonNull("budget") ? seconds(o, "budget", where) : 0;
+        Map<String, Set<String>> select = new LinkedHashMap<>();
+        JsonNode sel = o.get("cells");
+        if (sel != null && !sel.isNull()) {
+            if (!(sel instanceof ObjectNode so) || so.isEmpty())
+                throw bad(where, "/cells", "cells: expected a mapping of factor -> level (or list of levels) naming the cells searched, e.g. {mode: sim}");
+            so.fields().forEachRemaining(e -> {
+                List<String> levels = factors.get(e.getKey());
+                if (levels == null) throw bad(where, "/cells/" + e.getKey(), "cells: '" + e.getKey() + "' is not a factor of this matrix (factors: " + String.join(", ", factors.keySet()) + ")");
+                Set<String> vs = new LinkedHashSet<>();
+                if (e.getValue().isArray()) e.getValue().forEach(v -> vs.add(v.asText()));
+                else vs.add(e.getValue().asText());
+                for (String v : vs)
+                    if (!levels.contains(v)) throw bad(where, "/cells/" + e.getKey(), "cells: '" + v + "' is not a level of factor " + e.getKey() + " (levels: " + String.join(", ", levels) + ")");
+                select.put(e.getKey(), vs);
+            });
+        }
+        CapacitySpec spec = new CapacitySpec(knob, start, min, max, target, rule, precision, maxProbes, minRequests, minDuration, budget, select);
+        int searched = 0;
+        for (MatrixCell c : cells) {
+            if (!spec.searches(c.factors())) continue;
+            searched++;
+            CellRun r = c.runs().get(0);
+            RunConfig rc = r.config();
+            if (rc.slo() == null || !rc.slo().any())
+                throw bad(where, "", "cell " + c.id() + " gives no SLO: a capacity search needs one (slo: {ttft_ms, tpot_ms, tbt_ms, e2el_ms})");
+            String process = rc.workload().arrival().process();
+            String fits = switch (knob.substring("workload.arrival.".length())) {
+                case "rate" -> List.of("poisson", "gamma", "constant").contains(process) ? null : "rate applies to poisson, gamma and constant arrivals";
+                case "speedup" -> process.equals("trace") ? null : "speedup applies to trace arrivals";
+                case "users" -> process.equals("closed") ? null : "users applies to closed-loop arrivals";
+                default -> process.equals("closed") ? "max_concurrency applies to open-loop arrivals" : null;
+            };
+            if (fits != null)
+                throw bad(where, "/knob", "knob: " + knob + " does not vary the load of cell " + c.id() + " (its arrival process is '" + process + "'; " + fits + ")");
+        }
+        if (searched == 0) throw bad(where, "/cells", "cells: selects no cell of the matrix");
+        return spec;
+    }
+
+    private static double number(ObjectNode o, String k, Function<String, String> where) {
+        JsonNode v = o.get(k);
+        if (v.isNumber()) return v.asDouble();
+        try {
+            return Double.parseDouble(v.asText().strip());
+        } catch (NumberFormatException e) {
+            throw bad(where, "/" + k, k + ": expected a number, got " + v);
+        }
+    }
+
+    private static double positive(ObjectNode o, String k, Function<String, String> where, boolean ints) {
+        double x = number(o, k, where);
+        if (!(x > 0) || Double.isInfinite(x)) throw bad(where, "/" + k, k + ": must be a load > 0, got " + o.get(k));
+        if (ints && x != Math.rint(x)) throw bad(where, "/" + k, k + ": this knob takes whole numbers, got " + o.get(k));
+        return x;
+    }
+
+    private static long whole(ObjectNode o, String k, Function<String, String> where, long least) {
+        double x = number(o, k, where);
+        if (x != Math.rint(x) || x < least) throw bad(where, "/" + k, k + ": expected a whole number >= " + least + ", got " + o.get(k));
+        return (long) x;
+    }
+
+    private static double seconds(ObjectNode o, String k, Function<String, String> where) {
+        JsonNode v = o.get(k);
+        if (v.isNumber()) {
+            if (v.asDouble() < 0) throw bad(where, "/" + k, k + ": must be >= 0");
+            return v.asDouble();
+        }
+        try {
+            return DurationSpec.parse(v.asText().strip()).toNanos() / 1e9;
+        } catch (IllegalArgumentException e) {
+            throw bad(where, "/" + k, k + ": " + e.getMessage());
+        }
+    }
+
+    private static BadInputException bad(Function<String, String> where, String ptr, String reason) {
+        return new BadInputException(where.apply("/capacity" + ptr) + ": capacity" + (reason.startsWith("cell ") ? ": " : ".") + reason);
+    }
+}

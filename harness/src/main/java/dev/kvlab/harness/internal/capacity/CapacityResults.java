@@ -1,0 +1,288 @@
+package dev.kvlab.harness.internal.capacity;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvlab.harness.api.CapacitySpec;
+import dev.kvlab.harness.api.MatrixSpec;
+import dev.kvlab.harness.internal.bundle.BundleJson;
+import dev.kvlab.harness.internal.bundle.Csv;
+import dev.kvlab.harness.internal.bundle.ReplicateStats;
+import dev.kvlab.harness.internal.bundle.Rows;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code capacity.json} and {@code capacity.csv}: per searched cell × replicate the capacity (highest passing load),
+ * the first failing load, the figures of the run at capacity (goodput, attainment, latency percentiles, hit ratios,
+ * fetched bytes), flags and every probe; per cell across replicates the mean capacity with its 95% interval and the
+ * paired difference and ratio against the baseline cell. Built from the recorded probes only.
+ */
+public final class CapacityResults {
+
+    public static final String JSON = "capacity.json";
+    public static final String CSV = "capacity.csv";
+    public static final int SCHEMA = 1;
+    /** Figures of the run at capacity, copied from its summary row (a result column's name is defined once: there). */
+    public static final List<String> AT_CAPACITY = List.of("goodput_rps", "slo_attainment", "ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms",
+            "tpot_p99_ms", "itl_p50_ms", "itl_p99_ms", "local_hit_ratio", "remote_hit_ratio", "fetched_bytes");
+
+    private final MatrixSpec spec;
+    private final List<ObjectNode> entries;
+
+    private CapacityResults(MatrixSpec spec, List<ObjectNode> entries) {
+        this.spec = spec;
+        this.entries = entries;
+    }
+
+    public static CapacityResults of(MatrixSpec spec, List<CapacitySearch.Trace> traces) {
+        List<ObjectNode> out = new ArrayList<>();
+        for (CapacitySearch.Trace t : traces) out.add(entry(spec.capacity(), t));
+        return new CapacityResults(spec, out);
+    }
+
+    private static ObjectNode entry(CapacitySpec c, CapacitySearch.Trace t) {
+        ObjectNode e = JsonNodeFactory.instance.objectNode();
+        e.put("cell", t.base().cell());
+        e.put("replicate", t.base().replicate());
+        e.put("seed", t.base().seed());
+        e.put("mode", t.base().mode().label());
+        ObjectNode f = e.putObject("factors");
+        t.base().factors().forEach(f::put);
+        e.put("knob", c.knob());
+        Bracket.Decision d = t.decision();
+        String status = t.finished() ? d.status().label() : "unfinished";
+        boolean point = t.finished() && d.status() != Bracket.Status.BUDGET && Double.isFinite(d.lo());
+        e.set("capacity", point ? num(d.lo()) : JsonNodeFactory.instance.nullNode());
+        e.set("first_failing", num(d.hi()));
+        ArrayNode br = e.putArray("bracket");
+        br.add(num(d.lo()));
+        br.add(num(d.hi()));
+        e.put("status", status);
+        e.put("status_text", statusText(c, t, status));
+        ProbeResult atCap = null;
+        for (ProbeResult p : t.probes()) if (Double.isFinite(d.lo()) && p.load() == d.lo()) atCap = p;
+        for (String col : AT_CAPACITY) e.set(col, atCap == null ? JsonNodeFactory.instance.nullNode() : atCap.summary().path(col).deepCopy());
+        e.set("capacity_run", atCap == null ? JsonNodeFactory.instance.nullNode() : JsonNodeFactory.instance.textNode(atCap.run()));
+        e.put("probes_used", t.probes().size());
+        ArrayNode flags = e.putArray("flags");
+        List<String> fl = flags(t, c, e);
+        fl.forEach(flags::add);
+        ArrayNode ps = e.putArray("probes");
+        for (ProbeResult p : t.probes()) {
+            ObjectNode o = ps.addObject();
+            o.set("load", num(p.load()));
+            o.put("run", p.run());
+            o.put("requests", p.requests());
+            o.put("good", p.good());
+            o.set("slo_attainment", num(p.sloAttainment()));
+            o.set("attainment", num(p.attainment()));
+            ArrayNode w = o.putArray("wilson");
+            w.add(num(p.wilson().lo()));
+            w.add(num(p.wilson().hi()));
+            o.put("valid", p.valid());
+            o.put("passed", p.passed());
+            o.put("undecided", p.undecided());
+            o.set("goodput_rps", p.summary().path("goodput_rps").deepCopy());
+            o.set("simulated_seconds", p.summary().path("simulated_seconds").deepCopy());
+            o.set("wall_seconds", num(p.wallSeconds()));
+        }
+        return e;
+    }
+
+    /** undecided, invalid, non_monotone (with both probes), and the give-ups. */
+    private static List<String> flags(CapacitySearch.Trace t, CapacitySpec c, ObjectNode e) {
+        List<String> fl = new ArrayList<>();
+        List<ProbeResult> ps = t.probes();
+        if (ps.stream().anyMatch(ProbeResult::undecided)) fl.add("undecided");
+        if (ps.stream().anyMatch(p -> !p.valid())) fl.add("invalid");
+        ArrayNode nm = JsonNodeFactory.instance.arrayNode();
+        for (ProbeResult a : ps)
+            for (ProbeResult b : ps) {
+                if (!(b.load() > a.load())) continue;
+                boolean verdict = b.passed() && !a.passed() && a.valid();
+                boolean share = a.valid() && b.valid() && b.wilson().lo() > a.wilson().hi(); // attainment rose with load, beyond chance
+                if (verdict || share) {
+                    ObjectNode pair = nm.addObject();
+                    pair.set("lower", num(a.load()));
+                    pair.set("higher", num(b.load()));
+                    pair.put("lower_run", a.run());
+                    pair.put("higher_run", b.run());
+                    pair.put("why", verdict ? "passes at the higher load, fails at the lower" : "attainment higher at the higher load (95% intervals disjoint)");
+                }
+            }
+        if (!nm.isEmpty()) {
+            fl.add("non_monotone");
+            e.set("non_monotone", nm);
+        }
+        switch (t.decision().status()) {
+            case BELOW_MIN -> fl.add("below_min");
+            case ABOVE_MAX -> fl.add("above_max");
+            case MAX_PROBES -> fl.add("max_probes");
+            case BUDGET -> fl.add("budget");
+            default -> { }
+        }
+        return fl;
+    }
+
+    private static String statusText(CapacitySpec c, CapacitySearch.Trace t, String status) {
+        Bracket.Decision d = t.decision();
+        return switch (status) {
+            case "converged" -> "capacity " + fmt(d.lo()) + " (first failing " + fmt(d.hi()) + ")";
+            case "below_min" -> "fails the SLO at every load down to min " + fmt(c.min()) + ": no capacity within the bound";
+            case "above_max" -> "meets the SLO up to max " + fmt(c.max()) + ": never saturates within the bound (capacity >= " + fmt(c.max()) + ")";
+            case "max_probes" -> "stopped after max_probes " + c.maxProbes() + " with the bracket [" + fmt(d.lo()) + ", " + fmt(d.hi()) + "]";
+            case "budget" -> "out of budget (" + fmt(c.budgetSeconds()) + " s): the capacity is within [" + fmt(d.lo()) + ", " + fmt(d.hi()) + "]";
+            default -> "unfinished";
+        };
+    }
+
+    private static String fmt(double x) {
+        return Double.isFinite(x) ? Bracket.format(x) : "-";
+    }
+
+    /** A number as JSON: whole values as integers (a load of 4 reads back as {@code --set knob=4}), NaN as null. */
+    static JsonNode num(double x) {
+        if (Double.isFinite(x) && x == Math.rint(x) && Math.abs(x) < 1e15) return JsonNodeFactory.instance.numberNode((long) x);
+        return Rows.toJson(x);
+    }
+
+    /** Per cell across replicates: mean capacity with 95% CI, hit ratios at capacity, and paired diff and ratio vs the baseline. */
+    public ArrayNode summary() {
+        Map<String, List<ObjectNode>> byCell = new LinkedHashMap<>();
+        for (ObjectNode e : entries) byCell.computeIfAbsent(e.get("cell").asText(), k -> new ArrayList<>()).add(e);
+        String baseline = spec.baseline();
+        List<Double> base = baseline == null || !byCell.containsKey(baseline) ? null : caps(byCell.get(baseline));
+        ArrayNode out = JsonNodeFactory.instance.arrayNode();
+        for (var ce : byCell.entrySet()) {
+            ObjectNode o = out.addObject();
+            List<ObjectNode> es = ce.getValue();
+            o.put("cell", ce.getKey());
+            o.set("factors", es.get(0).get("factors").deepCopy());
+            o.put("replicates", es.size());
+            List<Double> caps = caps(es);
+            o.set("capacity", est(ReplicateStats.mean(caps), "mean"));
+            for (String col : List.of("goodput_rps", "slo_attainment", "local_hit_ratio", "remote_hit_ratio", "fetched_bytes")) {
+                List<Double> v = new ArrayList<>();
+                for (ObjectNode e : es) v.add(e.path(col).isNumber() ? e.get(col).asDouble() : Double.NaN);
+                o.set(col + "_at_capacity", est(ReplicateStats.mean(v), "mean"));
+            }
+            List<String> flags = new ArrayList<>();
+            for (ObjectNode e : es) e.get("flags").forEach(x -> { if (!flags.contains(x.asText())) flags.add(x.asText()); });
+            ArrayNode fa = o.putArray("flags");
+            flags.forEach(fa::add);
+            if (base == null || ce.getKey().equals(baseline)) {
+                o.putNull("vs_baseline");
+                continue;
+            }
+            ObjectNode vb = o.putObject("vs_baseline");
+            vb.put("baseline", baseline);
+            ReplicateStats.Estimate diff = ReplicateStats.paired(caps, base);
+            List<Double> ratios = new ArrayList<>();
+            for (int k = 0; k < Math.min(caps.size(), base.size()); k++)
+                ratios.add(base.get(k) != null && base.get(k) > 0 && caps.get(k) != null ? caps.get(k) / base.get(k) : Double.NaN);
+            ReplicateStats.Estimate ratio = ReplicateStats.mean(ratios);
+            vb.set("diff", est(diff, "mean_diff"));
+            vb.set("ratio", est(ratio, "mean"));
+            vb.put("text", gainText(ce.getKey(), baseline, ratio));
+        }
+        return out;
+    }
+
+    /** "c04-combined sustains +38% [+31%, +45%] over c01-none" (the interval: across replicates, paired). */
+    static String gainText(String cell, String baseline, ReplicateStats.Estimate ratio) {
+        if (!Double.isFinite(ratio.mean())) return cell + ": no capacity to compare with " + baseline;
+        String ci = ratio.hasInterval() ? String.format(Locale.ROOT, " [%+.0f%%, %+.0f%%]", 100 * (ratio.lo() - 1), 100 * (ratio.hi() - 1)) : "";
+        return String.format(Locale.ROOT, "%s sustains %+.0f%%%s over %s", cell, 100 * (ratio.mean() - 1), ci, baseline);
+    }
+
+    /** Capacities by replicate index (NaN where a replicate has none). */
+    private static List<Double> caps(List<ObjectNode> es) {
+        List<Double> v = new ArrayList<>();
+        for (ObjectNode e : es) {
+            int k = e.get("replicate").asInt();
+            while (v.size() <= k) v.add(Double.NaN);
+            v.set(k, e.path("capacity").isNumber() ? e.get("capacity").asDouble() : Double.NaN);
+        }
+        return v;
+    }
+
+    private static ObjectNode est(ReplicateStats.Estimate e, String name) {
+        ObjectNode n = JsonNodeFactory.instance.objectNode();
+        n.set(name, Rows.toJson(e.mean()));
+        n.set("stdev", Rows.toJson(e.stdev()));
+        n.put("n", e.n());
+        if (e.hasInterval()) {
+            ArrayNode ci = n.putArray("ci95");
+            ci.add(Rows.toJson(e.lo()));
+            ci.add(Rows.toJson(e.hi()));
+        } else n.putNull("ci95");
+        return n;
+    }
+
+    public List<ObjectNode> entries() {
+        return entries;
+    }
+
+    /** {@code {schema, run_id, knob, rule, target_attainment, precision, baseline, cells: [...], summary: [...]}}. */
+    public byte[] json(String runId) {
+        CapacitySpec c = spec.capacity();
+        ObjectNode o = JsonNodeFactory.instance.objectNode();
+        o.put("schema", SCHEMA);
+        o.put("run_id", runId);
+        o.put("knob", c.knob());
+        o.put("rule", c.rule());
+        o.put("target_attainment", c.targetAttainment());
+        o.put("precision", c.precision());
+        o.set("min", num(c.min()));
+        o.set("max", num(c.max()));
+        o.put("max_probes", c.maxProbes());
+        o.put("min_requests", c.minRequests());
+        o.put("min_duration_s", c.minDurationSeconds());
+        o.put("budget_s", c.budgetSeconds());
+        o.put("interval", "per probe: Wilson 95% on the share of measured requests meeting the SLO; across replicates: Student t 95%, paired vs the baseline");
+        if (spec.baseline() == null) o.putNull("baseline");
+        else o.put("baseline", spec.baseline());
+        ArrayNode cells = o.putArray("cells");
+        entries.forEach(cells::add);
+        o.set("summary", summary());
+        return BundleJson.pretty(o);
+    }
+
+    /** One row per cell × replicate: ids, factors, the search's figures, the figures at capacity. */
+    public byte[] csv() {
+        List<String> factorKeys = new ArrayList<>(spec.factors().keySet());
+        List<String> cols = new ArrayList<>(List.of("cell", "replicate", "seed", "mode"));
+        cols.addAll(factorKeys);
+        cols.addAll(List.of("knob", "capacity", "first_failing", "status", "probes_used", "flags"));
+        cols.addAll(AT_CAPACITY);
+        cols.add("capacity_run");
+        StringBuilder sb = new StringBuilder();
+        Csv.appendRow(sb, cols);
+        for (ObjectNode e : entries) {
+            List<Object> row = new ArrayList<>();
+            row.add(e.get("cell").asText());
+            row.add(e.get("replicate").asLong());
+            row.add(e.get("seed").asLong());
+            row.add(e.get("mode").asText());
+            for (String f : factorKeys) row.add(e.path("factors").path(f).asText(""));
+            row.add(e.get("knob").asText());
+            row.add(Rows.fromJson(e.get("capacity")));
+            row.add(Rows.fromJson(e.get("first_failing")));
+            row.add(e.get("status").asText());
+            row.add(e.get("probes_used").asLong());
+            List<String> fl = new ArrayList<>();
+            e.get("flags").forEach(x -> fl.add(x.asText()));
+            row.add(String.join(" ", fl));
+            for (String col : AT_CAPACITY) row.add(Rows.fromJson(e.get(col)));
+            row.add(e.get("capacity_run").isNull() ? "" : e.get("capacity_run").asText());
+            Csv.appendRow(sb, row);
+        }
+        return sb.toString().getBytes(StandardCharsets.UTF_8);
+    }
+}
