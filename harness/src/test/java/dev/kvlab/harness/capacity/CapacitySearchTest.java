@@ -176,13 +176,25 @@ class CapacitySearchTest {
             CellResult r = real.run(c, w, o);
             CellSummary s = r.summary();
             double a = attainment.applyAsDouble(c.workload().arrival().rate());
-            CellSummary x = new CellSummary(s.seed(), s.mode(), s.cacheState(), s.tiers(), s.policy(), s.transport(), s.pd(), s.requests(),
-                    s.completed(), s.failed(), s.percentilesMs(), s.goodputRps(), Math.round(a * s.requests()) / (double) s.requests(),
-                    s.localHitRatio(), s.remoteHitRatio(), s.fetchedBytes(), s.fallbacks(), s.wrongHitsUsed(), s.simulatedSeconds(), s.wallSeconds(),
-                    s.throughputRps(), s.outputTokensPerSecond(), s.remoteAvailableRatio(), s.writtenBackBytes(), s.rejectedBlocks(), s.model(),
-                    s.hardware(), s.instances(), s.tp(), s.emulated());
+            CellSummary x = with(s, "sloAttainment", Math.round(a * s.requests()) / (double) s.requests());
             return r.withSummary(x);
         };
+    }
+
+    /** A copy of record {@code s} with one component replaced (by its canonical constructor). */
+    static CellSummary with(CellSummary s, String component, Object value) {
+        try {
+            var comps = CellSummary.class.getRecordComponents();
+            Object[] args = new Object[comps.length];
+            Class<?>[] types = new Class<?>[comps.length];
+            for (int i = 0; i < comps.length; i++) {
+                types[i] = comps[i].getType();
+                args[i] = comps[i].getName().equals(component) ? value : comps[i].getAccessor().invoke(s);
+            }
+            return CellSummary.class.getDeclaredConstructor(types).newInstance(args);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test

@@ -108,6 +108,16 @@ public record BundleData(Path dir, String runId, String matrix, Map<String, List
                 List.copyOf(cells), man, summary);
     }
 
+    /** The same bundle without the cells that are capacity probes (every run {@code capacity.json} lists): its fixed-load cells. */
+    public BundleData withoutProbes(JsonNode capacity) {
+        java.util.Set<String> probes = new java.util.HashSet<>();
+        capacity.path("cells").forEach(e -> e.path("probes").forEach(p -> probes.add(p.path("run").asText().replaceFirst("/r\\d+$", ""))));
+        List<CellData> kept = cells.stream().filter(c -> !probes.contains(c.id())).toList();
+        Map<String, List<String>> fs = new LinkedHashMap<>(factors);
+        fs.remove(capacity.path("knob").asText());
+        return new BundleData(dir, runId, matrix, Collections.unmodifiableMap(fs), baseline, columns, kept, manifest, summary);
+    }
+
     /** Factors that vary over the cells (at least two levels). */
     public List<String> varyingFactors() {
         List<String> out = new ArrayList<>();

@@ -29,6 +29,10 @@ final class ReportPage {
             "remote_hit_ratio", "remote hit", "tpot_p99_ms", "TPOT p99");
 
     private final BundleData b;
+    /** The fixed-load cells (capacity probes left out): what the fixed-load sections show. */
+    private final BundleData f;
+    /** capacity.json, or null. */
+    private final JsonNode capacity;
     private final Map<String, Plot> plots;
     private final Map<String, byte[]> pngs;
     private final Map<String, String> notes;
@@ -43,7 +47,15 @@ final class ReportPage {
      */
     ReportPage(BundleData b, Map<String, Plot> plots, Map<String, byte[]> pngs, Map<String, String> notes,
                List<BreakevenPlot.Row> breakevenRows) {
+        this(b, b, null, plots, pngs, notes, breakevenRows);
+    }
+
+    /** {@code fixed}: the bundle's fixed-load cells; {@code capacity}: capacity.json or null. */
+    ReportPage(BundleData b, BundleData fixed, JsonNode capacity, Map<String, Plot> plots, Map<String, byte[]> pngs, Map<String, String> notes,
+               List<BreakevenPlot.Row> breakevenRows) {
         this.b = b;
+        this.f = fixed;
+        this.capacity = capacity;
         this.plots = plots;
         this.pngs = pngs;
         this.notes = notes;
@@ -57,15 +69,23 @@ final class ReportPage {
                 .raw("<style>\n").raw(css()).raw("</style>\n</head>\n<body>\n<main>\n");
         header();
         glance();
+        if (capacity != null) new CapacitySection(h, capacity, this::figure).render();
         paper();
         emulated();
-        latency();
-        goodput();
-        cdf();
-        breakeven();
-        tails();
-        summaryTable();
-        pairedTable();
+        if (!f.cells().isEmpty()) {
+            if (capacity != null) h.raw("<h2 id=\"fixed\">Fixed-load cells</h2>\n").el("p", "The cells below ran once per replicate at their own "
+                    + "configured load (not searched); the sections that follow are theirs.");
+            latency();
+            goodput();
+            cdf();
+            breakeven();
+            tails();
+            summaryTable();
+            pairedTable();
+        } else if (capacity != null) {
+            h.el("p", "class=\"sub\"", "Every cell of this run was searched for its capacity: each probe is an ordinary cell run, a row of "
+                    + "summary.csv with its own cells/<cell>@<load>/r<k>/ files; the fixed-load sections do not apply.");
+        }
         crosswalk();
         provenance();
         h.raw("<footer>").text("Rendered by kvlab " + version() + " from this bundle's summary.json, cells/ and manifest.json. "
@@ -97,6 +117,7 @@ final class ReportPage {
             h.el("div", "class=\"sub\"", "factors: " + String.join("; ", fs));
         }
         h.raw("<nav class=\"toc\">");
+        if (capacity != null) h.raw("<a href=\"#capacity\">").text("Capacity under SLO").raw("</a>");
         if (!PaperComparison.rows(b).isEmpty()) h.raw("<a href=\"#paper\">").text("Compared with the paper").raw("</a>");
         for (String[] t : List.of(new String[] {"emulated", "What was emulated"}, new String[] {"latency", "Latency"},
                 new String[] {"goodput", "Goodput & hits"}, new String[] {"cdf", "TTFT CDF"}, new String[] {"breakeven", "Recompute vs fetch"},
@@ -237,7 +258,7 @@ final class ReportPage {
         figure("hit-ratios");
         h.close("div");
         List<List<Cell>> rows = new ArrayList<>();
-        for (CellData c : b.cells()) {
+        for (CellData c : f.cells()) {
             rows.add(List.of(Cell.code(c.id()), stat(c.metric("goodput_rps"), false), stat(c.metric("slo_attainment"), true),
                     stat(c.metric("local_hit_ratio"), true), stat(c.metric("remote_hit_ratio"), true),
                     Cell.num(Fmt.bytes(c.metric("fetched_bytes").mean())), Cell.num(Fmt.count(c.sum("fallbacks"))),
@@ -289,10 +310,10 @@ final class ReportPage {
 
     private void summaryTable() {
         h.raw("<h2 id=\"summary\">Summary per cell (mean over replicates, 95% CI below)</h2>\n");
-        List<String> varying = b.varyingFactors();
+        List<String> varying = f.varyingFactors();
         Set<String> modes = new LinkedHashSet<>();
         Set<Integer> ns = new LinkedHashSet<>();
-        b.cells().forEach(c -> {
+        f.cells().forEach(c -> {
             modes.add(c.mode());
             ns.add(c.replicates());
         });
@@ -303,7 +324,7 @@ final class ReportPage {
         head.addAll(List.of("completed / requests", "failed", "TTFT p50 ms", "TTFT p99 ms", "ITL p50 ms", "ITL p99 ms", "TPOT p99 ms",
                 "E2EL p99 ms", "goodput req/s", "SLO att.", "local hit", "remote hit"));
         List<List<Cell>> rows = new ArrayList<>();
-        for (CellData c : b.cells()) {
+        for (CellData c : f.cells()) {
             List<Cell> r = new ArrayList<>();
             r.add(Cell.code(c.id()));
             for (String f : varying) r.add(Cell.of(c.factors().getOrDefault(f, "")));
@@ -343,21 +364,21 @@ final class ReportPage {
 
     private void pairedTable() {
         h.raw("<h2 id=\"paired\">Paired differences vs the baseline</h2>\n");
-        if (b.baseline() == null) {
+        if (f.baseline() == null) {
             h.el("p", "This run names no baseline cell, so there are no paired differences.");
             return;
         }
-        h.el("p", "Each cell minus the baseline cell " + b.baseline() + ", replicate by replicate (same seed), with the Student-t 95% interval "
+        h.el("p", "Each cell minus the baseline cell " + f.baseline() + ", replicate by replicate (same seed), with the Student-t 95% interval "
                 + "of the mean difference. Bold: the interval excludes zero. Latencies in ms, goodput in requests/s, ratios in percentage points (pp).");
         List<String> cols = List.of("ttft_p50_ms", "ttft_p99_ms", "itl_p99_ms", "e2el_p99_ms", "goodput_rps", "slo_attainment",
                 "local_hit_ratio", "remote_hit_ratio");
         List<String> head = new ArrayList<>(List.of("cell"));
         for (String c : cols) head.add("Δ " + DISPLAY.getOrDefault(c, c));
         List<List<Cell>> rows = new ArrayList<>();
-        for (CellData c : b.cells()) {
+        for (CellData c : f.cells()) {
             List<Cell> r = new ArrayList<>();
             r.add(Cell.code(c.id()));
-            boolean base = c.id().equals(b.baseline());
+            boolean base = c.id().equals(f.baseline());
             for (String col : cols) {
                 if (base) r.add(Cell.num("baseline"));
                 else {
@@ -431,7 +452,7 @@ final class ReportPage {
 
     // ---- helpers -------------------------------------------------------------------------------------------
 
-    private boolean figure(String name) {
+    boolean figure(String name) {
         Plot p = plots.get(name);
         byte[] png = pngs.get(name);
         if (p == null || png == null) return false;

@@ -62,7 +62,13 @@ public final class ReportRenderer {
     /** Renders {@code bundleDir} (read-only) into {@code outDir}: {@code report.html} and {@code plots/} there. */
     public Rendered render(Path bundleDir, JsonNode manifest, Path outDir) {
         BundleData b = BundleData.read(bundleDir, manifest);
-        Figures figures = Figures.of(b);
+        Path capFile = bundleDir.resolve("capacity.json");
+        JsonNode capacity = Files.isRegularFile(capFile) ? BundleData.readJson(capFile) : null;
+        BundleData fixed = capacity == null ? b : b.withoutProbes(capacity);
+        Figures fixedFigures = Figures.of(fixed);
+        List<Plot> all = new ArrayList<>(CapacityPlots.of(capacity));
+        all.addAll(fixedFigures.plots());
+        Figures figures = new Figures(all, fixedFigures.notes(), fixedFigures.breakeven());
 
         Map<String, Plot> byName = new LinkedHashMap<>();
         Map<String, byte[]> pngs = new LinkedHashMap<>();
@@ -80,7 +86,7 @@ public final class ReportRenderer {
             pngs.put(p.name(), encoded.get(i)[0]);
         }
         removeStale(plotDir, written);
-        String html = new ReportPage(b, byName, pngs, figures.notes(), figures.breakeven()).render();
+        String html = new ReportPage(b, fixed, capacity, byName, pngs, figures.notes(), figures.breakeven()).render();
         Path report = outDir.resolve(REPORT);
         AtomicFiles.write(report, html.getBytes(StandardCharsets.UTF_8));
         written.add(REPORT);

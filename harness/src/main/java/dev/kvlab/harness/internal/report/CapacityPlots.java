@@ -1,0 +1,154 @@
+package dev.kvlab.harness.internal.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.CategorySeries;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * The figures of the capacity section, from {@code capacity.json}: capacity per cell with its 95% interval next
+ * to the hit ratios at capacity; SLO attainment against offered load (every probe of every replicate a point, the
+ * target drawn); goodput against offered load.
+ */
+final class CapacityPlots {
+
+    private CapacityPlots() {}
+
+    static List<Plot> of(JsonNode cap) {
+        List<Plot> out = new ArrayList<>();
+        if (cap == null || !cap.path("summary").isArray() || cap.path("summary").isEmpty()) return out;
+        out.add(capacity(cap));
+        out.add(hits(cap));
+        out.add(vsLoad(cap, "attainment", "capacity-attainment", "SLO attainment vs offered load"));
+        out.add(vsLoad(cap, "goodput_rps", "capacity-goodput", "Goodput vs offered load"));
+        return out;
+    }
+
+    private static List<String> cells(JsonNode cap) {
+        List<String> x = new ArrayList<>();
+        cap.path("summary").forEach(c -> x.add(c.path("cell").asText()));
+        return x;
+    }
+
+    private static void rotate(CategoryChart c, List<String> x, int width) {
+        int longest = x.stream().mapToInt(String::length).max().orElse(0);
+        if (longest * 7 > (width - 120) / Math.max(1, x.size())) c.getStyler().setXAxisLabelRotation(x.size() > 12 ? 90 : 30);
+    }
+
+    private static Plot capacity(JsonNode cap) {
+        int w = ChartStyle.WIDTH / 2 + 60;
+        String knob = cap.path("knob").asText();
+        CategoryChart c = new CategoryChartBuilder().width(w).height(ChartStyle.HEIGHT + 40)
+                .title("Capacity under SLO per cell").xAxisTitle("cell").yAxisTitle(knob.replace("workload.arrival.", "")).build();
+        ChartStyle.apply(c.getStyler());
+        c.getStyler().setErrorBarsColor(ChartStyle.TEXT);
+        c.getStyler().setAvailableSpaceFill(0.6);
+        c.getStyler().setYAxisMin(0.0);
+        c.getStyler().setYAxisDecimalPattern("#,##0.###");
+        List<String> x = cells(cap);
+        rotate(c, x, w);
+        List<Number> y = new ArrayList<>(), e = new ArrayList<>();
+        for (JsonNode s : cap.path("summary")) {
+            JsonNode k = s.path("capacity");
+            double m = k.path("mean").asDouble(Double.NaN);
+            y.add(Double.isFinite(m) ? m : 0.0);
+            JsonNode ci = k.path("ci95");
+            e.add(ci.isArray() ? (ci.get(1).asDouble() - ci.get(0).asDouble()) / 2 : 0.0);
+        }
+        CategorySeries s = c.addSeries("capacity (mean, 95% CI)", x, y, e);
+        s.setFillColor(ChartStyle.color(0));
+        String caption = String.format(Locale.ROOT, "The highest %s at which SLO attainment stayed at or above %s (%s rule), per cell: the mean "
+                + "over replicates with its Student-t 95%% interval. An empty bar: no capacity within [min, max]. Read it with the hit "
+                + "ratios at capacity beside it: a higher hit ratio that buys no capacity shows as a taller right bar over an equal left one.",
+                knob, cap.path("target_attainment").asText(), cap.path("rule").asText());
+        return new Plot("capacity", "Capacity under SLO", caption, c);
+    }
+
+    private static Plot hits(JsonNode cap) {
+        int w = ChartStyle.WIDTH / 2 + 60;
+        CategoryChart c = new CategoryChartBuilder().width(w).height(ChartStyle.HEIGHT + 40)
+                .title("Hit ratios at capacity").xAxisTitle("cell").yAxisTitle("share of prompt tokens (%)").build();
+        ChartStyle.apply(c.getStyler());
+        c.getStyler().setStacked(true);
+        c.getStyler().setAvailableSpaceFill(0.6);
+        c.getStyler().setYAxisMin(0.0);
+        c.getStyler().setYAxisMax(100.0);
+        c.getStyler().setYAxisDecimalPattern("#0");
+        List<String> x = cells(cap);
+        rotate(c, x, w);
+        int i = 0;
+        for (String[] col : List.of(new String[] {"local_hit_ratio_at_capacity", "local tier"}, new String[] {"remote_hit_ratio_at_capacity", "remote store"})) {
+            List<Number> y = new ArrayList<>();
+            for (JsonNode s : cap.path("summary")) {
+                double v = s.path(col[0]).path("mean").asDouble(Double.NaN);
+                y.add(Double.isFinite(v) ? 100 * v : 0.0);
+            }
+            c.addSeries(col[1], x, y).setFillColor(ChartStyle.color(i == 0 ? 2 : 0));
+            i++;
+        }
+        return new Plot("capacity-hits", "Hit ratios at capacity",
+                "Share of prompt tokens served by the local tier and fetched from the store in the run at each cell's capacity (mean over replicates).", c);
+    }
+
+    private static Plot vsLoad(JsonNode cap, String field, String name, String title) {
+        boolean att = field.equals("attainment");
+        String knob = cap.path("knob").asText();
+        XYChart c = new XYChartBuilder().width(ChartStyle.WIDTH).height(ChartStyle.HEIGHT + 40).title(title)
+                .xAxisTitle("offered load: " + knob).yAxisTitle(att ? "SLO attainment (%)" : "goodput (requests / s meeting the SLO)").build();
+        ChartStyle.apply(c.getStyler());
+        c.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        c.getStyler().setMarkerSize(8);
+        c.getStyler().setYAxisMin(0.0);
+        if (att) c.getStyler().setYAxisMax(100.0);
+        c.getStyler().setYAxisDecimalPattern("#,##0.##");
+        c.getStyler().setXAxisDecimalPattern("#,##0.###");
+        Map<String, List<double[]>> byCell = new LinkedHashMap<>();
+        double min = Double.POSITIVE_INFINITY, max = 0;
+        for (JsonNode e : cap.path("cells")) {
+            List<double[]> pts = byCell.computeIfAbsent(e.path("cell").asText(), k -> new ArrayList<>());
+            for (JsonNode p : e.path("probes")) {
+                double x = p.path("load").asDouble(), y = p.path(field).asDouble(Double.NaN);
+                if (!Double.isFinite(y)) continue;
+                pts.add(new double[] {x, att ? 100 * y : y});
+                min = Math.min(min, x);
+                max = Math.max(max, x);
+            }
+        }
+        boolean log = max > 0 && min > 0 && max / min >= 8;
+        if (log) ChartStyle.logX(c.getStyler(), min, max);
+        int i = 0;
+        var markers = List.of(SeriesMarkers.CIRCLE, SeriesMarkers.DIAMOND, SeriesMarkers.SQUARE, SeriesMarkers.TRIANGLE_UP, SeriesMarkers.TRIANGLE_DOWN);
+        for (var en : byCell.entrySet()) {
+            if (en.getValue().isEmpty()) continue;
+            List<double[]> pts = new ArrayList<>(en.getValue());
+            pts.sort((a, b) -> Double.compare(a[0], b[0]));
+            double[] xs = pts.stream().mapToDouble(p -> p[0]).toArray(), ys = pts.stream().mapToDouble(p -> p[1]).toArray();
+            XYSeries s = c.addSeries(en.getKey(), xs, ys);
+            s.setMarker(markers.get(i % markers.size()));
+            s.setMarkerColor(ChartStyle.color(i));
+            i++;
+        }
+        if (att && max > 0) {
+            double t = 100 * cap.path("target_attainment").asDouble();
+            XYSeries s = c.addSeries("target " + Fmt.pct(t / 100), new double[] {min, max}, new double[] {t, t});
+            s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+            s.setMarker(SeriesMarkers.NONE);
+            s.setLineColor(ChartStyle.TEXT);
+        }
+        String caption = att ? "Every probe of every replicate is a point: the share of its measured requests that met the SLO at that offered load. "
+                + "The search brackets the load where a cell's points cross the target line, then bisects it; points above the line left of "
+                + "a cell's capacity passed." + (log ? " Logarithmic load axis." : "")
+                : "Goodput (requests per second meeting every SLO) of every probe against its offered load: it follows the load until the "
+                + "knee, then falls away; a cache that lifts the knee moves the peak right." + (log ? " Logarithmic load axis." : "");
+        return new Plot(name, title, caption, c);
+    }
+}
