@@ -157,6 +157,7 @@ public final class Instance {
         for (int i = 0; i < batch.size(); i++) {
             Seq s = batch.get(i);
             if (s.phase == Seq.Phase.PREFILLING) {
+                Router.prefillProgress(s, this, s.chunk, s.inputTokens() - s.promptDone);
                 s.promptDone += s.chunk;
                 outstandingTokens -= s.chunk;
                 if (s.promptDone == s.inputTokens()) model.prefillDone(s, now);

@@ -9,7 +9,8 @@ import dev.kvlab.harness.api.catalog.Roofline;
  *   local    = leading blocks the instance's own prefix cache holds (HBM, then DRAM; 0 without a local tier)
  *   global   = leading blocks the shared store holds, as the {@link PoolIndex} believes (0 without a remote tier)
  *   transfer = max(0, global - local) blocks, fetched instead of computed (0 under policy recompute)
- *   T_queue    = the estimated prefill seconds of every request routed to the instance whose prefill is not done
+ *   T_queue    = the estimated prefill seconds still ahead on the instance: every request routed there whose prefill is
+ *                not done, each counted by the share of its prompt not yet computed
  *   T_prefill  = roofline compute seconds of the prompt tokens not covered by local + transfer, after that context
  *   T_transfer = the remote tier's expected fetch seconds for the transfer blocks on the instance's link (contention
  *                included), as the auto fetch policy uses
