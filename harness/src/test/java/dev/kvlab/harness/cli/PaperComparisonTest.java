@@ -56,4 +56,41 @@ class PaperComparisonTest {
         assertThat(html).doesNotContain("Infinity");
         assertThat(Files.readString(bundle.resolve("summary.csv")).lines().findFirst().orElseThrow()).contains("ttft_mean_ms").contains("system");
     }
+
+    @Test
+    void aCapacityFigureComparesTheSearchesNotTheProbes() throws Exception {
+        Path f = dir.resolve("c.yaml");
+        Files.writeString(f, """
+                cluster:
+                  instances: 2
+                store:
+                  nodes: 2
+                  capacity: 2Mtok
+                workload:
+                  generator: {kind: chat, users: 8, rounds: 3, system_prompt_tokens: 1024, context_tokens: 512, question_tokens: 64, answer_tokens: 16}
+                  arrival: {process: poisson, rate: 2}
+                slo: {ttft_ms: 300}
+                factors:
+                  system:
+                    plain: {tiers: none}
+                    cached: {tiers: combined}
+                capacity: {knob: workload.arrival.rate, start: 2, max_probes: 5, precision: 0.3}
+                paper:
+                  figures:
+                    - {label: "capacity gain", figure: "Fig. 1", metric: capacity, cell: {system: cached}, over: {system: plain}, as: gain, value: 1}
+                """);
+        Cli c = Cli.run("run", f.toString(), "--out", dir.resolve("runs").toString());
+        assertThat(c.exit()).as(c.err()).isZero();
+        String[] lines = c.out().strip().split("\n");
+        Path bundle = Path.of(lines[lines.length - 1]);
+        JsonNode cap = new ObjectMapper().readTree(bundle.resolve("capacity.json").toFile());
+        double plain = Double.NaN, cached = Double.NaN;
+        for (JsonNode x : cap.get("cells")) {
+            if (x.at("/factors/system").asText().equals("plain")) plain = x.get("capacity").asDouble();
+            else cached = x.get("capacity").asDouble();
+        }
+        String html = Files.readString(bundle.resolve("report.html"));
+        assertThat(html).contains("Compared with the paper").contains("c02-cached / c01-plain");
+        assertThat(html).contains(String.format(Locale.ROOT, "%+.0f%%", 100 * (cached / plain - 1)));
+    }
 }

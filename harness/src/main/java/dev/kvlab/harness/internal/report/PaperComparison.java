@@ -54,15 +54,15 @@ public final class PaperComparison {
         for (JsonNode f : p.path("figures")) {
             String metric = f.path("metric").asText();
             String as = f.path("as").asText(f.has("over") ? "ratio" : "value");
-            List<CellData> sel = select(b, f.get("cell"));
-            double v = value(sel, metric, capacity);
-            String cells = ids(sel);
+            boolean searched = metric.strip().equals("capacity");
+            double v = searched ? capacity(capacity, f.get("cell")) : value(select(b, f.get("cell")), metric);
+            String cells = searched ? capacityIds(capacity, f.get("cell")) : ids(select(b, f.get("cell")));
             if (f.has("over")) {
-                List<CellData> over = select(b, f.get("over"));
-                double d = value(over, metric, capacity);
+                JsonNode o = f.get("over");
+                double d = searched ? capacity(capacity, o) : value(select(b, o), metric);
                 v = d == 0 || !Double.isFinite(d) ? Double.NaN : v / d;
                 if (as.equals("gain")) v -= 1;
-                cells += " / " + ids(over);
+                cells += " / " + (searched ? capacityIds(capacity, o) : ids(select(b, o)));
             }
             rows.add(new Row(f.path("figure").asText(), f.path("label").asText(), f.path("value").asDouble(), v, f.path("unit").asText(""),
                     as, cells, f.path("differences").asText(common)));
@@ -70,42 +70,37 @@ public final class PaperComparison {
         return rows;
     }
 
+    /** Fixed-load cells whose factors match {@code sel} (a capacity search's probes are not: their load is the search's). */
     private static List<CellData> select(BundleData b, JsonNode sel) {
         List<CellData> out = new ArrayList<>();
-        for (CellData c : b.cells()) {
-            boolean all = true;
-            for (Map.Entry<String, JsonNode> e : sel.properties()) {
-                JsonNode v = e.getValue();
-                String want = v.isValueNode() ? v.asText() : v.toString();
-                if (!want.equals(c.factors().get(e.getKey()))) all = false;
-            }
-            if (all) out.add(c);
+        for (CellData c : b.cells()) if (matches(sel, c.factors()::get) && !c.id().contains("@")) out.add(c);
+        return out;
+    }
+
+    private static boolean matches(JsonNode sel, java.util.function.Function<String, String> factor) {
+        for (Map.Entry<String, JsonNode> e : sel.properties()) {
+            JsonNode v = e.getValue();
+            String want = v.isValueNode() ? v.asText() : v.toString();
+            if (!want.equals(factor.apply(e.getKey()))) return false;
+        }
+        return true;
+    }
+
+    /** The searched cells of {@code capacity.json} (one per cell x replicate) whose factors match {@code sel}. */
+    private static List<JsonNode> searches(JsonNode capacity, JsonNode sel) {
+        List<JsonNode> out = new ArrayList<>();
+        for (JsonNode x : capacity.isArray() ? capacity : capacity.path("cells")) {
+            JsonNode f = x.path("factors");
+            if (matches(sel, k -> f.hasNonNull(k) ? (f.get(k).isValueNode() ? f.get(k).asText() : f.get(k).toString()) : null)) out.add(x);
         }
         return out;
     }
 
-    /** The metric's mean over the cells (each cell's mean over replicates); a sum of columns with {@code a + b}. */
-    private static double value(List<CellData> cells, String metric, JsonNode capacity) {
-        if (cells.isEmpty()) return Double.NaN;
-        double s = 0;
-        for (CellData c : cells) {
-            double v = 0;
-            for (String part : metric.split("\\+")) {
-                String col = part.strip();
-                double x = col.equals("capacity") ? capacityOf(capacity, c) : c.metric(col).mean();
-                v += x;
-            }
-            s += v;
-        }
-        return s / cells.size();
-    }
-
-    private static double capacityOf(JsonNode capacity, CellData c) {
-        JsonNode cells = capacity.isArray() ? capacity : capacity.path("cells");
+    /** The mean capacity (last passing load) of the matching searches; NaN when none found one. */
+    private static double capacity(JsonNode capacity, JsonNode sel) {
         double s = 0;
         int n = 0;
-        for (JsonNode x : cells) {
-            if (!c.id().equals(x.path("cell").asText())) continue;
+        for (JsonNode x : searches(capacity, sel)) {
             JsonNode v = x.get("capacity");
             if (v != null && v.isNumber()) {
                 s += v.asDouble();
@@ -113,6 +108,24 @@ public final class PaperComparison {
             }
         }
         return n == 0 ? Double.NaN : s / n;
+    }
+
+    private static String capacityIds(JsonNode capacity, JsonNode sel) {
+        java.util.Set<String> ids = new java.util.LinkedHashSet<>();
+        for (JsonNode x : searches(capacity, sel)) ids.add(x.path("cell").asText());
+        return ids.isEmpty() ? "(not searched)" : String.join(", ", ids);
+    }
+
+    /** The metric's mean over the cells (each cell's mean over replicates); a sum of columns with {@code a + b}. */
+    private static double value(List<CellData> cells, String metric) {
+        if (cells.isEmpty()) return Double.NaN;
+        double s = 0;
+        for (CellData c : cells) {
+            double v = 0;
+            for (String part : metric.split("\\+")) v += c.metric(part.strip()).mean();
+            s += v;
+        }
+        return s / cells.size();
     }
 
     private static JsonNode capacityJson(Path dir) {
