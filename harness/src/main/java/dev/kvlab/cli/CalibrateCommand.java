@@ -71,7 +71,10 @@ public final class CalibrateCommand implements Callable<Integer> {
         if (target != null) return calibrateTarget(known);
         if (json) throw new ParameterException(cmd.commandLine(), "--json needs --target (the local calibration writes a profile)");
         if (out == null) out = DEFAULT_OUT;
-        List<String> names = new ArrayList<>(new LinkedHashSet<>(transports == null ? known.names() : transports));
+        List<String> names = new ArrayList<>(new LinkedHashSet<>(transports == null ? known.names()
+                : transports.stream().map(String::strip).filter(n -> !n.isEmpty()).toList()));
+        if (names.isEmpty())
+            throw new ParameterException(cmd.commandLine(), "--transports names no transport (known: " + String.join(", ", known.names()) + ")");
         for (String n : names)
             if (!known.names().contains(n))
                 throw new ParameterException(cmd.commandLine(), "unknown transport '" + n + "' (known: " + String.join(", ", known.names()) + ")");
@@ -86,6 +89,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         }
         if (out.getFileName() == null || !(out.toString().endsWith(".yaml") || out.toString().endsWith(".yml")))
             throw new ParameterException(cmd.commandLine(), "--out must name a .yaml file, got " + out);
+        checkWritable(out);
         PrintWriter err = cmd.commandLine().getErr();
         Calibration c = new Calibration(known, d, l, line -> {
             err.println(line);
@@ -110,6 +114,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         Duration d = parseDuration();
         if (out != null && !(out.toString().endsWith(".yaml") || out.toString().endsWith(".yml")))
             throw new ParameterException(cmd.commandLine(), "--out must name a .yaml file, got " + out);
+        if (out != null) checkWritable(out);
         PrintWriter err = cmd.commandLine().getErr();
         TargetCalibrationResult r;
         BackendOptions opts = BackendOptions.defaults().withTransport(transport).withTimeout(Duration.ofSeconds(10)).withTenant("calibrate");
@@ -135,6 +140,24 @@ public final class CalibrateCommand implements Callable<Integer> {
         }
         o.flush();
         return Kvlab.EXIT_OK;
+    }
+
+    /**
+     * Exit 2, before measuring anything, unless the profile can be written: not a directory, and its directory takes a
+     * new file (tried: the profile is written through a temporary sibling, then renamed).
+     */
+    static void checkWritable(Path out) {
+        if (java.nio.file.Files.isDirectory(out)) throw new dev.kvlab.harness.api.BadInputException("--out " + out + ": is a directory, not a profile file");
+        Path dir = out.toAbsolutePath().getParent();
+        if (dir == null || !java.nio.file.Files.isDirectory(dir))
+            throw new dev.kvlab.harness.api.BadInputException("--out " + out + ": no such directory " + dir);
+        try {
+            Path probe = java.nio.file.Files.createTempFile(dir, "." + out.getFileName(), ".probe");
+            java.nio.file.Files.delete(probe);
+        } catch (java.io.IOException | UnsupportedOperationException e) {
+            throw new dev.kvlab.harness.api.BadInputException("--out " + out + ": cannot write there (" + dir + " does not take new files"
+                    + (e instanceof java.nio.file.AccessDeniedException ? ": permission denied" : "") + ")");
+        }
     }
 
     private static final java.util.regex.Pattern TARGET = java.util.regex.Pattern.compile("kvlab://[^\\s/:]+:\\d{1,5}");

@@ -30,6 +30,22 @@ final class MatrixExecution {
 
     private MatrixExecution() {}
 
+    /**
+     * Exit 2 unless {@code out} can hold bundles: an existing directory, or one that can be created (its nearest
+     * existing ancestor is a writable directory). Checked before anything runs.
+     */
+    static void checkOut(Path out) {
+        if (java.nio.file.Files.exists(out) && !java.nio.file.Files.isDirectory(out))
+            throw new dev.kvlab.harness.api.BadInputException("--out " + out + ": is not a directory (--out is the directory in which the bundle directory is created)");
+        Path p = out.toAbsolutePath().normalize();
+        while (p != null && !java.nio.file.Files.exists(p)) p = p.getParent();
+        if (p == null) return;
+        if (!java.nio.file.Files.isDirectory(p))
+            throw new dev.kvlab.harness.api.BadInputException("--out " + out + ": " + p + " is not a directory");
+        if (!java.nio.file.Files.isWritable(p))
+            throw new dev.kvlab.harness.api.BadInputException("--out " + out + ": " + p + " is not writable");
+    }
+
     /** Runs {@code matrix} into {@code out} with sim runs on every core; {@code extra} listeners come after the progress reporter. */
     static MatrixRunner.Outcome run(CommandSpec spec, MatrixSpec matrix, Path out, boolean resume, boolean archive,
                                     List<RunListener> extra) throws IOException {
@@ -44,6 +60,7 @@ final class MatrixExecution {
     /** As above with {@code jobs} sim runs at once (the results do not depend on it). */
     static MatrixRunner.Outcome run(CommandSpec spec, MatrixSpec matrix, Path out, boolean resume, boolean archive,
                                     List<RunListener> extra, int jobs) throws IOException {
+        checkOut(out);
         PrintWriter err = spec.commandLine().getErr();
         List<String> args = spec.root().commandLine().getParseResult() == null ? List.of(spec.name())
                 : spec.root().commandLine().getParseResult().originalArgs();

@@ -65,6 +65,7 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        MatrixExecution.checkOut(out);
         Mode m = parseMode(spec, mode);
         Shard sh = null;
         if (shard != null) {

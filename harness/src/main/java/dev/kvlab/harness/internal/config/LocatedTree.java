@@ -43,13 +43,38 @@ public final class LocatedTree {
     public static LocatedTree read(Path file) {
         String text;
         try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
+            text = utf8(file, Files.readAllBytes(file));
         } catch (NoSuchFileException e) {
             throw new BadInputException(file + ": no such file");
         } catch (IOException e) {
             throw new BadInputException(file + ": cannot read: " + e.getMessage(), e);
         }
         return parse(text, file.toString());
+    }
+
+    /** The file's text; exit 2 naming the file and line of the first byte that is not UTF-8 (binary or another encoding). */
+    static String utf8(Path file, byte[] bytes) {
+        java.nio.charset.CharsetDecoder d = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT).onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(bytes);
+        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(bytes.length + 1);
+        java.nio.charset.CoderResult r = d.decode(in, out, true);
+        if (r.isError()) {
+            int at = in.position();
+            int line = 1;
+            for (int i = 0; i < at; i++) if (bytes[i] == '\n') line++;
+            throw BadInputException.at(file.toString(), line, String.format(java.util.Locale.ROOT,
+                    "not UTF-8 text (byte 0x%02x at offset %d): a config must be a UTF-8 YAML file", bytes[at] & 0xff, at));
+        }
+        d.flush(out);
+        int nul = -1;
+        for (int i = 0; i < bytes.length && nul < 0; i++) if (bytes[i] == 0) nul = i;
+        if (nul >= 0) {
+            int line = 1;
+            for (int i = 0; i < nul; i++) if (bytes[i] == '\n') line++;
+            throw BadInputException.at(file.toString(), line, "a NUL byte at offset " + nul + ": a binary file, not a YAML config");
+        }
+        return out.flip().toString();
     }
 
     public static LocatedTree parse(String text, String sourceName) {

@@ -143,6 +143,31 @@ public final class MatrixParser {
         }
     }
 
+    /**
+     * Two levels of one factor that read as the same config ({@code [combined, Combined]}, {@code seed: [1, 1.0]}) would
+     * run identical cells: exit 2 naming both. A level that does not bind on its own is left to the expansion's error.
+     */
+    private static void checkDistinctOnceRead(LocatedTree located, ConfigTree base, Factor f) {
+        if (f.levels().size() < 2) return;
+        List<RunConfig> read = new ArrayList<>();
+        for (int i = 0; i < f.levels().size(); i++) {
+            RunConfig rc;
+            try {
+                ConfigTree t = base.copy();
+                f.apply(t, i);
+                rc = t.bind();
+            } catch (RuntimeException e) {
+                read.add(null);
+                continue;
+            }
+            int same = read.indexOf(rc);
+            if (same >= 0)
+                throw bad(located, "/factors/" + esc(f.key()) + "/" + i, "factor '" + f.key() + "': level '" + f.labels().get(i) + "' is the same as level '"
+                        + f.labels().get(same) + "' once read (they would run identical cells)");
+            read.add(rc);
+        }
+    }
+
     /** True when setting {@code key} collides with a key {@code f} sets: the same key, or one inside the other's section. */
     private static boolean conflicts(String key, Factor f) {
         for (String k : f.keys()) if (k.equals(key) || k.startsWith(key + ".") || key.startsWith(k + ".")) return true;
@@ -189,6 +214,7 @@ public final class MatrixParser {
                 factors.put(key, new Factor(key, levels, labels, origins, false, null));
             }
             checkGroupConflicts(located, factors);
+            for (Factor f : factors.values()) if (f.groups() == null) checkDistinctOnceRead(located, base, f);
         }
         Map<String, Factor> declared = new LinkedHashMap<>(factors);
 

@@ -18,7 +18,7 @@ public final class TraceCheck {
 
     private TraceCheck() {}
 
-    /** Throws the trace reader's {@code WorkloadFormatException} for the first defect found. */
+    /** Throws the trace reader's {@code WorkloadFormatException} for the first defect found; a trace without requests is bad input too. */
     public static void readAll(MatrixSpec spec) {
         Set<String> seen = new HashSet<>();
         for (CellRun r : spec.runs()) {
@@ -26,7 +26,14 @@ public final class TraceCheck {
             if (w == null || w.trace() == null) continue;
             if (!seen.add(w.trace() + "|" + w.blockTokens() + "|" + w.limit())) continue;
             try (RequestSource s = Workloads.open(new WorkloadSpec.Trace(w.trace(), w.blockTokens(), false, w.limit()), Namespace.of("check"), r.seed())) {
-                while (s.hasNext()) s.next();
+                long n = 0;
+                while (s.hasNext()) {
+                    s.next();
+                    n++;
+                }
+                if (n == 0)
+                    throw new dev.kvlab.harness.api.BadInputException(w.trace() + ": no requests (an empty trace"
+                            + "): nothing to run");
             }
         }
     }
