@@ -50,6 +50,14 @@ public final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Path matrix = defaultMatrix();
         MatrixSpec ms = MatrixSpec.load(matrix, sets, null);
+        if (sets.stream().noneMatch(x -> x.startsWith("transport_profile="))) {
+            Path profile = loopbackProfile(ms);
+            if (profile != null) {
+                List<String> withProfile = new ArrayList<>(sets);
+                withProfile.add("transport_profile=" + profile);
+                ms = MatrixSpec.load(matrix, withProfile, null);
+            }
+        }
         influx.target(System::getenv);
         MatrixRunner.Outcome o;
         try (InfluxPublisher pub = influx.open(System.err)) {
@@ -58,6 +66,33 @@ public final class DemoCommand implements Callable<Integer> {
         PrintWriter w = spec.commandLine().getOut();
         headline(w, BundleJson.read(o.bundle().resolve(PartialBundle.SUMMARY_JSON)));
         return MatrixExecution.print(spec, ms, o, false);
+    }
+
+    /**
+     * The loopback profile the demo's cells run on (sim cells: their data path; live cells: their sim twin): measured
+     * now through the embedded store as the first live cell will use it, written to {@code OUT/calibration/}; with
+     * {@code --resume}, the one the interrupted run used. Null when the demo has no live cell with a transport name.
+     */
+    private Path loopbackProfile(MatrixSpec ms) throws Exception {
+        var live = ms.runs().stream().filter(r -> r.config().mode() == dev.kvlab.harness.api.config.Mode.LIVE).findFirst();
+        if (live.isEmpty()) return null;
+        Path dir = out.resolve("calibration");
+        if (resume && Files.isDirectory(dir)) {
+            try (var s = Files.list(dir)) {
+                var last = s.filter(p -> p.getFileName().toString().endsWith(".yaml")).sorted().reduce((a, b) -> b);
+                if (last.isPresent()) return last.get().toAbsolutePath();
+            }
+        }
+        var plan = dev.kvlab.harness.internal.config.RunValidator.plan(live.get().config(), k -> null);
+        if (plan.transportName() == null) return null;
+        var profile = dev.kvlab.harness.internal.live.LoopbackCalibration.measure(plan, dev.kvlab.cli.bench.Calibration.machine());
+        Files.createDirectories(dir);
+        Path file = dir.resolve("loopback-" + profile.created().replace(":", "") + ".yaml").toAbsolutePath();
+        profile.write(file);
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("kvlab demo: calibrated the loopback data path: " + profile.models().values().iterator().next().source() + " -> " + file);
+        err.flush();
+        return file;
     }
 
     /** {@code ablations/default.yaml} of the kvlab installation ({@code -Dkvlab.home}), else of the working directory. */

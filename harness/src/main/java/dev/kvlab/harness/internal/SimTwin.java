@@ -18,7 +18,7 @@ public final class SimTwin {
 
     /** Column names of the twin's figures in a live cell's row (defined here only). */
     public static final String TTFT_P50 = "twin_ttft_p50_ms", TTFT_P99 = "twin_ttft_p99_ms", FETCH_P50 = "twin_fetch_p50_ms",
-            GOODPUT = "twin_goodput_rps", MODEL = "twin_transport_model";
+            GOODPUT = "twin_goodput_rps", MODEL = "twin_transport_model", SHARE_AT_P50 = "twin_ttft_p50_live_share";
 
     private SimTwin() {}
 
@@ -36,6 +36,16 @@ public final class SimTwin {
         extras.put(FETCH_P50, t.p50Ms(Metric.FETCH));
         extras.put(GOODPUT, t.goodputRps());
         extras.put(MODEL, link.name());
+        // where the twin's p50 falls in the live distribution: 0.5 is a perfect match; near it but off in value means
+        // the p50 sits on the edge between two modes (hits and misses) of the TTFT distribution
+        double p50 = t.p50Ms(Metric.TTFT);
+        long n = 0, below = 0;
+        for (var r : live.requests()) {
+            if (!Double.isFinite(r.ttftMs())) continue;
+            n++;
+            if (r.ttftMs() <= p50) below++;
+        }
+        extras.put(SHARE_AT_P50, n == 0 || !Double.isFinite(p50) ? Double.NaN : (double) below / n);
         return new CellResult(live.config(), live.summary(), live.totals(), live.intervals(), live.requestLog(), extras, live.describe());
     }
 }

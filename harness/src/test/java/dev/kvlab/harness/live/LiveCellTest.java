@@ -73,6 +73,30 @@ class LiveCellTest {
     }
 
     @Test
+    void theLiveCellCarriesItsSimTwinAndTheLinkItMeasured() {
+        CellResult r = new CellRunner().run(config("tiers=remote-only", "policy=fetch"));
+        assertThat((Double) r.extras().get("twin_ttft_p50_ms")).as("the twin's prediction").isPositive();
+        assertThat((Double) r.extras().get("twin_fetch_p50_ms")).isPositive();
+        assertThat((Double) r.extras().get("link_measured_bytes_per_s")).as("measured at cell start").isGreaterThan(1e7);
+        assertThat(r.extras().get("link_source")).isEqualTo("measured at cell start");
+    }
+
+    @Test
+    void theLiveMasterHonoursTheWatermark() {
+        // 24 distinct 12-block prefixes (9 MiB each) written back into 96 MiB: 0.5 keeps it half empty, 0.95 lets it fill
+        String[] wm = {"tiers=remote-only", "policy=fetch", "cluster.instances=1", "store.capacity=96MiB", "store.eviction_ratio=0.05",
+                "workload.generator={kind: shared-prefix, groups: 24, prompts_per_group: 1, prefix_tokens: 768, suffix_tokens: 32, output_tokens: 2, block_tokens: 64}",
+                "workload.arrival.users=1", "workload.arrival.think_ms=5"};
+        java.util.List<String> lo = new java.util.ArrayList<>(java.util.List.of(wm)), hi = new java.util.ArrayList<>(java.util.List.of(wm));
+        lo.add("store.high_watermark=0.5");
+        hi.add("store.high_watermark=0.95");
+        double low = (Double) new CellRunner().run(config(lo.toArray(String[]::new))).extras().get("store_usage");
+        double high = (Double) new CellRunner().run(config(hi.toArray(String[]::new))).extras().get("store_usage");
+        assertThat(low).as("usage at high_watermark 0.5").isLessThanOrEqualTo(0.56);
+        assertThat(high).as("usage at high_watermark 0.95").isGreaterThan(0.7);
+    }
+
+    @Test
     void corruptBytesFallBackToRecomputeAndAreNeverUsed() {
         // a fault injector around the real store: reads of every other key come back with a flipped byte
         RunConfig c = config("tiers=remote-only", "policy=fetch");

@@ -75,6 +75,9 @@ public final class SummaryTable {
             cols.addAll(row.keySet());
             rows.add(row);
         }
+        // a row extra one clock has and the other has not (store_*, twin_*) is NaN where absent, as any missing figure
+        for (Map<String, Object> row : rows)
+            for (String c : cols) if (dev.kvlab.harness.api.CellResult.ROW_EXTRAS.contains(c)) row.putIfAbsent(c, Double.NaN);
         Set<String> factorKeys = new LinkedHashSet<>(spec.factors().keySet());
         Map<String, Map<String, String>> cellFactors = new LinkedHashMap<>();
         for (CellRun r : runs) {

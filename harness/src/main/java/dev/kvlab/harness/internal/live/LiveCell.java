@@ -43,7 +43,7 @@ public final class LiveCell implements CellClock {
     private AuditedBackend backend;
     private LiveFaults faults;
     private LinkProbe probe;
-    private long busyBefore, cpuBefore;
+    private long busyBefore, cpuBefore, gcBefore;
 
     public LiveCell(CellPlan plan) {
         this(plan, UnaryOperator.identity());
@@ -130,6 +130,14 @@ public final class LiveCell implements CellClock {
     public void measuredPhaseStarts() {
         busyBefore = loop.busyNanos();
         cpuBefore = loop.busyCpuNanos();
+        gcBefore = gcMillis();
+    }
+
+    /** Milliseconds the JVM's collectors have spent so far (all collectors). */
+    private static long gcMillis() {
+        long t = 0;
+        for (var gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) t += Math.max(0, gc.getCollectionTime());
+        return t;
     }
 
     @Override
@@ -145,6 +153,7 @@ public final class LiveCell implements CellClock {
         extras.put("event_lag_p50_us", (double) loop.lag().getValueAtPercentile(50));
         extras.put("event_lag_p99_us", (double) loop.lag().getValueAtPercentile(99));
         extras.put("event_lag_max_us", (double) loop.lag().getMaxValue());
+        extras.put("gc_pause_ms", (double) (gcMillis() - gcBefore));
         extras.put("io_seconds", store.ioNanos() / 1e9);
         extras.put("block_bytes", plan.blockBytes());
         extras.put("store_backend", backend.name());

@@ -80,6 +80,7 @@ final class ReportPage {
             cdf();
             breakeven();
             tails();
+            twins();
             summaryTable();
             pairedTable();
         } else if (capacity != null) {
@@ -306,6 +307,44 @@ final class ReportPage {
         boolean any = figure("ttft-p99-over-time");
         any |= figure("itl-p99-over-time");
         if (!any) note("tails");
+    }
+
+    /** Sim predicted next to live measured, per live cell and replicate (their sim twins). */
+    private void twins() {
+        List<List<Cell>> rows = new ArrayList<>();
+        int off = 0;
+        for (CellData c : b.cells()) {
+            for (int i = 0; i < c.rows().size(); i++) {
+                Map<String, com.fasterxml.jackson.databind.JsonNode> row = c.rows().get(i);
+                TwinCheck t = TwinCheck.of(row);
+                if (t == null) continue;
+                if (!t.agrees()) off++;
+                double bw = Stat.num(row.get("link_measured_bytes_per_s")), lat = Stat.num(row.get("link_measured_latency_us"));
+                rows.add(List.of(Cell.code(c.id()), Cell.num(Integer.toString(i)),
+                        Cell.num(Fmt.num(t.ttft())), Cell.num(Fmt.num(t.twinTtft())), err(t.ttft(), t.twinTtft(), TwinCheck.TTFT_TOLERANCE),
+                        Cell.num(Fmt.num(t.fetch())), Cell.num(Fmt.num(t.twinFetch())), err(t.fetch(), t.twinFetch(), TwinCheck.FETCH_TOLERANCE),
+                        Cell.num(Fmt.num(Stat.num(row.get("goodput_rps")))), Cell.num(Fmt.num(Stat.num(row.get("twin_goodput_rps")))),
+                        Cell.num(Double.isFinite(bw) ? String.format(java.util.Locale.ROOT, "%.2f GB/s + %.0f us", bw / 1e9, lat) : ""),
+                        t.agrees() ? Cell.of("agree") : Cell.num("disagree: " + t.cause(), "bad", null)));
+            }
+        }
+        if (rows.isEmpty()) return;
+        h.raw("<h2 id=\"twin\">Sim predicted vs live measured</h2>\n");
+        h.el("p", "class=\"sub\"", "Every live cell ran a sim twin: the same cell (seed, workload, model, store settings) on the sim clock, "
+                + "its data path costed by the link the live cell measured at its start (or, when given, the run's transport_profile, "
+                + "e.g. the loopback calibration kvlab demo makes) and its metadata round trip the one it measured. Tolerance: TTFT p50 within 20%, fetch p50 within 25%, either within 0.5 ms. "
+                + (off == 0 ? "All live cells agree with their twin." : off + " of " + rows.size() + " live runs disagree; the likely cause "
+                + "is read from the live cell's own overhead figures (event lag, loop CPU, GC, fetch time)."));
+        h.open("div", "class=\"scroll\"");
+        h.table("twin", List.of("cell", "r", "TTFT p50 live", "TTFT p50 sim", "error", "fetch p50 live", "fetch p50 sim", "error",
+                "goodput live", "goodput sim", "link the live cell measured", "verdict"), rows);
+        h.close("div");
+    }
+
+    private static Cell err(double measured, double predicted, double tol) {
+        double e = TwinCheck.error(measured, predicted);
+        if (!Double.isFinite(e)) return Cell.num("");
+        return Cell.num(String.format(java.util.Locale.ROOT, "%+.0f%%", e * 100), TwinCheck.within(measured, predicted, tol) ? null : "bad", null);
     }
 
     private void summaryTable() {
