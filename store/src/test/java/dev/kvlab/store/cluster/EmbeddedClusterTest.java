@@ -102,8 +102,32 @@ class EmbeddedClusterTest {
         assertThat(r.status()).isEqualTo(GetStatus.CHECKSUM_MISMATCH);
         assertThat(client.getInto("two", dst).status()).isEqualTo(GetStatus.HIT);
         assertThat(KeyedPayload.matches("two", dst, 0, 8192)).isTrue();
+        // the client reported both bad replicas: "one" (its only replica) is gone, "two" keeps its good one
         List<GetResult> batch = client.batchGetInto(List.of("one", "two"), List.of(client.allocateBuffer(8192), client.allocateBuffer(8192)));
-        assertThat(batch).extracting(GetResult::status).containsExactly(GetStatus.CHECKSUM_MISMATCH, GetStatus.HIT);
+        assertThat(batch).extracting(GetResult::status).containsExactly(GetStatus.MISS, GetStatus.HIT);
+    }
+
+    /**
+     * Issue 14: checksum failures used to persist after the keys were put again (the put saw the object as present).
+     * Now the client reports a replica failing verification, the master drops it, the next put repopulates the key,
+     * and the store counts it.
+     */
+    @Test
+    void aReplicaFailingVerificationIsDroppedAndTheNextPutRepopulatesIt() {
+        StorageNode n0 = cluster.nodes().get(0);
+        MemorySegment dst = client.allocateBuffer(8192);
+        assertThat(client.put("k", value("k", 8192), on(n0.segmentName()))).isEqualTo(PutStatus.OK);
+        corrupt(n0, "default/k");
+        assertThat(client.getInto("k", dst).status()).isEqualTo(GetStatus.CHECKSUM_MISMATCH);
+        assertThat(cluster.master().corruptReplicasDropped()).isEqualTo(1);
+        assertThat(client.exists("k")).as("its only replica was dropped").isFalse();
+        assertThat(client.put("k", value("k", 8192), on(n0.segmentName()))).as("repopulated, not EXISTS").isEqualTo(PutStatus.OK);
+        assertThat(client.getInto("k", dst).status()).isEqualTo(GetStatus.HIT);
+        assertThat(KeyedPayload.matches("k", dst, 0, 8192)).isTrue();
+        // a report of a replica that is not there (already dropped, or replaced) changes nothing
+        assertThat(cluster.master().dropCorruptReplica("default/k", "no-such-segment", 0)).isFalse();
+        assertThat(cluster.master().corruptReplicasDropped()).isEqualTo(1);
+        assertThat(client.getInto("k", dst).isHit()).isTrue();
     }
 
     private void corrupt(StorageNode node, String qualifiedKey) {

@@ -103,4 +103,23 @@ class MasterServerTest {
                     .statusCode()).isEqualTo(200);
         }
     }
+
+    /** Issue 14: the corrupt-replica report crosses gRPC, drops the replica, and the store's metrics count it. */
+    @Test
+    void aCorruptReplicaReportOverGrpcDropsItAndIsCounted() throws Exception {
+        PrometheusMeterRegistry reg = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        StoreMaster m = new StoreMaster(MasterConfig.defaults(), Clock.systemUTC());
+        MasterService s = new MasterService(m, reg);
+        s.mount("n1", "seg", 1 << 20, "");
+        var started = s.putStart("t", List.of("k"), new long[] {1000}, new int[] {0}, ReplicateConfig.DEFAULT);
+        s.putEnd("t", List.of("k"), new long[] {started.get(0).putId()});
+        long offset = started.get(0).replicas().get(0).offset();
+        try (MasterServer server = MasterServer.start(s, "127.0.0.1", 0, null);
+             GrpcMasterChannel c = new GrpcMasterChannel("127.0.0.1", server.port(), Duration.ofSeconds(5), null)) {
+            assertThat(c.reportCorrupt("t", "k", "other-seg", offset)).isFalse();
+            assertThat(c.reportCorrupt("t", "k", "seg", offset)).isTrue();
+            assertThat(c.exists("t", List.of("k"))[0]).isFalse();
+        }
+        assertThat(reg.scrape()).contains("kvlab_store_replicas_corrupt_dropped_total 1.0").contains("kvlab_store_rpc_total{rpc=\"report_corrupt\"} 2.0");
+    }
 }

@@ -95,7 +95,7 @@ public final class StoreMaster {
     private final AtomicLong leasesGranted = new AtomicLong();
     // guarded by space
     private long capacity, used, complete, nextPutId = 1;
-    private long evictedObjects, evictedBytes, evictionRuns, takenOver, reclaimed, dropped;
+    private long evictedObjects, evictedBytes, evictionRuns, takenOver, reclaimed, dropped, corruptDropped;
     /** After a watermark run that could not reach its target, the next watermark run waits until then (allocation failures do not). */
     private long watermarkQuietUntil = Long.MIN_VALUE;
 
@@ -382,6 +382,51 @@ public final class StoreMaster {
             } finally {
                 shard.lock.unlock();
             }
+        } finally {
+            space.unlock();
+        }
+    }
+
+    /**
+     * A client read the replica of {@code key} at ({@code segment}, {@code offset}) and its bytes failed verification
+     * (checksum or content): the replica is dropped, so no later lookup returns it; its block is freed once the
+     * object's lease has run out (readers holding it finish first). An object left without replicas is removed, so the
+     * next put of the key repopulates it instead of finding it present. False when there was no such replica
+     * (already dropped, or the object was replaced).
+     */
+    public boolean dropCorruptReplica(String key, String segment, long offset) {
+        long now = nowNanos();
+        space.lock();
+        try {
+            Shard shard = shards[shardOf(key)];
+            shard.lock.lock();
+            try {
+                ObjectMeta o = shard.objects.get(key);
+                if (o == null || o.state != State.COMPLETE) return false;
+                Placed hit = null;
+                for (Placed p : o.replicas) if (p.segment().name.equals(segment) && p.block().offset() == offset) hit = p;
+                if (hit == null) return false;
+                o.replicas.remove(hit);
+                discard(List.of(hit), o.leaseDeadline, now);
+                corruptDropped++;
+                if (o.replicas.isEmpty()) {
+                    shard.objects.remove(key);
+                    complete--;
+                }
+                return true;
+            } finally {
+                shard.lock.unlock();
+            }
+        } finally {
+            space.unlock();
+        }
+    }
+
+    /** Replicas dropped because a client found them failing verification ({@link #dropCorruptReplica}). */
+    public long corruptReplicasDropped() {
+        space.lock();
+        try {
+            return corruptDropped;
         } finally {
             space.unlock();
         }

@@ -146,10 +146,25 @@ public final class StoreClient implements KvBackend {
                 if (st == TransferStatus.TIMEOUT || st == TransferStatus.PENDING) return last; // may still land in dst: do not reuse it
                 continue;
             }
-            last = check(key, rl, deadline, dst);
+            last = reportIfCorrupt(key, rep, check(key, rl, deadline, dst));
             if (last.isHit() || last.status() == GetStatus.LEASE_EXPIRED) return last;
         }
         return last == null ? GetResult.miss() : last;
+    }
+
+    /**
+     * A replica whose bytes failed verification is reported to the master, which drops it, so the next put of the key
+     * repopulates it instead of finding it present (best effort: an unreachable master only loses the report).
+     */
+    private GetResult reportIfCorrupt(String key, Replica rep, GetResult g) {
+        if (g.status() == GetStatus.CHECKSUM_MISMATCH || g.status() == GetStatus.CONTENT_MISMATCH) {
+            try {
+                master.reportCorrupt(tenant, key, rep.segment(), rep.offset());
+            } catch (RuntimeException e) {
+                // the replica stays until the master hears of it again; the read was not served either way
+            }
+        }
+        return g;
     }
 
     private GetResult check(String key, ReplicaList rl, long deadline, MemorySegment dst) {
@@ -234,7 +249,7 @@ public final class StoreClient implements KvBackend {
             ReplicaList rl = lists.get(i);
             TransferStatus st = batch.status(request[i]);
             if (st == TransferStatus.OK) {
-                GetResult g = check(keys.get(i), rl, t0 + rl.leaseTtlNanos(), dsts.get(i));
+                GetResult g = reportIfCorrupt(keys.get(i), rl.replicas().getFirst(), check(keys.get(i), rl, t0 + rl.leaseTtlNanos(), dsts.get(i)));
                 out[i] = g.isHit() || g.status() == GetStatus.LEASE_EXPIRED ? g : readVerified(keys.get(i), rl, t0, dsts.get(i), 1, g);
             } else if (st == TransferStatus.PENDING || st == TransferStatus.TIMEOUT || timedOut) {
                 out[i] = GetResult.failed(GetStatus.TIMEOUT, "transfer did not finish in time");

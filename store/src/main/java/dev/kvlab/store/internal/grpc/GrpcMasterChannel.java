@@ -160,6 +160,12 @@ public final class GrpcMasterChannel implements MasterChannel {
     }
 
     @Override
+    public boolean reportCorrupt(String tenant, String key, String segment, long offset) {
+        return call(MasterRpc.REPORT_CORRUPT, dev.kvlab.store.internal.rpc.proto.CorruptRequest.newBuilder().setTenant(tenant).setKey(key)
+                .setSegment(segment).setOffset(offset).build()).getDropped();
+    }
+
+    @Override
     public void close() {
         channel.shutdownNow();
         try {

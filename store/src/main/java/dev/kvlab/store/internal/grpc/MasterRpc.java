@@ -43,10 +43,12 @@ public final class MasterRpc {
     public static final MethodDescriptor<GetRequest, GetReply> GET_REPLICA_LIST = unary("GetReplicaList", GetRequest.getDefaultInstance(), GetReply.getDefaultInstance());
     public static final MethodDescriptor<KeysRequest, ExistsReply> EXISTS = unary("Exists", KeysRequest.getDefaultInstance(), ExistsReply.getDefaultInstance());
     public static final MethodDescriptor<RemoveRequest, RemoveReply> REMOVE = unary("Remove", RemoveRequest.getDefaultInstance(), RemoveReply.getDefaultInstance());
+    public static final MethodDescriptor<dev.kvlab.store.internal.rpc.proto.CorruptRequest, dev.kvlab.store.internal.rpc.proto.CorruptReply> REPORT_CORRUPT =
+            unary("ReportCorrupt", dev.kvlab.store.internal.rpc.proto.CorruptRequest.getDefaultInstance(), dev.kvlab.store.internal.rpc.proto.CorruptReply.getDefaultInstance());
 
     public static final ServiceDescriptor DESCRIPTOR = ServiceDescriptor.newBuilder(SERVICE)
             .addMethod(PING).addMethod(MOUNT).addMethod(UNMOUNT).addMethod(PUT_START).addMethod(PUT_END).addMethod(PUT_REVOKE)
-            .addMethod(GET_REPLICA_LIST).addMethod(EXISTS).addMethod(REMOVE).build();
+            .addMethod(GET_REPLICA_LIST).addMethod(EXISTS).addMethod(REMOVE).addMethod(REPORT_CORRUPT).build();
 
     private MasterRpc() {}
 

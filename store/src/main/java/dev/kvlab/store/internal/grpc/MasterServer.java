@@ -112,6 +112,8 @@ public final class MasterServer implements AutoCloseable {
                     RemoveStatus s = m.remove(r.getTenant(), r.getKey());
                     return RemoveReply.newBuilder().setStatus(s.name()).build();
                 });
+        add(d, MasterRpc.REPORT_CORRUPT, r -> dev.kvlab.store.internal.rpc.proto.CorruptReply.newBuilder()
+                .setDropped(m.reportCorrupt(r.getTenant(), r.getKey(), r.getSegment(), r.getOffset())).build());
         return d.build();
     }
 

@@ -35,6 +35,15 @@ public interface MasterChannel extends AutoCloseable {
 
     RemoveStatus remove(String tenant, String key);
 
+    /**
+     * Reports that the replica of {@code key} at ({@code segment}, {@code offset}) failed verification on read; the
+     * master drops it (see {@code StoreMaster.dropCorruptReplica}). True when a replica was dropped. Channels that
+     * cannot report return false.
+     */
+    default boolean reportCorrupt(String tenant, String key, String segment, long offset) {
+        return false;
+    }
+
     @Override
     default void close() {}
 }

@@ -35,7 +35,7 @@ public final class MasterService implements MasterChannel {
     public static final int MAX_BATCH = 4096;
 
     private final StoreMaster master;
-    private final Counter ping, mount, unmount, putStart, putEnd, putRevoke, getReplicaList, exists, remove, rejected;
+    private final Counter ping, mount, unmount, putStart, putEnd, putRevoke, getReplicaList, exists, remove, reportCorrupt, rejected;
     private volatile MasterStats cached;
     private volatile long cachedAt;
     private final AtomicBoolean refreshing = new AtomicBoolean();
@@ -52,6 +52,9 @@ public final class MasterService implements MasterChannel {
         getReplicaList = rpc(registry, "get_replica_list");
         exists = rpc(registry, "exists");
         remove = rpc(registry, "remove");
+        reportCorrupt = rpc(registry, "report_corrupt");
+        FunctionCounter.builder("kvlab.store.replicas.corrupt.dropped", master, StoreMaster::corruptReplicasDropped)
+                .description("replicas dropped because a client found them failing verification (the next put repopulates the key)").register(registry);
         rejected = Counter.builder("kvlab.store.rpc.rejected").description("calls refused as bad input (key, tenant, batch size)").register(registry);
         gauge(registry, "kvlab.store.objects", "complete objects", MasterStats::objects);
         gauge(registry, "kvlab.store.objects.processing", "puts in progress", MasterStats::processing);
@@ -220,6 +223,12 @@ public final class MasterService implements MasterChannel {
     public RemoveStatus remove(String tenant, String key) {
         remove.increment();
         return master.remove(qualify(tenant, key));
+    }
+
+    @Override
+    public boolean reportCorrupt(String tenant, String key, String segment, long offset) {
+        reportCorrupt.increment();
+        return master.dropCorruptReplica(qualify(tenant, key), segment, offset);
     }
 
     private String qualify(String tenant, String key) {
