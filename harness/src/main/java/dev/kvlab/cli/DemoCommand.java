@@ -5,6 +5,7 @@ import dev.kvlab.harness.api.BadInputException;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.internal.bundle.BundleJson;
 import dev.kvlab.harness.internal.bundle.PartialBundle;
+import dev.kvlab.harness.internal.matrix.Heartbeat;
 import dev.kvlab.harness.internal.matrix.MatrixRunner;
 import dev.kvlab.harness.internal.metrics.InfluxPublisher;
 import java.io.PrintWriter;
@@ -49,19 +50,22 @@ public final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Path matrix = defaultMatrix();
-        MatrixSpec ms = MatrixSpec.load(matrix, sets, null);
-        if (sets.stream().noneMatch(x -> x.startsWith("transport_profile="))) {
-            Path profile = loopbackProfile(ms);
-            if (profile != null) {
-                List<String> withProfile = new ArrayList<>(sets);
-                withProfile.add("transport_profile=" + profile);
-                ms = MatrixSpec.load(matrix, withProfile, null);
-            }
-        }
-        influx.target(System::getenv);
+        MatrixSpec ms;
         MatrixRunner.Outcome o;
-        try (InfluxPublisher pub = influx.open(System.err)) {
-            o = MatrixExecution.run(spec, ms, out, resume, archive, RunCommand.listeners(pub));
+        try (Heartbeat hb = MatrixExecution.heartbeat(spec, matrix)) {
+            ms = MatrixSpec.load(matrix, sets, null, MatrixExecution.expansion(hb));
+            if (sets.stream().noneMatch(x -> x.startsWith("transport_profile="))) {
+                Path profile = loopbackProfile(ms);
+                if (profile != null) {
+                    List<String> withProfile = new ArrayList<>(sets);
+                    withProfile.add("transport_profile=" + profile);
+                    ms = MatrixSpec.load(matrix, withProfile, null, MatrixExecution.expansion(hb));
+                }
+            }
+            influx.target(System::getenv);
+            try (InfluxPublisher pub = influx.open(System.err)) {
+                o = MatrixExecution.run(spec, ms, out, resume, archive, RunCommand.listeners(pub), hb);
+            }
         }
         PrintWriter w = spec.commandLine().getOut();
         headline(w, BundleJson.read(o.bundle().resolve(PartialBundle.SUMMARY_JSON)));

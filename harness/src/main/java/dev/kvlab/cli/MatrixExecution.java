@@ -12,6 +12,7 @@ import dev.kvlab.harness.internal.bundle.CellFiles;
 import dev.kvlab.harness.internal.bundle.PartialBundle;
 import dev.kvlab.harness.internal.bundle.Provenance;
 import dev.kvlab.harness.internal.capacity.CapacityResults;
+import dev.kvlab.harness.internal.matrix.Heartbeat;
 import dev.kvlab.harness.internal.matrix.MatrixRunner;
 import dev.kvlab.harness.internal.matrix.ProgressReporter;
 import dev.kvlab.harness.internal.report.ReportRenderer;
@@ -29,6 +30,25 @@ import picocli.CommandLine.Model.CommandSpec;
 final class MatrixExecution {
 
     private MatrixExecution() {}
+
+    /** A line runs can start with at once (before the matrix is read), and the heartbeat that keeps them talking. */
+    static Heartbeat heartbeat(CommandSpec spec, Path matrix) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("kvlab: reading " + matrix);
+        err.flush();
+        Heartbeat hb = new Heartbeat(err, QUIET_SECONDS);
+        hb.printed();
+        hb.status("reading " + matrix);
+        return hb;
+    }
+
+    /** Seconds without a line after which the heartbeat says what the run is doing (issue 14: at least every 10 s). */
+    static final double QUIET_SECONDS = 5;
+
+    /** Keeps the heartbeat's status at the matrix expansion's count. */
+    static MatrixSpec.Expansion expansion(Heartbeat hb) {
+        return (done, total) -> hb.status(String.format(Locale.ROOT, "expanding and validating the matrix: %,d of %,d cells", done, total));
+    }
 
     /**
      * Exit 2 unless {@code out} can hold bundles: an existing directory, or one that can be created (its nearest
@@ -48,8 +68,8 @@ final class MatrixExecution {
 
     /** Runs {@code matrix} into {@code out} with sim runs on every core; {@code extra} listeners come after the progress reporter. */
     static MatrixRunner.Outcome run(CommandSpec spec, MatrixSpec matrix, Path out, boolean resume, boolean archive,
-                                    List<RunListener> extra) throws IOException {
-        return run(spec, matrix, out, resume, archive, extra, defaultJobs());
+                                    List<RunListener> extra, Heartbeat hb) throws IOException {
+        return run(spec, matrix, out, resume, archive, extra, defaultJobs(), hb);
     }
 
     /** Sim runs of one step at once by default: one per core. */
@@ -59,20 +79,22 @@ final class MatrixExecution {
 
     /** As above with {@code jobs} sim runs at once (the results do not depend on it). */
     static MatrixRunner.Outcome run(CommandSpec spec, MatrixSpec matrix, Path out, boolean resume, boolean archive,
-                                    List<RunListener> extra, int jobs) throws IOException {
+                                    List<RunListener> extra, int jobs, Heartbeat hb) throws IOException {
         checkOut(out);
         PrintWriter err = spec.commandLine().getErr();
         List<String> args = spec.root().commandLine().getParseResult() == null ? List.of(spec.name())
                 : spec.root().commandLine().getParseResult().originalArgs();
         Provenance prov = Provenance.capture(KvlabVersion.version(), args);
         List<RunListener> listeners = new ArrayList<>();
-        listeners.add(new ProgressReporter(err, ProgressReporter.stderrIsTerminal()));
+        hb.status("preparing the run (checking traces, writing the plan)");
+        listeners.add(new ProgressReporter(err, ProgressReporter.stderrIsTerminal(), hb));
         listeners.addAll(extra);
         ReportRenderer renderer = new ReportRenderer();
         MatrixRunner runner = new MatrixRunner(new CellRunner()::run, listeners, prov, Clock.systemUTC(), renderer::render, err, jobs);
         MatrixRunner.Outcome o = runner.run(matrix, out, resume);
         if (archive) {
             Path tgz = o.bundle().resolveSibling(o.bundle().getFileName() + ".tar.gz");
+            hb.status("archiving " + tgz);
             BundleArchive.create(o.bundle(), tgz);
             err.println("kvlab: archived to " + tgz);
         }

@@ -5,6 +5,7 @@ import dev.kvlab.harness.api.RunListener;
 import dev.kvlab.harness.api.Shard;
 import dev.kvlab.harness.internal.matrix.ShardRecord;
 import dev.kvlab.harness.api.config.Mode;
+import dev.kvlab.harness.internal.matrix.Heartbeat;
 import dev.kvlab.harness.internal.matrix.MatrixRunner;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -75,15 +76,18 @@ public final class RunCommand implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
             }
         }
-        MatrixSpec whole = MatrixSpec.load(matrix, sets, m);
-        MatrixSpec ms = sh == null ? whole : sh.select(whole);
-        influx.target(System::getenv); // bad --influx options: exit 2 before anything runs
         MatrixRunner.Outcome o;
-        try (InfluxPublisher pub = influx.open(System.err)) {
-            if (jobs != null && jobs < 1) throw new ParameterException(spec.commandLine(), "--jobs: must be >= 1, got " + jobs);
-            List<RunListener> extra = new ArrayList<>(listeners(pub));
-            if (sh != null) extra.add(new ShardRecord(sh, whole));
-            o = MatrixExecution.run(spec, ms, out, resume, archive, extra, jobs == null ? MatrixExecution.defaultJobs() : jobs);
+        MatrixSpec ms;
+        try (Heartbeat hb = MatrixExecution.heartbeat(spec, matrix)) {
+            MatrixSpec whole = MatrixSpec.load(matrix, sets, m, MatrixExecution.expansion(hb));
+            ms = sh == null ? whole : sh.select(whole);
+            influx.target(System::getenv); // bad --influx options: exit 2 before anything runs
+            try (InfluxPublisher pub = influx.open(System.err)) {
+                if (jobs != null && jobs < 1) throw new ParameterException(spec.commandLine(), "--jobs: must be >= 1, got " + jobs);
+                List<RunListener> extra = new ArrayList<>(listeners(pub));
+                if (sh != null) extra.add(new ShardRecord(sh, whole));
+                o = MatrixExecution.run(spec, ms, out, resume, archive, extra, jobs == null ? MatrixExecution.defaultJobs() : jobs, hb);
+            }
         }
         return MatrixExecution.print(spec, ms, o, json);
     }

@@ -51,7 +51,21 @@ public record MatrixSpec(String name, Path file, String description, Map<String,
      * @throws BadInputException naming FILE:LINE, the factor or the {@code --set}
      */
     public static MatrixSpec load(Path file, List<String> sets, Mode mode) {
-        return MatrixParser.load(file, sets, mode);
+        return MatrixParser.load(file, sets, mode, Expansion.NONE);
+    }
+
+    /** As {@link #load}, telling {@code progress} how far the expansion into cells got (a large matrix takes a while). */
+    public static MatrixSpec load(Path file, List<String> sets, Mode mode, Expansion progress) {
+        return MatrixParser.load(file, sets, mode, progress);
+    }
+
+    /** Told as a matrix is expanded and validated cell by cell. */
+    @FunctionalInterface
+    public interface Expansion {
+        /** {@code done} of {@code total} cells are expanded and validated. */
+        void cells(int done, int total);
+
+        Expansion NONE = (d, t) -> {};
     }
 
     /** As {@link #load}, from YAML text named {@code sourceName}; relative paths resolve against {@code baseDir}. */

@@ -29,7 +29,34 @@ public final class CatalogFiles {
                          double hbmBandwidth, String hbmCapacity, double hostLinkBandwidth, double prefillMfu,
                          double decodeBandwidthUtilization) {}
 
+    /**
+     * Adds the built-in catalog. Its resources are read and bound once per JVM (they cannot change while it runs;
+     * the entries are immutable records): validation binds it for every cell of a matrix.
+     */
     public static void builtIn(Map<String, ModelSpec> models, Map<String, HardwareSpec> hardware, List<String> sources) {
+        models.putAll(BuiltIn.MODELS);
+        hardware.putAll(BuiltIn.HARDWARE);
+        sources.addAll(BuiltIn.SOURCES);
+    }
+
+    /** The parsed built-in resources (initialised on first use). */
+    private static final class BuiltIn {
+        static final Map<String, ModelSpec> MODELS;
+        static final Map<String, HardwareSpec> HARDWARE;
+        static final List<String> SOURCES;
+
+        static {
+            Map<String, ModelSpec> m = new java.util.LinkedHashMap<>();
+            Map<String, HardwareSpec> h = new java.util.LinkedHashMap<>();
+            List<String> s = new java.util.ArrayList<>();
+            read(m, h, s);
+            MODELS = java.util.Collections.unmodifiableMap(m);
+            HARDWARE = java.util.Collections.unmodifiableMap(h);
+            SOURCES = List.copyOf(s);
+        }
+    }
+
+    private static void read(Map<String, ModelSpec> models, Map<String, HardwareSpec> hardware, List<String> sources) {
         for (String f : new String[] {"models.yaml", "hardware.yaml"}) {
             try (InputStream in = CatalogFiles.class.getResourceAsStream(BASE + f)) {
                 if (in == null) throw new IllegalStateException("built-in catalog " + f + " is missing from the jar");

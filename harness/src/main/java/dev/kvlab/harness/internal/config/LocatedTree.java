@@ -168,14 +168,16 @@ public final class LocatedTree {
 
     /** Whether the value at {@code pointer}, or one below it, has an origin of its own that {@code test} accepts. */
     public boolean hasOriginAtOrBelow(String pointer, java.util.function.Predicate<String> test) {
+        String below = pointer + "/";
         for (Map.Entry<String, String> e : origins.entrySet())
-            if ((e.getKey().equals(pointer) || e.getKey().startsWith(pointer + "/")) && test.test(e.getValue())) return true;
+            if ((e.getKey().startsWith(below) || e.getKey().equals(pointer)) && test.test(e.getValue())) return true;
         return false;
     }
 
     /** Records that the value at {@code pointer} (and below) now comes from {@code origin}. */
     public void setOrigin(String pointer, String origin) {
-        origins.keySet().removeIf(k -> k.equals(pointer) || k.startsWith(pointer + "/"));
+        String below = pointer + "/";
+        origins.keySet().removeIf(k -> k.startsWith(below) || k.equals(pointer));
         origins.put(pointer, origin);
     }
 

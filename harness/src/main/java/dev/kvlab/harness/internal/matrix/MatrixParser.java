@@ -43,18 +43,22 @@ public final class MatrixParser {
     private MatrixParser() {}
 
     public static MatrixSpec load(Path file, List<String> sets, Mode mode) {
+        return load(file, sets, mode, MatrixSpec.Expansion.NONE);
+    }
+
+    public static MatrixSpec load(Path file, List<String> sets, Mode mode, MatrixSpec.Expansion progress) {
         LocatedTree located = LocatedTree.read(file);
         ConfigTree base = ConfigTree.load(file);
         String fn = file.getFileName().toString();
         String defName = fn.replaceFirst("\\.(ya?ml|json)$", "");
-        return build(located, base, file.toString(), file.toAbsolutePath().normalize(), defName, sets, mode);
+        return build(located, base, file.toString(), file.toAbsolutePath().normalize(), defName, sets, mode, progress);
     }
 
     public static MatrixSpec parse(String yaml, String sourceName, Path baseDir, List<String> sets, Mode mode) {
         LocatedTree located = LocatedTree.parse(yaml, sourceName);
         ConfigTree base = ConfigTree.parse(yaml, sourceName, baseDir);
         String defName = Path.of(sourceName).getFileName().toString().replaceFirst("\\.(ya?ml|json)$", "");
-        return build(located, base, sourceName, null, defName, sets, mode);
+        return build(located, base, sourceName, null, defName, sets, mode, MatrixSpec.Expansion.NONE);
     }
 
     /**
@@ -175,7 +179,8 @@ public final class MatrixParser {
     }
 
 
-    private static MatrixSpec build(LocatedTree located, ConfigTree base, String src, Path file, String defName, List<String> sets, Mode mode) {
+    private static MatrixSpec build(LocatedTree located, ConfigTree base, String src, Path file, String defName, List<String> sets, Mode mode,
+                                    MatrixSpec.Expansion progress) {
         ObjectNode root = located.root();
         for (String k : MATRIX_KEYS) base.remove(k);
 
@@ -311,6 +316,7 @@ public final class MatrixParser {
                 runs.add(new CellRun(id, ci, labels, k, seed, rc.mode(), rc, tree));
             }
             cells.add(new MatrixCell(ci, id, labels, runs));
+            if ((ci + 1) % 256 == 0 || ci + 1 == combos.size()) progress.cells(ci + 1, combos.size());
         }
 
         String baseline = baseline(located, cells, declared, factors);

@@ -1,5 +1,6 @@
 package dev.kvlab.harness.internal.matrix;
 
+import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.CellSummary;
@@ -10,12 +11,14 @@ import java.util.Locale;
 
 /**
  * Shows a run's progress on stderr: on a terminal a one-line bar (cells done of all, requests completed so far,
- * the cell running), otherwise one plain log line per cell × replicate.
+ * the cell running), otherwise one plain log line per cell × replicate. Between lines it keeps its
+ * {@link Heartbeat}'s status current (the cell running, its requests so far), so a long cell is not silent.
  */
 public final class ProgressReporter implements RunListener {
 
     private final PrintWriter err;
     private final boolean terminal;
+    private final Heartbeat heartbeat;
     private int total, done;
     private boolean upTo;
     private long requests, failed;
@@ -23,8 +26,13 @@ public final class ProgressReporter implements RunListener {
     private long runStart;
 
     public ProgressReporter(PrintWriter err, boolean terminal) {
+        this(err, terminal, Heartbeat.none());
+    }
+
+    public ProgressReporter(PrintWriter err, boolean terminal, Heartbeat heartbeat) {
         this.err = err;
         this.terminal = terminal;
+        this.heartbeat = heartbeat;
     }
 
     /** Whether stderr is a terminal (a progress bar makes sense). */
@@ -43,12 +51,23 @@ public final class ProgressReporter implements RunListener {
                 + (upTo ? ", capacity searches over " + start.matrix().capacity().knob() + " (at most " + total + " probes)" : "");
         err.println("kvlab: run " + start.runId() + ": " + what + (done > 0 ? ", " + done + " already done" : ""));
         err.flush();
+        heartbeat.printed();
+        heartbeat.status("run " + start.runId() + ": starting");
     }
 
     @Override
     public void cellStarted(String runId, CellRun cell) {
         cellStart = System.nanoTime();
+        heartbeat.status(String.format(Locale.ROOT, "[%d/%d] %s (%s): running (warm-up or setup)", done + 1, total, cell.label(), cell.mode()));
         if (terminal) bar(cell.label() + " (" + cell.mode() + ") ...");
+    }
+
+    /** Keeps the heartbeat's status at the running cell's counts (read on the cell's thread; cheap). */
+    @Override
+    public CellObserver cellObserver(String runId, CellRun cell) {
+        int n = done + 1;
+        return p -> heartbeat.status(String.format(Locale.ROOT, "[%d/%d] %s (%s): %d requests arrived, %d completed, %d failed, "
+                + "%.0f s of run clock", n, total, cell.label(), cell.mode(), p.requests(), p.completed(), p.failed(), p.runSeconds()));
     }
 
     @Override
@@ -70,6 +89,9 @@ public final class ProgressReporter implements RunListener {
             err.println("kvlab: " + line);
             err.flush();
         }
+        heartbeat.printed();
+        heartbeat.status(done < total ? String.format(Locale.ROOT, "%d of %d cell runs done", done, total)
+                : "all " + total + " cell runs done: writing the summary, report and manifest");
     }
 
     @Override
@@ -79,6 +101,8 @@ public final class ProgressReporter implements RunListener {
         err.println(String.format(Locale.ROOT, "kvlab: run %s %s: %d of %d cell runs, %d requests completed, %d failed, %.1f s",
                 end.runId(), end.ok() ? "finished" : "stopped", done, total, requests, failed, secs));
         err.flush();
+        heartbeat.printed();
+        heartbeat.status("run " + end.runId() + " " + (end.ok() ? "finished" : "stopped"));
     }
 
     private void bar(String now) {
