@@ -126,11 +126,13 @@ public final class MasterBench {
             }
             Thread.sleep(s.warmup().toMillis());
             measured.recording(true);
+            long cpu0 = processCpuNanos();
             long t0 = System.nanoTime();
             long until = t0 + s.duration().toNanos();
             while (!stop.get() && System.nanoTime() < until) Thread.sleep(Math.max(1, Math.min(50, (until - System.nanoTime()) / 1_000_000)));
             measured.recording(false);
             long t1 = System.nanoTime();
+            long cpu = processCpuNanos() - cpu0;
             stop.set(true);
             for (Thread t : threads) t.join(30_000);
             if (!failures.isEmpty()) throw new IllegalStateException("a bench client failed: " + failures.getFirst(), failures.getFirst());
@@ -143,10 +145,17 @@ public final class MasterBench {
                         round(h.getMaxValue() / 1e3)));
             }
             long ok = measured.okKeys.sum();
-            return MasterBenchResult.of(s, round(secs), ok, measured.failedKeys.sum(), round(ok / secs), lat);
+            return MasterBenchResult.of(s, round(secs), ok, measured.failedKeys.sum(), round(ok / secs), lat,
+                    cpu < 0 ? Double.NaN : round(cpu / 1e9), cpu < 0 || ok == 0 ? Double.NaN : round(cpu / 1e3 / ok));
         } finally {
             for (MasterChannel c : chans) c.close();
         }
+    }
+
+    /** CPU time of this process (master and clients when the master runs here), or -1 where the JVM cannot tell. */
+    private static long processCpuNanos() {
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : -1;
     }
 
     private static String key(int client, long i) {

@@ -22,6 +22,8 @@ public record MasterBenchResult(
         @JsonProperty("keys_per_s") double keysPerSecond,
         @JsonProperty("ops_per_s") double opsPerSecond,
         @JsonProperty("rpcs") Map<String, RpcLatency> rpcs,
+        @JsonProperty("cpu_seconds") double cpuSeconds,
+        @JsonProperty("cpu_us_per_key") double cpuMicrosPerKey,
         @JsonProperty("data_moved") String dataMoved) {
 
     /** One RPC's figures over the measured window. */
@@ -36,11 +38,11 @@ public record MasterBenchResult(
             @JsonProperty("max_us") double maxUs) {}
 
     static MasterBenchResult of(MasterBench.Settings s, double secs, long keys, long failed, double keysPerSecond,
-                                Map<MeasuredMasterChannel.Rpc, RpcLatency> lat) {
+                                Map<MeasuredMasterChannel.Rpc, RpcLatency> lat, double cpuSeconds, double cpuMicrosPerKey) {
         Map<String, RpcLatency> byName = new LinkedHashMap<>();
         lat.forEach((r, l) -> byName.put(r.name().toLowerCase(Locale.ROOT), l));
         // one op is one key (a batch call of 128 keys is 128 ops), as master_bench counts
         return new MasterBenchResult(s.master(), s.op().label(), s.clients(), s.op().batched() ? s.batchSize() : 1, s.valueSize(), s.segments(),
-                s.segmentBytes(), secs, keys, failed, keysPerSecond, keysPerSecond, byName, "none (metadata only: fake segments, no transfers)");
+                s.segmentBytes(), secs, keys, failed, keysPerSecond, keysPerSecond, byName, cpuSeconds, cpuMicrosPerKey, "none (metadata only: fake segments, no transfers)");
     }
 }
