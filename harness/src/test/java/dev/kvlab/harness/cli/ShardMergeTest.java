@@ -109,6 +109,62 @@ class ShardMergeTest {
         }
     }
 
+    static final String SEARCH = """
+            name: search
+            mode: sim
+            model: llama-3-8b
+            hardware: h100
+            cluster: {instances: 1}
+            workload:
+              generator: {kind: shared-prefix, groups: 4, prompts_per_group: 4, prefix_tokens: 1024, suffix_tokens: 128, output_tokens: 8}
+              arrival: {process: poisson, rate: 4}
+            slo: {ttft_ms: 150}
+            factors:
+              tiers: [none, local-only]
+            replicates: 2
+            baseline: {tiers: none}
+            capacity: {knob: workload.arrival.rate, start: 4, min: 0.5, max: 256, target_attainment: 0.9, precision: 0.25, max_probes: 6}
+            """;
+
+    @Test
+    void aCapacitySearchIsShardedByWholeSearchesAndMergesToTheSameCapacities() throws Exception {
+        Path m = TestMatrices.write(dir, "c.yaml", SEARCH);
+        Cli full = Cli.run("run", m.toString(), "--out", dir.resolve("full").toString());
+        assertThat(full.exit()).as(full.err()).isZero();
+        List<String> shards = new ArrayList<>();
+        for (int k = 1; k <= 2; k++) {
+            Cli s = Cli.run("run", m.toString(), "--shard", k + "/2", "--out", dir.resolve("s" + k).toString());
+            assertThat(s.exit()).as(s.err()).isZero();
+            shards.add(last(s.out()));
+            Cli v = Cli.run("verify", last(s.out()));
+            assertThat(v.exit()).as(v.out() + v.err()).isZero();
+        }
+        // each search (cell x replicate) ran in one shard only, with all its probes
+        Set<String> probed = new HashSet<>();
+        for (String sh : shards)
+            for (JsonNode c : new ObjectMapper().readTree(Path.of(sh, "manifest.json").toFile()).get("cells"))
+                for (JsonNode r : c.get("replicates")) probed.add(c.get("cell").asText() + "/" + r.get("replicate").asInt());
+        assertThat(probed).isEqualTo(rows(Path.of(last(full.out()))).keySet());
+        Cli merged = Cli.run("merge", shards.get(1), shards.get(0), "--out", dir.resolve("merged").toString());
+        assertThat(merged.exit()).as(merged.err()).isZero();
+        Path mb = Path.of(last(merged.out()));
+        assertThat(Cli.run("verify", mb.toString()).exit()).isZero();
+        assertThat(rows(mb)).isEqualTo(rows(Path.of(last(full.out()))));
+        assertThat(capacities(mb)).isEqualTo(capacities(Path.of(last(full.out())))).isNotEmpty();
+    }
+
+    private static List<String> capacities(Path bundle) throws Exception {
+        List<String> out = new ArrayList<>();
+        for (String line : Files.readAllLines(bundle.resolve("capacity.csv"))) {
+            List<String> keep = new ArrayList<>();
+            String[] f = line.split(",", -1);
+            String[] h = Files.readAllLines(bundle.resolve("capacity.csv")).getFirst().split(",", -1);
+            for (int i = 0; i < f.length && i < h.length; i++) if (!h[i].contains("wall")) keep.add(f[i]);
+            out.add(String.join(",", keep));
+        }
+        return out;
+    }
+
     @Test
     void badShardArgumentsAreBadInput() throws Exception {
         Path m = TestMatrices.write(dir, "m.yaml", TestMatrices.SMALL);

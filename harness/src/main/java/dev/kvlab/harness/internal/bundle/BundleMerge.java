@@ -3,10 +3,13 @@ package dev.kvlab.harness.internal.bundle;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.BadInputException;
+import dev.kvlab.harness.api.CapacitySpec;
 import dev.kvlab.harness.api.CellRun;
+import dev.kvlab.harness.api.Experiment;
 import dev.kvlab.harness.api.MatrixCell;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.config.Mode;
+import dev.kvlab.harness.internal.capacity.CapacityParser;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,7 +59,19 @@ public final class BundleMerge {
         PartialBundle pb = PartialBundle.create(out, spec, start, prov.commandLine());
         boolean ok = false;
         try {
-            for (CellRun r : spec.runs()) copyTree(CellFiles.dir(owner.get(r.label()).dir(), r.cell(), r.replicate()), CellFiles.dir(pb.dir(), r.cell(), r.replicate()));
+            for (Part p : parts)
+                for (JsonNode c : p.manifest().path("cells"))
+                    for (JsonNode r : c.path("replicates")) {
+                        String cell = c.path("cell").asText();
+                        int k = r.path("replicate").asInt();
+                        copyTree(CellFiles.dir(p.dir(), cell, k), CellFiles.dir(pb.dir(), cell, k));
+                    }
+            // what the experiment (fixed matrix or capacity search) makes of the runs recorded: all done, in its order
+            Experiment experiment = spec.experiment();
+            Experiment.Step step = experiment.step(pb.records());
+            if (!step.finished())
+                throw new BadInputException("the shards' runs do not finish the experiment: " + step.next().size() + " run(s) still to run, e.g. "
+                        + step.next().getFirst().label());
             List<Map<String, Object>> from = new ArrayList<>();
             for (Part p : parts) {
                 Map<String, Object> m = new LinkedHashMap<>();
@@ -69,7 +84,8 @@ public final class BundleMerge {
                 m.put("ended_at", p.manifest().path("ended_at").asText());
                 from.add(m);
             }
-            PartialBundle.Finished fin = pb.finish(spec, spec.runs(), Map.of(), prov, Instant.now(), report, Map.of("merged_from", from));
+            PartialBundle.Finished fin = pb.finish(spec, step.done(), experiment.results(pb.records(), pb.runId()), prov, Instant.now(), report,
+                    Map.of("merged_from", from));
             ok = true;
             return fin;
         } finally {
@@ -133,16 +149,21 @@ public final class BundleMerge {
         return owner;
     }
 
-    /** The whole matrix, from the shards' manifests (configs are the recorded trees; they are not re-bound, merging runs nothing). */
+    /**
+     * The whole matrix, from the shards' manifests. Configs are the recorded trees, not re-bound: merging runs nothing.
+     * For a capacity search a searched run's tree is one of its probes' (the search sets the knob itself).
+     */
     private static MatrixSpec rebuild(Part any, Map<String, Part> owner) {
         JsonNode mx = any.manifest().path("matrix");
         ObjectNode resolved = (ObjectNode) mx.path("resolved");
+        boolean search = ShardManifest.isSearch(any.manifest());
         Map<String, List<String>> factors = new LinkedHashMap<>();
         resolved.path("factors").fields().forEachRemaining(e -> {
             List<String> l = new ArrayList<>();
             e.getValue().forEach(v -> l.add(v.asText()));
             factors.put(e.getKey(), l);
         });
+        String knob = search ? resolved.path("capacity").path("knob").asText() : null;
         Map<String, List<CellRun>> runsByCell = new LinkedHashMap<>();
         Map<String, Map<String, String>> cellFactors = new LinkedHashMap<>();
         Map<String, Integer> index = new LinkedHashMap<>();
@@ -151,15 +172,19 @@ public final class BundleMerge {
             String cell = label.substring(0, slash);
             int k = Integer.parseInt(label.substring(slash + 2));
             index.putIfAbsent(cell, index.size());
-            JsonNode c = cellEntry(owner.get(label).manifest(), cell);
-            JsonNode r = null;
-            for (JsonNode x : c.path("replicates")) if (x.path("replicate").asInt() == k) r = x;
+            JsonNode c = null, r = null;
+            for (JsonNode x : owner.get(label).manifest().path("cells")) {
+                if (!cell.equals(ShardManifest.baseCell(x.path("cell").asText(), search))) continue;
+                for (JsonNode y : x.path("replicates")) if (y.path("replicate").asInt() == k && r == null) { c = x; r = y; }
+            }
             if (r == null) throw new BadInputException(owner.get(label).given() + ": its manifest does not describe run " + label);
             Map<String, String> f = new LinkedHashMap<>();
             c.path("factors").fields().forEachRemaining(e -> f.put(e.getKey(), e.getValue().asText()));
+            if (knob != null && !factors.containsKey(knob)) f.remove(knob); // a probe's load, not a factor of the cell
             cellFactors.putIfAbsent(cell, f);
+            ObjectNode tree = (ObjectNode) r.path("config").deepCopy();
             runsByCell.computeIfAbsent(cell, x -> new ArrayList<>()).add(new CellRun(cell, index.get(cell), f, k, r.path("seed").asLong(),
-                    Mode.parse(r.path("mode").asText(c.path("mode").asText())), null, (ObjectNode) r.path("config").deepCopy()));
+                    Mode.parse(r.path("mode").asText(c.path("mode").asText())), search ? bind(tree, owner.get(label).given() + " " + label) : null, tree));
         }
         List<MatrixCell> cells = new ArrayList<>();
         runsByCell.forEach((cell, runs) -> cells.add(new MatrixCell(index.get(cell), cell, cellFactors.get(cell), runs)));
@@ -168,8 +193,26 @@ public final class BundleMerge {
         String baseline = resolved.path("baseline").isTextual() ? resolved.get("baseline").asText() : null;
         String description = resolved.path("description").isTextual() ? resolved.get("description").asText() : null;
         Path file = mx.path("file").isTextual() ? Path.of(mx.get("file").asText()) : null;
+        CapacitySpec capacity = null;
+        if (search) {
+            // the block as the manifest resolves it (durations in seconds), read back with the parser's own checks
+            ObjectNode block = ((ObjectNode) resolved.get("capacity")).deepCopy();
+            for (String[] k : new String[][] {{"min_duration_s", "min_duration"}, {"budget_s", "budget"}})
+                if (block.has(k[0])) block.set(k[1], block.remove(k[0]));
+            if (block.path("cells").isObject() && block.get("cells").isEmpty()) block.remove("cells"); // every cell searched
+            capacity = CapacityParser.parse(block, ptr -> any.given() + ": manifest.json matrix.resolved" + ptr, factors, cells);
+        }
         return new MatrixSpec(resolved.path("name").asText(), file, description, factors, resolved.path("replicates").asInt(), baseline, cells, inputs,
-                any.info().matrixSha256(), resolved.deepCopy(), null);
+                any.info().matrixSha256(), resolved.deepCopy(), capacity);
+    }
+
+    /** A search's block is validated against the bound configs (its SLO); a fixed matrix needs none bound. */
+    private static dev.kvlab.harness.api.config.RunConfig bind(ObjectNode tree, String where) {
+        try {
+            return dev.kvlab.harness.api.config.ConfigTree.parse(BundleJson.mapper().writeValueAsString(tree), "manifest.json of " + where, null).bind();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private static JsonNode cellEntry(JsonNode manifest, String cell) {

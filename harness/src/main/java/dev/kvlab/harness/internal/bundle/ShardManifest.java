@@ -16,7 +16,8 @@ import java.util.Map;
  * </pre>
  *
  * A shard bundle is otherwise an ordinary bundle of the runs it holds, whose {@code matrix.sha256} is
- * {@link Shard#sha256Of} the whole matrix's.
+ * {@link Shard#sha256Of} the whole matrix's. For a capacity search the units are whole searches (one per searched
+ * cell × replicate, named as the run it searches): the bundle holds every probe ({@code <cell>@<load>/r<k>}) of each.
  */
 public final class ShardManifest {
 
@@ -82,9 +83,29 @@ public final class ShardManifest {
             p.add(new BundleVerifier.Problem(f, "shard " + info.shard().label() + ": matrix.sha256 is not the hash of this shard of matrix " + info.matrixSha256()));
         if (!held(info.shard(), info.allRuns()).equals(info.runs()))
             p.add(new BundleVerifier.Problem(f, "shard " + info.shard().label() + ": 'runs' are not the runs this shard holds of 'all_runs'"));
+        boolean search = isSearch(manifest);
         List<String> inCells = new ArrayList<>();
-        for (JsonNode c : manifest.path("cells")) for (JsonNode r : c.path("replicates")) inCells.add(c.path("cell").asText() + "/r" + r.path("replicate").asInt());
-        if (!inCells.equals(info.runs()))
-            p.add(new BundleVerifier.Problem(f, "shard " + info.shard().label() + ": the manifest's cells hold " + inCells.size() + " runs, not the shard's " + info.runs().size()));
+        for (JsonNode c : manifest.path("cells"))
+            for (JsonNode r : c.path("replicates")) {
+                String label = baseCell(c.path("cell").asText(), search) + "/r" + r.path("replicate").asInt();
+                if (!search || !inCells.contains(label)) inCells.add(label);
+            }
+        boolean same = search ? new java.util.HashSet<>(inCells).equals(new java.util.HashSet<>(info.runs())) : inCells.equals(info.runs());
+        if (!same)
+            p.add(new BundleVerifier.Problem(f, "shard " + info.shard().label() + ": the manifest's cells hold " + inCells.size()
+                    + (search ? " searches" : " runs") + ", not the shard's " + info.runs().size()));
+    }
+
+    /** Whether {@code manifest} is a capacity search's: its units are whole searches, whose probes are cells {@code <cell>@<load>}. */
+    static boolean isSearch(JsonNode manifest) {
+        JsonNode c = manifest.path("matrix").path("resolved").get("capacity");
+        return c != null && c.isObject();
+    }
+
+    private static final java.util.regex.Pattern PROBE = java.util.regex.Pattern.compile("@[0-9][0-9.eE+-]*$");
+
+    /** The searched cell a probe's cell id belongs to (the id itself when not a probe, or not a search). */
+    static String baseCell(String cell, boolean search) {
+        return search ? PROBE.matcher(cell).replaceFirst("") : cell;
     }
 }

@@ -15,6 +15,17 @@ import dev.kvlab.transport.api.LinearTransportModel;
  */
 public record LinkProbe(long lookupNanos, double latencySeconds, double bytesPerSecond, int rounds) {
 
+    /**
+     * The measured link in kvlab's link syntax, for labelling the cell: payload rate (3 significant digits) {@code @}
+     * the lookup round trip, e.g. {@code 912mbps@450us (measured)}: what the cell's data crossed, not an emulation.
+     */
+    public String label() {
+        double bits = bytesPerSecond * 8;
+        double scale = Math.pow(10, Math.floor(Math.log10(Math.max(1, bits))) - 2);
+        double r = Math.max(1, Math.round(bits / scale) * scale);
+        return new dev.kvlab.transport.api.LinkSpec(1, r, java.time.Duration.ofNanos(lookupNanos / 1000 * 1000)) + " (measured)";
+    }
+
     /** The measured link as a transport model (not emulated: measured on this machine, now). */
     public LinearTransportModel model(String transport) {
         return new LinearTransportModel(transport + "-measured", false, latencySeconds, 0, bytesPerSecond, bytesPerSecond);

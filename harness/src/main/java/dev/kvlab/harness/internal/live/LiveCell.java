@@ -161,6 +161,7 @@ public final class LiveCell implements CellClock {
         TransportModel link = store.linkModel();
         extras.put("link_model", link.name());
         extras.put("link_source", plan.config().transportProfile() == null ? "measured at cell start" : "transport_profile");
+        extras.put("link_measured", probe.label());
         extras.put("link_measured_bytes_per_s", probe.bytesPerSecond());
         extras.put("link_measured_latency_us", probe.latencySeconds() * 1e6);
         extras.put("link_measured_lookup_us", probe.lookupNanos() / 1e3);
