@@ -13,27 +13,36 @@ public final class DocQaGenerator extends GeneratedSource {
 
     private static final long DOCUMENT = 21, QUESTION = 22, OUTPUT = 23;
     private final WorkloadSpec.DocQa spec;
-    private final int[] docs; // document of each request
+    /**
+     * Document of each request for {@code order: random} only (a seeded shuffle needs the permutation); tile and
+     * interleave are computed per request, so they stream in constant memory.
+     */
+    private final int[] shuffled;
 
     public DocQaGenerator(WorkloadSpec.DocQa spec, Namespace namespace, long seed) {
         super(namespace, seed, spec.blockTokens(), Math.toIntExact((long) spec.documents() * spec.repeats()));
         this.spec = spec;
-        int d = spec.documents(), r = spec.repeats();
-        docs = new int[count()];
         switch (spec.order()) {
-            case "tile" -> { for (int k = 0; k < docs.length; k++) docs[k] = k % d; }
-            case "interleave" -> { for (int k = 0; k < docs.length; k++) docs[k] = k / r; }
+            case "tile", "interleave" -> shuffled = null;
             case "random" -> {
-                for (int k = 0; k < docs.length; k++) docs[k] = k % d;
-                shuffle(docs, random(3));
+                int d = spec.documents();
+                shuffled = new int[count()];
+                for (int k = 0; k < shuffled.length; k++) shuffled[k] = k % d;
+                shuffle(shuffled, random(3));
             }
             default -> throw new IllegalArgumentException("order " + spec.order());
         }
     }
 
+    /** The document asked about in request {@code k}. */
+    private int doc(int k) {
+        if (shuffled != null) return shuffled[k];
+        return spec.order().equals("tile") ? k % spec.documents() : k / spec.repeats();
+    }
+
     @Override
     protected Request make(int index) {
-        int doc = docs[index];
+        int doc = doc(index);
         TokenSequence p = new TokenSequence()
                 .add(TokenSequence.contentId(seed, DOCUMENT, doc), spec.documentTokens())
                 .add(TokenSequence.contentId(seed, QUESTION, index),

@@ -9,27 +9,38 @@ public final class SharedPrefixGenerator extends GeneratedSource {
 
     private static final long PREFIX = 11, SUFFIX = 12, OUTPUT = 13;
     private final WorkloadSpec.SharedPrefix spec;
-    private final int[] order; // prompt number g * promptsPerGroup + i, in sending order
+    /**
+     * Prompt number {@code g * promptsPerGroup + i} of each request, for {@code order: random} only (a seeded
+     * shuffle needs the permutation: 4 bytes per request); grouped and interleaved orders are computed per request,
+     * so those workloads stream in constant memory however long they are.
+     */
+    private final int[] shuffled;
 
     public SharedPrefixGenerator(WorkloadSpec.SharedPrefix spec, Namespace namespace, long seed) {
         super(namespace, seed, spec.blockTokens(), Math.toIntExact((long) spec.groups() * spec.promptsPerGroup()));
         this.spec = spec;
-        int g = spec.groups(), m = spec.promptsPerGroup();
-        order = new int[count()];
         switch (spec.order()) {
-            case "grouped" -> { for (int k = 0; k < order.length; k++) order[k] = k; }
-            case "interleaved" -> { for (int k = 0; k < order.length; k++) order[k] = (k % g) * m + k / g; }
+            case "grouped", "interleaved" -> shuffled = null;
             case "random" -> {
-                for (int k = 0; k < order.length; k++) order[k] = k;
-                shuffle(order, random(2));
+                shuffled = new int[count()];
+                for (int k = 0; k < shuffled.length; k++) shuffled[k] = k;
+                shuffle(shuffled, random(2));
             }
             default -> throw new IllegalArgumentException("order " + spec.order());
         }
     }
 
+    /** The prompt number sent as request {@code k}. */
+    private int prompt(int k) {
+        if (shuffled != null) return shuffled[k];
+        if (spec.order().equals("grouped")) return k;
+        int g = spec.groups();
+        return (k % g) * spec.promptsPerGroup() + k / g; // interleaved
+    }
+
     @Override
     protected Request make(int index) {
-        int prompt = order[index];
+        int prompt = prompt(index);
         int group = prompt / spec.promptsPerGroup();
         TokenSequence p = new TokenSequence()
                 .add(TokenSequence.contentId(seed, PREFIX, group), spec.prefixTokens())
