@@ -83,6 +83,14 @@ class NamedLevelsTest {
                   b:
                     y: {policy: auto}
                 """)).isInstanceOf(BadInputException.class).hasMessageContaining("factor 'a'").hasMessageContaining("factor 'b'");
+        assertThatThrownBy(() -> MatrixSpecTest.parse("""
+                factors:
+                  system:
+                    slow: {workload.arrival.rate: 1}
+                    fast: {workload.arrival.rate: 4}
+                slo: {ttft_ms: 1000}
+                capacity: {knob: workload.arrival.rate, start: 1}
+                """)).isInstanceOf(BadInputException.class).hasMessageContaining("capacity.knob").hasMessageContaining("factor 'system'");
         assertThatThrownBy(() -> MatrixSpecTest.parse("factors:\n  system:\n    vllm: local-only\n")).isInstanceOf(BadInputException.class)
                 .hasMessageContaining("named level 'vllm'");
         // a bad value inside a group is reported where the group is

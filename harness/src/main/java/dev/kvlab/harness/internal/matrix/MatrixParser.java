@@ -335,6 +335,10 @@ public final class MatrixParser {
                 String at = located.origin(ptr);
                 return at != null ? at : where(located, "/capacity");
             }, factorLabels, cells);
+            for (Factor f : factors.values())
+                if (f.groups() != null && conflicts(capacity.knob(), f))
+                    throw new BadInputException(where(located, "/capacity/knob") + ": capacity.knob " + capacity.knob()
+                            + " is also set by the levels of factor '" + f.key() + "'; a capacity search varies it itself");
         }
 
         List<MatrixSpec.Input> inputs = new ArrayList<>();
