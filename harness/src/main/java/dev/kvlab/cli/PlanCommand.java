@@ -9,6 +9,7 @@ import dev.kvlab.harness.api.catalog.KvSizing;
 import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.internal.JsonOutput;
 import dev.kvlab.transport.api.ByteSize;
+import dev.kvlab.workloads.api.TokenCount;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,7 +42,7 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--tp", defaultValue = "1", description = "tensor-parallel degree [${DEFAULT-VALUE}]") int tp;
     @Option(names = "--tokens", defaultValue = "4096", description = "request length in tokens [${DEFAULT-VALUE}]") long tokens;
     @Option(names = "--block-tokens", defaultValue = "512", description = "tokens per KV block [${DEFAULT-VALUE}]") int blockTokens;
-    @Option(names = "--capacity", defaultValue = "1TiB", description = "store capacity to plan for [${DEFAULT-VALUE}]") String capacity;
+    @Option(names = "--capacity", defaultValue = "1TiB", description = "store capacity to plan for: bytes or tokens of the model (30Mtok) [${DEFAULT-VALUE}]") String capacity;
     @Option(names = "--hardware", description = "also show what fits the HBM of TP GPUs of this kind") String hardware;
     @Option(names = "--kv-memory-fraction", defaultValue = "0.9",
             description = "share of HBM usable for weights + KV (with --hardware) [${DEFAULT-VALUE}]") double memFraction;
@@ -74,11 +75,12 @@ public final class PlanCommand implements Callable<Integer> {
         if (tokens < 1 || tokens > (1L << 40)) throw new ParameterException(spec.commandLine(), "--tokens must be 1.." + (1L << 40));
         if (blockTokens < 1 || blockTokens > (1 << 24)) throw new ParameterException(spec.commandLine(), "--block-tokens must be 1.." + (1 << 24));
         if (!(memFraction > 0 && memFraction <= 1)) throw new ParameterException(spec.commandLine(), "--kv-memory-fraction must be in (0, 1]");
-        long cap;
-        try {
-            cap = ByteSize.parse(capacity);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "--capacity: " + e.getMessage());
+        if (!TokenCount.isTokens(capacity)) {
+            try {
+                ByteSize.parse(capacity);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--capacity: " + e.getMessage());
+            }
         }
         Catalog catalog = (model != null || hardware != null) ? Catalog.load(catalogs) : null;
         ModelSpec m = null;
@@ -109,6 +111,13 @@ public final class PlanCommand implements Callable<Integer> {
             kv = new KvSizing(shape, dt, tp);
         } catch (IllegalArgumentException e) {
             throw new BadInputException((e.getMessage().startsWith("tp ") ? "--tp: " : "") + e.getMessage());
+        }
+        long cap;
+        try {
+            // tokens of this model's KV, held once (as the store holds it)
+            cap = TokenCount.isTokens(capacity) ? Math.multiplyExact(TokenCount.parse(capacity), kv.bytesPerToken()) : ByteSize.parse(capacity);
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            throw new ParameterException(spec.commandLine(), "--capacity: " + (e instanceof ArithmeticException ? capacity + " is too large" : e.getMessage()));
         }
         Map<String, Object> o = new LinkedHashMap<>();
         o.put("model", m == null ? null : m.id());

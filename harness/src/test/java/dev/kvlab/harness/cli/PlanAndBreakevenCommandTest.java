@@ -18,6 +18,10 @@ class PlanAndBreakevenCommandTest {
         assertThat(j.get("tokens_per_gib").asDouble()).isEqualTo(8192.0);
         assertThat(j.get("store_requests").asLong()).isEqualTo(2);
         assertThat(j.get("store_blocks").asLong()).isEqualTo(16);
+        // a capacity in tokens is this model's KV for that many tokens
+        JsonNode t = Cli.run("plan", "--model", "llama-3-70b", "--tokens", "4096", "--capacity", "3Mtok", "--json").json();
+        assertThat(t.get("store_capacity_bytes").asLong()).isEqualTo(3_000_000L * 327_680);
+        assertThat(Cli.run("plan", "--model", "llama-3-70b", "--capacity", "3Qtok").exit()).isEqualTo(2);
     }
 
     @Test
