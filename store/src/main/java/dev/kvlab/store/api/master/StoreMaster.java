@@ -422,7 +422,7 @@ public final class StoreMaster {
         }
     }
 
-    /** Replicas dropped because a client found them failing verification ({@link #dropCorruptReplica}). */
+    /** Replicas dropped because a client found them failing the checksum ({@link #dropCorruptReplica}). */
     public long corruptReplicasDropped() {
         space.lock();
         try {

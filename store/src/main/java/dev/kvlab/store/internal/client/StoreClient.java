@@ -153,11 +153,13 @@ public final class StoreClient implements KvBackend {
     }
 
     /**
-     * A replica whose bytes failed verification is reported to the master, which drops it, so the next put of the key
-     * repopulates it instead of finding it present (best effort: an unreachable master only loses the report).
+     * A replica whose bytes fail the store's own checksum is reported to the master, which drops it, so the next put
+     * of the key repopulates it instead of finding it present (best effort: an unreachable master only loses the
+     * report). A content mismatch is not reported: the bytes are what was put (the checksum holds), just not what this
+     * reader expects, and one reader's expectation must not delete another writer's object.
      */
     private GetResult reportIfCorrupt(String key, Replica rep, GetResult g) {
-        if (g.status() == GetStatus.CHECKSUM_MISMATCH || g.status() == GetStatus.CONTENT_MISMATCH) {
+        if (g.status() == GetStatus.CHECKSUM_MISMATCH) {
             try {
                 master.reportCorrupt(tenant, key, rep.segment(), rep.offset());
             } catch (RuntimeException e) {
