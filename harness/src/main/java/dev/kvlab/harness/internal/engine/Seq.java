@@ -69,6 +69,11 @@ public final class Seq {
         this.maxHitBlocks = Math.min(fullBlocks, (request.inputTokens() - 1) / blockTokens);
     }
 
+    /** What the model observed of this request so far, as an immutable record (what measurement reads at its end). */
+    public Observed observed() {
+        return Observed.of(this);
+    }
+
     public long id() {
         return request.id();
     }

@@ -5,6 +5,7 @@ import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.RequestLog;
 import dev.kvlab.harness.api.RequestRecord;
 import dev.kvlab.harness.api.config.SloConfig;
+import dev.kvlab.harness.internal.engine.Observed;
 import dev.kvlab.harness.internal.engine.Seq;
 import dev.kvlab.harness.internal.engine.ServingListener;
 import java.nio.ByteBuffer;
@@ -183,10 +184,11 @@ public final class Measurement implements ServingListener {
     public void completed(Seq s, long now) {
         advance(now);
         Probe p = (Probe) s.probe;
+        Observed o = s.observed();
         completed++;
-        long e2el = now - s.intendedNanos;
-        long ttft = p.first - s.intendedNanos;
-        int out = s.outputTokens();
+        long e2el = now - o.intendedNanos();
+        long ttft = p.first - o.intendedNanos();
+        int out = o.outputTokens();
         double tpotMs = Double.NaN, tbtMs = Double.NaN;
         record(Metric.E2EL, e2el);
         if (out > 1) {
@@ -200,38 +202,38 @@ public final class Measurement implements ServingListener {
         double ttftMs = ttft / 1e6, e2elMs = e2el / 1e6;
         boolean ok = meets(slo.ttftMs(), ttftMs) && meets(slo.tpotMs(), tpotMs) && meets(slo.tbtMs(), tbtMs) && meets(slo.e2elMs(), e2elMs);
         if (ok) good++;
-        count(s);
+        count(o);
         outputTokens += out;
-        records.add(new RequestRecord(s.id(), s.request.session(), (s.intendedNanos - origin) / 1e6, s.routedTo,
-                s.inputTokens(), out, s.localHitTokens(), s.remoteHitTokens(), s.fetchedBytes, s.fallbackBlocks,
-                p.admitted < 0 ? Double.NaN : (p.admitted - s.intendedNanos) / 1e6,
-                s.fetchStartNanos < 0 ? 0 : (s.fetchEndNanos - s.fetchStartNanos) / 1e6, ttftMs, tpotMs, tbtMs, e2elMs, ok, "ok"));
+        records.add(new RequestRecord(o.id(), o.session(), (o.intendedNanos() - origin) / 1e6, o.instance(),
+                o.inputTokens(), out, o.localHitTokens(), o.remoteHitTokens(), o.fetchedBytes(), o.fallbackBlocks(),
+                p.admitted < 0 ? Double.NaN : (p.admitted - o.intendedNanos()) / 1e6, o.fetchNanos() / 1e6, ttftMs, tpotMs, tbtMs, e2elMs, ok, "ok"));
     }
 
     private static boolean meets(Double limitMs, double valueMs) {
         return limitMs == null || Double.isNaN(valueMs) || valueMs <= limitMs;
     }
 
-    private void count(Seq s) {
-        inputTokens += s.inputTokens();
-        localHitTokens += s.localHitTokens();
-        remoteHitTokens += s.remoteHitTokens();
-        remoteAvailableTokens += (long) s.remoteAvailableBlocks * s.blockTokens;
-        fetchedBytes += s.fetchedBytes;
-        fallbackBlocks += s.fallbackBlocks;
+    private void count(Observed o) {
+        inputTokens += o.inputTokens();
+        localHitTokens += o.localHitTokens();
+        remoteHitTokens += o.remoteHitTokens();
+        remoteAvailableTokens += o.remoteAvailableTokens();
+        fetchedBytes += o.fetchedBytes();
+        fallbackBlocks += o.fallbackBlocks();
     }
 
     @Override
     public void failed(Seq s, long now) {
         advance(now);
         failed++;
-        count(s);
+        Observed o = s.observed();
+        count(o);
         Probe p = s.probe instanceof Probe x ? x : null;
-        records.add(new RequestRecord(s.id(), s.request.session(), (s.intendedNanos - origin) / 1e6,
-                s.routedTo, s.inputTokens(), s.outputTokens(), s.localHitTokens(),
-                s.remoteHitTokens(), s.fetchedBytes, s.fallbackBlocks,
-                p == null || p.admitted < 0 ? Double.NaN : (p.admitted - s.intendedNanos) / 1e6, Double.NaN, Double.NaN,
-                Double.NaN, Double.NaN, Double.NaN, false, "failed: " + s.failure));
+        records.add(new RequestRecord(o.id(), o.session(), (o.intendedNanos() - origin) / 1e6,
+                o.instance(), o.inputTokens(), o.outputTokens(), o.localHitTokens(),
+                o.remoteHitTokens(), o.fetchedBytes(), o.fallbackBlocks(),
+                p == null || p.admitted < 0 ? Double.NaN : (p.admitted - o.intendedNanos()) / 1e6, Double.NaN, Double.NaN,
+                Double.NaN, Double.NaN, Double.NaN, false, "failed: " + o.failure()));
     }
 
     /** Closes the last interval at {@code endNanos} (loop time); call once, after the run. */

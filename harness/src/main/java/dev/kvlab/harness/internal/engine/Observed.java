@@ -1,0 +1,29 @@
+package dev.kvlab.harness.internal.engine;
+
+/**
+ * What the serving model observed of one request when it ended (completed or failed), as the measurement reads it:
+ * an immutable copy, so that measurement never reads the model's mutable {@link Seq}.
+ *
+ * @param id                   request id
+ * @param session              session / group
+ * @param intendedNanos        intended arrival (loop clock)
+ * @param instance             prefill-side instance index, -1 if never routed
+ * @param inputTokens          prompt tokens
+ * @param outputTokens         tokens to generate (at least 1)
+ * @param localHitTokens       prompt tokens served by the local tier
+ * @param remoteHitTokens      prompt tokens fetched and verified
+ * @param remoteAvailableTokens prompt tokens the store held in continuation of the local hits
+ * @param fetchedBytes         bytes fetched
+ * @param fallbackBlocks       planned blocks recomputed because their fetch failed
+ * @param fetchNanos           time spent fetching (0 when nothing was fetched)
+ * @param failure              why it failed, or null
+ */
+public record Observed(long id, String session, long intendedNanos, int instance, int inputTokens, int outputTokens, int localHitTokens,
+                       int remoteHitTokens, long remoteAvailableTokens, long fetchedBytes, int fallbackBlocks, long fetchNanos, String failure) {
+
+    static Observed of(Seq s) {
+        return new Observed(s.id(), s.request.session(), s.intendedNanos, s.routedTo, s.inputTokens(), s.outputTokens(), s.localHitTokens(),
+                s.remoteHitTokens(), (long) s.remoteAvailableBlocks * s.blockTokens, s.fetchedBytes, s.fallbackBlocks,
+                s.fetchStartNanos < 0 ? 0 : s.fetchEndNanos - s.fetchStartNanos, s.failure);
+    }
+}
