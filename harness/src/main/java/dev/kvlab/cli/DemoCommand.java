@@ -5,6 +5,7 @@ import dev.kvlab.harness.api.BadInputException;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.internal.bundle.BundleJson;
 import dev.kvlab.harness.internal.bundle.PartialBundle;
+import dev.kvlab.harness.internal.capacity.CapacityResults;
 import dev.kvlab.harness.internal.matrix.Heartbeat;
 import dev.kvlab.harness.internal.matrix.MatrixRunner;
 import dev.kvlab.harness.internal.metrics.InfluxPublisher;
@@ -22,14 +23,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code kvlab demo}: the main job on embedded defaults: {@code ablations/default.yaml} (cold/hot x
- * local-only/remote-only/combined in sim, plus live cells over real TCP on the embedded store) into one bundle,
- * a few headline figures, and the bundle path last.
+ * {@code kvlab demo}: the main job on embedded defaults: {@code ablations/default.yaml} (a capacity search of cold/hot x
+ * none/local-only/remote-only/combined in sim, plus live cells over real TCP on the embedded store) into one bundle;
+ * the capacity per configuration with its gain over no cache first, then the fixed-load cells, the bundle path last.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Runs the main job on embedded defaults: ablations/default.yaml (cold/hot x local-only/remote-only/combined "
-                + "on the sim clock, plus live cells over real TCP through the embedded store with a small model), writes one "
-                + "result bundle (summaries with CIs, HdrHistogram logs, report.html) and prints its path last.",
+        description = {"Runs the main job on embedded defaults: ablations/default.yaml (the capacity under SLO of cold/hot x "
+                + "none/local-only/remote-only/combined on the sim clock, plus live cells over real TCP through the embedded store with a "
+                + "small model), writes one result bundle (capacity.json, summaries with CIs, HdrHistogram logs, report.html), prints the "
+                + "capacity per configuration with its gain over no cache, and the bundle path last.",
                 "Takes about a minute or two on a laptop; `kvlab run ablations/default.yaml` is the same run with all of run's options."})
 public final class DemoCommand implements Callable<Integer> {
 
@@ -38,7 +40,7 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/runs", description = "where the bundle is created (default: ${DEFAULT-VALUE})")
     Path out;
 
-    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a key of ablations/default.yaml (e.g. --set mode=sim for the sim cells only)")
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a key of ablations/default.yaml (e.g. --set clock=sim for the capacity searches only)")
     List<String> sets = new ArrayList<>();
 
     @Option(names = "--resume", description = "continue an interrupted demo in --out") boolean resume;
@@ -68,8 +70,18 @@ public final class DemoCommand implements Callable<Integer> {
             }
         }
         PrintWriter w = spec.commandLine().getOut();
-        headline(w, BundleJson.read(o.bundle().resolve(PartialBundle.SUMMARY_JSON)));
-        return MatrixExecution.print(spec, ms, o, false);
+        Path cap = o.bundle().resolve(CapacityResults.JSON);
+        java.util.Set<String> probes = new java.util.HashSet<>();
+        if (Files.isRegularFile(cap)) {
+            JsonNode c = BundleJson.read(cap);
+            w.println("Does a cache raise the load that still meets the SLO? (sim; gain over " + c.path("baseline").asText("-") + ", paired by seed)");
+            CapacityTable.print(w, c);
+            c.path("cells").forEach(e -> e.path("probes").forEach(p -> probes.add(p.path("run").asText().replaceFirst("/r\\d+$", ""))));
+        }
+        headline(w, BundleJson.read(o.bundle().resolve(PartialBundle.SUMMARY_JSON)), probes);
+        w.println(o.bundle());
+        w.flush();
+        return MatrixExecution.exitCode(BundleJson.read(o.bundle().resolve(PartialBundle.SUMMARY_JSON)));
     }
 
     /**
@@ -109,10 +121,15 @@ public final class DemoCommand implements Callable<Integer> {
         throw new BadInputException("kvlab demo: no ablations/default.yaml (looked at " + tried + "); run it from the kvlab checkout");
     }
 
-    private static void headline(PrintWriter w, JsonNode summary) {
-        w.println("What the tiers buy (means over replicates; sim = modelled, live = real bytes over TCP, GPU time emulated):");
+    private static void headline(PrintWriter w, JsonNode summary, java.util.Set<String> probes) {
+        boolean any = false;
+        for (JsonNode c : summary.path("cells")) any |= !probes.contains(c.path("cell").asText());
+        if (!any) return;
+        w.println("At one fixed load" + (probes.isEmpty() ? "" : " (the cells not searched)") + ": what the tiers buy (means over replicates; "
+                + "sim = modelled, live = real bytes over TCP, GPU time emulated):");
         w.printf(Locale.ROOT, "  %-30s %12s %12s %12s %12s %14s%n", "cell", "ttft p50 ms", "ttft p99 ms", "local hit", "remote hit", "goodput req/s");
         for (JsonNode c : summary.path("cells")) {
+            if (probes.contains(c.path("cell").asText())) continue;
             JsonNode m = c.path("metrics");
             w.printf(Locale.ROOT, "  %-30s %12.3f %12.3f %12.3f %12.3f %14.3f%n", c.path("cell").asText(), m.path("ttft_p50_ms").path("mean").asDouble(),
                     m.path("ttft_p99_ms").path("mean").asDouble(), m.path("local_hit_ratio").path("mean").asDouble(),

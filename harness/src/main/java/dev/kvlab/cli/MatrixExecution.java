@@ -173,7 +173,7 @@ final class MatrixExecution {
     }
 
     /** 1 when some cell completed no request but failed some (the run is useless), else 0. */
-    private static int exitCode(JsonNode summary) {
+    static int exitCode(JsonNode summary) {
         for (JsonNode r : summary.path("rows")) {
             if (r.path("completed").asLong() == 0 && r.path("failed").asLong() > 0) return Kvlab.EXIT_FAILED;
         }
