@@ -55,6 +55,20 @@ public final class CompareCommand implements Callable<Integer> {
                 return Kvlab.EXIT_OK;
             }
             out.println("A = " + r.path("a").asText() + "   B = " + r.path("b").asText() + "   (" + r.path("interval").asText() + ")");
+            JsonNode cap = r.path("capacity");
+            if (cap.isObject()) {
+                out.printf(Locale.ROOT, "Capacity under SLO (%s, target %s; A: %s, target %s):%n", cap.path("knob_b").asText(), cap.path("target_b").asText(),
+                        cap.path("knob_a").asText(), cap.path("target_a").asText());
+                out.printf(Locale.ROOT, "%-32s %14s %14s %14s %30s %8s%n", "cell (factors)", "A", "B", "B-A", "95% CI", "B/A");
+                for (JsonNode c : cap.path("cells")) {
+                    List<String> fs = new ArrayList<>();
+                    c.path("factors").fields().forEachRemaining(e -> fs.add(e.getValue().asText()));
+                    String ci = c.path("ci95").isArray() ? String.format(Locale.ROOT, "[%.4g, %.4g]", c.path("ci95").get(0).asDouble(), c.path("ci95").get(1).asDouble()) : "-";
+                    out.printf(Locale.ROOT, "%-32s %14s %14s %14s %30s %8s%s%n", String.join("/", fs), num(c.path("a")), num(c.path("b")), num(c.path("diff")), ci,
+                            c.path("ratio").isNumber() ? String.format(Locale.ROOT, "%.3f", c.path("ratio").asDouble()) : "-", c.path("significant").asBoolean() ? " *" : "");
+                }
+                out.println();
+            }
             List<String> show = metrics == null ? DEFAULT_METRICS : metrics;
             out.printf(Locale.ROOT, "%-32s %-18s %14s %14s %14s %30s %8s%n", "cell (factors)", "metric", "A", "B", "B-A", "95% CI", "rel");
             for (JsonNode c : r.path("cells")) {

@@ -99,7 +99,7 @@ public final class SummaryTable {
         List<Object> vals = new ArrayList<>(columns.size());
         for (Map<String, Object> row : rows) {
             vals.clear();
-            for (String c : columns) vals.add(row.get(c));
+            for (String c : columns) vals.add(row.containsKey(c) && row.get(c) != null ? row.get(c) : Double.NaN); // absent: NaN, as summary.json's null reads
             Csv.appendRow(sb, vals);
         }
         return sb.toString().getBytes(StandardCharsets.UTF_8);
