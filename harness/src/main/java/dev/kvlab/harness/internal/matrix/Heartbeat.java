@@ -16,7 +16,7 @@ public final class Heartbeat implements AutoCloseable {
     private final long quietNanos;
     private final long start = System.nanoTime();
     private final Thread thread;
-    private volatile String status = "starting";
+    private volatile java.util.function.Supplier<String> status = () -> "starting";
     private volatile long lastLine = System.nanoTime();
     private volatile boolean closed;
 
@@ -42,6 +42,11 @@ public final class Heartbeat implements AutoCloseable {
 
     /** What the run is doing now, as the next heartbeat line will say it. */
     public void status(String s) {
+        status = () -> s;
+    }
+
+    /** As {@link #status(String)}, made only when a line is printed (for a status that changes often). */
+    public void status(java.util.function.Supplier<String> s) {
         status = s;
     }
 
@@ -60,7 +65,7 @@ public final class Heartbeat implements AutoCloseable {
             long now = System.nanoTime();
             if (closed || now - lastLine < quietNanos) continue;
             synchronized (err) {
-                err.println(String.format(Locale.ROOT, "kvlab: %s (%.0f s)", status, (now - start) / 1e9));
+                err.println(String.format(Locale.ROOT, "kvlab: %s (%.0f s)", status.get(), (now - start) / 1e9));
                 err.flush();
             }
             lastLine = now;

@@ -62,12 +62,25 @@ public final class ProgressReporter implements RunListener {
         if (terminal) bar(cell.label() + " (" + cell.mode() + ") ...");
     }
 
-    /** Keeps the heartbeat's status at the running cell's counts (read on the cell's thread; cheap). */
+    /**
+     * Keeps the heartbeat's status at the running cell's counts: the observer (on the cell's thread, every interval)
+     * only stores them; the line is made when the heartbeat prints one.
+     */
     @Override
     public CellObserver cellObserver(String runId, CellRun cell) {
         int n = done + 1;
-        return p -> heartbeat.status(String.format(Locale.ROOT, "[%d/%d] %s (%s): %d requests arrived, %d completed, %d failed, "
-                + "%.0f s of run clock", n, total, cell.label(), cell.mode(), p.requests(), p.completed(), p.failed(), p.runSeconds()));
+        long[] seen = new long[3];
+        double[] clock = new double[1];
+        heartbeat.status(() -> seen[0] == 0 && clock[0] == 0
+                ? String.format(Locale.ROOT, "[%d/%d] %s (%s): starting (setup, warm-up)", n, total, cell.label(), cell.mode())
+                : String.format(Locale.ROOT, "[%d/%d] %s (%s): %d requests arrived, %d completed, %d failed, %.0f s of run clock",
+                        n, total, cell.label(), cell.mode(), seen[0], seen[1], seen[2], clock[0]));
+        return p -> {
+            seen[0] = p.requests();
+            seen[1] = p.completed();
+            seen[2] = p.failed();
+            clock[0] = p.runSeconds();
+        };
     }
 
     @Override
