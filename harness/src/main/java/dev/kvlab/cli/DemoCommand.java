@@ -85,7 +85,7 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     /**
-     * The loopback profile the demo's cells run on (sim cells: their data path; live cells: their sim twin): measured
+     * The loopback profile the demo's cells run on (sim cells: their data path; live cells: auto's estimate): measured
      * now through the embedded store as the first live cell will use it, written to {@code OUT/calibration/}; with
      * {@code --resume}, the one the interrupted run used. Null when the demo has no live cell with a transport name.
      */

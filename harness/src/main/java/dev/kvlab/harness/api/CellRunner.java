@@ -36,6 +36,9 @@ public final class CellRunner {
         if (config.mode() == Mode.SIM) return new SimCell(plan, null, observer).run(wallStartNanos);
         LiveCell live = new LiveCell(plan).observedBy(observer);
         CellResult r = live.run(wallStartNanos);
-        return SimTwin.attach(r, SimTwin.run(plan, live.linkModel(), live.probe().lookupNanos()), live.linkModel());
+        // the twin runs on the link this cell measured at its start (closest in time to what its fetches met), even
+        // where auto decided on a transport_profile
+        var link = live.probe().model(plan.transportName());
+        return SimTwin.attach(r, SimTwin.run(plan, link, live.probe().lookupNanos()), link);
     }
 }

@@ -10,8 +10,8 @@ import java.util.Map;
 
 /**
  * The sim twin of a live cell: the same plan (seed, workload, model, store settings, fault) on the sim clock, its
- * data path costed by the link the live cell measured on this machine (or its {@code transport_profile}), its
- * metadata round trip the one the live cell measured. What the sim predicts for the live cell, next to what the
+ * data path costed by the link the live cell measured on this machine at its start, its metadata round trip the
+ * one the live cell measured. What the sim predicts for the live cell, next to what the
  * live cell measured: the {@code twin_*} figures of its summary row.
  */
 public final class SimTwin {
