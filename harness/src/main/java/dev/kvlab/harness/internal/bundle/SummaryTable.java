@@ -175,8 +175,13 @@ public final class SummaryTable {
     }
 
     static ObjectNode estimate(ReplicateStats.Estimate e, boolean diff) {
+        return estimate(e, diff ? "mean_diff" : "mean");
+    }
+
+    /** An estimate as summary.json writes it: {@code {<meanName>, stdev, n, ci95: [lo, hi] | null}}. */
+    public static ObjectNode estimate(ReplicateStats.Estimate e, String meanName) {
         ObjectNode n = JsonNodeFactory.instance.objectNode();
-        n.set(diff ? "mean_diff" : "mean", Rows.toJson(e.mean()));
+        n.set(meanName, Rows.toJson(e.mean()));
         n.set("stdev", Rows.toJson(e.stdev()));
         n.put("n", e.n());
         if (e.hasInterval()) {

@@ -9,6 +9,7 @@ import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.internal.bundle.BundleJson;
 import dev.kvlab.harness.internal.bundle.Csv;
 import dev.kvlab.harness.internal.bundle.ReplicateStats;
+import dev.kvlab.harness.internal.bundle.SummaryTable;
 import dev.kvlab.harness.internal.bundle.Rows;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -166,11 +167,11 @@ public final class CapacityResults {
             o.set("factors", es.get(0).get("factors").deepCopy());
             o.put("replicates", es.size());
             List<Double> caps = caps(es);
-            o.set("capacity", est(ReplicateStats.mean(caps), "mean"));
+            o.set("capacity", SummaryTable.estimate(ReplicateStats.mean(caps), "mean"));
             for (String col : List.of("goodput_rps", "slo_attainment", "local_hit_ratio", "remote_hit_ratio", "fetched_bytes")) {
                 List<Double> v = new ArrayList<>();
                 for (ObjectNode e : es) v.add(e.path(col).isNumber() ? e.get(col).asDouble() : Double.NaN);
-                o.set(col + "_at_capacity", est(ReplicateStats.mean(v), "mean"));
+                o.set(col + "_at_capacity", SummaryTable.estimate(ReplicateStats.mean(v), "mean"));
             }
             List<String> flags = new ArrayList<>();
             for (ObjectNode e : es) e.get("flags").forEach(x -> { if (!flags.contains(x.asText())) flags.add(x.asText()); });
@@ -187,8 +188,8 @@ public final class CapacityResults {
             for (int k = 0; k < Math.min(caps.size(), base.size()); k++)
                 ratios.add(base.get(k) != null && base.get(k) > 0 && caps.get(k) != null ? caps.get(k) / base.get(k) : Double.NaN);
             ReplicateStats.Estimate ratio = ReplicateStats.mean(ratios);
-            vb.set("diff", est(diff, "mean_diff"));
-            vb.set("ratio", est(ratio, "mean"));
+            vb.set("diff", SummaryTable.estimate(diff, "mean_diff"));
+            vb.set("ratio", SummaryTable.estimate(ratio, "mean"));
             vb.put("text", gainText(ce.getKey(), baseline, ratio));
         }
         return out;
@@ -212,18 +213,6 @@ public final class CapacityResults {
         return v;
     }
 
-    private static ObjectNode est(ReplicateStats.Estimate e, String name) {
-        ObjectNode n = JsonNodeFactory.instance.objectNode();
-        n.set(name, Rows.toJson(e.mean()));
-        n.set("stdev", Rows.toJson(e.stdev()));
-        n.put("n", e.n());
-        if (e.hasInterval()) {
-            ArrayNode ci = n.putArray("ci95");
-            ci.add(Rows.toJson(e.lo()));
-            ci.add(Rows.toJson(e.hi()));
-        } else n.putNull("ci95");
-        return n;
-    }
 
     public List<ObjectNode> entries() {
         return entries;
