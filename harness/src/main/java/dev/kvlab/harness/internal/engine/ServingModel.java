@@ -1,6 +1,7 @@
 package dev.kvlab.harness.internal.engine;
 
 import dev.kvlab.harness.api.config.Pd;
+import dev.kvlab.harness.api.config.RouterKind;
 import dev.kvlab.harness.api.config.Policy;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.internal.CellPlan;
@@ -50,7 +51,9 @@ public final class ServingModel {
         this.remoteTier = c.tiers().remote();
         this.pd = c.pd() == Pd.DISAGGREGATED;
         this.policy = new FetchPolicy(c.policy(), plan.roofline());
-        this.pool = new PoolIndex(remoteTier ? plan.storeCapacity() / Math.max(1, plan.blockBytes()) : 0);
+        // only the kv-centric router reads the pool index; the others do not pay for keeping it on every write-back
+        boolean poolView = remoteTier && c.cluster().router() == RouterKind.KV_CENTRIC;
+        this.pool = new PoolIndex(poolView ? plan.storeCapacity() / Math.max(1, plan.blockBytes()) : 0);
         this.router = new Router(c.cluster().router(), localTier, c.seed(),
                 new KvCentricEstimate(plan.roofline(), remote, pool, localTier, remoteTier, c.policy() != Policy.RECOMPUTE));
         this.dramBytesPerSecond = plan.hardware().hostLinkBandwidth() * plan.kv().tp();
