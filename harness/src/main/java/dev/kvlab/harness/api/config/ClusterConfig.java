@@ -9,5 +9,6 @@ package dev.kvlab.harness.api.config;
  *                         ({@link RouterKind}) [cache-aware]
  * @param prefillInstances with {@code pd: disaggregated}, how many of the instances prefill (the rest decode);
  *                         0 = half, rounded up [0]
+ * @param cacheAware       the {@code cache-aware} router's thresholds ({@link CacheAwareRouting}); read by that router only
  */
-public record ClusterConfig(int instances, int tp, RouterKind router, int prefillInstances) {}
+public record ClusterConfig(int instances, int tp, RouterKind router, int prefillInstances, CacheAwareRouting cacheAware) {}

@@ -10,6 +10,7 @@ import dev.kvlab.harness.api.catalog.HardwareSpec;
 import dev.kvlab.harness.api.catalog.KvSizing;
 import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.catalog.Roofline;
+import dev.kvlab.harness.api.config.CacheAwareRouting;
 import dev.kvlab.harness.api.config.ClusterConfig;
 import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.api.config.Pd;
@@ -211,6 +212,12 @@ public final class RunValidator {
         atLeast("cluster.tp", cl.tp(), 1);
         if (cl.tp() > 1024) throw bad("cluster.tp", "must be <= 1024, got " + cl.tp());
         need("cluster.router", cl.router());
+        CacheAwareRouting ca = need("cluster.cache_aware", cl.cacheAware());
+        if (!(ca.cacheThreshold() >= 0 && ca.cacheThreshold() <= 1))
+            throw bad("cluster.cache_aware.cache_threshold", "must be in [0, 1], got " + ca.cacheThreshold());
+        atLeast("cluster.cache_aware.balance_abs_threshold", ca.balanceAbsThreshold(), 0);
+        if (!(ca.balanceRelThreshold() >= 1) || Double.isInfinite(ca.balanceRelThreshold()))
+            throw bad("cluster.cache_aware.balance_rel_threshold", "must be a finite number >= 1, got " + ca.balanceRelThreshold());
         if (cl.prefillInstances() < 0 || cl.prefillInstances() >= Math.max(1, cl.instances()))
             throw bad("cluster.prefill_instances", "must be in [0, instances - 1] (0 = half), got " + cl.prefillInstances());
         if (pd == Pd.DISAGGREGATED && cl.instances() < 2) throw bad("pd", "disaggregated needs cluster.instances >= 2 (prefill and decode)");

@@ -1,5 +1,6 @@
 package dev.kvlab.harness.internal.engine;
 
+import dev.kvlab.harness.api.config.CacheAwareRouting;
 import dev.kvlab.harness.api.config.RouterKind;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -17,10 +18,12 @@ public final class Router {
     private final boolean localTier;
     private final SplittableRandom random;
     private final KvCentricEstimate kvCentric;
+    private final CacheAwareRouting cacheAware;
     private int next;
 
-    Router(RouterKind kind, boolean localTier, long seed, KvCentricEstimate kvCentric) {
+    Router(RouterKind kind, CacheAwareRouting cacheAware, boolean localTier, long seed, KvCentricEstimate kvCentric) {
         this.kind = kind;
+        this.cacheAware = cacheAware;
         this.localTier = localTier;
         this.random = new SplittableRandom(seed ^ RANDOM_STREAM);
         this.kvCentric = kvCentric;
@@ -31,7 +34,7 @@ public final class Router {
             case ROUND_ROBIN -> candidates.get(Math.floorMod(next++, candidates.size()));
             case RANDOM -> candidates.get(random.nextInt(candidates.size()));
             case LEAST_LOADED -> leastLoaded(candidates);
-            case CACHE_AWARE -> localTier ? longestPrefix(s, candidates) : leastLoaded(candidates);
+            case CACHE_AWARE -> localTier ? cacheAware(s, candidates) : leastLoaded(candidates);
             case KV_CENTRIC -> leastEstimatedTtft(s, candidates);
         };
     }
@@ -42,7 +45,24 @@ public final class Router {
         return best;
     }
 
-    private static Instance longestPrefix(Seq s, List<Instance> c) {
+    /**
+     * SGLang's {@code cache_aware} policy on the instances' own caches: balancing first (loads in requests queued or
+     * running), then the longest local prefix when it covers more than the threshold of the prompt, else the least
+     * loaded. (SGLang's "smallest tree" stands for the instance with the most room; an instance's real cache, full
+     * under load, says that less well than its outstanding work does.)
+     */
+    private Instance cacheAware(Seq s, List<Instance> c) {
+        int max = Integer.MIN_VALUE, min = Integer.MAX_VALUE;
+        Instance idlest = null;
+        for (Instance in : c) {
+            int l = in.load();
+            if (l > max) max = l;
+            if (l < min) {
+                min = l;
+                idlest = in;
+            }
+        }
+        if (cacheAware.imbalanced(max, min)) return idlest;
         Instance best = null;
         int bestHits = -1;
         long[] keys = s.request.blockKeys();
@@ -53,7 +73,8 @@ public final class Router {
                 bestHits = h;
             }
         }
-        return best;
+        double matched = Math.min(1.0, (double) bestHits * s.blockTokens / Math.max(1, s.inputTokens()));
+        return matched > cacheAware.cacheThreshold() ? best : leastLoaded(c);
     }
 
     /** Algorithm 1 of the Mooncake paper: the instance with the least estimated TTFT; its queue grows by the prefill estimate. */

@@ -54,7 +54,7 @@ public final class ServingModel {
         // only the kv-centric router reads the pool index; the others do not pay for keeping it on every write-back
         boolean poolView = remoteTier && c.cluster().router() == RouterKind.KV_CENTRIC;
         this.pool = new PoolIndex(poolView ? plan.storeCapacity() / Math.max(1, plan.blockBytes()) : 0);
-        this.router = new Router(c.cluster().router(), localTier, c.seed(),
+        this.router = new Router(c.cluster().router(), c.cluster().cacheAware(), localTier, c.seed(),
                 new KvCentricEstimate(plan.roofline(), remote, pool, localTier, remoteTier, c.policy() != Policy.RECOMPUTE));
         this.dramBytesPerSecond = plan.hardware().hostLinkBandwidth() * plan.kv().tp();
         int n = c.cluster().instances();
