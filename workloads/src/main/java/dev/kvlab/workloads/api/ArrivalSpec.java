@@ -9,7 +9,10 @@ import java.util.Locale;
  *
  * <ul>
  *   <li>{@code trace} (default): the source's own timestamps divided by {@code speedup} (traces; generated workloads
- *       have every arrival at 0, i.e. all at once).</li>
+ *       have every arrival at 0, i.e. all at once). {@code spread} says what to do with quantized timestamps:
+ *       {@code auto} (default) detects a trace whose stamps are rounded to a tick (the Mooncake traces: 3 s, up to 28
+ *       requests on one stamp) and spreads each tick's requests over it, uniformly and seeded; {@code none} sends
+ *       them as stamped, at once; a duration ({@code 3s}, {@code 500ms}) spreads over that tick.</li>
  *   <li>{@code poisson}: exponential gaps with mean {@code 1/rate}; the first request at 0.</li>
  *   <li>{@code gamma}: gamma-distributed gaps with shape {@code burstiness} and mean {@code 1/rate} (as vLLM's
  *       {@code --burstiness}: below 1 burstier than Poisson, above 1 more regular, 1 = Poisson).</li>
@@ -27,9 +30,10 @@ import java.util.Locale;
  * @param users          concurrent users ({@code closed})
  * @param thinkMs        pause after a completion before the user's next request ({@code closed}; >= 0)
  * @param maxConcurrency cap on requests in flight for open-loop processes; 0 = none
+ * @param spread         {@code trace}: {@code auto}, {@code none} or a tick duration (null = auto)
  */
 public record ArrivalSpec(String process, double rate, double burstiness, double speedup, int users, double thinkMs,
-                          int maxConcurrency) {
+                          int maxConcurrency, String spread) {
 
     public static final List<String> PROCESSES = List.of("trace", "poisson", "gamma", "constant", "closed");
 
@@ -37,6 +41,12 @@ public record ArrivalSpec(String process, double rate, double burstiness, double
         process = process == null || process.isBlank() ? "trace" : process.strip().toLowerCase(Locale.ROOT);
         if (burstiness == 0) burstiness = 1;
         if (speedup == 0) speedup = 1;
+        spread = spread == null || spread.isBlank() ? "auto" : spread.strip().toLowerCase(Locale.ROOT);
+    }
+
+    /** Open-loop or closed-loop spec without a spread setting (auto). */
+    public ArrivalSpec(String process, double rate, double burstiness, double speedup, int users, double thinkMs, int maxConcurrency) {
+        this(process, rate, burstiness, speedup, users, thinkMs, maxConcurrency, null);
     }
 
     /** The source's own timing (trace timestamps, speed-up 1). */
@@ -52,10 +62,29 @@ public record ArrivalSpec(String process, double rate, double burstiness, double
 
     /** The same process with a cap on requests in flight. */
     public ArrivalSpec withMaxConcurrency(int cap) {
-        return new ArrivalSpec(process, rate, burstiness, speedup, users, thinkMs, cap);
+        return new ArrivalSpec(process, rate, burstiness, speedup, users, thinkMs, cap, spread);
     }
 
     public boolean closedLoop() { return process.equals("closed"); }
+
+    /** The spread tick in nanoseconds: -1 = detect ({@code auto}), 0 = none, else the tick. */
+    public long spreadNanos() {
+        if (spread.equals("auto")) return -1;
+        if (spread.equals("none")) return 0;
+        java.util.regex.Matcher m = SPREAD.matcher(spread);
+        if (!m.matches()) throw new WorkloadFormatException("spread: must be auto, none or a duration such as 3s or 500ms, got '" + spread + "'");
+        double v = Double.parseDouble(m.group(1));
+        double nanos = v * switch (m.group(2)) {
+            case "us" -> 1e3;
+            case "ms" -> 1e6;
+            case "s" -> 1e9;
+            default -> throw new IllegalStateException(m.group(2));
+        };
+        if (!(nanos >= 1) || nanos > 1e15) throw new WorkloadFormatException("spread: must be a duration in [1ns, 1e6 s] (or none), got '" + spread + "'");
+        return Math.round(nanos);
+    }
+
+    private static final java.util.regex.Pattern SPREAD = java.util.regex.Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*(us|ms|s)");
 
     /** Throws a {@link WorkloadFormatException} naming the first bad field as {@code prefix.field} (snake_case, as configs spell it). */
     public void validate(String prefix) {
@@ -79,11 +108,18 @@ public record ArrivalSpec(String process, double rate, double burstiness, double
         if (!(speedup > 0) || Double.isInfinite(speedup)) throw new WorkloadFormatException(p + "speedup: must be > 0, got " + speedup);
         if (!(thinkMs >= 0) || Double.isInfinite(thinkMs)) throw new WorkloadFormatException(p + "think_ms: must be >= 0, got " + thinkMs);
         if (maxConcurrency < 0) throw new WorkloadFormatException(p + "max_concurrency: must be >= 0 (0 = none), got " + maxConcurrency);
+        if (!spread.equals("auto") && !process.equals("trace"))
+            throw new WorkloadFormatException(p + "spread: applies to process 'trace' (timestamps) only; process is '" + process + "'");
+        try {
+            spreadNanos();
+        } catch (WorkloadFormatException e) {
+            throw new WorkloadFormatException(p + e.getMessage());
+        }
     }
 
     public String describe() {
         return switch (process) {
-            case "trace" -> "trace-timestamps speedup=" + speedup + cap();
+            case "trace" -> "trace-timestamps speedup=" + speedup + " spread=" + spread + cap();
             case "poisson" -> "poisson rate=" + rate + "/s" + cap();
             case "gamma" -> "gamma rate=" + rate + "/s burstiness=" + burstiness + cap();
             case "constant" -> "constant rate=" + rate + "/s" + cap();

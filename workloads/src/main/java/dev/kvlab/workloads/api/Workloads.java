@@ -3,6 +3,7 @@ package dev.kvlab.workloads.api;
 import dev.kvlab.workloads.internal.arrival.ClosedLoopProcess;
 import dev.kvlab.workloads.internal.arrival.OpenLoopProcess;
 import dev.kvlab.workloads.internal.arrival.RetimedSource;
+import dev.kvlab.workloads.internal.arrival.TickSpreadSource;
 import dev.kvlab.workloads.internal.gen.ChatGenerator;
 import dev.kvlab.workloads.internal.gen.DocQaGenerator;
 import dev.kvlab.workloads.internal.gen.SharedPrefixGenerator;
@@ -58,6 +59,7 @@ public final class Workloads {
                     + "drive it with Workloads.schedule(...)");
         }
         RequestSource requests = open(spec, namespace, seed);
+        if (arrival.process().equals("trace")) requests = new TickSpreadSource(requests, arrival.spreadNanos(), derive(seed, 0x737072656164L));
         return new RetimedSource(requests, arrival, derive(seed, 0x617272697661L));
     }
 
