@@ -3,6 +3,7 @@ package dev.kvlab.harness.internal;
 import dev.kvlab.workloads.api.ArrivalProcess;
 import dev.kvlab.workloads.api.ArrivalSpec;
 import dev.kvlab.workloads.api.Namespace;
+import dev.kvlab.workloads.api.RequestSource;
 import dev.kvlab.workloads.api.WorkloadSpec;
 import dev.kvlab.workloads.api.Workloads;
 
@@ -34,8 +35,19 @@ public record WorkloadPlan(WorkloadSpec spec, ArrivalSpec arrival, Namespace nam
     public String describe() {
         String what = spec instanceof WorkloadSpec.Trace t ? "trace " + t.path() + (t.limit() > 0 ? " (first " + t.limit() + ")" : "")
                 : "generator " + spec;
-        return what + "; arrival " + arrival.describe() + "; namespace " + namespace.model() + "/" + namespace.kvDtype() + "/"
+        return what + "; arrival " + arrival.describe() + spread() + "; namespace " + namespace.model() + "/" + namespace.kvDtype() + "/"
                 + namespace.tpLayout() + "/" + namespace.lora() + "/" + namespace.tenant();
+    }
+
+    /** What trace replay made of the stamps (a detected tick), as the opened source says; empty for other processes. */
+    private String spread() {
+        if (!(spec instanceof WorkloadSpec.Trace) || !arrival.process().equals("trace")) return "";
+        try (RequestSource s = Workloads.open(spec, arrival.withMaxConcurrency(0), namespace, 0)) {
+            String d = s.describe();
+            int at = d.indexOf("spread=");
+            int end = at < 0 ? -1 : d.indexOf(';', at);
+            return at < 0 ? "" : " " + d.substring(at, end < 0 ? d.length() : end);
+        }
     }
 
     /** An arrival process cut after {@code n} releases. */

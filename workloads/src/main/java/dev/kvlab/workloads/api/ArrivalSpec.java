@@ -119,7 +119,7 @@ public record ArrivalSpec(String process, double rate, double burstiness, double
 
     public String describe() {
         return switch (process) {
-            case "trace" -> "trace-timestamps speedup=" + speedup + " spread=" + spread + cap();
+            case "trace" -> "trace-timestamps speedup=" + speedup + cap();
             case "poisson" -> "poisson rate=" + rate + "/s" + cap();
             case "gamma" -> "gamma rate=" + rate + "/s burstiness=" + burstiness + cap();
             case "constant" -> "constant rate=" + rate + "/s" + cap();
