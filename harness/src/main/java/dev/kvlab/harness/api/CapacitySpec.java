@@ -22,11 +22,16 @@ import java.util.Set;
  * @param minRequests      a probe with fewer measured requests is invalid (counts as failing)
  * @param minDurationSeconds a probe whose measured phase is shorter is invalid (counts as failing)
  * @param budgetSeconds    wall-clock budget of one search (its probes' wall time); 0 = none; a search out of budget reports its bracket
+ * @param earlyStop        live probes stop sending once their verdict is decided at 95% (binomial, first look after
+ *                         max(min_requests, {@value #EARLY_STOP_FIRST_LOOK}) requests; {@code rule: attainment} only) [true]
  * @param cells            which cells are searched: factor → levels (every cell when empty); other cells run once at their own load
  */
 public record CapacitySpec(String knob, double start, double min, double max, double targetAttainment, String rule,
                            double precision, int maxProbes, long minRequests, double minDurationSeconds, double budgetSeconds,
-                           Map<String, Set<String>> cells) {
+                           boolean earlyStop, Map<String, Set<String>> cells) {
+
+    /** The fewest measured requests before a live probe's first early-stop look. */
+    public static final long EARLY_STOP_FIRST_LOOK = 50;
 
     /** The numeric load keys a search may vary. */
     public static final List<String> KNOBS = List.of("workload.arrival.rate", "workload.arrival.speedup", "workload.arrival.users",

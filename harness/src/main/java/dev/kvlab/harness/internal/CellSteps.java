@@ -6,6 +6,7 @@ import dev.kvlab.harness.api.config.CacheState;
 import dev.kvlab.harness.internal.engine.ServingListener;
 import dev.kvlab.harness.internal.engine.ServingModel;
 import dev.kvlab.harness.internal.engine.WorkloadDriver;
+import dev.kvlab.harness.internal.measure.EarlyStop;
 import dev.kvlab.harness.internal.measure.Measurement;
 import dev.kvlab.harness.internal.measure.ProgressView;
 import dev.kvlab.store.api.master.MasterStats;
@@ -43,12 +44,18 @@ public final class CellSteps {
             }
         }
         long origin = clock.phaseOrigin(false);
+        EarlyStop earlyStop = null;
         Measurement m = new Measurement(c.slo(), plan.intervalNanos(), origin);
         ProgressView.watch(m, model, clock.remote(), clock::masterStats, clock::masterCalls, observer);
         ServingListener measured = clock.faultWrapped(m, origin, () -> requestCount(plan));
         clock.measuredPhaseStarts();
         try (ArrivalProcess p = plan.workload().open(c.seed())) {
             WorkloadDriver driver = new WorkloadDriver(p, model, clock.loop(), origin, false, measured, bt);
+            if (c.measurement().earlyStop().enabled()) {
+                earlyStop = new EarlyStop(c.measurement().earlyStop());
+                EarlyStop es = earlyStop;
+                driver.stopReleasingWhen(() -> es.decided(m.good(), m.completed() + m.failed()));
+            }
             model.listener(driver);
             driver.start();
             clock.runPhase(driver);
@@ -63,6 +70,10 @@ public final class CellSteps {
         double wall = (System.nanoTime() - wallStartNanos) / 1e9;
         Map<String, Object> extras = new LinkedHashMap<>();
         clock.extras(m, extras);
+        if (earlyStop != null) {
+            extras.put("early_stop_verdict", earlyStop.verdict().name().toLowerCase(java.util.Locale.ROOT));
+            extras.put("early_stop_decided_at", earlyStop.decidedAt());
+        }
         MasterStats ms = clock.masterStats();
         if (ms != null) {
             extras.put("store_objects", ms.objects());

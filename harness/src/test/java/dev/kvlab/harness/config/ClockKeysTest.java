@@ -66,7 +66,7 @@ class ClockKeysTest {
 
     /** A valid value other than the default for every key that a clock does not use. */
     private static final java.util.Map<String, String> OTHER = java.util.Map.of("store.lookup_latency", "1ms", "live.spin", "200us",
-            "live.io_threads", "2");
+            "live.io_threads", "2", "measurement.early_stop.target", "0.9", "measurement.early_stop.min_requests", "200");
 
     @Test
     void aKeyIsAcceptedByTheClocksThatUseItAndRefusedByTheOthers() {

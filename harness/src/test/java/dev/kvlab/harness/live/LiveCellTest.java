@@ -97,6 +97,32 @@ class LiveCellTest {
     }
 
     @Test
+    void aLiveCellStopsSendingOnceItsVerdictIsDecided() {
+        // 240 small requests; a generous SLO is met by all: decided (pass) at the first look, 50 completions; a
+        // 1 microsecond TTFT SLO by none: decided (fail) there too. The requests in flight then finish and count.
+        String[] small = {"tiers=none", "workload.generator={kind: shared-prefix, groups: 24, prompts_per_group: 10, prefix_tokens: 128, "
+                + "suffix_tokens: 64, output_tokens: 2, block_tokens: 64}", "workload.arrival.think_ms=0",
+                "measurement.early_stop.target=0.9", "measurement.early_stop.min_requests=50"};
+        java.util.List<String> pass = new java.util.ArrayList<>(java.util.List.of(small)), fail = new java.util.ArrayList<>(java.util.List.of(small));
+        pass.add("slo.ttft_ms=60000");
+        fail.add("slo.ttft_ms=0.001");
+        CellResult p = new CellRunner().run(config(pass.toArray(String[]::new)));
+        CellResult f = new CellRunner().run(config(fail.toArray(String[]::new)));
+        assertThat(p.extras().get("early_stop_verdict")).isEqualTo("pass");
+        assertThat(f.extras().get("early_stop_verdict")).isEqualTo("fail");
+        for (CellResult r : java.util.List.of(p, f)) {
+            assertThat(r.extras().get("early_stop_decided_at")).isEqualTo(50L);
+            assertThat(r.summary().completed()).isBetween(50L, 52L); // the two users' requests in flight finish
+        }
+        assertThat(p.summary().sloAttainment()).isEqualTo(1.0);
+        assertThat(f.summary().sloAttainment()).isEqualTo(0.0);
+        // without it every request runs
+        java.util.List<String> full = new java.util.ArrayList<>(java.util.List.of(small).subList(0, 3));
+        full.add("slo.ttft_ms=60000");
+        assertThat(new CellRunner().run(config(full.toArray(String[]::new))).summary().completed()).isEqualTo(240);
+    }
+
+    @Test
     void corruptBytesFallBackToRecomputeAndAreNeverUsed() {
         // a fault injector around the real store: reads of every other key come back with a flipped byte
         RunConfig c = config("tiers=remote-only", "policy=fetch");

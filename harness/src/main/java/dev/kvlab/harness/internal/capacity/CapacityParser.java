@@ -24,7 +24,7 @@ import java.util.function.Function;
 public final class CapacityParser {
 
     static final List<String> KEYS = List.of("knob", "start", "min", "max", "target_attainment", "rule", "precision", "max_probes",
-            "min_requests", "min_duration", "budget", "cells");
+            "min_requests", "min_duration", "budget", "early_stop", "cells");
 
     private CapacityParser() {}
 
@@ -66,6 +66,11 @@ public final class CapacityParser {
         long minRequests = o.hasNonNull("min_requests") ? whole(o, "min_requests", where, 1) : 1;
         double minDuration = o.hasNonNull("min_duration") ? seconds(o, "min_duration", where) : 0;
         double budget = o.hasNonNull("budget") ? seconds(o, "budget", where) : 0;
+        boolean earlyStop = true;
+        if (o.hasNonNull("early_stop")) {
+            if (!o.get("early_stop").isBoolean()) throw bad(where, "/early_stop", "early_stop: must be true or false, got " + o.get("early_stop"));
+            earlyStop = o.get("early_stop").asBoolean();
+        }
         Map<String, Set<String>> select = new LinkedHashMap<>();
         JsonNode sel = o.get("cells");
         if (sel != null && !sel.isNull()) {
@@ -82,7 +87,7 @@ public final class CapacityParser {
                 select.put(e.getKey(), vs);
             });
         }
-        CapacitySpec spec = new CapacitySpec(knob, start, min, max, target, rule, precision, maxProbes, minRequests, minDuration, budget, select);
+        CapacitySpec spec = new CapacitySpec(knob, start, min, max, target, rule, precision, maxProbes, minRequests, minDuration, budget, earlyStop, select);
         int searched = 0;
         for (MatrixCell c : cells) {
             if (!spec.searches(c.factors())) continue;

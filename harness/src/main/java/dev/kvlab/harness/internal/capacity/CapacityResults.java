@@ -234,6 +234,7 @@ public final class CapacityResults {
         o.put("min_requests", c.minRequests());
         o.put("min_duration_s", c.minDurationSeconds());
         o.put("budget_s", c.budgetSeconds());
+        o.put("early_stop", c.earlyStop());
         o.put("interval", "per probe: Wilson 95% on the share of measured requests meeting the SLO; across replicates: Student t 95%, paired vs the baseline");
         if (spec.baseline() == null) o.putNull("baseline");
         else o.put("baseline", spec.baseline());

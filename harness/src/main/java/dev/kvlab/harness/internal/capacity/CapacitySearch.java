@@ -10,6 +10,7 @@ import dev.kvlab.harness.api.MatrixCell;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunRecords;
 import dev.kvlab.harness.api.config.ConfigTree;
+import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.internal.JsonOutput;
 import java.io.IOException;
@@ -124,6 +125,12 @@ public final class CapacitySearch implements Experiment {
             for (int i = 0; i < path.length - 1; i++) at = at.get(path[i]) instanceof ObjectNode o ? o : at.putObject(path[i]);
             if (c.integral()) at.put(path[path.length - 1], (long) load);
             else at.put(path[path.length - 1], load);
+            if (base.mode() == Mode.LIVE && c.earlyStop() && c.rule().equals("attainment")) {
+                ObjectNode m = tree.get("measurement") instanceof ObjectNode o ? o : tree.putObject("measurement");
+                ObjectNode es = m.putObject("early_stop");
+                es.put("target", c.targetAttainment());
+                es.put("min_requests", Math.max(c.minRequests(), CapacitySpec.EARLY_STOP_FIRST_LOOK));
+            }
             RunConfig rc;
             try {
                 rc = ConfigTree.parse(JsonOutput.mapper().writeValueAsString(tree), base.label() + " at " + c.knob() + "=" + label, null).bind();

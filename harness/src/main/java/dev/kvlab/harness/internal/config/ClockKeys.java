@@ -34,6 +34,8 @@ public final class ClockKeys {
         USERS.put("link", BOTH);
         USERS.put("store.lookup_latency", SIM);
         WHY.put("store.lookup_latency", "a live cell's metadata round trips are real (it measures them: link_measured_lookup_us)");
+        USERS.put("measurement.early_stop", LIVE);
+        WHY.put("measurement.early_stop", "sim cells run in full: they are deterministic and cheap, and a capacity figure must reproduce as a plain sim run");
         USERS.put("live", LIVE);
         WHY.put("live", "the sim clock has no loop thread to spin or I/O threads to size");
     }

@@ -12,6 +12,7 @@ import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.catalog.Roofline;
 import dev.kvlab.harness.api.config.CacheAwareRouting;
 import dev.kvlab.harness.api.config.ClusterConfig;
+import dev.kvlab.harness.api.config.EarlyStopConfig;
 import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.api.config.Pd;
 import dev.kvlab.harness.api.config.RunConfig;
@@ -315,6 +316,9 @@ public final class RunValidator {
         positive("slo.tbt_ms", slo.tbtMs());
         positive("slo.e2el_ms", slo.e2elMs());
         long interval = nanos("measurement.interval", need("measurement", c.measurement()).interval(), false);
+        EarlyStopConfig es = need("measurement.early_stop", c.measurement().earlyStop());
+        if (!(es.target() >= 0 && es.target() <= 1)) throw bad("measurement.early_stop.target", "must be in [0, 1] (0 = off), got " + es.target());
+        if (es.enabled()) atLeast("measurement.early_stop.min_requests", es.minRequests(), 1);
         if (interval < 1_000_000L) throw bad("measurement.interval", "must be >= 1ms");
         long spin = nanos("live.spin", need("live", c.live()).spin(), true);
         atLeast("live.io_threads", c.live().ioThreads(), 1);

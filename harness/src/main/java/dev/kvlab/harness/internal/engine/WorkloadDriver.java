@@ -1,6 +1,7 @@
 package dev.kvlab.harness.internal.engine;
 
 import dev.kvlab.workloads.api.ArrivalProcess;
+import java.util.function.BooleanSupplier;
 
 /**
  * Feeds an {@link ArrivalProcess} into the serving model on the loop: one pending event for the next release,
@@ -20,6 +21,8 @@ public final class WorkloadDriver implements ServingListener {
     private long scheduledAt = Long.MAX_VALUE;
     private long released;
     private RuntimeException error;
+    private BooleanSupplier stop = () -> false;
+    private boolean stopped;
 
     public WorkloadDriver(ArrivalProcess process, ServingModel model, EventLoop loop, long origin, boolean warmup,
                           ServingListener measure, int expectedBlockTokens) {
@@ -36,6 +39,16 @@ public final class WorkloadDriver implements ServingListener {
         schedule();
     }
 
+    /** Stops releasing requests once {@code decided} says so (asked before each release); those in flight finish. */
+    public void stopReleasingWhen(BooleanSupplier decided) {
+        this.stop = decided;
+    }
+
+    /** Whether releasing stopped early ({@link #stopReleasingWhen}). */
+    public boolean stoppedEarly() {
+        return stopped;
+    }
+
     public long released() {
         return released;
     }
@@ -47,11 +60,11 @@ public final class WorkloadDriver implements ServingListener {
 
     /** True when every request was released and none is in flight. */
     public boolean done() {
-        return process.exhausted() && process.inFlight() == 0;
+        return (stopped || process.exhausted()) && process.inFlight() == 0;
     }
 
     private void schedule() {
-        if (error != null) return;
+        if (error != null || stopped) return;
         long t;
         try {
             t = process.nextReleaseNanos();
@@ -67,13 +80,17 @@ public final class WorkloadDriver implements ServingListener {
     }
 
     private void fire() {
-        if (error != null) return;
+        if (error != null || stopped) return;
         long now = loop.now();
         scheduledAt = Long.MAX_VALUE;
         try {
             while (true) {
                 long t = process.nextReleaseNanos();
                 if (t == ArrivalProcess.NONE || origin + t > now) break;
+                if (stop.getAsBoolean()) {
+                    stopped = true;
+                    return;
+                }
                 ArrivalProcess.Release r = process.release();
                 if (r.request().blockTokens() != expectedBlockTokens) {
                     throw new IllegalStateException("request " + r.request().id() + " has " + r.request().blockTokens()

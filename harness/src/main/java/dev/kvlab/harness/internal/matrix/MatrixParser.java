@@ -424,6 +424,7 @@ public final class MatrixParser {
         o.put("min_requests", c.minRequests());
         o.put("min_duration_s", c.minDurationSeconds());
         o.put("budget_s", c.budgetSeconds());
+        o.put("early_stop", c.earlyStop());
         ObjectNode sel = o.putObject("cells");
         new java.util.TreeMap<>(c.cells()).forEach((k, v) -> {
             ArrayNode a = sel.putArray(k);

@@ -1,0 +1,18 @@
+package dev.kvlab.harness.api.config;
+
+/**
+ * Live cells only: stop sending new requests once the cell's SLO verdict against {@code target} is decided at 95%
+ * confidence (binomial), the requests in flight then finish and count. Looks at the share of measured requests
+ * meeting every SLO come at {@code minRequests}, 2×, 4×, … completions, each with a Wilson interval at
+ * 0.05 / 2<sup>j+1</sup> (Bonferroni over the looks, so the whole test errs at most 5% of the time). A capacity
+ * search sets it on its live probes ({@code capacity.early_stop}).
+ *
+ * @param target      attainment the verdict is against, in (0, 1]; 0 = never stop early [0]
+ * @param minRequests completions before the first look, >= 1 when {@code target} is set [100]
+ */
+public record EarlyStopConfig(double target, long minRequests) {
+
+    public boolean enabled() {
+        return target > 0;
+    }
+}
