@@ -234,6 +234,36 @@ class CapacitySearchTest {
     }
 
     @Test
+    void liveProbesStopEarlyOnceDecidedSimProbesNever(@TempDir Path t) throws Exception {
+        String live = """
+                name: live-cap
+                mode: live
+                model: qwen2.5-0.5b
+                hardware: h100
+                transport: tcp
+                cluster: {instances: 1}
+                store: {nodes: 1, capacity: 64MiB}
+                tiers: none
+                workload:
+                  generator: {kind: shared-prefix, groups: 40, prompts_per_group: 1, prefix_tokens: 128, suffix_tokens: 64, output_tokens: 2, block_tokens: 64}
+                  arrival: {process: poisson, rate: 20}
+                slo: {ttft_ms: 1000}
+                capacity: {knob: workload.arrival.rate, start: 20, min: 1, max: 100, min_requests: 10}
+                """;
+        MatrixSpec spec = spec(t, live);
+        dev.kvlab.harness.internal.capacity.CapacitySearch search = new dev.kvlab.harness.internal.capacity.CapacitySearch(spec);
+        CellRun probe = search.probe(spec.runs().get(0), 20);
+        assertThat(probe.config().measurement().earlyStop().target()).isEqualTo(0.9);
+        assertThat(probe.config().measurement().earlyStop().minRequests()).isEqualTo(50); // max(min_requests, 50)
+        MatrixSpec off = spec(t, live.replace("min_requests: 10}", "min_requests: 10, early_stop: false}"));
+        CellRun p2 = new dev.kvlab.harness.internal.capacity.CapacitySearch(off).probe(off.runs().get(0), 20);
+        assertThat(p2.config().measurement().earlyStop().enabled()).isFalse();
+        MatrixSpec sim = spec(t, ISO.replace("SLO", "1000") + CAP);
+        CellRun p3 = new dev.kvlab.harness.internal.capacity.CapacitySearch(sim).probe(sim.runs().get(0), 2);
+        assertThat(p3.config().measurement().earlyStop().enabled()).isFalse();
+    }
+
+    @Test
     void badCapacityBlocksAreRefusedNamingTheKey(@TempDir Path t) throws Exception {
         String base = ISO.replace("SLO", "1000");
         assertThatThrownBy(() -> spec(t, base + "capacity: {knob: cluster.instances, start: 1}\n"))
