@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.BadInputException;
 import dev.kvlab.harness.internal.config.LocatedTree;
+import dev.kvlab.harness.internal.config.OptionKeys;
 import dev.kvlab.harness.internal.config.ClockKeys;
 import dev.kvlab.harness.internal.config.RunValidator;
 import dev.kvlab.harness.internal.config.TreeBinder;
@@ -212,11 +213,7 @@ public final class ConfigTree {
         RunConfig c = BINDER.bind(t, "", RunConfig.class);
         RunValidator.validate(c, k -> t.origin(pointer(k)));
         ClockKeys.refuseUnused(c.mode(), k -> set(t, k), k -> t.origin(pointer(k)));
-        if (c.cluster().router() != RouterKind.CACHE_AWARE && set(t, "cluster.cache_aware")) {
-            String o = t.origin(pointer("cluster.cache_aware"));
-            throw new BadInputException((o == null ? "config" : o) + ": key 'cluster.cache_aware' is read only by the cache-aware router; "
-                    + "cluster.router is " + c.cluster().router() + ": remove it, or set it only for cache-aware cells");
-        }
+        OptionKeys.refuseUnread(c, k -> set(t, k), k -> t.origin(pointer(k)));
         return c;
     }
 
