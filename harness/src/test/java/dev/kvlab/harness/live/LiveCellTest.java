@@ -63,6 +63,14 @@ class LiveCellTest {
         assertThat(s.remoteHitRatio()).isGreaterThan(0.2);
         assertThat(s.writtenBackBytes()).isPositive();
         assertThat((Double) r.extras().get("harness_overhead_us_per_request")).isPositive();
+        // the harness's CPU: its loop's work and its I/O tasks, the store calls and byte work in them apart
+        double cpu = (Double) r.extras().get("harness_cpu_us_per_request"), loop = (Double) r.extras().get("harness_loop_cpu_us_per_request"),
+                io = (Double) r.extras().get("harness_io_cpu_us_per_request"), store = (Double) r.extras().get("store_call_cpu_us_per_request");
+        assertThat(loop).isPositive();
+        assertThat(io).isPositive();
+        assertThat(cpu).isCloseTo(loop + io, org.assertj.core.api.Assertions.within(1e-6));
+        assertThat(store).as("768 KiB blocks written, fetched, verified and audited cost more than the harness's own part of it").isGreaterThan(io);
+        assertThat((Double) r.extras().get("harness_wait_cpu_us_per_request")).isNotNegative();
         assertThat(r.extras().get("store_backend")).isEqualTo("bundled/tcp");
         assertThat(r.extras()).doesNotContainKey("io_error");
         assertThat(s.simulatedSeconds()).isGreaterThan(0.3);

@@ -28,7 +28,8 @@ import java.util.function.UnaryOperator;
  * settings, or an external {@code kvlab://} cluster), KV blocks are real bytes of the model's block size, every
  * fetched block is verified; GPU time is emulated by precise waits. Before the warm-up the cell measures its own
  * fetch path ({@link LinkProbe}); {@code auto} decides on that link unless {@code transport_profile} names one. The
- * harness's own cost is measured: time the loop thread spends running the model per request, and how late events run.
+ * harness's own cost in the measured phase is measured: its CPU per request ({@link HarnessCpu}), its wall time
+ * per event, how late events run, GC pauses and JIT compilation.
  */
 public final class LiveCell implements CellClock {
 
@@ -43,7 +44,8 @@ public final class LiveCell implements CellClock {
     private AuditedBackend backend;
     private LiveFaults faults;
     private LinkProbe probe;
-    private long busyBefore, cpuBefore, gcBefore;
+    private long busyBefore, gcBefore, jitBefore;
+    private HarnessCpu.Snapshot cpuBefore;
 
     public LiveCell(CellPlan plan) {
         this(plan, UnaryOperator.identity());
@@ -128,9 +130,17 @@ public final class LiveCell implements CellClock {
 
     @Override
     public void measuredPhaseStarts() {
+        loop.resetFigures();
         busyBefore = loop.busyNanos();
-        cpuBefore = loop.busyCpuNanos();
+        cpuBefore = store.cpu().snapshot(loop);
         gcBefore = gcMillis();
+        jitBefore = jitMillis();
+    }
+
+    /** Milliseconds the JIT compilers have spent so far (-1 where the JVM does not say). */
+    private static long jitMillis() {
+        var c = java.lang.management.ManagementFactory.getCompilationMXBean();
+        return c != null && c.isCompilationTimeMonitoringSupported() ? c.getTotalCompilationTime() : -1;
     }
 
     /** Milliseconds the JVM's collectors have spent so far (all collectors). */
@@ -142,10 +152,9 @@ public final class LiveCell implements CellClock {
 
     @Override
     public void extras(Measurement m, Map<String, Object> extras) {
+        HarnessCpu.extras(cpuBefore, store.cpu().snapshot(loop), m.requests(), extras);
         long measuredBusy = loop.busyNanos() - busyBefore;
-        long measuredCpu = loop.busyCpuNanos() - cpuBefore;
         extras.put("harness_overhead_us_per_request", m.requests() == 0 ? Double.NaN : measuredBusy / 1e3 / m.requests());
-        extras.put("harness_cpu_us_per_request", m.requests() == 0 ? Double.NaN : measuredCpu / 1e3 / m.requests());
         extras.put("harness_busy_share", m.spanNanos() > 0 ? (double) measuredBusy / m.spanNanos() : Double.NaN);
         extras.put("harness_event_p50_us", loop.eventBusy().getValueAtPercentile(50) / 1e3);
         extras.put("harness_event_p99_us", loop.eventBusy().getValueAtPercentile(99) / 1e3);
@@ -154,6 +163,8 @@ public final class LiveCell implements CellClock {
         extras.put("event_lag_p99_us", (double) loop.lag().getValueAtPercentile(99));
         extras.put("event_lag_max_us", (double) loop.lag().getMaxValue());
         extras.put("gc_pause_ms", (double) (gcMillis() - gcBefore));
+        long jit = jitMillis();
+        extras.put("jit_compile_ms", jit < 0 || jitBefore < 0 ? Double.NaN : (double) (jit - jitBefore));
         extras.put("io_seconds", store.ioNanos() / 1e9);
         extras.put("block_bytes", plan.blockBytes());
         extras.put("store_backend", backend.name());

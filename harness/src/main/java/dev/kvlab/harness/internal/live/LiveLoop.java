@@ -2,6 +2,8 @@ package dev.kvlab.harness.internal.live;
 
 import dev.kvlab.harness.internal.engine.EventLoop;
 import dev.kvlab.harness.internal.sim.EventHeap;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -11,8 +13,9 @@ import org.HdrHistogram.Histogram;
  * The live clock: the same event model as the sim, on the wall clock. One thread (the one calling {@link #run})
  * runs every event; an event scheduled for time {@code t} runs once {@code System.nanoTime()} has reached it,
  * waited out precisely: parked until the last {@code spinNanos}, then spun. Other threads (store I/O) hand results
- * back with {@link #post}. It measures itself: how late events run ({@link #lag()}) and how long the loop thread
- * spends running them ({@link #busyNanos()}), i.e. the harness's own time, as opposed to modelled GPU waits.
+ * back with {@link #post}. It measures itself: how late events run ({@link #lag()}), how long the loop thread
+ * spends running them ({@link #busyNanos()}, {@link #workCpuNanos()}: the harness's own work, as opposed to the
+ * waits that emulate GPU time), its CPU in all ({@link #runCpuNanos()}) and the time it spins ({@link #spunNanos()}).
  */
 public final class LiveLoop implements EventLoop {
 
@@ -22,12 +25,11 @@ public final class LiveLoop implements EventLoop {
     private final ConcurrentLinkedQueue<Runnable> inbox = new ConcurrentLinkedQueue<>();
     private final Histogram lag = new Histogram(3);
     private final Histogram eventBusy = new Histogram(3);
+    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private volatile Thread owner;
-    private long busyNanos;
-    private long busyCpuNanos;
+    private long busyNanos, workCpuNanos, runCpuNanos, spunNanos;
     /** Thread CPU time at the start of the current busy stretch, -1 between stretches. */
     private long stretchCpu = -1;
-    private final java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
     private long events;
 
     public LiveLoop(long spinNanos) {
@@ -58,50 +60,69 @@ public final class LiveLoop implements EventLoop {
     /** Runs events until {@code done} holds and nothing is scheduled or posted. */
     public void run(BooleanSupplier done) {
         owner = Thread.currentThread();
+        long cpu0 = threads.getCurrentThreadCpuTime();
         try {
-            while (true) {
-                drainInbox();
-                if (heap.isEmpty()) {
-                    endStretch();
-                    if (done.getAsBoolean() && inbox.isEmpty()) return;
-                    LockSupport.parkNanos(1_000_000L);
-                    continue;
-                }
-                long due = heap.peekTime();
-                long wait = due - now();
-                if (wait > 0) {
-                    endStretch();
-                    if (wait > spinNanos) {
-                        LockSupport.parkNanos(wait - spinNanos);
-                    } else {
-                        Thread.onSpinWait();
-                    }
-                    if (!inbox.isEmpty() || now() < due) continue;
-                }
-                long start = System.nanoTime();
-                if (stretchCpu < 0) stretchCpu = threads.getCurrentThreadCpuTime(); // a busy stretch begins
-                long late = start - origin - due;
-                lag.recordValue(Math.max(0, late) / 1000);
-                Runnable r = heap.poll();
-                r.run();
-                events++;
-                long took = System.nanoTime() - start;
-                busyNanos += took;
-                eventBusy.recordValue(took);
+            while (turn(done)) {
+                // each turn is a call of its own: a method that loops for a whole phase is compiled late (on-stack
+                // replacement after tens of thousands of iterations), and short cells ran their loop interpreted
             }
         } finally {
             endStretch();
+            runCpuNanos += threads.getCurrentThreadCpuTime() - cpu0;
             owner = null;
         }
     }
 
+    /** One turn of the loop: posted results, then the next due event or a wait for it; false when done. */
+    private boolean turn(BooleanSupplier done) {
+        drainInbox();
+        if (heap.isEmpty()) {
+            endStretch();
+            if (done.getAsBoolean() && inbox.isEmpty()) return false;
+            LockSupport.parkNanos(1_000_000L);
+            return true;
+        }
+        long due = heap.peekTime();
+        long wait = due - now();
+        if (wait > 0) {
+            endStretch();
+            if (wait > spinNanos) LockSupport.parkNanos(wait - spinNanos);
+            else spin(due);
+            return true;
+        }
+        long start = System.nanoTime();
+        beginStretch();
+        lag.recordValue(Math.max(0, start - origin - due) / 1000);
+        heap.poll().run();
+        events++;
+        long took = System.nanoTime() - start;
+        busyNanos += took;
+        eventBusy.recordValue(took);
+        return true;
+    }
+
     /**
-     * Ends a busy stretch (events and posted results run back to back): its CPU time is counted once, so that the
-     * accounting costs two thread-CPU reads per wake-up, not per event (on a loaded VM a read costs about 1 us).
+     * Spins until {@code due} or until something is posted. Its time counts as spun, each spin at most the wait it
+     * covered (a spin preempted by another thread used no CPU meanwhile): wall time, no CPU clock read per spin.
      */
+    private void spin(long due) {
+        long s = System.nanoTime(), t = s;
+        while (t - origin < due && inbox.isEmpty()) {
+            Thread.onSpinWait();
+            t = System.nanoTime();
+        }
+        spunNanos += Math.min(t - s, Math.max(0, due - (s - origin)));
+    }
+
+    /** A busy stretch (events and posted results back to back, between two waits) begins, unless one is going on. */
+    private void beginStretch() {
+        if (stretchCpu < 0) stretchCpu = threads.getCurrentThreadCpuTime();
+    }
+
+    /** Ends a busy stretch: its CPU time is counted once, two thread-CPU reads per wake-up, not per event. */
     private void endStretch() {
         if (stretchCpu < 0) return;
-        busyCpuNanos += threads.getCurrentThreadCpuTime() - stretchCpu;
+        workCpuNanos += threads.getCurrentThreadCpuTime() - stretchCpu;
         stretchCpu = -1;
     }
 
@@ -109,10 +130,17 @@ public final class LiveLoop implements EventLoop {
         Runnable r;
         while ((r = inbox.poll()) != null) {
             long start = System.nanoTime();
-            if (stretchCpu < 0) stretchCpu = threads.getCurrentThreadCpuTime();
+            beginStretch();
             r.run();
             busyNanos += System.nanoTime() - start;
         }
+    }
+
+    /** Starts the figures over (lag, time per event, events): the measured phase's own, not the warm-up's. */
+    public void resetFigures() {
+        lag.reset();
+        eventBusy.reset();
+        events = 0;
     }
 
     /** How late events ran after their scheduled time (µs). */
@@ -125,9 +153,19 @@ public final class LiveLoop implements EventLoop {
         return busyNanos;
     }
 
-    /** CPU time the loop thread spent running events and posted results (excludes preemption, parking and spinning; up to date between {@link #run}s). */
-    public long busyCpuNanos() {
-        return busyCpuNanos;
+    /** CPU time the loop thread spent running events and posted results (not parking or spinning; up to date between {@link #run}s). */
+    public long workCpuNanos() {
+        return workCpuNanos;
+    }
+
+    /** CPU time the loop thread spent in {@link #run}: its work and its waits (up to date between runs). */
+    public long runCpuNanos() {
+        return runCpuNanos;
+    }
+
+    /** Time the loop thread spent spinning out the tails of waits (wall time; part of its waits). */
+    public long spunNanos() {
+        return spunNanos;
     }
 
     /** Wall time the loop thread spent on each event (ns). */

@@ -35,7 +35,8 @@ import java.util.function.IntConsumer;
  * key) before it counts; the first block that fails ends the usable prefix, the rest are recomputed. Results are
  * handed back to the loop thread; the independent audit ({@link AuditedBackend#check}) runs after that, off the
  * measured path, before the buffers are reused. Write-backs go through the per-instance {@link WriteBackLanes}.
- * What data moves is real; only GPU time is modelled.
+ * What data moves is real; only GPU time is modelled. The CPU of its threads is counted ({@link HarnessCpu}): their
+ * tasks, and within them the store's calls and the byte work, which are not the harness's.
  */
 public final class LiveStore implements RemoteTier, AutoCloseable {
 
@@ -57,6 +58,8 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
     private final RemoteCounters counters = new RemoteCounters();
     private final WriteBackLanes lanes;
     private final AtomicLong unaudited = new AtomicLong(), ioNanos = new AtomicLong();
+    /** The CPU of this tier's threads: their tasks, and the store calls and byte work within them. */
+    private final HarnessCpu cpu = new HarnessCpu();
     private volatile TransportModel link;
 
     private final PdLink pd;
@@ -69,18 +72,10 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
         this.backend = backend;
         this.blockBytes = plan.blockBytes();
         int threads = plan.config().live().ioThreads();
-        this.io = Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(r, "kvlab-live-io");
-            t.setDaemon(true);
-            return t;
-        });
+        this.io = Executors.newFixedThreadPool(threads, cpu.threads("kvlab-live-io"));
         var st = plan.config().store();
         int writers = plan.config().cluster().instances() * st.writeBackConcurrency(); // each instance's lane has its own writers
-        this.background = Executors.newFixedThreadPool(writers, r -> {
-            Thread t = new Thread(r, "kvlab-live-writeback");
-            t.setDaemon(true);
-            return t;
-        });
+        this.background = Executors.newFixedThreadPool(writers, cpu.threads("kvlab-live-writeback"));
         this.lanes = new WriteBackLanes(plan.config().cluster().instances(), st.writeBackConcurrency(), st.writeBackQueueBlocks(), counters,
                 this::startWrite);
         this.link = plan.transportModel();
@@ -114,21 +109,33 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
         return unaudited.get();
     }
 
-    /** Wall time I/O threads spent in store calls. */
+    /** Wall time I/O threads spent on the tier's tasks. */
     public long ioNanos() {
         return ioNanos.get();
+    }
+
+    /** The CPU accounting of this tier's threads. */
+    HarnessCpu cpu() {
+        return cpu;
     }
 
     private void submit(Runnable task) {
         submit(io, task);
     }
 
+    /** {@code task} in flight until its result has been run on the loop ({@link #finish}). */
     private void submit(ExecutorService on, Runnable task) {
         pending.incrementAndGet();
+        execute(on, task);
+    }
+
+    /** Runs {@code task} on a thread of {@code on}, its wall and CPU time counted. */
+    private void execute(ExecutorService on, Runnable task) {
+        Runnable counted = cpu.task(task);
         on.execute(() -> {
             long t0 = System.nanoTime();
             try {
-                task.run();
+                counted.run();
             } finally {
                 ioNanos.addAndGet(System.nanoTime() - t0);
             }
@@ -167,12 +174,15 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
         List<String> keys = keys(s, from, max);
         submit(() -> {
             int n = 0;
+            long c = cpu.now();
             try {
                 boolean[] there = backend.batchExists(keys);
                 while (n < there.length && there[n]) n++;
             } catch (RuntimeException e) {
                 error(e);
                 n = 0;
+            } finally {
+                cpu.storeAndBytes(c);
             }
             int found = n;
             finish(() -> done.accept(found));
@@ -185,8 +195,7 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
         Instance in = s.instance;
         in.activeTransfersInc();
         pending.incrementAndGet();
-        io.execute(() -> {
-            long t0 = System.nanoTime();
+        execute(io, () -> {
             int ok = 0;
             long bytes = 0;
             boolean broken = false;
@@ -204,18 +213,23 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
                     int n = Math.min(CHUNK, count - c);
                     held = take(n);
                     heldFrom = c;
-                    got = backend.batchGetInto(keys.subList(c, c + n), held);
-                    for (int i = 0; i < n; i++) {
-                        GetResult g = got.get(i);
-                        if (g.isHit()) bytes += g.length();
-                        if (broken) continue;
-                        if (g.isHit() && g.length() == blockBytes && KeyedPayload.matches(keys.get(c + i), held.get(i), 0, blockBytes)) {
-                            ok++;
-                        } else {
-                            broken = true;
-                            String why = !g.isHit() ? g.status().name() : g.length() != blockBytes ? "BAD_LENGTH" : "BAD_CONTENT";
-                            rejections.computeIfAbsent(why, k -> new AtomicLong()).addAndGet(count - ok);
+                    long cpu0 = cpu.now(); // the get and the content check: the store's cost and the bytes'
+                    try {
+                        got = backend.batchGetInto(keys.subList(c, c + n), held);
+                        for (int i = 0; i < n; i++) {
+                            GetResult g = got.get(i);
+                            if (g.isHit()) bytes += g.length();
+                            if (broken) continue;
+                            if (g.isHit() && g.length() == blockBytes && KeyedPayload.matches(keys.get(c + i), held.get(i), 0, blockBytes)) {
+                                ok++;
+                            } else {
+                                broken = true;
+                                String why = !g.isHit() ? g.status().name() : g.length() != blockBytes ? "BAD_LENGTH" : "BAD_CONTENT";
+                                rejections.computeIfAbsent(why, k -> new AtomicLong()).addAndGet(count - ok);
+                            }
                         }
+                    } finally {
+                        cpu.storeAndBytes(cpu0);
                     }
                 }
             } catch (InterruptedException e) {
@@ -239,7 +253,6 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
                 if (held != null) buffers.addAll(held);
             }
             counters.fetched(used, count - used, wrong);
-            ioNanos.addAndGet(System.nanoTime() - t0);
             pending.decrementAndGet();
         });
     }
@@ -249,6 +262,15 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
      * many of the blocks the model uses (the first {@code used} of the fetch) were wrong.
      */
     private long audit(List<String> keys, int from, List<MemorySegment> bufs, List<GetResult> got, int used) {
+        long c = cpu.now();
+        try {
+            return auditChunk(keys, from, bufs, got, used);
+        } finally {
+            cpu.storeAndBytes(c);
+        }
+    }
+
+    private long auditChunk(List<String> keys, int from, List<MemorySegment> bufs, List<GetResult> got, int used) {
         long wrongUsed = 0;
         for (int i = 0; got != null && i < bufs.size() && i < got.size(); i++) {
             GetResult g = got.get(i);
@@ -295,10 +317,16 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
             List<String> part = keys.subList(c, c + n);
             List<MemorySegment> bufs = take(n);
             try {
-                for (int i = 0; i < n; i++) KeyedPayload.fill(part.get(i), bufs.get(i), 0, blockBytes);
-                List<MemorySegment> views = new ArrayList<>(n);
-                for (MemorySegment b : bufs) views.add(b.asSlice(0, blockBytes));
-                List<PutStatus> st = backend.batchPut(part, views, replicate);
+                long c0 = cpu.now(); // the payloads, their audit digest and the put: bytes and the store's cost
+                List<PutStatus> st;
+                try {
+                    for (int i = 0; i < n; i++) KeyedPayload.fill(part.get(i), bufs.get(i), 0, blockBytes);
+                    List<MemorySegment> views = new ArrayList<>(n);
+                    for (MemorySegment b : bufs) views.add(b.asSlice(0, blockBytes));
+                    st = backend.batchPut(part, views, replicate);
+                } finally {
+                    cpu.storeAndBytes(c0);
+                }
                 for (PutStatus p : st) {
                     if (!count) continue;
                     if (p == PutStatus.OK) counters.written(blockBytes);
@@ -322,12 +350,15 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
         in.activeTransfersInc();
         submit(() -> {
             long moved = 0;
+            long c = cpu.now();
             try {
                 moved = pd.transfer(keys);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
                 error(e);
+            } finally {
+                cpu.storeAndBytes(c);
             }
             counters.handoff(moved);
             finish(() -> {

@@ -333,7 +333,7 @@ final class ReportPage {
         h.el("p", "class=\"sub\"", "Every live cell ran a sim twin: the same cell (seed, workload, model, store settings) on the sim clock, "
                 + "its data path costed by the link the live cell measured at its start and its metadata round trip the one it measured. Tolerance: TTFT p50 within 20%, fetch p50 within 25%, either within 0.5 ms. "
                 + (off == 0 ? "All live cells agree with their twin." : off + " of " + rows.size() + " live runs disagree; the likely cause "
-                + "is read from the live cell's own overhead figures (event lag, loop CPU, GC, fetch time)."));
+                + "is read from the live cell's own overhead figures (event lag, harness CPU, GC, fetch time)."));
         h.open("div", "class=\"scroll\"");
         h.table("twin", List.of("cell", "r", "TTFT p50 live", "TTFT p50 sim", "error", "fetch p50 live", "fetch p50 sim", "error",
                 "goodput live", "goodput sim", "link the live cell measured", "verdict"), rows);

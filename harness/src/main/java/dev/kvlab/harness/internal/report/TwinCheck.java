@@ -63,9 +63,9 @@ public record TwinCheck(double ttft, double twinTtft, double fetch, double twinF
             why.append(String.format(Locale.ROOT, "the link measured at cell start was slower (%.2f ms predicted) than the fetches found it (%.2f ms)", tf, f));
         else if (Double.isFinite(lagP99) && lagP99 > 1.0)
             why.append(String.format(Locale.ROOT, "queueing in the harness: the loop thread ran events late (lag p50 %.2f ms, p99 %.2f ms; "
-                    + "%.0f us of loop CPU per request): the machine is loaded", lagP50, lagP99, cpu));
+                    + "%.0f us of harness CPU per request): the machine is loaded", lagP50, lagP99, cpu));
         else if (t > tt)
-            why.append(String.format(Locale.ROOT, "harness overhead per request (%.0f us of loop CPU, queue p50 %.2f ms) not in the model", cpu, queue));
+            why.append(String.format(Locale.ROOT, "harness overhead per request (%.0f us of harness CPU, queue p50 %.2f ms) not in the model", cpu, queue));
         else
             why.append("the model overestimates this cell (the sim's GPU or link model is slower than the emulated waits and real transfers)");
         return why.toString();
