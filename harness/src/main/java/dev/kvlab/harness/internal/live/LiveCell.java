@@ -28,8 +28,9 @@ import java.util.function.UnaryOperator;
  * settings, or an external {@code kvlab://} cluster), KV blocks are real bytes of the model's block size, every
  * fetched block is verified; GPU time is emulated by precise waits. Before the warm-up the cell measures its own
  * fetch path ({@link LinkProbe}); {@code auto} decides on that link unless {@code transport_profile} names one. The
- * harness's own cost in the measured phase is measured: its CPU per request ({@link HarnessCpu}), its wall time
- * per event, how late events run, GC pauses and JIT compilation.
+ * JIT is warmed up on the sim clock first ({@link JitWarmup}). The harness's own cost in the measured phase is
+ * measured: its CPU per request ({@link HarnessCpu}), its wall time per event, how late events run, GC pauses and
+ * JIT compilation.
  */
 public final class LiveCell implements CellClock {
 
@@ -46,6 +47,7 @@ public final class LiveCell implements CellClock {
     private LinkProbe probe;
     private long busyBefore, gcBefore, jitBefore;
     private HarnessCpu.Snapshot cpuBefore;
+    private int jitWarmupPasses;
 
     public LiveCell(CellPlan plan) {
         this(plan, UnaryOperator.identity());
@@ -92,6 +94,7 @@ public final class LiveCell implements CellClock {
                 throw new IllegalStateException("interrupted while measuring the link", e);
             }
             if (plan.config().transportProfile() == null) s.linkModel(probe.model(plan.transportName()));
+            jitWarmupPasses = JitWarmup.run(plan);
             return CellSteps.run(plan, this, observer, wallStartNanos);
         }
     }
@@ -164,6 +167,7 @@ public final class LiveCell implements CellClock {
         extras.put("event_lag_max_us", (double) loop.lag().getMaxValue());
         extras.put("gc_pause_ms", (double) (gcMillis() - gcBefore));
         long jit = jitMillis();
+        extras.put("jit_warmup_passes", jitWarmupPasses);
         extras.put("jit_compile_ms", jit < 0 || jitBefore < 0 ? Double.NaN : (double) (jit - jitBefore));
         extras.put("io_seconds", store.ioNanos() / 1e9);
         extras.put("block_bytes", plan.blockBytes());
