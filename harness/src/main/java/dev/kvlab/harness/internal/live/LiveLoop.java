@@ -23,8 +23,8 @@ public final class LiveLoop implements EventLoop {
     private final long spinNanos;
     private final EventHeap heap = new EventHeap();
     private final ConcurrentLinkedQueue<Runnable> inbox = new ConcurrentLinkedQueue<>();
-    private final Histogram lag = new Histogram(3);
-    private final Histogram eventBusy = new Histogram(3);
+    /** Sized for 10 s from the start (an auto-resizing histogram grows by an exception and a copy per doubling, on the loop thread). */
+    private final Histogram lag = sized(10_000_000L), eventBusy = sized(10_000_000_000L);
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private volatile Thread owner;
     private long busyNanos, workCpuNanos, runCpuNanos, spunNanos;
@@ -34,6 +34,12 @@ public final class LiveLoop implements EventLoop {
 
     public LiveLoop(long spinNanos) {
         this.spinNanos = spinNanos;
+    }
+
+    private static Histogram sized(long highest) {
+        Histogram h = new Histogram(highest, 3);
+        h.setAutoResize(true);
+        return h;
     }
 
     @Override
