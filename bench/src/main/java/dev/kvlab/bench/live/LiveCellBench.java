@@ -8,6 +8,7 @@ import dev.kvlab.harness.api.catalog.Catalog;
 import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.config.ConfigTree;
 import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.harness.internal.live.HarnessCpu;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -36,8 +37,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * Harness CPU per live request, the figure issue 13 bounds at 100 us: one live cell run end to end per invocation
  * (embedded store over real TCP, real KV bytes, GPU time emulated), by default the demo's hot remote-only live cell
  * ({@code ablations/default.yaml}, {@code c08-live_hot_remote-only}, replicate 0). The score is seconds per cell; the
- * secondary results are the cell's own CPU figures per measured request in microseconds (the harness's
- * {@code HarnessCpu}), as means over the measurement iterations: {@code cpu} the figure (the loop thread's work plus
+ * secondary results are the cell's own CPU figures per measured request in microseconds ({@link HarnessCpu}), as means over the measurement iterations: {@code cpu} the figure (the loop thread's work plus
  * the I/O threads' tasks, not counting the store's calls and the byte work in them), {@code loop} and {@code io} its
  * two parts, {@code waitCpu} the CPU of waiting (the loop thread parking and spinning out emulated GPU time, idle
  * pool threads), {@code storeCpu} the store calls and byte work on the harness's I/O threads. Each cell's figures are
@@ -142,7 +142,7 @@ public class LiveCellBench {
     public long cell(Figures f) {
         CellResult r = runner.run(config, System.nanoTime());
         r.requestLog().file().toFile().delete();
-        f.cpu = figure(r, "harness_cpu_us_per_request") / f.iterations;
+        f.cpu = figure(r, HarnessCpu.FIGURE) / f.iterations;
         f.loop = figure(r, "harness_loop_cpu_us_per_request") / f.iterations;
         f.io = figure(r, "harness_io_cpu_us_per_request") / f.iterations;
         f.waitCpu = figure(r, "harness_wait_cpu_us_per_request") / f.iterations;
@@ -150,7 +150,7 @@ public class LiveCellBench {
         lines.add(String.format(Locale.ROOT, "%d requests, %s blocks: harness %.1f us/request (loop %.1f, io %.1f); wait %.1f (spin %.1f),"
                         + " store calls %.1f; jit %.0f ms, gc %.0f ms in the measured phase",
                 r.summary().requests(), dev.kvlab.transport.api.ByteSize.format(((Number) r.extras().get("block_bytes")).longValue()),
-                figure(r, "harness_cpu_us_per_request"), figure(r, "harness_loop_cpu_us_per_request"), figure(r, "harness_io_cpu_us_per_request"),
+                figure(r, HarnessCpu.FIGURE), figure(r, "harness_loop_cpu_us_per_request"), figure(r, "harness_io_cpu_us_per_request"),
                 figure(r, "harness_wait_cpu_us_per_request"), figure(r, "harness_spin_us_per_request"), figure(r, "store_call_cpu_us_per_request"),
                 figure(r, "jit_compile_ms"), figure(r, "gc_pause_ms")));
         return r.summary().requests();

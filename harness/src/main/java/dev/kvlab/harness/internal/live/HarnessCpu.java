@@ -28,7 +28,10 @@ import java.util.concurrent.atomic.LongAdder;
  * threads (server side) are the store's. Reading a thread's CPU clock is a system call (0.5 to 1 us on a VM): the
  * loop thread reads it twice per wake-up that runs something, an I/O task four to six times; that cost is the
  * harness's and counted. (Reading it for a sample of the loop's stretches and scaling their wall time was tried:
- * under load, preemption within unsampled stretches made the estimate off by a factor of two.)
+ * under load, preemption within unsampled stretches made the estimate off by a factor of two.) Spinning is timed by
+ * the wall clock, each spin at most the wait it covered. On a kernel without {@code CONFIG_IRQ_TIME_ACCOUNTING} (the
+ * usual VM kernel) interrupt and softirq work, e.g. loopback TCP of the store's transfers, is charged to whichever
+ * thread it interrupts, the harness's included.
  */
 public final class HarnessCpu {
 
