@@ -1,6 +1,7 @@
 package dev.kvlab.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kvlab.cli.master.ClientMode;
 import dev.kvlab.cli.master.MasterBench;
 import dev.kvlab.cli.master.MasterBenchResult;
 import dev.kvlab.cli.master.MasterOp;
@@ -39,8 +40,12 @@ public final class BenchMasterCommand implements Callable<Integer> {
     @Option(names = "--op", required = true, description = "put | get | batch-put | batch-get")
     String op;
 
-    @Option(names = "--clients", defaultValue = "4", description = "clients, each with its own connection and thread [${DEFAULT-VALUE}]")
+    @Option(names = "--clients", defaultValue = "4", description = "clients, each with its own connection and one call in flight [${DEFAULT-VALUE}]")
     int clients;
+
+    @Option(names = "--client-mode", defaultValue = "async", description = "async: each client issues its next call from the previous one's "
+            + "completion on gRPC's transport thread; blocking: a thread per client making the store client's blocking calls [${DEFAULT-VALUE}]")
+    String clientMode;
 
     @Option(names = "--batch-size", defaultValue = "128", description = "keys per batch call [${DEFAULT-VALUE}]")
     int batchSize;
@@ -50,6 +55,10 @@ public final class BenchMasterCommand implements Callable<Integer> {
 
     @Option(names = "--warmup", defaultValue = "2s", description = "unmeasured time before it [${DEFAULT-VALUE}]")
     String warmup;
+
+    @Option(names = "--jit-wait", defaultValue = "60s", description = "after --warmup, keep warming up while this process's JIT compilers "
+            + "are busy, at most this long (0s: do not wait) [${DEFAULT-VALUE}]")
+    String jitWait;
 
     @Option(names = "--value-size", defaultValue = "1MiB", description = "object size the master allocates for (nothing is written) [${DEFAULT-VALUE}]")
     String valueSize;
@@ -73,15 +82,26 @@ public final class BenchMasterCommand implements Callable<Integer> {
         return new CommandLine.ParameterException(spec.commandLine(), msg);
     }
 
+    private static Duration duration(String option, String value) {
+        try {
+            return DurationSpec.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         MasterOp o;
-        Duration d, w;
+        ClientMode cm;
+        Duration d, w, jw;
         long vs, seg;
         try {
             o = MasterOp.parse(op);
-            d = DurationSpec.parse(duration);
-            w = DurationSpec.parse(warmup);
+            cm = ClientMode.parse(clientMode);
+            d = duration("--duration", duration);
+            w = duration("--warmup", warmup);
+            jw = duration("--jit-wait", jitWait);
             vs = ByteSize.parse(valueSize);
             seg = ByteSize.parse(segmentSize);
         } catch (IllegalArgumentException e) {
@@ -114,7 +134,7 @@ public final class BenchMasterCommand implements Callable<Integer> {
                 port = at.port();
             }
             String label = at == null ? "own master in this process, gRPC on 127.0.0.1:" + port : host + ":" + port;
-            MasterBench.Settings s = new MasterBench.Settings(label, o, clients, batchSize, d, w, vs, keys, segments, seg, "bench", seed);
+            MasterBench.Settings s = new MasterBench.Settings(label, o, clients, cm, batchSize, d, w, jw, vs, keys, segments, seg, "bench", seed);
             r = MasterBench.run(s, () -> new GrpcMasterChannel(host, port, Duration.ofSeconds(10), token), log);
         } finally {
             if (server != null) server.close();
@@ -123,12 +143,13 @@ public final class BenchMasterCommand implements Callable<Integer> {
         if (json) {
             System.out.println(new ObjectMapper().writeValueAsString(r));
         } else {
-            System.out.printf(Locale.ROOT, "master %s: %s, %d clients%s, %.1f s: %.0f keys/s (%d failed)%n", r.master(), r.op(), r.clients(),
+            System.out.printf(Locale.ROOT, "master %s: %s, %d %s clients%s, %.1f s: %.0f keys/s (%d failed)%n", r.master(), r.op(), r.clients(), r.clientMode(),
                     r.batchSize() > 1 ? ", " + r.batchSize() + " keys per call" : "", r.durationSeconds(), r.keysPerSecond(), r.failedKeys());
             r.rpcs().forEach((name, l) -> System.out.printf(Locale.ROOT, "  %-16s %9.0f calls/s  p50 %7.1f us  p99 %7.1f us  p99.9 %7.1f us%n",
                     name, l.callsPerSecond(), l.p50Us(), l.p99Us(), l.p999Us()));
             System.out.printf(Locale.ROOT, "  cpu %.2f s in the measured window: %.1f us per key (this process: clients%s)%n", r.cpuSeconds(), r.cpuMicrosPerKey(),
                     master == null ? " and master" : " only");
+            System.out.printf(Locale.ROOT, "  warm-up %.1f s (JIT %s)%n", r.warmupSeconds(), r.jitQuiet() ? "quiet at its end" : "not waited for, or still busy");
             System.out.println("data moved: " + r.dataMoved());
         }
         return r.failedKeys() == 0 ? Kvlab.EXIT_OK : Kvlab.EXIT_FAILED;

@@ -2,16 +2,18 @@ package dev.kvlab.cli.master;
 
 import dev.kvlab.store.api.ReplicateConfig;
 import dev.kvlab.store.api.master.MountStatus;
-import dev.kvlab.store.api.master.PutStartResult;
+import dev.kvlab.store.internal.rpc.AsyncMasterChannel;
 import dev.kvlab.store.internal.rpc.MasterChannel;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
@@ -19,7 +21,8 @@ import org.HdrHistogram.Histogram;
 /**
  * The master's metadata benchmark, comparable to Mooncake's {@code master_bench}: fake segments are mounted (no
  * bytes exist anywhere; a mounter pings to keep them), then {@code clients} closed-loop clients, each with its own
- * gRPC connection and thread, issue one operation after the other:
+ * gRPC connection and one call in flight, issue one operation after the other ({@link ClientMode}: from a thread of
+ * their own, or each from the previous one's completion):
  *
  * <ul>
  *   <li>{@code put}: PutStart + PutEnd of one fresh key;</li>
@@ -33,7 +36,7 @@ import org.HdrHistogram.Histogram;
 public final class MasterBench {
 
     /** Validated by the command. */
-    public record Settings(String master, MasterOp op, int clients, int batchSize, Duration duration, Duration warmup, long valueSize,
+    public record Settings(String master, MasterOp op, int clients, ClientMode mode, int batchSize, Duration duration, Duration warmup, Duration jitWait, long valueSize,
                            int keysPerClient, int segments, long segmentBytes, String tenant, long seed) {}
 
     private MasterBench() {}
@@ -86,8 +89,15 @@ public final class MasterBench {
     private static MasterBenchResult drive(Settings s, Supplier<MasterChannel> connect, MeasuredMasterChannel measured, PrintStream log)
             throws InterruptedException {
         List<MasterChannel> chans = new ArrayList<>();
+        List<AsyncMasterChannel> async = new ArrayList<>();
         try {
-            for (int c = 0; c < s.clients(); c++) chans.add(measured.wrap(connect.get()));
+            for (int c = 0; c < s.clients(); c++) {
+                MasterChannel ch = connect.get();
+                chans.add(measured.wrap(ch));
+                if (s.mode() != ClientMode.ASYNC) continue;
+                if (!(ch instanceof AsyncMasterChannel a)) throw new IllegalArgumentException("--client-mode async needs a channel with asynchronous calls");
+                async.add(measured.wrap(a));
+            }
             if (s.op().reads()) {
                 long t0 = System.nanoTime();
                 List<Thread> fill = new ArrayList<>();
@@ -109,22 +119,10 @@ public final class MasterBench {
                 log.printf(Locale.ROOT, "prefilled %d keys per client in %.1f s%n", s.keysPerClient(), (System.nanoTime() - t0) / 1e9);
             }
             AtomicBoolean stop = new AtomicBoolean();
-            List<Thread> threads = new ArrayList<>();
             List<Throwable> failures = new ArrayList<>();
-            for (int c = 0; c < s.clients(); c++) {
-                int client = c;
-                threads.add(Thread.ofPlatform().name("kvlab-bench-master-" + c).start(() -> {
-                    try {
-                        loop(s, chans.get(client), client, stop);
-                    } catch (Throwable e) {
-                        synchronized (failures) {
-                            failures.add(e);
-                        }
-                        stop.set(true);
-                    }
-                }));
-            }
-            Thread.sleep(s.warmup().toMillis());
+            CountDownLatch asyncStopped = new CountDownLatch(async.size());
+            List<Thread> threads = startClients(s, chans, async, stop, failures, asyncStopped);
+            JitWarmup.Spent warm = JitWarmup.await(s.warmup(), s.jitWait(), stop::get);
             measured.recording(true);
             long cpu0 = processCpuNanos();
             long t0 = System.nanoTime();
@@ -135,6 +133,7 @@ public final class MasterBench {
             long cpu = processCpuNanos() - cpu0;
             stop.set(true);
             for (Thread t : threads) t.join(30_000);
+            if (!asyncStopped.await(30, TimeUnit.SECONDS)) throw new IllegalStateException("a bench client's call did not complete within 30 s of the end");
             if (!failures.isEmpty()) throw new IllegalStateException("a bench client failed: " + failures.getFirst(), failures.getFirst());
             double secs = (t1 - t0) / 1e9;
             Map<MeasuredMasterChannel.Rpc, MasterBenchResult.RpcLatency> lat = new EnumMap<>(MeasuredMasterChannel.Rpc.class);
@@ -145,11 +144,32 @@ public final class MasterBench {
                         round(h.getMaxValue() / 1e3)));
             }
             long ok = measured.okKeys.sum();
-            return MasterBenchResult.of(s, round(secs), ok, measured.failedKeys.sum(), round(ok / secs), lat,
+            return MasterBenchResult.of(s, warm, round(secs), ok, measured.failedKeys.sum(), round(ok / secs), lat,
                     cpu < 0 ? Double.NaN : round(cpu / 1e9), cpu < 0 || ok == 0 ? Double.NaN : round(cpu / 1e3 / ok));
         } finally {
             for (MasterChannel c : chans) c.close();
         }
+    }
+
+    /** Starts the clients: async ones count {@code asyncStopped} down when they stop; blocking ones are the threads returned. */
+    private static List<Thread> startClients(Settings s, List<MasterChannel> chans, List<AsyncMasterChannel> async, AtomicBoolean stop,
+                                             List<Throwable> failures, CountDownLatch asyncStopped) {
+        for (int c = 0; c < async.size(); c++) new AsyncBenchClient(s, async.get(c), new ClientKeys(s, c), stop, failures, asyncStopped).start();
+        List<Thread> threads = new ArrayList<>();
+        for (int c = 0; s.mode() == ClientMode.BLOCKING && c < s.clients(); c++) {
+            int client = c;
+            threads.add(Thread.ofPlatform().name("kvlab-bench-master-" + c).start(() -> {
+                try {
+                    loop(s, chans.get(client), new ClientKeys(s, client), stop);
+                } catch (Throwable e) {
+                    synchronized (failures) {
+                        failures.add(e);
+                    }
+                    stop.set(true);
+                }
+            }));
+        }
+        return threads;
     }
 
     /** CPU time of this process (master and clients when the master runs here), or -1 where the JVM cannot tell. */
@@ -158,54 +178,35 @@ public final class MasterBench {
                 ? os.getProcessCpuTime() : -1;
     }
 
-    private static String key(int client, long i) {
-        return "c" + client + "/k" + i;
-    }
-
     private static void prefill(Settings s, MasterChannel ch, int client) {
         for (int from = 0; from < s.keysPerClient(); from += s.batchSize()) {
             int n = Math.min(s.batchSize(), s.keysPerClient() - from);
             List<String> keys = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) keys.add(key(client, from + i));
+            for (int i = 0; i < n; i++) keys.add(ClientKeys.key(client, from + i));
             if (putBatch(s, ch, keys) != n) throw new IllegalStateException("the master did not take all prefill keys");
         }
     }
 
     /** PutStart then PutEnd of {@code keys}; the number completed. */
     private static int putBatch(Settings s, MasterChannel ch, List<String> keys) {
-        int n = keys.size();
-        long[] lengths = new long[n];
-        java.util.Arrays.fill(lengths, s.valueSize());
-        List<PutStartResult> started = ch.putStart(s.tenant(), keys, lengths, new int[n], ReplicateConfig.replicas(1));
-        List<String> endKeys = new ArrayList<>(n);
-        long[] ids = new long[n];
-        int m = 0;
-        for (int i = 0; i < n; i++) {
-            if (started.get(i).status() != PutStartResult.Status.STARTED) continue;
-            endKeys.add(keys.get(i));
-            ids[m++] = started.get(i).putId();
-        }
-        if (m == 0) return 0;
-        int ok = 0;
-        for (var e : ch.putEnd(s.tenant(), endKeys, java.util.Arrays.copyOf(ids, m))) if (e == dev.kvlab.store.api.master.EndStatus.OK) ok++;
-        return ok;
+        PendingEnds p = PendingEnds.of(keys, ch.putStart(s.tenant(), keys, lengths(s, keys.size()), new int[keys.size()], ReplicateConfig.replicas(1)));
+        return p.isEmpty() ? 0 : PendingEnds.completed(ch.putEnd(s.tenant(), p.keys(), p.putIds()));
     }
 
-    private static void loop(Settings s, MasterChannel ch, int client, AtomicBoolean stop) {
-        SplittableRandom rnd = new SplittableRandom(s.seed() * 1_000_003L + client);
-        long next = s.op().reads() ? s.keysPerClient() : 0;
-        int b = s.op().batched() ? s.batchSize() : 1;
-        List<String> keys = new ArrayList<>(b);
+    /** The length of each of {@code n} objects put. */
+    static long[] lengths(Settings s, int n) {
+        long[] l = new long[n];
+        Arrays.fill(l, s.valueSize());
+        return l;
+    }
+
+    private static void loop(Settings s, MasterChannel ch, ClientKeys keys, AtomicBoolean stop) {
+        boolean single = !s.op().batched();
         while (!stop.get()) {
-            keys.clear();
-            if (s.op().reads()) {
-                for (int i = 0; i < b; i++) keys.add(key(client, rnd.nextLong(next)));
-                if (b == 1) ch.getReplicaList(s.tenant(), keys.getFirst());
-                else ch.getReplicaLists(s.tenant(), keys);
-            } else {
-                for (int i = 0; i < b; i++) keys.add(key(client, next++));
-                putBatch(s, ch, keys);
-            }
+            List<String> k = keys.next();
+            if (!s.op().reads()) putBatch(s, ch, k);
+            else if (single) ch.getReplicaList(s.tenant(), k.getFirst());
+            else ch.getReplicaLists(s.tenant(), k);
         }
     }
 

@@ -12,10 +12,13 @@ public record MasterBenchResult(
         @JsonProperty("master") String master,
         @JsonProperty("op") String op,
         @JsonProperty("clients") int clients,
+        @JsonProperty("client_mode") String clientMode,
         @JsonProperty("batch_size") int batchSize,
         @JsonProperty("value_size") long valueSize,
         @JsonProperty("segments") int segments,
         @JsonProperty("segment_bytes") long segmentBytes,
+        @JsonProperty("warmup_s") double warmupSeconds,
+        @JsonProperty("jit_quiet") boolean jitQuiet,
         @JsonProperty("duration_s") double durationSeconds,
         @JsonProperty("keys") long keys,
         @JsonProperty("failed_keys") long failedKeys,
@@ -37,12 +40,12 @@ public record MasterBenchResult(
             @JsonProperty("p999_us") double p999Us,
             @JsonProperty("max_us") double maxUs) {}
 
-    static MasterBenchResult of(MasterBench.Settings s, double secs, long keys, long failed, double keysPerSecond,
+    static MasterBenchResult of(MasterBench.Settings s, JitWarmup.Spent warm, double secs, long keys, long failed, double keysPerSecond,
                                 Map<MeasuredMasterChannel.Rpc, RpcLatency> lat, double cpuSeconds, double cpuMicrosPerKey) {
         Map<String, RpcLatency> byName = new LinkedHashMap<>();
         lat.forEach((r, l) -> byName.put(r.name().toLowerCase(Locale.ROOT), l));
         // one op is one key (a batch call of 128 keys is 128 ops), as master_bench counts
-        return new MasterBenchResult(s.master(), s.op().label(), s.clients(), s.op().batched() ? s.batchSize() : 1, s.valueSize(), s.segments(),
-                s.segmentBytes(), secs, keys, failed, keysPerSecond, keysPerSecond, byName, cpuSeconds, cpuMicrosPerKey, "none (metadata only: fake segments, no transfers)");
+        return new MasterBenchResult(s.master(), s.op().label(), s.clients(), s.mode().label(), s.op().batched() ? s.batchSize() : 1, s.valueSize(), s.segments(),
+                s.segmentBytes(), Math.round(warm.time().toMillis()) / 1000.0, warm.jitQuiet(), secs, keys, failed, keysPerSecond, keysPerSecond, byName, cpuSeconds, cpuMicrosPerKey, "none (metadata only: fake segments, no transfers)");
     }
 }

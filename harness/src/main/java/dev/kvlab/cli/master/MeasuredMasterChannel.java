@@ -6,13 +6,16 @@ import dev.kvlab.store.api.master.EndStatus;
 import dev.kvlab.store.api.master.MountStatus;
 import dev.kvlab.store.api.master.PutStartResult;
 import dev.kvlab.store.api.master.ReplicaList;
+import dev.kvlab.store.internal.rpc.AsyncMasterChannel;
 import dev.kvlab.store.internal.rpc.MasterChannel;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Recorder;
 
 /**
- * The one place where {@code kvlab bench master} measures: wraps a client's {@link MasterChannel}, times every
+ * The one place where {@code kvlab bench master} measures: wraps a client's {@link MasterChannel} (or its
+ * {@link AsyncMasterChannel}: timed from issue to completion), times every
  * object call (nanoseconds, HdrHistogram {@link Recorder} per RPC) and counts the keys each call served
  * successfully (a put counts at its PutEnd; a lookup counts found and not-found answers, as Mooncake's
  * {@code master_bench} does). Only calls made while recording count. Thread-safe; shared by all clients.
@@ -54,6 +57,50 @@ public final class MeasuredMasterChannel {
         failedKeys.add(failed);
     }
 
+    private List<PutStartResult> starts(long t0, List<PutStartResult> r) {
+        int ok = 0;
+        for (PutStartResult s : r) if (s.status() == PutStartResult.Status.STARTED) ok++;
+        record(Rpc.PUT_START, t0, ok, r.size() - ok);
+        return r;
+    }
+
+    private List<EndStatus> ends(long t0, List<EndStatus> r) {
+        int ok = 0;
+        for (EndStatus s : r) if (s == EndStatus.OK) ok++;
+        record(Rpc.PUT_END, t0, ok, r.size() - ok);
+        return r;
+    }
+
+    private List<ReplicaList> lists(long t0, List<ReplicaList> r) {
+        int ok = 0;
+        for (ReplicaList l : r) if (l.status() != ReplicaList.Status.IN_PROGRESS) ok++;
+        record(Rpc.GET_REPLICA_LIST, t0, ok, r.size() - ok);
+        return r;
+    }
+
+    /** A view of {@code inner} (one client's asynchronous calls) that records into this when each call completes. */
+    public AsyncMasterChannel wrap(AsyncMasterChannel inner) {
+        return new AsyncMasterChannel() {
+            @Override
+            public CompletableFuture<List<PutStartResult>> putStartAsync(String tenant, List<String> keys, long[] lengths, int[] crcs, ReplicateConfig config) {
+                long t0 = System.nanoTime();
+                return inner.putStartAsync(tenant, keys, lengths, crcs, config).thenApply(r -> starts(t0, r));
+            }
+
+            @Override
+            public CompletableFuture<List<EndStatus>> putEndAsync(String tenant, List<String> keys, long[] putIds) {
+                long t0 = System.nanoTime();
+                return inner.putEndAsync(tenant, keys, putIds).thenApply(r -> ends(t0, r));
+            }
+
+            @Override
+            public CompletableFuture<List<ReplicaList>> getReplicaListsAsync(String tenant, List<String> keys) {
+                long t0 = System.nanoTime();
+                return inner.getReplicaListsAsync(tenant, keys).thenApply(r -> lists(t0, r));
+            }
+        };
+    }
+
     /** A view of {@code inner} (one client's channel) that records into this. */
     public MasterChannel wrap(MasterChannel inner) {
         return new MasterChannel() {
@@ -69,21 +116,13 @@ public final class MeasuredMasterChannel {
             @Override
             public List<PutStartResult> putStart(String tenant, List<String> keys, long[] lengths, int[] crcs, ReplicateConfig config) {
                 long t0 = System.nanoTime();
-                List<PutStartResult> r = inner.putStart(tenant, keys, lengths, crcs, config);
-                int ok = 0;
-                for (PutStartResult s : r) if (s.status() == PutStartResult.Status.STARTED) ok++;
-                record(Rpc.PUT_START, t0, ok, r.size() - ok);
-                return r;
+                return starts(t0, inner.putStart(tenant, keys, lengths, crcs, config));
             }
 
             @Override
             public List<EndStatus> putEnd(String tenant, List<String> keys, long[] putIds) {
                 long t0 = System.nanoTime();
-                List<EndStatus> r = inner.putEnd(tenant, keys, putIds);
-                int ok = 0;
-                for (EndStatus s : r) if (s == EndStatus.OK) ok++;
-                record(Rpc.PUT_END, t0, ok, r.size() - ok);
-                return r;
+                return ends(t0, inner.putEnd(tenant, keys, putIds));
             }
 
             @Override
@@ -93,19 +132,14 @@ public final class MeasuredMasterChannel {
             public ReplicaList getReplicaList(String tenant, String key) {
                 long t0 = System.nanoTime();
                 ReplicaList r = inner.getReplicaList(tenant, key);
-                boolean ok = r.status() != ReplicaList.Status.IN_PROGRESS;
-                record(Rpc.GET_REPLICA_LIST, t0, ok ? 1 : 0, ok ? 0 : 1);
+                lists(t0, List.of(r));
                 return r;
             }
 
             @Override
             public List<ReplicaList> getReplicaLists(String tenant, List<String> keys) {
                 long t0 = System.nanoTime();
-                List<ReplicaList> r = inner.getReplicaLists(tenant, keys);
-                int ok = 0;
-                for (ReplicaList l : r) if (l.status() != ReplicaList.Status.IN_PROGRESS) ok++;
-                record(Rpc.GET_REPLICA_LIST, t0, ok, r.size() - ok);
-                return r;
+                return lists(t0, inner.getReplicaLists(tenant, keys));
             }
 
             @Override

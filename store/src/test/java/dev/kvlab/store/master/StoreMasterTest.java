@@ -1,6 +1,7 @@
 package dev.kvlab.store.master;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvlab.store.api.RemoveStatus;
 import dev.kvlab.store.api.ReplicateConfig;
@@ -463,5 +464,34 @@ class StoreMasterTest {
         int n = 0;
         for (boolean b : hit) if (b) n++;
         assertThat(n).isEqualTo(1024);
+    }
+
+    /** A batch put is the single calls in order under one hold of the space lock: the same decisions, and nothing started when an argument is bad. */
+    @Test
+    void batchPutsDecideAsTheSingleCallsInOrder() {
+        ManualClock c2 = new ManualClock();
+        StoreMaster twin = new StoreMaster(MasterConfig.defaults(), c2);
+        for (StoreMaster m : List.of(master, twin)) for (int s = 0; s < 4; s++) m.mountSegment("n1", "s" + s, 4 * MIB);
+        List<String> keys = List.of("a", "b", "a", "c", "d", "e", "f", "g", "h", "i");
+        long[] lengths = {MIB, 2 * MIB, MIB, 3 * MIB, MIB, 3 * MIB, 2 * MIB, 3 * MIB, 3 * MIB, 3 * MIB}; // more than fits: NO_SPACE at the end
+        int[] crcs = new int[keys.size()];
+        List<PutStartResult> single = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) single.add(master.putStart(keys.get(i), lengths[i], 0, ReplicateConfig.DEFAULT));
+        List<PutStartResult> batch = twin.batchPutStart(keys, lengths, crcs, ReplicateConfig.DEFAULT);
+        assertThat(batch).isEqualTo(single);
+        assertThat(batch).extracting(PutStartResult::status).contains(PutStartResult.Status.STARTED, PutStartResult.Status.IN_PROGRESS,
+                PutStartResult.Status.NO_SPACE);
+
+        List<String> ended = List.of("a", "b", "c", "zz");
+        long[] ids = {single.get(0).putId(), single.get(1).putId(), single.get(3).putId(), 99};
+        List<EndStatus> one = new ArrayList<>();
+        for (int i = 0; i < ended.size(); i++) one.add(master.putEnd(ended.get(i), ids[i]));
+        assertThat(twin.batchPutEnd(ended, ids)).isEqualTo(one).containsExactly(EndStatus.OK, EndStatus.OK, EndStatus.OK, EndStatus.NOT_FOUND);
+        assertThat(twin.stats()).isEqualTo(master.stats());
+
+        assertThatThrownBy(() -> twin.batchPutStart(List.of("x", "y"), new long[] {MIB, 0}, new int[2], ReplicateConfig.DEFAULT))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(twin.getReplicaList("x").status()).as("a bad argument starts none of the batch").isEqualTo(ReplicaList.Status.NOT_FOUND);
+        assertThat(twin.stats().processing()).isEqualTo(master.stats().processing());
     }
 }

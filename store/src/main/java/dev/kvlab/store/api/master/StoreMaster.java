@@ -36,7 +36,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>What it guarantees (Mooncake Store's semantics, defaults in {@link MasterConfig#defaults()}):
  * <ul>
  * <li><b>Metadata</b> is sharded by key hash ({@code shards}, 1024). Lookups lock one shard only; calls that
- *     change space (puts, removes, mounts, eviction, {@link #tick()}) also take one space lock.
+ *     change space (puts, removes, mounts, eviction, {@link #tick()}) also take one space lock, a batch put once for
+ *     all its keys.
  * <li><b>Placement</b>: {@link #putStart} allocates up to {@code replicaNum} replicas, each on a distinct
  *     mounted segment (preferred segments first, then the {@link AllocationStrategy}); fewer when there are
  *     not enough segments or room (best effort); {@code NO_SPACE} when none.
@@ -231,46 +232,73 @@ public final class StoreMaster {
      * and records the object as PROCESSING.
      */
     public PutStartResult putStart(String key, long length, int crc32c, ReplicateConfig replicate) {
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(replicate, "replicate");
-        if (length <= 0) throw new IllegalArgumentException("object length must be > 0, got " + length);
+        checkPut(key, length, replicate);
         long now = nowNanos();
         space.lock();
         try {
-            reclaim(now);
-            Shard shard = shards[shardOf(key)];
-            shard.lock.lock();
-            try {
-                ObjectMeta o = shard.objects.get(key);
-                if (o != null) {
-                    if (o.state == State.COMPLETE) return PutStartResult.of(PutStartResult.Status.EXISTS);
-                    if (now - o.startedNanos < discardNanos) return PutStartResult.of(PutStartResult.Status.IN_PROGRESS);
-                    shard.objects.remove(key);
-                    processing.remove(o.putId);
-                    discard(o.replicas, o.startedNanos + releaseNanos, now);
-                    takenOver++;
-                }
-            } finally {
-                shard.lock.unlock();
-            }
-            List<Placed> placed = place(length, replicate, now);
-            if (placed.isEmpty()) return PutStartResult.of(PutStartResult.Status.NO_SPACE);
-            ObjectMeta o = new ObjectMeta(key, nextPutId++, length, crc32c, replicate.softPin(), replicate.hardPin(), now);
-            o.replicas.addAll(placed);
-            shard.lock.lock();
-            try {
-                shard.objects.put(key, o);
-            } finally {
-                shard.lock.unlock();
-            }
-            processing.put(o.putId, o);
-            if (now < processingStartBound) processingStartBound = now;
-            List<Replica> out = replicasOf(o);
-            if (aboveWatermark() && now >= watermarkQuietUntil) evictForWatermark(now);
-            return new PutStartResult(PutStartResult.Status.STARTED, o.putId, out);
+            return putStartLocked(key, length, crc32c, replicate, now);
         } finally {
             space.unlock();
         }
+    }
+
+    /**
+     * {@link #putStart} of each key in turn (at its own clock reading) under one hold of the space lock, so no other call
+     * comes between them; every argument is checked before any key is started. The same decisions as the single
+     * calls in that order.
+     */
+    public List<PutStartResult> batchPutStart(List<String> keys, long[] lengths, int[] crcs, ReplicateConfig replicate) {
+        if (lengths.length != keys.size() || crcs.length != keys.size())
+            throw new IllegalArgumentException(keys.size() + " keys need as many lengths and checksums, got " + lengths.length + " and " + crcs.length);
+        for (int i = 0; i < keys.size(); i++) checkPut(keys.get(i), lengths[i], replicate);
+        List<PutStartResult> out = new ArrayList<>(keys.size());
+        space.lock();
+        try {
+            for (int i = 0; i < keys.size(); i++) out.add(putStartLocked(keys.get(i), lengths[i], crcs[i], replicate, nowNanos()));
+        } finally {
+            space.unlock();
+        }
+        return out;
+    }
+
+    private static void checkPut(String key, long length, ReplicateConfig replicate) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(replicate, "replicate");
+        if (length <= 0) throw new IllegalArgumentException("object length must be > 0, got " + length);
+    }
+
+    private PutStartResult putStartLocked(String key, long length, int crc32c, ReplicateConfig replicate, long now) {
+        reclaim(now);
+        Shard shard = shards[shardOf(key)];
+        shard.lock.lock();
+        try {
+            ObjectMeta o = shard.objects.get(key);
+            if (o != null) {
+                if (o.state == State.COMPLETE) return PutStartResult.of(PutStartResult.Status.EXISTS);
+                if (now - o.startedNanos < discardNanos) return PutStartResult.of(PutStartResult.Status.IN_PROGRESS);
+                shard.objects.remove(key);
+                processing.remove(o.putId);
+                discard(o.replicas, o.startedNanos + releaseNanos, now);
+                takenOver++;
+            }
+        } finally {
+            shard.lock.unlock();
+        }
+        List<Placed> placed = place(length, replicate, now);
+        if (placed.isEmpty()) return PutStartResult.of(PutStartResult.Status.NO_SPACE);
+        ObjectMeta o = new ObjectMeta(key, nextPutId++, length, crc32c, replicate.softPin(), replicate.hardPin(), now);
+        o.replicas.addAll(placed);
+        shard.lock.lock();
+        try {
+            shard.objects.put(key, o);
+        } finally {
+            shard.lock.unlock();
+        }
+        processing.put(o.putId, o);
+        if (now < processingStartBound) processingStartBound = now;
+        List<Replica> out = replicasOf(o);
+        if (aboveWatermark() && now >= watermarkQuietUntil) evictForWatermark(now);
+        return new PutStartResult(PutStartResult.Status.STARTED, o.putId, out);
     }
 
     /** Completes put {@code putId} of {@code key}: the object becomes visible. */
@@ -278,22 +306,39 @@ public final class StoreMaster {
         long now = nowNanos();
         space.lock();
         try {
-            Shard shard = shards[shardOf(key)];
-            shard.lock.lock();
-            try {
-                ObjectMeta o = shard.objects.get(key);
-                if (o == null || o.putId != putId || o.state != State.PROCESSING) return EndStatus.NOT_FOUND;
-                o.state = State.COMPLETE;
-                o.leaseDeadline = now;
-                if (o.softPin) o.softPinDeadline = now + softPinNanos;
-                processing.remove(putId);
-                complete++;
-                return EndStatus.OK;
-            } finally {
-                shard.lock.unlock();
-            }
+            return putEndLocked(key, putId, now);
         } finally {
             space.unlock();
+        }
+    }
+
+    /** {@link #putEnd} of each key in turn (at its own clock reading) under one hold of the space lock. */
+    public List<EndStatus> batchPutEnd(List<String> keys, long[] putIds) {
+        if (putIds.length != keys.size()) throw new IllegalArgumentException(keys.size() + " keys need as many put ids, got " + putIds.length);
+        List<EndStatus> out = new ArrayList<>(keys.size());
+        space.lock();
+        try {
+            for (int i = 0; i < keys.size(); i++) out.add(putEndLocked(keys.get(i), putIds[i], nowNanos()));
+        } finally {
+            space.unlock();
+        }
+        return out;
+    }
+
+    private EndStatus putEndLocked(String key, long putId, long now) {
+        Shard shard = shards[shardOf(key)];
+        shard.lock.lock();
+        try {
+            ObjectMeta o = shard.objects.get(key);
+            if (o == null || o.putId != putId || o.state != State.PROCESSING) return EndStatus.NOT_FOUND;
+            o.state = State.COMPLETE;
+            o.leaseDeadline = now;
+            if (o.softPin) o.softPinDeadline = now + softPinNanos;
+            processing.remove(putId);
+            complete++;
+            return EndStatus.OK;
+        } finally {
+            shard.lock.unlock();
         }
     }
 

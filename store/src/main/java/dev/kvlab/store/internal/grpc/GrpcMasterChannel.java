@@ -7,6 +7,7 @@ import dev.kvlab.store.api.master.EndStatus;
 import dev.kvlab.store.api.master.MountStatus;
 import dev.kvlab.store.api.master.PutStartResult;
 import dev.kvlab.store.api.master.ReplicaList;
+import dev.kvlab.store.internal.rpc.AsyncMasterChannel;
 import dev.kvlab.store.internal.rpc.MasterChannel;
 import dev.kvlab.store.internal.rpc.MasterUnavailableException;
 import dev.kvlab.store.internal.rpc.proto.EndReply;
@@ -30,13 +31,18 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCalls;
+import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-/** {@link MasterChannel} over gRPC to a master at {@code host:port}: blocking unary calls with a deadline each. */
-public final class GrpcMasterChannel implements MasterChannel {
+/**
+ * {@link MasterChannel} over gRPC to a master at {@code host:port}: unary calls with a deadline each, blocking, or
+ * ({@link AsyncMasterChannel}) completing on the transport thread without a thread handoff.
+ */
+public final class GrpcMasterChannel implements MasterChannel, AsyncMasterChannel {
 
     private static final long RECONNECT_WAIT_NANOS = 500_000_000L;
 
@@ -64,11 +70,57 @@ public final class GrpcMasterChannel implements MasterChannel {
         // the connection is down (e.g. the master restarted): reconnect now instead of after gRPC's backoff, and wait for it briefly
         channel.resetConnectBackoff();
         try {
-            return ClientCalls.blockingUnaryCall(channel, m,
-                    base.withWaitForReady().withDeadlineAfter(Math.min(deadlineNanos, RECONNECT_WAIT_NANOS), TimeUnit.NANOSECONDS), req);
+            return ClientCalls.blockingUnaryCall(channel, m, reconnectOptions(), req);
         } catch (StatusRuntimeException e) {
             throw translate(e);
         }
+    }
+
+    private CallOptions reconnectOptions() {
+        return base.withWaitForReady().withDeadlineAfter(Math.min(deadlineNanos, RECONNECT_WAIT_NANOS), TimeUnit.NANOSECONDS);
+    }
+
+    /** {@link #call} without blocking: the same deadline and the same one reconnect on UNAVAILABLE; completes on the transport thread. */
+    private <Q extends Message, R extends Message> CompletableFuture<R> callAsync(MethodDescriptor<Q, R> m, Q req) {
+        CompletableFuture<R> f = new CompletableFuture<>();
+        startAsync(m, req, base.withDeadlineAfter(deadlineNanos, TimeUnit.NANOSECONDS), true, f);
+        return f;
+    }
+
+    private <Q extends Message, R extends Message> void startAsync(MethodDescriptor<Q, R> m, Q req, CallOptions opts, boolean first, CompletableFuture<R> f) {
+        try {
+            ClientCalls.asyncUnaryCall(channel.newCall(m, opts), req, observer(m, req, first, f));
+        } catch (RuntimeException e) { // a call that could not even start (e.g. the channel is shut down)
+            f.completeExceptionally(e);
+        }
+    }
+
+    private <Q extends Message, R extends Message> StreamObserver<R> observer(MethodDescriptor<Q, R> m, Q req, boolean first, CompletableFuture<R> f) {
+        return new StreamObserver<>() {
+            private R reply;
+
+            @Override
+            public void onNext(R r) {
+                reply = r;
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                if (!(t instanceof StatusRuntimeException e)) {
+                    f.completeExceptionally(t);
+                } else if (first && e.getStatus().getCode() == Status.Code.UNAVAILABLE) {
+                    channel.resetConnectBackoff();
+                    startAsync(m, req, reconnectOptions(), false, f);
+                } else {
+                    f.completeExceptionally(translate(e));
+                }
+            }
+
+            @Override
+            public void onCompleted() {
+                f.complete(reply);
+            }
+        };
     }
 
     private RuntimeException translate(StatusRuntimeException e) {
@@ -96,12 +148,25 @@ public final class GrpcMasterChannel implements MasterChannel {
 
     @Override
     public List<PutStartResult> putStart(String tenant, List<String> keys, long[] lengths, int[] crcs, ReplicateConfig config) {
+        return started(call(MasterRpc.PUT_START, putStartRequest(tenant, keys, lengths, crcs, config)), keys.size());
+    }
+
+    @Override
+    public CompletableFuture<List<PutStartResult>> putStartAsync(String tenant, List<String> keys, long[] lengths, int[] crcs, ReplicateConfig config) {
+        int n = keys.size();
+        return callAsync(MasterRpc.PUT_START, putStartRequest(tenant, keys, lengths, crcs, config)).thenApply(r -> started(r, n));
+    }
+
+    private static PutStartRequest putStartRequest(String tenant, List<String> keys, long[] lengths, int[] crcs, ReplicateConfig config) {
         PutStartRequest.Builder b = PutStartRequest.newBuilder().setTenant(tenant).addAllKeys(keys).setConfig(WireCodec.encode(config));
         for (long l : lengths) b.addLengths(l);
         for (int c : crcs) b.addCrcs(c);
-        PutStartReply r = call(MasterRpc.PUT_START, b.build());
-        if (r.getEntriesCount() != keys.size()) throw new MasterUnavailableException("master answered " + r.getEntriesCount() + " entries for " + keys.size() + " keys", null);
-        List<PutStartResult> out = new ArrayList<>(keys.size());
+        return b.build();
+    }
+
+    private static List<PutStartResult> started(PutStartReply r, int n) {
+        if (r.getEntriesCount() != n) throw new MasterUnavailableException("master answered " + r.getEntriesCount() + " entries for " + n + " keys", null);
+        List<PutStartResult> out = new ArrayList<>(n);
         for (PutStartEntry e : r.getEntriesList()) out.add(WireCodec.decode(e));
         return out;
     }
@@ -109,6 +174,12 @@ public final class GrpcMasterChannel implements MasterChannel {
     @Override
     public List<EndStatus> putEnd(String tenant, List<String> keys, long[] putIds) {
         return ends(call(MasterRpc.PUT_END, endRequest(tenant, keys, putIds)), keys.size());
+    }
+
+    @Override
+    public CompletableFuture<List<EndStatus>> putEndAsync(String tenant, List<String> keys, long[] putIds) {
+        int n = keys.size();
+        return callAsync(MasterRpc.PUT_END, endRequest(tenant, keys, putIds)).thenApply(r -> ends(r, n));
     }
 
     @Override
@@ -138,9 +209,18 @@ public final class GrpcMasterChannel implements MasterChannel {
 
     @Override
     public List<ReplicaList> getReplicaLists(String tenant, List<String> keys) {
-        GetReply r = call(MasterRpc.GET_REPLICA_LIST, GetRequest.newBuilder().setTenant(tenant).addAllKeys(keys).build());
-        if (r.getListsCount() != keys.size()) throw new MasterUnavailableException("master answered " + r.getListsCount() + " lists for " + keys.size() + " keys", null);
-        List<ReplicaList> out = new ArrayList<>(keys.size());
+        return lists(call(MasterRpc.GET_REPLICA_LIST, GetRequest.newBuilder().setTenant(tenant).addAllKeys(keys).build()), keys.size());
+    }
+
+    @Override
+    public CompletableFuture<List<ReplicaList>> getReplicaListsAsync(String tenant, List<String> keys) {
+        int n = keys.size();
+        return callAsync(MasterRpc.GET_REPLICA_LIST, GetRequest.newBuilder().setTenant(tenant).addAllKeys(keys).build()).thenApply(r -> lists(r, n));
+    }
+
+    private static List<ReplicaList> lists(GetReply r, int n) {
+        if (r.getListsCount() != n) throw new MasterUnavailableException("master answered " + r.getListsCount() + " lists for " + n + " keys", null);
+        List<ReplicaList> out = new ArrayList<>(n);
         for (ReplicaListMsg m : r.getListsList()) out.add(WireCodec.decode(m));
         return out;
     }

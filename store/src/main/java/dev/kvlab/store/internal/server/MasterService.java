@@ -173,20 +173,14 @@ public final class MasterService implements MasterChannel {
     public List<PutStartResult> putStart(String tenant, List<String> keys, long[] lengths, int[] crcs, ReplicateConfig config) {
         putStart.increment();
         checkBatch(keys, lengths.length, crcs.length);
-        List<String> q = qualify(tenant, keys);
-        List<PutStartResult> out = new ArrayList<>(q.size());
-        for (int i = 0; i < q.size(); i++) out.add(master.putStart(q.get(i), lengths[i], crcs[i], config));
-        return out;
+        return master.batchPutStart(qualify(tenant, keys), lengths, crcs, config);
     }
 
     @Override
     public List<EndStatus> putEnd(String tenant, List<String> keys, long[] putIds) {
         putEnd.increment();
         checkBatch(keys, putIds.length, putIds.length);
-        List<String> q = qualify(tenant, keys);
-        List<EndStatus> out = new ArrayList<>(q.size());
-        for (int i = 0; i < q.size(); i++) out.add(master.putEnd(q.get(i), putIds[i]));
-        return out;
+        return master.batchPutEnd(qualify(tenant, keys), putIds);
     }
 
     @Override
