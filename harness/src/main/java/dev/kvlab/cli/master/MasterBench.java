@@ -122,7 +122,7 @@ public final class MasterBench {
             List<Throwable> failures = new ArrayList<>();
             CountDownLatch asyncStopped = new CountDownLatch(async.size());
             List<Thread> threads = startClients(s, chans, async, stop, failures, asyncStopped);
-            JitWarmup.Spent warm = JitWarmup.await(s.warmup(), s.jitWait(), stop::get);
+            BenchWarmup.Spent warm = BenchWarmup.await(s.warmup(), s.jitWait(), stop::get);
             measured.recording(true);
             long cpu0 = processCpuNanos();
             long t0 = System.nanoTime();

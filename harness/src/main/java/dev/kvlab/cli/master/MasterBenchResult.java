@@ -40,7 +40,7 @@ public record MasterBenchResult(
             @JsonProperty("p999_us") double p999Us,
             @JsonProperty("max_us") double maxUs) {}
 
-    static MasterBenchResult of(MasterBench.Settings s, JitWarmup.Spent warm, double secs, long keys, long failed, double keysPerSecond,
+    static MasterBenchResult of(MasterBench.Settings s, BenchWarmup.Spent warm, double secs, long keys, long failed, double keysPerSecond,
                                 Map<MeasuredMasterChannel.Rpc, RpcLatency> lat, double cpuSeconds, double cpuMicrosPerKey) {
         Map<String, RpcLatency> byName = new LinkedHashMap<>();
         lat.forEach((r, l) -> byName.put(r.name().toLowerCase(Locale.ROOT), l));

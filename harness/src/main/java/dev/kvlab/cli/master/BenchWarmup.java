@@ -17,14 +17,14 @@ import java.util.function.BooleanSupplier;
  * much compilation finished. Quiet means {@link #QUIET_SECONDS} such seconds in a row. Never longer than the cap.
  * GC does not count: a put run's master keeps growing, and its collections are part of what is measured.
  */
-final class JitWarmup {
+final class BenchWarmup {
 
     static final long QUIET_MS = 50;
     static final int QUIET_SECONDS = 3;
     /** Clock ticks per second of {@code /proc} times (USER_HZ, 100 on Linux). */
     private static final long TICKS_PER_S = 100;
 
-    private JitWarmup() {}
+    private BenchWarmup() {}
 
     /** How long it warmed up, and whether the JIT was quiet at the end (false when capped, not waited for, or unobservable). */
     record Spent(Duration time, boolean jitQuiet) {}
