@@ -7,11 +7,16 @@ public record Wilson(double lo, double hi) {
 
     /** The interval of {@code k} successes in {@code n} trials; [0, 1] when {@code n} is 0. */
     public static Wilson of(long k, long n) {
+        return of(k, n, Z95);
+    }
+
+    /** The interval of {@code k} successes in {@code n} trials at normal quantile {@code z}; [0, 1] when {@code n} is 0. */
+    public static Wilson of(long k, long n, double z) {
         if (n <= 0) return new Wilson(0, 1);
-        double p = (double) k / n, z2 = Z95 * Z95;
+        double p = (double) k / n, z2 = z * z;
         double denom = 1 + z2 / n;
         double centre = (p + z2 / (2.0 * n)) / denom;
-        double half = Z95 * Math.sqrt(p * (1 - p) / n + z2 / (4.0 * n * n)) / denom;
+        double half = z * Math.sqrt(p * (1 - p) / n + z2 / (4.0 * n * n)) / denom;
         return new Wilson(Math.max(0, centre - half), Math.min(1, centre + half));
     }
 

@@ -1,6 +1,7 @@
 package dev.kvlab.harness.internal.measure;
 
 import dev.kvlab.harness.api.config.EarlyStopConfig;
+import dev.kvlab.harness.internal.capacity.Wilson;
 
 /**
  * The sequential binomial test behind {@link EarlyStopConfig}: at look {@code j} (after {@code minRequests · 2^j}
@@ -29,9 +30,9 @@ public final class EarlyStop {
         if (verdict != Verdict.UNDECIDED) return true;
         if (n < nextLook) return false;
         double z = zTwoSided(0.05 / Math.pow(2, look + 1));
-        double[] w = wilson(good, n, z);
-        if (w[0] >= target) verdict = Verdict.PASS;
-        else if (w[1] < target) verdict = Verdict.FAIL;
+        Wilson w = Wilson.of(good, n, z);
+        if (w.lo() >= target) verdict = Verdict.PASS;
+        else if (w.hi() < target) verdict = Verdict.FAIL;
         if (verdict != Verdict.UNDECIDED) {
             decidedAt = n;
             return true;
@@ -48,14 +49,6 @@ public final class EarlyStop {
     /** Completions when the verdict was decided (0 while undecided). */
     public long decidedAt() {
         return decidedAt;
-    }
-
-    static double[] wilson(long k, long n, double z) {
-        double p = (double) k / n, z2 = z * z;
-        double denom = 1 + z2 / n;
-        double centre = (p + z2 / (2.0 * n)) / denom;
-        double half = z * Math.sqrt(p * (1 - p) / n + z2 / (4.0 * n * n)) / denom;
-        return new double[] {Math.max(0, centre - half), Math.min(1, centre + half)};
     }
 
     /** The standard normal quantile at {@code 1 - alpha/2} (Acklam's rational approximation, relative error < 1.2e-9). */
