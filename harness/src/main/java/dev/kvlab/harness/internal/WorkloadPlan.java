@@ -3,7 +3,6 @@ package dev.kvlab.harness.internal;
 import dev.kvlab.workloads.api.ArrivalProcess;
 import dev.kvlab.workloads.api.ArrivalSpec;
 import dev.kvlab.workloads.api.Namespace;
-import dev.kvlab.workloads.api.RequestSource;
 import dev.kvlab.workloads.api.WorkloadSpec;
 import dev.kvlab.workloads.api.Workloads;
 
@@ -39,15 +38,11 @@ public record WorkloadPlan(WorkloadSpec spec, ArrivalSpec arrival, Namespace nam
                 + namespace.tpLayout() + "/" + namespace.lora() + "/" + namespace.tenant();
     }
 
-    /** What trace replay made of the stamps (a detected tick), as the opened source says; empty for other processes. */
+    /** What trace replay made of the stamps (a detected tick); empty for generators and other processes. */
     private String spread() {
-        if (!(spec instanceof WorkloadSpec.Trace) || !arrival.process().equals("trace")) return "";
-        try (RequestSource s = Workloads.open(spec, arrival.withMaxConcurrency(0), namespace, 0)) {
-            String d = s.describe();
-            int at = d.indexOf("spread=");
-            int end = at < 0 ? -1 : d.indexOf(';', at);
-            return at < 0 ? "" : " " + d.substring(at, end < 0 ? d.length() : end);
-        }
+        if (!(spec instanceof WorkloadSpec.Trace)) return "";
+        String how = Workloads.spreadDescription(spec, arrival, namespace);
+        return how == null ? "" : " " + how;
     }
 
     /** An arrival process cut after {@code n} releases. */

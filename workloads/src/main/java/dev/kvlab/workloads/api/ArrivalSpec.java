@@ -2,6 +2,8 @@ package dev.kvlab.workloads.api;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * When requests are sent. A plain record for config binding (snake_case keys: {@code process, rate, burstiness,
@@ -71,7 +73,7 @@ public record ArrivalSpec(String process, double rate, double burstiness, double
     public long spreadNanos() {
         if (spread.equals("auto")) return -1;
         if (spread.equals("none")) return 0;
-        java.util.regex.Matcher m = SPREAD.matcher(spread);
+        Matcher m = SPREAD.matcher(spread);
         if (!m.matches()) throw new WorkloadFormatException("spread: must be auto, none or a duration such as 3s or 500ms, got '" + spread + "'");
         double v = Double.parseDouble(m.group(1));
         double nanos = v * switch (m.group(2)) {
@@ -84,7 +86,7 @@ public record ArrivalSpec(String process, double rate, double burstiness, double
         return Math.round(nanos);
     }
 
-    private static final java.util.regex.Pattern SPREAD = java.util.regex.Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*(us|ms|s)");
+    private static final Pattern SPREAD = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*(us|ms|s)");
 
     /** Throws a {@link WorkloadFormatException} naming the first bad field as {@code prefix.field} (snake_case, as configs spell it). */
     public void validate(String prefix) {

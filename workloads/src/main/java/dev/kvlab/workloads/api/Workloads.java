@@ -63,6 +63,18 @@ public final class Workloads {
         return new RetimedSource(requests, arrival, derive(seed, 0x617272697661L));
     }
 
+    /**
+     * What trace replay makes of the workload's stamps under {@code arrival} ({@code spread=auto (timestamps quantized
+     * to 3000 ms: ...)}, {@code spread=none}), or null when {@code arrival} does not replay stamps. Reads at most the
+     * requests tick detection reads.
+     */
+    public static String spreadDescription(WorkloadSpec spec, ArrivalSpec arrival, Namespace namespace) {
+        if (!arrival.process().equals("trace")) return null;
+        try (TickSpreadSource s = new TickSpreadSource(open(spec, namespace, 0), arrival.spreadNanos(), 0)) {
+            return s.how();
+        }
+    }
+
     /** The workload released by its arrival process, driven by completions (see {@link ArrivalProcess}). */
     public static ArrivalProcess schedule(WorkloadSpec spec, ArrivalSpec arrival, Namespace namespace, long seed) {
         if (arrival == null) throw new WorkloadFormatException("arrival: missing");

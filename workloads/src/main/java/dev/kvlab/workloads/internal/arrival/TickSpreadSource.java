@@ -54,6 +54,11 @@ public final class TickSpreadSource implements RequestSource {
         }
     }
 
+    /** What this replay does with the stamps ({@code spread=...}), as {@link #describe()} says it after the source. */
+    public String how() {
+        return how;
+    }
+
     /** The tick in use (0: timestamps as given). */
     public long tickNanos() {
         return tickNanos;
