@@ -284,6 +284,26 @@ class CapacitySearchTest {
                 .isInstanceOf(BadInputException.class).hasMessageContaining("capacity.stepsize");
     }
 
+    /**
+     * {@code capacity.cells} names levels as the file declares them: a {@code --set} pin that leaves none of them runs
+     * the fixed part alone (the demo's {@code --set clock=live}); a level the file does not declare is still refused.
+     */
+    @Test
+    void aSelectionEmptiedByAPinLeavesAFixedMatrix(@TempDir Path t) throws Exception {
+        String m = ISO.replace("SLO", "1000") + "factors: {tiers: [none, local-only]}\n"
+                + "capacity: {knob: workload.arrival.rate, start: 1, cells: {tiers: none}}\n";
+        Path f = t.resolve("m.yaml");
+        Files.writeString(f, m);
+        assertThat(MatrixSpec.load(f, List.of(), null).capacity()).isNotNull();
+        MatrixSpec pinned = MatrixSpec.load(f, List.of("tiers=local-only"), null);
+        assertThat(pinned.capacity()).isNull();
+        assertThat(pinned.runs()).hasSize(1);
+        assertThat(MatrixSpec.load(f, List.of("tiers=none"), null).capacity()).isNotNull();
+        Files.writeString(f, m.replace("cells: {tiers: none}", "cells: {tiers: remote-only}"));
+        assertThatThrownBy(() -> MatrixSpec.load(f, List.of("tiers=local-only"), null))
+                .isInstanceOf(BadInputException.class).hasMessageContaining("capacity.cells").hasMessageContaining("'remote-only' is not a level");
+    }
+
     /** Probe labels grouped by search ({@code <cell>/r<k>}), in the order each search ran them. */
     static java.util.Map<String, List<String>> bySearch(List<String> labels) {
         java.util.Map<String, List<String>> m = new java.util.TreeMap<>();

@@ -200,7 +200,7 @@ public final class BundleMerge {
             for (String[] k : new String[][] {{"min_duration_s", "min_duration"}, {"budget_s", "budget"}})
                 if (block.has(k[0])) block.set(k[1], block.remove(k[0]));
             if (block.path("cells").isObject() && block.get("cells").isEmpty()) block.remove("cells"); // every cell searched
-            capacity = CapacityParser.parse(block, ptr -> any.given() + ": manifest.json matrix.resolved" + ptr, factors, cells);
+            capacity = CapacityParser.parse(block, ptr -> any.given() + ": manifest.json matrix.resolved" + ptr, factors, factors, cells);
         }
         return new MatrixSpec(resolved.path("name").asText(), file, description, factors, resolved.path("replicates").asInt(), baseline, cells, inputs,
                 any.info().matrixSha256(), resolved.deepCopy(), capacity);

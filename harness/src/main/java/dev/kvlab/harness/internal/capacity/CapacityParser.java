@@ -19,7 +19,9 @@ import java.util.function.Function;
  * Reads and validates a matrix's {@code capacity:} block before anything runs: unknown keys, a knob that is not a
  * numeric load key (or does not fit a cell's arrival process), a knob also swept as a factor, {@code start} outside
  * [{@code min}, {@code max}], a target outside (0, 1], a searched cell without an SLO — each an error naming the key
- * and where it was given ({@code FILE:LINE} or {@code --set}).
+ * and where it was given ({@code FILE:LINE} or {@code --set}). The {@code cells:} selection names levels as the
+ * matrix declares them; a selection that a {@code --set} pin empties (the demo's {@code --set clock=live}) leaves a
+ * fixed matrix with nothing to search, which is not an error.
  */
 public final class CapacityParser {
 
@@ -31,10 +33,13 @@ public final class CapacityParser {
     /**
      * @param node    the block (with {@code --set capacity.*} applied)
      * @param where   pointer ({@code /capacity/knob}) → origin text for messages
-     * @param factors the matrix's factors: key → levels
-     * @param cells   the matrix's cells, bound
+     * @param factors  the matrix's factors as run (after {@code --set} pins): key → levels
+     * @param declared the factors as the file declares them (before pins): key → levels
+     * @param cells    the matrix's cells, bound
+     * @return the search, or {@code null} when pins leave no cell of the selection to search
      */
-    public static CapacitySpec parse(JsonNode node, Function<String, String> where, Map<String, List<String>> factors, List<MatrixCell> cells) {
+    public static CapacitySpec parse(JsonNode node, Function<String, String> where, Map<String, List<String>> factors,
+                                     Map<String, List<String>> declared, List<MatrixCell> cells) {
         if (!(node instanceof ObjectNode o)) throw new BadInputException(where.apply("/capacity") + ": capacity: expected a mapping (knob, start, min, max, target_attainment, ...)");
         o.fieldNames().forEachRemaining(k -> {
             if (!KEYS.contains(k)) throw bad(where, "/" + k, k + ": unknown key (keys: " + String.join(", ", KEYS) + ")");
@@ -77,8 +82,8 @@ public final class CapacityParser {
             if (!(sel instanceof ObjectNode so) || so.isEmpty())
                 throw bad(where, "/cells", "cells: expected a mapping of factor -> level (or list of levels) naming the cells searched, e.g. {mode: sim}");
             so.fields().forEachRemaining(e -> {
-                List<String> levels = factors.get(e.getKey());
-                if (levels == null) throw bad(where, "/cells/" + e.getKey(), "cells: '" + e.getKey() + "' is not a factor of this matrix (factors: " + String.join(", ", factors.keySet()) + ")");
+                List<String> levels = declared.get(e.getKey());
+                if (levels == null) throw bad(where, "/cells/" + e.getKey(), "cells: '" + e.getKey() + "' is not a factor of this matrix (factors: " + String.join(", ", declared.keySet()) + ")");
                 Set<String> vs = new LinkedHashSet<>();
                 if (e.getValue().isArray()) e.getValue().forEach(v -> vs.add(v.asText()));
                 else vs.add(e.getValue().asText());
@@ -106,7 +111,11 @@ public final class CapacityParser {
             if (fits != null)
                 throw bad(where, "/knob", "knob: " + knob + " does not vary the load of cell " + c.id() + " (its arrival process is '" + process + "'; " + fits + ")");
         }
-        if (searched == 0) throw bad(where, "/cells", "cells: selects no cell of the matrix");
+        if (searched == 0) {
+            boolean pinnedAway = select.keySet().stream().anyMatch(k -> !factors.get(k).equals(declared.get(k)));
+            if (pinnedAway) return null;
+            throw bad(where, "/cells", "cells: selects no cell of the matrix");
+        }
         return spec;
     }
 

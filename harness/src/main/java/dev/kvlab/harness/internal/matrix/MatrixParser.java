@@ -334,8 +334,8 @@ public final class MatrixParser {
                 if (o != null) return o;
                 String at = located.origin(ptr);
                 return at != null ? at : where(located, "/capacity");
-            }, factorLabels, cells);
-            for (Factor f : factors.values())
+            }, factorLabels, declaredLabels, cells);
+            for (Factor f : capacity == null ? List.<Factor>of() : factors.values())
                 if (f.groups() != null && conflicts(capacity.knob(), f))
                     throw new BadInputException(where(located, "/capacity/knob") + ": capacity.knob " + capacity.knob()
                             + " is also set by the levels of factor '" + f.key() + "'; a capacity search varies it itself");
