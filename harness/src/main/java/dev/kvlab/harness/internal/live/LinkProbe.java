@@ -12,8 +12,10 @@ import dev.kvlab.transport.api.LinearTransportModel;
  * @param latencySeconds     a fetch's fixed cost beyond one lookup (replica list, transfer set-up, thread hand-offs)
  * @param bytesPerSecond     the fetch path's throughput, verification included
  * @param rounds             rounds measured
+ * @param reputs             times the probe objects had to be put again (one did not come back: a put lost or an
+ *                           object evicted under load); those rounds were repeated, not timed
  */
-public record LinkProbe(long lookupNanos, double latencySeconds, double bytesPerSecond, int rounds) {
+public record LinkProbe(long lookupNanos, double latencySeconds, double bytesPerSecond, int rounds, int reputs) {
 
     /**
      * The measured link in kvlab's link syntax, for labelling the cell: payload rate (3 significant digits) {@code @}
