@@ -42,6 +42,11 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
 
     /** Blocks per store batch call (bounds the buffers one I/O thread holds). */
     static final int CHUNK = 4;
+    /**
+     * Most blocks of the link probe's batch fetch: three chunks, so that it pays the audits between chunks a fetch
+     * pays; fewer (not under one chunk) where they would take more than an eighth of the store.
+     */
+    static final int PROBE_BATCH = 3 * CHUNK;
 
     private final CellPlan plan;
     private final LiveLoop loop;
@@ -196,65 +201,92 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
         in.activeTransfersInc();
         pending.incrementAndGet();
         execute(io, () -> {
-            int ok = 0;
-            long bytes = 0;
-            boolean broken = false;
-            List<MemorySegment> held = null;
-            List<GetResult> got = null;
-            int heldFrom = 0;
-            long wrongEarly = 0;
+            Chunked r = new Chunked();
             try {
-                for (int c = 0; c < count && !broken; c += CHUNK) {
-                    if (held != null) { // an earlier chunk: audit it before the next one needs the buffers
-                        wrongEarly += audit(keys, heldFrom, held, got, ok);
-                        buffers.addAll(held);
-                        held = null;
-                    }
-                    int n = Math.min(CHUNK, count - c);
-                    held = take(n);
-                    heldFrom = c;
-                    long cpu0 = cpu.now(); // the get and the content check: the store's cost and the bytes'
-                    try {
-                        got = backend.batchGetInto(keys.subList(c, c + n), held);
-                        for (int i = 0; i < n; i++) {
-                            GetResult g = got.get(i);
-                            if (g.isHit()) bytes += g.length();
-                            if (broken) continue;
-                            if (g.isHit() && g.length() == blockBytes && KeyedPayload.matches(keys.get(c + i), held.get(i), 0, blockBytes)) {
-                                ok++;
-                            } else {
-                                broken = true;
-                                String why = !g.isHit() ? g.status().name() : g.length() != blockBytes ? "BAD_LENGTH" : "BAD_CONTENT";
-                                rejections.computeIfAbsent(why, k -> new AtomicLong()).addAndGet(count - ok);
-                            }
-                        }
-                    } finally {
-                        cpu.storeAndBytes(cpu0);
-                    }
-                }
+                getChunks(keys, r, false);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
                 error(e);
             }
-            int used = ok;
-            long moved = bytes;
+            int used = r.ok;
+            long moved = r.bytes;
             loop.post(() -> {
                 in.activeTransfersDec();
                 done.accept(new Fetched(used, count - used, moved));
             });
             // off the measured path: the independent audit of the last chunk's hits, then the buffers go back
-            long wrong = wrongEarly;
+            long wrong = r.wrongEarly;
             try {
-                if (held != null) wrong += audit(keys, heldFrom, held, got, used);
+                wrong += r.finish();
             } catch (RuntimeException e) {
                 error(e);
-            } finally {
-                if (held != null) buffers.addAll(held);
             }
             counters.fetched(used, count - used, wrong);
             pending.decrementAndGet();
         });
+    }
+
+    /** What {@link #getChunks} got so far: the verified prefix, and the last chunk (its buffers still held). */
+    private final class Chunked {
+        int ok;
+        long bytes;
+        long wrongEarly;
+        List<MemorySegment> held;
+        List<GetResult> got;
+        int heldFrom;
+        List<String> keys;
+
+        /** Audits the last chunk and returns its buffers; the wrong blocks among those used. */
+        long finish() {
+            try {
+                return held == null ? 0 : audit(keys, heldFrom, held, got, ok);
+            } finally {
+                if (held != null) buffers.addAll(held);
+                held = null;
+            }
+        }
+    }
+
+    /**
+     * The data part of a fetch, also what the link probe times: {@code keys} chunk by chunk ({@code CHUNK} blocks),
+     * each chunk's get and content check; a chunk's audit runs before the next chunk takes buffers (so the buffers
+     * stay bounded), the last chunk's is left to {@link Chunked#finish} (off the measured path). Stops at the
+     * first block that is missing or wrong (the link probe: missing), and counts its rejection (not the probe).
+     */
+    private void getChunks(List<String> keys, Chunked r, boolean probe) throws InterruptedException {
+        r.keys = keys;
+        boolean broken = false;
+        for (int c = 0; c < keys.size() && !broken; c += CHUNK) {
+            if (r.held != null) { // an earlier chunk: audit it before the next one needs the buffers
+                r.wrongEarly += audit(keys, r.heldFrom, r.held, r.got, r.ok);
+                buffers.addAll(r.held);
+                r.held = null;
+            }
+            int n = Math.min(CHUNK, keys.size() - c);
+            r.held = take(n);
+            r.heldFrom = c;
+            long cpu0 = cpu.now(); // the get and the content check: the store's cost and the bytes'
+            try {
+                r.got = backend.batchGetInto(keys.subList(c, c + n), r.held);
+                for (int i = 0; i < n; i++) {
+                    GetResult g = r.got.get(i);
+                    if (g.isHit()) r.bytes += g.length();
+                    if (broken) continue;
+                    boolean verified = g.isHit() && g.length() == blockBytes && KeyedPayload.matches(keys.get(c + i), r.held.get(i), 0, blockBytes);
+                    if (verified || (probe && g.isHit())) { // the probe times the path; a broken backend's verdict does not matter there
+                        r.ok++;
+                    } else {
+                        broken = true;
+                        if (probe) continue;
+                        String why = !g.isHit() ? g.status().name() : g.length() != blockBytes ? "BAD_LENGTH" : "BAD_CONTENT";
+                        rejections.computeIfAbsent(why, k -> new AtomicLong()).addAndGet(keys.size() - r.ok);
+                    }
+                }
+            } finally {
+                cpu.storeAndBytes(cpu0);
+            }
+        }
     }
 
     /**
@@ -395,15 +427,17 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
 
     /**
      * Measures this cell's fetch path before anything else runs on it (caller's thread, the loop not yet running):
-     * {@code CHUNK} probe objects of the block size are written, then each round times one exists call, a fetch
-     * of one block and a fetch of {@code CHUNK} blocks on an I/O thread, verification included, after as many
+     * up to {@code PROBE_BATCH} probe objects of the block size are written, then each round times one exists call,
+     * a fetch of one block and a fetch of them all on an I/O thread, the way a fetch takes them (chunks, content
+     * checks, the audits between chunks), after as many
      * unmeasured rounds (more, up to 0.3 s, while the JIT is still compiling); the probe objects are removed again.
      * Medians over the measured rounds.
      */
     public LinkProbe probe(int rounds) throws InterruptedException {
         String tag = "kvlab-probe/" + Long.toHexString(System.nanoTime()) + "/";
-        List<String> keys = new ArrayList<>(CHUNK);
-        for (int i = 0; i < CHUNK; i++) keys.add(tag + i);
+        int batchBlocks = (int) Math.max(CHUNK, Math.min(PROBE_BATCH, plan.storeCapacity() / (8 * blockBytes)));
+        List<String> keys = new ArrayList<>(batchBlocks);
+        for (int i = 0; i < batchBlocks; i++) keys.add(tag + i);
         put(keys, false);
         long[] look = new long[rounds], one = new long[rounds], batch = new long[rounds];
         int[] reputs = {0};
@@ -431,7 +465,7 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
         long l = median(look), t1 = median(one), tn = median(batch);
         // bandwidth from the batch beyond its metadata round trip (robust: the largest transfer); the fixed cost is
         // what a single block takes beyond that, clipped to half of it (a noisy single round must not dominate)
-        double perBlock = Math.max(1, tn - l) / (double) CHUNK; // ns per block
+        double perBlock = Math.max(1, tn - l) / (double) batchBlocks; // ns per block
         double bw = blockBytes / (perBlock / 1e9);
         double latency = Math.min(Math.max(0, t1 - l - perBlock), t1 / 2.0) / 1e9;
         return new LinkProbe(l, latency, bw, rounds, reputs[0]);
@@ -455,25 +489,21 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
         }
     }
 
-    /** Gets and verifies {@code keys}: null when all came back, else what did not. */
+    /**
+     * Gets {@code keys} the way a fetch does ({@link #getChunks}: chunks, content checks, the audits between chunks
+     * on the path, the last one off it, untimed); null when all came back, else what did not.
+     */
     private String probeGet(List<String> keys) {
-        List<MemorySegment> bufs;
+        Chunked r = new Chunked();
         try {
-            bufs = take(keys.size());
+            getChunks(keys, r, true);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return "interrupted";
-        }
-        try {
-            List<GetResult> rs = backend.batchGetInto(keys, bufs);
-            for (int i = 0; i < rs.size(); i++) {
-                if (!rs.get(i).isHit()) return "the probe object " + keys.get(i) + " did not come back (" + rs.get(i).status() + ")";
-                KeyedPayload.matches(keys.get(i), bufs.get(i), 0, blockBytes); // the verification a fetch pays (a broken backend's verdict does not matter here)
-            }
-            return null;
         } finally {
-            buffers.addAll(bufs);
+            if (r.held != null) buffers.addAll(r.held); // the last chunk's audit is not part of a fetch's time
         }
+        return r.ok == keys.size() ? null : "the probe object " + keys.get(r.ok) + " did not come back";
     }
 
     /** Wall time of {@code r} run on an I/O thread, hand-offs included (as a fetch takes them). */
