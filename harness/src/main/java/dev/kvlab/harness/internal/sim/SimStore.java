@@ -47,6 +47,15 @@ public final class SimStore implements RemoteTier {
     private long existsCalls, replicaListCalls, putStartCalls, putEndCalls;
     private final RemoteCounters counters = new RemoteCounters();
     private final WriteBackLanes lanes;
+    /**
+     * Recently made store keys by block key, direct-mapped (a cache of bounded size, not a map): requests sharing a
+     * prefix then pass the master the same {@code String}, whose hash is already computed and which its map
+     * compares by identity — the master's map lookups were a quarter of a trace replay. Which string instance a
+     * key is never changes a result. Sized to the objects the store can hold, at most 2^18 slots.
+     */
+    private final long[] keyCacheBlocks;
+    private final String[] keyCache;
+    private final int keyCacheMask;
 
     /** Lets tests (and fault injection) alter what a read returns: the checksum a block comes back with. */
     public interface FaultHook {
@@ -115,16 +124,6 @@ public final class SimStore implements RemoteTier {
     private int checksum(Seq s, int block) {
         return checksum(s.request.blockKeys()[block], blockBytes);
     }
-
-    /**
-     * Recently made store keys by block key, direct-mapped (a cache of bounded size, not a map): requests sharing a
-     * prefix then pass the master the same {@code String}, whose hash is already computed and which its map
-     * compares by identity — the master's map lookups were a quarter of a trace replay. Which string instance a
-     * key is never changes a result. Sized to the objects the store can hold, at most 2^18 slots.
-     */
-    private final long[] keyCacheBlocks;
-    private final String[] keyCache;
-    private final int keyCacheMask;
 
     /** The store key of block {@code block} of {@code s} (made once per sequence and block). */
     private String key(Seq s, int block) {
