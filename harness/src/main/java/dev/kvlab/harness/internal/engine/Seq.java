@@ -54,8 +54,6 @@ public final class Seq {
     /** Tokens this iteration computes for the sequence (prefill chunk or 1 decode token). */
     public int chunk;
 
-    /** Store keys of the prompt's full blocks, made on first use by the remote tier. */
-    public String[] storeKeys;
     /** Measurement's per-request state (owned by the listener). */
     public Object probe;
     public String failure;

@@ -44,11 +44,6 @@ public final class WorkloadDriver implements ServingListener {
         this.stop = decided;
     }
 
-    /** Whether releasing stopped early ({@link #stopReleasingWhen}). */
-    public boolean stoppedEarly() {
-        return stopped;
-    }
-
     public long released() {
         return released;
     }

@@ -33,8 +33,9 @@ import java.util.function.IntConsumer;
  * their key must hold ({@link KeyedPayload}) and read back over the real transport by I/O threads. Every fetched
  * block is verified (the client's CRC32C against the master's, then this tier's check of the content against the
  * key) before it counts; the first block that fails ends the usable prefix, the rest are recomputed. Results are
- * handed back to the loop thread; the independent audit ({@link AuditedBackend#check}) runs after that, off the
- * measured path, before the buffers are reused. Write-backs go through the per-instance {@link WriteBackLanes}.
+ * handed back to the loop thread. The independent audit ({@link AuditedBackend#check}) of a fetch's last chunk runs
+ * after that, off the measured path; an earlier chunk's runs before the next chunk reuses its buffers, so on the
+ * path (an audit thread of its own bought nothing measurable on 2 cores). Write-backs go through the per-instance {@link WriteBackLanes}.
  * What data moves is real; only GPU time is modelled. The CPU of its threads is counted ({@link HarnessCpu}): their
  * tasks, and within them the store's calls and the byte work, which are not the harness's.
  */

@@ -125,22 +125,15 @@ public final class SimStore implements RemoteTier {
         return checksum(s.request.blockKeys()[block], blockBytes);
     }
 
-    /** The store key of block {@code block} of {@code s} (made once per sequence and block). */
+    /** The store key of block {@code block} of {@code s}, from the key cache when it holds it. */
     private String key(Seq s, int block) {
-        String[] keys = s.storeKeys;
-        if (keys == null) keys = s.storeKeys = new String[s.fullBlocks];
-        String k = keys[block];
-        if (k == null) {
-            long b = s.request.blockKeys()[block];
-            long h = b * 0x9E3779B97F4A7C15L;
-            int i = (int) (h >>> 40) & keyCacheMask;
-            k = keyCache[i];
-            if (k == null || keyCacheBlocks[i] != b) {
-                k = BlockKeys.storeKey(b);
-                keyCache[i] = k;
-                keyCacheBlocks[i] = b;
-            }
-            keys[block] = k;
+        long b = s.request.blockKeys()[block];
+        int i = (int) ((b * 0x9E3779B97F4A7C15L) >>> 40) & keyCacheMask;
+        String k = keyCache[i];
+        if (k == null || keyCacheBlocks[i] != b) {
+            k = BlockKeys.storeKey(b);
+            keyCache[i] = k;
+            keyCacheBlocks[i] = b;
         }
         return k;
     }

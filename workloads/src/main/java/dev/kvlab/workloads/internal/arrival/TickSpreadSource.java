@@ -59,11 +59,6 @@ public final class TickSpreadSource implements RequestSource {
         return how;
     }
 
-    /** The tick in use (0: timestamps as given). */
-    public long tickNanos() {
-        return tickNanos;
-    }
-
     /** The tick of quantized stamps among {@code requests}, or 0 when they do not look quantized. */
     static long detect(Iterable<Request> requests) {
         List<Long> stamps = new ArrayList<>();
