@@ -4,14 +4,15 @@ import dev.kvlab.transport.api.LinearTransportModel;
 
 /**
  * What a live cell measured of its own store and link at its start, before the warm-up: the metadata round trip
- * (one exists call) and a fetch of one block and of a batch of blocks through the same path, verification
- * included, as the cell's fetches take it. The fit is {@code fetch(n) = latency + n × block / bandwidth}; the
- * {@code auto} policy decides on it and the cell's sim twin runs on it.
+ * (one exists call) and fetches of 1 to 12 blocks through the same path, verification included, as the cell's
+ * fetches take it, in groups of rounds until two groups agree. The fit (least squares through the median of each
+ * size) is {@code fetch(n) = latency + n × block / bandwidth}; the {@code auto} policy decides on it and the cell's
+ * sim twin runs on it.
  *
  * @param lookupNanos        median exists round trip (ns)
  * @param latencySeconds     a fetch's fixed cost beyond one lookup (replica list, transfer set-up, thread hand-offs)
  * @param bytesPerSecond     the fetch path's throughput, verification included
- * @param rounds             rounds measured
+ * @param rounds             rounds measured (one or more groups)
  * @param reputs             times the probe objects had to be put again (one did not come back: a put lost or an
  *                           object evicted under load); those rounds were repeated, not timed
  */

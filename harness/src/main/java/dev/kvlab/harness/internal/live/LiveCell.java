@@ -180,6 +180,7 @@ public final class LiveCell implements CellClock {
         extras.put("link_measured_bytes_per_s", probe.bytesPerSecond());
         extras.put("link_measured_latency_us", probe.latencySeconds() * 1e6);
         extras.put("link_measured_lookup_us", probe.lookupNanos() / 1e3);
+        extras.put("link_probe_rounds", probe.rounds());
         extras.put("link_probe_reputs", probe.reputs());
         store.rejections().forEach((why, n) -> extras.put("rejected_" + why.toLowerCase(Locale.ROOT), n));
         if (store.firstError() != null) extras.put("io_error", store.firstError());

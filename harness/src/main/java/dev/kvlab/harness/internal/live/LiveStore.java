@@ -429,10 +429,13 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
     /**
      * Measures this cell's fetch path before anything else runs on it (caller's thread, the loop not yet running):
      * up to {@code PROBE_BATCH} probe objects of the block size are written, then each round times one exists call,
-     * a fetch of one block and a fetch of them all on an I/O thread, the way a fetch takes them (chunks, content
-     * checks, the audits between chunks), after as many
-     * unmeasured rounds (more, up to 0.3 s, while the JIT is still compiling); the probe objects are removed again.
-     * Medians over the measured rounds.
+     * fetches of 1, 4, 8 and all of them on an I/O thread, the way a fetch takes them (chunks, content
+     * checks, the audits between chunks), after as many unmeasured rounds (more, up to 0.3 s, while the JIT is still
+     * compiling); the probe objects are removed again. The rounds come in groups of {@code rounds}: the probe ends
+     * when a group's fit (medians) agrees with the previous group's ({@link #settled}), at most
+     * {@value #PROBE_GROUPS} groups; the figures are the fit of the last two groups' rounds together. A machine that
+     * is still busy (the JIT compiling the cell's code on the other core, the first cell of a JVM) gives a slower
+     * group first, and one group alone was then off by up to 1.5x in latency and bandwidth.
      */
     public LinkProbe probe(int rounds) throws InterruptedException {
         String tag = "kvlab-probe/" + Long.toHexString(System.nanoTime()) + "/";
@@ -440,8 +443,10 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
         List<String> keys = new ArrayList<>(batchBlocks);
         for (int i = 0; i < batchBlocks; i++) keys.add(tag + i);
         put(keys, false);
-        long[] look = new long[rounds], one = new long[rounds], batch = new long[rounds];
+        int[] sizes = java.util.stream.IntStream.of(1, CHUNK, 2 * CHUNK, batchBlocks).filter(n -> n <= batchBlocks).distinct().toArray();
         int[] reputs = {0};
+        long[][] prev = null, cur = null;
+        int groups = 0;
         try {
             // unmeasured rounds first: the JIT compiles the path (the cell's own warm-up comes later)
             long warm = System.nanoTime();
@@ -449,10 +454,16 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
                 timed(() -> backend.batchExists(keys.subList(0, 1)));
                 probeRound(keys, keys, reputs);
             }
-            for (int r = 0; r < rounds; r++) {
-                look[r] = timed(() -> backend.batchExists(keys.subList(0, 1)));
-                one[r] = probeRound(keys, keys.subList(0, 1), reputs);
-                batch[r] = probeRound(keys, keys, reputs);
+            while (groups < PROBE_GROUPS) {
+                long[][] g = new long[1 + sizes.length][rounds];
+                for (int r = 0; r < rounds; r++) {
+                    g[0][r] = timed(() -> backend.batchExists(keys.subList(0, 1)));
+                    for (int i = 0; i < sizes.length; i++) g[1 + i][r] = probeRound(keys, keys.subList(0, sizes[i]), reputs);
+                }
+                groups++;
+                prev = cur;
+                cur = g;
+                if (prev != null && settled(fit(prev, sizes, blockBytes), fit(cur, sizes, blockBytes), batchBlocks, blockBytes)) break;
             }
         } finally {
             for (String k : keys) {
@@ -463,13 +474,65 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
                 }
             }
         }
-        long l = median(look), t1 = median(one), tn = median(batch);
-        // bandwidth from the batch beyond its metadata round trip (robust: the largest transfer); the fixed cost is
-        // what a single block takes beyond that, clipped to half of it (a noisy single round must not dominate)
-        double perBlock = Math.max(1, tn - l) / (double) batchBlocks; // ns per block
+        long[][] both = cur;
+        if (prev != null) {
+            both = new long[cur.length][];
+            for (int i = 0; i < cur.length; i++) both[i] = concat(prev[i], cur[i]);
+        }
+        double[] f = fit(both, sizes, blockBytes);
+        return new LinkProbe((long) f[0], f[1], f[2], rounds * groups, reputs[0]);
+    }
+
+    /** Most groups of probe rounds (the probe stops earlier once two agree). */
+    static final int PROBE_GROUPS = 4;
+
+    /**
+     * The fit of probe rounds {@code g} (exists, then a fetch of each of {@code sizes} blocks; ns): {lookup ns,
+     * latency s, bytes/s}. A least-squares line through the median time of each size beyond the metadata round trip
+     * (four sizes, so that the fixed cost is not one small fetch's difference to a large one: with two, it was the
+     * noisiest figure, 0 to 0.9 ms from probe to probe); the fixed cost is clipped to [0, half a one-block fetch].
+     */
+    static double[] fit(long[][] g, int[] sizes, long blockBytes) {
+        long l = median(g[0]);
+        int k = sizes.length;
+        double sx = 0, sy = 0, sxx = 0, sxy = 0;
+        for (int i = 0; i < k; i++) {
+            double x = sizes[i], y = median(g[1 + i]) - l;
+            sx += x;
+            sy += y;
+            sxx += x * x;
+            sxy += x * y;
+        }
+        double slope = k > 1 ? (k * sxy - sx * sy) / (k * sxx - sx * sx) : sy / sx;
+        double perBlock = Math.max(1, slope); // ns per block
+        double intercept = (sy - perBlock * sx) / k;
         double bw = blockBytes / (perBlock / 1e9);
-        double latency = Math.min(Math.max(0, t1 - l - perBlock), t1 / 2.0) / 1e9;
-        return new LinkProbe(l, latency, bw, rounds, reputs[0]);
+        double latency = Math.min(Math.max(0, intercept), median(g[1]) / 2.0) / 1e9;
+        return new double[] {l, latency, bw};
+    }
+
+    /**
+     * Two fits agree when they predict the same fetch times, within 10% or 50 us, for one block and for the batch
+     * (what the figures are used for), not parameter by parameter: latency and bandwidth trade off.
+     */
+    static boolean settled(double[] a, double[] b, int batchBlocks, long blockBytes) {
+        return close(predictNanos(a, 1, blockBytes), predictNanos(b, 1, blockBytes))
+                && close(predictNanos(a, batchBlocks, blockBytes), predictNanos(b, batchBlocks, blockBytes));
+    }
+
+    private static boolean close(double x, double y) {
+        return Math.abs(x - y) <= Math.max(0.1 * Math.max(x, y), 50_000);
+    }
+
+    /** A fit's time for a fetch of {@code blocks} blocks, its lookup included (ns). */
+    private static double predictNanos(double[] f, int blocks, long blockBytes) {
+        return f[0] + f[1] * 1e9 + (double) blocks * blockBytes / f[2] * 1e9;
+    }
+
+    private static long[] concat(long[] a, long[] b) {
+        long[] c = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, c, a.length, b.length);
+        return c;
     }
 
     /** Probe rounds may re-put their objects this often in all (a put lost or an object evicted under load). */
@@ -519,7 +582,7 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
         return System.nanoTime() - t0;
     }
 
-    private static long median(long[] v) {
+    static long median(long[] v) {
         long[] c = v.clone();
         java.util.Arrays.sort(c);
         return c[c.length / 2];

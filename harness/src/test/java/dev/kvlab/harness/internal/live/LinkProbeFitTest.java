@@ -1,0 +1,53 @@
+package dev.kvlab.harness.internal.live;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** The link probe's fit: a line through the median fetch time of each size, and when two groups of rounds agree. */
+class LinkProbeFitTest {
+
+    private static final long BLOCK = 6L << 20;
+    private static final int[] SIZES = {1, 4, 8, 12};
+
+    /** Rounds of a path with {@code latencyNs} fixed cost and {@code bw} bytes/s, lookup 100 us, with noise and one wild round per size. */
+    private static long[][] rounds(double latencyNs, double bw, long seed) {
+        Random r = new Random(seed);
+        long[][] g = new long[1 + SIZES.length][9];
+        for (int j = 0; j < 9; j++) {
+            g[0][j] = 100_000 + r.nextInt(20_000);
+            for (int i = 0; i < SIZES.length; i++) {
+                double t = 100_000 + latencyNs + SIZES[i] * BLOCK / bw * 1e9;
+                g[1 + i][j] = Math.round(t * (0.97 + 0.06 * r.nextDouble()) * (j == i ? 3 : 1)); // a slow round now and then
+            }
+        }
+        return g;
+    }
+
+    @Test
+    void recoversLatencyAndBandwidthDespiteAWildRoundPerSize() {
+        double[] f = LiveStore.fit(rounds(400_000, 2e9, 1), SIZES, BLOCK);
+        assertThat(f[0]).isCloseTo(110_000, within(12_000.0));
+        assertThat(f[2] / 2e9).isCloseTo(1.0, within(0.05));
+        assertThat(f[1] * 1e6).as("latency us").isCloseTo(400, within(250.0));
+    }
+
+    @Test
+    void aFixedCostBelowZeroIsClippedToNone() {
+        long[][] g = rounds(0, 2e9, 2);
+        for (int j = 0; j < 9; j++) g[1][j] -= 200_000; // one block faster than the line: the intercept goes negative
+        double[] f = LiveStore.fit(g, SIZES, BLOCK);
+        assertThat(f[1]).isZero();
+    }
+
+    @Test
+    void groupsAgreeWhenTheyPredictTheSameFetchTimes() {
+        double[] a = LiveStore.fit(rounds(300_000, 2e9, 3), SIZES, BLOCK);
+        double[] b = LiveStore.fit(rounds(300_000, 2e9, 4), SIZES, BLOCK);
+        double[] slow = LiveStore.fit(rounds(300_000, 1.4e9, 5), SIZES, BLOCK);
+        assertThat(LiveStore.settled(a, b, 12, BLOCK)).isTrue();
+        assertThat(LiveStore.settled(a, slow, 12, BLOCK)).as("a group 30% slower (the JIT still busy)").isFalse();
+    }
+}
