@@ -3,7 +3,10 @@ package dev.kvlab.harness.internal.engine;
 import dev.kvlab.workloads.api.Request;
 
 /**
- * One request's state inside the serving model. Mutable; touched only on the loop thread.
+ * One request's state inside the serving model: mutable, touched only on the loop thread, and written only by the
+ * model (this package). What lies outside reads its final fields and {@link #instance()}; the measurement gets what
+ * it records as values in the {@link ServingListener} calls and, at the end, as an {@link Observed} record, and
+ * keeps its own per-request state in the {@link #attachment()}.
  */
 public final class Seq {
 
@@ -21,42 +24,42 @@ public final class Seq {
     /** Most prompt blocks a hit may cover: at least one prompt token is always computed. */
     public final int maxHitBlocks;
 
-    public Phase phase = Phase.QUEUED;
+    Phase phase = Phase.QUEUED;
     /** Index of the instance the router chose (prefill side), -1 before routing. */
-    public int routedTo = -1;
-    public Instance instance;
+    int routedTo = -1;
+    Instance instance;
     /** Decode instance (PD disaggregated), else null. */
-    public Instance decodeInstance;
+    Instance decodeInstance;
 
     /** Private (unkeyed) blocks held on {@link #instance}. */
-    public long privateHeld;
+    long privateHeld;
     /** Blocks held on the decode instance (PD). */
-    public long decodeBlocks;
+    long decodeBlocks;
     /** Loads (DRAM, fetch) still outstanding before prefill can start. */
-    public int pending;
+    int pending;
     /** Leading prompt blocks referenced through the instance's prefix cache (keyed). */
-    public int keyedBlocks;
+    int keyedBlocks;
     /** Prompt blocks served by the local tier: HBM hits + DRAM hits. */
-    public int hbmHitBlocks, dramHitBlocks;
+    int hbmHitBlocks, dramHitBlocks;
     /** Blocks the store held in continuation of the local hits, blocks the policy chose to fetch, blocks fetched and verified. */
-    public int remoteAvailableBlocks, fetchPlannedBlocks, fetchedBlocks;
+    int remoteAvailableBlocks, fetchPlannedBlocks, fetchedBlocks;
     /** Planned blocks that were recomputed because their fetch failed (the failed one and every later one). */
-    public int fallbackBlocks;
-    public long fetchedBytes;
-    public long fetchStartNanos = -1, fetchEndNanos = -1;
+    int fallbackBlocks;
+    long fetchedBytes;
+    long fetchStartNanos = -1, fetchEndNanos = -1;
 
     /** Prompt tokens whose KV is present (hit, fetched or computed so far). */
-    public int promptDone;
+    int promptDone;
     /** Output tokens produced so far. */
-    public int generated;
+    int generated;
     /** The kv-centric router's prefill estimate counted in its instance's queue until the prefill is done (0 otherwise). */
-    public long queuedPrefillNanos;
+    long queuedPrefillNanos;
     /** Tokens this iteration computes for the sequence (prefill chunk or 1 decode token). */
-    public int chunk;
+    int chunk;
 
-    /** Measurement's per-request state (owned by the listener). */
-    public Object probe;
-    public String failure;
+    /** The listener's per-request state ({@link #attach}). */
+    private Object attachment;
+    String failure;
 
     public Seq(Request request, long intendedNanos, boolean warmup) {
         this.request = request;
@@ -65,6 +68,24 @@ public final class Seq {
         this.blockTokens = request.blockTokens();
         this.fullBlocks = request.fullBlocks();
         this.maxHitBlocks = Math.min(fullBlocks, (request.inputTokens() - 1) / blockTokens);
+    }
+
+    /** The instance serving the prompt (prefill side), null before routing. */
+    public Instance instance() {
+        return instance;
+    }
+
+    /**
+     * Attaches the listener's own per-request state (what it keeps between the calls about this request); the model
+     * never reads it. One owner: the listener the model reports to.
+     */
+    public void attach(Object state) {
+        attachment = state;
+    }
+
+    /** The listener's per-request state, null before {@link #attach}. */
+    public Object attachment() {
+        return attachment;
     }
 
     /** What the model observed of this request so far, as an immutable record (what measurement reads at its end). */

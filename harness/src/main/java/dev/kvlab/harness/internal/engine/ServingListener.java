@@ -12,8 +12,8 @@ public interface ServingListener {
     /** The scheduler admitted {@code s} (KV blocks reserved, local tier looked up). */
     default void admitted(Seq s, long now) {}
 
-    /** The fetch of {@code s}'s KV ended ({@code s.fetch*} fields are set). */
-    default void fetched(Seq s, long now) {}
+    /** The fetch of {@code s}'s KV ended; it took {@code fetchNanos}. */
+    default void fetched(Seq s, long fetchNanos, long now) {}
 
     /** The first output token of {@code s}. */
     default void firstToken(Seq s, long now) {}

@@ -156,7 +156,7 @@ public final class ServingModel {
                 s.fallbackBlocks = f.fallbackBlocks();
                 s.fetchedBytes = f.bytes();
                 s.fetchEndNanos = loop.now();
-                listener.fetched(s, s.fetchEndNanos);
+                listener.fetched(s, s.fetchEndNanos - s.fetchStartNanos, s.fetchEndNanos);
                 partLoaded(s);
             });
         }

@@ -108,7 +108,7 @@ public final class WorkloadDriver implements ServingListener {
 
     @Override public void arrived(Seq s, long now) { measure.arrived(s, now); }
     @Override public void admitted(Seq s, long now) { measure.admitted(s, now); }
-    @Override public void fetched(Seq s, long now) { measure.fetched(s, now); }
+    @Override public void fetched(Seq s, long fetchNanos, long now) { measure.fetched(s, fetchNanos, now); }
     @Override public void firstToken(Seq s, long now) { measure.firstToken(s, now); }
     @Override public void token(Seq s, long now) { measure.token(s, now); }
 

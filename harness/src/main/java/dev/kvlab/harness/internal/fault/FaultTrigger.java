@@ -59,7 +59,7 @@ public final class FaultTrigger implements ServingListener {
     }
 
     @Override public void admitted(Seq s, long now) { inner.admitted(s, now); }
-    @Override public void fetched(Seq s, long now) { inner.fetched(s, now); }
+    @Override public void fetched(Seq s, long fetchNanos, long now) { inner.fetched(s, fetchNanos, now); }
     @Override public void firstToken(Seq s, long now) { inner.firstToken(s, now); }
     @Override public void token(Seq s, long now) { inner.token(s, now); }
     @Override public void completed(Seq s, long now) { inner.completed(s, now); }

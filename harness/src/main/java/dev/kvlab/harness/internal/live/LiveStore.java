@@ -198,7 +198,7 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
     @Override
     public void fetch(Seq s, int from, int count, Consumer<Fetched> done) {
         List<String> keys = keys(s, from, from + count);
-        Instance in = s.instance;
+        Instance in = s.instance();
         in.activeTransfersInc();
         pending.incrementAndGet();
         execute(io, () -> {
@@ -379,7 +379,7 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
         int blocks = s.promptBlocks();
         List<String> keys = new ArrayList<>(blocks);
         for (int i = 0; i < blocks; i++) keys.add("pd/r" + s.id() + "/b" + i);
-        Instance in = s.instance;
+        Instance in = s.instance();
         in.activeTransfersInc();
         submit(() -> {
             long moved = 0;

@@ -145,27 +145,27 @@ public final class Measurement implements ServingListener {
     public void arrived(Seq s, long now) {
         advance(now);
         requests++;
-        s.probe = new Probe(s.outputTokens());
+        s.attach(new Probe(s.outputTokens()));
     }
 
     @Override
     public void admitted(Seq s, long now) {
         advance(now);
-        Probe p = (Probe) s.probe;
+        Probe p = (Probe) s.attachment();
         p.admitted = now;
         record(Metric.QUEUE, now - s.intendedNanos);
     }
 
     @Override
-    public void fetched(Seq s, long now) {
+    public void fetched(Seq s, long fetchNanos, long now) {
         advance(now);
-        record(Metric.FETCH, s.fetchEndNanos - s.fetchStartNanos);
+        record(Metric.FETCH, fetchNanos);
     }
 
     @Override
     public void firstToken(Seq s, long now) {
         advance(now);
-        Probe p = (Probe) s.probe;
+        Probe p = (Probe) s.attachment();
         p.first = p.last = now;
         record(Metric.TTFT, now - s.intendedNanos);
     }
@@ -173,7 +173,7 @@ public final class Measurement implements ServingListener {
     @Override
     public void token(Seq s, long now) {
         advance(now);
-        Probe p = (Probe) s.probe;
+        Probe p = (Probe) s.attachment();
         long gap = now - p.last;
         p.last = now;
         itlStage.recordValue(micros(gap));
@@ -183,7 +183,7 @@ public final class Measurement implements ServingListener {
     @Override
     public void completed(Seq s, long now) {
         advance(now);
-        Probe p = (Probe) s.probe;
+        Probe p = (Probe) s.attachment();
         Observed o = s.observed();
         completed++;
         long e2el = now - o.intendedNanos();
@@ -228,7 +228,7 @@ public final class Measurement implements ServingListener {
         failed++;
         Observed o = s.observed();
         count(o);
-        Probe p = s.probe instanceof Probe x ? x : null;
+        Probe p = s.attachment() instanceof Probe x ? x : null;
         records.add(new RequestRecord(o.id(), o.session(), (o.intendedNanos() - origin) / 1e6,
                 o.instance(), o.inputTokens(), o.outputTokens(), o.localHitTokens(),
                 o.remoteHitTokens(), o.fetchedBytes(), o.fallbackBlocks(),

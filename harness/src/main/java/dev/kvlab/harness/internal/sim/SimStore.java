@@ -149,7 +149,7 @@ public final class SimStore implements RemoteTier {
 
     @Override
     public void fetch(Seq s, int from, int count, Consumer<Fetched> done) {
-        Instance in = s.instance;
+        Instance in = s.instance();
         ReplicaList[] lists = new ReplicaList[count];
         int found = 0;
         while (found < count) {
@@ -227,7 +227,7 @@ public final class SimStore implements RemoteTier {
 
     @Override
     public void handoff(Seq s, Runnable done) {
-        Instance in = s.instance;
+        Instance in = s.instance();
         long bytes = (long) s.promptBlocks() * blockBytesAllRanks;
         counters.handoff(bytes);
         in.activeTransfersInc();
