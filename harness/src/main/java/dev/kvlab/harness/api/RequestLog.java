@@ -22,7 +22,10 @@ import java.util.function.Consumer;
  * The per-request records of one cell run, streamed as {@code requests.csv} rows to a file while the run goes
  * (a run's memory does not grow with its number of requests). Written on one thread (the run's loop); after
  * {@link #close()} the file is complete and {@link #forEach}/{@link #readAll()} read it back. The bundle moves
- * the file into the cell's directory ({@link #writeTo}).
+ * the file into the cell's directory ({@link #writeTo}). Records are held back and formatted {@value #BATCH} at a
+ * time, or when {@link #writeHeld()} is called (the measurement does at every interval cut): a row formatted alone
+ * once per request, between a live cell's idle waits, ran with cold caches and took 45 us of the loop thread (the
+ * same row back to back: 2 us).
  */
 public final class RequestLog implements AutoCloseable {
 
@@ -32,6 +35,10 @@ public final class RequestLog implements AutoCloseable {
     private boolean temporary;
     private BufferedWriter out;
     private final StringBuilder row = new StringBuilder(256);
+    /** Records most held back before they are written. */
+    static final int BATCH = 256;
+    private final RequestRecord[] held = new RequestRecord[BATCH];
+    private int heldCount;
     private long count;
 
     private RequestLog(Path file, boolean temporary) {
@@ -56,9 +63,25 @@ public final class RequestLog implements AutoCloseable {
         return new RequestLog(f, true);
     }
 
-    /** Appends one record (a CSV row). */
+    /** Appends one record (a CSV row, written with the next batch). */
     public void add(RequestRecord r) {
         if (out == null) throw new IllegalStateException("request log " + file + " is closed");
+        held[heldCount++] = r;
+        count++;
+        if (heldCount == BATCH) writeHeld();
+    }
+
+    /** Formats and writes the records held back (to the file's buffer). */
+    public void writeHeld() {
+        if (out == null) return;
+        for (int i = 0; i < heldCount; i++) {
+            write(held[i]);
+            held[i] = null;
+        }
+        heldCount = 0;
+    }
+
+    private void write(RequestRecord r) {
         StringBuilder sb = row;
         sb.setLength(0);
         sb.append(r.id()).append(',');
@@ -84,7 +107,6 @@ public final class RequestLog implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the request log " + file, e);
         }
-        count++;
     }
 
     /** Records added. */
@@ -102,6 +124,7 @@ public final class RequestLog implements AutoCloseable {
     public void close() {
         if (out == null) return;
         try {
+            writeHeld();
             out.close();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the request log " + file, e);

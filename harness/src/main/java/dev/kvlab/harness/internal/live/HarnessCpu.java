@@ -20,6 +20,10 @@ import java.util.concurrent.atomic.LongAdder;
  *       the byte work around them ({@link #storeAndBytes}: the transfer and its copies, the client's CRC32C, the
  *       content check, the audit, writing payloads), which is what the store costs ({@code kvlab bench store}).</li>
  * </ul>
+ * Of it, the hand-offs between threads ({@code harness_handoff_cpu_us_per_request}: a task to a pool, a result to the
+ * loop; timed around each) are shown apart: waking a parked thread is a system call whose cost is the kernel's and,
+ * on a VM, the hypervisor's (an inter-processor interrupt to a halted virtual CPU), and it grows with how long that
+ * CPU has been idle (see {@code HandoffBench}).
  * Not in it: <b>waiting</b>. The loop thread parks and then spins until a modelled GPU iteration ends (that is how
  * the wall clock emulates the GPU: its cost is per iteration, not per request, and on a VM a park and its timer
  * wake-up cost tens of microseconds of kernel time); the pool threads park between tasks. That CPU is measured
@@ -40,7 +44,7 @@ public final class HarnessCpu {
 
     private final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     private final Set<Thread> pool = ConcurrentHashMap.newKeySet();
-    private final LongAdder taskCpu = new LongAdder(), storeCpu = new LongAdder();
+    private final LongAdder taskCpu = new LongAdder(), storeCpu = new LongAdder(), handoffCpu = new LongAdder();
     /** Pool tasks running: a snapshot waits until their CPU is counted. */
     private final AtomicInteger running = new AtomicInteger();
 
@@ -78,16 +82,25 @@ public final class HarnessCpu {
         storeCpu.add(now() - startCpu);
     }
 
+    /**
+     * Ends a hand-off to another thread (a task to a pool, a result to the loop) that began at thread CPU
+     * {@code startCpu} on the calling thread: part of the figure, shown on its own because it is mostly the kernel's
+     * (and on a VM the hypervisor's) cost of waking a parked thread, which grows with how long its CPU has been idle.
+     */
+    void handoff(long startCpu) {
+        handoffCpu.add(now() - startCpu);
+    }
+
     /** What the counters say now; call on the loop thread between phases. */
     Snapshot snapshot(LiveLoop loop) {
         while (running.get() > 0) Thread.onSpinWait(); // a task's last posted result may have ended the phase before its CPU was added
         long poolTotal = 0;
         for (Thread t : pool) poolTotal += Math.max(0, mx.getThreadCpuTime(t.threadId()));
-        return new Snapshot(loop.runCpuNanos(), loop.workCpuNanos(), loop.spunNanos(), poolTotal, taskCpu.sum(), storeCpu.sum());
+        return new Snapshot(loop.runCpuNanos(), loop.workCpuNanos(), loop.spunNanos(), poolTotal, taskCpu.sum(), storeCpu.sum(), handoffCpu.sum());
     }
 
     /** The counters at one moment (ns, cumulative). */
-    record Snapshot(long loopRun, long loopWork, long loopSpin, long poolTotal, long poolTask, long storeAndBytes) {}
+    record Snapshot(long loopRun, long loopWork, long loopSpin, long poolTotal, long poolTask, long storeAndBytes, long handoff) {}
 
     /** The figures of the stretch from {@code a} to {@code b}, per request (µs), into {@code extras}. */
     static void extras(Snapshot a, Snapshot b, long requests, Map<String, Object> extras) {
@@ -97,6 +110,7 @@ public final class HarnessCpu {
         extras.put(FIGURE, (loopWork + task - store) / n);
         extras.put("harness_loop_cpu_us_per_request", loopWork / n);
         extras.put("harness_io_cpu_us_per_request", (task - store) / n);
+        extras.put("harness_handoff_cpu_us_per_request", (b.handoff - a.handoff) / n);
         extras.put("harness_wait_cpu_us_per_request", (Math.max(0, waitLoop) + Math.max(0, waitPool)) / n);
         extras.put("harness_spin_us_per_request", (b.loopSpin - a.loopSpin) / n);
         extras.put("store_call_cpu_us_per_request", store / n);

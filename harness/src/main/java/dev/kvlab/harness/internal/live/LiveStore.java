@@ -138,6 +138,7 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
     /** Runs {@code task} on a thread of {@code on}, its wall and CPU time counted. */
     private void execute(ExecutorService on, Runnable task) {
         Runnable counted = cpu.task(task);
+        long c0 = cpu.now();
         on.execute(() -> {
             long t0 = System.nanoTime();
             try {
@@ -146,9 +147,11 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
                 ioNanos.addAndGet(System.nanoTime() - t0);
             }
         });
+        cpu.handoff(c0);
     }
 
     private void finish(Runnable onLoop) {
+        long c0 = cpu.now();
         loop.post(() -> {
             try {
                 onLoop.run();
@@ -156,6 +159,7 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
                 pending.decrementAndGet();
             }
         });
+        cpu.handoff(c0);
     }
 
     private void error(Throwable e) {
@@ -212,10 +216,12 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
             }
             int used = r.ok;
             long moved = r.bytes;
+            long c0 = cpu.now();
             loop.post(() -> {
                 in.activeTransfersDec();
                 done.accept(new Fetched(used, count - used, moved));
             });
+            cpu.handoff(c0);
             // off the measured path: the independent audit of the last chunk's hits, then the buffers go back
             long wrong = r.wrongEarly;
             try {

@@ -120,6 +120,7 @@ public final class Measurement implements ServingListener {
             intervals.get(m).add(new IntervalHistogram(m, start, end, h.getTotalCount(), Arrays.copyOf(buf.array(), n)));
         }
         if (cutListener != null) cutListener.cut(end, recycled);
+        records.writeHeld();
     }
 
     /** Sets the one listener told of every interval cut (observers of a running cell); {@code null} for none. */

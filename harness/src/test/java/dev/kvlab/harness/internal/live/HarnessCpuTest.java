@@ -50,6 +50,30 @@ class HarnessCpuTest {
     }
 
     @Test
+    void handOffsArePartOfTheFigureAndShownApart() throws Exception {
+        HarnessCpu cpu = new HarnessCpu();
+        LiveLoop loop = new LiveLoop(50_000);
+        ExecutorService pool = Executors.newFixedThreadPool(1, cpu.threads("test-io"));
+        try {
+            pool.submit(() -> { }).get();
+            HarnessCpu.Snapshot before = cpu.snapshot(loop);
+            pool.submit(cpu.task(() -> {
+                burn(10);
+                long c = cpu.now();
+                burn(30); // a hand-off that took 30 ms of this thread's CPU
+                cpu.handoff(c);
+            })).get();
+            Map<String, Object> x = new LinkedHashMap<>();
+            HarnessCpu.extras(before, cpu.snapshot(loop), 1, x);
+            assertThat((Double) x.get("harness_handoff_cpu_us_per_request")).isCloseTo(30_000, within(2_500.0));
+            assertThat((Double) x.get(HarnessCpu.FIGURE)).as("the figure holds the task, hand-off included").isCloseTo(40_000, within(4_000.0));
+        } finally {
+            pool.shutdown();
+            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    @Test
     void theLoopCountsItsEventsButNotItsWaits() {
         HarnessCpu cpu = new HarnessCpu();
         LiveLoop loop = new LiveLoop(50_000);
