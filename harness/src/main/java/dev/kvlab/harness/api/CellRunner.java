@@ -7,6 +7,8 @@ import dev.kvlab.harness.internal.SimTwin;
 import dev.kvlab.harness.internal.config.RunValidator;
 import dev.kvlab.harness.internal.live.LiveCell;
 import dev.kvlab.harness.internal.sim.SimCell;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Runs one cell: a resolved {@link RunConfig} (seed and mode included) in, a {@link CellResult} out. The config
@@ -36,9 +38,17 @@ public final class CellRunner {
         if (config.mode() == Mode.SIM) return new SimCell(plan, null, observer).run(wallStartNanos);
         LiveCell live = new LiveCell(plan).observedBy(observer);
         CellResult r = live.run(wallStartNanos);
-        // the twin runs on the link this cell measured at its start (closest in time to what its fetches met), even
-        // where auto decided on a transport_profile
-        var link = live.probe().model(plan.transportName());
-        return SimTwin.attach(r, SimTwin.run(plan, link, live.probe().lookupNanos()), link);
+        // the twin runs on the link this cell measured at its start and its end (what its fetches met lies between),
+        // even where auto decided on a transport_profile
+        var p = live.twinProbe();
+        var link = p.model(plan.transportName());
+        Map<String, Object> measured = new LinkedHashMap<>();
+        if (live.endProbe() != null) {
+            measured.put("link_measured_end_bytes_per_s", live.endProbe().bytesPerSecond());
+            measured.put("link_measured_end_latency_us", live.endProbe().latencySeconds() * 1e6);
+        }
+        if (live.endProbeError() != null) measured.put("link_probe_end_error", live.endProbeError());
+        measured.put("twin_link_bytes_per_s", p.bytesPerSecond());
+        return SimTwin.attach(r, SimTwin.run(plan, link, p.lookupNanos()), link, measured);
     }
 }

@@ -28,9 +28,10 @@ public final class SimTwin {
     }
 
     /** {@code live} with the twin's figures added to its extras. */
-    public static CellResult attach(CellResult live, CellResult twin, TransportModel link) {
+    public static CellResult attach(CellResult live, CellResult twin, TransportModel link, Map<String, Object> more) {
         CellSummary t = twin.summary();
         Map<String, Object> extras = new LinkedHashMap<>(live.extras());
+        extras.putAll(more);
         extras.put(TTFT_P50, t.p50Ms(Metric.TTFT));
         extras.put(TTFT_P99, t.p99Ms(Metric.TTFT));
         extras.put(FETCH_P50, t.p50Ms(Metric.FETCH));

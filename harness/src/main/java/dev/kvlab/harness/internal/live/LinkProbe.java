@@ -29,6 +29,16 @@ public record LinkProbe(long lookupNanos, double latencySeconds, double bytesPer
         return new dev.kvlab.transport.api.LinkSpec(1, r, java.time.Duration.ofNanos(lookupNanos / 1000 * 1000)) + " (measured)";
     }
 
+    /**
+     * The link of two probes of the same path (a cell's start and end): mean lookup and fixed cost, and the bandwidth
+     * whose time per byte is the mean of theirs (what a fetch's time averages).
+     */
+    public static LinkProbe bracket(LinkProbe before, LinkProbe after) {
+        double bw = 2 / (1 / before.bytesPerSecond + 1 / after.bytesPerSecond);
+        return new LinkProbe((before.lookupNanos + after.lookupNanos) / 2, (before.latencySeconds + after.latencySeconds) / 2, bw,
+                before.rounds + after.rounds, before.reputs + after.reputs);
+    }
+
     /** The measured link as a transport model (not emulated: measured on this machine, now). */
     public LinearTransportModel model(String transport) {
         return new LinearTransportModel(transport + "-measured", false, latencySeconds, 0, bytesPerSecond, bytesPerSecond);

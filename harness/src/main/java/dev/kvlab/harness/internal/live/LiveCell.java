@@ -44,7 +44,8 @@ public final class LiveCell implements CellClock {
     private LiveStore store;
     private AuditedBackend backend;
     private LiveFaults faults;
-    private LinkProbe probe;
+    private LinkProbe probe, endProbe;
+    private String endProbeError;
     private long busyBefore, gcBefore, jitBefore;
     private HarnessCpu.Snapshot cpuBefore;
     private int jitWarmupPasses;
@@ -95,13 +96,39 @@ public final class LiveCell implements CellClock {
             }
             if (plan.config().transportProfile() == null) s.linkModel(probe.model(plan.transportName()));
             jitWarmupPasses = JitWarmup.run(plan);
-            return CellSteps.run(plan, this, observer, wallStartNanos);
+            CellResult r = CellSteps.run(plan, this, observer, wallStartNanos);
+            // the same probe again at the end, for the sim twin: the machine's speed drifts over a cell's seconds
+            // (a probe at the start alone was 15-20% off a cell's own fetches now and then); best effort, the
+            // measured result is complete already
+            try {
+                endProbe = s.probe(PROBE_ROUNDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                endProbeError = e.getClass().getSimpleName() + ": " + e.getMessage();
+            }
+            return r;
         }
     }
 
     /** What the cell measured of its fetch path at its start (null before {@link #run}). */
     public LinkProbe probe() {
         return probe;
+    }
+
+    /** The same probe at the cell's end, after its measured phase (null when it could not run). */
+    public LinkProbe endProbe() {
+        return endProbe;
+    }
+
+    /** Why the end probe could not run, or null. */
+    public String endProbeError() {
+        return endProbeError;
+    }
+
+    /** The link the sim twin runs on: the start and end probes bracketed ({@link LinkProbe#bracket}), or the start's alone. */
+    public LinkProbe twinProbe() {
+        return endProbe == null ? probe : LinkProbe.bracket(probe, endProbe);
     }
 
     /** The model the cell's {@code auto} decided on. */
