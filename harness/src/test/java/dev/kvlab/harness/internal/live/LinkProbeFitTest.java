@@ -50,4 +50,15 @@ class LinkProbeFitTest {
         assertThat(LiveStore.settled(a, b, 12, BLOCK)).isTrue();
         assertThat(LiveStore.settled(a, slow, 12, BLOCK)).as("a group 30% slower (the JIT still busy)").isFalse();
     }
+
+    @Test
+    void aCellsStartAndEndProbesAreBracketedByTimePerByte() {
+        LinkProbe start = new LinkProbe(100_000, 200e-6, 2e9, 18, 0), end = new LinkProbe(300_000, 400e-6, 1e9, 27, 1);
+        LinkProbe b = LinkProbe.bracket(start, end);
+        assertThat(b.bytesPerSecond()).as("1 GB at 2 and at 1 GB/s: 0.75 s on average").isCloseTo(1e9 / 0.75, within(1.0));
+        assertThat(b.latencySeconds()).isCloseTo(300e-6, within(1e-12));
+        assertThat(b.lookupNanos()).isEqualTo(200_000);
+        assertThat(b.rounds()).isEqualTo(45);
+        assertThat(b.reputs()).isEqualTo(1);
+    }
 }
