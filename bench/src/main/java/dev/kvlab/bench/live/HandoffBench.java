@@ -6,7 +6,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -20,6 +19,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
 
 /**
  * What a hand-off to a parked thread costs the thread that makes it, after the machine was idle for {@code idleUs}:
@@ -27,10 +28,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * request makes several ({@code harness_handoff_cpu_us_per_request}). No kvlab code: a JDK fixed pool, an empty
  * task. The invocation parks the calling thread for {@code idleUs} (both threads idle, as between a live cell's
  * requests), then submits the task; the caller's CPU time in {@code execute} (thread CPU clock, its own reads
- * included) is printed per hand-off at the end of each trial (aux counters {@code handoffCpuUs} and {@code handoffs}: its
- * sums), the score is the whole invocation's time. On bare
- * metal it is a few microseconds whatever the idle time; on a VM waking a virtual CPU that has halted costs the
- * waker an exit to the hypervisor. Run: {@code java -jar bench/target/kvlab-bench.jar HandoffBench}.
+ * included) is printed per hand-off at the end of each trial (measurement iterations); the score is the whole
+ * invocation's time. If the cost grows with the idle time, waking the other CPU is what costs (on a VM, a virtual
+ * CPU that has halted costs the waker an exit to the hypervisor). Run: {@code java -jar bench/target/kvlab-bench.jar HandoffBench}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -57,36 +57,29 @@ public class HandoffBench {
     @TearDown(Level.Trial)
     public void stop() {
         pool.shutdownNow();
-        System.out.printf("%nhand-off after %d us idle: %.1f us of the caller's CPU per hand-off (%d hand-offs, warm-up and measured iterations)%n",
-                idleUs, trialCpuUs / trialHandoffs, trialHandoffs);
+        System.out.printf("%nhand-off after %d us idle: %.1f us of the caller's CPU per hand-off (%d hand-offs, measurement iterations)%n",
+                idleUs, cpuUs / handoffs, handoffs);
     }
 
-    /** The caller's CPU in {@code execute}, summed (µs); JMH reports it per invocation. */
-    @State(Scope.Thread)
-    @AuxCounters(AuxCounters.Type.EVENTS)
-    public static class Cost {
-        public double handoffCpuUs;
-        public long handoffs;
+    private boolean measuring;
+    private double cpuUs;
+    private long handoffs;
 
-        @Setup(Level.Iteration)
-        public void clear() {
-            handoffCpuUs = 0;
-            handoffs = 0;
-        }
+    /** Only the measurement iterations count (the warm-up's hand-offs compile the path). */
+    @Setup(Level.Iteration)
+    public void iteration(IterationParams p) {
+        measuring = p.getType() == IterationType.MEASUREMENT;
     }
-
-    private double trialCpuUs;
-    private long trialHandoffs;
 
     @Benchmark
-    public void handoffAfterIdle(Cost cost) {
+    public void handoffAfterIdle() {
         LockSupport.parkNanos(idleUs * 1000);
         long c0 = mx.getCurrentThreadCpuTime();
         pool.execute(NOTHING);
-        double us = (mx.getCurrentThreadCpuTime() - c0) / 1e3;
-        cost.handoffCpuUs += us;
-        cost.handoffs++;
-        trialCpuUs += us;
-        trialHandoffs++;
+        long c1 = mx.getCurrentThreadCpuTime();
+        if (measuring) {
+            cpuUs += (c1 - c0) / 1e3;
+            handoffs++;
+        }
     }
 }

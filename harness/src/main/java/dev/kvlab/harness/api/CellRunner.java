@@ -7,8 +7,6 @@ import dev.kvlab.harness.internal.SimTwin;
 import dev.kvlab.harness.internal.config.RunValidator;
 import dev.kvlab.harness.internal.live.LiveCell;
 import dev.kvlab.harness.internal.sim.SimCell;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * Runs one cell: a resolved {@link RunConfig} (seed and mode included) in, a {@link CellResult} out. The config
@@ -42,13 +40,6 @@ public final class CellRunner {
         // even where auto decided on a transport_profile
         var p = live.twinProbe();
         var link = p.model(plan.transportName());
-        Map<String, Object> measured = new LinkedHashMap<>();
-        if (live.endProbe() != null) {
-            measured.put("link_measured_end_bytes_per_s", live.endProbe().bytesPerSecond());
-            measured.put("link_measured_end_latency_us", live.endProbe().latencySeconds() * 1e6);
-        }
-        if (live.endProbeError() != null) measured.put("link_probe_end_error", live.endProbeError());
-        measured.put("twin_link_bytes_per_s", p.bytesPerSecond());
-        return SimTwin.attach(r, SimTwin.run(plan, link, p.lookupNanos()), link, measured);
+        return SimTwin.attach(r, SimTwin.run(plan, link, p.lookupNanos()), link, live.twinLinkExtras());
     }
 }

@@ -39,6 +39,56 @@ public record LinkProbe(long lookupNanos, double latencySeconds, double bytesPer
                 before.rounds + after.rounds, before.reputs + after.reputs);
     }
 
+    /**
+     * The fit of probe rounds {@code g}: {@code g[0]} the exists round trips, {@code g[1 + i]} the fetches of
+     * {@code sizes[i]} blocks (ns). A least-squares line through the median time of each size beyond the metadata
+     * round trip (several sizes, so that the fixed cost is not one small fetch's difference to a large one: with two,
+     * it was the noisiest figure, 0 to 0.9 ms from probe to probe); the fixed cost is clipped to [0, half a one-block
+     * fetch]. {@code sizes[0]} must be 1.
+     */
+    public static LinkProbe fit(long[][] g, int[] sizes, long blockBytes, int rounds, int reputs) {
+        long l = median(g[0]);
+        int k = sizes.length;
+        double sx = 0, sy = 0, sxx = 0, sxy = 0;
+        for (int i = 0; i < k; i++) {
+            double x = sizes[i], y = median(g[1 + i]) - l;
+            sx += x;
+            sy += y;
+            sxx += x * x;
+            sxy += x * y;
+        }
+        double slope = k > 1 ? (k * sxy - sx * sy) / (k * sxx - sx * sx) : sy / sx;
+        double perBlock = Math.max(1, slope); // ns per block
+        double intercept = (sy - perBlock * sx) / k;
+        double latency = Math.min(Math.max(0, intercept), median(g[1]) / 2.0) / 1e9;
+        return new LinkProbe(l, latency, blockBytes / (perBlock / 1e9), rounds, reputs);
+    }
+
+    /**
+     * Whether {@code other} describes the same link: both predict the same fetch times, within 10% or 50 us, for one
+     * block and for {@code blocks} (what the figures are used for), not parameter by parameter (latency and
+     * bandwidth trade off).
+     */
+    public boolean agrees(LinkProbe other, int blocks, long blockBytes) {
+        return close(fetchSeconds(1, blockBytes), other.fetchSeconds(1, blockBytes))
+                && close(fetchSeconds(blocks, blockBytes), other.fetchSeconds(blocks, blockBytes));
+    }
+
+    private static boolean close(double x, double y) {
+        return Math.abs(x - y) <= Math.max(0.1 * Math.max(x, y), 50e-6);
+    }
+
+    /** A fetch of {@code blocks} blocks on this link, its lookup included (s). */
+    double fetchSeconds(int blocks, long blockBytes) {
+        return lookupNanos / 1e9 + model("probe").batchSeconds(blocks * blockBytes, blocks, 1);
+    }
+
+    static long median(long[] v) {
+        long[] c = v.clone();
+        java.util.Arrays.sort(c);
+        return c[c.length / 2];
+    }
+
     /** The measured link as a transport model (not emulated: measured on this machine, now). */
     public LinearTransportModel model(String transport) {
         return new LinearTransportModel(transport + "-measured", false, latencySeconds, 0, bytesPerSecond, bytesPerSecond);

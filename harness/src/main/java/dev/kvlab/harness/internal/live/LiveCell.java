@@ -116,19 +116,21 @@ public final class LiveCell implements CellClock {
         return probe;
     }
 
-    /** The same probe at the cell's end, after its measured phase (null when it could not run). */
-    public LinkProbe endProbe() {
-        return endProbe;
-    }
-
-    /** Why the end probe could not run, or null. */
-    public String endProbeError() {
-        return endProbeError;
-    }
-
     /** The link the sim twin runs on: the start and end probes bracketed ({@link LinkProbe#bracket}), or the start's alone. */
     public LinkProbe twinProbe() {
         return endProbe == null ? probe : LinkProbe.bracket(probe, endProbe);
+    }
+
+    /** What the twin's link came from, for the twin's row: the end probe (or why it could not run) and the bracketed bandwidth. */
+    public Map<String, Object> twinLinkExtras() {
+        Map<String, Object> x = new java.util.LinkedHashMap<>();
+        if (endProbe != null) {
+            x.put("link_measured_end_bytes_per_s", endProbe.bytesPerSecond());
+            x.put("link_measured_end_latency_us", endProbe.latencySeconds() * 1e6);
+        }
+        if (endProbeError != null) x.put("link_probe_end_error", endProbeError);
+        x.put("twin_link_bytes_per_s", twinProbe().bytesPerSecond());
+        return x;
     }
 
     /** The model the cell's {@code auto} decided on. */

@@ -438,7 +438,7 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
      * fetches of 1, 4, 8 and all of them on an I/O thread, the way a fetch takes them (chunks, content
      * checks, the audits between chunks), after as many unmeasured rounds (more, up to 0.3 s, while the JIT is still
      * compiling); the probe objects are removed again. The rounds come in groups of {@code rounds}: the probe ends
-     * when a group's fit (medians) agrees with the previous group's ({@link #settled}), at most
+     * when a group's fit ({@link LinkProbe#fit}) agrees with the previous group's ({@link LinkProbe#agrees}), at most
      * {@value #PROBE_GROUPS} groups; the figures are the fit of the last two groups' rounds together. A machine that
      * is still busy (the JIT compiling the cell's code on the other core, the first cell of a JVM) gives a slower
      * group first, and one group alone was then off by up to 1.5x in latency and bandwidth.
@@ -469,7 +469,7 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
                 groups++;
                 prev = cur;
                 cur = g;
-                if (prev != null && settled(fit(prev, sizes, blockBytes), fit(cur, sizes, blockBytes), batchBlocks, blockBytes)) break;
+                if (prev != null && LinkProbe.fit(prev, sizes, blockBytes, rounds, 0).agrees(LinkProbe.fit(cur, sizes, blockBytes, rounds, 0), batchBlocks, blockBytes)) break;
             }
         } finally {
             for (String k : keys) {
@@ -485,55 +485,11 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
             both = new long[cur.length][];
             for (int i = 0; i < cur.length; i++) both[i] = concat(prev[i], cur[i]);
         }
-        double[] f = fit(both, sizes, blockBytes);
-        return new LinkProbe((long) f[0], f[1], f[2], rounds * groups, reputs[0]);
+        return LinkProbe.fit(both, sizes, blockBytes, rounds * groups, reputs[0]);
     }
 
     /** Most groups of probe rounds (the probe stops earlier once two agree). */
     static final int PROBE_GROUPS = 4;
-
-    /**
-     * The fit of probe rounds {@code g} (exists, then a fetch of each of {@code sizes} blocks; ns): {lookup ns,
-     * latency s, bytes/s}. A least-squares line through the median time of each size beyond the metadata round trip
-     * (four sizes, so that the fixed cost is not one small fetch's difference to a large one: with two, it was the
-     * noisiest figure, 0 to 0.9 ms from probe to probe); the fixed cost is clipped to [0, half a one-block fetch].
-     */
-    static double[] fit(long[][] g, int[] sizes, long blockBytes) {
-        long l = median(g[0]);
-        int k = sizes.length;
-        double sx = 0, sy = 0, sxx = 0, sxy = 0;
-        for (int i = 0; i < k; i++) {
-            double x = sizes[i], y = median(g[1 + i]) - l;
-            sx += x;
-            sy += y;
-            sxx += x * x;
-            sxy += x * y;
-        }
-        double slope = k > 1 ? (k * sxy - sx * sy) / (k * sxx - sx * sx) : sy / sx;
-        double perBlock = Math.max(1, slope); // ns per block
-        double intercept = (sy - perBlock * sx) / k;
-        double bw = blockBytes / (perBlock / 1e9);
-        double latency = Math.min(Math.max(0, intercept), median(g[1]) / 2.0) / 1e9;
-        return new double[] {l, latency, bw};
-    }
-
-    /**
-     * Two fits agree when they predict the same fetch times, within 10% or 50 us, for one block and for the batch
-     * (what the figures are used for), not parameter by parameter: latency and bandwidth trade off.
-     */
-    static boolean settled(double[] a, double[] b, int batchBlocks, long blockBytes) {
-        return close(predictNanos(a, 1, blockBytes), predictNanos(b, 1, blockBytes))
-                && close(predictNanos(a, batchBlocks, blockBytes), predictNanos(b, batchBlocks, blockBytes));
-    }
-
-    private static boolean close(double x, double y) {
-        return Math.abs(x - y) <= Math.max(0.1 * Math.max(x, y), 50_000);
-    }
-
-    /** A fit's time for a fetch of {@code blocks} blocks, its lookup included (ns). */
-    private static double predictNanos(double[] f, int blocks, long blockBytes) {
-        return f[0] + f[1] * 1e9 + (double) blocks * blockBytes / f[2] * 1e9;
-    }
 
     private static long[] concat(long[] a, long[] b) {
         long[] c = java.util.Arrays.copyOf(a, a.length + b.length);
@@ -586,12 +542,6 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
             throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
         }
         return System.nanoTime() - t0;
-    }
-
-    static long median(long[] v) {
-        long[] c = v.clone();
-        java.util.Arrays.sort(c);
-        return c[c.length / 2];
     }
 
     /** Waits for in-flight I/O and stops the I/O threads (the backend is closed by its owner). */

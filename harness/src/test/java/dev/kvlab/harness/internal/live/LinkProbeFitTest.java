@@ -28,27 +28,27 @@ class LinkProbeFitTest {
 
     @Test
     void recoversLatencyAndBandwidthDespiteAWildRoundPerSize() {
-        double[] f = LiveStore.fit(rounds(400_000, 2e9, 1), SIZES, BLOCK);
-        assertThat(f[0]).isCloseTo(110_000, within(12_000.0));
-        assertThat(f[2] / 2e9).isCloseTo(1.0, within(0.05));
-        assertThat(f[1] * 1e6).as("latency us").isCloseTo(400, within(250.0));
+        LinkProbe f = LinkProbe.fit(rounds(400_000, 2e9, 1), SIZES, BLOCK, 9, 0);
+        assertThat((double) f.lookupNanos()).isCloseTo(110_000, within(12_000.0));
+        assertThat(f.bytesPerSecond() / 2e9).isCloseTo(1.0, within(0.05));
+        assertThat(f.latencySeconds() * 1e6).as("latency us").isCloseTo(400, within(250.0));
     }
 
     @Test
     void aFixedCostBelowZeroIsClippedToNone() {
         long[][] g = rounds(0, 2e9, 2);
         for (int j = 0; j < 9; j++) g[1][j] -= 200_000; // one block faster than the line: the intercept goes negative
-        double[] f = LiveStore.fit(g, SIZES, BLOCK);
-        assertThat(f[1]).isZero();
+        LinkProbe f = LinkProbe.fit(g, SIZES, BLOCK, 9, 0);
+        assertThat(f.latencySeconds()).isZero();
     }
 
     @Test
     void groupsAgreeWhenTheyPredictTheSameFetchTimes() {
-        double[] a = LiveStore.fit(rounds(300_000, 2e9, 3), SIZES, BLOCK);
-        double[] b = LiveStore.fit(rounds(300_000, 2e9, 4), SIZES, BLOCK);
-        double[] slow = LiveStore.fit(rounds(300_000, 1.4e9, 5), SIZES, BLOCK);
-        assertThat(LiveStore.settled(a, b, 12, BLOCK)).isTrue();
-        assertThat(LiveStore.settled(a, slow, 12, BLOCK)).as("a group 30% slower (the JIT still busy)").isFalse();
+        LinkProbe a = LinkProbe.fit(rounds(300_000, 2e9, 3), SIZES, BLOCK, 9, 0);
+        LinkProbe b = LinkProbe.fit(rounds(300_000, 2e9, 4), SIZES, BLOCK, 9, 0);
+        LinkProbe slow = LinkProbe.fit(rounds(300_000, 1.4e9, 5), SIZES, BLOCK, 9, 0);
+        assertThat(a.agrees(b, 12, BLOCK)).isTrue();
+        assertThat(a.agrees(slow, 12, BLOCK)).as("a group 30% slower (the JIT still busy)").isFalse();
     }
 
     @Test
