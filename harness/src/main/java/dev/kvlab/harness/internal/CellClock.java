@@ -40,6 +40,11 @@ public interface CellClock {
     /** Calls made to the master so far, by operation (empty: not counted by this cell). */
     Map<String, Long> masterCalls();
 
+    /** True once the server can serve nothing more (a real target that died): the cell stops sending, those in flight end. */
+    default boolean serverGone() {
+        return false;
+    }
+
     /** Called once, right before the measured phase starts (the live clock zeroes its overhead counters). */
     default void measuredPhaseStarts() {}
 

@@ -54,7 +54,9 @@ public final class CellSteps {
             if (c.measurement().earlyStop().enabled()) {
                 earlyStop = new EarlyStop(c.measurement().earlyStop());
                 EarlyStop es = earlyStop;
-                driver.stopReleasingWhen(() -> es.decided(m.good(), m.completed() + m.failed()));
+                driver.stopReleasingWhen(() -> clock.serverGone() || es.decided(m.good(), m.completed() + m.failed()));
+            } else {
+                driver.stopReleasingWhen(clock::serverGone);
             }
             model.listener(driver);
             driver.start();
