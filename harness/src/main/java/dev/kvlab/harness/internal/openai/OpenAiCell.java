@@ -166,16 +166,16 @@ final class OpenAiCell implements CellClock {
         EngineServer.EngineTotals t = server.totals();
         x.put("workload_prompt_tokens", t.workloadPromptTokens);
         boolean prompts = t.responses > 0 && t.promptReported == t.responses, cached = t.responses > 0 && t.cachedReported == t.responses;
-        x.put("engine_prompt_tokens", prompts ? (double) t.promptTokens : Double.NaN);
-        x.put("engine_cached_prompt_tokens", cached ? (double) t.cachedTokens : Double.NaN);
-        if (!cached) x.put("engine_cached_prompt_tokens_reason", t.responses == 0 ? "no response" : "the engine reported cached tokens in "
+        x.put(EngineColumns.PROMPT_TOKENS, prompts ? (double) t.promptTokens : Double.NaN);
+        x.put(EngineColumns.CACHED_PROMPT_TOKENS, cached ? (double) t.cachedTokens : Double.NaN);
+        if (!cached) x.put(EngineColumns.CACHED_PROMPT_TOKENS + "_reason", t.responses == 0 ? "no response" : "the engine reported cached tokens in "
                 + t.cachedReported + " of " + t.responses + " responses");
         EngineHits hits = EngineHits.of(before, after, t);
-        x.put("engine_local_hit_ratio", hits.local());
-        x.put("engine_external_hit_ratio", hits.external());
+        x.put(EngineColumns.LOCAL_HIT_RATIO, hits.local());
+        x.put(EngineColumns.EXTERNAL_HIT_RATIO, hits.external());
         x.put("engine_hits_source", hits.source());
         x.put("engine_prompt_ms_p50", t.enginePromptMicros.getTotalCount() == 0 ? Double.NaN : t.enginePromptMicros.getValueAtPercentile(50) / 1e3);
-        x.put("harness_ttft_gap_p50_ms", t.ttftGapMicros.getTotalCount() == 0 ? Double.NaN : t.ttftGapMicros.getValueAtPercentile(50) / 1e3);
+        x.put(EngineColumns.TTFT_GAP_P50, t.ttftGapMicros.getTotalCount() == 0 ? Double.NaN : t.ttftGapMicros.getValueAtPercentile(50) / 1e3);
         long work = loop.workCpuNanos() - workBefore, http = httpCpu() - httpCpuBefore;
         x.put(HarnessCpu.FIGURE, n == 0 ? Double.NaN : (work + http) / 1e3 / n);
         x.put("harness_http_cpu_us_per_request", n == 0 ? Double.NaN : http / 1e3 / n);
@@ -197,7 +197,7 @@ final class OpenAiCell implements CellClock {
     public CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Map<String, Object> extras, Map<String, String> describe) {
         RunConfig c = spec.config();
         double span = m.spanNanos() / 1e9;
-        Object lh = extras.get("engine_local_hit_ratio"), eh = extras.get("engine_external_hit_ratio");
+        Object lh = extras.get(EngineColumns.LOCAL_HIT_RATIO), eh = extras.get(EngineColumns.EXTERNAL_HIT_RATIO);
         String emulated = "nothing (real engines over HTTP: " + String.join(", ", engines) + ")";
         CellSummary s = new CellSummary(c.seed(), c.mode().label(), c.cacheState().label(), "-", "-", "-", "-",
                 m.requests(), m.completed(), m.failed(), SummaryBuilder.percentilesMs(m),
