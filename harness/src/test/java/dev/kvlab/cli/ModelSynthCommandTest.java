@@ -34,10 +34,10 @@ class ModelSynthCommandTest {
     }
 
     @Test
-    void checkShapeGives1024KvBytesPerToken() throws Exception {
+    void checkShapeGives1024KvBytesPerTokenAtASmallVocab() throws Exception {
         Path m = dir.resolve("m.gguf");
         JsonNode w = json(run("model", "synth", "--layers", "4", "--hidden", "256", "--heads", "8", "--kv-heads", "2", "--ff", "688",
-                "--vocab", "32000", "--seed", "7", "--out", m.toString(), "--json"));
+                "--vocab", "1024", "--seed", "7", "--out", m.toString(), "--json"));
         assertThat(w.get("bytes").asLong()).isEqualTo(Files.size(m));
         JsonNode p = json(run("plan", "--gguf", m.toString(), "--json"));
         assertThat(p.get("kv_bytes_per_token").asLong()).isEqualTo(1024);
@@ -45,7 +45,7 @@ class ModelSynthCommandTest {
         assertThat(p.get("kv_heads").asInt()).isEqualTo(2);
         assertThat(p.get("head_dim").asInt()).isEqualTo(32);
         assertThat(p.get("hidden").asInt()).isEqualTo(256);
-        assertThat(p.get("vocab").asInt()).isEqualTo(32000);
+        assertThat(p.get("vocab").asInt()).isEqualTo(1024);
         assertThat(p.get("context_length").asLong()).isEqualTo(8192);
         assertThat(p.get("parameters").asLong()).isEqualTo(w.get("parameters").asLong());
         assertThat(p.get("sha256").asText()).isEqualTo(w.get("sha256").asText()).hasSize(64);
