@@ -29,6 +29,7 @@ class SynthVocabularyTest {
         assertThat(SynthVocabulary.of(1024).wordCount()).isEqualTo(702 + 1024 - 988);
         assertThat(v.text(0, 3)).isEqualTo(" a b c");
         assertThat(v.text(v.wordCount() - 1, 2)).isEqualTo(" zzz a");
+        assertThat(v.textOf(new int[] {702, 0, 702})).isEqualTo(" aaa a aaa");
     }
 
     @Test

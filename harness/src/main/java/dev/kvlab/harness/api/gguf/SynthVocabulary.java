@@ -103,6 +103,13 @@ public final class SynthVocabulary {
         return sb.toString();
     }
 
+    /** Text of exactly {@code wordIndexes.length} tokens: those words, each preceded by a space. */
+    public String textOf(int[] wordIndexes) {
+        StringBuilder sb = new StringBuilder(wordIndexes.length * 4);
+        for (int i : wordIndexes) sb.append(' ').append(word(i));
+        return sb.toString();
+    }
+
     /** The text of token {@code id} as stored in the model ({@code ▁} for a space). */
     public String token(int id) {
         if (id < 0 || id >= vocabSize) throw new IndexOutOfBoundsException("token " + id + " of " + vocabSize);
