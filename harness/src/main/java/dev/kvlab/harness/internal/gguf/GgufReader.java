@@ -8,6 +8,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -56,6 +57,7 @@ public final class GgufReader {
     }
 
     public static Contents read(Path file) throws IOException {
+        if (Files.isDirectory(file)) throw bad(file, "is a directory, not a GGUF file");
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             return new GgufReader(file, ch).contents();
         } catch (NoSuchFileException e) {
