@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
                 BenchCommand.class,
                 CalibrateCommand.class,
                 StoreCommand.class,
+                ModelCommand.class,
                 VerifyCommand.class,
                 CompareCommand.class,
                 MergeCommand.class,
