@@ -58,17 +58,24 @@ public final class CheckRestoreCommand implements Callable<Integer> {
         int i = 0;
         for (RestoreCheckResult.Prompt p : r.prompts()) {
             w.printf(Locale.ROOT, "  prompt %d: %d tokens, %d restored from %d blocks (state %,d B; prefill %.1f ms, split %.2f ms, "
-                            + "assemble %.2f ms, restore %.2f ms): %d-token continuation %s, first-token max |logit diff| %.3g%n",
+                            + "assemble %.2f ms, restore %.2f ms): %d-token continuation %s, first-token max |logit diff| %.3g "
+                            + "(%s against a recompute in the same batches)%n",
                     ++i, p.tokens(), p.restoredTokens(), p.restoredTokens() / r.blockTokens(), p.stateBytes(), p.prefillMs(),
-                    p.splitMs(), p.assembleMs(), p.restoreMs(), p.recompute().size(), p.equal() ? "equal" : "DIFFERS", p.maxLogitDiff());
+                    p.splitMs(), p.assembleMs(), p.restoreMs(), p.recompute().size(), p.equal() ? "equal" : "DIFFERS", p.maxLogitDiff(),
+                    exact(p.sameSplitLogitDiff()));
             if (!p.equal()) {
                 w.println("    recompute: " + p.recompute());
                 w.println("    restored:  " + p.restored());
             }
         }
         long equal = r.prompts().stream().filter(RestoreCheckResult.Prompt::equal).count();
-        w.printf(Locale.ROOT, "%s: %d of %d continuations equal after restore vs recompute; max first-token logit difference %.3g%n",
-                r.allEqual() ? "ok" : "FAILED", equal, r.prompts().size(), r.maxLogitDiff());
+        w.printf(Locale.ROOT, "%s: %d of %d continuations equal after restore vs recompute; max first-token logit difference %.3g "
+                        + "(%s against a recompute in the restore's batches)%n",
+                r.allEqual() ? "ok" : "FAILED", equal, r.prompts().size(), r.maxLogitDiff(), exact(r.sameSplitLogitDiff()));
+    }
+
+    private static String exact(double d) {
+        return d == 0 ? "0, bit-exact" : String.format(Locale.ROOT, "%.3g", d);
     }
 
     private static Map<String, Object> toMap(RestoreCheckResult r) {
@@ -76,6 +83,7 @@ public final class CheckRestoreCommand implements Callable<Integer> {
         o.put("model", r.model());
         o.put("ok", r.allEqual());
         o.put("max_logit_diff", r.maxLogitDiff());
+        o.put("same_split_logit_diff", r.sameSplitLogitDiff());
         o.put("kv_layout", r.layout());
         o.put("kv_bytes_per_token", r.kvBytesPerToken());
         o.put("expected_kv_bytes_per_token", r.expectedKvBytesPerToken());
@@ -88,6 +96,7 @@ public final class CheckRestoreCommand implements Callable<Integer> {
             m.put("state_bytes", p.stateBytes());
             m.put("equal", p.equal());
             m.put("max_logit_diff", p.maxLogitDiff());
+            m.put("same_split_logit_diff", p.sameSplitLogitDiff());
             m.put("prefill_ms", p.prefillMs());
             m.put("split_ms", p.splitMs());
             m.put("assemble_ms", p.assembleMs());

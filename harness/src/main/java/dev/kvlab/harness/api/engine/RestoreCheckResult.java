@@ -29,14 +29,16 @@ public record RestoreCheckResult(String model, String layout, long kvBytesPerTok
      * @param stateBytes bytes of the full prompt's sequence state
      * @param recompute greedy continuation after prefilling the whole prompt
      * @param restored greedy continuation after restore + prefill of the tail
-     * @param maxLogitDiff largest |difference| of the first token's logits, restore vs recompute
+     * @param maxLogitDiff largest |difference| of the first token's logits, restore vs recompute of the whole prompt
+     * @param sameSplitLogitDiff the same against a recompute in the restore's batches (prefix, then tail): the
+     *     restore's own error, 0 when the restored KV is bit-exact
      * @param prefillMs prefill of the whole prompt
      * @param splitMs splitting the state into blocks
      * @param assembleMs assembling the blocks into a state
      * @param restoreMs {@code llama_state_seq_set_data}
      */
     public record Prompt(int tokens, int restoredTokens, long stateBytes, List<Integer> recompute, List<Integer> restored,
-                         double maxLogitDiff, double prefillMs, double splitMs, double assembleMs, double restoreMs) {
+                         double maxLogitDiff, double sameSplitLogitDiff, double prefillMs, double splitMs, double assembleMs, double restoreMs) {
         public Prompt {
             recompute = List.copyOf(recompute);
             restored = List.copyOf(restored);
@@ -50,8 +52,13 @@ public record RestoreCheckResult(String model, String layout, long kvBytesPerTok
         return prompts.stream().allMatch(Prompt::equal);
     }
 
-    /** The largest first-token logit difference over the prompts. */
+    /** The largest first-token logit difference over the prompts, restore vs recompute of the whole prompt. */
     public double maxLogitDiff() {
         return prompts.stream().mapToDouble(Prompt::maxLogitDiff).max().orElse(0);
+    }
+
+    /** The largest first-token logit difference over the prompts, restore vs recompute in the same batches. */
+    public double sameSplitLogitDiff() {
+        return prompts.stream().mapToDouble(Prompt::sameSplitLogitDiff).max().orElse(0);
     }
 }

@@ -48,6 +48,17 @@ public record KvStateLayout(int seqId, int nStream, int stream, boolean vTrans, 
         if (nStream < 1 || stream < 0 || stream >= nStream) throw new IllegalArgumentException("stream " + stream + " of " + nStream);
     }
 
+    /**
+     * The layout llama.cpp writes for a llama-style model with an f16 cache, {@code layers} layers of
+     * {@code kvHeads × headDim} K and V channels, in a unified (one-stream) cache.
+     */
+    public static KvStateLayout f16(int layers, int kvHeads, int headDim, boolean vTrans) {
+        int embd = kvHeads * headDim;
+        List<Layer> ls = new java.util.ArrayList<>(layers);
+        for (int i = 0; i < layers; i++) ls.add(new Layer(1, 2L * embd, 1, 2, embd));
+        return new KvStateLayout(0, 1, 0, vTrans, ls);
+    }
+
     /** KV payload bytes per token: the sum over layers of a K row and a V row. */
     public long bytesPerToken() {
         long n = 0;

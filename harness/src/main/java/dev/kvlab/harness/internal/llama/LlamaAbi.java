@@ -107,12 +107,4 @@ public final class LlamaAbi {
         }
         return out;
     }
-
-    /** Every mismatch of the three layouts against the pinned figures. */
-    public static List<String> mismatches() {
-        Map<String, Long> figures = pinnedFigures();
-        List<String> out = new ArrayList<>();
-        for (StructLayout l : layouts()) out.addAll(mismatches(l, figures));
-        return out;
-    }
 }

@@ -7,6 +7,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SegmentAllocator;
+import java.util.Objects;
 
 /**
  * A llama.cpp context ({@code llama_init_from_model}) on a model: its KV memory holds up to {@code nSeqMax}
@@ -15,23 +16,39 @@ import java.lang.foreign.SegmentAllocator;
  */
 public final class LlamaContext implements AutoCloseable {
 
+    /** {@code llama_flash_attn_type}: with flash attention off, llama.cpp keeps V transposed. */
+    public enum FlashAttention {
+        AUTO(-1), DISABLED(0), ENABLED(1);
+
+        final int code;
+
+        FlashAttention(int code) { this.code = code; }
+    }
+
     /**
-     * What a context is created with; everything else is llama.cpp's default (flash attention auto, f16 K and V).
+     * What a context is created with; everything else is llama.cpp's default (f16 K and V, a KV stream per
+     * sequence).
      *
-     * @param nCtx KV cells (tokens) in all, shared by the sequences
+     * @param nCtx KV cells (tokens) in all, split evenly among the sequences
      * @param nBatch the most tokens one {@link #decode} takes
      * @param nSeqMax the most sequences
      * @param threads threads for decode and for batch prefill (one per context on a shared machine)
+     * @param flashAttention flash attention (default: llama.cpp decides, on for the CPU)
      */
-    public record Options(int nCtx, int nBatch, int nSeqMax, int threads) {
+    public record Options(int nCtx, int nBatch, int nSeqMax, int threads, FlashAttention flashAttention) {
         public Options {
             if (nCtx < 1 || nBatch < 1 || nSeqMax < 1 || threads < 1)
                 throw new IllegalArgumentException("context options must be positive: " + nCtx + "/" + nBatch + "/" + nSeqMax + "/" + threads);
+            Objects.requireNonNull(flashAttention, "flashAttention");
         }
 
+        /** {@code nCtx} cells, batches of up to 512 tokens, one sequence, one thread, flash attention auto. */
         public static Options of(int nCtx) {
-            return new Options(nCtx, Math.min(nCtx, 512), 1, 1);
+            return new Options(nCtx, Math.min(nCtx, 512), 1, 1, FlashAttention.AUTO);
         }
+
+        public Options withSeqMax(int n) { return new Options(nCtx, nBatch, n, threads, flashAttention); }
+        public Options withFlashAttention(FlashAttention f) { return new Options(nCtx, nBatch, nSeqMax, threads, f); }
     }
 
     private final LlamaLibrary lib;
@@ -60,6 +77,7 @@ public final class LlamaContext implements AutoCloseable {
             p.set(JAVA_INT, LlamaLibrary.off(LlamaAbi.CONTEXT_PARAMS, "n_seq_max"), o.nSeqMax());
             p.set(JAVA_INT, LlamaLibrary.off(LlamaAbi.CONTEXT_PARAMS, "n_threads"), o.threads());
             p.set(JAVA_INT, LlamaLibrary.off(LlamaAbi.CONTEXT_PARAMS, "n_threads_batch"), o.threads());
+            p.set(JAVA_INT, LlamaLibrary.off(LlamaAbi.CONTEXT_PARAMS, "flash_attn_type"), o.flashAttention().code);
             MemorySegment c = (MemorySegment) lib.initFromModel.invoke(model.handle(), p);
             if (c.address() == 0)
                 throw new IllegalStateException("llama.cpp cannot create a context (" + o + ") on " + model.file()

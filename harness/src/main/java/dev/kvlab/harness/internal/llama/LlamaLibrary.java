@@ -11,12 +11,14 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The pinned llama.cpp library loaded into this process: its version and struct layouts checked (a mismatch is
@@ -90,15 +92,21 @@ public final class LlamaLibrary {
 
     /** Loads the library in {@code install}: checks its struct layouts, captures its log, loads the CPU backends. */
     public static LlamaLibrary open(LlamaInstall install) {
-        List<String> bad = LlamaAbi.mismatches();
-        if (!bad.isEmpty())
-            throw new EngineUnavailableException("kvlab's llama.cpp struct layouts differ from " + LlamaInstall.COMMIT + "'s headers: "
-                    + String.join("; ", bad));
+        checkLayouts(LlamaAbi.layouts(), LlamaAbi.pinnedFigures());
         LlamaLibrary lib = new LlamaLibrary(install);
         lib.captureLog();
         lib.checkDefaults();
         lib.loadBackends();
         return lib;
+    }
+
+    /** Refuses layouts that differ from the header figures, naming every difference. */
+    static void checkLayouts(List<StructLayout> layouts, Map<String, Long> figures) {
+        List<String> bad = new ArrayList<>();
+        for (StructLayout l : layouts) bad.addAll(LlamaAbi.mismatches(l, figures));
+        if (!bad.isEmpty())
+            throw new EngineUnavailableException("kvlab's llama.cpp struct layouts differ from the headers of " + LlamaInstall.COMMIT
+                    + " (@node-llama-cpp/linux-x64@" + LlamaInstall.VERSION + "): " + String.join("; ", bad));
     }
 
     public LlamaInstall install() {
