@@ -72,7 +72,6 @@ public final class LlamaBatch implements AutoCloseable {
         if (closed) return;
         closed = true;
         try {
-            struct.set(JAVA_INT, 0, capacity);
             lib.batchFree.invoke(struct);
         } catch (Throwable t) {
             throw LlamaLibrary.rethrow(t);
