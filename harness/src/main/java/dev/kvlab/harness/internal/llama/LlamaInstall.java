@@ -6,7 +6,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -65,9 +64,11 @@ public record LlamaInstall(Path dir) {
     }
 
     static String sha256(Path file) {
-        try (InputStream in = new DigestInputStream(Files.newInputStream(file), MessageDigest.getInstance("SHA-256"))) {
-            in.transferTo(java.io.OutputStream.nullOutputStream());
-            return HexFormat.of().formatHex(((DigestInputStream) in).getMessageDigest().digest());
+        try (InputStream in = Files.newInputStream(file)) {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            byte[] buf = new byte[1 << 16];
+            for (int n; (n = in.read(buf)) > 0; ) md.update(buf, 0, n);
+            return HexFormat.of().formatHex(md.digest());
         } catch (IOException | NoSuchAlgorithmException e) {
             throw new EngineUnavailableException("llama.cpp library " + file + " unreadable: " + e.getMessage(), e);
         }

@@ -11,6 +11,7 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SegmentAllocator;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
@@ -133,8 +134,8 @@ public final class LlamaLibrary {
      */
     private void checkDefaults() {
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment m = (MemorySegment) modelDefaultParams.invoke((java.lang.foreign.SegmentAllocator) a);
-            MemorySegment c = (MemorySegment) contextDefaultParams.invoke((java.lang.foreign.SegmentAllocator) a);
+            MemorySegment m = (MemorySegment) modelDefaultParams.invoke((SegmentAllocator) a);
+            MemorySegment c = (MemorySegment) contextDefaultParams.invoke((SegmentAllocator) a);
             List<String> bad = new ArrayList<>();
             expect(bad, "llama_model_params.n_gpu_layers", m.get(JAVA_INT, off(LlamaAbi.MODEL_PARAMS, "n_gpu_layers")), -1);
             expect(bad, "llama_model_params.use_extra_bufts", m.get(JAVA_BOOLEAN, off(LlamaAbi.MODEL_PARAMS, "use_extra_bufts")) ? 1 : 0, 1);
