@@ -53,8 +53,9 @@ public final class CheckRestoreCommand implements Callable<Integer> {
     }
 
     private static void print(PrintWriter w, RestoreCheckResult r) {
-        w.printf(Locale.ROOT, "%s: KV state %s; %,d B per token (layers x 2 x kv heads x head dim x 2 B = %,d), blocks of %d tokens%n",
-                r.model(), r.layout(), r.kvBytesPerToken(), r.expectedKvBytesPerToken(), r.blockTokens());
+        w.printf(Locale.ROOT, "%s: KV state %s; %,d B per token (layers x 2 x kv heads x head dim x 2 B = %,d%s), blocks of %d tokens%n",
+                r.model(), r.layout(), r.kvBytesPerToken(), r.expectedKvBytesPerToken(),
+                r.kvBytesPerToken() == r.expectedKvBytesPerToken() ? "" : ": not an f16 cache of that shape", r.blockTokens());
         int i = 0;
         for (RestoreCheckResult.Prompt p : r.prompts()) {
             w.printf(Locale.ROOT, "  prompt %d: %d tokens, %d restored from %d blocks (state %,d B; prefill %.1f ms, split %.2f ms, "
