@@ -23,8 +23,12 @@ exec 9>"$parent/.lock-$VERSION"; flock 9
 if ready; then echo "$dir"; exit 0; fi
 work=$(mktemp -d "$parent/.work.XXXXXX"); trap 'rm -rf "$work"' EXIT
 echo "llama-lib.sh: installing $PKG@$VERSION (llama.cpp CPU libraries, ~10 MB, once) into $dir" >&2
-(cd "$work" && npm pack --silent "$PKG@$VERSION" >/dev/null 2>"$work/npm.err") ||
-  die "npm pack $PKG@$VERSION failed: $(tail -1 "$work/npm.err")"
+npm_reason() {
+  { grep -m1 -E 'FetchError|E404|ETARGET|No matching' "$work/npm.err" || grep -m1 'npm error' "$work/npm.err" ||
+    tail -1 "$work/npm.err"; } | sed 's/^npm error //'
+}
+(cd "$work" && npm pack --loglevel=error "$PKG@$VERSION" >/dev/null 2>"$work/npm.err") ||
+  die "npm pack $PKG@$VERSION failed: $(npm_reason)"
 tar xzf "$work"/node-llama-cpp-linux-x64-*.tgz -C "$work" package/package.json package/bins/linux-x64 ||
   die "the package has no bins/linux-x64"
 got=$(sha256sum "$work/package/bins/linux-x64/$LIB" | cut -d' ' -f1)
