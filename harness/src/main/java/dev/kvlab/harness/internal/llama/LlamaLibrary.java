@@ -15,27 +15,21 @@ import java.lang.foreign.SegmentAllocator;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The pinned llama.cpp library loaded into this process: its version and struct layouts checked (a mismatch is
- * refused with the reason), the CPU backends registered from the install directory, its log captured (the last
- * error is kept for exception messages; {@code KVLAB_LLAMA_LOG=1} echoes everything to stderr), and a method handle
- * per C function kvlab calls. Native libraries stay loaded for the life of the process.
+ * refused with the reason), the CPU backends registered from the install directory, its log captured
+ * ({@link LlamaLog}), and a method handle per C function kvlab calls. Native libraries stay loaded for the life of
+ * the process; a second instance reuses what the first registered.
  */
 public final class LlamaLibrary {
     private static final Linker LINKER = Linker.nativeLinker();
-    private static final int LOG_ERROR = 4, LOG_CONT = 5;
 
     private final LlamaInstall install;
     private final SymbolLookup llama, ggml, ggmlBase;
-    private final boolean echoLog = "1".equals(System.getenv("KVLAB_LLAMA_LOG"));
-    private volatile String lastError = "";
-    private volatile boolean lastWasError;
 
     final MethodHandle modelDefaultParams, contextDefaultParams, modelLoad, modelFree, initFromModel, free,
             modelGetVocab, modelNLayer, modelNEmbd, modelNHead, modelNHeadKv, vocabNTokens, vocabBos, vocabEos,
@@ -116,7 +110,7 @@ public final class LlamaLibrary {
 
     /** The last error llama.cpp logged (empty if none), for exception messages. */
     public String lastError() {
-        return lastError.strip();
+        return LlamaLog.lastError();
     }
 
     /** {@code llama_print_system_info()}: the CPU features the loaded backend uses. */
@@ -190,26 +184,9 @@ public final class LlamaLibrary {
 
     private void captureLog() {
         try {
-            MethodHandle target = MethodHandles.lookup().findVirtual(LlamaLibrary.class, "onLog",
-                    MethodType.methodType(void.class, int.class, MemorySegment.class, MemorySegment.class)).bindTo(this);
-            MemorySegment stub = LINKER.upcallStub(target, FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS, ADDRESS), Arena.global());
-            fn(llama, "llama_log_set", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS)).invoke(stub, MemorySegment.NULL);
+            LlamaLog.install(fn(llama, "llama_log_set", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS)));
         } catch (Throwable t) {
             throw rethrow(t);
-        }
-    }
-
-    @SuppressWarnings("unused") // called by llama.cpp through the upcall stub
-    private void onLog(int level, MemorySegment text, MemorySegment userData) {
-        String s = text.address() == 0 ? "" : text.reinterpret(Long.MAX_VALUE).getString(0);
-        if (echoLog) System.err.print(s);
-        if (level == LOG_ERROR) {
-            lastError = s;
-            lastWasError = true;
-        } else if (level == LOG_CONT && lastWasError) {
-            lastError = lastError + s;
-        } else {
-            lastWasError = false;
         }
     }
 
