@@ -27,7 +27,6 @@ public record LlamaInstall(Path dir) {
     public static final String COMMIT = "80fb11ac";
     public static final String LIBRARY = "libllama.v0.4.0.so";
     public static final String GGML = "libggml.v0.4.0.so";
-    public static final String GGML_BASE = "libggml-base.so";
     /** SHA-256 of {@link #LIBRARY} in that package (the script checks it too). */
     public static final String LIBRARY_SHA256 = "a1e1a2f1d1261070e33f25eca89700cfcf4b824f6a4113e9bc111c17aefcb52f";
 

@@ -29,18 +29,17 @@ public final class LlamaLibrary {
     private static final Linker LINKER = Linker.nativeLinker();
 
     private final LlamaInstall install;
-    private final SymbolLookup llama, ggml, ggmlBase;
+    private final SymbolLookup llama, ggml;
 
     final MethodHandle modelDefaultParams, contextDefaultParams, modelLoad, modelFree, initFromModel, free,
             modelGetVocab, modelNLayer, modelNEmbd, modelNHead, modelNHeadKv, vocabNTokens, vocabBos, vocabEos,
             tokenize, batchInit, batchFree, decode, getLogitsIth, getMemory, memorySeqRm, memoryClear,
-            memorySeqPosMax, stateSeqGetSize, stateSeqGetData, stateSeqSetData, nCtx, nBatch, nSeqMax, systemInfo;
+            memorySeqPosMax, stateSeqGetSize, stateSeqGetData, stateSeqSetData, systemInfo;
 
     private LlamaLibrary(LlamaInstall install) {
         this.install = install;
         Arena global = Arena.global();
         try {
-            ggmlBase = SymbolLookup.libraryLookup(install.dir().resolve(LlamaInstall.GGML_BASE), global);
             ggml = SymbolLookup.libraryLookup(install.dir().resolve(LlamaInstall.GGML), global);
             llama = SymbolLookup.libraryLookup(install.dir().resolve(LlamaInstall.LIBRARY), global);
         } catch (IllegalArgumentException | IllegalCallerException e) {
@@ -74,9 +73,6 @@ public final class LlamaLibrary {
         stateSeqGetSize = fn(llama, "llama_state_seq_get_size", FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_INT));
         stateSeqGetData = fn(llama, "llama_state_seq_get_data", FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT));
         stateSeqSetData = fn(llama, "llama_state_seq_set_data", FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT));
-        nCtx = fn(llama, "llama_n_ctx", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        nBatch = fn(llama, "llama_n_batch", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        nSeqMax = fn(llama, "llama_n_seq_max", FunctionDescriptor.of(JAVA_INT, ADDRESS));
         systemInfo = fn(llama, "llama_print_system_info", FunctionDescriptor.of(ADDRESS));
     }
 
