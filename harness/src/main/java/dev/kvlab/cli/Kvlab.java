@@ -30,6 +30,7 @@ import picocli.CommandLine.Command;
                 CompareCommand.class,
                 MergeCommand.class,
                 ReportCommand.class,
+                EngineCommand.class,
                 CommandLine.HelpCommand.class
         })
 public final class Kvlab implements Runnable {
