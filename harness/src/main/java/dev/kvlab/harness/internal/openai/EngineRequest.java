@@ -22,6 +22,8 @@ final class EngineRequest implements Served {
     StreamedCompletion stream;
     java.util.concurrent.CompletableFuture<?> exchange;
     boolean done;
+    /** Loop time after which it fails as timed out. */
+    long deadline;
 
     EngineRequest(Request request, long intendedNanos, boolean warmup, int endpoint) {
         this.request = request;

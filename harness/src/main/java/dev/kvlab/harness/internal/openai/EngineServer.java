@@ -30,6 +30,10 @@ final class EngineServer implements Server {
     private final boolean[] refused;
     private ServingListener listener = ServingListener.NONE;
     private long inFlight, next;
+    /** How often requests in flight are checked against their deadline (a timeout is late by at most this). */
+    static final long SWEEP_NANOS = 250_000_000L;
+    private final java.util.ArrayDeque<EngineRequest> sending = new java.util.ArrayDeque<>();
+    private boolean sweepScheduled;
     private final EngineTotals totals = new EngineTotals();
 
     EngineServer(OpenAiConfig.Resolved target, EngineClient client, LiveLoop loop, PromptText prompts) {
@@ -109,14 +113,40 @@ final class EngineServer implements Server {
         } catch (RuntimeException x) {
             s.stream.failed(EngineClient.reason(x));
         }
-        loop.at(loop.now() + timeoutNanos, () -> {
-            if (s.done) return;
+        s.deadline = loop.now() + timeoutNanos;
+        sending.add(s);
+        if (!sweepScheduled) {
+            sweepScheduled = true;
+            loop.at(loop.now() + SWEEP_NANOS, this::sweep);
+        }
+        return s;
+    }
+
+    /**
+     * Fails the requests past their deadline, oldest first (deadlines follow the order of sending), and comes back
+     * {@link #SWEEP_NANOS} later while any is in flight: nothing stays scheduled long once all are done, so a phase
+     * ends within that of its last request (the loop has no cancellation).
+     */
+    private void sweep() {
+        sweepScheduled = false;
+        long now = loop.now();
+        while (!sending.isEmpty()) {
+            EngineRequest s = sending.peekFirst();
+            if (s.done) {
+                sending.pollFirst();
+                continue;
+            }
+            if (s.deadline > now) {
+                sweepScheduled = true;
+                loop.at(now + SWEEP_NANOS, this::sweep);
+                return;
+            }
+            sending.pollFirst();
             s.stream.cancel();
             if (s.exchange != null) s.exchange.cancel(true);
             finish(s, new StreamedCompletion.Outcome(-1, "timed out after " + target.timeout().toMillis() + " ms (target.timeout)",
                     new long[0], -1, -1, -1, Double.NaN, null));
-        });
-        return s;
+        }
     }
 
     /** The request body: the target's fields, then {@code extra_body} merged over them. */
