@@ -82,6 +82,14 @@ public final class ConfigTree {
         }
     }
 
+    /**
+     * Keys inside a free-form mapping that no record types ({@code target.extra_body}, sent to the engine as it is):
+     * a {@code --set} value there is read as YAML ({@code true} a boolean, {@code 4} a number), as it would be in the file.
+     */
+    private static boolean isFreeForm(String key) {
+        return key.startsWith("target.extra_body.");
+    }
+
     /** Subtrees replaced as a whole rather than merged key by key. */
     private static boolean isOpaque(String ptr) {
         return ptr.equals("/workload/generator") || ptr.equals("/target");
@@ -141,7 +149,7 @@ public final class ConfigTree {
         String v = value.strip();
         JsonNode node;
         if (v.equals("null") || v.equals("~")) node = JsonNodeFactory.instance.nullNode();
-        else if (v.startsWith("[") || v.startsWith("{")) {
+        else if (v.startsWith("[") || v.startsWith("{") || isFreeForm(key)) {
             LocatedTree t = LocatedTree.parse("v: " + v, origin);
             node = t.root().get("v");
         } else node = JsonNodeFactory.instance.textNode(value);

@@ -177,7 +177,7 @@ final class EngineServer implements Server {
         int planned = Math.max(1, s.request.outputTokens());
         long[] c = o.textChunks();
         String why = o.error();
-        if (why == null && c.length == 0) why = "no output text (finish_reason " + o.finishReason() + ")";
+        if (why == null && c.length == 0) why = "no token streamed (finish_reason " + o.finishReason() + ")";
         int tokens = o.completionTokens() >= 0 ? o.completionTokens() : c.length;
         if (why == null && tokens < planned)
             why = "truncated: " + tokens + " of " + planned + " output tokens (finish_reason " + o.finishReason() + ")";

@@ -10,9 +10,13 @@ import java.util.function.LongSupplier;
 
 /**
  * One streamed completion as it arrives: Server-Sent Events lines ({@code data: {...}}) parsed on the HTTP
- * client's thread, each chunk carrying output text timed on arrival with the cell's clock. The first chunk carrying
- * output text is the first token (TTFT; vLLM's {@code bench serve} and AIPerf also take the first non-empty chunk,
- * inference-perf the first chunk); every later chunk with text is a token arrival. At the end the server's usage
+ * client's thread, each chunk that carries a generated token timed on arrival with the cell's clock. A chunk carries
+ * a token when it has output text, or when it is a token chunk whose text is empty because the token prints nothing
+ * (a special or partial-UTF-8 token: servers stream one chunk per token; random-weight models emit such tokens
+ * often); not the role-only preamble of a chat stream nor the final chunk that only carries the finish reason and
+ * the usage. The first such chunk is the first token (TTFT; vLLM's {@code bench serve} also takes the first chunk
+ * with a choice, empty text included; AIPerf the first chunk with non-empty content; inference-perf the first chunk
+ * of the stream); every later one is a token arrival. At the end the server's usage
  * ({@code stream_options.include_usage}) gives the prompt and output token counts and, where the engine reports
  * them, the cached prompt tokens ({@code usage.prompt_tokens_details.cached_tokens}, llama.cpp's
  * {@code timings.cache_n}) and the engine's own prompt time ({@code timings.prompt_ms}). Lines are bounded.
@@ -21,7 +25,7 @@ final class StreamedCompletion implements Flow.Subscriber<String> {
 
     /** What the stream tells its owner, on the client's threads. */
     interface Events {
-        /** The first chunk with output text arrived at {@code nanos} (cell clock). */
+        /** The first chunk carrying a token arrived at {@code nanos} (cell clock). */
         void firstText(long nanos);
 
         /** The stream ended (well or not). */
@@ -33,7 +37,7 @@ final class StreamedCompletion implements Flow.Subscriber<String> {
      *
      * @param status           HTTP status (-1: no response)
      * @param error            why it failed, or null
-     * @param textChunks       arrival times (cell clock) of the chunks that carried output text, in order
+     * @param textChunks       arrival times (cell clock) of the chunks that carried a generated token, in order
      * @param completionTokens output tokens by the server's usage (-1: not reported)
      * @param promptTokens     prompt tokens by the server's usage (-1: not reported)
      * @param cachedTokens     prompt tokens served from the engine's cache (-1: not reported)
@@ -112,7 +116,9 @@ final class StreamedCompletion implements Flow.Subscriber<String> {
         }
         JsonNode choice = j.path("choices").path(0);
         String text = chat ? choice.path("delta").path("content").asText("") : choice.path("text").asText("");
-        if (!text.isEmpty()) {
+        boolean preamble = chat && choice.path("delta").has("role") && text.isEmpty();
+        boolean token = !text.isEmpty() || !choice.isMissingNode() && !preamble && choice.path("finish_reason").isNull();
+        if (token) {
             if (n == chunks.length) chunks = Arrays.copyOf(chunks, n * 2);
             chunks[n++] = now;
             if (n == 1) events.firstText(now);

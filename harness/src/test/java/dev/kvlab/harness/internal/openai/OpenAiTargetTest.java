@@ -110,18 +110,19 @@ class OpenAiTargetTest {
         });
         s.status(200);
         clock[0] = 5;
-        s.onNext("data: {\"choices\":[{\"text\":\"\",\"index\":0}]}");
+        s.onNext("data: {\"choices\":[{\"text\":\"\",\"index\":0,\"finish_reason\":null}]}"); // a token that prints nothing
         clock[0] = 10;
         s.onNext("data: {\"choices\":[{\"text\":\" abc\",\"index\":0}]}");
         s.onNext("");
         clock[0] = 20;
-        s.onNext("data: {\"choices\":[{\"text\":\" abd\",\"finish_reason\":\"length\"}]}");
+        s.onNext("data: {\"choices\":[{\"text\":\" abd\",\"finish_reason\":null}]}");
+        s.onNext("data: {\"choices\":[{\"text\":\"\",\"finish_reason\":\"length\"}]}");
         s.onNext("data: {\"choices\":[],\"usage\":{\"prompt_tokens\":272,\"completion_tokens\":3,\"prompt_tokens_details\":{\"cached_tokens\":256}},"
                 + "\"timings\":{\"prompt_n\":16,\"cache_n\":256,\"prompt_ms\":12.5}}");
         s.onNext("data: [DONE]");
         s.onComplete();
-        assertThat(first[0]).isEqualTo(10);
-        assertThat(out[0].textChunks()).containsExactly(10, 20);
+        assertThat(first[0]).isEqualTo(5);
+        assertThat(out[0].textChunks()).containsExactly(5, 10, 20);
         assertThat(out[0].completionTokens()).isEqualTo(3);
         assertThat(out[0].promptTokens()).isEqualTo(272);
         assertThat(out[0].cachedTokens()).isEqualTo(256);
