@@ -166,19 +166,30 @@ public final class SynthModelWriter {
 
     private static void q8_0(ChannelSink sink, long n, SplittableRandom rng) throws IOException {
         float[] x = new float[32];
-        for (long blocks = n / 32; blocks > 0; blocks--) {
-            float amax = 0;
-            for (int i = 0; i < 32; i += 2) {
-                long r = rng.nextLong();
-                x[i] = uniform(r >>> 40);
-                x[i + 1] = uniform((r >>> 8) & 0xFFFFFF);
-                amax = Math.max(amax, Math.max(Math.abs(x[i]), Math.abs(x[i + 1])));
+        byte[] staged = new byte[34 * 1024];
+        for (long blocks = n / 32; blocks > 0; ) {
+            int batch = (int) Math.min(blocks, 1024);
+            for (int k = 0; k < batch; k++) {
+                float amax = 0;
+                for (int i = 0; i < 32; i += 2) {
+                    long r = rng.nextLong();
+                    x[i] = uniform(r >>> 40);
+                    x[i + 1] = uniform((r >>> 8) & 0xFFFFFF);
+                    amax = Math.max(amax, Math.max(Math.abs(x[i]), Math.abs(x[i + 1])));
+                }
+                float d = amax / 127f;
+                float id = d != 0 ? 1f / d : 0f;
+                short h = Float.floatToFloat16(d);
+                int o = 34 * k;
+                staged[o] = (byte) h;
+                staged[o + 1] = (byte) (h >> 8);
+                for (int i = 0; i < 32; i++) {
+                    float v = x[i] * id;
+                    staged[o + 2 + i] = (byte) (int) (v + (v >= 0 ? 0.5f : -0.5f)); // round half away from zero
+                }
             }
-            float d = amax / 127f;
-            float id = d != 0 ? 1f / d : 0f;
-            ByteBuffer b = sink.ensure(34);
-            b.putShort(Float.floatToFloat16(d));
-            for (int i = 0; i < 32; i++) b.put((byte) Math.round(x[i] * id));
+            sink.ensure(34 * batch).put(staged, 0, 34 * batch);
+            blocks -= batch;
         }
     }
 
