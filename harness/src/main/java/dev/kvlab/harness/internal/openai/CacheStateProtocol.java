@@ -12,9 +12,10 @@ import java.util.concurrent.TimeoutException;
 /**
  * {@code cache_state: cold} on a real engine, carried out and verified before anything is measured. On every
  * endpoint a probe prompt that shares nothing with the workload, sent as the target sends every request, goes
- * until the engine reports it cached; then the reset runs (llama.cpp: erase every slot; vLLM:
+ * until the engine reports it cached; other prompts then take the engine's slots, so that it sits in whatever tier lies
+ * below them, and a second probe is cached in the first tier; then the reset runs (llama.cpp: erase every slot; vLLM:
  * {@code POST /reset_prefix_cache}; SGLang: {@code POST /flush_cache}; or the user's command) and the probe must
- * come back with no cached tokens. A target that never caches the probe (configured not to cache) is cold by
+ * come back with no cached tokens, both probes. A target that never caches the probe (configured not to cache) is cold by
  * construction, and that is recorded. A reset that cannot be verified stops the run ({@link BadInputException}:
  * exit 2 with the reason) instead of measuring a warm cache: vLLM answers 200 to a reset that did nothing
  * (vLLM PR #12284), and llama-server's host-RAM prompt cache ({@code --cache-ram}, on by default) survives an
@@ -41,20 +42,25 @@ final class CacheStateProtocol {
     /** What was done and how it was verified, for the manifest and the report. */
     record Verdict(String protocol, String verification, boolean verified) {}
 
-    /** Empties every endpoint's caches and proves it; {@code seed} makes the probe (never the workload's text). */
+    /**
+     * Empties every endpoint's caches and proves it; {@code seed} makes the probes (never the workload's text). Two
+     * probes: one pushed below the engine's first tier by other prompts that take its slots (where a host-RAM cache
+     * or an offload connector keeps it), one left in the first tier; after the reset both must come back uncached.
+     */
     Verdict cold(long seed) {
-        String text = prompts.probe(seed, PROBE_TOKENS);
+        String low = prompts.probe(seed, PROBE_TOKENS), top = prompts.probe(seed + 1, PROBE_TOKENS);
+        int n = target.endpoints().size();
         List<String> notes = new ArrayList<>();
         boolean anyCached = false;
-        int[] cachedBefore = new int[target.endpoints().size()];
-        for (int e = 0; e < target.endpoints().size(); e++) {
+        int[] cachedLow = new int[n];
+        for (int e = 0; e < n; e++) {
             URI u = target.endpoints().get(e);
             int cached = -1;
             for (int i = 0; i < SENDS; i++) {
-                cached = probe(u, text);
+                cached = probe(u, low);
                 if (cached > prompts.specialTokens()) break;
             }
-            cachedBefore[e] = cached;
+            cachedLow[e] = cached;
             if (cached < 0)
                 throw new BadInputException("cache_state: cold cannot be verified on " + u + ": the engine reports no cached prompt "
                         + "tokens per response (usage.prompt_tokens_details.cached_tokens or timings.cache_n); enable them "
@@ -64,15 +70,24 @@ final class CacheStateProtocol {
         if (!anyCached)
             return new Verdict("none needed", "the probe (" + PROBE_TOKENS + " tokens) was never cached in " + SENDS
                     + " sends to each endpoint: the target does not cache it, cold by construction", true);
-        String how = reset();
-        for (int e = 0; e < target.endpoints().size(); e++) {
+        for (int e = 0; e < n; e++) {
             URI u = target.endpoints().get(e);
-            int after = probe(u, text);
-            if (after != 0)
-                throw new BadInputException("cache_state: cold: the reset (" + how + ") could not be verified on " + u + ": the probe came back with "
-                        + after + " of " + PROBE_TOKENS + " prompt tokens cached (before the reset: " + cachedBefore[e] + ")"
-                        + hint(u));
-            notes.add(u + ": probe cached " + cachedBefore[e] + " before, 0 after");
+            int others = Math.max(1, client.slots(u).size()) + 1;
+            for (int i = 1; i <= others; i++) probe(u, prompts.probe(seed + 7919L * i, PROBE_TOKENS));
+            probe(u, top);
+            int cachedTop = probe(u, top);
+            notes.add(u + ": probes cached " + cachedLow[e] + " and " + cachedTop + " tokens (one then pushed out of the "
+                    + others + " slots' way by " + others + " other prompts)");
+        }
+        String how = reset();
+        for (int e = 0; e < n; e++) {
+            URI u = target.endpoints().get(e);
+            int t = probe(u, top), l = probe(u, low);
+            if (t != 0 || l != 0)
+                throw new BadInputException("cache_state: cold: the reset (" + how + ") could not be verified on " + u + ": after it "
+                        + (l != 0 ? "the probe pushed below the first tier came back with " + l : "the probe left in the first tier came back with " + t)
+                        + " of " + PROBE_TOKENS + " prompt tokens cached" + hint(u));
+            notes.set(e, notes.get(e) + "; both 0 after the reset");
         }
         return new Verdict(how, "verified: " + String.join("; ", notes), true);
     }
