@@ -16,14 +16,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 
 /**
- * The one HTTP client of an {@code openai} cell: HTTP/1.1 (what every engine server speaks), connections pooled
- * and reused, as many as requests in flight; its threads are the cell's own (their CPU is the harness's). The
- * control calls (health, tokenize, metrics, cache resets) are blocking and short; completions stream
- * ({@link #stream}). Response bodies read whole are bounded ({@link #MAX_BODY}).
+ * The HTTP client of an {@code openai} cell: HTTP/1.1 (what every engine server speaks), connections pooled and
+ * reused, as many as requests in flight; its threads are the cell's own (their CPU is the harness's). The control
+ * calls (health, tokenize, metrics, cache resets) are blocking and short (the JDK's client); completions stream
+ * ({@link #stream}, {@link StreamingHttp}). Response bodies read whole are bounded ({@link #MAX_BODY}).
  */
 public final class EngineClient implements AutoCloseable {
 
@@ -35,9 +34,12 @@ public final class EngineClient implements AutoCloseable {
     private final HttpClient http;
     private final ExecutorService executor;
     private final ObjectMapper json = JsonOutput.mapper();
+    private final StreamingHttp streaming;
 
+    /** A client whose threads (the JDK client's and one per streamed request) come from {@code executor}. */
     public EngineClient(ExecutorService executor) {
         this.executor = executor;
+        this.streaming = new StreamingHttp(executor);
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(3))
                 .followRedirects(HttpClient.Redirect.NEVER).executor(executor).build();
     }
@@ -130,16 +132,23 @@ public final class EngineClient implements AutoCloseable {
     }
 
     /**
-     * Sends one streamed completion; {@code sink} hears its lines as they arrive, on this client's threads. The
-     * future completes when the stream ends (or fails); cancel it to abort the exchange.
+     * Sends one streamed completion; {@code sink} hears its status and lines as they arrive, on a thread of the
+     * client's own that reads them ({@link StreamingHttp}; {@code https} through the JDK's client), and its end or
+     * failure. Cancel it through {@link StreamedCompletion#cancel()}.
      */
-    public CompletableFuture<?> stream(URI base, String path, String body, Duration timeout, StreamedCompletion sink) {
+    public void stream(URI base, String path, String body, Duration timeout, StreamedCompletion sink) {
+        if ("http".equals(base.getScheme())) {
+            streaming.stream(base, path, body, (int) Math.min(Integer.MAX_VALUE, timeout.toMillis()), sink);
+            return;
+        }
         HttpRequest req = HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", "application/json")
                 .header("Accept", "text/event-stream").timeout(timeout)
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build();
-        return http.sendAsync(req, info -> {
+        http.sendAsync(req, info -> {
             sink.status(info.statusCode());
             return HttpResponse.BodySubscribers.fromLineSubscriber(sink);
+        }).whenComplete((v, x) -> {
+            if (x != null) sink.onError(x);
         });
     }
 
@@ -163,6 +172,7 @@ public final class EngineClient implements AutoCloseable {
 
     @Override
     public void close() {
+        streaming.close();
         http.shutdownNow();
         executor.shutdownNow();
     }

@@ -20,7 +20,6 @@ final class EngineRequest implements Served {
     int cachedTokens;
     String failure;
     StreamedCompletion stream;
-    java.util.concurrent.CompletableFuture<?> exchange;
     boolean done;
     /** Loop time after which it fails as timed out. */
     long deadline;

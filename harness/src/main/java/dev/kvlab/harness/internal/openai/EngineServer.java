@@ -105,13 +105,9 @@ final class EngineServer implements Server {
         });
         URI base = target.endpoints().get(e);
         try {
-            s.exchange = client.stream(base, target.path(), body, target.timeout(), s.stream);
-            s.exchange.whenComplete((v, x) -> {
-                if (x != null) s.stream.failed(EngineClient.reason(x));
-                if (x != null && EngineClient.refused(x)) loop.post(() -> refused[e] = true);
-            });
+            client.stream(base, target.path(), body, target.timeout(), s.stream);
         } catch (RuntimeException x) {
-            s.stream.failed(EngineClient.reason(x));
+            s.stream.onError(x);
         }
         s.deadline = loop.now() + timeoutNanos;
         sending.add(s);
@@ -143,9 +139,8 @@ final class EngineServer implements Server {
             }
             sending.pollFirst();
             s.stream.cancel();
-            if (s.exchange != null) s.exchange.cancel(true);
             finish(s, new StreamedCompletion.Outcome(-1, "timed out after " + target.timeout().toMillis() + " ms (target.timeout)",
-                    new long[0], -1, -1, -1, Double.NaN, null));
+                    new long[0], -1, -1, -1, Double.NaN, null, false));
         }
     }
 
@@ -181,7 +176,7 @@ final class EngineServer implements Server {
         int tokens = o.completionTokens() >= 0 ? o.completionTokens() : c.length;
         if (why == null && tokens < planned)
             why = "truncated: " + tokens + " of " + planned + " output tokens (finish_reason " + o.finishReason() + ")";
-        if (o.status() == 200 || o.error() == null) refused[s.endpoint] = false;
+        refused[s.endpoint] = o.refused();
         totals.add(o, s.request.inputTokens(), why == null);
         if (why != null) {
             s.failure = why;

@@ -68,7 +68,7 @@ final class OpenAiCell implements CellClock {
     }
 
     CellResult run(long wallStartNanos, CellObserver observer) {
-        ExecutorService pool = Executors.newFixedThreadPool(2, r -> {
+        ExecutorService pool = Executors.newCachedThreadPool(r -> {
             Thread t = Thread.ofPlatform().name("kvlab-http-", httpThreads.size()).daemon().unstarted(r);
             httpThreads.add(t);
             return t;

@@ -43,9 +43,10 @@ final class StreamedCompletion implements Flow.Subscriber<String> {
      * @param cachedTokens     prompt tokens served from the engine's cache (-1: not reported)
      * @param enginePromptMs   the engine's own prompt-processing time (NaN: not reported)
      * @param finishReason     the last finish_reason seen, or null
+     * @param refused          the connection was refused: nothing listens at the endpoint
      */
     record Outcome(int status, String error, long[] textChunks, int completionTokens, int promptTokens, int cachedTokens,
-                   double enginePromptMs, String finishReason) {}
+                   double enginePromptMs, String finishReason, boolean refused) {}
 
     private static final ObjectMapper JSON = JsonOutput.mapper();
 
@@ -150,6 +151,7 @@ final class StreamedCompletion implements Flow.Subscriber<String> {
     @Override
     public void onError(Throwable t) {
         if (error == null) error = EngineClient.reason(t);
+        refused |= EngineClient.refused(t);
         end();
     }
 
@@ -163,10 +165,10 @@ final class StreamedCompletion implements Flow.Subscriber<String> {
         finished = true;
         String why = error;
         if (why == null && status != 200) why = "http " + status + (errorBody.isEmpty() ? "" : ": " + abbreviate(errorBody.toString().strip()));
-        events.ended(new Outcome(status, why, Arrays.copyOf(chunks, n), completionTokens, promptTokens, cachedTokens, promptMs, finishReason));
+        events.ended(new Outcome(status, why, Arrays.copyOf(chunks, n), completionTokens, promptTokens, cachedTokens, promptMs, finishReason, refused));
     }
 
-    private boolean finished;
+    private boolean finished, refused;
 
     /** Ends the stream from outside with {@code why} (the request failed before or without a body). */
     void failed(String why) {
