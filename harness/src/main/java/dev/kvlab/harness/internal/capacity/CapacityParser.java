@@ -25,7 +25,7 @@ import java.util.function.Function;
  */
 public final class CapacityParser {
 
-    static final List<String> KEYS = List.of("knob", "start", "min", "max", "target_attainment", "rule", "precision", "max_probes",
+    public static final List<String> KEYS = List.of("knob", "start", "min", "max", "target_attainment", "rule", "precision", "max_probes",
             "min_requests", "min_duration", "budget", "early_stop", "cells");
 
     private CapacityParser() {}
