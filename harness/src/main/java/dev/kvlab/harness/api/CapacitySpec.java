@@ -37,13 +37,43 @@ public record CapacitySpec(String knob, double start, double min, double max, do
     public static final List<String> KNOBS = List.of("workload.arrival.rate", "workload.arrival.speedup", "workload.arrival.users",
             "workload.arrival.max_concurrency");
 
+    /**
+     * The sane bounds of a load, per knob: a load outside them is refused when the block is read (it would be an
+     * absurd experiment, and a load's text names probe cells and their directories). Requests per second, trace
+     * speed-up, closed-loop users and the open-loop concurrency cap: at most a million each; continuous knobs at least
+     * a millionth, whole-number knobs at least 1.
+     */
+    public static final double MAX_LOAD = 1e6;
+    public static final double MIN_CONTINUOUS_LOAD = 1e-6;
+    /** Probes per search at most (a search from the smallest to the largest load and bisected to 12 digits needs ~80). */
+    public static final int MAX_PROBES = 1000;
+    /** {@code min_requests} at most. */
+    public static final long MAX_MIN_REQUESTS = 1_000_000_000L;
+    /** {@code min_duration} at most, seconds (a day). */
+    public static final double MAX_MIN_DURATION_S = 86_400;
+    /** {@code budget} at most, seconds (30 days). */
+    public static final double MAX_BUDGET_S = 30 * 86_400;
+
     public CapacitySpec {
         cells = Map.copyOf(cells);
+        double lo = minLoad(knob);
+        for (double x : new double[] {start, min, max})
+            if (!(x >= lo && x <= MAX_LOAD)) throw new IllegalArgumentException("capacity: load " + x + " outside [" + lo + ", " + MAX_LOAD + "]");
+        if (maxProbes < 1 || maxProbes > MAX_PROBES) throw new IllegalArgumentException("capacity: max_probes " + maxProbes + " outside [1, " + MAX_PROBES + "]");
+    }
+
+    /** The smallest load the knob takes: 1 for whole-number knobs, {@link #MIN_CONTINUOUS_LOAD} else. */
+    public static double minLoad(String knob) {
+        return integral(knob) ? 1 : MIN_CONTINUOUS_LOAD;
+    }
+
+    static boolean integral(String knob) {
+        return knob.endsWith(".users") || knob.endsWith(".max_concurrency");
     }
 
     /** Whether the knob takes whole numbers ({@code users}, {@code max_concurrency}). */
     public boolean integral() {
-        return knob.endsWith(".users") || knob.endsWith(".max_concurrency");
+        return integral(knob);
     }
 
     /** Whether the cell with these factor levels is searched. */

@@ -117,7 +117,7 @@ public final class CapacitySearch implements Experiment {
 
     /** The probe of {@code base} at {@code load}: the same cell and seed with the knob set, cell id {@code <cell>@<load>}. */
     public CellRun probe(CellRun base, double load) {
-        String label = Bracket.format(load);
+        String label = Bracket.label(load);
         return probeRuns.computeIfAbsent(base.cell() + "@" + label + "/r" + base.replicate(), k -> {
             ObjectNode tree = base.tree().deepCopy();
             String[] path = c.knob().split("\\.");
