@@ -31,7 +31,9 @@ class LlamaServerTargetTest {
     @BeforeAll
     static void model() throws Exception {
         LlamaServer.binary(); // skip (or fail on CI) before synthesizing anything
-        model = GgufSynth.write(new SynthSpec(2, 64, 4, 2, 96, 32000, WeightType.F16, 5, 4096), dir.resolve("tiny.gguf")).path();
+        // the check's shape: on a 2-layer, 64-wide model llama-server now and then fails a request of random output with a
+        // server error ("does not match the expected Content-only format": a stray byte token's invalid UTF-8)
+        model = GgufSynth.write(new SynthSpec(4, 256, 8, 2, 688, 32000, WeightType.F16, 7, 4096), dir.resolve("small.gguf")).path();
     }
 
     static RunConfig config(LlamaServer s, String... sets) {
@@ -59,7 +61,7 @@ class LlamaServerTargetTest {
             CellResult on = new CellRunner().run(config(s));
             CellResult off = new CellRunner().run(config(s, "target.extra_body.cache_prompt=false"));
             for (CellResult r : new CellResult[] {on, off}) {
-                assertThat(r.summary().failed()).isZero();
+                assertThat(r.summary().failed()).as(r.requests().stream().map(x -> x.status()).filter(x -> !x.equals("ok")).toList().toString()).isZero();
                 assertThat(r.summary().completed()).isEqualTo(10);
                 assertThat(num(r, EngineColumns.PROMPT_TOKENS)).isEqualTo(10 * 528.0); // 512 + 16, the BOS counted in
                 assertThat(num(r, "prompt_token_error_max")).isZero();
