@@ -20,9 +20,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -87,18 +84,7 @@ class LlamaServerLoadsSynthModelTest {
 
     /** The binary {@code scripts/llama-server.sh} builds, at the path it caches it; skips (or fails on CI) when absent. */
     static Path cachedServer() throws IOException {
-        Path script = Path.of("").toAbsolutePath().getParent().resolve("scripts/llama-server.sh");
-        if (!Files.exists(script)) script = Path.of("scripts/llama-server.sh").toAbsolutePath();
-        Matcher m = Pattern.compile("(?m)^COMMIT=(\\S+)").matcher(Files.readString(script));
-        if (!m.find()) throw new AssertionError(script + " has no COMMIT= line");
-        String cache = System.getenv("KVLAB_CACHE") != null ? System.getenv("KVLAB_CACHE") : System.getProperty("user.home") + "/.cache/kvlab";
-        Path bin = Path.of(cache, "llama.cpp", m.group(1), "build", "bin", "llama-server");
-        if (!Files.isExecutable(bin)) {
-            String why = "llama-server is not built (" + bin + " is missing; run scripts/llama-server.sh once)";
-            if ("1".equals(System.getenv("KVLAB_CI"))) throw new AssertionError(why + " and KVLAB_CI=1");
-            Assumptions.abort(why);
-        }
-        return bin;
+        return dev.kvlab.harness.testsupport.LlamaServer.binary();
     }
 
     private void awaitHealthy(Process p, String base, Path log) throws Exception {
