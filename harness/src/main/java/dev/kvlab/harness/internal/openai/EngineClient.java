@@ -44,10 +44,6 @@ public final class EngineClient implements AutoCloseable {
                 .followRedirects(HttpClient.Redirect.NEVER).executor(executor).build();
     }
 
-    public HttpClient http() {
-        return http;
-    }
-
     /** A blocking call's outcome: the status (-1 when nothing answered), the body (bounded) or why it failed. */
     public record Reply(int status, String body, String error) {
         public boolean ok() {
@@ -164,10 +160,6 @@ public final class EngineClient implements AutoCloseable {
         JsonNode n = json(get(base, "/slots"));
         if (n != null && n.isArray()) for (JsonNode s : n) ids.add(s.path("id").asInt(ids.size()));
         return ids;
-    }
-
-    public ExecutorService executor() {
-        return executor;
     }
 
     @Override

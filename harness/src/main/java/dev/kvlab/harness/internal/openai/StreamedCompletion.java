@@ -170,12 +170,6 @@ final class StreamedCompletion implements Flow.Subscriber<String> {
 
     private boolean finished, refused;
 
-    /** Ends the stream from outside with {@code why} (the request failed before or without a body). */
-    void failed(String why) {
-        if (error == null) error = why;
-        end();
-    }
-
     private static String abbreviate(String s) {
         return s.length() <= 300 ? s : s.substring(0, 300) + "...";
     }
