@@ -40,7 +40,7 @@ final class CacheStateProtocol {
     }
 
     /** What was done and how it was verified, for the manifest and the report. */
-    record Verdict(String protocol, String verification, boolean verified) {}
+    record Verdict(String protocol, String verification) {}
 
     /**
      * Empties every endpoint's caches and proves it; {@code seed} makes the probes (never the workload's text). Two
@@ -69,7 +69,7 @@ final class CacheStateProtocol {
         }
         if (!anyCached)
             return new Verdict("none needed", "the probe (" + PROBE_TOKENS + " tokens) was never cached in " + SENDS
-                    + " sends to each endpoint: the target does not cache it, cold by construction", true);
+                    + " sends to each endpoint: the target does not cache it, cold by construction");
         for (int e = 0; e < n; e++) {
             URI u = target.endpoints().get(e);
             int others = Math.max(1, client.slots(u).size()) + 1;
@@ -89,7 +89,7 @@ final class CacheStateProtocol {
                         + " of " + PROBE_TOKENS + " prompt tokens cached" + hint(u));
             notes.set(e, notes.get(e) + "; both 0 after the reset");
         }
-        return new Verdict(how, "verified: " + String.join("; ", notes), true);
+        return new Verdict(how, "verified: " + String.join("; ", notes));
     }
 
     private String hint(URI u) {

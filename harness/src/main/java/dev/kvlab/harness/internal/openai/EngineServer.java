@@ -177,7 +177,7 @@ final class EngineServer implements Server {
         if (why == null && tokens < planned)
             why = "truncated: " + tokens + " of " + planned + " output tokens (finish_reason " + o.finishReason() + ")";
         refused[s.endpoint] = o.refused();
-        totals.add(o, s.request.inputTokens(), why == null);
+        totals.add(o, s.request.inputTokens());
         if (why != null) {
             s.failure = why;
             if (c.length > 0) totals.lastGap(c[0] - s.intendedNanos, o.enginePromptMs());
@@ -217,7 +217,7 @@ final class EngineServer implements Server {
             ttftGapMicros.reset();
         }
 
-        void add(StreamedCompletion.Outcome o, int workloadPrompt, boolean ok) {
+        void add(StreamedCompletion.Outcome o, int workloadPrompt) {
             if (o.status() != 200) return;
             responses++;
             workloadPromptTokens += workloadPrompt;

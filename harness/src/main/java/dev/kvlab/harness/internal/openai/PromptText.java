@@ -60,10 +60,6 @@ public final class PromptText {
         return specialTokens;
     }
 
-    public int vocabulary() {
-        return words.length;
-    }
-
     /** Candidate words, each with its leading space: every lowercase letter pair and triple, in a fixed shuffled order. */
     public static List<String> candidates() {
         List<String> out = new ArrayList<>(26 * 26 * 27);
