@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * llama.cpp's {@code llama-server} (the binary {@code scripts/llama-server.sh} caches) loads a tiny synthesized
  * model, tokenizes every single-token word to its one token (alone and in a run, and a 1,056-token prompt to 1,056
- * tokens plus BOS), detokenizes back, and completes a prompt with timings. Skipped with the reason when the binary
+ * tokens plus BOS), detokenizes back, prints valid UTF-8 for every byte token, and completes prompts (sampled ones
+ * too) with timings. Skipped with the reason when the binary
  * has not been built; failed instead when {@code KVLAB_CI=1}.
  */
 class LlamaServerLoadsSynthModelTest {
@@ -76,6 +77,19 @@ class LlamaServerLoadsSynthModelTest {
             assertThat(done.get("tokens_evaluated").asInt()).isEqualTo(41);
             assertThat(done.path("timings").path("prompt_n").asInt()).isEqualTo(41);
             assertThat(done.path("timings").path("predicted_n").asInt()).isEqualTo(8);
+
+            // every token alone prints valid UTF-8: an ASCII byte prints itself, a byte from 0x80 up prints nothing
+            for (int b = 0; b < 256; b++) {
+                String piece = post(base + "/detokenize", Map.of("tokens", List.of(SynthVocabulary.FIRST_BYTE_ID + b))).get("content").asText();
+                if (b < 0x80) assertThat(piece).as("byte %02X", b).isEqualTo(String.valueOf((char) b));
+                else assertThat(piece).as("byte %02X", b).isEmpty();
+            }
+            // so sampling from random weights never ends a request in a server error (it did, now and then, on invalid UTF-8)
+            for (int seed = 0; seed < 12; seed++) {
+                JsonNode sampled = post(base + "/completion", Map.of("prompt", v.text(seed * 7, 16), "n_predict", 48, "ignore_eos", true,
+                        "cache_prompt", false, "seed", seed, "temperature", 1.5, "top_k", 0, "top_p", 1.0));
+                assertThat(sampled.get("tokens_predicted").asInt()).isEqualTo(48);
+            }
         } finally {
             p.destroy();
             if (!p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) p.destroyForcibly().waitFor();

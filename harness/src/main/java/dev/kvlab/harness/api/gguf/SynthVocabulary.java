@@ -24,6 +24,11 @@ import java.util.List;
  * fallbacks {@code <0x00>..<0xFF>}, 259 {@code ▁}, 260..285 {@code a..z}, then {@code ▁a..▁z}, {@code ▁aa..▁zz}
  * and as many 3-letter pieces {@code ▁aaa..} as the vocabulary has room for (17,576 at most); the rest are
  * unreachable {@code <unused_N>} tokens. Word {@code i} is token {@link #FIRST_WORD_ID} {@code + i} (286 + i).
+ *
+ * <p><b>Every token prints valid UTF-8.</b> A model with random weights samples any token. The byte fallbacks
+ * {@code <0x80>..<0xFF>} alone are not UTF-8, and llama-server fails such a request with a server error ("does not
+ * match the expected Content-only format"), so they are typed <i>unused</i>: they still tokenize (no text of
+ * {@link #words()} needs them) but print nothing, like the {@code <unused_N>} tokens.
  */
 public final class SynthVocabulary {
 
@@ -129,11 +134,15 @@ public final class SynthVocabulary {
         return 0f;
     }
 
-    /** GGUF token type of token {@code id}: 1 normal, 2 unknown, 3 control, 5 unused, 6 byte. */
+    /**
+     * GGUF token type of token {@code id}: 1 normal, 2 unknown, 3 control, 5 unused, 6 byte; the bytes {@code 0x80..0xFF}
+     * are unused (they print nothing), so that no sampled token prints invalid UTF-8.
+     */
     public int tokenType(int id) {
         if (id == UNK_ID) return 2;
         if (id == BOS_ID || id == EOS_ID) return 3;
-        if (id < SPACE_ID) return 6;
+        if (id < FIRST_BYTE_ID + 0x80) return 6;
+        if (id < SPACE_ID) return 5;
         if (id < FIRST_WORD_ID + wordCount) return 1;
         return 5;
     }

@@ -31,8 +31,8 @@ class LlamaServerTargetTest {
     @BeforeAll
     static void model() throws Exception {
         LlamaServer.binary(); // skip (or fail on CI) before synthesizing anything
-        // the check's shape: on a 2-layer, 64-wide model llama-server now and then fails a request of random output with a
-        // server error ("does not match the expected Content-only format": a stray byte token's invalid UTF-8)
+        // the check's shape (CI once failed a request here with "does not match the expected Content-only format":
+        // a sampled byte token's invalid UTF-8, which the synthetic vocabulary now rules out; see SynthVocabulary)
         model = GgufSynth.write(new SynthSpec(4, 256, 8, 2, 688, 32000, WeightType.F16, 7, 4096), dir.resolve("small.gguf")).path();
     }
 
