@@ -45,7 +45,11 @@ import org.HdrHistogram.Histogram;
  */
 final class OpenAiCell implements CellClock {
 
-    private static final long SPIN_NANOS = 50_000;
+    /** Bounds of the spun tail before each send: as long as this machine's park overshoots, within these. */
+    /** The harness's own request path runs this often on a loopback stand-in before the cell, with the workload's first requests. */
+    private static final int WARMUP_ROUNDS = 400, WARMUP_REQUESTS = 16;
+    private ClientWarmup.Figures selfTest;
+    private static final long MIN_SPIN_NANOS = 50_000, MAX_SPIN_NANOS = 2_000_000;
 
     private final CellSpec spec;
     private final OpenAiConfig.Resolved target;
@@ -79,8 +83,10 @@ final class OpenAiCell implements CellClock {
             for (URI u : target.endpoints()) engines.add(EngineKind.of(c, u).label + "@" + u.getAuthority());
             words = WordCheck.run(c, first, target.model());
             PromptText prompts = new PromptText(words.words(), words.specialTokens());
-            checkPrompts(c, first, prompts);
-            loop = new LiveLoop(SPIN_NANOS);
+            List<Request> firstRequests = firstRequests(WARMUP_REQUESTS);
+            checkPrompts(c, first, prompts, firstRequests);
+            selfTest = ClientWarmup.run(c, target, prompts, firstRequests, WARMUP_ROUNDS);
+            loop = LiveLoop.adaptive(MIN_SPIN_NANOS, MAX_SPIN_NANOS);
             server = new EngineServer(target, c, loop, prompts);
             if (spec.config().cacheState() == CacheState.COLD)
                 verdict = new CacheStateProtocol(target, c, server, prompts).cold(spec.config().seed());
@@ -88,20 +94,26 @@ final class OpenAiCell implements CellClock {
         }
     }
 
+    /** The workload's first {@code n} requests (fewer where it has fewer). */
+    private List<Request> firstRequests(int n) {
+        List<Request> out = new ArrayList<>();
+        try (RequestSource s = Workloads.open(spec.workload().spec(), spec.workload().namespace(), spec.config().seed())) {
+            while (out.size() < n && s.hasNext()) out.add(s.next());
+        }
+        return out;
+    }
+
     /** Tokenizes the first prompts of the workload with the server's tokenizer: the counts it achieves. */
-    private void checkPrompts(EngineClient c, URI u, PromptText prompts) {
+    private void checkPrompts(EngineClient c, URI u, PromptText prompts, List<Request> requests) {
         if (!words.checked()) {
             tokenCheck = "unchecked: the server has no /tokenize; its usage.prompt_tokens per response is recorded";
             return;
         }
-        try (RequestSource s = Workloads.open(spec.workload().spec(), spec.workload().namespace(), spec.config().seed())) {
-            for (int i = 0; i < 8 && s.hasNext(); i++) {
-                Request r = s.next();
-                int got = c.tokenize(u, target.model(), prompts.of(r), true);
-                if (got < 0) break;
-                checkedPrompts++;
-                tokenErrorMax = Math.max(tokenErrorMax, Math.abs(got - r.inputTokens()));
-            }
+        for (Request r : requests.subList(0, Math.min(8, requests.size()))) {
+            int got = c.tokenize(u, target.model(), prompts.of(r), true);
+            if (got < 0) break;
+            checkedPrompts++;
+            tokenErrorMax = Math.max(tokenErrorMax, Math.abs(got - r.inputTokens()));
         }
         tokenCheck = checkedPrompts + " prompts tokenized by the server: largest difference to the workload's count " + tokenErrorMax + " tokens";
     }
@@ -182,6 +194,8 @@ final class OpenAiCell implements CellClock {
         x.put("harness_overhead_us_per_request", n == 0 ? Double.NaN : (loop.busyNanos() - busyBefore) / 1e3 / n);
         x.put("event_lag_p50_us", (double) loop.lag().getValueAtPercentile(50));
         x.put("event_lag_p99_us", (double) loop.lag().getValueAtPercentile(99));
+        x.put(EngineColumns.LOOPBACK_TTFT_P50, selfTest.p50Micros());
+        x.put("harness_loopback_ttft_p99_us", selfTest.p99Micros());
         if (server.down()) {
             x.put("target_down", "every endpoint refused connections: the cell stopped sending");
             x.put("unsent_requests", Math.max(0, CellSteps.requestCount(spec) - n));
@@ -190,7 +204,9 @@ final class OpenAiCell implements CellClock {
 
     @Override
     public String describe() {
-        return "live (wall clock): real engine(s) over HTTP, " + String.join(", ", engines);
+        return "live (wall clock): real engine(s) over HTTP, " + String.join(", ", engines) + "; each send waited out by parking, then spinning"
+                + " a tail as long as this machine's park overshoots (" + MIN_SPIN_NANOS / 1000 + "-" + MAX_SPIN_NANOS / 1000 + " us"
+                + (loop == null ? "" : ", ended at " + loop.spinNanos() / 1000 + " us") + ")";
     }
 
     @Override

@@ -44,7 +44,7 @@ class LlamaServerTargetTest {
                 cache_state: cold
                 workload:
                   generator: {kind: shared-prefix, groups: 2, prompts_per_group: 5, prefix_tokens: 512, suffix_tokens: 16, output_tokens: 6}
-                  arrival: {process: constant, rate: 8}
+                  arrival: {process: constant, rate: 3}
                 slo: {ttft_ms: 2000}
                 """.formatted(s.url()), "engine.yaml", null);
         for (String set : sets) t.set(set);
@@ -68,6 +68,8 @@ class LlamaServerTargetTest {
                 assertThat(r.summary().percentilesMs()).isNotNull();
             }
             assertThat(num(on, EngineColumns.CACHED_PROMPT_TOKENS)).isGreaterThan(0);
+            // 8 of 10 prompts can hit 513 of their 528 tokens (0.78); a request whose group's slot is busy lands on the
+            // other slot and misses, so the rate is low enough for requests to overlap seldom even on a loaded machine
             assertThat(on.summary().localHitRatio()).isGreaterThan(0.3);
             assertThat(on.json().get("cache_state_verification").toString()).startsWith("verified");
             assertThat(num(off, EngineColumns.CACHED_PROMPT_TOKENS)).isZero();
