@@ -63,6 +63,8 @@ final class OpenAiCell implements CellClock {
     private List<String> engines = new ArrayList<>();
     private PromMetrics before = PromMetrics.NONE, after = PromMetrics.NONE;
     private long workBefore, busyBefore, httpCpuBefore, hotCached = -1;
+    /** {@link #hotCached} when no warm-up response carried a cached-token count. */
+    private static final long NOT_REPORTED = -2;
     private int checkedPrompts, tokenErrorMax;
     private String tokenCheck;
 
@@ -127,7 +129,8 @@ final class OpenAiCell implements CellClock {
     @Override
     public void runPhase(WorkloadDriver d) {
         loop.run(() -> (d.done() || d.error() != null) && server.inFlight() == 0);
-        if (hotCached < 0 && spec.config().cacheState() == CacheState.HOT) hotCached = server.totals().cachedTokens;
+        if (hotCached < 0 && spec.config().cacheState() == CacheState.HOT)
+            hotCached = server.totals().cachedReported == 0 ? NOT_REPORTED : server.totals().cachedTokens;
     }
 
     @Override public ServingListener faultWrapped(Measurement m, long origin, LongSupplier n) { return m; }
@@ -169,7 +172,8 @@ final class OpenAiCell implements CellClock {
         x.put("cache_state_protocol", verdict == null ? (spec.config().cacheState() == CacheState.HOT ? "primed by the warm-up" : "none") : verdict.protocol());
         x.put("cache_state_verification", verdict != null ? verdict.verification()
                 : hotCached > 0 ? "hits verified: the engine reported " + hotCached + " cached prompt tokens during the warm-up"
-                : hotCached == 0 ? "no hits: the engine reported no cached prompt tokens during the warm-up (it does not cache)"
+                : hotCached == 0 ? "no hits: the engine reported 0 cached prompt tokens over the warm-up (it does not cache)"
+                : hotCached == NOT_REPORTED ? "not verified: the engine reports no cached-token counts (usage.prompt_tokens_details.cached_tokens, timings.cache_n)"
                 : "not reported");
         x.put("prompt_words", words.words().size());
         x.put("prompt_special_tokens", words.specialTokens());
