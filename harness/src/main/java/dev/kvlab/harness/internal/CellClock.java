@@ -48,6 +48,14 @@ public interface CellClock {
     /** Called once, right before the measured phase starts (the live clock zeroes its overhead counters). */
     default void measuredPhaseStarts() {}
 
+    /**
+     * The target's own counters over the measured phase so far, by summary column (a real engine's cache counters,
+     * {@link dev.kvlab.harness.internal.openai.EngineColumns}); empty where the target has none. Loop thread.
+     */
+    default Map<String, Double> engineCounters() {
+        return Map.of();
+    }
+
     /** This clock's own figures for the cell's extras, after the measured phase. */
     void extras(Measurement m, Map<String, Object> extras);
 

@@ -46,7 +46,7 @@ public final class CellSteps {
         long origin = clock.phaseOrigin(false);
         EarlyStop earlyStop = null;
         Measurement m = new Measurement(c.slo(), plan.intervalNanos(), origin);
-        ProgressView.watch(m, model, clock::wrongHitsUsed, clock::masterStats, clock::masterCalls, observer);
+        ProgressView.watch(m, model, clock::wrongHitsUsed, clock::masterStats, clock::masterCalls, clock::engineCounters, observer);
         ServingListener measured = clock.faultWrapped(m, origin, () -> requestCount(plan));
         clock.measuredPhaseStarts();
         try (ArrivalProcess p = plan.workload().open(c.seed())) {

@@ -93,6 +93,8 @@ final class OpenAiCell implements CellClock {
             if (spec.config().cacheState() == CacheState.COLD)
                 verdict = new CacheStateProtocol(target, c, server, prompts).cold(spec.config().seed());
             return CellSteps.run(spec, this, observer, wallStartNanos);
+        } finally {
+            if (scraper != null) scraper.close();
         }
     }
 
@@ -152,10 +154,29 @@ final class OpenAiCell implements CellClock {
         return t;
     }
 
+    /** How often the engines' counters are scraped during the measured phase (for the interval samples). */
+    private static final java.time.Duration SCRAPE_EVERY = java.time.Duration.ofSeconds(1);
+    private EngineScraper scraper;
+
+    @Override
+    public Map<String, Double> engineCounters() {
+        if (scraper == null) return Map.of();
+        EngineServer.EngineTotals t = server.totals();
+        EngineHits hits = EngineHits.of(before, scraper.latest(), t);
+        Map<String, Double> c = new java.util.LinkedHashMap<>();
+        c.put(EngineColumns.LOCAL_HIT_RATIO, hits.local());
+        c.put(EngineColumns.EXTERNAL_HIT_RATIO, hits.external());
+        c.put(EngineColumns.PROMPT_TOKENS, t.responses > 0 && t.promptReported == t.responses ? (double) t.promptTokens : Double.NaN);
+        c.put(EngineColumns.CACHED_PROMPT_TOKENS, t.responses > 0 && t.cachedReported == t.responses ? (double) t.cachedTokens : Double.NaN);
+        return c;
+    }
+
     @Override
     public void measuredPhaseStarts() {
         server.totals().reset();
         before = scrape();
+        if (scraper != null) scraper.close();
+        scraper = new EngineScraper(this::scrape, before, SCRAPE_EVERY);
         loop.resetFigures();
         workBefore = loop.workCpuNanos();
         busyBefore = loop.busyNanos();
@@ -164,6 +185,7 @@ final class OpenAiCell implements CellClock {
 
     @Override
     public void extras(Measurement m, Map<String, Object> x) {
+        if (scraper != null) scraper.close();
         after = scrape();
         long n = m.requests();
         x.put("target_kind", "openai");
