@@ -29,6 +29,8 @@ final class SplitSummary {
             "harness_overhead_us_per_request");
     private static final Set<String> LARGEST = Set.of("simulated_seconds", "wall_seconds", "event_lag_p50_us", "event_lag_p99_us",
             "harness_loopback_ttft_p50_us", "harness_loopback_ttft_p99_us", "prompt_token_error_max");
+    /** Recomputed below from the added histograms and counts, whatever the shards say. */
+    private static final Set<String> RECOMPUTED = recomputed();
     /** The shards' own bookkeeping: replaced by {@link #HOSTS}, {@link #STATEMENT} and {@link #SKEW}. */
     private static final Set<String> SHARD_OWN = Set.of("request_shard", "measured_phase_started_epoch_ms");
 
@@ -52,6 +54,7 @@ final class SplitSummary {
                 continue;
             }
             List<JsonNode> vs = shards.stream().map(s -> s.path(k)).toList();
+            if (RECOMPUTED.contains(k)) continue;
             if (ADDED.contains(k)) out.set(k, sum(vs));
             else if (LARGEST.contains(k)) out.set(k, largest(vs));
             else if (PER_REQUEST.contains(k)) out.set(k, perRequest(vs, shards));
@@ -100,6 +103,13 @@ final class SplitSummary {
         out.put(NOT_ADDED, notAdded.isEmpty() ? "none" : String.join(", ", notAdded)
                 + ": the shards differ and the figure cannot be added from what they recorded");
         return out;
+    }
+
+    private static Set<String> recomputed() {
+        Set<String> r = new java.util.HashSet<>(Set.of("goodput_rps", "throughput_rps", "output_tokens_per_s", "slo_attainment", "local_hit_ratio",
+                "engine_local_hit_ratio", "remote_hit_ratio", "engine_external_hit_ratio", "engine_hits_source"));
+        for (Metric m : Metric.values()) for (String p : List.of("_p50_ms", "_p99_ms", "_mean_ms")) r.add(m.id() + p);
+        return Set.copyOf(r);
     }
 
     /** "driven from N hosts (request-split shards 1/N..N/N): ..." */

@@ -18,7 +18,7 @@ class SplitSummaryTest {
     private static ObjectNode shard(long requests, double span, double prompt, double cached, double gap, String verification, long startedMs) {
         ObjectNode o = new ObjectMapper().createObjectNode();
         o.put("seed", 3).put("mode", "live").put("requests", requests).put("completed", requests).put("failed", 0);
-        o.put("ttft_p50_ms", 1.0).put("ttft_p99_ms", 1.0).put("ttft_mean_ms", 1.0).put("goodput_rps", 1.0).put("slo_attainment", 1.0);
+        o.put("ttft_p50_ms", requests).put("ttft_p99_ms", 1.0).put("ttft_mean_ms", 1.0).put("goodput_rps", requests / span).put("slo_attainment", 1.0 / requests);
         o.put("simulated_seconds", span).put("wall_seconds", span + 1).put("local_hit_ratio", cached / prompt);
         o.put("engine_prompt_tokens", prompt).put("engine_cached_prompt_tokens", cached).put("engine_local_hit_ratio", cached / prompt);
         o.put("engine_external_hit_ratio", 0.5).put("harness_ttft_gap_p50_ms", gap).put("harness_cpu_us_per_request", requests);
@@ -46,7 +46,8 @@ class SplitSummaryTest {
         assertThat(m.get("harness_cpu_us_per_request").asDouble()).isEqualTo((3 * 3 + 1 * 1) / 4.0);
         assertThat(m.get("engine_external_hit_ratio").isNull()).as("engine-wide counters are not added").isTrue();
         assertThat(m.get("harness_ttft_gap_p50_ms").isNull()).as("medians that differ cannot be added").isTrue();
-        assertThat(m.get(SplitSummary.NOT_ADDED).asText()).contains("harness_ttft_gap_p50_ms").contains("engine_external_hit_ratio");
+        assertThat(m.get(SplitSummary.NOT_ADDED).asText()).contains("harness_ttft_gap_p50_ms").contains("engine_external_hit_ratio")
+                .doesNotContain("ttft_p").doesNotContain("goodput").doesNotContain("local_hit_ratio").doesNotContain("slo_attainment");
         assertThat(m.get("cache_state_verification").asText()).isEqualTo("1/2: verified; 2/2: left to shard 1/2");
         assertThat(m.get("seed").asLong()).isEqualTo(3);
         assertThat(m.get(SplitSummary.HOSTS).asInt()).isEqualTo(2);
