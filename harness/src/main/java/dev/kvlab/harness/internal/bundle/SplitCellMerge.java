@@ -71,10 +71,9 @@ final class SplitCellMerge {
         ObjectNode summary = SplitSummary.merge(summaries, labels, totals, counts);
         out.set("summary", summary);
         ArrayNode extra = out.putArray("extra_fields");
-        for (var it = cells.getFirst().path("extra_fields").elements(); it.hasNext(); ) {
-            String k = it.next().asText();
-            if (summary.has(k)) extra.add(k);
-        }
+        java.util.Set<String> extras = new java.util.LinkedHashSet<>();
+        for (ObjectNode c : cells) c.path("extra_fields").forEach(e -> extras.add(e.asText()));
+        for (String k : extras) if (summary.has(k)) extra.add(k);
         for (String k : List.of(SplitSummary.HOSTS, SplitSummary.STATEMENT, SplitSummary.SKEW, SplitSummary.NOT_ADDED)) extra.add(k);
         ObjectNode d = (ObjectNode) out.path("describe");
         d.put("load", SplitSummary.statement(labels.size(), labels));

@@ -47,8 +47,9 @@ final class SplitSummary {
     static ObjectNode merge(List<JsonNode> shards, List<String> labels, Map<Metric, Histogram> totals, Counts counts) {
         ObjectNode out = shards.getFirst().deepCopy();
         List<String> notAdded = new ArrayList<>();
-        for (var it = shards.getFirst().fieldNames(); it.hasNext(); ) {
-            String k = it.next();
+        java.util.Set<String> keys = new java.util.LinkedHashSet<>();
+        for (JsonNode s : shards) s.fieldNames().forEachRemaining(keys::add); // a figure only some shards have (target_down) too
+        for (String k : keys) {
             if (SHARD_OWN.contains(k)) {
                 out.remove(k);
                 continue;
@@ -59,7 +60,7 @@ final class SplitSummary {
             else if (LARGEST.contains(k)) out.set(k, largest(vs));
             else if (PER_REQUEST.contains(k)) out.set(k, perRequest(vs, shards));
             else if (!allEqual(vs)) {
-                if (vs.stream().allMatch(v -> v.isTextual())) out.put(k, perShard(vs, labels));
+                if (vs.stream().allMatch(v -> v.isTextual() || v.isMissingNode())) out.put(k, perShard(vs, labels));
                 else {
                     out.putNull(k);
                     notAdded.add(k);
@@ -127,7 +128,9 @@ final class SplitSummary {
         put(o, k, span > 0 ? n / span : Double.NaN);
     }
 
-    private static JsonNode sum(List<JsonNode> vs) {
+    /** The sum; a shard without the figure adds nothing (unsent_requests), one that has it as NaN (null) makes it NaN. */
+    private static JsonNode sum(List<JsonNode> all) {
+        List<JsonNode> vs = all.stream().filter(v -> !v.isMissingNode()).toList();
         if (vs.stream().anyMatch(v -> !v.isNumber())) return Rows.toJson(Double.NaN);
         if (vs.stream().allMatch(JsonNode::isIntegralNumber)) return Rows.toJson(vs.stream().mapToLong(JsonNode::asLong).sum());
         return Rows.toJson(vs.stream().mapToDouble(JsonNode::asDouble).sum());
@@ -158,7 +161,7 @@ final class SplitSummary {
 
     private static String perShard(List<JsonNode> vs, List<String> labels) {
         StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < vs.size(); i++) sb.append(i == 0 ? "" : "; ").append(labels.get(i)).append(": ").append(vs.get(i).asText());
+        for (int i = 0; i < vs.size(); i++) sb.append(i == 0 ? "" : "; ").append(labels.get(i)).append(": ").append(vs.get(i).isMissingNode() ? "-" : vs.get(i).asText());
         return sb.toString();
     }
 }

@@ -28,7 +28,9 @@ class SplitSummaryTest {
 
     @Test
     void countsAddRatesAndPercentilesAreRecomputedAndTheRestIsNamed() {
-        JsonNode a = shard(3, 2.0, 300, 30, 0.4, "verified", 1_000), b = shard(1, 4.0, 100, 70, 0.6, "left to shard 1/2", 1_500);
+        JsonNode a = shard(3, 2.0, 300, 30, 0.4, "verified", 1_000);
+        ObjectNode b = shard(1, 4.0, 100, 70, 0.6, "left to shard 1/2", 1_500);
+        b.put("unsent_requests", 2).put("target_down", "gone"); // figures only one shard has
         Histogram ttft = new Histogram(3);
         for (long us : new long[] {1_000, 2_000, 3_000, 40_000}) ttft.recordValue(us);
         Map<Metric, Histogram> totals = new EnumMap<>(Metric.class);
@@ -53,6 +55,8 @@ class SplitSummaryTest {
         assertThat(m.get(SplitSummary.HOSTS).asInt()).isEqualTo(2);
         assertThat(m.get(SplitSummary.SKEW).asDouble()).isEqualTo(0.5);
         assertThat(m.has("request_shard")).isFalse();
+        assertThat(m.get("unsent_requests").asLong()).isEqualTo(2);
+        assertThat(m.get("target_down").asText()).isEqualTo("1/2: -; 2/2: gone");
         assertThat(m.has("measured_phase_started_epoch_ms")).isFalse();
     }
 }
