@@ -1,5 +1,6 @@
 package dev.kvlab.harness.internal;
 
+import dev.kvlab.workloads.api.ArrivalProcess;
 import dev.kvlab.harness.internal.engine.EventLoop;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.internal.engine.Server;
@@ -43,6 +44,14 @@ public interface CellClock {
     /** True once the server can serve nothing more (a real target that died): the cell stops sending, those in flight end. */
     default boolean serverGone() {
         return false;
+    }
+
+    /**
+     * The arrivals this cell sends of a phase's whole arrival process ({@code whole} itself unless the cell sends a
+     * share of the stream, as a request-split shard does).
+     */
+    default ArrivalProcess arrivals(ArrivalProcess whole) {
+        return whole;
     }
 
     /** Called once, right before the measured phase starts (the live clock zeroes its overhead counters). */

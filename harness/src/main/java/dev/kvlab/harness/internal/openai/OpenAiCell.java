@@ -4,6 +4,7 @@ import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Metric;
+import dev.kvlab.harness.api.Shard;
 import dev.kvlab.harness.api.config.CacheState;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.internal.CellClock;
@@ -18,6 +19,7 @@ import dev.kvlab.harness.internal.live.LiveLoop;
 import dev.kvlab.harness.internal.measure.Measurement;
 import dev.kvlab.harness.internal.measure.SummaryBuilder;
 import dev.kvlab.store.api.master.MasterStats;
+import dev.kvlab.workloads.api.ArrivalProcess;
 import dev.kvlab.workloads.api.Request;
 import dev.kvlab.workloads.api.RequestSource;
 import dev.kvlab.workloads.api.Workloads;
@@ -45,6 +47,9 @@ import org.HdrHistogram.Histogram;
  */
 final class OpenAiCell implements CellClock {
 
+    /** Extras of a request-split shard: its share ({@code K/N}), and the wall clock when its measured phase began (ms since the epoch). */
+    static final String REQUEST_SHARD = "request_shard", MEASURED_START_EPOCH_MS = "measured_phase_started_epoch_ms";
+
     /** Bounds of the spun tail before each send: as long as this machine's park overshoots, within these. */
     /** The harness's own request path runs this often on a loopback stand-in before the cell, with the workload's first requests. */
     private static final int WARMUP_ROUNDS = 400, WARMUP_REQUESTS = 16;
@@ -62,7 +67,7 @@ final class OpenAiCell implements CellClock {
     private CacheStateProtocol.Verdict verdict;
     private List<String> engines = new ArrayList<>();
     private PromMetrics before = PromMetrics.NONE, after = PromMetrics.NONE;
-    private long workBefore, busyBefore, httpCpuBefore, hotCached = -1;
+    private long measuredStartEpochMs, workBefore, busyBefore, httpCpuBefore, hotCached = -1;
     /** {@link #hotCached} when no warm-up response carried a cached-token count. */
     private static final long NOT_REPORTED = -2;
     private int checkedPrompts, tokenErrorMax;
@@ -90,7 +95,7 @@ final class OpenAiCell implements CellClock {
             selfTest = ClientWarmup.run(c, target, prompts, firstRequests, WARMUP_ROUNDS);
             loop = LiveLoop.adaptive(MIN_SPIN_NANOS, MAX_SPIN_NANOS);
             server = new EngineServer(target, c, loop, prompts);
-            if (spec.config().cacheState() == CacheState.COLD)
+            if (spec.config().cacheState() == CacheState.COLD && target.resetsCache())
                 verdict = new CacheStateProtocol(target, c, server, prompts).cold(spec.config().seed());
             return CellSteps.run(spec, this, observer, wallStartNanos);
         } finally {
@@ -120,6 +125,17 @@ final class OpenAiCell implements CellClock {
             tokenErrorMax = Math.max(tokenErrorMax, Math.abs(got - r.inputTokens()));
         }
         tokenCheck = checkedPrompts + " prompts tokenized by the server: largest difference to the workload's count " + tokenErrorMax + " tokens";
+    }
+
+    @Override
+    public ArrivalProcess arrivals(ArrivalProcess whole) {
+        return target.share() == null ? whole : new ShareOfArrivals(whole, target.share());
+    }
+
+    /** What a request-split shard other than 1 says of a cold cache: it leaves the reset to shard 1 (see {@link OpenAiConfig.Resolved#resetsCache}). */
+    private String coldLeftToShardOne() {
+        return "left to shard 1/" + target.share().count() + ": a request-split shard other than 1 does not reset (it would empty the cache the other"
+                + " shards' measured requests fill)";
     }
 
     @Override public EventLoop loop() { return loop; }
@@ -178,6 +194,7 @@ final class OpenAiCell implements CellClock {
         if (scraper != null) scraper.close();
         scraper = new EngineScraper(this::scrape, before, SCRAPE_EVERY);
         loop.resetFigures();
+        measuredStartEpochMs = System.currentTimeMillis();
         workBefore = loop.workCpuNanos();
         busyBefore = loop.busyNanos();
         httpCpuBefore = httpCpu();
@@ -191,8 +208,12 @@ final class OpenAiCell implements CellClock {
         x.put("target_kind", "openai");
         x.put("engines", String.join(" ", engines));
         x.put("target_model", target.model());
-        x.put("cache_state_protocol", verdict == null ? (spec.config().cacheState() == CacheState.HOT ? "primed by the warm-up" : "none") : verdict.protocol());
+        boolean leftCold = spec.config().cacheState() == CacheState.COLD && !target.resetsCache();
+        x.put("cache_state_protocol", verdict == null ? (spec.config().cacheState() == CacheState.HOT ? "primed by the warm-up"
+                : leftCold ? coldLeftToShardOne() : "none") : verdict.protocol());
         x.put("cache_state_verification", verdict != null ? verdict.verification()
+                : leftCold ? "not verified by this shard: shard 1 resets and verifies before its measured phase; shards are not synchronised,"
+                + " so requests this shard sends before that reset may meet a warm cache"
                 : hotCached > 0 ? "hits verified: the engine reported " + hotCached + " cached prompt tokens during the warm-up"
                 : hotCached == 0 ? "no hits: the engine reported 0 cached prompt tokens over the warm-up (it does not cache)"
                 : hotCached == NOT_REPORTED ? "not verified: the engine reports no cached-token counts (usage.prompt_tokens_details.cached_tokens, timings.cache_n)"
@@ -222,10 +243,22 @@ final class OpenAiCell implements CellClock {
         x.put("event_lag_p99_us", (double) loop.lag().getValueAtPercentile(99));
         x.put(EngineColumns.LOOPBACK_TTFT_P50, selfTest.p50Micros());
         x.put("harness_loopback_ttft_p99_us", selfTest.p99Micros());
+        if (target.share() != null) {
+            x.put(REQUEST_SHARD, target.share().label());
+            x.put(MEASURED_START_EPOCH_MS, measuredStartEpochMs);
+        }
         if (server.down()) {
             x.put("target_down", "every endpoint refused connections: the cell stopped sending");
-            x.put("unsent_requests", Math.max(0, CellSteps.requestCount(spec) - n));
+            x.put("unsent_requests", Math.max(0, requestsSent() - n));
         }
+    }
+
+    /** The requests this cell sends: the workload's, or this shard's share of them. */
+    private long requestsSent() {
+        long all = CellSteps.requestCount(spec);
+        if (target.share() == null) return all;
+        Shard s = target.share();
+        return all / s.count() + (all % s.count() >= s.index() ? 1 : 0);
     }
 
     @Override
@@ -256,6 +289,10 @@ final class OpenAiCell implements CellClock {
         d.put("workload", spec.workload().describe());
         d.put("target", "openai: " + target.endpoints() + " model " + target.model() + ", " + OpenAiConfig.label(target.api())
                 + ", routing " + OpenAiConfig.label(target.routing()) + ", extra_body " + target.extraBody());
+        if (target.share() != null)
+            d.put("load", "request-split shard " + target.share().label() + ": this host sent every " + target.share().count()
+                    + "-th request of the stream (positions i with i mod " + target.share().count() + " = " + (target.share().index() - 1)
+                    + ") at its intended time; kvlab merge adds the shards into one cell");
         d.put("cache_state", x.get("cache_state_protocol") + ": " + x.get("cache_state_verification"));
         d.put("prompts", words.words().size() + " single-token words" + (words.checked() ? " (checked by the server's tokenizer)" : " (unchecked)")
                 + "; " + tokenCheck);
