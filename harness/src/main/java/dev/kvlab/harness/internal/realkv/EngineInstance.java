@@ -70,10 +70,18 @@ final class EngineInstance implements AutoCloseable {
     private final MemorySegment[] bufs;
     private long[] held = new long[0];
     private double prefillNanosPerToken = Double.NaN, fetchNanosPerByte = Double.NaN;
+    private final int verifyEvery;
+    private final double verifyTolerance;
+    private long restoresSeen;
 
-    /** {@code store} null: no remote tier. {@code maxBlocks}: the most blocks a prompt has. */
+    /**
+     * {@code store} null: no remote tier. {@code maxBlocks}: the most blocks a prompt has. {@code verifyEvery}: every
+     * how many restores one is checked against a recompute (0: none), failing beyond {@code verifyTolerance}.
+     */
     EngineInstance(int index, LlamaContext ctx, KvStateLayout layout, Tiers tiers, Policy policy, KvBlockStore store, int maxBlocks,
-                   RealKvTotals totals, LongSupplier clock) {
+                   RealKvTotals totals, LongSupplier clock, int verifyEvery, double verifyTolerance) {
+        this.verifyEvery = verifyEvery;
+        this.verifyTolerance = verifyTolerance;
         this.ctx = ctx;
         this.layout = layout;
         this.vocab = ctx.model().vocabSize();
@@ -155,6 +163,7 @@ final class EngineInstance implements AutoCloseable {
             ended = true;
             if (p.remoteTokens() > 0) store.audit(r.blockKeys(), local, p.remoteTokens() / b, bufs);
             if (store != null) writeBack(r, start / b);
+            if (p.remoteTokens() > 0 && verifyEvery > 0 && restoresSeen++ % verifyEvery == 0) checkRestore(r, toks, start, logits);
             if (tiers.local()) held = Arrays.copyOf(r.blockKeys(), r.fullBlocks());
         } catch (RuntimeException e) {
             held = new long[0];
@@ -169,6 +178,26 @@ final class EngineInstance implements AutoCloseable {
         } finally {
             ev.idle();
         }
+    }
+
+    /**
+     * The sampled restore check: the same prompt recomputed in the restore's two batches (the restored prefix, then
+     * the rest) must give the next token's logits the restore gave, within the tolerance. Off the measured path
+     * (after the request completed); a mismatch is kept for the cell to fail on. Leaves the prompt in the context.
+     */
+    private void checkRestore(Request r, int[] toks, int start, float[] restored) {
+        long t0 = System.nanoTime();
+        ctx.clear();
+        ctx.prefill(0, toks, 0, start, 0);
+        float[] recomputed = ctx.prefill(0, toks, start, toks.length, start);
+        double d = 0;
+        for (int i = 0; i < restored.length; i++) d = Math.max(d, Math.abs(restored[i] - recomputed[i]));
+        totals.logitChecks.increment();
+        totals.logitCheckNanos.add(System.nanoTime() - t0);
+        totals.logitMaxDiff.accumulate(d);
+        if (!(d <= verifyTolerance))
+            totals.logitMismatch.compareAndSet(null, String.format(java.util.Locale.ROOT, "request %d: after restoring %d tokens the next "
+                    + "token's logits differ from a recompute of the same tokens by %.5g (tolerance %.5g)", r.id(), start, d, verifyTolerance));
     }
 
     /** Blocks from the first that {@code a} and {@code b} share, at most {@code max}. */

@@ -103,7 +103,8 @@ final class LlamaCell implements CellClock {
                     backend = b;
                     KvBlockStore store = new KvBlockStore(b, ns, payload, config.store().replicas(), totals);
                     for (int i = 0; i < contexts.size(); i++)
-                        instances.add(new EngineInstance(i, contexts.get(i), layout, config.tiers(), config.policy(), store, most[2], totals, loop::now));
+                        instances.add(new EngineInstance(i, contexts.get(i), layout, config.tiers(), config.policy(), store, most[2], totals, loop::now,
+                                target.verifyEvery(), target.verifyTolerance()));
                     server = new LlamaServer(loop, instances, config.cluster().router(), config.cluster().cacheAware(), config.seed());
                     try {
                         return CellSteps.run(spec, this, observer, wallStartNanos);
@@ -149,6 +150,8 @@ final class LlamaCell implements CellClock {
     @Override
     public void runPhase(WorkloadDriver d) {
         loop.run(() -> (d.done() || d.error() != null) && server.inFlight() == 0 && server.idle());
+        String mismatch = totals.logitMismatch.get();
+        if (mismatch != null) throw new IllegalStateException("verify_restore failed: " + mismatch);
     }
 
     @Override
@@ -205,6 +208,11 @@ final class LlamaCell implements CellClock {
         x.put("write_back_skipped", totals.writeSkipped.sum());
         totals.writeFailures().forEach((why, k) -> x.put("write_back_failed_" + why.replaceAll("[^a-z0-9]+", "_"), k));
         x.put("policy_recomputed_requests", totals.policyRecomputed.sum());
+        x.put("verify_restore", target.verifyEvery() == 0 ? "off" : "1 in " + target.verifyEvery() + " restores per instance, tolerance "
+                + target.verifyTolerance() + " (absolute, next-token logits, against a recompute in the restore's batches)");
+        x.put("verify_restore_checks", totals.logitChecks.sum());
+        x.put("verify_restore_max_logit_diff", totals.logitChecks.sum() == 0 ? Double.NaN : totals.logitMaxDiff.get());
+        x.put("verify_restore_ms_total", ms(totals.logitCheckNanos.sum()));
         totals.rejections().forEach((why, k) -> x.put("rejected_" + why, k));
         x.put("audit_hits_checked", backend.hitsChecked());
         x.put("audit_wrong_hits", backend.wrongHits());

@@ -16,7 +16,11 @@ final class RealKvTotals {
             transferNanos = new LongAdder(), verifyNanos = new LongAdder(), splitBytes = new LongAdder(), assembleBytes = new LongAdder(),
             restores = new LongAdder(), prefillTokens = new LongAdder(), prefillNanos = new LongAdder(), decodeTokens = new LongAdder(),
             decodeNanos = new LongAdder(), writtenBlocks = new LongAdder(), writtenBytes = new LongAdder(), writeSkipped = new LongAdder(),
-            unaudited = new LongAdder(), policyRecomputed = new LongAdder();
+            unaudited = new LongAdder(), policyRecomputed = new LongAdder(), logitChecks = new LongAdder(), logitCheckNanos = new LongAdder();
+    /** The largest next-token logit difference a sampled restore check found (verify_restore). */
+    final java.util.concurrent.atomic.DoubleAccumulator logitMaxDiff = new java.util.concurrent.atomic.DoubleAccumulator(Math::max, 0);
+    /** The first restore check that failed, for the cell's error (null: none); not reset, a failure fails the cell. */
+    final java.util.concurrent.atomic.AtomicReference<String> logitMismatch = new java.util.concurrent.atomic.AtomicReference<>();
     private final ConcurrentHashMap<String, LongAdder> rejected = new ConcurrentHashMap<>(), writeFailed = new ConcurrentHashMap<>();
 
     void rejected(String why) {
@@ -52,8 +56,9 @@ final class RealKvTotals {
     void reset() {
         for (LongAdder a : new LongAdder[] {splitNanos, assembleNanos, restoreNanos, transferNanos, verifyNanos, splitBytes, assembleBytes,
                 restores, prefillTokens, prefillNanos, decodeTokens, decodeNanos, writtenBlocks, writtenBytes, writeSkipped, unaudited,
-                policyRecomputed})
+                policyRecomputed, logitChecks, logitCheckNanos})
             a.reset();
+        logitMaxDiff.reset();
         rejected.clear();
         writeFailed.clear();
     }

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The llama.cpp target on a tiny synthesized model, on the live clock: a hot remote-only cell restores real KV
  * fetched from the store (the bytes per fetched token are the model's KV bytes per token plus the block header), a
- * corrupted store is recomputed and never used, and keys the target does not read are refused. Skipped with the
+ * sampled restore check finds the restored logits equal to a recompute's, a corrupted store is recomputed and never
+ * used, and keys the target does not read are refused. Skipped with the
  * reason where the pinned llama.cpp library is unavailable; with {@code KVLAB_CI=1} that fails instead.
  */
 class LlamaTargetTest {
@@ -66,7 +67,7 @@ class LlamaTargetTest {
 
     @Test
     void aHotRemoteCellRestoresTheModelsRealKvFromTheStore() {
-        CellResult r = new CellRunner().run(config());
+        CellResult r = new CellRunner().run(config("target.verify_restore=1 in 1"));
         var s = r.summary();
         assertThat(s.failed()).isZero();
         assertThat(s.completed()).isEqualTo(6);
@@ -80,6 +81,9 @@ class LlamaTargetTest {
         assertThat(perToken).isEqualTo(kvBytesPerToken + (double) KvBlockObject.HEADER_BYTES / 32);
         assertThat(((Number) r.json().get(RealKvColumns.KV_BYTES_PER_TOKEN)).longValue()).isEqualTo(kvBytesPerToken);
         assertThat(s.emulated()).contains("real engine on CPU").contains("synthesized random weights");
+        // every restore was checked against a recompute of the same tokens: the next token's logits agree
+        assertThat(((Number) r.json().get("verify_restore_checks")).longValue()).isEqualTo(r.json().get("restores"));
+        assertThat(((Number) r.json().get("verify_restore_max_logit_diff")).doubleValue()).isLessThanOrEqualTo(0.02);
     }
 
     @Test
@@ -98,5 +102,7 @@ class LlamaTargetTest {
                 .hasMessageContaining("llama.cpp target");
         assertThatThrownBy(() -> config("cluster.tp=2")).isInstanceOf(BadInputException.class).hasMessageContaining("'cluster.tp'");
         assertThatThrownBy(() -> config("target.threads=0")).isInstanceOf(BadInputException.class).hasMessageContaining("'target.threads'");
+        assertThatThrownBy(() -> config("target.verify_restore=every other")).isInstanceOf(BadInputException.class)
+                .hasMessageContaining("'target.verify_restore'");
     }
 }
