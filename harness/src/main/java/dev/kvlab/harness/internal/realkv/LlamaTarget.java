@@ -96,12 +96,12 @@ public final class LlamaTarget implements TargetProvider {
     @Override
     public CellResult run(RunConfig c, long wallStartNanos, CellObserver observer) {
         LlamaTargetConfig.Resolved t = target(c, k -> null);
-        boolean synthesized;
+        GgufModelInfo info;
         try {
-            synthesized = GgufModelInfo.read(t.model()).vocabulary().isPresent();
+            info = GgufModelInfo.read(t.model());
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-        return new LlamaCell(c, storePlan(c, k -> null), t, KvNamespace.sha256(t.model()), synthesized).run(wallStartNanos, observer);
+        return new LlamaCell(c, storePlan(c, k -> null), t, info.sha256(), info.synthVocab()).run(wallStartNanos, observer);
     }
 }
