@@ -187,6 +187,11 @@ final class LlamaCell implements CellClock {
         x.put("target_threads", target.threads());
         x.put("engine_kv_layout", layout.describe());
         x.put("engine_system_info", systemInfo);
+        boolean external = !"bundled".equals(config.store().backend());
+        x.put("cache_state_protocol", config.cacheState() == dev.kvlab.harness.api.config.CacheState.HOT
+                ? "primed by the warm-up pass (the instances' kept prefixes and the store)"
+                : "fresh contexts; " + (external ? "the external store " + config.store().backend() + " is not emptied (blocks of earlier runs of this model hit)"
+                : "the embedded store starts empty"));
         x.put("kv_namespace", ns.key(0).substring(0, ns.key(0).lastIndexOf('/') + 1));
         x.put(RealKvColumns.FETCHED_TOKENS, m.remoteHitTokens());
         x.put(RealKvColumns.KV_BYTES_PER_TOKEN, layout.bytesPerToken());
