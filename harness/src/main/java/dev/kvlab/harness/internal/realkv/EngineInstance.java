@@ -131,9 +131,15 @@ final class EngineInstance implements AutoCloseable {
                     totals.transferNanos.add(f.transferNanos());
                     totals.verifyNanos.add(f.verifyNanos());
                     if (f.bytes() > 0) fetchNanosPerByte = (double) f.transferNanos() / f.bytes();
-                    if (f.usable() > 0) restore(local, f.usable(), b);
-                    start = (local + f.usable()) * b;
-                    p = new Prefix(local * b, f.usable() * b, (local + f.available()) * b, f.bytes(), f.fallbacks(), System.nanoTime() - t0);
+                    int usable = f.usable(), fallbacks = f.fallbacks(), kept = local;
+                    if (usable > 0 && !restore(local, usable, b)) {
+                        // llama.cpp refused the assembled state: everything is recomputed, the fetched blocks counted as fallbacks
+                        fallbacks += usable;
+                        usable = 0;
+                        local = 0;
+                    }
+                    start = (local + usable) * b;
+                    p = new Prefix(local * b, usable * b, (kept + f.available()) * b, f.bytes(), fallbacks, System.nanoTime() - t0);
                 } else {
                     totals.policyRecomputed.increment();
                 }
@@ -217,8 +223,11 @@ final class EngineInstance implements AutoCloseable {
         };
     }
 
-    /** Restores the first {@code local + fetched} blocks: the kept prefix (taken from the context) then the fetched payloads. */
-    private void restore(int local, int fetched, int b) {
+    /**
+     * Restores the first {@code local + fetched} blocks: the kept prefix (taken from the context) then the fetched
+     * payloads. False (the context cleared, the reason counted) when llama.cpp refuses the assembled state.
+     */
+    private boolean restore(int local, int fetched, int b) {
         try (Arena a = Arena.ofConfined()) {
             List<MemorySegment> blocks = new ArrayList<>(local + fetched);
             if (local > 0) {
@@ -240,12 +249,19 @@ final class EngineInstance implements AutoCloseable {
             totals.assembleBytes.add(state.byteSize());
             long t2 = System.nanoTime();
             ctx.clear();
-            ctx.restore(0, state);
+            try {
+                ctx.restore(0, state);
+            } catch (IllegalStateException e) {
+                ctx.clear();
+                totals.rejected("restore_refused");
+                return false;
+            }
             totals.restoreNanos.add(System.nanoTime() - t2);
             totals.restores.increment();
             int tokens = (local + fetched) * b;
             if (ctx.maxPos(0) != tokens - 1)
                 throw new IllegalStateException("after the restore the sequence ends at position " + ctx.maxPos(0) + ", expected " + (tokens - 1));
+            return true;
         }
     }
 
