@@ -5,6 +5,12 @@ import dev.kvlab.cli.bench.Calibration;
 import dev.kvlab.cli.bench.TargetCalibration;
 import dev.kvlab.cli.bench.TargetCalibrationResult;
 import dev.kvlab.cli.store.RemoteStore;
+import dev.kvlab.harness.api.gguf.GgufModelInfo;
+import dev.kvlab.harness.internal.llama.LlamaLibrary;
+import dev.kvlab.harness.api.engine.EngineUnavailableException;
+import dev.kvlab.harness.api.BadInputException;
+import dev.kvlab.harness.internal.realkv.EngineCalibration;
+import java.nio.file.Files;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.KvBackend;
 import dev.kvlab.store.api.KvBackends;
@@ -66,9 +72,23 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--link", paramLabel = "SPEC", description = "the NIC rdma-emu emulates (default 200gbps@2us)")
     String link;
 
+    @Option(names = "--engine", paramLabel = "FILE.gguf", description = "calibrate a real engine instead: llama.cpp's prefill and decode of this "
+            + "GGUF model on this CPU, written as a catalog (the model and a calibrated 'hardware') for kvlab breakeven --catalog")
+    Path engine;
+
+    @Option(names = "--threads", defaultValue = "1", description = "with --engine: threads of the context [${DEFAULT-VALUE}]")
+    int threads;
+
+    @Option(names = "--prefix-tokens", defaultValue = "1024", description = "with --engine: tokens prefilled [${DEFAULT-VALUE}]")
+    int prefixTokens;
+
+    @Option(names = "--decode-tokens", defaultValue = "32", description = "with --engine: decode steps timed after the prefix [${DEFAULT-VALUE}]")
+    int decodeTokens;
+
     @Override
     public Integer call() throws Exception {
         Transports known = Transports.discover();
+        if (engine != null) return calibrateEngine();
         if (target != null) return calibrateTarget(known);
         if (json) throw new ParameterException(cmd.commandLine(), "--json needs --target (the local calibration writes a profile)");
         if (out == null) out = DEFAULT_OUT;
@@ -101,6 +121,39 @@ public final class CalibrateCommand implements Callable<Integer> {
         PrintWriter o = cmd.commandLine().getOut();
         o.println("wrote " + out.toAbsolutePath() + " (" + String.join(", ", profile.models().keySet()) + "; machine "
                 + profile.machine().getOrDefault("host", "?") + ", " + profile.created() + ")");
+        o.flush();
+        return Kvlab.EXIT_OK;
+    }
+
+    /** {@code --engine}: the engine's measured prefill and decode as a catalog file (default engine-catalog.yaml). */
+    private Integer calibrateEngine() throws Exception {
+        if (target != null) throw new ParameterException(cmd.commandLine(), "--engine and --target calibrate different things: give one");
+        if (threads < 1 || threads > 256) throw new ParameterException(cmd.commandLine(), "--threads must be in [1, 256], got " + threads);
+        Path file = out == null ? Path.of("engine-catalog.yaml") : out;
+        if (file.getFileName() == null || !(file.toString().endsWith(".yaml") || file.toString().endsWith(".yml")))
+            throw new ParameterException(cmd.commandLine(), "--out must name a .yaml file, got " + file);
+        checkWritable(file);
+        GgufModelInfo info = GgufModelInfo.read(engine);
+        LlamaLibrary lib;
+        try {
+            lib = LlamaLibrary.load();
+        } catch (EngineUnavailableException e) {
+            throw new BadInputException("--engine: llama.cpp is not available: " + e.getMessage());
+        }
+        EngineCalibration c;
+        try {
+            c = EngineCalibration.measure(lib, info, threads, prefixTokens, decodeTokens);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(cmd.commandLine(), e.getMessage(), e);
+        }
+        Files.writeString(file, c.catalogYaml());
+        PrintWriter o = cmd.commandLine().getOut();
+        o.printf(Locale.ROOT, "%s: prefill %d tokens in %.1f ms (%.0f tokens/s), decode %.2f ms/token, %d thread(s) (real engine on CPU)%n",
+                engine.getFileName(), prefixTokens, c.prefillSeconds() * 1e3, prefixTokens / c.prefillSeconds(), c.decodeSeconds() * 1e3, threads);
+        o.printf(Locale.ROOT, "as a roofline: %.3g FLOP/s, %.3g B/s (efficiency 1); it predicts prefill %.1f ms, decode %.2f ms%n",
+                c.hardwareSpec().bf16Flops(), c.hardwareSpec().hbmBandwidth(), c.predictedPrefill() * 1e3, c.predictedDecode() * 1e3);
+        o.println("wrote " + file.toAbsolutePath() + ": kvlab breakeven --catalog " + file + " --model " + c.modelSpec().id() + " --hardware "
+                + c.hardwareSpec().id() + " --dtype fp16 --link LINK");
         o.flush();
         return Kvlab.EXIT_OK;
     }
@@ -151,13 +204,13 @@ public final class CalibrateCommand implements Callable<Integer> {
      * new file (tried: the profile is written through a temporary sibling, then renamed).
      */
     static void checkWritable(Path out) {
-        if (java.nio.file.Files.isDirectory(out)) throw new dev.kvlab.harness.api.BadInputException("--out " + out + ": is a directory, not a profile file");
+        if (Files.isDirectory(out)) throw new dev.kvlab.harness.api.BadInputException("--out " + out + ": is a directory, not a profile file");
         Path dir = out.toAbsolutePath().getParent();
-        if (dir == null || !java.nio.file.Files.isDirectory(dir))
+        if (dir == null || !Files.isDirectory(dir))
             throw new dev.kvlab.harness.api.BadInputException("--out " + out + ": no such directory " + dir);
         try {
-            Path probe = java.nio.file.Files.createTempFile(dir, "." + out.getFileName(), ".probe");
-            java.nio.file.Files.delete(probe);
+            Path probe = Files.createTempFile(dir, "." + out.getFileName(), ".probe");
+            Files.delete(probe);
         } catch (java.io.IOException | UnsupportedOperationException e) {
             throw new dev.kvlab.harness.api.BadInputException("--out " + out + ": cannot write there (" + dir + " does not take new files"
                     + (e instanceof java.nio.file.AccessDeniedException ? ": permission denied" : "") + ")");

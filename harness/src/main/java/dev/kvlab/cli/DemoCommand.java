@@ -25,7 +25,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code kvlab demo}: the main job on embedded defaults: {@code ablations/default.yaml} (a capacity search of cold/hot x
  * none/local-only/remote-only/combined in sim, plus live cells over real TCP on the embedded store) into one bundle;
- * the capacity per configuration with its gain over no cache first, then the fixed-load cells, the bundle path last.
+ * the capacity per configuration with its gain over no cache first, then the fixed-load cells, with {@code --real-engine}
+ * the real-engine section ({@link RealEngineDemo}, its own bundle), the main bundle's path last.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = {"Runs the main job on embedded defaults: ablations/default.yaml (the capacity under SLO of cold/hot x "
@@ -46,6 +47,10 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--resume", description = "continue an interrupted demo in --out") boolean resume;
 
     @Option(names = "--archive", description = "also write the bundle as <bundle>.tar.gz") boolean archive;
+
+    @Option(names = "--real-engine", description = "add the real-engine section: llama.cpp in-process on a small synthesized model, "
+            + "cold/hot x none/remote-only/combined, its real KV through the store over TCP (ablations/real-kv-demo.yaml, its own bundle; "
+            + "about a minute more on 2 cores)") boolean realEngine;
 
     @Mixin InfluxOptions influx; // issue 7
 
@@ -79,6 +84,11 @@ public final class DemoCommand implements Callable<Integer> {
             c.path("cells").forEach(e -> e.path("probes").forEach(p -> probes.add(p.path("run").asText().replaceFirst("/r\\d+$", ""))));
         }
         headline(w, BundleJson.read(o.bundle().resolve(PartialBundle.SUMMARY_JSON)), probes);
+        if (realEngine) {
+            try (Heartbeat hb = MatrixExecution.heartbeat(spec, defaultMatrix().resolveSibling("real-kv-demo.yaml"))) {
+                RealEngineDemo.run(spec, out, hb);
+            }
+        }
         w.println(o.bundle());
         w.flush();
         return MatrixExecution.exitCode(BundleJson.read(o.bundle().resolve(PartialBundle.SUMMARY_JSON)));

@@ -27,6 +27,7 @@ public final class LiveFaults implements AutoCloseable {
 
     private final CellPlan plan;
     private final FaultPlan fault;
+    private final long corruptStride;
     private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "kvlab-fault");
         t.setDaemon(true);
@@ -40,15 +41,24 @@ public final class LiveFaults implements AutoCloseable {
     private final AtomicLong killed = new AtomicLong(), flipped = new AtomicLong();
     private volatile double unmountedAfter = Double.NaN, masterDown = Double.NaN, healedAt = Double.NaN;
 
-    private LiveFaults(CellPlan plan, FaultPlan fault) {
+    private LiveFaults(CellPlan plan, FaultPlan fault, long blockBytes) {
         this.plan = plan;
         this.fault = fault;
+        this.corruptStride = Math.max(64, blockBytes / 2);
     }
 
     /** The cell's faults, or null when it has none. */
     public static LiveFaults of(CellPlan plan) {
+        return of(plan, plan.blockBytes());
+    }
+
+    /**
+     * The cell's faults for a cell whose store objects are {@code blockBytes} long (a real engine's KV blocks, not
+     * the plan's model's): {@code corrupt} flips one byte in each half-block stretch it picks. Null: no fault.
+     */
+    public static LiveFaults of(CellPlan plan, long blockBytes) {
         FaultPlan f = FaultPlan.of(plan.config(), plan.leaseTtlNanos(), (k, why) -> new IllegalArgumentException(k + ": " + why));
-        return f.none() ? null : new LiveFaults(plan, f);
+        return f.none() ? null : new LiveFaults(plan, f, blockBytes);
     }
 
     /** Starts the fault cell's store; the returned backend is its client (closing it stops the store). */
@@ -80,7 +90,7 @@ public final class LiveFaults implements AutoCloseable {
                 killed.set(store.kill(fault.hitNodes()));
                 unmountedAfter = store.awaitUnmounted(fault.hitNodes(), Duration.ofNanos(fault.livenessNanos()).plusSeconds(10));
             }
-            case CORRUPT -> flipped.set(store.corrupt(fault.hitNodes(), fault.corruptFraction(), Math.max(64, plan.blockBytes() / 2)));
+            case CORRUPT -> flipped.set(store.corrupt(fault.hitNodes(), fault.corruptFraction(), corruptStride));
             case LEASE_EXPIRY -> lasting(LinkFault.readDelay(Duration.ofNanos(fault.readDelayNanos())));
             case LINK_DELAY -> lasting(new LinkFault(Duration.ofNanos(fault.linkDelayNanos()), Duration.ofNanos(fault.linkJitterNanos()), 0));
             case LINK_LOSS -> lasting(LinkFault.loss(fault.linkLoss()));

@@ -1,0 +1,130 @@
+package dev.kvlab.harness.internal.realkv;
+
+import dev.kvlab.harness.internal.live.AuditedBackend;
+import dev.kvlab.store.api.GetResult;
+import dev.kvlab.store.api.PutStatus;
+import dev.kvlab.store.api.ReplicateConfig;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A real engine's KV blocks in kvlab's store (behind the live cells' independent audit): fetches a run of blocks and
+ * keeps the longest verified prefix of it, writes blocks back. A block counts only when the store says hit and its
+ * header says it is the block asked for, intact ({@link KvBlockObject#verify}); the first that fails ends the usable
+ * run, and it and every later block the store held are recomputed, counted as fallbacks. Thread-safe (one call per
+ * instance worker at a time, on that worker's buffers).
+ */
+final class KvBlockStore {
+
+    private final AuditedBackend backend;
+    private final KvNamespace ns;
+    private final long payloadBytes;
+    private final ReplicateConfig replicate;
+    private final RealKvTotals totals;
+
+    KvBlockStore(AuditedBackend backend, KvNamespace ns, long payloadBytes, int replicas, RealKvTotals totals) {
+        this.backend = backend;
+        this.ns = ns;
+        this.payloadBytes = payloadBytes;
+        this.replicate = ReplicateConfig.replicas(replicas);
+        this.totals = totals;
+    }
+
+    long objectBytes() {
+        return KvBlockObject.objectBytes(payloadBytes);
+    }
+
+    long payloadBytes() {
+        return payloadBytes;
+    }
+
+    MemorySegment allocate() {
+        return backend.allocateBuffer(objectBytes());
+    }
+
+    /**
+     * What a fetch gave.
+     *
+     * @param usable       blocks from the first asked for that verified (their payloads are in the buffers)
+     * @param available    blocks the store held in a row from the first (hit or failed, before the first miss)
+     * @param fallbacks    blocks the store held that are recomputed because an earlier or this block failed
+     * @param bytes        bytes the store delivered
+     * @param transferNanos the get's time
+     * @param verifyNanos  the header checks' time
+     */
+    record Fetched(int usable, int available, int fallbacks, long bytes, long transferNanos, long verifyNanos) {
+        static final Fetched NONE = new Fetched(0, 0, 0, 0, 0, 0);
+    }
+
+    /** Fetches blocks {@code keys[from, to)} into {@code bufs[0, to-from)}. */
+    Fetched fetch(long[] keys, int from, int to, int blockTokens, MemorySegment[] bufs) {
+        if (to <= from) return Fetched.NONE;
+        List<String> ks = new ArrayList<>(to - from);
+        List<MemorySegment> ds = new ArrayList<>(to - from);
+        for (int b = from; b < to; b++) {
+            ks.add(ns.key(keys[b]));
+            ds.add(bufs[b - from]);
+        }
+        long t0 = System.nanoTime();
+        List<GetResult> got = backend.batchGetInto(ks, ds);
+        long t1 = System.nanoTime();
+        int usable = 0, available = 0, fallbacks = 0;
+        long bytes = 0;
+        boolean failed = false;
+        for (int i = 0; i < got.size(); i++) {
+            GetResult g = got.get(i);
+            if (!g.isHit()) {
+                if (!g.status().isFault()) break; // a miss ends what the store holds
+                available++;
+                fallbacks++;
+                failed = true;
+                totals.rejected("store_" + g.status().name().toLowerCase(java.util.Locale.ROOT));
+                continue;
+            }
+            available++;
+            bytes += g.length();
+            if (failed) {
+                fallbacks++;
+                continue;
+            }
+            String why = KvBlockObject.verify(ds.get(i), g.length(), keys[from + i], blockTokens, payloadBytes);
+            if (why != null) {
+                failed = true;
+                fallbacks++;
+                totals.rejected(why.startsWith("payload checksum") ? "block_checksum" : "block_header");
+                continue;
+            }
+            usable++;
+        }
+        return new Fetched(usable, available, fallbacks, bytes, t1 - t0, System.nanoTime() - t1);
+    }
+
+    /** The audit's verdict on blocks {@code keys[from, from+n)} just used from {@code bufs}: counts wrong hits used. */
+    void audit(long[] keys, int from, int n, MemorySegment[] bufs) {
+        for (int i = 0; i < n; i++) {
+            if (backend.check(ns.key(keys[from + i]), bufs[i], objectBytes()) == AuditedBackend.Verdict.UNKNOWN) totals.unaudited();
+        }
+    }
+
+    /** Which of blocks {@code keys[from, to)} the store holds already. */
+    boolean[] exists(long[] keys, int from, int to) {
+        List<String> ks = new ArrayList<>(to - from);
+        for (int b = from; b < to; b++) ks.add(ns.key(keys[b]));
+        return backend.batchExists(ks);
+    }
+
+    /** Writes sealed objects {@code bufs[i]} under {@code keys[i]}; returns how many the store took. */
+    int write(List<Long> keys, List<MemorySegment> bufs) {
+        if (keys.isEmpty()) return 0;
+        List<String> ks = new ArrayList<>(keys.size());
+        for (long k : keys) ks.add(ns.key(k));
+        List<PutStatus> st = backend.batchPut(ks, bufs, replicate);
+        int ok = 0;
+        for (PutStatus s : st) {
+            if (s.isStored()) ok++;
+            else totals.writeFailed(s.name().toLowerCase(java.util.Locale.ROOT));
+        }
+        return ok;
+    }
+}

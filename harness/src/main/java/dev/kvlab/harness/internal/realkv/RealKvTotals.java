@@ -1,0 +1,65 @@
+package dev.kvlab.harness.internal.realkv;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What the instances' workers did with real KV since the last {@link #reset} (the cell resets it as its measured
+ * phase starts): the layout conversion (split, assemble) timed apart from the transfer and the restore, prefill
+ * work, blocks written, and why blocks were not used. Thread-safe: the workers add, the loop reads after the phase.
+ */
+final class RealKvTotals {
+
+    final LongAdder splitNanos = new LongAdder(), assembleNanos = new LongAdder(), restoreNanos = new LongAdder(),
+            transferNanos = new LongAdder(), verifyNanos = new LongAdder(), splitBytes = new LongAdder(), assembleBytes = new LongAdder(),
+            restores = new LongAdder(), prefillTokens = new LongAdder(), prefillNanos = new LongAdder(), decodeTokens = new LongAdder(),
+            decodeNanos = new LongAdder(), writtenBlocks = new LongAdder(), writtenBytes = new LongAdder(), writeSkipped = new LongAdder(),
+            unaudited = new LongAdder(), policyRecomputed = new LongAdder(), logitChecks = new LongAdder(), logitCheckNanos = new LongAdder();
+    /** The largest next-token logit difference a sampled restore check found (verify_restore). */
+    final java.util.concurrent.atomic.DoubleAccumulator logitMaxDiff = new java.util.concurrent.atomic.DoubleAccumulator(Math::max, 0);
+    /** The first restore check that failed, for the cell's error (null: none); not reset, a failure fails the cell. */
+    final java.util.concurrent.atomic.AtomicReference<String> logitMismatch = new java.util.concurrent.atomic.AtomicReference<>();
+    private final ConcurrentHashMap<String, LongAdder> rejected = new ConcurrentHashMap<>(), writeFailed = new ConcurrentHashMap<>();
+
+    void rejected(String why) {
+        rejected.computeIfAbsent(why, k -> new LongAdder()).increment();
+    }
+
+    void writeFailed(String why) {
+        writeFailed.computeIfAbsent(why, k -> new LongAdder()).increment();
+    }
+
+    void unaudited() {
+        unaudited.increment();
+    }
+
+    /** Blocks rejected after a fetch, by reason. */
+    Map<String, Long> rejections() {
+        Map<String, Long> m = new TreeMap<>();
+        rejected.forEach((k, v) -> m.put(k, v.sum()));
+        return m;
+    }
+
+    long rejectedBlocks() {
+        return rejected.values().stream().mapToLong(LongAdder::sum).sum();
+    }
+
+    /** Write-backs the store refused, by status. */
+    Map<String, Long> writeFailures() {
+        Map<String, Long> m = new TreeMap<>();
+        writeFailed.forEach((k, v) -> m.put(k, v.sum()));
+        return m;
+    }
+
+    void reset() {
+        for (LongAdder a : new LongAdder[] {splitNanos, assembleNanos, restoreNanos, transferNanos, verifyNanos, splitBytes, assembleBytes,
+                restores, prefillTokens, prefillNanos, decodeTokens, decodeNanos, writtenBlocks, writtenBytes, writeSkipped, unaudited,
+                policyRecomputed, logitChecks, logitCheckNanos})
+            a.reset();
+        logitMaxDiff.reset();
+        rejected.clear();
+        writeFailed.clear();
+    }
+}
