@@ -25,10 +25,14 @@ import java.util.Set;
  * @param earlyStop        live probes stop sending once their verdict is decided at 95% (binomial, first look after
  *                         max(min_requests, {@value #EARLY_STOP_FIRST_LOOK}) requests; {@code rule: attainment} only) [true]
  * @param cells            which cells are searched: factor → levels (every cell when empty); other cells run once at their own load
+ * @param maxPasses        a sim probe whose Wilson interval straddles the target is run again on its workload 2, 4, ... times
+ *                         over ({@code workload.passes}, the same stream made longer) until the interval excludes the target
+ *                         or this many passes (the cap) were run; 1 = never extended [8]
+ * @param replicates       replicates of every searched cell (seeds {@code seed + k}); 0 = the matrix's {@code replicates} [0]
  */
 public record CapacitySpec(String knob, double start, double min, double max, double targetAttainment, String rule,
                            double precision, int maxProbes, long minRequests, double minDurationSeconds, double budgetSeconds,
-                           boolean earlyStop, Map<String, Set<String>> cells) {
+                           boolean earlyStop, Map<String, Set<String>> cells, int maxPasses, int replicates) {
 
     /** The fewest measured requests before a live probe's first early-stop look. */
     public static final long EARLY_STOP_FIRST_LOOK = 50;
@@ -37,8 +41,18 @@ public record CapacitySpec(String knob, double start, double min, double max, do
     public static final List<String> KNOBS = List.of("workload.arrival.rate", "workload.arrival.speedup", "workload.arrival.users",
             "workload.arrival.max_concurrency");
 
+    /** Default of {@code max_passes}. */
+    public static final int MAX_PASSES = 8;
+
     public CapacitySpec {
         cells = Map.copyOf(cells);
+        if (maxPasses < 1) throw new IllegalArgumentException("max_passes must be >= 1, got " + maxPasses);
+        if (replicates < 0) throw new IllegalArgumentException("replicates must be >= 0, got " + replicates);
+    }
+
+    /** The passes a probe's extension runs next after {@code passes}: double, at most {@code max_passes}. */
+    public int nextPasses(int passes) {
+        return (int) Math.min((long) passes * 2, maxPasses);
     }
 
     /** Whether the knob takes whole numbers ({@code users}, {@code max_concurrency}). */

@@ -26,7 +26,8 @@ import java.util.function.Function;
 public final class CapacityParser {
 
     static final List<String> KEYS = List.of("knob", "start", "min", "max", "target_attainment", "rule", "precision", "max_probes",
-            "min_requests", "min_duration", "budget", "early_stop", "cells");
+            "min_requests", "min_duration", "budget", "early_stop", "cells",
+            "max_passes", "replicates");
 
     private CapacityParser() {}
 
@@ -92,7 +93,12 @@ public final class CapacityParser {
                 select.put(e.getKey(), vs);
             });
         }
-        CapacitySpec spec = new CapacitySpec(knob, start, min, max, target, rule, precision, maxProbes, minRequests, minDuration, budget, earlyStop, select);
+        long maxPasses = o.hasNonNull("max_passes") ? whole(o, "max_passes", where, 1) : CapacitySpec.MAX_PASSES;
+        if (maxPasses > 1024) throw bad(where, "/max_passes", "max_passes: at most 1024 (a probe's workload that many times over), got " + o.get("max_passes"));
+        long replicates = o.hasNonNull("replicates") ? whole(o, "replicates", where, 1) : 0;
+        if (replicates > 1000) throw bad(where, "/replicates", "replicates: at most 1000 per searched cell, got " + o.get("replicates"));
+        CapacitySpec spec = new CapacitySpec(knob, start, min, max, target, rule, precision, maxProbes, minRequests, minDuration, budget, earlyStop, select,
+                (int) maxPasses, (int) replicates);
         int searched = 0;
         for (MatrixCell c : cells) {
             if (!spec.searches(c.factors())) continue;

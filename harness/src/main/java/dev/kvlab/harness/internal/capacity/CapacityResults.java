@@ -33,8 +33,14 @@ public final class CapacityResults {
     public static final List<String> AT_CAPACITY = List.of("goodput_rps", "slo_attainment", "ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms",
             "tpot_p99_ms", "itl_p50_ms", "itl_p99_ms", "local_hit_ratio", "remote_hit_ratio", "fetched_bytes");
 
+    /** What the {@code undecided} flag says, in plain words (the table's legend and capacity.json). */
+    public static final String UNDECIDED = "undecided: at some load the SLO attainment was too close to the target to tell pass from fail "
+            + "even after the probe ran its longest allowed workload (its 95% interval still contains the target); the search took the "
+            + "measured attainment at face value there";
+
     private final MatrixSpec spec;
     private final List<ObjectNode> entries;
+    private final Map<String, JsonNode> extra = new LinkedHashMap<>();
 
     private CapacityResults(MatrixSpec spec, List<ObjectNode> entries) {
         this.spec = spec;
@@ -89,6 +95,14 @@ public final class CapacityResults {
             o.put("valid", p.valid());
             o.put("passed", p.passed());
             o.put("undecided", p.undecided());
+            o.put("verdict", p.verdict());
+            o.put("passes", p.passes());
+            o.put("max_passes", p.maxPasses());
+            o.put("cap_requests", p.capRequests());
+            if (p.passesRun().size() > 1) {
+                ArrayNode ext = o.putArray("extended_from");
+                for (int n : p.passesRun().subList(0, p.passesRun().size() - 1)) ext.add(n);
+            }
             o.set("goodput_rps", p.summary().path("goodput_rps").deepCopy());
             o.set("simulated_seconds", p.summary().path("simulated_seconds").deepCopy());
             o.set("wall_seconds", num(p.wallSeconds()));
@@ -214,6 +228,11 @@ public final class CapacityResults {
     }
 
 
+    /** Adds a top-level section to {@code capacity.json} (after {@code summary}). */
+    public void extra(String key, JsonNode value) {
+        extra.put(key, value);
+    }
+
     public List<ObjectNode> entries() {
         return entries;
     }
@@ -235,12 +254,15 @@ public final class CapacityResults {
         o.put("min_duration_s", c.minDurationSeconds());
         o.put("budget_s", c.budgetSeconds());
         o.put("early_stop", c.earlyStop());
+        o.put("max_passes", c.maxPasses());
+        o.put("undecided_means", UNDECIDED);
         o.put("interval", "per probe: Wilson 95% on the share of measured requests meeting the SLO; across replicates: Student t 95%, paired vs the baseline");
         if (spec.baseline() == null) o.putNull("baseline");
         else o.put("baseline", spec.baseline());
         ArrayNode cells = o.putArray("cells");
         entries.forEach(cells::add);
         o.set("summary", summary());
+        extra.forEach(o::set);
         return BundleJson.pretty(o);
     }
 

@@ -36,10 +36,57 @@ public final class CapacitySearch implements Experiment {
     private final CapacitySpec c;
     private final Map<String, CellRun> probeRuns = new ConcurrentHashMap<>();
     private final Map<String, ProbeResult> judged = new ConcurrentHashMap<>();
+    private final OperatingPoint operatingPoint;
+    private final Map<String, CellRun> atOperatingPoint = new ConcurrentHashMap<>();
 
     public CapacitySearch(MatrixSpec spec) {
         this.spec = spec;
         this.c = spec.capacity();
+        this.operatingPoint = OperatingPoint.of(spec.resolved());
+    }
+
+    /**
+     * The runs of a cell the search leaves out: as configured, or with an operating point at {@code fraction} x its
+     * reference cell's mean capacity, once every search of the reference has finished (null until then).
+     */
+    List<CellRun> fixedRuns(MatrixCell cell, RunRecords recorded) {
+        if (operatingPoint == null) return cell.runs();
+        double load = operatingLoad(cell, recorded);
+        if (Double.isNaN(load)) return null;
+        List<CellRun> out = new ArrayList<>();
+        for (CellRun r : cell.runs()) out.add(atOperatingPoint.computeIfAbsent(r.label(), k -> operatingPoint.at(r, load)));
+        return out;
+    }
+
+    /** The load the operating point gives {@code cell}: NaN while its reference is still searched. */
+    double operatingLoad(MatrixCell cell, RunRecords recorded) {
+        MatrixCell ref = operatingPoint.reference(cell, spec.cells(), c);
+        List<Double> caps = new ArrayList<>();
+        for (CellRun r : ref.runs()) {
+            Trace t = trace(r, recorded);
+            if (!t.finished()) return Double.NaN;
+            Bracket.Decision d = t.decision();
+            caps.add(d.status() != Bracket.Status.BUDGET && Double.isFinite(d.lo()) ? d.lo() : Double.NaN);
+        }
+        double mean = dev.kvlab.harness.internal.bundle.ReplicateStats.mean(caps).mean();
+        if (!(mean > 0))
+            throw new IllegalStateException(operatingPoint.where() + ": " + operatingPoint.key() + ": " + ref.id() + " has no capacity (every replicate "
+                    + "must find one) to run " + cell.id() + " at " + operatingPoint.fraction() + " of it");
+        return operatingPoint.load(mean);
+    }
+
+    /** capacity.json's {@code operating_point}: the spec and, per cell run there, its reference and resolved load. */
+    private com.fasterxml.jackson.databind.node.ObjectNode operatingPointJson(RunRecords recorded) {
+        ObjectNode o = operatingPoint.json();
+        ObjectNode cs = o.putObject("cells");
+        for (MatrixCell cell : spec.cells()) {
+            if (c.searches(cell.factors())) continue;
+            ObjectNode e = cs.putObject(cell.id());
+            e.put("reference", operatingPoint.reference(cell, spec.cells(), c).id());
+            double load = operatingLoad(cell, recorded);
+            e.set("load", CapacityResults.num(load));
+        }
+        return o;
     }
 
     /**
@@ -61,22 +108,26 @@ public final class CapacitySearch implements Experiment {
         List<CellRun> done = new ArrayList<>(), next = new ArrayList<>();
         for (MatrixCell cell : spec.cells()) {
             if (!c.searches(cell.factors())) {
-                for (CellRun r : cell.runs()) (recorded.recorded(r) ? done : next).add(r);
+                List<CellRun> runs = fixedRuns(cell, recorded);
+                if (runs != null) for (CellRun r : runs) (recorded.recorded(r) ? done : next).add(r);
                 continue;
             }
             Map<String, List<CellRun>> byProbeCell = new LinkedHashMap<>();
             Map<String, Double> loadOf = new LinkedHashMap<>();
+            Map<String, Integer> passesOf = new LinkedHashMap<>();
             for (CellRun r : cell.runs()) {
                 Trace t = trace(r, recorded);
                 if (t.next() != null) next.add(t.next());
-                for (ProbeResult p : t.probes()) {
-                    CellRun pr = probe(r, p.load());
-                    byProbeCell.computeIfAbsent(pr.cell(), k -> new ArrayList<>()).add(pr);
-                    loadOf.put(pr.cell(), p.load());
-                }
+                for (ProbeResult p : t.probes())
+                    for (int passes : p.passesRun()) {
+                        CellRun pr = probe(r, p.load(), passes);
+                        byProbeCell.computeIfAbsent(pr.cell(), k -> new ArrayList<>()).add(pr);
+                        loadOf.put(pr.cell(), p.load());
+                        passesOf.put(pr.cell(), passes);
+                    }
             }
             List<String> ids = new ArrayList<>(byProbeCell.keySet());
-            ids.sort(Comparator.comparingDouble(loadOf::get));
+            ids.sort(Comparator.comparingDouble((String id) -> loadOf.get(id)).thenComparingInt(passesOf::get));
             for (String id : ids) {
                 List<CellRun> rs = byProbeCell.get(id);
                 rs.sort(Comparator.comparingInt(CellRun::replicate));
@@ -104,27 +155,55 @@ public final class CapacitySearch implements Experiment {
             if (d.status() == Bracket.Status.PROBE && c.budgetSeconds() > 0 && wall >= c.budgetSeconds())
                 d = new Bracket.Decision(Bracket.Status.BUDGET, Double.NaN, d.lo(), d.hi());
             if (d.status() != Bracket.Status.PROBE) return new Trace(base, probes, d, null);
-            CellRun pr = probe(base, d.load());
-            JsonNode s = recorded.summary(pr);
-            if (s == null) return new Trace(base, probes, d, pr);
             double load = d.load();
-            ProbeResult p = judged.computeIfAbsent(pr.label(), k -> ProbeResult.judge(c, pr, load, s, recorded.dir(pr)));
+            int cap = maxPasses(base);
+            List<Integer> passesRun = new ArrayList<>();
+            ProbeResult p = null;
+            for (int passes = 1; ; passes = c.nextPasses(passes)) {
+                CellRun pr = probe(base, load, passes);
+                JsonNode s = recorded.summary(pr);
+                if (s == null) return new Trace(base, probes, d, pr);
+                if (p != null) wall += p.wallSeconds();
+                passesRun.add(passes);
+                int n = passes;
+                p = judged.computeIfAbsent(pr.label(), k -> ProbeResult.judge(c, pr, load, s, recorded.dir(pr), n, cap, List.copyOf(passesRun)));
+                if (!p.undecided() || passes >= cap) break; // decided, or at its cap: undecided
+            }
             probes.add(p);
             verdicts.add(new Bracket.Probe(p.load(), p.passed()));
             wall += p.wallSeconds();
         }
     }
 
+    /**
+     * The most passes a probe of {@code base} may run: {@code max_passes} for a sim cell on a generated workload; 1 for
+     * live cells (their early stop decides) and traces (replayed once).
+     */
+    int maxPasses(CellRun base) {
+        boolean generated = base.config().workload().generator() != null && !base.config().workload().generator().isNull();
+        return base.mode() == Mode.SIM && generated ? c.maxPasses() : 1;
+    }
+
     /** The probe of {@code base} at {@code load}: the same cell and seed with the knob set, cell id {@code <cell>@<load>}. */
     public CellRun probe(CellRun base, double load) {
+        return probe(base, load, 1);
+    }
+
+    /**
+     * The probe of {@code base} at {@code load} on its workload {@code passes} times over ({@code workload.passes}):
+     * cell id {@code <cell>@<load>}, or {@code <cell>@<load>x<passes>} for an extended probe.
+     */
+    public CellRun probe(CellRun base, double load, int passes) {
         String label = Bracket.format(load);
-        return probeRuns.computeIfAbsent(base.cell() + "@" + label + "/r" + base.replicate(), k -> {
+        String id = base.cell() + "@" + label + (passes > 1 ? "x" + passes : "");
+        return probeRuns.computeIfAbsent(id + "/r" + base.replicate(), k -> {
             ObjectNode tree = base.tree().deepCopy();
             String[] path = c.knob().split("\\.");
             ObjectNode at = tree;
             for (int i = 0; i < path.length - 1; i++) at = at.get(path[i]) instanceof ObjectNode o ? o : at.putObject(path[i]);
             if (c.integral()) at.put(path[path.length - 1], (long) load);
             else at.put(path[path.length - 1], load);
+            if (passes > 1) (tree.get("workload") instanceof ObjectNode w ? w : tree.putObject("workload")).put("passes", passes);
             if (base.mode() == Mode.LIVE && c.earlyStop() && c.rule().equals("attainment")) {
                 ObjectNode m = tree.get("measurement") instanceof ObjectNode o ? o : tree.putObject("measurement");
                 ObjectNode es = m.putObject("early_stop");
@@ -133,26 +212,31 @@ public final class CapacitySearch implements Experiment {
             }
             RunConfig rc;
             try {
-                rc = ConfigTree.parse(JsonOutput.mapper().writeValueAsString(tree), base.label() + " at " + c.knob() + "=" + label, null).bind();
+                rc = ConfigTree.parse(JsonOutput.mapper().writeValueAsString(tree), base.label() + " at " + c.knob() + "=" + label
+                        + (passes > 1 ? ", workload.passes=" + passes : ""), null).bind();
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
             Map<String, String> factors = new LinkedHashMap<>(base.factors());
             factors.put(c.knob(), label);
-            return new CellRun(base.cell() + "@" + label, base.index(), factors, base.replicate(), base.seed(), base.mode(), rc, tree);
+            if (passes > 1) factors.put("workload.passes", Integer.toString(passes));
+            return new CellRun(id, base.index(), factors, base.replicate(), base.seed(), base.mode(), rc, tree);
         });
     }
 
     @Override
     public int maxRuns() {
         int n = 0;
-        for (MatrixCell cell : spec.cells()) n += cell.runs().size() * (c.searches(cell.factors()) ? c.maxProbes() : 1);
+        int steps = 1; // runs per probe at most: 1, 2, 4, ... passes up to the cap
+        for (int p = 1; p < c.maxPasses(); p = c.nextPasses(p)) steps++;
+        for (MatrixCell cell : spec.cells()) n += cell.runs().size() * (c.searches(cell.factors()) ? c.maxProbes() * steps : 1);
         return n;
     }
 
     @Override
     public Map<String, byte[]> results(RunRecords recorded, String runId) throws IOException {
         CapacityResults r = CapacityResults.of(spec, traces(recorded));
+        if (operatingPoint != null) r.extra(OperatingPoint.RESOLVED, operatingPointJson(recorded));
         Map<String, byte[]> files = new LinkedHashMap<>();
         files.put(CapacityResults.JSON, r.json(runId));
         files.put(CapacityResults.CSV, r.csv());

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.BadInputException;
 import dev.kvlab.harness.api.CapacitySpec;
 import dev.kvlab.harness.internal.capacity.CapacityParser;
+import dev.kvlab.harness.internal.capacity.OperatingPoint;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.MatrixCell;
 import dev.kvlab.harness.api.MatrixSpec;
@@ -183,6 +184,7 @@ public final class MatrixParser {
                                     MatrixSpec.Expansion progress) {
         ObjectNode root = located.root();
         for (String k : MATRIX_KEYS) base.remove(k);
+        OperatingPoint operatingPoint = OperatingPoint.take(base, ptr -> where(located, ptr));
 
         String name = text(located, "name", defName);
         String description = root.has("description") ? text(located, "description", null) : null;
@@ -233,6 +235,7 @@ public final class MatrixParser {
             String key = s.substring(0, eq).strip();
             String value = s.substring(eq + 1);
             appliedSets.add(s);
+            if (operatingPoint != null && key.equals(operatingPoint.key())) operatingPoint = null; // a plain load given instead
             if (key.equals("replicates")) {
                 try {
                     replicates = Integer.parseInt(value.strip());
@@ -339,7 +342,9 @@ public final class MatrixParser {
                 if (f.groups() != null && conflicts(capacity.knob(), f))
                     throw new BadInputException(where(located, "/capacity/knob") + ": capacity.knob " + capacity.knob()
                             + " is also set by the levels of factor '" + f.key() + "'; a capacity search varies it itself");
+            if (capacity != null && capacity.replicates() > 0) cells = CapacityReplicates.apply(capacity, cells, replicates);
         }
+        if (operatingPoint != null) operatingPoint.check(capacity, cells);
 
         List<MatrixSpec.Input> inputs = new ArrayList<>();
         if (file != null) inputs.add(InputFiles.hash(file));
@@ -373,6 +378,7 @@ public final class MatrixParser {
         appliedSets.forEach(sa::add);
         if (mode != null) resolved.put("mode", mode.label());
         if (capacity != null) resolved.set("capacity", capacityJson(capacity));
+        if (operatingPoint != null) resolved.set(OperatingPoint.RESOLVED, operatingPoint.json());
 
         String sha = hash(name, resolved, cells, inputs);
         return new MatrixSpec(name, file, description, factorLabels, replicates, baseline, cells, inputs, sha, resolved, capacity);
