@@ -37,6 +37,13 @@ final class CapacityTable {
                     num(c.path("local_hit_ratio_at_capacity").path("mean")), num(c.path("remote_hit_ratio_at_capacity").path("mean")),
                     num(c.path("goodput_rps_at_capacity").path("mean")), String.join(" ", flags));
         }
+        List<String> legend = new ArrayList<>();
+        for (String f : List.of("undecided", "wide")) {
+            boolean any = false;
+            for (JsonNode c : cap.path("summary")) for (JsonNode x : c.path("flags")) any |= x.asText().equals(f);
+            if (any && cap.path(f + "_means").isTextual()) legend.add(cap.path(f + "_means").asText());
+        }
+        for (String l : legend) out.println("  " + l);
         out.println();
         out.flush();
     }

@@ -35,8 +35,17 @@ public final class CapacityResults {
 
     /** What the {@code undecided} flag says, in plain words (the table's legend and capacity.json). */
     public static final String UNDECIDED = "undecided: at some load the SLO attainment was too close to the target to tell pass from fail "
-            + "even after the probe ran its longest allowed workload (its 95% interval still contains the target); the search took the "
-            + "measured attainment at face value there";
+            + "even after the probe ran its longest allowed workload (max_passes times its requests; its 95% interval still contains the "
+            + "target), and that verdict could move the capacity by more than the precision asked: the search took the measured "
+            + "attainment at face value there, so the capacity may be off by more than the precision. (A probe that close to the "
+            + "target inside a bisection bracket already within twice the precision is the knee itself: it is counted in "
+            + "undecided_at_knee and leaves the answer within the precision.)";
+
+    /** A capacity whose 95% half-width exceeds this share of its mean is flagged {@code wide}: not an answer to act on. */
+    public static final double WIDE = 0.10;
+    /** What the {@code wide} flag says. */
+    public static final String WIDE_MEANS = "wide: the replicates disagree: the capacity's 95% interval is wider than +-10% of it; more "
+            + "replicates or longer probes would narrow it, until then read it as a rough figure, not an answer";
 
     private final MatrixSpec spec;
     private final List<ObjectNode> entries;
@@ -77,6 +86,8 @@ public final class CapacityResults {
         for (String col : AT_CAPACITY) e.set(col, atCap == null ? JsonNodeFactory.instance.nullNode() : atCap.summary().path(col).deepCopy());
         e.set("capacity_run", atCap == null ? JsonNodeFactory.instance.nullNode() : JsonNodeFactory.instance.textNode(atCap.run()));
         e.put("probes_used", t.probes().size());
+        e.put("runs_used", t.probes().stream().mapToInt(p -> p.passesRun().size()).sum());
+        e.put("undecided_at_knee", t.probes().stream().filter(p -> p.undecided() && !p.steers()).count());
         ArrayNode flags = e.putArray("flags");
         List<String> fl = flags(t, c, e);
         fl.forEach(flags::add);
@@ -99,6 +110,7 @@ public final class CapacityResults {
             o.put("passes", p.passes());
             o.put("max_passes", p.maxPasses());
             o.put("cap_requests", p.capRequests());
+            o.put("steers", p.steers());
             if (p.passesRun().size() > 1) {
                 ArrayNode ext = o.putArray("extended_from");
                 for (int n : p.passesRun().subList(0, p.passesRun().size() - 1)) ext.add(n);
@@ -114,7 +126,7 @@ public final class CapacityResults {
     private static List<String> flags(CapacitySearch.Trace t, CapacitySpec c, ObjectNode e) {
         List<String> fl = new ArrayList<>();
         List<ProbeResult> ps = t.probes();
-        if (ps.stream().anyMatch(ProbeResult::undecided)) fl.add("undecided");
+        if (ps.stream().anyMatch(p -> p.undecided() && p.steers())) fl.add("undecided");
         if (ps.stream().anyMatch(p -> !p.valid())) fl.add("invalid");
         ArrayNode nm = JsonNodeFactory.instance.arrayNode();
         for (ProbeResult a : ps)
@@ -189,6 +201,8 @@ public final class CapacityResults {
             }
             List<String> flags = new ArrayList<>();
             for (ObjectNode e : es) e.get("flags").forEach(x -> { if (!flags.contains(x.asText())) flags.add(x.asText()); });
+            ReplicateStats.Estimate capEst = ReplicateStats.mean(caps);
+            if (capEst.hasInterval() && (capEst.hi() - capEst.lo()) / 2 > WIDE * Math.abs(capEst.mean())) flags.add("wide");
             ArrayNode fa = o.putArray("flags");
             flags.forEach(fa::add);
             if (base == null || ce.getKey().equals(baseline)) {
@@ -256,6 +270,7 @@ public final class CapacityResults {
         o.put("early_stop", c.earlyStop());
         o.put("max_passes", c.maxPasses());
         o.put("undecided_means", UNDECIDED);
+        o.put("wide_means", WIDE_MEANS);
         o.put("interval", "per probe: Wilson 95% on the share of measured requests meeting the SLO; across replicates: Student t 95%, paired vs the baseline");
         if (spec.baseline() == null) o.putNull("baseline");
         else o.put("baseline", spec.baseline());

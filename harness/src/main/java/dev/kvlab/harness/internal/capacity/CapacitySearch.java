@@ -36,13 +36,13 @@ public final class CapacitySearch implements Experiment {
     private final CapacitySpec c;
     private final Map<String, CellRun> probeRuns = new ConcurrentHashMap<>();
     private final Map<String, ProbeResult> judged = new ConcurrentHashMap<>();
-    private final OperatingPoint operatingPoint;
+    private final Map<String, OperatingPoint> operatingPoints;
     private final Map<String, CellRun> atOperatingPoint = new ConcurrentHashMap<>();
 
     public CapacitySearch(MatrixSpec spec) {
         this.spec = spec;
         this.c = spec.capacity();
-        this.operatingPoint = OperatingPoint.of(spec.resolved());
+        this.operatingPoints = OperatingPoint.of(spec.resolved());
     }
 
     /**
@@ -50,6 +50,7 @@ public final class CapacitySearch implements Experiment {
      * reference cell's mean capacity, once every search of the reference has finished (null until then).
      */
     List<CellRun> fixedRuns(MatrixCell cell, RunRecords recorded) {
+        OperatingPoint operatingPoint = operatingPoints.get(cell.id());
         if (operatingPoint == null) return cell.runs();
         double load = operatingLoad(cell, recorded);
         if (Double.isNaN(load)) return null;
@@ -60,6 +61,7 @@ public final class CapacitySearch implements Experiment {
 
     /** The load the operating point gives {@code cell}: NaN while its reference is still searched. */
     double operatingLoad(MatrixCell cell, RunRecords recorded) {
+        OperatingPoint operatingPoint = operatingPoints.get(cell.id());
         MatrixCell ref = operatingPoint.reference(cell, spec.cells(), c);
         List<Double> caps = new ArrayList<>();
         for (CellRun r : ref.runs()) {
@@ -76,15 +78,15 @@ public final class CapacitySearch implements Experiment {
     }
 
     /** capacity.json's {@code operating_point}: the spec and, per cell run there, its reference and resolved load. */
-    private com.fasterxml.jackson.databind.node.ObjectNode operatingPointJson(RunRecords recorded) {
-        ObjectNode o = operatingPoint.json();
-        ObjectNode cs = o.putObject("cells");
+    private ObjectNode operatingPointJson(RunRecords recorded) {
+        ObjectNode o = node();
         for (MatrixCell cell : spec.cells()) {
-            if (c.searches(cell.factors())) continue;
-            ObjectNode e = cs.putObject(cell.id());
-            e.put("reference", operatingPoint.reference(cell, spec.cells(), c).id());
-            double load = operatingLoad(cell, recorded);
-            e.set("load", CapacityResults.num(load));
+            OperatingPoint p = operatingPoints.get(cell.id());
+            if (p == null) continue;
+            ObjectNode e = p.json();
+            e.put("reference", p.reference(cell, spec.cells(), c).id());
+            e.set("load", CapacityResults.num(operatingLoad(cell, recorded)));
+            o.set(cell.id(), e);
         }
         return o;
     }
@@ -156,7 +158,8 @@ public final class CapacitySearch implements Experiment {
                 d = new Bracket.Decision(Bracket.Status.BUDGET, Double.NaN, d.lo(), d.hi());
             if (d.status() != Bracket.Status.PROBE) return new Trace(base, probes, d, null);
             double load = d.load();
-            int cap = maxPasses(base);
+            boolean steers = steers(d);
+            int cap = steers ? maxPasses(base) : Math.max(1, maxPasses(base) / 4);
             List<Integer> passesRun = new ArrayList<>();
             ProbeResult p = null;
             for (int passes = 1; ; passes = c.nextPasses(passes)) {
@@ -166,13 +169,23 @@ public final class CapacitySearch implements Experiment {
                 if (p != null) wall += p.wallSeconds();
                 passesRun.add(passes);
                 int n = passes;
-                p = judged.computeIfAbsent(pr.label(), k -> ProbeResult.judge(c, pr, load, s, recorded.dir(pr), n, cap, List.copyOf(passesRun)));
+                p = judged.computeIfAbsent(pr.label(), k -> ProbeResult.judge(c, pr, load, s, recorded.dir(pr), n, cap, List.copyOf(passesRun), steers));
                 if (!p.undecided() || passes >= cap) break; // decided, or at its cap: undecided
             }
             probes.add(p);
             verdicts.add(new Bracket.Probe(p.load(), p.passed()));
             wall += p.wallSeconds();
         }
+    }
+
+    /**
+     * Whether a probe's verdict can still move the capacity by more than the precision asked: always while bracketing,
+     * and in a bisection while the bracket is wider than twice the precision. A probe inside a narrower bracket sits at
+     * the knee: either verdict leaves the capacity known to the precision, so it gets a quarter of the cap and, still
+     * undecided there, does not leave the answer open.
+     */
+    boolean steers(Bracket.Decision d) {
+        return !(Double.isFinite(d.lo()) && Double.isFinite(d.hi()) && (d.hi() - d.lo()) / d.lo() <= 2 * c.precision());
     }
 
     /**
@@ -236,7 +249,8 @@ public final class CapacitySearch implements Experiment {
     @Override
     public Map<String, byte[]> results(RunRecords recorded, String runId) throws IOException {
         CapacityResults r = CapacityResults.of(spec, traces(recorded));
-        if (operatingPoint != null) r.extra(OperatingPoint.RESOLVED, operatingPointJson(recorded));
+        if (!operatingPoints.isEmpty()) r.extra(OperatingPoint.RESOLVED, operatingPointJson(recorded));
+        LinkSweep.add(spec, r.summary(), r);
         Map<String, byte[]> files = new LinkedHashMap<>();
         files.put(CapacityResults.JSON, r.json(runId));
         files.put(CapacityResults.CSV, r.csv());

@@ -42,11 +42,11 @@ public record OperatingPoint(String key, Map<String, String> selector, double fr
      * Takes an operating point out of the config's load keys: the mapping is replaced by a placeholder load (1) until
      * it is resolved. Null when every load key holds a plain number.
      */
-    public static OperatingPoint take(ConfigTree base, java.util.function.Function<String, String> where) {
+    public static OperatingPoint take(ConfigTree base) {
         for (String key : CapacitySpec.KNOBS) {
             JsonNode v = base.get(key);
             if (!(v instanceof ObjectNode o)) continue;
-            String at = where.apply("/" + key.replace('.', '/'));
+            String at = base.origin(key) == null ? key : base.origin(key);
             o.fieldNames().forEachRemaining(k -> {
                 if (!k.equals("capacity_of") && !k.equals("fraction"))
                     throw new BadInputException(at + ": " + key + ": unknown key '" + k + "' (an operating point is {capacity_of: {FACTOR: LEVEL, ...}, fraction: F})");
@@ -77,7 +77,17 @@ public record OperatingPoint(String key, Map<String, String> selector, double fr
         }
     }
 
-    /** Checks it against the matrix (exit 2 naming where it was given): a capacity block, its knob, a reference for every fixed cell. */
+    /** Checks every cell's operating point (cell id → point) against the matrix; searched cells' points are moot (the search sets their load). */
+    public static void check(Map<String, OperatingPoint> points, CapacitySpec c, List<MatrixCell> cells) {
+        if (c != null) points.keySet().removeIf(id -> cells.stream().anyMatch(m -> m.id().equals(id) && c.searches(m.factors())));
+        for (var e : points.entrySet()) {
+            OperatingPoint p = e.getValue();
+            p.check(c, cells);
+            for (MatrixCell m : cells) if (m.id().equals(e.getKey())) p.reference(m, cells, c);
+        }
+    }
+
+    /** Checks it against the matrix (exit 2 naming where it was given): a capacity block, its knob, a searched cell it selects. */
     public void check(CapacitySpec c, List<MatrixCell> cells) {
         if (c == null)
             throw new BadInputException(where + ": " + key + ": capacity_of needs a capacity search in the same matrix (a capacity: block whose cells include "
@@ -87,7 +97,6 @@ public record OperatingPoint(String key, Map<String, String> selector, double fr
         if (cells.stream().noneMatch(m -> c.searches(m.factors()) && matches(m)))
             throw new BadInputException(where + ": " + key + ": capacity_of " + selector + " selects no searched cell (searched: "
                     + String.join(", ", cells.stream().filter(m -> c.searches(m.factors())).map(MatrixCell::id).toList()) + ")");
-        for (MatrixCell m : cells) if (!c.searches(m.factors())) reference(m, cells, c);
     }
 
     private boolean matches(MatrixCell m) {
@@ -150,12 +159,24 @@ public record OperatingPoint(String key, Map<String, String> selector, double fr
         return o;
     }
 
-    /** Read back from the resolved matrix; null when there is none. */
-    public static OperatingPoint of(JsonNode resolved) {
-        JsonNode o = resolved == null ? null : resolved.get(RESOLVED);
-        if (o == null || !o.isObject()) return null;
-        Map<String, String> sel = new LinkedHashMap<>();
-        o.path("capacity_of").fields().forEachRemaining(e -> sel.put(e.getKey(), e.getValue().asText()));
-        return new OperatingPoint(o.path("key").asText(), sel, o.path("fraction").asDouble(), "matrix");
+    /** The resolved matrix's section: per cell at an operating point, {@code {key, capacity_of, fraction, reference}}. */
+    public static ObjectNode json(Map<String, OperatingPoint> points, CapacitySpec c) {
+        ObjectNode o = JsonNodeFactory.instance.objectNode();
+        points.forEach((id, p) -> o.set(id, p.json()));
+        return o;
+    }
+
+    /** Read back from the resolved matrix: cell id → its operating point (empty when there is none). */
+    public static Map<String, OperatingPoint> of(JsonNode resolved) {
+        Map<String, OperatingPoint> out = new LinkedHashMap<>();
+        JsonNode all = resolved == null ? null : resolved.get(RESOLVED);
+        if (all == null || !all.isObject()) return out;
+        all.fields().forEachRemaining(en -> {
+            JsonNode o = en.getValue();
+            Map<String, String> sel = new LinkedHashMap<>();
+            o.path("capacity_of").fields().forEachRemaining(e -> sel.put(e.getKey(), e.getValue().asText()));
+            out.put(en.getKey(), new OperatingPoint(o.path("key").asText(), sel, o.path("fraction").asDouble(), "matrix"));
+        });
+        return out;
     }
 }

@@ -184,7 +184,6 @@ public final class MatrixParser {
                                     MatrixSpec.Expansion progress) {
         ObjectNode root = located.root();
         for (String k : MATRIX_KEYS) base.remove(k);
-        OperatingPoint operatingPoint = OperatingPoint.take(base, ptr -> where(located, ptr));
 
         String name = text(located, "name", defName);
         String description = root.has("description") ? text(located, "description", null) : null;
@@ -235,7 +234,6 @@ public final class MatrixParser {
             String key = s.substring(0, eq).strip();
             String value = s.substring(eq + 1);
             appliedSets.add(s);
-            if (operatingPoint != null && key.equals(operatingPoint.key())) operatingPoint = null; // a plain load given instead
             if (key.equals("replicates")) {
                 try {
                     replicates = Integer.parseInt(value.strip());
@@ -295,6 +293,7 @@ public final class MatrixParser {
         if (combos.isEmpty()) throw bad(located, "/exclude", "exclude removes every cell of the matrix");
 
         int width = Math.max(2, String.valueOf(combos.size()).length());
+        Map<String, OperatingPoint> operatingPoints = new LinkedHashMap<>();
         List<MatrixCell> cells = new ArrayList<>();
         Set<String> inputPaths = new LinkedHashSet<>();
         for (int ci = 0; ci < combos.size(); ci++) {
@@ -303,6 +302,8 @@ public final class MatrixParser {
             String id = cellId(ci + 1, width, labels.values());
             ConfigTree ct = base.copy();
             for (int d = 0; d < fl.size(); d++) fl.get(d).apply(ct, c[d]);
+            OperatingPoint op = OperatingPoint.take(ct);
+            if (op != null) operatingPoints.put(id, op);
             RunConfig first = ct.bind();
             List<CellRun> runs = new ArrayList<>();
             for (int k = 0; k < replicates; k++) {
@@ -344,7 +345,7 @@ public final class MatrixParser {
                             + " is also set by the levels of factor '" + f.key() + "'; a capacity search varies it itself");
             if (capacity != null && capacity.replicates() > 0) cells = CapacityReplicates.apply(capacity, cells, replicates);
         }
-        if (operatingPoint != null) operatingPoint.check(capacity, cells);
+        OperatingPoint.check(operatingPoints, capacity, cells);
 
         List<MatrixSpec.Input> inputs = new ArrayList<>();
         if (file != null) inputs.add(InputFiles.hash(file));
@@ -378,7 +379,7 @@ public final class MatrixParser {
         appliedSets.forEach(sa::add);
         if (mode != null) resolved.put("mode", mode.label());
         if (capacity != null) resolved.set("capacity", capacityJson(capacity));
-        if (operatingPoint != null) resolved.set(OperatingPoint.RESOLVED, operatingPoint.json());
+        if (!operatingPoints.isEmpty()) resolved.set(OperatingPoint.RESOLVED, OperatingPoint.json(operatingPoints, capacity));
 
         String sha = hash(name, resolved, cells, inputs);
         return new MatrixSpec(name, file, description, factorLabels, replicates, baseline, cells, inputs, sha, resolved, capacity);
