@@ -44,6 +44,18 @@ final class CapacityTable {
             if (any && cap.path(f + "_means").isTextual()) legend.add(cap.path(f + "_means").asText());
         }
         for (String l : legend) out.println("  " + l);
+        JsonNode sweep = cap.path("link_sweep");
+        if (sweep.isObject()) {
+            out.println("The link as an axis (" + sweep.path("factor").asText() + "): capacity by link, and from which link a remote tier beats no cache");
+            for (JsonNode g : sweep.path("groups")) {
+                StringBuilder sb = new StringBuilder("  " + g.path("tiers").asText() + " " + g.path("levels").path("cache_state").asText("") + ":");
+                for (JsonNode p : g.path("points"))
+                    sb.append(String.format(Locale.ROOT, " %s %s;", p.path(sweep.path("factor").asText()).asText(), num(p.path("capacity").path("mean"))));
+                sb.append(" no cache ").append(num(g.path("reference_capacity")));
+                out.println(sb);
+                if (g.path("breakeven").path("text").isTextual()) out.println("    break-even: " + g.path("breakeven").path("text").asText());
+            }
+        }
         out.println();
         out.flush();
     }

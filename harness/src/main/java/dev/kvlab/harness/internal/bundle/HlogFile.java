@@ -18,7 +18,20 @@ public final class HlogFile {
 
     private HlogFile() {}
 
-    /** An interval as the log writer asks for it: its compressed bytes as they are (no decoding, no re-compressing). */
+    /** HdrHistogram's cookie of the V2 compressed form (what {@code encodeIntoCompressedByteBuffer} writes first). */
+    private static final int COMPRESSED_COOKIE;
+
+    static {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1 << 12);
+        new org.HdrHistogram.Histogram(3).encodeIntoCompressedByteBuffer(b, java.util.zip.Deflater.BEST_COMPRESSION);
+        COMPRESSED_COOKIE = b.getInt(0);
+    }
+
+    /**
+     * An interval as the log writer asks for it, compressed straight from its encoded bytes exactly as
+     * {@code AbstractHistogram.encodeIntoCompressedByteBuffer} does (cookie, length, the V2 encoding deflated at the
+     * level asked), without decoding it into a histogram first.
+     */
     private static final class Compressed extends EncodableHistogram {
         private final IntervalHistogram ih;
         private long start, end;
@@ -29,10 +42,24 @@ public final class HlogFile {
             this.end = ih.endNanos() / 1_000_000L;
         }
 
-        @Override public int getNeededByteBufferCapacity() { return ih.compressed().length; }
+        @Override public int getNeededByteBufferCapacity() { return ih.encoded().length + ih.encoded().length / 64 + 64; }
         @Override public int encodeIntoCompressedByteBuffer(java.nio.ByteBuffer target, int level) {
-            target.put(ih.compressed());
-            return ih.compressed().length;
+            int at = target.position();
+            target.putInt(COMPRESSED_COOKIE);
+            target.putInt(0);
+            java.util.zip.Deflater d = new java.util.zip.Deflater(level);
+            try {
+                d.setInput(ih.encoded(), 0, ih.encoded().length);
+                d.finish();
+                byte[] arr = target.array();
+                int n = d.deflate(arr, at + 8, arr.length - at - 8);
+                if (!d.finished()) throw new IllegalStateException("interval log: buffer too small for a compressed interval");
+                target.putInt(at + 4, n);
+                target.position(at + 8 + n);
+                return n + 8;
+            } finally {
+                d.end();
+            }
         }
         @Override public long getStartTimeStamp() { return start; }
         @Override public void setStartTimeStamp(long t) { start = t; }

@@ -34,12 +34,11 @@ public final class CapacityResults {
             "tpot_p99_ms", "itl_p50_ms", "itl_p99_ms", "local_hit_ratio", "remote_hit_ratio", "fetched_bytes");
 
     /** What the {@code undecided} flag says, in plain words (the table's legend and capacity.json). */
-    public static final String UNDECIDED = "undecided: at some load the SLO attainment was too close to the target to tell pass from fail "
-            + "even after the probe ran its longest allowed workload (max_passes times its requests; its 95% interval still contains the "
-            + "target), and that verdict could move the capacity by more than the precision asked: the search took the measured "
-            + "attainment at face value there, so the capacity may be off by more than the precision. (A probe that close to the "
-            + "target inside a bisection bracket already within twice the precision is the knee itself: it is counted in "
-            + "undecided_at_knee and leaves the answer within the precision.)";
+    public static final String UNDECIDED = "undecided: at some load the SLO attainment was too close to the target to tell pass from fail, "
+            + "and the probe could not be made longer (a live probe, or a trace replayed once): the search took the measured attainment "
+            + "at face value there, so the capacity may be off by more than the precision. (A sim probe runs on a longer workload "
+            + "instead, up to max_passes times its requests; one still undecided then has its attainment equal to the target within "
+            + "its interval: it is the knee, and the search stops there with that load as the capacity, knee_probe in capacity.json.)";
 
     /** A capacity whose 95% half-width exceeds this share of its mean is flagged {@code wide}: not an answer to act on. */
     public static final double WIDE = 0.10;
@@ -87,7 +86,8 @@ public final class CapacityResults {
         e.set("capacity_run", atCap == null ? JsonNodeFactory.instance.nullNode() : JsonNodeFactory.instance.textNode(atCap.run()));
         e.put("probes_used", t.probes().size());
         e.put("runs_used", t.probes().stream().mapToInt(p -> p.passesRun().size()).sum());
-        e.put("undecided_at_knee", t.probes().stream().filter(p -> p.undecided() && !p.steers()).count());
+        ProbeResult knee = knee(t);
+        e.set("knee_probe", knee == null ? JsonNodeFactory.instance.nullNode() : JsonNodeFactory.instance.textNode(knee.run()));
         ArrayNode flags = e.putArray("flags");
         List<String> fl = flags(t, c, e);
         fl.forEach(flags::add);
@@ -126,7 +126,9 @@ public final class CapacityResults {
     private static List<String> flags(CapacitySearch.Trace t, CapacitySpec c, ObjectNode e) {
         List<String> fl = new ArrayList<>();
         List<ProbeResult> ps = t.probes();
-        if (ps.stream().anyMatch(p -> p.undecided() && p.steers())) fl.add("undecided");
+        // a sim probe undecided at its cap ends the search as the knee (below); undecided stays for probes that could not be
+        // made longer (live probes, trace replays) and straddle the target
+        if (ps.stream().anyMatch(p -> p.undecided() && p.maxPasses() <= 1)) fl.add("undecided");
         if (ps.stream().anyMatch(p -> !p.valid())) fl.add("invalid");
         ArrayNode nm = JsonNodeFactory.instance.arrayNode();
         for (ProbeResult a : ps)
@@ -160,13 +162,23 @@ public final class CapacityResults {
     private static String statusText(CapacitySpec c, CapacitySearch.Trace t, String status) {
         Bracket.Decision d = t.decision();
         return switch (status) {
-            case "converged" -> "capacity " + fmt(d.lo()) + " (first failing " + fmt(d.hi()) + ")";
+            case "converged" -> knee(t) != null
+                    ? "capacity " + fmt(d.lo()) + ": the knee itself, its SLO attainment equal to the target within its 95% interval after "
+                    + knee(t).requests() + " requests (first decided failure " + fmt(d.hi()) + ")"
+                    : "capacity " + fmt(d.lo()) + " (first failing " + fmt(d.hi()) + ")";
             case "below_min" -> "fails the SLO at every load down to min " + fmt(c.min()) + ": no capacity within the bound";
             case "above_max" -> "meets the SLO up to max " + fmt(c.max()) + ": never saturates within the bound (capacity >= " + fmt(c.max()) + ")";
             case "max_probes" -> "stopped after max_probes " + c.maxProbes() + " with the bracket [" + fmt(d.lo()) + ", " + fmt(d.hi()) + "]";
             case "budget" -> "out of budget (" + fmt(c.budgetSeconds()) + " s): the capacity is within [" + fmt(d.lo()) + ", " + fmt(d.hi()) + "]";
             default -> "unfinished";
         };
+    }
+
+    /** The probe the search ended at as the knee (a sim probe undecided at its cap), or null. */
+    static ProbeResult knee(CapacitySearch.Trace t) {
+        if (t.probes().isEmpty()) return null;
+        ProbeResult last = t.probes().get(t.probes().size() - 1);
+        return t.finished() && last.undecided() && last.maxPasses() > 1 && last.load() == t.decision().lo() ? last : null;
     }
 
     private static String fmt(double x) {

@@ -175,6 +175,15 @@ public final class CapacitySearch implements Experiment {
             probes.add(p);
             verdicts.add(new Bracket.Probe(p.load(), p.passed()));
             wall += p.wallSeconds();
+            if (p.undecided() && p.maxPasses() > 1) {
+                // still undecided on its longest workload: its attainment equals the target within its 95% interval, so
+                // this load is the knee itself. The search stops here with it as the capacity (first failing: the lowest
+                // decided failure above it).
+                Bracket.Decision at = Bracket.next(c, verdicts);
+                double hi = Double.NaN;
+                for (ProbeResult q : probes) if (!q.passed() && !q.undecided() && q.load() > load && !(q.load() >= hi)) hi = q.load();
+                return new Trace(base, probes, new Bracket.Decision(Bracket.Status.CONVERGED, Double.NaN, load, Double.isNaN(hi) ? at.hi() : hi), null);
+            }
         }
     }
 

@@ -174,6 +174,17 @@ public final class MatrixParser {
     }
 
     /** True when setting {@code key} collides with a key {@code f} sets: the same key, or one inside the other's section. */
+    /** Whether a level of {@code f} that sets the search's knob belongs to a searched cell (levels of cells it leaves out may set it). */
+    private static boolean setsSearchedKnob(Factor f, CapacitySpec capacity) {
+        Set<String> searched = capacity.cells().get(f.key());
+        for (int i = 0; i < f.labels().size(); i++) {
+            boolean sets = false;
+            for (String k : f.groups().get(i).keySet()) sets |= k.equals(capacity.knob()) || k.startsWith(capacity.knob() + ".") || capacity.knob().startsWith(k + ".");
+            if (sets && (searched == null || searched.contains(f.labels().get(i)))) return true;
+        }
+        return false;
+    }
+
     private static boolean conflicts(String key, Factor f) {
         for (String k : f.keys()) if (k.equals(key) || k.startsWith(key + ".") || key.startsWith(k + ".")) return true;
         return false;
@@ -340,7 +351,7 @@ public final class MatrixParser {
                 return at != null ? at : where(located, "/capacity");
             }, factorLabels, declaredLabels, cells);
             for (Factor f : capacity == null ? List.<Factor>of() : factors.values())
-                if (f.groups() != null && conflicts(capacity.knob(), f))
+                if (f.groups() != null && conflicts(capacity.knob(), f) && setsSearchedKnob(f, capacity))
                     throw new BadInputException(where(located, "/capacity/knob") + ": capacity.knob " + capacity.knob()
                             + " is also set by the levels of factor '" + f.key() + "'; a capacity search varies it itself");
             if (capacity != null && capacity.replicates() > 0) cells = CapacityReplicates.apply(capacity, cells, replicates);

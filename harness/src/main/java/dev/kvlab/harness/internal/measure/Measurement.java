@@ -116,7 +116,7 @@ public final class Measurement implements ServingListener {
             if (buffer.capacity() < need) buffer = ByteBuffer.allocate(Math.max(need, 2 * buffer.capacity()));
             ByteBuffer buf = buffer;
             buf.clear();
-            int n = h.encodeIntoCompressedByteBuffer(buf, java.util.zip.Deflater.BEST_COMPRESSION); // as HistogramLogWriter writes it
+            int n = h.encodeIntoByteBuffer(buf);
             intervals.get(m).add(new IntervalHistogram(m, start, end, h.getTotalCount(), Arrays.copyOf(buf.array(), n), h.getMaxValueAsDouble()));
         }
         if (cutListener != null) cutListener.cut(end, recycled);

@@ -30,6 +30,7 @@ final class CapacityPlots {
         out.add(hits(cap));
         out.add(vsLoad(cap, "attainment", "capacity-attainment", "SLO attainment vs offered load"));
         out.add(vsLoad(cap, "goodput_rps", "capacity-goodput", "Goodput vs offered load"));
+        if (cap.path("link_sweep").path("groups").size() > 0) out.add(vsLink(cap));
         return out;
     }
 
@@ -97,6 +98,62 @@ final class CapacityPlots {
         }
         return new Plot("capacity-hits", "Hit ratios at capacity",
                 "Share of prompt tokens served by the local tier and fetched from the store in the run at each cell's capacity (mean over replicates).", c);
+    }
+
+    /** Capacity against link bandwidth per remote tier setup, no cache's capacity as a line: where they cross is the break-even link. */
+    private static Plot vsLink(JsonNode cap) {
+        JsonNode sweep = cap.path("link_sweep");
+        XYChart c = new XYChartBuilder().width(ChartStyle.WIDTH + 220).height(ChartStyle.HEIGHT + 40).title("Capacity vs link bandwidth")
+                .xAxisTitle("link bandwidth per GPU (Gbps, effective for a 1 GiB fetch)").yAxisTitle(cap.path("knob").asText().replace("workload.arrival.", "")).build();
+        ChartStyle.apply(c.getStyler());
+        c.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideE);
+        c.getStyler().setLegendLayout(org.knowm.xchart.style.Styler.LegendLayout.Vertical);
+        c.getStyler().setMarkerSize(8);
+        c.getStyler().setYAxisMin(0.0);
+        c.getStyler().setYAxisDecimalPattern("#,##0.##");
+        c.getStyler().setXAxisDecimalPattern("#,##0.##");
+        double min = Double.POSITIVE_INFINITY, max = 0;
+        for (JsonNode g : sweep.path("groups"))
+            for (JsonNode p : g.path("points")) {
+                min = Math.min(min, p.path("gbps").asDouble());
+                max = Math.max(max, p.path("gbps").asDouble());
+            }
+        if (max > 0 && max / min >= 8) ChartStyle.logX(c.getStyler(), min, max);
+        int i = 0;
+        List<String> refs = new ArrayList<>();
+        StringBuilder be = new StringBuilder();
+        for (JsonNode g : sweep.path("groups")) {
+            List<Double> xs = new ArrayList<>(), ys = new ArrayList<>(), es = new ArrayList<>();
+            for (JsonNode p : g.path("points")) {
+                double y = p.path("capacity").path("mean").asDouble(Double.NaN);
+                if (!Double.isFinite(y)) continue;
+                xs.add(p.path("gbps").asDouble());
+                ys.add(y);
+                JsonNode ci = p.path("capacity").path("ci95");
+                es.add(ci.isArray() ? (ci.get(1).asDouble() - ci.get(0).asDouble()) / 2 : 0.0);
+            }
+            if (xs.isEmpty()) continue;
+            String name = g.path("tiers").asText() + " " + g.path("levels").path("cache_state").asText("");
+            XYSeries s = c.addSeries(name.strip(), xs, ys, es);
+            s.setMarkerColor(ChartStyle.color(i));
+            s.setLineColor(ChartStyle.color(i));
+            s.setMarker(SeriesMarkers.CIRCLE);
+            i++;
+            String ref = g.path("reference").asText("");
+            double rc = g.path("reference_capacity").asDouble(Double.NaN);
+            if (!ref.isEmpty() && Double.isFinite(rc) && !refs.contains(ref)) {
+                refs.add(ref);
+                XYSeries r = c.addSeries("no cache (" + ref + ")", new double[] {min, max}, new double[] {rc, rc});
+                r.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+                r.setMarker(SeriesMarkers.NONE);
+                r.setLineColor(ChartStyle.TEXT);
+            }
+            if (g.path("breakeven").path("text").isTextual()) be.append(" ").append(g.path("breakeven").path("text").asText()).append('.');
+        }
+        String caption = "Capacity (mean over replicates, 95% interval) of each remote tier setup on every link swept (" + sweep.path("factor").asText()
+                + "), against the link's effective bandwidth; the flat line is no cache's capacity. Where a setup's line crosses it is its "
+                + "break-even link (interpolated on log bandwidth between the two links around it)." + be;
+        return new Plot("capacity-link", "Capacity vs link bandwidth", caption, c);
     }
 
     private static Plot vsLoad(JsonNode cap, String field, String name, String title) {
