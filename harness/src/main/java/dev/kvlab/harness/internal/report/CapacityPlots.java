@@ -200,7 +200,7 @@ final class CapacityPlots {
             double nudge = shown > 1 ? 1 + 0.03 * (i - (shown - 1) / 2.0) / Math.max(1, shown - 1) : 1;
             double[] xs = pts.stream().mapToDouble(p -> p[0] * nudge).toArray(), ys = pts.stream().mapToDouble(p -> p[1]).toArray();
             XYSeries s = c.addSeries(same == null ? en.getKey() : en.getKey() + " (= " + same + ")", xs, ys);
-            s.setMarker(markers.get(i % markers.size()));
+            s.setMarker(markers.get((i + i / ChartStyle.PALETTE.length) % markers.size())); // no two cells share colour and marker
             s.setMarkerColor(ChartStyle.color(i));
             i++;
         }
