@@ -79,6 +79,7 @@ public final class DemoCommand implements Callable<Integer> {
             c.path("cells").forEach(e -> e.path("probes").forEach(p -> {
                 String probe = p.path("run").asText().replaceFirst("/r\\d+$", "").replaceFirst("x\\d+$", "");
                 probes.add(probe);
+                probes.add(p.path("run").asText().replaceFirst("/r\\d+$", ""));
                 for (JsonNode n : p.path("extended_from")) probes.add(n.asInt() > 1 ? probe + "x" + n.asInt() : probe);
             }));
         }
