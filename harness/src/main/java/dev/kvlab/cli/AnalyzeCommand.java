@@ -79,14 +79,18 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 .withBlockTokens(blockTokens == null ? 0 : blockTokens);
         TraceAnalyzer analyzer = new TraceAnalyzer();
         int[] blockSizes = {0, 0}; // first block size seen, and whether sizes differ
+        long requests = 0;
         try (RequestSource source = MooncakeTrace.open(trace, format, Namespace.of("trace"))) {
             while (source.hasNext()) {
                 var r = source.next();
+                requests++;
                 if (blockSizes[0] == 0) blockSizes[0] = r.blockTokens();
                 else if (blockSizes[0] != r.blockTokens()) blockSizes[1] = 1;
                 analyzer.add(r);
             }
         }
+        // as kvlab run refuses it (TraceCheck): a report of zero requests would look like an analysis
+        if (requests == 0) throw new dev.kvlab.harness.api.BadInputException(trace + ": no requests (an empty trace): nothing to analyze");
         TraceAnalysis a;
         try {
             a = analyzer.finishCapacities(capacities);

@@ -1,6 +1,7 @@
 package dev.kvlab.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kvlab.cli.store.RemoteStore;
 import dev.kvlab.cli.store.StoreBench;
 import dev.kvlab.cli.store.StoreBenchResult;
 import dev.kvlab.store.api.BackendOptions;
@@ -111,6 +112,13 @@ public final class BenchStoreCommand implements Callable<Integer> {
         boolean emulated = !redis && ts.provider(transport).emulated();
         PrintStream log = json ? System.err : System.out;
         StoreBenchResult r;
+        java.util.regex.Matcher remote = java.util.regex.Pattern.compile("(?:kvlab|redis)://([^\\s/:]+):(\\d{1,5})").matcher(backend);
+        try {
+            if (remote.matches()) RemoteStore.reachable(backend, remote.group(1), Integer.parseInt(remote.group(2)));
+        } catch (StoreBench.Failure e) {
+            System.err.println("kvlab bench store: " + e.getMessage());
+            return Kvlab.EXIT_FAILED;
+        }
         try (KvBackend b = KvBackends.discover().open(backend, opts)) {
             StoreBench.Settings s = new StoreBench.Settings(backend, redis ? "redis" : transport, emulated, vs, o, clients, d, w, keys, verify, !noLoad, hlog);
             r = StoreBench.run(s, b, log);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kvlab.cli.bench.Calibration;
 import dev.kvlab.cli.bench.TargetCalibration;
 import dev.kvlab.cli.bench.TargetCalibrationResult;
+import dev.kvlab.cli.store.RemoteStore;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.KvBackend;
 import dev.kvlab.store.api.KvBackends;
@@ -107,6 +108,8 @@ public final class CalibrateCommand implements Callable<Integer> {
     private Integer calibrateTarget(Transports known) throws Exception {
         if (!TARGET.matcher(target).matches())
             throw new ParameterException(cmd.commandLine(), "--target must be kvlab://HOST:PORT, got '" + target + "'");
+        int port = Integer.parseInt(target.substring(target.lastIndexOf(':') + 1));
+        if (port < 1 || port > 65535) throw new ParameterException(cmd.commandLine(), "--target " + target + ": port must be 1..65535, got " + port);
         if (transports != null) throw new ParameterException(cmd.commandLine(), "--transports does not apply with --target (use --transport)");
         if (link != null) throw new ParameterException(cmd.commandLine(), "--link does not apply with --target (the link is what is measured)");
         if (!known.names().contains(transport) || "local".equals(transport))
@@ -118,7 +121,8 @@ public final class CalibrateCommand implements Callable<Integer> {
         PrintWriter err = cmd.commandLine().getErr();
         TargetCalibrationResult r;
         BackendOptions opts = BackendOptions.defaults().withTransport(transport).withTimeout(Duration.ofSeconds(10)).withTenant("calibrate");
-        try (KvBackend store = KvBackends.discover().open(target, opts)) {
+        String host = target.substring("kvlab://".length(), target.lastIndexOf(':'));
+        try (KvBackend store = RemoteStore.open(target, host, port, () -> KvBackends.discover().open(target, opts))) {
             r = new TargetCalibration(d, line -> {
                 err.println(line);
                 err.flush();

@@ -1,6 +1,7 @@
 package dev.kvlab.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvlab.harness.internal.capacity.CapacityResults;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +24,9 @@ final class CapacityTable {
             String ci = k.path("ci95").isArray() ? String.format(Locale.ROOT, "[%.4g, %.4g]", k.path("ci95").get(0).asDouble(), k.path("ci95").get(1).asDouble()) : "-";
             JsonNode vb = c.path("vs_baseline");
             String gain = "(baseline)";
-            if (vb.isObject()) {
+            if (vb.isObject() && !vb.path("searched").asBoolean(true)) {
+                gain = CapacityResults.NOT_SEARCHED;
+            } else if (vb.isObject()) {
                 JsonNode r = vb.path("ratio");
                 gain = r.path("mean").isNumber() ? String.format(Locale.ROOT, "%+.0f%%", 100 * (r.path("mean").asDouble() - 1)) : "-";
                 if (r.path("ci95").isArray())

@@ -22,6 +22,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "compare", mixinStandardHelpOptions = true,
         description = "Per-cell differences between two bundles (directories or .tar.gz): cells matched by their factor values, "
                 + "B - A per metric with Welch's 95%% interval across replicates; '*' marks an interval that excludes 0. "
+                + "Bundles of capacity searches: the capacity of every searched cell first, compared the same way. "
                 + "Exit 2 when no cell matches; a warning on stderr when one bundle is sim and the other live.")
 public final class CompareCommand implements Callable<Integer> {
 
@@ -43,7 +44,7 @@ public final class CompareCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try (OpenedBundle ba = OpenedBundle.open(a); OpenedBundle bb = OpenedBundle.open(b)) {
             ObjectNode r = BundleComparison.compare(ba.dir(), bb.dir());
-            if (r.path("cells").isEmpty())
+            if (r.path("cells").isEmpty() && r.path("capacity").path("cells").isEmpty())
                 throw new BadInputException("no cell of " + a + " matches a cell of " + b + " (cells are matched by their factor values; only in A: "
                         + r.path("only_in_a") + ", only in B: " + r.path("only_in_b") + ")");
             PrintWriter err = spec.commandLine().getErr();
@@ -67,6 +68,8 @@ public final class CompareCommand implements Callable<Integer> {
                     out.printf(Locale.ROOT, "%-32s %14s %14s %14s %30s %8s%s%n", String.join("/", fs), num(c.path("a")), num(c.path("b")), num(c.path("diff")), ci,
                             c.path("ratio").isNumber() ? String.format(Locale.ROOT, "%.3f", c.path("ratio").asDouble()) : "-", c.path("significant").asBoolean() ? " *" : "");
                 }
+                if (!cap.path("only_in_a").isEmpty()) out.println("capacity only in A: " + cap.path("only_in_a"));
+                if (!cap.path("only_in_b").isEmpty()) out.println("capacity only in B: " + cap.path("only_in_b"));
                 out.println();
             }
             List<String> show = metrics == null ? DEFAULT_METRICS : metrics;

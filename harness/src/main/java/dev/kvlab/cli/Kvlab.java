@@ -25,10 +25,12 @@ import picocli.CommandLine.Command;
                 BenchCommand.class,
                 CalibrateCommand.class,
                 StoreCommand.class,
+                ModelCommand.class,
                 VerifyCommand.class,
                 CompareCommand.class,
                 MergeCommand.class,
                 ReportCommand.class,
+                EngineCommand.class,
                 CommandLine.HelpCommand.class
         })
 public final class Kvlab implements Runnable {
@@ -77,11 +79,20 @@ public final class Kvlab implements Runnable {
             err.flush();
             return EXIT_BAD_INPUT;
         }
-        err.println("kvlab: " + cl.getCommandSpec().qualifiedName() + " failed: " + oneLine(String.valueOf(e.getMessage())));
+        err.println("kvlab: " + cl.getCommandSpec().qualifiedName() + " failed: " + oneLine(describe(e)));
         if (System.getenv("KVLAB_DEBUG") != null) e.printStackTrace(err);
         else err.println("(set KVLAB_DEBUG=1 for the stack trace)");
         err.flush();
         return EXIT_FAILED;
+    }
+
+    /** An exception's message, or (an exception without one, e.g. an EOFException) its kind and its cause's message. */
+    static String describe(Throwable e) {
+        if (e.getMessage() != null && !e.getMessage().isBlank()) return e.getMessage();
+        String s = e.getClass().getSimpleName();
+        for (Throwable t = e.getCause(); t != null && t != e; t = t.getCause())
+            if (t.getMessage() != null && !t.getMessage().isBlank()) return s + ": " + t.getMessage();
+        return s;
     }
 
     /** Bad input: our own exception types, or picocli's type conversion errors surfacing at execution. */

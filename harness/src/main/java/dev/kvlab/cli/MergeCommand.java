@@ -42,6 +42,7 @@ public final class MergeCommand implements Callable<Integer> {
         PrintWriter o = spec.commandLine().getOut(), err = spec.commandLine().getErr();
         List<String> args = spec.root().commandLine().getParseResult() == null ? List.of("merge")
                 : spec.root().commandLine().getParseResult().originalArgs();
+        MatrixExecution.checkOut(out); // the same --out rule as kvlab run: exit 2 before anything is opened
         Provenance prov = Provenance.capture(KvlabVersion.version(), args);
         List<OpenedBundle> opened = new ArrayList<>();
         PartialBundle.Finished fin;

@@ -7,9 +7,11 @@ import dev.kvlab.harness.api.catalog.HardwareSpec;
 import dev.kvlab.harness.api.catalog.KvShape;
 import dev.kvlab.harness.api.catalog.KvSizing;
 import dev.kvlab.harness.api.catalog.ModelSpec;
+import dev.kvlab.harness.api.gguf.GgufModelInfo;
 import dev.kvlab.harness.internal.JsonOutput;
 import dev.kvlab.transport.api.ByteSize;
 import dev.kvlab.workloads.api.TokenCount;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,15 +26,21 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code kvlab plan}: KV sizing for a model: bytes per token (once and per TP rank), per request, per GiB, what fits. */
+/**
+ * {@code kvlab plan}: KV sizing for a model: bytes per token (once and per TP rank), per request, per GiB, what fits.
+ * The model comes from the catalog ({@code --model}), from its dimensions, or from a GGUF file ({@code --gguf}: its
+ * header's shape, KV at llama.cpp's default f16 cache unless {@code --dtype} says otherwise).
+ */
 @Command(name = "plan", mixinStandardHelpOptions = true,
         description = "KV sizing for a model: bytes per token (counted once and per TP rank), per request, tokens per GiB, "
-                + "and what fits a store capacity (and a GPU's HBM with --hardware).")
+                + "and what fits a store capacity (and a GPU's HBM with --hardware). --gguf FILE reads the shape from a GGUF "
+                + "model (KV dtype f16, llama.cpp's default, unless --dtype is given).")
 public final class PlanCommand implements Callable<Integer> {
 
     @Spec CommandSpec spec;
 
     @Option(names = "--model", description = "model from the catalog (e.g. llama-3-8b)") String model;
+    @Option(names = "--gguf", description = "a GGUF model file (instead of --model or the dimensions)") Path gguf;
     @Option(names = "--layers", description = "layers (instead of --model)") Integer layers;
     @Option(names = "--kv-heads", description = "KV heads (instead of --model)") Integer kvHeads;
     @Option(names = "--head-dim", description = "head dimension (instead of --model)") Integer headDim;
@@ -50,10 +58,10 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print one JSON object") boolean json;
 
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
         Map<String, Object> out;
         try {
-            out = plan();
+            out = gguf != null ? planGguf() : plan();
         } catch (ArithmeticException e) {
             throw new BadInputException("these sizes do not fit 64 bits (" + e.getMessage() + "): --layers " + layers + " --kv-heads " + kvHeads
                     + " --head-dim " + headDim + " --tokens " + tokens + " --block-tokens " + blockTokens + (model != null ? " --model " + model : ""));
@@ -63,6 +71,40 @@ public final class PlanCommand implements Callable<Integer> {
         else printHuman(w, out);
         w.flush();
         return Kvlab.EXIT_OK;
+    }
+
+    /** Plans for the shape read from {@link #gguf}: the GGUF facts first, then the usual sizing. */
+    Map<String, Object> planGguf() throws IOException {
+        if (model != null || layers != null || kvHeads != null || headDim != null || mlaRank != null || ropeDim != null)
+            throw new ParameterException(spec.commandLine(), "give either --gguf FILE or --model NAME or --layers/--kv-heads/--head-dim, not several");
+        if (hardware != null) throw new ParameterException(spec.commandLine(), "--hardware goes with --model (catalog weights), not --gguf");
+        GgufModelInfo info = GgufModelInfo.read(gguf);
+        if (info.keyLength() != info.valueLength())
+            throw new BadInputException(gguf + ": K and V head dimensions differ (" + info.keyLength() + " and " + info.valueLength() + "); kvlab plan sizes equal ones");
+        if (!spec.commandLine().getParseResult().hasMatchedOption("--dtype")) dtype = "fp16";
+        layers = info.layers();
+        kvHeads = info.kvHeads();
+        headDim = info.headDim();
+        Map<String, Object> sized = plan();
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("gguf", info.path().toString());
+        o.put("model", info.name().isEmpty() ? null : info.name());
+        o.put("architecture", info.architecture());
+        o.put("layers", info.layers());
+        o.put("hidden", info.hidden());
+        o.put("heads", info.heads());
+        o.put("kv_heads", info.kvHeads());
+        o.put("head_dim", info.headDim());
+        o.put("ff", info.ff());
+        o.put("vocab", info.vocab());
+        o.put("context_length", info.contextLength());
+        o.put("parameters", info.parameters());
+        o.put("file_type", info.fileType());
+        o.put("file_bytes", info.fileBytes());
+        o.put("sha256", info.sha256());
+        o.put("single_token_words", info.vocabulary().map(v -> v.wordCount()).orElse(null));
+        sized.forEach(o::putIfAbsent);
+        return o;
     }
 
     Map<String, Object> plan() {

@@ -24,7 +24,7 @@ class HelpTextTest {
         collect(Kvlab.commandLine(), all);
         assertThat(all).extracting(c -> c.getCommandName())
                 .contains("demo", "run", "analyze", "plan", "breakeven", "bench", "transport", "store", "master", "node",
-                        "calibrate", "verify", "compare", "report");
+                        "calibrate", "verify", "compare", "report", "model", "synth");
         PrintStream err = System.err;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));

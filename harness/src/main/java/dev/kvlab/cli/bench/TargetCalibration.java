@@ -89,7 +89,8 @@ public final class TargetCalibration {
             int n = Math.min(BATCH, keys.size() - c);
             List<PutStatus> st = store.batchPut(keys.subList(c, c + n), vals.subList(c, c + n), ReplicateConfig.replicas(1));
             for (int i = 0; i < n; i++)
-                if (st.get(i) != PutStatus.OK) throw new IllegalStateException("could not write the calibration object " + keys.get(c + i) + ": " + st.get(i));
+                if (st.get(i) != PutStatus.OK) throw new IllegalStateException("could not write the calibration object " + keys.get(c + i) + ": " + st.get(i)
+                        + (st.get(i) == PutStatus.NO_SPACE ? " (the store has no room for it: has it storage nodes with free segments? `kvlab store node --master ...`)" : ""));
         }
     }
 

@@ -108,21 +108,9 @@ public final class StoreBench {
         if (r.status() == GetStatus.ERROR || r.status() == GetStatus.TIMEOUT) throw new Failure(s.backend() + ": " + reason(r.detail()));
     }
 
-    /** A failure detail with what it means in front: authentication, unreachable or timeout. */
+    /** A failure detail with what it means in front: authentication, unreachable or timeout ({@link RemoteStore#reason}). */
     static String reason(String detail) {
-        String d = detail == null ? "" : detail;
-        String l = d.toLowerCase(java.util.Locale.ROOT);
-        int nl = d.indexOf('\n');
-        if (nl >= 0) d = d.substring(0, nl);
-        if (d.length() > 240) d = d.substring(0, 240) + "...";
-        if (l.contains("refused the call") || l.contains("unauthenticated") || l.contains("token") || l.contains("auth"))
-            return "authentication failed: the store refused the token (set KVLAB_STORE_TOKEN to the store's token): " + d;
-        if (l.contains("connection refused") || l.contains("unavailable") || l.contains("unreachable") || l.contains("unknown host")
-                || l.contains("unresolved"))
-            return "unreachable: nothing answers there (is `kvlab store master` running at that address?): " + d;
-        if (l.contains("deadline") || l.contains("timed out") || l.contains("timeout"))
-            return "timeout: the store did not answer in time: " + d;
-        return d;
+        return RemoteStore.reason(detail, false);
     }
 
     private static double round(double v) {

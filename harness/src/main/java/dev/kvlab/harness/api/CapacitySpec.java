@@ -41,13 +41,39 @@ public record CapacitySpec(String knob, double start, double min, double max, do
     public static final List<String> KNOBS = List.of("workload.arrival.rate", "workload.arrival.speedup", "workload.arrival.users",
             "workload.arrival.max_concurrency");
 
+    /**
+     * The sane bounds of a load, per knob: a load outside them is refused when the block is read (it would be an
+     * absurd experiment, and a load's text names probe cells and their directories). Requests per second, trace
+     * speed-up, closed-loop users and the open-loop concurrency cap: at most a million each; continuous knobs at least
+     * a millionth, whole-number knobs at least 1.
+     */
+    public static final double MAX_LOAD = 1e6;
+    public static final double MIN_CONTINUOUS_LOAD = 1e-6;
+    /** Probes per search at most (a search from the smallest to the largest load and bisected to 12 digits needs ~80). */
+    public static final int MAX_PROBES = 1000;
+    /** {@code min_requests} at most. */
+    public static final long MAX_MIN_REQUESTS = 1_000_000_000L;
+    /** {@code min_duration} at most, seconds (a day). */
+    public static final double MAX_MIN_DURATION_S = 86_400;
+    /** {@code budget} at most, seconds (30 days). */
+    public static final double MAX_BUDGET_S = 30 * 86_400;
     /** Default of {@code max_passes}. */
     public static final int MAX_PASSES = 8;
+    /** {@code max_passes} at most (a probe's workload that many times over). */
+    public static final int MAX_MAX_PASSES = 1024;
+    /** {@code replicates} at most, per searched cell. */
+    public static final int MAX_REPLICATES = 1000;
 
     public CapacitySpec {
         cells = Map.copyOf(cells);
-        if (maxPasses < 1) throw new IllegalArgumentException("max_passes must be >= 1, got " + maxPasses);
-        if (replicates < 0) throw new IllegalArgumentException("replicates must be >= 0, got " + replicates);
+        double lo = minLoad(knob);
+        for (double x : new double[] {start, min, max})
+            if (!(x >= lo && x <= MAX_LOAD)) throw new IllegalArgumentException("capacity: load " + x + " outside [" + lo + ", " + MAX_LOAD + "]");
+        if (maxProbes < 1 || maxProbes > MAX_PROBES) throw new IllegalArgumentException("capacity: max_probes " + maxProbes + " outside [1, " + MAX_PROBES + "]");
+        if (maxPasses < 1 || maxPasses > MAX_MAX_PASSES)
+            throw new IllegalArgumentException("capacity: max_passes " + maxPasses + " outside [1, " + MAX_MAX_PASSES + "]");
+        if (replicates < 0 || replicates > MAX_REPLICATES)
+            throw new IllegalArgumentException("capacity: replicates " + replicates + " outside [0, " + MAX_REPLICATES + "]");
     }
 
     /** The passes a probe's extension runs next after {@code passes}: double, at most {@code max_passes}. */
@@ -55,9 +81,18 @@ public record CapacitySpec(String knob, double start, double min, double max, do
         return (int) Math.min((long) passes * 2, maxPasses);
     }
 
+    /** The smallest load the knob takes: 1 for whole-number knobs, {@link #MIN_CONTINUOUS_LOAD} else. */
+    public static double minLoad(String knob) {
+        return integral(knob) ? 1 : MIN_CONTINUOUS_LOAD;
+    }
+
+    static boolean integral(String knob) {
+        return knob.endsWith(".users") || knob.endsWith(".max_concurrency");
+    }
+
     /** Whether the knob takes whole numbers ({@code users}, {@code max_concurrency}). */
     public boolean integral() {
-        return knob.endsWith(".users") || knob.endsWith(".max_concurrency");
+        return integral(knob);
     }
 
     /** Whether the cell with these factor levels is searched. */

@@ -35,7 +35,9 @@ public record CellResult(RunConfig config, CellSummary summary, Map<Metric, Hist
             dev.kvlab.harness.internal.live.HarnessCpu.FIGURE, "harness_overhead_us_per_request", "event_lag_p50_us", "event_lag_p99_us", "gc_pause_ms",
             dev.kvlab.harness.internal.SimTwin.TTFT_P50, dev.kvlab.harness.internal.SimTwin.TTFT_P99,
             dev.kvlab.harness.internal.SimTwin.FETCH_P50, dev.kvlab.harness.internal.SimTwin.GOODPUT,
-            dev.kvlab.harness.internal.SimTwin.SHARE_AT_P50);
+            dev.kvlab.harness.internal.SimTwin.SHARE_AT_P50, dev.kvlab.harness.internal.openai.EngineColumns.PROMPT_TOKENS,
+            dev.kvlab.harness.internal.openai.EngineColumns.CACHED_PROMPT_TOKENS, dev.kvlab.harness.internal.openai.EngineColumns.LOCAL_HIT_RATIO,
+            dev.kvlab.harness.internal.openai.EngineColumns.EXTERNAL_HIT_RATIO, dev.kvlab.harness.internal.openai.EngineColumns.TTFT_GAP_P50);
 
     public CellResult {
         totals = Collections.unmodifiableMap(totals);

@@ -63,6 +63,14 @@ public record CellSummary(long seed, String mode, String cacheState, String tier
         return percentilesMs.get(m)[1];
     }
 
+    /** The names of the numeric columns of {@link #columns()}, in order (what a figure or a comparison may name as a metric). */
+    public static java.util.List<String> numericColumns() {
+        Map<Metric, double[]> p = new java.util.EnumMap<>(Metric.class);
+        for (Metric m : Metric.values()) p.put(m, new double[3]);
+        CellSummary zero = new CellSummary(0, "", "", "", "", "", "", 0, 0, 0, p, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "", "", 0, 0, "", 0);
+        return zero.columns().entrySet().stream().filter(e -> e.getValue() instanceof Number).map(Map.Entry::getKey).toList();
+    }
+
     /** The same summary with another wall time (the CLI counts from config load). */
     public CellSummary withWallSeconds(double w) {
         return new CellSummary(seed, mode, cacheState, tiers, policy, transport, pd, requests, completed, failed, percentilesMs,

@@ -1,7 +1,8 @@
 package dev.kvlab.harness.internal;
 
 import dev.kvlab.harness.internal.engine.EventLoop;
-import dev.kvlab.harness.internal.engine.RemoteTier;
+import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.internal.engine.Server;
 import dev.kvlab.harness.internal.engine.ServingListener;
 import dev.kvlab.harness.internal.engine.WorkloadDriver;
 import dev.kvlab.harness.internal.measure.Measurement;
@@ -10,20 +11,24 @@ import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
- * What a sim cell and a live cell do differently, and nothing else: their clock (the event loop and how it runs
- * until a phase is over), their remote tier, their fault hooks and the figures only that clock has. The steps
- * both take are {@link CellSteps}.
+ * What one kind of cell does differently, and nothing else: its clock (the event loop and how it runs until a
+ * phase is over), what serves its requests (the emulated model with its remote tier, or a real engine), its fault
+ * hooks, the figures only it has and how its result is assembled. The steps every cell takes are {@link CellSteps}.
  */
 public interface CellClock {
 
     EventLoop loop();
 
-    RemoteTier remote();
+    /** What serves the cell's requests on {@link #loop()}: made once, on the first call. */
+    Server server();
+
+    /** Fetched blocks used that the audit found wrong, so far (a progress figure; 0 where nothing is fetched). */
+    long wrongHitsUsed();
 
     /** Loop time at which a phase (warm-up or measured) starts its workload. */
     long phaseOrigin(boolean warmup);
 
-    /** Runs the loop until {@code driver} is done (or failed) and the remote tier has nothing in flight. */
+    /** Runs the loop until {@code driver} is done (or failed) and the server has nothing in flight. */
     void runPhase(WorkloadDriver driver);
 
     /** The measurement listener with this clock's fault trigger in front ({@code measurement} itself when the cell has no fault). */
@@ -35,15 +40,23 @@ public interface CellClock {
     /** Calls made to the master so far, by operation (empty: not counted by this cell). */
     Map<String, Long> masterCalls();
 
+    /** True once the server can serve nothing more (a real target that died): the cell stops sending, those in flight end. */
+    default boolean serverGone() {
+        return false;
+    }
+
     /** Called once, right before the measured phase starts (the live clock zeroes its overhead counters). */
     default void measuredPhaseStarts() {}
 
     /** This clock's own figures for the cell's extras, after the measured phase. */
     void extras(Measurement m, Map<String, Object> extras);
 
-    /** What this clock emulates (for the summary's {@code emulated}). */
-    String emulated();
-
     /** The clock, in a few words, for the report. */
     String describe();
+
+    /**
+     * The cell's result from its finished measurement: the summary, its histograms and records, {@code extras} (the
+     * steps' and this clock's figures) and {@code describe} (what ran), with what only this kind of cell adds.
+     */
+    CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Map<String, Object> extras, Map<String, String> describe);
 }

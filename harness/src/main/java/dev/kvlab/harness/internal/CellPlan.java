@@ -37,6 +37,11 @@ public record CellPlan(RunConfig config, ModelSpec model, HardwareSpec hardware,
                        long intervalNanos, long spinNanos, LinkSpec link, String transportName,
                        TransportModel transportModel) {
 
+    /** The part of this plan every target's cell has. */
+    public CellSpec spec() {
+        return new CellSpec(config, workload, blockTokens, intervalNanos);
+    }
+
     /**
      * The store master's settings from the run config, for every clock (sim's master, the live embedded store's,
      * a fault cell's): seed, lease TTL, high watermark, eviction ratio. Client liveness is the caller's.

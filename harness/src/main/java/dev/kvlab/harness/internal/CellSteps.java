@@ -4,7 +4,7 @@ import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.config.CacheState;
 import dev.kvlab.harness.internal.engine.ServingListener;
-import dev.kvlab.harness.internal.engine.ServingModel;
+import dev.kvlab.harness.internal.engine.Server;
 import dev.kvlab.harness.internal.engine.WorkloadDriver;
 import dev.kvlab.harness.internal.measure.EarlyStop;
 import dev.kvlab.harness.internal.measure.Measurement;
@@ -17,18 +17,18 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The steps every cell takes, written once for both clocks: the serving model on the clock's loop, the warm-up
- * pass of a hot cell (unmeasured), the measured phase (measurement behind the clock's fault hooks, the workload
- * driver), the check that nothing is left in flight, and the assembly of the result. A {@link CellClock} supplies
- * what differs.
+ * The steps every cell takes, written once for both clocks and every target: the clock's server on its loop, the
+ * warm-up pass of a hot cell (unmeasured), the measured phase (measurement behind the clock's fault hooks, the
+ * workload driver), the check that nothing is left in flight, and the assembly of the result. A {@link CellClock}
+ * supplies what differs.
  */
 public final class CellSteps {
 
     private CellSteps() {}
 
-    public static CellResult run(CellPlan plan, CellClock clock, CellObserver observer, long wallStartNanos) {
+    public static CellResult run(CellSpec plan, CellClock clock, CellObserver observer, long wallStartNanos) {
         var c = plan.config();
-        ServingModel model = new ServingModel(plan, clock.loop(), clock.remote(), ServingListener.NONE);
+        Server model = clock.server();
         int bt = plan.blockTokens();
         long warmupRequests = 0;
         if (c.cacheState() == CacheState.HOT) {
@@ -46,7 +46,7 @@ public final class CellSteps {
         long origin = clock.phaseOrigin(false);
         EarlyStop earlyStop = null;
         Measurement m = new Measurement(c.slo(), plan.intervalNanos(), origin);
-        ProgressView.watch(m, model, clock.remote(), clock::masterStats, clock::masterCalls, observer);
+        ProgressView.watch(m, model, clock::wrongHitsUsed, clock::masterStats, clock::masterCalls, observer);
         ServingListener measured = clock.faultWrapped(m, origin, () -> requestCount(plan));
         clock.measuredPhaseStarts();
         try (ArrivalProcess p = plan.workload().open(c.seed())) {
@@ -54,7 +54,9 @@ public final class CellSteps {
             if (c.measurement().earlyStop().enabled()) {
                 earlyStop = new EarlyStop(c.measurement().earlyStop());
                 EarlyStop es = earlyStop;
-                driver.stopReleasingWhen(() -> es.decided(m.good(), m.completed() + m.failed()));
+                driver.stopReleasingWhen(() -> clock.serverGone() || es.decided(m.good(), m.completed() + m.failed()));
+            } else {
+                driver.stopReleasingWhen(clock::serverGone);
             }
             model.listener(driver);
             driver.start();
@@ -62,9 +64,7 @@ public final class CellSteps {
             if (driver.error() != null) throw driver.error();
         }
         if (model.inFlight() != 0) {
-            StringBuilder sb = new StringBuilder(c.mode().label() + " cell ended with " + model.inFlight() + " requests in flight:");
-            for (var in : model.instances()) sb.append("\n  ").append(in.state());
-            throw new IllegalStateException(sb.toString());
+            throw new IllegalStateException(c.mode().label() + " cell ended with " + model.inFlight() + " requests in flight:" + model.state());
         }
         m.finish(clock.loop().now());
         double wall = (System.nanoTime() - wallStartNanos) / 1e9;
@@ -83,11 +83,11 @@ public final class CellSteps {
         }
         Map<String, String> describe = new LinkedHashMap<>();
         describe.put("clock", clock.describe());
-        return CellAssembly.assemble(plan, m, model, clock.remote(), warmupRequests, wall, clock.emulated(), extras, describe);
+        return clock.assemble(m, warmupRequests, wall, extras, describe);
     }
 
     /** Requests in the cell's workload (a hot cell's partial warm-up and the faults' strike point count from it). */
-    public static long requestCount(CellPlan plan) {
+    public static long requestCount(CellSpec plan) {
         long n = 0;
         try (RequestSource s = plan.workload().requests(plan.config().seed())) {
             while (s.hasNext()) {

@@ -7,6 +7,7 @@ import dev.kvlab.harness.api.BadInputException;
 import dev.kvlab.harness.internal.config.LocatedTree;
 import dev.kvlab.harness.internal.config.OptionKeys;
 import dev.kvlab.harness.internal.config.ClockKeys;
+import dev.kvlab.harness.api.Targets;
 import dev.kvlab.harness.internal.config.RunValidator;
 import dev.kvlab.harness.internal.config.TreeBinder;
 import java.io.IOException;
@@ -81,9 +82,17 @@ public final class ConfigTree {
         }
     }
 
+    /**
+     * Keys inside a free-form mapping that no record types ({@code target.extra_body}, sent to the engine as it is):
+     * a {@code --set} value there is read as YAML ({@code true} a boolean, {@code 4} a number), as it would be in the file.
+     */
+    private static boolean isFreeForm(String key) {
+        return key.startsWith("target.extra_body.");
+    }
+
     /** Subtrees replaced as a whole rather than merged key by key. */
     private static boolean isOpaque(String ptr) {
-        return ptr.equals("/workload/generator");
+        return ptr.equals("/workload/generator") || ptr.equals("/target");
     }
 
     private static void copyOrigins(LocatedTree base, String basePtr, LocatedTree user, String userPtr, JsonNode value) {
@@ -140,7 +149,7 @@ public final class ConfigTree {
         String v = value.strip();
         JsonNode node;
         if (v.equals("null") || v.equals("~")) node = JsonNodeFactory.instance.nullNode();
-        else if (v.startsWith("[") || v.startsWith("{")) {
+        else if (v.startsWith("[") || v.startsWith("{") || isFreeForm(key)) {
             LocatedTree t = LocatedTree.parse("v: " + v, origin);
             node = t.root().get("v");
         } else node = JsonNodeFactory.instance.textNode(value);
@@ -211,7 +220,9 @@ public final class ConfigTree {
         LocatedTree t = tree.copy();
         RunValidator.resolvePaths(t, baseDir);
         RunConfig c = BINDER.bind(t, "", RunConfig.class);
-        RunValidator.validate(c, k -> t.origin(pointer(k)));
+        var target = Targets.discover().of(c, k -> t.origin(pointer(k)));
+        Targets.refuseUnused(target, ClockKeys.keys(), k -> set(t, k), k -> t.origin(pointer(k)));
+        target.validate(c, k -> t.origin(pointer(k)));
         ClockKeys.refuseUnused(c.mode(), k -> set(t, k), k -> t.origin(pointer(k)));
         OptionKeys.refuseUnread(c, k -> set(t, k), k -> t.origin(pointer(k)));
         return c;

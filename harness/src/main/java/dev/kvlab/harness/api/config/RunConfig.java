@@ -36,12 +36,15 @@ import java.util.List;
  *                    {@code link-delay} | {@code link-loss} | {@code master-restart})
  * @param faultAt     when the fault strikes: the share of the measured requests that have arrived by then, in [0, 1]
  * @param faultParams the fault's settings
+ * @param target      what serves the cell's requests: {@code {kind: emulated}} (the serving model above) or another
+ *                    target's block, bound and validated by its {@link dev.kvlab.harness.spi.TargetProvider}
  */
 public record RunConfig(Mode mode, long seed, List<String> catalog, String model, String hardware, Dtype kvDtype,
                         Efficiency efficiency, ClusterConfig cluster, SchedulerConfig scheduler, LocalTierConfig local,
                         StoreConfig store, WorkloadConfig workload, WarmupConfig warmup, CacheState cacheState, Tiers tiers,
                         Policy policy, String transport, String transportProfile, String link, Pd pd, SloConfig slo, MeasurementConfig measurement,
-                        LiveConfig live, Fault fault, double faultAt, FaultParams faultParams) {
+                        LiveConfig live, Fault fault, double faultAt, FaultParams faultParams,
+                        com.fasterxml.jackson.databind.JsonNode target) {
 
     public RunConfig {
         catalog = catalog == null ? List.of() : List.copyOf(catalog);

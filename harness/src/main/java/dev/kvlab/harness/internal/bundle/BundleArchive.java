@@ -62,7 +62,7 @@ public final class BundleArchive {
              GzipCompressorInputStream gz = new GzipCompressorInputStream(fi);
              TarArchiveInputStream tar = new TarArchiveInputStream(gz)) {
             TarArchiveEntry e;
-            while ((e = tar.getNextEntry()) != null) {
+            while ((e = next(tar, archive)) != null) {
                 if (++n > MAX_ENTRIES) throw new BadInputException(archive + ": more than " + MAX_ENTRIES + " entries");
                 String name = e.getName();
                 if (name.startsWith("./")) name = name.substring(2);
@@ -81,16 +81,62 @@ public final class BundleArchive {
                 total += e.getSize();
                 if (total > MAX_BYTES) throw new BadInputException(archive + ": more than " + MAX_BYTES + " bytes");
                 Files.createDirectories(dest.getParent());
-                Files.copy(tar, dest);
+                copy(tar, dest, archive);
             }
-        } catch (IOException ex) {
-            if (ex.getMessage() != null && (ex.getMessage().contains("Not in GZIP format") || ex.getMessage().contains("Input is not in the .gz format")))
-                throw new BadInputException(archive + ": not a .tar.gz archive");
-            throw ex;
+            drain(gz, archive); // the gzip trailer's CRC and length: an archive cut after the tar's end is still refused
         }
         if (top == null) throw new BadInputException(archive + ": empty archive");
         Path dir = root.resolve(top);
         if (!Files.isDirectory(dir)) throw new BadInputException(archive + ": no bundle directory at the top");
         return dir;
+    }
+
+    /*
+     * Reading the archive and writing the extraction fail differently: a read error (an end of file inside an entry or
+     * the gzip stream, a bad header or checksum) means the archive is truncated or corrupt, bad input naming the file;
+     * a write error (a full disk) is the machine's and propagates as it is.
+     */
+
+    private static TarArchiveEntry next(TarArchiveInputStream tar, Path archive) {
+        try {
+            return tar.getNextEntry();
+        } catch (IOException e) {
+            throw unreadable(archive, e);
+        }
+    }
+
+    private static void copy(InputStream in, Path dest, Path archive) throws IOException {
+        byte[] buf = new byte[1 << 16];
+        try (OutputStream out = Files.newOutputStream(dest, StandardOpenOption.CREATE_NEW)) {
+            while (true) {
+                int n;
+                try {
+                    n = in.read(buf);
+                } catch (IOException e) {
+                    throw unreadable(archive, e);
+                }
+                if (n < 0) return;
+                out.write(buf, 0, n);
+            }
+        }
+    }
+
+    private static void drain(InputStream in, Path archive) {
+        byte[] buf = new byte[1 << 16];
+        try {
+            while (in.read(buf) >= 0) {
+                // the bytes after the tar's end-of-archive records: padding, then the gzip trailer
+            }
+        } catch (IOException e) {
+            throw unreadable(archive, e);
+        }
+    }
+
+    static BadInputException unreadable(Path archive, IOException e) {
+        String m = e.getMessage();
+        if (m != null && (m.contains("Not in GZIP format") || m.contains("Input is not in the .gz format")))
+            return new BadInputException(archive + ": not a .tar.gz archive", e);
+        String what = e instanceof java.io.EOFException ? "ends early" : m == null ? e.getClass().getSimpleName() : m;
+        return new BadInputException(archive + ": truncated or corrupt archive (" + what + ")", e);
     }
 }

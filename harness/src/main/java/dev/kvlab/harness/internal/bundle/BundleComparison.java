@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,9 +17,13 @@ import java.util.Set;
 /**
  * Per-cell differences between two bundles: cells are matched by their factor values (cell ids may differ), and
  * for every metric both bundles have, {@code B - A} with Welch's 95% interval across the replicates (the bundles
- * are independent runs), the relative change and whether the interval excludes zero.
+ * are independent runs), the relative change and whether the interval excludes zero; when both bundles searched
+ * capacities ({@code capacity.json}), the same for the capacity of every searched cell ({@code capacity}).
  */
 public final class BundleComparison {
+
+    /** A capacity search's results in a bundle ({@code CapacityResults.JSON}). */
+    static final String CAPACITY_JSON = "capacity.json";
 
     private BundleComparison() {}
 
@@ -76,7 +81,76 @@ public final class BundleComparison {
         if (!modesA.equals(modesB))
             warnings.add("the clocks differ: A is " + String.join("+", modesA) + ", B is " + String.join("+", modesB)
                     + "; differences mix the model's prediction with a measurement");
+        Path capA = a.resolve(CAPACITY_JSON), capB = b.resolve(CAPACITY_JSON);
+        boolean hasA = Files.isRegularFile(capA), hasB = Files.isRegularFile(capB);
+        if (hasA && hasB) o.set("capacity", capacity(BundleJson.read(capA), BundleJson.read(capB), warnings));
+        else if (hasA || hasB) warnings.add("only " + (hasA ? "A" : "B") + " searched capacities (capacity.json): no capacity to compare");
         return o;
+    }
+
+    /**
+     * Capacities cell by cell: the searched cells of both {@code capacity.json} matched by their factor values, and per
+     * cell the mean capacity of each bundle over its replicates, {@code B - A} with Welch's 95% interval, B / A, and
+     * whether the interval excludes zero. A replicate whose search found no capacity is left out (its n says so).
+     */
+    static ObjectNode capacity(JsonNode ca, JsonNode cb, ArrayNode warnings) {
+        ObjectNode o = JsonNodeFactory.instance.objectNode();
+        for (String k : List.of("knob", "rule", "target_attainment")) {
+            if (!ca.path(k).equals(cb.path(k)))
+                warnings.add("the capacity searches differ in " + k + ": A " + ca.path(k) + ", B " + cb.path(k) + "; their capacities measure different things");
+        }
+        o.set("knob_a", ca.path("knob").deepCopy());
+        o.set("knob_b", cb.path("knob").deepCopy());
+        o.set("target_a", ca.path("target_attainment").deepCopy());
+        o.set("target_b", cb.path("target_attainment").deepCopy());
+        o.put("interval", "Welch t, 95%, across replicates; diff = B - A; ratio = mean B / mean A");
+        Map<Map<String, String>, String> idsA = new LinkedHashMap<>(), idsB = new LinkedHashMap<>();
+        Map<String, List<Double>> va = capacities(ca, idsA), vb = capacities(cb, idsB);
+        ArrayNode cells = o.putArray("cells");
+        ArrayNode onlyA = o.putArray("only_in_a");
+        for (var e : idsA.entrySet()) {
+            String idB = idsB.get(e.getKey());
+            if (idB == null) {
+                onlyA.add(e.getValue());
+                continue;
+            }
+            ObjectNode c = cells.addObject();
+            ObjectNode fac = c.putObject("factors");
+            e.getKey().forEach(fac::put);
+            c.put("cell_a", e.getValue());
+            c.put("cell_b", idB);
+            List<Double> xa = va.get(e.getValue()), xb = vb.get(idB);
+            ReplicateStats.Estimate ea = ReplicateStats.mean(xa), eb = ReplicateStats.mean(xb), d = ReplicateStats.welch(xa, xb);
+            c.set("a", Rows.toJson(ea.mean()));
+            c.set("b", Rows.toJson(eb.mean()));
+            c.set("diff", Rows.toJson(d.mean()));
+            if (d.hasInterval()) {
+                ArrayNode ci = c.putArray("ci95");
+                ci.add(Rows.toJson(d.lo()));
+                ci.add(Rows.toJson(d.hi()));
+            } else c.putNull("ci95");
+            c.set("ratio", Rows.toJson(ea.mean() > 0 ? eb.mean() / ea.mean() : Double.NaN));
+            c.put("n_a", ea.n());
+            c.put("n_b", eb.n());
+            c.put("significant", d.excludesZero());
+        }
+        ArrayNode onlyB = o.putArray("only_in_b");
+        for (var e : idsB.entrySet()) if (!idsA.containsKey(e.getKey())) onlyB.add(e.getValue());
+        return o;
+    }
+
+    /** Cell id → capacities by replicate (NaN where a search found none); fills {@code ids} with factor values → cell id. */
+    private static Map<String, List<Double>> capacities(JsonNode cap, Map<Map<String, String>, String> ids) {
+        Map<String, List<Double>> out = new LinkedHashMap<>();
+        for (JsonNode e : cap.path("cells")) {
+            String id = e.path("cell").asText();
+            Map<String, String> f = new LinkedHashMap<>();
+            e.path("factors").fields().forEachRemaining(x -> f.put(x.getKey(), x.getValue().asText()));
+            if (f.isEmpty()) f.put("cell", id.replaceFirst("^c\\d+-", ""));
+            ids.putIfAbsent(f, id);
+            out.computeIfAbsent(id, k -> new ArrayList<>()).add(e.path("capacity").isNumber() ? e.get("capacity").asDouble() : Double.NaN);
+        }
+        return out;
     }
 
     private static Map<Map<String, String>, String> cells(JsonNode s) {

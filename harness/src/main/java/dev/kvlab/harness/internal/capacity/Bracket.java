@@ -82,9 +82,24 @@ public final class Bracket {
         return new BigDecimal(x).round(new MathContext(digits, RoundingMode.HALF_EVEN)).doubleValue();
     }
 
-    /** A load as written in probe ids and factor columns: the shortest decimal, no exponent, no trailing zeros. */
+    /** A load as written in messages: the shortest decimal, no exponent, no trailing zeros. */
     public static String format(double load) {
         if (load == Math.rint(load) && Math.abs(load) < 1e15) return Long.toString((long) load);
         return BigDecimal.valueOf(load).stripTrailingZeros().toPlainString();
+    }
+
+    /** The longest load text a probe id (and so a cell directory name) carries. */
+    static final int MAX_LABEL = 24;
+
+    /**
+     * A load as written in probe ids, factor columns and so cell directory names: {@link #format} when it is at most
+     * {@value #MAX_LABEL} characters, else Java's shortest round-trip decimal with an exponent ({@code 1.0E300}),
+     * which is at most 24 characters. Never longer, only digits, '.', '-' and 'E', and distinct loads get distinct
+     * labels (a plain decimal is exact, an exponent form identifies its double, and the two forms never meet).
+     */
+    public static String label(double load) {
+        if (!Double.isFinite(load)) throw new IllegalArgumentException("a load must be finite, got " + load);
+        String plain = format(load);
+        return plain.length() <= MAX_LABEL ? plain : Double.toString(load);
     }
 }

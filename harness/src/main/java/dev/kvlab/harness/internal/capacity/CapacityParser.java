@@ -25,7 +25,7 @@ import java.util.function.Function;
  */
 public final class CapacityParser {
 
-    static final List<String> KEYS = List.of("knob", "start", "min", "max", "target_attainment", "rule", "precision", "max_probes",
+    public static final List<String> KEYS = List.of("knob", "start", "min", "max", "target_attainment", "rule", "precision", "max_probes",
             "min_requests", "min_duration", "budget", "early_stop", "cells",
             "max_passes", "replicates");
 
@@ -54,10 +54,11 @@ public final class CapacityParser {
             if (f.equals(knob) || ("workload." + f).equals(knob))
                 throw bad(where, "/knob", "knob: " + knob + " is also swept as a factor; a capacity search varies it itself (drop the factor or search another knob)");
         boolean ints = knob.endsWith(".users") || knob.endsWith(".max_concurrency");
+        double least = CapacitySpec.minLoad(knob);
         if (!o.hasNonNull("start")) throw bad(where, "", "start: missing (the first probe's load)");
-        double start = positive(o, "start", where, ints);
-        double min = o.hasNonNull("min") ? positive(o, "min", where, ints) : ints ? 1 : start / 1000;
-        double max = o.hasNonNull("max") ? positive(o, "max", where, ints) : start * 1000;
+        double start = load(o, "start", where, ints, knob);
+        double min = o.hasNonNull("min") ? load(o, "min", where, ints, knob) : ints ? 1 : Math.max(start / 1000, least);
+        double max = o.hasNonNull("max") ? load(o, "max", where, ints, knob) : Math.min(start * 1000, CapacitySpec.MAX_LOAD);
         if (!(min < max)) throw bad(where, "/min", "min (" + Bracket.format(min) + ") must be below max (" + Bracket.format(max) + ")");
         if (start < min || start > max)
             throw bad(where, "/start", "start: " + Bracket.format(start) + " is outside [min, max] = [" + Bracket.format(min) + ", " + Bracket.format(max) + "]");
@@ -68,10 +69,10 @@ public final class CapacityParser {
             throw bad(where, "/rule", "rule: must be attainment (every SLO per request, DistServe) or percentile (each SLO metric's p<100*target>, MLPerf), got '" + rule + "'");
         double precision = o.hasNonNull("precision") ? number(o, "precision", where) : 0.02;
         if (!(precision > 0 && precision < 1)) throw bad(where, "/precision", "precision: must be in (0, 1), got " + o.get("precision"));
-        int maxProbes = o.hasNonNull("max_probes") ? (int) whole(o, "max_probes", where, 1) : 24;
-        long minRequests = o.hasNonNull("min_requests") ? whole(o, "min_requests", where, 1) : 1;
-        double minDuration = o.hasNonNull("min_duration") ? seconds(o, "min_duration", where) : 0;
-        double budget = o.hasNonNull("budget") ? seconds(o, "budget", where) : 0;
+        int maxProbes = o.hasNonNull("max_probes") ? Math.toIntExact(whole(o, "max_probes", where, 1, CapacitySpec.MAX_PROBES)) : 24;
+        long minRequests = o.hasNonNull("min_requests") ? whole(o, "min_requests", where, 1, CapacitySpec.MAX_MIN_REQUESTS) : 1;
+        double minDuration = o.hasNonNull("min_duration") ? seconds(o, "min_duration", where, CapacitySpec.MAX_MIN_DURATION_S) : 0;
+        double budget = o.hasNonNull("budget") ? seconds(o, "budget", where, CapacitySpec.MAX_BUDGET_S) : 0;
         boolean earlyStop = true;
         if (o.hasNonNull("early_stop")) {
             if (!o.get("early_stop").isBoolean()) throw bad(where, "/early_stop", "early_stop: must be true or false, got " + o.get("early_stop"));
@@ -93,10 +94,8 @@ public final class CapacityParser {
                 select.put(e.getKey(), vs);
             });
         }
-        long maxPasses = o.hasNonNull("max_passes") ? whole(o, "max_passes", where, 1) : CapacitySpec.MAX_PASSES;
-        if (maxPasses > 1024) throw bad(where, "/max_passes", "max_passes: at most 1024 (a probe's workload that many times over), got " + o.get("max_passes"));
-        long replicates = o.hasNonNull("replicates") ? whole(o, "replicates", where, 1) : 0;
-        if (replicates > 1000) throw bad(where, "/replicates", "replicates: at most 1000 per searched cell, got " + o.get("replicates"));
+        long maxPasses = o.hasNonNull("max_passes") ? whole(o, "max_passes", where, 1, CapacitySpec.MAX_MAX_PASSES) : CapacitySpec.MAX_PASSES;
+        long replicates = o.hasNonNull("replicates") ? whole(o, "replicates", where, 1, CapacitySpec.MAX_REPLICATES) : 0;
         CapacitySpec spec = new CapacitySpec(knob, start, min, max, target, rule, precision, maxProbes, minRequests, minDuration, budget, earlyStop, select,
                 (int) maxPasses, (int) replicates);
         int searched = 0;
@@ -135,30 +134,43 @@ public final class CapacityParser {
         }
     }
 
-    private static double positive(ObjectNode o, String k, Function<String, String> where, boolean ints) {
+    /** A load of the knob: a number within the knob's sane bounds ({@link CapacitySpec#MAX_LOAD}), whole for whole-number knobs. */
+    private static double load(ObjectNode o, String k, Function<String, String> where, boolean ints, String knob) {
         double x = number(o, k, where);
         if (!(x > 0) || Double.isInfinite(x)) throw bad(where, "/" + k, k + ": must be a load > 0, got " + o.get(k));
         if (ints && x != Math.rint(x)) throw bad(where, "/" + k, k + ": this knob takes whole numbers, got " + o.get(k));
+        double least = CapacitySpec.minLoad(knob);
+        if (x < least || x > CapacitySpec.MAX_LOAD)
+            throw bad(where, "/" + k, k + ": " + o.get(k) + " is outside the sane range of " + knob + " [" + Bracket.format(least) + ", "
+                    + Bracket.format(CapacitySpec.MAX_LOAD) + "]");
         return x;
     }
 
-    private static long whole(ObjectNode o, String k, Function<String, String> where, long least) {
+    /** A whole number in [least, most], refused (never wrapped or saturated) outside it. */
+    private static long whole(ObjectNode o, String k, Function<String, String> where, long least, long most) {
         double x = number(o, k, where);
-        if (x != Math.rint(x) || x < least) throw bad(where, "/" + k, k + ": expected a whole number >= " + least + ", got " + o.get(k));
+        JsonNode v = o.get(k);
+        if (x != Math.rint(x) || !(x >= least && x <= most))
+            throw bad(where, "/" + k, k + ": expected a whole number in [" + least + ", " + most + "], got " + v);
+        if (v.isIntegralNumber() && !v.canConvertToLong())
+            throw bad(where, "/" + k, k + ": expected a whole number in [" + least + ", " + most + "], got " + v);
         return (long) x;
     }
 
-    private static double seconds(ObjectNode o, String k, Function<String, String> where) {
+    private static double seconds(ObjectNode o, String k, Function<String, String> where, double most) {
         JsonNode v = o.get(k);
+        double s;
         if (v.isNumber()) {
-            if (v.asDouble() < 0) throw bad(where, "/" + k, k + ": must be >= 0");
-            return v.asDouble();
+            s = v.asDouble();
+        } else {
+            try {
+                s = DurationSpec.parse(v.asText().strip()).toNanos() / 1e9;
+            } catch (IllegalArgumentException | ArithmeticException e) {
+                throw bad(where, "/" + k, k + ": " + e.getMessage());
+            }
         }
-        try {
-            return DurationSpec.parse(v.asText().strip()).toNanos() / 1e9;
-        } catch (IllegalArgumentException e) {
-            throw bad(where, "/" + k, k + ": " + e.getMessage());
-        }
+        if (!(s >= 0 && s <= most)) throw bad(where, "/" + k, k + ": must be a duration in [0, " + Bracket.format(most) + " s], got " + v);
+        return s;
     }
 
     private static BadInputException bad(Function<String, String> where, String ptr, String reason) {

@@ -46,6 +46,9 @@ public final class CapacityResults {
     public static final String WIDE_MEANS = "wide: the replicates disagree: the capacity's 95% interval is wider than +-10% of it; more "
             + "replicates or longer probes would narrow it, until then read it as a rough figure, not an answer";
 
+    /** What {@code vs_baseline.text} says (and the tables print) when the baseline cell was not searched. */
+    public static final String NOT_SEARCHED = "baseline not searched";
+
     private final MatrixSpec spec;
     private final List<ObjectNode> entries;
     private final Map<String, JsonNode> extra = new LinkedHashMap<>();
@@ -72,7 +75,8 @@ public final class CapacityResults {
         e.put("knob", c.knob());
         Bracket.Decision d = t.decision();
         String status = t.finished() ? d.status().label() : "unfinished";
-        boolean point = t.finished() && d.status() != Bracket.Status.BUDGET && Double.isFinite(d.lo());
+        // a search stopped with a bracket (by max_probes or by its budget) reports its last passing load, flagged
+        boolean point = t.finished() && Double.isFinite(d.lo());
         e.set("capacity", point ? num(d.lo()) : JsonNodeFactory.instance.nullNode());
         e.set("first_failing", num(d.hi()));
         ArrayNode br = e.putArray("bracket");
@@ -169,7 +173,7 @@ public final class CapacityResults {
             case "below_min" -> "fails the SLO at every load down to min " + fmt(c.min()) + ": no capacity within the bound";
             case "above_max" -> "meets the SLO up to max " + fmt(c.max()) + ": never saturates within the bound (capacity >= " + fmt(c.max()) + ")";
             case "max_probes" -> "stopped after max_probes " + c.maxProbes() + " with the bracket [" + fmt(d.lo()) + ", " + fmt(d.hi()) + "]";
-            case "budget" -> "out of budget (" + fmt(c.budgetSeconds()) + " s): the capacity is within [" + fmt(d.lo()) + ", " + fmt(d.hi()) + "]";
+            case "budget" -> "out of budget (" + fmt(c.budgetSeconds()) + " s) with the bracket [" + fmt(d.lo()) + ", " + fmt(d.hi()) + "]";
             default -> "unfinished";
         };
     }
@@ -217,8 +221,15 @@ public final class CapacityResults {
             if (capEst.hasInterval() && (capEst.hi() - capEst.lo()) / 2 > WIDE * Math.abs(capEst.mean())) flags.add("wide");
             ArrayNode fa = o.putArray("flags");
             flags.forEach(fa::add);
-            if (base == null || ce.getKey().equals(baseline)) {
-                o.putNull("vs_baseline");
+            if (baseline == null || ce.getKey().equals(baseline)) {
+                o.putNull("vs_baseline"); // no baseline, or this is it
+                continue;
+            }
+            if (base == null) { // the baseline ran at its own load only: there is no capacity to compare with
+                ObjectNode vb = o.putObject("vs_baseline");
+                vb.put("baseline", baseline);
+                vb.put("searched", false);
+                vb.put("text", NOT_SEARCHED);
                 continue;
             }
             ObjectNode vb = o.putObject("vs_baseline");

@@ -68,7 +68,7 @@ public final class CapacitySearch implements Experiment {
             Trace t = trace(r, recorded);
             if (!t.finished()) return Double.NaN;
             Bracket.Decision d = t.decision();
-            caps.add(d.status() != Bracket.Status.BUDGET && Double.isFinite(d.lo()) ? d.lo() : Double.NaN);
+            caps.add(Double.isFinite(d.lo()) ? d.lo() : Double.NaN); // as capacity.json reports it (a budget stop: its last passing load)
         }
         double mean = dev.kvlab.harness.internal.bundle.ReplicateStats.mean(caps).mean();
         if (!(mean > 0))
@@ -216,7 +216,7 @@ public final class CapacitySearch implements Experiment {
      * cell id {@code <cell>@<load>}, or {@code <cell>@<load>x<passes>} for an extended probe.
      */
     public CellRun probe(CellRun base, double load, int passes) {
-        String label = Bracket.format(load);
+        String label = Bracket.label(load);
         String id = base.cell() + "@" + label + (passes > 1 ? "x" + passes : "");
         return probeRuns.computeIfAbsent(id + "/r" + base.replicate(), k -> {
             ObjectNode tree = base.tree().deepCopy();

@@ -29,7 +29,7 @@ public final class ClockKeys {
                 "local", "store.backend", "store.nodes", "store.capacity", "store.replicas", "store.lease_ttl", "store.high_watermark",
                 "store.eviction_ratio", "store.write_back_concurrency", "store.write_back_queue_blocks", "workload", "warmup",
                 "cache_state", "tiers", "policy", "transport", "transport_profile", "pd", "slo", "measurement", "fault", "fault_at",
-                "fault_params"}) USERS.put(k, BOTH);
+                "fault_params", "target"}) USERS.put(k, BOTH);
         // live: the link behind rdma-emu's NIC model and the PD handoff link; sim: the modelled data path
         USERS.put("link", BOTH);
         USERS.put("store.lookup_latency", SIM);
@@ -41,6 +41,11 @@ public final class ClockKeys {
     }
 
     private ClockKeys() {}
+
+    /** Every run-config key listed here (dotted; sections where all their keys share their users), in order. */
+    public static java.util.List<String> keys() {
+        return java.util.List.copyOf(USERS.keySet());
+    }
 
     /** The clocks that use dotted {@code key} (by its longest listed prefix), or null when the key is not listed. */
     public static Set<Mode> users(String key) {

@@ -21,6 +21,7 @@ import dev.kvlab.harness.api.config.SloConfig;
 import dev.kvlab.harness.api.config.StoreConfig;
 import dev.kvlab.harness.api.config.WorkloadConfig;
 import dev.kvlab.harness.internal.CellPlan;
+import dev.kvlab.harness.internal.CellSpec;
 import dev.kvlab.harness.internal.WorkloadPlan;
 import dev.kvlab.harness.internal.fault.FaultPlan;
 import dev.kvlab.workloads.api.ArrivalSpec;
@@ -177,6 +178,34 @@ public final class RunValidator {
         if (v < min) throw bad(key, "must be >= " + min + ", got " + v);
     }
 
+    /**
+     * Validates what every target's cell reads (mode, cache state, the workload with its warm-up, SLOs, measurement)
+     * and returns it as a {@link CellSpec}; its requests' block keys are namespaced by {@code modelId}, {@code dtype}
+     * and {@code layout} (with the workload's LoRA and tenant). {@link BadInputException} naming {@code origin} and the key.
+     */
+    public static CellSpec spec(RunConfig c, Function<String, String> origin, String modelId, String dtype, String layout) {
+        return new RunValidator(origin).common(c, modelId, dtype, layout);
+    }
+
+    private CellSpec common(RunConfig c, String modelId, String dtype, String layout) {
+        need("mode", c.mode());
+        need("cache_state", c.cacheState());
+        WorkloadPlan workload = workload(c, modelId, dtype, layout);
+        if (c.warmup() == null) throw bad("warmup", "must be given");
+        fraction("warmup.fraction", c.warmup().fraction());
+        SloConfig slo = need("slo", c.slo());
+        positive("slo.ttft_ms", slo.ttftMs());
+        positive("slo.tpot_ms", slo.tpotMs());
+        positive("slo.tbt_ms", slo.tbtMs());
+        positive("slo.e2el_ms", slo.e2elMs());
+        long interval = nanos("measurement.interval", need("measurement", c.measurement()).interval(), false);
+        EarlyStopConfig es = need("measurement.early_stop", c.measurement().earlyStop());
+        if (!(es.target() >= 0 && es.target() <= 1)) throw bad("measurement.early_stop.target", "must be in [0, 1] (0 = off), got " + es.target());
+        if (es.enabled()) atLeast("measurement.early_stop.min_requests", es.minRequests(), 1);
+        if (interval < 1_000_000L) throw bad("measurement.interval", "must be >= 1ms");
+        return new CellSpec(c, workload, workload.blockTokens(), interval);
+    }
+
     private CellPlan check(RunConfig c) {
         Mode mode = need("mode", c.mode());
         need("cache_state", c.cacheState());
@@ -232,10 +261,9 @@ public final class RunValidator {
         atLeast("scheduler.max_batch_tokens", s.maxBatchTokens(), 1);
         atLeast("scheduler.max_running", s.maxRunning(), 1);
         fraction("scheduler.kv_memory_fraction", s.kvMemoryFraction());
-        WorkloadPlan workload = workload(c, model, cl.tp());
+        CellSpec common = common(c, model.id(), c.kvDtype().toString(), "tp" + cl.tp());
+        WorkloadPlan workload = common.workload();
         int blockTokens = workload.blockTokens();
-        if (c.warmup() == null) throw bad("warmup", "must be given");
-        fraction("warmup.fraction", c.warmup().fraction());
 
         double weightsPerRank = model.parameters() * model.weightDtype().bytes() / cl.tp();
         double usable = hw.hbmCapacity() * s.kvMemoryFraction();
@@ -310,16 +338,7 @@ public final class RunValidator {
                 throw bad("transport", "neither a transport (" + String.join(", ", LIVE_TRANSPORTS) + "), a link nor a profile: " + e.getMessage());
             }
         }
-        SloConfig slo = need("slo", c.slo());
-        positive("slo.ttft_ms", slo.ttftMs());
-        positive("slo.tpot_ms", slo.tpotMs());
-        positive("slo.tbt_ms", slo.tbtMs());
-        positive("slo.e2el_ms", slo.e2elMs());
-        long interval = nanos("measurement.interval", need("measurement", c.measurement()).interval(), false);
-        EarlyStopConfig es = need("measurement.early_stop", c.measurement().earlyStop());
-        if (!(es.target() >= 0 && es.target() <= 1)) throw bad("measurement.early_stop.target", "must be in [0, 1] (0 = off), got " + es.target());
-        if (es.enabled()) atLeast("measurement.early_stop.min_requests", es.minRequests(), 1);
-        if (interval < 1_000_000L) throw bad("measurement.interval", "must be >= 1ms");
+        long interval = common.intervalNanos();
         long spin = nanos("live.spin", need("live", c.live()).spin(), true);
         atLeast("live.io_threads", c.live().ioThreads(), 1);
         if (c.live().ioThreads() > 256) throw bad("live.io_threads", "must be <= 256");
@@ -346,7 +365,7 @@ public final class RunValidator {
         return new LinkSpec(perGpu.links() * tp, perGpu.bitsPerSecondPerLink(), perGpu.latency());
     }
 
-    private WorkloadPlan workload(RunConfig c, ModelSpec model, int tp) {
+    private WorkloadPlan workload(RunConfig c, String modelId, String dtype, String layout) {
         WorkloadConfig w = need("workload", c.workload());
         boolean gen = w.generator() != null && !w.generator().isNull();
         if ((w.trace() == null) == !gen)
@@ -386,7 +405,7 @@ public final class RunValidator {
             throw bad(gen ? "workload.generator" : "workload", e.getMessage());
         }
         int blockTokens = spec.blockTokens() == 0 ? TraceFormat.MOONCAKE_BLOCK_TOKENS : spec.blockTokens();
-        Namespace ns = new Namespace(model.id(), c.kvDtype().toString(), "tp" + tp, w.lora(), w.tenant());
+        Namespace ns = new Namespace(modelId, dtype, layout, w.lora(), w.tenant());
         return new WorkloadPlan(spec, arrival, ns, blockTokens, w.passes());
     }
 

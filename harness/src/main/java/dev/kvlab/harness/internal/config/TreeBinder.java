@@ -42,6 +42,7 @@ public final class TreeBinder {
         m.coercionConfigFor(LogicalType.Boolean).setCoercion(CoercionInputShape.String, CoercionAction.TryConvert);
         m.coercionConfigFor(LogicalType.Textual).setCoercion(CoercionInputShape.Integer, CoercionAction.TryConvert);
         m.coercionConfigFor(LogicalType.Textual).setCoercion(CoercionInputShape.Float, CoercionAction.TryConvert);
+        m.registerModule(WholeNumbers.module());
         this.mapper = m;
         this.lenient = m.copy().disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
     }

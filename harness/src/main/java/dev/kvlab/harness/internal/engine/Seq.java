@@ -8,7 +8,7 @@ import dev.kvlab.workloads.api.Request;
  * it records as values in the {@link ServingListener} calls and, at the end, as an {@link Observed} record, and
  * keeps its own per-request state in the {@link #attachment()}.
  */
-public final class Seq {
+public final class Seq implements Served {
 
     /** Where a request is in its life. */
     public enum Phase { QUEUED, LOOKUP, LOADING, READY, PREFILLING, HANDOFF, DECODING, DONE, FAILED }
@@ -79,22 +79,36 @@ public final class Seq {
      * Attaches the listener's own per-request state (what it keeps between the calls about this request); the model
      * never reads it. One owner: the listener the model reports to.
      */
+    @Override
     public void attach(Object state) {
         attachment = state;
     }
 
     /** The listener's per-request state, null before {@link #attach}. */
+    @Override
     public Object attachment() {
         return attachment;
     }
 
     /** What the model observed of this request so far, as an immutable record (what measurement reads at its end). */
+    @Override
     public Observed observed() {
         return Observed.of(this);
     }
 
+    @Override
     public long id() {
         return request.id();
+    }
+
+    @Override
+    public boolean warmup() {
+        return warmup;
+    }
+
+    @Override
+    public long intendedNanos() {
+        return intendedNanos;
     }
 
     public int inputTokens() {
@@ -102,6 +116,7 @@ public final class Seq {
     }
 
     /** Tokens to generate: at least one, since prefill emits the first token (a trace's prefill-only record is served as one). */
+    @Override
     public int outputTokens() {
         return Math.max(1, request.outputTokens());
     }

@@ -7,25 +7,25 @@ package dev.kvlab.harness.internal.engine;
 public interface ServingListener {
 
     /** {@code s} arrived (at or after its intended time) and was routed. */
-    default void arrived(Seq s, long now) {}
+    default void arrived(Served s, long now) {}
 
     /** The scheduler admitted {@code s} (KV blocks reserved, local tier looked up). */
-    default void admitted(Seq s, long now) {}
+    default void admitted(Served s, long now) {}
 
     /** The fetch of {@code s}'s KV ended; it took {@code fetchNanos}. */
-    default void fetched(Seq s, long fetchNanos, long now) {}
+    default void fetched(Served s, long fetchNanos, long now) {}
 
     /** The first output token of {@code s}. */
-    default void firstToken(Seq s, long now) {}
+    default void firstToken(Served s, long now) {}
 
     /** Another output token of {@code s}. */
-    default void token(Seq s, long now) {}
+    default void token(Served s, long now) {}
 
     /** The last output token of {@code s}; it is done. */
-    default void completed(Seq s, long now) {}
+    default void completed(Served s, long now) {}
 
-    /** {@code s} cannot be served ({@code s.failure} says why). */
-    default void failed(Seq s, long now) {}
+    /** {@code s} cannot be served (its {@link Served#observed()} says why). */
+    default void failed(Served s, long now) {}
 
     ServingListener NONE = new ServingListener() {};
 }

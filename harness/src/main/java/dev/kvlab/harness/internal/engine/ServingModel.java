@@ -22,7 +22,7 @@ import java.util.List;
  * throughout: a hit is always a contiguous run of blocks from the start, and a fetch delivers only its verified
  * prefix (the remote tier's guarantee), the rest being recomputed.
  */
-public final class ServingModel {
+public final class ServingModel implements Server {
 
     /** Outcome of an admission attempt. */
     enum Admission { ADMITTED, WAIT, FAILED }
@@ -75,12 +75,28 @@ public final class ServingModel {
     }
 
     /** Switches measurement (warm-up runs with a silent listener). */
+    @Override
     public void listener(ServingListener l) {
         this.listener = l;
     }
 
+    @Override
     public long inFlight() {
         return inFlight;
+    }
+
+    @Override
+    public int queued() {
+        int q = 0;
+        for (Instance in : instances) q += in.queued();
+        return q;
+    }
+
+    @Override
+    public String state() {
+        StringBuilder sb = new StringBuilder();
+        for (Instance in : instances) sb.append("\n  ").append(in.state());
+        return sb.toString();
     }
 
     public long completed() {
@@ -92,6 +108,7 @@ public final class ServingModel {
     }
 
     /** {@code r} arrives now; it was intended to arrive at {@code intendedNanos} on the loop's clock. */
+    @Override
     public Seq submit(Request r, long intendedNanos, boolean warmup) {
         Seq s = new Seq(r, intendedNanos, warmup);
         inFlight++;

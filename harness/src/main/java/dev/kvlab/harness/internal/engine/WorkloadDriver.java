@@ -4,7 +4,7 @@ import dev.kvlab.workloads.api.ArrivalProcess;
 import java.util.function.BooleanSupplier;
 
 /**
- * Feeds an {@link ArrivalProcess} into the serving model on the loop: one pending event for the next release,
+ * Feeds an {@link ArrivalProcess} into a cell's {@link Server} on the loop: one pending event for the next release,
  * every due request submitted at its release, completions reported back (they may make more requests due in a
  * closed loop or under a concurrency cap). Times are relative to {@code origin} on the loop's clock. Also
  * forwards every model event to the measurement listener, so the model has one listener.
@@ -12,7 +12,7 @@ import java.util.function.BooleanSupplier;
 public final class WorkloadDriver implements ServingListener {
 
     private final ArrivalProcess process;
-    private final ServingModel model;
+    private final Server model;
     private final EventLoop loop;
     private final long origin;
     private final boolean warmup;
@@ -24,7 +24,7 @@ public final class WorkloadDriver implements ServingListener {
     private BooleanSupplier stop = () -> false;
     private boolean stopped;
 
-    public WorkloadDriver(ArrivalProcess process, ServingModel model, EventLoop loop, long origin, boolean warmup,
+    public WorkloadDriver(ArrivalProcess process, Server model, EventLoop loop, long origin, boolean warmup,
                           ServingListener measure, int expectedBlockTokens) {
         this.process = process;
         this.model = model;
@@ -101,25 +101,25 @@ public final class WorkloadDriver implements ServingListener {
         schedule();
     }
 
-    private void finished(Seq s, long now) {
+    private void finished(Served s, long now) {
         process.complete(s.id(), Math.max(0, now - origin));
         schedule();
     }
 
-    @Override public void arrived(Seq s, long now) { measure.arrived(s, now); }
-    @Override public void admitted(Seq s, long now) { measure.admitted(s, now); }
-    @Override public void fetched(Seq s, long fetchNanos, long now) { measure.fetched(s, fetchNanos, now); }
-    @Override public void firstToken(Seq s, long now) { measure.firstToken(s, now); }
-    @Override public void token(Seq s, long now) { measure.token(s, now); }
+    @Override public void arrived(Served s, long now) { measure.arrived(s, now); }
+    @Override public void admitted(Served s, long now) { measure.admitted(s, now); }
+    @Override public void fetched(Served s, long fetchNanos, long now) { measure.fetched(s, fetchNanos, now); }
+    @Override public void firstToken(Served s, long now) { measure.firstToken(s, now); }
+    @Override public void token(Served s, long now) { measure.token(s, now); }
 
     @Override
-    public void completed(Seq s, long now) {
+    public void completed(Served s, long now) {
         measure.completed(s, now);
         finished(s, now);
     }
 
     @Override
-    public void failed(Seq s, long now) {
+    public void failed(Served s, long now) {
         measure.failed(s, now);
         finished(s, now);
     }

@@ -1,6 +1,6 @@
 package dev.kvlab.harness.internal.fault;
 
-import dev.kvlab.harness.internal.engine.Seq;
+import dev.kvlab.harness.internal.engine.Served;
 import dev.kvlab.harness.internal.engine.ServingListener;
 
 /**
@@ -51,17 +51,17 @@ public final class FaultTrigger implements ServingListener {
     }
 
     @Override
-    public void arrived(Seq s, long now) {
+    public void arrived(Served s, long now) {
         inner.arrived(s, now);
-        if (s.warmup || ++arrivals != strikeAt) return;
+        if (s.warmup() || ++arrivals != strikeAt) return;
         struckAt = now - origin;
         strike.run();
     }
 
-    @Override public void admitted(Seq s, long now) { inner.admitted(s, now); }
-    @Override public void fetched(Seq s, long fetchNanos, long now) { inner.fetched(s, fetchNanos, now); }
-    @Override public void firstToken(Seq s, long now) { inner.firstToken(s, now); }
-    @Override public void token(Seq s, long now) { inner.token(s, now); }
-    @Override public void completed(Seq s, long now) { inner.completed(s, now); }
-    @Override public void failed(Seq s, long now) { inner.failed(s, now); }
+    @Override public void admitted(Served s, long now) { inner.admitted(s, now); }
+    @Override public void fetched(Served s, long fetchNanos, long now) { inner.fetched(s, fetchNanos, now); }
+    @Override public void firstToken(Served s, long now) { inner.firstToken(s, now); }
+    @Override public void token(Served s, long now) { inner.token(s, now); }
+    @Override public void completed(Served s, long now) { inner.completed(s, now); }
+    @Override public void failed(Served s, long now) { inner.failed(s, now); }
 }

@@ -6,7 +6,9 @@ import dev.kvlab.harness.internal.CellClock;
 import dev.kvlab.harness.internal.CellPlan;
 import dev.kvlab.harness.internal.CellSteps;
 import dev.kvlab.harness.internal.engine.EventLoop;
-import dev.kvlab.harness.internal.engine.RemoteTier;
+import dev.kvlab.harness.internal.CellAssembly;
+import dev.kvlab.harness.internal.engine.Server;
+import dev.kvlab.harness.internal.engine.ServingModel;
 import dev.kvlab.harness.internal.engine.ServingListener;
 import dev.kvlab.harness.internal.engine.WorkloadDriver;
 import dev.kvlab.harness.internal.fault.LiveFaults;
@@ -42,6 +44,7 @@ public final class LiveCell implements CellClock {
     private CellObserver observer = CellObserver.NONE;
     private LiveLoop loop;
     private LiveStore store;
+    private ServingModel model;
     private AuditedBackend backend;
     private LiveFaults faults;
     private LinkProbe probe, endProbe;
@@ -96,7 +99,7 @@ public final class LiveCell implements CellClock {
             }
             if (plan.config().transportProfile() == null) s.linkModel(probe.model(plan.transportName()));
             jitWarmupPasses = JitWarmup.run(plan);
-            CellResult r = CellSteps.run(plan, this, observer, wallStartNanos);
+            CellResult r = CellSteps.run(plan.spec(), this, observer, wallStartNanos);
             // the same probe again at the end, for the sim twin: the machine's speed drifts over a cell's seconds
             // (a probe at the start alone was 15-20% off a cell's own fetches now and then); best effort, the
             // measured result is complete already
@@ -139,7 +142,18 @@ public final class LiveCell implements CellClock {
     }
 
     @Override public EventLoop loop() { return loop; }
-    @Override public RemoteTier remote() { return store; }
+    @Override public long wrongHitsUsed() { return store.stats().wrongHitsUsed(); }
+
+    @Override
+    public Server server() {
+        if (model == null) model = new ServingModel(plan, loop, store, ServingListener.NONE);
+        return model;
+    }
+
+    @Override
+    public CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Map<String, Object> extras, Map<String, String> describe) {
+        return CellAssembly.assemble(plan, m, model, store, warmupRequests, wallSeconds, emulated(), extras, describe);
+    }
 
     @Override
     public long phaseOrigin(boolean warmup) {
@@ -219,7 +233,7 @@ public final class LiveCell implements CellClock {
         if (faults != null) faults.extras(extras);
     }
 
-    @Override
+    /** What this clock emulates (for the summary's {@code emulated}). */
     public String emulated() {
         return "gpu time (roofline on " + plan.hardware().id() + ", precise waits)"
                 + (plan.transportName().equals("rdma-emu") ? "; NIC (rdma-emu)" : "");

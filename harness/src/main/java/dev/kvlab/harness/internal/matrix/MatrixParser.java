@@ -252,11 +252,18 @@ public final class MatrixParser {
                     throw new BadInputException("--set " + s + ": replicates must be a whole number >= 1");
                 }
                 if (replicates < 1) throw new BadInputException("--set " + s + ": replicates must be >= 1");
-            } else if (key.startsWith("capacity.") && key.indexOf('.', 9) < 0 && key.length() > 9) {
+            } else if (key.startsWith("capacity.") && key.length() > 9) {
+                // capacity.KEY or a nested capacity.cells.FACTOR: patched into the block, errors naming this --set
                 if (capacityNode == null) capacityNode = NODES.objectNode();
+                String[] path = key.substring(9).split("\\.", key.startsWith("capacity.cells.") ? 2 : -1);
+                if (path.length > 2 || !(path.length == 1 || path[0].equals("cells")) || path[path.length - 1].isEmpty())
+                    throw new BadInputException("--set " + s + ": '" + key + "' is not a capacity key (capacity.KEY, or capacity.cells.FACTOR; keys: "
+                            + String.join(", ", CapacityParser.KEYS) + ")");
                 JsonNode v = parseValue(value, "--set " + s);
-                capacityNode.set(key.substring(9), v.isTextual() ? scalar(v.asText()) : v);
-                capacityOrigins.put("/capacity/" + key.substring(9), "--set " + s);
+                ObjectNode at = capacityNode;
+                if (path.length == 2) at = capacityNode.get("cells") instanceof ObjectNode c ? c : capacityNode.putObject("cells");
+                at.set(path[path.length - 1], v.isTextual() ? scalar(v.asText()) : v);
+                capacityOrigins.put("/capacity/" + String.join("/", path), "--set " + s);
             } else if (MATRIX_KEYS.contains(key)) {
                 throw new BadInputException("--set " + s + ": the matrix key '" + key + "' cannot be set from the command line");
             } else if (factors.containsKey(key) && factors.get(key).groups() != null) {
@@ -344,9 +351,15 @@ public final class MatrixParser {
         CapacitySpec capacity = null;
         if (capacityNode != null || (root.has("capacity") && !root.get("capacity").isNull())) {
             JsonNode cn = capacityNode != null ? capacityNode : root.get("capacity");
+            boolean inFile = root.get("capacity") instanceof ObjectNode;
             capacity = CapacityParser.parse(cn, ptr -> {
-                String o = capacityOrigins.get(ptr);
-                if (o != null) return o;
+                // the --set that gave this key or a mapping above it (capacity.cells={...}); else the file's line
+                for (String p = ptr; p.startsWith("/capacity/"); p = p.substring(0, p.lastIndexOf('/'))) {
+                    String o = capacityOrigins.get(p);
+                    if (o != null) return o;
+                }
+                if (!inFile && !capacityOrigins.isEmpty()) // no block in the file: the --set options made it
+                    return String.join(", ", new LinkedHashSet<>(capacityOrigins.values())) + " (the file has no capacity: block)";
                 String at = located.origin(ptr);
                 return at != null ? at : where(located, "/capacity");
             }, factorLabels, declaredLabels, cells);

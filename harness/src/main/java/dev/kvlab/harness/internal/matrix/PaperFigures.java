@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.BadInputException;
+import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.internal.config.LocatedTree;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +23,8 @@ import java.util.Set;
  *     - label: "mean TTFT, random"      # what the number is
  *       figure: "Fig. 5"
  *       metric: ttft_mean_ms            # a summary column, a sum of columns (local_hit_ratio + remote_hit_ratio),
- *                                       # or capacity (capacity.json of a capacity search)
+ *                                       # or capacity (capacity.json of a capacity search); a column on searched
+ *                                       # cells is read from each search's run at capacity
  *       cell: {cluster.router: random}  # factor -> level; several matching cells are averaged
  *       over: {cluster.router: least-loaded}   # optional: divide by the same metric of these cells
  *       as: value | ratio | gain        # value (default), ratio = cell / over (default with over), gain = ratio - 1
@@ -60,11 +63,37 @@ final class PaperFigures {
                 if (!f.path(k).isTextual() || f.get(k).asText().isBlank()) throw bad(t, ptr, what + ": '" + k + "' must be a non-empty text");
             if (!f.path("value").isNumber()) throw bad(t, ptr + (f.has("value") ? "/value" : ""), what + ": 'value' must be a number (the paper's figure)");
             for (String k : List.of("unit", "differences")) if (f.has(k) && !f.get(k).isTextual()) throw bad(t, ptr + "/" + k, what + ": '" + k + "' must be a text");
+            metric(t, ptr + "/metric", what, f.get("metric").asText(), factors);
             String as = f.path("as").asText(f.has("over") ? "ratio" : "value");
             if (!List.of("value", "ratio", "gain").contains(as)) throw bad(t, ptr + "/as", what + ": 'as' must be value, ratio or gain");
             if (!as.equals("value") && !f.has("over")) throw bad(t, ptr + "/as", what + ": '" + as + "' needs 'over' (the cells to divide by)");
             selection(t, ptr + "/cell", what + ".cell", f.get("cell"), factors);
             if (f.has("over")) selection(t, ptr + "/over", what + ".over", f.get("over"), factors);
+        }
+    }
+
+    /**
+     * The columns a figure's {@code metric} may name: every numeric column of a summary row (the run's own and the
+     * extras some cells carry); {@code capacity} on its own.
+     */
+    static List<String> knownColumns() {
+        Set<String> cols = new java.util.TreeSet<>(CellSummary.numericColumns());
+        cols.addAll(CellResult.ROW_EXTRAS);
+        cols.remove("seed");
+        return List.copyOf(cols);
+    }
+
+    /** {@code capacity}, a summary column, or a sum of columns ({@code a + b}); anything else is refused naming the known columns. */
+    private static void metric(LocatedTree t, String ptr, String what, String metric, Map<String, List<String>> factors) {
+        if (metric.strip().equals("capacity")) return;
+        List<String> known = knownColumns();
+        for (String part : metric.split("\\+", -1)) {
+            String p = part.strip();
+            String why = p.isEmpty() ? "an empty term in '" + metric + "'"
+                    : p.equals("capacity") ? "capacity cannot be summed with other columns"
+                    : known.contains(p) ? null : "'" + p + "' is not a column of summary rows";
+            if (why != null)
+                throw bad(t, ptr, what + ".metric: " + why + " (known: capacity, or one of these columns, or a sum with +: " + String.join(", ", known) + ")");
         }
     }
 

@@ -6,7 +6,7 @@ import dev.kvlab.harness.api.RequestLog;
 import dev.kvlab.harness.api.RequestRecord;
 import dev.kvlab.harness.api.config.SloConfig;
 import dev.kvlab.harness.internal.engine.Observed;
-import dev.kvlab.harness.internal.engine.Seq;
+import dev.kvlab.harness.internal.engine.Served;
 import dev.kvlab.harness.internal.engine.ServingListener;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -143,36 +143,36 @@ public final class Measurement implements ServingListener {
     }
 
     @Override
-    public void arrived(Seq s, long now) {
+    public void arrived(Served s, long now) {
         advance(now);
         requests++;
         s.attach(new Probe(s.outputTokens()));
     }
 
     @Override
-    public void admitted(Seq s, long now) {
+    public void admitted(Served s, long now) {
         advance(now);
         Probe p = (Probe) s.attachment();
         p.admitted = now;
-        record(Metric.QUEUE, now - s.intendedNanos);
+        record(Metric.QUEUE, now - s.intendedNanos());
     }
 
     @Override
-    public void fetched(Seq s, long fetchNanos, long now) {
+    public void fetched(Served s, long fetchNanos, long now) {
         advance(now);
         record(Metric.FETCH, fetchNanos);
     }
 
     @Override
-    public void firstToken(Seq s, long now) {
+    public void firstToken(Served s, long now) {
         advance(now);
         Probe p = (Probe) s.attachment();
         p.first = p.last = now;
-        record(Metric.TTFT, now - s.intendedNanos);
+        record(Metric.TTFT, now - s.intendedNanos());
     }
 
     @Override
-    public void token(Seq s, long now) {
+    public void token(Served s, long now) {
         advance(now);
         Probe p = (Probe) s.attachment();
         long gap = now - p.last;
@@ -182,7 +182,7 @@ public final class Measurement implements ServingListener {
     }
 
     @Override
-    public void completed(Seq s, long now) {
+    public void completed(Served s, long now) {
         advance(now);
         Probe p = (Probe) s.attachment();
         Observed o = s.observed();
@@ -224,7 +224,7 @@ public final class Measurement implements ServingListener {
     }
 
     @Override
-    public void failed(Seq s, long now) {
+    public void failed(Served s, long now) {
         advance(now);
         failed++;
         Observed o = s.observed();

@@ -3,34 +3,33 @@ package dev.kvlab.harness.internal.measure;
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellProgress;
 import dev.kvlab.harness.api.Metric;
-import dev.kvlab.harness.internal.engine.Instance;
-import dev.kvlab.harness.internal.engine.RemoteTier;
-import dev.kvlab.harness.internal.engine.ServingModel;
+import dev.kvlab.harness.internal.engine.Server;
 import dev.kvlab.store.api.master.MasterStats;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 
 /**
  * A running cell's {@link CellProgress} for its {@link CellObserver}, sim or live: reads the measurement, the
- * serving model and the remote tier on the cell's loop thread at every interval cut ({@link #watch}).
+ * server and the audit of fetched blocks on the cell's loop thread at every interval cut ({@link #watch}).
  */
 public final class ProgressView implements CellProgress {
 
     private final Measurement m;
-    private final ServingModel model;
-    private final RemoteTier remote;
+    private final Server model;
+    private final LongSupplier wrongHits;
     private final Supplier<MasterStats> master;
     private final Supplier<Map<String, Long>> calls;
     private final CellObserver observer;
     private long endNanos;
     private Map<Metric, Histogram> interval;
 
-    private ProgressView(Measurement m, ServingModel model, RemoteTier remote, Supplier<MasterStats> master,
+    private ProgressView(Measurement m, Server model, LongSupplier wrongHits, Supplier<MasterStats> master,
                          Supplier<Map<String, Long>> calls, CellObserver observer) {
         this.m = m;
         this.model = model;
-        this.remote = remote;
+        this.wrongHits = wrongHits;
         this.master = master;
         this.calls = calls;
         this.observer = observer;
@@ -42,10 +41,10 @@ public final class ProgressView implements CellProgress {
      * @param master the store master's stats ({@code null} result: not visible from this cell)
      * @param calls  calls made to the master so far, by operation (empty: not counted by this cell)
      */
-    public static void watch(Measurement m, ServingModel model, RemoteTier remote, Supplier<MasterStats> master,
+    public static void watch(Measurement m, Server model, LongSupplier wrongHits, Supplier<MasterStats> master,
                              Supplier<Map<String, Long>> calls, CellObserver observer) {
         if (observer == null || observer == CellObserver.NONE) return;
-        m.onCut(new ProgressView(m, model, remote, master, calls, observer)::cut);
+        m.onCut(new ProgressView(m, model, wrongHits, master, calls, observer)::cut);
     }
 
     private void cut(long endNanos, Map<Metric, Histogram> interval) {
@@ -76,13 +75,11 @@ public final class ProgressView implements CellProgress {
     @Override public long remoteHitTokens() { return m.remoteHitTokens(); }
     @Override public long fetchedBytes() { return m.fetchedBytes(); }
     @Override public long fallbackBlocks() { return m.fallbackBlocks(); }
-    @Override public long wrongHitsUsed() { return remote.stats().wrongHitsUsed(); }
+    @Override public long wrongHitsUsed() { return wrongHits.getAsLong(); }
 
     @Override
     public int queued() {
-        int q = 0;
-        for (Instance in : model.instances()) q += in.queued();
-        return q;
+        return model.queued();
     }
 
     @Override public long inFlight() { return model.inFlight(); }

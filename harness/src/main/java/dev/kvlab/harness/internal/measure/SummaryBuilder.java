@@ -14,16 +14,22 @@ public final class SummaryBuilder {
 
     private SummaryBuilder() {}
 
-    /** {@code prefillGpuSeconds}: GPU-busy seconds of the prefill instances (PD), NaN when not separable. */
-    public static CellSummary build(CellPlan plan, Measurement m, RemoteTier.RemoteStats remote, double wallSeconds, String emulated,
-                                    double prefillGpuSeconds) {
-        RunConfig c = plan.config();
+    /** p50, p99 and mean (ms) of every metric's whole-run histogram; NaN for a metric without values. */
+    public static Map<Metric, double[]> percentilesMs(Measurement m) {
         Map<Metric, double[]> pct = new EnumMap<>(Metric.class);
         for (Metric metric : Metric.values()) {
             Histogram h = m.total(metric);
             pct.put(metric, h.getTotalCount() == 0 ? new double[] {Double.NaN, Double.NaN, Double.NaN}
                     : new double[] {h.getValueAtPercentile(50.0) / 1000.0, h.getValueAtPercentile(99.0) / 1000.0, h.getMean() / 1000.0});
         }
+        return pct;
+    }
+
+    /** {@code prefillGpuSeconds}: GPU-busy seconds of the prefill instances (PD), NaN when not separable. */
+    public static CellSummary build(CellPlan plan, Measurement m, RemoteTier.RemoteStats remote, double wallSeconds, String emulated,
+                                    double prefillGpuSeconds) {
+        RunConfig c = plan.config();
+        Map<Metric, double[]> pct = percentilesMs(m);
         double span = m.spanNanos() / 1e9;
         double in = m.inputTokens();
         return new CellSummary(c.seed(), c.mode().label(), c.cacheState().label(), c.tiers().label(), c.policy().label(),

@@ -41,7 +41,7 @@ final class CapacitySection {
             r.add(Cell.code(s.path("cell").asText()));
             r.add(Cell.num(Fmt.num(k.path("mean").asDouble(Double.NaN))));
             r.add(Cell.num(k.path("ci95").isArray() ? "[" + Fmt.num(k.path("ci95").get(0).asDouble()) + ", " + Fmt.num(k.path("ci95").get(1).asDouble()) + "]" : Fmt.NONE));
-            r.add(Cell.num(gain(s.path("vs_baseline"))));
+            r.add(Cell.num(cap.path("baseline").isTextual() ? gain(s.path("vs_baseline")) : Fmt.NONE));
             r.add(Cell.num(Fmt.pct(s.path("local_hit_ratio_at_capacity").path("mean").asDouble(Double.NaN))));
             r.add(Cell.num(Fmt.pct(s.path("remote_hit_ratio_at_capacity").path("mean").asDouble(Double.NaN))));
             r.add(Cell.num(Fmt.num(s.path("goodput_rps_at_capacity").path("mean").asDouble(Double.NaN))));
@@ -58,7 +58,7 @@ final class CapacitySection {
         h.el("p", "class=\"sub\"", "Flags: " + dev.kvlab.harness.internal.capacity.CapacityResults.UNDECIDED.replaceFirst("^undecided: ", "undecided — ")
                 + "; " + dev.kvlab.harness.internal.capacity.CapacityResults.WIDE_MEANS.replaceFirst("^wide: ", "wide — ") + "; non_monotone — attainment rose with load between two probes (both shown below); invalid — a probe missed min_requests or "
                 + "min_duration and counted as failing; below_min / above_max — no knee within [min, max]; max_probes / budget — the search "
-                + "stopped with a bracket, not a point.");
+                + "stopped with a bracket: the capacity shown is its last passing load, the knee lies between it and the first failing one.");
         h.open("div", "class=\"pair\"");
         figure.test("capacity");
         figure.test("capacity-hits");
@@ -80,6 +80,7 @@ final class CapacitySection {
 
     private static String gain(JsonNode vb) {
         if (!vb.isObject()) return "baseline";
+        if (!vb.path("searched").asBoolean(true)) return vb.path("text").asText("baseline not searched");
         JsonNode r = vb.path("ratio");
         double m = r.path("mean").asDouble(Double.NaN);
         if (!Double.isFinite(m)) return Fmt.NONE;

@@ -10,7 +10,8 @@ import java.util.Map;
 /**
  * "Compared with the paper": each figure of the matrix's {@code paper:} block (kept in the manifest) next to the
  * value this run measured, in the same form (a value, a ratio of two cells, or a gain), with kvlab / paper and the
- * setup differences that explain a gap. A figure whose cells did not run (a pinned factor) says so.
+ * setup differences that explain a gap. A figure whose cells did not run (a pinned factor) says so; a figure of a
+ * summary column on cells a capacity search varied is that column at each search's capacity (and says so).
  */
 public final class PaperComparison {
 
@@ -54,20 +55,62 @@ public final class PaperComparison {
         for (JsonNode f : p.path("figures")) {
             String metric = f.path("metric").asText();
             String as = f.path("as").asText(f.has("over") ? "ratio" : "value");
-            boolean searched = metric.strip().equals("capacity");
-            double v = searched ? capacity(capacity, f.get("cell")) : value(select(b, f.get("cell")), metric);
-            String cells = searched ? capacityIds(capacity, f.get("cell")) : ids(select(b, f.get("cell")));
+            Measured m = measure(b, capacity, f.get("cell"), metric);
+            double v = m.value();
+            String cells = m.cells();
             if (f.has("over")) {
-                JsonNode o = f.get("over");
-                double d = searched ? capacity(capacity, o) : value(select(b, o), metric);
+                Measured o = measure(b, capacity, f.get("over"), metric);
+                double d = o.value();
                 v = d == 0 || !Double.isFinite(d) ? Double.NaN : v / d;
                 if (as.equals("gain")) v -= 1;
-                cells += " / " + (searched ? capacityIds(capacity, o) : ids(select(b, o)));
+                cells += " / " + o.cells();
             }
             rows.add(new Row(f.path("figure").asText(), f.path("label").asText(), f.path("value").asDouble(), v, f.path("unit").asText(""),
                     as, cells, f.path("differences").asText(common)));
         }
         return rows;
+    }
+
+    /** A figure's value over the cells of one selection, and the cells it came from. */
+    private record Measured(double value, String cells) {}
+
+    /**
+     * {@code capacity}: the mean capacity of the matching searches. Another metric: its mean over the matching
+     * fixed-load cells; when the selection names searched cells only (a matrix with a {@code capacity:} block), its
+     * value in each search's run at capacity (the cells say so: "(at capacity)").
+     */
+    private static Measured measure(BundleData b, JsonNode capacity, JsonNode sel, String metric) {
+        if (metric.strip().equals("capacity")) return new Measured(capacity(capacity, sel), capacityIds(capacity, sel));
+        List<CellData> fixed = select(b, sel);
+        List<JsonNode> searched = searches(capacity, sel);
+        if (!fixed.isEmpty() || searched.isEmpty()) return new Measured(value(fixed, metric), ids(fixed));
+        Map<String, CellData> byId = new java.util.HashMap<>();
+        for (CellData c : b.cells()) byId.put(c.id(), c);
+        double s = 0;
+        int n = 0;
+        java.util.Set<String> runs = new java.util.LinkedHashSet<>();
+        for (JsonNode x : searched) {
+            String run = x.path("capacity_run").asText("");
+            int slash = run.lastIndexOf("/r");
+            CellData c = slash < 0 ? null : byId.get(run.substring(0, slash));
+            if (c == null) continue;
+            int k;
+            try {
+                k = Integer.parseInt(run.substring(slash + 2));
+            } catch (NumberFormatException e) {
+                continue;
+            }
+            Map<String, JsonNode> row = null;
+            for (Map<String, JsonNode> r : c.rows()) if (r.get("replicate") != null && r.get("replicate").asInt() == k) row = r;
+            if (row == null) continue;
+            double v = 0;
+            for (String part : metric.split("\\+")) v += Stat.num(row.get(part.strip()));
+            s += v;
+            n++;
+            runs.add(run);
+        }
+        if (n == 0) return new Measured(Double.NaN, "(no capacity found by " + capacityIds(capacity, sel) + ")");
+        return new Measured(s / n, String.join(", ", runs) + " (at capacity)");
     }
 
     /** Fixed-load cells whose factors match {@code sel} (a capacity search's probes are not: their load is the search's). */

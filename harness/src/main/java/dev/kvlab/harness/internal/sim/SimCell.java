@@ -6,7 +6,9 @@ import dev.kvlab.harness.internal.CellClock;
 import dev.kvlab.harness.internal.CellPlan;
 import dev.kvlab.harness.internal.CellSteps;
 import dev.kvlab.harness.internal.engine.EventLoop;
-import dev.kvlab.harness.internal.engine.RemoteTier;
+import dev.kvlab.harness.internal.CellAssembly;
+import dev.kvlab.harness.internal.engine.Server;
+import dev.kvlab.harness.internal.engine.ServingModel;
 import dev.kvlab.harness.internal.engine.ServingListener;
 import dev.kvlab.harness.internal.engine.WorkloadDriver;
 import dev.kvlab.harness.internal.fault.SimFaults;
@@ -29,6 +31,7 @@ public final class SimCell implements CellClock {
     private SimLoop loop;
     private SimFaults injected;
     private SimStore store;
+    private ServingModel model;
 
     public SimCell(CellPlan plan, SimStore.FaultHook faults) {
         this(plan, faults, CellObserver.NONE);
@@ -46,11 +49,22 @@ public final class SimCell implements CellClock {
         injected = SimFaults.of(plan, loop); // the config's fault, modelled (null: none)
         store = new SimStore(plan, loop, loop.clock(), plan.transportModel(), injected != null ? injected : faults);
         if (injected != null) injected.attach(store);
-        return CellSteps.run(plan, this, observer, wallStartNanos);
+        return CellSteps.run(plan.spec(), this, observer, wallStartNanos);
     }
 
     @Override public EventLoop loop() { return loop; }
-    @Override public RemoteTier remote() { return store; }
+    @Override public long wrongHitsUsed() { return store.stats().wrongHitsUsed(); }
+
+    @Override
+    public Server server() {
+        if (model == null) model = new ServingModel(plan, loop, store, ServingListener.NONE);
+        return model;
+    }
+
+    @Override
+    public CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Map<String, Object> extras, Map<String, String> describe) {
+        return CellAssembly.assemble(plan, m, model, store, warmupRequests, wallSeconds, emulated(), extras, describe);
+    }
     @Override public long phaseOrigin(boolean warmup) { return loop.now(); }
     @Override public void runPhase(WorkloadDriver driver) { loop.run(); }
 
@@ -68,7 +82,7 @@ public final class SimCell implements CellClock {
         if (injected != null) injected.extras(extras);
     }
 
-    @Override
+    /** What this clock emulates (for the summary's {@code emulated}). */
     public String emulated() {
         TransportModel tm = plan.transportModel();
         return "gpu time (roofline on " + plan.hardware().id() + "); data movement (transport model " + tm.name()

@@ -1,0 +1,223 @@
+package dev.kvlab.harness.internal.openai;
+
+import dev.kvlab.harness.api.CellObserver;
+import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.CellSummary;
+import dev.kvlab.harness.api.Metric;
+import dev.kvlab.harness.api.config.CacheState;
+import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.harness.internal.CellClock;
+import dev.kvlab.harness.internal.CellSpec;
+import dev.kvlab.harness.internal.CellSteps;
+import dev.kvlab.harness.internal.engine.EventLoop;
+import dev.kvlab.harness.internal.engine.Server;
+import dev.kvlab.harness.internal.engine.ServingListener;
+import dev.kvlab.harness.internal.engine.WorkloadDriver;
+import dev.kvlab.harness.internal.live.HarnessCpu;
+import dev.kvlab.harness.internal.live.LiveLoop;
+import dev.kvlab.harness.internal.measure.Measurement;
+import dev.kvlab.harness.internal.measure.SummaryBuilder;
+import dev.kvlab.store.api.master.MasterStats;
+import dev.kvlab.workloads.api.Request;
+import dev.kvlab.workloads.api.RequestSource;
+import dev.kvlab.workloads.api.Workloads;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.LongSupplier;
+import org.HdrHistogram.Histogram;
+
+/**
+ * One cell served by OpenAI-compatible endpoints, on the live clock, through the same steps as every cell
+ * ({@link CellSteps}): before them it finds single-token words on the target's tokenizer and checks the prompts'
+ * token counts, carries out {@code cache_state} ({@link CacheStateProtocol}), and scrapes the engines' Prometheus
+ * counters around the measured phase. Nothing is emulated: the latencies are the engines', timed from each
+ * request's intended start. The harness's own cost per request is measured (the loop thread's work and the HTTP
+ * client's threads' CPU) and shown.
+ */
+final class OpenAiCell implements CellClock {
+
+    private static final long SPIN_NANOS = 50_000;
+
+    private final CellSpec spec;
+    private final OpenAiConfig.Resolved target;
+    private final List<Thread> httpThreads = new CopyOnWriteArrayList<>();
+    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    private LiveLoop loop;
+    private EngineClient client;
+    private EngineServer server;
+    private WordCheck.Result words;
+    private CacheStateProtocol.Verdict verdict;
+    private List<String> engines = new ArrayList<>();
+    private PromMetrics before = PromMetrics.NONE, after = PromMetrics.NONE;
+    private long workBefore, busyBefore, httpCpuBefore, hotCached = -1;
+    private int checkedPrompts, tokenErrorMax;
+    private String tokenCheck;
+
+    OpenAiCell(CellSpec spec, OpenAiConfig.Resolved target) {
+        this.spec = spec;
+        this.target = target;
+    }
+
+    CellResult run(long wallStartNanos, CellObserver observer) {
+        ExecutorService pool = Executors.newCachedThreadPool(r -> {
+            Thread t = Thread.ofPlatform().name("kvlab-http-", httpThreads.size()).daemon().unstarted(r);
+            httpThreads.add(t);
+            return t;
+        });
+        try (EngineClient c = new EngineClient(pool)) {
+            client = c;
+            URI first = target.endpoints().get(0);
+            for (URI u : target.endpoints()) engines.add(EngineKind.of(c, u).label + "@" + u.getAuthority());
+            words = WordCheck.run(c, first, target.model());
+            PromptText prompts = new PromptText(words.words(), words.specialTokens());
+            checkPrompts(c, first, prompts);
+            loop = new LiveLoop(SPIN_NANOS);
+            server = new EngineServer(target, c, loop, prompts);
+            if (spec.config().cacheState() == CacheState.COLD)
+                verdict = new CacheStateProtocol(target, c, server, prompts).cold(spec.config().seed());
+            return CellSteps.run(spec, this, observer, wallStartNanos);
+        }
+    }
+
+    /** Tokenizes the first prompts of the workload with the server's tokenizer: the counts it achieves. */
+    private void checkPrompts(EngineClient c, URI u, PromptText prompts) {
+        if (!words.checked()) {
+            tokenCheck = "unchecked: the server has no /tokenize; its usage.prompt_tokens per response is recorded";
+            return;
+        }
+        try (RequestSource s = Workloads.open(spec.workload().spec(), spec.workload().namespace(), spec.config().seed())) {
+            for (int i = 0; i < 8 && s.hasNext(); i++) {
+                Request r = s.next();
+                int got = c.tokenize(u, target.model(), prompts.of(r), true);
+                if (got < 0) break;
+                checkedPrompts++;
+                tokenErrorMax = Math.max(tokenErrorMax, Math.abs(got - r.inputTokens()));
+            }
+        }
+        tokenCheck = checkedPrompts + " prompts tokenized by the server: largest difference to the workload's count " + tokenErrorMax + " tokens";
+    }
+
+    @Override public EventLoop loop() { return loop; }
+    @Override public Server server() { return server; }
+    @Override public long wrongHitsUsed() { return 0; }
+    @Override public long phaseOrigin(boolean warmup) { return loop.now() + 5_000_000L; }
+    @Override public boolean serverGone() { return server.down(); }
+
+    @Override
+    public void runPhase(WorkloadDriver d) {
+        loop.run(() -> (d.done() || d.error() != null) && server.inFlight() == 0);
+        if (hotCached < 0 && spec.config().cacheState() == CacheState.HOT) hotCached = server.totals().cachedTokens;
+    }
+
+    @Override public ServingListener faultWrapped(Measurement m, long origin, LongSupplier n) { return m; }
+    @Override public MasterStats masterStats() { return null; }
+    @Override public Map<String, Long> masterCalls() { return Map.of(); }
+
+    private PromMetrics scrape() {
+        List<PromMetrics> ms = new ArrayList<>();
+        for (URI u : target.endpoints()) ms.add(PromMetrics.parse(client.metrics(u)));
+        return PromMetrics.sum(ms);
+    }
+
+    private long httpCpu() {
+        long t = 0;
+        for (Thread th : httpThreads) {
+            long c = threads.getThreadCpuTime(th.threadId());
+            if (c > 0) t += c;
+        }
+        return t;
+    }
+
+    @Override
+    public void measuredPhaseStarts() {
+        server.totals().reset();
+        before = scrape();
+        loop.resetFigures();
+        workBefore = loop.workCpuNanos();
+        busyBefore = loop.busyNanos();
+        httpCpuBefore = httpCpu();
+    }
+
+    @Override
+    public void extras(Measurement m, Map<String, Object> x) {
+        after = scrape();
+        long n = m.requests();
+        x.put("target_kind", "openai");
+        x.put("engines", String.join(" ", engines));
+        x.put("target_model", target.model());
+        x.put("cache_state_protocol", verdict == null ? (spec.config().cacheState() == CacheState.HOT ? "primed by the warm-up" : "none") : verdict.protocol());
+        x.put("cache_state_verification", verdict != null ? verdict.verification()
+                : hotCached > 0 ? "hits verified: the engine reported " + hotCached + " cached prompt tokens during the warm-up"
+                : hotCached == 0 ? "no hits: the engine reported no cached prompt tokens during the warm-up (it does not cache)"
+                : "not reported");
+        x.put("prompt_words", words.words().size());
+        x.put("prompt_special_tokens", words.specialTokens());
+        x.put("prompt_token_check", tokenCheck);
+        x.put("prompt_token_error_max", words.checked() ? tokenErrorMax : Double.NaN);
+        EngineServer.EngineTotals t = server.totals();
+        x.put("workload_prompt_tokens", t.workloadPromptTokens);
+        boolean prompts = t.responses > 0 && t.promptReported == t.responses, cached = t.responses > 0 && t.cachedReported == t.responses;
+        x.put(EngineColumns.PROMPT_TOKENS, prompts ? (double) t.promptTokens : Double.NaN);
+        x.put(EngineColumns.CACHED_PROMPT_TOKENS, cached ? (double) t.cachedTokens : Double.NaN);
+        if (!cached) x.put(EngineColumns.CACHED_PROMPT_TOKENS + "_reason", t.responses == 0 ? "no response" : "the engine reported cached tokens in "
+                + t.cachedReported + " of " + t.responses + " responses");
+        EngineHits hits = EngineHits.of(before, after, t);
+        x.put(EngineColumns.LOCAL_HIT_RATIO, hits.local());
+        x.put(EngineColumns.EXTERNAL_HIT_RATIO, hits.external());
+        x.put("engine_hits_source", hits.source());
+        x.put("engine_prompt_ms_p50", t.enginePromptMicros.getTotalCount() == 0 ? Double.NaN : t.enginePromptMicros.getValueAtPercentile(50) / 1e3);
+        x.put(EngineColumns.TTFT_GAP_P50, t.ttftGapMicros.getTotalCount() == 0 ? Double.NaN : t.ttftGapMicros.getValueAtPercentile(50) / 1e3);
+        long work = loop.workCpuNanos() - workBefore, http = httpCpu() - httpCpuBefore;
+        x.put(HarnessCpu.FIGURE, n == 0 ? Double.NaN : (work + http) / 1e3 / n);
+        x.put("harness_http_cpu_us_per_request", n == 0 ? Double.NaN : http / 1e3 / n);
+        x.put("harness_overhead_us_per_request", n == 0 ? Double.NaN : (loop.busyNanos() - busyBefore) / 1e3 / n);
+        x.put("event_lag_p50_us", (double) loop.lag().getValueAtPercentile(50));
+        x.put("event_lag_p99_us", (double) loop.lag().getValueAtPercentile(99));
+        if (server.down()) {
+            x.put("target_down", "every endpoint refused connections: the cell stopped sending");
+            x.put("unsent_requests", Math.max(0, CellSteps.requestCount(spec) - n));
+        }
+    }
+
+    @Override
+    public String describe() {
+        return "live (wall clock): real engine(s) over HTTP, " + String.join(", ", engines);
+    }
+
+    @Override
+    public CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Map<String, Object> extras, Map<String, String> describe) {
+        RunConfig c = spec.config();
+        double span = m.spanNanos() / 1e9;
+        Object lh = extras.get(EngineColumns.LOCAL_HIT_RATIO), eh = extras.get(EngineColumns.EXTERNAL_HIT_RATIO);
+        String emulated = "nothing (real engines over HTTP: " + String.join(", ", engines) + ")";
+        CellSummary s = new CellSummary(c.seed(), c.mode().label(), c.cacheState().label(), "-", "-", "-", "-",
+                m.requests(), m.completed(), m.failed(), SummaryBuilder.percentilesMs(m),
+                span > 0 ? m.good() / span : Double.NaN, m.requests() == 0 ? Double.NaN : (double) m.good() / m.requests(),
+                lh instanceof Double d ? d : Double.NaN, eh instanceof Double d ? d : Double.NaN, 0, 0, 0, span, wallSeconds,
+                span > 0 ? m.completed() / span : Double.NaN, span > 0 ? m.outputTokens() / span : Double.NaN, Double.NaN, 0, 0,
+                target.model(), String.join(" ", engines), target.endpoints().size(), 1, emulated, Double.NaN);
+        Map<Metric, Histogram> totals = new EnumMap<>(Metric.class);
+        for (Metric metric : Metric.values()) totals.put(metric, m.total(metric));
+        Map<String, Object> x = new LinkedHashMap<>();
+        x.put("warmup_requests", warmupRequests);
+        x.putAll(extras);
+        Map<String, String> d = new LinkedHashMap<>(describe);
+        d.put("workload", spec.workload().describe());
+        d.put("target", "openai: " + target.endpoints() + " model " + target.model() + ", " + OpenAiConfig.label(target.api())
+                + ", routing " + OpenAiConfig.label(target.routing()) + ", extra_body " + target.extraBody());
+        d.put("cache_state", x.get("cache_state_protocol") + ": " + x.get("cache_state_verification"));
+        d.put("prompts", words.words().size() + " single-token words" + (words.checked() ? " (checked by the server's tokenizer)" : " (unchecked)")
+                + "; " + tokenCheck);
+        m.records().close();
+        return new CellResult(c, s, totals, m.intervals(), m.records(), x, d);
+    }
+}

@@ -1,0 +1,64 @@
+package dev.kvlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kvlab.harness.api.engine.EngineUnavailableException;
+import dev.kvlab.harness.internal.llama.LlamaInstall;
+import dev.kvlab.harness.internal.llama.TinyGguf;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code kvlab engine check-restore} on a tiny random model; skipped with the reason where llama.cpp is unavailable. */
+class EngineCommandTest {
+
+    @TempDir Path tmp;
+    final StringWriter out = new StringWriter(), err = new StringWriter();
+
+    int run(String... args) {
+        CommandLine cl = Kvlab.commandLine();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        return cl.execute(args);
+    }
+
+    static void needLibrary() {
+        try {
+            LlamaInstall.locate();
+        } catch (EngineUnavailableException e) {
+            if ("1".equals(System.getenv("KVLAB_CI"))) throw new AssertionError("KVLAB_CI=1 and llama.cpp is unavailable: " + e.getMessage());
+            Assumptions.abort("llama.cpp library unavailable: " + e.getMessage());
+        }
+    }
+
+    @Test
+    void checkRestorePassesOnATinyModelAndPrintsTheLogitDifference() throws Exception {
+        needLibrary();
+        Path model = tmp.resolve("tiny.gguf");
+        TinyGguf.write(model, TinyGguf.Shape.tiny(), 11);
+        assertThat(run("engine", "check-restore", "--model", model.toString(), "--prompts", "2", "--tokens", "8", "--json"))
+                .as(err.toString()).isZero();
+        JsonNode j = new ObjectMapper().readTree(out.toString());
+        assertThat(j.get("ok").asBoolean()).isTrue();
+        assertThat(j.get("prompts")).hasSize(2);
+        assertThat(j.get("same_split_logit_diff").asDouble()).isZero();
+        assertThat(j.get("kv_bytes_per_token").asLong()).isEqualTo(TinyGguf.Shape.tiny().kvBytesPerToken());
+    }
+
+    @Test
+    void aFileThatIsNoModelExits2WithTheReason() throws Exception {
+        needLibrary();
+        Path bad = Files.writeString(tmp.resolve("bad.gguf"), "not a model");
+        assertThat(run("engine", "check-restore", "--model", bad.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("bad.gguf").contains("cannot load");
+        assertThat(run("engine", "check-restore", "--model", tmp.resolve("none.gguf").toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("no such readable file");
+    }
+}
