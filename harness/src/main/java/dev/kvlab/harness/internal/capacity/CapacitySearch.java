@@ -117,8 +117,8 @@ public final class CapacitySearch implements Experiment {
             Map<String, List<CellRun>> byProbeCell = new LinkedHashMap<>();
             Map<String, Double> loadOf = new LinkedHashMap<>();
             Map<String, Integer> passesOf = new LinkedHashMap<>();
-            for (CellRun r : cell.runs()) {
-                Trace t = trace(r, recorded);
+            for (Trace t : traces(cell, recorded)) {
+                CellRun r = t.base();
                 if (t.next() != null) next.add(t.next());
                 for (ProbeResult p : t.probes())
                     for (int passes : p.passesRun()) {
@@ -143,8 +143,16 @@ public final class CapacitySearch implements Experiment {
     public List<Trace> traces(RunRecords recorded) {
         List<Trace> out = new ArrayList<>();
         for (MatrixCell cell : spec.cells())
-            if (c.searches(cell.factors())) for (CellRun r : cell.runs()) out.add(trace(r, recorded));
+            if (c.searches(cell.factors())) out.addAll(traces(cell, recorded));
         return out;
+    }
+
+    /**
+     * The searches of {@code cell}, one per replicate, in replicate order: retraced at once (each reads only its own
+     * probes; a new probe's config is parsed and bound there, which is most of a step's time between runs).
+     */
+    private List<Trace> traces(MatrixCell cell, RunRecords recorded) {
+        return cell.runs().parallelStream().map(r -> trace(r, recorded)).toList();
     }
 
     /** Retraces the search of {@code base}: from the first probe, each decision from the recorded probes before it. */
