@@ -23,6 +23,8 @@ import picocli.CommandLine.Spec;
         description = {"Merges the shard bundles of one matrix (made by kvlab run --shard K/N, on any machines) into one ordinary bundle: "
                 + "checks every shard (as kvlab verify), that they are shards of the same matrix and kvlab version and hold every run "
                 + "exactly once, then writes the summary (95%% CIs, paired differences), report and checksums over all runs. "
+                + "Shards of --split requests (every host ran every cell, sending every N-th request) are added into one cell per run instead: "
+                + "their interval histograms and counts added, percentiles and goodput recomputed, the bundle stating the cells were driven from N hosts. "
                 + "Prints the bundle path last. Exit 2 when the shards do not fit together (nothing is written)."})
 public final class MergeCommand implements Callable<Integer> {
 
@@ -63,7 +65,10 @@ public final class MergeCommand implements Callable<Integer> {
             o.println(BundleJson.mapper().writeValueAsString(s));
             err.println(fin.bundle());
         } else {
-            o.println("kvlab merge: " + shards.size() + " shard(s), " + fin.table().rows().size() + " runs: summary, report and checksums written");
+            boolean split = BundleJson.read(fin.bundle().resolve(PartialBundle.MANIFEST)).has(BundleMerge.REQUEST_SPLIT);
+            o.println("kvlab merge: " + shards.size() + " shard(s), " + fin.table().rows().size() + " runs"
+                    + (split ? ", each driven from " + shards.size() + " hosts (request-split shards added into one cell)" : "")
+                    + ": summary, report and checksums written");
             o.println(fin.bundle());
         }
         o.flush();

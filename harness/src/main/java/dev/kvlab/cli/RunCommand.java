@@ -2,7 +2,9 @@ package dev.kvlab.cli;
 
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunListener;
+import dev.kvlab.harness.api.RequestSplit;
 import dev.kvlab.harness.api.Shard;
+import dev.kvlab.harness.api.ShardSplit;
 import dev.kvlab.harness.internal.matrix.ShardRecord;
 import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.internal.matrix.Heartbeat;
@@ -55,6 +57,11 @@ public final class RunCommand implements Callable<Integer> {
             description = "run only shard K of N: runs (cells x replicates, in matrix order) dealt round-robin; the shard bundle is merged with the others by kvlab merge")
     String shard;
 
+    @Option(names = "--split", paramLabel = "runs|requests",
+            description = "with --shard: runs (default) deals whole runs to shards; requests has every shard run every cell of an openai target,"
+                    + " sending every N-th request of its stream at its intended time, so N hosts offer one cell's load together (kvlab merge adds them)")
+    String split;
+
     @Option(names = "--archive", description = "also write the bundle as <bundle>.tar.gz beside it") boolean archive;
 
     @Option(names = "--json", description = "print one JSON object on stdout (the bundle path goes to stderr)") boolean json;
@@ -69,23 +76,24 @@ public final class RunCommand implements Callable<Integer> {
         MatrixExecution.checkOut(out);
         Mode m = parseMode(spec, mode);
         Shard sh = null;
-        if (shard != null) {
-            try {
-                sh = Shard.parse(shard);
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), e.getMessage());
-            }
+        ShardSplit how = ShardSplit.RUNS;
+        try {
+            if (shard != null) sh = Shard.parse(shard);
+            if (split != null) how = ShardSplit.parse(split);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
         }
+        if (split != null && sh == null) throw new ParameterException(spec.commandLine(), "--split: needs --shard K/N (what the shards split)");
         MatrixRunner.Outcome o;
         MatrixSpec ms;
         try (Heartbeat hb = MatrixExecution.heartbeat(spec, matrix)) {
             MatrixSpec whole = MatrixSpec.load(matrix, sets, m, MatrixExecution.expansion(hb));
-            ms = sh == null ? whole : sh.select(whole);
+            ms = sh == null ? whole : how == ShardSplit.REQUESTS ? RequestSplit.select(whole, sh) : sh.select(whole);
             influx.target(System::getenv); // bad --influx options: exit 2 before anything runs
             try (InfluxPublisher pub = influx.open(System.err)) {
                 if (jobs != null && jobs < 1) throw new ParameterException(spec.commandLine(), "--jobs: must be >= 1, got " + jobs);
                 List<RunListener> extra = new ArrayList<>(listeners(pub));
-                if (sh != null) extra.add(new ShardRecord(sh, whole));
+                if (sh != null) extra.add(new ShardRecord(sh, how, whole));
                 o = MatrixExecution.run(spec, ms, out, resume, archive, extra, jobs == null ? MatrixExecution.defaultJobs() : jobs, hb);
             }
         }

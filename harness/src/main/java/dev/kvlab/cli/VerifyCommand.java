@@ -44,7 +44,10 @@ public final class VerifyCommand implements Callable<Integer> {
             out.println("ok: " + bundle + ": schema, checksums and summaries agree");
             var shard = dev.kvlab.harness.internal.bundle.ShardManifest.read(
                     dev.kvlab.harness.internal.bundle.BundleJson.read(b.dir().resolve(dev.kvlab.harness.internal.bundle.PartialBundle.MANIFEST)));
-            if (shard != null)
+            if (shard != null && shard.split() == dev.kvlab.harness.api.ShardSplit.REQUESTS)
+                out.println("ok: a shard: " + shard.shard().label() + " of matrix " + shard.matrixSha256().substring(0, 12) + ", split by requests: every"
+                        + " " + shard.shard().count() + "-th request of each of its " + shard.allRuns().size() + " runs (kvlab merge adds the shards into one cell per run)");
+            else if (shard != null)
                 out.println("ok: a shard: " + shard.shard().label() + " of matrix " + shard.matrixSha256().substring(0, 12) + ", " + shard.runs().size()
                         + " of its " + shard.allRuns().size() + " runs (kvlab merge puts the shards together)");
             out.flush();

@@ -59,4 +59,13 @@ public interface CellProgress {
 
     /** Calls made to the store master so far, by operation ({@code exists}, {@code get_replica_list}, …). */
     Map<String, Long> storeCalls();
+
+    /**
+     * A real engine's own counters over the measured phase so far, by summary column ({@code engine_local_hit_ratio},
+     * {@code engine_external_hit_ratio}, {@code engine_prompt_tokens}, {@code engine_cached_prompt_tokens}; NaN where
+     * it reports nothing); empty for an emulated target.
+     */
+    default Map<String, Double> engineCounters() {
+        return Map.of();
+    }
 }

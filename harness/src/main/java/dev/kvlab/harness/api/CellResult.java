@@ -37,7 +37,8 @@ public record CellResult(RunConfig config, CellSummary summary, Map<Metric, Hist
             dev.kvlab.harness.internal.SimTwin.FETCH_P50, dev.kvlab.harness.internal.SimTwin.GOODPUT,
             dev.kvlab.harness.internal.SimTwin.SHARE_AT_P50, dev.kvlab.harness.internal.openai.EngineColumns.PROMPT_TOKENS,
             dev.kvlab.harness.internal.openai.EngineColumns.CACHED_PROMPT_TOKENS, dev.kvlab.harness.internal.openai.EngineColumns.LOCAL_HIT_RATIO,
-            dev.kvlab.harness.internal.openai.EngineColumns.EXTERNAL_HIT_RATIO, dev.kvlab.harness.internal.openai.EngineColumns.TTFT_GAP_P50);
+            dev.kvlab.harness.internal.openai.EngineColumns.EXTERNAL_HIT_RATIO, dev.kvlab.harness.internal.openai.EngineColumns.TTFT_GAP_P50,
+            dev.kvlab.harness.internal.openai.EngineColumns.LOOPBACK_TTFT_P50);
 
     public CellResult {
         totals = Collections.unmodifiableMap(totals);

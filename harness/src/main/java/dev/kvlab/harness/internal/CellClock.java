@@ -1,5 +1,6 @@
 package dev.kvlab.harness.internal;
 
+import dev.kvlab.workloads.api.ArrivalProcess;
 import dev.kvlab.harness.internal.engine.EventLoop;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.internal.engine.Server;
@@ -45,8 +46,24 @@ public interface CellClock {
         return false;
     }
 
+    /**
+     * The arrivals this cell sends of a phase's whole arrival process ({@code whole} itself unless the cell sends a
+     * share of the stream, as a request-split shard does).
+     */
+    default ArrivalProcess arrivals(ArrivalProcess whole) {
+        return whole;
+    }
+
     /** Called once, right before the measured phase starts (the live clock zeroes its overhead counters). */
     default void measuredPhaseStarts() {}
+
+    /**
+     * The target's own counters over the measured phase so far, by summary column (a real engine's cache counters,
+     * {@link dev.kvlab.harness.internal.openai.EngineColumns}); empty where the target has none. Loop thread.
+     */
+    default Map<String, Double> engineCounters() {
+        return Map.of();
+    }
 
     /** This clock's own figures for the cell's extras, after the measured phase. */
     void extras(Measurement m, Map<String, Object> extras);

@@ -32,8 +32,8 @@ public final class CellSteps {
         int bt = plan.blockTokens();
         long warmupRequests = 0;
         if (c.cacheState() == CacheState.HOT) {
-            ArrivalProcess wp = c.warmup().fraction() >= 1 ? plan.workload().open(c.seed())
-                    : plan.workload().open(c.seed(), Math.max(1, (long) Math.ceil(requestCount(plan) * c.warmup().fraction())));
+            ArrivalProcess wp = clock.arrivals(c.warmup().fraction() >= 1 ? plan.workload().open(c.seed())
+                    : plan.workload().open(c.seed(), Math.max(1, (long) Math.ceil(requestCount(plan) * c.warmup().fraction()))));
             try (wp) {
                 WorkloadDriver warm = new WorkloadDriver(wp, model, clock.loop(), clock.phaseOrigin(true), true, ServingListener.NONE, bt);
                 model.listener(warm);
@@ -46,10 +46,10 @@ public final class CellSteps {
         long origin = clock.phaseOrigin(false);
         EarlyStop earlyStop = null;
         Measurement m = new Measurement(c.slo(), plan.intervalNanos(), origin);
-        ProgressView.watch(m, model, clock::wrongHitsUsed, clock::masterStats, clock::masterCalls, observer);
+        ProgressView.watch(m, model, clock::wrongHitsUsed, clock::masterStats, clock::masterCalls, clock::engineCounters, observer);
         ServingListener measured = clock.faultWrapped(m, origin, () -> requestCount(plan));
         clock.measuredPhaseStarts();
-        try (ArrivalProcess p = plan.workload().open(c.seed())) {
+        try (ArrivalProcess p = clock.arrivals(plan.workload().open(c.seed()))) {
             WorkloadDriver driver = new WorkloadDriver(p, model, clock.loop(), origin, false, measured, bt);
             if (c.measurement().earlyStop().enabled()) {
                 earlyStop = new EarlyStop(c.measurement().earlyStop());

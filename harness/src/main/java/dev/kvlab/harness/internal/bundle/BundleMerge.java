@@ -8,6 +8,8 @@ import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.Experiment;
 import dev.kvlab.harness.api.MatrixCell;
 import dev.kvlab.harness.api.MatrixSpec;
+import dev.kvlab.harness.api.RequestSplit;
+import dev.kvlab.harness.api.ShardSplit;
 import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.internal.capacity.CapacityParser;
 import java.io.IOException;
@@ -49,8 +51,9 @@ public final class BundleMerge {
         for (int i = 0; i < shards.size(); i++) parts.add(read(shards.get(i), given.get(i)));
         Part first = parts.getFirst();
         for (Part p : parts.subList(1, parts.size())) same(first, p);
-        Map<String, Part> owner = coverage(parts);
-        MatrixSpec spec = rebuild(first, owner);
+        boolean requests = first.info().split() == ShardSplit.REQUESTS;
+        Map<String, Part> owner = requests ? everyShard(parts) : coverage(parts);
+        MatrixSpec spec = rebuild(first, owner, requests);
         Instant start = Instant.now();
         for (Part p : parts) {
             Instant s = Instant.parse(p.manifest().path("started_at").asText());
@@ -59,13 +62,21 @@ public final class BundleMerge {
         PartialBundle pb = PartialBundle.create(out, spec, start, prov.commandLine());
         boolean ok = false;
         try {
-            for (Part p : parts)
-                for (JsonNode c : p.manifest().path("cells"))
-                    for (JsonNode r : c.path("replicates")) {
-                        String cell = c.path("cell").asText();
-                        int k = r.path("replicate").asInt();
-                        copyTree(CellFiles.dir(p.dir(), cell, k), CellFiles.dir(pb.dir(), cell, k));
-                    }
+            if (requests) {
+                List<Part> ordered = parts.stream().sorted(java.util.Comparator.comparingInt(p -> p.info().shard().index())).toList();
+                List<String> labels = ordered.stream().map(p -> p.info().shard().label()).toList();
+                for (CellRun r : spec.runs())
+                    SplitCellMerge.write(ordered.stream().map(p -> CellFiles.dir(p.dir(), r.cell(), r.replicate())).toList(), labels, pb.dir(),
+                            r.cell(), r.replicate(), r.tree());
+            } else {
+                for (Part p : parts)
+                    for (JsonNode c : p.manifest().path("cells"))
+                        for (JsonNode r : c.path("replicates")) {
+                            String cell = c.path("cell").asText();
+                            int k = r.path("replicate").asInt();
+                            copyTree(CellFiles.dir(p.dir(), cell, k), CellFiles.dir(pb.dir(), cell, k));
+                        }
+            }
             // what the experiment (fixed matrix or capacity search) makes of the runs recorded: all done, in its order
             Experiment experiment = spec.experiment();
             Experiment.Step step = experiment.step(pb.records());
@@ -84,8 +95,11 @@ public final class BundleMerge {
                 m.put("ended_at", p.manifest().path("ended_at").asText());
                 from.add(m);
             }
+            Map<String, Object> sections = new LinkedHashMap<>();
+            sections.put("merged_from", from);
+            if (requests) sections.put(REQUEST_SPLIT, requestSplit(parts));
             PartialBundle.Finished fin = pb.finish(spec, step.done(), experiment.results(pb.records(), pb.runId()), prov, Instant.now(), report,
-                    Map.of("merged_from", from));
+                    sections);
             ok = true;
             return fin;
         } finally {
@@ -94,6 +108,38 @@ public final class BundleMerge {
                 Durable.deleteTree(pb.dir()); // a failed merge leaves nothing: the shards are still there to merge again
             }
         }
+    }
+
+    /** The manifest section of a bundle merged from request-split shards. */
+    public static final String REQUEST_SPLIT = "request_split";
+
+    private static Map<String, Object> requestSplit(List<Part> parts) {
+        int n = parts.getFirst().info().shard().count();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("hosts", n);
+        m.put("statement", "every cell was driven from " + n + " hosts (request-split shards): host K sent the requests at positions i with i mod "
+                + n + " = K-1 of every cell's stream at their intended times, from the same seed; kvlab merge added their histograms and counts"
+                + " into one cell (docs/bundle-format.md, \"Request-split shards\")");
+        m.put("cache_state", "a cold cell's cache is reset and verified by shard 1/" + n + " only; the shards are not synchronised");
+        return m;
+    }
+
+    /** A request split: every shard holds a share of every run, so each of 1..N must be there exactly once. */
+    private static Map<String, Part> everyShard(List<Part> parts) {
+        Map<Integer, Part> byIndex = new TreeMap<>();
+        for (Part p : parts) {
+            Part twice = byIndex.put(p.info().shard().index(), p);
+            if (twice != null) throw new BadInputException("shard " + p.info().shard().label() + " given twice: " + twice.given() + " and " + p.given());
+        }
+        int n = parts.getFirst().info().shard().count();
+        List<String> absent = new ArrayList<>();
+        for (int k = 1; k <= n; k++) if (!byIndex.containsKey(k)) absent.add(k + "/" + n);
+        if (!absent.isEmpty())
+            throw new BadInputException("the cells' requests were split over " + n + " shards; missing shard(s) " + String.join(", ", absent)
+                    + ": every request-split shard is needed to add up the cells");
+        Map<String, Part> owner = new LinkedHashMap<>();
+        for (String r : parts.getFirst().info().allRuns()) owner.put(r, byIndex.get(1));
+        return owner;
     }
 
     private static Part read(Path dir, Path given) {
@@ -116,6 +162,9 @@ public final class BundleMerge {
                     + " vs " + a.info().matrixSha256().substring(0, 12) + ")");
         String va = a.manifest().path("kvlab_version").asText(), vb = b.manifest().path("kvlab_version").asText();
         if (!va.equals(vb)) throw new BadInputException(b.given() + " was made by kvlab " + vb + ", " + a.given() + " by " + va + ": merge shards of one version");
+        if (a.info().split() != b.info().split())
+            throw new BadInputException(b.given() + " split the matrix by " + b.info().split().label() + ", " + a.given() + " by " + a.info().split().label()
+                    + ": merge shards of one --split");
         if (a.info().shard().count() != b.info().shard().count())
             throw new BadInputException(b.given() + " is shard " + b.info().shard().label() + ", " + a.given() + " shard " + a.info().shard().label() + ": one N for all shards");
         if (!a.info().allRuns().equals(b.info().allRuns()) || !a.manifest().path("matrix").path("resolved").equals(b.manifest().path("matrix").path("resolved"))
@@ -153,7 +202,7 @@ public final class BundleMerge {
      * The whole matrix, from the shards' manifests. Configs are the recorded trees, not re-bound: merging runs nothing.
      * For a capacity search a searched run's tree is one of its probes' (the search sets the knob itself).
      */
-    private static MatrixSpec rebuild(Part any, Map<String, Part> owner) {
+    private static MatrixSpec rebuild(Part any, Map<String, Part> owner, boolean requests) {
         JsonNode mx = any.manifest().path("matrix");
         ObjectNode resolved = (ObjectNode) mx.path("resolved");
         boolean search = ShardManifest.isSearch(any.manifest());
@@ -182,7 +231,7 @@ public final class BundleMerge {
             c.path("factors").fields().forEachRemaining(e -> f.put(e.getKey(), e.getValue().asText()));
             if (knob != null && !factors.containsKey(knob)) f.remove(knob); // a probe's load, not a factor of the cell
             cellFactors.putIfAbsent(cell, f);
-            ObjectNode tree = (ObjectNode) r.path("config").deepCopy();
+            ObjectNode tree = requests ? RequestSplit.whole((ObjectNode) r.path("config")) : (ObjectNode) r.path("config").deepCopy();
             runsByCell.computeIfAbsent(cell, x -> new ArrayList<>()).add(new CellRun(cell, index.get(cell), f, k, r.path("seed").asLong(),
                     Mode.parse(r.path("mode").asText(c.path("mode").asText())), search ? bind(tree, owner.get(label).given() + " " + label) : null, tree));
         }

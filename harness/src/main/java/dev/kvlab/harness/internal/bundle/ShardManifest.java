@@ -1,7 +1,9 @@
 package dev.kvlab.harness.internal.bundle;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvlab.harness.api.RequestSplit;
 import dev.kvlab.harness.api.Shard;
+import dev.kvlab.harness.api.ShardSplit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,25 +25,34 @@ public final class ShardManifest {
 
     public static final String SECTION = "shard";
 
-    /** What a shard's manifest says about it. */
-    public record Info(Shard shard, String matrixSha256, List<String> allRuns, List<String> runs) {}
+    /** What a shard's manifest says about it ({@code split} {@link ShardSplit#RUNS} for a section without one). */
+    public record Info(Shard shard, ShardSplit split, String matrixSha256, List<String> allRuns, List<String> runs) {}
 
     private ShardManifest() {}
 
-    /** The section for shard {@code shard} of a matrix with hash {@code matrixSha256} and runs {@code allRuns} (labels, in order). */
-    public static Map<String, Object> section(Shard shard, String matrixSha256, List<String> allRuns) {
+    /**
+     * The section for shard {@code shard} of a matrix with hash {@code matrixSha256} and runs {@code allRuns} (labels, in
+     * order), split by {@code split}.
+     */
+    public static Map<String, Object> section(Shard shard, ShardSplit split, String matrixSha256, List<String> allRuns) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("index", shard.index());
         m.put("count", shard.count());
         m.put("label", shard.label());
+        m.put("split", split.label());
+        if (split == ShardSplit.REQUESTS)
+            m.put("load", "every run's requests split over " + shard.count() + " hosts: this one sent positions i with i mod " + shard.count()
+                    + " = " + (shard.index() - 1));
         m.put("matrix_sha256", matrixSha256);
         m.put("total_runs", allRuns.size());
         m.put("all_runs", allRuns);
-        m.put("runs", held(shard, allRuns));
+        m.put("runs", held(shard, split, allRuns));
         return m;
     }
 
-    static List<String> held(Shard shard, List<String> allRuns) {
+    /** The runs {@code shard} holds: a share of the runs, or (split by requests) a share of every run's requests. */
+    static List<String> held(Shard shard, ShardSplit split, List<String> allRuns) {
+        if (split == ShardSplit.REQUESTS) return List.copyOf(allRuns);
         List<String> out = new ArrayList<>();
         for (int i = 0; i < allRuns.size(); i++) if (shard.holds(i)) out.add(allRuns.get(i));
         return out;
@@ -54,11 +65,12 @@ public final class ShardManifest {
         if (!s.isObject()) throw new IllegalArgumentException("'shard' is not an object");
         if (!s.path("index").canConvertToInt() || !s.path("count").canConvertToInt()) throw new IllegalArgumentException("shard: index/count missing");
         Shard sh = new Shard(s.get("index").asInt(), s.get("count").asInt());
+        ShardSplit split = s.has("split") ? ShardSplit.parse(s.get("split").asText()) : ShardSplit.RUNS;
         String sha = s.path("matrix_sha256").asText("");
         if (!sha.matches("[0-9a-f]{64}")) throw new IllegalArgumentException("shard: matrix_sha256 is not a SHA-256");
         List<String> all = texts(s.get("all_runs"), "all_runs"), runs = texts(s.get("runs"), "runs");
         if (s.path("total_runs").asInt(-1) != all.size()) throw new IllegalArgumentException("shard: total_runs is not the length of all_runs");
-        return new Info(sh, sha, all, runs);
+        return new Info(sh, split, sha, all, runs);
     }
 
     private static List<String> texts(JsonNode a, String name) {
@@ -79,9 +91,10 @@ public final class ShardManifest {
             return;
         }
         if (info == null) return;
-        if (!info.shard().sha256Of(info.matrixSha256()).equals(manifest.path("matrix").path("sha256").asText()))
+        String sha = info.split() == ShardSplit.REQUESTS ? RequestSplit.sha256Of(info.shard(), info.matrixSha256()) : info.shard().sha256Of(info.matrixSha256());
+        if (!sha.equals(manifest.path("matrix").path("sha256").asText()))
             p.add(new BundleVerifier.Problem(f, "shard " + info.shard().label() + ": matrix.sha256 is not the hash of this shard of matrix " + info.matrixSha256()));
-        if (!held(info.shard(), info.allRuns()).equals(info.runs()))
+        if (!held(info.shard(), info.split(), info.allRuns()).equals(info.runs()))
             p.add(new BundleVerifier.Problem(f, "shard " + info.shard().label() + ": 'runs' are not the runs this shard holds of 'all_runs'"));
         boolean search = isSearch(manifest);
         List<String> inCells = new ArrayList<>();

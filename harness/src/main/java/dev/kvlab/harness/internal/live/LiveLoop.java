@@ -16,11 +16,20 @@ import org.HdrHistogram.Histogram;
  * back with {@link #post}. It measures itself: how late events run ({@link #lag()}), how long the loop thread
  * spends running them ({@link #busyNanos()}, {@link #workCpuNanos()}: the harness's own work, as opposed to the
  * waits that emulate GPU time), its CPU in all ({@link #runCpuNanos()}) and the time it spins ({@link #spunNanos()}).
+ *
+ * <p>An {@linkplain #adaptive adaptive} loop spins a tail as long as the park overshoots on this machine (the largest of
+ * the last {@value #OVERSHOOTS} parks that nothing woke early, plus a margin, within a bound): a virtual machine's
+ * park can overshoot by a millisecond, and a real engine's request sent that late has that much more TTFT.
  */
 public final class LiveLoop implements EventLoop {
 
     private final long origin = System.nanoTime();
-    private final long spinNanos;
+    private static final int OVERSHOOTS = 32;
+    private static final long MARGIN_NANOS = 20_000;
+    private long spinNanos;
+    private final long minSpinNanos, maxSpinNanos;
+    private final long[] overshoots;
+    private int overshootCount;
     private final EventHeap heap = new EventHeap();
     private final ConcurrentLinkedQueue<Runnable> inbox = new ConcurrentLinkedQueue<>();
     /** Sized for 10 s from the start (an auto-resizing histogram grows by an exception and a copy per doubling, on the loop thread). */
@@ -34,6 +43,27 @@ public final class LiveLoop implements EventLoop {
 
     public LiveLoop(long spinNanos) {
         this.spinNanos = spinNanos;
+        this.minSpinNanos = this.maxSpinNanos = spinNanos;
+        this.overshoots = null;
+    }
+
+    private LiveLoop(long minSpinNanos, long maxSpinNanos) {
+        this.spinNanos = this.minSpinNanos = minSpinNanos;
+        this.maxSpinNanos = maxSpinNanos;
+        this.overshoots = new long[OVERSHOOTS];
+    }
+
+    /** A loop whose spun tail follows the park overshoot measured on this machine, from {@code min} up to {@code max}. */
+    public static LiveLoop adaptive(long minSpinNanos, long maxSpinNanos) {
+        if (minSpinNanos < 0 || maxSpinNanos < minSpinNanos) throw new IllegalArgumentException("spin bounds " + minSpinNanos + ", " + maxSpinNanos);
+        LiveLoop l = new LiveLoop(minSpinNanos, maxSpinNanos);
+        for (int i = 0; i < OVERSHOOTS / 2; i++) l.park(200_000); // a first estimate, a few milliseconds
+        return l;
+    }
+
+    /** The tail of each wait that is spun now (ns): fixed, or as adapted so far. */
+    public long spinNanos() {
+        return spinNanos;
     }
 
     private static Histogram sized(long highest) {
@@ -92,7 +122,7 @@ public final class LiveLoop implements EventLoop {
         long wait = due - now();
         if (wait > 0) {
             endStretch();
-            if (wait > spinNanos) LockSupport.parkNanos(wait - spinNanos);
+            if (wait > spinNanos) park(wait - spinNanos);
             else spin(due);
             return true;
         }
@@ -105,6 +135,21 @@ public final class LiveLoop implements EventLoop {
         busyNanos += took;
         eventBusy.recordValue(took);
         return true;
+    }
+
+    private void park(long nanos) {
+        if (overshoots == null) {
+            LockSupport.parkNanos(nanos);
+            return;
+        }
+        long planned = System.nanoTime() + nanos;
+        LockSupport.parkNanos(nanos);
+        long over = System.nanoTime() - planned;
+        if (over < 0 || !inbox.isEmpty()) return; // woken early (a post): says nothing of the overshoot
+        overshoots[overshootCount++ % OVERSHOOTS] = over;
+        long worst = 0;
+        for (int i = 0; i < Math.min(overshootCount, OVERSHOOTS); i++) worst = Math.max(worst, overshoots[i]);
+        spinNanos = Math.clamp(worst + MARGIN_NANOS, minSpinNanos, maxSpinNanos);
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunListener;
 import dev.kvlab.harness.api.Shard;
+import dev.kvlab.harness.api.ShardSplit;
 import dev.kvlab.harness.internal.bundle.ShardManifest;
 import java.util.Map;
 
@@ -14,16 +15,18 @@ import java.util.Map;
 public final class ShardRecord implements RunListener {
 
     private final Shard shard;
+    private final ShardSplit split;
     private final MatrixSpec whole;
 
-    /** {@code whole} is the unsharded matrix. */
-    public ShardRecord(Shard shard, MatrixSpec whole) {
+    /** {@code whole} is the unsharded matrix, {@code split} what the shards split (runs, or every run's requests). */
+    public ShardRecord(Shard shard, ShardSplit split, MatrixSpec whole) {
         this.shard = shard;
+        this.split = split;
         this.whole = whole;
     }
 
     @Override
     public Map<String, Object> manifestSections() {
-        return Map.of(ShardManifest.SECTION, ShardManifest.section(shard, whole.sha256(), whole.runs().stream().map(CellRun::label).toList()));
+        return Map.of(ShardManifest.SECTION, ShardManifest.section(shard, split, whole.sha256(), whole.runs().stream().map(CellRun::label).toList()));
     }
 }

@@ -1,6 +1,7 @@
 package dev.kvlab.harness.internal.metrics;
 
 import dev.kvlab.harness.api.Metric;
+import dev.kvlab.harness.internal.openai.EngineColumns;
 import dev.kvlab.store.api.master.MasterStats;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -30,6 +31,10 @@ import java.util.function.ToDoubleFunction;
  *       {@code kvlab.store.rpc.rate} {@code rpc=…} (calls per run-clock second): sim cells, and live cells whose
  *       store's master runs in this JVM (the bundled store, {@link dev.kvlab.store.api.KvBackend#storeStats()});
  *       unpublished where the store is not visible (Redis, an external {@code kvlab://} cluster)</li>
+ *   <li>{@code kvlab.engine.hit.ratio} {@code tier=local|external}, {@code kvlab.engine.prompt.tokens},
+ *       {@code kvlab.engine.cached.prompt.tokens}: a real engine's own counters over the measured phase so far
+ *       (its {@code /metrics} scraped each second, its per-response usage); unpublished where it reports nothing
+ *       and for emulated cells</li>
  * </ul>
  */
 public final class CellMeters implements AutoCloseable {
@@ -72,6 +77,15 @@ public final class CellMeters implements AutoCloseable {
         store("kvlab.store.leases.active", "leases", MasterStats::activeLeases);
         store("kvlab.store.leases.granted", "leases", MasterStats::leasesGranted);
         storeCalls(STORE_OPS);
+        engine("kvlab.engine.hit.ratio", null, EngineColumns.LOCAL_HIT_RATIO, "tier", "local");
+        engine("kvlab.engine.hit.ratio", null, EngineColumns.EXTERNAL_HIT_RATIO, "tier", "external");
+        engine("kvlab.engine.prompt.tokens", "tokens", EngineColumns.PROMPT_TOKENS);
+        engine("kvlab.engine.cached.prompt.tokens", "tokens", EngineColumns.CACHED_PROMPT_TOKENS);
+    }
+
+    /** A real engine's own counter, by its summary column (NaN, not published, for an emulated target). */
+    private void engine(String name, String unit, String column, String... kv) {
+        gauge(name, unit, s -> s.engine().getOrDefault(column, Double.NaN), kv);
     }
 
     /** Master operations whose calls are published (an operation a cell does not report stays unpublished). */

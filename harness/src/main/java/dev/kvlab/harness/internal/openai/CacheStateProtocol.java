@@ -181,7 +181,7 @@ final class CacheStateProtocol {
             @Override public void firstText(long nanos) {}
             @Override public void ended(StreamedCompletion.Outcome o) { done.complete(o); }
         });
-        client.stream(u, target.path(), server.body(1, text), target.timeout(), s);
+        client.stream(u, target.path(), EngineServer.body(target, 1, text), target.timeout(), s);
         StreamedCompletion.Outcome o;
         try {
             o = done.get(target.timeout().toMillis() + 5000, TimeUnit.MILLISECONDS);

@@ -13,11 +13,16 @@ public final class EngineColumns {
     public static final String LOCAL_HIT_RATIO = "engine_local_hit_ratio";
     /** The engine's external (connector: LMCache, Mooncake) hit ratio over the measured phase (NaN: not reported). */
     public static final String EXTERNAL_HIT_RATIO = "engine_external_hit_ratio";
-    /** p50 over requests of client TTFT minus the engine's own prompt time: what the harness and the network add. */
+    /**
+     * p50 over requests of client TTFT minus the engine's own prompt time: what the harness and the network add, and
+     * the engine's work outside its prompt time (reading and tokenizing the request, sampling the first token).
+     */
     public static final String TTFT_GAP_P50 = "harness_ttft_gap_p50_ms";
+    /** p50 TTFT of the harness's loopback self-test before the cell ({@link ClientWarmup}): what the harness itself adds (µs). */
+    public static final String LOOPBACK_TTFT_P50 = "harness_loopback_ttft_p50_us";
 
     /** The numeric ones, as summary columns. */
-    public static final List<String> ROW = List.of(PROMPT_TOKENS, CACHED_PROMPT_TOKENS, LOCAL_HIT_RATIO, EXTERNAL_HIT_RATIO, TTFT_GAP_P50);
+    public static final List<String> ROW = List.of(PROMPT_TOKENS, CACHED_PROMPT_TOKENS, LOCAL_HIT_RATIO, EXTERNAL_HIT_RATIO, TTFT_GAP_P50, LOOPBACK_TTFT_P50);
 
     private EngineColumns() {}
 }

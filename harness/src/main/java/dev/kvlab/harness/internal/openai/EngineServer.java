@@ -98,7 +98,7 @@ final class EngineServer implements Server {
         inFlight++;
         outstanding[e]++;
         listener.arrived(s, loop.now());
-        String body = body(r.outputTokens(), prompts.of(r));
+        String body = body(target, r.outputTokens(), prompts.of(r));
         s.stream = new StreamedCompletion(loop::now, target.api() == OpenAiConfig.Api.CHAT, new StreamedCompletion.Events() {
             @Override public void firstText(long nanos) { loop.post(() -> { if (!s.done) listener.firstToken(s, nanos); }); }
             @Override public void ended(StreamedCompletion.Outcome o) { loop.post(() -> finish(s, o)); }
@@ -145,7 +145,7 @@ final class EngineServer implements Server {
     }
 
     /** The request body: the target's fields, then {@code extra_body} merged over them. */
-    String body(int outputTokens, String text) {
+    static String body(OpenAiConfig.Resolved target, int outputTokens, String text) {
         ObjectNode b = JsonOutput.mapper().createObjectNode();
         b.put("model", target.model());
         if (target.api() == OpenAiConfig.Api.CHAT) {

@@ -4,6 +4,7 @@ import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Metric;
+import dev.kvlab.harness.api.Shard;
 import dev.kvlab.harness.api.config.CacheState;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.internal.CellClock;
@@ -18,6 +19,7 @@ import dev.kvlab.harness.internal.live.LiveLoop;
 import dev.kvlab.harness.internal.measure.Measurement;
 import dev.kvlab.harness.internal.measure.SummaryBuilder;
 import dev.kvlab.store.api.master.MasterStats;
+import dev.kvlab.workloads.api.ArrivalProcess;
 import dev.kvlab.workloads.api.Request;
 import dev.kvlab.workloads.api.RequestSource;
 import dev.kvlab.workloads.api.Workloads;
@@ -45,7 +47,14 @@ import org.HdrHistogram.Histogram;
  */
 final class OpenAiCell implements CellClock {
 
-    private static final long SPIN_NANOS = 50_000;
+    /** Extras of a request-split shard: its share ({@code K/N}), and the wall clock when its measured phase began (ms since the epoch). */
+    static final String REQUEST_SHARD = "request_shard", MEASURED_START_EPOCH_MS = "measured_phase_started_epoch_ms";
+
+    /** Bounds of the spun tail before each send: as long as this machine's park overshoots, within these. */
+    /** The harness's own request path runs this often on a loopback stand-in before the cell, with the workload's first requests. */
+    private static final int WARMUP_ROUNDS = 400, WARMUP_REQUESTS = 16;
+    private ClientWarmup.Figures selfTest;
+    private static final long MIN_SPIN_NANOS = 50_000, MAX_SPIN_NANOS = 2_000_000;
 
     private final CellSpec spec;
     private final OpenAiConfig.Resolved target;
@@ -58,7 +67,9 @@ final class OpenAiCell implements CellClock {
     private CacheStateProtocol.Verdict verdict;
     private List<String> engines = new ArrayList<>();
     private PromMetrics before = PromMetrics.NONE, after = PromMetrics.NONE;
-    private long workBefore, busyBefore, httpCpuBefore, hotCached = -1;
+    private long measuredStartEpochMs, workBefore, busyBefore, httpCpuBefore, hotCached = -1;
+    /** {@link #hotCached} when no warm-up response carried a cached-token count. */
+    private static final long NOT_REPORTED = -2;
     private int checkedPrompts, tokenErrorMax;
     private String tokenCheck;
 
@@ -79,31 +90,52 @@ final class OpenAiCell implements CellClock {
             for (URI u : target.endpoints()) engines.add(EngineKind.of(c, u).label + "@" + u.getAuthority());
             words = WordCheck.run(c, first, target.model());
             PromptText prompts = new PromptText(words.words(), words.specialTokens());
-            checkPrompts(c, first, prompts);
-            loop = new LiveLoop(SPIN_NANOS);
+            List<Request> firstRequests = firstRequests(WARMUP_REQUESTS);
+            checkPrompts(c, first, prompts, firstRequests);
+            selfTest = ClientWarmup.run(c, target, prompts, firstRequests, WARMUP_ROUNDS);
+            loop = LiveLoop.adaptive(MIN_SPIN_NANOS, MAX_SPIN_NANOS);
             server = new EngineServer(target, c, loop, prompts);
-            if (spec.config().cacheState() == CacheState.COLD)
+            if (spec.config().cacheState() == CacheState.COLD && target.resetsCache())
                 verdict = new CacheStateProtocol(target, c, server, prompts).cold(spec.config().seed());
             return CellSteps.run(spec, this, observer, wallStartNanos);
+        } finally {
+            if (scraper != null) scraper.close();
         }
     }
 
+    /** The workload's first {@code n} requests (fewer where it has fewer). */
+    private List<Request> firstRequests(int n) {
+        List<Request> out = new ArrayList<>();
+        try (RequestSource s = Workloads.open(spec.workload().spec(), spec.workload().namespace(), spec.config().seed())) {
+            while (out.size() < n && s.hasNext()) out.add(s.next());
+        }
+        return out;
+    }
+
     /** Tokenizes the first prompts of the workload with the server's tokenizer: the counts it achieves. */
-    private void checkPrompts(EngineClient c, URI u, PromptText prompts) {
+    private void checkPrompts(EngineClient c, URI u, PromptText prompts, List<Request> requests) {
         if (!words.checked()) {
             tokenCheck = "unchecked: the server has no /tokenize; its usage.prompt_tokens per response is recorded";
             return;
         }
-        try (RequestSource s = Workloads.open(spec.workload().spec(), spec.workload().namespace(), spec.config().seed())) {
-            for (int i = 0; i < 8 && s.hasNext(); i++) {
-                Request r = s.next();
-                int got = c.tokenize(u, target.model(), prompts.of(r), true);
-                if (got < 0) break;
-                checkedPrompts++;
-                tokenErrorMax = Math.max(tokenErrorMax, Math.abs(got - r.inputTokens()));
-            }
+        for (Request r : requests.subList(0, Math.min(8, requests.size()))) {
+            int got = c.tokenize(u, target.model(), prompts.of(r), true);
+            if (got < 0) break;
+            checkedPrompts++;
+            tokenErrorMax = Math.max(tokenErrorMax, Math.abs(got - r.inputTokens()));
         }
         tokenCheck = checkedPrompts + " prompts tokenized by the server: largest difference to the workload's count " + tokenErrorMax + " tokens";
+    }
+
+    @Override
+    public ArrivalProcess arrivals(ArrivalProcess whole) {
+        return target.share() == null ? whole : new ShareOfArrivals(whole, target.share());
+    }
+
+    /** What a request-split shard other than 1 says of a cold cache: it leaves the reset to shard 1 (see {@link OpenAiConfig.Resolved#resetsCache}). */
+    private String coldLeftToShardOne() {
+        return "left to shard 1/" + target.share().count() + ": a request-split shard other than 1 does not reset (it would empty the cache the other"
+                + " shards' measured requests fill)";
     }
 
     @Override public EventLoop loop() { return loop; }
@@ -115,7 +147,8 @@ final class OpenAiCell implements CellClock {
     @Override
     public void runPhase(WorkloadDriver d) {
         loop.run(() -> (d.done() || d.error() != null) && server.inFlight() == 0);
-        if (hotCached < 0 && spec.config().cacheState() == CacheState.HOT) hotCached = server.totals().cachedTokens;
+        if (hotCached < 0 && spec.config().cacheState() == CacheState.HOT)
+            hotCached = server.totals().cachedReported == 0 ? NOT_REPORTED : server.totals().cachedTokens;
     }
 
     @Override public ServingListener faultWrapped(Measurement m, long origin, LongSupplier n) { return m; }
@@ -137,11 +170,31 @@ final class OpenAiCell implements CellClock {
         return t;
     }
 
+    /** How often the engines' counters are scraped during the measured phase (for the interval samples). */
+    private static final java.time.Duration SCRAPE_EVERY = java.time.Duration.ofSeconds(1);
+    private EngineScraper scraper;
+
+    @Override
+    public Map<String, Double> engineCounters() {
+        if (scraper == null) return Map.of();
+        EngineServer.EngineTotals t = server.totals();
+        EngineHits hits = EngineHits.of(before, scraper.latest(), t);
+        Map<String, Double> c = new java.util.LinkedHashMap<>();
+        c.put(EngineColumns.LOCAL_HIT_RATIO, hits.local());
+        c.put(EngineColumns.EXTERNAL_HIT_RATIO, hits.external());
+        c.put(EngineColumns.PROMPT_TOKENS, t.responses > 0 && t.promptReported == t.responses ? (double) t.promptTokens : Double.NaN);
+        c.put(EngineColumns.CACHED_PROMPT_TOKENS, t.responses > 0 && t.cachedReported == t.responses ? (double) t.cachedTokens : Double.NaN);
+        return c;
+    }
+
     @Override
     public void measuredPhaseStarts() {
         server.totals().reset();
         before = scrape();
+        if (scraper != null) scraper.close();
+        scraper = new EngineScraper(this::scrape, before, SCRAPE_EVERY);
         loop.resetFigures();
+        measuredStartEpochMs = System.currentTimeMillis();
         workBefore = loop.workCpuNanos();
         busyBefore = loop.busyNanos();
         httpCpuBefore = httpCpu();
@@ -149,15 +202,21 @@ final class OpenAiCell implements CellClock {
 
     @Override
     public void extras(Measurement m, Map<String, Object> x) {
+        if (scraper != null) scraper.close();
         after = scrape();
         long n = m.requests();
         x.put("target_kind", "openai");
         x.put("engines", String.join(" ", engines));
         x.put("target_model", target.model());
-        x.put("cache_state_protocol", verdict == null ? (spec.config().cacheState() == CacheState.HOT ? "primed by the warm-up" : "none") : verdict.protocol());
+        boolean leftCold = spec.config().cacheState() == CacheState.COLD && !target.resetsCache();
+        x.put("cache_state_protocol", verdict == null ? (spec.config().cacheState() == CacheState.HOT ? "primed by the warm-up"
+                : leftCold ? coldLeftToShardOne() : "none") : verdict.protocol());
         x.put("cache_state_verification", verdict != null ? verdict.verification()
+                : leftCold ? "not verified by this shard: shard 1 resets and verifies before its measured phase; shards are not synchronised,"
+                + " so requests this shard sends before that reset may meet a warm cache"
                 : hotCached > 0 ? "hits verified: the engine reported " + hotCached + " cached prompt tokens during the warm-up"
-                : hotCached == 0 ? "no hits: the engine reported no cached prompt tokens during the warm-up (it does not cache)"
+                : hotCached == 0 ? "no hits: the engine reported 0 cached prompt tokens over the warm-up (it does not cache)"
+                : hotCached == NOT_REPORTED ? "not verified: the engine reports no cached-token counts (usage.prompt_tokens_details.cached_tokens, timings.cache_n)"
                 : "not reported");
         x.put("prompt_words", words.words().size());
         x.put("prompt_special_tokens", words.specialTokens());
@@ -182,15 +241,31 @@ final class OpenAiCell implements CellClock {
         x.put("harness_overhead_us_per_request", n == 0 ? Double.NaN : (loop.busyNanos() - busyBefore) / 1e3 / n);
         x.put("event_lag_p50_us", (double) loop.lag().getValueAtPercentile(50));
         x.put("event_lag_p99_us", (double) loop.lag().getValueAtPercentile(99));
+        x.put(EngineColumns.LOOPBACK_TTFT_P50, selfTest.p50Micros());
+        x.put("harness_loopback_ttft_p99_us", selfTest.p99Micros());
+        if (target.share() != null) {
+            x.put(REQUEST_SHARD, target.share().label());
+            x.put(MEASURED_START_EPOCH_MS, measuredStartEpochMs);
+        }
         if (server.down()) {
             x.put("target_down", "every endpoint refused connections: the cell stopped sending");
-            x.put("unsent_requests", Math.max(0, CellSteps.requestCount(spec) - n));
+            x.put("unsent_requests", Math.max(0, requestsSent() - n));
         }
+    }
+
+    /** The requests this cell sends: the workload's, or this shard's share of them. */
+    private long requestsSent() {
+        long all = CellSteps.requestCount(spec);
+        if (target.share() == null) return all;
+        Shard s = target.share();
+        return all / s.count() + (all % s.count() >= s.index() ? 1 : 0);
     }
 
     @Override
     public String describe() {
-        return "live (wall clock): real engine(s) over HTTP, " + String.join(", ", engines);
+        return "live (wall clock): real engine(s) over HTTP, " + String.join(", ", engines) + "; each send waited out by parking, then spinning"
+                + " a tail as long as this machine's park overshoots (" + MIN_SPIN_NANOS / 1000 + "-" + MAX_SPIN_NANOS / 1000 + " us"
+                + (loop == null ? "" : ", ended at " + loop.spinNanos() / 1000 + " us") + ")";
     }
 
     @Override
@@ -214,6 +289,10 @@ final class OpenAiCell implements CellClock {
         d.put("workload", spec.workload().describe());
         d.put("target", "openai: " + target.endpoints() + " model " + target.model() + ", " + OpenAiConfig.label(target.api())
                 + ", routing " + OpenAiConfig.label(target.routing()) + ", extra_body " + target.extraBody());
+        if (target.share() != null)
+            d.put("load", "request-split shard " + target.share().label() + ": this host sent every " + target.share().count()
+                    + "-th request of the stream (positions i with i mod " + target.share().count() + " = " + (target.share().index() - 1)
+                    + ") at its intended time; kvlab merge adds the shards into one cell");
         d.put("cache_state", x.get("cache_state_protocol") + ": " + x.get("cache_state_verification"));
         d.put("prompts", words.words().size() + " single-token words" + (words.checked() ? " (checked by the server's tokenizer)" : " (unchecked)")
                 + "; " + tokenCheck);

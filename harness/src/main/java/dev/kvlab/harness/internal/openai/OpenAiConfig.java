@@ -3,6 +3,7 @@ package dev.kvlab.harness.internal.openai;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.BadInputException;
+import dev.kvlab.harness.api.Shard;
 import dev.kvlab.transport.api.DurationSpec;
 import java.net.URI;
 import java.time.Duration;
@@ -27,9 +28,11 @@ import java.util.function.Function;
  *                   ({@code POST /flush_cache}), {@code command} ({@code reset_command}, e.g. a restart)
  * @param resetCommand a shell command run once per cold cell when {@code reset} is {@code command}
  * @param ignoreEos  sends {@code ignore_eos: true} so that every request generates the workload's output length
+ * @param requestShard {@code K/N}: send only this host's share of the requests ({@link dev.kvlab.harness.api.RequestSplit}; set by
+ *                   {@code kvlab run --shard K/N --split requests}); absent: the whole stream
  */
 public record OpenAiConfig(String kind, List<String> endpoints, String model, String api, String routing, JsonNode extraBody,
-                           String timeout, String reset, String resetCommand, Boolean ignoreEos) {
+                           String timeout, String reset, String resetCommand, Boolean ignoreEos, String requestShard) {
 
     /** The request API. */
     public enum Api { COMPLETIONS, CHAT }
@@ -75,16 +78,30 @@ public record OpenAiConfig(String kind, List<String> endpoints, String model, St
         if (t.isZero() || t.compareTo(Duration.ofHours(24)) > 0) throw bad(origin, "target.timeout", "must be in (0, 24h], got " + timeout);
         ObjectNode extra = extraBody == null || extraBody.isNull() ? dev.kvlab.harness.internal.JsonOutput.mapper().createObjectNode()
                 : ((ObjectNode) extraBody).deepCopy();
-        return new Resolved(List.copyOf(uris), model, a, r, extra, t, rs, resetCommand, ignoreEos == null || ignoreEos);
+        Shard share = null;
+        if (requestShard != null) {
+            try {
+                share = Shard.parse(requestShard);
+            } catch (IllegalArgumentException x) {
+                throw bad(origin, "target.request_shard", "must be K/N (this host's share of every cell's requests, from 1), got '" + requestShard + "'");
+            }
+        }
+        return new Resolved(List.copyOf(uris), model, a, r, extra, t, rs, resetCommand, ignoreEos == null || ignoreEos, share);
     }
 
     /**
      * The block validated and typed.
      *
      * @param endpoints base URLs without a trailing slash
+     * @param share     this host's share of the requests, or null (the whole stream)
      */
     public record Resolved(List<URI> endpoints, String model, Api api, Routing routing, ObjectNode extraBody, Duration timeout,
-                           Reset reset, String resetCommand, boolean ignoreEos) {
+                           Reset reset, String resetCommand, boolean ignoreEos, Shard share) {
+
+        /** Whether this host resets and verifies a cold cache: it sends the whole stream, or is shard 1 of a request split. */
+        public boolean resetsCache() {
+            return share == null || share.index() == 1;
+        }
 
         /** The path requests are posted to. */
         public String path() {

@@ -53,6 +53,7 @@ public final class OpenAiTarget implements TargetProvider {
         }
         OpenAiConfig.Resolved t = target(c, origin);
         spec(c, t, origin);
+        if (t.share() != null) dev.kvlab.harness.api.RequestSplit.checkArrival(c, origin);
         ExecutorService pool = Executors.newSingleThreadExecutor(r -> Thread.ofPlatform().daemon().name("kvlab-health").unstarted(r));
         try (EngineClient client = new EngineClient(pool)) {
             for (URI u : t.endpoints()) {

@@ -12,6 +12,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutorService;
@@ -22,17 +23,28 @@ import java.util.concurrent.Flow;
  * line to the request's {@link StreamedCompletion} the moment it is read, so a token's arrival is timed by the thread
  * that read it, with no hand-off in between (the JDK's {@code HttpClient} passes each read through a selector
  * thread and an executor, and costed milliseconds of CPU per request here). Keep-alive connections are pooled per
- * endpoint, as many as requests have been in flight at once. Chunked and length-delimited bodies; status line,
+ * endpoint, as many as requests have been in flight at once, and used again within {@link #MAX_IDLE_NANOS} (servers
+ * close idle ones after about 5 s). An endpoint found to close its connections after a streamed response though it
+ * announced keep-alive (llama.cpp's server does) gets a new connection per request from then on, opened when the
+ * previous request ends: a request is neither sent first into a dead connection and then again (measured: 1.3 ms more
+ * TTFT each) nor kept waiting for a connect. Chunked and length-delimited bodies; status line,
  * headers and lines are bounded. Plain {@code http} only (engines on the cluster's network); {@code https}
  * endpoints go through {@link EngineClient}'s JDK client.
  */
 final class StreamingHttp implements AutoCloseable {
 
     private static final int MAX_HEADER = 64 << 10;
+    /** How long a pooled connection may have been idle and still be used. */
+    static final long MAX_IDLE_NANOS = 3_000_000_000L;
+
+    private record Idle(Socket socket, long since) {}
 
     private final ExecutorService threads;
-    private final Map<String, ConcurrentLinkedDeque<Socket>> idle = new ConcurrentHashMap<>();
+    private final Map<String, ConcurrentLinkedDeque<Idle>> idle = new ConcurrentHashMap<>();
+    /** Endpoints that closed a pooled connection before answering on it: they get a new one per request. */
+    private final Set<String> noReuse = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
+    private final java.util.concurrent.atomic.LongAdder resent = new java.util.concurrent.atomic.LongAdder();
 
     StreamingHttp(ExecutorService threads) {
         this.threads = threads;
@@ -67,6 +79,8 @@ final class StreamingHttp implements AutoCloseable {
             } catch (SocketException e) {
                 if (fresh) throw e;
                 // a pooled connection the server had closed: once more on a new one
+                noReuse.add(key);
+                resent.increment();
                 closeQuietly(sock);
                 exchange(base, path, body, timeoutMillis, sink);
                 return;
@@ -76,26 +90,56 @@ final class StreamingHttp implements AutoCloseable {
             } catch (Closed e) {
                 if (fresh) throw new IOException("the server closed the connection without answering");
                 // a pooled connection the server closed (its keep-alive limit): once more on a new one
+                noReuse.add(key);
+                resent.increment();
                 closeQuietly(sock);
                 exchange(base, path, body, timeoutMillis, sink);
                 return;
+            }
+            if (reusable && !closed && !noReuse.contains(key)) {
+                // back in the pool before the sink hears the end: a request sent on that news finds it there
+                idle.computeIfAbsent(key, k -> new ConcurrentLinkedDeque<>()).push(new Idle(s, System.nanoTime()));
+                s = null;
+            } else if (!closed && noReuse.contains(key)) {
+                closeQuietly(s);
+                s = null;
+                spare(base, key);
             }
             sink.onComplete();
         } catch (IOException | RuntimeException e) {
             sink.onError(e);
         } finally {
-            if (s != null) {
-                if (reusable && !closed && !s.isClosed()) idle.computeIfAbsent(key, k -> new ConcurrentLinkedDeque<>()).push(s);
-                else closeQuietly(s);
-            }
+            if (s != null) closeQuietly(s);
+        }
+    }
+
+    /** Requests sent again on a new connection after a pooled one turned out closed by the server. */
+    long resent() {
+        return resent.sum();
+    }
+
+    /**
+     * Opens a connection for the next request to an endpoint that takes one per request, so its connect is not on that
+     * request's clock; one spare per endpoint at most (llama-server serves 4 connections at once by default).
+     */
+    private void spare(URI base, String key) {
+        ConcurrentLinkedDeque<Idle> q = idle.get(key);
+        if (q != null && !q.isEmpty()) return; // one at most: an idle connection holds one of the server's HTTP threads
+        try {
+            Socket spare = open(base);
+            if (closed) closeQuietly(spare);
+            else idle.computeIfAbsent(key, k -> new ConcurrentLinkedDeque<>()).push(new Idle(spare, System.nanoTime()));
+        } catch (IOException e) {
+            // the next request connects itself, and fails on its own if the endpoint is gone
         }
     }
 
     private Socket pooled(String key) {
-        ConcurrentLinkedDeque<Socket> q = idle.get(key);
-        Socket s;
-        while (q != null && (s = q.poll()) != null) {
-            if (!s.isClosed()) return s;
+        ConcurrentLinkedDeque<Idle> q = idle.get(key);
+        Idle i;
+        while (q != null && (i = q.poll()) != null) {
+            if (!i.socket().isClosed() && System.nanoTime() - i.since() < MAX_IDLE_NANOS) return i.socket();
+            closeQuietly(i.socket());
         }
         return null;
     }
@@ -257,6 +301,6 @@ final class StreamingHttp implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        for (ConcurrentLinkedDeque<Socket> q : idle.values()) for (Socket s; (s = q.poll()) != null; ) closeQuietly(s);
+        for (ConcurrentLinkedDeque<Idle> q : idle.values()) for (Idle i; (i = q.poll()) != null; ) closeQuietly(i.socket());
     }
 }

@@ -1,0 +1,167 @@
+package dev.kvlab.harness.internal.bundle;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvlab.harness.api.Metric;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.HdrHistogram.Histogram;
+
+/**
+ * One cell's summary from the summaries of its request-split shards (docs/bundle-format.md, "Request-split shards"):
+ * counts added, percentiles and means read off the shards' histograms added together, rates over the longest shard's
+ * measured phase (every shard's intended times count from its own start), the engine's per-response token counts
+ * added and its local hit ratio recomputed from them. What cannot be added is never faked: a figure the shards
+ * disagree on and that has no rule is NaN (null) and named in {@code merge_not_added}; text they disagree on is kept
+ * per shard ({@code 1/2: ...; 2/2: ...}).
+ */
+final class SplitSummary {
+
+    /** What the merged requests.csv holds: the request counts every rate is computed from. */
+    record Counts(long requests, long completed, long failed, long good, long outputTokens) {}
+
+    private static final Set<String> ADDED = Set.of("requests", "completed", "failed", "fetched_bytes", "fallbacks", "wrong_hits_used",
+            "written_back_bytes", "rejected_blocks", "warmup_requests", "workload_prompt_tokens", "unsent_requests",
+            "engine_prompt_tokens", "engine_cached_prompt_tokens");
+    private static final Set<String> PER_REQUEST = Set.of("harness_cpu_us_per_request", "harness_http_cpu_us_per_request",
+            "harness_overhead_us_per_request");
+    private static final Set<String> LARGEST = Set.of("simulated_seconds", "wall_seconds", "event_lag_p50_us", "event_lag_p99_us",
+            "harness_loopback_ttft_p50_us", "harness_loopback_ttft_p99_us", "prompt_token_error_max");
+    /** Recomputed below from the added histograms and counts, whatever the shards say. */
+    private static final Set<String> RECOMPUTED = recomputed();
+    /** The shards' own bookkeeping: replaced by {@link #HOSTS}, {@link #STATEMENT} and {@link #SKEW}. */
+    private static final Set<String> SHARD_OWN = Set.of("request_shard", "measured_phase_started_epoch_ms");
+
+    static final String HOSTS = "driven_from_hosts", STATEMENT = "request_split", SKEW = "shard_start_skew_s", NOT_ADDED = "merge_not_added";
+
+    private SplitSummary() {}
+
+    /**
+     * @param shards the shards' {@code cell.json} summaries, in shard order
+     * @param labels their shard labels ({@code 1/2}, ...)
+     * @param totals every metric's histogram over all shards (µs)
+     * @param counts from the merged requests.csv
+     */
+    static ObjectNode merge(List<JsonNode> shards, List<String> labels, Map<Metric, Histogram> totals, Counts counts) {
+        ObjectNode out = shards.getFirst().deepCopy();
+        List<String> notAdded = new ArrayList<>();
+        java.util.Set<String> keys = new java.util.LinkedHashSet<>();
+        for (JsonNode s : shards) s.fieldNames().forEachRemaining(keys::add); // a figure only some shards have (target_down) too
+        for (String k : keys) {
+            if (SHARD_OWN.contains(k)) {
+                out.remove(k);
+                continue;
+            }
+            List<JsonNode> vs = shards.stream().map(s -> s.path(k)).toList();
+            if (RECOMPUTED.contains(k)) continue;
+            if (ADDED.contains(k)) out.set(k, sum(vs));
+            else if (LARGEST.contains(k)) out.set(k, largest(vs));
+            else if (PER_REQUEST.contains(k)) out.set(k, perRequest(vs, shards));
+            else if (!allEqual(vs)) {
+                if (vs.stream().allMatch(v -> v.isTextual() || v.isMissingNode())) out.put(k, perShard(vs, labels));
+                else {
+                    out.putNull(k);
+                    notAdded.add(k);
+                }
+            }
+        }
+        for (Metric m : Metric.values()) {
+            Histogram h = totals.get(m);
+            boolean none = h == null || h.getTotalCount() == 0;
+            put(out, m.id() + "_p50_ms", none ? Double.NaN : h.getValueAtPercentile(50.0) / 1000.0);
+            put(out, m.id() + "_p99_ms", none ? Double.NaN : h.getValueAtPercentile(99.0) / 1000.0);
+            put(out, m.id() + "_mean_ms", none ? Double.NaN : h.getMean() / 1000.0);
+        }
+        double span = out.path("simulated_seconds").asDouble(Double.NaN);
+        rate(out, "goodput_rps", counts.good(), span);
+        rate(out, "throughput_rps", counts.completed(), span);
+        rate(out, "output_tokens_per_s", counts.outputTokens(), span);
+        put(out, "slo_attainment", counts.requests() == 0 ? Double.NaN : (double) counts.good() / counts.requests());
+        double prompt = out.path("engine_prompt_tokens").asDouble(Double.NaN), cached = out.path("engine_cached_prompt_tokens").asDouble(Double.NaN);
+        double local = prompt > 0 && out.path("engine_cached_prompt_tokens").isNumber() ? cached / prompt : Double.NaN;
+        if (out.has("local_hit_ratio")) put(out, "local_hit_ratio", local);
+        if (out.has("engine_local_hit_ratio")) put(out, "engine_local_hit_ratio", local);
+        for (String k : List.of("remote_hit_ratio", "engine_external_hit_ratio"))
+            if (out.has(k) && !out.get(k).isNull()) {
+                out.putNull(k);
+                notAdded.add(k);
+            }
+        if (out.has("engine_hits_source"))
+            out.put("engine_hits_source", "local: per-response cached/prompt tokens added over the " + shards.size() + " shards"
+                    + (Double.isNaN(local) ? " (not reported by every response of every shard)" : "")
+                    + "; external: not added (the engine's /metrics counters are engine-wide: concurrent shards' differences overlap)");
+        long first = Long.MAX_VALUE, last = Long.MIN_VALUE;
+        for (JsonNode s : shards) {
+            long t = s.path("measured_phase_started_epoch_ms").asLong();
+            first = Math.min(first, t);
+            last = Math.max(last, t);
+        }
+        out.put(HOSTS, shards.size());
+        out.put(STATEMENT, statement(shards.size(), labels));
+        out.set(SKEW, Rows.toJson((last - first) / 1000.0));
+        out.put(NOT_ADDED, notAdded.isEmpty() ? "none" : String.join(", ", notAdded)
+                + ": the shards differ and the figure cannot be added from what they recorded");
+        return out;
+    }
+
+    private static Set<String> recomputed() {
+        Set<String> r = new java.util.HashSet<>(Set.of("goodput_rps", "throughput_rps", "output_tokens_per_s", "slo_attainment", "local_hit_ratio",
+                "engine_local_hit_ratio", "remote_hit_ratio", "engine_external_hit_ratio", "engine_hits_source"));
+        for (Metric m : Metric.values()) for (String p : List.of("_p50_ms", "_p99_ms", "_mean_ms")) r.add(m.id() + p);
+        return Set.copyOf(r);
+    }
+
+    /** "driven from N hosts (request-split shards 1/N..N/N): ..." */
+    static String statement(int hosts, List<String> labels) {
+        return "driven from " + hosts + " hosts (request-split shards " + String.join(", ", labels) + "): host K sent the requests at positions i"
+                + " with i mod " + hosts + " = K-1 at their intended times from the same seed; counts and histograms added by kvlab merge";
+    }
+
+    private static void put(ObjectNode o, String k, double v) {
+        if (!o.has(k)) return;
+        o.set(k, Rows.toJson(v));
+    }
+
+    private static void rate(ObjectNode o, String k, long n, double span) {
+        put(o, k, span > 0 ? n / span : Double.NaN);
+    }
+
+    /** The sum; a shard without the figure adds nothing (unsent_requests), one that has it as NaN (null) makes it NaN. */
+    private static JsonNode sum(List<JsonNode> all) {
+        List<JsonNode> vs = all.stream().filter(v -> !v.isMissingNode()).toList();
+        if (vs.stream().anyMatch(v -> !v.isNumber())) return Rows.toJson(Double.NaN);
+        if (vs.stream().allMatch(JsonNode::isIntegralNumber)) return Rows.toJson(vs.stream().mapToLong(JsonNode::asLong).sum());
+        return Rows.toJson(vs.stream().mapToDouble(JsonNode::asDouble).sum());
+    }
+
+    private static JsonNode largest(List<JsonNode> vs) {
+        if (vs.stream().anyMatch(v -> !v.isNumber())) return Rows.toJson(Double.NaN);
+        if (vs.stream().allMatch(JsonNode::isIntegralNumber)) return Rows.toJson(vs.stream().mapToLong(JsonNode::asLong).max().orElseThrow());
+        return Rows.toJson(vs.stream().mapToDouble(JsonNode::asDouble).max().orElseThrow());
+    }
+
+    /** A per-request mean, weighted by each shard's requests. */
+    private static JsonNode perRequest(List<JsonNode> vs, List<JsonNode> shards) {
+        double w = 0, n = 0;
+        for (int i = 0; i < vs.size(); i++) {
+            if (!vs.get(i).isNumber()) return Rows.toJson(Double.NaN);
+            long r = shards.get(i).path("requests").asLong();
+            w += vs.get(i).asDouble() * r;
+            n += r;
+        }
+        return Rows.toJson(n == 0 ? Double.NaN : w / n);
+    }
+
+    private static boolean allEqual(List<JsonNode> vs) {
+        for (JsonNode v : vs) if (!v.equals(vs.getFirst())) return false;
+        return true;
+    }
+
+    private static String perShard(List<JsonNode> vs, List<String> labels) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < vs.size(); i++) sb.append(i == 0 ? "" : "; ").append(labels.get(i)).append(": ").append(vs.get(i).isMissingNode() ? "-" : vs.get(i).asText());
+        return sb.toString();
+    }
+}
