@@ -40,6 +40,25 @@ final class CapacityTable {
                     num(c.path("local_hit_ratio_at_capacity").path("mean")), num(c.path("remote_hit_ratio_at_capacity").path("mean")),
                     num(c.path("goodput_rps_at_capacity").path("mean")), String.join(" ", flags));
         }
+        List<String> legend = new ArrayList<>();
+        for (String f : List.of("undecided", "wide")) {
+            boolean any = false;
+            for (JsonNode c : cap.path("summary")) for (JsonNode x : c.path("flags")) any |= x.asText().equals(f);
+            if (any && cap.path(f + "_means").isTextual()) legend.add(cap.path(f + "_means").asText());
+        }
+        for (String l : legend) out.println("  " + l);
+        JsonNode sweep = cap.path("link_sweep");
+        if (sweep.isObject()) {
+            out.println("The link as an axis (" + sweep.path("factor").asText() + "): capacity by link, and from which link a remote tier beats no cache");
+            for (JsonNode g : sweep.path("groups")) {
+                StringBuilder sb = new StringBuilder("  " + g.path("tiers").asText() + " " + g.path("levels").path("cache_state").asText("") + ":");
+                for (JsonNode p : g.path("points"))
+                    sb.append(String.format(Locale.ROOT, " %s %s;", p.path(sweep.path("factor").asText()).asText(), num(p.path("capacity").path("mean"))));
+                sb.append(" no cache ").append(num(g.path("reference_capacity")));
+                out.println(sb);
+                if (g.path("breakeven").path("text").isTextual()) out.println("    break-even: " + g.path("breakeven").path("text").asText());
+            }
+        }
         out.println();
         out.flush();
     }

@@ -81,7 +81,12 @@ public final class DemoCommand implements Callable<Integer> {
             JsonNode c = BundleJson.read(cap);
             w.println("Does a cache raise the load that still meets the SLO? (sim; gain over " + c.path("baseline").asText("-") + ", paired by seed)");
             CapacityTable.print(w, c);
-            c.path("cells").forEach(e -> e.path("probes").forEach(p -> probes.add(p.path("run").asText().replaceFirst("/r\\d+$", ""))));
+            c.path("cells").forEach(e -> e.path("probes").forEach(p -> {
+                String probe = p.path("run").asText().replaceFirst("/r\\d+$", "").replaceFirst("x\\d+$", "");
+                probes.add(probe);
+                probes.add(p.path("run").asText().replaceFirst("/r\\d+$", ""));
+                for (JsonNode n : p.path("extended_from")) probes.add(n.asInt() > 1 ? probe + "x" + n.asInt() : probe);
+            }));
         }
         headline(w, BundleJson.read(o.bundle().resolve(PartialBundle.SUMMARY_JSON)), probes);
         if (realEngine) {

@@ -25,10 +25,14 @@ import java.util.Set;
  * @param earlyStop        live probes stop sending once their verdict is decided at 95% (binomial, first look after
  *                         max(min_requests, {@value #EARLY_STOP_FIRST_LOOK}) requests; {@code rule: attainment} only) [true]
  * @param cells            which cells are searched: factor → levels (every cell when empty); other cells run once at their own load
+ * @param maxPasses        a sim probe whose Wilson interval straddles the target is run again on its workload 2, 4, ... times
+ *                         over ({@code workload.passes}, the same stream made longer) until the interval excludes the target
+ *                         or this many passes (the cap) were run; 1 = never extended [8]
+ * @param replicates       replicates of every searched cell (seeds {@code seed + k}); 0 = the matrix's {@code replicates} [0]
  */
 public record CapacitySpec(String knob, double start, double min, double max, double targetAttainment, String rule,
                            double precision, int maxProbes, long minRequests, double minDurationSeconds, double budgetSeconds,
-                           boolean earlyStop, Map<String, Set<String>> cells) {
+                           boolean earlyStop, Map<String, Set<String>> cells, int maxPasses, int replicates) {
 
     /** The fewest measured requests before a live probe's first early-stop look. */
     public static final long EARLY_STOP_FIRST_LOOK = 50;
@@ -53,6 +57,12 @@ public record CapacitySpec(String knob, double start, double min, double max, do
     public static final double MAX_MIN_DURATION_S = 86_400;
     /** {@code budget} at most, seconds (30 days). */
     public static final double MAX_BUDGET_S = 30 * 86_400;
+    /** Default of {@code max_passes}. */
+    public static final int MAX_PASSES = 8;
+    /** {@code max_passes} at most (a probe's workload that many times over). */
+    public static final int MAX_MAX_PASSES = 1024;
+    /** {@code replicates} at most, per searched cell. */
+    public static final int MAX_REPLICATES = 1000;
 
     public CapacitySpec {
         cells = Map.copyOf(cells);
@@ -60,6 +70,15 @@ public record CapacitySpec(String knob, double start, double min, double max, do
         for (double x : new double[] {start, min, max})
             if (!(x >= lo && x <= MAX_LOAD)) throw new IllegalArgumentException("capacity: load " + x + " outside [" + lo + ", " + MAX_LOAD + "]");
         if (maxProbes < 1 || maxProbes > MAX_PROBES) throw new IllegalArgumentException("capacity: max_probes " + maxProbes + " outside [1, " + MAX_PROBES + "]");
+        if (maxPasses < 1 || maxPasses > MAX_MAX_PASSES)
+            throw new IllegalArgumentException("capacity: max_passes " + maxPasses + " outside [1, " + MAX_MAX_PASSES + "]");
+        if (replicates < 0 || replicates > MAX_REPLICATES)
+            throw new IllegalArgumentException("capacity: replicates " + replicates + " outside [0, " + MAX_REPLICATES + "]");
+    }
+
+    /** The passes a probe's extension runs next after {@code passes}: double, at most {@code max_passes}. */
+    public int nextPasses(int passes) {
+        return (int) Math.min((long) passes * 2, maxPasses);
     }
 
     /** The smallest load the knob takes: 1 for whole-number knobs, {@link #MIN_CONTINUOUS_LOAD} else. */

@@ -13,8 +13,10 @@ import org.HdrHistogram.Histogram;
  * @param endNanos    interval end
  * @param count       values recorded in the interval
  * @param encoded     {@code Histogram.encodeIntoByteBuffer} form
+ * @param maxValue    the histogram's {@code getMaxValueAsDouble()} (µs): an interval log line's Interval_Max, kept so that
+ *                    writing the log needs no decoding (a decoded histogram allocates its whole counts array)
  */
-public record IntervalHistogram(Metric metric, long startNanos, long endNanos, long count, byte[] encoded) {
+public record IntervalHistogram(Metric metric, long startNanos, long endNanos, long count, byte[] encoded, double maxValue) {
 
     public Histogram histogram() {
         Histogram h = Histogram.decodeFromByteBuffer(ByteBuffer.wrap(encoded), 0);

@@ -89,7 +89,7 @@ public final class CellSteps {
     /** Requests in the cell's workload (a hot cell's partial warm-up and the faults' strike point count from it). */
     public static long requestCount(CellSpec plan) {
         long n = 0;
-        try (RequestSource s = Workloads.open(plan.workload().spec(), plan.workload().namespace(), plan.config().seed())) {
+        try (RequestSource s = plan.workload().requests(plan.config().seed())) {
             while (s.hasNext()) {
                 s.next();
                 n++;

@@ -13,12 +13,18 @@ import dev.kvlab.workloads.api.Workloads;
  * @param arrival     arrival process
  * @param namespace   model, KV dtype, TP layout, LoRA, tenant of every block key
  * @param blockTokens tokens per block the requests will have
+ * @param passes      the generated workload this many times over ({@code workload.passes})
  */
-public record WorkloadPlan(WorkloadSpec spec, ArrivalSpec arrival, Namespace namespace, int blockTokens) {
+public record WorkloadPlan(WorkloadSpec spec, ArrivalSpec arrival, Namespace namespace, int blockTokens, int passes) {
 
     /** Opens the workload's arrival process with {@code seed}. */
     public ArrivalProcess open(long seed) {
-        return Workloads.schedule(spec, arrival, namespace, seed);
+        return Workloads.schedule(spec, passes, arrival, namespace, seed);
+    }
+
+    /** The requests without their arrival process ({@code passes} included). */
+    public dev.kvlab.workloads.api.RequestSource requests(long seed) {
+        return Workloads.open(spec, passes, namespace, seed);
     }
 
     /** Opens the first {@code n} requests only (a warm-up pass); traces and generators alike. */
@@ -28,12 +34,12 @@ public record WorkloadPlan(WorkloadSpec spec, ArrivalSpec arrival, Namespace nam
             s = new WorkloadSpec.Trace(t.path(), t.blockTokens(), t.ignoreUnknownFields(), t.limit() == 0 ? n : Math.min(n, t.limit()));
             return Workloads.schedule(s, arrival, namespace, seed);
         }
-        return new LimitedProcess(Workloads.schedule(s, arrival, namespace, seed), n);
+        return new LimitedProcess(Workloads.schedule(s, passes, arrival, namespace, seed), n);
     }
 
     public String describe() {
         String what = spec instanceof WorkloadSpec.Trace t ? "trace " + t.path() + (t.limit() > 0 ? " (first " + t.limit() + ")" : "")
-                : "generator " + spec;
+                : "generator " + spec + (passes > 1 ? " x " + passes + " passes" : "");
         return what + "; arrival " + arrival.describe() + spread() + "; namespace " + namespace.model() + "/" + namespace.kvDtype() + "/"
                 + namespace.tpLayout() + "/" + namespace.lora() + "/" + namespace.tenant();
     }

@@ -93,7 +93,7 @@ class CapacitySearchTest {
         assertThat(c.get("status").asText()).isEqualTo("converged");
         assertThat(c.get("probes").size()).isEqualTo(c.get("probes_used").asInt()).isGreaterThanOrEqualTo(5);
         // every probe is a row of summary.csv and a cell of the manifest, and verifies
-        assertThat(o.table().rows()).hasSize(c.get("probes_used").asInt());
+        assertThat(o.table().rows()).hasSize(c.get("runs_used").asInt()); // extended probes are runs of their own
         for (JsonNode p : c.get("probes")) {
             String run = p.get("run").asText();
             assertThat(o.bundle().resolve("cells/" + run.replace("/r", "/r") + "/cell.json")).exists();
@@ -199,7 +199,8 @@ class CapacitySearchTest {
 
     @Test
     void flagsUndecidedAndNonMonotoneProbesShowingBoth(@TempDir Path t) throws Exception {
-        MatrixSpec s = spec(t, ISO.replace("SLO", "1000") + CAP.replace("precision: 0.01", "precision: 0.05"));
+        // max_passes 1: probes that cannot be made longer (as live probes and trace replays) keep the undecided flag
+        MatrixSpec s = spec(t, ISO.replace("SLO", "1000") + CAP.replace("precision: 0.01", "precision: 0.05, max_passes: 1"));
         // 120 requests: 0.91 at load 1 (its interval straddles 0.9), 1.0 at 2 (higher, intervals disjoint), 0.2 above
         MatrixRunner.Outcome o = runner(scripted(x -> x <= 1 ? 0.91 : x <= 2 ? 1.0 : 0.2), null, 1).run(s, t.resolve("runs"), false);
         JsonNode c = capacity(o.bundle()).get("cells").get(0);
@@ -208,6 +209,25 @@ class CapacitySearchTest {
         assertThat(c.get("non_monotone").get(0).get("lower").asDouble()).isEqualTo(1.0);
         assertThat(c.get("non_monotone").get(0).get("higher").asDouble()).isEqualTo(2.0);
         assertThat(c.get("capacity").asDouble()).isEqualTo(2.0);
+    }
+
+    @Test
+    void aSimProbeStillUndecidedOnItsLongestWorkloadIsTheKnee(@TempDir Path t) throws Exception {
+        MatrixSpec s = spec(t, ISO.replace("SLO", "1000") + CAP.replace("precision: 0.01", "precision: 0.05, max_passes: 4"));
+        // 0.91 at load <= 1 whatever the length: 120, 240, 480 requests all straddle 0.9
+        MatrixRunner.Outcome o = runner(scripted(x -> x <= 1 ? 0.91 : 0.2), null, 1).run(s, t.resolve("runs"), false);
+        JsonNode c = capacity(o.bundle()).get("cells").get(0);
+        JsonNode first = c.get("probes").get(0);
+        assertThat(first.get("verdict").asText()).isEqualTo("undecided");
+        assertThat(first.get("passes").asInt()).isEqualTo(4);
+        assertThat(first.get("extended_from").toString()).isEqualTo("[1,2]");
+        assertThat(first.get("run").asText()).endsWith("@1x4/r0");
+        assertThat(c.get("status").asText()).isEqualTo("converged");
+        assertThat(c.get("capacity").asDouble()).isEqualTo(1.0);
+        assertThat(c.get("knee_probe").asText()).isEqualTo(first.get("run").asText());
+        assertThat(flags(c)).doesNotContain("undecided");
+        assertThat(c.get("runs_used").asInt()).isEqualTo(3);
+        assertThat(o.table().rows()).hasSize(3);
     }
 
     @Test

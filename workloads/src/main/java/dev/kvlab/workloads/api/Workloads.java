@@ -6,6 +6,7 @@ import dev.kvlab.workloads.internal.arrival.RetimedSource;
 import dev.kvlab.workloads.internal.arrival.TickSpreadSource;
 import dev.kvlab.workloads.internal.gen.ChatGenerator;
 import dev.kvlab.workloads.internal.gen.DocQaGenerator;
+import dev.kvlab.workloads.internal.gen.PassesSource;
 import dev.kvlab.workloads.internal.gen.SharedPrefixGenerator;
 import dev.kvlab.workloads.internal.gen.ZipfGenerator;
 import java.nio.file.Path;
@@ -47,18 +48,33 @@ public final class Workloads {
     }
 
     /**
+     * A generated workload {@code passes} times over ({@link PassesSource}: the first pass is the one-pass workload,
+     * each further pass the generator again with a seed of its own); a trace takes 1 only.
+     */
+    public static RequestSource open(WorkloadSpec spec, int passes, Namespace namespace, long seed) {
+        if (passes == 1) return open(spec, namespace, seed);
+        if (spec instanceof WorkloadSpec.Trace) throw new WorkloadFormatException("workload.passes: applies to generators; a trace is replayed once");
+        return new PassesSource(p -> open(spec, namespace, p == 0 ? seed : derive(seed, 0x7061737365L + p)), passes);
+    }
+
+    /**
      * The requests of a workload timed by an open-loop arrival process ({@code trace}, {@code poisson},
      * {@code gamma}, {@code constant}). A closed loop or a concurrency cap needs completions: use
      * {@link #schedule}.
      */
     public static RequestSource open(WorkloadSpec spec, ArrivalSpec arrival, Namespace namespace, long seed) {
+        return open(spec, 1, arrival, namespace, seed);
+    }
+
+    /** {@link #open(WorkloadSpec, ArrivalSpec, Namespace, long)} of the workload {@code passes} times over. */
+    public static RequestSource open(WorkloadSpec spec, int passes, ArrivalSpec arrival, Namespace namespace, long seed) {
         if (arrival == null) throw new WorkloadFormatException("arrival: missing");
         arrival.validate("arrival");
         if (arrival.closedLoop() || arrival.maxConcurrency() > 0) {
             throw new WorkloadFormatException("arrival: a closed loop or max concurrency depends on completions; "
                     + "drive it with Workloads.schedule(...)");
         }
-        RequestSource requests = open(spec, namespace, seed);
+        RequestSource requests = open(spec, passes, namespace, seed);
         if (arrival.process().equals("trace")) requests = new TickSpreadSource(requests, arrival.spreadNanos(), derive(seed, 0x737072656164L));
         return new RetimedSource(requests, arrival, derive(seed, 0x617272697661L));
     }
@@ -77,14 +93,19 @@ public final class Workloads {
 
     /** The workload released by its arrival process, driven by completions (see {@link ArrivalProcess}). */
     public static ArrivalProcess schedule(WorkloadSpec spec, ArrivalSpec arrival, Namespace namespace, long seed) {
+        return schedule(spec, 1, arrival, namespace, seed);
+    }
+
+    /** {@link #schedule(WorkloadSpec, ArrivalSpec, Namespace, long)} of the workload {@code passes} times over. */
+    public static ArrivalProcess schedule(WorkloadSpec spec, int passes, ArrivalSpec arrival, Namespace namespace, long seed) {
         if (arrival == null) throw new WorkloadFormatException("arrival: missing");
         arrival.validate("arrival");
         if (arrival.closedLoop()) {
-            RequestSource requests = open(spec, namespace, seed);
+            RequestSource requests = open(spec, passes, namespace, seed);
             long think = Math.round(arrival.thinkMs() * 1e6);
             return new ClosedLoopProcess(requests, arrival.users(), think, Math.max(CLOSED_LOOP_WINDOW, 4 * arrival.users()));
         }
-        RequestSource timed = open(spec, arrival.withMaxConcurrency(0), namespace, seed);
+        RequestSource timed = open(spec, passes, arrival.withMaxConcurrency(0), namespace, seed);
         return new OpenLoopProcess(timed, arrival.maxConcurrency());
     }
 

@@ -16,6 +16,8 @@ import dev.kvlab.workloads.api.ArrivalSpec;
  * @param blockTokens trace only: tokens per KV block; 0 = the file's, else 512 [0]
  * @param tenant      tenant of the block keys' namespace [default]
  * @param lora        LoRA adapter of the namespace [none]
+ * @param passes      generator only: the workload this many times over, each further pass fresh requests drawn the same
+ *                    way (a longer run of the same stream: a capacity search's undecided sim probe asks for more) [1]
  */
 public record WorkloadConfig(String trace, JsonNode generator, ArrivalSpec arrival, long limit, int blockTokens, String tenant,
-                             String lora) {}
+                             String lora, int passes) {}

@@ -28,6 +28,58 @@ public final class HlogFile {
 
     private HlogFile() {}
 
+    /** HdrHistogram's cookie of the V2 compressed form (what {@code encodeIntoCompressedByteBuffer} writes first). */
+    private static final int COMPRESSED_COOKIE;
+
+    static {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1 << 12);
+        new org.HdrHistogram.Histogram(3).encodeIntoCompressedByteBuffer(b, java.util.zip.Deflater.BEST_COMPRESSION);
+        COMPRESSED_COOKIE = b.getInt(0);
+    }
+
+    /**
+     * An interval as the log writer asks for it, compressed straight from its encoded bytes exactly as
+     * {@code AbstractHistogram.encodeIntoCompressedByteBuffer} does (cookie, length, the V2 encoding deflated at the
+     * level asked), without decoding it into a histogram first.
+     */
+    private static final class Compressed extends EncodableHistogram {
+        private final IntervalHistogram ih;
+        private long start, end;
+
+        Compressed(IntervalHistogram ih) {
+            this.ih = ih;
+            this.start = ih.startNanos() / 1_000_000L;
+            this.end = ih.endNanos() / 1_000_000L;
+        }
+
+        @Override public int getNeededByteBufferCapacity() { return ih.encoded().length + ih.encoded().length / 64 + 64; }
+        @Override public int encodeIntoCompressedByteBuffer(java.nio.ByteBuffer target, int level) {
+            int at = target.position();
+            target.putInt(COMPRESSED_COOKIE);
+            target.putInt(0);
+            java.util.zip.Deflater d = new java.util.zip.Deflater(level);
+            try {
+                d.setInput(ih.encoded(), 0, ih.encoded().length);
+                d.finish();
+                byte[] arr = target.array();
+                int n = d.deflate(arr, at + 8, arr.length - at - 8);
+                if (!d.finished()) throw new IllegalStateException("interval log: buffer too small for a compressed interval");
+                target.putInt(at + 4, n);
+                target.position(at + 8 + n);
+                return n + 8;
+            } finally {
+                d.end();
+            }
+        }
+        @Override public long getStartTimeStamp() { return start; }
+        @Override public void setStartTimeStamp(long t) { start = t; }
+        @Override public long getEndTimeStamp() { return end; }
+        @Override public void setEndTimeStamp(long t) { end = t; }
+        @Override public String getTag() { return null; }
+        @Override public void setTag(String tag) { throw new UnsupportedOperationException("untagged"); }
+        @Override public double getMaxValueAsDouble() { return ih.maxValue(); }
+    }
+
     /**
      * The intervals of an interval log written by {@link #write} (or any without a {@code StartTime} header), in file
      * order, read with HdrHistogram's {@link HistogramLogReader}: start and end in ns of the run's clock, histogram of µs.
@@ -47,7 +99,7 @@ public final class HlogFile {
                 ByteBuffer buf = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
                 int n = h.encodeIntoByteBuffer(buf);
                 out.add(new IntervalHistogram(metric, h.getStartTimeStamp() * 1_000_000L, h.getEndTimeStamp() * 1_000_000L, h.getTotalCount(),
-                        Arrays.copyOf(buf.array(), n)));
+                        Arrays.copyOf(buf.array(), n), h.getMaxValueAsDouble()));
             }
         } catch (RuntimeException ex) {
             if (ex instanceof BadInputException) throw ex;
@@ -67,10 +119,7 @@ public final class HlogFile {
                     + " 3 significant digits; interval timestamps in seconds of the " + clock + " clock since the measured phase began;"
                     + " Interval_Max in milliseconds");
             w.outputLegend();
-            for (IntervalHistogram ih : intervals) {
-                Histogram h = ih.histogram();
-                w.outputIntervalHistogram(ih.startNanos() / 1e9, ih.endNanos() / 1e9, h, 1000.0);
-            }
+            for (IntervalHistogram ih : intervals) w.outputIntervalHistogram(ih.startNanos() / 1e9, ih.endNanos() / 1e9, new Compressed(ih), 1000.0);
             ps.flush();
         }
         return bytes.toByteArray();

@@ -115,7 +115,7 @@ public final class ShardManifest {
         return c != null && c.isObject();
     }
 
-    private static final java.util.regex.Pattern PROBE = java.util.regex.Pattern.compile("@[0-9][0-9.eE+-]*$");
+    private static final java.util.regex.Pattern PROBE = java.util.regex.Pattern.compile("@[0-9][0-9.eE+-]*(x[0-9]+)?$");
 
     /** The searched cell a probe's cell id belongs to (the id itself when not a probe, or not a search). */
     static String baseCell(String cell, boolean search) {

@@ -101,7 +101,7 @@ final class SplitCellMerge {
             Histogram h = e.getValue();
             ByteBuffer buf = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
             int n = h.encodeIntoByteBuffer(buf);
-            out.add(new IntervalHistogram(m, e.getKey(), ends.get(e.getKey()), h.getTotalCount(), Arrays.copyOf(buf.array(), n)));
+            out.add(new IntervalHistogram(m, e.getKey(), ends.get(e.getKey()), h.getTotalCount(), Arrays.copyOf(buf.array(), n), h.getMaxValueAsDouble()));
         }
         return out;
     }

@@ -26,7 +26,8 @@ import java.util.function.Function;
 public final class CapacityParser {
 
     public static final List<String> KEYS = List.of("knob", "start", "min", "max", "target_attainment", "rule", "precision", "max_probes",
-            "min_requests", "min_duration", "budget", "early_stop", "cells");
+            "min_requests", "min_duration", "budget", "early_stop", "cells",
+            "max_passes", "replicates");
 
     private CapacityParser() {}
 
@@ -93,7 +94,10 @@ public final class CapacityParser {
                 select.put(e.getKey(), vs);
             });
         }
-        CapacitySpec spec = new CapacitySpec(knob, start, min, max, target, rule, precision, maxProbes, minRequests, minDuration, budget, earlyStop, select);
+        long maxPasses = o.hasNonNull("max_passes") ? whole(o, "max_passes", where, 1, CapacitySpec.MAX_MAX_PASSES) : CapacitySpec.MAX_PASSES;
+        long replicates = o.hasNonNull("replicates") ? whole(o, "replicates", where, 1, CapacitySpec.MAX_REPLICATES) : 0;
+        CapacitySpec spec = new CapacitySpec(knob, start, min, max, target, rule, precision, maxProbes, minRequests, minDuration, budget, earlyStop, select,
+                (int) maxPasses, (int) replicates);
         int searched = 0;
         for (MatrixCell c : cells) {
             if (!spec.searches(c.factors())) continue;

@@ -33,11 +33,25 @@ public final class CapacityResults {
     public static final List<String> AT_CAPACITY = List.of("goodput_rps", "slo_attainment", "ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms",
             "tpot_p99_ms", "itl_p50_ms", "itl_p99_ms", "local_hit_ratio", "remote_hit_ratio", "fetched_bytes");
 
+    /** What the {@code undecided} flag says, in plain words (the table's legend and capacity.json). */
+    public static final String UNDECIDED = "undecided: at some load the SLO attainment was too close to the target to tell pass from fail, "
+            + "and the probe could not be made longer (a live probe, or a trace replayed once): the search took the measured attainment "
+            + "at face value there, so the capacity may be off by more than the precision. (A sim probe runs on a longer workload "
+            + "instead, up to max_passes times its requests; one still undecided then has its attainment equal to the target within "
+            + "its interval: it is the knee, and the search stops there with that load as the capacity, knee_probe in capacity.json.)";
+
+    /** A capacity whose 95% half-width exceeds this share of its mean is flagged {@code wide}: not an answer to act on. */
+    public static final double WIDE = 0.10;
+    /** What the {@code wide} flag says. */
+    public static final String WIDE_MEANS = "wide: the replicates disagree: the capacity's 95% interval is wider than +-10% of it; more "
+            + "replicates or longer probes would narrow it, until then read it as a rough figure, not an answer";
+
     /** What {@code vs_baseline.text} says (and the tables print) when the baseline cell was not searched. */
     public static final String NOT_SEARCHED = "baseline not searched";
 
     private final MatrixSpec spec;
     private final List<ObjectNode> entries;
+    private final Map<String, JsonNode> extra = new LinkedHashMap<>();
 
     private CapacityResults(MatrixSpec spec, List<ObjectNode> entries) {
         this.spec = spec;
@@ -75,6 +89,9 @@ public final class CapacityResults {
         for (String col : AT_CAPACITY) e.set(col, atCap == null ? JsonNodeFactory.instance.nullNode() : atCap.summary().path(col).deepCopy());
         e.set("capacity_run", atCap == null ? JsonNodeFactory.instance.nullNode() : JsonNodeFactory.instance.textNode(atCap.run()));
         e.put("probes_used", t.probes().size());
+        e.put("runs_used", t.probes().stream().mapToInt(p -> p.passesRun().size()).sum());
+        ProbeResult knee = knee(t);
+        e.set("knee_probe", knee == null ? JsonNodeFactory.instance.nullNode() : JsonNodeFactory.instance.textNode(knee.run()));
         ArrayNode flags = e.putArray("flags");
         List<String> fl = flags(t, c, e);
         fl.forEach(flags::add);
@@ -93,6 +110,15 @@ public final class CapacityResults {
             o.put("valid", p.valid());
             o.put("passed", p.passed());
             o.put("undecided", p.undecided());
+            o.put("verdict", p.verdict());
+            o.put("passes", p.passes());
+            o.put("max_passes", p.maxPasses());
+            o.put("cap_requests", p.capRequests());
+            o.put("steers", p.steers());
+            if (p.passesRun().size() > 1) {
+                ArrayNode ext = o.putArray("extended_from");
+                for (int n : p.passesRun().subList(0, p.passesRun().size() - 1)) ext.add(n);
+            }
             o.set("goodput_rps", p.summary().path("goodput_rps").deepCopy());
             o.set("simulated_seconds", p.summary().path("simulated_seconds").deepCopy());
             o.set("wall_seconds", num(p.wallSeconds()));
@@ -104,7 +130,9 @@ public final class CapacityResults {
     private static List<String> flags(CapacitySearch.Trace t, CapacitySpec c, ObjectNode e) {
         List<String> fl = new ArrayList<>();
         List<ProbeResult> ps = t.probes();
-        if (ps.stream().anyMatch(ProbeResult::undecided)) fl.add("undecided");
+        // a sim probe undecided at its cap ends the search as the knee (below); undecided stays for probes that could not be
+        // made longer (live probes, trace replays) and straddle the target
+        if (ps.stream().anyMatch(p -> p.undecided() && p.maxPasses() <= 1)) fl.add("undecided");
         if (ps.stream().anyMatch(p -> !p.valid())) fl.add("invalid");
         ArrayNode nm = JsonNodeFactory.instance.arrayNode();
         for (ProbeResult a : ps)
@@ -138,13 +166,23 @@ public final class CapacityResults {
     private static String statusText(CapacitySpec c, CapacitySearch.Trace t, String status) {
         Bracket.Decision d = t.decision();
         return switch (status) {
-            case "converged" -> "capacity " + fmt(d.lo()) + " (first failing " + fmt(d.hi()) + ")";
+            case "converged" -> knee(t) != null
+                    ? "capacity " + fmt(d.lo()) + ": the knee itself, its SLO attainment equal to the target within its 95% interval after "
+                    + knee(t).requests() + " requests (first decided failure " + fmt(d.hi()) + ")"
+                    : "capacity " + fmt(d.lo()) + " (first failing " + fmt(d.hi()) + ")";
             case "below_min" -> "fails the SLO at every load down to min " + fmt(c.min()) + ": no capacity within the bound";
             case "above_max" -> "meets the SLO up to max " + fmt(c.max()) + ": never saturates within the bound (capacity >= " + fmt(c.max()) + ")";
             case "max_probes" -> "stopped after max_probes " + c.maxProbes() + " with the bracket [" + fmt(d.lo()) + ", " + fmt(d.hi()) + "]";
             case "budget" -> "out of budget (" + fmt(c.budgetSeconds()) + " s) with the bracket [" + fmt(d.lo()) + ", " + fmt(d.hi()) + "]";
             default -> "unfinished";
         };
+    }
+
+    /** The probe the search ended at as the knee (a sim probe undecided at its cap), or null. */
+    static ProbeResult knee(CapacitySearch.Trace t) {
+        if (t.probes().isEmpty()) return null;
+        ProbeResult last = t.probes().get(t.probes().size() - 1);
+        return t.finished() && last.undecided() && last.maxPasses() > 1 && last.load() == t.decision().lo() ? last : null;
     }
 
     private static String fmt(double x) {
@@ -179,6 +217,8 @@ public final class CapacityResults {
             }
             List<String> flags = new ArrayList<>();
             for (ObjectNode e : es) e.get("flags").forEach(x -> { if (!flags.contains(x.asText())) flags.add(x.asText()); });
+            ReplicateStats.Estimate capEst = ReplicateStats.mean(caps);
+            if (capEst.hasInterval() && (capEst.hi() - capEst.lo()) / 2 > WIDE * Math.abs(capEst.mean())) flags.add("wide");
             ArrayNode fa = o.putArray("flags");
             flags.forEach(fa::add);
             if (baseline == null || ce.getKey().equals(baseline)) {
@@ -225,6 +265,11 @@ public final class CapacityResults {
     }
 
 
+    /** Adds a top-level section to {@code capacity.json} (after {@code summary}). */
+    public void extra(String key, JsonNode value) {
+        extra.put(key, value);
+    }
+
     public List<ObjectNode> entries() {
         return entries;
     }
@@ -246,12 +291,16 @@ public final class CapacityResults {
         o.put("min_duration_s", c.minDurationSeconds());
         o.put("budget_s", c.budgetSeconds());
         o.put("early_stop", c.earlyStop());
+        o.put("max_passes", c.maxPasses());
+        o.put("undecided_means", UNDECIDED);
+        o.put("wide_means", WIDE_MEANS);
         o.put("interval", "per probe: Wilson 95% on the share of measured requests meeting the SLO; across replicates: Student t 95%, paired vs the baseline");
         if (spec.baseline() == null) o.putNull("baseline");
         else o.put("baseline", spec.baseline());
         ArrayNode cells = o.putArray("cells");
         entries.forEach(cells::add);
         o.set("summary", summary());
+        extra.forEach(o::set);
         return BundleJson.pretty(o);
     }
 

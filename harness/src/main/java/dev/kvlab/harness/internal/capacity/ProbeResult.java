@@ -29,11 +29,32 @@ import java.util.List;
  * @param undecided     the interval straddles the target
  * @param wallSeconds   the run's wall time
  * @param summary       the run's summary row
+ * @param passes        the workload's passes in this run (1: the probe as first run; more: extended, the same stream longer)
+ * @param maxPasses     the cap: the most passes this probe could run (1: not extendable, a live or trace probe)
+ * @param passesRun     the runs made at this load, by passes, this one last (1, 2, 4, ...)
+ * @param steers        its verdict could move the capacity by more than the precision (bracketing, or a bisection bracket
+ *                      wider than twice the precision); an undecided probe that steers leaves the answer open
  */
 public record ProbeResult(double load, String run, long requests, long good, double attainment, double sloAttainment, Wilson wilson,
-                          boolean valid, boolean passed, boolean undecided, double wallSeconds, JsonNode summary) {
+                          boolean valid, boolean passed, boolean undecided, double wallSeconds, JsonNode summary, int passes, int maxPasses,
+                          List<Integer> passesRun, boolean steers) {
+
+    /** The probe's verdict: {@code pass}, {@code fail}, or {@code undecided} (its interval still straddles the target at its cap). */
+    public String verdict() {
+        return undecided ? "undecided" : passed ? "pass" : "fail";
+    }
+
+    /** The measured requests the probe would take at its cap ({@code requests} scaled to {@code maxPasses}). */
+    public long capRequests() {
+        return passes == 0 ? requests : requests / passes * maxPasses;
+    }
 
     static ProbeResult judge(CapacitySpec c, CellRun probe, double load, JsonNode summary, Path dir) {
+        return judge(c, probe, load, summary, dir, 1, 1, List.of(1), true);
+    }
+
+    static ProbeResult judge(CapacitySpec c, CellRun probe, double load, JsonNode summary, Path dir, int passes, int maxPasses,
+                             List<Integer> passesRun, boolean steers) {
         long n = summary.path("requests").asLong();
         double joint = summary.path("slo_attainment").asDouble(Double.NaN);
         long good = "percentile".equals(c.rule()) ? perMetricMin(probe.config().slo(), dir.resolve("requests.csv"), n)
@@ -44,7 +65,7 @@ public record ProbeResult(double load, String run, long requests, long good, dou
         boolean valid = n >= Math.max(1, c.minRequests()) && secs >= c.minDurationSeconds();
         boolean passed = valid && att >= c.targetAttainment();
         return new ProbeResult(load, probe.label(), n, good, att, joint, w, valid, passed, w.straddles(c.targetAttainment()),
-                summary.path("wall_seconds").asDouble(0), summary);
+                summary.path("wall_seconds").asDouble(0), summary, passes, maxPasses, passesRun, steers);
     }
 
     /**

@@ -372,6 +372,8 @@ public final class RunValidator {
             throw bad("workload", "give exactly one of workload.trace (a Mooncake trace) or workload.generator");
         atLeast("workload.limit", w.limit(), 0);
         atLeast("workload.block_tokens", w.blockTokens(), 0);
+        atLeast("workload.passes", w.passes(), 1);
+        if (!gen && w.passes() != 1) throw bad("workload.passes", "applies to generators; a trace is replayed once (workload.limit cuts it)");
         if (w.tenant() == null || w.tenant().isBlank()) throw bad("workload.tenant", "must be a non-empty name");
         if (w.lora() == null || w.lora().isBlank()) throw bad("workload.lora", "must be a non-empty name (none for no adapter)");
         ArrivalSpec arrival = need("workload.arrival", w.arrival());
@@ -404,7 +406,7 @@ public final class RunValidator {
         }
         int blockTokens = spec.blockTokens() == 0 ? TraceFormat.MOONCAKE_BLOCK_TOKENS : spec.blockTokens();
         Namespace ns = new Namespace(modelId, dtype, layout, w.lora(), w.tenant());
-        return new WorkloadPlan(spec, arrival, ns, blockTokens);
+        return new WorkloadPlan(spec, arrival, ns, blockTokens, w.passes());
     }
 
     private static long physicalMemory() {

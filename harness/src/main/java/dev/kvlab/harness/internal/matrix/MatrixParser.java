@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.BadInputException;
 import dev.kvlab.harness.api.CapacitySpec;
 import dev.kvlab.harness.internal.capacity.CapacityParser;
+import dev.kvlab.harness.internal.capacity.OperatingPoint;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.MatrixCell;
 import dev.kvlab.harness.api.MatrixSpec;
@@ -173,6 +174,17 @@ public final class MatrixParser {
     }
 
     /** True when setting {@code key} collides with a key {@code f} sets: the same key, or one inside the other's section. */
+    /** Whether a level of {@code f} that sets the search's knob belongs to a searched cell (levels of cells it leaves out may set it). */
+    private static boolean setsSearchedKnob(Factor f, CapacitySpec capacity) {
+        Set<String> searched = capacity.cells().get(f.key());
+        for (int i = 0; i < f.labels().size(); i++) {
+            boolean sets = false;
+            for (String k : f.groups().get(i).keySet()) sets |= k.equals(capacity.knob()) || k.startsWith(capacity.knob() + ".") || capacity.knob().startsWith(k + ".");
+            if (sets && (searched == null || searched.contains(f.labels().get(i)))) return true;
+        }
+        return false;
+    }
+
     private static boolean conflicts(String key, Factor f) {
         for (String k : f.keys()) if (k.equals(key) || k.startsWith(key + ".") || key.startsWith(k + ".")) return true;
         return false;
@@ -299,6 +311,7 @@ public final class MatrixParser {
         if (combos.isEmpty()) throw bad(located, "/exclude", "exclude removes every cell of the matrix");
 
         int width = Math.max(2, String.valueOf(combos.size()).length());
+        Map<String, OperatingPoint> operatingPoints = new LinkedHashMap<>();
         List<MatrixCell> cells = new ArrayList<>();
         Set<String> inputPaths = new LinkedHashSet<>();
         for (int ci = 0; ci < combos.size(); ci++) {
@@ -307,6 +320,8 @@ public final class MatrixParser {
             String id = cellId(ci + 1, width, labels.values());
             ConfigTree ct = base.copy();
             for (int d = 0; d < fl.size(); d++) fl.get(d).apply(ct, c[d]);
+            OperatingPoint op = OperatingPoint.take(ct);
+            if (op != null) operatingPoints.put(id, op);
             RunConfig first = ct.bind();
             List<CellRun> runs = new ArrayList<>();
             for (int k = 0; k < replicates; k++) {
@@ -349,10 +364,12 @@ public final class MatrixParser {
                 return at != null ? at : where(located, "/capacity");
             }, factorLabels, declaredLabels, cells);
             for (Factor f : capacity == null ? List.<Factor>of() : factors.values())
-                if (f.groups() != null && conflicts(capacity.knob(), f))
+                if (f.groups() != null && conflicts(capacity.knob(), f) && setsSearchedKnob(f, capacity))
                     throw new BadInputException(where(located, "/capacity/knob") + ": capacity.knob " + capacity.knob()
                             + " is also set by the levels of factor '" + f.key() + "'; a capacity search varies it itself");
+            if (capacity != null && capacity.replicates() > 0) cells = CapacityReplicates.apply(capacity, cells, replicates);
         }
+        OperatingPoint.check(operatingPoints, capacity, cells);
 
         List<MatrixSpec.Input> inputs = new ArrayList<>();
         if (file != null) inputs.add(InputFiles.hash(file));
@@ -386,6 +403,7 @@ public final class MatrixParser {
         appliedSets.forEach(sa::add);
         if (mode != null) resolved.put("mode", mode.label());
         if (capacity != null) resolved.set("capacity", capacityJson(capacity));
+        if (!operatingPoints.isEmpty()) resolved.set(OperatingPoint.RESOLVED, OperatingPoint.json(operatingPoints, capacity));
 
         String sha = hash(name, resolved, cells, inputs);
         return new MatrixSpec(name, file, description, factorLabels, replicates, baseline, cells, inputs, sha, resolved, capacity);

@@ -176,8 +176,10 @@ public final class MatrixRunner {
             observer = observers(id, r);
         }
         CellResult result = cells.run(r.config(), System.nanoTime(), observer);
+        // its own directory (cells/<cell>/r<k>, written aside and renamed): the runs of a step write at once, and a
+        // listener hears of a run once it is recorded
+        b.write(r, result);
         synchronized (this) {
-            b.write(r, result);
             tell(l -> l.cellFinished(id, r, result));
         }
     }

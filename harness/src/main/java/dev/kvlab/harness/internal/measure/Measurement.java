@@ -117,7 +117,7 @@ public final class Measurement implements ServingListener {
             ByteBuffer buf = buffer;
             buf.clear();
             int n = h.encodeIntoByteBuffer(buf);
-            intervals.get(m).add(new IntervalHistogram(m, start, end, h.getTotalCount(), Arrays.copyOf(buf.array(), n)));
+            intervals.get(m).add(new IntervalHistogram(m, start, end, h.getTotalCount(), Arrays.copyOf(buf.array(), n), h.getMaxValueAsDouble()));
         }
         if (cutListener != null) cutListener.cut(end, recycled);
         records.writeHeld();

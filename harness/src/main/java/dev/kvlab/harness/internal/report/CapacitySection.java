@@ -55,8 +55,8 @@ final class CapacitySection {
         h.table("summary", List.of("cell", "capacity (mean)", "95% CI", "vs baseline", "local hit at capacity", "remote hit at capacity",
                 "goodput at capacity (req/s)", "SLO att. at capacity", "flags"), rows);
         h.close("div");
-        h.el("p", "class=\"sub\"", "Flags: undecided — a probe's Wilson 95% interval straddles the target (more requests would settle it); "
-                + "non_monotone — attainment rose with load between two probes (both shown below); invalid — a probe missed min_requests or "
+        h.el("p", "class=\"sub\"", "Flags: " + dev.kvlab.harness.internal.capacity.CapacityResults.UNDECIDED.replaceFirst("^undecided: ", "undecided — ")
+                + "; " + dev.kvlab.harness.internal.capacity.CapacityResults.WIDE_MEANS.replaceFirst("^wide: ", "wide — ") + "; non_monotone — attainment rose with load between two probes (both shown below); invalid — a probe missed min_requests or "
                 + "min_duration and counted as failing; below_min / above_max — no knee within [min, max]; max_probes / budget — the search "
                 + "stopped with a bracket: the capacity shown is its last passing load, the knee lies between it and the first failing one.");
         h.open("div", "class=\"pair\"");
@@ -65,6 +65,12 @@ final class CapacitySection {
         h.close("div");
         figure.test("capacity-attainment");
         figure.test("capacity-goodput");
+        if (cap.path("breakeven_link").isObject()) {
+            List<String> be = new ArrayList<>();
+            cap.path("breakeven_link").fields().forEachRemaining(e -> be.add(e.getValue().path("text").asText(e.getKey())));
+            h.el("p", "", "The link as an axis: " + String.join("; ", be) + ".");
+        }
+        figure.test("capacity-link");
         probes();
     }
 
