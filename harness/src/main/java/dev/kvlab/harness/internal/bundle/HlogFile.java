@@ -80,32 +80,58 @@ public final class HlogFile {
         @Override public double getMaxValueAsDouble() { return ih.maxValue(); }
     }
 
+    /** One interval of a log as read: {@code [startMs, endMs)} of the run's clock, its histogram of µs values. */
+    public record TimedHistogram(long startMs, long endMs, Histogram histogram) {}
+
+    /** True when the log carries a {@code #[StartTime: ...]} header (HdrHistogram's reader then adds its epoch to every stamp). */
+    public static boolean hasStartTime(byte[] log) {
+        return new String(log, 0, Math.min(log.length, 4096), StandardCharsets.UTF_8).contains("#[StartTime:");
+    }
+
     /**
-     * The intervals of an interval log written by {@link #write} (or any without a {@code StartTime} header), in file
-     * order, read with HdrHistogram's {@link HistogramLogReader}: start and end in ns of the run's clock, histogram of µs.
+     * The intervals of the interval log {@code bytes} (read from {@code file}, named in errors), in file order, read
+     * with HdrHistogram's {@link HistogramLogReader}; a {@code StartTime} header's epoch is taken off again, so times
+     * are relative to the measured phase.
      *
-     * @throws BadInputException when the file is not such a log
+     * @throws BadInputException when the bytes are not such a log of integer histograms
      */
-    public static List<IntervalHistogram> read(Metric metric, Path file) throws IOException {
-        byte[] bytes = Files.readAllBytes(file);
-        if (new String(bytes, 0, Math.min(bytes.length, 4096), StandardCharsets.UTF_8).contains("#[StartTime:"))
-            throw new BadInputException(file + ": has a StartTime header; kvlab's interval logs are relative to the measured phase");
-        List<IntervalHistogram> out = new ArrayList<>();
+    public static List<TimedHistogram> parse(Path file, byte[] bytes) {
+        boolean hasStart = hasStartTime(bytes);
+        List<TimedHistogram> out = new ArrayList<>();
         HistogramLogReader r = new HistogramLogReader(new ByteArrayInputStream(bytes));
         try {
             EncodableHistogram e;
             while ((e = r.nextIntervalHistogram()) != null) {
                 if (!(e instanceof Histogram h)) throw new BadInputException(file + ": holds a DoubleHistogram; kvlab writes integer µs histograms");
-                ByteBuffer buf = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
-                int n = h.encodeIntoByteBuffer(buf);
-                out.add(new IntervalHistogram(metric, h.getStartTimeStamp() * 1_000_000L, h.getEndTimeStamp() * 1_000_000L, h.getTotalCount(),
-                        Arrays.copyOf(buf.array(), n), h.getMaxValueAsDouble()));
+                long base = hasStart ? Math.round(r.getStartTimeSec() * 1000) : 0;
+                out.add(new TimedHistogram(h.getStartTimeStamp() - base, h.getEndTimeStamp() - base, h));
             }
         } catch (RuntimeException ex) {
             if (ex instanceof BadInputException) throw ex;
             throw new BadInputException(file + ": not a readable HdrHistogram interval log: " + ex.getMessage());
         } finally {
             r.close();
+        }
+        return out;
+    }
+
+    /**
+     * The intervals of an interval log written by {@link #write} (or any without a {@code StartTime} header), in file
+     * order ({@link #parse}): start and end in ns of the run's clock, histogram of µs.
+     *
+     * @throws BadInputException when the file is not such a log
+     */
+    public static List<IntervalHistogram> read(Metric metric, Path file) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        if (hasStartTime(bytes))
+            throw new BadInputException(file + ": has a StartTime header; kvlab's interval logs are relative to the measured phase");
+        List<IntervalHistogram> out = new ArrayList<>();
+        for (TimedHistogram t : parse(file, bytes)) {
+            Histogram h = t.histogram();
+            ByteBuffer buf = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
+            int n = h.encodeIntoByteBuffer(buf);
+            out.add(new IntervalHistogram(metric, t.startMs() * 1_000_000L, t.endMs() * 1_000_000L, h.getTotalCount(),
+                    Arrays.copyOf(buf.array(), n), h.getMaxValueAsDouble()));
         }
         return out;
     }

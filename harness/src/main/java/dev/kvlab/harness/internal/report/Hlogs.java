@@ -1,22 +1,18 @@
 package dev.kvlab.harness.internal.report;
 
-import dev.kvlab.harness.api.BadInputException;
-import java.io.ByteArrayInputStream;
+import dev.kvlab.harness.internal.bundle.HlogFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramLogReader;
 
 /**
- * Reads a bundle's {@code .hlog} files with HdrHistogram's own {@link HistogramLogReader}: the intervals of one
+ * Reads a bundle's {@code .hlog} files ({@link HlogFile#parse}, HdrHistogram's own reader): the intervals of one
  * replicate (times in seconds of the run's own clock since the measured phase began) and their merge.
  */
 final class Hlogs {
@@ -35,23 +31,9 @@ final class Hlogs {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file, e);
         }
-        // HistogramLogReader adds a "#[StartTime: …]" header's epoch to relative stamps; take it off again.
-        boolean hasStart = new String(bytes, 0, Math.min(bytes.length, 4096), StandardCharsets.UTF_8).contains("#[StartTime:");
         List<Interval> out = new ArrayList<>();
-        HistogramLogReader r = new HistogramLogReader(new ByteArrayInputStream(bytes));
-        try {
-            EncodableHistogram e;
-            while ((e = r.nextIntervalHistogram()) != null) {
-                if (!(e instanceof Histogram h)) throw new BadInputException(file + ": holds a DoubleHistogram; kvlab writes integer µs histograms");
-                double base = hasStart ? r.getStartTimeSec() : 0;
-                out.add(new Interval(h.getStartTimeStamp() / 1000.0 - base, h.getEndTimeStamp() / 1000.0 - base, h));
-            }
-        } catch (RuntimeException ex) {
-            if (ex instanceof BadInputException) throw ex;
-            throw new BadInputException(file + ": not a readable HdrHistogram interval log: " + ex.getMessage());
-        } finally {
-            r.close();
-        }
+        for (HlogFile.TimedHistogram t : HlogFile.parse(file, bytes))
+            out.add(new Interval(t.startMs() / 1000.0, t.endMs() / 1000.0, t.histogram()));
         return out;
     }
 
