@@ -4,8 +4,6 @@ import dev.kvlab.harness.api.BadInputException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -176,20 +174,11 @@ final class CacheStateProtocol {
 
     /** Sends the probe as every request is sent; the cached prompt tokens the engine reported (-1: none reported). */
     int probe(URI u, String text) {
-        CompletableFuture<StreamedCompletion.Outcome> done = new CompletableFuture<>();
-        StreamedCompletion s = new StreamedCompletion(System::nanoTime, target.api() == OpenAiConfig.Api.CHAT, new StreamedCompletion.Events() {
-            @Override public void firstText(long nanos) {}
-            @Override public void ended(StreamedCompletion.Outcome o) { done.complete(o); }
-        });
-        client.stream(u, target.path(), EngineServer.body(target, 1, text), target.timeout(), s);
         StreamedCompletion.Outcome o;
         try {
-            o = done.get(target.timeout().toMillis() + 5000, TimeUnit.MILLISECONDS);
-        } catch (TimeoutException | ExecutionException e) {
+            o = client.complete(u, target.path(), EngineServer.body(target, 1, text), target.timeout(), target.api() == OpenAiConfig.Api.CHAT).outcome();
+        } catch (TimeoutException e) {
             throw new BadInputException("cache_state: the probe request to " + u + " did not finish: " + EngineClient.reason(e));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted during the cache-state probe", e);
         }
         if (o.error() != null) throw new BadInputException("cache_state: the probe request to " + u + " failed: " + o.error());
         return o.cachedTokens();

@@ -8,12 +8,8 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The openai target's own request path, for a benchmark of what the harness adds to TTFT: a prompt of
@@ -45,24 +41,7 @@ public final class ClientPathProbe implements AutoCloseable {
 
     /** One request through the harness's path to the stand-in: nanoseconds from building its body to its first token. */
     public long firstTokenNanos() {
-        long t0 = System.nanoTime();
-        CompletableFuture<Long> first = new CompletableFuture<>();
-        CompletableFuture<StreamedCompletion.Outcome> end = new CompletableFuture<>();
-        StreamedCompletion sink = new StreamedCompletion(System::nanoTime, false, new StreamedCompletion.Events() {
-            @Override public void firstText(long nanos) { first.complete(nanos); }
-            @Override public void ended(StreamedCompletion.Outcome o) { end.complete(o); }
-        });
-        client.stream(stand.base(), target.path(), EngineServer.body(target, request.outputTokens(), prompts.of(request)), target.timeout(), sink);
-        try {
-            StreamedCompletion.Outcome o = end.get(10, TimeUnit.SECONDS);
-            if (o.error() != null) throw new IllegalStateException(o.error());
-            return first.getNow(t0) - t0;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException(e);
-        }
+        return ClientWarmup.firstToken(client, stand, target, prompts, request);
     }
 
     @Override

@@ -4,9 +4,6 @@ import dev.kvlab.workloads.api.Request;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.HdrHistogram.Histogram;
 
@@ -29,27 +26,26 @@ final class ClientWarmup {
         Histogram h = new Histogram(3);
         try (LoopbackSse stand = new LoopbackSse(target.api() == OpenAiConfig.Api.CHAT)) {
             for (int i = 0; i < rounds; i++) {
-                Request r = requests.get(i % requests.size());
-                long t0 = System.nanoTime();
-                CompletableFuture<Long> first = new CompletableFuture<>();
-                CompletableFuture<StreamedCompletion.Outcome> end = new CompletableFuture<>();
-                StreamedCompletion sink = new StreamedCompletion(System::nanoTime, target.api() == OpenAiConfig.Api.CHAT, new StreamedCompletion.Events() {
-                    @Override public void firstText(long nanos) { first.complete(nanos); }
-                    @Override public void ended(StreamedCompletion.Outcome o) { end.complete(o); }
-                });
-                client.stream(stand.base(), target.path(), EngineServer.body(target, r.outputTokens(), prompts.of(r)), target.timeout(), sink);
-                StreamedCompletion.Outcome o = end.get(10, TimeUnit.SECONDS);
-                if (o.error() != null) throw new IllegalStateException("the harness's loopback self-test failed: " + o.error());
-                if (i >= rounds / 2) h.recordValue(Math.max(0, (first.getNow(t0) - t0) / 1000));
+                long ttft = firstToken(client, stand, target, prompts, requests.get(i % requests.size()));
+                if (i >= rounds / 2) h.recordValue(Math.max(0, ttft / 1000));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("the harness's loopback self-test did not finish: " + e, e);
         }
         return new Figures(h.getValueAtPercentile(50), h.getValueAtPercentile(99), rounds);
+    }
+
+    /** One request through the harness's path to {@code stand}: nanoseconds from building its body to its first token. */
+    static long firstToken(EngineClient client, LoopbackSse stand, OpenAiConfig.Resolved target, PromptText prompts, Request r) {
+        long t0 = System.nanoTime();
+        EngineClient.Completed c;
+        try {
+            c = client.complete(stand.base(), target.path(), EngineServer.body(target, r.outputTokens(), prompts.of(r)), target.timeout(),
+                    target.api() == OpenAiConfig.Api.CHAT);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("the harness's loopback self-test did not finish", e);
+        }
+        if (c.outcome().error() != null) throw new IllegalStateException("the harness's loopback self-test failed: " + c.outcome().error());
+        return c.firstTokenNanos() - t0;
     }
 }

@@ -7,6 +7,10 @@ import dev.kvlab.harness.internal.JsonOutput;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletableFuture;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
@@ -132,6 +136,33 @@ public final class EngineClient implements AutoCloseable {
      * client's own that reads them ({@link StreamingHttp}; {@code https} through the JDK's client), and its end or
      * failure. Cancel it through {@link StreamedCompletion#cancel()}.
      */
+    /** A streamed completion sent and waited for: its outcome and when its first token arrived ({@link System#nanoTime()}; -1: none). */
+    record Completed(StreamedCompletion.Outcome outcome, long firstTokenNanos) {}
+
+    /**
+     * Sends one streamed completion as {@link #stream} does and waits for its end, at most its timeout and 5 s more.
+     *
+     * @throws TimeoutException when it has not ended by then
+     */
+    Completed complete(URI base, String path, String body, Duration timeout, boolean chat) throws TimeoutException {
+        CompletableFuture<StreamedCompletion.Outcome> end = new CompletableFuture<>();
+        long[] first = {-1};
+        StreamedCompletion sink = new StreamedCompletion(System::nanoTime, chat, new StreamedCompletion.Events() {
+            @Override public void firstText(long nanos) { first[0] = nanos; }
+            @Override public void ended(StreamedCompletion.Outcome o) { end.complete(o); }
+        });
+        stream(base, path, body, timeout, sink);
+        try {
+            StreamedCompletion.Outcome o = end.get(timeout.toMillis() + 5000, TimeUnit.MILLISECONDS);
+            return new Completed(o, first[0]);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted waiting for a completion", e);
+        }
+    }
+
     public void stream(URI base, String path, String body, Duration timeout, StreamedCompletion sink) {
         if ("http".equals(base.getScheme())) {
             streaming.stream(base, path, body, (int) Math.min(Integer.MAX_VALUE, timeout.toMillis()), sink);

@@ -22,8 +22,8 @@ record EngineHits(double local, double external, String source) {
         } else if (sq != null && sh != null && sq > 0) {
             local = sh / sq;
             ls = "local: sglang cached_tokens/prompt_tokens";
-        } else if (t.responses > 0 && t.cachedReported == t.responses && t.promptReported == t.responses && t.promptTokens > 0) {
-            local = (double) t.cachedTokens / t.promptTokens;
+        } else if (t.reportedPromptTokens() > 0 && !Double.isNaN(t.reportedCachedTokens())) {
+            local = t.reportedCachedTokens() / t.reportedPromptTokens();
             ls = "local: per-response cached/prompt tokens";
         } else {
             ls = "local: not reported (no prefix-cache counters in /metrics, no cached tokens in every response)";

@@ -169,7 +169,7 @@ final class EngineServer implements Server {
         inFlight--;
         outstanding[s.endpoint]--;
         long now = loop.now();
-        int planned = Math.max(1, s.request.outputTokens());
+        int planned = Math.max(1, s.request().outputTokens());
         long[] c = o.textChunks();
         String why = o.error();
         if (why == null && c.length == 0) why = "no token streamed (finish_reason " + o.finishReason() + ")";
@@ -177,16 +177,16 @@ final class EngineServer implements Server {
         if (why == null && tokens < planned)
             why = "truncated: " + tokens + " of " + planned + " output tokens (finish_reason " + o.finishReason() + ")";
         refused[s.endpoint] = o.refused();
-        totals.add(o, s.request.inputTokens());
+        totals.add(o, s.request().inputTokens());
         if (why != null) {
             s.failure = why;
-            if (c.length > 0) totals.lastGap(c[0] - s.intendedNanos, o.enginePromptMs());
+            if (c.length > 0) totals.lastGap(c[0] - s.intendedNanos(), o.enginePromptMs());
             listener.failed(s, now);
             return;
         }
         s.outputTokens = tokens;
         s.cachedTokens = o.cachedTokens();
-        totals.lastGap(c[0] - s.intendedNanos, o.enginePromptMs());
+        totals.lastGap(c[0] - s.intendedNanos(), o.enginePromptMs());
         tokens(s, c, tokens);
         listener.completed(s, c[c.length - 1]);
     }
@@ -229,6 +229,16 @@ final class EngineServer implements Server {
                 cachedTokens += o.cachedTokens();
                 cachedReported++;
             }
+        }
+
+        /** Prompt tokens by the engine's usage, NaN unless every response reported them. */
+        double reportedPromptTokens() {
+            return responses > 0 && promptReported == responses ? promptTokens : Double.NaN;
+        }
+
+        /** Cached prompt tokens by the engine, NaN unless every response reported them. */
+        double reportedCachedTokens() {
+            return responses > 0 && cachedReported == responses ? cachedTokens : Double.NaN;
         }
 
         /** The client's TTFT of one request beside the engine's own prompt time. */

@@ -182,8 +182,8 @@ final class OpenAiCell implements CellClock {
         Map<String, Double> c = new java.util.LinkedHashMap<>();
         c.put(EngineColumns.LOCAL_HIT_RATIO, hits.local());
         c.put(EngineColumns.EXTERNAL_HIT_RATIO, hits.external());
-        c.put(EngineColumns.PROMPT_TOKENS, t.responses > 0 && t.promptReported == t.responses ? (double) t.promptTokens : Double.NaN);
-        c.put(EngineColumns.CACHED_PROMPT_TOKENS, t.responses > 0 && t.cachedReported == t.responses ? (double) t.cachedTokens : Double.NaN);
+        c.put(EngineColumns.PROMPT_TOKENS, t.reportedPromptTokens());
+        c.put(EngineColumns.CACHED_PROMPT_TOKENS, t.reportedCachedTokens());
         return c;
     }
 
@@ -224,10 +224,9 @@ final class OpenAiCell implements CellClock {
         x.put("prompt_token_error_max", words.checked() ? tokenErrorMax : Double.NaN);
         EngineServer.EngineTotals t = server.totals();
         x.put("workload_prompt_tokens", t.workloadPromptTokens);
-        boolean prompts = t.responses > 0 && t.promptReported == t.responses, cached = t.responses > 0 && t.cachedReported == t.responses;
-        x.put(EngineColumns.PROMPT_TOKENS, prompts ? (double) t.promptTokens : Double.NaN);
-        x.put(EngineColumns.CACHED_PROMPT_TOKENS, cached ? (double) t.cachedTokens : Double.NaN);
-        if (!cached) x.put(EngineColumns.CACHED_PROMPT_TOKENS + "_reason", t.responses == 0 ? "no response" : "the engine reported cached tokens in "
+        x.put(EngineColumns.PROMPT_TOKENS, t.reportedPromptTokens());
+        x.put(EngineColumns.CACHED_PROMPT_TOKENS, t.reportedCachedTokens());
+        if (Double.isNaN(t.reportedCachedTokens())) x.put(EngineColumns.CACHED_PROMPT_TOKENS + "_reason", t.responses == 0 ? "no response" : "the engine reported cached tokens in "
                 + t.cachedReported + " of " + t.responses + " responses");
         EngineHits hits = EngineHits.of(before, after, t);
         x.put(EngineColumns.LOCAL_HIT_RATIO, hits.local());
