@@ -1,7 +1,7 @@
 package dev.kvlab.harness.internal.openai;
 
 import dev.kvlab.harness.internal.engine.Observed;
-import dev.kvlab.harness.internal.engine.Served;
+import dev.kvlab.harness.internal.engine.ServedRequest;
 import dev.kvlab.workloads.api.Request;
 
 /**
@@ -9,13 +9,9 @@ import dev.kvlab.workloads.api.Request;
  * HTTP threads post what they heard to the loop). Its prompt tokens served from the engine's cache are what the
  * engine reported (0 where it reports nothing; the summary then says NaN).
  */
-final class EngineRequest implements Served {
+final class EngineRequest extends ServedRequest {
 
-    final Request request;
-    final long intendedNanos;
-    final boolean warmup;
     final int endpoint;
-    private Object attachment;
     int outputTokens;
     int cachedTokens;
     String failure;
@@ -25,23 +21,16 @@ final class EngineRequest implements Served {
     long deadline;
 
     EngineRequest(Request request, long intendedNanos, boolean warmup, int endpoint) {
-        this.request = request;
-        this.intendedNanos = intendedNanos;
-        this.warmup = warmup;
+        super(request, intendedNanos, warmup);
         this.endpoint = endpoint;
-        this.outputTokens = Math.max(1, request.outputTokens());
+        this.outputTokens = Math.max(1, request().outputTokens());
     }
 
-    @Override public long id() { return request.id(); }
-    @Override public long intendedNanos() { return intendedNanos; }
-    @Override public boolean warmup() { return warmup; }
     @Override public int outputTokens() { return outputTokens; }
-    @Override public void attach(Object state) { attachment = state; }
-    @Override public Object attachment() { return attachment; }
 
     @Override
     public Observed observed() {
-        return new Observed(request.id(), request.session(), intendedNanos, endpoint, request.inputTokens(), outputTokens,
+        return new Observed(request().id(), request().session(), intendedNanos(), endpoint, request().inputTokens(), outputTokens,
                 Math.max(0, cachedTokens), 0, 0, 0, 0, 0, failure);
     }
 }

@@ -124,7 +124,7 @@ final class LlamaServer implements Server {
         if (s.done) return;
         s.done = true;
         inFlight--;
-        outstandingTokens[s.instance] -= s.request.inputTokens();
+        outstandingTokens[s.instance] -= s.request().inputTokens();
         if (failure == null) {
             listener.completed(s, t);
         } else {
