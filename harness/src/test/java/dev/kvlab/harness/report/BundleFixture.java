@@ -1,5 +1,6 @@
 package dev.kvlab.harness.report;
 
+import dev.kvlab.harness.api.Columns;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -131,7 +132,7 @@ final class BundleFixture {
                     if (!pseudo.contains(key)) t.set(key, v, "fixture factor");
                 });
                 CellResult r = new CellRunner().run(t.bind());
-                mc.put("mode", r.summary().mode());
+                mc.put("mode", r.summary().get(Columns.MODE));
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("cell", id);
                 row.put("replicate", k);

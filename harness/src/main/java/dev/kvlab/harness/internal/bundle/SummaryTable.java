@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.CellRun;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.MatrixSpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +21,7 @@ import java.util.Set;
 /**
  * The rows of {@code summary.csv} / {@code summary.json}, built from the bundle's {@code cell.json} files (so a
  * resumed run and a fresh one print the same text): {@code cell, replicate}, the cell summary's columns (not the
- * mode-specific extras), then one column per factor that is not already a column.
+ * mode-specific extras, except {@link Columns#ROW_EXTRAS}), then one column per factor that is not already a column.
  */
 public final class SummaryTable {
 
@@ -66,8 +67,9 @@ public final class SummaryTable {
         for (CellRun r : runs) {
             JsonNode cj = BundleJson.read(CellFiles.dir(bundle, r.cell(), r.replicate()).resolve(CellFiles.CELL_JSON));
             Set<String> extras = new HashSet<>();
-            cj.path("extra_fields").forEach(e -> extras.add(e.asText()));
-            extras.removeAll(dev.kvlab.harness.api.CellResult.ROW_EXTRAS);
+            cj.path("extra_fields").forEach(e -> {
+                if (!Columns.isRowExtra(e.asText())) extras.add(e.asText());
+            });
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("cell", r.cell());
             row.put("replicate", (long) r.replicate());
@@ -77,7 +79,7 @@ public final class SummaryTable {
         }
         // a row extra one clock has and the other has not (store_*, twin_*) is NaN where absent, as any missing figure
         for (Map<String, Object> row : rows)
-            for (String c : cols) if (dev.kvlab.harness.api.CellResult.ROW_EXTRAS.contains(c)) row.putIfAbsent(c, Double.NaN);
+            for (String c : cols) if (Columns.isRowExtra(c)) row.putIfAbsent(c, Double.NaN);
         Set<String> factorKeys = new LinkedHashSet<>(spec.factors().keySet());
         Map<String, Map<String, String>> cellFactors = new LinkedHashMap<>();
         for (CellRun r : runs) {

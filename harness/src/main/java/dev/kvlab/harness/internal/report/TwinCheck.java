@@ -1,6 +1,7 @@
 package dev.kvlab.harness.internal.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvlab.harness.api.Columns;
 import java.util.Locale;
 import java.util.Map;
 
@@ -46,7 +47,7 @@ public record TwinCheck(double ttft, double twinTtft, double fetch, double twinF
         double gc = Stat.num(row.get("gc_pause_ms")), span = Stat.num(row.get("simulated_seconds")) * 1e3;
         double lagP99 = Stat.num(row.get("event_lag_p99_us")) / 1e3, lagP50 = Stat.num(row.get("event_lag_p50_us")) / 1e3;
         double queue = Stat.num(row.get("queue_p50_ms"));
-        double cpu = Stat.num(row.get(dev.kvlab.harness.internal.live.HarnessCpu.FIGURE));
+        double cpu = Stat.num(row.get(Columns.HARNESS_CPU_US_PER_REQUEST.name()));
         double share = Stat.num(row.get("twin_ttft_p50_live_share"));
         StringBuilder why = new StringBuilder();
         if (fetchOk && Double.isFinite(share) && share >= 0.35 && share < 0.5)
