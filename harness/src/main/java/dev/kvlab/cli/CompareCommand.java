@@ -1,5 +1,6 @@
 package dev.kvlab.cli;
 
+import dev.kvlab.harness.api.Columns;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.BadInputException;
@@ -26,8 +27,8 @@ import picocli.CommandLine.Spec;
                 + "Exit 2 when no cell matches; a warning on stderr when one bundle is sim and the other live.")
 public final class CompareCommand implements Callable<Integer> {
 
-    private static final List<String> DEFAULT_METRICS = List.of("ttft_p50_ms", "ttft_p99_ms", "itl_p99_ms", "tpot_p99_ms", "e2el_p99_ms",
-            "goodput_rps", "slo_attainment", "local_hit_ratio", "remote_hit_ratio", "fetched_bytes", "fallbacks", "wrong_hits_used");
+    private static final List<String> DEFAULT_METRICS = List.of(Columns.TTFT_P50.name(), Columns.TTFT_P99.name(), Columns.ITL_P99.name(), Columns.TPOT_P99.name(), Columns.E2EL_P99.name(),
+            Columns.GOODPUT_RPS.name(), Columns.SLO_ATTAINMENT.name(), Columns.LOCAL_HIT_RATIO.name(), Columns.REMOTE_HIT_RATIO.name(), Columns.FETCHED_BYTES.name(), Columns.FALLBACKS.name(), Columns.WRONG_HITS_USED.name());
 
     @Spec CommandSpec spec;
 

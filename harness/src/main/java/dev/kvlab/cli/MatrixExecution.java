@@ -1,5 +1,6 @@
 package dev.kvlab.cli;
 
+import dev.kvlab.harness.api.Columns;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.CellRun;
@@ -152,10 +153,10 @@ final class MatrixExecution {
     }
 
     private static void table(PrintWriter out, JsonNode summary) {
-        String[][] cols = {{"cell", "cell"}, {"replicate", "r"}, {"mode", "mode"}, {"completed", "done"}, {"failed", "failed"},
-                {"ttft_p50_ms", "ttft p50"}, {"ttft_p99_ms", "ttft p99"}, {"itl_p99_ms", "itl p99"}, {"goodput_rps", "goodput/s"},
-                {"slo_attainment", "slo"}, {"local_hit_ratio", "local hit"}, {"remote_hit_ratio", "remote hit"},
-                {"fetched_bytes", "fetched B"}, {"wrong_hits_used", "wrong"}};
+        String[][] cols = {{"cell", "cell"}, {"replicate", "r"}, {Columns.MODE.name(), "mode"}, {Columns.COMPLETED.name(), "done"}, {Columns.FAILED.name(), "failed"},
+                {Columns.TTFT_P50.name(), "ttft p50"}, {Columns.TTFT_P99.name(), "ttft p99"}, {Columns.ITL_P99.name(), "itl p99"}, {Columns.GOODPUT_RPS.name(), "goodput/s"},
+                {Columns.SLO_ATTAINMENT.name(), "slo"}, {Columns.LOCAL_HIT_RATIO.name(), "local hit"}, {Columns.REMOTE_HIT_RATIO.name(), "remote hit"},
+                {Columns.FETCHED_BYTES.name(), "fetched B"}, {Columns.WRONG_HITS_USED.name(), "wrong"}};
         int w = 8;
         for (JsonNode r : summary.path("rows")) w = Math.max(w, r.path("cell").asText().length());
         StringBuilder h = new StringBuilder(String.format(Locale.ROOT, "%-" + w + "s", "cell"));
@@ -175,7 +176,7 @@ final class MatrixExecution {
     /** 1 when some cell completed no request but failed some (the run is useless), else 0. */
     static int exitCode(JsonNode summary) {
         for (JsonNode r : summary.path("rows")) {
-            if (r.path("completed").asLong() == 0 && r.path("failed").asLong() > 0) return Kvlab.EXIT_FAILED;
+            if (r.path(Columns.COMPLETED.name()).asLong() == 0 && r.path(Columns.FAILED.name()).asLong() > 0) return Kvlab.EXIT_FAILED;
         }
         return Kvlab.EXIT_OK;
     }

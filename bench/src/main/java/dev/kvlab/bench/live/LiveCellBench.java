@@ -153,7 +153,7 @@ public class LiveCellBench {
                 r.summary().get(Columns.REQUESTS), dev.kvlab.transport.api.ByteSize.format(((Number) r.extras().get("block_bytes")).longValue()),
                 figure(r, Columns.HARNESS_CPU_US_PER_REQUEST.name()), figure(r, "harness_loop_cpu_us_per_request"), figure(r, "harness_io_cpu_us_per_request"),
                 figure(r, "harness_wait_cpu_us_per_request"), figure(r, "harness_spin_us_per_request"), figure(r, "store_call_cpu_us_per_request"),
-                figure(r, "jit_compile_ms"), figure(r, "gc_pause_ms")));
+                figure(r, "jit_compile_ms"), figure(r, Columns.GC_PAUSE_MS.name())));
         return r.summary().get(Columns.REQUESTS);
     }
 

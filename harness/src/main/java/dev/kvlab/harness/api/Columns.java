@@ -91,6 +91,9 @@ public final class Columns {
             QUEUE_P50, QUEUE_P99, FETCH_P50, FETCH_P99, SIMULATED_SECONDS, WALL_SECONDS, THROUGHPUT_RPS, OUTPUT_TOKENS_PER_S,
             REMOTE_AVAILABLE_RATIO, WRITTEN_BACK_BYTES, REJECTED_BLOCKS, MODEL, HARDWARE, INSTANCES, TP, EMULATED_PARTS);
 
+    /** The columns DESIGN.md requires of every {@code summary.csv} (after {@code cell, replicate}): {@link #SUMMARY} up to {@link #WRONG_HITS_USED}. */
+    public static final List<Column<?>> REQUIRED = SUMMARY.subList(0, SUMMARY.indexOf(WRONG_HITS_USED) + 1);
+
     // the store's own figures (the emulated target's store, both clocks)
     public static final Column<Number> STORE_USAGE = extra("store_usage", Unit.RATIO, "bytes used / capacity of the store at the cell's end",
             Source.both(EMULATED), Merge.SAME);

@@ -32,7 +32,7 @@ public final class CellAssembly {
         for (Metric metric : Metric.values()) totals.put(metric, m.total(metric));
         Map<String, Object> extras = new LinkedHashMap<>();
         var rs = remote.stats();
-        extras.put("warmup_requests", warmupRequests);
+        extras.put(Columns.WARMUP_REQUESTS.name(), warmupRequests);
         extras.put("verified_blocks", rs.verifiedBlocks());
         extras.put("written_back_blocks", rs.writtenBlocks());
         extras.put("write_back_skipped", rs.writeSkipped());

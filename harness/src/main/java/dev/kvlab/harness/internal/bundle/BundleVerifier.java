@@ -1,5 +1,6 @@
 package dev.kvlab.harness.internal.bundle;
 
+import dev.kvlab.harness.api.Columns;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellRunner;
@@ -29,10 +30,8 @@ import java.util.Set;
 public final class BundleVerifier {
 
     /** Columns summary.csv must have (DESIGN.md). */
-    public static final List<String> REQUIRED_COLUMNS = List.of("cell", "replicate", "seed", "mode", "cache_state", "tiers", "policy",
-            "transport", "pd", "requests", "completed", "failed", "ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms", "itl_p50_ms",
-            "itl_p99_ms", "e2el_p99_ms", "goodput_rps", "slo_attainment", "local_hit_ratio", "remote_hit_ratio", "fetched_bytes", "fallbacks",
-            "wrong_hits_used");
+    public static final List<String> REQUIRED_COLUMNS = java.util.stream.Stream.concat(java.util.stream.Stream.of("cell", "replicate"),
+            Columns.names(Columns.REQUIRED).stream()).toList();
     private static final List<String> CELL_FILES;
 
     static {
@@ -309,7 +308,7 @@ public final class BundleVerifier {
                     live++;
                     JsonNode stats = cellStats.getOrDefault(cell, com.fasterxml.jackson.databind.node.MissingNode.getInstance());
                     List<String> parts = new ArrayList<>();
-                    for (String key : List.of("ttft_p50_ms", "ttft_p99_ms", "itl_p99_ms", "e2el_p99_ms", "goodput_rps", "local_hit_ratio", "remote_hit_ratio")) {
+                    for (String key : List.of(Columns.TTFT_P50.name(), Columns.TTFT_P99.name(), Columns.ITL_P99.name(), Columns.E2EL_P99.name(), Columns.GOODPUT_RPS.name(), Columns.LOCAL_HIT_RATIO.name(), Columns.REMOTE_HIT_RATIO.name())) {
                         Object v = fresh.get(key);
                         if (!(v instanceof Number n)) continue;
                         JsonNode st = stats.path(key);

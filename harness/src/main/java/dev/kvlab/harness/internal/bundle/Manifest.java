@@ -1,5 +1,6 @@
 package dev.kvlab.harness.internal.bundle;
 
+import dev.kvlab.harness.api.Columns;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -70,7 +71,7 @@ public final class Manifest {
             }
         }
         Set<String> emulated = new LinkedHashSet<>();
-        for (Map<String, Object> row : table.rows()) if (row.get("emulated") instanceof String s && !s.isBlank()) emulated.add(s);
+        for (Map<String, Object> row : table.rows()) if (row.get(Columns.EMULATED_PARTS.name()) instanceof String s && !s.isBlank()) emulated.add(s);
         ArrayNode em = m.putArray("emulated");
         emulated.forEach(em::add);
         ArrayNode in = m.putArray("inputs");

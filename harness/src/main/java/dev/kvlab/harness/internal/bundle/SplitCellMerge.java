@@ -1,5 +1,6 @@
 package dev.kvlab.harness.internal.bundle;
 
+import dev.kvlab.harness.api.Columns;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -63,7 +64,7 @@ final class SplitCellMerge {
         }
         SplitSummary.Counts counts = requests(shardDirs, tmp.resolve(CellFiles.REQUESTS_CSV));
         List<JsonNode> summaries = cells.stream().map(c -> c.path("summary")).toList();
-        long said = summaries.stream().mapToLong(s -> s.path("requests").asLong()).sum();
+        long said = summaries.stream().mapToLong(s -> s.path(Columns.REQUESTS.name()).asLong()).sum();
         if (said != counts.requests())
             throw new BadInputException("run " + cell + "/r" + replicate + ": the shards' summaries count " + said + " requests, their requests.csv "
                     + counts.requests());

@@ -27,7 +27,7 @@ public final class SummaryTable {
 
     public static final int SCHEMA = 1;
     /** Columns that are never metrics. */
-    private static final Set<String> NOT_METRICS = Set.of("cell", "replicate", "seed");
+    private static final Set<String> NOT_METRICS = Set.of("cell", "replicate", Columns.SEED.name());
 
     private final List<String> columns;
     private final List<Map<String, Object>> rows;
@@ -163,7 +163,7 @@ public final class SummaryTable {
             c.put("cell", id);
             ObjectNode cf = c.putObject("factors");
             cellFactors.getOrDefault(id, Map.of()).forEach(cf::put);
-            c.put("mode", String.valueOf(cellRows.get(0).get("mode")));
+            c.put("mode", String.valueOf(cellRows.get(0).get(Columns.MODE.name())));
             c.put("replicates", cellRows.size());
             ObjectNode ms = c.putObject("metrics");
             for (String m : metrics) ms.set(m, estimate(ReplicateStats.mean(vals.get(m)), false));

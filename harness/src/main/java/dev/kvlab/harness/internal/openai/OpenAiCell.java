@@ -222,9 +222,9 @@ final class OpenAiCell implements CellClock {
         x.put("prompt_words", words.words().size());
         x.put("prompt_special_tokens", words.specialTokens());
         x.put("prompt_token_check", tokenCheck);
-        x.put("prompt_token_error_max", words.checked() ? tokenErrorMax : Double.NaN);
+        x.put(Columns.PROMPT_TOKEN_ERROR_MAX.name(), words.checked() ? tokenErrorMax : Double.NaN);
         EngineServer.EngineTotals t = server.totals();
-        x.put("workload_prompt_tokens", t.workloadPromptTokens);
+        x.put(Columns.WORKLOAD_PROMPT_TOKENS.name(), t.workloadPromptTokens);
         x.put(Columns.ENGINE_PROMPT_TOKENS.name(), t.reportedPromptTokens());
         x.put(Columns.ENGINE_CACHED_PROMPT_TOKENS.name(), t.reportedCachedTokens());
         if (Double.isNaN(t.reportedCachedTokens())) x.put(Columns.ENGINE_CACHED_PROMPT_TOKENS.name() + "_reason", t.responses == 0 ? "no response" : "the engine reported cached tokens in "
@@ -232,24 +232,24 @@ final class OpenAiCell implements CellClock {
         EngineHits hits = EngineHits.of(before, after, t);
         x.put(Columns.ENGINE_LOCAL_HIT_RATIO.name(), hits.local());
         x.put(Columns.ENGINE_EXTERNAL_HIT_RATIO.name(), hits.external());
-        x.put("engine_hits_source", hits.source());
+        x.put(Columns.ENGINE_HITS_SOURCE.name(), hits.source());
         x.put("engine_prompt_ms_p50", t.enginePromptMicros.getTotalCount() == 0 ? Double.NaN : t.enginePromptMicros.getValueAtPercentile(50) / 1e3);
         x.put(Columns.HARNESS_TTFT_GAP_P50.name(), t.ttftGapMicros.getTotalCount() == 0 ? Double.NaN : t.ttftGapMicros.getValueAtPercentile(50) / 1e3);
         long work = loop.workCpuNanos() - workBefore, http = httpCpu() - httpCpuBefore;
         x.put(Columns.HARNESS_CPU_US_PER_REQUEST.name(), n == 0 ? Double.NaN : (work + http) / 1e3 / n);
-        x.put("harness_http_cpu_us_per_request", n == 0 ? Double.NaN : http / 1e3 / n);
-        x.put("harness_overhead_us_per_request", n == 0 ? Double.NaN : (loop.busyNanos() - busyBefore) / 1e3 / n);
-        x.put("event_lag_p50_us", (double) loop.lag().getValueAtPercentile(50));
-        x.put("event_lag_p99_us", (double) loop.lag().getValueAtPercentile(99));
+        x.put(Columns.HARNESS_HTTP_CPU_US_PER_REQUEST.name(), n == 0 ? Double.NaN : http / 1e3 / n);
+        x.put(Columns.HARNESS_OVERHEAD_US_PER_REQUEST.name(), n == 0 ? Double.NaN : (loop.busyNanos() - busyBefore) / 1e3 / n);
+        x.put(Columns.EVENT_LAG_P50_US.name(), (double) loop.lag().getValueAtPercentile(50));
+        x.put(Columns.EVENT_LAG_P99_US.name(), (double) loop.lag().getValueAtPercentile(99));
         x.put(Columns.HARNESS_LOOPBACK_TTFT_P50.name(), selfTest.p50Micros());
-        x.put("harness_loopback_ttft_p99_us", selfTest.p99Micros());
+        x.put(Columns.HARNESS_LOOPBACK_TTFT_P99.name(), selfTest.p99Micros());
         if (target.share() != null) {
             x.put(REQUEST_SHARD, target.share().label());
             x.put(MEASURED_START_EPOCH_MS, measuredStartEpochMs);
         }
         if (server.down()) {
             x.put("target_down", "every endpoint refused connections: the cell stopped sending");
-            x.put("unsent_requests", Math.max(0, requestsSent() - n));
+            x.put(Columns.UNSENT_REQUESTS.name(), Math.max(0, requestsSent() - n));
         }
     }
 
@@ -296,7 +296,7 @@ final class OpenAiCell implements CellClock {
         Map<Metric, Histogram> totals = new EnumMap<>(Metric.class);
         for (Metric metric : Metric.values()) totals.put(metric, m.total(metric));
         Map<String, Object> x = new LinkedHashMap<>();
-        x.put("warmup_requests", warmupRequests);
+        x.put(Columns.WARMUP_REQUESTS.name(), warmupRequests);
         x.putAll(extras);
         Map<String, String> d = new LinkedHashMap<>(describe);
         d.put("workload", spec.workload().describe());

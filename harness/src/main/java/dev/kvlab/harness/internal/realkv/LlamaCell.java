@@ -225,9 +225,9 @@ final class LlamaCell implements CellClock {
         x.put("audit_unaudited_blocks", totals.unaudited.sum());
         x.put("store_backend", backend.name());
         x.put("transport_name", storePlan.transportName());
-        x.put("harness_overhead_us_per_request", n == 0 ? Double.NaN : (loop.busyNanos() - busyBefore) / 1e3 / n);
-        x.put("event_lag_p50_us", (double) loop.lag().getValueAtPercentile(50));
-        x.put("event_lag_p99_us", (double) loop.lag().getValueAtPercentile(99));
+        x.put(Columns.HARNESS_OVERHEAD_US_PER_REQUEST.name(), n == 0 ? Double.NaN : (loop.busyNanos() - busyBefore) / 1e3 / n);
+        x.put(Columns.EVENT_LAG_P50_US.name(), (double) loop.lag().getValueAtPercentile(50));
+        x.put(Columns.EVENT_LAG_P99_US.name(), (double) loop.lag().getValueAtPercentile(99));
         if (faults != null) faults.extras(x);
     }
 
@@ -257,7 +257,7 @@ final class LlamaCell implements CellClock {
         Map<Metric, Histogram> hist = new EnumMap<>(Metric.class);
         for (Metric metric : Metric.values()) hist.put(metric, m.total(metric));
         Map<String, Object> x = new LinkedHashMap<>();
-        x.put("warmup_requests", warmupRequests);
+        x.put(Columns.WARMUP_REQUESTS.name(), warmupRequests);
         x.putAll(extras);
         Map<String, String> d = new LinkedHashMap<>(describe);
         d.put("workload", LlamaTarget.spec(c, k -> null, ns.modelId(), ns.kvDtype()).workload().describe());
