@@ -1,12 +1,12 @@
 package dev.kvlab.cli;
 
-import dev.kvlab.harness.api.Columns;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvlab.harness.api.BadInputException;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.internal.bundle.BundleJson;
+import dev.kvlab.harness.internal.bundle.CapacityFile;
 import dev.kvlab.harness.internal.bundle.PartialBundle;
-import dev.kvlab.harness.internal.capacity.CapacityResults;
 import dev.kvlab.harness.internal.matrix.Heartbeat;
 import dev.kvlab.harness.internal.matrix.MatrixRunner;
 import dev.kvlab.harness.internal.metrics.InfluxPublisher;
@@ -76,10 +76,10 @@ public final class DemoCommand implements Callable<Integer> {
             }
         }
         PrintWriter w = spec.commandLine().getOut();
-        Path cap = o.bundle().resolve(CapacityResults.JSON);
         java.util.Set<String> probes = new java.util.HashSet<>();
-        if (Files.isRegularFile(cap)) {
-            JsonNode c = BundleJson.read(cap);
+        java.util.Optional<JsonNode> capacity = CapacityFile.read(o.bundle());
+        if (capacity.isPresent()) {
+            JsonNode c = capacity.get();
             w.println("Does a cache raise the load that still meets the SLO? (sim; gain over " + c.path("baseline").asText("-") + ", paired by seed)");
             CapacityTable.print(w, c);
             c.path("cells").forEach(e -> e.path("probes").forEach(p -> {

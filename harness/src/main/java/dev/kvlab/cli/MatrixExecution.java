@@ -1,18 +1,18 @@
 package dev.kvlab.cli;
 
-import dev.kvlab.harness.api.Columns;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.CellRunner;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunListener;
 import dev.kvlab.harness.internal.bundle.BundleArchive;
 import dev.kvlab.harness.internal.bundle.BundleJson;
+import dev.kvlab.harness.internal.bundle.CapacityFile;
 import dev.kvlab.harness.internal.bundle.CellFiles;
 import dev.kvlab.harness.internal.bundle.PartialBundle;
 import dev.kvlab.harness.internal.bundle.Provenance;
-import dev.kvlab.harness.internal.capacity.CapacityResults;
 import dev.kvlab.harness.internal.matrix.Heartbeat;
 import dev.kvlab.harness.internal.matrix.MatrixRunner;
 import dev.kvlab.harness.internal.matrix.ProgressReporter;
@@ -119,8 +119,7 @@ final class MatrixExecution {
                 out.println(BundleJson.mapper().writeValueAsString(cell.get("summary")));
             } else {
                 ObjectNode o2 = ((ObjectNode) summary).deepCopy();
-                Path cap = bundle.resolve(CapacityResults.JSON);
-                if (java.nio.file.Files.isRegularFile(cap)) o2.set("capacity", BundleJson.read(cap));
+                CapacityFile.read(bundle).ifPresent(c -> o2.set("capacity", c));
                 o2.put("bundle", bundle.toString());
                 out.println(BundleJson.mapper().writeValueAsString(o2));
             }
@@ -135,8 +134,8 @@ final class MatrixExecution {
                 out.println();
                 cell.path("summary").fields().forEachRemaining(e -> out.printf(Locale.ROOT, "%-24s %s%n", e.getKey(), human(e.getValue())));
             } else {
-                Path cap = bundle.resolve(CapacityResults.JSON);
-                if (java.nio.file.Files.isRegularFile(cap)) CapacityTable.print(out, BundleJson.read(cap));
+                java.util.Optional<JsonNode> capacity = CapacityFile.read(bundle);
+                if (capacity.isPresent()) CapacityTable.print(out, capacity.get());
                 else table(out, summary);
             }
             out.println();

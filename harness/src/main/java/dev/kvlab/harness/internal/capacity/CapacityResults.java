@@ -1,17 +1,18 @@
 package dev.kvlab.harness.internal.capacity;
 
-import dev.kvlab.harness.api.Columns;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.CapacitySpec;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.internal.bundle.BundleJson;
+import dev.kvlab.harness.internal.bundle.CapacityFile;
 import dev.kvlab.harness.internal.bundle.Csv;
 import dev.kvlab.harness.internal.bundle.ReplicateStats;
-import dev.kvlab.harness.internal.bundle.SummaryTable;
 import dev.kvlab.harness.internal.bundle.Rows;
+import dev.kvlab.harness.internal.bundle.SummaryTable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,14 +21,13 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code capacity.json} and {@code capacity.csv}: per searched cell × replicate the capacity (highest passing load),
+ * {@code capacity.json} ({@link CapacityFile}) and {@code capacity.csv}: per searched cell × replicate the capacity (highest passing load),
  * the first failing load, the figures of the run at capacity (goodput, attainment, latency percentiles, hit ratios,
  * fetched bytes), flags and every probe; per cell across replicates the mean capacity with its 95% interval and the
  * paired difference and ratio against the baseline cell. Built from the recorded probes only.
  */
 public final class CapacityResults {
 
-    public static final String JSON = "capacity.json";
     public static final String CSV = "capacity.csv";
     public static final int SCHEMA = 1;
     /** Figures of the run at capacity, copied from its summary row (a result column's name is defined once: there). */

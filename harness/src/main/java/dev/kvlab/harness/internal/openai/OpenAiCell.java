@@ -15,7 +15,6 @@ import dev.kvlab.harness.internal.engine.EventLoop;
 import dev.kvlab.harness.internal.engine.Server;
 import dev.kvlab.harness.internal.engine.ServingListener;
 import dev.kvlab.harness.internal.engine.WorkloadDriver;
-import dev.kvlab.harness.internal.live.HarnessCpu;
 import dev.kvlab.harness.internal.live.LiveLoop;
 import dev.kvlab.harness.internal.measure.Measurement;
 import dev.kvlab.harness.internal.measure.SummaryBuilder;
