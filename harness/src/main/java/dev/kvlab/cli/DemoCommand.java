@@ -147,7 +147,8 @@ public final class DemoCommand implements Callable<Integer> {
         for (JsonNode c : summary.path("cells")) {
             if (probes.contains(c.path("cell").asText())) continue;
             JsonNode m = c.path("metrics");
-            w.printf(Locale.ROOT, "  %-30s %12.3f %12.3f %12.3f %12.3f %14.3f%n", c.path("cell").asText(), m.path(Columns.TTFT_P50.name()).path("mean").asDouble(),
+            w.printf(Locale.ROOT, "  %-30s %12.3f %12.3f %12.3f %12.3f %14.3f%n", c.path("cell").asText(),
+                    m.path(Columns.TTFT_P50.name()).path("mean").asDouble(),
                     m.path(Columns.TTFT_P99.name()).path("mean").asDouble(), m.path(Columns.LOCAL_HIT_RATIO.name()).path("mean").asDouble(),
                     m.path(Columns.REMOTE_HIT_RATIO.name()).path("mean").asDouble(), m.path(Columns.GOODPUT_RPS.name()).path("mean").asDouble());
         }

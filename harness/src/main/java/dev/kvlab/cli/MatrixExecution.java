@@ -152,9 +152,12 @@ final class MatrixExecution {
     }
 
     private static void table(PrintWriter out, JsonNode summary) {
-        String[][] cols = {{"cell", "cell"}, {"replicate", "r"}, {Columns.MODE.name(), "mode"}, {Columns.COMPLETED.name(), "done"}, {Columns.FAILED.name(), "failed"},
-                {Columns.TTFT_P50.name(), "ttft p50"}, {Columns.TTFT_P99.name(), "ttft p99"}, {Columns.ITL_P99.name(), "itl p99"}, {Columns.GOODPUT_RPS.name(), "goodput/s"},
-                {Columns.SLO_ATTAINMENT.name(), "slo"}, {Columns.LOCAL_HIT_RATIO.name(), "local hit"}, {Columns.REMOTE_HIT_RATIO.name(), "remote hit"},
+        String[][] cols = {{"cell", "cell"}, {"replicate", "r"}, {Columns.MODE.name(), "mode"}, {Columns.COMPLETED.name(), "done"},
+                {Columns.FAILED.name(), "failed"},
+                {Columns.TTFT_P50.name(), "ttft p50"}, {Columns.TTFT_P99.name(), "ttft p99"}, {Columns.ITL_P99.name(), "itl p99"},
+                        {Columns.GOODPUT_RPS.name(), "goodput/s"},
+                {Columns.SLO_ATTAINMENT.name(), "slo"}, {Columns.LOCAL_HIT_RATIO.name(), "local hit"}, {Columns.REMOTE_HIT_RATIO.name(),
+                        "remote hit"},
                 {Columns.FETCHED_BYTES.name(), "fetched B"}, {Columns.WRONG_HITS_USED.name(), "wrong"}};
         int w = 8;
         for (JsonNode r : summary.path("rows")) w = Math.max(w, r.path("cell").asText().length());

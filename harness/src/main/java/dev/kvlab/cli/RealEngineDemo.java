@@ -1,7 +1,7 @@
 package dev.kvlab.cli;
 
-import dev.kvlab.harness.api.Columns;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.engine.EngineUnavailableException;
 import dev.kvlab.harness.api.gguf.GgufSynth;
@@ -59,7 +59,8 @@ final class RealEngineDemo {
             double perToken = tokens > 0 ? m.path(Columns.FETCHED_BYTES.name()).path("mean").asDouble() / tokens : Double.NaN;
             w.printf(Locale.ROOT, "  %-34s %12.1f %11.3f %11.3f %12.1f %10.0f %10.0f%n", c.path("cell").asText(),
                     m.path(Columns.TTFT_P50.name()).path("mean").asDouble(), m.path(Columns.LOCAL_HIT_RATIO.name()).path("mean").asDouble(),
-                    m.path(Columns.REMOTE_HIT_RATIO.name()).path("mean").asDouble(), perToken, m.path(Columns.FALLBACKS.name()).path("mean").asDouble(),
+                    m.path(Columns.REMOTE_HIT_RATIO.name()).path("mean").asDouble(), perToken,
+                            m.path(Columns.FALLBACKS.name()).path("mean").asDouble(),
                     m.path(Columns.WRONG_HITS_USED.name()).path("mean").asDouble());
         }
         w.println("  (" + o.bundle() + ")");

@@ -151,7 +151,8 @@ public class LiveCellBench {
         lines.add(String.format(Locale.ROOT, "%d requests, %s blocks: harness %.1f us/request (loop %.1f, io %.1f); wait %.1f (spin %.1f),"
                         + " store calls %.1f; jit %.0f ms, gc %.0f ms in the measured phase",
                 r.summary().get(Columns.REQUESTS), dev.kvlab.transport.api.ByteSize.format(((Number) r.extras().get("block_bytes")).longValue()),
-                figure(r, Columns.HARNESS_CPU_US_PER_REQUEST.name()), figure(r, "harness_loop_cpu_us_per_request"), figure(r, "harness_io_cpu_us_per_request"),
+                figure(r, Columns.HARNESS_CPU_US_PER_REQUEST.name()), figure(r, "harness_loop_cpu_us_per_request"), figure(r,
+                        "harness_io_cpu_us_per_request"),
                 figure(r, "harness_wait_cpu_us_per_request"), figure(r, "harness_spin_us_per_request"), figure(r, "store_call_cpu_us_per_request"),
                 figure(r, "jit_compile_ms"), figure(r, Columns.GC_PAUSE_MS.name())));
         return r.summary().get(Columns.REQUESTS);

@@ -1,8 +1,8 @@
 package dev.kvlab.bench.sim;
 
-import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellRunner;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.config.RunConfig;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package dev.kvlab.harness.api;
 
-import dev.kvlab.harness.api.Column.Latency;
 import dev.kvlab.harness.api.Column.Latency.Stat;
+import dev.kvlab.harness.api.Column.Latency;
 import dev.kvlab.harness.api.Column.Merge;
 import dev.kvlab.harness.api.Column.Source;
 import dev.kvlab.harness.api.Column.Unit;

@@ -50,7 +50,8 @@ public final class CellAssembly {
         extras.put("iterations", iterations);
         extras.put("hbm_blocks_per_instance", plan.hbmKvBlocks());
         extras.put("hbm_evictions", evictions);
-        extras.put("gpu_utilization", summary.get(Columns.SIMULATED_SECONDS) > 0 ? busy / (model.instances().size() * summary.get(Columns.SIMULATED_SECONDS)) : Double.NaN);
+        extras.put("gpu_utilization",
+                summary.get(Columns.SIMULATED_SECONDS) > 0 ? busy / (model.instances().size() * summary.get(Columns.SIMULATED_SECONDS)) : Double.NaN);
         extras.putAll(clockExtras);
         Map<String, String> d = new LinkedHashMap<>(describe);
         d.put("workload", plan.workload().describe());

@@ -1,11 +1,11 @@
 package dev.kvlab.harness.internal;
 
-import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.config.CacheState;
-import dev.kvlab.harness.internal.engine.ServingListener;
 import dev.kvlab.harness.internal.engine.Server;
+import dev.kvlab.harness.internal.engine.ServingListener;
 import dev.kvlab.harness.internal.engine.WorkloadDriver;
 import dev.kvlab.harness.internal.measure.EarlyStop;
 import dev.kvlab.harness.internal.measure.Measurement;

@@ -112,7 +112,7 @@ class CellSamplerTest {
             Gauge completed = reg.get("kvlab.cell.requests").tag("state", "completed").tag("cell", "c01-base").tag("workload_rate", "3").gauge();
             assertThat(completed.value()).isNaN(); // before the first sample: nothing to publish
             CellResult r = new CellRunner().run(c, System.nanoTime(), sampler);
-            assertThat(completed.value()).isEqualTo(r.summary().get(Columns.COMPLETED));
+            assertThat(completed.value()).isEqualTo((double) r.summary().get(Columns.COMPLETED));
             assertThat(reg.get("kvlab.cell.goodput").gauge().value()).isPositive();
             assertThat(reg.get("kvlab.cell.latency").tag("metric", "ttft").tag("stat", "p99").gauge().value()).isPositive();
             assertThat(reg.get("kvlab.store.objects").gauge().value()).isPositive();

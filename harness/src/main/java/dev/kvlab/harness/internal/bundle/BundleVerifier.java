@@ -1,9 +1,9 @@
 package dev.kvlab.harness.internal.bundle;
 
-import dev.kvlab.harness.api.Columns;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellRunner;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.config.ConfigTree;
 import dev.kvlab.harness.api.config.RunConfig;
@@ -308,7 +308,8 @@ public final class BundleVerifier {
                     live++;
                     JsonNode stats = cellStats.getOrDefault(cell, com.fasterxml.jackson.databind.node.MissingNode.getInstance());
                     List<String> parts = new ArrayList<>();
-                    for (String key : List.of(Columns.TTFT_P50.name(), Columns.TTFT_P99.name(), Columns.ITL_P99.name(), Columns.E2EL_P99.name(), Columns.GOODPUT_RPS.name(), Columns.LOCAL_HIT_RATIO.name(), Columns.REMOTE_HIT_RATIO.name())) {
+                    for (String key : Columns.names(List.of(Columns.TTFT_P50, Columns.TTFT_P99, Columns.ITL_P99, Columns.E2EL_P99,
+                            Columns.GOODPUT_RPS, Columns.LOCAL_HIT_RATIO, Columns.REMOTE_HIT_RATIO))) {
                         Object v = fresh.get(key);
                         if (!(v instanceof Number n)) continue;
                         JsonNode st = stats.path(key);

@@ -1,14 +1,14 @@
 package dev.kvlab.harness.internal.bundle;
 
-import dev.kvlab.harness.api.Columns;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.BadInputException;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.IntervalHistogram;
 import dev.kvlab.harness.api.Metric;
-import dev.kvlab.harness.api.RequestSplit;
 import dev.kvlab.harness.api.RequestRecord;
+import dev.kvlab.harness.api.RequestSplit;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -31,8 +31,9 @@ public final class CapacityResults {
     public static final String CSV = "capacity.csv";
     public static final int SCHEMA = 1;
     /** Figures of the run at capacity, copied from its summary row (a result column's name is defined once: there). */
-    public static final List<String> AT_CAPACITY = List.of(Columns.GOODPUT_RPS.name(), Columns.SLO_ATTAINMENT.name(), Columns.TTFT_P50.name(), Columns.TTFT_P99.name(), Columns.TPOT_P50.name(),
-            Columns.TPOT_P99.name(), Columns.ITL_P50.name(), Columns.ITL_P99.name(), Columns.LOCAL_HIT_RATIO.name(), Columns.REMOTE_HIT_RATIO.name(), Columns.FETCHED_BYTES.name());
+    public static final List<String> AT_CAPACITY = Columns.names(List.of(Columns.GOODPUT_RPS, Columns.SLO_ATTAINMENT, Columns.TTFT_P50,
+            Columns.TTFT_P99, Columns.TPOT_P50,
+            Columns.TPOT_P99, Columns.ITL_P50, Columns.ITL_P99, Columns.LOCAL_HIT_RATIO, Columns.REMOTE_HIT_RATIO, Columns.FETCHED_BYTES));
 
     /** What the {@code undecided} flag says, in plain words (the table's legend and capacity.json). */
     public static final String UNDECIDED = "undecided: at some load the SLO attainment was too close to the target to tell pass from fail, "
@@ -211,7 +212,8 @@ public final class CapacityResults {
             o.put("replicates", es.size());
             List<Double> caps = caps(es);
             o.set("capacity", SummaryTable.estimate(ReplicateStats.mean(caps), "mean"));
-            for (String col : List.of(Columns.GOODPUT_RPS.name(), Columns.SLO_ATTAINMENT.name(), Columns.LOCAL_HIT_RATIO.name(), Columns.REMOTE_HIT_RATIO.name(), Columns.FETCHED_BYTES.name())) {
+            for (String col : Columns.names(List.of(Columns.GOODPUT_RPS, Columns.SLO_ATTAINMENT, Columns.LOCAL_HIT_RATIO,
+                    Columns.REMOTE_HIT_RATIO, Columns.FETCHED_BYTES))) {
                 List<Double> v = new ArrayList<>();
                 for (ObjectNode e : es) v.add(e.path(col).isNumber() ? e.get(col).asDouble() : Double.NaN);
                 o.set(col + "_at_capacity", SummaryTable.estimate(ReplicateStats.mean(v), "mean"));

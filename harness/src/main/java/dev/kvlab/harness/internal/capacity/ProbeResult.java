@@ -1,9 +1,9 @@
 package dev.kvlab.harness.internal.capacity;
 
-import dev.kvlab.harness.api.Columns;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvlab.harness.api.CapacitySpec;
 import dev.kvlab.harness.api.CellRun;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.config.SloConfig;
 import dev.kvlab.harness.internal.bundle.Csv;
 import java.io.IOException;

@@ -93,8 +93,10 @@ public final class ProgressReporter implements RunListener {
         double secs = (System.nanoTime() - cellStart) / 1e9;
         String line = String.format(Locale.ROOT, "[%d/%s%d] %s (%s): %d requests, %d failed, ttft p50 %.1f ms p99 %.1f ms, "
                         + "hits local %.2f remote %.2f, %.1f s",
-                done, upTo ? "<=" : "", total, cell.label(), cell.mode(), s.get(Columns.COMPLETED), s.get(Columns.FAILED), s.p50Ms(Metric.TTFT), s.p99Ms(Metric.TTFT),
-                s.get(Columns.LOCAL_HIT_RATIO), s.get(Columns.REMOTE_HIT_RATIO), secs) + (upTo ? String.format(Locale.ROOT, ", slo attainment %.3f", s.get(Columns.SLO_ATTAINMENT)) : "");
+                done, upTo ? "<=" : "", total, cell.label(), cell.mode(), s.get(Columns.COMPLETED), s.get(Columns.FAILED),
+                        s.p50Ms(Metric.TTFT), s.p99Ms(Metric.TTFT),
+                s.get(Columns.LOCAL_HIT_RATIO), s.get(Columns.REMOTE_HIT_RATIO), secs) + (upTo ? String.format(Locale.ROOT,
+                        ", slo attainment %.3f", s.get(Columns.SLO_ATTAINMENT)) : "");
         if (terminal) {
             err.print("\r\033[K");
             err.println("kvlab: " + line);

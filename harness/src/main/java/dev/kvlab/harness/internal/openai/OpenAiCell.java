@@ -226,14 +226,16 @@ final class OpenAiCell implements CellClock {
         x.put(Columns.WORKLOAD_PROMPT_TOKENS.name(), t.workloadPromptTokens);
         x.put(Columns.ENGINE_PROMPT_TOKENS.name(), t.reportedPromptTokens());
         x.put(Columns.ENGINE_CACHED_PROMPT_TOKENS.name(), t.reportedCachedTokens());
-        if (Double.isNaN(t.reportedCachedTokens())) x.put(Columns.ENGINE_CACHED_PROMPT_TOKENS.name() + "_reason", t.responses == 0 ? "no response" : "the engine reported cached tokens in "
+        if (Double.isNaN(t.reportedCachedTokens())) x.put(Columns.ENGINE_CACHED_PROMPT_TOKENS.name() + "_reason",
+                t.responses == 0 ? "no response" : "the engine reported cached tokens in "
                 + t.cachedReported + " of " + t.responses + " responses");
         EngineHits hits = EngineHits.of(before, after, t);
         x.put(Columns.ENGINE_LOCAL_HIT_RATIO.name(), hits.local());
         x.put(Columns.ENGINE_EXTERNAL_HIT_RATIO.name(), hits.external());
         x.put(Columns.ENGINE_HITS_SOURCE.name(), hits.source());
         x.put("engine_prompt_ms_p50", t.enginePromptMicros.getTotalCount() == 0 ? Double.NaN : t.enginePromptMicros.getValueAtPercentile(50) / 1e3);
-        x.put(Columns.HARNESS_TTFT_GAP_P50.name(), t.ttftGapMicros.getTotalCount() == 0 ? Double.NaN : t.ttftGapMicros.getValueAtPercentile(50) / 1e3);
+        x.put(Columns.HARNESS_TTFT_GAP_P50.name(),
+                t.ttftGapMicros.getTotalCount() == 0 ? Double.NaN : t.ttftGapMicros.getValueAtPercentile(50) / 1e3);
         long work = loop.workCpuNanos() - workBefore, http = httpCpu() - httpCpuBefore;
         x.put(Columns.HARNESS_CPU_US_PER_REQUEST.name(), n == 0 ? Double.NaN : (work + http) / 1e3 / n);
         x.put(Columns.HARNESS_HTTP_CPU_US_PER_REQUEST.name(), n == 0 ? Double.NaN : http / 1e3 / n);

@@ -1,7 +1,7 @@
 package dev.kvlab.harness.internal.report;
 
-import dev.kvlab.harness.api.Columns;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.internal.report.Html.Cell;
 import java.util.ArrayList;
 import java.util.List;

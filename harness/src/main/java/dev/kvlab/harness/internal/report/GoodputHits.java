@@ -67,7 +67,8 @@ final class GoodputHits {
         addPct(c, b, x, "remote store (fetched, verified)", Columns.REMOTE_HIT_RATIO.name(), null, ChartStyle.color(0));
         boolean haveAvail = b.cells().stream().allMatch(cell -> Double.isFinite(cell.metric(Columns.REMOTE_AVAILABLE_RATIO.name()).mean()));
         if (haveAvail)
-            addPct(c, b, x, "in the store, not fetched (policy)", Columns.REMOTE_AVAILABLE_RATIO.name(), Columns.REMOTE_HIT_RATIO.name(), new java.awt.Color(180, 210, 235));
+            addPct(c, b, x, "in the store, not fetched (policy)", Columns.REMOTE_AVAILABLE_RATIO.name(), Columns.REMOTE_HIT_RATIO.name(),
+                    new java.awt.Color(180, 210, 235));
         String caption = "Share of prompt tokens served by the local tier and fetched from the shared store (mean over replicates)"
                 + (haveAvail ? "; light blue: held by the store in continuation of the local hit but recomputed because the policy chose not to fetch." : ".")
                 + " The rest was prefilled.";

@@ -1,7 +1,8 @@
 package dev.kvlab.harness.internal.report;
 
-import dev.kvlab.harness.api.Columns;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvlab.harness.api.Column;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.internal.report.Html.Cell;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,9 +26,10 @@ import java.util.TreeMap;
 final class ReportPage {
 
     private static final String CSS = "/dev/kvlab/harness/report/report.css";
-    private static final Map<String, String> DISPLAY = Map.of(Columns.TTFT_P50.name(), "TTFT p50", Columns.TTFT_P99.name(), "TTFT p99", Columns.ITL_P99.name(), "ITL p99",
-            Columns.E2EL_P99.name(), "E2EL p99", Columns.GOODPUT_RPS.name(), "goodput", Columns.SLO_ATTAINMENT.name(), "SLO att.", Columns.LOCAL_HIT_RATIO.name(), "local hit",
-            Columns.REMOTE_HIT_RATIO.name(), "remote hit", Columns.TPOT_P99.name(), "TPOT p99");
+    private static final Map<String, String> DISPLAY = Map.of(Columns.TTFT_P50.name(), "TTFT p50", Columns.TTFT_P99.name(), "TTFT p99",
+            Columns.ITL_P99.name(), "ITL p99", Columns.E2EL_P99.name(), "E2EL p99", Columns.GOODPUT_RPS.name(), "goodput",
+            Columns.SLO_ATTAINMENT.name(), "SLO att.", Columns.LOCAL_HIT_RATIO.name(), "local hit", Columns.REMOTE_HIT_RATIO.name(), "remote hit",
+            Columns.TPOT_P99.name(), "TPOT p99");
 
     private final BundleData b;
     /** The fixed-load cells (capacity probes left out): what the fixed-load sections show. */
@@ -272,7 +274,8 @@ final class ReportPage {
         h.close("div");
         List<List<Cell>> rows = new ArrayList<>();
         for (CellData c : f.cells()) {
-            rows.add(List.of(Cell.code(c.id()), stat(c.metric(Columns.GOODPUT_RPS.name()), false), stat(c.metric(Columns.SLO_ATTAINMENT.name()), true),
+            rows.add(List.of(Cell.code(c.id()), stat(c.metric(Columns.GOODPUT_RPS.name()), false),
+                    stat(c.metric(Columns.SLO_ATTAINMENT.name()), true),
                     stat(c.metric(Columns.LOCAL_HIT_RATIO.name()), true), stat(c.metric(Columns.REMOTE_HIT_RATIO.name()), true),
                     Cell.num(Fmt.bytes(c.metric(Columns.FETCHED_BYTES.name()).mean())), Cell.num(Fmt.count(c.sum(Columns.FALLBACKS.name()))),
                     wrongHits(c)));
@@ -331,11 +334,13 @@ final class ReportPage {
                 TwinCheck t = TwinCheck.of(row);
                 if (t == null) continue;
                 if (!t.agrees()) off++;
-                double bw = Stat.num(row.get(Columns.LINK_MEASURED_BYTES_PER_S.name())), lat = Stat.num(row.get(Columns.LINK_MEASURED_LATENCY_US.name()));
+                double bw = Stat.num(row.get(Columns.LINK_MEASURED_BYTES_PER_S.name())),
+                        lat = Stat.num(row.get(Columns.LINK_MEASURED_LATENCY_US.name()));
                 rows.add(List.of(Cell.code(c.id()), Cell.num(Integer.toString(i)),
                         Cell.num(Fmt.num(t.ttft())), Cell.num(Fmt.num(t.twinTtft())), err(t.ttft(), t.twinTtft(), TwinCheck.TTFT_TOLERANCE),
                         Cell.num(Fmt.num(t.fetch())), Cell.num(Fmt.num(t.twinFetch())), err(t.fetch(), t.twinFetch(), TwinCheck.FETCH_TOLERANCE),
-                        Cell.num(Fmt.num(Stat.num(row.get(Columns.GOODPUT_RPS.name())))), Cell.num(Fmt.num(Stat.num(row.get(Columns.TWIN_GOODPUT_RPS.name())))),
+                        Cell.num(Fmt.num(Stat.num(row.get(Columns.GOODPUT_RPS.name())))),
+                        Cell.num(Fmt.num(Stat.num(row.get(Columns.TWIN_GOODPUT_RPS.name())))),
                         Cell.num(Double.isFinite(bw) ? String.format(java.util.Locale.ROOT, "%.2f GB/s + %.0f us", bw / 1e9, lat) : ""),
                         t.agrees() ? Cell.of("agree") : Cell.num("disagree: " + t.cause(), "bad", null)));
             }
@@ -383,9 +388,11 @@ final class ReportPage {
             r.add(Cell.num(Fmt.count(c.metric(Columns.COMPLETED.name()).mean()) + " / " + Fmt.count(c.metric(Columns.REQUESTS.name()).mean())));
             double failed = c.sum(Columns.FAILED.name());
             r.add(Cell.num(Fmt.count(failed), failed > 0 ? "bad" : null, null));
-            for (String col : List.of(Columns.TTFT_P50.name(), Columns.TTFT_P99.name(), Columns.ITL_P50.name(), Columns.ITL_P99.name(), Columns.TPOT_P99.name(), Columns.E2EL_P99.name(), Columns.GOODPUT_RPS.name()))
+            for (String col : Columns.names(List.of(Columns.TTFT_P50, Columns.TTFT_P99, Columns.ITL_P50, Columns.ITL_P99, Columns.TPOT_P99,
+                    Columns.E2EL_P99, Columns.GOODPUT_RPS)))
                 r.add(stat(c.metric(col), false));
-            for (String col : List.of(Columns.SLO_ATTAINMENT.name(), Columns.LOCAL_HIT_RATIO.name(), Columns.REMOTE_HIT_RATIO.name())) r.add(stat(c.metric(col), true));
+            for (String col : Columns.names(List.of(Columns.SLO_ATTAINMENT, Columns.LOCAL_HIT_RATIO,
+                    Columns.REMOTE_HIT_RATIO))) r.add(stat(c.metric(col), true));
             rows.add(r);
         }
         h.open("div", "class=\"scroll\"");
@@ -420,8 +427,8 @@ final class ReportPage {
         }
         h.el("p", "Each cell minus the baseline cell " + f.baseline() + ", replicate by replicate (same seed), with the Student-t 95% interval "
                 + "of the mean difference. Bold: the interval excludes zero. Latencies in ms, goodput in requests/s, ratios in percentage points (pp).");
-        List<String> cols = List.of(Columns.TTFT_P50.name(), Columns.TTFT_P99.name(), Columns.ITL_P99.name(), Columns.E2EL_P99.name(), Columns.GOODPUT_RPS.name(), Columns.SLO_ATTAINMENT.name(),
-                Columns.LOCAL_HIT_RATIO.name(), Columns.REMOTE_HIT_RATIO.name());
+        List<String> cols = Columns.names(List.of(Columns.TTFT_P50, Columns.TTFT_P99, Columns.ITL_P99, Columns.E2EL_P99,
+                Columns.GOODPUT_RPS, Columns.SLO_ATTAINMENT, Columns.LOCAL_HIT_RATIO, Columns.REMOTE_HIT_RATIO));
         List<String> head = new ArrayList<>(List.of("cell"));
         for (String c : cols) head.add("Δ " + DISPLAY.getOrDefault(c, c));
         List<List<Cell>> rows = new ArrayList<>();
@@ -433,7 +440,7 @@ final class ReportPage {
                 if (base) r.add(Cell.num("baseline"));
                 else {
                     Stat d = c.diff(col);
-                    boolean ratio = col.endsWith("ratio") || col.equals(Columns.SLO_ATTAINMENT.name());
+                    boolean ratio = Columns.named(col).map(k -> k.unit() == Column.Unit.RATIO).orElse(false);
                     String v = ratio ? (Double.isFinite(d.mean()) ? (d.mean() > 0 ? "+" : "") + Fmt.pct(d.mean()).replace("%", " pp") : Fmt.NONE)
                             : Fmt.signed(d.mean());
                     String ci = d.hasCi() ? (ratio ? "[" + Fmt.num(Math.max(-1, d.lo()) * 100) + ", " + Fmt.num(Math.min(1, d.hi()) * 100) + "] pp"

@@ -2,9 +2,9 @@ package dev.kvlab.store.api.master;
 
 import dev.kvlab.store.api.RemoveStatus;
 import dev.kvlab.store.api.ReplicateConfig;
-import dev.kvlab.store.internal.master.ObjectMeta;
 import dev.kvlab.store.internal.master.ObjectMeta.Placed;
 import dev.kvlab.store.internal.master.ObjectMeta.State;
+import dev.kvlab.store.internal.master.ObjectMeta;
 import dev.kvlab.store.internal.master.OffsetAllocator;
 import dev.kvlab.store.internal.master.SegmentState;
 import java.time.Clock;
