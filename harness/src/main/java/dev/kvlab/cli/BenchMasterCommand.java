@@ -20,9 +20,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code kvlab bench master}: metadata throughput of the store's master over its gRPC control plane (Mooncake's master_bench). */
 @Command(name = "master", mixinStandardHelpOptions = true,

@@ -16,9 +16,9 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code kvlab bench store}: ops/s, throughput and latency percentiles of one KV backend, through one measuring decorator. */
 @Command(name = "store", mixinStandardHelpOptions = true,

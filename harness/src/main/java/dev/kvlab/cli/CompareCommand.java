@@ -3,6 +3,7 @@ package dev.kvlab.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.BadInputException;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.internal.bundle.BundleComparison;
 import dev.kvlab.harness.internal.bundle.BundleJson;
 import dev.kvlab.harness.internal.bundle.OpenedBundle;
@@ -26,8 +27,10 @@ import picocli.CommandLine.Spec;
                 + "Exit 2 when no cell matches; a warning on stderr when one bundle is sim and the other live.")
 public final class CompareCommand implements Callable<Integer> {
 
-    private static final List<String> DEFAULT_METRICS = List.of("ttft_p50_ms", "ttft_p99_ms", "itl_p99_ms", "tpot_p99_ms", "e2el_p99_ms",
-            "goodput_rps", "slo_attainment", "local_hit_ratio", "remote_hit_ratio", "fetched_bytes", "fallbacks", "wrong_hits_used");
+    private static final List<String> DEFAULT_METRICS = Columns.names(List.of(Columns.TTFT_P50, Columns.TTFT_P99, Columns.ITL_P99,
+            Columns.TPOT_P99, Columns.E2EL_P99,
+            Columns.GOODPUT_RPS, Columns.SLO_ATTAINMENT, Columns.LOCAL_HIT_RATIO, Columns.REMOTE_HIT_RATIO, Columns.FETCHED_BYTES,
+                    Columns.FALLBACKS, Columns.WRONG_HITS_USED));
 
     @Spec CommandSpec spec;
 

@@ -3,10 +3,11 @@ package dev.kvlab.cli;
 import dev.kvlab.harness.internal.matrix.MatrixParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvlab.harness.api.BadInputException;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.internal.bundle.BundleJson;
+import dev.kvlab.harness.internal.bundle.CapacityFile;
 import dev.kvlab.harness.internal.bundle.PartialBundle;
-import dev.kvlab.harness.internal.capacity.CapacityResults;
 import dev.kvlab.harness.internal.matrix.Heartbeat;
 import dev.kvlab.harness.internal.matrix.MatrixRunner;
 import dev.kvlab.harness.internal.metrics.InfluxPublisher;
@@ -76,10 +77,10 @@ public final class DemoCommand implements Callable<Integer> {
             }
         }
         PrintWriter w = spec.commandLine().getOut();
-        Path cap = o.bundle().resolve(CapacityResults.JSON);
         java.util.Set<String> probes = new java.util.HashSet<>();
-        if (Files.isRegularFile(cap)) {
-            JsonNode c = BundleJson.read(cap);
+        java.util.Optional<JsonNode> capacity = CapacityFile.read(o.bundle());
+        if (capacity.isPresent()) {
+            JsonNode c = capacity.get();
             w.println("Does a cache raise the load that still meets the SLO? (sim; gain over " + c.path("baseline").asText("-") + ", paired by seed)");
             CapacityTable.print(w, c);
             c.path("cells").forEach(e -> e.path("probes").forEach(p -> {
@@ -147,9 +148,10 @@ public final class DemoCommand implements Callable<Integer> {
         for (JsonNode c : summary.path("cells")) {
             if (probes.contains(c.path("cell").asText())) continue;
             JsonNode m = c.path("metrics");
-            w.printf(Locale.ROOT, "  %-30s %12.3f %12.3f %12.3f %12.3f %14.3f%n", c.path("cell").asText(), m.path("ttft_p50_ms").path("mean").asDouble(),
-                    m.path("ttft_p99_ms").path("mean").asDouble(), m.path("local_hit_ratio").path("mean").asDouble(),
-                    m.path("remote_hit_ratio").path("mean").asDouble(), m.path("goodput_rps").path("mean").asDouble());
+            w.printf(Locale.ROOT, "  %-30s %12.3f %12.3f %12.3f %12.3f %14.3f%n", c.path("cell").asText(),
+                    m.path(Columns.TTFT_P50.name()).path("mean").asDouble(),
+                    m.path(Columns.TTFT_P99.name()).path("mean").asDouble(), m.path(Columns.LOCAL_HIT_RATIO.name()).path("mean").asDouble(),
+                    m.path(Columns.REMOTE_HIT_RATIO.name()).path("mean").asDouble(), m.path(Columns.GOODPUT_RPS.name()).path("mean").asDouble());
         }
         w.println();
         w.flush();

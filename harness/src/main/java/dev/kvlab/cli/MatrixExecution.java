@@ -4,14 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.CellRunner;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunListener;
 import dev.kvlab.harness.internal.bundle.BundleArchive;
 import dev.kvlab.harness.internal.bundle.BundleJson;
+import dev.kvlab.harness.internal.bundle.CapacityFile;
 import dev.kvlab.harness.internal.bundle.CellFiles;
 import dev.kvlab.harness.internal.bundle.PartialBundle;
 import dev.kvlab.harness.internal.bundle.Provenance;
-import dev.kvlab.harness.internal.capacity.CapacityResults;
 import dev.kvlab.harness.internal.matrix.Heartbeat;
 import dev.kvlab.harness.internal.matrix.MatrixRunner;
 import dev.kvlab.harness.internal.matrix.ProgressReporter;
@@ -118,8 +119,7 @@ final class MatrixExecution {
                 out.println(BundleJson.mapper().writeValueAsString(cell.get("summary")));
             } else {
                 ObjectNode o2 = ((ObjectNode) summary).deepCopy();
-                Path cap = bundle.resolve(CapacityResults.JSON);
-                if (java.nio.file.Files.isRegularFile(cap)) o2.set("capacity", BundleJson.read(cap));
+                CapacityFile.read(bundle).ifPresent(c -> o2.set("capacity", c));
                 o2.put("bundle", bundle.toString());
                 out.println(BundleJson.mapper().writeValueAsString(o2));
             }
@@ -134,8 +134,8 @@ final class MatrixExecution {
                 out.println();
                 cell.path("summary").fields().forEachRemaining(e -> out.printf(Locale.ROOT, "%-24s %s%n", e.getKey(), human(e.getValue())));
             } else {
-                Path cap = bundle.resolve(CapacityResults.JSON);
-                if (java.nio.file.Files.isRegularFile(cap)) CapacityTable.print(out, BundleJson.read(cap));
+                java.util.Optional<JsonNode> capacity = CapacityFile.read(bundle);
+                if (capacity.isPresent()) CapacityTable.print(out, capacity.get());
                 else table(out, summary);
             }
             out.println();
@@ -152,10 +152,13 @@ final class MatrixExecution {
     }
 
     private static void table(PrintWriter out, JsonNode summary) {
-        String[][] cols = {{"cell", "cell"}, {"replicate", "r"}, {"mode", "mode"}, {"completed", "done"}, {"failed", "failed"},
-                {"ttft_p50_ms", "ttft p50"}, {"ttft_p99_ms", "ttft p99"}, {"itl_p99_ms", "itl p99"}, {"goodput_rps", "goodput/s"},
-                {"slo_attainment", "slo"}, {"local_hit_ratio", "local hit"}, {"remote_hit_ratio", "remote hit"},
-                {"fetched_bytes", "fetched B"}, {"wrong_hits_used", "wrong"}};
+        String[][] cols = {{"cell", "cell"}, {"replicate", "r"}, {Columns.MODE.name(), "mode"}, {Columns.COMPLETED.name(), "done"},
+                {Columns.FAILED.name(), "failed"},
+                {Columns.TTFT_P50.name(), "ttft p50"}, {Columns.TTFT_P99.name(), "ttft p99"}, {Columns.ITL_P99.name(), "itl p99"},
+                        {Columns.GOODPUT_RPS.name(), "goodput/s"},
+                {Columns.SLO_ATTAINMENT.name(), "slo"}, {Columns.LOCAL_HIT_RATIO.name(), "local hit"}, {Columns.REMOTE_HIT_RATIO.name(),
+                        "remote hit"},
+                {Columns.FETCHED_BYTES.name(), "fetched B"}, {Columns.WRONG_HITS_USED.name(), "wrong"}};
         int w = 8;
         for (JsonNode r : summary.path("rows")) w = Math.max(w, r.path("cell").asText().length());
         StringBuilder h = new StringBuilder(String.format(Locale.ROOT, "%-" + w + "s", "cell"));
@@ -175,7 +178,7 @@ final class MatrixExecution {
     /** 1 when some cell completed no request but failed some (the run is useless), else 0. */
     static int exitCode(JsonNode summary) {
         for (JsonNode r : summary.path("rows")) {
-            if (r.path("completed").asLong() == 0 && r.path("failed").asLong() > 0) return Kvlab.EXIT_FAILED;
+            if (r.path(Columns.COMPLETED.name()).asLong() == 0 && r.path(Columns.FAILED.name()).asLong() > 0) return Kvlab.EXIT_FAILED;
         }
         return Kvlab.EXIT_OK;
     }

@@ -2,6 +2,7 @@ package dev.kvlab.cli;
 
 import dev.kvlab.harness.internal.matrix.MatrixParser;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.engine.EngineUnavailableException;
 import dev.kvlab.harness.api.gguf.GgufSynth;
@@ -52,15 +53,16 @@ final class RealEngineDemo {
         JsonNode summary = BundleJson.read(o.bundle().resolve(PartialBundle.SUMMARY_JSON));
         w.println("Real engine: llama.cpp in-process on the CPU (synthesized random weights), its real KV through kvlab's store over TCP:");
         w.printf(Locale.ROOT, "  %-34s %12s %11s %11s %12s %10s %10s%n", "cell", "ttft p50 ms", "local hit", "remote hit", "B/fetched tok",
-                "fallbacks", "wrong hits");
+                Columns.FALLBACKS.name(), "wrong hits");
         for (JsonNode c : summary.path("cells")) {
             JsonNode m = c.path("metrics");
-            double tokens = m.path("fetched_tokens").path("mean").asDouble();
-            double perToken = tokens > 0 ? m.path("fetched_bytes").path("mean").asDouble() / tokens : Double.NaN;
+            double tokens = m.path(Columns.FETCHED_TOKENS.name()).path("mean").asDouble();
+            double perToken = tokens > 0 ? m.path(Columns.FETCHED_BYTES.name()).path("mean").asDouble() / tokens : Double.NaN;
             w.printf(Locale.ROOT, "  %-34s %12.1f %11.3f %11.3f %12.1f %10.0f %10.0f%n", c.path("cell").asText(),
-                    m.path("ttft_p50_ms").path("mean").asDouble(), m.path("local_hit_ratio").path("mean").asDouble(),
-                    m.path("remote_hit_ratio").path("mean").asDouble(), perToken, m.path("fallbacks").path("mean").asDouble(),
-                    m.path("wrong_hits_used").path("mean").asDouble());
+                    m.path(Columns.TTFT_P50.name()).path("mean").asDouble(), m.path(Columns.LOCAL_HIT_RATIO.name()).path("mean").asDouble(),
+                    m.path(Columns.REMOTE_HIT_RATIO.name()).path("mean").asDouble(), perToken,
+                            m.path(Columns.FALLBACKS.name()).path("mean").asDouble(),
+                    m.path(Columns.WRONG_HITS_USED.name()).path("mean").asDouble());
         }
         w.println("  (" + o.bundle() + ")");
         w.println();

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kvlab.workloads.api.LruCapacity;
 import dev.kvlab.workloads.api.ArrivalSpec;
 import dev.kvlab.workloads.MooncakeTrace;
+import dev.kvlab.workloads.api.LruCapacity;
 import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.RequestSource;
 import dev.kvlab.workloads.api.WorkloadSpec;

@@ -56,6 +56,28 @@ class DashboardFilesTest {
         assertThat(Files.readString(g.resolve("compose.yaml"))).doesNotContainPattern("INIT_ADMIN_TOKEN: [A-Za-z0-9]");
     }
 
+    /**
+     * Every field a panel reads from {@code kvlab_summary} (the summary point of each cell) is a numeric result column of
+     * the registry that the Influx push writes: a renamed or dropped column fails here, not as an empty panel.
+     */
+    @Test
+    void everySummaryFieldAPanelReadsIsAPushedColumn() throws Exception {
+        java.util.regex.Pattern field = java.util.regex.Pattern.compile("(?:mean|max|min|last|sum)\\(\"([a-z0-9_]+)\"\\)");
+        Set<String> pushed = new java.util.HashSet<>();
+        for (dev.kvlab.harness.api.Column<?> c : dev.kvlab.harness.api.Columns.SUMMARY) if (c.numeric()) pushed.add(c.name());
+        List<String> read = new ArrayList<>(), unknown = new ArrayList<>();
+        for (PanelQueries.Target t : PanelQueries.targets(PanelQueries.grafanaDir())) {
+            if (!t.query().contains("\"kvlab_summary\"")) continue;
+            java.util.regex.Matcher m = field.matcher(t.query());
+            while (m.find()) {
+                read.add(m.group(1));
+                if (!pushed.contains(m.group(1))) unknown.add(t.dashboard() + " '" + t.panel() + "': " + m.group(1));
+            }
+        }
+        assertThat(read).as("panels read summary columns").isNotEmpty();
+        assertThat(unknown).as("summary fields that are no numeric column of Columns.SUMMARY").isEmpty();
+    }
+
     @Test
     void everyPanelIsCurrentRawInfluxQlFilteredByEveryVariable() throws Exception {
         Path g = PanelQueries.grafanaDir();

@@ -4,6 +4,7 @@ import dev.kvlab.harness.internal.matrix.MatrixParser;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.CellRunner;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.catalog.Catalog;
 import dev.kvlab.harness.api.catalog.ModelSpec;
@@ -143,18 +144,19 @@ public class LiveCellBench {
     public long cell(Figures f) {
         CellResult r = runner.run(config, System.nanoTime());
         r.requestLog().file().toFile().delete();
-        f.cpu = figure(r, HarnessCpu.FIGURE) / f.iterations;
+        f.cpu = figure(r, Columns.HARNESS_CPU_US_PER_REQUEST.name()) / f.iterations;
         f.loop = figure(r, "harness_loop_cpu_us_per_request") / f.iterations;
         f.io = figure(r, "harness_io_cpu_us_per_request") / f.iterations;
         f.waitCpu = figure(r, "harness_wait_cpu_us_per_request") / f.iterations;
         f.storeCpu = figure(r, "store_call_cpu_us_per_request") / f.iterations;
         lines.add(String.format(Locale.ROOT, "%d requests, %s blocks: harness %.1f us/request (loop %.1f, io %.1f); wait %.1f (spin %.1f),"
                         + " store calls %.1f; jit %.0f ms, gc %.0f ms in the measured phase",
-                r.summary().requests(), dev.kvlab.transport.api.ByteSize.format(((Number) r.extras().get("block_bytes")).longValue()),
-                figure(r, HarnessCpu.FIGURE), figure(r, "harness_loop_cpu_us_per_request"), figure(r, "harness_io_cpu_us_per_request"),
+                r.summary().get(Columns.REQUESTS), dev.kvlab.transport.api.ByteSize.format(((Number) r.extras().get("block_bytes")).longValue()),
+                figure(r, Columns.HARNESS_CPU_US_PER_REQUEST.name()), figure(r, "harness_loop_cpu_us_per_request"), figure(r,
+                        "harness_io_cpu_us_per_request"),
                 figure(r, "harness_wait_cpu_us_per_request"), figure(r, "harness_spin_us_per_request"), figure(r, "store_call_cpu_us_per_request"),
-                figure(r, "jit_compile_ms"), figure(r, "gc_pause_ms")));
-        return r.summary().requests();
+                figure(r, "jit_compile_ms"), figure(r, Columns.GC_PAUSE_MS.name())));
+        return r.summary().get(Columns.REQUESTS);
     }
 
     private static double figure(CellResult r, String name) {

@@ -3,6 +3,7 @@ package dev.kvlab.bench.sim;
 import dev.kvlab.harness.internal.matrix.MatrixParser;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellRunner;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.config.RunConfig;
 import java.nio.file.Files;
@@ -69,8 +70,8 @@ public class SimReplayBenchmark {
     public double replay() {
         CellResult r = runner.run(config, System.nanoTime());
         r.requestLog().file().toFile().delete();
-        simulated = r.summary().simulatedSeconds();
-        speeds.add(simulated / r.summary().wallSeconds());
+        simulated = r.summary().get(Columns.SIMULATED_SECONDS);
+        speeds.add(simulated / r.summary().get(Columns.WALL_SECONDS));
         return simulated;
     }
 

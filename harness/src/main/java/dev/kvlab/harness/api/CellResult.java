@@ -11,7 +11,8 @@ import org.HdrHistogram.Histogram;
  * Everything one cell run produced: its summary, the whole-run histogram and the interval histograms of every
  * {@link Metric} (for {@code .hlog} files; timestamps in the run's own clock), the {@link RequestLog} of one
  * {@link RequestRecord} per measured request (the {@code requests.csv} file, streamed while the run went), and
- * mode-specific extra figures (e.g. the live harness's own per-request overhead).
+ * mode-specific extra figures (e.g. the live harness's own per-request overhead): those of {@link Columns#ROW_EXTRAS} join the
+ * cell's {@code summary.csv} row, the others only its {@code cell.json}.
  *
  * @param config     the resolved config that ran
  * @param summary    the summary row
@@ -24,22 +25,6 @@ import org.HdrHistogram.Histogram;
 public record CellResult(RunConfig config, CellSummary summary, Map<Metric, Histogram> totals,
                          Map<Metric, List<IntervalHistogram>> intervals, RequestLog requestLog,
                          Map<String, Object> extras, Map<String, String> describe) {
-
-    /**
-     * Numeric extras that are also columns of {@code summary.csv}/{@code summary.json} rows (where a cell has them): the
-     * store's own figures (both clocks), the link a live cell decided on, its own overhead figures, and its sim
-     * twin's predictions.
-     */
-    public static final java.util.Set<String> ROW_EXTRAS = java.util.Set.of("store_usage", "store_objects", "store_evicted_objects",
-            "link_measured_bytes_per_s", "link_measured_latency_us",
-            dev.kvlab.harness.internal.live.HarnessCpu.FIGURE, "harness_overhead_us_per_request", "event_lag_p50_us", "event_lag_p99_us", "gc_pause_ms",
-            dev.kvlab.harness.internal.SimTwin.TTFT_P50, dev.kvlab.harness.internal.SimTwin.TTFT_P99,
-            dev.kvlab.harness.internal.SimTwin.FETCH_P50, dev.kvlab.harness.internal.SimTwin.GOODPUT,
-            dev.kvlab.harness.internal.SimTwin.SHARE_AT_P50, dev.kvlab.harness.internal.openai.EngineColumns.PROMPT_TOKENS,
-            dev.kvlab.harness.internal.openai.EngineColumns.CACHED_PROMPT_TOKENS, dev.kvlab.harness.internal.openai.EngineColumns.LOCAL_HIT_RATIO,
-            dev.kvlab.harness.internal.openai.EngineColumns.EXTERNAL_HIT_RATIO, dev.kvlab.harness.internal.openai.EngineColumns.TTFT_GAP_P50,
-            dev.kvlab.harness.internal.openai.EngineColumns.LOOPBACK_TTFT_P50,
-            dev.kvlab.harness.internal.realkv.RealKvColumns.FETCHED_TOKENS, dev.kvlab.harness.internal.realkv.RealKvColumns.KV_BYTES_PER_TOKEN);
 
     public CellResult {
         totals = Collections.unmodifiableMap(totals);

@@ -1,56 +1,52 @@
 package dev.kvlab.harness.api;
 
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * The summary of one cell run: one row of {@code summary.csv} without the matrix runner's {@code cell} and
- * {@code replicate} columns, plus a few extra figures. {@link #columns()} gives the snake_case names in
- * DESIGN.md's column order followed by the extras. Percentiles are HdrHistogram's, in milliseconds; NaN when the
- * metric has no values (e.g. fetch latency in a run that fetched nothing).
+ * {@code replicate} columns, a value for every column of {@link Columns#SUMMARY}, in that order. Read a figure with
+ * {@link #get(Column)} ({@code s.get(Columns.GOODPUT_RPS)}); build one with {@link #builder(Map)}. Percentiles are
+ * HdrHistogram's, in milliseconds; NaN when the metric has no values (e.g. fetch latency in a run that fetched nothing).
  *
- * @param seed                  the run's seed
- * @param mode                  {@code sim} or {@code live}
- * @param cacheState            factor
- * @param tiers                 factor
- * @param policy                factor
- * @param transport             factor
- * @param pd                    factor
- * @param requests              measured requests
- * @param completed             of which completed
- * @param failed                of which failed
- * @param goodputRps            requests per second that met every SLO given (over {@code simulatedSeconds})
- * @param sloAttainment         good / requests
- * @param localHitRatio         prompt tokens served by the local tier / prompt tokens
- * @param remoteHitRatio        prompt tokens fetched from the store (verified) / prompt tokens
- * @param fetchedBytes          bytes fetched from the store
- * @param fallbacks             blocks planned for fetch but recomputed because their fetch failed
- * @param wrongHitsUsed         fetched blocks used that the verifier's audit found wrong (must be 0)
- * @param simulatedSeconds      span of the measured phase in the run's own clock (virtual in sim)
- * @param wallSeconds           wall-clock time of the run, config load to result
- * @param throughputRps         completed / simulatedSeconds
- * @param outputTokensPerSecond output tokens / simulatedSeconds
- * @param remoteAvailableRatio  prompt tokens the store held in continuation of local hits / prompt tokens (before the policy)
- * @param writtenBackBytes      bytes written back to the store
- * @param rejectedBlocks        fetched blocks that failed verification (or expired, or vanished)
- * @param model                 model id
- * @param hardware              hardware id
- * @param instances             engine instances
- * @param tp                    GPUs per instance
- * @param emulated              what is emulated in this run
- * @param prefillGpuMsMean      PD disaggregated, cold: modelled GPU-busy time of the prefill instances per measured request,
- *                              ms (the Mooncake paper's "prefill GPU time"); NaN otherwise (colocated batches mix decode in)
+ * @param percentilesMs p50, p99 and mean (ms) of every metric's whole-run histogram; the latency columns are read off it
+ * @param values        column → value, in {@link Columns#SUMMARY} order
  */
-public record CellSummary(long seed, String mode, String cacheState, String tiers, String policy, String transport, String pd,
-                          long requests, long completed, long failed, Map<Metric, double[]> percentilesMs, double goodputRps,
-                          double sloAttainment, double localHitRatio, double remoteHitRatio, long fetchedBytes, long fallbacks,
-                          long wrongHitsUsed, double simulatedSeconds, double wallSeconds, double throughputRps,
-                          double outputTokensPerSecond, double remoteAvailableRatio, long writtenBackBytes, long rejectedBlocks,
-                          String model, String hardware, int instances, int tp, String emulated, double prefillGpuMsMean) {
+public record CellSummary(Map<Metric, double[]> percentilesMs, Map<Column<?>, Object> values) {
 
-    /** The p50 (index 0) and p99 (index 1) of {@code m} in ms. */
+    public CellSummary {
+        percentilesMs = Collections.unmodifiableMap(new EnumMap<>(percentilesMs));
+        Map<Column<?>, Object> v = new LinkedHashMap<>();
+        for (Column<?> c : Columns.SUMMARY) {
+            if (!values.containsKey(c)) throw new IllegalArgumentException("summary without column " + c.name());
+            v.put(c, c.cast(values.get(c)));
+        }
+        for (Column<?> c : values.keySet())
+            if (!v.containsKey(c)) throw new IllegalArgumentException(c.name() + " is not a summary column (Columns.SUMMARY)");
+        values = Collections.unmodifiableMap(v);
+    }
+
+    /** A summary with {@code percentilesMs}; the latency columns are filled from it, the others put one by one. */
+    public static Builder builder(Map<Metric, double[]> percentilesMs) {
+        return new Builder(percentilesMs);
+    }
+
+    /** The value of {@code c}, a {@link Columns#SUMMARY} column. */
+    public <T> T get(Column<T> c) {
+        if (!values.containsKey(c)) throw new IllegalArgumentException(c.name() + " is not a summary column (Columns.SUMMARY)");
+        return c.type().cast(values.get(c));
+    }
+
+    /** The p50 (index 0) of {@code m} in ms. */
     public double p50Ms(Metric m) {
         return percentilesMs.get(m)[0];
+    }
+
+    /** The p99 (index 1) of {@code m} in ms. */
+    public double p99Ms(Metric m) {
+        return percentilesMs.get(m)[1];
     }
 
     /** The mean of {@code m} in ms (index 2, HdrHistogram's mean; NaN when absent); the Mooncake paper reports means. */
@@ -59,79 +55,43 @@ public record CellSummary(long seed, String mode, String cacheState, String tier
         return p.length > 2 ? p[2] : Double.NaN;
     }
 
-    public double p99Ms(Metric m) {
-        return percentilesMs.get(m)[1];
+    /** The same summary with {@code c} set to {@code v} (the CLI counts wall time from config load). */
+    public <T> CellSummary with(Column<T> c, T v) {
+        Map<Column<?>, Object> m = new LinkedHashMap<>(values);
+        m.put(c, v);
+        return new CellSummary(percentilesMs, m);
     }
 
-    /** The names of the numeric columns of {@link #columns()}, in order (what a figure or a comparison may name as a metric). */
-    public static java.util.List<String> numericColumns() {
-        Map<Metric, double[]> p = new java.util.EnumMap<>(Metric.class);
-        for (Metric m : Metric.values()) p.put(m, new double[3]);
-        CellSummary zero = new CellSummary(0, "", "", "", "", "", "", 0, 0, 0, p, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "", "", 0, 0, "", 0);
-        return zero.columns().entrySet().stream().filter(e -> e.getValue() instanceof Number).map(Map.Entry::getKey).toList();
-    }
-
-    /** The same summary with another wall time (the CLI counts from config load). */
-    public CellSummary withWallSeconds(double w) {
-        return new CellSummary(seed, mode, cacheState, tiers, policy, transport, pd, requests, completed, failed, percentilesMs,
-                goodputRps, sloAttainment, localHitRatio, remoteHitRatio, fetchedBytes, fallbacks, wrongHitsUsed, simulatedSeconds,
-                w, throughputRps, outputTokensPerSecond, remoteAvailableRatio, writtenBackBytes, rejectedBlocks, model, hardware,
-                instances, tp, emulated, prefillGpuMsMean);
-    }
-
-    /**
-     * Column name → value, in {@code summary.csv} order: {@code seed, mode, cache_state, tiers, policy, transport,
-     * pd, requests, completed, failed, ttft_p50_ms, ttft_p99_ms, tpot_p50_ms, tpot_p99_ms, itl_p50_ms, itl_p99_ms,
-     * e2el_p99_ms, goodput_rps, slo_attainment, local_hit_ratio, remote_hit_ratio, fetched_bytes, fallbacks,
-     * wrong_hits_used}, then the extras ({@code ttft_mean_ms}, {@code prefill_gpu_ms_mean}, the other percentiles, simulated_seconds, wall_seconds, …).
-     */
+    /** Column name → value, in {@code summary.csv} order ({@link Columns#SUMMARY}). */
     public Map<String, Object> columns() {
         Map<String, Object> c = new LinkedHashMap<>();
-        c.put("seed", seed);
-        c.put("mode", mode);
-        c.put("cache_state", cacheState);
-        c.put("tiers", tiers);
-        c.put("policy", policy);
-        c.put("transport", transport);
-        c.put("pd", pd);
-        c.put("requests", requests);
-        c.put("completed", completed);
-        c.put("failed", failed);
-        c.put("ttft_p50_ms", p50Ms(Metric.TTFT));
-        c.put("ttft_p99_ms", p99Ms(Metric.TTFT));
-        c.put("tpot_p50_ms", p50Ms(Metric.TPOT));
-        c.put("tpot_p99_ms", p99Ms(Metric.TPOT));
-        c.put("itl_p50_ms", p50Ms(Metric.ITL));
-        c.put("itl_p99_ms", p99Ms(Metric.ITL));
-        c.put("e2el_p99_ms", p99Ms(Metric.E2EL));
-        c.put("goodput_rps", goodputRps);
-        c.put("slo_attainment", sloAttainment);
-        c.put("local_hit_ratio", localHitRatio);
-        c.put("remote_hit_ratio", remoteHitRatio);
-        c.put("fetched_bytes", fetchedBytes);
-        c.put("fallbacks", fallbacks);
-        c.put("wrong_hits_used", wrongHitsUsed);
-        c.put("ttft_mean_ms", meanMs(Metric.TTFT));
-        c.put("prefill_gpu_ms_mean", prefillGpuMsMean);
-        c.put("e2el_p50_ms", p50Ms(Metric.E2EL));
-        c.put("tbt_p50_ms", p50Ms(Metric.TBT));
-        c.put("tbt_p99_ms", p99Ms(Metric.TBT));
-        c.put("queue_p50_ms", p50Ms(Metric.QUEUE));
-        c.put("queue_p99_ms", p99Ms(Metric.QUEUE));
-        c.put("fetch_p50_ms", p50Ms(Metric.FETCH));
-        c.put("fetch_p99_ms", p99Ms(Metric.FETCH));
-        c.put("simulated_seconds", simulatedSeconds);
-        c.put("wall_seconds", wallSeconds);
-        c.put("throughput_rps", throughputRps);
-        c.put("output_tokens_per_s", outputTokensPerSecond);
-        c.put("remote_available_ratio", remoteAvailableRatio);
-        c.put("written_back_bytes", writtenBackBytes);
-        c.put("rejected_blocks", rejectedBlocks);
-        c.put("model", model);
-        c.put("hardware", hardware);
-        c.put("instances", instances);
-        c.put("tp", tp);
-        c.put("emulated", emulated);
+        values.forEach((k, v) -> c.put(k.name(), v));
         return c;
+    }
+
+    /** Puts a summary's columns one by one; {@link #build()} refuses a summary that misses one. */
+    public static final class Builder {
+        private final Map<Metric, double[]> percentilesMs;
+        private final Map<Column<?>, Object> values = new LinkedHashMap<>();
+
+        private Builder(Map<Metric, double[]> percentilesMs) {
+            this.percentilesMs = percentilesMs;
+            for (Column<?> c : Columns.SUMMARY) {
+                Column.Latency l = c.latency();
+                if (l == null) continue;
+                double[] p = percentilesMs.get(l.metric());
+                int i = l.stat().ordinal(); // p50, p99, mean
+                values.put(c, p.length > i ? p[i] : Double.NaN);
+            }
+        }
+
+        public <T> Builder put(Column<T> c, T v) {
+            values.put(c, c.cast(v));
+            return this;
+        }
+
+        public CellSummary build() {
+            return new CellSummary(percentilesMs, values);
+        }
     }
 }

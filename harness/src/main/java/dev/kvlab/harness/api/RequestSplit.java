@@ -40,7 +40,7 @@ public final class RequestSplit {
             List<CellRun> runs = new ArrayList<>();
             for (CellRun r : c.runs()) {
                 String kind = Targets.kindOf(r.config());
-                if (!"openai".equals(kind))
+                if (!Targets.OPENAI.equals(kind))
                     throw new BadInputException(flag + ": cell " + c.id() + ": key 'target.kind' is '" + kind + "': only openai cells can be split by"
                             + " requests (the emulated model's single engine state cannot be split across hosts); use --split runs");
                 checkArrival(r.config(), k -> flag + ": cell " + c.id());

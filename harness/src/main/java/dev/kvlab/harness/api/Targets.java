@@ -14,6 +14,10 @@ public final class Targets {
 
     /** The kind of a config without a {@code target} block: today's serving model on the sim or live clock. */
     public static final String EMULATED = "emulated";
+    /** The kind of an OpenAI-compatible HTTP endpoint (vLLM, SGLang, llama-server, ...). */
+    public static final String OPENAI = "openai";
+    /** The kind of llama.cpp in-process, its KV blocks in kvlab's store. */
+    public static final String LLAMA = "llama.cpp";
 
     private final List<TargetProvider> providers = new ArrayList<>();
 

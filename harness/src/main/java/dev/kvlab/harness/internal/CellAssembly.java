@@ -2,6 +2,7 @@ package dev.kvlab.harness.internal;
 
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellSummary;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.config.CacheState;
 import dev.kvlab.harness.api.config.Pd;
@@ -31,7 +32,7 @@ public final class CellAssembly {
         for (Metric metric : Metric.values()) totals.put(metric, m.total(metric));
         Map<String, Object> extras = new LinkedHashMap<>();
         var rs = remote.stats();
-        extras.put("warmup_requests", warmupRequests);
+        extras.put(Columns.WARMUP_REQUESTS.name(), warmupRequests);
         extras.put("verified_blocks", rs.verifiedBlocks());
         extras.put("written_back_blocks", rs.writtenBlocks());
         extras.put("write_back_skipped", rs.writeSkipped());
@@ -49,7 +50,8 @@ public final class CellAssembly {
         extras.put("iterations", iterations);
         extras.put("hbm_blocks_per_instance", plan.hbmKvBlocks());
         extras.put("hbm_evictions", evictions);
-        extras.put("gpu_utilization", summary.simulatedSeconds() > 0 ? busy / (model.instances().size() * summary.simulatedSeconds()) : Double.NaN);
+        extras.put("gpu_utilization",
+                summary.get(Columns.SIMULATED_SECONDS) > 0 ? busy / (model.instances().size() * summary.get(Columns.SIMULATED_SECONDS)) : Double.NaN);
         extras.putAll(clockExtras);
         Map<String, String> d = new LinkedHashMap<>(describe);
         d.put("workload", plan.workload().describe());

@@ -1,13 +1,13 @@
 package dev.kvlab.harness.internal;
 
-import dev.kvlab.workloads.api.ArrivalProcess;
-import dev.kvlab.harness.internal.engine.EventLoop;
 import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.internal.engine.EventLoop;
 import dev.kvlab.harness.internal.engine.Server;
 import dev.kvlab.harness.internal.engine.ServingListener;
 import dev.kvlab.harness.internal.engine.WorkloadDriver;
 import dev.kvlab.harness.internal.measure.Measurement;
 import dev.kvlab.store.api.MasterStats;
+import dev.kvlab.workloads.api.ArrivalProcess;
 import java.util.Map;
 import java.util.function.LongSupplier;
 
@@ -59,7 +59,7 @@ public interface CellClock {
 
     /**
      * The target's own counters over the measured phase so far, by summary column (a real engine's cache counters,
-     * {@link dev.kvlab.harness.internal.openai.EngineColumns}); empty where the target has none. Loop thread.
+     * {@link dev.kvlab.harness.api.Columns#ENGINE_LOCAL_HIT_RATIO}, ...); empty where the target has none. Loop thread.
      */
     default Map<String, Double> engineCounters() {
         return Map.of();

@@ -2,9 +2,10 @@ package dev.kvlab.harness.internal;
 
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.config.CacheState;
-import dev.kvlab.harness.internal.engine.ServingListener;
 import dev.kvlab.harness.internal.engine.Server;
+import dev.kvlab.harness.internal.engine.ServingListener;
 import dev.kvlab.harness.internal.engine.WorkloadDriver;
 import dev.kvlab.harness.internal.measure.EarlyStop;
 import dev.kvlab.harness.internal.measure.Measurement;
@@ -76,10 +77,10 @@ public final class CellSteps {
         }
         MasterStats ms = clock.masterStats();
         if (ms != null) {
-            extras.put("store_objects", ms.objects());
-            extras.put("store_evicted_objects", ms.evictedObjects());
+            extras.put(Columns.STORE_OBJECTS.name(), ms.objects());
+            extras.put(Columns.STORE_EVICTED_OBJECTS.name(), ms.evictedObjects());
             extras.put("store_eviction_runs", ms.evictionRuns());
-            extras.put("store_usage", ms.usage());
+            extras.put(Columns.STORE_USAGE.name(), ms.usage());
         }
         Map<String, String> describe = new LinkedHashMap<>();
         describe.put("clock", clock.describe());

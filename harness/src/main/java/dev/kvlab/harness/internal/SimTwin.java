@@ -2,6 +2,7 @@ package dev.kvlab.harness.internal;
 
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellSummary;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.internal.sim.SimCell;
 import dev.kvlab.transport.api.TransportModel;
@@ -12,13 +13,9 @@ import java.util.Map;
  * The sim twin of a live cell: the same plan (seed, workload, model, store settings, fault) on the sim clock, its
  * data path costed by the link the live cell measured on this machine at its start, its metadata round trip the
  * one the live cell measured. What the sim predicts for the live cell, next to what the
- * live cell measured: the {@code twin_*} figures of its summary row.
+ * live cell measured: the {@code twin_*} figures of its summary row ({@link Columns#TWIN_TTFT_P50}, ...).
  */
 public final class SimTwin {
-
-    /** Column names of the twin's figures in a live cell's row (defined here only). */
-    public static final String TTFT_P50 = "twin_ttft_p50_ms", TTFT_P99 = "twin_ttft_p99_ms", FETCH_P50 = "twin_fetch_p50_ms",
-            GOODPUT = "twin_goodput_rps", MODEL = "twin_transport_model", SHARE_AT_P50 = "twin_ttft_p50_live_share";
 
     private SimTwin() {}
 
@@ -32,11 +29,11 @@ public final class SimTwin {
         CellSummary t = twin.summary();
         Map<String, Object> extras = new LinkedHashMap<>(live.extras());
         extras.putAll(more);
-        extras.put(TTFT_P50, t.p50Ms(Metric.TTFT));
-        extras.put(TTFT_P99, t.p99Ms(Metric.TTFT));
-        extras.put(FETCH_P50, t.p50Ms(Metric.FETCH));
-        extras.put(GOODPUT, t.goodputRps());
-        extras.put(MODEL, link.name());
+        Columns.TWIN_TTFT_P50.put(extras, t.p50Ms(Metric.TTFT));
+        Columns.TWIN_TTFT_P99.put(extras, t.p99Ms(Metric.TTFT));
+        Columns.TWIN_FETCH_P50.put(extras, t.p50Ms(Metric.FETCH));
+        Columns.TWIN_GOODPUT_RPS.put(extras, t.get(Columns.GOODPUT_RPS));
+        Columns.TWIN_TRANSPORT_MODEL.put(extras, link.name());
         // where the twin's p50 falls in the live distribution: 0.5 is a perfect match; near it but off in value means
         // the p50 sits on the edge between two modes (hits and misses) of the TTFT distribution
         double p50 = t.p50Ms(Metric.TTFT);
@@ -46,7 +43,7 @@ public final class SimTwin {
             n++;
             if (r.ttftMs() <= p50) below++;
         }
-        extras.put(SHARE_AT_P50, n == 0 || !Double.isFinite(p50) ? Double.NaN : (double) below / n);
+        Columns.TWIN_TTFT_P50_LIVE_SHARE.put(extras, n == 0 || !Double.isFinite(p50) ? Double.NaN : (double) below / n);
         return new CellResult(live.config(), live.summary(), live.totals(), live.intervals(), live.requestLog(), extras, live.describe());
     }
 }

@@ -1,6 +1,7 @@
 package dev.kvlab.harness.bundle;
 
 import dev.kvlab.harness.internal.matrix.MatrixParser;
+import dev.kvlab.harness.api.Columns;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -58,7 +59,7 @@ class BundleWriterTest {
     static final class Recorder implements RunListener {
         @Override public void runStarted(RunStart s) { events.add("run " + s.runId() + " " + s.matrix().runs().size()); }
         @Override public void cellStarted(String id, CellRun c) { events.add("start " + c.label()); }
-        @Override public void cellFinished(String id, CellRun c, CellResult r) { events.add("finish " + c.label() + " " + r.summary().completed()); }
+        @Override public void cellFinished(String id, CellRun c, CellResult r) { events.add("finish " + c.label() + " " + r.summary().get(Columns.COMPLETED)); }
         @Override public void runFinished(RunEnd e) { events.add("end " + e.ok() + " " + e.bundle().getFileName()); }
     }
 

@@ -1,6 +1,7 @@
 package dev.kvlab.harness.capacity;
 
 import dev.kvlab.harness.internal.matrix.MatrixParser;
+import dev.kvlab.harness.api.Columns;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -104,7 +105,7 @@ class CapacitySearchTest {
         assertThat(BundleVerifier.verify(o.bundle())).isEmpty();
         // the figure is reproducible: the plain cell (no capacity block) at the capacity attains the same
         CellResult again = new CellRunner().run(plainRun(t, ISO.replace("SLO", String.valueOf(ttft[0] + e2el)), c.get("capacity").asText()));
-        assertThat(again.summary().sloAttainment()).isEqualTo(c.get("slo_attainment").asDouble());
+        assertThat(again.summary().get(Columns.SLO_ATTAINMENT)).isEqualTo(c.get("slo_attainment").asDouble());
     }
 
     static dev.kvlab.harness.api.config.RunConfig plainRun(Path t, String yaml, String load) throws Exception {
@@ -177,25 +178,9 @@ class CapacitySearchTest {
             CellResult r = real.run(c, w, o);
             CellSummary s = r.summary();
             double a = attainment.applyAsDouble(c.workload().arrival().rate());
-            CellSummary x = with(s, "sloAttainment", Math.round(a * s.requests()) / (double) s.requests());
+            CellSummary x = s.with(Columns.SLO_ATTAINMENT, Math.round(a * s.get(Columns.REQUESTS)) / (double) s.get(Columns.REQUESTS));
             return r.withSummary(x);
         };
-    }
-
-    /** A copy of record {@code s} with one component replaced (by its canonical constructor). */
-    static CellSummary with(CellSummary s, String component, Object value) {
-        try {
-            var comps = CellSummary.class.getRecordComponents();
-            Object[] args = new Object[comps.length];
-            Class<?>[] types = new Class<?>[comps.length];
-            for (int i = 0; i < comps.length; i++) {
-                types[i] = comps[i].getType();
-                args[i] = comps[i].getName().equals(component) ? value : comps[i].getAccessor().invoke(s);
-            }
-            return CellSummary.class.getDeclaredConstructor(types).newInstance(args);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     @Test

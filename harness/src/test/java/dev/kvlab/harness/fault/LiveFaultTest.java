@@ -1,5 +1,6 @@
 package dev.kvlab.harness.fault;
 
+import dev.kvlab.harness.api.Columns;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvlab.harness.api.CellResult;
@@ -72,14 +73,14 @@ class LiveFaultTest {
     void everyRequestCompletesNoWrongHitIsUsedAndTheFaultShows(String fault, int replicas, boolean fallsBack) {
         CellResult r = run("fault=" + fault, "store.replicas=" + replicas, "fault_params.link_loss=0.5");
         CellSummary s = r.summary();
-        assertThat(s.completed()).as("%s: every request completes", fault).isEqualTo(s.requests());
-        assertThat(s.failed()).isZero();
-        assertThat(s.wrongHitsUsed()).isZero();
+        assertThat(s.get(Columns.COMPLETED)).as("%s: every request completes", fault).isEqualTo(s.get(Columns.REQUESTS));
+        assertThat(s.get(Columns.FAILED)).isZero();
+        assertThat(s.get(Columns.WRONG_HITS_USED)).isZero();
         assertThat((long) r.extras().get("audit_hits_checked")).as("the audit saw the hits").isPositive();
         assertThat((long) r.extras().get("audit_wrong_hits")).isZero();
-        assertThat((double) r.extras().get("fault_at_s")).as("strike time").isPositive().isLessThan(s.simulatedSeconds());
+        assertThat((double) r.extras().get("fault_at_s")).as("strike time").isPositive().isLessThan(s.get(Columns.SIMULATED_SECONDS));
         assertThat(r.extras()).doesNotContainKey("fault_error");
-        if (fallsBack) assertThat(s.fallbacks()).as("%s: fallbacks", fault).isPositive();
+        if (fallsBack) assertThat(s.get(Columns.FALLBACKS)).as("%s: fallbacks", fault).isPositive();
         switch (fault) {
             case "node-crash" -> {
                 assertThat(r.extras().get("fault_nodes_killed")).isEqualTo(2L);

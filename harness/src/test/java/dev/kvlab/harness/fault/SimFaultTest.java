@@ -1,5 +1,6 @@
 package dev.kvlab.harness.fault;
 
+import dev.kvlab.harness.api.Columns;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -56,15 +57,15 @@ class SimFaultTest {
         for (int replicas = 1; replicas <= 2; replicas++) {
             CellResult r = run("fault=" + fault, "store.replicas=" + replicas, "fault_params.corrupt_fraction=1.0");
             CellSummary s = r.summary();
-            assertThat(s.completed()).as("%s r%d: every request completes", fault, replicas).isEqualTo(s.requests());
-            assertThat(s.failed()).isZero();
-            assertThat(s.wrongHitsUsed()).isZero();
-            assertThat(s.fallbacks()).as("%s r%d: fallbacks", fault, replicas).isPositive();
+            assertThat(s.get(Columns.COMPLETED)).as("%s r%d: every request completes", fault, replicas).isEqualTo(s.get(Columns.REQUESTS));
+            assertThat(s.get(Columns.FAILED)).isZero();
+            assertThat(s.get(Columns.WRONG_HITS_USED)).isZero();
+            assertThat(s.get(Columns.FALLBACKS)).as("%s r%d: fallbacks", fault, replicas).isPositive();
             assertThat(r.extras().get("fault")).isEqualTo(fault);
-            assertThat((double) r.extras().get("fault_at_s")).as("strike time recorded").isPositive().isLessThan(s.simulatedSeconds());
+            assertThat((double) r.extras().get("fault_at_s")).as("strike time recorded").isPositive().isLessThan(s.get(Columns.SIMULATED_SECONDS));
         }
         CellSummary none = run("fault=none").summary();
-        assertThat(none.fallbacks()).as("no fault, no fallbacks").isZero();
+        assertThat(none.get(Columns.FALLBACKS)).as("no fault, no fallbacks").isZero();
     }
 
     @Test
@@ -72,7 +73,7 @@ class SimFaultTest {
         CellSummary none = run().summary();
         CellResult r = run("fault=link-delay", "fault_params.link_delay=100ms", "fault_params.duration=10s");
         assertThat(r.summary().p99Ms(dev.kvlab.harness.api.Metric.FETCH)).isGreaterThan(none.p99Ms(dev.kvlab.harness.api.Metric.FETCH) + 90);
-        assertThat(r.summary().completed()).isEqualTo(r.summary().requests());
+        assertThat(r.summary().get(Columns.COMPLETED)).isEqualTo(r.summary().get(Columns.REQUESTS));
         assertThat((double) r.extras().get("fault_end_s") - (double) r.extras().get("fault_at_s")).isEqualTo(10.0);
     }
 
@@ -80,24 +81,24 @@ class SimFaultTest {
     void aMasterRestartLosesTheMetadataButNothingWrongIsServed() {
         CellResult r = run("fault=master-restart");
         CellSummary none = run().summary();
-        assertThat(r.summary().completed()).isEqualTo(r.summary().requests());
-        assertThat(r.summary().wrongHitsUsed()).isZero();
-        assertThat(r.summary().remoteHitRatio()).as("what was cached before the restart is gone").isLessThan(none.remoteHitRatio());
+        assertThat(r.summary().get(Columns.COMPLETED)).isEqualTo(r.summary().get(Columns.REQUESTS));
+        assertThat(r.summary().get(Columns.WRONG_HITS_USED)).isZero();
+        assertThat(r.summary().get(Columns.REMOTE_HIT_RATIO)).as("what was cached before the restart is gone").isLessThan(none.get(Columns.REMOTE_HIT_RATIO));
     }
 
     @Test
     void aFaultCellIsDeterministic() {
         CellResult a = run("fault=corrupt", "seed=3"), b = run("fault=corrupt", "seed=3");
-        assertThat(a.summary().withWallSeconds(0).columns()).isEqualTo(b.summary().withWallSeconds(0).columns());
-        assertThat(a.summary().fallbacks()).isPositive();
+        assertThat(a.summary().with(Columns.WALL_SECONDS, 0.0).columns()).isEqualTo(b.summary().with(Columns.WALL_SECONDS, 0.0).columns());
+        assertThat(a.summary().get(Columns.FALLBACKS)).isPositive();
         assertThat(a.requests()).isEqualTo(b.requests());
     }
 
     @Test
     void replicasReduceWhatACrashLoses() {
-        long r1 = run("fault=node-crash", "store.replicas=1").summary().fallbacks();
-        long r2 = run("fault=node-crash", "store.replicas=2").summary().fallbacks();
-        long r2one = run("fault=node-crash", "store.replicas=2", "fault_params.nodes_hit=1").summary().fallbacks();
+        long r1 = run("fault=node-crash", "store.replicas=1").summary().get(Columns.FALLBACKS);
+        long r2 = run("fault=node-crash", "store.replicas=2").summary().get(Columns.FALLBACKS);
+        long r2one = run("fault=node-crash", "store.replicas=2", "fault_params.nodes_hit=1").summary().get(Columns.FALLBACKS);
         assertThat(r2).isLessThan(r1);
         assertThat(r2one).as("one crash with two replicas loses nothing").isZero();
     }

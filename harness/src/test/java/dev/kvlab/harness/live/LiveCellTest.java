@@ -1,5 +1,6 @@
 package dev.kvlab.harness.live;
 
+import dev.kvlab.harness.api.Columns;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvlab.harness.api.CellResult;
@@ -56,12 +57,12 @@ class LiveCellTest {
     void realBytesOverTcpAreFetchedVerifiedAndMeasured() {
         CellResult r = new CellRunner().run(config("tiers=remote-only", "policy=fetch"));
         var s = r.summary();
-        assertThat(s.mode()).isEqualTo("live");
-        assertThat(s.completed()).isEqualTo(12);
-        assertThat(s.wrongHitsUsed()).isZero();
-        assertThat(s.fetchedBytes()).isPositive().isEqualTo((Long) r.extras().get("verified_blocks") * 64L * 12_288);
-        assertThat(s.remoteHitRatio()).isGreaterThan(0.2);
-        assertThat(s.writtenBackBytes()).isPositive();
+        assertThat(s.get(Columns.MODE)).isEqualTo("live");
+        assertThat(s.get(Columns.COMPLETED)).isEqualTo(12);
+        assertThat(s.get(Columns.WRONG_HITS_USED)).isZero();
+        assertThat(s.get(Columns.FETCHED_BYTES)).isPositive().isEqualTo((Long) r.extras().get("verified_blocks") * 64L * 12_288);
+        assertThat(s.get(Columns.REMOTE_HIT_RATIO)).isGreaterThan(0.2);
+        assertThat(s.get(Columns.WRITTEN_BACK_BYTES)).isPositive();
         assertThat((Double) r.extras().get("harness_overhead_us_per_request")).isPositive();
         // the harness's CPU: its loop's work and its I/O tasks, the store calls and byte work in them apart
         double cpu = (Double) r.extras().get("harness_cpu_us_per_request"), loop = (Double) r.extras().get("harness_loop_cpu_us_per_request"),
@@ -73,8 +74,8 @@ class LiveCellTest {
         assertThat((Double) r.extras().get("harness_wait_cpu_us_per_request")).isNotNegative();
         assertThat(r.extras().get("store_backend")).isEqualTo("bundled/tcp");
         assertThat(r.extras()).doesNotContainKey("io_error");
-        assertThat(s.simulatedSeconds()).isGreaterThan(0.3);
-        assertThat(s.emulated()).contains("gpu time");
+        assertThat(s.get(Columns.SIMULATED_SECONDS)).isGreaterThan(0.3);
+        assertThat(s.get(Columns.EMULATED_PARTS)).contains("gpu time");
         assertThat((Long) r.extras().get("audit_hits_checked")).as("every hit went through the independent audit").isPositive();
         assertThat((Long) r.extras().get("audit_wrong_hits")).isZero();
         assertThat((Long) r.extras().get("audit_unaudited_blocks")).as("every block used was written by this cell").isZero();
@@ -120,14 +121,14 @@ class LiveCellTest {
         assertThat(f.extras().get("early_stop_verdict")).isEqualTo("fail");
         for (CellResult r : java.util.List.of(p, f)) {
             assertThat(r.extras().get("early_stop_decided_at")).isEqualTo(50L);
-            assertThat(r.summary().completed()).isBetween(50L, 52L); // the two users' requests in flight finish
+            assertThat(r.summary().get(Columns.COMPLETED)).isBetween(50L, 52L); // the two users' requests in flight finish
         }
-        assertThat(p.summary().sloAttainment()).isEqualTo(1.0);
-        assertThat(f.summary().sloAttainment()).isEqualTo(0.0);
+        assertThat(p.summary().get(Columns.SLO_ATTAINMENT)).isEqualTo(1.0);
+        assertThat(f.summary().get(Columns.SLO_ATTAINMENT)).isEqualTo(0.0);
         // without it every request runs
         java.util.List<String> full = new java.util.ArrayList<>(java.util.List.of(small).subList(0, 3));
         full.add("slo.ttft_ms=60000");
-        assertThat(new CellRunner().run(config(full.toArray(String[]::new))).summary().completed()).isEqualTo(240);
+        assertThat(new CellRunner().run(config(full.toArray(String[]::new))).summary().get(Columns.COMPLETED)).isEqualTo(240);
     }
 
     @Test
@@ -136,17 +137,17 @@ class LiveCellTest {
         RunConfig c = config("tiers=remote-only", "policy=fetch");
         CellResult r = new LiveCell(RunValidator.plan(c, k -> null), Corrupting::new).run(System.nanoTime());
         var s = r.summary();
-        assertThat(s.completed()).isEqualTo(12);
-        assertThat(s.rejectedBlocks()).isPositive();
-        assertThat(s.fallbacks()).isPositive();
+        assertThat(s.get(Columns.COMPLETED)).isEqualTo(12);
+        assertThat(s.get(Columns.REJECTED_BLOCKS)).isPositive();
+        assertThat(s.get(Columns.FALLBACKS)).isPositive();
         assertThat((Long) r.extras().get("audit_wrong_hits")).as("the audit saw the corrupt hits the backend returned").isPositive();
-        assertThat(s.wrongHitsUsed()).as("and none of them was used").isZero();
+        assertThat(s.get(Columns.WRONG_HITS_USED)).as("and none of them was used").isZero();
     }
 
     @Test
     void pdHandoffMovesRealBytes() {
         CellResult r = new CellRunner().run(config("pd=disaggregated", "tiers=none"));
-        assertThat(r.summary().completed()).isEqualTo(12);
+        assertThat(r.summary().get(Columns.COMPLETED)).isEqualTo(12);
         assertThat((Long) r.extras().get("handoff_bytes")).isPositive();
         assertThat(r.extras()).doesNotContainKey("io_error");
     }

@@ -1,5 +1,6 @@
 package dev.kvlab.harness.metrics;
 
+import dev.kvlab.harness.api.Columns;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvlab.harness.api.CellResult;
@@ -39,13 +40,13 @@ class CellSamplerTest {
         CellSample s = sampler.latest();
         assertThat(s.last()).isTrue();
         assertThat(sampler.samples()).isGreaterThan(1);
-        assertThat(s.requests()).isEqualTo(plain.summary().requests());
-        assertThat(s.completed()).isEqualTo(plain.summary().completed());
-        assertThat(s.fetchedBytes()).isEqualTo(plain.summary().fetchedBytes()).isPositive();
-        assertThat(s.fallbacks()).isEqualTo(plain.summary().fallbacks());
+        assertThat(s.requests()).isEqualTo(plain.summary().get(Columns.REQUESTS));
+        assertThat(s.completed()).isEqualTo(plain.summary().get(Columns.COMPLETED));
+        assertThat(s.fetchedBytes()).isEqualTo(plain.summary().get(Columns.FETCHED_BYTES)).isPositive();
+        assertThat(s.fallbacks()).isEqualTo(plain.summary().get(Columns.FALLBACKS));
         assertThat(s.wrongHitsUsed()).isZero();
-        assertThat(s.remoteHitRatio()).isEqualTo(plain.summary().remoteHitRatio());
-        assertThat(s.runSeconds()).isEqualTo(plain.summary().simulatedSeconds(), org.assertj.core.data.Offset.offset(1.0));
+        assertThat(s.remoteHitRatio()).isEqualTo(plain.summary().get(Columns.REMOTE_HIT_RATIO));
+        assertThat(s.runSeconds()).isEqualTo(plain.summary().get(Columns.SIMULATED_SECONDS), org.assertj.core.data.Offset.offset(1.0));
         assertThat(s.inFlight()).isZero();
         assertThat(s.store()).isNotNull();
         assertThat(s.store().objects()).isEqualTo(((Number) plain.extras().get("store_objects")).longValue());
@@ -90,8 +91,8 @@ class CellSamplerTest {
         CellResult r = new CellRunner().run(c, System.nanoTime(), sampler);
         CellSample s = sampler.latest();
         assertThat(s.last()).isTrue();
-        assertThat(s.completed()).isEqualTo(r.summary().completed()).isPositive();
-        assertThat(s.fetchedBytes()).isEqualTo(r.summary().fetchedBytes());
+        assertThat(s.completed()).isEqualTo(r.summary().get(Columns.COMPLETED)).isPositive();
+        assertThat(s.fetchedBytes()).isEqualTo(r.summary().get(Columns.FETCHED_BYTES));
         // the bundled store's master runs in this JVM: its own counters are published for live cells too
         assertThat(s.store()).as("the live store's stats").isNotNull();
         assertThat(s.store().objects()).isPositive();
@@ -111,11 +112,11 @@ class CellSamplerTest {
             Gauge completed = reg.get("kvlab.cell.requests").tag("state", "completed").tag("cell", "c01-base").tag("workload_rate", "3").gauge();
             assertThat(completed.value()).isNaN(); // before the first sample: nothing to publish
             CellResult r = new CellRunner().run(c, System.nanoTime(), sampler);
-            assertThat(completed.value()).isEqualTo(r.summary().completed());
+            assertThat(completed.value()).isEqualTo((double) r.summary().get(Columns.COMPLETED));
             assertThat(reg.get("kvlab.cell.goodput").gauge().value()).isPositive();
             assertThat(reg.get("kvlab.cell.latency").tag("metric", "ttft").tag("stat", "p99").gauge().value()).isPositive();
             assertThat(reg.get("kvlab.store.objects").gauge().value()).isPositive();
-            assertThat(reg.get("kvlab.cell.hit.ratio").tag("tier", "local").gauge().value()).isEqualTo(r.summary().localHitRatio());
+            assertThat(reg.get("kvlab.cell.hit.ratio").tag("tier", "local").gauge().value()).isEqualTo(r.summary().get(Columns.LOCAL_HIT_RATIO));
             assertThat(meters.meters()).allSatisfy(m -> assertThat(m.getId().getTag("run")).isEqualTo("run-1"));
             assertThat(meters.meters()).allSatisfy(m -> assertThat(m.getId().getTag("tiers")).isEqualTo(c.tiers().label()));
         }

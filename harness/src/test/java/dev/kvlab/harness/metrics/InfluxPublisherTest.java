@@ -1,5 +1,6 @@
 package dev.kvlab.harness.metrics;
 
+import dev.kvlab.harness.api.Columns;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -78,10 +79,10 @@ class InfluxPublisherTest {
                 // live: the final push carries the measured phase's final counters, at wall-clock time
                 Map<String, JsonNode> done = row(influx, "SELECT last(\"value\") FROM \"kvlab_cell_requests\" WHERE \"cell\" = '" + cell
                         + "' AND \"state\" = 'completed' AND time > now() - 1h");
-                assertThat(done.get("last").asLong()).isEqualTo(res.summary().completed());
+                assertThat(done.get("last").asLong()).isEqualTo(res.summary().get(Columns.COMPLETED));
                 assertThat(done.get("time").asLong()).isBetween(t0, t1 + 1000);
                 Map<String, JsonNode> bytes = row(influx, "SELECT last(\"value\") FROM \"kvlab_cell_fetched_bytes\" WHERE \"cell\" = '" + cell + "'");
-                assertThat(bytes.get("last").asLong()).isEqualTo(res.summary().fetchedBytes());
+                assertThat(bytes.get("last").asLong()).isEqualTo(res.summary().get(Columns.FETCHED_BYTES));
                 Map<String, JsonNode> objects = row(influx, "SELECT last(\"value\") FROM \"kvlab_store_objects\" WHERE \"cell\" = '" + cell + "'");
                 assertThat(objects.get("last").asLong()).isEqualTo(((Number) res.extras().get("store_objects")).longValue());
             }
@@ -99,7 +100,7 @@ class InfluxPublisherTest {
         try (pub) {
             ran = SimRuns.run("20261129-000000-downtest-000002", pub);
         }
-        assertThat(ran).hasSize(3).allSatisfy(r -> assertThat(r.result().summary().completed()).isPositive());
+        assertThat(ran).hasSize(3).allSatisfy(r -> assertThat(r.result().summary().get(Columns.COMPLETED)).isPositive());
         assertThat(pub.health().droppedPoints()).isEqualTo(3);
         assertThat(pub.health().droppedPushes()).isGreaterThanOrEqualTo(3).isEqualTo(pub.health().pushes());
         assertThat(pub.manifestSection()).containsEntry("dropped_summary_points", 3L).containsKey("first_error");

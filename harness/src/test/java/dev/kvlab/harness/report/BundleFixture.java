@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellRunner;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.IntervalHistogram;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.RequestRecord;
@@ -131,7 +132,7 @@ final class BundleFixture {
                     if (!pseudo.contains(key)) t.set(key, v, "fixture factor");
                 });
                 CellResult r = new CellRunner().run(t.bind());
-                mc.put("mode", r.summary().mode());
+                mc.put("mode", r.summary().get(Columns.MODE));
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("cell", id);
                 row.put("replicate", k);

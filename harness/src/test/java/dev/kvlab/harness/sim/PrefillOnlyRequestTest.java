@@ -1,5 +1,6 @@
 package dev.kvlab.harness.sim;
 
+import dev.kvlab.harness.api.Columns;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvlab.harness.api.CellResult;
@@ -26,8 +27,8 @@ class PrefillOnlyRequestTest {
         ConfigTree t = ConfigTree.load(Path.of("..", "ablations", "trace-replay.yaml"));
         t.set("workload.trace", trace.toString(), "test");
         CellResult r = new CellRunner().run(t.bind());
-        assertThat(r.summary().requests()).isEqualTo(3);
-        assertThat(r.summary().completed()).isEqualTo(3);
+        assertThat(r.summary().get(Columns.REQUESTS)).isEqualTo(3);
+        assertThat(r.summary().get(Columns.COMPLETED)).isEqualTo(3);
         assertThat(r.requests()).filteredOn(q -> q.id() != 1).allSatisfy(q -> {
             assertThat(q.ttftMs()).isPositive();
             assertThat(q.e2elMs()).isEqualTo(q.ttftMs());

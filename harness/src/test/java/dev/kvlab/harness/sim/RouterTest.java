@@ -1,5 +1,6 @@
 package dev.kvlab.harness.sim;
 
+import dev.kvlab.harness.api.Columns;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -40,8 +41,8 @@ class RouterTest {
         CellSummary least = SimCells.runYaml(CLUSTER, "cluster.router=least-loaded", "tiers=local-only").summary();
         CellSummary kv = SimCells.runYaml(CLUSTER, "cluster.router=kv-centric", "tiers=local-only").summary();
         // it goes where the prefix is cached: more local hits than routers blind to the cache
-        assertThat(kv.localHitRatio()).isGreaterThan(random.localHitRatio()).isGreaterThan(0);
-        assertThat(kv.localHitRatio()).isGreaterThan(least.localHitRatio());
+        assertThat(kv.get(Columns.LOCAL_HIT_RATIO)).isGreaterThan(random.get(Columns.LOCAL_HIT_RATIO)).isGreaterThan(0);
+        assertThat(kv.get(Columns.LOCAL_HIT_RATIO)).isGreaterThan(least.get(Columns.LOCAL_HIT_RATIO));
         assertThat(kv.meanMs(Metric.TTFT)).isLessThan(random.meanMs(Metric.TTFT));
         assertThat(kv.meanMs(Metric.TTFT)).isLessThan(least.meanMs(Metric.TTFT));
     }
@@ -51,8 +52,8 @@ class RouterTest {
         // remote-only: no instance has a local prefix, the pool holds it for all: the estimate is then queue + prefill of
         // the uncached part + transfer, the same prefix for every instance, so the router spreads the load
         CellResult kv = SimCells.runYaml(CLUSTER, "cluster.router=kv-centric", "tiers=remote-only");
-        assertThat(kv.summary().remoteHitRatio()).isGreaterThan(0.3);
-        assertThat(kv.summary().wrongHitsUsed()).isZero();
+        assertThat(kv.summary().get(Columns.REMOTE_HIT_RATIO)).isGreaterThan(0.3);
+        assertThat(kv.summary().get(Columns.WRONG_HITS_USED)).isZero();
         assertThat(instances(kv)).contains(0, 1, 2, 3);
         CellSummary random = SimCells.runYaml(CLUSTER, "cluster.router=random", "tiers=remote-only").summary();
         assertThat(kv.summary().meanMs(Metric.TTFT)).isLessThan(random.meanMs(Metric.TTFT));
@@ -86,7 +87,7 @@ class RouterTest {
         // 12 groups whose 6,144-token prefix is most of each prompt: affinity wins, more local hits than least-loaded
         CellSummary aware = SimCells.runYaml(CLUSTER, "cluster.router=cache-aware", "tiers=local-only").summary();
         CellSummary least = SimCells.runYaml(CLUSTER, "cluster.router=least-loaded", "tiers=local-only").summary();
-        assertThat(aware.localHitRatio()).isGreaterThan(least.localHitRatio());
+        assertThat(aware.get(Columns.LOCAL_HIT_RATIO)).isGreaterThan(least.get(Columns.LOCAL_HIT_RATIO));
         // one group only: affinity keeps it on the instances that cached the prefix first; balance thresholds of
         // (2 requests, x1) move requests to the idlest as soon as the busiest holds two more
         String one = CLUSTER.replace("groups: 12", "groups: 1").replace("prompts_per_group: 20", "prompts_per_group: 240");

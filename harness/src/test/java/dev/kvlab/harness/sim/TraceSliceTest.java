@@ -1,5 +1,6 @@
 package dev.kvlab.harness.sim;
 
+import dev.kvlab.harness.api.Columns;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvlab.harness.api.CellResult;
@@ -26,10 +27,10 @@ class TraceSliceTest {
     @Test
     void everyRequestCompletesWithReuseFromBothTiers() {
         CellResult r = slice();
-        assertThat(r.summary().requests()).isEqualTo(600);
-        assertThat(r.summary().completed()).isEqualTo(600);
-        assertThat(r.summary().wrongHitsUsed()).isZero();
-        assertThat(r.summary().localHitRatio() + r.summary().remoteHitRatio()).isGreaterThan(0.1);
+        assertThat(r.summary().get(Columns.REQUESTS)).isEqualTo(600);
+        assertThat(r.summary().get(Columns.COMPLETED)).isEqualTo(600);
+        assertThat(r.summary().get(Columns.WRONG_HITS_USED)).isZero();
+        assertThat(r.summary().get(Columns.LOCAL_HIT_RATIO) + r.summary().get(Columns.REMOTE_HIT_RATIO)).isGreaterThan(0.1);
         assertThat(r.intervals().get(dev.kvlab.harness.api.Metric.TTFT)).isNotEmpty();
     }
 

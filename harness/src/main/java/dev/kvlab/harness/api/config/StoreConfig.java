@@ -1,6 +1,6 @@
 package dev.kvlab.harness.api.config;
 
-import dev.kvlab.store.api.KvBackends;
+import dev.kvlab.store.KvBackends;
 import dev.kvlab.store.api.master.StoreMaster;
 import dev.kvlab.transport.api.ByteSize;
 

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,9 +20,6 @@ import java.util.Set;
  * capacities ({@code capacity.json}), the same for the capacity of every searched cell ({@code capacity}).
  */
 public final class BundleComparison {
-
-    /** A capacity search's results in a bundle ({@code CapacityResults.JSON}). */
-    static final String CAPACITY_JSON = "capacity.json";
 
     private BundleComparison() {}
 
@@ -81,9 +77,8 @@ public final class BundleComparison {
         if (!modesA.equals(modesB))
             warnings.add("the clocks differ: A is " + String.join("+", modesA) + ", B is " + String.join("+", modesB)
                     + "; differences mix the model's prediction with a measurement");
-        Path capA = a.resolve(CAPACITY_JSON), capB = b.resolve(CAPACITY_JSON);
-        boolean hasA = Files.isRegularFile(capA), hasB = Files.isRegularFile(capB);
-        if (hasA && hasB) o.set("capacity", capacity(BundleJson.read(capA), BundleJson.read(capB), warnings));
+        boolean hasA = CapacityFile.exists(a), hasB = CapacityFile.exists(b);
+        if (hasA && hasB) o.set("capacity", capacity(CapacityFile.read(a).orElseThrow(), CapacityFile.read(b).orElseThrow(), warnings));
         else if (hasA || hasB) warnings.add("only " + (hasA ? "A" : "B") + " searched capacities (capacity.json): no capacity to compare");
         return o;
     }

@@ -4,6 +4,7 @@ import dev.kvlab.harness.api.Csv;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellRunner;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.config.ConfigTree;
 import dev.kvlab.harness.api.config.RunConfig;
@@ -30,10 +31,8 @@ import java.util.Set;
 public final class BundleVerifier {
 
     /** Columns summary.csv must have (DESIGN.md). */
-    public static final List<String> REQUIRED_COLUMNS = List.of("cell", "replicate", "seed", "mode", "cache_state", "tiers", "policy",
-            "transport", "pd", "requests", "completed", "failed", "ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms", "itl_p50_ms",
-            "itl_p99_ms", "e2el_p99_ms", "goodput_rps", "slo_attainment", "local_hit_ratio", "remote_hit_ratio", "fetched_bytes", "fallbacks",
-            "wrong_hits_used");
+    public static final List<String> REQUIRED_COLUMNS = java.util.stream.Stream.concat(java.util.stream.Stream.of("cell", "replicate"),
+            Columns.names(Columns.REQUIRED).stream()).toList();
     private static final List<String> CELL_FILES;
 
     static {
@@ -310,7 +309,8 @@ public final class BundleVerifier {
                     live++;
                     JsonNode stats = cellStats.getOrDefault(cell, com.fasterxml.jackson.databind.node.MissingNode.getInstance());
                     List<String> parts = new ArrayList<>();
-                    for (String key : List.of("ttft_p50_ms", "ttft_p99_ms", "itl_p99_ms", "e2el_p99_ms", "goodput_rps", "local_hit_ratio", "remote_hit_ratio")) {
+                    for (String key : Columns.names(List.of(Columns.TTFT_P50, Columns.TTFT_P99, Columns.ITL_P99, Columns.E2EL_P99,
+                            Columns.GOODPUT_RPS, Columns.LOCAL_HIT_RATIO, Columns.REMOTE_HIT_RATIO))) {
                         Object v = fresh.get(key);
                         if (!(v instanceof Number n)) continue;
                         JsonNode st = stats.path(key);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.CellRun;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.MatrixSpec;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -70,7 +71,7 @@ public final class Manifest {
             }
         }
         Set<String> emulated = new LinkedHashSet<>();
-        for (Map<String, Object> row : table.rows()) if (row.get("emulated") instanceof String s && !s.isBlank()) emulated.add(s);
+        for (Map<String, Object> row : table.rows()) if (row.get(Columns.EMULATED_PARTS.name()) instanceof String s && !s.isBlank()) emulated.add(s);
         ArrayNode em = m.putArray("emulated");
         emulated.forEach(em::add);
         ArrayNode in = m.putArray("inputs");

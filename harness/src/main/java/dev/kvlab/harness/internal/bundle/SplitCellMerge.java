@@ -5,10 +5,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.BadInputException;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.IntervalHistogram;
 import dev.kvlab.harness.api.Metric;
-import dev.kvlab.harness.api.RequestSplit;
 import dev.kvlab.harness.api.RequestRecord;
+import dev.kvlab.harness.api.RequestSplit;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -64,7 +65,7 @@ final class SplitCellMerge {
         }
         SplitSummary.Counts counts = requests(shardDirs, tmp.resolve(CellFiles.REQUESTS_CSV));
         List<JsonNode> summaries = cells.stream().map(c -> c.path("summary")).toList();
-        long said = summaries.stream().mapToLong(s -> s.path("requests").asLong()).sum();
+        long said = summaries.stream().mapToLong(s -> s.path(Columns.REQUESTS.name()).asLong()).sum();
         if (said != counts.requests())
             throw new BadInputException("run " + cell + "/r" + replicate + ": the shards' summaries count " + said + " requests, their requests.csv "
                     + counts.requests());

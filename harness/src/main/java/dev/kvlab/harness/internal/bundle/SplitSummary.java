@@ -2,6 +2,8 @@ package dev.kvlab.harness.internal.bundle;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvlab.harness.api.Column;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Metric;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,15 +24,10 @@ final class SplitSummary {
     /** What the merged requests.csv holds: the request counts every rate is computed from. */
     record Counts(long requests, long completed, long failed, long good, long outputTokens) {}
 
-    private static final Set<String> ADDED = Set.of("requests", "completed", "failed", "fetched_bytes", "fallbacks", "wrong_hits_used",
-            "written_back_bytes", "rejected_blocks", "warmup_requests", "workload_prompt_tokens", "unsent_requests",
-            "engine_prompt_tokens", "engine_cached_prompt_tokens");
-    private static final Set<String> PER_REQUEST = Set.of("harness_cpu_us_per_request", "harness_http_cpu_us_per_request",
-            "harness_overhead_us_per_request");
-    private static final Set<String> LARGEST = Set.of("simulated_seconds", "wall_seconds", "event_lag_p50_us", "event_lag_p99_us",
-            "harness_loopback_ttft_p50_us", "harness_loopback_ttft_p99_us", "prompt_token_error_max");
+    private static final Set<String> ADDED = merged(Column.Merge.SUM), PER_REQUEST = merged(Column.Merge.PER_REQUEST),
+            LARGEST = merged(Column.Merge.LARGEST);
     /** Recomputed below from the added histograms and counts, whatever the shards say. */
-    private static final Set<String> RECOMPUTED = recomputed();
+    private static final Set<String> RECOMPUTED = merged(Column.Merge.RECOMPUTED);
     /** The shards' own bookkeeping: replaced by {@link #HOSTS}, {@link #STATEMENT} and {@link #SKEW}. */
     private static final Set<String> SHARD_OWN = Set.of("request_shard", "measured_phase_started_epoch_ms");
 
@@ -67,29 +64,33 @@ final class SplitSummary {
                 }
             }
         }
-        for (Metric m : Metric.values()) {
-            Histogram h = totals.get(m);
+        for (Column<?> c : Columns.all()) {
+            if (c.latency() == null) continue;
+            Histogram h = totals.get(c.latency().metric());
             boolean none = h == null || h.getTotalCount() == 0;
-            put(out, m.id() + "_p50_ms", none ? Double.NaN : h.getValueAtPercentile(50.0) / 1000.0);
-            put(out, m.id() + "_p99_ms", none ? Double.NaN : h.getValueAtPercentile(99.0) / 1000.0);
-            put(out, m.id() + "_mean_ms", none ? Double.NaN : h.getMean() / 1000.0);
+            put(out, c, none ? Double.NaN : switch (c.latency().stat()) {
+                case P50 -> h.getValueAtPercentile(50.0) / 1000.0;
+                case P99 -> h.getValueAtPercentile(99.0) / 1000.0;
+                case MEAN -> h.getMean() / 1000.0;
+            });
         }
-        double span = out.path("simulated_seconds").asDouble(Double.NaN);
-        rate(out, "goodput_rps", counts.good(), span);
-        rate(out, "throughput_rps", counts.completed(), span);
-        rate(out, "output_tokens_per_s", counts.outputTokens(), span);
-        put(out, "slo_attainment", counts.requests() == 0 ? Double.NaN : (double) counts.good() / counts.requests());
-        double prompt = out.path("engine_prompt_tokens").asDouble(Double.NaN), cached = out.path("engine_cached_prompt_tokens").asDouble(Double.NaN);
-        double local = prompt > 0 && out.path("engine_cached_prompt_tokens").isNumber() ? cached / prompt : Double.NaN;
-        if (out.has("local_hit_ratio")) put(out, "local_hit_ratio", local);
-        if (out.has("engine_local_hit_ratio")) put(out, "engine_local_hit_ratio", local);
-        for (String k : List.of("remote_hit_ratio", "engine_external_hit_ratio"))
-            if (out.has(k) && !out.get(k).isNull()) {
-                out.putNull(k);
-                notAdded.add(k);
+        double span = out.path(Columns.SIMULATED_SECONDS.name()).asDouble(Double.NaN);
+        rate(out, Columns.GOODPUT_RPS, counts.good(), span);
+        rate(out, Columns.THROUGHPUT_RPS, counts.completed(), span);
+        rate(out, Columns.OUTPUT_TOKENS_PER_S, counts.outputTokens(), span);
+        put(out, Columns.SLO_ATTAINMENT, counts.requests() == 0 ? Double.NaN : (double) counts.good() / counts.requests());
+        JsonNode cachedTokens = out.path(Columns.ENGINE_CACHED_PROMPT_TOKENS.name());
+        double prompt = out.path(Columns.ENGINE_PROMPT_TOKENS.name()).asDouble(Double.NaN), cached = cachedTokens.asDouble(Double.NaN);
+        double local = prompt > 0 && cachedTokens.isNumber() ? cached / prompt : Double.NaN;
+        put(out, Columns.LOCAL_HIT_RATIO, local);
+        put(out, Columns.ENGINE_LOCAL_HIT_RATIO, local);
+        for (Column<?> c : List.of(Columns.REMOTE_HIT_RATIO, Columns.ENGINE_EXTERNAL_HIT_RATIO))
+            if (out.has(c.name()) && !out.get(c.name()).isNull()) {
+                out.putNull(c.name());
+                notAdded.add(c.name());
             }
-        if (out.has("engine_hits_source"))
-            out.put("engine_hits_source", "local: per-response cached/prompt tokens added over the " + shards.size() + " shards"
+        if (out.has(Columns.ENGINE_HITS_SOURCE.name()))
+            out.put(Columns.ENGINE_HITS_SOURCE.name(), "local: per-response cached/prompt tokens added over the " + shards.size() + " shards"
                     + (Double.isNaN(local) ? " (not reported by every response of every shard)" : "")
                     + "; external: not added (the engine's /metrics counters are engine-wide: concurrent shards' differences overlap)");
         long first = Long.MAX_VALUE, last = Long.MIN_VALUE;
@@ -106,11 +107,9 @@ final class SplitSummary {
         return out;
     }
 
-    private static Set<String> recomputed() {
-        Set<String> r = new java.util.HashSet<>(Set.of("goodput_rps", "throughput_rps", "output_tokens_per_s", "slo_attainment", "local_hit_ratio",
-                "engine_local_hit_ratio", "remote_hit_ratio", "engine_external_hit_ratio", "engine_hits_source"));
-        for (Metric m : Metric.values()) for (String p : List.of("_p50_ms", "_p99_ms", "_mean_ms")) r.add(m.id() + p);
-        return Set.copyOf(r);
+    /** The names of the columns the shards combine by {@code rule}. */
+    private static Set<String> merged(Column.Merge rule) {
+        return Set.copyOf(Columns.all().stream().filter(c -> c.merge() == rule).map(Column::name).toList());
     }
 
     /** "driven from N hosts (request-split shards 1/N..N/N): ..." */
@@ -119,13 +118,14 @@ final class SplitSummary {
                 + " with i mod " + hosts + " = K-1 at their intended times from the same seed; counts and histograms added by kvlab merge";
     }
 
-    private static void put(ObjectNode o, String k, double v) {
-        if (!o.has(k)) return;
-        o.set(k, Rows.toJson(v));
+    /** Sets {@code c} where the shards' summary has it. */
+    private static void put(ObjectNode o, Column<?> c, double v) {
+        if (!o.has(c.name())) return;
+        o.set(c.name(), Rows.toJson(v));
     }
 
-    private static void rate(ObjectNode o, String k, long n, double span) {
-        put(o, k, span > 0 ? n / span : Double.NaN);
+    private static void rate(ObjectNode o, Column<?> c, long n, double span) {
+        put(o, c, span > 0 ? n / span : Double.NaN);
     }
 
     /** The sum; a shard without the figure adds nothing (unsent_requests), one that has it as NaN (null) makes it NaN. */
@@ -147,7 +147,7 @@ final class SplitSummary {
         double w = 0, n = 0;
         for (int i = 0; i < vs.size(); i++) {
             if (!vs.get(i).isNumber()) return Rows.toJson(Double.NaN);
-            long r = shards.get(i).path("requests").asLong();
+            long r = shards.get(i).path(Columns.REQUESTS.name()).asLong();
             w += vs.get(i).asDouble() * r;
             n += r;
         }

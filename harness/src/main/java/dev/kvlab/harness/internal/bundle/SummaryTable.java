@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.CellRun;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.MatrixSpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -21,13 +22,13 @@ import java.util.Set;
 /**
  * The rows of {@code summary.csv} / {@code summary.json}, built from the bundle's {@code cell.json} files (so a
  * resumed run and a fresh one print the same text): {@code cell, replicate}, the cell summary's columns (not the
- * mode-specific extras), then one column per factor that is not already a column.
+ * mode-specific extras, except {@link Columns#ROW_EXTRAS}), then one column per factor that is not already a column.
  */
 public final class SummaryTable {
 
     public static final int SCHEMA = 1;
     /** Columns that are never metrics. */
-    private static final Set<String> NOT_METRICS = Set.of("cell", "replicate", "seed");
+    private static final Set<String> NOT_METRICS = Set.of("cell", "replicate", Columns.SEED.name());
 
     private final List<String> columns;
     private final List<Map<String, Object>> rows;
@@ -67,8 +68,9 @@ public final class SummaryTable {
         for (CellRun r : runs) {
             JsonNode cj = BundleJson.read(CellFiles.dir(bundle, r.cell(), r.replicate()).resolve(CellFiles.CELL_JSON));
             Set<String> extras = new HashSet<>();
-            cj.path("extra_fields").forEach(e -> extras.add(e.asText()));
-            extras.removeAll(dev.kvlab.harness.api.CellResult.ROW_EXTRAS);
+            cj.path("extra_fields").forEach(e -> {
+                if (!Columns.isRowExtra(e.asText())) extras.add(e.asText());
+            });
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("cell", r.cell());
             row.put("replicate", (long) r.replicate());
@@ -78,7 +80,7 @@ public final class SummaryTable {
         }
         // a row extra one clock has and the other has not (store_*, twin_*) is NaN where absent, as any missing figure
         for (Map<String, Object> row : rows)
-            for (String c : cols) if (dev.kvlab.harness.api.CellResult.ROW_EXTRAS.contains(c)) row.putIfAbsent(c, Double.NaN);
+            for (String c : cols) if (Columns.isRowExtra(c)) row.putIfAbsent(c, Double.NaN);
         Set<String> factorKeys = new LinkedHashSet<>(spec.factors().keySet());
         Map<String, Map<String, String>> cellFactors = new LinkedHashMap<>();
         for (CellRun r : runs) {
@@ -162,7 +164,7 @@ public final class SummaryTable {
             c.put("cell", id);
             ObjectNode cf = c.putObject("factors");
             cellFactors.getOrDefault(id, Map.of()).forEach(cf::put);
-            c.put("mode", String.valueOf(cellRows.get(0).get("mode")));
+            c.put("mode", String.valueOf(cellRows.get(0).get(Columns.MODE.name())));
             c.put("replicates", cellRows.size());
             ObjectNode ms = c.putObject("metrics");
             for (String m : metrics) ms.set(m, estimate(ReplicateStats.mean(vals.get(m)), false));

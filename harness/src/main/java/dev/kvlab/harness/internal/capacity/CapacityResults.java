@@ -1,16 +1,21 @@
 package dev.kvlab.harness.internal.capacity;
 
+import dev.kvlab.harness.api.Csv;
+
+
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.CapacitySpec;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.internal.bundle.BundleJson;
-import dev.kvlab.harness.api.Csv;
+import dev.kvlab.harness.internal.bundle.CapacityFile;
 import dev.kvlab.harness.internal.bundle.ReplicateStats;
-import dev.kvlab.harness.internal.bundle.SummaryTable;
 import dev.kvlab.harness.internal.bundle.Rows;
+import dev.kvlab.harness.internal.bundle.SummaryTable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,19 +24,19 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code capacity.json} and {@code capacity.csv}: per searched cell × replicate the capacity (highest passing load),
+ * {@code capacity.json} ({@link CapacityFile}) and {@code capacity.csv}: per searched cell × replicate the capacity (highest passing load),
  * the first failing load, the figures of the run at capacity (goodput, attainment, latency percentiles, hit ratios,
  * fetched bytes), flags and every probe; per cell across replicates the mean capacity with its 95% interval and the
  * paired difference and ratio against the baseline cell. Built from the recorded probes only.
  */
 public final class CapacityResults {
 
-    public static final String JSON = "capacity.json";
     public static final String CSV = "capacity.csv";
     public static final int SCHEMA = 1;
     /** Figures of the run at capacity, copied from its summary row (a result column's name is defined once: there). */
-    public static final List<String> AT_CAPACITY = List.of("goodput_rps", "slo_attainment", "ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms",
-            "tpot_p99_ms", "itl_p50_ms", "itl_p99_ms", "local_hit_ratio", "remote_hit_ratio", "fetched_bytes");
+    public static final List<String> AT_CAPACITY = Columns.names(List.of(Columns.GOODPUT_RPS, Columns.SLO_ATTAINMENT, Columns.TTFT_P50,
+            Columns.TTFT_P99, Columns.TPOT_P50,
+            Columns.TPOT_P99, Columns.ITL_P50, Columns.ITL_P99, Columns.LOCAL_HIT_RATIO, Columns.REMOTE_HIT_RATIO, Columns.FETCHED_BYTES));
 
     /** What the {@code undecided} flag says, in plain words (the table's legend and capacity.json). */
     public static final String UNDECIDED = "undecided: at some load the SLO attainment was too close to the target to tell pass from fail, "
@@ -100,9 +105,9 @@ public final class CapacityResults {
             ObjectNode o = ps.addObject();
             o.set("load", num(p.load()));
             o.put("run", p.run());
-            o.put("requests", p.requests());
+            o.put(Columns.REQUESTS.name(), p.requests());
             o.put("good", p.good());
-            o.set("slo_attainment", num(p.sloAttainment()));
+            o.set(Columns.SLO_ATTAINMENT.name(), num(p.sloAttainment()));
             o.set("attainment", num(p.attainment()));
             ArrayNode w = o.putArray("wilson");
             w.add(num(p.wilson().lo()));
@@ -119,9 +124,9 @@ public final class CapacityResults {
                 ArrayNode ext = o.putArray("extended_from");
                 for (int n : p.passesRun().subList(0, p.passesRun().size() - 1)) ext.add(n);
             }
-            o.set("goodput_rps", p.summary().path("goodput_rps").deepCopy());
-            o.set("simulated_seconds", p.summary().path("simulated_seconds").deepCopy());
-            o.set("wall_seconds", num(p.wallSeconds()));
+            o.set(Columns.GOODPUT_RPS.name(), p.summary().path(Columns.GOODPUT_RPS.name()).deepCopy());
+            o.set(Columns.SIMULATED_SECONDS.name(), p.summary().path(Columns.SIMULATED_SECONDS.name()).deepCopy());
+            o.set(Columns.WALL_SECONDS.name(), num(p.wallSeconds()));
         }
         return e;
     }
@@ -210,7 +215,8 @@ public final class CapacityResults {
             o.put("replicates", es.size());
             List<Double> caps = caps(es);
             o.set("capacity", SummaryTable.estimate(ReplicateStats.mean(caps), "mean"));
-            for (String col : List.of("goodput_rps", "slo_attainment", "local_hit_ratio", "remote_hit_ratio", "fetched_bytes")) {
+            for (String col : Columns.names(List.of(Columns.GOODPUT_RPS, Columns.SLO_ATTAINMENT, Columns.LOCAL_HIT_RATIO,
+                    Columns.REMOTE_HIT_RATIO, Columns.FETCHED_BYTES))) {
                 List<Double> v = new ArrayList<>();
                 for (ObjectNode e : es) v.add(e.path(col).isNumber() ? e.get(col).asDouble() : Double.NaN);
                 o.set(col + "_at_capacity", SummaryTable.estimate(ReplicateStats.mean(v), "mean"));

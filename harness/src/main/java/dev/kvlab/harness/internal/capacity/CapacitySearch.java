@@ -13,6 +13,7 @@ import dev.kvlab.harness.api.config.ConfigTree;
 import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.internal.JsonOutput;
+import dev.kvlab.harness.internal.bundle.CapacityFile;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -269,7 +270,7 @@ public final class CapacitySearch implements Experiment {
         if (!operatingPoints.isEmpty()) r.extra(OperatingPoint.RESOLVED, operatingPointJson(recorded));
         LinkSweep.add(spec, r.summary(), r);
         Map<String, byte[]> files = new LinkedHashMap<>();
-        files.put(CapacityResults.JSON, r.json(runId));
+        files.put(CapacityFile.NAME, r.json(runId));
         files.put(CapacityResults.CSV, r.csv());
         return files;
     }

@@ -3,6 +3,7 @@ package dev.kvlab.harness.internal.capacity;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvlab.harness.api.CapacitySpec;
 import dev.kvlab.harness.api.CellRun;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.config.SloConfig;
 import dev.kvlab.harness.api.Csv;
 import java.io.IOException;
@@ -55,17 +56,17 @@ public record ProbeResult(double load, String run, long requests, long good, dou
 
     static ProbeResult judge(CapacitySpec c, CellRun probe, double load, JsonNode summary, Path dir, int passes, int maxPasses,
                              List<Integer> passesRun, boolean steers) {
-        long n = summary.path("requests").asLong();
-        double joint = summary.path("slo_attainment").asDouble(Double.NaN);
+        long n = summary.path(Columns.REQUESTS.name()).asLong();
+        double joint = summary.path(Columns.SLO_ATTAINMENT.name()).asDouble(Double.NaN);
         long good = "percentile".equals(c.rule()) ? perMetricMin(probe.config().slo(), dir.resolve("requests.csv"), n)
                 : Double.isFinite(joint) ? Math.round(joint * n) : 0;
         double att = n == 0 ? 0 : (double) good / n;
         Wilson w = Wilson.of(good, n);
-        double secs = summary.path("simulated_seconds").asDouble(0);
+        double secs = summary.path(Columns.SIMULATED_SECONDS.name()).asDouble(0);
         boolean valid = n >= Math.max(1, c.minRequests()) && secs >= c.minDurationSeconds();
         boolean passed = valid && att >= c.targetAttainment();
         return new ProbeResult(load, probe.label(), n, good, att, joint, w, valid, passed, w.straddles(c.targetAttainment()),
-                summary.path("wall_seconds").asDouble(0), summary, passes, maxPasses, passesRun, steers);
+                summary.path(Columns.WALL_SECONDS.name()).asDouble(0), summary, passes, maxPasses, passesRun, steers);
     }
 
     /**

@@ -25,7 +25,7 @@ import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.TraceFormat;
 import dev.kvlab.workloads.api.WorkloadFormatException;
 import dev.kvlab.workloads.api.WorkloadSpec;
-import dev.kvlab.store.api.KvBackends;
+import dev.kvlab.store.KvBackends;
 import dev.kvlab.transport.api.ByteSize;
 import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.transport.api.TransportModel;

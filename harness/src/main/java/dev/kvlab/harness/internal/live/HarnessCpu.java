@@ -1,5 +1,6 @@
 package dev.kvlab.harness.internal.live;
 
+import dev.kvlab.harness.api.Columns;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Map;
@@ -11,7 +12,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Where a live cell's own CPU goes, and the one figure issue 13 bounds: <b>harness CPU per request</b>
- * ({@value #FIGURE}), the CPU time the harness's threads spend working on the measured phase, per measured
+ * ({@link Columns#HARNESS_CPU_US_PER_REQUEST}), the CPU time the harness's threads spend working on the measured phase, per measured
  * request, not counting copying and verifying bytes. It adds up
  * <ul>
  *   <li>the loop thread while it runs events and posted results (serving model, workload, measurement, request log,
@@ -38,9 +39,6 @@ import java.util.concurrent.atomic.LongAdder;
  * thread it interrupts, the harness's included.
  */
 public final class HarnessCpu {
-
-    /** The name of the figure (a summary column). */
-    public static final String FIGURE = "harness_cpu_us_per_request";
 
     private final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     private final Set<Thread> pool = ConcurrentHashMap.newKeySet();
@@ -107,7 +105,7 @@ public final class HarnessCpu {
         double n = requests == 0 ? Double.NaN : requests * 1e3;
         long loopWork = b.loopWork - a.loopWork, task = b.poolTask - a.poolTask, store = b.storeAndBytes - a.storeAndBytes;
         long waitLoop = (b.loopRun - a.loopRun) - loopWork, waitPool = (b.poolTotal - a.poolTotal) - task;
-        extras.put(FIGURE, (loopWork + task - store) / n);
+        Columns.HARNESS_CPU_US_PER_REQUEST.put(extras, (loopWork + task - store) / n);
         extras.put("harness_loop_cpu_us_per_request", loopWork / n);
         extras.put("harness_io_cpu_us_per_request", (task - store) / n);
         extras.put("harness_handoff_cpu_us_per_request", (b.handoff - a.handoff) / n);

@@ -2,14 +2,15 @@ package dev.kvlab.harness.internal.live;
 
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.internal.CellAssembly;
 import dev.kvlab.harness.internal.CellClock;
 import dev.kvlab.harness.internal.CellPlan;
 import dev.kvlab.harness.internal.CellSteps;
 import dev.kvlab.harness.internal.engine.EventLoop;
-import dev.kvlab.harness.internal.CellAssembly;
 import dev.kvlab.harness.internal.engine.Server;
-import dev.kvlab.harness.internal.engine.ServingModel;
 import dev.kvlab.harness.internal.engine.ServingListener;
+import dev.kvlab.harness.internal.engine.ServingModel;
 import dev.kvlab.harness.internal.engine.WorkloadDriver;
 import dev.kvlab.harness.internal.fault.LiveFaults;
 import dev.kvlab.harness.internal.measure.Measurement;
@@ -200,15 +201,15 @@ public final class LiveCell implements CellClock {
     public void extras(Measurement m, Map<String, Object> extras) {
         HarnessCpu.extras(cpuBefore, store.cpu().snapshot(loop), m.requests(), extras);
         long measuredBusy = loop.busyNanos() - busyBefore;
-        extras.put("harness_overhead_us_per_request", m.requests() == 0 ? Double.NaN : measuredBusy / 1e3 / m.requests());
+        extras.put(Columns.HARNESS_OVERHEAD_US_PER_REQUEST.name(), m.requests() == 0 ? Double.NaN : measuredBusy / 1e3 / m.requests());
         extras.put("harness_busy_share", m.spanNanos() > 0 ? (double) measuredBusy / m.spanNanos() : Double.NaN);
         extras.put("harness_event_p50_us", loop.eventBusy().getValueAtPercentile(50) / 1e3);
         extras.put("harness_event_p99_us", loop.eventBusy().getValueAtPercentile(99) / 1e3);
         extras.put("harness_events", loop.events());
-        extras.put("event_lag_p50_us", (double) loop.lag().getValueAtPercentile(50));
-        extras.put("event_lag_p99_us", (double) loop.lag().getValueAtPercentile(99));
+        extras.put(Columns.EVENT_LAG_P50_US.name(), (double) loop.lag().getValueAtPercentile(50));
+        extras.put(Columns.EVENT_LAG_P99_US.name(), (double) loop.lag().getValueAtPercentile(99));
         extras.put("event_lag_max_us", (double) loop.lag().getMaxValue());
-        extras.put("gc_pause_ms", (double) (gcMillis() - gcBefore));
+        extras.put(Columns.GC_PAUSE_MS.name(), (double) (gcMillis() - gcBefore));
         long jit = jitMillis();
         extras.put("jit_warmup_passes", jitWarmupPasses);
         extras.put("jit_compile_ms", jit < 0 || jitBefore < 0 ? Double.NaN : (double) (jit - jitBefore));
@@ -220,8 +221,8 @@ public final class LiveCell implements CellClock {
         extras.put("link_model", link.name());
         extras.put("link_source", plan.config().transportProfile() == null ? "measured at cell start" : "transport_profile");
         extras.put("link_measured", probe.label());
-        extras.put("link_measured_bytes_per_s", probe.bytesPerSecond());
-        extras.put("link_measured_latency_us", probe.latencySeconds() * 1e6);
+        extras.put(Columns.LINK_MEASURED_BYTES_PER_S.name(), probe.bytesPerSecond());
+        extras.put(Columns.LINK_MEASURED_LATENCY_US.name(), probe.latencySeconds() * 1e6);
         extras.put("link_measured_lookup_us", probe.lookupNanos() / 1e3);
         extras.put("link_probe_rounds", probe.rounds());
         extras.put("link_probe_reputs", probe.reputs());

@@ -1,12 +1,16 @@
 package dev.kvlab.harness.internal.matrix;
 
+import dev.kvlab.harness.api.config.LocatedTree;
+
+
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.BadInputException;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellSummary;
-import dev.kvlab.harness.api.config.LocatedTree;
+import dev.kvlab.harness.api.Columns;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -77,9 +81,9 @@ final class PaperFigures {
      * extras some cells carry); {@code capacity} on its own.
      */
     static List<String> knownColumns() {
-        Set<String> cols = new java.util.TreeSet<>(CellSummary.numericColumns());
-        cols.addAll(CellResult.ROW_EXTRAS);
-        cols.remove("seed");
+        Set<String> cols = new java.util.TreeSet<>(Columns.numericSummaryNames());
+        cols.addAll(Columns.names(Columns.ROW_EXTRAS));
+        cols.remove(Columns.SEED.name());
         return List.copyOf(cols);
     }
 

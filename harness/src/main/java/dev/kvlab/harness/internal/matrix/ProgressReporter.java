@@ -4,6 +4,7 @@ import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.CellSummary;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.RunListener;
 import java.io.PrintWriter;
@@ -87,13 +88,15 @@ public final class ProgressReporter implements RunListener {
     public void cellFinished(String runId, CellRun cell, CellResult result) {
         done++;
         CellSummary s = result.summary();
-        requests += s.completed();
-        failed += s.failed();
+        requests += s.get(Columns.COMPLETED);
+        failed += s.get(Columns.FAILED);
         double secs = (System.nanoTime() - cellStart) / 1e9;
         String line = String.format(Locale.ROOT, "[%d/%s%d] %s (%s): %d requests, %d failed, ttft p50 %.1f ms p99 %.1f ms, "
                         + "hits local %.2f remote %.2f, %.1f s",
-                done, upTo ? "<=" : "", total, cell.label(), cell.mode(), s.completed(), s.failed(), s.p50Ms(Metric.TTFT), s.p99Ms(Metric.TTFT),
-                s.localHitRatio(), s.remoteHitRatio(), secs) + (upTo ? String.format(Locale.ROOT, ", slo attainment %.3f", s.sloAttainment()) : "");
+                done, upTo ? "<=" : "", total, cell.label(), cell.mode(), s.get(Columns.COMPLETED), s.get(Columns.FAILED),
+                        s.p50Ms(Metric.TTFT), s.p99Ms(Metric.TTFT),
+                s.get(Columns.LOCAL_HIT_RATIO), s.get(Columns.REMOTE_HIT_RATIO), secs) + (upTo ? String.format(Locale.ROOT,
+                        ", slo attainment %.3f", s.get(Columns.SLO_ATTAINMENT)) : "");
         if (terminal) {
             err.print("\r\033[K");
             err.println("kvlab: " + line);

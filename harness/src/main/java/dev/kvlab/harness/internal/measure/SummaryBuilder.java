@@ -1,6 +1,7 @@
 package dev.kvlab.harness.internal.measure;
 
 import dev.kvlab.harness.api.CellSummary;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.internal.CellPlan;
@@ -25,25 +26,55 @@ public final class SummaryBuilder {
         return pct;
     }
 
+    /**
+     * The columns every target computes the same way from its measurement: the latencies, the request counts, goodput,
+     * SLO attainment, the measured span, the wall time, throughput and output tokens per second; the seed and the mode.
+     */
+    public static CellSummary.Builder measured(RunConfig c, Measurement m, double wallSeconds) {
+        double span = m.spanNanos() / 1e9;
+        return CellSummary.builder(percentilesMs(m))
+                .put(Columns.SEED, c.seed())
+                .put(Columns.MODE, c.mode().label())
+                .put(Columns.CACHE_STATE, c.cacheState().label())
+                .put(Columns.REQUESTS, m.requests())
+                .put(Columns.COMPLETED, m.completed())
+                .put(Columns.FAILED, m.failed())
+                .put(Columns.GOODPUT_RPS, span > 0 ? m.good() / span : Double.NaN)
+                .put(Columns.SLO_ATTAINMENT, m.requests() == 0 ? Double.NaN : (double) m.good() / m.requests())
+                .put(Columns.SIMULATED_SECONDS, span)
+                .put(Columns.WALL_SECONDS, wallSeconds)
+                .put(Columns.THROUGHPUT_RPS, span > 0 ? m.completed() / span : Double.NaN)
+                .put(Columns.OUTPUT_TOKENS_PER_S, span > 0 ? m.outputTokens() / span : Double.NaN);
+    }
+
+    /** The hit ratios of kvlab's own tiers: local, remote (fetched) and remote-available, each over the prompt tokens. */
+    public static CellSummary.Builder tierHits(CellSummary.Builder b, Measurement m) {
+        double in = m.inputTokens();
+        return b.put(Columns.LOCAL_HIT_RATIO, in == 0 ? 0 : m.localHitTokens() / in)
+                .put(Columns.REMOTE_HIT_RATIO, in == 0 ? 0 : m.remoteHitTokens() / in)
+                .put(Columns.REMOTE_AVAILABLE_RATIO, in == 0 ? 0 : m.remoteAvailableTokens() / in)
+                .put(Columns.FETCHED_BYTES, m.fetchedBytes())
+                .put(Columns.FALLBACKS, m.fallbackBlocks());
+    }
+
     /** {@code prefillGpuSeconds}: GPU-busy seconds of the prefill instances (PD), NaN when not separable. */
     public static CellSummary build(CellPlan plan, Measurement m, RemoteTier.RemoteStats remote, double wallSeconds, String emulated,
                                     double prefillGpuSeconds) {
         RunConfig c = plan.config();
-        Map<Metric, double[]> pct = percentilesMs(m);
-        double span = m.spanNanos() / 1e9;
-        double in = m.inputTokens();
-        return new CellSummary(c.seed(), c.mode().label(), c.cacheState().label(), c.tiers().label(), c.policy().label(),
-                c.transport(), c.pd().label(), m.requests(), m.completed(), m.failed(), pct,
-                span > 0 ? m.good() / span : Double.NaN,
-                m.requests() == 0 ? Double.NaN : (double) m.good() / m.requests(),
-                in == 0 ? 0 : m.localHitTokens() / in,
-                in == 0 ? 0 : m.remoteHitTokens() / in,
-                m.fetchedBytes(), m.fallbackBlocks(), remote.wrongHitsUsed(), span, wallSeconds,
-                span > 0 ? m.completed() / span : Double.NaN,
-                span > 0 ? m.outputTokens() / span : Double.NaN,
-                in == 0 ? 0 : m.remoteAvailableTokens() / in,
-                remote.writtenBytes(), remote.rejectedBlocks(), plan.model().id(), plan.hardware().id(),
-                c.cluster().instances(), c.cluster().tp(), emulated,
-                m.requests() == 0 ? Double.NaN : 1000.0 * prefillGpuSeconds / m.requests());
+        return tierHits(measured(c, m, wallSeconds), m)
+                .put(Columns.TIERS, c.tiers().label())
+                .put(Columns.POLICY, c.policy().label())
+                .put(Columns.TRANSPORT, c.transport())
+                .put(Columns.PD, c.pd().label())
+                .put(Columns.WRONG_HITS_USED, remote.wrongHitsUsed())
+                .put(Columns.WRITTEN_BACK_BYTES, remote.writtenBytes())
+                .put(Columns.REJECTED_BLOCKS, remote.rejectedBlocks())
+                .put(Columns.MODEL, plan.model().id())
+                .put(Columns.HARDWARE, plan.hardware().id())
+                .put(Columns.INSTANCES, (long) c.cluster().instances())
+                .put(Columns.TP, (long) c.cluster().tp())
+                .put(Columns.EMULATED_PARTS, emulated)
+                .put(Columns.PREFILL_GPU_MS_MEAN, m.requests() == 0 ? Double.NaN : 1000.0 * prefillGpuSeconds / m.requests())
+                .build();
     }
 }

@@ -1,7 +1,7 @@
 package dev.kvlab.harness.internal.metrics;
 
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Metric;
-import dev.kvlab.harness.internal.openai.EngineColumns;
 import dev.kvlab.store.api.MasterStats;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -77,10 +77,10 @@ public final class CellMeters implements AutoCloseable {
         store("kvlab.store.leases.active", "leases", MasterStats::activeLeases);
         store("kvlab.store.leases.granted", "leases", MasterStats::leasesGranted);
         storeCalls(STORE_OPS);
-        engine("kvlab.engine.hit.ratio", null, EngineColumns.LOCAL_HIT_RATIO, "tier", "local");
-        engine("kvlab.engine.hit.ratio", null, EngineColumns.EXTERNAL_HIT_RATIO, "tier", "external");
-        engine("kvlab.engine.prompt.tokens", "tokens", EngineColumns.PROMPT_TOKENS);
-        engine("kvlab.engine.cached.prompt.tokens", "tokens", EngineColumns.CACHED_PROMPT_TOKENS);
+        engine("kvlab.engine.hit.ratio", null, Columns.ENGINE_LOCAL_HIT_RATIO.name(), "tier", "local");
+        engine("kvlab.engine.hit.ratio", null, Columns.ENGINE_EXTERNAL_HIT_RATIO.name(), "tier", "external");
+        engine("kvlab.engine.prompt.tokens", "tokens", Columns.ENGINE_PROMPT_TOKENS.name());
+        engine("kvlab.engine.cached.prompt.tokens", "tokens", Columns.ENGINE_CACHED_PROMPT_TOKENS.name());
     }
 
     /** A real engine's own counter, by its summary column (NaN, not published, for an emulated target). */

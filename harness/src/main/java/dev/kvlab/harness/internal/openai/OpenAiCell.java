@@ -3,6 +3,7 @@ package dev.kvlab.harness.internal.openai;
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellSummary;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.Shard;
 import dev.kvlab.harness.api.config.CacheState;
@@ -14,7 +15,6 @@ import dev.kvlab.harness.internal.engine.EventLoop;
 import dev.kvlab.harness.internal.engine.Server;
 import dev.kvlab.harness.internal.engine.ServingListener;
 import dev.kvlab.harness.internal.engine.WorkloadDriver;
-import dev.kvlab.harness.internal.live.HarnessCpu;
 import dev.kvlab.harness.internal.live.LiveLoop;
 import dev.kvlab.harness.internal.measure.Measurement;
 import dev.kvlab.harness.internal.measure.SummaryBuilder;
@@ -180,10 +180,10 @@ final class OpenAiCell implements CellClock {
         EngineServer.EngineTotals t = server.totals();
         EngineHits hits = EngineHits.of(before, scraper.latest(), t);
         Map<String, Double> c = new java.util.LinkedHashMap<>();
-        c.put(EngineColumns.LOCAL_HIT_RATIO, hits.local());
-        c.put(EngineColumns.EXTERNAL_HIT_RATIO, hits.external());
-        c.put(EngineColumns.PROMPT_TOKENS, t.reportedPromptTokens());
-        c.put(EngineColumns.CACHED_PROMPT_TOKENS, t.reportedCachedTokens());
+        c.put(Columns.ENGINE_LOCAL_HIT_RATIO.name(), hits.local());
+        c.put(Columns.ENGINE_EXTERNAL_HIT_RATIO.name(), hits.external());
+        c.put(Columns.ENGINE_PROMPT_TOKENS.name(), t.reportedPromptTokens());
+        c.put(Columns.ENGINE_CACHED_PROMPT_TOKENS.name(), t.reportedCachedTokens());
         return c;
     }
 
@@ -221,34 +221,36 @@ final class OpenAiCell implements CellClock {
         x.put("prompt_words", words.words().size());
         x.put("prompt_special_tokens", words.specialTokens());
         x.put("prompt_token_check", tokenCheck);
-        x.put("prompt_token_error_max", words.checked() ? tokenErrorMax : Double.NaN);
+        x.put(Columns.PROMPT_TOKEN_ERROR_MAX.name(), words.checked() ? tokenErrorMax : Double.NaN);
         EngineServer.EngineTotals t = server.totals();
-        x.put("workload_prompt_tokens", t.workloadPromptTokens);
-        x.put(EngineColumns.PROMPT_TOKENS, t.reportedPromptTokens());
-        x.put(EngineColumns.CACHED_PROMPT_TOKENS, t.reportedCachedTokens());
-        if (Double.isNaN(t.reportedCachedTokens())) x.put(EngineColumns.CACHED_PROMPT_TOKENS + "_reason", t.responses == 0 ? "no response" : "the engine reported cached tokens in "
+        x.put(Columns.WORKLOAD_PROMPT_TOKENS.name(), t.workloadPromptTokens);
+        x.put(Columns.ENGINE_PROMPT_TOKENS.name(), t.reportedPromptTokens());
+        x.put(Columns.ENGINE_CACHED_PROMPT_TOKENS.name(), t.reportedCachedTokens());
+        if (Double.isNaN(t.reportedCachedTokens())) x.put(Columns.ENGINE_CACHED_PROMPT_TOKENS.name() + "_reason",
+                t.responses == 0 ? "no response" : "the engine reported cached tokens in "
                 + t.cachedReported + " of " + t.responses + " responses");
         EngineHits hits = EngineHits.of(before, after, t);
-        x.put(EngineColumns.LOCAL_HIT_RATIO, hits.local());
-        x.put(EngineColumns.EXTERNAL_HIT_RATIO, hits.external());
-        x.put("engine_hits_source", hits.source());
+        x.put(Columns.ENGINE_LOCAL_HIT_RATIO.name(), hits.local());
+        x.put(Columns.ENGINE_EXTERNAL_HIT_RATIO.name(), hits.external());
+        x.put(Columns.ENGINE_HITS_SOURCE.name(), hits.source());
         x.put("engine_prompt_ms_p50", t.enginePromptMicros.getTotalCount() == 0 ? Double.NaN : t.enginePromptMicros.getValueAtPercentile(50) / 1e3);
-        x.put(EngineColumns.TTFT_GAP_P50, t.ttftGapMicros.getTotalCount() == 0 ? Double.NaN : t.ttftGapMicros.getValueAtPercentile(50) / 1e3);
+        x.put(Columns.HARNESS_TTFT_GAP_P50.name(),
+                t.ttftGapMicros.getTotalCount() == 0 ? Double.NaN : t.ttftGapMicros.getValueAtPercentile(50) / 1e3);
         long work = loop.workCpuNanos() - workBefore, http = httpCpu() - httpCpuBefore;
-        x.put(HarnessCpu.FIGURE, n == 0 ? Double.NaN : (work + http) / 1e3 / n);
-        x.put("harness_http_cpu_us_per_request", n == 0 ? Double.NaN : http / 1e3 / n);
-        x.put("harness_overhead_us_per_request", n == 0 ? Double.NaN : (loop.busyNanos() - busyBefore) / 1e3 / n);
-        x.put("event_lag_p50_us", (double) loop.lag().getValueAtPercentile(50));
-        x.put("event_lag_p99_us", (double) loop.lag().getValueAtPercentile(99));
-        x.put(EngineColumns.LOOPBACK_TTFT_P50, selfTest.p50Micros());
-        x.put("harness_loopback_ttft_p99_us", selfTest.p99Micros());
+        x.put(Columns.HARNESS_CPU_US_PER_REQUEST.name(), n == 0 ? Double.NaN : (work + http) / 1e3 / n);
+        x.put(Columns.HARNESS_HTTP_CPU_US_PER_REQUEST.name(), n == 0 ? Double.NaN : http / 1e3 / n);
+        x.put(Columns.HARNESS_OVERHEAD_US_PER_REQUEST.name(), n == 0 ? Double.NaN : (loop.busyNanos() - busyBefore) / 1e3 / n);
+        x.put(Columns.EVENT_LAG_P50_US.name(), (double) loop.lag().getValueAtPercentile(50));
+        x.put(Columns.EVENT_LAG_P99_US.name(), (double) loop.lag().getValueAtPercentile(99));
+        x.put(Columns.HARNESS_LOOPBACK_TTFT_P50.name(), selfTest.p50Micros());
+        x.put(Columns.HARNESS_LOOPBACK_TTFT_P99.name(), selfTest.p99Micros());
         if (target.share() != null) {
             x.put(REQUEST_SHARD, target.share().label());
             x.put(MEASURED_START_EPOCH_MS, measuredStartEpochMs);
         }
         if (server.down()) {
             x.put("target_down", "every endpoint refused connections: the cell stopped sending");
-            x.put("unsent_requests", Math.max(0, requestsSent() - n));
+            x.put(Columns.UNSENT_REQUESTS.name(), Math.max(0, requestsSent() - n));
         }
     }
 
@@ -270,19 +272,32 @@ final class OpenAiCell implements CellClock {
     @Override
     public CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Map<String, Object> extras, Map<String, String> describe) {
         RunConfig c = spec.config();
-        double span = m.spanNanos() / 1e9;
-        Object lh = extras.get(EngineColumns.LOCAL_HIT_RATIO), eh = extras.get(EngineColumns.EXTERNAL_HIT_RATIO);
+        Object lh = Columns.ENGINE_LOCAL_HIT_RATIO.in(extras), eh = Columns.ENGINE_EXTERNAL_HIT_RATIO.in(extras);
         String emulated = "nothing (real engines over HTTP: " + String.join(", ", engines) + ")";
-        CellSummary s = new CellSummary(c.seed(), c.mode().label(), c.cacheState().label(), "-", "-", "-", "-",
-                m.requests(), m.completed(), m.failed(), SummaryBuilder.percentilesMs(m),
-                span > 0 ? m.good() / span : Double.NaN, m.requests() == 0 ? Double.NaN : (double) m.good() / m.requests(),
-                lh instanceof Double d ? d : Double.NaN, eh instanceof Double d ? d : Double.NaN, 0, 0, 0, span, wallSeconds,
-                span > 0 ? m.completed() / span : Double.NaN, span > 0 ? m.outputTokens() / span : Double.NaN, Double.NaN, 0, 0,
-                target.model(), String.join(" ", engines), target.endpoints().size(), 1, emulated, Double.NaN);
+        CellSummary s = SummaryBuilder.measured(c, m, wallSeconds)
+                .put(Columns.TIERS, "-")
+                .put(Columns.POLICY, "-")
+                .put(Columns.TRANSPORT, "-")
+                .put(Columns.PD, "-")
+                .put(Columns.LOCAL_HIT_RATIO, lh instanceof Double d ? d : Double.NaN)
+                .put(Columns.REMOTE_HIT_RATIO, eh instanceof Double d ? d : Double.NaN)
+                .put(Columns.REMOTE_AVAILABLE_RATIO, Double.NaN)
+                .put(Columns.FETCHED_BYTES, 0L)
+                .put(Columns.FALLBACKS, 0L)
+                .put(Columns.WRONG_HITS_USED, 0L)
+                .put(Columns.WRITTEN_BACK_BYTES, 0L)
+                .put(Columns.REJECTED_BLOCKS, 0L)
+                .put(Columns.MODEL, target.model())
+                .put(Columns.HARDWARE, String.join(" ", engines))
+                .put(Columns.INSTANCES, (long) target.endpoints().size())
+                .put(Columns.TP, 1L)
+                .put(Columns.EMULATED_PARTS, emulated)
+                .put(Columns.PREFILL_GPU_MS_MEAN, Double.NaN)
+                .build();
         Map<Metric, Histogram> totals = new EnumMap<>(Metric.class);
         for (Metric metric : Metric.values()) totals.put(metric, m.total(metric));
         Map<String, Object> x = new LinkedHashMap<>();
-        x.put("warmup_requests", warmupRequests);
+        x.put(Columns.WARMUP_REQUESTS.name(), warmupRequests);
         x.putAll(extras);
         Map<String, String> d = new LinkedHashMap<>(describe);
         d.put("workload", spec.workload().describe());

@@ -3,6 +3,7 @@ package dev.kvlab.harness.internal.openai;
 import dev.kvlab.harness.api.BadInputException;
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.Targets;
 import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.internal.CellSpec;
@@ -26,7 +27,7 @@ public final class OpenAiTarget implements TargetProvider {
     private static final Set<String> USES = Set.of("mode", "seed", "workload", "warmup", "cache_state", "slo", "measurement");
     private static final TreeBinder BINDER = new TreeBinder();
 
-    @Override public String kind() { return "openai"; }
+    @Override public String kind() { return Targets.OPENAI; }
 
     @Override public String describe() { return "OpenAI-compatible HTTP endpoints: vLLM, SGLang, llama-server, ..."; }
 

@@ -3,6 +3,7 @@ package dev.kvlab.harness.internal.realkv;
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellSummary;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.internal.CellClock;
@@ -193,8 +194,8 @@ final class LlamaCell implements CellClock {
                 : "fresh contexts; " + (external ? "the external store " + config.store().backend() + " is not emptied (blocks of earlier runs of this model hit)"
                 : "the embedded store starts empty"));
         x.put("kv_namespace", ns.key(0).substring(0, ns.key(0).lastIndexOf('/') + 1));
-        x.put(RealKvColumns.FETCHED_TOKENS, m.remoteHitTokens());
-        x.put(RealKvColumns.KV_BYTES_PER_TOKEN, layout.bytesPerToken());
+        x.put(Columns.FETCHED_TOKENS.name(), m.remoteHitTokens());
+        x.put(Columns.ENGINE_KV_BYTES_PER_TOKEN.name(), layout.bytesPerToken());
         x.put("block_object_bytes", KvBlockObject.objectBytes(layout.bytesPerToken() * ns.blockTokens()));
         x.put("fetched_bytes_per_fetched_token", m.remoteHitTokens() == 0 ? Double.NaN : (double) m.fetchedBytes() / m.remoteHitTokens());
         x.put("engine_prefill_tokens", totals.prefillTokens.sum());
@@ -224,9 +225,9 @@ final class LlamaCell implements CellClock {
         x.put("audit_unaudited_blocks", totals.unaudited.sum());
         x.put("store_backend", backend.name());
         x.put("transport_name", storePlan.transportName());
-        x.put("harness_overhead_us_per_request", n == 0 ? Double.NaN : (loop.busyNanos() - busyBefore) / 1e3 / n);
-        x.put("event_lag_p50_us", (double) loop.lag().getValueAtPercentile(50));
-        x.put("event_lag_p99_us", (double) loop.lag().getValueAtPercentile(99));
+        x.put(Columns.HARNESS_OVERHEAD_US_PER_REQUEST.name(), n == 0 ? Double.NaN : (loop.busyNanos() - busyBefore) / 1e3 / n);
+        x.put(Columns.EVENT_LAG_P50_US.name(), (double) loop.lag().getValueAtPercentile(50));
+        x.put(Columns.EVENT_LAG_P99_US.name(), (double) loop.lag().getValueAtPercentile(99));
         if (faults != null) faults.extras(x);
     }
 
@@ -238,18 +239,25 @@ final class LlamaCell implements CellClock {
     @Override
     public CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Map<String, Object> extras, Map<String, String> describe) {
         RunConfig c = config;
-        double span = m.spanNanos() / 1e9, in = m.inputTokens();
-        CellSummary s = new CellSummary(c.seed(), c.mode().label(), c.cacheState().label(), c.tiers().label(), c.policy().label(), c.transport(), "-",
-                m.requests(), m.completed(), m.failed(), SummaryBuilder.percentilesMs(m),
-                span > 0 ? m.good() / span : Double.NaN, m.requests() == 0 ? Double.NaN : (double) m.good() / m.requests(),
-                in == 0 ? 0 : m.localHitTokens() / in, in == 0 ? 0 : m.remoteHitTokens() / in, m.fetchedBytes(), m.fallbackBlocks(),
-                backend.wrongHits(), span, wallSeconds, span > 0 ? m.completed() / span : Double.NaN, span > 0 ? m.outputTokens() / span : Double.NaN,
-                in == 0 ? 0 : m.remoteAvailableTokens() / in, totals.writtenBytes.sum(), totals.rejectedBlocks(),
-                target.model().getFileName().toString(), "cpu", c.cluster().instances(), 1, engineLabel(), Double.NaN);
+        CellSummary s = SummaryBuilder.tierHits(SummaryBuilder.measured(c, m, wallSeconds), m)
+                .put(Columns.TIERS, c.tiers().label())
+                .put(Columns.POLICY, c.policy().label())
+                .put(Columns.TRANSPORT, c.transport())
+                .put(Columns.PD, "-")
+                .put(Columns.WRONG_HITS_USED, backend.wrongHits())
+                .put(Columns.WRITTEN_BACK_BYTES, totals.writtenBytes.sum())
+                .put(Columns.REJECTED_BLOCKS, totals.rejectedBlocks())
+                .put(Columns.MODEL, target.model().getFileName().toString())
+                .put(Columns.HARDWARE, "cpu")
+                .put(Columns.INSTANCES, (long) c.cluster().instances())
+                .put(Columns.TP, 1L)
+                .put(Columns.EMULATED_PARTS, engineLabel())
+                .put(Columns.PREFILL_GPU_MS_MEAN, Double.NaN)
+                .build();
         Map<Metric, Histogram> hist = new EnumMap<>(Metric.class);
         for (Metric metric : Metric.values()) hist.put(metric, m.total(metric));
         Map<String, Object> x = new LinkedHashMap<>();
-        x.put("warmup_requests", warmupRequests);
+        x.put(Columns.WARMUP_REQUESTS.name(), warmupRequests);
         x.putAll(extras);
         Map<String, String> d = new LinkedHashMap<>(describe);
         d.put("workload", LlamaTarget.spec(c, k -> null, ns.modelId(), ns.kvDtype()).workload().describe());

@@ -3,6 +3,7 @@ package dev.kvlab.harness.internal.realkv;
 import dev.kvlab.harness.api.BadInputException;
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.Targets;
 import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.api.config.RouterKind;
 import dev.kvlab.harness.api.config.RunConfig;
@@ -28,7 +29,7 @@ import java.util.function.Function;
  */
 public final class LlamaTarget implements TargetProvider {
 
-    static final String KIND = "llama.cpp";
+    static final String KIND = Targets.LLAMA;
     private static final Set<String> USES = Set.of("mode", "seed", "workload", "warmup", "cache_state", "slo", "measurement", "cluster",
             "store.backend", "store.nodes", "store.capacity", "store.replicas", "store.lease_ttl", "store.high_watermark", "store.eviction_ratio",
             "transport", "tiers", "policy", "fault", "fault_at", "fault_params");

@@ -1,6 +1,7 @@
 package dev.kvlab.harness.internal.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvlab.harness.api.Columns;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,7 +30,7 @@ final class CapacityPlots {
         out.add(capacity(cap));
         out.add(hits(cap));
         out.add(vsLoad(cap, "attainment", "capacity-attainment", "SLO attainment vs offered load"));
-        out.add(vsLoad(cap, "goodput_rps", "capacity-goodput", "Goodput vs offered load"));
+        out.add(vsLoad(cap, Columns.GOODPUT_RPS.name(), "capacity-goodput", "Goodput vs offered load"));
         if (cap.path("link_sweep").path("groups").size() > 0) out.add(vsLink(cap));
         return out;
     }

@@ -1,6 +1,7 @@
 package dev.kvlab.harness.internal.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.internal.report.Html.Cell;
 import java.util.ArrayList;
 import java.util.List;
@@ -102,7 +103,7 @@ final class CapacitySection {
                 rows.add(List.of(Cell.code(i == 0 ? search : ""), Cell.num(Integer.toString(++i)), Cell.num(Fmt.num(p.path("load").asDouble())),
                         Cell.num(Fmt.pct(p.path("attainment").asDouble(Double.NaN))),
                         Cell.num("[" + Fmt.pct(p.path("wilson").path(0).asDouble()) + ", " + Fmt.pct(p.path("wilson").path(1).asDouble()) + "]"),
-                        Cell.num(Long.toString(p.path("requests").asLong())), Cell.of(verdict), Cell.code(p.path("run").asText())));
+                        Cell.num(Long.toString(p.path(Columns.REQUESTS.name()).asLong())), Cell.of(verdict), Cell.code(p.path("run").asText())));
             }
             rows.add(List.of(Cell.of(""), Cell.of(""), Cell.of(""), Cell.of(""), Cell.of(""), Cell.of(""),
                     Cell.of(e.path("status_text").asText()), Cell.of(String.join(", ", flagList(e)))));

@@ -1,5 +1,6 @@
 package dev.kvlab.harness.internal.report;
 
+import dev.kvlab.harness.api.Columns;
 import java.util.ArrayList;
 import java.util.List;
 import org.knowm.xchart.CategoryChart;
@@ -28,17 +29,17 @@ final class GoodputHits {
         c.getStyler().setErrorBarsColor(ChartStyle.TEXT);
         c.getStyler().setYAxisDecimalPattern("#,##0.##");
         List<String> x = Labels.of(b.cells());
-        boolean haveThroughput = b.cells().stream().allMatch(cell -> Double.isFinite(cell.metric("throughput_rps").mean()));
+        boolean haveThroughput = b.cells().stream().allMatch(cell -> Double.isFinite(cell.metric(Columns.THROUGHPUT_RPS.name()).mean()));
         if (haveThroughput) {
             List<Number> t = new ArrayList<>();
-            for (CellData cell : b.cells()) t.add(cell.metric("throughput_rps").mean());
+            for (CellData cell : b.cells()) t.add(cell.metric(Columns.THROUGHPUT_RPS.name()).mean());
             CategorySeries s = c.addSeries("throughput (completed req/s)", x, t);
             s.setFillColor(new java.awt.Color(205, 205, 205));
         }
         List<Number> g = new ArrayList<>();
         List<Number> e = new ArrayList<>();
         for (CellData cell : b.cells()) {
-            Stat s = cell.metric("goodput_rps");
+            Stat s = cell.metric(Columns.GOODPUT_RPS.name());
             g.add(Double.isFinite(s.mean()) ? s.mean() : 0.0);
             e.add(Double.isFinite(s.mean()) ? s.halfWidth() : 0.0);
         }
@@ -62,11 +63,12 @@ final class GoodputHits {
         c.getStyler().setYAxisMax(100.0);
         c.getStyler().setYAxisDecimalPattern("#0");
         List<String> x = Labels.of(b.cells());
-        addPct(c, b, x, "local tier (HBM + DRAM)", "local_hit_ratio", null, ChartStyle.color(2));
-        addPct(c, b, x, "remote store (fetched, verified)", "remote_hit_ratio", null, ChartStyle.color(0));
-        boolean haveAvail = b.cells().stream().allMatch(cell -> Double.isFinite(cell.metric("remote_available_ratio").mean()));
+        addPct(c, b, x, "local tier (HBM + DRAM)", Columns.LOCAL_HIT_RATIO.name(), null, ChartStyle.color(2));
+        addPct(c, b, x, "remote store (fetched, verified)", Columns.REMOTE_HIT_RATIO.name(), null, ChartStyle.color(0));
+        boolean haveAvail = b.cells().stream().allMatch(cell -> Double.isFinite(cell.metric(Columns.REMOTE_AVAILABLE_RATIO.name()).mean()));
         if (haveAvail)
-            addPct(c, b, x, "in the store, not fetched (policy)", "remote_available_ratio", "remote_hit_ratio", new java.awt.Color(180, 210, 235));
+            addPct(c, b, x, "in the store, not fetched (policy)", Columns.REMOTE_AVAILABLE_RATIO.name(), Columns.REMOTE_HIT_RATIO.name(),
+                    new java.awt.Color(180, 210, 235));
         String caption = "Share of prompt tokens served by the local tier and fetched from the shared store (mean over replicates)"
                 + (haveAvail ? "; light blue: held by the store in continuation of the local hit but recomputed because the policy chose not to fetch." : ".")
                 + " The rest was prefilled.";

@@ -1,7 +1,7 @@
 package dev.kvlab.harness.internal.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Files;
+import dev.kvlab.harness.internal.bundle.CapacityFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -172,8 +172,7 @@ public final class PaperComparison {
     }
 
     private static JsonNode capacityJson(Path dir) {
-        Path f = dir.resolve("capacity.json");
-        return Files.isRegularFile(f) ? BundleData.readJson(f) : com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+        return CapacityFile.exists(dir) ? BundleData.readJson(CapacityFile.in(dir)) : com.fasterxml.jackson.databind.node.MissingNode.getInstance();
     }
 
     private static String ids(List<CellData> cells) {

@@ -1,6 +1,8 @@
 package dev.kvlab.harness.internal.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvlab.harness.api.Column;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.internal.report.Html.Cell;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,9 +26,10 @@ import java.util.TreeMap;
 final class ReportPage {
 
     private static final String CSS = "/dev/kvlab/harness/report/report.css";
-    private static final Map<String, String> DISPLAY = Map.of("ttft_p50_ms", "TTFT p50", "ttft_p99_ms", "TTFT p99", "itl_p99_ms", "ITL p99",
-            "e2el_p99_ms", "E2EL p99", "goodput_rps", "goodput", "slo_attainment", "SLO att.", "local_hit_ratio", "local hit",
-            "remote_hit_ratio", "remote hit", "tpot_p99_ms", "TPOT p99");
+    private static final Map<String, String> DISPLAY = Map.of(Columns.TTFT_P50.name(), "TTFT p50", Columns.TTFT_P99.name(), "TTFT p99",
+            Columns.ITL_P99.name(), "ITL p99", Columns.E2EL_P99.name(), "E2EL p99", Columns.GOODPUT_RPS.name(), "goodput",
+            Columns.SLO_ATTAINMENT.name(), "SLO att.", Columns.LOCAL_HIT_RATIO.name(), "local hit", Columns.REMOTE_HIT_RATIO.name(), "remote hit",
+            Columns.TPOT_P99.name(), "TPOT p99");
 
     private final BundleData b;
     /** The fixed-load cells (capacity probes left out): what the fixed-load sections show. */
@@ -131,21 +134,21 @@ final class ReportPage {
     }
 
     private void glance() {
-        double wrong = total("wrong_hits_used");
-        double failed = total("failed");
-        double requests = total("requests");
-        double fallbacks = total("fallbacks");
+        double wrong = total(Columns.WRONG_HITS_USED.name());
+        double failed = total(Columns.FAILED.name());
+        double requests = total(Columns.REQUESTS.name());
+        double fallbacks = total(Columns.FALLBACKS.name());
         if (wrong > 0) {
             h.raw("<div class=\"banner bad\"><b>").text(Fmt.count(wrong) + " wrong hit(s) were used.")
                     .raw("</b> ").text("A fetched KV block that failed verification reached a request: these results are not trustworthy. "
-                            + "Cells: " + String.join(", ", cellsWhere("wrong_hits_used")) + ".").raw("</div>\n");
+                            + "Cells: " + String.join(", ", cellsWhere(Columns.WRONG_HITS_USED.name())) + ".").raw("</div>\n");
         } else {
             h.raw("<div class=\"banner ok\">").text("0 wrong hits used in every cell (every fetched block was verified; failed blocks were "
                     + "recomputed and counted as fallbacks: " + Fmt.count(fallbacks) + " in total).").raw("</div>\n");
         }
         if (failed > 0) {
             h.raw("<div class=\"banner bad\">").text(Fmt.count(failed) + " of " + Fmt.count(requests) + " measured requests failed, in "
-                    + String.join(", ", cellsWhere("failed")) + ".").raw("</div>\n");
+                    + String.join(", ", cellsWhere(Columns.FAILED.name())) + ".").raw("</div>\n");
         }
         h.open("div", "class=\"facts\"");
         fact("cells × replicates", b.cells().size() + " × " + b.cells().stream().mapToInt(CellData::replicates).max().orElse(0));
@@ -153,7 +156,7 @@ final class ReportPage {
         fact("failed requests", Fmt.count(failed));
         fact("wrong hits used", Fmt.count(wrong));
         fact("fallbacks (blocks recomputed after a failed fetch)", Fmt.count(fallbacks));
-        fact("bytes fetched (all cells)", Fmt.bytes(total("fetched_bytes")));
+        fact("bytes fetched (all cells)", Fmt.bytes(total(Columns.FETCHED_BYTES.name())));
         h.close("div");
     }
 
@@ -184,12 +187,12 @@ final class ReportPage {
         b.manifest().path("emulated").forEach(e -> items.add(e.asText()));
         Set<String> perCell = new LinkedHashSet<>();
         for (CellData c : b.cells()) {
-            String e = c.text("emulated");
+            String e = c.text(Columns.EMULATED_PARTS.name());
             if (!e.isEmpty()) perCell.add(e);
         }
         // a cell on a real engine (openai, llama.cpp) says "nothing ..." in its emulated column: its prefill and decode ran
-        boolean modelled = b.cells().isEmpty() || b.cells().stream().anyMatch(c -> !c.text("emulated").startsWith("nothing"));
-        boolean real = b.cells().stream().anyMatch(c -> c.text("emulated").startsWith("nothing"));
+        boolean modelled = b.cells().isEmpty() || b.cells().stream().anyMatch(c -> !c.text(Columns.EMULATED_PARTS.name()).startsWith("nothing"));
+        boolean real = b.cells().stream().anyMatch(c -> c.text(Columns.EMULATED_PARTS.name()).startsWith("nothing"));
         if (modelled) {
             h.raw("<div class=\"banner\"><b>Emulated, not measured on real hardware.</b> ");
             h.text("GPU time is emulated" + (real ? " in the cells of the emulated target" : "") + ": prefill and decode take the time the "
@@ -216,7 +219,7 @@ final class ReportPage {
             List<List<Cell>> rows = new ArrayList<>();
             for (String e : perCell) {
                 List<String> cs = new ArrayList<>();
-                for (CellData c : b.cells()) if (e.equals(c.text("emulated"))) cs.add(c.id());
+                for (CellData c : b.cells()) if (e.equals(c.text(Columns.EMULATED_PARTS.name()))) cs.add(c.id());
                 rows.add(List.of(Cell.of(e), Cell.of(abbreviate(cs))));
             }
             h.table(null, List.of("emulated", "cells"), rows);
@@ -271,9 +274,10 @@ final class ReportPage {
         h.close("div");
         List<List<Cell>> rows = new ArrayList<>();
         for (CellData c : f.cells()) {
-            rows.add(List.of(Cell.code(c.id()), stat(c.metric("goodput_rps"), false), stat(c.metric("slo_attainment"), true),
-                    stat(c.metric("local_hit_ratio"), true), stat(c.metric("remote_hit_ratio"), true),
-                    Cell.num(Fmt.bytes(c.metric("fetched_bytes").mean())), Cell.num(Fmt.count(c.sum("fallbacks"))),
+            rows.add(List.of(Cell.code(c.id()), stat(c.metric(Columns.GOODPUT_RPS.name()), false),
+                    stat(c.metric(Columns.SLO_ATTAINMENT.name()), true),
+                    stat(c.metric(Columns.LOCAL_HIT_RATIO.name()), true), stat(c.metric(Columns.REMOTE_HIT_RATIO.name()), true),
+                    Cell.num(Fmt.bytes(c.metric(Columns.FETCHED_BYTES.name()).mean())), Cell.num(Fmt.count(c.sum(Columns.FALLBACKS.name()))),
                     wrongHits(c)));
         }
         h.open("div", "class=\"scroll\"");
@@ -330,11 +334,13 @@ final class ReportPage {
                 TwinCheck t = TwinCheck.of(row);
                 if (t == null) continue;
                 if (!t.agrees()) off++;
-                double bw = Stat.num(row.get("link_measured_bytes_per_s")), lat = Stat.num(row.get("link_measured_latency_us"));
+                double bw = Stat.num(row.get(Columns.LINK_MEASURED_BYTES_PER_S.name())),
+                        lat = Stat.num(row.get(Columns.LINK_MEASURED_LATENCY_US.name()));
                 rows.add(List.of(Cell.code(c.id()), Cell.num(Integer.toString(i)),
                         Cell.num(Fmt.num(t.ttft())), Cell.num(Fmt.num(t.twinTtft())), err(t.ttft(), t.twinTtft(), TwinCheck.TTFT_TOLERANCE),
                         Cell.num(Fmt.num(t.fetch())), Cell.num(Fmt.num(t.twinFetch())), err(t.fetch(), t.twinFetch(), TwinCheck.FETCH_TOLERANCE),
-                        Cell.num(Fmt.num(Stat.num(row.get("goodput_rps")))), Cell.num(Fmt.num(Stat.num(row.get("twin_goodput_rps")))),
+                        Cell.num(Fmt.num(Stat.num(row.get(Columns.GOODPUT_RPS.name())))),
+                        Cell.num(Fmt.num(Stat.num(row.get(Columns.TWIN_GOODPUT_RPS.name())))),
                         Cell.num(Double.isFinite(bw) ? String.format(java.util.Locale.ROOT, "%.2f GB/s + %.0f us", bw / 1e9, lat) : ""),
                         t.agrees() ? Cell.of("agree") : Cell.num("disagree: " + t.cause(), "bad", null)));
             }
@@ -379,12 +385,14 @@ final class ReportPage {
             for (String f : varying) r.add(Cell.of(c.factors().getOrDefault(f, "")));
             if (modes.size() > 1) r.add(Cell.of(c.mode()));
             if (ns.size() > 1) r.add(Cell.num(Integer.toString(c.replicates())));
-            r.add(Cell.num(Fmt.count(c.metric("completed").mean()) + " / " + Fmt.count(c.metric("requests").mean())));
-            double failed = c.sum("failed");
+            r.add(Cell.num(Fmt.count(c.metric(Columns.COMPLETED.name()).mean()) + " / " + Fmt.count(c.metric(Columns.REQUESTS.name()).mean())));
+            double failed = c.sum(Columns.FAILED.name());
             r.add(Cell.num(Fmt.count(failed), failed > 0 ? "bad" : null, null));
-            for (String col : List.of("ttft_p50_ms", "ttft_p99_ms", "itl_p50_ms", "itl_p99_ms", "tpot_p99_ms", "e2el_p99_ms", "goodput_rps"))
+            for (String col : Columns.names(List.of(Columns.TTFT_P50, Columns.TTFT_P99, Columns.ITL_P50, Columns.ITL_P99, Columns.TPOT_P99,
+                    Columns.E2EL_P99, Columns.GOODPUT_RPS)))
                 r.add(stat(c.metric(col), false));
-            for (String col : List.of("slo_attainment", "local_hit_ratio", "remote_hit_ratio")) r.add(stat(c.metric(col), true));
+            for (String col : Columns.names(List.of(Columns.SLO_ATTAINMENT, Columns.LOCAL_HIT_RATIO,
+                    Columns.REMOTE_HIT_RATIO))) r.add(stat(c.metric(col), true));
             rows.add(r);
         }
         h.open("div", "class=\"scroll\"");
@@ -419,8 +427,8 @@ final class ReportPage {
         }
         h.el("p", "Each cell minus the baseline cell " + f.baseline() + ", replicate by replicate (same seed), with the Student-t 95% interval "
                 + "of the mean difference. Bold: the interval excludes zero. Latencies in ms, goodput in requests/s, ratios in percentage points (pp).");
-        List<String> cols = List.of("ttft_p50_ms", "ttft_p99_ms", "itl_p99_ms", "e2el_p99_ms", "goodput_rps", "slo_attainment",
-                "local_hit_ratio", "remote_hit_ratio");
+        List<String> cols = Columns.names(List.of(Columns.TTFT_P50, Columns.TTFT_P99, Columns.ITL_P99, Columns.E2EL_P99,
+                Columns.GOODPUT_RPS, Columns.SLO_ATTAINMENT, Columns.LOCAL_HIT_RATIO, Columns.REMOTE_HIT_RATIO));
         List<String> head = new ArrayList<>(List.of("cell"));
         for (String c : cols) head.add("Δ " + DISPLAY.getOrDefault(c, c));
         List<List<Cell>> rows = new ArrayList<>();
@@ -432,7 +440,7 @@ final class ReportPage {
                 if (base) r.add(Cell.num("baseline"));
                 else {
                     Stat d = c.diff(col);
-                    boolean ratio = col.endsWith("ratio") || col.equals("slo_attainment");
+                    boolean ratio = Columns.named(col).map(k -> k.unit() == Column.Unit.RATIO).orElse(false);
                     String v = ratio ? (Double.isFinite(d.mean()) ? (d.mean() > 0 ? "+" : "") + Fmt.pct(d.mean()).replace("%", " pp") : Fmt.NONE)
                             : Fmt.signed(d.mean());
                     String ci = d.hasCi() ? (ratio ? "[" + Fmt.num(Math.max(-1, d.lo()) * 100) + ", " + Fmt.num(Math.min(1, d.hi()) * 100) + "] pp"
@@ -532,7 +540,7 @@ final class ReportPage {
     }
 
     private static Cell wrongHits(CellData c) {
-        double w = c.sum("wrong_hits_used");
+        double w = c.sum(Columns.WRONG_HITS_USED.name());
         return Cell.num(Fmt.count(w), w > 0 ? "bad" : null, null);
     }
 

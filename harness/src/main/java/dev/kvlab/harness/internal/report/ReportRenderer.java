@@ -1,6 +1,7 @@
 package dev.kvlab.harness.internal.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvlab.harness.internal.bundle.CapacityFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -62,8 +63,7 @@ public final class ReportRenderer {
     /** Renders {@code bundleDir} (read-only) into {@code outDir}: {@code report.html} and {@code plots/} there. */
     public Rendered render(Path bundleDir, JsonNode manifest, Path outDir) {
         BundleData b = BundleData.read(bundleDir, manifest);
-        Path capFile = bundleDir.resolve("capacity.json");
-        JsonNode capacity = Files.isRegularFile(capFile) ? BundleData.readJson(capFile) : null;
+        JsonNode capacity = CapacityFile.exists(bundleDir) ? BundleData.readJson(CapacityFile.in(bundleDir)) : null;
         BundleData fixed = capacity == null ? b : b.withoutProbes(capacity);
         Figures fixedFigures = Figures.of(fixed);
         List<Plot> all = new ArrayList<>(CapacityPlots.of(capacity));

@@ -1,6 +1,7 @@
 package dev.kvlab.harness.internal.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvlab.harness.api.Columns;
 import java.util.Locale;
 import java.util.Map;
 
@@ -23,10 +24,10 @@ public record TwinCheck(double ttft, double twinTtft, double fetch, double twinF
 
     /** The check of one summary row, or null when the row carries no twin. */
     public static TwinCheck of(Map<String, JsonNode> row) {
-        double tt = Stat.num(row.get("twin_ttft_p50_ms"));
+        double tt = Stat.num(row.get(Columns.TWIN_TTFT_P50.name()));
         if (!Double.isFinite(tt)) return null;
-        double t = Stat.num(row.get("ttft_p50_ms"));
-        double f = Stat.num(row.get("fetch_p50_ms")), tf = Stat.num(row.get("twin_fetch_p50_ms"));
+        double t = Stat.num(row.get(Columns.TTFT_P50.name()));
+        double f = Stat.num(row.get(Columns.FETCH_P50.name())), tf = Stat.num(row.get(Columns.TWIN_FETCH_P50.name()));
         boolean ttftOk = within(t, tt, TTFT_TOLERANCE);
         boolean fetchOk = within(Double.isFinite(f) ? f : 0, Double.isFinite(tf) ? tf : 0, FETCH_TOLERANCE);
         String cause = ttftOk && fetchOk ? "" : cause(row, t, tt, f, tf, fetchOk);
@@ -43,11 +44,11 @@ public record TwinCheck(double ttft, double twinTtft, double fetch, double twinF
     }
 
     private static String cause(Map<String, JsonNode> row, double t, double tt, double f, double tf, boolean fetchOk) {
-        double gc = Stat.num(row.get("gc_pause_ms")), span = Stat.num(row.get("simulated_seconds")) * 1e3;
-        double lagP99 = Stat.num(row.get("event_lag_p99_us")) / 1e3, lagP50 = Stat.num(row.get("event_lag_p50_us")) / 1e3;
-        double queue = Stat.num(row.get("queue_p50_ms"));
-        double cpu = Stat.num(row.get(dev.kvlab.harness.internal.live.HarnessCpu.FIGURE));
-        double share = Stat.num(row.get("twin_ttft_p50_live_share"));
+        double gc = Stat.num(row.get(Columns.GC_PAUSE_MS.name())), span = Stat.num(row.get(Columns.SIMULATED_SECONDS.name())) * 1e3;
+        double lagP99 = Stat.num(row.get(Columns.EVENT_LAG_P99_US.name())) / 1e3, lagP50 = Stat.num(row.get(Columns.EVENT_LAG_P50_US.name())) / 1e3;
+        double queue = Stat.num(row.get(Columns.QUEUE_P50.name()));
+        double cpu = Stat.num(row.get(Columns.HARNESS_CPU_US_PER_REQUEST.name()));
+        double share = Stat.num(row.get(Columns.TWIN_TTFT_P50_LIVE_SHARE.name()));
         StringBuilder why = new StringBuilder();
         if (fetchOk && Double.isFinite(share) && share >= 0.35 && share < 0.5)
             why.append(String.format(Locale.ROOT, "the TTFT p50 sits on the edge between two modes of the distribution (e.g. local hits and "

@@ -2,14 +2,14 @@ package dev.kvlab.harness.internal.sim;
 
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.internal.CellAssembly;
 import dev.kvlab.harness.internal.CellClock;
 import dev.kvlab.harness.internal.CellPlan;
 import dev.kvlab.harness.internal.CellSteps;
 import dev.kvlab.harness.internal.engine.EventLoop;
-import dev.kvlab.harness.internal.CellAssembly;
 import dev.kvlab.harness.internal.engine.Server;
-import dev.kvlab.harness.internal.engine.ServingModel;
 import dev.kvlab.harness.internal.engine.ServingListener;
+import dev.kvlab.harness.internal.engine.ServingModel;
 import dev.kvlab.harness.internal.engine.WorkloadDriver;
 import dev.kvlab.harness.internal.fault.SimFaults;
 import dev.kvlab.harness.internal.measure.Measurement;

@@ -1,5 +1,6 @@
 package dev.kvlab.harness.internal.live;
 
+import dev.kvlab.harness.api.Columns;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -41,7 +42,7 @@ class HarnessCpuTest {
             HarnessCpu.extras(before, cpu.snapshot(loop), 2, x);
             assertThat((Double) x.get("harness_io_cpu_us_per_request")).as("20 ms of work over 2 requests").isCloseTo(10_000, within(2_500.0));
             assertThat((Double) x.get("store_call_cpu_us_per_request")).isCloseTo(30_000, within(2_500.0));
-            assertThat((Double) x.get(HarnessCpu.FIGURE)).isEqualTo((Double) x.get("harness_io_cpu_us_per_request"));
+            assertThat((Double) x.get(Columns.HARNESS_CPU_US_PER_REQUEST.name())).isEqualTo((Double) x.get("harness_io_cpu_us_per_request"));
             assertThat((Double) x.get("harness_loop_cpu_us_per_request")).isZero();
         } finally {
             pool.shutdown();
@@ -66,7 +67,7 @@ class HarnessCpuTest {
             Map<String, Object> x = new LinkedHashMap<>();
             HarnessCpu.extras(before, cpu.snapshot(loop), 1, x);
             assertThat((Double) x.get("harness_handoff_cpu_us_per_request")).isCloseTo(30_000, within(2_500.0));
-            assertThat((Double) x.get(HarnessCpu.FIGURE)).as("the figure holds the task, hand-off included").isCloseTo(40_000, within(4_000.0));
+            assertThat((Double) x.get(Columns.HARNESS_CPU_US_PER_REQUEST.name())).as("the figure holds the task, hand-off included").isCloseTo(40_000, within(4_000.0));
         } finally {
             pool.shutdown();
             assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();

@@ -1,5 +1,6 @@
 package dev.kvlab.harness.internal.openai;
 
+import dev.kvlab.harness.api.Columns;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -62,25 +63,25 @@ class LlamaServerTargetTest {
             CellResult on = new CellRunner().run(config(s, "measurement.interval=500ms"), System.nanoTime(), p -> samples.add(Map.copyOf(p.engineCounters())));
             CellResult off = new CellRunner().run(config(s, "target.extra_body.cache_prompt=false"));
             for (CellResult r : new CellResult[] {on, off}) {
-                assertThat(r.summary().failed()).as(r.requests().stream().map(x -> x.status()).filter(x -> !x.equals("ok")).toList().toString()).isZero();
-                assertThat(r.summary().completed()).isEqualTo(10);
-                assertThat(num(r, EngineColumns.PROMPT_TOKENS)).isEqualTo(10 * 528.0); // 512 + 16, the BOS counted in
+                assertThat(r.summary().get(Columns.FAILED)).as(r.requests().stream().map(x -> x.status()).filter(x -> !x.equals("ok")).toList().toString()).isZero();
+                assertThat(r.summary().get(Columns.COMPLETED)).isEqualTo(10);
+                assertThat(num(r, Columns.ENGINE_PROMPT_TOKENS.name())).isEqualTo(10 * 528.0); // 512 + 16, the BOS counted in
                 assertThat(num(r, "prompt_token_error_max")).isZero();
                 assertThat(r.summary().percentilesMs()).isNotNull();
             }
-            assertThat(num(on, EngineColumns.CACHED_PROMPT_TOKENS)).isGreaterThan(0);
+            assertThat(num(on, Columns.ENGINE_CACHED_PROMPT_TOKENS.name())).isGreaterThan(0);
             // the engine's counters at each interval (what Influx gets): growing to the phase's totals
             assertThat(samples).hasSizeGreaterThan(1);
-            assertThat(samples.getLast().get(EngineColumns.CACHED_PROMPT_TOKENS)).isEqualTo(num(on, EngineColumns.CACHED_PROMPT_TOKENS));
-            assertThat(samples.getLast().get(EngineColumns.LOCAL_HIT_RATIO)).isEqualTo(num(on, EngineColumns.LOCAL_HIT_RATIO));
-            assertThat(samples.getFirst().getOrDefault(EngineColumns.CACHED_PROMPT_TOKENS, 0.0)).isLessThanOrEqualTo(samples.getLast().get(EngineColumns.CACHED_PROMPT_TOKENS));
+            assertThat(samples.getLast().get(Columns.ENGINE_CACHED_PROMPT_TOKENS.name())).isEqualTo(num(on, Columns.ENGINE_CACHED_PROMPT_TOKENS.name()));
+            assertThat(samples.getLast().get(Columns.ENGINE_LOCAL_HIT_RATIO.name())).isEqualTo(num(on, Columns.ENGINE_LOCAL_HIT_RATIO.name()));
+            assertThat(samples.getFirst().getOrDefault(Columns.ENGINE_CACHED_PROMPT_TOKENS.name(), 0.0)).isLessThanOrEqualTo(samples.getLast().get(Columns.ENGINE_CACHED_PROMPT_TOKENS.name()));
             // 8 of 10 prompts can hit 513 of their 528 tokens (0.78); a request whose group's slot is busy lands on the
             // other slot and misses, so the rate is low enough for requests to overlap seldom even on a loaded machine
-            assertThat(on.summary().localHitRatio()).isGreaterThan(0.3);
+            assertThat(on.summary().get(Columns.LOCAL_HIT_RATIO)).isGreaterThan(0.3);
             assertThat(on.json().get("cache_state_verification").toString()).startsWith("verified");
-            assertThat(num(off, EngineColumns.CACHED_PROMPT_TOKENS)).isZero();
+            assertThat(num(off, Columns.ENGINE_CACHED_PROMPT_TOKENS.name())).isZero();
             assertThat(off.json().get("cache_state_verification").toString()).contains("cold by construction");
-            assertThat(on.summary().emulated()).startsWith("nothing");
+            assertThat(on.summary().get(Columns.EMULATED_PARTS)).startsWith("nothing");
         }
     }
 
@@ -112,7 +113,7 @@ class LlamaServerTargetTest {
             CellResult r = new CellRunner().run(c);
             killer.join();
             assertThat((System.nanoTime() - t0) / 1e9).as("seconds to the end (the schedule is 50 s)").isLessThan(40);
-            assertThat(r.summary().failed()).isGreaterThanOrEqualTo(1);
+            assertThat(r.summary().get(Columns.FAILED)).isGreaterThanOrEqualTo(1);
             assertThat(r.json()).containsKey("target_down");
             assertThat(((Number) r.json().get("unsent_requests")).longValue()).isGreaterThan(0);
             assertThat(r.requests().stream().filter(x -> !x.status().equals("ok")).findFirst().orElseThrow().status()).startsWith("failed: ");

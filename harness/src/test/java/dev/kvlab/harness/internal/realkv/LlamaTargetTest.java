@@ -1,5 +1,6 @@
 package dev.kvlab.harness.internal.realkv;
 
+import dev.kvlab.harness.api.Columns;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -61,18 +62,18 @@ class LlamaTargetTest {
     void aHotRemoteCellRestoresTheModelsRealKvFromTheStore() {
         CellResult r = new CellRunner().run(config("target.verify_restore=1 in 1"));
         var s = r.summary();
-        assertThat(s.failed()).isZero();
-        assertThat(s.completed()).isEqualTo(6);
-        assertThat(s.remoteHitRatio()).isGreaterThan(0.5);
-        assertThat(s.wrongHitsUsed()).isZero();
-        assertThat(s.fallbacks()).isZero();
-        long tokens = ((Number) r.json().get(RealKvColumns.FETCHED_TOKENS)).longValue();
+        assertThat(s.get(Columns.FAILED)).isZero();
+        assertThat(s.get(Columns.COMPLETED)).isEqualTo(6);
+        assertThat(s.get(Columns.REMOTE_HIT_RATIO)).isGreaterThan(0.5);
+        assertThat(s.get(Columns.WRONG_HITS_USED)).isZero();
+        assertThat(s.get(Columns.FALLBACKS)).isZero();
+        long tokens = ((Number) r.json().get(Columns.FETCHED_TOKENS.name())).longValue();
         assertThat(tokens).isPositive();
-        double perToken = (double) s.fetchedBytes() / tokens;
+        double perToken = (double) s.get(Columns.FETCHED_BYTES) / tokens;
         // the model's K and V rows of every layer, plus one header per 32-token block
         assertThat(perToken).isEqualTo(kvBytesPerToken + (double) KvBlockObject.HEADER_BYTES / 32);
-        assertThat(((Number) r.json().get(RealKvColumns.KV_BYTES_PER_TOKEN)).longValue()).isEqualTo(kvBytesPerToken);
-        assertThat(s.emulated()).contains("real engine on CPU").contains("synthesized random weights");
+        assertThat(((Number) r.json().get(Columns.ENGINE_KV_BYTES_PER_TOKEN.name())).longValue()).isEqualTo(kvBytesPerToken);
+        assertThat(s.get(Columns.EMULATED_PARTS)).contains("real engine on CPU").contains("synthesized random weights");
         // every restore was checked against a recompute of the same tokens: the next token's logits agree
         assertThat(((Number) r.json().get("verify_restore_checks")).longValue()).isEqualTo(r.json().get("restores"));
         assertThat(((Number) r.json().get("verify_restore_max_logit_diff")).doubleValue()).isLessThanOrEqualTo(0.02);
@@ -82,10 +83,10 @@ class LlamaTargetTest {
     void corruptedBlocksAreRecomputedNeverUsed() {
         CellResult r = new CellRunner().run(config("fault=corrupt", "fault_at=0", "fault_params.corrupt_fraction=1"));
         var s = r.summary();
-        assertThat(s.failed()).isZero();
-        assertThat(s.fallbacks()).isPositive();
-        assertThat(s.wrongHitsUsed()).isZero();
-        assertThat(s.rejectedBlocks()).isPositive();
+        assertThat(s.get(Columns.FAILED)).isZero();
+        assertThat(s.get(Columns.FALLBACKS)).isPositive();
+        assertThat(s.get(Columns.WRONG_HITS_USED)).isZero();
+        assertThat(s.get(Columns.REJECTED_BLOCKS)).isPositive();
     }
 
     @Test

@@ -8,10 +8,10 @@ import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.internal.cluster.EmbeddedCluster;
 import dev.kvlab.store.internal.grpc.GrpcMasterChannel;
 import dev.kvlab.store.internal.grpc.MasterServer;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import dev.kvlab.store.spi.KvBackendProvider;
 import dev.kvlab.transport.api.TransportConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 
 /**
  * {@code bundled}: an embedded cluster (master + {@code nodes} storage nodes in this JVM) and a client of it; closing

@@ -3,8 +3,8 @@ package dev.kvlab.transport.internal.tcp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.api.BugDetectors;
+import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.kvlab.transport.api.Opcode;
 import dev.kvlab.transport.api.RemoteSegment;

@@ -1,0 +1,33 @@
+package dev.kvlab.harness.internal.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kvlab.harness.api.Column;
+import dev.kvlab.harness.api.Columns;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** docs/columns.md is what the registry generates; every column is in it once. */
+class ColumnsDocTest {
+
+    static Path docs() {
+        for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent())
+            if (Files.isRegularFile(d.resolve("docs/bundle-format.md"))) return d.resolve("docs/columns.md");
+        throw new AssertionError("docs/ not found above " + Path.of("").toAbsolutePath());
+    }
+
+    @Test
+    void docsColumnsMdIsGeneratedFromTheRegistry() throws Exception {
+        String want = ColumnsDoc.markdown();
+        Path f = docs();
+        if (!Files.isRegularFile(f) || !Files.readString(f, StandardCharsets.UTF_8).equals(want)) {
+            Path fresh = Path.of("target/columns.md").toAbsolutePath();
+            Files.createDirectories(fresh.getParent());
+            Files.writeString(fresh, want, StandardCharsets.UTF_8);
+            throw new AssertionError(f + " is not what Columns generates: copy " + fresh + " over it");
+        }
+        for (Column<?> c : Columns.all()) assertThat(want).containsOnlyOnce("| `" + c.name() + "` |");
+    }
+}
