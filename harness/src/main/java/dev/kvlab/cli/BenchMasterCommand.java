@@ -1,10 +1,11 @@
 package dev.kvlab.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kvlab.cli.master.ClientMode;
-import dev.kvlab.cli.master.MasterBench;
-import dev.kvlab.cli.master.MasterBenchResult;
-import dev.kvlab.cli.master.MasterOp;
+import dev.kvlab.harness.api.bench.ClientMode;
+import dev.kvlab.harness.api.bench.MasterBenchResult;
+import dev.kvlab.harness.api.bench.MasterBenchSettings;
+import dev.kvlab.harness.api.bench.MasterOp;
+import dev.kvlab.harness.internal.bench.master.MasterBench;
 import dev.kvlab.cli.store.HostPortOption;
 import dev.kvlab.cli.store.StoreToken;
 import dev.kvlab.store.api.master.MasterConfig;
@@ -140,7 +141,7 @@ public final class BenchMasterCommand implements Callable<Integer> {
                 port = at.port();
             }
             String label = at == null ? "own master in this process, gRPC on 127.0.0.1:" + port : host + ":" + port;
-            MasterBench.Settings s = new MasterBench.Settings(label, o, clients, cm, batchSize, d, w, jw, vs, keys, segments, seg, "bench", seed);
+            MasterBenchSettings s = new MasterBenchSettings(label, o, clients, cm, batchSize, d, w, jw, vs, keys, segments, seg, "bench", seed);
             r = MasterBench.run(s, () -> new GrpcMasterChannel(host, port, Duration.ofSeconds(10), token), log);
         } finally {
             if (server != null) server.close();

@@ -1,9 +1,11 @@
 package dev.kvlab.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kvlab.cli.store.RemoteStore;
-import dev.kvlab.cli.store.StoreBench;
-import dev.kvlab.cli.store.StoreBenchResult;
+import dev.kvlab.harness.api.bench.BenchFailedException;
+import dev.kvlab.harness.api.bench.StoreBenchResult;
+import dev.kvlab.harness.api.bench.StoreBenchSettings;
+import dev.kvlab.harness.internal.bench.store.RemoteStore;
+import dev.kvlab.harness.internal.bench.store.StoreBench;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.KvBackend;
 import dev.kvlab.store.api.KvBackends;
@@ -115,14 +117,14 @@ public final class BenchStoreCommand implements Callable<Integer> {
         java.util.regex.Matcher remote = java.util.regex.Pattern.compile("(?:kvlab|redis)://([^\\s/:]+):(\\d{1,5})").matcher(backend);
         try {
             if (remote.matches()) RemoteStore.reachable(backend, remote.group(1), Integer.parseInt(remote.group(2)));
-        } catch (StoreBench.Failure e) {
+        } catch (BenchFailedException e) {
             System.err.println("kvlab bench store: " + e.getMessage());
             return Kvlab.EXIT_FAILED;
         }
         try (KvBackend b = KvBackends.discover().open(backend, opts)) {
-            StoreBench.Settings s = new StoreBench.Settings(backend, redis ? "redis" : transport, emulated, vs, o, clients, d, w, keys, verify, !noLoad, hlog);
+            StoreBenchSettings s = new StoreBenchSettings(backend, redis ? "redis" : transport, emulated, vs, o, clients, d, w, keys, verify, !noLoad, hlog);
             r = StoreBench.run(s, b, log);
-        } catch (StoreBench.Failure e) {
+        } catch (BenchFailedException e) {
             System.err.println("kvlab bench store: " + e.getMessage());
             return Kvlab.EXIT_FAILED;
         }

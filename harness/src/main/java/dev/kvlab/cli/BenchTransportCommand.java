@@ -2,9 +2,9 @@ package dev.kvlab.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.kvlab.cli.bench.TransportBench;
-import dev.kvlab.cli.bench.TransportBenchResult;
-import dev.kvlab.cli.bench.TransportBenchSpec;
+import dev.kvlab.harness.api.bench.TransportBenchResult;
+import dev.kvlab.harness.api.bench.TransportBenchSpec;
+import dev.kvlab.harness.internal.bench.TransportBench;
 import dev.kvlab.harness.api.MachineMemory;
 import dev.kvlab.transport.api.ByteSize;
 import dev.kvlab.transport.api.DurationSpec;

@@ -1,5 +1,7 @@
-package dev.kvlab.cli.bench;
+package dev.kvlab.harness.internal.bench;
 
+import dev.kvlab.harness.api.bench.TransportBenchResult;
+import dev.kvlab.harness.api.bench.TransportBenchSpec;
 import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.transport.api.Opcode;
 import dev.kvlab.transport.api.TransportConfig;

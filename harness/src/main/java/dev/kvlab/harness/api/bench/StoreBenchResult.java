@@ -1,4 +1,4 @@
-package dev.kvlab.cli.store;
+package dev.kvlab.harness.api.bench;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;

@@ -1,6 +1,5 @@
-package dev.kvlab.cli.master;
+package dev.kvlab.harness.api.bench;
 
-import java.util.List;
 import java.util.Locale;
 
 /** What {@code kvlab bench master} issues; the RPCs each one makes. */
@@ -17,16 +16,13 @@ public enum MasterOp {
         throw new IllegalArgumentException("--op: '" + s + "' is not put, get, batch-put or batch-get");
     }
 
-    boolean reads() {
+    /** True for the lookups (get, batch-get), false for the puts. */
+    public boolean reads() {
         return this == GET || this == BATCH_GET;
     }
 
-    boolean batched() {
+    /** True for the batch forms (batch-put, batch-get). */
+    public boolean batched() {
         return this == BATCH_PUT || this == BATCH_GET;
-    }
-
-    List<MeasuredMasterChannel.Rpc> rpcs() {
-        return reads() ? List.of(MeasuredMasterChannel.Rpc.GET_REPLICA_LIST)
-                : List.of(MeasuredMasterChannel.Rpc.PUT_START, MeasuredMasterChannel.Rpc.PUT_END);
     }
 }

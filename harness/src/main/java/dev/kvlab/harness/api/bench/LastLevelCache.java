@@ -1,4 +1,4 @@
-package dev.kvlab.cli.bench;
+package dev.kvlab.harness.api.bench;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package dev.kvlab.cli.master;
+package dev.kvlab.harness.internal.bench.master;
 
 import dev.kvlab.store.api.master.EndStatus;
 import dev.kvlab.store.api.master.PutStartResult;

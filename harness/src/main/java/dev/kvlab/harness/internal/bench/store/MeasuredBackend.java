@@ -1,4 +1,4 @@
-package dev.kvlab.cli.store;
+package dev.kvlab.harness.internal.bench.store;
 
 import dev.kvlab.store.api.GetResult;
 import dev.kvlab.store.api.KeyedPayload;

@@ -1,5 +1,6 @@
-package dev.kvlab.cli.master;
+package dev.kvlab.harness.internal.bench.master;
 
+import dev.kvlab.harness.api.bench.MasterBenchSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -17,7 +18,7 @@ final class ClientKeys {
     private final SplittableRandom rnd;
     private long next;
 
-    ClientKeys(MasterBench.Settings s, int client) {
+    ClientKeys(MasterBenchSettings s, int client) {
         this.client = client;
         this.reads = s.op().reads();
         this.perCall = s.op().batched() ? s.batchSize() : 1;

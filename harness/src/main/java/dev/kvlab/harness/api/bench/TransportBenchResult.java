@@ -1,4 +1,4 @@
-package dev.kvlab.cli.bench;
+package dev.kvlab.harness.api.bench;
 
 import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.transport.api.TransportModels;

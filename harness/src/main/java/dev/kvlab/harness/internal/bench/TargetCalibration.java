@@ -1,5 +1,6 @@
-package dev.kvlab.cli.bench;
+package dev.kvlab.harness.internal.bench;
 
+import dev.kvlab.harness.api.bench.TargetCalibrationResult;
 import dev.kvlab.store.api.GetResult;
 import dev.kvlab.store.api.KeyedPayload;
 import dev.kvlab.store.api.KvBackend;

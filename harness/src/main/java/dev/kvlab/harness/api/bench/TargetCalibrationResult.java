@@ -1,4 +1,4 @@
-package dev.kvlab.cli.bench;
+package dev.kvlab.harness.api.bench;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
@@ -7,7 +7,7 @@ import dev.kvlab.transport.api.TransportProfile;
 import java.time.Duration;
 
 /**
- * What {@code kvlab calibrate --target} measured (see {@link TargetCalibration}); {@code link} is the measured link
+ * What {@code kvlab calibrate --target} measured (by the target calibration); {@code link} is the measured link
  * in kvlab's link syntax (payload rate {@code @} half the control round trip), for labelling cells that ran over it.
  */
 @JsonPropertyOrder(alphabetic = false)
@@ -26,7 +26,7 @@ public record TargetCalibrationResult(
         @JsonProperty("source") String source) {
 
     /** {@code <rate>@<rtt/2>}: the payload rate rounded to 3 significant digits. */
-    static String link(double bytesPerSecond, double rttUs) {
+    public static String link(double bytesPerSecond, double rttUs) {
         double bits = bytesPerSecond * 8;
         double scale = Math.pow(10, Math.floor(Math.log10(Math.max(1, bits))) - 2);
         double r = Math.max(1, Math.round(bits / scale) * scale);

@@ -1,4 +1,4 @@
-package dev.kvlab.cli.bench;
+package dev.kvlab.harness.internal.bench;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.kvlab.cli.master;
+package dev.kvlab.harness.api.bench;
 
 import java.util.Locale;
 

@@ -1,5 +1,6 @@
-package dev.kvlab.cli.store;
+package dev.kvlab.harness.internal.bench.store;
 
+import dev.kvlab.harness.api.bench.BenchFailedException;
 import dev.kvlab.store.api.GetResult;
 import dev.kvlab.store.api.GetStatus;
 import dev.kvlab.store.api.KvBackend;
@@ -18,7 +19,7 @@ import java.util.function.Supplier;
  * before any measurement, the cause of a failure in words — <b>unreachable</b> (nothing listens there: known within
  * seconds by a plain TCP connect, not after an RPC's retries), <b>not a kvlab store</b> (something listens but does
  * not answer as one, e.g. an HTTP server), <b>token refused</b> (the master wants another token, or one was not
- * given), or <b>timeout</b>. Failures are {@link StoreBench.Failure} (exit 1) with the target in front.
+ * given), or <b>timeout</b>. Failures are {@link BenchFailedException} (exit 1) with the target in front.
  */
 public final class RemoteStore {
 
@@ -37,7 +38,7 @@ public final class RemoteStore {
         try {
             store = opener.get();
         } catch (RuntimeException e) {
-            throw new StoreBench.Failure(target + ": " + reason(describe(e), true));
+            throw new BenchFailedException(target + ": " + reason(describe(e), true));
         }
         try {
             preflight(target, store);
@@ -57,12 +58,12 @@ public final class RemoteStore {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress(host, port), (int) CONNECT_TIMEOUT.toMillis());
         } catch (UnknownHostException e) {
-            throw new StoreBench.Failure(target + ": unreachable: unknown host " + host);
+            throw new BenchFailedException(target + ": unreachable: unknown host " + host);
         } catch (SocketTimeoutException e) {
-            throw new StoreBench.Failure(target + ": unreachable: no answer to a TCP connect within " + CONNECT_TIMEOUT.toSeconds()
+            throw new BenchFailedException(target + ": unreachable: no answer to a TCP connect within " + CONNECT_TIMEOUT.toSeconds()
                     + " s (a firewall, or no such host?)");
         } catch (IOException e) {
-            throw new StoreBench.Failure(target + ": unreachable: nothing listening at " + host + ":" + port + " (" + describe(e)
+            throw new BenchFailedException(target + ": unreachable: nothing listening at " + host + ":" + port + " (" + describe(e)
                     + "; is `kvlab store master` running at that address?)");
         }
     }
@@ -74,9 +75,9 @@ public final class RemoteStore {
         try {
             r = store.getInto("preflight/" + Long.toHexString(System.nanoTime()), buf);
         } catch (RuntimeException e) {
-            throw new StoreBench.Failure(target + ": " + reason(describe(e), true));
+            throw new BenchFailedException(target + ": " + reason(describe(e), true));
         }
-        if (r.status() == GetStatus.ERROR || r.status() == GetStatus.TIMEOUT) throw new StoreBench.Failure(target + ": " + reason(r.detail(), true));
+        if (r.status() == GetStatus.ERROR || r.status() == GetStatus.TIMEOUT) throw new BenchFailedException(target + ": " + reason(r.detail(), true));
     }
 
     /**

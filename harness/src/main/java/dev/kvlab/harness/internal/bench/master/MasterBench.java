@@ -1,5 +1,9 @@
-package dev.kvlab.cli.master;
+package dev.kvlab.harness.internal.bench.master;
 
+import dev.kvlab.harness.api.bench.ClientMode;
+import dev.kvlab.harness.api.bench.MasterBenchResult;
+import dev.kvlab.harness.api.bench.MasterBenchSettings;
+import dev.kvlab.harness.api.bench.MasterOp;
 import dev.kvlab.store.api.ReplicateConfig;
 import dev.kvlab.store.api.master.MountStatus;
 import dev.kvlab.store.internal.rpc.AsyncMasterChannel;
@@ -9,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -35,17 +40,13 @@ import org.HdrHistogram.Histogram;
  */
 public final class MasterBench {
 
-    /** Validated by the command. */
-    public record Settings(String master, MasterOp op, int clients, ClientMode mode, int batchSize, Duration duration, Duration warmup, Duration jitWait, long valueSize,
-                           int keysPerClient, int segments, long segmentBytes, String tenant, long seed) {}
-
     private MasterBench() {}
 
     /**
      * Runs {@code s} against the master the {@code connect} supplier reaches (one new channel per call: the mounter and
      * each client get their own connection).
      */
-    public static MasterBenchResult run(Settings s, Supplier<MasterChannel> connect, PrintStream log) throws InterruptedException {
+    public static MasterBenchResult run(MasterBenchSettings s, Supplier<MasterChannel> connect, PrintStream log) throws InterruptedException {
         MeasuredMasterChannel measured = new MeasuredMasterChannel();
         String mounter = "bench-mounter-" + Long.toHexString(s.seed() ^ System.nanoTime());
         List<String> segs = new ArrayList<>();
@@ -86,7 +87,7 @@ public final class MasterBench {
         }
     }
 
-    private static MasterBenchResult drive(Settings s, Supplier<MasterChannel> connect, MeasuredMasterChannel measured, PrintStream log)
+    private static MasterBenchResult drive(MasterBenchSettings s, Supplier<MasterChannel> connect, MeasuredMasterChannel measured, PrintStream log)
             throws InterruptedException {
         List<MasterChannel> chans = new ArrayList<>();
         List<AsyncMasterChannel> async = new ArrayList<>();
@@ -137,14 +138,14 @@ public final class MasterBench {
             if (!failures.isEmpty()) throw new IllegalStateException("a bench client failed: " + failures.getFirst(), failures.getFirst());
             double secs = (t1 - t0) / 1e9;
             Map<MeasuredMasterChannel.Rpc, MasterBenchResult.RpcLatency> lat = new EnumMap<>(MeasuredMasterChannel.Rpc.class);
-            for (MeasuredMasterChannel.Rpc r : s.op().rpcs()) {
+            for (MeasuredMasterChannel.Rpc r : rpcs(s.op())) {
                 Histogram h = measured.latency(r).getIntervalHistogram();
                 lat.put(r, new MasterBenchResult.RpcLatency(measured.calls(r), round(measured.calls(r) / secs), round(h.getMean() / 1e3),
                         round(h.getValueAtPercentile(50) / 1e3), round(h.getValueAtPercentile(99) / 1e3), round(h.getValueAtPercentile(99.9) / 1e3),
                         round(h.getMaxValue() / 1e3)));
             }
             long ok = measured.okKeys.sum();
-            return MasterBenchResult.of(s, warm, round(secs), ok, measured.failedKeys.sum(), round(ok / secs), lat,
+            return result(s, warm, round(secs), ok, measured.failedKeys.sum(), round(ok / secs), lat,
                     cpu < 0 ? Double.NaN : round(cpu / 1e9), cpu < 0 || ok == 0 ? Double.NaN : round(cpu / 1e3 / ok));
         } finally {
             for (MasterChannel c : chans) c.close();
@@ -152,7 +153,7 @@ public final class MasterBench {
     }
 
     /** Starts the clients: async ones count {@code asyncStopped} down when they stop; blocking ones are the threads returned. */
-    private static List<Thread> startClients(Settings s, List<MasterChannel> chans, List<AsyncMasterChannel> async, AtomicBoolean stop,
+    private static List<Thread> startClients(MasterBenchSettings s, List<MasterChannel> chans, List<AsyncMasterChannel> async, AtomicBoolean stop,
                                              List<Throwable> failures, CountDownLatch asyncStopped) {
         for (int c = 0; c < async.size(); c++) new AsyncBenchClient(s, async.get(c), new ClientKeys(s, c), stop, failures, asyncStopped).start();
         List<Thread> threads = new ArrayList<>();
@@ -178,7 +179,7 @@ public final class MasterBench {
                 ? os.getProcessCpuTime() : -1;
     }
 
-    private static void prefill(Settings s, MasterChannel ch, int client) {
+    private static void prefill(MasterBenchSettings s, MasterChannel ch, int client) {
         for (int from = 0; from < s.keysPerClient(); from += s.batchSize()) {
             int n = Math.min(s.batchSize(), s.keysPerClient() - from);
             List<String> keys = new ArrayList<>(n);
@@ -188,19 +189,19 @@ public final class MasterBench {
     }
 
     /** PutStart then PutEnd of {@code keys}; the number completed. */
-    private static int putBatch(Settings s, MasterChannel ch, List<String> keys) {
+    private static int putBatch(MasterBenchSettings s, MasterChannel ch, List<String> keys) {
         PendingEnds p = PendingEnds.of(keys, ch.putStart(s.tenant(), keys, lengths(s, keys.size()), new int[keys.size()], ReplicateConfig.replicas(1)));
         return p.isEmpty() ? 0 : PendingEnds.completed(ch.putEnd(s.tenant(), p.keys(), p.putIds()));
     }
 
     /** The length of each of {@code n} objects put. */
-    static long[] lengths(Settings s, int n) {
+    static long[] lengths(MasterBenchSettings s, int n) {
         long[] l = new long[n];
         Arrays.fill(l, s.valueSize());
         return l;
     }
 
-    private static void loop(Settings s, MasterChannel ch, ClientKeys keys, AtomicBoolean stop) {
+    private static void loop(MasterBenchSettings s, MasterChannel ch, ClientKeys keys, AtomicBoolean stop) {
         boolean single = !s.op().batched();
         while (!stop.get()) {
             List<String> k = keys.next();
@@ -208,6 +209,21 @@ public final class MasterBench {
             else if (single) ch.getReplicaList(s.tenant(), k.getFirst());
             else ch.getReplicaLists(s.tenant(), k);
         }
+    }
+
+    /** The RPCs each operation makes. */
+    static List<MeasuredMasterChannel.Rpc> rpcs(MasterOp op) {
+        return op.reads() ? List.of(MeasuredMasterChannel.Rpc.GET_REPLICA_LIST)
+                : List.of(MeasuredMasterChannel.Rpc.PUT_START, MeasuredMasterChannel.Rpc.PUT_END);
+    }
+
+    private static MasterBenchResult result(MasterBenchSettings s, BenchWarmup.Spent warm, double secs, long keys, long failed, double keysPerSecond,
+                                            Map<MeasuredMasterChannel.Rpc, MasterBenchResult.RpcLatency> lat, double cpuSeconds, double cpuMicrosPerKey) {
+        Map<String, MasterBenchResult.RpcLatency> byName = new LinkedHashMap<>();
+        lat.forEach((r, l) -> byName.put(r.name().toLowerCase(Locale.ROOT), l));
+        // one op is one key (a batch call of 128 keys is 128 ops), as master_bench counts
+        return new MasterBenchResult(s.master(), s.op().label(), s.clients(), s.mode().label(), s.op().batched() ? s.batchSize() : 1, s.valueSize(), s.segments(),
+                s.segmentBytes(), Math.round(warm.time().toMillis()) / 1000.0, warm.jitQuiet(), secs, keys, failed, keysPerSecond, keysPerSecond, byName, cpuSeconds, cpuMicrosPerKey, "none (metadata only: fake segments, no transfers)");
     }
 
     private static double round(double v) {

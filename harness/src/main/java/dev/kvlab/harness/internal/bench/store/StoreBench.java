@@ -1,5 +1,8 @@
-package dev.kvlab.cli.store;
+package dev.kvlab.harness.internal.bench.store;
 
+import dev.kvlab.harness.api.bench.BenchFailedException;
+import dev.kvlab.harness.api.bench.StoreBenchResult;
+import dev.kvlab.harness.api.bench.StoreBenchSettings;
 import dev.kvlab.store.api.GetResult;
 import dev.kvlab.store.api.GetStatus;
 import dev.kvlab.store.api.KeyedPayload;
@@ -26,17 +29,13 @@ import org.HdrHistogram.HistogramLogWriter;
  */
 public final class StoreBench {
 
-    /** Run settings, validated by the command. */
-    public record Settings(String backend, String transport, boolean emulated, long valueSize, String op, int clients, Duration duration,
-                           Duration warmup, int keys, boolean verify, boolean load, Path hlog) {}
-
     private StoreBench() {}
 
     public static String key(long valueSize, long i) {
         return "bench/" + valueSize + "/k" + i;
     }
 
-    public static StoreBenchResult run(Settings s, KvBackend backend, PrintStream log) throws InterruptedException, IOException {
+    public static StoreBenchResult run(StoreBenchSettings s, KvBackend backend, PrintStream log) throws InterruptedException, IOException {
         MeasuredBackend m = new MeasuredBackend(backend, s.verify());
         boolean get = "get".equals(s.op());
         preflight(s, m);
@@ -76,9 +75,9 @@ public final class StoreBench {
         double secs = (t1 - t0) / 1e9;
         if (s.hlog() != null) writeHlog(s.hlog(), h, startMs, secs);
         long ops = m.ops.sum();
-        if (ops == 0) throw new Failure(s.backend() + ": no operation completed in " + s.duration() + " (the store did not answer)");
+        if (ops == 0) throw new BenchFailedException(s.backend() + ": no operation completed in " + s.duration() + " (the store did not answer)");
         if (m.errors.sum() == ops)
-            throw new Failure(s.backend() + ": every one of " + ops + " " + s.op() + "s failed" + (m.firstError() == null ? "" : ": " + reason(m.firstError())));
+            throw new BenchFailedException(s.backend() + ": every one of " + ops + " " + s.op() + "s failed" + (m.firstError() == null ? "" : ": " + reason(m.firstError())));
         return new StoreBenchResult(s.backend(), backend.name(), s.transport(), s.emulated(), s.op(), s.valueSize(), s.clients(), s.keys(), s.verify(),
                 round(secs), ops, round(ops / secs), round(m.bytes.sum() / secs), round(h.getMean()),
                 h.getValueAtPercentile(50), h.getValueAtPercentile(90), h.getValueAtPercentile(99), h.getValueAtPercentile(99.9), h.getMaxValue(),
@@ -86,26 +85,19 @@ public final class StoreBench {
                 backend.copySemantics());
     }
 
-    /** The bench could not do its job (store unreachable, token refused, every operation failed): exit 1 with this reason. */
-    public static final class Failure extends RuntimeException {
-        public Failure(String message) {
-            super(message);
-        }
-    }
-
     /**
      * One get of a key no bench writes, before anything else: an unreachable store, a refused token or a store that
      * does not answer in time fails the bench here, within one call's timeout, instead of hundreds of failing loads.
      */
-    static void preflight(Settings s, MeasuredBackend m) {
+    static void preflight(StoreBenchSettings s, MeasuredBackend m) {
         MemorySegment buf = m.allocateBuffer(Math.min(s.valueSize(), 4096));
         GetResult r;
         try {
             r = m.getInto("bench/preflight/" + s.valueSize(), buf);
         } catch (RuntimeException e) {
-            throw new Failure(s.backend() + ": " + reason(String.valueOf(e.getMessage())));
+            throw new BenchFailedException(s.backend() + ": " + reason(String.valueOf(e.getMessage())));
         }
-        if (r.status() == GetStatus.ERROR || r.status() == GetStatus.TIMEOUT) throw new Failure(s.backend() + ": " + reason(r.detail()));
+        if (r.status() == GetStatus.ERROR || r.status() == GetStatus.TIMEOUT) throw new BenchFailedException(s.backend() + ": " + reason(r.detail()));
     }
 
     /** A failure detail with what it means in front: authentication, unreachable or timeout ({@link RemoteStore#reason}). */
@@ -117,7 +109,7 @@ public final class StoreBench {
         return Math.round(v * 1000) / 1000.0;
     }
 
-    private static void load(Settings s, MeasuredBackend m, PrintStream log) throws InterruptedException {
+    private static void load(StoreBenchSettings s, MeasuredBackend m, PrintStream log) throws InterruptedException {
         long t0 = System.nanoTime();
         List<Thread> ts = new ArrayList<>();
         long[] failed = new long[s.clients()];
@@ -136,13 +128,13 @@ public final class StoreBench {
         long f = 0;
         for (long x : failed) f += x;
         if (f == s.keys())
-            throw new Failure(s.backend() + ": loading failed: all " + f + " puts failed (are storage nodes mounted, reachable on their data port, "
+            throw new BenchFailedException(s.backend() + ": loading failed: all " + f + " puts failed (are storage nodes mounted, reachable on their data port, "
                     + "and does KVLAB_STORE_TOKEN match theirs?)");
         if (log != null) log.printf("loaded %d keys of %d bytes in %.1f s%s%n", s.keys() - f, s.valueSize(), (System.nanoTime() - t0) / 1e9,
                 f > 0 ? " (" + f + " puts failed: they will be misses)" : "");
     }
 
-    private static void getLoop(Settings s, MeasuredBackend m, MemorySegment buf, int client, AtomicBoolean stop) {
+    private static void getLoop(StoreBenchSettings s, MeasuredBackend m, MemorySegment buf, int client, AtomicBoolean stop) {
         SplittableRandom r = new SplittableRandom(0x5EEDL + client);
         while (!stop.get()) {
             String k = key(s.valueSize(), r.nextInt(s.keys()));
@@ -150,7 +142,7 @@ public final class StoreBench {
         }
     }
 
-    private static void putLoop(Settings s, MeasuredBackend m, MemorySegment buf, int client, AtomicBoolean stop) {
+    private static void putLoop(StoreBenchSettings s, MeasuredBackend m, MemorySegment buf, int client, AtomicBoolean stop) {
         for (long j = 0; !stop.get(); j++) {
             String k = key(s.valueSize(), client + j * s.clients());
             KeyedPayload.fill(k, buf, 0, s.valueSize());

@@ -1,4 +1,4 @@
-package dev.kvlab.cli.master;
+package dev.kvlab.harness.internal.bench.master;
 
 import java.io.IOException;
 import java.lang.management.CompilationMXBean;

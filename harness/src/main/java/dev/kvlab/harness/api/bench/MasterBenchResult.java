@@ -1,9 +1,7 @@
-package dev.kvlab.cli.master;
+package dev.kvlab.harness.api.bench;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 
 /** What {@code kvlab bench master} reports: keys per second, and per RPC its call rate and latency (microseconds). */
@@ -39,13 +37,4 @@ public record MasterBenchResult(
             @JsonProperty("p99_us") double p99Us,
             @JsonProperty("p999_us") double p999Us,
             @JsonProperty("max_us") double maxUs) {}
-
-    static MasterBenchResult of(MasterBench.Settings s, BenchWarmup.Spent warm, double secs, long keys, long failed, double keysPerSecond,
-                                Map<MeasuredMasterChannel.Rpc, RpcLatency> lat, double cpuSeconds, double cpuMicrosPerKey) {
-        Map<String, RpcLatency> byName = new LinkedHashMap<>();
-        lat.forEach((r, l) -> byName.put(r.name().toLowerCase(Locale.ROOT), l));
-        // one op is one key (a batch call of 128 keys is 128 ops), as master_bench counts
-        return new MasterBenchResult(s.master(), s.op().label(), s.clients(), s.mode().label(), s.op().batched() ? s.batchSize() : 1, s.valueSize(), s.segments(),
-                s.segmentBytes(), Math.round(warm.time().toMillis()) / 1000.0, warm.jitQuiet(), secs, keys, failed, keysPerSecond, keysPerSecond, byName, cpuSeconds, cpuMicrosPerKey, "none (metadata only: fake segments, no transfers)");
-    }
 }

@@ -1,5 +1,7 @@
-package dev.kvlab.cli.master;
+package dev.kvlab.harness.internal.bench.master;
 
+import dev.kvlab.harness.api.bench.ClientMode;
+import dev.kvlab.harness.api.bench.MasterBenchSettings;
 import dev.kvlab.store.api.ReplicateConfig;
 import dev.kvlab.store.internal.rpc.AsyncMasterChannel;
 import java.util.List;
@@ -17,14 +19,14 @@ final class AsyncBenchClient {
 
     private static final ReplicateConfig ONE_REPLICA = ReplicateConfig.replicas(1);
 
-    private final MasterBench.Settings s;
+    private final MasterBenchSettings s;
     private final AsyncMasterChannel ch;
     private final ClientKeys keys;
     private final AtomicBoolean stop;
     private final List<Throwable> failures;
     private final CountDownLatch stopped;
 
-    AsyncBenchClient(MasterBench.Settings s, AsyncMasterChannel ch, ClientKeys keys, AtomicBoolean stop, List<Throwable> failures, CountDownLatch stopped) {
+    AsyncBenchClient(MasterBenchSettings s, AsyncMasterChannel ch, ClientKeys keys, AtomicBoolean stop, List<Throwable> failures, CountDownLatch stopped) {
         this.s = s;
         this.ch = ch;
         this.keys = keys;
