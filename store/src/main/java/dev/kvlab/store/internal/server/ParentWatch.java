@@ -1,4 +1,4 @@
-package dev.kvlab.cli.store;
+package dev.kvlab.store.internal.server;
 
 /**
  * Ends this process when another one is gone: store processes that a harness started ({@code --parent-pid}) must not

@@ -1,4 +1,4 @@
-package dev.kvlab.harness.internal.metrics;
+package dev.kvlab.store.internal.server;
 
 import dev.kvlab.store.internal.node.StorageNode;
 import io.micrometer.core.instrument.Gauge;
