@@ -1,11 +1,9 @@
-package dev.kvlab.cli;
+package dev.kvlab.harness.internal.metrics;
 
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.RunListener;
-import dev.kvlab.harness.internal.metrics.CellTags;
-import dev.kvlab.harness.internal.metrics.InfluxPublisher;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -14,12 +12,12 @@ import java.util.Map;
  * cell's summary row as one point when it ends, the push counts as the manifest's {@code observability} section.
  * Tags: run id, cell id, replicate, mode and every factor.
  */
-final class InfluxRunListener implements RunListener {
+public final class InfluxRunListener implements RunListener {
 
     private final InfluxPublisher publisher;
     private final Map<String, CellTags> open = new LinkedHashMap<>();
 
-    InfluxRunListener(InfluxPublisher publisher) {
+    public InfluxRunListener(InfluxPublisher publisher) {
         this.publisher = publisher;
     }
 
