@@ -4,6 +4,8 @@ import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.transport.api.TransportModels;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Locale;
+import dev.kvlab.transport.api.ByteSize;
 
 /**
  * What a transport benchmark measured. Latencies are per batch (submit to completion), in microseconds,
@@ -85,5 +87,28 @@ public record TransportBenchResult(
     private static double round(double v, int digits) {
         double f = Math.pow(10, digits);
         return Math.round(v * f) / f;
+    }
+
+    /** The result as {@code kvlab bench transport} prints it: figures first, then what they mean when emulated. */
+    public String text() {
+        TransportBenchResult r = this;
+        TransportBenchSpec s = r.spec();
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "transport %s%s  op %s  block %s  batch %d  threads %d  target %s%n", s.transport(),
+                r.emulated() ? " (EMULATED)" : "", s.op().name().toLowerCase(Locale.ROOT), ByteSize.format(s.blockSize()), s.batchSize(),
+                s.threads(), s.separateTarget() ? "separate process" : "same process"));
+        b.append(String.format(Locale.ROOT, "throughput %.3f GB/s (%.3f GiB/s)  %d batches, %s in %.2f s (after %.2f s warm-up)%n",
+                r.throughputBytesPerSecond() / 1e9, r.throughputBytesPerSecond() / (1L << 30), r.batches(), ByteSize.format(r.bytes()),
+                r.seconds(), r.warmupSeconds()));
+        b.append(String.format(Locale.ROOT, "batch latency us: p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  max %.1f  mean %.1f%n",
+                r.p50Us(), r.p90Us(), r.p99Us(), r.p999Us(), r.maxUs(), r.meanUs()));
+        b.append("copies: ").append(r.copySemantics()).append(System.lineSeparator());
+        if (r.emulated()) {
+            b.append("NOTE: these figures are EMULATED by a NIC model (" + r.effectiveLink() + "), not measured on RDMA hardware.").append(System.lineSeparator());
+            if (r.copyBound())
+                b.append(String.format(Locale.ROOT, "NOTE: below the emulated link's %.3f GB/s: the shared-memory copies (CPU), not the NIC model, limited this run.%n",
+                        r.effectiveLink().bytesPerSecond() / 1e9));
+        }
+        return b.toString();
     }
 }

@@ -1,11 +1,13 @@
 package dev.kvlab.harness.api.bench;
 
+import dev.kvlab.harness.api.MachineMemory;
 import dev.kvlab.transport.api.ByteSize;
 import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.transport.api.Opcode;
 import dev.kvlab.transport.api.TransportConfig;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * One transport benchmark run (like Mooncake's {@code transfer_engine_bench}): {@code threads} closed-loop
@@ -106,4 +108,20 @@ public record TransportBenchSpec(
     }
 
     public static List<String> ops() { return List.of("read", "write"); }
+
+    /** Why this bench does not fit {@code m} (the target segment, every thread's buffer and the two JVMs), or null when it does (or the machine's memory is unknown). */
+    public String memoryProblem(MachineMemory m) {
+        TransportBenchSpec s = this;
+        if (m.availableBytes() <= 0) return null;
+        long need = s.footprintBytes();
+        long room = m.availableBytes() / 10 * 9;
+        if (need <= room) return null;
+        return String.format(Locale.ROOT,
+                "--block-size %s x --batch-size %d with %d thread(s) needs %s in the two processes (target segment %s, %d initiator buffer(s) of %s, "
+                        + "%s for the JVMs), more than the %s this machine can give now (90%% of %s available of %s); "
+                        + "use a smaller --block-size, --batch-size, --threads or --segment-size",
+                ByteSize.format(s.blockSize()), s.batchSize(), s.threads(), ByteSize.format(need), ByteSize.format(s.segmentBytes()), s.threads(),
+                ByteSize.format(s.localBytes()), ByteSize.format((s.separateTarget() ? 2 : 1) * TransportBenchSpec.JVM_ALLOWANCE_BYTES),
+                ByteSize.format(room), ByteSize.format(m.availableBytes()), ByteSize.format(m.totalBytes()));
+    }
 }
