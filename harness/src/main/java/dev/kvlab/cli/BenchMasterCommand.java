@@ -150,14 +150,7 @@ public final class BenchMasterCommand implements Callable<Integer> {
         if (json) {
             System.out.println(new ObjectMapper().writeValueAsString(r));
         } else {
-            System.out.printf(Locale.ROOT, "master %s: %s, %d %s clients%s, %.1f s: %.0f keys/s (%d failed)%n", r.master(), r.op(), r.clients(), r.clientMode(),
-                    r.batchSize() > 1 ? ", " + r.batchSize() + " keys per call" : "", r.durationSeconds(), r.keysPerSecond(), r.failedKeys());
-            r.rpcs().forEach((name, l) -> System.out.printf(Locale.ROOT, "  %-16s %9.0f calls/s  p50 %7.1f us  p99 %7.1f us  p99.9 %7.1f us%n",
-                    name, l.callsPerSecond(), l.p50Us(), l.p99Us(), l.p999Us()));
-            System.out.printf(Locale.ROOT, "  cpu %.2f s in the measured window: %.1f us per key (this process: clients%s)%n", r.cpuSeconds(), r.cpuMicrosPerKey(),
-                    master == null ? " and master" : " only");
-            System.out.printf(Locale.ROOT, "  warm-up %.1f s (JIT %s)%n", r.warmupSeconds(), r.jitQuiet() ? "quiet at its end" : "not waited for, or still busy");
-            System.out.println("data moved: " + r.dataMoved());
+            System.out.print(r.text(master == null));
         }
         return r.failedKeys() == 0 ? Kvlab.EXIT_OK : Kvlab.EXIT_FAILED;
     }

@@ -132,14 +132,7 @@ public final class BenchStoreCommand implements Callable<Integer> {
         if (json) {
             System.out.println(new ObjectMapper().writeValueAsString(r));
         } else {
-            System.out.printf(Locale.ROOT, "%s %s%s, %s values, %d clients, %.1f s: %.0f ops/s, %s/s%n", r.backendName(), r.op(),
-                    r.emulated() ? " (emulated)" : "", ByteSize.format(vs), r.clients(), r.durationSeconds(), r.opsPerSecond(),
-                    ByteSize.format((long) r.throughputBytesPerSecond()));
-            System.out.printf(Locale.ROOT, "latency us: p50 %d  p90 %d  p99 %d  p99.9 %d  max %d  mean %.1f%n", r.p50Micros(), r.p90Micros(),
-                    r.p99Micros(), r.p999Micros(), r.maxMicros(), r.meanMicros());
-            System.out.printf(Locale.ROOT, "hits %d  misses %d  errors %d  wrong payloads %d  (lease expired %d, checksum %d, content %d)%n",
-                    r.hits(), r.misses(), r.errors(), r.wrongBytes(), r.leaseExpired(), r.checksumMismatches(), r.contentMismatches());
-            System.out.println("copies: " + r.copySemantics());
+            System.out.print(r.text());
         }
         return r.wrongBytes() == 0 ? Kvlab.EXIT_OK : Kvlab.EXIT_FAILED;
     }

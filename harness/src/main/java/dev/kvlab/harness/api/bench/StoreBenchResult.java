@@ -2,6 +2,8 @@ package dev.kvlab.harness.api.bench;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import dev.kvlab.transport.api.ByteSize;
+import java.util.Locale;
 
 /** What {@code kvlab bench store} reports (latencies in microseconds, HdrHistogram percentiles). */
 @JsonPropertyOrder(alphabetic = false)
@@ -32,4 +34,18 @@ public record StoreBenchResult(
         @JsonProperty("lease_expired") long leaseExpired,
         @JsonProperty("checksum_mismatches") long checksumMismatches,
         @JsonProperty("content_mismatches") long contentMismatches,
-        @JsonProperty("copy_semantics") String copySemantics) {}
+        @JsonProperty("copy_semantics") String copySemantics) {
+
+    /** The result as {@code kvlab bench store} prints it: rates, latency percentiles, outcome counts, copies. */
+    public String text() {
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "%s %s%s, %s values, %d clients, %.1f s: %.0f ops/s, %s/s%n", backendName, op,
+                emulated ? " (emulated)" : "", ByteSize.format(valueSize), clients, durationSeconds, opsPerSecond,
+                ByteSize.format((long) throughputBytesPerSecond)));
+        b.append(String.format(Locale.ROOT, "latency us: p50 %d  p90 %d  p99 %d  p99.9 %d  max %d  mean %.1f%n", p50Micros, p90Micros,
+                p99Micros, p999Micros, maxMicros, meanMicros));
+        b.append(String.format(Locale.ROOT, "hits %d  misses %d  errors %d  wrong payloads %d  (lease expired %d, checksum %d, content %d)%n",
+                hits, misses, errors, wrongBytes, leaseExpired, checksumMismatches, contentMismatches));
+        return b.append("copies: ").append(copySemantics).append(System.lineSeparator()).toString();
+    }
+}
