@@ -1,10 +1,11 @@
 package dev.kvlab.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kvlab.cli.master.ClientMode;
-import dev.kvlab.cli.master.MasterBench;
-import dev.kvlab.cli.master.MasterBenchResult;
-import dev.kvlab.cli.master.MasterOp;
+import dev.kvlab.harness.api.bench.ClientMode;
+import dev.kvlab.harness.api.bench.MasterBenchResult;
+import dev.kvlab.harness.api.bench.MasterBenchSettings;
+import dev.kvlab.harness.api.bench.MasterOp;
+import dev.kvlab.harness.internal.bench.master.MasterBench;
 import dev.kvlab.cli.store.HostPortOption;
 import dev.kvlab.cli.store.StoreToken;
 import dev.kvlab.store.api.MasterConfig;
@@ -140,7 +141,7 @@ public final class BenchMasterCommand implements Callable<Integer> {
                 port = at.port();
             }
             String label = at == null ? "own master in this process, gRPC on 127.0.0.1:" + port : host + ":" + port;
-            MasterBench.Settings s = new MasterBench.Settings(label, o, clients, cm, batchSize, d, w, jw, vs, keys, segments, seg, "bench", seed);
+            MasterBenchSettings s = new MasterBenchSettings(label, o, clients, cm, batchSize, d, w, jw, vs, keys, segments, seg, "bench", seed);
             r = MasterBench.run(s, () -> new GrpcMasterChannel(host, port, Duration.ofSeconds(10), token), log);
         } finally {
             if (server != null) server.close();
@@ -149,14 +150,7 @@ public final class BenchMasterCommand implements Callable<Integer> {
         if (json) {
             System.out.println(new ObjectMapper().writeValueAsString(r));
         } else {
-            System.out.printf(Locale.ROOT, "master %s: %s, %d %s clients%s, %.1f s: %.0f keys/s (%d failed)%n", r.master(), r.op(), r.clients(), r.clientMode(),
-                    r.batchSize() > 1 ? ", " + r.batchSize() + " keys per call" : "", r.durationSeconds(), r.keysPerSecond(), r.failedKeys());
-            r.rpcs().forEach((name, l) -> System.out.printf(Locale.ROOT, "  %-16s %9.0f calls/s  p50 %7.1f us  p99 %7.1f us  p99.9 %7.1f us%n",
-                    name, l.callsPerSecond(), l.p50Us(), l.p99Us(), l.p999Us()));
-            System.out.printf(Locale.ROOT, "  cpu %.2f s in the measured window: %.1f us per key (this process: clients%s)%n", r.cpuSeconds(), r.cpuMicrosPerKey(),
-                    master == null ? " and master" : " only");
-            System.out.printf(Locale.ROOT, "  warm-up %.1f s (JIT %s)%n", r.warmupSeconds(), r.jitQuiet() ? "quiet at its end" : "not waited for, or still busy");
-            System.out.println("data moved: " + r.dataMoved());
+            System.out.print(r.text(master == null));
         }
         return r.failedKeys() == 0 ? Kvlab.EXIT_OK : Kvlab.EXIT_FAILED;
     }

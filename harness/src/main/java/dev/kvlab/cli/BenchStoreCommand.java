@@ -1,9 +1,11 @@
 package dev.kvlab.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kvlab.cli.store.RemoteStore;
-import dev.kvlab.cli.store.StoreBench;
-import dev.kvlab.cli.store.StoreBenchResult;
+import dev.kvlab.harness.api.bench.BenchFailedException;
+import dev.kvlab.harness.api.bench.StoreBenchResult;
+import dev.kvlab.harness.api.bench.StoreBenchSettings;
+import dev.kvlab.harness.internal.bench.store.RemoteStore;
+import dev.kvlab.harness.internal.bench.store.StoreBench;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.KvBackend;
 import dev.kvlab.store.KvBackends;
@@ -115,14 +117,14 @@ public final class BenchStoreCommand implements Callable<Integer> {
         java.util.regex.Matcher remote = java.util.regex.Pattern.compile("(?:kvlab|redis)://([^\\s/:]+):(\\d{1,5})").matcher(backend);
         try {
             if (remote.matches()) RemoteStore.reachable(backend, remote.group(1), Integer.parseInt(remote.group(2)));
-        } catch (StoreBench.Failure e) {
+        } catch (BenchFailedException e) {
             System.err.println("kvlab bench store: " + e.getMessage());
             return Kvlab.EXIT_FAILED;
         }
         try (KvBackend b = KvBackends.discover().open(backend, opts)) {
-            StoreBench.Settings s = new StoreBench.Settings(backend, redis ? "redis" : transport, emulated, vs, o, clients, d, w, keys, verify, !noLoad, hlog);
+            StoreBenchSettings s = new StoreBenchSettings(backend, redis ? "redis" : transport, emulated, vs, o, clients, d, w, keys, verify, !noLoad, hlog);
             r = StoreBench.run(s, b, log);
-        } catch (StoreBench.Failure e) {
+        } catch (BenchFailedException e) {
             System.err.println("kvlab bench store: " + e.getMessage());
             return Kvlab.EXIT_FAILED;
         }
@@ -130,14 +132,7 @@ public final class BenchStoreCommand implements Callable<Integer> {
         if (json) {
             System.out.println(new ObjectMapper().writeValueAsString(r));
         } else {
-            System.out.printf(Locale.ROOT, "%s %s%s, %s values, %d clients, %.1f s: %.0f ops/s, %s/s%n", r.backendName(), r.op(),
-                    r.emulated() ? " (emulated)" : "", ByteSize.format(vs), r.clients(), r.durationSeconds(), r.opsPerSecond(),
-                    ByteSize.format((long) r.throughputBytesPerSecond()));
-            System.out.printf(Locale.ROOT, "latency us: p50 %d  p90 %d  p99 %d  p99.9 %d  max %d  mean %.1f%n", r.p50Micros(), r.p90Micros(),
-                    r.p99Micros(), r.p999Micros(), r.maxMicros(), r.meanMicros());
-            System.out.printf(Locale.ROOT, "hits %d  misses %d  errors %d  wrong payloads %d  (lease expired %d, checksum %d, content %d)%n",
-                    r.hits(), r.misses(), r.errors(), r.wrongBytes(), r.leaseExpired(), r.checksumMismatches(), r.contentMismatches());
-            System.out.println("copies: " + r.copySemantics());
+            System.out.print(r.text());
         }
         return r.wrongBytes() == 0 ? Kvlab.EXIT_OK : Kvlab.EXIT_FAILED;
     }

@@ -2,9 +2,9 @@ package dev.kvlab.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.kvlab.cli.bench.TransportBench;
-import dev.kvlab.cli.bench.TransportBenchResult;
-import dev.kvlab.cli.bench.TransportBenchSpec;
+import dev.kvlab.harness.api.bench.TransportBenchResult;
+import dev.kvlab.harness.api.bench.TransportBenchSpec;
+import dev.kvlab.harness.internal.bench.TransportBench;
 import dev.kvlab.harness.api.MachineMemory;
 import dev.kvlab.transport.api.ByteSize;
 import dev.kvlab.transport.api.DurationSpec;
@@ -77,7 +77,7 @@ public final class BenchTransportCommand implements Callable<Integer> {
         if (json) {
             out.println(new ObjectMapper().disable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(r.toJson()));
         } else {
-            out.print(human(r));
+            out.print(r.text());
         }
         out.flush();
         return Kvlab.EXIT_OK;
@@ -110,43 +110,7 @@ public final class BenchTransportCommand implements Callable<Integer> {
      * target segment, every thread's buffer and the JVMs, checked before either process starts.
      */
     void checkMemory(TransportBenchSpec s, MachineMemory m) {
-        String problem = memoryProblem(s, m);
+        String problem = s.memoryProblem(m);
         if (problem != null) throw new ParameterException(cmd.commandLine(), problem);
-    }
-
-    /** Why {@code s} does not fit {@code m}, or null when it does (or the machine's memory is unknown). */
-    static String memoryProblem(TransportBenchSpec s, MachineMemory m) {
-        if (m.availableBytes() <= 0) return null;
-        long need = s.footprintBytes();
-        long room = m.availableBytes() / 10 * 9;
-        if (need <= room) return null;
-        return String.format(Locale.ROOT,
-                "--block-size %s x --batch-size %d with %d thread(s) needs %s in the two processes (target segment %s, %d initiator buffer(s) of %s, "
-                        + "%s for the JVMs), more than the %s this machine can give now (90%% of %s available of %s); "
-                        + "use a smaller --block-size, --batch-size, --threads or --segment-size",
-                ByteSize.format(s.blockSize()), s.batchSize(), s.threads(), ByteSize.format(need), ByteSize.format(s.segmentBytes()), s.threads(),
-                ByteSize.format(s.localBytes()), ByteSize.format((s.separateTarget() ? 2 : 1) * TransportBenchSpec.JVM_ALLOWANCE_BYTES),
-                ByteSize.format(room), ByteSize.format(m.availableBytes()), ByteSize.format(m.totalBytes()));
-    }
-
-    static String human(TransportBenchResult r) {
-        TransportBenchSpec s = r.spec();
-        StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "transport %s%s  op %s  block %s  batch %d  threads %d  target %s%n", s.transport(),
-                r.emulated() ? " (EMULATED)" : "", s.op().name().toLowerCase(Locale.ROOT), ByteSize.format(s.blockSize()), s.batchSize(),
-                s.threads(), s.separateTarget() ? "separate process" : "same process"));
-        b.append(String.format(Locale.ROOT, "throughput %.3f GB/s (%.3f GiB/s)  %d batches, %s in %.2f s (after %.2f s warm-up)%n",
-                r.throughputBytesPerSecond() / 1e9, r.throughputBytesPerSecond() / (1L << 30), r.batches(), ByteSize.format(r.bytes()),
-                r.seconds(), r.warmupSeconds()));
-        b.append(String.format(Locale.ROOT, "batch latency us: p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  max %.1f  mean %.1f%n",
-                r.p50Us(), r.p90Us(), r.p99Us(), r.p999Us(), r.maxUs(), r.meanUs()));
-        b.append("copies: ").append(r.copySemantics()).append(System.lineSeparator());
-        if (r.emulated()) {
-            b.append("NOTE: these figures are EMULATED by a NIC model (" + r.effectiveLink() + "), not measured on RDMA hardware.").append(System.lineSeparator());
-            if (r.copyBound())
-                b.append(String.format(Locale.ROOT, "NOTE: below the emulated link's %.3f GB/s: the shared-memory copies (CPU), not the NIC model, limited this run.%n",
-                        r.effectiveLink().bytesPerSecond() / 1e9));
-        }
-        return b.toString();
     }
 }

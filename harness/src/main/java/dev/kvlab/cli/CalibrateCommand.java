@@ -1,12 +1,15 @@
 package dev.kvlab.cli;
 
+import dev.kvlab.harness.internal.bench.store.RemoteStore;
+
+
+
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kvlab.cli.bench.Calibration;
-import dev.kvlab.cli.bench.TargetCalibration;
-import dev.kvlab.cli.bench.TargetCalibrationResult;
-import dev.kvlab.cli.store.RemoteStore;
 import dev.kvlab.harness.api.BadInputException;
 import dev.kvlab.harness.api.engine.EngineUnavailableException;
+import dev.kvlab.harness.api.bench.TargetCalibrationResult;
+import dev.kvlab.harness.internal.bench.Calibration;
+import dev.kvlab.harness.internal.bench.TargetCalibration;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
 import dev.kvlab.harness.internal.llama.LlamaLibrary;
 import dev.kvlab.harness.internal.realkv.EngineCalibration;

@@ -7,7 +7,6 @@ import dev.kvlab.harness.api.CellRunner;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunListener;
-import dev.kvlab.harness.internal.bundle.BundleArchive;
 import dev.kvlab.harness.internal.bundle.BundleJson;
 import dev.kvlab.harness.internal.bundle.CapacityFile;
 import dev.kvlab.harness.internal.bundle.CellFiles;
@@ -15,13 +14,10 @@ import dev.kvlab.harness.internal.bundle.PartialBundle;
 import dev.kvlab.harness.internal.bundle.Provenance;
 import dev.kvlab.harness.internal.matrix.Heartbeat;
 import dev.kvlab.harness.internal.matrix.MatrixRunner;
-import dev.kvlab.harness.internal.matrix.ProgressReporter;
-import dev.kvlab.harness.internal.report.ReportRenderer;
+import dev.kvlab.harness.internal.run.BundleRun;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -32,75 +28,28 @@ final class MatrixExecution {
 
     private MatrixExecution() {}
 
-    /** A line runs can start with at once (before the matrix is read), and the heartbeat that keeps them talking. */
     static Heartbeat heartbeat(CommandSpec spec, Path matrix) {
-        PrintWriter err = spec.commandLine().getErr();
-        err.println("kvlab: reading " + matrix);
-        err.flush();
-        Heartbeat hb = new Heartbeat(err, QUIET_SECONDS);
-        hb.printed();
-        hb.status("reading " + matrix);
-        return hb;
+        return BundleRun.heartbeat(spec.commandLine().getErr(), matrix);
     }
 
-    /** Seconds without a line after which the heartbeat says what the run is doing (issue 14: at least every 10 s). */
-    static final double QUIET_SECONDS = 5;
-
-    /** Keeps the heartbeat's status at the matrix expansion's count. */
     static MatrixSpec.Expansion expansion(Heartbeat hb) {
-        return (done, total) -> hb.status(String.format(Locale.ROOT, "expanding and validating the matrix: %,d of %,d cells", done, total));
+        return BundleRun.expansion(hb);
     }
 
-    /**
-     * Exit 2 unless {@code out} can hold bundles: an existing directory, or one that can be created (its nearest
-     * existing ancestor is a writable directory). Checked before anything runs.
-     */
-    static void checkOut(Path out) {
-        if (java.nio.file.Files.exists(out) && !java.nio.file.Files.isDirectory(out))
-            throw new dev.kvlab.harness.api.BadInputException("--out " + out + ": is not a directory (--out is the directory in which the bundle directory is created)");
-        Path p = out.toAbsolutePath().normalize();
-        while (p != null && !java.nio.file.Files.exists(p)) p = p.getParent();
-        if (p == null) return;
-        if (!java.nio.file.Files.isDirectory(p))
-            throw new dev.kvlab.harness.api.BadInputException("--out " + out + ": " + p + " is not a directory");
-        if (!java.nio.file.Files.isWritable(p))
-            throw new dev.kvlab.harness.api.BadInputException("--out " + out + ": " + p + " is not writable");
-    }
-
-    /** Runs {@code matrix} into {@code out} with sim runs on every core; {@code extra} listeners come after the progress reporter. */
+    /** {@link #run} with sim runs on every core. */
     static MatrixRunner.Outcome run(CommandSpec spec, MatrixSpec matrix, Path out, boolean resume, boolean archive,
                                     List<RunListener> extra, Heartbeat hb) throws IOException {
-        return run(spec, matrix, out, resume, archive, extra, defaultJobs(), hb);
+        return run(spec, matrix, out, resume, archive, extra, BundleRun.defaultJobs(), hb);
     }
 
-    /** Sim runs of one step at once by default: one per core. */
-    static int defaultJobs() {
-        return Math.max(1, Runtime.getRuntime().availableProcessors());
-    }
-
-    /** As above with {@code jobs} sim runs at once (the results do not depend on it). */
+    /** As {@link BundleRun#run}, with the provenance of this command line and its error stream. */
     static MatrixRunner.Outcome run(CommandSpec spec, MatrixSpec matrix, Path out, boolean resume, boolean archive,
                                     List<RunListener> extra, int jobs, Heartbeat hb) throws IOException {
-        checkOut(out);
-        PrintWriter err = spec.commandLine().getErr();
+        BundleRun.checkOut(out);
         List<String> args = spec.root().commandLine().getParseResult() == null ? List.of(spec.name())
                 : spec.root().commandLine().getParseResult().originalArgs();
         Provenance prov = Provenance.capture(KvlabVersion.version(), args);
-        List<RunListener> listeners = new ArrayList<>();
-        hb.status("preparing the run (checking traces, writing the plan)");
-        listeners.add(new ProgressReporter(err, ProgressReporter.stderrIsTerminal(), hb));
-        listeners.addAll(extra);
-        ReportRenderer renderer = new ReportRenderer();
-        MatrixRunner runner = new MatrixRunner(new CellRunner()::run, listeners, prov, Clock.systemUTC(), renderer::render, err, jobs);
-        MatrixRunner.Outcome o = runner.run(matrix, out, resume);
-        if (archive) {
-            Path tgz = o.bundle().resolveSibling(o.bundle().getFileName() + ".tar.gz");
-            hb.status("archiving " + tgz);
-            BundleArchive.create(o.bundle(), tgz);
-            err.println("kvlab: archived to " + tgz);
-        }
-        err.flush();
-        return o;
+        return BundleRun.run(matrix, out, resume, archive, extra, jobs, prov, spec.commandLine().getErr(), hb);
     }
 
     /**

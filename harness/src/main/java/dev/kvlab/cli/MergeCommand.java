@@ -7,6 +7,7 @@ import dev.kvlab.harness.internal.bundle.OpenedBundle;
 import dev.kvlab.harness.internal.bundle.PartialBundle;
 import dev.kvlab.harness.internal.bundle.Provenance;
 import dev.kvlab.harness.internal.report.ReportRenderer;
+import dev.kvlab.harness.internal.run.BundleRun;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,7 +45,7 @@ public final class MergeCommand implements Callable<Integer> {
         PrintWriter o = spec.commandLine().getOut(), err = spec.commandLine().getErr();
         List<String> args = spec.root().commandLine().getParseResult() == null ? List.of("merge")
                 : spec.root().commandLine().getParseResult().originalArgs();
-        MatrixExecution.checkOut(out); // the same --out rule as kvlab run: exit 2 before anything is opened
+        BundleRun.checkOut(out); // the same --out rule as kvlab run: exit 2 before anything is opened
         Provenance prov = Provenance.capture(KvlabVersion.version(), args);
         List<OpenedBundle> opened = new ArrayList<>();
         PartialBundle.Finished fin;

@@ -1,6 +1,7 @@
 package dev.kvlab.cli;
 
 import dev.kvlab.harness.api.gguf.GgufSynth;
+import dev.kvlab.harness.api.gguf.SynthReport;
 import dev.kvlab.harness.api.gguf.SynthSpec;
 import dev.kvlab.harness.api.gguf.WeightType;
 import dev.kvlab.harness.internal.JsonOutput;
@@ -8,9 +9,7 @@ import dev.kvlab.transport.api.ByteSize;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -44,29 +43,9 @@ public final class ModelSynthCommand implements Callable<Integer> {
         SynthSpec s = new SynthSpec(layers, hidden, heads, kvHeads, ff, vocab, WeightType.parse(dtype), seed, context);
         if (Files.isDirectory(out)) throw new ParameterException(spec.commandLine(), "--out " + out + " is a directory; give a file name");
         GgufSynth.Result r = GgufSynth.write(s, out);
-        Map<String, Object> o = new LinkedHashMap<>();
-        o.put("path", r.path().toString());
-        o.put("name", s.name());
-        o.put("layers", s.layers());
-        o.put("hidden", s.hidden());
-        o.put("heads", s.heads());
-        o.put("kv_heads", s.kvHeads());
-        o.put("head_dim", s.headDim());
-        o.put("ff", s.ff());
-        o.put("vocab", s.vocab());
-        o.put("context_length", s.context());
-        o.put("dtype", s.dtype().toString());
-        o.put("seed", s.seed());
-        o.put("parameters", r.parameters());
-        o.put("tensors", r.tensors());
-        o.put("bytes", r.bytes());
-        o.put("sha256", r.sha256());
-        o.put("kv_bytes_per_token", s.kvBytesPerToken());
-        o.put("single_token_words", s.vocabulary().wordCount());
-        o.put("seconds", r.elapsed().toNanos() / 1e9);
         PrintWriter w = spec.commandLine().getOut();
         if (json) {
-            w.println(JsonOutput.write(o));
+            w.println(JsonOutput.write(SynthReport.map(s, r)));
         } else {
             w.printf(Locale.ROOT, "wrote %s%n", r.path());
             w.printf(Locale.ROOT, "  %s: %d layers, hidden %d, %d heads / %d KV heads (head_dim %d), ff %d, vocab %d, %s, seed %d%n",

@@ -4,6 +4,7 @@ import dev.kvlab.harness.api.BadInputException;
 import dev.kvlab.harness.api.catalog.Catalog;
 import dev.kvlab.harness.api.catalog.Dtype;
 import dev.kvlab.harness.api.catalog.HardwareSpec;
+import dev.kvlab.harness.api.catalog.KvPlan;
 import dev.kvlab.harness.api.catalog.KvShape;
 import dev.kvlab.harness.api.catalog.KvSizing;
 import dev.kvlab.harness.api.catalog.ModelSpec;
@@ -86,23 +87,7 @@ public final class PlanCommand implements Callable<Integer> {
         kvHeads = info.kvHeads();
         headDim = info.headDim();
         Map<String, Object> sized = plan();
-        Map<String, Object> o = new LinkedHashMap<>();
-        o.put("gguf", info.path().toString());
-        o.put("model", info.name().isEmpty() ? null : info.name());
-        o.put("architecture", info.architecture());
-        o.put("layers", info.layers());
-        o.put("hidden", info.hidden());
-        o.put("heads", info.heads());
-        o.put("kv_heads", info.kvHeads());
-        o.put("head_dim", info.headDim());
-        o.put("ff", info.ff());
-        o.put("vocab", info.vocab());
-        o.put("context_length", info.contextLength());
-        o.put("parameters", info.parameters());
-        o.put("file_type", info.fileType());
-        o.put("file_bytes", info.fileBytes());
-        o.put("sha256", info.sha256());
-        o.put("single_token_words", info.vocabulary().map(v -> v.wordCount()).orElse(null));
+        Map<String, Object> o = KvPlan.gguf(info);
         sized.forEach(o::putIfAbsent);
         return o;
     }
@@ -161,47 +146,11 @@ public final class PlanCommand implements Callable<Integer> {
         } catch (IllegalArgumentException | ArithmeticException e) {
             throw new ParameterException(spec.commandLine(), "--capacity: " + (e instanceof ArithmeticException ? capacity + " is too large" : e.getMessage()));
         }
-        Map<String, Object> o = new LinkedHashMap<>();
-        o.put("model", m == null ? null : m.id());
-        o.put("attention", m != null ? m.attentionKind() : shape.isMla() ? "mla" : "kv-heads");
-        o.put("layers", shape.layers());
-        o.put("kv_heads", shape.isMla() ? null : shape.kvHeads());
-        o.put("head_dim", shape.isMla() ? null : shape.headDim());
-        o.put("mla_rank", shape.mlaRank());
-        o.put("rope_dim", shape.ropeDim());
-        o.put("dtype", dt.toString());
-        o.put("tp", tp);
-        o.put("kv_bytes_per_token", kv.bytesPerToken());
-        o.put("kv_bytes_per_token_per_rank", kv.bytesPerTokenPerRank());
-        o.put("kv_heads_per_rank", shape.isMla() ? null : kv.kvHeadsPerRank());
-        o.put("kv_replication", kv.replication());
-        o.put("kv_bytes_per_token_all_ranks", kv.bytesPerTokenAllRanks());
-        o.put("request_tokens", tokens);
-        o.put("kv_bytes_per_request", kv.bytesPerRequest(tokens));
-        o.put("kv_bytes_per_request_per_rank", kv.bytesPerRequestPerRank(tokens));
-        o.put("tokens_per_gib", kv.tokensPerGiB());
-        o.put("tokens_per_gib_per_rank", kv.tokensPerGiBPerRank());
-        o.put("block_tokens", blockTokens);
-        o.put("block_bytes", kv.blockBytes(blockTokens));
-        o.put("block_bytes_per_rank", kv.blockBytesPerRank(blockTokens));
-        o.put("store_capacity_bytes", cap);
-        o.put("store_tokens", cap / kv.bytesPerToken());
-        o.put("store_blocks", cap / kv.blockBytes(blockTokens));
-        o.put("store_requests", cap / kv.bytesPerRequest(tokens));
+        Map<String, Object> o = KvPlan.sizes(m, shape, dt, kv, tokens, blockTokens, cap);
         if (hardware != null) {
             HardwareSpec hw = catalog.hardware(hardware);
             if (m == null) throw new ParameterException(spec.commandLine(), "--hardware needs --model (the weights decide what is left for KV)");
-            double weightsPerRank = m.parameters() * m.weightDtype().bytes() / tp;
-            double usable = hw.hbmCapacity() * memFraction;
-            double kvPerRank = Math.max(0, usable - weightsPerRank);
-            o.put("hardware", hw.id());
-            o.put("hbm_bytes_per_rank", hw.hbmCapacity());
-            o.put("weight_bytes_per_rank", (long) weightsPerRank);
-            o.put("weights_fit", weightsPerRank < usable);
-            o.put("hbm_kv_bytes_per_rank", (long) kvPerRank);
-            o.put("hbm_kv_tokens", (long) (kvPerRank / kv.bytesPerTokenPerRank()));
-            o.put("hbm_kv_blocks", (long) (kvPerRank / kv.blockBytesPerRank(blockTokens)));
-            o.put("hbm_kv_requests", (long) (kvPerRank / kv.bytesPerRequestPerRank(tokens)));
+            o.putAll(KvPlan.hbm(m, hw, kv, memFraction, tokens, blockTokens));
         }
         return o;
     }

@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import dev.kvlab.harness.internal.metrics.InfluxPublisher;
+import dev.kvlab.harness.internal.metrics.InfluxRunListener;
+import dev.kvlab.harness.internal.run.BundleRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -74,7 +76,7 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        MatrixExecution.checkOut(out);
+        BundleRun.checkOut(out);
         Mode m = parseMode(spec, mode);
         Shard sh = null;
         ShardSplit how = ShardSplit.RUNS;
@@ -95,7 +97,7 @@ public final class RunCommand implements Callable<Integer> {
                 if (jobs != null && jobs < 1) throw new ParameterException(spec.commandLine(), "--jobs: must be >= 1, got " + jobs);
                 List<RunListener> extra = new ArrayList<>(listeners(pub));
                 if (sh != null) extra.add(new ShardRecord(sh, how, whole));
-                o = MatrixExecution.run(spec, ms, out, resume, archive, extra, jobs == null ? MatrixExecution.defaultJobs() : jobs, hb);
+                o = MatrixExecution.run(spec, ms, out, resume, archive, extra, jobs == null ? BundleRun.defaultJobs() : jobs, hb);
             }
         }
         return MatrixExecution.print(spec, ms, o, json);

@@ -9,12 +9,11 @@ import dev.kvlab.store.api.master.StoreMaster;
 import dev.kvlab.store.internal.grpc.MasterServer;
 import dev.kvlab.store.internal.server.MasterService;
 import dev.kvlab.store.internal.server.MetricsHttpServer;
+import dev.kvlab.store.api.server.LaunchRefusedException;
+import dev.kvlab.store.api.server.MasterLaunch;
+import dev.kvlab.store.internal.server.MasterLauncher;
 import dev.kvlab.transport.api.DurationSpec;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -71,31 +70,19 @@ public final class StoreMasterCommand implements Callable<Integer> {
             throw new BadInputException(e.getMessage());
         }
         String token = StoreToken.read(tokenFile);
-        String metricsBind = dev.kvlab.store.internal.server.MetricsHttpServer.check(mAt.host(), token, metricsPublic);
-        if (metricsBind != null) throw new BadInputException(metricsBind);
-        // a non-loopback endpoint asks scrapers for the token (bearer); loopback stays open like the store's own ports
-        String metricsToken = metricsPublic || dev.kvlab.store.internal.server.Loopback.only(mAt.host()) ? null : token;
-        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        MasterService service = new MasterService(new StoreMaster(config, Clock.systemUTC()), registry)
-                .startHousekeeping(Duration.ofMillis(250));
-        MasterServer server;
+        MasterLauncher.Running m;
         try {
-            server = MasterServer.start(service, at.host(), at.port(), token);
-        } catch (IllegalArgumentException e) {
-            service.close();
-            throw new BadInputException("--listen: " + e.getMessage());
+            m = MasterLauncher.start(new MasterLaunch(at.host(), at.port(), mAt.host(), mAt.port(), metricsPublic, config, token, parentPid));
+        } catch (LaunchRefusedException e) {
+            throw new BadInputException(e.getMessage());
         }
-        MetricsHttpServer http = new MetricsHttpServer(registry, mAt.host(), mAt.port(), metricsToken);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            http.close();
-            server.close();
-            service.close();
+            m.close();
             stopped.countDown();
         }, "kvlab-master-shutdown"));
-        dev.kvlab.cli.store.ParentWatch.exitWith(parentPid);
-        System.out.println("kvlab store master listening on " + at.host() + ":" + server.port() + " (auth " + (token == null ? "off: loopback" : "on")
-                + "); metrics at http://" + mAt.host() + ":" + http.port() + "/metrics");
+        System.out.println("kvlab store master listening on " + at.host() + ":" + m.port() + " (auth " + (token == null ? "off: loopback" : "on")
+                + "); metrics at http://" + mAt.host() + ":" + m.metricsPort() + "/metrics");
         System.out.flush();
         stopped.await();
         return Kvlab.EXIT_OK;

@@ -3,10 +3,10 @@ package dev.kvlab.cli;
 import dev.kvlab.cli.store.HostPortOption;
 import dev.kvlab.cli.store.StoreToken;
 import dev.kvlab.harness.api.BadInputException;
-import dev.kvlab.harness.internal.metrics.NodeMeters;
-import dev.kvlab.store.internal.grpc.GrpcMasterChannel;
-import dev.kvlab.store.internal.node.StorageNode;
-import dev.kvlab.store.internal.server.MetricsHttpServer;
+import dev.kvlab.store.api.server.LaunchRefusedException;
+import dev.kvlab.store.api.server.NodeLaunch;
+import dev.kvlab.store.api.server.TokenRefusedException;
+import dev.kvlab.store.internal.server.NodeLauncher;
 import dev.kvlab.transport.api.ByteSize;
 import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransportConfig;
@@ -58,12 +58,6 @@ public final class StoreNodeCommand implements Callable<Integer> {
     @Option(names = "--metrics-public", description = "serve a non-loopback --metrics endpoint without the auth token (to anyone who can reach it)")
     boolean metricsPublic;
 
-    /** True when the master refused the call for its token (gRPC UNAUTHENTICATED). */
-    static boolean refusedToken(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) if (t instanceof SecurityException) return true;
-        return false;
-    }
-
     /**
      * Refuses (exit 2) a segment larger than a store segment can be, or than 90% of the memory this machine has available now
      * (shm and rdma-emu: also than the free space of the shared-memory directory).
@@ -102,55 +96,31 @@ public final class StoreNodeCommand implements Callable<Integer> {
                     + String.join(", ", ts.names().stream().filter(n -> !n.equals("local")).toList()) + ")");
         String nodeId = id != null ? id : "node-" + UUID.randomUUID().toString().substring(0, 8);
         String token = StoreToken.read(tokenFile);
-        String metricsBind = dev.kvlab.store.internal.server.MetricsHttpServer.check(mAt.host(), token, metricsPublic);
-        if (metricsBind != null) throw new BadInputException(metricsBind);
-        // a non-loopback endpoint asks scrapers for the token (bearer); loopback stays open like the store's own ports
-        String metricsToken = metricsPublic || dev.kvlab.store.internal.server.Loopback.only(mAt.host()) ? null : token;
-        if (token == null && !dev.kvlab.store.internal.server.Loopback.only(bind))
-            throw new BadInputException("--bind " + bind + " is not a loopback address: the data plane then needs an auth token (KVLAB_STORE_TOKEN or --token-file)");
-        TransferEngine engine = ts.create(transport, TransportConfig.defaults().withBindHost(bind).withAuthToken(token));
-        GrpcMasterChannel channel = new GrpcMasterChannel(m.host(), m.port(), Duration.ofSeconds(5), token);
-        StorageNode node;
+        NodeLauncher.Running node;
         try {
-            node = new StorageNode(channel, engine, nodeId, bytes, ping);
+            node = NodeLauncher.create(new NodeLaunch(m.host(), m.port(), bytes, transport, bind, nodeId, token, ping, mAt.host(), mAt.port(),
+                    metricsPublic, parentPid), ts);
+        } catch (LaunchRefusedException e) {
+            throw new BadInputException(e.getMessage());
         } catch (OutOfMemoryError e) {
-            channel.close();
-            engine.close();
             throw new BadInputException("--segment " + segment + ": this machine could not allocate it (" + e.getMessage() + "); "
                     + dev.kvlab.harness.api.MachineMemory.now().describe());
         }
-        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        NodeMeters.bind(registry, node, transport);
-        MetricsHttpServer http = new MetricsHttpServer(registry, mAt.host(), mAt.port(), metricsToken);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            http.close();
             node.close();
-            channel.close();
-            engine.close();
             stopped.countDown();
         }, "kvlab-node-shutdown"));
-        dev.kvlab.cli.store.ParentWatch.exitWith(parentPid); // also while waiting for a master that died with the parent
-        while (true) {
-            try {
-                node.start();
-                break;
-            } catch (RuntimeException e) {
-                if (e instanceof IllegalStateException) throw e; // name conflict
-                if (refusedToken(e)) { // final: retrying with the same token cannot succeed
-                    node.close();
-                    channel.close();
-                    engine.close();
-                    throw new BadInputException("master " + m.host() + ":" + m.port() + " refused this node's auth token"
-                            + (token == null ? " (none given: set KVLAB_STORE_TOKEN or --token-file)" : " (wrong token: check KVLAB_STORE_TOKEN or --token-file)"));
-                }
-                System.err.println("kvlab store node: master " + m.host() + ":" + m.port() + " not reachable yet (" + Kvlab.oneLine(e.getMessage()) + "); retrying");
-                Thread.sleep(1000);
-            }
+        try {
+            node.mount(e -> System.err.println("kvlab store node: master " + m.host() + ":" + m.port() + " not reachable yet ("
+                    + Kvlab.oneLine(e.getMessage()) + "); retrying"));
+        } catch (TokenRefusedException e) {
+            throw new BadInputException(e.getMessage()
+                    + (token == null ? " (none given: set KVLAB_STORE_TOKEN or --token-file)" : " (wrong token: check KVLAB_STORE_TOKEN or --token-file)"));
         }
-        System.out.println("kvlab store node " + nodeId + ": segment " + node.segmentName() + " (" + ByteSize.format(bytes) + ", " + transport
-                + ") mounted at " + m.host() + ":" + m.port() + " as " + node.segment().handle().toUri()
-                + "; metrics at http://" + mAt.host() + ":" + http.port() + "/metrics");
+        System.out.println("kvlab store node " + nodeId + ": segment " + node.node().segmentName() + " (" + ByteSize.format(bytes) + ", " + transport
+                + ") mounted at " + m.host() + ":" + m.port() + " as " + node.node().segment().handle().toUri()
+                + "; metrics at http://" + mAt.host() + ":" + node.metricsPort() + "/metrics");
         System.out.flush();
         stopped.await();
         return Kvlab.EXIT_OK;

@@ -48,14 +48,14 @@ class BenchTransportCommandTest {
     /** Issue 14, defect 4: what both processes will hold is checked against the machine before either starts. */
     @Test
     void aBenchThatCannotFitTheMachineIsRefusedBeforeItStarts() {
-        var big = new dev.kvlab.cli.bench.TransportBenchSpec("tcp", 1L << 30, 4, 2, java.time.Duration.ofSeconds(2),
+        var big = new dev.kvlab.harness.api.bench.TransportBenchSpec("tcp", 1L << 30, 4, 2, java.time.Duration.ofSeconds(2),
                 dev.kvlab.transport.api.Opcode.READ, null, 0, 64 << 10, 4);
         // 16 GiB of target segment + 2 x 8 GiB of initiator buffers + two JVMs
         assertThat(big.footprintBytes()).isEqualTo((16L << 30) + (16L << 30) + (512L << 20));
         var small = new dev.kvlab.harness.api.MachineMemory(24L << 30, 19L << 30);
-        assertThat(BenchTransportCommand.memoryProblem(big, small)).contains("needs 32.50GiB", "target segment 16GiB", "17.10GiB");
-        assertThat(BenchTransportCommand.memoryProblem(big, new dev.kvlab.harness.api.MachineMemory(1L << 40, 1L << 40))).isNull();
-        assertThat(BenchTransportCommand.memoryProblem(big, new dev.kvlab.harness.api.MachineMemory(0, 0))).as("unknown: no guess").isNull();
+        assertThat(big.memoryProblem(small)).contains("needs 32.50GiB", "target segment 16GiB", "17.10GiB");
+        assertThat(big.memoryProblem(new dev.kvlab.harness.api.MachineMemory(1L << 40, 1L << 40))).isNull();
+        assertThat(big.memoryProblem(new dev.kvlab.harness.api.MachineMemory(0, 0))).as("unknown: no guess").isNull();
         // end to end: 64 threads of 16 GiB batches fit no machine; exit 2 at once
         long t0 = System.nanoTime();
         assertBadInput("this machine can give now", "bench", "transport", "--transport", "tcp", "--block-size", "1GiB", "--batch-size", "16",

@@ -12,18 +12,17 @@ import dev.kvlab.store.internal.grpc.MasterServer;
 import dev.kvlab.store.internal.node.StorageNode;
 import dev.kvlab.store.internal.rpc.MasterChannel;
 import dev.kvlab.store.internal.server.MasterService;
+import dev.kvlab.store.internal.server.StoreChildProcess;
+import dev.kvlab.transport.api.DurationSpec;
 import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransportConfig;
 import dev.kvlab.transport.Transports;
 import dev.kvlab.transport.internal.fault.FaultInjectingTransferEngine;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,10 +35,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * The store of a live fault cell, built so that its parts can really break: a master ({@link MasterService} behind
  * a loopback gRPC server) with the fault cell's liveness TTL, N storage nodes and one client whose transfer engine
- * is a {@link FaultInjectingTransferEngine}. For {@code node-crash} every node is a separate {@code kvlab store
- * node} process (so that a crash is a real SIGKILL); otherwise nodes live in this JVM with their own engines (so
+ * is a {@link FaultInjectingTransferEngine}. For {@code node-crash} every node is a separate storage node
+ * process ({@link StoreChildProcess}) (so that a crash is a real SIGKILL); otherwise nodes live in this JVM with their own engines (so
  * that {@code corrupt} can flip bytes in a node's registered segment). For {@code master-restart} the master is a
- * {@code kvlab store master} process (killed and started again on the same port) and nodes and client talk to it over
+ * child process (killed and started again on the same port) and nodes and client talk to it over
  * gRPC, so that they see it go and come back; otherwise the master lives in this JVM and its clients call it in
  * process (node processes over loopback gRPC).
  */
@@ -105,7 +104,7 @@ final class FaultStore implements AutoCloseable {
         port = server.port();
     }
 
-    /** A {@code kvlab store master} child on loopback ({@code atPort} 0: a free port), started again on the same port after a kill. */
+    /** A master child process on loopback ({@code atPort} 0: a free port), started again on the same port after a kill. */
     private void startMasterProcess(int atPort) throws IOException, InterruptedException {
         int p = atPort;
         if (p == 0) {
@@ -113,36 +112,21 @@ final class FaultStore implements AutoCloseable {
                 p = s.getLocalPort();
             }
         }
-        StringBuffer log = new StringBuffer();
+        String log = "";
         for (int attempt = 0; attempt < 50; attempt++) {
-            CountDownLatch up = new CountDownLatch(1);
-            List<String> cmd = List.of(ProcessHandle.current().info().command().orElse("java"), "-Xmx256m", "-XX:+UseSerialGC",
-                    "-XX:TieredStopAtLevel=1", "-Xshare:auto", "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                    "dev.kvlab.cli.Kvlab", "store", "master", "--listen", "127.0.0.1:" + p, "--seed", Long.toString(masterConfig.seed()),
-                    "--lease-ttl", plan.config().store().leaseTtl(), "--client-ttl", dev.kvlab.transport.api.DurationSpec.format(masterConfig.clientTtl()),
-                    "--parent-pid", Long.toString(ProcessHandle.current().pid()));
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-            pb.environment().remove("KVLAB_STORE_TOKEN");
-            Process proc = pb.start();
-            Thread.ofPlatform().daemon().name("kvlab-fault-master-out").start(() -> {
-                try (BufferedReader r = new BufferedReader(new InputStreamReader(proc.getInputStream(), StandardCharsets.UTF_8))) {
-                    for (String l; (l = r.readLine()) != null; ) {
-                        if (log.length() < 16_000) log.append(l).append('\n');
-                        if (l.contains("listening on")) up.countDown();
-                    }
-                } catch (IOException ignored) {
-                    // the process ended
-                }
-            });
-            while (!up.await(100, TimeUnit.MILLISECONDS) && proc.isAlive()) {
+            StoreChildProcess child = StoreChildProcess.master(p, masterConfig.seed(), DurationSpec.parse(plan.config().store().leaseTtl()),
+                    masterConfig.clientTtl());
+            Process proc = child.process();
+            while (!child.ready().await(100, TimeUnit.MILLISECONDS) && proc.isAlive()) {
                 // starting
             }
-            if (up.getCount() == 0 && proc.isAlive()) {
+            if (child.ready().getCount() == 0 && proc.isAlive()) {
                 masterProcess = proc;
                 port = p;
                 return;
             }
             proc.destroyForcibly();
+            log = child.log();
             Thread.sleep(100); // the port is still held by the killed master's socket: try again
         }
         throw new IllegalStateException("fault store: the master process did not start on port " + p + ":\n" + log);
@@ -168,15 +152,15 @@ final class FaultStore implements AutoCloseable {
         for (int i = 0; i < n; i++) segmentNames.add("fault-" + run + "-n" + i + "-seg0");
         if (fault.kind() == Fault.NODE_CRASH) {
             CountDownLatch mounted = new CountDownLatch(n);
-            List<StringBuffer> logs = new ArrayList<>();
+            List<StoreChildProcess> children = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                StringBuffer log = new StringBuffer();
-                logs.add(log);
-                processes.add(nodeProcess(i, mounted, log));
+                StoreChildProcess c = nodeProcess(i, mounted);
+                children.add(c);
+                processes.add(c.process());
             }
             if (!mounted.await(90, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("fault store: storage node processes did not mount within 90 s:\n" + String.join("\n---\n",
-                        logs.stream().map(StringBuffer::toString).toList()));
+                        children.stream().map(StoreChildProcess::log).toList()));
             }
         } else {
             Transports ts = Transports.discover();
@@ -190,29 +174,9 @@ final class FaultStore implements AutoCloseable {
         }
     }
 
-    /** A {@code kvlab store node} child: same JVM binary and class path, exits with this process (--parent-pid). */
-    private Process nodeProcess(int i, CountDownLatch mounted, StringBuffer log) throws IOException {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        long seg = segmentBytes();
-        List<String> cmd = List.of(java, "-Xmx192m", "-XX:MaxDirectMemorySize=" + (seg + (256L << 20)), "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1", "-Xshare:auto", "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                "dev.kvlab.cli.Kvlab", "store", "node", "--master", "127.0.0.1:" + port, "--segment", Long.toString(seg),
-                "--transport", plan.transportName(), "--id", "fault-" + run + "-n" + i, "--ping-interval", "250ms",
-                "--parent-pid", Long.toString(ProcessHandle.current().pid()));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().remove("KVLAB_STORE_TOKEN"); // loopback: no token, and none inherited into a child by accident
-        Process p = pb.start();
-        Thread.ofPlatform().daemon().name("kvlab-fault-node-" + i + "-out").start(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String l; (l = r.readLine()) != null; ) {
-                    if (log.length() < 16_000) log.append(l).append('\n');
-                    if (l.contains(" mounted at ")) mounted.countDown();
-                }
-            } catch (IOException ignored) {
-                // the process ended
-            }
-        });
-        return p;
+    /** A storage node child process: same JVM binary and class path, exits with this process. */
+    private StoreChildProcess nodeProcess(int i, CountDownLatch mounted) throws IOException {
+        return StoreChildProcess.node(port, segmentBytes(), plan.transportName(), "fault-" + run + "-n" + i, PING, mounted);
     }
 
     private void startClient(BackendOptions options) {
