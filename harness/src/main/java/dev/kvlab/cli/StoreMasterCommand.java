@@ -11,7 +11,7 @@ import dev.kvlab.store.internal.server.MasterService;
 import dev.kvlab.store.internal.server.MetricsHttpServer;
 import dev.kvlab.store.api.server.LaunchRefusedException;
 import dev.kvlab.store.api.server.MasterLaunch;
-import dev.kvlab.store.internal.server.MasterLauncher;
+import dev.kvlab.store.internal.launch.MasterLauncher;
 import dev.kvlab.transport.api.DurationSpec;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

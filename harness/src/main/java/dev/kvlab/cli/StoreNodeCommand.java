@@ -6,7 +6,7 @@ import dev.kvlab.harness.api.BadInputException;
 import dev.kvlab.store.api.server.LaunchRefusedException;
 import dev.kvlab.store.api.server.NodeLaunch;
 import dev.kvlab.store.api.server.TokenRefusedException;
-import dev.kvlab.store.internal.server.NodeLauncher;
+import dev.kvlab.store.internal.launch.NodeLauncher;
 import dev.kvlab.transport.api.ByteSize;
 import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransportConfig;

@@ -1,4 +1,8 @@
-package dev.kvlab.store.internal.server;
+package dev.kvlab.store.internal.launch;
+
+import dev.kvlab.store.internal.server.Loopback;
+import dev.kvlab.store.internal.server.MasterService;
+import dev.kvlab.store.internal.server.MetricsHttpServer;
 
 import dev.kvlab.store.api.master.StoreMaster;
 import dev.kvlab.store.api.server.LaunchRefusedException;

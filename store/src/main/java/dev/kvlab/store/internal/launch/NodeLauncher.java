@@ -1,4 +1,7 @@
-package dev.kvlab.store.internal.server;
+package dev.kvlab.store.internal.launch;
+
+import dev.kvlab.store.internal.server.Loopback;
+import dev.kvlab.store.internal.server.MetricsHttpServer;
 
 import dev.kvlab.store.api.server.LaunchRefusedException;
 import dev.kvlab.store.api.server.NodeLaunch;

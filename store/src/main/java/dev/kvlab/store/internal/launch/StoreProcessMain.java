@@ -1,4 +1,4 @@
-package dev.kvlab.store.internal.server;
+package dev.kvlab.store.internal.launch;
 
 import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.api.server.MasterLaunch;

@@ -1,4 +1,4 @@
-package dev.kvlab.store.internal.server;
+package dev.kvlab.store.internal.launch;
 
 /**
  * Ends this process when another one is gone: store processes that a harness started ({@code --parent-pid}) must not

@@ -1,4 +1,4 @@
-package dev.kvlab.store.internal.server;
+package dev.kvlab.store.internal.launch;
 
 import dev.kvlab.store.internal.node.StorageNode;
 import io.micrometer.core.instrument.Gauge;
