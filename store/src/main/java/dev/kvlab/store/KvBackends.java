@@ -25,6 +25,12 @@ public final class KvBackends {
         return providers.stream().map(KvBackendProvider::name).toList();
     }
 
+    /** Whether a backend found here opens {@code spec}. */
+    public boolean accepts(String spec) {
+        for (KvBackendProvider p : providers) if (p.accepts(spec)) return true;
+        return false;
+    }
+
     /** Opens {@code spec}; {@link IllegalArgumentException} naming the known forms when no provider accepts it. */
     public KvBackend open(String spec, BackendOptions options) {
         for (KvBackendProvider p : providers) if (p.accepts(spec)) return p.open(spec, options);

@@ -15,4 +15,10 @@ public record EarlyStopConfig(double target, long minRequests) {
     public boolean enabled() {
         return target > 0;
     }
+
+    /** Refuses a target outside [0, 1], and fewer than 1 request before the first look when it is set. */
+    public void check(ConfigCheck check) {
+        if (!(target >= 0 && target <= 1)) throw check.bad("measurement.early_stop.target", "must be in [0, 1] (0 = off), got " + target);
+        if (enabled()) check.atLeast("measurement.early_stop.min_requests", minRequests, 1);
+    }
 }

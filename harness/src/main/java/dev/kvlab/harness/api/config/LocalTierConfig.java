@@ -7,4 +7,10 @@ package dev.kvlab.harness.api.config;
  * @param dramCapacity DRAM tier per instance, e.g. {@code 64GiB}, or tokens of the run's model ({@code 3Mtok}:
  *                     KV bytes per token per rank, times the instance's ranks); {@code 0} = none [0]
  */
-public record LocalTierConfig(String dramCapacity) {}
+public record LocalTierConfig(String dramCapacity) {
+
+    /** The DRAM tier's bytes per instance ({@code bytesPerToken}: the model's KV bytes per token over all the instance's ranks). */
+    public long checkedDramBytes(ConfigCheck check, long bytesPerToken) {
+        return check.kvSize("local.dram_capacity", dramCapacity, bytesPerToken, true);
+    }
+}

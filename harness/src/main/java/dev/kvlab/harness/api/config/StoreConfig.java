@@ -1,9 +1,14 @@
 package dev.kvlab.harness.api.config;
 
+import dev.kvlab.store.api.KvBackends;
+import dev.kvlab.store.api.master.StoreMaster;
+import dev.kvlab.transport.api.ByteSize;
+
 /**
  * The shared store (remote tier).
  *
- * @param backend        live: {@code bundled} (embedded cluster over the transport) or {@code kvlab://HOST:PORT} [bundled]
+ * @param backend        live: {@code bundled} (embedded cluster over the transport), {@code kvlab://HOST:PORT}, or any spec a
+ *                       store backend found by {@link KvBackends} accepts [bundled]
  * @param nodes          storage nodes (segments) [4]
  * @param capacity       total capacity over all nodes, e.g. {@code 2TiB} (sim) or {@code 2GiB} (live), or tokens of the
  *                       run's model ({@code 30Mtok}: KV bytes per token, counted once) [2TiB]
@@ -18,4 +23,54 @@ package dev.kvlab.harness.api.config;
  */
 public record StoreConfig(String backend, int nodes, String capacity, int replicas, String leaseTtl, double highWatermark,
                           double evictionRatio, String lookupLatency, int writeBackConcurrency,
-                          int writeBackQueueBlocks) {}
+                          int writeBackQueueBlocks) {
+
+    /** The values of a checked store config, in bytes and nanoseconds. */
+    public record Checked(long capacityBytes, long leaseTtlNanos, long lookupLatencyNanos) {}
+
+    /**
+     * Checks every key: a backend one of {@code backends} accepts ({@code bundled} alone under the sim clock), the nodes,
+     * a capacity ({@code bytesPerToken} per token of the run's model) that gives each node at least one KV block of
+     * {@code blockBytes} and at most a segment, the replicas, durations and write-back settings.
+     */
+    public Checked check(ConfigCheck check, Mode mode, KvBackends backends, long bytesPerToken, long blockBytes) {
+        checkBackend(check, mode, backends);
+        check.atLeast("store.nodes", nodes, 1);
+        if (nodes > 1024) throw check.bad("store.nodes", "must be <= 1024");
+        long cap = checkedCapacity(check, bytesPerToken, blockBytes);
+        check.atLeast("store.replicas", replicas, 1);
+        if (replicas > nodes) throw check.bad("store.replicas", "must be <= store.nodes (" + nodes + "), got " + replicas);
+        long lease = check.nanos("store.lease_ttl", leaseTtl, false);
+        check.fraction("store.high_watermark", highWatermark);
+        check.fraction("store.eviction_ratio", evictionRatio);
+        long lookup = check.nanos("store.lookup_latency", lookupLatency, true);
+        check.atLeast("store.write_back_concurrency", writeBackConcurrency, 1);
+        if (writeBackConcurrency > 64) throw check.bad("store.write_back_concurrency", "must be <= 64");
+        check.atLeast("store.write_back_queue_blocks", writeBackQueueBlocks, 0);
+        return new Checked(cap, lease, lookup);
+    }
+
+    /** A backend the registry knows; the sim clock models the bundled store only. */
+    private void checkBackend(ConfigCheck check, Mode mode, KvBackends backends) {
+        check.need("store.backend", backend);
+        if (!backends.accepts(backend))
+            throw check.bad("store.backend", "no store backend accepts '" + backend + "' (backends: " + String.join(", ", backends.names())
+                    + "; e.g. bundled or kvlab://HOST:PORT)");
+        if (mode == Mode.SIM && !backend.equals("bundled"))
+            throw check.bad("store.backend", "is not used by the sim clock (it models the bundled store under virtual time); '" + backend
+                    + "' needs mode: live");
+    }
+
+    /** The capacity in bytes (the store holds KV once): at least one block and at most a segment per node. */
+    private long checkedCapacity(ConfigCheck check, long bytesPerToken, long blockBytes) {
+        long cap = check.kvSize("store.capacity", capacity, bytesPerToken, false);
+        if (cap / nodes < blockBytes)
+            throw check.bad("store.capacity", "each of the " + nodes + " nodes gets " + ByteSize.format(cap / nodes)
+                    + ", less than one KV block (" + ByteSize.format(blockBytes) + ")");
+        if (cap / nodes > StoreMaster.MAX_SEGMENT_BYTES)
+            throw check.bad("store.capacity", "each of the " + nodes + " nodes would get " + ByteSize.format(cap / nodes)
+                    + ", more than a store segment can be (" + ByteSize.format(StoreMaster.MAX_SEGMENT_BYTES)
+                    + "); lower store.capacity or raise store.nodes");
+        return cap;
+    }
+}

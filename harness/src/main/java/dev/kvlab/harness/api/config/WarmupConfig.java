@@ -6,4 +6,10 @@ package dev.kvlab.harness.api.config;
  *
  * @param fraction share of the workload's requests replayed as warm-up, in (0, 1] [1]
  */
-public record WarmupConfig(double fraction) {}
+public record WarmupConfig(double fraction) {
+
+    /** Refuses a fraction outside (0, 1]. */
+    public void check(ConfigCheck check) {
+        check.fraction("warmup.fraction", fraction);
+    }
+}

@@ -2,6 +2,8 @@ package dev.kvlab.harness.api.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvlab.workloads.api.ArrivalSpec;
+import dev.kvlab.workloads.api.WorkloadFormatException;
+import dev.kvlab.workloads.api.WorkloadSpec;
 
 /**
  * What requests a run sends and when.
@@ -20,4 +22,38 @@ import dev.kvlab.workloads.api.ArrivalSpec;
  *                    way (a longer run of the same stream: a capacity search's undecided sim probe asks for more) [1]
  */
 public record WorkloadConfig(String trace, JsonNode generator, ArrivalSpec arrival, long limit, int blockTokens, String tenant,
-                             String lora, int passes) {}
+                             String lora, int passes) {
+
+    /** Whether the requests come from a generator (else from the trace). */
+    public boolean generated() {
+        return generator != null && !generator.isNull();
+    }
+
+    /**
+     * Checks the keys of this block: exactly one of trace and generator, the keys that apply to that one only, the
+     * namespace names and the arrival process. (The generator's own fields are checked once bound to its kind.)
+     */
+    public void check(ConfigCheck check) {
+        boolean gen = generated();
+        if ((trace == null) == !gen)
+            throw check.bad("workload", "give exactly one of workload.trace (a Mooncake trace) or workload.generator");
+        check.atLeast("workload.limit", limit, 0);
+        check.atLeast("workload.block_tokens", blockTokens, 0);
+        check.atLeast("workload.passes", passes, 1);
+        if (!gen && passes != 1) throw check.bad("workload.passes", "applies to generators; a trace is replayed once (workload.limit cuts it)");
+        if (tenant == null || tenant.isBlank()) throw check.bad("workload.tenant", "must be a non-empty name");
+        if (lora == null || lora.isBlank()) throw check.bad("workload.lora", "must be a non-empty name (none for no adapter)");
+        try {
+            check.need("workload.arrival", arrival).validate("workload.arrival");
+        } catch (WorkloadFormatException e) {
+            throw check.bad("workload.arrival", e.getMessage());
+        }
+        if (gen) checkGeneratorKeys(check);
+    }
+
+    private void checkGeneratorKeys(ConfigCheck check) {
+        if (!generator.isObject()) throw check.bad("workload.generator", "must be a mapping with a kind (" + String.join(", ", WorkloadSpec.KINDS) + ")");
+        if (limit != 0) throw check.bad("workload.limit", "applies to traces; a generator's size is set by its own fields");
+        if (blockTokens != 0) throw check.bad("workload.block_tokens", "applies to traces; give workload.generator.block_tokens");
+    }
+}

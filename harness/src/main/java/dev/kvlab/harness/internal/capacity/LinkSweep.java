@@ -61,17 +61,9 @@ final class LinkSweep {
 
     /** Adds {@code link_sweep} and {@code breakeven_link} to {@code capacity.json}, when the matrix sweeps a link. */
     static void add(MatrixSpec spec, ArrayNode summary, CapacityResults out) {
-        Map<String, Double> bw = new LinkedHashMap<>();
         Map<String, MatrixCell> byId = new LinkedHashMap<>();
-        for (MatrixCell c : spec.cells()) {
-            if (!spec.capacity().searches(c.factors()) || !c.factors().containsKey("tiers")) continue;
-            try {
-                bw.put(c.id(), bytesPerSecond(c));
-                byId.put(c.id(), c);
-            } catch (RuntimeException e) {
-                return; // a cell that cannot be planned here (live-only keys): no sweep
-            }
-        }
+        Map<String, Double> bw = bandwidths(spec, byId);
+        if (bw == null) return;
         String f = factor(spec, bw);
         if (f == null) return;
         Map<String, JsonNode> capOf = new LinkedHashMap<>();
@@ -82,6 +74,47 @@ final class LinkSweep {
                 + "(same other levels), interpolated on log bandwidth between the two levels around it");
         ArrayNode groups = sweep.putArray("groups");
         ObjectNode breakeven = JsonNodeFactory.instance.objectNode();
+        for (List<MatrixCell> cells : bySetup(byId, f).values()) {
+            if (cells.size() < 2) continue;
+            cells.sort((a, b) -> Double.compare(bw.get(a.id()), bw.get(b.id())));
+            MatrixCell none = noCache(byId, cells.get(0), f);
+            ObjectNode g = groups.addObject();
+            String tiers = cells.get(0).factors().get("tiers");
+            g.put("tiers", tiers);
+            ObjectNode levels = g.putObject("levels");
+            cells.get(0).factors().forEach((k, v) -> { if (!k.equals(f)) levels.put(k, v); });
+            double[] x = new double[cells.size()], y = new double[cells.size()];
+            points(g.putArray("points"), cells, f, bw, capOf, x, y);
+            if (none == null) continue;
+            double ref = capOf.containsKey(none.id()) ? capOf.get(none.id()).path("mean").asDouble(Double.NaN) : Double.NaN;
+            g.put("reference", none.id());
+            g.set("reference_capacity", CapacityResults.num(ref));
+            ObjectNode be = g.putObject("breakeven");
+            breakeven(be, cells, f, tiers, none, ref, x, y);
+            String key = tiers + (cells.get(0).factors().containsKey("cache_state") ? " " + cells.get(0).factors().get("cache_state") : "");
+            breakeven.set(key, be.deepCopy());
+        }
+        out.extra(JSON, sweep);
+        out.extra(BREAKEVEN, breakeven);
+    }
+
+    /** The bytes per second of each searched cell with a {@code tiers} level (those put in {@code byId}); null when one cannot be planned. */
+    private static Map<String, Double> bandwidths(MatrixSpec spec, Map<String, MatrixCell> byId) {
+        Map<String, Double> bw = new LinkedHashMap<>();
+        for (MatrixCell c : spec.cells()) {
+            if (!spec.capacity().searches(c.factors()) || !c.factors().containsKey("tiers")) continue;
+            try {
+                bw.put(c.id(), bytesPerSecond(c));
+                byId.put(c.id(), c);
+            } catch (RuntimeException e) {
+                return null; // a cell that cannot be planned here (live-only keys): no sweep
+            }
+        }
+        return bw;
+    }
+
+    /** The cells with a remote tier, grouped by their levels other than the swept factor {@code f}. */
+    private static Map<String, List<MatrixCell>> bySetup(Map<String, MatrixCell> byId, String f) {
         Map<String, List<MatrixCell>> bySetup = new LinkedHashMap<>();
         for (MatrixCell c : byId.values()) {
             if (c.factors().get("tiers").equals("none")) continue;
@@ -89,66 +122,61 @@ final class LinkSweep {
             rest.remove(f);
             bySetup.computeIfAbsent(rest.toString(), k -> new ArrayList<>()).add(c);
         }
-        for (List<MatrixCell> cells : bySetup.values()) {
-            if (cells.size() < 2) continue;
-            cells.sort((a, b) -> Double.compare(bw.get(a.id()), bw.get(b.id())));
-            MatrixCell none = null;
-            for (MatrixCell c : byId.values()) {
-                if (!c.factors().get("tiers").equals("none")) continue;
-                boolean same = true;
-                for (var e : cells.get(0).factors().entrySet())
-                    if (!e.getKey().equals(f) && !e.getKey().equals("tiers") && !e.getValue().equals(c.factors().get(e.getKey()))) same = false;
-                if (same) none = c;
-            }
-            ObjectNode g = groups.addObject();
-            String tiers = cells.get(0).factors().get("tiers");
-            g.put("tiers", tiers);
-            ObjectNode levels = g.putObject("levels");
-            cells.get(0).factors().forEach((k, v) -> { if (!k.equals(f)) levels.put(k, v); });
-            ArrayNode pts = g.putArray("points");
-            double[] x = new double[cells.size()], y = new double[cells.size()];
-            for (int i = 0; i < cells.size(); i++) {
-                MatrixCell c = cells.get(i);
-                ObjectNode p = pts.addObject();
-                p.put("cell", c.id());
-                p.put(f, c.factors().get(f));
-                x[i] = bw.get(c.id());
-                p.put("gbps", x[i] * 8 / 1e9);
-                JsonNode cap = capOf.get(c.id());
-                y[i] = cap == null ? Double.NaN : cap.path("mean").asDouble(Double.NaN);
-                p.set("capacity", cap == null ? JsonNodeFactory.instance.nullNode() : cap.deepCopy());
-            }
-            if (none == null) continue;
-            double ref = capOf.containsKey(none.id()) ? capOf.get(none.id()).path("mean").asDouble(Double.NaN) : Double.NaN;
-            g.put("reference", none.id());
-            g.set("reference_capacity", CapacityResults.num(ref));
-            ObjectNode be = g.putObject("breakeven");
-            int first = -1;
-            for (int i = 0; i < y.length; i++) if (y[i] > ref) { first = i; break; }
-            if (!Double.isFinite(ref)) be.put("text", "no capacity of " + none.id() + " to compare with");
-            else if (first < 0) {
-                be.putNull("gbps");
-                be.put("text", tiers + " never beats no cache up to " + fmt(x[x.length - 1] * 8 / 1e9) + " Gbps (the fastest link swept)");
-            } else if (first == 0) {
-                be.put("at_most_gbps", x[0] * 8 / 1e9);
-                be.putNull("gbps");
-                be.put("text", tiers + " beats no cache already on the slowest link swept, " + cells.get(0).factors().get(f) + " (" + fmt(x[0] * 8 / 1e9) + " Gbps)");
-            } else {
-                int a = first - 1, b = first;
-                double t = (ref - y[a]) / (y[b] - y[a]);
-                double gbps = Math.exp(Math.log(x[a]) + t * (Math.log(x[b]) - Math.log(x[a]))) * 8 / 1e9;
-                be.put("gbps", gbps);
-                ArrayNode between = be.putArray("between");
-                between.add(cells.get(a).factors().get(f));
-                between.add(cells.get(b).factors().get(f));
-                be.put("text", String.format(java.util.Locale.ROOT, "%s beats no cache from about %s Gbps per GPU (between %s, capacity %s, and %s, capacity %s; no cache %s)",
-                        tiers, fmt(gbps), cells.get(a).factors().get(f), fmt(y[a]), cells.get(b).factors().get(f), fmt(y[b]), fmt(ref)));
-            }
-            String key = tiers + (cells.get(0).factors().containsKey("cache_state") ? " " + cells.get(0).factors().get("cache_state") : "");
-            breakeven.set(key, be.deepCopy());
+        return bySetup;
+    }
+
+    /** The {@code tiers: none} cell with the same other levels as {@code cell} (the last such), or null. */
+    private static MatrixCell noCache(Map<String, MatrixCell> byId, MatrixCell cell, String f) {
+        MatrixCell none = null;
+        for (MatrixCell c : byId.values()) {
+            if (!c.factors().get("tiers").equals("none")) continue;
+            boolean same = true;
+            for (var e : cell.factors().entrySet())
+                if (!e.getKey().equals(f) && !e.getKey().equals("tiers") && !e.getValue().equals(c.factors().get(e.getKey()))) same = false;
+            if (same) none = c;
         }
-        out.extra(JSON, sweep);
-        out.extra(BREAKEVEN, breakeven);
+        return none;
+    }
+
+    /** One point per cell (its link level, bandwidth and capacity); fills {@code x} (bytes per second) and {@code y} (mean capacity). */
+    private static void points(ArrayNode pts, List<MatrixCell> cells, String f, Map<String, Double> bw, Map<String, JsonNode> capOf,
+                               double[] x, double[] y) {
+        for (int i = 0; i < cells.size(); i++) {
+            MatrixCell c = cells.get(i);
+            ObjectNode p = pts.addObject();
+            p.put("cell", c.id());
+            p.put(f, c.factors().get(f));
+            x[i] = bw.get(c.id());
+            p.put("gbps", x[i] * 8 / 1e9);
+            JsonNode cap = capOf.get(c.id());
+            y[i] = cap == null ? Double.NaN : cap.path("mean").asDouble(Double.NaN);
+            p.set("capacity", cap == null ? JsonNodeFactory.instance.nullNode() : cap.deepCopy());
+        }
+    }
+
+    /** The slowest link at which the setup beats no cache ({@code ref}), interpolated on log bandwidth; or why there is none. */
+    private static void breakeven(ObjectNode be, List<MatrixCell> cells, String f, String tiers, MatrixCell none, double ref, double[] x, double[] y) {
+        int first = -1;
+        for (int i = 0; i < y.length; i++) if (y[i] > ref) { first = i; break; }
+        if (!Double.isFinite(ref)) be.put("text", "no capacity of " + none.id() + " to compare with");
+        else if (first < 0) {
+            be.putNull("gbps");
+            be.put("text", tiers + " never beats no cache up to " + fmt(x[x.length - 1] * 8 / 1e9) + " Gbps (the fastest link swept)");
+        } else if (first == 0) {
+            be.put("at_most_gbps", x[0] * 8 / 1e9);
+            be.putNull("gbps");
+            be.put("text", tiers + " beats no cache already on the slowest link swept, " + cells.get(0).factors().get(f) + " (" + fmt(x[0] * 8 / 1e9) + " Gbps)");
+        } else {
+            int a = first - 1, b = first;
+            double t = (ref - y[a]) / (y[b] - y[a]);
+            double gbps = Math.exp(Math.log(x[a]) + t * (Math.log(x[b]) - Math.log(x[a]))) * 8 / 1e9;
+            be.put("gbps", gbps);
+            ArrayNode between = be.putArray("between");
+            between.add(cells.get(a).factors().get(f));
+            between.add(cells.get(b).factors().get(f));
+            be.put("text", String.format(java.util.Locale.ROOT, "%s beats no cache from about %s Gbps per GPU (between %s, capacity %s, and %s, capacity %s; no cache %s)",
+                    tiers, fmt(gbps), cells.get(a).factors().get(f), fmt(y[a]), cells.get(b).factors().get(f), fmt(y[b]), fmt(ref)));
+        }
     }
 
     private static String fmt(double v) {

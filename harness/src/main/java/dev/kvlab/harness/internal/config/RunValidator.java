@@ -10,34 +10,29 @@ import dev.kvlab.harness.api.catalog.HardwareSpec;
 import dev.kvlab.harness.api.catalog.KvSizing;
 import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.catalog.Roofline;
-import dev.kvlab.harness.api.config.CacheAwareRouting;
 import dev.kvlab.harness.api.config.ClusterConfig;
-import dev.kvlab.harness.api.config.EarlyStopConfig;
+import dev.kvlab.harness.api.config.ConfigCheck;
 import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.api.config.Pd;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.config.SchedulerConfig;
-import dev.kvlab.harness.api.config.SloConfig;
 import dev.kvlab.harness.api.config.StoreConfig;
 import dev.kvlab.harness.api.config.WorkloadConfig;
 import dev.kvlab.harness.internal.CellPlan;
 import dev.kvlab.harness.internal.CellSpec;
 import dev.kvlab.harness.internal.WorkloadPlan;
 import dev.kvlab.harness.internal.fault.FaultPlan;
-import dev.kvlab.workloads.api.ArrivalSpec;
 import dev.kvlab.workloads.api.Namespace;
-import dev.kvlab.workloads.api.TokenCount;
 import dev.kvlab.workloads.api.TraceFormat;
 import dev.kvlab.workloads.api.WorkloadFormatException;
 import dev.kvlab.workloads.api.WorkloadSpec;
+import dev.kvlab.store.api.KvBackends;
 import dev.kvlab.transport.api.ByteSize;
-import dev.kvlab.transport.api.DurationSpec;
 import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.transport.api.TransportModel;
 import dev.kvlab.transport.api.TransportModels;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
@@ -53,10 +48,10 @@ public final class RunValidator {
 
     private static final TreeBinder BINDER = new TreeBinder();
 
-    private final Function<String, String> origin;
+    private final ConfigCheck check;
 
     private RunValidator(Function<String, String> origin) {
-        this.origin = origin;
+        this.check = new ConfigCheck(origin);
     }
 
     /** Validates {@code c}; {@code origin} maps a dotted key to {@code FILE:LINE} (or null). */
@@ -65,7 +60,7 @@ public final class RunValidator {
     }
 
     public static CellPlan plan(RunConfig c, Function<String, String> origin) {
-        return new RunValidator(origin).check(c);
+        return new RunValidator(origin).cellPlan(c);
     }
 
     /** Resolves {@code workload.trace} and {@code catalog[]} against {@code baseDir}, then the working directory. */
@@ -116,66 +111,11 @@ public final class RunValidator {
     }
 
     private BadInputException bad(String key, String reason) {
-        String o = origin.apply(key);
-        return new BadInputException((o == null ? "config" : o) + ": key '" + key + "': " + reason);
+        return check.bad(key, reason);
     }
 
     private <T> T need(String key, T v) {
-        if (v == null) throw bad(key, "must be given");
-        return v;
-    }
-
-    private long size(String key, String v, boolean zeroOk) {
-        need(key, v);
-        long n;
-        try {
-            n = ByteSize.parse(v);
-        } catch (IllegalArgumentException e) {
-            throw bad(key, e.getMessage());
-        }
-        if (n < 0 || (!zeroOk && n == 0)) throw bad(key, "must be " + (zeroOk ? ">= 0" : "> 0") + ", got " + v);
-        return n;
-    }
-
-    /**
-     * A KV capacity: a byte size ({@code 2TiB}) or tokens ({@code 3Mtok}, see {@link TokenCount}), which is
-     * {@code tokens * bytesPerToken} bytes of this run's model.
-     */
-    private long kvSize(String key, String v, long bytesPerToken, boolean zeroOk) {
-        need(key, v);
-        if (!TokenCount.isTokens(v)) return size(key, v, zeroOk);
-        long tokens;
-        try {
-            tokens = TokenCount.parse(v);
-        } catch (IllegalArgumentException e) {
-            throw bad(key, e.getMessage());
-        }
-        if (!zeroOk && tokens == 0) throw bad(key, "must be > 0, got " + v);
-        try {
-            return Math.multiplyExact(tokens, bytesPerToken);
-        } catch (ArithmeticException e) {
-            throw bad(key, v + " of " + bytesPerToken + "-byte tokens is too large");
-        }
-    }
-
-    private long nanos(String key, String v, boolean zeroOk) {
-        need(key, v);
-        Duration d;
-        try {
-            d = DurationSpec.parse(v);
-        } catch (IllegalArgumentException e) {
-            throw bad(key, e.getMessage());
-        }
-        if (!zeroOk && d.isZero()) throw bad(key, "must be > 0");
-        return d.toNanos();
-    }
-
-    private void fraction(String key, Double v) {
-        if (v != null && !(v > 0 && v <= 1)) throw bad(key, "must be in (0, 1], got " + v);
-    }
-
-    private void atLeast(String key, long v, long min) {
-        if (v < min) throw bad(key, "must be >= " + min + ", got " + v);
+        return check.need(key, v);
     }
 
     /**
@@ -191,119 +131,112 @@ public final class RunValidator {
         need("mode", c.mode());
         need("cache_state", c.cacheState());
         WorkloadPlan workload = workload(c, modelId, dtype, layout);
-        if (c.warmup() == null) throw bad("warmup", "must be given");
-        fraction("warmup.fraction", c.warmup().fraction());
-        SloConfig slo = need("slo", c.slo());
-        positive("slo.ttft_ms", slo.ttftMs());
-        positive("slo.tpot_ms", slo.tpotMs());
-        positive("slo.tbt_ms", slo.tbtMs());
-        positive("slo.e2el_ms", slo.e2elMs());
-        long interval = nanos("measurement.interval", need("measurement", c.measurement()).interval(), false);
-        EarlyStopConfig es = need("measurement.early_stop", c.measurement().earlyStop());
-        if (!(es.target() >= 0 && es.target() <= 1)) throw bad("measurement.early_stop.target", "must be in [0, 1] (0 = off), got " + es.target());
-        if (es.enabled()) atLeast("measurement.early_stop.min_requests", es.minRequests(), 1);
-        if (interval < 1_000_000L) throw bad("measurement.interval", "must be >= 1ms");
+        need("warmup", c.warmup()).check(check);
+        need("slo", c.slo()).check(check);
+        long interval = need("measurement", c.measurement()).checkedIntervalNanos(check);
         return new CellSpec(c, workload, workload.blockTokens(), interval);
     }
 
-    private CellPlan check(RunConfig c) {
+    private CellPlan cellPlan(RunConfig c) {
         Mode mode = need("mode", c.mode());
+        needFactors(c);
+        Catalog catalog = catalog(c);
+        ModelSpec model = model(catalog, c);
+        HardwareSpec hw = hardware(catalog, c);
+        ClusterConfig cl = cluster(c);
+        KvSizing kv = kvSizing(model, c, cl);
+        SchedulerConfig s = need("scheduler", c.scheduler());
+        s.check(check);
+        CellSpec common = common(c, model.id(), c.kvDtype().toString(), "tp" + cl.tp());
+        WorkloadPlan workload = common.workload();
+        int blockTokens = workload.blockTokens();
+        long hbmBlocks = hbmBlocks(model, hw, kv, cl.tp(), s.kvMemoryFraction(), blockTokens);
+        // per instance, over all its ranks (3Mtok = 3M tokens' KV as the instance's GPUs hold it)
+        long dram = need("local", c.local()).checkedDramBytes(check, kv.bytesPerTokenAllRanks());
+        long dramBlocks = dram / (kv.bytesPerTokenAllRanks() * blockTokens);
+        StoreConfig st = need("store", c.store());
+        StoreConfig.Checked store = st.check(check, mode, KvBackends.discover(), kv.bytesPerToken(), kv.blockBytes(blockTokens));
+        Transport transport = transport(c, mode, cl.tp());
+        long spin = need("live", c.live()).checkedSpinNanos(check);
+        if (mode == Mode.LIVE && st.backend().equals("bundled")) checkLiveMemory(c, st, kv.blockBytes(blockTokens), store.capacityBytes());
+        FaultPlan.of(c, store.leaseTtlNanos(), this::bad); // the fault keys (fault, fault_at, fault_params)
+
+        Roofline roof = new Roofline(model, hw, kv);
+        return new CellPlan(c, model, hw, kv, roof, workload, blockTokens, hbmBlocks, dramBlocks, store.capacityBytes(), store.leaseTtlNanos(),
+                store.lookupLatencyNanos(), common.intervalNanos(), spin, transport.link(), transport.name(), transport.model());
+    }
+
+    /** The factors every cell needs given (their values are typed by their enums). */
+    private void needFactors(RunConfig c) {
         need("cache_state", c.cacheState());
         need("tiers", c.tiers());
         need("policy", c.policy());
-        Pd pd = need("pd", c.pd());
+        need("pd", c.pd());
         need("kv_dtype", c.kvDtype());
-        Catalog catalog;
+    }
+
+    private Catalog catalog(RunConfig c) {
         try {
-            catalog = Catalog.load(c.catalog().stream().map(Path::of).toList());
+            return Catalog.load(c.catalog().stream().map(Path::of).toList());
         } catch (BadInputException e) {
             throw bad("catalog", e.getMessage());
         }
-        ModelSpec model;
-        HardwareSpec hw;
+    }
+
+    private ModelSpec model(Catalog catalog, RunConfig c) {
         try {
-            model = catalog.model(need("model", c.model()));
+            return catalog.model(need("model", c.model()));
         } catch (BadInputException e) {
             throw bad("model", e.getMessage());
         }
+    }
+
+    /** The catalog's hardware, with the config's efficiency factors when given. */
+    private HardwareSpec hardware(Catalog catalog, RunConfig c) {
+        HardwareSpec hw;
         try {
             hw = catalog.hardware(need("hardware", c.hardware()));
         } catch (BadInputException e) {
             throw bad("hardware", e.getMessage());
         }
-        if (c.efficiency() != null) {
-            fraction("efficiency.prefill_mfu", c.efficiency().prefillMfu());
-            fraction("efficiency.decode_bandwidth_utilization", c.efficiency().decodeBandwidthUtilization());
-            hw = hw.withEfficiency(c.efficiency().prefillMfu(), c.efficiency().decodeBandwidthUtilization());
-        }
+        if (c.efficiency() == null) return hw;
+        c.efficiency().check(check);
+        return hw.withEfficiency(c.efficiency().prefillMfu(), c.efficiency().decodeBandwidthUtilization());
+    }
+
+    /** The cluster, checked; disaggregated PD needs a prefill and a decode instance. */
+    private ClusterConfig cluster(RunConfig c) {
         ClusterConfig cl = need("cluster", c.cluster());
-        atLeast("cluster.instances", cl.instances(), 1);
-        if (cl.instances() > 4096) throw bad("cluster.instances", "must be <= 4096, got " + cl.instances());
-        atLeast("cluster.tp", cl.tp(), 1);
-        if (cl.tp() > 1024) throw bad("cluster.tp", "must be <= 1024, got " + cl.tp());
-        need("cluster.router", cl.router());
-        CacheAwareRouting ca = need("cluster.cache_aware", cl.cacheAware());
-        if (!(ca.cacheThreshold() >= 0 && ca.cacheThreshold() <= 1))
-            throw bad("cluster.cache_aware.cache_threshold", "must be in [0, 1], got " + ca.cacheThreshold());
-        atLeast("cluster.cache_aware.balance_abs_threshold", ca.balanceAbsThreshold(), 0);
-        if (!(ca.balanceRelThreshold() >= 1) || Double.isInfinite(ca.balanceRelThreshold()))
-            throw bad("cluster.cache_aware.balance_rel_threshold", "must be a finite number >= 1, got " + ca.balanceRelThreshold());
-        if (cl.prefillInstances() < 0 || cl.prefillInstances() >= Math.max(1, cl.instances()))
-            throw bad("cluster.prefill_instances", "must be in [0, instances - 1] (0 = half), got " + cl.prefillInstances());
-        if (pd == Pd.DISAGGREGATED && cl.instances() < 2) throw bad("pd", "disaggregated needs cluster.instances >= 2 (prefill and decode)");
-        KvSizing kv;
+        cl.check(check);
+        if (c.pd() == Pd.DISAGGREGATED && cl.instances() < 2) throw bad("pd", "disaggregated needs cluster.instances >= 2 (prefill and decode)");
+        return cl;
+    }
+
+    private KvSizing kvSizing(ModelSpec model, RunConfig c, ClusterConfig cl) {
         try {
-            kv = KvSizing.of(model, c.kvDtype(), cl.tp());
+            return KvSizing.of(model, c.kvDtype(), cl.tp());
         } catch (IllegalArgumentException e) {
             throw bad("cluster.tp", e.getMessage());
         }
-        SchedulerConfig s = need("scheduler", c.scheduler());
-        atLeast("scheduler.max_batch_tokens", s.maxBatchTokens(), 1);
-        atLeast("scheduler.max_running", s.maxRunning(), 1);
-        fraction("scheduler.kv_memory_fraction", s.kvMemoryFraction());
-        CellSpec common = common(c, model.id(), c.kvDtype().toString(), "tp" + cl.tp());
-        WorkloadPlan workload = common.workload();
-        int blockTokens = workload.blockTokens();
+    }
 
-        double weightsPerRank = model.parameters() * model.weightDtype().bytes() / cl.tp();
-        double usable = hw.hbmCapacity() * s.kvMemoryFraction();
+    /** KV blocks one rank's HBM holds after its share of the weights; at least one, else raise cluster.tp. */
+    private long hbmBlocks(ModelSpec model, HardwareSpec hw, KvSizing kv, int tp, double kvMemoryFraction, int blockTokens) {
+        double weightsPerRank = model.parameters() * model.weightDtype().bytes() / tp;
+        double usable = hw.hbmCapacity() * kvMemoryFraction;
         long hbmBlocks = (long) Math.floor((usable - weightsPerRank) / kv.blockBytesPerRank(blockTokens));
         if (hbmBlocks < 1)
             throw bad("cluster.tp", String.format(Locale.ROOT, "%s weights (%s per GPU at tp %d) leave no room for one KV block in %s of %s HBM "
-                    + "(kv_memory_fraction %.2f): raise cluster.tp", model.id(), ByteSize.format((long) weightsPerRank), cl.tp(),
-                    ByteSize.format(hw.hbmCapacity()), hw.id(), s.kvMemoryFraction()));
+                    + "(kv_memory_fraction %.2f): raise cluster.tp", model.id(), ByteSize.format((long) weightsPerRank), tp,
+                    ByteSize.format(hw.hbmCapacity()), hw.id(), kvMemoryFraction));
+        return hbmBlocks;
+    }
 
-        // per instance, over all its ranks (3Mtok = 3M tokens' KV as the instance's GPUs hold it)
-        long dram = kvSize("local.dram_capacity", need("local", c.local()).dramCapacity(), kv.bytesPerTokenAllRanks(), true);
-        long dramBlocks = dram / (kv.bytesPerTokenAllRanks() * blockTokens);
+    /** The transport a cell's KV moves over: its link per GPU, its name when a live one ({@code tcp}...), its model. */
+    private record Transport(LinkSpec link, String name, TransportModel model) {}
 
-        StoreConfig st = need("store", c.store());
-        String backend = need("store.backend", st.backend());
-        if (!backend.equals("bundled") && !backend.startsWith("kvlab://"))
-            throw bad("store.backend", "must be bundled or kvlab://HOST:PORT, got '" + backend + "'");
-        if (mode == Mode.SIM && !backend.equals("bundled"))
-            throw bad("store.backend", "is not used by the sim clock (it models the bundled store under virtual time); '" + backend
-                    + "' needs mode: live");
-        atLeast("store.nodes", st.nodes(), 1);
-        if (st.nodes() > 1024) throw bad("store.nodes", "must be <= 1024");
-        long cap = kvSize("store.capacity", st.capacity(), kv.bytesPerToken(), false); // the store holds KV once
-        if (cap / st.nodes() < kv.blockBytes(blockTokens))
-            throw bad("store.capacity", "each of the " + st.nodes() + " nodes gets " + ByteSize.format(cap / st.nodes())
-                    + ", less than one KV block (" + ByteSize.format(kv.blockBytes(blockTokens)) + ")");
-        if (cap / st.nodes() > dev.kvlab.store.api.master.StoreMaster.MAX_SEGMENT_BYTES)
-            throw bad("store.capacity", "each of the " + st.nodes() + " nodes would get " + ByteSize.format(cap / st.nodes())
-                    + ", more than a store segment can be (" + ByteSize.format(dev.kvlab.store.api.master.StoreMaster.MAX_SEGMENT_BYTES)
-                    + "); lower store.capacity or raise store.nodes");
-        atLeast("store.replicas", st.replicas(), 1);
-        if (st.replicas() > st.nodes()) throw bad("store.replicas", "must be <= store.nodes (" + st.nodes() + "), got " + st.replicas());
-        long lease = nanos("store.lease_ttl", st.leaseTtl(), false);
-        fraction("store.high_watermark", st.highWatermark());
-        fraction("store.eviction_ratio", st.evictionRatio());
-        long lookup = nanos("store.lookup_latency", st.lookupLatency(), true);
-        atLeast("store.write_back_concurrency", st.writeBackConcurrency(), 1);
-        if (st.writeBackConcurrency() > 64) throw bad("store.write_back_concurrency", "must be <= 64");
-        atLeast("store.write_back_queue_blocks", st.writeBackQueueBlocks(), 0);
-
+    /** A live transport (tcp, shm, rdma-emu, local); under the sim clock also a link per GPU or a calibrated profile. */
+    private Transport transport(RunConfig c, Mode mode, int tp) {
         String transport = need("transport", c.transport()).strip().toLowerCase(Locale.ROOT);
         LinkSpec link;
         try {
@@ -311,53 +244,38 @@ public final class RunValidator {
         } catch (IllegalArgumentException e) {
             throw bad("link", e.getMessage());
         }
-        String transportName = null;
-        TransportModel tm;
-        if (LIVE_TRANSPORTS.contains(transport)) {
-            transportName = transport;
-            if (c.transportProfile() != null) {
-                try {
-                    tm = TransportModels.load(Path.of(c.transportProfile())).model(transport);
-                } catch (RuntimeException e) {
-                    throw bad("transport_profile", e.getMessage());
-                }
-            } else {
-                tm = TransportModels.fromLink(instanceLink(link, cl.tp()));
-            }
-        } else if (mode == Mode.LIVE) {
+        if (LIVE_TRANSPORTS.contains(transport)) return new Transport(link, transport, liveTransportModel(c, transport, link, tp));
+        if (mode == Mode.LIVE)
             throw bad("transport", "a live run needs a real transport: one of " + String.join(", ", LIVE_TRANSPORTS) + ", got '" + c.transport() + "'");
-        } else {
-            try {
-                if (transport.contains(".yaml") || transport.contains(".yml")) {
-                    tm = TransportModels.resolve(c.transport(), null);
-                } else {
-                    link = LinkSpec.parse(transport);
-                    tm = TransportModels.fromLink(instanceLink(link, cl.tp()));
-                }
-            } catch (RuntimeException e) {
-                throw bad("transport", "neither a transport (" + String.join(", ", LIVE_TRANSPORTS) + "), a link nor a profile: " + e.getMessage());
-            }
+        try {
+            if (transport.contains(".yaml") || transport.contains(".yml")) return new Transport(link, null, TransportModels.resolve(c.transport(), null));
+            LinkSpec given = LinkSpec.parse(transport);
+            return new Transport(given, null, TransportModels.fromLink(instanceLink(given, tp)));
+        } catch (RuntimeException e) {
+            throw bad("transport", "neither a transport (" + String.join(", ", LIVE_TRANSPORTS) + "), a link nor a profile: " + e.getMessage());
         }
-        long interval = common.intervalNanos();
-        long spin = nanos("live.spin", need("live", c.live()).spin(), true);
-        atLeast("live.io_threads", c.live().ioThreads(), 1);
-        if (c.live().ioThreads() > 256) throw bad("live.io_threads", "must be <= 256");
+    }
 
-        if (mode == Mode.LIVE && backend.equals("bundled")) {
-            long ram = physicalMemory();
-            // the embedded store's segments, plus transfer buffers (LiveStore: (io threads + writers of every instance) x 4 blocks) and PD staging
-            long buffers = (long) (c.live().ioThreads() + (long) cl.instances() * st.writeBackConcurrency()) * 4 * kv.blockBytes(blockTokens)
-                    * (pd == Pd.DISAGGREGATED ? 2 : 1);
-            if (ram > 0 && cap + buffers > ram / 2)
-                throw bad("store.capacity", "a live run keeps the embedded store in this machine's memory: " + ByteSize.format(cap)
-                        + " of segments plus " + ByteSize.format(buffers) + " of transfer buffers is more than half of its "
-                        + ByteSize.format(ram) + " (try --set store.capacity=2GiB; `kvlab plan` shows what fits)");
+    /** A live transport's model: the calibrated profile's when one is given, else the link's. */
+    private TransportModel liveTransportModel(RunConfig c, String transport, LinkSpec link, int tp) {
+        if (c.transportProfile() == null) return TransportModels.fromLink(instanceLink(link, tp));
+        try {
+            return TransportModels.load(Path.of(c.transportProfile())).model(transport);
+        } catch (RuntimeException e) {
+            throw bad("transport_profile", e.getMessage());
         }
-        FaultPlan.of(c, lease, this::bad); // the fault keys (fault, fault_at, fault_params)
+    }
 
-        Roofline roof = new Roofline(model, hw, kv);
-        return new CellPlan(c, model, hw, kv, roof, workload, blockTokens, hbmBlocks, dramBlocks, cap, lease, lookup, interval, spin, link,
-                transportName, tm);
+    /** A live run keeps the embedded store in this machine's memory: its segments and transfer buffers within half of it. */
+    private void checkLiveMemory(RunConfig c, StoreConfig st, long blockBytes, long cap) {
+        long ram = physicalMemory();
+        // the embedded store's segments, plus transfer buffers (LiveStore: (io threads + writers of every instance) x 4 blocks) and PD staging
+        long buffers = (long) (c.live().ioThreads() + (long) c.cluster().instances() * st.writeBackConcurrency()) * 4 * blockBytes
+                * (c.pd() == Pd.DISAGGREGATED ? 2 : 1);
+        if (ram > 0 && cap + buffers > ram / 2)
+            throw bad("store.capacity", "a live run keeps the embedded store in this machine's memory: " + ByteSize.format(cap)
+                    + " of segments plus " + ByteSize.format(buffers) + " of transfer buffers is more than half of its "
+                    + ByteSize.format(ram) + " (try --set store.capacity=2GiB; `kvlab plan` shows what fits)");
     }
 
     /** An instance's link: each of its TP GPUs has the per-GPU link. */
@@ -367,38 +285,9 @@ public final class RunValidator {
 
     private WorkloadPlan workload(RunConfig c, String modelId, String dtype, String layout) {
         WorkloadConfig w = need("workload", c.workload());
-        boolean gen = w.generator() != null && !w.generator().isNull();
-        if ((w.trace() == null) == !gen)
-            throw bad("workload", "give exactly one of workload.trace (a Mooncake trace) or workload.generator");
-        atLeast("workload.limit", w.limit(), 0);
-        atLeast("workload.block_tokens", w.blockTokens(), 0);
-        atLeast("workload.passes", w.passes(), 1);
-        if (!gen && w.passes() != 1) throw bad("workload.passes", "applies to generators; a trace is replayed once (workload.limit cuts it)");
-        if (w.tenant() == null || w.tenant().isBlank()) throw bad("workload.tenant", "must be a non-empty name");
-        if (w.lora() == null || w.lora().isBlank()) throw bad("workload.lora", "must be a non-empty name (none for no adapter)");
-        ArrivalSpec arrival = need("workload.arrival", w.arrival());
-        try {
-            arrival.validate("workload.arrival");
-        } catch (WorkloadFormatException e) {
-            throw bad("workload.arrival", e.getMessage());
-        }
-        WorkloadSpec spec;
-        if (gen) {
-            if (!w.generator().isObject()) throw bad("workload.generator", "must be a mapping with a kind (" + String.join(", ", WorkloadSpec.KINDS) + ")");
-            if (w.limit() != 0) throw bad("workload.limit", "applies to traces; a generator's size is set by its own fields");
-            if (w.blockTokens() != 0) throw bad("workload.block_tokens", "applies to traces; give workload.generator.block_tokens");
-            ObjectNode fields = ((ObjectNode) w.generator()).deepCopy();
-            JsonNode kind = fields.remove("kind");
-            Class<? extends WorkloadSpec> type;
-            try {
-                type = WorkloadSpec.kindOf(kind == null || kind.isNull() ? null : kind.asText());
-            } catch (WorkloadFormatException e) {
-                throw bad("workload.generator.kind", e.getMessage());
-            }
-            spec = BINDER.bindNode(fields, type, "workload.generator", origin);
-        } else {
-            spec = new WorkloadSpec.Trace(w.trace(), w.blockTokens(), false, w.limit());
-        }
+        w.check(check);
+        boolean gen = w.generated();
+        WorkloadSpec spec = gen ? generator(w) : new WorkloadSpec.Trace(w.trace(), w.blockTokens(), false, w.limit());
         try {
             spec.validate("workload");
         } catch (WorkloadFormatException e) {
@@ -406,7 +295,20 @@ public final class RunValidator {
         }
         int blockTokens = spec.blockTokens() == 0 ? TraceFormat.MOONCAKE_BLOCK_TOKENS : spec.blockTokens();
         Namespace ns = new Namespace(modelId, dtype, layout, w.lora(), w.tenant());
-        return new WorkloadPlan(spec, arrival, ns, blockTokens, w.passes());
+        return new WorkloadPlan(spec, w.arrival(), ns, blockTokens, w.passes());
+    }
+
+    /** The generator block bound to the spec of its {@code kind}. */
+    private WorkloadSpec generator(WorkloadConfig w) {
+        ObjectNode fields = ((ObjectNode) w.generator()).deepCopy();
+        JsonNode kind = fields.remove("kind");
+        Class<? extends WorkloadSpec> type;
+        try {
+            type = WorkloadSpec.kindOf(kind == null || kind.isNull() ? null : kind.asText());
+        } catch (WorkloadFormatException e) {
+            throw bad("workload.generator.kind", e.getMessage());
+        }
+        return BINDER.bindNode(fields, type, "workload.generator", check.origin());
     }
 
     private static long physicalMemory() {
@@ -417,9 +319,5 @@ public final class RunValidator {
             // unknown: do not guess
         }
         return 0;
-    }
-
-    private void positive(String key, Double v) {
-        if (v != null && !(v > 0 && Double.isFinite(v))) throw bad(key, "must be > 0 (or null for no SLO), got " + v);
     }
 }

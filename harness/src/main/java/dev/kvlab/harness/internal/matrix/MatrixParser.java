@@ -195,102 +195,165 @@ public final class MatrixParser {
                                     MatrixSpec.Expansion progress) {
         ObjectNode root = located.root();
         for (String k : MATRIX_KEYS) base.remove(k);
-
         String name = text(located, "name", defName);
         String description = root.has("description") ? text(located, "description", null) : null;
-        int replicates = 1;
-        if (root.has("replicates")) replicates = positiveInt(located, "/replicates", root.get("replicates"), "replicates");
-
-        Map<String, Factor> factors = new LinkedHashMap<>();
-        JsonNode fnode = root.get("factors");
-        if (fnode != null && !fnode.isNull()) {
-            if (!(fnode instanceof ObjectNode fo)) throw bad(located, "/factors", "factors: expected a mapping of config key -> list of levels");
-            var it = fo.fields();
-            while (it.hasNext()) {
-                var e = it.next();
-                String key = e.getKey();
-                String ptr = "/factors/" + esc(key);
-                if (MATRIX_KEYS.contains(key)) throw bad(located, ptr, "factor '" + key + "': a matrix key cannot be a factor");
-                if (e.getValue() instanceof ObjectNode groups) {
-                    factors.put(key, groupFactor(located, ptr, key, groups));
-                    continue;
-                }
-                if (!(e.getValue() instanceof ArrayNode arr) || arr.isEmpty())
-                    throw bad(located, ptr, "factor '" + key + "': expected a non-empty list of levels, e.g. [cold, hot], "
-                            + "or named levels, each a mapping of config keys, e.g. {vllm: {tiers: local-only}, mooncake: {tiers: combined}}");
-                List<JsonNode> levels = new ArrayList<>();
-                List<String> labels = new ArrayList<>();
-                List<String> origins = new ArrayList<>();
-                for (int i = 0; i < arr.size(); i++) {
-                    String label = label(arr.get(i));
-                    if (labels.contains(label)) throw bad(located, ptr + "/" + i, "factor '" + key + "': level '" + label + "' is given twice");
-                    levels.add(arr.get(i));
-                    labels.add(label);
-                    origins.add(where(located, ptr + "/" + i) + " (factor " + key + ")");
-                }
-                factors.put(key, new Factor(key, levels, labels, origins, false, null));
-            }
-            checkGroupConflicts(located, factors);
-            for (Factor f : factors.values()) if (f.groups() == null) checkDistinctOnceRead(located, base, f);
-        }
+        int fileReplicates = root.has("replicates") ? positiveInt(located, "/replicates", root.get("replicates"), "replicates") : 1;
+        Map<String, Factor> factors = factors(located, base);
         Map<String, Factor> declared = new LinkedHashMap<>(factors);
+        Overrides set = applySets(located, base, factors, sets, fileReplicates);
+        int replicates = set.replicates();
+        applyMode(base, factors, mode);
 
-        // --set: a factor's key pins the factor to that one level; `replicates` may be overridden; others patch the base
-        List<String> appliedSets = new ArrayList<>();
-        ObjectNode capacityNode = root.get("capacity") instanceof ObjectNode co ? co.deepCopy() : null;
+        List<Factor> fl = new ArrayList<>(factors.values());
+        List<int[]> combos = combinations(located, src, fl, replicates, declared);
+        ExpandedCells expansion = expand(base, fl, combos, replicates, progress);
+        List<MatrixCell> cells = expansion.cells();
+
+        String baseline = baseline(located, cells, declared, factors);
+        Map<String, List<String>> declaredLabels = labelsByFactor(declared);
+        PaperFigures.check(located, declaredLabels);
+        Map<String, List<String>> factorLabels = labelsByFactor(factors);
+        CapacitySpec capacity = capacity(located, set, factors, factorLabels, declaredLabels, cells);
+        if (capacity != null && capacity.replicates() > 0) cells = CapacityReplicates.apply(capacity, cells, replicates);
+        OperatingPoint.check(expansion.operatingPoints(), capacity, cells);
+
+        List<MatrixSpec.Input> inputs = inputs(file, expansion.inputPaths());
+        ObjectNode resolved = resolved(root, name, description, factors, replicates, baseline, set.applied(), mode);
+        if (capacity != null) resolved.set("capacity", capacityJson(capacity));
+        if (!expansion.operatingPoints().isEmpty())
+            resolved.set(OperatingPoint.RESOLVED, OperatingPoint.json(expansion.operatingPoints(), capacity));
+        String sha = hash(name, resolved, cells, inputs);
+        return new MatrixSpec(name, file, description, factorLabels, replicates, baseline, cells, inputs, sha, resolved, capacity);
+    }
+
+    /** The {@code factors:} block: each a list of levels or a mapping of named levels; no key varied twice, no level twice. */
+    private static Map<String, Factor> factors(LocatedTree located, ConfigTree base) {
+        Map<String, Factor> factors = new LinkedHashMap<>();
+        JsonNode fnode = located.root().get("factors");
+        if (fnode == null || fnode.isNull()) return factors;
+        if (!(fnode instanceof ObjectNode fo)) throw bad(located, "/factors", "factors: expected a mapping of config key -> list of levels");
+        var it = fo.fields();
+        while (it.hasNext()) {
+            var e = it.next();
+            String key = e.getKey();
+            String ptr = "/factors/" + esc(key);
+            if (MATRIX_KEYS.contains(key)) throw bad(located, ptr, "factor '" + key + "': a matrix key cannot be a factor");
+            factors.put(key, e.getValue() instanceof ObjectNode groups ? groupFactor(located, ptr, key, groups) : listFactor(located, ptr, key, e.getValue()));
+        }
+        checkGroupConflicts(located, factors);
+        for (Factor f : factors.values()) if (f.groups() == null) checkDistinctOnceRead(located, base, f);
+        return factors;
+    }
+
+    /** {@code tiers: [local-only, combined]}: a list of levels of one key. */
+    private static Factor listFactor(LocatedTree located, String ptr, String key, JsonNode value) {
+        if (!(value instanceof ArrayNode arr) || arr.isEmpty())
+            throw bad(located, ptr, "factor '" + key + "': expected a non-empty list of levels, e.g. [cold, hot], "
+                    + "or named levels, each a mapping of config keys, e.g. {vllm: {tiers: local-only}, mooncake: {tiers: combined}}");
+        List<JsonNode> levels = new ArrayList<>();
+        List<String> labels = new ArrayList<>();
+        List<String> origins = new ArrayList<>();
+        for (int i = 0; i < arr.size(); i++) {
+            String label = label(arr.get(i));
+            if (labels.contains(label)) throw bad(located, ptr + "/" + i, "factor '" + key + "': level '" + label + "' is given twice");
+            levels.add(arr.get(i));
+            labels.add(label);
+            origins.add(where(located, ptr + "/" + i) + " (factor " + key + ")");
+        }
+        return new Factor(key, levels, labels, origins, false, null);
+    }
+
+    /**
+     * What the {@code --set} options changed besides the factors and the base config: the replicates, the capacity block
+     * (with the {@code --set} that gave each key) and the options as given.
+     */
+    private record Overrides(int replicates, ObjectNode capacityNode, Map<String, String> capacityOrigins, List<String> applied) {}
+
+    /**
+     * {@code --set}: a factor's key pins the factor to that one level; {@code replicates} may be overridden;
+     * {@code capacity.KEY} patches the capacity block; others patch the base.
+     */
+    private static Overrides applySets(LocatedTree located, ConfigTree base, Map<String, Factor> factors, List<String> sets, int replicates) {
+        List<String> applied = new ArrayList<>();
+        ObjectNode capacityNode = located.root().get("capacity") instanceof ObjectNode co ? co.deepCopy() : null;
         Map<String, String> capacityOrigins = new LinkedHashMap<>();
         for (String s : sets) {
             int eq = s.indexOf('=');
             if (eq <= 0) throw new BadInputException("--set " + s + ": expected KEY=VALUE (e.g. --set slo.ttft_ms=2000)");
             String key = s.substring(0, eq).strip();
             String value = s.substring(eq + 1);
-            appliedSets.add(s);
+            applied.add(s);
             if (key.equals("replicates")) {
-                try {
-                    replicates = Integer.parseInt(value.strip());
-                } catch (NumberFormatException e) {
-                    throw new BadInputException("--set " + s + ": replicates must be a whole number >= 1");
-                }
-                if (replicates < 1) throw new BadInputException("--set " + s + ": replicates must be >= 1");
+                replicates = replicates(s, value);
             } else if (key.startsWith("capacity.") && key.length() > 9) {
-                // capacity.KEY or a nested capacity.cells.FACTOR: patched into the block, errors naming this --set
                 if (capacityNode == null) capacityNode = NODES.objectNode();
-                String[] path = key.substring(9).split("\\.", key.startsWith("capacity.cells.") ? 2 : -1);
-                if (path.length > 2 || !(path.length == 1 || path[0].equals("cells")) || path[path.length - 1].isEmpty())
-                    throw new BadInputException("--set " + s + ": '" + key + "' is not a capacity key (capacity.KEY, or capacity.cells.FACTOR; keys: "
-                            + String.join(", ", CapacityParser.KEYS) + ")");
-                JsonNode v = parseValue(value, "--set " + s);
-                ObjectNode at = capacityNode;
-                if (path.length == 2) at = capacityNode.get("cells") instanceof ObjectNode c ? c : capacityNode.putObject("cells");
-                at.set(path[path.length - 1], v.isTextual() ? scalar(v.asText()) : v);
-                capacityOrigins.put("/capacity/" + String.join("/", path), "--set " + s);
+                setCapacityKey(capacityNode, capacityOrigins, s, key, value);
             } else if (MATRIX_KEYS.contains(key)) {
                 throw new BadInputException("--set " + s + ": the matrix key '" + key + "' cannot be set from the command line");
-            } else if (factors.containsKey(key) && factors.get(key).groups() != null) {
-                Factor f = factors.get(key);
-                int i = f.labels().indexOf(value.strip());
-                if (i < 0) throw new BadInputException("--set " + s + ": '" + value.strip() + "' is not a level of factor " + key + " (levels: "
-                        + String.join(", ", f.labels()) + ")");
-                factors.put(key, f.pin(i, "--set " + s));
             } else if (factors.containsKey(key)) {
-                JsonNode v = parseValue(value, "--set " + s);
-                factors.put(key, new Factor(key, List.of(v), List.of(label(v)), List.of("--set " + s), true, null));
+                factors.put(key, pin(factors.get(key), s, value));
             } else {
-                for (Factor f : factors.values())
-                    if (f.groups() != null && conflicts(key, f))
-                        throw new BadInputException("--set " + s + ": '" + key + "' is set by the levels of factor '" + f.key()
-                                + "' (" + String.join(", ", f.labels()) + "); pin the factor instead (--set " + f.key() + "=" + f.labels().get(0) + ")");
-                base.set(s);
+                setBaseKey(base, factors, s, key);
             }
         }
-        if (mode != null) {
-            if (factors.containsKey("mode"))
-                factors.put("mode", new Factor("mode", List.of(NODES.textNode(mode.label())), List.of(mode.label()), List.of("--mode " + mode), true, null));
-            else base.set("mode", mode.label(), "--mode " + mode.label());
-        }
+        return new Overrides(replicates, capacityNode, capacityOrigins, applied);
+    }
 
-        // expand
-        List<Factor> fl = new ArrayList<>(factors.values());
+    private static int replicates(String s, String value) {
+        int replicates;
+        try {
+            replicates = Integer.parseInt(value.strip());
+        } catch (NumberFormatException e) {
+            throw new BadInputException("--set " + s + ": replicates must be a whole number >= 1");
+        }
+        if (replicates < 1) throw new BadInputException("--set " + s + ": replicates must be >= 1");
+        return replicates;
+    }
+
+    /** {@code capacity.KEY} or a nested {@code capacity.cells.FACTOR}: patched into the block, errors naming this --set. */
+    private static void setCapacityKey(ObjectNode capacityNode, Map<String, String> capacityOrigins, String s, String key, String value) {
+        String[] path = key.substring(9).split("\\.", key.startsWith("capacity.cells.") ? 2 : -1);
+        if (path.length > 2 || !(path.length == 1 || path[0].equals("cells")) || path[path.length - 1].isEmpty())
+            throw new BadInputException("--set " + s + ": '" + key + "' is not a capacity key (capacity.KEY, or capacity.cells.FACTOR; keys: "
+                    + String.join(", ", CapacityParser.KEYS) + ")");
+        JsonNode v = parseValue(value, "--set " + s);
+        ObjectNode at = capacityNode;
+        if (path.length == 2) at = capacityNode.get("cells") instanceof ObjectNode c ? c : capacityNode.putObject("cells");
+        at.set(path[path.length - 1], v.isTextual() ? scalar(v.asText()) : v);
+        capacityOrigins.put("/capacity/" + String.join("/", path), "--set " + s);
+    }
+
+    /** {@code f} pinned by {@code --set s} to one level: a named level of it, or any value of a plain factor's key. */
+    private static Factor pin(Factor f, String s, String value) {
+        if (f.groups() == null) {
+            JsonNode v = parseValue(value, "--set " + s);
+            return new Factor(f.key(), List.of(v), List.of(label(v)), List.of("--set " + s), true, null);
+        }
+        int i = f.labels().indexOf(value.strip());
+        if (i < 0) throw new BadInputException("--set " + s + ": '" + value.strip() + "' is not a level of factor " + f.key() + " (levels: "
+                + String.join(", ", f.labels()) + ")");
+        return f.pin(i, "--set " + s);
+    }
+
+    /** A config key no factor varies: patches the base (a key the named levels of a factor set is refused). */
+    private static void setBaseKey(ConfigTree base, Map<String, Factor> factors, String s, String key) {
+        for (Factor f : factors.values())
+            if (f.groups() != null && conflicts(key, f))
+                throw new BadInputException("--set " + s + ": '" + key + "' is set by the levels of factor '" + f.key()
+                        + "' (" + String.join(", ", f.labels()) + "); pin the factor instead (--set " + f.key() + "=" + f.labels().get(0) + ")");
+        base.set(s);
+    }
+
+    /** {@code --mode}: pins a {@code mode} factor, else sets the base's mode. */
+    private static void applyMode(ConfigTree base, Map<String, Factor> factors, Mode mode) {
+        if (mode == null) return;
+        if (factors.containsKey("mode"))
+            factors.put("mode", new Factor("mode", List.of(NODES.textNode(mode.label())), List.of(mode.label()), List.of("--mode " + mode), true, null));
+        else base.set("mode", mode.label(), "--mode " + mode.label());
+    }
+
+    /** Every combination of the factors' levels (level indexes, in matrix order) that no exclusion removes. */
+    private static List<int[]> combinations(LocatedTree located, String src, List<Factor> fl, int replicates, Map<String, Factor> declared) {
         long total = 1;
         for (Factor f : fl) total *= f.levels().size();
         if (total * replicates > MAX_RUNS)
@@ -309,11 +372,16 @@ public final class MatrixParser {
             }
         }
         if (combos.isEmpty()) throw bad(located, "/exclude", "exclude removes every cell of the matrix");
+        return combos;
+    }
 
+    /** The expanded cells, the operating points they give, and the input files their configs name. */
+    private record ExpandedCells(List<MatrixCell> cells, Map<String, OperatingPoint> operatingPoints, Set<String> inputPaths) {}
+
+    /** Each combination as a cell of {@code replicates} runs, each run's config bound (and so validated). */
+    private static ExpandedCells expand(ConfigTree base, List<Factor> fl, List<int[]> combos, int replicates, MatrixSpec.Expansion progress) {
         int width = Math.max(2, String.valueOf(combos.size()).length());
-        Map<String, OperatingPoint> operatingPoints = new LinkedHashMap<>();
-        List<MatrixCell> cells = new ArrayList<>();
-        Set<String> inputPaths = new LinkedHashSet<>();
+        ExpandedCells out = new ExpandedCells(new ArrayList<>(), new LinkedHashMap<>(), new LinkedHashSet<>());
         for (int ci = 0; ci < combos.size(); ci++) {
             int[] c = combos.get(ci);
             Map<String, String> labels = labels(fl, c);
@@ -321,56 +389,67 @@ public final class MatrixParser {
             ConfigTree ct = base.copy();
             for (int d = 0; d < fl.size(); d++) fl.get(d).apply(ct, c[d]);
             OperatingPoint op = OperatingPoint.take(ct);
-            if (op != null) operatingPoints.put(id, op);
-            RunConfig first = ct.bind();
-            List<CellRun> runs = new ArrayList<>();
-            for (int k = 0; k < replicates; k++) {
-                long seed = first.seed() + k;
-                RunConfig rc = first;
-                ConfigTree rt = ct;
-                if (k > 0) {
-                    rt = ct.copy().set("seed", NODES.numberNode(seed), "replicate " + k + " (seed + " + k + ")");
-                    rc = rt.bind();
-                }
-                ObjectNode tree = rt.tree();
-                absolutePaths(tree, rc);
-                InputFiles.collect(tree, inputPaths);
-                runs.add(new CellRun(id, ci, labels, k, seed, rc.mode(), rc, tree));
-            }
-            cells.add(new MatrixCell(ci, id, labels, runs));
+            if (op != null) out.operatingPoints().put(id, op);
+            out.cells().add(new MatrixCell(ci, id, labels, runs(ct, id, ci, labels, replicates, out.inputPaths())));
             if ((ci + 1) % 256 == 0 || ci + 1 == combos.size()) progress.cells(ci + 1, combos.size());
         }
+        return out;
+    }
 
-        String baseline = baseline(located, cells, declared, factors);
-        Map<String, List<String>> declaredLabels = new LinkedHashMap<>();
-        declared.forEach((k, f) -> declaredLabels.put(k, f.labels()));
-        PaperFigures.check(located, declaredLabels);
-
-        Map<String, List<String>> factorLabels = new LinkedHashMap<>();
-        factors.forEach((k, f) -> factorLabels.put(k, f.labels()));
-        CapacitySpec capacity = null;
-        if (capacityNode != null || (root.has("capacity") && !root.get("capacity").isNull())) {
-            JsonNode cn = capacityNode != null ? capacityNode : root.get("capacity");
-            boolean inFile = root.get("capacity") instanceof ObjectNode;
-            capacity = CapacityParser.parse(cn, ptr -> {
-                // the --set that gave this key or a mapping above it (capacity.cells={...}); else the file's line
-                for (String p = ptr; p.startsWith("/capacity/"); p = p.substring(0, p.lastIndexOf('/'))) {
-                    String o = capacityOrigins.get(p);
-                    if (o != null) return o;
-                }
-                if (!inFile && !capacityOrigins.isEmpty()) // no block in the file: the --set options made it
-                    return String.join(", ", new LinkedHashSet<>(capacityOrigins.values())) + " (the file has no capacity: block)";
-                String at = located.origin(ptr);
-                return at != null ? at : where(located, "/capacity");
-            }, factorLabels, declaredLabels, cells);
-            for (Factor f : capacity == null ? List.<Factor>of() : factors.values())
-                if (f.groups() != null && conflicts(capacity.knob(), f) && setsSearchedKnob(f, capacity))
-                    throw new BadInputException(where(located, "/capacity/knob") + ": capacity.knob " + capacity.knob()
-                            + " is also set by the levels of factor '" + f.key() + "'; a capacity search varies it itself");
-            if (capacity != null && capacity.replicates() > 0) cells = CapacityReplicates.apply(capacity, cells, replicates);
+    /** A cell's replicates: replicate k runs with seed + k. */
+    private static List<CellRun> runs(ConfigTree ct, String id, int ci, Map<String, String> labels, int replicates, Set<String> inputPaths) {
+        RunConfig first = ct.bind();
+        List<CellRun> runs = new ArrayList<>();
+        for (int k = 0; k < replicates; k++) {
+            long seed = first.seed() + k;
+            RunConfig rc = first;
+            ConfigTree rt = ct;
+            if (k > 0) {
+                rt = ct.copy().set("seed", NODES.numberNode(seed), "replicate " + k + " (seed + " + k + ")");
+                rc = rt.bind();
+            }
+            ObjectNode tree = rt.tree();
+            absolutePaths(tree, rc);
+            InputFiles.collect(tree, inputPaths);
+            runs.add(new CellRun(id, ci, labels, k, seed, rc.mode(), rc, tree));
         }
-        OperatingPoint.check(operatingPoints, capacity, cells);
+        return runs;
+    }
 
+    private static Map<String, List<String>> labelsByFactor(Map<String, Factor> factors) {
+        Map<String, List<String>> labels = new LinkedHashMap<>();
+        factors.forEach((k, f) -> labels.put(k, f.labels()));
+        return labels;
+    }
+
+    /** The {@code capacity:} block (from the file, patched by {@code --set capacity.KEY}), or null without one. */
+    private static CapacitySpec capacity(LocatedTree located, Overrides set, Map<String, Factor> factors, Map<String, List<String>> factorLabels,
+                                         Map<String, List<String>> declaredLabels, List<MatrixCell> cells) {
+        ObjectNode root = located.root();
+        if (set.capacityNode() == null && !(root.has("capacity") && !root.get("capacity").isNull())) return null;
+        JsonNode cn = set.capacityNode() != null ? set.capacityNode() : root.get("capacity");
+        boolean inFile = root.get("capacity") instanceof ObjectNode;
+        Map<String, String> capacityOrigins = set.capacityOrigins();
+        CapacitySpec capacity = CapacityParser.parse(cn, ptr -> {
+            // the --set that gave this key or a mapping above it (capacity.cells={...}); else the file's line
+            for (String p = ptr; p.startsWith("/capacity/"); p = p.substring(0, p.lastIndexOf('/'))) {
+                String o = capacityOrigins.get(p);
+                if (o != null) return o;
+            }
+            if (!inFile && !capacityOrigins.isEmpty()) // no block in the file: the --set options made it
+                return String.join(", ", new LinkedHashSet<>(capacityOrigins.values())) + " (the file has no capacity: block)";
+            String at = located.origin(ptr);
+            return at != null ? at : where(located, "/capacity");
+        }, factorLabels, declaredLabels, cells);
+        for (Factor f : capacity == null ? List.<Factor>of() : factors.values())
+            if (f.groups() != null && conflicts(capacity.knob(), f) && setsSearchedKnob(f, capacity))
+                throw new BadInputException(where(located, "/capacity/knob") + ": capacity.knob " + capacity.knob()
+                        + " is also set by the levels of factor '" + f.key() + "'; a capacity search varies it itself");
+        return capacity;
+    }
+
+    /** The matrix file, every input file the cells' configs name (hashed), and the built-in inputs. */
+    private static List<MatrixSpec.Input> inputs(Path file, Set<String> inputPaths) {
         List<MatrixSpec.Input> inputs = new ArrayList<>();
         if (file != null) inputs.add(InputFiles.hash(file));
         for (String p : inputPaths) {
@@ -378,7 +457,12 @@ public final class MatrixParser {
             inputs.add(InputFiles.hash(Path.of(p)));
         }
         inputs.addAll(InputFiles.builtins());
+        return inputs;
+    }
 
+    /** The matrix as resolved (factors' labels, named levels, exclusions, replicates, baseline, the options): the manifest's record. */
+    private static ObjectNode resolved(ObjectNode root, String name, String description, Map<String, Factor> factors, int replicates,
+                                       String baseline, List<String> appliedSets, Mode mode) {
         ObjectNode resolved = NODES.objectNode();
         resolved.put("name", name);
         if (description != null) resolved.put("description", description);
@@ -387,12 +471,7 @@ public final class MatrixParser {
             ArrayNode a = rf.putArray(k);
             f.labels().forEach(a::add);
         });
-        ObjectNode groups = NODES.objectNode();
-        factors.forEach((k, f) -> {
-            if (f.groups() == null) return;
-            ObjectNode g = groups.putObject(k);
-            for (int i = 0; i < f.labels().size(); i++) g.set(f.labels().get(i), f.levels().get(i).deepCopy());
-        });
+        ObjectNode groups = namedLevels(factors);
         if (!groups.isEmpty()) resolved.set("named_levels", groups);
         if (root.has("exclude")) resolved.set("exclude", root.get("exclude").deepCopy());
         if (root.has("paper")) resolved.set("paper", root.get("paper").deepCopy());
@@ -402,11 +481,18 @@ public final class MatrixParser {
         ArrayNode sa = resolved.putArray("set");
         appliedSets.forEach(sa::add);
         if (mode != null) resolved.put("mode", mode.label());
-        if (capacity != null) resolved.set("capacity", capacityJson(capacity));
-        if (!operatingPoints.isEmpty()) resolved.set(OperatingPoint.RESOLVED, OperatingPoint.json(operatingPoints, capacity));
+        return resolved;
+    }
 
-        String sha = hash(name, resolved, cells, inputs);
-        return new MatrixSpec(name, file, description, factorLabels, replicates, baseline, cells, inputs, sha, resolved, capacity);
+    /** Per factor of named levels: each level's keys. */
+    private static ObjectNode namedLevels(Map<String, Factor> factors) {
+        ObjectNode groups = NODES.objectNode();
+        factors.forEach((k, f) -> {
+            if (f.groups() == null) return;
+            ObjectNode g = groups.putObject(k);
+            for (int i = 0; i < f.labels().size(); i++) g.set(f.labels().get(i), f.levels().get(i).deepCopy());
+        });
+        return groups;
     }
 
     /** The run config's paths as bound (absolute), so the manifest's trees re-bind anywhere. */

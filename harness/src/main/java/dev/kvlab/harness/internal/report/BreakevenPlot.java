@@ -51,33 +51,63 @@ final class BreakevenPlot {
 
     private BreakevenPlot() {}
 
-    static Result of(BundleData b, Map<String, String> notes) {
-        Map<String, RunGeometry> setups = new LinkedHashMap<>();
-        Map<String, Map<String, RunGeometry>> links = new LinkedHashMap<>();
-        Map<String, List<CellData>> cellsOf = new LinkedHashMap<>();
-        Set<String> problems = new LinkedHashSet<>();
-        for (CellData cell : b.cells()) {
-            RunGeometry g;
-            try {
-                g = RunGeometry.of(cell.config());
-            } catch (RuntimeException e) {
-                problems.add(cell.id() + ": " + e.getMessage());
-                continue;
+    /** The run's cells grouped by model × GPU setup and, within a setup, by link; the cells whose geometry could not be read. */
+    private record Groups(Map<String, RunGeometry> setups, Map<String, Map<String, RunGeometry>> links, Map<String, List<CellData>> cellsOf,
+                          Set<String> problems) {
+
+        static Groups of(BundleData b) {
+            Groups g = new Groups(new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashSet<>());
+            for (CellData cell : b.cells()) {
+                RunGeometry geometry;
+                try {
+                    geometry = RunGeometry.of(cell.config());
+                } catch (RuntimeException e) {
+                    g.problems.add(cell.id() + ": " + e.getMessage());
+                    continue;
+                }
+                g.setups.putIfAbsent(geometry.setupKey(), geometry);
+                g.links.computeIfAbsent(geometry.setupKey(), k -> new LinkedHashMap<>()).putIfAbsent(geometry.linkLabel(), geometry);
+                g.cellsOf.computeIfAbsent(cellsKey(geometry), k -> new ArrayList<>()).add(cell);
             }
-            setups.putIfAbsent(g.setupKey(), g);
-            links.computeIfAbsent(g.setupKey(), k -> new LinkedHashMap<>()).putIfAbsent(g.linkLabel(), g);
-            cellsOf.computeIfAbsent(g.setupKey() + "\u0000" + g.linkLabel(), k -> new ArrayList<>()).add(cell);
+            return g;
         }
-        if (setups.isEmpty()) {
+
+        static String cellsKey(RunGeometry g) {
+            return g.setupKey() + "\u0000" + g.linkLabel();
+        }
+    }
+
+    static Result of(BundleData b, Map<String, String> notes) {
+        Groups groups = Groups.of(b);
+        if (groups.setups().isEmpty()) {
             notes.put("breakeven", "No break-even plot: the model and hardware of the run could not be resolved ("
-                    + String.join("; ", problems) + ").");
+                    + String.join("; ", groups.problems()) + ").");
             return null;
         }
-        boolean manySetups = setups.size() > 1;
+        boolean manySetups = groups.setups().size() > 1;
         long maxN = 16;
-        for (RunGeometry g : setups.values()) maxN = Math.max(maxN, Math.min(g.roofline().model().maxContext(), 131_072));
+        for (RunGeometry g : groups.setups().values()) maxN = Math.max(maxN, Math.min(g.roofline().model().maxContext(), 131_072));
         long[] grid = grid(16, maxN, 160);
+        XYChart c = chart(maxN);
 
+        List<Row> rows = new ArrayList<>();
+        int colour = 0;
+        int drawnLinks = 0;
+        for (Map.Entry<String, RunGeometry> se : groups.setups().entrySet()) {
+            RunGeometry setup = se.getValue();
+            drawRecompute(c, setup, grid, manySetups);
+            for (RunGeometry g : groups.links().get(se.getKey()).values()) {
+                if (drawnLinks >= MAX_LINKS) break;
+                drawnLinks++;
+                Color col = ChartStyle.color(colour == 7 ? ++colour : colour);
+                colour++;
+                rows.add(drawLink(c, setup, g, grid, col, groups.cellsOf().get(Groups.cellsKey(g)), manySetups));
+            }
+        }
+        return new Result(new Plot("breakeven", "Recompute vs fetch break-even", caption(groups.problems()), c), rows);
+    }
+
+    private static XYChart chart(long maxN) {
         XYChart c = new XYChartBuilder().width(ChartStyle.WIDTH).height(ChartStyle.HEIGHT + 80)
                 .title("Recompute vs fetch: time to get a prefix's KV into the GPU")
                 .xAxisTitle("prefix length (tokens, log scale)").yAxisTitle("time (ms, log scale)").build();
@@ -92,102 +122,106 @@ final class BreakevenPlot {
         c.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNW);
         c.getStyler().setLegendBackgroundColor(new Color(255, 255, 255, 225));
         c.getStyler().setLegendBorderColor(new Color(200, 200, 200));
+        return c;
+    }
 
-        List<Row> rows = new ArrayList<>();
-        int colour = 0;
-        int drawnLinks = 0;
-        for (Map.Entry<String, RunGeometry> se : setups.entrySet()) {
-            RunGeometry setup = se.getValue();
-            double[] rec = new double[grid.length];
-            for (int i = 0; i < grid.length; i++) rec[i] = setup.recomputeSeconds(grid[i]) * 1e3;
-            XYSeries rs = c.addSeries("recompute: roofline prefill" + (manySetups ? " (" + setup.setupLabel() + ")" : ""), toD(grid), rec);
-            rs.setMarker(SeriesMarkers.NONE);
-            rs.setLineColor(manySetups ? ChartStyle.color(7).brighter() : Color.BLACK);
-            rs.setLineStyle(THICK);
-            for (RunGeometry g : links.get(se.getKey()).values()) {
-                if (drawnLinks >= MAX_LINKS) break;
-                drawnLinks++;
-                Color col = ChartStyle.color(colour == 7 ? ++colour : colour);
-                colour++;
-                double[] fetch = new double[grid.length];
-                for (int i = 0; i < grid.length; i++) fetch[i] = g.fetchSeconds(grid[i]) * 1e3;
-                String name = "fetch over " + g.linkLabel() + (manySetups ? " (" + setup.setupLabel() + ")" : "")
-                        + (g.fetch().emulated() ? "" : ", calibrated");
-                XYSeries fs = c.addSeries(name, toD(grid), fetch);
-                fs.setMarker(SeriesMarkers.NONE);
-                fs.setLineColor(col);
-                fs.setLineStyle(THICK);
+    /** The setup's roofline prefill time against prefix length. */
+    private static void drawRecompute(XYChart c, RunGeometry setup, long[] grid, boolean manySetups) {
+        double[] rec = new double[grid.length];
+        for (int i = 0; i < grid.length; i++) rec[i] = setup.recomputeSeconds(grid[i]) * 1e3;
+        XYSeries rs = c.addSeries("recompute: roofline prefill" + (manySetups ? " (" + setup.setupLabel() + ")" : ""), toD(grid), rec);
+        rs.setMarker(SeriesMarkers.NONE);
+        rs.setLineColor(manySetups ? ChartStyle.color(7).brighter() : Color.BLACK);
+        rs.setLineStyle(THICK);
+    }
 
-                List<Long> cross = crossings(g, grid);
-                List<String> crossText = new ArrayList<>();
-                if (!cross.isEmpty()) {
-                    double[] cx = new double[cross.size()];
-                    double[] cy = new double[cross.size()];
-                    for (int i = 0; i < cross.size(); i++) {
-                        long n = cross.get(i);
-                        cx[i] = n;
-                        cy[i] = g.fetchSeconds(n) * 1e3;
-                        boolean fetchWinsFrom = g.recomputeSeconds(n) > g.fetchSeconds(n);
-                        crossText.add(String.format(java.util.Locale.ROOT, "%,d tokens: %s wins from here", n, fetchWinsFrom ? "fetch" : "recompute"));
-                    }
-                    XYSeries xs = c.addSeries("break-even, " + g.linkLabel() + ": " + joinTokens(cross), cx, cy);
-                    xs.setXYSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter);
-                    xs.setMarker(SeriesMarkers.DIAMOND);
-                    xs.setMarkerColor(col.darker());
-                } else {
-                    boolean fetchAlways = g.recomputeSeconds(grid[grid.length / 2]) > g.fetchSeconds(grid[grid.length / 2]);
-                    crossText.add((fetchAlways ? "fetch" : "recompute") + " wins at every length drawn (" + grid[0] + "–" + grid[grid.length - 1] + " tokens)");
-                }
+    /** One link of a setup: its modelled fetch time, its crossings, the measured fetches of its cells; its table row. */
+    private static Row drawLink(XYChart c, RunGeometry setup, RunGeometry g, long[] grid, Color col, List<CellData> cells, boolean manySetups) {
+        double[] fetch = new double[grid.length];
+        for (int i = 0; i < grid.length; i++) fetch[i] = g.fetchSeconds(grid[i]) * 1e3;
+        String name = "fetch over " + g.linkLabel() + (manySetups ? " (" + setup.setupLabel() + ")" : "")
+                + (g.fetch().emulated() ? "" : ", calibrated");
+        XYSeries fs = c.addSeries(name, toD(grid), fetch);
+        fs.setMarker(SeriesMarkers.NONE);
+        fs.setLineColor(col);
+        fs.setLineStyle(THICK);
+        List<String> crossText = drawCrossings(c, g, grid, col);
 
-                List<CellData> cells = cellsOf.get(se.getKey() + "\u0000" + g.linkLabel());
-                // streamed and sampled (bounded memory for million-request cells; exact below SAMPLE rows)
-                Reservoir pts = new Reservoir(2, SAMPLE);
-                Reservoir prompts = new Reservoir(1, SAMPLE);
-                for (CellData cell : cells) {
-                    for (Path d : cell.replicateDirs()) {
-                        RequestsCsv.forEach(d.resolve("requests.csv"), List.of("remote_hit_tokens", "fetch_ms", "input_tokens"), row -> {
-                            if (row[0] > 0 && row[1] > 0 && Double.isFinite(row[1])) pts.add(row[0], row[1]);
-                            if (row[2] > 0) prompts.add(row[2]);
-                        });
-                    }
-                }
-                double ratio = Double.NaN;
-                if (pts.size() > 0) {
-                    int stride = Math.max(1, (pts.size() + MAX_MEASURED - 1) / MAX_MEASURED);
-                    List<Double> mx = new ArrayList<>();
-                    List<Double> my = new ArrayList<>();
-                    double[] ratios = new double[pts.size()];
-                    for (int i = 0; i < pts.size(); i++) {
-                        ratios[i] = pts.get(i, 1) / (g.fetchSeconds((long) pts.get(i, 0)) * 1e3);
-                        if (i % stride == 0) {
-                            mx.add(pts.get(i, 0));
-                            my.add(pts.get(i, 1));
-                        }
-                    }
-                    Arrays.sort(ratios);
-                    ratio = ratios[ratios.length / 2];
-                    XYSeries ms = c.addSeries("measured fetches, " + g.linkLabel() + " (" + pts.seen() + " requests)", mx, my);
-                    ms.setXYSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter);
-                    ms.setMarker(SeriesMarkers.CIRCLE);
-                    ms.setMarkerColor(new Color(col.getRed(), col.getGreen(), col.getBlue(), 110));
-                }
-                long median = 0;
-                if (prompts.size() > 0) {
-                    double[] p = prompts.sorted(0);
-                    median = Math.round(p[p.length / 2]);
-                }
-                rows.add(new Row(setup.setupLabel(), g.linkLabel(), cells.stream().map(CellData::id).toList(), crossText, median,
-                        median > 0 ? g.recomputeSeconds(median) * 1e3 : Double.NaN, median > 0 ? g.fetchSeconds(median) * 1e3 : Double.NaN,
-                        (int) Math.min(Integer.MAX_VALUE, pts.seen()), ratio));
+        // streamed and sampled (bounded memory for million-request cells; exact below SAMPLE rows)
+        Reservoir pts = new Reservoir(2, SAMPLE);
+        Reservoir prompts = new Reservoir(1, SAMPLE);
+        for (CellData cell : cells) {
+            for (Path d : cell.replicateDirs()) {
+                RequestsCsv.forEach(d.resolve("requests.csv"), List.of("remote_hit_tokens", "fetch_ms", "input_tokens"), row -> {
+                    if (row[0] > 0 && row[1] > 0 && Double.isFinite(row[1])) pts.add(row[0], row[1]);
+                    if (row[2] > 0) prompts.add(row[2]);
+                });
             }
         }
-        String caption = "Recompute: the roofline's prefill time for a prefix alone on one instance's GPUs (max of compute at the "
+        double ratio = pts.size() > 0 ? drawMeasured(c, g, pts, col) : Double.NaN;
+        long median = 0;
+        if (prompts.size() > 0) {
+            double[] p = prompts.sorted(0);
+            median = Math.round(p[p.length / 2]);
+        }
+        return new Row(setup.setupLabel(), g.linkLabel(), cells.stream().map(CellData::id).toList(), crossText, median,
+                median > 0 ? g.recomputeSeconds(median) * 1e3 : Double.NaN, median > 0 ? g.fetchSeconds(median) * 1e3 : Double.NaN,
+                (int) Math.min(Integer.MAX_VALUE, pts.seen()), ratio);
+    }
+
+    /** Marks where the winner changes; returns the table's text for them (or who wins everywhere). */
+    private static List<String> drawCrossings(XYChart c, RunGeometry g, long[] grid, Color col) {
+        List<Long> cross = crossings(g, grid);
+        List<String> crossText = new ArrayList<>();
+        if (cross.isEmpty()) {
+            boolean fetchAlways = g.recomputeSeconds(grid[grid.length / 2]) > g.fetchSeconds(grid[grid.length / 2]);
+            crossText.add((fetchAlways ? "fetch" : "recompute") + " wins at every length drawn (" + grid[0] + "–" + grid[grid.length - 1] + " tokens)");
+            return crossText;
+        }
+        double[] cx = new double[cross.size()];
+        double[] cy = new double[cross.size()];
+        for (int i = 0; i < cross.size(); i++) {
+            long n = cross.get(i);
+            cx[i] = n;
+            cy[i] = g.fetchSeconds(n) * 1e3;
+            boolean fetchWinsFrom = g.recomputeSeconds(n) > g.fetchSeconds(n);
+            crossText.add(String.format(java.util.Locale.ROOT, "%,d tokens: %s wins from here", n, fetchWinsFrom ? "fetch" : "recompute"));
+        }
+        XYSeries xs = c.addSeries("break-even, " + g.linkLabel() + ": " + joinTokens(cross), cx, cy);
+        xs.setXYSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter);
+        xs.setMarker(SeriesMarkers.DIAMOND);
+        xs.setMarkerColor(col.darker());
+        return crossText;
+    }
+
+    /** Draws (a stride of) the measured fetches; returns the median of measured / modelled fetch time. */
+    private static double drawMeasured(XYChart c, RunGeometry g, Reservoir pts, Color col) {
+        int stride = Math.max(1, (pts.size() + MAX_MEASURED - 1) / MAX_MEASURED);
+        List<Double> mx = new ArrayList<>();
+        List<Double> my = new ArrayList<>();
+        double[] ratios = new double[pts.size()];
+        for (int i = 0; i < pts.size(); i++) {
+            ratios[i] = pts.get(i, 1) / (g.fetchSeconds((long) pts.get(i, 0)) * 1e3);
+            if (i % stride == 0) {
+                mx.add(pts.get(i, 0));
+                my.add(pts.get(i, 1));
+            }
+        }
+        Arrays.sort(ratios);
+        XYSeries ms = c.addSeries("measured fetches, " + g.linkLabel() + " (" + pts.seen() + " requests)", mx, my);
+        ms.setXYSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter);
+        ms.setMarker(SeriesMarkers.CIRCLE);
+        ms.setMarkerColor(new Color(col.getRed(), col.getGreen(), col.getBlue(), 110));
+        return ratios[ratios.length / 2];
+    }
+
+    private static String caption(Set<String> problems) {
+        return "Recompute: the roofline's prefill time for a prefix alone on one instance's GPUs (max of compute at the "
                 + "hardware's prefill MFU and the weight + KV memory traffic). Fetch: the run's transport model for one instance "
                 + "(per-GPU link × TP; per-batch latency plus the prefix's KV bytes over the bandwidth; no contention). Diamonds mark "
                 + "where the winner changes; circles are measured fetches from requests.csv (fetch_ms against remote_hit_tokens, "
                 + "with whatever contention and look-up cost the run had). Both axes are logarithmic."
                 + (problems.isEmpty() ? "" : " Cells left out: " + String.join("; ", problems) + ".");
-        return new Result(new Plot("breakeven", "Recompute vs fetch break-even", caption, c), rows);
     }
 
     /** Prefix lengths where recompute − fetch changes sign: the first length of the new winner. */

@@ -294,8 +294,19 @@ public final class StoreClient implements KvBackend {
         int requests = 0;
         for (PutStartResult s : starts) requests += s.replicas().size();
         TransferBatch batch = requests == 0 ? null : new TransferBatch(requests);
-        int[][] reqs = new int[n][];
-        for (int i = 0; i < n; i++) {
+        int[][] reqs = addWrites(starts, values, lengths, batch, out);
+        boolean timedOut = batch != null && batch.size() > 0 && !transferred(batch);
+        endOrRevoke(keys, starts, reqs, batch, timedOut, out);
+        return Arrays.asList(out);
+    }
+
+    /**
+     * Adds the writes of every started put to {@code batch}, its request numbers per key (null for a put not started, or
+     * one whose replica could not be reached: its status in {@code out} is then set).
+     */
+    private int[][] addWrites(List<PutStartResult> starts, List<MemorySegment> values, long[] lengths, TransferBatch batch, PutStatus[] out) {
+        int[][] reqs = new int[starts.size()][];
+        for (int i = 0; i < reqs.length; i++) {
             PutStartResult s = starts.get(i);
             out[i] = switch (s.status()) {
                 case EXISTS -> PutStatus.EXISTS;
@@ -316,23 +327,30 @@ public final class StoreClient implements KvBackend {
                 reqs[i] = null;
             }
         }
-        boolean timedOut = false;
-        if (batch != null && batch.size() > 0) {
-            try {
-                engine.submit(batch).get(timeoutNanos, TimeUnit.NANOSECONDS);
-            } catch (TimeoutException e) {
-                timedOut = true;
-            } catch (ExecutionException e) {
-                // per-request statuses
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                timedOut = true;
-            }
+        return reqs;
+    }
+
+    /** Runs {@code batch} to its end; false when it timed out (or the wait was interrupted). Each request's status is in the batch. */
+    private boolean transferred(TransferBatch batch) {
+        try {
+            engine.submit(batch).get(timeoutNanos, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            return false;
+        } catch (ExecutionException e) {
+            // per-request statuses
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
+        return true;
+    }
+
+    /** Ends the started puts whose every replica write succeeded (their status the master's answer); revokes the others as FAILED. */
+    private void endOrRevoke(List<String> keys, List<PutStartResult> starts, int[][] reqs, TransferBatch batch, boolean timedOut, PutStatus[] out) {
         List<String> endKeys = new ArrayList<>(), revokeKeys = new ArrayList<>();
         List<Long> endIds = new ArrayList<>(), revokeIds = new ArrayList<>();
         List<Integer> endIdx = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < reqs.length; i++) {
             PutStartResult s = starts.get(i);
             if (s.status() != PutStartResult.Status.STARTED) continue;
             boolean ok = reqs[i] != null && !timedOut;
@@ -363,7 +381,6 @@ public final class StoreClient implements KvBackend {
                 // unreachable master: the abandoned put is never visible and is reclaimed after the release timeout
             }
         }
-        return Arrays.asList(out);
     }
 
     // ---------------------------------------------------------------- other calls
