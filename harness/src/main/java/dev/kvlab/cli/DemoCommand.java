@@ -1,5 +1,6 @@
 package dev.kvlab.cli;
 
+import dev.kvlab.harness.internal.matrix.MatrixParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvlab.harness.api.BadInputException;
 import dev.kvlab.harness.api.MatrixSpec;
@@ -60,13 +61,13 @@ public final class DemoCommand implements Callable<Integer> {
         MatrixSpec ms;
         MatrixRunner.Outcome o;
         try (Heartbeat hb = MatrixExecution.heartbeat(spec, matrix)) {
-            ms = MatrixSpec.load(matrix, sets, null, MatrixExecution.expansion(hb));
+            ms = MatrixParser.load(matrix, sets, null, MatrixExecution.expansion(hb));
             if (sets.stream().noneMatch(x -> x.startsWith("transport_profile="))) {
                 Path profile = loopbackProfile(ms);
                 if (profile != null) {
                     List<String> withProfile = new ArrayList<>(sets);
                     withProfile.add("transport_profile=" + profile);
-                    ms = MatrixSpec.load(matrix, withProfile, null, MatrixExecution.expansion(hb));
+                    ms = MatrixParser.load(matrix, withProfile, null, MatrixExecution.expansion(hb));
                 }
             }
             influx.target(System::getenv);

@@ -1,5 +1,6 @@
 package dev.kvlab.cli;
 
+import dev.kvlab.harness.internal.matrix.MatrixParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.engine.EngineUnavailableException;
@@ -46,7 +47,7 @@ final class RealEngineDemo {
             GgufSynth.write(new SynthSpec(4, 256, 8, 2, 688, SynthSpec.DEFAULT_VOCAB, WeightType.F16, 7, 4096), model);
         }
         Path matrix = DemoCommand.defaultMatrix().resolveSibling("real-kv-demo.yaml");
-        MatrixSpec ms = MatrixSpec.load(matrix, List.of("target.model=" + model), null, MatrixExecution.expansion(hb));
+        MatrixSpec ms = MatrixParser.load(matrix, List.of("target.model=" + model), null, MatrixExecution.expansion(hb));
         MatrixRunner.Outcome o = MatrixExecution.run(spec, ms, out, false, false, List.of(), hb);
         JsonNode summary = BundleJson.read(o.bundle().resolve(PartialBundle.SUMMARY_JSON));
         w.println("Real engine: llama.cpp in-process on the CPU (synthesized random weights), its real KV through kvlab's store over TCP:");

@@ -1,5 +1,6 @@
 package dev.kvlab.cli;
 
+import dev.kvlab.harness.internal.matrix.MatrixParser;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunListener;
 import dev.kvlab.harness.api.RequestSplit;
@@ -87,7 +88,7 @@ public final class RunCommand implements Callable<Integer> {
         MatrixRunner.Outcome o;
         MatrixSpec ms;
         try (Heartbeat hb = MatrixExecution.heartbeat(spec, matrix)) {
-            MatrixSpec whole = MatrixSpec.load(matrix, sets, m, MatrixExecution.expansion(hb));
+            MatrixSpec whole = MatrixParser.load(matrix, sets, m, MatrixExecution.expansion(hb));
             ms = sh == null ? whole : how == ShardSplit.REQUESTS ? RequestSplit.select(whole, sh) : sh.select(whole);
             influx.target(System::getenv); // bad --influx options: exit 2 before anything runs
             try (InfluxPublisher pub = influx.open(System.err)) {

@@ -1,5 +1,6 @@
 package dev.kvlab.bench.live;
 
+import dev.kvlab.harness.internal.matrix.MatrixParser;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.CellRunner;
@@ -98,7 +99,7 @@ public class LiveCellBench {
     public void setUp() throws IOException {
         Path m = Path.of(matrix);
         if (!Files.isRegularFile(m)) throw new IllegalStateException(m.toAbsolutePath() + ": no such matrix (run from the repository root)");
-        List<CellRun> runs = MatrixSpec.load(m, List.of(), null).runs().stream().filter(r -> r.label().contains(cell)).toList();
+        List<CellRun> runs = MatrixParser.load(m, List.of(), null).runs().stream().filter(r -> r.label().contains(cell)).toList();
         if (runs.size() != 1) throw new IllegalStateException(m + ": want one cell run labelled like '" + cell + "', found "
                 + runs.stream().map(CellRun::label).toList());
         ConfigTree t = ConfigTree.parse(runs.get(0).tree().toString(), runs.get(0).label(), m.toAbsolutePath().getParent());

@@ -1,5 +1,6 @@
 package dev.kvlab.bench.sim;
 
+import dev.kvlab.harness.internal.matrix.MatrixParser;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellRunner;
 import dev.kvlab.harness.api.MatrixSpec;
@@ -59,7 +60,7 @@ public class SimReplayBenchmark {
         Path m = Path.of(matrix);
         if (!Files.isRegularFile(m)) throw new IllegalStateException(m.toAbsolutePath() + ": no such matrix (run from the repository root)");
         List<String> sets = set.isBlank() ? List.of() : List.of(set.split(";"));
-        MatrixSpec spec = MatrixSpec.load(m, sets, null);
+        MatrixSpec spec = MatrixParser.load(m, sets, null);
         if (spec.runs().size() != 1) throw new IllegalStateException(m + ": want one cell run, the matrix has " + spec.runs().size());
         config = spec.runs().get(0).config();
     }

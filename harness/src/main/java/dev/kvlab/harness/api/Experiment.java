@@ -7,7 +7,7 @@ import java.util.Map;
 /**
  * What runs next, given what has run: the seam between a fixed matrix (every cell × replicate, known up front)
  * and an adaptive experiment such as a capacity search (the next probe's load depends on the last probe's SLO
- * attainment), in the manner of GuideLLM's profiles ({@code next_strategy}). {@link MatrixSpec#experiment()} gives
+ * attainment), in the manner of GuideLLM's profiles ({@code next_strategy}). {@code MatrixExperiment.of(spec)} gives
  * the one a matrix asks for.
  *
  * <p>The runner calls {@link #step} with the runs the bundle holds, runs every run of {@link Step#next()} (they do

@@ -1,8 +1,6 @@
 package dev.kvlab.harness.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.kvlab.harness.api.config.Mode;
-import dev.kvlab.harness.internal.matrix.MatrixParser;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -44,21 +42,6 @@ public record MatrixSpec(String name, Path file, String description, Map<String,
         inputs = List.copyOf(inputs);
     }
 
-    /**
-     * Reads and resolves {@code file}: {@code sets} ({@code key=value}) patch the base config (a factor's key pins
-     * that factor to the one level), {@code mode} (nullable) overrides every cell's mode.
-     *
-     * @throws BadInputException naming FILE:LINE, the factor or the {@code --set}
-     */
-    public static MatrixSpec load(Path file, List<String> sets, Mode mode) {
-        return MatrixParser.load(file, sets, mode, Expansion.NONE);
-    }
-
-    /** As {@link #load}, telling {@code progress} how far the expansion into cells got (a large matrix takes a while). */
-    public static MatrixSpec load(Path file, List<String> sets, Mode mode, Expansion progress) {
-        return MatrixParser.load(file, sets, mode, progress);
-    }
-
     /** Told as a matrix is expanded and validated cell by cell. */
     @FunctionalInterface
     public interface Expansion {
@@ -68,23 +51,9 @@ public record MatrixSpec(String name, Path file, String description, Map<String,
         Expansion NONE = (d, t) -> {};
     }
 
-    /** As {@link #load}, from YAML text named {@code sourceName}; relative paths resolve against {@code baseDir}. */
-    public static MatrixSpec parse(String yaml, String sourceName, Path baseDir, List<String> sets, Mode mode) {
-        return MatrixParser.parse(yaml, sourceName, baseDir, sets, mode);
-    }
-
-    /**
-     * What runs, and in which order: a {@link dev.kvlab.harness.internal.matrix.FixedMatrix} (every cell × replicate of
-     * {@link #runs()}) or, with a {@code capacity:} block, a {@link dev.kvlab.harness.internal.capacity.CapacitySearch}.
-     */
-    public Experiment experiment() {
-        return capacity == null ? new dev.kvlab.harness.internal.matrix.FixedMatrix(this)
-                : new dev.kvlab.harness.internal.capacity.CapacitySearch(this);
-    }
-
     /**
      * Every cell × replicate as configured, in matrix order (cell by cell, replicates in order). A fixed matrix runs
-     * exactly these; a capacity search runs probes derived from them (see {@link #experiment()}).
+     * exactly these; a capacity search runs probes derived from them (see {@code MatrixExperiment}).
      */
     public List<CellRun> runs() {
         List<CellRun> out = new ArrayList<>();

@@ -1,6 +1,5 @@
 package dev.kvlab.harness.api;
 
-import dev.kvlab.harness.internal.bundle.Csv;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;

@@ -3,9 +3,7 @@ package dev.kvlab.harness.api;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.config.ConfigTree;
 import dev.kvlab.harness.api.config.RunConfig;
-import dev.kvlab.harness.internal.bundle.Sha256;
 import dev.kvlab.workloads.api.ArrivalSpec;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -85,14 +83,10 @@ public final class RequestSplit {
 
     /** The hash of shard {@code shard} of the requests of a matrix whose hash is {@code matrixSha256}: its bundle's {@code matrix.sha256}. */
     public static String sha256Of(Shard shard, String matrixSha256) {
-        return Sha256.of((matrixSha256 + "\nshard " + shard.label() + " requests\n").getBytes(StandardCharsets.US_ASCII));
+        return Shard.sha256(matrixSha256 + "\nshard " + shard.label() + " requests\n");
     }
 
     private static RunConfig bind(ObjectNode tree, String cell) {
-        try {
-            return ConfigTree.parse(dev.kvlab.harness.internal.JsonOutput.mapper().writeValueAsString(tree), "cell " + cell, null).bind();
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return ConfigTree.parse(tree.toString(), "cell " + cell, null).bind(); // JSON, which is YAML
     }
 }

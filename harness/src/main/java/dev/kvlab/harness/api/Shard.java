@@ -1,8 +1,10 @@
 package dev.kvlab.harness.api;
 
-import dev.kvlab.harness.internal.bundle.Sha256;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -48,7 +50,7 @@ public record Shard(int index, int count) {
      * manifest's {@code shard} section).
      */
     public String sha256Of(String matrixSha256) {
-        return Sha256.of((matrixSha256 + "\nshard " + label() + "\n").getBytes(StandardCharsets.US_ASCII));
+        return sha256(matrixSha256 + "\nshard " + label() + "\n");
     }
 
     /**
@@ -71,5 +73,14 @@ public record Shard(int index, int count) {
                     + " use at most " + unit + " shards");
         return new MatrixSpec(spec.name(), spec.file(), spec.description(), spec.factors(), spec.replicates(), spec.baseline(), cells, spec.inputs(),
                 sha256Of(spec.sha256()), spec.resolved(), spec.capacity());
+    }
+
+    /** SHA-256 of {@code text}'s ASCII bytes, as lower-case hex: how a share's hash derives from its matrix's. */
+    static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.US_ASCII)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.kvlab.harness.bundle;
 
+import dev.kvlab.harness.internal.matrix.MatrixParser;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -11,7 +12,7 @@ import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunListener;
 import dev.kvlab.harness.internal.bundle.BundleArchive;
 import dev.kvlab.harness.internal.bundle.BundleVerifier;
-import dev.kvlab.harness.internal.bundle.Csv;
+import dev.kvlab.harness.api.Csv;
 import dev.kvlab.harness.internal.bundle.OpenedBundle;
 import dev.kvlab.harness.internal.bundle.Provenance;
 import dev.kvlab.harness.internal.matrix.MatrixRunner;
@@ -44,7 +45,7 @@ class BundleWriterTest {
 
     @BeforeAll
     static void run() throws Exception {
-        spec = MatrixSpec.load(TestMatrices.write(dir, "small.yaml", TestMatrices.SMALL), List.of(), null);
+        spec = MatrixParser.load(TestMatrices.write(dir, "small.yaml", TestMatrices.SMALL), List.of(), null);
         outcome = runner(new Recorder()).run(spec, dir.resolve("runs"), false);
     }
 

@@ -1,5 +1,6 @@
 package dev.kvlab.harness.capacity;
 
+import dev.kvlab.harness.internal.matrix.MatrixParser;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -28,7 +29,7 @@ class CapacityBoundsTest {
     static MatrixSpec load(Path t, String yaml, String... sets) throws Exception {
         Path f = t.resolve("m.yaml");
         Files.writeString(f, yaml);
-        return MatrixSpec.load(f, List.of(sets), null);
+        return MatrixParser.load(f, List.of(sets), null);
     }
 
     @Test

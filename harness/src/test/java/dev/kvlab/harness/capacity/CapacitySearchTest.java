@@ -1,5 +1,6 @@
 package dev.kvlab.harness.capacity;
 
+import dev.kvlab.harness.internal.matrix.MatrixParser;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -61,7 +62,7 @@ class CapacitySearchTest {
     static MatrixSpec spec(Path dir, String yaml) throws Exception {
         Path f = dir.resolve("m.yaml");
         Files.writeString(f, yaml);
-        return MatrixSpec.load(f, List.of(), null);
+        return MatrixParser.load(f, List.of(), null);
     }
 
     static MatrixRunner runner(CellExecutor exec, RunListener l, int jobs) {
@@ -109,7 +110,7 @@ class CapacitySearchTest {
     static dev.kvlab.harness.api.config.RunConfig plainRun(Path t, String yaml, String load) throws Exception {
         Path f = t.resolve("plain.yaml");
         Files.writeString(f, yaml);
-        return MatrixSpec.load(f, List.of("workload.arrival.rate=" + load), null).runs().get(0).config();
+        return MatrixParser.load(f, List.of("workload.arrival.rate=" + load), null).runs().get(0).config();
     }
 
     static final String TWO_CELLS = """
@@ -314,13 +315,13 @@ class CapacitySearchTest {
                 + "capacity: {knob: workload.arrival.rate, start: 1, cells: {tiers: none}}\n";
         Path f = t.resolve("m.yaml");
         Files.writeString(f, m);
-        assertThat(MatrixSpec.load(f, List.of(), null).capacity()).isNotNull();
-        MatrixSpec pinned = MatrixSpec.load(f, List.of("tiers=local-only"), null);
+        assertThat(MatrixParser.load(f, List.of(), null).capacity()).isNotNull();
+        MatrixSpec pinned = MatrixParser.load(f, List.of("tiers=local-only"), null);
         assertThat(pinned.capacity()).isNull();
         assertThat(pinned.runs()).hasSize(1);
-        assertThat(MatrixSpec.load(f, List.of("tiers=none"), null).capacity()).isNotNull();
+        assertThat(MatrixParser.load(f, List.of("tiers=none"), null).capacity()).isNotNull();
         Files.writeString(f, m.replace("cells: {tiers: none}", "cells: {tiers: remote-only}"));
-        assertThatThrownBy(() -> MatrixSpec.load(f, List.of("tiers=local-only"), null))
+        assertThatThrownBy(() -> MatrixParser.load(f, List.of("tiers=local-only"), null))
                 .isInstanceOf(BadInputException.class).hasMessageContaining("capacity.cells").hasMessageContaining("'remote-only' is not a level");
     }
 

@@ -1,5 +1,6 @@
 package dev.kvlab.harness.capacity;
 
+import dev.kvlab.harness.internal.matrix.MatrixParser;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -45,7 +46,7 @@ class OperatingPointTest {
     static MatrixSpec spec(Path dir, String rate, String capacity) throws Exception {
         Path f = dir.resolve("m.yaml");
         Files.writeString(f, OP.replace("RATE", rate).replace("CAPACITY", capacity));
-        return MatrixSpec.load(f, java.util.List.of(), null);
+        return MatrixParser.load(f, java.util.List.of(), null);
     }
 
     @Test

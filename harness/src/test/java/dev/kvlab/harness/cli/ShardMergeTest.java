@@ -1,5 +1,6 @@
 package dev.kvlab.harness.cli;
 
+import dev.kvlab.harness.internal.matrix.MatrixParser;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -50,7 +51,7 @@ class ShardMergeTest {
 
     @Test
     void shardsPartitionTheRunsRoundRobin() throws Exception {
-        MatrixSpec whole = MatrixSpec.load(TestMatrices.write(dir, "m.yaml", TestMatrices.SMALL), List.of(), null);
+        MatrixSpec whole = MatrixParser.load(TestMatrices.write(dir, "m.yaml", TestMatrices.SMALL), List.of(), null);
         int runs = whole.runs().size();
         Set<String> seen = new HashSet<>();
         for (int k = 1; k <= 3; k++) {

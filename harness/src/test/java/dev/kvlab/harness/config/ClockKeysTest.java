@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.BadInputException;
 import dev.kvlab.harness.api.config.ConfigTree;
 import dev.kvlab.harness.api.config.Mode;
-import dev.kvlab.harness.internal.config.ClockKeys;
+import dev.kvlab.harness.api.config.ClockKeys;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.kvlab.harness.config;
 
+import dev.kvlab.harness.internal.matrix.MatrixParser;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -148,7 +149,7 @@ class ConfigParserProperties {
             m.append("  ").append(keys[i]).append(": [").append(String.join(", ", chosen.get(i))).append("]\n");
             product *= chosen.get(i).size();
         }
-        MatrixSpec spec = MatrixSpec.parse(m.toString(), "m.yaml", null, List.of(), null);
+        MatrixSpec spec = MatrixParser.parse(m.toString(), "m.yaml", null, List.of(), null);
         assertThat(spec.cells()).hasSize((int) product);
         Set<String> ids = new HashSet<>();
         for (MatrixCell c : spec.cells()) {
@@ -173,7 +174,7 @@ class ConfigParserProperties {
     @Property(tries = 150)
     void junkMatricesAreBadInput(@ForAll("yamlish") String body, @ForAll("matrixKeys") String matrixPart) {
         try {
-            MatrixSpec.parse(BASE + matrixPart + "\n" + body, "junk-matrix.yaml", null, List.of(), null);
+            MatrixParser.parse(BASE + matrixPart + "\n" + body, "junk-matrix.yaml", null, List.of(), null);
         } catch (BadInputException e) {
             assertThat(e.getMessage()).isNotBlank().doesNotContain("\tat ");
         }

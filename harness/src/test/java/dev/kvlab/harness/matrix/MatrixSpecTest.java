@@ -1,5 +1,6 @@
 package dev.kvlab.harness.matrix;
 
+import dev.kvlab.harness.internal.matrix.MatrixParser;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -26,7 +27,7 @@ class MatrixSpecTest {
             """;
 
     static MatrixSpec parse(String extra, String... sets) {
-        return MatrixSpec.parse(BASE + extra, "m.yaml", null, List.of(sets), null);
+        return MatrixParser.parse(BASE + extra, "m.yaml", null, List.of(sets), null);
     }
 
     @Test
@@ -80,7 +81,7 @@ class MatrixSpecTest {
 
     @Test
     void setPinsAFactorAndModeOverridesEveryCell() {
-        MatrixSpec m = MatrixSpec.parse(BASE + "factors: {tiers: [none, combined], cache_state: [cold, hot]}\nbaseline: {tiers: none, cache_state: cold}\n",
+        MatrixSpec m = MatrixParser.parse(BASE + "factors: {tiers: [none, combined], cache_state: [cold, hot]}\nbaseline: {tiers: none, cache_state: cold}\n",
                 "m.yaml", null, List.of("tiers=combined", "slo.ttft_ms=500", "replicates=2"), Mode.SIM);
         assertThat(m.cells()).extracting(MatrixCell::id).containsExactly("c01-combined_cold", "c02-combined_hot");
         assertThat(m.replicates()).isEqualTo(2);

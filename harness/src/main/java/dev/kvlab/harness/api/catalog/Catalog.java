@@ -1,7 +1,6 @@
 package dev.kvlab.harness.api.catalog;
 
 import dev.kvlab.harness.api.BadInputException;
-import dev.kvlab.harness.internal.config.CatalogFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,18 +1,11 @@
 package dev.kvlab.harness.api.config;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
 
 /** Tier contents when measurement starts: {@code cold} (empty) or {@code hot} (filled by an unmeasured warm-up pass of the workload). */
-public enum CacheState {
+public enum CacheState implements ConfigEnum {
     COLD,
     HOT;
-
-    /** The config spelling. */
-    @JsonValue
-    public String label() {
-        return ConfigEnums.label(this);
-    }
 
     @Override
     public String toString() {
@@ -22,6 +15,6 @@ public enum CacheState {
     /** Case-insensitive; {@code _} may stand for {@code -}. */
     @JsonCreator
     public static CacheState parse(String s) {
-        return ConfigEnums.parse(CacheState.class, s);
+        return ConfigEnum.parse(CacheState.class, s);
     }
 }

@@ -4,12 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.BadInputException;
-import dev.kvlab.harness.internal.config.LocatedTree;
-import dev.kvlab.harness.internal.config.OptionKeys;
-import dev.kvlab.harness.internal.config.ClockKeys;
 import dev.kvlab.harness.api.Targets;
-import dev.kvlab.harness.internal.config.RunValidator;
-import dev.kvlab.harness.internal.config.TreeBinder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -218,7 +213,7 @@ public final class ConfigTree {
      */
     public RunConfig bind() {
         LocatedTree t = tree.copy();
-        RunValidator.resolvePaths(t, baseDir);
+        ConfigPaths.resolvePaths(t, baseDir);
         RunConfig c = BINDER.bind(t, "", RunConfig.class);
         var target = Targets.discover().of(c, k -> t.origin(pointer(k)));
         Targets.refuseUnused(target, ClockKeys.keys(), k -> set(t, k), k -> t.origin(pointer(k)));

@@ -1,13 +1,12 @@
 package dev.kvlab.harness.api.config;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
 
 /**
  * The fault injected into a run (config key {@code fault}, a factor like any other), at {@code fault_at} of the
  * measured requests, with the settings of {@link FaultParams}. Live runs break the real thing; sim runs model it.
  */
-public enum Fault {
+public enum Fault implements ConfigEnum {
     /** No fault. */
     NONE,
     /** Storage node processes are killed with SIGKILL: their objects become misses, replicas elsewhere still serve. */
@@ -23,12 +22,6 @@ public enum Fault {
     /** The master restarts: its metadata is gone, clients and nodes reconnect, in-flight puts never become half visible. */
     MASTER_RESTART;
 
-    /** The config spelling. */
-    @JsonValue
-    public String label() {
-        return ConfigEnums.label(this);
-    }
-
     @Override
     public String toString() {
         return label();
@@ -37,6 +30,6 @@ public enum Fault {
     /** Case-insensitive; {@code _} may stand for {@code -}. */
     @JsonCreator
     public static Fault parse(String s) {
-        return ConfigEnums.parse(Fault.class, s);
+        return ConfigEnum.parse(Fault.class, s);
     }
 }

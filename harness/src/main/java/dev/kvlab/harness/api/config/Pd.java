@@ -1,18 +1,11 @@
 package dev.kvlab.harness.api.config;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
 
 /** Prefill/decode placement: {@code colocated} (each instance does both) or {@code disaggregated} (prefill instances hand KV to decode instances over the transport). */
-public enum Pd {
+public enum Pd implements ConfigEnum {
     COLOCATED,
     DISAGGREGATED;
-
-    /** The config spelling. */
-    @JsonValue
-    public String label() {
-        return ConfigEnums.label(this);
-    }
 
     @Override
     public String toString() {
@@ -22,6 +15,6 @@ public enum Pd {
     /** Case-insensitive; {@code _} may stand for {@code -}. */
     @JsonCreator
     public static Pd parse(String s) {
-        return ConfigEnums.parse(Pd.class, s);
+        return ConfigEnum.parse(Pd.class, s);
     }
 }

@@ -1,7 +1,6 @@
 package dev.kvlab.harness.api.config;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
 
 /**
  * How requests pick a (prefill) instance: {@code round-robin}; {@code random} (uniform, seeded by the run's seed);
@@ -9,18 +8,12 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * {@code kv-centric} (the Mooncake paper's KVCache-centric scheduling, its Algorithm 1: the least estimated TTFT =
  * queueing + prefill of what is not cached locally + transfer of what the global pool holds beyond that).
  */
-public enum RouterKind {
+public enum RouterKind implements ConfigEnum {
     ROUND_ROBIN,
     RANDOM,
     LEAST_LOADED,
     CACHE_AWARE,
     KV_CENTRIC;
-
-    /** The config spelling. */
-    @JsonValue
-    public String label() {
-        return ConfigEnums.label(this);
-    }
 
     @Override
     public String toString() {
@@ -30,6 +23,6 @@ public enum RouterKind {
     /** Case-insensitive; {@code _} may stand for {@code -}. */
     @JsonCreator
     public static RouterKind parse(String s) {
-        return ConfigEnums.parse(RouterKind.class, s);
+        return ConfigEnum.parse(RouterKind.class, s);
     }
 }

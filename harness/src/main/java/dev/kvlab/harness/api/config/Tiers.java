@@ -1,20 +1,13 @@
 package dev.kvlab.harness.api.config;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
 
 /** Which KV tiers serve prefix hits: {@code none}, {@code local-only} (per-instance HBM/DRAM prefix cache), {@code remote-only} (the shared store), {@code combined}. */
-public enum Tiers {
+public enum Tiers implements ConfigEnum {
     NONE,
     LOCAL_ONLY,
     REMOTE_ONLY,
     COMBINED;
-
-    /** The config spelling. */
-    @JsonValue
-    public String label() {
-        return ConfigEnums.label(this);
-    }
 
     /** True when the per-instance prefix cache serves hits. */
     public boolean local() {
@@ -34,6 +27,6 @@ public enum Tiers {
     /** Case-insensitive; {@code _} may stand for {@code -}. */
     @JsonCreator
     public static Tiers parse(String s) {
-        return ConfigEnums.parse(Tiers.class, s);
+        return ConfigEnum.parse(Tiers.class, s);
     }
 }

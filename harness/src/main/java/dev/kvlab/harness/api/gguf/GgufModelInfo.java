@@ -1,7 +1,6 @@
 package dev.kvlab.harness.api.gguf;
 
 import dev.kvlab.harness.api.BadInputException;
-import dev.kvlab.harness.internal.gguf.GgufReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

@@ -1,6 +1,5 @@
 package dev.kvlab.harness.api.gguf;
 
-import dev.kvlab.harness.internal.gguf.SynthModelWriter;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package dev.kvlab.harness.internal.bundle;
 
+import dev.kvlab.harness.internal.matrix.MatrixExperiment;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.BadInputException;
@@ -78,7 +79,7 @@ public final class BundleMerge {
                         }
             }
             // what the experiment (fixed matrix or capacity search) makes of the runs recorded: all done, in its order
-            Experiment experiment = spec.experiment();
+            Experiment experiment = MatrixExperiment.of(spec);
             Experiment.Step step = experiment.step(pb.records());
             if (!step.finished())
                 throw new BadInputException("the shards' runs do not finish the experiment: " + step.next().size() + " run(s) still to run, e.g. "

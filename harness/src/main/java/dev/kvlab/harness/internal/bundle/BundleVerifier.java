@@ -1,5 +1,6 @@
 package dev.kvlab.harness.internal.bundle;
 
+import dev.kvlab.harness.api.Csv;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellRunner;

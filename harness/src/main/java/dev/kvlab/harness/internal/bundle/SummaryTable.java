@@ -1,5 +1,6 @@
 package dev.kvlab.harness.internal.bundle;
 
+import dev.kvlab.harness.api.Csv;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;

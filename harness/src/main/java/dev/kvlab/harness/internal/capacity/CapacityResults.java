@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.CapacitySpec;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.internal.bundle.BundleJson;
-import dev.kvlab.harness.internal.bundle.Csv;
+import dev.kvlab.harness.api.Csv;
 import dev.kvlab.harness.internal.bundle.ReplicateStats;
 import dev.kvlab.harness.internal.bundle.SummaryTable;
 import dev.kvlab.harness.internal.bundle.Rows;

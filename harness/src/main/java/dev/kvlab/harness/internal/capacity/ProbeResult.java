@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvlab.harness.api.CapacitySpec;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.config.SloConfig;
-import dev.kvlab.harness.internal.bundle.Csv;
+import dev.kvlab.harness.api.Csv;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -14,7 +14,7 @@ import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.config.ConfigTree;
 import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.api.config.RunConfig;
-import dev.kvlab.harness.internal.config.LocatedTree;
+import dev.kvlab.harness.api.config.LocatedTree;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;

@@ -84,7 +84,7 @@ public final class MatrixRunner {
 
     public Outcome run(MatrixSpec spec, Path out, boolean resume) throws IOException {
         TraceCheck.readAll(spec); // bad trace lines are bad input before anything is written
-        Experiment experiment = spec.experiment();
+        Experiment experiment = MatrixExperiment.of(spec);
         PartialBundle pb = null;
         if (resume) {
             pb = PartialBundle.resume(out, spec, clock.instant());

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.BadInputException;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellSummary;
-import dev.kvlab.harness.internal.config.LocatedTree;
+import dev.kvlab.harness.api.config.LocatedTree;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -43,7 +43,7 @@ public final class ProgressReporter implements RunListener {
 
     @Override
     public void runStarted(RunStart start) {
-        total = start.matrix().experiment().maxRuns();
+        total = MatrixExperiment.of(start.matrix()).maxRuns();
         upTo = start.matrix().capacity() != null;
         done = start.alreadyDone();
         runStart = System.nanoTime();

@@ -7,7 +7,7 @@ import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.internal.CellSpec;
 import dev.kvlab.harness.internal.config.RunValidator;
-import dev.kvlab.harness.internal.config.TreeBinder;
+import dev.kvlab.harness.api.config.TreeBinder;
 import dev.kvlab.harness.spi.TargetProvider;
 import java.net.URI;
 import java.util.Set;

@@ -11,7 +11,7 @@ import dev.kvlab.harness.api.gguf.GgufModelInfo;
 import dev.kvlab.harness.internal.CellPlan;
 import dev.kvlab.harness.internal.CellSpec;
 import dev.kvlab.harness.internal.config.RunValidator;
-import dev.kvlab.harness.internal.config.TreeBinder;
+import dev.kvlab.harness.api.config.TreeBinder;
 import dev.kvlab.harness.internal.llama.LlamaLibrary;
 import dev.kvlab.harness.spi.TargetProvider;
 import dev.kvlab.workloads.api.TokenCount;

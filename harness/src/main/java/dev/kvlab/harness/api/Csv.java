@@ -1,4 +1,4 @@
-package dev.kvlab.harness.internal.bundle;
+package dev.kvlab.harness.api;
 
 import java.util.ArrayList;
 import java.util.List;

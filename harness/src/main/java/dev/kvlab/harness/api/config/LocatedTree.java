@@ -1,4 +1,4 @@
-package dev.kvlab.harness.internal.config;
+package dev.kvlab.harness.api.config;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;

@@ -1,14 +1,12 @@
-package dev.kvlab.harness.internal.gguf;
+package dev.kvlab.harness.api.gguf;
 
-import dev.kvlab.harness.api.gguf.SynthSpec;
-import dev.kvlab.harness.api.gguf.SynthVocabulary;
-import dev.kvlab.harness.api.gguf.WeightType;
-import dev.kvlab.harness.internal.bundle.Durable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -24,7 +22,7 @@ import java.util.SplittableRandom;
  * one {@link SplittableRandom} seeded with the spec's seed is drawn from in tensor order. The file is written to a
  * hidden temporary sibling, fsynced and renamed into place.
  */
-public final class SynthModelWriter {
+final class SynthModelWriter {
 
     /** Half-width of the uniform distribution whose standard deviation is 0.02: 0.02 × √3. */
     static final float HALF_WIDTH = (float) (0.02 * Math.sqrt(3));
@@ -64,8 +62,7 @@ public final class SynthModelWriter {
                 bytes = sink.position();
                 ch.force(true);
             }
-            Durable.move(tmp, target);
-            Durable.fsyncDir(dir);
+            moveDurably(tmp, target, dir);
             long params = 0;
             for (GgufHeader.Tensor t : header.tensors()) params += t.elements();
             return new Written(target, bytes, HexFormat.of().formatHex(sha.digest()), params, header.tensors().size());
@@ -198,6 +195,21 @@ public final class SynthModelWriter {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** Renames {@code tmp} to {@code target} atomically (replacing it) and fsyncs their directory {@code dir}. */
+    private static void moveDurably(Path tmp, Path target, Path dir) throws IOException {
+        try {
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            throw new IOException("the file system cannot rename " + tmp + " atomically", e);
+        }
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        } catch (IOException e) {
+            // some file systems refuse to open directories for reading; nothing more can be done there
+            if (!Files.isDirectory(dir)) throw e;
         }
     }
 }

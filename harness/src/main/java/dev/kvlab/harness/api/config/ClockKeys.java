@@ -1,7 +1,6 @@
-package dev.kvlab.harness.internal.config;
+package dev.kvlab.harness.api.config;
 
 import dev.kvlab.harness.api.BadInputException;
-import dev.kvlab.harness.api.config.Mode;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,9 +1,9 @@
-package dev.kvlab.harness.internal.config;
+package dev.kvlab.harness.api.catalog;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvlab.harness.api.BadInputException;
-import dev.kvlab.harness.api.catalog.HardwareSpec;
-import dev.kvlab.harness.api.catalog.ModelSpec;
+import dev.kvlab.harness.api.config.LocatedTree;
+import dev.kvlab.harness.api.config.TreeBinder;
 import dev.kvlab.transport.api.ByteSize;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /** Reads catalog YAML files (built-in resources and user files/directories) into model and hardware maps. */
-public final class CatalogFiles {
+final class CatalogFiles {
 
     private static final String BASE = "/dev/kvlab/harness/catalog/";
     private static final TreeBinder BINDER = new TreeBinder();

@@ -1,4 +1,4 @@
-package dev.kvlab.harness.internal.config;
+package dev.kvlab.harness.api.config;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -171,7 +171,8 @@ public final class TreeBinder {
         return String.join(", ", out);
     }
 
-    static String where(LocatedTree tree, String pointer) {
+    /** Where the node at {@code pointer} came from ({@code FILE:LINE}), or {@code config} when unknown. */
+    public static String where(LocatedTree tree, String pointer) {
         String o = tree.origin(pointer);
         return o == null ? "config" : o;
     }

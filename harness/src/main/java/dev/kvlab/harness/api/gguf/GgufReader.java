@@ -1,4 +1,4 @@
-package dev.kvlab.harness.internal.gguf;
+package dev.kvlab.harness.api.gguf;
 
 import dev.kvlab.harness.api.BadInputException;
 import java.io.EOFException;
@@ -23,7 +23,7 @@ import java.util.Map;
  * and that each tensor of a known type lies inside the file. Anything wrong is a {@link BadInputException} naming the
  * file and what is wrong. Tensor data is not read.
  */
-public final class GgufReader {
+final class GgufReader {
 
     /** A tensor info: name, ggml dimensions (ne0 first), ggml type, offset in the data section. */
     public record TensorInfo(String name, long[] ne, int type, long offset) {

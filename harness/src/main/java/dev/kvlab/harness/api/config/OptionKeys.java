@@ -1,8 +1,6 @@
-package dev.kvlab.harness.internal.config;
+package dev.kvlab.harness.api.config;
 
 import dev.kvlab.harness.api.BadInputException;
-import dev.kvlab.harness.api.config.RouterKind;
-import dev.kvlab.harness.api.config.RunConfig;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -11,7 +9,7 @@ import java.util.function.Predicate;
  * other than the default where nothing reads them, they are refused before anything runs, naming the key and what
  * would read it, instead of being silently ignored.
  */
-public final class OptionKeys {
+final class OptionKeys {
 
     private OptionKeys() {}
 

@@ -1,4 +1,4 @@
-package dev.kvlab.harness.internal.gguf;
+package dev.kvlab.harness.api.gguf;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
