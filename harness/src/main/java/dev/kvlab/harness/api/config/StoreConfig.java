@@ -1,6 +1,5 @@
 package dev.kvlab.harness.api.config;
 
-import dev.kvlab.store.KvBackends;
 import dev.kvlab.store.api.master.StoreMaster;
 import dev.kvlab.transport.api.ByteSize;
 
@@ -8,7 +7,7 @@ import dev.kvlab.transport.api.ByteSize;
  * The shared store (remote tier).
  *
  * @param backend        live: {@code bundled} (embedded cluster over the transport), {@code kvlab://HOST:PORT}, or any spec a
- *                       store backend found by {@link KvBackends} accepts [bundled]
+ *                       store backend found by the store's backend registry accepts [bundled]
  * @param nodes          storage nodes (segments) [4]
  * @param capacity       total capacity over all nodes, e.g. {@code 2TiB} (sim) or {@code 2GiB} (live), or tokens of the
  *                       run's model ({@code 30Mtok}: KV bytes per token, counted once) [2TiB]
@@ -29,12 +28,11 @@ public record StoreConfig(String backend, int nodes, String capacity, int replic
     public record Checked(long capacityBytes, long leaseTtlNanos, long lookupLatencyNanos) {}
 
     /**
-     * Checks every key: a backend one of {@code backends} accepts ({@code bundled} alone under the sim clock), the nodes,
-     * a capacity ({@code bytesPerToken} per token of the run's model) that gives each node at least one KV block of
+     * Checks every key but which backend it is (the backend registry's to say): the nodes, a capacity
+     * ({@code bytesPerToken} per token of the run's model) that gives each node at least one KV block of
      * {@code blockBytes} and at most a segment, the replicas, durations and write-back settings.
      */
-    public Checked check(ConfigCheck check, Mode mode, KvBackends backends, long bytesPerToken, long blockBytes) {
-        checkBackend(check, mode, backends);
+    public Checked check(ConfigCheck check, long bytesPerToken, long blockBytes) {
         check.atLeast("store.nodes", nodes, 1);
         if (nodes > 1024) throw check.bad("store.nodes", "must be <= 1024");
         long cap = checkedCapacity(check, bytesPerToken, blockBytes);
@@ -48,17 +46,6 @@ public record StoreConfig(String backend, int nodes, String capacity, int replic
         if (writeBackConcurrency > 64) throw check.bad("store.write_back_concurrency", "must be <= 64");
         check.atLeast("store.write_back_queue_blocks", writeBackQueueBlocks, 0);
         return new Checked(cap, lease, lookup);
-    }
-
-    /** A backend the registry knows; the sim clock models the bundled store only. */
-    private void checkBackend(ConfigCheck check, Mode mode, KvBackends backends) {
-        check.need("store.backend", backend);
-        if (!backends.accepts(backend))
-            throw check.bad("store.backend", "no store backend accepts '" + backend + "' (backends: " + String.join(", ", backends.names())
-                    + "; e.g. bundled or kvlab://HOST:PORT)");
-        if (mode == Mode.SIM && !backend.equals("bundled"))
-            throw check.bad("store.backend", "is not used by the sim clock (it models the bundled store under virtual time); '" + backend
-                    + "' needs mode: live");
     }
 
     /** The capacity in bytes (the store holds KV once): at least one block and at most a segment per node. */

@@ -13,6 +13,7 @@ import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.internal.bundle.BundleJson;
 import dev.kvlab.harness.internal.bundle.CapacityFile;
+import dev.kvlab.harness.api.Csv;
 import dev.kvlab.harness.internal.bundle.ReplicateStats;
 import dev.kvlab.harness.internal.bundle.Rows;
 import dev.kvlab.harness.internal.bundle.SummaryTable;

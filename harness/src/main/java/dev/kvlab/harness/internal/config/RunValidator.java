@@ -106,7 +106,8 @@ public final class RunValidator {
         long dram = need("local", c.local()).checkedDramBytes(check, kv.bytesPerTokenAllRanks());
         long dramBlocks = dram / (kv.bytesPerTokenAllRanks() * blockTokens);
         StoreConfig st = need("store", c.store());
-        StoreConfig.Checked store = st.check(check, mode, KvBackends.discover(), kv.bytesPerToken(), kv.blockBytes(blockTokens));
+        checkBackend(need("store.backend", st.backend()), mode);
+        StoreConfig.Checked store = st.check(check, kv.bytesPerToken(), kv.blockBytes(blockTokens));
         Transport transport = transport(c, mode, cl.tp());
         long spin = need("live", c.live()).checkedSpinNanos(check);
         if (mode == Mode.LIVE && st.backend().equals("bundled")) checkLiveMemory(c, st, kv.blockBytes(blockTokens), store.capacityBytes());
@@ -153,6 +154,17 @@ public final class RunValidator {
         if (c.efficiency() == null) return hw;
         c.efficiency().check(check);
         return hw.withEfficiency(c.efficiency().prefillMfu(), c.efficiency().decodeBandwidthUtilization());
+    }
+
+    /** A backend the store's registry ({@link KvBackends}) opens; the sim clock models the bundled store only. */
+    private void checkBackend(String backend, Mode mode) {
+        KvBackends backends = KvBackends.discover();
+        if (!backends.accepts(backend))
+            throw bad("store.backend", "no store backend accepts '" + backend + "' (backends: " + String.join(", ", backends.names())
+                    + "; e.g. bundled or kvlab://HOST:PORT)");
+        if (mode == Mode.SIM && !backend.equals("bundled"))
+            throw bad("store.backend", "is not used by the sim clock (it models the bundled store under virtual time); '" + backend
+                    + "' needs mode: live");
     }
 
     /** The cluster, checked; disaggregated PD needs a prefill and a decode instance. */

@@ -11,6 +11,7 @@ import dev.kvlab.harness.api.BadInputException;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.config.LocatedTree;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
