@@ -171,8 +171,12 @@ final class EngineInstance implements AutoCloseable {
                     else waiting.add(p);
                     p = inbox.poll();
                 }
-                while (!waiting.isEmpty() && !free.isEmpty()) admit(waiting.poll(), free.poll());
-                if (!active.isEmpty()) step(batch);
+                try {
+                    while (!waiting.isEmpty() && !free.isEmpty()) admit(waiting.poll(), free.poll());
+                    if (!active.isEmpty()) step(batch);
+                } catch (RuntimeException e) { // not one sequence's: every request in flight fails, the engine goes on
+                    for (EngineSequence s : new ArrayList<>(active)) fail(s, e);
+                }
             }
         }
     }
@@ -231,6 +235,20 @@ final class EngineInstance implements AutoCloseable {
         }
         long took = System.nanoTime() - t0, now = clock.getAsLong();
         account(took, decodeTokens, promptTokens, sequences);
+        // every sequence's logits first: what follows (a restore check) may decode again, which replaces them
+        for (EngineSequence s : new ArrayList<>(active)) {
+            boolean last = s.inStep == EngineSequence.InStep.DECODE
+                    || (s.inStep == EngineSequence.InStep.PREFILL && s.next + s.stepTokens == s.promptTokens());
+            if (!last) continue;
+            try {
+                float[] logits = ctx.logits(s.logitsIndex);
+                s.stepToken = LlamaContext.argmax(logits);
+                if (s.inStep == EngineSequence.InStep.PREFILL && s.fetchedBlocks > 0) s.firstLogits = logits;
+            } catch (RuntimeException e) {
+                s.inStep = EngineSequence.InStep.NONE;
+                fail(s, e);
+            }
+        }
         for (EngineSequence s : new ArrayList<>(active)) {
             try {
                 switch (s.inStep) {
@@ -263,7 +281,7 @@ final class EngineInstance implements AutoCloseable {
     }
 
     private void decoded(EngineSequence s, long now) {
-        s.lastToken = LlamaContext.argmax(ctx.logits(s.logitsIndex));
+        s.lastToken = s.stepToken;
         s.pos++;
         s.outputsDone++;
         s.events.token(now);
@@ -275,9 +293,7 @@ final class EngineInstance implements AutoCloseable {
         s.stepTokens = 0;
         tiers.keep(s);
         if (s.next < s.promptTokens()) return;
-        float[] logits = ctx.logits(s.logitsIndex);
-        if (s.fetchedBlocks > 0) s.firstLogits = logits;
-        s.lastToken = LlamaContext.argmax(logits);
+        s.lastToken = s.stepToken;
         s.pos = s.promptTokens();
         s.outputsDone = 1;
         s.events.firstToken(now);

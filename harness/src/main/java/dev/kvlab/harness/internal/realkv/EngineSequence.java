@@ -26,6 +26,8 @@ final class EngineSequence {
     InStep inStep = InStep.NONE;
     /** Prompt tokens in this step, and the batch index whose logits this sequence reads after it. */
     int stepTokens, logitsIndex;
+    /** The token this step's logits give (greedy), read right after the step. */
+    int stepToken;
     EngineInstance.Prefix prefix;
     /** Blocks lent by the local tier and restored from the store (their payloads in {@link #bufs}). */
     int localBlocks, fetchedBlocks;
@@ -50,6 +52,7 @@ final class EngineSequence {
         inStep = InStep.NONE;
         stepTokens = 0;
         logitsIndex = -1;
+        stepToken = 0;
         prefix = null;
         localBlocks = 0;
         fetchedBlocks = 0;
