@@ -117,6 +117,8 @@ final class EngineInstance implements AutoCloseable {
     /** Sequences serving a request, in admission order (engine thread only). */
     private final List<EngineSequence> active = new ArrayList<>();
     private final Thread thread;
+    /** The engine thread's CPU time: llama.cpp computes on the calling thread with one thread per context. */
+    private final java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
 
     /**
      * {@code store} null: no remote tier. {@code maxBlocks}: the most blocks a prompt has. {@code verifyEvery}: every
@@ -226,7 +228,7 @@ final class EngineInstance implements AutoCloseable {
             promptTokens += take;
             sequences++;
         }
-        long t0 = System.nanoTime();
+        long t0 = System.nanoTime(), c0 = cpu.getCurrentThreadCpuTime();
         try {
             ctx.decode(batch);
         } catch (RuntimeException e) {
@@ -234,6 +236,7 @@ final class EngineInstance implements AutoCloseable {
             return;
         }
         long took = System.nanoTime() - t0, now = clock.getAsLong();
+        totals.stepCpuNanos.add(cpu.getCurrentThreadCpuTime() - c0);
         account(took, decodeTokens, promptTokens, sequences);
         // every sequence's logits first: what follows (a restore check) may decode again, which replaces them
         for (EngineSequence s : new ArrayList<>(active)) {
