@@ -9,9 +9,11 @@ import java.util.List;
 
 /**
  * Splits one sequence's KV state ({@code llama_state_seq_get_data}'s bytes, see {@link KvStateLayout}) into
- * per-block pieces of {@code blockTokens} tokens, and assembles the first {@code n} blocks back into a state that
- * {@code llama_state_seq_set_data} accepts. Pieces are llama.cpp's own rows, copied, never converted. A state this
- * codec does not understand (another layout, cells out of position order) is refused, never guessed at.
+ * per-block pieces of {@code blockTokens} tokens, and assembles blocks back into a state that
+ * {@code llama_state_seq_set_data} accepts. Pieces are llama.cpp's own rows, copied, never converted. A state's cells
+ * may come in any order (a unified context writes them in cell order, and a sequence that shares cells with others
+ * holds them where they were made) but must hold positions {@code 0…T-1} once each; a state this codec does not
+ * understand (another layout, a gap or a repeated position) is refused, never guessed at.
  */
 public final class KvStateCodec {
     private KvStateCodec() {}
@@ -24,8 +26,18 @@ public final class KvStateCodec {
      *
      * @param layout the layout
      * @param tokens cells of the sequence
+     * @param cellOfPos the state's cell (row) that holds position {@code p}; null when cell {@code i} holds position {@code i}
      */
-    public record Parsed(KvStateLayout layout, int tokens) {
+    public record Parsed(KvStateLayout layout, int tokens, int[] cellOfPos) {
+        public Parsed(KvStateLayout layout, int tokens) {
+            this(layout, tokens, null);
+        }
+
+        /** The state's cell that holds position {@code p}. */
+        int cell(int p) {
+            return cellOfPos == null ? p : cellOfPos[p];
+        }
+
         /** Full blocks of {@code blockTokens} in the state (a shorter tail is not a block). */
         public int fullBlocks(int blockTokens) { return tokens / blockTokens; }
     }
@@ -45,11 +57,21 @@ public final class KvStateCodec {
             if (c < 0) throw bad("cell count " + Integer.toUnsignedString(c));
             stream = st;
             cells = c;
+            int[] cellOfPos = null;
             for (int i = 0; i < c; i++) {
                 int pos = r.i32(), nSeq = r.i32(), seq = r.i32();
                 if (nSeq != 1) throw bad("cell " + i + " has " + nSeq + " sequence ids (a cell extension or a shared cell?)");
-                if (pos != i) throw bad("cell " + i + " holds position " + pos + ": cells out of position order");
                 if (seq != seqId) throw bad("cell " + i + " of sequence " + seq + " in the state of " + seqId);
+                if (pos < 0 || pos >= c) throw bad("cell " + i + " holds position " + pos + ": the sequence's " + c + " cells are not positions 0…" + (c - 1));
+                if (pos != i && cellOfPos == null) {
+                    cellOfPos = new int[c];
+                    java.util.Arrays.fill(cellOfPos, -1);
+                    for (int k = 0; k < i; k++) cellOfPos[k] = k;
+                }
+                if (cellOfPos != null) {
+                    if (cellOfPos[pos] >= 0) throw bad("position " + pos + " held by cells " + cellOfPos[pos] + " and " + i);
+                    cellOfPos[pos] = i;
+                }
             }
             int vTrans = r.i32(), nLayer = r.i32();
             if (vTrans != 0 && vTrans != 1) throw bad("v_trans " + vTrans);
@@ -84,7 +106,7 @@ public final class KvStateCodec {
             KvStateLayout layout = new KvStateLayout(seqId, nStream, stream, vTrans == 1, layers);
             for (int rest = st + 1; rest < nStream; rest++) if (r.i32() != 0) throw bad("cells in two streams");
             if (r.position() != s.byteSize()) throw bad((s.byteSize() - r.position()) + " bytes after the state");
-            return new Parsed(layout, cells);
+            return new Parsed(layout, cells, cellOfPos);
         }
         throw bad("the sequence holds no cells");
     }
@@ -116,7 +138,10 @@ public final class KvStateCodec {
         return out;
     }
 
-    /** Copies block {@code block} (tokens {@code [block·B, (block+1)·B)}) of a parsed state into {@code dst}. */
+    /**
+     * Copies block {@code block} (positions {@code [block·B, (block+1)·B)}) of a parsed state into {@code dst}, in
+     * position order whatever cells hold them: one copy per run of consecutive cells.
+     */
     public static void copyBlock(Parsed p, MemorySegment state, int blockTokens, int block, MemorySegment dst) {
         KvStateLayout lay = p.layout();
         int t = p.tokens();
@@ -124,44 +149,75 @@ public final class KvStateCodec {
             throw new IllegalArgumentException("block " + block + " of " + blockTokens + " tokens is past the state's " + t + " tokens");
         if (dst.byteSize() < blockBytes(lay, blockTokens))
             throw new IllegalArgumentException("block buffer of " + dst.byteSize() + " bytes, needs " + blockBytes(lay, blockTokens));
-        long first = (long) block * blockTokens;
+        int[] runs = runs(p, block * blockTokens, blockTokens); // (first cell, tokens) pairs in position order
         long src = lay.dataStart(t);
         long o = 0;
         for (KvStateLayout.Layer l : lay.layers()) {
             src += KvStateLayout.LAYER_HEADER_BYTES;
-            long len = l.kRowBytes() * blockTokens;
-            MemorySegment.copy(state, src + first * l.kRowBytes(), dst, o, len);
-            o += len;
+            o = copyRows(state, src, l.kRowBytes(), runs, dst, o);
             src += l.kRowBytes() * t;
         }
         for (KvStateLayout.Layer l : lay.layers()) {
             src += KvStateLayout.LAYER_HEADER_BYTES;
             if (!lay.vTrans()) {
-                long len = l.vRowBytes() * blockTokens;
-                MemorySegment.copy(state, src + first * l.vRowBytes(), dst, o, len);
-                o += len;
+                o = copyRows(state, src, l.vRowBytes(), runs, dst, o);
             } else {
-                long run = (long) l.vElBytes() * blockTokens;
                 long channel = (long) l.vElBytes() * t;
-                for (int j = 0; j < l.vEmbd(); j++) {
-                    MemorySegment.copy(state, src + j * channel + first * l.vElBytes(), dst, o, run);
-                    o += run;
-                }
+                for (int j = 0; j < l.vEmbd(); j++) o = copyRows(state, src + j * channel, l.vElBytes(), runs, dst, o);
             }
             src += l.vRowBytes() * t;
         }
     }
 
+    /** Rows {@code runs} (pairs: first cell, count) of {@code rowBytes} each from {@code base}, appended at {@code o}. */
+    private static long copyRows(MemorySegment state, long base, long rowBytes, int[] runs, MemorySegment dst, long o) {
+        for (int i = 0; i < runs.length; i += 2) {
+            long len = rowBytes * runs[i + 1];
+            MemorySegment.copy(state, base + runs[i] * rowBytes, dst, o, len);
+            o += len;
+        }
+        return o;
+    }
+
+    /** Positions {@code [first, first+n)} as runs of consecutive cells: (first cell, length) pairs. */
+    private static int[] runs(Parsed p, int first, int n) {
+        if (p.cellOfPos() == null) return new int[] {first, n};
+        int[] out = new int[2 * n];
+        int k = 0;
+        for (int i = 0; i < n; ) {
+            int c = p.cell(first + i), len = 1;
+            while (i + len < n && p.cell(first + i + len) == c + len) len++;
+            out[k++] = c;
+            out[k++] = len;
+            i += len;
+        }
+        return java.util.Arrays.copyOf(out, k);
+    }
+
     /** A state of the first {@code blocks.size()} blocks (positions 0…n·B-1), in a new segment from {@code alloc}. */
     public static MemorySegment assemble(KvStateLayout layout, int blockTokens, List<MemorySegment> blocks, SegmentAllocator alloc) {
+        return assemble(layout, blockTokens, blocks, 0, alloc);
+    }
+
+    /**
+     * A state of {@code blocks} at positions {@code firstPos…firstPos+n·B-1} (the blocks that follow a prefix the
+     * sequence already holds), in a new segment from {@code alloc}.
+     */
+    public static MemorySegment assemble(KvStateLayout layout, int blockTokens, List<MemorySegment> blocks, int firstPos, SegmentAllocator alloc) {
         int tokens = Math.multiplyExact(blocks.size(), blockTokens);
         MemorySegment dst = alloc.allocate(layout.stateBytes(tokens), 16);
-        assemble(layout, blockTokens, blocks, dst);
+        assemble(layout, blockTokens, blocks, firstPos, dst);
         return dst;
     }
 
     /** Writes the state of {@code blocks} into {@code dst}, which holds {@link KvStateLayout#stateBytes} bytes. */
     public static void assemble(KvStateLayout layout, int blockTokens, List<MemorySegment> blocks, MemorySegment dst) {
+        assemble(layout, blockTokens, blocks, 0, dst);
+    }
+
+    /** Writes the state of {@code blocks} at positions from {@code firstPos} into {@code dst}. */
+    public static void assemble(KvStateLayout layout, int blockTokens, List<MemorySegment> blocks, int firstPos, MemorySegment dst) {
+        if (firstPos < 0) throw new IllegalArgumentException("first position " + firstPos);
         int n = blocks.size();
         int t = Math.multiplyExact(n, blockTokens);
         if (t == 0) throw new IllegalArgumentException("no blocks to assemble");
@@ -178,7 +234,7 @@ public final class KvStateCodec {
         for (int s = 0; s < layout.stream(); s++) { dst.set(I32, o, 0); o += 4; }
         dst.set(I32, o, t); o += 4;
         for (int i = 0; i < t; i++) {
-            dst.set(I32, o, i);
+            dst.set(I32, o, firstPos + i);
             dst.set(I32, o + 4, 1);
             dst.set(I32, o + 8, layout.seqId());
             o += KvStateLayout.META_BYTES_PER_TOKEN;

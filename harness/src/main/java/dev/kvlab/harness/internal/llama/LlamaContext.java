@@ -1,5 +1,6 @@
 package dev.kvlab.harness.internal.llama;
 
+import static java.lang.foreign.ValueLayout.JAVA_BOOLEAN;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -26,20 +27,27 @@ public final class LlamaContext implements AutoCloseable {
     }
 
     /**
-     * What a context is created with; everything else is llama.cpp's default (f16 K and V, a KV stream per
-     * sequence).
+     * What a context is created with; everything else is llama.cpp's default (f16 K and V).
      *
-     * @param nCtx KV cells (tokens) in all, split evenly among the sequences
-     * @param nBatch the most tokens one {@link #decode} takes
-     * @param nSeqMax the most sequences
+     * @param nCtx KV cells (tokens) in all: split evenly among the sequences, or (unified) shared by them
+     * @param nBatch the most tokens one {@link #decode} takes (also its micro-batch, {@code n_ubatch})
+     * @param nSeqMax the most sequences (at most {@link #MAX_SEQ})
      * @param threads threads for decode and for batch prefill (one per context on a shared machine)
      * @param flashAttention flash attention (default: llama.cpp decides, on for the CPU)
+     * @param unified one KV stream for all sequences ({@code kv_unified}): a cell may belong to several sequences, so
+     *                {@link #copySeq} shares cells without copying them; else a stream per sequence
      */
-    public record Options(int nCtx, int nBatch, int nSeqMax, int threads, FlashAttention flashAttention) {
+    public record Options(int nCtx, int nBatch, int nSeqMax, int threads, FlashAttention flashAttention, boolean unified) {
         public Options {
             if (nCtx < 1 || nBatch < 1 || nSeqMax < 1 || threads < 1)
                 throw new IllegalArgumentException("context options must be positive: " + nCtx + "/" + nBatch + "/" + nSeqMax + "/" + threads);
+            if (nSeqMax > MAX_SEQ) throw new IllegalArgumentException("n_seq_max " + nSeqMax + " > llama.cpp's LLAMA_MAX_SEQ " + MAX_SEQ);
             Objects.requireNonNull(flashAttention, "flashAttention");
+        }
+
+        /** A stream per sequence. */
+        public Options(int nCtx, int nBatch, int nSeqMax, int threads, FlashAttention flashAttention) {
+            this(nCtx, nBatch, nSeqMax, threads, flashAttention, false);
         }
 
         /** {@code nCtx} cells, batches of up to 512 tokens, one sequence, one thread, flash attention auto. */
@@ -47,9 +55,13 @@ public final class LlamaContext implements AutoCloseable {
             return new Options(nCtx, Math.min(nCtx, 512), 1, 1, FlashAttention.AUTO);
         }
 
-        public Options withSeqMax(int n) { return new Options(nCtx, nBatch, n, threads, flashAttention); }
-        public Options withFlashAttention(FlashAttention f) { return new Options(nCtx, nBatch, nSeqMax, threads, f); }
+        public Options withSeqMax(int n) { return new Options(nCtx, nBatch, n, threads, flashAttention, unified); }
+        public Options withFlashAttention(FlashAttention f) { return new Options(nCtx, nBatch, nSeqMax, threads, f, unified); }
+        public Options withUnified(boolean u) { return new Options(nCtx, nBatch, nSeqMax, threads, flashAttention, u); }
     }
+
+    /** llama.cpp's {@code LLAMA_MAX_SEQ} in the pinned release ({@code src/llama-cparams.h}). */
+    public static final int MAX_SEQ = 256;
 
     private final LlamaLibrary lib;
     private final LlamaModel model;
@@ -78,6 +90,7 @@ public final class LlamaContext implements AutoCloseable {
             p.set(JAVA_INT, LlamaLibrary.off(LlamaAbi.CONTEXT_PARAMS, "n_threads"), o.threads());
             p.set(JAVA_INT, LlamaLibrary.off(LlamaAbi.CONTEXT_PARAMS, "n_threads_batch"), o.threads());
             p.set(JAVA_INT, LlamaLibrary.off(LlamaAbi.CONTEXT_PARAMS, "flash_attn_type"), o.flashAttention().code);
+            p.set(JAVA_BOOLEAN, LlamaLibrary.off(LlamaAbi.CONTEXT_PARAMS, "kv_unified"), o.unified());
             MemorySegment c = (MemorySegment) lib.initFromModel.invoke(model.handle(), p);
             if (c.address() == 0)
                 throw new IllegalStateException("llama.cpp cannot create a context (" + o + ") on " + model.file()
@@ -176,6 +189,20 @@ public final class LlamaContext implements AutoCloseable {
     public boolean removeSeq(int seq, int p0, int p1) {
         try {
             return (boolean) lib.memorySeqRm.invoke(memory(), seq, p0, p1);
+        } catch (Throwable t) {
+            throw LlamaLibrary.rethrow(t);
+        }
+    }
+
+    /**
+     * {@code llama_memory_seq_cp}: the cells of {@code src} at positions {@code [p0, p1)} (-1: all, to the end) also
+     * become {@code dst}'s. In a unified context the cells are shared, not copied (their data stays where it is);
+     * across streams llama.cpp copies only whole streams, so this is for unified contexts.
+     */
+    public void copySeq(int src, int dst, int p0, int p1) {
+        if (!options.unified()) throw new IllegalStateException("copySeq shares cells only in a unified context");
+        try {
+            lib.memorySeqCp.invoke(memory(), src, dst, p0, p1);
         } catch (Throwable t) {
             throw LlamaLibrary.rethrow(t);
         }

@@ -33,7 +33,7 @@ public final class LlamaLibrary {
 
     final MethodHandle modelDefaultParams, contextDefaultParams, modelLoad, modelFree, initFromModel, free,
             modelGetVocab, modelNLayer, modelNEmbd, modelNHead, modelNHeadKv, vocabNTokens, vocabBos, vocabEos,
-            tokenize, batchInit, batchFree, decode, getLogitsIth, getMemory, memorySeqRm, memoryClear,
+            tokenize, batchInit, batchFree, decode, getLogitsIth, getMemory, memorySeqRm, memorySeqCp, memoryClear,
             memorySeqPosMax, stateSeqGetSize, stateSeqGetData, stateSeqSetData, systemInfo;
 
     private LlamaLibrary(LlamaInstall install) {
@@ -68,6 +68,7 @@ public final class LlamaLibrary {
         getLogitsIth = fn(llama, "llama_get_logits_ith", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT));
         getMemory = fn(llama, "llama_get_memory", FunctionDescriptor.of(ADDRESS, ADDRESS));
         memorySeqRm = fn(llama, "llama_memory_seq_rm", FunctionDescriptor.of(JAVA_BOOLEAN, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT));
+        memorySeqCp = fn(llama, "llama_memory_seq_cp", FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
         memoryClear = fn(llama, "llama_memory_clear", FunctionDescriptor.ofVoid(ADDRESS, JAVA_BOOLEAN));
         memorySeqPosMax = fn(llama, "llama_memory_seq_pos_max", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
         stateSeqGetSize = fn(llama, "llama_state_seq_get_size", FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_INT));

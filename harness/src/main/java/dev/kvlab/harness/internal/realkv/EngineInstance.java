@@ -1,32 +1,35 @@
 package dev.kvlab.harness.internal.realkv;
 
-import dev.kvlab.harness.api.config.Policy;
-import dev.kvlab.harness.api.config.Tiers;
 import dev.kvlab.harness.internal.llama.KvStateCodec;
 import dev.kvlab.harness.internal.llama.KvStateLayout;
 import dev.kvlab.harness.internal.llama.LlamaBatch;
 import dev.kvlab.harness.internal.llama.LlamaContext;
 import dev.kvlab.workloads.api.Request;
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * One engine instance of a real-KV cell: a llama.cpp context and the worker thread that runs it, one request at a
- * time (sequence 0). For each request it reuses the prefix of blocks the context still holds from its last prompt
- * (local tier), fetches the continuation from the store (remote tier; the policy decides), assembles and restores the
- * sequence state, prefills only the rest, decodes greedily, and writes the blocks it computed back to the store.
- * What happens is reported through {@link Events} with the loop's clock; it measures nothing itself.
+ * One engine instance of a real-KV cell: a unified llama.cpp context and the engine thread that runs it, serving up
+ * to {@code sequences} requests at once by continuous batching, as llama-server's slots do. Each step is one
+ * {@code llama_decode} whose batch carries, in this order:
+ * <ol>
+ * <li>the next token of every sequence that is decoding (so no decoding sequence ever waits more than one step);</li>
+ * <li>prompt tokens of the sequences still prefilling, oldest admission first, as many as fit in {@code batch_tokens}
+ * with the decode tokens (a long prompt is prefilled in chunks over several steps; a prompt waits only for the
+ * prompts admitted before it, so every prompt finishes within a bounded number of steps).</li>
+ * </ol>
+ * A request waiting for a free sequence is admitted between steps, in arrival order. On admission its prompt KV comes
+ * from the tiers ({@link KvTiers}): blocks the context keeps, then the store's. What happens is reported through
+ * {@link Events} with the loop's clock; it measures nothing itself.
  */
 final class EngineInstance implements AutoCloseable {
 
-    /** What the worker reports of one request, each with the loop time it happened (called on the worker thread). */
+    /** What the engine thread reports of one request, each with the loop time it happened (called on that thread). */
     interface Events {
         void admitted(long now);
 
@@ -47,7 +50,7 @@ final class EngineInstance implements AutoCloseable {
     /**
      * Where a request's prompt KV came from.
      *
-     * @param localTokens     reused from the context's own prefix
+     * @param localTokens     reused from the context's own kept blocks
      * @param remoteTokens    fetched from the store, verified and restored
      * @param availableTokens the local prefix plus what the store held in a row after it
      * @param fetchedBytes    bytes the store delivered
@@ -56,46 +59,95 @@ final class EngineInstance implements AutoCloseable {
      */
     record Prefix(int localTokens, int remoteTokens, int availableTokens, long fetchedBytes, int fallbacks, long fetchNanos) {}
 
+    /**
+     * How an instance's context is laid out: {@code sequences} request sequences (ids {@code 0…sequences-1}), one
+     * scratch sequence (restores and restore checks), then the local tier's cache sequence ids; its cells hold every
+     * request sequence's largest prompt and output, the scratch's largest prompt and the local tier's blocks, so a
+     * step never runs out of cells.
+     *
+     * @param sequences     request sequences
+     * @param batchTokens   tokens per step
+     * @param localBlocks   blocks the local tier keeps (0: none)
+     * @param cacheSeqs     cache sequence ids of the local tier
+     * @param cells         KV cells of the context
+     */
+    record Shape(int sequences, int batchTokens, int localBlocks, int cacheSeqs, int cells) {
+
+        /** The shape for a target, whether the tiers include local, the workload's largest request and its block size. */
+        static Shape of(LlamaTargetConfig.Resolved t, boolean localTier, int mostPrompt, int mostOutput, int blockTokens) {
+            int s = t.sequences();
+            int blocks = localTier ? t.localCapacity().blocks(blockTokens) : 0;
+            int ids = Math.min(blocks, LlamaContext.MAX_SEQ - s - 1);
+            long cells = (long) s * (mostPrompt + mostOutput) + mostPrompt + (long) blocks * blockTokens;
+            cells = (cells + 255) / 256 * 256;
+            if (cells > Integer.MAX_VALUE) throw new IllegalArgumentException("a context of " + cells + " cells");
+            return new Shape(s, Math.min(t.batchTokens(), (int) cells), blocks, ids, (int) cells);
+        }
+
+        int scratchSeq() { return sequences; }
+        int firstCacheSeq() { return sequences + 1; }
+
+        /** The shape in a cell's extras. */
+        void extras(java.util.Map<String, Object> x) {
+            x.put("target_sequences", sequences);
+            x.put("target_batch_tokens", batchTokens);
+            x.put("local_capacity_blocks", localBlocks);
+            x.put("local_cache_sequence_ids", cacheSeqs);
+            x.put("context_cells", cells);
+        }
+
+        LlamaContext.Options options(int threads) {
+            return new LlamaContext.Options(cells, batchTokens, sequences + 1 + cacheSeqs, threads, LlamaContext.FlashAttention.AUTO, true);
+        }
+    }
+
+    private record Pending(Request request, Events events) {}
+
+    private static final Pending STOP = new Pending(null, null);
+
     private final LlamaContext ctx;
-    /** The decode batch, made and freed on the worker (its memory belongs to that thread). */
-    private LlamaBatch batch;
-    private final KvStateLayout layout;
+    private final KvTiers tiers;
     private final int vocab;
-    private final Tiers tiers;
-    private final Policy policy;
-    private final KvBlockStore store;
     private final RealKvTotals totals;
     private final LongSupplier clock;
-    private final ExecutorService worker;
-    private final MemorySegment[] bufs;
-    private long[] held = new long[0];
-    private double prefillNanosPerToken = Double.NaN, fetchNanosPerByte = Double.NaN;
-    private final int verifyEvery;
-    private final double verifyTolerance;
-    private long restoresSeen;
+    private final LinkedBlockingQueue<Pending> inbox = new LinkedBlockingQueue<>();
+    /** Requests admitted, not yet given a sequence (engine thread only). */
+    private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
+    private final ArrayDeque<EngineSequence> free = new ArrayDeque<>();
+    /** Sequences serving a request, in admission order (engine thread only). */
+    private final List<EngineSequence> active = new ArrayList<>();
+    private final Thread thread;
+    /** The engine thread's CPU time: llama.cpp computes on the calling thread with one thread per context. */
+    private final java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
 
     /**
      * {@code store} null: no remote tier. {@code maxBlocks}: the most blocks a prompt has. {@code verifyEvery}: every
      * how many restores one is checked against a recompute (0: none), failing beyond {@code verifyTolerance}.
      */
-    EngineInstance(int index, LlamaContext ctx, KvStateLayout layout, Tiers tiers, Policy policy, KvBlockStore store, int maxBlocks,
-                   RealKvTotals totals, LongSupplier clock, int verifyEvery, double verifyTolerance) {
-        this.verifyEvery = verifyEvery;
-        this.verifyTolerance = verifyTolerance;
+    EngineInstance(int index, LlamaContext ctx, Shape shape, KvStateLayout layout, dev.kvlab.harness.api.config.Tiers tierConfig,
+                   dev.kvlab.harness.api.config.Policy policy, KvBlockStore store, int maxBlocks, int blockTokens, RealKvTotals totals,
+                   LongSupplier clock, int verifyEvery, double verifyTolerance) {
         this.ctx = ctx;
-        this.layout = layout;
         this.vocab = ctx.model().vocabSize();
-        this.tiers = tiers;
-        this.policy = policy;
-        this.store = tiers.remote() ? store : null;
         this.totals = totals;
         this.clock = clock;
-        this.bufs = new MemorySegment[this.store == null ? 0 : maxBlocks];
-        for (int i = 0; i < bufs.length; i++) bufs[i] = store.allocate();
-        this.worker = Executors.newSingleThreadExecutor(r -> Thread.ofPlatform().daemon().name("kvlab-llama-" + index).unstarted(r));
+        KvBlockStore remote = tierConfig.remote() ? store : null;
+        LocalPrefixCache local = tierConfig.local() && shape.localBlocks() > 0
+                ? new LocalPrefixCache(new LocalPrefixCache.Cells() {
+                    @Override public void share(int src, int dst, int p0, int p1) { ctx.copySeq(src, dst, p0, p1); }
+                    @Override public void release(int seq, int p0, int p1) { ctx.removeSeq(seq, p0, p1); }
+                }, shape.firstCacheSeq(), shape.cacheSeqs(), shape.localBlocks(), blockTokens)
+                : null;
+        this.tiers = new KvTiers(ctx, layout, policy, remote, local, totals, shape.scratchSeq(), verifyEvery, verifyTolerance);
+        for (int s = 0; s < shape.sequences(); s++) {
+            java.lang.foreign.MemorySegment[] bufs = new java.lang.foreign.MemorySegment[store == null ? 0 : maxBlocks];
+            for (int i = 0; i < bufs.length; i++) bufs[i] = store.allocate();
+            free.add(new EngineSequence(s, bufs));
+        }
+        this.thread = Thread.ofPlatform().daemon().name("kvlab-llama-" + index).start(this::run);
     }
 
-    /** The state layout this release writes for the context's sequence 0: one token prefilled, its state parsed, cleared. */
+    /** The state layout this release writes for a context's sequence 0: one token prefilled, its state parsed, cleared. */
     static KvStateLayout probeLayout(LlamaContext ctx) {
         ctx.clear();
         ctx.prefill(0, new int[] {PromptTokens.FIRST}, 0, 1, 0);
@@ -106,212 +158,190 @@ final class EngineInstance implements AutoCloseable {
         }
     }
 
-    /** Queues {@code r} on the worker. */
+    /** Queues {@code r} for the engine thread. */
     void submit(Request r, Events ev) {
-        worker.execute(() -> serve(r, ev));
+        inbox.add(new Pending(r, ev));
     }
 
-    private void serve(Request r, Events ev) {
-        boolean ended = false;
+    private void run() {
+        boolean stopping = false;
+        try (LlamaBatch batch = ctx.newBatch()) {
+            while (!stopping || !active.isEmpty() || !waiting.isEmpty()) {
+                Pending p = active.isEmpty() && waiting.isEmpty() && !stopping ? take() : inbox.poll();
+                while (p != null) {
+                    if (p == STOP) stopping = true;
+                    else waiting.add(p);
+                    p = inbox.poll();
+                }
+                try {
+                    while (!waiting.isEmpty() && !free.isEmpty()) admit(waiting.poll(), free.poll());
+                    if (!active.isEmpty()) step(batch);
+                } catch (RuntimeException e) { // not one sequence's: every request in flight fails, the engine goes on
+                    for (EngineSequence s : new ArrayList<>(active)) fail(s, e);
+                }
+            }
+        }
+    }
+
+    private Pending take() {
         try {
-            ev.admitted(clock.getAsLong());
-            int b = r.blockTokens(), n = r.inputTokens();
-            int[] toks = PromptTokens.of(r, vocab);
-            int reusable = (n - 1) / b; // blocks that leave at least one prompt token to prefill
-            int local = tiers.local() ? common(held, r.blockKeys(), reusable) : 0;
-            held = new long[0];
-            if (local == 0) ctx.clear();
-            else if (!ctx.removeSeq(0, local * b, -1)) throw new IllegalStateException("llama.cpp could not drop the tail of the kept prefix");
-            Prefix p = new Prefix(local * b, 0, local * b, 0, 0, 0);
-            int start = local * b;
-            if (store != null && reusable > local) {
-                if (worthFetching(reusable - local, b)) {
-                    long t0 = System.nanoTime();
-                    KvBlockStore.Fetched f = store.fetch(r.blockKeys(), local, reusable, b, bufs);
-                    totals.transferNanos.add(f.transferNanos());
-                    totals.verifyNanos.add(f.verifyNanos());
-                    if (f.bytes() > 0) fetchNanosPerByte = (double) f.transferNanos() / f.bytes();
-                    int usable = f.usable(), fallbacks = f.fallbacks(), kept = local;
-                    if (usable > 0 && !restore(local, usable, b)) {
-                        // llama.cpp refused the assembled state: everything is recomputed, the fetched blocks counted as fallbacks
-                        fallbacks += usable;
-                        usable = 0;
-                        local = 0;
-                    }
-                    start = (local + usable) * b;
-                    p = new Prefix(local * b, usable * b, (kept + f.available()) * b, f.bytes(), fallbacks, System.nanoTime() - t0);
-                } else {
-                    totals.policyRecomputed.increment();
-                }
-            }
-            ev.prefix(p, clock.getAsLong());
-            long t0 = System.nanoTime();
-            float[] logits = ctx.prefill(0, toks, start, n, start);
-            long took = System.nanoTime() - t0;
-            totals.prefillTokens.add(n - start);
-            totals.prefillNanos.add(took);
-            if (n - start >= b) prefillNanosPerToken = (double) took / (n - start);
-            int tok = LlamaContext.argmax(logits);
-            ev.firstToken(clock.getAsLong());
-            int out = Math.max(1, r.outputTokens());
-            long d0 = System.nanoTime();
-            if (batch == null) batch = ctx.newBatch();
-            for (int i = 1; i < out; i++) {
-                batch.clear();
-                batch.add(tok, n + i - 1, 0, true);
-                ctx.decode(batch);
-                tok = LlamaContext.argmax(ctx.logits(0));
-                ev.token(clock.getAsLong());
-            }
-            totals.decodeTokens.add(out - 1);
-            totals.decodeNanos.add(System.nanoTime() - d0);
-            ev.completed(clock.getAsLong());
-            ended = true;
-            if (p.remoteTokens() > 0) store.audit(r.blockKeys(), local, p.remoteTokens() / b, bufs);
-            if (store != null) writeBack(r, start / b);
-            if (p.remoteTokens() > 0 && verifyEvery > 0 && restoresSeen++ % verifyEvery == 0) checkRestore(r, toks, start, logits);
-            if (tiers.local()) held = Arrays.copyOf(r.blockKeys(), r.fullBlocks());
+            return inbox.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return STOP;
+        }
+    }
+
+    private void admit(Pending p, EngineSequence s) {
+        Request r = p.request();
+        s.assign(r, p.events(), PromptTokens.of(r, vocab));
+        active.add(s);
+        try {
+            p.events().admitted(clock.getAsLong());
+            s.prefix = tiers.load(s);
+            p.events().prefix(s.prefix, clock.getAsLong());
+            tiers.keep(s); // blocks lent or restored are kept at once
         } catch (RuntimeException e) {
-            held = new long[0];
-            try {
-                ctx.clear();
-            } catch (RuntimeException ignored) {
-                // the context is reported broken by the next request's own failure
-            }
-            String why = e.getClass().getSimpleName() + ": " + e.getMessage();
-            if (!ended) ev.failed(why, clock.getAsLong());
-            else totals.writeFailed("error after completion: " + why);
-        } finally {
-            ev.idle();
+            fail(s, e);
         }
     }
 
-    /**
-     * The sampled restore check: the same prompt recomputed in the restore's two batches (the restored prefix, then
-     * the rest) must give the next token's logits the restore gave, within the tolerance. Off the measured path
-     * (after the request completed); a mismatch is kept for the cell to fail on. Leaves the prompt in the context.
-     */
-    private void checkRestore(Request r, int[] toks, int start, float[] restored) {
-        long t0 = System.nanoTime();
-        ctx.clear();
-        ctx.prefill(0, toks, 0, start, 0);
-        float[] recomputed = ctx.prefill(0, toks, start, toks.length, start);
-        double d = 0;
-        for (int i = 0; i < restored.length; i++) d = Math.max(d, Math.abs(restored[i] - recomputed[i]));
-        totals.logitChecks.increment();
-        totals.logitCheckNanos.add(System.nanoTime() - t0);
-        totals.logitMaxDiff.accumulate(d);
-        if (!(d <= verifyTolerance))
-            totals.logitMismatch.compareAndSet(null, String.format(java.util.Locale.ROOT, "request %d: after restoring %d tokens the next "
-                    + "token's logits differ from a recompute of the same tokens by %.5g (tolerance %.5g)", r.id(), start, d, verifyTolerance));
-    }
-
-    /** Blocks from the first that {@code a} and {@code b} share, at most {@code max}. */
-    private static int common(long[] a, long[] b, int max) {
-        int n = Math.min(max, Math.min(a.length, b.length)), i = 0;
-        while (i < n && a[i] == b[i]) i++;
-        return i;
-    }
-
-    /** The policy: fetch always, never, or (auto) when the last measured fetch rate beats the last measured prefill rate. */
-    private boolean worthFetching(int blocks, int blockTokens) {
-        return switch (policy) {
-            case FETCH -> true;
-            case RECOMPUTE -> false;
-            case AUTO -> Double.isNaN(prefillNanosPerToken) || Double.isNaN(fetchNanosPerByte)
-                    || blocks * store.objectBytes() * fetchNanosPerByte < (double) blocks * blockTokens * prefillNanosPerToken;
-        };
-    }
-
-    /**
-     * Restores the first {@code local + fetched} blocks: the kept prefix (taken from the context) then the fetched
-     * payloads. False (the context cleared, the reason counted) when llama.cpp refuses the assembled state.
-     */
-    private boolean restore(int local, int fetched, int b) {
-        try (Arena a = Arena.ofConfined()) {
-            List<MemorySegment> blocks = new ArrayList<>(local + fetched);
-            if (local > 0) {
-                MemorySegment st = ctx.state(0, a);
-                long t0 = System.nanoTime();
-                KvStateCodec.Parsed parsed = KvStateCodec.parse(st);
-                for (int k = 0; k < local; k++) {
-                    MemorySegment dst = a.allocate(KvStateCodec.blockBytes(layout, b), 16);
-                    KvStateCodec.copyBlock(parsed, st, b, k, dst);
-                    blocks.add(dst);
+    /** One {@code llama_decode}: every decoding sequence's next token, then prompt chunks in admission order. */
+    private void step(LlamaBatch batch) {
+        batch.clear();
+        int decodeTokens = 0, promptTokens = 0, sequences = 0;
+        for (EngineSequence s : active) {
+            s.inStep = EngineSequence.InStep.NONE;
+            if (!s.decoding) continue;
+            s.logitsIndex = batch.add(s.lastToken, s.pos, s.seq, true);
+            s.inStep = EngineSequence.InStep.DECODE;
+            decodeTokens++;
+            sequences++;
+        }
+        for (EngineSequence s : active) {
+            if (!s.prefilling()) continue;
+            int take = Math.min(batch.capacity() - batch.size(), s.promptTokens() - s.next);
+            if (take <= 0) break;
+            for (int i = s.next; i < s.next + take; i++) s.logitsIndex = batch.add(s.tokens[i], i, s.seq, i == s.promptTokens() - 1);
+            s.stepTokens = take;
+            s.inStep = EngineSequence.InStep.PREFILL;
+            promptTokens += take;
+            sequences++;
+        }
+        long t0 = System.nanoTime(), c0 = cpu.getCurrentThreadCpuTime();
+        try {
+            ctx.decode(batch);
+        } catch (RuntimeException e) {
+            for (EngineSequence s : new ArrayList<>(active)) if (s.inStep != EngineSequence.InStep.NONE) fail(s, e);
+            return;
+        }
+        long took = System.nanoTime() - t0, now = clock.getAsLong();
+        totals.stepCpuNanos.add(cpu.getCurrentThreadCpuTime() - c0);
+        account(took, decodeTokens, promptTokens, sequences);
+        // every sequence's logits first: what follows (a restore check) may decode again, which replaces them
+        for (EngineSequence s : new ArrayList<>(active)) {
+            boolean last = s.inStep == EngineSequence.InStep.DECODE
+                    || (s.inStep == EngineSequence.InStep.PREFILL && s.next + s.stepTokens == s.promptTokens());
+            if (!last) continue;
+            try {
+                float[] logits = ctx.logits(s.logitsIndex);
+                s.stepToken = LlamaContext.argmax(logits);
+                if (s.inStep == EngineSequence.InStep.PREFILL && s.fetchedBlocks > 0) s.firstLogits = logits;
+            } catch (RuntimeException e) {
+                s.inStep = EngineSequence.InStep.NONE;
+                fail(s, e);
+            }
+        }
+        for (EngineSequence s : new ArrayList<>(active)) {
+            try {
+                switch (s.inStep) {
+                    case DECODE -> decoded(s, now);
+                    case PREFILL -> prefilled(s, now);
+                    case NONE -> { }
                 }
-                totals.splitNanos.add(System.nanoTime() - t0);
-                totals.splitBytes.add(local * KvStateCodec.blockBytes(layout, b));
+            } catch (RuntimeException e) {
+                fail(s, e);
             }
-            for (int i = 0; i < fetched; i++) blocks.add(KvBlockObject.payload(bufs[i], store.payloadBytes()));
-            long t1 = System.nanoTime();
-            MemorySegment state = KvStateCodec.assemble(layout, b, blocks, a);
-            totals.assembleNanos.add(System.nanoTime() - t1);
-            totals.assembleBytes.add(state.byteSize());
-            long t2 = System.nanoTime();
-            ctx.clear();
-            try {
-                ctx.restore(0, state);
-            } catch (IllegalStateException e) {
-                ctx.clear();
-                totals.rejected("restore_refused");
-                return false;
-            }
-            totals.restoreNanos.add(System.nanoTime() - t2);
-            totals.restores.increment();
-            int tokens = (local + fetched) * b;
-            if (ctx.maxPos(0) != tokens - 1)
-                throw new IllegalStateException("after the restore the sequence ends at position " + ctx.maxPos(0) + ", expected " + (tokens - 1));
-            return true;
         }
     }
 
-    /** Writes the full prompt blocks from {@code from} on that the store does not hold yet (this request computed them). */
-    private void writeBack(Request r, int from) {
-        int full = r.fullBlocks();
-        if (from >= full) return;
-        long[] keys = r.blockKeys();
-        boolean[] have = store.exists(keys, from, full);
-        List<Integer> todo = new ArrayList<>();
-        for (int k = from; k < full; k++) {
-            if (have[k - from]) totals.writeSkipped.increment();
-            else todo.add(k);
+    /**
+     * The step's time shared among its tokens: a prompt token and a decode token in one step are counted alike (the
+     * engine's prefill rate and decode time per token as a mixed batch gives them).
+     */
+    private void account(long took, int decodeTokens, int promptTokens, int sequences) {
+        int all = decodeTokens + promptTokens;
+        totals.steps.increment();
+        totals.stepNanos.add(took);
+        totals.stepTokens.add(all);
+        totals.stepSequences.add(sequences);
+        long prefillShare = took * promptTokens / all;
+        totals.prefillTokens.add(promptTokens);
+        totals.prefillNanos.add(prefillShare);
+        totals.decodeTokens.add(decodeTokens);
+        totals.decodeNanos.add(took - prefillShare);
+        if (promptTokens >= 32) tiers.prefillRate((double) took / all);
+    }
+
+    private void decoded(EngineSequence s, long now) {
+        s.lastToken = s.stepToken;
+        s.pos++;
+        s.outputsDone++;
+        s.events.token(now);
+        if (s.outputsDone >= s.outputTarget()) complete(s, now);
+    }
+
+    private void prefilled(EngineSequence s, long now) {
+        s.next += s.stepTokens;
+        s.stepTokens = 0;
+        tiers.keep(s);
+        if (s.next < s.promptTokens()) return;
+        s.lastToken = s.stepToken;
+        s.pos = s.promptTokens();
+        s.outputsDone = 1;
+        s.events.firstToken(now);
+        if (s.outputsDone >= s.outputTarget()) complete(s, now);
+        else s.decoding = true;
+    }
+
+    private void complete(EngineSequence s, long now) {
+        s.events.completed(now);
+        try {
+            tiers.completed(s);
+        } catch (RuntimeException e) {
+            totals.writeFailed("error after completion: " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
-        if (todo.isEmpty()) return;
-        int b = r.blockTokens();
-        List<Long> ks = new ArrayList<>(todo.size());
-        List<MemorySegment> objs = new ArrayList<>(todo.size());
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment st = ctx.state(0, a);
-            long t0 = System.nanoTime();
-            KvStateCodec.Parsed parsed = KvStateCodec.parse(st);
-            for (int i = 0; i < todo.size(); i++) {
-                int k = todo.get(i);
-                MemorySegment obj = bufs[i];
-                KvStateCodec.copyBlock(parsed, st, b, k, KvBlockObject.payload(obj, store.payloadBytes()));
-                KvBlockObject.seal(obj, keys[k], b, store.payloadBytes());
-                ks.add(keys[k]);
-                objs.add(obj);
-            }
-            totals.splitNanos.add(System.nanoTime() - t0);
-            totals.splitBytes.add(todo.size() * store.payloadBytes());
+        release(s);
+    }
+
+    private void fail(EngineSequence s, RuntimeException e) {
+        s.events.failed(e.getClass().getSimpleName() + ": " + e.getMessage(), clock.getAsLong());
+        release(s);
+    }
+
+    private void release(EngineSequence s) {
+        active.remove(s);
+        try {
+            ctx.removeSeq(s.seq, -1, -1);
+        } catch (RuntimeException ignored) {
+            // the context is reported broken by the next request's own failure
         }
-        int ok = store.write(ks, objs);
-        totals.writtenBlocks.add(ok);
-        totals.writtenBytes.add(ok * store.objectBytes());
+        Events ev = s.events;
+        s.assign(null, null, null);
+        free.add(s);
+        ev.idle();
     }
 
     @Override
     public void close() {
-        if (worker.isShutdown()) return;
-        worker.execute(() -> {
-            if (batch != null) batch.close();
-        });
-        worker.shutdown();
-        try {
-            if (!worker.awaitTermination(60, TimeUnit.SECONDS)) worker.shutdownNow();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (thread.isAlive()) {
+            inbox.add(STOP);
+            try {
+                thread.join(TimeUnit.SECONDS.toMillis(60));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
-        ctx.close();
+        if (!thread.isAlive()) ctx.close();
     }
 }

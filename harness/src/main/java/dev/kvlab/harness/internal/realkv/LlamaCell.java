@@ -61,6 +61,7 @@ final class LlamaCell implements CellClock {
     private LiveFaults faults;
     private KvStateLayout layout;
     private KvNamespace ns;
+    private EngineInstance.Shape shape;
     private long busyBefore;
     private String systemInfo = "";
 
@@ -84,14 +85,13 @@ final class LlamaCell implements CellClock {
         systemInfo = lib.systemInfo();
         CellSpec probe = LlamaTarget.spec(config, k -> null, "probe", "f16");
         int[] most = WorkloadExtent.of(probe);
-        int nCtx = (most[0] + most[1] + 255) / 256 * 256;
+        shape = EngineInstance.Shape.of(target, config.tiers().local(), most[0], most[1], probe.blockTokens());
         List<LlamaContext> contexts = new ArrayList<>();
         List<EngineInstance> instances = new ArrayList<>();
         try (LlamaModel model = LlamaModel.load(lib, target.model())) {
             try {
                 for (int i = 0; i < config.cluster().instances(); i++)
-                    contexts.add(model.newContext(new LlamaContext.Options(nCtx, Math.min(512, nCtx), 1, target.threads(),
-                            LlamaContext.FlashAttention.AUTO)));
+                    contexts.add(model.newContext(shape.options(target.threads())));
                 layout = EngineInstance.probeLayout(contexts.getFirst());
                 ns = new KvNamespace(modelSha256, dtype(layout.layers().getFirst().kType()), probe.blockTokens());
                 CellSpec spec = LlamaTarget.spec(config, k -> null, ns.modelId(), ns.kvDtype());
@@ -104,8 +104,8 @@ final class LlamaCell implements CellClock {
                     backend = b;
                     KvBlockStore store = new KvBlockStore(b, ns, payload, config.store().replicas(), totals);
                     for (int i = 0; i < contexts.size(); i++)
-                        instances.add(new EngineInstance(i, contexts.get(i), layout, config.tiers(), config.policy(), store, most[2], totals, loop::now,
-                                target.verifyEvery(), target.verifyTolerance()));
+                        instances.add(new EngineInstance(i, contexts.get(i), shape, layout, config.tiers(), config.policy(), store, most[2],
+                                spec.blockTokens(), totals, loop::now, target.verifyEvery(), target.verifyTolerance()));
                     server = new LlamaServer(loop, instances, config.cluster().router(), config.cluster().cacheAware(), config.seed());
                     try {
                         return CellSteps.run(spec, this, observer, wallStartNanos);
@@ -214,6 +214,8 @@ final class LlamaCell implements CellClock {
         x.put("write_back_skipped", totals.writeSkipped.sum());
         totals.writeFailures().forEach((why, k) -> x.put("write_back_failed_" + why.replaceAll("[^a-z0-9]+", "_"), k));
         x.put("policy_recomputed_requests", totals.policyRecomputed.sum());
+        shape.extras(x);
+        totals.engineExtras(x);
         x.put("verify_restore", target.verifyEvery() == 0 ? "off" : "1 in " + target.verifyEvery() + " restores per instance, tolerance "
                 + target.verifyTolerance() + " (absolute, next-token logits, against a recompute in the restore's batches)");
         x.put("verify_restore_checks", totals.logitChecks.sum());

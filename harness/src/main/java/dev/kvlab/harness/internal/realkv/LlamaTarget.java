@@ -22,8 +22,10 @@ import java.util.function.Function;
 
 /**
  * The {@code llama.cpp} target: llama.cpp's library in this process serves a live cell on a GGUF model
- * ({@link LlamaCell}), and the tiers move its real KV: {@code local} is each instance's own kept prefix,
- * {@code remote} kvlab's store over the configured transport. It reads the workload, warm-up, cache state, SLOs,
+ * ({@link LlamaCell}), and the tiers move its real KV: {@code local} is each instance's own prefix cache (the KV
+ * cells of recent prompts' full blocks its context keeps, least recently used evicted by block; {@code
+ * target.local_capacity}), {@code remote} kvlab's store over the configured transport. Each instance serves
+ * {@code target.sequences} requests at once by continuous batching ({@link EngineInstance}). It reads the workload, warm-up, cache state, SLOs,
  * measurement, the instance count and router, the store, transport, tiers, policy and faults; the emulated
  * model's keys (model, hardware, scheduler, pd, link, ...) are not its own and are refused when given.
  */
@@ -68,7 +70,10 @@ public final class LlamaTarget implements TargetProvider {
         if (c.mode() != Mode.LIVE)
             throw bad(origin, "mode", "the llama.cpp target runs a real engine on the live clock: set mode: live");
         LlamaTargetConfig.Resolved t = target(c, origin);
-        spec(c, origin, "probe", "f16");
+        CellSpec probe = spec(c, origin, "probe", "f16");
+        if (t.localCapacity().blocks() && t.localCapacity().tokens(probe.blockTokens()) > LlamaTargetConfig.MAX_LOCAL_TOKENS)
+            throw bad(origin, "target.local_capacity", t.localCapacity() + " of " + probe.blockTokens() + " tokens is more than "
+                    + LlamaTargetConfig.MAX_LOCAL_TOKENS + " tokens (the KV cells a context keeps)");
         storePlan(c, origin);
         var cl = c.cluster();
         if (cl.tp() != 1) throw bad(origin, "cluster.tp", "an instance of the llama.cpp target is one context on the CPU: tp must be 1");

@@ -15,8 +15,22 @@ import java.util.function.Function;
  *                        of the same tokens; {@code 0} or absent: off
  * @param verifyTolerance the largest absolute difference of the next token's logits that passes (default 0.02: a
  *                        recompute in other batch sizes rounds differently, by about 0.004 on synthesized models)
+ * @param sequences       requests an instance serves at once, each on its own llama.cpp sequence, all advanced by one
+ *                        {@code llama_decode} per step (continuous batching; default 4, llama-server's default slot count)
+ * @param batchTokens     the most tokens one step carries ({@code n_batch} = {@code n_ubatch}; default 512): every
+ *                        decoding sequence's next token first, then prompt tokens in arrival order up to this bound
+ * @param localCapacity   the local tier's size, KV cells of full prompt blocks the context keeps after their requests
+ *                        ({@code N} or {@code N tokens}, or {@code N blocks}; default 4096 tokens, 0: no local tier)
  */
-public record LlamaTargetConfig(String kind, String model, Integer threads, String verifyRestore, Double verifyTolerance) {
+public record LlamaTargetConfig(String kind, String model, Integer threads, String verifyRestore, Double verifyTolerance, Integer sequences,
+                                Integer batchTokens, String localCapacity) {
+
+    /** The most {@code target.sequences}: llama.cpp's 256 sequence ids leave room for the local tier's own. */
+    static final int MAX_SEQUENCES = 64;
+    /** The most {@code target.batch_tokens}. */
+    static final int MAX_BATCH_TOKENS = 8192;
+    /** The most {@code target.local_capacity} in tokens: about 4 GB of KV at 4 KiB per token. */
+    static final long MAX_LOCAL_TOKENS = 1L << 20;
 
     /**
      * The block checked.
@@ -26,7 +40,35 @@ public record LlamaTargetConfig(String kind, String model, Integer threads, Stri
      * @param verifyEvery     every how many restores of an instance one is checked (0: none)
      * @param verifyTolerance the largest logit difference that passes
      */
-    public record Resolved(Path model, int threads, int verifyEvery, double verifyTolerance) {}
+    public record Resolved(Path model, int threads, int verifyEvery, double verifyTolerance, int sequences, int batchTokens, Capacity localCapacity) {
+        /** One sequence, 512-token steps, no local tier kept beyond the defaults: a calibration's or a sweep's engine. */
+        public Resolved(Path model, int threads, int verifyEvery, double verifyTolerance) {
+            this(model, threads, verifyEvery, verifyTolerance, 1, 512, new Capacity(4096, false));
+        }
+    }
+
+    /**
+     * The local tier's capacity as given.
+     *
+     * @param amount tokens or blocks
+     * @param blocks the amount counts blocks (of the workload's {@code block_tokens}), else tokens
+     */
+    public record Capacity(long amount, boolean blocks) {
+        /** Whole blocks of {@code blockTokens} that fit. */
+        public int blocks(int blockTokens) {
+            return (int) Math.min(Integer.MAX_VALUE, blocks ? amount : amount / blockTokens);
+        }
+
+        /** Tokens of those blocks. */
+        public long tokens(int blockTokens) {
+            return (long) blocks(blockTokens) * blockTokens;
+        }
+
+        @Override
+        public String toString() {
+            return amount + (blocks ? " blocks" : " tokens");
+        }
+    }
 
     /** The block checked; {@link BadInputException} naming {@code origin.apply(key)} and the key. */
     public Resolved resolve(Function<String, String> origin) {
@@ -43,7 +85,25 @@ public record LlamaTargetConfig(String kind, String model, Integer threads, Stri
         }
         double tol = verifyTolerance == null ? 0.02 : verifyTolerance;
         if (!(tol >= 0) || Double.isInfinite(tol)) throw bad(origin, "target.verify_tolerance", "must be a finite number >= 0, got " + tol);
-        return new Resolved(p, t, every, tol);
+        int seqs = sequences == null ? 4 : sequences;
+        if (seqs < 1 || seqs > MAX_SEQUENCES) throw bad(origin, "target.sequences", "must be in [1, " + MAX_SEQUENCES + "], got " + seqs);
+        int bt = batchTokens == null ? 512 : batchTokens;
+        if (bt < seqs || bt > MAX_BATCH_TOKENS)
+            throw bad(origin, "target.batch_tokens", "must be in [target.sequences = " + seqs + ", " + MAX_BATCH_TOKENS + "] (every decoding sequence's "
+                    + "token goes into each step), got " + bt);
+        return new Resolved(p, t, every, tol, seqs, bt, capacity(origin));
+    }
+
+    private Capacity capacity(Function<String, String> origin) {
+        if (localCapacity == null) return new Capacity(4096, false);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\s*(\\d{1,12})\\s*(tokens?|tok|blocks?)?\\s*").matcher(localCapacity);
+        if (!m.matches())
+            throw bad(origin, "target.local_capacity", "give N, N tokens or N blocks, got '" + localCapacity + "'");
+        long n = Long.parseLong(m.group(1));
+        boolean blocks = m.group(2) != null && m.group(2).startsWith("block");
+        if (!blocks && n > MAX_LOCAL_TOKENS)
+            throw bad(origin, "target.local_capacity", "at most " + MAX_LOCAL_TOKENS + " tokens (the KV cells a context keeps), got " + n);
+        return new Capacity(n, blocks);
     }
 
     private static BadInputException bad(Function<String, String> origin, String key, String why) {

@@ -16,7 +16,9 @@ final class RealKvTotals {
             transferNanos = new LongAdder(), verifyNanos = new LongAdder(), splitBytes = new LongAdder(), assembleBytes = new LongAdder(),
             restores = new LongAdder(), prefillTokens = new LongAdder(), prefillNanos = new LongAdder(), decodeTokens = new LongAdder(),
             decodeNanos = new LongAdder(), writtenBlocks = new LongAdder(), writtenBytes = new LongAdder(), writeSkipped = new LongAdder(),
-            unaudited = new LongAdder(), policyRecomputed = new LongAdder(), logitChecks = new LongAdder(), logitCheckNanos = new LongAdder();
+            unaudited = new LongAdder(), policyRecomputed = new LongAdder(), logitChecks = new LongAdder(), logitCheckNanos = new LongAdder(),
+            steps = new LongAdder(), stepNanos = new LongAdder(), stepCpuNanos = new LongAdder(), stepTokens = new LongAdder(), stepSequences = new LongAdder(),
+            localLentBlocks = new LongAdder(), localKeptBlocks = new LongAdder(), localEvictions = new LongAdder(), localUnplaced = new LongAdder();
     /** The largest next-token logit difference a sampled restore check found (verify_restore). */
     final java.util.concurrent.atomic.DoubleAccumulator logitMaxDiff = new java.util.concurrent.atomic.DoubleAccumulator(Math::max, 0);
     /** The first restore check that failed, for the cell's error (null: none); not reset, a failure fails the cell. */
@@ -53,10 +55,31 @@ final class RealKvTotals {
         return m;
     }
 
+    /**
+     * The instances' batching and local tier since the reset: steps ({@code llama_decode} calls), their mean wall
+     * time, their engine threads' CPU time per token stepped (a machine's other load does not count in it), tokens and
+     * sequences per step, and the local tier's blocks lent, newly kept, evicted, and not kept for want of a
+     * cache sequence id.
+     */
+    void engineExtras(Map<String, Object> x) {
+        long n = steps.sum();
+        x.put("engine_steps", n);
+        x.put("engine_step_ms_mean", n == 0 ? Double.NaN : stepNanos.sum() / 1e6 / n);
+        x.put("engine_step_tokens_mean", n == 0 ? Double.NaN : (double) stepTokens.sum() / n);
+        x.put("engine_step_cpu_s", stepCpuNanos.sum() / 1e9);
+        x.put("engine_cpu_ms_per_step_token", stepTokens.sum() == 0 ? Double.NaN : stepCpuNanos.sum() / 1e6 / stepTokens.sum());
+        x.put("engine_step_sequences_mean", n == 0 ? Double.NaN : (double) stepSequences.sum() / n);
+        x.put("local_lent_blocks", localLentBlocks.sum());
+        x.put("local_kept_blocks", localKeptBlocks.sum());
+        x.put("local_evicted_blocks", localEvictions.sum());
+        x.put("local_unplaced_blocks", localUnplaced.sum());
+    }
+
     void reset() {
         for (LongAdder a : new LongAdder[] {splitNanos, assembleNanos, restoreNanos, transferNanos, verifyNanos, splitBytes, assembleBytes,
                 restores, prefillTokens, prefillNanos, decodeTokens, decodeNanos, writtenBlocks, writtenBytes, writeSkipped, unaudited,
-                policyRecomputed, logitChecks, logitCheckNanos})
+                policyRecomputed, logitChecks, logitCheckNanos, steps, stepNanos, stepCpuNanos, stepTokens, stepSequences, localLentBlocks, localKeptBlocks,
+                localEvictions, localUnplaced})
             a.reset();
         logitMaxDiff.reset();
         rejected.clear();

@@ -68,6 +68,56 @@ class KvStateCodecTest {
         }
     }
 
+    /**
+     * A unified context writes a sequence's cells in cell order: a sequence that shares kept cells holds its positions
+     * in any order. Blocks come out in position order all the same, whole runs of cells or single cells.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void cellsInAnyOrderSplitIntoTheBlocksOfTheirPositions(boolean vTrans) {
+        KvStateLayout layout = KvStateLayout.f16(2, 2, 8, vTrans);
+        try (Arena a = Arena.ofConfined()) {
+            List<MemorySegment> blocks = randomBlocks(layout, 4, 4, a, 5);
+            MemorySegment state = KvStateCodec.assemble(layout, 4, blocks, a);
+            // cells: block 2, then block 0 reversed, then blocks 3 and 1 (a run of 8 cells holding positions 12…15, 4…7)
+            int[] posOfCell = {8, 9, 10, 11, 3, 2, 1, 0, 12, 13, 14, 15, 4, 5, 6, 7};
+            MemorySegment shuffled = permute(layout, state, posOfCell, a);
+            KvStateCodec.Parsed p = KvStateCodec.parse(shuffled);
+            assertEquals(16, p.tokens());
+            List<MemorySegment> again = KvStateCodec.split(shuffled, 4, a);
+            for (int b = 0; b < 4; b++) assertArrayEquals(blocks.get(b).toArray(JAVA_BYTE), again.get(b).toArray(JAVA_BYTE), "block " + b);
+            // and blocks assembled after a prefix carry their own positions
+            MemorySegment tail = KvStateCodec.assemble(layout, 4, blocks.subList(2, 4), 8, a);
+            assertEquals(8, tail.get(JAVA_INT_UNALIGNED, 16));
+            assertEquals(15, tail.get(JAVA_INT_UNALIGNED, 16 + 7 * 12));
+        }
+    }
+
+    /** {@code state} (cell i at position i) with its cells reordered: new cell i is the old cell {@code posOfCell[i]}. */
+    private static MemorySegment permute(KvStateLayout layout, MemorySegment state, int[] posOfCell, Arena a) {
+        int t = posOfCell.length;
+        MemorySegment out = copy(state, a);
+        for (int i = 0; i < t; i++) out.set(JAVA_INT_UNALIGNED, 16 + 12L * i, posOfCell[i]);
+        long src = layout.dataStart(t);
+        List<long[]> sections = new ArrayList<>(); // (offset, row bytes, rows) of every K and V section, in order
+        for (KvStateLayout.Layer l : layout.layers()) {
+            sections.add(new long[] {src + 12, l.kRowBytes(), 1});
+            src += 12 + l.kRowBytes() * t;
+        }
+        for (KvStateLayout.Layer l : layout.layers()) {
+            if (layout.vTrans()) sections.add(new long[] {src + 12, l.vElBytes(), l.vEmbd()});
+            else sections.add(new long[] {src + 12, l.vRowBytes(), 1});
+            src += 12 + l.vRowBytes() * t;
+        }
+        for (long[] sec : sections) {
+            long row = sec[1], channel = row * t;
+            for (long c = 0; c < sec[2]; c++)
+                for (int i = 0; i < t; i++)
+                    MemorySegment.copy(state, sec[0] + c * channel + posOfCell[i] * row, out, sec[0] + c * channel + i * row, row);
+        }
+        return out;
+    }
+
     @Test
     void aTailShorterThanABlockIsNotABlock() {
         KvStateLayout layout = KvStateLayout.f16(1, 1, 8, false);
@@ -91,8 +141,11 @@ class KvStateCodecTest {
             magic.set(JAVA_INT_UNALIGNED, 0, 0x12345678);
             assertRefused(magic, "magic");
             MemorySegment order = copy(state, a);
-            order.set(JAVA_INT_UNALIGNED, 16 + 12, 5); // cell 1 claims position 5
-            assertRefused(order, "out of position order");
+            order.set(JAVA_INT_UNALIGNED, 16 + 12, 5); // cell 1 claims position 5, which cell 5 holds
+            assertRefused(order, "position 5 held by cells 1 and 5");
+            MemorySegment gap = copy(state, a);
+            gap.set(JAVA_INT_UNALIGNED, 16 + 12, 8); // cell 1 claims position 8 of a sequence of 8 cells
+            assertRefused(gap, "holds position 8");
             MemorySegment shared = copy(state, a);
             shared.set(JAVA_INT_UNALIGNED, 16 + 4, 2); // cell 0 in two sequences
             assertRefused(shared, "2 sequence ids");

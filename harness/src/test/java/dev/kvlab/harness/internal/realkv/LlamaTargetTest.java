@@ -13,6 +13,7 @@ import dev.kvlab.harness.api.gguf.GgufSynth;
 import dev.kvlab.harness.api.gguf.SynthSpec;
 import dev.kvlab.harness.api.gguf.WeightType;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -87,6 +88,82 @@ class LlamaTargetTest {
         assertThat(s.get(Columns.FALLBACKS)).isPositive();
         assertThat(s.get(Columns.WRONG_HITS_USED)).isZero();
         assertThat(s.get(Columns.REJECTED_BLOCKS)).isPositive();
+    }
+
+    /** One instance, prompts of three groups interleaved: the previous prompt is never of the same group. */
+    static RunConfig interleaved(String... sets) {
+        ConfigTree t = ConfigTree.parse("""
+                mode: live
+                seed: 2
+                target: {kind: llama.cpp, model: %s, threads: 1, sequences: 1}
+                cluster: {instances: 1}
+                store: {backend: bundled, nodes: 1, capacity: 64MiB}
+                transport: tcp
+                policy: fetch
+                cache_state: hot
+                tiers: local-only
+                workload:
+                  generator: {kind: shared-prefix, groups: 3, prompts_per_group: 3, prefix_tokens: 128, suffix_tokens: 32, output_tokens: 2, block_tokens: 32, order: interleaved}
+                  arrival: {process: constant, rate: 20}
+                slo: {ttft_ms: 10000}
+                """.formatted(model), "local.yaml", null);
+        for (String set : sets) t.set(set);
+        return t.bind();
+    }
+
+    @Test
+    void theLocalTierKeepsBlocksOfPromptsBeforeTheLastOneLeastRecentlyUsedFirst() {
+        // room for every group's prefix: each prompt finds its group's 4 prefix blocks though another group came last
+        CellResult big = new CellRunner().run(interleaved());
+        var s = big.summary();
+        assertThat(s.failed()).isZero();
+        assertThat(s.localHitRatio()).isEqualTo(128.0 / 160);
+        assertThat(s.remoteHitRatio()).isZero();
+        assertThat(s.wrongHitsUsed()).isZero();
+        assertThat(((Number) big.json().get("local_evicted_blocks")).longValue()).isZero();
+        // room for one prefix and a bit: each group's blocks are evicted by the two others before it comes back
+        CellResult small = new CellRunner().run(interleaved("target.local_capacity=6 blocks"));
+        assertThat(small.summary().localHitRatio()).isZero();
+        assertThat(((Number) small.json().get("local_evicted_blocks")).longValue()).isPositive();
+        assertThat(small.json().get("local_capacity_blocks")).isEqualTo(6);
+        // capacity 0: no local tier
+        assertThat(new CellRunner().run(interleaved("target.local_capacity=0")).summary().localHitRatio()).isZero();
+    }
+
+    @Test
+    void severalRequestsOfAnInstanceShareEachDecodeStep() {
+        String[] burst = {"tiers=none", "cache_state=cold", "workload.arrival.rate=1000", "workload.generator.output_tokens=12"};
+        CellResult one = new CellRunner().run(interleaved(concat(burst, "target.sequences=1")));
+        CellResult four = new CellRunner().run(interleaved(concat(burst, "target.sequences=4")));
+        for (CellResult r : List.of(one, four)) {
+            assertThat(r.summary().failed()).isZero();
+            assertThat(r.summary().completed()).isEqualTo(9);
+        }
+        assertThat(((Number) one.json().get("engine_step_sequences_mean")).doubleValue()).isEqualTo(1.0);
+        // nine requests at once on four sequences: most steps carry several sequences, so fewer steps for the same tokens
+        assertThat(((Number) four.json().get("engine_step_sequences_mean")).doubleValue()).isGreaterThan(2.0);
+        assertThat(((Number) four.json().get("engine_steps")).longValue()).isLessThan(((Number) one.json().get("engine_steps")).longValue() / 2);
+        assertThat(one.json().get("engine_prefill_tokens")).isEqualTo(four.json().get("engine_prefill_tokens"));
+    }
+
+    private static String[] concat(String[] a, String b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + 1);
+        out[a.length] = b;
+        return out;
+    }
+
+    @Test
+    void theBatchingAndLocalTierKeysAreRangeChecked() {
+        assertThatThrownBy(() -> new CellRunner().run(config("target.sequences=0"))).isInstanceOf(BadInputException.class)
+                .hasMessageContaining("'target.sequences'");
+        assertThatThrownBy(() -> new CellRunner().run(config("target.sequences=65"))).isInstanceOf(BadInputException.class)
+                .hasMessageContaining("'target.sequences'");
+        assertThatThrownBy(() -> new CellRunner().run(config("target.sequences=8", "target.batch_tokens=4"))).isInstanceOf(BadInputException.class)
+                .hasMessageContaining("'target.batch_tokens'");
+        assertThatThrownBy(() -> new CellRunner().run(config("target.local_capacity=lots"))).isInstanceOf(BadInputException.class)
+                .hasMessageContaining("'target.local_capacity'");
+        assertThatThrownBy(() -> new CellRunner().run(config("target.local_capacity=2000000"))).isInstanceOf(BadInputException.class)
+                .hasMessageContaining("'target.local_capacity'");
     }
 
     @Test

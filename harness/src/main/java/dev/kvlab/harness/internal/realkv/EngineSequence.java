@@ -1,0 +1,73 @@
+package dev.kvlab.harness.internal.realkv;
+
+import dev.kvlab.workloads.api.Request;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One request on one llama.cpp sequence of an instance, from admission to release: its prompt, how far prefill and
+ * decode have gone, and the transfer buffers the sequence owns. Used by the instance's engine thread only.
+ */
+final class EngineSequence {
+
+    /** What the sequence contributed to the step being decoded. */
+    enum InStep { NONE, PREFILL, DECODE }
+
+    final int seq;
+    final MemorySegment[] bufs;
+    Request request;
+    EngineInstance.Events events;
+    int[] tokens;
+    /** Prompt tokens whose KV the sequence holds or has asked for: the next prompt index to prefill. */
+    int next;
+    /** The position the next decode token goes to, and that token. */
+    int pos, lastToken;
+    int outputsDone;
+    boolean decoding;
+    InStep inStep = InStep.NONE;
+    /** Prompt tokens in this step, and the batch index whose logits this sequence reads after it. */
+    int stepTokens, logitsIndex;
+    /** The token this step's logits give (greedy), read right after the step. */
+    int stepToken;
+    EngineInstance.Prefix prefix;
+    /** Blocks lent by the local tier and restored from the store (their payloads in {@link #bufs}). */
+    int localBlocks, fetchedBlocks;
+    /** The logits after the last prompt token, kept for a sampled restore check. */
+    float[] firstLogits;
+
+    EngineSequence(int seq, MemorySegment[] bufs) {
+        this.seq = seq;
+        this.bufs = bufs;
+    }
+
+    /** Takes {@code r}: everything of the previous request is forgotten. */
+    void assign(Request r, EngineInstance.Events ev, int[] toks) {
+        request = r;
+        events = ev;
+        tokens = toks;
+        next = 0;
+        pos = 0;
+        lastToken = 0;
+        outputsDone = 0;
+        decoding = false;
+        inStep = InStep.NONE;
+        stepTokens = 0;
+        logitsIndex = -1;
+        stepToken = 0;
+        prefix = null;
+        localBlocks = 0;
+        fetchedBlocks = 0;
+        firstLogits = null;
+    }
+
+    int promptTokens() {
+        return tokens.length;
+    }
+
+    int outputTarget() {
+        return Math.max(1, request.outputTokens());
+    }
+
+    boolean prefilling() {
+        return !decoding && next < tokens.length;
+    }
+}
