@@ -39,7 +39,14 @@ public record CellResult(RunConfig config, CellSummary summary, Map<Metric, Hist
             dev.kvlab.harness.internal.openai.EngineColumns.CACHED_PROMPT_TOKENS, dev.kvlab.harness.internal.openai.EngineColumns.LOCAL_HIT_RATIO,
             dev.kvlab.harness.internal.openai.EngineColumns.EXTERNAL_HIT_RATIO, dev.kvlab.harness.internal.openai.EngineColumns.TTFT_GAP_P50,
             dev.kvlab.harness.internal.openai.EngineColumns.LOOPBACK_TTFT_P50,
-            dev.kvlab.harness.internal.realkv.RealKvColumns.FETCHED_TOKENS, dev.kvlab.harness.internal.realkv.RealKvColumns.KV_BYTES_PER_TOKEN);
+            dev.kvlab.harness.internal.realkv.RealKvColumns.FETCHED_TOKENS, dev.kvlab.harness.internal.realkv.RealKvColumns.KV_BYTES_PER_TOKEN,
+            dev.kvlab.harness.internal.realkv.RealKvColumns.PREFILL_TOKENS_PER_S,
+            dev.kvlab.harness.internal.realkv.RealKvColumns.CALIBRATED_PREFILL_TOKENS_PER_S,
+            dev.kvlab.harness.internal.realkv.RealKvColumns.CALIBRATED_DECODE_MS,
+            dev.kvlab.harness.internal.realkv.RealKvColumns.BREAKEVEN_PREDICTED_TOKENS,
+            dev.kvlab.harness.internal.realkv.RealKvColumns.SHARED_PREFIX_TOKENS,
+            dev.kvlab.harness.internal.realkv.RealKvColumns.PREDICTED_RECOMPUTE_MS,
+            dev.kvlab.harness.internal.realkv.RealKvColumns.PREDICTED_FETCH_MS);
 
     public CellResult {
         totals = Collections.unmodifiableMap(totals);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.BadInputException;
 import dev.kvlab.harness.api.catalog.Catalog;
+import dev.kvlab.harness.api.catalog.Dtype;
 import dev.kvlab.harness.api.catalog.HardwareSpec;
 import dev.kvlab.harness.api.catalog.KvSizing;
 import dev.kvlab.harness.api.catalog.ModelSpec;
@@ -206,12 +207,23 @@ public final class RunValidator {
         return new CellSpec(c, workload, workload.blockTokens(), interval);
     }
 
+    /**
+     * {@link #plan} with the model, hardware and KV dtype given instead of looked up from the config's catalog: the
+     * sim twin of a real engine runs on the engine's own shape and its calibrated "hardware" (the config's
+     * {@code model}, {@code hardware}, {@code efficiency} and {@code kv_dtype} are not read).
+     */
+    public static CellPlan plan(RunConfig c, Function<String, String> origin, ModelSpec model, HardwareSpec hw, Dtype kvDtype) {
+        RunValidator v = new RunValidator(origin);
+        v.need("kv_dtype", kvDtype);
+        return v.check(c, model, hw, kvDtype);
+    }
+
     private CellPlan check(RunConfig c) {
-        Mode mode = need("mode", c.mode());
+        need("mode", c.mode());
         need("cache_state", c.cacheState());
         need("tiers", c.tiers());
         need("policy", c.policy());
-        Pd pd = need("pd", c.pd());
+        need("pd", c.pd());
         need("kv_dtype", c.kvDtype());
         Catalog catalog;
         try {
@@ -236,6 +248,15 @@ public final class RunValidator {
             fraction("efficiency.decode_bandwidth_utilization", c.efficiency().decodeBandwidthUtilization());
             hw = hw.withEfficiency(c.efficiency().prefillMfu(), c.efficiency().decodeBandwidthUtilization());
         }
+        return check(c, model, hw, c.kvDtype());
+    }
+
+    private CellPlan check(RunConfig c, ModelSpec model, HardwareSpec hw, Dtype kvDtype) {
+        Mode mode = need("mode", c.mode());
+        need("cache_state", c.cacheState());
+        need("tiers", c.tiers());
+        need("policy", c.policy());
+        Pd pd = need("pd", c.pd());
         ClusterConfig cl = need("cluster", c.cluster());
         atLeast("cluster.instances", cl.instances(), 1);
         if (cl.instances() > 4096) throw bad("cluster.instances", "must be <= 4096, got " + cl.instances());
@@ -253,7 +274,7 @@ public final class RunValidator {
         if (pd == Pd.DISAGGREGATED && cl.instances() < 2) throw bad("pd", "disaggregated needs cluster.instances >= 2 (prefill and decode)");
         KvSizing kv;
         try {
-            kv = KvSizing.of(model, c.kvDtype(), cl.tp());
+            kv = KvSizing.of(model, kvDtype, cl.tp());
         } catch (IllegalArgumentException e) {
             throw bad("cluster.tp", e.getMessage());
         }
@@ -261,7 +282,7 @@ public final class RunValidator {
         atLeast("scheduler.max_batch_tokens", s.maxBatchTokens(), 1);
         atLeast("scheduler.max_running", s.maxRunning(), 1);
         fraction("scheduler.kv_memory_fraction", s.kvMemoryFraction());
-        CellSpec common = common(c, model.id(), c.kvDtype().toString(), "tp" + cl.tp());
+        CellSpec common = common(c, model.id(), kvDtype.toString(), "tp" + cl.tp());
         WorkloadPlan workload = common.workload();
         int blockTokens = workload.blockTokens();
 

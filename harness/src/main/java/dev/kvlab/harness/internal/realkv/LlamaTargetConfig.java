@@ -15,8 +15,12 @@ import java.util.function.Function;
  *                        of the same tokens; {@code 0} or absent: off
  * @param verifyTolerance the largest absolute difference of the next token's logits that passes (default 0.02: a
  *                        recompute in other batch sizes rounds differently, by about 0.004 on synthesized models)
+ * @param calibrateTokens the prefix the cell's engine is calibrated on before it serves (prefill and decode timed on its
+ *                        first context, {@link EngineCalibration}) for its sim twin and the break-even prediction
+ *                        (default 256; 0: no calibration and no twin)
  */
-public record LlamaTargetConfig(String kind, String model, Integer threads, String verifyRestore, Double verifyTolerance) {
+public record LlamaTargetConfig(String kind, String model, Integer threads, String verifyRestore, Double verifyTolerance,
+                                Integer calibrateTokens) {
 
     /**
      * The block checked.
@@ -25,8 +29,12 @@ public record LlamaTargetConfig(String kind, String model, Integer threads, Stri
      * @param threads         threads per context
      * @param verifyEvery     every how many restores of an instance one is checked (0: none)
      * @param verifyTolerance the largest logit difference that passes
+     * @param calibrateTokens the calibration's prefix (0: none, no twin)
      */
-    public record Resolved(Path model, int threads, int verifyEvery, double verifyTolerance) {}
+    public record Resolved(Path model, int threads, int verifyEvery, double verifyTolerance, int calibrateTokens) {}
+
+    /** The calibration's prefix when the config gives none. */
+    static final int DEFAULT_CALIBRATE_TOKENS = 256;
 
     /** The block checked; {@link BadInputException} naming {@code origin.apply(key)} and the key. */
     public Resolved resolve(Function<String, String> origin) {
@@ -43,7 +51,10 @@ public record LlamaTargetConfig(String kind, String model, Integer threads, Stri
         }
         double tol = verifyTolerance == null ? 0.02 : verifyTolerance;
         if (!(tol >= 0) || Double.isInfinite(tol)) throw bad(origin, "target.verify_tolerance", "must be a finite number >= 0, got " + tol);
-        return new Resolved(p, t, every, tol);
+        int cal = calibrateTokens == null ? DEFAULT_CALIBRATE_TOKENS : calibrateTokens;
+        if (cal != 0 && (cal < 16 || cal > 65_536))
+            throw bad(origin, "target.calibrate_tokens", "must be 0 (no twin) or in [16, 65536], got " + cal);
+        return new Resolved(p, t, every, tol, cal);
     }
 
     private static BadInputException bad(Function<String, String> origin, String key, String why) {

@@ -48,8 +48,14 @@ public record TwinCheck(double ttft, double twinTtft, double fetch, double twinF
         double queue = Stat.num(row.get("queue_p50_ms"));
         double cpu = Stat.num(row.get(dev.kvlab.harness.internal.live.HarnessCpu.FIGURE));
         double share = Stat.num(row.get("twin_ttft_p50_live_share"));
+        double engine = Stat.num(row.get(dev.kvlab.harness.internal.realkv.RealKvColumns.PREFILL_TOKENS_PER_S));
+        double calibrated = Stat.num(row.get(dev.kvlab.harness.internal.realkv.RealKvColumns.CALIBRATED_PREFILL_TOKENS_PER_S));
         StringBuilder why = new StringBuilder();
-        if (fetchOk && Double.isFinite(share) && share >= 0.35 && share < 0.5)
+        if (Double.isFinite(engine) && Double.isFinite(calibrated) && (engine < 0.8 * calibrated || engine > 1.25 * calibrated))
+            why.append(String.format(Locale.ROOT, "the real engine prefilled at %.0f tokens/s over the cell's requests against %.0f tokens/s in "
+                    + "the calibration its twin's roofline reproduces: the roofline does not scale this engine's prefill to the cell's "
+                    + "prompt and context lengths (the first prefill after a restore included)", engine, calibrated));
+        else if (fetchOk && Double.isFinite(share) && share >= 0.35 && share < 0.5)
             why.append(String.format(Locale.ROOT, "the TTFT p50 sits on the edge between two modes of the distribution (e.g. local hits and "
                     + "misses): %.0f%% of the live requests are at or below the twin's p50 (50%% would match), so a few late requests "
                     + "move it to the other mode%s", share * 100, Double.isFinite(lagP99) && lagP99 > 1.0

@@ -97,4 +97,33 @@ class LlamaTargetTest {
         assertThatThrownBy(() -> config("target.verify_restore=every other")).isInstanceOf(BadInputException.class)
                 .hasMessageContaining("'target.verify_restore'");
     }
+
+    @Test
+    void aCellCarriesTheSimTwinOfItsCalibratedEngineAndTheBreakevenPredictedOnIt() {
+        CellResult r = new CellRunner().run(config("target.calibrate_tokens=256"));
+        var x = r.json();
+        double rate = ((Number) x.get(RealKvColumns.CALIBRATED_PREFILL_TOKENS_PER_S)).doubleValue();
+        assertThat(rate).isPositive();
+        assertThat(((Number) x.get(RealKvColumns.CALIBRATED_DECODE_MS)).doubleValue()).isPositive();
+        assertThat(((Number) x.get("link_measured_bytes_per_s")).doubleValue()).isPositive();
+        // the twin ran: its TTFT and (hot remote-only) its fetches
+        assertThat(((Number) x.get(dev.kvlab.harness.internal.SimTwin.TTFT_P50)).doubleValue()).isPositive();
+        assertThat(((Number) x.get(dev.kvlab.harness.internal.SimTwin.FETCH_P50)).doubleValue()).isPositive();
+        // calibrated on a 256-token prefill, the roofline gives that prefill back at the workload's 256-token shared prefix
+        assertThat(((Number) x.get(RealKvColumns.SHARED_PREFIX_TOKENS)).intValue()).isEqualTo(256);
+        double predicted = ((Number) x.get(RealKvColumns.PREDICTED_RECOMPUTE_MS)).doubleValue();
+        assertThat(predicted).isCloseTo(256 / rate * 1e3, org.assertj.core.api.Assertions.within(256 / rate * 1e3 * 1e-3));
+        assertThat(((Number) x.get(RealKvColumns.PREDICTED_FETCH_MS)).doubleValue()).isPositive();
+        assertThat(((Number) x.get(RealKvColumns.BREAKEVEN_PREDICTED_TOKENS)).longValue()).isPositive();
+    }
+
+    @Test
+    void calibrateTokensZeroRunsNoTwinAndBadValuesAreRefused() {
+        CellResult r = new CellRunner().run(config("target.calibrate_tokens=0", "cache_state=cold", "tiers=none"));
+        assertThat(r.json()).doesNotContainKeys(dev.kvlab.harness.internal.SimTwin.TTFT_P50, RealKvColumns.CALIBRATED_PREFILL_TOKENS_PER_S,
+                RealKvColumns.BREAKEVEN_PREDICTED_TOKENS);
+        assertThat(r.summary().completed()).isEqualTo(6);
+        assertThatThrownBy(() -> config("target.calibrate_tokens=8")).isInstanceOf(BadInputException.class)
+                .hasMessageContaining("'target.calibrate_tokens'");
+    }
 }

@@ -35,4 +35,14 @@ class TwinCheckTest {
         TwinCheck edge = TwinCheck.of(row(3.1, 0.8, 6, 5.5, 4000, 0.45));
         assertThat(edge.cause()).contains("between two modes");
     }
+
+    @Test
+    void aRealEngineWhosePrefillLeftItsCalibrationIsNamed() {
+        Map<String, JsonNode> r = row(170, 6, 1.5, 0.9, 20000);
+        r.put(dev.kvlab.harness.internal.realkv.RealKvColumns.PREFILL_TOKENS_PER_S, JsonNodeFactory.instance.numberNode(160.0));
+        r.put(dev.kvlab.harness.internal.realkv.RealKvColumns.CALIBRATED_PREFILL_TOKENS_PER_S, JsonNodeFactory.instance.numberNode(3300.0));
+        assertThat(TwinCheck.of(r).cause()).contains("real engine prefilled at 160 tokens/s").contains("3300 tokens/s");
+        r.put(dev.kvlab.harness.internal.realkv.RealKvColumns.PREFILL_TOKENS_PER_S, JsonNodeFactory.instance.numberNode(3000.0));
+        assertThat(TwinCheck.of(r).cause()).as("within its calibration: another cause").doesNotContain("real engine");
+    }
 }
