@@ -6,10 +6,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeSet;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -55,19 +53,21 @@ final class BreakevenPlot {
         Map<String, RunGeometry> setups = new LinkedHashMap<>();
         Map<String, Map<String, RunGeometry>> links = new LinkedHashMap<>();
         Map<String, List<CellData>> cellsOf = new LinkedHashMap<>();
-        Set<String> problems = new LinkedHashSet<>();
+        Map<String, List<String>> problemCells = new LinkedHashMap<>(); // why -> the cells left out for it
         for (CellData cell : b.cells()) {
             RunGeometry g;
             try {
                 g = RunGeometry.of(cell.config());
             } catch (RuntimeException e) {
-                problems.add(cell.id() + ": " + e.getMessage());
+                problemCells.computeIfAbsent(e.getMessage(), k -> new ArrayList<>()).add(cell.id());
                 continue;
             }
             setups.putIfAbsent(g.setupKey(), g);
             links.computeIfAbsent(g.setupKey(), k -> new LinkedHashMap<>()).putIfAbsent(g.linkLabel(), g);
             cellsOf.computeIfAbsent(g.setupKey() + "\u0000" + g.linkLabel(), k -> new ArrayList<>()).add(cell);
         }
+        List<String> problems = new ArrayList<>();
+        problemCells.forEach((why, ids) -> problems.add(String.join(", ", ids) + ": " + why));
         if (setups.isEmpty()) {
             notes.put("breakeven", "No break-even plot: the model and hardware of the run could not be resolved ("
                     + String.join("; ", problems) + ").");
