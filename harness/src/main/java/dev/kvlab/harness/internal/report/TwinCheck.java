@@ -53,8 +53,8 @@ public record TwinCheck(double ttft, double twinTtft, double fetch, double twinF
         StringBuilder why = new StringBuilder();
         if (Double.isFinite(engine) && Double.isFinite(calibrated) && (engine < 0.8 * calibrated || engine > 1.25 * calibrated))
             why.append(String.format(Locale.ROOT, "the real engine prefilled at %.0f tokens/s over the cell's requests against %.0f tokens/s in "
-                    + "the calibration its twin's roofline reproduces: the roofline does not scale this engine's prefill to the cell's "
-                    + "prompt and context lengths (the first prefill after a restore included)", engine, calibrated));
+                    + "the calibration its twin's roofline reproduces: the roofline does not scale this engine's prefill from the "
+                    + "calibration's prefix to the cell's prompt and cached-context lengths", engine, calibrated));
         else if (fetchOk && Double.isFinite(share) && share >= 0.35 && share < 0.5)
             why.append(String.format(Locale.ROOT, "the TTFT p50 sits on the edge between two modes of the distribution (e.g. local hits and "
                     + "misses): %.0f%% of the live requests are at or below the twin's p50 (50%% would match), so a few late requests "
