@@ -3,8 +3,8 @@ package dev.kvlab.cli;
 import dev.kvlab.cli.store.HostPortOption;
 import dev.kvlab.cli.store.StoreToken;
 import dev.kvlab.harness.api.BadInputException;
-import dev.kvlab.store.api.master.AllocationStrategy;
-import dev.kvlab.store.api.master.MasterConfig;
+import dev.kvlab.store.api.AllocationStrategy;
+import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.api.master.StoreMaster;
 import dev.kvlab.store.internal.grpc.MasterServer;
 import dev.kvlab.store.internal.server.MasterService;
@@ -74,7 +74,7 @@ public final class StoreMasterCommand implements Callable<Integer> {
         String metricsBind = dev.kvlab.store.internal.server.MetricsHttpServer.check(mAt.host(), token, metricsPublic);
         if (metricsBind != null) throw new BadInputException(metricsBind);
         // a non-loopback endpoint asks scrapers for the token (bearer); loopback stays open like the store's own ports
-        String metricsToken = metricsPublic || dev.kvlab.store.internal.grpc.TokenAuth.isLoopback(mAt.host()) ? null : token;
+        String metricsToken = metricsPublic || dev.kvlab.store.internal.server.Loopback.only(mAt.host()) ? null : token;
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         MasterService service = new MasterService(new StoreMaster(config, Clock.systemUTC()), registry)
                 .startHousekeeping(Duration.ofMillis(250));

@@ -10,7 +10,7 @@ import dev.kvlab.store.internal.server.MetricsHttpServer;
 import dev.kvlab.transport.api.ByteSize;
 import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransportConfig;
-import dev.kvlab.transport.api.Transports;
+import dev.kvlab.transport.Transports;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.file.Path;
@@ -105,8 +105,8 @@ public final class StoreNodeCommand implements Callable<Integer> {
         String metricsBind = dev.kvlab.store.internal.server.MetricsHttpServer.check(mAt.host(), token, metricsPublic);
         if (metricsBind != null) throw new BadInputException(metricsBind);
         // a non-loopback endpoint asks scrapers for the token (bearer); loopback stays open like the store's own ports
-        String metricsToken = metricsPublic || dev.kvlab.store.internal.grpc.TokenAuth.isLoopback(mAt.host()) ? null : token;
-        if (token == null && !dev.kvlab.store.internal.grpc.TokenAuth.isLoopback(bind))
+        String metricsToken = metricsPublic || dev.kvlab.store.internal.server.Loopback.only(mAt.host()) ? null : token;
+        if (token == null && !dev.kvlab.store.internal.server.Loopback.only(bind))
             throw new BadInputException("--bind " + bind + " is not a loopback address: the data plane then needs an auth token (KVLAB_STORE_TOKEN or --token-file)");
         TransferEngine engine = ts.create(transport, TransportConfig.defaults().withBindHost(bind).withAuthToken(token));
         GrpcMasterChannel channel = new GrpcMasterChannel(m.host(), m.port(), Duration.ofSeconds(5), token);

@@ -4,7 +4,7 @@ import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.transport.api.Opcode;
 import dev.kvlab.transport.api.TransportConfig;
 import dev.kvlab.transport.api.TransportProfile;
-import dev.kvlab.transport.api.Transports;
+import dev.kvlab.transport.Transports;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;

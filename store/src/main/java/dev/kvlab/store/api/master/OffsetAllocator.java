@@ -1,4 +1,4 @@
-package dev.kvlab.store.internal.master;
+package dev.kvlab.store.api.master;
 
 /**
  * An offset/bin allocator over one segment (after Sebastian Aaltonen's OffsetAllocator, which Mooncake uses):
@@ -7,7 +7,7 @@ package dev.kvlab.store.internal.master;
  * is large enough for sure and splits it; freeing coalesces with free address neighbours. O(1) apart from the
  * bitmap scan (8 words). Not thread-safe: the caller holds a lock. Deterministic.
  */
-public final class OffsetAllocator {
+final class OffsetAllocator {
 
     /** An allocated (or free) range of the segment. Callers keep it to free the range later. */
     public static final class Block {

@@ -1,8 +1,8 @@
-package dev.kvlab.store.internal.backend;
+package dev.kvlab.store.internal.cluster;
 
 import dev.kvlab.store.api.BackendOptions;
-import dev.kvlab.store.api.master.AllocationStrategy;
-import dev.kvlab.store.api.master.MasterConfig;
+import dev.kvlab.store.api.AllocationStrategy;
+import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.internal.client.DelayingTransferEngine;
 import dev.kvlab.transport.api.DurationSpec;
 import dev.kvlab.transport.api.TransferEngine;

@@ -1,4 +1,7 @@
-package dev.kvlab.store.api;
+package dev.kvlab.store;
+
+import dev.kvlab.store.api.BackendOptions;
+import dev.kvlab.store.api.KvBackend;
 
 import dev.kvlab.store.spi.KvBackendProvider;
 import java.util.ArrayList;

@@ -1,10 +1,10 @@
-package dev.kvlab.store.internal.master;
+package dev.kvlab.store.api.master;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /** Metadata of one object in a shard: state, placement, lease, pins. Guarded by its shard's lock. */
-public final class ObjectMeta {
+final class ObjectMeta {
 
     public enum State { PROCESSING, COMPLETE }
 

@@ -1,4 +1,8 @@
-package dev.kvlab.workloads.api;
+package dev.kvlab.workloads;
+
+import dev.kvlab.workloads.api.LruCapacity;
+import dev.kvlab.workloads.api.Request;
+import dev.kvlab.workloads.api.TraceAnalysis;
 
 import dev.kvlab.workloads.internal.analysis.DenseLru;
 import dev.kvlab.workloads.internal.analysis.IntList;

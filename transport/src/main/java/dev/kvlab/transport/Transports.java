@@ -1,5 +1,7 @@
-package dev.kvlab.transport.api;
+package dev.kvlab.transport;
 
+import dev.kvlab.transport.api.TransferEngine;
+import dev.kvlab.transport.api.TransportConfig;
 import dev.kvlab.transport.spi.TransportProvider;
 import java.util.ArrayList;
 import java.util.List;

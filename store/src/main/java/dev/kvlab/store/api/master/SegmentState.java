@@ -1,7 +1,7 @@
-package dev.kvlab.store.internal.master;
+package dev.kvlab.store.api.master;
 
 /** A mounted segment: its owner, its endpoint and its allocator. Guarded by the master's space lock. */
-public final class SegmentState {
+final class SegmentState {
 
     public final String name;
     public final String clientId;

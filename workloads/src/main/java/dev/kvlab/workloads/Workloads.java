@@ -1,4 +1,14 @@
-package dev.kvlab.workloads.api;
+package dev.kvlab.workloads;
+
+import dev.kvlab.workloads.api.ArrivalProcess;
+import dev.kvlab.workloads.api.ArrivalSpec;
+import dev.kvlab.workloads.api.BlockKeys;
+import dev.kvlab.workloads.api.Namespace;
+import dev.kvlab.workloads.api.Request;
+import dev.kvlab.workloads.api.RequestSource;
+import dev.kvlab.workloads.api.TraceFormat;
+import dev.kvlab.workloads.api.WorkloadFormatException;
+import dev.kvlab.workloads.api.WorkloadSpec;
 
 import dev.kvlab.workloads.internal.arrival.ClosedLoopProcess;
 import dev.kvlab.workloads.internal.arrival.OpenLoopProcess;

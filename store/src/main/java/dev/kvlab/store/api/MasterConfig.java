@@ -1,4 +1,5 @@
-package dev.kvlab.store.api.master;
+package dev.kvlab.store.api;
+
 
 import java.time.Duration;
 import java.util.Objects;

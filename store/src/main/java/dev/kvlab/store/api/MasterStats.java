@@ -1,4 +1,4 @@
-package dev.kvlab.store.api.master;
+package dev.kvlab.store.api;
 
 /**
  * A snapshot of the master's state and counters.

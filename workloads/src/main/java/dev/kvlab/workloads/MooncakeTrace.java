@@ -1,4 +1,9 @@
-package dev.kvlab.workloads.api;
+package dev.kvlab.workloads;
+
+import dev.kvlab.workloads.api.Namespace;
+import dev.kvlab.workloads.api.Request;
+import dev.kvlab.workloads.api.RequestSource;
+import dev.kvlab.workloads.api.TraceFormat;
 
 import dev.kvlab.workloads.internal.trace.MooncakeTraceReader;
 import dev.kvlab.workloads.internal.trace.MooncakeTraceWriter;
