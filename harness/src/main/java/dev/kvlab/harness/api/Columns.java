@@ -158,13 +158,32 @@ public final class Columns {
             Merge.SAME);
     public static final Column<Number> ENGINE_KV_BYTES_PER_TOKEN = extra("engine_kv_bytes_per_token", Unit.BYTES,
             "bytes of one block's KV payload per token, as llama.cpp's state holds it", Source.live(LLAMA), Merge.SAME);
+    public static final Column<Number> ENGINE_PREFILL_TOKENS_PER_S = extra("engine_prefill_tokens_per_s", Unit.TOKENS_PER_S,
+            "the engine's prefill rate over the measured requests (tokens prefilled / time prefilling, after restores)", Source.live(LLAMA),
+            Merge.SAME);
+    public static final Column<Number> ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S = extra("engine_calibrated_prefill_tokens_per_s",
+            Unit.TOKENS_PER_S, "the engine's prefill rate measured by the cell's calibration (the twin's and the prediction's roofline)",
+            Source.live(LLAMA), Merge.SAME);
+    public static final Column<Number> ENGINE_CALIBRATED_DECODE_MS = extra("engine_calibrated_decode_ms_per_token", Unit.MS,
+            "the engine's decode step measured by the cell's calibration", Source.live(LLAMA), Merge.SAME);
+    public static final Column<Number> BREAKEVEN_PREDICTED_TOKENS = extra("breakeven_predicted_tokens", Unit.TOKENS,
+            "the prefix length from which fetching beats recomputing, as kvlab breakeven predicts on the calibration and the measured link",
+            Source.live(LLAMA), Merge.SAME);
+    public static final Column<Number> SHARED_PREFIX_TOKENS = extra("shared_prefix_tokens", Unit.TOKENS,
+            "the prompt prefix the workload's requests share (whole blocks): the length the predictions are made at", Source.live(LLAMA),
+            Merge.SAME);
+    public static final Column<Number> PREDICTED_RECOMPUTE_MS = extra("predicted_recompute_ms", Unit.MS,
+            "predicted time to recompute the shared prefix", Source.live(LLAMA), Merge.SAME);
+    public static final Column<Number> PREDICTED_FETCH_MS = extra("predicted_fetch_ms", Unit.MS,
+            "predicted time to fetch the shared prefix's KV", Source.live(LLAMA), Merge.SAME);
 
     /** Columns some clocks or targets add to a {@code summary.csv}/{@code summary.json} row (NaN in the rows of the others). */
     public static final List<Column<?>> ROW_EXTRAS = List.of(STORE_USAGE, STORE_OBJECTS, STORE_EVICTED_OBJECTS, LINK_MEASURED_BYTES_PER_S,
             LINK_MEASURED_LATENCY_US, HARNESS_CPU_US_PER_REQUEST, HARNESS_OVERHEAD_US_PER_REQUEST, EVENT_LAG_P50_US, EVENT_LAG_P99_US,
             GC_PAUSE_MS, TWIN_TTFT_P50, TWIN_TTFT_P99, TWIN_FETCH_P50, TWIN_GOODPUT_RPS, TWIN_TTFT_P50_LIVE_SHARE, ENGINE_PROMPT_TOKENS,
             ENGINE_CACHED_PROMPT_TOKENS, ENGINE_LOCAL_HIT_RATIO, ENGINE_EXTERNAL_HIT_RATIO, HARNESS_TTFT_GAP_P50, HARNESS_LOOPBACK_TTFT_P50,
-            FETCHED_TOKENS, ENGINE_KV_BYTES_PER_TOKEN);
+            FETCHED_TOKENS, ENGINE_KV_BYTES_PER_TOKEN, ENGINE_PREFILL_TOKENS_PER_S, ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S,
+            ENGINE_CALIBRATED_DECODE_MS, BREAKEVEN_PREDICTED_TOKENS, SHARED_PREFIX_TOKENS, PREDICTED_RECOMPUTE_MS, PREDICTED_FETCH_MS);
 
     // cell.json figures (not row columns) that other code reads back
     public static final Column<Number> WARMUP_REQUESTS = detail("warmup_requests", Unit.COUNT, "requests of the warm-up phase",

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.BadInputException;
 import dev.kvlab.harness.api.catalog.Catalog;
+import dev.kvlab.harness.api.catalog.Dtype;
 import dev.kvlab.harness.api.catalog.HardwareSpec;
 import dev.kvlab.harness.api.catalog.KvSizing;
 import dev.kvlab.harness.api.catalog.ModelSpec;
@@ -88,17 +89,36 @@ public final class RunValidator {
         return new CellSpec(c, workload, workload.blockTokens(), interval);
     }
 
+    /**
+     * {@link #plan} with the model, hardware and KV dtype given instead of looked up from the config's catalog: the
+     * sim twin of a real engine runs on the engine's own shape and its calibrated "hardware" (the config's
+     * {@code model}, {@code hardware}, {@code efficiency} and {@code kv_dtype} are not read).
+     */
+    public static CellPlan plan(RunConfig c, Function<String, String> origin, ModelSpec model, HardwareSpec hw, Dtype kvDtype) {
+        RunValidator v = new RunValidator(origin);
+        v.need("kv_dtype", kvDtype);
+        v.need("mode", c.mode());
+        v.needFactors(c);
+        return v.cellPlan(c, model, hw, kvDtype);
+    }
+
     private CellPlan cellPlan(RunConfig c) {
-        Mode mode = need("mode", c.mode());
+        need("mode", c.mode());
         needFactors(c);
         Catalog catalog = catalog(c);
         ModelSpec model = model(catalog, c);
         HardwareSpec hw = hardware(catalog, c);
+        return cellPlan(c, model, hw, c.kvDtype());
+    }
+
+    /** The plan on the model and hardware given (mode and factors checked). */
+    private CellPlan cellPlan(RunConfig c, ModelSpec model, HardwareSpec hw, Dtype kvDtype) {
+        Mode mode = c.mode();
         ClusterConfig cl = cluster(c);
-        KvSizing kv = kvSizing(model, c, cl);
+        KvSizing kv = kvSizing(model, kvDtype, cl);
         SchedulerConfig s = need("scheduler", c.scheduler());
         s.check(check);
-        CellSpec common = common(c, model.id(), c.kvDtype().toString(), "tp" + cl.tp());
+        CellSpec common = common(c, model.id(), kvDtype.toString(), "tp" + cl.tp());
         WorkloadPlan workload = common.workload();
         int blockTokens = workload.blockTokens();
         long hbmBlocks = hbmBlocks(model, hw, kv, cl.tp(), s.kvMemoryFraction(), blockTokens);
@@ -175,9 +195,9 @@ public final class RunValidator {
         return cl;
     }
 
-    private KvSizing kvSizing(ModelSpec model, RunConfig c, ClusterConfig cl) {
+    private KvSizing kvSizing(ModelSpec model, Dtype kvDtype, ClusterConfig cl) {
         try {
-            return KvSizing.of(model, c.kvDtype(), cl.tp());
+            return KvSizing.of(model, kvDtype, cl.tp());
         } catch (IllegalArgumentException e) {
             throw bad("cluster.tp", e.getMessage());
         }

@@ -38,7 +38,7 @@ import java.util.function.UnaryOperator;
 public final class LiveCell implements CellClock {
 
     /** Rounds of the link probe at cell start. */
-    static final int PROBE_ROUNDS = 9;
+    public static final int PROBE_ROUNDS = 9;
 
     private final CellPlan plan;
     private final UnaryOperator<KvBackend> wrap;

@@ -38,17 +38,29 @@ public record EngineCalibration(GgufModelInfo model, int threads, int prefixToke
 
     /** Measures {@code model} with a context of {@code threads} threads. */
     public static EngineCalibration measure(LlamaLibrary lib, GgufModelInfo model, int threads, int prefixTokens, int decodeSteps) {
-        if (prefixTokens < 16) throw new IllegalArgumentException("--prefix-tokens: at least 16, got " + prefixTokens);
-        if (decodeSteps < 1) throw new IllegalArgumentException("--decode-tokens: at least 1, got " + decodeSteps);
-        double[] prefill = new double[3];
-        double[] steps = new double[decodeSteps];
+        check(prefixTokens, decodeSteps);
         try (LlamaModel m = LlamaModel.load(lib, model.path());
              LlamaContext ctx = m.newContext(new LlamaContext.Options(prefixTokens + decodeSteps + 16, Math.min(512, prefixTokens), 1, threads,
                      LlamaContext.FlashAttention.AUTO))) {
-            int[] toks = new int[prefixTokens];
-            SplittableRandom r = new SplittableRandom(23);
-            for (int i = 0; i < toks.length; i++) toks[i] = PromptTokens.FIRST + r.nextInt(m.vocabSize() - PromptTokens.FIRST);
-            float[] logits = null;
+            return measure(ctx, model, threads, prefixTokens, decodeSteps);
+        }
+    }
+
+    /**
+     * Measures the engine on {@code ctx} (a context of {@code threads} threads on {@code model} with room for
+     * {@code prefixTokens + decodeSteps} tokens): a real-engine cell calibrates its twin on its own first context
+     * before it serves anything. Leaves the context cleared.
+     */
+    static EngineCalibration measure(LlamaContext ctx, GgufModelInfo model, int threads, int prefixTokens, int decodeSteps) {
+        check(prefixTokens, decodeSteps);
+        double[] prefill = new double[3];
+        double[] steps = new double[decodeSteps];
+        int[] toks = new int[prefixTokens];
+        SplittableRandom r = new SplittableRandom(23);
+        int vocab = ctx.model().vocabSize();
+        for (int i = 0; i < toks.length; i++) toks[i] = PromptTokens.FIRST + r.nextInt(vocab - PromptTokens.FIRST);
+        float[] logits = null;
+        try {
             for (int run = -1; run < prefill.length; run++) {
                 ctx.clear();
                 long t0 = System.nanoTime();
@@ -66,8 +78,19 @@ public record EngineCalibration(GgufModelInfo model, int threads, int prefixToke
                     steps[i] = (System.nanoTime() - t0) / 1e9;
                 }
             }
+        } finally {
+            ctx.clear();
         }
-        double tp = median(prefill), td = median(steps);
+        return of(model, threads, prefixTokens, median(prefill), median(steps), decodeSteps);
+    }
+
+    private static void check(int prefixTokens, int decodeSteps) {
+        if (prefixTokens < 16) throw new IllegalArgumentException("--prefix-tokens: at least 16, got " + prefixTokens);
+        if (decodeSteps < 1) throw new IllegalArgumentException("--decode-tokens: at least 1, got " + decodeSteps);
+    }
+
+    /** The roofline that reproduces a prefill of {@code prefixTokens} in {@code tp} s and a decode step after it in {@code td} s. */
+    static EngineCalibration of(GgufModelInfo model, int threads, int prefixTokens, double tp, double td, int decodeSteps) {
         ModelSpec ms = modelSpec(model);
         KvSizing kv = KvSizing.of(ms, Dtype.FP16, 1);
         Roofline unit = new Roofline(ms, hardware(model, threads, 1, 1, ""), kv);
@@ -80,6 +103,11 @@ public record EngineCalibration(GgufModelInfo model, int threads, int prefixToke
         Roofline cal = new Roofline(ms, hw, kv);
         return new EngineCalibration(model, threads, prefixTokens, tp, td, ms, hw, cal.prefillSeconds(prefixTokens, 0),
                 cal.decodeStepSeconds(1, prefixTokens));
+    }
+
+    /** The calibrated roofline with {@code kvDtype} KV (the engine's own; the calibration's figures assume its bytes per token). */
+    public Roofline roofline(Dtype kvDtype) {
+        return new Roofline(modelSpec, hardwareSpec, KvSizing.of(modelSpec, kvDtype, 1));
     }
 
     private static double median(double[] v) {

@@ -5,7 +5,9 @@ import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Metric;
+import dev.kvlab.harness.api.catalog.Dtype;
 import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.harness.api.gguf.GgufModelInfo;
 import dev.kvlab.harness.internal.CellClock;
 import dev.kvlab.harness.internal.CellPlan;
 import dev.kvlab.harness.internal.CellSpec;
@@ -55,6 +57,7 @@ final class LlamaCell implements CellClock {
     private final RealKvTotals totals = new RealKvTotals();
     private final String modelSha256;
     private final boolean synthesized;
+    private final EngineTwin twin;
     private LiveLoop loop;
     private LlamaServer server;
     private AuditedBackend backend;
@@ -66,12 +69,18 @@ final class LlamaCell implements CellClock {
     private String systemInfo = "";
 
     /** {@code storePlan}: the run's store, transport and fault settings, validated as for every live cell. */
-    LlamaCell(RunConfig config, CellPlan storePlan, LlamaTargetConfig.Resolved target, String modelSha256, boolean synthesized) {
+    LlamaCell(RunConfig config, CellPlan storePlan, LlamaTargetConfig.Resolved target, GgufModelInfo model) {
         this.config = config;
         this.storePlan = storePlan;
         this.target = target;
-        this.modelSha256 = modelSha256;
-        this.synthesized = synthesized;
+        this.modelSha256 = model.sha256();
+        this.synthesized = model.synthVocab();
+        this.twin = new EngineTwin(config, model, target.threads());
+    }
+
+    /** {@code live} (this cell's result) with its sim twin's figures, when the cell calibrated its engine. */
+    CellResult withTwin(CellResult live) {
+        return twin.attach(live);
     }
 
     /** What this cell's engine is, for the summary's {@code emulated} and the report. */
@@ -94,6 +103,8 @@ final class LlamaCell implements CellClock {
                     contexts.add(model.newContext(shape.options(target.threads())));
                 layout = EngineInstance.probeLayout(contexts.getFirst());
                 ns = new KvNamespace(modelSha256, dtype(layout.layers().getFirst().kType()), probe.blockTokens());
+                // the twin's roofline: this engine's prefill and decode, timed on its first context before it serves
+                if (target.calibrateTokens() > 0) twin.calibrate(contexts.getFirst(), shape.cells(), target.calibrateTokens(), catalogDtype(ns.kvDtype()));
                 CellSpec spec = LlamaTarget.spec(config, k -> null, ns.modelId(), ns.kvDtype());
                 loop = new LiveLoop(SPIN_NANOS);
                 long payload = layout.bytesPerToken() * spec.blockTokens();
@@ -102,13 +113,16 @@ final class LlamaCell implements CellClock {
                 try (LiveFaults f = faults; AuditedBackend b = new AuditedBackend(f != null ? f.open(options)
                         : KvBackends.discover().open(config.store().backend(), options))) {
                     backend = b;
+                    twin.probeStart(loop, b);
                     KvBlockStore store = new KvBlockStore(b, ns, payload, config.store().replicas(), totals);
                     for (int i = 0; i < contexts.size(); i++)
                         instances.add(new EngineInstance(i, contexts.get(i), shape, layout, config.tiers(), config.policy(), store, most[2],
                                 spec.blockTokens(), totals, loop::now, target.verifyEvery(), target.verifyTolerance()));
                     server = new LlamaServer(loop, instances, config.cluster().router(), config.cluster().cacheAware(), config.seed());
                     try {
-                        return CellSteps.run(spec, this, observer, wallStartNanos);
+                        CellResult r = CellSteps.run(spec, this, observer, wallStartNanos);
+                        twin.probeEnd(loop, b);
+                        return r;
                     } finally {
                         for (EngineInstance in : instances) in.close();
                         instances.clear();
@@ -140,6 +154,16 @@ final class LlamaCell implements CellClock {
             case 30 -> "bf16";
             case 8 -> "q8_0";
             default -> "ggml" + ggmlType;
+        };
+    }
+
+    /** The catalog's dtype of the same width as llama.cpp's KV type (q8_0: about a byte per value). */
+    private static Dtype catalogDtype(String ggml) {
+        return switch (ggml) {
+            case "f32" -> Dtype.FP32;
+            case "bf16" -> Dtype.BF16;
+            case "q8_0" -> Dtype.FP8;
+            default -> Dtype.FP16;
         };
     }
 
@@ -199,7 +223,7 @@ final class LlamaCell implements CellClock {
         x.put("block_object_bytes", KvBlockObject.objectBytes(layout.bytesPerToken() * ns.blockTokens()));
         x.put("fetched_bytes_per_fetched_token", m.remoteHitTokens() == 0 ? Double.NaN : (double) m.fetchedBytes() / m.remoteHitTokens());
         x.put("engine_prefill_tokens", totals.prefillTokens.sum());
-        x.put("engine_prefill_tokens_per_s", totals.prefillNanos.sum() == 0 ? Double.NaN : totals.prefillTokens.sum() * 1e9 / totals.prefillNanos.sum());
+        x.put(Columns.ENGINE_PREFILL_TOKENS_PER_S.name(), totals.prefillNanos.sum() == 0 ? Double.NaN : totals.prefillTokens.sum() * 1e9 / totals.prefillNanos.sum());
         x.put("engine_decode_ms_per_token", totals.decodeTokens.sum() == 0 ? Double.NaN : ms(totals.decodeNanos.sum()) / totals.decodeTokens.sum());
         long restores = totals.restores.sum();
         x.put("restores", restores);
@@ -230,6 +254,7 @@ final class LlamaCell implements CellClock {
         x.put(Columns.HARNESS_OVERHEAD_US_PER_REQUEST.name(), n == 0 ? Double.NaN : (loop.busyNanos() - busyBefore) / 1e3 / n);
         x.put(Columns.EVENT_LAG_P50_US.name(), (double) loop.lag().getValueAtPercentile(50));
         x.put(Columns.EVENT_LAG_P99_US.name(), (double) loop.lag().getValueAtPercentile(99));
+        twin.extras(x, LlamaTarget.spec(config, k -> null, ns.modelId(), ns.kvDtype()).workload().spec(), ns.blockTokens());
         if (faults != null) faults.extras(x);
     }
 

@@ -108,6 +108,7 @@ public final class LlamaTarget implements TargetProvider {
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-        return new LlamaCell(c, storePlan(c, k -> null), t, info.sha256(), info.synthVocab()).run(wallStartNanos, observer);
+        LlamaCell cell = new LlamaCell(c, storePlan(c, k -> null), t, info);
+        return cell.withTwin(cell.run(wallStartNanos, observer));
     }
 }

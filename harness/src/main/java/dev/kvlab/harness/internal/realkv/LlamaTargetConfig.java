@@ -21,9 +21,12 @@ import java.util.function.Function;
  *                        decoding sequence's next token first, then prompt tokens in arrival order up to this bound
  * @param localCapacity   the local tier's size, KV cells of full prompt blocks the context keeps after their requests
  *                        ({@code N} or {@code N tokens}, or {@code N blocks}; default 4096 tokens, 0: no local tier)
+ * @param calibrateTokens the prefix the cell's engine is calibrated on before it serves (prefill and decode timed on its
+ *                        first context, {@link EngineCalibration}) for its sim twin and the break-even prediction
+ *                        (default 256; 0: no calibration and no twin)
  */
 public record LlamaTargetConfig(String kind, String model, Integer threads, String verifyRestore, Double verifyTolerance, Integer sequences,
-                                Integer batchTokens, String localCapacity) {
+                                Integer batchTokens, String localCapacity, Integer calibrateTokens) {
 
     /** The most {@code target.sequences}: llama.cpp's 256 sequence ids leave room for the local tier's own. */
     static final int MAX_SEQUENCES = 64;
@@ -31,6 +34,8 @@ public record LlamaTargetConfig(String kind, String model, Integer threads, Stri
     static final int MAX_BATCH_TOKENS = 8192;
     /** The most {@code target.local_capacity} in tokens: about 4 GB of KV at 4 KiB per token. */
     static final long MAX_LOCAL_TOKENS = 1L << 20;
+    /** The calibration's prefix when the config gives none. */
+    static final int DEFAULT_CALIBRATE_TOKENS = 256;
 
     /**
      * The block checked.
@@ -39,11 +44,13 @@ public record LlamaTargetConfig(String kind, String model, Integer threads, Stri
      * @param threads         threads per context
      * @param verifyEvery     every how many restores of an instance one is checked (0: none)
      * @param verifyTolerance the largest logit difference that passes
+     * @param calibrateTokens the calibration's prefix (0: none, no twin)
      */
-    public record Resolved(Path model, int threads, int verifyEvery, double verifyTolerance, int sequences, int batchTokens, Capacity localCapacity) {
-        /** One sequence, 512-token steps, no local tier kept beyond the defaults: a calibration's or a sweep's engine. */
+    public record Resolved(Path model, int threads, int verifyEvery, double verifyTolerance, int sequences, int batchTokens, Capacity localCapacity,
+                           int calibrateTokens) {
+        /** One sequence, 512-token steps, no local tier kept beyond the defaults, no twin: a calibration's or a sweep's engine. */
         public Resolved(Path model, int threads, int verifyEvery, double verifyTolerance) {
-            this(model, threads, verifyEvery, verifyTolerance, 1, 512, new Capacity(4096, false));
+            this(model, threads, verifyEvery, verifyTolerance, 1, 512, new Capacity(4096, false), 0);
         }
     }
 
@@ -91,7 +98,10 @@ public record LlamaTargetConfig(String kind, String model, Integer threads, Stri
         if (bt < seqs || bt > MAX_BATCH_TOKENS)
             throw bad(origin, "target.batch_tokens", "must be in [target.sequences = " + seqs + ", " + MAX_BATCH_TOKENS + "] (every decoding sequence's "
                     + "token goes into each step), got " + bt);
-        return new Resolved(p, t, every, tol, seqs, bt, capacity(origin));
+        int cal = calibrateTokens == null ? DEFAULT_CALIBRATE_TOKENS : calibrateTokens;
+        if (cal != 0 && (cal < 16 || cal > 65_536))
+            throw bad(origin, "target.calibrate_tokens", "must be 0 (no twin) or in [16, 65536], got " + cal);
+        return new Resolved(p, t, every, tol, seqs, bt, capacity(origin), cal);
     }
 
     private Capacity capacity(Function<String, String> origin) {

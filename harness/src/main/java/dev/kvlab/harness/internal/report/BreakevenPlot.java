@@ -6,10 +6,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeSet;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -53,16 +51,16 @@ final class BreakevenPlot {
 
     /** The run's cells grouped by model × GPU setup and, within a setup, by link; the cells whose geometry could not be read. */
     private record Groups(Map<String, RunGeometry> setups, Map<String, Map<String, RunGeometry>> links, Map<String, List<CellData>> cellsOf,
-                          Set<String> problems) {
+                          Map<String, List<String>> problemCells) {
 
         static Groups of(BundleData b) {
-            Groups g = new Groups(new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashSet<>());
+            Groups g = new Groups(new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashMap<>());
             for (CellData cell : b.cells()) {
                 RunGeometry geometry;
                 try {
                     geometry = RunGeometry.of(cell.config());
                 } catch (RuntimeException e) {
-                    g.problems.add(cell.id() + ": " + e.getMessage());
+                    g.problemCells.computeIfAbsent(e.getMessage(), k -> new ArrayList<>()).add(cell.id()); // why -> the cells left out for it
                     continue;
                 }
                 g.setups.putIfAbsent(geometry.setupKey(), geometry);
@@ -70,6 +68,13 @@ final class BreakevenPlot {
                 g.cellsOf.computeIfAbsent(cellsKey(geometry), k -> new ArrayList<>()).add(cell);
             }
             return g;
+        }
+
+        /** The cells left out, once per reason: "c01, c02: why". */
+        List<String> problems() {
+            List<String> out = new ArrayList<>();
+            problemCells.forEach((why, ids) -> out.add(String.join(", ", ids) + ": " + why));
+            return out;
         }
 
         static String cellsKey(RunGeometry g) {
@@ -215,7 +220,7 @@ final class BreakevenPlot {
         return ratios[ratios.length / 2];
     }
 
-    private static String caption(Set<String> problems) {
+    private static String caption(List<String> problems) {
         return "Recompute: the roofline's prefill time for a prefix alone on one instance's GPUs (max of compute at the "
                 + "hardware's prefill MFU and the weight + KV memory traffic). Fetch: the run's transport model for one instance "
                 + "(per-GPU link × TP; per-batch latency plus the prefix's KV bytes over the bandwidth; no contention). Diamonds mark "

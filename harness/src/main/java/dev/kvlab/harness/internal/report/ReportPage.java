@@ -82,6 +82,7 @@ final class ReportPage {
             goodput();
             cdf();
             breakeven();
+            engineBreakeven();
             tails();
             twins();
             summaryTable();
@@ -315,6 +316,36 @@ final class ReportPage {
         h.el("p", "class=\"sub\"", "The model's fetch time assumes the link to itself; measured fetches include queueing behind other "
                 + "transfers, store look-ups and verification, so a ratio above 1 is expected under load. kvlab breakeven --model M "
                 + "--hardware H --link L gives the same figures for one prefix length.");
+    }
+
+    /** Recompute vs fetch on a real engine: the break-even measured by a prefix-length sweep next to the predicted one. */
+    private void engineBreakeven() {
+        List<EngineBreakeven> sweeps = EngineBreakeven.of(b.cells());
+        if (sweeps.isEmpty()) return;
+        h.raw("<h2 id=\"engine-breakeven\">Recompute vs fetch on the real engine: prediction vs measurement</h2>\n");
+        h.el("p", "class=\"sub\"", "Cells on a real engine swept over the shared prefix length with policy recompute and fetch. Measured: "
+                + "TTFT p50 of each policy (their difference is what fetching the prefix saved, restore and the first prefill after it "
+                + "included). Predicted: kvlab breakeven on the engine calibrated by each cell before it served (its prefill and decode "
+                + "step as a roofline) and the store path the cell measured at its start (lookup, fixed cost and bandwidth): the roofline "
+                + "prefill of the prefix against its KV bytes over that link. The measured break-even is the shortest swept length from "
+                + "which fetch's TTFT p50 is below recompute's at every longer length.");
+        for (EngineBreakeven s : sweeps) {
+            List<List<Cell>> rows = new ArrayList<>();
+            for (EngineBreakeven.Point p : s.points()) {
+                rows.add(List.of(Cell.num(Fmt.count(p.prefixTokens())), Cell.num(Fmt.num(p.ttftRecompute())), Cell.num(Fmt.num(p.ttftFetch())),
+                        Cell.num(Fmt.num(p.measuredSaving()), p.measuredSaving() > 0 ? null : "bad", null), Cell.num(Fmt.num(p.fetchP50())),
+                        Cell.num(Fmt.num(p.predictedRecompute())), Cell.num(Fmt.num(p.predictedFetch())), Cell.num(Fmt.num(p.predictedSaving())),
+                        Cell.of(p.measuredSaving() > 0 ? "fetch" : "recompute"), Cell.of(p.predictedSaving() > 0 ? "fetch" : "recompute"),
+                        Cell.of(String.join(", ", p.cells()))));
+            }
+            h.el("p", (s.group().isEmpty() ? "" : s.group() + ": ") + "break-even measured " + s.measuredText() + ", predicted "
+                    + Fmt.count(s.predicted()) + " tokens: " + (s.agrees() ? "the prediction agrees with the measurement."
+                    : "the prediction does not agree with the measurement."));
+            h.open("div", "class=\"scroll\"");
+            h.table(null, List.of("prefix (tokens)", "TTFT p50 recompute", "TTFT p50 fetch", "measured saving (ms)", "fetch p50 (ms)",
+                    "predicted recompute (ms)", "predicted fetch (ms)", "predicted saving (ms)", "measured winner", "predicted winner", "cells"), rows);
+            h.close("div");
+        }
     }
 
     private void tails() {

@@ -46,6 +46,10 @@ record RunGeometry(String setupKey, String setupLabel, Roofline roofline, int bl
     /** Resolves {@code config}; {@link IllegalArgumentException} saying what is missing or unknown. */
     static RunGeometry of(JsonNode config) {
         if (!config.isObject()) throw new IllegalArgumentException("the bundle holds no resolved config for the cell");
+        String kind = config.path("target").path("kind").asText(dev.kvlab.harness.api.Targets.EMULATED);
+        if (!kind.equals(dev.kvlab.harness.api.Targets.EMULATED))
+            throw new IllegalArgumentException("served by the " + kind + " target, not by the catalog model its config names"
+                    + (kind.equals("llama.cpp") ? " (its engine's break-even is in the section on the real engine, when the run swept it)" : ""));
         List<Path> extra = new ArrayList<>();
         for (JsonNode p : config.path("catalog")) {
             Path path = Path.of(p.asText());

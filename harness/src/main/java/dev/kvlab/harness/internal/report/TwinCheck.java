@@ -49,8 +49,14 @@ public record TwinCheck(double ttft, double twinTtft, double fetch, double twinF
         double queue = Stat.num(row.get(Columns.QUEUE_P50.name()));
         double cpu = Stat.num(row.get(Columns.HARNESS_CPU_US_PER_REQUEST.name()));
         double share = Stat.num(row.get(Columns.TWIN_TTFT_P50_LIVE_SHARE.name()));
+        double engine = Stat.num(row.get(Columns.ENGINE_PREFILL_TOKENS_PER_S.name()));
+        double calibrated = Stat.num(row.get(Columns.ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S.name()));
         StringBuilder why = new StringBuilder();
-        if (fetchOk && Double.isFinite(share) && share >= 0.35 && share < 0.5)
+        if (Double.isFinite(engine) && Double.isFinite(calibrated) && (engine < 0.8 * calibrated || engine > 1.25 * calibrated))
+            why.append(String.format(Locale.ROOT, "the real engine prefilled at %.0f tokens/s over the cell's requests against %.0f tokens/s in "
+                    + "the calibration its twin's roofline reproduces: the roofline does not scale this engine's prefill from the "
+                    + "calibration's prefix to the cell's prompt and cached-context lengths", engine, calibrated));
+        else if (fetchOk && Double.isFinite(share) && share >= 0.35 && share < 0.5)
             why.append(String.format(Locale.ROOT, "the TTFT p50 sits on the edge between two modes of the distribution (e.g. local hits and "
                     + "misses): %.0f%% of the live requests are at or below the twin's p50 (50%% would match), so a few late requests "
                     + "move it to the other mode%s", share * 100, Double.isFinite(lagP99) && lagP99 > 1.0

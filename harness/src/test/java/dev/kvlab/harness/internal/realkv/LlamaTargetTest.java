@@ -116,18 +116,18 @@ class LlamaTargetTest {
         // room for every group's prefix: each prompt finds its group's 4 prefix blocks though another group came last
         CellResult big = new CellRunner().run(interleaved());
         var s = big.summary();
-        assertThat(s.failed()).isZero();
-        assertThat(s.localHitRatio()).isEqualTo(128.0 / 160);
-        assertThat(s.remoteHitRatio()).isZero();
-        assertThat(s.wrongHitsUsed()).isZero();
+        assertThat(s.get(Columns.FAILED)).isZero();
+        assertThat(s.get(Columns.LOCAL_HIT_RATIO)).isEqualTo(128.0 / 160);
+        assertThat(s.get(Columns.REMOTE_HIT_RATIO)).isZero();
+        assertThat(s.get(Columns.WRONG_HITS_USED)).isZero();
         assertThat(((Number) big.json().get("local_evicted_blocks")).longValue()).isZero();
         // room for one prefix and a bit: each group's blocks are evicted by the two others before it comes back
         CellResult small = new CellRunner().run(interleaved("target.local_capacity=6 blocks"));
-        assertThat(small.summary().localHitRatio()).isZero();
+        assertThat(small.summary().get(Columns.LOCAL_HIT_RATIO)).isZero();
         assertThat(((Number) small.json().get("local_evicted_blocks")).longValue()).isPositive();
         assertThat(small.json().get("local_capacity_blocks")).isEqualTo(6);
         // capacity 0: no local tier
-        assertThat(new CellRunner().run(interleaved("target.local_capacity=0")).summary().localHitRatio()).isZero();
+        assertThat(new CellRunner().run(interleaved("target.local_capacity=0")).summary().get(Columns.LOCAL_HIT_RATIO)).isZero();
     }
 
     @Test
@@ -136,8 +136,8 @@ class LlamaTargetTest {
         CellResult one = new CellRunner().run(interleaved(concat(burst, "target.sequences=1")));
         CellResult four = new CellRunner().run(interleaved(concat(burst, "target.sequences=4")));
         for (CellResult r : List.of(one, four)) {
-            assertThat(r.summary().failed()).isZero();
-            assertThat(r.summary().completed()).isEqualTo(9);
+            assertThat(r.summary().get(Columns.FAILED)).isZero();
+            assertThat(r.summary().get(Columns.COMPLETED)).isEqualTo(9);
         }
         assertThat(((Number) one.json().get("engine_step_sequences_mean")).doubleValue()).isEqualTo(1.0);
         // nine requests at once on four sequences: most steps carry several sequences, so fewer steps for the same tokens
@@ -174,5 +174,34 @@ class LlamaTargetTest {
         assertThatThrownBy(() -> config("target.threads=0")).isInstanceOf(BadInputException.class).hasMessageContaining("'target.threads'");
         assertThatThrownBy(() -> config("target.verify_restore=every other")).isInstanceOf(BadInputException.class)
                 .hasMessageContaining("'target.verify_restore'");
+    }
+
+    @Test
+    void aCellCarriesTheSimTwinOfItsCalibratedEngineAndTheBreakevenPredictedOnIt() {
+        CellResult r = new CellRunner().run(config("target.calibrate_tokens=256"));
+        var x = r.json();
+        double rate = ((Number) x.get(Columns.ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S.name())).doubleValue();
+        assertThat(rate).isPositive();
+        assertThat(((Number) x.get(Columns.ENGINE_CALIBRATED_DECODE_MS.name())).doubleValue()).isPositive();
+        assertThat(((Number) x.get("link_measured_bytes_per_s")).doubleValue()).isPositive();
+        // the twin ran: its TTFT and (hot remote-only) its fetches
+        assertThat(((Number) x.get(Columns.TWIN_TTFT_P50.name())).doubleValue()).isPositive();
+        assertThat(((Number) x.get(Columns.TWIN_FETCH_P50.name())).doubleValue()).isPositive();
+        // calibrated on a 256-token prefill, the roofline gives that prefill back at the workload's 256-token shared prefix
+        assertThat(((Number) x.get(Columns.SHARED_PREFIX_TOKENS.name())).intValue()).isEqualTo(256);
+        double predicted = ((Number) x.get(Columns.PREDICTED_RECOMPUTE_MS.name())).doubleValue();
+        assertThat(predicted).isCloseTo(256 / rate * 1e3, org.assertj.core.api.Assertions.within(256 / rate * 1e3 * 1e-3));
+        assertThat(((Number) x.get(Columns.PREDICTED_FETCH_MS.name())).doubleValue()).isPositive();
+        assertThat(((Number) x.get(Columns.BREAKEVEN_PREDICTED_TOKENS.name())).longValue()).isPositive();
+    }
+
+    @Test
+    void calibrateTokensZeroRunsNoTwinAndBadValuesAreRefused() {
+        CellResult r = new CellRunner().run(config("target.calibrate_tokens=0", "cache_state=cold", "tiers=none"));
+        assertThat(r.json()).doesNotContainKeys(Columns.TWIN_TTFT_P50.name(), Columns.ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S.name(),
+                Columns.BREAKEVEN_PREDICTED_TOKENS.name());
+        assertThat(r.summary().get(Columns.COMPLETED)).isEqualTo(6);
+        assertThatThrownBy(() -> config("target.calibrate_tokens=8")).isInstanceOf(BadInputException.class)
+                .hasMessageContaining("'target.calibrate_tokens'");
     }
 }

@@ -62,4 +62,11 @@ class BreakevenPlotTest {
         tree.put("model", "no-such-model");
         assertThatThrownBy(() -> RunGeometry.of(tree)).hasMessageContaining("no-such-model");
     }
+
+    @Test
+    void aRealEngineCellIsNotDrawnAsTheCatalogModelItsConfigNames() {
+        var tree = ConfigTree.defaults().tree();
+        tree.putObject("target").put("kind", "llama.cpp").put("model", "m.gguf");
+        assertThatThrownBy(() -> RunGeometry.of(tree)).hasMessageContaining("llama.cpp target");
+    }
 }

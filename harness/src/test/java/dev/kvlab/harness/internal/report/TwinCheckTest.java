@@ -1,5 +1,6 @@
 package dev.kvlab.harness.internal.report;
 
+import dev.kvlab.harness.api.Columns;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -34,5 +35,15 @@ class TwinCheckTest {
         assertThat(late.cause()).contains("queueing in the harness");
         TwinCheck edge = TwinCheck.of(row(3.1, 0.8, 6, 5.5, 4000, 0.45));
         assertThat(edge.cause()).contains("between two modes");
+    }
+
+    @Test
+    void aRealEngineWhosePrefillLeftItsCalibrationIsNamed() {
+        Map<String, JsonNode> r = row(170, 6, 1.5, 0.9, 20000);
+        r.put(Columns.ENGINE_PREFILL_TOKENS_PER_S.name(), JsonNodeFactory.instance.numberNode(160.0));
+        r.put(Columns.ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S.name(), JsonNodeFactory.instance.numberNode(3300.0));
+        assertThat(TwinCheck.of(r).cause()).contains("real engine prefilled at 160 tokens/s").contains("3300 tokens/s");
+        r.put(Columns.ENGINE_PREFILL_TOKENS_PER_S.name(), JsonNodeFactory.instance.numberNode(3000.0));
+        assertThat(TwinCheck.of(r).cause()).as("within its calibration: another cause").doesNotContain("real engine");
     }
 }
