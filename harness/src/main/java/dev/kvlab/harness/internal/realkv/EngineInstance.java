@@ -96,8 +96,8 @@ final class EngineInstance implements AutoCloseable {
             x.put("context_cells", cells);
         }
 
-        LlamaContext.Options options(int threads) {
-            return new LlamaContext.Options(cells, batchTokens, sequences + 1 + cacheSeqs, threads, LlamaContext.FlashAttention.AUTO, true);
+        LlamaContext.Options options(int threads, LlamaContext.FlashAttention flashAttention) {
+            return new LlamaContext.Options(cells, batchTokens, sequences + 1 + cacheSeqs, threads, flashAttention, true);
         }
     }
 

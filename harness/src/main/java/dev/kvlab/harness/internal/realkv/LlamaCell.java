@@ -100,9 +100,9 @@ final class LlamaCell implements CellClock {
         try (LlamaModel model = LlamaModel.load(lib, target.model())) {
             try {
                 for (int i = 0; i < config.cluster().instances(); i++)
-                    contexts.add(model.newContext(shape.options(target.threads())));
+                    contexts.add(model.newContext(shape.options(target.threads(), target.flashAttention())));
                 layout = EngineInstance.probeLayout(contexts.getFirst());
-                ns = new KvNamespace(modelSha256, dtype(layout.layers().getFirst().kType()), probe.blockTokens());
+                ns = new KvNamespace(modelSha256, dtype(layout.layers().getFirst().kType()), layout.vTrans(), probe.blockTokens());
                 // the twin's roofline: this engine's prefill and decode, timed on its first context before it serves
                 if (target.calibrateTokens() > 0) twin.calibrate(contexts.getFirst(), shape.cells(), target.calibrateTokens(), catalogDtype(ns.kvDtype()));
                 CellSpec spec = LlamaTarget.spec(config, k -> null, ns.modelId(), ns.kvDtype());

@@ -1,6 +1,7 @@
 package dev.kvlab.harness.internal.realkv;
 
 import dev.kvlab.harness.api.BadInputException;
+import dev.kvlab.harness.internal.llama.LlamaContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Function;
@@ -24,9 +25,12 @@ import java.util.function.Function;
  * @param calibrateTokens the prefix the cell's engine is calibrated on before it serves (prefill and decode timed on its
  *                        first context, {@link EngineCalibration}) for its sim twin and the break-even prediction
  *                        (default 256; 0: no calibration and no twin)
+ * @param flashAttn       {@code auto} (llama.cpp decides: on for the CPU), {@code on} or {@code off}, as llama-server's
+ *                        {@code -fa}; it also sets how the context lays out V (transposed when off), which the store's
+ *                        keys name, so blocks of the two layouts never meet
  */
 public record LlamaTargetConfig(String kind, String model, Integer threads, String verifyRestore, Double verifyTolerance, Integer sequences,
-                                Integer batchTokens, String localCapacity, Integer calibrateTokens) {
+                                Integer batchTokens, String localCapacity, Integer calibrateTokens, String flashAttn) {
 
     /** The most {@code target.sequences}: llama.cpp's 256 sequence ids leave room for the local tier's own. */
     static final int MAX_SEQUENCES = 64;
@@ -45,12 +49,13 @@ public record LlamaTargetConfig(String kind, String model, Integer threads, Stri
      * @param verifyEvery     every how many restores of an instance one is checked (0: none)
      * @param verifyTolerance the largest logit difference that passes
      * @param calibrateTokens the calibration's prefix (0: none, no twin)
+     * @param flashAttention  flash attention as the contexts are made with it
      */
     public record Resolved(Path model, int threads, int verifyEvery, double verifyTolerance, int sequences, int batchTokens, Capacity localCapacity,
-                           int calibrateTokens) {
-        /** One sequence, 512-token steps, no local tier kept beyond the defaults, no twin: a calibration's or a sweep's engine. */
+                           int calibrateTokens, LlamaContext.FlashAttention flashAttention) {
+        /** One sequence, 512-token steps, no local tier kept beyond the defaults, no twin, flash attention as llama.cpp decides. */
         public Resolved(Path model, int threads, int verifyEvery, double verifyTolerance) {
-            this(model, threads, verifyEvery, verifyTolerance, 1, 512, new Capacity(4096, false), 0);
+            this(model, threads, verifyEvery, verifyTolerance, 1, 512, new Capacity(4096, false), 0, LlamaContext.FlashAttention.AUTO);
         }
     }
 
@@ -101,7 +106,17 @@ public record LlamaTargetConfig(String kind, String model, Integer threads, Stri
         int cal = calibrateTokens == null ? DEFAULT_CALIBRATE_TOKENS : calibrateTokens;
         if (cal != 0 && (cal < 16 || cal > 65_536))
             throw bad(origin, "target.calibrate_tokens", "must be 0 (no twin) or in [16, 65536], got " + cal);
-        return new Resolved(p, t, every, tol, seqs, bt, capacity(origin), cal);
+        return new Resolved(p, t, every, tol, seqs, bt, capacity(origin), cal, flashAttention(origin));
+    }
+
+    private LlamaContext.FlashAttention flashAttention(Function<String, String> origin) {
+        if (flashAttn == null) return LlamaContext.FlashAttention.AUTO;
+        return switch (flashAttn.strip().toLowerCase(java.util.Locale.ROOT)) {
+            case "auto" -> LlamaContext.FlashAttention.AUTO;
+            case "on" -> LlamaContext.FlashAttention.ENABLED;
+            case "off" -> LlamaContext.FlashAttention.DISABLED;
+            default -> throw bad(origin, "target.flash_attn", "must be auto, on or off, got '" + flashAttn + "'");
+        };
     }
 
     private Capacity capacity(Function<String, String> origin) {

@@ -60,6 +60,27 @@ class LlamaTargetTest {
     }
 
     @Test
+    void withFlashAttentionOffTheTransposedVGoesThroughTheStoreAndRestoresExactly() {
+        CellResult r = new CellRunner().run(config("target.flash_attn=off", "target.calibrate_tokens=0", "target.verify_restore=1 in 1"));
+        var s = r.summary();
+        assertThat(s.get(Columns.FAILED)).isZero();
+        assertThat(s.get(Columns.REMOTE_HIT_RATIO)).isGreaterThan(0.5);
+        assertThat(s.get(Columns.WRONG_HITS_USED)).isZero();
+        assertThat(s.get(Columns.FALLBACKS)).isZero();
+        assertThat(((Number) r.json().get("verify_restore_checks")).longValue()).isEqualTo(r.json().get("restores"));
+        assertThat(((Number) r.json().get("verify_restore_max_logit_diff")).doubleValue()).isLessThanOrEqualTo(0.02);
+        assertThatThrownBy(() -> config("target.flash_attn=sideways")).isInstanceOf(BadInputException.class)
+                .hasMessageContaining("'target.flash_attn'");
+    }
+
+    @Test
+    void storeKeysNameTheVLayoutSoBlocksOfTheTwoLayoutsNeverMeet() {
+        KvNamespace byToken = new KvNamespace("ab", "f16", false, 32), transposed = new KvNamespace("ab", "f16", true, 32);
+        assertThat(byToken.key(7)).isNotEqualTo(transposed.key(7));
+        assertThat(transposed.key(7)).contains("/vt/");
+    }
+
+    @Test
     void aHotRemoteCellRestoresTheModelsRealKvFromTheStore() {
         CellResult r = new CellRunner().run(config("target.verify_restore=1 in 1"));
         var s = r.summary();
