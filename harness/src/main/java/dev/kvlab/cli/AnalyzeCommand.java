@@ -1,12 +1,12 @@
 package dev.kvlab.cli;
 
 import dev.kvlab.workloads.api.LruCapacity;
-import dev.kvlab.workloads.api.MooncakeTrace;
+import dev.kvlab.workloads.MooncakeTrace;
 import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.RequestSource;
 import dev.kvlab.workloads.api.TraceAnalysis;
 import dev.kvlab.workloads.api.TraceAnalysisReport;
-import dev.kvlab.workloads.api.TraceAnalyzer;
+import dev.kvlab.workloads.TraceAnalyzer;
 import dev.kvlab.workloads.api.TraceFormat;
 import java.io.PrintWriter;
 import java.nio.file.Path;

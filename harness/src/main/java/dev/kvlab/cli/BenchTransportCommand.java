@@ -2,16 +2,16 @@ package dev.kvlab.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.kvlab.harness.api.bench.TransportBenchResult;
-import dev.kvlab.harness.api.bench.TransportBenchSpec;
-import dev.kvlab.harness.internal.bench.TransportBench;
+import dev.kvlab.harness.Benchmarks;
+import dev.kvlab.harness.api.benchmark.TransportBenchResult;
+import dev.kvlab.harness.api.benchmark.TransportBenchSpec;
 import dev.kvlab.harness.api.MachineMemory;
 import dev.kvlab.transport.api.ByteSize;
 import dev.kvlab.transport.api.DurationSpec;
 import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.transport.api.Opcode;
 import dev.kvlab.transport.api.TransportConfig;
-import dev.kvlab.transport.api.Transports;
+import dev.kvlab.transport.Transports;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -72,7 +72,7 @@ public final class BenchTransportCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         TransportBenchSpec spec = spec();
         checkMemory(spec, MachineMemory.now());
-        TransportBenchResult r = TransportBench.runOnce(Transports.discover(), spec);
+        TransportBenchResult r = Benchmarks.transport(Transports.discover(), spec);
         PrintWriter out = cmd.commandLine().getOut();
         if (json) {
             out.println(new ObjectMapper().disable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(r.toJson()));

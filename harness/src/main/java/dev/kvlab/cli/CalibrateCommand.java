@@ -1,10 +1,8 @@
 package dev.kvlab.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kvlab.harness.api.bench.TargetCalibrationResult;
-import dev.kvlab.harness.internal.bench.Calibration;
-import dev.kvlab.harness.internal.bench.TargetCalibration;
-import dev.kvlab.harness.internal.bench.store.RemoteStore;
+import dev.kvlab.harness.Benchmarks;
+import dev.kvlab.harness.api.benchmark.TargetCalibrationResult;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
 import dev.kvlab.harness.internal.llama.LlamaLibrary;
 import dev.kvlab.harness.api.engine.EngineUnavailableException;
@@ -13,7 +11,7 @@ import dev.kvlab.harness.internal.realkv.EngineCalibration;
 import java.nio.file.Files;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.KvBackend;
-import dev.kvlab.store.api.KvBackends;
+import dev.kvlab.store.KvBackends;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Locale;
@@ -21,7 +19,7 @@ import java.util.Map;
 import dev.kvlab.transport.api.DurationSpec;
 import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.transport.api.TransportProfile;
-import dev.kvlab.transport.api.Transports;
+import dev.kvlab.transport.Transports;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -112,11 +110,10 @@ public final class CalibrateCommand implements Callable<Integer> {
             throw new ParameterException(cmd.commandLine(), "--out must name a .yaml file, got " + out);
         checkWritable(out);
         PrintWriter err = cmd.commandLine().getErr();
-        Calibration c = new Calibration(known, d, l, line -> {
+        TransportProfile profile = Benchmarks.calibrate(known, d, l, line -> {
             err.println(line);
             err.flush();
-        }, Clock.systemUTC());
-        TransportProfile profile = c.run(names);
+        }, Clock.systemUTC(), names);
         profile.write(out);
         PrintWriter o = cmd.commandLine().getOut();
         o.println("wrote " + out.toAbsolutePath() + " (" + String.join(", ", profile.models().keySet()) + "; machine "
@@ -175,15 +172,15 @@ public final class CalibrateCommand implements Callable<Integer> {
         TargetCalibrationResult r;
         BackendOptions opts = BackendOptions.defaults().withTransport(transport).withTimeout(Duration.ofSeconds(10)).withTenant("calibrate");
         String host = target.substring("kvlab://".length(), target.lastIndexOf(':'));
-        try (KvBackend store = RemoteStore.open(target, host, port, () -> KvBackends.discover().open(target, opts))) {
-            r = new TargetCalibration(d, line -> {
+        try (KvBackend store = Benchmarks.openRemoteStore(target, host, port, () -> KvBackends.discover().open(target, opts))) {
+            r = Benchmarks.calibrateTarget(d, line -> {
                 err.println(line);
                 err.flush();
-            }).run(target, transport, known.provider(transport).emulated(), store);
+            }, target, transport, known.provider(transport).emulated(), store);
         }
         if (out != null) {
             TransportProfile p = new TransportProfile(TransportProfile.KIND, TransportProfile.VERSION,
-                    Instant.now(Clock.systemUTC()).truncatedTo(ChronoUnit.SECONDS).toString(), Calibration.machine(),
+                    Instant.now(Clock.systemUTC()).truncatedTo(ChronoUnit.SECONDS).toString(), Benchmarks.machine(),
                     "measured by kvlab calibrate --target " + target + " from this host (link " + r.link() + ")", Map.of(transport, r.toEntry()));
             p.write(out);
             err.println("wrote " + out.toAbsolutePath() + " (" + transport + ": use it as " + out.getFileName() + "#" + transport + ")");

@@ -13,7 +13,7 @@ import dev.kvlab.transport.api.TransferBatch;
 import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransferException;
 import dev.kvlab.transport.api.TransportConfig;
-import dev.kvlab.transport.api.Transports;
+import dev.kvlab.transport.Transports;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -3,7 +3,7 @@ package dev.kvlab.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import dev.kvlab.store.api.master.MasterConfig;
+import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.api.master.StoreMaster;
 import dev.kvlab.store.internal.grpc.MasterServer;
 import dev.kvlab.store.internal.server.MasterService;

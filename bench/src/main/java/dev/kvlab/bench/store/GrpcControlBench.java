@@ -1,7 +1,7 @@
 package dev.kvlab.bench.store;
 
 import dev.kvlab.store.api.ReplicateConfig;
-import dev.kvlab.store.api.master.MasterConfig;
+import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.api.master.ReplicaList;
 import dev.kvlab.store.api.master.StoreMaster;
 import dev.kvlab.store.internal.grpc.GrpcMasterChannel;

@@ -10,7 +10,7 @@ import dev.kvlab.transport.api.TargetProcess;
 import dev.kvlab.transport.api.TransferBatch;
 import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransportConfig;
-import dev.kvlab.transport.api.Transports;
+import dev.kvlab.transport.Transports;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;

@@ -4,7 +4,7 @@ import dev.kvlab.workloads.api.ArrivalSpec;
 import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.RequestSource;
 import dev.kvlab.workloads.api.WorkloadSpec;
-import dev.kvlab.workloads.api.Workloads;
+import dev.kvlab.workloads.Workloads;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -1,6 +1,6 @@
 package dev.kvlab.harness.api;
 
-import dev.kvlab.store.api.master.MasterStats;
+import dev.kvlab.store.api.MasterStats;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
 

@@ -7,7 +7,7 @@ import dev.kvlab.harness.internal.engine.Server;
 import dev.kvlab.harness.internal.engine.ServingListener;
 import dev.kvlab.harness.internal.engine.WorkloadDriver;
 import dev.kvlab.harness.internal.measure.Measurement;
-import dev.kvlab.store.api.master.MasterStats;
+import dev.kvlab.store.api.MasterStats;
 import java.util.Map;
 import java.util.function.LongSupplier;
 

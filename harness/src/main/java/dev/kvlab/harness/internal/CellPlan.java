@@ -5,7 +5,7 @@ import dev.kvlab.harness.api.catalog.KvSizing;
 import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.catalog.Roofline;
 import dev.kvlab.harness.api.config.RunConfig;
-import dev.kvlab.store.api.master.MasterConfig;
+import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.transport.api.TransportModel;
 

@@ -9,10 +9,10 @@ import dev.kvlab.harness.internal.engine.WorkloadDriver;
 import dev.kvlab.harness.internal.measure.EarlyStop;
 import dev.kvlab.harness.internal.measure.Measurement;
 import dev.kvlab.harness.internal.measure.ProgressView;
-import dev.kvlab.store.api.master.MasterStats;
+import dev.kvlab.store.api.MasterStats;
 import dev.kvlab.workloads.api.ArrivalProcess;
 import dev.kvlab.workloads.api.RequestSource;
-import dev.kvlab.workloads.api.Workloads;
+import dev.kvlab.workloads.Workloads;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

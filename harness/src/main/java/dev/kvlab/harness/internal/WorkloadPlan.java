@@ -4,7 +4,7 @@ import dev.kvlab.workloads.api.ArrivalProcess;
 import dev.kvlab.workloads.api.ArrivalSpec;
 import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.WorkloadSpec;
-import dev.kvlab.workloads.api.Workloads;
+import dev.kvlab.workloads.Workloads;
 
 /**
  * A validated workload: what requests (trace or generator), when (arrival process), in which namespace.

@@ -11,7 +11,7 @@ import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.GetResult;
 import dev.kvlab.store.api.KeyedPayload;
 import dev.kvlab.store.api.KvBackend;
-import dev.kvlab.store.api.KvBackends;
+import dev.kvlab.store.KvBackends;
 import dev.kvlab.store.api.ReplicateConfig;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

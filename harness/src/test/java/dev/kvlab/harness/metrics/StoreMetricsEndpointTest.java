@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.KeyedPayload;
 import dev.kvlab.store.api.KvBackend;
-import dev.kvlab.store.api.KvBackends;
+import dev.kvlab.store.KvBackends;
 import dev.kvlab.store.api.PutStatus;
 import dev.kvlab.store.api.ReplicateConfig;
 import java.lang.foreign.MemorySegment;

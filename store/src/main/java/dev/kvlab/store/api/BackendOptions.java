@@ -1,6 +1,6 @@
 package dev.kvlab.store.api;
 
-import dev.kvlab.store.api.master.MasterConfig;
+import dev.kvlab.store.api.MasterConfig;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;

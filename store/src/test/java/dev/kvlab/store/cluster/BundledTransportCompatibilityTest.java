@@ -4,7 +4,7 @@ import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.KvBackend;
 import dev.kvlab.store.internal.cluster.EmbeddedCluster;
 import dev.kvlab.store.testkit.KvBackendCompatibilityKit;
-import dev.kvlab.transport.api.Transports;
+import dev.kvlab.transport.Transports;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Nested;

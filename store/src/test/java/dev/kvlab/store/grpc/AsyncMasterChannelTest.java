@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvlab.store.api.ReplicateConfig;
 import dev.kvlab.store.api.master.EndStatus;
-import dev.kvlab.store.api.master.MasterConfig;
+import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.api.master.MountStatus;
 import dev.kvlab.store.api.master.PutStartResult;
 import dev.kvlab.store.api.master.ReplicaList;

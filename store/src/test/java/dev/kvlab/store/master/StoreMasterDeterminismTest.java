@@ -3,7 +3,7 @@ package dev.kvlab.store.master;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvlab.store.api.ReplicateConfig;
-import dev.kvlab.store.api.master.MasterConfig;
+import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.api.master.PutStartResult;
 import dev.kvlab.store.api.master.ReplicaList;
 import dev.kvlab.store.api.master.StoreMaster;

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvlab.store.api.RemoveStatus;
 import dev.kvlab.store.api.ReplicateConfig;
-import dev.kvlab.store.api.master.AllocationStrategy;
+import dev.kvlab.store.api.AllocationStrategy;
 import dev.kvlab.store.api.master.EndStatus;
-import dev.kvlab.store.api.master.MasterConfig;
-import dev.kvlab.store.api.master.MasterStats;
+import dev.kvlab.store.api.MasterConfig;
+import dev.kvlab.store.api.MasterStats;
 import dev.kvlab.store.api.master.MountStatus;
 import dev.kvlab.store.api.master.PutStartResult;
 import dev.kvlab.store.api.master.Replica;

@@ -1,6 +1,6 @@
 package dev.kvlab.store.testkit;
 
-import dev.kvlab.store.api.master.MasterConfig;
+import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.api.master.StoreMaster;
 import dev.kvlab.store.internal.grpc.GrpcMasterChannel;
 import dev.kvlab.store.internal.grpc.MasterServer;
@@ -8,7 +8,7 @@ import dev.kvlab.store.internal.node.StorageNode;
 import dev.kvlab.store.internal.server.MasterService;
 import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransportConfig;
-import dev.kvlab.transport.api.Transports;
+import dev.kvlab.transport.Transports;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;

@@ -10,7 +10,7 @@ import java.util.concurrent.CompletableFuture;
  * slices that may travel in parallel. Completion is one future per batch with a status per request.
  *
  * <p>Implementations are thread-safe: several threads may submit batches concurrently. They are created
- * through {@link Transports}, found by {@link java.util.ServiceLoader}.
+ * through {@link dev.kvlab.transport.Transports}, found by {@link java.util.ServiceLoader}.
  */
 public interface TransferEngine extends AutoCloseable {
 

@@ -15,7 +15,7 @@ import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransferException;
 import dev.kvlab.transport.api.TransferStatus;
 import dev.kvlab.transport.api.TransportConfig;
-import dev.kvlab.transport.api.Transports;
+import dev.kvlab.transport.Transports;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -3,7 +3,7 @@ package dev.kvlab.workloads.api;
 import java.util.List;
 
 /**
- * What a request sequence says about KV reuse before any system runs (see {@link TraceAnalyzer} for the exact
+ * What a request sequence says about KV reuse before any system runs (see {@link dev.kvlab.workloads.TraceAnalyzer} for the exact
  * semantics).
  *
  * @param requests          number of requests

@@ -8,7 +8,7 @@ import java.util.Locale;
  * String fields, so a config binder (Jackson) can build them; pick the record by {@link #kindOf(String)}.
  * A field left at 0 (or null) means its documented default. {@link #validate(String)} checks every field and names
  * it in snake_case, as config files spell it ({@code PREFIX.system_prompt_tokens: reason}; bind with Jackson's
- * {@code SNAKE_CASE} naming); {@link Workloads} validates before opening.
+ * {@code SNAKE_CASE} naming); {@link dev.kvlab.workloads.Workloads} validates before opening.
  *
  * <p>Block keys of generated prompts are chained with {@link BlockKeys#chain} from {@link Namespace#digest()}, so
  * the same text after a different prefix, or in another namespace, is a different key.

@@ -3,11 +3,11 @@ package dev.kvlab.workloads.analysis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.kvlab.workloads.api.MooncakeTrace;
+import dev.kvlab.workloads.MooncakeTrace;
 import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.RequestSource;
 import dev.kvlab.workloads.api.TraceAnalysis;
-import dev.kvlab.workloads.api.TraceAnalyzer;
+import dev.kvlab.workloads.TraceAnalyzer;
 import dev.kvlab.workloads.api.TraceFormat;
 import dev.kvlab.workloads.testing.SharedTrace;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.Request;
 import dev.kvlab.workloads.api.TraceAnalysis;
-import dev.kvlab.workloads.api.TraceAnalyzer;
+import dev.kvlab.workloads.TraceAnalyzer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;

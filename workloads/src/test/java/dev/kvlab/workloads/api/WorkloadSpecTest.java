@@ -1,5 +1,7 @@
 package dev.kvlab.workloads.api;
 
+import dev.kvlab.workloads.Workloads;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -9,7 +9,7 @@ import dev.kvlab.workloads.api.Request;
 import dev.kvlab.workloads.api.RequestSource;
 import dev.kvlab.workloads.api.WorkloadFormatException;
 import dev.kvlab.workloads.api.WorkloadSpec;
-import dev.kvlab.workloads.api.Workloads;
+import dev.kvlab.workloads.Workloads;
 import dev.kvlab.workloads.testing.SharedTrace;
 import java.io.IOException;
 import java.nio.file.Files;

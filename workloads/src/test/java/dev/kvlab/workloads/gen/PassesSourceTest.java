@@ -8,7 +8,7 @@ import dev.kvlab.workloads.api.Request;
 import dev.kvlab.workloads.api.RequestSource;
 import dev.kvlab.workloads.api.WorkloadFormatException;
 import dev.kvlab.workloads.api.WorkloadSpec;
-import dev.kvlab.workloads.api.Workloads;
+import dev.kvlab.workloads.Workloads;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -7,7 +7,7 @@ import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.Request;
 import dev.kvlab.workloads.api.RequestSource;
 import dev.kvlab.workloads.api.WorkloadSpec;
-import dev.kvlab.workloads.api.Workloads;
+import dev.kvlab.workloads.Workloads;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;

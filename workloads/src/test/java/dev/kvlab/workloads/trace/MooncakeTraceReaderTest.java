@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvlab.workloads.api.BlockKeys;
-import dev.kvlab.workloads.api.MooncakeTrace;
+import dev.kvlab.workloads.MooncakeTrace;
 import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.Request;
 import dev.kvlab.workloads.api.RequestSource;

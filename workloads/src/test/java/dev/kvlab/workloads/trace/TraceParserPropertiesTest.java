@@ -2,7 +2,7 @@ package dev.kvlab.workloads.trace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kvlab.workloads.api.MooncakeTrace;
+import dev.kvlab.workloads.MooncakeTrace;
 import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.Request;
 import dev.kvlab.workloads.api.RequestSource;

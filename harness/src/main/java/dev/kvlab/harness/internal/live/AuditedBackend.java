@@ -5,7 +5,7 @@ import dev.kvlab.store.api.KvBackend;
 import dev.kvlab.store.api.PutStatus;
 import dev.kvlab.store.api.RemoveStatus;
 import dev.kvlab.store.api.ReplicateConfig;
-import dev.kvlab.store.api.master.MasterStats;
+import dev.kvlab.store.api.MasterStats;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Map;

@@ -2,7 +2,7 @@ package dev.kvlab.harness.internal.live;
 
 import dev.kvlab.harness.internal.CellPlan;
 import dev.kvlab.store.api.KvBackend;
-import dev.kvlab.store.api.KvBackends;
+import dev.kvlab.store.KvBackends;
 import dev.kvlab.transport.api.TransportProfile;
 import java.time.Clock;
 import java.time.Instant;

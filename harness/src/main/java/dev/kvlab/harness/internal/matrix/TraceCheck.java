@@ -5,7 +5,7 @@ import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.RequestSource;
 import dev.kvlab.workloads.api.WorkloadSpec;
-import dev.kvlab.workloads.api.Workloads;
+import dev.kvlab.workloads.Workloads;
 import java.util.HashSet;
 import java.util.Set;
 

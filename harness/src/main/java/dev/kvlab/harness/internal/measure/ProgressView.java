@@ -4,7 +4,7 @@ import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellProgress;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.internal.engine.Server;
-import dev.kvlab.store.api.master.MasterStats;
+import dev.kvlab.store.api.MasterStats;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;

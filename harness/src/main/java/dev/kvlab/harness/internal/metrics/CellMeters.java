@@ -2,7 +2,7 @@ package dev.kvlab.harness.internal.metrics;
 
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.internal.openai.EngineColumns;
-import dev.kvlab.store.api.master.MasterStats;
+import dev.kvlab.store.api.MasterStats;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,7 +1,7 @@
 package dev.kvlab.harness.internal.metrics;
 
 import dev.kvlab.harness.api.Metric;
-import dev.kvlab.store.api.master.MasterStats;
+import dev.kvlab.store.api.MasterStats;
 import java.util.Map;
 
 /**

@@ -3,7 +3,7 @@ package dev.kvlab.harness.internal.metrics;
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellProgress;
 import dev.kvlab.harness.api.Metric;
-import dev.kvlab.store.api.master.MasterStats;
+import dev.kvlab.store.api.MasterStats;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumMap;

@@ -3,7 +3,7 @@ package dev.kvlab.harness.internal.realkv;
 import dev.kvlab.harness.internal.CellSpec;
 import dev.kvlab.workloads.api.Request;
 import dev.kvlab.workloads.api.RequestSource;
-import dev.kvlab.workloads.api.Workloads;
+import dev.kvlab.workloads.Workloads;
 
 /** The largest request of a cell's workload, which sizes its contexts and transfer buffers. */
 final class WorkloadExtent {

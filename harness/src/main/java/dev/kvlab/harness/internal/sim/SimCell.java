@@ -13,7 +13,7 @@ import dev.kvlab.harness.internal.engine.ServingListener;
 import dev.kvlab.harness.internal.engine.WorkloadDriver;
 import dev.kvlab.harness.internal.fault.SimFaults;
 import dev.kvlab.harness.internal.measure.Measurement;
-import dev.kvlab.store.api.master.MasterStats;
+import dev.kvlab.store.api.MasterStats;
 import dev.kvlab.transport.api.TransportModel;
 import java.util.Map;
 import java.util.function.LongSupplier;

@@ -9,7 +9,7 @@ import dev.kvlab.harness.internal.engine.Seq;
 import dev.kvlab.harness.internal.engine.WriteBackLanes;
 import dev.kvlab.store.api.ReplicateConfig;
 import dev.kvlab.store.api.master.EndStatus;
-import dev.kvlab.store.api.master.MasterConfig;
+import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.api.master.PutStartResult;
 import dev.kvlab.store.api.master.ReplicaList;
 import dev.kvlab.store.api.master.StoreMaster;

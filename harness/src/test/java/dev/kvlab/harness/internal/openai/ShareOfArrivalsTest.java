@@ -7,7 +7,7 @@ import dev.kvlab.workloads.api.ArrivalProcess;
 import dev.kvlab.workloads.api.ArrivalSpec;
 import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.WorkloadSpec;
-import dev.kvlab.workloads.api.Workloads;
+import dev.kvlab.workloads.Workloads;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,12 +1,12 @@
 package dev.kvlab.store.api.master;
 
+import dev.kvlab.store.api.MasterConfig;
+import dev.kvlab.store.api.MasterStats;
+import dev.kvlab.store.api.master.ObjectMeta.Placed;
+import dev.kvlab.store.api.master.ObjectMeta.State;
+
 import dev.kvlab.store.api.RemoveStatus;
 import dev.kvlab.store.api.ReplicateConfig;
-import dev.kvlab.store.internal.master.ObjectMeta;
-import dev.kvlab.store.internal.master.ObjectMeta.Placed;
-import dev.kvlab.store.internal.master.ObjectMeta.State;
-import dev.kvlab.store.internal.master.OffsetAllocator;
-import dev.kvlab.store.internal.master.SegmentState;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -39,7 +39,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *     change space (puts, removes, mounts, eviction, {@link #tick()}) also take one space lock, a batch put once for
  *     all its keys.
  * <li><b>Placement</b>: {@link #putStart} allocates up to {@code replicaNum} replicas, each on a distinct
- *     mounted segment (preferred segments first, then the {@link AllocationStrategy}); fewer when there are
+ *     mounted segment (preferred segments first, then the {@link dev.kvlab.store.api.AllocationStrategy}); fewer when there are
  *     not enough segments or room (best effort); {@code NO_SPACE} when none.
  * <li><b>Writes</b>: putStart → the object is PROCESSING (invisible); {@link #putEnd} → COMPLETE and
  *     visible; {@link #putRevoke} → freed, nothing was ever visible. A put of a COMPLETE key is

@@ -2,7 +2,7 @@
  * The store master's metadata logic as a plain object, for the real master and for simulation.
  *
  * <p>{@link dev.kvlab.store.api.master.StoreMaster} takes a {@link java.time.Clock} and a
- * {@link dev.kvlab.store.api.master.MasterConfig} (with the seed); it starts no thread, opens no socket and holds
+ * {@link dev.kvlab.store.api.MasterConfig} (with the seed); it starts no thread, opens no socket and holds
  * no object bytes. A simulator drives it like this:
  * <pre>{@code
  * StoreMaster m = new StoreMaster(MasterConfig.defaults().withSeed(seed), virtualClock);

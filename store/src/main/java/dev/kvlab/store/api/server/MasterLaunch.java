@@ -1,6 +1,6 @@
 package dev.kvlab.store.api.server;
 
-import dev.kvlab.store.api.master.MasterConfig;
+import dev.kvlab.store.api.MasterConfig;
 
 /**
  * A store master to start: its control plane at {@code host:port} (port 0: any free), its Prometheus endpoint

@@ -1,8 +1,10 @@
 package dev.kvlab.store.internal.backend;
 
+import dev.kvlab.store.internal.cluster.BackendExtras;
+
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.KvBackend;
-import dev.kvlab.store.api.master.MasterConfig;
+import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.internal.cluster.EmbeddedCluster;
 import dev.kvlab.store.internal.grpc.GrpcMasterChannel;
 import dev.kvlab.store.internal.grpc.MasterServer;

@@ -1,5 +1,7 @@
 package dev.kvlab.store.internal.backend;
 
+import dev.kvlab.store.internal.cluster.BackendExtras;
+
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.KvBackend;
 import dev.kvlab.store.internal.client.StoreClient;
@@ -7,7 +9,7 @@ import dev.kvlab.store.internal.grpc.GrpcMasterChannel;
 import dev.kvlab.store.spi.KvBackendProvider;
 import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransportConfig;
-import dev.kvlab.transport.api.Transports;
+import dev.kvlab.transport.Transports;
 
 /**
  * {@code kvlab://HOST:PORT}: a client of an external store (a {@code kvlab store master} and its nodes). The

@@ -10,7 +10,7 @@ import dev.kvlab.store.api.PutStatus;
 import dev.kvlab.store.api.RemoveStatus;
 import dev.kvlab.store.api.ReplicateConfig;
 import dev.kvlab.store.api.master.EndStatus;
-import dev.kvlab.store.api.master.MasterStats;
+import dev.kvlab.store.api.MasterStats;
 import dev.kvlab.store.api.master.PutStartResult;
 import dev.kvlab.store.api.master.Replica;
 import dev.kvlab.store.api.master.ReplicaList;

@@ -1,16 +1,16 @@
 package dev.kvlab.store.internal.cluster;
 
 import dev.kvlab.store.api.BackendOptions;
-import dev.kvlab.store.api.master.MasterConfig;
+import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.api.master.StoreMaster;
-import dev.kvlab.store.internal.backend.BackendExtras;
+import dev.kvlab.store.internal.cluster.BackendExtras;
 import dev.kvlab.store.internal.client.StoreClient;
 import dev.kvlab.store.internal.node.StorageNode;
 import dev.kvlab.store.internal.rpc.MasterChannel;
 import dev.kvlab.store.internal.server.MasterService;
 import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransportConfig;
-import dev.kvlab.transport.api.Transports;
+import dev.kvlab.transport.Transports;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;

@@ -14,6 +14,7 @@ import dev.kvlab.store.internal.rpc.proto.PutEndRequest;
 import dev.kvlab.store.internal.rpc.proto.PutStartReply;
 import dev.kvlab.store.internal.rpc.proto.RemoveReply;
 import dev.kvlab.store.internal.rpc.proto.UnmountReply;
+import dev.kvlab.store.internal.server.Loopback;
 import dev.kvlab.store.internal.server.MasterService;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
@@ -43,7 +44,7 @@ public final class MasterServer implements AutoCloseable {
 
     /** Binds and starts; {@code token} may be null only on loopback. Port 0 picks a free one. */
     public static MasterServer start(MasterService service, String host, int port, String token) throws IOException {
-        if (token == null && !TokenAuth.isLoopback(host))
+        if (token == null && !Loopback.only(host))
             throw new IllegalArgumentException("binding the master to " + host + " (not loopback) needs an auth token (KVLAB_STORE_TOKEN)");
         ServerServiceDefinition def = definition(service);
         if (token != null) def = ServerInterceptors.intercept(def, TokenAuth.require(token));

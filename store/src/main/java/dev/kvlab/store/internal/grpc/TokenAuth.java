@@ -6,8 +6,6 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.concurrent.Executor;
@@ -21,16 +19,6 @@ public final class TokenAuth {
     static final Metadata.Key<String> AUTHORIZATION = Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
 
     private TokenAuth() {}
-
-    /** True when {@code host} resolves to a loopback address (no token needed). */
-    public static boolean isLoopback(String host) {
-        try {
-            for (InetAddress a : InetAddress.getAllByName(host)) if (!a.isLoopbackAddress()) return false;
-            return true;
-        } catch (UnknownHostException e) {
-            return false;
-        }
-    }
 
     /** Server side: refuses calls without the token. */
     public static ServerInterceptor require(String token) {

@@ -4,7 +4,7 @@ import dev.kvlab.store.api.KeyRules;
 import dev.kvlab.store.api.RemoveStatus;
 import dev.kvlab.store.api.ReplicateConfig;
 import dev.kvlab.store.api.master.EndStatus;
-import dev.kvlab.store.api.master.MasterStats;
+import dev.kvlab.store.api.MasterStats;
 import dev.kvlab.store.api.master.MountStatus;
 import dev.kvlab.store.api.master.PutStartResult;
 import dev.kvlab.store.api.master.ReplicaList;

@@ -26,7 +26,7 @@ public final class MetricsHttpServer implements AutoCloseable {
      * non-loopback bind without a token needs {@code isPublic} (an explicit choice), like the store's own ports.
      */
     public static String check(String host, String token, boolean isPublic) {
-        if (token != null || isPublic || dev.kvlab.store.internal.grpc.TokenAuth.isLoopback(host)) return null;
+        if (token != null || isPublic || Loopback.only(host)) return null;
         return "--metrics " + host + " is not a loopback address: the metrics endpoint then needs the auth token "
                 + "(KVLAB_STORE_TOKEN or --token-file; scrapers send it as a bearer token), or --metrics-public to serve it to anyone";
     }

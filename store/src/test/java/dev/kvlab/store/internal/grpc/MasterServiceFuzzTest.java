@@ -7,8 +7,8 @@ import com.code_intelligence.jazzer.api.BugDetectors;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
-import dev.kvlab.store.api.master.MasterConfig;
-import dev.kvlab.store.api.master.MasterStats;
+import dev.kvlab.store.api.MasterConfig;
+import dev.kvlab.store.api.MasterStats;
 import dev.kvlab.store.api.master.SegmentInfo;
 import dev.kvlab.store.api.master.StoreMaster;
 import dev.kvlab.store.internal.rpc.proto.EndReply;
@@ -116,7 +116,7 @@ class MasterServiceFuzzTest {
     }
 
     private static void fresh() {
-        service = new MasterService(new StoreMaster(new MasterConfig(16, dev.kvlab.store.api.master.AllocationStrategy.RANDOM, 1L, 64, java.time.Duration.ofSeconds(10), java.time.Duration.ofMinutes(30), java.time.Duration.ofSeconds(30), java.time.Duration.ofSeconds(600), 0.9, 0.05, java.time.Duration.ofSeconds(10)), Clock.systemUTC()), new SimpleMeterRegistry());
+        service = new MasterService(new StoreMaster(new MasterConfig(16, dev.kvlab.store.api.AllocationStrategy.RANDOM, 1L, 64, java.time.Duration.ofSeconds(10), java.time.Duration.ofMinutes(30), java.time.Duration.ofSeconds(30), java.time.Duration.ofSeconds(600), 0.9, 0.05, java.time.Duration.ofSeconds(10)), Clock.systemUTC()), new SimpleMeterRegistry());
         service.mount("node-a", "seg-a", 1 << 20, "tcp://127.0.0.1:1/seg-a?size=1048576");
         service.mount("node-b", "seg-b", 1 << 20, "tcp://127.0.0.1:2/seg-b?size=1048576");
         current = MasterServer.definition(service);

@@ -11,7 +11,7 @@ import dev.kvlab.transport.api.TargetProcess;
 import dev.kvlab.transport.api.TransferBatch;
 import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransportConfig;
-import dev.kvlab.transport.api.Transports;
+import dev.kvlab.transport.Transports;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

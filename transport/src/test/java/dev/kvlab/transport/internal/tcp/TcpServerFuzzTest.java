@@ -10,7 +10,7 @@ import dev.kvlab.transport.api.Segment;
 import dev.kvlab.transport.api.TransferBatch;
 import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransportConfig;
-import dev.kvlab.transport.api.Transports;
+import dev.kvlab.transport.Transports;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

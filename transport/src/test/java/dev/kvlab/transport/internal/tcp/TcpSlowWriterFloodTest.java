@@ -8,7 +8,7 @@ import dev.kvlab.transport.api.Segment;
 import dev.kvlab.transport.api.TransferBatch;
 import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransportConfig;
-import dev.kvlab.transport.api.Transports;
+import dev.kvlab.transport.Transports;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;

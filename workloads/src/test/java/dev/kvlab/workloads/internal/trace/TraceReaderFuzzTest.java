@@ -3,7 +3,7 @@ package dev.kvlab.workloads.internal.trace;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import dev.kvlab.workloads.api.MooncakeTrace;
+import dev.kvlab.workloads.MooncakeTrace;
 import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.Request;
 import dev.kvlab.workloads.api.RequestSource;
