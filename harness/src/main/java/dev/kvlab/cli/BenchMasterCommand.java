@@ -1,16 +1,15 @@
 package dev.kvlab.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kvlab.harness.api.bench.ClientMode;
-import dev.kvlab.harness.api.bench.MasterBenchResult;
-import dev.kvlab.harness.api.bench.MasterBenchSettings;
-import dev.kvlab.harness.api.bench.MasterOp;
-import dev.kvlab.harness.internal.bench.master.MasterBench;
+import dev.kvlab.harness.Benchmarks;
+import dev.kvlab.harness.api.benchmark.ClientMode;
+import dev.kvlab.harness.api.benchmark.MasterBenchResult;
+import dev.kvlab.harness.api.benchmark.MasterBenchSettings;
+import dev.kvlab.harness.api.benchmark.MasterOp;
 import dev.kvlab.cli.store.HostPortOption;
 import dev.kvlab.cli.store.StoreToken;
 import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.api.master.StoreMaster;
-import dev.kvlab.store.internal.grpc.GrpcMasterChannel;
 import dev.kvlab.store.internal.grpc.MasterServer;
 import dev.kvlab.store.internal.server.MasterService;
 import dev.kvlab.transport.api.ByteSize;
@@ -142,7 +141,7 @@ public final class BenchMasterCommand implements Callable<Integer> {
             }
             String label = at == null ? "own master in this process, gRPC on 127.0.0.1:" + port : host + ":" + port;
             MasterBenchSettings s = new MasterBenchSettings(label, o, clients, cm, batchSize, d, w, jw, vs, keys, segments, seg, "bench", seed);
-            r = MasterBench.run(s, () -> new GrpcMasterChannel(host, port, Duration.ofSeconds(10), token), log);
+            r = Benchmarks.master(s, host, port, token, log);
         } finally {
             if (server != null) server.close();
             if (service != null) service.close();

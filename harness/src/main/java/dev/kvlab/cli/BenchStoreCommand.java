@@ -1,11 +1,10 @@
 package dev.kvlab.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kvlab.harness.api.bench.BenchFailedException;
-import dev.kvlab.harness.api.bench.StoreBenchResult;
-import dev.kvlab.harness.api.bench.StoreBenchSettings;
-import dev.kvlab.harness.internal.bench.store.RemoteStore;
-import dev.kvlab.harness.internal.bench.store.StoreBench;
+import dev.kvlab.harness.Benchmarks;
+import dev.kvlab.harness.api.benchmark.BenchFailedException;
+import dev.kvlab.harness.api.benchmark.StoreBenchResult;
+import dev.kvlab.harness.api.benchmark.StoreBenchSettings;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.KvBackend;
 import dev.kvlab.store.KvBackends;
@@ -116,14 +115,14 @@ public final class BenchStoreCommand implements Callable<Integer> {
         StoreBenchResult r;
         java.util.regex.Matcher remote = java.util.regex.Pattern.compile("(?:kvlab|redis)://([^\\s/:]+):(\\d{1,5})").matcher(backend);
         try {
-            if (remote.matches()) RemoteStore.reachable(backend, remote.group(1), Integer.parseInt(remote.group(2)));
+            if (remote.matches()) Benchmarks.reachable(backend, remote.group(1), Integer.parseInt(remote.group(2)));
         } catch (BenchFailedException e) {
             System.err.println("kvlab bench store: " + e.getMessage());
             return Kvlab.EXIT_FAILED;
         }
         try (KvBackend b = KvBackends.discover().open(backend, opts)) {
             StoreBenchSettings s = new StoreBenchSettings(backend, redis ? "redis" : transport, emulated, vs, o, clients, d, w, keys, verify, !noLoad, hlog);
-            r = StoreBench.run(s, b, log);
+            r = Benchmarks.store(s, b, log);
         } catch (BenchFailedException e) {
             System.err.println("kvlab bench store: " + e.getMessage());
             return Kvlab.EXIT_FAILED;

@@ -2,9 +2,9 @@ package dev.kvlab.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.kvlab.harness.api.bench.TransportBenchResult;
-import dev.kvlab.harness.api.bench.TransportBenchSpec;
-import dev.kvlab.harness.internal.bench.TransportBench;
+import dev.kvlab.harness.Benchmarks;
+import dev.kvlab.harness.api.benchmark.TransportBenchResult;
+import dev.kvlab.harness.api.benchmark.TransportBenchSpec;
 import dev.kvlab.harness.api.MachineMemory;
 import dev.kvlab.transport.api.ByteSize;
 import dev.kvlab.transport.api.DurationSpec;
@@ -72,7 +72,7 @@ public final class BenchTransportCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         TransportBenchSpec spec = spec();
         checkMemory(spec, MachineMemory.now());
-        TransportBenchResult r = TransportBench.runOnce(Transports.discover(), spec);
+        TransportBenchResult r = Benchmarks.transport(Transports.discover(), spec);
         PrintWriter out = cmd.commandLine().getOut();
         if (json) {
             out.println(new ObjectMapper().disable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(r.toJson()));

@@ -1,18 +1,14 @@
 package dev.kvlab.cli;
 
-import dev.kvlab.harness.internal.bench.store.RemoteStore;
-
-
-
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kvlab.harness.api.BadInputException;
-import dev.kvlab.harness.api.engine.EngineUnavailableException;
-import dev.kvlab.harness.api.bench.TargetCalibrationResult;
-import dev.kvlab.harness.internal.bench.Calibration;
-import dev.kvlab.harness.internal.bench.TargetCalibration;
+import dev.kvlab.harness.Benchmarks;
+import dev.kvlab.harness.api.benchmark.TargetCalibrationResult;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
 import dev.kvlab.harness.internal.llama.LlamaLibrary;
+import dev.kvlab.harness.api.engine.EngineUnavailableException;
+import dev.kvlab.harness.api.BadInputException;
 import dev.kvlab.harness.internal.realkv.EngineCalibration;
+import java.nio.file.Files;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.KvBackend;
 import dev.kvlab.store.KvBackends;
@@ -25,17 +21,12 @@ import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.transport.api.TransportProfile;
 import dev.kvlab.transport.Transports;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -119,11 +110,10 @@ public final class CalibrateCommand implements Callable<Integer> {
             throw new ParameterException(cmd.commandLine(), "--out must name a .yaml file, got " + out);
         checkWritable(out);
         PrintWriter err = cmd.commandLine().getErr();
-        Calibration c = new Calibration(known, d, l, line -> {
+        TransportProfile profile = Benchmarks.calibrate(known, d, l, line -> {
             err.println(line);
             err.flush();
-        }, Clock.systemUTC());
-        TransportProfile profile = c.run(names);
+        }, Clock.systemUTC(), names);
         profile.write(out);
         PrintWriter o = cmd.commandLine().getOut();
         o.println("wrote " + out.toAbsolutePath() + " (" + String.join(", ", profile.models().keySet()) + "; machine "
@@ -182,15 +172,15 @@ public final class CalibrateCommand implements Callable<Integer> {
         TargetCalibrationResult r;
         BackendOptions opts = BackendOptions.defaults().withTransport(transport).withTimeout(Duration.ofSeconds(10)).withTenant("calibrate");
         String host = target.substring("kvlab://".length(), target.lastIndexOf(':'));
-        try (KvBackend store = RemoteStore.open(target, host, port, () -> KvBackends.discover().open(target, opts))) {
-            r = new TargetCalibration(d, line -> {
+        try (KvBackend store = Benchmarks.openRemoteStore(target, host, port, () -> KvBackends.discover().open(target, opts))) {
+            r = Benchmarks.calibrateTarget(d, line -> {
                 err.println(line);
                 err.flush();
-            }).run(target, transport, known.provider(transport).emulated(), store);
+            }, target, transport, known.provider(transport).emulated(), store);
         }
         if (out != null) {
             TransportProfile p = new TransportProfile(TransportProfile.KIND, TransportProfile.VERSION,
-                    Instant.now(Clock.systemUTC()).truncatedTo(ChronoUnit.SECONDS).toString(), Calibration.machine(),
+                    Instant.now(Clock.systemUTC()).truncatedTo(ChronoUnit.SECONDS).toString(), Benchmarks.machine(),
                     "measured by kvlab calibrate --target " + target + " from this host (link " + r.link() + ")", Map.of(transport, r.toEntry()));
             p.write(out);
             err.println("wrote " + out.toAbsolutePath() + " (" + transport + ": use it as " + out.getFileName() + "#" + transport + ")");

@@ -119,7 +119,7 @@ public final class DemoCommand implements Callable<Integer> {
         }
         var plan = dev.kvlab.harness.internal.config.RunValidator.plan(live.get().config(), k -> null);
         if (plan.transportName() == null) return null;
-        var profile = dev.kvlab.harness.internal.live.LoopbackCalibration.measure(plan, dev.kvlab.harness.internal.bench.Calibration.machine());
+        var profile = dev.kvlab.harness.internal.live.LoopbackCalibration.measure(plan, dev.kvlab.harness.Benchmarks.machine());
         Files.createDirectories(dir);
         Path file = dir.resolve("loopback-" + profile.created().replace(":", "") + ".yaml").toAbsolutePath();
         profile.write(file);

@@ -14,7 +14,7 @@ import dev.kvlab.harness.internal.bundle.PartialBundle;
 import dev.kvlab.harness.internal.bundle.Provenance;
 import dev.kvlab.harness.internal.matrix.Heartbeat;
 import dev.kvlab.harness.internal.matrix.MatrixRunner;
-import dev.kvlab.harness.internal.run.BundleRun;
+import dev.kvlab.harness.BundleRun;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

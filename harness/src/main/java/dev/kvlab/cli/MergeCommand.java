@@ -7,7 +7,7 @@ import dev.kvlab.harness.internal.bundle.OpenedBundle;
 import dev.kvlab.harness.internal.bundle.PartialBundle;
 import dev.kvlab.harness.internal.bundle.Provenance;
 import dev.kvlab.harness.internal.report.ReportRenderer;
-import dev.kvlab.harness.internal.run.BundleRun;
+import dev.kvlab.harness.BundleRun;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -87,7 +87,7 @@ public final class PlanCommand implements Callable<Integer> {
         kvHeads = info.kvHeads();
         headDim = info.headDim();
         Map<String, Object> sized = plan();
-        Map<String, Object> o = KvPlan.gguf(info);
+        Map<String, Object> o = info.facts();
         sized.forEach(o::putIfAbsent);
         return o;
     }

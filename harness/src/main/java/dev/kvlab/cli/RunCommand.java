@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import dev.kvlab.harness.internal.metrics.InfluxPublisher;
 import dev.kvlab.harness.internal.metrics.InfluxRunListener;
-import dev.kvlab.harness.internal.run.BundleRun;
+import dev.kvlab.harness.BundleRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

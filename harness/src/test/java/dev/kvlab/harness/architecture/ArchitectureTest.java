@@ -70,7 +70,8 @@ class ArchitectureTest {
 
         @Override
         public boolean includes(Location location) {
-            return !location.contains("/test-classes/") && !location.contains("-tests.jar") && !location.contains("/bench/");
+            return !location.contains("/test-classes/") && !location.contains("-tests.jar") && !location.contains("/bench/target/")
+                    && !location.contains("kvlab-bench");
         }
     }
 }

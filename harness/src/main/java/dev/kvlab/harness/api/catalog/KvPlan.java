@@ -1,38 +1,15 @@
 package dev.kvlab.harness.api.catalog;
 
-import dev.kvlab.harness.api.gguf.GgufModelInfo;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * What {@code kvlab plan} reports, as ordered name-value pairs (its JSON object and its table): a model's KV sizing,
- * what fits a store capacity and a GPU's HBM, and a GGUF file's facts.
+ * and what fits a store capacity and a GPU's HBM (a GGUF file's facts: {@code GgufModelInfo#facts}).
  */
 public final class KvPlan {
 
     private KvPlan() {}
-
-    /** A GGUF model's facts, in the order they are shown. */
-    public static Map<String, Object> gguf(GgufModelInfo info) {
-        Map<String, Object> o = new LinkedHashMap<>();
-        o.put("gguf", info.path().toString());
-        o.put("model", info.name().isEmpty() ? null : info.name());
-        o.put("architecture", info.architecture());
-        o.put("layers", info.layers());
-        o.put("hidden", info.hidden());
-        o.put("heads", info.heads());
-        o.put("kv_heads", info.kvHeads());
-        o.put("head_dim", info.headDim());
-        o.put("ff", info.ff());
-        o.put("vocab", info.vocab());
-        o.put("context_length", info.contextLength());
-        o.put("parameters", info.parameters());
-        o.put("file_type", info.fileType());
-        o.put("file_bytes", info.fileBytes());
-        o.put("sha256", info.sha256());
-        o.put("single_token_words", info.vocabulary().map(v -> v.wordCount()).orElse(null));
-        return o;
-    }
 
     /**
      * The KV sizing of {@code shape} (of catalog model {@code m}, or null for bare dimensions) at {@code dt} and

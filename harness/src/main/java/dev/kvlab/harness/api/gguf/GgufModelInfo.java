@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -113,5 +114,28 @@ public record GgufModelInfo(Path path, String architecture, String name, int lay
             for (int n; (n = in.read(buf)) > 0; ) md.update(buf, 0, n);
         }
         return HexFormat.of().formatHex(md.digest());
+    }
+
+    /** This file's facts as {@code kvlab plan --gguf} reports them, in order. */
+    public Map<String, Object> facts() {
+        GgufModelInfo info = this;
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("gguf", info.path().toString());
+        o.put("model", info.name().isEmpty() ? null : info.name());
+        o.put("architecture", info.architecture());
+        o.put("layers", info.layers());
+        o.put("hidden", info.hidden());
+        o.put("heads", info.heads());
+        o.put("kv_heads", info.kvHeads());
+        o.put("head_dim", info.headDim());
+        o.put("ff", info.ff());
+        o.put("vocab", info.vocab());
+        o.put("context_length", info.contextLength());
+        o.put("parameters", info.parameters());
+        o.put("file_type", info.fileType());
+        o.put("file_bytes", info.fileBytes());
+        o.put("sha256", info.sha256());
+        o.put("single_token_words", info.vocabulary().map(v -> v.wordCount()).orElse(null));
+        return o;
     }
 }

@@ -12,7 +12,7 @@ import dev.kvlab.store.internal.grpc.MasterServer;
 import dev.kvlab.store.internal.node.StorageNode;
 import dev.kvlab.store.internal.rpc.MasterChannel;
 import dev.kvlab.store.internal.server.MasterService;
-import dev.kvlab.store.internal.launch.StoreChildProcess;
+import dev.kvlab.store.StoreChildProcess;
 import dev.kvlab.transport.api.DurationSpec;
 import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransportConfig;

@@ -1,0 +1,82 @@
+package dev.kvlab.harness;
+
+import dev.kvlab.harness.api.benchmark.MasterBenchResult;
+import dev.kvlab.harness.api.benchmark.MasterBenchSettings;
+import dev.kvlab.harness.api.benchmark.StoreBenchResult;
+import dev.kvlab.harness.api.benchmark.StoreBenchSettings;
+import dev.kvlab.harness.api.benchmark.TargetCalibrationResult;
+import dev.kvlab.harness.api.benchmark.TransportBenchResult;
+import dev.kvlab.harness.api.benchmark.TransportBenchSpec;
+import dev.kvlab.harness.internal.benchmark.Calibration;
+import dev.kvlab.harness.internal.benchmark.TargetCalibration;
+import dev.kvlab.harness.internal.benchmark.TransportBench;
+import dev.kvlab.harness.internal.benchmark.master.MasterBench;
+import dev.kvlab.harness.internal.benchmark.store.RemoteStore;
+import dev.kvlab.harness.internal.benchmark.store.StoreBench;
+import dev.kvlab.store.api.KvBackend;
+import dev.kvlab.transport.Transports;
+import dev.kvlab.transport.api.LinkSpec;
+import dev.kvlab.transport.api.TransportProfile;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The benchmarks and calibrations behind {@code kvlab bench} and {@code kvlab calibrate}, for a Java caller: what
+ * they take and report is in {@code dev.kvlab.harness.api.benchmark}. A store that cannot be reached or refuses the token
+ * fails with {@link dev.kvlab.harness.api.benchmark.BenchFailedException}, its message saying why.
+ */
+public final class Benchmarks {
+
+    private Benchmarks() {}
+
+    /** One transport benchmark: a target (its own JVM for every transport but {@code local}) and closed-loop initiators. */
+    public static TransportBenchResult transport(Transports transports, TransportBenchSpec spec) throws Exception {
+        return TransportBench.runOnce(transports, spec);
+    }
+
+    /** Measures the transports {@code names} (4 measurements of {@code duration} each) into a profile sim runs load. */
+    public static TransportProfile calibrate(Transports transports, Duration duration, LinkSpec link, Consumer<String> progress, Clock clock,
+                                             List<String> names) throws Exception {
+        return new Calibration(transports, duration, link, progress, clock).run(names);
+    }
+
+    /** This machine as a profile labels it: host, CPU, cores, OS, JVM. */
+    public static Map<String, String> machine() {
+        return Calibration.machine();
+    }
+
+    /** Measures a running store ({@code target}, opened as {@code store}) from this host: round trip, small-get latency, bandwidth. */
+    public static TargetCalibrationResult calibrateTarget(Duration duration, Consumer<String> progress, String target, String transport,
+                                                          boolean emulated, KvBackend store) throws InterruptedException {
+        return new TargetCalibration(duration, progress).run(target, transport, emulated, store);
+    }
+
+    /** The closed-loop store benchmark of {@code s} against {@code backend}; loading progress goes to {@code log}. */
+    public static StoreBenchResult store(StoreBenchSettings s, KvBackend backend, PrintStream log) throws InterruptedException, IOException {
+        return StoreBench.run(s, backend, log);
+    }
+
+    /**
+     * The master's metadata benchmark of {@code s} against the master at {@code host:port} over gRPC (the mounter and
+     * each client with a connection of its own; {@code token} null: none).
+     */
+    public static MasterBenchResult master(MasterBenchSettings s, String host, int port, String token, PrintStream log) throws InterruptedException {
+        return MasterBench.run(s, host, port, token, log);
+    }
+
+    /** A remote store ({@code kvlab://}, {@code redis://}) checked reachable, opened by {@code opener} and answering one get. */
+    public static KvBackend openRemoteStore(String target, String host, int port, Supplier<KvBackend> opener) {
+        return RemoteStore.open(target, host, port, opener);
+    }
+
+    /** Fails unless a TCP connection to {@code host:port} opens within seconds (nothing listening: said at once). */
+    public static void reachable(String target, String host, int port) {
+        RemoteStore.reachable(target, host, port);
+    }
+}

@@ -1,0 +1,72 @@
+package dev.kvlab.store;
+
+import dev.kvlab.store.api.master.StoreMaster;
+import dev.kvlab.store.api.server.LaunchRefusedException;
+import dev.kvlab.store.api.server.MasterLaunch;
+import dev.kvlab.store.internal.grpc.MasterServer;
+import dev.kvlab.store.internal.server.Loopback;
+import dev.kvlab.store.internal.server.MasterService;
+import dev.kvlab.store.internal.server.MetricsHttpServer;
+import dev.kvlab.store.internal.server.ParentWatch;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * Starts a store master in this JVM ({@code kvlab store master}, and a fault cell's master child): the master with its
+ * housekeeping, its gRPC control plane and its Prometheus endpoint; {@link Running#close()} stops all three.
+ */
+public final class MasterLauncher {
+
+    private MasterLauncher() {}
+
+    /** A master that serves until closed. */
+    public record Running(MasterService service, MasterServer server, MetricsHttpServer metrics) implements AutoCloseable {
+
+        /** The control plane's port (the one bound when the launch asked for port 0). */
+        public int port() {
+            return server.port();
+        }
+
+        public int metricsPort() {
+            return metrics.port();
+        }
+
+        @Override
+        public void close() {
+            metrics.close();
+            server.close();
+            service.close();
+        }
+    }
+
+    /**
+     * Starts {@code l}; then watches {@code l.parentPid()} (if any). {@link LaunchRefusedException}: a metrics
+     * endpoint off loopback without a token (message naming it), or a control plane address that cannot be bound
+     * ({@code --listen: } and the server's message).
+     */
+    public static Running start(MasterLaunch l) throws IOException {
+        String metricsBind = MetricsHttpServer.check(l.metricsHost(), l.token(), l.metricsPublic());
+        if (metricsBind != null) throw new LaunchRefusedException(metricsBind, null);
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        MasterService service = new MasterService(new StoreMaster(l.config(), Clock.systemUTC()), registry)
+                .startHousekeeping(Duration.ofMillis(250));
+        MasterServer server;
+        try {
+            server = MasterServer.start(service, l.host(), l.port(), l.token());
+        } catch (IllegalArgumentException e) {
+            service.close();
+            throw new LaunchRefusedException("--listen: " + e.getMessage(), e);
+        }
+        MetricsHttpServer http = new MetricsHttpServer(registry, l.metricsHost(), l.metricsPort(), metricsToken(l.metricsHost(), l.token(), l.metricsPublic()));
+        ParentWatch.exitWith(l.parentPid());
+        return new Running(service, server, http);
+    }
+
+    /** The token scrapers must send: a non-loopback endpoint asks for it (bearer); loopback stays open like the store's own ports. */
+    static String metricsToken(String host, String token, boolean isPublic) {
+        return isPublic || Loopback.only(host) ? null : token;
+    }
+}
