@@ -88,10 +88,10 @@ record EngineBreakeven(String group, List<Point> points, long measured, long bel
                 CellData r = pair[0], f = pair[1];
                 predicted.add(r.metric(Columns.BREAKEVEN_PREDICTED_TOKENS.name()).mean());
                 predicted.add(f.metric(Columns.BREAKEVEN_PREDICTED_TOKENS.name()).mean());
-                pts.add(new Point(prefix, r.metric("ttft_p50_ms").mean(), f.metric("ttft_p50_ms").mean(),
+                pts.add(new Point(prefix, r.metric(Columns.TTFT_P50.name()).mean(), f.metric(Columns.TTFT_P50.name()).mean(),
                         mean(r.metric(Columns.PREDICTED_RECOMPUTE_MS.name()).mean(), f.metric(Columns.PREDICTED_RECOMPUTE_MS.name()).mean()),
                         mean(r.metric(Columns.PREDICTED_FETCH_MS.name()).mean(), f.metric(Columns.PREDICTED_FETCH_MS.name()).mean()),
-                        f.metric("fetch_p50_ms").mean(), List.of(r.id(), f.id())));
+                        f.metric(Columns.FETCH_P50.name()).mean(), List.of(r.id(), f.id())));
             });
             if (pts.size() < 2) return;
             // the shortest length from which fetch wins at every longer length too
