@@ -1,15 +1,11 @@
 package dev.kvlab.harness.internal.live;
 
-import dev.kvlab.store.api.GetResult;
+import dev.kvlab.store.api.ForwardingKvBackend;
 import dev.kvlab.store.api.KvBackend;
 import dev.kvlab.store.api.PutStatus;
-import dev.kvlab.store.api.RemoveStatus;
 import dev.kvlab.store.api.ReplicateConfig;
-import dev.kvlab.store.api.MasterStats;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.zip.CRC32C;
@@ -27,9 +23,8 @@ import java.util.zip.CRC32C;
  * model used is a wrong hit <em>used</em>, which is what a cell's {@code wrong_hits_used} counts. Keys written by someone else (an
  * external {@code kvlab://} cluster filled before the run) cannot be audited and are counted apart.
  */
-public final class AuditedBackend implements KvBackend {
+public final class AuditedBackend extends ForwardingKvBackend {
 
-    private final KvBackend inner;
     private final ConcurrentHashMap<String, long[]> written = new ConcurrentHashMap<>();
     private final LongAdder checked = new LongAdder(), wrong = new LongAdder();
 
@@ -44,7 +39,7 @@ public final class AuditedBackend implements KvBackend {
     }
 
     public AuditedBackend(KvBackend inner) {
-        this.inner = inner;
+        super(inner);
     }
 
     /** Hits checked against what was written. */
@@ -79,32 +74,14 @@ public final class AuditedBackend implements KvBackend {
     @Override
     public PutStatus put(String key, MemorySegment value, ReplicateConfig config) {
         record(key, value);
-        return inner.put(key, value, config);
+        return delegate().put(key, value, config);
     }
 
     @Override
     public List<PutStatus> batchPut(List<String> keys, List<MemorySegment> values, ReplicateConfig config) {
         for (int i = 0; i < keys.size() && i < values.size(); i++) record(keys.get(i), values.get(i));
-        return inner.batchPut(keys, values, config);
+        return delegate().batchPut(keys, values, config);
     }
 
-    @Override
-    public GetResult getInto(String key, MemorySegment dst) {
-        return inner.getInto(key, dst);
-    }
-
-    @Override
-    public List<GetResult> batchGetInto(List<String> keys, List<MemorySegment> dsts) {
-        return inner.batchGetInto(keys, dsts);
-    }
-
-    @Override public String name() { return inner.name(); }
-    @Override public String copySemantics() { return inner.copySemantics() + "; audited: every hit is compared with a digest of what was written"; }
-    @Override public MemorySegment allocateBuffer(long bytes) { return inner.allocateBuffer(bytes); }
-    @Override public boolean exists(String key) { return inner.exists(key); }
-    @Override public boolean[] batchExists(List<String> keys) { return inner.batchExists(keys); }
-    @Override public RemoveStatus remove(String key) { return inner.remove(key); }
-    @Override public Optional<MasterStats> storeStats() { return inner.storeStats(); }
-    @Override public Map<String, Long> storeCalls() { return inner.storeCalls(); }
-    @Override public void close() { inner.close(); }
+    @Override public String copySemantics() { return delegate().copySemantics() + "; audited: every hit is compared with a digest of what was written"; }
 }

@@ -2,15 +2,11 @@ package dev.kvlab.harness.internal.benchmark.store;
 
 import dev.kvlab.store.api.GetResult;
 import dev.kvlab.store.api.KeyedPayload;
+import dev.kvlab.store.api.ForwardingKvBackend;
 import dev.kvlab.store.api.KvBackend;
 import dev.kvlab.store.api.PutStatus;
-import dev.kvlab.store.api.RemoveStatus;
 import dev.kvlab.store.api.ReplicateConfig;
-import dev.kvlab.store.api.MasterStats;
 import java.lang.foreign.MemorySegment;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Recorder;
 
@@ -21,9 +17,8 @@ import org.HdrHistogram.Recorder;
  * backend: a hit with other bytes is a wrong payload ({@code wrong_bytes}), the one figure that must stay 0.
  * Other calls pass through unmeasured.
  */
-public final class MeasuredBackend implements KvBackend {
+public final class MeasuredBackend extends ForwardingKvBackend {
 
-    private final KvBackend inner;
     private final boolean verify;
     private final Recorder latency = new Recorder(3_600_000_000L, 3);
     private volatile boolean recording;
@@ -33,7 +28,7 @@ public final class MeasuredBackend implements KvBackend {
             bytes = new LongAdder();
 
     public MeasuredBackend(KvBackend inner, boolean verify) {
-        this.inner = inner;
+        super(inner);
         this.verify = verify;
     }
 
@@ -49,7 +44,7 @@ public final class MeasuredBackend implements KvBackend {
 
     /** A get whose intended start was {@code intendedStartNanos} ({@link System#nanoTime()}). */
     public GetResult getInto(String key, MemorySegment dst, long intendedStartNanos) {
-        GetResult r = inner.getInto(key, dst);
+        GetResult r = delegate().getInto(key, dst);
         long end = System.nanoTime();
         if (!recording) return r;
         latency.recordValue(Math.max(0, (end - intendedStartNanos) / 1000));
@@ -75,7 +70,7 @@ public final class MeasuredBackend implements KvBackend {
     }
 
     public PutStatus put(String key, MemorySegment value, ReplicateConfig config, long intendedStartNanos) {
-        PutStatus s = inner.put(key, value, config);
+        PutStatus s = delegate().put(key, value, config);
         long end = System.nanoTime();
         if (!recording) return s;
         latency.recordValue(Math.max(0, (end - intendedStartNanos) / 1000));
@@ -98,16 +93,4 @@ public final class MeasuredBackend implements KvBackend {
     public PutStatus put(String key, MemorySegment value, ReplicateConfig config) {
         return put(key, value, config, System.nanoTime());
     }
-
-    @Override public String name() { return inner.name(); }
-    @Override public String copySemantics() { return inner.copySemantics(); }
-    @Override public MemorySegment allocateBuffer(long bytes) { return inner.allocateBuffer(bytes); }
-    @Override public List<PutStatus> batchPut(List<String> keys, List<MemorySegment> values, ReplicateConfig config) { return inner.batchPut(keys, values, config); }
-    @Override public List<GetResult> batchGetInto(List<String> keys, List<MemorySegment> dsts) { return inner.batchGetInto(keys, dsts); }
-    @Override public boolean exists(String key) { return inner.exists(key); }
-    @Override public boolean[] batchExists(List<String> keys) { return inner.batchExists(keys); }
-    @Override public RemoveStatus remove(String key) { return inner.remove(key); }
-    @Override public Optional<MasterStats> storeStats() { return inner.storeStats(); }
-    @Override public Map<String, Long> storeCalls() { return inner.storeCalls(); }
-    @Override public void close() { inner.close(); }
 }
