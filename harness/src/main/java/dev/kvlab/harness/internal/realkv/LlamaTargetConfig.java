@@ -40,6 +40,10 @@ public record LlamaTargetConfig(String kind, String model, Integer threads, Stri
     static final long MAX_LOCAL_TOKENS = 1L << 20;
     /** The calibration's prefix when the config gives none. */
     static final int DEFAULT_CALIBRATE_TOKENS = 256;
+    /** {@code target.batch_tokens} when the config gives none. */
+    static final int DEFAULT_BATCH_TOKENS = 512;
+    /** {@code target.local_capacity} when the config gives none. */
+    static final Capacity DEFAULT_LOCAL_CAPACITY = new Capacity(4096, false);
 
     /**
      * The block checked.
@@ -55,7 +59,7 @@ public record LlamaTargetConfig(String kind, String model, Integer threads, Stri
                            int calibrateTokens, LlamaContext.FlashAttention flashAttention) {
         /** One sequence, 512-token steps, no local tier kept beyond the defaults, no twin, flash attention as llama.cpp decides. */
         public Resolved(Path model, int threads, int verifyEvery, double verifyTolerance) {
-            this(model, threads, verifyEvery, verifyTolerance, 1, 512, new Capacity(4096, false), 0, LlamaContext.FlashAttention.AUTO);
+            this(model, threads, verifyEvery, verifyTolerance, 1, DEFAULT_BATCH_TOKENS, DEFAULT_LOCAL_CAPACITY, 0, LlamaContext.FlashAttention.AUTO);
         }
     }
 
@@ -99,7 +103,7 @@ public record LlamaTargetConfig(String kind, String model, Integer threads, Stri
         if (!(tol >= 0) || Double.isInfinite(tol)) throw bad(origin, "target.verify_tolerance", "must be a finite number >= 0, got " + tol);
         int seqs = sequences == null ? 4 : sequences;
         if (seqs < 1 || seqs > MAX_SEQUENCES) throw bad(origin, "target.sequences", "must be in [1, " + MAX_SEQUENCES + "], got " + seqs);
-        int bt = batchTokens == null ? 512 : batchTokens;
+        int bt = batchTokens == null ? DEFAULT_BATCH_TOKENS : batchTokens;
         if (bt < seqs || bt > MAX_BATCH_TOKENS)
             throw bad(origin, "target.batch_tokens", "must be in [target.sequences = " + seqs + ", " + MAX_BATCH_TOKENS + "] (every decoding sequence's "
                     + "token goes into each step), got " + bt);
@@ -120,7 +124,7 @@ public record LlamaTargetConfig(String kind, String model, Integer threads, Stri
     }
 
     private Capacity capacity(Function<String, String> origin) {
-        if (localCapacity == null) return new Capacity(4096, false);
+        if (localCapacity == null) return DEFAULT_LOCAL_CAPACITY;
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\s*(\\d{1,12})\\s*(tokens?|tok|blocks?)?\\s*").matcher(localCapacity);
         if (!m.matches())
             throw bad(origin, "target.local_capacity", "give N, N tokens or N blocks, got '" + localCapacity + "'");
