@@ -1,5 +1,6 @@
 package dev.kvlab.harness.internal.live;
 
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.transport.api.LinearTransportModel;
 
 /**
@@ -27,6 +28,32 @@ public record LinkProbe(long lookupNanos, double latencySeconds, double bytesPer
         double scale = Math.pow(10, Math.floor(Math.log10(Math.max(1, bits))) - 2);
         double r = Math.max(1, Math.round(bits / scale) * scale);
         return new dev.kvlab.transport.api.LinkSpec(1, r, java.time.Duration.ofNanos(lookupNanos / 1000 * 1000)) + " (measured)";
+    }
+
+    /** The probe as a cell's figures: its label, bandwidth, fixed cost, lookup and rounds, in that order. */
+    public void extras(java.util.Map<String, Object> x) {
+        x.put("link_measured", label());
+        x.put(Columns.LINK_MEASURED_BYTES_PER_S.name(), bytesPerSecond);
+        x.put(Columns.LINK_MEASURED_LATENCY_US.name(), latencySeconds * 1e6);
+        x.put("link_measured_lookup_us", lookupNanos / 1e3);
+        x.put("link_probe_rounds", rounds);
+    }
+
+    /** The link a cell's sim twin runs on: its start and end probes bracketed, or the start's alone (no end probe). */
+    public static LinkProbe twinOf(LinkProbe start, LinkProbe end) {
+        return end == null ? start : bracket(start, end);
+    }
+
+    /** What a twin's link came from, for the twin's row: the end probe (or why it could not run) and the link's bandwidth. */
+    public static java.util.Map<String, Object> twinLinkExtras(LinkProbe end, String endError, LinkProbe twin) {
+        java.util.Map<String, Object> x = new java.util.LinkedHashMap<>();
+        if (end != null) {
+            x.put("link_measured_end_bytes_per_s", end.bytesPerSecond());
+            x.put("link_measured_end_latency_us", end.latencySeconds() * 1e6);
+        }
+        if (endError != null) x.put("link_probe_end_error", endError);
+        x.put("twin_link_bytes_per_s", twin.bytesPerSecond());
+        return x;
     }
 
     /**

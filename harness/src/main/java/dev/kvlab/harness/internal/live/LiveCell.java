@@ -122,19 +122,12 @@ public final class LiveCell implements CellClock {
 
     /** The link the sim twin runs on: the start and end probes bracketed ({@link LinkProbe#bracket}), or the start's alone. */
     public LinkProbe twinProbe() {
-        return endProbe == null ? probe : LinkProbe.bracket(probe, endProbe);
+        return LinkProbe.twinOf(probe, endProbe);
     }
 
     /** What the twin's link came from, for the twin's row: the end probe (or why it could not run) and the bracketed bandwidth. */
     public Map<String, Object> twinLinkExtras() {
-        Map<String, Object> x = new java.util.LinkedHashMap<>();
-        if (endProbe != null) {
-            x.put("link_measured_end_bytes_per_s", endProbe.bytesPerSecond());
-            x.put("link_measured_end_latency_us", endProbe.latencySeconds() * 1e6);
-        }
-        if (endProbeError != null) x.put("link_probe_end_error", endProbeError);
-        x.put("twin_link_bytes_per_s", twinProbe().bytesPerSecond());
-        return x;
+        return LinkProbe.twinLinkExtras(endProbe, endProbeError, twinProbe());
     }
 
     /** The model the cell's {@code auto} decided on. */
@@ -220,11 +213,7 @@ public final class LiveCell implements CellClock {
         TransportModel link = store.linkModel();
         extras.put("link_model", link.name());
         extras.put("link_source", plan.config().transportProfile() == null ? "measured at cell start" : "transport_profile");
-        extras.put("link_measured", probe.label());
-        extras.put(Columns.LINK_MEASURED_BYTES_PER_S.name(), probe.bytesPerSecond());
-        extras.put(Columns.LINK_MEASURED_LATENCY_US.name(), probe.latencySeconds() * 1e6);
-        extras.put("link_measured_lookup_us", probe.lookupNanos() / 1e3);
-        extras.put("link_probe_rounds", probe.rounds());
+        probe.extras(extras);
         extras.put("link_probe_reputs", probe.reputs());
         store.rejections().forEach((why, n) -> extras.put("rejected_" + why.toLowerCase(Locale.ROOT), n));
         if (store.firstError() != null) extras.put("io_error", store.firstError());

@@ -19,7 +19,6 @@ import dev.kvlab.harness.internal.llama.LlamaContext;
 import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.workloads.api.WorkloadSpec;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -96,7 +95,7 @@ final class EngineTwin {
 
     /** The link the twin runs on: the start and end probes bracketed, or the start's alone. */
     private LinkProbe twinProbe() {
-        return end == null ? start : LinkProbe.bracket(start, end);
+        return LinkProbe.twinOf(start, end);
     }
 
     /** The calibration, the link the cell measured at its start and the break-even predicted on both, into {@code x}. */
@@ -111,11 +110,7 @@ final class EngineTwin {
         x.put(Columns.ENGINE_CALIBRATED_DECODE_MS.name(), c.decodeSeconds() * 1e3);
         x.put("engine_calibrated_flops", c.hardwareSpec().bf16Flops());
         x.put("engine_calibrated_bytes_per_s", c.hardwareSpec().hbmBandwidth());
-        x.put("link_measured", start.label());
-        x.put("link_measured_bytes_per_s", start.bytesPerSecond());
-        x.put("link_measured_latency_us", start.latencySeconds() * 1e6);
-        x.put("link_measured_lookup_us", start.lookupNanos() / 1e3);
-        x.put("link_probe_rounds", start.rounds());
+        start.extras(x);
         Breakeven be = breakeven(start);
         x.put(Columns.BREAKEVEN_PREDICTED_TOKENS.name(), be.breakevenTokens());
         int prefix = sharedPrefix(workload, blockTokens);
@@ -151,13 +146,7 @@ final class EngineTwin {
         if (!enabled()) return live;
         LinkProbe p = twinProbe();
         var link = p.model(plan.transportName());
-        Map<String, Object> more = new LinkedHashMap<>();
-        if (end != null) {
-            more.put("link_measured_end_bytes_per_s", end.bytesPerSecond());
-            more.put("link_measured_end_latency_us", end.latencySeconds() * 1e6);
-        }
-        if (endError != null) more.put("link_probe_end_error", endError);
-        more.put("twin_link_bytes_per_s", p.bytesPerSecond());
+        Map<String, Object> more = LinkProbe.twinLinkExtras(end, endError, p);
         more.put("twin_model", plan.model().id() + " on " + plan.hardware().id() + " (the engine calibrated as a roofline)");
         return SimTwin.attach(live, SimTwin.run(plan, link, p.lookupNanos()), link, more);
     }
