@@ -1,16 +1,16 @@
 package dev.kvlab.bench.live;
 
-import dev.kvlab.harness.internal.matrix.MatrixParser;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellRun;
-import dev.kvlab.harness.api.CellRunner;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.catalog.Catalog;
 import dev.kvlab.harness.api.catalog.ModelSpec;
-import dev.kvlab.harness.api.config.ConfigTree;
 import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.harness.api.run.CellRunner;
+import dev.kvlab.harness.api.run.ConfigTree;
 import dev.kvlab.harness.internal.live.HarnessCpu;
+import dev.kvlab.harness.internal.matrix.MatrixParser;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

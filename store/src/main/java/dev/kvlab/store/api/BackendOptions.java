@@ -1,6 +1,5 @@
 package dev.kvlab.store.api;
 
-import dev.kvlab.store.api.MasterConfig;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;

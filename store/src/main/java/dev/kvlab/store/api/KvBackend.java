@@ -1,6 +1,5 @@
 package dev.kvlab.store.api;
 
-import dev.kvlab.store.api.MasterStats;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Map;

@@ -1,0 +1,280 @@
+package dev.kvlab.harness.api;
+
+import dev.kvlab.harness.api.Column.Latency.Stat;
+import dev.kvlab.harness.api.Column.Latency;
+import dev.kvlab.harness.api.Column.Merge;
+import dev.kvlab.harness.api.Column.Source;
+import dev.kvlab.harness.api.Column.Unit;
+import dev.kvlab.harness.api.config.TargetKind;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The result columns, each named here and nowhere else: the {@link CellSummary} columns in {@code summary.csv} order
+ * ({@link #SUMMARY}), the columns some clocks and targets add to a row ({@link #ROW_EXTRAS}, NaN where absent), and the
+ * {@code cell.json} figures other code reads back ({@link #DETAILS}). The summary writer, the report, the Influx push,
+ * {@code kvlab compare}, {@code kvlab merge} and docs/columns.md read them from here.
+ */
+public final class Columns {
+
+    private static final String EMULATED = TargetKind.EMULATED, OPENAI = TargetKind.OPENAI, LLAMA = TargetKind.LLAMA;
+
+    // the run's identity and factor levels
+    public static final Column<Long> SEED = of("seed", Long.class, Unit.NONE, "the run's seed");
+    public static final Column<String> MODE = text("mode", "the clock: sim or live");
+    public static final Column<String> CACHE_STATE = text("cache_state", "factor: cold, hot, ...");
+    public static final Column<String> TIERS = text("tiers", "factor: local-only, remote-only, combined");
+    public static final Column<String> POLICY = text("policy", "factor: the fetch-or-recompute policy");
+    public static final Column<String> TRANSPORT = text("transport", "factor: the store's transport");
+    public static final Column<String> PD = text("pd", "factor: colocated or disaggregated prefill and decode");
+    // counts
+    public static final Column<Long> REQUESTS = sum("requests", Unit.COUNT, "measured requests");
+    public static final Column<Long> COMPLETED = sum("completed", Unit.COUNT, "of which completed");
+    public static final Column<Long> FAILED = sum("failed", Unit.COUNT, "of which failed");
+    // latencies: HdrHistogram percentiles of the whole run, ms (NaN: the metric has no values)
+    public static final Column<Double> TTFT_P50 = latency("ttft_p50_ms", Metric.TTFT, Stat.P50);
+    public static final Column<Double> TTFT_P99 = latency("ttft_p99_ms", Metric.TTFT, Stat.P99);
+    public static final Column<Double> TPOT_P50 = latency("tpot_p50_ms", Metric.TPOT, Stat.P50);
+    public static final Column<Double> TPOT_P99 = latency("tpot_p99_ms", Metric.TPOT, Stat.P99);
+    public static final Column<Double> ITL_P50 = latency("itl_p50_ms", Metric.ITL, Stat.P50);
+    public static final Column<Double> ITL_P99 = latency("itl_p99_ms", Metric.ITL, Stat.P99);
+    public static final Column<Double> E2EL_P99 = latency("e2el_p99_ms", Metric.E2EL, Stat.P99);
+    // rates and ratios
+    public static final Column<Double> GOODPUT_RPS = recomputed("goodput_rps", Unit.RPS,
+            "requests per second that met every SLO given (over simulated_seconds)");
+    public static final Column<Double> SLO_ATTAINMENT = recomputed("slo_attainment", Unit.RATIO, "good requests / requests");
+    public static final Column<Double> LOCAL_HIT_RATIO = recomputed("local_hit_ratio", Unit.RATIO,
+            "prompt tokens served by the local tier / prompt tokens");
+    public static final Column<Double> REMOTE_HIT_RATIO = recomputed("remote_hit_ratio", Unit.RATIO,
+            "prompt tokens fetched from the store (verified) / prompt tokens");
+    public static final Column<Long> FETCHED_BYTES = sum("fetched_bytes", Unit.BYTES, "bytes fetched from the store");
+    public static final Column<Long> FALLBACKS = sum("fallbacks", Unit.BLOCKS,
+            "blocks planned for fetch but recomputed because their fetch failed");
+    public static final Column<Long> WRONG_HITS_USED = sum("wrong_hits_used", Unit.BLOCKS,
+            "fetched blocks used that the verifier's audit found wrong (must be 0)");
+    // the summary's further columns
+    public static final Column<Double> TTFT_MEAN = latency("ttft_mean_ms", Metric.TTFT, Stat.MEAN);
+    public static final Column<Double> PREFILL_GPU_MS_MEAN = new Column<>("prefill_gpu_ms_mean", Double.class, Unit.MS,
+            "PD disaggregated, cold: modelled GPU-busy time of the prefill instances per measured request (NaN otherwise)",
+            Source.both(EMULATED), Merge.SAME, null);
+    public static final Column<Double> E2EL_P50 = latency("e2el_p50_ms", Metric.E2EL, Stat.P50);
+    public static final Column<Double> TBT_P50 = latency("tbt_p50_ms", Metric.TBT, Stat.P50);
+    public static final Column<Double> TBT_P99 = latency("tbt_p99_ms", Metric.TBT, Stat.P99);
+    public static final Column<Double> QUEUE_P50 = latency("queue_p50_ms", Metric.QUEUE, Stat.P50);
+    public static final Column<Double> QUEUE_P99 = latency("queue_p99_ms", Metric.QUEUE, Stat.P99);
+    public static final Column<Double> FETCH_P50 = latency("fetch_p50_ms", Metric.FETCH, Stat.P50);
+    public static final Column<Double> FETCH_P99 = latency("fetch_p99_ms", Metric.FETCH, Stat.P99);
+    public static final Column<Double> SIMULATED_SECONDS = new Column<>("simulated_seconds", Double.class, Unit.SECONDS,
+            "span of the measured phase in the run's own clock (virtual in sim)", Source.EVERY, Merge.LARGEST, null);
+    public static final Column<Double> WALL_SECONDS = new Column<>("wall_seconds", Double.class, Unit.SECONDS,
+            "wall-clock time of the run, config load to result", Source.EVERY, Merge.LARGEST, null);
+    public static final Column<Double> THROUGHPUT_RPS = recomputed("throughput_rps", Unit.RPS, "completed / simulated_seconds");
+    public static final Column<Double> OUTPUT_TOKENS_PER_S = recomputed("output_tokens_per_s", Unit.TOKENS_PER_S,
+            "output tokens / simulated_seconds");
+    public static final Column<Double> REMOTE_AVAILABLE_RATIO = of("remote_available_ratio", Double.class, Unit.RATIO,
+            "prompt tokens the store held in continuation of local hits / prompt tokens (before the policy)");
+    public static final Column<Long> WRITTEN_BACK_BYTES = sum("written_back_bytes", Unit.BYTES, "bytes written back to the store");
+    public static final Column<Long> REJECTED_BLOCKS = sum("rejected_blocks", Unit.BLOCKS,
+            "fetched blocks that failed verification (or expired, or vanished)");
+    public static final Column<String> MODEL = text("model", "model id");
+    public static final Column<String> HARDWARE = text("hardware", "hardware id");
+    public static final Column<Long> INSTANCES = of("instances", Long.class, Unit.COUNT, "engine instances");
+    public static final Column<Long> TP = of("tp", Long.class, Unit.COUNT, "GPUs per instance");
+    public static final Column<String> EMULATED_PARTS = text("emulated", "what is emulated in this run");
+
+    /** The {@link CellSummary} columns, in {@code summary.csv} order (after {@code cell, replicate}). */
+    public static final List<Column<?>> SUMMARY = List.of(SEED, MODE, CACHE_STATE, TIERS, POLICY, TRANSPORT, PD, REQUESTS, COMPLETED,
+            FAILED, TTFT_P50, TTFT_P99, TPOT_P50, TPOT_P99, ITL_P50, ITL_P99, E2EL_P99, GOODPUT_RPS, SLO_ATTAINMENT, LOCAL_HIT_RATIO,
+            REMOTE_HIT_RATIO, FETCHED_BYTES, FALLBACKS, WRONG_HITS_USED, TTFT_MEAN, PREFILL_GPU_MS_MEAN, E2EL_P50, TBT_P50, TBT_P99,
+            QUEUE_P50, QUEUE_P99, FETCH_P50, FETCH_P99, SIMULATED_SECONDS, WALL_SECONDS, THROUGHPUT_RPS, OUTPUT_TOKENS_PER_S,
+            REMOTE_AVAILABLE_RATIO, WRITTEN_BACK_BYTES, REJECTED_BLOCKS, MODEL, HARDWARE, INSTANCES, TP, EMULATED_PARTS);
+
+    /** The columns DESIGN.md requires of every {@code summary.csv} (after {@code cell, replicate}): {@link #SUMMARY} up to {@link #WRONG_HITS_USED}. */
+    public static final List<Column<?>> REQUIRED = SUMMARY.subList(0, SUMMARY.indexOf(WRONG_HITS_USED) + 1);
+
+    // the store's own figures (the emulated target's store, both clocks)
+    public static final Column<Number> STORE_USAGE = extra("store_usage", Unit.RATIO, "bytes used / capacity of the store at the cell's end",
+            Source.both(EMULATED), Merge.SAME);
+    public static final Column<Number> STORE_OBJECTS = extra("store_objects", Unit.COUNT, "objects in the store at the cell's end",
+            Source.both(EMULATED), Merge.SAME);
+    public static final Column<Number> STORE_EVICTED_OBJECTS = extra("store_evicted_objects", Unit.COUNT,
+            "objects the store evicted during the cell", Source.both(EMULATED), Merge.SAME);
+    // the link a live cell measured at its start
+    public static final Column<Number> LINK_MEASURED_BYTES_PER_S = extra("link_measured_bytes_per_s", Unit.BYTES_PER_S,
+            "bandwidth of the store link the live cell measured at its start", Source.live(EMULATED), Merge.SAME);
+    public static final Column<Number> LINK_MEASURED_LATENCY_US = extra("link_measured_latency_us", Unit.US,
+            "latency of the store link the live cell measured at its start", Source.live(EMULATED), Merge.SAME);
+    // the live harness's own cost
+    public static final Column<Number> HARNESS_CPU_US_PER_REQUEST = extra("harness_cpu_us_per_request", Unit.US,
+            "CPU time the harness's threads spent on the measured phase, per measured request", Source.live(EMULATED, OPENAI),
+            Merge.PER_REQUEST);
+    public static final Column<Number> HARNESS_HTTP_CPU_US_PER_REQUEST = detail("harness_http_cpu_us_per_request", Unit.US,
+            "of harness_cpu_us_per_request, the HTTP client's share", Source.live(OPENAI), Merge.PER_REQUEST);
+    public static final Column<Number> HARNESS_OVERHEAD_US_PER_REQUEST = extra("harness_overhead_us_per_request", Unit.US,
+            "busy time of the harness's event loop per measured request", Source.live(), Merge.PER_REQUEST);
+    public static final Column<Number> EVENT_LAG_P50_US = extra("event_lag_p50_us", Unit.US,
+            "p50 lag of the harness's event loop behind its schedule", Source.live(), Merge.LARGEST);
+    public static final Column<Number> EVENT_LAG_P99_US = extra("event_lag_p99_us", Unit.US,
+            "p99 lag of the harness's event loop behind its schedule", Source.live(), Merge.LARGEST);
+    public static final Column<Number> GC_PAUSE_MS = extra("gc_pause_ms", Unit.MS, "JVM garbage-collection time during the cell",
+            Source.live(EMULATED), Merge.SAME);
+    // the sim twin of a live cell (its predictions next to what the live cell measured)
+    public static final Column<Double> TWIN_TTFT_P50 = extra("twin_ttft_p50_ms", Double.class, Unit.MS, "the sim twin's TTFT p50",
+            Source.live(EMULATED), Merge.SAME);
+    public static final Column<Double> TWIN_TTFT_P99 = extra("twin_ttft_p99_ms", Double.class, Unit.MS, "the sim twin's TTFT p99",
+            Source.live(EMULATED), Merge.SAME);
+    public static final Column<Double> TWIN_FETCH_P50 = extra("twin_fetch_p50_ms", Double.class, Unit.MS, "the sim twin's fetch p50",
+            Source.live(EMULATED), Merge.SAME);
+    public static final Column<Double> TWIN_GOODPUT_RPS = extra("twin_goodput_rps", Double.class, Unit.RPS, "the sim twin's goodput",
+            Source.live(EMULATED), Merge.SAME);
+    public static final Column<Double> TWIN_TTFT_P50_LIVE_SHARE = extra("twin_ttft_p50_live_share", Double.class, Unit.RATIO,
+            "share of live TTFTs at or below the twin's p50 (0.5: a perfect match)", Source.live(EMULATED), Merge.SAME);
+    public static final Column<String> TWIN_TRANSPORT_MODEL = new Column<>("twin_transport_model", String.class, Unit.TEXT,
+            "the link model the sim twin ran on", Source.live(EMULATED), Merge.SAME, null);
+    // a real engine's own counters (the openai target)
+    public static final Column<Number> ENGINE_PROMPT_TOKENS = extra("engine_prompt_tokens", Unit.TOKENS,
+            "prompt tokens of the measured requests by the engine's usage (NaN: not reported by every response)", Source.live(OPENAI),
+            Merge.SUM);
+    public static final Column<Number> ENGINE_CACHED_PROMPT_TOKENS = extra("engine_cached_prompt_tokens", Unit.TOKENS,
+            "of them, served from the engine's cache, as the engine reported per response", Source.live(OPENAI), Merge.SUM);
+    public static final Column<Number> ENGINE_LOCAL_HIT_RATIO = extra("engine_local_hit_ratio", Unit.RATIO,
+            "the engine's local prefix-cache hit ratio over the measured phase (NaN: not reported)", Source.live(OPENAI), Merge.RECOMPUTED);
+    public static final Column<Number> ENGINE_EXTERNAL_HIT_RATIO = extra("engine_external_hit_ratio", Unit.RATIO,
+            "the engine's external (connector: LMCache, Mooncake) hit ratio over the measured phase (NaN: not reported)",
+            Source.live(OPENAI), Merge.RECOMPUTED);
+    public static final Column<String> ENGINE_HITS_SOURCE = new Column<>("engine_hits_source", String.class, Unit.TEXT,
+            "where the engine's hit ratios came from", Source.live(OPENAI), Merge.RECOMPUTED, null);
+    public static final Column<Number> HARNESS_TTFT_GAP_P50 = extra("harness_ttft_gap_p50_ms", Unit.MS,
+            "p50 over requests of client TTFT minus the engine's own prompt time", Source.live(OPENAI), Merge.SAME);
+    public static final Column<Number> HARNESS_LOOPBACK_TTFT_P50 = extra("harness_loopback_ttft_p50_us", Unit.US,
+            "p50 TTFT of the harness's loopback self-test before the cell", Source.live(OPENAI), Merge.LARGEST);
+    public static final Column<Number> HARNESS_LOOPBACK_TTFT_P99 = detail("harness_loopback_ttft_p99_us", Unit.US,
+            "p99 TTFT of the harness's loopback self-test before the cell", Source.live(OPENAI), Merge.LARGEST);
+    // a real engine's KV in kvlab's store (the llama.cpp target)
+    public static final Column<Number> FETCHED_TOKENS = extra("fetched_tokens", Unit.TOKENS,
+            "prompt tokens of the measured requests whose KV came from the store (fetched, verified and restored)", Source.live(LLAMA),
+            Merge.SAME);
+    public static final Column<Number> ENGINE_KV_BYTES_PER_TOKEN = extra("engine_kv_bytes_per_token", Unit.BYTES,
+            "bytes of one block's KV payload per token, as llama.cpp's state holds it", Source.live(LLAMA), Merge.SAME);
+    public static final Column<Number> ENGINE_PREFILL_TOKENS_PER_S = extra("engine_prefill_tokens_per_s", Unit.TOKENS_PER_S,
+            "the engine's prefill rate over the measured requests (tokens prefilled / time prefilling, after restores)", Source.live(LLAMA),
+            Merge.SAME);
+    public static final Column<Number> ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S = extra("engine_calibrated_prefill_tokens_per_s",
+            Unit.TOKENS_PER_S, "the engine's prefill rate measured by the cell's calibration (the twin's and the prediction's roofline)",
+            Source.live(LLAMA), Merge.SAME);
+    public static final Column<Number> ENGINE_CALIBRATED_DECODE_MS = extra("engine_calibrated_decode_ms_per_token", Unit.MS,
+            "the engine's decode step measured by the cell's calibration", Source.live(LLAMA), Merge.SAME);
+    public static final Column<Number> BREAKEVEN_PREDICTED_TOKENS = extra("breakeven_predicted_tokens", Unit.TOKENS,
+            "the prefix length from which fetching beats recomputing, as kvlab breakeven predicts on the calibration and the measured link",
+            Source.live(LLAMA), Merge.SAME);
+    public static final Column<Number> SHARED_PREFIX_TOKENS = extra("shared_prefix_tokens", Unit.TOKENS,
+            "the prompt prefix the workload's requests share (whole blocks): the length the predictions are made at", Source.live(LLAMA),
+            Merge.SAME);
+    public static final Column<Number> PREDICTED_RECOMPUTE_MS = extra("predicted_recompute_ms", Unit.MS,
+            "predicted time to recompute the shared prefix", Source.live(LLAMA), Merge.SAME);
+    public static final Column<Number> PREDICTED_FETCH_MS = extra("predicted_fetch_ms", Unit.MS,
+            "predicted time to fetch the shared prefix's KV", Source.live(LLAMA), Merge.SAME);
+
+    /** Columns some clocks or targets add to a {@code summary.csv}/{@code summary.json} row (NaN in the rows of the others). */
+    public static final List<Column<?>> ROW_EXTRAS = List.of(STORE_USAGE, STORE_OBJECTS, STORE_EVICTED_OBJECTS, LINK_MEASURED_BYTES_PER_S,
+            LINK_MEASURED_LATENCY_US, HARNESS_CPU_US_PER_REQUEST, HARNESS_OVERHEAD_US_PER_REQUEST, EVENT_LAG_P50_US, EVENT_LAG_P99_US,
+            GC_PAUSE_MS, TWIN_TTFT_P50, TWIN_TTFT_P99, TWIN_FETCH_P50, TWIN_GOODPUT_RPS, TWIN_TTFT_P50_LIVE_SHARE, ENGINE_PROMPT_TOKENS,
+            ENGINE_CACHED_PROMPT_TOKENS, ENGINE_LOCAL_HIT_RATIO, ENGINE_EXTERNAL_HIT_RATIO, HARNESS_TTFT_GAP_P50, HARNESS_LOOPBACK_TTFT_P50,
+            FETCHED_TOKENS, ENGINE_KV_BYTES_PER_TOKEN, ENGINE_PREFILL_TOKENS_PER_S, ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S,
+            ENGINE_CALIBRATED_DECODE_MS, BREAKEVEN_PREDICTED_TOKENS, SHARED_PREFIX_TOKENS, PREDICTED_RECOMPUTE_MS, PREDICTED_FETCH_MS);
+
+    // cell.json figures (not row columns) that other code reads back
+    public static final Column<Number> WARMUP_REQUESTS = detail("warmup_requests", Unit.COUNT, "requests of the warm-up phase",
+            Source.EVERY, Merge.SUM);
+    public static final Column<Number> WORKLOAD_PROMPT_TOKENS = detail("workload_prompt_tokens", Unit.TOKENS,
+            "prompt tokens of the measured requests by the workload's own count", Source.live(OPENAI), Merge.SUM);
+    public static final Column<Number> UNSENT_REQUESTS = detail("unsent_requests", Unit.COUNT,
+            "measured requests never sent (the target went down)", Source.live(OPENAI), Merge.SUM);
+    public static final Column<Number> PROMPT_TOKEN_ERROR_MAX = detail("prompt_token_error_max", Unit.TOKENS,
+            "largest difference between the workload's and the engine's prompt token count", Source.live(OPENAI), Merge.LARGEST);
+
+    /** {@code cell.json} figures other code reads back (never row columns). */
+    public static final List<Column<?>> DETAILS = List.of(HARNESS_HTTP_CPU_US_PER_REQUEST, TWIN_TRANSPORT_MODEL, ENGINE_HITS_SOURCE,
+            HARNESS_LOOPBACK_TTFT_P99, WARMUP_REQUESTS, WORKLOAD_PROMPT_TOKENS, UNSENT_REQUESTS, PROMPT_TOKEN_ERROR_MAX);
+
+    private static final Map<String, Column<?>> BY_NAME = byName();
+
+    private Columns() {}
+
+    /** Every column: {@link #SUMMARY}, {@link #ROW_EXTRAS}, {@link #DETAILS}, in that order. */
+    public static List<Column<?>> all() {
+        return List.copyOf(BY_NAME.values());
+    }
+
+    /** The column named {@code name}, if it is one. */
+    public static Optional<Column<?>> named(String name) {
+        return Optional.ofNullable(BY_NAME.get(name));
+    }
+
+    /** Whether {@code name} is a row extra (a column of summary rows that some cells have). */
+    public static boolean isRowExtra(String name) {
+        Column<?> c = BY_NAME.get(name);
+        return c != null && ROW_EXTRAS.contains(c);
+    }
+
+    /** The names of the numeric {@link #SUMMARY} columns, in order (what a figure or a comparison may name as a metric). */
+    public static List<String> numericSummaryNames() {
+        return SUMMARY.stream().filter(Column::numeric).map(Column::name).toList();
+    }
+
+    /** The names of {@code columns}, in order. */
+    public static List<String> names(List<? extends Column<?>> columns) {
+        return columns.stream().map(Column::name).toList();
+    }
+
+    private static Map<String, Column<?>> byName() {
+        Map<String, Column<?>> m = new LinkedHashMap<>();
+        List<Column<?>> every = new ArrayList<>(SUMMARY);
+        every.addAll(ROW_EXTRAS);
+        every.addAll(DETAILS);
+        for (Column<?> c : every)
+            if (m.put(c.name(), c) != null) throw new IllegalStateException("column named twice: " + c.name());
+        return m;
+    }
+
+    private static <T> Column<T> of(String name, Class<T> type, Unit unit, String description) {
+        return new Column<>(name, type, unit, description, Source.EVERY, Merge.SAME, null);
+    }
+
+    private static Column<String> text(String name, String description) {
+        return new Column<>(name, String.class, Unit.TEXT, description, Source.EVERY, Merge.SAME, null);
+    }
+
+    private static Column<Long> sum(String name, Unit unit, String description) {
+        return new Column<>(name, Long.class, unit, description, Source.EVERY, Merge.SUM, null);
+    }
+
+    private static Column<Double> recomputed(String name, Unit unit, String description) {
+        return new Column<>(name, Double.class, unit, description, Source.EVERY, Merge.RECOMPUTED, null);
+    }
+
+    private static Column<Double> latency(String name, Metric metric, Stat stat) {
+        String what = switch (stat) {
+            case P50 -> "p50";
+            case P99 -> "p99";
+            case MEAN -> "mean";
+        };
+        return new Column<>(name, Double.class, Unit.MS, what + " of " + metric.id() + " (HdrHistogram, whole run)", Source.EVERY,
+                Merge.RECOMPUTED, new Latency(metric, stat));
+    }
+
+    private static Column<Number> extra(String name, Unit unit, String description, Source source, Merge merge) {
+        return new Column<>(name, Number.class, unit, description, source, merge, null);
+    }
+
+    private static <T> Column<T> extra(String name, Class<T> type, Unit unit, String description, Source source, Merge merge) {
+        return new Column<>(name, type, unit, description, source, merge, null);
+    }
+
+    private static Column<Number> detail(String name, Unit unit, String description, Source source, Merge merge) {
+        return new Column<>(name, Number.class, unit, description, source, merge, null);
+    }
+}

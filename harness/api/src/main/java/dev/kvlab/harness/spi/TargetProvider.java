@@ -1,0 +1,39 @@
+package dev.kvlab.harness.spi;
+
+import dev.kvlab.harness.api.CellObserver;
+import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.config.RunConfig;
+import java.util.function.Function;
+
+/**
+ * A kind of target: what serves a cell's requests (the emulated serving model, an OpenAI-compatible HTTP server,
+ * ...). Found by {@link java.util.ServiceLoader}; the run config's {@code target.kind} picks one. Workloads,
+ * arrivals, the measurement, experiments, bundles and the report are the same for every target: a provider
+ * validates its cells and runs them through the one measured-cell skeleton. Adding a target is one package with a
+ * provider, registered in {@code META-INF/services}.
+ */
+public interface TargetProvider {
+
+    /** The {@code target.kind} this provider serves ({@code emulated}, {@code openai}, ...). */
+    String kind();
+
+    /** What it is, in a few words (for errors and help). */
+    String describe();
+
+    /**
+     * Whether cells of this target read the run-config key (dotted: a section such as {@code store} or a key below
+     * it). A key given with a non-default value that the cell's target does not read is refused before anything
+     * runs. {@code target} itself is always the target's own.
+     */
+    boolean uses(String key);
+
+    /**
+     * Checks {@code config} (its {@code target} block and every key this target reads) before anything runs;
+     * {@link dev.kvlab.harness.api.input.BadInputException} naming {@code origin.apply(key)} ({@code FILE:LINE} or
+     * {@code --set k=v}, null when unknown) and the key. May check that the target is reachable.
+     */
+    void validate(RunConfig config, Function<String, String> origin);
+
+    /** Runs one cell of {@code config} (validated); wall time counts from {@code wallStartNanos}. */
+    CellResult run(RunConfig config, long wallStartNanos, CellObserver observer);
+}

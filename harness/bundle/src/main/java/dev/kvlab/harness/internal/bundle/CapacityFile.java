@@ -1,0 +1,44 @@
+package dev.kvlab.harness.internal.bundle;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * A bundle's {@code capacity.json}: written by the capacity search ({@code CapacityResults.json}), found and
+ * read back here by the report, {@code kvlab compare}, {@code kvlab run --json} and the demo (docs/bundle-format.md).
+ */
+public final class CapacityFile {
+
+    public static final String NAME = "capacity.json";
+
+    /** What the {@code undecided} flag says, in plain words (the table's legend and capacity.json). */
+    public static final String UNDECIDED_MEANS = "undecided: at some load the SLO attainment was too close to the target to tell pass from fail, "
+            + "and the probe could not be made longer (a live probe, or a trace replayed once): the search took the measured attainment "
+            + "at face value there, so the capacity may be off by more than the precision. (A sim probe runs on a longer workload "
+            + "instead, up to max_passes times its requests; one still undecided then has its attainment equal to the target within "
+            + "its interval: it is the knee, and the search stops there with that load as the capacity, knee_probe in capacity.json.)";
+
+    /** What the {@code wide} flag says. */
+    public static final String WIDE_MEANS = "wide: the replicates disagree: the capacity's 95% interval is wider than +-10% of it; more "
+            + "replicates or longer probes would narrow it, until then read it as a rough figure, not an answer";
+
+    private CapacityFile() {}
+
+    /** Where {@code bundle} keeps it (whether or not its matrix searched a capacity). */
+    public static Path in(Path bundle) {
+        return bundle.resolve(NAME);
+    }
+
+    /** Whether {@code bundle}'s matrix searched a capacity. */
+    public static boolean exists(Path bundle) {
+        return Files.isRegularFile(in(bundle));
+    }
+
+    /** {@code bundle}'s capacity.json, or empty when its matrix searched no capacity. */
+    public static Optional<JsonNode> read(Path bundle) throws IOException {
+        return exists(bundle) ? Optional.of(BundleJson.read(in(bundle))) : Optional.empty();
+    }
+}

@@ -1,0 +1,161 @@
+package dev.kvlab.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kvlab.harness.Benchmarks;
+import dev.kvlab.harness.api.benchmark.BenchFailedException;
+import dev.kvlab.harness.api.benchmark.StoreBenchResult;
+import dev.kvlab.harness.api.benchmark.StoreBenchSettings;
+import dev.kvlab.store.KvBackends;
+import dev.kvlab.store.api.BackendOptions;
+import dev.kvlab.store.api.KvBackend;
+import dev.kvlab.transport.Transports;
+import dev.kvlab.transport.api.ByteSize;
+import dev.kvlab.transport.api.DurationSpec;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine;
+
+/** {@code kvlab bench store}: ops/s, throughput and latency percentiles of one KV backend, through one measuring decorator. */
+@Command(name = "store", mixinStandardHelpOptions = true,
+        description = "Benchmarks a KV backend (bundled store, kvlab://HOST:PORT, redis://HOST:PORT): closed-loop clients, "
+                + "ops/s and HdrHistogram latency percentiles. A get run first loads its keys.")
+public final class BenchStoreCommand implements Callable<Integer> {
+
+    private static final Pattern SPEC = Pattern.compile("bundled|(kvlab|redis)://[^\\s/:]+(:\\d{1,5})");
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--backend", required = true, description = "bundled | kvlab://HOST:PORT | redis://HOST:PORT")
+    String backend;
+
+    @Option(names = "--transport", defaultValue = "tcp", description = "data plane of bundled and kvlab:// backends: tcp | shm | rdma-emu | local [${DEFAULT-VALUE}]")
+    String transport;
+
+    @Option(names = "--value-size", required = true, description = "value size, e.g. 1MiB")
+    String valueSize;
+
+    @Option(names = "--op", required = true, description = "get | put")
+    String op;
+
+    @Option(names = "--clients", defaultValue = "1", description = "concurrent clients (threads) [${DEFAULT-VALUE}]")
+    int clients;
+
+    @Option(names = "--duration", defaultValue = "10s", description = "measured time [${DEFAULT-VALUE}]")
+    String duration;
+
+    @Option(names = "--warmup", defaultValue = "1s", description = "unmeasured time before it [${DEFAULT-VALUE}]")
+    String warmup;
+
+    @Option(names = "--keys", defaultValue = "256", description = "keys a get run loads and reads [${DEFAULT-VALUE}]")
+    int keys;
+
+    @Option(names = "--nodes", defaultValue = "2", description = "storage nodes of the bundled cluster [${DEFAULT-VALUE}]")
+    int nodes;
+
+    @Option(names = "--segment", description = "segment per bundled node [enough for the keys, at least 256MiB]")
+    String segment;
+
+    @Option(names = "--control", defaultValue = "inproc", description = "bundled: the client calls the master in process (inproc) or over loopback gRPC (grpc) [${DEFAULT-VALUE}]")
+    String control;
+
+    @Option(names = "--tenant", defaultValue = "bench", description = "namespace of the keys [${DEFAULT-VALUE}]")
+    String tenant;
+
+    @Option(names = "--verify", description = "check every hit against its key's content (backend and bench both); wrong payloads are counted")
+    boolean verify;
+
+    @Option(names = "--no-load", description = "get runs: read what is there without loading the keys first (misses show what the store lost)")
+    boolean noLoad;
+
+    @Option(names = "--hlog", description = "write the latency histogram (HdrHistogram log, microseconds) to this file")
+    Path hlog;
+
+    @Option(names = "--json", description = "print one JSON object")
+    boolean json;
+
+    private CommandLine.ParameterException bad(String msg) {
+        return new CommandLine.ParameterException(spec.commandLine(), msg);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (!SPEC.matcher(backend).matches()) throw bad("--backend: unknown backend '" + backend + "' (use bundled, kvlab://HOST:PORT or redis://HOST:PORT)");
+        String o = op.toLowerCase(Locale.ROOT);
+        if (!o.equals("get") && !o.equals("put")) throw bad("--op: '" + op + "' is not get or put");
+        long vs = parse("--value-size", valueSize, true);
+        if (vs <= 0 || vs > (1L << 30)) throw bad("--value-size must be between 1 byte and 1GiB, got " + valueSize);
+        Duration d = duration("--duration", duration);
+        if (d.isZero()) throw bad("--duration must be > 0");
+        Duration w = duration("--warmup", warmup);
+        if (clients < 1 || clients > 1024) throw bad("--clients must be 1..1024, got " + clients);
+        if (keys < 1) throw bad("--keys must be >= 1, got " + keys);
+        if (nodes < 1 || nodes > 64) throw bad("--nodes must be 1..64, got " + nodes);
+        boolean redis = backend.startsWith("redis://");
+        Transports ts = Transports.discover();
+        if (!redis && !ts.names().contains(transport)) throw bad("--transport: unknown transport '" + transport + "' (available: " + String.join(", ", ts.names()) + ")");
+        if (!control.equals("inproc") && !control.equals("grpc")) throw bad("--control: '" + control + "' is not inproc or grpc");
+        long seg = segment != null ? parse("--segment", segment, false) : autoSegment(vs);
+        BackendOptions opts;
+        try {
+            opts = BackendOptions.defaults().withTransport(transport).withVerifyContent(verify).withTenant(tenant).withNodes(nodes)
+                    .withSegmentBytes(seg).withTimeout(Duration.ofSeconds(5)).withExtra(java.util.Map.of("control", control));
+            dev.kvlab.store.api.KeyRules.checkTenant(tenant);
+        } catch (IllegalArgumentException e) {
+            throw bad(e.getMessage());
+        }
+        boolean emulated = !redis && ts.provider(transport).emulated();
+        PrintStream log = json ? System.err : System.out;
+        StoreBenchResult r;
+        java.util.regex.Matcher remote = java.util.regex.Pattern.compile("(?:kvlab|redis)://([^\\s/:]+):(\\d{1,5})").matcher(backend);
+        try {
+            if (remote.matches()) Benchmarks.reachable(backend, remote.group(1), Integer.parseInt(remote.group(2)));
+        } catch (BenchFailedException e) {
+            System.err.println("kvlab bench store: " + e.getMessage());
+            return Kvlab.EXIT_FAILED;
+        }
+        try (KvBackend b = KvBackends.discover().open(backend, opts)) {
+            StoreBenchSettings s = new StoreBenchSettings(backend, redis ? "redis" : transport, emulated, vs, o, clients, d, w, keys, verify, !noLoad, hlog);
+            r = Benchmarks.store(s, b, log);
+        } catch (BenchFailedException e) {
+            System.err.println("kvlab bench store: " + e.getMessage());
+            return Kvlab.EXIT_FAILED;
+        }
+        if (r.errors() > 0) System.err.printf(Locale.ROOT, "kvlab bench store: %d of %d operations failed%n", r.errors(), r.ops());
+        if (json) {
+            System.out.println(new ObjectMapper().writeValueAsString(r));
+        } else {
+            System.out.print(r.text());
+        }
+        return r.wrongBytes() == 0 ? Kvlab.EXIT_OK : Kvlab.EXIT_FAILED;
+    }
+
+    /** Room for the keys with 30 % headroom, at least 256 MiB and at most 2 GiB per node (beyond that, eviction makes misses). */
+    private long autoSegment(long vs) {
+        long fp = (vs + 4095) & ~4095L;
+        long need = (long) Math.ceil(keys * fp * 1.3 / nodes) + (16L << 20);
+        return Math.min(2L << 30, Math.max(256L << 20, (need + (1L << 20) - 1) & -(1L << 20)));
+    }
+
+    private long parse(String opt, String v, boolean allowSmall) {
+        try {
+            return ByteSize.parse(v);
+        } catch (IllegalArgumentException e) {
+            throw bad(opt + ": " + e.getMessage());
+        }
+    }
+
+    private Duration duration(String opt, String v) {
+        try {
+            return DurationSpec.parse(v);
+        } catch (IllegalArgumentException e) {
+            throw bad(opt + ": " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package dev.kvlab.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.kvlab.harness.Benchmarks;
+import dev.kvlab.harness.api.MachineMemory;
+import dev.kvlab.harness.api.benchmark.TransportBenchResult;
+import dev.kvlab.harness.api.benchmark.TransportBenchSpec;
+import dev.kvlab.transport.Transports;
+import dev.kvlab.transport.api.ByteSize;
+import dev.kvlab.transport.api.DurationSpec;
+import dev.kvlab.transport.api.LinkSpec;
+import dev.kvlab.transport.api.Opcode;
+import dev.kvlab.transport.api.TransportConfig;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code kvlab bench transport}: throughput and per-batch latency percentiles of one transport, like Mooncake's
+ * {@code transfer_engine_bench}. The target runs in its own JVM for tcp, shm and rdma-emu.
+ */
+@Command(name = "transport", mixinStandardHelpOptions = true,
+        description = "Benchmarks a transport: a target serves one segment (in its own process for tcp, shm and rdma-emu), "
+                + "closed-loop initiator threads submit batches of READ or WRITE requests; prints throughput and per-batch latency "
+                + "percentiles (HdrHistogram) and CPU time. rdma-emu results are EMULATED (a NIC model).")
+public final class BenchTransportCommand implements Callable<Integer> {
+
+    @Spec CommandSpec cmd;
+
+    @Option(names = "--transport", required = true, paramLabel = "NAME", description = "tcp, shm, local or rdma-emu")
+    String transport;
+
+    @Option(names = "--block-size", defaultValue = "1MiB", paramLabel = "SIZE", description = "bytes per request (default ${DEFAULT-VALUE})")
+    String blockSize;
+
+    @Option(names = "--batch-size", defaultValue = "16", paramLabel = "N", description = "requests per batch (default ${DEFAULT-VALUE})")
+    int batchSize;
+
+    @Option(names = "--threads", paramLabel = "N", description = "initiator threads, one batch in flight each (default: 2 for tcp and "
+            + "rdma-emu, where a second batch keeps the link busy while a thread turns around; 1 for shm and local, whose copy lanes "
+            + "already use every core)")
+    Integer threads;
+
+    @Option(names = "--duration", defaultValue = "10s", paramLabel = "DUR", description = "measured time after the warm-up (default ${DEFAULT-VALUE})")
+    String duration;
+
+    @Option(names = "--op", defaultValue = "read", paramLabel = "read|write", description = "READ pulls from the target, WRITE pushes to it (default ${DEFAULT-VALUE})")
+    String op;
+
+    @Option(names = "--link", paramLabel = "SPEC", description = "rdma-emu's emulated NIC, e.g. 8gbps, 4x200gbps@2us (default 200gbps@2us)")
+    String link;
+
+    @Option(names = "--segment-size", paramLabel = "SIZE", description = "target segment (default: the largest of 256MiB, twice the CPU's last-level cache, 2 batches per thread)")
+    String segmentSize;
+
+    @Option(names = "--slice-size", paramLabel = "SIZE", description = "slice size (default 64KiB)")
+    String sliceSize;
+
+    @Option(names = "--connections", paramLabel = "N", description = "connections (tcp) or copy lanes (shm, rdma-emu, local) per peer (default 4)")
+    Integer connections;
+
+    @Option(names = "--json", description = "print one JSON object on stdout")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+        TransportBenchSpec spec = spec();
+        checkMemory(spec, MachineMemory.now());
+        TransportBenchResult r = Benchmarks.transport(Transports.discover(), spec);
+        PrintWriter out = cmd.commandLine().getOut();
+        if (json) {
+            out.println(new ObjectMapper().disable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(r.toJson()));
+        } else {
+            out.print(r.text());
+        }
+        out.flush();
+        return Kvlab.EXIT_OK;
+    }
+
+    /** Parses and validates every option; a {@link ParameterException} (exit 2) names the bad one. */
+    TransportBenchSpec spec() {
+        Transports known = Transports.discover();
+        if (!known.names().contains(transport))
+            throw new ParameterException(cmd.commandLine(), "unknown transport '" + transport + "' (known: " + String.join(", ", known.names()) + ")");
+        Opcode opcode = switch (op.toLowerCase(Locale.ROOT)) {
+            case "read" -> Opcode.READ;
+            case "write" -> Opcode.WRITE;
+            default -> throw new ParameterException(cmd.commandLine(), "--op must be read or write, got '" + op + "'");
+        };
+        try {
+            return new TransportBenchSpec(transport, ByteSize.parse(blockSize), batchSize,
+                    threads == null ? TransportBenchSpec.defaultThreads(transport) : threads, DurationSpec.parse(duration), opcode,
+                    link == null ? null : LinkSpec.parse(link),
+                    segmentSize == null ? 0 : ByteSize.parse(segmentSize),
+                    sliceSize == null ? TransportConfig.DEFAULT_SLICE_SIZE : ByteSize.parse(sliceSize),
+                    connections == null ? TransportConfig.defaults().connectionsPerPeer() : connections);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(cmd.commandLine(), e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Refuses (exit 2) a bench whose processes together would hold more than 90% of the memory available now: the
+     * target segment, every thread's buffer and the JVMs, checked before either process starts.
+     */
+    void checkMemory(TransportBenchSpec s, MachineMemory m) {
+        String problem = s.memoryProblem(m);
+        if (problem != null) throw new ParameterException(cmd.commandLine(), problem);
+    }
+}

@@ -1,0 +1,106 @@
+package dev.kvlab.cli;
+
+import dev.kvlab.harness.api.catalog.BreakevenReport;
+import dev.kvlab.harness.api.catalog.Catalog;
+import dev.kvlab.harness.api.catalog.Dtype;
+import dev.kvlab.harness.api.catalog.HardwareSpec;
+import dev.kvlab.harness.api.catalog.KvSizing;
+import dev.kvlab.harness.api.catalog.ModelSpec;
+import dev.kvlab.harness.api.input.BadInputException;
+import dev.kvlab.harness.internal.plan.JsonOutput;
+import dev.kvlab.transport.api.LinkSpec;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code kvlab breakeven}: is fetching a cached prefix's KV over a link faster than recomputing it? */
+@Command(name = "breakeven", mixinStandardHelpOptions = true,
+        description = "Recompute vs fetch: the roofline prefill time of a prefix against latency + KV bytes / link bandwidth; "
+                + "prints which wins, the break-even prefix length and the break-even link rate. The link is per GPU "
+                + "(each TP rank fetches its share over its own NICs).")
+public final class BreakevenCommand implements Callable<Integer> {
+
+    @Spec CommandSpec spec;
+
+    @Option(names = "--model", required = true, description = "model from the catalog") String model;
+    @Option(names = "--hardware", required = true, description = "GPU from the catalog") String hardware;
+    @Option(names = "--link", required = true, description = "link per GPU, e.g. 10gbps, 4x200gbps, 100gbps@5us") String link;
+    @Option(names = "--prefix-tokens", defaultValue = "4096", description = "prefix length [${DEFAULT-VALUE}]") long prefixTokens;
+    @Option(names = "--tp", defaultValue = "1", description = "tensor-parallel degree [${DEFAULT-VALUE}]") int tp;
+    @Option(names = "--dtype", defaultValue = "bf16", description = "KV dtype [${DEFAULT-VALUE}]") String dtype;
+    @Option(names = "--prefill-mfu", description = "override the hardware's prefill MFU") Double mfu;
+    @Option(names = "--decode-bandwidth-utilization", description = "override the hardware's HBM bandwidth utilisation") Double bwUtil;
+    @Option(names = "--catalog", description = "extra catalog YAML file or directory (repeatable)") List<Path> catalogs = new ArrayList<>();
+    @Option(names = "--json", description = "print one JSON object") boolean json;
+
+    @Override
+    public Integer call() {
+        Map<String, Object> o = compute();
+        PrintWriter w = spec.commandLine().getOut();
+        if (json) w.println(JsonOutput.write(o));
+        else {
+            w.printf(Locale.ROOT, "%s on %s (tp %d), %d-token prefix over %s per GPU:%n", o.get("model"), o.get("hardware"), tp, prefixTokens, o.get("link"));
+            w.printf(Locale.ROOT, "  recompute %.3f ms (compute %.3f ms, memory %.3f ms)%n", o.get("recompute_ms"), o.get("compute_bound_ms"), o.get("memory_bound_ms"));
+            w.printf(Locale.ROOT, "  fetch     %.3f ms (%,d bytes per rank)%n", o.get("fetch_ms"), o.get("kv_bytes_per_rank"));
+            w.printf(Locale.ROOT, "  %s wins; %s; break-even link for this prefix: %s%n",
+                    Boolean.TRUE.equals(o.get("fetch_wins")) ? "fetch" : "recompute", fetchWinsFrom(o),
+                    o.get("breakeven_link_gbps") == null ? "none (fetch never wins)" : String.format(Locale.ROOT, "%.2f Gbps", (Double) o.get("breakeven_link_gbps")));
+        }
+        w.flush();
+        return Kvlab.EXIT_OK;
+    }
+
+    /** Where fetching wins, in words: from the break-even length (noting when that is past the model's context), and below the weight-read floor. */
+    static String fetchWinsFrom(Map<String, Object> o) {
+        long from = ((Number) o.get("breakeven_prefix_tokens")).longValue();
+        long context = ((Number) o.get("max_context")).longValue();
+        String s = from <= 1 ? "fetch wins at every prefix length"
+                : String.format(Locale.ROOT, "fetch always wins from %,d tokens%s", from,
+                        from > context ? String.format(Locale.ROOT, " (beyond the model's %,d-token context)", context) : "");
+        Object below = o.get("fetch_also_wins_below_tokens");
+        if (from > 1 && below instanceof Number n && n.longValue() > 1)
+            s += String.format(Locale.ROOT, " and below %,d tokens (a lone prefill that short is weight-read-bound)", n.longValue());
+        return s;
+    }
+
+    Map<String, Object> compute() {
+        LinkSpec l;
+        Dtype dt;
+        try {
+            l = LinkSpec.parse(link);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--link: " + e.getMessage());
+        }
+        try {
+            dt = Dtype.parse(dtype);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--dtype: " + e.getMessage());
+        }
+        if (prefixTokens < 1) throw new ParameterException(spec.commandLine(), "--prefix-tokens must be >= 1");
+        if (tp < 1) throw new ParameterException(spec.commandLine(), "--tp must be >= 1");
+        Catalog catalog = Catalog.load(catalogs);
+        ModelSpec m = catalog.model(model);
+        HardwareSpec hw;
+        try {
+            hw = catalog.hardware(hardware).withEfficiency(mfu, bwUtil);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        KvSizing kv;
+        try {
+            kv = KvSizing.of(m, dt, tp);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException("--tp: " + e.getMessage());
+        }
+        return BreakevenReport.of(m, hw, kv, l, prefixTokens);
+    }
+}

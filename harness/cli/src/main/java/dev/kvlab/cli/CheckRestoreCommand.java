@@ -1,0 +1,50 @@
+package dev.kvlab.cli;
+
+import dev.kvlab.harness.api.engine.EngineUnavailableException;
+import dev.kvlab.harness.api.engine.RestoreCheckReport;
+import dev.kvlab.harness.api.engine.RestoreCheckResult;
+import dev.kvlab.harness.internal.llama.LlamaLibrary;
+import dev.kvlab.harness.internal.llama.RestoreCheck;
+import dev.kvlab.harness.internal.plan.JsonOutput;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code kvlab engine check-restore}: a restored KV state continues exactly as a recompute does. */
+@Command(name = "check-restore", mixinStandardHelpOptions = true,
+        description = "For deterministic prompts: prefill, take the sequence's KV state, split it into blocks, assemble "
+                + "and restore it, prefill the rest, greedy-decode; compare with greedy decoding after a plain "
+                + "recompute. Prints the largest first-token logit difference. Exit 0 when every continuation is "
+                + "equal, 1 otherwise, 2 for a bad model file or when the llama.cpp library cannot be installed or loaded.")
+public final class CheckRestoreCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Option(names = "--model", required = true, paramLabel = "FILE", description = "GGUF model file") Path model;
+    @Option(names = "--prompts", defaultValue = "5", description = "prompts [${DEFAULT-VALUE}]") int prompts;
+    @Option(names = "--tokens", defaultValue = "32", description = "greedy tokens after each prompt [${DEFAULT-VALUE}]") int tokens;
+    @Option(names = "--block-tokens", defaultValue = "16", description = "tokens per KV block [${DEFAULT-VALUE}]") int blockTokens;
+    @Option(names = "--json", description = "print one JSON object") boolean json;
+
+    @Override
+    public Integer call() {
+        LlamaLibrary lib;
+        try {
+            lib = LlamaLibrary.load();
+        } catch (EngineUnavailableException e) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("kvlab: " + e.getMessage());
+            err.flush();
+            return Kvlab.EXIT_BAD_INPUT;
+        }
+        RestoreCheckResult r = RestoreCheck.run(lib, model, prompts, tokens, blockTokens);
+        PrintWriter w = spec.commandLine().getOut();
+        if (json) w.println(JsonOutput.write(RestoreCheckReport.map(r)));
+        else RestoreCheckReport.print(w, r);
+        w.flush();
+        return r.allEqual() ? Kvlab.EXIT_OK : Kvlab.EXIT_FAILED;
+    }
+}

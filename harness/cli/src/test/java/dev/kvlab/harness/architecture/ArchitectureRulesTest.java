@@ -1,0 +1,61 @@
+package dev.kvlab.harness.architecture;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import dev.kvlab.archfixture.a.ArchFixtureA;
+import dev.kvlab.archfixture.b.ArchFixtureB;
+import java.util.List;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/** The rules catch what they are for: each deliberate violation (a test fixture) is reported, and nothing else. */
+class ArchitectureRulesTest {
+
+    private static SortedSet<String> violationsOf(Class<?>... fixtures) {
+        JavaClasses c = new ClassFileImporter().importClasses(fixtures);
+        return ArchitectureRules.violations(c);
+    }
+
+    @Test
+    void anApiTypeUsingInternal() throws ClassNotFoundException {
+        assertEquals(new TreeSet<>(Set.of("api packages see only api and spi packages: dev.kvlab.transport.api -> dev.kvlab.transport.internal.common")),
+                violationsOf(Class.forName("dev.kvlab.transport.api.ArchFixtureApiUsesInternal")));
+    }
+
+    @Test
+    void transportReachingUpIntoStore() throws ClassNotFoundException {
+        assertEquals(new TreeSet<>(Set.of("transport depends on no other kvlab module: dev.kvlab.transport.api -> dev.kvlab.store.api")),
+                violationsOf(Class.forName("dev.kvlab.transport.api.ArchFixtureTransportUsesStore")));
+    }
+
+    @Test
+    void harnessUsingTheStoresInternal() {
+        assertEquals(new TreeSet<>(Set.of("a module uses another only through its api, spi and entry points, never its internal: "
+                        + "dev.kvlab.harness.architecture -> dev.kvlab.store.internal.cluster")),
+                violationsOf(ArchFixtureHarnessUsesStoreInternal.class));
+    }
+
+    @Test
+    void theCoreReachingUpIntoTheReport() throws ClassNotFoundException {
+        assertEquals(new TreeSet<>(Set.of("the harness's modules point one way: api <- core, bundle, metrics, benchmark; core + bundle <- report <- experiments; "
+                        + "core <- each target: dev.kvlab.harness.internal.archfixture -> dev.kvlab.harness.internal.report")),
+                violationsOf(Class.forName("dev.kvlab.harness.internal.archfixture.ArchFixtureCoreUsesReport")));
+    }
+
+    @Test
+    void aPackageCycle() {
+        JavaClasses c = new ClassFileImporter().importClasses(ArchFixtureA.class, ArchFixtureB.class);
+        assertEquals(List.of(new TreeSet<>(Set.of("dev.kvlab.archfixture.a", "dev.kvlab.archfixture.b"))), ArchitectureRules.packageCycles(c));
+    }
+
+    @Test
+    void transportsMainCodeBreaksNothing() {
+        JavaClasses c = new ClassFileImporter().withImportOption(ArchitectureTest.MainCodeOnly.INSTANCE).importPackages("dev.kvlab.transport");
+        assertEquals(new TreeSet<>(), ArchitectureRules.violations(c));
+        assertEquals(List.of(), ArchitectureRules.packageCycles(c));
+    }
+}

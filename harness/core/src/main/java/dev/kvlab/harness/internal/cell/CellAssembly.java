@@ -1,0 +1,65 @@
+package dev.kvlab.harness.internal.cell;
+
+import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.CellSummary;
+import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.Metric;
+import dev.kvlab.harness.api.config.CacheState;
+import dev.kvlab.harness.api.config.Pd;
+import dev.kvlab.harness.internal.engine.Instance;
+import dev.kvlab.harness.internal.engine.RemoteTier;
+import dev.kvlab.harness.internal.engine.ServingModel;
+import dev.kvlab.harness.internal.measure.Measurement;
+import dev.kvlab.harness.internal.measure.SummaryBuilder;
+import dev.kvlab.harness.internal.plan.CellPlan;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/** Builds a {@link CellResult} from a finished run; the parts both clocks share. */
+public final class CellAssembly {
+
+    private CellAssembly() {}
+
+    public static CellResult assemble(CellPlan plan, Measurement m, ServingModel model, RemoteTier remote, long warmupRequests,
+                                      double wallSeconds, String emulated, Map<String, Object> clockExtras, Map<String, String> describe) {
+        double prefillBusy = 0;
+        for (Instance in : model.instances()) if (in.role == Instance.Role.PREFILL) prefillBusy += in.busySeconds();
+        // only prefill instances (PD) do prefill alone, and a hot cell's warm-up iterations are not the measured requests'
+        boolean separable = plan.config().pd() == Pd.DISAGGREGATED && plan.config().cacheState() == CacheState.COLD;
+        CellSummary summary = SummaryBuilder.build(plan, m, remote.stats(), wallSeconds, emulated, separable ? prefillBusy : Double.NaN);
+        Map<Metric, Histogram> totals = new EnumMap<>(Metric.class);
+        for (Metric metric : Metric.values()) totals.put(metric, m.total(metric));
+        Map<String, Object> extras = new LinkedHashMap<>();
+        var rs = remote.stats();
+        extras.put(Columns.WARMUP_REQUESTS.name(), warmupRequests);
+        extras.put("verified_blocks", rs.verifiedBlocks());
+        extras.put("written_back_blocks", rs.writtenBlocks());
+        extras.put("write_back_skipped", rs.writeSkipped());
+        extras.put("write_back_no_space", rs.writeNoSpace());
+        extras.put("write_back_failed", rs.writeFailed());
+        extras.put("write_back_dropped", rs.writeDropped());
+        extras.put("handoff_bytes", rs.handoffBytes());
+        long iterations = 0, evictions = 0;
+        double busy = 0;
+        for (Instance in : model.instances()) {
+            iterations += in.iterations();
+            evictions += in.cache.evictions();
+            busy += in.busySeconds();
+        }
+        extras.put("iterations", iterations);
+        extras.put("hbm_blocks_per_instance", plan.hbmKvBlocks());
+        extras.put("hbm_evictions", evictions);
+        extras.put("gpu_utilization",
+                summary.get(Columns.SIMULATED_SECONDS) > 0 ? busy / (model.instances().size() * summary.get(Columns.SIMULATED_SECONDS)) : Double.NaN);
+        extras.putAll(clockExtras);
+        Map<String, String> d = new LinkedHashMap<>(describe);
+        d.put("workload", plan.workload().describe());
+        d.put("store", remote.describe());
+        d.put("gpu", "roofline (emulated): " + plan.model().id() + " on " + plan.kv().tp() + "x " + plan.hardware().id() + " (prefill MFU "
+                + plan.hardware().prefillMfu() + ", decode bandwidth utilisation " + plan.hardware().decodeBandwidthUtilization() + ")");
+        m.records().close();
+        return new CellResult(plan.config(), summary, totals, m.intervals(), m.records(), extras, d);
+    }
+}

@@ -1,0 +1,94 @@
+package dev.kvlab.harness;
+
+import dev.kvlab.harness.api.MatrixSpec;
+import dev.kvlab.harness.api.RunListener;
+import dev.kvlab.harness.api.input.BadInputException;
+import dev.kvlab.harness.api.run.CellRunner;
+import dev.kvlab.harness.internal.bundle.BundleArchive;
+import dev.kvlab.harness.internal.bundle.Provenance;
+import dev.kvlab.harness.internal.matrix.Heartbeat;
+import dev.kvlab.harness.internal.matrix.MatrixRunner;
+import dev.kvlab.harness.internal.matrix.ProgressReporter;
+import dev.kvlab.harness.internal.report.ReportRenderer;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Runs a matrix into a result bundle, wired as {@code kvlab run} and {@code kvlab demo} run it: every cell through a
+ * {@link CellRunner}, progress and a heartbeat on {@code err}, the report rendered into the bundle, optionally the
+ * bundle archived beside it.
+ */
+public final class BundleRun {
+
+    /** Seconds without a line after which the heartbeat says what the run is doing (issue 14: at least every 10 s). */
+    public static final double QUIET_SECONDS = 5;
+
+    private BundleRun() {}
+
+    /** A line runs can start with at once (before the matrix is read), and the heartbeat that keeps them talking. */
+    public static Heartbeat heartbeat(PrintWriter err, Path matrix) {
+        err.println("kvlab: reading " + matrix);
+        err.flush();
+        Heartbeat hb = new Heartbeat(err, QUIET_SECONDS);
+        hb.printed();
+        hb.status("reading " + matrix);
+        return hb;
+    }
+
+    /** Keeps the heartbeat's status at the matrix expansion's count. */
+    public static MatrixSpec.Expansion expansion(Heartbeat hb) {
+        return (done, total) -> hb.status(String.format(Locale.ROOT, "expanding and validating the matrix: %,d of %,d cells", done, total));
+    }
+
+    /**
+     * Exit 2 unless {@code out} can hold bundles: an existing directory, or one that can be created (its nearest
+     * existing ancestor is a writable directory). Checked before anything runs.
+     */
+    public static void checkOut(Path out) {
+        if (Files.exists(out) && !Files.isDirectory(out))
+            throw new BadInputException("--out " + out + ": is not a directory (--out is the directory in which the bundle directory is created)");
+        Path p = out.toAbsolutePath().normalize();
+        while (p != null && !Files.exists(p)) p = p.getParent();
+        if (p == null) return;
+        if (!Files.isDirectory(p))
+            throw new BadInputException("--out " + out + ": " + p + " is not a directory");
+        if (!Files.isWritable(p))
+            throw new BadInputException("--out " + out + ": " + p + " is not writable");
+    }
+
+    /** Sim runs of one step at once by default: one per core. */
+    public static int defaultJobs() {
+        return Math.max(1, Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * Runs {@code matrix} into {@code out} ({@code resume}: continuing its interrupted run there) with {@code jobs} sim
+     * runs at once (the results do not depend on it); {@code extra} listeners come after the progress reporter;
+     * {@code archive} also writes {@code <bundle>.tar.gz}.
+     */
+    public static MatrixRunner.Outcome run(MatrixSpec matrix, Path out, boolean resume, boolean archive, List<RunListener> extra, int jobs,
+                                           Provenance prov, PrintWriter err, Heartbeat hb) throws IOException {
+        checkOut(out);
+        List<RunListener> listeners = new ArrayList<>();
+        hb.status("preparing the run (checking traces, writing the plan)");
+        listeners.add(new ProgressReporter(err, ProgressReporter.stderrIsTerminal(), hb));
+        listeners.addAll(extra);
+        ReportRenderer renderer = new ReportRenderer();
+        MatrixRunner runner = new MatrixRunner(new CellRunner()::run, listeners, prov, Clock.systemUTC(), renderer::render, err, jobs);
+        MatrixRunner.Outcome o = runner.run(matrix, out, resume);
+        if (archive) {
+            Path tgz = o.bundle().resolveSibling(o.bundle().getFileName() + ".tar.gz");
+            hb.status("archiving " + tgz);
+            BundleArchive.create(o.bundle(), tgz);
+            err.println("kvlab: archived to " + tgz);
+        }
+        err.flush();
+        return o;
+    }
+}

@@ -1,0 +1,281 @@
+package dev.kvlab.harness.internal.capacity;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvlab.harness.api.CapacitySpec;
+import dev.kvlab.harness.api.CellRun;
+import dev.kvlab.harness.api.Experiment;
+import dev.kvlab.harness.api.MatrixCell;
+import dev.kvlab.harness.api.MatrixSpec;
+import dev.kvlab.harness.api.RunRecords;
+import dev.kvlab.harness.api.config.Mode;
+import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.harness.api.run.ConfigTree;
+import dev.kvlab.harness.internal.bundle.CapacityFile;
+import dev.kvlab.harness.internal.plan.JsonOutput;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The adaptive experiment: every searched cell × replicate is a capacity search ({@link Bracket}) whose probes are
+ * ordinary cell runs of that cell with the knob set to the probe's load — cell id {@code <cell>@<load>}, the
+ * replicate's own seed (common random numbers: probe k of every cell and the plain run with
+ * {@code --set <knob>=<load>} see the same requests) and the load as one more factor. The searches are independent:
+ * each step offers the next probe of every unfinished search (so probes of different cells run in parallel), and a
+ * search's decisions read only its own recorded probes. Cells the {@code capacity.cells} selection leaves out run
+ * once at their own load, as in a fixed matrix.
+ */
+public final class CapacitySearch implements Experiment {
+
+    private final MatrixSpec spec;
+    private final CapacitySpec c;
+    private final Map<String, CellRun> probeRuns = new ConcurrentHashMap<>();
+    private final Map<String, ProbeResult> judged = new ConcurrentHashMap<>();
+    private final Map<String, OperatingPoint> operatingPoints;
+    private final Map<String, CellRun> atOperatingPoint = new ConcurrentHashMap<>();
+
+    public CapacitySearch(MatrixSpec spec) {
+        this.spec = spec;
+        this.c = spec.capacity();
+        this.operatingPoints = OperatingPoint.of(spec.resolved());
+    }
+
+    /**
+     * The runs of a cell the search leaves out: as configured, or with an operating point at {@code fraction} x its
+     * reference cell's mean capacity, once every search of the reference has finished (null until then).
+     */
+    List<CellRun> fixedRuns(MatrixCell cell, RunRecords recorded) {
+        OperatingPoint operatingPoint = operatingPoints.get(cell.id());
+        if (operatingPoint == null) return cell.runs();
+        double load = operatingLoad(cell, recorded);
+        if (Double.isNaN(load)) return null;
+        List<CellRun> out = new ArrayList<>();
+        for (CellRun r : cell.runs()) out.add(atOperatingPoint.computeIfAbsent(r.label(), k -> operatingPoint.at(r, load)));
+        return out;
+    }
+
+    /** The load the operating point gives {@code cell}: NaN while its reference is still searched. */
+    double operatingLoad(MatrixCell cell, RunRecords recorded) {
+        OperatingPoint operatingPoint = operatingPoints.get(cell.id());
+        MatrixCell ref = operatingPoint.reference(cell, spec.cells(), c);
+        List<Double> caps = new ArrayList<>();
+        for (CellRun r : ref.runs()) {
+            Trace t = trace(r, recorded);
+            if (!t.finished()) return Double.NaN;
+            Bracket.Decision d = t.decision();
+            caps.add(Double.isFinite(d.lo()) ? d.lo() : Double.NaN); // as capacity.json reports it (a budget stop: its last passing load)
+        }
+        double mean = dev.kvlab.harness.internal.bundle.ReplicateStats.mean(caps).mean();
+        if (!(mean > 0))
+            throw new IllegalStateException(operatingPoint.where() + ": " + operatingPoint.key() + ": " + ref.id() + " has no capacity (every replicate "
+                    + "must find one) to run " + cell.id() + " at " + operatingPoint.fraction() + " of it");
+        return operatingPoint.load(mean);
+    }
+
+    /** capacity.json's {@code operating_point}: the spec and, per cell run there, its reference and resolved load. */
+    private ObjectNode operatingPointJson(RunRecords recorded) {
+        ObjectNode o = node();
+        for (MatrixCell cell : spec.cells()) {
+            OperatingPoint p = operatingPoints.get(cell.id());
+            if (p == null) continue;
+            ObjectNode e = p.json();
+            e.put("reference", p.reference(cell, spec.cells(), c).id());
+            e.set("load", CapacityResults.num(operatingLoad(cell, recorded)));
+            o.set(cell.id(), e);
+        }
+        return o;
+    }
+
+    /**
+     * One search as far as its recorded probes go.
+     *
+     * @param base     the cell × replicate searched (its configured load unused)
+     * @param probes   the recorded probes, in probe order
+     * @param decision what the rule decides from them
+     * @param next     the probe to run next (not recorded yet), or null when the search is over
+     */
+    public record Trace(CellRun base, List<ProbeResult> probes, Bracket.Decision decision, CellRun next) {
+        public boolean finished() {
+            return next == null;
+        }
+    }
+
+    @Override
+    public Step step(RunRecords recorded) {
+        List<CellRun> done = new ArrayList<>(), next = new ArrayList<>();
+        for (MatrixCell cell : spec.cells()) {
+            if (!c.searches(cell.factors())) {
+                List<CellRun> runs = fixedRuns(cell, recorded);
+                if (runs != null) for (CellRun r : runs) (recorded.recorded(r) ? done : next).add(r);
+                continue;
+            }
+            Map<String, List<CellRun>> byProbeCell = new LinkedHashMap<>();
+            Map<String, Double> loadOf = new LinkedHashMap<>();
+            Map<String, Integer> passesOf = new LinkedHashMap<>();
+            for (Trace t : traces(cell, recorded)) {
+                CellRun r = t.base();
+                if (t.next() != null) next.add(t.next());
+                for (ProbeResult p : t.probes())
+                    for (int passes : p.passesRun()) {
+                        CellRun pr = probe(r, p.load(), passes);
+                        byProbeCell.computeIfAbsent(pr.cell(), k -> new ArrayList<>()).add(pr);
+                        loadOf.put(pr.cell(), p.load());
+                        passesOf.put(pr.cell(), passes);
+                    }
+            }
+            List<String> ids = new ArrayList<>(byProbeCell.keySet());
+            ids.sort(Comparator.comparingDouble((String id) -> loadOf.get(id)).thenComparingInt(passesOf::get));
+            for (String id : ids) {
+                List<CellRun> rs = byProbeCell.get(id);
+                rs.sort(Comparator.comparingInt(CellRun::replicate));
+                done.addAll(rs);
+            }
+        }
+        return new Step(done, next);
+    }
+
+    /** Every search of the matrix, retraced from the recorded probes. */
+    public List<Trace> traces(RunRecords recorded) {
+        List<Trace> out = new ArrayList<>();
+        for (MatrixCell cell : spec.cells())
+            if (c.searches(cell.factors())) out.addAll(traces(cell, recorded));
+        return out;
+    }
+
+    /**
+     * The searches of {@code cell}, one per replicate, in replicate order: retraced at once (each reads only its own
+     * probes; a new probe's config is parsed and bound there, which is most of a step's time between runs).
+     */
+    private List<Trace> traces(MatrixCell cell, RunRecords recorded) {
+        return cell.runs().parallelStream().map(r -> trace(r, recorded)).toList();
+    }
+
+    /** Retraces the search of {@code base}: from the first probe, each decision from the recorded probes before it. */
+    Trace trace(CellRun base, RunRecords recorded) {
+        List<ProbeResult> probes = new ArrayList<>();
+        List<Bracket.Probe> verdicts = new ArrayList<>();
+        double wall = 0;
+        while (true) {
+            Bracket.Decision d = Bracket.next(c, verdicts);
+            if (d.status() == Bracket.Status.PROBE && c.budgetSeconds() > 0 && wall >= c.budgetSeconds())
+                d = new Bracket.Decision(Bracket.Status.BUDGET, Double.NaN, d.lo(), d.hi());
+            if (d.status() != Bracket.Status.PROBE) return new Trace(base, probes, d, null);
+            double load = d.load();
+            boolean steers = steers(d);
+            int cap = steers ? maxPasses(base) : Math.max(1, maxPasses(base) / 4);
+            List<Integer> passesRun = new ArrayList<>();
+            ProbeResult p = null;
+            for (int passes = 1; ; passes = c.nextPasses(passes)) {
+                CellRun pr = probe(base, load, passes);
+                JsonNode s = recorded.summary(pr);
+                if (s == null) return new Trace(base, probes, d, pr);
+                if (p != null) wall += p.wallSeconds();
+                passesRun.add(passes);
+                int n = passes;
+                p = judged.computeIfAbsent(pr.label(), k -> ProbeResult.judge(c, pr, load, s, recorded.dir(pr), n, cap, List.copyOf(passesRun), steers));
+                if (!p.undecided() || passes >= cap) break; // decided, or at its cap: undecided
+            }
+            probes.add(p);
+            verdicts.add(new Bracket.Probe(p.load(), p.passed()));
+            wall += p.wallSeconds();
+            if (p.undecided() && p.maxPasses() > 1) {
+                // still undecided on its longest workload: its attainment equals the target within its 95% interval, so
+                // this load is the knee itself. The search stops here with it as the capacity (first failing: the lowest
+                // decided failure above it).
+                Bracket.Decision at = Bracket.next(c, verdicts);
+                double hi = Double.NaN;
+                for (ProbeResult q : probes) if (!q.passed() && !q.undecided() && q.load() > load && !(q.load() >= hi)) hi = q.load();
+                return new Trace(base, probes, new Bracket.Decision(Bracket.Status.CONVERGED, Double.NaN, load, Double.isNaN(hi) ? at.hi() : hi), null);
+            }
+        }
+    }
+
+    /**
+     * Whether a probe's verdict can still move the capacity by more than the precision asked: always while bracketing,
+     * and in a bisection while the bracket is wider than twice the precision. A probe inside a narrower bracket sits at
+     * the knee: either verdict leaves the capacity known to the precision, so it gets a quarter of the cap and, still
+     * undecided there, does not leave the answer open.
+     */
+    boolean steers(Bracket.Decision d) {
+        return !(Double.isFinite(d.lo()) && Double.isFinite(d.hi()) && (d.hi() - d.lo()) / d.lo() <= 2 * c.precision());
+    }
+
+    /**
+     * The most passes a probe of {@code base} may run: {@code max_passes} for a sim cell on a generated workload; 1 for
+     * live cells (their early stop decides) and traces (replayed once).
+     */
+    int maxPasses(CellRun base) {
+        boolean generated = base.config().workload().generator() != null && !base.config().workload().generator().isNull();
+        return base.mode() == Mode.SIM && generated ? c.maxPasses() : 1;
+    }
+
+    /** The probe of {@code base} at {@code load}: the same cell and seed with the knob set, cell id {@code <cell>@<load>}. */
+    public CellRun probe(CellRun base, double load) {
+        return probe(base, load, 1);
+    }
+
+    /**
+     * The probe of {@code base} at {@code load} on its workload {@code passes} times over ({@code workload.passes}):
+     * cell id {@code <cell>@<load>}, or {@code <cell>@<load>x<passes>} for an extended probe.
+     */
+    public CellRun probe(CellRun base, double load, int passes) {
+        String label = Bracket.label(load);
+        String id = base.cell() + "@" + label + (passes > 1 ? "x" + passes : "");
+        return probeRuns.computeIfAbsent(id + "/r" + base.replicate(), k -> {
+            ObjectNode tree = base.tree().deepCopy();
+            String[] path = c.knob().split("\\.");
+            ObjectNode at = tree;
+            for (int i = 0; i < path.length - 1; i++) at = at.get(path[i]) instanceof ObjectNode o ? o : at.putObject(path[i]);
+            if (c.integral()) at.put(path[path.length - 1], (long) load);
+            else at.put(path[path.length - 1], load);
+            if (passes > 1) (tree.get("workload") instanceof ObjectNode w ? w : tree.putObject("workload")).put("passes", passes);
+            if (base.mode() == Mode.LIVE && c.earlyStop() && c.rule().equals("attainment")) {
+                ObjectNode m = tree.get("measurement") instanceof ObjectNode o ? o : tree.putObject("measurement");
+                ObjectNode es = m.putObject("early_stop");
+                es.put("target", c.targetAttainment());
+                es.put("min_requests", Math.max(c.minRequests(), CapacitySpec.EARLY_STOP_FIRST_LOOK));
+            }
+            RunConfig rc;
+            try {
+                rc = ConfigTree.parse(JsonOutput.mapper().writeValueAsString(tree), base.label() + " at " + c.knob() + "=" + label
+                        + (passes > 1 ? ", workload.passes=" + passes : ""), null).bind();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            Map<String, String> factors = new LinkedHashMap<>(base.factors());
+            factors.put(c.knob(), label);
+            if (passes > 1) factors.put("workload.passes", Integer.toString(passes));
+            return new CellRun(id, base.index(), factors, base.replicate(), base.seed(), base.mode(), rc, tree);
+        });
+    }
+
+    @Override
+    public int maxRuns() {
+        int n = 0;
+        int steps = 1; // runs per probe at most: 1, 2, 4, ... passes up to the cap
+        for (int p = 1; p < c.maxPasses(); p = c.nextPasses(p)) steps++;
+        for (MatrixCell cell : spec.cells()) n += cell.runs().size() * (c.searches(cell.factors()) ? c.maxProbes() * steps : 1);
+        return n;
+    }
+
+    @Override
+    public Map<String, byte[]> results(RunRecords recorded, String runId) throws IOException {
+        CapacityResults r = CapacityResults.of(spec, traces(recorded));
+        if (!operatingPoints.isEmpty()) r.extra(OperatingPoint.RESOLVED, operatingPointJson(recorded));
+        LinkSweep.add(spec, r.summary(), r);
+        Map<String, byte[]> files = new LinkedHashMap<>();
+        files.put(CapacityFile.NAME, r.json(runId));
+        files.put(CapacityResults.CSV, r.csv());
+        return files;
+    }
+
+    static ObjectNode node() {
+        return JsonNodeFactory.instance.objectNode();
+    }
+}

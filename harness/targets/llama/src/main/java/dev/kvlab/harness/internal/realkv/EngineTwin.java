@@ -1,0 +1,153 @@
+package dev.kvlab.harness.internal.realkv;
+
+import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.catalog.Breakeven;
+import dev.kvlab.harness.api.catalog.Dtype;
+import dev.kvlab.harness.api.catalog.Roofline;
+import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.harness.api.gguf.GgufModelInfo;
+import dev.kvlab.harness.internal.config.RunValidator;
+import dev.kvlab.harness.internal.live.AuditedBackend;
+import dev.kvlab.harness.internal.live.LinkProbe;
+import dev.kvlab.harness.internal.live.LiveCell;
+import dev.kvlab.harness.internal.live.LiveLoop;
+import dev.kvlab.harness.internal.live.LiveStore;
+import dev.kvlab.harness.internal.llama.LlamaContext;
+import dev.kvlab.harness.internal.plan.CellPlan;
+import dev.kvlab.harness.internal.sim.SimTwin;
+import dev.kvlab.transport.api.LinkSpec;
+import dev.kvlab.workloads.api.WorkloadSpec;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * The sim twin of a real-engine cell, with the same machinery as a live cell's ({@link SimTwin}): the cell's engine
+ * calibrated as a roofline on its first context before it serves ({@link EngineCalibration}: the GGUF's shape and a
+ * "hardware" whose FLOP/s and bandwidth reproduce the measured prefill and decode step), the cell's store path
+ * measured at its start and end by the live cells' link probe ({@link LiveStore#probe}, on the same backend, at the
+ * model's KV block size), and the same cell run on the sim clock on them. It also gives what {@code kvlab breakeven}
+ * predicts on that calibration and link: the prefix length from which fetching beats recomputing, and both times at
+ * the workload's shared prefix.
+ */
+final class EngineTwin {
+
+    /** Decode steps timed by the calibration. */
+    static final int CALIBRATION_DECODE_STEPS = 8;
+
+    private final RunConfig config;
+    private final GgufModelInfo model;
+    private final int threads;
+    private EngineCalibration calibration;
+    private CellPlan plan;
+    private LinkProbe start, end;
+    private String endError;
+
+    EngineTwin(RunConfig config, GgufModelInfo model, int threads) {
+        this.config = config;
+        this.model = model;
+        this.threads = threads;
+    }
+
+    /**
+     * Calibrates the engine on {@code ctx} ({@code nCtx} tokens of room) with a prefix of {@code tokens} (less where
+     * the context is smaller) and plans the twin on it with {@code kvDtype} KV.
+     */
+    void calibrate(LlamaContext ctx, int nCtx, int tokens, Dtype kvDtype) {
+        int n = Math.max(16, Math.min(tokens, nCtx - CALIBRATION_DECODE_STEPS - 1));
+        calibration = EngineCalibration.measure(ctx, model, threads, n, CALIBRATION_DECODE_STEPS);
+        plan = RunValidator.plan(config, k -> null, calibration.modelSpec(), calibration.hardwareSpec(), kvDtype);
+    }
+
+    /** Whether the cell has a twin (calibrated). */
+    boolean enabled() {
+        return plan != null;
+    }
+
+    /** Measures the store path before the cell serves (the loop not yet running). */
+    void probeStart(LiveLoop loop, AuditedBackend backend) {
+        if (!enabled()) return;
+        try {
+            start = probe(loop, backend);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while measuring the link", e);
+        }
+    }
+
+    /** The same probe after the cell (best effort: the measured result is complete already). */
+    void probeEnd(LiveLoop loop, AuditedBackend backend) {
+        if (!enabled()) return;
+        try {
+            end = probe(loop, backend);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            endError = e.getClass().getSimpleName() + ": " + e.getMessage();
+        }
+    }
+
+    private LinkProbe probe(LiveLoop loop, AuditedBackend backend) throws InterruptedException {
+        try (LiveStore s = new LiveStore(plan, loop, backend)) {
+            return s.probe(LiveCell.PROBE_ROUNDS);
+        }
+    }
+
+    /** The link the twin runs on: the start and end probes bracketed, or the start's alone. */
+    private LinkProbe twinProbe() {
+        return LinkProbe.twinOf(start, end);
+    }
+
+    /** The calibration, the link the cell measured at its start and the break-even predicted on both, into {@code x}. */
+    void extras(Map<String, Object> x, WorkloadSpec workload, int blockTokens) {
+        if (!enabled()) {
+            x.put("twin", "off (target.calibrate_tokens: 0)");
+            return;
+        }
+        EngineCalibration c = calibration;
+        x.put("engine_calibration", c.hardwareSpec().source());
+        x.put(Columns.ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S.name(), c.prefixTokens() / c.prefillSeconds());
+        x.put(Columns.ENGINE_CALIBRATED_DECODE_MS.name(), c.decodeSeconds() * 1e3);
+        x.put("engine_calibrated_flops", c.hardwareSpec().bf16Flops());
+        x.put("engine_calibrated_bytes_per_s", c.hardwareSpec().hbmBandwidth());
+        start.extras(x);
+        Breakeven be = breakeven(start);
+        x.put(Columns.BREAKEVEN_PREDICTED_TOKENS.name(), be.breakevenTokens());
+        int prefix = sharedPrefix(workload, blockTokens);
+        if (prefix > 0) {
+            x.put(Columns.SHARED_PREFIX_TOKENS.name(), prefix);
+            x.put(Columns.PREDICTED_RECOMPUTE_MS.name(), be.recomputeSeconds(prefix) * 1e3);
+            x.put(Columns.PREDICTED_FETCH_MS.name(), be.fetchSeconds(prefix) * 1e3);
+        }
+    }
+
+    /**
+     * {@code kvlab breakeven} on the calibrated engine and the measured store path: recompute is the roofline's prefill
+     * of the prefix, fetch the lookup and the fetch's fixed cost plus the prefix's KV over the measured bandwidth.
+     */
+    private Breakeven breakeven(LinkProbe p) {
+        Roofline roof = plan.roofline();
+        LinkSpec link = new LinkSpec(1, p.bytesPerSecond() * 8, Duration.ofNanos(Math.max(1, p.lookupNanos() + Math.round(p.latencySeconds() * 1e9))));
+        return new Breakeven(roof, link);
+    }
+
+    /** The prompt prefix the workload's requests share, in whole blocks (0 for a workload without one). */
+    static int sharedPrefix(WorkloadSpec w, int blockTokens) {
+        int p = switch (w) {
+            case WorkloadSpec.SharedPrefix s -> s.prefixTokens();
+            case WorkloadSpec.Zipf z -> z.prefixTokens();
+            default -> 0;
+        };
+        return p / blockTokens * blockTokens;
+    }
+
+    /** {@code live} with its twin's figures (and the end probe's) attached; unchanged without a twin. */
+    CellResult attach(CellResult live) {
+        if (!enabled()) return live;
+        LinkProbe p = twinProbe();
+        var link = p.model(plan.transportName());
+        Map<String, Object> more = LinkProbe.twinLinkExtras(end, endError, p);
+        more.put("twin_model", plan.model().id() + " on " + plan.hardware().id() + " (the engine calibrated as a roofline)");
+        return SimTwin.attach(live, SimTwin.run(plan, link, p.lookupNanos()), link, more);
+    }
+}

@@ -1,0 +1,299 @@
+package dev.kvlab.harness.internal.realkv;
+
+import dev.kvlab.harness.api.CellObserver;
+import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.CellSummary;
+import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.Metric;
+import dev.kvlab.harness.api.catalog.Dtype;
+import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.harness.api.gguf.GgufModelInfo;
+import dev.kvlab.harness.internal.cell.CellClock;
+import dev.kvlab.harness.internal.cell.CellSteps;
+import dev.kvlab.harness.internal.engine.EventLoop;
+import dev.kvlab.harness.internal.engine.Server;
+import dev.kvlab.harness.internal.engine.ServingListener;
+import dev.kvlab.harness.internal.engine.WorkloadDriver;
+import dev.kvlab.harness.internal.fault.LiveFaults;
+import dev.kvlab.harness.internal.live.AuditedBackend;
+import dev.kvlab.harness.internal.live.LiveLoop;
+import dev.kvlab.harness.internal.llama.KvStateLayout;
+import dev.kvlab.harness.internal.llama.LlamaContext;
+import dev.kvlab.harness.internal.llama.LlamaLibrary;
+import dev.kvlab.harness.internal.llama.LlamaModel;
+import dev.kvlab.harness.internal.measure.Measurement;
+import dev.kvlab.harness.internal.measure.SummaryBuilder;
+import dev.kvlab.harness.internal.plan.CellPlan;
+import dev.kvlab.harness.internal.plan.CellSpec;
+import dev.kvlab.store.KvBackends;
+import dev.kvlab.store.api.BackendOptions;
+import dev.kvlab.store.api.MasterStats;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import org.HdrHistogram.Histogram;
+
+/**
+ * One cell on the {@code llama.cpp} target, on the live clock, through the same steps as every cell
+ * ({@link CellSteps}): {@code cluster.instances} llama.cpp contexts on the model, each run by its own worker thread
+ * ({@link EngineInstance}), and kvlab's store (the embedded bundled store over the configured transport, or
+ * {@code kvlab://}; behind the live cells' audit and fault injection) holding the real KV blocks. Prefill, decode,
+ * the layout conversion, the transfers and the restores are all real work on this machine's CPU; nothing is
+ * emulated. {@code cache_state: cold} starts with fresh contexts and an empty store, {@code hot} primes both with
+ * the warm-up pass.
+ */
+final class LlamaCell implements CellClock {
+
+    private static final long SPIN_NANOS = 50_000;
+
+    private final RunConfig config;
+    private final CellPlan storePlan;
+    private final LlamaTargetConfig.Resolved target;
+    private final RealKvTotals totals = new RealKvTotals();
+    private final String modelSha256;
+    private final boolean synthesized;
+    private final EngineTwin twin;
+    private LiveLoop loop;
+    private LlamaServer server;
+    private AuditedBackend backend;
+    private LiveFaults faults;
+    private KvStateLayout layout;
+    private KvNamespace ns;
+    private EngineInstance.Shape shape;
+    private long busyBefore;
+    private String systemInfo = "";
+
+    /** {@code storePlan}: the run's store, transport and fault settings, validated as for every live cell. */
+    LlamaCell(RunConfig config, CellPlan storePlan, LlamaTargetConfig.Resolved target, GgufModelInfo model) {
+        this.config = config;
+        this.storePlan = storePlan;
+        this.target = target;
+        this.modelSha256 = model.sha256();
+        this.synthesized = model.synthVocab();
+        this.twin = new EngineTwin(config, model, target.threads());
+    }
+
+    /** {@code live} (this cell's result) with its sim twin's figures, when the cell calibrated its engine. */
+    CellResult withTwin(CellResult live) {
+        return twin.attach(live);
+    }
+
+    /** What this cell's engine is, for the summary's {@code emulated} and the report. */
+    String engineLabel() {
+        return "nothing: real engine on CPU (llama.cpp in-process, " + target.threads() + " thread(s) per instance), "
+                + (synthesized ? "synthesized random weights" : "weights of " + target.model().getFileName());
+    }
+
+    CellResult run(long wallStartNanos, CellObserver observer) {
+        LlamaLibrary lib = LlamaLibrary.load();
+        systemInfo = lib.systemInfo();
+        CellSpec probe = LlamaTarget.spec(config, k -> null, "probe", "f16");
+        int[] most = WorkloadExtent.of(probe);
+        shape = EngineInstance.Shape.of(target, config.tiers().local(), most[0], most[1], probe.blockTokens());
+        List<LlamaContext> contexts = new ArrayList<>();
+        List<EngineInstance> instances = new ArrayList<>();
+        try (LlamaModel model = LlamaModel.load(lib, target.model())) {
+            try {
+                for (int i = 0; i < config.cluster().instances(); i++)
+                    contexts.add(model.newContext(shape.options(target.threads(), target.flashAttention())));
+                layout = EngineInstance.probeLayout(contexts.getFirst());
+                ns = new KvNamespace(modelSha256, dtype(layout.layers().getFirst().kType()), layout.vTrans(), probe.blockTokens());
+                // the twin's roofline: this engine's prefill and decode, timed on its first context before it serves
+                if (target.calibrateTokens() > 0) twin.calibrate(contexts.getFirst(), shape.cells(), target.calibrateTokens(), catalogDtype(ns.kvDtype()));
+                CellSpec spec = LlamaTarget.spec(config, k -> null, ns.modelId(), ns.kvDtype());
+                loop = new LiveLoop(SPIN_NANOS);
+                long payload = layout.bytesPerToken() * spec.blockTokens();
+                faults = LiveFaults.of(storePlan, KvBlockObject.objectBytes(payload));
+                BackendOptions options = options();
+                try (LiveFaults f = faults; AuditedBackend b = new AuditedBackend(f != null ? f.open(options)
+                        : KvBackends.discover().open(config.store().backend(), options))) {
+                    backend = b;
+                    twin.probeStart(loop, b);
+                    KvBlockStore store = new KvBlockStore(b, ns, payload, config.store().replicas(), totals);
+                    for (int i = 0; i < contexts.size(); i++)
+                        instances.add(new EngineInstance(i, contexts.get(i), shape, layout, config.tiers(), config.policy(), store, most[2],
+                                spec.blockTokens(), totals, loop::now, target.verifyEvery(), target.verifyTolerance()));
+                    server = new LlamaServer(loop, instances, config.cluster().router(), config.cluster().cacheAware(), config.seed());
+                    try {
+                        CellResult r = CellSteps.run(spec, this, observer, wallStartNanos);
+                        twin.probeEnd(loop, b);
+                        return r;
+                    } finally {
+                        for (EngineInstance in : instances) in.close();
+                        instances.clear();
+                        contexts.clear();
+                    }
+                }
+            } finally {
+                for (EngineInstance in : instances) in.close();
+                for (LlamaContext c : contexts) c.close();
+            }
+        }
+    }
+
+    private BackendOptions options() {
+        var st = config.store();
+        return BackendOptions.defaults()
+                .withTransport(storePlan.transportName())
+                .withTenant(config.workload().tenant())
+                .withNodes(st.nodes())
+                .withSegmentBytes(storePlan.storeCapacity() / st.nodes())
+                .withTimeout(Duration.ofSeconds(10))
+                .withMaster(storePlan.masterConfig());
+    }
+
+    private static String dtype(int ggmlType) {
+        return switch (ggmlType) {
+            case 0 -> "f32";
+            case 1 -> "f16";
+            case 30 -> "bf16";
+            case 8 -> "q8_0";
+            default -> "ggml" + ggmlType;
+        };
+    }
+
+    /** The catalog's dtype of the same width as llama.cpp's KV type (q8_0: about a byte per value). */
+    private static Dtype catalogDtype(String ggml) {
+        return switch (ggml) {
+            case "f32" -> Dtype.FP32;
+            case "bf16" -> Dtype.BF16;
+            case "q8_0" -> Dtype.FP8;
+            default -> Dtype.FP16;
+        };
+    }
+
+    @Override public EventLoop loop() { return loop; }
+    @Override public Server server() { return server; }
+    @Override public long wrongHitsUsed() { return backend.wrongHits(); }
+    @Override public long phaseOrigin(boolean warmup) { return loop.now() + 5_000_000L; }
+
+    @Override
+    public void runPhase(WorkloadDriver d) {
+        loop.run(() -> (d.done() || d.error() != null) && server.inFlight() == 0 && server.idle());
+        String mismatch = totals.logitMismatch.get();
+        if (mismatch != null) throw new IllegalStateException("verify_restore failed: " + mismatch);
+    }
+
+    @Override
+    public ServingListener faultWrapped(Measurement m, long origin, LongSupplier n) {
+        return faults == null ? m : faults.measured(m, origin, n.getAsLong());
+    }
+
+    @Override public MasterStats masterStats() { return backend.storeStats().orElse(null); }
+    @Override public Map<String, Long> masterCalls() { return backend.storeCalls(); }
+
+    @Override
+    public void measuredPhaseStarts() {
+        totals.reset();
+        loop.resetFigures();
+        busyBefore = loop.busyNanos();
+    }
+
+    private static double ms(long nanos) {
+        return nanos / 1e6;
+    }
+
+    private static double gbPerS(long bytes, long nanos) {
+        return nanos == 0 ? Double.NaN : (double) bytes / nanos;
+    }
+
+    @Override
+    public void extras(Measurement m, Map<String, Object> x) {
+        long n = m.requests();
+        x.put("target_kind", LlamaTarget.KIND);
+        x.put("engine", engineLabel());
+        x.put("target_model", target.model().toString());
+        x.put("target_model_sha256", modelSha256);
+        x.put("target_threads", target.threads());
+        x.put("engine_kv_layout", layout.describe());
+        x.put("engine_system_info", systemInfo);
+        boolean external = !"bundled".equals(config.store().backend());
+        x.put("cache_state_protocol", config.cacheState() == dev.kvlab.harness.api.config.CacheState.HOT
+                ? "primed by the warm-up pass (the instances' kept prefixes and the store)"
+                : "fresh contexts; " + (external ? "the external store " + config.store().backend() + " is not emptied (blocks of earlier runs of this model hit)"
+                : "the embedded store starts empty"));
+        x.put("kv_namespace", ns.key(0).substring(0, ns.key(0).lastIndexOf('/') + 1));
+        x.put(Columns.FETCHED_TOKENS.name(), m.remoteHitTokens());
+        x.put(Columns.ENGINE_KV_BYTES_PER_TOKEN.name(), layout.bytesPerToken());
+        x.put("block_object_bytes", KvBlockObject.objectBytes(layout.bytesPerToken() * ns.blockTokens()));
+        x.put("fetched_bytes_per_fetched_token", m.remoteHitTokens() == 0 ? Double.NaN : (double) m.fetchedBytes() / m.remoteHitTokens());
+        x.put("engine_prefill_tokens", totals.prefillTokens.sum());
+        x.put(Columns.ENGINE_PREFILL_TOKENS_PER_S.name(), totals.prefillNanos.sum() == 0 ? Double.NaN : totals.prefillTokens.sum() * 1e9 / totals.prefillNanos.sum());
+        x.put("engine_decode_ms_per_token", totals.decodeTokens.sum() == 0 ? Double.NaN : ms(totals.decodeNanos.sum()) / totals.decodeTokens.sum());
+        long restores = totals.restores.sum();
+        x.put("restores", restores);
+        x.put("restore_ms_mean", restores == 0 ? Double.NaN : ms(totals.restoreNanos.sum()) / restores);
+        x.put("transfer_ms_total", ms(totals.transferNanos.sum()));
+        x.put("verify_ms_total", ms(totals.verifyNanos.sum()));
+        x.put("split_ms_total", ms(totals.splitNanos.sum()));
+        x.put("split_gb_per_s", gbPerS(totals.splitBytes.sum(), totals.splitNanos.sum()));
+        x.put("assemble_ms_total", ms(totals.assembleNanos.sum()));
+        x.put("assemble_gb_per_s", gbPerS(totals.assembleBytes.sum(), totals.assembleNanos.sum()));
+        x.put("written_back_blocks", totals.writtenBlocks.sum());
+        x.put("write_back_skipped", totals.writeSkipped.sum());
+        totals.writeFailures().forEach((why, k) -> x.put("write_back_failed_" + why.replaceAll("[^a-z0-9]+", "_"), k));
+        x.put("policy_recomputed_requests", totals.policyRecomputed.sum());
+        shape.extras(x);
+        totals.engineExtras(x);
+        x.put("verify_restore", target.verifyEvery() == 0 ? "off" : "1 in " + target.verifyEvery() + " restores per instance, tolerance "
+                + target.verifyTolerance() + " (absolute, next-token logits, against a recompute in the restore's batches)");
+        x.put("verify_restore_checks", totals.logitChecks.sum());
+        x.put("verify_restore_max_logit_diff", totals.logitChecks.sum() == 0 ? Double.NaN : totals.logitMaxDiff.get());
+        x.put("verify_restore_ms_total", ms(totals.logitCheckNanos.sum()));
+        totals.rejections().forEach((why, k) -> x.put("rejected_" + why, k));
+        x.put("audit_hits_checked", backend.hitsChecked());
+        x.put("audit_wrong_hits", backend.wrongHits());
+        x.put("audit_unaudited_blocks", totals.unaudited.sum());
+        x.put("store_backend", backend.name());
+        x.put("transport_name", storePlan.transportName());
+        x.put(Columns.HARNESS_OVERHEAD_US_PER_REQUEST.name(), n == 0 ? Double.NaN : (loop.busyNanos() - busyBefore) / 1e3 / n);
+        x.put(Columns.EVENT_LAG_P50_US.name(), (double) loop.lag().getValueAtPercentile(50));
+        x.put(Columns.EVENT_LAG_P99_US.name(), (double) loop.lag().getValueAtPercentile(99));
+        twin.extras(x, LlamaTarget.spec(config, k -> null, ns.modelId(), ns.kvDtype()).workload().spec(), ns.blockTokens());
+        if (faults != null) faults.extras(x);
+    }
+
+    @Override
+    public String describe() {
+        return "live (wall clock): llama.cpp in-process, " + config.cluster().instances() + " instance(s) of " + target.threads() + " thread(s)";
+    }
+
+    @Override
+    public CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Map<String, Object> extras, Map<String, String> describe) {
+        RunConfig c = config;
+        CellSummary s = SummaryBuilder.tierHits(SummaryBuilder.measured(c, m, wallSeconds), m)
+                .put(Columns.TIERS, c.tiers().label())
+                .put(Columns.POLICY, c.policy().label())
+                .put(Columns.TRANSPORT, c.transport())
+                .put(Columns.PD, "-")
+                .put(Columns.WRONG_HITS_USED, backend.wrongHits())
+                .put(Columns.WRITTEN_BACK_BYTES, totals.writtenBytes.sum())
+                .put(Columns.REJECTED_BLOCKS, totals.rejectedBlocks())
+                .put(Columns.MODEL, target.model().getFileName().toString())
+                .put(Columns.HARDWARE, "cpu")
+                .put(Columns.INSTANCES, (long) c.cluster().instances())
+                .put(Columns.TP, 1L)
+                .put(Columns.EMULATED_PARTS, engineLabel())
+                .put(Columns.PREFILL_GPU_MS_MEAN, Double.NaN)
+                .build();
+        Map<Metric, Histogram> hist = new EnumMap<>(Metric.class);
+        for (Metric metric : Metric.values()) hist.put(metric, m.total(metric));
+        Map<String, Object> x = new LinkedHashMap<>();
+        x.put(Columns.WARMUP_REQUESTS.name(), warmupRequests);
+        x.putAll(extras);
+        Map<String, String> d = new LinkedHashMap<>(describe);
+        d.put("workload", LlamaTarget.spec(c, k -> null, ns.modelId(), ns.kvDtype()).workload().describe());
+        d.put("target", String.format(Locale.ROOT, "llama.cpp: %s (sha256 %s), KV %s, %d B per token", target.model(), modelSha256,
+                layout.describe(), layout.bytesPerToken()));
+        d.put("store", backend.name() + ": one object per block of " + ns.blockTokens() + " tokens (" + KvBlockObject.HEADER_BYTES
+                + "-byte header with the block's key and CRC32C, then llama.cpp's K and V rows), " + backend.copySemantics());
+        d.put("engine", engineLabel());
+        m.records().close();
+        return new CellResult(c, s, hist, m.intervals(), m.records(), x, d);
+    }
+}

@@ -1,0 +1,114 @@
+package dev.kvlab.harness.internal.realkv;
+
+import dev.kvlab.harness.api.CellObserver;
+import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.config.Mode;
+import dev.kvlab.harness.api.config.RouterKind;
+import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.harness.api.config.TargetKind;
+import dev.kvlab.harness.api.engine.EngineUnavailableException;
+import dev.kvlab.harness.api.gguf.GgufModelInfo;
+import dev.kvlab.harness.api.input.BadInputException;
+import dev.kvlab.harness.api.input.TreeBinder;
+import dev.kvlab.harness.internal.config.RunValidator;
+import dev.kvlab.harness.internal.llama.LlamaLibrary;
+import dev.kvlab.harness.internal.plan.CellPlan;
+import dev.kvlab.harness.internal.plan.CellSpec;
+import dev.kvlab.harness.spi.TargetProvider;
+import dev.kvlab.workloads.api.TokenCount;
+import java.io.IOException;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The {@code llama.cpp} target: llama.cpp's library in this process serves a live cell on a GGUF model
+ * ({@link LlamaCell}), and the tiers move its real KV: {@code local} is each instance's own prefix cache (the KV
+ * cells of recent prompts' full blocks its context keeps, least recently used evicted by block; {@code
+ * target.local_capacity}), {@code remote} kvlab's store over the configured transport. Each instance serves
+ * {@code target.sequences} requests at once by continuous batching ({@link EngineInstance}). It reads the workload, warm-up, cache state, SLOs,
+ * measurement, the instance count and router, the store, transport, tiers, policy and faults; the emulated
+ * model's keys (model, hardware, scheduler, pd, link, ...) are not its own and are refused when given.
+ */
+public final class LlamaTarget implements TargetProvider {
+
+    static final String KIND = TargetKind.LLAMA;
+    private static final Set<String> USES = Set.of("mode", "seed", "workload", "warmup", "cache_state", "slo", "measurement", "cluster",
+            "store.backend", "store.nodes", "store.capacity", "store.replicas", "store.lease_ttl", "store.high_watermark", "store.eviction_ratio",
+            "transport", "tiers", "policy", "fault", "fault_at", "fault_params");
+    private static final TreeBinder BINDER = new TreeBinder();
+
+    @Override public String kind() { return KIND; }
+
+    @Override public String describe() { return "llama.cpp in-process on a GGUF model (real CPU prefill and decode), its KV blocks in kvlab's store"; }
+
+    @Override
+    public boolean uses(String key) {
+        for (String k = key; ; ) {
+            if (USES.contains(k)) return true;
+            int dot = k.lastIndexOf('.');
+            if (dot < 0) return false;
+            k = k.substring(0, dot);
+        }
+    }
+
+    static LlamaTargetConfig.Resolved target(RunConfig c, Function<String, String> origin) {
+        return BINDER.bindNode(c.target(), LlamaTargetConfig.class, "target", origin).resolve(origin);
+    }
+
+    /** The cell's workload with block keys chained from {@code modelId} and {@code dtype}. */
+    static CellSpec spec(RunConfig c, Function<String, String> origin, String modelId, String dtype) {
+        return RunValidator.spec(c, origin, modelId, dtype, "llama.cpp");
+    }
+
+    private static BadInputException bad(Function<String, String> origin, String key, String why) {
+        String o = origin.apply(key);
+        return new BadInputException((o == null ? "config" : o) + ": key '" + key + "': " + why);
+    }
+
+    @Override
+    public void validate(RunConfig c, Function<String, String> origin) {
+        if (c.mode() != Mode.LIVE)
+            throw bad(origin, "mode", "the llama.cpp target runs a real engine on the live clock: set mode: live");
+        LlamaTargetConfig.Resolved t = target(c, origin);
+        CellSpec probe = spec(c, origin, "probe", "f16");
+        if (t.localCapacity().blocks() && t.localCapacity().tokens(probe.blockTokens()) > LlamaTargetConfig.MAX_LOCAL_TOKENS)
+            throw bad(origin, "target.local_capacity", t.localCapacity() + " of " + probe.blockTokens() + " tokens is more than "
+                    + LlamaTargetConfig.MAX_LOCAL_TOKENS + " tokens (the KV cells a context keeps)");
+        storePlan(c, origin);
+        var cl = c.cluster();
+        if (cl.tp() != 1) throw bad(origin, "cluster.tp", "an instance of the llama.cpp target is one context on the CPU: tp must be 1");
+        if (cl.prefillInstances() != 0) throw bad(origin, "cluster.prefill_instances", "is not used by the llama.cpp target (no pd)");
+        if (cl.router() == RouterKind.KV_CENTRIC)
+            throw bad(origin, "cluster.router", "kv-centric is not served by the llama.cpp target (round-robin | random | least-loaded | cache-aware)");
+        if (TokenCount.isTokens(c.store().capacity()))
+            throw bad(origin, "store.capacity", "give bytes (256MiB) for the llama.cpp target: a token count would be sized by the emulated model");
+        try {
+            GgufModelInfo.read(t.model());
+        } catch (IOException | RuntimeException e) {
+            throw bad(origin, "target.model", t.model() + " is not a GGUF model kvlab can read: " + e.getMessage());
+        }
+        try {
+            LlamaLibrary.load();
+        } catch (EngineUnavailableException e) {
+            throw bad(origin, "target.kind", "llama.cpp is not available: " + e.getMessage());
+        }
+    }
+
+    /** The run's store, transport and fault settings, validated as for every live cell (the emulated model in it is not used). */
+    private static CellPlan storePlan(RunConfig c, Function<String, String> origin) {
+        return RunValidator.plan(c, origin);
+    }
+
+    @Override
+    public CellResult run(RunConfig c, long wallStartNanos, CellObserver observer) {
+        LlamaTargetConfig.Resolved t = target(c, k -> null);
+        GgufModelInfo info;
+        try {
+            info = GgufModelInfo.read(t.model());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        LlamaCell cell = new LlamaCell(c, storePlan(c, k -> null), t, info);
+        return cell.withTwin(cell.run(wallStartNanos, observer));
+    }
+}

@@ -1,0 +1,316 @@
+package dev.kvlab.harness.internal.openai;
+
+import dev.kvlab.harness.api.CellObserver;
+import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.CellSummary;
+import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.Metric;
+import dev.kvlab.harness.api.Shard;
+import dev.kvlab.harness.api.config.CacheState;
+import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.harness.internal.cell.CellClock;
+import dev.kvlab.harness.internal.cell.CellSteps;
+import dev.kvlab.harness.internal.engine.EventLoop;
+import dev.kvlab.harness.internal.engine.Server;
+import dev.kvlab.harness.internal.engine.ServingListener;
+import dev.kvlab.harness.internal.engine.WorkloadDriver;
+import dev.kvlab.harness.internal.live.LiveLoop;
+import dev.kvlab.harness.internal.measure.Measurement;
+import dev.kvlab.harness.internal.measure.SummaryBuilder;
+import dev.kvlab.harness.internal.plan.CellSpec;
+import dev.kvlab.store.api.MasterStats;
+import dev.kvlab.workloads.Workloads;
+import dev.kvlab.workloads.api.ArrivalProcess;
+import dev.kvlab.workloads.api.Request;
+import dev.kvlab.workloads.api.RequestSource;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.LongSupplier;
+import org.HdrHistogram.Histogram;
+
+/**
+ * One cell served by OpenAI-compatible endpoints, on the live clock, through the same steps as every cell
+ * ({@link CellSteps}): before them it finds single-token words on the target's tokenizer and checks the prompts'
+ * token counts, carries out {@code cache_state} ({@link CacheStateProtocol}), and scrapes the engines' Prometheus
+ * counters around the measured phase. Nothing is emulated: the latencies are the engines', timed from each
+ * request's intended start. The harness's own cost per request is measured (the loop thread's work and the HTTP
+ * client's threads' CPU) and shown.
+ */
+final class OpenAiCell implements CellClock {
+
+    /** Extras of a request-split shard: its share ({@code K/N}), and the wall clock when its measured phase began (ms since the epoch). */
+    static final String REQUEST_SHARD = "request_shard", MEASURED_START_EPOCH_MS = "measured_phase_started_epoch_ms";
+
+    /** Bounds of the spun tail before each send: as long as this machine's park overshoots, within these. */
+    /** The harness's own request path runs this often on a loopback stand-in before the cell, with the workload's first requests. */
+    private static final int WARMUP_ROUNDS = 400, WARMUP_REQUESTS = 16;
+    private ClientWarmup.Figures selfTest;
+    private static final long MIN_SPIN_NANOS = 50_000, MAX_SPIN_NANOS = 2_000_000;
+
+    private final CellSpec spec;
+    private final OpenAiConfig.Resolved target;
+    private final List<Thread> httpThreads = new CopyOnWriteArrayList<>();
+    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    private LiveLoop loop;
+    private EngineClient client;
+    private EngineServer server;
+    private WordCheck.Result words;
+    private CacheStateProtocol.Verdict verdict;
+    private List<String> engines = new ArrayList<>();
+    private PromMetrics before = PromMetrics.NONE, after = PromMetrics.NONE;
+    private long measuredStartEpochMs, workBefore, busyBefore, httpCpuBefore, hotCached = -1;
+    /** {@link #hotCached} when no warm-up response carried a cached-token count. */
+    private static final long NOT_REPORTED = -2;
+    private int checkedPrompts, tokenErrorMax;
+    private String tokenCheck;
+
+    OpenAiCell(CellSpec spec, OpenAiConfig.Resolved target) {
+        this.spec = spec;
+        this.target = target;
+    }
+
+    CellResult run(long wallStartNanos, CellObserver observer) {
+        ExecutorService pool = Executors.newCachedThreadPool(r -> {
+            Thread t = Thread.ofPlatform().name("kvlab-http-", httpThreads.size()).daemon().unstarted(r);
+            httpThreads.add(t);
+            return t;
+        });
+        try (EngineClient c = new EngineClient(pool)) {
+            client = c;
+            URI first = target.endpoints().get(0);
+            for (URI u : target.endpoints()) engines.add(EngineKind.of(c, u).label + "@" + u.getAuthority());
+            words = WordCheck.run(c, first, target.model());
+            PromptText prompts = new PromptText(words.words(), words.specialTokens());
+            List<Request> firstRequests = firstRequests(WARMUP_REQUESTS);
+            checkPrompts(c, first, prompts, firstRequests);
+            selfTest = ClientWarmup.run(c, target, prompts, firstRequests, WARMUP_ROUNDS);
+            loop = LiveLoop.adaptive(MIN_SPIN_NANOS, MAX_SPIN_NANOS);
+            server = new EngineServer(target, c, loop, prompts);
+            if (spec.config().cacheState() == CacheState.COLD && target.resetsCache())
+                verdict = new CacheStateProtocol(target, c, server, prompts).cold(spec.config().seed());
+            return CellSteps.run(spec, this, observer, wallStartNanos);
+        } finally {
+            if (scraper != null) scraper.close();
+        }
+    }
+
+    /** The workload's first {@code n} requests (fewer where it has fewer). */
+    private List<Request> firstRequests(int n) {
+        List<Request> out = new ArrayList<>();
+        try (RequestSource s = Workloads.open(spec.workload().spec(), spec.workload().namespace(), spec.config().seed())) {
+            while (out.size() < n && s.hasNext()) out.add(s.next());
+        }
+        return out;
+    }
+
+    /** Tokenizes the first prompts of the workload with the server's tokenizer: the counts it achieves. */
+    private void checkPrompts(EngineClient c, URI u, PromptText prompts, List<Request> requests) {
+        if (!words.checked()) {
+            tokenCheck = "unchecked: the server has no /tokenize; its usage.prompt_tokens per response is recorded";
+            return;
+        }
+        for (Request r : requests.subList(0, Math.min(8, requests.size()))) {
+            int got = c.tokenize(u, target.model(), prompts.of(r), true);
+            if (got < 0) break;
+            checkedPrompts++;
+            tokenErrorMax = Math.max(tokenErrorMax, Math.abs(got - r.inputTokens()));
+        }
+        tokenCheck = checkedPrompts + " prompts tokenized by the server: largest difference to the workload's count " + tokenErrorMax + " tokens";
+    }
+
+    @Override
+    public ArrivalProcess arrivals(ArrivalProcess whole) {
+        return target.share() == null ? whole : new ShareOfArrivals(whole, target.share());
+    }
+
+    /** What a request-split shard other than 1 says of a cold cache: it leaves the reset to shard 1 (see {@link OpenAiConfig.Resolved#resetsCache}). */
+    private String coldLeftToShardOne() {
+        return "left to shard 1/" + target.share().count() + ": a request-split shard other than 1 does not reset (it would empty the cache the other"
+                + " shards' measured requests fill)";
+    }
+
+    @Override public EventLoop loop() { return loop; }
+    @Override public Server server() { return server; }
+    @Override public long wrongHitsUsed() { return 0; }
+    @Override public long phaseOrigin(boolean warmup) { return loop.now() + 5_000_000L; }
+    @Override public boolean serverGone() { return server.down(); }
+
+    @Override
+    public void runPhase(WorkloadDriver d) {
+        loop.run(() -> (d.done() || d.error() != null) && server.inFlight() == 0);
+        if (hotCached < 0 && spec.config().cacheState() == CacheState.HOT)
+            hotCached = server.totals().cachedReported == 0 ? NOT_REPORTED : server.totals().cachedTokens;
+    }
+
+    @Override public ServingListener faultWrapped(Measurement m, long origin, LongSupplier n) { return m; }
+    @Override public MasterStats masterStats() { return null; }
+    @Override public Map<String, Long> masterCalls() { return Map.of(); }
+
+    private PromMetrics scrape() {
+        List<PromMetrics> ms = new ArrayList<>();
+        for (URI u : target.endpoints()) ms.add(PromMetrics.parse(client.metrics(u)));
+        return PromMetrics.sum(ms);
+    }
+
+    private long httpCpu() {
+        long t = 0;
+        for (Thread th : httpThreads) {
+            long c = threads.getThreadCpuTime(th.threadId());
+            if (c > 0) t += c;
+        }
+        return t;
+    }
+
+    /** How often the engines' counters are scraped during the measured phase (for the interval samples). */
+    private static final java.time.Duration SCRAPE_EVERY = java.time.Duration.ofSeconds(1);
+    private EngineScraper scraper;
+
+    @Override
+    public Map<String, Double> engineCounters() {
+        if (scraper == null) return Map.of();
+        EngineServer.EngineTotals t = server.totals();
+        EngineHits hits = EngineHits.of(before, scraper.latest(), t);
+        Map<String, Double> c = new java.util.LinkedHashMap<>();
+        c.put(Columns.ENGINE_LOCAL_HIT_RATIO.name(), hits.local());
+        c.put(Columns.ENGINE_EXTERNAL_HIT_RATIO.name(), hits.external());
+        c.put(Columns.ENGINE_PROMPT_TOKENS.name(), t.reportedPromptTokens());
+        c.put(Columns.ENGINE_CACHED_PROMPT_TOKENS.name(), t.reportedCachedTokens());
+        return c;
+    }
+
+    @Override
+    public void measuredPhaseStarts() {
+        server.totals().reset();
+        before = scrape();
+        if (scraper != null) scraper.close();
+        scraper = new EngineScraper(this::scrape, before, SCRAPE_EVERY);
+        loop.resetFigures();
+        measuredStartEpochMs = System.currentTimeMillis();
+        workBefore = loop.workCpuNanos();
+        busyBefore = loop.busyNanos();
+        httpCpuBefore = httpCpu();
+    }
+
+    @Override
+    public void extras(Measurement m, Map<String, Object> x) {
+        if (scraper != null) scraper.close();
+        after = scrape();
+        long n = m.requests();
+        x.put("target_kind", "openai");
+        x.put("engines", String.join(" ", engines));
+        x.put("target_model", target.model());
+        boolean leftCold = spec.config().cacheState() == CacheState.COLD && !target.resetsCache();
+        x.put("cache_state_protocol", verdict == null ? (spec.config().cacheState() == CacheState.HOT ? "primed by the warm-up"
+                : leftCold ? coldLeftToShardOne() : "none") : verdict.protocol());
+        x.put("cache_state_verification", verdict != null ? verdict.verification()
+                : leftCold ? "not verified by this shard: shard 1 resets and verifies before its measured phase; shards are not synchronised,"
+                + " so requests this shard sends before that reset may meet a warm cache"
+                : hotCached > 0 ? "hits verified: the engine reported " + hotCached + " cached prompt tokens during the warm-up"
+                : hotCached == 0 ? "no hits: the engine reported 0 cached prompt tokens over the warm-up (it does not cache)"
+                : hotCached == NOT_REPORTED ? "not verified: the engine reports no cached-token counts (usage.prompt_tokens_details.cached_tokens, timings.cache_n)"
+                : "not reported");
+        x.put("prompt_words", words.words().size());
+        x.put("prompt_special_tokens", words.specialTokens());
+        x.put("prompt_token_check", tokenCheck);
+        x.put(Columns.PROMPT_TOKEN_ERROR_MAX.name(), words.checked() ? tokenErrorMax : Double.NaN);
+        EngineServer.EngineTotals t = server.totals();
+        x.put(Columns.WORKLOAD_PROMPT_TOKENS.name(), t.workloadPromptTokens);
+        x.put(Columns.ENGINE_PROMPT_TOKENS.name(), t.reportedPromptTokens());
+        x.put(Columns.ENGINE_CACHED_PROMPT_TOKENS.name(), t.reportedCachedTokens());
+        if (Double.isNaN(t.reportedCachedTokens())) x.put(Columns.ENGINE_CACHED_PROMPT_TOKENS.name() + "_reason",
+                t.responses == 0 ? "no response" : "the engine reported cached tokens in "
+                + t.cachedReported + " of " + t.responses + " responses");
+        EngineHits hits = EngineHits.of(before, after, t);
+        x.put(Columns.ENGINE_LOCAL_HIT_RATIO.name(), hits.local());
+        x.put(Columns.ENGINE_EXTERNAL_HIT_RATIO.name(), hits.external());
+        x.put(Columns.ENGINE_HITS_SOURCE.name(), hits.source());
+        x.put("engine_prompt_ms_p50", t.enginePromptMicros.getTotalCount() == 0 ? Double.NaN : t.enginePromptMicros.getValueAtPercentile(50) / 1e3);
+        x.put(Columns.HARNESS_TTFT_GAP_P50.name(),
+                t.ttftGapMicros.getTotalCount() == 0 ? Double.NaN : t.ttftGapMicros.getValueAtPercentile(50) / 1e3);
+        long work = loop.workCpuNanos() - workBefore, http = httpCpu() - httpCpuBefore;
+        x.put(Columns.HARNESS_CPU_US_PER_REQUEST.name(), n == 0 ? Double.NaN : (work + http) / 1e3 / n);
+        x.put(Columns.HARNESS_HTTP_CPU_US_PER_REQUEST.name(), n == 0 ? Double.NaN : http / 1e3 / n);
+        x.put(Columns.HARNESS_OVERHEAD_US_PER_REQUEST.name(), n == 0 ? Double.NaN : (loop.busyNanos() - busyBefore) / 1e3 / n);
+        x.put(Columns.EVENT_LAG_P50_US.name(), (double) loop.lag().getValueAtPercentile(50));
+        x.put(Columns.EVENT_LAG_P99_US.name(), (double) loop.lag().getValueAtPercentile(99));
+        x.put(Columns.HARNESS_LOOPBACK_TTFT_P50.name(), selfTest.p50Micros());
+        x.put(Columns.HARNESS_LOOPBACK_TTFT_P99.name(), selfTest.p99Micros());
+        if (target.share() != null) {
+            x.put(REQUEST_SHARD, target.share().label());
+            x.put(MEASURED_START_EPOCH_MS, measuredStartEpochMs);
+        }
+        if (server.down()) {
+            x.put("target_down", "every endpoint refused connections: the cell stopped sending");
+            x.put(Columns.UNSENT_REQUESTS.name(), Math.max(0, requestsSent() - n));
+        }
+    }
+
+    /** The requests this cell sends: the workload's, or this shard's share of them. */
+    private long requestsSent() {
+        long all = CellSteps.requestCount(spec);
+        if (target.share() == null) return all;
+        Shard s = target.share();
+        return all / s.count() + (all % s.count() >= s.index() ? 1 : 0);
+    }
+
+    @Override
+    public String describe() {
+        return "live (wall clock): real engine(s) over HTTP, " + String.join(", ", engines) + "; each send waited out by parking, then spinning"
+                + " a tail as long as this machine's park overshoots (" + MIN_SPIN_NANOS / 1000 + "-" + MAX_SPIN_NANOS / 1000 + " us"
+                + (loop == null ? "" : ", ended at " + loop.spinNanos() / 1000 + " us") + ")";
+    }
+
+    @Override
+    public CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Map<String, Object> extras, Map<String, String> describe) {
+        RunConfig c = spec.config();
+        Object lh = Columns.ENGINE_LOCAL_HIT_RATIO.in(extras), eh = Columns.ENGINE_EXTERNAL_HIT_RATIO.in(extras);
+        String emulated = "nothing (real engines over HTTP: " + String.join(", ", engines) + ")";
+        CellSummary s = SummaryBuilder.measured(c, m, wallSeconds)
+                .put(Columns.TIERS, "-")
+                .put(Columns.POLICY, "-")
+                .put(Columns.TRANSPORT, "-")
+                .put(Columns.PD, "-")
+                .put(Columns.LOCAL_HIT_RATIO, lh instanceof Double d ? d : Double.NaN)
+                .put(Columns.REMOTE_HIT_RATIO, eh instanceof Double d ? d : Double.NaN)
+                .put(Columns.REMOTE_AVAILABLE_RATIO, Double.NaN)
+                .put(Columns.FETCHED_BYTES, 0L)
+                .put(Columns.FALLBACKS, 0L)
+                .put(Columns.WRONG_HITS_USED, 0L)
+                .put(Columns.WRITTEN_BACK_BYTES, 0L)
+                .put(Columns.REJECTED_BLOCKS, 0L)
+                .put(Columns.MODEL, target.model())
+                .put(Columns.HARDWARE, String.join(" ", engines))
+                .put(Columns.INSTANCES, (long) target.endpoints().size())
+                .put(Columns.TP, 1L)
+                .put(Columns.EMULATED_PARTS, emulated)
+                .put(Columns.PREFILL_GPU_MS_MEAN, Double.NaN)
+                .build();
+        Map<Metric, Histogram> totals = new EnumMap<>(Metric.class);
+        for (Metric metric : Metric.values()) totals.put(metric, m.total(metric));
+        Map<String, Object> x = new LinkedHashMap<>();
+        x.put(Columns.WARMUP_REQUESTS.name(), warmupRequests);
+        x.putAll(extras);
+        Map<String, String> d = new LinkedHashMap<>(describe);
+        d.put("workload", spec.workload().describe());
+        d.put("target", "openai: " + target.endpoints() + " model " + target.model() + ", " + OpenAiConfig.label(target.api())
+                + ", routing " + OpenAiConfig.label(target.routing()) + ", extra_body " + target.extraBody());
+        if (target.share() != null)
+            d.put("load", "request-split shard " + target.share().label() + ": this host sent every " + target.share().count()
+                    + "-th request of the stream (positions i with i mod " + target.share().count() + " = " + (target.share().index() - 1)
+                    + ") at its intended time; kvlab merge adds the shards into one cell");
+        d.put("cache_state", x.get("cache_state_protocol") + ": " + x.get("cache_state_verification"));
+        d.put("prompts", words.words().size() + " single-token words" + (words.checked() ? " (checked by the server's tokenizer)" : " (unchecked)")
+                + "; " + tokenCheck);
+        m.records().close();
+        return new CellResult(c, s, totals, m.intervals(), m.records(), x, d);
+    }
+}

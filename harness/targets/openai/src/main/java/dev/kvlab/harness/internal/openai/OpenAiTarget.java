@@ -1,0 +1,86 @@
+package dev.kvlab.harness.internal.openai;
+
+import dev.kvlab.harness.api.CellObserver;
+import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.config.Mode;
+import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.harness.api.config.TargetKind;
+import dev.kvlab.harness.api.input.BadInputException;
+import dev.kvlab.harness.api.input.TreeBinder;
+import dev.kvlab.harness.internal.config.RunValidator;
+import dev.kvlab.harness.internal.plan.CellSpec;
+import dev.kvlab.harness.spi.TargetProvider;
+import java.net.URI;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Function;
+
+/**
+ * The {@code openai} target: any OpenAI-compatible server (vLLM, SGLang, llama.cpp's llama-server, ...) driven
+ * over HTTP on the live clock ({@link OpenAiCell}). It reads the workload, its warm-up, the cache state, the SLOs
+ * and the measurement settings; the emulated model's keys (model, hardware, cluster, store, tiers, transport,
+ * faults, ...) are not its own and are refused when given. Every endpoint must answer before anything runs.
+ */
+public final class OpenAiTarget implements TargetProvider {
+
+    private static final Set<String> USES = Set.of("mode", "seed", "workload", "warmup", "cache_state", "slo", "measurement");
+    private static final TreeBinder BINDER = new TreeBinder();
+
+    @Override public String kind() { return TargetKind.OPENAI; }
+
+    @Override public String describe() { return "OpenAI-compatible HTTP endpoints: vLLM, SGLang, llama-server, ..."; }
+
+    @Override
+    public boolean uses(String key) {
+        int dot = key.indexOf('.');
+        return USES.contains(dot < 0 ? key : key.substring(0, dot));
+    }
+
+    /** The block bound and checked. */
+    static OpenAiConfig.Resolved target(RunConfig c, Function<String, String> origin) {
+        return BINDER.bindNode(c.target(), OpenAiConfig.class, "target", origin).resolve(origin);
+    }
+
+    static CellSpec spec(RunConfig c, OpenAiConfig.Resolved t, Function<String, String> origin) {
+        return RunValidator.spec(c, origin, t.model(), "engine", "engine");
+    }
+
+    @Override
+    public void validate(RunConfig c, Function<String, String> origin) {
+        if (c.mode() != Mode.LIVE) {
+            String o = origin.apply("mode");
+            throw new BadInputException((o == null ? "config" : o) + ": key 'mode': the openai target serves real requests on the live clock: set mode: live");
+        }
+        OpenAiConfig.Resolved t = target(c, origin);
+        spec(c, t, origin);
+        if (t.share() != null) dev.kvlab.harness.api.run.RequestSplit.checkArrival(c, origin);
+        ExecutorService pool = Executors.newSingleThreadExecutor(r -> Thread.ofPlatform().daemon().name("kvlab-health").unstarted(r));
+        try (EngineClient client = new EngineClient(pool)) {
+            for (URI u : t.endpoints()) {
+                String why = health(client, u);
+                if (why != null) {
+                    String o = origin.apply("target.endpoints");
+                    throw new BadInputException((o == null ? "config" : o) + ": key 'target.endpoints': " + u + " " + why);
+                }
+            }
+        }
+    }
+
+    /** Null when {@code u} answers as a serving engine, else why not ({@code GET /health}, else {@code GET /v1/models}). */
+    static String health(EngineClient c, URI u) {
+        EngineClient.Reply h = c.get(u, "/health");
+        if (h.unreachable()) return "does not answer: " + h.error();
+        if (h.ok()) return null;
+        EngineClient.Reply m = c.get(u, "/v1/models");
+        if (m.ok()) return null;
+        return "is not ready: GET /health answered http " + h.status() + ", GET /v1/models http " + m.status()
+                + (h.status() == 503 ? " (still loading its model?)" : "");
+    }
+
+    @Override
+    public CellResult run(RunConfig c, long wallStartNanos, CellObserver observer) {
+        OpenAiConfig.Resolved t = target(c, k -> null);
+        return new OpenAiCell(spec(c, t, k -> null), t).run(wallStartNanos, observer);
+    }
+}

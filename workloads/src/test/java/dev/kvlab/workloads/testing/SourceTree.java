@@ -1,0 +1,19 @@
+package dev.kvlab.workloads.testing;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Files of kvlab's source tree for tests, found from the working directory up (a module's, however deep it sits). */
+public final class SourceTree {
+
+    private SourceTree() {}
+
+    /** {@code relative} (e.g. {@code ablations/smoke.yaml}) in the nearest directory up from here that has it. */
+    public static Path file(String relative) {
+        for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
+            Path p = d.resolve(relative);
+            if (Files.exists(p)) return p;
+        }
+        throw new AssertionError(relative + " not found from " + Path.of("").toAbsolutePath() + " up");
+    }
+}
