@@ -13,7 +13,7 @@ import java.util.zip.CRC32C;
 /**
  * The independent audit of a backend's hits, around the backend of every live cell: a decorator that remembers a
  * digest of every value written through it (length and {@link CRC32C} of the bytes handed to the put, taken before
- * the put) and checks the hits it is shown against the digest of what was written under that key. It shares no code
+ * the put, kept when that put stored them) and checks the hits it is shown against the digest of what was written under that key. It shares no code
  * with the store's verification (the store checks its own CRC32C, the live tier the key-derived content), so it can
  * catch what that verification lets through: a hit whose bytes differ from what was written counts in
  * {@link #wrongHits()}.
@@ -67,20 +67,32 @@ public final class AuditedBackend extends ForwardingKvBackend {
         return c.getValue();
     }
 
-    private void record(String key, MemorySegment value) {
-        written.put(key, new long[] {value.byteSize(), digest(value, value.byteSize())});
+    private static long[] digest(MemorySegment value) {
+        return new long[] {value.byteSize(), digest(value, value.byteSize())};
     }
 
+    /**
+     * The digest is kept only when this put's bytes became the key's object ({@link PutStatus#OK}): when another
+     * writer's object was there already or is being written ({@code EXISTS}, {@code IN_PROGRESS}), that one is what
+     * readers get, and two writers of one key need not write the same bytes (a real engine's KV of one block computed
+     * in two batches differs in its last bits).
+     */
     @Override
     public PutStatus put(String key, MemorySegment value, ReplicateConfig config) {
-        record(key, value);
-        return delegate().put(key, value, config);
+        long[] d = digest(value);
+        PutStatus s = delegate().put(key, value, config);
+        if (s == PutStatus.OK) written.put(key, d);
+        return s;
     }
 
     @Override
     public List<PutStatus> batchPut(List<String> keys, List<MemorySegment> values, ReplicateConfig config) {
-        for (int i = 0; i < keys.size() && i < values.size(); i++) record(keys.get(i), values.get(i));
-        return delegate().batchPut(keys, values, config);
+        int n = Math.min(keys.size(), values.size());
+        long[][] d = new long[n][];
+        for (int i = 0; i < n; i++) d[i] = digest(values.get(i));
+        List<PutStatus> st = delegate().batchPut(keys, values, config);
+        for (int i = 0; i < n && i < st.size(); i++) if (st.get(i) == PutStatus.OK) written.put(keys.get(i), d[i]);
+        return st;
     }
 
     @Override public String copySemantics() { return delegate().copySemantics() + "; audited: every hit is compared with a digest of what was written"; }

@@ -6,10 +6,13 @@ import dev.kvlab.harness.internal.llama.LlamaBatch;
 import dev.kvlab.harness.internal.llama.LlamaContext;
 import dev.kvlab.workloads.api.Request;
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -24,8 +27,14 @@ import java.util.function.LongSupplier;
  * prompts admitted before it, so every prompt finishes within a bounded number of steps).</li>
  * </ol>
  * A request waiting for a free sequence is admitted between steps, in arrival order. On admission its prompt KV comes
- * from the tiers ({@link KvTiers}): blocks the context keeps, then the store's. What happens is reported through
- * {@link Events} with the loop's clock; it measures nothing itself.
+ * from the tiers ({@link KvTiers}): blocks the context keeps, then the store's. The engine thread never waits for
+ * the store: a fetch runs on one of the instance's {@value #IO_THREADS} I/O threads while the engine goes on stepping
+ * the other sequences, and its blocks are restored (context work) on the engine thread between steps once they are
+ * back; a completed request's new blocks are split out of the context on the engine thread and put by an I/O thread,
+ * from the sequence's buffers, which a spare set replaces meanwhile (when none is spare, the sequence waits for its
+ * write-back before it serves again). Every I/O job is for a sequence or a buffer set, so the I/O queue holds at most
+ * {@code 2 × sequences} jobs. What happens is reported through {@link Events} with the loop's clock; it measures
+ * nothing itself.
  */
 final class EngineInstance implements AutoCloseable {
 
@@ -101,7 +110,22 @@ final class EngineInstance implements AutoCloseable {
         }
     }
 
-    private record Pending(Request request, Events events) {}
+    /** I/O threads per instance: a fetch need not wait for a write-back's puts. */
+    static final int IO_THREADS = 2;
+
+    /** What the engine thread is told: a request, a fetch back from the store, a write-back done. */
+    private sealed interface Message permits Pending, FetchDone, WriteDone {}
+
+    private record Pending(Request request, Events events) implements Message {}
+
+    /** A fetch for {@code s} is back: its outcome, or what it threw. */
+    private record FetchDone(EngineSequence s, KvBlockStore.Fetched fetched, RuntimeException error) implements Message {}
+
+    /**
+     * A write-back's puts are done: {@code bufs} is spare again, or {@code held} (the sequence that waited for its
+     * buffers) is free; {@code events} is told the request's work is over.
+     */
+    private record WriteDone(MemorySegment[] bufs, EngineSequence held, Events events) implements Message {}
 
     private static final Pending STOP = new Pending(null, null);
 
@@ -110,7 +134,13 @@ final class EngineInstance implements AutoCloseable {
     private final int vocab;
     private final RealKvTotals totals;
     private final LongSupplier clock;
-    private final LinkedBlockingQueue<Pending> inbox = new LinkedBlockingQueue<>();
+    private final LinkedBlockingQueue<Message> inbox = new LinkedBlockingQueue<>();
+    /** Store I/O of this instance (null: no remote tier); its queue is bounded by the jobs there can be. */
+    private final ThreadPoolExecutor io;
+    /** Buffer sets no sequence holds, for write-backs in flight to take over (engine thread only). */
+    private final ArrayDeque<MemorySegment[]> spare = new ArrayDeque<>();
+    /** Fetches and write-backs not yet back (engine thread only). */
+    private int ioInFlight;
     /** Requests admitted, not yet given a sequence (engine thread only). */
     private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
     private final ArrayDeque<EngineSequence> free = new ArrayDeque<>();
@@ -138,13 +168,20 @@ final class EngineInstance implements AutoCloseable {
                     @Override public void release(int seq, int p0, int p1) { ctx.removeSeq(seq, p0, p1); }
                 }, shape.firstCacheSeq(), shape.cacheSeqs(), shape.localBlocks(), blockTokens)
                 : null;
-        this.tiers = new KvTiers(ctx, layout, policy, remote, local, totals, shape.scratchSeq(), verifyEvery, verifyTolerance);
+        this.tiers = new KvTiers(ctx, layout, policy, remote, local, totals, shape.scratchSeq(), blockTokens, verifyEvery, verifyTolerance);
         for (int s = 0; s < shape.sequences(); s++) {
-            java.lang.foreign.MemorySegment[] bufs = new java.lang.foreign.MemorySegment[store == null ? 0 : maxBlocks];
-            for (int i = 0; i < bufs.length; i++) bufs[i] = store.allocate();
-            free.add(new EngineSequence(s, bufs));
+            free.add(new EngineSequence(s, buffers(store, maxBlocks)));
+            if (remote != null) spare.add(buffers(store, maxBlocks));
         }
+        this.io = remote == null ? null : new ThreadPoolExecutor(IO_THREADS, IO_THREADS, 0, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(2 * shape.sequences()), Thread.ofPlatform().daemon().name("kvlab-llama-" + index + "-io-", 0).factory());
         this.thread = Thread.ofPlatform().daemon().name("kvlab-llama-" + index).start(this::run);
+    }
+
+    private static MemorySegment[] buffers(KvBlockStore store, int n) {
+        MemorySegment[] bufs = new MemorySegment[store == null ? 0 : n];
+        for (int i = 0; i < bufs.length; i++) bufs[i] = store.allocate();
+        return bufs;
     }
 
     /** The state layout this release writes for a context's sequence 0: one token prefilled, its state parsed, cleared. */
@@ -166,29 +203,53 @@ final class EngineInstance implements AutoCloseable {
     private void run() {
         boolean stopping = false;
         try (LlamaBatch batch = ctx.newBatch()) {
-            while (!stopping || !active.isEmpty() || !waiting.isEmpty()) {
-                Pending p = active.isEmpty() && waiting.isEmpty() && !stopping ? take() : inbox.poll();
-                while (p != null) {
-                    if (p == STOP) stopping = true;
-                    else waiting.add(p);
-                    p = inbox.poll();
+            while (!stopping || !active.isEmpty() || !waiting.isEmpty() || ioInFlight > 0) {
+                boolean work = runnable() || (!waiting.isEmpty() && !free.isEmpty());
+                Message m;
+                if (work) {
+                    m = inbox.poll();
+                } else {
+                    try {
+                        m = inbox.take(); // nothing to step: wait for a request, a fetch or a write-back
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
+                while (m != null) {
+                    switch (m) {
+                        case Pending p when p == STOP -> stopping = true;
+                        case Pending p -> waiting.add(p);
+                        case FetchDone f -> fetched(f);
+                        case WriteDone w -> written(w);
+                    }
+                    m = inbox.poll();
                 }
                 try {
                     while (!waiting.isEmpty() && !free.isEmpty()) admit(waiting.poll(), free.poll());
-                    if (!active.isEmpty()) step(batch);
+                    if (runnable()) step(batch);
                 } catch (RuntimeException e) { // not one sequence's: every request in flight fails, the engine goes on
                     for (EngineSequence s : new ArrayList<>(active)) fail(s, e);
                 }
             }
+        } finally {
+            if (io != null) io.shutdown();
         }
     }
 
-    private Pending take() {
+    private boolean runnable() {
+        for (EngineSequence s : active) if (s.runnable()) return true;
+        return false;
+    }
+
+    /** Hands {@code job} to the I/O threads (counted until its message is back). */
+    private void submitIo(Runnable job) {
+        ioInFlight++;
         try {
-            return inbox.take();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return STOP;
+            io.execute(job);
+        } catch (RuntimeException e) {
+            ioInFlight--;
+            throw e;
         }
     }
 
@@ -198,11 +259,60 @@ final class EngineInstance implements AutoCloseable {
         active.add(s);
         try {
             p.events().admitted(clock.getAsLong());
-            s.prefix = tiers.load(s);
-            p.events().prefix(s.prefix, clock.getAsLong());
-            tiers.keep(s); // blocks lent or restored are kept at once
+            if (tiers.lend(s)) {
+                long start = System.nanoTime();
+                long[] keys = r.blockKeys();
+                int from = s.localBlocks, to = s.fetchTo;
+                MemorySegment[] bufs = s.bufs;
+                s.fetching = true;
+                s.fetchStart = start;
+                submitIo(() -> {
+                    KvBlockStore.Fetched f = null;
+                    RuntimeException error = null;
+                    try {
+                        f = tiers.fetch(keys, from, to, bufs);
+                    } catch (RuntimeException e) {
+                        error = e;
+                    }
+                    inbox.add(new FetchDone(s, f, error));
+                });
+            } else {
+                s.prefix = tiers.localOnly(s);
+                p.events().prefix(s.prefix, clock.getAsLong());
+                tiers.keep(s); // blocks lent are kept at once
+            }
+        } catch (RuntimeException e) {
+            s.fetching = false;
+            fail(s, e);
+        }
+    }
+
+    /** A fetch is back (engine thread): its verified blocks restored, the sequence prefills the rest from the next step. */
+    private void fetched(FetchDone d) {
+        ioInFlight--;
+        EngineSequence s = d.s();
+        s.fetching = false;
+        if (s.abandoned) { // its request failed meanwhile
+            recycle(s);
+            return;
+        }
+        try {
+            if (d.error() != null) throw d.error();
+            s.prefix = tiers.restored(s, d.fetched(), s.fetchStart);
+            s.events.prefix(s.prefix, clock.getAsLong());
+            tiers.keep(s); // blocks restored are kept at once
         } catch (RuntimeException e) {
             fail(s, e);
+        }
+    }
+
+    /** A write-back is done (engine thread): its buffers are spare again, or its sequence free. */
+    private void written(WriteDone w) {
+        ioInFlight--;
+        if (w.held() != null) recycle(w.held());
+        else {
+            spare.add(w.bufs());
+            w.events().idle();
         }
     }
 
@@ -306,12 +416,33 @@ final class EngineInstance implements AutoCloseable {
 
     private void complete(EngineSequence s, long now) {
         s.events.completed(now);
+        KvTiers.WriteBack w = null;
         try {
-            tiers.completed(s);
+            w = tiers.completed(s);
         } catch (RuntimeException e) {
             totals.writeFailed("error after completion: " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
-        release(s);
+        if (w == null) {
+            release(s);
+            return;
+        }
+        detach(s);
+        Events ev = s.events;
+        EngineSequence held = spare.isEmpty() ? s : null;
+        if (held == null) { // the write-back keeps the buffers; the sequence serves on with a spare set
+            s.bufs = spare.poll();
+            s.assign(null, null, null);
+            free.add(s);
+        }
+        KvTiers.WriteBack job = w;
+        submitIo(() -> {
+            try {
+                tiers.put(job);
+            } catch (RuntimeException e) {
+                totals.writeFailed("error after completion: " + e.getClass().getSimpleName() + ": " + e.getMessage());
+            }
+            inbox.add(new WriteDone(job.bufs(), held, ev));
+        });
     }
 
     private void fail(EngineSequence s, RuntimeException e) {
@@ -319,13 +450,25 @@ final class EngineInstance implements AutoCloseable {
         release(s);
     }
 
+    /** The sequence is done with its request: free again (once its fetch is back, when one is out). */
     private void release(EngineSequence s) {
+        detach(s);
+        if (s.fetching) s.abandoned = true;
+        else recycle(s);
+    }
+
+    /** Out of the steps, its cells dropped. */
+    private void detach(EngineSequence s) {
         active.remove(s);
         try {
             ctx.removeSeq(s.seq, -1, -1);
         } catch (RuntimeException ignored) {
             // the context is reported broken by the next request's own failure
         }
+    }
+
+    /** Free for the next request; the request's work is over. */
+    private void recycle(EngineSequence s) {
         Events ev = s.events;
         s.assign(null, null, null);
         free.add(s);
@@ -342,6 +485,16 @@ final class EngineInstance implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        if (!thread.isAlive()) ctx.close();
+        if (io != null) {
+            try {
+                io.awaitTermination(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (!thread.isAlive()) {
+            tiers.close();
+            ctx.close();
+        }
     }
 }

@@ -5,7 +5,8 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * One request on one llama.cpp sequence of an instance, from admission to release: its prompt, how far prefill and
- * decode have gone, and the transfer buffers the sequence owns. Used by the instance's engine thread only.
+ * decode have gone, and the transfer buffers the sequence owns (swapped for a spare set when a write-back takes them).
+ * Used by the instance's engine thread only; an I/O job gets what it needs handed to it.
  */
 final class EngineSequence {
 
@@ -13,7 +14,7 @@ final class EngineSequence {
     enum InStep { NONE, PREFILL, DECODE }
 
     final int seq;
-    final MemorySegment[] bufs;
+    MemorySegment[] bufs;
     Request request;
     EngineInstance.Events events;
     int[] tokens;
@@ -29,6 +30,13 @@ final class EngineSequence {
     /** The token this step's logits give (greedy), read right after the step. */
     int stepToken;
     EngineInstance.Prefix prefix;
+    /** Blocks {@code [localBlocks, fetchTo)} were asked of the store; {@code fetching} until the answer is back. */
+    int fetchTo;
+    boolean fetching;
+    /** When the fetch was asked for ({@link System#nanoTime}). */
+    long fetchStart;
+    /** The request failed while its fetch was out: the sequence is free again when the fetch is back. */
+    boolean abandoned;
     /** Blocks lent by the local tier and restored from the store (their payloads in {@link #bufs}). */
     int localBlocks, fetchedBlocks;
     /** The logits after the last prompt token, kept for a sampled restore check. */
@@ -54,6 +62,9 @@ final class EngineSequence {
         logitsIndex = -1;
         stepToken = 0;
         prefix = null;
+        fetchTo = 0;
+        fetching = false;
+        abandoned = false;
         localBlocks = 0;
         fetchedBlocks = 0;
         firstLogits = null;
@@ -67,7 +78,12 @@ final class EngineSequence {
         return Math.max(1, request.outputTokens());
     }
 
+    /** True when the sequence has a token for the next step (prompt or decode). */
+    boolean runnable() {
+        return decoding || prefilling();
+    }
+
     boolean prefilling() {
-        return !decoding && next < tokens.length;
+        return !decoding && !fetching && next < tokens.length;
     }
 }

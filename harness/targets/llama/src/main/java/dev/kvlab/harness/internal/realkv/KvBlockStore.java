@@ -13,7 +13,7 @@ import java.util.List;
  * keeps the longest verified prefix of it, writes blocks back. A block counts only when the store says hit and its
  * header says it is the block asked for, intact ({@link KvBlockObject#verify}); the first that fails ends the usable
  * run, and it and every later block the store held are recomputed, counted as fallbacks. Thread-safe (one call per
- * instance worker at a time, on that worker's buffers).
+ * call per buffer set at a time).
  */
 final class KvBlockStore {
 
@@ -37,6 +37,11 @@ final class KvBlockStore {
 
     long payloadBytes() {
         return payloadBytes;
+    }
+
+    /** The store key of the block whose chained key is {@code blockKey}. */
+    String key(long blockKey) {
+        return ns.key(blockKey);
     }
 
     MemorySegment allocate() {

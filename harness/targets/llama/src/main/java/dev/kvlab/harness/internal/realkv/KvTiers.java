@@ -1,30 +1,30 @@
 package dev.kvlab.harness.internal.realkv;
 
 import dev.kvlab.harness.api.config.Policy;
-import dev.kvlab.harness.internal.llama.KvStateCodec;
 import dev.kvlab.harness.internal.llama.KvStateLayout;
 import dev.kvlab.harness.internal.llama.LlamaContext;
 import dev.kvlab.workloads.api.Request;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Where an instance's sequences get their prompt KV and where it goes after them: the local tier (blocks the context
  * keeps, {@link LocalPrefixCache}), the remote tier (kvlab's store; the policy decides whether to fetch), the sampled
- * restore check, and the write-back of computed blocks. Runs on the instance's engine thread, on its context.
+ * restore check, and the write-back of computed blocks. Its context work runs on the instance's engine thread; its
+ * store I/O ({@link #fetch}, {@link #put}) on the instance's I/O threads, so that the engine steps other sequences
+ * meanwhile: a load is {@link #lend} (engine), then, when the store is asked, {@link #fetch} (I/O) and
+ * {@link #restored} (engine); a write-back is {@link #completed} (engine: the blocks split out of the context) then
+ * {@link #put} (I/O).
  *
  * <p>A fetched run of blocks is assembled at its own positions (after the local prefix) and restored into the
  * instance's scratch sequence, whose cells are then shared with the request's sequence: the local prefix stays where
- * it is, and nothing but the fetched blocks is copied.
+ * it is, and nothing but the fetched blocks is copied ({@link RemotePrefix}).
  */
 final class KvTiers {
 
     private final LlamaContext ctx;
-    private final KvStateLayout layout;
     private final Policy policy;
     private final KvBlockStore store;
+    private final RemotePrefix remote;
     private final LocalPrefixCache local;
     private final RealKvTotals totals;
     private final int scratch, verifyEvery;
@@ -32,13 +32,13 @@ final class KvTiers {
     private double prefillNanosPerToken = Double.NaN, fetchNanosPerByte = Double.NaN;
     private long restoresSeen, evictionsSeen, unplacedSeen;
 
-    /** {@code store} null: no remote tier; {@code local} null: no local tier; {@code scratch}: a sequence id no request uses. */
+    /** {@code store} null: no remote tier; {@code local} null: no local tier; {@code scratch}: a sequence id no request uses; blocks of {@code blockTokens}. */
     KvTiers(LlamaContext ctx, KvStateLayout layout, Policy policy, KvBlockStore store, LocalPrefixCache local, RealKvTotals totals, int scratch,
-            int verifyEvery, double verifyTolerance) {
+            int blockTokens, int verifyEvery, double verifyTolerance) {
         this.ctx = ctx;
-        this.layout = layout;
         this.policy = policy;
         this.store = store;
+        this.remote = store == null ? null : new RemotePrefix(ctx, layout, store, totals, scratch, blockTokens);
         this.local = local;
         this.totals = totals;
         this.scratch = scratch;
@@ -52,11 +52,12 @@ final class KvTiers {
     }
 
     /**
-     * Gives the fresh sequence {@code s} what the tiers hold of its prompt: the local tier's longest run of blocks,
-     * then (the policy willing) the store's verified run after it, restored. Sets {@code s.next} to the first prompt
-     * token left to prefill and returns where the prompt's KV came from.
+     * First step of a load (engine thread): lends the fresh sequence {@code s} the local tier's longest run of its
+     * prompt's blocks and sets {@code s.next} after it. True when the store is to be asked for the blocks after that
+     * run ({@code [s.localBlocks, s.fetchTo)}: the remote tier holds some, the policy willing); false when the prompt's
+     * KV comes from the local tier alone ({@link #localOnly}).
      */
-    EngineInstance.Prefix load(EngineSequence s) {
+    boolean lend(EngineSequence s) {
         Request r = s.request;
         int b = r.blockTokens(), n = r.inputTokens();
         long[] keys = r.blockKeys();
@@ -69,30 +70,45 @@ final class KvTiers {
                 throw new IllegalStateException("the local tier lent " + lent + " blocks but the sequence ends at position " + ctx.maxPos(s.seq));
         }
         s.localBlocks = lent;
-        EngineInstance.Prefix p = new EngineInstance.Prefix(lent * b, 0, lent * b, 0, 0, 0);
-        int start = lent * b;
-        if (store != null && reusable > lent) {
-            if (worthFetching(reusable - lent, b)) {
-                long t0 = System.nanoTime();
-                KvBlockStore.Fetched f = store.fetch(keys, lent, reusable, b, s.bufs);
-                totals.transferNanos.add(f.transferNanos());
-                totals.verifyNanos.add(f.verifyNanos());
-                if (f.bytes() > 0) fetchNanosPerByte = (double) f.transferNanos() / f.bytes();
-                int usable = f.usable(), fallbacks = f.fallbacks();
-                if (usable > 0 && !restore(s, lent, usable, b)) {
-                    // llama.cpp refused the assembled state: those blocks are recomputed, counted as fallbacks
-                    fallbacks += usable;
-                    usable = 0;
-                }
-                s.fetchedBlocks = usable;
-                start = (lent + usable) * b;
-                p = new EngineInstance.Prefix(lent * b, usable * b, (lent + f.available()) * b, f.bytes(), fallbacks, System.nanoTime() - t0);
-            } else {
-                totals.policyRecomputed.increment();
-            }
+        s.next = lent * b;
+        s.fetchTo = 0;
+        if (remote == null || reusable <= lent) return false;
+        if (!worthFetching(reusable - lent, b)) {
+            totals.policyRecomputed.increment();
+            return false;
         }
-        s.next = start;
-        return p;
+        s.fetchTo = reusable;
+        return true;
+    }
+
+    /** Where the prompt's KV came from when the store was not asked: the local prefix. */
+    EngineInstance.Prefix localOnly(EngineSequence s) {
+        int t = s.localBlocks * s.request.blockTokens();
+        return new EngineInstance.Prefix(t, 0, t, 0, 0, 0);
+    }
+
+    /** Second step (any thread): blocks {@code keys[from, to)} fetched into {@code bufs} and verified. */
+    KvBlockStore.Fetched fetch(long[] keys, int from, int to, MemorySegment[] bufs) {
+        return remote.fetch(keys, from, to, bufs);
+    }
+
+    /**
+     * Third step (engine thread): the verified run of {@code f} restored behind the lent prefix of {@code s}; sets
+     * {@code s.next} after it and returns where the prompt's KV came from, its fetch timed from {@code fetchStart}
+     * ({@link System#nanoTime}, when the fetch was asked for) to the end of the restore.
+     */
+    EngineInstance.Prefix restored(EngineSequence s, KvBlockStore.Fetched f, long fetchStart) {
+        int b = s.request.blockTokens(), lent = s.localBlocks;
+        if (f.bytes() > 0) fetchNanosPerByte = (double) f.transferNanos() / f.bytes();
+        int usable = f.usable(), fallbacks = f.fallbacks();
+        if (usable > 0 && !remote.restore(s.seq, lent, usable, s.bufs)) {
+            // llama.cpp refused the assembled state: those blocks are recomputed, counted as fallbacks
+            fallbacks += usable;
+            usable = 0;
+        }
+        s.fetchedBlocks = usable;
+        s.next = (lent + usable) * b;
+        return new EngineInstance.Prefix(lent * b, usable * b, (lent + f.available()) * b, f.bytes(), fallbacks, System.nanoTime() - fetchStart);
     }
 
     /** The local tier keeps the prompt's full blocks that {@code s} holds so far (prefilled, lent or restored). */
@@ -111,14 +127,37 @@ final class KvTiers {
         unplacedSeen = un;
     }
 
-    /** After {@code s} completed: audits the blocks it used from the store, writes back those it computed, maybe checks its restore. */
-    void completed(EngineSequence s) {
+    /**
+     * Blocks of a completed request to write back: the sealed objects of blocks {@code [from, to)} of its prompt in
+     * {@code bufs[0, to-from)}, split out of the context; the store side is {@link #put}.
+     */
+    record WriteBack(long[] keys, int from, int to, MemorySegment[] bufs) {}
+
+    /**
+     * After {@code s} completed (engine thread): audits the blocks it used from the store, maybe checks its restore,
+     * and splits the full prompt blocks it computed into its buffers; the write-back to hand to {@link #put}, or null
+     * when there is none.
+     */
+    WriteBack completed(EngineSequence s) {
         Request r = s.request;
         int b = r.blockTokens();
         if (s.fetchedBlocks > 0) store.audit(r.blockKeys(), s.localBlocks, s.fetchedBlocks, s.bufs);
-        if (store != null) writeBack(s, s.localBlocks + s.fetchedBlocks);
         if (s.fetchedBlocks > 0 && verifyEvery > 0 && restoresSeen++ % verifyEvery == 0)
             checkRestore(r, s.tokens, (s.localBlocks + s.fetchedBlocks) * b, s.firstLogits);
+        int from = s.localBlocks + s.fetchedBlocks, full = r.fullBlocks();
+        if (remote == null || from >= full) return null;
+        remote.split(s.seq, r.blockKeys(), from, full, s.bufs);
+        return new WriteBack(r.blockKeys(), from, full, s.bufs);
+    }
+
+    /** The store side of a write-back (any thread): the blocks the store does not hold yet are put. */
+    void put(WriteBack w) {
+        remote.put(w.keys(), w.from(), w.to(), w.bufs());
+    }
+
+    /** Releases what the tiers keep between requests (after the engine thread ended). */
+    void close() {
+        if (remote != null) remote.close();
     }
 
     /** The policy: fetch always, never, or (auto) when the last measured fetch rate beats the last measured prefill rate. */
@@ -129,38 +168,6 @@ final class KvTiers {
             case AUTO -> Double.isNaN(prefillNanosPerToken) || Double.isNaN(fetchNanosPerByte)
                     || blocks * store.objectBytes() * fetchNanosPerByte < (double) blocks * blockTokens * prefillNanosPerToken;
         };
-    }
-
-    /**
-     * Restores fetched blocks {@code [lent, lent+fetched)} behind the sequence's lent prefix: assembled at their
-     * positions, restored into the scratch sequence, shared with {@code s}. False (nothing restored, the reason counted)
-     * when llama.cpp refuses the state.
-     */
-    private boolean restore(EngineSequence s, int lent, int fetched, int b) {
-        try (Arena a = Arena.ofConfined()) {
-            List<MemorySegment> blocks = new ArrayList<>(fetched);
-            for (int i = 0; i < fetched; i++) blocks.add(KvBlockObject.payload(s.bufs[i], store.payloadBytes()));
-            long t1 = System.nanoTime();
-            MemorySegment state = KvStateCodec.assemble(layout, b, blocks, lent * b, a);
-            totals.assembleNanos.add(System.nanoTime() - t1);
-            totals.assembleBytes.add(state.byteSize());
-            long t2 = System.nanoTime();
-            try {
-                ctx.restore(scratch, state);
-            } catch (IllegalStateException e) {
-                ctx.removeSeq(scratch, -1, -1);
-                totals.rejected("restore_refused");
-                return false;
-            }
-            ctx.copySeq(scratch, s.seq, -1, -1);
-            ctx.removeSeq(scratch, -1, -1);
-            totals.restoreNanos.add(System.nanoTime() - t2);
-            totals.restores.increment();
-            int tokens = (lent + fetched) * b;
-            if (ctx.maxPos(s.seq) != tokens - 1)
-                throw new IllegalStateException("after the restore the sequence ends at position " + ctx.maxPos(s.seq) + ", expected " + (tokens - 1));
-            return true;
-        }
     }
 
     /**
@@ -187,39 +194,4 @@ final class KvTiers {
         }
     }
 
-    /** Writes the full prompt blocks from {@code from} on that the store does not hold yet (this request computed them). */
-    private void writeBack(EngineSequence s, int from) {
-        Request r = s.request;
-        int full = r.fullBlocks();
-        if (from >= full) return;
-        long[] keys = r.blockKeys();
-        boolean[] have = store.exists(keys, from, full);
-        List<Integer> todo = new ArrayList<>();
-        for (int k = from; k < full; k++) {
-            if (have[k - from]) totals.writeSkipped.increment();
-            else todo.add(k);
-        }
-        if (todo.isEmpty()) return;
-        int b = r.blockTokens();
-        List<Long> ks = new ArrayList<>(todo.size());
-        List<MemorySegment> objs = new ArrayList<>(todo.size());
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment st = ctx.state(s.seq, a);
-            long t0 = System.nanoTime();
-            KvStateCodec.Parsed parsed = KvStateCodec.parse(st);
-            for (int i = 0; i < todo.size(); i++) {
-                int k = todo.get(i);
-                MemorySegment obj = s.bufs[i];
-                KvStateCodec.copyBlock(parsed, st, b, k, KvBlockObject.payload(obj, store.payloadBytes()));
-                KvBlockObject.seal(obj, keys[k], b, store.payloadBytes());
-                ks.add(keys[k]);
-                objs.add(obj);
-            }
-            totals.splitNanos.add(System.nanoTime() - t0);
-            totals.splitBytes.add(todo.size() * store.payloadBytes());
-        }
-        int ok = store.write(ks, objs);
-        totals.writtenBlocks.add(ok);
-        totals.writtenBytes.add(ok * store.objectBytes());
-    }
 }

@@ -147,7 +147,8 @@ final class LlamaCell implements CellClock {
                 .withMaster(storePlan.masterConfig());
     }
 
-    private static String dtype(int ggmlType) {
+    /** llama.cpp's name of a ggml KV type. */
+    static String dtype(int ggmlType) {
         return switch (ggmlType) {
             case 0 -> "f32";
             case 1 -> "f16";
