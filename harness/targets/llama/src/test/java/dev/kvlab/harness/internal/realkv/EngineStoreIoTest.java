@@ -3,14 +3,14 @@ package dev.kvlab.harness.internal.realkv;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvlab.harness.api.CellResult;
-import dev.kvlab.harness.api.CellRunner;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.RequestRecord;
-import dev.kvlab.harness.api.config.ConfigTree;
 import dev.kvlab.harness.api.gguf.GgufSynth;
 import dev.kvlab.harness.api.gguf.SynthSpec;
 import dev.kvlab.harness.api.gguf.WeightType;
+import dev.kvlab.harness.api.run.CellRunner;
+import dev.kvlab.harness.api.run.ConfigTree;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
