@@ -13,10 +13,11 @@ import java.util.List;
  * <li>the compute rate and the attention efficiency of long passes from the chunk into an empty context and behind
  * the long one: {@code t = (linear + attention / e) / F} at both, two equations in {@code 1/F} and {@code 1/(eF)};</li>
  * <li>the bandwidth from the decode step after the short context (weights and KV read once: memory-bound there);</li>
- * <li>the attention efficiency of short passes from the decode step's growth with the context (seconds per attention
- * pair, as llama.cpp's decode pays it on top of the weight reads);</li>
  * <li>where short passes end: the shortest timed pass from which every timed pass's cost per pair behind the long
- * context is nearer (in ratio) to the long passes' than to the decode step's;</li>
+ * context is nearer (in ratio) to the long passes' than to the decode step's (its growth with the context: seconds
+ * per attention pair, as llama.cpp's decode pays it on top of the weight reads);</li>
+ * <li>the attention efficiency of short passes from the longest timed pass shorter than that (behind the long context
+ * against into an empty one), or from the decode step's growth where no timed pass is short;</li>
  * <li>loading fetched KV: a line through the short and the long run's times.</li>
  * </ul>
  * A figure the timings cannot give (noise: a chunk behind the context no slower than into an empty one) falls back to
@@ -64,6 +65,15 @@ record EngineFit(double flops, double bandwidth, AttentionCost attention, KvLoad
             smallEfficiency = unit.flopsPerPair() * x / perPairSmall;
         }
         int smallPassTokens = smallPassTokens(t, unit, perPairSmall, perPairLarge);
+        // the short passes' rate from the longest timed pass on their kernel, where there is one: a prompt suffix's pass,
+        // timed over many pairs (the decode steps' growth is a difference of two short steps, noisier)
+        EngineTimings.Pass slow = null;
+        for (EngineTimings.Pass q : t.passes()) if (q.tokens() < smallPassTokens) slow = q;
+        if (slow != null) {
+            double pairs = Roofline.causalPairs(slow.tokens(), p.context()) - Roofline.causalPairs(slow.tokens(), 0);
+            double perPair = (slow.behind() - slow.empty()) / pairs;
+            if (perPair > 0) smallEfficiency = unit.flopsPerPair() * x / perPair;
+        }
         return new EngineFit(flops, bandwidth, new AttentionCost(efficiency, smallEfficiency, smallPassTokens), load(t, clips), List.copyOf(clips));
     }
 
