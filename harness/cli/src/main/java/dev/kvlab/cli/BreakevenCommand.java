@@ -35,6 +35,10 @@ public final class BreakevenCommand implements Callable<Integer> {
     @Option(names = "--hardware", required = true, description = "GPU from the catalog") String hardware;
     @Option(names = "--link", required = true, description = "link per GPU, e.g. 10gbps, 4x200gbps, 100gbps@5us") String link;
     @Option(names = "--prefix-tokens", defaultValue = "4096", description = "prefix length [${DEFAULT-VALUE}]") long prefixTokens;
+    @Option(names = "--suffix-tokens", defaultValue = "0", description = "prompt tokens after the prefix, prefilled in both cases (after the fetched KV, "
+            + "or with the recomputed prefix) [${DEFAULT-VALUE}]") int suffixTokens;
+    @Option(names = "--pass-tokens", defaultValue = "0", description = "the engine's most tokens per forward pass (llama.cpp: n_batch); 0: a prefill "
+            + "is one pass [${DEFAULT-VALUE}]") int passTokens;
     @Option(names = "--tp", defaultValue = "1", description = "tensor-parallel degree [${DEFAULT-VALUE}]") int tp;
     @Option(names = "--dtype", defaultValue = "bf16", description = "KV dtype [${DEFAULT-VALUE}]") String dtype;
     @Option(names = "--prefill-mfu", description = "override the hardware's prefill MFU") Double mfu;
@@ -50,7 +54,9 @@ public final class BreakevenCommand implements Callable<Integer> {
         else {
             w.printf(Locale.ROOT, "%s on %s (tp %d), %d-token prefix over %s per GPU:%n", o.get("model"), o.get("hardware"), tp, prefixTokens, o.get("link"));
             w.printf(Locale.ROOT, "  recompute %.3f ms (compute %.3f ms, memory %.3f ms)%n", o.get("recompute_ms"), o.get("compute_bound_ms"), o.get("memory_bound_ms"));
-            w.printf(Locale.ROOT, "  fetch     %.3f ms (%,d bytes per rank)%n", o.get("fetch_ms"), o.get("kv_bytes_per_rank"));
+            w.printf(Locale.ROOT, "  fetch     %.3f ms (%,d bytes per rank%s)%n", o.get("fetch_ms"), o.get("kv_bytes_per_rank"),
+                    o.get("kv_load_ms") == null ? "" : String.format(Locale.ROOT, "; loading it into the engine %.3f ms", (Double) o.get("kv_load_ms")));
+            if (suffixTokens > 0) w.printf(Locale.ROOT, "  (both with the %d-token suffix prefilled: after the fetched prefix, or with the recomputed one)%n", suffixTokens);
             w.printf(Locale.ROOT, "  %s wins; %s; break-even link for this prefix: %s%n",
                     Boolean.TRUE.equals(o.get("fetch_wins")) ? "fetch" : "recompute", fetchWinsFrom(o),
                     o.get("breakeven_link_gbps") == null ? "none (fetch never wins)" : String.format(Locale.ROOT, "%.2f Gbps", (Double) o.get("breakeven_link_gbps")));
@@ -87,6 +93,8 @@ public final class BreakevenCommand implements Callable<Integer> {
         }
         if (prefixTokens < 1) throw new ParameterException(spec.commandLine(), "--prefix-tokens must be >= 1");
         if (tp < 1) throw new ParameterException(spec.commandLine(), "--tp must be >= 1");
+        if (suffixTokens < 0) throw new ParameterException(spec.commandLine(), "--suffix-tokens must be >= 0");
+        if (passTokens < 0) throw new ParameterException(spec.commandLine(), "--pass-tokens must be >= 0 (0: one pass)");
         Catalog catalog = Catalog.load(catalogs);
         ModelSpec m = catalog.model(model);
         HardwareSpec hw;
@@ -101,6 +109,6 @@ public final class BreakevenCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new BadInputException("--tp: " + e.getMessage());
         }
-        return BreakevenReport.of(m, hw, kv, l, prefixTokens);
+        return BreakevenReport.of(m, hw, kv, l, prefixTokens, suffixTokens, passTokens == 0 ? Integer.MAX_VALUE : passTokens);
     }
 }

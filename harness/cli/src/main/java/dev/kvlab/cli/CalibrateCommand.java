@@ -77,11 +77,16 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--threads", defaultValue = "1", description = "with --engine: threads of the context [${DEFAULT-VALUE}]")
     int threads;
 
-    @Option(names = "--prefix-tokens", defaultValue = "1024", description = "with --engine: tokens prefilled [${DEFAULT-VALUE}]")
+    @Option(names = "--prefix-tokens", defaultValue = "1024", description = "with --engine: the chunk prefilled into an empty context and "
+            + "behind a context of four chunks (at most the model's) [${DEFAULT-VALUE}]")
     int prefixTokens;
 
-    @Option(names = "--decode-tokens", defaultValue = "32", description = "with --engine: decode steps timed after the prefix [${DEFAULT-VALUE}]")
+    @Option(names = "--decode-tokens", defaultValue = "32", description = "with --engine: decode steps timed after a short and after a long context [${DEFAULT-VALUE}]")
     int decodeTokens;
+
+    @Option(names = "--block-tokens", defaultValue = "32", description = "with --engine: tokens per fetched KV block, for timing the load of "
+            + "fetched KV into the engine [${DEFAULT-VALUE}]")
+    int blockTokens;
 
     @Override
     public Integer call() throws Exception {
@@ -139,7 +144,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         }
         EngineCalibration c;
         try {
-            c = EngineCalibration.measure(lib, info, threads, prefixTokens, decodeTokens);
+            c = EngineCalibration.measure(lib, info, threads, prefixTokens, decodeTokens, blockTokens);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(cmd.commandLine(), e.getMessage(), e);
         }
@@ -147,8 +152,14 @@ public final class CalibrateCommand implements Callable<Integer> {
         PrintWriter o = cmd.commandLine().getOut();
         o.printf(Locale.ROOT, "%s: prefill %d tokens in %.1f ms (%.0f tokens/s), decode %.2f ms/token, %d thread(s) (real engine on CPU)%n",
                 engine.getFileName(), prefixTokens, c.prefillSeconds() * 1e3, prefixTokens / c.prefillSeconds(), c.decodeSeconds() * 1e3, threads);
-        o.printf(Locale.ROOT, "as a roofline: %.3g FLOP/s, %.3g B/s (efficiency 1); it predicts prefill %.1f ms, decode %.2f ms%n",
-                c.hardwareSpec().bf16Flops(), c.hardwareSpec().hbmBandwidth(), c.predictedPrefill() * 1e3, c.predictedDecode() * 1e3);
+        var hw = c.hardwareSpec();
+        o.printf(Locale.ROOT, "as a roofline: %.3g FLOP/s, %.3g B/s (efficiency 1); attention at %.3g of the compute rate in passes of %d tokens "
+                        + "or more, %.3g in shorter ones; loading fetched KV %.0f us + %.3g B/s%n", hw.bf16Flops(), hw.hbmBandwidth(),
+                hw.attention().efficiency(), hw.attention().smallPassTokens(), hw.attention().smallPassEfficiency(), hw.kvLoad().latencySeconds() * 1e6,
+                hw.kvLoad().bytesPerSecond());
+        for (EngineCalibration.Check k : c.checks())
+            o.printf(Locale.ROOT, "  %-40s measured %9.3f ms, the roofline %9.3f ms (%+.0f%%)%n", k.what(), k.measured() * 1e3, k.predicted() * 1e3, k.error() * 100);
+        for (String clip : c.clips()) o.println("  fit: " + clip);
         o.println("wrote " + file.toAbsolutePath() + ": kvlab breakeven --catalog " + file + " --model " + c.modelSpec().id() + " --hardware "
                 + c.hardwareSpec().id() + " --dtype fp16 --link LINK");
         o.flush();

@@ -166,17 +166,17 @@ public final class Columns {
             Unit.TOKENS_PER_S, "the engine's prefill rate measured by the cell's calibration (the twin's and the prediction's roofline)",
             Source.live(LLAMA), Merge.SAME);
     public static final Column<Number> ENGINE_CALIBRATED_DECODE_MS = extra("engine_calibrated_decode_ms_per_token", Unit.MS,
-            "the engine's decode step measured by the cell's calibration", Source.live(LLAMA), Merge.SAME);
+            "the engine's decode step after a short context, measured by the cell's calibration", Source.live(LLAMA), Merge.SAME);
     public static final Column<Number> BREAKEVEN_PREDICTED_TOKENS = extra("breakeven_predicted_tokens", Unit.TOKENS,
-            "the prefix length from which fetching beats recomputing, as kvlab breakeven predicts on the calibration and the measured link",
+            "the prefix length from which fetching beats recomputing (up to the model's context), as kvlab breakeven predicts on the calibration and the measured link for a request of the workload",
             Source.live(LLAMA), Merge.SAME);
     public static final Column<Number> SHARED_PREFIX_TOKENS = extra("shared_prefix_tokens", Unit.TOKENS,
             "the prompt prefix the workload's requests share (whole blocks): the length the predictions are made at", Source.live(LLAMA),
             Merge.SAME);
     public static final Column<Number> PREDICTED_RECOMPUTE_MS = extra("predicted_recompute_ms", Unit.MS,
-            "predicted time to recompute the shared prefix", Source.live(LLAMA), Merge.SAME);
+            "predicted time to recompute the shared prefix with the workload's suffix (in the engine's passes)", Source.live(LLAMA), Merge.SAME);
     public static final Column<Number> PREDICTED_FETCH_MS = extra("predicted_fetch_ms", Unit.MS,
-            "predicted time to fetch the shared prefix's KV", Source.live(LLAMA), Merge.SAME);
+            "predicted time to fetch the shared prefix's KV, load it into the engine and prefill the suffix behind it", Source.live(LLAMA), Merge.SAME);
 
     /** Columns some clocks or targets add to a {@code summary.csv}/{@code summary.json} row (NaN in the rows of the others). */
     public static final List<Column<?>> ROW_EXTRAS = List.of(STORE_USAGE, STORE_OBJECTS, STORE_EVICTED_OBJECTS, LINK_MEASURED_BYTES_PER_S,

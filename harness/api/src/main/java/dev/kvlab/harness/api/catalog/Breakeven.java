@@ -14,6 +14,13 @@ import java.time.Duration;
  * read once however short the prefix) growing slower than fetch, so the second holds from {@code r_m}. The
  * break-even prefix length is the length from which fetch always wins ({@code floor(r_c) + 1}, or 1 when fetch
  * wins at every length); below {@code r_m} fetch also wins, because a lone short prefill is weight-read-bound.
+ *
+ * <p>What a request with a prompt suffix after the cached prefix sees, on an engine measured as a roofline
+ * ({@link AttentionCost}, {@link KvLoadCost}): with {@code suffixTokens} and {@code passTokens} (the engine's most
+ * tokens per forward pass), recompute is the prefill of prefix and suffix in passes of {@code passTokens}, and fetch is
+ * the fetch, loading the fetched KV into the engine, then the prefill of the suffix behind the prefix. There the
+ * closed form does not hold; the break-even is the length after the last one (up to the model's context) at which
+ * recompute is not slower.
  */
 public final class Breakeven {
 
@@ -23,11 +30,41 @@ public final class Breakeven {
     private final Roofline roofline;
     private final LinkSpec link;
     private final double latency;
+    private final int suffixTokens;
+    private final int passTokens;
 
     public Breakeven(Roofline roofline, LinkSpec link) {
+        this(roofline, link, 0, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Recompute vs fetch of a prefix followed by {@code suffixTokens} prompt tokens, on an engine that runs at most
+     * {@code passTokens} tokens per forward pass.
+     */
+    public Breakeven(Roofline roofline, LinkSpec link, int suffixTokens, int passTokens) {
+        if (suffixTokens < 0) throw new IllegalArgumentException("suffix tokens must be >= 0, got " + suffixTokens);
+        if (passTokens < 1) throw new IllegalArgumentException("tokens per pass must be >= 1, got " + passTokens);
         this.roofline = roofline;
         this.link = link;
         this.latency = (link.latency() == null ? DEFAULT_LATENCY : link.latency()).toNanos() / 1e9;
+        this.suffixTokens = suffixTokens;
+        this.passTokens = passTokens;
+    }
+
+    /** Whether the closed form holds: a prefix alone, in one pass, attention at the compute rate, loading free. */
+    private boolean closedForm() {
+        return suffixTokens == 0 && passTokens == Integer.MAX_VALUE && roofline.attentionAtComputeRate() && roofline.hardware().kvLoad() == null;
+    }
+
+    /** Prefill of {@code tokens} tokens after {@code context} in passes of at most {@code passTokens}. */
+    private double prefill(long tokens, long context) {
+        double s = 0;
+        for (long done = 0; done < tokens; ) {
+            long c = Math.min(passTokens, tokens - done);
+            s += roofline.prefillSeconds(c, context + done);
+            done += c;
+        }
+        return s;
     }
 
     public double latencySeconds() {
@@ -39,12 +76,17 @@ public final class Breakeven {
         return (double) roofline.kv().bytesPerTokenPerRank() * tokens;
     }
 
+    /** The prefix's fetch (and, on a measured engine, loading it and prefilling the suffix behind it). */
     public double fetchSeconds(long tokens) {
-        return latency + bytesPerRank(tokens) / link.bytesPerSecond();
+        double f = latency + bytesPerRank(tokens) / link.bytesPerSecond();
+        if (closedForm()) return f;
+        return f + roofline.kvLoadSeconds(tokens) + prefill(suffixTokens, tokens);
     }
 
+    /** The prefix's recompute (with the suffix after it, in the engine's passes, where given). */
     public double recomputeSeconds(long tokens) {
-        return roofline.prefillSeconds(tokens, 0);
+        if (closedForm()) return roofline.prefillSeconds(tokens, 0);
+        return prefill(tokens + suffixTokens, 0);
     }
 
     /** The answer for a prefix of {@code tokens} tokens. */
@@ -59,6 +101,11 @@ public final class Breakeven {
 
     /** The prefix length from which fetching always wins (1 when it wins at every length). */
     public long breakevenTokens() {
+        if (!closedForm()) {
+            long last = 0;
+            for (long n = 1; n <= Math.max(1, roofline.model().maxContext()); n++) if (recomputeSeconds(n) <= fetchSeconds(n)) last = n;
+            return last + 1;
+        }
         double k = roofline.kv().bytesPerTokenPerRank() / link.bytesPerSecond();
         // compute(n) - fetch(n) = b n^2 + (a - k) n - latency, with compute = (2P n + fpp (n^2 + n)/2) / F
         double f = roofline.effectiveFlops();
@@ -74,8 +121,12 @@ public final class Breakeven {
         return n;
     }
 
-    /** Below this many tokens a lone prefill is weight-read-bound and fetch wins too (0 when it never is). */
+    /**
+     * Below this many tokens a lone prefill is weight-read-bound and fetch wins too (0 when it never is); NaN where the
+     * closed form does not hold (a suffix, passes, a measured engine: the break-even is found by scanning).
+     */
     public double memoryFloorTokens() {
+        if (!closedForm()) return Double.NaN;
         double k = roofline.kv().bytesPerTokenPerRank() / link.bytesPerSecond();
         double bw = roofline.effectiveBandwidth();
         double w = roofline.weightBytes() / bw;
@@ -87,6 +138,7 @@ public final class Breakeven {
     /** The link rate (bits/s per GPU) at which fetching {@code tokens} tokens takes as long as recomputing them; +inf if never. */
     public double breakevenBitsPerSecond(long tokens) {
         double slack = recomputeSeconds(tokens) - latency;
+        if (!closedForm()) slack -= roofline.kvLoadSeconds(tokens) + prefill(suffixTokens, tokens);
         if (slack <= 0) return Double.POSITIVE_INFINITY;
         return bytesPerRank(tokens) * 8 / slack;
     }

@@ -17,10 +17,20 @@ import java.util.Locale;
  * @param hostLinkBandwidth          GPU↔host bytes/s (PCIe), for the DRAM tier
  * @param prefillMfu                 fraction of peak FLOP/s prefill reaches, in (0, 1]
  * @param decodeBandwidthUtilization fraction of HBM bandwidth decode reaches, in (0, 1]
+ * @param attention                  attention's own rate ({@link AttentionCost}), or null: at the compute rate
+ * @param kvLoad                     loading fetched KV into the engine ({@link KvLoadCost}), or null: free
  */
 public record HardwareSpec(String id, String name, List<String> aliases, String source, double bf16Flops, Double fp8Flops,
                            double hbmBandwidth, long hbmCapacity, double hostLinkBandwidth, double prefillMfu,
-                           double decodeBandwidthUtilization) {
+                           double decodeBandwidthUtilization, AttentionCost attention, KvLoadCost kvLoad) {
+
+    /** A datasheet entry: attention at the compute rate, fetched KV loaded for free. */
+    public HardwareSpec(String id, String name, List<String> aliases, String source, double bf16Flops, Double fp8Flops,
+                        double hbmBandwidth, long hbmCapacity, double hostLinkBandwidth, double prefillMfu,
+                        double decodeBandwidthUtilization) {
+        this(id, name, aliases, source, bf16Flops, fp8Flops, hbmBandwidth, hbmCapacity, hostLinkBandwidth, prefillMfu,
+                decodeBandwidthUtilization, null, null);
+    }
 
     public HardwareSpec {
         if (id == null || id.isBlank()) throw new IllegalArgumentException("hardware needs an id");
@@ -49,7 +59,7 @@ public record HardwareSpec(String id, String name, List<String> aliases, String 
     /** The same GPU with other efficiency factors (null keeps the catalog's). */
     public HardwareSpec withEfficiency(Double mfu, Double bandwidthUtilization) {
         return new HardwareSpec(id, name, aliases, source, bf16Flops, fp8Flops, hbmBandwidth, hbmCapacity, hostLinkBandwidth,
-                mfu == null ? prefillMfu : mfu, bandwidthUtilization == null ? decodeBandwidthUtilization : bandwidthUtilization);
+                mfu == null ? prefillMfu : mfu, bandwidthUtilization == null ? decodeBandwidthUtilization : bandwidthUtilization, attention, kvLoad);
     }
 
     public boolean answersTo(String text) {

@@ -6,8 +6,9 @@ package dev.kvlab.harness.api.catalog;
  * utilisation). FLOPs are the linear part, {@code 2 × active parameters} per token, plus causal attention:
  * each (query, key) pair costs {@code 2 × heads × (qk_dim + v_dim)} per layer, so a prefix of {@code n} tokens
  * has {@code n(n+1)/2} pairs and long prefixes cost more per token. Bytes are the weights (read once per
- * forward pass) plus the KV read (context) and written (new tokens). Tensor-parallel communication is not
- * modelled. Pure and immutable.
+ * forward pass) plus the KV read (context) and written (new tokens). A hardware entry with an {@link AttentionCost}
+ * runs the attention FLOPs at their own rate (its efficiency × the compute rate, by the pass's length); without one
+ * they run at the compute rate. Tensor-parallel communication is not modelled. Pure and immutable.
  */
 public final class Roofline {
 
@@ -19,6 +20,7 @@ public final class Roofline {
     private final double bytesPerSecond;
     private final double flopsPerPair;
     private final double weightBytes;
+    private final AttentionCost attention;
 
     public Roofline(ModelSpec model, HardwareSpec hardware, KvSizing kv) {
         this.model = model;
@@ -29,6 +31,7 @@ public final class Roofline {
         this.bytesPerSecond = hardware.hbmBandwidth() * tp * hardware.decodeBandwidthUtilization();
         this.flopsPerPair = 2.0 * model.attentionHeads() * (model.qkDim() + model.vDim()) * model.layers();
         this.weightBytes = model.parameters() * model.weightDtype().bytes();
+        this.attention = hardware.attention();
     }
 
     public ModelSpec model() { return model; }
@@ -64,8 +67,16 @@ public final class Roofline {
         return Math.max(compute, memory);
     }
 
+    /** Compute seconds of a pass of {@code tokens} tokens with {@code pairs} attention pairs. */
     public double computeSeconds(double tokens, double pairs) {
-        return (linearFlops(tokens) + attentionFlops(pairs)) / flopsPerSecond;
+        if (attention == null) return (linearFlops(tokens) + attentionFlops(pairs)) / flopsPerSecond;
+        return (linearFlops(tokens) + attentionFlops(pairs) / attention.efficiencyAt(tokens)) / flopsPerSecond;
+    }
+
+    /** Seconds to load the KV of {@code tokens} tokens fetched into one rank (0 without a {@link KvLoadCost}). */
+    public double kvLoadSeconds(double tokens) {
+        KvLoadCost l = hw.kvLoad();
+        return l == null || tokens <= 0 ? 0 : l.seconds(tokens * kv.bytesPerTokenPerRank());
     }
 
     public double memorySeconds(double kvReadTokens, double kvWriteTokens) {
@@ -96,5 +107,10 @@ public final class Roofline {
     /** Per-pair attention FLOPs over all layers. */
     public double flopsPerPair() {
         return flopsPerPair;
+    }
+
+    /** Whether attention runs at the compute rate (no {@link AttentionCost}): the closed forms on FLOPs hold. */
+    public boolean attentionAtComputeRate() {
+        return attention == null;
     }
 }

@@ -7,7 +7,7 @@ import dev.kvlab.harness.api.config.Policy;
  * How many of the blocks the store holds to fetch. {@code recompute}: none; {@code fetch}: all; {@code auto}: the
  * break-even rule per block: fetching the first {@code k} blocks pays off by the compute they save (their tokens'
  * linear and causal-attention FLOPs at their position, by the roofline) minus the expected fetch time (the transport
- * model with the link's current sharers). Because later blocks attend to more context, each extra block saves more
+ * model with the link's current sharers, plus loading the KV into the engine where the hardware has a cost for it). Because later blocks attend to more context, each extra block saves more
  * than the one before, so the best {@code k} is chosen over all prefixes, not block by block greedily.
  */
 public final class FetchPolicy {
@@ -38,7 +38,7 @@ public final class FetchPolicy {
         for (int k = 1; k <= available; k++) {
             double tokens = (double) k * bt;
             double saved = roofline.computeSeconds(tokens, Roofline.causalPairs(tokens, ctx));
-            double gain = saved - remote.expectedFetchSeconds(s.instance, k);
+            double gain = saved - remote.expectedFetchSeconds(s.instance, k) - roofline.kvLoadSeconds(tokens);
             if (gain > bestGain) {
                 bestGain = gain;
                 best = k;

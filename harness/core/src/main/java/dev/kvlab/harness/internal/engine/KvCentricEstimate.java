@@ -54,7 +54,7 @@ final class KvCentricEstimate {
         long cachedTokens = (long) (local + transfer) * s.blockTokens;
         long computed = Math.max(1, s.inputTokens() - cachedTokens);
         double prefill = roofline.computeSeconds(computed, Roofline.causalPairs(computed, cachedTokens));
-        double fetch = transfer > 0 ? remote.expectedFetchSeconds(in, transfer) : 0;
+        double fetch = transfer > 0 ? remote.expectedFetchSeconds(in, transfer) + roofline.kvLoadSeconds((double) transfer * s.blockTokens) : 0;
         return new Estimate(in.queuedPrefillNanos, Math.round(prefill * 1e9), Math.round(fetch * 1e9));
     }
 }

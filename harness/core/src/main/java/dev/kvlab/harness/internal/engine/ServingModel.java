@@ -17,7 +17,8 @@ import java.util.List;
  * nothing itself.
  *
  * <p>Life of a request: arrive → route → wait in the instance's queue → admit (reserve KV blocks, pin the
- * local HBM prefix hit) → look up the continuation in the store → fetch what the policy picks, load DRAM hits →
+ * local HBM prefix hit) → look up the continuation in the store → fetch what the policy picks (and load it into the
+ * engine, where the hardware has a {@link dev.kvlab.harness.api.catalog.KvLoadCost}), load DRAM hits →
  * prefill the rest in batches → first token → decode (one token per iteration) → done. Prefix dependence holds
  * throughout: a hit is always a contiguous run of blocks from the start, and a fetch delivers only its verified
  * prefix (the remote tier's guarantee), the rest being recomputed.
@@ -172,12 +173,20 @@ public final class ServingModel implements Server {
                 s.fetchedBlocks = f.verifiedBlocks();
                 s.fallbackBlocks = f.fallbackBlocks();
                 s.fetchedBytes = f.bytes();
-                s.fetchEndNanos = loop.now();
-                listener.fetched(s, s.fetchEndNanos - s.fetchStartNanos, s.fetchEndNanos);
-                partLoaded(s);
+                // loading the fetched KV into the engine, where the hardware has a cost for it (a calibrated engine)
+                double load = plan.roofline().kvLoadSeconds((double) s.fetchedBlocks * s.blockTokens);
+                if (load > 0) loop.after(Math.max(1, Math.round(load * 1e9)), () -> fetchDone(s));
+                else fetchDone(s);
             });
         }
         if (s.pending == 0) ready(s);
+    }
+
+    /** The fetch (and the load of its KV) is over: measured, then the sequence may go on. */
+    private void fetchDone(Seq s) {
+        s.fetchEndNanos = loop.now();
+        listener.fetched(s, s.fetchEndNanos - s.fetchStartNanos, s.fetchEndNanos);
+        partLoaded(s);
     }
 
     private void partLoaded(Seq s) {

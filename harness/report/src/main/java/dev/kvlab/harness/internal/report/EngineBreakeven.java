@@ -52,6 +52,23 @@ record EngineBreakeven(String group, List<Point> points, long measured, long bel
         return predicted > below && predicted <= measured;
     }
 
+    /**
+     * The prediction at the swept lengths, as the measured break-even is found: the first swept length from which the
+     * predicted fetch beats the predicted recompute at that and every longer swept length (0: at none). Where the
+     * engine's cost is not monotonic in the prefix (a prompt whose last pass is short runs it on a slower kernel), this
+     * can differ from {@link #predicted}, which is over every length.
+     */
+    long predictedOnSweep() {
+        int from = points.size();
+        while (from > 0 && points.get(from - 1).predictedSaving() > 0) from--;
+        return from == points.size() ? 0 : points.get(from).prefixTokens();
+    }
+
+    /** Whether the prediction at the swept lengths is the measured break-even. */
+    boolean agreesOnSweep() {
+        return predictedOnSweep() == measured;
+    }
+
     /** The measured break-even in words. */
     String measuredText() {
         if (measured == 0) return "fetch never won (up to " + Fmt.count(points.getLast().prefixTokens()) + " tokens)";

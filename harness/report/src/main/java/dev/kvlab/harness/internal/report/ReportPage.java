@@ -325,10 +325,14 @@ final class ReportPage {
         h.raw("<h2 id=\"engine-breakeven\">Recompute vs fetch on the real engine: prediction vs measurement</h2>\n");
         h.el("p", "class=\"sub\"", "Cells on a real engine swept over the shared prefix length with policy recompute and fetch. Measured: "
                 + "TTFT p50 of each policy (their difference is what fetching the prefix saved, restore and the first prefill after it "
-                + "included). Predicted: kvlab breakeven on the engine calibrated by each cell before it served (its prefill and decode "
-                + "step as a roofline) and the store path the cell measured at its start (lookup, fixed cost and bandwidth): the roofline "
-                + "prefill of the prefix against its KV bytes over that link. The measured break-even is the shortest swept length from "
-                + "which fetch's TTFT p50 is below recompute's at every longer length.");
+                + "included). Predicted: kvlab breakeven on the engine calibrated by each cell before it served (its prefill into an empty "
+                + "context and behind a long one, decode steps after a short and a long context, passes of several lengths, loading "
+                + "fetched KV: a roofline with attention's own rate for long and short passes and a load cost) and the store path the cell "
+                + "measured at its start (lookup, fixed cost and bandwidth), for a request of the workload: recompute is the prefill of "
+                + "the prefix and the suffix in the engine's passes, fetch the prefix's KV over that link, its load into the engine and the "
+                + "suffix's prefill behind it. The measured break-even is the shortest swept length from which fetch's TTFT p50 is below "
+                + "recompute's at every longer length; the predicted one is kvlab breakeven's (from which fetch wins at every length up to "
+                + "the model's context, median over the cells), and the same rule on the predicted times at the swept lengths.");
         for (EngineBreakeven s : sweeps) {
             List<List<Cell>> rows = new ArrayList<>();
             for (EngineBreakeven.Point p : s.points()) {
@@ -338,9 +342,12 @@ final class ReportPage {
                         Cell.of(p.measuredSaving() > 0 ? "fetch" : "recompute"), Cell.of(p.predictedSaving() > 0 ? "fetch" : "recompute"),
                         Cell.of(String.join(", ", p.cells()))));
             }
+            long onSweep = s.predictedOnSweep();
             h.el("p", (s.group().isEmpty() ? "" : s.group() + ": ") + "break-even measured " + s.measuredText() + ", predicted "
-                    + Fmt.count(s.predicted()) + " tokens: " + (s.agrees() ? "the prediction agrees with the measurement."
-                    : "the prediction does not agree with the measurement."));
+                    + Fmt.count(s.predicted()) + " tokens: " + (s.agrees() ? "the prediction agrees with the measurement"
+                    : "the prediction does not agree with the measurement") + "; at the swept lengths the prediction puts it at "
+                    + (onSweep == 0 ? "none (recompute predicted to win at the longest)" : Fmt.count(onSweep) + " tokens")
+                    + (s.agreesOnSweep() ? ", as measured." : ", not where measured."));
             h.open("div", "class=\"scroll\"");
             h.table(null, List.of("prefix (tokens)", "TTFT p50 recompute", "TTFT p50 fetch", "measured saving (ms)", "fetch p50 (ms)",
                     "predicted recompute (ms)", "predicted fetch (ms)", "predicted saving (ms)", "measured winner", "predicted winner", "cells"), rows);

@@ -58,6 +58,26 @@ class EngineBreakevenTest {
     }
 
     @Test
+    void thePredictionAtTheSweptLengthsFollowsTheSameRule() {
+        long[] p = {32, 128, 512, 1024};
+        // predicted recompute prefix × 0.3 ms, fetch 0.2 + prefix × 0.002 ms: fetch predicted to win from the shortest
+        EngineBreakeven b = EngineBreakeven.of(sweep(p, new double[][] {{14, 16}, {22, 34}, {245, 172}, {1192, 261}}, 300)).getFirst();
+        assertThat(b.predictedOnSweep()).isEqualTo(32);
+        assertThat(b.agreesOnSweep()).isFalse();
+        List<CellData> cells = new ArrayList<>();
+        for (CellData c : sweep(p, new double[][] {{14, 16}, {22, 34}, {245, 172}, {1192, 261}}, 300)) {
+            long prefix = Long.parseLong(c.factors().get("workload.generator.prefix_tokens"));
+            Map<String, Stat> m = new LinkedHashMap<>(c.metrics());
+            m.put(Columns.PREDICTED_RECOMPUTE_MS.name(), stat(prefix < 512 ? 1 : 100));
+            m.put(Columns.PREDICTED_FETCH_MS.name(), stat(prefix < 512 ? 2 : 50));
+            cells.add(new CellData(c.id(), c.factors(), c.mode(), c.replicates(), m, c.vsBaseline(), c.rows(), c.replicateDirs(), c.config(), c.describe()));
+        }
+        EngineBreakeven q = EngineBreakeven.of(cells).getFirst();
+        assertThat(q.predictedOnSweep()).isEqualTo(512);
+        assertThat(q.agreesOnSweep()).isTrue();
+    }
+
+    @Test
     void aWinBeforeALossDoesNotCountAndNeverWinningSaysSo() {
         long[] p = {32, 128, 512};
         EngineBreakeven b = EngineBreakeven.of(sweep(p, new double[][] {{10, 9}, {20, 25}, {200, 100}}, 1)).getFirst();

@@ -1,87 +1,126 @@
 package dev.kvlab.harness.internal.realkv;
 
+import dev.kvlab.harness.api.catalog.AttentionCost;
 import dev.kvlab.harness.api.catalog.Dtype;
 import dev.kvlab.harness.api.catalog.HardwareSpec;
+import dev.kvlab.harness.api.catalog.KvLoadCost;
 import dev.kvlab.harness.api.catalog.KvSizing;
 import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.catalog.Roofline;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
-import dev.kvlab.harness.internal.llama.LlamaBatch;
 import dev.kvlab.harness.internal.llama.LlamaContext;
 import dev.kvlab.harness.internal.llama.LlamaLibrary;
 import dev.kvlab.harness.internal.llama.LlamaModel;
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.SplittableRandom;
 
 /**
- * A real engine measured as a roofline ({@code kvlab calibrate --engine}): llama.cpp's prefill of a prefix (median of
- * three after a warm-up) and its decode step after it (median of the steps) on this machine, turned into a catalog
- * model (the GGUF's shape) and a "hardware" whose FLOP/s reproduce the measured prefill and whose bandwidth the
- * measured decode step, at efficiency 1: what {@code kvlab breakeven} needs to predict recompute vs fetch on this
- * engine. The roofline's prefill is compute-bound and its decode memory-bound here; both predictions are given
- * back so that a regime the roofline gets wrong is visible.
+ * A real engine measured as a roofline ({@code kvlab calibrate --engine}): llama.cpp's prefill of a chunk into an empty
+ * context and behind a long one, its decode step after a short and a long context, passes of a few lengths behind the
+ * long context (llama.cpp's CPU attention runs short passes on another, slower kernel), and loading fetched KV into it
+ * (assembling blocks into its state format and restoring them), each a median on this machine ({@link EngineTimings}),
+ * turned into a catalog model (the GGUF's shape) and a "hardware" fitted to them ({@link EngineFit}): FLOP/s and
+ * bandwidth at efficiency 1, attention's own efficiency for long and short passes ({@code attention}) and the cost of
+ * loading fetched KV ({@code kv_load}): what {@code kvlab breakeven} and a cell's sim twin need to predict recompute vs
+ * fetch on this engine. What the fitted roofline predicts for every timing is given back ({@code checks}), so that a
+ * regime it gets wrong is visible.
  *
- * @param model            the GGUF's shape
- * @param threads          threads of the measured context
- * @param prefixTokens     tokens prefilled
- * @param prefillSeconds   median prefill time
- * @param decodeSeconds    median decode step after the prefix
- * @param modelSpec        the catalog model
- * @param hardwareSpec     the calibrated "hardware"
- * @param predictedPrefill the roofline's prefill time with them (seconds)
- * @param predictedDecode  the roofline's decode step with them (seconds)
+ * @param model        the GGUF's shape
+ * @param threads      threads of the measured context
+ * @param timings      what was timed
+ * @param modelSpec    the catalog model
+ * @param hardwareSpec the calibrated "hardware"
+ * @param clips        figures the timings could not give, in words (empty: none)
+ * @param checks       every timing next to the fitted roofline's prediction of it
  */
-public record EngineCalibration(GgufModelInfo model, int threads, int prefixTokens, double prefillSeconds, double decodeSeconds,
-                                ModelSpec modelSpec, HardwareSpec hardwareSpec, double predictedPrefill, double predictedDecode) {
+public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings timings, ModelSpec modelSpec, HardwareSpec hardwareSpec,
+                                List<String> clips, List<Check> checks) {
 
-    /** Measures {@code model} with a context of {@code threads} threads. */
-    public static EngineCalibration measure(LlamaLibrary lib, GgufModelInfo model, int threads, int prefixTokens, int decodeSteps) {
+    /** The long context's length for a chunk of {@code chunkTokens}: four chunks. */
+    public static final int CONTEXT_CHUNKS = 4;
+
+    /**
+     * One timing and the fitted roofline's prediction of it (seconds).
+     *
+     * @param what      what was timed, in words
+     * @param measured  the median measured
+     * @param predicted the fitted roofline's
+     */
+    public record Check(String what, double measured, double predicted) {
+        /** predicted / measured - 1. */
+        public double error() {
+            return predicted / measured - 1;
+        }
+    }
+
+    /** The chunk timed (tokens). */
+    public int prefixTokens() {
+        return timings.prefill().tokens();
+    }
+
+    /** The chunk's prefill into an empty context (median seconds). */
+    public double prefillSeconds() {
+        return timings.prefill().empty();
+    }
+
+    /** A decode step after the short context (median seconds). */
+    public double decodeSeconds() {
+        return timings.decode().atShort();
+    }
+
+    /** The largest |error| of the fitted roofline over its checks. */
+    public double worstError() {
+        double w = 0;
+        for (Check c : checks) w = Math.max(w, Math.abs(c.error()));
+        return w;
+    }
+
+    /**
+     * Measures {@code model} with a context of {@code threads} threads: a chunk of {@code prefixTokens}, a long context
+     * of {@link #CONTEXT_CHUNKS} chunks (less where the model's context is shorter), {@code decodeSteps} steps, and
+     * loads of fetched blocks of {@code blockTokens}.
+     */
+    public static EngineCalibration measure(LlamaLibrary lib, GgufModelInfo model, int threads, int prefixTokens, int decodeSteps, int blockTokens) {
         check(prefixTokens, decodeSteps);
+        if (blockTokens < 1 || blockTokens > prefixTokens) throw new IllegalArgumentException("--block-tokens: in [1, --prefix-tokens], got " + blockTokens);
         try (LlamaModel m = LlamaModel.load(lib, model.path());
-             LlamaContext ctx = m.newContext(new LlamaContext.Options(prefixTokens + decodeSteps + 16, Math.min(512, prefixTokens), 1, threads,
-                     LlamaContext.FlashAttention.AUTO))) {
-            return measure(ctx, model, threads, prefixTokens, decodeSteps);
+             LlamaContext ctx = m.newContext(options(model, prefixTokens, decodeSteps, Math.min(512, prefixTokens), threads, LlamaContext.FlashAttention.AUTO))) {
+            return measure(ctx, model, threads, prefixTokens, decodeSteps, blockTokens);
         }
     }
 
     /**
-     * Measures the engine on {@code ctx} (a context of {@code threads} threads on {@code model} with room for
-     * {@code prefixTokens + decodeSteps} tokens): a real-engine cell calibrates its twin on its own first context
-     * before it serves anything. Leaves the context cleared.
+     * The options of a context to calibrate on: room for the long context, the chunk and the decode steps, two
+     * sequences (the restore's and the request's), unified KV (as a cell's instances run), {@code batchTokens} per pass.
      */
-    static EngineCalibration measure(LlamaContext ctx, GgufModelInfo model, int threads, int prefixTokens, int decodeSteps) {
+    static LlamaContext.Options options(GgufModelInfo model, int chunkTokens, int decodeSteps, int batchTokens, int threads,
+                                        LlamaContext.FlashAttention flashAttention) {
+        int context = contextTokens(model, chunkTokens, decodeSteps);
+        int cells = (context + chunkTokens + decodeSteps + 16 + 255) / 256 * 256;
+        return new LlamaContext.Options(cells, batchTokens, 2, threads, flashAttention, true);
+    }
+
+    /** The long context: {@link #CONTEXT_CHUNKS} chunks, less where the model's context is shorter (at least one chunk). */
+    static int contextTokens(GgufModelInfo model, int chunkTokens, int decodeSteps) {
+        long room = Math.max(1, model.contextLength()) - chunkTokens - decodeSteps - 16;
+        return (int) Math.max(chunkTokens, Math.min((long) CONTEXT_CHUNKS * chunkTokens, room));
+    }
+
+    /**
+     * Measures the engine on {@code ctx} (a context made with {@link #options}): a real-engine cell calibrates its twin
+     * on such a context, with its instances' threads, pass size and flash attention, before it serves anything. Leaves
+     * the context cleared.
+     */
+    static EngineCalibration measure(LlamaContext ctx, GgufModelInfo model, int threads, int prefixTokens, int decodeSteps, int blockTokens) {
         check(prefixTokens, decodeSteps);
-        double[] prefill = new double[3];
-        double[] steps = new double[decodeSteps];
-        int[] toks = new int[prefixTokens];
-        SplittableRandom r = new SplittableRandom(23);
-        int vocab = ctx.model().vocabSize();
-        for (int i = 0; i < toks.length; i++) toks[i] = PromptTokens.FIRST + r.nextInt(vocab - PromptTokens.FIRST);
-        float[] logits = null;
+        EngineTimings t;
         try {
-            for (int run = -1; run < prefill.length; run++) {
-                ctx.clear();
-                long t0 = System.nanoTime();
-                logits = ctx.prefill(0, toks, 0, toks.length, 0);
-                if (run >= 0) prefill[run] = (System.nanoTime() - t0) / 1e9;
-            }
-            try (LlamaBatch b = ctx.newBatch()) {
-                int tok = LlamaContext.argmax(logits);
-                for (int i = 0; i < decodeSteps; i++) {
-                    b.clear();
-                    b.add(tok, prefixTokens + i, 0, true);
-                    long t0 = System.nanoTime();
-                    ctx.decode(b);
-                    tok = LlamaContext.argmax(ctx.logits(0));
-                    steps[i] = (System.nanoTime() - t0) / 1e9;
-                }
-            }
+            t = new EngineProbe(ctx, prefixTokens, contextTokens(model, prefixTokens, decodeSteps), decodeSteps, blockTokens).run();
         } finally {
             ctx.clear();
         }
-        return of(model, threads, prefixTokens, median(prefill), median(steps), decodeSteps);
+        return of(model, threads, t);
     }
 
     private static void check(int prefixTokens, int decodeSteps) {
@@ -89,31 +128,40 @@ public record EngineCalibration(GgufModelInfo model, int threads, int prefixToke
         if (decodeSteps < 1) throw new IllegalArgumentException("--decode-tokens: at least 1, got " + decodeSteps);
     }
 
-    /** The roofline that reproduces a prefill of {@code prefixTokens} in {@code tp} s and a decode step after it in {@code td} s. */
-    static EngineCalibration of(GgufModelInfo model, int threads, int prefixTokens, double tp, double td, int decodeSteps) {
+    /** The roofline fitted to {@code t} ({@link EngineFit}), with its predictions of every timing. */
+    static EngineCalibration of(GgufModelInfo model, int threads, EngineTimings t) {
         ModelSpec ms = modelSpec(model);
         KvSizing kv = KvSizing.of(ms, Dtype.FP16, 1);
-        Roofline unit = new Roofline(ms, hardware(model, threads, 1, 1, ""), kv);
-        double flops = (unit.linearFlops(prefixTokens) + unit.attentionFlops(Roofline.causalPairs(prefixTokens, 0))) / tp;
-        double bandwidth = (unit.weightBytes() + (prefixTokens + 1.0) * kv.bytesPerTokenAllRanks()) / td;
-        String source = String.format(Locale.ROOT, "kvlab calibrate --engine %s on %s: llama.cpp prefill of %d tokens %.1f ms (median of 3), "
-                        + "decode step %.2f ms (median of %d), %d thread(s)", model.path().getFileName(), host(), prefixTokens, tp * 1e3, td * 1e3,
-                decodeSteps, threads);
-        HardwareSpec hw = hardware(model, threads, flops, bandwidth, source);
+        Roofline unit = new Roofline(ms, hardware(model, threads, 1, 1, "", null, null), kv);
+        EngineFit fit = EngineFit.of(t, unit);
+        EngineTimings.Prefill p = t.prefill();
+        EngineTimings.Decode d = t.decode();
+        String source = String.format(Locale.ROOT, "kvlab calibrate --engine %s on %s: llama.cpp, %d thread(s): prefill of %d tokens %.1f ms into an "
+                        + "empty context, %.1f ms behind %d tokens; decode step %.2f ms after %.0f tokens, %.2f ms after %.0f; loading fetched KV "
+                        + "%.2f ms for %d tokens, %.2f ms for %d (medians)", model.path().getFileName(), host(), threads, p.tokens(), p.empty() * 1e3,
+                p.behind() * 1e3, p.context(), d.atShort() * 1e3, d.shortContext(), d.atLong() * 1e3, d.longContext(), t.load().small() * 1e3,
+                t.load().smallTokens(), t.load().large() * 1e3, t.load().largeTokens());
+        HardwareSpec hw = hardware(model, threads, fit.flops(), fit.bandwidth(), source, fit.attention(), fit.kvLoad());
         Roofline cal = new Roofline(ms, hw, kv);
-        return new EngineCalibration(model, threads, prefixTokens, tp, td, ms, hw, cal.prefillSeconds(prefixTokens, 0),
-                cal.decodeStepSeconds(1, prefixTokens));
+        List<Check> checks = new ArrayList<>();
+        checks.add(new Check("prefill " + p.tokens() + " into an empty context", p.empty(), cal.prefillSeconds(p.tokens(), 0)));
+        checks.add(new Check("prefill " + p.tokens() + " behind " + p.context(), p.behind(), cal.prefillSeconds(p.tokens(), p.context())));
+        checks.add(new Check(String.format(Locale.ROOT, "decode step after %.0f", d.shortContext()), d.atShort(),
+                cal.decodeStepSeconds(1, Math.round(d.shortContext()))));
+        checks.add(new Check(String.format(Locale.ROOT, "decode step after %.0f", d.longContext()), d.atLong(),
+                cal.decodeStepSeconds(1, Math.round(d.longContext()))));
+        for (EngineTimings.Pass q : t.passes()) {
+            checks.add(new Check("pass of " + q.tokens() + " into an empty context", q.empty(), cal.prefillSeconds(q.tokens(), 0)));
+            checks.add(new Check("pass of " + q.tokens() + " behind " + p.context(), q.behind(), cal.prefillSeconds(q.tokens(), p.context())));
+        }
+        checks.add(new Check("loading " + t.load().smallTokens() + " fetched tokens", t.load().small(), cal.kvLoadSeconds(t.load().smallTokens())));
+        checks.add(new Check("loading " + t.load().largeTokens() + " fetched tokens", t.load().large(), cal.kvLoadSeconds(t.load().largeTokens())));
+        return new EngineCalibration(model, threads, t, ms, hw, fit.clips(), List.copyOf(checks));
     }
 
     /** The calibrated roofline with {@code kvDtype} KV (the engine's own; the calibration's figures assume its bytes per token). */
     public Roofline roofline(Dtype kvDtype) {
         return new Roofline(modelSpec, hardwareSpec, KvSizing.of(modelSpec, kvDtype, 1));
-    }
-
-    private static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 
     private static String host() {
@@ -138,10 +186,11 @@ public record EngineCalibration(GgufModelInfo model, int threads, int prefixToke
                 (int) Math.min(Integer.MAX_VALUE, Math.max(1, g.contextLength())));
     }
 
-    private static HardwareSpec hardware(GgufModelInfo g, int threads, double flops, double bandwidth, String source) {
+    private static HardwareSpec hardware(GgufModelInfo g, int threads, double flops, double bandwidth, String source, AttentionCost attention,
+                                         KvLoadCost kvLoad) {
         long ram = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();
         return new HardwareSpec("cpu-llama-" + g.sha256().substring(0, 8) + "-" + threads + "t", "CPU (llama.cpp, " + threads + " thread(s)) calibrated",
-                List.of(), source, flops, null, bandwidth, Math.max(1_000_000_000L, ram), bandwidth, 1.0, 1.0);
+                List.of(), source, flops, null, bandwidth, Math.max(1_000_000_000L, ram), bandwidth, 1.0, 1.0, attention, kvLoad);
     }
 
     /** A catalog file ({@code --catalog FILE}) with the model and the calibrated hardware. */
@@ -151,8 +200,11 @@ public record EngineCalibration(GgufModelInfo model, int threads, int prefixToke
         StringBuilder sb = new StringBuilder();
         sb.append("# kvlab calibrate --engine: a real engine (llama.cpp on this CPU) as a roofline catalog entry.\n");
         sb.append("# ").append(h.source()).append("\n");
-        sb.append(String.format(Locale.ROOT, "# the roofline with these figures: prefill %.1f ms (measured %.1f), decode step %.2f ms (measured %.2f)%n",
-                predictedPrefill * 1e3, prefillSeconds * 1e3, predictedDecode * 1e3, decodeSeconds * 1e3));
+        sb.append("# the fitted roofline against what was timed (ms):\n");
+        for (Check c : checks)
+            sb.append(String.format(Locale.ROOT, "#   %-40s measured %9.3f  predicted %9.3f  (%+.0f%%)%n", c.what(), c.measured() * 1e3, c.predicted() * 1e3,
+                    c.error() * 100));
+        for (String c : clips) sb.append("# fit: ").append(c).append('\n');
         sb.append("models:\n");
         sb.append("  - id: ").append(m.id()).append('\n');
         sb.append("    name: ").append(quote(m.name())).append('\n');
@@ -177,6 +229,10 @@ public record EngineCalibration(GgufModelInfo model, int threads, int prefixToke
         sb.append(String.format(Locale.ROOT, "    host_link_bandwidth: %.6e%n", h.hostLinkBandwidth()));
         sb.append("    prefill_mfu: 1.0\n");
         sb.append("    decode_bandwidth_utilization: 1.0\n");
+        AttentionCost a = h.attention();
+        sb.append(String.format(Locale.ROOT, "    attention: {efficiency: %.6e, small_pass_efficiency: %.6e, small_pass_tokens: %d}%n", a.efficiency(),
+                a.smallPassEfficiency(), a.smallPassTokens()));
+        sb.append(String.format(Locale.ROOT, "    kv_load: {latency_seconds: %.6e, bytes_per_second: %.6e}%n", h.kvLoad().latencySeconds(), h.kvLoad().bytesPerSecond()));
         return sb.toString();
     }
 

@@ -6,6 +6,7 @@ import dev.kvlab.harness.api.catalog.Breakeven;
 import dev.kvlab.harness.api.catalog.Dtype;
 import dev.kvlab.harness.api.catalog.Roofline;
 import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.harness.api.config.SchedulerConfig;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
 import dev.kvlab.harness.internal.config.RunValidator;
 import dev.kvlab.harness.internal.live.AuditedBackend;
@@ -16,6 +17,7 @@ import dev.kvlab.harness.internal.live.LiveStore;
 import dev.kvlab.harness.internal.llama.LlamaContext;
 import dev.kvlab.harness.internal.plan.CellPlan;
 import dev.kvlab.harness.internal.sim.SimTwin;
+import dev.kvlab.harness.internal.llama.LlamaModel;
 import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.workloads.api.WorkloadSpec;
 import java.time.Duration;
@@ -23,8 +25,10 @@ import java.util.Map;
 
 /**
  * The sim twin of a real-engine cell, with the same machinery as a live cell's ({@link SimTwin}): the cell's engine
- * calibrated as a roofline on its first context before it serves ({@link EngineCalibration}: the GGUF's shape and a
- * "hardware" whose FLOP/s and bandwidth reproduce the measured prefill and decode step), the cell's store path
+ * calibrated as a roofline on a context like its instances' before it serves ({@link EngineCalibration}: the GGUF's
+ * shape and a "hardware" fitted to the engine's prefill and decode at two contexts, its attention kernels and its
+ * loading of fetched KV), scheduled as the engine schedules (its sequences, tokens per pass, prompts in chunks), the
+ * cell's store path
  * measured at its start and end by the live cells' link probe ({@link LiveStore#probe}, on the same backend, at the
  * model's KV block size), and the same cell run on the sim clock on them. It also gives what {@code kvlab breakeven}
  * predicts on that calibration and link: the prefix length from which fetching beats recomputing, and both times at
@@ -40,6 +44,7 @@ final class EngineTwin {
     private final int threads;
     private EngineCalibration calibration;
     private CellPlan plan;
+    private int passTokens;
     private LinkProbe start, end;
     private String endError;
 
@@ -50,13 +55,31 @@ final class EngineTwin {
     }
 
     /**
-     * Calibrates the engine on {@code ctx} ({@code nCtx} tokens of room) with a prefix of {@code tokens} (less where
-     * the context is smaller) and plans the twin on it with {@code kvDtype} KV.
+     * Calibrates the engine on a context of its own on {@code model}, made like the cell's ({@code cell}: its threads,
+     * tokens per pass and flash attention) with room for the calibration, on a chunk of {@code tokens} and loads of
+     * blocks of {@code blockTokens}, and plans the twin on it with {@code kvDtype} KV and the engine's scheduling:
+     * {@code sequences} requests at once, at most {@code cell.nBatch()} tokens per pass, prompts in chunks.
      */
-    void calibrate(LlamaContext ctx, int nCtx, int tokens, Dtype kvDtype) {
-        int n = Math.max(16, Math.min(tokens, nCtx - CALIBRATION_DECODE_STEPS - 1));
-        calibration = EngineCalibration.measure(ctx, model, threads, n, CALIBRATION_DECODE_STEPS);
-        plan = RunValidator.plan(config, k -> null, calibration.modelSpec(), calibration.hardwareSpec(), kvDtype);
+    void calibrate(LlamaModel model, LlamaContext.Options cell, int sequences, int tokens, int blockTokens, Dtype kvDtype) {
+        int n = Math.max(16, Math.max(blockTokens, tokens));
+        try (LlamaContext ctx = model.newContext(EngineCalibration.options(this.model, n, CALIBRATION_DECODE_STEPS, cell.nBatch(), threads,
+                cell.flashAttention()))) {
+            calibration = EngineCalibration.measure(ctx, this.model, threads, n, CALIBRATION_DECODE_STEPS, blockTokens);
+        }
+        passTokens = cell.nBatch();
+        plan = RunValidator.plan(engineScheduled(config, cell.nBatch(), sequences), k -> null, calibration.modelSpec(), calibration.hardwareSpec(),
+                kvDtype);
+    }
+
+    /**
+     * {@code c} with the engine's scheduling (what {@link EngineInstance} does): up to {@code sequences} requests at once,
+     * each step every decoding sequence's token and then prompt chunks, at most {@code batchTokens} tokens.
+     */
+    static RunConfig engineScheduled(RunConfig c, int batchTokens, int sequences) {
+        SchedulerConfig s = new SchedulerConfig(batchTokens, sequences, true, c.scheduler().kvMemoryFraction());
+        return new RunConfig(c.mode(), c.seed(), c.catalog(), c.model(), c.hardware(), c.kvDtype(), c.efficiency(), c.cluster(), s, c.local(),
+                c.store(), c.workload(), c.warmup(), c.cacheState(), c.tiers(), c.policy(), c.transport(), c.transportProfile(), c.link(), c.pd(),
+                c.slo(), c.measurement(), c.live(), c.fault(), c.faultAt(), c.faultParams(), c.target());
     }
 
     /** Whether the cell has a twin (calibrated). */
@@ -110,8 +133,17 @@ final class EngineTwin {
         x.put(Columns.ENGINE_CALIBRATED_DECODE_MS.name(), c.decodeSeconds() * 1e3);
         x.put("engine_calibrated_flops", c.hardwareSpec().bf16Flops());
         x.put("engine_calibrated_bytes_per_s", c.hardwareSpec().hbmBandwidth());
+        x.put("engine_calibrated_attention_efficiency", c.hardwareSpec().attention().efficiency());
+        x.put("engine_calibrated_small_pass_attention_efficiency", c.hardwareSpec().attention().smallPassEfficiency());
+        x.put("engine_calibrated_small_pass_tokens", c.hardwareSpec().attention().smallPassTokens());
+        x.put("engine_calibrated_prefill_behind_context_ms", c.timings().prefill().behind() * 1e3);
+        x.put("engine_calibrated_context_tokens", c.timings().prefill().context());
+        x.put("engine_calibrated_kv_load_latency_us", c.hardwareSpec().kvLoad().latencySeconds() * 1e6);
+        x.put("engine_calibrated_kv_load_bytes_per_s", c.hardwareSpec().kvLoad().bytesPerSecond());
+        x.put("engine_calibration_worst_error", c.worstError());
+        if (!c.clips().isEmpty()) x.put("engine_calibration_clips", String.join("; ", c.clips()));
         start.extras(x);
-        Breakeven be = breakeven(start);
+        Breakeven be = breakeven(start, suffix(workload));
         x.put(Columns.BREAKEVEN_PREDICTED_TOKENS.name(), be.breakevenTokens());
         int prefix = sharedPrefix(workload, blockTokens);
         if (prefix > 0) {
@@ -122,13 +154,24 @@ final class EngineTwin {
     }
 
     /**
-     * {@code kvlab breakeven} on the calibrated engine and the measured store path: recompute is the roofline's prefill
-     * of the prefix, fetch the lookup and the fetch's fixed cost plus the prefix's KV over the measured bandwidth.
+     * {@code kvlab breakeven} on the calibrated engine and the measured store path, for a request of the workload:
+     * recompute is the roofline's prefill of the prefix and the suffix in the engine's passes, fetch the lookup and the
+     * fetch's fixed cost plus the prefix's KV over the measured bandwidth, loading it into the engine, then the suffix's
+     * prefill behind it.
      */
-    private Breakeven breakeven(LinkProbe p) {
+    private Breakeven breakeven(LinkProbe p, int suffixTokens) {
         Roofline roof = plan.roofline();
         LinkSpec link = new LinkSpec(1, p.bytesPerSecond() * 8, Duration.ofNanos(Math.max(1, p.lookupNanos() + Math.round(p.latencySeconds() * 1e9))));
-        return new Breakeven(roof, link);
+        return new Breakeven(roof, link, suffixTokens, passTokens);
+    }
+
+    /** The prompt tokens after the shared prefix (0 for a workload without one). */
+    static int suffix(WorkloadSpec w) {
+        return switch (w) {
+            case WorkloadSpec.SharedPrefix s -> s.suffixTokens();
+            case WorkloadSpec.Zipf z -> z.suffixTokens();
+            default -> 0;
+        };
     }
 
     /** The prompt prefix the workload's requests share, in whole blocks (0 for a workload without one). */

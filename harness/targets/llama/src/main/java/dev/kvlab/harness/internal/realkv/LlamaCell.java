@@ -103,8 +103,10 @@ final class LlamaCell implements CellClock {
                     contexts.add(model.newContext(shape.options(target.threads(), target.flashAttention())));
                 layout = EngineInstance.probeLayout(contexts.getFirst());
                 ns = new KvNamespace(modelSha256, dtype(layout.layers().getFirst().kType()), layout.vTrans(), probe.blockTokens());
-                // the twin's roofline: this engine's prefill and decode, timed on its first context before it serves
-                if (target.calibrateTokens() > 0) twin.calibrate(contexts.getFirst(), shape.cells(), target.calibrateTokens(), catalogDtype(ns.kvDtype()));
+                // the twin's roofline: this engine's prefill, decode and loads, timed on a context like its instances' before it serves
+                if (target.calibrateTokens() > 0)
+                    twin.calibrate(model, shape.options(target.threads(), target.flashAttention()), shape.sequences(), target.calibrateTokens(),
+                            probe.blockTokens(), catalogDtype(ns.kvDtype()));
                 CellSpec spec = LlamaTarget.spec(config, k -> null, ns.modelId(), ns.kvDtype());
                 loop = new LiveLoop(SPIN_NANOS);
                 long payload = layout.bytesPerToken() * spec.blockTokens();

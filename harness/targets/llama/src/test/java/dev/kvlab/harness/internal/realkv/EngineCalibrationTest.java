@@ -11,37 +11,105 @@ import dev.kvlab.harness.api.gguf.GgufModelInfo;
 import dev.kvlab.harness.api.gguf.GgufSynth;
 import dev.kvlab.harness.api.gguf.SynthSpec;
 import dev.kvlab.harness.api.gguf.WeightType;
+import dev.kvlab.harness.internal.llama.LlamaContext;
+import dev.kvlab.harness.internal.llama.LlamaModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code kvlab calibrate --engine}'s measurement on a tiny synthesized model: the catalog it writes loads, and the
- * roofline built from it gives back the measured prefill and decode times (the model's KV per token as the GGUF says).
+ * {@code kvlab calibrate --engine}'s measurement on a tiny synthesized model: the catalog it writes loads, the roofline
+ * built from it gives back the timings it was fitted to (the model's KV per token as the GGUF says), and it sees the
+ * context: a prefill behind a long context, timed apart from the calibration, is as much slower than into an empty
+ * context as the calibrated roofline says.
  */
 class EngineCalibrationTest {
 
     @TempDir Path dir;
 
     @Test
-    void theCalibratedRooflineReproducesTheMeasuredPrefillAndDecode() throws Exception {
+    void theCalibratedRooflineReproducesWhatItWasFittedTo() throws Exception {
         var lib = RealKvTestSupport.library();
         SynthSpec spec = new SynthSpec(2, 256, 4, 2, 688, 32000, WeightType.F16, 9, 1024);
         Path gguf = GgufSynth.write(spec, dir.resolve("cal.gguf")).path();
-        EngineCalibration c = EngineCalibration.measure(lib, GgufModelInfo.read(gguf), 1, 128, 4);
+        EngineCalibration c = EngineCalibration.measure(lib, GgufModelInfo.read(gguf), 1, 128, 4, 32);
         assertThat(c.prefillSeconds()).isPositive();
         assertThat(c.decodeSeconds()).isPositive();
+        assertThat(c.timings().prefill().context()).isEqualTo(4 * 128);
         Path file = dir.resolve("engine.yaml");
         Files.writeString(file, c.catalogYaml());
         Catalog cat = Catalog.load(List.of(file));
         var model = cat.model(c.modelSpec().id());
         var hw = cat.hardware(c.hardwareSpec().id());
+        assertThat(hw.attention()).isNotNull();
+        assertThat(hw.kvLoad()).isNotNull();
         KvSizing kv = KvSizing.of(model, Dtype.FP16, 1);
         assertThat(kv.bytesPerTokenAllRanks()).isEqualTo(spec.kvBytesPerToken());
+        assertThat(c.timings().kvBytesPerToken()).isEqualTo(spec.kvBytesPerToken());
         Roofline r = new Roofline(model, hw, kv);
-        assertThat(r.prefillSeconds(128, 0)).isCloseTo(c.prefillSeconds(), within(c.prefillSeconds() * 1e-3));
-        assertThat(r.decodeStepSeconds(1, 128)).isCloseTo(c.decodeSeconds(), within(c.decodeSeconds() * 1e-3));
+        var p = c.timings().prefill();
+        // the two prefills determine F and the long passes' attention efficiency exactly (unless a figure was clipped)
+        if (c.clips().isEmpty()) {
+            assertThat(r.prefillSeconds(p.tokens(), 0)).isCloseTo(p.empty(), within(p.empty() * 1e-3));
+            assertThat(r.prefillSeconds(p.tokens(), p.context())).isCloseTo(p.behind(), within(p.behind() * 1e-3));
+        }
+        var d = c.timings().decode();
+        assertThat(r.decodeStepSeconds(1, Math.round(d.shortContext()))).isCloseTo(d.atShort(), within(d.atShort() * 0.05));
+        var l = c.timings().load();
+        assertThat(r.kvLoadSeconds(l.largeTokens())).isCloseTo(l.large(), within(l.large() * 0.05));
+    }
+
+    /**
+     * The test that fails when the calibration ignores the context: passes behind 1,024 tokens, timed here on a fresh
+     * context, against the same passes into an empty one; the calibrated roofline (fitted on a context of four chunks)
+     * must predict each ratio within 40%. A 32-token pass is the prompt suffix after a fetched prefix; llama.cpp runs
+     * it on its short passes' attention kernel, several times slower behind 1,024 tokens than into an empty context,
+     * where a roofline calibrated on one prefill into an empty context predicts about the same time.
+     */
+    @Test
+    void theCalibrationSeesTheContext() throws Exception {
+        var lib = RealKvTestSupport.library();
+        SynthSpec spec = new SynthSpec(4, 256, 8, 2, 688, 32000, WeightType.F16, 11, 2048);
+        Path gguf = GgufSynth.write(spec, dir.resolve("ctx.gguf")).path();
+        EngineCalibration c = EngineCalibration.measure(lib, GgufModelInfo.read(gguf), 1, 256, 4, 32);
+        assertThat(c.hardwareSpec().attention().efficiency()).isPositive().isFinite();
+        assertThat(c.hardwareSpec().attention().smallPassEfficiency()).isPositive().isFinite();
+        Roofline r = c.roofline(Dtype.FP16);
+        for (int chunk : new int[] {32, 128}) {
+            double predicted = r.prefillSeconds(chunk, 1024) / r.prefillSeconds(chunk, 0);
+            double measured = measuredRatio(lib, gguf, chunk, 1024);
+            assertThat(measured).as("this engine's %d-token pass behind 1,024 tokens against into an empty context", chunk).isGreaterThan(1.1);
+            assertThat(predicted).as("the calibrated roofline's ratio for %d tokens, measured %.2f", chunk, measured)
+                    .isBetween(measured / 1.4, measured * 1.4);
+        }
+    }
+
+    private static double measuredRatio(dev.kvlab.harness.internal.llama.LlamaLibrary lib, Path gguf, int chunk, int context) {
+        try (LlamaModel m = LlamaModel.load(lib, gguf);
+             LlamaContext ctx = m.newContext(new LlamaContext.Options(2048, 512, 2, 1, LlamaContext.FlashAttention.AUTO, true))) {
+            int[] toks = new int[context + chunk];
+            SplittableRandom rnd = new SplittableRandom(5);
+            for (int i = 0; i < toks.length; i++) toks[i] = PromptTokens.FIRST + rnd.nextInt(m.vocabSize() - PromptTokens.FIRST);
+            double[] empty = new double[5], behind = new double[5];
+            ctx.prefill(0, toks, 0, chunk, 0);
+            for (int i = 0; i < empty.length; i++) {
+                ctx.clear();
+                long t0 = System.nanoTime();
+                ctx.prefill(0, toks, 0, chunk, 0);
+                empty[i] = System.nanoTime() - t0;
+            }
+            ctx.clear();
+            ctx.prefill(0, toks, 0, context, 0);
+            for (int i = 0; i < behind.length; i++) {
+                long t0 = System.nanoTime();
+                ctx.prefill(0, toks, context, context + chunk, context);
+                behind[i] = System.nanoTime() - t0;
+                ctx.removeSeq(0, context, -1);
+            }
+            return EngineProbe.median(behind) / EngineProbe.median(empty);
+        }
     }
 }

@@ -208,11 +208,15 @@ class LlamaTargetTest {
         // the twin ran: its TTFT and (hot remote-only) its fetches
         assertThat(((Number) x.get(Columns.TWIN_TTFT_P50.name())).doubleValue()).isPositive();
         assertThat(((Number) x.get(Columns.TWIN_FETCH_P50.name())).doubleValue()).isPositive();
-        // calibrated on a 256-token prefill, the roofline gives that prefill back at the workload's 256-token shared prefix
+        // calibrated on a 256-token prefill into an empty context, the roofline gives that prefill back; at the workload's
+        // 256-token shared prefix the predicted recompute is that prefill with the 32-token suffix in the same pass
         assertThat(((Number) x.get(Columns.SHARED_PREFIX_TOKENS.name())).intValue()).isEqualTo(256);
         double predicted = ((Number) x.get(Columns.PREDICTED_RECOMPUTE_MS.name())).doubleValue();
-        assertThat(predicted).isCloseTo(256 / rate * 1e3, org.assertj.core.api.Assertions.within(256 / rate * 1e3 * 1e-3));
-        assertThat(((Number) x.get(Columns.PREDICTED_FETCH_MS.name())).doubleValue()).isPositive();
+        assertThat(predicted).isGreaterThan(256 / rate * 1e3).isLessThan(288 / rate * 1e3 * 1.5);
+        // the predicted fetch includes the suffix's prefill behind the fetched prefix: at least a 32-token pass's linear part
+        assertThat(((Number) x.get(Columns.PREDICTED_FETCH_MS.name())).doubleValue()).isGreaterThan(32 / rate * 1e3 * 0.5);
+        assertThat(((Number) x.get("engine_calibrated_attention_efficiency")).doubleValue()).isPositive();
+        assertThat(((Number) x.get("engine_calibrated_kv_load_bytes_per_s")).doubleValue()).isPositive();
         assertThat(((Number) x.get(Columns.BREAKEVEN_PREDICTED_TOKENS.name())).longValue()).isPositive();
     }
 

@@ -1,0 +1,31 @@
+package dev.kvlab.harness.api.catalog;
+
+/**
+ * How fast an engine runs attention, relative to the compute rate its linear layers reach (peak × MFU): a roofline
+ * counts attention FLOPs per causal (query, key) pair, and an engine's attention kernels reach another rate than its
+ * matrix multiplications, often a different one for short passes (decode steps and short chunks) than for long ones.
+ * A forward pass of fewer than {@code smallPassTokens} tokens runs attention at {@code smallPassEfficiency} × the
+ * compute rate, a longer one at {@code efficiency} ×. Measured for an engine by {@code kvlab calibrate --engine};
+ * a hardware entry without it runs attention at the compute rate.
+ *
+ * @param efficiency          attention's rate / the compute rate, passes of {@code smallPassTokens} tokens or more (&gt; 0; may exceed 1)
+ * @param smallPassEfficiency the same for shorter passes (&gt; 0)
+ * @param smallPassTokens     the shortest pass that runs at {@code efficiency} (&gt;= 1; 1: every pass does)
+ */
+public record AttentionCost(double efficiency, double smallPassEfficiency, int smallPassTokens) {
+
+    public AttentionCost {
+        positive("attention.efficiency", efficiency);
+        positive("attention.small_pass_efficiency", smallPassEfficiency);
+        if (smallPassTokens < 1) throw new IllegalArgumentException("attention.small_pass_tokens must be >= 1, got " + smallPassTokens);
+    }
+
+    static void positive(String key, double v) {
+        if (!(v > 0 && Double.isFinite(v))) throw new IllegalArgumentException(key + " must be a finite number > 0, got " + v);
+    }
+
+    /** Attention's efficiency in a pass of {@code tokens} tokens. */
+    public double efficiencyAt(double tokens) {
+        return tokens < smallPassTokens ? smallPassEfficiency : efficiency;
+    }
+}

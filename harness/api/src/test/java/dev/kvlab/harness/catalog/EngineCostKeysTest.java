@@ -1,0 +1,133 @@
+package dev.kvlab.harness.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.kvlab.harness.api.input.BadInputException;
+import dev.kvlab.harness.api.catalog.AttentionCost;
+import dev.kvlab.harness.api.catalog.Breakeven;
+import dev.kvlab.harness.api.catalog.Catalog;
+import dev.kvlab.harness.api.catalog.Dtype;
+import dev.kvlab.harness.api.catalog.HardwareSpec;
+import dev.kvlab.harness.api.catalog.KvLoadCost;
+import dev.kvlab.harness.api.catalog.KvSizing;
+import dev.kvlab.harness.api.catalog.ModelSpec;
+import dev.kvlab.harness.api.catalog.Roofline;
+import dev.kvlab.transport.api.LinkSpec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A hardware entry's engine costs ({@code attention}, {@code kv_load}): read and validated from a catalog file, costed
+ * by the roofline and the break-even, and without them everything as before.
+ */
+class EngineCostKeysTest {
+
+    private static final String ENTRY = """
+            hardware:
+              - id: cpu-x
+                bf16_flops: 1e11
+                hbm_bandwidth: 2e10
+                hbm_capacity: 8GB
+                host_link_bandwidth: 2e10
+                prefill_mfu: 1.0
+                decode_bandwidth_utilization: 1.0
+            """;
+
+    @Test
+    void readsAndValidatesTheKeysNextToTheirRecord(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("engine.yaml");
+        Files.writeString(f, ENTRY + """
+                    attention: {efficiency: 0.3, small_pass_efficiency: 0.004, small_pass_tokens: 64}
+                    kv_load: {latency_seconds: 1.5e-4, bytes_per_second: 2e9}
+                """);
+        HardwareSpec h = Catalog.load(List.of(f)).hardware("cpu-x");
+        assertThat(h.attention()).isEqualTo(new AttentionCost(0.3, 0.004, 64));
+        assertThat(h.kvLoad()).isEqualTo(new KvLoadCost(1.5e-4, 2e9));
+        assertThat(h.withEfficiency(0.5, null).attention()).isEqualTo(h.attention());
+        Files.writeString(f, ENTRY + "    attention: {efficiency: 0.3, small_pass_efficiency: 0, small_pass_tokens: 64}\n");
+        assertThatThrownBy(() -> Catalog.load(List.of(f))).isInstanceOf(BadInputException.class).hasMessageContaining(f + ":")
+                .hasMessageContaining("small_pass_efficiency");
+        Files.writeString(f, ENTRY + "    kv_load: {latency_seconds: -1, bytes_per_second: 2e9}\n");
+        assertThatThrownBy(() -> Catalog.load(List.of(f))).isInstanceOf(BadInputException.class).hasMessageContaining(f + ":")
+                .hasMessageContaining("latency_seconds");
+        Files.writeString(f, ENTRY + "    kv_load: {latency_seconds: 0, bytes_per_second: 2e9, per_block: 1}\n");
+        assertThatThrownBy(() -> Catalog.load(List.of(f))).isInstanceOf(BadInputException.class).hasMessageContaining(f + ":")
+                .hasMessageContaining("per_block");
+        Files.writeString(f, ENTRY);
+        HardwareSpec plain = Catalog.load(List.of(f)).hardware("cpu-x");
+        assertThat(plain.attention()).isNull();
+        assertThat(plain.kvLoad()).isNull();
+    }
+
+    private static ModelSpec model() {
+        return Catalog.builtIn().model("llama-3-8b");
+    }
+
+    private static HardwareSpec h100(AttentionCost a, KvLoadCost l) {
+        HardwareSpec h = Catalog.builtIn().hardware("h100");
+        return new HardwareSpec(h.id(), h.name(), h.aliases(), h.source(), h.bf16Flops(), h.fp8Flops(), h.hbmBandwidth(), h.hbmCapacity(),
+                h.hostLinkBandwidth(), h.prefillMfu(), h.decodeBandwidthUtilization(), a, l);
+    }
+
+    @Test
+    void attentionRunsAtItsOwnRateByThePassLength() {
+        ModelSpec m = model();
+        KvSizing kv = KvSizing.of(m, Dtype.BF16, 1);
+        Roofline plain = new Roofline(m, h100(null, null), kv);
+        Roofline costed = new Roofline(m, h100(new AttentionCost(0.5, 0.01, 64), null), kv);
+        double pairs32 = Roofline.causalPairs(32, 4096), pairs512 = Roofline.causalPairs(512, 4096);
+        double lin32 = plain.linearFlops(32) / plain.effectiveFlops(), lin512 = plain.linearFlops(512) / plain.effectiveFlops();
+        assertThat(costed.computeSeconds(512, pairs512) - lin512).isCloseTo((plain.computeSeconds(512, pairs512) - lin512) / 0.5, within(1e-12));
+        assertThat(costed.computeSeconds(32, pairs32) - lin32).isCloseTo((plain.computeSeconds(32, pairs32) - lin32) / 0.01, within(1e-12));
+        assertThat(costed.kvLoadSeconds(1000)).isZero();
+    }
+
+    @Test
+    void withoutEngineCostsTheBreakevenIsTheClosedFormsBitForBit() {
+        ModelSpec m = model();
+        KvSizing kv = KvSizing.of(m, Dtype.BF16, 1);
+        Roofline plain = new Roofline(m, h100(null, null), kv);
+        LinkSpec link = LinkSpec.parse("10gbps");
+        Breakeven a = new Breakeven(plain, link), b = new Breakeven(plain, link, 0, Integer.MAX_VALUE);
+        for (long n : new long[] {1, 100, 4096, 100_000}) {
+            assertThat(b.recomputeSeconds(n)).isEqualTo(plain.prefillSeconds(n, 0));
+            assertThat(b.fetchSeconds(n)).isEqualTo(a.fetchSeconds(n));
+        }
+        assertThat(b.breakevenTokens()).isEqualTo(a.breakevenTokens());
+        assertThat(a.memoryFloorTokens()).isNotNaN();
+    }
+
+    @Test
+    void aSuffixPassesAndLoadingAreCountedOnBothSides() {
+        ModelSpec m = model();
+        KvSizing kv = KvSizing.of(m, Dtype.BF16, 1);
+        KvLoadCost load = new KvLoadCost(2e-3, 2e11);
+        Roofline r = new Roofline(m, h100(new AttentionCost(0.5, 0.05, 64), load), kv);
+        LinkSpec link = LinkSpec.parse("100gbps@10us");
+        Breakeven be = new Breakeven(r, link, 32, 512);
+        long n = 2048;
+        double transfer = 10e-6 + kv.bytesPerTokenPerRank() * (double) n / link.bytesPerSecond();
+        assertThat(be.fetchSeconds(n)).isCloseTo(transfer + load.seconds(n * kv.bytesPerTokenPerRank()) + r.prefillSeconds(32, n), within(1e-12));
+        double rec = 0;
+        for (long done = 0; done < n + 32; done += 512) rec += r.prefillSeconds(Math.min(512, n + 32 - done), done);
+        assertThat(be.recomputeSeconds(n)).isCloseTo(rec, within(1e-12));
+        long from = be.breakevenTokens();
+        assertThat(from).isBetween(2L, (long) m.maxContext());
+        assertThat(be.recomputeSeconds(from)).isGreaterThan(be.fetchSeconds(from));
+        assertThat(be.recomputeSeconds(from - 1)).isLessThanOrEqualTo(be.fetchSeconds(from - 1));
+        for (long k = from; k <= m.maxContext(); k += 97) assertThat(be.recomputeSeconds(k)).isGreaterThan(be.fetchSeconds(k));
+        assertThat(be.memoryFloorTokens()).isNaN();
+        // the link at which this prefix breaks even makes both sides equal
+        double bps = be.breakevenBitsPerSecond(n);
+        Breakeven at = new Breakeven(r, new LinkSpec(1, bps, java.time.Duration.ofNanos(10_000)), 32, 512);
+        assertThat(at.fetchSeconds(n)).isCloseTo(at.recomputeSeconds(n), within(at.recomputeSeconds(n) * 1e-6));
+        // loading at 1 GB/s, fetch loses at the longest prefixes: it never wins for good within the model's context
+        Roofline slowLoad = new Roofline(m, h100(new AttentionCost(0.5, 0.05, 64), new KvLoadCost(2e-3, 1e9)), kv);
+        assertThat(new Breakeven(slowLoad, link, 32, 512).breakevenTokens()).isEqualTo(m.maxContext() + 1L);
+    }
+}
