@@ -1,22 +1,17 @@
 package dev.kvlab.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.input.BadInputException;
-import dev.kvlab.harness.internal.bundle.BundleJson;
-import dev.kvlab.harness.internal.bundle.CapacityFile;
-import dev.kvlab.harness.internal.bundle.PartialBundle;
 import dev.kvlab.harness.internal.matrix.Heartbeat;
 import dev.kvlab.harness.internal.matrix.MatrixParser;
 import dev.kvlab.harness.internal.matrix.MatrixRunner;
 import dev.kvlab.harness.internal.metrics.InfluxPublisher;
+import dev.kvlab.harness.internal.report.text.DemoText;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -78,20 +73,7 @@ public final class DemoCommand implements Callable<Integer> {
             }
         }
         PrintWriter w = spec.commandLine().getOut();
-        java.util.Set<String> probes = new java.util.HashSet<>();
-        java.util.Optional<JsonNode> capacity = CapacityFile.read(o.bundle());
-        if (capacity.isPresent()) {
-            JsonNode c = capacity.get();
-            w.println("Does a cache raise the load that still meets the SLO? (sim; gain over " + c.path("baseline").asText("-") + ", paired by seed)");
-            CapacityTable.print(w, c);
-            c.path("cells").forEach(e -> e.path("probes").forEach(p -> {
-                String probe = p.path("run").asText().replaceFirst("/r\\d+$", "").replaceFirst("x\\d+$", "");
-                probes.add(probe);
-                probes.add(p.path("run").asText().replaceFirst("/r\\d+$", ""));
-                for (JsonNode n : p.path("extended_from")) probes.add(n.asInt() > 1 ? probe + "x" + n.asInt() : probe);
-            }));
-        }
-        headline(w, BundleJson.read(o.bundle().resolve(PartialBundle.SUMMARY_JSON)), probes);
+        DemoText.print(w, o.bundle());
         if (realEngine) {
             try (Heartbeat hb = MatrixExecution.heartbeat(spec, defaultMatrix().resolveSibling("real-kv-demo.yaml"))) {
                 RealEngineDemo.run(spec, out, hb);
@@ -99,7 +81,7 @@ public final class DemoCommand implements Callable<Integer> {
         }
         w.println(o.bundle());
         w.flush();
-        return MatrixExecution.exitCode(BundleJson.read(o.bundle().resolve(PartialBundle.SUMMARY_JSON)));
+        return MatrixExecution.exitCode(o.bundle());
     }
 
     /**
@@ -137,24 +119,5 @@ public final class DemoCommand implements Callable<Integer> {
         tried.add(Path.of("ablations", "default.yaml"));
         for (Path p : tried) if (Files.isRegularFile(p)) return p;
         throw new BadInputException("kvlab demo: no ablations/default.yaml (looked at " + tried + "); run it from the kvlab checkout");
-    }
-
-    private static void headline(PrintWriter w, JsonNode summary, java.util.Set<String> probes) {
-        boolean any = false;
-        for (JsonNode c : summary.path("cells")) any |= !probes.contains(c.path("cell").asText());
-        if (!any) return;
-        w.println("At one fixed load" + (probes.isEmpty() ? "" : " (the cells not searched)") + ": what the tiers buy (means over replicates; "
-                + "sim = modelled, live = real bytes over TCP, GPU time emulated):");
-        w.printf(Locale.ROOT, "  %-30s %12s %12s %12s %12s %14s%n", "cell", "ttft p50 ms", "ttft p99 ms", "local hit", "remote hit", "goodput req/s");
-        for (JsonNode c : summary.path("cells")) {
-            if (probes.contains(c.path("cell").asText())) continue;
-            JsonNode m = c.path("metrics");
-            w.printf(Locale.ROOT, "  %-30s %12.3f %12.3f %12.3f %12.3f %14.3f%n", c.path("cell").asText(),
-                    m.path(Columns.TTFT_P50.name()).path("mean").asDouble(),
-                    m.path(Columns.TTFT_P99.name()).path("mean").asDouble(), m.path(Columns.LOCAL_HIT_RATIO.name()).path("mean").asDouble(),
-                    m.path(Columns.REMOTE_HIT_RATIO.name()).path("mean").asDouble(), m.path(Columns.GOODPUT_RPS.name()).path("mean").asDouble());
-        }
-        w.println();
-        w.flush();
     }
 }
