@@ -21,6 +21,8 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -55,6 +57,15 @@ public final class Benchmarks {
     public static TargetCalibrationResult calibrateTarget(Duration duration, Consumer<String> progress, String target, String transport,
                                                           boolean emulated, KvBackend store) throws InterruptedException {
         return new TargetCalibration(duration, progress).run(target, transport, emulated, store);
+    }
+
+    /**
+     * A profile holding one measured store ({@code kvlab calibrate --target ... --out}): {@code r} as the entry of
+     * {@code transport}, labelled with this machine, the time on {@code clock} and what was measured.
+     */
+    public static TransportProfile targetProfile(String target, String transport, TargetCalibrationResult r, Clock clock) {
+        return new TransportProfile(TransportProfile.KIND, TransportProfile.VERSION, Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString(),
+                machine(), "measured by kvlab calibrate --target " + target + " from this host (link " + r.link() + ")", Map.of(transport, r.toEntry()));
     }
 
     /** The closed-loop store benchmark of {@code s} against {@code backend}; loading progress goes to {@code log}. */
