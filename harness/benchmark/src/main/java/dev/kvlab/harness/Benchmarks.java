@@ -81,6 +81,14 @@ public final class Benchmarks {
         return MasterBench.run(s, host, port, token, log);
     }
 
+    /**
+     * The master's metadata benchmark of {@code s} against a master of its own, started in this process for the run on
+     * loopback gRPC (no token) and stopped after it; the result names it {@code s.master()} and its address.
+     */
+    public static MasterBenchResult masterInProcess(MasterBenchSettings s, PrintStream log) throws InterruptedException, IOException {
+        return MasterBench.runInProcess(s, log);
+    }
+
     /** A remote store ({@code kvlab://}, {@code redis://}) checked reachable, opened by {@code opener} and answering one get. */
     public static KvBackend openRemoteStore(String target, String host, int port, Supplier<KvBackend> opener) {
         return RemoteStore.open(target, host, port, opener);
