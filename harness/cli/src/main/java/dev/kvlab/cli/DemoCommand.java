@@ -1,5 +1,7 @@
 package dev.kvlab.cli;
 
+import dev.kvlab.harness.Benchmarks;
+import dev.kvlab.harness.BundleRun;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.internal.matrix.Heartbeat;
@@ -60,7 +62,11 @@ public final class DemoCommand implements Callable<Integer> {
         try (Heartbeat hb = MatrixExecution.heartbeat(spec, matrix)) {
             ms = MatrixParser.load(matrix, sets, null, MatrixExecution.expansion(hb));
             if (sets.stream().noneMatch(x -> x.startsWith("transport_profile="))) {
-                Path profile = loopbackProfile(ms);
+                PrintWriter err = spec.commandLine().getErr();
+                Path profile = BundleRun.loopbackProfile(ms, out, resume, Benchmarks.machine(), line -> {
+                    err.println("kvlab demo: " + line);
+                    err.flush();
+                });
                 if (profile != null) {
                     List<String> withProfile = new ArrayList<>(sets);
                     withProfile.add("transport_profile=" + profile);
@@ -82,33 +88,6 @@ public final class DemoCommand implements Callable<Integer> {
         w.println(o.bundle());
         w.flush();
         return MatrixExecution.exitCode(o.bundle());
-    }
-
-    /**
-     * The loopback profile the demo's cells run on (sim cells: their data path; live cells: auto's estimate): measured
-     * now through the embedded store as the first live cell will use it, written to {@code OUT/calibration/}; with
-     * {@code --resume}, the one the interrupted run used. Null when the demo has no live cell with a transport name.
-     */
-    private Path loopbackProfile(MatrixSpec ms) throws Exception {
-        var live = ms.runs().stream().filter(r -> r.config().mode() == dev.kvlab.harness.api.config.Mode.LIVE).findFirst();
-        if (live.isEmpty()) return null;
-        Path dir = out.resolve("calibration");
-        if (resume && Files.isDirectory(dir)) {
-            try (var s = Files.list(dir)) {
-                var last = s.filter(p -> p.getFileName().toString().endsWith(".yaml")).sorted().reduce((a, b) -> b);
-                if (last.isPresent()) return last.get().toAbsolutePath();
-            }
-        }
-        var plan = dev.kvlab.harness.internal.config.RunValidator.plan(live.get().config(), k -> null);
-        if (plan.transportName() == null) return null;
-        var profile = dev.kvlab.harness.internal.live.LoopbackCalibration.measure(plan, dev.kvlab.harness.Benchmarks.machine());
-        Files.createDirectories(dir);
-        Path file = dir.resolve("loopback-" + profile.created().replace(":", "") + ".yaml").toAbsolutePath();
-        profile.write(file);
-        PrintWriter err = spec.commandLine().getErr();
-        err.println("kvlab demo: calibrated the loopback data path: " + profile.models().values().iterator().next().source() + " -> " + file);
-        err.flush();
-        return file;
     }
 
     /** {@code ablations/default.yaml} of the kvlab installation ({@code -Dkvlab.home}), else of the working directory. */
