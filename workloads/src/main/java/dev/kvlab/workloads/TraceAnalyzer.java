@@ -1,14 +1,19 @@
 package dev.kvlab.workloads;
 
 import dev.kvlab.workloads.api.LruCapacity;
+import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.Request;
+import dev.kvlab.workloads.api.RequestSource;
 import dev.kvlab.workloads.api.TraceAnalysis;
+import dev.kvlab.workloads.api.TraceFormat;
+import dev.kvlab.workloads.api.WorkloadFormatException;
 
 import dev.kvlab.workloads.internal.analysis.DenseLru;
 import dev.kvlab.workloads.internal.analysis.IntList;
 import dev.kvlab.workloads.internal.analysis.LongIntMap;
 import dev.kvlab.workloads.internal.analysis.StackDistances;
 import java.util.ArrayList;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
@@ -66,6 +71,25 @@ public final class TraceAnalyzer {
     public TraceAnalyzer addAll(Iterator<Request> requests) {
         while (requests.hasNext()) add(requests.next());
         return this;
+    }
+
+    /**
+     * Adds every request of the Mooncake trace {@code trace} read with {@code format} ({@code kvlab analyze}); a trace
+     * without requests is refused ({@link WorkloadFormatException}): a report of none would look like an analysis.
+     */
+    public static TraceAnalyzer read(Path trace, TraceFormat format) {
+        TraceAnalyzer analyzer = new TraceAnalyzer();
+        try (RequestSource source = MooncakeTrace.open(trace, format, Namespace.of("trace"))) {
+            analyzer.addAll(source);
+        }
+        // as kvlab run refuses it (TraceCheck)
+        if (analyzer.requests() == 0) throw new WorkloadFormatException(trace + ": no requests (an empty trace): nothing to analyze");
+        return analyzer;
+    }
+
+    /** Number of requests added so far. */
+    public long requests() {
+        return inputs.size();
     }
 
     /** Analyses every remaining request of {@code requests} at the given capacity fractions. */

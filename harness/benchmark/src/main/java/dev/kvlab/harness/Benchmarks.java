@@ -21,6 +21,8 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -57,6 +59,15 @@ public final class Benchmarks {
         return new TargetCalibration(duration, progress).run(target, transport, emulated, store);
     }
 
+    /**
+     * A profile holding one measured store ({@code kvlab calibrate --target ... --out}): {@code r} as the entry of
+     * {@code transport}, labelled with this machine, the time on {@code clock} and what was measured.
+     */
+    public static TransportProfile targetProfile(String target, String transport, TargetCalibrationResult r, Clock clock) {
+        return new TransportProfile(TransportProfile.KIND, TransportProfile.VERSION, Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString(),
+                machine(), "measured by kvlab calibrate --target " + target + " from this host (link " + r.link() + ")", Map.of(transport, r.toEntry()));
+    }
+
     /** The closed-loop store benchmark of {@code s} against {@code backend}; loading progress goes to {@code log}. */
     public static StoreBenchResult store(StoreBenchSettings s, KvBackend backend, PrintStream log) throws InterruptedException, IOException {
         return StoreBench.run(s, backend, log);
@@ -68,6 +79,14 @@ public final class Benchmarks {
      */
     public static MasterBenchResult master(MasterBenchSettings s, String host, int port, String token, PrintStream log) throws InterruptedException {
         return MasterBench.run(s, host, port, token, log);
+    }
+
+    /**
+     * The master's metadata benchmark of {@code s} against a master of its own, started in this process for the run on
+     * loopback gRPC (no token) and stopped after it; the result names it {@code s.master()} and its address.
+     */
+    public static MasterBenchResult masterInProcess(MasterBenchSettings s, PrintStream log) throws InterruptedException, IOException {
+        return MasterBench.runInProcess(s, log);
     }
 
     /** A remote store ({@code kvlab://}, {@code redis://}) checked reachable, opened by {@code opener} and answering one get. */

@@ -1,10 +1,7 @@
 package dev.kvlab.cli;
 
-import dev.kvlab.workloads.MooncakeTrace;
 import dev.kvlab.workloads.TraceAnalyzer;
 import dev.kvlab.workloads.api.LruCapacity;
-import dev.kvlab.workloads.api.Namespace;
-import dev.kvlab.workloads.api.RequestSource;
 import dev.kvlab.workloads.api.TraceAnalysis;
 import dev.kvlab.workloads.api.TraceAnalysisReport;
 import dev.kvlab.workloads.api.TraceFormat;
@@ -70,28 +67,14 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
         TraceFormat format = TraceFormat.defaults().withIgnoreUnknownFields(ignoreUnknownFields)
                 .withBlockTokens(blockTokens == null ? 0 : blockTokens);
-        TraceAnalyzer analyzer = new TraceAnalyzer();
-        int[] blockSizes = {0, 0}; // first block size seen, and whether sizes differ
-        long requests = 0;
-        try (RequestSource source = MooncakeTrace.open(trace, format, Namespace.of("trace"))) {
-            while (source.hasNext()) {
-                var r = source.next();
-                requests++;
-                if (blockSizes[0] == 0) blockSizes[0] = r.blockTokens();
-                else if (blockSizes[0] != r.blockTokens()) blockSizes[1] = 1;
-                analyzer.add(r);
-            }
-        }
-        // as kvlab run refuses it (TraceCheck): a report of zero requests would look like an analysis
-        if (requests == 0) throw new dev.kvlab.harness.api.input.BadInputException(trace + ": no requests (an empty trace): nothing to analyze");
+        TraceAnalyzer analyzer = TraceAnalyzer.read(trace, format);
         TraceAnalysis a;
         try {
             a = analyzer.finishCapacities(capacities);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--capacities: " + e.getMessage());
         }
-        Integer uniformBlockTokens = blockSizes[1] != 0 ? null
-                : blockSizes[0] != 0 ? blockSizes[0] : (blockTokens != null ? blockTokens : TraceFormat.MOONCAKE_BLOCK_TOKENS);
+        Integer uniformBlockTokens = analyzer.uniformBlockTokens() > 0 ? analyzer.uniformBlockTokens() : null; // null: sizes differ
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(TraceAnalysisReport.json(trace, a, uniformBlockTokens));

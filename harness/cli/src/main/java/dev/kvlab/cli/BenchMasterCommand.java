@@ -8,15 +8,9 @@ import dev.kvlab.harness.api.benchmark.ClientMode;
 import dev.kvlab.harness.api.benchmark.MasterBenchResult;
 import dev.kvlab.harness.api.benchmark.MasterBenchSettings;
 import dev.kvlab.harness.api.benchmark.MasterOp;
-import dev.kvlab.store.api.MasterConfig;
-import dev.kvlab.store.api.master.StoreMaster;
-import dev.kvlab.store.internal.grpc.MasterServer;
-import dev.kvlab.store.internal.server.MasterService;
 import dev.kvlab.transport.api.ByteSize;
 import dev.kvlab.transport.api.DurationSpec;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -78,9 +72,6 @@ public final class BenchMasterCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print one JSON object")
     boolean json;
 
-    /** The shortest measured window whose figures mean something. */
-    static final Duration MIN_DURATION = Duration.ofMillis(100);
-
     private CommandLine.ParameterException bad(String msg) {
         return new CommandLine.ParameterException(spec.commandLine(), msg);
     }
@@ -95,56 +86,21 @@ public final class BenchMasterCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        MasterOp o;
-        ClientMode cm;
-        Duration d, w, jw;
-        long vs, seg;
+        MasterBenchSettings s;
         try {
-            o = MasterOp.parse(op);
-            cm = ClientMode.parse(clientMode);
-            d = duration("--duration", duration);
-            w = duration("--warmup", warmup);
-            jw = duration("--jit-wait", jitWait);
-            vs = ByteSize.parse(valueSize);
-            seg = ByteSize.parse(segmentSize);
+            s = new MasterBenchSettings(master == null ? "own master in this process" : master, MasterOp.parse(op), clients,
+                    ClientMode.parse(clientMode), batchSize, duration("--duration", duration), duration("--warmup", warmup),
+                    duration("--jit-wait", jitWait), ByteSize.parse(valueSize), keys, segments, ByteSize.parse(segmentSize), "bench", seed);
         } catch (IllegalArgumentException e) {
             throw bad(e.getMessage());
         }
-        // shorter, the window holds a handful of calls whose latency outlasts it: keys/s, mean latency and CPU per key
-        // come out mutually impossible (1ms: 40,881 keys/s next to a 6,952 us mean from four one-in-flight clients)
-        if (d.compareTo(MIN_DURATION) < 0) throw bad("--duration must be at least " + MIN_DURATION.toMillis() + "ms (a shorter window measures "
-                + "a few calls and the clock, not the master), got " + duration);
-        if (clients < 1 || clients > 1024) throw bad("--clients must be 1..1024, got " + clients);
-        if (batchSize < 1 || batchSize > MasterService.MAX_BATCH) throw bad("--batch-size must be 1.." + MasterService.MAX_BATCH + ", got " + batchSize);
-        if (keys < 1) throw bad("--keys must be >= 1, got " + keys);
-        if (segments < 1 || segments > 4096) throw bad("--segments must be 1..4096, got " + segments);
-        if (vs <= 0 || vs > seg) throw bad("--value-size must be > 0 and fit a segment, got " + valueSize);
-        if (seg > StoreMaster.MAX_SEGMENT_BYTES) throw bad("--segment-size must be at most 1PiB");
-        HostPortOption at = master == null ? null : HostPortOption.parse("--master", master, false);
-        String token = at == null ? null : StoreToken.read(null);
         PrintStream log = json ? System.err : System.out;
-        MasterService service = null;
-        MasterServer server = null;
         MasterBenchResult r;
-        try {
-            String host;
-            int port;
-            if (at == null) {
-                service = new MasterService(new StoreMaster(MasterConfig.defaults(), Clock.systemUTC()), new SimpleMeterRegistry())
-                        .startHousekeeping(Duration.ofMillis(250));
-                server = MasterServer.start(service, "127.0.0.1", 0, null);
-                host = "127.0.0.1";
-                port = server.port();
-            } else {
-                host = at.host();
-                port = at.port();
-            }
-            String label = at == null ? "own master in this process, gRPC on 127.0.0.1:" + port : host + ":" + port;
-            MasterBenchSettings s = new MasterBenchSettings(label, o, clients, cm, batchSize, d, w, jw, vs, keys, segments, seg, "bench", seed);
-            r = Benchmarks.master(s, host, port, token, log);
-        } finally {
-            if (server != null) server.close();
-            if (service != null) service.close();
+        if (master == null) {
+            r = Benchmarks.masterInProcess(s, log);
+        } else {
+            HostPortOption at = HostPortOption.parse("--master", master, false);
+            r = Benchmarks.master(s.withMaster(at.host() + ":" + at.port()), at.host(), at.port(), StoreToken.read(null), log);
         }
         if (json) {
             System.out.println(new ObjectMapper().writeValueAsString(r));

@@ -87,21 +87,22 @@ public final class BenchStoreCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (!SPEC.matcher(backend).matches()) throw bad("--backend: unknown backend '" + backend + "' (use bundled, kvlab://HOST:PORT or redis://HOST:PORT)");
-        String o = op.toLowerCase(Locale.ROOT);
-        if (!o.equals("get") && !o.equals("put")) throw bad("--op: '" + op + "' is not get or put");
-        long vs = parse("--value-size", valueSize, true);
-        if (vs <= 0 || vs > (1L << 30)) throw bad("--value-size must be between 1 byte and 1GiB, got " + valueSize);
+        long vs = parse("--value-size", valueSize);
         Duration d = duration("--duration", duration);
-        if (d.isZero()) throw bad("--duration must be > 0");
         Duration w = duration("--warmup", warmup);
-        if (clients < 1 || clients > 1024) throw bad("--clients must be 1..1024, got " + clients);
-        if (keys < 1) throw bad("--keys must be >= 1, got " + keys);
         if (nodes < 1 || nodes > 64) throw bad("--nodes must be 1..64, got " + nodes);
         boolean redis = backend.startsWith("redis://");
         Transports ts = Transports.discover();
         if (!redis && !ts.names().contains(transport)) throw bad("--transport: unknown transport '" + transport + "' (available: " + String.join(", ", ts.names()) + ")");
         if (!control.equals("inproc") && !control.equals("grpc")) throw bad("--control: '" + control + "' is not inproc or grpc");
-        long seg = segment != null ? parse("--segment", segment, false) : autoSegment(vs);
+        StoreBenchSettings s;
+        try {
+            s = new StoreBenchSettings(backend, redis ? "redis" : transport, !redis && ts.provider(transport).emulated(), vs, op.toLowerCase(Locale.ROOT),
+                    clients, d, w, keys, verify, !noLoad, hlog);
+        } catch (IllegalArgumentException e) {
+            throw bad(e.getMessage());
+        }
+        long seg = segment != null ? parse("--segment", segment) : s.segmentPerNode(nodes);
         BackendOptions opts;
         try {
             opts = BackendOptions.defaults().withTransport(transport).withVerifyContent(verify).withTenant(tenant).withNodes(nodes)
@@ -110,7 +111,6 @@ public final class BenchStoreCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw bad(e.getMessage());
         }
-        boolean emulated = !redis && ts.provider(transport).emulated();
         PrintStream log = json ? System.err : System.out;
         StoreBenchResult r;
         java.util.regex.Matcher remote = java.util.regex.Pattern.compile("(?:kvlab|redis)://([^\\s/:]+):(\\d{1,5})").matcher(backend);
@@ -121,7 +121,6 @@ public final class BenchStoreCommand implements Callable<Integer> {
             return Kvlab.EXIT_FAILED;
         }
         try (KvBackend b = KvBackends.discover().open(backend, opts)) {
-            StoreBenchSettings s = new StoreBenchSettings(backend, redis ? "redis" : transport, emulated, vs, o, clients, d, w, keys, verify, !noLoad, hlog);
             r = Benchmarks.store(s, b, log);
         } catch (BenchFailedException e) {
             System.err.println("kvlab bench store: " + e.getMessage());
@@ -136,14 +135,7 @@ public final class BenchStoreCommand implements Callable<Integer> {
         return r.wrongBytes() == 0 ? Kvlab.EXIT_OK : Kvlab.EXIT_FAILED;
     }
 
-    /** Room for the keys with 30 % headroom, at least 256 MiB and at most 2 GiB per node (beyond that, eviction makes misses). */
-    private long autoSegment(long vs) {
-        long fp = (vs + 4095) & ~4095L;
-        long need = (long) Math.ceil(keys * fp * 1.3 / nodes) + (16L << 20);
-        return Math.min(2L << 30, Math.max(256L << 20, (need + (1L << 20) - 1) & -(1L << 20)));
-    }
-
-    private long parse(String opt, String v, boolean allowSmall) {
+    private long parse(String opt, String v) {
         try {
             return ByteSize.parse(v);
         } catch (IllegalArgumentException e) {

@@ -13,7 +13,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -51,31 +50,9 @@ public final class BreakevenCommand implements Callable<Integer> {
         Map<String, Object> o = compute();
         PrintWriter w = spec.commandLine().getOut();
         if (json) w.println(JsonOutput.write(o));
-        else {
-            w.printf(Locale.ROOT, "%s on %s (tp %d), %d-token prefix over %s per GPU:%n", o.get("model"), o.get("hardware"), tp, prefixTokens, o.get("link"));
-            w.printf(Locale.ROOT, "  recompute %.3f ms (compute %.3f ms, memory %.3f ms)%n", o.get("recompute_ms"), o.get("compute_bound_ms"), o.get("memory_bound_ms"));
-            w.printf(Locale.ROOT, "  fetch     %.3f ms (%,d bytes per rank%s)%n", o.get("fetch_ms"), o.get("kv_bytes_per_rank"),
-                    o.get("kv_load_ms") == null ? "" : String.format(Locale.ROOT, "; loading it into the engine %.3f ms", (Double) o.get("kv_load_ms")));
-            if (suffixTokens > 0) w.printf(Locale.ROOT, "  (both with the %d-token suffix prefilled: after the fetched prefix, or with the recomputed one)%n", suffixTokens);
-            w.printf(Locale.ROOT, "  %s wins; %s; break-even link for this prefix: %s%n",
-                    Boolean.TRUE.equals(o.get("fetch_wins")) ? "fetch" : "recompute", fetchWinsFrom(o),
-                    o.get("breakeven_link_gbps") == null ? "none (fetch never wins)" : String.format(Locale.ROOT, "%.2f Gbps", (Double) o.get("breakeven_link_gbps")));
-        }
+        else w.print(BreakevenReport.text(o));
         w.flush();
         return Kvlab.EXIT_OK;
-    }
-
-    /** Where fetching wins, in words: from the break-even length (noting when that is past the model's context), and below the weight-read floor. */
-    static String fetchWinsFrom(Map<String, Object> o) {
-        long from = ((Number) o.get("breakeven_prefix_tokens")).longValue();
-        long context = ((Number) o.get("max_context")).longValue();
-        String s = from <= 1 ? "fetch wins at every prefix length"
-                : String.format(Locale.ROOT, "fetch always wins from %,d tokens%s", from,
-                        from > context ? String.format(Locale.ROOT, " (beyond the model's %,d-token context)", context) : "");
-        Object below = o.get("fetch_also_wins_below_tokens");
-        if (from > 1 && below instanceof Number n && n.longValue() > 1)
-            s += String.format(Locale.ROOT, " and below %,d tokens (a lone prefill that short is weight-read-bound)", n.longValue());
-        return s;
     }
 
     Map<String, Object> compute() {

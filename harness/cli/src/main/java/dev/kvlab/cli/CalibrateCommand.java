@@ -6,6 +6,7 @@ import dev.kvlab.harness.api.benchmark.TargetCalibrationResult;
 import dev.kvlab.harness.api.engine.EngineUnavailableException;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
 import dev.kvlab.harness.api.input.BadInputException;
+import dev.kvlab.harness.api.input.OutputFile;
 import dev.kvlab.harness.internal.llama.LlamaLibrary;
 import dev.kvlab.harness.internal.realkv.EngineCalibration;
 import dev.kvlab.store.KvBackends;
@@ -20,13 +21,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -190,10 +188,7 @@ public final class CalibrateCommand implements Callable<Integer> {
             }, target, transport, known.provider(transport).emulated(), store);
         }
         if (out != null) {
-            TransportProfile p = new TransportProfile(TransportProfile.KIND, TransportProfile.VERSION,
-                    Instant.now(Clock.systemUTC()).truncatedTo(ChronoUnit.SECONDS).toString(), Benchmarks.machine(),
-                    "measured by kvlab calibrate --target " + target + " from this host (link " + r.link() + ")", Map.of(transport, r.toEntry()));
-            p.write(out);
+            Benchmarks.targetProfile(target, transport, r, Clock.systemUTC()).write(out);
             err.println("wrote " + out.toAbsolutePath() + " (" + transport + ": use it as " + out.getFileName() + "#" + transport + ")");
         }
         PrintWriter o = cmd.commandLine().getOut();
@@ -207,22 +202,9 @@ public final class CalibrateCommand implements Callable<Integer> {
         return Kvlab.EXIT_OK;
     }
 
-    /**
-     * Exit 2, before measuring anything, unless the profile can be written: not a directory, and its directory takes a
-     * new file (tried: the profile is written through a temporary sibling, then renamed).
-     */
+    /** Exit 2, before measuring anything, unless the profile can be written ({@link OutputFile}). */
     static void checkWritable(Path out) {
-        if (Files.isDirectory(out)) throw new dev.kvlab.harness.api.input.BadInputException("--out " + out + ": is a directory, not a profile file");
-        Path dir = out.toAbsolutePath().getParent();
-        if (dir == null || !Files.isDirectory(dir))
-            throw new dev.kvlab.harness.api.input.BadInputException("--out " + out + ": no such directory " + dir);
-        try {
-            Path probe = Files.createTempFile(dir, "." + out.getFileName(), ".probe");
-            Files.delete(probe);
-        } catch (java.io.IOException | UnsupportedOperationException e) {
-            throw new dev.kvlab.harness.api.input.BadInputException("--out " + out + ": cannot write there (" + dir + " does not take new files"
-                    + (e instanceof java.nio.file.AccessDeniedException ? ": permission denied" : "") + ")");
-        }
+        OutputFile.checkWritable("--out", out, "profile");
     }
 
     private static final java.util.regex.Pattern TARGET = java.util.regex.Pattern.compile("kvlab://[^\\s/:]+:\\d{1,5}");

@@ -1,22 +1,19 @@
 package dev.kvlab.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.Benchmarks;
+import dev.kvlab.harness.BundleRun;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.input.BadInputException;
-import dev.kvlab.harness.internal.bundle.BundleJson;
-import dev.kvlab.harness.internal.bundle.CapacityFile;
-import dev.kvlab.harness.internal.bundle.PartialBundle;
 import dev.kvlab.harness.internal.matrix.Heartbeat;
 import dev.kvlab.harness.internal.matrix.MatrixParser;
 import dev.kvlab.harness.internal.matrix.MatrixRunner;
 import dev.kvlab.harness.internal.metrics.InfluxPublisher;
+import dev.kvlab.harness.internal.report.text.DemoText;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -65,7 +62,11 @@ public final class DemoCommand implements Callable<Integer> {
         try (Heartbeat hb = MatrixExecution.heartbeat(spec, matrix)) {
             ms = MatrixParser.load(matrix, sets, null, MatrixExecution.expansion(hb));
             if (sets.stream().noneMatch(x -> x.startsWith("transport_profile="))) {
-                Path profile = loopbackProfile(ms);
+                PrintWriter err = spec.commandLine().getErr();
+                Path profile = BundleRun.loopbackProfile(ms, out, resume, Benchmarks.machine(), line -> {
+                    err.println("kvlab demo: " + line);
+                    err.flush();
+                });
                 if (profile != null) {
                     List<String> withProfile = new ArrayList<>(sets);
                     withProfile.add("transport_profile=" + profile);
@@ -78,20 +79,7 @@ public final class DemoCommand implements Callable<Integer> {
             }
         }
         PrintWriter w = spec.commandLine().getOut();
-        java.util.Set<String> probes = new java.util.HashSet<>();
-        java.util.Optional<JsonNode> capacity = CapacityFile.read(o.bundle());
-        if (capacity.isPresent()) {
-            JsonNode c = capacity.get();
-            w.println("Does a cache raise the load that still meets the SLO? (sim; gain over " + c.path("baseline").asText("-") + ", paired by seed)");
-            CapacityTable.print(w, c);
-            c.path("cells").forEach(e -> e.path("probes").forEach(p -> {
-                String probe = p.path("run").asText().replaceFirst("/r\\d+$", "").replaceFirst("x\\d+$", "");
-                probes.add(probe);
-                probes.add(p.path("run").asText().replaceFirst("/r\\d+$", ""));
-                for (JsonNode n : p.path("extended_from")) probes.add(n.asInt() > 1 ? probe + "x" + n.asInt() : probe);
-            }));
-        }
-        headline(w, BundleJson.read(o.bundle().resolve(PartialBundle.SUMMARY_JSON)), probes);
+        DemoText.print(w, o.bundle());
         if (realEngine) {
             try (Heartbeat hb = MatrixExecution.heartbeat(spec, defaultMatrix().resolveSibling("real-kv-demo.yaml"))) {
                 RealEngineDemo.run(spec, out, hb);
@@ -99,34 +87,7 @@ public final class DemoCommand implements Callable<Integer> {
         }
         w.println(o.bundle());
         w.flush();
-        return MatrixExecution.exitCode(BundleJson.read(o.bundle().resolve(PartialBundle.SUMMARY_JSON)));
-    }
-
-    /**
-     * The loopback profile the demo's cells run on (sim cells: their data path; live cells: auto's estimate): measured
-     * now through the embedded store as the first live cell will use it, written to {@code OUT/calibration/}; with
-     * {@code --resume}, the one the interrupted run used. Null when the demo has no live cell with a transport name.
-     */
-    private Path loopbackProfile(MatrixSpec ms) throws Exception {
-        var live = ms.runs().stream().filter(r -> r.config().mode() == dev.kvlab.harness.api.config.Mode.LIVE).findFirst();
-        if (live.isEmpty()) return null;
-        Path dir = out.resolve("calibration");
-        if (resume && Files.isDirectory(dir)) {
-            try (var s = Files.list(dir)) {
-                var last = s.filter(p -> p.getFileName().toString().endsWith(".yaml")).sorted().reduce((a, b) -> b);
-                if (last.isPresent()) return last.get().toAbsolutePath();
-            }
-        }
-        var plan = dev.kvlab.harness.internal.config.RunValidator.plan(live.get().config(), k -> null);
-        if (plan.transportName() == null) return null;
-        var profile = dev.kvlab.harness.internal.live.LoopbackCalibration.measure(plan, dev.kvlab.harness.Benchmarks.machine());
-        Files.createDirectories(dir);
-        Path file = dir.resolve("loopback-" + profile.created().replace(":", "") + ".yaml").toAbsolutePath();
-        profile.write(file);
-        PrintWriter err = spec.commandLine().getErr();
-        err.println("kvlab demo: calibrated the loopback data path: " + profile.models().values().iterator().next().source() + " -> " + file);
-        err.flush();
-        return file;
+        return MatrixExecution.exitCode(o.bundle());
     }
 
     /** {@code ablations/default.yaml} of the kvlab installation ({@code -Dkvlab.home}), else of the working directory. */
@@ -137,24 +98,5 @@ public final class DemoCommand implements Callable<Integer> {
         tried.add(Path.of("ablations", "default.yaml"));
         for (Path p : tried) if (Files.isRegularFile(p)) return p;
         throw new BadInputException("kvlab demo: no ablations/default.yaml (looked at " + tried + "); run it from the kvlab checkout");
-    }
-
-    private static void headline(PrintWriter w, JsonNode summary, java.util.Set<String> probes) {
-        boolean any = false;
-        for (JsonNode c : summary.path("cells")) any |= !probes.contains(c.path("cell").asText());
-        if (!any) return;
-        w.println("At one fixed load" + (probes.isEmpty() ? "" : " (the cells not searched)") + ": what the tiers buy (means over replicates; "
-                + "sim = modelled, live = real bytes over TCP, GPU time emulated):");
-        w.printf(Locale.ROOT, "  %-30s %12s %12s %12s %12s %14s%n", "cell", "ttft p50 ms", "ttft p99 ms", "local hit", "remote hit", "goodput req/s");
-        for (JsonNode c : summary.path("cells")) {
-            if (probes.contains(c.path("cell").asText())) continue;
-            JsonNode m = c.path("metrics");
-            w.printf(Locale.ROOT, "  %-30s %12.3f %12.3f %12.3f %12.3f %14.3f%n", c.path("cell").asText(),
-                    m.path(Columns.TTFT_P50.name()).path("mean").asDouble(),
-                    m.path(Columns.TTFT_P99.name()).path("mean").asDouble(), m.path(Columns.LOCAL_HIT_RATIO.name()).path("mean").asDouble(),
-                    m.path(Columns.REMOTE_HIT_RATIO.name()).path("mean").asDouble(), m.path(Columns.GOODPUT_RPS.name()).path("mean").asDouble());
-        }
-        w.println();
-        w.flush();
     }
 }

@@ -16,9 +16,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -69,7 +67,7 @@ public final class PlanCommand implements Callable<Integer> {
         }
         PrintWriter w = spec.commandLine().getOut();
         if (json) w.println(JsonOutput.write(out));
-        else printHuman(w, out);
+        else w.print(KvPlan.text(out));
         w.flush();
         return Kvlab.EXIT_OK;
     }
@@ -153,18 +151,5 @@ public final class PlanCommand implements Callable<Integer> {
             o.putAll(KvPlan.hbm(m, hw, kv, memFraction, tokens, blockTokens));
         }
         return o;
-    }
-
-    private static void printHuman(PrintWriter w, Map<String, Object> o) {
-        for (Map.Entry<String, Object> e : o.entrySet()) {
-            if (e.getValue() == null) continue;
-            Object v = e.getValue();
-            String s;
-            if (v instanceof Double d) s = String.format(Locale.ROOT, "%,.1f", d);
-            else if (v instanceof Long l && e.getKey().contains("bytes")) s = String.format(Locale.ROOT, "%,d  (%s)", l, ByteSize.format(l));
-            else if (v instanceof Long l) s = String.format(Locale.ROOT, "%,d", l);
-            else s = String.valueOf(v);
-            w.printf(Locale.ROOT, "%-30s %s%n", e.getKey(), s);
-        }
     }
 }

@@ -1,23 +1,20 @@
 package dev.kvlab.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.engine.EngineUnavailableException;
 import dev.kvlab.harness.api.gguf.GgufSynth;
 import dev.kvlab.harness.api.gguf.SynthSpec;
 import dev.kvlab.harness.api.gguf.WeightType;
-import dev.kvlab.harness.internal.bundle.BundleJson;
-import dev.kvlab.harness.internal.bundle.PartialBundle;
 import dev.kvlab.harness.internal.llama.LlamaLibrary;
 import dev.kvlab.harness.internal.matrix.Heartbeat;
 import dev.kvlab.harness.internal.matrix.MatrixParser;
 import dev.kvlab.harness.internal.matrix.MatrixRunner;
+import dev.kvlab.harness.internal.report.text.BundleText;
+import dev.kvlab.harness.internal.report.text.RealEngineText;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
@@ -50,20 +47,7 @@ final class RealEngineDemo {
         Path matrix = DemoCommand.defaultMatrix().resolveSibling("real-kv-demo.yaml");
         MatrixSpec ms = MatrixParser.load(matrix, List.of("target.model=" + model), null, MatrixExecution.expansion(hb));
         MatrixRunner.Outcome o = MatrixExecution.run(spec, ms, out, false, false, List.of(), hb);
-        JsonNode summary = BundleJson.read(o.bundle().resolve(PartialBundle.SUMMARY_JSON));
-        w.println("Real engine: llama.cpp in-process on the CPU (synthesized random weights), its real KV through kvlab's store over TCP:");
-        w.printf(Locale.ROOT, "  %-34s %12s %11s %11s %12s %10s %10s%n", "cell", "ttft p50 ms", "local hit", "remote hit", "B/fetched tok",
-                Columns.FALLBACKS.name(), "wrong hits");
-        for (JsonNode c : summary.path("cells")) {
-            JsonNode m = c.path("metrics");
-            double tokens = m.path(Columns.FETCHED_TOKENS.name()).path("mean").asDouble();
-            double perToken = tokens > 0 ? m.path(Columns.FETCHED_BYTES.name()).path("mean").asDouble() / tokens : Double.NaN;
-            w.printf(Locale.ROOT, "  %-34s %12.1f %11.3f %11.3f %12.1f %10.0f %10.0f%n", c.path("cell").asText(),
-                    m.path(Columns.TTFT_P50.name()).path("mean").asDouble(), m.path(Columns.LOCAL_HIT_RATIO.name()).path("mean").asDouble(),
-                    m.path(Columns.REMOTE_HIT_RATIO.name()).path("mean").asDouble(), perToken,
-                            m.path(Columns.FALLBACKS.name()).path("mean").asDouble(),
-                    m.path(Columns.WRONG_HITS_USED.name()).path("mean").asDouble());
-        }
+        RealEngineText.print(w, BundleText.summary(o.bundle()));
         w.println("  (" + o.bundle() + ")");
         w.println();
         w.flush();

@@ -2,14 +2,18 @@ package dev.kvlab.harness;
 
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunListener;
+import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.run.CellRunner;
 import dev.kvlab.harness.internal.bundle.BundleArchive;
 import dev.kvlab.harness.internal.bundle.Provenance;
+import dev.kvlab.harness.internal.config.RunValidator;
+import dev.kvlab.harness.internal.live.LoopbackCalibration;
 import dev.kvlab.harness.internal.matrix.Heartbeat;
 import dev.kvlab.harness.internal.matrix.MatrixRunner;
 import dev.kvlab.harness.internal.matrix.ProgressReporter;
 import dev.kvlab.harness.internal.report.ReportRenderer;
+import dev.kvlab.transport.api.TransportProfile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -18,6 +22,8 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Runs a matrix into a result bundle, wired as {@code kvlab run} and {@code kvlab demo} run it: every cell through a
@@ -90,5 +96,32 @@ public final class BundleRun {
         }
         err.flush();
         return o;
+    }
+
+    /**
+     * The loopback profile a matrix's cells run on (sim cells: their data path; live cells: auto's estimate), as
+     * {@code kvlab demo} gives it: measured now through the embedded store as the first live cell will use it, written to
+     * {@code out/calibration/} (said on {@code progress}), labelled with {@code machine}; with {@code resume}, the one the
+     * interrupted run wrote there. Null when the matrix has no live cell with a transport name.
+     */
+    public static Path loopbackProfile(MatrixSpec ms, Path out, boolean resume, Map<String, String> machine, Consumer<String> progress)
+            throws IOException, InterruptedException {
+        var live = ms.runs().stream().filter(r -> r.config().mode() == Mode.LIVE).findFirst();
+        if (live.isEmpty()) return null;
+        Path dir = out.resolve("calibration");
+        if (resume && Files.isDirectory(dir)) {
+            try (var s = Files.list(dir)) {
+                var last = s.filter(p -> p.getFileName().toString().endsWith(".yaml")).sorted().reduce((a, b) -> b);
+                if (last.isPresent()) return last.get().toAbsolutePath();
+            }
+        }
+        var plan = RunValidator.plan(live.get().config(), k -> null);
+        if (plan.transportName() == null) return null;
+        TransportProfile profile = LoopbackCalibration.measure(plan, machine);
+        Files.createDirectories(dir);
+        Path file = dir.resolve("loopback-" + profile.created().replace(":", "") + ".yaml").toAbsolutePath();
+        profile.write(file);
+        progress.accept("calibrated the loopback data path: " + profile.models().values().iterator().next().source() + " -> " + file);
+        return file;
     }
 }

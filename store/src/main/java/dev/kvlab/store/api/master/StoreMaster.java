@@ -116,6 +116,9 @@ public final class StoreMaster {
     /** The largest segment one mount may contribute (1 PiB). */
     public static final long MAX_SEGMENT_BYTES = 1L << 50;
 
+    /** Most keys one batch call to the master may carry. */
+    public static final int MAX_BATCH = 4096;
+
     public MasterConfig config() { return config; }
 
     /** The master's clock reading in nanoseconds since the epoch (the unit of lease deadlines). */

@@ -31,8 +31,8 @@ import java.util.function.ToDoubleFunction;
  */
 public final class MasterService implements MasterChannel {
 
-    /** Most keys one batch call may carry. */
-    public static final int MAX_BATCH = 4096;
+    /** Most keys one batch call may carry ({@link StoreMaster#MAX_BATCH}). */
+    public static final int MAX_BATCH = StoreMaster.MAX_BATCH;
 
     private final StoreMaster master;
     private final Counter ping, mount, unmount, putStart, putEnd, putRevoke, getReplicaList, exists, remove, reportCorrupt, rejected;

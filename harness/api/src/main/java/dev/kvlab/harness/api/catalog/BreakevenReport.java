@@ -2,6 +2,7 @@ package dev.kvlab.harness.api.catalog;
 
 import dev.kvlab.transport.api.LinkSpec;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -69,5 +70,35 @@ public final class BreakevenReport {
         o.put("min_tp_that_fits", minTp);
         o.put("emulated", "gpu time (roofline model)");
         return o;
+    }
+
+    /** The report {@code o} of {@link #of} as {@code kvlab breakeven} prints it: recompute, fetch, the winner and where fetching wins. */
+    public static String text(Map<String, Object> o) {
+        StringBuilder w = new StringBuilder();
+        w.append(String.format(Locale.ROOT, "%s on %s (tp %d), %d-token prefix over %s per GPU:%n", o.get("model"), o.get("hardware"), o.get("tp"),
+                o.get("prefix_tokens"), o.get("link")));
+        w.append(String.format(Locale.ROOT, "  recompute %.3f ms (compute %.3f ms, memory %.3f ms)%n", o.get("recompute_ms"), o.get("compute_bound_ms"),
+                o.get("memory_bound_ms")));
+        w.append(String.format(Locale.ROOT, "  fetch     %.3f ms (%,d bytes per rank%s)%n", o.get("fetch_ms"), o.get("kv_bytes_per_rank"),
+                o.get("kv_load_ms") == null ? "" : String.format(Locale.ROOT, "; loading it into the engine %.3f ms", (Double) o.get("kv_load_ms"))));
+        if (o.get("suffix_tokens") instanceof Number n && n.longValue() > 0)
+            w.append(String.format(Locale.ROOT, "  (both with the %d-token suffix prefilled: after the fetched prefix, or with the recomputed one)%n", n.longValue()));
+        w.append(String.format(Locale.ROOT, "  %s wins; %s; break-even link for this prefix: %s%n",
+                Boolean.TRUE.equals(o.get("fetch_wins")) ? "fetch" : "recompute", fetchWinsFrom(o),
+                o.get("breakeven_link_gbps") == null ? "none (fetch never wins)" : String.format(Locale.ROOT, "%.2f Gbps", (Double) o.get("breakeven_link_gbps"))));
+        return w.toString();
+    }
+
+    /** Where fetching wins, in words: from the break-even length (noting when that is past the model's context), and below the weight-read floor. */
+    static String fetchWinsFrom(Map<String, Object> o) {
+        long from = ((Number) o.get("breakeven_prefix_tokens")).longValue();
+        long context = ((Number) o.get("max_context")).longValue();
+        String s = from <= 1 ? "fetch wins at every prefix length"
+                : String.format(Locale.ROOT, "fetch always wins from %,d tokens%s", from,
+                        from > context ? String.format(Locale.ROOT, " (beyond the model's %,d-token context)", context) : "");
+        Object below = o.get("fetch_also_wins_below_tokens");
+        if (from > 1 && below instanceof Number n && n.longValue() > 1)
+            s += String.format(Locale.ROOT, " and below %,d tokens (a lone prefill that short is weight-read-bound)", n.longValue());
+        return s;
     }
 }

@@ -1,6 +1,8 @@
 package dev.kvlab.harness.api.catalog;
 
+import dev.kvlab.transport.api.ByteSize;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -62,5 +64,24 @@ public final class KvPlan {
         o.put("hbm_kv_blocks", (long) (kvPerRank / kv.blockBytesPerRank(blockTokens)));
         o.put("hbm_kv_requests", (long) (kvPerRank / kv.bytesPerRequestPerRank(tokens)));
         return o;
+    }
+
+    /**
+     * The plan {@code o} as {@code kvlab plan}'s table: one line per non-null entry, byte counts also in binary units,
+     * fractions to one decimal.
+     */
+    public static String text(Map<String, Object> o) {
+        StringBuilder w = new StringBuilder();
+        for (Map.Entry<String, Object> e : o.entrySet()) {
+            if (e.getValue() == null) continue;
+            Object v = e.getValue();
+            String s;
+            if (v instanceof Double d) s = String.format(Locale.ROOT, "%,.1f", d);
+            else if (v instanceof Long l && e.getKey().contains("bytes")) s = String.format(Locale.ROOT, "%,d  (%s)", l, ByteSize.format(l));
+            else if (v instanceof Long l) s = String.format(Locale.ROOT, "%,d", l);
+            else s = String.valueOf(v);
+            w.append(String.format(Locale.ROOT, "%-30s %s%n", e.getKey(), s));
+        }
+        return w.toString();
     }
 }

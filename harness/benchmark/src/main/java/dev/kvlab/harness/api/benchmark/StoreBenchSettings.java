@@ -1,19 +1,44 @@
 package dev.kvlab.harness.api.benchmark;
 
+import dev.kvlab.transport.api.ByteSize;
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * One run of the closed-loop store benchmark ({@code kvlab bench store}); validated by whoever builds it.
+ * One run of the closed-loop store benchmark ({@code kvlab bench store}). An out-of-range value fails with an
+ * {@link IllegalArgumentException} naming its {@code kvlab bench store} option.
  *
  * @param backend   the backend as it was named ({@code bundled}, {@code kvlab://HOST:PORT}, {@code redis://HOST:PORT})
  * @param transport the data plane, for the result
  * @param emulated  whether that data plane is an emulation, for the result
+ * @param valueSize bytes per value, 1 byte to 1 GiB
  * @param op        {@code get} or {@code put}
- * @param keys      keys a get run loads and reads
+ * @param clients   concurrent clients, 1 to 1024
+ * @param duration  measured time, more than zero
+ * @param keys      keys a get run loads and reads, at least 1
  * @param verify    check every hit against its key's content
  * @param load      get runs: load the keys first (unmeasured)
  * @param hlog      where to write the latency histogram (HdrHistogram log, microseconds), or null
  */
 public record StoreBenchSettings(String backend, String transport, boolean emulated, long valueSize, String op, int clients, Duration duration,
-                                 Duration warmup, int keys, boolean verify, boolean load, Path hlog) {}
+                                 Duration warmup, int keys, boolean verify, boolean load, Path hlog) {
+
+    public StoreBenchSettings {
+        if (!op.equals("get") && !op.equals("put")) throw new IllegalArgumentException("--op: '" + op + "' is not get or put");
+        if (valueSize <= 0 || valueSize > (1L << 30))
+            throw new IllegalArgumentException("--value-size must be between 1 byte and 1GiB, got " + ByteSize.format(valueSize));
+        if (duration.isZero()) throw new IllegalArgumentException("--duration must be > 0");
+        if (clients < 1 || clients > 1024) throw new IllegalArgumentException("--clients must be 1..1024, got " + clients);
+        if (keys < 1) throw new IllegalArgumentException("--keys must be >= 1, got " + keys);
+    }
+
+    /**
+     * The segment each of {@code nodes} bundled storage nodes gets when none is given: room for the keys with 30 %
+     * headroom, at least 256 MiB and at most 2 GiB per node (beyond that, eviction makes misses).
+     */
+    public long segmentPerNode(int nodes) {
+        long fp = (valueSize + 4095) & ~4095L;
+        long need = (long) Math.ceil(keys * fp * 1.3 / nodes) + (16L << 20);
+        return Math.min(2L << 30, Math.max(256L << 20, (need + (1L << 20) - 1) & -(1L << 20)));
+    }
+}

@@ -25,6 +25,9 @@ public final class CapacityFile {
     public static final String WIDE_MEANS = "wide: the replicates disagree: the capacity's 95% interval is wider than +-10% of it; more "
             + "replicates or longer probes would narrow it, until then read it as a rough figure, not an answer";
 
+    /** What {@code vs_baseline.text} says (and the tables print) when the baseline cell was not searched. */
+    public static final String NOT_SEARCHED = "baseline not searched";
+
     private CapacityFile() {}
 
     /** Where {@code bundle} keeps it (whether or not its matrix searched a capacity). */

@@ -37,9 +37,6 @@ public final class CapacityResults {
 
     /** A capacity whose 95% half-width exceeds this share of its mean is flagged {@code wide}: not an answer to act on. */
     public static final double WIDE = 0.10;
-    /** What {@code vs_baseline.text} says (and the tables print) when the baseline cell was not searched. */
-    public static final String NOT_SEARCHED = "baseline not searched";
-
     private final MatrixSpec spec;
     private final List<ObjectNode> entries;
     private final Map<String, JsonNode> extra = new LinkedHashMap<>();
@@ -221,7 +218,7 @@ public final class CapacityResults {
                 ObjectNode vb = o.putObject("vs_baseline");
                 vb.put("baseline", baseline);
                 vb.put("searched", false);
-                vb.put("text", NOT_SEARCHED);
+                vb.put("text", CapacityFile.NOT_SEARCHED);
                 continue;
             }
             ObjectNode vb = o.putObject("vs_baseline");

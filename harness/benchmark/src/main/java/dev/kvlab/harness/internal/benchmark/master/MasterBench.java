@@ -5,11 +5,18 @@ import dev.kvlab.harness.api.benchmark.MasterBenchResult;
 import dev.kvlab.harness.api.benchmark.MasterBenchSettings;
 import dev.kvlab.harness.api.benchmark.MasterOp;
 import dev.kvlab.store.api.ReplicateConfig;
+import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.api.master.MountStatus;
+import dev.kvlab.store.api.master.StoreMaster;
 import dev.kvlab.store.internal.grpc.GrpcMasterChannel;
+import dev.kvlab.store.internal.grpc.MasterServer;
 import dev.kvlab.store.internal.rpc.AsyncMasterChannel;
 import dev.kvlab.store.internal.rpc.MasterChannel;
+import dev.kvlab.store.internal.server.MasterService;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -42,6 +49,15 @@ import org.HdrHistogram.Histogram;
 public final class MasterBench {
 
     private MasterBench() {}
+
+    /** {@link #run} against a master started in this process on loopback gRPC for the run (housekeeping as a store master's). */
+    public static MasterBenchResult runInProcess(MasterBenchSettings s, PrintStream log) throws InterruptedException, IOException {
+        try (MasterService service = new MasterService(new StoreMaster(MasterConfig.defaults(), Clock.systemUTC()), new SimpleMeterRegistry())
+                .startHousekeeping(Duration.ofMillis(250));
+             MasterServer server = MasterServer.start(service, "127.0.0.1", 0, null)) {
+            return run(s.withMaster(s.master() + ", gRPC on 127.0.0.1:" + server.port()), "127.0.0.1", server.port(), null, log);
+        }
+    }
 
     /** Runs {@code s} against the master at {@code host:port} over gRPC, each connection with a 10 s deadline. */
     public static MasterBenchResult run(MasterBenchSettings s, String host, int port, String token, PrintStream log) throws InterruptedException {

@@ -1,18 +1,19 @@
-package dev.kvlab.cli;
+package dev.kvlab.harness.internal.report.text;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.kvlab.harness.internal.capacity.CapacityResults;
+import dev.kvlab.harness.internal.bundle.CapacityFile;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /** Prints {@code capacity.json}'s per-cell summary: capacity with its 95% CI, the gain over the baseline, the hit ratios at capacity. */
-final class CapacityTable {
+public final class CapacityText {
 
-    private CapacityTable() {}
+    private CapacityText() {}
 
-    static void print(PrintWriter out, JsonNode cap) {
+    /** Prints {@code cap} ({@code capacity.json}): a row per searched cell, the flags' legend, the link sweep when there is one. */
+    public static void print(PrintWriter out, JsonNode cap) {
         out.printf(Locale.ROOT, "Capacity under SLO: highest %s with SLO attainment >= %s (%s rule); mean over replicates, 95%% CI%n",
                 cap.path("knob").asText(), cap.path("target_attainment").asText(), cap.path("rule").asText());
         int w = 10;
@@ -25,7 +26,7 @@ final class CapacityTable {
             JsonNode vb = c.path("vs_baseline");
             String gain = "(baseline)";
             if (vb.isObject() && !vb.path("searched").asBoolean(true)) {
-                gain = CapacityResults.NOT_SEARCHED;
+                gain = CapacityFile.NOT_SEARCHED;
             } else if (vb.isObject()) {
                 JsonNode r = vb.path("ratio");
                 gain = r.path("mean").isNumber() ? String.format(Locale.ROOT, "%+.0f%%", 100 * (r.path("mean").asDouble() - 1)) : "-";
