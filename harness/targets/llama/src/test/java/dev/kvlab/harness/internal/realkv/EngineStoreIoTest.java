@@ -53,7 +53,7 @@ class EngineStoreIoTest {
                 fault_at: 0
                 fault_params: {link_delay: %dms}
                 workload:
-                  generator: {kind: shared-prefix, groups: 2, prompts_per_group: 3, prefix_tokens: 256, suffix_tokens: 32, output_tokens: 256, block_tokens: 32}
+                  generator: {kind: shared-prefix, groups: 2, prompts_per_group: 3, prefix_tokens: 256, suffix_tokens: 32, output_tokens: 512, block_tokens: 32}
                   arrival: {process: constant, rate: 5}
                 slo: {ttft_ms: 20000}
                 """.formatted(model, LINK_DELAY_MS), "slow-store.yaml", null).bind());
