@@ -49,4 +49,10 @@ public record RunConfig(Mode mode, long seed, List<String> catalog, String model
     public RunConfig {
         catalog = catalog == null ? List.of() : List.copyOf(catalog);
     }
+
+    /** This config with {@code s} as its scheduler (a twin that schedules as the engine it models does). */
+    public RunConfig withScheduler(SchedulerConfig s) {
+        return new RunConfig(mode, seed, catalog, model, hardware, kvDtype, efficiency, cluster, s, local, store, workload, warmup,
+                cacheState, tiers, policy, transport, transportProfile, link, pd, slo, measurement, live, fault, faultAt, faultParams, target);
+    }
 }

@@ -76,10 +76,7 @@ final class EngineTwin {
      * each step every decoding sequence's token and then prompt chunks, at most {@code batchTokens} tokens.
      */
     static RunConfig engineScheduled(RunConfig c, int batchTokens, int sequences) {
-        SchedulerConfig s = new SchedulerConfig(batchTokens, sequences, true, c.scheduler().kvMemoryFraction());
-        return new RunConfig(c.mode(), c.seed(), c.catalog(), c.model(), c.hardware(), c.kvDtype(), c.efficiency(), c.cluster(), s, c.local(),
-                c.store(), c.workload(), c.warmup(), c.cacheState(), c.tiers(), c.policy(), c.transport(), c.transportProfile(), c.link(), c.pd(),
-                c.slo(), c.measurement(), c.live(), c.fault(), c.faultAt(), c.faultParams(), c.target());
+        return c.withScheduler(new SchedulerConfig(batchTokens, sequences, true, c.scheduler().kvMemoryFraction()));
     }
 
     /** Whether the cell has a twin (calibrated). */
