@@ -165,8 +165,6 @@ class NetnsClusterTest {
     }
 
     private static Path root() {
-        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent())
-            if (Files.isRegularFile(p.resolve("scripts/netns-cluster.sh"))) return p;
-        throw new AssertionError("no scripts/netns-cluster.sh above " + Path.of("").toAbsolutePath());
+        return dev.kvlab.workloads.testing.SourceTree.file("scripts/netns-cluster.sh").getParent().getParent();
     }
 }

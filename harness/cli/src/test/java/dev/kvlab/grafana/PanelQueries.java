@@ -33,11 +33,7 @@ public final class PanelQueries {
 
     /** The project's {@code grafana/} directory: found walking up from the working directory. */
     public static Path grafanaDir() {
-        for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
-            Path g = d.resolve("grafana");
-            if (Files.isDirectory(g.resolve("provisioning"))) return g;
-        }
-        throw new IllegalStateException("no grafana/provisioning above " + Path.of("").toAbsolutePath());
+        return dev.kvlab.workloads.testing.SourceTree.file("grafana/provisioning").getParent();
     }
 
     /** Every dashboard JSON file under {@code grafana}. */

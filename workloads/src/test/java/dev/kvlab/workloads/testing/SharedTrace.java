@@ -44,10 +44,6 @@ public final class SharedTrace {
             Path p = Path.of(dir).resolve(fileName);
             if (Files.isRegularFile(p)) return Optional.of(p);
         }
-        for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
-            Path p = d.resolve("shared").resolve("data").resolve("traces").resolve(fileName);
-            if (Files.isRegularFile(p)) return Optional.of(p);
-        }
-        return Optional.empty();
+        return SourceTree.find("shared/data/traces/" + fileName).filter(Files::isRegularFile);
     }
 }

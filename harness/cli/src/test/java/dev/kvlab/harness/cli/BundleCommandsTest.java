@@ -60,10 +60,8 @@ class BundleCommandsTest {
     /** A live cell re-run by verify --rerun is compared with its interval and reported, not failed. */
     @Test
     void rerunOfALiveCellIsReportedNotFailed() throws Exception {
-        Path root = Path.of("").toAbsolutePath();
-        while (root != null && !Files.isRegularFile(root.resolve("ablations/smoke.yaml"))) root = root.getParent();
-        assertThat(root).as("ablations/smoke.yaml above the working directory").isNotNull();
-        Cli run = Cli.run("run", root.resolve("ablations/smoke.yaml").toString(), "--mode", "live", "--set", "cache_state=cold",
+        Path smoke = dev.kvlab.workloads.testing.SourceTree.file("ablations/smoke.yaml");
+        Cli run = Cli.run("run", smoke.toString(), "--mode", "live", "--set", "cache_state=cold",
                 "--set", "tiers=combined", "--set", "policy=auto", "--set", "replicates=1", "--out", dir.resolve("runs").toString());
         assertThat(run.exit()).as(run.err()).isZero();
         String[] lines = run.out().strip().split("\n");

@@ -20,17 +20,12 @@ import org.junit.jupiter.api.Test;
 class ReferenceBundleTest {
 
     static Path referenceBundle() throws Exception {
-        for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
-            Path r = d.resolve("results/reference");
-            if (Files.isRegularFile(r.resolve("reference.yaml"))) {
-                try (Stream<Path> s = Files.list(r)) {
-                    List<Path> bundles = s.filter(p -> Files.isRegularFile(p.resolve("manifest.json"))).toList();
-                    assertThat(bundles).as("exactly one reference bundle under " + r).hasSize(1);
-                    return bundles.get(0);
-                }
-            }
+        Path r = dev.kvlab.workloads.testing.SourceTree.file("results/reference/reference.yaml").getParent();
+        try (Stream<Path> s = Files.list(r)) {
+            List<Path> bundles = s.filter(p -> Files.isRegularFile(p.resolve("manifest.json"))).toList();
+            assertThat(bundles).as("exactly one reference bundle under " + r).hasSize(1);
+            return bundles.get(0);
         }
-        throw new AssertionError("results/reference/reference.yaml not found above " + Path.of("").toAbsolutePath());
     }
 
     @Test

@@ -13,9 +13,7 @@ import org.junit.jupiter.api.Test;
 class ColumnsDocTest {
 
     static Path docs() {
-        for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent())
-            if (Files.isRegularFile(d.resolve("docs/bundle-format.md"))) return d.resolve("docs/columns.md");
-        throw new AssertionError("docs/ not found above " + Path.of("").toAbsolutePath());
+        return dev.kvlab.workloads.testing.SourceTree.file("docs/bundle-format.md").resolveSibling("columns.md");
     }
 
     @Test
