@@ -4,19 +4,16 @@ import dev.kvlab.harness.api.benchmark.ClientMode;
 import dev.kvlab.harness.api.benchmark.MasterBenchResult;
 import dev.kvlab.harness.api.benchmark.MasterBenchSettings;
 import dev.kvlab.harness.api.benchmark.MasterOp;
-import dev.kvlab.store.api.ReplicateConfig;
+import dev.kvlab.store.MasterLauncher;
 import dev.kvlab.store.api.MasterConfig;
+import dev.kvlab.store.api.ReplicateConfig;
 import dev.kvlab.store.api.master.MountStatus;
-import dev.kvlab.store.api.master.StoreMaster;
+import dev.kvlab.store.api.server.MasterLaunch;
 import dev.kvlab.store.internal.grpc.GrpcMasterChannel;
-import dev.kvlab.store.internal.grpc.MasterServer;
 import dev.kvlab.store.internal.rpc.AsyncMasterChannel;
 import dev.kvlab.store.internal.rpc.MasterChannel;
-import dev.kvlab.store.internal.server.MasterService;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -50,12 +47,13 @@ public final class MasterBench {
 
     private MasterBench() {}
 
-    /** {@link #run} against a master started in this process on loopback gRPC for the run (housekeeping as a store master's). */
+    /**
+     * {@link #run} against a master started in this process for the run by the store's own launcher (as
+     * {@code kvlab store master} starts one), on loopback.
+     */
     public static MasterBenchResult runInProcess(MasterBenchSettings s, PrintStream log) throws InterruptedException, IOException {
-        try (MasterService service = new MasterService(new StoreMaster(MasterConfig.defaults(), Clock.systemUTC()), new SimpleMeterRegistry())
-                .startHousekeeping(Duration.ofMillis(250));
-             MasterServer server = MasterServer.start(service, "127.0.0.1", 0, null)) {
-            return run(s.withMaster(s.master() + ", gRPC on 127.0.0.1:" + server.port()), "127.0.0.1", server.port(), null, log);
+        try (MasterLauncher.Running m = MasterLauncher.start(new MasterLaunch("127.0.0.1", 0, "127.0.0.1", 0, false, MasterConfig.defaults(), null, null))) {
+            return run(s.withMaster(s.master() + ", gRPC on 127.0.0.1:" + m.port()), "127.0.0.1", m.port(), null, log);
         }
     }
 
