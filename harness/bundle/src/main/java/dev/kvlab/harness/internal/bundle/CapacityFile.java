@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A bundle's {@code capacity.json}: written by the capacity search ({@code CapacityResults.json}), found and
@@ -29,6 +31,23 @@ public final class CapacityFile {
     public static final String NOT_SEARCHED = "baseline not searched";
 
     private CapacityFile() {}
+
+    /**
+     * The cell ids of every probe {@code capacity} lists: a probe's run names its last pass ({@code <probe>x<n>/r<k>}
+     * when the sim ran it on a longer workload), and {@code extended_from} the passes before it ({@code <probe>},
+     * {@code <probe>x2}, ...), each a cell of the bundle too. The bundle's other cells are its fixed-load cells.
+     */
+    public static Set<String> probeCells(JsonNode capacity) {
+        Set<String> out = new HashSet<>();
+        capacity.path("cells").forEach(e -> e.path("probes").forEach(p -> {
+            String run = p.path("run").asText().replaceFirst("/r\\d+$", "");
+            String probe = run.replaceFirst("x\\d+$", "");
+            out.add(probe);
+            out.add(run);
+            for (JsonNode n : p.path("extended_from")) out.add(n.asInt() > 1 ? probe + "x" + n.asInt() : probe);
+        }));
+        return out;
+    }
 
     /** Where {@code bundle} keeps it (whether or not its matrix searched a capacity). */
     public static Path in(Path bundle) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.kvlab.harness.api.input.BadInputException;
+import dev.kvlab.harness.internal.bundle.CapacityFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -110,8 +111,7 @@ public record BundleData(Path dir, String runId, String matrix, Map<String, List
 
     /** The same bundle without the cells that are capacity probes (every run {@code capacity.json} lists): its fixed-load cells. */
     public BundleData withoutProbes(JsonNode capacity) {
-        java.util.Set<String> probes = new java.util.HashSet<>();
-        capacity.path("cells").forEach(e -> e.path("probes").forEach(p -> probes.add(p.path("run").asText().replaceFirst("/r\\d+$", ""))));
+        java.util.Set<String> probes = CapacityFile.probeCells(capacity);
         List<CellData> kept = cells.stream().filter(c -> !probes.contains(c.id())).toList();
         Map<String, List<String>> fs = new LinkedHashMap<>(factors);
         fs.remove(capacity.path("knob").asText());

@@ -18,19 +18,13 @@ public final class DemoText {
 
     /** Prints the demo's {@code bundle}. */
     public static void print(PrintWriter w, Path bundle) throws IOException {
-        java.util.Set<String> probes = new java.util.HashSet<>();
         java.util.Optional<JsonNode> capacity = CapacityFile.read(bundle);
         if (capacity.isPresent()) {
             JsonNode c = capacity.get();
             w.println("Does a cache raise the load that still meets the SLO? (sim; gain over " + c.path("baseline").asText("-") + ", paired by seed)");
             CapacityText.print(w, c);
-            c.path("cells").forEach(e -> e.path("probes").forEach(p -> {
-                String probe = p.path("run").asText().replaceFirst("/r\\d+$", "").replaceFirst("x\\d+$", "");
-                probes.add(probe);
-                probes.add(p.path("run").asText().replaceFirst("/r\\d+$", ""));
-                for (JsonNode n : p.path("extended_from")) probes.add(n.asInt() > 1 ? probe + "x" + n.asInt() : probe);
-            }));
         }
+        java.util.Set<String> probes = capacity.map(CapacityFile::probeCells).orElse(java.util.Set.of());
         headline(w, BundleText.summary(bundle), probes);
     }
 
