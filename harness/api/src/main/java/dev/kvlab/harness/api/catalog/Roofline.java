@@ -69,8 +69,9 @@ public final class Roofline {
 
     /** Compute seconds of a pass of {@code tokens} tokens with {@code pairs} attention pairs. */
     public double computeSeconds(double tokens, double pairs) {
-        if (attention == null) return (linearFlops(tokens) + attentionFlops(pairs)) / flopsPerSecond;
-        return (linearFlops(tokens) + attentionFlops(pairs) / attention.efficiencyAt(tokens)) / flopsPerSecond;
+        // x / 1 is exactly x: without an AttentionCost the sum is the one the roofline always had, bit for bit
+        double efficiency = attention == null ? 1 : attention.efficiencyAt(tokens);
+        return (linearFlops(tokens) + attentionFlops(pairs) / efficiency) / flopsPerSecond;
     }
 
     /** Seconds to load the KV of {@code tokens} tokens fetched into one rank (0 without a {@link KvLoadCost}). */
