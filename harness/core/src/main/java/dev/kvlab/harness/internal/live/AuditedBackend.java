@@ -13,15 +13,15 @@ import java.util.zip.CRC32C;
 /**
  * The independent audit of a backend's hits, around the backend of every live cell: a decorator that remembers a
  * digest of every value written through it (length and {@link CRC32C} of the bytes handed to the put, taken before
- * the put, kept when that put stored them) and checks the hits it is shown against the digest of what was written under that key. It shares no code
- * with the store's verification (the store checks its own CRC32C, the live tier the key-derived content), so it can
- * catch what that verification lets through: a hit whose bytes differ from what was written counts in
- * {@link #wrongHits()}.
+ * the put, kept when that put stored them) and checks the hits it is shown against the digest of what was written
+ * under that key. It shares no code with the store's verification (the store checks its own CRC32C, the live tier the
+ * key-derived content), so it can catch what that verification lets through: a hit whose bytes differ from what was
+ * written counts in {@link #wrongHits()}.
  *
  * <p>Reads pass through unchecked; the live tier asks {@link #check} for every hit it got, after it has handed the
- * fetch's outcome to the model (the audit is off the measured path): a {@link Verdict#MISMATCH} of a block the
- * model used is a wrong hit <em>used</em>, which is what a cell's {@code wrong_hits_used} counts. Keys written by someone else (an
- * external {@code kvlab://} cluster filled before the run) cannot be audited and are counted apart.
+ * fetch's outcome to the model (the audit is off the measured path): a {@link Verdict#MISMATCH} of a block the model
+ * used is a wrong hit <em>used</em>, which is what a cell's {@code wrong_hits_used} counts. Keys written by someone
+ * else (an external {@code kvlab://} cluster filled before the run) cannot be audited and are counted apart.
  */
 public final class AuditedBackend extends ForwardingKvBackend {
 
