@@ -32,7 +32,12 @@ import java.util.Set;
  */
 public record CapacitySpec(String knob, double start, double min, double max, double targetAttainment, String rule,
                            double precision, int maxProbes, long minRequests, double minDurationSeconds, double budgetSeconds,
-                           boolean earlyStop, Map<String, Set<String>> cells, int maxPasses, int replicates) {
+                           boolean earlyStop, Map<String, Set<String>> cells, int maxPasses, int replicates) implements ExperimentSpec {
+
+    @Override public String key() { return "capacity"; }
+
+    /** A search: each probe's load follows from the last probe's result. */
+    @Override public boolean adaptive() { return true; }
 
     /** The fewest measured requests before a live probe's first early-stop look. */
     public static final long EARLY_STOP_FIRST_LOOK = 50;

@@ -25,11 +25,11 @@ import java.util.Map;
  * @param sha256      hash of the resolved matrix (every cell's resolved config and every input's hash): the
  *                    run id's suffix, and what {@code --resume} matches
  * @param resolved    the matrix keys as resolved ({@code name, factors, exclude, replicates, baseline, capacity, set, mode})
- * @param capacity    the {@code capacity:} block (the cells are searched for their capacity under SLO), or null (a fixed matrix)
+ * @param experiment  the experiment block (a {@link CapacitySpec}: the cells are searched for their capacity under SLO), or null (a fixed matrix)
  */
 public record MatrixSpec(String name, Path file, String description, Map<String, List<String>> factors, int replicates,
                          String baseline, List<MatrixCell> cells, List<Input> inputs, String sha256, ObjectNode resolved,
-                         CapacitySpec capacity) {
+                         ExperimentSpec experiment) {
 
     /** An input file of the run: {@code path} as resolved (absolute), or {@code builtin:...} for a resource in the jar. */
     public record Input(String path, String sha256, long bytes) {}
@@ -61,9 +61,14 @@ public record MatrixSpec(String name, Path file, String description, Map<String,
         return out;
     }
 
+    /** The {@code capacity:} block, or null when the matrix has none. */
+    public CapacitySpec capacity() {
+        return experiment instanceof CapacitySpec c ? c : null;
+    }
+
     /** One cell run once: {@code kvlab run --json} prints the cell's own JSON then. */
     public boolean singleRun() {
-        return capacity == null && cells.size() == 1 && replicates == 1;
+        return experiment == null && cells.size() == 1 && replicates == 1;
     }
 
     /** The cell with {@code id}, or null. */

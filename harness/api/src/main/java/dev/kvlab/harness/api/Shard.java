@@ -73,7 +73,7 @@ public record Shard(int index, int count) {
             throw new BadInputException("--shard " + label() + ": the matrix has only " + unit + " runs (cells x replicates), so shard " + index + " has none;"
                     + " use at most " + unit + " shards");
         return new MatrixSpec(spec.name(), spec.file(), spec.description(), spec.factors(), spec.replicates(), spec.baseline(), cells, spec.inputs(),
-                sha256Of(spec.sha256()), spec.resolved(), spec.capacity());
+                sha256Of(spec.sha256()), spec.resolved(), spec.experiment());
     }
 
     /** SHA-256 of {@code text}'s ASCII bytes, as lower-case hex: how a share's hash derives from its matrix's. */

@@ -37,9 +37,9 @@ public final class RequestSplit {
      */
     public static MatrixSpec select(MatrixSpec whole, Shard shard) {
         String flag = "--shard " + shard.label() + " --split requests";
-        if (whole.capacity() != null)
-            throw new BadInputException(flag + ": key 'capacity': a capacity search picks each probe from the last one's result, so N hosts would"
-                    + " search apart; split a capacity search by runs (--split runs)");
+        if (whole.experiment() != null && whole.experiment().adaptive())
+            throw new BadInputException(flag + ": key '" + whole.experiment().key() + "': the experiment picks each run from earlier runs' results, so N"
+                    + " hosts would search apart; split it by runs (--split runs)");
         List<MatrixCell> cells = new ArrayList<>();
         for (MatrixCell c : whole.cells()) {
             List<CellRun> runs = new ArrayList<>();
@@ -56,7 +56,7 @@ public final class RequestSplit {
             cells.add(new MatrixCell(c.index(), c.id(), c.factors(), runs));
         }
         return new MatrixSpec(whole.name(), whole.file(), whole.description(), whole.factors(), whole.replicates(), whole.baseline(), cells,
-                whole.inputs(), sha256Of(shard, whole.sha256()), whole.resolved(), null);
+                whole.inputs(), sha256Of(shard, whole.sha256()), whole.resolved(), whole.experiment());
     }
 
     /**

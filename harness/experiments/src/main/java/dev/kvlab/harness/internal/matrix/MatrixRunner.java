@@ -98,7 +98,7 @@ public final class MatrixRunner {
                 log.println("kvlab: no interrupted run of this matrix in " + out + "; starting a new one");
             } else {
                 log.println("kvlab: resuming " + pb.runId() + " (" + experiment.step(pb.records()).done().size() + " of "
-                        + (spec.capacity() == null ? "" : "at most ") + experiment.maxRuns() + " cell runs already done)");
+                        + (spec.experiment() != null && spec.experiment().adaptive() ? "at most " : "") + experiment.maxRuns() + " cell runs already done)");
             }
             log.flush();
         } else {

@@ -45,11 +45,11 @@ public final class ProgressReporter implements RunListener {
     @Override
     public void runStarted(RunStart start) {
         total = MatrixExperiment.of(start.matrix()).maxRuns();
-        upTo = start.matrix().capacity() != null;
+        upTo = start.matrix().experiment() != null && start.matrix().experiment().adaptive();
         done = start.alreadyDone();
         runStart = System.nanoTime();
         String what = start.matrix().cells().size() + " cells x " + start.matrix().replicates() + " replicates"
-                + (upTo ? ", capacity searches over " + start.matrix().capacity().knob() + " (at most " + total + " probes)" : "");
+                + (start.matrix().capacity() != null ? ", capacity searches over " + start.matrix().capacity().knob() + " (at most " + total + " probes)" : "");
         err.println("kvlab: run " + start.runId() + ": " + what + (done > 0 ? ", " + done + " already done" : ""));
         err.flush();
         heartbeat.printed();
