@@ -1,6 +1,7 @@
 package dev.kvlab.cli;
 
 import dev.kvlab.harness.api.input.BadInputException;
+import dev.kvlab.harness.api.input.BadOptionException;
 import dev.kvlab.workloads.api.WorkloadFormatException;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
@@ -76,6 +77,7 @@ public final class Kvlab implements Runnable {
         PrintWriter err = cl.getErr();
         if (isBadInput(e)) {
             err.println("kvlab: " + oneLine(e.getMessage()));
+            if (e instanceof BadOptionException) err.println("Try '" + cl.getCommandSpec().qualifiedName() + " --help'."); // as for picocli's own
             err.flush();
             return EXIT_BAD_INPUT;
         }
