@@ -4,6 +4,7 @@ import dev.kvlab.harness.api.benchmark.MasterBenchResult;
 import dev.kvlab.harness.api.benchmark.MasterBenchSettings;
 import dev.kvlab.harness.api.benchmark.StoreBenchResult;
 import dev.kvlab.harness.api.benchmark.StoreBenchSettings;
+import dev.kvlab.harness.api.benchmark.StoreTarget;
 import dev.kvlab.harness.api.benchmark.TargetCalibrationResult;
 import dev.kvlab.harness.api.benchmark.TransportBenchResult;
 import dev.kvlab.harness.api.benchmark.TransportBenchSpec;
@@ -13,6 +14,8 @@ import dev.kvlab.harness.internal.benchmark.TransportBench;
 import dev.kvlab.harness.internal.benchmark.master.MasterBench;
 import dev.kvlab.harness.internal.benchmark.store.RemoteStore;
 import dev.kvlab.harness.internal.benchmark.store.StoreBench;
+import dev.kvlab.store.KvBackends;
+import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.KvBackend;
 import dev.kvlab.transport.Transports;
 import dev.kvlab.transport.api.LinkSpec;
@@ -57,6 +60,19 @@ public final class Benchmarks {
     public static TargetCalibrationResult calibrateTarget(Duration duration, Consumer<String> progress, String target, String transport,
                                                           boolean emulated, KvBackend store) throws InterruptedException {
         return new TargetCalibration(duration, progress).run(target, transport, emulated, store);
+    }
+
+    /**
+     * Measures the running store {@code target} from this host over {@code transport} (one of {@code known}): opened with a
+     * 10 s timeout under tenant {@code calibrate}, checked reachable and answering, then measured as {@link #calibrateTarget(
+     * Duration, Consumer, String, String, boolean, KvBackend)}.
+     */
+    public static TargetCalibrationResult calibrateTarget(StoreTarget target, String transport, Duration duration, Consumer<String> progress,
+                                                          Transports known) throws Exception {
+        BackendOptions opts = BackendOptions.defaults().withTransport(transport).withTimeout(Duration.ofSeconds(10)).withTenant("calibrate");
+        try (KvBackend store = openRemoteStore(target.uri(), target.host(), target.port(), () -> KvBackends.discover().open(target.uri(), opts))) {
+            return calibrateTarget(duration, progress, target.uri(), transport, known.provider(transport).emulated(), store);
+        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.kvlab.cli;
 
+import dev.kvlab.harness.BundleRun;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.engine.EngineUnavailableException;
 import dev.kvlab.harness.api.gguf.GgufSynth;
@@ -44,7 +45,7 @@ final class RealEngineDemo {
             Files.createDirectories(model.getParent());
             GgufSynth.write(new SynthSpec(4, 256, 8, 2, 688, SynthSpec.DEFAULT_VOCAB, WeightType.F16, 7, 4096), model);
         }
-        Path matrix = DemoCommand.defaultMatrix().resolveSibling("real-kv-demo.yaml");
+        Path matrix = BundleRun.demoMatrix().resolveSibling("real-kv-demo.yaml");
         MatrixSpec ms = MatrixParser.load(matrix, List.of("target.model=" + model), null, MatrixExecution.expansion(hb));
         MatrixRunner.Outcome o = MatrixExecution.run(spec, ms, out, false, false, List.of(), hb);
         RealEngineText.print(w, BundleText.summary(o.bundle()));
