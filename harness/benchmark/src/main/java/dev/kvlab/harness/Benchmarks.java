@@ -30,6 +30,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The benchmarks and calibrations behind {@code kvlab bench} and {@code kvlab calibrate}, for a Java caller: what
@@ -88,6 +90,20 @@ public final class Benchmarks {
     public static StoreBenchResult store(StoreBenchSettings s, KvBackend backend, PrintStream log) throws InterruptedException, IOException {
         return StoreBench.run(s, backend, log);
     }
+
+    /**
+     * The store benchmark of {@code s} against the backend {@code s.backend()} names, opened with {@code options}: a
+     * remote one ({@code kvlab://}, {@code redis://}) checked reachable first; loading progress goes to {@code log}.
+     */
+    public static StoreBenchResult store(StoreBenchSettings s, BackendOptions options, PrintStream log) throws Exception {
+        Matcher remote = REMOTE.matcher(s.backend());
+        if (remote.matches()) reachable(s.backend(), remote.group(1), Integer.parseInt(remote.group(2)));
+        try (KvBackend b = KvBackends.discover().open(s.backend(), options)) {
+            return store(s, b, log);
+        }
+    }
+
+    private static final Pattern REMOTE = Pattern.compile("(?:kvlab|redis)://([^\\s/:]+):(\\d{1,5})");
 
     /**
      * The master's metadata benchmark of {@code s} against the master at {@code host:port} over gRPC (the mounter and

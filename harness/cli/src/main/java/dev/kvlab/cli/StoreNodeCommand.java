@@ -46,7 +46,7 @@ public final class StoreNodeCommand implements Callable<Integer> {
     Long parentPid;
 
     @Option(names = "--ping-interval", defaultValue = "1s", description = "liveness ping to the master (keep it well under the master's --client-ttl) [${DEFAULT-VALUE}]")
-    String pingInterval;
+    Duration pingInterval;
 
     // obs: the node's Prometheus endpoint, like the master's
     @Option(names = "--metrics", defaultValue = "127.0.0.1:0", description = "HOST:PORT of the Prometheus endpoint /metrics (port 0: any free) [${DEFAULT-VALUE}]")
@@ -67,13 +67,7 @@ public final class StoreNodeCommand implements Callable<Integer> {
         }
         if (bytes <= 0) throw new BadInputException("--segment must be > 0");
         MachineMemory.now().checkSegmentFits("--segment", segment, bytes);
-        Duration ping;
-        try {
-            ping = dev.kvlab.transport.api.DurationSpec.parse(pingInterval);
-        } catch (IllegalArgumentException e) {
-            throw new BadInputException("--ping-interval: " + e.getMessage());
-        }
-        if (ping.isZero()) throw new BadInputException("--ping-interval must be > 0");
+        if (pingInterval.isZero()) throw new BadInputException("--ping-interval must be > 0");
         Transports ts = Transports.discover();
         if (!ts.names().contains(transport) || "local".equals(transport))
             throw new BadInputException("--transport: '" + transport + "' cannot serve other processes (available: "
@@ -82,7 +76,7 @@ public final class StoreNodeCommand implements Callable<Integer> {
         String token = StoreToken.read(tokenFile);
         NodeLauncher.Running node;
         try {
-            node = NodeLauncher.create(new NodeLaunch(m.host(), m.port(), bytes, transport, bind, nodeId, token, ping, mAt.host(), mAt.port(),
+            node = NodeLauncher.create(new NodeLaunch(m.host(), m.port(), bytes, transport, bind, nodeId, token, pingInterval, mAt.host(), mAt.port(),
                     metricsPublic, parentPid), ts);
         } catch (LaunchRefusedException e) {
             throw new BadInputException(e.getMessage());
