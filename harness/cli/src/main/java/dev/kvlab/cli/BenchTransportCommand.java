@@ -7,17 +7,12 @@ import dev.kvlab.harness.api.MachineMemory;
 import dev.kvlab.harness.api.benchmark.TransportBenchResult;
 import dev.kvlab.harness.api.benchmark.TransportBenchSpec;
 import dev.kvlab.transport.Transports;
-import dev.kvlab.transport.api.LinkSpec;
-import dev.kvlab.transport.api.Opcode;
-import dev.kvlab.transport.api.TransportConfig;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -69,9 +64,11 @@ public final class BenchTransportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        TransportBenchSpec spec = spec();
-        checkMemory(spec, MachineMemory.now());
-        TransportBenchResult r = Benchmarks.transport(Transports.discover(), spec);
+        Transports known = Transports.discover();
+        TransportBenchSpec spec = TransportBenchSpec.of(known.names(), transport, blockSize, batchSize, threads, duration, op, link, segmentSize, sliceSize,
+                connections);
+        spec.checkFits(MachineMemory.now());
+        TransportBenchResult r = Benchmarks.transport(known, spec);
         PrintWriter out = cmd.commandLine().getOut();
         if (json) {
             out.println(new ObjectMapper().disable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(r.toJson()));
@@ -80,34 +77,5 @@ public final class BenchTransportCommand implements Callable<Integer> {
         }
         out.flush();
         return Kvlab.EXIT_OK;
-    }
-
-    /** Parses and validates every option; a {@link ParameterException} (exit 2) names the bad one. */
-    TransportBenchSpec spec() {
-        Transports known = Transports.discover();
-        if (!known.names().contains(transport))
-            throw new ParameterException(cmd.commandLine(), "unknown transport '" + transport + "' (known: " + String.join(", ", known.names()) + ")");
-        Opcode opcode = switch (op.toLowerCase(Locale.ROOT)) {
-            case "read" -> Opcode.READ;
-            case "write" -> Opcode.WRITE;
-            default -> throw new ParameterException(cmd.commandLine(), "--op must be read or write, got '" + op + "'");
-        };
-        try {
-            return new TransportBenchSpec(transport, blockSize, batchSize, threads == null ? TransportBenchSpec.defaultThreads(transport) : threads,
-                    duration, opcode, link == null ? null : LinkSpec.parse(link), segmentSize == null ? 0 : segmentSize,
-                    sliceSize == null ? TransportConfig.DEFAULT_SLICE_SIZE : sliceSize,
-                    connections == null ? TransportConfig.defaults().connectionsPerPeer() : connections);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(cmd.commandLine(), e.getMessage(), e);
-        }
-    }
-
-    /**
-     * Refuses (exit 2) a bench whose processes together would hold more than 90% of the memory available now: the
-     * target segment, every thread's buffer and the JVMs, checked before either process starts.
-     */
-    void checkMemory(TransportBenchSpec s, MachineMemory m) {
-        String problem = s.memoryProblem(m);
-        if (problem != null) throw new ParameterException(cmd.commandLine(), problem);
     }
 }

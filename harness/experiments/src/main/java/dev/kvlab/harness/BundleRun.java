@@ -3,6 +3,9 @@ package dev.kvlab.harness;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunListener;
 import dev.kvlab.harness.api.config.Mode;
+import dev.kvlab.harness.api.gguf.GgufSynth;
+import dev.kvlab.harness.api.gguf.SynthSpec;
+import dev.kvlab.harness.api.gguf.WeightType;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.run.CellRunner;
 import dev.kvlab.harness.internal.bundle.BundleArchive;
@@ -107,6 +110,20 @@ public final class BundleRun {
         tried.add(Path.of("ablations", "default.yaml"));
         for (Path p : tried) if (Files.isRegularFile(p)) return p;
         throw new BadInputException("kvlab demo: no ablations/default.yaml (looked at " + tried + "); run it from the kvlab checkout");
+    }
+
+    /**
+     * The demo's real-engine matrix ({@code real-kv-demo.yaml} beside {@code demoMatrix}) on its small model with random
+     * weights, synthesized into {@code out/models/} unless it is there already (a deterministic file: same bytes every time).
+     */
+    public static MatrixSpec realEngineDemoMatrix(Path demoMatrix, Path out, Heartbeat hb) throws IOException {
+        Path model = out.resolve("models").resolve("real-kv-demo-l4-h256.gguf").toAbsolutePath();
+        if (!Files.isRegularFile(model)) {
+            hb.status("synthesizing the demo's model (random weights)");
+            Files.createDirectories(model.getParent());
+            GgufSynth.write(new SynthSpec(4, 256, 8, 2, 688, SynthSpec.DEFAULT_VOCAB, WeightType.F16, 7, 4096), model);
+        }
+        return MatrixParser.load(demoMatrix.resolveSibling("real-kv-demo.yaml"), List.of("target.model=" + model), null, expansion(hb));
     }
 
     /**
