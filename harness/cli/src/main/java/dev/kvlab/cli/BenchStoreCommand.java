@@ -6,12 +6,10 @@ import dev.kvlab.harness.api.benchmark.BenchFailedException;
 import dev.kvlab.harness.api.benchmark.StoreBenchResult;
 import dev.kvlab.harness.api.benchmark.StoreBenchSettings;
 import dev.kvlab.store.api.BackendOptions;
-import dev.kvlab.store.api.KeyRules;
 import dev.kvlab.transport.Transports;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
@@ -84,19 +82,15 @@ public final class BenchStoreCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (!SPEC.matcher(backend).matches()) throw bad("--backend: unknown backend '" + backend + "' (use bundled, kvlab://HOST:PORT or redis://HOST:PORT)");
-        if (nodes < 1 || nodes > 64) throw bad("--nodes must be 1..64, got " + nodes);
         boolean redis = backend.startsWith("redis://");
         Transports ts = Transports.discover();
         if (!redis && !ts.names().contains(transport)) throw bad("--transport: unknown transport '" + transport + "' (available: " + String.join(", ", ts.names()) + ")");
-        if (!control.equals("inproc") && !control.equals("grpc")) throw bad("--control: '" + control + "' is not inproc or grpc");
         StoreBenchSettings s;
         BackendOptions opts;
         try {
             s = new StoreBenchSettings(backend, redis ? "redis" : transport, !redis && ts.provider(transport).emulated(), valueSize, op.toLowerCase(Locale.ROOT),
                     clients, duration, warmup, keys, verify, !noLoad, hlog);
-            opts = BackendOptions.defaults().withTransport(transport).withVerifyContent(verify).withTenant(tenant).withNodes(nodes)
-                    .withSegmentBytes(segment != null ? segment : s.segmentPerNode(nodes)).withTimeout(Duration.ofSeconds(5)).withExtra(Map.of("control", control));
-            KeyRules.checkTenant(tenant);
+            opts = s.backendOptions(transport, tenant, nodes, segment, control);
         } catch (IllegalArgumentException e) {
             throw bad(e.getMessage());
         }
