@@ -1,8 +1,8 @@
 package dev.kvlab.cli;
 
+import dev.kvlab.harness.api.ReportJson;
 import dev.kvlab.harness.api.catalog.BreakevenQuery;
 import dev.kvlab.harness.api.catalog.BreakevenReport;
-import dev.kvlab.harness.internal.plan.JsonOutput;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,7 +42,7 @@ public final class BreakevenCommand implements Callable<Integer> {
     public Integer call() {
         Map<String, Object> o = new BreakevenQuery(model, hardware, link, prefixTokens, suffixTokens, passTokens, tp, dtype, mfu, bwUtil, catalogs).report();
         PrintWriter w = spec.commandLine().getOut();
-        if (json) w.println(JsonOutput.write(o));
+        if (json) w.println(ReportJson.write(o));
         else w.print(BreakevenReport.text(o));
         w.flush();
         return Kvlab.EXIT_OK;

@@ -1,10 +1,10 @@
 package dev.kvlab.cli;
 
+import dev.kvlab.harness.api.ReportJson;
 import dev.kvlab.harness.api.gguf.GgufSynth;
 import dev.kvlab.harness.api.gguf.SynthReport;
 import dev.kvlab.harness.api.gguf.SynthSpec;
 import dev.kvlab.harness.api.gguf.WeightType;
-import dev.kvlab.harness.internal.plan.JsonOutput;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,7 +43,7 @@ public final class ModelSynthCommand implements Callable<Integer> {
         GgufSynth.Result r = GgufSynth.write(s, out);
         PrintWriter w = spec.commandLine().getOut();
         if (json) {
-            w.println(JsonOutput.write(SynthReport.map(s, r)));
+            w.println(ReportJson.write(SynthReport.map(s, r)));
         } else {
             w.print(SynthReport.text(s, r));
         }

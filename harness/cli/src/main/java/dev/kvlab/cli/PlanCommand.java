@@ -1,9 +1,9 @@
 package dev.kvlab.cli;
 
+import dev.kvlab.harness.api.ReportJson;
 import dev.kvlab.harness.api.catalog.KvPlan;
 import dev.kvlab.harness.api.catalog.PlanQuery;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
-import dev.kvlab.harness.internal.plan.JsonOutput;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -52,7 +52,7 @@ public final class PlanCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         Map<String, Object> out = gguf != null ? planGguf() : query().plan();
         PrintWriter w = spec.commandLine().getOut();
-        if (json) w.println(JsonOutput.write(out));
+        if (json) w.println(ReportJson.write(out));
         else w.print(KvPlan.text(out));
         w.flush();
         return Kvlab.EXIT_OK;
