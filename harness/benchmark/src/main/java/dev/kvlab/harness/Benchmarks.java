@@ -4,6 +4,7 @@ import dev.kvlab.harness.api.benchmark.MasterBenchResult;
 import dev.kvlab.harness.api.benchmark.MasterBenchSettings;
 import dev.kvlab.harness.api.benchmark.StoreBenchResult;
 import dev.kvlab.harness.api.benchmark.StoreBenchSettings;
+import dev.kvlab.harness.api.benchmark.StoreTarget;
 import dev.kvlab.harness.api.benchmark.TargetCalibrationResult;
 import dev.kvlab.harness.api.benchmark.TransportBenchResult;
 import dev.kvlab.harness.api.benchmark.TransportBenchSpec;
@@ -13,6 +14,8 @@ import dev.kvlab.harness.internal.benchmark.TransportBench;
 import dev.kvlab.harness.internal.benchmark.master.MasterBench;
 import dev.kvlab.harness.internal.benchmark.store.RemoteStore;
 import dev.kvlab.harness.internal.benchmark.store.StoreBench;
+import dev.kvlab.store.KvBackends;
+import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.KvBackend;
 import dev.kvlab.transport.Transports;
 import dev.kvlab.transport.api.LinkSpec;
@@ -27,6 +30,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The benchmarks and calibrations behind {@code kvlab bench} and {@code kvlab calibrate}, for a Java caller: what
@@ -60,6 +65,19 @@ public final class Benchmarks {
     }
 
     /**
+     * Measures the running store {@code target} from this host over {@code transport} (one of {@code known}): opened with a
+     * 10 s timeout under tenant {@code calibrate}, checked reachable and answering, then measured as {@link #calibrateTarget(
+     * Duration, Consumer, String, String, boolean, KvBackend)}.
+     */
+    public static TargetCalibrationResult calibrateTarget(StoreTarget target, String transport, Duration duration, Consumer<String> progress,
+                                                          Transports known) throws Exception {
+        BackendOptions opts = BackendOptions.defaults().withTransport(transport).withTimeout(Duration.ofSeconds(10)).withTenant("calibrate");
+        try (KvBackend store = openRemoteStore(target.uri(), target.host(), target.port(), () -> KvBackends.discover().open(target.uri(), opts))) {
+            return calibrateTarget(duration, progress, target.uri(), transport, known.provider(transport).emulated(), store);
+        }
+    }
+
+    /**
      * A profile holding one measured store ({@code kvlab calibrate --target ... --out}): {@code r} as the entry of
      * {@code transport}, labelled with this machine, the time on {@code clock} and what was measured.
      */
@@ -72,6 +90,20 @@ public final class Benchmarks {
     public static StoreBenchResult store(StoreBenchSettings s, KvBackend backend, PrintStream log) throws InterruptedException, IOException {
         return StoreBench.run(s, backend, log);
     }
+
+    /**
+     * The store benchmark of {@code s} against the backend {@code s.backend()} names, opened with {@code options}: a
+     * remote one ({@code kvlab://}, {@code redis://}) checked reachable first; loading progress goes to {@code log}.
+     */
+    public static StoreBenchResult store(StoreBenchSettings s, BackendOptions options, PrintStream log) throws Exception {
+        Matcher remote = REMOTE.matcher(s.backend());
+        if (remote.matches()) reachable(s.backend(), remote.group(1), Integer.parseInt(remote.group(2)));
+        try (KvBackend b = KvBackends.discover().open(s.backend(), options)) {
+            return store(s, b, log);
+        }
+    }
+
+    private static final Pattern REMOTE = Pattern.compile("(?:kvlab|redis)://([^\\s/:]+):(\\d{1,5})");
 
     /**
      * The master's metadata benchmark of {@code s} against the master at {@code host:port} over gRPC (the mounter and

@@ -8,8 +8,6 @@ import dev.kvlab.harness.api.benchmark.ClientMode;
 import dev.kvlab.harness.api.benchmark.MasterBenchResult;
 import dev.kvlab.harness.api.benchmark.MasterBenchSettings;
 import dev.kvlab.harness.api.benchmark.MasterOp;
-import dev.kvlab.transport.api.ByteSize;
-import dev.kvlab.transport.api.DurationSpec;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Locale;
@@ -45,17 +43,17 @@ public final class BenchMasterCommand implements Callable<Integer> {
     int batchSize;
 
     @Option(names = "--duration", defaultValue = "10s", description = "measured time [${DEFAULT-VALUE}]")
-    String duration;
+    Duration duration;
 
     @Option(names = "--warmup", defaultValue = "2s", description = "unmeasured time before it [${DEFAULT-VALUE}]")
-    String warmup;
+    Duration warmup;
 
     @Option(names = "--jit-wait", defaultValue = "60s", description = "after --warmup, keep warming up while this process's JIT compilers "
             + "are busy, at most this long (0s: do not wait) [${DEFAULT-VALUE}]")
-    String jitWait;
+    Duration jitWait;
 
-    @Option(names = "--value-size", defaultValue = "1MiB", description = "object size the master allocates for (nothing is written) [${DEFAULT-VALUE}]")
-    String valueSize;
+    @Option(names = "--value-size", converter = OptionValues.Bytes.class, defaultValue = "1MiB", description = "object size the master allocates for (nothing is written) [${DEFAULT-VALUE}]")
+    long valueSize;
 
     @Option(names = "--keys", defaultValue = "10000", description = "get runs: keys each client puts first and then looks up [${DEFAULT-VALUE}]")
     int keys;
@@ -63,8 +61,8 @@ public final class BenchMasterCommand implements Callable<Integer> {
     @Option(names = "--segments", defaultValue = "128", description = "fake segments to mount [${DEFAULT-VALUE}]")
     int segments;
 
-    @Option(names = "--segment-size", defaultValue = "64GiB", description = "size of each fake segment [${DEFAULT-VALUE}]")
-    String segmentSize;
+    @Option(names = "--segment-size", converter = OptionValues.Bytes.class, defaultValue = "64GiB", description = "size of each fake segment [${DEFAULT-VALUE}]")
+    long segmentSize;
 
     @Option(names = "--seed", defaultValue = "0", description = "seed of the key choice [${DEFAULT-VALUE}]")
     long seed;
@@ -76,21 +74,12 @@ public final class BenchMasterCommand implements Callable<Integer> {
         return new CommandLine.ParameterException(spec.commandLine(), msg);
     }
 
-    private static Duration duration(String option, String value) {
-        try {
-            return DurationSpec.parse(value);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
-        }
-    }
-
     @Override
     public Integer call() throws Exception {
         MasterBenchSettings s;
         try {
             s = new MasterBenchSettings(master == null ? "own master in this process" : master, MasterOp.parse(op), clients,
-                    ClientMode.parse(clientMode), batchSize, duration("--duration", duration), duration("--warmup", warmup),
-                    duration("--jit-wait", jitWait), ByteSize.parse(valueSize), keys, segments, ByteSize.parse(segmentSize), "bench", seed);
+                    ClientMode.parse(clientMode), batchSize, duration, warmup, jitWait, valueSize, keys, segments, segmentSize, "bench", seed);
         } catch (IllegalArgumentException e) {
             throw bad(e.getMessage());
         }

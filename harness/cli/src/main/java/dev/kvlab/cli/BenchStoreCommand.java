@@ -5,13 +5,8 @@ import dev.kvlab.harness.Benchmarks;
 import dev.kvlab.harness.api.benchmark.BenchFailedException;
 import dev.kvlab.harness.api.benchmark.StoreBenchResult;
 import dev.kvlab.harness.api.benchmark.StoreBenchSettings;
-import dev.kvlab.store.KvBackends;
 import dev.kvlab.store.api.BackendOptions;
-import dev.kvlab.store.api.KvBackend;
 import dev.kvlab.transport.Transports;
-import dev.kvlab.transport.api.ByteSize;
-import dev.kvlab.transport.api.DurationSpec;
-import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
@@ -38,8 +33,8 @@ public final class BenchStoreCommand implements Callable<Integer> {
     @Option(names = "--transport", defaultValue = "tcp", description = "data plane of bundled and kvlab:// backends: tcp | shm | rdma-emu | local [${DEFAULT-VALUE}]")
     String transport;
 
-    @Option(names = "--value-size", required = true, description = "value size, e.g. 1MiB")
-    String valueSize;
+    @Option(names = "--value-size", required = true, converter = OptionValues.Bytes.class, description = "value size, e.g. 1MiB")
+    long valueSize;
 
     @Option(names = "--op", required = true, description = "get | put")
     String op;
@@ -48,10 +43,10 @@ public final class BenchStoreCommand implements Callable<Integer> {
     int clients;
 
     @Option(names = "--duration", defaultValue = "10s", description = "measured time [${DEFAULT-VALUE}]")
-    String duration;
+    Duration duration;
 
     @Option(names = "--warmup", defaultValue = "1s", description = "unmeasured time before it [${DEFAULT-VALUE}]")
-    String warmup;
+    Duration warmup;
 
     @Option(names = "--keys", defaultValue = "256", description = "keys a get run loads and reads [${DEFAULT-VALUE}]")
     int keys;
@@ -59,8 +54,8 @@ public final class BenchStoreCommand implements Callable<Integer> {
     @Option(names = "--nodes", defaultValue = "2", description = "storage nodes of the bundled cluster [${DEFAULT-VALUE}]")
     int nodes;
 
-    @Option(names = "--segment", description = "segment per bundled node [enough for the keys, at least 256MiB]")
-    String segment;
+    @Option(names = "--segment", converter = OptionValues.Bytes.class, description = "segment per bundled node [enough for the keys, at least 256MiB]")
+    Long segment;
 
     @Option(names = "--control", defaultValue = "inproc", description = "bundled: the client calls the master in process (inproc) or over loopback gRPC (grpc) [${DEFAULT-VALUE}]")
     String control;
@@ -87,41 +82,21 @@ public final class BenchStoreCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (!SPEC.matcher(backend).matches()) throw bad("--backend: unknown backend '" + backend + "' (use bundled, kvlab://HOST:PORT or redis://HOST:PORT)");
-        long vs = parse("--value-size", valueSize);
-        Duration d = duration("--duration", duration);
-        Duration w = duration("--warmup", warmup);
-        if (nodes < 1 || nodes > 64) throw bad("--nodes must be 1..64, got " + nodes);
         boolean redis = backend.startsWith("redis://");
         Transports ts = Transports.discover();
         if (!redis && !ts.names().contains(transport)) throw bad("--transport: unknown transport '" + transport + "' (available: " + String.join(", ", ts.names()) + ")");
-        if (!control.equals("inproc") && !control.equals("grpc")) throw bad("--control: '" + control + "' is not inproc or grpc");
         StoreBenchSettings s;
-        try {
-            s = new StoreBenchSettings(backend, redis ? "redis" : transport, !redis && ts.provider(transport).emulated(), vs, op.toLowerCase(Locale.ROOT),
-                    clients, d, w, keys, verify, !noLoad, hlog);
-        } catch (IllegalArgumentException e) {
-            throw bad(e.getMessage());
-        }
-        long seg = segment != null ? parse("--segment", segment) : s.segmentPerNode(nodes);
         BackendOptions opts;
         try {
-            opts = BackendOptions.defaults().withTransport(transport).withVerifyContent(verify).withTenant(tenant).withNodes(nodes)
-                    .withSegmentBytes(seg).withTimeout(Duration.ofSeconds(5)).withExtra(java.util.Map.of("control", control));
-            dev.kvlab.store.api.KeyRules.checkTenant(tenant);
+            s = new StoreBenchSettings(backend, redis ? "redis" : transport, !redis && ts.provider(transport).emulated(), valueSize, op.toLowerCase(Locale.ROOT),
+                    clients, duration, warmup, keys, verify, !noLoad, hlog);
+            opts = s.backendOptions(transport, tenant, nodes, segment, control);
         } catch (IllegalArgumentException e) {
             throw bad(e.getMessage());
         }
-        PrintStream log = json ? System.err : System.out;
         StoreBenchResult r;
-        java.util.regex.Matcher remote = java.util.regex.Pattern.compile("(?:kvlab|redis)://([^\\s/:]+):(\\d{1,5})").matcher(backend);
         try {
-            if (remote.matches()) Benchmarks.reachable(backend, remote.group(1), Integer.parseInt(remote.group(2)));
-        } catch (BenchFailedException e) {
-            System.err.println("kvlab bench store: " + e.getMessage());
-            return Kvlab.EXIT_FAILED;
-        }
-        try (KvBackend b = KvBackends.discover().open(backend, opts)) {
-            r = Benchmarks.store(s, b, log);
+            r = Benchmarks.store(s, opts, json ? System.err : System.out);
         } catch (BenchFailedException e) {
             System.err.println("kvlab bench store: " + e.getMessage());
             return Kvlab.EXIT_FAILED;
@@ -133,21 +108,5 @@ public final class BenchStoreCommand implements Callable<Integer> {
             System.out.print(r.text());
         }
         return r.wrongBytes() == 0 ? Kvlab.EXIT_OK : Kvlab.EXIT_FAILED;
-    }
-
-    private long parse(String opt, String v) {
-        try {
-            return ByteSize.parse(v);
-        } catch (IllegalArgumentException e) {
-            throw bad(opt + ": " + e.getMessage());
-        }
-    }
-
-    private Duration duration(String opt, String v) {
-        try {
-            return DurationSpec.parse(v);
-        } catch (IllegalArgumentException e) {
-            throw bad(opt + ": " + e.getMessage());
-        }
     }
 }

@@ -7,18 +7,12 @@ import dev.kvlab.harness.api.MachineMemory;
 import dev.kvlab.harness.api.benchmark.TransportBenchResult;
 import dev.kvlab.harness.api.benchmark.TransportBenchSpec;
 import dev.kvlab.transport.Transports;
-import dev.kvlab.transport.api.ByteSize;
-import dev.kvlab.transport.api.DurationSpec;
-import dev.kvlab.transport.api.LinkSpec;
-import dev.kvlab.transport.api.Opcode;
-import dev.kvlab.transport.api.TransportConfig;
 import java.io.PrintWriter;
-import java.util.Locale;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -36,8 +30,8 @@ public final class BenchTransportCommand implements Callable<Integer> {
     @Option(names = "--transport", required = true, paramLabel = "NAME", description = "tcp, shm, local or rdma-emu")
     String transport;
 
-    @Option(names = "--block-size", defaultValue = "1MiB", paramLabel = "SIZE", description = "bytes per request (default ${DEFAULT-VALUE})")
-    String blockSize;
+    @Option(names = "--block-size", converter = OptionValues.Bytes.class, defaultValue = "1MiB", paramLabel = "SIZE", description = "bytes per request (default ${DEFAULT-VALUE})")
+    long blockSize;
 
     @Option(names = "--batch-size", defaultValue = "16", paramLabel = "N", description = "requests per batch (default ${DEFAULT-VALUE})")
     int batchSize;
@@ -48,7 +42,7 @@ public final class BenchTransportCommand implements Callable<Integer> {
     Integer threads;
 
     @Option(names = "--duration", defaultValue = "10s", paramLabel = "DUR", description = "measured time after the warm-up (default ${DEFAULT-VALUE})")
-    String duration;
+    Duration duration;
 
     @Option(names = "--op", defaultValue = "read", paramLabel = "read|write", description = "READ pulls from the target, WRITE pushes to it (default ${DEFAULT-VALUE})")
     String op;
@@ -56,11 +50,11 @@ public final class BenchTransportCommand implements Callable<Integer> {
     @Option(names = "--link", paramLabel = "SPEC", description = "rdma-emu's emulated NIC, e.g. 8gbps, 4x200gbps@2us (default 200gbps@2us)")
     String link;
 
-    @Option(names = "--segment-size", paramLabel = "SIZE", description = "target segment (default: the largest of 256MiB, twice the CPU's last-level cache, 2 batches per thread)")
-    String segmentSize;
+    @Option(names = "--segment-size", converter = OptionValues.Bytes.class, paramLabel = "SIZE", description = "target segment (default: the largest of 256MiB, twice the CPU's last-level cache, 2 batches per thread)")
+    Long segmentSize;
 
-    @Option(names = "--slice-size", paramLabel = "SIZE", description = "slice size (default 64KiB)")
-    String sliceSize;
+    @Option(names = "--slice-size", converter = OptionValues.Bytes.class, paramLabel = "SIZE", description = "slice size (default 64KiB)")
+    Long sliceSize;
 
     @Option(names = "--connections", paramLabel = "N", description = "connections (tcp) or copy lanes (shm, rdma-emu, local) per peer (default 4)")
     Integer connections;
@@ -70,9 +64,11 @@ public final class BenchTransportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        TransportBenchSpec spec = spec();
-        checkMemory(spec, MachineMemory.now());
-        TransportBenchResult r = Benchmarks.transport(Transports.discover(), spec);
+        Transports known = Transports.discover();
+        TransportBenchSpec spec = TransportBenchSpec.of(known.names(), transport, blockSize, batchSize, threads, duration, op, link, segmentSize, sliceSize,
+                connections);
+        spec.checkFits(MachineMemory.now());
+        TransportBenchResult r = Benchmarks.transport(known, spec);
         PrintWriter out = cmd.commandLine().getOut();
         if (json) {
             out.println(new ObjectMapper().disable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(r.toJson()));
@@ -81,36 +77,5 @@ public final class BenchTransportCommand implements Callable<Integer> {
         }
         out.flush();
         return Kvlab.EXIT_OK;
-    }
-
-    /** Parses and validates every option; a {@link ParameterException} (exit 2) names the bad one. */
-    TransportBenchSpec spec() {
-        Transports known = Transports.discover();
-        if (!known.names().contains(transport))
-            throw new ParameterException(cmd.commandLine(), "unknown transport '" + transport + "' (known: " + String.join(", ", known.names()) + ")");
-        Opcode opcode = switch (op.toLowerCase(Locale.ROOT)) {
-            case "read" -> Opcode.READ;
-            case "write" -> Opcode.WRITE;
-            default -> throw new ParameterException(cmd.commandLine(), "--op must be read or write, got '" + op + "'");
-        };
-        try {
-            return new TransportBenchSpec(transport, ByteSize.parse(blockSize), batchSize,
-                    threads == null ? TransportBenchSpec.defaultThreads(transport) : threads, DurationSpec.parse(duration), opcode,
-                    link == null ? null : LinkSpec.parse(link),
-                    segmentSize == null ? 0 : ByteSize.parse(segmentSize),
-                    sliceSize == null ? TransportConfig.DEFAULT_SLICE_SIZE : ByteSize.parse(sliceSize),
-                    connections == null ? TransportConfig.defaults().connectionsPerPeer() : connections);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(cmd.commandLine(), e.getMessage(), e);
-        }
-    }
-
-    /**
-     * Refuses (exit 2) a bench whose processes together would hold more than 90% of the memory available now: the
-     * target segment, every thread's buffer and the JVMs, checked before either process starts.
-     */
-    void checkMemory(TransportBenchSpec s, MachineMemory m) {
-        String problem = s.memoryProblem(m);
-        if (problem != null) throw new ParameterException(cmd.commandLine(), problem);
     }
 }

@@ -1,14 +1,8 @@
 package dev.kvlab.cli;
 
+import dev.kvlab.harness.api.ReportJson;
+import dev.kvlab.harness.api.catalog.BreakevenQuery;
 import dev.kvlab.harness.api.catalog.BreakevenReport;
-import dev.kvlab.harness.api.catalog.Catalog;
-import dev.kvlab.harness.api.catalog.Dtype;
-import dev.kvlab.harness.api.catalog.HardwareSpec;
-import dev.kvlab.harness.api.catalog.KvSizing;
-import dev.kvlab.harness.api.catalog.ModelSpec;
-import dev.kvlab.harness.api.input.BadInputException;
-import dev.kvlab.harness.internal.plan.JsonOutput;
-import dev.kvlab.transport.api.LinkSpec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,7 +12,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code kvlab breakeven}: is fetching a cached prefix's KV over a link faster than recomputing it? */
@@ -47,45 +40,11 @@ public final class BreakevenCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Map<String, Object> o = compute();
+        Map<String, Object> o = new BreakevenQuery(model, hardware, link, prefixTokens, suffixTokens, passTokens, tp, dtype, mfu, bwUtil, catalogs).report();
         PrintWriter w = spec.commandLine().getOut();
-        if (json) w.println(JsonOutput.write(o));
+        if (json) w.println(ReportJson.write(o));
         else w.print(BreakevenReport.text(o));
         w.flush();
         return Kvlab.EXIT_OK;
-    }
-
-    Map<String, Object> compute() {
-        LinkSpec l;
-        Dtype dt;
-        try {
-            l = LinkSpec.parse(link);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "--link: " + e.getMessage());
-        }
-        try {
-            dt = Dtype.parse(dtype);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "--dtype: " + e.getMessage());
-        }
-        if (prefixTokens < 1) throw new ParameterException(spec.commandLine(), "--prefix-tokens must be >= 1");
-        if (tp < 1) throw new ParameterException(spec.commandLine(), "--tp must be >= 1");
-        if (suffixTokens < 0) throw new ParameterException(spec.commandLine(), "--suffix-tokens must be >= 0");
-        if (passTokens < 0) throw new ParameterException(spec.commandLine(), "--pass-tokens must be >= 0 (0: one pass)");
-        Catalog catalog = Catalog.load(catalogs);
-        ModelSpec m = catalog.model(model);
-        HardwareSpec hw;
-        try {
-            hw = catalog.hardware(hardware).withEfficiency(mfu, bwUtil);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
-        }
-        KvSizing kv;
-        try {
-            kv = KvSizing.of(m, dt, tp);
-        } catch (IllegalArgumentException e) {
-            throw new BadInputException("--tp: " + e.getMessage());
-        }
-        return BreakevenReport.of(m, hw, kv, l, prefixTokens, suffixTokens, passTokens == 0 ? Integer.MAX_VALUE : passTokens);
     }
 }

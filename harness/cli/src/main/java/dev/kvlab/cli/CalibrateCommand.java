@@ -2,6 +2,8 @@ package dev.kvlab.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kvlab.harness.Benchmarks;
+import dev.kvlab.harness.api.benchmark.CalibrationSettings;
+import dev.kvlab.harness.api.benchmark.StoreTarget;
 import dev.kvlab.harness.api.benchmark.TargetCalibrationResult;
 import dev.kvlab.harness.api.engine.EngineUnavailableException;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
@@ -9,20 +11,13 @@ import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.input.OutputFile;
 import dev.kvlab.harness.internal.llama.LlamaLibrary;
 import dev.kvlab.harness.internal.realkv.EngineCalibration;
-import dev.kvlab.store.KvBackends;
-import dev.kvlab.store.api.BackendOptions;
-import dev.kvlab.store.api.KvBackend;
 import dev.kvlab.transport.Transports;
-import dev.kvlab.transport.api.DurationSpec;
-import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.transport.api.TransportProfile;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -93,30 +88,9 @@ public final class CalibrateCommand implements Callable<Integer> {
         if (target != null) return calibrateTarget(known);
         if (json) throw new ParameterException(cmd.commandLine(), "--json needs --target (the local calibration writes a profile)");
         if (out == null) out = DEFAULT_OUT;
-        List<String> names = new ArrayList<>(new LinkedHashSet<>(transports == null ? known.names()
-                : transports.stream().map(String::strip).filter(n -> !n.isEmpty()).toList()));
-        if (names.isEmpty())
-            throw new ParameterException(cmd.commandLine(), "--transports names no transport (known: " + String.join(", ", known.names()) + ")");
-        for (String n : names)
-            if (!known.names().contains(n))
-                throw new ParameterException(cmd.commandLine(), "unknown transport '" + n + "' (known: " + String.join(", ", known.names()) + ")");
-        Duration d;
-        LinkSpec l;
-        try {
-            d = DurationSpec.parse(duration);
-            if (d.isZero() || d.compareTo(Duration.ofMinutes(10)) > 0) throw new IllegalArgumentException("--duration must be > 0 and <= 10m");
-            l = link == null ? null : LinkSpec.parse(link);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(cmd.commandLine(), e.getMessage(), e);
-        }
-        if (out.getFileName() == null || !(out.toString().endsWith(".yaml") || out.toString().endsWith(".yml")))
-            throw new ParameterException(cmd.commandLine(), "--out must name a .yaml file, got " + out);
-        checkWritable(out);
-        PrintWriter err = cmd.commandLine().getErr();
-        TransportProfile profile = Benchmarks.calibrate(known, d, l, line -> {
-            err.println(line);
-            err.flush();
-        }, Clock.systemUTC(), names);
+        CalibrationSettings s = CalibrationSettings.parse(known.names(), transports, duration, link);
+        OutputFile.checkWritableYaml("--out", out, "profile");
+        TransportProfile profile = Benchmarks.calibrate(known, s.duration(), s.link(), this::progress, Clock.systemUTC(), s.transports());
         profile.write(out);
         PrintWriter o = cmd.commandLine().getOut();
         o.println("wrote " + out.toAbsolutePath() + " (" + String.join(", ", profile.models().keySet()) + "; machine "
@@ -130,9 +104,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         if (target != null) throw new ParameterException(cmd.commandLine(), "--engine and --target calibrate different things: give one");
         if (threads < 1 || threads > 256) throw new ParameterException(cmd.commandLine(), "--threads must be in [1, 256], got " + threads);
         Path file = out == null ? Path.of("engine-catalog.yaml") : out;
-        if (file.getFileName() == null || !(file.toString().endsWith(".yaml") || file.toString().endsWith(".yml")))
-            throw new ParameterException(cmd.commandLine(), "--out must name a .yaml file, got " + file);
-        checkWritable(file);
+        OutputFile.checkWritableYaml("--out", file, "profile");
         GgufModelInfo info = GgufModelInfo.read(engine);
         LlamaLibrary lib;
         try {
@@ -148,16 +120,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         }
         Files.writeString(file, c.catalogYaml());
         PrintWriter o = cmd.commandLine().getOut();
-        o.printf(Locale.ROOT, "%s: prefill %d tokens in %.1f ms (%.0f tokens/s), decode %.2f ms/token, %d thread(s) (real engine on CPU)%n",
-                engine.getFileName(), prefixTokens, c.prefillSeconds() * 1e3, prefixTokens / c.prefillSeconds(), c.decodeSeconds() * 1e3, threads);
-        var hw = c.hardwareSpec();
-        o.printf(Locale.ROOT, "as a roofline: %.3g FLOP/s, %.3g B/s (efficiency 1); attention at %.3g of the compute rate in passes of %d tokens "
-                        + "or more, %.3g in shorter ones; loading fetched KV %.0f us + %.3g B/s%n", hw.bf16Flops(), hw.hbmBandwidth(),
-                hw.attention().efficiency(), hw.attention().smallPassTokens(), hw.attention().smallPassEfficiency(), hw.kvLoad().latencySeconds() * 1e6,
-                hw.kvLoad().bytesPerSecond());
-        for (EngineCalibration.Check k : c.checks())
-            o.printf(Locale.ROOT, "  %-40s measured %9.3f ms, the roofline %9.3f ms (%+.0f%%)%n", k.what(), k.measured() * 1e3, k.predicted() * 1e3, k.error() * 100);
-        for (String clip : c.clips()) o.println("  fit: " + clip);
+        o.print(c.text());
         o.println("wrote " + file.toAbsolutePath() + ": kvlab breakeven --catalog " + file + " --model " + c.modelSpec().id() + " --hardware "
                 + c.hardwareSpec().id() + " --dtype fp16 --link LINK");
         o.flush();
@@ -165,31 +128,17 @@ public final class CalibrateCommand implements Callable<Integer> {
     }
 
     private Integer calibrateTarget(Transports known) throws Exception {
-        if (!TARGET.matcher(target).matches())
-            throw new ParameterException(cmd.commandLine(), "--target must be kvlab://HOST:PORT, got '" + target + "'");
-        int port = Integer.parseInt(target.substring(target.lastIndexOf(':') + 1));
-        if (port < 1 || port > 65535) throw new ParameterException(cmd.commandLine(), "--target " + target + ": port must be 1..65535, got " + port);
+        StoreTarget at = StoreTarget.parse(target);
         if (transports != null) throw new ParameterException(cmd.commandLine(), "--transports does not apply with --target (use --transport)");
         if (link != null) throw new ParameterException(cmd.commandLine(), "--link does not apply with --target (the link is what is measured)");
         if (!known.names().contains(transport) || "local".equals(transport))
             throw new ParameterException(cmd.commandLine(), "--transport: '" + transport + "' cannot reach a store in other processes");
-        Duration d = parseDuration();
-        if (out != null && !(out.toString().endsWith(".yaml") || out.toString().endsWith(".yml")))
-            throw new ParameterException(cmd.commandLine(), "--out must name a .yaml file, got " + out);
-        if (out != null) checkWritable(out);
-        PrintWriter err = cmd.commandLine().getErr();
-        TargetCalibrationResult r;
-        BackendOptions opts = BackendOptions.defaults().withTransport(transport).withTimeout(Duration.ofSeconds(10)).withTenant("calibrate");
-        String host = target.substring("kvlab://".length(), target.lastIndexOf(':'));
-        try (KvBackend store = Benchmarks.openRemoteStore(target, host, port, () -> KvBackends.discover().open(target, opts))) {
-            r = Benchmarks.calibrateTarget(d, line -> {
-                err.println(line);
-                err.flush();
-            }, target, transport, known.provider(transport).emulated(), store);
-        }
+        Duration d = CalibrationSettings.duration(duration);
+        if (out != null) OutputFile.checkWritableYaml("--out", out, "profile");
+        TargetCalibrationResult r = Benchmarks.calibrateTarget(at, transport, d, this::progress, known);
         if (out != null) {
             Benchmarks.targetProfile(target, transport, r, Clock.systemUTC()).write(out);
-            err.println("wrote " + out.toAbsolutePath() + " (" + transport + ": use it as " + out.getFileName() + "#" + transport + ")");
+            cmd.commandLine().getErr().println("wrote " + out.toAbsolutePath() + " (" + transport + ": use it as " + out.getFileName() + "#" + transport + ")");
         }
         PrintWriter o = cmd.commandLine().getOut();
         if (json) {
@@ -202,20 +151,10 @@ public final class CalibrateCommand implements Callable<Integer> {
         return Kvlab.EXIT_OK;
     }
 
-    /** Exit 2, before measuring anything, unless the profile can be written ({@link OutputFile}). */
-    static void checkWritable(Path out) {
-        OutputFile.checkWritable("--out", out, "profile");
-    }
-
-    private static final java.util.regex.Pattern TARGET = java.util.regex.Pattern.compile("kvlab://[^\\s/:]+:\\d{1,5}");
-
-    private Duration parseDuration() {
-        try {
-            Duration d = DurationSpec.parse(duration);
-            if (d.isZero() || d.compareTo(Duration.ofMinutes(10)) > 0) throw new IllegalArgumentException("--duration must be > 0 and <= 10m");
-            return d;
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(cmd.commandLine(), e.getMessage(), e);
-        }
+    /** A measurement's progress line, on stderr at once. */
+    private void progress(String line) {
+        PrintWriter err = cmd.commandLine().getErr();
+        err.println(line);
+        err.flush();
     }
 }

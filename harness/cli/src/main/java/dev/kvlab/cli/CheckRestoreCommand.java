@@ -1,11 +1,11 @@
 package dev.kvlab.cli;
 
+import dev.kvlab.harness.api.ReportJson;
 import dev.kvlab.harness.api.engine.EngineUnavailableException;
 import dev.kvlab.harness.api.engine.RestoreCheckReport;
 import dev.kvlab.harness.api.engine.RestoreCheckResult;
 import dev.kvlab.harness.internal.llama.LlamaLibrary;
 import dev.kvlab.harness.internal.llama.RestoreCheck;
-import dev.kvlab.harness.internal.plan.JsonOutput;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -42,7 +42,7 @@ public final class CheckRestoreCommand implements Callable<Integer> {
         }
         RestoreCheckResult r = RestoreCheck.run(lib, model, prompts, tokens, blockTokens);
         PrintWriter w = spec.commandLine().getOut();
-        if (json) w.println(JsonOutput.write(RestoreCheckReport.map(r)));
+        if (json) w.println(ReportJson.write(RestoreCheckReport.map(r)));
         else RestoreCheckReport.print(w, r);
         w.flush();
         return r.allEqual() ? Kvlab.EXIT_OK : Kvlab.EXIT_FAILED;

@@ -2,10 +2,8 @@ package dev.kvlab.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.internal.bundle.BundleComparison;
 import dev.kvlab.harness.internal.bundle.BundleJson;
-import dev.kvlab.harness.internal.bundle.OpenedBundle;
 import dev.kvlab.harness.internal.report.text.ComparisonText;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -39,21 +37,16 @@ public final class CompareCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        try (OpenedBundle ba = OpenedBundle.open(a); OpenedBundle bb = OpenedBundle.open(b)) {
-            ObjectNode r = BundleComparison.compare(ba.dir(), bb.dir());
-            if (r.path("cells").isEmpty() && r.path("capacity").path("cells").isEmpty())
-                throw new BadInputException("no cell of " + a + " matches a cell of " + b + " (cells are matched by their factor values; only in A: "
-                        + r.path("only_in_a") + ", only in B: " + r.path("only_in_b") + ")");
-            PrintWriter err = spec.commandLine().getErr();
-            for (JsonNode w : r.path("warnings")) err.println("kvlab compare: warning: " + w.asText());
-            err.flush();
-            if (json) {
-                out.println(BundleJson.mapper().writeValueAsString(r));
-                out.flush();
-                return Kvlab.EXIT_OK;
-            }
-            ComparisonText.print(out, r, metrics);
+        ObjectNode r = BundleComparison.compareBundles(a, b);
+        PrintWriter err = spec.commandLine().getErr();
+        for (JsonNode w : r.path("warnings")) err.println("kvlab compare: warning: " + w.asText());
+        err.flush();
+        if (json) {
+            out.println(BundleJson.mapper().writeValueAsString(r));
+            out.flush();
             return Kvlab.EXIT_OK;
         }
+        ComparisonText.print(out, r, metrics);
+        return Kvlab.EXIT_OK;
     }
 }

@@ -3,14 +3,11 @@ package dev.kvlab.cli;
 import dev.kvlab.harness.Benchmarks;
 import dev.kvlab.harness.BundleRun;
 import dev.kvlab.harness.api.MatrixSpec;
-import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.internal.matrix.Heartbeat;
-import dev.kvlab.harness.internal.matrix.MatrixParser;
 import dev.kvlab.harness.internal.matrix.MatrixRunner;
 import dev.kvlab.harness.internal.metrics.InfluxPublisher;
 import dev.kvlab.harness.internal.report.text.DemoText;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,23 +53,15 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Path matrix = defaultMatrix();
+        Path matrix = BundleRun.demoMatrix();
         MatrixSpec ms;
         MatrixRunner.Outcome o;
         try (Heartbeat hb = MatrixExecution.heartbeat(spec, matrix)) {
-            ms = MatrixParser.load(matrix, sets, null, MatrixExecution.expansion(hb));
-            if (sets.stream().noneMatch(x -> x.startsWith("transport_profile="))) {
-                PrintWriter err = spec.commandLine().getErr();
-                Path profile = BundleRun.loopbackProfile(ms, out, resume, Benchmarks.machine(), line -> {
-                    err.println("kvlab demo: " + line);
-                    err.flush();
-                });
-                if (profile != null) {
-                    List<String> withProfile = new ArrayList<>(sets);
-                    withProfile.add("transport_profile=" + profile);
-                    ms = MatrixParser.load(matrix, withProfile, null, MatrixExecution.expansion(hb));
-                }
-            }
+            PrintWriter err = spec.commandLine().getErr();
+            ms = BundleRun.withLoopbackProfile(matrix, sets, out, resume, Benchmarks.machine(), hb, line -> {
+                err.println("kvlab demo: " + line);
+                err.flush();
+            });
             influx.target(System::getenv);
             try (InfluxPublisher pub = influx.open(System.err)) {
                 o = MatrixExecution.run(spec, ms, out, resume, archive, RunCommand.listeners(pub), hb);
@@ -81,22 +70,12 @@ public final class DemoCommand implements Callable<Integer> {
         PrintWriter w = spec.commandLine().getOut();
         DemoText.print(w, o.bundle());
         if (realEngine) {
-            try (Heartbeat hb = MatrixExecution.heartbeat(spec, defaultMatrix().resolveSibling("real-kv-demo.yaml"))) {
+            try (Heartbeat hb = MatrixExecution.heartbeat(spec, matrix.resolveSibling("real-kv-demo.yaml"))) {
                 RealEngineDemo.run(spec, out, hb);
             }
         }
         w.println(o.bundle());
         w.flush();
         return MatrixExecution.exitCode(o.bundle());
-    }
-
-    /** {@code ablations/default.yaml} of the kvlab installation ({@code -Dkvlab.home}), else of the working directory. */
-    static Path defaultMatrix() {
-        List<Path> tried = new ArrayList<>();
-        String home = System.getProperty("kvlab.home");
-        if (home != null) tried.add(Path.of(home, "ablations", "default.yaml"));
-        tried.add(Path.of("ablations", "default.yaml"));
-        for (Path p : tried) if (Files.isRegularFile(p)) return p;
-        throw new BadInputException("kvlab demo: no ablations/default.yaml (looked at " + tried + "); run it from the kvlab checkout");
     }
 }

@@ -1,8 +1,10 @@
 package dev.kvlab.cli;
 
 import dev.kvlab.harness.api.input.BadInputException;
+import dev.kvlab.harness.api.input.BadOptionException;
 import dev.kvlab.workloads.api.WorkloadFormatException;
 import java.io.PrintWriter;
+import java.time.Duration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine;
 
@@ -59,6 +61,7 @@ public final class Kvlab implements Runnable {
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Kvlab());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.registerConverter(Duration.class, OptionValues::duration);
         cl.setParameterExceptionHandler(Kvlab::badParameters);
         cl.setExecutionExceptionHandler(Kvlab::failed);
         return cl;
@@ -66,7 +69,9 @@ public final class Kvlab implements Runnable {
 
     private static int badParameters(CommandLine.ParameterException e, String[] args) {
         PrintWriter err = e.getCommandLine().getErr();
-        err.println("kvlab: " + oneLine(e.getMessage()));
+        String msg = e.getCause() instanceof OptionValues.Refused r && e.getArgSpec() instanceof CommandLine.Model.OptionSpec o
+                ? o.longestName() + ": " + r.getMessage() : e.getMessage(); // a converter's reason, named as the commands name theirs
+        err.println("kvlab: " + oneLine(msg));
         err.println("Try '" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
         err.flush();
         return EXIT_BAD_INPUT;
@@ -76,6 +81,7 @@ public final class Kvlab implements Runnable {
         PrintWriter err = cl.getErr();
         if (isBadInput(e)) {
             err.println("kvlab: " + oneLine(e.getMessage()));
+            if (e instanceof BadOptionException) err.println("Try '" + cl.getCommandSpec().qualifiedName() + " --help'."); // as for picocli's own
             err.flush();
             return EXIT_BAD_INPUT;
         }

@@ -1,16 +1,10 @@
 package dev.kvlab.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.kvlab.harness.BundleRun;
+import dev.kvlab.harness.ShardMerge;
 import dev.kvlab.harness.internal.bundle.BundleJson;
-import dev.kvlab.harness.internal.bundle.OpenedBundle;
-import dev.kvlab.harness.internal.bundle.PartialBundle;
 import dev.kvlab.harness.internal.bundle.Provenance;
-import dev.kvlab.harness.internal.matrix.BundleMerge;
-import dev.kvlab.harness.internal.report.ReportRenderer;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -45,32 +39,15 @@ public final class MergeCommand implements Callable<Integer> {
         PrintWriter o = spec.commandLine().getOut(), err = spec.commandLine().getErr();
         List<String> args = spec.root().commandLine().getParseResult() == null ? List.of("merge")
                 : spec.root().commandLine().getParseResult().originalArgs();
-        BundleRun.checkOut(out); // the same --out rule as kvlab run: exit 2 before anything is opened
-        Provenance prov = Provenance.capture(KvlabVersion.version(), args);
-        List<OpenedBundle> opened = new ArrayList<>();
-        PartialBundle.Finished fin;
-        try {
-            List<Path> dirs = new ArrayList<>();
-            for (Path s : shards) {
-                OpenedBundle b = OpenedBundle.open(s);
-                opened.add(b);
-                dirs.add(b.dir());
-            }
-            fin = BundleMerge.merge(dirs, shards, out, prov, new ReportRenderer()::render);
-        } finally {
-            for (OpenedBundle b : opened) b.close();
-        }
+        ShardMerge.Merged m = ShardMerge.merge(shards, out, Provenance.capture(KvlabVersion.version(), args));
         if (json) {
-            ObjectNode s = (ObjectNode) BundleJson.read(fin.bundle().resolve(PartialBundle.SUMMARY_JSON));
-            s.put("bundle", fin.bundle().toString());
-            o.println(BundleJson.mapper().writeValueAsString(s));
-            err.println(fin.bundle());
+            o.println(BundleJson.mapper().writeValueAsString(m.summaryJson()));
+            err.println(m.bundle());
         } else {
-            boolean split = BundleJson.read(fin.bundle().resolve(PartialBundle.MANIFEST)).has(BundleMerge.REQUEST_SPLIT);
-            o.println("kvlab merge: " + shards.size() + " shard(s), " + fin.table().rows().size() + " runs"
-                    + (split ? ", each driven from " + shards.size() + " hosts (request-split shards added into one cell)" : "")
+            o.println("kvlab merge: " + shards.size() + " shard(s), " + m.runs() + " runs"
+                    + (m.requestSplit() ? ", each driven from " + shards.size() + " hosts (request-split shards added into one cell)" : "")
                     + ": summary, report and checksums written");
-            o.println(fin.bundle());
+            o.println(m.bundle());
         }
         o.flush();
         err.flush();

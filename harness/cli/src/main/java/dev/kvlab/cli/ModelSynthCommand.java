@@ -1,15 +1,13 @@
 package dev.kvlab.cli;
 
+import dev.kvlab.harness.api.ReportJson;
 import dev.kvlab.harness.api.gguf.GgufSynth;
 import dev.kvlab.harness.api.gguf.SynthReport;
 import dev.kvlab.harness.api.gguf.SynthSpec;
 import dev.kvlab.harness.api.gguf.WeightType;
-import dev.kvlab.harness.internal.plan.JsonOutput;
-import dev.kvlab.transport.api.ByteSize;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -45,15 +43,9 @@ public final class ModelSynthCommand implements Callable<Integer> {
         GgufSynth.Result r = GgufSynth.write(s, out);
         PrintWriter w = spec.commandLine().getOut();
         if (json) {
-            w.println(JsonOutput.write(SynthReport.map(s, r)));
+            w.println(ReportJson.write(SynthReport.map(s, r)));
         } else {
-            w.printf(Locale.ROOT, "wrote %s%n", r.path());
-            w.printf(Locale.ROOT, "  %s: %d layers, hidden %d, %d heads / %d KV heads (head_dim %d), ff %d, vocab %d, %s, seed %d%n",
-                    s.name(), s.layers(), s.hidden(), s.heads(), s.kvHeads(), s.headDim(), s.ff(), s.vocab(), s.dtype(), s.seed());
-            w.printf(Locale.ROOT, "  %,d parameters, %,d bytes (%s), %d tensors, %.2f s%n",
-                    r.parameters(), r.bytes(), ByteSize.format(r.bytes()), r.tensors(), r.elapsed().toNanos() / 1e9);
-            w.printf(Locale.ROOT, "  kv_bytes_per_token %,d; %,d single-token words; sha256 %s%n",
-                    s.kvBytesPerToken(), s.vocabulary().wordCount(), r.sha256());
+            w.print(SynthReport.text(s, r));
         }
         w.flush();
         return Kvlab.EXIT_OK;

@@ -1,17 +1,9 @@
 package dev.kvlab.cli;
 
-import dev.kvlab.harness.api.catalog.Catalog;
-import dev.kvlab.harness.api.catalog.Dtype;
-import dev.kvlab.harness.api.catalog.HardwareSpec;
+import dev.kvlab.harness.api.ReportJson;
 import dev.kvlab.harness.api.catalog.KvPlan;
-import dev.kvlab.harness.api.catalog.KvShape;
-import dev.kvlab.harness.api.catalog.KvSizing;
-import dev.kvlab.harness.api.catalog.ModelSpec;
+import dev.kvlab.harness.api.catalog.PlanQuery;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
-import dev.kvlab.harness.api.input.BadInputException;
-import dev.kvlab.harness.internal.plan.JsonOutput;
-import dev.kvlab.transport.api.ByteSize;
-import dev.kvlab.workloads.api.TokenCount;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -58,15 +50,9 @@ public final class PlanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Map<String, Object> out;
-        try {
-            out = gguf != null ? planGguf() : plan();
-        } catch (ArithmeticException e) {
-            throw new BadInputException("these sizes do not fit 64 bits (" + e.getMessage() + "): --layers " + layers + " --kv-heads " + kvHeads
-                    + " --head-dim " + headDim + " --tokens " + tokens + " --block-tokens " + blockTokens + (model != null ? " --model " + model : ""));
-        }
+        Map<String, Object> out = gguf != null ? planGguf() : query().plan();
         PrintWriter w = spec.commandLine().getOut();
-        if (json) w.println(JsonOutput.write(out));
+        if (json) w.println(ReportJson.write(out));
         else w.print(KvPlan.text(out));
         w.flush();
         return Kvlab.EXIT_OK;
@@ -78,78 +64,12 @@ public final class PlanCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "give either --gguf FILE or --model NAME or --layers/--kv-heads/--head-dim, not several");
         if (hardware != null) throw new ParameterException(spec.commandLine(), "--hardware goes with --model (catalog weights), not --gguf");
         GgufModelInfo info = GgufModelInfo.read(gguf);
-        if (info.keyLength() != info.valueLength())
-            throw new BadInputException(gguf + ": K and V head dimensions differ (" + info.keyLength() + " and " + info.valueLength() + "); kvlab plan sizes equal ones");
         if (!spec.commandLine().getParseResult().hasMatchedOption("--dtype")) dtype = "fp16";
-        layers = info.layers();
-        kvHeads = info.kvHeads();
-        headDim = info.headDim();
-        Map<String, Object> sized = plan();
-        Map<String, Object> o = info.facts();
-        sized.forEach(o::putIfAbsent);
-        return o;
+        return query().plan(info);
     }
 
-    Map<String, Object> plan() {
-        Dtype dt;
-        try {
-            dt = Dtype.parse(dtype);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "--dtype: " + e.getMessage());
-        }
-        if (tokens < 1 || tokens > (1L << 40)) throw new ParameterException(spec.commandLine(), "--tokens must be 1.." + (1L << 40));
-        if (blockTokens < 1 || blockTokens > (1 << 24)) throw new ParameterException(spec.commandLine(), "--block-tokens must be 1.." + (1 << 24));
-        if (!(memFraction > 0 && memFraction <= 1)) throw new ParameterException(spec.commandLine(), "--kv-memory-fraction must be in (0, 1]");
-        if (!TokenCount.isTokens(capacity)) {
-            try {
-                ByteSize.parse(capacity);
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), "--capacity: " + e.getMessage());
-            }
-        }
-        Catalog catalog = (model != null || hardware != null) ? Catalog.load(catalogs) : null;
-        ModelSpec m = null;
-        KvShape shape;
-        if (model != null) {
-            if (layers != null || kvHeads != null || headDim != null || mlaRank != null || ropeDim != null)
-                throw new ParameterException(spec.commandLine(), "give either --model or --layers/--kv-heads/--head-dim[/--mla-rank/--rope-dim], not both");
-            m = catalog.model(model);
-            shape = m.kvShape();
-        } else {
-            if (layers == null) throw new ParameterException(spec.commandLine(), "give --model NAME, or --layers L with --kv-heads H --head-dim D (or --mla-rank R --rope-dim P)");
-            if ((mlaRank == null) != (ropeDim == null)) throw new ParameterException(spec.commandLine(), "--mla-rank and --rope-dim go together");
-            try {
-                if (mlaRank != null) {
-                    if (kvHeads != null || headDim != null)
-                        throw new ParameterException(spec.commandLine(), "MLA caches a latent: give --mla-rank/--rope-dim without --kv-heads/--head-dim");
-                    shape = KvShape.mla(layers, mlaRank, ropeDim);
-                } else {
-                    if (kvHeads == null || headDim == null) throw new ParameterException(spec.commandLine(), "--layers needs --kv-heads and --head-dim (or --mla-rank and --rope-dim)");
-                    shape = KvShape.heads(layers, kvHeads, headDim);
-                }
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), e.getMessage());
-            }
-        }
-        KvSizing kv;
-        try {
-            kv = new KvSizing(shape, dt, tp);
-        } catch (IllegalArgumentException e) {
-            throw new BadInputException((e.getMessage().startsWith("tp ") ? "--tp: " : "") + e.getMessage());
-        }
-        long cap;
-        try {
-            // tokens of this model's KV, held once (as the store holds it)
-            cap = TokenCount.isTokens(capacity) ? Math.multiplyExact(TokenCount.parse(capacity), kv.bytesPerToken()) : ByteSize.parse(capacity);
-        } catch (IllegalArgumentException | ArithmeticException e) {
-            throw new ParameterException(spec.commandLine(), "--capacity: " + (e instanceof ArithmeticException ? capacity + " is too large" : e.getMessage()));
-        }
-        Map<String, Object> o = KvPlan.sizes(m, shape, dt, kv, tokens, blockTokens, cap);
-        if (hardware != null) {
-            HardwareSpec hw = catalog.hardware(hardware);
-            if (m == null) throw new ParameterException(spec.commandLine(), "--hardware needs --model (the weights decide what is left for KV)");
-            o.putAll(KvPlan.hbm(m, hw, kv, memFraction, tokens, blockTokens));
-        }
-        return o;
+    /** The options as the library's query. */
+    PlanQuery query() {
+        return new PlanQuery(model, layers, kvHeads, headDim, mlaRank, ropeDim, dtype, tp, tokens, blockTokens, capacity, hardware, memFraction, catalogs);
     }
 }

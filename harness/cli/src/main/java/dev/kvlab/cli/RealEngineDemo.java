@@ -1,18 +1,14 @@
 package dev.kvlab.cli;
 
+import dev.kvlab.harness.BundleRun;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.engine.EngineUnavailableException;
-import dev.kvlab.harness.api.gguf.GgufSynth;
-import dev.kvlab.harness.api.gguf.SynthSpec;
-import dev.kvlab.harness.api.gguf.WeightType;
 import dev.kvlab.harness.internal.llama.LlamaLibrary;
 import dev.kvlab.harness.internal.matrix.Heartbeat;
-import dev.kvlab.harness.internal.matrix.MatrixParser;
 import dev.kvlab.harness.internal.matrix.MatrixRunner;
 import dev.kvlab.harness.internal.report.text.BundleText;
 import dev.kvlab.harness.internal.report.text.RealEngineText;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
@@ -38,14 +34,7 @@ final class RealEngineDemo {
             w.flush();
             return null;
         }
-        Path model = out.resolve("models").resolve("real-kv-demo-l4-h256.gguf").toAbsolutePath();
-        if (!Files.isRegularFile(model)) {
-            hb.status("synthesizing the demo's model (random weights)");
-            Files.createDirectories(model.getParent());
-            GgufSynth.write(new SynthSpec(4, 256, 8, 2, 688, SynthSpec.DEFAULT_VOCAB, WeightType.F16, 7, 4096), model);
-        }
-        Path matrix = DemoCommand.defaultMatrix().resolveSibling("real-kv-demo.yaml");
-        MatrixSpec ms = MatrixParser.load(matrix, List.of("target.model=" + model), null, MatrixExecution.expansion(hb));
+        MatrixSpec ms = BundleRun.realEngineDemoMatrix(BundleRun.demoMatrix(), out, hb);
         MatrixRunner.Outcome o = MatrixExecution.run(spec, ms, out, false, false, List.of(), hb);
         RealEngineText.print(w, BundleText.summary(o.bundle()));
         w.println("  (" + o.bundle() + ")");

@@ -1,10 +1,8 @@
 package dev.kvlab.cli;
 
-import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.internal.report.ReportRenderer;
 import dev.kvlab.harness.internal.report.SealedReport;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -37,8 +35,6 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (Files.isRegularFile(bundle) && bundle.getFileName().toString().endsWith(".tar.gz"))
-            throw new BadInputException(bundle + ": an archived bundle; extract it (tar xzf) and report on the directory");
         PrintWriter err = spec.commandLine().getErr();
         SealedReport.Outcome r;
         try {

@@ -8,8 +8,8 @@ import dev.kvlab.store.api.AllocationStrategy;
 import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.api.server.LaunchRefusedException;
 import dev.kvlab.store.api.server.MasterLaunch;
-import dev.kvlab.transport.api.DurationSpec;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -37,10 +37,10 @@ public final class StoreMasterCommand implements Callable<Integer> {
     long seed;
 
     @Option(names = "--lease-ttl", defaultValue = "10s", description = "lease granted by a replica lookup [${DEFAULT-VALUE}]")
-    String leaseTtl;
+    Duration leaseTtl;
 
     @Option(names = "--client-ttl", defaultValue = "10s", description = "a node silent this long loses its segments [${DEFAULT-VALUE}]")
-    String clientTtl;
+    Duration clientTtl;
 
     @Option(names = "--parent-pid", hidden = true, description = "exit when this process is gone (a master started by a harness dies with it)")
     Long parentPid;
@@ -60,8 +60,7 @@ public final class StoreMasterCommand implements Callable<Integer> {
         }
         MasterConfig config;
         try {
-            config = MasterConfig.defaults().withStrategy(s).withSeed(seed).withLeaseTtl(DurationSpec.parse(leaseTtl))
-                    .withClientTtl(DurationSpec.parse(clientTtl));
+            config = MasterConfig.defaults().withStrategy(s).withSeed(seed).withLeaseTtl(leaseTtl).withClientTtl(clientTtl);
         } catch (IllegalArgumentException e) {
             throw new BadInputException(e.getMessage());
         }

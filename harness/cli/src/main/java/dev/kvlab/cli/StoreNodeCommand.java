@@ -2,6 +2,7 @@ package dev.kvlab.cli;
 
 import dev.kvlab.cli.store.HostPortOption;
 import dev.kvlab.cli.store.StoreToken;
+import dev.kvlab.harness.api.MachineMemory;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.store.NodeLauncher;
 import dev.kvlab.store.api.server.LaunchRefusedException;
@@ -45,7 +46,7 @@ public final class StoreNodeCommand implements Callable<Integer> {
     Long parentPid;
 
     @Option(names = "--ping-interval", defaultValue = "1s", description = "liveness ping to the master (keep it well under the master's --client-ttl) [${DEFAULT-VALUE}]")
-    String pingInterval;
+    Duration pingInterval;
 
     // obs: the node's Prometheus endpoint, like the master's
     @Option(names = "--metrics", defaultValue = "127.0.0.1:0", description = "HOST:PORT of the Prometheus endpoint /metrics (port 0: any free) [${DEFAULT-VALUE}]")
@@ -53,19 +54,6 @@ public final class StoreNodeCommand implements Callable<Integer> {
 
     @Option(names = "--metrics-public", description = "serve a non-loopback --metrics endpoint without the auth token (to anyone who can reach it)")
     boolean metricsPublic;
-
-    /**
-     * Refuses (exit 2) a segment larger than a store segment can be, or than 90% of the memory this machine has available now
-     * (shm and rdma-emu: also than the free space of the shared-memory directory).
-     */
-    void checkSegmentFits(long bytes, dev.kvlab.harness.api.MachineMemory mem) {
-        if (bytes > dev.kvlab.store.api.master.StoreMaster.MAX_SEGMENT_BYTES)
-            throw new BadInputException("--segment " + segment + ": more than a store segment can be ("
-                    + ByteSize.format(dev.kvlab.store.api.master.StoreMaster.MAX_SEGMENT_BYTES) + "); " + mem.describe());
-        if (mem.availableBytes() > 0 && bytes > mem.availableBytes() / 10 * 9)
-            throw new BadInputException("--segment " + segment + ": more than this machine can give now; " + mem.describe()
-                    + ": use --segment " + ByteSize.format(Math.max(1L << 20, mem.availableBytes() / 10 * 9 / (1L << 20) * (1L << 20))) + " or less");
-    }
 
     @Override
     public Integer call() throws Exception {
@@ -78,14 +66,8 @@ public final class StoreNodeCommand implements Callable<Integer> {
             throw new BadInputException("--segment: " + e.getMessage());
         }
         if (bytes <= 0) throw new BadInputException("--segment must be > 0");
-        checkSegmentFits(bytes, dev.kvlab.harness.api.MachineMemory.now());
-        Duration ping;
-        try {
-            ping = dev.kvlab.transport.api.DurationSpec.parse(pingInterval);
-        } catch (IllegalArgumentException e) {
-            throw new BadInputException("--ping-interval: " + e.getMessage());
-        }
-        if (ping.isZero()) throw new BadInputException("--ping-interval must be > 0");
+        MachineMemory.now().checkSegmentFits("--segment", segment, bytes);
+        if (pingInterval.isZero()) throw new BadInputException("--ping-interval must be > 0");
         Transports ts = Transports.discover();
         if (!ts.names().contains(transport) || "local".equals(transport))
             throw new BadInputException("--transport: '" + transport + "' cannot serve other processes (available: "
@@ -94,13 +76,13 @@ public final class StoreNodeCommand implements Callable<Integer> {
         String token = StoreToken.read(tokenFile);
         NodeLauncher.Running node;
         try {
-            node = NodeLauncher.create(new NodeLaunch(m.host(), m.port(), bytes, transport, bind, nodeId, token, ping, mAt.host(), mAt.port(),
+            node = NodeLauncher.create(new NodeLaunch(m.host(), m.port(), bytes, transport, bind, nodeId, token, pingInterval, mAt.host(), mAt.port(),
                     metricsPublic, parentPid), ts);
         } catch (LaunchRefusedException e) {
             throw new BadInputException(e.getMessage());
         } catch (OutOfMemoryError e) {
             throw new BadInputException("--segment " + segment + ": this machine could not allocate it (" + e.getMessage() + "); "
-                    + dev.kvlab.harness.api.MachineMemory.now().describe());
+                    + MachineMemory.now().describe());
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -1,8 +1,11 @@
 package dev.kvlab.cli;
 
 import dev.kvlab.harness.api.run.CellRunner;
+import dev.kvlab.harness.internal.bundle.BundleJson;
 import dev.kvlab.harness.internal.bundle.BundleVerifier;
 import dev.kvlab.harness.internal.bundle.OpenedBundle;
+import dev.kvlab.harness.internal.bundle.PartialBundle;
+import dev.kvlab.harness.internal.bundle.ShardManifest;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -42,14 +45,8 @@ public final class VerifyCommand implements Callable<Integer> {
                 return Kvlab.EXIT_FAILED;
             }
             out.println("ok: " + bundle + ": schema, checksums and summaries agree");
-            var shard = dev.kvlab.harness.internal.bundle.ShardManifest.read(
-                    dev.kvlab.harness.internal.bundle.BundleJson.read(b.dir().resolve(dev.kvlab.harness.internal.bundle.PartialBundle.MANIFEST)));
-            if (shard != null && shard.split() == dev.kvlab.harness.api.ShardSplit.REQUESTS)
-                out.println("ok: a shard: " + shard.shard().label() + " of matrix " + shard.matrixSha256().substring(0, 12) + ", split by requests: every"
-                        + " " + shard.shard().count() + "-th request of each of its " + shard.allRuns().size() + " runs (kvlab merge adds the shards into one cell per run)");
-            else if (shard != null)
-                out.println("ok: a shard: " + shard.shard().label() + " of matrix " + shard.matrixSha256().substring(0, 12) + ", " + shard.runs().size()
-                        + " of its " + shard.allRuns().size() + " runs (kvlab merge puts the shards together)");
+            ShardManifest.Info shard = ShardManifest.read(BundleJson.read(b.dir().resolve(PartialBundle.MANIFEST)));
+            if (shard != null) out.println("ok: " + shard.describe());
             out.flush();
             if (!rerun) return Kvlab.EXIT_OK;
             BundleVerifier.Rerun r = BundleVerifier.rerun(b.dir(), new CellRunner(), err);

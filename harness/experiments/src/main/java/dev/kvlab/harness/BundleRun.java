@@ -3,6 +3,9 @@ package dev.kvlab.harness;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunListener;
 import dev.kvlab.harness.api.config.Mode;
+import dev.kvlab.harness.api.gguf.GgufSynth;
+import dev.kvlab.harness.api.gguf.SynthSpec;
+import dev.kvlab.harness.api.gguf.WeightType;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.run.CellRunner;
 import dev.kvlab.harness.internal.bundle.BundleArchive;
@@ -10,6 +13,7 @@ import dev.kvlab.harness.internal.bundle.Provenance;
 import dev.kvlab.harness.internal.config.RunValidator;
 import dev.kvlab.harness.internal.live.LoopbackCalibration;
 import dev.kvlab.harness.internal.matrix.Heartbeat;
+import dev.kvlab.harness.internal.matrix.MatrixParser;
 import dev.kvlab.harness.internal.matrix.MatrixRunner;
 import dev.kvlab.harness.internal.matrix.ProgressReporter;
 import dev.kvlab.harness.internal.report.ReportRenderer;
@@ -96,6 +100,45 @@ public final class BundleRun {
         }
         err.flush();
         return o;
+    }
+
+    /** The demo's matrix: {@code ablations/default.yaml} of the kvlab installation ({@code -Dkvlab.home}), else of the working directory. */
+    public static Path demoMatrix() {
+        List<Path> tried = new ArrayList<>();
+        String home = System.getProperty("kvlab.home");
+        if (home != null) tried.add(Path.of(home, "ablations", "default.yaml"));
+        tried.add(Path.of("ablations", "default.yaml"));
+        for (Path p : tried) if (Files.isRegularFile(p)) return p;
+        throw new BadInputException("kvlab demo: no ablations/default.yaml (looked at " + tried + "); run it from the kvlab checkout");
+    }
+
+    /**
+     * The demo's real-engine matrix ({@code real-kv-demo.yaml} beside {@code demoMatrix}) on its small model with random
+     * weights, synthesized into {@code out/models/} unless it is there already (a deterministic file: same bytes every time).
+     */
+    public static MatrixSpec realEngineDemoMatrix(Path demoMatrix, Path out, Heartbeat hb) throws IOException {
+        Path model = out.resolve("models").resolve("real-kv-demo-l4-h256.gguf").toAbsolutePath();
+        if (!Files.isRegularFile(model)) {
+            hb.status("synthesizing the demo's model (random weights)");
+            Files.createDirectories(model.getParent());
+            GgufSynth.write(new SynthSpec(4, 256, 8, 2, 688, SynthSpec.DEFAULT_VOCAB, WeightType.F16, 7, 4096), model);
+        }
+        return MatrixParser.load(demoMatrix.resolveSibling("real-kv-demo.yaml"), List.of("target.model=" + model), null, expansion(hb));
+    }
+
+    /**
+     * {@code matrix} with {@code sets}, as {@code kvlab demo} runs it: unless {@code sets} name a {@code transport_profile},
+     * with the {@link #loopbackProfile} (measured now, or with {@code resume} the interrupted run's) as one.
+     */
+    public static MatrixSpec withLoopbackProfile(Path matrix, List<String> sets, Path out, boolean resume, Map<String, String> machine, Heartbeat hb,
+                                                 Consumer<String> progress) throws IOException, InterruptedException {
+        MatrixSpec ms = MatrixParser.load(matrix, sets, null, expansion(hb));
+        if (sets.stream().anyMatch(x -> x.startsWith("transport_profile="))) return ms;
+        Path profile = loopbackProfile(ms, out, resume, machine, progress);
+        if (profile == null) return ms;
+        List<String> withProfile = new ArrayList<>(sets);
+        withProfile.add("transport_profile=" + profile);
+        return MatrixParser.load(matrix, withProfile, null, expansion(hb));
     }
 
     /**

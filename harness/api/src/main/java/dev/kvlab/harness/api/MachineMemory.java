@@ -1,5 +1,8 @@
 package dev.kvlab.harness.api;
 
+import dev.kvlab.harness.api.input.BadInputException;
+import dev.kvlab.store.api.master.StoreMaster;
+import dev.kvlab.transport.api.ByteSize;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,8 +35,21 @@ public record MachineMemory(long totalBytes, long availableBytes) {
     /** One phrase for error messages: "it has 19.1GiB available of 23.5GiB" (or that it is unknown). */
     public String describe() {
         if (availableBytes <= 0) return "this machine's memory is unknown";
-        return "this machine has " + dev.kvlab.transport.api.ByteSize.format(availableBytes) + " of memory available"
-                + (totalBytes > 0 ? " (of " + dev.kvlab.transport.api.ByteSize.format(totalBytes) + ")" : "");
+        return "this machine has " + ByteSize.format(availableBytes) + " of memory available"
+                + (totalBytes > 0 ? " (of " + ByteSize.format(totalBytes) + ")" : "");
+    }
+
+    /**
+     * Refuses ({@link BadInputException}, naming {@code option} and the size as {@code given}) a store segment of
+     * {@code bytes} larger than a segment can be or than 90% of what this memory has available.
+     */
+    public void checkSegmentFits(String option, String given, long bytes) {
+        if (bytes > StoreMaster.MAX_SEGMENT_BYTES)
+            throw new BadInputException(option + " " + given + ": more than a store segment can be (" + ByteSize.format(StoreMaster.MAX_SEGMENT_BYTES)
+                    + "); " + describe());
+        if (availableBytes > 0 && bytes > availableBytes / 10 * 9)
+            throw new BadInputException(option + " " + given + ": more than this machine can give now; " + describe() + ": use " + option + " "
+                    + ByteSize.format(Math.max(1L << 20, availableBytes / 10 * 9 / (1L << 20) * (1L << 20))) + " or less");
     }
 
     /** {@code MemAvailable} of a meminfo file in bytes, 0 when absent. */

@@ -27,4 +27,14 @@ public final class OutputFile {
                     + (e instanceof AccessDeniedException ? ": permission denied" : "") + ")");
         }
     }
+
+    /**
+     * {@link #checkWritable} for a YAML file: first a {@link BadOptionException} (naming {@code option}) unless {@code file}'s
+     * name ends in {@code .yaml} or {@code .yml}.
+     */
+    public static void checkWritableYaml(String option, Path file, String what) {
+        if (file.getFileName() == null || !(file.toString().endsWith(".yaml") || file.toString().endsWith(".yml")))
+            throw new BadOptionException(option + " must name a .yaml file, got " + file);
+        checkWritable(option, file, what);
+    }
 }

@@ -1,8 +1,11 @@
 package dev.kvlab.harness.api.benchmark;
 
+import dev.kvlab.store.api.BackendOptions;
+import dev.kvlab.store.api.KeyRules;
 import dev.kvlab.transport.api.ByteSize;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * One run of the closed-loop store benchmark ({@code kvlab bench store}). An out-of-range value fails with an
@@ -30,6 +33,21 @@ public record StoreBenchSettings(String backend, String transport, boolean emula
         if (duration.isZero()) throw new IllegalArgumentException("--duration must be > 0");
         if (clients < 1 || clients > 1024) throw new IllegalArgumentException("--clients must be 1..1024, got " + clients);
         if (keys < 1) throw new IllegalArgumentException("--keys must be >= 1, got " + keys);
+    }
+
+    /**
+     * The options its backend is opened with: data plane {@code transport}, content checks as {@link #verify}, keys under
+     * {@code tenant}, a 5 s timeout, and for the bundled store {@code nodes} (1..64) nodes of {@code segmentBytes} each
+     * (null: {@link #segmentPerNode}) whose client calls the master {@code control}: {@code inproc} or over {@code grpc}.
+     * A bad value fails with an {@link IllegalArgumentException} naming its option.
+     */
+    public BackendOptions backendOptions(String transport, String tenant, int nodes, Long segmentBytes, String control) {
+        if (nodes < 1 || nodes > 64) throw new IllegalArgumentException("--nodes must be 1..64, got " + nodes);
+        if (!control.equals("inproc") && !control.equals("grpc")) throw new IllegalArgumentException("--control: '" + control + "' is not inproc or grpc");
+        KeyRules.checkTenant(tenant);
+        return BackendOptions.defaults().withTransport(transport).withVerifyContent(verify).withTenant(tenant).withNodes(nodes)
+                .withSegmentBytes(segmentBytes != null ? segmentBytes : segmentPerNode(nodes)).withTimeout(Duration.ofSeconds(5))
+                .withExtra(Map.of("control", control));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.kvlab.harness.api.benchmark;
 
 import dev.kvlab.harness.api.MachineMemory;
+import dev.kvlab.harness.api.input.BadOptionException;
 import dev.kvlab.transport.api.ByteSize;
 import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.transport.api.Opcode;
@@ -49,6 +50,30 @@ public record TransportBenchSpec(
             throw new IllegalArgumentException("--block-size x --batch-size must be <= 16GiB per thread");
         if (segmentBytes == 0) segmentBytes = defaultSegmentBytes(blockSize, batchSize, threads);
         if (segmentBytes < blockSize) throw new IllegalArgumentException("--segment-size must hold at least one block");
+    }
+
+    /**
+     * The spec as {@code kvlab bench transport} is given it: {@code transport} one of {@code known}, {@code op} read or
+     * write (any case), {@code link} as {@link LinkSpec} writes it; null {@code link}, {@code threads},
+     * {@code segmentBytes}, {@code sliceSize} and {@code connections} take their defaults. A bad value is a
+     * {@link BadOptionException} naming its option.
+     */
+    public static TransportBenchSpec of(List<String> known, String transport, long blockSize, int batchSize, Integer threads, Duration duration,
+                                        String op, String link, Long segmentBytes, Long sliceSize, Integer connections) {
+        if (!known.contains(transport)) throw new BadOptionException("unknown transport '" + transport + "' (known: " + String.join(", ", known) + ")");
+        Opcode opcode = switch (op.toLowerCase(Locale.ROOT)) {
+            case "read" -> Opcode.READ;
+            case "write" -> Opcode.WRITE;
+            default -> throw new BadOptionException("--op must be read or write, got '" + op + "'");
+        };
+        try {
+            return new TransportBenchSpec(transport, blockSize, batchSize, threads == null ? defaultThreads(transport) : threads, duration, opcode,
+                    link == null ? null : LinkSpec.parse(link), segmentBytes == null ? 0 : segmentBytes,
+                    sliceSize == null ? TransportConfig.DEFAULT_SLICE_SIZE : sliceSize,
+                    connections == null ? TransportConfig.defaults().connectionsPerPeer() : connections);
+        } catch (IllegalArgumentException e) {
+            throw new BadOptionException(e.getMessage(), e);
+        }
     }
 
     /**
@@ -108,6 +133,15 @@ public record TransportBenchSpec(
     }
 
     public static List<String> ops() { return List.of("read", "write"); }
+
+    /**
+     * Refuses ({@link BadOptionException}, saying why) a bench whose processes together would hold more than 90% of what
+     * {@code m} has available ({@link #memoryProblem}): checked before either process starts.
+     */
+    public void checkFits(MachineMemory m) {
+        String problem = memoryProblem(m);
+        if (problem != null) throw new BadOptionException(problem);
+    }
 
     /** Why this bench does not fit {@code m} (the target segment, every thread's buffer and the two JVMs), or null when it does (or the machine's memory is unknown). */
     public String memoryProblem(MachineMemory m) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvlab.harness.api.input.BadInputException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,6 +24,21 @@ public final class BundleComparison {
 
     private BundleComparison() {}
 
+    /**
+     * {@link #compare} of the bundles {@code a} and {@code b}, directories or {@code .tar.gz} archives (extracted for it),
+     * refusing ({@link BadInputException}) two with no cell in common.
+     */
+    public static ObjectNode compareBundles(Path a, Path b) throws IOException {
+        try (OpenedBundle ba = OpenedBundle.open(a); OpenedBundle bb = OpenedBundle.open(b)) {
+            ObjectNode r = compare(ba.dir(), bb.dir());
+            if (r.path("cells").isEmpty() && r.path("capacity").path("cells").isEmpty())
+                throw new BadInputException("no cell of " + a + " matches a cell of " + b + " (cells are matched by their factor values; only in A: "
+                        + r.path("only_in_a") + ", only in B: " + r.path("only_in_b") + ")");
+            return r;
+        }
+    }
+
+    /** Bundles {@code a} and {@code b} (directories) compared cell by cell. */
     public static ObjectNode compare(Path a, Path b) throws IOException {
         JsonNode sa = BundleJson.read(a.resolve(PartialBundle.SUMMARY_JSON));
         JsonNode sb = BundleJson.read(b.resolve(PartialBundle.SUMMARY_JSON));

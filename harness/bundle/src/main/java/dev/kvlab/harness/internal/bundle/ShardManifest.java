@@ -26,7 +26,17 @@ public final class ShardManifest {
     public static final String SECTION = "shard";
 
     /** What a shard's manifest says about it ({@code split} {@link ShardSplit#RUNS} for a section without one). */
-    public record Info(Shard shard, ShardSplit split, String matrixSha256, List<String> allRuns, List<String> runs) {}
+    public record Info(Shard shard, ShardSplit split, String matrixSha256, List<String> allRuns, List<String> runs) {
+
+        /** What the shard holds, in words ({@code kvlab verify}): its label, the matrix, and its runs or its share of every run's requests. */
+        public String describe() {
+            String what = "a shard: " + shard.label() + " of matrix " + matrixSha256.substring(0, 12) + ", ";
+            return split == ShardSplit.REQUESTS
+                    ? what + "split by requests: every " + shard.count() + "-th request of each of its " + allRuns.size()
+                            + " runs (kvlab merge adds the shards into one cell per run)"
+                    : what + runs.size() + " of its " + allRuns.size() + " runs (kvlab merge puts the shards together)";
+        }
+    }
 
     private ShardManifest() {}
 

@@ -3,7 +3,7 @@ package dev.kvlab.harness.internal.plan;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import java.util.LinkedHashMap;
+import dev.kvlab.harness.api.ReportJson;
 import java.util.Map;
 
 /** Prints ordered maps as one JSON object; non-finite doubles become null. */
@@ -13,14 +13,9 @@ public final class JsonOutput {
 
     private JsonOutput() {}
 
+    /** As {@link ReportJson#write}. */
     public static String write(Map<String, ?> fields) {
-        Map<String, Object> clean = new LinkedHashMap<>();
-        fields.forEach((k, v) -> clean.put(k, v instanceof Double d && !Double.isFinite(d) ? null : v));
-        try {
-            return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(clean);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return ReportJson.write(fields);
     }
 
     public static String writeCompact(Map<String, ?> fields) {

@@ -63,8 +63,10 @@ public final class SealedReport {
         return rel.equals(ReportRenderer.REPORT) || rel.startsWith(ReportRenderer.PLOTS + "/") || rel.equals(ReportRenderer.PLOTS + "/");
     }
 
-    /** Re-renders {@code bundle} into {@code outDir}, or in place when {@code outDir} is null. */
+    /** Re-renders {@code bundle} into {@code outDir}, or in place when {@code outDir} is null; an archived bundle is refused (extract it first). */
     public Outcome rerender(Path bundle, Path outDir) {
+        if (Files.isRegularFile(bundle) && bundle.getFileName().toString().endsWith(".tar.gz"))
+            throw new BadInputException(bundle + ": an archived bundle; extract it (tar xzf) and report on the directory");
         if (!Files.isDirectory(bundle)) throw new BadInputException(bundle + ": no such bundle directory");
         if (!Files.isRegularFile(bundle.resolve("summary.json"))) throw new BadInputException(bundle + ": not a result bundle (no summary.json)");
         Path absBundle = bundle.toAbsolutePath().normalize();

@@ -159,6 +159,26 @@ public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings 
         return new EngineCalibration(model, threads, t, ms, hw, fit.clips(), List.copyOf(checks));
     }
 
+    /**
+     * The calibration as {@code kvlab calibrate --engine} prints it: the measured prefill and decode, the fitted roofline,
+     * then one line per check and per clip.
+     */
+    public String text() {
+        StringBuilder o = new StringBuilder();
+        o.append(String.format(Locale.ROOT, "%s: prefill %d tokens in %.1f ms (%.0f tokens/s), decode %.2f ms/token, %d thread(s) (real engine on CPU)%n",
+                model.path().getFileName(), prefixTokens(), prefillSeconds() * 1e3, prefixTokens() / prefillSeconds(), decodeSeconds() * 1e3, threads));
+        HardwareSpec hw = hardwareSpec;
+        o.append(String.format(Locale.ROOT, "as a roofline: %.3g FLOP/s, %.3g B/s (efficiency 1); attention at %.3g of the compute rate in passes of %d "
+                        + "tokens or more, %.3g in shorter ones; loading fetched KV %.0f us + %.3g B/s%n", hw.bf16Flops(), hw.hbmBandwidth(),
+                hw.attention().efficiency(), hw.attention().smallPassTokens(), hw.attention().smallPassEfficiency(), hw.kvLoad().latencySeconds() * 1e6,
+                hw.kvLoad().bytesPerSecond()));
+        for (Check k : checks)
+            o.append(String.format(Locale.ROOT, "  %-40s measured %9.3f ms, the roofline %9.3f ms (%+.0f%%)%n", k.what(), k.measured() * 1e3,
+                    k.predicted() * 1e3, k.error() * 100));
+        for (String clip : clips) o.append("  fit: ").append(clip).append(System.lineSeparator());
+        return o.toString();
+    }
+
     /** The calibrated roofline with {@code kvDtype} KV (the engine's own; the calibration's figures assume its bytes per token). */
     public Roofline roofline(Dtype kvDtype) {
         return new Roofline(modelSpec, hardwareSpec, KvSizing.of(modelSpec, kvDtype, 1));
