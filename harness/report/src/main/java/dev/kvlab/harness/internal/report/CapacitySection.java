@@ -58,7 +58,7 @@ final class CapacitySection {
                 "goodput at capacity (req/s)", "SLO att. at capacity", "flags"), rows);
         h.close("div");
         h.el("p", "class=\"sub\"", "Flags: " + CapacityFile.UNDECIDED_MEANS.replaceFirst("^undecided: ", "undecided — ")
-                + "; " + CapacityFile.WIDE_MEANS.replaceFirst("^wide: ", "wide — ") + "; non_monotone — attainment rose with load between two probes (both shown below); invalid — a probe missed min_requests or "
+                + "; " + cap.path("wide_means").asText(CapacityFile.WIDE_MEANS).replaceFirst("^wide: ", "wide — ") + "; non_monotone — attainment rose with load between two probes (both shown below); invalid — a probe missed min_requests or "
                 + "min_duration and counted as failing; below_min / above_max — no knee within [min, max]; max_probes / budget — the search "
                 + "stopped with a bracket: the capacity shown is its last passing load, the knee lies between it and the first failing one.");
         h.open("div", "class=\"pair\"");
