@@ -106,6 +106,12 @@ class CapacityReplicateTargetTest {
         assertThat(c.get("wide_means").asText()).contains("max_replicates");
         assertThat(c.get("max_replicates").asInt()).isEqualTo(6);
         assertThat(c.get("half_width").asDouble()).isEqualTo(0.05);
+        // the text table and the report say so next to the figure
+        java.io.StringWriter text = new java.io.StringWriter();
+        dev.kvlab.harness.internal.report.text.CapacityText.print(new java.io.PrintWriter(text), c);
+        assertThat(text.toString()).contains("reps").contains(sum.get("cell").asText() + ": not within +-5% at max_replicates 6");
+        assertThat(java.nio.file.Files.readString(o.bundle().resolve("report.html"))).contains("Replicates against the half-width target")
+                .contains("at max_replicates 6");
         // without max_replicates nothing is added: the 3 replicates, flagged wide by the same target
         MatrixRunner.Outcome fixed = runner(kneeBySeed(knee), null, 1).run(spec(t, BASE + "replicates: 3\n" + cap(", half_width: 0.05")), t.resolve("b"), false);
         JsonNode f = capacity(fixed.bundle()).get("summary").get(0);
