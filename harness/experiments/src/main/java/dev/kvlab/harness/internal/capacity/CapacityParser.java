@@ -17,7 +17,8 @@ import java.util.function.Function;
 /**
  * Reads and validates a matrix's {@code capacity:} block before anything runs: unknown keys, a knob that is not a
  * numeric load key (or does not fit a cell's arrival process), a knob also swept as a factor, {@code start} outside
- * [{@code min}, {@code max}], a target outside (0, 1], a searched cell without an SLO — each an error naming the key
+ * [{@code min}, {@code max}], a target outside (0, 1], a searched cell without an SLO, a {@code half_width} outside (0, 1),
+ * a {@code max_replicates} below the replicates a cell starts with (or above them from fewer than 2) — each an error naming the key
  * and where it was given ({@code FILE:LINE} or {@code --set}). The {@code cells:} selection names levels as the
  * matrix declares them; a selection that a {@code --set} pin empties (the demo's {@code --set clock=live}) leaves a
  * fixed matrix with nothing to search, which is not an error.
