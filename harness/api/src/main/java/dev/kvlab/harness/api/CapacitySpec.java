@@ -29,10 +29,15 @@ import java.util.Set;
  *                         over ({@code workload.passes}, the same stream made longer) until the interval excludes the target
  *                         or this many passes (the cap) were run; 1 = never extended [8]
  * @param replicates       replicates of every searched cell (seeds {@code seed + k}); 0 = the matrix's {@code replicates} [0]
+ * @param maxReplicates    a searched cell whose capacity interval is wider than {@code halfWidth} gets more replicates
+ *                         (seeds {@code seed + k} on), up to this many in all; 0 = never more than {@code replicates} [0]
+ * @param halfWidth        the target of a searched cell's capacity: its Student-t 95% half-width at most this share of
+ *                         its mean; a cell that misses it is flagged {@code wide}, in (0, 1) [0.10]
  */
 public record CapacitySpec(String knob, double start, double min, double max, double targetAttainment, String rule,
                            double precision, int maxProbes, long minRequests, double minDurationSeconds, double budgetSeconds,
-                           boolean earlyStop, Map<String, Set<String>> cells, int maxPasses, int replicates) implements ExperimentSpec {
+                           boolean earlyStop, Map<String, Set<String>> cells, int maxPasses, int replicates, int maxReplicates,
+                           double halfWidth) implements ExperimentSpec {
 
     @Override public String key() { return "capacity"; }
 
@@ -68,6 +73,8 @@ public record CapacitySpec(String knob, double start, double min, double max, do
     public static final int MAX_MAX_PASSES = 1024;
     /** {@code replicates} at most, per searched cell. */
     public static final int MAX_REPLICATES = 1000;
+    /** Default of {@code half_width}: a capacity within +-10% of it is an answer to act on. */
+    public static final double HALF_WIDTH = 0.10;
 
     public CapacitySpec {
         cells = Map.copyOf(cells);
@@ -79,6 +86,19 @@ public record CapacitySpec(String knob, double start, double min, double max, do
             throw new IllegalArgumentException("capacity: max_passes " + maxPasses + " outside [1, " + MAX_MAX_PASSES + "]");
         if (replicates < 0 || replicates > MAX_REPLICATES)
             throw new IllegalArgumentException("capacity: replicates " + replicates + " outside [0, " + MAX_REPLICATES + "]");
+        if (maxReplicates < 0 || maxReplicates > MAX_REPLICATES)
+            throw new IllegalArgumentException("capacity: max_replicates " + maxReplicates + " outside [0, " + MAX_REPLICATES + "]");
+        if (maxReplicates > 0 && maxReplicates < replicates)
+            throw new IllegalArgumentException("capacity: max_replicates " + maxReplicates + " below replicates " + replicates);
+        if (!(halfWidth > 0 && halfWidth < 1)) throw new IllegalArgumentException("capacity: half_width " + halfWidth + " outside (0, 1)");
+    }
+
+    /**
+     * The most replicates a searched cell runs, {@code initial} being the replicates it starts with ({@code replicates},
+     * or the matrix's): {@code max_replicates}, or {@code initial} when it is not given (no replicates added).
+     */
+    public int replicateCap(int initial) {
+        return Math.max(initial, maxReplicates);
     }
 
     /** The passes a probe's extension runs next after {@code passes}: double, at most {@code max_passes}. */

@@ -166,6 +166,19 @@ class ShardMergeTest {
         return out;
     }
 
+    /** A search that may add replicates decides from all of a cell's replicates, which no shard holds: refused, nothing run. */
+    @Test
+    void aSearchThatAddsReplicatesIsNotSharded() throws Exception {
+        Path m = TestMatrices.write(dir, "c.yaml", SEARCH.replace("max_probes: 6}", "max_probes: 6, max_replicates: 4}"));
+        Cli c = Cli.run("run", m.toString(), "--shard", "1/2", "--out", dir.resolve("x").toString());
+        assertThat(c.exit()).isEqualTo(Kvlab.EXIT_BAD_INPUT);
+        assertThat(c.err()).contains("--shard 1/2").contains("capacity.max_replicates");
+        assertThat(Files.exists(dir.resolve("x"))).isFalse();
+        Path same = TestMatrices.write(dir, "d.yaml", SEARCH.replace("max_probes: 6}", "max_probes: 6, max_replicates: 2}"));
+        Cli ok = Cli.run("run", same.toString(), "--shard", "1/2", "--out", dir.resolve("y").toString());
+        assertThat(ok.exit()).as(ok.err()).isZero();
+    }
+
     @Test
     void badShardArgumentsAreBadInput() throws Exception {
         Path m = TestMatrices.write(dir, "m.yaml", TestMatrices.SMALL);

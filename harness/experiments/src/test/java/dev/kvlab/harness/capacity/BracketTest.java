@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class BracketTest {
 
     static CapacitySpec spec(String knob, double start, double min, double max, double precision, int maxProbes) {
-        return new CapacitySpec(knob, start, min, max, 0.9, "attainment", precision, maxProbes, 1, 0, 0, true, Map.of(), 8, 0);
+        return new CapacitySpec(knob, start, min, max, 0.9, "attainment", precision, maxProbes, 1, 0, 0, true, Map.of(), 8, 0, 0, 0.10);
     }
 
     static CapacitySpec rate(double start, double min, double max, double precision, int maxProbes) {

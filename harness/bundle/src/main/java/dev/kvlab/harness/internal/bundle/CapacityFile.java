@@ -23,9 +23,22 @@ public final class CapacityFile {
             + "instead, up to max_passes times its requests; one still undecided then has its attainment equal to the target within "
             + "its interval: it is the knee, and the search stops there with that load as the capacity, knee_probe in capacity.json.)";
 
-    /** What the {@code wide} flag says. */
-    public static final String WIDE_MEANS = "wide: the replicates disagree: the capacity's 95% interval is wider than +-10% of it; more "
-            + "replicates or longer probes would narrow it, until then read it as a rough figure, not an answer";
+    /** What the {@code wide} flag says at the default target (+-10%) with no replicates added (a bundle whose capacity.json has no {@code wide_means}). */
+    public static final String WIDE_MEANS = wideMeans(0.10, false);
+
+    /**
+     * What the {@code wide} flag says: the capacity's 95% half-width is over {@code halfWidth} of it; with {@code added}
+     * (capacity.max_replicates above the replicates a cell starts with), even after the cell got replicates up to that cap.
+     */
+    public static String wideMeans(double halfWidth, boolean added) {
+        String pct = String.format(java.util.Locale.ROOT, "+-%.0f%%", 100 * halfWidth);
+        return added
+                ? "wide: the replicates disagree: the capacity's 95% interval is still wider than " + pct + " of it after the cell got more "
+                + "replicates up to capacity.max_replicates (replicate_target in capacity.json): the data cannot give it to " + pct
+                + " within that budget, so read it as a rough figure, not an answer"
+                : "wide: the replicates disagree: the capacity's 95% interval is wider than " + pct + " of it; more "
+                + "replicates (capacity.max_replicates adds them where needed) or longer probes would narrow it, until then read it as a rough figure, not an answer";
+    }
 
     /** What {@code vs_baseline.text} says (and the tables print) when the baseline cell was not searched. */
     public static final String NOT_SEARCHED = "baseline not searched";

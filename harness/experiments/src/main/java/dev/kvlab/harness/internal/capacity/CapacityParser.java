@@ -17,7 +17,8 @@ import java.util.function.Function;
 /**
  * Reads and validates a matrix's {@code capacity:} block before anything runs: unknown keys, a knob that is not a
  * numeric load key (or does not fit a cell's arrival process), a knob also swept as a factor, {@code start} outside
- * [{@code min}, {@code max}], a target outside (0, 1], a searched cell without an SLO — each an error naming the key
+ * [{@code min}, {@code max}], a target outside (0, 1], a searched cell without an SLO, a {@code half_width} outside (0, 1),
+ * a {@code max_replicates} below the replicates a cell starts with (or above them from fewer than 2) — each an error naming the key
  * and where it was given ({@code FILE:LINE} or {@code --set}). The {@code cells:} selection names levels as the
  * matrix declares them; a selection that a {@code --set} pin empties (the demo's {@code --set clock=live}) leaves a
  * fixed matrix with nothing to search, which is not an error.
@@ -26,7 +27,7 @@ public final class CapacityParser {
 
     public static final List<String> KEYS = List.of("knob", "start", "min", "max", "target_attainment", "rule", "precision", "max_probes",
             "min_requests", "min_duration", "budget", "early_stop", "cells",
-            "max_passes", "replicates");
+            "max_passes", "replicates", "max_replicates", "half_width");
 
     private CapacityParser() {}
 
@@ -61,8 +62,13 @@ public final class CapacityParser {
         Map<String, Set<String>> select = selection(o, where, declared);
         long maxPasses = o.hasNonNull("max_passes") ? whole(o, "max_passes", where, 1, CapacitySpec.MAX_MAX_PASSES) : CapacitySpec.MAX_PASSES;
         long replicates = o.hasNonNull("replicates") ? whole(o, "replicates", where, 1, CapacitySpec.MAX_REPLICATES) : 0;
+        int initial = replicates > 0 ? (int) replicates : cells.isEmpty() ? 1 : cells.get(0).runs().size();
+        int maxReplicates = maxReplicates(o, where, initial);
+        double halfWidth = o.hasNonNull("half_width") ? number(o, "half_width", where) : CapacitySpec.HALF_WIDTH;
+        if (!(halfWidth > 0 && halfWidth < 1))
+            throw bad(where, "/half_width", "half_width: must be in (0, 1) (the 95% half-width as a share of the capacity), got " + o.get("half_width"));
         CapacitySpec spec = new CapacitySpec(knob, loads.start(), loads.min(), loads.max(), target, rule, precision, maxProbes, minRequests, minDuration,
-                budget, earlyStop, select, (int) maxPasses, (int) replicates);
+                budget, earlyStop, select, (int) maxPasses, (int) replicates, maxReplicates, halfWidth);
         if (checkSearchedCells(spec, where, cells) > 0) return spec;
         boolean pinnedAway = select.keySet().stream().anyMatch(k -> !factors.get(k).equals(declared.get(k)));
         if (pinnedAway) return null;
@@ -80,6 +86,22 @@ public final class CapacityParser {
             if (f.equals(knob) || ("workload." + f).equals(knob))
                 throw bad(where, "/knob", "knob: " + knob + " is also swept as a factor; a capacity search varies it itself (drop the factor or search another knob)");
         return knob;
+    }
+
+    /**
+     * {@code max_replicates}: a whole number, at least the {@code initial} replicates a searched cell starts with (the
+     * block's {@code replicates}, else the matrix's); above them only from 2 on (adding replicates is judged on an interval).
+     */
+    private static int maxReplicates(ObjectNode o, Function<String, String> where, int initial) {
+        if (!o.hasNonNull("max_replicates")) return 0;
+        int max = (int) whole(o, "max_replicates", where, 1, CapacitySpec.MAX_REPLICATES);
+        if (max < initial)
+            throw bad(where, "/max_replicates", "max_replicates: " + max + " is below the " + initial + " replicates every searched cell starts with"
+                    + (o.hasNonNull("replicates") ? " (capacity.replicates)" : " (the matrix's replicates)"));
+        if (max > initial && initial < 2)
+            throw bad(where, "/max_replicates", "max_replicates: adding replicates is decided on the capacity's 95% interval, which needs at least 2 "
+                    + "replicates to start with (capacity.replicates: 2 or more)");
+        return max;
     }
 
     /** The first probe's load and the bounds of the search. */

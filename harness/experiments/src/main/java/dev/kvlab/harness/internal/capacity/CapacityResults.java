@@ -35,21 +35,26 @@ public final class CapacityResults {
             Columns.TTFT_P99, Columns.TPOT_P50,
             Columns.TPOT_P99, Columns.ITL_P50, Columns.ITL_P99, Columns.LOCAL_HIT_RATIO, Columns.REMOTE_HIT_RATIO, Columns.FETCHED_BYTES));
 
-    /** A capacity whose 95% half-width exceeds this share of its mean is flagged {@code wide}: not an answer to act on. */
-    public static final double WIDE = 0.10;
     private final MatrixSpec spec;
     private final List<ObjectNode> entries;
+    private final Map<String, IntervalTarget> targets;
     private final Map<String, JsonNode> extra = new LinkedHashMap<>();
 
-    private CapacityResults(MatrixSpec spec, List<ObjectNode> entries) {
+    private CapacityResults(MatrixSpec spec, List<ObjectNode> entries, Map<String, IntervalTarget> targets) {
         this.spec = spec;
         this.entries = entries;
+        this.targets = targets;
     }
 
-    public static CapacityResults of(MatrixSpec spec, List<CapacitySearch.Trace> traces) {
+    /** From every searched cell's searches (cell id → its replicates' searches and its interval judged). */
+    public static CapacityResults of(MatrixSpec spec, Map<String, CapacitySearch.Searches> searches) {
         List<ObjectNode> out = new ArrayList<>();
-        for (CapacitySearch.Trace t : traces) out.add(entry(spec.capacity(), t));
-        return new CapacityResults(spec, out);
+        Map<String, IntervalTarget> targets = new LinkedHashMap<>();
+        searches.forEach((cell, s) -> {
+            for (CapacitySearch.Trace t : s.traces()) out.add(entry(spec.capacity(), t));
+            if (s.target() != null) targets.put(cell, s.target());
+        });
+        return new CapacityResults(spec, out, targets);
     }
 
     private static ObjectNode entry(CapacitySpec c, CapacitySearch.Trace t) {
@@ -206,10 +211,12 @@ public final class CapacityResults {
             }
             List<String> flags = new ArrayList<>();
             for (ObjectNode e : es) e.get("flags").forEach(x -> { if (!flags.contains(x.asText())) flags.add(x.asText()); });
-            ReplicateStats.Estimate capEst = ReplicateStats.mean(caps);
-            if (capEst.hasInterval() && (capEst.hi() - capEst.lo()) / 2 > WIDE * Math.abs(capEst.mean())) flags.add("wide");
+            IntervalTarget target = targets.get(ce.getKey());
+            if (target == null) target = IntervalTarget.judge(spec.capacity(), initialReplicates(), caps); // unfinished: judged as far as it went
+            if (target.wide()) flags.add("wide");
             ArrayNode fa = o.putArray("flags");
             flags.forEach(fa::add);
+            o.set("replicate_target", target.json());
             if (baseline == null || ce.getKey().equals(baseline)) {
                 o.putNull("vs_baseline"); // no baseline, or this is it
                 continue;
@@ -223,6 +230,8 @@ public final class CapacityResults {
             }
             ObjectNode vb = o.putObject("vs_baseline");
             vb.put("baseline", baseline);
+            // paired by seed: replicate k of the cell with replicate k of the baseline, over the replicates both ran
+            // (a cell given more replicates than the baseline pairs its first ones; its own interval uses all)
             ReplicateStats.Estimate diff = ReplicateStats.paired(caps, base);
             List<Double> ratios = new ArrayList<>();
             for (int k = 0; k < Math.min(caps.size(), base.size()); k++)
@@ -230,6 +239,7 @@ public final class CapacityResults {
             ReplicateStats.Estimate ratio = ReplicateStats.mean(ratios);
             vb.set("diff", SummaryTable.estimate(diff, "mean_diff"));
             vb.set("ratio", SummaryTable.estimate(ratio, "mean"));
+            vb.put("pairs", diff.n());
             vb.put("text", gainText(ce.getKey(), baseline, ratio));
         }
         return out;
@@ -240,6 +250,11 @@ public final class CapacityResults {
         if (!Double.isFinite(ratio.mean())) return cell + ": no capacity to compare with " + baseline;
         String ci = ratio.hasInterval() ? String.format(Locale.ROOT, " [%+.0f%%, %+.0f%%]", 100 * (ratio.lo() - 1), 100 * (ratio.hi() - 1)) : "";
         return String.format(Locale.ROOT, "%s sustains %+.0f%%%s over %s", cell, 100 * (ratio.mean() - 1), ci, baseline);
+    }
+
+    /** The replicates every searched cell starts with: {@code capacity.replicates}, else the matrix's. */
+    private int initialReplicates() {
+        return spec.capacity().replicates() > 0 ? spec.capacity().replicates() : spec.replicates();
     }
 
     /** Capacities by replicate index (NaN where a replicate has none). */
@@ -282,7 +297,10 @@ public final class CapacityResults {
         o.put("early_stop", c.earlyStop());
         o.put("max_passes", c.maxPasses());
         o.put("undecided_means", CapacityFile.UNDECIDED_MEANS);
-        o.put("wide_means", CapacityFile.WIDE_MEANS);
+        o.put("replicates", initialReplicates());
+        o.put("max_replicates", c.replicateCap(initialReplicates()));
+        o.put("half_width", c.halfWidth());
+        o.put("wide_means", CapacityFile.wideMeans(c.halfWidth(), c.replicateCap(initialReplicates()) > initialReplicates()));
         o.put("interval", "per probe: Wilson 95% on the share of measured requests meeting the SLO; across replicates: Student t 95%, paired vs the baseline");
         if (spec.baseline() == null) o.putNull("baseline");
         else o.put("baseline", spec.baseline());

@@ -28,8 +28,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * replicate's own seed (common random numbers: probe k of every cell and the plain run with
  * {@code --set <knob>=<load>} see the same requests) and the load as one more factor. The searches are independent:
  * each step offers the next probe of every unfinished search (so probes of different cells run in parallel), and a
- * search's decisions read only its own recorded probes. Cells the {@code capacity.cells} selection leaves out run
- * once at their own load, as in a fixed matrix.
+ * search's decisions read only its own recorded probes. A cell's replicates are searched at once; when all have
+ * finished and its capacity's interval is wider than {@code capacity.half_width} allows, the next step adds replicates
+ * (seeds {@code seed + k} on, {@link IntervalTarget}) up to {@code capacity.max_replicates}. Cells the
+ * {@code capacity.cells} selection leaves out run once at their own load, as in a fixed matrix.
  */
 public final class CapacitySearch implements Experiment {
 
@@ -39,6 +41,7 @@ public final class CapacitySearch implements Experiment {
     private final Map<String, ProbeResult> judged = new ConcurrentHashMap<>();
     private final Map<String, OperatingPoint> operatingPoints;
     private final Map<String, CellRun> atOperatingPoint = new ConcurrentHashMap<>();
+    private final Map<String, CellRun> addedReplicates = new ConcurrentHashMap<>();
 
     public CapacitySearch(MatrixSpec spec) {
         this.spec = spec;
@@ -64,13 +67,9 @@ public final class CapacitySearch implements Experiment {
     double operatingLoad(MatrixCell cell, RunRecords recorded) {
         OperatingPoint operatingPoint = operatingPoints.get(cell.id());
         MatrixCell ref = operatingPoint.reference(cell, spec.cells(), c);
-        List<Double> caps = new ArrayList<>();
-        for (CellRun r : ref.runs()) {
-            Trace t = trace(r, recorded);
-            if (!t.finished()) return Double.NaN;
-            Bracket.Decision d = t.decision();
-            caps.add(Double.isFinite(d.lo()) ? d.lo() : Double.NaN); // as capacity.json reports it (a budget stop: its last passing load)
-        }
+        Searches s = searches(ref, recorded);
+        if (!s.settled()) return Double.NaN;
+        List<Double> caps = capacities(s.traces());
         double mean = dev.kvlab.harness.internal.bundle.ReplicateStats.mean(caps).mean();
         if (!(mean > 0))
             throw new IllegalStateException(operatingPoint.where() + ": " + operatingPoint.key() + ": " + ref.id() + " has no capacity (every replicate "
@@ -106,6 +105,43 @@ public final class CapacitySearch implements Experiment {
         }
     }
 
+    /**
+     * The searches of a searched cell as far as they go: one per replicate, its configured replicates first, then those
+     * {@link IntervalTarget} adds while the cell's interval is too wide.
+     *
+     * @param traces  every replicate's search, in replicate order
+     * @param target  the cell's interval judged, once every search has finished (null before)
+     */
+    public record Searches(List<Trace> traces, IntervalTarget target) {
+        /** Every search finished and no replicate to add. */
+        public boolean settled() {
+            return target != null && target.settled();
+        }
+    }
+
+    /** Retraces the searches of {@code cell}, adding replicates as its recorded capacities ask. */
+    public Searches searches(MatrixCell cell, RunRecords recorded) {
+        List<CellRun> runs = new ArrayList<>(cell.runs());
+        while (true) {
+            List<Trace> traces = traces(runs, recorded);
+            if (!traces.stream().allMatch(Trace::finished)) return new Searches(traces, null);
+            IntervalTarget target = IntervalTarget.judge(c, cell.runs().size(), capacities(traces));
+            if (target.settled()) return new Searches(traces, target);
+            CellRun first = cell.runs().get(0);
+            for (int k = runs.size(); k < target.next(); k++) {
+                int kk = k;
+                runs.add(addedReplicates.computeIfAbsent(first.cell() + "/r" + k, x -> CapacityReplicates.replicate(first, kk)));
+            }
+        }
+    }
+
+    /** The capacity of each search, as capacity.json reports it: its last passing load (a budget stop too), NaN without one. */
+    static List<Double> capacities(List<Trace> traces) {
+        List<Double> caps = new ArrayList<>();
+        for (Trace t : traces) caps.add(Double.isFinite(t.decision().lo()) ? t.decision().lo() : Double.NaN);
+        return caps;
+    }
+
     @Override
     public Step step(RunRecords recorded) {
         List<CellRun> done = new ArrayList<>(), next = new ArrayList<>();
@@ -118,7 +154,7 @@ public final class CapacitySearch implements Experiment {
             Map<String, List<CellRun>> byProbeCell = new LinkedHashMap<>();
             Map<String, Double> loadOf = new LinkedHashMap<>();
             Map<String, Integer> passesOf = new LinkedHashMap<>();
-            for (Trace t : traces(cell, recorded)) {
+            for (Trace t : searches(cell, recorded).traces()) {
                 CellRun r = t.base();
                 if (t.next() != null) next.add(t.next());
                 for (ProbeResult p : t.probes())
@@ -140,20 +176,27 @@ public final class CapacitySearch implements Experiment {
         return new Step(done, next);
     }
 
+    /** Every search of the matrix, retraced from the recorded probes, per searched cell id. */
+    public Map<String, Searches> searches(RunRecords recorded) {
+        Map<String, Searches> out = new LinkedHashMap<>();
+        for (MatrixCell cell : spec.cells())
+            if (c.searches(cell.factors())) out.put(cell.id(), searches(cell, recorded));
+        return out;
+    }
+
     /** Every search of the matrix, retraced from the recorded probes. */
     public List<Trace> traces(RunRecords recorded) {
         List<Trace> out = new ArrayList<>();
-        for (MatrixCell cell : spec.cells())
-            if (c.searches(cell.factors())) out.addAll(traces(cell, recorded));
+        for (Searches s : searches(recorded).values()) out.addAll(s.traces());
         return out;
     }
 
     /**
-     * The searches of {@code cell}, one per replicate, in replicate order: retraced at once (each reads only its own
+     * The searches of {@code runs} (a cell's replicates), in replicate order: retraced at once (each reads only its own
      * probes; a new probe's config is parsed and bound there, which is most of a step's time between runs).
      */
-    private List<Trace> traces(MatrixCell cell, RunRecords recorded) {
-        return cell.runs().parallelStream().map(r -> trace(r, recorded)).toList();
+    private List<Trace> traces(List<CellRun> runs, RunRecords recorded) {
+        return runs.parallelStream().map(r -> trace(r, recorded)).toList();
     }
 
     /** Retraces the search of {@code base}: from the first probe, each decision from the recorded probes before it. */
@@ -260,13 +303,14 @@ public final class CapacitySearch implements Experiment {
         int n = 0;
         int steps = 1; // runs per probe at most: 1, 2, 4, ... passes up to the cap
         for (int p = 1; p < c.maxPasses(); p = c.nextPasses(p)) steps++;
-        for (MatrixCell cell : spec.cells()) n += cell.runs().size() * (c.searches(cell.factors()) ? c.maxProbes() * steps : 1);
+        for (MatrixCell cell : spec.cells())
+            n += c.searches(cell.factors()) ? c.replicateCap(cell.runs().size()) * c.maxProbes() * steps : cell.runs().size();
         return n;
     }
 
     @Override
     public Map<String, byte[]> results(RunRecords recorded, String runId) throws IOException {
-        CapacityResults r = CapacityResults.of(spec, traces(recorded));
+        CapacityResults r = CapacityResults.of(spec, searches(recorded));
         if (!operatingPoints.isEmpty()) r.extra(OperatingPoint.RESOLVED, operatingPointJson(recorded));
         LinkSweep.add(spec, r.summary(), r);
         Map<String, byte[]> files = new LinkedHashMap<>();

@@ -14,6 +14,7 @@ import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.input.LocatedTree;
 import dev.kvlab.harness.api.run.ConfigTree;
 import dev.kvlab.harness.internal.capacity.CapacityParser;
+import dev.kvlab.harness.internal.capacity.CapacityReplicates;
 import dev.kvlab.harness.internal.capacity.OperatingPoint;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -219,7 +220,7 @@ public final class MatrixParser {
 
         List<MatrixSpec.Input> inputs = inputs(file, expansion.inputPaths());
         ObjectNode resolved = resolved(root, name, description, factors, replicates, baseline, set.applied(), mode);
-        if (capacity != null) resolved.set("capacity", capacityJson(capacity));
+        if (capacity != null) resolved.set("capacity", capacityJson(capacity, replicates));
         if (!expansion.operatingPoints().isEmpty())
             resolved.set(OperatingPoint.RESOLVED, OperatingPoint.json(expansion.operatingPoints(), capacity));
         String sha = hash(name, resolved, cells, inputs);
@@ -528,7 +529,7 @@ public final class MatrixParser {
     }
 
     /** The capacity block as resolved (every key, defaults filled in): what the manifest records and the hash covers. */
-    private static ObjectNode capacityJson(CapacitySpec c) {
+    private static ObjectNode capacityJson(CapacitySpec c, int matrixReplicates) {
         ObjectNode o = NODES.objectNode();
         o.put("knob", c.knob());
         o.put("start", c.start());
@@ -542,6 +543,11 @@ public final class MatrixParser {
         o.put("min_duration_s", c.minDurationSeconds());
         o.put("budget_s", c.budgetSeconds());
         o.put("early_stop", c.earlyStop());
+        o.put("max_passes", c.maxPasses());
+        int initial = c.replicates() > 0 ? c.replicates() : matrixReplicates;
+        o.put("replicates", initial);
+        o.put("max_replicates", c.replicateCap(initial));
+        o.put("half_width", c.halfWidth());
         ObjectNode sel = o.putObject("cells");
         new java.util.TreeMap<>(c.cells()).forEach((k, v) -> {
             ArrayNode a = sel.putArray(k);

@@ -43,6 +43,7 @@ final class CapacitySection {
             r.add(Cell.code(s.path("cell").asText()));
             r.add(Cell.num(Fmt.num(k.path("mean").asDouble(Double.NaN))));
             r.add(Cell.num(k.path("ci95").isArray() ? "[" + Fmt.num(k.path("ci95").get(0).asDouble()) + ", " + Fmt.num(k.path("ci95").get(1).asDouble()) + "]" : Fmt.NONE));
+            r.add(Cell.num(s.path("replicates").isNumber() ? Integer.toString(s.get("replicates").asInt()) : Fmt.NONE));
             r.add(Cell.num(cap.path("baseline").isTextual() ? gain(s.path("vs_baseline")) : Fmt.NONE));
             r.add(Cell.num(Fmt.pct(s.path("local_hit_ratio_at_capacity").path("mean").asDouble(Double.NaN))));
             r.add(Cell.num(Fmt.pct(s.path("remote_hit_ratio_at_capacity").path("mean").asDouble(Double.NaN))));
@@ -54,13 +55,20 @@ final class CapacitySection {
             rows.add(r);
         }
         h.open("div", "class=\"scroll\"");
-        h.table("summary", List.of("cell", "capacity (mean)", "95% CI", "vs baseline", "local hit at capacity", "remote hit at capacity",
+        h.table("summary", List.of("cell", "capacity (mean)", "95% CI", "replicates", "vs baseline", "local hit at capacity", "remote hit at capacity",
                 "goodput at capacity (req/s)", "SLO att. at capacity", "flags"), rows);
         h.close("div");
         h.el("p", "class=\"sub\"", "Flags: " + CapacityFile.UNDECIDED_MEANS.replaceFirst("^undecided: ", "undecided — ")
-                + "; " + CapacityFile.WIDE_MEANS.replaceFirst("^wide: ", "wide — ") + "; non_monotone — attainment rose with load between two probes (both shown below); invalid — a probe missed min_requests or "
+                + "; " + cap.path("wide_means").asText(CapacityFile.WIDE_MEANS).replaceFirst("^wide: ", "wide — ") + "; non_monotone — attainment rose with load between two probes (both shown below); invalid — a probe missed min_requests or "
                 + "min_duration and counted as failing; below_min / above_max — no knee within [min, max]; max_probes / budget — the search "
                 + "stopped with a bracket: the capacity shown is its last passing load, the knee lies between it and the first failing one.");
+        List<String> targets = new ArrayList<>();
+        for (JsonNode s : cap.path("summary")) {
+            JsonNode t = s.path("replicate_target");
+            if (t.isObject() && (!t.path("met").asBoolean(true) || t.path("replicates").asInt() > t.path("started_with").asInt()))
+                targets.add(s.path("cell").asText() + ": " + t.path("text").asText());
+        }
+        if (!targets.isEmpty()) h.el("p", "class=\"sub\"", "Replicates against the half-width target: " + String.join("; ", targets) + ".");
         h.open("div", "class=\"pair\"");
         figure.test("capacity");
         figure.test("capacity-hits");

@@ -18,8 +18,8 @@ public final class CapacityText {
                 cap.path("knob").asText(), cap.path("target_attainment").asText(), cap.path("rule").asText());
         int w = 10;
         for (JsonNode c : cap.path("summary")) w = Math.max(w, c.path("cell").asText().length());
-        out.printf(Locale.ROOT, "  %-" + w + "s %10s %22s %24s %9s %10s %10s %11s  %s%n", "cell", "capacity", "95% CI", "vs baseline", "probes",
-                "local hit", "remote hit", "goodput/s", "flags");
+        out.printf(Locale.ROOT, "  %-" + w + "s %10s %22s %24s %5s %9s %10s %10s %11s  %s%n", "cell", "capacity", "95% CI", "vs baseline", "reps",
+                "probes", "local hit", "remote hit", "goodput/s", "flags");
         for (JsonNode c : cap.path("summary")) {
             JsonNode k = c.path("capacity");
             String ci = k.path("ci95").isArray() ? String.format(Locale.ROOT, "[%.4g, %.4g]", k.path("ci95").get(0).asDouble(), k.path("ci95").get(1).asDouble()) : "-";
@@ -37,7 +37,8 @@ public final class CapacityText {
             for (JsonNode e : cap.path("cells")) if (e.path("cell").asText().equals(c.path("cell").asText())) probes += e.path("probes_used").asInt();
             List<String> flags = new ArrayList<>();
             c.path("flags").forEach(f -> flags.add(f.asText()));
-            out.printf(Locale.ROOT, "  %-" + w + "s %10s %22s %24s %9d %10s %10s %11s  %s%n", c.path("cell").asText(), num(k.path("mean")), ci, gain, probes,
+            out.printf(Locale.ROOT, "  %-" + w + "s %10s %22s %24s %5d %9d %10s %10s %11s  %s%n", c.path("cell").asText(), num(k.path("mean")), ci, gain,
+                    c.path("replicates").asInt(), probes,
                     num(c.path("local_hit_ratio_at_capacity").path("mean")), num(c.path("remote_hit_ratio_at_capacity").path("mean")),
                     num(c.path("goodput_rps_at_capacity").path("mean")), String.join(" ", flags));
         }
@@ -48,6 +49,12 @@ public final class CapacityText {
             if (any && cap.path(f + "_means").isTextual()) legend.add(cap.path(f + "_means").asText());
         }
         for (String l : legend) out.println("  " + l);
+        // the replicates' half-width target: each cell that got more replicates, or still misses it, says how it stands
+        for (JsonNode c : cap.path("summary")) {
+            JsonNode t = c.path("replicate_target");
+            if (t.isObject() && (!t.path("met").asBoolean(true) || t.path("replicates").asInt() > t.path("started_with").asInt()))
+                out.println("  " + c.path("cell").asText() + ": " + t.path("text").asText());
+        }
         JsonNode sweep = cap.path("link_sweep");
         if (sweep.isObject()) {
             out.println("The link as an axis (" + sweep.path("factor").asText() + "): capacity by link, and from which link a remote tier beats no cache");

@@ -1,4 +1,4 @@
-package dev.kvlab.harness.internal.matrix;
+package dev.kvlab.harness.internal.capacity;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -16,13 +16,14 @@ import java.util.List;
 /**
  * {@code capacity.replicates}: the searched cells run that many replicates (seeds {@code seed + k}, as the matrix's own
  * replicates), the other cells keep the matrix's {@code replicates}. A capacity interval needs more replicates than a
- * live cell can afford, and sim probes cost milliseconds.
+ * live cell can afford, and sim probes cost milliseconds. The replicates a search adds to a cell whose interval is too
+ * wide ({@code capacity.max_replicates}, {@link IntervalTarget}) are made here too.
  */
-final class CapacityReplicates {
+public final class CapacityReplicates {
 
     private CapacityReplicates() {}
 
-    static List<MatrixCell> apply(CapacitySpec c, List<MatrixCell> cells, int matrixReplicates) {
+    public static List<MatrixCell> apply(CapacitySpec c, List<MatrixCell> cells, int matrixReplicates) {
         if (c.replicates() == matrixReplicates) return cells;
         List<MatrixCell> out = new ArrayList<>();
         for (MatrixCell cell : cells) {
@@ -39,7 +40,7 @@ final class CapacityReplicates {
     }
 
     /** Replicate {@code k} of the cell whose replicate 0 is {@code first}: its tree with {@code seed + k}. */
-    private static CellRun replicate(CellRun first, int k) {
+    public static CellRun replicate(CellRun first, int k) {
         ObjectNode tree = first.tree().deepCopy();
         long seed = first.seed() + k;
         tree.set("seed", JsonNodeFactory.instance.numberNode(seed));
