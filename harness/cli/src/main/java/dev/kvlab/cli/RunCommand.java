@@ -6,7 +6,6 @@ import dev.kvlab.harness.api.RunListener;
 import dev.kvlab.harness.api.Shard;
 import dev.kvlab.harness.api.ShardSplit;
 import dev.kvlab.harness.api.config.Mode;
-import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.run.RequestSplit;
 import dev.kvlab.harness.internal.matrix.Heartbeat;
 import dev.kvlab.harness.internal.matrix.MatrixParser;
@@ -92,9 +91,6 @@ public final class RunCommand implements Callable<Integer> {
         MatrixSpec ms;
         try (Heartbeat hb = MatrixExecution.heartbeat(spec, matrix)) {
             MatrixSpec whole = MatrixParser.load(matrix, sets, m, MatrixExecution.expansion(hb));
-            if (sh != null && addsReplicates(whole))
-                throw new BadInputException("--shard " + shard + ": capacity.max_replicates adds replicates to a cell from the interval of all its "
-                        + "replicates, which no shard sees; shard a search with max_replicates equal to its replicates (or none)");
             ms = sh == null ? whole : how == ShardSplit.REQUESTS ? RequestSplit.select(whole, sh) : sh.select(whole);
             influx.target(System::getenv); // bad --influx options: exit 2 before anything runs
             try (InfluxPublisher pub = influx.open(System.err)) {
@@ -105,14 +101,6 @@ public final class RunCommand implements Callable<Integer> {
             }
         }
         return MatrixExecution.print(spec, ms, o, json);
-    }
-
-    /** Whether the matrix's capacity search may add replicates to a cell (capacity.max_replicates above its replicates). */
-    private static boolean addsReplicates(MatrixSpec m) {
-        if (m.capacity() == null) return false;
-        for (var cell : m.cells())
-            if (m.capacity().searches(cell.factors()) && m.capacity().replicateCap(cell.runs().size()) > cell.runs().size()) return true;
-        return false;
     }
 
     /** Listeners besides the progress reporter: the InfluxDB publisher's when {@code --influx} is given. */

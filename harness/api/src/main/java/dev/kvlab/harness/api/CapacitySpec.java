@@ -101,6 +101,13 @@ public record CapacitySpec(String knob, double start, double min, double max, do
         return Math.max(initial, maxReplicates);
     }
 
+    /** Whether the search may add replicates to one of {@code cells} (a searched cell whose cap is above the replicates it has). */
+    public boolean mayAddReplicates(List<MatrixCell> cells) {
+        for (MatrixCell cell : cells)
+            if (searches(cell.factors()) && replicateCap(cell.runs().size()) > cell.runs().size()) return true;
+        return false;
+    }
+
     /** The passes a probe's extension runs next after {@code passes}: double, at most {@code max_passes}. */
     public int nextPasses(int passes) {
         return (int) Math.min((long) passes * 2, maxPasses);

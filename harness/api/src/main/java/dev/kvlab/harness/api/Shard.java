@@ -58,9 +58,13 @@ public record Shard(int index, int count) {
      * {@code spec} restricted to this shard's runs: the same matrix (name, factors, baseline, inputs, resolved keys),
      * holding only the cells with a run here, each with only its runs here.
      *
-     * @throws BadInputException when the shard holds no run (more shards than runs)
+     * @throws BadInputException when the shard holds no run (more shards than runs), or the matrix's capacity search may
+     *                           add replicates to a cell (decided from all its replicates, which no shard sees)
      */
     public MatrixSpec select(MatrixSpec spec) {
+        if (spec.capacity() != null && spec.capacity().mayAddReplicates(spec.cells()))
+            throw new BadInputException("--shard " + label() + ": capacity.max_replicates adds replicates to a cell from the interval of all its "
+                    + "replicates, which no shard sees; shard a search with max_replicates equal to its replicates (or none)");
         List<MatrixCell> cells = new ArrayList<>();
         int unit = 0, held = 0;
         for (MatrixCell c : spec.cells()) {
