@@ -12,7 +12,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -69,7 +68,7 @@ public final class StoreMaster {
 
     private static final class Shard {
         final Lock lock;
-        final HashMap<String, ObjectMeta> objects = new HashMap<>();
+        final ObjectTable objects = new ObjectTable();
 
         Shard(Lock lock) {
             this.lock = lock;
@@ -510,7 +509,10 @@ public final class StoreMaster {
             for (Shard s : shards) {
                 s.lock.lock();
                 try {
-                    for (ObjectMeta o : s.objects.values()) if (o.state == State.COMPLETE && o.leased(now)) leases++;
+                    for (int i = 0, n = s.objects.slots(); i < n; i++) {
+                        ObjectMeta o = s.objects.slot(i);
+                        if (o != null && o.state == State.COMPLETE && o.leased(now)) leases++;
+                    }
                 } finally {
                     s.lock.unlock();
                 }
@@ -691,11 +693,7 @@ public final class StoreMaster {
         for (Shard shard : shards) {
             shard.lock.lock();
             try {
-                for (Iterator<ObjectMeta> it = shard.objects.values().iterator(); it.hasNext(); ) {
-                    ObjectMeta o = it.next();
-                    if (!o.replicas.removeIf(p -> p.segment() == s)) continue;
-                    if (!o.replicas.isEmpty()) continue;
-                    it.remove();
+                for (ObjectMeta o : shard.objects.removeIf(x -> x.replicas.removeIf(p -> p.segment() == s) && x.replicas.isEmpty())) {
                     dropped++;
                     if (o.state == State.COMPLETE) complete--;
                     else processing.remove(o);
@@ -730,8 +728,9 @@ public final class StoreMaster {
         for (Shard shard : shards) {
             shard.lock.lock();
             try {
-                for (ObjectMeta o : shard.objects.values()) {
-                    if (o.state != State.COMPLETE || o.hardPin || o.leased(now)) continue;
+                for (int i = 0, n = shard.objects.slots(); i < n; i++) {
+                    ObjectMeta o = shard.objects.slot(i);
+                    if (o == null || o.state != State.COMPLETE || o.hardPin || o.leased(now)) continue;
                     (o.softPinned(now) ? pinned : plain).add(o);
                 }
             } finally {
