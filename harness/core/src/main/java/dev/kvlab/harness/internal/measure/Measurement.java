@@ -40,7 +40,7 @@ public final class Measurement implements ServingListener {
      * ITL has a sample per token (millions): they are counted here and handed to the ITL recorder bucket by bucket
      * ({@code recordValueWithCount}) at each cut, which gives the recorder exactly the same bucket counts.
      */
-    private final Histogram itlStage = new Histogram(DIGITS);
+    private final Histogram itlStage = unencoded();
     private long intervalStart, intervalEnd;
     private long lastEvent;
     private boolean finished;
@@ -84,9 +84,24 @@ public final class Measurement implements ServingListener {
         this.intervalEnd = intervalNanos;
         for (Metric m : Metric.values()) {
             recorders.put(m, new SingleWriterRecorder(DIGITS));
-            totals.put(m, new Histogram(DIGITS));
+            totals.put(m, unencoded());
             intervals.put(m, new ArrayList<>());
         }
+    }
+
+    /** An hour in µs: what the whole-run and staging histograms hold from the start. */
+    private static final long PRESIZED_MICROS = 3_600_000_000L;
+
+    /**
+     * A histogram that is never encoded (a whole-run total, the ITL stage), sized up front: an auto-resizing
+     * histogram grows by catching an {@code ArrayIndexOutOfBoundsException} per new power of two, dozens per trace
+     * replay, each dear in a cold JVM under the loop's deep stack. Its size shows in none of its percentiles, counts or
+     * means. The interval histograms keep growing as they did, since their encoding (the hlog) carries their size.
+     */
+    private static Histogram unencoded() {
+        Histogram h = new Histogram(1, PRESIZED_MICROS, DIGITS);
+        h.setAutoResize(true);
+        return h;
     }
 
     private void advance(long now) {
