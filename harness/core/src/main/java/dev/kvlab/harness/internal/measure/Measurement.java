@@ -41,6 +41,12 @@ public final class Measurement implements ServingListener {
      * ({@code recordValueWithCount}) at each cut, which gives the recorder exactly the same bucket counts.
      */
     private final Histogram itlStage = unencoded();
+    /**
+     * The latest ITL value (µs) and how many tokens in a row had it, not yet in {@link #itlStage}: the decoding
+     * sequences of one iteration mostly share their gap (the iteration's duration), so a run of them is one
+     * {@code recordValueWithCount}; the stage's bucket counts are the same.
+     */
+    private long itlRunValue = -1, itlRunCount;
     private long intervalStart, intervalEnd;
     private long lastEvent;
     private boolean finished;
@@ -115,6 +121,7 @@ public final class Measurement implements ServingListener {
     }
 
     private void cut(long start, long end) {
+        flushItlRun();
         if (itlStage.getTotalCount() > 0) {
             SingleWriterRecorder itl = recorders.get(Metric.ITL);
             Histogram itlTotal = totals.get(Metric.ITL);
@@ -136,6 +143,11 @@ public final class Measurement implements ServingListener {
         }
         if (cutListener != null) cutListener.cut(end, recycled);
         records.writeHeld();
+    }
+
+    private void flushItlRun() {
+        if (itlRunCount > 0) itlStage.recordValueWithCount(itlRunValue, itlRunCount);
+        itlRunCount = 0;
     }
 
     /** Sets the one listener told of every interval cut (observers of a running cell); {@code null} for none. */
@@ -192,7 +204,12 @@ public final class Measurement implements ServingListener {
         Probe p = (Probe) s.attachment();
         long gap = now - p.last;
         p.last = now;
-        itlStage.recordValue(micros(gap));
+        long us = micros(gap);
+        if (us != itlRunValue) {
+            flushItlRun();
+            itlRunValue = us;
+        }
+        itlRunCount++;
         p.gaps.add(gap);
     }
 
