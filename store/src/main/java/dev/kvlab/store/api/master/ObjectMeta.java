@@ -1,6 +1,5 @@
 package dev.kvlab.store.api.master;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /** Metadata of one object in a shard: state, placement, lease, pins. Guarded by its shard's lock. */
@@ -18,14 +17,20 @@ final class ObjectMeta {
     public final boolean softPin;
     public final boolean hardPin;
     public final long startedNanos;
-    public final List<Placed> replicas = new ArrayList<>(2);
+    /** Where it lives (mutable: replicas are dropped on unmount and when found corrupt). */
+    public final List<Placed> replicas;
     public State state = State.PROCESSING;
+    /** In the master's queue of PROCESSING puts ({@link ProcessingPuts}). */
+    boolean processing;
     /** Lease end (master clock); starts at completion time, so a never-read object is "oldest" from its put. */
     public long leaseDeadline;
     public long softPinDeadline;
 
-    public ObjectMeta(String key, long putId, long length, int crc32c, boolean softPin, boolean hardPin, long startedNanos) {
+    /** An object whose put starts now; it keeps {@code replicas} (a mutable list) as its own. */
+    public ObjectMeta(String key, long putId, long length, int crc32c, boolean softPin, boolean hardPin, long startedNanos,
+                      List<Placed> replicas) {
         this.key = key;
+        this.replicas = replicas;
         this.putId = putId;
         this.length = length;
         this.crc32c = crc32c;

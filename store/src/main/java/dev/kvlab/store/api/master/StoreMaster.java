@@ -12,10 +12,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -24,6 +22,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -62,13 +61,18 @@ import java.util.concurrent.locks.ReentrantLock;
  *     goes is gone). A returning client gets {@code false} from ping and remounts.
  * </ul>
  *
- * <p>Keys are opaque here (tenant confinement and key validation belong to the server in front). Thread-safe.
+ * <p>Keys are opaque here (tenant confinement and key validation belong to the server in front). Thread-safe, unless
+ * made {@link #singleThreaded}.
  */
 public final class StoreMaster {
 
     private static final class Shard {
-        final ReentrantLock lock = new ReentrantLock();
-        final HashMap<String, ObjectMeta> objects = new HashMap<>();
+        final Lock lock;
+        final ObjectTable objects = new ObjectTable();
+
+        Shard(Lock lock) {
+            this.lock = lock;
+        }
     }
 
     private record Discarded(long releaseAt, List<Placed> replicas) {}
@@ -77,11 +81,11 @@ public final class StoreMaster {
     private final Clock clock;
     private final Random random;
     private final Shard[] shards;
-    private final ReentrantLock space = new ReentrantLock();
+    private final Lock space;
     private final TreeMap<String, SegmentState> segments = new TreeMap<>();
     private final TreeMap<String, Long> clients = new TreeMap<>();
-    /** PROCESSING objects by put id; insertion order is put-id order (ids only grow), which reclaim walks in. */
-    private final LinkedHashMap<Long, ObjectMeta> processing = new LinkedHashMap<>();
+    /** PROCESSING objects in put-id order (ids only grow), which reclaim walks in. */
+    private final ProcessingPuts processing = new ProcessingPuts();
     /**
      * A lower bound of the start time of every PROCESSING object (exact after a reclaim walk): reclaim walks
      * {@link #processing} only when this says one may be abandoned, not on every put.
@@ -101,11 +105,24 @@ public final class StoreMaster {
     private long watermarkQuietUntil = Long.MIN_VALUE;
 
     public StoreMaster(MasterConfig config, Clock clock) {
+        this(config, clock, true);
+    }
+
+    /**
+     * A master that only one thread ever calls (a simulator's loop): the same decisions as {@link #StoreMaster}, bit
+     * for bit, without taking its locks (a sim replay makes a few hundred thousand calls). Not thread-safe.
+     */
+    public static StoreMaster singleThreaded(MasterConfig config, Clock clock) {
+        return new StoreMaster(config, clock, false);
+    }
+
+    private StoreMaster(MasterConfig config, Clock clock, boolean locking) {
         this.config = Objects.requireNonNull(config, "config");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.random = new Random(config.seed());
+        this.space = locking ? new ReentrantLock() : new NoLock();
         this.shards = new Shard[config.shards()];
-        for (int i = 0; i < shards.length; i++) shards[i] = new Shard();
+        for (int i = 0; i < shards.length; i++) shards[i] = new Shard(locking ? new ReentrantLock() : space);
         this.leaseNanos = config.leaseTtl().toNanos();
         this.softPinNanos = config.softPinTtl().toNanos();
         this.discardNanos = config.discardTimeout().toNanos();
@@ -280,7 +297,7 @@ public final class StoreMaster {
                 if (o.state == State.COMPLETE) return PutStartResult.of(PutStartResult.Status.EXISTS);
                 if (now - o.startedNanos < discardNanos) return PutStartResult.of(PutStartResult.Status.IN_PROGRESS);
                 shard.objects.remove(key);
-                processing.remove(o.putId);
+                processing.remove(o);
                 discard(o.replicas, o.startedNanos + releaseNanos, now);
                 takenOver++;
             }
@@ -289,15 +306,14 @@ public final class StoreMaster {
         }
         List<Placed> placed = place(length, replicate, now);
         if (placed.isEmpty()) return PutStartResult.of(PutStartResult.Status.NO_SPACE);
-        ObjectMeta o = new ObjectMeta(key, nextPutId++, length, crc32c, replicate.softPin(), replicate.hardPin(), now);
-        o.replicas.addAll(placed);
+        ObjectMeta o = new ObjectMeta(key, nextPutId++, length, crc32c, replicate.softPin(), replicate.hardPin(), now, placed);
         shard.lock.lock();
         try {
             shard.objects.put(key, o);
         } finally {
             shard.lock.unlock();
         }
-        processing.put(o.putId, o);
+        processing.add(o);
         if (now < processingStartBound) processingStartBound = now;
         List<Replica> out = replicasOf(o);
         if (aboveWatermark() && now >= watermarkQuietUntil) evictForWatermark(now);
@@ -332,12 +348,14 @@ public final class StoreMaster {
         Shard shard = shards[shardOf(key)];
         shard.lock.lock();
         try {
-            ObjectMeta o = shard.objects.get(key);
-            if (o == null || o.putId != putId || o.state != State.PROCESSING) return EndStatus.NOT_FOUND;
+            // a PROCESSING object is in its shard under its key exactly while it is in the queue of processing puts:
+            // found there by put id (a search among the puts in flight) instead of by a probe of the shard's map
+            ObjectMeta o = processing.find(putId);
+            if (o == null || !o.key.equals(key)) return EndStatus.NOT_FOUND;
             o.state = State.COMPLETE;
             o.leaseDeadline = now;
             if (o.softPin) o.softPinDeadline = now + softPinNanos;
-            processing.remove(putId);
+            processing.remove(o);
             complete++;
             return EndStatus.OK;
         } finally {
@@ -355,7 +373,7 @@ public final class StoreMaster {
                 ObjectMeta o = shard.objects.get(key);
                 if (o == null || o.putId != putId || o.state != State.PROCESSING) return EndStatus.NOT_FOUND;
                 shard.objects.remove(key);
-                processing.remove(putId);
+                processing.remove(o);
                 free(o.replicas);
                 return EndStatus.OK;
             } finally {
@@ -491,7 +509,10 @@ public final class StoreMaster {
             for (Shard s : shards) {
                 s.lock.lock();
                 try {
-                    for (ObjectMeta o : s.objects.values()) if (o.state == State.COMPLETE && o.leased(now)) leases++;
+                    for (int i = 0, n = s.objects.slots(); i < n; i++) {
+                        ObjectMeta o = s.objects.slot(i);
+                        if (o != null && o.state == State.COMPLETE && o.leased(now)) leases++;
+                    }
                 } finally {
                     s.lock.unlock();
                 }
@@ -591,10 +612,17 @@ public final class StoreMaster {
         return out;
     }
 
-    private List<Replica> replicasOf(ObjectMeta o) {
-        List<Replica> out = new ArrayList<>(o.replicas.size());
-        for (Placed p : o.replicas) out.add(new Replica(p.segment().name, p.segment().endpoint, p.block().offset(), o.length));
-        return out;
+    /** The replicas of {@code o} as an unmodifiable list (which the answers' records then keep without copying it). */
+    private static List<Replica> replicasOf(ObjectMeta o) {
+        List<Placed> ps = o.replicas;
+        if (ps.size() == 1) return List.of(replica(ps.get(0), o.length));
+        Replica[] out = new Replica[ps.size()];
+        for (int i = 0; i < out.length; i++) out[i] = replica(ps.get(i), o.length);
+        return List.of(out);
+    }
+
+    private static Replica replica(Placed p, long length) {
+        return new Replica(p.segment().name, p.segment().endpoint, p.block().offset(), length);
     }
 
     private void free(List<Placed> replicas) {
@@ -630,7 +658,9 @@ public final class StoreMaster {
         if (processing.isEmpty() || now - processingStartBound < releaseNanos) return;
         List<ObjectMeta> abandoned = null;
         long bound = Long.MAX_VALUE;
-        for (ObjectMeta o : processing.values()) {
+        for (int i = 0, n = processing.span(); i < n; i++) {
+            ObjectMeta o = processing.at(i);
+            if (o == null) continue;
             if (now - o.startedNanos >= releaseNanos) {
                 if (abandoned == null) abandoned = new ArrayList<>();
                 abandoned.add(o);
@@ -648,7 +678,7 @@ public final class StoreMaster {
             } finally {
                 shard.lock.unlock();
             }
-            processing.remove(o.putId);
+            processing.remove(o);
             free(o.replicas);
             reclaimed++;
         }
@@ -663,14 +693,10 @@ public final class StoreMaster {
         for (Shard shard : shards) {
             shard.lock.lock();
             try {
-                for (Iterator<ObjectMeta> it = shard.objects.values().iterator(); it.hasNext(); ) {
-                    ObjectMeta o = it.next();
-                    if (!o.replicas.removeIf(p -> p.segment() == s)) continue;
-                    if (!o.replicas.isEmpty()) continue;
-                    it.remove();
+                for (ObjectMeta o : shard.objects.removeIf(x -> x.replicas.removeIf(p -> p.segment() == s) && x.replicas.isEmpty())) {
                     dropped++;
                     if (o.state == State.COMPLETE) complete--;
-                    else processing.remove(o.putId);
+                    else processing.remove(o);
                 }
             } finally {
                 shard.lock.unlock();
@@ -702,8 +728,9 @@ public final class StoreMaster {
         for (Shard shard : shards) {
             shard.lock.lock();
             try {
-                for (ObjectMeta o : shard.objects.values()) {
-                    if (o.state != State.COMPLETE || o.hardPin || o.leased(now)) continue;
+                for (int i = 0, n = shard.objects.slots(); i < n; i++) {
+                    ObjectMeta o = shard.objects.slot(i);
+                    if (o == null || o.state != State.COMPLETE || o.hardPin || o.leased(now)) continue;
                     (o.softPinned(now) ? pinned : plain).add(o);
                 }
             } finally {

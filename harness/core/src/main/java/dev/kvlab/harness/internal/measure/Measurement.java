@@ -40,7 +40,13 @@ public final class Measurement implements ServingListener {
      * ITL has a sample per token (millions): they are counted here and handed to the ITL recorder bucket by bucket
      * ({@code recordValueWithCount}) at each cut, which gives the recorder exactly the same bucket counts.
      */
-    private final Histogram itlStage = new Histogram(DIGITS);
+    private final Histogram itlStage = unencoded();
+    /**
+     * The latest ITL value (µs) and how many tokens in a row had it, not yet in {@link #itlStage}: the decoding
+     * sequences of one iteration mostly share their gap (the iteration's duration), so a run of them is one
+     * {@code recordValueWithCount}; the stage's bucket counts are the same.
+     */
+    private long itlRunValue = -1, itlRunCount;
     private long intervalStart, intervalEnd;
     private long lastEvent;
     private boolean finished;
@@ -84,9 +90,24 @@ public final class Measurement implements ServingListener {
         this.intervalEnd = intervalNanos;
         for (Metric m : Metric.values()) {
             recorders.put(m, new SingleWriterRecorder(DIGITS));
-            totals.put(m, new Histogram(DIGITS));
+            totals.put(m, unencoded());
             intervals.put(m, new ArrayList<>());
         }
+    }
+
+    /** An hour in µs: what the whole-run and staging histograms hold from the start. */
+    private static final long PRESIZED_MICROS = 3_600_000_000L;
+
+    /**
+     * A histogram that is never encoded (a whole-run total, the ITL stage), sized up front: an auto-resizing
+     * histogram grows by catching an {@code ArrayIndexOutOfBoundsException} per new power of two, dozens per trace
+     * replay, each dear in a cold JVM under the loop's deep stack. Its size shows in none of its percentiles, counts or
+     * means. The interval histograms keep growing as they did, since their encoding (the hlog) carries their size.
+     */
+    private static Histogram unencoded() {
+        Histogram h = new Histogram(1, PRESIZED_MICROS, DIGITS);
+        h.setAutoResize(true);
+        return h;
     }
 
     private void advance(long now) {
@@ -100,6 +121,7 @@ public final class Measurement implements ServingListener {
     }
 
     private void cut(long start, long end) {
+        flushItlRun();
         if (itlStage.getTotalCount() > 0) {
             SingleWriterRecorder itl = recorders.get(Metric.ITL);
             Histogram itlTotal = totals.get(Metric.ITL);
@@ -121,6 +143,11 @@ public final class Measurement implements ServingListener {
         }
         if (cutListener != null) cutListener.cut(end, recycled);
         records.writeHeld();
+    }
+
+    private void flushItlRun() {
+        if (itlRunCount > 0) itlStage.recordValueWithCount(itlRunValue, itlRunCount);
+        itlRunCount = 0;
     }
 
     /** Sets the one listener told of every interval cut (observers of a running cell); {@code null} for none. */
@@ -177,7 +204,12 @@ public final class Measurement implements ServingListener {
         Probe p = (Probe) s.attachment();
         long gap = now - p.last;
         p.last = now;
-        itlStage.recordValue(micros(gap));
+        long us = micros(gap);
+        if (us != itlRunValue) {
+            flushItlRun();
+            itlRunValue = us;
+        }
+        itlRunCount++;
         p.gaps.add(gap);
     }
 

@@ -1,7 +1,5 @@
 package dev.kvlab.harness.internal.measure;
 
-import java.util.Arrays;
-
 /**
  * One request's token gaps, for TBT = the mean of the longest 10% of them ({@code ceil(0.1 × gaps)}, at least
  * one). The number of gaps is bounded up front ({@code output_tokens - 1}), so only the longest tenth of that
@@ -44,14 +42,13 @@ final class TopGaps {
         floor = min;
     }
 
-    /** Mean of the longest 10% of the gaps, or -1 with none. */
+    /** Mean of the longest 10% of the gaps, or -1 with none (reorders the gaps held, not which they are). */
     long mean() {
         if (size == 0 || held == 0) return -1;
         int want = Math.min(held, Math.max(1, (size + 9) / 10));
-        long[] s = Arrays.copyOf(buf, held);
-        Arrays.sort(s);
+        if (want < held) selectLongest(buf, held, want);
         long sum = 0;
-        for (int i = held - want; i < held; i++) sum += s[i];
+        for (int i = 0; i < want; i++) sum += buf[i];
         return Math.round((double) sum / want);
     }
 

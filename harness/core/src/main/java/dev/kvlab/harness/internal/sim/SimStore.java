@@ -85,7 +85,7 @@ public final class SimStore implements RemoteTier {
         MasterConfig mc = plan.masterConfig().withClientTtl(Duration.ofDays(3650));
         mc = new MasterConfig(SIM_SHARDS, mc.strategy(), mc.seed(), mc.alignment(), mc.leaseTtl(), mc.softPinTtl(), mc.discardTimeout(),
                 mc.releaseTimeout(), mc.highWatermark(), mc.evictionRatio(), mc.clientTtl());
-        this.master = new StoreMaster(mc, clock);
+        this.master = StoreMaster.singleThreaded(mc, clock); // the loop is its only caller
         long perNode = plan.storeCapacity() / st.nodes();
         for (int i = 0; i < st.nodes(); i++) master.mountSegment(clientName(i), segmentName(i), perNode);
         this.blockBytes = plan.blockBytes();
