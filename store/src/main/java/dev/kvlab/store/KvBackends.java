@@ -31,9 +31,14 @@ public final class KvBackends {
         return false;
     }
 
+    /** The provider that opens {@code spec}; {@link IllegalArgumentException} naming the known forms when none accepts it. */
+    public KvBackendProvider provider(String spec) {
+        for (KvBackendProvider p : providers) if (p.accepts(spec)) return p;
+        throw new IllegalArgumentException("unknown backend '" + spec + "' (known: " + String.join(", ", names()) + ")");
+    }
+
     /** Opens {@code spec}; {@link IllegalArgumentException} naming the known forms when no provider accepts it. */
     public KvBackend open(String spec, BackendOptions options) {
-        for (KvBackendProvider p : providers) if (p.accepts(spec)) return p.open(spec, options);
-        throw new IllegalArgumentException("unknown backend '" + spec + "' (known: " + String.join(", ", names()) + ")");
+        return provider(spec).open(spec, options);
     }
 }

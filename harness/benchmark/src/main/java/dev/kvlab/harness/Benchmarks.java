@@ -8,6 +8,7 @@ import dev.kvlab.harness.api.benchmark.StoreTarget;
 import dev.kvlab.harness.api.benchmark.TargetCalibrationResult;
 import dev.kvlab.harness.api.benchmark.TransportBenchResult;
 import dev.kvlab.harness.api.benchmark.TransportBenchSpec;
+import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.internal.benchmark.Calibration;
 import dev.kvlab.harness.internal.benchmark.TargetCalibration;
 import dev.kvlab.harness.internal.benchmark.TransportBench;
@@ -93,17 +94,24 @@ public final class Benchmarks {
 
     /**
      * The store benchmark of {@code s} against the backend {@code s.backend()} names, opened with {@code options}: a
-     * remote one ({@code kvlab://}, {@code redis://}) checked reachable first; loading progress goes to {@code log}.
+     * remote one ({@code SCHEME://HOST:PORT}: {@code kvlab://}, {@code redis://}, ...) checked reachable first; a spec its
+     * backend refuses is {@link BadInputException}; loading progress goes to {@code log}.
      */
     public static StoreBenchResult store(StoreBenchSettings s, BackendOptions options, PrintStream log) throws Exception {
         Matcher remote = REMOTE.matcher(s.backend());
         if (remote.matches()) reachable(s.backend(), remote.group(1), Integer.parseInt(remote.group(2)));
-        try (KvBackend b = KvBackends.discover().open(s.backend(), options)) {
+        KvBackend opened;
+        try {
+            opened = KvBackends.discover().open(s.backend(), options);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException("backend " + s.backend() + ": " + e.getMessage());
+        }
+        try (KvBackend b = opened) {
             return store(s, b, log);
         }
     }
 
-    private static final Pattern REMOTE = Pattern.compile("(?:kvlab|redis)://([^\\s/:]+):(\\d{1,5})");
+    private static final Pattern REMOTE = Pattern.compile("[a-z][a-z0-9+.-]*://([^\\s/:]+):(\\d{1,5})");
 
     /**
      * The master's metadata benchmark of {@code s} against the master at {@code host:port} over gRPC (the mounter and

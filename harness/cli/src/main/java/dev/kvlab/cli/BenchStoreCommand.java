@@ -5,13 +5,14 @@ import dev.kvlab.harness.Benchmarks;
 import dev.kvlab.harness.api.benchmark.BenchFailedException;
 import dev.kvlab.harness.api.benchmark.StoreBenchResult;
 import dev.kvlab.harness.api.benchmark.StoreBenchSettings;
+import dev.kvlab.store.KvBackends;
 import dev.kvlab.store.api.BackendOptions;
+import dev.kvlab.store.spi.KvBackendProvider;
 import dev.kvlab.transport.Transports;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
@@ -22,7 +23,6 @@ import picocli.CommandLine;
                 + "ops/s and HdrHistogram latency percentiles. A get run first loads its keys.")
 public final class BenchStoreCommand implements Callable<Integer> {
 
-    private static final Pattern SPEC = Pattern.compile("bundled|(kvlab|redis)://[^\\s/:]+(:\\d{1,5})");
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -81,14 +81,19 @@ public final class BenchStoreCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!SPEC.matcher(backend).matches()) throw bad("--backend: unknown backend '" + backend + "' (use bundled, kvlab://HOST:PORT or redis://HOST:PORT)");
-        boolean redis = backend.startsWith("redis://");
+        KvBackendProvider provider;
+        try {
+            provider = KvBackends.discover().provider(backend);
+        } catch (IllegalArgumentException e) {
+            throw bad("--backend: " + e.getMessage());
+        }
+        boolean ownClient = !provider.usesTransport(); // a peer such as Redis moves its values with its own client
         Transports ts = Transports.discover();
-        if (!redis && !ts.names().contains(transport)) throw bad("--transport: unknown transport '" + transport + "' (available: " + String.join(", ", ts.names()) + ")");
+        if (!ownClient && !ts.names().contains(transport)) throw bad("--transport: unknown transport '" + transport + "' (available: " + String.join(", ", ts.names()) + ")");
         StoreBenchSettings s;
         BackendOptions opts;
         try {
-            s = new StoreBenchSettings(backend, redis ? "redis" : transport, !redis && ts.provider(transport).emulated(), valueSize, op.toLowerCase(Locale.ROOT),
+            s = new StoreBenchSettings(backend, ownClient ? provider.name() : transport, !ownClient && ts.provider(transport).emulated(), valueSize, op.toLowerCase(Locale.ROOT),
                     clients, duration, warmup, keys, verify, !noLoad, hlog);
             opts = s.backendOptions(transport, tenant, nodes, segment, control);
         } catch (IllegalArgumentException e) {

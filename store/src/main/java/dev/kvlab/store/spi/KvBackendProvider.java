@@ -18,4 +18,12 @@ public interface KvBackendProvider {
     boolean accepts(String spec);
 
     KvBackend open(String spec, BackendOptions options);
+
+    /**
+     * Whether its clients move values over kvlab's transports, so that a transport option applies (the bundled store,
+     * {@code kvlab://}); false for a peer with a client of its own (Redis).
+     */
+    default boolean usesTransport() {
+        return true;
+    }
 }

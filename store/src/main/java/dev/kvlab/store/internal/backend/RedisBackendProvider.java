@@ -15,6 +15,10 @@ public final class RedisBackendProvider implements KvBackendProvider {
         return spec != null && spec.startsWith("redis://");
     }
 
+    /** Jedis moves the values; kvlab's transports do not apply. */
+    @Override
+    public boolean usesTransport() { return false; }
+
     @Override
     public KvBackend open(String spec, BackendOptions options) {
         HostPort hp = HostPort.parse(spec, "redis");
