@@ -6,6 +6,7 @@ import dev.kvlab.harness.api.run.CellRunner;
 import dev.kvlab.harness.api.run.ConfigTree;
 import dev.kvlab.harness.internal.metrics.CellTags;
 import dev.kvlab.harness.internal.metrics.InfluxPublisher;
+import dev.kvlab.harness.sim.SimCells;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,30 +17,10 @@ import java.util.Map;
  */
 public final class SimRuns {
 
-    public static final String BASE = """
-            model: llama-3-8b
-            hardware: h100
-            cluster:
-              instances: 2
-            store:
-              nodes: 2
-              capacity: 64GiB
-            workload:
-              generator:
-                kind: shared-prefix
-                groups: 6
-                prompts_per_group: 20
-                prefix_tokens: 6144
-                suffix_tokens: 300
-                output_tokens: 24
-              arrival:
-                process: poisson
-                rate: 3
+    /** {@link SimCells#BASE} with interval logs every second (the publisher's points). */
+    public static final String BASE = SimCells.BASE + """
             measurement:
               interval: 1s
-            slo:
-              ttft_ms: 1000
-              tpot_ms: 50
             """;
 
     /** Factor sets of the cells: cache_state, tiers, policy. */

@@ -10,10 +10,10 @@ import dev.kvlab.harness.internal.sim.SimStore;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Small sim cells for tests: a shared-prefix workload on two Llama-3-8B/H100 instances. */
-final class SimCells {
+/** Small sim cells for tests: a shared-prefix workload on two Llama-3-8B/H100 instances (core's test-jar: the CLI's tests use it too). */
+public final class SimCells {
 
-    static final String BASE = """
+    public static final String BASE = """
             model: llama-3-8b
             hardware: h100
             cluster:
