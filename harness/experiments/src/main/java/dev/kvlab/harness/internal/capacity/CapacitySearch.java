@@ -121,17 +121,18 @@ public final class CapacitySearch implements Experiment {
 
     /** Retraces the searches of {@code cell}, adding replicates as its recorded capacities ask. */
     public Searches searches(MatrixCell cell, RunRecords recorded) {
-        List<CellRun> runs = new ArrayList<>(cell.runs());
+        List<Trace> traces = new ArrayList<>(traces(cell.runs(), recorded));
+        CellRun first = cell.runs().get(0);
         while (true) {
-            List<Trace> traces = traces(runs, recorded);
             if (!traces.stream().allMatch(Trace::finished)) return new Searches(traces, null);
             IntervalTarget target = IntervalTarget.judge(c, cell.runs().size(), capacities(traces));
             if (target.settled()) return new Searches(traces, target);
-            CellRun first = cell.runs().get(0);
-            for (int k = runs.size(); k < target.next(); k++) {
+            List<CellRun> added = new ArrayList<>();
+            for (int k = traces.size(); k < target.next(); k++) {
                 int kk = k;
-                runs.add(addedReplicates.computeIfAbsent(first.cell() + "/r" + k, x -> CapacityReplicates.replicate(first, kk)));
+                added.add(addedReplicates.computeIfAbsent(first.cell() + "/r" + k, x -> CapacityReplicates.replicate(first, kk)));
             }
+            traces.addAll(traces(added, recorded)); // the searches already traced stand: only the added ones are traced
         }
     }
 
