@@ -23,12 +23,17 @@ final class OpLogWriter implements MasterJournal, AutoCloseable {
     /** Largest batch value (etcd refuses requests over 1.5 MiB; base64 adds a third). */
     static final int MAX_BATCH_BYTES = 768 << 10;
 
+    /** Where batches go: true when stored, false when this writer is fenced; {@link EtcdException} code -1 when unreachable (retried). */
+    interface BatchSink {
+        boolean put(String key, byte[] batch);
+    }
+
     /** One sealed run of entries: its first sequence number, the encoded entries, where each ends, when the first was appended. */
     private record Run(long firstSeq, Bytes data, int[] ends, int count, long firstMicros) {}
 
-    private final EtcdClient etcd;
+    private final BatchSink sink;
     private final HaKeys keys;
-    private final long term, leaderRev;
+    private final long term;
     private final Runnable onFenced;
     private final Object lock = new Object();
     private final ArrayDeque<Run> sealed = new ArrayDeque<>();
@@ -46,11 +51,16 @@ final class OpLogWriter implements MasterJournal, AutoCloseable {
     private final AtomicLong batches = new AtomicLong(), bytesWritten = new AtomicLong();
     private final Thread shipper;
 
+    /** A writer to etcd: every batch a transaction that holds only while the election key created at {@code leaderRev} exists. */
     OpLogWriter(EtcdClient etcd, HaKeys keys, long term, long leaderRev, long nextSeq, Map<String, Integer> ordinals, Runnable onFenced) {
-        this.etcd = etcd;
+        this((key, batch) -> etcd.txn(List.of(EtcdClient.Compare.createRevision(keys.leader(), leaderRev)),
+                List.of(new EtcdClient.Put(key, batch, 0)), List.of()).succeeded(), keys, term, nextSeq, ordinals, onFenced);
+    }
+
+    OpLogWriter(BatchSink sink, HaKeys keys, long term, long nextSeq, Map<String, Integer> ordinals, Runnable onFenced) {
+        this.sink = sink;
         this.keys = keys;
         this.term = term;
-        this.leaderRev = leaderRev;
         this.onFenced = onFenced;
         this.nextSeq = nextSeq;
         this.firstSeq = nextSeq;
@@ -219,10 +229,9 @@ final class OpLogWriter implements MasterJournal, AutoCloseable {
 
     /** One fenced put, retried while etcd cannot be reached; false when fenced (or stopped). */
     private boolean put(String key, byte[] value) {
-        List<EtcdClient.Op> put = List.of(new EtcdClient.Put(key, value, 0));
         while (running) {
             try {
-                if (etcd.txn(List.of(EtcdClient.Compare.createRevision(keys.leader(), leaderRev)), put, List.of()).succeeded()) return true;
+                if (sink.put(key, value)) return true;
                 fence("another master leads (this leader's election key is gone)");
                 return false;
             } catch (EtcdException e) {
