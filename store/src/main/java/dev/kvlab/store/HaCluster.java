@@ -66,6 +66,17 @@ public final class HaCluster {
         }
     }
 
+    /** Deletes every key of the cluster of {@code spec} from its etcd (a benchmark's own cluster, once its masters are gone). */
+    public static void forget(String spec) {
+        EtcdSpec s = EtcdSpec.parse(spec);
+        HaKeys keys = HaKeys.of(s.cluster());
+        try (EtcdClient etcd = new EtcdClient(s, Duration.ofSeconds(5))) {
+            etcd.delete(keys.root(), EtcdClient.prefixEnd(keys.root()));
+        } catch (dev.kvlab.store.internal.ha.EtcdException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
     /** What the master at {@code host:port} says of itself ({@code token}: null for none). */
     public static MasterStatus master(String host, int port, String token, Duration timeout) {
         try (GrpcMasterChannel ch = new GrpcMasterChannel(host, port, timeout, token)) {

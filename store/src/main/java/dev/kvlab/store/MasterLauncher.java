@@ -27,6 +27,11 @@ public final class MasterLauncher {
     /** A master that serves until closed ({@code ha}: its part in a replicated cluster, or null). */
     public record Running(MasterService service, MasterServer server, MetricsHttpServer metrics, HaMaster ha) implements AutoCloseable {
 
+        /** What it wrote to the oplog while leading (nothing unless it is a replicated master that leads). */
+        public dev.kvlab.store.api.server.OplogStats oplog() {
+            return ha == null ? dev.kvlab.store.api.server.OplogStats.NONE : ha.oplog();
+        }
+
         /** Its role, term and leader (a master on its own: {@code single}). */
         public MasterStatus status() {
             return service.status();

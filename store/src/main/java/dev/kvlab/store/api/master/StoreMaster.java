@@ -376,11 +376,7 @@ public final class StoreMaster {
             // a PROCESSING object is in its shard under its key exactly while it is in the queue of processing puts:
             // found there by put id (a search among the puts in flight) instead of by a probe of the shard's map
             ObjectMeta o = processing.find(putId);
-            if (o == null || !o.key.equals(key)) {
-                // the same put ended before (a client retrying against a new leader that learnt of the end): done
-                ObjectMeta done = shard.objects.get(key);
-                return done != null && done.putId == putId && done.state == State.COMPLETE ? EndStatus.OK : EndStatus.NOT_FOUND;
-            }
+            if (o == null || !o.key.equals(key)) return EndStatus.NOT_FOUND;
             o.state = State.COMPLETE;
             o.leaseDeadline = now;
             if (o.softPin) o.softPinDeadline = now + softPinNanos;

@@ -72,6 +72,14 @@ public final class HaMaster implements AutoCloseable {
 
     public String lastError() { return lastError; }
 
+    /** What this master wrote to the oplog in its current term (nothing unless it leads). */
+    public dev.kvlab.store.api.server.OplogStats oplog() {
+        OpLogWriter w = writer;
+        if (w == null) return dev.kvlab.store.api.server.OplogStats.NONE;
+        long first = w.firstSeqOfTerm();
+        return new dev.kvlab.store.api.server.OplogStats(w.appendedSeq() - first + 1, w.durableSeq() - first + 1, w.batches(), w.bytesWritten());
+    }
+
     private void check() {
         LeaseKeeper l = lease;
         OpLogWriter w = writer;

@@ -44,6 +44,7 @@ final class OpLogWriter implements MasterJournal, AutoCloseable {
     private int[] ends = new int[1024];
     private int count;
     private long firstSeq, firstMicros, nextSeq;
+    private final long startSeq;
     private boolean shipperWaiting;
     private volatile boolean running = true;
     private volatile boolean fenced;
@@ -63,6 +64,7 @@ final class OpLogWriter implements MasterJournal, AutoCloseable {
         this.term = term;
         this.onFenced = onFenced;
         this.nextSeq = nextSeq;
+        this.startSeq = nextSeq;
         this.firstSeq = nextSeq;
         this.durableSeq = nextSeq - 1;
         this.ordinals = new HashMap<>(ordinals);
@@ -76,6 +78,9 @@ final class OpLogWriter implements MasterJournal, AutoCloseable {
             return nextSeq - 1;
         }
     }
+
+    /** The first entry this writer appended (or would have). */
+    long firstSeqOfTerm() { return startSeq; }
 
     /** The last entry etcd holds. */
     long durableSeq() { return durableSeq; }
