@@ -37,7 +37,7 @@ public final class BenchMasterCommand implements Callable<Integer> {
                     + "and against one without HA, side by side; the etcd given, or one started for the run on loopback (Debian's etcd-server)")
     String ha;
 
-    @Option(names = "--rounds", defaultValue = "1", description = "with --ha: alternating rounds without and with HA per op [${DEFAULT-VALUE}]")
+    @Option(names = "--rounds", defaultValue = "2", description = "with --ha: rounds per op, each one run without and one with HA, in alternating order [${DEFAULT-VALUE}]")
     int rounds;
 
     @Option(names = "--clients", defaultValue = "4", description = "clients, each with its own connection and one call in flight [${DEFAULT-VALUE}]")

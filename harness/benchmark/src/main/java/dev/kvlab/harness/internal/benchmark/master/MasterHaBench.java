@@ -24,7 +24,8 @@ import org.HdrHistogram.Recorder;
 /**
  * {@code kvlab bench master --ha}: for each operation, rounds of the metadata benchmark against a master of its own
  * without HA and against a replicated one (a leader that writes every change to the oplog in etcd, and a standby applying
- * it, both in this process with the clients), alternating, so both see the same machine. The standby records how long
+ * it, both in this process with the clients), alternating (ABBA: neither always runs first, on a JVM less warm), so both see
+ * the same machine. The standby records how long
  * after its first entry's append each batch was applied (replication lag). Each HA round is a fresh cluster of its own
  * name in the etcd, deleted afterwards.
  */
@@ -47,7 +48,7 @@ public final class MasterHaBench {
             }
         }
         try {
-            String at = own != null ? own.spec() : HaCluster.checkEtcd(etcd);
+            String at = HaCluster.checkEtcd(own != null ? own.spec() : etcd);
             List<MasterHaBenchResult.Row> rows = new ArrayList<>();
             for (MasterOp op : ops) rows.add(row(s.withOp(op), at, rounds, log));
             return new MasterHaBenchResult(at.substring(0, at.lastIndexOf('/')), own != null, MAX_COST_PERCENT, rows);
@@ -62,16 +63,20 @@ public final class MasterHaBench {
         MasterBenchResult lastWithout = null, lastWith = null;
         long entries = 0, batches = 0, bytes = 0;
         for (int r = 0; r < rounds; r++) {
-            log.printf(Locale.ROOT, "%s round %d/%d: without HA%n", s.op().label(), r + 1, rounds);
-            lastWithout = MasterBench.runInProcess(s.withMaster("own master in this process, no HA"), log);
-            without.add(lastWithout.keysPerSecond());
-            log.printf(Locale.ROOT, "%s round %d/%d: with HA%n", s.op().label(), r + 1, rounds);
-            Ha ha = runHa(s, etcd, lag, log);
-            lastWith = ha.result();
-            with.add(lastWith.keysPerSecond());
-            entries += ha.oplog().entries();
-            batches += ha.oplog().batches();
-            bytes += ha.oplog().bytes();
+            for (boolean haNow : r % 2 == 0 ? new boolean[] {false, true} : new boolean[] {true, false}) { // ABBA: neither always runs first
+                log.printf(Locale.ROOT, "%s round %d/%d: %s%n", s.op().label(), r + 1, rounds, haNow ? "with HA" : "without HA");
+                if (!haNow) {
+                    lastWithout = MasterBench.runInProcess(s.withMaster("own master in this process, no HA"), log);
+                    without.add(lastWithout.keysPerSecond());
+                    continue;
+                }
+                Ha ha = runHa(s, etcd, lag, log);
+                lastWith = ha.result();
+                with.add(lastWith.keysPerSecond());
+                entries += ha.oplog().entries();
+                batches += ha.oplog().batches();
+                bytes += ha.oplog().bytes();
+            }
         }
         Histogram h = lag.getIntervalHistogram();
         double cost = 100 * (1 - MasterHaBenchResult.median(with) / MasterHaBenchResult.median(without));
