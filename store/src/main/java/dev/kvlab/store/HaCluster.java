@@ -66,6 +66,14 @@ public final class HaCluster {
         }
     }
 
+    /**
+     * A client of the replicated store of {@code spec} ({@code kvlab+etcd://} as {@code KvBackends} opens it, no token) that
+     * also tells {@code failedKeys} how many keys each object call carried that found no master (a failover's cost).
+     */
+    public static dev.kvlab.store.api.KvBackend openClient(String spec, dev.kvlab.store.api.BackendOptions options, java.util.function.LongConsumer failedKeys) {
+        return dev.kvlab.store.internal.ha.HaClients.open(spec, options, failedKeys);
+    }
+
     /** Deletes every key of the cluster of {@code spec} from its etcd (a benchmark's own cluster, once its masters are gone). */
     public static void forget(String spec) {
         EtcdSpec s = EtcdSpec.parse(spec);
