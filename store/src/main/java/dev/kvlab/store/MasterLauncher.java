@@ -27,6 +27,11 @@ public final class MasterLauncher {
     /** A master that serves until closed ({@code ha}: its part in a replicated cluster, or null). */
     public record Running(MasterService service, MasterServer server, MetricsHttpServer metrics, HaMaster ha) implements AutoCloseable {
 
+        /** Waits up to {@code limit} until a replicated master warmed its serving path up (at start, once); true at once without HA. */
+        public boolean awaitWarm(Duration limit) throws InterruptedException {
+            return ha == null || ha.awaitWarm(limit.toMillis());
+        }
+
         /** What it wrote to the oplog while leading (nothing unless it is a replicated master that leads). */
         public dev.kvlab.store.api.server.OplogStats oplog() {
             return ha == null ? dev.kvlab.store.api.server.OplogStats.NONE : ha.oplog();

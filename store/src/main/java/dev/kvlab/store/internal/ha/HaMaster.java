@@ -49,7 +49,7 @@ public final class HaMaster implements AutoCloseable {
     private volatile OpLogWriter writer;
     private volatile StandbyImage image;
     private volatile String lastError = "";
-    private boolean warmed;
+    private volatile Thread warmup;
 
     public HaMaster(HaLaunch ha, String advertise, MasterConfig config, Clock clock, MasterService service) {
         EtcdSpec spec = EtcdSpec.parse(ha.etcd());
@@ -71,6 +71,16 @@ public final class HaMaster implements AutoCloseable {
     public long term() { return term; }
 
     public String lastError() { return lastError; }
+
+    /** Waits up to {@code millis} for the one-time warm-up of the serving path (see {@link StandbyWarmup}); true when it is done. */
+    public boolean awaitWarm(long millis) throws InterruptedException {
+        long until = System.nanoTime() + millis * 1_000_000L;
+        while (warmup == null && System.nanoTime() < until) Thread.sleep(10);
+        Thread t = warmup;
+        if (t == null) return false;
+        t.join(Math.max(1, (until - System.nanoTime()) / 1_000_000L));
+        return !t.isAlive();
+    }
 
     /** What this master wrote to the oplog in its current term (nothing unless it leads). */
     public dev.kvlab.store.api.server.OplogStats oplog() {
@@ -133,10 +143,7 @@ public final class HaMaster implements AutoCloseable {
             long rev = reader.bootstrap();
             reader.follow(rev + 1, this::wake);
             role = "standby";
-            if (!warmed) {
-                warmed = true;
-                StandbyWarmup.start(config, 4000);
-            }
+            if (warmup == null) warmup = StandbyWarmup.start(config, 4000);
             long nextPublish = 0;
             while (!closed && l.valid()) {
                 Campaign c = campaign(l);

@@ -23,6 +23,15 @@ final class OpLogWriter implements MasterJournal, AutoCloseable {
     /** Largest batch value (etcd refuses requests over 1.5 MiB; base64 adds a third). */
     static final int MAX_BATCH_BYTES = 768 << 10;
 
+    /**
+     * Most bytes of entries not yet in etcd before an append waits for the shipper (backpressure: the master's writes
+     * slow down to what etcd takes, so the log, and a standby's view, trail by a bounded amount: about two batches).
+     */
+    static final long MAX_PENDING_BYTES = 2L * MAX_BATCH_BYTES;
+
+    /** An append waits at most this long for the shipper (etcd unreachable: the lease runs out meanwhile anyway). */
+    private static final long MAX_WAIT_NANOS = 2_000_000_000L;
+
     /** Where batches go: true when stored, false when this writer is fenced; {@link EtcdException} code -1 when unreachable (retried). */
     interface BatchSink {
         boolean put(String key, byte[] batch);
@@ -46,6 +55,8 @@ final class OpLogWriter implements MasterJournal, AutoCloseable {
     private long firstSeq, firstMicros, nextSeq;
     private final long startSeq;
     private boolean shipperWaiting;
+    private long pendingBytes;
+    private final AtomicLong backpressureNanos = new AtomicLong();
     private volatile boolean running = true;
     private volatile boolean fenced;
     private volatile long durableSeq;
@@ -150,10 +161,32 @@ final class OpLogWriter implements MasterJournal, AutoCloseable {
     private void ended() {
         if (count == 0) firstMicros = nowMicros();
         if (count == ends.length) ends = java.util.Arrays.copyOf(ends, count * 2);
+        int before = count == 0 ? 0 : ends[count - 1];
         ends[count++] = data.length();
+        pendingBytes += data.length() - before;
         nextSeq++;
         if (shipperWaiting) lock.notifyAll();
+        if (pendingBytes > MAX_PENDING_BYTES) awaitShipper();
     }
+
+    /** Backpressure: waits (lock held by the caller, released while waiting) until the shipper caught up, or at most {@link #MAX_WAIT_NANOS}. */
+    private void awaitShipper() {
+        long t0 = System.nanoTime(), until = t0 + MAX_WAIT_NANOS;
+        try {
+            while (pendingBytes > MAX_PENDING_BYTES && running && !fenced) {
+                long left = until - System.nanoTime();
+                if (left <= 0) break;
+                lock.wait(Math.max(1, left / 1_000_000L));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            backpressureNanos.addAndGet(System.nanoTime() - t0);
+        }
+    }
+
+    /** Time appends spent waiting for the shipper (backpressure), in nanoseconds. */
+    long backpressureNanos() { return backpressureNanos.get(); }
 
     static long nowMicros() {
         java.time.Instant i = java.time.Instant.now();
@@ -224,6 +257,10 @@ final class OpLogWriter implements MasterJournal, AutoCloseable {
             batch.write(r.data().array(), from, to - from);
             if (!put(keys.log(r.firstSeq() + entry), batch.copy(0, batch.length()))) return false;
             durableSeq = r.firstSeq() + last;
+            synchronized (lock) {
+                pendingBytes -= to - from;
+                lock.notifyAll();
+            }
             batches.incrementAndGet();
             bytesWritten.addAndGet(batch.length());
             from = to;
@@ -257,6 +294,9 @@ final class OpLogWriter implements MasterJournal, AutoCloseable {
     private void fence(String why) {
         if (fenced) return;
         fenced = true;
+        synchronized (lock) {
+            lock.notifyAll(); // appends waiting for the shipper go on (the gate refuses the next calls)
+        }
         System.err.println("kvlab master: oplog writer of term " + term + " stops: " + why);
         onFenced.run();
     }
@@ -264,6 +304,9 @@ final class OpLogWriter implements MasterJournal, AutoCloseable {
     @Override
     public void close() {
         running = false;
+        synchronized (lock) {
+            lock.notifyAll();
+        }
         synchronized (lock) {
             lock.notifyAll();
         }

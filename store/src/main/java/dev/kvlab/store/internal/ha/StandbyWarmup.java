@@ -23,11 +23,12 @@ final class StandbyWarmup {
 
     private StandbyWarmup() {}
 
-    /** Runs the warm-up on a daemon thread of low priority; {@code rounds} put+get rounds. */
-    static void start(MasterConfig config, int rounds) {
+    /** Runs the warm-up on a daemon thread of low priority; {@code rounds} put+get rounds. The thread (join it to wait). */
+    static Thread start(MasterConfig config, int rounds) {
         Thread t = Thread.ofPlatform().daemon().name("kvlab-standby-warmup").unstarted(() -> run(config, rounds));
         t.setPriority(Thread.MIN_PRIORITY);
         t.start();
+        return t;
     }
 
     static void run(MasterConfig config, int rounds) {

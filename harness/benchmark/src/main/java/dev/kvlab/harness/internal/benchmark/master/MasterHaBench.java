@@ -96,6 +96,7 @@ public final class MasterHaBench {
                 ms.add(MasterLauncher.start(new MasterLaunch("127.0.0.1", 0, "127.0.0.1", 0, false, MasterConfig.defaults(), null, null,
                         HaLaunch.of(cluster, name).withLagListener(us -> lag.recordValue(Math.max(0, us))))));
             MasterLauncher.Running leader = awaitLeader(ms);
+            for (MasterLauncher.Running m : ms) m.awaitWarm(Duration.ofSeconds(120)); // a one-time start-up cost, not the oplog's
             OplogStats before = leader.oplog();
             MasterBenchResult r = MasterBench.run(s.withMaster("own leader + standby in this process, oplog in " + etcd.substring(0, etcd.lastIndexOf('/'))),
                     "127.0.0.1", leader.port(), null, log);
