@@ -143,7 +143,7 @@ public final class HaMaster implements AutoCloseable {
             long rev = reader.bootstrap();
             reader.follow(rev + 1, this::wake);
             role = "standby";
-            if (warmup == null) warmup = StandbyWarmup.start(config, 4000);
+            if (warmup == null) warmup = StandbyWarmup.start(config, 2500, 5000, () -> "standby".equals(role) && !closed);
             long nextPublish = 0;
             while (!closed && l.valid()) {
                 Campaign c = campaign(l);
