@@ -4,6 +4,9 @@ import dev.kvlab.store.api.server.LaunchRefusedException;
 import dev.kvlab.store.api.server.NodeLaunch;
 import dev.kvlab.store.api.server.TokenRefusedException;
 import dev.kvlab.store.internal.grpc.GrpcMasterChannel;
+import dev.kvlab.store.internal.ha.EtcdMasterChannel;
+import dev.kvlab.store.internal.ha.EtcdSpec;
+import dev.kvlab.store.internal.rpc.MasterChannel;
 import dev.kvlab.store.internal.node.StorageNode;
 import dev.kvlab.store.internal.server.Loopback;
 import dev.kvlab.store.internal.server.MetricsHttpServer;
@@ -32,11 +35,11 @@ public final class NodeLauncher {
     public static final class Running implements AutoCloseable {
         private final NodeLaunch launch;
         private final TransferEngine engine;
-        private final GrpcMasterChannel channel;
+        private final MasterChannel channel;
         private final StorageNode node;
         private final MetricsHttpServer metrics;
 
-        private Running(NodeLaunch launch, TransferEngine engine, GrpcMasterChannel channel, StorageNode node, MetricsHttpServer metrics) {
+        private Running(NodeLaunch launch, TransferEngine engine, MasterChannel channel, StorageNode node, MetricsHttpServer metrics) {
             this.launch = launch;
             this.engine = engine;
             this.channel = channel;
@@ -65,7 +68,7 @@ public final class NodeLauncher {
                         node.close();
                         channel.close();
                         engine.close();
-                        throw new TokenRefusedException("master " + launch.masterHost() + ":" + launch.masterPort() + " refused this node's auth token");
+                        throw new TokenRefusedException("master " + launch.masterName() + " refused this node's auth token");
                     }
                     notYet.accept(e);
                     Thread.sleep(1000);
@@ -92,7 +95,14 @@ public final class NodeLauncher {
         if (l.token() == null && !Loopback.only(l.bind()))
             throw new LaunchRefusedException("--bind " + l.bind() + " is not a loopback address: the data plane then needs an auth token (KVLAB_STORE_TOKEN or --token-file)", null);
         TransferEngine engine = transports.create(l.transport(), TransportConfig.defaults().withBindHost(l.bind()).withAuthToken(l.token()));
-        GrpcMasterChannel channel = new GrpcMasterChannel(l.masterHost(), l.masterPort(), Duration.ofSeconds(5), l.token());
+        MasterChannel channel;
+        try {
+            channel = l.etcd() != null ? new EtcdMasterChannel(EtcdSpec.parse(l.etcd()), Duration.ofSeconds(5), l.token())
+                    : new GrpcMasterChannel(l.masterHost(), l.masterPort(), Duration.ofSeconds(5), l.token());
+        } catch (IllegalArgumentException e) {
+            engine.close();
+            throw new LaunchRefusedException("--master: " + e.getMessage(), e);
+        }
         StorageNode node;
         try {
             node = new StorageNode(channel, engine, l.nodeId(), l.segmentBytes(), l.ping());
@@ -101,6 +111,7 @@ public final class NodeLauncher {
             engine.close();
             throw e;
         }
+        if (channel instanceof EtcdMasterChannel e) e.onLeaderChange(node::remountSoon); // register the segment with each new leader
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         NodeMeters.bind(registry, node, l.transport());
         MetricsHttpServer http = new MetricsHttpServer(registry, l.metricsHost(), l.metricsPort(),

@@ -52,6 +52,24 @@ public final class StoreChildProcess {
                 DurationSpec.format(leaseTtl), DurationSpec.format(clientTtl)), new CountDownLatch(1), "master");
     }
 
+    /**
+     * A replicated master on {@code 127.0.0.1:port} named {@code name}, one of the cluster of {@code etcd} with an etcd lease of
+     * {@code haLease}; {@link #ready()} counts down once it serves (as a standby or the leader).
+     */
+    public static StoreChildProcess haMaster(int port, long seed, Duration leaseTtl, Duration clientTtl, String etcd, String name, Duration haLease)
+            throws IOException {
+        return new StoreChildProcess(List.of("-Xmx256m"), List.of("ha-master", Integer.toString(port), Long.toString(seed),
+                DurationSpec.format(leaseTtl), DurationSpec.format(clientTtl), etcd, name, DurationSpec.format(haLease)), new CountDownLatch(1),
+                "master-" + name);
+    }
+
+    /** A node of {@code segmentBytes} mounted at whichever master leads the cluster of {@code etcd}; counts {@code mounted} down once mounted. */
+    public static StoreChildProcess etcdNode(String etcd, long segmentBytes, String transport, String nodeId, Duration ping, CountDownLatch mounted)
+            throws IOException {
+        return new StoreChildProcess(List.of("-Xmx192m", "-XX:MaxDirectMemorySize=" + (segmentBytes + (256L << 20))),
+                List.of("etcd-node", etcd, Long.toString(segmentBytes), transport, nodeId, DurationSpec.format(ping)), mounted, "node-" + nodeId);
+    }
+
     /** A node of {@code segmentBytes} mounted at the master on {@code 127.0.0.1:masterPort}; counts {@code mounted} down once mounted. */
     public static StoreChildProcess node(int masterPort, long segmentBytes, String transport, String nodeId, Duration ping,
                                          CountDownLatch mounted) throws IOException {

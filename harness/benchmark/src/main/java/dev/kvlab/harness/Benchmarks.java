@@ -129,6 +129,16 @@ public final class Benchmarks {
         return MasterBench.runInProcess(s, log);
     }
 
+    /**
+     * The master's metadata benchmark with HA against without ({@code kvlab bench master --ha}): for each of {@code ops},
+     * {@code rounds} alternating rounds against a master of its own and against a replicated leader + standby writing the
+     * oplog to {@code etcd} (null: an etcd it starts on loopback).
+     */
+    public static dev.kvlab.harness.api.benchmark.MasterHaBenchResult masterHa(MasterBenchSettings s, List<dev.kvlab.harness.api.benchmark.MasterOp> ops,
+                                                                                String etcd, int rounds, PrintStream log) throws InterruptedException, IOException {
+        return dev.kvlab.harness.internal.benchmark.master.MasterHaBench.run(s, ops, etcd, rounds, log);
+    }
+
     /** A remote store ({@code kvlab://}, {@code redis://}) checked reachable, opened by {@code opener} and answering one get. */
     public static KvBackend openRemoteStore(String target, String host, int port, Supplier<KvBackend> opener) {
         return RemoteStore.open(target, host, port, opener);

@@ -29,8 +29,16 @@ public final class BenchMasterCommand implements Callable<Integer> {
     @Option(names = "--master", description = "HOST:PORT of a running master (it gets fake segments, unmounted after; use a master of its own) [own master on loopback]")
     String master;
 
-    @Option(names = "--op", required = true, description = "put | get | batch-put | batch-get")
+    @Option(names = "--op", required = true, description = "put | get | batch-put | batch-get (with --ha, a comma-separated list of them)")
     String op;
+
+    @Option(names = "--ha", arity = "0..1", fallbackValue = "", paramLabel = "etcd://HOST:PORT",
+            description = "run each --op against a replicated master (a leader writing the oplog to etcd and a standby applying it, in this process) "
+                    + "and against one without HA, side by side; the etcd given, or one started for the run on loopback (Debian's etcd-server)")
+    String ha;
+
+    @Option(names = "--rounds", defaultValue = "2", description = "with --ha: rounds per op, each one run without and one with HA, in alternating order [${DEFAULT-VALUE}]")
+    int rounds;
 
     @Option(names = "--clients", defaultValue = "4", description = "clients, each with its own connection and one call in flight [${DEFAULT-VALUE}]")
     int clients;
@@ -74,8 +82,37 @@ public final class BenchMasterCommand implements Callable<Integer> {
         return new CommandLine.ParameterException(spec.commandLine(), msg);
     }
 
+    /** {@code --ha}: every op with and without HA, side by side. */
+    private Integer runHa() throws Exception {
+        if (master != null) throw bad("--ha runs masters of its own: leave out --master");
+        if (rounds < 1 || rounds > 20) throw bad("--rounds must be 1..20, got " + rounds);
+        java.util.List<MasterOp> ops = new java.util.ArrayList<>();
+        MasterBenchSettings s;
+        try {
+            for (String o : op.split(",")) ops.add(MasterOp.parse(o.strip()));
+            if (!ha.isEmpty()) dev.kvlab.store.HaCluster.checkEtcd(ha);
+            s = new MasterBenchSettings("own master in this process", ops.getFirst(), clients, ClientMode.parse(clientMode), batchSize, duration, warmup,
+                    jitWait, valueSize, keys, segments, segmentSize, "bench", seed);
+        } catch (IllegalArgumentException e) {
+            throw bad(e.getMessage().startsWith("--") ? e.getMessage() : "--ha: " + e.getMessage());
+        }
+        PrintStream log = json ? System.err : System.out;
+        dev.kvlab.harness.api.benchmark.MasterHaBenchResult r;
+        try {
+            r = Benchmarks.masterHa(s, ops, ha.isEmpty() ? null : ha, rounds, log);
+        } catch (dev.kvlab.harness.api.benchmark.BenchFailedException e) {
+            System.err.println("kvlab bench master: " + e.getMessage());
+            return Kvlab.EXIT_FAILED;
+        }
+        if (json) System.out.println(new ObjectMapper().writeValueAsString(r));
+        else System.out.print(r.text());
+        boolean failed = r.rows().stream().anyMatch(x -> x.without().failedKeys() > 0 || x.with().failedKeys() > 0);
+        return failed ? Kvlab.EXIT_FAILED : Kvlab.EXIT_OK;
+    }
+
     @Override
     public Integer call() throws Exception {
+        if (ha != null) return runHa();
         MasterBenchSettings s;
         try {
             s = new MasterBenchSettings(master == null ? "own master in this process" : master, MasterOp.parse(op), clients,

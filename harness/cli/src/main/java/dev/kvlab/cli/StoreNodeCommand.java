@@ -4,6 +4,7 @@ import dev.kvlab.cli.store.HostPortOption;
 import dev.kvlab.cli.store.StoreToken;
 import dev.kvlab.harness.api.MachineMemory;
 import dev.kvlab.harness.api.input.BadInputException;
+import dev.kvlab.store.HaCluster;
 import dev.kvlab.store.NodeLauncher;
 import dev.kvlab.store.api.server.LaunchRefusedException;
 import dev.kvlab.store.api.server.NodeLaunch;
@@ -24,7 +25,8 @@ import picocli.CommandLine.Option;
                 + "(ping every second; remounts when the master forgot it).")
 public final class StoreNodeCommand implements Callable<Integer> {
 
-    @Option(names = "--master", required = true, description = "HOST:PORT of the master")
+    @Option(names = "--master", required = true, description = "HOST:PORT of the master, or etcd://HOST:PORT[/CLUSTER] of replicated masters "
+            + "(the node mounts at the leader and registers again with each new one)")
     String master;
 
     @Option(names = "--segment", required = true, description = "segment size, e.g. 256MiB")
@@ -57,7 +59,15 @@ public final class StoreNodeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        HostPortOption m = HostPortOption.parse("--master", master, false);
+        boolean viaEtcd = HaCluster.isEtcd(master);
+        if (viaEtcd) {
+            try {
+                HaCluster.checkEtcd(master);
+            } catch (IllegalArgumentException e) {
+                throw new BadInputException("--master: " + e.getMessage());
+            }
+        }
+        HostPortOption m = viaEtcd ? HostPortOption.parse("--master", HaCluster.firstEndpoint(master), false) : HostPortOption.parse("--master", master, false);
         HostPortOption mAt = HostPortOption.parse("--metrics", metrics, true);
         long bytes;
         try {
@@ -77,7 +87,7 @@ public final class StoreNodeCommand implements Callable<Integer> {
         NodeLauncher.Running node;
         try {
             node = NodeLauncher.create(new NodeLaunch(m.host(), m.port(), bytes, transport, bind, nodeId, token, pingInterval, mAt.host(), mAt.port(),
-                    metricsPublic, parentPid), ts);
+                    metricsPublic, parentPid, viaEtcd ? master : null), ts);
         } catch (LaunchRefusedException e) {
             throw new BadInputException(e.getMessage());
         } catch (OutOfMemoryError e) {
@@ -90,14 +100,14 @@ public final class StoreNodeCommand implements Callable<Integer> {
             stopped.countDown();
         }, "kvlab-node-shutdown"));
         try {
-            node.mount(e -> System.err.println("kvlab store node: master " + m.host() + ":" + m.port() + " not reachable yet ("
+            node.mount(e -> System.err.println("kvlab store node: master " + (viaEtcd ? master : m.host() + ":" + m.port()) + " not reachable yet ("
                     + Kvlab.oneLine(e.getMessage()) + "); retrying"));
         } catch (TokenRefusedException e) {
             throw new BadInputException(e.getMessage()
                     + (token == null ? " (none given: set KVLAB_STORE_TOKEN or --token-file)" : " (wrong token: check KVLAB_STORE_TOKEN or --token-file)"));
         }
         System.out.println("kvlab store node " + nodeId + ": segment " + node.node().segmentName() + " (" + ByteSize.format(bytes) + ", " + transport
-                + ") mounted at " + m.host() + ":" + m.port() + " as " + node.node().segment().handle().toUri()
+                + ") mounted at " + (viaEtcd ? master : m.host() + ":" + m.port()) + " as " + node.node().segment().handle().toUri()
                 + "; metrics at http://" + mAt.host() + ":" + node.metricsPort() + "/metrics");
         System.out.flush();
         stopped.await();

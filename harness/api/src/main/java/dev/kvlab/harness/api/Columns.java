@@ -102,6 +102,16 @@ public final class Columns {
             Source.both(EMULATED), Merge.SAME);
     public static final Column<Number> STORE_EVICTED_OBJECTS = extra("store_evicted_objects", Unit.COUNT,
             "objects the store evicted during the cell", Source.both(EMULATED), Merge.SAME);
+    // a master failover (fault master-failover / master-partition): how long, what it cost, what was lost
+    public static final Column<Number> FAILOVER_S = extra("failover_s", Unit.SECONDS,
+            "master-failover/-partition: from the strike until another master led and served (live: measured through etcd; sim: the modelled lease)",
+            Source.both(EMULATED), Merge.LARGEST);
+    public static final Column<Number> FAILOVER_FALLBACKS = extra("failover_fallbacks", Unit.BLOCKS,
+            "master-failover/-partition: blocks whose lookup, fetch or put found no master during the failover (each recomputed or not stored)",
+            Source.both(EMULATED), Merge.SUM);
+    public static final Column<Number> OBJECTS_LOST = extra("objects_lost", Unit.COUNT,
+            "master-failover/-partition: objects the old leader knew at the strike that the new leader did not (the oplog's tail; sim: not modelled, 0)",
+            Source.both(EMULATED), Merge.SUM);
     // the link a live cell measured at its start
     public static final Column<Number> LINK_MEASURED_BYTES_PER_S = extra("link_measured_bytes_per_s", Unit.BYTES_PER_S,
             "bandwidth of the store link the live cell measured at its start", Source.live(EMULATED), Merge.SAME);
@@ -179,7 +189,8 @@ public final class Columns {
             "predicted time to fetch the shared prefix's KV, load it into the engine and prefill the suffix behind it", Source.live(LLAMA), Merge.SAME);
 
     /** Columns some clocks or targets add to a {@code summary.csv}/{@code summary.json} row (NaN in the rows of the others). */
-    public static final List<Column<?>> ROW_EXTRAS = List.of(STORE_USAGE, STORE_OBJECTS, STORE_EVICTED_OBJECTS, LINK_MEASURED_BYTES_PER_S,
+    public static final List<Column<?>> ROW_EXTRAS = List.of(STORE_USAGE, STORE_OBJECTS, STORE_EVICTED_OBJECTS, FAILOVER_S, FAILOVER_FALLBACKS,
+            OBJECTS_LOST, LINK_MEASURED_BYTES_PER_S,
             LINK_MEASURED_LATENCY_US, HARNESS_CPU_US_PER_REQUEST, HARNESS_OVERHEAD_US_PER_REQUEST, EVENT_LAG_P50_US, EVENT_LAG_P99_US,
             GC_PAUSE_MS, TWIN_TTFT_P50, TWIN_TTFT_P99, TWIN_FETCH_P50, TWIN_GOODPUT_RPS, TWIN_TTFT_P50_LIVE_SHARE, ENGINE_PROMPT_TOKENS,
             ENGINE_CACHED_PROMPT_TOKENS, ENGINE_LOCAL_HIT_RATIO, ENGINE_EXTERNAL_HIT_RATIO, HARNESS_TTFT_GAP_P50, HARNESS_LOOPBACK_TTFT_P50,

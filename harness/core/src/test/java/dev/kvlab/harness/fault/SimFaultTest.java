@@ -87,6 +87,23 @@ class SimFaultTest {
     }
 
     @Test
+    void aModelledFailoverHasNoMasterForTheLeaseThenEverythingIsBack() {
+        CellResult r = run("fault=master-failover", "fault_params.ha_lease=2s");
+        CellSummary none = run().summary();
+        CellSummary s = r.summary();
+        assertThat(s.get(Columns.COMPLETED)).isEqualTo(s.get(Columns.REQUESTS));
+        assertThat(s.get(Columns.WRONG_HITS_USED)).isZero();
+        assertThat((double) r.extras().get(Columns.FAILOVER_S.name())).as("no master for the lease").isEqualTo(2.0);
+        assertThat((double) r.extras().get(Columns.FAILOVER_FALLBACKS.name())).as("lookups that found no master").isPositive();
+        assertThat((double) r.extras().get(Columns.OBJECTS_LOST.name())).isZero();
+        assertThat(s.get(Columns.REMOTE_HIT_RATIO)).as("the window costs hits").isLessThan(none.get(Columns.REMOTE_HIT_RATIO));
+        CellResult again = run("fault=master-failover", "fault_params.ha_lease=2s");
+        assertThat(again.summary().with(Columns.WALL_SECONDS, 0.0).columns()).as("deterministic").isEqualTo(s.with(Columns.WALL_SECONDS, 0.0).columns());
+        assertThatThrownBy(() -> run("fault=master-failover", "fault_params.ha_lease=1500ms")).isInstanceOf(BadInputException.class)
+                .hasMessageContaining("fault_params.ha_lease");
+    }
+
+    @Test
     void aFaultCellIsDeterministic() {
         CellResult a = run("fault=corrupt", "seed=3"), b = run("fault=corrupt", "seed=3");
         assertThat(a.summary().with(Columns.WALL_SECONDS, 0.0).columns()).isEqualTo(b.summary().with(Columns.WALL_SECONDS, 0.0).columns());

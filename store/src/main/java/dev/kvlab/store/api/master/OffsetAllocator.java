@@ -82,6 +82,45 @@ final class OffsetAllocator {
         return b;
     }
 
+    /**
+     * Lays out a fresh allocator (nothing allocated yet) with blocks at the given places: {@code offsets} ascending, each
+     * block {@code sizes[i]} bytes. Returns the blocks in the same order; null for one that overlaps the block before it,
+     * is not aligned or passes the segment's end (that range is left free). A new leader's start from its standby view.
+     */
+    public Block[] reserve(long[] offsets, long[] sizes) {
+        if (freeBytes != size) throw new IllegalStateException("reserve needs a fresh allocator");
+        java.util.Arrays.fill(heads, null);
+        java.util.Arrays.fill(used, 0);
+        Block[] out = new Block[offsets.length];
+        Block last = null;
+        long cursor = 0;
+        for (int i = 0; i < offsets.length; i++) {
+            long o = offsets[i], sz = sizes[i];
+            if (o < cursor || sz <= 0 || o % alignment != 0 || o > size - sz) continue;
+            if (o > cursor) last = link(last, cursor, o - cursor, true);
+            last = link(last, o, sz, false);
+            out[i] = last;
+            cursor = o + sz;
+        }
+        if (cursor < size) link(last, cursor, size - cursor, true);
+        return out;
+    }
+
+    private Block link(Block prev, long offset, long bytes, boolean free) {
+        Block b = new Block();
+        b.offset = offset;
+        b.size = bytes;
+        b.prev = prev;
+        if (prev != null) prev.next = b;
+        if (free) {
+            b.free = true;
+            insert(b);
+        } else {
+            freeBytes -= bytes;
+        }
+        return b;
+    }
+
     /** Returns {@code b} to the free space, merging it with free neighbours. Freeing twice is an error. */
     public void free(Block b) {
         if (b.free) throw new IllegalStateException("block at " + b.offset + " freed twice");

@@ -103,6 +103,8 @@ public final class StoreMaster {
     private long evictedObjects, evictedBytes, evictionRuns, takenOver, reclaimed, dropped, corruptDropped;
     /** After a watermark run that could not reach its target, the next watermark run waits until then (allocation failures do not). */
     private long watermarkQuietUntil = Long.MIN_VALUE;
+    /** Told of every metadata change, under the space lock (a replicated master's oplog). */
+    private volatile MasterJournal journal = MasterJournal.NONE;
 
     public StoreMaster(MasterConfig config, Clock clock) {
         this(config, clock, true);
@@ -137,6 +139,26 @@ public final class StoreMaster {
     public static final int MAX_BATCH = 4096;
 
     public MasterConfig config() { return config; }
+
+    /** From now on, tells {@code j} of every metadata change (in order, under the space lock). */
+    public void journal(MasterJournal j) {
+        space.lock();
+        try {
+            journal = Objects.requireNonNull(j, "journal");
+        } finally {
+            space.unlock();
+        }
+    }
+
+    /** Put ids given from now on are at least {@code first} (a new leader's ids never meet an old leader's). */
+    public void startPutIdsAt(long first) {
+        space.lock();
+        try {
+            if (first > nextPutId) nextPutId = first;
+        } finally {
+            space.unlock();
+        }
+    }
 
     /** The master's clock reading in nanoseconds since the epoch (the unit of lease deadlines). */
     public long nowNanos() {
@@ -174,6 +196,7 @@ public final class StoreMaster {
             segments.put(segment, new SegmentState(segment, clientId, endpoint == null ? "" : endpoint, size, config.alignment()));
             segmentOrder = null;
             capacity += size;
+            journal.mounted(clientId, segment, size, endpoint == null ? "" : endpoint);
             return MountStatus.MOUNTED;
         } finally {
             space.unlock();
@@ -300,6 +323,7 @@ public final class StoreMaster {
                 processing.remove(o);
                 discard(o.replicas, o.startedNanos + releaseNanos, now);
                 takenOver++;
+                journal.removed(key, o.putId);
             }
         } finally {
             shard.lock.unlock();
@@ -315,6 +339,7 @@ public final class StoreMaster {
         }
         processing.add(o);
         if (now < processingStartBound) processingStartBound = now;
+        if (journal != MasterJournal.NONE) journal.started(record(o));
         List<Replica> out = replicasOf(o);
         if (aboveWatermark() && now >= watermarkQuietUntil) evictForWatermark(now);
         return new PutStartResult(PutStartResult.Status.STARTED, o.putId, out);
@@ -357,6 +382,7 @@ public final class StoreMaster {
             if (o.softPin) o.softPinDeadline = now + softPinNanos;
             processing.remove(o);
             complete++;
+            journal.completed(key, putId, now);
             return EndStatus.OK;
         } finally {
             shard.lock.unlock();
@@ -375,6 +401,7 @@ public final class StoreMaster {
                 shard.objects.remove(key);
                 processing.remove(o);
                 free(o.replicas);
+                journal.removed(key, putId);
                 return EndStatus.OK;
             } finally {
                 shard.lock.unlock();
@@ -444,6 +471,7 @@ public final class StoreMaster {
                 shard.objects.remove(key);
                 free(o.replicas);
                 complete--;
+                journal.removed(key, o.putId);
                 return RemoveStatus.REMOVED;
             } finally {
                 shard.lock.unlock();
@@ -475,6 +503,7 @@ public final class StoreMaster {
                 o.replicas.remove(hit);
                 discard(List.of(hit), o.leaseDeadline, now);
                 corruptDropped++;
+                journal.replicaDropped(key, o.putId, segment, offset);
                 if (o.replicas.isEmpty()) {
                     shard.objects.remove(key);
                     complete--;
@@ -522,6 +551,127 @@ public final class StoreMaster {
         } finally {
             space.unlock();
         }
+    }
+
+    // ---------------------------------------------------------------- replication (a leader's snapshot, a new leader's start)
+
+    /**
+     * The metadata as plain records, a consistent cut: taken under the space lock (which every change holds, so it
+     * is the state after the last change told to the {@link #journal}), walking every object (O(n)). {@code atCut}
+     * runs under the same lock, after the copy (a journal marks the cut's place in its log there).
+     */
+    public MasterImage export(Runnable atCut) {
+        space.lock();
+        try {
+            List<MasterImage.SegmentRecord> segs = new ArrayList<>(segments.size());
+            for (SegmentState s : segments.values()) segs.add(new MasterImage.SegmentRecord(s.name, s.clientId, s.endpoint, s.allocator.size()));
+            List<MasterImage.ObjectRecord> objs = new ArrayList<>();
+            for (Shard shard : shards) {
+                shard.lock.lock();
+                try {
+                    for (int i = 0, n = shard.objects.slots(); i < n; i++) {
+                        ObjectMeta o = shard.objects.slot(i);
+                        if (o != null) objs.add(record(o));
+                    }
+                } finally {
+                    shard.lock.unlock();
+                }
+            }
+            if (atCut != null) atCut.run();
+            return new MasterImage(segs, objs);
+        } finally {
+            space.unlock();
+        }
+    }
+
+    private static MasterImage.ObjectRecord record(ObjectMeta o) {
+        List<MasterImage.BlockRef> refs = new ArrayList<>(o.replicas.size());
+        for (Placed p : o.replicas) refs.add(new MasterImage.BlockRef(p.segment().name, p.block().offset()));
+        return new MasterImage.ObjectRecord(o.key, o.putId, o.length, o.crc32c, o.softPin, o.hardPin, o.startedNanos, o.state == State.COMPLETE,
+                o.leaseDeadline, refs);
+    }
+
+    /**
+     * A master holding {@code image} (a new leader's start from its standby view): its segments mounted with their
+     * owners (alive as of now: a node that does not ping within the client TTL is dropped as usual), each object's
+     * blocks allocated where the image says, COMPLETE objects visible with a lease until at least {@code leaseFloorNanos}
+     * (readers that leased an object from the old leader may still be reading it: it is not evicted under them),
+     * PROCESSING ones waiting for their writers' PutEnd. Put ids start at {@code firstPutId} (or above every id in the
+     * image). An object whose block overlaps one placed before it, or lies in no segment of the image, is left out
+     * (and counted in {@link MasterStats#droppedObjects()}).
+     */
+    public static StoreMaster restore(MasterConfig config, Clock clock, MasterImage image, long firstPutId, long leaseFloorNanos) {
+        StoreMaster m = new StoreMaster(config, clock, true);
+        m.space.lock();
+        try {
+            m.restoreLocked(image, firstPutId, leaseFloorNanos);
+        } finally {
+            m.space.unlock();
+        }
+        return m;
+    }
+
+    private void restoreLocked(MasterImage image, long firstPutId, long leaseFloor) {
+        long now = nowNanos();
+        Map<String, List<long[]>> wanted = new TreeMap<>(); // segment -> [offset, size, object index, replica index]
+        List<MasterImage.ObjectRecord> objs = image.objects();
+        for (int i = 0; i < objs.size(); i++) {
+            List<MasterImage.BlockRef> r = objs.get(i).replicas();
+            for (int j = 0; j < r.size(); j++)
+                wanted.computeIfAbsent(r.get(j).segment(), k -> new ArrayList<>()).add(new long[] {r.get(j).offset(), footprint(objs.get(i).length()), i, j});
+        }
+        Placed[][] placed = new Placed[objs.size()][];
+        for (int i = 0; i < placed.length; i++) placed[i] = new Placed[objs.get(i).replicas().size()];
+        boolean[] bad = new boolean[objs.size()];
+        for (MasterImage.SegmentRecord sr : image.segments()) {
+            SegmentState s = new SegmentState(sr.name(), sr.clientId(), sr.endpoint(), sr.size(), config.alignment());
+            segments.put(sr.name(), s);
+            capacity += sr.size();
+            clients.put(sr.clientId(), now);
+            List<long[]> ws = wanted.getOrDefault(sr.name(), List.of());
+            ws.sort(Comparator.comparingLong(w -> w[0]));
+            long[] offsets = new long[ws.size()], sizes = new long[ws.size()];
+            for (int k = 0; k < ws.size(); k++) {
+                offsets[k] = ws.get(k)[0];
+                sizes[k] = ws.get(k)[1];
+            }
+            OffsetAllocator.Block[] blocks = s.allocator.reserve(offsets, sizes);
+            for (int k = 0; k < ws.size(); k++) {
+                long[] w = ws.get(k);
+                if (blocks[k] == null) bad[(int) w[2]] = true;
+                else placed[(int) w[2]][(int) w[3]] = new Placed(s, blocks[k]);
+            }
+        }
+        List<ObjectMeta> inFlight = new ArrayList<>();
+        for (int i = 0; i < objs.size(); i++) {
+            MasterImage.ObjectRecord r = objs.get(i);
+            List<Placed> ps = new ArrayList<>(placed[i].length);
+            for (Placed p : placed[i]) if (p != null) ps.add(p);
+            if (bad[i] || ps.size() != placed[i].length || ps.isEmpty()) {
+                for (Placed p : ps) p.segment().allocator.free(p.block());
+                dropped++;
+                continue;
+            }
+            for (Placed p : ps) used += p.block().size();
+            ObjectMeta o = new ObjectMeta(r.key(), r.putId(), r.length(), r.crc32c(), r.softPin(), r.hardPin(), r.startedNanos(), ps);
+            shards[shardOf(r.key())].objects.put(r.key(), o);
+            if (r.putId() >= nextPutId) nextPutId = r.putId() + 1;
+            if (r.complete()) {
+                o.state = State.COMPLETE;
+                o.leaseDeadline = Math.max(r.leaseDeadline(), leaseFloor);
+                if (o.softPin) o.softPinDeadline = now + softPinNanos;
+                complete++;
+            } else {
+                inFlight.add(o);
+            }
+        }
+        inFlight.sort(Comparator.comparingLong(o -> o.putId));
+        for (ObjectMeta o : inFlight) {
+            processing.add(o);
+            processingStartBound = Math.min(processingStartBound, o.startedNanos);
+        }
+        if (firstPutId > nextPutId) nextPutId = firstPutId;
+        segmentOrder = null;
     }
 
     // ---------------------------------------------------------------- internals (space lock held)
@@ -681,10 +831,12 @@ public final class StoreMaster {
             processing.remove(o);
             free(o.replicas);
             reclaimed++;
+            journal.removed(o.key, o.putId);
         }
     }
 
     private void unmount(SegmentState s) {
+        journal.unmounted(s.name);
         segments.remove(s.name);
         segmentOrder = null;
         capacity -= s.allocator.size();
@@ -764,6 +916,7 @@ public final class StoreMaster {
                 freed += fp;
                 evictedObjects++;
                 evictedBytes += fp;
+                journal.removed(o.key, o.putId);
             } finally {
                 shard.lock.unlock();
             }

@@ -10,6 +10,21 @@ import java.time.Duration;
  * it (the metrics endpoint not when {@code metricsPublic}), which the launcher checks.
  *
  * @param parentPid the process whose end ends this one (a node started by a harness dies with it), or null
+ * @param etcd      the replicated masters' etcd ({@code etcd://HOST:PORT[/CLUSTER]}): the node mounts at whichever leads,
+ *                  follows a change of leader and registers its segment again with the new one; null: the master at
+ *                  {@code masterHost:masterPort}
  */
 public record NodeLaunch(String masterHost, int masterPort, long segmentBytes, String transport, String bind, String nodeId, String token,
-                         Duration ping, String metricsHost, int metricsPort, boolean metricsPublic, Long parentPid) {}
+                         Duration ping, String metricsHost, int metricsPort, boolean metricsPublic, Long parentPid, String etcd) {
+
+    /** A node of the master at {@code masterHost:masterPort}. */
+    public NodeLaunch(String masterHost, int masterPort, long segmentBytes, String transport, String bind, String nodeId, String token,
+                      Duration ping, String metricsHost, int metricsPort, boolean metricsPublic, Long parentPid) {
+        this(masterHost, masterPort, segmentBytes, transport, bind, nodeId, token, ping, metricsHost, metricsPort, metricsPublic, parentPid, null);
+    }
+
+    /** Where the node's master is, for messages. */
+    public String masterName() {
+        return etcd != null ? etcd : masterHost + ":" + masterPort;
+    }
+}

@@ -127,6 +127,7 @@ public final class GrpcMasterChannel implements MasterChannel, AsyncMasterChanne
         Status.Code c = e.getStatus().getCode();
         if (c == Status.Code.INVALID_ARGUMENT) return new IllegalArgumentException(e.getStatus().getDescription(), e);
         if (c == Status.Code.UNAUTHENTICATED) return new SecurityException("master " + target + " refused the call: " + e.getStatus().getDescription(), e);
+        if (c == Status.Code.FAILED_PRECONDITION) return new dev.kvlab.store.internal.rpc.NotLeaderException("master " + target + ": " + e.getStatus().getDescription());
         return new MasterUnavailableException("master " + target + ": " + c + (e.getStatus().getDescription() == null ? "" : " " + e.getStatus().getDescription()), e);
     }
 
@@ -243,6 +244,18 @@ public final class GrpcMasterChannel implements MasterChannel, AsyncMasterChanne
     public boolean reportCorrupt(String tenant, String key, String segment, long offset) {
         return call(MasterRpc.REPORT_CORRUPT, dev.kvlab.store.internal.rpc.proto.CorruptRequest.newBuilder().setTenant(tenant).setKey(key)
                 .setSegment(segment).setOffset(offset).build()).getDropped();
+    }
+
+    @Override
+    public dev.kvlab.store.api.server.MasterStatus status() {
+        dev.kvlab.store.internal.rpc.proto.StatusReply r = call(MasterRpc.STATUS, dev.kvlab.store.internal.rpc.proto.StatusRequest.getDefaultInstance());
+        return new dev.kvlab.store.api.server.MasterStatus(r.getRole(), r.getName(), r.getTerm(), r.getLeader(), r.getLeaderAddress(), r.getAppliedSeq(),
+                r.getObjects(), r.getSegments());
+    }
+
+    /** The address this channel calls ({@code HOST:PORT}). */
+    public String target() {
+        return target;
     }
 
     @Override

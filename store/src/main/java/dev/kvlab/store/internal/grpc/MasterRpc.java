@@ -46,9 +46,12 @@ public final class MasterRpc {
     public static final MethodDescriptor<dev.kvlab.store.internal.rpc.proto.CorruptRequest, dev.kvlab.store.internal.rpc.proto.CorruptReply> REPORT_CORRUPT =
             unary("ReportCorrupt", dev.kvlab.store.internal.rpc.proto.CorruptRequest.getDefaultInstance(), dev.kvlab.store.internal.rpc.proto.CorruptReply.getDefaultInstance());
 
+    public static final MethodDescriptor<dev.kvlab.store.internal.rpc.proto.StatusRequest, dev.kvlab.store.internal.rpc.proto.StatusReply> STATUS =
+            unary("Status", dev.kvlab.store.internal.rpc.proto.StatusRequest.getDefaultInstance(), dev.kvlab.store.internal.rpc.proto.StatusReply.getDefaultInstance());
+
     public static final ServiceDescriptor DESCRIPTOR = ServiceDescriptor.newBuilder(SERVICE)
             .addMethod(PING).addMethod(MOUNT).addMethod(UNMOUNT).addMethod(PUT_START).addMethod(PUT_END).addMethod(PUT_REVOKE)
-            .addMethod(GET_REPLICA_LIST).addMethod(EXISTS).addMethod(REMOVE).addMethod(REPORT_CORRUPT).build();
+            .addMethod(GET_REPLICA_LIST).addMethod(EXISTS).addMethod(REMOVE).addMethod(REPORT_CORRUPT).addMethod(STATUS).build();
 
     private MasterRpc() {}
 

@@ -115,6 +115,12 @@ public final class MasterServer implements AutoCloseable {
                 });
         add(d, MasterRpc.REPORT_CORRUPT, r -> dev.kvlab.store.internal.rpc.proto.CorruptReply.newBuilder()
                 .setDropped(m.reportCorrupt(r.getTenant(), r.getKey(), r.getSegment(), r.getOffset())).build());
+        add(d, MasterRpc.STATUS, r -> {
+                    dev.kvlab.store.api.server.MasterStatus st = m.status();
+                    return dev.kvlab.store.internal.rpc.proto.StatusReply.newBuilder().setRole(st.role()).setName(st.name()).setTerm(st.term())
+                            .setLeader(st.leader()).setLeaderAddress(st.leaderAddress()).setAppliedSeq(st.appliedSeq()).setObjects(st.objects())
+                            .setSegments(st.segments()).build();
+                });
         return d.build();
     }
 
@@ -135,6 +141,9 @@ public final class MasterServer implements AutoCloseable {
                 reply = f.apply(req);
             } catch (IllegalArgumentException e) {
                 obs.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException());
+                return;
+            } catch (dev.kvlab.store.internal.rpc.NotLeaderException e) {
+                obs.onError(Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException());
                 return;
             } catch (RuntimeException e) {
                 obs.onError(Status.INTERNAL.withDescription(String.valueOf(e.getMessage())).asRuntimeException());

@@ -24,6 +24,7 @@ public final class StorageNode implements AutoCloseable {
     private volatile Thread pinger;
     private volatile boolean mounted;
     private volatile String lastError = "";
+    private volatile boolean remount;
 
     /** Registers the segment; {@link #start()} mounts it and starts pinging. */
     public StorageNode(MasterChannel master, TransferEngine engine, String nodeId, long segmentBytes, Duration pingInterval) {
@@ -56,13 +57,20 @@ public final class StorageNode implements AutoCloseable {
         return this;
     }
 
-    /** One liveness round: ping, and mount again when the master has forgotten this node. */
+    /** The next liveness round mounts the segment again whatever the ping says (a new leader: register with it). */
+    public void remountSoon() {
+        remount = true;
+    }
+
+    /** One liveness round: ping, and mount again when the master has forgotten this node (or a new leader took over). */
     public void pingOnce() {
         try {
-            if (!master.ping(nodeId)) {
+            boolean again = remount;
+            if (!master.ping(nodeId) || again) {
                 MountStatus s = master.mount(nodeId, segmentName, segment.size(), segment.handle().toUri());
                 mounted = s != MountStatus.CONFLICT;
             }
+            if (again) remount = false;
             lastError = "";
         } catch (RuntimeException e) {
             lastError = String.valueOf(e.getMessage());

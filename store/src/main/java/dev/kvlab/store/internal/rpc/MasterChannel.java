@@ -44,6 +44,11 @@ public interface MasterChannel extends AutoCloseable {
         return false;
     }
 
+    /** What the master says of itself: its role in a replicated cluster, its term, what it holds. */
+    default dev.kvlab.store.api.server.MasterStatus status() {
+        throw new UnsupportedOperationException("this channel cannot ask the master's status");
+    }
+
     @Override
     default void close() {}
 }

@@ -34,7 +34,18 @@ public final class MasterService implements MasterChannel {
     /** Most keys one batch call may carry ({@link StoreMaster#MAX_BATCH}). */
     public static final int MAX_BATCH = StoreMaster.MAX_BATCH;
 
-    private final StoreMaster master;
+    /** Decides whether this master serves calls now (a replicated master serves only while it leads). */
+    @FunctionalInterface
+    public interface Gate {
+        /** Throws {@link dev.kvlab.store.internal.rpc.NotLeaderException} when calls must not be served now. */
+        void check();
+
+        Gate OPEN = () -> { };
+    }
+
+    private volatile StoreMaster master;
+    private volatile Gate gate = Gate.OPEN;
+    private volatile java.util.function.Supplier<dev.kvlab.store.api.server.MasterStatus> status;
     private final Counter ping, mount, unmount, putStart, putEnd, putRevoke, getReplicaList, exists, remove, reportCorrupt, rejected;
     private volatile MasterStats cached;
     private volatile long cachedAt;
@@ -53,7 +64,7 @@ public final class MasterService implements MasterChannel {
         exists = rpc(registry, "exists");
         remove = rpc(registry, "remove");
         reportCorrupt = rpc(registry, "report_corrupt");
-        FunctionCounter.builder("kvlab.store.replicas.corrupt.dropped", master, StoreMaster::corruptReplicasDropped)
+        FunctionCounter.builder("kvlab.store.replicas.corrupt.dropped", this, s -> s.master().corruptReplicasDropped())
                 .description("replicas dropped because a client found them failing verification (the next put repopulates the key)").register(registry);
         rejected = Counter.builder("kvlab.store.rpc.rejected").description("calls refused as bad input (key, tenant, batch size)").register(registry);
         gauge(registry, "kvlab.store.objects", "complete objects", MasterStats::objects);
@@ -120,6 +131,33 @@ public final class MasterService implements MasterChannel {
         return master;
     }
 
+    /**
+     * Serves {@code m} from now on (a replicated master's new term: the master a standby rebuilt from the oplog, or an
+     * empty one after losing the leadership); the stats cache starts afresh.
+     */
+    public void replaceMaster(StoreMaster m) {
+        master = Objects.requireNonNull(m, "master");
+        cached = null;
+    }
+
+    /** From now on every call first passes {@code g} (a replicated master's leadership check). */
+    public void gate(Gate g) {
+        gate = Objects.requireNonNull(g, "gate");
+    }
+
+    /** From now on {@link #status()} is {@code s}'s (a replicated master's role, term and leader). */
+    public void statusSource(java.util.function.Supplier<dev.kvlab.store.api.server.MasterStatus> s) {
+        status = s;
+    }
+
+    @Override
+    public dev.kvlab.store.api.server.MasterStatus status() {
+        var s = status;
+        if (s != null) return s.get();
+        MasterStats st = statsSnapshot();
+        return new dev.kvlab.store.api.server.MasterStatus("single", "", 0, "", "", 0, st.objects(), st.segments());
+    }
+
     /** Starts a daemon thread calling {@link StoreMaster#tick()} every {@code every}. */
     public synchronized MasterService startHousekeeping(Duration every) {
         if (housekeeper != null) return this;
@@ -128,7 +166,7 @@ public final class MasterService implements MasterChannel {
             while (!Thread.currentThread().isInterrupted()) {
                 try {
                     Thread.sleep(ms);
-                    master.tick();
+                    master().tick();
                 } catch (InterruptedException e) {
                     return;
                 } catch (RuntimeException e) {
@@ -151,18 +189,21 @@ public final class MasterService implements MasterChannel {
 
     @Override
     public boolean ping(String clientId) {
+        gate.check();
         ping.increment();
         return master.ping(checkId(clientId));
     }
 
     @Override
     public MountStatus mount(String clientId, String segment, long size, String endpoint) {
+        gate.check();
         mount.increment();
         return master.mountSegment(checkId(clientId), checkId(segment), size, endpoint);
     }
 
     @Override
     public boolean unmount(String clientId, String segment) {
+        gate.check();
         unmount.increment();
         checkId(clientId);
         boolean owned = master.segments().stream().anyMatch(s -> s.name().equals(segment) && s.clientId().equals(clientId));
@@ -171,6 +212,7 @@ public final class MasterService implements MasterChannel {
 
     @Override
     public List<PutStartResult> putStart(String tenant, List<String> keys, long[] lengths, int[] crcs, ReplicateConfig config) {
+        gate.check();
         putStart.increment();
         checkBatch(keys, lengths.length, crcs.length);
         return master.batchPutStart(qualify(tenant, keys), lengths, crcs, config);
@@ -178,6 +220,7 @@ public final class MasterService implements MasterChannel {
 
     @Override
     public List<EndStatus> putEnd(String tenant, List<String> keys, long[] putIds) {
+        gate.check();
         putEnd.increment();
         checkBatch(keys, putIds.length, putIds.length);
         return master.batchPutEnd(qualify(tenant, keys), putIds);
@@ -185,6 +228,7 @@ public final class MasterService implements MasterChannel {
 
     @Override
     public List<EndStatus> putRevoke(String tenant, List<String> keys, long[] putIds) {
+        gate.check();
         putRevoke.increment();
         checkBatch(keys, putIds.length, putIds.length);
         List<String> q = qualify(tenant, keys);
@@ -195,12 +239,14 @@ public final class MasterService implements MasterChannel {
 
     @Override
     public ReplicaList getReplicaList(String tenant, String key) {
+        gate.check();
         getReplicaList.increment();
         return master.getReplicaList(qualify(tenant, key));
     }
 
     @Override
     public List<ReplicaList> getReplicaLists(String tenant, List<String> keys) {
+        gate.check();
         getReplicaList.increment();
         checkBatch(keys, keys.size(), keys.size());
         return master.batchGetReplicaList(qualify(tenant, keys));
@@ -208,6 +254,7 @@ public final class MasterService implements MasterChannel {
 
     @Override
     public boolean[] exists(String tenant, List<String> keys) {
+        gate.check();
         exists.increment();
         checkBatch(keys, keys.size(), keys.size());
         return master.batchExists(qualify(tenant, keys));
@@ -215,12 +262,14 @@ public final class MasterService implements MasterChannel {
 
     @Override
     public RemoveStatus remove(String tenant, String key) {
+        gate.check();
         remove.increment();
         return master.remove(qualify(tenant, key));
     }
 
     @Override
     public boolean reportCorrupt(String tenant, String key, String segment, long offset) {
+        gate.check();
         reportCorrupt.increment();
         return master.dropCorruptReplica(qualify(tenant, key), segment, offset);
     }

@@ -20,7 +20,11 @@ public enum Fault implements ConfigEnum {
     /** The client's link drops batches (connections lost). */
     LINK_LOSS,
     /** The master restarts: its metadata is gone, clients and nodes reconnect, in-flight puts never become half visible. */
-    MASTER_RESTART;
+    MASTER_RESTART,
+    /** The leader of replicated masters (etcd) is SIGKILLed: a standby takes over with the oplog's metadata. */
+    MASTER_FAILOVER,
+    /** The leader of replicated masters is cut off from etcd: it fences itself when its lease runs out, a standby takes over. */
+    MASTER_PARTITION;
 
     @Override
     public String toString() {

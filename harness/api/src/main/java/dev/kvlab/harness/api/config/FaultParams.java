@@ -15,7 +15,9 @@ package dev.kvlab.harness.api.config;
  * @param masterDowntime  master-restart: how long the master is gone before it comes back [1s]
  * @param livenessTtl     node-crash: the master unmounts a node that stopped pinging this long ago (live: the master's client
  *                        TTL in fault cells; sim: when the crashed node's objects vanish from the metadata) [2s]
- * @param duration        lease-expiry, link-delay, link-loss: how long the fault lasts; null = to the end of the run [null]
+ * @param duration        lease-expiry, link-delay, link-loss, master-partition: how long the fault lasts; null = to the end of the run [null]
+ * @param haLease         master-failover, master-partition: the replicated masters' etcd lease (whole seconds, at least 2): the old
+ *                        leader's lease must run out before a standby takes over (sim: the time without a master) [3s]
  */
 public record FaultParams(int node, int nodesHit, double corruptFraction, String readDelay, String linkDelay, String linkJitter,
-                          double linkLoss, String masterDowntime, String livenessTtl, String duration) {}
+                          double linkLoss, String masterDowntime, String livenessTtl, String duration, String haLease) {}

@@ -33,7 +33,7 @@ import java.util.List;
  * @param measurement interval histograms
  * @param live        live clock settings
  * @param fault       factor: the fault injected ({@code none} | {@code node-crash} | {@code corrupt} | {@code lease-expiry} |
- *                    {@code link-delay} | {@code link-loss} | {@code master-restart})
+ *                    {@code link-delay} | {@code link-loss} | {@code master-restart} | {@code master-failover} | {@code master-partition})
  * @param faultAt     when the fault strikes: the share of the measured requests that have arrived by then, in [0, 1]
  * @param faultParams the fault's settings
  * @param target      what serves the cell's requests: {@code {kind: emulated}} (the serving model above) or another

@@ -39,6 +39,12 @@ public record MasterBenchSettings(String master, MasterOp op, int clients, Clien
         if (segmentBytes > StoreMaster.MAX_SEGMENT_BYTES) throw new IllegalArgumentException("--segment-size must be at most 1PiB");
     }
 
+    /** These settings with operation {@code o}. */
+    public MasterBenchSettings withOp(MasterOp o) {
+        return new MasterBenchSettings(master, o, clients, mode, batchSize, duration, warmup, jitWait, valueSize, keysPerClient, segments, segmentBytes,
+                tenant, seed);
+    }
+
     /** These settings with the master named {@code name}. */
     public MasterBenchSettings withMaster(String name) {
         return new MasterBenchSettings(name, op, clients, mode, batchSize, duration, warmup, jitWait, valueSize, keysPerClient, segments, segmentBytes,

@@ -1,5 +1,6 @@
 package dev.kvlab.harness.internal.fault;
 
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.config.Fault;
 import dev.kvlab.harness.internal.engine.ServingListener;
 import dev.kvlab.harness.internal.plan.CellPlan;
@@ -35,6 +36,9 @@ public final class LiveFaults implements AutoCloseable {
         return t;
     });
     private FaultStore store;
+    private ReplicatedStore replicated;
+    private volatile ReplicatedStore.Outcome failover;
+    private volatile long failoverFailedKeys;
     private FaultTrigger trigger;
     private volatile long struckWallNanos;
     private volatile java.util.concurrent.Future<?> action;
@@ -64,6 +68,10 @@ public final class LiveFaults implements AutoCloseable {
 
     /** Starts the fault cell's store; the returned backend is its client (closing it stops the store). */
     public KvBackend open(BackendOptions options) {
+        if (fault.failover()) {
+            replicated = ReplicatedStore.start(plan, fault, options);
+            return replicated.client();
+        }
         store = FaultStore.start(plan, fault, options);
         return store.client();
     }
@@ -100,6 +108,18 @@ public final class LiveFaults implements AutoCloseable {
                 store.restartMaster(Duration.ofNanos(fault.downtimeNanos()));
                 masterDown = (System.nanoTime() - t0) / 1e9;
             }
+            case MASTER_FAILOVER, MASTER_PARTITION -> {
+                ReplicatedStore.Outcome o = replicated.failover(fault.kind() == Fault.MASTER_PARTITION);
+                failoverFailedKeys = replicated.failedKeys();
+                failover = o;
+                if (fault.kind() == Fault.MASTER_PARTITION && fault.durationNanos() != Long.MAX_VALUE) {
+                    long left = fault.durationNanos() - (System.nanoTime() - struckWallNanos);
+                    worker.schedule(() -> {
+                        replicated.heal(o.oldLeader());
+                        healedAt = (trigger.struckAtNanos() + (System.nanoTime() - struckWallNanos)) / 1e9;
+                    }, Math.max(0, left), TimeUnit.NANOSECONDS);
+                }
+            }
             case NONE -> { }
         }
     }
@@ -117,9 +137,9 @@ public final class LiveFaults implements AutoCloseable {
     /** What the fault did and when (seconds since the measured phase began), for the cell's extras. */
     public void extras(Map<String, Object> extras) {
         java.util.concurrent.Future<?> a = action;
-        if (a != null && (fault.kind() == Fault.NODE_CRASH || fault.kind() == Fault.MASTER_RESTART)) {
-            try { // the measured phase is over; let the crash's unmount (or the restart) finish, so it is on record
-                a.get(fault.livenessNanos() + fault.downtimeNanos() + 15_000_000_000L, TimeUnit.NANOSECONDS);
+        if (a != null && (fault.kind() == Fault.NODE_CRASH || fault.kind() == Fault.MASTER_RESTART || fault.failover())) {
+            try { // the measured phase is over; let the crash's unmount (or the restart, or the failover) finish, so it is on record
+                a.get(fault.livenessNanos() + fault.downtimeNanos() + fault.haLeaseNanos() + 60_000_000_000L, TimeUnit.NANOSECONDS);
             } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
                 actionError = "the fault's action did not finish: " + e;
             } catch (InterruptedException e) {
@@ -137,11 +157,27 @@ public final class LiveFaults implements AutoCloseable {
         }
         if (fault.kind() == Fault.CORRUPT) extras.put("fault_corrupted_stretches", flipped.get());
         if (fault.kind() == Fault.MASTER_RESTART) extras.put("fault_master_down_s", masterDown);
+        if (fault.failover()) failoverExtras(extras);
         if (store != null && fault.lasts()) {
             extras.put("fault_delayed_batches", store.clientEngine().delayedBatches());
             extras.put("fault_lost_batches", store.clientEngine().lostBatches());
         }
         if (actionError != null) extras.put("fault_error", actionError);
+    }
+
+    /** A failover's figures: its length, the blocks that found no master meanwhile, the objects the new leader does not know. */
+    private void failoverExtras(Map<String, Object> extras) {
+        ReplicatedStore.Outcome o = failover;
+        extras.put(Columns.FAILOVER_S.name(), o == null ? Double.NaN : o.seconds());
+        extras.put(Columns.FAILOVER_FALLBACKS.name(), o == null ? Double.NaN : (double) failoverFailedKeys);
+        extras.put(Columns.OBJECTS_LOST.name(), o == null ? Double.NaN : (double) Math.max(0, o.objectsBefore() - o.objectsAfter()));
+        if (o == null) return;
+        extras.put("fault_objects_before", o.objectsBefore());
+        extras.put("fault_objects_after", o.objectsAfter());
+        extras.put("fault_old_leader", o.oldLeader());
+        extras.put("fault_new_leader", o.newLeader());
+        extras.put("fault_epoch_before", o.epochBefore());
+        extras.put("fault_epoch_after", o.epochAfter());
     }
 
     @Override
@@ -153,5 +189,6 @@ public final class LiveFaults implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         if (store != null) store.close();
+        if (replicated != null) replicated.close();
     }
 }

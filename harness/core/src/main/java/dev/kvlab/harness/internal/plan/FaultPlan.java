@@ -26,11 +26,19 @@ import java.util.function.BiFunction;
  * @param linkLoss        link-loss: probability a batch is lost
  * @param downtimeNanos   master-restart: time without a master
  * @param livenessNanos   node-crash: the master's liveness TTL (a crashed node is unmounted that long after its last ping)
- * @param durationNanos   how long lease-expiry and link faults last ({@link Long#MAX_VALUE}: to the end)
+ * @param durationNanos   how long lease-expiry, link faults and master-partition last ({@link Long#MAX_VALUE}: to the end)
  * @param seed            the run's seed (which blocks a fault picks)
+ * @param haLeaseNanos    master-failover, master-partition: the replicated masters' etcd lease
  */
 public record FaultPlan(Fault kind, double at, int nodes, int replicas, List<Integer> hitNodes, double corruptFraction, long readDelayNanos,
-                        long linkDelayNanos, long linkJitterNanos, double linkLoss, long downtimeNanos, long livenessNanos, long durationNanos, long seed) {
+                        long linkDelayNanos, long linkJitterNanos, double linkLoss, long downtimeNanos, long livenessNanos, long durationNanos, long seed,
+                        long haLeaseNanos) {
+
+    /** True for the faults of replicated masters (a leader and standbys on etcd). */
+    public boolean failover() {
+        return kind == Fault.MASTER_FAILOVER || kind == Fault.MASTER_PARTITION;
+    }
+
 
     public boolean none() {
         return kind == Fault.NONE;
@@ -47,7 +55,8 @@ public record FaultPlan(Fault kind, double at, int nodes, int replicas, List<Int
      */
     public static FaultPlan of(RunConfig c, long leaseNanos, BiFunction<String, String, RuntimeException> bad) {
         Fault kind = c.fault();
-        if (kind == null) throw bad.apply("fault", "must be given (none | node-crash | corrupt | lease-expiry | link-delay | link-loss | master-restart)");
+        if (kind == null) throw bad.apply("fault", "must be given (none | node-crash | corrupt | lease-expiry | link-delay | link-loss | master-restart"
+                + " | master-failover | master-partition)");
         double at = c.faultAt();
         if (!(at >= 0 && at <= 1)) throw bad.apply("fault_at", "must be in [0, 1] (the share of measured requests arrived), got " + at);
         FaultParams p = c.faultParams();
@@ -74,13 +83,18 @@ public record FaultPlan(Fault kind, double at, int nodes, int replicas, List<Int
         long liveness = nanos(p.livenessTtl(), "fault_params.liveness_ttl", bad);
         if (liveness < 100_000_000L) throw bad.apply("fault_params.liveness_ttl", "must be >= 100ms (nodes ping every 100 ms in fault cells)");
         long duration = p.duration() == null ? Long.MAX_VALUE : nanos(p.duration(), "fault_params.duration", bad);
+        long haLease = nanos(p.haLease(), "fault_params.ha_lease", bad);
+        if (haLease < 2_000_000_000L || haLease % 1_000_000_000L != 0)
+            throw bad.apply("fault_params.ha_lease", "must be whole seconds, at least 2s (etcd's leases are in seconds), got " + p.haLease());
         if (duration == 0) throw bad.apply("fault_params.duration", "must be > 0 (or null: to the end of the run)");
         if (kind != Fault.NONE && c.mode() == Mode.LIVE && !"bundled".equals(c.store().backend()))
             throw bad.apply("fault", "live faults need store.backend bundled: the harness breaks the store it started, not an external one");
+        if ((kind == Fault.MASTER_FAILOVER || kind == Fault.MASTER_PARTITION) && c.mode() == Mode.LIVE && dev.kvlab.store.EtcdServer.binary().isEmpty())
+            throw bad.apply("fault", "a live " + kind.label() + " runs its masters on a real etcd, which is not installed (apt-get install etcd-server)");
         if (kind == Fault.NODE_CRASH && c.mode() == Mode.LIVE && "local".equalsIgnoreCase(c.transport().strip()))
             throw bad.apply("transport", "a live node-crash runs its nodes as separate processes: use tcp, shm or rdma-emu, not local");
         return new FaultPlan(kind, at, nodes, replicas, List.copyOf(hitNodes), p.corruptFraction(), readDelay, linkDelay, jitter, p.linkLoss(),
-                downtime, liveness, duration, c.seed());
+                downtime, liveness, duration, c.seed(), haLease);
     }
 
     private static long nanos(String v, String key, BiFunction<String, String, RuntimeException> bad) {
@@ -103,6 +117,11 @@ public record FaultPlan(Fault kind, double at, int nodes, int replicas, List<Int
                     + (linkJitterNanos > 0 ? " (+[0, " + DurationSpec.format(Duration.ofNanos(linkJitterNanos)) + "])" : "");
             case LINK_LOSS -> "link loses " + linkLoss + " of the batches";
             case MASTER_RESTART -> "master process SIGKILLed, started again after " + DurationSpec.format(Duration.ofNanos(downtimeNanos));
+            case MASTER_FAILOVER -> "the leading master process (of 2 on etcd, lease " + DurationSpec.format(Duration.ofNanos(haLeaseNanos))
+                    + ") SIGKILLed; a standby takes over";
+            case MASTER_PARTITION -> "the leading master (of 2 on etcd, lease " + DurationSpec.format(Duration.ofNanos(haLeaseNanos))
+                    + ") cut off from etcd" + (durationNanos == Long.MAX_VALUE ? "" : " for " + DurationSpec.format(Duration.ofNanos(durationNanos)))
+                    + "; it fences itself, a standby takes over";
             case NONE -> "none";
         };
         return kind.label() + " at " + Math.round(at * 100) + "% of the measured requests: " + what

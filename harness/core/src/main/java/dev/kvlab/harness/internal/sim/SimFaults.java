@@ -19,6 +19,10 @@ import java.util.Map;
  * rejects them. {@code link-delay}: fetches take the link delay longer (the auto policy's estimate does not know,
  * as live). {@code link-loss}: each fetched block is lost with the loss probability. {@code master-restart}: every
  * segment is unmounted and mounted again empty (the metadata is gone); the downtime itself is not modelled.
+ * {@code master-failover} and {@code master-partition}: for {@code ha_lease} after the strike (the old leader's etcd
+ * lease running out; the new leader's replay and promotion take milliseconds and are not modelled) no master answers:
+ * lookups find nothing, puts fail, ends of puts in flight fail (never visible); afterwards the new leader holds every
+ * committed object (the oplog's lag of one etcd round trip is not modelled: objects_lost is 0 by the model).
  */
 public final class SimFaults implements SimStore.FaultHook {
 
@@ -32,6 +36,7 @@ public final class SimFaults implements SimStore.FaultHook {
     private java.util.Set<String> dead = java.util.Set.of();
     private boolean unmounted;
     private long failedReads;
+    private long failoverKeys;
 
     private SimFaults(FaultPlan fault, EventLoop loop) {
         this.fault = fault;
@@ -119,6 +124,20 @@ public final class SimFaults implements SimStore.FaultHook {
     }
 
     @Override
+    public boolean masterReachable(int keys) {
+        if (!failoverWindow()) return true;
+        failoverKeys += keys;
+        return false;
+    }
+
+    /** Whether a modelled failover is under way: struck, and the lease not yet run out. */
+    private boolean failoverWindow() {
+        if (fault.kind() != dev.kvlab.harness.api.config.Fault.MASTER_FAILOVER && fault.kind() != dev.kvlab.harness.api.config.Fault.MASTER_PARTITION) return false;
+        if (trigger == null || trigger.struckAtNanos() < 0) return false;
+        return loop.now() < origin + trigger.struckAtNanos() + fault.haLeaseNanos();
+    }
+
+    @Override
     public long fetchDelayNanos() {
         if (!active()) return 0;
         return switch (fault.kind()) {
@@ -138,6 +157,11 @@ public final class SimFaults implements SimStore.FaultHook {
         extras.put("fault_end_s", heals == Long.MAX_VALUE ? Double.NaN : (at + fault.durationNanos()) / 1e9);
         extras.put("fault_description", fault.describe() + " (modelled)");
         extras.put("fault_failed_reads", failedReads);
+        if (fault.failover()) {
+            extras.put(dev.kvlab.harness.api.Columns.FAILOVER_S.name(), at < 0 ? Double.NaN : fault.haLeaseNanos() / 1e9);
+            extras.put(dev.kvlab.harness.api.Columns.FAILOVER_FALLBACKS.name(), at < 0 ? Double.NaN : (double) failoverKeys);
+            extras.put(dev.kvlab.harness.api.Columns.OBJECTS_LOST.name(), at < 0 ? Double.NaN : 0.0);
+        }
     }
 
     private static double choose(int n, int k) {

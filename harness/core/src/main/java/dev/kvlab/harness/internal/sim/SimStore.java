@@ -71,6 +71,14 @@ public final class SimStore implements RemoteTier {
             return 0;
         }
 
+        /**
+         * Whether a call of {@code keys} keys reaches a master now (false while a modelled failover has no leader serving:
+         * the call fails, as a live client's does, and the hook counts its keys).
+         */
+        default boolean masterReachable(int keys) {
+            return true;
+        }
+
         FaultHook NONE = (k, c) -> c;
     }
 
@@ -140,6 +148,10 @@ public final class SimStore implements RemoteTier {
 
     @Override
     public void lookup(Seq s, int from, int max, IntConsumer done) {
+        if (max > from && !faults.masterReachable(max - from)) { // no master: a live client's exists call fails, every block is a miss
+            loop.after(plan.lookupNanos(), () -> done.accept(0));
+            return;
+        }
         int n = 0;
         while (from + n < max && master.exists(key(s, from + n))) n++;
         existsCalls += Math.min(n + 1, Math.max(0, max - from));
@@ -190,6 +202,10 @@ public final class SimStore implements RemoteTier {
     /** PutStart every block, move the bytes, PutEnd them; false when nothing needed writing. */
     private boolean startWrite(Seq s, int from, int to, Instance in, Runnable done) {
         int n = to - from;
+        if (n > 0 && !faults.masterReachable(n)) { // no master: the put fails, nothing is written
+            counters.writeFailed(n);
+            return false;
+        }
         String[] keys = new String[n];
         long[] ids = new long[n];
         int started = 0;
@@ -215,9 +231,13 @@ public final class SimStore implements RemoteTier {
         double secs = model.batchSeconds(bytes, replicas, in.activeTransfers());
         loop.after(plan.lookupNanos() + Math.round(secs * 1e9), () -> {
             in.activeTransfersDec();
+            boolean reachable = faults.masterReachable(m);
             for (int i = 0; i < m; i++) {
                 putEndCalls++;
-                if (master.putEnd(keys[i], ids[i]) == EndStatus.OK) counters.written(blockBytes);
+                if (!reachable) { // the PutEnd finds no master: the put is never visible (the new leader reclaims it)
+                    master.putRevoke(keys[i], ids[i]);
+                    counters.writeFailed(1);
+                } else if (master.putEnd(keys[i], ids[i]) == EndStatus.OK) counters.written(blockBytes);
                 else counters.writeFailed(1);
             }
             done.run();

@@ -36,6 +36,7 @@ record Figures(List<Plot> plots, Map<String, String> notes, List<BreakevenPlot.R
         String skip = TailOverTime.reasonToSkip(b);
         if (skip != null) notes.put("tails", skip);
         else {
+            add(out, HitsOverTime.of(b, notes));
             add(out, TailOverTime.of(b, "ttft", "TTFT", notes));
             add(out, TailOverTime.of(b, "itl", "ITL", notes));
         }
