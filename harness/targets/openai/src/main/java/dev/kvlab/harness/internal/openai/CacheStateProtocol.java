@@ -71,6 +71,7 @@ final class CacheStateProtocol {
     Verdict cold(long seed) {
         int n = target.endpoints().size();
         List<Integer> sizes = sizes();
+        PromMetrics unprobed = scrape();
         Probe[] low = new Probe[n];
         boolean any = false;
         for (int e = 0; e < n; e++) {
@@ -103,6 +104,7 @@ final class CacheStateProtocol {
                     + " pushed out of the " + slots.size() + " slot(s) by " + others + " other prompts");
         }
         PromMetrics before = scrape();
+        String seen = tiersSeen(unprobed, before);
         String how = reset();
         for (int e = 0; e < n; e++) {
             URI u = target.endpoints().get(e);
@@ -112,7 +114,22 @@ final class CacheStateProtocol {
             notes.set(e, notes.get(e) + "; uncached after the reset");
         }
         String tiers = tierCheck(before, scrape(), how);
-        return new Verdict(how, "verified: " + String.join("; ", notes) + tiers);
+        return new Verdict(how, "verified: " + String.join("; ", notes) + seen + tiers);
+    }
+
+    /** Which of the engine's tier counters counted hits while the probes were sent before the reset (where it reports them). */
+    private String tiersSeen(PromMetrics from, PromMetrics to) {
+        List<String> hit = new ArrayList<>(), not = new ArrayList<>();
+        for (String[] tier : TIER_HITS) {
+            PromMetrics.Delta d = PromMetrics.delta(from, to, null, tier[1], tier[2]);
+            if (d == null || d.reset() != null) continue;
+            if (d.total() > 0) hit.add(tier[0] + " " + (long) d.total());
+            else not.add(tier[0]);
+        }
+        if (hit.isEmpty() && not.isEmpty()) return "";
+        return "; before the reset the probes hit the engine's " + (hit.isEmpty() ? "no tier counter" : String.join(", ", hit) + " tokens")
+                + (not.isEmpty() ? "" : "; its " + String.join(", ", not) + " counted none (the probes never reached that tier: only the check after"
+                + " the reset speaks for it)");
     }
 
     /** The probe sizes: 256 tokens doubled up to the workload's longest prompt, within the model's context. */

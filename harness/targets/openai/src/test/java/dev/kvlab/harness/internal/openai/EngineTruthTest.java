@@ -183,7 +183,8 @@ class EngineTruthTest {
         try (StandInEngine e = new StandInEngine(StandInEngine.Kind.VLLM)) {
             CellResult r = run(e, "cold", "target.reset=vllm");
             assertThat((String) r.json().get("cache_state_verification")).startsWith("verified").contains("probe of 256 tokens")
-                    .contains("left in the engine's first tier").doesNotContain("pushed out");
+                    .contains("left in the engine's first tier").doesNotContain("pushed out")
+                    .contains("before the reset the probes hit the engine's vllm prefix cache").contains("no hits after the reset");
             assertThat((String) r.json().get("cache_state_protocol")).contains("POST /reset_prefix_cache");
             assertThat(e.resets.get()).isEqualTo(1);
         }
