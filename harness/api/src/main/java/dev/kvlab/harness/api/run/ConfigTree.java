@@ -35,7 +35,8 @@ public final class ConfigTree {
     private final Path baseDir;
     private final String source;
     /**
-     * Whether the text merged over the defaults repeats every top-level key of them: a resolved config (a bundle's
+     * Whether the text merged over the defaults repeats their top-level keys (all but at most
+     * {@link #RESOLVED_MISSING_KEYS}, which a bundle made before they were added lacks): a resolved config (a bundle's
      * manifest, a capacity search's probe), already refused or accepted as the user gave it. Its keys are "given" only
      * where they differ from the defaults, since it repeats every default.
      */
@@ -65,10 +66,14 @@ public final class ConfigTree {
         return merge(LocatedTree.parse(text, name), baseDir, name);
     }
 
+    /** Top-level keys of the defaults a resolved config may lack (added since it was written); a user's file lacks far more. */
+    static final int RESOLVED_MISSING_KEYS = 3;
+
     private static ConfigTree merge(LocatedTree user, Path dir, String source) {
         LocatedTree base = readDefaults();
-        boolean resolved = true;
-        for (var it = base.root().fieldNames(); it.hasNext(); ) resolved &= user.root().has(it.next());
+        int missing = 0;
+        for (var it = base.root().fieldNames(); it.hasNext(); ) if (!user.root().has(it.next())) missing++;
+        boolean resolved = missing <= RESOLVED_MISSING_KEYS;
         mergeInto(base, "", base.root(), user, "", user.root());
         return new ConfigTree(base, dir, source, resolved);
     }
