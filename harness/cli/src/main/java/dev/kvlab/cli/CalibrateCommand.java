@@ -71,7 +71,7 @@ public final class CalibrateCommand implements Callable<Integer> {
     int threads;
 
     @Option(names = "--prefix-tokens", defaultValue = "1024", description = "with --engine: the chunk prefilled into an empty context and "
-            + "behind a context of four chunks (at most the model's) [${DEFAULT-VALUE}]")
+            + "behind a context of up to four chunks; at most half the model's context (the default is lowered to fit, a larger value given is refused) [${DEFAULT-VALUE}]")
     int prefixTokens;
 
     @Option(names = "--decode-tokens", defaultValue = "32", description = "with --engine: decode steps timed after a short and after a long context [${DEFAULT-VALUE}]")
@@ -106,12 +106,25 @@ public final class CalibrateCommand implements Callable<Integer> {
         Path file = out == null ? Path.of("engine-catalog.yaml") : out;
         OutputFile.checkWritableYaml("--out", file, "profile");
         GgufModelInfo info = GgufModelInfo.read(engine);
+        int most = EngineCalibration.largestChunk(info, decodeTokens);
+        if (prefixTokens > most) {
+            String why = "the model's context is " + info.contextLength() + " tokens: a chunk into an empty context and behind another, then "
+                    + decodeTokens + " decode steps, fit chunks of at most " + most + " tokens";
+            if (most < 16) throw new BadInputException("--engine: " + why + " (at least 16 needed): the model's context is too short to calibrate on");
+            if (cmd.commandLine().getParseResult().hasMatchedOption("--prefix-tokens"))
+                throw new ParameterException(cmd.commandLine(), "--prefix-tokens " + prefixTokens + ": " + why + " (give --prefix-tokens " + most + " or less)");
+            cmd.commandLine().getErr().println("kvlab: --prefix-tokens: " + why + ": calibrating with chunks of " + most + " tokens, not the default " + prefixTokens);
+            prefixTokens = most;
+        }
         LlamaLibrary lib;
         try {
             lib = LlamaLibrary.load();
         } catch (EngineUnavailableException e) {
             throw new BadInputException("--engine: llama.cpp is not available: " + e.getMessage());
         }
+        cmd.commandLine().getErr().println("kvlab: calibrating llama.cpp on " + engine.getFileName() + " with " + threads + " thread(s): chunks of " + prefixTokens
+                + " tokens, " + decodeTokens + " decode steps (a few passes of each; minutes for long chunks on a CPU)");
+        cmd.commandLine().getErr().flush();
         EngineCalibration c;
         try {
             c = EngineCalibration.measure(lib, info, threads, prefixTokens, decodeTokens, blockTokens);

@@ -5,6 +5,9 @@ import dev.kvlab.harness.api.gguf.GgufSynth;
 import dev.kvlab.harness.api.gguf.SynthReport;
 import dev.kvlab.harness.api.gguf.SynthSpec;
 import dev.kvlab.harness.api.gguf.WeightType;
+import dev.kvlab.harness.api.input.BadInputException;
+import dev.kvlab.harness.api.input.OutputFile;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +43,19 @@ public final class ModelSynthCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         SynthSpec s = new SynthSpec(layers, hidden, heads, kvHeads, ff, vocab, WeightType.parse(dtype), seed, context);
         if (Files.isDirectory(out)) throw new ParameterException(spec.commandLine(), "--out " + out + " is a directory; give a file name");
-        GgufSynth.Result r = GgufSynth.write(s, out);
+        Path dir = out.toAbsolutePath().getParent();
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new BadInputException("--out " + out + ": cannot create its directory " + dir + " (" + e.getClass().getSimpleName() + ")");
+        }
+        OutputFile.checkWritable("--out", out, "GGUF model");
+        GgufSynth.Result r;
+        try {
+            r = GgufSynth.write(s, out);
+        } catch (IOException e) {
+            throw new IOException("--out " + out + ": writing the model failed: " + e, e);
+        }
         PrintWriter w = spec.commandLine().getOut();
         if (json) {
             w.println(ReportJson.write(SynthReport.map(s, r)));

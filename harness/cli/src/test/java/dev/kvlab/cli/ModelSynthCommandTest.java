@@ -82,4 +82,49 @@ class ModelSynthCommandTest {
         assertThat(json(run("plan", "--gguf", m.toString(), "--dtype", "fp8", "--json")).get("kv_bytes_per_token").asLong())
                 .isEqualTo(2L * 2 * 2 * 16);
     }
+
+    /** The model is written as any file the user writes (not a temporary file's owner-only mode): other tools read it. */
+    @Test
+    void theModelIsReadableByOthersAsAnyFileTheUserWrites() throws Exception {
+        Path m = dir.resolve("shared.gguf");
+        json(run("model", "synth", "--layers", "1", "--hidden", "64", "--heads", "2", "--kv-heads", "1", "--ff", "128", "--vocab", "1000",
+                "--out", m.toString(), "--json"));
+        var perms = Files.getPosixFilePermissions(m);
+        assertThat(perms).contains(java.nio.file.attribute.PosixFilePermission.OWNER_READ, java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+        // the process's umask decides the rest, as for a shell redirect; what a temporary file gets (0600) it must not be
+        Path probe = Files.createFile(dir.resolve("probe"));
+        assertThat(perms).isEqualTo(Files.getPosixFilePermissions(probe));
+    }
+
+    /** An --out that cannot be written is bad input, named (exit 2), not an I/O failure that names a temporary file. */
+    @Test
+    void anOutThatCannotBeWrittenIsRefusedNamingIt() throws Exception {
+        Path file = Files.writeString(dir.resolve("a-file"), "x");
+        Run r = run("model", "synth", "--layers", "1", "--hidden", "64", "--heads", "2", "--kv-heads", "1", "--ff", "128",
+                "--out", file.resolve("m.gguf").toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("--out " + file.resolve("m.gguf")).doesNotContain(".tmp");
+        try (Stream<Path> s = Files.list(dir)) {
+            assertThat(s.map(p -> p.getFileName().toString())).containsExactly("a-file");
+        }
+    }
+
+    /** {@code calibrate --engine --prefix-tokens} larger than the model's context takes is refused at once, naming the most it takes. */
+    @Test
+    void calibratePrefixTokensBeyondTheModelsContextIsRefused() throws Exception {
+        Path m = dir.resolve("ctx.gguf"), tiny = dir.resolve("tiny.gguf");
+        json(run("model", "synth", "--layers", "1", "--hidden", "64", "--heads", "2", "--kv-heads", "1", "--ff", "128", "--vocab", "1000",
+                "--context", "8192", "--out", m.toString(), "--json"));
+        long t0 = System.nanoTime();
+        Run r = run("calibrate", "--engine", m.toString(), "--prefix-tokens", "99999", "--out", dir.resolve("e.yaml").toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("--prefix-tokens 99999").contains("context is 8192 tokens").contains("at most 4072");
+        assertThat((System.nanoTime() - t0) / 1e9).isLessThan(10);
+        json(run("model", "synth", "--layers", "1", "--hidden", "64", "--heads", "2", "--kv-heads", "1", "--ff", "128", "--vocab", "1000",
+                "--context", "40", "--out", tiny.toString(), "--json"));
+        Run t = run("calibrate", "--engine", tiny.toString(), "--out", dir.resolve("t.yaml").toString());
+        assertThat(t.code()).isEqualTo(2);
+        assertThat(t.err()).contains("too short to calibrate on");
+        assertThat(dir.resolve("e.yaml")).doesNotExist();
+    }
 }

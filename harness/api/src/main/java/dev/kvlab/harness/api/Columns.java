@@ -151,14 +151,35 @@ public final class Columns {
     public static final Column<Number> ENGINE_CACHED_PROMPT_TOKENS = extra("engine_cached_prompt_tokens", Unit.TOKENS,
             "of them, served from the engine's cache, as the engine reported per response", Source.live(OPENAI), Merge.SUM);
     public static final Column<Number> ENGINE_LOCAL_HIT_RATIO = extra("engine_local_hit_ratio", Unit.RATIO,
-            "the engine's local prefix-cache hit ratio over the measured phase (NaN: not reported)", Source.live(OPENAI), Merge.RECOMPUTED);
+            "of the engine's prompt tokens, those its own tiers served (GPU prefix cache, host memory) over the measured phase, by its counters"
+                    + " (NaN with the reason: not reported, not split by tier, impossible, or a counter reset)", Source.live(OPENAI), Merge.RECOMPUTED);
     public static final Column<Number> ENGINE_EXTERNAL_HIT_RATIO = extra("engine_external_hit_ratio", Unit.RATIO,
-            "the engine's external (connector: LMCache, Mooncake) hit ratio over the measured phase (NaN: not reported)",
+            "of the engine's prompt tokens, those a store outside the instance served (vLLM's KV connector, LMCache retrieval"
+                    + " num_hit_tokens/num_requested_tokens, SGLang's storage_* cache_source) over the measured phase (NaN with the reason)",
             Source.live(OPENAI), Merge.RECOMPUTED);
+    public static final Column<Number> ENGINE_DEVICE_HIT_RATIO = extra("engine_device_hit_ratio", Unit.RATIO,
+            "of the local hits, the GPU's share of the prompt tokens (SGLang cache_source=device; vLLM's prefix cache) (NaN: not reported)",
+            Source.live(OPENAI), Merge.RECOMPUTED);
+    public static final Column<Number> ENGINE_HOST_HIT_RATIO = extra("engine_host_hit_ratio", Unit.RATIO,
+            "of the local hits, host memory's share of the prompt tokens (SGLang cache_source=host) (NaN: not reported)", Source.live(OPENAI),
+            Merge.RECOMPUTED);
+    public static final Column<Number> ENGINE_STORAGE_HIT_RATIO = extra("engine_storage_hit_ratio", Unit.RATIO,
+            "storage's share of the prompt tokens (SGLang cache_source=storage_*: HiCache's L3, Mooncake, 3FS, files) (NaN: not reported)",
+            Source.live(OPENAI), Merge.RECOMPUTED);
+    public static final Column<Number> ENGINE_CACHED_HIT_RATIO = extra("engine_cached_hit_ratio", Unit.RATIO,
+            "engine_cached_prompt_tokens / engine_prompt_tokens: every tier together, as the responses reported them (vLLM's count includes"
+                    + " its connector's hits) (NaN: not reported by every response, or impossible)", Source.live(OPENAI), Merge.RECOMPUTED);
+    public static final Column<Number> ENGINE_LOOKUP_HIT_RATIO = extra("engine_lookup_hit_ratio", Unit.RATIO,
+            "LMCache's lookup pair num_lookup_hits/num_lookup_tokens over the measured phase: what its lookups found, not what it retrieved"
+                    + " (NaN: not reported)", Source.live(OPENAI), Merge.RECOMPUTED);
     public static final Column<String> ENGINE_HITS_SOURCE = new Column<>("engine_hits_source", String.class, Unit.TEXT,
             "where the engine's hit ratios came from", Source.live(OPENAI), Merge.RECOMPUTED, null);
     public static final Column<Number> HARNESS_TTFT_GAP_P50 = extra("harness_ttft_gap_p50_ms", Unit.MS,
-            "p50 over requests of client TTFT minus the engine's own prompt time", Source.live(OPENAI), Merge.SAME);
+            "p50 over completed requests of client TTFT minus the engine's own prompt time (signed: below 0, the client saw its first token"
+                    + " before the engine's prompt time ended)", Source.live(OPENAI), Merge.SAME);
+    public static final Column<Number> HARNESS_TTFT_GAP_NEGATIVE = detail("harness_ttft_gap_negative_requests", Unit.COUNT,
+            "completed requests whose client TTFT was below the engine's own prompt time (a finding: the engine's timing covers more than"
+                    + " the client waited for, or the two clocks disagree)", Source.live(OPENAI), Merge.SUM);
     public static final Column<Number> HARNESS_LOOPBACK_TTFT_P50 = extra("harness_loopback_ttft_p50_us", Unit.US,
             "p50 TTFT of the harness's loopback self-test before the cell", Source.live(OPENAI), Merge.LARGEST);
     public static final Column<Number> HARNESS_LOOPBACK_TTFT_P99 = detail("harness_loopback_ttft_p99_us", Unit.US,
@@ -193,7 +214,8 @@ public final class Columns {
             OBJECTS_LOST, LINK_MEASURED_BYTES_PER_S,
             LINK_MEASURED_LATENCY_US, HARNESS_CPU_US_PER_REQUEST, HARNESS_OVERHEAD_US_PER_REQUEST, EVENT_LAG_P50_US, EVENT_LAG_P99_US,
             GC_PAUSE_MS, TWIN_TTFT_P50, TWIN_TTFT_P99, TWIN_FETCH_P50, TWIN_GOODPUT_RPS, TWIN_TTFT_P50_LIVE_SHARE, ENGINE_PROMPT_TOKENS,
-            ENGINE_CACHED_PROMPT_TOKENS, ENGINE_LOCAL_HIT_RATIO, ENGINE_EXTERNAL_HIT_RATIO, HARNESS_TTFT_GAP_P50, HARNESS_LOOPBACK_TTFT_P50,
+            ENGINE_CACHED_PROMPT_TOKENS, ENGINE_LOCAL_HIT_RATIO, ENGINE_EXTERNAL_HIT_RATIO, ENGINE_DEVICE_HIT_RATIO, ENGINE_HOST_HIT_RATIO,
+            ENGINE_STORAGE_HIT_RATIO, ENGINE_CACHED_HIT_RATIO, ENGINE_LOOKUP_HIT_RATIO, HARNESS_TTFT_GAP_P50, HARNESS_LOOPBACK_TTFT_P50,
             FETCHED_TOKENS, ENGINE_KV_BYTES_PER_TOKEN, ENGINE_PREFILL_TOKENS_PER_S, ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S,
             ENGINE_CALIBRATED_DECODE_MS, BREAKEVEN_PREDICTED_TOKENS, SHARED_PREFIX_TOKENS, PREDICTED_RECOMPUTE_MS, PREDICTED_FETCH_MS);
 
@@ -209,7 +231,7 @@ public final class Columns {
 
     /** {@code cell.json} figures other code reads back (never row columns). */
     public static final List<Column<?>> DETAILS = List.of(HARNESS_HTTP_CPU_US_PER_REQUEST, TWIN_TRANSPORT_MODEL, ENGINE_HITS_SOURCE,
-            HARNESS_LOOPBACK_TTFT_P99, WARMUP_REQUESTS, WORKLOAD_PROMPT_TOKENS, UNSENT_REQUESTS, PROMPT_TOKEN_ERROR_MAX);
+            HARNESS_LOOPBACK_TTFT_P99, HARNESS_TTFT_GAP_NEGATIVE, WARMUP_REQUESTS, WORKLOAD_PROMPT_TOKENS, UNSENT_REQUESTS, PROMPT_TOKEN_ERROR_MAX);
 
     private static final Map<String, Column<?>> BY_NAME = byName();
 

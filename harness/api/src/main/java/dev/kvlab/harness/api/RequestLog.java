@@ -89,10 +89,10 @@ public final class RequestLog implements AutoCloseable {
         sb.append(r.instance()).append(',');
         sb.append(r.inputTokens()).append(',');
         sb.append(r.outputTokens()).append(',');
-        sb.append(r.localHitTokens()).append(',');
-        sb.append(r.remoteHitTokens()).append(',');
-        sb.append(r.fetchedBytes()).append(',');
-        sb.append(r.fallbackBlocks()).append(',');
+        count(sb, r.localHitTokens());
+        count(sb, r.remoteHitTokens());
+        count(sb, r.fetchedBytes());
+        count(sb, r.fallbackBlocks());
         sb.append(r.queueMs()).append(',');
         sb.append(r.fetchMs()).append(',');
         sb.append(r.ttftMs()).append(',');
@@ -188,11 +188,21 @@ public final class RequestLog implements AutoCloseable {
         return n;
     }
 
+    /** A count, or NaN for {@link RequestRecord#UNKNOWN} (a target that does not know it). */
+    private static void count(StringBuilder sb, long n) {
+        if (n == RequestRecord.UNKNOWN) sb.append("NaN,");
+        else sb.append(n).append(',');
+    }
+
+    private static long count(String s) {
+        return s.equals("NaN") ? RequestRecord.UNKNOWN : Long.parseLong(s);
+    }
+
     private static RequestRecord parse(List<String> f) {
         if (f.size() != 18) throw new NoSuchElementException("a requests.csv row with " + f.size() + " fields (want 18)");
         return new RequestRecord(Long.parseLong(f.get(0)), f.get(1), Double.parseDouble(f.get(2)), Integer.parseInt(f.get(3)),
-                Integer.parseInt(f.get(4)), Integer.parseInt(f.get(5)), Long.parseLong(f.get(6)), Long.parseLong(f.get(7)),
-                Long.parseLong(f.get(8)), Long.parseLong(f.get(9)), Double.parseDouble(f.get(10)), Double.parseDouble(f.get(11)),
+                Integer.parseInt(f.get(4)), Integer.parseInt(f.get(5)), count(f.get(6)), count(f.get(7)),
+                count(f.get(8)), count(f.get(9)), Double.parseDouble(f.get(10)), Double.parseDouble(f.get(11)),
                 Double.parseDouble(f.get(12)), Double.parseDouble(f.get(13)), Double.parseDouble(f.get(14)),
                 Double.parseDouble(f.get(15)), Boolean.parseBoolean(f.get(16)), f.get(17));
     }

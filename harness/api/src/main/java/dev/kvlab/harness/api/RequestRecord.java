@@ -2,7 +2,8 @@ package dev.kvlab.harness.api;
 
 /**
  * One measured request, a row of {@code requests.csv}. Latencies in milliseconds from the intended arrival;
- * NaN where a metric does not apply (e.g. tpot with one output token, or a failed request).
+ * NaN where a metric does not apply (e.g. tpot with one output token, or a failed request). A count the target does
+ * not know (a real engine that reports no cached tokens, or none of its fetches) is {@link #UNKNOWN}: NaN in the file.
  *
  * @param id              position in the workload
  * @param session         session / conversation id
@@ -26,6 +27,9 @@ package dev.kvlab.harness.api;
 public record RequestRecord(long id, String session, double arrivalMs, int instance, int inputTokens, int outputTokens,
                             long localHitTokens, long remoteHitTokens, long fetchedBytes, long fallbackBlocks, double queueMs,
                             double fetchMs, double ttftMs, double tpotMs, double tbtMs, double e2elMs, boolean good, String status) {
+
+    /** A count the target does not know: NaN in {@code requests.csv}, never 0. */
+    public static final long UNKNOWN = -1;
 
     /** Column names of {@code requests.csv}, in record order. */
     public static final String CSV_HEADER = "id,session,arrival_ms,instance,input_tokens,output_tokens,local_hit_tokens,"

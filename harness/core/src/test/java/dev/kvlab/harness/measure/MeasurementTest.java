@@ -105,4 +105,48 @@ class MeasurementTest {
         long sum = ttft.stream().mapToLong(IntervalHistogram::count).sum();
         assertThat(sum).isEqualTo(m.total(Metric.TTFT).getTotalCount());
     }
+
+    /** A request that fails after its first token and some tokens is counted, never timed: no TTFT, ITL or E2EL sample. */
+    @Test
+    void aRequestThatFailsAfterItsFirstTokenGivesNoLatencySample() {
+        Measurement m = new Measurement(new SloConfig(null, null, null, null), 10 * MS, 0);
+        Seq ok = seq(0, 0, 3), bad = seq(1, 0, 4);
+        m.arrived(ok, 0);
+        m.arrived(bad, 0);
+        m.firstToken(bad, 5 * MS);
+        m.token(bad, 7 * MS);
+        m.token(bad, 9 * MS);
+        m.firstToken(ok, 12 * MS);
+        m.token(ok, 15 * MS);
+        m.token(ok, 25 * MS);
+        m.failed(bad, 30 * MS);
+        m.completed(ok, 25 * MS);
+        m.finish(40 * MS);
+        assertThat(m.failed()).isEqualTo(1);
+        assertThat(m.completed()).isEqualTo(1);
+        for (Metric x : List.of(Metric.TTFT, Metric.E2EL, Metric.TPOT, Metric.TBT))
+            assertThat(m.total(x).getTotalCount()).as(x.id()).isEqualTo(1);
+        assertThat(m.total(Metric.ITL).getTotalCount()).isEqualTo(2);   // the completed request's two gaps only
+        assertThat(m.total(Metric.ITL).getMaxValue()).isBetween(9_990L, 10_010L);
+        assertThat(m.total(Metric.TTFT).getValueAtPercentile(50)).isBetween(11_990L, 12_010L);
+        for (Metric x : List.of(Metric.TTFT, Metric.ITL)) // the interval logs hold what the totals hold
+            assertThat(m.intervals().get(x).stream().mapToLong(IntervalHistogram::count).sum()).as(x.id()).isEqualTo(m.total(x).getTotalCount());
+        RequestRecord r = m.records().readAll().stream().filter(x -> x.id() == 1).findFirst().orElseThrow();
+        assertThat(r.ttftMs()).isNaN();
+    }
+
+    @Test
+    void whenEveryRequestFailsNoSuccessMetricHasASample() {
+        Measurement m = new Measurement(new SloConfig(null, null, null, null), 10 * MS, 0);
+        for (int i = 0; i < 3; i++) {
+            Seq s = seq(i, 0, 4);
+            m.arrived(s, 0);
+            m.firstToken(s, 3 * MS);
+            m.token(s, 4 * MS);
+            m.failed(s, 5 * MS);
+        }
+        m.finish(5 * MS);
+        for (Metric x : List.of(Metric.TTFT, Metric.ITL, Metric.E2EL, Metric.TPOT, Metric.TBT))
+            assertThat(m.total(x).getTotalCount()).as(x.id()).isZero();
+    }
 }

@@ -39,7 +39,7 @@ final class SynthModelWriter {
         Path target = out.toAbsolutePath();
         Path dir = target.getParent();
         Files.createDirectories(dir);
-        Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
+        Path tmp = newSibling(dir, "." + target.getFileName() + ".", ".tmp");
         try {
             MessageDigest sha = sha256();
             long bytes;
@@ -195,6 +195,23 @@ final class SynthModelWriter {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * A new empty file in {@code dir} with a unique name, created as any file the user writes is (mode 0666 less the
+     * process's umask, as a shell redirect gives), not with the owner-only mode of a temporary file: the model is
+     * read by other tools and users (a llama-server), so it must not end up 0600.
+     */
+    private static Path newSibling(Path dir, String prefix, String suffix) throws IOException {
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(System.nanoTime() ^ ProcessHandle.current().pid());
+        for (int i = 0; ; i++) {
+            Path p = dir.resolve(prefix + Long.toUnsignedString(rnd.nextLong(), 36) + suffix);
+            try {
+                return Files.createFile(p);
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                if (i > 100) throw e;
+            }
         }
     }
 

@@ -173,6 +173,14 @@ public final class LocatedTree {
         return false;
     }
 
+    /** The first origin of the value at {@code pointer}, or one below it, that {@code test} accepts (in pointer order), or null. */
+    public String originAtOrBelow(String pointer, java.util.function.Predicate<String> test) {
+        String below = pointer + "/";
+        return origins.entrySet().stream()
+                .filter(e -> (e.getKey().startsWith(below) || e.getKey().equals(pointer)) && test.test(e.getValue()))
+                .min(Map.Entry.comparingByKey()).map(Map.Entry::getValue).orElse(null);
+    }
+
     /** Records that the value at {@code pointer} (and below) now comes from {@code origin}. */
     public void setOrigin(String pointer, String origin) {
         String below = pointer + "/";

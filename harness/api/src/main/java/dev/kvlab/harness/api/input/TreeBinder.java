@@ -82,9 +82,7 @@ public final class TreeBinder {
                 else if (r.getIndex() >= 0) key.append('[').append(r.getIndex()).append(']');
             }
             String where = originOf(origin, key.toString());
-            String reason = e instanceof UnrecognizedPropertyException u
-                    ? "unknown key '" + key + "'" + known(u)
-                    : "key '" + key + "': " + firstLine(e.getOriginalMessage());
+            String reason = e instanceof UnrecognizedPropertyException u ? "unknown key '" + key + "'" + known(u) : valueReason(key.toString(), e);
             throw new BadInputException(where + ": " + reason, e);
         } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
             throw new BadInputException(originOf(origin, base) + ": key '" + base + "': " + firstLine(e.getMessage()), e);
@@ -126,14 +124,17 @@ public final class TreeBinder {
             if (known != null) for (Object o : known) names.add(String.valueOf(o));
             names.sort(null);
             reason = "unknown key '" + key + "'" + (names.isEmpty() ? "" : " (known here: " + names.stream().collect(Collectors.joining(", ")) + ")");
-        } else if (e instanceof InvalidFormatException f) {
-            reason = "key '" + key + "': cannot read '" + f.getValue() + "' as " + typeName(f.getTargetType());
-        } else if (e instanceof MismatchedInputException m) {
-            reason = "key '" + key + "': expected " + typeName(m.getTargetType()) + rootCause(e);
         } else {
-            reason = "key '" + key + "': " + rootCause(e).replaceFirst("^: ", "");
+            reason = valueReason(key, e);
         }
         return new BadInputException(where(tree, pointer) + ": " + reason, e);
+    }
+
+    /** Why a value of {@code key} does not bind, in the config's words (not Jackson's class names). */
+    private static String valueReason(String key, JsonMappingException e) {
+        if (e instanceof InvalidFormatException f) return "key '" + key + "': cannot read '" + f.getValue() + "' as " + typeName(f.getTargetType());
+        if (e instanceof MismatchedInputException m) return "key '" + key + "': expected " + typeName(m.getTargetType()) + rootCause(e);
+        return "key '" + key + "': " + rootCause(e).replaceFirst("^: ", "");
     }
 
     private static String rootCause(Throwable e) {

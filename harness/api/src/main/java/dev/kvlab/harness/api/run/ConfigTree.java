@@ -34,16 +34,24 @@ public final class ConfigTree {
     private final LocatedTree tree;
     private final Path baseDir;
     private final String source;
+    /**
+     * Whether the text merged over the defaults repeats their top-level keys (all but at most
+     * {@link #RESOLVED_MISSING_KEYS}, which a bundle made before they were added lacks): a resolved config (a bundle's
+     * manifest, a capacity search's probe), already refused or accepted as the user gave it. Its keys are "given" only
+     * where they differ from the defaults, since it repeats every default.
+     */
+    private final boolean resolved;
 
-    private ConfigTree(LocatedTree tree, Path baseDir, String source) {
+    private ConfigTree(LocatedTree tree, Path baseDir, String source, boolean resolved) {
         this.tree = tree;
         this.baseDir = baseDir;
         this.source = source;
+        this.resolved = resolved;
     }
 
     /** The defaults alone (relative paths resolve against the working directory). */
     public static ConfigTree defaults() {
-        return new ConfigTree(readDefaults(), null, "defaults");
+        return new ConfigTree(readDefaults(), null, "defaults", false);
     }
 
     /** The defaults with {@code file} merged over them; relative paths in it resolve against its directory first. */
@@ -58,10 +66,16 @@ public final class ConfigTree {
         return merge(LocatedTree.parse(text, name), baseDir, name);
     }
 
+    /** Top-level keys of the defaults a resolved config may lack (added since it was written); a user's file lacks far more. */
+    static final int RESOLVED_MISSING_KEYS = 3;
+
     private static ConfigTree merge(LocatedTree user, Path dir, String source) {
         LocatedTree base = readDefaults();
+        int missing = 0;
+        for (var it = base.root().fieldNames(); it.hasNext(); ) if (!user.root().has(it.next())) missing++;
+        boolean resolved = missing <= RESOLVED_MISSING_KEYS;
         mergeInto(base, "", base.root(), user, "", user.root());
-        return new ConfigTree(base, dir, source);
+        return new ConfigTree(base, dir, source, resolved);
     }
 
     private static void mergeInto(LocatedTree base, String basePtr, ObjectNode target, LocatedTree user, String userPtr, ObjectNode src) {
@@ -119,7 +133,7 @@ public final class ConfigTree {
 
     /** An independent copy (for one matrix cell). */
     public ConfigTree copy() {
-        return new ConfigTree(tree.copy(), baseDir, source);
+        return new ConfigTree(tree.copy(), baseDir, source, resolved);
     }
 
     /** Where relative paths resolve first (the config file's directory), or null. */
@@ -215,24 +229,57 @@ public final class ConfigTree {
      * fail here with {@link BadInputException} naming {@code FILE:LINE} and the key. Paths come back absolute.
      */
     public RunConfig bind() {
+        clockDefaults();
         LocatedTree t = tree.copy();
         ConfigPaths.resolvePaths(t, baseDir);
         RunConfig c = BINDER.bind(t, "", RunConfig.class);
         var target = Targets.discover().of(c, k -> t.origin(pointer(k)));
-        Targets.refuseUnused(target, ClockKeys.keys(), k -> set(t, k), k -> t.origin(pointer(k)));
+        Targets.refuseUnused(target, ClockKeys.keys(), k -> given(t, k), k -> givenOrigin(t, k));
         target.validate(c, k -> t.origin(pointer(k)));
-        ClockKeys.refuseUnused(c.mode(), k -> set(t, k), k -> t.origin(pointer(k)));
-        OptionKeys.refuseUnread(c, k -> set(t, k), k -> t.origin(pointer(k)));
+        ClockKeys.refuseUnused(c.mode(), k -> given(t, k), k -> givenOrigin(t, k));
+        OptionKeys.refuseUnread(c, k -> given(t, k), k -> givenOrigin(t, k));
         return c;
     }
 
+    /** The transport of the live clock when the config gives none: {@code tcp} (the defaults' {@code 4x200gbps} is a sim link). */
+    static final String LIVE_DEFAULT_TRANSPORT = "tcp";
+
     /**
-     * Whether dotted {@code key} (or a key below it) was given (in a file, a matrix or {@code --set}) with a value
-     * other than its default: a setting that would change what runs. (A bundle's manifest repeats every default.)
+     * Defaults that depend on the clock, written into the tree (so that its resolved form, a bundle's manifest, reads
+     * back the same): a live config that gives no {@code transport} gets {@link #LIVE_DEFAULT_TRANSPORT}, since the
+     * defaults' link per GPU is what a sim cell models, not a transport a live cell can open.
      */
-    private static boolean set(LocatedTree t, String key) {
+    private void clockDefaults() {
+        String transportOrigin = tree.origin("/transport");
+        boolean live = tree.root().path("mode").isTextual() && tree.root().path("mode").asText().strip().equalsIgnoreCase("live");
+        if (live && transportOrigin != null && transportOrigin.startsWith(DEFAULTS_NAME) && !transportOrigin.contains("live clock")) {
+            tree.root().put("transport", LIVE_DEFAULT_TRANSPORT);
+            tree.setOrigin("/transport", transportOrigin + " (the live clock's default: " + LIVE_DEFAULT_TRANSPORT + ")");
+        }
+    }
+
+    /**
+     * Whether dotted {@code key} (or a key below it) was given (in a file, a matrix or {@code --set}), whatever its
+     * value: a key set to its default where nothing reads it is as much a mistake as any other value. In a resolved
+     * config (which repeats every default) only a value other than the default counts as given.
+     */
+    private boolean given(LocatedTree t, String key) {
         String ptr = pointer(key);
-        return t.hasOriginAtOrBelow(ptr, o -> !o.startsWith(DEFAULTS_NAME)) && !t.root().at(ptr).equals(defaultsRoot().at(ptr));
+        if (!t.hasOriginAtOrBelow(ptr, o -> !o.startsWith(DEFAULTS_NAME))) return false;
+        return !resolved || !t.root().at(ptr).equals(defaultAt(t, ptr));
+    }
+
+    /** The default at {@code ptr} for {@code t}'s clock (see {@link #clockDefaults()}). */
+    private static JsonNode defaultAt(LocatedTree t, String ptr) {
+        boolean live = t.root().path("mode").asText("").strip().equalsIgnoreCase("live");
+        if (live && ptr.equals("/transport")) return JsonNodeFactory.instance.textNode(LIVE_DEFAULT_TRANSPORT);
+        return defaultsRoot().at(ptr);
+    }
+
+    /** Where the user gave dotted {@code key} (or a key below it): {@code FILE:LINE} or {@code --set k=v}, not the defaults' line. */
+    private static String givenOrigin(LocatedTree t, String key) {
+        String o = t.originAtOrBelow(pointer(key), x -> !x.startsWith(DEFAULTS_NAME));
+        return o != null ? o : t.origin(pointer(key));
     }
 
     private static volatile ObjectNode defaults;

@@ -81,18 +81,25 @@ final class SplitSummary {
         put(out, Columns.SLO_ATTAINMENT, counts.requests() == 0 ? Double.NaN : (double) counts.good() / counts.requests());
         JsonNode cachedTokens = out.path(Columns.ENGINE_CACHED_PROMPT_TOKENS.name());
         double prompt = out.path(Columns.ENGINE_PROMPT_TOKENS.name()).asDouble(Double.NaN), cached = cachedTokens.asDouble(Double.NaN);
-        double local = prompt > 0 && cachedTokens.isNumber() ? cached / prompt : Double.NaN;
-        put(out, Columns.LOCAL_HIT_RATIO, local);
-        put(out, Columns.ENGINE_LOCAL_HIT_RATIO, local);
-        for (Column<?> c : List.of(Columns.REMOTE_HIT_RATIO, Columns.ENGINE_EXTERNAL_HIT_RATIO))
+        double all = prompt > 0 && cachedTokens.isNumber() && cached <= prompt ? cached / prompt : Double.NaN;
+        // the per-response counts are the local tier's only on llama.cpp (every shard says so); else they count every tier
+        boolean perResponseLocal = shards.stream().allMatch(s -> s.path(Columns.ENGINE_HITS_SOURCE.name()).asText().startsWith("local: llama.cpp per-response"));
+        if (out.has(Columns.ENGINE_CACHED_HIT_RATIO.name())) put(out, Columns.ENGINE_CACHED_HIT_RATIO, all);
+        List<Column<?>> overlapping = new ArrayList<>(List.of(Columns.REMOTE_HIT_RATIO, Columns.ENGINE_EXTERNAL_HIT_RATIO, Columns.ENGINE_DEVICE_HIT_RATIO,
+                Columns.ENGINE_HOST_HIT_RATIO, Columns.ENGINE_STORAGE_HIT_RATIO, Columns.ENGINE_LOOKUP_HIT_RATIO));
+        if (perResponseLocal) {
+            put(out, Columns.LOCAL_HIT_RATIO, all);
+            put(out, Columns.ENGINE_LOCAL_HIT_RATIO, all);
+        } else overlapping.addAll(List.of(Columns.LOCAL_HIT_RATIO, Columns.ENGINE_LOCAL_HIT_RATIO));
+        for (Column<?> c : overlapping)
             if (out.has(c.name()) && !out.get(c.name()).isNull()) {
                 out.putNull(c.name());
                 notAdded.add(c.name());
             }
         if (out.has(Columns.ENGINE_HITS_SOURCE.name()))
-            out.put(Columns.ENGINE_HITS_SOURCE.name(), "local: per-response cached/prompt tokens added over the " + shards.size() + " shards"
-                    + (Double.isNaN(local) ? " (not reported by every response of every shard)" : "")
-                    + "; external: not added (the engine's /metrics counters are engine-wide: concurrent shards' differences overlap)");
+            out.put(Columns.ENGINE_HITS_SOURCE.name(), (perResponseLocal ? "local and " : "") + "all tiers: per-response cached/prompt tokens added over the "
+                    + shards.size() + " shards" + (Double.isNaN(all) ? " (not reported by every response of every shard, or impossible)" : "")
+                    + "; the /metrics figures: not added (the engine's counters are engine-wide: concurrent shards' differences overlap)");
         long first = Long.MAX_VALUE, last = Long.MIN_VALUE;
         for (JsonNode s : shards) {
             long t = s.path("measured_phase_started_epoch_ms").asLong();

@@ -130,11 +130,16 @@ public final class RunValidator {
         StoreConfig.Checked store = st.check(check, kv.bytesPerToken(), kv.blockBytes(blockTokens));
         Transport transport = transport(c, mode, cl.tp());
         long spin = need("live", c.live()).checkedSpinNanos(check);
-        if (mode == Mode.LIVE && st.backend().equals("bundled")) checkLiveMemory(c, st, kv.blockBytes(blockTokens), store.capacityBytes());
+        long capacity = store.capacityBytes();
+        if (mode == Mode.LIVE && st.backend().equals("bundled")) {
+            // a store no tier reads or writes needs no sizing against this machine: it is opened at the least that serves nothing
+            if (storeUsed(c)) checkLiveMemory(c, st, kv.blockBytes(blockTokens), capacity);
+            else capacity = Math.min(capacity, UNUSED_STORE_BYTES);
+        }
         FaultPlan.of(c, store.leaseTtlNanos(), this::bad); // the fault keys (fault, fault_at, fault_params)
 
         Roofline roof = new Roofline(model, hw, kv);
-        return new CellPlan(c, model, hw, kv, roof, workload, blockTokens, hbmBlocks, dramBlocks, store.capacityBytes(), store.leaseTtlNanos(),
+        return new CellPlan(c, model, hw, kv, roof, workload, blockTokens, hbmBlocks, dramBlocks, capacity, store.leaseTtlNanos(),
                 store.lookupLatencyNanos(), common.intervalNanos(), spin, transport.link(), transport.name(), transport.model());
     }
 
@@ -247,6 +252,14 @@ public final class RunValidator {
         } catch (RuntimeException e) {
             throw bad("transport_profile", e.getMessage());
         }
+    }
+
+    /** The embedded store of a live cell whose tiers use none ({@code none}, {@code local-only}, colocated, no store fault): opened this small. */
+    public static final long UNUSED_STORE_BYTES = 64L << 20;
+
+    /** Whether a cell's tiers, PD handoff or fault use the store. */
+    public static boolean storeUsed(RunConfig c) {
+        return c.tiers().remote() || c.pd() == Pd.DISAGGREGATED || c.fault() != null && c.fault() != dev.kvlab.harness.api.config.Fault.NONE;
     }
 
     /** A live run keeps the embedded store in this machine's memory: its segments and transfer buffers within half of it. */

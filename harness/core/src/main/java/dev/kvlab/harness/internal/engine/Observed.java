@@ -15,8 +15,9 @@ package dev.kvlab.harness.internal.engine;
  * @param remoteAvailableTokens prompt tokens the store held in continuation of the local hits
  * @param fetchedBytes         bytes fetched
  * @param fallbackBlocks       planned blocks recomputed because their fetch failed
- * @param fetchNanos           time spent fetching (0 when nothing was fetched)
+ * @param fetchNanos           time spent fetching (0 when nothing was fetched; negative: unknown, NaN in requests.csv)
  * @param failure              why it failed, or null
+ *                             (a count the target does not know is {@code RequestRecord.UNKNOWN}: NaN in requests.csv, added as nothing)
  */
 public record Observed(long id, String session, long intendedNanos, int instance, int inputTokens, int outputTokens, int localHitTokens,
                        int remoteHitTokens, long remoteAvailableTokens, long fetchedBytes, int fallbackBlocks, long fetchNanos, String failure) {

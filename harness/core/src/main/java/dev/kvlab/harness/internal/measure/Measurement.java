@@ -22,6 +22,12 @@ import org.HdrHistogram.SingleWriterRecorder;
  * {@link SingleWriterRecorder} (every event arrives on the loop thread) per {@link Metric} (µs, 3 significant digits), every latency from the request's intended
  * arrival; interval histograms cut every {@code intervalNanos} of the run's own clock (virtual in sim); SLO
  * goodput; hit and fetch counters; one {@link RequestRecord} per request, streamed to a {@link RequestLog}.
+ *
+ * <p>The success metrics (TTFT, ITL, TPOT, TBT, E2EL) are over completed requests only, as every peer defines them
+ * (vLLM {@code bench serve}, GuideLLM, AIPerf): a request's first token and token gaps are held with it and recorded
+ * when it completes, into the interval it completes in; a request that fails after its first token contributes no
+ * sample (it is counted in {@code failed}). {@code queue} and {@code fetch} describe the system's work and are
+ * recorded for every request that reached them.
  */
 public final class Measurement implements ServingListener {
 
@@ -42,9 +48,9 @@ public final class Measurement implements ServingListener {
      */
     private final Histogram itlStage = unencoded();
     /**
-     * The latest ITL value (µs) and how many tokens in a row had it, not yet in {@link #itlStage}: the decoding
-     * sequences of one iteration mostly share their gap (the iteration's duration), so a run of them is one
-     * {@code recordValueWithCount}; the stage's bucket counts are the same.
+     * The latest ITL value (µs) and how many tokens in a row had it, not yet in {@link #itlStage}: a completed
+     * request's gaps come as runs of equal values (a decode's gap is its iteration's duration, which changes slowly),
+     * and each run is one {@code recordValueWithCount}; the stage's bucket counts are the same.
      */
     private long itlRunValue = -1, itlRunCount;
     private long intervalStart, intervalEnd;
@@ -65,9 +71,29 @@ public final class Measurement implements ServingListener {
     private static final class Probe {
         long admitted = -1, first = -1, last = -1;
         final TopGaps gaps;
+        /** The request's token gaps (µs) as runs of equal values, held until it completes: {@code itlValues[i]} {@code itlCounts[i]} times. */
+        long[] itlValues;
+        int[] itlCounts;
+        int itlRuns;
 
         Probe(int outputTokens) {
             gaps = new TopGaps(outputTokens);
+        }
+
+        void itl(long us) {
+            if (itlRuns > 0 && itlValues[itlRuns - 1] == us) {
+                itlCounts[itlRuns - 1]++;
+                return;
+            }
+            if (itlValues == null) {
+                itlValues = new long[8];
+                itlCounts = new int[8];
+            } else if (itlRuns == itlValues.length) {
+                itlValues = Arrays.copyOf(itlValues, itlRuns * 2);
+                itlCounts = Arrays.copyOf(itlCounts, itlRuns * 2);
+            }
+            itlValues[itlRuns] = us;
+            itlCounts[itlRuns++] = 1;
         }
     }
 
@@ -190,27 +216,35 @@ public final class Measurement implements ServingListener {
         record(Metric.FETCH, fetchNanos);
     }
 
+    /** The first token: held with the request, recorded as its TTFT when it completes. */
     @Override
     public void firstToken(Served s, long now) {
         advance(now);
         Probe p = (Probe) s.attachment();
         p.first = p.last = now;
-        record(Metric.TTFT, now - s.intendedNanos());
     }
 
+    /** A later token: its gap is held with the request, recorded as ITL samples when it completes. */
     @Override
     public void token(Served s, long now) {
         advance(now);
         Probe p = (Probe) s.attachment();
         long gap = now - p.last;
         p.last = now;
-        long us = micros(gap);
-        if (us != itlRunValue) {
-            flushItlRun();
-            itlRunValue = us;
-        }
-        itlRunCount++;
+        p.itl(micros(gap));
         p.gaps.add(gap);
+    }
+
+    /** Stages a completed request's token gaps for the ITL recorder, run by run. */
+    private void stageItl(Probe p) {
+        for (int i = 0; i < p.itlRuns; i++) {
+            long us = p.itlValues[i];
+            if (us != itlRunValue) {
+                flushItlRun();
+                itlRunValue = us;
+            }
+            itlRunCount += p.itlCounts[i];
+        }
     }
 
     @Override
@@ -223,6 +257,8 @@ public final class Measurement implements ServingListener {
         long ttft = p.first - o.intendedNanos();
         int out = o.outputTokens();
         double tpotMs = Double.NaN, tbtMs = Double.NaN;
+        if (p.first >= 0) record(Metric.TTFT, ttft);
+        stageItl(p);
         record(Metric.E2EL, e2el);
         if (out > 1) {
             long tpot = Math.round((double) (e2el - ttft) / (out - 1));
@@ -239,20 +275,21 @@ public final class Measurement implements ServingListener {
         outputTokens += out;
         records.add(new RequestRecord(o.id(), o.session(), (o.intendedNanos() - origin) / 1e6, o.instance(),
                 o.inputTokens(), out, o.localHitTokens(), o.remoteHitTokens(), o.fetchedBytes(), o.fallbackBlocks(),
-                p.admitted < 0 ? Double.NaN : (p.admitted - o.intendedNanos()) / 1e6, o.fetchNanos() / 1e6, ttftMs, tpotMs, tbtMs, e2elMs, ok, "ok"));
+                p.admitted < 0 ? Double.NaN : (p.admitted - o.intendedNanos()) / 1e6, o.fetchNanos() < 0 ? Double.NaN : o.fetchNanos() / 1e6, ttftMs, tpotMs, tbtMs, e2elMs, ok, "ok"));
     }
 
     private static boolean meets(Double limitMs, double valueMs) {
         return limitMs == null || Double.isNaN(valueMs) || valueMs <= limitMs;
     }
 
+    /** Adds a request's counts; a count its target does not know ({@code RequestRecord.UNKNOWN}, negative) adds nothing. */
     private void count(Observed o) {
         inputTokens += o.inputTokens();
-        localHitTokens += o.localHitTokens();
-        remoteHitTokens += o.remoteHitTokens();
-        remoteAvailableTokens += o.remoteAvailableTokens();
-        fetchedBytes += o.fetchedBytes();
-        fallbackBlocks += o.fallbackBlocks();
+        localHitTokens += Math.max(0, o.localHitTokens());
+        remoteHitTokens += Math.max(0, o.remoteHitTokens());
+        remoteAvailableTokens += Math.max(0, o.remoteAvailableTokens());
+        fetchedBytes += Math.max(0, o.fetchedBytes());
+        fallbackBlocks += Math.max(0, o.fallbackBlocks());
     }
 
     @Override

@@ -105,13 +105,16 @@ public final class MatrixRunner {
             Path partial = PartialBundle.interrupted(out, spec);
             if (partial != null) log.println("kvlab: note: an interrupted run of this matrix is in " + partial + " (the same command with --resume continues it)");
         }
+        boolean fresh = pb == null;
         if (pb == null) pb = PartialBundle.create(out, spec, clock.instant(), provenance.commandLine());
+        Path discard = null;
         try (PartialBundle b = pb) {
             String id = b.runId();
             Experiment.Step step = experiment.step(b.records());
             int already = step.done().size();
             tell(l -> l.runStarted(new RunListener.RunStart(id, spec, b.startedAt(), already)));
             boolean ok = false;
+            RuntimeException refused = null;
             try {
                 while (!step.finished()) {
                     runStep(id, b, step.next());
@@ -122,13 +125,33 @@ public final class MatrixRunner {
                 ok = true;
                 tell(l -> l.runFinished(new RunListener.RunEnd(id, spec, fin.bundle(), clock.instant(), true)));
                 return new Outcome(id, fin.bundle(), fin.table(), false);
+            } catch (dev.kvlab.harness.api.input.BadInputException e) {
+                refused = e;
+                throw e;
             } finally {
                 if (!ok) {
                     tell(l -> l.runFinished(new RunListener.RunEnd(id, spec, null, clock.instant(), false)));
-                    log.println("kvlab: the run stopped; its finished cells are kept in " + b.dir() + " (same command with --resume continues it)");
+                    int done = experiment.step(b.records()).done().size();
+                    if (done == 0 && fresh && refused != null) {
+                        // refused as bad input before any cell finished: nothing half-written is left behind
+                        discard = b.dir();
+                        log.println("kvlab: the run stopped before any cell finished; nothing is kept");
+                    } else {
+                        log.println("kvlab: the run stopped; its " + done + " finished cell run(s) are kept in " + b.dir()
+                                + " (same command with --resume continues it)");
+                    }
                     log.flush();
                 }
             }
+        } finally {
+            if (discard != null) deleteTree(discard);
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!java.nio.file.Files.exists(dir)) return;
+        try (java.util.stream.Stream<Path> s = java.nio.file.Files.walk(dir)) {
+            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) java.nio.file.Files.deleteIfExists(p);
         }
     }
 

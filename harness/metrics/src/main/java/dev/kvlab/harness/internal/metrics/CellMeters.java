@@ -79,6 +79,10 @@ public final class CellMeters implements AutoCloseable {
         storeCalls(STORE_OPS);
         engine("kvlab.engine.hit.ratio", null, Columns.ENGINE_LOCAL_HIT_RATIO.name(), "tier", "local");
         engine("kvlab.engine.hit.ratio", null, Columns.ENGINE_EXTERNAL_HIT_RATIO.name(), "tier", "external");
+        engine("kvlab.engine.hit.ratio", null, Columns.ENGINE_DEVICE_HIT_RATIO.name(), "tier", "device");
+        engine("kvlab.engine.hit.ratio", null, Columns.ENGINE_HOST_HIT_RATIO.name(), "tier", "host");
+        engine("kvlab.engine.hit.ratio", null, Columns.ENGINE_STORAGE_HIT_RATIO.name(), "tier", "storage");
+        engine("kvlab.engine.hit.ratio", null, Columns.ENGINE_CACHED_HIT_RATIO.name(), "tier", "all");
         engine("kvlab.engine.prompt.tokens", "tokens", Columns.ENGINE_PROMPT_TOKENS.name());
         engine("kvlab.engine.cached.prompt.tokens", "tokens", Columns.ENGINE_CACHED_PROMPT_TOKENS.name());
     }

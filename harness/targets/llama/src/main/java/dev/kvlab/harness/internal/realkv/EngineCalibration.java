@@ -101,6 +101,15 @@ public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings 
         return new LlamaContext.Options(cells, batchTokens, 2, threads, flashAttention, true);
     }
 
+    /**
+     * The largest chunk a calibration of {@code model} can time as it says (a chunk into an empty context and behind a
+     * context of at least one chunk, then {@code decodeSteps} steps, within the model's context): 0 when none fits.
+     */
+    public static int largestChunk(GgufModelInfo model, int decodeSteps) {
+        long room = model.contextLength() - (long) decodeSteps - 16;
+        return (int) Math.max(0, Math.min(Integer.MAX_VALUE, room / 2));
+    }
+
     /** The long context: {@link #CONTEXT_CHUNKS} chunks, less where the model's context is shorter (at least one chunk). */
     static int contextTokens(GgufModelInfo model, int chunkTokens, int decodeSteps) {
         long room = Math.max(1, model.contextLength()) - chunkTokens - decodeSteps - 16;

@@ -281,7 +281,7 @@ final class LlamaCell implements CellClock {
                 .put(Columns.HARDWARE, "cpu")
                 .put(Columns.INSTANCES, (long) c.cluster().instances())
                 .put(Columns.TP, 1L)
-                .put(Columns.EMULATED_PARTS, engineLabel())
+                .put(Columns.EMULATED_PARTS, "rdma-emu".equals(storePlan.transportName()) ? "NIC (rdma-emu); the engine is real: " + engineLabel() : engineLabel())
                 .put(Columns.PREFILL_GPU_MS_MEAN, Double.NaN)
                 .build();
         Map<Metric, Histogram> hist = new EnumMap<>(Metric.class);

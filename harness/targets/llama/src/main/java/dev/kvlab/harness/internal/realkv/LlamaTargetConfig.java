@@ -95,9 +95,11 @@ public record LlamaTargetConfig(String kind, String model, Integer threads, Stri
         if (t < 1 || t > 256) throw bad(origin, "target.threads", "must be in [1, 256], got " + t);
         int every = 0;
         if (verifyRestore != null && !verifyRestore.isBlank()) {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\s*(?:1\\s+in\\s+)?(\\d{1,9})\\s*").matcher(verifyRestore);
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\s*(1\\s+in\\s+)?(\\d{1,9})\\s*").matcher(verifyRestore);
             if (!m.matches()) throw bad(origin, "target.verify_restore", "give '1 in N' (or N; 0 = off), got '" + verifyRestore + "'");
-            every = Integer.parseInt(m.group(1));
+            every = Integer.parseInt(m.group(2));
+            if (m.group(1) != null && every == 0)
+                throw bad(origin, "target.verify_restore", "'" + verifyRestore.strip() + "' checks no restore: give 1 in N with N >= 1, or 0 to turn the check off");
         }
         double tol = verifyTolerance == null ? 0.02 : verifyTolerance;
         if (!(tol >= 0) || Double.isInfinite(tol)) throw bad(origin, "target.verify_tolerance", "must be a finite number >= 0, got " + tol);

@@ -163,4 +163,87 @@ class KvStateCodecTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> KvStateCodec.parse(s));
         assertTrue(e.getMessage().contains(why), e.getMessage());
     }
+
+    /** A byte of the test's K or V data: a function of the layer, K or V, the position and the byte's index in that position's data. */
+    private static byte value(int layer, boolean v, int pos, int i) {
+        return (byte) (layer * 37 + (v ? 101 : 0) + pos * 13 + i * 7 + (pos * i) % 5);
+    }
+
+    /**
+     * The bytes llama.cpp writes for one sequence ({@code llama_state_seq_get_data}), written here field by field from
+     * its source at the pinned commit, not by the codec: {@code io_magic}, {@code seq_id} (llama-context.cpp
+     * state_seq_get_data); {@code n_stream}, then per stream its cell count and, for the stream that holds cells, each
+     * cell's {@code pos, n_seq_id, seq_id} in cell order, {@code v_trans, n_layer}, per layer K's type, row size and rows,
+     * per layer V's type and row size and rows, or (transposed) type, element size, {@code n_embd_v_gqa} and each
+     * channel's elements of every cell (llama-kv-cache.cpp state_write, state_write_meta, state_write_data). Cell
+     * {@code c} holds position {@code posOfCell[c]}; K and V hold {@link #value}s of those positions.
+     */
+    private static byte[] llamaState(int seqId, int nStream, int stream, boolean vTrans, int layers, int kRow, int vEmbd, int[] posOfCell) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1 << 16).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        int cells = posOfCell.length, el = 2;
+        b.putInt(0xaf143cd8).putInt(seqId).putInt(nStream);
+        for (int s = 0; s < nStream; s++) {
+            if (s != stream) {
+                b.putInt(0);
+                continue;
+            }
+            b.putInt(cells);
+            for (int pos : posOfCell) b.putInt(pos).putInt(1).putInt(seqId);
+            b.putInt(vTrans ? 1 : 0).putInt(layers);
+            for (int l = 0; l < layers; l++) {
+                b.putInt(1).putLong(kRow); // GGML_TYPE_F16
+                for (int pos : posOfCell) for (int i = 0; i < kRow; i++) b.put(value(l, false, pos, i));
+            }
+            for (int l = 0; l < layers; l++) {
+                b.putInt(1);
+                if (!vTrans) {
+                    b.putLong((long) el * vEmbd);
+                    for (int pos : posOfCell) for (int i = 0; i < el * vEmbd; i++) b.put(value(l, true, pos, i));
+                } else {
+                    b.putInt(el).putInt(vEmbd);
+                    for (int j = 0; j < vEmbd; j++) for (int pos : posOfCell) for (int i = 0; i < el; i++) b.put(value(l, true, pos, j * el + i));
+                }
+            }
+        }
+        return java.util.Arrays.copyOf(b.array(), b.position());
+    }
+
+    /** Block {@code block}'s bytes as the codec documents them: per layer K rows of its positions, then per layer V (rows, or per channel). */
+    private static byte[] expectedBlock(int block, int bt, boolean vTrans, int layers, int kRow, int vEmbd) {
+        java.io.ByteArrayOutputStream o = new java.io.ByteArrayOutputStream();
+        int el = 2;
+        for (int l = 0; l < layers; l++) for (int p = block * bt; p < (block + 1) * bt; p++) for (int i = 0; i < kRow; i++) o.write(value(l, false, p, i));
+        for (int l = 0; l < layers; l++) {
+            if (!vTrans) for (int p = block * bt; p < (block + 1) * bt; p++) for (int i = 0; i < el * vEmbd; i++) o.write(value(l, true, p, i));
+            else for (int j = 0; j < vEmbd; j++) for (int p = block * bt; p < (block + 1) * bt; p++) for (int i = 0; i < el; i++) o.write(value(l, true, p, j * el + i));
+        }
+        return o.toByteArray();
+    }
+
+    /**
+     * The codec against llama.cpp's format written independently ({@link #llamaState}): a state as llama.cpp writes it,
+     * its cells in order or not, in the second of two streams, splits into blocks holding exactly their positions' K and
+     * V bytes, and the blocks assemble back into the very bytes llama.cpp writes for cells in position order.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aStateWrittenAsLlamaCppWritesItSplitsIntoItsPositionsBytes(boolean vTrans) {
+        int layers = 3, kRow = 12, vEmbd = 5, bt = 4;
+        int[] inOrder = java.util.stream.IntStream.range(0, 12).toArray(), shuffled = {4, 5, 6, 7, 0, 1, 2, 3, 11, 10, 9, 8};
+        try (Arena a = Arena.ofConfined()) {
+            for (int[] cells : new int[][] {inOrder, shuffled}) {
+                MemorySegment state = a.allocateFrom(JAVA_BYTE, llamaState(7, 2, 1, vTrans, layers, kRow, vEmbd, cells));
+                KvStateCodec.Parsed p = KvStateCodec.parse(state);
+                assertEquals(12, p.tokens());
+                assertEquals(layers, p.layout().layers().size());
+                assertEquals(vTrans, p.layout().vTrans());
+                List<MemorySegment> blocks = KvStateCodec.split(state, bt, a);
+                assertEquals(3, blocks.size());
+                for (int b = 0; b < 3; b++)
+                    assertArrayEquals(expectedBlock(b, bt, vTrans, layers, kRow, vEmbd), blocks.get(b).toArray(JAVA_BYTE), "block " + b);
+                MemorySegment back = KvStateCodec.assemble(p.layout(), bt, blocks, a);
+                assertArrayEquals(llamaState(7, 2, 1, vTrans, layers, kRow, vEmbd, inOrder), back.toArray(JAVA_BYTE));
+            }
+        }
+    }
 }

@@ -50,16 +50,21 @@ class EngineCalibrationTest {
         assertThat(kv.bytesPerTokenAllRanks()).isEqualTo(spec.kvBytesPerToken());
         assertThat(c.timings().kvBytesPerToken()).isEqualTo(spec.kvBytesPerToken());
         Roofline r = new Roofline(model, hw, kv);
+        // the catalog file is the calibration, clipped or not: read back, it predicts what the fitted roofline predicts (to the
+        // figures' printed precision), at the points it was fitted on and at points it was not (other passes, contexts, loads)
+        Roofline fitted = new Roofline(c.modelSpec(), c.hardwareSpec(), KvSizing.of(c.modelSpec(), Dtype.FP16, 1));
         var p = c.timings().prefill();
-        // the two prefills determine F and the long passes' attention efficiency exactly (unless a figure was clipped)
-        if (c.clips().isEmpty()) {
-            assertThat(r.prefillSeconds(p.tokens(), 0)).isCloseTo(p.empty(), within(p.empty() * 1e-3));
-            assertThat(r.prefillSeconds(p.tokens(), p.context())).isCloseTo(p.behind(), within(p.behind() * 1e-3));
+        for (int[] q : new int[][] {{p.tokens(), 0}, {p.tokens(), p.context()}, {3 * p.tokens(), 0}, {7, 2 * p.context()}, {1, 0}}) {
+            assertThat(r.prefillSeconds(q[0], q[1])).as("prefill %d behind %d", q[0], q[1])
+                    .isCloseTo(fitted.prefillSeconds(q[0], q[1]), within(fitted.prefillSeconds(q[0], q[1]) * 1e-5));
         }
-        var d = c.timings().decode();
-        assertThat(r.decodeStepSeconds(1, Math.round(d.shortContext()))).isCloseTo(d.atShort(), within(d.atShort() * 0.05));
-        var l = c.timings().load();
-        assertThat(r.kvLoadSeconds(l.largeTokens())).isCloseTo(l.large(), within(l.large() * 0.05));
+        for (long ctx : new long[] {1, 20, 5000})
+            assertThat(r.decodeStepSeconds(1, ctx)).isCloseTo(fitted.decodeStepSeconds(1, ctx), within(fitted.decodeStepSeconds(1, ctx) * 1e-5));
+        for (int n : new int[] {1, 32, 4096}) assertThat(r.kvLoadSeconds(n)).isCloseTo(fitted.kvLoadSeconds(n), within(fitted.kvLoadSeconds(n) * 1e-5));
+        // and the fit reproduces its two prefills exactly unless it said it clipped (EngineFitTest checks the fit on a known engine)
+        for (var ch : c.checks().subList(0, 2))
+            if (c.clips().isEmpty()) assertThat(ch.error()).as(ch.what()).isCloseTo(0.0, within(1e-6));
+            else assertThat(c.text()).contains("fit: " + c.clips().getFirst());
     }
 
     /**
@@ -111,6 +116,16 @@ class EngineCalibrationTest {
                 ctx.removeSeq(0, context, -1);
             }
             return EngineProbe.median(behind) / EngineProbe.median(empty);
+        }
+    }
+
+    /** The largest chunk a calibration can time within the model's context (a chunk, another behind it, the decode steps). */
+    @Test
+    void theChunkIsBoundedByTheModelsContext() throws Exception {
+        for (int[] c : new int[][] {{256, 104}, {8192, 4072}, {40, 0}}) {
+            SynthSpec spec = new SynthSpec(1, 64, 2, 1, 128, 1000, WeightType.F16, 1, c[0]);
+            GgufModelInfo m = GgufModelInfo.read(GgufSynth.write(spec, dir.resolve("ctx" + c[0] + ".gguf")).path());
+            assertThat(EngineCalibration.largestChunk(m, 32)).as("context %d", c[0]).isEqualTo(c[1]);
         }
     }
 }

@@ -109,26 +109,47 @@ public final class EngineClient implements AutoCloseable {
         }
     }
 
+    /** A tokenize call's outcome: the token count, or -1 and why there is none. */
+    public record Tokenized(int count, String why) {}
+
     /**
      * The token count of {@code text} by the server's tokenizer ({@code POST /tokenize}: llama.cpp's {@code content},
      * vLLM's and SGLang's {@code prompt}), {@code withSpecial} counting the special tokens (BOS) the server adds to a
-     * prompt; -1 where the server has no tokenizer endpoint.
+     * prompt; -1 where the server cannot tokenize.
      */
     public int tokenize(URI base, String model, String text, boolean withSpecial) {
+        return tokenized(base, model, text, withSpecial).count();
+    }
+
+    /** {@link #tokenize}, saying why there is no count: no {@code /tokenize}, an error status, or an answer that is not a token count. */
+    public Tokenized tokenized(URI base, String model, String text, boolean withSpecial) {
         ObjectNode b = json.createObjectNode();
         b.put("content", text);
         b.put("add_special", withSpecial);
-        JsonNode n = json(post(base, "/tokenize", b));
+        Reply first = post(base, "/tokenize", b);
+        JsonNode n = json(first);
+        Reply second = null;
         if (n == null || !n.has("tokens")) {
             ObjectNode v = json.createObjectNode();
             v.put("model", model);
             v.put("prompt", text);
             v.put("add_special_tokens", withSpecial);
-            n = json(post(base, "/tokenize", v));
+            second = post(base, "/tokenize", v);
+            n = json(second);
         }
-        if (n == null) return -1;
-        if (n.has("count")) return n.get("count").asInt();
-        return n.has("tokens") ? n.get("tokens").size() : -1;
+        if (n != null && n.path("count").isNumber()) return new Tokenized(n.get("count").asInt(), null);
+        if (n != null && n.path("tokens").isArray()) return new Tokenized(n.get("tokens").size(), null);
+        Reply r = second != null ? second : first;
+        if (r.unreachable()) return new Tokenized(-1, "POST /tokenize failed: " + r.error());
+        if (first.status() == 404 && (second == null || second.status() == 404)) return new Tokenized(-1, "the server has no /tokenize (http 404)");
+        if (!r.ok()) return new Tokenized(-1, "POST /tokenize answered http " + r.status() + " " + abbreviate(r.body()));
+        return new Tokenized(-1, "POST /tokenize answered http " + r.status() + " with " + (n == null ? "a body that is not JSON" : "JSON without a token count")
+                + ": " + abbreviate(r.body()));
+    }
+
+    private static String abbreviate(String s) {
+        String t = s.strip();
+        return t.length() <= 120 ? t : t.substring(0, 120) + "...";
     }
 
     /**

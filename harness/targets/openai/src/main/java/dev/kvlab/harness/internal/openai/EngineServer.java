@@ -8,6 +8,10 @@ import dev.kvlab.harness.internal.live.LiveLoop;
 import dev.kvlab.harness.internal.plan.JsonOutput;
 import dev.kvlab.workloads.api.Request;
 import java.net.URI;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -34,13 +38,18 @@ final class EngineServer implements Server {
     static final long SWEEP_NANOS = 250_000_000L;
     private final java.util.ArrayDeque<EngineRequest> sending = new java.util.ArrayDeque<>();
     private boolean sweepScheduled;
-    private final EngineTotals totals = new EngineTotals();
+    private final EngineTotals totals;
+    private final boolean[] cachedIsLocal;
 
-    EngineServer(OpenAiConfig.Resolved target, EngineClient client, LiveLoop loop, PromptText prompts) {
+    /** {@code kinds}: the engine serving each endpoint (a llama.cpp endpoint's per-response cached tokens are its local tier's). */
+    EngineServer(OpenAiConfig.Resolved target, EngineClient client, LiveLoop loop, PromptText prompts, List<EngineKind> kinds) {
         this.target = target;
         this.client = client;
         this.loop = loop;
         this.prompts = prompts;
+        this.totals = new EngineTotals(prompts.specialTokens());
+        this.cachedIsLocal = new boolean[kinds.size()];
+        for (int i = 0; i < kinds.size(); i++) cachedIsLocal[i] = kinds.get(i) == EngineKind.LLAMA_CPP;
         this.timeoutNanos = target.timeout().toNanos();
         this.outstanding = new long[target.endpoints().size()];
         this.refused = new boolean[target.endpoints().size()];
@@ -94,7 +103,8 @@ final class EngineServer implements Server {
     @Override
     public Served submit(Request r, long intendedNanos, boolean warmup) {
         int e = route(r);
-        EngineRequest s = new EngineRequest(r, intendedNanos, warmup, e);
+        EngineRequest s = new EngineRequest(r, intendedNanos, warmup, e, cachedIsLocal[e]);
+        totals.sent(r);
         inFlight++;
         outstanding[e]++;
         listener.arrived(s, loop.now());
@@ -140,7 +150,7 @@ final class EngineServer implements Server {
             sending.pollFirst();
             s.stream.cancel();
             finish(s, new StreamedCompletion.Outcome(-1, "timed out after " + target.timeout().toMillis() + " ms (target.timeout)",
-                    new long[0], -1, -1, -1, Double.NaN, null, false));
+                    new long[0], -1, -1, StreamedCompletion.NOT_REPORTED, Double.NaN, null, false));
         }
     }
 
@@ -180,7 +190,6 @@ final class EngineServer implements Server {
         totals.add(o, s.request().inputTokens());
         if (why != null) {
             s.failure = why;
-            if (c.length > 0) totals.lastGap(c[0] - s.intendedNanos(), o.enginePromptMs());
             listener.failed(s, now);
             return;
         }
@@ -206,15 +215,43 @@ final class EngineServer implements Server {
         }
     }
 
-    /** What the engine reported over the requests since the last {@link #reset} (the cell resets it as its measured phase starts). */
+    /**
+     * What the engine reported over the requests since the last {@link #reset} (the cell resets it as its measured
+     * phase starts), with what makes a figure impossible (more cached than prompt tokens, a negative count) and, over
+     * a warm-up, what the workload's requests repeated (the hits an engine that caches could report).
+     */
+    /** What one phase's responses said about the engine's cache (see {@link EngineTotals}'s fields). */
+    record Evidence(long responses, long cachedReported, long cachedNegative, String cachedNegativeExample, long cachedAbovePrompt,
+                    String cachedAbovePromptExample, long cachedBeyondSpecial, long maxCached, long cachedTokens, long repeatedPrefixTokens,
+                    long longestRepeatedPrefix) {}
+
     static final class EngineTotals {
+        final int specialTokens;
         long promptTokens, cachedTokens, workloadPromptTokens, responses, promptReported, cachedReported;
-        final Histogram enginePromptMicros = new Histogram(3), ttftGapMicros = new Histogram(3);
+        /** Responses whose cached count was negative / above their prompt count (impossible), and the first of each. */
+        long cachedNegative, cachedAbovePrompt;
+        String cachedNegativeExample, cachedAbovePromptExample;
+        /** Responses with more cached tokens than the special tokens every prompt shares (a BOS alone is no hit), and the most. */
+        long cachedBeyondSpecial, maxCached;
+        /** Prompt tokens an earlier request of the cell had sent as a prefix (what an engine that caches could hit), and the longest such prefix. */
+        long repeatedPrefixTokens, longestRepeatedPrefix;
+        /** Block key → the most tokens of it a request of the cell sent (kept across phases: so is the engine's cache). */
+        private final Map<Long, Integer> seenBlocks = new HashMap<>();
+        final Histogram enginePromptMicros = new Histogram(3);
+        /** Client TTFT minus the engine's prompt time per response (µs, signed: a negative gap is a finding, never clamped). */
+        private long[] gaps = new long[256];
+        private int gapCount, negativeGaps;
+
+        EngineTotals(int specialTokens) {
+            this.specialTokens = specialTokens;
+        }
 
         void reset() {
             promptTokens = cachedTokens = workloadPromptTokens = responses = promptReported = cachedReported = 0;
+            cachedNegative = cachedAbovePrompt = cachedBeyondSpecial = maxCached = repeatedPrefixTokens = longestRepeatedPrefix = 0;
+            cachedNegativeExample = cachedAbovePromptExample = null;
             enginePromptMicros.reset();
-            ttftGapMicros.reset();
+            gapCount = negativeGaps = 0;
         }
 
         void add(StreamedCompletion.Outcome o, int workloadPrompt) {
@@ -225,10 +262,50 @@ final class EngineServer implements Server {
                 promptTokens += o.promptTokens();
                 promptReported++;
             }
-            if (o.cachedTokens() >= 0) {
-                cachedTokens += o.cachedTokens();
-                cachedReported++;
+            int c = o.cachedTokens();
+            if (c == StreamedCompletion.NOT_REPORTED) return;
+            cachedReported++;
+            if (c < 0) {
+                if (cachedNegative++ == 0) cachedNegativeExample = "cached_tokens " + c;
+                return;
             }
+            cachedTokens += c;
+            maxCached = Math.max(maxCached, c);
+            if (c > specialTokens) cachedBeyondSpecial++;
+            if (o.promptTokens() >= 0 && c > o.promptTokens() && cachedAbovePrompt++ == 0)
+                cachedAbovePromptExample = c + " cached of " + o.promptTokens() + " prompt tokens";
+        }
+
+        /**
+         * A request sent: the prefix of its prompt an earlier request of the cell sent too, token for token ({@link PromptText}
+         * makes a block's text from its key alone, its first {@code n} words for {@code n} tokens of it).
+         */
+        void sent(Request r) {
+            long[] keys = r.blockKeys();
+            int bt = Math.max(1, r.blockTokens()), left = r.inputTokens();
+            long shared = 0;
+            for (int b = 0; b < keys.length && left > 0; b++) {
+                int n = Math.min(bt, left);
+                Integer seen = seenBlocks.get(keys[b]);
+                if (seen == null) break;
+                shared += Math.min(n, seen);
+                if (seen < n) break;
+                left -= n;
+            }
+            repeatedPrefixTokens += shared;
+            longestRepeatedPrefix = Math.max(longestRepeatedPrefix, shared);
+            left = r.inputTokens();
+            for (int b = 0; b < keys.length && left > 0; b++) {
+                int n = Math.min(bt, left);
+                seenBlocks.merge(keys[b], n, Math::max);
+                left -= n;
+            }
+        }
+
+        /** What the responses since the last {@link #reset} say about the engine's cache. */
+        Evidence evidence() {
+            return new Evidence(responses, cachedReported, cachedNegative, cachedNegativeExample, cachedAbovePrompt, cachedAbovePromptExample,
+                    cachedBeyondSpecial, maxCached, cachedTokens, repeatedPrefixTokens, longestRepeatedPrefix);
         }
 
         /** Prompt tokens by the engine's usage, NaN unless every response reported them. */
@@ -236,9 +313,18 @@ final class EngineServer implements Server {
             return responses > 0 && promptReported == responses ? promptTokens : Double.NaN;
         }
 
-        /** Cached prompt tokens by the engine, NaN unless every response reported them. */
+        /** Cached prompt tokens by the engine, NaN unless every response reported them, none negative. */
         double reportedCachedTokens() {
-            return responses > 0 && cachedReported == responses ? cachedTokens : Double.NaN;
+            return responses > 0 && cachedReported == responses && cachedNegative == 0 ? cachedTokens : Double.NaN;
+        }
+
+        /** Why {@link #reportedCachedTokens()} is NaN (null when it is not). */
+        String cachedTokensReason() {
+            if (responses == 0) return "no response";
+            if (cachedNegative > 0) return cachedNegative + " of " + responses + " responses reported a negative cached-token count (e.g. "
+                    + cachedNegativeExample + "): impossible";
+            if (cachedReported != responses) return "the engine reported cached tokens in " + cachedReported + " of " + responses + " responses";
+            return null;
         }
 
         /** The client's TTFT of one request beside the engine's own prompt time. */
@@ -246,7 +332,27 @@ final class EngineServer implements Server {
             if (Double.isNaN(enginePromptMs)) return;
             long engine = Math.round(enginePromptMs * 1000);
             enginePromptMicros.recordValue(Math.max(0, engine));
-            ttftGapMicros.recordValue(Math.max(0, ttftNanos / 1000 - engine));
+            long gap = ttftNanos / 1000 - engine;
+            if (gap < 0) negativeGaps++;
+            if (gapCount == gaps.length) gaps = Arrays.copyOf(gaps, gapCount * 2);
+            gaps[gapCount++] = gap;
+        }
+
+        /** The p50 of client TTFT minus the engine's prompt time (ms, signed), NaN with none. */
+        double gapP50Ms() {
+            if (gapCount == 0) return Double.NaN;
+            long[] g = Arrays.copyOf(gaps, gapCount);
+            Arrays.sort(g);
+            return (gapCount % 2 == 1 ? g[gapCount / 2] : (g[gapCount / 2 - 1] + g[gapCount / 2]) / 2.0) / 1e3;
+        }
+
+        /** Responses whose client TTFT was below the engine's own prompt time, and of how many. */
+        int negativeGaps() {
+            return negativeGaps;
+        }
+
+        int gaps() {
+            return gapCount;
         }
     }
 }

@@ -66,12 +66,14 @@ final class OpenAiCell implements CellClock {
     private WordCheck.Result words;
     private CacheStateProtocol.Verdict verdict;
     private List<String> engines = new ArrayList<>();
+    private final List<EngineInfo> infos = new ArrayList<>();
     private PromMetrics before = PromMetrics.NONE, after = PromMetrics.NONE;
-    private long measuredStartEpochMs, workBefore, busyBefore, httpCpuBefore, hotCached = -1;
-    /** {@link #hotCached} when no warm-up response carried a cached-token count. */
-    private static final long NOT_REPORTED = -2;
+    private long measuredStartEpochMs, workBefore, busyBefore, httpCpuBefore;
+    /** What the warm-up of a hot cell's responses said about the engine's cache (null until it ran). */
+    private EngineServer.Evidence warmEvidence;
     private int checkedPrompts, tokenErrorMax;
     private String tokenCheck;
+    private ContextCheck.Result context;
 
     OpenAiCell(CellSpec spec, OpenAiConfig.Resolved target) {
         this.spec = spec;
@@ -87,16 +89,21 @@ final class OpenAiCell implements CellClock {
         try (EngineClient c = new EngineClient(pool)) {
             client = c;
             URI first = target.endpoints().get(0);
-            for (URI u : target.endpoints()) engines.add(EngineKind.of(c, u).label + "@" + u.getAuthority());
+            for (URI u : target.endpoints()) {
+                EngineInfo info = EngineInfo.of(c, u);
+                infos.add(info);
+                engines.add(info.kind().label + "@" + u.getAuthority());
+            }
             words = WordCheck.run(c, first, target.model());
             PromptText prompts = new PromptText(words.words(), words.specialTokens());
             List<Request> firstRequests = firstRequests(WARMUP_REQUESTS);
             checkPrompts(c, first, prompts, firstRequests);
+            context = ContextCheck.run(spec, infos);
             selfTest = ClientWarmup.run(c, target, prompts, firstRequests, WARMUP_ROUNDS);
             loop = LiveLoop.adaptive(MIN_SPIN_NANOS, MAX_SPIN_NANOS);
-            server = new EngineServer(target, c, loop, prompts);
+            server = new EngineServer(target, c, loop, prompts, infos.stream().map(EngineInfo::kind).toList());
             if (spec.config().cacheState() == CacheState.COLD && target.resetsCache())
-                verdict = new CacheStateProtocol(target, c, server, prompts).cold(spec.config().seed());
+                verdict = new CacheStateProtocol(target, c, prompts, context.longestPrompt(), context.context()).cold(spec.config().seed());
             return CellSteps.run(spec, this, observer, wallStartNanos);
         } finally {
             if (scraper != null) scraper.close();
@@ -115,7 +122,7 @@ final class OpenAiCell implements CellClock {
     /** Tokenizes the first prompts of the workload with the server's tokenizer: the counts it achieves. */
     private void checkPrompts(EngineClient c, URI u, PromptText prompts, List<Request> requests) {
         if (!words.checked()) {
-            tokenCheck = "unchecked: the server has no /tokenize; its usage.prompt_tokens per response is recorded";
+            tokenCheck = "unchecked: " + words.why() + "; the server's usage.prompt_tokens per response is recorded";
             return;
         }
         for (Request r : requests.subList(0, Math.min(8, requests.size()))) {
@@ -147,18 +154,24 @@ final class OpenAiCell implements CellClock {
     @Override
     public void runPhase(WorkloadDriver d) {
         loop.run(() -> (d.done() || d.error() != null) && server.inFlight() == 0);
-        if (hotCached < 0 && spec.config().cacheState() == CacheState.HOT)
-            hotCached = server.totals().cachedReported == 0 ? NOT_REPORTED : server.totals().cachedTokens;
+        if (warmEvidence == null && spec.config().cacheState() == CacheState.HOT) warmEvidence = server.totals().evidence();
     }
 
     @Override public ServingListener faultWrapped(Measurement m, long origin, LongSupplier n) { return m; }
     @Override public MasterStats masterStats() { return null; }
     @Override public Map<String, Long> masterCalls() { return Map.of(); }
 
+    /** Every endpoint's counters, kept apart series by series (a counter reset on one is not hidden by another's growth). */
     private PromMetrics scrape() {
         List<PromMetrics> ms = new ArrayList<>();
         for (URI u : target.endpoints()) ms.add(PromMetrics.parse(client.metrics(u)));
-        return PromMetrics.sum(ms);
+        return PromMetrics.of(ms);
+    }
+
+    /** The engine's hit ratios from {@link #before} to {@code now}; per-response counts are local only where every endpoint is llama.cpp. */
+    private EngineHits hits(PromMetrics now) {
+        boolean llama = infos.stream().allMatch(i -> i.kind() == EngineKind.LLAMA_CPP);
+        return EngineHits.of(before, now, server.totals(), llama);
     }
 
     private long httpCpu() {
@@ -178,10 +191,14 @@ final class OpenAiCell implements CellClock {
     public Map<String, Double> engineCounters() {
         if (scraper == null) return Map.of();
         EngineServer.EngineTotals t = server.totals();
-        EngineHits hits = EngineHits.of(before, scraper.latest(), t);
+        EngineHits hits = hits(scraper.latest());
         Map<String, Double> c = new java.util.LinkedHashMap<>();
         c.put(Columns.ENGINE_LOCAL_HIT_RATIO.name(), hits.local());
         c.put(Columns.ENGINE_EXTERNAL_HIT_RATIO.name(), hits.external());
+        c.put(Columns.ENGINE_DEVICE_HIT_RATIO.name(), hits.device());
+        c.put(Columns.ENGINE_HOST_HIT_RATIO.name(), hits.host());
+        c.put(Columns.ENGINE_STORAGE_HIT_RATIO.name(), hits.storage());
+        c.put(Columns.ENGINE_CACHED_HIT_RATIO.name(), hits.allTiers());
         c.put(Columns.ENGINE_PROMPT_TOKENS.name(), t.reportedPromptTokens());
         c.put(Columns.ENGINE_CACHED_PROMPT_TOKENS.name(), t.reportedCachedTokens());
         return c;
@@ -214,10 +231,7 @@ final class OpenAiCell implements CellClock {
         x.put("cache_state_verification", verdict != null ? verdict.verification()
                 : leftCold ? "not verified by this shard: shard 1 resets and verifies before its measured phase; shards are not synchronised,"
                 + " so requests this shard sends before that reset may meet a warm cache"
-                : hotCached > 0 ? "hits verified: the engine reported " + hotCached + " cached prompt tokens during the warm-up"
-                : hotCached == 0 ? "no hits: the engine reported 0 cached prompt tokens over the warm-up (it does not cache)"
-                : hotCached == NOT_REPORTED ? "not verified: the engine reports no cached-token counts (usage.prompt_tokens_details.cached_tokens, timings.cache_n)"
-                : "not reported");
+                : warmEvidence != null ? HotVerification.of(warmEvidence, server.totals().evidence(), words.specialTokens()) : "not verified");
         x.put("prompt_words", words.words().size());
         x.put("prompt_special_tokens", words.specialTokens());
         x.put("prompt_token_check", tokenCheck);
@@ -226,16 +240,23 @@ final class OpenAiCell implements CellClock {
         x.put(Columns.WORKLOAD_PROMPT_TOKENS.name(), t.workloadPromptTokens);
         x.put(Columns.ENGINE_PROMPT_TOKENS.name(), t.reportedPromptTokens());
         x.put(Columns.ENGINE_CACHED_PROMPT_TOKENS.name(), t.reportedCachedTokens());
-        if (Double.isNaN(t.reportedCachedTokens())) x.put(Columns.ENGINE_CACHED_PROMPT_TOKENS.name() + "_reason",
-                t.responses == 0 ? "no response" : "the engine reported cached tokens in "
-                + t.cachedReported + " of " + t.responses + " responses");
-        EngineHits hits = EngineHits.of(before, after, t);
+        if (t.cachedTokensReason() != null) x.put(Columns.ENGINE_CACHED_PROMPT_TOKENS.name() + "_reason", t.cachedTokensReason());
+        EngineHits hits = hits(after);
         x.put(Columns.ENGINE_LOCAL_HIT_RATIO.name(), hits.local());
         x.put(Columns.ENGINE_EXTERNAL_HIT_RATIO.name(), hits.external());
+        x.put(Columns.ENGINE_DEVICE_HIT_RATIO.name(), hits.device());
+        x.put(Columns.ENGINE_HOST_HIT_RATIO.name(), hits.host());
+        x.put(Columns.ENGINE_STORAGE_HIT_RATIO.name(), hits.storage());
+        x.put(Columns.ENGINE_CACHED_HIT_RATIO.name(), hits.allTiers());
+        x.put(Columns.ENGINE_LOOKUP_HIT_RATIO.name(), hits.lookup());
         x.put(Columns.ENGINE_HITS_SOURCE.name(), hits.source());
         x.put("engine_prompt_ms_p50", t.enginePromptMicros.getTotalCount() == 0 ? Double.NaN : t.enginePromptMicros.getValueAtPercentile(50) / 1e3);
-        x.put(Columns.HARNESS_TTFT_GAP_P50.name(),
-                t.ttftGapMicros.getTotalCount() == 0 ? Double.NaN : t.ttftGapMicros.getValueAtPercentile(50) / 1e3);
+        x.put(Columns.HARNESS_TTFT_GAP_P50.name(), t.gapP50Ms());
+        x.put(Columns.HARNESS_TTFT_GAP_NEGATIVE.name(), t.gaps() == 0 ? Double.NaN : (double) t.negativeGaps());
+        if (t.negativeGaps() > 0)
+            x.put("harness_ttft_gap_note", t.negativeGaps() + " of " + t.gaps() + " completed requests saw their first token before the engine's own"
+                    + " prompt time (timings.prompt_ms) ended: the engine's timing covers more than the client waited for, or the clocks disagree");
+        x.put("prompt_context_check", context.note());
         long work = loop.workCpuNanos() - workBefore, http = httpCpu() - httpCpuBefore;
         x.put(Columns.HARNESS_CPU_US_PER_REQUEST.name(), n == 0 ? Double.NaN : (work + http) / 1e3 / n);
         x.put(Columns.HARNESS_HTTP_CPU_US_PER_REQUEST.name(), n == 0 ? Double.NaN : http / 1e3 / n);
@@ -252,6 +273,17 @@ final class OpenAiCell implements CellClock {
             x.put("target_down", "every endpoint refused connections: the cell stopped sending");
             x.put(Columns.UNSENT_REQUESTS.name(), Math.max(0, requestsSent() - n));
         }
+    }
+
+    /** Why the summary's store figures of an openai cell are null (NaN), never 0. */
+    static final String UNKNOWN_COLUMNS = "fetched_bytes, fallbacks, wrong_hits_used, written_back_bytes, rejected_blocks: not reported by an"
+            + " OpenAI-compatible engine (kvlab does not see what it moves between its tiers, or verifies): unknown, not 0";
+
+    /** GPUs per instance where every endpoint says the same (SGLang's tp_size), else null (unknown). */
+    private Long tensorParallel() {
+        long tp = infos.isEmpty() ? -1 : infos.get(0).tp();
+        for (EngineInfo i : infos) if (i.tp() != tp) return null;
+        return tp > 0 ? tp : null;
     }
 
     /** The requests this cell sends: the workload's, or this shard's share of them. */
@@ -274,6 +306,7 @@ final class OpenAiCell implements CellClock {
         RunConfig c = spec.config();
         Object lh = Columns.ENGINE_LOCAL_HIT_RATIO.in(extras), eh = Columns.ENGINE_EXTERNAL_HIT_RATIO.in(extras);
         String emulated = "nothing (real engines over HTTP: " + String.join(", ", engines) + ")";
+        Long tp = tensorParallel();
         CellSummary s = SummaryBuilder.measured(c, m, wallSeconds)
                 .put(Columns.TIERS, "-")
                 .put(Columns.POLICY, "-")
@@ -282,15 +315,15 @@ final class OpenAiCell implements CellClock {
                 .put(Columns.LOCAL_HIT_RATIO, lh instanceof Double d ? d : Double.NaN)
                 .put(Columns.REMOTE_HIT_RATIO, eh instanceof Double d ? d : Double.NaN)
                 .put(Columns.REMOTE_AVAILABLE_RATIO, Double.NaN)
-                .put(Columns.FETCHED_BYTES, 0L)
-                .put(Columns.FALLBACKS, 0L)
-                .put(Columns.WRONG_HITS_USED, 0L)
-                .put(Columns.WRITTEN_BACK_BYTES, 0L)
-                .put(Columns.REJECTED_BLOCKS, 0L)
+                .put(Columns.FETCHED_BYTES, null)
+                .put(Columns.FALLBACKS, null)
+                .put(Columns.WRONG_HITS_USED, null)
+                .put(Columns.WRITTEN_BACK_BYTES, null)
+                .put(Columns.REJECTED_BLOCKS, null)
                 .put(Columns.MODEL, target.model())
                 .put(Columns.HARDWARE, String.join(" ", engines))
                 .put(Columns.INSTANCES, (long) target.endpoints().size())
-                .put(Columns.TP, 1L)
+                .put(Columns.TP, tp)
                 .put(Columns.EMULATED_PARTS, emulated)
                 .put(Columns.PREFILL_GPU_MS_MEAN, Double.NaN)
                 .build();
@@ -299,6 +332,9 @@ final class OpenAiCell implements CellClock {
         Map<String, Object> x = new LinkedHashMap<>();
         x.put(Columns.WARMUP_REQUESTS.name(), warmupRequests);
         x.putAll(extras);
+        x.put("unknown_columns", UNKNOWN_COLUMNS);
+        if (tp == null) x.put("tp_reason", "the engine does not report its tensor parallelism (SGLang's /get_server_info tp_size does; vLLM and"
+                + " llama-server do not)" + (infos.stream().map(EngineInfo::tp).distinct().count() > 1 ? " or the endpoints differ" : ""));
         Map<String, String> d = new LinkedHashMap<>(describe);
         d.put("workload", spec.workload().describe());
         d.put("target", "openai: " + target.endpoints() + " model " + target.model() + ", " + OpenAiConfig.label(target.api())

@@ -27,12 +27,13 @@ import java.util.function.Function;
  *                   {@code llama.cpp} (erase every slot), {@code vllm} ({@code POST /reset_prefix_cache}), {@code sglang}
  *                   ({@code POST /flush_cache}), {@code command} ({@code reset_command}, e.g. a restart)
  * @param resetCommand a shell command run once per cold cell when {@code reset} is {@code command}
+ * @param resetTimeout how long {@code reset_command} may run (default 10m); a command still running then is killed and the run stops
  * @param ignoreEos  sends {@code ignore_eos: true} so that every request generates the workload's output length
  * @param requestShard {@code K/N}: send only this host's share of the requests ({@link dev.kvlab.harness.api.run.RequestSplit}; set by
  *                   {@code kvlab run --shard K/N --split requests}); absent: the whole stream
  */
 public record OpenAiConfig(String kind, List<String> endpoints, String model, String api, String routing, JsonNode extraBody,
-                           String timeout, String reset, String resetCommand, Boolean ignoreEos, String requestShard) {
+                           String timeout, String reset, String resetCommand, Boolean ignoreEos, String requestShard, String resetTimeout) {
 
     /** The request API. */
     public enum Api { COMPLETIONS, CHAT }
@@ -67,6 +68,15 @@ public record OpenAiConfig(String kind, List<String> endpoints, String model, St
         if (rs == Reset.COMMAND && (resetCommand == null || resetCommand.isBlank()))
             throw bad(origin, "target.reset_command", "reset: command needs the command to run");
         if (rs != Reset.COMMAND && resetCommand != null) throw bad(origin, "target.reset_command", "is read only with reset: command");
+        if (rs != Reset.COMMAND && resetTimeout != null) throw bad(origin, "target.reset_timeout", "is read only with reset: command");
+        Duration rt;
+        try {
+            rt = DurationSpec.parse(resetTimeout == null ? "10m" : resetTimeout);
+        } catch (IllegalArgumentException x) {
+            throw bad(origin, "target.reset_timeout", x.getMessage());
+        }
+        if (rt.isZero() || rt.isNegative() || rt.compareTo(Duration.ofHours(24)) > 0)
+            throw bad(origin, "target.reset_timeout", "must be in (0, 24h], got " + resetTimeout);
         if (extraBody != null && !extraBody.isNull() && !extraBody.isObject())
             throw bad(origin, "target.extra_body", "must be a mapping (merged into every request body)");
         Duration t;
@@ -86,7 +96,7 @@ public record OpenAiConfig(String kind, List<String> endpoints, String model, St
                 throw bad(origin, "target.request_shard", "must be K/N (this host's share of every cell's requests, from 1), got '" + requestShard + "'");
             }
         }
-        return new Resolved(List.copyOf(uris), model, a, r, extra, t, rs, resetCommand, ignoreEos == null || ignoreEos, share);
+        return new Resolved(List.copyOf(uris), model, a, r, extra, t, rs, resetCommand, ignoreEos == null || ignoreEos, share, rt);
     }
 
     /**
@@ -94,9 +104,16 @@ public record OpenAiConfig(String kind, List<String> endpoints, String model, St
      *
      * @param endpoints base URLs without a trailing slash
      * @param share     this host's share of the requests, or null (the whole stream)
+     * @param resetTimeout how long {@code reset_command} may run
      */
     public record Resolved(List<URI> endpoints, String model, Api api, Routing routing, ObjectNode extraBody, Duration timeout,
-                           Reset reset, String resetCommand, boolean ignoreEos, Shard share) {
+                           Reset reset, String resetCommand, boolean ignoreEos, Shard share, Duration resetTimeout) {
+
+        /** The block with the default {@code reset_timeout} (10 minutes). */
+        public Resolved(List<URI> endpoints, String model, Api api, Routing routing, ObjectNode extraBody, Duration timeout,
+                        Reset reset, String resetCommand, boolean ignoreEos, Shard share) {
+            this(endpoints, model, api, routing, extraBody, timeout, reset, resetCommand, ignoreEos, share, Duration.ofMinutes(10));
+        }
 
         /** Whether this host resets and verifies a cold cache: it sends the whole stream, or is shard 1 of a request split. */
         public boolean resetsCache() {

@@ -60,16 +60,22 @@ public final class PromptText {
         return specialTokens;
     }
 
-    /** Candidate words, each with its leading space: every lowercase letter pair and triple, in a fixed shuffled order. */
+    /**
+     * Candidate words, each with its leading space: every lowercase word of 1 and 2 letters (in order), then every one
+     * of 3 letters in a fixed shuffled order (what a small vocabulary holds comes first).
+     */
     public static List<String> candidates() {
-        List<String> out = new ArrayList<>(26 * 26 * 27);
+        List<String> out = new ArrayList<>(26 + 26 * 26 + 26 * 26 * 26);
+        for (char a = 'a'; a <= 'z'; a++) out.add(" " + a);
         for (char a = 'a'; a <= 'z'; a++)
-            for (char b = 'a'; b <= 'z'; b++) {
+            for (char b = 'a'; b <= 'z'; b++) out.add(" " + a + b);
+        int shortWords = out.size();
+        for (char a = 'a'; a <= 'z'; a++)
+            for (char b = 'a'; b <= 'z'; b++)
                 for (char c = 'a'; c <= 'z'; c++) out.add(" " + a + b + c);
-            }
         SplittableRandom rnd = new SplittableRandom(20261202L);
-        for (int i = out.size() - 1; i > 0; i--) {
-            int j = rnd.nextInt(i + 1);
+        for (int i = out.size() - 1; i > shortWords; i--) {
+            int j = shortWords + rnd.nextInt(i - shortWords + 1);
             String t = out.get(i);
             out.set(i, out.get(j));
             out.set(j, t);

@@ -18,8 +18,8 @@ import java.util.function.LongSupplier;
  * with a choice, empty text included; AIPerf the first chunk with non-empty content; inference-perf the first chunk
  * of the stream); every later one is a token arrival. At the end the server's usage
  * ({@code stream_options.include_usage}) gives the prompt and output token counts and, where the engine reports
- * them, the cached prompt tokens ({@code usage.prompt_tokens_details.cached_tokens}, llama.cpp's
- * {@code timings.cache_n}) and the engine's own prompt time ({@code timings.prompt_ms}). Lines are bounded.
+ * them, the cached prompt tokens ({@code usage.prompt_tokens_details.cached_tokens}, the OpenAI field, first; else
+ * llama.cpp's {@code timings.cache_n}) and the engine's own prompt time ({@code timings.prompt_ms}). Lines are bounded.
  */
 final class StreamedCompletion implements Flow.Subscriber<String> {
 
@@ -40,7 +40,8 @@ final class StreamedCompletion implements Flow.Subscriber<String> {
      * @param textChunks       arrival times (cell clock) of the chunks that carried a generated token, in order
      * @param completionTokens output tokens by the server's usage (-1: not reported)
      * @param promptTokens     prompt tokens by the server's usage (-1: not reported)
-     * @param cachedTokens     prompt tokens served from the engine's cache (-1: not reported)
+     * @param cachedTokens     prompt tokens served from the engine's cache as reported, negative ones too
+     *                         ({@link #NOT_REPORTED}: not reported)
      * @param enginePromptMs   the engine's own prompt-processing time (NaN: not reported)
      * @param finishReason     the last finish_reason seen, or null
      * @param refused          the connection was refused: nothing listens at the endpoint
@@ -50,6 +51,9 @@ final class StreamedCompletion implements Flow.Subscriber<String> {
 
     private static final ObjectMapper JSON = JsonOutput.mapper();
 
+    /** {@link Outcome#cachedTokens()} of a response that reported none (a negative count is reported, and impossible). */
+    static final int NOT_REPORTED = Integer.MIN_VALUE;
+
     private final LongSupplier clock;
     private final Events events;
     private final boolean chat;
@@ -57,7 +61,7 @@ final class StreamedCompletion implements Flow.Subscriber<String> {
     private Flow.Subscription subscription;
     private long[] chunks = new long[64];
     private int n;
-    private int completionTokens = -1, promptTokens = -1, cachedTokens = -1;
+    private int completionTokens = -1, promptTokens = -1, usageCached = NOT_REPORTED, timingsCached = NOT_REPORTED;
     private double promptMs = Double.NaN;
     private String finishReason, error;
     private final StringBuilder errorBody = new StringBuilder();
@@ -130,11 +134,11 @@ final class StreamedCompletion implements Flow.Subscriber<String> {
             if (u.has("completion_tokens")) completionTokens = u.get("completion_tokens").asInt();
             if (u.has("prompt_tokens")) promptTokens = u.get("prompt_tokens").asInt();
             JsonNode c = u.path("prompt_tokens_details").path("cached_tokens");
-            if (c.isNumber()) cachedTokens = c.asInt();
+            if (c.isNumber()) usageCached = c.asInt();
         }
         JsonNode t = j.path("timings");
         if (t.isObject()) {
-            if (t.path("cache_n").isNumber()) cachedTokens = t.get("cache_n").asInt();
+            if (t.path("cache_n").isNumber()) timingsCached = t.get("cache_n").asInt();
             if (t.path("prompt_ms").isNumber()) promptMs = t.get("prompt_ms").asDouble();
             if (promptTokens < 0 && t.path("prompt_n").isNumber() && t.path("cache_n").isNumber())
                 promptTokens = t.get("prompt_n").asInt() + t.get("cache_n").asInt();
@@ -165,7 +169,8 @@ final class StreamedCompletion implements Flow.Subscriber<String> {
         finished = true;
         String why = error;
         if (why == null && status != 200) why = "http " + status + (errorBody.isEmpty() ? "" : ": " + abbreviate(errorBody.toString().strip()));
-        events.ended(new Outcome(status, why, Arrays.copyOf(chunks, n), completionTokens, promptTokens, cachedTokens, promptMs, finishReason, refused));
+        events.ended(new Outcome(status, why, Arrays.copyOf(chunks, n), completionTokens, promptTokens,
+                usageCached != NOT_REPORTED ? usageCached : timingsCached, promptMs, finishReason, refused));
     }
 
     private boolean finished, refused;

@@ -48,13 +48,19 @@ class OpenAiTargetTest {
     @Test
     void keysTheTargetDoesNotReadAreRefusedNamingTheKey() throws Exception {
         int port = freePort();
-        for (String set : List.of("tiers=local-only", "store.nodes=3", "model=qwen2.5-0.5b", "cluster.instances=2", "fault=corrupt")) {
+        // set to their defaults too: a key the target does not read is refused whatever its value, naming where the user set it
+        for (String set : List.of("tiers=local-only", "store.nodes=3", "model=qwen2.5-0.5b", "cluster.instances=2", "fault=corrupt",
+                "hardware=h100", "model=llama-3-8b", "tiers=combined", "fault=none", "cluster.instances=4", "local.dram_capacity=0")) {
             ConfigTree t = ConfigTree.parse(config(port), "e.yaml", null).set(set);
             String key = set.substring(0, set.indexOf('='));
             String top = key.contains(".") ? key.substring(0, key.indexOf('.')) : key;
             assertThatThrownBy(t::bind).as(set).isInstanceOf(BadInputException.class)
-                    .hasMessageContaining("'" + top).hasMessageContaining("not used by the openai target");
+                    .hasMessageStartingWith("--set " + set + ": key '" + top).hasMessageContaining("not used by the openai target")
+                    .hasMessageNotContaining("defaults.yaml");
         }
+        // in the user's file: named by its file and line
+        assertThatThrownBy(() -> ConfigTree.parse(config(port) + "cluster:\n  instances: 4\n", "e.yaml", null).bind())
+                .isInstanceOf(BadInputException.class).hasMessageStartingWith("e.yaml:8: key 'cluster'");
     }
 
     @Test
@@ -117,7 +123,8 @@ class OpenAiTargetTest {
         clock[0] = 20;
         s.onNext("data: {\"choices\":[{\"text\":\" abd\",\"finish_reason\":null}]}");
         s.onNext("data: {\"choices\":[{\"text\":\"\",\"finish_reason\":\"length\"}]}");
-        s.onNext("data: {\"choices\":[],\"usage\":{\"prompt_tokens\":272,\"completion_tokens\":3,\"prompt_tokens_details\":{\"cached_tokens\":256}},"
+        // the OpenAI field and llama.cpp's timings differ here: the OpenAI field is read first
+        s.onNext("data: {\"choices\":[],\"usage\":{\"prompt_tokens\":272,\"completion_tokens\":3,\"prompt_tokens_details\":{\"cached_tokens\":240}},"
                 + "\"timings\":{\"prompt_n\":16,\"cache_n\":256,\"prompt_ms\":12.5}}");
         s.onNext("data: [DONE]");
         s.onComplete();
@@ -125,7 +132,7 @@ class OpenAiTargetTest {
         assertThat(out[0].textChunks()).containsExactly(5, 10, 20);
         assertThat(out[0].completionTokens()).isEqualTo(3);
         assertThat(out[0].promptTokens()).isEqualTo(272);
-        assertThat(out[0].cachedTokens()).isEqualTo(256);
+        assertThat(out[0].cachedTokens()).isEqualTo(240);
         assertThat(out[0].enginePromptMs()).isEqualTo(12.5);
         assertThat(out[0].finishReason()).isEqualTo("length");
         assertThat(out[0].error()).isNull();
@@ -144,24 +151,29 @@ class OpenAiTargetTest {
         assertThat(out[0].error()).startsWith("http 400").contains("context size");
     }
 
+    /** Where only llama.cpp's timings say it, {@code cache_n} is the cached count; a negative count is kept (it is impossible, and said so). */
     @Test
-    void prometheusCountersAreSummedOverLabelsAndDifferenced() {
-        PromMetrics a = PromMetrics.parse("""
-                # HELP vllm:prefix_cache_queries_total x
-                vllm:prefix_cache_queries_total{engine="0",model_name="m"} 100.0
-                vllm:prefix_cache_queries_total{engine="1",model_name="m"} 50
-                vllm:prefix_cache_hits_total{engine="0",model_name="m"} 10
-                """);
-        PromMetrics b = PromMetrics.parse("""
-                vllm:prefix_cache_queries_total{engine="0",model_name="m"} 300.0
-                vllm:prefix_cache_queries_total{engine="1",model_name="m"} 50
-                vllm:prefix_cache_hits_total{engine="0",model_name="m"} 160
-                """);
-        EngineServer.EngineTotals none = new EngineServer.EngineTotals();
-        EngineHits h = EngineHits.of(a, b, none);
-        assertThat(h.local()).isEqualTo(0.75);
-        assertThat(h.external()).isNaN();
-        assertThat(h.source()).contains("external: not reported");
-        assertThat(EngineHits.of(PromMetrics.NONE, PromMetrics.NONE, none).local()).isNaN();
+    void timingsCacheNIsTheFallbackAndANegativeCountIsKept() {
+        StreamedCompletion.Outcome[] out = new StreamedCompletion.Outcome[1];
+        StreamedCompletion.Events ev = new StreamedCompletion.Events() {
+            @Override public void firstText(long nanos) {}
+            @Override public void ended(StreamedCompletion.Outcome o) { out[0] = o; }
+        };
+        StreamedCompletion s = new StreamedCompletion(() -> 0, false, ev);
+        s.status(200);
+        s.onNext("data: {\"choices\":[{\"text\":\" a\"}],\"timings\":{\"prompt_n\":16,\"cache_n\":240,\"prompt_ms\":1.0}}");
+        s.onComplete();
+        assertThat(out[0].cachedTokens()).isEqualTo(240);
+        assertThat(out[0].promptTokens()).isEqualTo(256);
+        s = new StreamedCompletion(() -> 0, false, ev);
+        s.status(200);
+        s.onNext("data: {\"choices\":[{\"text\":\" a\"}],\"usage\":{\"prompt_tokens\":6,\"prompt_tokens_details\":{\"cached_tokens\":-5}}}");
+        s.onComplete();
+        assertThat(out[0].cachedTokens()).isEqualTo(-5);
+        s = new StreamedCompletion(() -> 0, false, ev);
+        s.status(200);
+        s.onNext("data: {\"choices\":[{\"text\":\" a\"}],\"usage\":{\"prompt_tokens\":6}}");
+        s.onComplete();
+        assertThat(out[0].cachedTokens()).isEqualTo(StreamedCompletion.NOT_REPORTED);
     }
 }

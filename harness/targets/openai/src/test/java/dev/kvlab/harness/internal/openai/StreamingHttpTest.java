@@ -77,9 +77,14 @@ class StreamingHttpTest {
                     OpenAiConfig.Reset.AUTO, null, true, null);
             PromptText prompts = new PromptText(java.util.List.of(" a", " b", " c"), 1);
             var requests = java.util.List.of(new dev.kvlab.workloads.api.Request(0, 0, "s", 12, 2, 16, new long[] {1}, dev.kvlab.workloads.api.Namespace.of("m")));
+            long t0 = System.nanoTime();
             ClientWarmup.Figures f = ClientWarmup.run(c, target, prompts, requests, 40);
+            double wallMicros = (System.nanoTime() - t0) / 1e3;
             assertThat(f.rounds()).isEqualTo(40);
-            assertThat(f.p50Micros()).isPositive().isLessThan(f.p99Micros() + 1).isLessThan(1_000_000);
+            assertThat(f.p50Micros()).isPositive().isLessThanOrEqualTo(f.p99Micros());
+            // the later 20 rounds are timed; at least 10 of them took p50 or more, all within the wall time of the 40 (µs, not ns or ms)
+            assertThat(f.p50Micros() * 10).isLessThanOrEqualTo(wallMicros);
+            assertThat(f.p99Micros()).isLessThanOrEqualTo(wallMicros);
         } finally {
             pool.shutdownNow();
         }
