@@ -80,7 +80,7 @@ final class CacheStateProtocol {
         }
         if (!any)
             return new Verdict("none needed", "no probe was cached in " + SENDS + " sends to each endpoint at any size tried (" + sizes
-                    + " tokens, up to the workload's longest prompt): the target caches no prompt as long as the workload's, cold for it by construction");
+                    + " tokens, up to the workload's longest prompt): the target caches no prompt as long as the workload's: cold by construction for this workload");
         List<String> notes = new ArrayList<>();
         Probe[] top = new Probe[n];
         for (int e = 0; e < n; e++) {
