@@ -1,22 +1,35 @@
 package dev.kvlab.harness.internal.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.kvlab.transport.api.DurationSpec;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
-/** When a cell's fault was injected, from its config ({@code fault.at} or {@code fault_at}), in seconds; null when unknown. */
+/**
+ * When a cell's fault struck, in seconds into its measured phase, as the run measured it ({@code fault_at_s} of its
+ * first replicate's summary); null when unknown or it never struck. Not {@code fault_at} of the config: that is the
+ * share of the measured arrivals before the strike, not a time.
+ */
 final class FaultTime {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private FaultTime() {}
 
-    static Double of(JsonNode config) {
-        JsonNode f = config.path("fault");
-        JsonNode at = f.isObject() ? f.path("at") : config.path("fault_at");
-        if (at.isMissingNode() || at.isNull()) return null;
-        if (at.isNumber()) return at.asDouble();
+    static Double of(CellData cell) {
+        JsonNode at = summary(cell).path("fault_at_s");
+        return at.isNumber() && Double.isFinite(at.asDouble()) ? at.asDouble() : null;
+    }
+
+    /** The first replicate's summary (cell.json), missing when there is none. */
+    static JsonNode summary(CellData cell) {
+        if (cell.replicateDirs().isEmpty()) return JSON.missingNode();
+        Path f = cell.replicateDirs().getFirst().resolve("cell.json");
         try {
-            return DurationSpec.parse(at.asText()).toNanos() / 1e9;
-        } catch (RuntimeException e) {
-            return null;
+            return Files.isRegularFile(f) ? JSON.readTree(f.toFile()).path("summary") : JSON.missingNode();
+        } catch (IOException e) {
+            return JSON.missingNode();
         }
     }
 }

@@ -1,9 +1,6 @@
 package dev.kvlab.harness.internal.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +21,6 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  */
 final class HitsOverTime {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private HitsOverTime() {}
 
@@ -67,9 +63,9 @@ final class HitsOverTime {
             s.setLineColor(ChartStyle.color(drawn));
             s.setMarkerColor(ChartStyle.color(drawn));
             drawn++;
-            JsonNode sum = summary(cell);
-            if (fault != null && !"none".equals(fault) && sum.path("fault_at_s").isNumber()) {
-                strike = sum.path("fault_at_s").asDouble();
+            JsonNode sum = FaultTime.summary(cell);
+            if (fault != null && !"none".equals(fault) && FaultTime.of(cell) != null) {
+                strike = FaultTime.of(cell);
                 if (sum.path("failover_s").isNumber()) served = strike + sum.path("failover_s").asDouble();
             }
         }
@@ -91,16 +87,5 @@ final class HitsOverTime {
                 + "master and every block was recomputed" : "") + (strike != null ? "." : "") + " Only the first " + TailOverTime.MAX_SERIES
                 + " cells are drawn; with the TTFT tail over time below, what a fault did to the cache and to the latency.";
         return new Plot("hits-over-time", "Hit ratio over time", caption, c);
-    }
-
-    /** Replicate 0's {@code cell.json} summary (with the fault's extras), or a missing node. */
-    private static JsonNode summary(CellData cell) {
-        if (cell.replicateDirs().isEmpty()) return JSON.missingNode();
-        Path f = cell.replicateDirs().getFirst().resolve("cell.json");
-        try {
-            return Files.isRegularFile(f) ? JSON.readTree(f.toFile()).path("summary") : JSON.missingNode();
-        } catch (IOException e) {
-            return JSON.missingNode();
-        }
     }
 }

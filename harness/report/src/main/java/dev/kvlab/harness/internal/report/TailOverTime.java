@@ -62,7 +62,7 @@ final class TailOverTime {
             s.setLineColor(ChartStyle.color(drawn));
             s.setMarkerColor(ChartStyle.color(drawn));
             drawn++;
-            Double at = FaultTime.of(cell.config());
+            Double at = FaultTime.of(cell);
             if (at != null && fault != null && !"none".equals(fault)) faultAt = at;
         }
         if (drawn == 0) {
