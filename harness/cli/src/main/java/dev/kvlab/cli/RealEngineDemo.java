@@ -6,7 +6,9 @@ import dev.kvlab.harness.api.engine.EngineUnavailableException;
 import dev.kvlab.harness.internal.llama.LlamaLibrary;
 import dev.kvlab.harness.internal.matrix.Heartbeat;
 import dev.kvlab.harness.internal.matrix.MatrixRunner;
+import dev.kvlab.harness.internal.bundle.CapacityFile;
 import dev.kvlab.harness.internal.report.text.BundleText;
+import dev.kvlab.harness.internal.report.text.CapacityText;
 import dev.kvlab.harness.internal.report.text.RealEngineText;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -16,8 +18,9 @@ import picocli.CommandLine.Model.CommandSpec;
 /**
  * The demo's real-engine section ({@code kvlab demo --real-engine}): {@code ablations/real-kv-demo.yaml} on a small
  * model synthesized with random weights (written once under the demo's output directory), llama.cpp in-process as the
- * target; prints TTFT, the remote hits and the bytes moved per fetched token of each cell, and returns its bundle.
- * Where the llama.cpp library cannot be had it says why and runs nothing.
+ * target: the lab's question on real compute, each cache configuration's capacity under the SLO with the twin's
+ * prediction beside it (a cut of {@code ablations/real-kv-capacity.yaml}), then the wrong hits and bytes moved per
+ * fetched token of its runs; returns its bundle. Where the llama.cpp library cannot be had it says why and runs nothing.
  */
 final class RealEngineDemo {
 
@@ -36,7 +39,16 @@ final class RealEngineDemo {
         }
         MatrixSpec ms = BundleRun.realEngineDemoMatrix(BundleRun.demoMatrix(), out, hb);
         MatrixRunner.Outcome o = MatrixExecution.run(spec, ms, out, false, false, List.of(), hb);
-        RealEngineText.print(w, BundleText.summary(o.bundle()));
+        java.util.Optional<com.fasterxml.jackson.databind.JsonNode> capacity = CapacityFile.read(o.bundle());
+        if (capacity.isPresent()) {
+            w.println("Real engine: does a cache raise the load that still meets the SLO? (llama.cpp in-process on this CPU, synthesized random "
+                    + "weights, its real KV through kvlab's store over TCP; nothing emulated; gain over " + capacity.get().path("baseline").asText("-")
+                    + ", paired by seed; each prediction searched on the twin before the measurement)");
+            CapacityText.print(w, capacity.get());
+            RealEngineText.totals(w, BundleText.summary(o.bundle()));
+        } else {
+            RealEngineText.print(w, BundleText.summary(o.bundle()));
+        }
         w.println("  (" + o.bundle() + ")");
         w.println();
         w.flush();
