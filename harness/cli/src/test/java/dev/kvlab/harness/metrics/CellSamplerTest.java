@@ -58,6 +58,27 @@ class CellSamplerTest {
     }
 
     @Test
+    void storeFiguresAreUnpublishedWhereKvlabsStorePathDoesNotServeTheCell() {
+        SimpleMeterRegistry reg = new SimpleMeterRegistry();
+        java.util.concurrent.atomic.AtomicReference<CellSample> latest = new java.util.concurrent.atomic.AtomicReference<>();
+        try (CellMeters meters = new CellMeters(reg, new CellTags(Map.of("cell", "c01")), latest::get)) {
+            for (boolean storePath : new boolean[] {true, false}) {
+                latest.set(new CellSample(2.0, Map.of(), 10, 9, 1, 8, 0.5, 0.25, 4096, 3, 0, 0, 0, null, Map.of(), Map.of(), false, Map.of(), storePath));
+                double bytes = reg.get("kvlab.cell.fetched.bytes").gauge().value();
+                double fallbacks = reg.get("kvlab.cell.fallbacks").gauge().value();
+                double wrong = reg.get("kvlab.cell.wrong.hits.used").gauge().value();
+                if (storePath) {
+                    assertThat(new double[] {bytes, fallbacks, wrong}).containsExactly(4096, 3, 0);
+                } else {
+                    // a real engine's own cache behind an endpoint: kvlab fetched nothing and audited nothing, so no 0 is claimed
+                    assertThat(java.util.List.of(bytes, fallbacks, wrong)).allMatch(v -> v.isNaN());
+                }
+                assertThat(reg.get("kvlab.cell.requests").tag("state", "completed").gauge().value()).isEqualTo(9);
+            }
+        }
+    }
+
+    @Test
     void aLiveCellIsObservedToo() {
         RunConfig c = dev.kvlab.harness.api.run.ConfigTree.parse("""
                 mode: live

@@ -60,7 +60,11 @@ class LlamaServerTargetTest {
     void theEnginesOwnCachedTokensFollowItsPrefixCacheAndPromptsHaveExactCounts() throws Exception {
         try (LlamaServer s = LlamaServer.start(model, dir, "-np", "2", "-c", "4096", "--slot-save-path", dir.toString(), "--cache-ram", "0")) {
             java.util.List<Map<String, Double>> samples = new java.util.concurrent.CopyOnWriteArrayList<>();
-            CellResult on = new CellRunner().run(config(s, "measurement.interval=500ms"), System.nanoTime(), p -> samples.add(Map.copyOf(p.engineCounters())));
+            java.util.Set<Boolean> storePath = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            CellResult on = new CellRunner().run(config(s, "measurement.interval=500ms"), System.nanoTime(), p -> {
+                samples.add(Map.copyOf(p.engineCounters()));
+                storePath.add(p.storePath());
+            });
             CellResult off = new CellRunner().run(config(s, "target.extra_body.cache_prompt=false"));
             for (CellResult r : new CellResult[] {on, off}) {
                 assertThat(r.summary().get(Columns.FAILED)).as(r.requests().stream().map(x -> x.status()).filter(x -> !x.equals("ok")).toList().toString()).isZero();
@@ -72,6 +76,7 @@ class LlamaServerTargetTest {
             assertThat(num(on, Columns.ENGINE_CACHED_PROMPT_TOKENS.name())).isGreaterThan(0);
             // the engine's counters at each interval (what Influx gets): growing to the phase's totals
             assertThat(samples).hasSizeGreaterThan(1);
+            assertThat(storePath).as("kvlab's store path serves no openai cell: its store gauges are not published").containsExactly(false);
             assertThat(samples.getLast().get(Columns.ENGINE_CACHED_PROMPT_TOKENS.name())).isEqualTo(num(on, Columns.ENGINE_CACHED_PROMPT_TOKENS.name()));
             assertThat(samples.getLast().get(Columns.ENGINE_LOCAL_HIT_RATIO.name())).isEqualTo(num(on, Columns.ENGINE_LOCAL_HIT_RATIO.name()));
             assertThat(samples.getFirst().getOrDefault(Columns.ENGINE_CACHED_PROMPT_TOKENS.name(), 0.0)).isLessThanOrEqualTo(samples.getLast().get(Columns.ENGINE_CACHED_PROMPT_TOKENS.name()));

@@ -26,6 +26,12 @@ public interface CellClock {
     /** Fetched blocks used that the audit found wrong, so far (a progress figure; 0 where nothing is fetched). */
     long wrongHitsUsed();
 
+    /**
+     * Whether kvlab's own store path serves the cell's fetches, so that fetched bytes, fallbacks and wrong hits are
+     * its figures (false for a real engine behind an endpoint, whose cache kvlab neither fetches from nor audits).
+     */
+    default boolean storePath() { return true; }
+
     /** Loop time at which a phase (warm-up or measured) starts its workload. */
     long phaseOrigin(boolean warmup);
 

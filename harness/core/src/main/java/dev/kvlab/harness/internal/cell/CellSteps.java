@@ -48,7 +48,7 @@ public final class CellSteps {
         long origin = clock.phaseOrigin(false);
         EarlyStop earlyStop = null;
         Measurement m = new Measurement(c.slo(), plan.intervalNanos(), origin);
-        ProgressView.watch(m, model, clock::wrongHitsUsed, clock::masterStats, clock::masterCalls, clock::engineCounters, observer);
+        ProgressView.watch(m, model, clock::wrongHitsUsed, clock::masterStats, clock::masterCalls, clock::engineCounters, observer, clock.storePath());
         ServingListener measured = clock.faultWrapped(m, origin, () -> requestCount(plan));
         clock.measuredPhaseStarts();
         try (ArrivalProcess p = clock.arrivals(plan.workload().open(c.seed()))) {

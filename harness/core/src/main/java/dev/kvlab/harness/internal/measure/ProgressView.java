@@ -23,12 +23,14 @@ public final class ProgressView implements CellProgress {
     private final Supplier<Map<String, Long>> calls;
     private final Supplier<Map<String, Double>> engine;
     private final CellObserver observer;
+    private final boolean storePath;
     private long endNanos;
     private Map<Metric, Histogram> interval;
 
     private ProgressView(Measurement m, Server model, LongSupplier wrongHits, Supplier<MasterStats> master,
-                         Supplier<Map<String, Long>> calls, Supplier<Map<String, Double>> engine, CellObserver observer) {
+                         Supplier<Map<String, Long>> calls, Supplier<Map<String, Double>> engine, CellObserver observer, boolean storePath) {
         this.engine = engine;
+        this.storePath = storePath;
         this.m = m;
         this.model = model;
         this.wrongHits = wrongHits;
@@ -43,11 +45,12 @@ public final class ProgressView implements CellProgress {
      * @param master the store master's stats ({@code null} result: not visible from this cell)
      * @param calls  calls made to the master so far, by operation (empty: not counted by this cell)
      * @param engine the target's own counters so far (empty: none)
+     * @param storePath whether kvlab's store path serves the cell ({@link CellProgress#storePath()})
      */
     public static void watch(Measurement m, Server model, LongSupplier wrongHits, Supplier<MasterStats> master,
-                             Supplier<Map<String, Long>> calls, Supplier<Map<String, Double>> engine, CellObserver observer) {
+                             Supplier<Map<String, Long>> calls, Supplier<Map<String, Double>> engine, CellObserver observer, boolean storePath) {
         if (observer == null || observer == CellObserver.NONE) return;
-        m.onCut(new ProgressView(m, model, wrongHits, master, calls, engine, observer)::cut);
+        m.onCut(new ProgressView(m, model, wrongHits, master, calls, engine, observer, storePath)::cut);
     }
 
     private void cut(long endNanos, Map<Metric, Histogram> interval) {
@@ -79,6 +82,7 @@ public final class ProgressView implements CellProgress {
     @Override public long fetchedBytes() { return m.fetchedBytes(); }
     @Override public long fallbackBlocks() { return m.fallbackBlocks(); }
     @Override public long wrongHitsUsed() { return wrongHits.getAsLong(); }
+    @Override public boolean storePath() { return storePath; }
     @Override public Map<String, Double> engineCounters() { return engine.get(); }
 
     @Override

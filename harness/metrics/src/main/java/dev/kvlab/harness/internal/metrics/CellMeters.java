@@ -23,7 +23,8 @@ import java.util.function.ToDoubleFunction;
  *       over the values recorded since the previous sample</li>
  *   <li>{@code kvlab.cell.requests} {@code state=arrived|completed|failed|good}; {@code kvlab.cell.goodput} (rps, run
  *       clock); {@code kvlab.cell.slo.attainment}; {@code kvlab.cell.hit.ratio} {@code tier=local|remote};
- *       {@code kvlab.cell.fetched.bytes}; {@code kvlab.cell.fallbacks}; {@code kvlab.cell.wrong.hits.used};
+ *       {@code kvlab.cell.fetched.bytes}; {@code kvlab.cell.fallbacks}; {@code kvlab.cell.wrong.hits.used} (unpublished
+ *       where kvlab's store path does not serve the cell: a real engine's own cache behind an endpoint);
  *       {@code kvlab.cell.queue.depth}; {@code kvlab.cell.in.flight}; {@code kvlab.cell.run.seconds}</li>
  *   <li>{@code kvlab.store.objects}, {@code .bytes.used}, {@code .capacity.bytes}, {@code .evictions},
  *       {@code .evicted.bytes}, {@code .leases.active}, {@code .leases.granted} (the names the store master's
@@ -63,9 +64,9 @@ public final class CellMeters implements AutoCloseable {
         gauge("kvlab.cell.slo.attainment", null, CellSample::sloAttainment);
         gauge("kvlab.cell.hit.ratio", null, CellSample::localHitRatio, "tier", "local");
         gauge("kvlab.cell.hit.ratio", null, CellSample::remoteHitRatio, "tier", "remote");
-        gauge("kvlab.cell.fetched.bytes", "bytes", CellSample::fetchedBytes);
-        gauge("kvlab.cell.fallbacks", "blocks", CellSample::fallbacks);
-        gauge("kvlab.cell.wrong.hits.used", "blocks", CellSample::wrongHitsUsed);
+        gauge("kvlab.cell.fetched.bytes", "bytes", s -> s.storePath() ? s.fetchedBytes() : Double.NaN);
+        gauge("kvlab.cell.fallbacks", "blocks", s -> s.storePath() ? s.fallbacks() : Double.NaN);
+        gauge("kvlab.cell.wrong.hits.used", "blocks", s -> s.storePath() ? s.wrongHitsUsed() : Double.NaN);
         gauge("kvlab.cell.queue.depth", "requests", CellSample::queued);
         gauge("kvlab.cell.in.flight", "requests", CellSample::inFlight);
         gauge("kvlab.cell.run.seconds", "seconds", CellSample::runSeconds);

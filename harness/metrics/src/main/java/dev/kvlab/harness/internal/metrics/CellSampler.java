@@ -79,7 +79,7 @@ public final class CellSampler implements CellObserver {
         latest.set(new CellSample(p.runSeconds(), Collections.unmodifiableMap(pct), p.requests(), p.completed(), p.failed(), p.good(),
                 in == 0 ? Double.NaN : p.localHitTokens() / in, in == 0 ? Double.NaN : p.remoteHitTokens() / in,
                 p.fetchedBytes(), p.fallbackBlocks(), p.wrongHitsUsed(), p.queued(), p.inFlight(), store, calls,
-                Collections.unmodifiableMap(rates), p.last(), Map.copyOf(p.engineCounters())));
+                Collections.unmodifiableMap(rates), p.last(), Map.copyOf(p.engineCounters()), p.storePath()));
         samples++;
     }
 

@@ -148,6 +148,7 @@ final class OpenAiCell implements CellClock {
     @Override public EventLoop loop() { return loop; }
     @Override public Server server() { return server; }
     @Override public long wrongHitsUsed() { return 0; }
+    @Override public boolean storePath() { return false; }
     @Override public long phaseOrigin(boolean warmup) { return loop.now() + 5_000_000L; }
     @Override public boolean serverGone() { return server.down(); }
 
