@@ -85,6 +85,24 @@ class MeasurementTest {
     }
 
     @Test
+    void requestsWaitingPastTheTtftSloAreKnownMissesBeforeTheyEnd() {
+        Measurement m = new Measurement(new SloConfig(100.0, null, null, null), 1000 * MS, 0);
+        Seq a = seq(0, 0, 2), b = seq(1, 10 * MS, 2), c = seq(2, 10 * MS, 2), d = seq(3, 90 * MS, 2);
+        for (Seq s : List.of(a, b, c, d)) m.arrived(s, s.intendedNanos());
+        assertThat(m.missedWhileWaiting(100 * MS)).as("none waited longer than 100 ms yet").isZero();
+        assertThat(m.missedWhileWaiting(150 * MS)).as("a, b and c (two intended at the same time) past 100 ms").isEqualTo(3);
+        m.firstToken(a, 160 * MS);            // late, but it has its first token: its verdict comes when it ends
+        m.failed(b, 160 * MS);                // ended: counted with the failures, not here
+        assertThat(m.missedWhileWaiting(170 * MS)).isEqualTo(1);
+        m.firstToken(c, 170 * MS);
+        assertThat(m.missedWhileWaiting(195 * MS)).as("d, intended at 90 ms").isEqualTo(1);
+        m.completed(d, 195 * MS);             // d ended (no first token seen): no longer waiting
+        assertThat(m.missedWhileWaiting(10_000 * MS)).isZero();
+        assertThat(new Measurement(new SloConfig(null, 25.0, null, null), 1000 * MS, 0).missedWhileWaiting(10_000 * MS))
+                .as("no TTFT SLO: nothing is known before a request ends").isZero();
+    }
+
+    @Test
     void intervalHistogramsFollowTheRunsOwnClock() {
         Measurement m = new Measurement(new SloConfig(null, null, null, null), 10 * MS, 1000 * MS);
         for (int i = 0; i < 5; i++) {

@@ -56,7 +56,10 @@ public final class CellSteps {
             if (c.measurement().earlyStop().enabled()) {
                 earlyStop = new EarlyStop(c.measurement().earlyStop());
                 EarlyStop es = earlyStop;
-                driver.stopReleasingWhen(() -> clock.serverGone() || es.decided(m.good(), m.completed() + m.failed()));
+                // requests already past the TTFT SLO while waiting count as decided (they cannot meet it): an overloaded probe
+                // fails on its first look instead of after its queue has drained
+                driver.stopReleasingWhen(() -> clock.serverGone()
+                        || es.decided(m.good(), m.completed() + m.failed() + m.missedWhileWaiting(clock.loop().now())));
             } else {
                 driver.stopReleasingWhen(clock::serverGone);
             }

@@ -65,6 +65,8 @@ public final class Measurement implements ServingListener {
     }
 
     long requests, completed, failed, good;
+    /** Measured requests still without a first token, by intended start (ns) → how many: their TTFT is still open. */
+    private final java.util.TreeMap<Long, Integer> awaitingFirst = new java.util.TreeMap<>();
     long inputTokens, localHitTokens, remoteHitTokens, fetchedBytes, fallbackBlocks, outputTokens;
     long remoteAvailableTokens;
 
@@ -200,6 +202,7 @@ public final class Measurement implements ServingListener {
         advance(now);
         requests++;
         s.attach(new Probe(s.outputTokens()));
+        awaitingFirst.merge(s.intendedNanos(), 1, Integer::sum);
     }
 
     @Override
@@ -221,6 +224,7 @@ public final class Measurement implements ServingListener {
     public void firstToken(Served s, long now) {
         advance(now);
         Probe p = (Probe) s.attachment();
+        if (p.first < 0) firstTokenOrEnd(s.intendedNanos());
         p.first = p.last = now;
     }
 
@@ -252,6 +256,7 @@ public final class Measurement implements ServingListener {
         advance(now);
         Probe p = (Probe) s.attachment();
         Observed o = s.observed();
+        if (p.first < 0) firstTokenOrEnd(o.intendedNanos());
         completed++;
         long e2el = now - o.intendedNanos();
         long ttft = p.first - o.intendedNanos();
@@ -278,6 +283,23 @@ public final class Measurement implements ServingListener {
                 p.admitted < 0 ? Double.NaN : (p.admitted - o.intendedNanos()) / 1e6, o.fetchNanos() < 0 ? Double.NaN : o.fetchNanos() / 1e6, ttftMs, tpotMs, tbtMs, e2elMs, ok, "ok"));
     }
 
+    private void firstTokenOrEnd(long intendedNanos) {
+        awaitingFirst.computeIfPresent(intendedNanos, (k, n) -> n == 1 ? null : n - 1);
+    }
+
+    /**
+     * Measured requests still in flight without a first token at loop time {@code now} whose TTFT already exceeds
+     * the SLO's ({@code slo.ttft_ms}; 0 without one): however they end, none can meet the SLO. An early stop counts
+     * them as decided (a saturated probe is known to fail long before its queue drains).
+     */
+    public long missedWhileWaiting(long now) {
+        if (slo.ttftMs() == null || awaitingFirst.isEmpty()) return 0;
+        long before = now - Math.round(slo.ttftMs() * 1e6);
+        long n = 0;
+        for (int k : awaitingFirst.headMap(before, false).values()) n += k;
+        return n;
+    }
+
     private static boolean meets(Double limitMs, double valueMs) {
         return limitMs == null || Double.isNaN(valueMs) || valueMs <= limitMs;
     }
@@ -299,6 +321,7 @@ public final class Measurement implements ServingListener {
         Observed o = s.observed();
         count(o);
         Probe p = s.attachment() instanceof Probe x ? x : null;
+        if (p != null && p.first < 0) firstTokenOrEnd(o.intendedNanos());
         records.add(new RequestRecord(o.id(), o.session(), (o.intendedNanos() - origin) / 1e6,
                 o.instance(), o.inputTokens(), o.outputTokens(), o.localHitTokens(),
                 o.remoteHitTokens(), o.fetchedBytes(), o.fallbackBlocks(),
