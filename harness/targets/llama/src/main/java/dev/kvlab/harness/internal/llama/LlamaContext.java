@@ -134,6 +134,27 @@ public final class LlamaContext implements AutoCloseable {
     }
 
     /**
+     * The greedy choice from the logits of the batch token at {@code index}, read where llama.cpp keeps them (no
+     * copy): the index of the largest (the lowest on ties), as {@link #argmax} of {@link #logits} gives.
+     */
+    public int argmaxAt(int index) {
+        try {
+            MemorySegment p = (MemorySegment) lib.getLogitsIth.invoke(live(), index);
+            if (p.address() == 0) throw new IllegalStateException("no logits for batch index " + index);
+            MemorySegment l = p.reinterpret(4L * vocabSize);
+            int best = 0;
+            float bv = l.getAtIndex(JAVA_FLOAT, 0);
+            for (int i = 1; i < vocabSize; i++) {
+                float v = l.getAtIndex(JAVA_FLOAT, i);
+                if (v > bv) { bv = v; best = i; }
+            }
+            return best;
+        } catch (Throwable t) {
+            throw LlamaLibrary.rethrow(t);
+        }
+    }
+
+    /**
      * Prefills {@code tokens[from, to)} of sequence {@code seq} at positions {@code startPos…} in batches of
      * {@code n_batch}; returns the logits after the last token.
      */

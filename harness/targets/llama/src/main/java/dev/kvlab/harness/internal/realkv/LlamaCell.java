@@ -67,6 +67,11 @@ final class LlamaCell implements CellClock {
     private EngineInstance.Shape shape;
     private long busyBefore;
     private String systemInfo = "";
+    private String library = "";
+    /** The cell's instances while it serves. */
+    private List<EngineInstance> live = List.of();
+    /** The measured phase has started (restore checks wait for its end, after its figures are taken). */
+    private boolean measuring;
 
     /** {@code storePlan}: the run's store, transport and fault settings, validated as for every live cell. */
     LlamaCell(RunConfig config, CellPlan storePlan, LlamaTargetConfig.Resolved target, GgufModelInfo model) {
@@ -92,6 +97,7 @@ final class LlamaCell implements CellClock {
     CellResult run(long wallStartNanos, CellObserver observer) {
         LlamaLibrary lib = LlamaLibrary.load();
         systemInfo = lib.systemInfo();
+        library = lib.install().describe();
         CellSpec probe = LlamaTarget.spec(config, k -> null, "probe", "f16");
         int[] most = WorkloadExtent.of(probe);
         shape = EngineInstance.Shape.of(target, config.tiers().local(), most[0], most[1], probe.blockTokens());
@@ -121,6 +127,7 @@ final class LlamaCell implements CellClock {
                         instances.add(new EngineInstance(i, contexts.get(i), shape, layout, config.tiers(), config.policy(), store, most[2],
                                 spec.blockTokens(), totals, loop::now, target.verifyEvery(), target.verifyTolerance()));
                     server = new LlamaServer(loop, instances, config.cluster().router(), config.cluster().cacheAware(), config.seed());
+                    live = instances;
                     try {
                         CellResult r = CellSteps.run(spec, this, observer, wallStartNanos);
                         twin.probeEnd(loop, b);
@@ -178,6 +185,15 @@ final class LlamaCell implements CellClock {
     @Override
     public void runPhase(WorkloadDriver d) {
         loop.run(() -> (d.done() || d.error() != null) && server.inFlight() == 0 && server.idle());
+        if (!measuring) checkRestores(); // after the warm-up: nothing measured is waiting
+    }
+
+    /**
+     * The sampled restore checks of the phase just ended, on each instance's engine thread with nothing in flight (off
+     * the measured path: the measured phase's are run after its figures are taken, {@link #extras}); a mismatch fails the cell.
+     */
+    private void checkRestores() {
+        for (EngineInstance in : live) in.checkRestores();
         String mismatch = totals.logitMismatch.get();
         if (mismatch != null) throw new IllegalStateException("verify_restore failed: " + mismatch);
     }
@@ -192,6 +208,7 @@ final class LlamaCell implements CellClock {
 
     @Override
     public void measuredPhaseStarts() {
+        measuring = true;
         totals.reset();
         loop.resetFigures();
         busyBefore = loop.busyNanos();
@@ -207,6 +224,7 @@ final class LlamaCell implements CellClock {
 
     @Override
     public void extras(Measurement m, Map<String, Object> x) {
+        checkRestores(); // the measured phase's sampled checks, now that its figures are taken
         long n = m.requests();
         x.put("target_kind", LlamaTarget.KIND);
         x.put("engine", engineLabel());
@@ -215,6 +233,7 @@ final class LlamaCell implements CellClock {
         x.put("target_threads", target.threads());
         x.put("engine_kv_layout", layout.describe());
         x.put("engine_system_info", systemInfo);
+        x.put("engine_library", library);
         boolean external = !"bundled".equals(config.store().backend());
         x.put("cache_state_protocol", config.cacheState() == dev.kvlab.harness.api.config.CacheState.HOT
                 ? "primed by the warm-up pass (the instances' kept prefixes and the store)"
@@ -244,7 +263,9 @@ final class LlamaCell implements CellClock {
         shape.extras(x);
         totals.engineExtras(x);
         x.put("verify_restore", target.verifyEvery() == 0 ? "off" : "1 in " + target.verifyEvery() + " restores per instance, tolerance "
-                + target.verifyTolerance() + " (absolute, next-token logits, against a recompute in the restore's batches)");
+                + target.verifyTolerance() + " (absolute, next-token logits, against a recompute in the restore's batches, run after the phase "
+                + "on the instance's context with nothing in flight: off the measured path)");
+        x.put("verify_restore_skipped", totals.logitChecksSkipped.sum());
         x.put("verify_restore_checks", totals.logitChecks.sum());
         x.put("verify_restore_max_logit_diff", totals.logitChecks.sum() == 0 ? Double.NaN : totals.logitMaxDiff.get());
         x.put("verify_restore_ms_total", ms(totals.logitCheckNanos.sum()));

@@ -16,7 +16,7 @@ final class RealKvTotals {
             transferNanos = new LongAdder(), verifyNanos = new LongAdder(), splitBytes = new LongAdder(), assembleBytes = new LongAdder(),
             restores = new LongAdder(), prefillTokens = new LongAdder(), prefillNanos = new LongAdder(), decodeTokens = new LongAdder(),
             decodeNanos = new LongAdder(), writtenBlocks = new LongAdder(), writtenBytes = new LongAdder(), writeSkipped = new LongAdder(),
-            unaudited = new LongAdder(), policyRecomputed = new LongAdder(), logitChecks = new LongAdder(), logitCheckNanos = new LongAdder(),
+            unaudited = new LongAdder(), policyRecomputed = new LongAdder(), logitChecks = new LongAdder(), logitChecksSkipped = new LongAdder(), logitCheckNanos = new LongAdder(),
             steps = new LongAdder(), stepNanos = new LongAdder(), stepCpuNanos = new LongAdder(), stepTokens = new LongAdder(), stepSequences = new LongAdder(),
             localLentBlocks = new LongAdder(), localKeptBlocks = new LongAdder(), localEvictions = new LongAdder(), localUnplaced = new LongAdder();
     /** The largest next-token logit difference a sampled restore check found (verify_restore). */
@@ -78,7 +78,7 @@ final class RealKvTotals {
     void reset() {
         for (LongAdder a : new LongAdder[] {splitNanos, assembleNanos, restoreNanos, transferNanos, verifyNanos, splitBytes, assembleBytes,
                 restores, prefillTokens, prefillNanos, decodeTokens, decodeNanos, writtenBlocks, writtenBytes, writeSkipped, unaudited,
-                policyRecomputed, logitChecks, logitCheckNanos, steps, stepNanos, stepCpuNanos, stepTokens, stepSequences, localLentBlocks, localKeptBlocks,
+                policyRecomputed, logitChecks, logitChecksSkipped, logitCheckNanos, steps, stepNanos, stepCpuNanos, stepTokens, stepSequences, localLentBlocks, localKeptBlocks,
                 localEvictions, localUnplaced})
             a.reset();
         logitMaxDiff.reset();

@@ -77,6 +77,38 @@ class LlamaTargetTest {
     }
 
     @Test
+    void aRestoreThatPassesTheChecksumButIsWrongTripsTheLogitCheck() {
+        // blocks written under the key of the block before them, with valid checksums: every fetch verifies, the audit
+        // (what was read is what was written) is satisfied, and the restored KV is another position's
+        KvBlockStore.misplaceForTest = true;
+        try {
+            assertThatThrownBy(() -> new CellRunner().run(config("target.calibrate_tokens=0", "target.verify_restore=1 in 1")))
+                    .hasMessageContaining("verify_restore failed").hasMessageContaining("logits differ from a recompute");
+        } finally {
+            KvBlockStore.misplaceForTest = false;
+        }
+        // the same cell with the blocks where they belong passes the same check
+        CellResult ok = new CellRunner().run(config("target.calibrate_tokens=0", "target.verify_restore=1 in 1"));
+        assertThat(((Number) ok.json().get("verify_restore_checks")).longValue()).isPositive();
+        assertThat(ok.summary().get(Columns.WRONG_HITS_USED)).isZero();
+    }
+
+    @Test
+    void theRestoreCheckIsSampledByDefaultAndRunsAfterThePhase() {
+        // 24 prompts of 2 prefixes: each instance restores at least 8 times in the measured phase, so 1 in 8 samples some
+        CellResult r = new CellRunner().run(config("target.calibrate_tokens=0", "workload.generator.prompts_per_group=12"));
+        assertThat(r.json().get("verify_restore")).asString().startsWith("1 in 8 ").contains("after the phase");
+        long restores = ((Number) r.json().get("restores")).longValue();
+        long checks = ((Number) r.json().get("verify_restore_checks")).longValue();
+        assertThat(restores).isPositive();
+        // per instance the 1st, 9th, ... restore: with 2 instances at most ceil(restores / 8) + 1 of them, at least one
+        assertThat(checks).isBetween(1L, (restores + 7) / 8 + 1);
+        CellResult off = new CellRunner().run(config("target.calibrate_tokens=0", "target.verify_restore=off"));
+        assertThat(off.json().get("verify_restore")).isEqualTo("off");
+        assertThat(((Number) off.json().get("verify_restore_checks")).longValue()).isZero();
+    }
+
+    @Test
     void storeKeysNameTheVLayoutSoBlocksOfTheTwoLayoutsNeverMeet() {
         KvNamespace byToken = new KvNamespace("ab", "f16", false, 32), transposed = new KvNamespace("ab", "f16", true, 32);
         assertThat(byToken.key(7)).isNotEqualTo(transposed.key(7));
