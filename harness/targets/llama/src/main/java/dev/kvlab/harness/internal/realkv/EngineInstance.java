@@ -235,6 +235,11 @@ final class EngineInstance implements AutoCloseable {
         }
     }
 
+    /** Why this instance's tiers may have lost blocks since it started (null: none lost); between phases. */
+    String stale() {
+        return tiers.stale();
+    }
+
     /** Queues {@code r} for the engine thread. */
     void submit(Request r, Events ev) {
         inbox.add(new Pending(r, ev));

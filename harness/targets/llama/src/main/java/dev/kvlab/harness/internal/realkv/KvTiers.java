@@ -158,6 +158,14 @@ final class KvTiers {
         remote.put(w.keys(), w.from(), w.to(), w.bufs());
     }
 
+    /** Why the local tier may not hold every block it was given since it started (null: it does): it evicted or left some unplaced. */
+    String stale() {
+        if (local == null) return null;
+        if (local.evictions() > 0) return "the local tier evicted " + local.evictions() + " blocks";
+        if (local.unplaced() > 0) return "the local tier left " + local.unplaced() + " blocks unplaced";
+        return null;
+    }
+
     /** Releases what the tiers keep between requests (after the engine thread ended). */
     void close() {
         if (remote != null) remote.close();

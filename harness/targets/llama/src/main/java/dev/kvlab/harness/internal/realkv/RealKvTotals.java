@@ -23,6 +23,13 @@ final class RealKvTotals {
     final java.util.concurrent.atomic.DoubleAccumulator logitMaxDiff = new java.util.concurrent.atomic.DoubleAccumulator(Math::max, 0);
     /** The first restore check that failed, for the cell's error (null: none); not reset, a failure fails the cell. */
     final java.util.concurrent.atomic.AtomicReference<String> logitMismatch = new java.util.concurrent.atomic.AtomicReference<>();
+    /** Why write-backs ever failed, over every phase (not reset). */
+    private final java.util.Set<String> everWriteFailed = ConcurrentHashMap.newKeySet();
+
+    java.util.Set<String> everWriteFailed() {
+        return java.util.Set.copyOf(everWriteFailed);
+    }
+
     private final ConcurrentHashMap<String, LongAdder> rejected = new ConcurrentHashMap<>(), writeFailed = new ConcurrentHashMap<>();
 
     void rejected(String why) {
@@ -31,6 +38,7 @@ final class RealKvTotals {
 
     void writeFailed(String why) {
         writeFailed.computeIfAbsent(why, k -> new LongAdder()).increment();
+        if (!why.equals("in_progress")) everWriteFailed.add(why); // another writer is putting the same block: it will be there
     }
 
     void unaudited() {

@@ -109,6 +109,39 @@ class LlamaTargetTest {
     }
 
     @Test
+    void aLaterProbeOfTheSameCellTakesTheEngineAndItsPrimedStateOverWhereThatIsSound() {
+        String[] probe = {"tiers=combined", "target.calibrate_tokens=0", "measurement.early_stop.target=0.9", "measurement.early_stop.min_requests=4"};
+        CellResult first = new CellRunner().run(config(append(probe, "workload.arrival.rate=20")));
+        CellResult second = new CellRunner().run(config(append(probe, "workload.arrival.rate=5")));
+        assertThat(first.json().get("engine_reuse")).asString().startsWith("fresh: first probe");
+        assertThat(second.json().get("engine_reuse")).asString().startsWith("reused from probe 1").contains("warm-up skipped");
+        // the same primed state: every measured request found its prefix in a tier, as after the first probe's own warm-up
+        for (CellResult r : List.of(first, second)) {
+            var s = r.summary();
+            assertThat(s.get(Columns.FAILED)).isZero();
+            assertThat(s.get(Columns.WRONG_HITS_USED)).isZero();
+            assertThat(s.get(Columns.LOCAL_HIT_RATIO) + s.get(Columns.REMOTE_HIT_RATIO)).isGreaterThan(0.5);
+        }
+        assertThat(second.summary().get(Columns.LOCAL_HIT_RATIO)).isEqualTo(first.summary().get(Columns.LOCAL_HIT_RATIO));
+        assertThat(((Number) second.json().get("warmup_requests")).longValue()).isEqualTo(((Number) first.json().get("warmup_requests")).longValue());
+        assertThat(((Number) second.json().get("engine_setup_ms")).doubleValue()).isLessThan(((Number) first.json().get("engine_setup_ms")).doubleValue());
+        // a local tier too small for the workload evicts: the state depends on the order requests completed in, so no takeover
+        String[] small = append(probe, "target.local_capacity=2 blocks");
+        new CellRunner().run(config(append(small, "workload.arrival.rate=20")));
+        CellResult fresh = new CellRunner().run(config(append(small, "workload.arrival.rate=5")));
+        assertThat(fresh.json().get("engine_reuse")).asString().startsWith("fresh: the kept engine's state").contains("evicted");
+        // a plain cell (not a capacity probe) is never kept
+        assertThat(new CellRunner().run(config("target.calibrate_tokens=0")).json().get("engine_reuse")).asString()
+                .isEqualTo("fresh: not kept (not a capacity probe)");
+    }
+
+    private static String[] append(String[] a, String... more) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + more.length);
+        System.arraycopy(more, 0, out, a.length, more.length);
+        return out;
+    }
+
+    @Test
     void storeKeysNameTheVLayoutSoBlocksOfTheTwoLayoutsNeverMeet() {
         KvNamespace byToken = new KvNamespace("ab", "f16", false, 32), transposed = new KvNamespace("ab", "f16", true, 32);
         assertThat(byToken.key(7)).isNotEqualTo(transposed.key(7));
