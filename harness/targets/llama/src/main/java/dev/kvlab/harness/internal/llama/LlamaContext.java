@@ -284,6 +284,34 @@ public final class LlamaContext implements AutoCloseable {
         }
     }
 
+    /**
+     * The whole context's state ({@code llama_state_get_data}: every sequence's KV cells, which sequences share each
+     * cell, and the last logits), in a segment from {@code alloc}: a snapshot {@link #restoreAll} puts back.
+     */
+    public MemorySegment stateAll(SegmentAllocator alloc) {
+        try {
+            long size = (long) lib.stateGetSize.invoke(live());
+            MemorySegment dst = alloc.allocate(size, 16);
+            long n = (long) lib.stateGetData.invoke(live(), dst, size);
+            if (n != size) throw new IllegalStateException("llama_state_get_data wrote " + n + " of " + size + " bytes");
+            return dst;
+        } catch (Throwable t) {
+            throw LlamaLibrary.rethrow(t);
+        }
+    }
+
+    /** {@code llama_state_set_data}: the whole context as {@link #stateAll} took it (a native segment); refused with an exception. */
+    public void restoreAll(MemorySegment state) {
+        try {
+            long n = (long) lib.stateSetData.invoke(live(), state, state.byteSize());
+            if (n != state.byteSize())
+                throw new IllegalStateException("llama_state_set_data read " + n + " of " + state.byteSize() + " bytes"
+                        + (lib.lastError().isEmpty() ? "" : ": " + lib.lastError()));
+        } catch (Throwable t) {
+            throw LlamaLibrary.rethrow(t);
+        }
+    }
+
     /** The KV state of {@code seq} as a byte array (a copy). */
     public byte[] stateBytes(int seq) {
         try (Arena a = Arena.ofConfined()) {

@@ -132,7 +132,10 @@ final class EngineInstance implements AutoCloseable {
     static final int IO_THREADS = 2;
 
     /** What the engine thread is told: a request, a fetch back from the store, a write-back done. */
-    private sealed interface Message permits Pending, FetchDone, WriteDone, CheckRestores {}
+    private sealed interface Message permits Pending, FetchDone, WriteDone, CheckRestores, Primed {}
+
+    /** Take ({@code restore} false) or put back the primed state: the context's and the tiers' (nothing in flight). */
+    private record Primed(boolean restore, java.util.concurrent.CompletableFuture<Void> done) implements Message {}
 
     /** Run the sampled restore checks kept so far (after a phase, nothing in flight); {@code done} when they ran. */
     private record CheckRestores(java.util.concurrent.CompletableFuture<Void> done) implements Message {}
@@ -235,6 +238,45 @@ final class EngineInstance implements AutoCloseable {
         }
     }
 
+    /** The primed state (context and tiers) as {@link #primed(boolean)} took it; engine thread only. */
+    private Arena primedArena;
+    private MemorySegment primedContext;
+    private KvTiers.Snapshot primedTiers;
+
+    private void snapshotPrimed() {
+        if (!active.isEmpty() || !waiting.isEmpty() || ioInFlight > 0) throw new IllegalStateException("a snapshot with requests in flight");
+        if (primedArena != null) primedArena.close();
+        primedArena = Arena.ofShared();
+        primedContext = ctx.stateAll(primedArena);
+        primedTiers = tiers.snapshot();
+    }
+
+    private void restorePrimed() {
+        if (!active.isEmpty() || !waiting.isEmpty() || ioInFlight > 0) throw new IllegalStateException("a restore with requests in flight");
+        if (primedContext == null) throw new IllegalStateException("no primed state taken");
+        ctx.restoreAll(primedContext);
+        tiers.restore(primedTiers);
+    }
+
+    /**
+     * Takes the instance's primed state (after a warm-up: the context's KV cells and the local tier's bookkeeping), or
+     * ({@code restore}) puts it back, on the engine thread with nothing in flight; waits until done.
+     */
+    void primed(boolean restore) {
+        var done = new java.util.concurrent.CompletableFuture<Void>();
+        inbox.add(new Primed(restore, done));
+        try {
+            done.get(10, TimeUnit.MINUTES);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("the primed state was not " + (restore ? "restored" : "taken") + " in 10 minutes");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the primed state was " + (restore ? "restored" : "taken"));
+        }
+    }
+
     /** Why this instance's tiers may have lost blocks since it started (null: none lost); between phases. */
     String stale() {
         return tiers.stale();
@@ -267,6 +309,15 @@ final class EngineInstance implements AutoCloseable {
                         case Pending p -> waiting.add(p);
                         case FetchDone f -> fetched(f);
                         case WriteDone w -> written(w);
+                        case Primed p -> {
+                            try {
+                                if (p.restore()) restorePrimed();
+                                else snapshotPrimed();
+                                p.done().complete(null);
+                            } catch (RuntimeException e) {
+                                p.done().completeExceptionally(e);
+                            }
+                        }
                         case CheckRestores c -> {
                             try {
                                 tiers.checkPending();
@@ -552,6 +603,7 @@ final class EngineInstance implements AutoCloseable {
         if (!thread.isAlive()) {
             tiers.close();
             ctx.close();
+            if (primedArena != null) primedArena.close();
         }
     }
 }

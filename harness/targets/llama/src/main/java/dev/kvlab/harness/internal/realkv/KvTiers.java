@@ -158,6 +158,20 @@ final class KvTiers {
         remote.put(w.keys(), w.from(), w.to(), w.bufs());
     }
 
+    /** The local tier's bookkeeping and the sampling position, with the context's state: what {@link #restore} puts back. */
+    record Snapshot(LocalPrefixCache.Snapshot local, long restoresSeen, double prefillNanosPerToken, double fetchNanosPerByte) {}
+
+    Snapshot snapshot() {
+        return new Snapshot(local == null ? null : local.snapshot(), restoresSeen, prefillNanosPerToken, fetchNanosPerByte);
+    }
+
+    void restore(Snapshot s) {
+        if (local != null) local.restore(s.local());
+        restoresSeen = s.restoresSeen();
+        prefillNanosPerToken = s.prefillNanosPerToken();
+        fetchNanosPerByte = s.fetchNanosPerByte();
+    }
+
     /** Why the local tier may not hold every block it was given since it started (null: it does): it evicted or left some unplaced. */
     String stale() {
         if (local == null) return null;

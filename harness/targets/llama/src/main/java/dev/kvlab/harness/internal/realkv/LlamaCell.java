@@ -117,9 +117,12 @@ final class LlamaCell implements CellClock {
         }
         reused = e != null;
         if (reused) {
-            reuse = "reused from probe " + e.probes + " of this cell: library, model, " + e.contexts.size() + " context(s), calibration, store and the "
-                    + "state its warm-up of " + e.primedBy + " requests primed (nothing evicted, unplaced or unwritten since; router state put back); "
-                    + "warm-up skipped";
+            reuse = "reused from probe " + e.probes + " of this cell: library, model, " + e.contexts.size() + " context(s), calibration, store, and "
+                    + "the state its warm-up of " + e.primedBy + " requests primed, put back (contexts' KV and local tier as the warm-up left them, "
+                    + "router state; the store unchanged since: nothing evicted or unwritten); warm-up skipped"
+                    + (e.primedLosses == null ? "" : "; the warm-up's local tier " + e.primedLosses + ", so its kept blocks are what a warm-up at "
+                    + "probe 1's rate left (the least recently used margin may differ at this rate)");
+            for (EngineInstance in : e.instances) in.primed(true);
             e.server.routerState(e.routerState);
         } else {
             if (reuse == null) reuse = key == null ? "fresh: not kept (" + why[0] + ")" : "fresh: first probe of this cell (its engine is kept for the next)";
@@ -241,6 +244,15 @@ final class LlamaCell implements CellClock {
             engine.primedBy = d.released();
             engine.routerState = server.routerState();
             engine.storeObjects = backend.storeStats().map(MasterStats::objects).orElse(-1L);
+            if (engine.key != null) {
+                java.util.List<String> lost = new java.util.ArrayList<>();
+                for (EngineInstance in : live) {
+                    in.primed(false);
+                    String why = in.stale();
+                    if (why != null) lost.add(why.replace("the local tier ", ""));
+                }
+                engine.primedLosses = lost.isEmpty() ? null : String.join(", ", lost);
+            }
         }
     }
 

@@ -23,14 +23,18 @@ import java.util.Map;
  * of the same cell (same config but the rate, same seed: the same requests) takes the engine over and skips setup,
  * calibration and the warm-up.
  *
- * <p>Sound only where the state a probe finds is the state its own warm-up would have left, whatever the rate. It is
- * when the warm-up replays the whole workload (every prompt's blocks kept by the tiers) and nothing was ever evicted,
- * left unplaced or failed to be written (then the tiers hold every block of the workload, whatever order the
- * requests completed in, and a measured phase of the same requests adds nothing): checked before every takeover
- * ({@link #stale}), else the engine is closed and the probe starts fresh, saying why. The router's state after the
- * warm-up is put back before each probe ({@link LlamaServer#routerState}). Not kept: cold cells (they start empty),
- * cells with a fault (injected per cell), the random router (its generator's state), partial warm-ups, anything
- * but a capacity probe (a cell with {@code measurement.early_stop} on, which the capacity search sets).
+ * <p>Before each later probe the primed state is put back as the warm-up left it: each context's whole state (its
+ * KV cells and which sequences share them, {@code llama_state_set_data}) and the local tier's bookkeeping, taken
+ * right after the warm-up, and the router's state. The store is not snapshotted: it must still hold what the warm-up
+ * left, checked before every takeover ({@link #stale}: nothing evicted, nothing failed to be written, the same object
+ * count; a measured phase of the same requests writes only blocks it already holds), else the engine is closed and
+ * the probe starts fresh, saying why. Where the warm-up's local tier evicted, its kept blocks are those a warm-up at
+ * the first probe's rate left; the same requests in the same order on the same instances (round-robin, least-loaded
+ * and cache-aware routers see the same sequence) may interleave differently at another rate, which moves only the
+ * least recently used margin: {@code engine_reuse} says so. Not kept: cold cells (they start empty), cells with a
+ * fault (injected per cell), the random router (its generator's state), partial warm-ups (a measured phase adds
+ * blocks), anything but a capacity probe (a cell with {@code measurement.early_stop} on, which the capacity search
+ * sets).
  */
 final class ParkedEngine implements AutoCloseable {
 
@@ -67,6 +71,8 @@ final class ParkedEngine implements AutoCloseable {
     long primedBy = -1;
     /** Objects the store held right after the warm-up. */
     long storeObjects = -1;
+    /** What the warm-up's local tier lost (evicted, unplaced), null: nothing. */
+    String primedLosses;
     /** Probes served so far. */
     int probes;
     /** Memory it holds: the store's capacity and the contexts' KV cells. */
@@ -135,10 +141,6 @@ final class ParkedEngine implements AutoCloseable {
     /** Why the primed state may no longer be the warm-up's (null: it is). */
     String stale() {
         if (primedBy < 0) return "not primed";
-        for (EngineInstance in : instances) {
-            String why = in.stale();
-            if (why != null) return why;
-        }
         if (!totals.everWriteFailed().isEmpty()) return "write-backs failed (" + totals.everWriteFailed() + "): the store lacks blocks";
         var st = backend.storeStats().orElse(null);
         if (st == null) return "the store's statistics are unavailable";
