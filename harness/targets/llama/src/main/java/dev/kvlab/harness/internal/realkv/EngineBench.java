@@ -69,8 +69,14 @@ public final class EngineBench {
     }
 
     /** One side at one load. */
+    /**
+     * One side at one load. {@code cpuSeconds}: the engine's compute CPU time over the cell, which other load on the
+     * machine does not inflate (in-process: the engine threads' CPU time in their {@code llama_decode} steps;
+     * llama-server: the whole process's user + system time from {@code /proc}, HTTP and tokenizing included); NaN where
+     * unknown.
+     */
     public record Side(String engine, String load, long requests, long completed, long failed, double throughputRps, double ttftP50Ms,
-                       double ttftP99Ms, double itlP50Ms, double wallSeconds) {}
+                       double ttftP99Ms, double itlP50Ms, double wallSeconds, double cpuSeconds) {}
 
     /**
      * The result.
@@ -113,6 +119,7 @@ public final class EngineBench {
                 r.put("ttft_p99_ms", d.ttftP99Ms());
                 r.put("itl_p50_ms", d.itlP50Ms());
                 r.put("wall_seconds", d.wallSeconds());
+                r.put("cpu_seconds", d.cpuSeconds());
                 rows.add(r);
             }
             m.put("sides", rows);
@@ -129,13 +136,14 @@ public final class EngineBench {
                     s.sequences(), s.flashAttn(), s.prompts(), s.prefixTokens() + s.suffixTokens() + 1, s.outputTokens(), s.lowRate(), s.lowRequests()));
             b.append("  in-process engine: ").append(library).append('\n');
             b.append("  llama-server:      ").append(server).append("\n                     ").append(serverFlags).append('\n');
-            b.append(String.format(Locale.ROOT, "  %-18s %-11s %9s %9s %13s %12s %12s %11s%n", "engine", "load", "completed", "failed",
-                    "throughput/s", "TTFT p50 ms", "TTFT p99 ms", "ITL p50 ms"));
+            b.append(String.format(Locale.ROOT, "  %-18s %-11s %9s %9s %13s %12s %12s %11s %9s%n", "engine", "load", "completed", "failed",
+                    "throughput/s", "TTFT p50 ms", "TTFT p99 ms", "ITL p50 ms", "CPU s"));
             for (Side d : sides)
-                b.append(String.format(Locale.ROOT, "  %-18s %-11s %9d %9d %13.3f %12.1f %12.1f %11.2f%n", d.engine(), d.load(), d.completed(),
-                        d.failed(), d.throughputRps(), d.ttftP50Ms(), d.ttftP99Ms(), d.itlP50Ms()));
-            b.append(String.format(Locale.ROOT, "  engine / llama-server: saturation throughput %.2fx, low-load TTFT p50 %.2fx%n", throughputRatio,
-                    lowTtftRatio));
+                b.append(String.format(Locale.ROOT, "  %-18s %-11s %9d %9d %13.3f %12.1f %12.1f %11.2f %9.2f%n", d.engine(), d.load(), d.completed(),
+                        d.failed(), d.throughputRps(), d.ttftP50Ms(), d.ttftP99Ms(), d.itlP50Ms(), d.cpuSeconds()));
+            b.append(String.format(Locale.ROOT, "  engine / llama-server: saturation throughput %.2fx, low-load TTFT p50 %.2fx; CPU seconds at saturation "
+                    + "%.2fx (engine steps only against the whole server process: robust to other load on the machine, which the "
+                    + "wall-clock ratios are not)%n", throughputRatio, lowTtftRatio, sides.get(0).cpuSeconds() / sides.get(1).cpuSeconds()));
             return b.toString();
         }
     }
@@ -166,13 +174,13 @@ public final class EngineBench {
             int n = s.prompts();
             double saturate = Math.max(1000, 100.0 * n);
             progress.println("bench engine: in-process engine at saturation (" + n + " requests at once)");
-            sides.add(side("in-process engine", "saturation", run(engineYaml(s, n, saturate))));
+            sides.add(side("in-process engine", "saturation", run(engineYaml(s, n, saturate)), -1));
             progress.println("bench engine: llama-server at saturation");
-            sides.add(side("llama-server", "saturation", run(serverYaml(s, url, n, saturate))));
+            sides.add(side("llama-server", "saturation", run(serverYaml(s, url, n, saturate)), p.pid()));
             progress.println("bench engine: in-process engine at " + s.lowRate() + " req/s");
-            sides.add(side("in-process engine", "low", run(engineYaml(s, s.lowRequests(), s.lowRate()))));
+            sides.add(side("in-process engine", "low", run(engineYaml(s, s.lowRequests(), s.lowRate())), -1));
             progress.println("bench engine: llama-server at " + s.lowRate() + " req/s");
-            sides.add(side("llama-server", "low", run(serverYaml(s, url, s.lowRequests(), s.lowRate()))));
+            sides.add(side("llama-server", "low", run(serverYaml(s, url, s.lowRequests(), s.lowRate())), p.pid()));
         } finally {
             p.destroy();
             if (!p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) p.destroyForcibly();
@@ -184,15 +192,30 @@ public final class EngineBench {
                 sides, tr, lr);
     }
 
-    private static CellResult run(String yaml) {
+    private static java.util.function.Supplier<CellResult> run(String yaml) {
         RunConfig rc = ConfigTree.parse(yaml, "kvlab bench engine", null).bind();
-        return new CellRunner().run(rc);
+        return () -> new CellRunner().run(rc);
     }
 
-    private static Side side(String engine, String load, CellResult r) {
+    /** The cell's figures; {@code pid} the server's process (its CPU time over the cell), -1: the in-process engine's steps. */
+    private static Side side(String engine, String load, java.util.function.Supplier<CellResult> cell, long pid) {
+        double cpu0 = pid < 0 ? 0 : processCpuSeconds(pid);
+        CellResult r = cell.get();
+        double cpu = pid < 0 ? (r.json().get("engine_step_cpu_s") instanceof Number x ? x.doubleValue() : Double.NaN) : processCpuSeconds(pid) - cpu0;
         var s = r.summary();
         return new Side(engine, load, s.get(Columns.REQUESTS), s.get(Columns.COMPLETED), s.get(Columns.FAILED), s.get(Columns.THROUGHPUT_RPS),
-                s.get(Columns.TTFT_P50), s.get(Columns.TTFT_P99), s.get(Columns.ITL_P50), s.get(Columns.WALL_SECONDS));
+                s.get(Columns.TTFT_P50), s.get(Columns.TTFT_P99), s.get(Columns.ITL_P50), s.get(Columns.WALL_SECONDS), cpu);
+    }
+
+    /** User + system CPU seconds of process {@code pid} from {@code /proc/PID/stat} (NaN where there is none). */
+    static double processCpuSeconds(long pid) {
+        try {
+            String st = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            String[] f = st.substring(st.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // utime, stime in clock ticks (USER_HZ 100 on Linux)
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
     }
 
     private static String workload(Settings s, int requests, double rate) {

@@ -246,12 +246,12 @@ final class LlamaCell implements CellClock {
             engine.storeObjects = backend.storeStats().map(MasterStats::objects).orElse(-1L);
             if (engine.key != null) {
                 java.util.List<String> lost = new java.util.ArrayList<>();
-                for (EngineInstance in : live) {
-                    in.primed(false);
-                    String why = in.stale();
-                    if (why != null) lost.add(why.replace("the local tier ", ""));
+                for (int i = 0; i < live.size(); i++) {
+                    live.get(i).primed(false);
+                    String why = live.get(i).stale();
+                    if (why != null) lost.add(why.replace("the local tier ", "") + " on instance " + i);
                 }
-                engine.primedLosses = lost.isEmpty() ? null : String.join(", ", lost);
+                engine.primedLosses = lost.isEmpty() ? null : String.join(" and ", lost);
             }
         }
     }
