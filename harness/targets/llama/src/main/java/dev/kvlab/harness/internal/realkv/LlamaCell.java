@@ -79,7 +79,7 @@ final class LlamaCell implements CellClock {
     private boolean reused;
     /** The audit's counts when this cell started (a kept store's are cumulative). */
     private long wrongBefore, checkedBefore;
-    private long measuredStartNanos, wallStart;
+    private long measuredStartNanos, wallStart, objectsAtStart;
 
     /** {@code storePlan}: the run's store, transport and fault settings, validated as for every live cell. */
     LlamaCell(RunConfig config, CellPlan storePlan, LlamaTargetConfig.Resolved target, GgufModelInfo model) {
@@ -283,6 +283,7 @@ final class LlamaCell implements CellClock {
     public void measuredPhaseStarts() {
         measuring = true;
         measuredStartNanos = System.nanoTime();
+        objectsAtStart = backend.storeStats().map(MasterStats::objects).orElse(-1L);
         totals.reset();
         loop.resetFigures();
         busyBefore = loop.busyNanos();
@@ -299,6 +300,9 @@ final class LlamaCell implements CellClock {
     @Override
     public void extras(Measurement m, Map<String, Object> x) {
         checkRestores(); // the measured phase's sampled checks, now that its figures are taken
+        long objectsNow = backend.storeStats().map(MasterStats::objects).orElse(-1L);
+        if (objectsAtStart < 0 || objectsNow < 0) engine.measuredAdded = Long.MIN_VALUE;
+        else engine.measuredAdded += objectsNow - objectsAtStart;
         long n = m.requests();
         x.put("target_kind", LlamaTarget.KIND);
         x.put("engine", engineLabel());

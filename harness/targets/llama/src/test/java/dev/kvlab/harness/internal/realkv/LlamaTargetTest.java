@@ -134,6 +134,12 @@ class LlamaTargetTest {
         // put back exactly: the same requests at the same rate find the same blocks in the local tier
         assertThat(again.summary().get(Columns.LOCAL_HIT_RATIO)).isEqualTo(evicting.summary().get(Columns.LOCAL_HIT_RATIO));
         assertThat(again.summary().get(Columns.FAILED)).isZero();
+        // with a twin, whose link probes write objects of their own around every probe, a third probe still takes over
+        String[] twin = {"tiers=combined", "measurement.early_stop.target=0.9", "measurement.early_stop.min_requests=4"};
+        new CellRunner().run(config(append(twin, "workload.arrival.rate=20")));
+        new CellRunner().run(config(append(twin, "workload.arrival.rate=10")));
+        assertThat(new CellRunner().run(config(append(twin, "workload.arrival.rate=5"))).json().get("engine_reuse")).asString()
+                .startsWith("reused from probe 2");
         // a plain cell (not a capacity probe) is never kept
         assertThat(new CellRunner().run(config("target.calibrate_tokens=0")).json().get("engine_reuse")).asString()
                 .isEqualTo("fresh: not kept (not a capacity probe)");
