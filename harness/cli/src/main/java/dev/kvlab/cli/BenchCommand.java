@@ -4,8 +4,8 @@ import picocli.CommandLine.Command;
 
 /** {@code kvlab bench}: benchmarks of the parts (transports, store backends). */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Benchmarks of the parts: transports, store backends and the store master.",
-        subcommands = {BenchTransportCommand.class, BenchStoreCommand.class, BenchMasterCommand.class})
+        description = "Benchmarks of the parts: transports, store backends, the store master, the in-process engine beside llama-server.",
+        subcommands = {BenchTransportCommand.class, BenchStoreCommand.class, BenchMasterCommand.class, BenchEngineCommand.class})
 public final class BenchCommand implements Runnable {
 
     @picocli.CommandLine.Spec
@@ -13,6 +13,6 @@ public final class BenchCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "kvlab bench needs a subcommand: transport, store or master");
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "kvlab bench needs a subcommand: transport, store, master or engine");
     }
 }

@@ -61,4 +61,17 @@ class EngineCommandTest {
         assertThat(run("engine", "check-restore", "--model", tmp.resolve("none.gguf").toString())).isEqualTo(2);
         assertThat(err.toString()).contains("no such readable file");
     }
+
+    @Test
+    void benchEngineRefusesBadSettingsByNameBeforeStartingAnything() throws Exception {
+        Path model = Files.writeString(tmp.resolve("m.gguf"), "x");
+        assertThat(run("bench", "engine", "--model", tmp.resolve("none.gguf").toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("--model").contains("none.gguf");
+        assertThat(run("bench", "engine", "--model", model.toString(), "--flash-attn", "maybe")).isEqualTo(2);
+        assertThat(err.toString()).contains("--flash-attn").contains("maybe");
+        assertThat(run("bench", "engine", "--model", model.toString(), "--sequences", "8", "--prompts", "4")).isEqualTo(2);
+        assertThat(err.toString()).contains("--prompts");
+        assertThat(run("bench", "engine", "--model", model.toString(), "--low-rate", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("--low-rate");
+    }
 }

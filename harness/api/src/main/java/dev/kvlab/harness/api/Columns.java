@@ -228,10 +228,18 @@ public final class Columns {
             "measured requests never sent (the target went down)", Source.live(OPENAI), Merge.SUM);
     public static final Column<Number> PROMPT_TOKEN_ERROR_MAX = detail("prompt_token_error_max", Unit.TOKENS,
             "largest difference between the workload's and the engine's prompt token count", Source.live(OPENAI), Merge.LARGEST);
+    // what a llama.cpp cell (a capacity probe) took over from the probe before it, and what its setup cost
+    public static final Column<String> ENGINE_REUSE = new Column<>("engine_reuse", String.class, Unit.TEXT,
+            "what the cell took over from an earlier probe of the same cell (model, contexts, store and their primed state, warm-up skipped), "
+                    + "or why it started fresh", Source.live(LLAMA), Merge.SAME, null);
+    public static final Column<Number> ENGINE_SETUP_MS = detail("engine_setup_ms", Unit.MS,
+            "wall time from the cell's start to its measured phase: library, model, contexts, calibration, store and the hot warm-up "
+                    + "(what a probe costs beyond its measured requests)", Source.live(LLAMA), Merge.SUM);
 
     /** {@code cell.json} figures other code reads back (never row columns). */
     public static final List<Column<?>> DETAILS = List.of(HARNESS_HTTP_CPU_US_PER_REQUEST, TWIN_TRANSPORT_MODEL, ENGINE_HITS_SOURCE,
-            HARNESS_LOOPBACK_TTFT_P99, HARNESS_TTFT_GAP_NEGATIVE, WARMUP_REQUESTS, WORKLOAD_PROMPT_TOKENS, UNSENT_REQUESTS, PROMPT_TOKEN_ERROR_MAX);
+            HARNESS_LOOPBACK_TTFT_P99, HARNESS_TTFT_GAP_NEGATIVE, WARMUP_REQUESTS, WORKLOAD_PROMPT_TOKENS, UNSENT_REQUESTS, PROMPT_TOKEN_ERROR_MAX,
+            ENGINE_REUSE, ENGINE_SETUP_MS);
 
     private static final Map<String, Column<?>> BY_NAME = byName();
 

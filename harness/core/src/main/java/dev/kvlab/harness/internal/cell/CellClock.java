@@ -60,6 +60,15 @@ public interface CellClock {
         return whole;
     }
 
+    /**
+     * A hot cell whose target is primed already (a capacity probe on an engine kept from an earlier probe of the same
+     * cell, whose warm-up left the state this one's would): the warm-up requests that primed it, and the warm-up is
+     * not run again; -1 (default): run the warm-up.
+     */
+    default long primedBy() {
+        return -1;
+    }
+
     /** Called once, right before the measured phase starts (the live clock zeroes its overhead counters). */
     default void measuredPhaseStarts() {}
 

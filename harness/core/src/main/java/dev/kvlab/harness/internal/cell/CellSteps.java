@@ -33,7 +33,9 @@ public final class CellSteps {
         Server model = clock.server();
         int bt = plan.blockTokens();
         long warmupRequests = 0;
-        if (c.cacheState() == CacheState.HOT) {
+        long primed = c.cacheState() == CacheState.HOT ? clock.primedBy() : -1;
+        if (primed >= 0) warmupRequests = primed;
+        else if (c.cacheState() == CacheState.HOT) {
             ArrivalProcess wp = clock.arrivals(c.warmup().fraction() >= 1 ? plan.workload().open(c.seed())
                     : plan.workload().open(c.seed(), Math.max(1, (long) Math.ceil(requestCount(plan) * c.warmup().fraction()))));
             try (wp) {

@@ -134,6 +134,27 @@ public final class LlamaContext implements AutoCloseable {
     }
 
     /**
+     * The greedy choice from the logits of the batch token at {@code index}, read where llama.cpp keeps them (no
+     * copy): the index of the largest (the lowest on ties), as {@link #argmax} of {@link #logits} gives.
+     */
+    public int argmaxAt(int index) {
+        try {
+            MemorySegment p = (MemorySegment) lib.getLogitsIth.invoke(live(), index);
+            if (p.address() == 0) throw new IllegalStateException("no logits for batch index " + index);
+            MemorySegment l = p.reinterpret(4L * vocabSize);
+            int best = 0;
+            float bv = l.getAtIndex(JAVA_FLOAT, 0);
+            for (int i = 1; i < vocabSize; i++) {
+                float v = l.getAtIndex(JAVA_FLOAT, i);
+                if (v > bv) { bv = v; best = i; }
+            }
+            return best;
+        } catch (Throwable t) {
+            throw LlamaLibrary.rethrow(t);
+        }
+    }
+
+    /**
      * Prefills {@code tokens[from, to)} of sequence {@code seq} at positions {@code startPos…} in batches of
      * {@code n_batch}; returns the logits after the last token.
      */
@@ -260,6 +281,34 @@ public final class LlamaContext implements AutoCloseable {
             throw LlamaLibrary.rethrow(t);
         } finally {
             if (copy != null) copy.close();
+        }
+    }
+
+    /**
+     * The whole context's state ({@code llama_state_get_data}: every sequence's KV cells, which sequences share each
+     * cell, and the last logits), in a segment from {@code alloc}: a snapshot {@link #restoreAll} puts back.
+     */
+    public MemorySegment stateAll(SegmentAllocator alloc) {
+        try {
+            long size = (long) lib.stateGetSize.invoke(live());
+            MemorySegment dst = alloc.allocate(size, 16);
+            long n = (long) lib.stateGetData.invoke(live(), dst, size);
+            if (n != size) throw new IllegalStateException("llama_state_get_data wrote " + n + " of " + size + " bytes");
+            return dst;
+        } catch (Throwable t) {
+            throw LlamaLibrary.rethrow(t);
+        }
+    }
+
+    /** {@code llama_state_set_data}: the whole context as {@link #stateAll} took it (a native segment); refused with an exception. */
+    public void restoreAll(MemorySegment state) {
+        try {
+            long n = (long) lib.stateSetData.invoke(live(), state, state.byteSize());
+            if (n != state.byteSize())
+                throw new IllegalStateException("llama_state_set_data read " + n + " of " + state.byteSize() + " bytes"
+                        + (lib.lastError().isEmpty() ? "" : ": " + lib.lastError()));
+        } catch (Throwable t) {
+            throw LlamaLibrary.rethrow(t);
         }
     }
 

@@ -14,13 +14,37 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Where the pinned llama.cpp library is, checked to be that version: a directory holding {@link #LIBRARY} and the npm
- * package's {@code package.json}, from {@code $KVLAB_LLAMA_LIB} if set, else printed by the project's
- * {@code scripts/llama-lib.sh} (which installs it on first use).
+ * Where the pinned llama.cpp library is, checked to be that version. Two builds of the same source: the
+ * <b>prebuilt</b> npm package (default; a directory holding {@link #LIBRARY} and the package's {@code package.json},
+ * its SHA-256 pinned; {@code scripts/llama-lib.sh} installs it in seconds), whose CPU kernels are compiled for
+ * generic x86 levels; or, with {@code KVLAB_LLAMA_BUILD=native}, the libraries compiled on this machine with
+ * {@code -march=native} from the pinned commit ({@code scripts/llama-lib-native.sh}, minutes once; its
+ * {@code kvlab-build.properties} names the commit and flags), as llama-server is built. {@code $KVLAB_LLAMA_LIB}
+ * names a directory of either kind.
  *
- * @param dir the directory with {@code libllama}, {@code libggml*} and {@code package.json}
+ * @param dir   the directory with {@code libllama}, {@code libggml*} and {@code package.json} or {@code kvlab-build.properties}
+ * @param build {@code prebuilt} or {@code native}
+ * @param flags how the libraries were compiled, in words
  */
-public record LlamaInstall(Path dir) {
+public record LlamaInstall(Path dir, String build, String flags) {
+
+    /** The prebuilt package's libraries in {@code dir}. */
+    public LlamaInstall(Path dir) {
+        this(dir, "prebuilt", "npm @node-llama-cpp/linux-x64@" + VERSION + " (generic x86 CPU variants, the best one loaded at run time)");
+    }
+
+    /** Which library this is, for a cell's extras and a benchmark's output: build, flags and directory. */
+    public String describe() {
+        return build + " llama.cpp " + COMMIT + ": " + flags + ", " + dir;
+    }
+
+    /** {@code KVLAB_LLAMA_BUILD}: {@code prebuilt} (default) or {@code native}; anything else is refused. */
+    static String requestedBuild() {
+        String b = System.getenv("KVLAB_LLAMA_BUILD");
+        if (b == null || b.isBlank() || b.strip().equals("prebuilt")) return "prebuilt";
+        if (b.strip().equals("native")) return "native";
+        throw new EngineUnavailableException("KVLAB_LLAMA_BUILD must be prebuilt or native, got '" + b + "'");
+    }
     /** The npm package version the bindings are written for ({@code @node-llama-cpp/linux-x64}). */
     public static final String VERSION = "3.21.1";
     /** The llama.cpp commit that package was built from; its headers gave {@code abi.properties}. */
@@ -33,13 +57,15 @@ public record LlamaInstall(Path dir) {
     /** The pinned library, installed if needed; refuses with the reason where it cannot. */
     public static LlamaInstall locate() {
         String env = System.getenv("KVLAB_LLAMA_LIB");
-        Path dir = env != null && !env.isBlank() ? Path.of(env) : runScript(script());
-        return verify(dir);
+        if (env != null && !env.isBlank()) return verify(Path.of(env));
+        return verify(runScript("native".equals(requestedBuild()) ? script().resolveSibling("llama-lib-native.sh") : script()));
     }
 
-    /** {@code dir} if it holds the pinned version; otherwise the reason. */
+    /** {@code dir} if it holds the pinned version (prebuilt or native); otherwise the reason. */
     public static LlamaInstall verify(Path dir) {
         Path lib = dir.resolve(LIBRARY);
+        Path props = dir.resolve("kvlab-build.properties");
+        if (Files.isRegularFile(props) && !Files.isRegularFile(dir.resolve("package.json"))) return verifyNative(dir, props, lib);
         if (!Files.isRegularFile(lib))
             throw new EngineUnavailableException("llama.cpp library: " + lib + " does not exist (scripts/llama-lib.sh installs it)");
         String version = packageVersion(dir.resolve("package.json"));
@@ -51,6 +77,22 @@ public record LlamaInstall(Path dir) {
             throw new EngineUnavailableException("llama.cpp library " + lib + " has SHA-256 " + sha + ", the pinned "
                     + VERSION + " has " + LIBRARY_SHA256);
         return new LlamaInstall(dir.toAbsolutePath());
+    }
+
+    /** A native build: its properties name the pinned commit (the struct layouts are that commit's headers'). */
+    private static LlamaInstall verifyNative(Path dir, Path props, Path lib) {
+        if (!Files.exists(lib))
+            throw new EngineUnavailableException("llama.cpp library: " + lib + " does not exist (scripts/llama-lib-native.sh builds it)");
+        java.util.Properties p = new java.util.Properties();
+        try (InputStream in = Files.newInputStream(props)) {
+            p.load(in);
+        } catch (IOException e) {
+            throw new EngineUnavailableException("llama.cpp library: " + props + " unreadable: " + e.getMessage(), e);
+        }
+        String commit = p.getProperty("commit", "");
+        if (!commit.startsWith(COMMIT))
+            throw new EngineUnavailableException("llama.cpp native build in " + dir + " is of commit '" + commit + "'; kvlab's bindings are written for " + COMMIT);
+        return new LlamaInstall(dir.toAbsolutePath(), "native", p.getProperty("build", "(flags not recorded)") + " on " + p.getProperty("cpu", "this CPU"));
     }
 
     static String packageVersion(Path packageJson) {
@@ -74,7 +116,7 @@ public record LlamaInstall(Path dir) {
     }
 
     /** {@code scripts/llama-lib.sh} under {@code kvlab.home}, or the first one up from the working directory. */
-    static Path script() {
+    public static Path script() {
         String home = System.getProperty("kvlab.home");
         if (home != null) return Path.of(home, "scripts", "llama-lib.sh");
         for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
@@ -84,7 +126,8 @@ public record LlamaInstall(Path dir) {
         throw new EngineUnavailableException("llama.cpp library: scripts/llama-lib.sh not found (set KVLAB_LLAMA_LIB to its directory)");
     }
 
-    private static Path runScript(Path script) {
+    /** Runs a helper script of the project ({@code bash SCRIPT}); the last line it prints, as a path, or the reason. */
+    public static Path runScript(Path script) {
         if (!Files.isRegularFile(script))
             throw new EngineUnavailableException("llama.cpp library: " + script + " does not exist");
         Path errFile = null;

@@ -34,7 +34,7 @@ public final class LlamaLibrary {
     final MethodHandle modelDefaultParams, contextDefaultParams, modelLoad, modelFree, initFromModel, free,
             modelGetVocab, modelNLayer, modelNEmbd, modelNHead, modelNHeadKv, vocabNTokens, vocabBos, vocabEos,
             tokenize, batchInit, batchFree, decode, getLogitsIth, getMemory, memorySeqRm, memorySeqCp, memoryClear,
-            memorySeqPosMax, stateSeqGetSize, stateSeqGetData, stateSeqSetData, systemInfo;
+            memorySeqPosMax, stateSeqGetSize, stateSeqGetData, stateSeqSetData, stateGetSize, stateGetData, stateSetData, systemInfo;
 
     private LlamaLibrary(LlamaInstall install) {
         this.install = install;
@@ -74,6 +74,9 @@ public final class LlamaLibrary {
         stateSeqGetSize = fn(llama, "llama_state_seq_get_size", FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_INT));
         stateSeqGetData = fn(llama, "llama_state_seq_get_data", FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT));
         stateSeqSetData = fn(llama, "llama_state_seq_set_data", FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT));
+        stateGetSize = fn(llama, "llama_state_get_size", FunctionDescriptor.of(JAVA_LONG, ADDRESS));
+        stateGetData = fn(llama, "llama_state_get_data", FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG));
+        stateSetData = fn(llama, "llama_state_set_data", FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG));
         systemInfo = fn(llama, "llama_print_system_info", FunctionDescriptor.of(ADDRESS));
     }
 

@@ -13,10 +13,13 @@ import java.util.stream.IntStream;
 /**
  * Restore equals recompute, on a real engine: for each deterministic prompt, prefill it, take the sequence's KV
  * state, greedy-decode (the recompute side); then clear, split the state into blocks, assemble all full blocks that
- * leave at least one prompt token, restore them, prefill only the rest, greedy-decode (the restore side). The two
- * continuations must be equal. The first token's logits are compared with the plain prefill's and with a recompute of
- * the same tokens in the same two batches (prefix, then tail): the latter isolates the restore (llama.cpp's matrix
- * kernels round differently for different batch sizes, so the former is not exactly zero).
+ * leave at least one prompt token, restore them, prefill only the rest, greedy-decode (the restore side); then clear,
+ * recompute the same tokens in the restore's two batches (prefix, then tail) and greedy-decode (the reference). The
+ * verdict compares the restore with the reference: the same batches, so any difference is the restore's own (a
+ * bit-exact restore gives identical logits and tokens). The one-pass recompute is reported beside it as the engine's
+ * floating-point noise floor: llama.cpp's matrix kernels round differently for different batch sizes, and a greedy
+ * choice at a near-tie of random weights can part on it (measured: 0.002 apart on a 6-layer synthesized model,
+ * parting at the 20th token), which says nothing about the restore.
  */
 public final class RestoreCheck {
     private RestoreCheck() {}
@@ -34,8 +37,14 @@ public final class RestoreCheck {
         return sb.toString();
     }
 
-    /** Runs the check on {@code modelFile} with one thread. */
+    /** Runs the check on {@code modelFile} with one thread; bit-exact restores pass. */
     public static RestoreCheckResult run(LlamaLibrary lib, Path modelFile, int prompts, int tokens, int blockTokens) {
+        return run(lib, modelFile, prompts, tokens, blockTokens, 0);
+    }
+
+    /** Runs the check on {@code modelFile} with one thread; restores within {@code tolerance} of the same-batch recompute pass. */
+    public static RestoreCheckResult run(LlamaLibrary lib, Path modelFile, int prompts, int tokens, int blockTokens, double tolerance) {
+        if (!(tolerance >= 0) || Double.isInfinite(tolerance)) throw new BadInputException("--tolerance: must be a finite number >= 0, got " + tolerance);
         if (prompts < 1) throw new BadInputException("--prompts: must be at least 1, got " + prompts);
         if (tokens < 1) throw new BadInputException("--tokens: must be at least 1, got " + tokens);
         if (blockTokens < 1) throw new BadInputException("--block-tokens: must be at least 1, got " + blockTokens);
@@ -58,7 +67,7 @@ public final class RestoreCheck {
                     bytesPerToken = one.layout().bytesPerToken();
                 }
             }
-            return new RestoreCheckResult(modelFile.toString(), layout, bytesPerToken, model.kvBytesPerTokenF16(), blockTokens, out);
+            return new RestoreCheckResult(modelFile.toString(), layout, bytesPerToken, model.kvBytesPerTokenF16(), blockTokens, tolerance, out);
         }
     }
 
@@ -104,7 +113,8 @@ public final class RestoreCheck {
             ctx.clear();
             ctx.prefill(seq, p, 0, restoredTokens, 0);
             float[] sameSplitLogits = ctx.prefill(seq, p, restoredTokens, n, restoredTokens);
-            return new One(new RestoreCheckResult.Prompt(n, restoredTokens, state.byteSize(), boxed(recompute), boxed(restored),
+            int[] sameSplit = ctx.greedy(seq, sameSplitLogits, n, tokens);
+            return new One(new RestoreCheckResult.Prompt(n, restoredTokens, state.byteSize(), boxed(recompute), boxed(restored), boxed(sameSplit),
                     maxAbsDiff(recomputeLogits, restoreLogits), maxAbsDiff(sameSplitLogits, restoreLogits),
                     prefillMs, splitMs, assembleMs, restoreMs), parsed.layout());
         }

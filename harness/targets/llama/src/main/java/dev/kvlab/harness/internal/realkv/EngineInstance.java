@@ -74,23 +74,39 @@ final class EngineInstance implements AutoCloseable {
      * request sequence's largest prompt and output, the scratch's largest prompt and the local tier's blocks, so a
      * step never runs out of cells.
      *
+     * <p>With a local tier the context is <b>unified</b> (one KV stream: the tier's kept blocks are cells shared by the
+     * sequences that use them, {@link LlamaContext#copySeq}). Without one, each sequence has its <b>own stream</b>
+     * ({@code kv_unified = false}, as llama-server runs with {@code -np}): in a unified stream every token's attention
+     * spans the cells of all sequences (masked), so a step's attention grows with the sum of the sequences' contexts;
+     * with a stream per sequence only with its own. Measured ({@code kvlab bench engine}): this alone is most of the
+     * difference to llama-server at 4 sequences.
+     *
      * @param sequences     request sequences
      * @param batchTokens   tokens per step
      * @param localBlocks   blocks the local tier keeps (0: none)
      * @param cacheSeqs     cache sequence ids of the local tier
-     * @param cells         KV cells of the context
+     * @param cells         KV cells of the context (all streams)
+     * @param unified       one KV stream shared by all sequences (only with a local tier), else one per sequence
      */
-    record Shape(int sequences, int batchTokens, int localBlocks, int cacheSeqs, int cells) {
+    record Shape(int sequences, int batchTokens, int localBlocks, int cacheSeqs, int cells, boolean unified) {
 
         /** The shape for a target, whether the tiers include local, the workload's largest request and its block size. */
         static Shape of(LlamaTargetConfig.Resolved t, boolean localTier, int mostPrompt, int mostOutput, int blockTokens) {
             int s = t.sequences();
             int blocks = localTier ? t.localCapacity().blocks(blockTokens) : 0;
             int ids = Math.min(blocks, LlamaContext.MAX_SEQ - s - 1);
-            long cells = (long) s * (mostPrompt + mostOutput) + mostPrompt + (long) blocks * blockTokens;
-            cells = (cells + 255) / 256 * 256;
+            boolean unified = blocks > 0;
+            long cells;
+            if (unified) {
+                cells = (long) s * (mostPrompt + mostOutput) + mostPrompt + (long) blocks * blockTokens;
+                cells = (cells + 255) / 256 * 256;
+            } else { // llama.cpp gives each of the n_seq_max streams n_ctx / n_seq_max cells
+                long perStream = ((long) mostPrompt + mostOutput + 255) / 256 * 256;
+                cells = perStream * (s + 1);
+            }
             if (cells > Integer.MAX_VALUE) throw new IllegalArgumentException("a context of " + cells + " cells");
-            return new Shape(s, Math.min(t.batchTokens(), (int) cells), blocks, ids, (int) cells);
+            int perStep = unified ? (int) cells : (int) (cells / (s + 1)) * s;
+            return new Shape(s, Math.min(t.batchTokens(), perStep), blocks, ids, (int) cells, unified);
         }
 
         int scratchSeq() { return sequences; }
@@ -103,10 +119,12 @@ final class EngineInstance implements AutoCloseable {
             x.put("local_capacity_blocks", localBlocks);
             x.put("local_cache_sequence_ids", cacheSeqs);
             x.put("context_cells", cells);
+            x.put("engine_kv_streams", unified ? "unified (one stream: the local tier shares cells among sequences)"
+                    : (sequences + 1) + " (one per sequence and the scratch, as llama-server -np)");
         }
 
         LlamaContext.Options options(int threads, LlamaContext.FlashAttention flashAttention) {
-            return new LlamaContext.Options(cells, batchTokens, sequences + 1 + cacheSeqs, threads, flashAttention, true);
+            return new LlamaContext.Options(cells, batchTokens, sequences + 1 + cacheSeqs, threads, flashAttention, unified);
         }
     }
 
@@ -114,7 +132,13 @@ final class EngineInstance implements AutoCloseable {
     static final int IO_THREADS = 2;
 
     /** What the engine thread is told: a request, a fetch back from the store, a write-back done. */
-    private sealed interface Message permits Pending, FetchDone, WriteDone {}
+    private sealed interface Message permits Pending, FetchDone, WriteDone, CheckRestores, Primed {}
+
+    /** Take ({@code restore} false) or put back the primed state: the context's and the tiers' (nothing in flight). */
+    private record Primed(boolean restore, java.util.concurrent.CompletableFuture<Void> done) implements Message {}
+
+    /** Run the sampled restore checks kept so far (after a phase, nothing in flight); {@code done} when they ran. */
+    private record CheckRestores(java.util.concurrent.CompletableFuture<Void> done) implements Message {}
 
     private record Pending(Request request, Events events) implements Message {}
 
@@ -195,6 +219,69 @@ final class EngineInstance implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs the sampled restore checks of the requests served so far on the engine thread and waits for them: called
+     * between phases (nothing in flight), so that a check's recompute never shares a step with a measured request.
+     */
+    void checkRestores() {
+        var done = new java.util.concurrent.CompletableFuture<Void>();
+        inbox.add(new CheckRestores(done));
+        try {
+            done.get(10, TimeUnit.MINUTES);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("the restore checks did not finish in 10 minutes");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the restore checks ran");
+        }
+    }
+
+    /** The primed state (context and tiers) as {@link #primed(boolean)} took it; engine thread only. */
+    private Arena primedArena;
+    private MemorySegment primedContext;
+    private KvTiers.Snapshot primedTiers;
+
+    private void snapshotPrimed() {
+        if (!active.isEmpty() || !waiting.isEmpty() || ioInFlight > 0) throw new IllegalStateException("a snapshot with requests in flight");
+        if (primedArena != null) primedArena.close();
+        primedArena = Arena.ofShared();
+        primedContext = ctx.stateAll(primedArena);
+        primedTiers = tiers.snapshot();
+    }
+
+    private void restorePrimed() {
+        if (!active.isEmpty() || !waiting.isEmpty() || ioInFlight > 0) throw new IllegalStateException("a restore with requests in flight");
+        if (primedContext == null) throw new IllegalStateException("no primed state taken");
+        ctx.restoreAll(primedContext);
+        tiers.restore(primedTiers);
+    }
+
+    /**
+     * Takes the instance's primed state (after a warm-up: the context's KV cells and the local tier's bookkeeping), or
+     * ({@code restore}) puts it back, on the engine thread with nothing in flight; waits until done.
+     */
+    void primed(boolean restore) {
+        var done = new java.util.concurrent.CompletableFuture<Void>();
+        inbox.add(new Primed(restore, done));
+        try {
+            done.get(10, TimeUnit.MINUTES);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("the primed state was not " + (restore ? "restored" : "taken") + " in 10 minutes");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the primed state was " + (restore ? "restored" : "taken"));
+        }
+    }
+
+    /** Why this instance's tiers may have lost blocks since it started (null: none lost); between phases. */
+    String stale() {
+        return tiers.stale();
+    }
+
     /** Queues {@code r} for the engine thread. */
     void submit(Request r, Events ev) {
         inbox.add(new Pending(r, ev));
@@ -222,6 +309,23 @@ final class EngineInstance implements AutoCloseable {
                         case Pending p -> waiting.add(p);
                         case FetchDone f -> fetched(f);
                         case WriteDone w -> written(w);
+                        case Primed p -> {
+                            try {
+                                if (p.restore()) restorePrimed();
+                                else snapshotPrimed();
+                                p.done().complete(null);
+                            } catch (RuntimeException e) {
+                                p.done().completeExceptionally(e);
+                            }
+                        }
+                        case CheckRestores c -> {
+                            try {
+                                tiers.checkPending();
+                                c.done().complete(null);
+                            } catch (RuntimeException e) {
+                                c.done().completeExceptionally(e);
+                            }
+                        }
                     }
                     m = inbox.poll();
                 }
@@ -354,9 +458,13 @@ final class EngineInstance implements AutoCloseable {
                     || (s.inStep == EngineSequence.InStep.PREFILL && s.next + s.stepTokens == s.promptTokens());
             if (!last) continue;
             try {
-                float[] logits = ctx.logits(s.logitsIndex);
-                s.stepToken = LlamaContext.argmax(logits);
-                if (s.inStep == EngineSequence.InStep.PREFILL && s.fetchedBlocks > 0) s.firstLogits = logits;
+                if (s.inStep == EngineSequence.InStep.PREFILL && s.fetchedBlocks > 0) { // kept for the restore check
+                    float[] logits = ctx.logits(s.logitsIndex);
+                    s.stepToken = LlamaContext.argmax(logits);
+                    s.firstLogits = logits;
+                } else {
+                    s.stepToken = ctx.argmaxAt(s.logitsIndex);
+                }
             } catch (RuntimeException e) {
                 s.inStep = EngineSequence.InStep.NONE;
                 fail(s, e);
@@ -495,6 +603,7 @@ final class EngineInstance implements AutoCloseable {
         if (!thread.isAlive()) {
             tiers.close();
             ctx.close();
+            if (primedArena != null) primedArena.close();
         }
     }
 }

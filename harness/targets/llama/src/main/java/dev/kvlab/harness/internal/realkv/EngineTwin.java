@@ -66,9 +66,20 @@ final class EngineTwin {
                 cell.flashAttention()))) {
             calibration = EngineCalibration.measure(ctx, this.model, threads, n, CALIBRATION_DECODE_STEPS, blockTokens);
         }
+        calibrated(calibration, cell, sequences, kvDtype);
+    }
+
+    /** The twin planned on a calibration measured before (a capacity probe on an engine kept from an earlier probe of its cell). */
+    void calibrated(EngineCalibration measured, LlamaContext.Options cell, int sequences, Dtype kvDtype) {
+        calibration = measured;
         passTokens = cell.nBatch();
         plan = RunValidator.plan(engineScheduled(config, cell.nBatch(), sequences), k -> null, calibration.modelSpec(), calibration.hardwareSpec(),
                 kvDtype);
+    }
+
+    /** The calibration (null: none). */
+    EngineCalibration calibration() {
+        return calibration;
     }
 
     /**

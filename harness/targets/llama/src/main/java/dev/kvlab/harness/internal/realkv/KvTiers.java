@@ -142,8 +142,11 @@ final class KvTiers {
         Request r = s.request;
         int b = r.blockTokens();
         if (s.fetchedBlocks > 0) store.audit(r.blockKeys(), s.localBlocks, s.fetchedBlocks, s.bufs);
-        if (s.fetchedBlocks > 0 && verifyEvery > 0 && restoresSeen++ % verifyEvery == 0)
-            checkRestore(r, s.tokens, (s.localBlocks + s.fetchedBlocks) * b, s.firstLogits);
+        if (s.fetchedBlocks > 0 && verifyEvery > 0 && restoresSeen++ % verifyEvery == 0) {
+            // checked later, off the measured path ({@link #checkPending}): a recompute here would stall every other sequence's step
+            if (pending.size() < MAX_PENDING_CHECKS) pending.add(new PendingCheck(r.id(), s.tokens, (s.localBlocks + s.fetchedBlocks) * b, s.firstLogits));
+            else totals.logitChecksSkipped.increment();
+        }
         int from = s.localBlocks + s.fetchedBlocks, full = r.fullBlocks();
         if (remote == null || from >= full) return null;
         remote.split(s.seq, r.blockKeys(), from, full, s.bufs);
@@ -153,6 +156,28 @@ final class KvTiers {
     /** The store side of a write-back (any thread): the blocks the store does not hold yet are put. */
     void put(WriteBack w) {
         remote.put(w.keys(), w.from(), w.to(), w.bufs());
+    }
+
+    /** The local tier's bookkeeping and the sampling position, with the context's state: what {@link #restore} puts back. */
+    record Snapshot(LocalPrefixCache.Snapshot local, long restoresSeen, double prefillNanosPerToken, double fetchNanosPerByte) {}
+
+    Snapshot snapshot() {
+        return new Snapshot(local == null ? null : local.snapshot(), restoresSeen, prefillNanosPerToken, fetchNanosPerByte);
+    }
+
+    void restore(Snapshot s) {
+        if (local != null) local.restore(s.local());
+        restoresSeen = s.restoresSeen();
+        prefillNanosPerToken = s.prefillNanosPerToken();
+        fetchNanosPerByte = s.fetchNanosPerByte();
+    }
+
+    /** Why the local tier may not hold every block it was given since it started (null: it does): it evicted or left some unplaced. */
+    String stale() {
+        if (local == null) return null;
+        if (local.evictions() > 0) return "the local tier evicted " + local.evictions() + " blocks";
+        if (local.unplaced() > 0) return "the local tier left " + local.unplaced() + " blocks unplaced";
+        return null;
     }
 
     /** Releases what the tiers keep between requests (after the engine thread ended). */
@@ -170,12 +195,33 @@ final class KvTiers {
         };
     }
 
+    /** Restores sampled for the check, waiting for {@link #checkPending} (engine thread only). */
+    private final java.util.ArrayList<PendingCheck> pending = new java.util.ArrayList<>();
+
+    /** The most sampled restores kept for the check between two {@link #checkPending}: more are counted as skipped. */
+    static final int MAX_PENDING_CHECKS = 512;
+
+    /** A sampled restore: the request's prompt, where its restored prefix ended, and the next token's logits it gave. */
+    private record PendingCheck(long requestId, int[] tokens, int start, float[] restored) {}
+
+    /**
+     * Runs the sampled restore checks kept since the last call (engine thread, with no request in flight: after a
+     * phase, so that the recompute delays no measured request).
+     */
+    void checkPending() {
+        try {
+            for (PendingCheck c : pending) checkRestore(c.requestId(), c.tokens(), c.start(), c.restored());
+        } finally {
+            pending.clear();
+        }
+    }
+
     /**
      * The sampled restore check: the same prompt recomputed on the scratch sequence in the restore's two batches (the
-     * restored prefix, then the rest) must give the next token's logits the restore gave, within the tolerance. After
-     * the request completed (its own figures are taken); a mismatch is kept for the cell to fail on.
+     * restored prefix, then the rest) must give the next token's logits the restore gave, within the tolerance. Run
+     * after the phase ({@link #checkPending}); a mismatch is kept for the cell to fail on.
      */
-    private void checkRestore(Request r, int[] toks, int start, float[] restored) {
+    private void checkRestore(long requestId, int[] toks, int start, float[] restored) {
         long t0 = System.nanoTime();
         ctx.removeSeq(scratch, -1, -1);
         try {
@@ -188,7 +234,7 @@ final class KvTiers {
             totals.logitMaxDiff.accumulate(d);
             if (!(d <= verifyTolerance))
                 totals.logitMismatch.compareAndSet(null, String.format(java.util.Locale.ROOT, "request %d: after restoring %d tokens the next "
-                        + "token's logits differ from a recompute of the same tokens by %.5g (tolerance %.5g)", r.id(), start, d, verifyTolerance));
+                        + "token's logits differ from a recompute of the same tokens by %.5g (tolerance %.5g)", requestId, start, d, verifyTolerance));
         } finally {
             ctx.removeSeq(scratch, -1, -1);
         }

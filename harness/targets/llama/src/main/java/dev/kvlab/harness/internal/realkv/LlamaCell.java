@@ -54,7 +54,7 @@ final class LlamaCell implements CellClock {
     private final RunConfig config;
     private final CellPlan storePlan;
     private final LlamaTargetConfig.Resolved target;
-    private final RealKvTotals totals = new RealKvTotals();
+    private RealKvTotals totals;
     private final String modelSha256;
     private final boolean synthesized;
     private final EngineTwin twin;
@@ -67,6 +67,19 @@ final class LlamaCell implements CellClock {
     private EngineInstance.Shape shape;
     private long busyBefore;
     private String systemInfo = "";
+    private String library = "";
+    /** The cell's instances while it serves. */
+    private List<EngineInstance> live = List.of();
+    /** The measured phase has started (restore checks wait for its end, after its figures are taken). */
+    private boolean measuring;
+    /** The engine serving this cell: fresh, or kept from an earlier probe of the same cell. */
+    private ParkedEngine engine;
+    /** What this cell took over from an earlier probe, or why it started fresh. */
+    private String reuse;
+    private boolean reused;
+    /** The audit's counts when this cell started (a kept store's are cumulative). */
+    private long wrongBefore, checkedBefore;
+    private long measuredStartNanos, wallStart, objectsAtStart;
 
     /** {@code storePlan}: the run's store, transport and fault settings, validated as for every live cell. */
     LlamaCell(RunConfig config, CellPlan storePlan, LlamaTargetConfig.Resolved target, GgufModelInfo model) {
@@ -90,51 +103,98 @@ final class LlamaCell implements CellClock {
     }
 
     CellResult run(long wallStartNanos, CellObserver observer) {
+        wallStart = wallStartNanos;
+        String[] why = {null};
+        String key = ParkedEngine.key(config, why);
+        ParkedEngine e = key == null ? null : ParkedEngine.take(key);
+        if (e != null) {
+            String stale = e.stale();
+            if (stale != null) {
+                reuse = "fresh: the kept engine's state may no longer be what a warm-up leaves (" + stale + ")";
+                e.close();
+                e = null;
+            }
+        }
+        reused = e != null;
+        if (reused) {
+            reuse = "reused from probe " + e.probes + " of this cell: library, model, " + e.contexts.size() + " context(s), calibration, store, and "
+                    + "the state its warm-up of " + e.primedBy + " requests primed, put back (contexts' KV and local tier as the warm-up left them, "
+                    + "router state; the store unchanged since: nothing evicted or unwritten); warm-up skipped"
+                    + (e.primedLosses == null ? "" : "; the warm-up's local tier " + e.primedLosses + ", so its kept blocks are what a warm-up at "
+                    + "probe 1's rate left (the least recently used margin may differ at this rate)");
+            for (EngineInstance in : e.instances) in.primed(true);
+            e.server.routerState(e.routerState);
+        } else {
+            if (reuse == null) reuse = key == null ? "fresh: not kept (" + why[0] + ")" : "fresh: first probe of this cell (its engine is kept for the next)";
+            e = open(key);
+        }
+        engine = e;
+        boolean keep = false;
+        try {
+            totals = e.totals;
+            systemInfo = e.systemInfo;
+            library = e.library;
+            layout = e.layout;
+            ns = e.ns;
+            shape = e.shape;
+            loop = e.loop;
+            server = e.server;
+            backend = e.backend;
+            faults = e.faults;
+            live = e.instances;
+            if (reused && e.calibration != null)
+                twin.calibrated(e.calibration, shape.options(target.threads(), target.flashAttention()), shape.sequences(), catalogDtype(ns.kvDtype()));
+            CellSpec spec = LlamaTarget.spec(config, k -> null, ns.modelId(), ns.kvDtype());
+            wrongBefore = backend.wrongHits();
+            checkedBefore = backend.hitsChecked();
+            twin.probeStart(loop, backend);
+            CellResult r = CellSteps.run(spec, this, observer, wallStartNanos);
+            twin.probeEnd(loop, backend);
+            e.probes++;
+            keep = key != null && e.primedBy >= 0;
+            return r;
+        } finally {
+            if (keep) ParkedEngine.park(e);
+            else e.close();
+        }
+    }
+
+    /** A fresh engine for this cell: library, model, contexts, calibration, store, instances, router, loop. */
+    private ParkedEngine open(String key) {
         LlamaLibrary lib = LlamaLibrary.load();
-        systemInfo = lib.systemInfo();
         CellSpec probe = LlamaTarget.spec(config, k -> null, "probe", "f16");
         int[] most = WorkloadExtent.of(probe);
-        shape = EngineInstance.Shape.of(target, config.tiers().local(), most[0], most[1], probe.blockTokens());
-        List<LlamaContext> contexts = new ArrayList<>();
-        List<EngineInstance> instances = new ArrayList<>();
-        try (LlamaModel model = LlamaModel.load(lib, target.model())) {
-            try {
-                for (int i = 0; i < config.cluster().instances(); i++)
-                    contexts.add(model.newContext(shape.options(target.threads(), target.flashAttention())));
-                layout = EngineInstance.probeLayout(contexts.getFirst());
-                ns = new KvNamespace(modelSha256, dtype(layout.layers().getFirst().kType()), layout.vTrans(), probe.blockTokens());
-                // the twin's roofline: this engine's prefill, decode and loads, timed on a context like its instances' before it serves
-                if (target.calibrateTokens() > 0)
-                    twin.calibrate(model, shape.options(target.threads(), target.flashAttention()), shape.sequences(), target.calibrateTokens(),
-                            probe.blockTokens(), catalogDtype(ns.kvDtype()));
-                CellSpec spec = LlamaTarget.spec(config, k -> null, ns.modelId(), ns.kvDtype());
-                loop = new LiveLoop(SPIN_NANOS);
-                long payload = layout.bytesPerToken() * spec.blockTokens();
-                faults = LiveFaults.of(storePlan, KvBlockObject.objectBytes(payload));
-                BackendOptions options = options();
-                try (LiveFaults f = faults; AuditedBackend b = new AuditedBackend(f != null ? f.open(options)
-                        : KvBackends.discover().open(config.store().backend(), options))) {
-                    backend = b;
-                    twin.probeStart(loop, b);
-                    KvBlockStore store = new KvBlockStore(b, ns, payload, config.store().replicas(), totals);
-                    for (int i = 0; i < contexts.size(); i++)
-                        instances.add(new EngineInstance(i, contexts.get(i), shape, layout, config.tiers(), config.policy(), store, most[2],
-                                spec.blockTokens(), totals, loop::now, target.verifyEvery(), target.verifyTolerance()));
-                    server = new LlamaServer(loop, instances, config.cluster().router(), config.cluster().cacheAware(), config.seed());
-                    try {
-                        CellResult r = CellSteps.run(spec, this, observer, wallStartNanos);
-                        twin.probeEnd(loop, b);
-                        return r;
-                    } finally {
-                        for (EngineInstance in : instances) in.close();
-                        instances.clear();
-                        contexts.clear();
-                    }
-                }
-            } finally {
-                for (EngineInstance in : instances) in.close();
-                for (LlamaContext c : contexts) c.close();
+        ParkedEngine e = new ParkedEngine(key, LlamaModel.load(lib, target.model()));
+        try {
+            e.systemInfo = lib.systemInfo();
+            e.library = lib.install().describe();
+            e.shape = EngineInstance.Shape.of(target, config.tiers().local(), most[0], most[1], probe.blockTokens());
+            for (int i = 0; i < config.cluster().instances(); i++)
+                e.contexts.add(e.model.newContext(e.shape.options(target.threads(), target.flashAttention())));
+            e.layout = EngineInstance.probeLayout(e.contexts.getFirst());
+            e.ns = new KvNamespace(modelSha256, dtype(e.layout.layers().getFirst().kType()), e.layout.vTrans(), probe.blockTokens());
+            // the twin's roofline: this engine's prefill, decode and loads, timed on a context like its instances' before it serves
+            if (target.calibrateTokens() > 0) {
+                twin.calibrate(e.model, e.shape.options(target.threads(), target.flashAttention()), e.shape.sequences(), target.calibrateTokens(),
+                        probe.blockTokens(), catalogDtype(e.ns.kvDtype()));
+                e.calibration = twin.calibration();
             }
+            CellSpec spec = LlamaTarget.spec(config, k -> null, e.ns.modelId(), e.ns.kvDtype());
+            e.loop = new LiveLoop(SPIN_NANOS);
+            long payload = e.layout.bytesPerToken() * spec.blockTokens();
+            e.faults = LiveFaults.of(storePlan, KvBlockObject.objectBytes(payload));
+            BackendOptions options = options();
+            e.backend = new AuditedBackend(e.faults != null ? e.faults.open(options) : KvBackends.discover().open(config.store().backend(), options));
+            KvBlockStore store = new KvBlockStore(e.backend, e.ns, payload, config.store().replicas(), e.totals);
+            for (int i = 0; i < e.contexts.size(); i++)
+                e.instances.add(new EngineInstance(i, e.contexts.get(i), e.shape, e.layout, config.tiers(), config.policy(), store, most[2],
+                        spec.blockTokens(), e.totals, e.loop::now, target.verifyEvery(), target.verifyTolerance()));
+            e.server = new LlamaServer(e.loop, e.instances, config.cluster().router(), config.cluster().cacheAware(), config.seed());
+            e.bytes = storePlan.storeCapacity() + (long) e.contexts.size() * e.shape.cells() * e.layout.bytesPerToken();
+            return e;
+        } catch (RuntimeException | Error x) {
+            e.close();
+            throw x;
         }
     }
 
@@ -172,12 +232,41 @@ final class LlamaCell implements CellClock {
 
     @Override public EventLoop loop() { return loop; }
     @Override public Server server() { return server; }
-    @Override public long wrongHitsUsed() { return backend.wrongHits(); }
+    @Override public long wrongHitsUsed() { return backend.wrongHits() - wrongBefore; }
     @Override public long phaseOrigin(boolean warmup) { return loop.now() + 5_000_000L; }
 
     @Override
     public void runPhase(WorkloadDriver d) {
         loop.run(() -> (d.done() || d.error() != null) && server.inFlight() == 0 && server.idle());
+        if (!measuring) {
+            checkRestores(); // after the warm-up: nothing measured is waiting
+            // what the warm-up primed, for a later probe of this cell to take over
+            engine.primedBy = d.released();
+            engine.routerState = server.routerState();
+            engine.storeObjects = backend.storeStats().map(MasterStats::objects).orElse(-1L);
+            if (engine.key != null) {
+                java.util.List<String> lost = new java.util.ArrayList<>();
+                for (int i = 0; i < live.size(); i++) {
+                    live.get(i).primed(false);
+                    String why = live.get(i).stale();
+                    if (why != null) lost.add(why.replace("the local tier ", "") + " on instance " + i);
+                }
+                engine.primedLosses = lost.isEmpty() ? null : String.join(" and ", lost);
+            }
+        }
+    }
+
+    @Override
+    public long primedBy() {
+        return reused ? engine.primedBy : -1;
+    }
+
+    /**
+     * The sampled restore checks of the phase just ended, on each instance's engine thread with nothing in flight (off
+     * the measured path: the measured phase's are run after its figures are taken, {@link #extras}); a mismatch fails the cell.
+     */
+    private void checkRestores() {
+        for (EngineInstance in : live) in.checkRestores();
         String mismatch = totals.logitMismatch.get();
         if (mismatch != null) throw new IllegalStateException("verify_restore failed: " + mismatch);
     }
@@ -192,6 +281,9 @@ final class LlamaCell implements CellClock {
 
     @Override
     public void measuredPhaseStarts() {
+        measuring = true;
+        measuredStartNanos = System.nanoTime();
+        objectsAtStart = backend.storeStats().map(MasterStats::objects).orElse(-1L);
         totals.reset();
         loop.resetFigures();
         busyBefore = loop.busyNanos();
@@ -207,6 +299,10 @@ final class LlamaCell implements CellClock {
 
     @Override
     public void extras(Measurement m, Map<String, Object> x) {
+        checkRestores(); // the measured phase's sampled checks, now that its figures are taken
+        long objectsNow = backend.storeStats().map(MasterStats::objects).orElse(-1L);
+        if (objectsAtStart < 0 || objectsNow < 0) engine.measuredAdded = Long.MIN_VALUE;
+        else engine.measuredAdded += objectsNow - objectsAtStart;
         long n = m.requests();
         x.put("target_kind", LlamaTarget.KIND);
         x.put("engine", engineLabel());
@@ -215,6 +311,9 @@ final class LlamaCell implements CellClock {
         x.put("target_threads", target.threads());
         x.put("engine_kv_layout", layout.describe());
         x.put("engine_system_info", systemInfo);
+        x.put("engine_library", library);
+        x.put(Columns.ENGINE_REUSE.name(), reuse);
+        x.put(Columns.ENGINE_SETUP_MS.name(), (measuredStartNanos - wallStart) / 1e6);
         boolean external = !"bundled".equals(config.store().backend());
         x.put("cache_state_protocol", config.cacheState() == dev.kvlab.harness.api.config.CacheState.HOT
                 ? "primed by the warm-up pass (the instances' kept prefixes and the store)"
@@ -244,13 +343,15 @@ final class LlamaCell implements CellClock {
         shape.extras(x);
         totals.engineExtras(x);
         x.put("verify_restore", target.verifyEvery() == 0 ? "off" : "1 in " + target.verifyEvery() + " restores per instance, tolerance "
-                + target.verifyTolerance() + " (absolute, next-token logits, against a recompute in the restore's batches)");
+                + target.verifyTolerance() + " (absolute, next-token logits, against a recompute in the restore's batches, run after the phase "
+                + "on the instance's context with nothing in flight: off the measured path)");
+        x.put("verify_restore_skipped", totals.logitChecksSkipped.sum());
         x.put("verify_restore_checks", totals.logitChecks.sum());
         x.put("verify_restore_max_logit_diff", totals.logitChecks.sum() == 0 ? Double.NaN : totals.logitMaxDiff.get());
         x.put("verify_restore_ms_total", ms(totals.logitCheckNanos.sum()));
         totals.rejections().forEach((why, k) -> x.put("rejected_" + why, k));
-        x.put("audit_hits_checked", backend.hitsChecked());
-        x.put("audit_wrong_hits", backend.wrongHits());
+        x.put("audit_hits_checked", backend.hitsChecked() - checkedBefore);
+        x.put("audit_wrong_hits", backend.wrongHits() - wrongBefore);
         x.put("audit_unaudited_blocks", totals.unaudited.sum());
         x.put("store_backend", backend.name());
         x.put("transport_name", storePlan.transportName());
@@ -274,7 +375,7 @@ final class LlamaCell implements CellClock {
                 .put(Columns.POLICY, c.policy().label())
                 .put(Columns.TRANSPORT, c.transport())
                 .put(Columns.PD, "-")
-                .put(Columns.WRONG_HITS_USED, backend.wrongHits())
+                .put(Columns.WRONG_HITS_USED, backend.wrongHits() - wrongBefore)
                 .put(Columns.WRITTEN_BACK_BYTES, totals.writtenBytes.sum())
                 .put(Columns.REJECTED_BLOCKS, totals.rejectedBlocks())
                 .put(Columns.MODEL, target.model().getFileName().toString())

@@ -44,6 +44,22 @@ final class LlamaServer implements Server {
     @Override public long inFlight() { return inFlight; }
     @Override public int queued() { return 0; }
 
+    /** The router's state between phases (round-robin position, each instance's last prompt), to put back with {@link #routerState(Object)}. */
+    Object routerState() {
+        long[][] last = new long[lastPrompt.length][];
+        for (int i = 0; i < last.length; i++) last[i] = lastPrompt[i].clone();
+        return new RouterState(next, last);
+    }
+
+    /** Puts back a state {@link #routerState()} took (no request in flight). */
+    void routerState(Object state) {
+        RouterState st = (RouterState) state;
+        next = st.next();
+        for (int i = 0; i < lastPrompt.length; i++) lastPrompt[i] = st.lastPrompt()[i].clone();
+    }
+
+    private record RouterState(long next, long[][] lastPrompt) {}
+
     /** True when no instance has work left, write-backs included. */
     boolean idle() {
         return working.get() == 0;

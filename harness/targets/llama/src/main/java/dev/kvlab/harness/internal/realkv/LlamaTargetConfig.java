@@ -13,7 +13,8 @@ import java.util.function.Function;
  * @param model   the GGUF file every instance loads (relative: to the working directory)
  * @param threads threads per instance's context (default 1: on a shared machine more threads per context ran slower)
  * @param verifyRestore   {@code 1 in N} (or {@code N}): every Nth restore of an instance is checked against a recompute
- *                        of the same tokens; {@code 0} or absent: off
+ *                        of the same tokens, after the phase (off the measured path); absent: {@code 1 in 8}; {@code 0}
+ *                        or {@code off}: off
  * @param verifyTolerance the largest absolute difference of the next token's logits that passes (default 0.02: a
  *                        recompute in other batch sizes rounds differently, by about 0.004 on synthesized models)
  * @param sequences       requests an instance serves at once, each on its own llama.cpp sequence, all advanced by one
@@ -40,6 +41,8 @@ public record LlamaTargetConfig(String kind, String model, Integer threads, Stri
     static final long MAX_LOCAL_TOKENS = 1L << 20;
     /** The calibration's prefix when the config gives none. */
     static final int DEFAULT_CALIBRATE_TOKENS = 256;
+    /** {@code target.verify_restore} when the config gives none: every 8th restore of an instance is checked. */
+    static final int DEFAULT_VERIFY_EVERY = 8;
     /** {@code target.batch_tokens} when the config gives none. */
     static final int DEFAULT_BATCH_TOKENS = 512;
     /** {@code target.local_capacity} when the config gives none. */
@@ -93,10 +96,11 @@ public record LlamaTargetConfig(String kind, String model, Integer threads, Stri
         if (!Files.isRegularFile(p)) throw bad(origin, "target.model", "no such file " + p);
         int t = threads == null ? 1 : threads;
         if (t < 1 || t > 256) throw bad(origin, "target.threads", "must be in [1, 256], got " + t);
-        int every = 0;
-        if (verifyRestore != null && !verifyRestore.isBlank()) {
+        int every = DEFAULT_VERIFY_EVERY;
+        if (verifyRestore != null && (verifyRestore.strip().equalsIgnoreCase("off") || verifyRestore.strip().equals("false"))) every = 0; // YAML reads a bare off as false
+        else if (verifyRestore != null) {
             java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\s*(1\\s+in\\s+)?(\\d{1,9})\\s*").matcher(verifyRestore);
-            if (!m.matches()) throw bad(origin, "target.verify_restore", "give '1 in N' (or N; 0 = off), got '" + verifyRestore + "'");
+            if (!m.matches()) throw bad(origin, "target.verify_restore", "give '1 in N' (or N; 0 or off = off), got '" + verifyRestore + "'");
             every = Integer.parseInt(m.group(2));
             if (m.group(1) != null && every == 0)
                 throw bad(origin, "target.verify_restore", "'" + verifyRestore.strip() + "' checks no restore: give 1 in N with N >= 1, or 0 to turn the check off");

@@ -170,6 +170,36 @@ final class LocalPrefixCache {
         return false;
     }
 
+    /** What the cache holds, for {@link #restore}: the blocks least recently used first, the ids taken, the counters. */
+    record Snapshot(List<long[]> blocks, Map<Integer, BitSet> taken, long evictions, long unplaced) {}
+
+    /** The cache's bookkeeping now (the cells themselves are the context's: snapshot them with it). */
+    Snapshot snapshot() {
+        List<long[]> bs = new ArrayList<>(byAge.size());
+        for (Block b : byAge.values()) bs.add(new long[] {b.key, b.parent == null ? 0 : 1, b.parent == null ? 0 : b.parent.key, b.depth, b.seq, b.children});
+        Map<Integer, BitSet> t = new HashMap<>();
+        taken.forEach((d, bits) -> t.put(d, (BitSet) bits.clone()));
+        return new Snapshot(bs, t, evictions, unplaced);
+    }
+
+    /** Puts back what {@link #snapshot} took (with the context's cells restored to the same moment). */
+    void restore(Snapshot s) {
+        blocks.clear();
+        byAge.clear();
+        taken.clear();
+        List<long[]> byDepth = new ArrayList<>(s.blocks());
+        byDepth.sort(java.util.Comparator.comparingLong(a -> a[3])); // parents first
+        for (long[] a : byDepth) {
+            Block b = new Block(a[0], a[1] == 0 ? null : blocks.get(a[2]), (int) a[3], (int) a[4]);
+            b.children = (int) a[5];
+            blocks.put(b.key, b);
+        }
+        for (long[] a : s.blocks()) byAge.put(a[0], blocks.get(a[0]));
+        s.taken().forEach((d, bits) -> taken.put(d, (BitSet) bits.clone()));
+        evictions = s.evictions();
+        unplaced = s.unplaced();
+    }
+
     /** Every kept block's key, least recently used first (for tests and the cell's state dump). */
     List<Long> keysByAge() {
         return new ArrayList<>(byAge.keySet());

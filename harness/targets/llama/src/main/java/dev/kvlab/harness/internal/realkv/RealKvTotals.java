@@ -16,13 +16,20 @@ final class RealKvTotals {
             transferNanos = new LongAdder(), verifyNanos = new LongAdder(), splitBytes = new LongAdder(), assembleBytes = new LongAdder(),
             restores = new LongAdder(), prefillTokens = new LongAdder(), prefillNanos = new LongAdder(), decodeTokens = new LongAdder(),
             decodeNanos = new LongAdder(), writtenBlocks = new LongAdder(), writtenBytes = new LongAdder(), writeSkipped = new LongAdder(),
-            unaudited = new LongAdder(), policyRecomputed = new LongAdder(), logitChecks = new LongAdder(), logitCheckNanos = new LongAdder(),
+            unaudited = new LongAdder(), policyRecomputed = new LongAdder(), logitChecks = new LongAdder(), logitChecksSkipped = new LongAdder(), logitCheckNanos = new LongAdder(),
             steps = new LongAdder(), stepNanos = new LongAdder(), stepCpuNanos = new LongAdder(), stepTokens = new LongAdder(), stepSequences = new LongAdder(),
             localLentBlocks = new LongAdder(), localKeptBlocks = new LongAdder(), localEvictions = new LongAdder(), localUnplaced = new LongAdder();
     /** The largest next-token logit difference a sampled restore check found (verify_restore). */
     final java.util.concurrent.atomic.DoubleAccumulator logitMaxDiff = new java.util.concurrent.atomic.DoubleAccumulator(Math::max, 0);
     /** The first restore check that failed, for the cell's error (null: none); not reset, a failure fails the cell. */
     final java.util.concurrent.atomic.AtomicReference<String> logitMismatch = new java.util.concurrent.atomic.AtomicReference<>();
+    /** Why write-backs ever failed, over every phase (not reset). */
+    private final java.util.Set<String> everWriteFailed = ConcurrentHashMap.newKeySet();
+
+    java.util.Set<String> everWriteFailed() {
+        return java.util.Set.copyOf(everWriteFailed);
+    }
+
     private final ConcurrentHashMap<String, LongAdder> rejected = new ConcurrentHashMap<>(), writeFailed = new ConcurrentHashMap<>();
 
     void rejected(String why) {
@@ -31,6 +38,7 @@ final class RealKvTotals {
 
     void writeFailed(String why) {
         writeFailed.computeIfAbsent(why, k -> new LongAdder()).increment();
+        if (!why.equals("in_progress")) everWriteFailed.add(why); // another writer is putting the same block: it will be there
     }
 
     void unaudited() {
@@ -78,7 +86,7 @@ final class RealKvTotals {
     void reset() {
         for (LongAdder a : new LongAdder[] {splitNanos, assembleNanos, restoreNanos, transferNanos, verifyNanos, splitBytes, assembleBytes,
                 restores, prefillTokens, prefillNanos, decodeTokens, decodeNanos, writtenBlocks, writtenBytes, writeSkipped, unaudited,
-                policyRecomputed, logitChecks, logitCheckNanos, steps, stepNanos, stepCpuNanos, stepTokens, stepSequences, localLentBlocks, localKeptBlocks,
+                policyRecomputed, logitChecks, logitChecksSkipped, logitCheckNanos, steps, stepNanos, stepCpuNanos, stepTokens, stepSequences, localLentBlocks, localKeptBlocks,
                 localEvictions, localUnplaced})
             a.reset();
         logitMaxDiff.reset();

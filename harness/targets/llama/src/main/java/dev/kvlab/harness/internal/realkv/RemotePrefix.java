@@ -106,15 +106,20 @@ public final class RemotePrefix {
         totals.assembleNanos.add(System.nanoTime() - t1);
         totals.assembleBytes.add(st.byteSize());
         long t2 = System.nanoTime();
+        // nothing lent before the blocks: they are the sequence's whole KV, restored into it (a context of a stream per
+        // sequence cannot share cells across streams); behind a lent prefix, restored on the scratch and shared (unified)
+        int into = lent == 0 ? seq : scratch;
         try {
-            ctx.restore(scratch, st);
+            ctx.restore(into, st);
         } catch (IllegalStateException e) {
-            ctx.removeSeq(scratch, -1, -1);
+            ctx.removeSeq(into, -1, -1);
             totals.rejected("restore_refused");
             return false;
         }
-        ctx.copySeq(scratch, seq, -1, -1);
-        ctx.removeSeq(scratch, -1, -1);
+        if (into == scratch) {
+            ctx.copySeq(scratch, seq, -1, -1);
+            ctx.removeSeq(scratch, -1, -1);
+        }
         totals.restoreNanos.add(System.nanoTime() - t2);
         totals.restores.increment();
         int tokens = (lent + fetched) * blockTokens;

@@ -77,6 +77,81 @@ class LlamaTargetTest {
     }
 
     @Test
+    void aRestoreThatPassesTheChecksumButIsWrongTripsTheLogitCheck() {
+        // blocks written under the key of the block before them, with valid checksums: every fetch verifies, the audit
+        // (what was read is what was written) is satisfied, and the restored KV is another position's
+        KvBlockStore.misplaceForTest = true;
+        try {
+            assertThatThrownBy(() -> new CellRunner().run(config("target.calibrate_tokens=0", "target.verify_restore=1 in 1")))
+                    .hasMessageContaining("verify_restore failed").hasMessageContaining("logits differ from a recompute");
+        } finally {
+            KvBlockStore.misplaceForTest = false;
+        }
+        // the same cell with the blocks where they belong passes the same check
+        CellResult ok = new CellRunner().run(config("target.calibrate_tokens=0", "target.verify_restore=1 in 1"));
+        assertThat(((Number) ok.json().get("verify_restore_checks")).longValue()).isPositive();
+        assertThat(ok.summary().get(Columns.WRONG_HITS_USED)).isZero();
+    }
+
+    @Test
+    void theRestoreCheckIsSampledByDefaultAndRunsAfterThePhase() {
+        // 24 prompts of 2 prefixes: each instance restores at least 8 times in the measured phase, so 1 in 8 samples some
+        CellResult r = new CellRunner().run(config("target.calibrate_tokens=0", "workload.generator.prompts_per_group=12"));
+        assertThat(r.json().get("verify_restore")).asString().startsWith("1 in 8 ").contains("after the phase");
+        long restores = ((Number) r.json().get("restores")).longValue();
+        long checks = ((Number) r.json().get("verify_restore_checks")).longValue();
+        assertThat(restores).isPositive();
+        // per instance the 1st, 9th, ... restore: with 2 instances at most ceil(restores / 8) + 1 of them, at least one
+        assertThat(checks).isBetween(1L, (restores + 7) / 8 + 1);
+        CellResult off = new CellRunner().run(config("target.calibrate_tokens=0", "target.verify_restore=off"));
+        assertThat(off.json().get("verify_restore")).isEqualTo("off");
+        assertThat(((Number) off.json().get("verify_restore_checks")).longValue()).isZero();
+    }
+
+    @Test
+    void aLaterProbeOfTheSameCellTakesTheEngineAndItsPrimedStateOverWhereThatIsSound() {
+        String[] probe = {"tiers=combined", "target.calibrate_tokens=0", "measurement.early_stop.target=0.9", "measurement.early_stop.min_requests=4"};
+        CellResult first = new CellRunner().run(config(append(probe, "workload.arrival.rate=20")));
+        CellResult second = new CellRunner().run(config(append(probe, "workload.arrival.rate=5")));
+        assertThat(first.json().get("engine_reuse")).asString().startsWith("fresh: first probe");
+        assertThat(second.json().get("engine_reuse")).asString().startsWith("reused from probe 1").contains("warm-up skipped");
+        // the same primed state: every measured request found its prefix in a tier, as after the first probe's own warm-up
+        for (CellResult r : List.of(first, second)) {
+            var s = r.summary();
+            assertThat(s.get(Columns.FAILED)).isZero();
+            assertThat(s.get(Columns.WRONG_HITS_USED)).isZero();
+            assertThat(s.get(Columns.LOCAL_HIT_RATIO) + s.get(Columns.REMOTE_HIT_RATIO)).isGreaterThan(0.5);
+        }
+        assertThat(second.summary().get(Columns.LOCAL_HIT_RATIO)).isEqualTo(first.summary().get(Columns.LOCAL_HIT_RATIO));
+        assertThat(((Number) second.json().get("warmup_requests")).longValue()).isEqualTo(((Number) first.json().get("warmup_requests")).longValue());
+        assertThat(((Number) second.json().get("engine_setup_ms")).doubleValue()).isLessThan(((Number) first.json().get("engine_setup_ms")).doubleValue());
+        // a local tier too small for the workload evicts during the warm-up: its state is put back as that warm-up left it, and said
+        String[] small = append(probe, "target.local_capacity=2 blocks");
+        // (at 2 requests/s each request is done before the next arrives: the same order of lends and keeps on both runs)
+        CellResult evicting = new CellRunner().run(config(append(small, "workload.arrival.rate=2")));
+        CellResult again = new CellRunner().run(config(append(small, "workload.arrival.rate=2")));
+        assertThat(again.json().get("engine_reuse")).asString().startsWith("reused from probe 1").contains("evicted");
+        // put back exactly: the same requests at the same rate find the same blocks in the local tier
+        assertThat(again.summary().get(Columns.LOCAL_HIT_RATIO)).isEqualTo(evicting.summary().get(Columns.LOCAL_HIT_RATIO));
+        assertThat(again.summary().get(Columns.FAILED)).isZero();
+        // with a twin, whose link probes write objects of their own around every probe, a third probe still takes over
+        String[] twin = {"tiers=combined", "measurement.early_stop.target=0.9", "measurement.early_stop.min_requests=4"};
+        new CellRunner().run(config(append(twin, "workload.arrival.rate=20")));
+        new CellRunner().run(config(append(twin, "workload.arrival.rate=10")));
+        assertThat(new CellRunner().run(config(append(twin, "workload.arrival.rate=5"))).json().get("engine_reuse")).asString()
+                .startsWith("reused from probe 2");
+        // a plain cell (not a capacity probe) is never kept
+        assertThat(new CellRunner().run(config("target.calibrate_tokens=0")).json().get("engine_reuse")).asString()
+                .isEqualTo("fresh: not kept (not a capacity probe)");
+    }
+
+    private static String[] append(String[] a, String... more) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + more.length);
+        System.arraycopy(more, 0, out, a.length, more.length);
+        return out;
+    }
+
+    @Test
     void storeKeysNameTheVLayoutSoBlocksOfTheTwoLayoutsNeverMeet() {
         KvNamespace byToken = new KvNamespace("ab", "f16", false, 32), transposed = new KvNamespace("ab", "f16", true, 32);
         assertThat(byToken.key(7)).isNotEqualTo(transposed.key(7));

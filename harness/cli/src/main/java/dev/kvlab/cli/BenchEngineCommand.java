@@ -1,0 +1,48 @@
+package dev.kvlab.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kvlab.harness.api.engine.EngineUnavailableException;
+import dev.kvlab.harness.internal.realkv.EngineBench;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code kvlab bench engine}: the in-process llama.cpp engine beside llama-server on the same model and prompts. */
+@Command(name = "engine", mixinStandardHelpOptions = true,
+        description = "The in-process llama.cpp engine (the llama.cpp target) beside llama-server (scripts/llama-server.sh's, driven by "
+                + "the openai target) in one run: same model, threads, sequences (-np), flash attention, no prompt cache, the same "
+                + "distinct prompts. Saturation throughput (all prompts at once) and low-load TTFT p50, and their ratios. The engine "
+                + "uses the prebuilt library unless KVLAB_LLAMA_BUILD=native (compiled for this CPU, as llama-server is).")
+public final class BenchEngineCommand implements Callable<Integer> {
+
+    @Option(names = "--model", required = true, paramLabel = "FILE", description = "GGUF model file") Path model;
+    @Option(names = "--threads", defaultValue = "1", description = "threads per engine [${DEFAULT-VALUE}]") int threads;
+    @Option(names = "--sequences", defaultValue = "4", description = "sequences at once (llama-server -np) [${DEFAULT-VALUE}]") int sequences;
+    @Option(names = "--flash-attn", defaultValue = "off", description = "on | off [${DEFAULT-VALUE}]") String flashAttn;
+    @Option(names = "--prompts", defaultValue = "60", description = "distinct prompts at saturation [${DEFAULT-VALUE}]") int prompts;
+    @Option(names = "--prefix-tokens", defaultValue = "512", description = "prompt tokens before the suffix [${DEFAULT-VALUE}]") int prefix;
+    @Option(names = "--suffix-tokens", defaultValue = "64", description = "suffix tokens (a prompt: BOS + prefix + suffix) [${DEFAULT-VALUE}]") int suffix;
+    @Option(names = "--output-tokens", defaultValue = "32", description = "output tokens per request [${DEFAULT-VALUE}]") int output;
+    @Option(names = "--low-rate", defaultValue = "0.5", description = "arrivals per second of the low load [${DEFAULT-VALUE}]") double lowRate;
+    @Option(names = "--low-requests", defaultValue = "20", description = "requests of the low load [${DEFAULT-VALUE}]") int lowRequests;
+    @Option(names = "--server", paramLabel = "FILE", description = "llama-server binary [scripts/llama-server.sh's]") Path server;
+    @Option(names = "--json", description = "print one JSON object") boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+        EngineBench.Settings s = new EngineBench.Settings(model, threads, sequences, flashAttn, prompts, prefix, suffix, output, lowRate,
+                lowRequests, server);
+        EngineBench.Result r;
+        try {
+            r = EngineBench.run(s, System.err);
+        } catch (EngineUnavailableException e) {
+            System.err.println("kvlab bench engine: " + e.getMessage());
+            return Kvlab.EXIT_BAD_INPUT;
+        }
+        if (json) System.out.println(new ObjectMapper().writeValueAsString(r.map()));
+        else System.out.print(r.text());
+        boolean failed = r.sides().stream().anyMatch(d -> d.failed() > 0 || d.completed() == 0);
+        return failed ? Kvlab.EXIT_FAILED : Kvlab.EXIT_OK;
+    }
+}
