@@ -1,0 +1,31 @@
+package dev.kvlab.harness.internal.sim;
+
+import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.harness.api.config.SchedulerConfig;
+import dev.kvlab.harness.api.twin.TwinCalibration;
+import dev.kvlab.harness.internal.config.RunValidator;
+import dev.kvlab.harness.internal.plan.CellPlan;
+import dev.kvlab.transport.api.LinearTransportModel;
+
+/**
+ * One run of a live cell's twin on the sim clock from a {@link TwinCalibration} (no live cell needed): the cell's
+ * config (its workload, seed, load, tiers, store) scheduled as the calibrated engine schedules, on the calibrated model
+ * and "hardware", its data path costed by the measured store path. Deterministic: the same config and calibration
+ * give the same result.
+ */
+public final class TwinRun {
+
+    private TwinRun() {}
+
+    /** {@code c} on the twin of {@code t}. */
+    public static CellResult run(RunConfig c, TwinCalibration t) {
+        RunConfig s = c.withScheduler(new SchedulerConfig(t.batchTokens(), t.sequences(), true, c.scheduler().kvMemoryFraction()));
+        CellPlan plan = RunValidator.plan(s, k -> null, t.model(), t.hardware(), t.kvDtype());
+        String transport = plan.transportName();
+        double bw = t.hasLink() ? t.linkBytesPerSecond() : 1e12;
+        double lat = t.hasLink() && Double.isFinite(t.linkLatencySeconds()) ? t.linkLatencySeconds() : 0;
+        LinearTransportModel link = new LinearTransportModel(transport + "-measured", false, lat, 0, bw, bw);
+        return SimTwin.run(plan, link, Math.max(1, t.lookupNanos()));
+    }
+}
