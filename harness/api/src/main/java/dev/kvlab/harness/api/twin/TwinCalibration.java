@@ -22,15 +22,23 @@ import java.util.Map;
  * @param linkBytesPerSecond  the fetch path's throughput, measured (NaN: none)
  * @param lookupNanos    one metadata round trip, measured (0: none)
  * @param figures        what was measured and fitted, name → number or text (written into the bundle as they are)
+ * @param tiers          the tiers the twin runs with where the cell's config does not say them (an engine's own prefix
+ *                       cache: {@code local-only}, or {@code none} with it off); null: the cell's own
  */
 public record TwinCalibration(String engine, ModelSpec model, HardwareSpec hardware, Dtype kvDtype, int batchTokens, int sequences,
                               int instances, double linkLatencySeconds, double linkBytesPerSecond, long lookupNanos,
-                              Map<String, Object> figures) {
+                              Map<String, Object> figures, String tiers) {
 
     public TwinCalibration {
         figures = Map.copyOf(figures);
         if (batchTokens < 1 || sequences < 1 || instances < 1)
             throw new IllegalArgumentException("a twin needs batch_tokens, sequences and instances >= 1");
+    }
+
+    /** The twin of an engine with its own prefix cache ({@code local-only}), or with it turned off ({@code none}). */
+    public TwinCalibration withCacheOff(boolean off) {
+        return new TwinCalibration(engine, model, hardware, kvDtype, batchTokens, sequences, instances, linkLatencySeconds, linkBytesPerSecond,
+                lookupNanos, figures, off ? "none" : "local-only");
     }
 
     /** Whether a store path was measured (a twin of a cell with a remote tier needs one). */

@@ -20,6 +20,11 @@ public final class TwinRun {
 
     /** {@code c} on the twin of {@code t}. */
     public static CellResult run(RunConfig c, TwinCalibration t) {
+        if (t.tiers() != null) {
+            var cl = c.cluster();
+            c = c.withTiersAndCluster(dev.kvlab.harness.api.config.Tiers.parse(t.tiers()),
+                    new dev.kvlab.harness.api.config.ClusterConfig(t.instances(), 1, cl.router(), 0, cl.cacheAware()));
+        }
         RunConfig s = c.withScheduler(new SchedulerConfig(t.batchTokens(), t.sequences(), true, c.scheduler().kvMemoryFraction()));
         CellPlan plan = RunValidator.plan(s, k -> null, t.model(), t.hardware(), t.kvDtype());
         String transport = plan.transportName();

@@ -215,7 +215,7 @@ final class EngineTwin {
             f.put("link_measured", start.label());
         }
         return new TwinCalibration("llama.cpp in-process, " + threads + " thread(s) per instance, " + model.path().getFileName(), c.modelSpec(),
-                c.hardwareSpec(), kvDtype, passTokens, sequences, instances, lat, bw, lookup, f);
+                c.hardwareSpec(), kvDtype, passTokens, sequences, instances, lat, bw, lookup, f, null);
     }
 
     /** {@code live} with its twin's figures (and the end probe's) attached; unchanged without a twin. */
