@@ -106,34 +106,20 @@ public record EndpointCalibration(TwinCalibration twin, List<Check> checks, Stri
         KvSizing kv = KvSizing.of(ms, Dtype.FP16, 1);
         Roofline unit = new Roofline(ms, hardware(ms, 1, 1, null, "", 1), kv);
         int l1 = plan.shortTokens(), l2 = plan.longTokens(), sfx = plan.suffixTokens();
-        // cold prompts: t = lin(L) x + attn(L) y, x = 1/F, y = 1/(eF)
-        double a1 = unit.attentionFlops(Roofline.causalPairs(l1, 0)), a2 = unit.attentionFlops(Roofline.causalPairs(l2, 0));
-        double n1 = unit.linearFlops(l1), n2 = unit.linearFlops(l2);
-        double det = n1 * a2 - n2 * a1;
-        double x = (t1 * a2 - t2 * a1) / det, y = (n1 * t2 - n2 * t1) / det;
-        List<String> clips = new ArrayList<>();
-        if (!(x > 0) || !(y > 0)) {
-            clips.add("the two cold prompts did not separate linear work from attention: attention at the compute rate");
-            x = t2 / (n2 + a2);
-            y = x;
-        }
-        // the suffix behind the cached prefix: its pairs reach into the prefix
-        double as = unit.attentionFlops(Roofline.causalPairs(sfx, l2));
-        double ys = (ts - unit.linearFlops(sfx) * x) / as;
-        double small = x / y;
-        int smallPassTokens = 1;
-        if (ys > 1.5 * y) {
-            small = x / ys;
-            smallPassTokens = sfx + 1;
-        } else if (!(ys > 0)) clips.add("the suffix behind the prefix took no longer than its linear work: short passes' attention as long passes'");
-        double bandwidth = (unit.weightBytes() + (l1 + 1) * kv.bytesPerTokenAllRanks()) / d1;
-        AttentionCost att = new AttentionCost(x / y, small, smallPassTokens);
+        Fit fit0 = fit(unit, BATCH_TOKENS, l1, l2, sfx, t1, t2, ts, d1, d2, kv.bytesPerTokenAllRanks());
+        double x = fit0.x();
+        List<String> clips = new ArrayList<>(fit0.clips());
+        AttentionCost att = fit0.attention();
+        double bandwidth = fit0.bandwidth();
         String how = engineTimed == all ? "the engine's own timings (" + kind.label + ")" : engineTimed == 0 ? "client timing (the engine reports none)"
                 : engineTimed + " of " + all + " answers by the engine's timings, the rest by the client";
         String src = String.format(Locale.ROOT, "kvlab calibrate --endpoint %s (%s, %s): cold prompts of %d and %d tokens %.1f / %.1f ms, %d tokens behind "
                         + "%d cached %.1f ms, decode %.2f ms/token after %d, %.2f after %d (medians of %d; %s)", base, kind.label, info.path().getFileName(),
                 l1, l2, t1 * 1e3, t2 * 1e3, sfx, l2, ts * 1e3, d1 * 1e3, l1, d2 * 1e3, l2, plan.repeats(), how);
         HardwareSpec hw = hardware(ms, 1 / x, bandwidth, att, src, slots);
+        if (att.span() > 0) src += String.format(Locale.ROOT, "; attention's cost per pair x (1 + pass tokens / %.1f)", att.span());
+        if (att.sumComputeMemory()) src += "; a decode step's compute and memory summed (the engine does not overlap them)";
+        hw = hardware(ms, 1 / x, bandwidth, att, src, slots);
         Roofline fit = new Roofline(ms, hw, kv);
         List<Check> checks = new ArrayList<>();
         checks.add(new Check("cold prompt of " + l1, t1, fit.prefillSeconds(l1, 0)));
@@ -150,14 +136,117 @@ public record EndpointCalibration(TwinCalibration twin, List<Check> checks, Stri
         f.put("attention_efficiency", att.efficiency());
         f.put("small_pass_attention_efficiency", att.smallPassEfficiency());
         f.put("small_pass_tokens", att.smallPassTokens());
+        f.put("attention_span", att.span());
+        f.put("sum_compute_memory", att.sumComputeMemory());
         f.put("slots", slots);
         if (behindComputed >= 0) f.put("suffix_prompt_tokens_computed_by_engine", behindComputed);
         for (Check k : checks) f.put("check: " + k.what(), String.format(Locale.ROOT, "measured %.3f ms, the roofline %.3f ms (%+.0f%%)",
                 k.measured() * 1e3, k.predicted() * 1e3, k.error() * 100));
         if (!clips.isEmpty()) f.put("clips", String.join("; ", clips));
-        TwinCalibration t = new TwinCalibration(kind.label + " at " + base + " (" + info.path().getFileName() + ")", ms, hw, Dtype.FP16, 512, slots,
+        TwinCalibration t = new TwinCalibration(kind.label + " at " + base + " (" + info.path().getFileName() + ")", ms, hw, Dtype.FP16, BATCH_TOKENS, slots,
                 instances, Double.NaN, Double.NaN, 0, f, "local-only");
         return new EndpointCalibration(t, List.copyOf(checks), how);
+    }
+
+    /** The engine's tokens per forward pass the fit assumes (llama-server's default n_ubatch; vLLM and SGLang chunk larger). */
+    static final int BATCH_TOKENS = 512;
+
+    /** The fitted figures: 1 / compute rate, attention, bandwidth, and what fell back. */
+    record Fit(double x, AttentionCost attention, double bandwidth, List<String> clips) {}
+
+    /**
+     * The fit, on {@code unit} (the model at 1 FLOP/s and 1 B/s), of prompts in passes of {@code batch} tokens: a cold
+     * prompt of {@code l1} taking {@code t1}, of {@code l2} taking {@code t2}, {@code sfx} tokens behind {@code l2} cached
+     * taking {@code ts}; decode steps {@code d1} after {@code l1} and {@code d2} after {@code l2}. Prefill: {@code t = Σ
+     * lin·x + fpp·pairs·u·(1 + tokens / span)} over the passes (x = 1/F, u = 1/(eF), v = u/span): three equations, three
+     * unknowns; without a positive solution, attention's cost per pair is flat (two equations). Decode: short passes'
+     * attention from the step's growth with the context; compute and memory summed when that reproduces both steps and
+     * the larger of the two does not.
+     */
+    static Fit fit(Roofline unit, int batch, int l1, int l2, int sfx, double t1, double t2, double ts, double d1, double d2, double kvBytes) {
+        List<String> clips = new ArrayList<>();
+        double fpp = unit.flopsPerPair();
+        double[][] a = {row(unit, batch, l1, 0), row(unit, batch, l2, 0), row(unit, batch, sfx, l2)};
+        double[] sol = solve(a, new double[] {t1, t2, ts});
+        double x, u, span;
+        if (sol != null && sol[0] > 0 && sol[1] > 0 && sol[2] > 0) {
+            x = sol[0];
+            u = sol[1];
+            span = u / sol[2];
+        } else {
+            double[] two = solve(new double[][] {{a[0][0], a[0][1]}, {a[1][0], a[1][1]}}, new double[] {t1, t2});
+            span = 0;
+            if (two != null && two[0] > 0 && two[1] > 0) {
+                x = two[0];
+                u = two[1];
+                clips.add("attention's cost per pair did not grow with the pass's size: flat (no span)");
+            } else {
+                x = t2 / (a[1][0] + a[1][1]);
+                u = x / fpp;
+                clips.add("the two cold prompts did not separate linear work from attention: attention at the compute rate");
+            }
+        }
+        double e = x / u;
+        double factor1 = span > 0 ? 1 + 1 / span : 1;
+        // decode: the step's growth with the context is its attention (short passes' kernel)
+        double perPair = (d2 - d1) / (l2 - l1);
+        double small = e;
+        int smallTokens = 1;
+        if (perPair > 1.5 * u * fpp * factor1) {
+            small = fpp * x * factor1 / perPair;
+            smallTokens = Math.max(2, sfx / 2);
+        } else if (!(perPair > 0)) clips.add("the decode step did not grow with the context: short passes' attention as long passes'");
+        AttentionCost max = new AttentionCost(e, small, smallTokens, span, false);
+        double bwMax = (unit.weightBytes() + (l1 + 1) * kvBytes) / d1;
+        double compute1 = (unit.linearFlops(1) + fpp * (l1 + 1) * factor1 / (smallTokens > 1 ? small : e)) * x;
+        double memory1 = d1 - compute1;
+        if (memory1 > 0.05 * d1) {
+            double bwSum = (unit.weightBytes() + (l1 + 1) * kvBytes) / memory1;
+            double compute2 = (unit.linearFlops(1) + fpp * (l2 + 1) * factor1 / (smallTokens > 1 ? small : e)) * x;
+            double sum2 = compute2 + (unit.weightBytes() + (l2 + 1) * kvBytes) / bwSum;
+            double max2 = Math.max(compute2, (unit.weightBytes() + (l2 + 1) * kvBytes) / bwMax);
+            if (Math.abs(sum2 / d2 - 1) < Math.abs(max2 / d2 - 1))
+                return new Fit(x, new AttentionCost(e, small, smallTokens, span, true), bwSum, List.copyOf(clips));
+        }
+        return new Fit(x, max, bwMax, List.copyOf(clips));
+    }
+
+    /** Linear FLOPs, attention FLOPs and attention FLOPs × pass tokens of a prompt of {@code n} behind {@code ctx}, in passes of {@code batch}. */
+    private static double[] row(Roofline unit, int batch, int n, int ctx) {
+        double lin = 0, att = 0, att2 = 0;
+        for (int done = 0; done < n; ) {
+            int t = Math.min(batch, n - done);
+            double p = unit.attentionFlops(Roofline.causalPairs(t, ctx + done));
+            lin += unit.linearFlops(t);
+            att += p;
+            att2 += p * t;
+            done += t;
+        }
+        return new double[] {lin, att, att2};
+    }
+
+    /** Gaussian elimination with partial pivoting; null when singular. */
+    static double[] solve(double[][] a, double[] b) {
+        int n = b.length;
+        double[][] m = new double[n][n + 1];
+        for (int i = 0; i < n; i++) {
+            System.arraycopy(a[i], 0, m[i], 0, n);
+            m[i][n] = b[i];
+        }
+        for (int c = 0; c < n; c++) {
+            int p = c;
+            for (int r = c + 1; r < n; r++) if (Math.abs(m[r][c]) > Math.abs(m[p][c])) p = r;
+            double[] tmp = m[c]; m[c] = m[p]; m[p] = tmp;
+            if (Math.abs(m[c][c]) < 1e-300) return null;
+            for (int r = 0; r < n; r++) {
+                if (r == c) continue;
+                double f = m[r][c] / m[c][c];
+                for (int k = c; k <= n; k++) m[r][k] -= f * m[c][k];
+            }
+        }
+        double[] out = new double[n];
+        for (int i = 0; i < n; i++) out[i] = m[i][n] / m[i][i];
+        return Double.isFinite(out[0]) ? out : null;
     }
 
     /** Times one completion of {@code prompt} with {@code tokens} output tokens (and one of a single token for the client's decode gap). */
