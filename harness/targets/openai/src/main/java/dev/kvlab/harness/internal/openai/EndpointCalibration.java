@@ -164,6 +164,36 @@ public record EndpointCalibration(TwinCalibration twin, List<Check> checks, Stri
      * the larger of the two does not.
      */
     static Fit fit(Roofline unit, int batch, int l1, int l2, int sfx, double t1, double t2, double ts, double d1, double d2, double kvBytes) {
+        // a summed engine's prompt passes pay their memory traffic too: fit, take it out of the prompts at the fitted
+        // bandwidth, and fit again until the figures settle
+        Fit f = fitOnce(unit, batch, l1, l2, sfx, t1, t2, ts, d1, d2, kvBytes, 0);
+        for (int i = 0; i < 500 && f.attention().sumComputeMemory(); i++) {
+            Fit g = fitOnce(unit, batch, l1, l2, sfx, t1, t2, ts, d1, d2, kvBytes, f.bandwidth());
+            if (!g.attention().sumComputeMemory()) break;
+            boolean settled = Math.abs(g.x() / f.x() - 1) < 1e-12 && Math.abs(g.bandwidth() / f.bandwidth() - 1) < 1e-12;
+            f = g;
+            if (settled) break;
+        }
+        return f;
+    }
+
+    /** Memory seconds of a prompt of {@code n} behind {@code ctx} in passes of {@code batch} at {@code bw} (0: none). */
+    private static double promptMemory(Roofline unit, int batch, int n, int ctx, double kvBytes, double bw) {
+        if (!(bw > 0)) return 0;
+        double s = 0;
+        for (int done = 0; done < n; ) {
+            int t = Math.min(batch, n - done);
+            s += (unit.weightBytes() + (ctx + done + t) * kvBytes) / bw;
+            done += t;
+        }
+        return s;
+    }
+
+    private static Fit fitOnce(Roofline unit, int batch, int l1, int l2, int sfx, double t1, double t2, double ts, double d1, double d2,
+                               double kvBytes, double memoryBw) {
+        t1 -= promptMemory(unit, batch, l1, 0, kvBytes, memoryBw);
+        t2 -= promptMemory(unit, batch, l2, 0, kvBytes, memoryBw);
+        ts -= promptMemory(unit, batch, sfx, l2, kvBytes, memoryBw);
         List<String> clips = new ArrayList<>();
         double fpp = unit.flopsPerPair();
         double[][] a = {row(unit, batch, l1, 0), row(unit, batch, l2, 0), row(unit, batch, sfx, l2)};
@@ -189,7 +219,7 @@ public record EndpointCalibration(TwinCalibration twin, List<Check> checks, Stri
         double e = x / u;
         double factor1 = span > 0 ? 1 + 1 / span : 1;
         // decode: the step's growth with the context is its attention (short passes' kernel)
-        double perPair = (d2 - d1) / (l2 - l1);
+        double perPair = (d2 - d1 - (memoryBw > 0 ? (l2 - l1) * kvBytes / memoryBw : 0)) / (l2 - l1); // less the KV reads' growth when summed
         double small = e;
         int smallTokens = 1;
         if (perPair > 1.5 * u * fpp * factor1) {
