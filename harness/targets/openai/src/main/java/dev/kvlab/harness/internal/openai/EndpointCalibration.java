@@ -85,11 +85,13 @@ public record EndpointCalibration(TwinCalibration twin, List<Check> checks, Stri
                 decLong = new ArrayList<>();
         int engineTimed = 0, all = 0, behindComputed = -1;
         for (int r = 0; r < plan.repeats(); r++) {
-            Timed a = time(c, base, model, text.probe(seed + 10L * r, plan.shortTokens()), plan.decodeTokens());
-            Timed b = time(c, base, model, text.probe(seed + 10L * r + 1, plan.longTokens()), plan.decodeTokens());
+            Timed a = time(c, base, model, text.probe(seed + 10L * r, plan.shortTokens()), text.probe(seed + 10L * r + 5, plan.shortTokens()),
+                    plan.decodeTokens());
+            Timed b = time(c, base, model, text.probe(seed + 10L * r + 1, plan.longTokens()), text.probe(seed + 10L * r + 6, plan.longTokens()),
+                    plan.decodeTokens());
             String prefix = text.probe(seed + 10L * r + 2, plan.longTokens());
-            time(c, base, model, prefix, 1); // caches the prefix
-            Timed s = time(c, base, model, prefix + text.probe(seed + 10L * r + 3, plan.suffixTokens() + text.specialTokens()), 1);
+            time(c, base, model, prefix, null, 1); // caches the prefix
+            Timed s = time(c, base, model, prefix + text.probe(seed + 10L * r + 3, plan.suffixTokens() + text.specialTokens()), null, 1);
             shortCold.add(a.prompt());
             longCold.add(b.prompt());
             behind.add(s.prompt());
@@ -279,8 +281,12 @@ public record EndpointCalibration(TwinCalibration twin, List<Check> checks, Stri
         return Double.isFinite(out[0]) ? out : null;
     }
 
-    /** Times one completion of {@code prompt} with {@code tokens} output tokens (and one of a single token for the client's decode gap). */
-    private static Timed time(EngineClient c, URI base, String model, String prompt, int tokens) {
+    /**
+     * Times one completion of {@code prompt} with {@code tokens} output tokens; where the engine reports no timings, also
+     * one of a single token on {@code other} (a prompt as long, as cold: the same prompt again would hit the cache) for the
+     * client's prompt time and decode gap.
+     */
+    private static Timed time(EngineClient c, URI base, String model, String prompt, String other, int tokens) {
         long t0 = System.nanoTime();
         JsonNode r = complete(c, base, model, prompt, tokens);
         double wall = (System.nanoTime() - t0) / 1e9;
@@ -291,9 +297,9 @@ public record EndpointCalibration(TwinCalibration twin, List<Check> checks, Stri
             return new Timed(tm.path("prompt_ms").asDouble() / 1e3, perToken, tm.path("prompt_n").asInt(-1), true);
         }
         // client timing: the one-token answer is the prompt (and one step); the N-token answer's extra time over N - 1 steps
-        if (tokens <= 1) return new Timed(wall, Double.NaN, -1, false);
+        if (tokens <= 1 || other == null) return new Timed(wall, Double.NaN, -1, false);
         long t1 = System.nanoTime();
-        complete(c, base, model, prompt + " ", 1);
+        complete(c, base, model, other, 1);
         double one = (System.nanoTime() - t1) / 1e9;
         return new Timed(one, Math.max(1e-6, (wall - one) / (tokens - 1)), -1, false);
     }
