@@ -214,7 +214,7 @@ public record EndpointCalibration(TwinCalibration twin, List<Check> checks, Stri
                 clips.add("attention's cost per pair did not grow with the pass's size: flat (no span)");
             } else {
                 x = t2 / (a[1][0] + a[1][1]);
-                u = x / fpp;
+                u = x; // attention FLOPs at the compute rate
                 clips.add("the two cold prompts did not separate linear work from attention: attention at the compute rate");
             }
         }
