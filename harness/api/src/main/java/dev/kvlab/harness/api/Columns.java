@@ -235,7 +235,7 @@ public final class Columns {
 
     // capacity.json's summary entries (per searched cell): what a capacity costs
     public static final Column<Number> COST_PER_M_OUTPUT_TOKENS = extra("cost_per_m_output_tokens", Unit.PRICE_PER_M_TOKENS,
-            "capacity search with a price (hardware.price_per_hour or target.price_per_hour): the price per hour of the cell's instances over"
+            "capacity search with a price (target.price_per_hour: per GPU on the emulated target, per instance or endpoint on a real engine): the price per hour of the cell's instances over"
                     + " the output tokens per hour served within the SLO at its capacity, per million (mean over replicates; NaN without a price"
                     + " or a capacity)", Source.EVERY, Merge.SAME);
     public static final Column<Number> COST_VS_BASELINE = extra("cost_vs_baseline", Unit.RATIO,
