@@ -56,6 +56,12 @@ public record RunConfig(Mode mode, long seed, List<String> catalog, String model
                 cacheState, t, policy, transport, transportProfile, link, pd, slo, measurement, live, fault, faultAt, faultParams, target);
     }
 
+    /** This config with {@code w} as its workload. */
+    public RunConfig withWorkload(WorkloadConfig w) {
+        return new RunConfig(mode, seed, catalog, model, hardware, kvDtype, efficiency, cluster, scheduler, local, store, w, warmup,
+                cacheState, tiers, policy, transport, transportProfile, link, pd, slo, measurement, live, fault, faultAt, faultParams, target);
+    }
+
     /** This config with {@code s} as its scheduler (a twin that schedules as the engine it models does). */
     public RunConfig withScheduler(SchedulerConfig s) {
         return new RunConfig(mode, seed, catalog, model, hardware, kvDtype, efficiency, cluster, s, local, store, workload, warmup,

@@ -16,11 +16,24 @@ import dev.kvlab.transport.api.LinearTransportModel;
  */
 public final class TwinRun {
 
+    /** The block an engine's own prefix cache keeps in its twin (vLLM's default block size). */
+    public static final int ENGINE_CACHE_BLOCK = 16;
+
     private TwinRun() {}
 
     /** {@code c} on the twin of {@code t}. */
     public static CellResult run(RunConfig c, TwinCalibration t) {
         if (t.tiers() != null) {
+            // an engine's own prefix cache keeps prompts at its own granularity (vLLM's blocks of 16 tokens, llama.cpp's
+            // tokens), not the generator's default 512-token blocks: the twin's local tier keeps blocks of 16 unless the
+            // workload says its blocks
+            var w = c.workload();
+            if (w.generator() instanceof com.fasterxml.jackson.databind.node.ObjectNode g && !g.has("block_tokens")) {
+                var g2 = g.deepCopy();
+                g2.put("block_tokens", ENGINE_CACHE_BLOCK);
+                c = c.withWorkload(new dev.kvlab.harness.api.config.WorkloadConfig(w.trace(), g2, w.arrival(), w.limit(), w.blockTokens(), w.tenant(),
+                        w.lora(), w.passes()));
+            }
             var cl = c.cluster();
             c = c.withTiersAndCluster(dev.kvlab.harness.api.config.Tiers.parse(t.tiers()),
                     new dev.kvlab.harness.api.config.ClusterConfig(t.instances(), 1, cl.router(), 0, cl.cacheAware()));

@@ -162,7 +162,8 @@ record TwinPrediction(String cell, String off, TwinCalibration calibration, List
         if (o.hasNonNull("off")) return new TwinPrediction(cell, o.get("off").asText(), null, List.of(), (ObjectNode) o);
         TwinCalibration t = null;
         try {
-            t = JsonOutput.mapper().treeToValue(o.get("calibration"), TwinCalibration.class);
+            t = JsonOutput.mapper().copy().configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+                    .treeToValue(o.get("calibration"), TwinCalibration.class); // derived figures written beside the components (mla) are not read back
         } catch (IOException | RuntimeException e) {
             // the capacities stand; the runs at the measured capacity are then NaN with the reason
         }
