@@ -67,6 +67,28 @@ public final class CalibrateCommand implements Callable<Integer> {
             + "GGUF model on this CPU, written as a catalog (the model and a calibrated 'hardware') for kvlab breakeven --catalog")
     Path engine;
 
+    @Option(names = "--endpoint", paramLabel = "URL", description = "calibrate the twin of an OpenAI-compatible engine (llama-server, vLLM, SGLang) "
+            + "from its answers: prompts of two lengths cold, a suffix behind a cached prefix, decode gaps; timed by the engine where it "
+            + "reports its timings (llama.cpp), by this client otherwise; writes the fitted twin as JSON (default twin.json)")
+    String endpoint;
+
+    @Option(names = "--model", defaultValue = "default", paramLabel = "NAME", description = "with --endpoint: the served model's name [${DEFAULT-VALUE}]")
+    String served;
+
+    @Option(names = "--gguf", paramLabel = "FILE", description = "with --endpoint: the model's GGUF, for its shape (default: the file the server "
+            + "names in /props, when this machine has it)")
+    Path gguf;
+
+    @Option(names = "--prompt-tokens", split = ",", paramLabel = "SHORT,LONG", description = "with --endpoint: the two cold prompt lengths; "
+            + "LONG is also the cached prefix [128,1024]")
+    List<Integer> promptTokens;
+
+    @Option(names = "--suffix-tokens", defaultValue = "64", description = "with --endpoint: the suffix timed behind the cached prefix [${DEFAULT-VALUE}]")
+    int suffixTokens;
+
+    @Option(names = "--repeats", defaultValue = "3", description = "with --endpoint: timings per figure, the median kept [${DEFAULT-VALUE}]")
+    int repeats;
+
     @Option(names = "--threads", defaultValue = "1", description = "with --engine: threads of the context [${DEFAULT-VALUE}]")
     int threads;
 
@@ -84,6 +106,7 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Transports known = Transports.discover();
+        if (endpoint != null) return calibrateEndpoint();
         if (engine != null) return calibrateEngine();
         if (target != null) return calibrateTarget(known);
         if (json) throw new ParameterException(cmd.commandLine(), "--json needs --target (the local calibration writes a profile)");
@@ -96,6 +119,45 @@ public final class CalibrateCommand implements Callable<Integer> {
         o.println("wrote " + out.toAbsolutePath() + " (" + String.join(", ", profile.models().keySet()) + "; machine "
                 + profile.machine().getOrDefault("host", "?") + ", " + profile.created() + ")");
         o.flush();
+        return Kvlab.EXIT_OK;
+    }
+
+    /** {@code --endpoint}: the twin of an OpenAI-compatible engine, fitted from its answers, as JSON (default twin.json). */
+    private Integer calibrateEndpoint() throws Exception {
+        if (engine != null || target != null) throw new ParameterException(cmd.commandLine(), "--endpoint calibrates an engine over HTTP: give it without --engine and --target");
+        java.net.URI u;
+        try {
+            u = java.net.URI.create(endpoint.replaceAll("/+$", ""));
+            if (u.getScheme() == null || !u.getScheme().startsWith("http") || u.getHost() == null) throw new IllegalArgumentException("not http(s)://HOST[:PORT]");
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(cmd.commandLine(), "--endpoint: '" + endpoint + "' is not a URL (http://HOST:PORT): " + e.getMessage());
+        }
+        List<Integer> pt = promptTokens == null ? List.of(128, 1024) : promptTokens;
+        if (pt.size() != 2) throw new ParameterException(cmd.commandLine(), "--prompt-tokens: give two lengths SHORT,LONG, got " + pt);
+        dev.kvlab.harness.internal.openai.EndpointCalibration.Plan plan;
+        try {
+            plan = new dev.kvlab.harness.internal.openai.EndpointCalibration.Plan(pt.get(0), pt.get(1), suffixTokens, decodeTokens, repeats);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(cmd.commandLine(), e.getMessage());
+        }
+        if (gguf != null && !Files.isRegularFile(gguf)) throw new ParameterException(cmd.commandLine(), "--gguf: no such file " + gguf);
+        Path file = out == null ? Path.of("twin.json") : out;
+        if (Files.isDirectory(file)) throw new ParameterException(cmd.commandLine(), "--out: " + file + " is a directory");
+        var pool = java.util.concurrent.Executors.newCachedThreadPool(r -> Thread.ofPlatform().daemon().name("kvlab-calibrate").unstarted(r));
+        try (dev.kvlab.harness.internal.openai.EngineClient c = new dev.kvlab.harness.internal.openai.EngineClient(pool)) {
+            String why = dev.kvlab.harness.internal.openai.OpenAiTarget.health(c, u);
+            if (why != null) throw new BadInputException("--endpoint " + u + " " + why);
+            cmd.commandLine().getErr().println("kvlab: calibrating the twin of " + u + ": cold prompts of " + pt.get(0) + " and " + pt.get(1) + " tokens, "
+                    + suffixTokens + " behind " + pt.get(1) + " cached, " + decodeTokens + " decode steps, " + repeats + " times each");
+            cmd.commandLine().getErr().flush();
+            var cal = dev.kvlab.harness.internal.openai.EndpointCalibration.measure(c, u, served, gguf, plan, 1);
+            Files.write(file, dev.kvlab.harness.internal.bundle.BundleJson.pretty(
+                    dev.kvlab.harness.internal.plan.JsonOutput.mapper().valueToTree(cal.twin())));
+            PrintWriter o = cmd.commandLine().getOut();
+            o.print(cal.text());
+            o.println("wrote " + file.toAbsolutePath());
+            o.flush();
+        }
         return Kvlab.EXIT_OK;
     }
 

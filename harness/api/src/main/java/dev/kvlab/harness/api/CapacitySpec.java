@@ -33,11 +33,21 @@ import java.util.Set;
  *                         (seeds {@code seed + k} on), up to this many in all; 0 = never more than {@code replicates} [0]
  * @param halfWidth        the target of a searched cell's capacity: its Student-t 95% half-width at most this share of
  *                         its mean; a cell that misses it is flagged {@code wide}, in (0, 1) [0.10]
+ * @param predict          every searched live cell whose target has a twin gets the twin's capacity searched on the sim
+ *                         clock before its own (written to {@code twins/<cell>.json}), set beside the measured one [true]
  */
 public record CapacitySpec(String knob, double start, double min, double max, double targetAttainment, String rule,
                            double precision, int maxProbes, long minRequests, double minDurationSeconds, double budgetSeconds,
                            boolean earlyStop, Map<String, Set<String>> cells, int maxPasses, int replicates, int maxReplicates,
-                           double halfWidth) implements ExperimentSpec {
+                           double halfWidth, boolean predict) implements ExperimentSpec {
+
+    /** A block without {@code predict} (on). */
+    public CapacitySpec(String knob, double start, double min, double max, double targetAttainment, String rule, double precision, int maxProbes,
+                        long minRequests, double minDurationSeconds, double budgetSeconds, boolean earlyStop, Map<String, Set<String>> cells,
+                        int maxPasses, int replicates, int maxReplicates, double halfWidth) {
+        this(knob, start, min, max, targetAttainment, rule, precision, maxProbes, minRequests, minDurationSeconds, budgetSeconds, earlyStop, cells,
+                maxPasses, replicates, maxReplicates, halfWidth, true);
+    }
 
     @Override public String key() { return "capacity"; }
 

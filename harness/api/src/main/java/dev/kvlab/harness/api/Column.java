@@ -23,7 +23,7 @@ public record Column<T>(String name, Class<T> type, Unit unit, String descriptio
     /** What a value counts; {@link #label()} is the unit as the docs and the Influx meters spell it. */
     public enum Unit {
         NONE(""), COUNT("count"), TOKENS("tokens"), BLOCKS("blocks"), BYTES("bytes"), MS("ms"), US("µs"), SECONDS("s"),
-        RPS("requests/s"), TOKENS_PER_S("tokens/s"), BYTES_PER_S("bytes/s"), RATIO("ratio"), TEXT("text");
+        RPS("requests/s"), TOKENS_PER_S("tokens/s"), BYTES_PER_S("bytes/s"), RATIO("ratio"), TEXT("text"), PRICE_PER_M_TOKENS("price per 1M tokens");
 
         private final String label;
 

@@ -241,11 +241,23 @@ public final class Columns {
             HARNESS_LOOPBACK_TTFT_P99, HARNESS_TTFT_GAP_NEGATIVE, WARMUP_REQUESTS, WORKLOAD_PROMPT_TOKENS, UNSENT_REQUESTS, PROMPT_TOKEN_ERROR_MAX,
             ENGINE_REUSE, ENGINE_SETUP_MS);
 
+    // capacity.json's summary entries (per searched cell): what a capacity costs
+    public static final Column<Number> COST_PER_M_OUTPUT_TOKENS = extra("cost_per_m_output_tokens", Unit.PRICE_PER_M_TOKENS,
+            "capacity search with a price (target.price_per_hour: per GPU on the emulated target, per instance or endpoint on a real engine): the price per hour of the cell's instances over"
+                    + " the output tokens per hour served within the SLO at its capacity, per million (mean over replicates; NaN without a price"
+                    + " or a capacity)", Source.EVERY, Merge.SAME);
+    public static final Column<Number> COST_VS_BASELINE = extra("cost_vs_baseline", Unit.RATIO,
+            "capacity search with a price: cost_per_m_output_tokens / the baseline cell's, paired by replicate (below 1: the cache makes each"
+                    + " token served within the SLO cheaper)", Source.EVERY, Merge.SAME);
+
+    /** {@code capacity.json} summary figures (per searched cell, not row columns). */
+    public static final List<Column<?>> CAPACITY = List.of(COST_PER_M_OUTPUT_TOKENS, COST_VS_BASELINE);
+
     private static final Map<String, Column<?>> BY_NAME = byName();
 
     private Columns() {}
 
-    /** Every column: {@link #SUMMARY}, {@link #ROW_EXTRAS}, {@link #DETAILS}, in that order. */
+    /** Every column: {@link #SUMMARY}, {@link #ROW_EXTRAS}, {@link #DETAILS}, {@link #CAPACITY}, in that order. */
     public static List<Column<?>> all() {
         return List.copyOf(BY_NAME.values());
     }
@@ -276,6 +288,7 @@ public final class Columns {
         List<Column<?>> every = new ArrayList<>(SUMMARY);
         every.addAll(ROW_EXTRAS);
         every.addAll(DETAILS);
+        every.addAll(CAPACITY);
         for (Column<?> c : every)
             if (m.put(c.name(), c) != null) throw new IllegalStateException("column named twice: " + c.name());
         return m;

@@ -20,6 +20,14 @@ public interface Experiment {
     /** The runs recorded so far and those to start now. */
     Step step(RunRecords recorded);
 
+    /**
+     * Work the experiment does once its bundle exists and before its first run, writing what it must write before any
+     * run into {@code bundleDir} (e.g. a capacity search's predictions, {@code twins/}); on {@code --resume} it finds what
+     * it wrote there. Nothing by default.
+     */
+    default void prepare(java.nio.file.Path bundleDir, java.io.PrintWriter log) throws java.io.IOException {
+    }
+
     /** An upper bound on the runs this experiment makes (for progress). */
     int maxRuns();
 

@@ -36,4 +36,39 @@ public interface TargetProvider {
 
     /** Runs one cell of {@code config} (validated); wall time counts from {@code wallStartNanos}. */
     CellResult run(RunConfig config, long wallStartNanos, CellObserver observer);
+
+    /**
+     * Why cells of {@code config} have no sim twin to predict their capacity with, or null when they have one
+     * ({@link #calibrate}). None by default.
+     */
+    default String noTwin(RunConfig config) {
+        return "the " + kind() + " target has no twin";
+    }
+
+    /** Whether cells of {@code config} have a sim twin ({@link #calibrate}). */
+    default boolean hasTwin(RunConfig config) {
+        return noTwin(config) == null;
+    }
+
+    /**
+     * Measures the engine {@code config}'s cells run on (validated) and fits its twin: a roofline "hardware" from the
+     * engine's own answers, its scheduling and the store path. Takes seconds; run before the cell's capacity search so
+     * that the twin's prediction is written before the engine's capacity is measured. Only when {@link #hasTwin}.
+     */
+    default dev.kvlab.harness.api.twin.TwinCalibration calibrate(RunConfig config) {
+        throw new UnsupportedOperationException(noTwin(config));
+    }
+
+    /**
+     * What the cell's serving costs per hour (all its instances), as the config gives it ({@code target.price_per_hour}
+     * per instance), NaN when it gives none.
+     */
+    default double pricePerHour(RunConfig config) {
+        return Double.NaN;
+    }
+
+    /** A key (of {@link #calibrationKey}) that cells with equal keys share one calibration by: the whole target block by default. */
+    default String calibrationKey(RunConfig config) {
+        return String.valueOf(config.target()) + "|" + config.transport() + "|" + config.store();
+    }
 }

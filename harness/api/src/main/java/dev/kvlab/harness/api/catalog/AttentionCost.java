@@ -11,10 +11,22 @@ package dev.kvlab.harness.api.catalog;
  * @param efficiency          attention's rate / the compute rate, passes of {@code smallPassTokens} tokens or more (&gt; 0; may exceed 1)
  * @param smallPassEfficiency the same for shorter passes (&gt; 0)
  * @param smallPassTokens     the shortest pass that runs at {@code efficiency} (&gt;= 1; 1: every pass does)
+ * @param span                attention's cost per pair grows with the pass's size (its query rows: llama.cpp's CPU KQ and
+ *                            soft-max over a pass of many tokens leave the caches): × (1 + tokens / {@code span}); 0: it
+ *                            does not (the cost per pair is flat). Per pair, so the context each sequence attends to counts
+ *                            as its own (one KV stream per sequence or one unified: the pairs are the same)
+ * @param sumComputeMemory    a pass costs its compute plus its memory traffic (an engine that does not overlap them, as
+ *                            llama.cpp's CPU decode at long context), not the larger of the two
  */
-public record AttentionCost(double efficiency, double smallPassEfficiency, int smallPassTokens) {
+public record AttentionCost(double efficiency, double smallPassEfficiency, int smallPassTokens, double span, boolean sumComputeMemory) {
+
+    /** Without the context term and with compute and memory overlapped (the larger of the two). */
+    public AttentionCost(double efficiency, double smallPassEfficiency, int smallPassTokens) {
+        this(efficiency, smallPassEfficiency, smallPassTokens, 0, false);
+    }
 
     public AttentionCost {
+        if (!(span >= 0 && Double.isFinite(span))) throw new IllegalArgumentException("attention.span must be a finite number >= 0, got " + span);
         positive("attention.efficiency", efficiency);
         positive("attention.small_pass_efficiency", smallPassEfficiency);
         if (smallPassTokens < 1) throw new IllegalArgumentException("attention.small_pass_tokens must be >= 1, got " + smallPassTokens);
@@ -22,6 +34,11 @@ public record AttentionCost(double efficiency, double smallPassEfficiency, int s
 
     static void positive(String key, double v) {
         if (!(v > 0 && Double.isFinite(v))) throw new IllegalArgumentException(key + " must be a finite number > 0, got " + v);
+    }
+
+    /** The factor on attention's cost per pair in a pass of {@code tokens} tokens: 1 without a {@code span}, else 1 + tokens / span. */
+    public double passFactor(double tokens) {
+        return span > 0 && tokens > 0 ? 1 + tokens / span : 1;
     }
 
     /** Attention's efficiency in a pass of {@code tokens} tokens. */

@@ -64,6 +64,7 @@ public final class Roofline {
     public double passSeconds(double tokens, double pairs, double kvReadTokens, double kvWriteTokens) {
         double compute = computeSeconds(tokens, pairs);
         double memory = memorySeconds(kvReadTokens, kvWriteTokens);
+        if (attention != null && attention.sumComputeMemory()) return compute + memory;
         return Math.max(compute, memory);
     }
 
@@ -71,6 +72,8 @@ public final class Roofline {
     public double computeSeconds(double tokens, double pairs) {
         // x / 1 is exactly x: without an AttentionCost the sum is the one the roofline always had, bit for bit
         double efficiency = attention == null ? 1 : attention.efficiencyAt(tokens);
+        if (attention != null && attention.span() > 0)
+            return (linearFlops(tokens) + attentionFlops(pairs) * attention.passFactor(tokens) / efficiency) / flopsPerSecond;
         return (linearFlops(tokens) + attentionFlops(pairs) / efficiency) / flopsPerSecond;
     }
 

@@ -50,6 +50,18 @@ public record RunConfig(Mode mode, long seed, List<String> catalog, String model
         catalog = catalog == null ? List.of() : List.copyOf(catalog);
     }
 
+    /** This config with {@code t} as its tiers and {@code cl} as its cluster (a twin of an engine that says its own). */
+    public RunConfig withTiersAndCluster(Tiers t, ClusterConfig cl) {
+        return new RunConfig(mode, seed, catalog, model, hardware, kvDtype, efficiency, cl, scheduler, local, store, workload, warmup,
+                cacheState, t, policy, transport, transportProfile, link, pd, slo, measurement, live, fault, faultAt, faultParams, target);
+    }
+
+    /** This config with {@code w} as its workload. */
+    public RunConfig withWorkload(WorkloadConfig w) {
+        return new RunConfig(mode, seed, catalog, model, hardware, kvDtype, efficiency, cluster, scheduler, local, store, w, warmup,
+                cacheState, tiers, policy, transport, transportProfile, link, pd, slo, measurement, live, fault, faultAt, faultParams, target);
+    }
+
     /** This config with {@code s} as its scheduler (a twin that schedules as the engine it models does). */
     public RunConfig withScheduler(SchedulerConfig s) {
         return new RunConfig(mode, seed, catalog, model, hardware, kvDtype, efficiency, cluster, s, local, store, workload, warmup,

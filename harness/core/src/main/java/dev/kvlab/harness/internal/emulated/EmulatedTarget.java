@@ -36,11 +36,26 @@ public final class EmulatedTarget implements TargetProvider {
                 String f = it.next();
                 if (f.equals("kind")) continue;
                 String o = origin.apply("target." + f);
+                if (f.equals("price_per_hour")) {
+                    double p = t.get(f).isNumber() ? t.get(f).asDouble() : Double.NaN;
+                    if (!(p >= 0 && p < 1e9))
+                        throw new BadInputException((o == null ? "config" : o) + ": key 'target.price_per_hour': must be a number in [0, 1e9) (per GPU "
+                                + "and hour), got " + t.get(f));
+                    continue;
+                }
                 throw new BadInputException((o == null ? "config" : o) + ": unknown key 'target." + f
-                        + "' (the emulated target has no settings of its own but its kind; its model is the run config's model, hardware, cluster ...)");
+                        + "' (the emulated target has no settings of its own but its kind and price_per_hour; its model is the run config's model, hardware, cluster ...)");
             }
         }
         RunValidator.validate(config, origin);
+    }
+
+    /** {@code target.price_per_hour} per GPU, times the cluster's GPUs (instances x TP); NaN when not given. */
+    @Override
+    public double pricePerHour(RunConfig config) {
+        var t = config.target();
+        if (t == null || !t.path("price_per_hour").isNumber()) return Double.NaN;
+        return t.get("price_per_hour").asDouble() * config.cluster().instances() * config.cluster().tp();
     }
 
     @Override

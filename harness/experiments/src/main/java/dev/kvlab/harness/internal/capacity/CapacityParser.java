@@ -27,7 +27,7 @@ public final class CapacityParser {
 
     public static final List<String> KEYS = List.of("knob", "start", "min", "max", "target_attainment", "rule", "precision", "max_probes",
             "min_requests", "min_duration", "budget", "early_stop", "cells",
-            "max_passes", "replicates", "max_replicates", "half_width");
+            "max_passes", "replicates", "max_replicates", "half_width", "predict");
 
     private CapacityParser() {}
 
@@ -68,11 +68,21 @@ public final class CapacityParser {
         if (!(halfWidth > 0 && halfWidth < 1))
             throw bad(where, "/half_width", "half_width: must be in (0, 1) (the 95% half-width as a share of the capacity), got " + o.get("half_width"));
         CapacitySpec spec = new CapacitySpec(knob, loads.start(), loads.min(), loads.max(), target, rule, precision, maxProbes, minRequests, minDuration,
-                budget, earlyStop, select, (int) maxPasses, (int) replicates, maxReplicates, halfWidth);
+                budget, earlyStop, select, (int) maxPasses, (int) replicates, maxReplicates, halfWidth, predict(o, where));
         if (checkSearchedCells(spec, where, cells) > 0) return spec;
         boolean pinnedAway = select.keySet().stream().anyMatch(k -> !factors.get(k).equals(declared.get(k)));
         if (pinnedAway) return null;
         throw bad(where, "/cells", "cells: selects no cell of the matrix");
+    }
+
+    /** {@code predict}: true or false (default true). */
+    private static boolean predict(ObjectNode o, Function<String, String> where) {
+        if (!o.has("predict") || o.get("predict").isNull()) return true;
+        JsonNode v = o.get("predict");
+        if (v.isBoolean()) return v.booleanValue();
+        String t = v.asText().strip().toLowerCase(java.util.Locale.ROOT);
+        if (t.equals("true") || t.equals("false")) return Boolean.parseBoolean(t);
+        throw bad(where, "/predict", "predict: must be true or false (the twin's capacity searched before each live cell's), got " + v);
     }
 
     /** The knob: one of {@link CapacitySpec#KNOBS} ({@code arrival.X} is read as {@code workload.arrival.X}), not swept as a factor. */

@@ -39,6 +39,26 @@ public final class CapacityResults {
     private final List<ObjectNode> entries;
     private final Map<String, IntervalTarget> targets;
     private final Map<String, JsonNode> extra = new LinkedHashMap<>();
+    private final Map<String, Double> prices = new LinkedHashMap<>();
+    private PerCell perCell = (cell, summaryEntry, cellEntries) -> { };
+
+    /** Adds figures to a cell's summary entry ({@code predicted}, ...), given the entry so far and the cell's replicate entries. */
+    public interface PerCell {
+        void add(String cell, ObjectNode summaryEntry, List<ObjectNode> cellEntries);
+    }
+
+    /** Sets what adds to each cell's summary entry. */
+    public void perCell(PerCell p) {
+        this.perCell = p;
+    }
+
+    /**
+     * The price per hour of each cell's instances (cell id → price; a cell without one has none): each summary entry then has
+     * {@link Columns#COST_PER_M_OUTPUT_TOKENS} and, against the baseline, {@link Columns#COST_VS_BASELINE}.
+     */
+    public void prices(Map<String, Double> byCell) {
+        prices.putAll(byCell);
+    }
 
     private CapacityResults(MatrixSpec spec, List<ObjectNode> entries, Map<String, IntervalTarget> targets) {
         this.spec = spec;
@@ -80,6 +100,10 @@ public final class CapacityResults {
         ProbeResult atCap = null;
         for (ProbeResult p : t.probes()) if (Double.isFinite(d.lo()) && p.load() == d.lo()) atCap = p;
         for (String col : AT_CAPACITY) e.set(col, atCap == null ? JsonNodeFactory.instance.nullNode() : atCap.summary().path(col).deepCopy());
+        if (atCap != null) { // read by the cost figures; removed from the file when no cell has a price
+            for (String col : Columns.names(List.of(Columns.OUTPUT_TOKENS_PER_S, Columns.THROUGHPUT_RPS)))
+                e.set(col, atCap.summary().path(col).deepCopy());
+        }
         e.set("capacity_run", atCap == null ? JsonNodeFactory.instance.nullNode() : JsonNodeFactory.instance.textNode(atCap.run()));
         e.put("probes_used", t.probes().size());
         e.put("runs_used", t.probes().stream().mapToInt(p -> p.passesRun().size()).sum());
@@ -188,12 +212,33 @@ public final class CapacityResults {
         return Rows.toJson(x);
     }
 
+    /**
+     * Per replicate, the price per million output tokens served within the SLO at its capacity: the cell's price per hour
+     * over the good output tokens per hour of the run at capacity (goodput × output tokens per completed request); NaN
+     * without a price, a capacity or a good token.
+     */
+    private List<Double> costs(String cell, List<ObjectNode> es) {
+        Double price = prices.get(cell);
+        List<Double> v = new ArrayList<>();
+        for (ObjectNode e : es) {
+            int k = e.get("replicate").asInt();
+            while (v.size() <= k) v.add(Double.NaN);
+            double good = e.path(Columns.GOODPUT_RPS.name()).asDouble(Double.NaN);
+            double tokens = e.path(Columns.OUTPUT_TOKENS_PER_S.name()).asDouble(Double.NaN);
+            double served = e.path(Columns.THROUGHPUT_RPS.name()).asDouble(Double.NaN);
+            double goodTokensPerS = good * tokens / served;
+            v.set(k, price == null || !(price >= 0) || !(goodTokensPerS > 0) ? Double.NaN : price / (goodTokensPerS * 3600) * 1e6);
+        }
+        return v;
+    }
+
     /** Per cell across replicates: mean capacity with 95% CI, hit ratios at capacity, and paired diff and ratio vs the baseline. */
     public ArrayNode summary() {
         Map<String, List<ObjectNode>> byCell = new LinkedHashMap<>();
         for (ObjectNode e : entries) byCell.computeIfAbsent(e.get("cell").asText(), k -> new ArrayList<>()).add(e);
         String baseline = spec.baseline();
         List<Double> base = baseline == null || !byCell.containsKey(baseline) ? null : caps(byCell.get(baseline));
+        List<Double> baseCost = baseline == null || !byCell.containsKey(baseline) ? null : costs(baseline, byCell.get(baseline));
         ArrayNode out = JsonNodeFactory.instance.arrayNode();
         for (var ce : byCell.entrySet()) {
             ObjectNode o = out.addObject();
@@ -217,6 +262,17 @@ public final class CapacityResults {
             ArrayNode fa = o.putArray("flags");
             flags.forEach(fa::add);
             o.set("replicate_target", target.json());
+            if (prices.containsKey(ce.getKey())) {
+                List<Double> cost = costs(ce.getKey(), es);
+                o.put("price_per_hour", prices.get(ce.getKey()));
+                o.set(Columns.COST_PER_M_OUTPUT_TOKENS.name(), SummaryTable.estimate(ReplicateStats.mean(cost), "mean"));
+                if (baseCost != null && !ce.getKey().equals(baseline)) {
+                    List<Double> r = new ArrayList<>();
+                    for (int k = 0; k < Math.min(cost.size(), baseCost.size()); k++) r.add(cost.get(k) / baseCost.get(k));
+                    o.set(Columns.COST_VS_BASELINE.name(), SummaryTable.estimate(ReplicateStats.mean(r), "mean"));
+                }
+            }
+            perCell.add(ce.getKey(), o, es);
             if (baseline == null || ce.getKey().equals(baseline)) {
                 o.putNull("vs_baseline"); // no baseline, or this is it
                 continue;
@@ -305,8 +361,13 @@ public final class CapacityResults {
         if (spec.baseline() == null) o.putNull("baseline");
         else o.put("baseline", spec.baseline());
         ArrayNode cells = o.putArray("cells");
-        entries.forEach(cells::add);
-        o.set("summary", summary());
+        ArrayNode summary = summary();
+        for (ObjectNode e : entries) {
+            ObjectNode w = e.deepCopy();
+            if (prices.isEmpty()) w.remove(Columns.names(List.of(Columns.OUTPUT_TOKENS_PER_S, Columns.THROUGHPUT_RPS)));
+            cells.add(w);
+        }
+        o.set("summary", summary);
         extra.forEach(o::set);
         return BundleJson.pretty(o);
     }

@@ -42,6 +42,7 @@ public final class CapacitySearch implements Experiment {
     private final Map<String, OperatingPoint> operatingPoints;
     private final Map<String, CellRun> atOperatingPoint = new ConcurrentHashMap<>();
     private final Map<String, CellRun> addedReplicates = new ConcurrentHashMap<>();
+    private final Map<String, TwinPrediction> predictions = new ConcurrentHashMap<>();
 
     public CapacitySearch(MatrixSpec spec) {
         this.spec = spec;
@@ -309,15 +310,98 @@ public final class CapacitySearch implements Experiment {
         return n;
     }
 
+    /**
+     * Before the first probe: the twin's capacity of every searched live cell whose target has a twin, searched on the sim
+     * clock from the cell's calibration (cells with the same engine and store path share one) and written to
+     * {@code twins/<cell>.json}; a prediction already there ({@code --resume}) is read back, not made again.
+     */
+    @Override
+    public void prepare(java.nio.file.Path dir, java.io.PrintWriter log) throws IOException {
+        if (!c.predict()) return;
+        dev.kvlab.harness.api.run.Targets targets = null;
+        Map<String, dev.kvlab.harness.api.twin.TwinCalibration> byKey = new LinkedHashMap<>();
+        for (MatrixCell cell : spec.cells()) {
+            if (!c.searches(cell.factors())) continue;
+            CellRun first = cell.runs().get(0);
+            if (first.mode() != Mode.LIVE) continue;
+            java.nio.file.Path f = dir.resolve(TwinPrediction.DIR).resolve(cell.id() + ".json");
+            if (java.nio.file.Files.exists(f)) {
+                predictions.put(cell.id(), TwinPrediction.read(JsonOutput.mapper().readTree(f.toFile())));
+                continue;
+            }
+            if (targets == null) targets = dev.kvlab.harness.api.run.Targets.discover();
+            dev.kvlab.harness.spi.TargetProvider p = targets.of(first.config(), k -> null);
+            String no = p.noTwin(first.config());
+            if (no != null) {
+                predictions.put(cell.id(), TwinPrediction.off(cell.id(), no));
+                continue;
+            }
+            long t0 = System.nanoTime();
+            String key = p.calibrationKey(first.config());
+            dev.kvlab.harness.api.twin.TwinCalibration cal = byKey.get(key);
+            if (cal == null) {
+                log.println("kvlab: calibrating the twin of " + cell.id() + " (" + p.kind() + ") before its capacity search");
+                log.flush();
+                try {
+                    cal = p.calibrate(first.config());
+                } catch (RuntimeException e) {
+                    String why = "calibration failed: " + e.getClass().getSimpleName() + ": " + e.getMessage();
+                    log.println("kvlab: " + cell.id() + ": no prediction: " + why);
+                    predictions.put(cell.id(), TwinPrediction.off(cell.id(), why));
+                    continue;
+                }
+                byKey.put(key, cal);
+            }
+            TwinPrediction tp = TwinPrediction.search(c, cell.id(), cell.runs(), cal, (System.nanoTime() - t0) / 1e9);
+            java.nio.file.Files.createDirectories(f.getParent());
+            dev.kvlab.harness.internal.bundle.Durable.replace(f, tp.bytes());
+            predictions.put(cell.id(), tp);
+            log.println("kvlab: the twin of " + cell.id() + " predicts a capacity of " + Bracket.format(Bracket.round(tp.capacity(), 3)) + " ("
+                    + c.knob() + "), written to " + TwinPrediction.DIR + "/" + f.getFileName() + " before the live search");
+            log.flush();
+        }
+    }
+
+    /** The predictions made before the searches (cell id → prediction). */
+    Map<String, TwinPrediction> predictions() {
+        return predictions;
+    }
+
     @Override
     public Map<String, byte[]> results(RunRecords recorded, String runId) throws IOException {
-        CapacityResults r = CapacityResults.of(spec, searches(recorded));
+        Map<String, Searches> all = searches(recorded);
+        CapacityResults r = CapacityResults.of(spec, all);
+        r.prices(prices());
+        if (!predictions.isEmpty()) r.perCell((cell, o, es) -> {
+            TwinPrediction tp = predictions.get(cell);
+            if (tp != null) o.set("predicted", PredictionCheck.json(c, tp, spec.cells().stream().filter(m -> m.id().equals(cell)).findFirst()
+                    .orElseThrow(), o, es, all.get(cell)));
+        });
         if (!operatingPoints.isEmpty()) r.extra(OperatingPoint.RESOLVED, operatingPointJson(recorded));
         LinkSweep.add(spec, r.summary(), r);
         Map<String, byte[]> files = new LinkedHashMap<>();
         files.put(CapacityFile.NAME, r.json(runId));
         files.put(CapacityResults.CSV, r.csv());
         return files;
+    }
+
+    /** Each searched cell's price per hour, as its target gives it (cells without one are left out). */
+    private Map<String, Double> prices() {
+        Map<String, Double> out = new LinkedHashMap<>();
+        dev.kvlab.harness.api.run.Targets targets = null;
+        for (MatrixCell cell : spec.cells()) {
+            if (!c.searches(cell.factors())) continue;
+            RunConfig rc = cell.runs().get(0).config();
+            if (targets == null) targets = dev.kvlab.harness.api.run.Targets.discover();
+            double p;
+            try {
+                p = targets.of(rc, k -> null).pricePerHour(rc);
+            } catch (RuntimeException e) {
+                continue;
+            }
+            if (Double.isFinite(p)) out.put(cell.id(), p);
+        }
+        return out;
     }
 
     static ObjectNode node() {

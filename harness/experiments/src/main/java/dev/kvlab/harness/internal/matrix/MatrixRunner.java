@@ -110,6 +110,7 @@ public final class MatrixRunner {
         Path discard = null;
         try (PartialBundle b = pb) {
             String id = b.runId();
+            experiment.prepare(b.dir(), log);
             Experiment.Step step = experiment.step(b.records());
             int already = step.done().size();
             tell(l -> l.runStarted(new RunListener.RunStart(id, spec, b.startedAt(), already)));

@@ -81,7 +81,67 @@ final class CapacitySection {
             h.el("p", "", "The link as an axis: " + String.join("; ", be) + ".");
         }
         figure.test("capacity-link");
+        cost();
+        predicted();
         probes();
+    }
+
+    /** What a capacity costs, where the cells have a price: per million output tokens served within the SLO, and against the baseline. */
+    private void cost() {
+        List<List<Cell>> rows = new ArrayList<>();
+        for (JsonNode s : cap.path("summary")) {
+            JsonNode c = s.path(Columns.COST_PER_M_OUTPUT_TOKENS.name());
+            if (!c.isObject()) continue;
+            JsonNode v = s.path(Columns.COST_VS_BASELINE.name());
+            String vs = v.path("mean").isNumber() ? String.format(Locale.ROOT, "%+.0f%%", 100 * (v.path("mean").asDouble() - 1)) : Fmt.NONE;
+            if (v.path("ci95").isArray())
+                vs += String.format(Locale.ROOT, " [%+.0f%%, %+.0f%%]", 100 * (v.path("ci95").get(0).asDouble() - 1), 100 * (v.path("ci95").get(1).asDouble() - 1));
+            rows.add(List.of(Cell.code(s.path("cell").asText()), Cell.num(Fmt.num(s.path("price_per_hour").asDouble(Double.NaN))),
+                    Cell.num(Fmt.num(c.path("mean").asDouble(Double.NaN))), Cell.num(vs)));
+        }
+        if (rows.isEmpty()) return;
+        h.raw("<h3 id=\"capacity-cost\">Cost at the SLO</h3>\n");
+        h.el("p", "The price per hour of a cell's instances over the output tokens per hour it serves within the SLO at its capacity, per "
+                + "million tokens (mean over replicates), and what the cache changes in it against the baseline, paired by replicate.");
+        h.table(null, List.of("cell", "price per hour", "cost per 1M output tokens within the SLO", "vs baseline"), rows);
+    }
+
+    /** The twins' capacities beside the measured ones, where the searched cells had a prediction. */
+    private void predicted() {
+        List<List<Cell>> rows = new ArrayList<>();
+        List<String> causes = new ArrayList<>();
+        for (JsonNode s : cap.path("summary")) {
+            JsonNode p = s.path("predicted");
+            if (!p.isObject()) continue;
+            String cell = s.path("cell").asText();
+            if (p.path("off").isTextual()) {
+                causes.add(cell + ": no prediction: " + p.path("off").asText());
+                continue;
+            }
+            JsonNode at = p.path("at_measured_capacity");
+            rows.add(List.of(Cell.code(cell), Cell.num(Fmt.num(s.path("capacity").path("mean").asDouble(Double.NaN))),
+                    Cell.num(Fmt.num(p.path("capacity").asDouble(Double.NaN))),
+                    Cell.num(p.path("error").isNumber() ? String.format(Locale.ROOT, "%+.0f%%", 100 * p.path("error").asDouble()) : Fmt.NONE),
+                    Cell.num(pair(at.path(Columns.TTFT_P50.name()))), Cell.num(pair(at.path(Columns.ITL_P99.name()))),
+                    Cell.of(p.path("within_tolerance").asBoolean() ? "within ±" + Math.round(100 * p.path("tolerance").asDouble()) + "%" : "off")));
+            if (p.path("cause").isTextual()) causes.add(cell + ": " + p.path("cause").asText());
+        }
+        if (rows.isEmpty() && causes.isEmpty()) return;
+        h.raw("<h3 id=\"capacity-predicted\">Predicted vs measured capacity</h3>\n");
+        h.el("p", "Before each live cell's search, its twin (the sim on the engine's calibration: a roofline fitted to the engine's own prefill, "
+                + "decode and KV loads, its scheduling, and the store path measured on this machine) was searched for its capacity on the sim clock "
+                + "by the same rule, bounds and seeds, and written to twins/<cell>.json; then the engine's capacity was measured. Error = "
+                + "predicted / measured − 1. TTFT p50 and ITL p99 are the twin's and the engine's at the measured capacity (predicted / measured, ms).");
+        if (!rows.isEmpty()) {
+            h.open("div", "class=\"scroll\"");
+            h.table(null, List.of("cell", "measured capacity", "predicted", "error", "TTFT p50 at capacity", "ITL p99 at capacity", "verdict"), rows);
+            h.close("div");
+        }
+        for (String c : causes) h.el("p", "class=\"sub\"", c);
+    }
+
+    private static String pair(JsonNode p) {
+        return Fmt.num(p.path("predicted").asDouble(Double.NaN)) + " / " + Fmt.num(p.path("measured").asDouble(Double.NaN));
     }
 
     private String startText() {

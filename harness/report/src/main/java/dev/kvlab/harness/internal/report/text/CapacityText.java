@@ -18,7 +18,14 @@ public final class CapacityText {
                 cap.path("knob").asText(), cap.path("target_attainment").asText(), cap.path("rule").asText());
         int w = 10;
         for (JsonNode c : cap.path("summary")) w = Math.max(w, c.path("cell").asText().length());
-        out.printf(Locale.ROOT, "  %-" + w + "s %10s %22s %24s %5s %9s %10s %10s %11s  %s%n", "cell", "capacity", "95% CI", "vs baseline", "reps",
+        boolean predicted = false, cost = false;
+        for (JsonNode c : cap.path("summary")) {
+            predicted |= c.path("predicted").isObject();
+            cost |= c.path("cost_per_m_output_tokens").isObject();
+        }
+        String more = (predicted ? String.format(Locale.ROOT, " %18s", "predicted (error)") : "")
+                + (cost ? String.format(Locale.ROOT, " %22s", "cost/1M tok (vs base)") : "");
+        out.printf(Locale.ROOT, "  %-" + w + "s %10s %22s %24s%s %5s %9s %10s %10s %11s  %s%n", "cell", "capacity", "95% CI", "vs baseline", more, "reps",
                 "probes", "local hit", "remote hit", "goodput/s", "flags");
         for (JsonNode c : cap.path("summary")) {
             JsonNode k = c.path("capacity");
@@ -37,7 +44,9 @@ public final class CapacityText {
             for (JsonNode e : cap.path("cells")) if (e.path("cell").asText().equals(c.path("cell").asText())) probes += e.path("probes_used").asInt();
             List<String> flags = new ArrayList<>();
             c.path("flags").forEach(f -> flags.add(f.asText()));
-            out.printf(Locale.ROOT, "  %-" + w + "s %10s %22s %24s %5d %9d %10s %10s %11s  %s%n", c.path("cell").asText(), num(k.path("mean")), ci, gain,
+            String row = (predicted ? String.format(Locale.ROOT, " %18s", predictedText(c.path("predicted"))) : "")
+                    + (cost ? String.format(Locale.ROOT, " %22s", costText(c)) : "");
+            out.printf(Locale.ROOT, "  %-" + w + "s %10s %22s %24s%s %5d %9d %10s %10s %11s  %s%n", c.path("cell").asText(), num(k.path("mean")), ci, gain, row,
                     c.path("replicates").asInt(), probes,
                     num(c.path("local_hit_ratio_at_capacity").path("mean")), num(c.path("remote_hit_ratio_at_capacity").path("mean")),
                     num(c.path("goodput_rps_at_capacity").path("mean")), String.join(" ", flags));
@@ -49,6 +58,16 @@ public final class CapacityText {
             if (any && cap.path(f + "_means").isTextual()) legend.add(cap.path(f + "_means").asText());
         }
         for (String l : legend) out.println("  " + l);
+        if (predicted) {
+            out.println("  predicted: the twin's capacity, searched on the sim clock from the cell's calibration before the live search (twins/<cell>.json);"
+                    + " error = predicted / measured - 1");
+            for (JsonNode c : cap.path("summary")) {
+                JsonNode p = c.path("predicted");
+                if (p.path("cause").isTextual()) out.println("  " + c.path("cell").asText() + ": prediction off: " + p.path("cause").asText());
+                else if (p.path("off").isTextual()) out.println("  " + c.path("cell").asText() + ": no prediction: " + p.path("off").asText());
+            }
+        }
+        if (cost) out.println("  cost/1M tok: the cell's price per hour over the output tokens per hour served within the SLO at its capacity, per million");
         // the replicates' half-width target: each cell that got more replicates, or still misses it, says how it stands
         for (JsonNode c : cap.path("summary")) {
             JsonNode t = c.path("replicate_target");
@@ -69,6 +88,20 @@ public final class CapacityText {
         }
         out.println();
         out.flush();
+    }
+
+    private static String predictedText(JsonNode p) {
+        if (!p.isObject()) return "-";
+        if (!p.path("capacity").isNumber()) return "off";
+        return String.format(Locale.ROOT, "%.4g", p.path("capacity").asDouble())
+                + (p.path("error").isNumber() ? String.format(Locale.ROOT, " (%+.0f%%)", 100 * p.path("error").asDouble()) : "");
+    }
+
+    private static String costText(JsonNode c) {
+        JsonNode k = c.path("cost_per_m_output_tokens").path("mean");
+        if (!k.isNumber()) return "-";
+        JsonNode v = c.path("cost_vs_baseline").path("mean");
+        return String.format(Locale.ROOT, "%.4g", k.asDouble()) + (v.isNumber() ? String.format(Locale.ROOT, " (%+.0f%%)", 100 * (v.asDouble() - 1)) : "");
     }
 
     private static String num(JsonNode v) {

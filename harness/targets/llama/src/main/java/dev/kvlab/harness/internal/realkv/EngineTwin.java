@@ -8,6 +8,7 @@ import dev.kvlab.harness.api.catalog.Roofline;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.config.SchedulerConfig;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
+import dev.kvlab.harness.api.twin.TwinCalibration;
 import dev.kvlab.harness.internal.config.RunValidator;
 import dev.kvlab.harness.internal.live.AuditedBackend;
 import dev.kvlab.harness.internal.live.LinkProbe;
@@ -45,6 +46,8 @@ final class EngineTwin {
     private EngineCalibration calibration;
     private CellPlan plan;
     private int passTokens;
+    private int sequences;
+    private Dtype kvDtype;
     private LinkProbe start, end;
     private String endError;
 
@@ -73,6 +76,8 @@ final class EngineTwin {
     void calibrated(EngineCalibration measured, LlamaContext.Options cell, int sequences, Dtype kvDtype) {
         calibration = measured;
         passTokens = cell.nBatch();
+        this.sequences = sequences;
+        this.kvDtype = kvDtype;
         plan = RunValidator.plan(engineScheduled(config, cell.nBatch(), sequences), k -> null, calibration.modelSpec(), calibration.hardwareSpec(),
                 kvDtype);
     }
@@ -190,6 +195,38 @@ final class EngineTwin {
             default -> 0;
         };
         return p / blockTokens * blockTokens;
+    }
+
+    /**
+     * The calibration and the store path measured at the start as the api's {@link TwinCalibration}, for a twin run
+     * without this cell ({@link dev.kvlab.harness.internal.sim.TwinRun}): what a capacity search predicts with.
+     */
+    TwinCalibration twinCalibration(int instances) {
+        if (!enabled()) throw new IllegalStateException("not calibrated");
+        EngineCalibration c = calibration;
+        Map<String, Object> f = new java.util.LinkedHashMap<>();
+        f.put("engine_calibration", c.hardwareSpec().source());
+        f.put("flops", c.hardwareSpec().bf16Flops());
+        f.put("bytes_per_s", c.hardwareSpec().hbmBandwidth());
+        f.put("attention_efficiency", c.hardwareSpec().attention().efficiency());
+        f.put("small_pass_attention_efficiency", c.hardwareSpec().attention().smallPassEfficiency());
+        f.put("small_pass_tokens", c.hardwareSpec().attention().smallPassTokens());
+        f.put("kv_load_latency_us", c.hardwareSpec().kvLoad().latencySeconds() * 1e6);
+        f.put("kv_load_bytes_per_s", c.hardwareSpec().kvLoad().bytesPerSecond());
+        f.put("worst_error", c.worstError());
+        for (EngineCalibration.Check k : c.checks()) f.put("check: " + k.what(), String.format(java.util.Locale.ROOT,
+                "measured %.3f ms, the roofline %.3f ms (%+.0f%%)", k.measured() * 1e3, k.predicted() * 1e3, k.error() * 100));
+        if (!c.clips().isEmpty()) f.put("clips", String.join("; ", c.clips()));
+        double lat = Double.NaN, bw = Double.NaN;
+        long lookup = 0;
+        if (start != null) {
+            lat = start.latencySeconds();
+            bw = start.bytesPerSecond();
+            lookup = start.lookupNanos();
+            f.put("link_measured", start.label());
+        }
+        return new TwinCalibration("llama.cpp in-process, " + threads + " thread(s) per instance, " + model.path().getFileName(), c.modelSpec(),
+                c.hardwareSpec(), kvDtype, passTokens, sequences, instances, lat, bw, lookup, f, null);
     }
 
     /** {@code live} with its twin's figures (and the end probe's) attached; unchanged without a twin. */

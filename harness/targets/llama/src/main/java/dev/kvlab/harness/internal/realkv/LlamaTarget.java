@@ -82,6 +82,9 @@ public final class LlamaTarget implements TargetProvider {
             throw bad(origin, "cluster.router", "kv-centric is not served by the llama.cpp target (round-robin | random | least-loaded | cache-aware)");
         if (TokenCount.isTokens(c.store().capacity()))
             throw bad(origin, "store.capacity", "give bytes (256MiB) for the llama.cpp target: a token count would be sized by the emulated model");
+        Double price = BINDER.bindNode(c.target(), LlamaTargetConfig.class, "target", origin).pricePerHour();
+        if (price != null && !(price >= 0 && price < 1e9))
+            throw bad(origin, "target.price_per_hour", "must be a number in [0, 1e9) (per instance and hour), got " + price);
         try {
             GgufModelInfo.read(t.model());
         } catch (IOException | RuntimeException e) {
@@ -97,6 +100,29 @@ public final class LlamaTarget implements TargetProvider {
     /** The run's store, transport and fault settings, validated as for every live cell (the emulated model in it is not used). */
     private static CellPlan storePlan(RunConfig c, Function<String, String> origin) {
         return RunValidator.plan(c, origin);
+    }
+
+    @Override
+    public String noTwin(RunConfig c) {
+        LlamaTargetConfig.Resolved t = target(c, k -> null);
+        return t.calibrateTokens() > 0 ? null : "off (target.calibrate_tokens: 0)";
+    }
+
+    @Override
+    public dev.kvlab.harness.api.twin.TwinCalibration calibrate(RunConfig c) {
+        return LlamaCalibrator.calibrate(c, storePlan(c, k -> null));
+    }
+
+    @Override
+    public double pricePerHour(RunConfig c) {
+        Double p = BINDER.bindNode(c.target(), LlamaTargetConfig.class, "target", k -> null).pricePerHour();
+        return p == null ? Double.NaN : p * c.cluster().instances();
+    }
+
+    @Override
+    public String calibrationKey(RunConfig c) {
+        // the engine and its scheduling (the target block, the workload's largest request and block size) and the store path
+        return c.target() + "|" + c.transport() + "|" + c.store() + "|" + c.workload() + "|" + c.cluster() + "|" + c.tiers().local();
     }
 
     @Override

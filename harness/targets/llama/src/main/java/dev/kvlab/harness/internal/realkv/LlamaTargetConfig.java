@@ -29,9 +29,11 @@ import java.util.function.Function;
  * @param flashAttn       {@code auto} (llama.cpp decides: on for the CPU), {@code on} or {@code off}, as llama-server's
  *                        {@code -fa}; it also sets how the context lays out V (transposed when off), which the store's
  *                        keys name, so blocks of the two layouts never meet
+ * @param pricePerHour    what one instance costs per hour (any currency): capacity rows then give the cost per million
+ *                        output tokens served within the SLO
  */
 public record LlamaTargetConfig(String kind, String model, Integer threads, String verifyRestore, Double verifyTolerance, Integer sequences,
-                                Integer batchTokens, String localCapacity, Integer calibrateTokens, String flashAttn) {
+                                Integer batchTokens, String localCapacity, Integer calibrateTokens, String flashAttn, Double pricePerHour) {
 
     /** The most {@code target.sequences}: llama.cpp's 256 sequence ids leave room for the local tier's own. */
     static final int MAX_SEQUENCES = 64;

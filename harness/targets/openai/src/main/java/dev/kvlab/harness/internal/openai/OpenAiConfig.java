@@ -29,11 +29,14 @@ import java.util.function.Function;
  * @param resetCommand a shell command run once per cold cell when {@code reset} is {@code command}
  * @param resetTimeout how long {@code reset_command} may run (default 10m); a command still running then is killed and the run stops
  * @param ignoreEos  sends {@code ignore_eos: true} so that every request generates the workload's output length
+ * @param gguf       the served model's GGUF, for its twin's shape (default: the file llama-server names in /props, where this machine has it)
+ * @param pricePerHour what one endpoint's engine costs per hour (capacity rows then give the cost per million output tokens within the SLO)
  * @param requestShard {@code K/N}: send only this host's share of the requests ({@link dev.kvlab.harness.api.run.RequestSplit}; set by
  *                   {@code kvlab run --shard K/N --split requests}); absent: the whole stream
  */
 public record OpenAiConfig(String kind, List<String> endpoints, String model, String api, String routing, JsonNode extraBody,
-                           String timeout, String reset, String resetCommand, Boolean ignoreEos, String requestShard, String resetTimeout) {
+                           String timeout, String reset, String resetCommand, Boolean ignoreEos, String requestShard, String resetTimeout,
+                           String gguf, Double pricePerHour) {
 
     /** The request API. */
     public enum Api { COMPLETIONS, CHAT }

@@ -54,6 +54,16 @@ public final class OpenAiTarget implements TargetProvider {
         }
         OpenAiConfig.Resolved t = target(c, origin);
         spec(c, t, origin);
+        OpenAiConfig raw = BINDER.bindNode(c.target(), OpenAiConfig.class, "target", origin);
+        if (raw.pricePerHour() != null && !(raw.pricePerHour() >= 0 && raw.pricePerHour() < 1e9)) {
+            String o = origin.apply("target.price_per_hour");
+            throw new BadInputException((o == null ? "config" : o) + ": key 'target.price_per_hour': must be a number in [0, 1e9) (per endpoint and hour), got "
+                    + raw.pricePerHour());
+        }
+        if (raw.gguf() != null && !java.nio.file.Files.isRegularFile(java.nio.file.Path.of(raw.gguf()))) {
+            String o = origin.apply("target.gguf");
+            throw new BadInputException((o == null ? "config" : o) + ": key 'target.gguf': no such file " + raw.gguf());
+        }
         if (t.share() != null) dev.kvlab.harness.api.run.RequestSplit.checkArrival(c, origin);
         ExecutorService pool = Executors.newSingleThreadExecutor(r -> Thread.ofPlatform().daemon().name("kvlab-health").unstarted(r));
         try (EngineClient client = new EngineClient(pool)) {
@@ -68,7 +78,7 @@ public final class OpenAiTarget implements TargetProvider {
     }
 
     /** Null when {@code u} answers as a serving engine, else why not ({@code GET /health}, else {@code GET /v1/models}). */
-    static String health(EngineClient c, URI u) {
+    public static String health(EngineClient c, URI u) {
         EngineClient.Reply h = c.get(u, "/health");
         if (h.unreachable()) return "does not answer: " + h.error();
         if (h.ok()) return null;
@@ -76,6 +86,41 @@ public final class OpenAiTarget implements TargetProvider {
         if (m.ok()) return null;
         return "is not ready: GET /health answered http " + h.status() + ", GET /v1/models http " + m.status()
                 + (h.status() == 503 ? " (still loading its model?)" : "");
+    }
+
+    /** The block's twin settings (not in {@link OpenAiConfig.Resolved}: read where a twin or a price is asked for). */
+    private static OpenAiConfig raw(RunConfig c) {
+        return BINDER.bindNode(c.target(), OpenAiConfig.class, "target", k -> null);
+    }
+
+    @Override
+    public String noTwin(RunConfig c) {
+        OpenAiConfig.Resolved t = target(c, k -> null);
+        if (t.share() != null) return "a request shard (target.request_shard) sends only part of the load: its twin would not be the cell's";
+        if (t.api() != OpenAiConfig.Api.COMPLETIONS) return "the twin's prompts need exact token counts: target.api: completions";
+        return null;
+    }
+
+    @Override
+    public dev.kvlab.harness.api.twin.TwinCalibration calibrate(RunConfig c) {
+        OpenAiConfig.Resolved t = target(c, k -> null);
+        String gguf = raw(c).gguf();
+        int longest = Math.max(64, ContextCheck.run(spec(c, t, k -> null), java.util.List.of()).longestPrompt());
+        int lo = Math.max(16, Math.min(128, longest / 4));
+        int hi = Math.max(lo * 2, Math.min(longest, 2048));
+        EndpointCalibration.Plan plan = new EndpointCalibration.Plan(lo, hi, Math.max(1, Math.min(64, hi / 8)), 16, 3);
+        ExecutorService pool = Executors.newCachedThreadPool(r -> Thread.ofPlatform().daemon().name("kvlab-calibrate").unstarted(r));
+        try (EngineClient client = new EngineClient(pool)) {
+            EndpointCalibration cal = EndpointCalibration.measure(client, t.endpoints().getFirst(), t.model(),
+                    gguf == null ? null : java.nio.file.Path.of(gguf), plan, t.endpoints().size());
+            return cal.twin().withCacheOff(t.extraBody().path("cache_prompt").isBoolean() && !t.extraBody().path("cache_prompt").asBoolean());
+        }
+    }
+
+    @Override
+    public double pricePerHour(RunConfig c) {
+        Double p = raw(c).pricePerHour();
+        return p == null ? Double.NaN : p * target(c, k -> null).endpoints().size();
     }
 
     @Override

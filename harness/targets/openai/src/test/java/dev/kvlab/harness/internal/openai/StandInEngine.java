@@ -65,6 +65,8 @@ final class StandInEngine implements AutoCloseable {
     volatile boolean noMetrics;
     /** {@code /tokenize} answers 200 with a body that is not JSON. */
     volatile boolean tokenizeNotJson;
+    /** A non-streamed completion ({@code stream: false}, vLLM's JSON shape) takes this long per prompt token not cached, and per output token (ms). */
+    volatile double prefillMsPerToken, decodeMsPerToken;
     /** The model's context (tokens), said in {@code /v1/models} and {@code /tokenize}. */
     volatile int context = 32768;
 
@@ -209,6 +211,20 @@ final class StandInEngine implements AutoCloseable {
         List<String> t = tokens(b.path("prompt").asText(""));
         int want = Math.max(1, b.path("max_tokens").asInt(16));
         int cached = kind == Kind.NOTHING ? -1 : serve(t);
+        if (b.has("stream") && !b.path("stream").asBoolean()) { // vLLM's JSON answer: no timings, usage with the cached tokens
+            long nanos = Math.round(((t.size() - Math.max(0, cached)) * prefillMsPerToken + want * decodeMsPerToken) * 1e6);
+            try {
+                Thread.sleep(java.time.Duration.ofNanos(nanos));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            String usage = "\"prompt_tokens\":" + t.size() + ",\"completion_tokens\":" + want + ",\"total_tokens\":" + (t.size() + want)
+                    + (cached >= 0 ? ",\"prompt_tokens_details\":{\"cached_tokens\":" + cached + "}" : "");
+            reply(x, 200, "{\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"model\":\"standin\",\"choices\":[{\"index\":0,\"text\":\""
+                    + " w".repeat(want) + "\",\"finish_reason\":\"length\"}],\"usage\":{" + usage + "}}");
+            restartIfDue();
+            return;
+        }
         x.getResponseHeaders().set("Content-Type", "text/event-stream");
         x.sendResponseHeaders(200, 0);
         OutputStream out = x.getResponseBody();

@@ -1,0 +1,48 @@
+package dev.kvlab.harness.api.twin;
+
+import dev.kvlab.harness.api.catalog.Dtype;
+import dev.kvlab.harness.api.catalog.HardwareSpec;
+import dev.kvlab.harness.api.catalog.ModelSpec;
+import java.util.Map;
+
+/**
+ * A real engine as the sim can run it: a roofline "hardware" fitted to the engine's own answers (prefill cold and
+ * behind a context, decode steps, loading fetched KV), the model's shape, the engine's scheduling (requests at once,
+ * tokens per pass) and the store path measured on this machine. What a target's {@code calibrate} gives the capacity
+ * search so that the twin's capacity is searched on the sim clock before the engine's is measured.
+ *
+ * @param engine         what was calibrated, in words (for the bundle and the report)
+ * @param model          the catalog model of the engine's weights' shape
+ * @param hardware       the fitted "hardware"
+ * @param kvDtype        the engine's KV dtype (its bytes per token)
+ * @param batchTokens    the most tokens one engine step carries
+ * @param sequences      requests one instance serves at once
+ * @param instances      engine instances serving the cell (the cluster's, or the endpoints')
+ * @param linkLatencySeconds  a fetch's fixed cost beyond one lookup, measured (NaN: no store path, no remote tier)
+ * @param linkBytesPerSecond  the fetch path's throughput, measured (NaN: none)
+ * @param lookupNanos    one metadata round trip, measured (0: none)
+ * @param figures        what was measured and fitted, name → number or text (written into the bundle as they are)
+ * @param tiers          the tiers the twin runs with where the cell's config does not say them (an engine's own prefix
+ *                       cache: {@code local-only}, or {@code none} with it off); null: the cell's own
+ */
+public record TwinCalibration(String engine, ModelSpec model, HardwareSpec hardware, Dtype kvDtype, int batchTokens, int sequences,
+                              int instances, double linkLatencySeconds, double linkBytesPerSecond, long lookupNanos,
+                              Map<String, Object> figures, String tiers) {
+
+    public TwinCalibration {
+        figures = Map.copyOf(figures);
+        if (batchTokens < 1 || sequences < 1 || instances < 1)
+            throw new IllegalArgumentException("a twin needs batch_tokens, sequences and instances >= 1");
+    }
+
+    /** The twin of an engine with its own prefix cache ({@code local-only}), or with it turned off ({@code none}). */
+    public TwinCalibration withCacheOff(boolean off) {
+        return new TwinCalibration(engine, model, hardware, kvDtype, batchTokens, sequences, instances, linkLatencySeconds, linkBytesPerSecond,
+                lookupNanos, figures, off ? "none" : "local-only");
+    }
+
+    /** Whether a store path was measured (a twin of a cell with a remote tier needs one). */
+    public boolean hasLink() {
+        return linkBytesPerSecond > 0 && Double.isFinite(linkBytesPerSecond);
+    }
+}
