@@ -24,6 +24,17 @@ public final class BundleJson {
         }
     }
 
+    private static final ObjectMapper COMPACT = new ObjectMapper();
+
+    /** One line of JSON, no line break (a probe's record inside its interval log, summary.json's bulk). */
+    public static String compact(JsonNode n) {
+        try {
+            return COMPACT.writeValueAsString(n);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     public static JsonNode read(Path file) throws IOException {
         return MAPPER.readTree(Files.readAllBytes(file));
     }

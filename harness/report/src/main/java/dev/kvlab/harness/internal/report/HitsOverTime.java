@@ -49,7 +49,7 @@ final class HitsOverTime {
         for (CellData cell : cells) {
             TreeMap<Long, double[]> bins = new TreeMap<>(); // bin -> [hit tokens, prompt tokens]
             for (Path d : cell.replicateDirs())
-                RequestsCsv.forEach(d.resolve("requests.csv"), List.of("arrival_ms", "input_tokens", "local_hit_tokens", "remote_hit_tokens"), row -> {
+                RequestsCsv.forEach(d, List.of("arrival_ms", "input_tokens", "local_hit_tokens", "remote_hit_tokens"), row -> {
                     if (!(row[1] > 0) || !Double.isFinite(row[0])) return;
                     double[] acc = bins.computeIfAbsent((long) Math.floor(row[0] / 1000 / bin), k -> new double[2]);
                     acc[0] += (Double.isFinite(row[2]) ? row[2] : 0) + (Double.isFinite(row[3]) ? row[3] : 0);
@@ -96,9 +96,9 @@ final class HitsOverTime {
     /** Replicate 0's {@code cell.json} summary (with the fault's extras), or a missing node. */
     private static JsonNode summary(CellData cell) {
         if (cell.replicateDirs().isEmpty()) return JSON.missingNode();
-        Path f = cell.replicateDirs().getFirst().resolve("cell.json");
+        Path d = cell.replicateDirs().getFirst();
         try {
-            return Files.isRegularFile(f) ? JSON.readTree(f.toFile()).path("summary") : JSON.missingNode();
+            return dev.kvlab.harness.internal.bundle.RunFiles.recorded(d) ? dev.kvlab.harness.internal.bundle.RunFiles.cellJson(d).path("summary") : JSON.missingNode();
         } catch (IOException e) {
             return JSON.missingNode();
         }
