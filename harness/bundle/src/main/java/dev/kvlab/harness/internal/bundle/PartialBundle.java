@@ -212,7 +212,7 @@ public final class PartialBundle implements AutoCloseable {
                            ReportStep report, java.util.Map<String, Object> sections) throws IOException {
         SummaryTable table = SummaryTable.fromCells(dir, spec, runs);
         Durable.replace(dir.resolve(SUMMARY_CSV), table.csv());
-        Durable.replace(dir.resolve(SUMMARY_JSON), BundleJson.pretty(table.json(runId, spec)));
+        Durable.replace(dir.resolve(SUMMARY_JSON), BundleJson.compactFile(table.json(runId, spec)));
         for (var e : results.entrySet()) Durable.replace(dir.resolve(e.getKey()), e.getValue());
         ObjectNode manifest = Manifest.build(runId, spec, runs, prov, state, end, table);
         for (var e : sections.entrySet())
