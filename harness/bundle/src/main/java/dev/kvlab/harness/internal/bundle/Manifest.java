@@ -188,10 +188,11 @@ public final class Manifest {
     public static byte[] sealed(ObjectNode m) {
         m.remove(SEAL);
         m.put(SEAL, ZEROS);
-        String text = new String(BundleJson.pretty(m), java.nio.charset.StandardCharsets.UTF_8);
+        // one line of JSON: a search's manifest lists a few thousand runs and files (jq . prints it indented)
+        String text = new String(BundleJson.compactFile(m), java.nio.charset.StandardCharsets.UTF_8);
         String digest = Sha256.of(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         m.put(SEAL, digest);
-        return text.replace("\"" + SEAL + "\" : \"" + ZEROS + "\"", "\"" + SEAL + "\" : \"" + digest + "\"")
+        return text.replace("\"" + SEAL + "\":\"" + ZEROS + "\"", "\"" + SEAL + "\":\"" + digest + "\"")
                 .getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 

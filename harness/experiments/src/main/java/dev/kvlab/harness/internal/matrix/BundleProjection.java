@@ -109,7 +109,7 @@ public final class BundleProjection {
             }
         }
         if (p.bytes() > usable)
-            throw new BadInputException("the bundle of " + spec.name() + " is projected at " + p.text() + ", more than the "
+            throw new BadInputException("the bundle of " + spec.name() + " is projected to take " + p.text() + ", more than the "
                     + BundleFootprint.mb(usable) + " free under " + out + "; free space, or run fewer cells (--set, --shard)");
         return p;
     }
