@@ -77,7 +77,7 @@ public final class SealedReport {
             try (OpenedBundle ob = OpenedBundle.open(bundle)) {
                 return rerender(ob.dir(), to);
             } catch (IOException e) {
-                throw new UncheckedIOException(bundle + ": " + e.getMessage(), e);
+                throw new BadInputException(bundle + ": not a readable bundle archive: " + e.getMessage());
             }
         }
         if (!Files.isDirectory(bundle)) throw new BadInputException(bundle + ": no such bundle directory");
