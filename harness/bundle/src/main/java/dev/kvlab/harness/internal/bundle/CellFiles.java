@@ -44,7 +44,7 @@ public final class CellFiles {
         Files.createDirectory(tmp);
         String clock = run.mode() == Mode.SIM ? "virtual (sim)" : "wall (live)";
         if (probe(run.cell())) {
-            Durable.writeNew(tmp.resolve(RUN_HLOG), HlogFile.writeTagged(whole(result.intervals()), run.cell(), run.replicate(), clock,
+            Durable.writeNew(tmp.resolve(RUN_HLOG), HlogFile.writeTagged(whole(result), run.cell(), run.replicate(), clock,
                     CELL_COMMENT + BundleJson.compact(cellJsonNode(run, result, false))));
             result.requestLog().writeGzipTo(tmp.resolve(REQUESTS_CSV_GZ));
             Durable.fsyncFile(tmp.resolve(REQUESTS_CSV_GZ));
@@ -95,6 +95,33 @@ public final class CellFiles {
      * totals and percentiles; the capacity search and the summary read no more). A probe the bundle keeps every
      * request of ({@code bundle.requests}) has the per-request times in {@code requests.csv.gz}.
      */
+    static Map<Metric, List<IntervalHistogram>> whole(CellResult result) {
+        // the run's own whole-phase histograms (what its summary's percentiles are read from), encoded once: adding up
+        // the intervals would decode every one of them (a long probe has hundreds per metric)
+        Map<Metric, List<IntervalHistogram>> out = new java.util.EnumMap<>(Metric.class);
+        for (Metric m : Metric.values()) {
+            List<IntervalHistogram> iv = result.intervals().getOrDefault(m, List.of());
+            org.HdrHistogram.Histogram t = result.totals().get(m);
+            long inIntervals = 0;
+            for (IntervalHistogram ih : iv) inIntervals += ih.count();
+            if (t == null || t.getTotalCount() != inIntervals) {
+                // no total, or one that is not the intervals' sum: add the intervals up
+                out.putAll(whole(java.util.Map.of(m, iv)));
+                continue;
+            }
+            if (inIntervals == 0) continue;
+            long start = Long.MAX_VALUE, end = Long.MIN_VALUE;
+            for (IntervalHistogram ih : iv) {
+                start = Math.min(start, ih.startNanos());
+                end = Math.max(end, ih.endNanos());
+            }
+            java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(t.getNeededByteBufferCapacity());
+            int n = t.encodeIntoByteBuffer(buf);
+            out.put(m, List.of(new IntervalHistogram(m, start, end, inIntervals, java.util.Arrays.copyOf(buf.array(), n), t.getMaxValueAsDouble())));
+        }
+        return out;
+    }
+
     static Map<Metric, List<IntervalHistogram>> whole(Map<Metric, List<IntervalHistogram>> intervals) {
         Map<Metric, List<IntervalHistogram>> out = new java.util.EnumMap<>(Metric.class);
         for (Metric m : Metric.values()) {

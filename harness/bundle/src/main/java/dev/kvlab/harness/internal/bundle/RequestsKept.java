@@ -11,9 +11,9 @@ import java.util.Set;
 
 /**
  * What a capacity search's probes keep of their request records ({@code bundle.requests} of the matrix file, stated in
- * the manifest's {@code bundle} section): {@code all}; {@code capacity} (the default: every search's run at its
- * capacity and its first failing probe; the other probes keep their histograms and summary, which is all the search,
- * {@code verify --rerun} and the summaries read); {@code none}. Decided once the searches have ended (a probe's
+ * the manifest's {@code bundle} section): {@code all}; {@code capacity} (the default: per searched cell, replicate 0's
+ * run at its capacity and its first failing probe, {@code Experiment.requestsKept}; the other probes keep their
+ * histograms and summary, which is all the search, {@code verify --rerun} and the summaries read); {@code none}. Decided once the searches have ended (a probe's
  * {@code requests.csv.gz} is written with it and dropped then), so a killed run resumes with every request it had.
  * Fixed-load runs (cells not searched) always keep their {@code requests.csv}.
  */
