@@ -31,6 +31,7 @@ import picocli.CommandLine;
                 VerifyCommand.class,
                 CompareCommand.class,
                 MergeCommand.class,
+                ArchiveCommand.class,
                 ReportCommand.class,
                 EngineCommand.class,
                 CommandLine.HelpCommand.class

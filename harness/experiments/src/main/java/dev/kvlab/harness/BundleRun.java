@@ -85,6 +85,7 @@ public final class BundleRun {
     public static MatrixRunner.Outcome run(MatrixSpec matrix, Path out, boolean resume, boolean archive, List<RunListener> extra, int jobs,
                                            Provenance prov, PrintWriter err, Heartbeat hb) throws IOException {
         checkOut(out);
+        dev.kvlab.harness.internal.matrix.BundleProjection.check(matrix, dev.kvlab.harness.internal.matrix.MatrixExperiment.of(matrix), out, null);
         List<RunListener> listeners = new ArrayList<>();
         hb.status("preparing the run (checking traces, writing the plan)");
         listeners.add(new ProgressReporter(err, ProgressReporter.stderrIsTerminal(), hb));
@@ -92,11 +93,12 @@ public final class BundleRun {
         ReportRenderer renderer = new ReportRenderer();
         MatrixRunner runner = new MatrixRunner(new CellRunner()::run, listeners, prov, Clock.systemUTC(), renderer::render, err, jobs);
         MatrixRunner.Outcome o = runner.run(matrix, out, resume);
+        err.println("kvlab: bundle " + o.bundle() + ": " + dev.kvlab.harness.internal.bundle.BundleFootprint.measure(o.bundle()).text());
         if (archive) {
             Path tgz = o.bundle().resolveSibling(o.bundle().getFileName() + ".tar.gz");
             hb.status("archiving " + tgz);
-            BundleArchive.create(o.bundle(), tgz);
-            err.println("kvlab: archived to " + tgz);
+            Path sum = BundleArchive.createWithChecksum(o.bundle(), tgz);
+            err.println("kvlab: archived to " + tgz + " (SHA-256 in " + sum.getFileName() + ")");
         }
         err.flush();
         return o;

@@ -40,6 +40,15 @@ public interface Experiment {
     }
 
     /**
+     * The labels ({@code <cell>/r<k>}) of the finished experiment's runs whose every request record the bundle keeps when
+     * it keeps only those that matter ({@code bundle.requests: capacity}), or null for all of them (the default: a fixed
+     * matrix keeps every run's requests).
+     */
+    default java.util.Set<String> requestsKept(RunRecords recorded) {
+        return null;
+    }
+
+    /**
      * @param done the recorded runs that belong to the experiment, in the bundle's order: grouped by cell id, replicates
      *             ascending within a cell (summary.csv's rows and manifest.json's cells follow it)
      * @param next the runs to start now, none depending on another's result; empty when the experiment is complete

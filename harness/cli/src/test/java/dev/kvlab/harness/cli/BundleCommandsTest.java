@@ -46,6 +46,20 @@ class BundleCommandsTest {
         assertThat(ttft.path("diff").asDouble()).isEqualTo(ttft.path("b").asDouble() - ttft.path("a").asDouble());
         assertThat(Cli.run("compare", bundle.toString(), bundle2.toString()).out()).contains("cold/local-only").contains("ttft_p99_ms");
 
+        // kvlab archive: one file and its checksum beside it; report and compare read the archive as it is
+        Path arch = dir.resolve("b.tar.gz");
+        Cli a = Cli.run("archive", bundle.toString(), "--out", arch.toString());
+        assertThat(a.exit()).as(a.err()).isZero();
+        assertThat(java.nio.file.Files.readString(Path.of(arch + ".sha256")))
+                .isEqualTo(dev.kvlab.harness.internal.bundle.Sha256.of(arch) + "  b.tar.gz\n");
+        assertThat(Cli.run("verify", arch.toString()).exit()).isZero();
+        Cli rep = Cli.run("report", arch.toString(), "--out", dir.resolve("rep").toString());
+        assertThat(rep.exit()).as(rep.err()).isZero();
+        assertThat(dir.resolve("rep/report.html")).isRegularFile();
+        Cli cmpA = Cli.run("compare", arch.toString(), bundle2.toString(), "--json");
+        assertThat(cmpA.exit()).as(cmpA.err()).isZero();
+        assertThat(cmpA.json().path("cells")).hasSize(4);
+
         // one changed byte: exit 1 naming the file
         Path csv = bundle.resolve("summary.csv");
         String s = Files.readString(csv);

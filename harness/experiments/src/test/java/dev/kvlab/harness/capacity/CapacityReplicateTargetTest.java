@@ -84,7 +84,7 @@ class CapacityReplicateTargetTest {
         assertThat(CapacitySearchTest.flags(sum)).doesNotContain("wide");
         assertThat(target.get("text").asText()).contains("2 added");
         // every added replicate's probes are recorded runs of the bundle, and it verifies
-        assertThat(o.bundle().resolve("cells/" + cell + "@1/r5/cell.json")).exists();
+        assertThat(o.bundle().resolve("cells/" + cell + "@1/r5/run.hlog")).exists();
         assertThat(BundleVerifier.verify(o.bundle())).isEmpty();
         // decided from the sim results only: with other parallelism, the same replicates and the same capacity.json
         MatrixRunner.Outcome two = runner(kneeBySeed(knee), null, 3).run(s, t.resolve("b"), false);

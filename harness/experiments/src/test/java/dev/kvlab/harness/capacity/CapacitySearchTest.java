@@ -98,11 +98,26 @@ class CapacitySearchTest {
         assertThat(o.table().rows()).hasSize(c.get("runs_used").asInt()); // extended probes are runs of their own
         for (JsonNode p : c.get("probes")) {
             String run = p.get("run").asText();
-            assertThat(o.bundle().resolve("cells/" + run.replace("/r", "/r") + "/cell.json")).exists();
+            assertThat(o.bundle().resolve("cells/" + run + "/run.hlog")).exists(); // a probe keeps one file (docs/bundle-format.md)
             double w0 = p.get("wilson").get(0).asDouble(), w1 = p.get("wilson").get(1).asDouble();
             assertThat(p.get("attainment").asDouble()).isBetween(w0, w1);
         }
         assertThat(BundleVerifier.verify(o.bundle())).isEmpty();
+        // bundle.requests: capacity (the default): the run at capacity and the first failing probe keep their requests
+        JsonNode man = JSON.readTree(o.bundle().resolve("manifest.json").toFile());
+        assertThat(man.path("bundle").path("requests").asText()).isEqualTo("capacity");
+        assertThat(man.path("bundle").path("requests_default").asBoolean()).isTrue();
+        int kept = 0;
+        for (JsonNode p : c.get("probes")) {
+            boolean keep = p.get("run").asText().equals(c.get("capacity_run").asText()) || p.get("load").asDouble() == c.get("first_failing").asDouble();
+            assertThat(Files.exists(o.bundle().resolve("cells/" + p.get("run").asText() + "/requests.csv.gz"))).as(p.get("run").asText()).isEqualTo(keep);
+            if (keep) kept++;
+        }
+        assertThat(kept).isEqualTo(2).isEqualTo(man.path("bundle").path("probes_with_requests").asInt());
+        // a projection above the free space is refused before anything runs, naming it
+        assertThatThrownBy(() -> dev.kvlab.harness.internal.matrix.BundleProjection.check(s, dev.kvlab.harness.internal.matrix.MatrixExperiment.of(s),
+                t.resolve("runs2"), 100_000L)).isInstanceOf(dev.kvlab.harness.api.input.BadInputException.class)
+                .hasMessageContaining("projected to take at most").hasMessageContaining("free under");
         // the figure is reproducible: the plain cell (no capacity block) at the capacity attains the same
         CellResult again = new CellRunner().run(plainRun(t, ISO.replace("SLO", String.valueOf(ttft[0] + e2el)), c.get("capacity").asText()));
         assertThat(again.summary().get(Columns.SLO_ATTAINMENT)).isEqualTo(c.get("slo_attainment").asDouble());

@@ -52,6 +52,20 @@ public final class BundleArchive {
         return target;
     }
 
+    /**
+     * Archives {@code bundle} to {@code target} ({@link #create}) and writes {@code target.sha256} beside it, one line as
+     * {@code sha256sum} prints it ({@code <hex>  <file name>}, so {@code sha256sum -c} checks the archive). Returns the
+     * checksum file.
+     */
+    public static Path createWithChecksum(Path bundle, Path target) throws IOException {
+        if (!Files.isRegularFile(bundle.resolve(PartialBundle.MANIFEST)))
+            throw new dev.kvlab.harness.api.input.BadInputException(bundle + ": not a finished bundle (no manifest.json)");
+        create(bundle, target);
+        Path sum = target.resolveSibling(target.getFileName() + ".sha256");
+        Durable.replace(sum, (Sha256.of(target) + "  " + target.getFileName() + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        return sum;
+    }
+
     /** Extracts {@code archive} into the empty directory {@code into} and returns the bundle directory inside it. */
     public static Path extract(Path archive, Path into) throws IOException {
         Path root = into.toAbsolutePath().normalize();

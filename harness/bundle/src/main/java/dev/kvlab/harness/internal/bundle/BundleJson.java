@@ -24,6 +24,25 @@ public final class BundleJson {
         }
     }
 
+    private static final ObjectMapper COMPACT = new ObjectMapper();
+
+    /** One line of JSON, no line break (a probe's record inside its interval log, summary.json's bulk). */
+    public static String compact(JsonNode n) {
+        try {
+            return COMPACT.writeValueAsString(n);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * A bundle file of JSON in one line and a final line break (summary.json: its rows and per-cell statistics are most of
+     * a search's bundle; indenting them would double it). Any JSON reader reads it; {@code jq .} prints it indented.
+     */
+    public static byte[] compactFile(JsonNode n) {
+        return (compact(n) + "\n").getBytes(StandardCharsets.UTF_8);
+    }
+
     public static JsonNode read(Path file) throws IOException {
         return MAPPER.readTree(Files.readAllBytes(file));
     }

@@ -115,9 +115,18 @@ public final class BundleVerifier {
             if (!c.path("cell").isTextual() || !c.path("replicates").isArray() || c.path("replicates").isEmpty())
                 p.add(new Problem(f, "cells: entry without cell id or replicates: " + c));
             for (JsonNode r : c.path("replicates"))
-                if (!r.path("replicate").canConvertToInt() || !r.path("config").isObject() || !r.path("seed").isIntegralNumber())
+                if (!r.path("replicate").canConvertToInt() || !r.path("seed").isIntegralNumber()
+                        || !(r.path("config").isObject() || r.path("config_from").isTextual() && r.path("config_set").isObject()))
                     p.add(new Problem(f, "cells: " + c.path("cell").asText() + ": replicate without replicate/seed/config"));
         }
+        if (!p.isEmpty()) return;
+        Map<String, com.fasterxml.jackson.databind.node.ObjectNode> configs = Manifest.configs(m);
+        for (JsonNode c : m.get("cells"))
+            for (JsonNode r : c.get("replicates")) {
+                String label = c.get("cell").asText() + "/r" + r.get("replicate").asInt();
+                if (!configs.containsKey(label))
+                    p.add(new Problem(f, "cells: " + label + ": config_from '" + r.path("config_from").asText() + "' names no run with a config"));
+            }
     }
 
     private static void checksums(Path bundle, JsonNode m, List<Problem> p) {
@@ -155,6 +164,11 @@ public final class BundleVerifier {
         for (JsonNode c : m.get("cells")) {
             for (JsonNode r : c.get("replicates")) {
                 String dir = "cells/" + c.get("cell").asText() + "/r" + r.get("replicate").asInt();
+                if (CellFiles.probe(c.get("cell").asText())) {
+                    // a capacity probe: one tagged interval log holding its record; requests.csv.gz as bundle.requests keeps
+                    if (!listed.containsKey(dir + "/" + CellFiles.RUN_HLOG)) p.add(new Problem(dir + "/" + CellFiles.RUN_HLOG, "missing (every probe run has it)"));
+                    continue;
+                }
                 for (String cf : CELL_FILES) if (!listed.containsKey(dir + "/" + cf)) p.add(new Problem(dir + "/" + cf, "missing (every cell run has it)"));
             }
         }
@@ -240,9 +254,10 @@ public final class BundleVerifier {
                 p.add(new Problem(PartialBundle.SUMMARY_CSV, "row " + (i + 1) + " is " + id + ", the manifest's order has " + expected.get(i)));
                 continue;
             }
-            String cj = "cells/" + line.get(0) + "/r" + line.get(1) + "/" + CellFiles.CELL_JSON;
+            Path runDir = CellFiles.dir(bundle, line.get(0), Integer.parseInt(line.get(1)));
+            String cj = "cells/" + line.get(0) + "/r" + line.get(1) + "/" + RunFiles.recordFile(runDir);
             try {
-                JsonNode s = BundleJson.read(bundle.resolve(cj)).get("summary");
+                JsonNode s = RunFiles.cellJson(runDir).get("summary");
                 cellJson.put(id, s);
                 for (int c = 2; c < header.size(); c++) {
                     if (s == null || !s.has(header.get(c))) continue;
@@ -275,16 +290,18 @@ public final class BundleVerifier {
         for (JsonNode c : sj.path("cells")) cellStats.put(c.path("cell").asText(), c.path("metrics"));
         List<String> mismatches = new ArrayList<>(), notes = new ArrayList<>();
         int sim = 0, live = 0;
+        Map<String, com.fasterxml.jackson.databind.node.ObjectNode> configs = Manifest.configs(m);
         for (JsonNode c : m.get("cells")) {
             String cell = c.get("cell").asText();
             for (JsonNode r : c.get("replicates")) {
                 int k = r.get("replicate").asInt();
                 String label = cell + "/r" + k;
-                String json = BundleJson.mapper().writeValueAsString(r.get("config"));
+                if (!configs.containsKey(label)) throw new IOException("manifest.json: " + label + " has no config (run kvlab verify)");
+                String json = BundleJson.mapper().writeValueAsString(configs.get(label));
                 RunConfig rc = ConfigTree.parse(json, "manifest.json " + label, null).bind();
                 long t0 = System.nanoTime();
                 CellResult res = runner.run(rc, t0);
-                JsonNode stored = BundleJson.read(bundle.resolve("cells/" + cell + "/r" + k + "/" + CellFiles.CELL_JSON)).get("summary");
+                JsonNode stored = RunFiles.cellJson(CellFiles.dir(bundle, cell, k)).get("summary");
                 Map<String, Object> fresh = Rows.normalize(res.json());
                 boolean isSim = "sim".equals(r.path("mode").asText(c.path("mode").asText()));
                 if (isSim) {

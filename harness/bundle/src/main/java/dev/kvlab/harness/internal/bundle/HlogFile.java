@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
@@ -44,10 +45,12 @@ public final class HlogFile {
      */
     private static final class Compressed extends EncodableHistogram {
         private final IntervalHistogram ih;
+        private final String tag;
         private long start, end;
 
-        Compressed(IntervalHistogram ih) {
+        Compressed(IntervalHistogram ih, String tag) {
             this.ih = ih;
+            this.tag = tag;
             this.start = ih.startNanos() / 1_000_000L;
             this.end = ih.endNanos() / 1_000_000L;
         }
@@ -75,8 +78,8 @@ public final class HlogFile {
         @Override public void setStartTimeStamp(long t) { start = t; }
         @Override public long getEndTimeStamp() { return end; }
         @Override public void setEndTimeStamp(long t) { end = t; }
-        @Override public String getTag() { return null; }
-        @Override public void setTag(String tag) { throw new UnsupportedOperationException("untagged"); }
+        @Override public String getTag() { return tag; }
+        @Override public void setTag(String tag) { throw new UnsupportedOperationException("fixed tag"); }
         @Override public double getMaxValueAsDouble() { return ih.maxValue(); }
     }
 
@@ -145,9 +148,59 @@ public final class HlogFile {
                     + " 3 significant digits; interval timestamps in seconds of the " + clock + " clock since the measured phase began;"
                     + " Interval_Max in milliseconds");
             w.outputLegend();
-            for (IntervalHistogram ih : intervals) w.outputIntervalHistogram(ih.startNanos() / 1e9, ih.endNanos() / 1e9, new Compressed(ih), 1000.0);
+            for (IntervalHistogram ih : intervals) w.outputIntervalHistogram(ih.startNanos() / 1e9, ih.endNanos() / 1e9, new Compressed(ih, null), 1000.0);
             ps.flush();
         }
         return bytes.toByteArray();
+    }
+
+    /**
+     * A run's metrics in one interval log: each interval tagged with its metric's id ({@code Tag=ttft,...}), the metrics
+     * one after another in {@link Metric} order, intervals without values left out. HdrHistogram's
+     * {@link HistogramLogReader} reads it; a reader wanting one metric keeps the intervals whose {@code getTag()} is its id.
+     */
+    public static byte[] writeTagged(Map<Metric, List<IntervalHistogram>> intervals, String cell, int replicate, String clock, String... comments) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (PrintStream ps = new PrintStream(bytes, false, StandardCharsets.UTF_8)) {
+            HistogramLogWriter w = new HistogramLogWriter(ps);
+            w.outputLogFormatVersion();
+            w.outputComment("kvlab metrics of cell " + cell + " replicate " + replicate + ", one tag per metric ("
+                    + String.join(", ", java.util.Arrays.stream(Metric.values()).map(Metric::id).toList()) + "; intervals without values"
+                    + " left out): values in microseconds, 3 significant digits; interval timestamps in seconds of the " + clock
+                    + " clock since the measured phase began; Interval_Max in milliseconds");
+            for (String c : comments) {
+                if (c.indexOf('\n') >= 0 || c.indexOf('\r') >= 0) throw new IllegalArgumentException("an interval log comment holds a line break");
+                w.outputComment(c);
+            }
+            w.outputLegend();
+            for (Metric m : Metric.values())
+                for (IntervalHistogram ih : intervals.getOrDefault(m, List.of()))
+                    if (ih.count() > 0) w.outputIntervalHistogram(ih.startNanos() / 1e9, ih.endNanos() / 1e9, new Compressed(ih, m.id()), 1000.0);
+            ps.flush();
+        }
+        return bytes.toByteArray();
+    }
+
+    /** The intervals of {@code bytes} tagged {@code tag} (read from {@code file}), in file order ({@link #parse}). */
+    public static List<TimedHistogram> parseTagged(Path file, byte[] bytes, String tag) {
+        List<TimedHistogram> out = new ArrayList<>();
+        for (TimedHistogram t : parse(file, bytes)) if (tag.equals(t.histogram().getTag())) out.add(t);
+        return out;
+    }
+
+    /** As {@link #read}, the intervals of a tagged log ({@link #writeTagged}) whose tag is {@code metric}'s id. */
+    public static List<IntervalHistogram> readTagged(Metric metric, Path file) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        List<IntervalHistogram> out = new ArrayList<>();
+        for (TimedHistogram t : parseTagged(file, bytes, metric.id())) out.add(interval(metric, t));
+        return out;
+    }
+
+    private static IntervalHistogram interval(Metric metric, TimedHistogram t) {
+        Histogram h = t.histogram();
+        ByteBuffer buf = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
+        int n = h.encodeIntoByteBuffer(buf);
+        return new IntervalHistogram(metric, t.startMs() * 1_000_000L, t.endMs() * 1_000_000L, h.getTotalCount(),
+                Arrays.copyOf(buf.array(), n), h.getMaxValueAsDouble());
     }
 }

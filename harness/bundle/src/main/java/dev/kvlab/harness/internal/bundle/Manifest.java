@@ -53,6 +53,7 @@ public final class Manifest {
         mx.put("sha256", spec.sha256());
         mx.set("resolved", spec.resolved().deepCopy());
         ArrayNode cells = m.putArray("cells");
+        Map<String, CellRun> firstOfSearch = new java.util.HashMap<>();
         Map<String, List<CellRun>> byCell = new java.util.LinkedHashMap<>();
         for (CellRun r : runs) byCell.computeIfAbsent(r.cell(), k -> new ArrayList<>()).add(r);
         for (List<CellRun> c : byCell.values()) {
@@ -67,7 +68,13 @@ public final class Manifest {
                 ro.put("replicate", r.replicate());
                 ro.put("seed", r.seed());
                 ro.put("mode", r.mode().label());
-                ro.set("config", r.tree());
+                CellRun base = CellFiles.probe(r.cell()) ? firstOfSearch.putIfAbsent(searchOf(r), r) : null;
+                ObjectNode set = base == null ? null : diff(base.tree(), r.tree());
+                if (set == null) ro.set("config", r.tree());
+                else {
+                    ro.put("config_from", base.label());
+                    ro.set("config_set", set);
+                }
             }
         }
         Set<String> emulated = new LinkedHashSet<>();
@@ -82,6 +89,64 @@ public final class Manifest {
             io.put("bytes", i.bytes());
         }
         return m;
+    }
+
+    /** A probe's search: {@code <cell>/r<k>} of the cell searched (the probe's id up to its {@code @}). */
+    private static String searchOf(CellRun r) {
+        return r.cell().substring(0, r.cell().indexOf('@')) + "/r" + r.replicate();
+    }
+
+    /**
+     * The keys of {@code to} that differ from {@code from}, as dotted path → value (objects recursed into), or null when
+     * {@code to} lacks a key {@code from} has (a difference that setting keys cannot say) or a key holds a dot.
+     */
+    static ObjectNode diff(JsonNode from, JsonNode to) {
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
+        return diff(from, to, "", out) ? out : null;
+    }
+
+    private static boolean diff(JsonNode from, JsonNode to, String prefix, ObjectNode out) {
+        var names = from.fieldNames();
+        while (names.hasNext()) if (!to.has(names.next())) return false;
+        for (var e : to.properties()) {
+            if (e.getKey().indexOf('.') >= 0) return false;
+            JsonNode a = from.get(e.getKey());
+            JsonNode b = e.getValue();
+            if (b.equals(a)) continue;
+            if (a instanceof ObjectNode && b instanceof ObjectNode) {
+                if (!diff(a, b, prefix + e.getKey() + ".", out)) return false;
+            } else out.set(prefix + e.getKey(), b.deepCopy());
+        }
+        return true;
+    }
+
+    /**
+     * Every run's resolved config tree in {@code manifest}, by run label ({@code <cell>/r<k>}): a replicate's
+     * {@code config}, or for a capacity probe after the first of its search, {@code config_from} (that first probe's
+     * label) with {@code config_set} (dotted key → value) applied. A label missing from the map has neither (verify says so).
+     */
+    public static Map<String, ObjectNode> configs(JsonNode manifest) {
+        Map<String, ObjectNode> out = new java.util.LinkedHashMap<>();
+        Map<String, JsonNode> pending = new java.util.LinkedHashMap<>();
+        for (JsonNode c : manifest.path("cells"))
+            for (JsonNode r : c.path("replicates")) {
+                String label = c.path("cell").asText() + "/r" + r.path("replicate").asInt();
+                if (r.path("config") instanceof ObjectNode o) out.put(label, o);
+                else pending.put(label, r);
+            }
+        for (var e : pending.entrySet()) {
+            ObjectNode from = out.get(e.getValue().path("config_from").asText(""));
+            if (from == null || !e.getValue().path("config_set").isObject()) continue;
+            ObjectNode tree = from.deepCopy();
+            for (var kv : e.getValue().get("config_set").properties()) {
+                String[] path = kv.getKey().split("\\.");
+                ObjectNode at = tree;
+                for (int i = 0; i < path.length - 1; i++) at = at.get(path[i]) instanceof ObjectNode o ? o : at.putObject(path[i]);
+                at.set(path[path.length - 1], kv.getValue().deepCopy());
+            }
+            out.put(e.getKey(), tree);
+        }
+        return out;
     }
 
     /** Every file under {@code dir} except {@code manifest.json} and the writer's scratch files, sorted, with size and SHA-256. */
@@ -123,10 +188,11 @@ public final class Manifest {
     public static byte[] sealed(ObjectNode m) {
         m.remove(SEAL);
         m.put(SEAL, ZEROS);
-        String text = new String(BundleJson.pretty(m), java.nio.charset.StandardCharsets.UTF_8);
+        // one line of JSON: a search's manifest lists a few thousand runs and files (jq . prints it indented)
+        String text = new String(BundleJson.compactFile(m), java.nio.charset.StandardCharsets.UTF_8);
         String digest = Sha256.of(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         m.put(SEAL, digest);
-        return text.replace("\"" + SEAL + "\" : \"" + ZEROS + "\"", "\"" + SEAL + "\" : \"" + digest + "\"")
+        return text.replace("\"" + SEAL + "\":\"" + ZEROS + "\"", "\"" + SEAL + "\":\"" + digest + "\"")
                 .getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 

@@ -167,7 +167,7 @@ public final class PartialBundle implements AutoCloseable {
     }
 
     public boolean done(CellRun r) {
-        return Files.isRegularFile(CellFiles.dir(dir, r.cell(), r.replicate()).resolve(CellFiles.CELL_JSON));
+        return RunFiles.recorded(CellFiles.dir(dir, r.cell(), r.replicate()));
     }
 
     /** The runs this bundle holds, read from their {@code cell.json} files (read once each: a recorded run never changes). */
@@ -182,10 +182,10 @@ public final class PartialBundle implements AutoCloseable {
         public JsonNode summary(CellRun run) {
             JsonNode s = cache.get(run.label());
             if (s != null) return s;
-            Path cj = dir(run).resolve(CellFiles.CELL_JSON);
-            if (!Files.isRegularFile(cj)) return null;
+            Path cj = dir(run);
+            if (!RunFiles.recorded(cj)) return null;
             try {
-                s = BundleJson.read(cj).get("summary");
+                s = RunFiles.cellJson(cj).get("summary");
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException("cannot read " + cj + ": " + e.getMessage(), e);
             }
@@ -212,7 +212,7 @@ public final class PartialBundle implements AutoCloseable {
                            ReportStep report, java.util.Map<String, Object> sections) throws IOException {
         SummaryTable table = SummaryTable.fromCells(dir, spec, runs);
         Durable.replace(dir.resolve(SUMMARY_CSV), table.csv());
-        Durable.replace(dir.resolve(SUMMARY_JSON), BundleJson.pretty(table.json(runId, spec)));
+        Durable.replace(dir.resolve(SUMMARY_JSON), BundleJson.compactFile(table.json(runId, spec)));
         for (var e : results.entrySet()) Durable.replace(dir.resolve(e.getKey()), e.getValue());
         ObjectNode manifest = Manifest.build(runId, spec, runs, prov, state, end, table);
         for (var e : sections.entrySet())

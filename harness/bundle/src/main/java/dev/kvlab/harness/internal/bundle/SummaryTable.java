@@ -66,7 +66,7 @@ public final class SummaryTable {
         Set<String> cols = new LinkedHashSet<>(List.of("cell", "replicate"));
         List<Map<String, Object>> rows = new ArrayList<>();
         for (CellRun r : runs) {
-            JsonNode cj = BundleJson.read(CellFiles.dir(bundle, r.cell(), r.replicate()).resolve(CellFiles.CELL_JSON));
+            JsonNode cj = RunFiles.cellJson(CellFiles.dir(bundle, r.cell(), r.replicate()));
             Set<String> extras = new HashSet<>();
             cj.path("extra_fields").forEach(e -> {
                 if (!Columns.isRowExtra(e.asText())) extras.add(e.asText());

@@ -369,7 +369,7 @@ public final class CapacityResults {
         }
         o.set("summary", summary);
         extra.forEach(o::set);
-        return BundleJson.pretty(o);
+        return BundleJson.compactFile(o); // one line: a search's capacity.json holds every probe of every search
     }
 
     /** One row per cell × replicate: ids, factors, the search's figures, the figures at capacity. */

@@ -300,6 +300,29 @@ public final class CapacitySearch implements Experiment {
         });
     }
 
+    /**
+     * What {@code bundle.requests: capacity} keeps every request of: per searched cell, the search of its first replicate
+     * (replicate 0, the same seed in every cell: the kept requests of two cells pair request by request), its run at its
+     * capacity (the last passing load) and its run at its first failing load (the lowest failing load above it), each the
+     * run that decided it (an extended probe's longest). Every other probe keeps its histograms and summary, which is all
+     * the search, the summaries and {@code verify --rerun} read (the replicates' requests would be most of the bundle: a
+     * probe near the knee runs its workload up to {@code max_passes} times over). A {@code percentile} rule judges a probe
+     * from its requests, so such a search keeps them all (null).
+     */
+    @Override
+    public java.util.Set<String> requestsKept(RunRecords recorded) {
+        if ("percentile".equals(c.rule())) return null;
+        java.util.Set<String> keep = new java.util.LinkedHashSet<>();
+        for (Trace t : traces(recorded)) {
+            if (t.base().replicate() != 0) continue;
+            double lo = t.decision().lo(), hi = t.decision().hi();
+            for (ProbeResult p : t.probes())
+                if (Double.isFinite(lo) && p.load() == lo || Double.isFinite(hi) && p.load() == hi)
+                    keep.add(p.run());
+        }
+        return keep;
+    }
+
     @Override
     public int maxRuns() {
         int n = 0;

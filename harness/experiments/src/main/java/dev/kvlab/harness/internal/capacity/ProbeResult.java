@@ -59,7 +59,7 @@ public record ProbeResult(double load, String run, long requests, long good, dou
                              List<Integer> passesRun, boolean steers) {
         long n = summary.path(Columns.REQUESTS.name()).asLong();
         double joint = summary.path(Columns.SLO_ATTAINMENT.name()).asDouble(Double.NaN);
-        long good = "percentile".equals(c.rule()) ? perMetricMin(probe.config().slo(), dir.resolve("requests.csv"), n)
+        long good = "percentile".equals(c.rule()) ? perMetricMin(probe.config().slo(), dir, n)
                 : Double.isFinite(joint) ? Math.round(joint * n) : 0;
         double att = n == 0 ? 0 : (double) good / n;
         Wilson w = Wilson.of(good, n);
@@ -75,12 +75,16 @@ public record ProbeResult(double load, String run, long requests, long good, dou
      * meets none); the least of these counts. {@code p<100·target> <= SLO} for every metric exactly when it is at
      * least {@code target · n}.
      */
-    static long perMetricMin(SloConfig slo, Path requestsCsv, long n) {
+    static long perMetricMin(SloConfig slo, Path runDir, long n) {
         List<List<String>> rows;
-        try {
-            rows = Csv.parse(Files.readString(requestsCsv, StandardCharsets.UTF_8));
+        try (java.io.BufferedReader r = dev.kvlab.harness.internal.bundle.RunFiles.requests(runDir)) {
+            if (r == null) throw new java.nio.file.NoSuchFileException(runDir + "/requests.csv(.gz): the percentile rule reads every probe's requests");
+            StringBuilder sb = new StringBuilder();
+            char[] buf = new char[1 << 16];
+            for (int k; (k = r.read(buf)) > 0; ) sb.append(buf, 0, k);
+            rows = Csv.parse(sb.toString());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + requestsCsv + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot read the requests of " + runDir + ": " + e.getMessage(), e);
         }
         if (rows.isEmpty()) return 0;
         List<String> h = rows.get(0);

@@ -38,7 +38,7 @@ import java.util.Set;
 public final class MatrixParser {
 
     /** Top-level keys that belong to the matrix, not to the run config. */
-    public static final List<String> MATRIX_KEYS = List.of("name", "description", "factors", "exclude", "replicates", "baseline", "paper", "capacity");
+    public static final List<String> MATRIX_KEYS = List.of("name", "description", "factors", "exclude", "replicates", "baseline", "paper", "capacity", "bundle");
     private static final int MAX_RUNS = 100_000;
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
@@ -221,6 +221,7 @@ public final class MatrixParser {
         List<MatrixSpec.Input> inputs = inputs(file, expansion.inputPaths());
         ObjectNode resolved = resolved(root, name, description, factors, replicates, baseline, set.applied(), mode);
         if (capacity != null) resolved.set("capacity", capacityJson(capacity, replicates));
+        if (root.has("bundle")) resolved.set("bundle", bundleBlock(located));
         if (!expansion.operatingPoints().isEmpty())
             resolved.set(OperatingPoint.RESOLVED, OperatingPoint.json(expansion.operatingPoints(), capacity));
         String sha = hash(name, resolved, cells, inputs);
@@ -483,6 +484,23 @@ public final class MatrixParser {
         appliedSets.forEach(sa::add);
         if (mode != null) resolved.put("mode", mode.label());
         return resolved;
+    }
+
+    /** {@code bundle: {requests: all | capacity | none}}: what a capacity search's probes keep (docs/bundle-format.md). */
+    private static ObjectNode bundleBlock(LocatedTree located) {
+        JsonNode b = located.root().get("bundle");
+        if (!(b instanceof ObjectNode bo)) throw bad(located, "/bundle", "bundle: expected a mapping, e.g. {requests: capacity}");
+        ObjectNode out = NODES.objectNode();
+        for (var e : bo.properties()) {
+            if (!e.getKey().equals("requests"))
+                throw bad(located, "/bundle/" + esc(e.getKey()), "bundle." + e.getKey() + ": unknown key (known: requests)");
+            String v = e.getValue().isTextual() ? e.getValue().asText() : "";
+            if (!dev.kvlab.harness.internal.bundle.RequestsKept.LEVELS.contains(v))
+                throw bad(located, "/bundle/requests", "bundle.requests: '" + e.getValue().asText() + "' is not one of "
+                        + String.join(", ", dev.kvlab.harness.internal.bundle.RequestsKept.LEVELS));
+            out.put("requests", v);
+        }
+        return out;
     }
 
     /** Per factor of named levels: each level's keys. */

@@ -121,8 +121,11 @@ public final class MatrixRunner {
                     runStep(id, b, step.next());
                     step = experiment.step(b.records());
                 }
+                Map<String, Object> sections = new LinkedHashMap<>();
+                sections.put("bundle", dev.kvlab.harness.internal.bundle.RequestsKept.apply(b.dir(), spec, step.done(), experiment.requestsKept(b.records())));
+                sections.putAll(sections());
                 PartialBundle.Finished fin = b.finish(spec, step.done(), experiment.results(b.records(), id), provenance, clock.instant(),
-                        report, sections());
+                        report, sections);
                 ok = true;
                 tell(l -> l.runFinished(new RunListener.RunEnd(id, spec, fin.bundle(), clock.instant(), true)));
                 return new Outcome(id, fin.bundle(), fin.table(), false);

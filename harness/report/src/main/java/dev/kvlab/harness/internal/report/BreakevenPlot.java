@@ -157,7 +157,7 @@ final class BreakevenPlot {
         Reservoir prompts = new Reservoir(1, SAMPLE);
         for (CellData cell : cells) {
             for (Path d : cell.replicateDirs()) {
-                RequestsCsv.forEach(d.resolve("requests.csv"), List.of("remote_hit_tokens", "fetch_ms", "input_tokens"), row -> {
+                RequestsCsv.forEach(d, List.of("remote_hit_tokens", "fetch_ms", "input_tokens"), row -> {
                     if (row[0] > 0 && row[1] > 0 && Double.isFinite(row[1])) pts.add(row[0], row[1]);
                     if (row[2] > 0) prompts.add(row[2]);
                 });

@@ -71,6 +71,7 @@ public record BundleData(Path dir, String runId, String matrix, Map<String, List
 
         Map<String, JsonNode> manifestCells = new LinkedHashMap<>();
         man.path("cells").forEach(c -> manifestCells.put(c.path("cell").asText(), c));
+        Map<String, ? extends JsonNode> manifestConfigs = dev.kvlab.harness.internal.bundle.Manifest.configs(man);
 
         List<CellData> cells = new ArrayList<>();
         JsonNode cellNodes = summary.path("cells");
@@ -97,7 +98,7 @@ public record BundleData(Path dir, String runId, String matrix, Map<String, List
             int replicates = c.path("replicates").asInt(rows.size());
             List<Path> dirs = replicateDirs(dir.resolve("cells").resolve(id));
             JsonNode cellJson = cellJson(dirs);
-            JsonNode config = cellJson.path("config").isObject() ? cellJson.get("config") : configOf(manifestCells.get(id));
+            JsonNode config = cellJson.path("config").isObject() ? cellJson.get("config") : configOf(manifestCells.get(id), manifestConfigs);
             Map<String, String> describe = new LinkedHashMap<>();
             cellJson.path("describe").properties().forEach(e -> describe.put(e.getKey(), e.getValue().asText()));
             cells.add(new CellData(id, Collections.unmodifiableMap(f), mode, replicates, Collections.unmodifiableMap(metrics),
@@ -168,18 +169,22 @@ public record BundleData(Path dir, String runId, String matrix, Map<String, List
     /** The first replicate's {@code cell.json}, or a missing node. */
     private static JsonNode cellJson(List<Path> dirs) {
         for (Path d : dirs) {
-            Path cj = d.resolve("cell.json");
-            if (Files.isRegularFile(cj)) return readJson(cj);
+            if (!dev.kvlab.harness.internal.bundle.RunFiles.recorded(d)) continue;
+            try {
+                return dev.kvlab.harness.internal.bundle.RunFiles.cellJson(d);
+            } catch (IOException e) {
+                throw new BadInputException(d + ": " + e.getMessage().lines().findFirst().orElse(""));
+            }
         }
         return MissingNode.getInstance();
     }
 
-    private static JsonNode configOf(JsonNode manifestCell) {
+    private static JsonNode configOf(JsonNode manifestCell, Map<String, ? extends JsonNode> configs) {
         if (manifestCell != null) {
             Iterator<JsonNode> it = manifestCell.path("replicates").iterator();
             if (it.hasNext()) {
-                JsonNode c = it.next().path("config");
-                if (c.isObject()) return c;
+                JsonNode c = configs.get(manifestCell.path("cell").asText() + "/r" + it.next().path("replicate").asInt());
+                if (c != null && c.isObject()) return c;
             }
         }
         return MissingNode.getInstance();

@@ -2,8 +2,8 @@ package dev.kvlab.harness.internal.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kvlab.harness.internal.bundle.RunFiles;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -22,12 +22,12 @@ final class FaultTime {
         return at.isNumber() && Double.isFinite(at.asDouble()) ? at.asDouble() : null;
     }
 
-    /** The first replicate's summary (cell.json), missing when there is none. */
+    /** The first replicate's summary (cell.json, or the run's record in a compact probe's run.hlog), missing when there is none. */
     static JsonNode summary(CellData cell) {
         if (cell.replicateDirs().isEmpty()) return JSON.missingNode();
-        Path f = cell.replicateDirs().getFirst().resolve("cell.json");
+        Path d = cell.replicateDirs().getFirst();
         try {
-            return Files.isRegularFile(f) ? JSON.readTree(f.toFile()).path("summary") : JSON.missingNode();
+            return RunFiles.recorded(d) ? RunFiles.cellJson(d).path("summary") : JSON.missingNode();
         } catch (IOException e) {
             return JSON.missingNode();
         }

@@ -45,7 +45,7 @@ final class HitsOverTime {
         for (CellData cell : cells) {
             TreeMap<Long, double[]> bins = new TreeMap<>(); // bin -> [hit tokens, prompt tokens]
             for (Path d : cell.replicateDirs())
-                RequestsCsv.forEach(d.resolve("requests.csv"), List.of("arrival_ms", "input_tokens", "local_hit_tokens", "remote_hit_tokens"), row -> {
+                RequestsCsv.forEach(d, List.of("arrival_ms", "input_tokens", "local_hit_tokens", "remote_hit_tokens"), row -> {
                     if (!(row[1] > 0) || !Double.isFinite(row[0])) return;
                     double[] acc = bins.computeIfAbsent((long) Math.floor(row[0] / 1000 / bin), k -> new double[2]);
                     acc[0] += (Double.isFinite(row[2]) ? row[2] : 0) + (Double.isFinite(row[3]) ? row[3] : 0);

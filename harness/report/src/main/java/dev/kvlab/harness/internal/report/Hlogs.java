@@ -1,6 +1,7 @@
 package dev.kvlab.harness.internal.report;
 
 import dev.kvlab.harness.internal.bundle.HlogFile;
+import dev.kvlab.harness.internal.bundle.RunFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -22,18 +23,19 @@ final class Hlogs {
 
     private Hlogs() {}
 
-    /** The intervals of {@code file} in file order; empty when the file does not exist. */
-    static List<Interval> read(Path file) {
-        if (!Files.isRegularFile(file)) return List.of();
-        byte[] bytes;
+    /**
+     * The intervals of {@code metric} of the run in {@code dir} in file order (its {@code <metric>.hlog}, or the intervals
+     * tagged {@code metric} in a probe's {@code run.hlog}: {@link RunFiles}); empty when it has none.
+     */
+    static List<Interval> read(Path dir, String metric) {
+        List<HlogFile.TimedHistogram> ts;
         try {
-            bytes = Files.readAllBytes(file);
+            ts = RunFiles.timed(dir, metric);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file, e);
+            throw new UncheckedIOException("cannot read the " + metric + " log of " + dir, e);
         }
         List<Interval> out = new ArrayList<>();
-        for (HlogFile.TimedHistogram t : HlogFile.parse(file, bytes))
-            out.add(new Interval(t.startMs() / 1000.0, t.endMs() / 1000.0, t.histogram()));
+        for (HlogFile.TimedHistogram t : ts) out.add(new Interval(t.startMs() / 1000.0, t.endMs() / 1000.0, t.histogram()));
         return out;
     }
 
@@ -41,7 +43,7 @@ final class Hlogs {
     static Histogram merged(CellData cell, String metric) {
         Histogram all = new Histogram(3);
         for (Path d : cell.replicateDirs())
-            for (Interval i : read(d.resolve(metric + ".hlog"))) all.add(i.histogram());
+            for (Interval i : read(d, metric)) all.add(i.histogram());
         return all;
     }
 
@@ -52,7 +54,7 @@ final class Hlogs {
     static TreeMap<Double, Interval> pooledByStart(CellData cell, String metric) {
         TreeMap<Long, Interval> byMs = new TreeMap<>();
         for (Path d : cell.replicateDirs()) {
-            for (Interval i : read(d.resolve(metric + ".hlog"))) {
+            for (Interval i : read(d, metric)) {
                 long k = Math.round(i.start() * 1000);
                 Interval prev = byMs.get(k);
                 if (prev == null) {

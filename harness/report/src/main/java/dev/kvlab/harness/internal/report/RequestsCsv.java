@@ -17,11 +17,11 @@ final class RequestsCsv {
 
     private RequestsCsv() {}
 
-    /** Column → values (NaN where unparsable) for {@code columns}; empty lists when the file is absent. */
-    static Map<String, double[]> read(Path file, List<String> columns) {
+    /** Column → values (NaN where unparsable) for {@code columns} of the run in {@code dir}; empty lists when it kept no requests. */
+    static Map<String, double[]> read(Path dir, List<String> columns) {
         Map<String, List<Double>> acc = new HashMap<>();
         for (String c : columns) acc.put(c, new ArrayList<>());
-        forEach(file, columns, row -> {
+        forEach(dir, columns, row -> {
             for (int i = 0; i < row.length; i++) acc.get(columns.get(i)).add(row[i]);
         });
         Map<String, double[]> out = new HashMap<>();
@@ -30,12 +30,15 @@ final class RequestsCsv {
     }
 
     /**
-     * Streams {@code columns} of every row (NaN where absent or unparsable) to {@code each}, one row at a time (the
-     * array is reused); nothing when the file is absent. Memory does not grow with the file.
+     * Streams {@code columns} of every row of the requests of the run in {@code dir} ({@code requests.csv}, or a probe's
+     * {@code requests.csv.gz}: {@link dev.kvlab.harness.internal.bundle.RunFiles}) (NaN where absent or unparsable) to
+     * {@code each}, one row at a time (the array is reused); nothing when the run kept no requests. Memory does not grow
+     * with the file.
      */
-    static void forEach(Path file, List<String> columns, Consumer<double[]> each) {
-        if (Files.isRegularFile(file)) {
-            try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+    static void forEach(Path dir, List<String> columns, Consumer<double[]> each) {
+        Path file = dir;
+        if (dev.kvlab.harness.internal.bundle.RunFiles.requestsFile(dir) != null) {
+            try (BufferedReader r = dev.kvlab.harness.internal.bundle.RunFiles.requests(dir)) {
                 String header = r.readLine();
                 if (header != null) {
                     List<String> head = split(header);

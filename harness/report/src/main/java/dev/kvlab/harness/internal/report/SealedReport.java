@@ -6,6 +6,7 @@ import dev.kvlab.harness.internal.bundle.BundleJson;
 import dev.kvlab.harness.internal.bundle.BundleVerifier;
 import dev.kvlab.harness.internal.bundle.Durable;
 import dev.kvlab.harness.internal.bundle.Sha256;
+import dev.kvlab.harness.internal.bundle.OpenedBundle;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -63,10 +64,22 @@ public final class SealedReport {
         return rel.equals(ReportRenderer.REPORT) || rel.startsWith(ReportRenderer.PLOTS + "/") || rel.equals(ReportRenderer.PLOTS + "/");
     }
 
-    /** Re-renders {@code bundle} into {@code outDir}, or in place when {@code outDir} is null; an archived bundle is refused (extract it first). */
+    /**
+     * Re-renders {@code bundle} into {@code outDir}, or in place when {@code outDir} is null. An archived bundle
+     * ({@code .tar.gz}, {@code kvlab archive}) is read through a temporary extraction ({@link OpenedBundle}) and rendered
+     * into {@code outDir}, by default {@code <archive name without .tar.gz>-report/} beside it (an archive is not
+     * rewritten).
+     */
     public Outcome rerender(Path bundle, Path outDir) {
-        if (Files.isRegularFile(bundle) && bundle.getFileName().toString().endsWith(".tar.gz"))
-            throw new BadInputException(bundle + ": an archived bundle; extract it (tar xzf) and report on the directory");
+        String name = bundle.getFileName() == null ? "" : bundle.getFileName().toString();
+        if (Files.isRegularFile(bundle) && (name.endsWith(".tar.gz") || name.endsWith(".tgz"))) {
+            Path to = outDir != null ? outDir : bundle.resolveSibling(name.substring(0, name.length() - (name.endsWith(".tgz") ? 4 : 7)) + "-report");
+            try (OpenedBundle ob = OpenedBundle.open(bundle)) {
+                return rerender(ob.dir(), to);
+            } catch (IOException e) {
+                throw new BadInputException(bundle + ": not a readable bundle archive: " + e.getMessage());
+            }
+        }
         if (!Files.isDirectory(bundle)) throw new BadInputException(bundle + ": no such bundle directory");
         if (!Files.isRegularFile(bundle.resolve("summary.json"))) throw new BadInputException(bundle + ": not a result bundle (no summary.json)");
         Path absBundle = bundle.toAbsolutePath().normalize();

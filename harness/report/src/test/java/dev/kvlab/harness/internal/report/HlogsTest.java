@@ -61,7 +61,7 @@ class HlogsTest {
         for (byte[] log : List.of(a.toByteArray(), b.toByteArray())) {
             Path f = tmp.resolve("ttft.hlog");
             Files.write(f, log);
-            List<Hlogs.Interval> iv = Hlogs.read(f);
+            List<Hlogs.Interval> iv = Hlogs.read(tmp, "ttft");
             assertThat(iv).extracting(Hlogs.Interval::start).containsExactly(0.0, 10.0, 20.0);
             assertThat(iv).extracting(Hlogs.Interval::end).containsExactly(10.0, 20.0, 30.0);
             assertThat(iv).extracting(i -> i.histogram().getTotalCount()).containsExactly(2L, 1L, 1L);
@@ -71,9 +71,9 @@ class HlogsTest {
 
     @Test
     void aMissingLogIsEmptyAndAGarbledOneIsBadInputNamingTheFile() throws Exception {
-        assertThat(Hlogs.read(tmp.resolve("nope.hlog"))).isEmpty();
+        assertThat(Hlogs.read(tmp, "nope")).isEmpty();
         Path bad = tmp.resolve("itl.hlog");
         Files.writeString(bad, "#[Histogram log format version 1.3]\n0.000,10.000,1.0,not-base64!!\n");
-        assertThatThrownBy(() -> Hlogs.read(bad)).isInstanceOf(BadInputException.class).hasMessageContaining("itl.hlog");
+        assertThatThrownBy(() -> Hlogs.read(tmp, "itl")).isInstanceOf(BadInputException.class).hasMessageContaining("itl.hlog");
     }
 }

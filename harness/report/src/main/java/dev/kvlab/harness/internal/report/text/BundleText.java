@@ -59,7 +59,7 @@ public final class BundleText {
     }
 
     private static JsonNode cell(Path bundle, CellRun r) throws IOException {
-        return BundleJson.read(CellFiles.dir(bundle, r.cell(), r.replicate()).resolve(CellFiles.CELL_JSON));
+        return dev.kvlab.harness.internal.bundle.RunFiles.cellJson(CellFiles.dir(bundle, r.cell(), r.replicate()));
     }
 
     private static String human(JsonNode v) {
