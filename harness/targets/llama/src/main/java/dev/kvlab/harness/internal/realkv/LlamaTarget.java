@@ -85,11 +85,17 @@ public final class LlamaTarget implements TargetProvider {
         Double price = BINDER.bindNode(c.target(), LlamaTargetConfig.class, "target", origin).pricePerHour();
         if (price != null && !(price >= 0 && price < 1e9))
             throw bad(origin, "target.price_per_hour", "must be a number in [0, 1e9) (per instance and hour), got " + price);
+        GgufModelInfo info;
         try {
-            GgufModelInfo.read(t.model());
+            info = GgufModelInfo.read(t.model());
         } catch (IOException | RuntimeException e) {
             throw bad(origin, "target.model", t.model() + " is not a GGUF model kvlab can read: " + e.getMessage());
         }
+        int[] most = WorkloadExtent.of(probe);
+        // as vLLM refuses a request past max_model_len: positions the model was not built for are not a measurement of it
+        if (info.contextLength() > 0 && (long) most[0] + most[1] > info.contextLength())
+            throw bad(origin, "workload", "its longest request needs " + most[0] + " prompt + " + most[1] + " output tokens, more than "
+                    + t.model().getFileName() + "'s context of " + info.contextLength() + " tokens (llama.context_length)");
         try {
             LlamaLibrary.load();
         } catch (EngineUnavailableException e) {

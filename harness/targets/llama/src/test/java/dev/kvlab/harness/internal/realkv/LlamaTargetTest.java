@@ -283,6 +283,16 @@ class LlamaTargetTest {
                 .hasMessageStartingWith("--set model=llama-3-8b: key 'model'"); // its default, given: refused all the same
     }
 
+    /** A request longer than the model's context (2,048 here) is refused before anything runs, as vLLM refuses one past max_model_len. */
+    @Test
+    void aRequestPastTheModelsContextIsRefusedNamingBoth() {
+        assertThatThrownBy(() -> new CellRunner().run(config("workload.generator.prefix_tokens=2048", "target.calibrate_tokens=0")))
+                .isInstanceOf(BadInputException.class).hasMessageContaining("key 'workload'")
+                .hasMessageContaining("2080 prompt + 4 output tokens").hasMessageContaining("context of 2048 tokens");
+        assertThat(new CellRunner().run(config("workload.generator.prefix_tokens=1984", "target.calibrate_tokens=0",
+                "workload.generator.prompts_per_group=1")).summary().get(Columns.FAILED)).isZero(); // 2,016 + 4 fits
+    }
+
     /**
      * The least a user writes: a model, tiers none, no transport and no store. The defaults work for the live clock
      * (its transport, tcp, not the sim's link) and an unused store is not sized against this machine.
