@@ -134,30 +134,24 @@ public final class CalibrateCommand implements Callable<Integer> {
         }
         List<Integer> pt = promptTokens == null ? List.of(128, 1024) : promptTokens;
         if (pt.size() != 2) throw new ParameterException(cmd.commandLine(), "--prompt-tokens: give two lengths SHORT,LONG, got " + pt);
-        dev.kvlab.harness.internal.openai.EndpointCalibration.Plan plan;
+        dev.kvlab.harness.EndpointTwins.Plan plan;
         try {
-            plan = new dev.kvlab.harness.internal.openai.EndpointCalibration.Plan(pt.get(0), pt.get(1), suffixTokens, decodeTokens, repeats);
+            plan = new dev.kvlab.harness.EndpointTwins.Plan(pt.get(0), pt.get(1), suffixTokens, decodeTokens, repeats);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(cmd.commandLine(), e.getMessage());
         }
         if (gguf != null && !Files.isRegularFile(gguf)) throw new ParameterException(cmd.commandLine(), "--gguf: no such file " + gguf);
         Path file = out == null ? Path.of("twin.json") : out;
         if (Files.isDirectory(file)) throw new ParameterException(cmd.commandLine(), "--out: " + file + " is a directory");
-        var pool = java.util.concurrent.Executors.newCachedThreadPool(r -> Thread.ofPlatform().daemon().name("kvlab-calibrate").unstarted(r));
-        try (dev.kvlab.harness.internal.openai.EngineClient c = new dev.kvlab.harness.internal.openai.EngineClient(pool)) {
-            String why = dev.kvlab.harness.internal.openai.OpenAiTarget.health(c, u);
-            if (why != null) throw new BadInputException("--endpoint " + u + " " + why);
-            cmd.commandLine().getErr().println("kvlab: calibrating the twin of " + u + ": cold prompts of " + pt.get(0) + " and " + pt.get(1) + " tokens, "
-                    + suffixTokens + " behind " + pt.get(1) + " cached, " + decodeTokens + " decode steps, " + repeats + " times each");
-            cmd.commandLine().getErr().flush();
-            var cal = dev.kvlab.harness.internal.openai.EndpointCalibration.measure(c, u, served, gguf, plan, 1);
-            Files.write(file, dev.kvlab.harness.internal.bundle.BundleJson.pretty(
-                    dev.kvlab.harness.internal.plan.JsonOutput.mapper().valueToTree(cal.twin())));
-            PrintWriter o = cmd.commandLine().getOut();
-            o.print(cal.text());
-            o.println("wrote " + file.toAbsolutePath());
-            o.flush();
-        }
+        cmd.commandLine().getErr().println("kvlab: calibrating the twin of " + u + ": cold prompts of " + pt.get(0) + " and " + pt.get(1) + " tokens, "
+                + suffixTokens + " behind " + pt.get(1) + " cached, " + decodeTokens + " decode steps, " + repeats + " times each");
+        cmd.commandLine().getErr().flush();
+        var cal = dev.kvlab.harness.EndpointTwins.calibrate(u, served, gguf, plan);
+        Files.write(file, dev.kvlab.harness.internal.bundle.BundleJson.pretty(cal.twin()));
+        PrintWriter o = cmd.commandLine().getOut();
+        o.print(cal.text());
+        o.println("wrote " + file.toAbsolutePath());
+        o.flush();
         return Kvlab.EXIT_OK;
     }
 

@@ -1,0 +1,52 @@
+package dev.kvlab.harness;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvlab.harness.api.input.BadInputException;
+import dev.kvlab.harness.internal.openai.EndpointCalibration;
+import dev.kvlab.harness.internal.openai.EngineClient;
+import dev.kvlab.harness.internal.openai.OpenAiTarget;
+import dev.kvlab.harness.internal.plan.JsonOutput;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * Entry point: the twin of an OpenAI-compatible engine, fitted from its own answers (cold prompts of two lengths, a
+ * suffix behind a cached prefix, decode gaps; the engine's reported prompt time where it gives one), as
+ * {@code kvlab calibrate --endpoint} and an {@code openai} cell's capacity search use it.
+ */
+public final class EndpointTwins {
+
+    private EndpointTwins() {}
+
+    /** What to send: cold prompts of {@code shortTokens} and {@code longTokens}, {@code suffixTokens} behind the long one cached, {@code decodeTokens} steps, each {@code repeats} times. */
+    public record Plan(int shortTokens, int longTokens, int suffixTokens, int decodeTokens, int repeats) {
+        /** @throws IllegalArgumentException naming what is out of range */
+        public Plan {
+            new EndpointCalibration.Plan(shortTokens, longTokens, suffixTokens, decodeTokens, repeats);
+        }
+    }
+
+    /** The fitted twin as JSON (the {@code twin} a bundle and {@code --twin} read) and the fit's checks as text. */
+    public record Fitted(JsonNode twin, String text) {}
+
+    /**
+     * Calibrates the engine at {@code base} serving {@code model} (null: the one it serves); {@code gguf} (nullable)
+     * gives the model's shape when the engine does not say it.
+     *
+     * @throws BadInputException when the endpoint is not a healthy OpenAI-compatible engine
+     */
+    public static Fitted calibrate(URI base, String model, Path gguf, Plan plan) {
+        ExecutorService pool = Executors.newCachedThreadPool(r -> Thread.ofPlatform().daemon().name("kvlab-calibrate").unstarted(r));
+        try (EngineClient c = new EngineClient(pool)) {
+            String why = OpenAiTarget.health(c, base);
+            if (why != null) throw new BadInputException("--endpoint " + base + " " + why);
+            EndpointCalibration cal = EndpointCalibration.measure(c, base, model, gguf, new EndpointCalibration.Plan(plan.shortTokens(),
+                    plan.longTokens(), plan.suffixTokens(), plan.decodeTokens(), plan.repeats()), 1);
+            return new Fitted(JsonOutput.mapper().valueToTree(cal.twin()), cal.text());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
