@@ -261,6 +261,12 @@ final class LlamaCell implements CellClock {
         return reused ? engine.primedBy : -1;
     }
 
+    /** The warm-up at the engine's pace: as many in flight as its instances have sequences (so it also leaves the same state whatever the probe's rate). */
+    @Override
+    public int warmupAtPace() {
+        return live.size() * shape.sequences();
+    }
+
     /**
      * The sampled restore checks of the phase just ended, on each instance's engine thread with nothing in flight (off
      * the measured path: the measured phase's are run after its figures are taken, {@link #extras}); a mismatch fails the cell.
@@ -316,7 +322,7 @@ final class LlamaCell implements CellClock {
         x.put(Columns.ENGINE_SETUP_MS.name(), (measuredStartNanos - wallStart) / 1e6);
         boolean external = !"bundled".equals(config.store().backend());
         x.put("cache_state_protocol", config.cacheState() == dev.kvlab.harness.api.config.CacheState.HOT
-                ? "primed by the warm-up pass (the instances' kept prefixes and the store)"
+                ? "primed by the warm-up pass, released at the engine's pace (" + warmupAtPace() + " in flight; the instances' kept prefixes and the store)"
                 : "fresh contexts; " + (external ? "the external store " + config.store().backend() + " is not emptied (blocks of earlier runs of this model hit)"
                 : "the embedded store starts empty"));
         x.put("kv_namespace", ns.key(0).substring(0, ns.key(0).lastIndexOf('/') + 1));
