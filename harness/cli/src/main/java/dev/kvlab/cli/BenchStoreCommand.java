@@ -20,7 +20,7 @@ import picocli.CommandLine;
 /** {@code kvlab bench store}: ops/s, throughput and latency percentiles of one KV backend, through one measuring decorator. */
 @Command(name = "store", mixinStandardHelpOptions = true,
         description = "Benchmarks a KV backend (bundled store, kvlab://HOST:PORT, redis://HOST:PORT): closed-loop clients, "
-                + "ops/s and HdrHistogram latency percentiles. A get run first loads its keys.")
+                + "ops/s and HdrHistogram latency percentiles. A get run loads its keys into a store that holds none of them, and otherwise reads what is there (after a put run, a node kill or a failover: the misses are what was lost).")
 public final class BenchStoreCommand implements Callable<Integer> {
 
 
@@ -66,7 +66,7 @@ public final class BenchStoreCommand implements Callable<Integer> {
     @Option(names = "--verify", description = "check every hit against its key's content (backend and bench both); wrong payloads are counted")
     boolean verify;
 
-    @Option(names = "--no-load", description = "get runs: read what is there without loading the keys first (misses show what the store lost)")
+    @Option(names = "--no-load", description = "get runs: never load, not even a store that holds none of the keys (misses show what the store lost)")
     boolean noLoad;
 
     @Option(names = "--hlog", description = "write the latency histogram (HdrHistogram log, microseconds) to this file")

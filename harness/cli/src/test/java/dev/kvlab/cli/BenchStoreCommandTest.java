@@ -110,4 +110,28 @@ class BenchStoreCommandTest {
             assertThat(gj.get("wrong_bytes").asLong()).isZero();
         }
     }
+
+    /** A get run after a put run reads what the store holds, not a reload of it: keys the put never wrote are misses. */
+    @Test
+    void aGetRunReadsWhatTheStoreHoldsAndLoadsOnlyAnEmptyOne() throws Exception {
+        try (RedisServerProcess redis = RedisServerProcess.start()) {
+            Run p = run("bench", "store", "--backend", redis.uri(), "--value-size", "4KiB", "--op", "put", "--clients", "1", "--duration", "300ms",
+                    "--warmup", "0s", "--json");
+            assertThat(p.code()).as(p.err()).isZero();
+            long written = new ObjectMapper().readTree(p.out()).get("ops").asLong();
+            Run g = run("bench", "store", "--backend", redis.uri(), "--value-size", "4KiB", "--op", "get", "--clients", "1", "--duration", "300ms",
+                    "--warmup", "0s", "--keys", Long.toString(written + 200), "--verify", "--json");
+            assertThat(g.code()).as(g.err()).isZero();
+            assertThat(g.err()).contains("already").contains("missing");
+            JsonNode gj = new ObjectMapper().readTree(g.out());
+            assertThat(gj.get("hits").asLong()).isPositive();
+            assertThat(gj.get("misses").asLong()).isPositive(); // the 200 keys never written stay misses: nothing was loaded
+            assertThat(gj.get("wrong_bytes").asLong()).isZero();
+            Run other = run("bench", "store", "--backend", redis.uri(), "--value-size", "8KiB", "--op", "get", "--clients", "1", "--duration", "200ms",
+                    "--warmup", "0s", "--keys", "50", "--json");
+            assertThat(other.code()).as(other.err()).isZero();
+            assertThat(other.err()).contains("loaded 50 keys"); // a store holding none of a run's keys is loaded
+            assertThat(new ObjectMapper().readTree(other.out()).get("misses").asLong()).isZero();
+        }
+    }
 }

@@ -20,7 +20,7 @@ import java.util.Map;
  * @param duration  measured time, more than zero
  * @param keys      keys a get run loads and reads, at least 1
  * @param verify    check every hit against its key's content
- * @param load      get runs: load the keys first (unmeasured)
+ * @param load      get runs: load the keys first (unmeasured) when the store holds none of them; a store holding some is read as it is
  * @param hlog      where to write the latency histogram (HdrHistogram log, microseconds), or null
  */
 public record StoreBenchSettings(String backend, String transport, boolean emulated, long valueSize, String op, int clients, Duration duration,
