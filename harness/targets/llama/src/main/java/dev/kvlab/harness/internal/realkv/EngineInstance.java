@@ -626,6 +626,7 @@ final class EngineInstance implements AutoCloseable {
                 submitIo(() -> {
                     try {
                         pd.send(p, st);
+                        pd.decoderOf(p).handover(p);
                     } finally {
                         inbox.add(new HandoverSent(s));
                     }

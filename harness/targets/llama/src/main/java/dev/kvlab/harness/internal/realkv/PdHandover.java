@@ -236,8 +236,9 @@ final class PdHandover implements AutoCloseable {
     }
 
     /**
-     * Sender side (an I/O thread of the prefill instance): the sealed objects in {@code staging} to the decode side,
-     * then the parcel to its decode instance. A failure is the parcel's error (the decode side recomputes).
+     * Sender side (an I/O thread of the prefill instance): the sealed objects in {@code staging} to the decode side
+     * (the caller then hands the parcel to its decode instance, {@link #decoderOf}). A failure is the parcel's error
+     * (the decode side recomputes).
      */
     void send(Parcel p, Staging st) {
         MemorySegment[] staging = st.objs();
@@ -258,7 +259,6 @@ final class PdHandover implements AutoCloseable {
             p.error = "transfer failed: " + e.getClass().getSimpleName() + ": " + e.getMessage();
         }
         p.arrivedAt = clock.getAsLong();
-        decoders.get(p.decode).handover(p);
     }
 
     private void write(Parcel p, MemorySegment whole) {
