@@ -24,8 +24,8 @@ import java.util.concurrent.TimeUnit;
  * {@code kvlab bench handover}: one PD handover of a {@code tokens}-token prompt's state over the direct path, part by
  * part, as the llama.cpp target does it ({@link PdHandover}: split out of the prefill context into block objects, the
  * WRITE into the decode side's registered slot, verification of every object, restore into the decode context), set
- * against the same transport's own WRITE of the same bytes (a fresh engine pair, a buffer into a segment: what
- * {@code kvlab bench transport --op write} measures) and the decode side's restore path alone (verification and
+ * against the same transport's own WRITE of the same bytes (an engine pair of its own, a buffer into a segment: what
+ * {@code kvlab bench transport --op write} measures; interleaved with the handovers, so both meet the same load) and the decode side's restore path alone (verification and
  * restore of the same objects from local memory). Medians over {@code reps} after two warm-up rounds.
  */
 public final class HandoverBench {
@@ -63,6 +63,7 @@ public final class HandoverBench {
      * @param objects         block objects
      * @param splitMs         split out of the prefill context
      * @param transferMs      the handover's WRITE
+     * @param digestMs        the sender's audit digest of the objects (before the WRITE)
      * @param verifyMs        header and CRC32C of every object on the decode side
      * @param restoreMs       assembly and {@code llama_state_seq_set_data} on the decode side
      * @param handoverMs      the whole handover (split, WRITE, verification, restore)
@@ -70,7 +71,7 @@ public final class HandoverBench {
      * @param restorePathMs   verification and restore of the same objects from local memory
      * @param emulated        the transport is emulated (rdma-emu)
      */
-    public record Result(String transport, int tokens, long bytes, int objects, double splitMs, double transferMs, double verifyMs,
+    public record Result(String transport, int tokens, long bytes, int objects, double splitMs, double transferMs, double digestMs, double verifyMs,
                          double restoreMs, double handoverMs, double rawTransferMs, double restorePathMs, boolean emulated) {
         /** The handover's WRITE rate against the transport's own for the same bytes (1: as fast). */
         public double transferRatio() {
@@ -123,7 +124,15 @@ public final class HandoverBench {
             long bytes = 0;
             int objects = 0;
             boolean emulated;
-            try (PdHandover pd = new PdHandover(PdTransfer.DIRECT, s.transport(), tc, null, sizes, 1, 1, s.tokens(), System::nanoTime, totals, 1)) {
+            double[] digest = new double[n];
+            Transports tr = Transports.discover();
+            long slot = (long) ((s.tokens() + s.blockTokens() - 1) / s.blockTokens()) * sizes.objectBytes(s.blockTokens());
+            // the transport's own WRITE of the same bytes, on a pair of its own, interleaved with the handovers (the same conditions)
+            try (PdHandover pd = new PdHandover(PdTransfer.DIRECT, s.transport(), tc, null, sizes, 1, 1, s.tokens(), System::nanoTime, totals, 1);
+                 TransferEngine target = tr.create(s.transport(), tc); TransferEngine init = tr.create(s.transport(), tc)) {
+                Segment seg = target.registerSegment("kvlab-bench-handover", slot);
+                RemoteSegment rs = init.openSegment(seg.handle());
+                MemorySegment buf = init.allocateBuffer(slot);
                 emulated = pd.emulated();
                 PdHandover.Staging st = pd.buffers();
                 for (int i = -warm; i < n; i++) {
@@ -150,9 +159,21 @@ public final class HandoverBench {
                                 p.lengths[k] - KvBlockObject.HEADER_BYTES) != null) throw new IllegalStateException("staging object " + k + " is wrong");
                     if (!into.restore(0, 0, p.objects, p.lastTokens, st.objs())) throw new IllegalStateException("llama.cpp refused the state");
                     long t6 = System.nanoTime();
+                    TransferBatch batch = new TransferBatch(1);
+                    batch.add(Opcode.WRITE, buf, 0, rs, 0, p.bytes);
+                    long t7 = System.nanoTime();
+                    try {
+                        init.submit(batch).get(60, TimeUnit.SECONDS);
+                    } catch (Exception e) {
+                        throw new IllegalStateException("the transport's own WRITE failed: " + e.getMessage(), e);
+                    }
+                    long t8 = System.nanoTime();
+                    if (!batch.allOk()) throw new IllegalStateException("WRITE ended " + batch.status(0));
                     if (i < 0) continue;
+                    raw[i] = (t8 - t7) / 1e6;
                     split[i] = (t1 - t0) / 1e6;
-                    transfer[i] = (t2 - t1) / 1e6;
+                    transfer[i] = p.transferNanos / 1e6;
+                    digest[i] = (t2 - t1 - p.transferNanos) / 1e6;
                     verify[i] = (t3 - t2) / 1e6;
                     restore[i] = (t4 - t3) / 1e6;
                     total[i] = (t4 - t0) / 1e6;
@@ -160,29 +181,11 @@ public final class HandoverBench {
                     bytes = p.bytes;
                     objects = p.objects;
                 }
-            }
-            log.println("kvlab: the transport's own WRITE of " + bytes + " bytes ...");
-            Transports t = Transports.discover();
-            try (TransferEngine target = t.create(s.transport(), tc); TransferEngine init = t.create(s.transport(), tc)) {
-                Segment seg = target.registerSegment("kvlab-bench-handover", bytes);
-                RemoteSegment rs = init.openSegment(seg.handle());
-                MemorySegment buf = init.allocateBuffer(bytes);
-                for (int i = -warm; i < n; i++) {
-                    TransferBatch batch = new TransferBatch(1);
-                    batch.add(Opcode.WRITE, buf, 0, rs, 0, bytes);
-                    long t0 = System.nanoTime();
-                    init.submit(batch).get(60, TimeUnit.SECONDS);
-                    long t1 = System.nanoTime();
-                    if (!batch.allOk()) throw new IllegalStateException("WRITE ended " + batch.status(0));
-                    if (i >= 0) raw[i] = (t1 - t0) / 1e6;
-                }
                 rs.close();
                 seg.close();
-            } catch (Exception e) {
-                throw e instanceof RuntimeException re ? re : new IllegalStateException(e);
             }
-            return new Result(s.transport(), s.tokens(), bytes, objects, median(split), median(transfer), median(verify), median(restore), median(total),
-                    median(raw), median(path), emulated);
+            return new Result(s.transport(), s.tokens(), bytes, objects, median(split), median(transfer), median(digest), median(verify), median(restore),
+                    median(total), median(raw), median(path), emulated);
         }
     }
 
