@@ -209,6 +209,40 @@ public final class Columns {
     public static final Column<Number> PREDICTED_FETCH_MS = extra("predicted_fetch_ms", Unit.MS,
             "predicted time to fetch the shared prefix's KV, load it into the engine and prefill the suffix behind it", Source.live(LLAMA), Merge.SAME);
 
+    // prefill/decode disaggregation on a real engine (the llama.cpp target): the handover and what decoding met
+    public static final Column<Number> HANDOVER_BYTES = extra("handover_bytes", Unit.BYTES,
+            "PD: bytes of prompt KV the prefill instances handed to the decode instances for the measured requests (block objects: header and"
+                    + " llama.cpp's rows; 0 when colocated)", Source.live(LLAMA), Merge.SUM);
+    public static final Column<Number> HANDOVER_TOKENS = extra("handover_tokens", Unit.TOKENS,
+            "PD: prompt tokens whose KV was handed over (0 when colocated)", Source.live(LLAMA), Merge.SUM);
+    public static final Column<Number> HANDOVER_TRANSFER_MS_MEAN = extra("handover_transfer_ms_mean", Unit.MS,
+            "PD: mean transfer time of a handover: the WRITE into the decode side's buffer (direct) or the put and the get (store)"
+                    + " (NaN when colocated: no handover)", Source.live(LLAMA), Merge.SAME);
+    public static final Column<Number> HANDOVER_RESTORE_MS_MEAN = extra("handover_restore_ms_mean", Unit.MS,
+            "PD: mean time of the decode side's verification, assembly and llama_state_seq_set_data per handover (NaN when colocated)",
+            Source.live(LLAMA), Merge.SAME);
+    public static final Column<Number> DECODE_PREFILL_TOKENS = extra("decode_prefill_tokens", Unit.TOKENS,
+            "prompt tokens computed by instances that decode (disaggregated: the decode instances, only for handovers that failed;"
+                    + " colocated: every prompt token computed)", Source.live(LLAMA), Merge.SUM);
+    public static final Column<Number> PD_FALLBACKS = extra("pd_fallbacks", Unit.COUNT,
+            "PD: handovers that failed (transfer error, a block failing verification, a refused restore) and were recomputed on the decode"
+                    + " instance (never used)", Source.live(LLAMA), Merge.SUM);
+    public static final Column<Number> DECODE_STEPS_WITH_PROMPT_SHARE = extra("decode_steps_with_prompt_share", Unit.RATIO,
+            "of the engine steps that advanced decoding sequences, the share that also carried prompt tokens (each stalls every decoding"
+                    + " sequence of its instance for the prompt chunk's time; 0 when disaggregated and no handover failed)", Source.live(LLAMA),
+            Merge.SAME);
+    public static final Column<Number> PD_PREFILL_MS_P50 = extra("pd_prefill_ms_p50", Unit.MS,
+            "PD: p50 over completed requests of the prefill (prefill admission to the prompt's last token)", Source.live(LLAMA), Merge.SAME);
+    public static final Column<Number> PD_HANDOVER_MS_P50 = extra("pd_handover_ms_p50", Unit.MS,
+            "PD: p50 of the handover (the prompt's last token to its KV in the decode side's buffer or the store: split, transfer)",
+            Source.live(LLAMA), Merge.SAME);
+    public static final Column<Number> PD_DECODE_QUEUE_MS_P50 = extra("pd_decode_queue_ms_p50", Unit.MS,
+            "PD: p50 of the wait for a decode sequence after the handover arrived", Source.live(LLAMA), Merge.SAME);
+    public static final Column<Number> PD_RESTORE_MS_P50 = extra("pd_restore_ms_p50", Unit.MS,
+            "PD: p50 of the decode side's get (store), verification and restore, up to the client's first token", Source.live(LLAMA), Merge.SAME);
+    public static final Column<Number> PD_FIRST_DECODE_STEP_MS_P50 = extra("pd_first_decode_step_ms_p50", Unit.MS,
+            "PD: p50 of the first decode step on the decode instance (first to second token)", Source.live(LLAMA), Merge.SAME);
+
     /** Columns some clocks or targets add to a {@code summary.csv}/{@code summary.json} row (NaN in the rows of the others). */
     public static final List<Column<?>> ROW_EXTRAS = List.of(STORE_USAGE, STORE_OBJECTS, STORE_EVICTED_OBJECTS, FAILOVER_S, FAILOVER_FALLBACKS,
             OBJECTS_LOST, LINK_MEASURED_BYTES_PER_S,
@@ -217,7 +251,10 @@ public final class Columns {
             ENGINE_CACHED_PROMPT_TOKENS, ENGINE_LOCAL_HIT_RATIO, ENGINE_EXTERNAL_HIT_RATIO, ENGINE_DEVICE_HIT_RATIO, ENGINE_HOST_HIT_RATIO,
             ENGINE_STORAGE_HIT_RATIO, ENGINE_CACHED_HIT_RATIO, ENGINE_LOOKUP_HIT_RATIO, HARNESS_TTFT_GAP_P50, HARNESS_LOOPBACK_TTFT_P50,
             FETCHED_TOKENS, ENGINE_KV_BYTES_PER_TOKEN, ENGINE_PREFILL_TOKENS_PER_S, ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S,
-            ENGINE_CALIBRATED_DECODE_MS, BREAKEVEN_PREDICTED_TOKENS, SHARED_PREFIX_TOKENS, PREDICTED_RECOMPUTE_MS, PREDICTED_FETCH_MS);
+            ENGINE_CALIBRATED_DECODE_MS, BREAKEVEN_PREDICTED_TOKENS, SHARED_PREFIX_TOKENS, PREDICTED_RECOMPUTE_MS, PREDICTED_FETCH_MS,
+            HANDOVER_BYTES, HANDOVER_TOKENS, HANDOVER_TRANSFER_MS_MEAN, HANDOVER_RESTORE_MS_MEAN, DECODE_PREFILL_TOKENS, PD_FALLBACKS,
+            DECODE_STEPS_WITH_PROMPT_SHARE, PD_PREFILL_MS_P50, PD_HANDOVER_MS_P50, PD_DECODE_QUEUE_MS_P50, PD_RESTORE_MS_P50,
+            PD_FIRST_DECODE_STEP_MS_P50);
 
     // cell.json figures (not row columns) that other code reads back
     public static final Column<Number> WARMUP_REQUESTS = detail("warmup_requests", Unit.COUNT, "requests of the warm-up phase",

@@ -27,7 +27,7 @@ public final class ClockKeys {
         for (String k : new String[] {"mode", "seed", "catalog", "model", "hardware", "kv_dtype", "efficiency", "cluster", "scheduler",
                 "local", "store.backend", "store.nodes", "store.capacity", "store.replicas", "store.lease_ttl", "store.high_watermark",
                 "store.eviction_ratio", "store.write_back_concurrency", "store.write_back_queue_blocks", "workload", "warmup",
-                "cache_state", "tiers", "policy", "transport", "transport_profile", "pd", "slo", "measurement", "fault", "fault_at",
+                "cache_state", "tiers", "policy", "transport", "transport_profile", "pd", "pd_transfer", "slo", "measurement", "fault", "fault_at",
                 "fault_params", "target"}) USERS.put(k, BOTH);
         // live: the link behind rdma-emu's NIC model and the PD handoff link; sim: the modelled data path
         USERS.put("link", BOTH);

@@ -29,6 +29,8 @@ import java.util.List;
  *                    the live {@code auto} policy's estimate), or null
  * @param link        link per GPU behind a transport name without a profile (sim model, rdma-emu NIC, auto's estimate)
  * @param pd          factor: {@code colocated} | {@code disaggregated}
+ * @param pdTransfer  factor, with {@code pd: disaggregated} only: how the KV is handed over, {@code direct} (transfer engine
+ *                    into the decode side's registered buffer) | {@code store} (put and get through kvlab's store); null: direct
  * @param slo         the SLOs goodput counts against
  * @param measurement interval histograms
  * @param live        live clock settings
@@ -42,7 +44,7 @@ import java.util.List;
 public record RunConfig(Mode mode, long seed, List<String> catalog, String model, String hardware, Dtype kvDtype,
                         Efficiency efficiency, ClusterConfig cluster, SchedulerConfig scheduler, LocalTierConfig local,
                         StoreConfig store, WorkloadConfig workload, WarmupConfig warmup, CacheState cacheState, Tiers tiers,
-                        Policy policy, String transport, String transportProfile, String link, Pd pd, SloConfig slo, MeasurementConfig measurement,
+                        Policy policy, String transport, String transportProfile, String link, Pd pd, PdTransfer pdTransfer, SloConfig slo, MeasurementConfig measurement,
                         LiveConfig live, Fault fault, double faultAt, FaultParams faultParams,
                         com.fasterxml.jackson.databind.JsonNode target) {
 
@@ -53,18 +55,18 @@ public record RunConfig(Mode mode, long seed, List<String> catalog, String model
     /** This config with {@code t} as its tiers and {@code cl} as its cluster (a twin of an engine that says its own). */
     public RunConfig withTiersAndCluster(Tiers t, ClusterConfig cl) {
         return new RunConfig(mode, seed, catalog, model, hardware, kvDtype, efficiency, cl, scheduler, local, store, workload, warmup,
-                cacheState, t, policy, transport, transportProfile, link, pd, slo, measurement, live, fault, faultAt, faultParams, target);
+                cacheState, t, policy, transport, transportProfile, link, pd, pdTransfer, slo, measurement, live, fault, faultAt, faultParams, target);
     }
 
     /** This config with {@code w} as its workload. */
     public RunConfig withWorkload(WorkloadConfig w) {
         return new RunConfig(mode, seed, catalog, model, hardware, kvDtype, efficiency, cluster, scheduler, local, store, w, warmup,
-                cacheState, tiers, policy, transport, transportProfile, link, pd, slo, measurement, live, fault, faultAt, faultParams, target);
+                cacheState, tiers, policy, transport, transportProfile, link, pd, pdTransfer, slo, measurement, live, fault, faultAt, faultParams, target);
     }
 
     /** This config with {@code s} as its scheduler (a twin that schedules as the engine it models does). */
     public RunConfig withScheduler(SchedulerConfig s) {
         return new RunConfig(mode, seed, catalog, model, hardware, kvDtype, efficiency, cluster, s, local, store, workload, warmup,
-                cacheState, tiers, policy, transport, transportProfile, link, pd, slo, measurement, live, fault, faultAt, faultParams, target);
+                cacheState, tiers, policy, transport, transportProfile, link, pd, pdTransfer, slo, measurement, live, fault, faultAt, faultParams, target);
     }
 }

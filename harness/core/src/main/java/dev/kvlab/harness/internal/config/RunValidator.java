@@ -197,6 +197,9 @@ public final class RunValidator {
         ClusterConfig cl = need("cluster", c.cluster());
         cl.check(check);
         if (c.pd() == Pd.DISAGGREGATED && cl.instances() < 2) throw bad("pd", "disaggregated needs cluster.instances >= 2 (prefill and decode)");
+        if (c.pdTransfer() != null && c.pd() != Pd.DISAGGREGATED)
+            throw bad("pd_transfer", "is used only with pd: disaggregated (how the prefill instance hands the KV to the decode instance); this cell is "
+                    + c.pd().label());
         return cl;
     }
 

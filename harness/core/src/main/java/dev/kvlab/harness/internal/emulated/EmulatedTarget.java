@@ -47,6 +47,11 @@ public final class EmulatedTarget implements TargetProvider {
                         + "' (the emulated target has no settings of its own but its kind and price_per_hour; its model is the run config's model, hardware, cluster ...)");
             }
         }
+        if (config.pdTransfer() == dev.kvlab.harness.api.config.PdTransfer.STORE) {
+            String o = origin.apply("pd_transfer");
+            throw new BadInputException((o == null ? "config" : o) + ": key 'pd_transfer': store is not modelled by the emulated target (its "
+                    + "disaggregated cells hand the KV over directly, over the transport); use direct, or the llama.cpp target");
+        }
         RunValidator.validate(config, origin);
     }
 

@@ -15,6 +15,12 @@ public interface ServingListener {
     /** The fetch of {@code s}'s KV ended; it took {@code fetchNanos}. */
     default void fetched(Served s, long fetchNanos, long now) {}
 
+    /**
+     * PD disaggregation on a real engine: {@code s}'s prompt KV was handed to its decode instance ({@link Handover}:
+     * when each part ended, bytes, tokens); told once, when the decode instance restored it or decided to recompute it.
+     */
+    default void handedOver(Served s, Handover h, long now) {}
+
     /** The first output token of {@code s}. */
     default void firstToken(Served s, long now) {}
 

@@ -60,6 +60,7 @@ public final class FaultTrigger implements ServingListener {
 
     @Override public void admitted(Served s, long now) { inner.admitted(s, now); }
     @Override public void fetched(Served s, long fetchNanos, long now) { inner.fetched(s, fetchNanos, now); }
+    @Override public void handedOver(Served s, dev.kvlab.harness.internal.engine.Handover h, long now) { inner.handedOver(s, h, now); }
     @Override public void firstToken(Served s, long now) { inner.firstToken(s, now); }
     @Override public void token(Served s, long now) { inner.token(s, now); }
     @Override public void completed(Served s, long now) { inner.completed(s, now); }

@@ -39,7 +39,7 @@ public final class LiveFaults implements AutoCloseable {
     private ReplicatedStore replicated;
     private volatile ReplicatedStore.Outcome failover;
     private volatile long failoverFailedKeys;
-    private FaultTrigger trigger;
+    private volatile FaultTrigger trigger;
     private volatile long struckWallNanos;
     private volatile java.util.concurrent.Future<?> action;
     private volatile String actionError;
@@ -80,6 +80,17 @@ public final class LiveFaults implements AutoCloseable {
     public ServingListener measured(ServingListener measurement, long origin, long n) {
         trigger = new FaultTrigger(measurement, origin, fault.strikeArrival(n), fault.lasts() ? fault.durationNanos() : Long.MAX_VALUE, this::strike);
         return trigger;
+    }
+
+    /** Whether the fault has struck and, at loop time {@code now}, not yet healed (false before the measured phase). */
+    public boolean active(long now) {
+        FaultTrigger t = trigger;
+        return t != null && t.active(now);
+    }
+
+    /** The fault's plan. */
+    public FaultPlan plan() {
+        return fault;
     }
 
     private void strike() {

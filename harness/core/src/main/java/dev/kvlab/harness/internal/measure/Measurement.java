@@ -70,8 +70,20 @@ public final class Measurement implements ServingListener {
     long inputTokens, localHitTokens, remoteHitTokens, fetchedBytes, fallbackBlocks, outputTokens;
     long remoteAvailableTokens;
 
+    /**
+     * PD disaggregation on a real engine: the measured requests' handovers (every one the server reported) and, over
+     * the completed ones, each part of the time to first token and the first decode step ({@link #pdStages}).
+     */
+    long handovers, handoverBytes, handoverTokens, pdFallbacks, handoverTransferNanos, handoverRestoreNanos;
+
+    /** The parts of a disaggregated request's time to its first token, then its first decode step, in order. */
+    public static final java.util.List<String> PD_STAGES = java.util.List.of("prefill_queue", "prefill", "handover", "decode_queue", "restore",
+            "first_decode_step");
+    private final Map<String, Histogram> pdStages = new java.util.LinkedHashMap<>();
+
     private static final class Probe {
-        long admitted = -1, first = -1, last = -1;
+        long admitted = -1, first = -1, last = -1, second = -1;
+        dev.kvlab.harness.internal.engine.Handover handover;
         final TopGaps gaps;
         /** The request's token gaps (µs) as runs of equal values, held until it completes: {@code itlValues[i]} {@code itlCounts[i]} times. */
         long[] itlValues;
@@ -219,6 +231,32 @@ public final class Measurement implements ServingListener {
         record(Metric.FETCH, fetchNanos);
     }
 
+    /** A PD handover: counted at once; its parts are recorded with the request's TTFT when it completes. */
+    @Override
+    public void handedOver(Served s, dev.kvlab.harness.internal.engine.Handover h, long now) {
+        advance(now);
+        Probe p = (Probe) s.attachment();
+        p.handover = h;
+        handovers++;
+        handoverBytes += h.bytes();
+        handoverTokens += h.tokens();
+        handoverTransferNanos += h.transferNanos();
+        handoverRestoreNanos += h.restoreNanos();
+        if (!h.ok()) pdFallbacks++;
+    }
+
+    /** The parts of a completed disaggregated request's TTFT (from its intended arrival) and its first decode step. */
+    private void recordPdStages(Probe p, long intended) {
+        var h = p.handover;
+        if (h == null || !h.ok()) return; // a recomputed handover's first token came after the recompute: its parts are not these
+        long[] v = {p.admitted - intended, h.prefilledAt() - p.admitted, h.arrivedAt() - h.prefilledAt(), h.decodeAdmittedAt() - h.arrivedAt(),
+                h.restoredAt() - h.decodeAdmittedAt(), p.second < 0 ? -1 : p.second - p.first};
+        for (int i = 0; i < v.length; i++) {
+            if (v[i] < 0 || (i == 0 && p.admitted < 0)) continue;
+            pdStages.computeIfAbsent(PD_STAGES.get(i), k -> unencoded()).recordValue(micros(v[i]));
+        }
+    }
+
     /** The first token: held with the request, recorded as its TTFT when it completes. */
     @Override
     public void firstToken(Served s, long now) {
@@ -233,6 +271,7 @@ public final class Measurement implements ServingListener {
     public void token(Served s, long now) {
         advance(now);
         Probe p = (Probe) s.attachment();
+        if (p.second < 0) p.second = now;
         long gap = now - p.last;
         p.last = now;
         p.itl(micros(gap));
@@ -263,6 +302,7 @@ public final class Measurement implements ServingListener {
         int out = o.outputTokens();
         double tpotMs = Double.NaN, tbtMs = Double.NaN;
         if (p.first >= 0) record(Metric.TTFT, ttft);
+        recordPdStages(p, o.intendedNanos());
         stageItl(p);
         record(Metric.E2EL, e2el);
         if (out > 1) {
@@ -374,4 +414,16 @@ public final class Measurement implements ServingListener {
     public long remoteAvailableTokens() { return remoteAvailableTokens; }
     public long fetchedBytes() { return fetchedBytes; }
     public long fallbackBlocks() { return fallbackBlocks; }
+    /** PD handovers reported for measured requests, their bytes and prompt tokens, those recomputed on the decode side. */
+    public long handovers() { return handovers; }
+    public long handoverBytes() { return handoverBytes; }
+    public long handoverTokens() { return handoverTokens; }
+    public long pdFallbacks() { return pdFallbacks; }
+    public long handoverTransferNanos() { return handoverTransferNanos; }
+    public long handoverRestoreNanos() { return handoverRestoreNanos; }
+
+    /** Over completed disaggregated requests, each part of {@link #PD_STAGES} (µs), for the parts any request had. */
+    public Map<String, Histogram> pdStages() {
+        return java.util.Collections.unmodifiableMap(pdStages);
+    }
 }

@@ -83,6 +83,7 @@ final class ReportPage {
             cdf();
             breakeven();
             engineBreakeven();
+            PdSection.render(h, f.cells());
             tails();
             twins();
             summaryTable();
@@ -130,6 +131,7 @@ final class ReportPage {
                 new String[] {"crosswalk", "Metric names"}, new String[] {"provenance", "Provenance"})) {
             h.raw("<a href=\"#" + t[0] + "\">").text(t[1]).raw("</a>");
         }
+        if (!PdSection.cells(f.cells()).isEmpty()) h.raw("<a href=\"#pd\">").text("Prefill/decode disaggregation").raw("</a>");
         h.raw("</nav>\n");
         h.close("header");
     }

@@ -143,13 +143,24 @@ public final class KvStateCodec {
      * position order whatever cells hold them: one copy per run of consecutive cells.
      */
     public static void copyBlock(Parsed p, MemorySegment state, int blockTokens, int block, MemorySegment dst) {
+        if (blockTokens < 1 || (long) (block + 1) * blockTokens > p.tokens())
+            throw new IllegalArgumentException("block " + block + " of " + blockTokens + " tokens is past the state's " + p.tokens() + " tokens");
+        copyTokens(p, state, block * blockTokens, blockTokens, dst);
+    }
+
+    /**
+     * Copies positions {@code [first, first+tokens)} of a parsed state into {@code dst} in a block's layout (a block
+     * of {@code tokens} tokens: every layer's K rows, then every layer's V), whatever cells hold them; a prompt's
+     * shorter last block is copied so.
+     */
+    public static void copyTokens(Parsed p, MemorySegment state, int first, int tokens, MemorySegment dst) {
         KvStateLayout lay = p.layout();
         int t = p.tokens();
-        if (blockTokens < 1 || (long) (block + 1) * blockTokens > t)
-            throw new IllegalArgumentException("block " + block + " of " + blockTokens + " tokens is past the state's " + t + " tokens");
-        if (dst.byteSize() < blockBytes(lay, blockTokens))
-            throw new IllegalArgumentException("block buffer of " + dst.byteSize() + " bytes, needs " + blockBytes(lay, blockTokens));
-        int[] runs = runs(p, block * blockTokens, blockTokens); // (first cell, tokens) pairs in position order
+        if (tokens < 1 || first < 0 || (long) first + tokens > t)
+            throw new IllegalArgumentException("positions [" + first + ", " + ((long) first + tokens) + ") are not in the state's " + t + " tokens");
+        if (dst.byteSize() < blockBytes(lay, tokens))
+            throw new IllegalArgumentException("block buffer of " + dst.byteSize() + " bytes, needs " + blockBytes(lay, tokens));
+        int[] runs = runs(p, first, tokens); // (first cell, tokens) pairs in position order
         long src = lay.dataStart(t);
         long o = 0;
         for (KvStateLayout.Layer l : lay.layers()) {
@@ -217,16 +228,34 @@ public final class KvStateCodec {
 
     /** Writes the state of {@code blocks} at positions from {@code firstPos} into {@code dst}. */
     public static void assemble(KvStateLayout layout, int blockTokens, List<MemorySegment> blocks, int firstPos, MemorySegment dst) {
+        assemble(layout, blockTokens, blocks, blockTokens, firstPos, dst);
+    }
+
+    /** Tokens of a run of {@code blocks} blocks of {@code blockTokens} whose last has {@code lastTokens}. */
+    public static int runTokens(int blocks, int blockTokens, int lastTokens) {
+        return blocks == 0 ? 0 : Math.addExact(Math.multiplyExact(blocks - 1, blockTokens), lastTokens);
+    }
+
+    /**
+     * Writes the state of {@code blocks} at positions from {@code firstPos} into {@code dst} (which holds
+     * {@link KvStateLayout#stateBytes} of their tokens), the last block of {@code lastTokens} tokens (a prompt's
+     * shorter tail, as {@link #copyTokens} copies it), every other of {@code blockTokens}.
+     */
+    public static void assemble(KvStateLayout layout, int blockTokens, List<MemorySegment> blocks, int lastTokens, int firstPos, MemorySegment dst) {
         if (firstPos < 0) throw new IllegalArgumentException("first position " + firstPos);
         int n = blocks.size();
-        int t = Math.multiplyExact(n, blockTokens);
-        if (t == 0) throw new IllegalArgumentException("no blocks to assemble");
+        if (n == 0) throw new IllegalArgumentException("no blocks to assemble");
+        if (lastTokens < 1 || lastTokens > blockTokens) throw new IllegalArgumentException("a last block of " + lastTokens + " tokens (blocks of " + blockTokens + ")");
+        int t = runTokens(n, blockTokens, lastTokens);
         long need = layout.stateBytes(t);
         if (dst.byteSize() < need) throw new IllegalArgumentException("state buffer of " + dst.byteSize() + " bytes, needs " + need);
-        long blockBytes = blockBytes(layout, blockTokens);
-        for (int b = 0; b < n; b++)
-            if (blocks.get(b).byteSize() != blockBytes)
-                throw new IllegalArgumentException("block " + b + " has " + blocks.get(b).byteSize() + " bytes, a block has " + blockBytes);
+        int[] tok = new int[n];
+        for (int b = 0; b < n; b++) {
+            tok[b] = b == n - 1 ? lastTokens : blockTokens;
+            long want = blockBytes(layout, tok[b]);
+            if (blocks.get(b).byteSize() != want)
+                throw new IllegalArgumentException("block " + b + " has " + blocks.get(b).byteSize() + " bytes, a block of " + tok[b] + " tokens has " + want);
+        }
         long o = 0;
         dst.set(I32, o, KvStateLayout.MAGIC); o += 4;
         dst.set(I32, o, layout.seqId()); o += 4;
@@ -241,32 +270,41 @@ public final class KvStateCodec {
         }
         dst.set(I32, o, layout.vTrans() ? 1 : 0); o += 4;
         dst.set(I32, o, layout.layers().size()); o += 4;
-        long in = 0; // offset of the current layer's section inside every block
+        long[] in = new long[n]; // offset of the current layer's section inside each block (a shorter last block's are its own)
         for (KvStateLayout.Layer l : layout.layers()) {
             dst.set(I32, o, l.kType());
             dst.set(I64, o + 4, l.kRowBytes());
             o += KvStateLayout.LAYER_HEADER_BYTES;
-            long len = l.kRowBytes() * blockTokens;
-            for (MemorySegment blk : blocks) { MemorySegment.copy(blk, in, dst, o, len); o += len; }
-            in += len;
+            for (int b = 0; b < n; b++) {
+                long len = l.kRowBytes() * tok[b];
+                MemorySegment.copy(blocks.get(b), in[b], dst, o, len);
+                o += len;
+                in[b] += len;
+            }
         }
         for (KvStateLayout.Layer l : layout.layers()) {
             dst.set(I32, o, l.vType());
             if (!layout.vTrans()) {
                 dst.set(I64, o + 4, l.vRowBytes());
                 o += KvStateLayout.LAYER_HEADER_BYTES;
-                long len = l.vRowBytes() * blockTokens;
-                for (MemorySegment blk : blocks) { MemorySegment.copy(blk, in, dst, o, len); o += len; }
-                in += len;
+                for (int b = 0; b < n; b++) {
+                    long len = l.vRowBytes() * tok[b];
+                    MemorySegment.copy(blocks.get(b), in[b], dst, o, len);
+                    o += len;
+                    in[b] += len;
+                }
             } else {
                 dst.set(I32, o + 4, l.vElBytes());
                 dst.set(I32, o + 8, l.vEmbd());
                 o += KvStateLayout.LAYER_HEADER_BYTES;
-                long run = (long) l.vElBytes() * blockTokens;
                 for (int j = 0; j < l.vEmbd(); j++) {
-                    for (MemorySegment blk : blocks) { MemorySegment.copy(blk, in + j * run, dst, o, run); o += run; }
+                    for (int b = 0; b < n; b++) {
+                        long run = (long) l.vElBytes() * tok[b];
+                        MemorySegment.copy(blocks.get(b), in[b] + j * run, dst, o, run);
+                        o += run;
+                    }
                 }
-                in += run * l.vEmbd();
+                for (int b = 0; b < n; b++) in[b] += (long) l.vElBytes() * tok[b] * l.vEmbd();
             }
         }
         for (int s = layout.stream() + 1; s < layout.nStream(); s++) { dst.set(I32, o, 0); o += 4; }

@@ -54,7 +54,21 @@ final class EngineInstance implements AutoCloseable {
 
         /** The request's work is over, write-back included (after its completion or failure). */
         void idle();
+
+        /** PD: the request's KV was handed to its decode instance, or its handover failed and it is recomputed there. */
+        default void handedOver(dev.kvlab.harness.internal.engine.Handover h, long now) {}
+
+        /**
+         * PD: the request's events on its decode instance, whose work ({@link #idle}) counts apart from the prefill
+         * instance's (asked for by the prefill instance when it hands the request over).
+         */
+        default Events decodeSide() {
+            throw new UnsupportedOperationException("not a disaggregated request");
+        }
     }
+
+    /** What an instance does: both (colocated), or, disaggregated, only prefill or only decode. */
+    enum Role { COLOCATED, PREFILL, DECODE }
 
     /**
      * Where a request's prompt KV came from.
@@ -132,7 +146,16 @@ final class EngineInstance implements AutoCloseable {
     static final int IO_THREADS = 2;
 
     /** What the engine thread is told: a request, a fetch back from the store, a write-back done. */
-    private sealed interface Message permits Pending, FetchDone, WriteDone, CheckRestores, Primed {}
+    private sealed interface Message permits Pending, FetchDone, WriteDone, CheckRestores, Primed, HandoverSent, HandoverFetched, SlotFree {}
+
+    /** PD, prefill side: the handover of {@code s} is sent (or failed): the sequence is done with the request. */
+    private record HandoverSent(EngineSequence s) implements Message {}
+
+    /** PD, decode side, store path: the get of {@code s}'s handover is back. */
+    private record HandoverFetched(EngineSequence s) implements Message {}
+
+    /** PD, prefill side: a decode instance freed a handover slot. */
+    private record SlotFree() implements Message {}
 
     /** Take ({@code restore} false) or put back the primed state: the context's and the tiers' (nothing in flight). */
     private record Primed(boolean restore, java.util.concurrent.CompletableFuture<Void> done) implements Message {}
@@ -140,7 +163,8 @@ final class EngineInstance implements AutoCloseable {
     /** Run the sampled restore checks kept so far (after a phase, nothing in flight); {@code done} when they ran. */
     private record CheckRestores(java.util.concurrent.CompletableFuture<Void> done) implements Message {}
 
-    private record Pending(Request request, Events events) implements Message {}
+    /** A request to serve; {@code parcel}: PD, decode side, its prompt's handover. */
+    private record Pending(Request request, Events events, PdHandover.Parcel parcel) implements Message {}
 
     /** A fetch for {@code s} is back: its outcome, or what it threw. */
     private record FetchDone(EngineSequence s, KvBlockStore.Fetched fetched, RuntimeException error) implements Message {}
@@ -151,7 +175,7 @@ final class EngineInstance implements AutoCloseable {
      */
     private record WriteDone(MemorySegment[] bufs, EngineSequence held, Events events) implements Message {}
 
-    private static final Pending STOP = new Pending(null, null);
+    private static final Pending STOP = new Pending(null, null, null);
 
     private final LlamaContext ctx;
     private final KvTiers tiers;
@@ -171,6 +195,13 @@ final class EngineInstance implements AutoCloseable {
     /** Sequences serving a request, in admission order (engine thread only). */
     private final List<EngineSequence> active = new ArrayList<>();
     private final Thread thread;
+    private final Role role;
+    /** PD: the handover path (null: colocated). */
+    private final PdHandover pd;
+    /** PD: the handover's context side (split on a prefill instance, restore on a decode instance). */
+    private final RemotePrefix handoverCodec;
+    /** PD, prefill side: sequences whose prompt is done, waiting for a decode slot (engine thread only). */
+    private final ArrayDeque<EngineSequence> handoverWaiting = new ArrayDeque<>();
     /** The engine thread's CPU time: llama.cpp computes on the calling thread with one thread per context. */
     private final java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
 
@@ -181,6 +212,17 @@ final class EngineInstance implements AutoCloseable {
     EngineInstance(int index, LlamaContext ctx, Shape shape, KvStateLayout layout, dev.kvlab.harness.api.config.Tiers tierConfig,
                    dev.kvlab.harness.api.config.Policy policy, KvBlockStore store, int maxBlocks, int blockTokens, RealKvTotals totals,
                    LongSupplier clock, int verifyEvery, double verifyTolerance) {
+        this(index, ctx, shape, layout, tierConfig, policy, store, maxBlocks, blockTokens, totals, clock, verifyEvery, verifyTolerance, Role.COLOCATED, null);
+    }
+
+    /** {@code role} and {@code pd}: PD disaggregation (a decode instance has no tiers of its own: its KV comes from handovers). */
+    EngineInstance(int index, LlamaContext ctx, Shape shape, KvStateLayout layout, dev.kvlab.harness.api.config.Tiers tierConfig,
+                   dev.kvlab.harness.api.config.Policy policy, KvBlockStore store, int maxBlocks, int blockTokens, RealKvTotals totals,
+                   LongSupplier clock, int verifyEvery, double verifyTolerance, Role role, PdHandover pd) {
+        this.role = role;
+        this.pd = pd;
+        this.handoverCodec = pd == null ? null : new RemotePrefix(ctx, layout, store, totals, shape.scratchSeq(), blockTokens);
+        if (role == Role.DECODE) tierConfig = dev.kvlab.harness.api.config.Tiers.NONE;
         this.ctx = ctx;
         this.vocab = ctx.model().vocabSize();
         this.totals = totals;
@@ -194,11 +236,14 @@ final class EngineInstance implements AutoCloseable {
                 : null;
         this.tiers = new KvTiers(ctx, layout, policy, remote, local, totals, shape.scratchSeq(), blockTokens, verifyEvery, verifyTolerance);
         for (int s = 0; s < shape.sequences(); s++) {
-            free.add(new EngineSequence(s, buffers(store, maxBlocks)));
+            EngineSequence seq = new EngineSequence(s, buffers(store, maxBlocks));
+            if (role == Role.PREFILL || (role == Role.DECODE && pd.viaStore())) seq.pdBufs = pd.buffers();
+            free.add(seq);
             if (remote != null) spare.add(buffers(store, maxBlocks));
         }
-        this.io = remote == null ? null : new ThreadPoolExecutor(IO_THREADS, IO_THREADS, 0, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(2 * shape.sequences()), Thread.ofPlatform().daemon().name("kvlab-llama-" + index + "-io-", 0).factory());
+        // a handover, a fetch, a write-back and a store handover's removal per sequence at most
+        this.io = remote == null && pd == null ? null : new ThreadPoolExecutor(IO_THREADS, IO_THREADS, 0, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(4 * shape.sequences()), Thread.ofPlatform().daemon().name("kvlab-llama-" + index + "-io-", 0).factory());
         this.thread = Thread.ofPlatform().daemon().name("kvlab-llama-" + index).start(this::run);
     }
 
@@ -284,7 +329,17 @@ final class EngineInstance implements AutoCloseable {
 
     /** Queues {@code r} for the engine thread. */
     void submit(Request r, Events ev) {
-        inbox.add(new Pending(r, ev));
+        inbox.add(new Pending(r, ev, null));
+    }
+
+    /** PD, decode side: a handover arrived (any thread). */
+    void handover(PdHandover.Parcel p) {
+        inbox.add(new Pending(p.request, p.events, p));
+    }
+
+    /** PD, prefill side: a decode slot is free (any thread). */
+    void slotFree() {
+        inbox.add(new SlotFree());
     }
 
     private void run() {
@@ -307,6 +362,9 @@ final class EngineInstance implements AutoCloseable {
                     switch (m) {
                         case Pending p when p == STOP -> stopping = true;
                         case Pending p -> waiting.add(p);
+                        case HandoverSent h -> handoverSent(h.s());
+                        case HandoverFetched h -> handoverFetched(h.s());
+                        case SlotFree f -> { } // the handovers waiting are tried below
                         case FetchDone f -> fetched(f);
                         case WriteDone w -> written(w);
                         case Primed p -> {
@@ -331,6 +389,7 @@ final class EngineInstance implements AutoCloseable {
                 }
                 try {
                     while (!waiting.isEmpty() && !free.isEmpty()) admit(waiting.poll(), free.poll());
+                    if (!handoverWaiting.isEmpty()) sendHandovers();
                     if (runnable()) step(batch);
                 } catch (RuntimeException e) { // not one sequence's: every request in flight fails, the engine goes on
                     for (EngineSequence s : new ArrayList<>(active)) fail(s, e);
@@ -361,6 +420,10 @@ final class EngineInstance implements AutoCloseable {
         Request r = p.request();
         s.assign(r, p.events(), PromptTokens.of(r, vocab));
         active.add(s);
+        if (p.parcel() != null) {
+            admitHandover(p.parcel(), s);
+            return;
+        }
         try {
             p.events().admitted(clock.getAsLong());
             if (tiers.lend(s)) {
@@ -413,6 +476,7 @@ final class EngineInstance implements AutoCloseable {
     /** A write-back is done (engine thread): its buffers are spare again, or its sequence free. */
     private void written(WriteDone w) {
         ioInFlight--;
+        if (w.bufs() == null && w.held() == null) return; // a store handover's removal
         if (w.held() != null) recycle(w.held());
         else {
             spare.add(w.bufs());
@@ -499,6 +563,13 @@ final class EngineInstance implements AutoCloseable {
         totals.decodeTokens.add(decodeTokens);
         totals.decodeNanos.add(took - prefillShare);
         if (promptTokens >= 32) tiers.prefillRate((double) took / all);
+        if (role != Role.PREFILL) {
+            totals.decodeSidePromptTokens.add(promptTokens);
+            if (decodeTokens > 0) {
+                totals.decodingSteps.increment();
+                if (promptTokens > 0) totals.decodingStepsWithPrompt.increment();
+            }
+        }
     }
 
     private void decoded(EngineSequence s, long now) {
@@ -517,6 +588,154 @@ final class EngineInstance implements AutoCloseable {
         s.lastToken = s.stepToken;
         s.pos = s.promptTokens();
         s.outputsDone = 1;
+        if (role == Role.PREFILL && s.outputsDone < s.outputTarget()) { // decoded elsewhere: its KV and first token are handed over
+            s.prefilledAt = now;
+            handoverWaiting.add(s);
+            sendHandovers();
+            return;
+        }
+        s.events.firstToken(now);
+        if (s.outputsDone >= s.outputTarget()) complete(s, now);
+        else s.decoding = true;
+    }
+
+    /**
+     * PD, prefill side (engine thread): each prompt done that a decode instance has a slot for, in order, is split
+     * into its sequence's staging buffers and sent by an I/O thread; the rest wait for a {@link SlotFree}.
+     */
+    private void sendHandovers() {
+        while (!handoverWaiting.isEmpty()) {
+            EngineSequence s = handoverWaiting.peek();
+            PdHandover.Parcel p;
+            try {
+                p = pd.reserve(s.request, s.events, s.promptTokens(), s.lastToken, s.prefilledAt);
+            } catch (RuntimeException e) {
+                handoverWaiting.poll();
+                fail(s, e);
+                continue;
+            }
+            if (p == null) return;
+            handoverWaiting.poll();
+            try {
+                handoverCodec.splitRun(s.seq, p.keys, p.tokens, s.pdBufs.objs());
+            } catch (RuntimeException e) {
+                p.error = "split failed: " + e.getClass().getSimpleName() + ": " + e.getMessage();
+            }
+            PdHandover.Staging st = s.pdBufs;
+            try {
+                submitIo(() -> {
+                    try {
+                        pd.send(p, st);
+                        pd.decoderOf(p).handover(p);
+                    } finally {
+                        inbox.add(new HandoverSent(s));
+                    }
+                });
+            } catch (RuntimeException e) {
+                p.error = "not sent: " + e.getMessage();
+                p.arrivedAt = clock.getAsLong();
+                pd.decoderOf(p).handover(p);
+                handoverSent(s);
+            }
+        }
+    }
+
+    /** PD, prefill side: the handover of {@code s} is out; the request is done here (its prompt's blocks written back as a colocated one's). */
+    private void handoverSent(EngineSequence s) {
+        ioInFlight--;
+        writeBackAndRelease(s);
+    }
+
+    /** PD, decode side (engine thread): a handover takes sequence {@code s}: its KV fetched (store path) or at hand (direct), then restored. */
+    private void admitHandover(PdHandover.Parcel p, EngineSequence s) {
+        s.parcel = p;
+        p.decodeAdmittedAt = clock.getAsLong();
+        if (p.error == null && pd.viaStore()) {
+            s.fetching = true;
+            MemorySegment[] dst = s.pdBufs.objs();
+            try {
+                submitIo(() -> {
+                    try {
+                        pd.fetch(p, dst);
+                    } catch (RuntimeException e) {
+                        p.error = "get failed: " + e.getClass().getSimpleName() + ": " + e.getMessage();
+                    } finally {
+                        inbox.add(new HandoverFetched(s));
+                    }
+                });
+            } catch (RuntimeException e) {
+                s.fetching = false;
+                p.error = "get not started: " + e.getMessage();
+                takeOver(s);
+            }
+            return;
+        }
+        takeOver(s);
+    }
+
+    private void handoverFetched(EngineSequence s) {
+        ioInFlight--;
+        s.fetching = false;
+        if (s.abandoned) {
+            pd.release(s.parcel);
+            recycle(s);
+            return;
+        }
+        takeOver(s);
+    }
+
+    /**
+     * PD, decode side (engine thread): the handover verified and restored, the prefill's first token delivered and
+     * the sequence decoding from the next step; or, when it failed, the prompt recomputed here (a PD fallback).
+     */
+    private void takeOver(EngineSequence s) {
+        PdHandover.Parcel p = s.parcel;
+        long t0 = System.nanoTime();
+        String why = pd.verify(p);
+        boolean ok = false;
+        if (why == null) {
+            try {
+                ok = handoverCodec.restore(s.seq, 0, p.objects, p.lastTokens, p.objs);
+                if (!ok) why = "llama.cpp refused the state";
+            } catch (RuntimeException e) {
+                why = "restore failed: " + e.getMessage();
+                try {
+                    ctx.removeSeq(s.seq, -1, -1);
+                } catch (RuntimeException ignored) {
+                    // the next request's own failure reports a broken context
+                }
+            }
+        }
+        if (ok) pd.audit(p);
+        pd.release(p);
+        if (pd.viaStore() && p.lengths != null) {
+            try {
+                submitIo(() -> {
+                    try {
+                        pd.remove(p);
+                    } catch (RuntimeException ignored) {
+                        // left for the store's eviction
+                    } finally {
+                        inbox.add(new WriteDone(null, null, null));
+                    }
+                });
+            } catch (RuntimeException ignored) {
+                // left for the store's eviction
+            }
+        }
+        long now = clock.getAsLong();
+        s.events.handedOver(new dev.kvlab.harness.internal.engine.Handover(p.prefilledAt, p.arrivedAt, p.decodeAdmittedAt, now, p.bytes, p.tokens,
+                p.transferNanos, System.nanoTime() - t0, ok), now);
+        if (!ok) {
+            totals.rejected("handover_" + (why.contains("checksum") ? "checksum" : why.startsWith("transfer") || why.startsWith("get")
+                    || why.startsWith("the store") ? "transfer" : "other"));
+            s.next = 0; // recomputed on this instance from the next step
+            return;
+        }
+        s.next = s.promptTokens();
+        s.pos = s.promptTokens();
+        s.lastToken = p.firstToken;
+        s.outputsDone = 1;
         s.events.firstToken(now);
         if (s.outputsDone >= s.outputTarget()) complete(s, now);
         else s.decoding = true;
@@ -524,6 +743,11 @@ final class EngineInstance implements AutoCloseable {
 
     private void complete(EngineSequence s, long now) {
         s.events.completed(now);
+        writeBackAndRelease(s);
+    }
+
+    /** The request is done on this instance: its computed prompt blocks written back (remote tier), the sequence released. */
+    private void writeBackAndRelease(EngineSequence s) {
         KvTiers.WriteBack w = null;
         try {
             w = tiers.completed(s);
@@ -578,6 +802,7 @@ final class EngineInstance implements AutoCloseable {
     /** Free for the next request; the request's work is over. */
     private void recycle(EngineSequence s) {
         Events ev = s.events;
+        if (s.parcel != null) pd.done(s.parcel);
         s.assign(null, null, null);
         free.add(s);
         ev.idle();
@@ -595,6 +820,7 @@ final class EngineInstance implements AutoCloseable {
         }
         if (io != null) {
             try {
+                if (!thread.isAlive()) io.shutdown();
                 io.awaitTermination(60, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -41,6 +41,12 @@ final class EngineSequence {
     int localBlocks, fetchedBlocks;
     /** The logits after the last prompt token, kept for a sampled restore check. */
     float[] firstLogits;
+    /** PD: the sequence's handover buffers (prefill side: staging; decode side, store path: the get's), kept across requests. */
+    PdHandover.Staging pdBufs;
+    /** PD, decode side: the handover the request came with. */
+    PdHandover.Parcel parcel;
+    /** PD, prefill side: when the prompt's last token was computed (loop clock). */
+    long prefilledAt;
 
     EngineSequence(int seq, MemorySegment[] bufs) {
         this.seq = seq;
@@ -68,6 +74,8 @@ final class EngineSequence {
         localBlocks = 0;
         fetchedBlocks = 0;
         firstLogits = null;
+        parcel = null;
+        prefilledAt = 0;
     }
 
     int promptTokens() {

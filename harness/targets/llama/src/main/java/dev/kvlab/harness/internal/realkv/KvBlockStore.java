@@ -112,6 +112,53 @@ final class KvBlockStore {
         }
     }
 
+    /**
+     * A PD handover through the store, prefill side: puts the sealed objects {@code objs[i]} (each of its own length)
+     * under {@code keys[0, n)}; null when the store took every one, else why not.
+     */
+    String putObjects(long[] keys, int n, MemorySegment[] objs) {
+        List<String> ks = new ArrayList<>(n);
+        List<MemorySegment> vs = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            ks.add(ns.key(keys[i]));
+            vs.add(objs[i]);
+        }
+        List<PutStatus> st = backend.batchPut(ks, vs, replicate);
+        for (PutStatus p : st) if (!p.isStored()) return "put " + p.name().toLowerCase(java.util.Locale.ROOT);
+        return null;
+    }
+
+    /**
+     * A PD handover through the store, decode side: gets {@code keys[0, n)} into {@code dsts}; each object's length,
+     * or -1 when the store had no intact copy to give (a miss or a fault).
+     */
+    long[] getObjects(long[] keys, int n, MemorySegment[] dsts) {
+        List<String> ks = new ArrayList<>(n);
+        List<MemorySegment> ds = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            ks.add(ns.key(keys[i]));
+            ds.add(dsts[i]);
+        }
+        List<GetResult> got = backend.batchGetInto(ks, ds);
+        long[] len = new long[n];
+        for (int i = 0; i < n; i++) {
+            GetResult g = got.get(i);
+            len[i] = g.isHit() ? g.length() : -1;
+        }
+        return len;
+    }
+
+    /** The audit's verdict on handed-over objects {@code bufs[i][0, lengths[i])} just used: counts wrong hits used. */
+    void auditObjects(long[] keys, int n, MemorySegment[] bufs, long[] lengths) {
+        for (int i = 0; i < n; i++)
+            if (backend.check(ns.key(keys[i]), bufs[i], lengths[i]) == AuditedBackend.Verdict.UNKNOWN) totals.unaudited();
+    }
+
+    /** Removes handed-over objects {@code keys[0, n)} (they served their one get). */
+    void removeObjects(long[] keys, int n) {
+        for (int i = 0; i < n; i++) backend.remove(ns.key(keys[i]));
+    }
+
     /** Which of blocks {@code keys[from, to)} the store holds already. */
     boolean[] exists(long[] keys, int from, int to) {
         List<String> ks = new ArrayList<>(to - from);

@@ -186,16 +186,49 @@ final class LlamaCell implements CellClock {
             BackendOptions options = options();
             e.backend = new AuditedBackend(e.faults != null ? e.faults.open(options) : KvBackends.discover().open(config.store().backend(), options));
             KvBlockStore store = new KvBlockStore(e.backend, e.ns, payload, config.store().replicas(), e.totals);
-            for (int i = 0; i < e.contexts.size(); i++)
+            int n = e.contexts.size(), prefill = prefillInstances(config);
+            if (prefill < n) {
+                LiveLoop loopRef = e.loop;
+                e.pd = new PdHandover(pdTransfer(config), storePlan.transportName(),
+                        dev.kvlab.transport.api.TransportConfig.defaults().withLink(storePlan.link()), store,
+                        new PdHandover.Sizes(spec.blockTokens(), e.layout.bytesPerToken()), n - prefill, 2 * e.shape.sequences(), most[0],
+                        loopRef::now, e.totals, config.seed());
+            }
+            for (int i = 0; i < n; i++) {
+                EngineInstance.Role role = e.pd == null ? EngineInstance.Role.COLOCATED : i < prefill ? EngineInstance.Role.PREFILL : EngineInstance.Role.DECODE;
                 e.instances.add(new EngineInstance(i, e.contexts.get(i), e.shape, e.layout, config.tiers(), config.policy(), store, most[2],
-                        spec.blockTokens(), e.totals, e.loop::now, target.verifyEvery(), target.verifyTolerance()));
-            e.server = new LlamaServer(e.loop, e.instances, config.cluster().router(), config.cluster().cacheAware(), config.seed());
+                        spec.blockTokens(), e.totals, e.loop::now, target.verifyEvery(), target.verifyTolerance(), role, e.pd));
+            }
+            if (e.pd != null) {
+                List<EngineInstance> prefills = List.copyOf(e.instances.subList(0, prefill));
+                e.pd.wire(e.instances.subList(prefill, n), () -> {
+                    for (EngineInstance in : prefills) in.slotFree();
+                });
+                if (e.faults != null && e.faults.plan().kind() == dev.kvlab.harness.api.config.Fault.CORRUPT) {
+                    LiveFaults f = e.faults;
+                    LiveLoop l = e.loop;
+                    e.pd.corruptWhen(() -> f.active(l.now()), f.plan().corruptFraction());
+                }
+            }
+            e.server = new LlamaServer(e.loop, e.instances, prefill, config.cluster().router(), config.cluster().cacheAware(), config.seed());
             e.bytes = storePlan.storeCapacity() + (long) e.contexts.size() * e.shape.cells() * e.layout.bytesPerToken();
             return e;
         } catch (RuntimeException | Error x) {
             e.close();
             throw x;
         }
+    }
+
+    /** The instances that prefill: all when colocated; disaggregated, {@code cluster.prefill_instances} (0: half, as the emulated model). */
+    static int prefillInstances(RunConfig c) {
+        int n = c.cluster().instances();
+        if (c.pd() != dev.kvlab.harness.api.config.Pd.DISAGGREGATED) return n;
+        return c.cluster().prefillInstances() > 0 ? c.cluster().prefillInstances() : (n + 1) / 2;
+    }
+
+    /** The handover path of a disaggregated cell ({@code pd_transfer}; absent: direct). */
+    static dev.kvlab.harness.api.config.PdTransfer pdTransfer(RunConfig c) {
+        return c.pdTransfer() == null ? dev.kvlab.harness.api.config.PdTransfer.DIRECT : c.pdTransfer();
     }
 
     private BackendOptions options() {
@@ -232,7 +265,7 @@ final class LlamaCell implements CellClock {
 
     @Override public EventLoop loop() { return loop; }
     @Override public Server server() { return server; }
-    @Override public long wrongHitsUsed() { return backend.wrongHits() - wrongBefore; }
+    @Override public long wrongHitsUsed() { return backend.wrongHits() - wrongBefore + totals.handoverWrongHits.sum(); }
     @Override public long phaseOrigin(boolean warmup) { return loop.now() + 5_000_000L; }
 
     @Override
@@ -364,8 +397,49 @@ final class LlamaCell implements CellClock {
         x.put(Columns.HARNESS_OVERHEAD_US_PER_REQUEST.name(), n == 0 ? Double.NaN : (loop.busyNanos() - busyBefore) / 1e3 / n);
         x.put(Columns.EVENT_LAG_P50_US.name(), (double) loop.lag().getValueAtPercentile(50));
         x.put(Columns.EVENT_LAG_P99_US.name(), (double) loop.lag().getValueAtPercentile(99));
+        pdExtras(m, x);
         twin.extras(x, LlamaTarget.spec(config, k -> null, ns.modelId(), ns.kvDtype()).workload().spec(), ns.blockTokens());
         if (faults != null) faults.extras(x);
+    }
+
+    /**
+     * The handover's figures (measured requests, from the measurement) and what the decoding instances met; for a
+     * colocated cell 0 handed over, NaN for the handover's times (there is none), with the reason.
+     */
+    private void pdExtras(Measurement m, Map<String, Object> x) {
+        boolean pd = engine.pd != null;
+        x.put("pd_prefill_instances", prefillInstances(config));
+        x.put("pd_transfer", pd ? pdTransfer(config).label() : "none (colocated: no handover)");
+        x.put(Columns.HANDOVER_BYTES.name(), m.handoverBytes());
+        x.put(Columns.HANDOVER_TOKENS.name(), m.handoverTokens());
+        x.put("handovers", m.handovers());
+        x.put(Columns.HANDOVER_TRANSFER_MS_MEAN.name(), m.handovers() == 0 ? Double.NaN : ms(m.handoverTransferNanos()) / m.handovers());
+        x.put(Columns.HANDOVER_RESTORE_MS_MEAN.name(), m.handovers() == 0 ? Double.NaN : ms(m.handoverRestoreNanos()) / m.handovers());
+        x.put("handover_bytes_per_token", m.handoverTokens() == 0 ? Double.NaN : (double) m.handoverBytes() / m.handoverTokens());
+        x.put(Columns.DECODE_PREFILL_TOKENS.name(), totals.decodeSidePromptTokens.sum());
+        x.put(Columns.PD_FALLBACKS.name(), m.pdFallbacks());
+        long steps = totals.decodingSteps.sum();
+        x.put(Columns.DECODE_STEPS_WITH_PROMPT_SHARE.name(), steps == 0 ? Double.NaN : (double) totals.decodingStepsWithPrompt.sum() / steps);
+        x.put("decode_steps", steps);
+        x.put("handover_corrupted", totals.handoverCorrupted.sum());
+        x.put("handover_audited_objects", totals.handoverAudited.sum());
+        x.put("handover_wrong_hits", totals.handoverWrongHits.sum());
+        Map<String, org.HdrHistogram.Histogram> st = m.pdStages();
+        String[][] cols = {{"prefill", Columns.PD_PREFILL_MS_P50.name()}, {"handover", Columns.PD_HANDOVER_MS_P50.name()},
+                {"decode_queue", Columns.PD_DECODE_QUEUE_MS_P50.name()}, {"restore", Columns.PD_RESTORE_MS_P50.name()},
+                {"first_decode_step", Columns.PD_FIRST_DECODE_STEP_MS_P50.name()}};
+        for (String[] c : cols) {
+            var h = st.get(c[0]);
+            x.put(c[1], h == null || h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(50) / 1e3);
+        }
+        for (String stage : Measurement.PD_STAGES) {
+            var h = st.get(stage);
+            x.put("pd_" + stage + "_ms_p99", h == null || h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(99) / 1e3);
+        }
+        if (!pd) x.put("pd_note", "colocated: no handover (handover_bytes 0, its times NaN); decode_prefill_tokens counts every prompt token the "
+                + "instances computed, since every instance decodes");
+        else x.put("pd_note", "TTFT = prefill queue + prefill + handover + decode queue + restore (the client gets the prefill's first token "
+                + "when the decode instance has restored the KV); the first decode step gives the second token. " + engine.pd.describe());
     }
 
     @Override
@@ -380,15 +454,16 @@ final class LlamaCell implements CellClock {
                 .put(Columns.TIERS, c.tiers().label())
                 .put(Columns.POLICY, c.policy().label())
                 .put(Columns.TRANSPORT, c.transport())
-                .put(Columns.PD, "-")
-                .put(Columns.WRONG_HITS_USED, backend.wrongHits() - wrongBefore)
+                .put(Columns.PD, c.pd().label())
+                .put(Columns.WRONG_HITS_USED, wrongHitsUsed())
                 .put(Columns.WRITTEN_BACK_BYTES, totals.writtenBytes.sum())
                 .put(Columns.REJECTED_BLOCKS, totals.rejectedBlocks())
                 .put(Columns.MODEL, target.model().getFileName().toString())
                 .put(Columns.HARDWARE, "cpu")
                 .put(Columns.INSTANCES, (long) c.cluster().instances())
                 .put(Columns.TP, 1L)
-                .put(Columns.EMULATED_PARTS, "rdma-emu".equals(storePlan.transportName()) ? "NIC (rdma-emu); the engine is real: " + engineLabel() : engineLabel())
+                .put(Columns.EMULATED_PARTS, "rdma-emu".equals(storePlan.transportName()) ? "NIC (rdma-emu" + (engine.pd != null
+                        && !engine.pd.viaStore() ? ", the PD handover's too" : "") + "); the engine is real: " + engineLabel() : engineLabel())
                 .put(Columns.PREFILL_GPU_MS_MEAN, Double.NaN)
                 .build();
         Map<Metric, Histogram> hist = new EnumMap<>(Metric.class);

@@ -11,6 +11,8 @@ final class LlamaRequest extends ServedRequest {
     EngineInstance.Prefix prefix = new EngineInstance.Prefix(0, 0, 0, 0, 0, 0);
     String failure;
     boolean done;
+    /** PD: handed over, its prefill instance's outstanding tokens no longer count it. */
+    boolean prefillReleased;
 
     LlamaRequest(Request request, long intendedNanos, boolean warmup, int instance) {
         super(request, intendedNanos, warmup);

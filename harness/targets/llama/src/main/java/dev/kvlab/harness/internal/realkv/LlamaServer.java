@@ -21,6 +21,8 @@ final class LlamaServer implements Server {
 
     private final LiveLoop loop;
     private final List<EngineInstance> instances;
+    /** The instances requests are routed to: the first {@code routed} (disaggregated: the prefill instances; else all). */
+    private final int routed;
     private final RouterKind router;
     private final CacheAwareRouting cacheAware;
     private final SplittableRandom random;
@@ -31,13 +33,19 @@ final class LlamaServer implements Server {
     private long inFlight, next;
 
     LlamaServer(LiveLoop loop, List<EngineInstance> instances, RouterKind router, CacheAwareRouting cacheAware, long seed) {
+        this(loop, instances, instances.size(), router, cacheAware, seed);
+    }
+
+    /** Requests go to the first {@code routed} instances (PD: the prefill instances, which hand them to the others). */
+    LlamaServer(LiveLoop loop, List<EngineInstance> instances, int routed, RouterKind router, CacheAwareRouting cacheAware, long seed) {
         this.loop = loop;
+        this.routed = routed;
         this.instances = List.copyOf(instances);
         this.router = router;
         this.cacheAware = cacheAware;
         this.random = new SplittableRandom(seed);
-        this.outstandingTokens = new long[instances.size()];
-        this.lastPrompt = new long[instances.size()][0];
+        this.outstandingTokens = new long[routed];
+        this.lastPrompt = new long[routed][0];
     }
 
     @Override public void listener(ServingListener l) { listener = l; }
@@ -74,7 +82,7 @@ final class LlamaServer implements Server {
     }
 
     private int route(Request r) {
-        int n = instances.size();
+        int n = routed;
         if (n == 1) return 0;
         return switch (router) {
             case ROUND_ROBIN -> (int) (next++ % n);
@@ -116,8 +124,29 @@ final class LlamaServer implements Server {
         lastPrompt[i] = java.util.Arrays.copyOf(r.blockKeys(), r.fullBlocks());
         working.incrementAndGet();
         listener.arrived(s, loop.now());
-        instances.get(i).submit(r, new EngineInstance.Events() {
+        instances.get(i).submit(r, events(s));
+        return s;
+    }
+
+    /** What the engine thread reports of {@code s}, posted to the loop; each instance's part of its work counts in {@link #idle}. */
+    private EngineInstance.Events events(LlamaRequest s) {
+        return new EngineInstance.Events() {
             @Override public void admitted(long t) { loop.post(() -> listener.admitted(s, t)); }
+
+            @Override
+            public void handedOver(dev.kvlab.harness.internal.engine.Handover h, long t) {
+                loop.post(() -> {
+                    if (!s.prefillReleased) outstandingTokens[s.instance] -= s.request().inputTokens(); // its prefill instance is done with it
+                    s.prefillReleased = true;
+                    listener.handedOver(s, h, t);
+                });
+            }
+
+            @Override
+            public EngineInstance.Events decodeSide() {
+                working.incrementAndGet();
+                return events(s);
+            }
 
             @Override
             public void prefix(EngineInstance.Prefix p, long t) {
@@ -132,15 +161,15 @@ final class LlamaServer implements Server {
             @Override public void completed(long t) { loop.post(() -> end(s, null, t)); }
             @Override public void failed(String why, long t) { loop.post(() -> end(s, why, t)); }
             @Override public void idle() { working.decrementAndGet(); }
-        });
-        return s;
+        };
     }
 
     private void end(LlamaRequest s, String failure, long t) {
         if (s.done) return;
         s.done = true;
         inFlight--;
-        outstandingTokens[s.instance] -= s.request().inputTokens();
+        if (!s.prefillReleased) outstandingTokens[s.instance] -= s.request().inputTokens();
+        s.prefillReleased = true;
         if (failure == null) {
             listener.completed(s, t);
         } else {

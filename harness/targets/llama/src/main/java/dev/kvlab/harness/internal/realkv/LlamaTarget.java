@@ -26,15 +26,17 @@ import java.util.function.Function;
  * cells of recent prompts' full blocks its context keeps, least recently used evicted by block; {@code
  * target.local_capacity}), {@code remote} kvlab's store over the configured transport. Each instance serves
  * {@code target.sequences} requests at once by continuous batching ({@link EngineInstance}). It reads the workload, warm-up, cache state, SLOs,
- * measurement, the instance count and router, the store, transport, tiers, policy and faults; the emulated
- * model's keys (model, hardware, scheduler, pd, link, ...) are not its own and are refused when given.
+ * measurement, the instance count and router, the store, transport, tiers, policy, faults, and prefill/decode
+ * disaggregation ({@code pd}, {@code cluster.prefill_instances}, {@code pd_transfer}: the prefill instances hand each
+ * prompt's KV to a decode instance, {@link PdHandover}); the emulated model's keys (model, hardware, scheduler, link,
+ * ...) are not its own and are refused when given.
  */
 public final class LlamaTarget implements TargetProvider {
 
     static final String KIND = TargetKind.LLAMA;
     private static final Set<String> USES = Set.of("mode", "seed", "workload", "warmup", "cache_state", "slo", "measurement", "cluster",
             "store.backend", "store.nodes", "store.capacity", "store.replicas", "store.lease_ttl", "store.high_watermark", "store.eviction_ratio",
-            "transport", "tiers", "policy", "fault", "fault_at", "fault_params");
+            "transport", "tiers", "policy", "fault", "fault_at", "fault_params", "pd", "pd_transfer");
     private static final TreeBinder BINDER = new TreeBinder();
 
     @Override public String kind() { return KIND; }
@@ -77,7 +79,11 @@ public final class LlamaTarget implements TargetProvider {
         storePlan(c, origin);
         var cl = c.cluster();
         if (cl.tp() != 1) throw bad(origin, "cluster.tp", "an instance of the llama.cpp target is one context on the CPU: tp must be 1");
-        if (cl.prefillInstances() != 0) throw bad(origin, "cluster.prefill_instances", "is not used by the llama.cpp target (no pd)");
+        if (cl.prefillInstances() != 0 && c.pd() != dev.kvlab.harness.api.config.Pd.DISAGGREGATED)
+            throw bad(origin, "cluster.prefill_instances", "is used only with pd: disaggregated (how many instances only prefill)");
+        if (c.pd() == dev.kvlab.harness.api.config.Pd.DISAGGREGATED && LlamaCell.prefillInstances(c) >= cl.instances())
+            throw bad(origin, "cluster.prefill_instances", LlamaCell.prefillInstances(c) + " of " + cl.instances()
+                    + " instances prefill: disaggregated needs a decode instance (at most instances - 1)");
         if (cl.router() == RouterKind.KV_CENTRIC)
             throw bad(origin, "cluster.router", "kv-centric is not served by the llama.cpp target (round-robin | random | least-loaded | cache-aware)");
         if (TokenCount.isTokens(c.store().capacity()))

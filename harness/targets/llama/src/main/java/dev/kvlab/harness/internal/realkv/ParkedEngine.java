@@ -64,6 +64,8 @@ final class ParkedEngine implements AutoCloseable {
     LlamaServer server;
     AuditedBackend backend;
     LiveFaults faults;
+    /** PD disaggregation's handover path (null: colocated). */
+    PdHandover pd;
     EngineCalibration calibration;
     /** The router's state right after the warm-up. */
     Object routerState;
@@ -164,6 +166,7 @@ final class ParkedEngine implements AutoCloseable {
             }
         }
         instances.clear();
+        if (pd != null) pd.close();
         for (LlamaContext c : contexts) c.close();
         contexts.clear();
         if (backend != null) backend.close();

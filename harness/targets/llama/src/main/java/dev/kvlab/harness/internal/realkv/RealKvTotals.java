@@ -18,7 +18,11 @@ final class RealKvTotals {
             decodeNanos = new LongAdder(), writtenBlocks = new LongAdder(), writtenBytes = new LongAdder(), writeSkipped = new LongAdder(),
             unaudited = new LongAdder(), policyRecomputed = new LongAdder(), logitChecks = new LongAdder(), logitChecksSkipped = new LongAdder(), logitCheckNanos = new LongAdder(),
             steps = new LongAdder(), stepNanos = new LongAdder(), stepCpuNanos = new LongAdder(), stepTokens = new LongAdder(), stepSequences = new LongAdder(),
-            localLentBlocks = new LongAdder(), localKeptBlocks = new LongAdder(), localEvictions = new LongAdder(), localUnplaced = new LongAdder();
+            localLentBlocks = new LongAdder(), localKeptBlocks = new LongAdder(), localEvictions = new LongAdder(), localUnplaced = new LongAdder(),
+            // PD: prompt tokens computed by instances that decode; their steps that advanced decoding sequences, and of them those with prompt tokens;
+            // handovers a corrupt fault flipped a byte of, handed-over objects audited and found wrong after use
+            decodeSidePromptTokens = new LongAdder(), decodingSteps = new LongAdder(), decodingStepsWithPrompt = new LongAdder(),
+            handoverCorrupted = new LongAdder(), handoverAudited = new LongAdder(), handoverWrongHits = new LongAdder();
     /** The largest next-token logit difference a sampled restore check found (verify_restore). */
     final java.util.concurrent.atomic.DoubleAccumulator logitMaxDiff = new java.util.concurrent.atomic.DoubleAccumulator(Math::max, 0);
     /** The first restore check that failed, for the cell's error (null: none); not reset, a failure fails the cell. */
@@ -87,7 +91,8 @@ final class RealKvTotals {
         for (LongAdder a : new LongAdder[] {splitNanos, assembleNanos, restoreNanos, transferNanos, verifyNanos, splitBytes, assembleBytes,
                 restores, prefillTokens, prefillNanos, decodeTokens, decodeNanos, writtenBlocks, writtenBytes, writeSkipped, unaudited,
                 policyRecomputed, logitChecks, logitChecksSkipped, logitCheckNanos, steps, stepNanos, stepCpuNanos, stepTokens, stepSequences, localLentBlocks, localKeptBlocks,
-                localEvictions, localUnplaced})
+                localEvictions, localUnplaced, decodeSidePromptTokens, decodingSteps, decodingStepsWithPrompt, handoverCorrupted, handoverAudited,
+                handoverWrongHits})
             a.reset();
         logitMaxDiff.reset();
         rejected.clear();

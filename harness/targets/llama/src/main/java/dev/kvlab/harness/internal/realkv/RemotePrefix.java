@@ -98,11 +98,21 @@ public final class RemotePrefix {
      * restored, the reason counted) when llama.cpp refuses the state.
      */
     boolean restore(int seq, int lent, int fetched, MemorySegment[] bufs) {
+        return restore(seq, lent, fetched, blockTokens, bufs);
+    }
+
+    /**
+     * {@link #restore(int, int, int, MemorySegment[])} of {@code fetched} verified objects whose last holds
+     * {@code lastTokens} tokens (a whole prompt handed over, its shorter tail included, {@link #splitRun}).
+     */
+    boolean restore(int seq, int lent, int fetched, int lastTokens, MemorySegment[] bufs) {
         List<MemorySegment> blocks = new ArrayList<>(fetched);
-        for (int i = 0; i < fetched; i++) blocks.add(KvBlockObject.payload(bufs[i], store.payloadBytes()));
+        for (int i = 0; i < fetched; i++)
+            blocks.add(KvBlockObject.payload(bufs[i], layout.bytesPerToken() * (i == fetched - 1 ? lastTokens : blockTokens)));
         long t1 = System.nanoTime();
-        MemorySegment st = stateBuffer(layout.stateBytes(fetched * blockTokens));
-        KvStateCodec.assemble(layout, blockTokens, blocks, lent * blockTokens, st);
+        int runTokens = KvStateCodec.runTokens(fetched, blockTokens, lastTokens);
+        MemorySegment st = stateBuffer(layout.stateBytes(runTokens));
+        KvStateCodec.assemble(layout, blockTokens, blocks, lastTokens, lent * blockTokens, st);
         totals.assembleNanos.add(System.nanoTime() - t1);
         totals.assembleBytes.add(st.byteSize());
         long t2 = System.nanoTime();
@@ -122,7 +132,7 @@ public final class RemotePrefix {
         }
         totals.restoreNanos.add(System.nanoTime() - t2);
         totals.restores.increment();
-        int tokens = (lent + fetched) * blockTokens;
+        int tokens = lent * blockTokens + runTokens;
         if (ctx.maxPos(seq) != tokens - 1)
             throw new IllegalStateException("after the restore the sequence ends at position " + ctx.maxPos(seq) + ", expected " + (tokens - 1));
         return true;
@@ -153,6 +163,41 @@ public final class RemotePrefix {
             totals.splitNanos.add(System.nanoTime() - t0);
             totals.splitBytes.add((to - from) * store.payloadBytes());
         }
+    }
+
+    /**
+     * Context side: positions {@code [0, tokens)} of {@code seq}'s state (a whole prompt, its shorter tail included)
+     * copied into {@code bufs[0, ceil(tokens / B))} and sealed under {@code keys[i]}, the last object of the tail's
+     * tokens; returns the objects' bytes (headers included). What a PD handover sends ({@link PdHandover}).
+     */
+    long splitRun(int seq, long[] keys, int tokens, MemorySegment[] bufs) {
+        int n = (tokens + blockTokens - 1) / blockTokens;
+        long bytes = 0;
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment st = ctx.state(seq, a);
+            long t0 = System.nanoTime();
+            KvStateCodec.Parsed parsed = KvStateCodec.parse(st);
+            for (int k = 0; k < n; k++) {
+                int tk = Math.min(blockTokens, tokens - k * blockTokens);
+                long payload = layout.bytesPerToken() * tk;
+                MemorySegment obj = bufs[k];
+                KvStateCodec.copyTokens(parsed, st, k * blockTokens, tk, KvBlockObject.payload(obj, payload));
+                KvBlockObject.seal(obj, keys[k], tk, payload);
+                bytes += KvBlockObject.objectBytes(payload);
+            }
+            totals.splitNanos.add(System.nanoTime() - t0);
+            totals.splitBytes.add(bytes);
+        }
+        return bytes;
+    }
+
+    /** Bytes of the object of a block of {@code tokens} tokens (header and payload). */
+    long objectBytes(int tokens) {
+        return KvBlockObject.objectBytes(layout.bytesPerToken() * tokens);
+    }
+
+    int blockTokens() {
+        return blockTokens;
     }
 
     /**
