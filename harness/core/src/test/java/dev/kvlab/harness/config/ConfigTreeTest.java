@@ -183,4 +183,32 @@ class ConfigTreeTest {
             assertThat(t.tree().at("/" + k.replace('.', '/')).isMissingNode()).as(k).isFalse();
         }
     }
+    @Test
+    void aResolvedTreeBindsAsItsTextDid() throws Exception {
+        ConfigTree t = ConfigTree.parse("""
+                seed: 11
+                cluster: {instances: 2}
+                workload:
+                  generator: {kind: zipf, prefixes: 3, prefix_tokens: 512, exponent: 1.5, requests: 10, suffix_tokens: 8, output_tokens: 2}
+                  arrival: {process: poisson, rate: 2}
+                slo: {ttft_ms: 200, tpot_ms: 50}
+                """, "gen.yaml", dir);
+        t.bind();
+        com.fasterxml.jackson.databind.node.ObjectNode tree = t.tree();
+        // a probe's patch: numbers as a program puts them (double, long, int), not as a parser reads them
+        ((com.fasterxml.jackson.databind.node.ObjectNode) tree.get("workload").get("arrival")).put("rate", 3.7);
+        ((com.fasterxml.jackson.databind.node.ObjectNode) tree.get("workload")).put("passes", 2);
+        tree.put("seed", 12L);
+        String text = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(tree);
+        RunConfig viaText = ConfigTree.parse(text, "probe", null).bind();
+        RunConfig viaTree = ConfigTree.of(tree, "probe", null).bind();
+        assertThat(viaTree).isEqualTo(viaText);
+        assertThat(viaTree.workload().arrival().rate()).isEqualTo(3.7);
+        assertThat(viaTree.workload().passes()).isEqualTo(2);
+        assertThat(viaTree.seed()).isEqualTo(12);
+        // still refused as a text would be, naming the tree
+        tree.put("cache_stat", "hot");
+        assertThatThrownBy(() -> ConfigTree.of(tree, "probe at x=1", null).bind()).isInstanceOf(BadInputException.class)
+                .hasMessageStartingWith("probe at x=1").hasMessageContaining("cache_stat");
+    }
 }

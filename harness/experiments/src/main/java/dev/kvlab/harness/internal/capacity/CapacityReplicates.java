@@ -7,9 +7,6 @@ import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.MatrixCell;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.run.ConfigTree;
-import dev.kvlab.harness.internal.plan.JsonOutput;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -44,12 +41,7 @@ public final class CapacityReplicates {
         ObjectNode tree = first.tree().deepCopy();
         long seed = first.seed() + k;
         tree.set("seed", JsonNodeFactory.instance.numberNode(seed));
-        RunConfig rc;
-        try {
-            rc = ConfigTree.parse(JsonOutput.mapper().writeValueAsString(tree), first.cell() + " replicate " + k + " (seed + " + k + ")", null).bind();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        RunConfig rc = ConfigTree.of(tree, first.cell() + " replicate " + k + " (seed + " + k + ")", null).bind();
         return new CellRun(first.cell(), first.index(), first.factors(), k, seed, rc.mode(), rc, tree);
     }
 }

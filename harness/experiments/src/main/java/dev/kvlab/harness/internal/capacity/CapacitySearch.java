@@ -286,13 +286,8 @@ public final class CapacitySearch implements Experiment {
                 es.put("target", c.targetAttainment());
                 es.put("min_requests", Math.max(c.minRequests(), CapacitySpec.EARLY_STOP_FIRST_LOOK));
             }
-            RunConfig rc;
-            try {
-                rc = ConfigTree.parse(JsonOutput.mapper().writeValueAsString(tree), base.label() + " at " + c.knob() + "=" + label
-                        + (passes > 1 ? ", workload.passes=" + passes : ""), null).bind();
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
+            RunConfig rc = ConfigTree.of(tree, base.label() + " at " + c.knob() + "=" + label
+                    + (passes > 1 ? ", workload.passes=" + passes : ""), null).bind();
             Map<String, String> factors = new LinkedHashMap<>(base.factors());
             factors.put(c.knob(), label);
             if (passes > 1) factors.put("workload.passes", Integer.toString(passes));

@@ -9,9 +9,6 @@ import dev.kvlab.harness.api.MatrixCell;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.run.ConfigTree;
-import dev.kvlab.harness.internal.plan.JsonOutput;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -137,13 +134,8 @@ public record OperatingPoint(String key, Map<String, String> selector, double fr
         ObjectNode at = tree;
         for (int i = 0; i < path.length - 1; i++) at = at.get(path[i]) instanceof ObjectNode o ? o : at.putObject(path[i]);
         at.put(path[path.length - 1], load);
-        RunConfig rc;
-        try {
-            rc = ConfigTree.parse(JsonOutput.mapper().writeValueAsString(tree), run.label() + " at " + key + "=" + Bracket.format(load)
-                    + " (" + fraction + " x capacity of " + selector + ")", null).bind();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        RunConfig rc = ConfigTree.of(tree, run.label() + " at " + key + "=" + Bracket.format(load)
+                + " (" + fraction + " x capacity of " + selector + ")", null).bind();
         Map<String, String> factors = new LinkedHashMap<>(run.factors());
         factors.put(key, Bracket.format(load));
         return new CellRun(run.cell(), run.index(), factors, run.replicate(), run.seed(), run.mode(), rc, tree);

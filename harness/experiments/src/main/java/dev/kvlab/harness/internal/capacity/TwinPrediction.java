@@ -16,7 +16,6 @@ import dev.kvlab.harness.internal.bundle.BundleJson;
 import dev.kvlab.harness.internal.plan.JsonOutput;
 import dev.kvlab.harness.internal.sim.TwinRun;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -143,12 +142,7 @@ record TwinPrediction(String cell, String off, TwinCalibration calibration, List
         for (int i = 0; i < path.length - 1; i++) at = at.get(path[i]) instanceof ObjectNode o ? o : at.putObject(path[i]);
         if (c.integral()) at.put(path[path.length - 1], (long) load);
         else at.put(path[path.length - 1], load);
-        try {
-            return ConfigTree.parse(JsonOutput.mapper().writeValueAsString(tree), base.label() + " (twin) at " + c.knob() + "=" + Bracket.label(load),
-                    null).bind();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return ConfigTree.of(tree, base.label() + " (twin) at " + c.knob() + "=" + Bracket.label(load), null).bind();
     }
 
     /** The file's bytes. */

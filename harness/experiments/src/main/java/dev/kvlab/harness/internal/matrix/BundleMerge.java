@@ -266,11 +266,7 @@ public final class BundleMerge {
 
     /** A search's block is validated against the bound configs (its SLO); a fixed matrix needs none bound. */
     private static dev.kvlab.harness.api.config.RunConfig bind(ObjectNode tree, String where) {
-        try {
-            return dev.kvlab.harness.api.run.ConfigTree.parse(BundleJson.mapper().writeValueAsString(tree), "manifest.json of " + where, null).bind();
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return dev.kvlab.harness.api.run.ConfigTree.of(tree, "manifest.json of " + where, null).bind();
     }
 
     private static JsonNode cellEntry(JsonNode manifest, String cell) {
