@@ -76,6 +76,11 @@ public record Column<T>(String name, Class<T> type, Unit unit, String descriptio
             return new Source(Set.of(Mode.LIVE), Set.of(targets));
         }
 
+        /** Sim runs of the given target kinds. */
+        public static Source sim(String... targets) {
+            return new Source(Set.of(Mode.SIM), Set.of(targets));
+        }
+
         /** Both clocks of the given target kinds. */
         public static Source both(String... targets) {
             return new Source(Set.of(Mode.SIM, Mode.LIVE), Set.of(targets));

@@ -34,13 +34,13 @@ public final class CellAssembly {
         Map<String, Object> extras = new LinkedHashMap<>();
         var rs = remote.stats();
         extras.put(Columns.WARMUP_REQUESTS.name(), warmupRequests);
-        extras.put("verified_blocks", rs.verifiedBlocks());
-        extras.put("written_back_blocks", rs.writtenBlocks());
-        extras.put("write_back_skipped", rs.writeSkipped());
-        extras.put("write_back_no_space", rs.writeNoSpace());
-        extras.put("write_back_failed", rs.writeFailed());
-        extras.put("write_back_dropped", rs.writeDropped());
-        extras.put("handoff_bytes", rs.handoffBytes());
+        Columns.VERIFIED_BLOCKS.put(extras, rs.verifiedBlocks());
+        Columns.WRITTEN_BACK_BLOCKS.put(extras, rs.writtenBlocks());
+        Columns.WRITE_BACK_SKIPPED.put(extras, rs.writeSkipped());
+        Columns.WRITE_BACK_NO_SPACE.put(extras, rs.writeNoSpace());
+        Columns.WRITE_BACK_FAILED.put(extras, rs.writeFailed());
+        Columns.WRITE_BACK_DROPPED.put(extras, rs.writeDropped());
+        Columns.HANDOFF_BYTES.put(extras, rs.handoffBytes());
         long iterations = 0, evictions = 0;
         double busy = 0;
         for (Instance in : model.instances()) {
@@ -48,10 +48,10 @@ public final class CellAssembly {
             evictions += in.cache.evictions();
             busy += in.busySeconds();
         }
-        extras.put("iterations", iterations);
-        extras.put("hbm_blocks_per_instance", plan.hbmKvBlocks());
-        extras.put("hbm_evictions", evictions);
-        extras.put("gpu_utilization",
+        Columns.ITERATIONS.put(extras, iterations);
+        Columns.HBM_BLOCKS_PER_INSTANCE.put(extras, plan.hbmKvBlocks());
+        Columns.HBM_EVICTIONS.put(extras, evictions);
+        Columns.GPU_UTILIZATION.put(extras,
                 summary.get(Columns.SIMULATED_SECONDS) > 0 ? busy / (model.instances().size() * summary.get(Columns.SIMULATED_SECONDS)) : Double.NaN);
         extras.putAll(clockExtras);
         Map<String, String> d = new LinkedHashMap<>(describe);

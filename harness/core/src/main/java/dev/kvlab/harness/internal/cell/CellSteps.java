@@ -78,14 +78,14 @@ public final class CellSteps {
         Map<String, Object> extras = new LinkedHashMap<>();
         clock.extras(m, extras);
         if (earlyStop != null) {
-            extras.put("early_stop_verdict", earlyStop.verdict().name().toLowerCase(java.util.Locale.ROOT));
-            extras.put("early_stop_decided_at", earlyStop.decidedAt());
+            Columns.EARLY_STOP_VERDICT.put(extras, earlyStop.verdict().name().toLowerCase(java.util.Locale.ROOT));
+            Columns.EARLY_STOP_DECIDED_AT.put(extras, earlyStop.decidedAt());
         }
         MasterStats ms = clock.masterStats();
         if (ms != null) {
             extras.put(Columns.STORE_OBJECTS.name(), ms.objects());
             extras.put(Columns.STORE_EVICTED_OBJECTS.name(), ms.evictedObjects());
-            extras.put("store_eviction_runs", ms.evictionRuns());
+            Columns.STORE_EVICTION_RUNS.put(extras, ms.evictionRuns());
             extras.put(Columns.STORE_USAGE.name(), ms.usage());
         }
         Map<String, String> describe = new LinkedHashMap<>();

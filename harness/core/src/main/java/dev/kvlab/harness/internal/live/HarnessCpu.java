@@ -106,11 +106,11 @@ public final class HarnessCpu {
         long loopWork = b.loopWork - a.loopWork, task = b.poolTask - a.poolTask, store = b.storeAndBytes - a.storeAndBytes;
         long waitLoop = (b.loopRun - a.loopRun) - loopWork, waitPool = (b.poolTotal - a.poolTotal) - task;
         Columns.HARNESS_CPU_US_PER_REQUEST.put(extras, (loopWork + task - store) / n);
-        extras.put("harness_loop_cpu_us_per_request", loopWork / n);
-        extras.put("harness_io_cpu_us_per_request", (task - store) / n);
-        extras.put("harness_handoff_cpu_us_per_request", (b.handoff - a.handoff) / n);
-        extras.put("harness_wait_cpu_us_per_request", (Math.max(0, waitLoop) + Math.max(0, waitPool)) / n);
-        extras.put("harness_spin_us_per_request", (b.loopSpin - a.loopSpin) / n);
-        extras.put("store_call_cpu_us_per_request", store / n);
+        Columns.HARNESS_LOOP_CPU_US_PER_REQUEST.put(extras, loopWork / n);
+        Columns.HARNESS_IO_CPU_US_PER_REQUEST.put(extras, (task - store) / n);
+        Columns.HARNESS_HANDOFF_CPU_US_PER_REQUEST.put(extras, (b.handoff - a.handoff) / n);
+        Columns.HARNESS_WAIT_CPU_US_PER_REQUEST.put(extras, (Math.max(0, waitLoop) + Math.max(0, waitPool)) / n);
+        Columns.HARNESS_SPIN_US_PER_REQUEST.put(extras, (b.loopSpin - a.loopSpin) / n);
+        Columns.STORE_CALL_CPU_US_PER_REQUEST.put(extras, store / n);
     }
 }

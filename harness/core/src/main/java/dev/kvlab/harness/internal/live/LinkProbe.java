@@ -32,11 +32,11 @@ public record LinkProbe(long lookupNanos, double latencySeconds, double bytesPer
 
     /** The probe as a cell's figures: its label, bandwidth, fixed cost, lookup and rounds, in that order. */
     public void extras(java.util.Map<String, Object> x) {
-        x.put("link_measured", label());
+        Columns.LINK_MEASURED.put(x, label());
         x.put(Columns.LINK_MEASURED_BYTES_PER_S.name(), bytesPerSecond);
         x.put(Columns.LINK_MEASURED_LATENCY_US.name(), latencySeconds * 1e6);
-        x.put("link_measured_lookup_us", lookupNanos / 1e3);
-        x.put("link_probe_rounds", rounds);
+        Columns.LINK_MEASURED_LOOKUP_US.put(x, lookupNanos / 1e3);
+        Columns.LINK_PROBE_ROUNDS.put(x, rounds);
     }
 
     /** The link a cell's sim twin runs on: its start and end probes bracketed, or the start's alone (no end probe). */
@@ -48,11 +48,11 @@ public record LinkProbe(long lookupNanos, double latencySeconds, double bytesPer
     public static java.util.Map<String, Object> twinLinkExtras(LinkProbe end, String endError, LinkProbe twin) {
         java.util.Map<String, Object> x = new java.util.LinkedHashMap<>();
         if (end != null) {
-            x.put("link_measured_end_bytes_per_s", end.bytesPerSecond());
-            x.put("link_measured_end_latency_us", end.latencySeconds() * 1e6);
+            Columns.LINK_MEASURED_END_BYTES_PER_S.put(x, end.bytesPerSecond());
+            Columns.LINK_MEASURED_END_LATENCY_US.put(x, end.latencySeconds() * 1e6);
         }
-        if (endError != null) x.put("link_probe_end_error", endError);
-        x.put("twin_link_bytes_per_s", twin.bytesPerSecond());
+        if (endError != null) Columns.LINK_PROBE_END_ERROR.put(x, endError);
+        Columns.TWIN_LINK_BYTES_PER_S.put(x, twin.bytesPerSecond());
         return x;
     }
 

@@ -1,5 +1,6 @@
 package dev.kvlab.harness.internal.sim;
 
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.internal.cell.CellAssembly;
@@ -77,7 +78,7 @@ public final class SimCell implements CellClock {
 
     @Override
     public void extras(Measurement m, Map<String, Object> extras) {
-        extras.put("sim_events", loop.events());
+        Columns.SIM_EVENTS.put(extras, loop.events());
         if (injected != null) injected.extras(extras);
     }
 
