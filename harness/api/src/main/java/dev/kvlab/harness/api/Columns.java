@@ -5,6 +5,7 @@ import dev.kvlab.harness.api.Column.Latency;
 import dev.kvlab.harness.api.Column.Merge;
 import dev.kvlab.harness.api.Column.Source;
 import dev.kvlab.harness.api.Column.Unit;
+import dev.kvlab.harness.api.config.ConfigKeys;
 import dev.kvlab.harness.api.config.TargetKind;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,7 +27,7 @@ public final class Columns {
     // the run's identity and factor levels
     public static final Column<Long> SEED = of("seed", Long.class, Unit.NONE, "the run's seed");
     public static final Column<String> MODE = text("mode", "the clock: sim or live");
-    public static final Column<String> CACHE_STATE = text("cache_state", "factor: cold, hot, ...");
+    public static final Column<String> CACHE_STATE = text(ConfigKeys.CACHE_STATE, "factor: cold, hot, ...");
     public static final Column<String> TIERS = text("tiers", "factor: local-only, remote-only, combined");
     public static final Column<String> POLICY = text("policy", "factor: the fetch-or-recompute policy");
     public static final Column<String> TRANSPORT = text("transport", "factor: the store's transport");

@@ -3,6 +3,7 @@ package dev.kvlab.harness.api.run;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvlab.harness.api.config.ConfigKeys;
 import dev.kvlab.harness.api.config.EarlyStopConfig;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.input.BadInputException;
@@ -23,11 +24,11 @@ import java.util.function.Function;
 public record ResolvedConfig(RunConfig config, ObjectNode tree, String name) {
 
     /** The seed ({@code seed + k} for replicate k). */
-    public static final String SEED = "seed";
+    public static final String SEED = ConfigKeys.SEED;
     /** The workload's length in passes (a capacity probe's extension). */
-    public static final String PASSES = "workload.passes";
+    public static final String PASSES = ConfigKeys.WORKLOAD + ".passes";
     /** A live probe's early stop. */
-    public static final String EARLY_STOP = "measurement.early_stop";
+    public static final String EARLY_STOP = ConfigKeys.MEASUREMENT + ".early_stop";
     /** The load keys a capacity search varies. */
     public static final String RATE = "workload.arrival.rate", SPEEDUP = "workload.arrival.speedup", USERS = "workload.arrival.users",
             MAX_CONCURRENCY = "workload.arrival.max_concurrency";

@@ -7,6 +7,7 @@ import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.Shard;
 import dev.kvlab.harness.api.config.CacheState;
+import dev.kvlab.harness.api.config.ConfigKeys;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.internal.cell.CellClock;
 import dev.kvlab.harness.internal.cell.CellSteps;
@@ -341,7 +342,7 @@ final class OpenAiCell implements CellClock {
             d.put("load", "request-split shard " + target.share().label() + ": this host sent every " + target.share().count()
                     + "-th request of the stream (positions i with i mod " + target.share().count() + " = " + (target.share().index() - 1)
                     + ") at its intended time; kvlab merge adds the shards into one cell");
-        d.put("cache_state", Columns.CACHE_STATE_PROTOCOL.in(x) + ": " + Columns.CACHE_STATE_VERIFICATION.in(x));
+        d.put(ConfigKeys.CACHE_STATE, Columns.CACHE_STATE_PROTOCOL.in(x) + ": " + Columns.CACHE_STATE_VERIFICATION.in(x));
         d.put("prompts", words.words().size() + " single-token words" + (words.checked() ? " (checked by the server's tokenizer)" : " (unchecked)")
                 + "; " + tokenCheck);
         m.records().close();
