@@ -103,9 +103,9 @@ public record Column<T>(String name, Class<T> type, Unit unit, String descriptio
         return type.cast(v);
     }
 
-    /** Puts {@code v} under this column's name in {@code row} (an extras map on its way to {@code cell.json}). */
-    public void put(Map<String, Object> row, T v) {
-        row.put(name, cast(v));
+    /** Puts {@code v} under this column in a cell's {@code figures} (its extras on their way to {@code cell.json}). */
+    public void put(Figures figures, T v) {
+        figures.put(this, v);
     }
 
     /** This column's value in a row read back from a bundle ({@code summary.csv} row, {@code cell.json} summary); null when absent. */

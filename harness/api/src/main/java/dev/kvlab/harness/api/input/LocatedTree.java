@@ -111,8 +111,7 @@ public final class LocatedTree {
     private static JsonNode normalize(JsonNode n, String path, String src, Map<String, String> origins) {
         if (n instanceof ObjectNode o) {
             ObjectNode out = JsonNodeFactory.instance.objectNode();
-            for (var it = o.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
+            for (Map.Entry<String, JsonNode> e : o.properties()) {
                 String child = path + "/" + escape(e.getKey());
                 origins.put(child, src);
                 out.set(e.getKey(), normalize(e.getValue(), child, src, origins));

@@ -3,6 +3,7 @@ package dev.kvlab.harness.internal.cell;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.config.CacheState;
 import dev.kvlab.harness.api.config.Pd;
@@ -23,7 +24,7 @@ public final class CellAssembly {
     private CellAssembly() {}
 
     public static CellResult assemble(CellPlan plan, Measurement m, ServingModel model, RemoteTier remote, long warmupRequests,
-                                      double wallSeconds, String emulated, Map<String, Object> clockExtras, Map<String, String> describe) {
+                                      double wallSeconds, String emulated, Figures clockExtras, Map<String, String> describe) {
         double prefillBusy = 0;
         for (Instance in : model.instances()) if (in.role == Instance.Role.PREFILL) prefillBusy += in.busySeconds();
         // only prefill instances (PD) do prefill alone, and a hot cell's warm-up iterations are not the measured requests'
@@ -31,9 +32,9 @@ public final class CellAssembly {
         CellSummary summary = SummaryBuilder.build(plan, m, remote.stats(), wallSeconds, emulated, separable ? prefillBusy : Double.NaN);
         Map<Metric, Histogram> totals = new EnumMap<>(Metric.class);
         for (Metric metric : Metric.values()) totals.put(metric, m.total(metric));
-        Map<String, Object> extras = new LinkedHashMap<>();
+        Figures extras = new Figures();
         var rs = remote.stats();
-        extras.put(Columns.WARMUP_REQUESTS.name(), warmupRequests);
+        Columns.WARMUP_REQUESTS.put(extras, warmupRequests);
         Columns.VERIFIED_BLOCKS.put(extras, rs.verifiedBlocks());
         Columns.WRITTEN_BACK_BLOCKS.put(extras, rs.writtenBlocks());
         Columns.WRITE_BACK_SKIPPED.put(extras, rs.writeSkipped());

@@ -1,6 +1,7 @@
 package dev.kvlab.harness.internal.fault;
 
 import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.api.config.Fault;
 import dev.kvlab.harness.internal.engine.ServingListener;
 import dev.kvlab.harness.internal.plan.CellPlan;
@@ -135,7 +136,7 @@ public final class LiveFaults implements AutoCloseable {
     }
 
     /** What the fault did and when (seconds since the measured phase began), for the cell's extras. */
-    public void extras(Map<String, Object> extras) {
+    public void extras(Figures extras) {
         java.util.concurrent.Future<?> a = action;
         if (a != null && (fault.kind() == Fault.NODE_CRASH || fault.kind() == Fault.MASTER_RESTART || fault.failover())) {
             try { // the measured phase is over; let the crash's unmount (or the restart, or the failover) finish, so it is on record
@@ -166,11 +167,11 @@ public final class LiveFaults implements AutoCloseable {
     }
 
     /** A failover's figures: its length, the blocks that found no master meanwhile, the objects the new leader does not know. */
-    private void failoverExtras(Map<String, Object> extras) {
+    private void failoverExtras(Figures extras) {
         ReplicatedStore.Outcome o = failover;
-        extras.put(Columns.FAILOVER_S.name(), o == null ? Double.NaN : o.seconds());
-        extras.put(Columns.FAILOVER_FALLBACKS.name(), o == null ? Double.NaN : (double) failoverFailedKeys);
-        extras.put(Columns.OBJECTS_LOST.name(), o == null ? Double.NaN : (double) Math.max(0, o.objectsBefore() - o.objectsAfter()));
+        Columns.FAILOVER_S.put(extras, o == null ? Double.NaN : o.seconds());
+        Columns.FAILOVER_FALLBACKS.put(extras, o == null ? Double.NaN : (double) failoverFailedKeys);
+        Columns.OBJECTS_LOST.put(extras, o == null ? Double.NaN : (double) Math.max(0, o.objectsBefore() - o.objectsAfter()));
         if (o == null) return;
         Columns.FAULT_OBJECTS_BEFORE.put(extras, o.objectsBefore());
         Columns.FAULT_OBJECTS_AFTER.put(extras, o.objectsAfter());

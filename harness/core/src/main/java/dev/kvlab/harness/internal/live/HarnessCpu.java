@@ -1,6 +1,7 @@
 package dev.kvlab.harness.internal.live;
 
 import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.Figures;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Map;
@@ -101,7 +102,7 @@ public final class HarnessCpu {
     record Snapshot(long loopRun, long loopWork, long loopSpin, long poolTotal, long poolTask, long storeAndBytes, long handoff) {}
 
     /** The figures of the stretch from {@code a} to {@code b}, per request (µs), into {@code extras}. */
-    static void extras(Snapshot a, Snapshot b, long requests, Map<String, Object> extras) {
+    static void extras(Snapshot a, Snapshot b, long requests, Figures extras) {
         double n = requests == 0 ? Double.NaN : requests * 1e3;
         long loopWork = b.loopWork - a.loopWork, task = b.poolTask - a.poolTask, store = b.storeAndBytes - a.storeAndBytes;
         long waitLoop = (b.loopRun - a.loopRun) - loopWork, waitPool = (b.poolTotal - a.poolTotal) - task;

@@ -1,6 +1,7 @@
 package dev.kvlab.harness.internal.live;
 
 import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.Figures;
 import dev.kvlab.transport.api.LinearTransportModel;
 
 /**
@@ -31,10 +32,10 @@ public record LinkProbe(long lookupNanos, double latencySeconds, double bytesPer
     }
 
     /** The probe as a cell's figures: its label, bandwidth, fixed cost, lookup and rounds, in that order. */
-    public void extras(java.util.Map<String, Object> x) {
+    public void extras(Figures x) {
         Columns.LINK_MEASURED.put(x, label());
-        x.put(Columns.LINK_MEASURED_BYTES_PER_S.name(), bytesPerSecond);
-        x.put(Columns.LINK_MEASURED_LATENCY_US.name(), latencySeconds * 1e6);
+        Columns.LINK_MEASURED_BYTES_PER_S.put(x, bytesPerSecond);
+        Columns.LINK_MEASURED_LATENCY_US.put(x, latencySeconds * 1e6);
         Columns.LINK_MEASURED_LOOKUP_US.put(x, lookupNanos / 1e3);
         Columns.LINK_PROBE_ROUNDS.put(x, rounds);
     }
@@ -45,8 +46,8 @@ public record LinkProbe(long lookupNanos, double latencySeconds, double bytesPer
     }
 
     /** What a twin's link came from, for the twin's row: the end probe (or why it could not run) and the link's bandwidth. */
-    public static java.util.Map<String, Object> twinLinkExtras(LinkProbe end, String endError, LinkProbe twin) {
-        java.util.Map<String, Object> x = new java.util.LinkedHashMap<>();
+    public static Figures twinLinkExtras(LinkProbe end, String endError, LinkProbe twin) {
+        Figures x = new Figures();
         if (end != null) {
             Columns.LINK_MEASURED_END_BYTES_PER_S.put(x, end.bytesPerSecond());
             Columns.LINK_MEASURED_END_LATENCY_US.put(x, end.latencySeconds() * 1e6);

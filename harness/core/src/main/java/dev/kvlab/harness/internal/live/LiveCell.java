@@ -3,6 +3,7 @@ package dev.kvlab.harness.internal.live;
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.internal.cell.CellAssembly;
 import dev.kvlab.harness.internal.cell.CellClock;
 import dev.kvlab.harness.internal.cell.CellSteps;
@@ -126,7 +127,7 @@ public final class LiveCell implements CellClock {
     }
 
     /** What the twin's link came from, for the twin's row: the end probe (or why it could not run) and the bracketed bandwidth. */
-    public Map<String, Object> twinLinkExtras() {
+    public Figures twinLinkExtras() {
         return LinkProbe.twinLinkExtras(endProbe, endProbeError, twinProbe());
     }
 
@@ -145,7 +146,7 @@ public final class LiveCell implements CellClock {
     }
 
     @Override
-    public CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Map<String, Object> extras, Map<String, String> describe) {
+    public CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Figures extras, Map<String, String> describe) {
         return CellAssembly.assemble(plan, m, model, store, warmupRequests, wallSeconds, emulated(), extras, describe);
     }
 
@@ -191,18 +192,18 @@ public final class LiveCell implements CellClock {
     }
 
     @Override
-    public void extras(Measurement m, Map<String, Object> extras) {
+    public void extras(Measurement m, Figures extras) {
         HarnessCpu.extras(cpuBefore, store.cpu().snapshot(loop), m.requests(), extras);
         long measuredBusy = loop.busyNanos() - busyBefore;
-        extras.put(Columns.HARNESS_OVERHEAD_US_PER_REQUEST.name(), m.requests() == 0 ? Double.NaN : measuredBusy / 1e3 / m.requests());
+        Columns.HARNESS_OVERHEAD_US_PER_REQUEST.put(extras, m.requests() == 0 ? Double.NaN : measuredBusy / 1e3 / m.requests());
         Columns.HARNESS_BUSY_SHARE.put(extras, m.spanNanos() > 0 ? (double) measuredBusy / m.spanNanos() : Double.NaN);
         Columns.HARNESS_EVENT_P50_US.put(extras, loop.eventBusy().getValueAtPercentile(50) / 1e3);
         Columns.HARNESS_EVENT_P99_US.put(extras, loop.eventBusy().getValueAtPercentile(99) / 1e3);
         Columns.HARNESS_EVENTS.put(extras, loop.events());
-        extras.put(Columns.EVENT_LAG_P50_US.name(), (double) loop.lag().getValueAtPercentile(50));
-        extras.put(Columns.EVENT_LAG_P99_US.name(), (double) loop.lag().getValueAtPercentile(99));
+        Columns.EVENT_LAG_P50_US.put(extras, (double) loop.lag().getValueAtPercentile(50));
+        Columns.EVENT_LAG_P99_US.put(extras, (double) loop.lag().getValueAtPercentile(99));
         Columns.EVENT_LAG_MAX_US.put(extras, (double) loop.lag().getMaxValue());
-        extras.put(Columns.GC_PAUSE_MS.name(), (double) (gcMillis() - gcBefore));
+        Columns.GC_PAUSE_MS.put(extras, (double) (gcMillis() - gcBefore));
         long jit = jitMillis();
         Columns.JIT_WARMUP_PASSES.put(extras, jitWarmupPasses);
         Columns.JIT_COMPILE_MS.put(extras, jit < 0 || jitBefore < 0 ? Double.NaN : (double) (jit - jitBefore));

@@ -1,6 +1,7 @@
 package dev.kvlab.harness.internal.sim;
 
 import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.internal.engine.EventLoop;
 import dev.kvlab.harness.internal.engine.ServingListener;
 import dev.kvlab.harness.internal.fault.FaultTrigger;
@@ -150,7 +151,7 @@ public final class SimFaults implements SimStore.FaultHook {
     }
 
     /** The fault's figures for the cell's extras (fault_at_s: seconds into the measured phase; NaN if it never struck). */
-    public void extras(Map<String, Object> extras) {
+    public void extras(Figures extras) {
         long at = trigger == null ? -1 : trigger.struckAtNanos();
         Columns.FAULT.put(extras, fault.kind().label());
         Columns.FAULT_AT_S.put(extras, at < 0 ? Double.NaN : at / 1e9);
@@ -159,9 +160,9 @@ public final class SimFaults implements SimStore.FaultHook {
         Columns.FAULT_DESCRIPTION.put(extras, fault.describe() + " (modelled)");
         Columns.FAULT_FAILED_READS.put(extras, failedReads);
         if (fault.failover()) {
-            extras.put(dev.kvlab.harness.api.Columns.FAILOVER_S.name(), at < 0 ? Double.NaN : fault.haLeaseNanos() / 1e9);
-            extras.put(dev.kvlab.harness.api.Columns.FAILOVER_FALLBACKS.name(), at < 0 ? Double.NaN : (double) failoverKeys);
-            extras.put(dev.kvlab.harness.api.Columns.OBJECTS_LOST.name(), at < 0 ? Double.NaN : 0.0);
+            Columns.FAILOVER_S.put(extras, at < 0 ? Double.NaN : fault.haLeaseNanos() / 1e9);
+            Columns.FAILOVER_FALLBACKS.put(extras, at < 0 ? Double.NaN : (double) failoverKeys);
+            Columns.OBJECTS_LOST.put(extras, at < 0 ? Double.NaN : 0.0);
         }
     }
 

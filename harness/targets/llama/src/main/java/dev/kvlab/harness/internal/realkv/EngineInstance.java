@@ -1,6 +1,7 @@
 package dev.kvlab.harness.internal.realkv;
 
 import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.internal.llama.KvStateCodec;
 import dev.kvlab.harness.internal.llama.KvStateLayout;
 import dev.kvlab.harness.internal.llama.LlamaBatch;
@@ -114,7 +115,7 @@ final class EngineInstance implements AutoCloseable {
         int firstCacheSeq() { return sequences + 1; }
 
         /** The shape in a cell's extras. */
-        void extras(java.util.Map<String, Object> x) {
+        void extras(Figures x) {
             Columns.TARGET_SEQUENCES.put(x, sequences);
             Columns.TARGET_BATCH_TOKENS.put(x, batchTokens);
             Columns.LOCAL_CAPACITY_BLOCKS.put(x, localBlocks);

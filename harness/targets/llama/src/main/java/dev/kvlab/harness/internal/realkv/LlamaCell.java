@@ -4,6 +4,7 @@ import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.catalog.Dtype;
 import dev.kvlab.harness.api.config.RunConfig;
@@ -298,7 +299,7 @@ final class LlamaCell implements CellClock {
     }
 
     @Override
-    public void extras(Measurement m, Map<String, Object> x) {
+    public void extras(Measurement m, Figures x) {
         checkRestores(); // the measured phase's sampled checks, now that its figures are taken
         long objectsNow = backend.storeStats().map(MasterStats::objects).orElse(-1L);
         if (objectsAtStart < 0 || objectsNow < 0) engine.measuredAdded = Long.MIN_VALUE;
@@ -312,20 +313,20 @@ final class LlamaCell implements CellClock {
         Columns.ENGINE_KV_LAYOUT.put(x, layout.describe());
         Columns.ENGINE_SYSTEM_INFO.put(x, systemInfo);
         Columns.ENGINE_LIBRARY.put(x, library);
-        x.put(Columns.ENGINE_REUSE.name(), reuse);
-        x.put(Columns.ENGINE_SETUP_MS.name(), (measuredStartNanos - wallStart) / 1e6);
+        Columns.ENGINE_REUSE.put(x, reuse);
+        Columns.ENGINE_SETUP_MS.put(x, (measuredStartNanos - wallStart) / 1e6);
         boolean external = !"bundled".equals(config.store().backend());
         Columns.CACHE_STATE_PROTOCOL.put(x, config.cacheState() == dev.kvlab.harness.api.config.CacheState.HOT
                 ? "primed by the warm-up pass (the instances' kept prefixes and the store)"
                 : "fresh contexts; " + (external ? "the external store " + config.store().backend() + " is not emptied (blocks of earlier runs of this model hit)"
                 : "the embedded store starts empty"));
         Columns.KV_NAMESPACE.put(x, ns.key(0).substring(0, ns.key(0).lastIndexOf('/') + 1));
-        x.put(Columns.FETCHED_TOKENS.name(), m.remoteHitTokens());
-        x.put(Columns.ENGINE_KV_BYTES_PER_TOKEN.name(), layout.bytesPerToken());
+        Columns.FETCHED_TOKENS.put(x, m.remoteHitTokens());
+        Columns.ENGINE_KV_BYTES_PER_TOKEN.put(x, layout.bytesPerToken());
         Columns.BLOCK_OBJECT_BYTES.put(x, KvBlockObject.objectBytes(layout.bytesPerToken() * ns.blockTokens()));
         Columns.FETCHED_BYTES_PER_FETCHED_TOKEN.put(x, m.remoteHitTokens() == 0 ? Double.NaN : (double) m.fetchedBytes() / m.remoteHitTokens());
         Columns.ENGINE_PREFILL_TOKENS.put(x, totals.prefillTokens.sum());
-        x.put(Columns.ENGINE_PREFILL_TOKENS_PER_S.name(), totals.prefillNanos.sum() == 0 ? Double.NaN : totals.prefillTokens.sum() * 1e9 / totals.prefillNanos.sum());
+        Columns.ENGINE_PREFILL_TOKENS_PER_S.put(x, totals.prefillNanos.sum() == 0 ? Double.NaN : totals.prefillTokens.sum() * 1e9 / totals.prefillNanos.sum());
         Columns.ENGINE_DECODE_MS_PER_TOKEN.put(x, totals.decodeTokens.sum() == 0 ? Double.NaN : ms(totals.decodeNanos.sum()) / totals.decodeTokens.sum());
         long restores = totals.restores.sum();
         Columns.RESTORES.put(x, restores);
@@ -356,9 +357,9 @@ final class LlamaCell implements CellClock {
         Columns.AUDIT_UNAUDITED_BLOCKS.put(x, totals.unaudited.sum());
         Columns.STORE_BACKEND.put(x, backend.name());
         Columns.TRANSPORT_NAME.put(x, storePlan.transportName());
-        x.put(Columns.HARNESS_OVERHEAD_US_PER_REQUEST.name(), n == 0 ? Double.NaN : (loop.busyNanos() - busyBefore) / 1e3 / n);
-        x.put(Columns.EVENT_LAG_P50_US.name(), (double) loop.lag().getValueAtPercentile(50));
-        x.put(Columns.EVENT_LAG_P99_US.name(), (double) loop.lag().getValueAtPercentile(99));
+        Columns.HARNESS_OVERHEAD_US_PER_REQUEST.put(x, n == 0 ? Double.NaN : (loop.busyNanos() - busyBefore) / 1e3 / n);
+        Columns.EVENT_LAG_P50_US.put(x, (double) loop.lag().getValueAtPercentile(50));
+        Columns.EVENT_LAG_P99_US.put(x, (double) loop.lag().getValueAtPercentile(99));
         twin.extras(x, LlamaTarget.spec(config, k -> null, ns.modelId(), ns.kvDtype()).workload().spec(), ns.blockTokens());
         if (faults != null) faults.extras(x);
     }
@@ -369,7 +370,7 @@ final class LlamaCell implements CellClock {
     }
 
     @Override
-    public CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Map<String, Object> extras, Map<String, String> describe) {
+    public CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Figures extras, Map<String, String> describe) {
         RunConfig c = config;
         CellSummary s = SummaryBuilder.tierHits(SummaryBuilder.measured(c, m, wallSeconds), m)
                 .put(Columns.TIERS, c.tiers().label())
@@ -388,8 +389,8 @@ final class LlamaCell implements CellClock {
                 .build();
         Map<Metric, Histogram> hist = new EnumMap<>(Metric.class);
         for (Metric metric : Metric.values()) hist.put(metric, m.total(metric));
-        Map<String, Object> x = new LinkedHashMap<>();
-        x.put(Columns.WARMUP_REQUESTS.name(), warmupRequests);
+        Figures x = new Figures();
+        Columns.WARMUP_REQUESTS.put(x, warmupRequests);
         x.putAll(extras);
         Map<String, String> d = new LinkedHashMap<>(describe);
         d.put("workload", LlamaTarget.spec(c, k -> null, ns.modelId(), ns.kvDtype()).workload().describe());

@@ -1,6 +1,7 @@
 package dev.kvlab.harness.internal.realkv;
 
 import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.Figures;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -83,7 +84,7 @@ final class RealKvTotals {
      * sequences per step, and the local tier's blocks lent, newly kept, evicted, and not kept for want of a
      * cache sequence id.
      */
-    void engineExtras(Map<String, Object> x) {
+    void engineExtras(Figures x) {
         long n = steps.sum();
         Columns.ENGINE_STEPS.put(x, n);
         Columns.ENGINE_STEP_MS_MEAN.put(x, n == 0 ? Double.NaN : stepNanos.sum() / 1e6 / n);

@@ -4,6 +4,7 @@ import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.Shard;
 import dev.kvlab.harness.api.config.CacheState;
@@ -217,7 +218,7 @@ final class OpenAiCell implements CellClock {
     }
 
     @Override
-    public void extras(Measurement m, Map<String, Object> x) {
+    public void extras(Measurement m, Figures x) {
         if (scraper != null) scraper.close();
         after = scrape();
         long n = m.requests();
@@ -234,43 +235,43 @@ final class OpenAiCell implements CellClock {
         Columns.PROMPT_WORDS.put(x, words.words().size());
         Columns.PROMPT_SPECIAL_TOKENS.put(x, words.specialTokens());
         Columns.PROMPT_TOKEN_CHECK.put(x, tokenCheck);
-        x.put(Columns.PROMPT_TOKEN_ERROR_MAX.name(), words.checked() ? tokenErrorMax : Double.NaN);
+        Columns.PROMPT_TOKEN_ERROR_MAX.put(x, words.checked() ? tokenErrorMax : Double.NaN);
         EngineServer.EngineTotals t = server.totals();
-        x.put(Columns.WORKLOAD_PROMPT_TOKENS.name(), t.workloadPromptTokens);
-        x.put(Columns.ENGINE_PROMPT_TOKENS.name(), t.reportedPromptTokens());
-        x.put(Columns.ENGINE_CACHED_PROMPT_TOKENS.name(), t.reportedCachedTokens());
+        Columns.WORKLOAD_PROMPT_TOKENS.put(x, t.workloadPromptTokens);
+        Columns.ENGINE_PROMPT_TOKENS.put(x, t.reportedPromptTokens());
+        Columns.ENGINE_CACHED_PROMPT_TOKENS.put(x, t.reportedCachedTokens());
         if (t.cachedTokensReason() != null) Columns.ENGINE_CACHED_PROMPT_TOKENS_REASON.put(x, t.cachedTokensReason());
         EngineHits hits = hits(after);
-        x.put(Columns.ENGINE_LOCAL_HIT_RATIO.name(), hits.local());
-        x.put(Columns.ENGINE_EXTERNAL_HIT_RATIO.name(), hits.external());
-        x.put(Columns.ENGINE_DEVICE_HIT_RATIO.name(), hits.device());
-        x.put(Columns.ENGINE_HOST_HIT_RATIO.name(), hits.host());
-        x.put(Columns.ENGINE_STORAGE_HIT_RATIO.name(), hits.storage());
-        x.put(Columns.ENGINE_CACHED_HIT_RATIO.name(), hits.allTiers());
-        x.put(Columns.ENGINE_LOOKUP_HIT_RATIO.name(), hits.lookup());
-        x.put(Columns.ENGINE_HITS_SOURCE.name(), hits.source());
+        Columns.ENGINE_LOCAL_HIT_RATIO.put(x, hits.local());
+        Columns.ENGINE_EXTERNAL_HIT_RATIO.put(x, hits.external());
+        Columns.ENGINE_DEVICE_HIT_RATIO.put(x, hits.device());
+        Columns.ENGINE_HOST_HIT_RATIO.put(x, hits.host());
+        Columns.ENGINE_STORAGE_HIT_RATIO.put(x, hits.storage());
+        Columns.ENGINE_CACHED_HIT_RATIO.put(x, hits.allTiers());
+        Columns.ENGINE_LOOKUP_HIT_RATIO.put(x, hits.lookup());
+        Columns.ENGINE_HITS_SOURCE.put(x, hits.source());
         Columns.ENGINE_PROMPT_MS_P50.put(x, t.enginePromptMicros.getTotalCount() == 0 ? Double.NaN : t.enginePromptMicros.getValueAtPercentile(50) / 1e3);
-        x.put(Columns.HARNESS_TTFT_GAP_P50.name(), t.gapP50Ms());
-        x.put(Columns.HARNESS_TTFT_GAP_NEGATIVE.name(), t.gaps() == 0 ? Double.NaN : (double) t.negativeGaps());
+        Columns.HARNESS_TTFT_GAP_P50.put(x, t.gapP50Ms());
+        Columns.HARNESS_TTFT_GAP_NEGATIVE.put(x, t.gaps() == 0 ? Double.NaN : (double) t.negativeGaps());
         if (t.negativeGaps() > 0)
             Columns.HARNESS_TTFT_GAP_NOTE.put(x, t.negativeGaps() + " of " + t.gaps() + " completed requests saw their first token before the engine's own"
                     + " prompt time (timings.prompt_ms) ended: the engine's timing covers more than the client waited for, or the clocks disagree");
         Columns.PROMPT_CONTEXT_CHECK.put(x, context.note());
         long work = loop.workCpuNanos() - workBefore, http = httpCpu() - httpCpuBefore;
-        x.put(Columns.HARNESS_CPU_US_PER_REQUEST.name(), n == 0 ? Double.NaN : (work + http) / 1e3 / n);
-        x.put(Columns.HARNESS_HTTP_CPU_US_PER_REQUEST.name(), n == 0 ? Double.NaN : http / 1e3 / n);
-        x.put(Columns.HARNESS_OVERHEAD_US_PER_REQUEST.name(), n == 0 ? Double.NaN : (loop.busyNanos() - busyBefore) / 1e3 / n);
-        x.put(Columns.EVENT_LAG_P50_US.name(), (double) loop.lag().getValueAtPercentile(50));
-        x.put(Columns.EVENT_LAG_P99_US.name(), (double) loop.lag().getValueAtPercentile(99));
-        x.put(Columns.HARNESS_LOOPBACK_TTFT_P50.name(), selfTest.p50Micros());
-        x.put(Columns.HARNESS_LOOPBACK_TTFT_P99.name(), selfTest.p99Micros());
+        Columns.HARNESS_CPU_US_PER_REQUEST.put(x, n == 0 ? Double.NaN : (work + http) / 1e3 / n);
+        Columns.HARNESS_HTTP_CPU_US_PER_REQUEST.put(x, n == 0 ? Double.NaN : http / 1e3 / n);
+        Columns.HARNESS_OVERHEAD_US_PER_REQUEST.put(x, n == 0 ? Double.NaN : (loop.busyNanos() - busyBefore) / 1e3 / n);
+        Columns.EVENT_LAG_P50_US.put(x, (double) loop.lag().getValueAtPercentile(50));
+        Columns.EVENT_LAG_P99_US.put(x, (double) loop.lag().getValueAtPercentile(99));
+        Columns.HARNESS_LOOPBACK_TTFT_P50.put(x, selfTest.p50Micros());
+        Columns.HARNESS_LOOPBACK_TTFT_P99.put(x, selfTest.p99Micros());
         if (target.share() != null) {
             Columns.REQUEST_SHARD.put(x, target.share().label());
             Columns.MEASURED_PHASE_STARTED_EPOCH_MS.put(x, measuredStartEpochMs);
         }
         if (server.down()) {
             Columns.TARGET_DOWN.put(x, "every endpoint refused connections: the cell stopped sending");
-            x.put(Columns.UNSENT_REQUESTS.name(), Math.max(0, requestsSent() - n));
+            Columns.UNSENT_REQUESTS.put(x, Math.max(0, requestsSent() - n));
         }
     }
 
@@ -301,9 +302,9 @@ final class OpenAiCell implements CellClock {
     }
 
     @Override
-    public CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Map<String, Object> extras, Map<String, String> describe) {
+    public CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Figures extras, Map<String, String> describe) {
         RunConfig c = spec.config();
-        Object lh = Columns.ENGINE_LOCAL_HIT_RATIO.in(extras), eh = Columns.ENGINE_EXTERNAL_HIT_RATIO.in(extras);
+        Object lh = extras.get(Columns.ENGINE_LOCAL_HIT_RATIO), eh = extras.get(Columns.ENGINE_EXTERNAL_HIT_RATIO);
         String emulated = "nothing (real engines over HTTP: " + String.join(", ", engines) + ")";
         Long tp = tensorParallel();
         CellSummary s = SummaryBuilder.measured(c, m, wallSeconds)
@@ -328,8 +329,8 @@ final class OpenAiCell implements CellClock {
                 .build();
         Map<Metric, Histogram> totals = new EnumMap<>(Metric.class);
         for (Metric metric : Metric.values()) totals.put(metric, m.total(metric));
-        Map<String, Object> x = new LinkedHashMap<>();
-        x.put(Columns.WARMUP_REQUESTS.name(), warmupRequests);
+        Figures x = new Figures();
+        Columns.WARMUP_REQUESTS.put(x, warmupRequests);
         x.putAll(extras);
         Columns.UNKNOWN_COLUMNS.put(x, UNKNOWN_COLUMNS);
         if (tp == null) Columns.TP_REASON.put(x, "the engine does not report its tensor parallelism (SGLang's /get_server_info tp_size does; vLLM and"
@@ -342,7 +343,7 @@ final class OpenAiCell implements CellClock {
             d.put("load", "request-split shard " + target.share().label() + ": this host sent every " + target.share().count()
                     + "-th request of the stream (positions i with i mod " + target.share().count() + " = " + (target.share().index() - 1)
                     + ") at its intended time; kvlab merge adds the shards into one cell");
-        d.put(ConfigKeys.CACHE_STATE, Columns.CACHE_STATE_PROTOCOL.in(x) + ": " + Columns.CACHE_STATE_VERIFICATION.in(x));
+        d.put(ConfigKeys.CACHE_STATE, x.get(Columns.CACHE_STATE_PROTOCOL) + ": " + x.get(Columns.CACHE_STATE_VERIFICATION));
         d.put("prompts", words.words().size() + " single-token words" + (words.checked() ? " (checked by the server's tokenizer)" : " (unchecked)")
                 + "; " + tokenCheck);
         m.records().close();
