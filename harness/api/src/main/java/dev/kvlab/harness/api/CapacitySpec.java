@@ -1,5 +1,6 @@
 package dev.kvlab.harness.api;
 
+import dev.kvlab.harness.api.run.ResolvedConfig;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -58,8 +59,8 @@ public record CapacitySpec(String knob, double start, double min, double max, do
     public static final long EARLY_STOP_FIRST_LOOK = 50;
 
     /** The numeric load keys a search may vary. */
-    public static final List<String> KNOBS = List.of("workload.arrival.rate", "workload.arrival.speedup", "workload.arrival.users",
-            "workload.arrival.max_concurrency");
+    public static final List<String> KNOBS = List.of(ResolvedConfig.RATE, ResolvedConfig.SPEEDUP, ResolvedConfig.USERS,
+            ResolvedConfig.MAX_CONCURRENCY);
 
     /**
      * The sane bounds of a load, per knob: a load outside them is refused when the block is read (it would be an

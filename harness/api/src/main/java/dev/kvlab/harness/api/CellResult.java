@@ -33,6 +33,12 @@ public record CellResult(RunConfig config, CellSummary summary, Map<Metric, Hist
         describe = Collections.unmodifiableMap(new LinkedHashMap<>(describe));
     }
 
+    /** The result with {@code figures} as its extras: how a clock assembles one (every figure a registered column). */
+    public CellResult(RunConfig config, CellSummary summary, Map<Metric, Histogram> totals, Map<Metric, List<IntervalHistogram>> intervals,
+                      RequestLog requestLog, Figures figures, Map<String, String> describe) {
+        this(config, summary, totals, intervals, requestLog, figures.asMap(), describe);
+    }
+
     /** Every request record, read back from {@link #requestLog()} into memory: for small runs and tests. */
     public List<RequestRecord> requests() {
         return requestLog.readAll();

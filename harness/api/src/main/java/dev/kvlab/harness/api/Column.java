@@ -76,6 +76,11 @@ public record Column<T>(String name, Class<T> type, Unit unit, String descriptio
             return new Source(Set.of(Mode.LIVE), Set.of(targets));
         }
 
+        /** Sim runs of the given target kinds. */
+        public static Source sim(String... targets) {
+            return new Source(Set.of(Mode.SIM), Set.of(targets));
+        }
+
         /** Both clocks of the given target kinds. */
         public static Source both(String... targets) {
             return new Source(Set.of(Mode.SIM, Mode.LIVE), Set.of(targets));
@@ -98,9 +103,9 @@ public record Column<T>(String name, Class<T> type, Unit unit, String descriptio
         return type.cast(v);
     }
 
-    /** Puts {@code v} under this column's name in {@code row} (an extras map on its way to {@code cell.json}). */
-    public void put(Map<String, Object> row, T v) {
-        row.put(name, cast(v));
+    /** Puts {@code v} under this column in a cell's {@code figures} (its extras on their way to {@code cell.json}). */
+    public void put(Figures figures, T v) {
+        figures.put(this, v);
     }
 
     /** This column's value in a row read back from a bundle ({@code summary.csv} row, {@code cell.json} summary); null when absent. */

@@ -5,6 +5,7 @@ import dev.kvlab.harness.api.Column.Latency;
 import dev.kvlab.harness.api.Column.Merge;
 import dev.kvlab.harness.api.Column.Source;
 import dev.kvlab.harness.api.Column.Unit;
+import dev.kvlab.harness.api.config.ConfigKeys;
 import dev.kvlab.harness.api.config.TargetKind;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,7 +16,8 @@ import java.util.Optional;
 /**
  * The result columns, each named here and nowhere else: the {@link CellSummary} columns in {@code summary.csv} order
  * ({@link #SUMMARY}), the columns some clocks and targets add to a row ({@link #ROW_EXTRAS}, NaN where absent), and the
- * {@code cell.json} figures other code reads back ({@link #DETAILS}). The summary writer, the report, the Influx push,
+ * {@code cell.json} figures other code reads back ({@link #DETAILS}) and every other figure a clock or target reports
+ * ({@link #FIGURES}). The summary writer, the report, the Influx push,
  * {@code kvlab compare}, {@code kvlab merge} and docs/columns.md read them from here.
  */
 public final class Columns {
@@ -25,7 +27,7 @@ public final class Columns {
     // the run's identity and factor levels
     public static final Column<Long> SEED = of("seed", Long.class, Unit.NONE, "the run's seed");
     public static final Column<String> MODE = text("mode", "the clock: sim or live");
-    public static final Column<String> CACHE_STATE = text("cache_state", "factor: cold, hot, ...");
+    public static final Column<String> CACHE_STATE = text(ConfigKeys.CACHE_STATE, "factor: cold, hot, ...");
     public static final Column<String> TIERS = text("tiers", "factor: local-only, remote-only, combined");
     public static final Column<String> POLICY = text("policy", "factor: the fetch-or-recompute policy");
     public static final Column<String> TRANSPORT = text("transport", "factor: the store's transport");
@@ -278,6 +280,398 @@ public final class Columns {
             HARNESS_LOOPBACK_TTFT_P99, HARNESS_TTFT_GAP_NEGATIVE, WARMUP_REQUESTS, WORKLOAD_PROMPT_TOKENS, UNSENT_REQUESTS, PROMPT_TOKEN_ERROR_MAX,
             ENGINE_REUSE, ENGINE_SETUP_MS);
 
+    // the cell's run (every target)
+    public static final Column<String> EARLY_STOP_VERDICT = figure("early_stop_verdict", String.class, Unit.TEXT,
+            "measurement.early_stop: the SLO verdict the live cell stopped sending on (pass, fail, undecided)", Source.live());
+    public static final Column<Number> EARLY_STOP_DECIDED_AT = figure("early_stop_decided_at", Number.class, Unit.COUNT,
+            "measurement.early_stop: completed measured requests when the verdict was decided", Source.live());
+    public static final Column<Number> STORE_EVICTION_RUNS = figure("store_eviction_runs", Number.class, Unit.COUNT,
+            "eviction passes the store master ran during the cell", Source.both(EMULATED, LLAMA));
+    // the emulated target's serving model and store tier (both clocks)
+    public static final Column<Number> VERIFIED_BLOCKS = figure("verified_blocks", Number.class, Unit.BLOCKS,
+            "fetched blocks that passed verification and were used", Source.both(EMULATED));
+    public static final Column<Number> WRITTEN_BACK_BLOCKS = figure("written_back_blocks", Number.class, Unit.BLOCKS,
+            "blocks written back to the store", Source.both(EMULATED, LLAMA));
+    public static final Column<Number> WRITE_BACK_SKIPPED = figure("write_back_skipped", Number.class, Unit.BLOCKS,
+            "write-backs skipped: already stored or being stored by another writer", Source.both(EMULATED, LLAMA));
+    public static final Column<Number> WRITE_BACK_NO_SPACE = figure("write_back_no_space", Number.class, Unit.BLOCKS,
+            "write-backs the store refused for lack of space", Source.both(EMULATED));
+    public static final Column<Number> WRITE_BACK_FAILED = figure("write_back_failed", Number.class, Unit.BLOCKS,
+            "blocks whose write-back failed", Source.both(EMULATED));
+    public static final Column<Number> WRITE_BACK_DROPPED = figure("write_back_dropped", Number.class, Unit.BLOCKS,
+            "blocks not written back because the instance's write-back queue was full", Source.both(EMULATED));
+    public static final Column<Number> HANDOFF_BYTES = figure("handoff_bytes", Number.class, Unit.BYTES,
+            "PD disaggregated: KV bytes handed from prefill to decode instances", Source.both(EMULATED));
+    public static final Column<Number> ITERATIONS = figure("iterations", Number.class, Unit.COUNT,
+            "engine iterations (batched steps) over every instance", Source.both(EMULATED));
+    public static final Column<Number> HBM_BLOCKS_PER_INSTANCE = figure("hbm_blocks_per_instance", Number.class, Unit.BLOCKS,
+            "KV blocks one instance's HBM holds", Source.both(EMULATED));
+    public static final Column<Number> HBM_EVICTIONS = figure("hbm_evictions", Number.class, Unit.BLOCKS,
+            "KV blocks evicted from HBM over every instance", Source.both(EMULATED));
+    public static final Column<Number> GPU_UTILIZATION = figure("gpu_utilization", Number.class, Unit.RATIO,
+            "modelled GPU-busy time / (instances x simulated_seconds)", Source.both(EMULATED));
+    public static final Column<Number> SIM_EVENTS = figure("sim_events", Number.class, Unit.COUNT,
+            "events the discrete-event loop ran", Source.sim(EMULATED));
+    // an injected fault (fault: ...), both clocks unless said
+    public static final Column<String> FAULT = figure("fault", String.class, Unit.TEXT, "the fault injected", Source.both(EMULATED, LLAMA));
+    public static final Column<Number> FAULT_AT_S = figure("fault_at_s", Number.class, Unit.SECONDS,
+            "when the fault struck, seconds into the measured phase (NaN: it never struck)", Source.both(EMULATED, LLAMA));
+    public static final Column<Number> FAULT_END_S = figure("fault_end_s", Number.class, Unit.SECONDS,
+            "when the fault healed, seconds into the measured phase (NaN: it did not)", Source.both(EMULATED, LLAMA));
+    public static final Column<String> FAULT_DESCRIPTION = figure("fault_description", String.class, Unit.TEXT,
+            "what the fault did, in words", Source.both(EMULATED, LLAMA));
+    public static final Column<Number> FAULT_FAILED_READS = figure("fault_failed_reads", Number.class, Unit.COUNT,
+            "sim: store reads the modelled fault failed", Source.sim(EMULATED));
+    public static final Column<Number> FAULT_NODES_KILLED = figure("fault_nodes_killed", Number.class, Unit.COUNT,
+            "node-crash: store nodes killed", Source.live(EMULATED, LLAMA));
+    public static final Column<Number> FAULT_UNMOUNTED_AFTER_S = figure("fault_unmounted_after_s", Number.class, Unit.SECONDS,
+            "node-crash: seconds until the master unmounted the killed nodes' segments", Source.live(EMULATED, LLAMA));
+    public static final Column<Number> FAULT_CORRUPTED_STRETCHES = figure("fault_corrupted_stretches", Number.class, Unit.COUNT,
+            "corrupt: stretches of stored bytes flipped", Source.live(EMULATED, LLAMA));
+    public static final Column<Number> FAULT_MASTER_DOWN_S = figure("fault_master_down_s", Number.class, Unit.SECONDS,
+            "master-restart: seconds the master was down", Source.live(EMULATED, LLAMA));
+    public static final Column<Number> FAULT_DELAYED_BATCHES = figure("fault_delayed_batches", Number.class, Unit.COUNT,
+            "link-delay/link-loss: transfer batches the fault delayed", Source.live(EMULATED, LLAMA));
+    public static final Column<Number> FAULT_LOST_BATCHES = figure("fault_lost_batches", Number.class, Unit.COUNT,
+            "link-loss: transfer batches the fault lost", Source.live(EMULATED, LLAMA));
+    public static final Column<String> FAULT_ERROR = figure("fault_error", String.class, Unit.TEXT,
+            "why the fault's action failed, where it did", Source.live(EMULATED, LLAMA));
+    public static final Column<Number> FAULT_OBJECTS_BEFORE = figure("fault_objects_before", Number.class, Unit.COUNT,
+            "master-failover/-partition: objects the old leader knew at the strike", Source.live(EMULATED, LLAMA));
+    public static final Column<Number> FAULT_OBJECTS_AFTER = figure("fault_objects_after", Number.class, Unit.COUNT,
+            "master-failover/-partition: objects the new leader knew once it served", Source.live(EMULATED, LLAMA));
+    public static final Column<String> FAULT_OLD_LEADER = figure("fault_old_leader", String.class, Unit.TEXT,
+            "master-failover/-partition: the master that led at the strike", Source.live(EMULATED, LLAMA));
+    public static final Column<String> FAULT_NEW_LEADER = figure("fault_new_leader", String.class, Unit.TEXT,
+            "master-failover/-partition: the master that led after it", Source.live(EMULATED, LLAMA));
+    public static final Column<Number> FAULT_EPOCH_BEFORE = figure("fault_epoch_before", Number.class, Unit.NONE,
+            "master-failover/-partition: the leader's epoch at the strike", Source.live(EMULATED, LLAMA));
+    public static final Column<Number> FAULT_EPOCH_AFTER = figure("fault_epoch_after", Number.class, Unit.NONE,
+            "master-failover/-partition: the leader's epoch after it", Source.live(EMULATED, LLAMA));
+    // the live harness's own cost, split (emulated target)
+    public static final Column<Number> HARNESS_LOOP_CPU_US_PER_REQUEST = figure("harness_loop_cpu_us_per_request", Number.class, Unit.US,
+            "of harness_cpu_us_per_request, the event loop's work", Source.live(EMULATED));
+    public static final Column<Number> HARNESS_IO_CPU_US_PER_REQUEST = figure("harness_io_cpu_us_per_request", Number.class, Unit.US,
+            "of harness_cpu_us_per_request, the I/O pool's tasks beyond the store calls", Source.live(EMULATED));
+    public static final Column<Number> HARNESS_HANDOFF_CPU_US_PER_REQUEST = figure("harness_handoff_cpu_us_per_request", Number.class, Unit.US,
+            "CPU time handing work between the loop and the pool, per measured request", Source.live(EMULATED));
+    public static final Column<Number> HARNESS_WAIT_CPU_US_PER_REQUEST = figure("harness_wait_cpu_us_per_request", Number.class, Unit.US,
+            "CPU time the harness's threads spent waiting (not working), per measured request", Source.live(EMULATED));
+    public static final Column<Number> HARNESS_SPIN_US_PER_REQUEST = figure("harness_spin_us_per_request", Number.class, Unit.US,
+            "time the event loop spun for precise waits, per measured request", Source.live(EMULATED));
+    public static final Column<Number> STORE_CALL_CPU_US_PER_REQUEST = figure("store_call_cpu_us_per_request", Number.class, Unit.US,
+            "CPU time in store calls and byte handling, per measured request", Source.live(EMULATED));
+    public static final Column<Number> HARNESS_BUSY_SHARE = figure("harness_busy_share", Number.class, Unit.RATIO,
+            "busy time of the harness's event loop / the measured phase's span", Source.live(EMULATED));
+    public static final Column<Number> HARNESS_EVENT_P50_US = figure("harness_event_p50_us", Number.class, Unit.US,
+            "p50 busy time of one event of the harness's loop", Source.live(EMULATED));
+    public static final Column<Number> HARNESS_EVENT_P99_US = figure("harness_event_p99_us", Number.class, Unit.US,
+            "p99 busy time of one event of the harness's loop", Source.live(EMULATED));
+    public static final Column<Number> HARNESS_EVENTS = figure("harness_events", Number.class, Unit.COUNT,
+            "events the harness's loop ran", Source.live(EMULATED));
+    public static final Column<Number> EVENT_LAG_MAX_US = figure("event_lag_max_us", Number.class, Unit.US,
+            "largest lag of the harness's event loop behind its schedule", Source.live(EMULATED));
+    public static final Column<Number> JIT_WARMUP_PASSES = figure("jit_warmup_passes", Number.class, Unit.COUNT,
+            "passes over the serving path run to warm the JIT before the cell", Source.live(EMULATED));
+    public static final Column<Number> JIT_COMPILE_MS = figure("jit_compile_ms", Number.class, Unit.MS,
+            "JIT compilation time during the cell (NaN: not reported by the JVM)", Source.live(EMULATED));
+    public static final Column<Number> IO_SECONDS = figure("io_seconds", Number.class, Unit.SECONDS,
+            "wall time the store tier's I/O threads spent on its tasks", Source.live(EMULATED));
+    // the live emulated store and its link
+    public static final Column<Number> BLOCK_BYTES = figure("block_bytes", Number.class, Unit.BYTES,
+            "bytes of one KV block", Source.live(EMULATED));
+    public static final Column<String> STORE_BACKEND = figure("store_backend", String.class, Unit.TEXT,
+            "the store backend the live cell used", Source.live(EMULATED, LLAMA));
+    public static final Column<String> TRANSPORT_NAME = figure("transport_name", String.class, Unit.TEXT,
+            "the transport the live cell's store moved bytes over", Source.live(EMULATED, LLAMA));
+    public static final Column<String> LINK_MODEL = figure("link_model", String.class, Unit.TEXT,
+            "the link model the cell's auto policy decided on", Source.live(EMULATED));
+    public static final Column<String> LINK_SOURCE = figure("link_source", String.class, Unit.TEXT,
+            "where the link model came from (measured at cell start, or transport_profile)", Source.live(EMULATED));
+    public static final Column<String> LINK_MEASURED = figure("link_measured", String.class, Unit.TEXT,
+            "the link the live cell measured at its start, as a link spec", Source.live(EMULATED, LLAMA));
+    public static final Column<Number> LINK_MEASURED_LOOKUP_US = figure("link_measured_lookup_us", Number.class, Unit.US,
+            "lookup time of the store link the live cell measured at its start", Source.live(EMULATED, LLAMA));
+    public static final Column<Number> LINK_PROBE_ROUNDS = figure("link_probe_rounds", Number.class, Unit.COUNT,
+            "rounds of the link probe at the cell's start", Source.live(EMULATED, LLAMA));
+    public static final Column<Number> LINK_PROBE_REPUTS = figure("link_probe_reputs", Number.class, Unit.COUNT,
+            "times the link probe's objects had to be put again (one did not come back)", Source.live(EMULATED));
+    public static final Column<Number> LINK_MEASURED_END_BYTES_PER_S = figure("link_measured_end_bytes_per_s", Number.class, Unit.BYTES_PER_S,
+            "the sim twin: bandwidth of the store link measured at the cell's end", Source.live(EMULATED, LLAMA));
+    public static final Column<Number> LINK_MEASURED_END_LATENCY_US = figure("link_measured_end_latency_us", Number.class, Unit.US,
+            "the sim twin: latency of the store link measured at the cell's end", Source.live(EMULATED, LLAMA));
+    public static final Column<String> LINK_PROBE_END_ERROR = figure("link_probe_end_error", String.class, Unit.TEXT,
+            "the sim twin: why the end-of-cell link probe could not run", Source.live(EMULATED, LLAMA));
+    public static final Column<Number> TWIN_LINK_BYTES_PER_S = figure("twin_link_bytes_per_s", Number.class, Unit.BYTES_PER_S,
+            "the sim twin: bandwidth of the link it ran on (start and end probes bracketed)", Source.live(EMULATED, LLAMA));
+    public static final Column<String> IO_ERROR = figure("io_error", String.class, Unit.TEXT,
+            "the store's first I/O error", Source.live(EMULATED));
+    public static final Column<Number> AUDIT_HITS_CHECKED = figure("audit_hits_checked", Number.class, Unit.BLOCKS,
+            "fetched blocks the verifier's audit checked", Source.live(EMULATED, LLAMA));
+    public static final Column<Number> AUDIT_WRONG_HITS = figure("audit_wrong_hits", Number.class, Unit.BLOCKS,
+            "fetched blocks the verifier's audit found wrong", Source.live(EMULATED, LLAMA));
+    public static final Column<Number> AUDIT_UNAUDITED_BLOCKS = figure("audit_unaudited_blocks", Number.class, Unit.BLOCKS,
+            "blocks used that the audit could not check (written by someone else)", Source.live(EMULATED, LLAMA));
+    // the openai target's cell
+    public static final Column<String> TARGET_KIND = figure("target_kind", String.class, Unit.TEXT,
+            "the target kind that served the cell", Source.live(OPENAI, LLAMA));
+    public static final Column<String> ENGINES = figure("engines", String.class, Unit.TEXT,
+            "the engines behind the endpoints, as they name themselves", Source.live(OPENAI));
+    public static final Column<String> TARGET_MODEL = figure("target_model", String.class, Unit.TEXT,
+            "the model the endpoints served", Source.live(OPENAI, LLAMA));
+    public static final Column<String> CACHE_STATE_PROTOCOL = figure("cache_state_protocol", String.class, Unit.TEXT,
+            "how the cell's cache state was made (reset, primed by the warm-up, ...)", Source.live(OPENAI, LLAMA));
+    public static final Column<String> CACHE_STATE_VERIFICATION = figure("cache_state_verification", String.class, Unit.TEXT,
+            "how (and whether) the cache state was verified before the measured phase", Source.live(OPENAI));
+    public static final Column<Number> PROMPT_WORDS = figure("prompt_words", Number.class, Unit.COUNT,
+            "single-token words the prompts are made of", Source.live(OPENAI));
+    public static final Column<Number> PROMPT_SPECIAL_TOKENS = figure("prompt_special_tokens", Number.class, Unit.TOKENS,
+            "special tokens the engine adds to every prompt", Source.live(OPENAI));
+    public static final Column<String> PROMPT_TOKEN_CHECK = figure("prompt_token_check", String.class, Unit.TEXT,
+            "whether the server's tokenizer confirmed the prompts' token counts", Source.live(OPENAI));
+    public static final Column<String> ENGINE_CACHED_PROMPT_TOKENS_REASON = figure("engine_cached_prompt_tokens_reason", String.class, Unit.TEXT,
+            "why engine_cached_prompt_tokens is unknown (NaN)", Source.live(OPENAI));
+    public static final Column<Number> ENGINE_PROMPT_MS_P50 = figure("engine_prompt_ms_p50", Number.class, Unit.MS,
+            "p50 of the engine's own prompt time (timings.prompt_ms) over completed requests", Source.live(OPENAI));
+    public static final Column<String> HARNESS_TTFT_GAP_NOTE = figure("harness_ttft_gap_note", String.class, Unit.TEXT,
+            "what harness_ttft_gap_negative_requests found, in words", Source.live(OPENAI));
+    public static final Column<String> PROMPT_CONTEXT_CHECK = figure("prompt_context_check", String.class, Unit.TEXT,
+            "whether the prompts fit the engine's context", Source.live(OPENAI));
+    public static final Column<String> REQUEST_SHARD = figure("request_shard", String.class, Unit.TEXT,
+            "request-split cells: this host's shard (K/N)", Source.live(OPENAI));
+    public static final Column<Number> MEASURED_PHASE_STARTED_EPOCH_MS = figure("measured_phase_started_epoch_ms", Number.class, Unit.MS,
+            "request-split cells: when this shard's measured phase started (epoch ms)", Source.live(OPENAI));
+    public static final Column<String> TARGET_DOWN = figure("target_down", String.class, Unit.TEXT,
+            "why the cell stopped sending: every endpoint refused connections", Source.live(OPENAI));
+    public static final Column<String> UNKNOWN_COLUMNS = figure("unknown_columns", String.class, Unit.TEXT,
+            "summary columns the target cannot know (null, never 0), and why", Source.live(OPENAI));
+    public static final Column<String> TP_REASON = figure("tp_reason", String.class, Unit.TEXT,
+            "why tp is unknown (null)", Source.live(OPENAI));
+    // the live emulated store's refused fetches, by the reason the first block of a fetch was refused (LiveStore)
+    public static final Column<Number> REJECTED_MISS = figure("rejected_miss", Number.class, Unit.BLOCKS,
+            "blocks not used because the store no longer held it", Source.live(EMULATED));
+    public static final Column<Number> REJECTED_LEASE_EXPIRED = figure("rejected_lease_expired", Number.class, Unit.BLOCKS,
+            "blocks not used because its lease expired", Source.live(EMULATED));
+    public static final Column<Number> REJECTED_CHECKSUM_MISMATCH = figure("rejected_checksum_mismatch", Number.class, Unit.BLOCKS,
+            "blocks not used because its checksum did not match", Source.live(EMULATED));
+    public static final Column<Number> REJECTED_CONTENT_MISMATCH = figure("rejected_content_mismatch", Number.class, Unit.BLOCKS,
+            "blocks not used because its content did not match", Source.live(EMULATED));
+    public static final Column<Number> REJECTED_TIMEOUT = figure("rejected_timeout", Number.class, Unit.BLOCKS,
+            "blocks not used because the fetch timed out", Source.live(EMULATED));
+    public static final Column<Number> REJECTED_ERROR = figure("rejected_error", Number.class, Unit.BLOCKS,
+            "blocks not used because the fetch failed", Source.live(EMULATED));
+    public static final Column<Number> REJECTED_BAD_LENGTH = figure("rejected_bad_length", Number.class, Unit.BLOCKS,
+            "blocks not used because it had the wrong length", Source.live(EMULATED));
+    public static final Column<Number> REJECTED_BAD_CONTENT = figure("rejected_bad_content", Number.class, Unit.BLOCKS,
+            "blocks not used because its bytes were not the block's", Source.live(EMULATED));
+
+    // the llama.cpp target's cell
+    public static final Column<String> ENGINE = figure("engine", String.class, Unit.TEXT,
+            "the engine that served the cell (llama.cpp build and backend)", Source.live(LLAMA));
+    public static final Column<String> TARGET_MODEL_SHA256 = figure("target_model_sha256", String.class, Unit.TEXT,
+            "SHA-256 of the model file", Source.live(LLAMA));
+    public static final Column<Number> TARGET_THREADS = figure("target_threads", Number.class, Unit.COUNT,
+            "threads per engine instance", Source.live(LLAMA));
+    public static final Column<String> ENGINE_KV_LAYOUT = figure("engine_kv_layout", String.class, Unit.TEXT,
+            "the layout of llama.cpp's KV state (layers, heads, dtype)", Source.live(LLAMA));
+    public static final Column<String> ENGINE_SYSTEM_INFO = figure("engine_system_info", String.class, Unit.TEXT,
+            "llama.cpp's system info (CPU features the build uses)", Source.live(LLAMA));
+    public static final Column<String> ENGINE_LIBRARY = figure("engine_library", String.class, Unit.TEXT,
+            "the llama.cpp library the cell loaded", Source.live(LLAMA));
+    public static final Column<String> KV_NAMESPACE = figure("kv_namespace", String.class, Unit.TEXT,
+            "the prefix of the cell's block keys in the store", Source.live(LLAMA));
+    public static final Column<Number> BLOCK_OBJECT_BYTES = figure("block_object_bytes", Number.class, Unit.BYTES,
+            "bytes of one block's object in the store (header and KV payload)", Source.live(LLAMA));
+    public static final Column<Number> FETCHED_BYTES_PER_FETCHED_TOKEN = figure("fetched_bytes_per_fetched_token", Number.class, Unit.BYTES,
+            "bytes fetched from the store per prompt token whose KV came from it", Source.live(LLAMA));
+    public static final Column<Number> ENGINE_PREFILL_TOKENS = figure("engine_prefill_tokens", Number.class, Unit.TOKENS,
+            "prompt tokens the engine prefilled over the measured requests (after restores)", Source.live(LLAMA));
+    public static final Column<Number> ENGINE_DECODE_MS_PER_TOKEN = figure("engine_decode_ms_per_token", Number.class, Unit.MS,
+            "the engine's decode time per output token over the measured requests", Source.live(LLAMA));
+    public static final Column<Number> RESTORES = figure("restores", Number.class, Unit.COUNT,
+            "KV restores into the engine (fetched blocks loaded into a sequence)", Source.live(LLAMA));
+    public static final Column<Number> RESTORE_MS_MEAN = figure("restore_ms_mean", Number.class, Unit.MS,
+            "mean time of one restore", Source.live(LLAMA));
+    public static final Column<Number> TRANSFER_MS_TOTAL = figure("transfer_ms_total", Number.class, Unit.MS,
+            "time fetching blocks from the store, summed", Source.live(LLAMA));
+    public static final Column<Number> VERIFY_MS_TOTAL = figure("verify_ms_total", Number.class, Unit.MS,
+            "time verifying fetched blocks (header and checksum), summed", Source.live(LLAMA));
+    public static final Column<Number> SPLIT_MS_TOTAL = figure("split_ms_total", Number.class, Unit.MS,
+            "time splitting the engine's KV state into block payloads, summed", Source.live(LLAMA));
+    public static final Column<Number> SPLIT_GB_PER_S = figure("split_gb_per_s", Number.class, Unit.NONE,
+            "bytes split per nanosecond (GB/s)", Source.live(LLAMA));
+    public static final Column<Number> ASSEMBLE_MS_TOTAL = figure("assemble_ms_total", Number.class, Unit.MS,
+            "time assembling fetched block payloads into the engine's KV state, summed", Source.live(LLAMA));
+    public static final Column<Number> ASSEMBLE_GB_PER_S = figure("assemble_gb_per_s", Number.class, Unit.NONE,
+            "bytes assembled per nanosecond (GB/s)", Source.live(LLAMA));
+    public static final Column<Number> POLICY_RECOMPUTED_REQUESTS = figure("policy_recomputed_requests", Number.class, Unit.COUNT,
+            "requests whose stored prefix the policy chose to recompute rather than fetch", Source.live(LLAMA));
+    public static final Column<String> VERIFY_RESTORE = figure("verify_restore", String.class, Unit.TEXT,
+            "target.verify_every: how restores were checked against a recompute (or off)", Source.live(LLAMA));
+    public static final Column<Number> VERIFY_RESTORE_SKIPPED = figure("verify_restore_skipped", Number.class, Unit.COUNT,
+            "sampled restore checks skipped", Source.live(LLAMA));
+    public static final Column<Number> VERIFY_RESTORE_CHECKS = figure("verify_restore_checks", Number.class, Unit.COUNT,
+            "restore checks run (next-token logits against a recompute)", Source.live(LLAMA));
+    public static final Column<Number> VERIFY_RESTORE_MAX_LOGIT_DIFF = figure("verify_restore_max_logit_diff", Number.class, Unit.NONE,
+            "largest next-token logit difference a restore check found (NaN: none run)", Source.live(LLAMA));
+    public static final Column<Number> VERIFY_RESTORE_MS_TOTAL = figure("verify_restore_ms_total", Number.class, Unit.MS,
+            "time the restore checks took, summed (off the measured path)", Source.live(LLAMA));
+    public static final Column<Number> WRITE_BACK_FAILED_IN_PROGRESS = figure("write_back_failed_in_progress", Number.class, Unit.BLOCKS,
+            "write-backs refused because another writer was putting the same block", Source.live(LLAMA));
+    public static final Column<Number> WRITE_BACK_FAILED_NO_SPACE = figure("write_back_failed_no_space", Number.class, Unit.BLOCKS,
+            "write-backs the store refused for lack of space", Source.live(LLAMA));
+    public static final Column<Number> WRITE_BACK_FAILED_FAILED = figure("write_back_failed_failed", Number.class, Unit.BLOCKS,
+            "write-backs whose put failed", Source.live(LLAMA));
+    public static final Column<Number> WRITE_BACK_FAILED_ERROR_AFTER_COMPLETION = figure("write_back_failed_error_after_completion", Number.class, Unit.COUNT,
+            "write-backs an error stopped after their request completed", Source.live(LLAMA));
+    public static final Column<String> WRITE_BACK_ERROR = figure("write_back_error", String.class, Unit.TEXT,
+            "the first error that stopped a write-back after its request completed", Source.live(LLAMA));
+    public static final Column<Number> TARGET_SEQUENCES = figure("target_sequences", Number.class, Unit.COUNT,
+            "sequences one instance serves at once", Source.live(LLAMA));
+    public static final Column<Number> TARGET_BATCH_TOKENS = figure("target_batch_tokens", Number.class, Unit.TOKENS,
+            "tokens of one engine step at most", Source.live(LLAMA));
+    public static final Column<Number> LOCAL_CAPACITY_BLOCKS = figure("local_capacity_blocks", Number.class, Unit.BLOCKS,
+            "blocks the instance's local tier keeps", Source.live(LLAMA));
+    public static final Column<Number> LOCAL_CACHE_SEQUENCE_IDS = figure("local_cache_sequence_ids", Number.class, Unit.COUNT,
+            "llama.cpp sequence ids the local tier keeps blocks in", Source.live(LLAMA));
+    public static final Column<Number> CONTEXT_CELLS = figure("context_cells", Number.class, Unit.COUNT,
+            "KV cells of one instance's context", Source.live(LLAMA));
+    public static final Column<String> ENGINE_KV_STREAMS = figure("engine_kv_streams", String.class, Unit.TEXT,
+            "how the context's KV cells are split among sequences", Source.live(LLAMA));
+    public static final Column<Number> ENGINE_STEPS = figure("engine_steps", Number.class, Unit.COUNT,
+            "engine steps (llama_decode calls)", Source.live(LLAMA));
+    public static final Column<Number> ENGINE_STEP_MS_MEAN = figure("engine_step_ms_mean", Number.class, Unit.MS,
+            "mean wall time of one engine step", Source.live(LLAMA));
+    public static final Column<Number> ENGINE_STEP_TOKENS_MEAN = figure("engine_step_tokens_mean", Number.class, Unit.TOKENS,
+            "mean tokens of one engine step", Source.live(LLAMA));
+    public static final Column<Number> ENGINE_STEP_CPU_S = figure("engine_step_cpu_s", Number.class, Unit.SECONDS,
+            "CPU time of the engine threads in steps", Source.live(LLAMA));
+    public static final Column<Number> ENGINE_CPU_MS_PER_STEP_TOKEN = figure("engine_cpu_ms_per_step_token", Number.class, Unit.MS,
+            "engine threads' CPU time per token stepped", Source.live(LLAMA));
+    public static final Column<Number> ENGINE_STEP_SEQUENCES_MEAN = figure("engine_step_sequences_mean", Number.class, Unit.COUNT,
+            "mean sequences of one engine step", Source.live(LLAMA));
+    public static final Column<Number> LOCAL_LENT_BLOCKS = figure("local_lent_blocks", Number.class, Unit.BLOCKS,
+            "blocks the local tier lent to requests", Source.live(LLAMA));
+    public static final Column<Number> LOCAL_KEPT_BLOCKS = figure("local_kept_blocks", Number.class, Unit.BLOCKS,
+            "blocks the local tier newly kept", Source.live(LLAMA));
+    public static final Column<Number> LOCAL_EVICTED_BLOCKS = figure("local_evicted_blocks", Number.class, Unit.BLOCKS,
+            "blocks the local tier evicted", Source.live(LLAMA));
+    public static final Column<Number> LOCAL_UNPLACED_BLOCKS = figure("local_unplaced_blocks", Number.class, Unit.BLOCKS,
+            "blocks the local tier did not keep for want of a cache sequence id", Source.live(LLAMA));
+    // the llama.cpp cell's calibration (its sim twin's engine)
+    public static final Column<String> TWIN = figure("twin", String.class, Unit.TEXT,
+            "why the cell has no sim twin (target.calibrate_tokens: 0)", Source.live(LLAMA));
+    public static final Column<String> ENGINE_CALIBRATION = figure("engine_calibration", String.class, Unit.TEXT,
+            "how the engine was calibrated, in words", Source.live(LLAMA));
+    public static final Column<Number> ENGINE_CALIBRATED_FLOPS = figure("engine_calibrated_flops", Number.class, Unit.NONE,
+            "the calibration's compute rate (FLOP/s)", Source.live(LLAMA));
+    public static final Column<Number> ENGINE_CALIBRATED_BYTES_PER_S = figure("engine_calibrated_bytes_per_s", Number.class, Unit.BYTES_PER_S,
+            "the calibration's memory bandwidth", Source.live(LLAMA));
+    public static final Column<Number> ENGINE_CALIBRATED_ATTENTION_EFFICIENCY = figure("engine_calibrated_attention_efficiency", Number.class, Unit.RATIO,
+            "the calibration's attention efficiency", Source.live(LLAMA));
+    public static final Column<Number> ENGINE_CALIBRATED_SMALL_PASS_ATTENTION_EFFICIENCY = figure("engine_calibrated_small_pass_attention_efficiency", Number.class, Unit.RATIO,
+            "the calibration's attention efficiency of small passes", Source.live(LLAMA));
+    public static final Column<Number> ENGINE_CALIBRATED_SMALL_PASS_TOKENS = figure("engine_calibrated_small_pass_tokens", Number.class, Unit.TOKENS,
+            "up to how many tokens a pass is small", Source.live(LLAMA));
+    public static final Column<Number> ENGINE_CALIBRATED_PREFILL_BEHIND_CONTEXT_MS = figure("engine_calibrated_prefill_behind_context_ms", Number.class, Unit.MS,
+            "the calibration's prefill time of a suffix behind a cached context", Source.live(LLAMA));
+    public static final Column<Number> ENGINE_CALIBRATED_CONTEXT_TOKENS = figure("engine_calibrated_context_tokens", Number.class, Unit.TOKENS,
+            "the cached context the calibration prefilled behind", Source.live(LLAMA));
+    public static final Column<Number> ENGINE_CALIBRATED_KV_LOAD_LATENCY_US = figure("engine_calibrated_kv_load_latency_us", Number.class, Unit.US,
+            "the calibration's fixed cost of loading KV into the engine", Source.live(LLAMA));
+    public static final Column<Number> ENGINE_CALIBRATED_KV_LOAD_BYTES_PER_S = figure("engine_calibrated_kv_load_bytes_per_s", Number.class, Unit.BYTES_PER_S,
+            "the calibration's rate of loading KV into the engine", Source.live(LLAMA));
+    public static final Column<Number> ENGINE_CALIBRATION_WORST_ERROR = figure("engine_calibration_worst_error", Number.class, Unit.RATIO,
+            "the calibration's largest relative error against its own timings", Source.live(LLAMA));
+    public static final Column<String> ENGINE_CALIBRATION_CLIPS = figure("engine_calibration_clips", String.class, Unit.TEXT,
+            "what the calibration clipped, in words", Source.live(LLAMA));
+    public static final Column<String> TWIN_MODEL = figure("twin_model", String.class, Unit.TEXT,
+            "the model and hardware the llama.cpp cell's sim twin ran (the engine calibrated as a roofline)", Source.live(LLAMA));
+    // the llama.cpp cell's refused blocks, by reason
+    public static final Column<Number> REJECTED_RESTORE_REFUSED = figure("rejected_restore_refused", Number.class, Unit.BLOCKS,
+            "blocks not used because the engine refused to restore it", Source.live(LLAMA));
+    public static final Column<Number> REJECTED_STORE_MISS = figure("rejected_store_miss", Number.class, Unit.BLOCKS,
+            "blocks not used because the store no longer held it", Source.live(LLAMA));
+    public static final Column<Number> REJECTED_STORE_LEASE_EXPIRED = figure("rejected_store_lease_expired", Number.class, Unit.BLOCKS,
+            "blocks not used because its lease expired", Source.live(LLAMA));
+    public static final Column<Number> REJECTED_STORE_CHECKSUM_MISMATCH = figure("rejected_store_checksum_mismatch", Number.class, Unit.BLOCKS,
+            "blocks not used because the store's checksum did not match", Source.live(LLAMA));
+    public static final Column<Number> REJECTED_STORE_CONTENT_MISMATCH = figure("rejected_store_content_mismatch", Number.class, Unit.BLOCKS,
+            "blocks not used because the store's content check failed", Source.live(LLAMA));
+    public static final Column<Number> REJECTED_STORE_TIMEOUT = figure("rejected_store_timeout", Number.class, Unit.BLOCKS,
+            "blocks not used because the fetch timed out", Source.live(LLAMA));
+    public static final Column<Number> REJECTED_STORE_ERROR = figure("rejected_store_error", Number.class, Unit.BLOCKS,
+            "blocks not used because the fetch failed", Source.live(LLAMA));
+    public static final Column<Number> REJECTED_BLOCK_CHECKSUM = figure("rejected_block_checksum", Number.class, Unit.BLOCKS,
+            "blocks not used because its payload checksum did not match", Source.live(LLAMA));
+    public static final Column<Number> REJECTED_BLOCK_HEADER = figure("rejected_block_header", Number.class, Unit.BLOCKS,
+            "blocks not used because its header was not the block's", Source.live(LLAMA));
+
+    // prefill/decode disaggregation on a real engine (cell.json figures beside the handover row columns)
+    public static final Column<Number> PD_PREFILL_INSTANCES = figure("pd_prefill_instances", Number.class, Unit.COUNT,
+            "instances that only prefill (0 when colocated)", Source.live(LLAMA));
+    public static final Column<String> PD_TRANSFER_PATH = figure("pd_transfer", String.class, Unit.TEXT,
+            "how a prompt's KV went from its prefill instance to its decode instance (direct over the transfer engine, or through the store)",
+            Source.live(LLAMA));
+    public static final Column<Number> HANDOVERS = figure("handovers", Number.class, Unit.COUNT,
+            "handovers of a prefilled prompt's state to a decode instance (measured phase)", Source.live(LLAMA));
+    public static final Column<Number> HANDOVER_BYTES_PER_TOKEN = figure("handover_bytes_per_token", Number.class, Unit.BYTES,
+            "bytes handed over per prompt token (block headers included); NaN without a handover", Source.live(LLAMA));
+    public static final Column<Number> DECODE_STEPS = figure("decode_steps", Number.class, Unit.COUNT,
+            "engine steps that advanced at least one decoding sequence", Source.live(LLAMA));
+    public static final Column<Number> HANDOVER_CORRUPTED = figure("handover_corrupted", Number.class, Unit.COUNT,
+            "handovers the fault corrupted (recomputed on the decode instance)", Source.live(LLAMA));
+    public static final Column<Number> HANDOVER_AUDITED_OBJECTS = figure("handover_audited_objects", Number.class, Unit.BLOCKS,
+            "handed-over objects whose restored content was compared with what the prefill side sent", Source.live(LLAMA));
+    public static final Column<Number> HANDOVER_WRONG_HITS = figure("handover_wrong_hits", Number.class, Unit.BLOCKS,
+            "handed-over objects restored with content other than what was sent (counted in wrong_hits_used)", Source.live(LLAMA));
+    public static final Column<Number> PD_PREFILL_QUEUE_MS_P99 = pdStageP99("prefill_queue");
+    public static final Column<Number> PD_PREFILL_MS_P99 = pdStageP99("prefill");
+    public static final Column<Number> PD_HANDOVER_MS_P99 = pdStageP99("handover");
+    public static final Column<Number> PD_DECODE_QUEUE_MS_P99 = pdStageP99("decode_queue");
+    public static final Column<Number> PD_RESTORE_MS_P99 = pdStageP99("restore");
+    public static final Column<Number> PD_FIRST_DECODE_STEP_MS_P99 = pdStageP99("first_decode_step");
+    public static final Column<String> PD_NOTE = figure("pd_note", String.class, Unit.TEXT,
+            "what the handover figures mean for this cell (colocated: none; disaggregated: what TTFT is the sum of)", Source.live(LLAMA));
+
+    /**
+     * Every further {@code cell.json} figure a clock or a target reports of its cell (never row columns): each named here, so that
+     * no figure goes into a cell's extras unregistered.
+     */
+    public static final List<Column<?>> FIGURES = List.of(EARLY_STOP_VERDICT, EARLY_STOP_DECIDED_AT, STORE_EVICTION_RUNS,
+            VERIFIED_BLOCKS, WRITTEN_BACK_BLOCKS, WRITE_BACK_SKIPPED, WRITE_BACK_NO_SPACE, WRITE_BACK_FAILED, WRITE_BACK_DROPPED,
+            HANDOFF_BYTES, ITERATIONS, HBM_BLOCKS_PER_INSTANCE, HBM_EVICTIONS, GPU_UTILIZATION, SIM_EVENTS, FAULT, FAULT_AT_S,
+            FAULT_END_S, FAULT_DESCRIPTION, FAULT_FAILED_READS, FAULT_NODES_KILLED, FAULT_UNMOUNTED_AFTER_S, FAULT_CORRUPTED_STRETCHES,
+            FAULT_MASTER_DOWN_S, FAULT_DELAYED_BATCHES, FAULT_LOST_BATCHES, FAULT_ERROR, FAULT_OBJECTS_BEFORE, FAULT_OBJECTS_AFTER,
+            FAULT_OLD_LEADER, FAULT_NEW_LEADER, FAULT_EPOCH_BEFORE, FAULT_EPOCH_AFTER, HARNESS_LOOP_CPU_US_PER_REQUEST,
+            HARNESS_IO_CPU_US_PER_REQUEST, HARNESS_HANDOFF_CPU_US_PER_REQUEST, HARNESS_WAIT_CPU_US_PER_REQUEST,
+            HARNESS_SPIN_US_PER_REQUEST, STORE_CALL_CPU_US_PER_REQUEST, HARNESS_BUSY_SHARE, HARNESS_EVENT_P50_US, HARNESS_EVENT_P99_US,
+            HARNESS_EVENTS, EVENT_LAG_MAX_US, JIT_WARMUP_PASSES, JIT_COMPILE_MS, IO_SECONDS, BLOCK_BYTES, STORE_BACKEND, TRANSPORT_NAME,
+            LINK_MODEL, LINK_SOURCE, LINK_MEASURED, LINK_MEASURED_LOOKUP_US, LINK_PROBE_ROUNDS, LINK_PROBE_REPUTS,
+            LINK_MEASURED_END_BYTES_PER_S, LINK_MEASURED_END_LATENCY_US, LINK_PROBE_END_ERROR, TWIN_LINK_BYTES_PER_S, IO_ERROR,
+            AUDIT_HITS_CHECKED, AUDIT_WRONG_HITS, AUDIT_UNAUDITED_BLOCKS, TARGET_KIND, ENGINES, TARGET_MODEL, CACHE_STATE_PROTOCOL,
+            CACHE_STATE_VERIFICATION, PROMPT_WORDS, PROMPT_SPECIAL_TOKENS, PROMPT_TOKEN_CHECK, ENGINE_CACHED_PROMPT_TOKENS_REASON,
+            ENGINE_PROMPT_MS_P50, HARNESS_TTFT_GAP_NOTE, PROMPT_CONTEXT_CHECK, REQUEST_SHARD, MEASURED_PHASE_STARTED_EPOCH_MS,
+            TARGET_DOWN, UNKNOWN_COLUMNS, TP_REASON, REJECTED_MISS, REJECTED_LEASE_EXPIRED, REJECTED_CHECKSUM_MISMATCH,
+            REJECTED_CONTENT_MISMATCH, REJECTED_TIMEOUT, REJECTED_ERROR, REJECTED_BAD_LENGTH, REJECTED_BAD_CONTENT, ENGINE,
+            TARGET_MODEL_SHA256, TARGET_THREADS, ENGINE_KV_LAYOUT, ENGINE_SYSTEM_INFO, ENGINE_LIBRARY, KV_NAMESPACE, BLOCK_OBJECT_BYTES,
+            FETCHED_BYTES_PER_FETCHED_TOKEN, ENGINE_PREFILL_TOKENS, ENGINE_DECODE_MS_PER_TOKEN, RESTORES, RESTORE_MS_MEAN,
+            TRANSFER_MS_TOTAL, VERIFY_MS_TOTAL, SPLIT_MS_TOTAL, SPLIT_GB_PER_S, ASSEMBLE_MS_TOTAL, ASSEMBLE_GB_PER_S,
+            POLICY_RECOMPUTED_REQUESTS, VERIFY_RESTORE, VERIFY_RESTORE_SKIPPED, VERIFY_RESTORE_CHECKS, VERIFY_RESTORE_MAX_LOGIT_DIFF,
+            VERIFY_RESTORE_MS_TOTAL, WRITE_BACK_FAILED_IN_PROGRESS, WRITE_BACK_FAILED_NO_SPACE, WRITE_BACK_FAILED_FAILED,
+            WRITE_BACK_FAILED_ERROR_AFTER_COMPLETION, WRITE_BACK_ERROR, TARGET_SEQUENCES, TARGET_BATCH_TOKENS, LOCAL_CAPACITY_BLOCKS,
+            LOCAL_CACHE_SEQUENCE_IDS, CONTEXT_CELLS, ENGINE_KV_STREAMS, ENGINE_STEPS, ENGINE_STEP_MS_MEAN, ENGINE_STEP_TOKENS_MEAN,
+            ENGINE_STEP_CPU_S, ENGINE_CPU_MS_PER_STEP_TOKEN, ENGINE_STEP_SEQUENCES_MEAN, LOCAL_LENT_BLOCKS, LOCAL_KEPT_BLOCKS,
+            LOCAL_EVICTED_BLOCKS, LOCAL_UNPLACED_BLOCKS, TWIN, ENGINE_CALIBRATION, ENGINE_CALIBRATED_FLOPS,
+            ENGINE_CALIBRATED_BYTES_PER_S, ENGINE_CALIBRATED_ATTENTION_EFFICIENCY, ENGINE_CALIBRATED_SMALL_PASS_ATTENTION_EFFICIENCY,
+            ENGINE_CALIBRATED_SMALL_PASS_TOKENS, ENGINE_CALIBRATED_PREFILL_BEHIND_CONTEXT_MS, ENGINE_CALIBRATED_CONTEXT_TOKENS,
+            ENGINE_CALIBRATED_KV_LOAD_LATENCY_US, ENGINE_CALIBRATED_KV_LOAD_BYTES_PER_S, ENGINE_CALIBRATION_WORST_ERROR,
+            ENGINE_CALIBRATION_CLIPS, TWIN_MODEL, REJECTED_RESTORE_REFUSED, REJECTED_STORE_MISS, REJECTED_STORE_LEASE_EXPIRED,
+            REJECTED_STORE_CHECKSUM_MISMATCH, REJECTED_STORE_CONTENT_MISMATCH, REJECTED_STORE_TIMEOUT, REJECTED_STORE_ERROR,
+            REJECTED_BLOCK_CHECKSUM, REJECTED_BLOCK_HEADER, PD_PREFILL_INSTANCES, PD_TRANSFER_PATH, HANDOVERS, HANDOVER_BYTES_PER_TOKEN,
+            DECODE_STEPS, HANDOVER_CORRUPTED, HANDOVER_AUDITED_OBJECTS, HANDOVER_WRONG_HITS, PD_PREFILL_QUEUE_MS_P99, PD_PREFILL_MS_P99,
+            PD_HANDOVER_MS_P99, PD_DECODE_QUEUE_MS_P99, PD_RESTORE_MS_P99, PD_FIRST_DECODE_STEP_MS_P99, PD_NOTE);
+
     // capacity.json's summary entries (per searched cell): what a capacity costs
     public static final Column<Number> COST_PER_M_OUTPUT_TOKENS = extra("cost_per_m_output_tokens", Unit.PRICE_PER_M_TOKENS,
             "capacity search with a price (target.price_per_hour: per GPU on the emulated target, per instance or endpoint on a real engine): the price per hour of the cell's instances over"
@@ -294,7 +688,7 @@ public final class Columns {
 
     private Columns() {}
 
-    /** Every column: {@link #SUMMARY}, {@link #ROW_EXTRAS}, {@link #DETAILS}, {@link #CAPACITY}, in that order. */
+    /** Every column: {@link #SUMMARY}, {@link #ROW_EXTRAS}, {@link #DETAILS}, {@link #FIGURES}, {@link #CAPACITY}, in that order. */
     public static List<Column<?>> all() {
         return List.copyOf(BY_NAME.values());
     }
@@ -315,6 +709,49 @@ public final class Columns {
         return SUMMARY.stream().filter(Column::numeric).map(Column::name).toList();
     }
 
+    /** The refused-fetch column of reason {@code why} (a {@code GetStatus} name, {@code BAD_LENGTH} or {@code BAD_CONTENT}). */
+    public static Column<Number> rejected(String why) {
+        return switch (why) {
+            case "MISS" -> REJECTED_MISS;
+            case "LEASE_EXPIRED" -> REJECTED_LEASE_EXPIRED;
+            case "CHECKSUM_MISMATCH" -> REJECTED_CHECKSUM_MISMATCH;
+            case "CONTENT_MISMATCH" -> REJECTED_CONTENT_MISMATCH;
+            case "TIMEOUT" -> REJECTED_TIMEOUT;
+            case "ERROR" -> REJECTED_ERROR;
+            case "BAD_LENGTH" -> REJECTED_BAD_LENGTH;
+            case "BAD_CONTENT" -> REJECTED_BAD_CONTENT;
+            default -> throw new IllegalArgumentException("no column for a fetch refused as " + why);
+        };
+    }
+
+    /** The refused-block column of a llama.cpp cell for reason {@code why} ({@code restore_refused}, {@code store_<status>}, {@code block_checksum},
+     * {@code block_header}). */
+    public static Column<Number> llamaRejected(String why) {
+        return switch (why) {
+            case "restore_refused" -> REJECTED_RESTORE_REFUSED;
+            case "store_miss" -> REJECTED_STORE_MISS;
+            case "store_lease_expired" -> REJECTED_STORE_LEASE_EXPIRED;
+            case "store_checksum_mismatch" -> REJECTED_STORE_CHECKSUM_MISMATCH;
+            case "store_content_mismatch" -> REJECTED_STORE_CONTENT_MISMATCH;
+            case "store_timeout" -> REJECTED_STORE_TIMEOUT;
+            case "store_error" -> REJECTED_STORE_ERROR;
+            case "block_checksum" -> REJECTED_BLOCK_CHECKSUM;
+            case "block_header" -> REJECTED_BLOCK_HEADER;
+            default -> throw new IllegalArgumentException("no column for a block refused as " + why);
+        };
+    }
+
+    /** The write-back failure column of a llama.cpp cell for reason {@code why} (a refused put's status, or an error after completion). */
+    public static Column<Number> llamaWriteBackFailed(String why) {
+        return switch (why) {
+            case "in_progress" -> WRITE_BACK_FAILED_IN_PROGRESS;
+            case "no_space" -> WRITE_BACK_FAILED_NO_SPACE;
+            case "failed" -> WRITE_BACK_FAILED_FAILED;
+            case "error_after_completion" -> WRITE_BACK_FAILED_ERROR_AFTER_COMPLETION;
+            default -> throw new IllegalArgumentException("no column for a write-back failed as " + why);
+        };
+    }
+
     /** The names of {@code columns}, in order. */
     public static List<String> names(List<? extends Column<?>> columns) {
         return columns.stream().map(Column::name).toList();
@@ -325,6 +762,7 @@ public final class Columns {
         List<Column<?>> every = new ArrayList<>(SUMMARY);
         every.addAll(ROW_EXTRAS);
         every.addAll(DETAILS);
+        every.addAll(FIGURES);
         every.addAll(CAPACITY);
         for (Column<?> c : every)
             if (m.put(c.name(), c) != null) throw new IllegalStateException("column named twice: " + c.name());
@@ -363,6 +801,17 @@ public final class Columns {
 
     private static <T> Column<T> extra(String name, Class<T> type, Unit unit, String description, Source source, Merge merge) {
         return new Column<>(name, type, unit, description, source, merge, null);
+    }
+
+    /** A {@link #FIGURES} column: kept by {@code kvlab merge} where every shard agrees (what an unregistered figure got). */
+    private static <T> Column<T> figure(String name, Class<T> type, Unit unit, String description, Source source) {
+        return new Column<>(name, type, unit, description, source, Merge.SAME, null);
+    }
+
+    /** The p99 of one stage of a disaggregated request's TTFT ({@code pd_<stage>_ms_p99}). */
+    private static Column<Number> pdStageP99(String stage) {
+        return figure("pd_" + stage + "_ms_p99", Number.class, Unit.MS, "p99 of a disaggregated request's " + stage.replace('_', ' ')
+                + " (ms, from the intended start's breakdown; NaN when colocated)", Source.live(LLAMA));
     }
 
     private static Column<Number> detail(String name, Unit unit, String description, Source source, Merge merge) {

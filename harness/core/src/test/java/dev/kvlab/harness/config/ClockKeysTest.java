@@ -95,4 +95,14 @@ class ClockKeysTest {
             ConfigTree.parse(t.tree().toString(), "manifest.json", null).bind(); // every default repeated: accepted
         }
     }
+    @Test
+    void theKeysNamedOnceAreRunConfigsComponentsAndTheDefaultsTopLevelKeys() {
+        List<String> components = new ArrayList<>();
+        for (var c : dev.kvlab.harness.api.config.RunConfig.class.getRecordComponents())
+            components.add(c.getName().replaceAll("([A-Z])", "_$1").toLowerCase(java.util.Locale.ROOT));
+        assertThat(dev.kvlab.harness.api.config.ConfigKeys.ALL).containsExactlyElementsOf(components);
+        List<String> defaults = new ArrayList<>();
+        ConfigTree.defaults().tree().fieldNames().forEachRemaining(defaults::add);
+        assertThat(dev.kvlab.harness.api.config.ConfigKeys.ALL).containsExactlyInAnyOrderElementsOf(defaults);
+    }
 }

@@ -183,4 +183,78 @@ class ConfigTreeTest {
             assertThat(t.tree().at("/" + k.replace('.', '/')).isMissingNode()).as(k).isFalse();
         }
     }
+    @Test
+    void aResolvedTreeBindsAsItsTextDid() throws Exception {
+        ConfigTree t = ConfigTree.parse("""
+                seed: 11
+                cluster: {instances: 2}
+                workload:
+                  generator: {kind: zipf, prefixes: 3, prefix_tokens: 512, exponent: 1.5, requests: 10, suffix_tokens: 8, output_tokens: 2}
+                  arrival: {process: poisson, rate: 2}
+                slo: {ttft_ms: 200, tpot_ms: 50}
+                """, "gen.yaml", dir);
+        t.bind();
+        com.fasterxml.jackson.databind.node.ObjectNode tree = t.tree();
+        // a probe's patch: numbers as a program puts them (double, long, int), not as a parser reads them
+        ((com.fasterxml.jackson.databind.node.ObjectNode) tree.get("workload").get("arrival")).put("rate", 3.7);
+        ((com.fasterxml.jackson.databind.node.ObjectNode) tree.get("workload")).put("passes", 2);
+        tree.put("seed", 12L);
+        String text = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(tree);
+        RunConfig viaText = ConfigTree.parse(text, "probe", null).bind();
+        RunConfig viaTree = ConfigTree.of(tree, "probe", null).bind();
+        assertThat(viaTree).isEqualTo(viaText);
+        assertThat(viaTree.workload().arrival().rate()).isEqualTo(3.7);
+        assertThat(viaTree.workload().passes()).isEqualTo(2);
+        assertThat(viaTree.seed()).isEqualTo(12);
+        // still refused as a text would be, naming the tree
+        tree.put("cache_stat", "hot");
+        assertThatThrownBy(() -> ConfigTree.of(tree, "probe at x=1", null).bind()).isInstanceOf(BadInputException.class)
+                .hasMessageStartingWith("probe at x=1").hasMessageContaining("cache_stat");
+    }
+    @Test
+    void withersDeriveWhatTheirPatchedTreeBinds() throws Exception {
+        ConfigTree t = ConfigTree.parse("""
+                seed: 11
+                workload:
+                  generator: {kind: zipf, prefixes: 3, prefix_tokens: 512, exponent: 1.5, requests: 10, suffix_tokens: 8, output_tokens: 2}
+                  arrival: {process: poisson, rate: 2, max_concurrency: 4}
+                """, "gen.yaml", dir);
+        var base = new dev.kvlab.harness.api.run.ResolvedConfig(t.bind(), t.tree(), "base");
+        java.util.List<dev.kvlab.harness.api.run.ResolvedConfig> derived = java.util.List.of(
+                base.withLoad(dev.kvlab.harness.api.run.ResolvedConfig.RATE, 3.7, false),
+                base.withLoad(dev.kvlab.harness.api.run.ResolvedConfig.RATE, 0.004, false).withPasses(4),
+                base.withLoad(dev.kvlab.harness.api.run.ResolvedConfig.MAX_CONCURRENCY, 17, true),
+                base.withLoad(dev.kvlab.harness.api.run.ResolvedConfig.MAX_CONCURRENCY, 9.0, false),
+                base.withSeed(12));
+        for (var d : derived) {
+            assertThat(d.config()).isEqualTo(ConfigTree.of(d.tree(), "patched", null).bind());
+            assertThat(d.checked()).isSameAs(d.config());
+        }
+        assertThat(base.tree().at("/workload/arrival/rate").asDouble()).as("the base is left alone").isEqualTo(2.0);
+        assertThatThrownBy(() -> base.named("probe at 2.5").withLoad(dev.kvlab.harness.api.run.ResolvedConfig.MAX_CONCURRENCY, 2.5, false))
+                .isInstanceOf(BadInputException.class).hasMessageStartingWith("probe at 2.5").hasMessageContaining("max_concurrency");
+        ConfigTree closed = ConfigTree.parse("""
+                workload:
+                  generator: {kind: zipf, prefixes: 3, prefix_tokens: 512, exponent: 1.5, requests: 10, suffix_tokens: 8, output_tokens: 2}
+                  arrival: {process: closed, users: 2, think_ms: 5}
+                """, "closed.yaml", dir);
+        var users = new dev.kvlab.harness.api.run.ResolvedConfig(closed.bind(), closed.tree(), "closed")
+                .withLoad(dev.kvlab.harness.api.run.ResolvedConfig.USERS, 8, true);
+        assertThat(users.config()).isEqualTo(ConfigTree.of(users.tree(), "patched", null).bind());
+        assertThat(users.config().workload().arrival().users()).isEqualTo(8);
+        ConfigTree live = ConfigTree.parse("""
+                mode: live
+                store: {capacity: 1GiB}
+                workload:
+                  generator: {kind: zipf, prefixes: 3, prefix_tokens: 512, exponent: 1.5, requests: 10, suffix_tokens: 8, output_tokens: 2}
+                  arrival: {process: poisson, rate: 2}
+                """, "live.yaml", dir);
+        var stop = new dev.kvlab.harness.api.run.ResolvedConfig(live.bind(), live.tree(), "live")
+                .withLoad(dev.kvlab.harness.api.run.ResolvedConfig.RATE, 5, false).withEarlyStop(0.9, 100);
+        assertThat(stop.config()).isEqualTo(ConfigTree.of(stop.tree(), "patched", null).bind());
+        assertThat(stop.config().measurement().earlyStop().enabled()).isTrue();
+        // the target's validation still refuses what it would refuse in a file
+        var bad = base.named("probe at rate 0").withLoad(dev.kvlab.harness.api.run.ResolvedConfig.RATE, 0, false);
+        assertThatThrownBy(bad::checked).isInstanceOf(BadInputException.class).hasMessageStartingWith("probe at rate 0");
+    }
 }

@@ -62,6 +62,7 @@ class SimFaultTest {
             assertThat(s.get(Columns.WRONG_HITS_USED)).isZero();
             assertThat(s.get(Columns.FALLBACKS)).as("%s r%d: fallbacks", fault, replicas).isPositive();
             assertThat(r.extras().get("fault")).isEqualTo(fault);
+            assertThat(r.extras().keySet()).as("every figure is a registered column").allMatch(k -> Columns.named(k).isPresent());
             assertThat((double) r.extras().get("fault_at_s")).as("strike time recorded").isPositive().isLessThan(s.get(Columns.SIMULATED_SECONDS));
         }
         CellSummary none = run("fault=none").summary();

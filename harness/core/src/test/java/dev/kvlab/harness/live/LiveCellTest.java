@@ -79,6 +79,7 @@ class LiveCellTest {
         assertThat((Long) r.extras().get("audit_hits_checked")).as("every hit went through the independent audit").isPositive();
         assertThat((Long) r.extras().get("audit_wrong_hits")).isZero();
         assertThat((Long) r.extras().get("audit_unaudited_blocks")).as("every block used was written by this cell").isZero();
+        assertThat(r.extras().keySet()).as("every figure of a live cell is a registered column").allMatch(k -> Columns.named(k).isPresent());
     }
 
     @Test

@@ -24,19 +24,21 @@ public final class ClockKeys {
     private static final Map<String, String> WHY = new LinkedHashMap<>();
 
     static {
-        for (String k : new String[] {"mode", "seed", "catalog", "model", "hardware", "kv_dtype", "efficiency", "cluster", "scheduler",
-                "local", "store.backend", "store.nodes", "store.capacity", "store.replicas", "store.lease_ttl", "store.high_watermark",
-                "store.eviction_ratio", "store.write_back_concurrency", "store.write_back_queue_blocks", "workload", "warmup",
-                "cache_state", "tiers", "policy", "transport", "transport_profile", "pd", "pd_transfer", "slo", "measurement", "fault", "fault_at",
-                "fault_params", "target"}) USERS.put(k, BOTH);
+        for (String k : new String[] {ConfigKeys.MODE, ConfigKeys.SEED, ConfigKeys.CATALOG, ConfigKeys.MODEL, ConfigKeys.HARDWARE,
+                ConfigKeys.KV_DTYPE, ConfigKeys.EFFICIENCY, ConfigKeys.CLUSTER, ConfigKeys.SCHEDULER, ConfigKeys.LOCAL,
+                "store.backend", "store.nodes", "store.capacity", "store.replicas", "store.lease_ttl", "store.high_watermark",
+                "store.eviction_ratio", "store.write_back_concurrency", "store.write_back_queue_blocks", ConfigKeys.WORKLOAD,
+                ConfigKeys.WARMUP, ConfigKeys.CACHE_STATE, ConfigKeys.TIERS, ConfigKeys.POLICY, ConfigKeys.TRANSPORT,
+                ConfigKeys.TRANSPORT_PROFILE, ConfigKeys.PD, ConfigKeys.PD_TRANSFER, ConfigKeys.SLO, ConfigKeys.MEASUREMENT, ConfigKeys.FAULT,
+                ConfigKeys.FAULT_AT, ConfigKeys.FAULT_PARAMS, ConfigKeys.TARGET}) USERS.put(k, BOTH);
         // live: the link behind rdma-emu's NIC model and the PD handoff link; sim: the modelled data path
-        USERS.put("link", BOTH);
+        USERS.put(ConfigKeys.LINK, BOTH);
         USERS.put("store.lookup_latency", SIM);
         WHY.put("store.lookup_latency", "a live cell's metadata round trips are real (it measures them: link_measured_lookup_us)");
         USERS.put("measurement.early_stop", LIVE);
         WHY.put("measurement.early_stop", "sim cells run in full: they are deterministic and cheap, and a capacity figure must reproduce as a plain sim run");
-        USERS.put("live", LIVE);
-        WHY.put("live", "the sim clock has no loop thread to spin or I/O threads to size");
+        USERS.put(ConfigKeys.LIVE, LIVE);
+        WHY.put(ConfigKeys.LIVE, "the sim clock has no loop thread to spin or I/O threads to size");
     }
 
     private ClockKeys() {}

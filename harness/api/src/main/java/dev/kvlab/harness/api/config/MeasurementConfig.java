@@ -8,6 +8,11 @@ package dev.kvlab.harness.api.config;
  */
 public record MeasurementConfig(String interval, EarlyStopConfig earlyStop) {
 
+    /** These settings with {@code e} as the early stop. */
+    public MeasurementConfig withEarlyStop(EarlyStopConfig e) {
+        return new MeasurementConfig(interval, e);
+    }
+
     /** Checks the interval (at least 1 ms) and the early stop; returns the interval in nanoseconds. */
     public long checkedIntervalNanos(ConfigCheck check) {
         long nanos = check.nanos("measurement.interval", interval, false);

@@ -69,4 +69,16 @@ public record RunConfig(Mode mode, long seed, List<String> catalog, String model
         return new RunConfig(mode, seed, catalog, model, hardware, kvDtype, efficiency, cluster, s, local, store, workload, warmup,
                 cacheState, tiers, policy, transport, transportProfile, link, pd, pdTransfer, slo, measurement, live, fault, faultAt, faultParams, target);
     }
+
+    /** This config with {@code s} as its seed (a replicate: seed + k). */
+    public RunConfig withSeed(long s) {
+        return new RunConfig(mode, s, catalog, model, hardware, kvDtype, efficiency, cluster, scheduler, local, store, workload, warmup,
+                cacheState, tiers, policy, transport, transportProfile, link, pd, pdTransfer, slo, measurement, live, fault, faultAt, faultParams, target);
+    }
+
+    /** This config with {@code m} as its measurement settings (a live probe's early stop). */
+    public RunConfig withMeasurement(MeasurementConfig m) {
+        return new RunConfig(mode, seed, catalog, model, hardware, kvDtype, efficiency, cluster, scheduler, local, store, workload, warmup,
+                cacheState, tiers, policy, transport, transportProfile, link, pd, pdTransfer, slo, m, live, fault, faultAt, faultParams, target);
+    }
 }

@@ -29,6 +29,16 @@ public record WorkloadConfig(String trace, JsonNode generator, ArrivalSpec arriv
         return generator != null && !generator.isNull();
     }
 
+    /** This workload with {@code a} as its arrival process. */
+    public WorkloadConfig withArrival(ArrivalSpec a) {
+        return new WorkloadConfig(trace, generator, a, limit, blockTokens, tenant, lora, passes);
+    }
+
+    /** This workload {@code n} times over ({@code workload.passes}). */
+    public WorkloadConfig withPasses(int n) {
+        return new WorkloadConfig(trace, generator, arrival, limit, blockTokens, tenant, lora, n);
+    }
+
     /**
      * Checks the keys of this block: exactly one of trace and generator, the keys that apply to that one only, the
      * namespace names and the arrival process. (The generator's own fields are checked once bound to its kind.)

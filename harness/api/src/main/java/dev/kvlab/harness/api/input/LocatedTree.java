@@ -97,6 +97,45 @@ public final class LocatedTree {
         }
     }
 
+    /**
+     * A tree already in memory (a resolved config: a bundle's manifest, a probe derived from a cell), every value's origin
+     * {@code sourceName}: no text written and read back. Numbers are held as the parser holds them (integers as big integers,
+     * decimals as big decimals of their shortest text), so that the tree compares equal to the defaults where it repeats them.
+     */
+    public static LocatedTree of(ObjectNode tree, String sourceName) {
+        Map<String, String> origins = new HashMap<>();
+        origins.put("", sourceName);
+        return new LocatedTree((ObjectNode) normalize(tree, "", sourceName, origins), origins);
+    }
+
+    private static JsonNode normalize(JsonNode n, String path, String src, Map<String, String> origins) {
+        if (n instanceof ObjectNode o) {
+            ObjectNode out = JsonNodeFactory.instance.objectNode();
+            for (Map.Entry<String, JsonNode> e : o.properties()) {
+                String child = path + "/" + escape(e.getKey());
+                origins.put(child, src);
+                out.set(e.getKey(), normalize(e.getValue(), child, src, origins));
+            }
+            return out;
+        }
+        if (n instanceof ArrayNode a) {
+            ArrayNode out = JsonNodeFactory.instance.arrayNode();
+            for (int i = 0; i < a.size(); i++) {
+                String child = path + "/" + i;
+                origins.put(child, src);
+                out.add(normalize(a.get(i), child, src, origins));
+            }
+            return out;
+        }
+        if (n.isIntegralNumber()) return JsonNodeFactory.instance.numberNode(n.bigIntegerValue());
+        if (n.isDouble() || n.isFloat()) {
+            double d = n.doubleValue();
+            if (!Double.isFinite(d)) return JsonNodeFactory.instance.textNode(Double.toString(d)); // as JSON quotes it
+            return JsonNodeFactory.instance.numberNode(new java.math.BigDecimal(n.isFloat() ? Float.toString(n.floatValue()) : Double.toString(d)));
+        }
+        return n.deepCopy();
+    }
+
     private static ObjectNode readObject(JsonParser p, String path, String src, Map<String, String> origins) throws IOException {
         ObjectNode node = JsonNodeFactory.instance.objectNode();
         JsonToken t;

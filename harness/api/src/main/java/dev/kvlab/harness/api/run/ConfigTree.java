@@ -66,6 +66,15 @@ public final class ConfigTree {
         return merge(LocatedTree.parse(text, name), baseDir, name);
     }
 
+    /**
+     * The defaults with {@code tree} (a resolved config already in memory: a bundle's manifest, a probe, a replicate or a
+     * shard derived from a cell's tree) merged over them, without writing it out and parsing it again; values' origin in
+     * errors is {@code name}.
+     */
+    public static ConfigTree of(ObjectNode tree, String name, Path baseDir) {
+        return merge(LocatedTree.of(tree, name), baseDir, name);
+    }
+
     /** Top-level keys of the defaults a resolved config may lack (added since it was written); a user's file lacks far more. */
     static final int RESOLVED_MISSING_KEYS = 3;
 

@@ -92,6 +92,6 @@ public final class RequestSplit {
     }
 
     private static RunConfig bind(ObjectNode tree, String cell) {
-        return ConfigTree.parse(tree.toString(), "cell " + cell, null).bind(); // JSON, which is YAML
+        return ConfigTree.of(tree, "cell " + cell, null).bind();
     }
 }

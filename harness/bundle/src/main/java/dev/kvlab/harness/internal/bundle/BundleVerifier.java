@@ -297,8 +297,7 @@ public final class BundleVerifier {
                 int k = r.get("replicate").asInt();
                 String label = cell + "/r" + k;
                 if (!configs.containsKey(label)) throw new IOException("manifest.json: " + label + " has no config (run kvlab verify)");
-                String json = BundleJson.mapper().writeValueAsString(configs.get(label));
-                RunConfig rc = ConfigTree.parse(json, "manifest.json " + label, null).bind();
+                RunConfig rc = ConfigTree.of(configs.get(label), "manifest.json " + label, null).bind();
                 long t0 = System.nanoTime();
                 CellResult res = runner.run(rc, t0);
                 JsonNode stored = RunFiles.cellJson(CellFiles.dir(bundle, cell, k)).get("summary");

@@ -8,6 +8,7 @@ import dev.kvlab.harness.api.Csv;
 import dev.kvlab.harness.api.IntervalHistogram;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.RequestRecord;
+import dev.kvlab.harness.api.config.ConfigKeys;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.run.RequestSplit;
 import java.io.BufferedReader;
@@ -79,7 +80,7 @@ public final class SplitCellMerge {
         for (String k : List.of(SplitSummary.HOSTS, SplitSummary.STATEMENT, SplitSummary.SKEW, SplitSummary.NOT_ADDED)) extra.add(k);
         ObjectNode d = (ObjectNode) out.path("describe");
         d.put("load", SplitSummary.statement(labels.size(), labels));
-        if (d.has("cache_state")) d.put("cache_state", perShard(cells, labels, "cache_state"));
+        if (d.has(ConfigKeys.CACHE_STATE)) d.put(ConfigKeys.CACHE_STATE, perShard(cells, labels, ConfigKeys.CACHE_STATE));
         out.set("config", tree);
         Durable.writeNew(tmp.resolve(CellFiles.CELL_JSON), BundleJson.pretty(out));
         Durable.fsyncDir(tmp);

@@ -29,7 +29,7 @@ final class SplitSummary {
     /** Recomputed below from the added histograms and counts, whatever the shards say. */
     private static final Set<String> RECOMPUTED = merged(Column.Merge.RECOMPUTED);
     /** The shards' own bookkeeping: replaced by {@link #HOSTS}, {@link #STATEMENT} and {@link #SKEW}. */
-    private static final Set<String> SHARD_OWN = Set.of("request_shard", "measured_phase_started_epoch_ms");
+    private static final Set<String> SHARD_OWN = Set.of(Columns.REQUEST_SHARD.name(), Columns.MEASURED_PHASE_STARTED_EPOCH_MS.name());
 
     static final String HOSTS = "driven_from_hosts", STATEMENT = "request_split", SKEW = "shard_start_skew_s", NOT_ADDED = "merge_not_added";
 
@@ -102,7 +102,7 @@ final class SplitSummary {
                     + "; the /metrics figures: not added (the engine's counters are engine-wide: concurrent shards' differences overlap)");
         long first = Long.MAX_VALUE, last = Long.MIN_VALUE;
         for (JsonNode s : shards) {
-            long t = s.path("measured_phase_started_epoch_ms").asLong();
+            long t = s.path(Columns.MEASURED_PHASE_STARTED_EPOCH_MS.name()).asLong();
             first = Math.min(first, t);
             last = Math.max(last, t);
         }

@@ -87,6 +87,8 @@ class LlamaServerTargetTest {
             assertThat(num(off, Columns.ENGINE_CACHED_PROMPT_TOKENS.name())).isZero();
             assertThat(off.json().get("cache_state_verification").toString()).contains("cold by construction");
             assertThat(on.summary().get(Columns.EMULATED_PARTS)).startsWith("nothing");
+            for (CellResult r : java.util.List.of(on, off))
+                assertThat(r.extras().keySet()).as("every figure of an openai cell is a registered column").allMatch(k -> Columns.named(k).isPresent());
         }
     }
 

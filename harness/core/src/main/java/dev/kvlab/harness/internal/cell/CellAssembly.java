@@ -3,6 +3,7 @@ package dev.kvlab.harness.internal.cell;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.config.CacheState;
 import dev.kvlab.harness.api.config.Pd;
@@ -23,7 +24,7 @@ public final class CellAssembly {
     private CellAssembly() {}
 
     public static CellResult assemble(CellPlan plan, Measurement m, ServingModel model, RemoteTier remote, long warmupRequests,
-                                      double wallSeconds, String emulated, Map<String, Object> clockExtras, Map<String, String> describe) {
+                                      double wallSeconds, String emulated, Figures clockExtras, Map<String, String> describe) {
         double prefillBusy = 0;
         for (Instance in : model.instances()) if (in.role == Instance.Role.PREFILL) prefillBusy += in.busySeconds();
         // only prefill instances (PD) do prefill alone, and a hot cell's warm-up iterations are not the measured requests'
@@ -31,16 +32,16 @@ public final class CellAssembly {
         CellSummary summary = SummaryBuilder.build(plan, m, remote.stats(), wallSeconds, emulated, separable ? prefillBusy : Double.NaN);
         Map<Metric, Histogram> totals = new EnumMap<>(Metric.class);
         for (Metric metric : Metric.values()) totals.put(metric, m.total(metric));
-        Map<String, Object> extras = new LinkedHashMap<>();
+        Figures extras = new Figures();
         var rs = remote.stats();
-        extras.put(Columns.WARMUP_REQUESTS.name(), warmupRequests);
-        extras.put("verified_blocks", rs.verifiedBlocks());
-        extras.put("written_back_blocks", rs.writtenBlocks());
-        extras.put("write_back_skipped", rs.writeSkipped());
-        extras.put("write_back_no_space", rs.writeNoSpace());
-        extras.put("write_back_failed", rs.writeFailed());
-        extras.put("write_back_dropped", rs.writeDropped());
-        extras.put("handoff_bytes", rs.handoffBytes());
+        Columns.WARMUP_REQUESTS.put(extras, warmupRequests);
+        Columns.VERIFIED_BLOCKS.put(extras, rs.verifiedBlocks());
+        Columns.WRITTEN_BACK_BLOCKS.put(extras, rs.writtenBlocks());
+        Columns.WRITE_BACK_SKIPPED.put(extras, rs.writeSkipped());
+        Columns.WRITE_BACK_NO_SPACE.put(extras, rs.writeNoSpace());
+        Columns.WRITE_BACK_FAILED.put(extras, rs.writeFailed());
+        Columns.WRITE_BACK_DROPPED.put(extras, rs.writeDropped());
+        Columns.HANDOFF_BYTES.put(extras, rs.handoffBytes());
         long iterations = 0, evictions = 0;
         double busy = 0;
         for (Instance in : model.instances()) {
@@ -48,10 +49,10 @@ public final class CellAssembly {
             evictions += in.cache.evictions();
             busy += in.busySeconds();
         }
-        extras.put("iterations", iterations);
-        extras.put("hbm_blocks_per_instance", plan.hbmKvBlocks());
-        extras.put("hbm_evictions", evictions);
-        extras.put("gpu_utilization",
+        Columns.ITERATIONS.put(extras, iterations);
+        Columns.HBM_BLOCKS_PER_INSTANCE.put(extras, plan.hbmKvBlocks());
+        Columns.HBM_EVICTIONS.put(extras, evictions);
+        Columns.GPU_UTILIZATION.put(extras,
                 summary.get(Columns.SIMULATED_SECONDS) > 0 ? busy / (model.instances().size() * summary.get(Columns.SIMULATED_SECONDS)) : Double.NaN);
         extras.putAll(clockExtras);
         Map<String, String> d = new LinkedHashMap<>(describe);

@@ -1,6 +1,7 @@
 package dev.kvlab.harness.internal.cell;
 
 import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.internal.engine.EventLoop;
 import dev.kvlab.harness.internal.engine.Server;
 import dev.kvlab.harness.internal.engine.ServingListener;
@@ -90,7 +91,7 @@ public interface CellClock {
     }
 
     /** This clock's own figures for the cell's extras, after the measured phase. */
-    void extras(Measurement m, Map<String, Object> extras);
+    void extras(Measurement m, Figures extras);
 
     /** The clock, in a few words, for the report. */
     String describe();
@@ -99,5 +100,5 @@ public interface CellClock {
      * The cell's result from its finished measurement: the summary, its histograms and records, {@code extras} (the
      * steps' and this clock's figures) and {@code describe} (what ran), with what only this kind of cell adds.
      */
-    CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Map<String, Object> extras, Map<String, String> describe);
+    CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Figures extras, Map<String, String> describe);
 }

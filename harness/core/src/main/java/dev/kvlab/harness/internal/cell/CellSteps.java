@@ -3,6 +3,7 @@ package dev.kvlab.harness.internal.cell;
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.api.config.CacheState;
 import dev.kvlab.harness.internal.engine.Server;
 import dev.kvlab.harness.internal.engine.ServingListener;
@@ -77,18 +78,18 @@ public final class CellSteps {
         }
         m.finish(clock.loop().now());
         double wall = (System.nanoTime() - wallStartNanos) / 1e9;
-        Map<String, Object> extras = new LinkedHashMap<>();
+        Figures extras = new Figures();
         clock.extras(m, extras);
         if (earlyStop != null) {
-            extras.put("early_stop_verdict", earlyStop.verdict().name().toLowerCase(java.util.Locale.ROOT));
-            extras.put("early_stop_decided_at", earlyStop.decidedAt());
+            Columns.EARLY_STOP_VERDICT.put(extras, earlyStop.verdict().name().toLowerCase(java.util.Locale.ROOT));
+            Columns.EARLY_STOP_DECIDED_AT.put(extras, earlyStop.decidedAt());
         }
         MasterStats ms = clock.masterStats();
         if (ms != null) {
-            extras.put(Columns.STORE_OBJECTS.name(), ms.objects());
-            extras.put(Columns.STORE_EVICTED_OBJECTS.name(), ms.evictedObjects());
-            extras.put("store_eviction_runs", ms.evictionRuns());
-            extras.put(Columns.STORE_USAGE.name(), ms.usage());
+            Columns.STORE_OBJECTS.put(extras, ms.objects());
+            Columns.STORE_EVICTED_OBJECTS.put(extras, ms.evictedObjects());
+            Columns.STORE_EVICTION_RUNS.put(extras, ms.evictionRuns());
+            Columns.STORE_USAGE.put(extras, ms.usage());
         }
         Map<String, String> describe = new LinkedHashMap<>();
         describe.put("clock", clock.describe());

@@ -10,6 +10,7 @@ import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.catalog.Roofline;
 import dev.kvlab.harness.api.config.ClusterConfig;
 import dev.kvlab.harness.api.config.ConfigCheck;
+import dev.kvlab.harness.api.config.ConfigKeys;
 import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.api.config.Pd;
 import dev.kvlab.harness.api.config.RunConfig;
@@ -81,7 +82,7 @@ public final class RunValidator {
 
     private CellSpec common(RunConfig c, String modelId, String dtype, String layout) {
         need("mode", c.mode());
-        need("cache_state", c.cacheState());
+        need(ConfigKeys.CACHE_STATE, c.cacheState());
         WorkloadPlan workload = workload(c, modelId, dtype, layout);
         need("warmup", c.warmup()).check(check);
         need("slo", c.slo()).check(check);
@@ -145,7 +146,7 @@ public final class RunValidator {
 
     /** The factors every cell needs given (their values are typed by their enums). */
     private void needFactors(RunConfig c) {
-        need("cache_state", c.cacheState());
+        need(ConfigKeys.CACHE_STATE, c.cacheState());
         need("tiers", c.tiers());
         need("policy", c.policy());
         need("pd", c.pd());

@@ -1,6 +1,7 @@
 package dev.kvlab.harness.internal.fault;
 
 import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.api.config.Fault;
 import dev.kvlab.harness.internal.engine.ServingListener;
 import dev.kvlab.harness.internal.plan.CellPlan;
@@ -146,7 +147,7 @@ public final class LiveFaults implements AutoCloseable {
     }
 
     /** What the fault did and when (seconds since the measured phase began), for the cell's extras. */
-    public void extras(Map<String, Object> extras) {
+    public void extras(Figures extras) {
         java.util.concurrent.Future<?> a = action;
         if (a != null && (fault.kind() == Fault.NODE_CRASH || fault.kind() == Fault.MASTER_RESTART || fault.failover())) {
             try { // the measured phase is over; let the crash's unmount (or the restart, or the failover) finish, so it is on record
@@ -158,37 +159,37 @@ public final class LiveFaults implements AutoCloseable {
             }
         }
         long at = trigger == null ? -1 : trigger.struckAtNanos();
-        extras.put("fault", fault.kind().label());
-        extras.put("fault_at_s", at < 0 ? Double.NaN : at / 1e9);
-        extras.put("fault_end_s", healedAt);
-        extras.put("fault_description", fault.describe());
+        Columns.FAULT.put(extras, fault.kind().label());
+        Columns.FAULT_AT_S.put(extras, at < 0 ? Double.NaN : at / 1e9);
+        Columns.FAULT_END_S.put(extras, healedAt);
+        Columns.FAULT_DESCRIPTION.put(extras, fault.describe());
         if (fault.kind() == Fault.NODE_CRASH) {
-            extras.put("fault_nodes_killed", killed.get());
-            extras.put("fault_unmounted_after_s", unmountedAfter);
+            Columns.FAULT_NODES_KILLED.put(extras, killed.get());
+            Columns.FAULT_UNMOUNTED_AFTER_S.put(extras, unmountedAfter);
         }
-        if (fault.kind() == Fault.CORRUPT) extras.put("fault_corrupted_stretches", flipped.get());
-        if (fault.kind() == Fault.MASTER_RESTART) extras.put("fault_master_down_s", masterDown);
+        if (fault.kind() == Fault.CORRUPT) Columns.FAULT_CORRUPTED_STRETCHES.put(extras, flipped.get());
+        if (fault.kind() == Fault.MASTER_RESTART) Columns.FAULT_MASTER_DOWN_S.put(extras, masterDown);
         if (fault.failover()) failoverExtras(extras);
         if (store != null && fault.lasts()) {
-            extras.put("fault_delayed_batches", store.clientEngine().delayedBatches());
-            extras.put("fault_lost_batches", store.clientEngine().lostBatches());
+            Columns.FAULT_DELAYED_BATCHES.put(extras, store.clientEngine().delayedBatches());
+            Columns.FAULT_LOST_BATCHES.put(extras, store.clientEngine().lostBatches());
         }
-        if (actionError != null) extras.put("fault_error", actionError);
+        if (actionError != null) Columns.FAULT_ERROR.put(extras, actionError);
     }
 
     /** A failover's figures: its length, the blocks that found no master meanwhile, the objects the new leader does not know. */
-    private void failoverExtras(Map<String, Object> extras) {
+    private void failoverExtras(Figures extras) {
         ReplicatedStore.Outcome o = failover;
-        extras.put(Columns.FAILOVER_S.name(), o == null ? Double.NaN : o.seconds());
-        extras.put(Columns.FAILOVER_FALLBACKS.name(), o == null ? Double.NaN : (double) failoverFailedKeys);
-        extras.put(Columns.OBJECTS_LOST.name(), o == null ? Double.NaN : (double) Math.max(0, o.objectsBefore() - o.objectsAfter()));
+        Columns.FAILOVER_S.put(extras, o == null ? Double.NaN : o.seconds());
+        Columns.FAILOVER_FALLBACKS.put(extras, o == null ? Double.NaN : (double) failoverFailedKeys);
+        Columns.OBJECTS_LOST.put(extras, o == null ? Double.NaN : (double) Math.max(0, o.objectsBefore() - o.objectsAfter()));
         if (o == null) return;
-        extras.put("fault_objects_before", o.objectsBefore());
-        extras.put("fault_objects_after", o.objectsAfter());
-        extras.put("fault_old_leader", o.oldLeader());
-        extras.put("fault_new_leader", o.newLeader());
-        extras.put("fault_epoch_before", o.epochBefore());
-        extras.put("fault_epoch_after", o.epochAfter());
+        Columns.FAULT_OBJECTS_BEFORE.put(extras, o.objectsBefore());
+        Columns.FAULT_OBJECTS_AFTER.put(extras, o.objectsAfter());
+        Columns.FAULT_OLD_LEADER.put(extras, o.oldLeader());
+        Columns.FAULT_NEW_LEADER.put(extras, o.newLeader());
+        Columns.FAULT_EPOCH_BEFORE.put(extras, o.epochBefore());
+        Columns.FAULT_EPOCH_AFTER.put(extras, o.epochAfter());
     }
 
     @Override

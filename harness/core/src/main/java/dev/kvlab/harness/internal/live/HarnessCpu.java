@@ -1,6 +1,7 @@
 package dev.kvlab.harness.internal.live;
 
 import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.Figures;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Map;
@@ -101,16 +102,16 @@ public final class HarnessCpu {
     record Snapshot(long loopRun, long loopWork, long loopSpin, long poolTotal, long poolTask, long storeAndBytes, long handoff) {}
 
     /** The figures of the stretch from {@code a} to {@code b}, per request (µs), into {@code extras}. */
-    static void extras(Snapshot a, Snapshot b, long requests, Map<String, Object> extras) {
+    static void extras(Snapshot a, Snapshot b, long requests, Figures extras) {
         double n = requests == 0 ? Double.NaN : requests * 1e3;
         long loopWork = b.loopWork - a.loopWork, task = b.poolTask - a.poolTask, store = b.storeAndBytes - a.storeAndBytes;
         long waitLoop = (b.loopRun - a.loopRun) - loopWork, waitPool = (b.poolTotal - a.poolTotal) - task;
         Columns.HARNESS_CPU_US_PER_REQUEST.put(extras, (loopWork + task - store) / n);
-        extras.put("harness_loop_cpu_us_per_request", loopWork / n);
-        extras.put("harness_io_cpu_us_per_request", (task - store) / n);
-        extras.put("harness_handoff_cpu_us_per_request", (b.handoff - a.handoff) / n);
-        extras.put("harness_wait_cpu_us_per_request", (Math.max(0, waitLoop) + Math.max(0, waitPool)) / n);
-        extras.put("harness_spin_us_per_request", (b.loopSpin - a.loopSpin) / n);
-        extras.put("store_call_cpu_us_per_request", store / n);
+        Columns.HARNESS_LOOP_CPU_US_PER_REQUEST.put(extras, loopWork / n);
+        Columns.HARNESS_IO_CPU_US_PER_REQUEST.put(extras, (task - store) / n);
+        Columns.HARNESS_HANDOFF_CPU_US_PER_REQUEST.put(extras, (b.handoff - a.handoff) / n);
+        Columns.HARNESS_WAIT_CPU_US_PER_REQUEST.put(extras, (Math.max(0, waitLoop) + Math.max(0, waitPool)) / n);
+        Columns.HARNESS_SPIN_US_PER_REQUEST.put(extras, (b.loopSpin - a.loopSpin) / n);
+        Columns.STORE_CALL_CPU_US_PER_REQUEST.put(extras, store / n);
     }
 }

@@ -1,6 +1,7 @@
 package dev.kvlab.harness.internal.live;
 
 import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.Figures;
 import dev.kvlab.transport.api.LinearTransportModel;
 
 /**
@@ -31,12 +32,12 @@ public record LinkProbe(long lookupNanos, double latencySeconds, double bytesPer
     }
 
     /** The probe as a cell's figures: its label, bandwidth, fixed cost, lookup and rounds, in that order. */
-    public void extras(java.util.Map<String, Object> x) {
-        x.put("link_measured", label());
-        x.put(Columns.LINK_MEASURED_BYTES_PER_S.name(), bytesPerSecond);
-        x.put(Columns.LINK_MEASURED_LATENCY_US.name(), latencySeconds * 1e6);
-        x.put("link_measured_lookup_us", lookupNanos / 1e3);
-        x.put("link_probe_rounds", rounds);
+    public void extras(Figures x) {
+        Columns.LINK_MEASURED.put(x, label());
+        Columns.LINK_MEASURED_BYTES_PER_S.put(x, bytesPerSecond);
+        Columns.LINK_MEASURED_LATENCY_US.put(x, latencySeconds * 1e6);
+        Columns.LINK_MEASURED_LOOKUP_US.put(x, lookupNanos / 1e3);
+        Columns.LINK_PROBE_ROUNDS.put(x, rounds);
     }
 
     /** The link a cell's sim twin runs on: its start and end probes bracketed, or the start's alone (no end probe). */
@@ -45,14 +46,14 @@ public record LinkProbe(long lookupNanos, double latencySeconds, double bytesPer
     }
 
     /** What a twin's link came from, for the twin's row: the end probe (or why it could not run) and the link's bandwidth. */
-    public static java.util.Map<String, Object> twinLinkExtras(LinkProbe end, String endError, LinkProbe twin) {
-        java.util.Map<String, Object> x = new java.util.LinkedHashMap<>();
+    public static Figures twinLinkExtras(LinkProbe end, String endError, LinkProbe twin) {
+        Figures x = new Figures();
         if (end != null) {
-            x.put("link_measured_end_bytes_per_s", end.bytesPerSecond());
-            x.put("link_measured_end_latency_us", end.latencySeconds() * 1e6);
+            Columns.LINK_MEASURED_END_BYTES_PER_S.put(x, end.bytesPerSecond());
+            Columns.LINK_MEASURED_END_LATENCY_US.put(x, end.latencySeconds() * 1e6);
         }
-        if (endError != null) x.put("link_probe_end_error", endError);
-        x.put("twin_link_bytes_per_s", twin.bytesPerSecond());
+        if (endError != null) Columns.LINK_PROBE_END_ERROR.put(x, endError);
+        Columns.TWIN_LINK_BYTES_PER_S.put(x, twin.bytesPerSecond());
         return x;
     }
 

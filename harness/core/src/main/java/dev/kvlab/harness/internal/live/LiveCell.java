@@ -3,6 +3,7 @@ package dev.kvlab.harness.internal.live;
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.internal.cell.CellAssembly;
 import dev.kvlab.harness.internal.cell.CellClock;
 import dev.kvlab.harness.internal.cell.CellSteps;
@@ -126,7 +127,7 @@ public final class LiveCell implements CellClock {
     }
 
     /** What the twin's link came from, for the twin's row: the end probe (or why it could not run) and the bracketed bandwidth. */
-    public Map<String, Object> twinLinkExtras() {
+    public Figures twinLinkExtras() {
         return LinkProbe.twinLinkExtras(endProbe, endProbeError, twinProbe());
     }
 
@@ -145,7 +146,7 @@ public final class LiveCell implements CellClock {
     }
 
     @Override
-    public CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Map<String, Object> extras, Map<String, String> describe) {
+    public CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Figures extras, Map<String, String> describe) {
         return CellAssembly.assemble(plan, m, model, store, warmupRequests, wallSeconds, emulated(), extras, describe);
     }
 
@@ -191,35 +192,35 @@ public final class LiveCell implements CellClock {
     }
 
     @Override
-    public void extras(Measurement m, Map<String, Object> extras) {
+    public void extras(Measurement m, Figures extras) {
         HarnessCpu.extras(cpuBefore, store.cpu().snapshot(loop), m.requests(), extras);
         long measuredBusy = loop.busyNanos() - busyBefore;
-        extras.put(Columns.HARNESS_OVERHEAD_US_PER_REQUEST.name(), m.requests() == 0 ? Double.NaN : measuredBusy / 1e3 / m.requests());
-        extras.put("harness_busy_share", m.spanNanos() > 0 ? (double) measuredBusy / m.spanNanos() : Double.NaN);
-        extras.put("harness_event_p50_us", loop.eventBusy().getValueAtPercentile(50) / 1e3);
-        extras.put("harness_event_p99_us", loop.eventBusy().getValueAtPercentile(99) / 1e3);
-        extras.put("harness_events", loop.events());
-        extras.put(Columns.EVENT_LAG_P50_US.name(), (double) loop.lag().getValueAtPercentile(50));
-        extras.put(Columns.EVENT_LAG_P99_US.name(), (double) loop.lag().getValueAtPercentile(99));
-        extras.put("event_lag_max_us", (double) loop.lag().getMaxValue());
-        extras.put(Columns.GC_PAUSE_MS.name(), (double) (gcMillis() - gcBefore));
+        Columns.HARNESS_OVERHEAD_US_PER_REQUEST.put(extras, m.requests() == 0 ? Double.NaN : measuredBusy / 1e3 / m.requests());
+        Columns.HARNESS_BUSY_SHARE.put(extras, m.spanNanos() > 0 ? (double) measuredBusy / m.spanNanos() : Double.NaN);
+        Columns.HARNESS_EVENT_P50_US.put(extras, loop.eventBusy().getValueAtPercentile(50) / 1e3);
+        Columns.HARNESS_EVENT_P99_US.put(extras, loop.eventBusy().getValueAtPercentile(99) / 1e3);
+        Columns.HARNESS_EVENTS.put(extras, loop.events());
+        Columns.EVENT_LAG_P50_US.put(extras, (double) loop.lag().getValueAtPercentile(50));
+        Columns.EVENT_LAG_P99_US.put(extras, (double) loop.lag().getValueAtPercentile(99));
+        Columns.EVENT_LAG_MAX_US.put(extras, (double) loop.lag().getMaxValue());
+        Columns.GC_PAUSE_MS.put(extras, (double) (gcMillis() - gcBefore));
         long jit = jitMillis();
-        extras.put("jit_warmup_passes", jitWarmupPasses);
-        extras.put("jit_compile_ms", jit < 0 || jitBefore < 0 ? Double.NaN : (double) (jit - jitBefore));
-        extras.put("io_seconds", store.ioNanos() / 1e9);
-        extras.put("block_bytes", plan.blockBytes());
-        extras.put("store_backend", backend.name());
-        extras.put("transport_name", plan.transportName());
+        Columns.JIT_WARMUP_PASSES.put(extras, jitWarmupPasses);
+        Columns.JIT_COMPILE_MS.put(extras, jit < 0 || jitBefore < 0 ? Double.NaN : (double) (jit - jitBefore));
+        Columns.IO_SECONDS.put(extras, store.ioNanos() / 1e9);
+        Columns.BLOCK_BYTES.put(extras, plan.blockBytes());
+        Columns.STORE_BACKEND.put(extras, backend.name());
+        Columns.TRANSPORT_NAME.put(extras, plan.transportName());
         TransportModel link = store.linkModel();
-        extras.put("link_model", link.name());
-        extras.put("link_source", plan.config().transportProfile() == null ? "measured at cell start" : "transport_profile");
+        Columns.LINK_MODEL.put(extras, link.name());
+        Columns.LINK_SOURCE.put(extras, plan.config().transportProfile() == null ? "measured at cell start" : "transport_profile");
         probe.extras(extras);
-        extras.put("link_probe_reputs", probe.reputs());
-        store.rejections().forEach((why, n) -> extras.put("rejected_" + why.toLowerCase(Locale.ROOT), n));
-        if (store.firstError() != null) extras.put("io_error", store.firstError());
-        extras.put("audit_hits_checked", backend.hitsChecked());
-        extras.put("audit_wrong_hits", backend.wrongHits());
-        extras.put("audit_unaudited_blocks", store.unauditedBlocks());
+        Columns.LINK_PROBE_REPUTS.put(extras, probe.reputs());
+        store.rejections().forEach((why, n) -> Columns.rejected(why).put(extras, n));
+        if (store.firstError() != null) Columns.IO_ERROR.put(extras, store.firstError());
+        Columns.AUDIT_HITS_CHECKED.put(extras, backend.hitsChecked());
+        Columns.AUDIT_WRONG_HITS.put(extras, backend.wrongHits());
+        Columns.AUDIT_UNAUDITED_BLOCKS.put(extras, store.unauditedBlocks());
         if (faults != null) faults.extras(extras);
     }
 

@@ -1,7 +1,9 @@
 package dev.kvlab.harness.internal.sim;
 
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.internal.cell.CellAssembly;
 import dev.kvlab.harness.internal.cell.CellClock;
 import dev.kvlab.harness.internal.cell.CellSteps;
@@ -61,7 +63,7 @@ public final class SimCell implements CellClock {
     }
 
     @Override
-    public CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Map<String, Object> extras, Map<String, String> describe) {
+    public CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Figures extras, Map<String, String> describe) {
         return CellAssembly.assemble(plan, m, model, store, warmupRequests, wallSeconds, emulated(), extras, describe);
     }
     @Override public long phaseOrigin(boolean warmup) { return loop.now(); }
@@ -76,8 +78,8 @@ public final class SimCell implements CellClock {
     @Override public Map<String, Long> masterCalls() { return store.masterCalls(); }
 
     @Override
-    public void extras(Measurement m, Map<String, Object> extras) {
-        extras.put("sim_events", loop.events());
+    public void extras(Measurement m, Figures extras) {
+        Columns.SIM_EVENTS.put(extras, loop.events());
         if (injected != null) injected.extras(extras);
     }
 

@@ -1,5 +1,7 @@
 package dev.kvlab.harness.internal.sim;
 
+import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.internal.engine.EventLoop;
 import dev.kvlab.harness.internal.engine.ServingListener;
 import dev.kvlab.harness.internal.fault.FaultTrigger;
@@ -149,18 +151,18 @@ public final class SimFaults implements SimStore.FaultHook {
     }
 
     /** The fault's figures for the cell's extras (fault_at_s: seconds into the measured phase; NaN if it never struck). */
-    public void extras(Map<String, Object> extras) {
+    public void extras(Figures extras) {
         long at = trigger == null ? -1 : trigger.struckAtNanos();
-        extras.put("fault", fault.kind().label());
-        extras.put("fault_at_s", at < 0 ? Double.NaN : at / 1e9);
+        Columns.FAULT.put(extras, fault.kind().label());
+        Columns.FAULT_AT_S.put(extras, at < 0 ? Double.NaN : at / 1e9);
         long heals = trigger == null ? Long.MAX_VALUE : trigger.healsAt();
-        extras.put("fault_end_s", heals == Long.MAX_VALUE ? Double.NaN : (at + fault.durationNanos()) / 1e9);
-        extras.put("fault_description", fault.describe() + " (modelled)");
-        extras.put("fault_failed_reads", failedReads);
+        Columns.FAULT_END_S.put(extras, heals == Long.MAX_VALUE ? Double.NaN : (at + fault.durationNanos()) / 1e9);
+        Columns.FAULT_DESCRIPTION.put(extras, fault.describe() + " (modelled)");
+        Columns.FAULT_FAILED_READS.put(extras, failedReads);
         if (fault.failover()) {
-            extras.put(dev.kvlab.harness.api.Columns.FAILOVER_S.name(), at < 0 ? Double.NaN : fault.haLeaseNanos() / 1e9);
-            extras.put(dev.kvlab.harness.api.Columns.FAILOVER_FALLBACKS.name(), at < 0 ? Double.NaN : (double) failoverKeys);
-            extras.put(dev.kvlab.harness.api.Columns.OBJECTS_LOST.name(), at < 0 ? Double.NaN : 0.0);
+            Columns.FAILOVER_S.put(extras, at < 0 ? Double.NaN : fault.haLeaseNanos() / 1e9);
+            Columns.FAILOVER_FALLBACKS.put(extras, at < 0 ? Double.NaN : (double) failoverKeys);
+            Columns.OBJECTS_LOST.put(extras, at < 0 ? Double.NaN : 0.0);
         }
     }
 

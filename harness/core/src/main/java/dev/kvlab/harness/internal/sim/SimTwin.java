@@ -3,6 +3,7 @@ package dev.kvlab.harness.internal.sim;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.internal.plan.CellPlan;
 import dev.kvlab.transport.api.TransportModel;
@@ -25,10 +26,9 @@ public final class SimTwin {
     }
 
     /** {@code live} with the twin's figures added to its extras. */
-    public static CellResult attach(CellResult live, CellResult twin, TransportModel link, Map<String, Object> more) {
+    public static CellResult attach(CellResult live, CellResult twin, TransportModel link, Figures more) {
         CellSummary t = twin.summary();
-        Map<String, Object> extras = new LinkedHashMap<>(live.extras());
-        extras.putAll(more);
+        Figures extras = Figures.of(live.extras()).putAll(more);
         Columns.TWIN_TTFT_P50.put(extras, t.p50Ms(Metric.TTFT));
         Columns.TWIN_TTFT_P99.put(extras, t.p99Ms(Metric.TTFT));
         Columns.TWIN_FETCH_P50.put(extras, t.p50Ms(Metric.FETCH));

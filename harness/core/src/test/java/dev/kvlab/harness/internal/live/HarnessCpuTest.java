@@ -2,7 +2,6 @@ package dev.kvlab.harness.internal.live;
 
 import dev.kvlab.harness.api.Columns;
 import java.lang.management.ManagementFactory;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -38,8 +37,9 @@ class HarnessCpuTest {
                 burn(60);
                 cpu.storeAndBytes(c);
             })).get();
-            Map<String, Object> x = new LinkedHashMap<>();
-            HarnessCpu.extras(before, cpu.snapshot(loop), 2, x);
+            dev.kvlab.harness.api.Figures f = new dev.kvlab.harness.api.Figures();
+            HarnessCpu.extras(before, cpu.snapshot(loop), 2, f);
+            Map<String, Object> x = f.asMap();
             assertThat((Double) x.get("harness_io_cpu_us_per_request")).as("20 ms of work over 2 requests").isCloseTo(10_000, within(2_500.0));
             assertThat((Double) x.get("store_call_cpu_us_per_request")).isCloseTo(30_000, within(2_500.0));
             assertThat((Double) x.get(Columns.HARNESS_CPU_US_PER_REQUEST.name())).isEqualTo((Double) x.get("harness_io_cpu_us_per_request"));
@@ -64,8 +64,9 @@ class HarnessCpuTest {
                 burn(30); // a hand-off that took 30 ms of this thread's CPU
                 cpu.handoff(c);
             })).get();
-            Map<String, Object> x = new LinkedHashMap<>();
-            HarnessCpu.extras(before, cpu.snapshot(loop), 1, x);
+            dev.kvlab.harness.api.Figures f = new dev.kvlab.harness.api.Figures();
+            HarnessCpu.extras(before, cpu.snapshot(loop), 1, f);
+            Map<String, Object> x = f.asMap();
             assertThat((Double) x.get("harness_handoff_cpu_us_per_request")).isCloseTo(30_000, within(2_500.0));
             assertThat((Double) x.get(Columns.HARNESS_CPU_US_PER_REQUEST.name())).as("the figure holds the task, hand-off included").isCloseTo(40_000, within(4_000.0));
         } finally {
@@ -86,8 +87,9 @@ class HarnessCpuTest {
         // 4 events of 10 ms of CPU, 30 ms apart: the loop parks (and spins the last 50 us) in between
         for (int i = 0; i < 4; i++) loop.at(loop.now() + 5_000_000L + i * 40_000_000L, () -> burn(10));
         loop.run(() -> true);
-        Map<String, Object> x = new LinkedHashMap<>();
-        HarnessCpu.extras(before, cpu.snapshot(loop), 4, x);
+        dev.kvlab.harness.api.Figures f = new dev.kvlab.harness.api.Figures();
+        HarnessCpu.extras(before, cpu.snapshot(loop), 4, f);
+        Map<String, Object> x = f.asMap();
         assertThat((Double) x.get("harness_loop_cpu_us_per_request")).as("10 ms per event").isCloseTo(10_000, within(1_500.0));
         assertThat((Double) x.get("harness_wait_cpu_us_per_request")).as("parking costs far less than working").isBetween(0.0, 3_000.0);
         assertThat((Double) x.get("harness_spin_us_per_request")).as("at most the spun tail of each wait").isBetween(0.0, 50.0);

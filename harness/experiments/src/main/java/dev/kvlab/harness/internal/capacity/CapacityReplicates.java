@@ -1,15 +1,10 @@
 package dev.kvlab.harness.internal.capacity;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvlab.harness.api.run.ResolvedConfig;
 import dev.kvlab.harness.api.CapacitySpec;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.MatrixCell;
 import dev.kvlab.harness.api.config.RunConfig;
-import dev.kvlab.harness.api.run.ConfigTree;
-import dev.kvlab.harness.internal.plan.JsonOutput;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -41,15 +36,9 @@ public final class CapacityReplicates {
 
     /** Replicate {@code k} of the cell whose replicate 0 is {@code first}: its tree with {@code seed + k}. */
     public static CellRun replicate(CellRun first, int k) {
-        ObjectNode tree = first.tree().deepCopy();
         long seed = first.seed() + k;
-        tree.set("seed", JsonNodeFactory.instance.numberNode(seed));
-        RunConfig rc;
-        try {
-            rc = ConfigTree.parse(JsonOutput.mapper().writeValueAsString(tree), first.cell() + " replicate " + k + " (seed + " + k + ")", null).bind();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return new CellRun(first.cell(), first.index(), first.factors(), k, seed, rc.mode(), rc, tree);
+        ResolvedConfig r = new ResolvedConfig(first.config(), first.tree(), first.cell() + " replicate " + k + " (seed + " + k + ")").withSeed(seed);
+        RunConfig rc = r.config(); // only the seed differs from a config already checked
+        return new CellRun(first.cell(), first.index(), first.factors(), k, seed, rc.mode(), rc, r.tree());
     }
 }

@@ -11,7 +11,7 @@ import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunRecords;
 import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.api.config.RunConfig;
-import dev.kvlab.harness.api.run.ConfigTree;
+import dev.kvlab.harness.api.run.ResolvedConfig;
 import dev.kvlab.harness.internal.bundle.CapacityFile;
 import dev.kvlab.harness.internal.plan.JsonOutput;
 import java.io.IOException;
@@ -273,30 +273,16 @@ public final class CapacitySearch implements Experiment {
         String label = Bracket.label(load);
         String id = base.cell() + "@" + label + (passes > 1 ? "x" + passes : "");
         return probeRuns.computeIfAbsent(id + "/r" + base.replicate(), k -> {
-            ObjectNode tree = base.tree().deepCopy();
-            String[] path = c.knob().split("\\.");
-            ObjectNode at = tree;
-            for (int i = 0; i < path.length - 1; i++) at = at.get(path[i]) instanceof ObjectNode o ? o : at.putObject(path[i]);
-            if (c.integral()) at.put(path[path.length - 1], (long) load);
-            else at.put(path[path.length - 1], load);
-            if (passes > 1) (tree.get("workload") instanceof ObjectNode w ? w : tree.putObject("workload")).put("passes", passes);
-            if (base.mode() == Mode.LIVE && c.earlyStop() && c.rule().equals("attainment")) {
-                ObjectNode m = tree.get("measurement") instanceof ObjectNode o ? o : tree.putObject("measurement");
-                ObjectNode es = m.putObject("early_stop");
-                es.put("target", c.targetAttainment());
-                es.put("min_requests", Math.max(c.minRequests(), CapacitySpec.EARLY_STOP_FIRST_LOOK));
-            }
-            RunConfig rc;
-            try {
-                rc = ConfigTree.parse(JsonOutput.mapper().writeValueAsString(tree), base.label() + " at " + c.knob() + "=" + label
-                        + (passes > 1 ? ", workload.passes=" + passes : ""), null).bind();
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
+            ResolvedConfig r = new ResolvedConfig(base.config(), base.tree(), base.label() + " at " + c.knob() + "=" + label
+                    + (passes > 1 ? ", " + ResolvedConfig.PASSES + "=" + passes : "")).withLoad(c.knob(), load, c.integral());
+            if (passes > 1) r = r.withPasses(passes);
+            if (base.mode() == Mode.LIVE && c.earlyStop() && c.rule().equals("attainment"))
+                r = r.withEarlyStop(c.targetAttainment(), Math.max(c.minRequests(), CapacitySpec.EARLY_STOP_FIRST_LOOK));
+            RunConfig rc = r.checked();
             Map<String, String> factors = new LinkedHashMap<>(base.factors());
             factors.put(c.knob(), label);
-            if (passes > 1) factors.put("workload.passes", Integer.toString(passes));
-            return new CellRun(id, base.index(), factors, base.replicate(), base.seed(), base.mode(), rc, tree);
+            if (passes > 1) factors.put(ResolvedConfig.PASSES, Integer.toString(passes));
+            return new CellRun(id, base.index(), factors, base.replicate(), base.seed(), base.mode(), rc, r.tree());
         });
     }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.MatrixCell;
 import dev.kvlab.harness.api.MatrixSpec;
+import dev.kvlab.harness.api.config.ConfigKeys;
 import dev.kvlab.harness.internal.config.RunValidator;
 import dev.kvlab.harness.internal.plan.CellPlan;
 import java.util.ArrayList;
@@ -91,7 +92,7 @@ final class LinkSweep {
             g.set("reference_capacity", CapacityResults.num(ref));
             ObjectNode be = g.putObject("breakeven");
             breakeven(be, cells, f, tiers, none, ref, x, y);
-            String key = tiers + (cells.get(0).factors().containsKey("cache_state") ? " " + cells.get(0).factors().get("cache_state") : "");
+            String key = tiers + (cells.get(0).factors().containsKey(ConfigKeys.CACHE_STATE) ? " " + cells.get(0).factors().get(ConfigKeys.CACHE_STATE) : "");
             breakeven.set(key, be.deepCopy());
         }
         out.extra(JSON, sweep);

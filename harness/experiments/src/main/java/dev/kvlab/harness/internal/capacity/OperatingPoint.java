@@ -3,15 +3,13 @@ package dev.kvlab.harness.internal.capacity;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvlab.harness.api.run.ResolvedConfig;
 import dev.kvlab.harness.api.CapacitySpec;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.MatrixCell;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.run.ConfigTree;
-import dev.kvlab.harness.internal.plan.JsonOutput;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -132,21 +130,12 @@ public record OperatingPoint(String key, Map<String, String> selector, double fr
 
     /** {@code run} at {@code load}: its tree with the key set, rebound; the key joins its factors (a column of its row). */
     public CellRun at(CellRun run, double load) {
-        ObjectNode tree = run.tree().deepCopy();
-        String[] path = key.split("\\.");
-        ObjectNode at = tree;
-        for (int i = 0; i < path.length - 1; i++) at = at.get(path[i]) instanceof ObjectNode o ? o : at.putObject(path[i]);
-        at.put(path[path.length - 1], load);
-        RunConfig rc;
-        try {
-            rc = ConfigTree.parse(JsonOutput.mapper().writeValueAsString(tree), run.label() + " at " + key + "=" + Bracket.format(load)
-                    + " (" + fraction + " x capacity of " + selector + ")", null).bind();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        ResolvedConfig r = new ResolvedConfig(run.config(), run.tree(), run.label() + " at " + key + "=" + Bracket.format(load)
+                + " (" + fraction + " x capacity of " + selector + ")").withLoad(key, load, false);
+        RunConfig rc = r.checked();
         Map<String, String> factors = new LinkedHashMap<>(run.factors());
         factors.put(key, Bracket.format(load));
-        return new CellRun(run.cell(), run.index(), factors, run.replicate(), run.seed(), run.mode(), rc, tree);
+        return new CellRun(run.cell(), run.index(), factors, run.replicate(), run.seed(), run.mode(), rc, r.tree());
     }
 
     /** As recorded in the manifest's resolved matrix: {@code {key, capacity_of, fraction}}. */

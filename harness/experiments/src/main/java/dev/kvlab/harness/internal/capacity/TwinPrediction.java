@@ -4,19 +4,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvlab.harness.api.run.ResolvedConfig;
 import dev.kvlab.harness.api.CapacitySpec;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.config.RunConfig;
-import dev.kvlab.harness.api.run.ConfigTree;
 import dev.kvlab.harness.api.twin.TwinCalibration;
 import dev.kvlab.harness.internal.bundle.BundleJson;
 import dev.kvlab.harness.internal.plan.JsonOutput;
 import dev.kvlab.harness.internal.sim.TwinRun;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -137,18 +136,8 @@ record TwinPrediction(String cell, String off, TwinCalibration calibration, List
 
     /** {@code base}'s config with the knob at {@code load}. */
     static RunConfig at(CapacitySpec c, CellRun base, double load) {
-        ObjectNode tree = base.tree().deepCopy();
-        String[] path = c.knob().split("\\.");
-        ObjectNode at = tree;
-        for (int i = 0; i < path.length - 1; i++) at = at.get(path[i]) instanceof ObjectNode o ? o : at.putObject(path[i]);
-        if (c.integral()) at.put(path[path.length - 1], (long) load);
-        else at.put(path[path.length - 1], load);
-        try {
-            return ConfigTree.parse(JsonOutput.mapper().writeValueAsString(tree), base.label() + " (twin) at " + c.knob() + "=" + Bracket.label(load),
-                    null).bind();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return new ResolvedConfig(base.config(), base.tree(), base.label() + " (twin) at " + c.knob() + "=" + Bracket.label(load))
+                .withLoad(c.knob(), load, c.integral()).checked();
     }
 
     /** The file's bytes. */

@@ -8,6 +8,7 @@ import dev.kvlab.harness.api.Experiment;
 import dev.kvlab.harness.api.MatrixCell;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.ShardSplit;
+import dev.kvlab.harness.api.config.ConfigKeys;
 import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.run.RequestSplit;
@@ -129,7 +130,7 @@ public final class BundleMerge {
         m.put("statement", "every cell was driven from " + n + " hosts (request-split shards): host K sent the requests at positions i with i mod "
                 + n + " = K-1 of every cell's stream at their intended times, from the same seed; kvlab merge added their histograms and counts"
                 + " into one cell (docs/bundle-format.md, \"Request-split shards\")");
-        m.put("cache_state", "a cold cell's cache is reset and verified by shard 1/" + n + " only; the shards are not synchronised");
+        m.put(ConfigKeys.CACHE_STATE, "a cold cell's cache is reset and verified by shard 1/" + n + " only; the shards are not synchronised");
         return m;
     }
 
@@ -266,11 +267,7 @@ public final class BundleMerge {
 
     /** A search's block is validated against the bound configs (its SLO); a fixed matrix needs none bound. */
     private static dev.kvlab.harness.api.config.RunConfig bind(ObjectNode tree, String where) {
-        try {
-            return dev.kvlab.harness.api.run.ConfigTree.parse(BundleJson.mapper().writeValueAsString(tree), "manifest.json of " + where, null).bind();
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return dev.kvlab.harness.api.run.ConfigTree.of(tree, "manifest.json of " + where, null).bind();
     }
 
     private static JsonNode cellEntry(JsonNode manifest, String cell) {

@@ -1,5 +1,6 @@
 package dev.kvlab.harness.internal.metrics;
 
+import dev.kvlab.harness.api.config.ConfigKeys;
 import dev.kvlab.harness.api.config.RunConfig;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -41,7 +42,7 @@ public record CellTags(Map<String, String> tags) {
      */
     public static CellTags of(String runId, String cellId, int replicate, RunConfig config, Map<String, String> factors) {
         Map<String, String> f = new LinkedHashMap<>();
-        f.put("cache_state", config.cacheState().label());
+        f.put(ConfigKeys.CACHE_STATE, config.cacheState().label());
         f.put("tiers", config.tiers().label());
         f.put("policy", config.policy().label());
         f.put("transport", config.transport());

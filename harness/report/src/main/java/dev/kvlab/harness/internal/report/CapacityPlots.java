@@ -2,6 +2,7 @@ package dev.kvlab.harness.internal.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.config.ConfigKeys;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -134,7 +135,7 @@ final class CapacityPlots {
                 es.add(ci.isArray() ? (ci.get(1).asDouble() - ci.get(0).asDouble()) / 2 : 0.0);
             }
             if (xs.isEmpty()) continue;
-            String name = g.path("tiers").asText() + " " + g.path("levels").path("cache_state").asText("");
+            String name = g.path("tiers").asText() + " " + g.path("levels").path(ConfigKeys.CACHE_STATE).asText("");
             XYSeries s = c.addSeries(name.strip(), xs, ys, es);
             s.setMarkerColor(ChartStyle.color(i));
             s.setLineColor(ChartStyle.color(i));

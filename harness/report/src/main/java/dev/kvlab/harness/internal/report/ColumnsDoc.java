@@ -21,6 +21,7 @@ public final class ColumnsDoc {
         table(sb, "summary.csv / summary.json columns, in order (after `cell, replicate`)", Columns.SUMMARY);
         table(sb, "Row extras (columns of the rows of the cells that have them)", Columns.ROW_EXTRAS);
         table(sb, "cell.json figures read back by kvlab (not row columns)", Columns.DETAILS);
+        table(sb, "Further cell.json figures of the clocks and targets (not row columns)", Columns.FIGURES);
         table(sb, "capacity.json summary figures (per searched cell)", Columns.CAPACITY);
         return sb.toString();
     }

@@ -1,5 +1,6 @@
 package dev.kvlab.harness.internal.report;
 
+import dev.kvlab.harness.api.config.ConfigKeys;
 import java.awt.BasicStroke;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,7 +28,7 @@ final class TtftCdf {
 
     /** The plot, or null (with a note) when no cell has TTFT values. */
     static Plot of(BundleData b, Map<String, String> notes) {
-        boolean coldHot = b.factors().getOrDefault("cache_state", List.of()).containsAll(List.of("cold", "hot"));
+        boolean coldHot = b.factors().getOrDefault(ConfigKeys.CACHE_STATE, List.of()).containsAll(List.of("cold", "hot"));
         List<CellData> cells = new ArrayList<>(b.cells());
         if (cells.size() > MAX_SERIES) cells = cells.subList(0, MAX_SERIES);
         Map<String, Integer> colourOf = new LinkedHashMap<>();
@@ -52,7 +53,7 @@ final class TtftCdf {
             List<Double> x = new ArrayList<>();
             List<Double> y = new ArrayList<>();
             points(h, x, y);
-            String state = cell.factors().get("cache_state");
+            String state = cell.factors().get(ConfigKeys.CACHE_STATE);
             String twinKey = twin(cell);
             int colour = colourOf.computeIfAbsent(coldHot ? twinKey : cell.id(), k -> colourOf.size());
             XYSeries s = c.addSeries(cell.id() + "  (n=" + h.getTotalCount() + ", p99 " + Fmt.num(h.getValueAtPercentile(99) / 1000.0) + " ms)", x, y);
@@ -78,7 +79,7 @@ final class TtftCdf {
     /** The other factors' values: a cold cell and its hot twin share this. */
     private static String twin(CellData cell) {
         Map<String, String> f = new LinkedHashMap<>(cell.factors());
-        f.remove("cache_state");
+        f.remove(ConfigKeys.CACHE_STATE);
         return f.toString();
     }
 

@@ -1,6 +1,7 @@
 package dev.kvlab.harness.internal.report.text;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvlab.harness.api.config.ConfigKeys;
 import dev.kvlab.harness.internal.bundle.CapacityFile;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -78,7 +79,7 @@ public final class CapacityText {
         if (sweep.isObject()) {
             out.println("The link as an axis (" + sweep.path("factor").asText() + "): capacity by link, and from which link a remote tier beats no cache");
             for (JsonNode g : sweep.path("groups")) {
-                StringBuilder sb = new StringBuilder("  " + g.path("tiers").asText() + " " + g.path("levels").path("cache_state").asText("") + ":");
+                StringBuilder sb = new StringBuilder("  " + g.path("tiers").asText() + " " + g.path("levels").path(ConfigKeys.CACHE_STATE).asText("") + ":");
                 for (JsonNode p : g.path("points"))
                     sb.append(String.format(Locale.ROOT, " %s %s;", p.path(sweep.path("factor").asText()).asText(), num(p.path("capacity").path("mean"))));
                 sb.append(" no cache ").append(num(g.path("reference_capacity")));

@@ -1,5 +1,7 @@
 package dev.kvlab.harness.internal.realkv;
 
+import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.internal.llama.KvStateCodec;
 import dev.kvlab.harness.internal.llama.KvStateLayout;
 import dev.kvlab.harness.internal.llama.LlamaBatch;
@@ -127,13 +129,13 @@ final class EngineInstance implements AutoCloseable {
         int firstCacheSeq() { return sequences + 1; }
 
         /** The shape in a cell's extras. */
-        void extras(java.util.Map<String, Object> x) {
-            x.put("target_sequences", sequences);
-            x.put("target_batch_tokens", batchTokens);
-            x.put("local_capacity_blocks", localBlocks);
-            x.put("local_cache_sequence_ids", cacheSeqs);
-            x.put("context_cells", cells);
-            x.put("engine_kv_streams", unified ? "unified (one stream: the local tier shares cells among sequences)"
+        void extras(Figures x) {
+            Columns.TARGET_SEQUENCES.put(x, sequences);
+            Columns.TARGET_BATCH_TOKENS.put(x, batchTokens);
+            Columns.LOCAL_CAPACITY_BLOCKS.put(x, localBlocks);
+            Columns.LOCAL_CACHE_SEQUENCE_IDS.put(x, cacheSeqs);
+            Columns.CONTEXT_CELLS.put(x, cells);
+            Columns.ENGINE_KV_STREAMS.put(x, unified ? "unified (one stream: the local tier shares cells among sequences)"
                     : (sequences + 1) + " (one per sequence and the scratch, as llama-server -np)");
         }
 

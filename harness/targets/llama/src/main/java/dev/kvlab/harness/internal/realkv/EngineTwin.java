@@ -2,6 +2,7 @@ package dev.kvlab.harness.internal.realkv;
 
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.api.catalog.Breakeven;
 import dev.kvlab.harness.api.catalog.Dtype;
 import dev.kvlab.harness.api.catalog.Roofline;
@@ -135,34 +136,34 @@ final class EngineTwin {
     }
 
     /** The calibration, the link the cell measured at its start and the break-even predicted on both, into {@code x}. */
-    void extras(Map<String, Object> x, WorkloadSpec workload, int blockTokens) {
+    void extras(Figures x, WorkloadSpec workload, int blockTokens) {
         if (!enabled()) {
-            x.put("twin", "off (target.calibrate_tokens: 0)");
+            Columns.TWIN.put(x, "off (target.calibrate_tokens: 0)");
             return;
         }
         EngineCalibration c = calibration;
-        x.put("engine_calibration", c.hardwareSpec().source());
-        x.put(Columns.ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S.name(), c.prefixTokens() / c.prefillSeconds());
-        x.put(Columns.ENGINE_CALIBRATED_DECODE_MS.name(), c.decodeSeconds() * 1e3);
-        x.put("engine_calibrated_flops", c.hardwareSpec().bf16Flops());
-        x.put("engine_calibrated_bytes_per_s", c.hardwareSpec().hbmBandwidth());
-        x.put("engine_calibrated_attention_efficiency", c.hardwareSpec().attention().efficiency());
-        x.put("engine_calibrated_small_pass_attention_efficiency", c.hardwareSpec().attention().smallPassEfficiency());
-        x.put("engine_calibrated_small_pass_tokens", c.hardwareSpec().attention().smallPassTokens());
-        x.put("engine_calibrated_prefill_behind_context_ms", c.timings().prefill().behind() * 1e3);
-        x.put("engine_calibrated_context_tokens", c.timings().prefill().context());
-        x.put("engine_calibrated_kv_load_latency_us", c.hardwareSpec().kvLoad().latencySeconds() * 1e6);
-        x.put("engine_calibrated_kv_load_bytes_per_s", c.hardwareSpec().kvLoad().bytesPerSecond());
-        x.put("engine_calibration_worst_error", c.worstError());
-        if (!c.clips().isEmpty()) x.put("engine_calibration_clips", String.join("; ", c.clips()));
+        Columns.ENGINE_CALIBRATION.put(x, c.hardwareSpec().source());
+        Columns.ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S.put(x, c.prefixTokens() / c.prefillSeconds());
+        Columns.ENGINE_CALIBRATED_DECODE_MS.put(x, c.decodeSeconds() * 1e3);
+        Columns.ENGINE_CALIBRATED_FLOPS.put(x, c.hardwareSpec().bf16Flops());
+        Columns.ENGINE_CALIBRATED_BYTES_PER_S.put(x, c.hardwareSpec().hbmBandwidth());
+        Columns.ENGINE_CALIBRATED_ATTENTION_EFFICIENCY.put(x, c.hardwareSpec().attention().efficiency());
+        Columns.ENGINE_CALIBRATED_SMALL_PASS_ATTENTION_EFFICIENCY.put(x, c.hardwareSpec().attention().smallPassEfficiency());
+        Columns.ENGINE_CALIBRATED_SMALL_PASS_TOKENS.put(x, c.hardwareSpec().attention().smallPassTokens());
+        Columns.ENGINE_CALIBRATED_PREFILL_BEHIND_CONTEXT_MS.put(x, c.timings().prefill().behind() * 1e3);
+        Columns.ENGINE_CALIBRATED_CONTEXT_TOKENS.put(x, c.timings().prefill().context());
+        Columns.ENGINE_CALIBRATED_KV_LOAD_LATENCY_US.put(x, c.hardwareSpec().kvLoad().latencySeconds() * 1e6);
+        Columns.ENGINE_CALIBRATED_KV_LOAD_BYTES_PER_S.put(x, c.hardwareSpec().kvLoad().bytesPerSecond());
+        Columns.ENGINE_CALIBRATION_WORST_ERROR.put(x, c.worstError());
+        if (!c.clips().isEmpty()) Columns.ENGINE_CALIBRATION_CLIPS.put(x, String.join("; ", c.clips()));
         start.extras(x);
         Breakeven be = breakeven(start, suffix(workload));
-        x.put(Columns.BREAKEVEN_PREDICTED_TOKENS.name(), be.breakevenTokens());
+        Columns.BREAKEVEN_PREDICTED_TOKENS.put(x, be.breakevenTokens());
         int prefix = sharedPrefix(workload, blockTokens);
         if (prefix > 0) {
-            x.put(Columns.SHARED_PREFIX_TOKENS.name(), prefix);
-            x.put(Columns.PREDICTED_RECOMPUTE_MS.name(), be.recomputeSeconds(prefix) * 1e3);
-            x.put(Columns.PREDICTED_FETCH_MS.name(), be.fetchSeconds(prefix) * 1e3);
+            Columns.SHARED_PREFIX_TOKENS.put(x, prefix);
+            Columns.PREDICTED_RECOMPUTE_MS.put(x, be.recomputeSeconds(prefix) * 1e3);
+            Columns.PREDICTED_FETCH_MS.put(x, be.fetchSeconds(prefix) * 1e3);
         }
     }
 
@@ -234,8 +235,8 @@ final class EngineTwin {
         if (!enabled()) return live;
         LinkProbe p = twinProbe();
         var link = p.model(plan.transportName());
-        Map<String, Object> more = LinkProbe.twinLinkExtras(end, endError, p);
-        more.put("twin_model", plan.model().id() + " on " + plan.hardware().id() + " (the engine calibrated as a roofline)");
+        Figures more = LinkProbe.twinLinkExtras(end, endError, p);
+        Columns.TWIN_MODEL.put(more, plan.model().id() + " on " + plan.hardware().id() + " (the engine calibrated as a roofline)");
         return SimTwin.attach(live, SimTwin.run(plan, link, p.lookupNanos()), link, more);
     }
 }

@@ -4,6 +4,7 @@ import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.catalog.Dtype;
 import dev.kvlab.harness.api.config.RunConfig;
@@ -337,66 +338,67 @@ final class LlamaCell implements CellClock {
     }
 
     @Override
-    public void extras(Measurement m, Map<String, Object> x) {
+    public void extras(Measurement m, Figures x) {
         checkRestores(); // the measured phase's sampled checks, now that its figures are taken
         long objectsNow = backend.storeStats().map(MasterStats::objects).orElse(-1L);
         if (objectsAtStart < 0 || objectsNow < 0) engine.measuredAdded = Long.MIN_VALUE;
         else engine.measuredAdded += objectsNow - objectsAtStart;
         long n = m.requests();
-        x.put("target_kind", LlamaTarget.KIND);
-        x.put("engine", engineLabel());
-        x.put("target_model", target.model().toString());
-        x.put("target_model_sha256", modelSha256);
-        x.put("target_threads", target.threads());
-        x.put("engine_kv_layout", layout.describe());
-        x.put("engine_system_info", systemInfo);
-        x.put("engine_library", library);
-        x.put(Columns.ENGINE_REUSE.name(), reuse);
-        x.put(Columns.ENGINE_SETUP_MS.name(), (measuredStartNanos - wallStart) / 1e6);
+        Columns.TARGET_KIND.put(x, LlamaTarget.KIND);
+        Columns.ENGINE.put(x, engineLabel());
+        Columns.TARGET_MODEL.put(x, target.model().toString());
+        Columns.TARGET_MODEL_SHA256.put(x, modelSha256);
+        Columns.TARGET_THREADS.put(x, target.threads());
+        Columns.ENGINE_KV_LAYOUT.put(x, layout.describe());
+        Columns.ENGINE_SYSTEM_INFO.put(x, systemInfo);
+        Columns.ENGINE_LIBRARY.put(x, library);
+        Columns.ENGINE_REUSE.put(x, reuse);
+        Columns.ENGINE_SETUP_MS.put(x, (measuredStartNanos - wallStart) / 1e6);
         boolean external = !"bundled".equals(config.store().backend());
-        x.put("cache_state_protocol", config.cacheState() == dev.kvlab.harness.api.config.CacheState.HOT
-                ? "primed by the warm-up pass, released at the engine's pace (" + warmupAtPace() + " in flight; the instances' kept prefixes and the store)"
+        Columns.CACHE_STATE_PROTOCOL.put(x, config.cacheState() == dev.kvlab.harness.api.config.CacheState.HOT
+                ? "primed by the warm-up pass (the instances' kept prefixes and the store)"
                 : "fresh contexts; " + (external ? "the external store " + config.store().backend() + " is not emptied (blocks of earlier runs of this model hit)"
                 : "the embedded store starts empty"));
-        x.put("kv_namespace", ns.key(0).substring(0, ns.key(0).lastIndexOf('/') + 1));
-        x.put(Columns.FETCHED_TOKENS.name(), m.remoteHitTokens());
-        x.put(Columns.ENGINE_KV_BYTES_PER_TOKEN.name(), layout.bytesPerToken());
-        x.put("block_object_bytes", KvBlockObject.objectBytes(layout.bytesPerToken() * ns.blockTokens()));
-        x.put("fetched_bytes_per_fetched_token", m.remoteHitTokens() == 0 ? Double.NaN : (double) m.fetchedBytes() / m.remoteHitTokens());
-        x.put("engine_prefill_tokens", totals.prefillTokens.sum());
-        x.put(Columns.ENGINE_PREFILL_TOKENS_PER_S.name(), totals.prefillNanos.sum() == 0 ? Double.NaN : totals.prefillTokens.sum() * 1e9 / totals.prefillNanos.sum());
-        x.put("engine_decode_ms_per_token", totals.decodeTokens.sum() == 0 ? Double.NaN : ms(totals.decodeNanos.sum()) / totals.decodeTokens.sum());
+        Columns.KV_NAMESPACE.put(x, ns.key(0).substring(0, ns.key(0).lastIndexOf('/') + 1));
+        Columns.FETCHED_TOKENS.put(x, m.remoteHitTokens());
+        Columns.ENGINE_KV_BYTES_PER_TOKEN.put(x, layout.bytesPerToken());
+        Columns.BLOCK_OBJECT_BYTES.put(x, KvBlockObject.objectBytes(layout.bytesPerToken() * ns.blockTokens()));
+        Columns.FETCHED_BYTES_PER_FETCHED_TOKEN.put(x, m.remoteHitTokens() == 0 ? Double.NaN : (double) m.fetchedBytes() / m.remoteHitTokens());
+        Columns.ENGINE_PREFILL_TOKENS.put(x, totals.prefillTokens.sum());
+        Columns.ENGINE_PREFILL_TOKENS_PER_S.put(x, totals.prefillNanos.sum() == 0 ? Double.NaN : totals.prefillTokens.sum() * 1e9 / totals.prefillNanos.sum());
+        Columns.ENGINE_DECODE_MS_PER_TOKEN.put(x, totals.decodeTokens.sum() == 0 ? Double.NaN : ms(totals.decodeNanos.sum()) / totals.decodeTokens.sum());
         long restores = totals.restores.sum();
-        x.put("restores", restores);
-        x.put("restore_ms_mean", restores == 0 ? Double.NaN : ms(totals.restoreNanos.sum()) / restores);
-        x.put("transfer_ms_total", ms(totals.transferNanos.sum()));
-        x.put("verify_ms_total", ms(totals.verifyNanos.sum()));
-        x.put("split_ms_total", ms(totals.splitNanos.sum()));
-        x.put("split_gb_per_s", gbPerS(totals.splitBytes.sum(), totals.splitNanos.sum()));
-        x.put("assemble_ms_total", ms(totals.assembleNanos.sum()));
-        x.put("assemble_gb_per_s", gbPerS(totals.assembleBytes.sum(), totals.assembleNanos.sum()));
-        x.put("written_back_blocks", totals.writtenBlocks.sum());
-        x.put("write_back_skipped", totals.writeSkipped.sum());
-        totals.writeFailures().forEach((why, k) -> x.put("write_back_failed_" + why.replaceAll("[^a-z0-9]+", "_"), k));
-        x.put("policy_recomputed_requests", totals.policyRecomputed.sum());
+        Columns.RESTORES.put(x, restores);
+        Columns.RESTORE_MS_MEAN.put(x, restores == 0 ? Double.NaN : ms(totals.restoreNanos.sum()) / restores);
+        Columns.TRANSFER_MS_TOTAL.put(x, ms(totals.transferNanos.sum()));
+        Columns.VERIFY_MS_TOTAL.put(x, ms(totals.verifyNanos.sum()));
+        Columns.SPLIT_MS_TOTAL.put(x, ms(totals.splitNanos.sum()));
+        Columns.SPLIT_GB_PER_S.put(x, gbPerS(totals.splitBytes.sum(), totals.splitNanos.sum()));
+        Columns.ASSEMBLE_MS_TOTAL.put(x, ms(totals.assembleNanos.sum()));
+        Columns.ASSEMBLE_GB_PER_S.put(x, gbPerS(totals.assembleBytes.sum(), totals.assembleNanos.sum()));
+        Columns.WRITTEN_BACK_BLOCKS.put(x, totals.writtenBlocks.sum());
+        Columns.WRITE_BACK_SKIPPED.put(x, totals.writeSkipped.sum());
+        totals.writeFailures().forEach((why, k) -> Columns.llamaWriteBackFailed(why).put(x, k));
+        if (totals.writeError() != null) Columns.WRITE_BACK_ERROR.put(x, totals.writeError());
+        Columns.POLICY_RECOMPUTED_REQUESTS.put(x, totals.policyRecomputed.sum());
         shape.extras(x);
         totals.engineExtras(x);
-        x.put("verify_restore", target.verifyEvery() == 0 ? "off" : "1 in " + target.verifyEvery() + " restores per instance, tolerance "
+        Columns.VERIFY_RESTORE.put(x, target.verifyEvery() == 0 ? "off" : "1 in " + target.verifyEvery() + " restores per instance, tolerance "
                 + target.verifyTolerance() + " (absolute, next-token logits, against a recompute in the restore's batches, run after the phase "
                 + "on the instance's context with nothing in flight: off the measured path)");
-        x.put("verify_restore_skipped", totals.logitChecksSkipped.sum());
-        x.put("verify_restore_checks", totals.logitChecks.sum());
-        x.put("verify_restore_max_logit_diff", totals.logitChecks.sum() == 0 ? Double.NaN : totals.logitMaxDiff.get());
-        x.put("verify_restore_ms_total", ms(totals.logitCheckNanos.sum()));
-        totals.rejections().forEach((why, k) -> x.put("rejected_" + why, k));
-        x.put("audit_hits_checked", backend.hitsChecked() - checkedBefore);
-        x.put("audit_wrong_hits", backend.wrongHits() - wrongBefore);
-        x.put("audit_unaudited_blocks", totals.unaudited.sum());
-        x.put("store_backend", backend.name());
-        x.put("transport_name", storePlan.transportName());
-        x.put(Columns.HARNESS_OVERHEAD_US_PER_REQUEST.name(), n == 0 ? Double.NaN : (loop.busyNanos() - busyBefore) / 1e3 / n);
-        x.put(Columns.EVENT_LAG_P50_US.name(), (double) loop.lag().getValueAtPercentile(50));
-        x.put(Columns.EVENT_LAG_P99_US.name(), (double) loop.lag().getValueAtPercentile(99));
+        Columns.VERIFY_RESTORE_SKIPPED.put(x, totals.logitChecksSkipped.sum());
+        Columns.VERIFY_RESTORE_CHECKS.put(x, totals.logitChecks.sum());
+        Columns.VERIFY_RESTORE_MAX_LOGIT_DIFF.put(x, totals.logitChecks.sum() == 0 ? Double.NaN : totals.logitMaxDiff.get());
+        Columns.VERIFY_RESTORE_MS_TOTAL.put(x, ms(totals.logitCheckNanos.sum()));
+        totals.rejections().forEach((why, k) -> Columns.llamaRejected(why).put(x, k));
+        Columns.AUDIT_HITS_CHECKED.put(x, backend.hitsChecked() - checkedBefore);
+        Columns.AUDIT_WRONG_HITS.put(x, backend.wrongHits() - wrongBefore);
+        Columns.AUDIT_UNAUDITED_BLOCKS.put(x, totals.unaudited.sum());
+        Columns.STORE_BACKEND.put(x, backend.name());
+        Columns.TRANSPORT_NAME.put(x, storePlan.transportName());
+        Columns.HARNESS_OVERHEAD_US_PER_REQUEST.put(x, n == 0 ? Double.NaN : (loop.busyNanos() - busyBefore) / 1e3 / n);
+        Columns.EVENT_LAG_P50_US.put(x, (double) loop.lag().getValueAtPercentile(50));
+        Columns.EVENT_LAG_P99_US.put(x, (double) loop.lag().getValueAtPercentile(99));
         pdExtras(m, x);
         twin.extras(x, LlamaTarget.spec(config, k -> null, ns.modelId(), ns.kvDtype()).workload().spec(), ns.blockTokens());
         if (faults != null) faults.extras(x);
@@ -406,39 +408,43 @@ final class LlamaCell implements CellClock {
      * The handover's figures (measured requests, from the measurement) and what the decoding instances met; for a
      * colocated cell 0 handed over, NaN for the handover's times (there is none), with the reason.
      */
-    private void pdExtras(Measurement m, Map<String, Object> x) {
+    private void pdExtras(Measurement m, Figures x) {
         boolean pd = engine.pd != null;
-        x.put("pd_prefill_instances", prefillInstances(config));
-        x.put("pd_transfer", pd ? pdTransfer(config).label() : "none (colocated: no handover)");
-        x.put(Columns.HANDOVER_BYTES.name(), m.handoverBytes());
-        x.put(Columns.HANDOVER_TOKENS.name(), m.handoverTokens());
-        x.put("handovers", m.handovers());
-        x.put(Columns.HANDOVER_TRANSFER_MS_MEAN.name(), m.handovers() == 0 ? Double.NaN : ms(m.handoverTransferNanos()) / m.handovers());
-        x.put(Columns.HANDOVER_RESTORE_MS_MEAN.name(), m.handovers() == 0 ? Double.NaN : ms(m.handoverRestoreNanos()) / m.handovers());
-        x.put("handover_bytes_per_token", m.handoverTokens() == 0 ? Double.NaN : (double) m.handoverBytes() / m.handoverTokens());
-        x.put(Columns.DECODE_PREFILL_TOKENS.name(), totals.decodeSidePromptTokens.sum());
-        x.put(Columns.PD_FALLBACKS.name(), m.pdFallbacks());
+        Columns.PD_PREFILL_INSTANCES.put(x, prefillInstances(config));
+        Columns.PD_TRANSFER_PATH.put(x, pd ? pdTransfer(config).label() : "none (colocated: no handover)");
+        Columns.HANDOVER_BYTES.put(x, m.handoverBytes());
+        Columns.HANDOVER_TOKENS.put(x, m.handoverTokens());
+        Columns.HANDOVERS.put(x, m.handovers());
+        Columns.HANDOVER_TRANSFER_MS_MEAN.put(x, m.handovers() == 0 ? Double.NaN : ms(m.handoverTransferNanos()) / m.handovers());
+        Columns.HANDOVER_RESTORE_MS_MEAN.put(x, m.handovers() == 0 ? Double.NaN : ms(m.handoverRestoreNanos()) / m.handovers());
+        Columns.HANDOVER_BYTES_PER_TOKEN.put(x, m.handoverTokens() == 0 ? Double.NaN : (double) m.handoverBytes() / m.handoverTokens());
+        Columns.DECODE_PREFILL_TOKENS.put(x, totals.decodeSidePromptTokens.sum());
+        Columns.PD_FALLBACKS.put(x, m.pdFallbacks());
         long steps = totals.decodingSteps.sum();
-        x.put(Columns.DECODE_STEPS_WITH_PROMPT_SHARE.name(), steps == 0 ? Double.NaN : (double) totals.decodingStepsWithPrompt.sum() / steps);
-        x.put("decode_steps", steps);
-        x.put("handover_corrupted", totals.handoverCorrupted.sum());
-        x.put("handover_audited_objects", totals.handoverAudited.sum());
-        x.put("handover_wrong_hits", totals.handoverWrongHits.sum());
+        Columns.DECODE_STEPS_WITH_PROMPT_SHARE.put(x, steps == 0 ? Double.NaN : (double) totals.decodingStepsWithPrompt.sum() / steps);
+        Columns.DECODE_STEPS.put(x, steps);
+        Columns.HANDOVER_CORRUPTED.put(x, totals.handoverCorrupted.sum());
+        Columns.HANDOVER_AUDITED_OBJECTS.put(x, totals.handoverAudited.sum());
+        Columns.HANDOVER_WRONG_HITS.put(x, totals.handoverWrongHits.sum());
         Map<String, org.HdrHistogram.Histogram> st = m.pdStages();
-        String[][] cols = {{"prefill", Columns.PD_PREFILL_MS_P50.name()}, {"handover", Columns.PD_HANDOVER_MS_P50.name()},
-                {"decode_queue", Columns.PD_DECODE_QUEUE_MS_P50.name()}, {"restore", Columns.PD_RESTORE_MS_P50.name()},
-                {"first_decode_step", Columns.PD_FIRST_DECODE_STEP_MS_P50.name()}};
-        for (String[] c : cols) {
-            var h = st.get(c[0]);
-            x.put(c[1], h == null || h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(50) / 1e3);
-        }
-        for (String stage : Measurement.PD_STAGES) {
+        java.util.function.BiFunction<String, Double, Double> pct = (stage, p) -> {
             var h = st.get(stage);
-            x.put("pd_" + stage + "_ms_p99", h == null || h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(99) / 1e3);
-        }
-        if (!pd) x.put("pd_note", "colocated: no handover (handover_bytes 0, its times NaN); decode_prefill_tokens counts every prompt token the "
-                + "instances computed, since every instance decodes");
-        else x.put("pd_note", "TTFT = prefill queue + prefill + handover + decode queue + restore (the client gets the prefill's first token "
+            return h == null || h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(p) / 1e3;
+        };
+        Columns.PD_PREFILL_MS_P50.put(x, pct.apply("prefill", 50.0));
+        Columns.PD_HANDOVER_MS_P50.put(x, pct.apply("handover", 50.0));
+        Columns.PD_DECODE_QUEUE_MS_P50.put(x, pct.apply("decode_queue", 50.0));
+        Columns.PD_RESTORE_MS_P50.put(x, pct.apply("restore", 50.0));
+        Columns.PD_FIRST_DECODE_STEP_MS_P50.put(x, pct.apply("first_decode_step", 50.0));
+        Columns.PD_PREFILL_QUEUE_MS_P99.put(x, pct.apply("prefill_queue", 99.0));
+        Columns.PD_PREFILL_MS_P99.put(x, pct.apply("prefill", 99.0));
+        Columns.PD_HANDOVER_MS_P99.put(x, pct.apply("handover", 99.0));
+        Columns.PD_DECODE_QUEUE_MS_P99.put(x, pct.apply("decode_queue", 99.0));
+        Columns.PD_RESTORE_MS_P99.put(x, pct.apply("restore", 99.0));
+        Columns.PD_FIRST_DECODE_STEP_MS_P99.put(x, pct.apply("first_decode_step", 99.0));
+        Columns.PD_NOTE.put(x, !pd ? "colocated: no handover (handover_bytes 0, its times NaN); decode_prefill_tokens counts every prompt token the "
+                + "instances computed, since every instance decodes"
+                : "TTFT = prefill queue + prefill + handover + decode queue + restore (the client gets the prefill's first token "
                 + "when the decode instance has restored the KV); the first decode step gives the second token. " + engine.pd.describe());
     }
 
@@ -448,7 +454,7 @@ final class LlamaCell implements CellClock {
     }
 
     @Override
-    public CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Map<String, Object> extras, Map<String, String> describe) {
+    public CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Figures extras, Map<String, String> describe) {
         RunConfig c = config;
         CellSummary s = SummaryBuilder.tierHits(SummaryBuilder.measured(c, m, wallSeconds), m)
                 .put(Columns.TIERS, c.tiers().label())
@@ -468,8 +474,8 @@ final class LlamaCell implements CellClock {
                 .build();
         Map<Metric, Histogram> hist = new EnumMap<>(Metric.class);
         for (Metric metric : Metric.values()) hist.put(metric, m.total(metric));
-        Map<String, Object> x = new LinkedHashMap<>();
-        x.put(Columns.WARMUP_REQUESTS.name(), warmupRequests);
+        Figures x = new Figures();
+        Columns.WARMUP_REQUESTS.put(x, warmupRequests);
         x.putAll(extras);
         Map<String, String> d = new LinkedHashMap<>(describe);
         d.put("workload", LlamaTarget.spec(c, k -> null, ns.modelId(), ns.kvDtype()).workload().describe());

@@ -2,6 +2,7 @@ package dev.kvlab.harness.internal.realkv;
 
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.config.ConfigKeys;
 import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.api.config.RouterKind;
 import dev.kvlab.harness.api.config.RunConfig;
@@ -34,9 +35,10 @@ import java.util.function.Function;
 public final class LlamaTarget implements TargetProvider {
 
     static final String KIND = TargetKind.LLAMA;
-    private static final Set<String> USES = Set.of("mode", "seed", "workload", "warmup", "cache_state", "slo", "measurement", "cluster",
+    private static final Set<String> USES = Set.of(ConfigKeys.MODE, ConfigKeys.SEED, ConfigKeys.WORKLOAD, ConfigKeys.WARMUP,
+            ConfigKeys.CACHE_STATE, ConfigKeys.SLO, ConfigKeys.MEASUREMENT, ConfigKeys.CLUSTER,
             "store.backend", "store.nodes", "store.capacity", "store.replicas", "store.lease_ttl", "store.high_watermark", "store.eviction_ratio",
-            "transport", "tiers", "policy", "fault", "fault_at", "fault_params", "pd", "pd_transfer");
+            ConfigKeys.TRANSPORT, ConfigKeys.TIERS, ConfigKeys.POLICY, ConfigKeys.FAULT, ConfigKeys.FAULT_AT, ConfigKeys.FAULT_PARAMS, ConfigKeys.PD, ConfigKeys.PD_TRANSFER);
     private static final TreeBinder BINDER = new TreeBinder();
 
     @Override public String kind() { return KIND; }

@@ -1,5 +1,7 @@
 package dev.kvlab.harness.internal.realkv;
 
+import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.Figures;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -40,9 +42,22 @@ final class RealKvTotals {
         rejected.computeIfAbsent(why, k -> new LongAdder()).increment();
     }
 
+    /** The reason an error after a request's completion counts under (its message kept apart: {@link #writeError()}). */
+    static final String ERROR_AFTER_COMPLETION = "error after completion";
+
+    /** The first error after completion since the reset, or null. */
+    private final java.util.concurrent.atomic.AtomicReference<String> writeError = new java.util.concurrent.atomic.AtomicReference<>();
+
     void writeFailed(String why) {
-        writeFailed.computeIfAbsent(why, k -> new LongAdder()).increment();
+        String key = why.startsWith(ERROR_AFTER_COMPLETION) ? "error_after_completion" : why; // one column, whatever the message
+        if (key != why) writeError.compareAndSet(null, why);
+        writeFailed.computeIfAbsent(key, k -> new LongAdder()).increment();
         if (!why.equals("in_progress")) everWriteFailed.add(why); // another writer is putting the same block: it will be there
+    }
+
+    /** The first write-back error after a request's completion since the reset (the message), or null. */
+    String writeError() {
+        return writeError.get();
     }
 
     void unaudited() {
@@ -73,18 +88,18 @@ final class RealKvTotals {
      * sequences per step, and the local tier's blocks lent, newly kept, evicted, and not kept for want of a
      * cache sequence id.
      */
-    void engineExtras(Map<String, Object> x) {
+    void engineExtras(Figures x) {
         long n = steps.sum();
-        x.put("engine_steps", n);
-        x.put("engine_step_ms_mean", n == 0 ? Double.NaN : stepNanos.sum() / 1e6 / n);
-        x.put("engine_step_tokens_mean", n == 0 ? Double.NaN : (double) stepTokens.sum() / n);
-        x.put("engine_step_cpu_s", stepCpuNanos.sum() / 1e9);
-        x.put("engine_cpu_ms_per_step_token", stepTokens.sum() == 0 ? Double.NaN : stepCpuNanos.sum() / 1e6 / stepTokens.sum());
-        x.put("engine_step_sequences_mean", n == 0 ? Double.NaN : (double) stepSequences.sum() / n);
-        x.put("local_lent_blocks", localLentBlocks.sum());
-        x.put("local_kept_blocks", localKeptBlocks.sum());
-        x.put("local_evicted_blocks", localEvictions.sum());
-        x.put("local_unplaced_blocks", localUnplaced.sum());
+        Columns.ENGINE_STEPS.put(x, n);
+        Columns.ENGINE_STEP_MS_MEAN.put(x, n == 0 ? Double.NaN : stepNanos.sum() / 1e6 / n);
+        Columns.ENGINE_STEP_TOKENS_MEAN.put(x, n == 0 ? Double.NaN : (double) stepTokens.sum() / n);
+        Columns.ENGINE_STEP_CPU_S.put(x, stepCpuNanos.sum() / 1e9);
+        Columns.ENGINE_CPU_MS_PER_STEP_TOKEN.put(x, stepTokens.sum() == 0 ? Double.NaN : stepCpuNanos.sum() / 1e6 / stepTokens.sum());
+        Columns.ENGINE_STEP_SEQUENCES_MEAN.put(x, n == 0 ? Double.NaN : (double) stepSequences.sum() / n);
+        Columns.LOCAL_LENT_BLOCKS.put(x, localLentBlocks.sum());
+        Columns.LOCAL_KEPT_BLOCKS.put(x, localKeptBlocks.sum());
+        Columns.LOCAL_EVICTED_BLOCKS.put(x, localEvictions.sum());
+        Columns.LOCAL_UNPLACED_BLOCKS.put(x, localUnplaced.sum());
     }
 
     void reset() {
@@ -97,5 +112,6 @@ final class RealKvTotals {
         logitMaxDiff.reset();
         rejected.clear();
         writeFailed.clear();
+        writeError.set(null);
     }
 }

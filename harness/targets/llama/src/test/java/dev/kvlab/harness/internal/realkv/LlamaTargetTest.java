@@ -69,6 +69,7 @@ class LlamaTargetTest {
         assertThat(s.get(Columns.REMOTE_HIT_RATIO)).isGreaterThan(0.5);
         assertThat(s.get(Columns.WRONG_HITS_USED)).isZero();
         assertThat(s.get(Columns.FALLBACKS)).isZero();
+        assertThat(r.extras().keySet()).as("every figure of a llama.cpp cell is a registered column").allMatch(k -> Columns.named(k).isPresent());
         assertThat(((Number) r.json().get("verify_restore_checks")).longValue()).isEqualTo(r.json().get("restores"));
         // the restored KV gives the recompute's next-token logits up to floating-point noise (a wrong block moves them by O(1))
         assertThat(((Number) r.json().get("verify_restore_max_logit_diff")).doubleValue()).isLessThanOrEqualTo(0.02);
@@ -136,7 +137,9 @@ class LlamaTargetTest {
         assertThat(again.summary().get(Columns.FAILED)).isZero();
         // with a twin, whose link probes write objects of their own around every probe, a third probe still takes over
         String[] twin = {"tiers=combined", "measurement.early_stop.target=0.9", "measurement.early_stop.min_requests=4"};
-        new CellRunner().run(config(append(twin, "workload.arrival.rate=20")));
+        CellResult calibrated = new CellRunner().run(config(append(twin, "workload.arrival.rate=20")));
+        assertThat(calibrated.extras().keySet()).as("every figure of a calibrated llama.cpp cell with its twin and early stop is a registered column")
+                .allMatch(k -> Columns.named(k).isPresent());
         new CellRunner().run(config(append(twin, "workload.arrival.rate=10")));
         assertThat(new CellRunner().run(config(append(twin, "workload.arrival.rate=5"))).json().get("engine_reuse")).asString()
                 .startsWith("reused from probe 2");

@@ -4,9 +4,11 @@ import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.Shard;
 import dev.kvlab.harness.api.config.CacheState;
+import dev.kvlab.harness.api.config.ConfigKeys;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.internal.cell.CellClock;
 import dev.kvlab.harness.internal.cell.CellSteps;
@@ -46,9 +48,6 @@ import org.HdrHistogram.Histogram;
  * client's threads' CPU) and shown.
  */
 final class OpenAiCell implements CellClock {
-
-    /** Extras of a request-split shard: its share ({@code K/N}), and the wall clock when its measured phase began (ms since the epoch). */
-    static final String REQUEST_SHARD = "request_shard", MEASURED_START_EPOCH_MS = "measured_phase_started_epoch_ms";
 
     /** Bounds of the spun tail before each send: as long as this machine's park overshoots, within these. */
     /** The harness's own request path runs this often on a loopback stand-in before the cell, with the workload's first requests. */
@@ -219,60 +218,60 @@ final class OpenAiCell implements CellClock {
     }
 
     @Override
-    public void extras(Measurement m, Map<String, Object> x) {
+    public void extras(Measurement m, Figures x) {
         if (scraper != null) scraper.close();
         after = scrape();
         long n = m.requests();
-        x.put("target_kind", "openai");
-        x.put("engines", String.join(" ", engines));
-        x.put("target_model", target.model());
+        Columns.TARGET_KIND.put(x, "openai");
+        Columns.ENGINES.put(x, String.join(" ", engines));
+        Columns.TARGET_MODEL.put(x, target.model());
         boolean leftCold = spec.config().cacheState() == CacheState.COLD && !target.resetsCache();
-        x.put("cache_state_protocol", verdict == null ? (spec.config().cacheState() == CacheState.HOT ? "primed by the warm-up"
+        Columns.CACHE_STATE_PROTOCOL.put(x, verdict == null ? (spec.config().cacheState() == CacheState.HOT ? "primed by the warm-up"
                 : leftCold ? coldLeftToShardOne() : "none") : verdict.protocol());
-        x.put("cache_state_verification", verdict != null ? verdict.verification()
+        Columns.CACHE_STATE_VERIFICATION.put(x, verdict != null ? verdict.verification()
                 : leftCold ? "not verified by this shard: shard 1 resets and verifies before its measured phase; shards are not synchronised,"
                 + " so requests this shard sends before that reset may meet a warm cache"
                 : warmEvidence != null ? HotVerification.of(warmEvidence, server.totals().evidence(), words.specialTokens()) : "not verified");
-        x.put("prompt_words", words.words().size());
-        x.put("prompt_special_tokens", words.specialTokens());
-        x.put("prompt_token_check", tokenCheck);
-        x.put(Columns.PROMPT_TOKEN_ERROR_MAX.name(), words.checked() ? tokenErrorMax : Double.NaN);
+        Columns.PROMPT_WORDS.put(x, words.words().size());
+        Columns.PROMPT_SPECIAL_TOKENS.put(x, words.specialTokens());
+        Columns.PROMPT_TOKEN_CHECK.put(x, tokenCheck);
+        Columns.PROMPT_TOKEN_ERROR_MAX.put(x, words.checked() ? tokenErrorMax : Double.NaN);
         EngineServer.EngineTotals t = server.totals();
-        x.put(Columns.WORKLOAD_PROMPT_TOKENS.name(), t.workloadPromptTokens);
-        x.put(Columns.ENGINE_PROMPT_TOKENS.name(), t.reportedPromptTokens());
-        x.put(Columns.ENGINE_CACHED_PROMPT_TOKENS.name(), t.reportedCachedTokens());
-        if (t.cachedTokensReason() != null) x.put(Columns.ENGINE_CACHED_PROMPT_TOKENS.name() + "_reason", t.cachedTokensReason());
+        Columns.WORKLOAD_PROMPT_TOKENS.put(x, t.workloadPromptTokens);
+        Columns.ENGINE_PROMPT_TOKENS.put(x, t.reportedPromptTokens());
+        Columns.ENGINE_CACHED_PROMPT_TOKENS.put(x, t.reportedCachedTokens());
+        if (t.cachedTokensReason() != null) Columns.ENGINE_CACHED_PROMPT_TOKENS_REASON.put(x, t.cachedTokensReason());
         EngineHits hits = hits(after);
-        x.put(Columns.ENGINE_LOCAL_HIT_RATIO.name(), hits.local());
-        x.put(Columns.ENGINE_EXTERNAL_HIT_RATIO.name(), hits.external());
-        x.put(Columns.ENGINE_DEVICE_HIT_RATIO.name(), hits.device());
-        x.put(Columns.ENGINE_HOST_HIT_RATIO.name(), hits.host());
-        x.put(Columns.ENGINE_STORAGE_HIT_RATIO.name(), hits.storage());
-        x.put(Columns.ENGINE_CACHED_HIT_RATIO.name(), hits.allTiers());
-        x.put(Columns.ENGINE_LOOKUP_HIT_RATIO.name(), hits.lookup());
-        x.put(Columns.ENGINE_HITS_SOURCE.name(), hits.source());
-        x.put("engine_prompt_ms_p50", t.enginePromptMicros.getTotalCount() == 0 ? Double.NaN : t.enginePromptMicros.getValueAtPercentile(50) / 1e3);
-        x.put(Columns.HARNESS_TTFT_GAP_P50.name(), t.gapP50Ms());
-        x.put(Columns.HARNESS_TTFT_GAP_NEGATIVE.name(), t.gaps() == 0 ? Double.NaN : (double) t.negativeGaps());
+        Columns.ENGINE_LOCAL_HIT_RATIO.put(x, hits.local());
+        Columns.ENGINE_EXTERNAL_HIT_RATIO.put(x, hits.external());
+        Columns.ENGINE_DEVICE_HIT_RATIO.put(x, hits.device());
+        Columns.ENGINE_HOST_HIT_RATIO.put(x, hits.host());
+        Columns.ENGINE_STORAGE_HIT_RATIO.put(x, hits.storage());
+        Columns.ENGINE_CACHED_HIT_RATIO.put(x, hits.allTiers());
+        Columns.ENGINE_LOOKUP_HIT_RATIO.put(x, hits.lookup());
+        Columns.ENGINE_HITS_SOURCE.put(x, hits.source());
+        Columns.ENGINE_PROMPT_MS_P50.put(x, t.enginePromptMicros.getTotalCount() == 0 ? Double.NaN : t.enginePromptMicros.getValueAtPercentile(50) / 1e3);
+        Columns.HARNESS_TTFT_GAP_P50.put(x, t.gapP50Ms());
+        Columns.HARNESS_TTFT_GAP_NEGATIVE.put(x, t.gaps() == 0 ? Double.NaN : (double) t.negativeGaps());
         if (t.negativeGaps() > 0)
-            x.put("harness_ttft_gap_note", t.negativeGaps() + " of " + t.gaps() + " completed requests saw their first token before the engine's own"
+            Columns.HARNESS_TTFT_GAP_NOTE.put(x, t.negativeGaps() + " of " + t.gaps() + " completed requests saw their first token before the engine's own"
                     + " prompt time (timings.prompt_ms) ended: the engine's timing covers more than the client waited for, or the clocks disagree");
-        x.put("prompt_context_check", context.note());
+        Columns.PROMPT_CONTEXT_CHECK.put(x, context.note());
         long work = loop.workCpuNanos() - workBefore, http = httpCpu() - httpCpuBefore;
-        x.put(Columns.HARNESS_CPU_US_PER_REQUEST.name(), n == 0 ? Double.NaN : (work + http) / 1e3 / n);
-        x.put(Columns.HARNESS_HTTP_CPU_US_PER_REQUEST.name(), n == 0 ? Double.NaN : http / 1e3 / n);
-        x.put(Columns.HARNESS_OVERHEAD_US_PER_REQUEST.name(), n == 0 ? Double.NaN : (loop.busyNanos() - busyBefore) / 1e3 / n);
-        x.put(Columns.EVENT_LAG_P50_US.name(), (double) loop.lag().getValueAtPercentile(50));
-        x.put(Columns.EVENT_LAG_P99_US.name(), (double) loop.lag().getValueAtPercentile(99));
-        x.put(Columns.HARNESS_LOOPBACK_TTFT_P50.name(), selfTest.p50Micros());
-        x.put(Columns.HARNESS_LOOPBACK_TTFT_P99.name(), selfTest.p99Micros());
+        Columns.HARNESS_CPU_US_PER_REQUEST.put(x, n == 0 ? Double.NaN : (work + http) / 1e3 / n);
+        Columns.HARNESS_HTTP_CPU_US_PER_REQUEST.put(x, n == 0 ? Double.NaN : http / 1e3 / n);
+        Columns.HARNESS_OVERHEAD_US_PER_REQUEST.put(x, n == 0 ? Double.NaN : (loop.busyNanos() - busyBefore) / 1e3 / n);
+        Columns.EVENT_LAG_P50_US.put(x, (double) loop.lag().getValueAtPercentile(50));
+        Columns.EVENT_LAG_P99_US.put(x, (double) loop.lag().getValueAtPercentile(99));
+        Columns.HARNESS_LOOPBACK_TTFT_P50.put(x, selfTest.p50Micros());
+        Columns.HARNESS_LOOPBACK_TTFT_P99.put(x, selfTest.p99Micros());
         if (target.share() != null) {
-            x.put(REQUEST_SHARD, target.share().label());
-            x.put(MEASURED_START_EPOCH_MS, measuredStartEpochMs);
+            Columns.REQUEST_SHARD.put(x, target.share().label());
+            Columns.MEASURED_PHASE_STARTED_EPOCH_MS.put(x, measuredStartEpochMs);
         }
         if (server.down()) {
-            x.put("target_down", "every endpoint refused connections: the cell stopped sending");
-            x.put(Columns.UNSENT_REQUESTS.name(), Math.max(0, requestsSent() - n));
+            Columns.TARGET_DOWN.put(x, "every endpoint refused connections: the cell stopped sending");
+            Columns.UNSENT_REQUESTS.put(x, Math.max(0, requestsSent() - n));
         }
     }
 
@@ -303,9 +302,9 @@ final class OpenAiCell implements CellClock {
     }
 
     @Override
-    public CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Map<String, Object> extras, Map<String, String> describe) {
+    public CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Figures extras, Map<String, String> describe) {
         RunConfig c = spec.config();
-        Object lh = Columns.ENGINE_LOCAL_HIT_RATIO.in(extras), eh = Columns.ENGINE_EXTERNAL_HIT_RATIO.in(extras);
+        Object lh = extras.get(Columns.ENGINE_LOCAL_HIT_RATIO), eh = extras.get(Columns.ENGINE_EXTERNAL_HIT_RATIO);
         String emulated = "nothing (real engines over HTTP: " + String.join(", ", engines) + ")";
         Long tp = tensorParallel();
         CellSummary s = SummaryBuilder.measured(c, m, wallSeconds)
@@ -330,11 +329,11 @@ final class OpenAiCell implements CellClock {
                 .build();
         Map<Metric, Histogram> totals = new EnumMap<>(Metric.class);
         for (Metric metric : Metric.values()) totals.put(metric, m.total(metric));
-        Map<String, Object> x = new LinkedHashMap<>();
-        x.put(Columns.WARMUP_REQUESTS.name(), warmupRequests);
+        Figures x = new Figures();
+        Columns.WARMUP_REQUESTS.put(x, warmupRequests);
         x.putAll(extras);
-        x.put("unknown_columns", UNKNOWN_COLUMNS);
-        if (tp == null) x.put("tp_reason", "the engine does not report its tensor parallelism (SGLang's /get_server_info tp_size does; vLLM and"
+        Columns.UNKNOWN_COLUMNS.put(x, UNKNOWN_COLUMNS);
+        if (tp == null) Columns.TP_REASON.put(x, "the engine does not report its tensor parallelism (SGLang's /get_server_info tp_size does; vLLM and"
                 + " llama-server do not)" + (infos.stream().map(EngineInfo::tp).distinct().count() > 1 ? " or the endpoints differ" : ""));
         Map<String, String> d = new LinkedHashMap<>(describe);
         d.put("workload", spec.workload().describe());
@@ -344,7 +343,7 @@ final class OpenAiCell implements CellClock {
             d.put("load", "request-split shard " + target.share().label() + ": this host sent every " + target.share().count()
                     + "-th request of the stream (positions i with i mod " + target.share().count() + " = " + (target.share().index() - 1)
                     + ") at its intended time; kvlab merge adds the shards into one cell");
-        d.put("cache_state", x.get("cache_state_protocol") + ": " + x.get("cache_state_verification"));
+        d.put(ConfigKeys.CACHE_STATE, x.get(Columns.CACHE_STATE_PROTOCOL) + ": " + x.get(Columns.CACHE_STATE_VERIFICATION));
         d.put("prompts", words.words().size() + " single-token words" + (words.checked() ? " (checked by the server's tokenizer)" : " (unchecked)")
                 + "; " + tokenCheck);
         m.records().close();

@@ -2,6 +2,7 @@ package dev.kvlab.harness.internal.openai;
 
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.config.ConfigKeys;
 import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.config.TargetKind;
@@ -24,7 +25,8 @@ import java.util.function.Function;
  */
 public final class OpenAiTarget implements TargetProvider {
 
-    private static final Set<String> USES = Set.of("mode", "seed", "workload", "warmup", "cache_state", "slo", "measurement");
+    private static final Set<String> USES = Set.of(ConfigKeys.MODE, ConfigKeys.SEED, ConfigKeys.WORKLOAD, ConfigKeys.WARMUP,
+            ConfigKeys.CACHE_STATE, ConfigKeys.SLO, ConfigKeys.MEASUREMENT);
     private static final TreeBinder BINDER = new TreeBinder();
 
     @Override public String kind() { return TargetKind.OPENAI; }
