@@ -211,6 +211,12 @@ public final class Columns {
     public static final Column<Number> PREDICTED_FETCH_MS = extra("predicted_fetch_ms", Unit.MS,
             "predicted time to fetch the shared prefix's KV, load it into the engine and prefill the suffix behind it", Source.live(LLAMA), Merge.SAME);
 
+    public static final Column<Number> REJECTED_HANDOVER_CHECKSUM = figure("rejected_handover_checksum", Number.class, Unit.COUNT,
+            "handovers refused because an object's checksum or header did not match (the prompt recomputed on the decode instance)", Source.live(LLAMA));
+    public static final Column<Number> REJECTED_HANDOVER_TRANSFER = figure("rejected_handover_transfer", Number.class, Unit.COUNT,
+            "handovers refused because the transfer or the store get failed (recomputed)", Source.live(LLAMA));
+    public static final Column<Number> REJECTED_HANDOVER_OTHER = figure("rejected_handover_other", Number.class, Unit.COUNT,
+            "handovers refused for another reason, such as a refused restore (recomputed)", Source.live(LLAMA));
     // prefill/decode disaggregation on a real engine (the llama.cpp target): the handover and what decoding met
     public static final Column<Number> HANDOVER_BYTES = extra("handover_bytes", Unit.BYTES,
             "PD: bytes of prompt KV the prefill instances handed to the decode instances for the measured requests (block objects: header and"
@@ -670,7 +676,8 @@ public final class Columns {
             REJECTED_STORE_CHECKSUM_MISMATCH, REJECTED_STORE_CONTENT_MISMATCH, REJECTED_STORE_TIMEOUT, REJECTED_STORE_ERROR,
             REJECTED_BLOCK_CHECKSUM, REJECTED_BLOCK_HEADER, PD_PREFILL_INSTANCES, PD_TRANSFER_PATH, HANDOVERS, HANDOVER_BYTES_PER_TOKEN,
             DECODE_STEPS, HANDOVER_CORRUPTED, HANDOVER_AUDITED_OBJECTS, HANDOVER_WRONG_HITS, PD_PREFILL_QUEUE_MS_P99, PD_PREFILL_MS_P99,
-            PD_HANDOVER_MS_P99, PD_DECODE_QUEUE_MS_P99, PD_RESTORE_MS_P99, PD_FIRST_DECODE_STEP_MS_P99, PD_NOTE);
+            PD_HANDOVER_MS_P99, PD_DECODE_QUEUE_MS_P99, PD_RESTORE_MS_P99, PD_FIRST_DECODE_STEP_MS_P99, PD_NOTE,
+            REJECTED_HANDOVER_CHECKSUM, REJECTED_HANDOVER_TRANSFER, REJECTED_HANDOVER_OTHER);
 
     // capacity.json's summary entries (per searched cell): what a capacity costs
     public static final Column<Number> COST_PER_M_OUTPUT_TOKENS = extra("cost_per_m_output_tokens", Unit.PRICE_PER_M_TOKENS,
@@ -737,6 +744,9 @@ public final class Columns {
             case "store_error" -> REJECTED_STORE_ERROR;
             case "block_checksum" -> REJECTED_BLOCK_CHECKSUM;
             case "block_header" -> REJECTED_BLOCK_HEADER;
+            case "handover_checksum" -> REJECTED_HANDOVER_CHECKSUM;
+            case "handover_transfer" -> REJECTED_HANDOVER_TRANSFER;
+            case "handover_other" -> REJECTED_HANDOVER_OTHER;
             default -> throw new IllegalArgumentException("no column for a block refused as " + why);
         };
     }
