@@ -62,15 +62,6 @@ public interface CellClock {
     }
 
     /**
-     * How a hot cell's warm-up is released: 0 (default) as the workload arrives (the sim: bit-identical to every
-     * earlier run); {@code n > 0} at the target's own pace, a closed loop of {@code n} requests in flight (a real
-     * engine: the warm-up is not measured, and at a slow probe's rate it would take the whole workload at that rate).
-     */
-    default int warmupAtPace() {
-        return 0;
-    }
-
-    /**
      * A hot cell whose target is primed already (a capacity probe on an engine kept from an earlier probe of the same
      * cell, whose warm-up left the state this one's would): the warm-up requests that primed it, and the warm-up is
      * not run again; -1 (default): run the warm-up.

@@ -37,22 +37,6 @@ public record WorkloadPlan(WorkloadSpec spec, ArrivalSpec arrival, Namespace nam
         return new LimitedProcess(Workloads.schedule(s, passes, arrival, namespace, seed), n);
     }
 
-    /**
-     * The first {@code n} requests (all when {@code n <= 0}) released at the target's own pace: a closed loop of
-     * {@code users} without think time, in the workload's order (a live warm-up: what it leaves in the tiers counts, not
-     * when it arrived; at the probe's rate a slow probe's warm-up would take the whole workload at that rate).
-     */
-    public ArrivalProcess openAtPace(long seed, long n, int users) {
-        ArrivalSpec closed = ArrivalSpec.closed(users, 0);
-        WorkloadSpec s = spec;
-        if (s instanceof WorkloadSpec.Trace t && n > 0) {
-            s = new WorkloadSpec.Trace(t.path(), t.blockTokens(), t.ignoreUnknownFields(), t.limit() == 0 ? n : Math.min(n, t.limit()));
-            return Workloads.schedule(s, closed, namespace, seed);
-        }
-        ArrivalProcess p = Workloads.schedule(s, passes, closed, namespace, seed);
-        return n > 0 ? new LimitedProcess(p, n) : p;
-    }
-
     public String describe() {
         String what = spec instanceof WorkloadSpec.Trace t ? "trace " + t.path() + (t.limit() > 0 ? " (first " + t.limit() + ")" : "")
                 : "generator " + spec + (passes > 1 ? " x " + passes + " passes" : "");

@@ -295,12 +295,6 @@ final class LlamaCell implements CellClock {
         return reused ? engine.primedBy : -1;
     }
 
-    /** The warm-up at the engine's pace: as many in flight as its instances have sequences (so it also leaves the same state whatever the probe's rate). */
-    @Override
-    public int warmupAtPace() {
-        return live.size() * shape.sequences();
-    }
-
     /**
      * The sampled restore checks of the phase just ended, on each instance's engine thread with nothing in flight (off
      * the measured path: the measured phase's are run after its figures are taken, {@link #extras}); a mismatch fails the cell.

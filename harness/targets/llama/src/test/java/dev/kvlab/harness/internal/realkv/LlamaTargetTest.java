@@ -286,21 +286,6 @@ class LlamaTargetTest {
                 .hasMessageStartingWith("--set model=llama-3-8b: key 'model'"); // its default, given: refused all the same
     }
 
-    /**
-     * A hot cell's warm-up is released at the engine's pace, not the probe's rate: 6 requests at 0.5 req/s would arrive
-     * over 10 s; at the engine's pace they take the few hundred ms their prefills do. And the measured pass still hits
-     * what the warm-up left.
-     */
-    @Test
-    void theWarmUpRunsAtTheEnginesPaceNotTheArrivalRate() {
-        CellResult r = new CellRunner().run(config("target.calibrate_tokens=0", "workload.arrival.rate=0.5", "workload.arrival.process=constant",
-                "workload.generator.prompts_per_group=3", "tiers=combined", "workload.generator.output_tokens=2"));
-        double setupMs = ((Number) r.json().get(Columns.ENGINE_SETUP_MS.name())).doubleValue();
-        assertThat(setupMs).isLessThan(5_000); // the open-loop warm-up alone would take 10 s
-        assertThat(r.json().get("cache_state_protocol")).asString().contains("engine's pace");
-        assertThat(r.summary().get(Columns.LOCAL_HIT_RATIO) + r.summary().get(Columns.REMOTE_HIT_RATIO)).isGreaterThan(0.5);
-    }
-
     /** A request longer than the model's context (2,048 here) is refused before anything runs, as vLLM refuses one past max_model_len. */
     @Test
     void aRequestPastTheModelsContextIsRefusedNamingBoth() {
