@@ -27,15 +27,7 @@ final class CatalogFiles {
     /** How a hardware entry is written: sizes as text ({@code 80GB}). */
     record HardwareEntry(String id, String name, List<String> aliases, String source, double bf16Flops, Double fp8Flops,
                          double hbmBandwidth, String hbmCapacity, double hostLinkBandwidth, double prefillMfu,
-                         double decodeBandwidthUtilization, AttentionEntry attention, KvLoadCost kvLoad) {}
-
-    /** How an attention entry is written: {@code span} and {@code sum_compute_memory} optional (absent: 0, false). */
-    record AttentionEntry(double efficiency, double smallPassEfficiency, int smallPassTokens, Double span, Boolean sumComputeMemory) {
-        AttentionCost cost() {
-            return new AttentionCost(efficiency, smallPassEfficiency, smallPassTokens, span == null ? 0 : span,
-                    sumComputeMemory != null && sumComputeMemory);
-        }
-    }
+                         double decodeBandwidthUtilization, AttentionCost attention, KvLoadCost kvLoad) {}
 
     /**
      * Adds the built-in catalog. Its resources are read and bound once per JVM (they cannot change while it runs;
@@ -120,7 +112,7 @@ final class CatalogFiles {
                 if (e.hbmCapacity() == null) throw new IllegalArgumentException("hbm_capacity is missing");
                 HardwareSpec h = new HardwareSpec(e.id(), e.name(), e.aliases(), e.source(), e.bf16Flops(), e.fp8Flops(),
                         e.hbmBandwidth(), ByteSize.parse(e.hbmCapacity()), e.hostLinkBandwidth(), e.prefillMfu(),
-                        e.decodeBandwidthUtilization(), e.attention() == null ? null : e.attention().cost(), e.kvLoad());
+                        e.decodeBandwidthUtilization(), e.attention(), e.kvLoad());
                 hardware.put(h.id(), h);
             } catch (IllegalArgumentException ex) {
                 throw new BadInputException(TreeBinder.where(tree, ptr) + ": " + ex.getMessage(), ex);
