@@ -142,8 +142,12 @@ final class LlamaCell implements CellClock {
             backend = e.backend;
             faults = e.faults;
             live = e.instances;
-            if (reused && e.calibration != null)
+            if (reused && e.calibration != null) {
+                CellSpec probe = LlamaTarget.spec(config, k -> null, "probe", "f16");
+                int[] most = WorkloadExtent.of(probe);
+                twin.shape(shape, most[0], most[1], probe.blockTokens());
                 twin.calibrated(e.calibration, shape.options(target.threads(), target.flashAttention()), shape.sequences(), catalogDtype(ns.kvDtype()));
+            }
             CellSpec spec = LlamaTarget.spec(config, k -> null, ns.modelId(), ns.kvDtype());
             wrongBefore = backend.wrongHits();
             checkedBefore = backend.hitsChecked();
@@ -175,8 +179,9 @@ final class LlamaCell implements CellClock {
             e.ns = new KvNamespace(modelSha256, dtype(e.layout.layers().getFirst().kType()), e.layout.vTrans(), probe.blockTokens());
             // the twin's roofline: this engine's prefill, decode and loads, timed on a context like its instances' before it serves
             if (target.calibrateTokens() > 0) {
-                twin.calibrate(e.model, e.shape.options(target.threads(), target.flashAttention()), e.shape.sequences(), target.calibrateTokens(),
-                        probe.blockTokens(), catalogDtype(e.ns.kvDtype()));
+                twin.shape(e.shape, most[0], most[1], probe.blockTokens());
+                twin.calibrate(e.model, e.shape.options(target.threads(), target.flashAttention()), e.shape.sequences(), config.cluster().instances(),
+                        target.calibrateTokens(), probe.blockTokens(), catalogDtype(e.ns.kvDtype()));
                 e.calibration = twin.calibration();
             }
             CellSpec spec = LlamaTarget.spec(config, k -> null, e.ns.modelId(), e.ns.kvDtype());
