@@ -261,6 +261,16 @@ final class LlamaCell implements CellClock {
         }
     }
 
+    /**
+     * The warm-up sent as fast as the instances serve it (every sequence of every instance busy, the rest queued in
+     * order): what it leaves primed is what its requests ran, whatever their pace; at a low probe's rate it took as long
+     * as the probe itself.
+     */
+    @Override
+    public dev.kvlab.workloads.api.ArrivalProcess warmupArrivals(dev.kvlab.workloads.api.ArrivalProcess whole) {
+        return new dev.kvlab.harness.internal.live.UnpacedWarmup(whole, Math.max(1, live.size() * shape.sequences()));
+    }
+
     @Override
     public long primedBy() {
         return reused ? engine.primedBy : -1;
