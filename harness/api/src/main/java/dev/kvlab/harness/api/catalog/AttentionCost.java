@@ -1,5 +1,8 @@
 package dev.kvlab.harness.api.catalog;
 
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
+
 /**
  * How fast an engine runs attention, relative to the compute rate its linear layers reach (peak × MFU): a roofline
  * counts attention FLOPs per causal (query, key) pair, and an engine's attention kernels reach another rate than its
@@ -22,8 +25,12 @@ package dev.kvlab.harness.api.catalog;
  *                            (llama.cpp's unified KV cache) computes each token's attention over the stream's whole used
  *                            span, the other sequences' cells masked, so a pass costs {@code tokens × kvCells} pairs; the
  *                            span a cell's context reaches at load (its kept blocks and every sequence's request)
+ *                            <p>{@code span}, {@code sum_compute_memory} and {@code kv_cells} may be left out of a catalog
+ *                            entry (or a twin's file written before them): 0, false and 0.
  */
-public record AttentionCost(double efficiency, double smallPassEfficiency, int smallPassTokens, double span, boolean sumComputeMemory, int kvCells) {
+public record AttentionCost(double efficiency, double smallPassEfficiency, int smallPassTokens,
+                            @JsonSetter(nulls = Nulls.AS_EMPTY) double span, @JsonSetter(nulls = Nulls.AS_EMPTY) boolean sumComputeMemory,
+                            @JsonSetter(nulls = Nulls.AS_EMPTY) int kvCells) {
 
     /** Without the context term and with compute and memory overlapped (the larger of the two). */
     public AttentionCost(double efficiency, double smallPassEfficiency, int smallPassTokens) {
