@@ -395,7 +395,9 @@ public final class CapacitySearch implements Experiment {
             java.nio.file.Files.createDirectories(f.getParent());
             dev.kvlab.harness.internal.bundle.Durable.replace(f, tp.bytes());
             predictions.put(cell.id(), tp);
-            log.println("kvlab: the twin of " + cell.id() + " predicts a capacity of " + Bracket.format(Bracket.round(tp.capacity(), 3)) + " ("
+            log.println("kvlab: the twin of " + cell.id() + " predicts a capacity of " + (Double.isFinite(tp.capacity())
+                    ? Bracket.format(Bracket.round(tp.capacity(), 3)) : "none (" + tp.replicates().stream().map(TwinPrediction.Replicate::status)
+                    .distinct().collect(java.util.stream.Collectors.joining(", ")) + ")") + " ("
                     + c.knob() + "), written to " + TwinPrediction.DIR + "/" + f.getFileName() + " before the live search, which starts there ("
                     + c.knob() + "=" + Bracket.label(start(cell.id())) + ")");
             log.flush();
