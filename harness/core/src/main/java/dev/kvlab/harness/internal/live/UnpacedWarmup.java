@@ -13,24 +13,38 @@ public final class UnpacedWarmup implements ArrivalProcess {
 
     private final ArrivalProcess whole;
     private final int inFlight;
+    private final long limit;
+    private long released;
     private long lastCompletion;
 
     /** {@code whole}'s requests with at most {@code inFlight} in flight (the target's instances × sequences: none waits long). */
     public UnpacedWarmup(ArrivalProcess whole, int inFlight) {
+        this(whole, inFlight, Long.MAX_VALUE);
+    }
+
+    /**
+     * The first {@code limit} of them only: a cell whose target keeps nothing between requests (no cache tier) is primed
+     * by its engines having served (buffers allocated, pages touched), which one request per sequence does.
+     */
+    public UnpacedWarmup(ArrivalProcess whole, int inFlight, long limit) {
         if (inFlight < 1) throw new IllegalArgumentException("inFlight must be >= 1, got " + inFlight);
+        if (limit < 1) throw new IllegalArgumentException("limit must be >= 1, got " + limit);
         this.whole = whole;
         this.inFlight = inFlight;
+        this.limit = limit;
     }
 
     @Override
     public long nextReleaseNanos() {
-        if (whole.nextReleaseNanos() == NONE || whole.inFlight() >= inFlight) return NONE;
+        if (released >= limit || whole.nextReleaseNanos() == NONE || whole.inFlight() >= inFlight) return NONE;
         return lastCompletion;
     }
 
     @Override
     public Release release() {
+        if (released >= limit) throw new IllegalStateException("the warm-up's " + limit + " requests were all released");
         Release r = whole.release();
+        released++;
         return new Release(r.request(), lastCompletion);
     }
 
@@ -47,12 +61,13 @@ public final class UnpacedWarmup implements ArrivalProcess {
 
     @Override
     public boolean exhausted() {
-        return whole.exhausted();
+        return released >= limit || whole.exhausted();
     }
 
     @Override
     public String describe() {
-        return whole.describe() + ", warm-up unpaced (at most " + inFlight + " in flight)";
+        return whole.describe() + ", warm-up unpaced (at most " + inFlight + " in flight" + (limit < Long.MAX_VALUE ? ", its first " + limit
+                + " requests" : "") + ")";
     }
 
     @Override

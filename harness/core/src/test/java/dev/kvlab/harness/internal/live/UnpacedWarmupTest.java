@@ -58,4 +58,20 @@ class UnpacedWarmupTest {
         // 63 requests at 0.5/s would take about two minutes paced; unpaced, 3 at a time for 1 ms each
         assertThat(now).isLessThanOrEqualTo((long) Math.ceil(paced.size() / (double) cap) * serviceNanos);
     }
+
+    @Test
+    void aLimitSendsOnlyTheFirstRequestsAndThenIsExhausted() {
+        List<Long> sent = new ArrayList<>();
+        try (ArrivalProcess p = new UnpacedWarmup(Workloads.schedule(SPEC, ArrivalSpec.poisson(0.5), NS, 3), 4, 6)) {
+            long now = 0;
+            while (p.nextReleaseNanos() != ArrivalProcess.NONE) {
+                var r = p.release();
+                sent.add(r.request().id());
+                p.complete(r.request().id(), ++now);
+            }
+            assertThat(p.exhausted()).isTrue();
+            assertThat(p.inFlight()).isZero();
+        }
+        assertThat(sent).hasSize(6);
+    }
 }

@@ -264,11 +264,14 @@ final class LlamaCell implements CellClock {
     /**
      * The warm-up sent as fast as the instances serve it (every sequence of every instance busy, the rest queued in
      * order): what it leaves primed is what its requests ran, whatever their pace; at a low probe's rate it took as long
-     * as the probe itself.
+     * as the probe itself. A cell without a cache tier keeps nothing of a request after it (each sequence is cleared):
+     * one request per sequence primes its engines as the whole pass would.
      */
     @Override
     public dev.kvlab.workloads.api.ArrivalProcess warmupArrivals(dev.kvlab.workloads.api.ArrivalProcess whole) {
-        return new dev.kvlab.harness.internal.live.UnpacedWarmup(whole, Math.max(1, live.size() * shape.sequences()));
+        int slots = Math.max(1, live.size() * shape.sequences());
+        boolean keeps = config.tiers().local() || config.tiers().remote();
+        return new dev.kvlab.harness.internal.live.UnpacedWarmup(whole, slots, keeps ? Long.MAX_VALUE : slots);
     }
 
     @Override
