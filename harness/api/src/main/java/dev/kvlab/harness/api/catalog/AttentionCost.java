@@ -1,5 +1,8 @@
 package dev.kvlab.harness.api.catalog;
 
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
+
 /**
  * How fast an engine runs attention, relative to the compute rate its linear layers reach (peak × MFU): a roofline
  * counts attention FLOPs per causal (query, key) pair, and an engine's attention kernels reach another rate than its
@@ -17,15 +20,40 @@ package dev.kvlab.harness.api.catalog;
  *                            as its own (one KV stream per sequence or one unified: the pairs are the same)
  * @param sumComputeMemory    a pass costs its compute plus its memory traffic (an engine that does not overlap them, as
  *                            llama.cpp's CPU decode at long context), not the larger of the two
+ * @param kvCells             every token of a pass attends to this many KV cells, whatever its own sequence's context (0:
+ *                            each to its own context, causally): an engine whose sequences share one KV stream
+ *                            (llama.cpp's unified KV cache) computes each token's attention over the stream's whole used
+ *                            span, the other sequences' cells masked, so a pass costs {@code tokens × kvCells} pairs; the
+ *                            span a cell's context reaches at load (its kept blocks and every sequence's request)
+ *                            <p>{@code span}, {@code sum_compute_memory} and {@code kv_cells} may be left out of a catalog
+ *                            entry (or a twin's file written before them): 0, false and 0.
  */
-public record AttentionCost(double efficiency, double smallPassEfficiency, int smallPassTokens, double span, boolean sumComputeMemory) {
+public record AttentionCost(double efficiency, double smallPassEfficiency, int smallPassTokens,
+                            @JsonSetter(nulls = Nulls.AS_EMPTY) double span, @JsonSetter(nulls = Nulls.AS_EMPTY) boolean sumComputeMemory,
+                            @JsonSetter(nulls = Nulls.AS_EMPTY) int kvCells) {
 
     /** Without the context term and with compute and memory overlapped (the larger of the two). */
     public AttentionCost(double efficiency, double smallPassEfficiency, int smallPassTokens) {
         this(efficiency, smallPassEfficiency, smallPassTokens, 0, false);
     }
 
+    /** Each token attends to its own context (no shared stream). */
+    public AttentionCost(double efficiency, double smallPassEfficiency, int smallPassTokens, double span, boolean sumComputeMemory) {
+        this(efficiency, smallPassEfficiency, smallPassTokens, span, sumComputeMemory, 0);
+    }
+
+    /** The same with every token attending to {@code cells} KV cells (a shared stream's used span; 0: its own context). */
+    public AttentionCost withKvCells(int cells) {
+        return new AttentionCost(efficiency, smallPassEfficiency, smallPassTokens, span, sumComputeMemory, cells);
+    }
+
+    /** The pairs a pass of {@code tokens} tokens computes: {@code pairs} (its causal pairs), or {@code tokens × kvCells} in a shared stream. */
+    public double pairs(double tokens, double pairs) {
+        return kvCells > 0 ? tokens * kvCells : pairs;
+    }
+
     public AttentionCost {
+        if (kvCells < 0) throw new IllegalArgumentException("attention.kv_cells must be >= 0, got " + kvCells);
         if (!(span >= 0 && Double.isFinite(span))) throw new IllegalArgumentException("attention.span must be a finite number >= 0, got " + span);
         positive("attention.efficiency", efficiency);
         positive("attention.small_pass_efficiency", smallPassEfficiency);

@@ -72,6 +72,7 @@ public final class Roofline {
     public double computeSeconds(double tokens, double pairs) {
         // x / 1 is exactly x: without an AttentionCost the sum is the one the roofline always had, bit for bit
         double efficiency = attention == null ? 1 : attention.efficiencyAt(tokens);
+        if (attention != null && attention.kvCells() > 0) pairs = attention.pairs(tokens, pairs); // a shared stream: every token spans its cells
         if (attention != null && attention.span() > 0)
             return (linearFlops(tokens) + attentionFlops(pairs) * attention.passFactor(tokens) / efficiency) / flopsPerSecond;
         return (linearFlops(tokens) + attentionFlops(pairs) / efficiency) / flopsPerSecond;

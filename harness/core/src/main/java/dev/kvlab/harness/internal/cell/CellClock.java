@@ -62,6 +62,15 @@ public interface CellClock {
     }
 
     /**
+     * How a hot cell's warm-up pass ({@code whole}: its requests as the workload times them) is sent: {@code whole} itself
+     * (default: at the workload's times), or faster where the clock is a wall clock and only the state the pass leaves
+     * matters ({@link dev.kvlab.harness.internal.live.UnpacedWarmup}).
+     */
+    default ArrivalProcess warmupArrivals(ArrivalProcess whole) {
+        return whole;
+    }
+
+    /**
      * A hot cell whose target is primed already (a capacity probe on an engine kept from an earlier probe of the same
      * cell, whose warm-up left the state this one's would): the warm-up requests that primed it, and the warm-up is
      * not run again; -1 (default): run the warm-up.

@@ -37,8 +37,8 @@ public final class CellSteps {
         long primed = c.cacheState() == CacheState.HOT ? clock.primedBy() : -1;
         if (primed >= 0) warmupRequests = primed;
         else if (c.cacheState() == CacheState.HOT) {
-            ArrivalProcess wp = clock.arrivals(c.warmup().fraction() >= 1 ? plan.workload().open(c.seed())
-                    : plan.workload().open(c.seed(), Math.max(1, (long) Math.ceil(requestCount(plan) * c.warmup().fraction()))));
+            ArrivalProcess wp = clock.warmupArrivals(clock.arrivals(c.warmup().fraction() >= 1 ? plan.workload().open(c.seed())
+                    : plan.workload().open(c.seed(), Math.max(1, (long) Math.ceil(requestCount(plan) * c.warmup().fraction())))));
             try (wp) {
                 WorkloadDriver warm = new WorkloadDriver(wp, model, clock.loop(), clock.phaseOrigin(true), true, ServingListener.NONE, bt);
                 model.listener(warm);

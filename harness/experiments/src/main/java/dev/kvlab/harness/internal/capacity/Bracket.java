@@ -38,7 +38,12 @@ public final class Bracket {
     private Bracket() {}
 
     public static Decision next(CapacitySpec c, List<Probe> probes) {
-        if (probes.isEmpty()) return new Decision(Status.PROBE, c.start(), Double.NaN, Double.NaN);
+        return next(c, c.start(), probes);
+    }
+
+    /** {@link #next(CapacitySpec, List)} with the first probe at {@code start} instead of {@code capacity.start}. */
+    public static Decision next(CapacitySpec c, double start, List<Probe> probes) {
+        if (probes.isEmpty()) return new Decision(Status.PROBE, start, Double.NaN, Double.NaN);
         double lo = Double.NaN;
         for (Probe p : probes) if (p.passed() && !(p.load() <= lo)) lo = p.load();
         double hi = Double.NaN;

@@ -206,8 +206,9 @@ public final class CapacitySearch implements Experiment {
         List<ProbeResult> probes = new ArrayList<>();
         List<Bracket.Probe> verdicts = new ArrayList<>();
         double wall = 0;
+        double start = start(base.cell());
         while (true) {
-            Bracket.Decision d = Bracket.next(c, verdicts);
+            Bracket.Decision d = Bracket.next(c, start, verdicts);
             if (d.status() == Bracket.Status.PROBE && c.budgetSeconds() > 0 && wall >= c.budgetSeconds())
                 d = new Bracket.Decision(Bracket.Status.BUDGET, Double.NaN, d.lo(), d.hi());
             if (d.status() != Bracket.Status.PROBE) return new Trace(base, probes, d, null);
@@ -233,12 +234,27 @@ public final class CapacitySearch implements Experiment {
                 // still undecided on its longest workload: its attainment equals the target within its 95% interval, so
                 // this load is the knee itself. The search stops here with it as the capacity (first failing: the lowest
                 // decided failure above it).
-                Bracket.Decision at = Bracket.next(c, verdicts);
+                Bracket.Decision at = Bracket.next(c, start, verdicts);
                 double hi = Double.NaN;
                 for (ProbeResult q : probes) if (!q.passed() && !q.undecided() && q.load() > load && !(q.load() >= hi)) hi = q.load();
                 return new Trace(base, probes, new Bracket.Decision(Bracket.Status.CONVERGED, Double.NaN, load, Double.isNaN(hi) ? at.hi() : hi), null);
             }
         }
+    }
+
+    /**
+     * Where a search of {@code cell} starts: at its twin's predicted capacity (written before the live search, the same
+     * for every replicate of the cell; rounded as a bisection's midpoint is, within [min, max]) when there is one, so a
+     * search whose twin is right brackets the capacity in its first two probes and runs none far below it; else at
+     * {@code capacity.start}.
+     */
+    double start(String cell) {
+        TwinPrediction tp = predictions.get(cell);
+        if (tp == null || tp.off() != null) return c.start();
+        double p = tp.capacity();
+        if (!(p > 0) || !Double.isFinite(p)) return c.start();
+        double s = c.integral() ? Math.floor(p) : Bracket.round(p, Bracket.digits(c.precision()));
+        return Math.max(c.min(), Math.min(c.max(), s));
     }
 
     /**
@@ -365,8 +381,11 @@ public final class CapacitySearch implements Experiment {
             java.nio.file.Files.createDirectories(f.getParent());
             dev.kvlab.harness.internal.bundle.Durable.replace(f, tp.bytes());
             predictions.put(cell.id(), tp);
-            log.println("kvlab: the twin of " + cell.id() + " predicts a capacity of " + Bracket.format(Bracket.round(tp.capacity(), 3)) + " ("
-                    + c.knob() + "), written to " + TwinPrediction.DIR + "/" + f.getFileName() + " before the live search");
+            log.println("kvlab: the twin of " + cell.id() + " predicts a capacity of " + (Double.isFinite(tp.capacity())
+                    ? Bracket.format(Bracket.round(tp.capacity(), 3)) : "none (" + tp.replicates().stream().map(TwinPrediction.Replicate::status)
+                    .distinct().collect(java.util.stream.Collectors.joining(", ")) + ")") + " ("
+                    + c.knob() + "), written to " + TwinPrediction.DIR + "/" + f.getFileName() + " before the live search, which starts there ("
+                    + c.knob() + "=" + Bracket.label(start(cell.id())) + ")");
             log.flush();
         }
     }

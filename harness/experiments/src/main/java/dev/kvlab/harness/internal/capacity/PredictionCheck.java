@@ -52,6 +52,8 @@ final class PredictionCheck {
             e.put("probes_used", r.probes().size());
         }
         o.put("twin", TwinPrediction.DIR + "/" + tp.cell() + ".json");
+        o.set("search_started_at", CapacityResults.num(searches == null || searches.traces().isEmpty() || searches.traces().getFirst().probes().isEmpty()
+                ? Double.NaN : searches.traces().getFirst().probes().getFirst().load()));
         o.put("engine", tp.json().path("engine").asText(""));
         // the twin at each replicate's measured capacity, that replicate's seed
         List<Double> pt = new ArrayList<>(), mt = new ArrayList<>(), pi = new ArrayList<>(), mi = new ArrayList<>(), pa = new ArrayList<>(),

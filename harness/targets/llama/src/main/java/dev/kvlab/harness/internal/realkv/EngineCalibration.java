@@ -132,6 +132,48 @@ public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings 
         return of(model, threads, t);
     }
 
+    /**
+     * Measures the engine on every context of {@code ctxs} at once (each made with {@link #options}), each on its own
+     * thread, as a cell's instances run: the timings are the mean over the contexts of each one's medians, so the CPU the
+     * instances share (threads against cores, and whatever else runs on the machine then) is in them. One context: as
+     * {@link #measure(LlamaContext, GgufModelInfo, int, int, int, int)}. Leaves the contexts cleared.
+     */
+    static EngineCalibration measureAtOnce(List<LlamaContext> ctxs, GgufModelInfo model, int threads, int prefixTokens, int decodeSteps, int blockTokens) {
+        if (ctxs.size() == 1) return measure(ctxs.getFirst(), model, threads, prefixTokens, decodeSteps, blockTokens);
+        check(prefixTokens, decodeSteps);
+        int context = contextTokens(model, prefixTokens, decodeSteps);
+        List<java.util.concurrent.CompletableFuture<EngineTimings>> runs = new ArrayList<>();
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        for (LlamaContext ctx : ctxs) {
+            java.util.concurrent.CompletableFuture<EngineTimings> f = new java.util.concurrent.CompletableFuture<>();
+            Thread.ofPlatform().name("kvlab-calibrate").start(() -> {
+                try {
+                    go.await();
+                    f.complete(new EngineProbe(ctx, prefixTokens, context, decodeSteps, blockTokens).run());
+                } catch (Throwable e) {
+                    f.completeExceptionally(e);
+                } finally {
+                    ctx.clear();
+                }
+            });
+            runs.add(f);
+        }
+        go.countDown();
+        List<EngineTimings> ts = new ArrayList<>();
+        for (var f : runs) {
+            try {
+                ts.add(f.get());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while calibrating", e);
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (e.getCause() instanceof RuntimeException r) throw r;
+                throw new IllegalStateException("calibrating: " + e.getCause(), e.getCause());
+            }
+        }
+        return of(model, threads, EngineTimings.mean(ts));
+    }
+
     private static void check(int prefixTokens, int decodeSteps) {
         if (prefixTokens < 16) throw new IllegalArgumentException("--prefix-tokens: at least 16, got " + prefixTokens);
         if (decodeSteps < 1) throw new IllegalArgumentException("--decode-tokens: at least 1, got " + decodeSteps);

@@ -21,6 +21,31 @@ record EngineTimings(Prefill prefill, Decode decode, List<Pass> passes, Load loa
         passes = List.copyOf(passes);
     }
 
+    /** The mean of each figure over {@code ts} (timings of the same probe on several contexts at once). */
+    static EngineTimings mean(List<EngineTimings> ts) {
+        EngineTimings f = ts.getFirst();
+        int n = ts.size();
+        double pe = 0, pb = 0, ds = 0, dl = 0, ls = 0, ll = 0;
+        double[] qe = new double[f.passes().size()], qb = new double[qe.length];
+        for (EngineTimings t : ts) {
+            pe += t.prefill().empty() / n;
+            pb += t.prefill().behind() / n;
+            ds += t.decode().atShort() / n;
+            dl += t.decode().atLong() / n;
+            ls += t.load().small() / n;
+            ll += t.load().large() / n;
+            for (int i = 0; i < qe.length; i++) {
+                qe[i] += t.passes().get(i).empty() / n;
+                qb[i] += t.passes().get(i).behind() / n;
+            }
+        }
+        java.util.List<Pass> ps = new java.util.ArrayList<>();
+        for (int i = 0; i < qe.length; i++) ps.add(new Pass(f.passes().get(i).tokens(), qe[i], qb[i]));
+        return new EngineTimings(new Prefill(f.prefill().tokens(), f.prefill().context(), pe, pb),
+                new Decode(f.decode().shortContext(), ds, f.decode().longContext(), dl), ps,
+                new Load(f.load().smallTokens(), ls, f.load().largeTokens(), ll), f.kvBytesPerToken());
+    }
+
     /**
      * @param tokens  the chunk
      * @param context the long context

@@ -5,6 +5,9 @@ import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.api.catalog.Breakeven;
 import dev.kvlab.harness.api.catalog.Dtype;
+import dev.kvlab.harness.api.catalog.AttentionCost;
+import dev.kvlab.harness.api.catalog.HardwareSpec;
+import dev.kvlab.harness.api.catalog.KvSizing;
 import dev.kvlab.harness.api.catalog.Roofline;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.config.SchedulerConfig;
@@ -46,6 +49,9 @@ final class EngineTwin {
     private final int threads;
     private EngineCalibration calibration;
     private CellPlan plan;
+    private HardwareSpec hardware;
+    private EngineInstance.Shape shape;
+    private int mostRequest, blockTokens;
     private int passTokens;
     private int sequences;
     private Dtype kvDtype;
@@ -59,16 +65,32 @@ final class EngineTwin {
     }
 
     /**
-     * Calibrates the engine on a context of its own on {@code model}, made like the cell's ({@code cell}: its threads,
-     * tokens per pass and flash attention) with room for the calibration, on a chunk of {@code tokens} and loads of
-     * blocks of {@code blockTokens}, and plans the twin on it with {@code kvDtype} KV and the engine's scheduling:
-     * {@code sequences} requests at once, at most {@code cell.nBatch()} tokens per pass, prompts in chunks.
+     * The cell's instances as the twin needs them beyond the engine's speed ({@link #twinHardware}): what a token's
+     * attention spans in a shared KV stream, and the KV an instance holds. Before {@link #calibrate} or {@link #calibrated}.
      */
-    void calibrate(LlamaModel model, LlamaContext.Options cell, int sequences, int tokens, int blockTokens, Dtype kvDtype) {
+    void shape(EngineInstance.Shape shape, int mostPrompt, int mostOutput, int blockTokens) {
+        this.shape = shape;
+        this.mostRequest = mostPrompt + mostOutput;
+        this.blockTokens = blockTokens;
+    }
+
+    /**
+     * Calibrates the engine on contexts of its own on {@code model}, made like the cell's ({@code cell}: its threads,
+     * tokens per pass and flash attention) with room for the calibration, on a chunk of {@code tokens} and loads of
+     * blocks of {@code blockTokens}, one per instance of the cell, all timed at once (each on its own thread, as the
+     * cell's instances run: the CPU they share is in the timings), and plans the twin on it with {@code kvDtype} KV and
+     * the engine's scheduling: {@code sequences} requests at once, at most {@code cell.nBatch()} tokens per pass,
+     * prompts in chunks.
+     */
+    void calibrate(LlamaModel model, LlamaContext.Options cell, int sequences, int instances, int tokens, int blockTokens, Dtype kvDtype) {
         int n = Math.max(16, Math.max(blockTokens, tokens));
-        try (LlamaContext ctx = model.newContext(EngineCalibration.options(this.model, n, CALIBRATION_DECODE_STEPS, cell.nBatch(), threads,
-                cell.flashAttention()))) {
-            calibration = EngineCalibration.measure(ctx, this.model, threads, n, CALIBRATION_DECODE_STEPS, blockTokens);
+        java.util.List<LlamaContext> ctxs = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < Math.max(1, instances); i++)
+                ctxs.add(model.newContext(EngineCalibration.options(this.model, n, CALIBRATION_DECODE_STEPS, cell.nBatch(), threads, cell.flashAttention())));
+            calibration = EngineCalibration.measureAtOnce(ctxs, this.model, threads, n, CALIBRATION_DECODE_STEPS, blockTokens);
+        } finally {
+            for (LlamaContext c : ctxs) c.close();
         }
         calibrated(calibration, cell, sequences, kvDtype);
     }
@@ -79,8 +101,32 @@ final class EngineTwin {
         passTokens = cell.nBatch();
         this.sequences = sequences;
         this.kvDtype = kvDtype;
-        plan = RunValidator.plan(engineScheduled(config, cell.nBatch(), sequences), k -> null, calibration.modelSpec(), calibration.hardwareSpec(),
-                kvDtype);
+        hardware = twinHardware(calibration, kvDtype);
+        plan = RunValidator.plan(engineScheduled(config, cell.nBatch(), sequences), k -> null, calibration.modelSpec(), hardware, kvDtype);
+    }
+
+    /**
+     * The calibrated "hardware" as the cell's instances run it. With a shared KV stream (a local tier: llama.cpp's unified
+     * KV cache) every token's attention spans the stream's used cells, not its own context ({@code get_n_kv}: the last
+     * used cell, padded to 256): at load, the local tier's kept blocks and every sequence's largest request, at most the
+     * context's cells. Its KV memory is the instance's: the local tier's blocks and every sequence's largest request, so
+     * that the twin's local tier keeps what the engine's does, not what a machine's whole RAM would.
+     */
+    HardwareSpec twinHardware(EngineCalibration c, Dtype kvDtype) {
+        HardwareSpec hw = c.hardwareSpec();
+        if (shape == null) return hw;
+        AttentionCost att = hw.attention();
+        if (shape.unified() && att != null) {
+            long used = (long) shape.localBlocks() * blockTokens + (long) shape.sequences() * mostRequest;
+            att = att.withKvCells((int) Math.min(shape.cells(), (used + 255) / 256 * 256));
+        }
+        dev.kvlab.harness.api.catalog.ModelSpec m = c.modelSpec();
+        double weights = m.parameters() * m.weightDtype().bytes();
+        long blocks = shape.localBlocks() + (long) shape.sequences() * ((mostRequest + blockTokens - 1) / blockTokens);
+        double kvBytes = (blocks + 0.5) * KvSizing.of(m, kvDtype, 1).blockBytesPerRank(blockTokens);
+        long hbm = (long) Math.ceil((weights + kvBytes) / config.scheduler().kvMemoryFraction());
+        return new HardwareSpec(hw.id(), hw.name(), hw.aliases(), hw.source(), hw.bf16Flops(), hw.fp8Flops(), hw.hbmBandwidth(), hbm,
+                hw.hostLinkBandwidth(), hw.prefillMfu(), hw.decodeBandwidthUtilization(), att, hw.kvLoad());
     }
 
     /** The calibration (null: none). */
@@ -226,8 +272,11 @@ final class EngineTwin {
             lookup = start.lookupNanos();
             f.put("link_measured", start.label());
         }
+        AttentionCost att = hardware.attention();
+        if (att != null && att.kvCells() > 0) f.put("attention_kv_cells", att.kvCells());
+        f.put("kv_memory_bytes", hardware.hbmCapacity());
         return new TwinCalibration("llama.cpp in-process, " + threads + " thread(s) per instance, " + model.path().getFileName(), c.modelSpec(),
-                c.hardwareSpec(), kvDtype, passTokens, sequences, instances, lat, bw, lookup, f, null);
+                hardware, kvDtype, passTokens, sequences, instances, lat, bw, lookup, f, null);
     }
 
     /** {@code live} with its twin's figures (and the end probe's) attached; unchanged without a twin. */

@@ -53,7 +53,8 @@ final class LlamaCalibrator {
                 case "q8_0" -> Dtype.FP8;
                 default -> Dtype.FP16;
             };
-            twin.calibrate(model, options, shape.sequences(), t.calibrateTokens(), probe.blockTokens(), kv);
+            twin.shape(shape, most[0], most[1], probe.blockTokens());
+            twin.calibrate(model, options, shape.sequences(), c.cluster().instances(), t.calibrateTokens(), probe.blockTokens(), kv);
         }
         if (c.tiers().remote()) {
             var st = c.store();

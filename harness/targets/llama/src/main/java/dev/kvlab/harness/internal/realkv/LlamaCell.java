@@ -143,8 +143,12 @@ final class LlamaCell implements CellClock {
             backend = e.backend;
             faults = e.faults;
             live = e.instances;
-            if (reused && e.calibration != null)
+            if (reused && e.calibration != null) {
+                CellSpec probe = LlamaTarget.spec(config, k -> null, "probe", "f16");
+                int[] most = WorkloadExtent.of(probe);
+                twin.shape(shape, most[0], most[1], probe.blockTokens());
                 twin.calibrated(e.calibration, shape.options(target.threads(), target.flashAttention()), shape.sequences(), catalogDtype(ns.kvDtype()));
+            }
             CellSpec spec = LlamaTarget.spec(config, k -> null, ns.modelId(), ns.kvDtype());
             wrongBefore = backend.wrongHits();
             checkedBefore = backend.hitsChecked();
@@ -176,8 +180,9 @@ final class LlamaCell implements CellClock {
             e.ns = new KvNamespace(modelSha256, dtype(e.layout.layers().getFirst().kType()), e.layout.vTrans(), probe.blockTokens());
             // the twin's roofline: this engine's prefill, decode and loads, timed on a context like its instances' before it serves
             if (target.calibrateTokens() > 0) {
-                twin.calibrate(e.model, e.shape.options(target.threads(), target.flashAttention()), e.shape.sequences(), target.calibrateTokens(),
-                        probe.blockTokens(), catalogDtype(e.ns.kvDtype()));
+                twin.shape(e.shape, most[0], most[1], probe.blockTokens());
+                twin.calibrate(e.model, e.shape.options(target.threads(), target.flashAttention()), e.shape.sequences(), config.cluster().instances(),
+                        target.calibrateTokens(), probe.blockTokens(), catalogDtype(e.ns.kvDtype()));
                 e.calibration = twin.calibration();
             }
             CellSpec spec = LlamaTarget.spec(config, k -> null, e.ns.modelId(), e.ns.kvDtype());
@@ -288,6 +293,19 @@ final class LlamaCell implements CellClock {
                 engine.primedLosses = lost.isEmpty() ? null : String.join(" and ", lost);
             }
         }
+    }
+
+    /**
+     * The warm-up sent as fast as the instances serve it (every sequence of every instance busy, the rest queued in
+     * order): what it leaves primed is what its requests ran, whatever their pace; at a low probe's rate it took as long
+     * as the probe itself. A cell without a cache tier keeps nothing of a request after it (each sequence is cleared):
+     * one request per sequence primes its engines as the whole pass would.
+     */
+    @Override
+    public dev.kvlab.workloads.api.ArrivalProcess warmupArrivals(dev.kvlab.workloads.api.ArrivalProcess whole) {
+        int slots = Math.max(1, live.size() * shape.sequences());
+        boolean keeps = config.tiers().local() || config.tiers().remote();
+        return new dev.kvlab.harness.internal.live.UnpacedWarmup(whole, slots, keeps ? Long.MAX_VALUE : slots);
     }
 
     @Override

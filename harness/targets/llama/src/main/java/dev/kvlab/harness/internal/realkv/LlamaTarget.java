@@ -136,7 +136,7 @@ public final class LlamaTarget implements TargetProvider {
     @Override
     public String calibrationKey(RunConfig c) {
         // the engine and its scheduling (the target block, the workload's largest request and block size) and the store path
-        return c.target() + "|" + c.transport() + "|" + c.store() + "|" + c.workload() + "|" + c.cluster() + "|" + c.tiers().local();
+        return c.target() + "|" + c.transport() + "|" + c.store() + "|" + c.workload() + "|" + c.cluster() + "|" + c.tiers().local() + "|" + c.tiers().remote();
     }
 
     @Override
