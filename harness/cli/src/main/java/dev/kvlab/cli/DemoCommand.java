@@ -46,8 +46,8 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--real-engine", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "the real-engine section (on by default; --no-real-engine leaves it out): llama.cpp in-process on a small "
-            + "synthesized model, cold/hot x none/remote-only/combined, its real KV through the store over TCP "
-            + "(ablations/real-kv-demo.yaml, its own bundle; about 30 s more on 2 cores)") boolean realEngine;
+            + "synthesized model, the capacity under the SLO of hot none vs combined, the twin's prediction first, its real KV through "
+            + "the store over TCP (ablations/real-kv-demo.yaml, its own bundle; about 90 s more on 2 cores)") boolean realEngine;
 
     @Mixin InfluxOptions influx; // issue 7
 

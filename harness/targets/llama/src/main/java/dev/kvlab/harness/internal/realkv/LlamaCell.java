@@ -298,14 +298,17 @@ final class LlamaCell implements CellClock {
     /**
      * The warm-up sent as fast as the instances serve it (every sequence of every instance busy, the rest queued in
      * order): what it leaves primed is what its requests ran, whatever their pace; at a low probe's rate it took as long
-     * as the probe itself. A cell without a cache tier keeps nothing of a request after it (each sequence is cleared):
-     * one request per sequence primes its engines as the whole pass would.
+     * as the probe itself. A cell with a cache tier sends it one request at a time: each then finds the blocks the ones
+     * before it wrote, as at a low rate (with every sequence busy, requests of one prefix raced their write-backs and
+     * the measured phase wrote objects the warm-up had not, so no later probe could take the state over). A cell without
+     * a cache tier keeps nothing of a request after it (each sequence is cleared): one request per sequence, all at once,
+     * primes its engines as the whole pass would.
      */
     @Override
     public dev.kvlab.workloads.api.ArrivalProcess warmupArrivals(dev.kvlab.workloads.api.ArrivalProcess whole) {
         int slots = Math.max(1, live.size() * shape.sequences());
         boolean keeps = config.tiers().local() || config.tiers().remote();
-        return new dev.kvlab.harness.internal.live.UnpacedWarmup(whole, slots, keeps ? Long.MAX_VALUE : slots);
+        return new dev.kvlab.harness.internal.live.UnpacedWarmup(whole, keeps ? 1 : slots, keeps ? Long.MAX_VALUE : slots);
     }
 
     @Override
