@@ -52,6 +52,14 @@ class MatrixSpecTest {
         assertThat(m.baseline()).isNull();
     }
 
+    /** A matrix that names no baseline gets its one cell without a cache as the baseline; with two such cells, none. */
+    @Test
+    void withoutABaselineTheOneNoCacheCellIsIt() {
+        assertThat(parse("factors: {tiers: [none, local-only, combined]}\n").baseline()).isEqualTo("c01-none");
+        assertThat(parse("factors: {tiers: [none, combined], cache_state: [cold, hot]}\n").baseline()).isNull();
+        assertThat(parse("factors: {tiers: [local-only, combined]}\n").baseline()).isNull();
+    }
+
     @Test
     void plainConfigIsOneCell() {
         MatrixSpec m = parse("");

@@ -656,7 +656,7 @@ public final class MatrixParser {
 
     private static String baseline(LocatedTree t, List<MatrixCell> cells, Map<String, Factor> declared, Map<String, Factor> effective) {
         JsonNode b = t.root().get("baseline");
-        if (b == null || b.isNull()) return null;
+        if (b == null || b.isNull()) return noCacheCell(cells);
         boolean pinned = effective.values().stream().anyMatch(Factor::pinned);
         List<MatrixCell> match = new ArrayList<>();
         if (b.isTextual()) {
@@ -676,6 +676,16 @@ public final class MatrixParser {
             throw bad(t, "/baseline", "baseline: expected a cell id or a mapping of factor -> level");
         }
         return match.isEmpty() ? null : match.get(0).id();
+    }
+
+    /**
+     * The baseline of a matrix that names none: its one cell without a cache ({@code tiers: none}), so that a matrix
+     * asking whether a cache helps gets the gain over no cache (paired by seed) without saying so; null when there is
+     * no such cell or more than one (which of them is the baseline is the matrix's to say).
+     */
+    private static String noCacheCell(List<MatrixCell> cells) {
+        List<MatrixCell> none = cells.stream().filter(c -> "none".equals(c.factors().get("tiers"))).toList();
+        return none.size() == 1 ? none.getFirst().id() : null;
     }
 
     private static JsonNode parseValue(String value, String origin) {
