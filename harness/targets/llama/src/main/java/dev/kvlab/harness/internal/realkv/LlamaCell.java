@@ -296,19 +296,18 @@ final class LlamaCell implements CellClock {
     }
 
     /**
-     * The warm-up sent as fast as the instances serve it (every sequence of every instance busy, the rest queued in
-     * order): what it leaves primed is what its requests ran, whatever their pace; at a low probe's rate it took as long
-     * as the probe itself. A cell with a cache tier sends it one request at a time: each then finds the blocks the ones
-     * before it wrote, as at a low rate (with every sequence busy, requests of one prefix raced their write-backs and
-     * the measured phase wrote objects the warm-up had not, so no later probe could take the state over). A cell without
-     * a cache tier keeps nothing of a request after it (each sequence is cleared): one request per sequence, all at once,
-     * primes its engines as the whole pass would.
+     * A cell without a cache tier keeps nothing of a request after it (each sequence is cleared): one request per
+     * sequence, all at once, primes its engines as the whole pass would (a 240-request pass at a low probe's rate took as
+     * long as the probe). A cell with a cache tier replays its warm-up as the workload arrives: sent faster (every
+     * sequence busy, or one at a time), a later probe intermittently found the store changed by its measured phase
+     * (LlamaTargetTest, cause not found: left open).
      */
     @Override
     public dev.kvlab.workloads.api.ArrivalProcess warmupArrivals(dev.kvlab.workloads.api.ArrivalProcess whole) {
-        int slots = Math.max(1, live.size() * shape.sequences());
         boolean keeps = config.tiers().local() || config.tiers().remote();
-        return new dev.kvlab.harness.internal.live.UnpacedWarmup(whole, keeps ? 1 : slots, keeps ? Long.MAX_VALUE : slots);
+        if (keeps) return whole;
+        int slots = Math.max(1, live.size() * shape.sequences());
+        return new dev.kvlab.harness.internal.live.UnpacedWarmup(whole, slots, slots);
     }
 
     @Override
