@@ -87,6 +87,7 @@ class MeasurementTest {
     @Test
     void requestsWaitingPastTheTtftSloAreKnownMissesBeforeTheyEnd() {
         Measurement m = new Measurement(new SloConfig(100.0, null, null, null), 1000 * MS, 0);
+        m.watchWaiting();
         Seq a = seq(0, 0, 2), b = seq(1, 10 * MS, 2), c = seq(2, 10 * MS, 2), d = seq(3, 90 * MS, 2);
         for (Seq s : List.of(a, b, c, d)) m.arrived(s, s.intendedNanos());
         assertThat(m.missedWhileWaiting(100 * MS)).as("none waited longer than 100 ms yet").isZero();
@@ -98,8 +99,12 @@ class MeasurementTest {
         assertThat(m.missedWhileWaiting(195 * MS)).as("d, intended at 90 ms").isEqualTo(1);
         m.completed(d, 195 * MS);             // d ended (no first token seen): no longer waiting
         assertThat(m.missedWhileWaiting(10_000 * MS)).isZero();
-        assertThat(new Measurement(new SloConfig(null, 25.0, null, null), 1000 * MS, 0).missedWhileWaiting(10_000 * MS))
-                .as("no TTFT SLO: nothing is known before a request ends").isZero();
+        Measurement noTtft = new Measurement(new SloConfig(null, 25.0, null, null), 1000 * MS, 0);
+        noTtft.watchWaiting();
+        assertThat(noTtft.missedWhileWaiting(10_000 * MS)).as("no TTFT SLO: nothing is known before a request ends").isZero();
+        // only a cell that stops early keeps the waiting requests; asking without it is a programming error, not 0
+        Measurement unwatched = new Measurement(new SloConfig(100.0, null, null, null), 1000 * MS, 0);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> unwatched.missedWhileWaiting(0)).isInstanceOf(IllegalStateException.class);
     }
 
     @Test

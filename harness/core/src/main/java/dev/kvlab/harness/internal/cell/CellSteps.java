@@ -59,6 +59,7 @@ public final class CellSteps {
             if (c.measurement().earlyStop().enabled()) {
                 earlyStop = new EarlyStop(c.measurement().earlyStop());
                 EarlyStop es = earlyStop;
+                m.watchWaiting();
                 // requests already past the TTFT SLO while waiting count as decided (they cannot meet it): an overloaded probe
                 // fails on its first look instead of after its queue has drained
                 driver.stopReleasingWhen(() -> clock.serverGone()

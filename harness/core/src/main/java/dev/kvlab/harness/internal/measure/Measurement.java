@@ -66,7 +66,9 @@ public final class Measurement implements ServingListener {
 
     long requests, completed, failed, good;
     /** Measured requests still without a first token, by intended start (ns) → how many: their TTFT is still open. */
+    /** Intended start → measured requests without a first token yet; kept only once {@link #watchWaiting} is called (an early stop). */
     private final java.util.TreeMap<Long, Integer> awaitingFirst = new java.util.TreeMap<>();
+    private boolean watchWaiting;
     long inputTokens, localHitTokens, remoteHitTokens, fetchedBytes, fallbackBlocks, outputTokens;
     long remoteAvailableTokens;
 
@@ -214,7 +216,7 @@ public final class Measurement implements ServingListener {
         advance(now);
         requests++;
         s.attach(new Probe(s.outputTokens()));
-        awaitingFirst.merge(s.intendedNanos(), 1, Integer::sum);
+        if (watchWaiting) awaitingFirst.merge(s.intendedNanos(), 1, Integer::sum);
     }
 
     @Override
@@ -324,7 +326,16 @@ public final class Measurement implements ServingListener {
     }
 
     private void firstTokenOrEnd(long intendedNanos) {
-        awaitingFirst.computeIfPresent(intendedNanos, (k, n) -> n == 1 ? null : n - 1);
+        if (watchWaiting) awaitingFirst.computeIfPresent(intendedNanos, (k, n) -> n == 1 ? null : n - 1);
+    }
+
+    /**
+     * Keeps the measured requests still waiting for their first token, for {@link #missedWhileWaiting}: only a cell that
+     * stops early asks, so no other cell pays a sorted map's insert and remove per request. Call before the first arrival.
+     */
+    public void watchWaiting() {
+        if (requests > 0) throw new IllegalStateException("watchWaiting() after " + requests + " arrivals");
+        watchWaiting = true;
     }
 
     /**
@@ -333,6 +344,7 @@ public final class Measurement implements ServingListener {
      * them as decided (a saturated probe is known to fail long before its queue drains).
      */
     public long missedWhileWaiting(long now) {
+        if (!watchWaiting) throw new IllegalStateException("missedWhileWaiting needs watchWaiting() before the first arrival");
         if (slo.ttftMs() == null || awaitingFirst.isEmpty()) return 0;
         long before = now - Math.round(slo.ttftMs() * 1e6);
         long n = 0;
