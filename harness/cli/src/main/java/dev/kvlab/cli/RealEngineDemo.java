@@ -41,9 +41,7 @@ final class RealEngineDemo {
         MatrixRunner.Outcome o = MatrixExecution.run(spec, ms, out, false, false, List.of(), hb);
         java.util.Optional<com.fasterxml.jackson.databind.JsonNode> capacity = CapacityFile.read(o.bundle());
         if (capacity.isPresent()) {
-            w.println("Real engine: does a cache raise the load that still meets the SLO? (llama.cpp in-process on this CPU, synthesized random "
-                    + "weights, its real KV through kvlab's store over TCP; nothing emulated; gain over " + capacity.get().path("baseline").asText("-")
-                    + ", paired by seed; each prediction searched on the twin before the measurement)");
+            RealEngineText.capacityHeading(w, capacity.get());
             CapacityText.print(w, capacity.get());
             RealEngineText.totals(w, BundleText.summary(o.bundle()));
         } else {

@@ -27,6 +27,13 @@ public final class RealEngineText {
         }
     }
 
+    /** The heading of the real-engine capacity table: what ran, what is measured and against which baseline. */
+    public static void capacityHeading(PrintWriter w, JsonNode capacity) {
+        w.println("Real engine: does a cache raise the load that still meets the SLO? (llama.cpp in-process on this CPU, synthesized random "
+                + "weights, its real KV through kvlab's store over TCP; nothing emulated; gain over " + capacity.path("baseline").asText("-")
+                + ", paired by seed; each prediction searched on the twin before the measurement)");
+    }
+
     /**
      * One line over every run of {@code summary} (a capacity search's probes): the runs and requests, the blocks that
      * failed verification and were recomputed, the wrong hits used (0 unless a bug), and the bytes moved per fetched
@@ -38,17 +45,25 @@ public final class RealEngineText {
             JsonNode m = c.path("metrics");
             int reps = Math.max(1, c.path("replicates").asInt(1));
             runs += reps;
-            requests += reps * finite(m.path(Columns.COMPLETED.name()).path("mean").asDouble());
-            fallbacks += reps * finite(m.path(Columns.FALLBACKS.name()).path("mean").asDouble());
-            wrong += reps * finite(m.path(Columns.WRONG_HITS_USED.name()).path("mean").asDouble());
-            bytes += reps * finite(m.path(Columns.FETCHED_BYTES.name()).path("mean").asDouble());
-            tokens += reps * finite(m.path(Columns.FETCHED_TOKENS.name()).path("mean").asDouble());
+            requests += reps * mean(m, Columns.COMPLETED.name());
+            fallbacks += reps * mean(m, Columns.FALLBACKS.name());
+            wrong += reps * mean(m, Columns.WRONG_HITS_USED.name());
+            bytes += reps * mean(m, Columns.FETCHED_BYTES.name());
+            tokens += reps * mean(m, Columns.FETCHED_TOKENS.name());
         }
         w.printf(Locale.ROOT, "  over its %.0f runs: %.0f requests completed, %.0f blocks failed verification and were recomputed, %.0f wrong hits used, "
-                + "%s bytes moved per fetched token%n", runs, requests, fallbacks, wrong, tokens > 0 ? String.format(Locale.ROOT, "%.1f", bytes / tokens) : "NaN (nothing fetched)");
+                + "%s bytes moved per fetched token%n", runs, requests, fallbacks, wrong, perToken(bytes, tokens));
     }
 
-    private static double finite(double v) {
-        return Double.isFinite(v) ? v : 0;
+    private static String perToken(double bytes, double tokens) {
+        if (tokens == 0) return "NaN (nothing fetched)";
+        if (!Double.isFinite(bytes) || !Double.isFinite(tokens)) return "NaN (a cell did not report its fetched bytes or tokens)";
+        return String.format(Locale.ROOT, "%.1f", bytes / tokens);
+    }
+
+    /** A cell's mean of {@code column}; NaN where a cell does not know it, so that a total over it is NaN, not a 0 it never measured. */
+    private static double mean(JsonNode metrics, String column) {
+        JsonNode v = metrics.path(column).path("mean");
+        return v.isNumber() ? v.asDouble() : Double.NaN;
     }
 }
