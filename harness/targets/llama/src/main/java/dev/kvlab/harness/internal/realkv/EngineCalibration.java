@@ -181,7 +181,7 @@ public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings 
 
     /** The roofline fitted to {@code t} ({@link EngineFit}), with its predictions of every timing. */
     static EngineCalibration of(GgufModelInfo model, int threads, EngineTimings t) {
-        ModelSpec ms = modelSpec(model);
+        ModelSpec ms = model.catalogModel();
         KvSizing kv = KvSizing.of(ms, Dtype.FP16, 1);
         Roofline unit = new Roofline(ms, hardware(model, threads, 1, 1, "", null, null), kv);
         EngineFit fit = EngineFit.of(t, unit);
@@ -241,20 +241,6 @@ public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings 
         } catch (java.io.IOException e) {
             return "this host";
         }
-    }
-
-    /** The catalog model of the GGUF's shape: {@code gguf-<sha256 prefix>}, weights at the file's dtype. */
-    static ModelSpec modelSpec(GgufModelInfo g) {
-        Dtype w = switch (g.fileType()) {
-            case 0 -> Dtype.FP32;
-            case 7 -> Dtype.FP8; // q8_0: about one byte per weight
-            default -> Dtype.FP16;
-        };
-        String file = g.path().getFileName().toString().replaceAll("\\.gguf$", "");
-        return new ModelSpec("gguf-" + g.sha256().substring(0, 12), g.name() == null || g.name().isBlank() ? file : g.name(), List.of(file),
-                "GGUF header of " + g.path().getFileName() + " (sha256 " + g.sha256() + ")", g.layers(), g.hidden(), g.heads(), g.kvHeads(),
-                g.keyLength(), g.valueLength() == g.keyLength() ? null : g.valueLength(), null, null, (double) g.parameters(), null, w,
-                (int) Math.min(Integer.MAX_VALUE, Math.max(1, g.contextLength())));
     }
 
     private static HardwareSpec hardware(GgufModelInfo g, int threads, double flops, double bandwidth, String source, AttentionCost attention,

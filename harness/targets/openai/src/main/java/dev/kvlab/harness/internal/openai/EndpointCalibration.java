@@ -104,7 +104,7 @@ public record EndpointCalibration(TwinCalibration twin, List<Check> checks, Stri
             }
         }
         double t1 = median(shortCold), t2 = median(longCold), ts = median(behind), d1 = median(decShort), d2 = median(decLong);
-        ModelSpec ms = modelSpec(info);
+        ModelSpec ms = info.catalogModel();
         KvSizing kv = KvSizing.of(ms, Dtype.FP16, 1);
         Roofline unit = new Roofline(ms, hardware(ms, 1, 1, null, "", 1), kv);
         int l1 = plan.shortTokens(), l2 = plan.longTokens(), sfx = plan.suffixTokens();
@@ -336,20 +336,6 @@ public record EndpointCalibration(TwinCalibration twin, List<Check> checks, Stri
         } catch (IOException e) {
             throw new BadInputException("--gguf " + p + ": " + e.getMessage());
         }
-    }
-
-    /** The catalog model of the GGUF's shape. */
-    static ModelSpec modelSpec(GgufModelInfo g) {
-        Dtype w = switch (g.fileType()) {
-            case 0 -> Dtype.FP32;
-            case 7 -> Dtype.FP8;
-            default -> Dtype.FP16;
-        };
-        String file = g.path().getFileName().toString().replaceAll("\\.gguf$", "");
-        return new ModelSpec("gguf-" + g.sha256().substring(0, 12), g.name() == null || g.name().isBlank() ? file : g.name(), List.of(file),
-                "GGUF header of " + g.path().getFileName() + " (sha256 " + g.sha256() + ")", g.layers(), g.hidden(), g.heads(), g.kvHeads(),
-                g.keyLength(), g.valueLength() == g.keyLength() ? null : g.valueLength(), null, null, (double) g.parameters(), null, w,
-                (int) Math.min(Integer.MAX_VALUE, Math.max(1, g.contextLength())));
     }
 
     private static HardwareSpec hardware(ModelSpec m, double flops, double bandwidth, AttentionCost att, String source, int slots) {
