@@ -12,6 +12,7 @@ import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.catalog.Roofline;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
 import dev.kvlab.harness.api.input.BadInputException;
+import dev.kvlab.harness.api.twin.FitCheck;
 import dev.kvlab.harness.api.twin.TwinCalibration;
 import java.io.IOException;
 import java.net.URI;
@@ -40,14 +41,7 @@ import java.util.Map;
  * @param checks   every timing beside the fitted roofline's prediction of it (seconds)
  * @param source   how each figure was timed (engine or client)
  */
-public record EndpointCalibration(TwinCalibration twin, List<Check> checks, String source) {
-
-    /** One timing and the fit's prediction of it. */
-    public record Check(String what, double measured, double predicted) {
-        public double error() {
-            return predicted / measured - 1;
-        }
-    }
+public record EndpointCalibration(TwinCalibration twin, List<FitCheck> checks, String source) {
 
     /**
      * What to time.
@@ -123,12 +117,12 @@ public record EndpointCalibration(TwinCalibration twin, List<Check> checks, Stri
         if (att.sumComputeMemory()) src += "; a decode step's compute and memory summed (the engine does not overlap them)";
         hw = hardware(ms, 1 / x, bandwidth, att, src, slots);
         Roofline fit = new Roofline(ms, hw, kv);
-        List<Check> checks = new ArrayList<>();
-        checks.add(new Check("cold prompt of " + l1, t1, fit.prefillSeconds(l1, 0)));
-        checks.add(new Check("cold prompt of " + l2, t2, fit.prefillSeconds(l2, 0)));
-        checks.add(new Check(sfx + " tokens behind " + l2 + " cached", ts, fit.prefillSeconds(sfx, l2)));
-        checks.add(new Check("decode step after " + l1, d1, fit.decodeStepSeconds(1, l1)));
-        checks.add(new Check("decode step after " + l2, d2, fit.decodeStepSeconds(1, l2)));
+        List<FitCheck> checks = new ArrayList<>();
+        checks.add(new FitCheck("cold prompt of " + l1, t1, fit.prefillSeconds(l1, 0)));
+        checks.add(new FitCheck("cold prompt of " + l2, t2, fit.prefillSeconds(l2, 0)));
+        checks.add(new FitCheck(sfx + " tokens behind " + l2 + " cached", ts, fit.prefillSeconds(sfx, l2)));
+        checks.add(new FitCheck("decode step after " + l1, d1, fit.decodeStepSeconds(1, l1)));
+        checks.add(new FitCheck("decode step after " + l2, d2, fit.decodeStepSeconds(1, l2)));
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("engine_calibration", src);
         f.put("engine_kind", kind.label);
@@ -142,8 +136,7 @@ public record EndpointCalibration(TwinCalibration twin, List<Check> checks, Stri
         f.put("sum_compute_memory", att.sumComputeMemory());
         f.put("slots", slots);
         if (behindComputed >= 0) f.put("suffix_prompt_tokens_computed_by_engine", behindComputed);
-        for (Check k : checks) f.put("check: " + k.what(), String.format(Locale.ROOT, "measured %.3f ms, the roofline %.3f ms (%+.0f%%)",
-                k.measured() * 1e3, k.predicted() * 1e3, k.error() * 100));
+        for (FitCheck k : checks) f.put("check: " + k.what(), k.figure());
         if (!clips.isEmpty()) f.put("clips", String.join("; ", clips));
         TwinCalibration t = new TwinCalibration(kind.label + " at " + base + " (" + info.path().getFileName() + ")", ms, hw, Dtype.FP16, BATCH_TOKENS, slots,
                 instances, Double.NaN, Double.NaN, 0, f, "local-only");
@@ -358,7 +351,7 @@ public record EndpointCalibration(TwinCalibration twin, List<Check> checks, Stri
         o.append(String.format(Locale.ROOT, "%s%nas a roofline: %.3g FLOP/s, %.3g B/s (efficiency 1); attention at %.3g of the compute rate, %.3g in passes "
                         + "shorter than %d tokens; %d slot(s); timed by %s%n", twin.engine(), hw.bf16Flops(), hw.hbmBandwidth(), hw.attention().efficiency(),
                 hw.attention().smallPassEfficiency(), hw.attention().smallPassTokens(), twin.sequences(), source));
-        for (Check k : checks)
+        for (FitCheck k : checks)
             o.append(String.format(Locale.ROOT, "  %-36s measured %9.3f ms, the roofline %9.3f ms (%+.0f%%)%n", k.what(), k.measured() * 1e3,
                     k.predicted() * 1e3, k.error() * 100));
         return o.toString();
