@@ -40,7 +40,8 @@ final class PredictionCheck {
         o.set("capacity", CapacityResults.num(predicted));
         o.set("error", CapacityResults.num(Double.isFinite(error) ? error : Double.NaN));
         boolean within = Double.isFinite(error) && Math.abs(error) <= TOLERANCE;
-        o.put("within_tolerance", within);
+        if (Double.isFinite(error)) o.put("within_tolerance", within);
+        else o.putNull("within_tolerance"); // no error to judge (no measured capacity, or none predicted): the cause says which
         o.put("tolerance", TOLERANCE);
         ArrayNode per = o.putArray("replicates");
         for (TwinPrediction.Replicate r : tp.replicates()) {
