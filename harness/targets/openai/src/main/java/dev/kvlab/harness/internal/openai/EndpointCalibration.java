@@ -100,11 +100,11 @@ public record EndpointCalibration(TwinCalibration twin, List<FitCheck> checks, S
         double t1 = median(shortCold), t2 = median(longCold), ts = median(behind), d1 = median(decShort), d2 = median(decLong);
         ModelSpec ms = info.catalogModel();
         KvSizing kv = KvSizing.of(ms, Dtype.FP16, 1);
-        Roofline unit = new Roofline(ms, hardware(ms, 1, 1, null, "", 1), kv);
+        Roofline unit = new Roofline(ms, hardware(ms, 1, 1, null, ""), kv);
         int l1 = plan.shortTokens(), l2 = plan.longTokens(), sfx = plan.suffixTokens();
         Fit fit0 = fit(unit, BATCH_TOKENS, l1, l2, sfx, t1, t2, ts, d1, d2, kv.bytesPerTokenAllRanks());
         double x = fit0.x();
-        List<String> clips = new ArrayList<>(fit0.clips());
+        List<String> clips = fit0.clips();
         AttentionCost att = fit0.attention();
         double bandwidth = fit0.bandwidth();
         String how = engineTimed == all ? "the engine's own timings (" + kind.label + ")" : engineTimed == 0 ? "client timing (the engine reports none)"
@@ -112,10 +112,9 @@ public record EndpointCalibration(TwinCalibration twin, List<FitCheck> checks, S
         String src = String.format(Locale.ROOT, "kvlab calibrate --endpoint %s (%s, %s): cold prompts of %d and %d tokens %.1f / %.1f ms, %d tokens behind "
                         + "%d cached %.1f ms, decode %.2f ms/token after %d, %.2f after %d (medians of %d; %s)", base, kind.label, info.path().getFileName(),
                 l1, l2, t1 * 1e3, t2 * 1e3, sfx, l2, ts * 1e3, d1 * 1e3, l1, d2 * 1e3, l2, plan.repeats(), how);
-        HardwareSpec hw = hardware(ms, 1 / x, bandwidth, att, src, slots);
         if (att.span() > 0) src += String.format(Locale.ROOT, "; attention's cost per pair x (1 + pass tokens / %.1f)", att.span());
         if (att.sumComputeMemory()) src += "; a decode step's compute and memory summed (the engine does not overlap them)";
-        hw = hardware(ms, 1 / x, bandwidth, att, src, slots);
+        HardwareSpec hw = hardware(ms, 1 / x, bandwidth, att, src);
         Roofline fit = new Roofline(ms, hw, kv);
         List<FitCheck> checks = new ArrayList<>();
         checks.add(new FitCheck("cold prompt of " + l1, t1, fit.prefillSeconds(l1, 0)));
@@ -331,7 +330,7 @@ public record EndpointCalibration(TwinCalibration twin, List<FitCheck> checks, S
         }
     }
 
-    private static HardwareSpec hardware(ModelSpec m, double flops, double bandwidth, AttentionCost att, String source, int slots) {
+    private static HardwareSpec hardware(ModelSpec m, double flops, double bandwidth, AttentionCost att, String source) {
         long ram = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();
         return new HardwareSpec("endpoint-" + m.id(), "an OpenAI-compatible engine, calibrated from its answers", List.of(), source, flops, null,
                 bandwidth, Math.max(1_000_000_000L, ram), bandwidth, 1.0, 1.0, att, new KvLoadCost(0, 1e15));
