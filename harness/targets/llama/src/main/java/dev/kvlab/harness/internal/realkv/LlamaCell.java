@@ -260,7 +260,7 @@ final class LlamaCell implements CellClock {
     }
 
     /** The catalog's dtype of the same width as llama.cpp's KV type (q8_0: about a byte per value). */
-    private static Dtype catalogDtype(String ggml) {
+    static Dtype catalogDtype(String ggml) {
         return switch (ggml) {
             case "f32" -> Dtype.FP32;
             case "bf16" -> Dtype.BF16;
