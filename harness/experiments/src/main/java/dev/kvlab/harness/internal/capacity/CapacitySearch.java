@@ -402,8 +402,7 @@ public final class CapacitySearch implements Experiment {
         r.prices(prices());
         if (!predictions.isEmpty()) r.perCell((cell, o, es) -> {
             TwinPrediction tp = predictions.get(cell);
-            if (tp != null) o.set("predicted", PredictionCheck.json(c, tp, spec.cells().stream().filter(m -> m.id().equals(cell)).findFirst()
-                    .orElseThrow(), o, es, all.get(cell)));
+            if (tp != null) o.set("predicted", PredictionCheck.json(c, tp, o, es, all.get(cell)));
         });
         if (!operatingPoints.isEmpty()) r.extra(OperatingPoint.RESOLVED, operatingPointJson(recorded));
         LinkSweep.add(spec, r.summary(), r);
