@@ -232,7 +232,7 @@ public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings 
 
     private static HardwareSpec hardware(GgufModelInfo g, int threads, double flops, double bandwidth, String source, AttentionCost attention,
                                          KvLoadCost kvLoad) {
-        long ram = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();
+        long ram = dev.kvlab.harness.api.MachineMemory.now().totalBytes(); // this machine's physical memory (0: unknown)
         return new HardwareSpec("cpu-llama-" + g.sha256().substring(0, 8) + "-" + threads + "t", "CPU (llama.cpp, " + threads + " thread(s)) calibrated",
                 List.of(), source, flops, null, bandwidth, Math.max(1_000_000_000L, ram), bandwidth, 1.0, 1.0, attention, kvLoad);
     }

@@ -331,7 +331,7 @@ public record EndpointCalibration(TwinCalibration twin, List<FitCheck> checks, S
     }
 
     private static HardwareSpec hardware(ModelSpec m, double flops, double bandwidth, AttentionCost att, String source) {
-        long ram = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();
+        long ram = dev.kvlab.harness.api.MachineMemory.now().totalBytes(); // this machine's physical memory (0: unknown)
         return new HardwareSpec("endpoint-" + m.id(), "an OpenAI-compatible engine, calibrated from its answers", List.of(), source, flops, null,
                 bandwidth, Math.max(1_000_000_000L, ram), bandwidth, 1.0, 1.0, att, new KvLoadCost(0, 1e15));
     }
