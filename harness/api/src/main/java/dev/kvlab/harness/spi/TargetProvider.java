@@ -45,15 +45,10 @@ public interface TargetProvider {
         return "the " + kind() + " target has no twin";
     }
 
-    /** Whether cells of {@code config} have a sim twin ({@link #calibrate}). */
-    default boolean hasTwin(RunConfig config) {
-        return noTwin(config) == null;
-    }
-
     /**
      * Measures the engine {@code config}'s cells run on (validated) and fits its twin: a roofline "hardware" from the
      * engine's own answers, its scheduling and the store path. Takes seconds; run before the cell's capacity search so
-     * that the twin's prediction is written before the engine's capacity is measured. Only when {@link #hasTwin}.
+     * that the twin's prediction is written before the engine's capacity is measured. Only when {@link #noTwin} is null.
      */
     default dev.kvlab.harness.api.twin.TwinCalibration calibrate(RunConfig config) {
         throw new UnsupportedOperationException(noTwin(config));

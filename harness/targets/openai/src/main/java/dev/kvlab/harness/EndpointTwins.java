@@ -20,30 +20,22 @@ public final class EndpointTwins {
 
     private EndpointTwins() {}
 
-    /** What to send: cold prompts of {@code shortTokens} and {@code longTokens}, {@code suffixTokens} behind the long one cached, {@code decodeTokens} steps, each {@code repeats} times. */
-    public record Plan(int shortTokens, int longTokens, int suffixTokens, int decodeTokens, int repeats) {
-        /** @throws IllegalArgumentException naming what is out of range */
-        public Plan {
-            new EndpointCalibration.Plan(shortTokens, longTokens, suffixTokens, decodeTokens, repeats);
-        }
-    }
-
     /** The fitted twin as JSON (the {@code twin} a bundle and {@code --twin} read) and the fit's checks as text. */
     public record Fitted(JsonNode twin, String text) {}
 
     /**
      * Calibrates the engine at {@code base} serving {@code model} (null: the one it serves); {@code gguf} (nullable)
-     * gives the model's shape when the engine does not say it.
+     * gives the model's shape when the engine does not say it; {@code plan} what to time (its constructor names what is
+     * out of range).
      *
      * @throws BadInputException when the endpoint is not a healthy OpenAI-compatible engine
      */
-    public static Fitted calibrate(URI base, String model, Path gguf, Plan plan) {
+    public static Fitted calibrate(URI base, String model, Path gguf, EndpointCalibration.Plan plan) {
         ExecutorService pool = Executors.newCachedThreadPool(r -> Thread.ofPlatform().daemon().name("kvlab-calibrate").unstarted(r));
         try (EngineClient c = new EngineClient(pool)) {
             String why = OpenAiTarget.health(c, base);
             if (why != null) throw new BadInputException("--endpoint " + base + " " + why);
-            EndpointCalibration cal = EndpointCalibration.measure(c, base, model, gguf, new EndpointCalibration.Plan(plan.shortTokens(),
-                    plan.longTokens(), plan.suffixTokens(), plan.decodeTokens(), plan.repeats()), 1);
+            EndpointCalibration cal = EndpointCalibration.measure(c, base, model, gguf, plan, 1);
             return new Fitted(JsonOutput.mapper().valueToTree(cal.twin()), cal.text());
         } finally {
             pool.shutdownNow();

@@ -70,12 +70,15 @@ public final class Roofline {
 
     /** Compute seconds of a pass of {@code tokens} tokens with {@code pairs} attention pairs. */
     public double computeSeconds(double tokens, double pairs) {
-        // x / 1 is exactly x: without an AttentionCost the sum is the one the roofline always had, bit for bit
-        double efficiency = attention == null ? 1 : attention.efficiencyAt(tokens);
-        if (attention != null && attention.kvCells() > 0) pairs = attention.pairs(tokens, pairs); // a shared stream: every token spans its cells
-        if (attention != null && attention.span() > 0)
-            return (linearFlops(tokens) + attentionFlops(pairs) * attention.passFactor(tokens) / efficiency) / flopsPerSecond;
-        return (linearFlops(tokens) + attentionFlops(pairs) / efficiency) / flopsPerSecond;
+        // x * 1 / 1 is exactly x: without an AttentionCost (or without its span and shared stream) the sum is the one the
+        // roofline always had, bit for bit
+        double efficiency = 1, factor = 1;
+        if (attention != null) {
+            efficiency = attention.efficiencyAt(tokens);
+            factor = attention.passFactor(tokens); // 1 without a span
+            pairs = attention.pairs(tokens, pairs); // a shared stream: every token spans its cells; else its own causal pairs
+        }
+        return (linearFlops(tokens) + attentionFlops(pairs) * factor / efficiency) / flopsPerSecond;
     }
 
     /** Seconds to load the KV of {@code tokens} tokens fetched into one rank (0 without a {@link KvLoadCost}). */

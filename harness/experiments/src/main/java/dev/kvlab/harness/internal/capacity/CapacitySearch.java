@@ -400,10 +400,12 @@ public final class CapacitySearch implements Experiment {
         Map<String, Searches> all = searches(recorded);
         CapacityResults r = CapacityResults.of(spec, all);
         r.prices(prices());
+        // the summary is built more than once (the link sweep's, then the file's): each cell's check, which runs its twin at
+        // every replicate's measured capacity, is made once and copied into each
+        Map<String, ObjectNode> checked = new LinkedHashMap<>();
         if (!predictions.isEmpty()) r.perCell((cell, o, es) -> {
             TwinPrediction tp = predictions.get(cell);
-            if (tp != null) o.set("predicted", PredictionCheck.json(c, tp, spec.cells().stream().filter(m -> m.id().equals(cell)).findFirst()
-                    .orElseThrow(), o, es, all.get(cell)));
+            if (tp != null) o.set("predicted", checked.computeIfAbsent(cell, k -> PredictionCheck.json(c, tp, o, es, all.get(cell))).deepCopy());
         });
         if (!operatingPoints.isEmpty()) r.extra(OperatingPoint.RESOLVED, operatingPointJson(recorded));
         LinkSweep.add(spec, r.summary(), r);

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.CapacitySpec;
 import dev.kvlab.harness.api.Columns;
-import dev.kvlab.harness.api.MatrixCell;
+import dev.kvlab.harness.internal.bundle.ReplicateStats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -25,8 +25,7 @@ final class PredictionCheck {
 
     private PredictionCheck() {}
 
-    static ObjectNode json(CapacitySpec c, TwinPrediction tp, MatrixCell cell, ObjectNode summaryEntry, List<ObjectNode> entries,
-                           CapacitySearch.Searches searches) {
+    static ObjectNode json(CapacitySpec c, TwinPrediction tp, ObjectNode summaryEntry, List<ObjectNode> entries, CapacitySearch.Searches searches) {
         ObjectNode o = JsonNodeFactory.instance.objectNode();
         if (tp.off() != null) {
             o.putNull("capacity");
@@ -40,7 +39,8 @@ final class PredictionCheck {
         o.set("capacity", CapacityResults.num(predicted));
         o.set("error", CapacityResults.num(Double.isFinite(error) ? error : Double.NaN));
         boolean within = Double.isFinite(error) && Math.abs(error) <= TOLERANCE;
-        o.put("within_tolerance", within);
+        if (Double.isFinite(error)) o.put("within_tolerance", within);
+        else o.putNull("within_tolerance"); // no error to judge (no measured capacity, or none predicted): the cause says which
         o.put("tolerance", TOLERANCE);
         ArrayNode per = o.putArray("replicates");
         for (TwinPrediction.Replicate r : tp.replicates()) {
@@ -102,11 +102,9 @@ final class PredictionCheck {
         p.set("error", CapacityResults.num(measured != 0 ? predicted / measured - 1 : Double.NaN));
     }
 
+    /** The mean of the finite values (NaN: none). */
     private static double mean(List<Double> v) {
-        double s = 0;
-        int n = 0;
-        for (double x : v) if (Double.isFinite(x)) { s += x; n++; }
-        return n == 0 ? Double.NaN : s / n;
+        return ReplicateStats.mean(v).mean();
     }
 
     /** The likely cause of a prediction off by more than the tolerance, in words. */

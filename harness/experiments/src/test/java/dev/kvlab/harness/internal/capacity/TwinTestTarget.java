@@ -23,6 +23,12 @@ public final class TwinTestTarget implements dev.kvlab.harness.spi.TargetProvide
     @Override public boolean uses(String key) { return true; }
     @Override public void validate(RunConfig config, Function<String, String> origin) { }
 
+    /**
+     * The test engine's metadata round trip (emulated, not measured). It has no store path (its link figures NaN: its
+     * cells have no remote tier).
+     */
+    static final long LOOKUP_NANOS = 10_000;
+
     static TwinCalibration calibration(RunConfig c, double slowdown) {
         CellPlan p = RunValidator.plan(c, k -> null);
         HardwareSpec h = p.hardware();
@@ -30,7 +36,7 @@ public final class TwinTestTarget implements dev.kvlab.harness.spi.TargetProvide
                 h.hbmBandwidth() / slowdown, h.hbmCapacity(), h.hostLinkBandwidth(), h.prefillMfu(), h.decodeBandwidthUtilization(), h.attention(),
                 h.kvLoad());
         return new TwinCalibration("twin-test", p.model(), slow, c.kvDtype(), c.scheduler().maxBatchTokens(), c.scheduler().maxRunning(),
-                c.cluster().instances(), 1e9, 1e10, 10_000, Map.of("what", "test"), null);
+                c.cluster().instances(), Double.NaN, Double.NaN, LOOKUP_NANOS, Map.of("what", "test"), null);
     }
 
     @Override

@@ -123,7 +123,8 @@ final class CapacitySection {
                     Cell.num(Fmt.num(p.path("capacity").asDouble(Double.NaN))),
                     Cell.num(p.path("error").isNumber() ? String.format(Locale.ROOT, "%+.0f%%", 100 * p.path("error").asDouble()) : Fmt.NONE),
                     Cell.num(pair(at.path(Columns.TTFT_P50.name()))), Cell.num(pair(at.path(Columns.ITL_P99.name()))),
-                    Cell.of(p.path("within_tolerance").asBoolean() ? "within ±" + Math.round(100 * p.path("tolerance").asDouble()) + "%" : "off")));
+                    Cell.of(!p.path("within_tolerance").isBoolean() ? Fmt.NONE
+                            : p.path("within_tolerance").asBoolean() ? "within ±" + Math.round(100 * p.path("tolerance").asDouble()) + "%" : "off")));
             if (p.path("cause").isTextual()) causes.add(cell + ": " + p.path("cause").asText());
         }
         if (rows.isEmpty() && causes.isEmpty()) return;

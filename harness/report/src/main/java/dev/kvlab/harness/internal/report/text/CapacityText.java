@@ -93,7 +93,8 @@ public final class CapacityText {
 
     private static String predictedText(JsonNode p) {
         if (!p.isObject()) return "-";
-        if (!p.path("capacity").isNumber()) return "off";
+        if (p.path("off").isTextual()) return "off";
+        if (!p.path("capacity").isNumber()) return "none"; // the twin found no capacity within the bounds (its cause is printed below)
         return String.format(Locale.ROOT, "%.4g", p.path("capacity").asDouble())
                 + (p.path("error").isNumber() ? String.format(Locale.ROOT, " (%+.0f%%)", 100 * p.path("error").asDouble()) : "");
     }

@@ -8,6 +8,7 @@ import dev.kvlab.harness.api.catalog.KvSizing;
 import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.catalog.Roofline;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
+import dev.kvlab.harness.api.twin.FitCheck;
 import dev.kvlab.harness.internal.llama.LlamaContext;
 import dev.kvlab.harness.internal.llama.LlamaLibrary;
 import dev.kvlab.harness.internal.llama.LlamaModel;
@@ -35,24 +36,10 @@ import java.util.Locale;
  * @param checks       every timing next to the fitted roofline's prediction of it
  */
 public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings timings, ModelSpec modelSpec, HardwareSpec hardwareSpec,
-                                List<String> clips, List<Check> checks) {
+                                List<String> clips, List<FitCheck> checks) {
 
     /** The long context's length for a chunk of {@code chunkTokens}: four chunks. */
     public static final int CONTEXT_CHUNKS = 4;
-
-    /**
-     * One timing and the fitted roofline's prediction of it (seconds).
-     *
-     * @param what      what was timed, in words
-     * @param measured  the median measured
-     * @param predicted the fitted roofline's
-     */
-    public record Check(String what, double measured, double predicted) {
-        /** predicted / measured - 1. */
-        public double error() {
-            return predicted / measured - 1;
-        }
-    }
 
     /** The chunk timed (tokens). */
     public int prefixTokens() {
@@ -72,7 +59,7 @@ public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings 
     /** The largest |error| of the fitted roofline over its checks. */
     public double worstError() {
         double w = 0;
-        for (Check c : checks) w = Math.max(w, Math.abs(c.error()));
+        for (FitCheck c : checks) w = Math.max(w, Math.abs(c.error()));
         return w;
     }
 
@@ -181,7 +168,7 @@ public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings 
 
     /** The roofline fitted to {@code t} ({@link EngineFit}), with its predictions of every timing. */
     static EngineCalibration of(GgufModelInfo model, int threads, EngineTimings t) {
-        ModelSpec ms = modelSpec(model);
+        ModelSpec ms = model.catalogModel();
         KvSizing kv = KvSizing.of(ms, Dtype.FP16, 1);
         Roofline unit = new Roofline(ms, hardware(model, threads, 1, 1, "", null, null), kv);
         EngineFit fit = EngineFit.of(t, unit);
@@ -194,19 +181,19 @@ public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings 
                 t.load().smallTokens(), t.load().large() * 1e3, t.load().largeTokens());
         HardwareSpec hw = hardware(model, threads, fit.flops(), fit.bandwidth(), source, fit.attention(), fit.kvLoad());
         Roofline cal = new Roofline(ms, hw, kv);
-        List<Check> checks = new ArrayList<>();
-        checks.add(new Check("prefill " + p.tokens() + " into an empty context", p.empty(), cal.prefillSeconds(p.tokens(), 0)));
-        checks.add(new Check("prefill " + p.tokens() + " behind " + p.context(), p.behind(), cal.prefillSeconds(p.tokens(), p.context())));
-        checks.add(new Check(String.format(Locale.ROOT, "decode step after %.0f", d.shortContext()), d.atShort(),
+        List<FitCheck> checks = new ArrayList<>();
+        checks.add(new FitCheck("prefill " + p.tokens() + " into an empty context", p.empty(), cal.prefillSeconds(p.tokens(), 0)));
+        checks.add(new FitCheck("prefill " + p.tokens() + " behind " + p.context(), p.behind(), cal.prefillSeconds(p.tokens(), p.context())));
+        checks.add(new FitCheck(String.format(Locale.ROOT, "decode step after %.0f", d.shortContext()), d.atShort(),
                 cal.decodeStepSeconds(1, Math.round(d.shortContext()))));
-        checks.add(new Check(String.format(Locale.ROOT, "decode step after %.0f", d.longContext()), d.atLong(),
+        checks.add(new FitCheck(String.format(Locale.ROOT, "decode step after %.0f", d.longContext()), d.atLong(),
                 cal.decodeStepSeconds(1, Math.round(d.longContext()))));
         for (EngineTimings.Pass q : t.passes()) {
-            checks.add(new Check("pass of " + q.tokens() + " into an empty context", q.empty(), cal.prefillSeconds(q.tokens(), 0)));
-            checks.add(new Check("pass of " + q.tokens() + " behind " + p.context(), q.behind(), cal.prefillSeconds(q.tokens(), p.context())));
+            checks.add(new FitCheck("pass of " + q.tokens() + " into an empty context", q.empty(), cal.prefillSeconds(q.tokens(), 0)));
+            checks.add(new FitCheck("pass of " + q.tokens() + " behind " + p.context(), q.behind(), cal.prefillSeconds(q.tokens(), p.context())));
         }
-        checks.add(new Check("loading " + t.load().smallTokens() + " fetched tokens", t.load().small(), cal.kvLoadSeconds(t.load().smallTokens())));
-        checks.add(new Check("loading " + t.load().largeTokens() + " fetched tokens", t.load().large(), cal.kvLoadSeconds(t.load().largeTokens())));
+        checks.add(new FitCheck("loading " + t.load().smallTokens() + " fetched tokens", t.load().small(), cal.kvLoadSeconds(t.load().smallTokens())));
+        checks.add(new FitCheck("loading " + t.load().largeTokens() + " fetched tokens", t.load().large(), cal.kvLoadSeconds(t.load().largeTokens())));
         return new EngineCalibration(model, threads, t, ms, hw, fit.clips(), List.copyOf(checks));
     }
 
@@ -223,7 +210,7 @@ public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings 
                         + "tokens or more, %.3g in shorter ones; loading fetched KV %.0f us + %.3g B/s%n", hw.bf16Flops(), hw.hbmBandwidth(),
                 hw.attention().efficiency(), hw.attention().smallPassTokens(), hw.attention().smallPassEfficiency(), hw.kvLoad().latencySeconds() * 1e6,
                 hw.kvLoad().bytesPerSecond()));
-        for (Check k : checks)
+        for (FitCheck k : checks)
             o.append(String.format(Locale.ROOT, "  %-40s measured %9.3f ms, the roofline %9.3f ms (%+.0f%%)%n", k.what(), k.measured() * 1e3,
                     k.predicted() * 1e3, k.error() * 100));
         for (String clip : clips) o.append("  fit: ").append(clip).append(System.lineSeparator());
@@ -243,23 +230,9 @@ public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings 
         }
     }
 
-    /** The catalog model of the GGUF's shape: {@code gguf-<sha256 prefix>}, weights at the file's dtype. */
-    static ModelSpec modelSpec(GgufModelInfo g) {
-        Dtype w = switch (g.fileType()) {
-            case 0 -> Dtype.FP32;
-            case 7 -> Dtype.FP8; // q8_0: about one byte per weight
-            default -> Dtype.FP16;
-        };
-        String file = g.path().getFileName().toString().replaceAll("\\.gguf$", "");
-        return new ModelSpec("gguf-" + g.sha256().substring(0, 12), g.name() == null || g.name().isBlank() ? file : g.name(), List.of(file),
-                "GGUF header of " + g.path().getFileName() + " (sha256 " + g.sha256() + ")", g.layers(), g.hidden(), g.heads(), g.kvHeads(),
-                g.keyLength(), g.valueLength() == g.keyLength() ? null : g.valueLength(), null, null, (double) g.parameters(), null, w,
-                (int) Math.min(Integer.MAX_VALUE, Math.max(1, g.contextLength())));
-    }
-
     private static HardwareSpec hardware(GgufModelInfo g, int threads, double flops, double bandwidth, String source, AttentionCost attention,
                                          KvLoadCost kvLoad) {
-        long ram = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();
+        long ram = dev.kvlab.harness.api.MachineMemory.now().totalBytes(); // this machine's physical memory (0: unknown)
         return new HardwareSpec("cpu-llama-" + g.sha256().substring(0, 8) + "-" + threads + "t", "CPU (llama.cpp, " + threads + " thread(s)) calibrated",
                 List.of(), source, flops, null, bandwidth, Math.max(1_000_000_000L, ram), bandwidth, 1.0, 1.0, attention, kvLoad);
     }
@@ -272,7 +245,7 @@ public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings 
         sb.append("# kvlab calibrate --engine: a real engine (llama.cpp on this CPU) as a roofline catalog entry.\n");
         sb.append("# ").append(h.source()).append("\n");
         sb.append("# the fitted roofline against what was timed (ms):\n");
-        for (Check c : checks)
+        for (FitCheck c : checks)
             sb.append(String.format(Locale.ROOT, "#   %-40s measured %9.3f  predicted %9.3f  (%+.0f%%)%n", c.what(), c.measured() * 1e3, c.predicted() * 1e3,
                     c.error() * 100));
         for (String c : clips) sb.append("# fit: ").append(c).append('\n');

@@ -261,8 +261,7 @@ final class EngineTwin {
         f.put("kv_load_latency_us", c.hardwareSpec().kvLoad().latencySeconds() * 1e6);
         f.put("kv_load_bytes_per_s", c.hardwareSpec().kvLoad().bytesPerSecond());
         f.put("worst_error", c.worstError());
-        for (EngineCalibration.Check k : c.checks()) f.put("check: " + k.what(), String.format(java.util.Locale.ROOT,
-                "measured %.3f ms, the roofline %.3f ms (%+.0f%%)", k.measured() * 1e3, k.predicted() * 1e3, k.error() * 100));
+        for (dev.kvlab.harness.api.twin.FitCheck k : c.checks()) f.put("check: " + k.what(), k.figure());
         if (!c.clips().isEmpty()) f.put("clips", String.join("; ", c.clips()));
         double lat = Double.NaN, bw = Double.NaN;
         long lookup = 0;

@@ -47,12 +47,7 @@ final class LlamaCalibrator {
             try (LlamaContext ctx = model.newContext(options)) {
                 layout = EngineInstance.probeLayout(ctx);
             }
-            Dtype kv = switch (LlamaCell.dtype(layout.layers().getFirst().kType())) {
-                case "f32" -> Dtype.FP32;
-                case "bf16" -> Dtype.BF16;
-                case "q8_0" -> Dtype.FP8;
-                default -> Dtype.FP16;
-            };
+            Dtype kv = LlamaCell.catalogDtype(LlamaCell.dtype(layout.layers().getFirst().kType()));
             twin.shape(shape, most[0], most[1], probe.blockTokens());
             twin.calibrate(model, options, shape.sequences(), c.cluster().instances(), t.calibrateTokens(), probe.blockTokens(), kv);
         }

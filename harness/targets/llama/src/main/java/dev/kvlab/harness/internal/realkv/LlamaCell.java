@@ -144,9 +144,8 @@ final class LlamaCell implements CellClock {
             faults = e.faults;
             live = e.instances;
             if (reused && e.calibration != null) {
-                CellSpec probe = LlamaTarget.spec(config, k -> null, "probe", "f16");
-                int[] most = WorkloadExtent.of(probe);
-                twin.shape(shape, most[0], most[1], probe.blockTokens());
+                // the extent its open measured (a pass over the whole workload, the same for every probe of the key)
+                twin.shape(shape, e.most[0], e.most[1], e.ns.blockTokens());
                 twin.calibrated(e.calibration, shape.options(target.threads(), target.flashAttention()), shape.sequences(), catalogDtype(ns.kvDtype()));
             }
             CellSpec spec = LlamaTarget.spec(config, k -> null, ns.modelId(), ns.kvDtype());
@@ -173,6 +172,7 @@ final class LlamaCell implements CellClock {
         try {
             e.systemInfo = lib.systemInfo();
             e.library = lib.install().describe();
+            e.most = most;
             e.shape = EngineInstance.Shape.of(target, config.tiers().local(), most[0], most[1], probe.blockTokens());
             for (int i = 0; i < config.cluster().instances(); i++)
                 e.contexts.add(e.model.newContext(e.shape.options(target.threads(), target.flashAttention())));
@@ -260,7 +260,7 @@ final class LlamaCell implements CellClock {
     }
 
     /** The catalog's dtype of the same width as llama.cpp's KV type (q8_0: about a byte per value). */
-    private static Dtype catalogDtype(String ggml) {
+    static Dtype catalogDtype(String ggml) {
         return switch (ggml) {
             case "f32" -> Dtype.FP32;
             case "bf16" -> Dtype.BF16;

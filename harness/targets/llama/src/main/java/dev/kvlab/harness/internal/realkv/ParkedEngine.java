@@ -60,6 +60,11 @@ final class ParkedEngine implements AutoCloseable {
     KvStateLayout layout;
     KvNamespace ns;
     EngineInstance.Shape shape;
+    /**
+     * The workload's largest request ({@link WorkloadExtent#of}: prompt, output, full blocks) the contexts were sized on;
+     * the same for every probe of the key (only the arrival rate differs, and requests do not depend on it).
+     */
+    int[] most;
     LiveLoop loop;
     LlamaServer server;
     AuditedBackend backend;

@@ -12,6 +12,7 @@ import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.catalog.Roofline;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
 import dev.kvlab.harness.api.input.BadInputException;
+import dev.kvlab.harness.api.twin.FitCheck;
 import dev.kvlab.harness.api.twin.TwinCalibration;
 import java.io.IOException;
 import java.net.URI;
@@ -40,14 +41,7 @@ import java.util.Map;
  * @param checks   every timing beside the fitted roofline's prediction of it (seconds)
  * @param source   how each figure was timed (engine or client)
  */
-public record EndpointCalibration(TwinCalibration twin, List<Check> checks, String source) {
-
-    /** One timing and the fit's prediction of it. */
-    public record Check(String what, double measured, double predicted) {
-        public double error() {
-            return predicted / measured - 1;
-        }
-    }
+public record EndpointCalibration(TwinCalibration twin, List<FitCheck> checks, String source) {
 
     /**
      * What to time.
@@ -104,13 +98,13 @@ public record EndpointCalibration(TwinCalibration twin, List<Check> checks, Stri
             }
         }
         double t1 = median(shortCold), t2 = median(longCold), ts = median(behind), d1 = median(decShort), d2 = median(decLong);
-        ModelSpec ms = modelSpec(info);
+        ModelSpec ms = info.catalogModel();
         KvSizing kv = KvSizing.of(ms, Dtype.FP16, 1);
-        Roofline unit = new Roofline(ms, hardware(ms, 1, 1, null, "", 1), kv);
+        Roofline unit = new Roofline(ms, hardware(ms, 1, 1, null, ""), kv);
         int l1 = plan.shortTokens(), l2 = plan.longTokens(), sfx = plan.suffixTokens();
         Fit fit0 = fit(unit, BATCH_TOKENS, l1, l2, sfx, t1, t2, ts, d1, d2, kv.bytesPerTokenAllRanks());
         double x = fit0.x();
-        List<String> clips = new ArrayList<>(fit0.clips());
+        List<String> clips = fit0.clips();
         AttentionCost att = fit0.attention();
         double bandwidth = fit0.bandwidth();
         String how = engineTimed == all ? "the engine's own timings (" + kind.label + ")" : engineTimed == 0 ? "client timing (the engine reports none)"
@@ -118,17 +112,16 @@ public record EndpointCalibration(TwinCalibration twin, List<Check> checks, Stri
         String src = String.format(Locale.ROOT, "kvlab calibrate --endpoint %s (%s, %s): cold prompts of %d and %d tokens %.1f / %.1f ms, %d tokens behind "
                         + "%d cached %.1f ms, decode %.2f ms/token after %d, %.2f after %d (medians of %d; %s)", base, kind.label, info.path().getFileName(),
                 l1, l2, t1 * 1e3, t2 * 1e3, sfx, l2, ts * 1e3, d1 * 1e3, l1, d2 * 1e3, l2, plan.repeats(), how);
-        HardwareSpec hw = hardware(ms, 1 / x, bandwidth, att, src, slots);
         if (att.span() > 0) src += String.format(Locale.ROOT, "; attention's cost per pair x (1 + pass tokens / %.1f)", att.span());
         if (att.sumComputeMemory()) src += "; a decode step's compute and memory summed (the engine does not overlap them)";
-        hw = hardware(ms, 1 / x, bandwidth, att, src, slots);
+        HardwareSpec hw = hardware(ms, 1 / x, bandwidth, att, src);
         Roofline fit = new Roofline(ms, hw, kv);
-        List<Check> checks = new ArrayList<>();
-        checks.add(new Check("cold prompt of " + l1, t1, fit.prefillSeconds(l1, 0)));
-        checks.add(new Check("cold prompt of " + l2, t2, fit.prefillSeconds(l2, 0)));
-        checks.add(new Check(sfx + " tokens behind " + l2 + " cached", ts, fit.prefillSeconds(sfx, l2)));
-        checks.add(new Check("decode step after " + l1, d1, fit.decodeStepSeconds(1, l1)));
-        checks.add(new Check("decode step after " + l2, d2, fit.decodeStepSeconds(1, l2)));
+        List<FitCheck> checks = new ArrayList<>();
+        checks.add(new FitCheck("cold prompt of " + l1, t1, fit.prefillSeconds(l1, 0)));
+        checks.add(new FitCheck("cold prompt of " + l2, t2, fit.prefillSeconds(l2, 0)));
+        checks.add(new FitCheck(sfx + " tokens behind " + l2 + " cached", ts, fit.prefillSeconds(sfx, l2)));
+        checks.add(new FitCheck("decode step after " + l1, d1, fit.decodeStepSeconds(1, l1)));
+        checks.add(new FitCheck("decode step after " + l2, d2, fit.decodeStepSeconds(1, l2)));
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("engine_calibration", src);
         f.put("engine_kind", kind.label);
@@ -142,8 +135,7 @@ public record EndpointCalibration(TwinCalibration twin, List<Check> checks, Stri
         f.put("sum_compute_memory", att.sumComputeMemory());
         f.put("slots", slots);
         if (behindComputed >= 0) f.put("suffix_prompt_tokens_computed_by_engine", behindComputed);
-        for (Check k : checks) f.put("check: " + k.what(), String.format(Locale.ROOT, "measured %.3f ms, the roofline %.3f ms (%+.0f%%)",
-                k.measured() * 1e3, k.predicted() * 1e3, k.error() * 100));
+        for (FitCheck k : checks) f.put("check: " + k.what(), k.figure());
         if (!clips.isEmpty()) f.put("clips", String.join("; ", clips));
         TwinCalibration t = new TwinCalibration(kind.label + " at " + base + " (" + info.path().getFileName() + ")", ms, hw, Dtype.FP16, BATCH_TOKENS, slots,
                 instances, Double.NaN, Double.NaN, 0, f, "local-only");
@@ -338,22 +330,8 @@ public record EndpointCalibration(TwinCalibration twin, List<Check> checks, Stri
         }
     }
 
-    /** The catalog model of the GGUF's shape. */
-    static ModelSpec modelSpec(GgufModelInfo g) {
-        Dtype w = switch (g.fileType()) {
-            case 0 -> Dtype.FP32;
-            case 7 -> Dtype.FP8;
-            default -> Dtype.FP16;
-        };
-        String file = g.path().getFileName().toString().replaceAll("\\.gguf$", "");
-        return new ModelSpec("gguf-" + g.sha256().substring(0, 12), g.name() == null || g.name().isBlank() ? file : g.name(), List.of(file),
-                "GGUF header of " + g.path().getFileName() + " (sha256 " + g.sha256() + ")", g.layers(), g.hidden(), g.heads(), g.kvHeads(),
-                g.keyLength(), g.valueLength() == g.keyLength() ? null : g.valueLength(), null, null, (double) g.parameters(), null, w,
-                (int) Math.min(Integer.MAX_VALUE, Math.max(1, g.contextLength())));
-    }
-
-    private static HardwareSpec hardware(ModelSpec m, double flops, double bandwidth, AttentionCost att, String source, int slots) {
-        long ram = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();
+    private static HardwareSpec hardware(ModelSpec m, double flops, double bandwidth, AttentionCost att, String source) {
+        long ram = dev.kvlab.harness.api.MachineMemory.now().totalBytes(); // this machine's physical memory (0: unknown)
         return new HardwareSpec("endpoint-" + m.id(), "an OpenAI-compatible engine, calibrated from its answers", List.of(), source, flops, null,
                 bandwidth, Math.max(1_000_000_000L, ram), bandwidth, 1.0, 1.0, att, new KvLoadCost(0, 1e15));
     }
@@ -372,7 +350,7 @@ public record EndpointCalibration(TwinCalibration twin, List<Check> checks, Stri
         o.append(String.format(Locale.ROOT, "%s%nas a roofline: %.3g FLOP/s, %.3g B/s (efficiency 1); attention at %.3g of the compute rate, %.3g in passes "
                         + "shorter than %d tokens; %d slot(s); timed by %s%n", twin.engine(), hw.bf16Flops(), hw.hbmBandwidth(), hw.attention().efficiency(),
                 hw.attention().smallPassEfficiency(), hw.attention().smallPassTokens(), twin.sequences(), source));
-        for (Check k : checks)
+        for (FitCheck k : checks)
             o.append(String.format(Locale.ROOT, "  %-36s measured %9.3f ms, the roofline %9.3f ms (%+.0f%%)%n", k.what(), k.measured() * 1e3,
                     k.predicted() * 1e3, k.error() * 100));
         return o.toString();
