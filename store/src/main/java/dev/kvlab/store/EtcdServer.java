@@ -1,8 +1,6 @@
 package dev.kvlab.store;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -42,23 +40,33 @@ public final class EtcdServer implements AutoCloseable {
         return Files.isExecutable(Path.of("/usr/bin/etcd")) ? Optional.of("/usr/bin/etcd") : Optional.empty();
     }
 
-    /** Starts one on free loopback ports and waits (up to 30 s) until it is healthy; {@link IOException} saying why not. */
+    /**
+     * Starts one on free loopback ports ({@link LoopbackPorts}) and waits (up to 30 s) until it is healthy; when another
+     * process took a port first it starts again on new ones (up to 5 times); {@link IOException} saying why not.
+     */
     public static EtcdServer start() throws IOException {
         String bin = binary().orElseThrow(() -> new IOException("etcd is not installed (apt-get install etcd-server)"));
+        for (int attempt = 1; ; attempt++) {
+            EtcdServer e = launch(bin);
+            try {
+                e.awaitHealthy(Duration.ofSeconds(30));
+                return e;
+            } catch (IOException ex) {
+                boolean again = attempt < 5 && LoopbackPorts.lostRace(e.log());
+                e.close();
+                if (!again) throw ex;
+            }
+        }
+    }
+
+    private static EtcdServer launch(String bin) throws IOException {
         Path dir = Files.createTempDirectory("kvlab-etcd-");
-        int client = freePort(), peer = freePort();
-        String c = "http://127.0.0.1:" + client, p = "http://127.0.0.1:" + peer;
+        int[] ports = LoopbackPorts.free(2);
+        String c = "http://127.0.0.1:" + ports[0], p = "http://127.0.0.1:" + ports[1];
         Process proc = new ProcessBuilder(bin, "--name", "kvlab", "--data-dir", dir.resolve("data").toString(), "--listen-client-urls", c,
                 "--advertise-client-urls", c, "--listen-peer-urls", p, "--initial-advertise-peer-urls", p, "--initial-cluster", "kvlab=" + p)
                 .redirectErrorStream(true).redirectOutput(dir.resolve("etcd.log").toFile()).start();
-        EtcdServer e = new EtcdServer(proc, dir, client);
-        try {
-            e.awaitHealthy(Duration.ofSeconds(30));
-        } catch (IOException ex) {
-            e.close();
-            throw ex;
-        }
-        return e;
+        return new EtcdServer(proc, dir, ports[0]);
     }
 
     private void awaitHealthy(Duration limit) throws IOException {
@@ -80,13 +88,6 @@ public final class EtcdServer implements AutoCloseable {
             throw new IOException("interrupted while waiting for etcd");
         }
         throw new IOException("etcd was not healthy within " + limit.toSeconds() + " s: " + log());
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket()) {
-            s.bind(new InetSocketAddress("127.0.0.1", 0));
-            return s.getLocalPort();
-        }
     }
 
     /** The last lines of its log. */

@@ -107,10 +107,7 @@ class SecurityProcessesTest {
     }
 
     private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket()) {
-            s.bind(new InetSocketAddress("127.0.0.1", 0));
-            return s.getLocalPort();
-        }
+        return dev.kvlab.store.LoopbackPorts.free(); // below the ephemeral range: no outgoing connection takes it first
     }
 
     // ------------------------------------------------------------------ the kernel's view of a process's listening sockets

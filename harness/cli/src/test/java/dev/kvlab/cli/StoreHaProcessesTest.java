@@ -8,8 +8,6 @@ import dev.kvlab.store.EtcdServer;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -102,9 +100,6 @@ class StoreHaProcessesTest {
     }
 
     private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket()) {
-            s.bind(new InetSocketAddress("127.0.0.1", 0));
-            return s.getLocalPort();
-        }
+        return dev.kvlab.store.LoopbackPorts.free(); // below the ephemeral range: no outgoing connection takes it first
     }
 }

@@ -22,8 +22,6 @@ import dev.kvlab.store.internal.rpc.MasterUnavailableException;
 import dev.kvlab.store.testkit.EtcdProcess;
 import dev.kvlab.transport.Transports;
 import java.lang.foreign.MemorySegment;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -133,9 +131,6 @@ class MasterFailoverTest {
     }
 
     private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket()) {
-            s.bind(new InetSocketAddress("127.0.0.1", 0));
-            return s.getLocalPort();
-        }
+        return dev.kvlab.store.LoopbackPorts.free(); // below the ephemeral range: no outgoing connection takes it first
     }
 }

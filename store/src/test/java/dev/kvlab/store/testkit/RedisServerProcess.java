@@ -1,8 +1,7 @@
 package dev.kvlab.store.testkit;
 
+import dev.kvlab.store.LoopbackPorts;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -39,14 +38,22 @@ public final class RedisServerProcess implements AutoCloseable {
             Assumptions.abort(why);
         }
         try {
-            Path dir = Files.createTempDirectory("kvlab-redis-");
-            int port = freePort();
-            Process p = new ProcessBuilder(bin, "--port", String.valueOf(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                    "--dir", dir.toString(), "--daemonize", "no", "--protected-mode", "yes")
-                    .redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
-            RedisServerProcess r = new RedisServerProcess(p, dir, port);
-            r.awaitReady();
-            return r;
+            for (int attempt = 1; ; attempt++) {
+                Path dir = Files.createTempDirectory("kvlab-redis-");
+                int port = LoopbackPorts.free();
+                Process p = new ProcessBuilder(bin, "--port", String.valueOf(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                        "--dir", dir.toString(), "--daemonize", "no", "--protected-mode", "yes")
+                        .redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
+                RedisServerProcess r = new RedisServerProcess(p, dir, port);
+                try {
+                    r.awaitReady();
+                    return r;
+                } catch (IOException e) {
+                    boolean again = attempt < 5 && LoopbackPorts.lostRace(r.log());
+                    r.close();
+                    if (!again) throw e;
+                }
+            }
         } catch (IOException e) {
             throw new IllegalStateException("could not start redis-server: " + e.getMessage(), e);
         }
@@ -58,13 +65,6 @@ public final class RedisServerProcess implements AutoCloseable {
             if (Files.isExecutable(p)) return p.toString();
         }
         return Files.isExecutable(Path.of("/usr/bin/redis-server")) ? "/usr/bin/redis-server" : null;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket()) {
-            s.bind(new InetSocketAddress("127.0.0.1", 0));
-            return s.getLocalPort();
-        }
     }
 
     private void awaitReady() throws IOException {

@@ -1,8 +1,7 @@
 package dev.kvlab.harness.metrics;
 
+import dev.kvlab.store.LoopbackPorts;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -55,10 +54,27 @@ public final class Influxd implements AutoCloseable {
         return b;
     }
 
+    /** Starts one on free loopback ports; when another process took a port first, again on new ones (up to 5 times). */
     public static Influxd start() throws IOException, InterruptedException {
         Path bin = requireBinary();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return launch(bin);
+            } catch (PortTaken e) {
+                if (attempt == 5) throw e;
+            }
+        }
+    }
+
+    /** influxd exited because a port it was given was taken. */
+    private static final class PortTaken extends IOException {
+        PortTaken(String log) { super("influxd exited: " + log); }
+    }
+
+    private static Influxd launch(Path bin) throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("kvlab-influxd-");
-        int hp = freePort(), bp = freePort();
+        int[] ports = LoopbackPorts.free(2);
+        int hp = ports[0], bp = ports[1];
         Files.writeString(dir.resolve("influx.conf"), """
                 reporting-disabled = true
                 bind-address = "127.0.0.1:%d"
@@ -79,6 +95,7 @@ public final class Influxd implements AutoCloseable {
             if (!p.isAlive()) {
                 String log = Files.readString(dir.resolve("influxd.log"));
                 i.close();
+                if (LoopbackPorts.lostRace(log)) throw new PortTaken(log);
                 throw new IOException("influxd exited: " + log);
             }
             try {
@@ -105,11 +122,8 @@ public final class Influxd implements AutoCloseable {
         return r.body();
     }
 
-    public static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket()) {
-            s.bind(new InetSocketAddress("127.0.0.1", 0));
-            return s.getLocalPort();
-        }
+    public static int freePort() {
+        return LoopbackPorts.free();
     }
 
     @Override

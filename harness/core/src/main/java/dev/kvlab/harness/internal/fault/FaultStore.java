@@ -3,6 +3,7 @@ package dev.kvlab.harness.internal.fault;
 import dev.kvlab.harness.api.config.Fault;
 import dev.kvlab.harness.internal.plan.CellPlan;
 import dev.kvlab.harness.internal.plan.FaultPlan;
+import dev.kvlab.store.LoopbackPorts;
 import dev.kvlab.store.StoreChildProcess;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.MasterConfig;
@@ -108,11 +109,7 @@ final class FaultStore implements AutoCloseable {
     /** A master child process on loopback ({@code atPort} 0: a free port), started again on the same port after a kill. */
     private void startMasterProcess(int atPort) throws IOException, InterruptedException {
         int p = atPort;
-        if (p == 0) {
-            try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-                p = s.getLocalPort();
-            }
-        }
+        if (p == 0) p = LoopbackPorts.free();
         String log = "";
         for (int attempt = 0; attempt < 50; attempt++) {
             StoreChildProcess child = StoreChildProcess.master(p, masterConfig.seed(), DurationSpec.parse(plan.config().store().leaseTtl()),

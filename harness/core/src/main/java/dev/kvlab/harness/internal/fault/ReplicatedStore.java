@@ -5,6 +5,7 @@ import dev.kvlab.harness.internal.plan.CellPlan;
 import dev.kvlab.harness.internal.plan.FaultPlan;
 import dev.kvlab.store.EtcdServer;
 import dev.kvlab.store.HaCluster;
+import dev.kvlab.store.LoopbackPorts;
 import dev.kvlab.store.NodeLauncher;
 import dev.kvlab.store.StoreChildProcess;
 import dev.kvlab.store.api.BackendOptions;
@@ -14,8 +15,6 @@ import dev.kvlab.store.api.server.NodeLaunch;
 import dev.kvlab.transport.Transports;
 import dev.kvlab.transport.api.DurationSpec;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -79,10 +78,7 @@ final class ReplicatedStore implements AutoCloseable {
                 relays.put(name, r);
                 etcdPort = r.port();
             }
-            int port;
-            try (ServerSocket ss = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-                port = ss.getLocalPort();
-            }
+            int port = LoopbackPorts.free();
             ports.put(name, port);
             masters.put(name, StoreChildProcess.haMaster(port, plan.masterConfig().seed(), DurationSpec.parse(plan.config().store().leaseTtl()),
                     Duration.ofNanos(fault.livenessNanos()), "etcd://127.0.0.1:" + etcdPort, name, Duration.ofNanos(fault.haLeaseNanos())));

@@ -9,10 +9,9 @@ import dev.kvlab.harness.api.run.CellRunner;
 import dev.kvlab.harness.api.run.ConfigTree;
 import dev.kvlab.harness.internal.llama.LlamaInstall;
 import dev.kvlab.harness.internal.llama.LlamaLibrary;
+import dev.kvlab.store.LoopbackPorts;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -156,10 +155,7 @@ public final class EngineBench {
         Path bin = s.server() != null ? s.server() : LlamaInstall.runScript(LlamaInstall.script().resolveSibling("llama-server.sh"));
         int perSlot = (s.prefixTokens() + s.suffixTokens() + 1 + s.outputTokens() + 255) / 256 * 256;
         Path tmp = Files.createTempDirectory("kvlab-bench-engine");
-        int port;
-        try (ServerSocket ss = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = ss.getLocalPort();
-        }
+        int port = LoopbackPorts.free();
         List<String> flags = List.of("-m", s.model().toAbsolutePath().toString(), "--host", "127.0.0.1", "--port", Integer.toString(port),
                 "-np", Integer.toString(s.sequences()), "-c", Integer.toString(perSlot * s.sequences()), "-t", Integer.toString(s.threads()),
                 "-tb", Integer.toString(s.threads()), "-fa", s.flashAttn(), "--cache-ram", "0", "--metrics", "--slots", "--slot-save-path", tmp.toString());
