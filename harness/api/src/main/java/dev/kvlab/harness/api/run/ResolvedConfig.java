@@ -94,11 +94,19 @@ public record ResolvedConfig(RunConfig config, ObjectNode tree, String name) {
 
     /** A copy of the tree with dotted {@code key} at {@code value} (sections made where missing). */
     private ObjectNode set(String key, JsonNode value) {
-        ObjectNode t = tree.deepCopy();
+        return setDotted(tree.deepCopy(), key, value);
+    }
+
+    /**
+     * Sets dotted {@code key} of {@code tree} to {@code value} in place, making the sections it lacks (a value where a
+     * section belongs is replaced by one), and returns {@code tree}: a resolved tree changed without a {@link ConfigTree}'s
+     * origins and checks (a derived run's tree here, a probe's {@code config_set} in the manifest).
+     */
+    public static ObjectNode setDotted(ObjectNode tree, String key, JsonNode value) {
         String[] path = key.split("\\.");
-        ObjectNode at = t;
+        ObjectNode at = tree;
         for (int i = 0; i < path.length - 1; i++) at = at.get(path[i]) instanceof ObjectNode o ? o : at.putObject(path[i]);
         at.set(path[path.length - 1], value);
-        return t;
+        return tree;
     }
 }

@@ -18,7 +18,8 @@ import java.util.Map;
  * The files of one cell × replicate ({@code cells/<cell>/r<k>/}). A fixed-load run: one {@code .hlog} per
  * {@link Metric}, {@code requests.csv} and {@code cell.json}. A capacity-search probe (cell id {@code <cell>@<load>},
  * the bulk of a search's runs): one tagged {@code run.hlog}, {@code requests.csv.gz} (which the runner may drop once
- * the search has ended, {@code bundle.requests}) and {@code cell.json}; {@link RunFiles} reads either. Written into {@code cells/<cell>/.r<k>.tmp/}, fsynced, and renamed
+ * the search has ended, {@code bundle.requests}), its record ({@code cell.json} without the config) the log's
+ * {@link #CELL_COMMENT} line; {@link RunFiles} reads either. Written into {@code cells/<cell>/.r<k>.tmp/}, fsynced, and renamed
  * to {@code r<k>}: a replicate directory that exists is complete.
  */
 public final class CellFiles {
@@ -55,8 +56,8 @@ public final class CellFiles {
             }
             result.requestLog().writeTo(tmp.resolve(REQUESTS_CSV));
             Durable.fsyncFile(tmp.resolve(REQUESTS_CSV));
+            Durable.writeNew(tmp.resolve(CELL_JSON), cellJson(run, result));
         }
-        if (!probe(run.cell())) Durable.writeNew(tmp.resolve(CELL_JSON), cellJson(run, result));
         Durable.fsyncDir(tmp);
         Durable.moveDir(tmp, cellDir.resolve("r" + run.replicate()));
         Durable.fsyncDir(cellDir);

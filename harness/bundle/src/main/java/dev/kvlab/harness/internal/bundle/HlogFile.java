@@ -129,13 +129,7 @@ public final class HlogFile {
         if (hasStartTime(bytes))
             throw new BadInputException(file + ": has a StartTime header; kvlab's interval logs are relative to the measured phase");
         List<IntervalHistogram> out = new ArrayList<>();
-        for (TimedHistogram t : parse(file, bytes)) {
-            Histogram h = t.histogram();
-            ByteBuffer buf = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
-            int n = h.encodeIntoByteBuffer(buf);
-            out.add(new IntervalHistogram(metric, t.startMs() * 1_000_000L, t.endMs() * 1_000_000L, h.getTotalCount(),
-                    Arrays.copyOf(buf.array(), n), h.getMaxValueAsDouble()));
-        }
+        for (TimedHistogram t : parse(file, bytes)) out.add(interval(metric, t));
         return out;
     }
 

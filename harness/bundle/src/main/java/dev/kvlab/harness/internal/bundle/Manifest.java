@@ -138,12 +138,8 @@ public final class Manifest {
             ObjectNode from = out.get(e.getValue().path("config_from").asText(""));
             if (from == null || !e.getValue().path("config_set").isObject()) continue;
             ObjectNode tree = from.deepCopy();
-            for (var kv : e.getValue().get("config_set").properties()) {
-                String[] path = kv.getKey().split("\\.");
-                ObjectNode at = tree;
-                for (int i = 0; i < path.length - 1; i++) at = at.get(path[i]) instanceof ObjectNode o ? o : at.putObject(path[i]);
-                at.set(path[path.length - 1], kv.getValue().deepCopy());
-            }
+            for (var kv : e.getValue().get("config_set").properties())
+                dev.kvlab.harness.api.run.ResolvedConfig.setDotted(tree, kv.getKey(), kv.getValue().deepCopy());
             out.put(e.getKey(), tree);
         }
         return out;

@@ -5,6 +5,7 @@ import dev.kvlab.harness.api.CapacitySpec;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.Experiment;
 import dev.kvlab.harness.api.MatrixSpec;
+import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.internal.bundle.BundleFootprint;
 import java.io.IOException;
@@ -26,8 +27,8 @@ public final class BundleProjection {
     static final long CSV_BYTES_PER_REQUEST = 95;
     /** Bytes of {@code requests.csv.gz} per request (the same rows gzipped, about a third). */
     static final long GZ_BYTES_PER_REQUEST = 33;
-    /** A fixed run's seven {@code .hlog} files and {@code cell.json}, in blocks (each at least one). */
-    static final long FIXED_FILES = 7 * 2 * BundleFootprint.BLOCK + 3 * BundleFootprint.BLOCK;
+    /** A fixed run's {@code .hlog} files (one per {@link Metric}, seven) and {@code cell.json}, in blocks (each at least one). */
+    static final long FIXED_FILES = Metric.values().length * 2 * BundleFootprint.BLOCK + 3 * BundleFootprint.BLOCK;
     /** A probe's {@code run.hlog} (seven whole-phase histograms and its record: under 8 KiB). */
     static final long PROBE_FILE = 2 * BundleFootprint.BLOCK;
     /** A run's rows in summary.csv, summary.json (row and cell statistics) and the manifest. */
@@ -49,21 +50,20 @@ public final class BundleProjection {
         long bytes = REPORT, runs = 0;
         if (c == null) {
             for (CellRun r : spec.runs()) {
-                bytes += BundleFootprint.BLOCK + FIXED_FILES + BundleFootprint.blocks(requests(r, 1) * CSV_BYTES_PER_REQUEST) + SUMMARY_PER_RUN;
+                bytes += fixedRun(r);
                 runs++;
             }
             return new Projection(bytes, runs, false);
         }
         long max = experiment.maxRuns();
-        long searched = 0, kept = 0;
+        long kept = 0;
         for (CellRun r : spec.runs()) {
             if (!c.searches(r.factors())) {
-                bytes += BundleFootprint.BLOCK + FIXED_FILES + BundleFootprint.blocks(requests(r, 1) * CSV_BYTES_PER_REQUEST) + SUMMARY_PER_RUN;
+                bytes += fixedRun(r);
                 runs++;
             } else if (r.replicate() == 0) {
                 // bundle.requests: capacity keeps two runs' requests per searched cell; all keeps them all (bounded below)
                 kept += 2 * BundleFootprint.blocks(requests(r, c.maxPasses()) * GZ_BYTES_PER_REQUEST);
-                searched++;
             }
         }
         long probes = Math.max(0, max - runs);
@@ -73,6 +73,11 @@ public final class BundleProjection {
             if (any != null) bytes += probes * BundleFootprint.blocks(requests(any, c.maxPasses()) * GZ_BYTES_PER_REQUEST);
         }
         return new Projection(bytes, probes + runs, true);
+    }
+
+    /** A fixed-load run of {@code r}: its directory, interval logs, {@code cell.json}, {@code requests.csv} and summary rows. */
+    private static long fixedRun(CellRun r) {
+        return BundleFootprint.BLOCK + FIXED_FILES + BundleFootprint.blocks(requests(r, 1) * CSV_BYTES_PER_REQUEST) + SUMMARY_PER_RUN;
     }
 
     /** The measured requests of {@code r} on {@code passes} passes of its workload: a generated workload's count, a trace's lines (bytes / 200). */

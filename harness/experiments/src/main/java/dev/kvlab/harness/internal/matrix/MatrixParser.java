@@ -8,8 +8,10 @@ import dev.kvlab.harness.api.CapacitySpec;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.MatrixCell;
 import dev.kvlab.harness.api.MatrixSpec;
+import dev.kvlab.harness.api.config.ConfigKeys;
 import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.harness.api.config.Tiers;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.input.LocatedTree;
 import dev.kvlab.harness.api.run.ConfigTree;
@@ -684,7 +686,7 @@ public final class MatrixParser {
      * no such cell or more than one (which of them is the baseline is the matrix's to say).
      */
     private static String noCacheCell(List<MatrixCell> cells) {
-        List<MatrixCell> none = cells.stream().filter(c -> "none".equals(c.factors().get("tiers"))).toList();
+        List<MatrixCell> none = cells.stream().filter(c -> Tiers.NONE.label().equals(c.factors().get(ConfigKeys.TIERS))).toList();
         return none.size() == 1 ? none.getFirst().id() : null;
     }
 

@@ -43,10 +43,10 @@ public record CellTags(Map<String, String> tags) {
     public static CellTags of(String runId, String cellId, int replicate, RunConfig config, Map<String, String> factors) {
         Map<String, String> f = new LinkedHashMap<>();
         f.put(ConfigKeys.CACHE_STATE, config.cacheState().label());
-        f.put("tiers", config.tiers().label());
-        f.put("policy", config.policy().label());
-        f.put("transport", config.transport());
-        f.put("pd", config.pd().label());
+        f.put(ConfigKeys.TIERS, config.tiers().label());
+        f.put(ConfigKeys.POLICY, config.policy().label());
+        f.put(ConfigKeys.TRANSPORT, config.transport());
+        f.put(ConfigKeys.PD, config.pd().label());
         factors.forEach(f::putIfAbsent);
         return of(runId, cellId, replicate, config.mode().label(), f);
     }

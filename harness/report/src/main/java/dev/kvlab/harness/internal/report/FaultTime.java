@@ -18,7 +18,12 @@ final class FaultTime {
     private FaultTime() {}
 
     static Double of(CellData cell) {
-        JsonNode at = summary(cell).path("fault_at_s");
+        return of(summary(cell));
+    }
+
+    /** The strike in a summary already read ({@link #summary}), null when unknown or it never struck. */
+    static Double of(JsonNode summary) {
+        JsonNode at = summary.path("fault_at_s");
         return at.isNumber() && Double.isFinite(at.asDouble()) ? at.asDouble() : null;
     }
 

@@ -21,7 +21,6 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  */
 final class HitsOverTime {
 
-
     private HitsOverTime() {}
 
     static Plot of(BundleData b, Map<String, String> notes) {
@@ -63,10 +62,13 @@ final class HitsOverTime {
             s.setLineColor(ChartStyle.color(drawn));
             s.setMarkerColor(ChartStyle.color(drawn));
             drawn++;
-            JsonNode sum = FaultTime.summary(cell);
-            if (fault != null && !"none".equals(fault) && FaultTime.of(cell) != null) {
-                strike = FaultTime.of(cell);
-                if (sum.path("failover_s").isNumber()) served = strike + sum.path("failover_s").asDouble();
+            if (fault != null && !"none".equals(fault)) {
+                JsonNode sum = FaultTime.summary(cell); // read once: a probe's record is a line of its run.hlog
+                Double at = FaultTime.of(sum);
+                if (at != null) {
+                    strike = at;
+                    if (sum.path("failover_s").isNumber()) served = strike + sum.path("failover_s").asDouble();
+                }
             }
         }
         if (drawn == 0) {
