@@ -276,8 +276,17 @@ public final class EtcdClient implements AutoCloseable {
         return new String(c);
     }
 
+    /**
+     * Cancels what is in flight (a watch's stream never completes by itself; {@link HttpClient#close()} would wait for it
+     * forever) and waits up to 2 s for the client's threads to end.
+     */
     @Override
     public void close() {
-        http.close();
+        http.shutdownNow();
+        try {
+            http.awaitTermination(Duration.ofSeconds(2));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

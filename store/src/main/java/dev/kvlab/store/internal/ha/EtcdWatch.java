@@ -38,7 +38,10 @@ public final class EtcdWatch implements AutoCloseable {
                         .POST(HttpRequest.BodyPublishers.ofByteArray(EtcdClient.JSON.writeValueAsBytes(create))).build();
                 HttpResponse<InputStream> r = etcd.http().send(req, HttpResponse.BodyHandlers.ofInputStream());
                 stream = r.body();
-                if (closed) return;
+                if (closed) { // closed while the request was on its way: close() saw no stream, so end the exchange here
+                    r.body().close();
+                    return;
+                }
                 try (MappingIterator<JsonNode> it = EtcdClient.JSON.readerFor(JsonNode.class).readValues(r.body())) {
                     while (!closed && it.hasNextValue()) {
                         JsonNode msg = it.nextValue();
