@@ -134,9 +134,9 @@ public final class CalibrateCommand implements Callable<Integer> {
         }
         List<Integer> pt = promptTokens == null ? List.of(128, 1024) : promptTokens;
         if (pt.size() != 2) throw new ParameterException(cmd.commandLine(), "--prompt-tokens: give two lengths SHORT,LONG, got " + pt);
-        dev.kvlab.harness.internal.openai.EndpointCalibration.Plan plan;
+        dev.kvlab.harness.api.twin.EndpointCalibrationPlan plan;
         try {
-            plan = new dev.kvlab.harness.internal.openai.EndpointCalibration.Plan(pt.get(0), pt.get(1), suffixTokens, decodeTokens, repeats);
+            plan = new dev.kvlab.harness.api.twin.EndpointCalibrationPlan(pt.get(0), pt.get(1), suffixTokens, decodeTokens, repeats);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(cmd.commandLine(), e.getMessage());
         }

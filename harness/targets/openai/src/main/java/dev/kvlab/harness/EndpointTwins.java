@@ -2,6 +2,7 @@ package dev.kvlab.harness;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvlab.harness.api.input.BadInputException;
+import dev.kvlab.harness.api.twin.EndpointCalibrationPlan;
 import dev.kvlab.harness.internal.openai.EndpointCalibration;
 import dev.kvlab.harness.internal.openai.EngineClient;
 import dev.kvlab.harness.internal.openai.OpenAiTarget;
@@ -30,7 +31,7 @@ public final class EndpointTwins {
      *
      * @throws BadInputException when the endpoint is not a healthy OpenAI-compatible engine
      */
-    public static Fitted calibrate(URI base, String model, Path gguf, EndpointCalibration.Plan plan) {
+    public static Fitted calibrate(URI base, String model, Path gguf, EndpointCalibrationPlan plan) {
         ExecutorService pool = Executors.newCachedThreadPool(r -> Thread.ofPlatform().daemon().name("kvlab-calibrate").unstarted(r));
         try (EngineClient c = new EngineClient(pool)) {
             String why = OpenAiTarget.health(c, base);

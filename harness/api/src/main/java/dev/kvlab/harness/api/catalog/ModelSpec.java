@@ -1,5 +1,6 @@
 package dev.kvlab.harness.api.catalog;
 
+import dev.kvlab.harness.api.gguf.GgufModelInfo;
 import java.util.List;
 import java.util.Locale;
 
@@ -93,5 +94,22 @@ public record ModelSpec(String id, String name, List<String> aliases, String sou
         if (t.equals(id) || t.equals(name.toLowerCase(Locale.ROOT))) return true;
         for (String a : aliases) if (t.equals(a.toLowerCase(Locale.ROOT))) return true;
         return false;
+    }
+
+    /**
+     * The catalog model of a GGUF file's shape ({@code kvlab calibrate --engine} and {@code --endpoint} fit a roofline to it):
+     * {@code gguf-<sha256 prefix>}, weights at the file's dtype (q8_0: about one byte per weight, as FP8).
+     */
+    public static ModelSpec ofGguf(GgufModelInfo info) {
+        Dtype w = switch (info.fileType()) {
+            case 0 -> Dtype.FP32;
+            case 7 -> Dtype.FP8; // q8_0: about one byte per weight
+            default -> Dtype.FP16;
+        };
+        String file = info.path().getFileName().toString().replaceAll("\\.gguf$", "");
+        return new ModelSpec("gguf-" + info.sha256().substring(0, 12), info.name() == null || info.name().isBlank() ? file : info.name(), List.of(file),
+                "GGUF header of " + info.path().getFileName() + " (sha256 " + info.sha256() + ")", info.layers(), info.hidden(), info.heads(), info.kvHeads(),
+                info.keyLength(), info.valueLength() == info.keyLength() ? null : info.valueLength(), null, null, (double) info.parameters(), null, w,
+                (int) Math.min(Integer.MAX_VALUE, Math.max(1, info.contextLength())));
     }
 }

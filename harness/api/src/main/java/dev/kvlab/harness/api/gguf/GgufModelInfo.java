@@ -1,7 +1,5 @@
 package dev.kvlab.harness.api.gguf;
 
-import dev.kvlab.harness.api.catalog.Dtype;
-import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.input.BadInputException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -41,23 +39,6 @@ public record GgufModelInfo(Path path, String architecture, String name, int lay
     /** KV bytes per token at an f16 cache: layers × kv_heads × (key + value head dims) × 2 (= layers × 2 × kv_heads × head_dim × 2). */
     public long kvBytesPerToken() {
         return (long) layers * kvHeads * ((long) keyLength + valueLength) * KV_DTYPE_BYTES;
-    }
-
-    /**
-     * The catalog model of this shape ({@code kvlab calibrate --engine} and {@code --endpoint} fit a roofline to it):
-     * {@code gguf-<sha256 prefix>}, weights at the file's dtype (q8_0: about one byte per weight, as FP8).
-     */
-    public ModelSpec catalogModel() {
-        Dtype w = switch (fileType) {
-            case 0 -> Dtype.FP32;
-            case 7 -> Dtype.FP8; // q8_0: about one byte per weight
-            default -> Dtype.FP16;
-        };
-        String file = path.getFileName().toString().replaceAll("\\.gguf$", "");
-        return new ModelSpec("gguf-" + sha256.substring(0, 12), name == null || name.isBlank() ? file : name, List.of(file),
-                "GGUF header of " + path.getFileName() + " (sha256 " + sha256 + ")", layers, hidden, heads, kvHeads,
-                keyLength, valueLength == keyLength ? null : valueLength, null, null, (double) parameters, null, w,
-                (int) Math.min(Integer.MAX_VALUE, Math.max(1, contextLength)));
     }
 
     /** The single-token words of a model synthesized by kvlab; empty for any other tokenizer. */

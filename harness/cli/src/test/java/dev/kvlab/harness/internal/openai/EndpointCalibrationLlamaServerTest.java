@@ -8,6 +8,7 @@ import dev.kvlab.harness.api.gguf.GgufSynth;
 import dev.kvlab.harness.api.gguf.SynthSpec;
 import dev.kvlab.harness.api.gguf.WeightType;
 import dev.kvlab.harness.api.run.ConfigTree;
+import dev.kvlab.harness.api.twin.EndpointCalibrationPlan;
 import dev.kvlab.harness.api.twin.TwinCalibration;
 import dev.kvlab.harness.internal.sim.TwinRun;
 import dev.kvlab.harness.testsupport.LlamaServer;
@@ -32,7 +33,7 @@ class EndpointCalibrationLlamaServerTest {
         Path model = GgufSynth.write(new SynthSpec(4, 256, 8, 2, 688, 32000, WeightType.F16, 7, 4096), dir.resolve("m.gguf")).path();
         try (LlamaServer s = LlamaServer.start(model, dir, "-np", "2", "-t", "1", "-fa", "off", "-c", "4096");
              EngineClient c = new EngineClient(Executors.newCachedThreadPool())) {
-            var cal = EndpointCalibration.measure(c, java.net.URI.create(s.url()), "default", null, new EndpointCalibration.Plan(64, 512, 32, 8, 2), 1);
+            var cal = EndpointCalibration.measure(c, java.net.URI.create(s.url()), "default", null, new EndpointCalibrationPlan(64, 512, 32, 8, 2), 1);
             assertThat(cal.source()).contains("engine's own timings");
             assertThat(cal.twin().sequences()).isEqualTo(2);
             // the fit is anchored on the long cold prompt and the decode step after the short one (whatever else a loaded

@@ -168,7 +168,7 @@ public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings 
 
     /** The roofline fitted to {@code t} ({@link EngineFit}), with its predictions of every timing. */
     static EngineCalibration of(GgufModelInfo model, int threads, EngineTimings t) {
-        ModelSpec ms = model.catalogModel();
+        ModelSpec ms = ModelSpec.ofGguf(model);
         KvSizing kv = KvSizing.of(ms, Dtype.FP16, 1);
         Roofline unit = new Roofline(ms, hardware(model, threads, 1, 1, "", null, null), kv);
         EngineFit fit = EngineFit.of(t, unit);

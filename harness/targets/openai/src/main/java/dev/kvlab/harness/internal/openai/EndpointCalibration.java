@@ -12,6 +12,7 @@ import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.catalog.Roofline;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
 import dev.kvlab.harness.api.input.BadInputException;
+import dev.kvlab.harness.api.twin.EndpointCalibrationPlan;
 import dev.kvlab.harness.api.twin.FitCheck;
 import dev.kvlab.harness.api.twin.TwinCalibration;
 import java.io.IOException;
@@ -43,24 +44,6 @@ import java.util.Map;
  */
 public record EndpointCalibration(TwinCalibration twin, List<FitCheck> checks, String source) {
 
-    /**
-     * What to time.
-     *
-     * @param shortTokens  the short cold prompt
-     * @param longTokens   the long cold prompt (also the cached prefix)
-     * @param suffixTokens the suffix behind the cached prefix
-     * @param decodeTokens decode steps timed
-     * @param repeats      timings per figure (the median is kept)
-     */
-    public record Plan(int shortTokens, int longTokens, int suffixTokens, int decodeTokens, int repeats) {
-        public Plan {
-            if (shortTokens < 16 || longTokens <= shortTokens) throw new IllegalArgumentException("--prompt-tokens: two lengths, 16 <= short < long");
-            if (suffixTokens < 1 || suffixTokens >= longTokens) throw new IllegalArgumentException("--suffix-tokens: in [1, long prompt)");
-            if (decodeTokens < 2) throw new IllegalArgumentException("--decode-tokens: at least 2");
-            if (repeats < 1) throw new IllegalArgumentException("repeats: at least 1");
-        }
-    }
-
     /** One answer timed: the prompt's seconds and a decode step's seconds, and whether the engine timed them. */
     private record Timed(double prompt, double perToken, int promptTokensComputed, boolean engineTimed) {}
 
@@ -68,7 +51,7 @@ public record EndpointCalibration(TwinCalibration twin, List<FitCheck> checks, S
      * Calibrates the engine at {@code base}: {@code model} the served model's name, {@code gguf} its file (null: the one
      * the server names, where it can be read), {@code plan} what to time, {@code instances} the cell's endpoints.
      */
-    public static EndpointCalibration measure(EngineClient c, URI base, String model, Path gguf, Plan plan, int instances) {
+    public static EndpointCalibration measure(EngineClient c, URI base, String model, Path gguf, EndpointCalibrationPlan plan, int instances) {
         EngineKind kind = EngineKind.of(c, base);
         GgufModelInfo info = shape(c, base, gguf);
         WordCheck.Result words = WordCheck.run(c, base, model);
@@ -98,7 +81,7 @@ public record EndpointCalibration(TwinCalibration twin, List<FitCheck> checks, S
             }
         }
         double t1 = median(shortCold), t2 = median(longCold), ts = median(behind), d1 = median(decShort), d2 = median(decLong);
-        ModelSpec ms = info.catalogModel();
+        ModelSpec ms = ModelSpec.ofGguf(info);
         KvSizing kv = KvSizing.of(ms, Dtype.FP16, 1);
         Roofline unit = new Roofline(ms, hardware(ms, 1, 1, null, ""), kv);
         int l1 = plan.shortTokens(), l2 = plan.longTokens(), sfx = plan.suffixTokens();

@@ -8,6 +8,7 @@ import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.config.TargetKind;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.input.TreeBinder;
+import dev.kvlab.harness.api.twin.EndpointCalibrationPlan;
 import dev.kvlab.harness.internal.config.RunValidator;
 import dev.kvlab.harness.internal.plan.CellSpec;
 import dev.kvlab.harness.spi.TargetProvider;
@@ -110,7 +111,7 @@ public final class OpenAiTarget implements TargetProvider {
         int longest = Math.max(64, ContextCheck.run(spec(c, t, k -> null), java.util.List.of()).longestPrompt());
         int lo = Math.max(16, Math.min(128, longest / 4));
         int hi = Math.max(lo * 2, Math.min(longest, 2048));
-        EndpointCalibration.Plan plan = new EndpointCalibration.Plan(lo, hi, Math.max(1, Math.min(64, hi / 8)), 16, 3);
+        EndpointCalibrationPlan plan = new EndpointCalibrationPlan(lo, hi, Math.max(1, Math.min(64, hi / 8)), 16, 3);
         ExecutorService pool = Executors.newCachedThreadPool(r -> Thread.ofPlatform().daemon().name("kvlab-calibrate").unstarted(r));
         try (EngineClient client = new EngineClient(pool)) {
             EndpointCalibration cal = EndpointCalibration.measure(client, t.endpoints().getFirst(), t.model(),

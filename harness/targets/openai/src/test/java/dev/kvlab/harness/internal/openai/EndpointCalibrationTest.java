@@ -7,6 +7,7 @@ import dev.kvlab.harness.api.gguf.GgufSynth;
 import dev.kvlab.harness.api.gguf.SynthSpec;
 import dev.kvlab.harness.api.gguf.WeightType;
 import dev.kvlab.harness.api.input.BadInputException;
+import dev.kvlab.harness.api.twin.EndpointCalibrationPlan;
 import java.nio.file.Path;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,7 @@ class EndpointCalibrationTest {
              EngineClient c = new EngineClient(Executors.newCachedThreadPool())) {
             e.prefillMsPerToken = 0.05;
             e.decodeMsPerToken = 4;
-            var cal = EndpointCalibration.measure(c, e.base(), "standin", gguf, new EndpointCalibration.Plan(64, 512, 32, 8, 2), 2);
+            var cal = EndpointCalibration.measure(c, e.base(), "standin", gguf, new EndpointCalibrationPlan(64, 512, 32, 8, 2), 2);
             assertThat(cal.source()).startsWith("client timing");
             var decode = cal.checks().stream().filter(k -> k.what().startsWith("decode step after 64")).findFirst().orElseThrow();
             assertThat(decode.measured()).isBetween(0.0035, 0.006); // 4 ms a token, and the HTTP round trip's noise spread over 7 steps
@@ -47,7 +48,7 @@ class EndpointCalibrationTest {
     void withoutTheModelsShapeItSaysWhatToGive() throws Exception {
         try (StandInEngine e = new StandInEngine(StandInEngine.Kind.VLLM);
              EngineClient c = new EngineClient(Executors.newCachedThreadPool())) {
-            assertThatThrownBy(() -> EndpointCalibration.measure(c, e.base(), "standin", null, new EndpointCalibration.Plan(64, 512, 32, 8, 1), 1))
+            assertThatThrownBy(() -> EndpointCalibration.measure(c, e.base(), "standin", null, new EndpointCalibrationPlan(64, 512, 32, 8, 1), 1))
                     .isInstanceOf(BadInputException.class).hasMessageContaining("--gguf");
         }
     }
