@@ -12,8 +12,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The leader's side of the oplog: a {@link MasterJournal} that encodes every change into an in-memory buffer (under the
  * master's space lock, so in the master's order, numbered from {@code nextSeq} on) and a shipper thread that writes what
- * has accumulated to etcd as one batch key per transaction, as soon as the previous one is done (group commit: under
- * load a batch holds the changes of one etcd round trip). Each transaction holds only while this leader's election key
+ * has accumulated to etcd as one batch key per transaction, as soon as the previous one is done and the batch's first
+ * entry is {@link #LINGER_NANOS} old (group commit: a batch holds the changes of one etcd round trip, or of the linger). Each transaction holds only while this leader's election key
  * still exists ({@code createRevision(leader) == leaderRev}): once another master leads, nothing this one writes lands,
  * and it hears so ({@code onFenced}). A batch is at most {@link #MAX_BATCH_BYTES}; a snapshot cut ({@link #cut}) ends one.
  * The master is not held up by etcd: a change is acknowledged before it is in the log (the log trails by one round trip).
@@ -237,11 +237,38 @@ final class OpLogWriter implements MasterJournal, AutoCloseable {
                         shipperWaiting = false;
                     }
                 }
+            }
+            linger();
+            synchronized (lock) {
                 seal();
                 runs.addAll(sealed);
                 sealed.clear();
             }
             for (Run r : runs) if (!write(r)) return;
+        }
+    }
+
+    /**
+     * How long a batch may wait for more entries after its first (the linger of a group commit, as Kafka's
+     * {@code linger.ms}): etcd's cost is per transaction (a Raft round, an fsync, the JSON gateway, a watch event per
+     * standby), so a batch of a few milliseconds instead of one round trip's costs etcd a fraction of the CPU for the
+     * same entries; the log trails by at most this much more. Measured in docs/store-ha.md.
+     */
+    static final long LINGER_NANOS = 5_000_000L;
+
+    /** A batch this large is shipped without lingering. */
+    static final int LINGER_BYTES = 64 << 10;
+
+    /** Lets the open run grow for up to {@link #LINGER_NANOS} after its first entry while it is under {@link #LINGER_BYTES}. */
+    private void linger() {
+        while (running) {
+            long left;
+            synchronized (lock) {
+                if (!sealed.isEmpty() || count == 0 || data.length() >= LINGER_BYTES) return;
+                left = LINGER_NANOS - (nowMicros() - firstMicros) * 1000;
+            }
+            if (left <= 0) return;
+            java.util.concurrent.locks.LockSupport.parkNanos(left);
         }
     }
 

@@ -64,6 +64,24 @@ class OpLogReplicationTest {
     }
 
     @Test
+    void changesMadeWithinTheLingerShipAsOneBatchNotOneTransactionEach() throws Exception {
+        Logged log = attach(new StoreMaster(CONFIG, new ManualClock()), 1, Map.of());
+        OpLogWriter w = log.writer();
+        for (int i = 1; i <= 4; i++) { // four changes about half a millisecond apart: inside one linger
+            w.completed("k" + i, i, i);
+            java.util.concurrent.locks.LockSupport.parkNanos(500_000);
+        }
+        assertThat(w.awaitDurable(4, 10_000)).isTrue();
+        // a writer that ships as soon as it wakes sends each of these changes in a transaction of its own; two allows
+        // for this thread losing the CPU for a whole linger between two of them
+        assertThat(w.batches()).as("etcd transactions for 4 changes").isLessThanOrEqualTo(2);
+        StandbyImage standby = new StandbyImage();
+        for (byte[] b : log.batches()) assertThat(standby.applyBatch(b)).isTrue();
+        assertThat(standby.applied()).isEqualTo(4);
+        w.close();
+    }
+
+    @Test
     void aSnapshotAndTheLogAfterItGiveTheSameView() throws Exception {
         ManualClock clock = new ManualClock();
         StoreMaster m = new StoreMaster(CONFIG.withSeed(7), clock);
