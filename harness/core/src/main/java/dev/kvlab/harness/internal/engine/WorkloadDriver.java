@@ -1,5 +1,11 @@
 package dev.kvlab.harness.internal.engine;
 
+import dev.kvlab.harness.spi.EventLoop;
+import dev.kvlab.harness.spi.Server;
+import dev.kvlab.harness.spi.ServingListener;
+import dev.kvlab.harness.spi.Served;
+import dev.kvlab.harness.spi.Handover;
+
 import dev.kvlab.workloads.api.ArrivalProcess;
 import java.util.function.BooleanSupplier;
 
@@ -109,7 +115,7 @@ public final class WorkloadDriver implements ServingListener {
     @Override public void arrived(Served s, long now) { measure.arrived(s, now); }
     @Override public void admitted(Served s, long now) { measure.admitted(s, now); }
     @Override public void fetched(Served s, long fetchNanos, long now) { measure.fetched(s, fetchNanos, now); }
-    @Override public void handedOver(Served s, dev.kvlab.harness.internal.engine.Handover h, long now) { measure.handedOver(s, h, now); }
+    @Override public void handedOver(Served s, dev.kvlab.harness.spi.Handover h, long now) { measure.handedOver(s, h, now); }
     @Override public void firstToken(Served s, long now) { measure.firstToken(s, now); }
     @Override public void token(Served s, long now) { measure.token(s, now); }
 

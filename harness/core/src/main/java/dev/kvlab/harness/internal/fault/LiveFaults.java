@@ -3,7 +3,7 @@ package dev.kvlab.harness.internal.fault;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.api.config.Fault;
-import dev.kvlab.harness.internal.engine.ServingListener;
+import dev.kvlab.harness.spi.ServingListener;
 import dev.kvlab.harness.internal.plan.CellPlan;
 import dev.kvlab.harness.internal.plan.FaultPlan;
 import dev.kvlab.store.api.BackendOptions;

@@ -1,6 +1,6 @@
 package dev.kvlab.harness.internal.live;
 
-import dev.kvlab.harness.internal.engine.EventLoop;
+import dev.kvlab.harness.spi.EventLoop;
 import dev.kvlab.harness.internal.sim.EventHeap;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;

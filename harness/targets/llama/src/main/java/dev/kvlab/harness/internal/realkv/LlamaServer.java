@@ -2,9 +2,9 @@ package dev.kvlab.harness.internal.realkv;
 
 import dev.kvlab.harness.api.config.CacheAwareRouting;
 import dev.kvlab.harness.api.config.RouterKind;
-import dev.kvlab.harness.internal.engine.Served;
-import dev.kvlab.harness.internal.engine.Server;
-import dev.kvlab.harness.internal.engine.ServingListener;
+import dev.kvlab.harness.spi.Served;
+import dev.kvlab.harness.spi.Server;
+import dev.kvlab.harness.spi.ServingListener;
 import dev.kvlab.harness.internal.live.LiveLoop;
 import dev.kvlab.workloads.api.Request;
 import java.util.List;
@@ -134,7 +134,7 @@ final class LlamaServer implements Server {
             @Override public void admitted(long t) { loop.post(() -> listener.admitted(s, t)); }
 
             @Override
-            public void handedOver(dev.kvlab.harness.internal.engine.Handover h, long t) {
+            public void handedOver(dev.kvlab.harness.spi.Handover h, long t) {
                 loop.post(() -> {
                     if (!s.prefillReleased) outstandingTokens[s.instance] -= s.request().inputTokens(); // its prefill instance is done with it
                     s.prefillReleased = true;
