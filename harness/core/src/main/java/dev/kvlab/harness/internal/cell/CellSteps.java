@@ -11,7 +11,7 @@ import dev.kvlab.harness.internal.engine.WorkloadDriver;
 import dev.kvlab.harness.internal.measure.EarlyStop;
 import dev.kvlab.harness.internal.measure.Measurement;
 import dev.kvlab.harness.internal.measure.ProgressView;
-import dev.kvlab.harness.internal.plan.CellSpec;
+import dev.kvlab.harness.spi.CellSpec;
 import dev.kvlab.store.api.MasterStats;
 import dev.kvlab.workloads.Workloads;
 import dev.kvlab.workloads.api.ArrivalProcess;

@@ -1,5 +1,8 @@
 package dev.kvlab.harness.internal.plan;
 
+import dev.kvlab.harness.spi.WorkloadPlan;
+import dev.kvlab.harness.spi.CellSpec;
+
 import dev.kvlab.harness.api.catalog.HardwareSpec;
 import dev.kvlab.harness.api.catalog.KvSizing;
 import dev.kvlab.harness.api.catalog.ModelSpec;

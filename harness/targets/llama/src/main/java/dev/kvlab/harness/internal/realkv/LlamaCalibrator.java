@@ -11,7 +11,7 @@ import dev.kvlab.harness.internal.llama.LlamaContext;
 import dev.kvlab.harness.internal.llama.LlamaLibrary;
 import dev.kvlab.harness.internal.llama.LlamaModel;
 import dev.kvlab.harness.internal.plan.CellPlan;
-import dev.kvlab.harness.internal.plan.CellSpec;
+import dev.kvlab.harness.spi.CellSpec;
 import dev.kvlab.store.KvBackends;
 import dev.kvlab.store.api.BackendOptions;
 import java.io.IOException;

@@ -25,7 +25,7 @@ import dev.kvlab.harness.internal.llama.LlamaModel;
 import dev.kvlab.harness.internal.measure.Measurement;
 import dev.kvlab.harness.internal.measure.SummaryBuilder;
 import dev.kvlab.harness.internal.plan.CellPlan;
-import dev.kvlab.harness.internal.plan.CellSpec;
+import dev.kvlab.harness.spi.CellSpec;
 import dev.kvlab.store.KvBackends;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.MasterStats;

@@ -14,7 +14,7 @@ import dev.kvlab.harness.api.input.TreeBinder;
 import dev.kvlab.harness.internal.config.RunValidator;
 import dev.kvlab.harness.internal.llama.LlamaLibrary;
 import dev.kvlab.harness.internal.plan.CellPlan;
-import dev.kvlab.harness.internal.plan.CellSpec;
+import dev.kvlab.harness.spi.CellSpec;
 import dev.kvlab.harness.spi.TargetProvider;
 import dev.kvlab.workloads.api.TokenCount;
 import java.io.IOException;

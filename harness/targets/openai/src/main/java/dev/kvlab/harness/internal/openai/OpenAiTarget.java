@@ -9,7 +9,7 @@ import dev.kvlab.harness.api.config.TargetKind;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.input.TreeBinder;
 import dev.kvlab.harness.internal.config.RunValidator;
-import dev.kvlab.harness.internal.plan.CellSpec;
+import dev.kvlab.harness.spi.CellSpec;
 import dev.kvlab.harness.spi.TargetProvider;
 import java.net.URI;
 import java.util.Set;
