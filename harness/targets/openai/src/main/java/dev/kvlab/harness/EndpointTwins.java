@@ -1,11 +1,11 @@
 package dev.kvlab.harness;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvlab.harness.api.ReportJson;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.internal.openai.EndpointCalibration;
 import dev.kvlab.harness.internal.openai.EngineClient;
 import dev.kvlab.harness.internal.openai.OpenAiTarget;
-import dev.kvlab.harness.api.ReportJson;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;

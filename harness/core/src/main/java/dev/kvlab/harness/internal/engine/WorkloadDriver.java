@@ -5,6 +5,7 @@ import dev.kvlab.harness.spi.Server;
 import dev.kvlab.harness.spi.ServingListener;
 import dev.kvlab.harness.spi.Served;
 import dev.kvlab.harness.spi.Handover;
+import dev.kvlab.harness.spi.PhaseDriver;
 
 import dev.kvlab.workloads.api.ArrivalProcess;
 import java.util.function.BooleanSupplier;
@@ -15,7 +16,7 @@ import java.util.function.BooleanSupplier;
  * closed loop or under a concurrency cap). Times are relative to {@code origin} on the loop's clock. Also
  * forwards every model event to the measurement listener, so the model has one listener.
  */
-public final class WorkloadDriver implements ServingListener {
+public final class WorkloadDriver implements ServingListener, PhaseDriver {
 
     private final ArrivalProcess process;
     private final Server model;

@@ -5,6 +5,7 @@ import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.RequestLog;
 import dev.kvlab.harness.api.RequestRecord;
 import dev.kvlab.harness.api.config.SloConfig;
+import dev.kvlab.harness.spi.MeasurementView;
 import dev.kvlab.harness.spi.Observed;
 import dev.kvlab.harness.spi.Served;
 import dev.kvlab.harness.spi.ServingListener;
@@ -29,7 +30,7 @@ import org.HdrHistogram.SingleWriterRecorder;
  * sample (it is counted in {@code failed}). {@code queue} and {@code fetch} describe the system's work and are
  * recorded for every request that reached them.
  */
-public final class Measurement implements ServingListener {
+public final class Measurement implements ServingListener, MeasurementView {
 
     private static final int DIGITS = 3;
 

@@ -8,8 +8,8 @@ import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.config.TargetKind;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.input.TreeBinder;
-import dev.kvlab.harness.internal.config.RunValidator;
 import dev.kvlab.harness.spi.CellSpec;
+import dev.kvlab.harness.spi.TargetFramework;
 import dev.kvlab.harness.spi.TargetProvider;
 import java.net.URI;
 import java.util.Set;
@@ -45,7 +45,7 @@ public final class OpenAiTarget implements TargetProvider {
     }
 
     static CellSpec spec(RunConfig c, OpenAiConfig.Resolved t, Function<String, String> origin) {
-        return RunValidator.spec(c, origin, t.model(), "engine", "engine");
+        return TargetFramework.get().spec(c, origin, t.model(), "engine", "engine");
     }
 
     @Override

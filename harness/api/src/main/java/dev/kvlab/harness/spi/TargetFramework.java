@@ -1,0 +1,44 @@
+package dev.kvlab.harness.spi;
+
+import dev.kvlab.harness.api.CellObserver;
+import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.config.RunConfig;
+import java.util.ServiceLoader;
+import java.util.function.Function;
+
+/**
+ * What the framework gives a target ({@link TargetProvider}): the checked cell spec, the live clock, the steps of a
+ * measured cell with its one measurement, and the assembly of its row. Implemented by the harness's core and found by
+ * {@link ServiceLoader}, so that a target depends on {@code api} (this package) alone.
+ */
+public interface TargetFramework {
+
+    /** The framework: the one implementation on the class path. */
+    static TargetFramework get() {
+        return Found.FRAMEWORK;
+    }
+
+    /**
+     * Checks what every cell reads whatever its target (mode, cache state, workload, warm-up, SLOs, measurement) and plans
+     * it, its KV-block keys in the namespace of {@code modelId}, {@code dtype} and {@code layout}; errors name
+     * {@code origin.apply(key)}.
+     */
+    CellSpec spec(RunConfig config, Function<String, String> origin, String modelId, String dtype, String layout);
+
+    /** A wall clock whose spun tail adapts to this machine's park overshoot, within {@code minSpinNanos}-{@code maxSpinNanos}. */
+    LiveClock liveClock(long minSpinNanos, long maxSpinNanos);
+
+    /** Requests in {@code spec}'s workload. */
+    long requestCount(CellSpec spec);
+
+    /** Runs {@code cell} through the steps every cell takes and builds its row; wall time counts from {@code wallStartNanos}. */
+    CellResult run(CellSpec spec, TargetCell cell, CellObserver observer, long wallStartNanos);
+
+    /** Holds the framework found (looked up once, on first use). */
+    final class Found {
+        private Found() {}
+
+        static final TargetFramework FRAMEWORK = ServiceLoader.load(TargetFramework.class, TargetFramework.class.getClassLoader()).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no " + TargetFramework.class.getName() + " on the class path (the harness's core module)"));
+    }
+}

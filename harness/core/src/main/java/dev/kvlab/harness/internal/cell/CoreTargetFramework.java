@@ -1,0 +1,36 @@
+package dev.kvlab.harness.internal.cell;
+
+import dev.kvlab.harness.api.CellObserver;
+import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.harness.internal.config.RunValidator;
+import dev.kvlab.harness.internal.live.LiveLoop;
+import dev.kvlab.harness.spi.CellSpec;
+import dev.kvlab.harness.spi.LiveClock;
+import dev.kvlab.harness.spi.TargetCell;
+import dev.kvlab.harness.spi.TargetFramework;
+import java.util.function.Function;
+
+/** The core's {@link TargetFramework}: {@link RunValidator#spec}, {@link LiveLoop} and {@link CellSteps} behind the SPI. */
+public final class CoreTargetFramework implements TargetFramework {
+
+    @Override
+    public CellSpec spec(RunConfig config, Function<String, String> origin, String modelId, String dtype, String layout) {
+        return RunValidator.spec(config, origin, modelId, dtype, layout);
+    }
+
+    @Override
+    public LiveClock liveClock(long minSpinNanos, long maxSpinNanos) {
+        return LiveLoop.adaptive(minSpinNanos, maxSpinNanos);
+    }
+
+    @Override
+    public long requestCount(CellSpec spec) {
+        return CellSteps.requestCount(spec);
+    }
+
+    @Override
+    public CellResult run(CellSpec spec, TargetCell cell, CellObserver observer, long wallStartNanos) {
+        return CellSteps.run(spec, new TargetCellClock(spec, cell), observer, wallStartNanos);
+    }
+}
