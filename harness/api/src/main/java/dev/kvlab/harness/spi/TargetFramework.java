@@ -3,11 +3,12 @@ package dev.kvlab.harness.spi;
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.store.api.KvBackend;
 import java.util.ServiceLoader;
 import java.util.function.Function;
 
 /**
- * What the framework gives a target ({@link TargetProvider}): the checked cell spec, the live clock, the steps of a
+ * What the framework gives a target ({@link TargetProvider}): the checked cell spec, the live clock, the audited store tier, the steps of a
  * measured cell with its one measurement, and the assembly of its row. Implemented by the harness's core and found by
  * {@link ServiceLoader}, so that a target depends on {@code api} (this package) alone.
  */
@@ -27,6 +28,12 @@ public interface TargetFramework {
 
     /** A wall clock whose spun tail adapts to this machine's park overshoot, within {@code minSpinNanos}-{@code maxSpinNanos}. */
     LiveClock liveClock(long minSpinNanos, long maxSpinNanos);
+
+    /** A wall clock that spins the last {@code spinNanos} of each wait. */
+    LiveClock liveClock(long spinNanos);
+
+    /** {@code inner} with the framework's audit of its hits around it (the target owns and closes it). */
+    AuditedStore audited(KvBackend inner);
 
     /** Requests in {@code spec}'s workload. */
     long requestCount(CellSpec spec);

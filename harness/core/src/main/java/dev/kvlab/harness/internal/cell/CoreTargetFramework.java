@@ -4,14 +4,17 @@ import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.internal.config.RunValidator;
+import dev.kvlab.harness.internal.live.AuditedBackend;
 import dev.kvlab.harness.internal.live.LiveLoop;
+import dev.kvlab.harness.spi.AuditedStore;
 import dev.kvlab.harness.spi.CellSpec;
 import dev.kvlab.harness.spi.LiveClock;
 import dev.kvlab.harness.spi.TargetCell;
 import dev.kvlab.harness.spi.TargetFramework;
+import dev.kvlab.store.api.KvBackend;
 import java.util.function.Function;
 
-/** The core's {@link TargetFramework}: {@link RunValidator#spec}, {@link LiveLoop} and {@link CellSteps} behind the SPI. */
+/** The core's {@link TargetFramework}: {@link RunValidator#spec}, {@link LiveLoop}, {@link AuditedBackend} and {@link CellSteps} behind the SPI. */
 public final class CoreTargetFramework implements TargetFramework {
 
     @Override
@@ -22,6 +25,16 @@ public final class CoreTargetFramework implements TargetFramework {
     @Override
     public LiveClock liveClock(long minSpinNanos, long maxSpinNanos) {
         return LiveLoop.adaptive(minSpinNanos, maxSpinNanos);
+    }
+
+    @Override
+    public LiveClock liveClock(long spinNanos) {
+        return new LiveLoop(spinNanos);
+    }
+
+    @Override
+    public AuditedStore audited(KvBackend inner) {
+        return new AuditedBackend(inner);
     }
 
     @Override

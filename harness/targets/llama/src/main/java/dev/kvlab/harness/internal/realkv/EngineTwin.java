@@ -3,9 +3,9 @@ package dev.kvlab.harness.internal.realkv;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Figures;
+import dev.kvlab.harness.api.catalog.AttentionCost;
 import dev.kvlab.harness.api.catalog.Breakeven;
 import dev.kvlab.harness.api.catalog.Dtype;
-import dev.kvlab.harness.api.catalog.AttentionCost;
 import dev.kvlab.harness.api.catalog.HardwareSpec;
 import dev.kvlab.harness.api.catalog.KvSizing;
 import dev.kvlab.harness.api.catalog.Roofline;
@@ -14,15 +14,15 @@ import dev.kvlab.harness.api.config.SchedulerConfig;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
 import dev.kvlab.harness.api.twin.TwinCalibration;
 import dev.kvlab.harness.internal.config.RunValidator;
-import dev.kvlab.harness.internal.live.AuditedBackend;
 import dev.kvlab.harness.internal.live.LinkProbe;
 import dev.kvlab.harness.internal.live.LiveCell;
-import dev.kvlab.harness.internal.live.LiveLoop;
 import dev.kvlab.harness.internal.live.LiveStore;
 import dev.kvlab.harness.internal.llama.LlamaContext;
+import dev.kvlab.harness.internal.llama.LlamaModel;
 import dev.kvlab.harness.internal.plan.CellPlan;
 import dev.kvlab.harness.internal.sim.SimTwin;
-import dev.kvlab.harness.internal.llama.LlamaModel;
+import dev.kvlab.harness.spi.AuditedStore;
+import dev.kvlab.harness.spi.LiveClock;
 import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.workloads.api.WorkloadSpec;
 import java.time.Duration;
@@ -148,7 +148,7 @@ final class EngineTwin {
     }
 
     /** Measures the store path before the cell serves (the loop not yet running). */
-    void probeStart(LiveLoop loop, AuditedBackend backend) {
+    void probeStart(LiveClock loop, AuditedStore backend) {
         if (!enabled()) return;
         try {
             start = probe(loop, backend);
@@ -159,7 +159,7 @@ final class EngineTwin {
     }
 
     /** The same probe after the cell (best effort: the measured result is complete already). */
-    void probeEnd(LiveLoop loop, AuditedBackend backend) {
+    void probeEnd(LiveClock loop, AuditedStore backend) {
         if (!enabled()) return;
         try {
             end = probe(loop, backend);
@@ -170,7 +170,7 @@ final class EngineTwin {
         }
     }
 
-    private LinkProbe probe(LiveLoop loop, AuditedBackend backend) throws InterruptedException {
+    private LinkProbe probe(LiveClock loop, AuditedStore backend) throws InterruptedException {
         try (LiveStore s = new LiveStore(plan, loop, backend)) {
             return s.probe(LiveCell.PROBE_ROUNDS);
         }

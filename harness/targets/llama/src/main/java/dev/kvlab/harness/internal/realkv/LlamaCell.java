@@ -11,13 +11,8 @@ import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
 import dev.kvlab.harness.internal.cell.CellClock;
 import dev.kvlab.harness.internal.cell.CellSteps;
-import dev.kvlab.harness.spi.EventLoop;
-import dev.kvlab.harness.spi.Server;
-import dev.kvlab.harness.spi.ServingListener;
 import dev.kvlab.harness.internal.engine.WorkloadDriver;
 import dev.kvlab.harness.internal.fault.LiveFaults;
-import dev.kvlab.harness.internal.live.AuditedBackend;
-import dev.kvlab.harness.internal.live.LiveLoop;
 import dev.kvlab.harness.internal.llama.KvStateLayout;
 import dev.kvlab.harness.internal.llama.LlamaContext;
 import dev.kvlab.harness.internal.llama.LlamaLibrary;
@@ -25,7 +20,13 @@ import dev.kvlab.harness.internal.llama.LlamaModel;
 import dev.kvlab.harness.internal.measure.Measurement;
 import dev.kvlab.harness.internal.measure.SummaryBuilder;
 import dev.kvlab.harness.internal.plan.CellPlan;
+import dev.kvlab.harness.spi.AuditedStore;
 import dev.kvlab.harness.spi.CellSpec;
+import dev.kvlab.harness.spi.EventLoop;
+import dev.kvlab.harness.spi.LiveClock;
+import dev.kvlab.harness.spi.Server;
+import dev.kvlab.harness.spi.ServingListener;
+import dev.kvlab.harness.spi.TargetFramework;
 import dev.kvlab.store.KvBackends;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.MasterStats;
@@ -59,9 +60,9 @@ final class LlamaCell implements CellClock {
     private final String modelSha256;
     private final boolean synthesized;
     private final EngineTwin twin;
-    private LiveLoop loop;
+    private LiveClock loop;
     private LlamaServer server;
-    private AuditedBackend backend;
+    private AuditedStore backend;
     private LiveFaults faults;
     private KvStateLayout layout;
     private KvNamespace ns;
@@ -186,15 +187,15 @@ final class LlamaCell implements CellClock {
                 e.calibration = twin.calibration();
             }
             CellSpec spec = LlamaTarget.spec(config, k -> null, e.ns.modelId(), e.ns.kvDtype());
-            e.loop = new LiveLoop(SPIN_NANOS);
+            e.loop = TargetFramework.get().liveClock(SPIN_NANOS);
             long payload = e.layout.bytesPerToken() * spec.blockTokens();
             e.faults = LiveFaults.of(storePlan, KvBlockObject.objectBytes(payload));
             BackendOptions options = options();
-            e.backend = new AuditedBackend(e.faults != null ? e.faults.open(options) : KvBackends.discover().open(config.store().backend(), options));
+            e.backend = TargetFramework.get().audited(e.faults != null ? e.faults.open(options) : KvBackends.discover().open(config.store().backend(), options));
             KvBlockStore store = new KvBlockStore(e.backend, e.ns, payload, config.store().replicas(), e.totals);
             int n = e.contexts.size(), prefill = prefillInstances(config);
             if (prefill < n) {
-                LiveLoop loopRef = e.loop;
+                LiveClock loopRef = e.loop;
                 e.pd = new PdHandover(pdTransfer(config), storePlan.transportName(),
                         dev.kvlab.transport.api.TransportConfig.defaults().withLink(storePlan.link()), store,
                         new PdHandover.Sizes(spec.blockTokens(), e.layout.bytesPerToken()), n - prefill, 2 * e.shape.sequences(), most[0],
@@ -212,7 +213,7 @@ final class LlamaCell implements CellClock {
                 });
                 if (e.faults != null && e.faults.plan().kind() == dev.kvlab.harness.api.config.Fault.CORRUPT) {
                     LiveFaults f = e.faults;
-                    LiveLoop l = e.loop;
+                    LiveClock l = e.loop;
                     e.pd.corruptWhen(() -> f.active(l.now()), f.plan().corruptFraction());
                 }
             }

@@ -5,11 +5,11 @@ import dev.kvlab.harness.api.config.Fault;
 import dev.kvlab.harness.api.config.RouterKind;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.internal.fault.LiveFaults;
-import dev.kvlab.harness.internal.live.AuditedBackend;
-import dev.kvlab.harness.internal.live.LiveLoop;
 import dev.kvlab.harness.internal.llama.KvStateLayout;
 import dev.kvlab.harness.internal.llama.LlamaContext;
 import dev.kvlab.harness.internal.llama.LlamaModel;
+import dev.kvlab.harness.spi.AuditedStore;
+import dev.kvlab.harness.spi.LiveClock;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -65,9 +65,9 @@ final class ParkedEngine implements AutoCloseable {
      * the same for every probe of the key (only the arrival rate differs, and requests do not depend on it).
      */
     int[] most;
-    LiveLoop loop;
+    LiveClock loop;
     LlamaServer server;
-    AuditedBackend backend;
+    AuditedStore backend;
     LiveFaults faults;
     /** PD disaggregation's handover path (null: colocated). */
     PdHandover pd;
