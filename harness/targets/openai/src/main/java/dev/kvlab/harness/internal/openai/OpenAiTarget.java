@@ -33,6 +33,12 @@ public final class OpenAiTarget implements TargetProvider {
 
     @Override public String describe() { return "OpenAI-compatible HTTP endpoints: vLLM, SGLang, llama-server, ..."; }
 
+    /** Every shard sends its share of the stream to the same endpoints ({@code target.request_shard}). */
+    @Override
+    public boolean splitsRequests() {
+        return true;
+    }
+
     @Override
     public boolean uses(String key) {
         int dot = key.indexOf('.');
