@@ -10,6 +10,9 @@ public interface PhaseDriver {
     /** True once every request of the phase was released. */
     boolean done();
 
+    /** Requests released so far. */
+    long released();
+
     /** Why the phase failed, or null. */
     RuntimeException error();
 }

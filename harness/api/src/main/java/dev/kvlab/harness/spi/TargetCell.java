@@ -2,8 +2,10 @@ package dev.kvlab.harness.spi;
 
 import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Figures;
+import dev.kvlab.store.api.MasterStats;
 import dev.kvlab.workloads.api.ArrivalProcess;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * What one cell of a target does, and nothing else: its clock, what serves its requests, the figures only it has and
@@ -20,6 +22,38 @@ public interface TargetCell {
 
     /** What serves the cell's requests on {@link #loop()}. */
     Server server();
+
+    /**
+     * Whether kvlab's own store path serves the cell's fetches (a tier the target asked the framework for,
+     * {@link TargetFramework#audited}), so that the framework's hit ratios, fetched bytes and fallbacks are its figures
+     * (false by default: a real engine behind an endpoint, whose cache kvlab neither fetches from nor audits).
+     */
+    default boolean storePath() {
+        return false;
+    }
+
+    /** Fetched blocks used that the audit found wrong, so far (a progress figure; 0 by default). */
+    default long wrongHitsUsed() {
+        return 0;
+    }
+
+    /** The store master's stats now (null by default: not visible from this cell). */
+    default MasterStats masterStats() {
+        return null;
+    }
+
+    /** Calls made to the store master so far, by operation (empty by default). */
+    default Map<String, Long> masterCalls() {
+        return Map.of();
+    }
+
+    /**
+     * The framework's measurement listener with this cell's fault trigger in front ({@code measurement} itself by
+     * default: no fault); {@code measuredRequests} counts the measured phase's requests (a pass over the workload: ask only when needed).
+     */
+    default ServingListener faultWrapped(ServingListener measurement, long origin, LongSupplier measuredRequests) {
+        return measurement;
+    }
 
     /** Loop time at which a phase (warm-up or measured) starts its workload. */
     long phaseOrigin(boolean warmup);
@@ -63,7 +97,8 @@ public interface TargetCell {
 
     /**
      * The summary columns only this target knows, put on {@code row} after the framework's measured ones (latencies,
-     * counts, goodput, throughput, seed, mode, cache state); {@code extras} are the cell's extras so far.
+     * counts, goodput, throughput, seed, mode, cache state; where {@link #storePath}, the hit ratios of kvlab's tiers,
+     * fetched bytes and fallbacks); {@code extras} are the cell's extras so far.
      */
     void summary(CellSummary.Builder row, Figures extras);
 

@@ -1,8 +1,9 @@
-package dev.kvlab.harness.internal.cell;
+package dev.kvlab.harness.internal.framework;
 
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.harness.internal.cell.CellSteps;
 import dev.kvlab.harness.internal.config.RunValidator;
 import dev.kvlab.harness.internal.live.AuditedBackend;
 import dev.kvlab.harness.internal.live.LiveLoop;

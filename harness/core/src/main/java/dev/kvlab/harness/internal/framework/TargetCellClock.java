@@ -1,10 +1,12 @@
-package dev.kvlab.harness.internal.cell;
+package dev.kvlab.harness.internal.framework;
 
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.api.Metric;
+import dev.kvlab.harness.internal.cell.CellClock;
+import dev.kvlab.harness.internal.cell.CellSteps;
 import dev.kvlab.harness.internal.engine.WorkloadDriver;
 import dev.kvlab.harness.internal.measure.Measurement;
 import dev.kvlab.harness.internal.measure.SummaryBuilder;
@@ -23,10 +25,9 @@ import org.HdrHistogram.Histogram;
 
 /**
  * A target's {@link TargetCell} run as a {@link CellClock}: the cell's steps are {@link CellSteps}', and its row is
- * built here, the same way for every target on the SPI — the measured columns ({@link SummaryBuilder#measured}), then the
- * target's own; the warm-up count, the steps' and the target's extras; the clock and the workload, then the target's
- * words. A target on the SPI has no kvlab store path (no fetches, fallbacks or wrong hits of kvlab's to show), no fault
- * trigger and no store master.
+ * built here, the same way for every target on the SPI — the measured columns ({@link SummaryBuilder#measured}) and,
+ * where the target's fetches go through kvlab's store, its tiers' ({@link SummaryBuilder#tierHits}), then the target's
+ * own; the warm-up count, the steps' and the target's extras; the clock and the workload, then the target's words.
  */
 final class TargetCellClock implements CellClock {
 
@@ -40,13 +41,17 @@ final class TargetCellClock implements CellClock {
 
     @Override public EventLoop loop() { return cell.loop(); }
     @Override public Server server() { return cell.server(); }
-    @Override public long wrongHitsUsed() { return 0; }
-    @Override public boolean storePath() { return false; }
+    @Override public long wrongHitsUsed() { return cell.wrongHitsUsed(); }
+    @Override public boolean storePath() { return cell.storePath(); }
     @Override public long phaseOrigin(boolean warmup) { return cell.phaseOrigin(warmup); }
     @Override public void runPhase(WorkloadDriver driver) { cell.runPhase(driver); }
-    @Override public ServingListener faultWrapped(Measurement m, long origin, LongSupplier measuredRequests) { return m; }
-    @Override public MasterStats masterStats() { return null; }
-    @Override public Map<String, Long> masterCalls() { return Map.of(); }
+    @Override public MasterStats masterStats() { return cell.masterStats(); }
+    @Override public Map<String, Long> masterCalls() { return cell.masterCalls(); }
+
+    @Override
+    public ServingListener faultWrapped(Measurement m, long origin, LongSupplier measuredRequests) {
+        return cell.faultWrapped(m, origin, measuredRequests);
+    }
     @Override public boolean serverGone() { return cell.serverGone(); }
     @Override public ArrivalProcess arrivals(ArrivalProcess whole) { return cell.arrivals(whole); }
     @Override public ArrivalProcess warmupArrivals(ArrivalProcess whole) { return cell.warmupArrivals(whole); }
@@ -59,6 +64,7 @@ final class TargetCellClock implements CellClock {
     @Override
     public CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Figures extras, Map<String, String> describe) {
         CellSummary.Builder row = SummaryBuilder.measured(spec.config(), m, wallSeconds);
+        if (cell.storePath()) SummaryBuilder.tierHits(row, m);
         cell.summary(row, extras);
         CellSummary s = row.build();
         Map<Metric, Histogram> totals = new EnumMap<>(Metric.class);
