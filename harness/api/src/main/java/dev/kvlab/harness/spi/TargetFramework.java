@@ -35,6 +35,15 @@ public interface TargetFramework {
     /** {@code inner} with the framework's audit of its hits around it (the target owns and closes it). */
     AuditedStore audited(KvBackend inner);
 
+    /**
+     * The run's store, checked as for every live cell (store, tiers, transport, faults; the emulated model's catalog
+     * entries too, as the config names them); errors name {@code origin.apply(key)}.
+     */
+    StorePlan storePlan(RunConfig config, Function<String, String> origin);
+
+    /** The run's store fault for store objects {@code blockBytes} long (a real engine's KV blocks), or null: none. */
+    StoreFaults faults(StorePlan plan, long blockBytes);
+
     /** Requests in {@code spec}'s workload. */
     long requestCount(CellSpec spec);
 

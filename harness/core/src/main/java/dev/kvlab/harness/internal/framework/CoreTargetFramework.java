@@ -5,11 +5,15 @@ import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.internal.cell.CellSteps;
 import dev.kvlab.harness.internal.config.RunValidator;
+import dev.kvlab.harness.internal.fault.LiveFaults;
 import dev.kvlab.harness.internal.live.AuditedBackend;
 import dev.kvlab.harness.internal.live.LiveLoop;
+import dev.kvlab.harness.internal.plan.CellPlan;
 import dev.kvlab.harness.spi.AuditedStore;
 import dev.kvlab.harness.spi.CellSpec;
 import dev.kvlab.harness.spi.LiveClock;
+import dev.kvlab.harness.spi.StoreFaults;
+import dev.kvlab.harness.spi.StorePlan;
 import dev.kvlab.harness.spi.TargetCell;
 import dev.kvlab.harness.spi.TargetFramework;
 import dev.kvlab.store.api.KvBackend;
@@ -36,6 +40,17 @@ public final class CoreTargetFramework implements TargetFramework {
     @Override
     public AuditedStore audited(KvBackend inner) {
         return new AuditedBackend(inner);
+    }
+
+    @Override
+    public StorePlan storePlan(RunConfig config, Function<String, String> origin) {
+        return RunValidator.plan(config, origin);
+    }
+
+    /** {@code plan} is this framework's own ({@link #storePlan}): a {@link CellPlan}. */
+    @Override
+    public StoreFaults faults(StorePlan plan, long blockBytes) {
+        return LiveFaults.of((CellPlan) plan, blockBytes);
     }
 
     @Override

@@ -8,10 +8,10 @@ import dev.kvlab.harness.internal.llama.KvStateLayout;
 import dev.kvlab.harness.internal.llama.LlamaContext;
 import dev.kvlab.harness.internal.llama.LlamaLibrary;
 import dev.kvlab.harness.internal.llama.LlamaModel;
-import dev.kvlab.harness.internal.plan.CellPlan;
 import dev.kvlab.harness.spi.AuditedStore;
 import dev.kvlab.harness.spi.CellSpec;
 import dev.kvlab.harness.spi.LiveClock;
+import dev.kvlab.harness.spi.StorePlan;
 import dev.kvlab.harness.spi.TargetFramework;
 import dev.kvlab.store.KvBackends;
 import dev.kvlab.store.api.BackendOptions;
@@ -29,7 +29,7 @@ final class LlamaCalibrator {
 
     private LlamaCalibrator() {}
 
-    static TwinCalibration calibrate(RunConfig c, CellPlan storePlan) {
+    static TwinCalibration calibrate(RunConfig c, StorePlan storePlan) {
         LlamaTargetConfig.Resolved t = LlamaTarget.target(c, k -> null);
         GgufModelInfo info;
         try {

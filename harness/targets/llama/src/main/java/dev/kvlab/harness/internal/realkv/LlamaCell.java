@@ -8,11 +8,9 @@ import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.api.catalog.Dtype;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
-import dev.kvlab.harness.internal.fault.LiveFaults;
 import dev.kvlab.harness.internal.llama.KvStateLayout;
 import dev.kvlab.harness.internal.llama.LlamaLibrary;
 import dev.kvlab.harness.internal.llama.LlamaModel;
-import dev.kvlab.harness.internal.plan.CellPlan;
 import dev.kvlab.harness.spi.AuditedStore;
 import dev.kvlab.harness.spi.CellSpec;
 import dev.kvlab.harness.spi.EventLoop;
@@ -21,6 +19,8 @@ import dev.kvlab.harness.spi.MeasurementView;
 import dev.kvlab.harness.spi.PhaseDriver;
 import dev.kvlab.harness.spi.Server;
 import dev.kvlab.harness.spi.ServingListener;
+import dev.kvlab.harness.spi.StoreFaults;
+import dev.kvlab.harness.spi.StorePlan;
 import dev.kvlab.harness.spi.TargetCell;
 import dev.kvlab.harness.spi.TargetFramework;
 import dev.kvlab.store.KvBackends;
@@ -48,7 +48,7 @@ final class LlamaCell implements TargetCell {
     private static final long SPIN_NANOS = 50_000;
 
     private final RunConfig config;
-    private final CellPlan storePlan;
+    private final StorePlan storePlan;
     private final LlamaTargetConfig.Resolved target;
     private RealKvTotals totals;
     private final String modelSha256;
@@ -57,7 +57,7 @@ final class LlamaCell implements TargetCell {
     private LiveClock loop;
     private LlamaServer server;
     private AuditedStore backend;
-    private LiveFaults faults;
+    private StoreFaults faults;
     private KvStateLayout layout;
     private KvNamespace ns;
     private EngineInstance.Shape shape;
@@ -78,7 +78,7 @@ final class LlamaCell implements TargetCell {
     private long measuredStartNanos, wallStart, objectsAtStart;
 
     /** {@code storePlan}: the run's store, transport and fault settings, validated as for every live cell. */
-    LlamaCell(RunConfig config, CellPlan storePlan, LlamaTargetConfig.Resolved target, GgufModelInfo model) {
+    LlamaCell(RunConfig config, StorePlan storePlan, LlamaTargetConfig.Resolved target, GgufModelInfo model) {
         this.config = config;
         this.storePlan = storePlan;
         this.target = target;
@@ -183,7 +183,7 @@ final class LlamaCell implements TargetCell {
             CellSpec spec = LlamaTarget.spec(config, k -> null, e.ns.modelId(), e.ns.kvDtype());
             e.loop = TargetFramework.get().liveClock(SPIN_NANOS);
             long payload = e.layout.bytesPerToken() * spec.blockTokens();
-            e.faults = LiveFaults.of(storePlan, KvBlockObject.objectBytes(payload));
+            e.faults = TargetFramework.get().faults(storePlan, KvBlockObject.objectBytes(payload));
             BackendOptions options = options();
             e.backend = TargetFramework.get().audited(e.faults != null ? e.faults.open(options) : KvBackends.discover().open(config.store().backend(), options));
             KvBlockStore store = new KvBlockStore(e.backend, e.ns, payload, config.store().replicas(), e.totals);
@@ -205,10 +205,10 @@ final class LlamaCell implements TargetCell {
                 e.pd.wire(e.instances.subList(prefill, n), () -> {
                     for (EngineInstance in : prefills) in.slotFree();
                 });
-                if (e.faults != null && e.faults.plan().kind() == dev.kvlab.harness.api.config.Fault.CORRUPT) {
-                    LiveFaults f = e.faults;
+                if (e.faults != null && e.faults.kind() == dev.kvlab.harness.api.config.Fault.CORRUPT) {
+                    StoreFaults f = e.faults;
                     LiveClock l = e.loop;
-                    e.pd.corruptWhen(() -> f.active(l.now()), f.plan().corruptFraction());
+                    e.pd.corruptWhen(() -> f.active(l.now()), f.corruptFraction());
                 }
             }
             e.server = new LlamaServer(e.loop, e.instances, prefill, config.cluster().router(), config.cluster().cacheAware(), config.seed());
