@@ -4,6 +4,7 @@ import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.store.api.KvBackend;
+import dev.kvlab.workloads.api.ArrivalProcess;
 import java.util.ServiceLoader;
 import java.util.function.Function;
 
@@ -43,6 +44,12 @@ public interface TargetFramework {
 
     /** The run's store fault for store objects {@code blockBytes} long (a real engine's KV blocks), or null: none. */
     StoreFaults faults(StorePlan plan, long blockBytes);
+
+    /**
+     * A live cell's warm-up pass sent as fast as the target serves it ({@link TargetCell#warmupArrivals}): the first
+     * {@code limit} of {@code whole}'s requests in order, each released as soon as fewer than {@code inFlight} are in flight.
+     */
+    ArrivalProcess unpaced(ArrivalProcess whole, int inFlight, long limit);
 
     /** Requests in {@code spec}'s workload. */
     long requestCount(CellSpec spec);

@@ -8,6 +8,7 @@ import dev.kvlab.harness.internal.config.RunValidator;
 import dev.kvlab.harness.internal.fault.LiveFaults;
 import dev.kvlab.harness.internal.live.AuditedBackend;
 import dev.kvlab.harness.internal.live.LiveLoop;
+import dev.kvlab.harness.internal.live.UnpacedWarmup;
 import dev.kvlab.harness.internal.plan.CellPlan;
 import dev.kvlab.harness.spi.AuditedStore;
 import dev.kvlab.harness.spi.CellSpec;
@@ -17,6 +18,7 @@ import dev.kvlab.harness.spi.StorePlan;
 import dev.kvlab.harness.spi.TargetCell;
 import dev.kvlab.harness.spi.TargetFramework;
 import dev.kvlab.store.api.KvBackend;
+import dev.kvlab.workloads.api.ArrivalProcess;
 import java.util.function.Function;
 
 /** The core's {@link TargetFramework}: {@link RunValidator#spec}, {@link LiveLoop}, {@link AuditedBackend} and {@link CellSteps} behind the SPI. */
@@ -51,6 +53,11 @@ public final class CoreTargetFramework implements TargetFramework {
     @Override
     public StoreFaults faults(StorePlan plan, long blockBytes) {
         return LiveFaults.of((CellPlan) plan, blockBytes);
+    }
+
+    @Override
+    public ArrivalProcess unpaced(ArrivalProcess whole, int inFlight, long limit) {
+        return new UnpacedWarmup(whole, inFlight, limit);
     }
 
     @Override

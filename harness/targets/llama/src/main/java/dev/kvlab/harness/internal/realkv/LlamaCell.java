@@ -302,7 +302,7 @@ final class LlamaCell implements TargetCell {
         boolean keeps = config.tiers().local() || config.tiers().remote();
         if (keeps) return whole;
         int slots = Math.max(1, live.size() * shape.sequences());
-        return new dev.kvlab.harness.internal.live.UnpacedWarmup(whole, slots, slots);
+        return TargetFramework.get().unpaced(whole, slots, slots);
     }
 
     @Override
