@@ -2,8 +2,13 @@ package dev.kvlab.harness.spi;
 
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.Figures;
+import dev.kvlab.harness.api.catalog.Dtype;
+import dev.kvlab.harness.api.catalog.HardwareSpec;
+import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.store.api.KvBackend;
+import dev.kvlab.transport.api.TransportModel;
 import dev.kvlab.workloads.api.ArrivalProcess;
 import java.util.ServiceLoader;
 import java.util.function.Function;
@@ -50,6 +55,21 @@ public interface TargetFramework {
      * {@code limit} of {@code whole}'s requests in order, each released as soon as fewer than {@code inFlight} are in flight.
      */
     ArrivalProcess unpaced(ArrivalProcess whole, int inFlight, long limit);
+
+    /**
+     * The sim twin of a real engine: the emulated model planned on {@code config} (the engine's scheduling) with the
+     * engine's calibrated {@code model} shape, {@code hardware} and {@code kvDtype} instead of the config's catalog entries.
+     */
+    TwinPlan twinPlan(RunConfig config, ModelSpec model, HardwareSpec hardware, Dtype kvDtype);
+
+    /** Measures the store path of {@code plan} through {@code store} on {@code loop} (the loop not running): the link the twin runs on. */
+    LinkProbe probeLink(TwinPlan plan, LiveClock loop, AuditedStore store) throws InterruptedException;
+
+    /**
+     * {@code live} with its twin attached: {@code plan} run on the sim clock over {@code link} with {@code lookupNanos}
+     * per lookup, and {@code more} (the twin's own figures).
+     */
+    CellResult withTwin(CellResult live, TwinPlan plan, TransportModel link, long lookupNanos, Figures more);
 
     /** Requests in {@code spec}'s workload. */
     long requestCount(CellSpec spec);

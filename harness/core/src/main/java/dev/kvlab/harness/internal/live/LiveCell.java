@@ -1,5 +1,7 @@
 package dev.kvlab.harness.internal.live;
 
+import dev.kvlab.harness.spi.LinkProbe;
+
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.Columns;

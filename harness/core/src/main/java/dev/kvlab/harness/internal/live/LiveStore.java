@@ -1,5 +1,7 @@
 package dev.kvlab.harness.internal.live;
 
+import dev.kvlab.harness.spi.LinkProbe;
+
 import dev.kvlab.harness.spi.AuditedStore;
 import dev.kvlab.harness.spi.LiveClock;
 import dev.kvlab.harness.api.config.Pd;

@@ -13,16 +13,13 @@ import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.config.SchedulerConfig;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
 import dev.kvlab.harness.api.twin.TwinCalibration;
-import dev.kvlab.harness.internal.config.RunValidator;
-import dev.kvlab.harness.internal.live.LinkProbe;
-import dev.kvlab.harness.internal.live.LiveCell;
-import dev.kvlab.harness.internal.live.LiveStore;
 import dev.kvlab.harness.internal.llama.LlamaContext;
 import dev.kvlab.harness.internal.llama.LlamaModel;
-import dev.kvlab.harness.internal.plan.CellPlan;
-import dev.kvlab.harness.internal.sim.SimTwin;
 import dev.kvlab.harness.spi.AuditedStore;
+import dev.kvlab.harness.spi.LinkProbe;
 import dev.kvlab.harness.spi.LiveClock;
+import dev.kvlab.harness.spi.TargetFramework;
+import dev.kvlab.harness.spi.TwinPlan;
 import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.workloads.api.WorkloadSpec;
 import java.time.Duration;
@@ -48,7 +45,7 @@ final class EngineTwin {
     private final GgufModelInfo model;
     private final int threads;
     private EngineCalibration calibration;
-    private CellPlan plan;
+    private TwinPlan plan;
     private HardwareSpec hardware;
     private EngineInstance.Shape shape;
     private int mostRequest, blockTokens;
@@ -102,7 +99,7 @@ final class EngineTwin {
         this.sequences = sequences;
         this.kvDtype = kvDtype;
         hardware = twinHardware(calibration, kvDtype);
-        plan = RunValidator.plan(engineScheduled(config, cell.nBatch(), sequences), k -> null, calibration.modelSpec(), hardware, kvDtype);
+        plan = TargetFramework.get().twinPlan(engineScheduled(config, cell.nBatch(), sequences), calibration.modelSpec(), hardware, kvDtype);
     }
 
     /**
@@ -171,9 +168,7 @@ final class EngineTwin {
     }
 
     private LinkProbe probe(LiveClock loop, AuditedStore backend) throws InterruptedException {
-        try (LiveStore s = new LiveStore(plan, loop, backend)) {
-            return s.probe(LiveCell.PROBE_ROUNDS);
-        }
+        return TargetFramework.get().probeLink(plan, loop, backend);
     }
 
     /** The link the twin runs on: the start and end probes bracketed, or the start's alone. */
@@ -246,7 +241,7 @@ final class EngineTwin {
 
     /**
      * The calibration and the store path measured at the start as the api's {@link TwinCalibration}, for a twin run
-     * without this cell ({@link dev.kvlab.harness.internal.sim.TwinRun}): what a capacity search predicts with.
+     * without this cell (core's {@code TwinRun}): what a capacity search predicts with.
      */
     TwinCalibration twinCalibration(int instances) {
         if (!enabled()) throw new IllegalStateException("not calibrated");
@@ -285,6 +280,6 @@ final class EngineTwin {
         var link = p.model(plan.transportName());
         Figures more = LinkProbe.twinLinkExtras(end, endError, p);
         Columns.TWIN_MODEL.put(more, plan.model().id() + " on " + plan.hardware().id() + " (the engine calibrated as a roofline)");
-        return SimTwin.attach(live, SimTwin.run(plan, link, p.lookupNanos()), link, more);
+        return TargetFramework.get().withTwin(live, plan, link, p.lookupNanos(), more);
     }
 }
