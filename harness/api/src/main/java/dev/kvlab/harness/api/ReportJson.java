@@ -16,6 +16,14 @@ public final class ReportJson {
 
     private ReportJson() {}
 
+    /**
+     * The one JSON mapper of the harness's reports and its targets (failing on no empty bean): shared, so never
+     * reconfigured ({@link ObjectMapper#copy} first).
+     */
+    public static ObjectMapper mapper() {
+        return MAPPER;
+    }
+
     /** {@code fields} as one JSON object. */
     public static String write(Map<String, ?> fields) {
         Map<String, Object> clean = new LinkedHashMap<>();

@@ -62,6 +62,14 @@ public interface TargetProvider {
         return Double.NaN;
     }
 
+    /**
+     * Whether cells of this target can be split by requests over hosts ({@code --split requests}): each host sends its
+     * share of one request stream to the same engines (false by default: the target's engine state is one host's).
+     */
+    default boolean splitsRequests() {
+        return false;
+    }
+
     /** A key (of {@link #calibrationKey}) that cells with equal keys share one calibration by: the whole target block by default. */
     default String calibrationKey(RunConfig config) {
         return String.valueOf(config.target()) + "|" + config.transport() + "|" + config.store();

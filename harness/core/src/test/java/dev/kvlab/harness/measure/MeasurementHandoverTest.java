@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.kvlab.harness.api.config.SloConfig;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.run.ConfigTree;
-import dev.kvlab.harness.internal.engine.Handover;
+import dev.kvlab.harness.spi.Handover;
 import dev.kvlab.harness.internal.engine.Seq;
 import dev.kvlab.harness.internal.measure.Measurement;
 import dev.kvlab.workloads.api.Namespace;

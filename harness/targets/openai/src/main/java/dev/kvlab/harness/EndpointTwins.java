@@ -1,12 +1,12 @@
 package dev.kvlab.harness;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvlab.harness.api.ReportJson;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.twin.EndpointCalibrationPlan;
 import dev.kvlab.harness.internal.openai.EndpointCalibration;
 import dev.kvlab.harness.internal.openai.EngineClient;
 import dev.kvlab.harness.internal.openai.OpenAiTarget;
-import dev.kvlab.harness.internal.plan.JsonOutput;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
@@ -37,7 +37,7 @@ public final class EndpointTwins {
             String why = OpenAiTarget.health(c, base);
             if (why != null) throw new BadInputException("--endpoint " + base + " " + why);
             EndpointCalibration cal = EndpointCalibration.measure(c, base, model, gguf, plan, 1);
-            return new Fitted(JsonOutput.mapper().valueToTree(cal.twin()), cal.text());
+            return new Fitted(ReportJson.mapper().valueToTree(cal.twin()), cal.text());
         } finally {
             pool.shutdownNow();
         }

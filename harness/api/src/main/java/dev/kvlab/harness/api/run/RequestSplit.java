@@ -6,8 +6,8 @@ import dev.kvlab.harness.api.MatrixCell;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.Shard;
 import dev.kvlab.harness.api.config.RunConfig;
-import dev.kvlab.harness.api.config.TargetKind;
 import dev.kvlab.harness.api.input.BadInputException;
+import dev.kvlab.harness.spi.TargetProvider;
 import dev.kvlab.workloads.api.ArrivalSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +17,7 @@ import java.util.function.Function;
  * Shard K of N of every cell's request stream ({@code kvlab run --shard K/N --split requests}): every cell and
  * replicate runs on every host, each host sending only the requests whose position in the workload {@code i}
  * has {@code i mod N = K - 1}, at their intended times (the same seed, so the same stream), so the N hosts together
- * offer the whole stream. Only cells of the {@code openai} target can be split so (the emulated model's one engine
+ * offer the whole stream. Only cells of a target that {@link TargetProvider#splitsRequests} (openai) can be split so (the emulated model's one engine
  * state cannot be spread over hosts), only under an open-loop arrival without a cap (a closed loop's or a cap's next
  * request waits on completions another host sees), and not in a capacity search (each host would search apart).
  * The share reaches the cell as {@link #KEY} in its config; {@code kvlab merge} adds the shards' cells back into one.
@@ -40,14 +40,16 @@ public final class RequestSplit {
         if (whole.experiment() != null && whole.experiment().adaptive())
             throw new BadInputException(flag + ": key '" + whole.experiment().key() + "': the experiment picks each run from earlier runs' results, so N"
                     + " hosts would search apart; split it by runs (--split runs)");
+        Targets targets = Targets.discover();
         List<MatrixCell> cells = new ArrayList<>();
         for (MatrixCell c : whole.cells()) {
             List<CellRun> runs = new ArrayList<>();
             for (CellRun r : c.runs()) {
-                String kind = TargetKind.of(r.config());
-                if (!TargetKind.OPENAI.equals(kind))
-                    throw new BadInputException(flag + ": cell " + c.id() + ": key 'target.kind' is '" + kind + "': only openai cells can be split by"
-                            + " requests (the emulated model's single engine state cannot be split across hosts); use --split runs");
+                TargetProvider target = targets.of(r.config(), k -> flag + ": cell " + c.id());
+                if (!target.splitsRequests())
+                    throw new BadInputException(flag + ": cell " + c.id() + ": key 'target.kind' is '" + target.kind() + "': only cells of "
+                            + String.join(", ", targets.kinds(TargetProvider::splitsRequests)) + " targets can be split by requests (the "
+                            + target.kind() + " target's engine state cannot be split across hosts); use --split runs");
                 checkArrival(r.config(), k -> flag + ": cell " + c.id());
                 ObjectNode tree = r.tree().deepCopy();
                 ((ObjectNode) tree.path("target")).put(KEY.substring(KEY.indexOf('.') + 1), shard.label());

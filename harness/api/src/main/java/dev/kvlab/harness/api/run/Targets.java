@@ -27,6 +27,11 @@ public final class Targets {
         return providers.stream().map(TargetProvider::kind).toList();
     }
 
+    /** The kinds whose provider {@code which} holds for. */
+    public List<String> kinds(Predicate<TargetProvider> which) {
+        return providers.stream().filter(which).map(TargetProvider::kind).toList();
+    }
+
     /** The provider of {@code config}'s target; {@link BadInputException} naming the known kinds when none serves it. */
     public TargetProvider of(RunConfig config, Function<String, String> origin) {
         String kind = TargetKind.of(config);

@@ -2,9 +2,9 @@ package dev.kvlab.harness.internal.cell;
 
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.Figures;
-import dev.kvlab.harness.internal.engine.EventLoop;
-import dev.kvlab.harness.internal.engine.Server;
-import dev.kvlab.harness.internal.engine.ServingListener;
+import dev.kvlab.harness.spi.EventLoop;
+import dev.kvlab.harness.spi.Server;
+import dev.kvlab.harness.spi.ServingListener;
 import dev.kvlab.harness.internal.engine.WorkloadDriver;
 import dev.kvlab.harness.internal.measure.Measurement;
 import dev.kvlab.store.api.MasterStats;

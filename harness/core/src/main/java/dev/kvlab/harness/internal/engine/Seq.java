@@ -1,5 +1,9 @@
 package dev.kvlab.harness.internal.engine;
 
+import dev.kvlab.harness.spi.ServingListener;
+import dev.kvlab.harness.spi.Served;
+import dev.kvlab.harness.spi.Observed;
+
 import dev.kvlab.workloads.api.Request;
 
 /**
@@ -93,7 +97,9 @@ public final class Seq implements Served {
     /** What the model observed of this request so far, as an immutable record (what measurement reads at its end). */
     @Override
     public Observed observed() {
-        return Observed.of(this);
+        return new Observed(id(), request.session(), intendedNanos, routedTo, inputTokens(), outputTokens(), localHitTokens(),
+                remoteHitTokens(), (long) remoteAvailableBlocks * blockTokens, fetchedBytes, fallbackBlocks,
+                fetchStartNanos < 0 ? 0 : fetchEndNanos - fetchStartNanos, failure);
     }
 
     @Override

@@ -1,5 +1,9 @@
 package dev.kvlab.harness.internal.engine;
 
+import dev.kvlab.harness.spi.EventLoop;
+import dev.kvlab.harness.spi.Server;
+import dev.kvlab.harness.spi.ServingListener;
+
 import dev.kvlab.harness.api.config.Pd;
 import dev.kvlab.harness.api.config.Policy;
 import dev.kvlab.harness.api.config.RouterKind;

@@ -1,5 +1,12 @@
 package dev.kvlab.harness.internal.engine;
 
+import dev.kvlab.harness.spi.EventLoop;
+import dev.kvlab.harness.spi.Server;
+import dev.kvlab.harness.spi.ServingListener;
+import dev.kvlab.harness.spi.Served;
+import dev.kvlab.harness.spi.Handover;
+import dev.kvlab.harness.spi.PhaseDriver;
+
 import dev.kvlab.workloads.api.ArrivalProcess;
 import java.util.function.BooleanSupplier;
 
@@ -9,7 +16,7 @@ import java.util.function.BooleanSupplier;
  * closed loop or under a concurrency cap). Times are relative to {@code origin} on the loop's clock. Also
  * forwards every model event to the measurement listener, so the model has one listener.
  */
-public final class WorkloadDriver implements ServingListener {
+public final class WorkloadDriver implements ServingListener, PhaseDriver {
 
     private final ArrivalProcess process;
     private final Server model;
@@ -109,7 +116,7 @@ public final class WorkloadDriver implements ServingListener {
     @Override public void arrived(Served s, long now) { measure.arrived(s, now); }
     @Override public void admitted(Served s, long now) { measure.admitted(s, now); }
     @Override public void fetched(Served s, long fetchNanos, long now) { measure.fetched(s, fetchNanos, now); }
-    @Override public void handedOver(Served s, dev.kvlab.harness.internal.engine.Handover h, long now) { measure.handedOver(s, h, now); }
+    @Override public void handedOver(Served s, dev.kvlab.harness.spi.Handover h, long now) { measure.handedOver(s, h, now); }
     @Override public void firstToken(Served s, long now) { measure.firstToken(s, now); }
     @Override public void token(Served s, long now) { measure.token(s, now); }
 

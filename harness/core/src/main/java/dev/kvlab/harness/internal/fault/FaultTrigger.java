@@ -1,7 +1,7 @@
 package dev.kvlab.harness.internal.fault;
 
-import dev.kvlab.harness.internal.engine.Served;
-import dev.kvlab.harness.internal.engine.ServingListener;
+import dev.kvlab.harness.spi.Served;
+import dev.kvlab.harness.spi.ServingListener;
 
 /**
  * Strikes a fault at a point of the measured phase: a {@link ServingListener} in front of the measurement that
@@ -60,7 +60,7 @@ public final class FaultTrigger implements ServingListener {
 
     @Override public void admitted(Served s, long now) { inner.admitted(s, now); }
     @Override public void fetched(Served s, long fetchNanos, long now) { inner.fetched(s, fetchNanos, now); }
-    @Override public void handedOver(Served s, dev.kvlab.harness.internal.engine.Handover h, long now) { inner.handedOver(s, h, now); }
+    @Override public void handedOver(Served s, dev.kvlab.harness.spi.Handover h, long now) { inner.handedOver(s, h, now); }
     @Override public void firstToken(Served s, long now) { inner.firstToken(s, now); }
     @Override public void token(Served s, long now) { inner.token(s, now); }
     @Override public void completed(Served s, long now) { inner.completed(s, now); }

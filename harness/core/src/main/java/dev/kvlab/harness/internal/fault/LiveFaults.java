@@ -3,7 +3,8 @@ package dev.kvlab.harness.internal.fault;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.api.config.Fault;
-import dev.kvlab.harness.internal.engine.ServingListener;
+import dev.kvlab.harness.spi.ServingListener;
+import dev.kvlab.harness.spi.StoreFaults;
 import dev.kvlab.harness.internal.plan.CellPlan;
 import dev.kvlab.harness.internal.plan.FaultPlan;
 import dev.kvlab.store.api.BackendOptions;
@@ -26,7 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * waits the downtime and starts a fresh one on the same port. What happened when goes to the extras
  * ({@code fault_at_s} for the report's time series).
  */
-public final class LiveFaults implements AutoCloseable {
+public final class LiveFaults implements StoreFaults {
 
     private final CellPlan plan;
     private final FaultPlan fault;
@@ -92,6 +93,16 @@ public final class LiveFaults implements AutoCloseable {
     /** The fault's plan. */
     public FaultPlan plan() {
         return fault;
+    }
+
+    @Override
+    public Fault kind() {
+        return fault.kind();
+    }
+
+    @Override
+    public double corruptFraction() {
+        return fault.corruptFraction();
     }
 
     private void strike() {

@@ -1,5 +1,6 @@
 package dev.kvlab.harness.internal.live;
 
+import dev.kvlab.harness.spi.AuditedStore;
 import dev.kvlab.store.api.ForwardingKvBackend;
 import dev.kvlab.store.api.KvBackend;
 import dev.kvlab.store.api.PutStatus;
@@ -23,35 +24,28 @@ import java.util.zip.CRC32C;
  * used is a wrong hit <em>used</em>, which is what a cell's {@code wrong_hits_used} counts. Keys written by someone
  * else (an external {@code kvlab://} cluster filled before the run) cannot be audited and are counted apart.
  */
-public final class AuditedBackend extends ForwardingKvBackend {
+public final class AuditedBackend extends ForwardingKvBackend implements AuditedStore {
 
     private final ConcurrentHashMap<String, long[]> written = new ConcurrentHashMap<>();
     private final LongAdder checked = new LongAdder(), wrong = new LongAdder();
-
-    /** What the audit says of bytes about to be used under a key. */
-    public enum Verdict {
-        /** The bytes are what was written under the key. */
-        MATCH,
-        /** They are not: using them would be a wrong hit. */
-        MISMATCH,
-        /** Nothing was written under the key through this backend: it cannot say. */
-        UNKNOWN
-    }
 
     public AuditedBackend(KvBackend inner) {
         super(inner);
     }
 
     /** Hits checked against what was written. */
+    @Override
     public long hitsChecked() { return checked.sum(); }
 
     /** Hits whose bytes were not what was written under their key (must stay 0). */
+    @Override
     public long wrongHits() { return wrong.sum(); }
 
     /**
      * Whether {@code buf[0, length)}, a hit the backend returned under {@code key}, is what was written under it.
      * Counts in {@link #hitsChecked()} and, when it is not, {@link #wrongHits()}.
      */
+    @Override
     public Verdict check(String key, MemorySegment buf, long length) {
         long[] w = written.get(key);
         if (w == null) return Verdict.UNKNOWN;

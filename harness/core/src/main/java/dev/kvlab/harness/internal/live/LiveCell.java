@@ -1,5 +1,7 @@
 package dev.kvlab.harness.internal.live;
 
+import dev.kvlab.harness.spi.LinkProbe;
+
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.Columns;
@@ -7,9 +9,9 @@ import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.internal.cell.CellAssembly;
 import dev.kvlab.harness.internal.cell.CellClock;
 import dev.kvlab.harness.internal.cell.CellSteps;
-import dev.kvlab.harness.internal.engine.EventLoop;
-import dev.kvlab.harness.internal.engine.Server;
-import dev.kvlab.harness.internal.engine.ServingListener;
+import dev.kvlab.harness.spi.EventLoop;
+import dev.kvlab.harness.spi.Server;
+import dev.kvlab.harness.spi.ServingListener;
 import dev.kvlab.harness.internal.engine.ServingModel;
 import dev.kvlab.harness.internal.engine.WorkloadDriver;
 import dev.kvlab.harness.internal.fault.LiveFaults;

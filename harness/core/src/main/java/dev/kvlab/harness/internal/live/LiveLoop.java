@@ -1,6 +1,6 @@
 package dev.kvlab.harness.internal.live;
 
-import dev.kvlab.harness.internal.engine.EventLoop;
+import dev.kvlab.harness.spi.LiveClock;
 import dev.kvlab.harness.internal.sim.EventHeap;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -21,7 +21,7 @@ import org.HdrHistogram.Histogram;
  * the last {@value #OVERSHOOTS} parks that nothing woke early, plus a margin, within a bound): a virtual machine's
  * park can overshoot by a millisecond, and a real engine's request sent that late has that much more TTFT.
  */
-public final class LiveLoop implements EventLoop {
+public final class LiveLoop implements LiveClock {
 
     private final long origin = System.nanoTime();
     private static final int OVERSHOOTS = 32;

@@ -1,5 +1,9 @@
 package dev.kvlab.harness.internal.live;
 
+import dev.kvlab.harness.spi.LinkProbe;
+
+import dev.kvlab.harness.spi.AuditedStore;
+import dev.kvlab.harness.spi.LiveClock;
 import dev.kvlab.harness.api.config.Pd;
 import dev.kvlab.harness.internal.engine.Instance;
 import dev.kvlab.harness.internal.engine.RemoteCounters;
@@ -50,8 +54,8 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
     static final int PROBE_BATCH = 3 * CHUNK;
 
     private final CellPlan plan;
-    private final LiveLoop loop;
-    private final AuditedBackend backend;
+    private final LiveClock loop;
+    private final AuditedStore backend;
     private final ExecutorService io;
     /** Write-backs run in the background, never in front of a lookup or a fetch. */
     private final ExecutorService background;
@@ -72,7 +76,7 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
     /** Why fetched blocks were not used: store status (MISS, LEASE_EXPIRED, CHECKSUM_MISMATCH, …) or BAD_CONTENT. */
     private final java.util.concurrent.ConcurrentSkipListMap<String, AtomicLong> rejections = new java.util.concurrent.ConcurrentSkipListMap<>();
 
-    public LiveStore(CellPlan plan, LiveLoop loop, AuditedBackend backend) {
+    public LiveStore(CellPlan plan, LiveClock loop, AuditedStore backend) {
         this.plan = plan;
         this.loop = loop;
         this.backend = backend;

@@ -1,5 +1,7 @@
 package dev.kvlab.harness.internal.live;
 
+import dev.kvlab.harness.spi.LinkProbe;
+
 import dev.kvlab.harness.internal.plan.CellPlan;
 import dev.kvlab.store.KvBackends;
 import dev.kvlab.store.api.KvBackend;

@@ -5,9 +5,10 @@ import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.RequestLog;
 import dev.kvlab.harness.api.RequestRecord;
 import dev.kvlab.harness.api.config.SloConfig;
-import dev.kvlab.harness.internal.engine.Observed;
-import dev.kvlab.harness.internal.engine.Served;
-import dev.kvlab.harness.internal.engine.ServingListener;
+import dev.kvlab.harness.spi.MeasurementView;
+import dev.kvlab.harness.spi.Observed;
+import dev.kvlab.harness.spi.Served;
+import dev.kvlab.harness.spi.ServingListener;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,7 +30,7 @@ import org.HdrHistogram.SingleWriterRecorder;
  * sample (it is counted in {@code failed}). {@code queue} and {@code fetch} describe the system's work and are
  * recorded for every request that reached them.
  */
-public final class Measurement implements ServingListener {
+public final class Measurement implements ServingListener, MeasurementView {
 
     private static final int DIGITS = 3;
 
@@ -85,7 +86,7 @@ public final class Measurement implements ServingListener {
 
     private static final class Probe {
         long admitted = -1, first = -1, last = -1, second = -1;
-        dev.kvlab.harness.internal.engine.Handover handover;
+        dev.kvlab.harness.spi.Handover handover;
         final TopGaps gaps;
         /** The request's token gaps (µs) as runs of equal values, held until it completes: {@code itlValues[i]} {@code itlCounts[i]} times. */
         long[] itlValues;
@@ -235,7 +236,7 @@ public final class Measurement implements ServingListener {
 
     /** A PD handover: counted at once; its parts are recorded with the request's TTFT when it completes. */
     @Override
-    public void handedOver(Served s, dev.kvlab.harness.internal.engine.Handover h, long now) {
+    public void handedOver(Served s, dev.kvlab.harness.spi.Handover h, long now) {
         advance(now);
         Probe p = (Probe) s.attachment();
         p.handover = h;

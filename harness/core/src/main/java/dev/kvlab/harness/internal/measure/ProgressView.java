@@ -3,7 +3,7 @@ package dev.kvlab.harness.internal.measure;
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellProgress;
 import dev.kvlab.harness.api.Metric;
-import dev.kvlab.harness.internal.engine.Server;
+import dev.kvlab.harness.spi.Server;
 import dev.kvlab.store.api.MasterStats;
 import java.util.Map;
 import java.util.function.LongSupplier;

@@ -2,14 +2,11 @@ package dev.kvlab.harness.internal.plan;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.kvlab.harness.api.ReportJson;
 import java.util.Map;
 
 /** Prints ordered maps as one JSON object; non-finite doubles become null. */
 public final class JsonOutput {
-
-    private static final ObjectMapper MAPPER = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 
     private JsonOutput() {}
 
@@ -20,13 +17,14 @@ public final class JsonOutput {
 
     public static String writeCompact(Map<String, ?> fields) {
         try {
-            return MAPPER.writeValueAsString(fields);
+            return ReportJson.mapper().writeValueAsString(fields);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }
 
+    /** As {@link ReportJson#mapper}. */
     public static ObjectMapper mapper() {
-        return MAPPER;
+        return ReportJson.mapper();
     }
 }

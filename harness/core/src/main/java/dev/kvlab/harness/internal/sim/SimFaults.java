@@ -2,8 +2,8 @@ package dev.kvlab.harness.internal.sim;
 
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Figures;
-import dev.kvlab.harness.internal.engine.EventLoop;
-import dev.kvlab.harness.internal.engine.ServingListener;
+import dev.kvlab.harness.spi.EventLoop;
+import dev.kvlab.harness.spi.ServingListener;
 import dev.kvlab.harness.internal.fault.FaultTrigger;
 import dev.kvlab.harness.internal.plan.CellPlan;
 import dev.kvlab.harness.internal.plan.FaultPlan;
@@ -63,13 +63,13 @@ public final class SimFaults implements SimStore.FaultHook {
         this.origin = origin;
         trigger = new FaultTrigger(measurement, origin, fault.strikeArrival(n), fault.lasts() ? fault.durationNanos() : Long.MAX_VALUE, this::strike);
         return new ServingListener() { // lookups must stop offering a crashed node's objects once the TTL has passed
-            @Override public void arrived(dev.kvlab.harness.internal.engine.Served s, long now) { active(); trigger.arrived(s, now); }
-            @Override public void admitted(dev.kvlab.harness.internal.engine.Served s, long now) { active(); trigger.admitted(s, now); }
-            @Override public void fetched(dev.kvlab.harness.internal.engine.Served s, long fetchNanos, long now) { trigger.fetched(s, fetchNanos, now); }
-            @Override public void firstToken(dev.kvlab.harness.internal.engine.Served s, long now) { trigger.firstToken(s, now); }
-            @Override public void token(dev.kvlab.harness.internal.engine.Served s, long now) { trigger.token(s, now); }
-            @Override public void completed(dev.kvlab.harness.internal.engine.Served s, long now) { trigger.completed(s, now); }
-            @Override public void failed(dev.kvlab.harness.internal.engine.Served s, long now) { trigger.failed(s, now); }
+            @Override public void arrived(dev.kvlab.harness.spi.Served s, long now) { active(); trigger.arrived(s, now); }
+            @Override public void admitted(dev.kvlab.harness.spi.Served s, long now) { active(); trigger.admitted(s, now); }
+            @Override public void fetched(dev.kvlab.harness.spi.Served s, long fetchNanos, long now) { trigger.fetched(s, fetchNanos, now); }
+            @Override public void firstToken(dev.kvlab.harness.spi.Served s, long now) { trigger.firstToken(s, now); }
+            @Override public void token(dev.kvlab.harness.spi.Served s, long now) { trigger.token(s, now); }
+            @Override public void completed(dev.kvlab.harness.spi.Served s, long now) { trigger.completed(s, now); }
+            @Override public void failed(dev.kvlab.harness.spi.Served s, long now) { trigger.failed(s, now); }
         };
     }
 

@@ -1,6 +1,6 @@
 package dev.kvlab.harness.internal.sim;
 
-import dev.kvlab.harness.internal.engine.EventLoop;
+import dev.kvlab.harness.spi.EventLoop;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneId;

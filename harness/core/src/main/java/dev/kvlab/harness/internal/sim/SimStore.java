@@ -1,6 +1,6 @@
 package dev.kvlab.harness.internal.sim;
 
-import dev.kvlab.harness.internal.engine.EventLoop;
+import dev.kvlab.harness.spi.EventLoop;
 import dev.kvlab.harness.internal.engine.Instance;
 import dev.kvlab.harness.internal.engine.RemoteCounters;
 import dev.kvlab.harness.internal.engine.RemoteTier;

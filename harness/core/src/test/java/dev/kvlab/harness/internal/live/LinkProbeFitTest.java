@@ -1,5 +1,7 @@
 package dev.kvlab.harness.internal.live;
 
+import dev.kvlab.harness.spi.LinkProbe;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 

@@ -58,7 +58,7 @@ final class EngineInstance implements AutoCloseable {
         void idle();
 
         /** PD: the request's KV was handed to its decode instance, or its handover failed and it is recomputed there. */
-        default void handedOver(dev.kvlab.harness.internal.engine.Handover h, long now) {}
+        default void handedOver(dev.kvlab.harness.spi.Handover h, long now) {}
 
         /**
          * PD: the request's events on its decode instance, whose work ({@link #idle}) counts apart from the prefill
@@ -726,7 +726,7 @@ final class EngineInstance implements AutoCloseable {
             }
         }
         long now = clock.getAsLong();
-        s.events.handedOver(new dev.kvlab.harness.internal.engine.Handover(p.prefilledAt, p.arrivedAt, p.decodeAdmittedAt, now, p.bytes, p.tokens,
+        s.events.handedOver(new dev.kvlab.harness.spi.Handover(p.prefilledAt, p.arrivedAt, p.decodeAdmittedAt, now, p.bytes, p.tokens,
                 p.transferNanos, System.nanoTime() - t0, ok), now);
         if (!ok) {
             totals.rejected("handover_" + (why.contains("checksum") ? "checksum" : why.startsWith("transfer") || why.startsWith("get")

@@ -3,9 +3,9 @@ package dev.kvlab.harness.internal.realkv;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Figures;
+import dev.kvlab.harness.api.catalog.AttentionCost;
 import dev.kvlab.harness.api.catalog.Breakeven;
 import dev.kvlab.harness.api.catalog.Dtype;
-import dev.kvlab.harness.api.catalog.AttentionCost;
 import dev.kvlab.harness.api.catalog.HardwareSpec;
 import dev.kvlab.harness.api.catalog.KvSizing;
 import dev.kvlab.harness.api.catalog.Roofline;
@@ -13,16 +13,13 @@ import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.config.SchedulerConfig;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
 import dev.kvlab.harness.api.twin.TwinCalibration;
-import dev.kvlab.harness.internal.config.RunValidator;
-import dev.kvlab.harness.internal.live.AuditedBackend;
-import dev.kvlab.harness.internal.live.LinkProbe;
-import dev.kvlab.harness.internal.live.LiveCell;
-import dev.kvlab.harness.internal.live.LiveLoop;
-import dev.kvlab.harness.internal.live.LiveStore;
 import dev.kvlab.harness.internal.llama.LlamaContext;
-import dev.kvlab.harness.internal.plan.CellPlan;
-import dev.kvlab.harness.internal.sim.SimTwin;
 import dev.kvlab.harness.internal.llama.LlamaModel;
+import dev.kvlab.harness.spi.AuditedStore;
+import dev.kvlab.harness.spi.LinkProbe;
+import dev.kvlab.harness.spi.LiveClock;
+import dev.kvlab.harness.spi.TargetFramework;
+import dev.kvlab.harness.spi.TwinPlan;
 import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.workloads.api.WorkloadSpec;
 import java.time.Duration;
@@ -48,7 +45,7 @@ final class EngineTwin {
     private final GgufModelInfo model;
     private final int threads;
     private EngineCalibration calibration;
-    private CellPlan plan;
+    private TwinPlan plan;
     private HardwareSpec hardware;
     private EngineInstance.Shape shape;
     private int mostRequest, blockTokens;
@@ -102,7 +99,7 @@ final class EngineTwin {
         this.sequences = sequences;
         this.kvDtype = kvDtype;
         hardware = twinHardware(calibration, kvDtype);
-        plan = RunValidator.plan(engineScheduled(config, cell.nBatch(), sequences), k -> null, calibration.modelSpec(), hardware, kvDtype);
+        plan = TargetFramework.get().twinPlan(engineScheduled(config, cell.nBatch(), sequences), calibration.modelSpec(), hardware, kvDtype);
     }
 
     /**
@@ -148,7 +145,7 @@ final class EngineTwin {
     }
 
     /** Measures the store path before the cell serves (the loop not yet running). */
-    void probeStart(LiveLoop loop, AuditedBackend backend) {
+    void probeStart(LiveClock loop, AuditedStore backend) {
         if (!enabled()) return;
         try {
             start = probe(loop, backend);
@@ -159,7 +156,7 @@ final class EngineTwin {
     }
 
     /** The same probe after the cell (best effort: the measured result is complete already). */
-    void probeEnd(LiveLoop loop, AuditedBackend backend) {
+    void probeEnd(LiveClock loop, AuditedStore backend) {
         if (!enabled()) return;
         try {
             end = probe(loop, backend);
@@ -170,10 +167,8 @@ final class EngineTwin {
         }
     }
 
-    private LinkProbe probe(LiveLoop loop, AuditedBackend backend) throws InterruptedException {
-        try (LiveStore s = new LiveStore(plan, loop, backend)) {
-            return s.probe(LiveCell.PROBE_ROUNDS);
-        }
+    private LinkProbe probe(LiveClock loop, AuditedStore backend) throws InterruptedException {
+        return TargetFramework.get().probeLink(plan, loop, backend);
     }
 
     /** The link the twin runs on: the start and end probes bracketed, or the start's alone. */
@@ -246,7 +241,7 @@ final class EngineTwin {
 
     /**
      * The calibration and the store path measured at the start as the api's {@link TwinCalibration}, for a twin run
-     * without this cell ({@link dev.kvlab.harness.internal.sim.TwinRun}): what a capacity search predicts with.
+     * without this cell (core's {@code TwinRun}): what a capacity search predicts with.
      */
     TwinCalibration twinCalibration(int instances) {
         if (!enabled()) throw new IllegalStateException("not calibrated");
@@ -285,6 +280,6 @@ final class EngineTwin {
         var link = p.model(plan.transportName());
         Figures more = LinkProbe.twinLinkExtras(end, endError, p);
         Columns.TWIN_MODEL.put(more, plan.model().id() + " on " + plan.hardware().id() + " (the engine calibrated as a roofline)");
-        return SimTwin.attach(live, SimTwin.run(plan, link, p.lookupNanos()), link, more);
+        return TargetFramework.get().withTwin(live, plan, link, p.lookupNanos(), more);
     }
 }

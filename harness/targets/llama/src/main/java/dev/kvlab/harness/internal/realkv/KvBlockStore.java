@@ -1,6 +1,6 @@
 package dev.kvlab.harness.internal.realkv;
 
-import dev.kvlab.harness.internal.live.AuditedBackend;
+import dev.kvlab.harness.spi.AuditedStore;
 import dev.kvlab.store.api.GetResult;
 import dev.kvlab.store.api.PutStatus;
 import dev.kvlab.store.api.ReplicateConfig;
@@ -17,13 +17,13 @@ import java.util.List;
  */
 final class KvBlockStore {
 
-    private final AuditedBackend backend;
+    private final AuditedStore backend;
     private final KvNamespace ns;
     private final long payloadBytes;
     private final ReplicateConfig replicate;
     private final RealKvTotals totals;
 
-    KvBlockStore(AuditedBackend backend, KvNamespace ns, long payloadBytes, int replicas, RealKvTotals totals) {
+    KvBlockStore(AuditedStore backend, KvNamespace ns, long payloadBytes, int replicas, RealKvTotals totals) {
         this.backend = backend;
         this.ns = ns;
         this.payloadBytes = payloadBytes;
@@ -108,7 +108,7 @@ final class KvBlockStore {
     /** The audit's verdict on blocks {@code keys[from, from+n)} just used from {@code bufs}: counts wrong hits used. */
     void audit(long[] keys, int from, int n, MemorySegment[] bufs) {
         for (int i = 0; i < n; i++) {
-            if (backend.check(ns.key(keys[from + i]), bufs[i], objectBytes()) == AuditedBackend.Verdict.UNKNOWN) totals.unaudited();
+            if (backend.check(ns.key(keys[from + i]), bufs[i], objectBytes()) == AuditedStore.Verdict.UNKNOWN) totals.unaudited();
         }
     }
 
@@ -151,7 +151,7 @@ final class KvBlockStore {
     /** The audit's verdict on handed-over objects {@code bufs[i][0, lengths[i])} just used: counts wrong hits used. */
     void auditObjects(long[] keys, int n, MemorySegment[] bufs, long[] lengths) {
         for (int i = 0; i < n; i++)
-            if (backend.check(ns.key(keys[i]), bufs[i], lengths[i]) == AuditedBackend.Verdict.UNKNOWN) totals.unaudited();
+            if (backend.check(ns.key(keys[i]), bufs[i], lengths[i]) == AuditedStore.Verdict.UNKNOWN) totals.unaudited();
     }
 
     /** Removes handed-over objects {@code keys[0, n)} (they served their one get). */

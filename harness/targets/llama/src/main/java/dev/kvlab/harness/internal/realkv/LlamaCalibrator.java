@@ -4,14 +4,15 @@ import dev.kvlab.harness.api.catalog.Dtype;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
 import dev.kvlab.harness.api.twin.TwinCalibration;
-import dev.kvlab.harness.internal.live.AuditedBackend;
-import dev.kvlab.harness.internal.live.LiveLoop;
 import dev.kvlab.harness.internal.llama.KvStateLayout;
 import dev.kvlab.harness.internal.llama.LlamaContext;
 import dev.kvlab.harness.internal.llama.LlamaLibrary;
 import dev.kvlab.harness.internal.llama.LlamaModel;
-import dev.kvlab.harness.internal.plan.CellPlan;
-import dev.kvlab.harness.internal.plan.CellSpec;
+import dev.kvlab.harness.spi.AuditedStore;
+import dev.kvlab.harness.spi.CellSpec;
+import dev.kvlab.harness.spi.LiveClock;
+import dev.kvlab.harness.spi.StorePlan;
+import dev.kvlab.harness.spi.TargetFramework;
 import dev.kvlab.store.KvBackends;
 import dev.kvlab.store.api.BackendOptions;
 import java.io.IOException;
@@ -28,7 +29,7 @@ final class LlamaCalibrator {
 
     private LlamaCalibrator() {}
 
-    static TwinCalibration calibrate(RunConfig c, CellPlan storePlan) {
+    static TwinCalibration calibrate(RunConfig c, StorePlan storePlan) {
         LlamaTargetConfig.Resolved t = LlamaTarget.target(c, k -> null);
         GgufModelInfo info;
         try {
@@ -56,8 +57,8 @@ final class LlamaCalibrator {
             BackendOptions o = BackendOptions.defaults().withTransport(storePlan.transportName()).withTenant(c.workload().tenant())
                     .withNodes(st.nodes()).withSegmentBytes(storePlan.storeCapacity() / st.nodes()).withTimeout(Duration.ofSeconds(10))
                     .withMaster(storePlan.masterConfig());
-            LiveLoop loop = new LiveLoop(50_000);
-            try (AuditedBackend b = new AuditedBackend(KvBackends.discover().open(st.backend(), o))) {
+            LiveClock loop = TargetFramework.get().liveClock(50_000);
+            try (AuditedStore b = TargetFramework.get().audited(KvBackends.discover().open(st.backend(), o))) {
                 twin.probeStart(loop, b);
             } catch (RuntimeException e) {
                 throw e;

@@ -5,34 +5,29 @@ import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Figures;
-import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.catalog.Dtype;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
-import dev.kvlab.harness.internal.cell.CellClock;
-import dev.kvlab.harness.internal.cell.CellSteps;
-import dev.kvlab.harness.internal.engine.EventLoop;
-import dev.kvlab.harness.internal.engine.Server;
-import dev.kvlab.harness.internal.engine.ServingListener;
-import dev.kvlab.harness.internal.engine.WorkloadDriver;
-import dev.kvlab.harness.internal.fault.LiveFaults;
-import dev.kvlab.harness.internal.live.AuditedBackend;
-import dev.kvlab.harness.internal.live.LiveLoop;
 import dev.kvlab.harness.internal.llama.KvStateLayout;
-import dev.kvlab.harness.internal.llama.LlamaContext;
 import dev.kvlab.harness.internal.llama.LlamaLibrary;
 import dev.kvlab.harness.internal.llama.LlamaModel;
-import dev.kvlab.harness.internal.measure.Measurement;
-import dev.kvlab.harness.internal.measure.SummaryBuilder;
-import dev.kvlab.harness.internal.plan.CellPlan;
-import dev.kvlab.harness.internal.plan.CellSpec;
+import dev.kvlab.harness.spi.AuditedStore;
+import dev.kvlab.harness.spi.CellSpec;
+import dev.kvlab.harness.spi.EventLoop;
+import dev.kvlab.harness.spi.LiveClock;
+import dev.kvlab.harness.spi.MeasurementView;
+import dev.kvlab.harness.spi.PhaseDriver;
+import dev.kvlab.harness.spi.Server;
+import dev.kvlab.harness.spi.ServingListener;
+import dev.kvlab.harness.spi.StoreFaults;
+import dev.kvlab.harness.spi.StorePlan;
+import dev.kvlab.harness.spi.TargetCell;
+import dev.kvlab.harness.spi.TargetFramework;
 import dev.kvlab.store.KvBackends;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.MasterStats;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -41,28 +36,28 @@ import org.HdrHistogram.Histogram;
 
 /**
  * One cell on the {@code llama.cpp} target, on the live clock, through the same steps as every cell
- * ({@link CellSteps}): {@code cluster.instances} llama.cpp contexts on the model, each run by its own worker thread
+ * ({@link TargetFramework#run}): {@code cluster.instances} llama.cpp contexts on the model, each run by its own worker thread
  * ({@link EngineInstance}), and kvlab's store (the embedded bundled store over the configured transport, or
  * {@code kvlab://}; behind the live cells' audit and fault injection) holding the real KV blocks. Prefill, decode,
  * the layout conversion, the transfers and the restores are all real work on this machine's CPU; nothing is
  * emulated. {@code cache_state: cold} starts with fresh contexts and an empty store, {@code hot} primes both with
  * the warm-up pass.
  */
-final class LlamaCell implements CellClock {
+final class LlamaCell implements TargetCell {
 
     private static final long SPIN_NANOS = 50_000;
 
     private final RunConfig config;
-    private final CellPlan storePlan;
+    private final StorePlan storePlan;
     private final LlamaTargetConfig.Resolved target;
     private RealKvTotals totals;
     private final String modelSha256;
     private final boolean synthesized;
     private final EngineTwin twin;
-    private LiveLoop loop;
+    private LiveClock loop;
     private LlamaServer server;
-    private AuditedBackend backend;
-    private LiveFaults faults;
+    private AuditedStore backend;
+    private StoreFaults faults;
     private KvStateLayout layout;
     private KvNamespace ns;
     private EngineInstance.Shape shape;
@@ -83,7 +78,7 @@ final class LlamaCell implements CellClock {
     private long measuredStartNanos, wallStart, objectsAtStart;
 
     /** {@code storePlan}: the run's store, transport and fault settings, validated as for every live cell. */
-    LlamaCell(RunConfig config, CellPlan storePlan, LlamaTargetConfig.Resolved target, GgufModelInfo model) {
+    LlamaCell(RunConfig config, StorePlan storePlan, LlamaTargetConfig.Resolved target, GgufModelInfo model) {
         this.config = config;
         this.storePlan = storePlan;
         this.target = target;
@@ -152,7 +147,7 @@ final class LlamaCell implements CellClock {
             wrongBefore = backend.wrongHits();
             checkedBefore = backend.hitsChecked();
             twin.probeStart(loop, backend);
-            CellResult r = CellSteps.run(spec, this, observer, wallStartNanos);
+            CellResult r = TargetFramework.get().run(spec, this, observer, wallStartNanos);
             twin.probeEnd(loop, backend);
             e.probes++;
             keep = key != null && e.primedBy >= 0;
@@ -186,15 +181,15 @@ final class LlamaCell implements CellClock {
                 e.calibration = twin.calibration();
             }
             CellSpec spec = LlamaTarget.spec(config, k -> null, e.ns.modelId(), e.ns.kvDtype());
-            e.loop = new LiveLoop(SPIN_NANOS);
+            e.loop = TargetFramework.get().liveClock(SPIN_NANOS);
             long payload = e.layout.bytesPerToken() * spec.blockTokens();
-            e.faults = LiveFaults.of(storePlan, KvBlockObject.objectBytes(payload));
+            e.faults = TargetFramework.get().faults(storePlan, KvBlockObject.objectBytes(payload));
             BackendOptions options = options();
-            e.backend = new AuditedBackend(e.faults != null ? e.faults.open(options) : KvBackends.discover().open(config.store().backend(), options));
+            e.backend = TargetFramework.get().audited(e.faults != null ? e.faults.open(options) : KvBackends.discover().open(config.store().backend(), options));
             KvBlockStore store = new KvBlockStore(e.backend, e.ns, payload, config.store().replicas(), e.totals);
             int n = e.contexts.size(), prefill = prefillInstances(config);
             if (prefill < n) {
-                LiveLoop loopRef = e.loop;
+                LiveClock loopRef = e.loop;
                 e.pd = new PdHandover(pdTransfer(config), storePlan.transportName(),
                         dev.kvlab.transport.api.TransportConfig.defaults().withLink(storePlan.link()), store,
                         new PdHandover.Sizes(spec.blockTokens(), e.layout.bytesPerToken()), n - prefill, 2 * e.shape.sequences(), most[0],
@@ -210,10 +205,10 @@ final class LlamaCell implements CellClock {
                 e.pd.wire(e.instances.subList(prefill, n), () -> {
                     for (EngineInstance in : prefills) in.slotFree();
                 });
-                if (e.faults != null && e.faults.plan().kind() == dev.kvlab.harness.api.config.Fault.CORRUPT) {
-                    LiveFaults f = e.faults;
-                    LiveLoop l = e.loop;
-                    e.pd.corruptWhen(() -> f.active(l.now()), f.plan().corruptFraction());
+                if (e.faults != null && e.faults.kind() == dev.kvlab.harness.api.config.Fault.CORRUPT) {
+                    StoreFaults f = e.faults;
+                    LiveClock l = e.loop;
+                    e.pd.corruptWhen(() -> f.active(l.now()), f.corruptFraction());
                 }
             }
             e.server = new LlamaServer(e.loop, e.instances, prefill, config.cluster().router(), config.cluster().cacheAware(), config.seed());
@@ -275,7 +270,7 @@ final class LlamaCell implements CellClock {
     @Override public long phaseOrigin(boolean warmup) { return loop.now() + 5_000_000L; }
 
     @Override
-    public void runPhase(WorkloadDriver d) {
+    public void runPhase(PhaseDriver d) {
         loop.run(() -> (d.done() || d.error() != null) && server.inFlight() == 0 && server.idle());
         if (!measuring) {
             checkRestores(); // after the warm-up: nothing measured is waiting
@@ -307,7 +302,7 @@ final class LlamaCell implements CellClock {
         boolean keeps = config.tiers().local() || config.tiers().remote();
         if (keeps) return whole;
         int slots = Math.max(1, live.size() * shape.sequences());
-        return new dev.kvlab.harness.internal.live.UnpacedWarmup(whole, slots, slots);
+        return TargetFramework.get().unpaced(whole, slots, slots);
     }
 
     @Override
@@ -326,7 +321,7 @@ final class LlamaCell implements CellClock {
     }
 
     @Override
-    public ServingListener faultWrapped(Measurement m, long origin, LongSupplier n) {
+    public ServingListener faultWrapped(ServingListener m, long origin, LongSupplier n) {
         return faults == null ? m : faults.measured(m, origin, n.getAsLong());
     }
 
@@ -352,7 +347,7 @@ final class LlamaCell implements CellClock {
     }
 
     @Override
-    public void extras(Measurement m, Figures x) {
+    public void extras(MeasurementView m, Figures x) {
         checkRestores(); // the measured phase's sampled checks, now that its figures are taken
         long objectsNow = backend.storeStats().map(MasterStats::objects).orElse(-1L);
         if (objectsAtStart < 0 || objectsNow < 0) engine.measuredAdded = Long.MIN_VALUE;
@@ -422,7 +417,7 @@ final class LlamaCell implements CellClock {
      * The handover's figures (measured requests, from the measurement) and what the decoding instances met; for a
      * colocated cell 0 handed over, NaN for the handover's times (there is none), with the reason.
      */
-    private void pdExtras(Measurement m, Figures x) {
+    private void pdExtras(MeasurementView m, Figures x) {
         boolean pd = engine.pd != null;
         Columns.PD_PREFILL_INSTANCES.put(x, prefillInstances(config));
         Columns.PD_TRANSFER_PATH.put(x, pd ? pdTransfer(config).label() : "none (colocated: no handover)");
@@ -467,11 +462,12 @@ final class LlamaCell implements CellClock {
         return "live (wall clock): llama.cpp in-process, " + config.cluster().instances() + " instance(s) of " + target.threads() + " thread(s)";
     }
 
+    @Override public boolean storePath() { return true; }
+
     @Override
-    public CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Figures extras, Map<String, String> describe) {
+    public void summary(CellSummary.Builder row, Figures extras) {
         RunConfig c = config;
-        CellSummary s = SummaryBuilder.tierHits(SummaryBuilder.measured(c, m, wallSeconds), m)
-                .put(Columns.TIERS, c.tiers().label())
+        row.put(Columns.TIERS, c.tiers().label())
                 .put(Columns.POLICY, c.policy().label())
                 .put(Columns.TRANSPORT, c.transport())
                 .put(Columns.PD, c.pd().label())
@@ -484,21 +480,15 @@ final class LlamaCell implements CellClock {
                 .put(Columns.TP, 1L)
                 .put(Columns.EMULATED_PARTS, "rdma-emu".equals(storePlan.transportName()) ? "NIC (rdma-emu" + (engine.pd != null
                         && !engine.pd.viaStore() ? ", the PD handover's too" : "") + "); the engine is real: " + engineLabel() : engineLabel())
-                .put(Columns.PREFILL_GPU_MS_MEAN, Double.NaN)
-                .build();
-        Map<Metric, Histogram> hist = new EnumMap<>(Metric.class);
-        for (Metric metric : Metric.values()) hist.put(metric, m.total(metric));
-        Figures x = new Figures();
-        Columns.WARMUP_REQUESTS.put(x, warmupRequests);
-        x.putAll(extras);
-        Map<String, String> d = new LinkedHashMap<>(describe);
-        d.put("workload", LlamaTarget.spec(c, k -> null, ns.modelId(), ns.kvDtype()).workload().describe());
+                .put(Columns.PREFILL_GPU_MS_MEAN, Double.NaN);
+    }
+
+    @Override
+    public void finish(Figures x, Map<String, String> d) {
         d.put("target", String.format(Locale.ROOT, "llama.cpp: %s (sha256 %s), KV %s, %d B per token", target.model(), modelSha256,
                 layout.describe(), layout.bytesPerToken()));
         d.put("store", backend.name() + ": one object per block of " + ns.blockTokens() + " tokens (" + KvBlockObject.HEADER_BYTES
                 + "-byte header with the block's key and CRC32C, then llama.cpp's K and V rows), " + backend.copySemantics());
         d.put("engine", engineLabel());
-        m.records().close();
-        return new CellResult(c, s, hist, m.intervals(), m.records(), x, d);
     }
 }

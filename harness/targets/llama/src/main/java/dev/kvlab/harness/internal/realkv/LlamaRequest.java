@@ -1,7 +1,7 @@
 package dev.kvlab.harness.internal.realkv;
 
-import dev.kvlab.harness.internal.engine.Observed;
-import dev.kvlab.harness.internal.engine.ServedRequest;
+import dev.kvlab.harness.spi.Observed;
+import dev.kvlab.harness.spi.ServedRequest;
 import dev.kvlab.workloads.api.Request;
 
 /** One request served by a real-KV instance, as the measurement sees it: written on the cell's loop thread only. */

@@ -2,10 +2,10 @@ package dev.kvlab.harness.internal.realkv;
 
 import dev.kvlab.harness.api.config.CacheAwareRouting;
 import dev.kvlab.harness.api.config.RouterKind;
-import dev.kvlab.harness.internal.engine.Served;
-import dev.kvlab.harness.internal.engine.Server;
-import dev.kvlab.harness.internal.engine.ServingListener;
-import dev.kvlab.harness.internal.live.LiveLoop;
+import dev.kvlab.harness.spi.LiveClock;
+import dev.kvlab.harness.spi.Served;
+import dev.kvlab.harness.spi.Server;
+import dev.kvlab.harness.spi.ServingListener;
 import dev.kvlab.workloads.api.Request;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class LlamaServer implements Server {
 
-    private final LiveLoop loop;
+    private final LiveClock loop;
     private final List<EngineInstance> instances;
     /** The instances requests are routed to: the first {@code routed} (disaggregated: the prefill instances; else all). */
     private final int routed;
@@ -32,12 +32,12 @@ final class LlamaServer implements Server {
     private ServingListener listener = ServingListener.NONE;
     private long inFlight, next;
 
-    LlamaServer(LiveLoop loop, List<EngineInstance> instances, RouterKind router, CacheAwareRouting cacheAware, long seed) {
+    LlamaServer(LiveClock loop, List<EngineInstance> instances, RouterKind router, CacheAwareRouting cacheAware, long seed) {
         this(loop, instances, instances.size(), router, cacheAware, seed);
     }
 
     /** Requests go to the first {@code routed} instances (PD: the prefill instances, which hand them to the others). */
-    LlamaServer(LiveLoop loop, List<EngineInstance> instances, int routed, RouterKind router, CacheAwareRouting cacheAware, long seed) {
+    LlamaServer(LiveClock loop, List<EngineInstance> instances, int routed, RouterKind router, CacheAwareRouting cacheAware, long seed) {
         this.loop = loop;
         this.routed = routed;
         this.instances = List.copyOf(instances);
@@ -134,7 +134,7 @@ final class LlamaServer implements Server {
             @Override public void admitted(long t) { loop.post(() -> listener.admitted(s, t)); }
 
             @Override
-            public void handedOver(dev.kvlab.harness.internal.engine.Handover h, long t) {
+            public void handedOver(dev.kvlab.harness.spi.Handover h, long t) {
                 loop.post(() -> {
                     if (!s.prefillReleased) outstandingTokens[s.instance] -= s.request().inputTokens(); // its prefill instance is done with it
                     s.prefillReleased = true;

@@ -11,10 +11,10 @@ import dev.kvlab.harness.api.engine.EngineUnavailableException;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.input.TreeBinder;
-import dev.kvlab.harness.internal.config.RunValidator;
 import dev.kvlab.harness.internal.llama.LlamaLibrary;
-import dev.kvlab.harness.internal.plan.CellPlan;
-import dev.kvlab.harness.internal.plan.CellSpec;
+import dev.kvlab.harness.spi.CellSpec;
+import dev.kvlab.harness.spi.StorePlan;
+import dev.kvlab.harness.spi.TargetFramework;
 import dev.kvlab.harness.spi.TargetProvider;
 import dev.kvlab.workloads.api.TokenCount;
 import java.io.IOException;
@@ -61,7 +61,7 @@ public final class LlamaTarget implements TargetProvider {
 
     /** The cell's workload with block keys chained from {@code modelId} and {@code dtype}. */
     static CellSpec spec(RunConfig c, Function<String, String> origin, String modelId, String dtype) {
-        return RunValidator.spec(c, origin, modelId, dtype, "llama.cpp");
+        return TargetFramework.get().spec(c, origin, modelId, dtype, "llama.cpp");
     }
 
     private static BadInputException bad(Function<String, String> origin, String key, String why) {
@@ -112,8 +112,8 @@ public final class LlamaTarget implements TargetProvider {
     }
 
     /** The run's store, transport and fault settings, validated as for every live cell (the emulated model in it is not used). */
-    private static CellPlan storePlan(RunConfig c, Function<String, String> origin) {
-        return RunValidator.plan(c, origin);
+    private static StorePlan storePlan(RunConfig c, Function<String, String> origin) {
+        return TargetFramework.get().storePlan(c, origin);
     }
 
     @Override

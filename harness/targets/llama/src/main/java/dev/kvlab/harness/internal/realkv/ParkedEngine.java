@@ -4,12 +4,12 @@ import dev.kvlab.harness.api.config.CacheState;
 import dev.kvlab.harness.api.config.Fault;
 import dev.kvlab.harness.api.config.RouterKind;
 import dev.kvlab.harness.api.config.RunConfig;
-import dev.kvlab.harness.internal.fault.LiveFaults;
-import dev.kvlab.harness.internal.live.AuditedBackend;
-import dev.kvlab.harness.internal.live.LiveLoop;
 import dev.kvlab.harness.internal.llama.KvStateLayout;
 import dev.kvlab.harness.internal.llama.LlamaContext;
 import dev.kvlab.harness.internal.llama.LlamaModel;
+import dev.kvlab.harness.spi.AuditedStore;
+import dev.kvlab.harness.spi.LiveClock;
+import dev.kvlab.harness.spi.StoreFaults;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -65,10 +65,10 @@ final class ParkedEngine implements AutoCloseable {
      * the same for every probe of the key (only the arrival rate differs, and requests do not depend on it).
      */
     int[] most;
-    LiveLoop loop;
+    LiveClock loop;
     LlamaServer server;
-    AuditedBackend backend;
-    LiveFaults faults;
+    AuditedStore backend;
+    StoreFaults faults;
     /** PD disaggregation's handover path (null: colocated). */
     PdHandover pd;
     EngineCalibration calibration;

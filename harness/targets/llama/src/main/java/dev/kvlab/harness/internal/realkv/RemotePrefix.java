@@ -1,9 +1,10 @@
 package dev.kvlab.harness.internal.realkv;
 
-import dev.kvlab.harness.internal.live.AuditedBackend;
 import dev.kvlab.harness.internal.llama.KvStateCodec;
 import dev.kvlab.harness.internal.llama.KvStateLayout;
 import dev.kvlab.harness.internal.llama.LlamaContext;
+import dev.kvlab.harness.spi.AuditedStore;
+import dev.kvlab.harness.spi.TargetFramework;
 import dev.kvlab.store.api.KvBackend;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -48,7 +49,7 @@ public final class RemotePrefix {
         KvStateLayout layout = EngineInstance.probeLayout(ctx);
         KvNamespace ns = new KvNamespace(modelSha256, LlamaCell.dtype(layout.layers().getFirst().kType()), layout.vTrans(), blockTokens);
         RealKvTotals totals = new RealKvTotals();
-        KvBlockStore store = new KvBlockStore(new AuditedBackend(backend), ns, layout.bytesPerToken() * blockTokens, 1, totals);
+        KvBlockStore store = new KvBlockStore(TargetFramework.get().audited(backend), ns, layout.bytesPerToken() * blockTokens, 1, totals);
         return new RemotePrefix(ctx, layout, store, totals, scratch, blockTokens);
     }
 

@@ -1,6 +1,6 @@
 package dev.kvlab.harness.internal.realkv;
 
-import dev.kvlab.harness.internal.plan.CellSpec;
+import dev.kvlab.harness.spi.CellSpec;
 import dev.kvlab.workloads.Workloads;
 import dev.kvlab.workloads.api.Request;
 import dev.kvlab.workloads.api.RequestSource;

@@ -1,6 +1,6 @@
 package dev.kvlab.harness.internal.openai;
 
-import dev.kvlab.harness.internal.plan.JsonOutput;
+import dev.kvlab.harness.api.ReportJson;
 import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.Request;
 import java.io.IOException;
@@ -29,7 +29,7 @@ public final class ClientPathProbe implements AutoCloseable {
     public ClientPathProbe(int promptTokens, int outputTokens) throws IOException {
         stand = new LoopbackSse(false);
         target = new OpenAiConfig.Resolved(List.of(stand.base()), "default", OpenAiConfig.Api.COMPLETIONS, OpenAiConfig.Routing.ROUND_ROBIN,
-                JsonOutput.mapper().createObjectNode().put("cache_prompt", true), Duration.ofSeconds(10), OpenAiConfig.Reset.AUTO, null, true, null);
+                ReportJson.mapper().createObjectNode().put("cache_prompt", true), Duration.ofSeconds(10), OpenAiConfig.Reset.AUTO, null, true, null);
         List<String> words = new ArrayList<>();
         for (char a = 'a'; a <= 'z'; a++) for (char b = 'a'; b <= 'z'; b++) words.add(" " + a + b);
         prompts = new PromptText(words, 1);

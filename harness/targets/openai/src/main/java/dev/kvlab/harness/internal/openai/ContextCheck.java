@@ -1,7 +1,7 @@
 package dev.kvlab.harness.internal.openai;
 
 import dev.kvlab.harness.api.input.BadInputException;
-import dev.kvlab.harness.internal.plan.CellSpec;
+import dev.kvlab.harness.spi.CellSpec;
 import dev.kvlab.workloads.Workloads;
 import dev.kvlab.workloads.api.Request;
 import dev.kvlab.workloads.api.RequestSource;

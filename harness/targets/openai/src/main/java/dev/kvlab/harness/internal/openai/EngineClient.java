@@ -3,7 +3,7 @@ package dev.kvlab.harness.internal.openai;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.kvlab.harness.internal.plan.JsonOutput;
+import dev.kvlab.harness.api.ReportJson;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -37,7 +37,7 @@ public final class EngineClient implements AutoCloseable {
 
     private final HttpClient http;
     private final ExecutorService executor;
-    private final ObjectMapper json = JsonOutput.mapper();
+    private final ObjectMapper json = ReportJson.mapper();
     private final StreamingHttp streaming;
 
     /** A client whose threads (the JDK client's and one per streamed request) come from {@code executor}. */

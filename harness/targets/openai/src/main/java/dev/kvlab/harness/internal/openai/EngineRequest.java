@@ -1,8 +1,8 @@
 package dev.kvlab.harness.internal.openai;
 
 import dev.kvlab.harness.api.RequestRecord;
-import dev.kvlab.harness.internal.engine.Observed;
-import dev.kvlab.harness.internal.engine.ServedRequest;
+import dev.kvlab.harness.spi.Observed;
+import dev.kvlab.harness.spi.ServedRequest;
 import dev.kvlab.workloads.api.Request;
 
 /**

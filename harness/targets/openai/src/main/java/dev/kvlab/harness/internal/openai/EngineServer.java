@@ -1,11 +1,11 @@
 package dev.kvlab.harness.internal.openai;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.kvlab.harness.internal.engine.Served;
-import dev.kvlab.harness.internal.engine.Server;
-import dev.kvlab.harness.internal.engine.ServingListener;
-import dev.kvlab.harness.internal.live.LiveLoop;
-import dev.kvlab.harness.internal.plan.JsonOutput;
+import dev.kvlab.harness.api.ReportJson;
+import dev.kvlab.harness.spi.LiveClock;
+import dev.kvlab.harness.spi.Served;
+import dev.kvlab.harness.spi.Server;
+import dev.kvlab.harness.spi.ServingListener;
 import dev.kvlab.workloads.api.Request;
 import java.net.URI;
 import java.util.Arrays;
@@ -27,7 +27,7 @@ final class EngineServer implements Server {
 
     private final OpenAiConfig.Resolved target;
     private final EngineClient client;
-    private final LiveLoop loop;
+    private final LiveClock loop;
     private final PromptText prompts;
     private final long timeoutNanos;
     private final long[] outstanding;
@@ -42,7 +42,7 @@ final class EngineServer implements Server {
     private final boolean[] cachedIsLocal;
 
     /** {@code kinds}: the engine serving each endpoint (a llama.cpp endpoint's per-response cached tokens are its local tier's). */
-    EngineServer(OpenAiConfig.Resolved target, EngineClient client, LiveLoop loop, PromptText prompts, List<EngineKind> kinds) {
+    EngineServer(OpenAiConfig.Resolved target, EngineClient client, LiveClock loop, PromptText prompts, List<EngineKind> kinds) {
         this.target = target;
         this.client = client;
         this.loop = loop;
@@ -156,7 +156,7 @@ final class EngineServer implements Server {
 
     /** The request body: the target's fields, then {@code extra_body} merged over them. */
     static String body(OpenAiConfig.Resolved target, int outputTokens, String text) {
-        ObjectNode b = JsonOutput.mapper().createObjectNode();
+        ObjectNode b = ReportJson.mapper().createObjectNode();
         b.put("model", target.model());
         if (target.api() == OpenAiConfig.Api.CHAT) {
             ObjectNode m = b.putArray("messages").addObject();

@@ -5,22 +5,17 @@ import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Figures;
-import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.Shard;
 import dev.kvlab.harness.api.config.CacheState;
 import dev.kvlab.harness.api.config.ConfigKeys;
-import dev.kvlab.harness.api.config.RunConfig;
-import dev.kvlab.harness.internal.cell.CellClock;
-import dev.kvlab.harness.internal.cell.CellSteps;
-import dev.kvlab.harness.internal.engine.EventLoop;
-import dev.kvlab.harness.internal.engine.Server;
-import dev.kvlab.harness.internal.engine.ServingListener;
-import dev.kvlab.harness.internal.engine.WorkloadDriver;
-import dev.kvlab.harness.internal.live.LiveLoop;
-import dev.kvlab.harness.internal.measure.Measurement;
-import dev.kvlab.harness.internal.measure.SummaryBuilder;
-import dev.kvlab.harness.internal.plan.CellSpec;
-import dev.kvlab.store.api.MasterStats;
+import dev.kvlab.harness.spi.CellSpec;
+import dev.kvlab.harness.spi.EventLoop;
+import dev.kvlab.harness.spi.LiveClock;
+import dev.kvlab.harness.spi.MeasurementView;
+import dev.kvlab.harness.spi.PhaseDriver;
+import dev.kvlab.harness.spi.Server;
+import dev.kvlab.harness.spi.TargetCell;
+import dev.kvlab.harness.spi.TargetFramework;
 import dev.kvlab.workloads.Workloads;
 import dev.kvlab.workloads.api.ArrivalProcess;
 import dev.kvlab.workloads.api.Request;
@@ -29,25 +24,22 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.URI;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.LongSupplier;
-import org.HdrHistogram.Histogram;
 
 /**
  * One cell served by OpenAI-compatible endpoints, on the live clock, through the same steps as every cell
- * ({@link CellSteps}): before them it finds single-token words on the target's tokenizer and checks the prompts'
+ * ({@link TargetFramework#run}): before them it finds single-token words on the target's tokenizer and checks the prompts'
  * token counts, carries out {@code cache_state} ({@link CacheStateProtocol}), and scrapes the engines' Prometheus
  * counters around the measured phase. Nothing is emulated: the latencies are the engines', timed from each
  * request's intended start. The harness's own cost per request is measured (the loop thread's work and the HTTP
  * client's threads' CPU) and shown.
  */
-final class OpenAiCell implements CellClock {
+final class OpenAiCell implements TargetCell {
 
     /** Bounds of the spun tail before each send: as long as this machine's park overshoots, within these. */
     /** The harness's own request path runs this often on a loopback stand-in before the cell, with the workload's first requests. */
@@ -59,7 +51,7 @@ final class OpenAiCell implements CellClock {
     private final OpenAiConfig.Resolved target;
     private final List<Thread> httpThreads = new CopyOnWriteArrayList<>();
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    private LiveLoop loop;
+    private LiveClock loop;
     private EngineClient client;
     private EngineServer server;
     private WordCheck.Result words;
@@ -99,11 +91,11 @@ final class OpenAiCell implements CellClock {
             checkPrompts(c, first, prompts, firstRequests);
             context = ContextCheck.run(spec, infos);
             selfTest = ClientWarmup.run(c, target, prompts, firstRequests, WARMUP_ROUNDS);
-            loop = LiveLoop.adaptive(MIN_SPIN_NANOS, MAX_SPIN_NANOS);
+            loop = TargetFramework.get().liveClock(MIN_SPIN_NANOS, MAX_SPIN_NANOS);
             server = new EngineServer(target, c, loop, prompts, infos.stream().map(EngineInfo::kind).toList());
             if (spec.config().cacheState() == CacheState.COLD && target.resetsCache())
                 verdict = new CacheStateProtocol(target, c, prompts, context.longestPrompt(), context.context()).cold(spec.config().seed());
-            return CellSteps.run(spec, this, observer, wallStartNanos);
+            return TargetFramework.get().run(spec, this, observer, wallStartNanos);
         } finally {
             if (scraper != null) scraper.close();
         }
@@ -146,20 +138,15 @@ final class OpenAiCell implements CellClock {
 
     @Override public EventLoop loop() { return loop; }
     @Override public Server server() { return server; }
-    @Override public long wrongHitsUsed() { return 0; }
-    @Override public boolean storePath() { return false; }
     @Override public long phaseOrigin(boolean warmup) { return loop.now() + 5_000_000L; }
     @Override public boolean serverGone() { return server.down(); }
 
     @Override
-    public void runPhase(WorkloadDriver d) {
+    public void runPhase(PhaseDriver d) {
         loop.run(() -> (d.done() || d.error() != null) && server.inFlight() == 0);
         if (warmEvidence == null && spec.config().cacheState() == CacheState.HOT) warmEvidence = server.totals().evidence();
     }
 
-    @Override public ServingListener faultWrapped(Measurement m, long origin, LongSupplier n) { return m; }
-    @Override public MasterStats masterStats() { return null; }
-    @Override public Map<String, Long> masterCalls() { return Map.of(); }
 
     /** Every endpoint's counters, kept apart series by series (a counter reset on one is not hidden by another's growth). */
     private PromMetrics scrape() {
@@ -218,7 +205,7 @@ final class OpenAiCell implements CellClock {
     }
 
     @Override
-    public void extras(Measurement m, Figures x) {
+    public void extras(MeasurementView m, Figures x) {
         if (scraper != null) scraper.close();
         after = scrape();
         long n = m.requests();
@@ -288,7 +275,7 @@ final class OpenAiCell implements CellClock {
 
     /** The requests this cell sends: the workload's, or this shard's share of them. */
     private long requestsSent() {
-        long all = CellSteps.requestCount(spec);
+        long all = TargetFramework.get().requestCount(spec);
         if (target.share() == null) return all;
         Shard s = target.share();
         return all / s.count() + (all % s.count() >= s.index() ? 1 : 0);
@@ -302,13 +289,10 @@ final class OpenAiCell implements CellClock {
     }
 
     @Override
-    public CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Figures extras, Map<String, String> describe) {
-        RunConfig c = spec.config();
+    public void summary(CellSummary.Builder row, Figures extras) {
         Object lh = extras.get(Columns.ENGINE_LOCAL_HIT_RATIO), eh = extras.get(Columns.ENGINE_EXTERNAL_HIT_RATIO);
         String emulated = "nothing (real engines over HTTP: " + String.join(", ", engines) + ")";
-        Long tp = tensorParallel();
-        CellSummary s = SummaryBuilder.measured(c, m, wallSeconds)
-                .put(Columns.TIERS, "-")
+        row.put(Columns.TIERS, "-")
                 .put(Columns.POLICY, "-")
                 .put(Columns.TRANSPORT, "-")
                 .put(Columns.PD, "-")
@@ -323,20 +307,16 @@ final class OpenAiCell implements CellClock {
                 .put(Columns.MODEL, target.model())
                 .put(Columns.HARDWARE, String.join(" ", engines))
                 .put(Columns.INSTANCES, (long) target.endpoints().size())
-                .put(Columns.TP, tp)
+                .put(Columns.TP, tensorParallel())
                 .put(Columns.EMULATED_PARTS, emulated)
-                .put(Columns.PREFILL_GPU_MS_MEAN, Double.NaN)
-                .build();
-        Map<Metric, Histogram> totals = new EnumMap<>(Metric.class);
-        for (Metric metric : Metric.values()) totals.put(metric, m.total(metric));
-        Figures x = new Figures();
-        Columns.WARMUP_REQUESTS.put(x, warmupRequests);
-        x.putAll(extras);
+                .put(Columns.PREFILL_GPU_MS_MEAN, Double.NaN);
+    }
+
+    @Override
+    public void finish(Figures x, Map<String, String> d) {
         Columns.UNKNOWN_COLUMNS.put(x, UNKNOWN_COLUMNS);
-        if (tp == null) Columns.TP_REASON.put(x, "the engine does not report its tensor parallelism (SGLang's /get_server_info tp_size does; vLLM and"
+        if (tensorParallel() == null) Columns.TP_REASON.put(x, "the engine does not report its tensor parallelism (SGLang's /get_server_info tp_size does; vLLM and"
                 + " llama-server do not)" + (infos.stream().map(EngineInfo::tp).distinct().count() > 1 ? " or the endpoints differ" : ""));
-        Map<String, String> d = new LinkedHashMap<>(describe);
-        d.put("workload", spec.workload().describe());
         d.put("target", "openai: " + target.endpoints() + " model " + target.model() + ", " + OpenAiConfig.label(target.api())
                 + ", routing " + OpenAiConfig.label(target.routing()) + ", extra_body " + target.extraBody());
         if (target.share() != null)
@@ -346,7 +326,5 @@ final class OpenAiCell implements CellClock {
         d.put(ConfigKeys.CACHE_STATE, x.get(Columns.CACHE_STATE_PROTOCOL) + ": " + x.get(Columns.CACHE_STATE_VERIFICATION));
         d.put("prompts", words.words().size() + " single-token words" + (words.checked() ? " (checked by the server's tokenizer)" : " (unchecked)")
                 + "; " + tokenCheck);
-        m.records().close();
-        return new CellResult(c, s, totals, m.intervals(), m.records(), x, d);
     }
 }

@@ -89,7 +89,7 @@ public record OpenAiConfig(String kind, List<String> endpoints, String model, St
             throw bad(origin, "target.timeout", x.getMessage());
         }
         if (t.isZero() || t.compareTo(Duration.ofHours(24)) > 0) throw bad(origin, "target.timeout", "must be in (0, 24h], got " + timeout);
-        ObjectNode extra = extraBody == null || extraBody.isNull() ? dev.kvlab.harness.internal.plan.JsonOutput.mapper().createObjectNode()
+        ObjectNode extra = extraBody == null || extraBody.isNull() ? dev.kvlab.harness.api.ReportJson.mapper().createObjectNode()
                 : ((ObjectNode) extraBody).deepCopy();
         Shard share = null;
         if (requestShard != null) {

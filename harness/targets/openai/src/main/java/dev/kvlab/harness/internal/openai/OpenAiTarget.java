@@ -9,8 +9,8 @@ import dev.kvlab.harness.api.config.TargetKind;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.input.TreeBinder;
 import dev.kvlab.harness.api.twin.EndpointCalibrationPlan;
-import dev.kvlab.harness.internal.config.RunValidator;
-import dev.kvlab.harness.internal.plan.CellSpec;
+import dev.kvlab.harness.spi.CellSpec;
+import dev.kvlab.harness.spi.TargetFramework;
 import dev.kvlab.harness.spi.TargetProvider;
 import java.net.URI;
 import java.util.Set;
@@ -34,6 +34,12 @@ public final class OpenAiTarget implements TargetProvider {
 
     @Override public String describe() { return "OpenAI-compatible HTTP endpoints: vLLM, SGLang, llama-server, ..."; }
 
+    /** Every shard sends its share of the stream to the same endpoints ({@code target.request_shard}). */
+    @Override
+    public boolean splitsRequests() {
+        return true;
+    }
+
     @Override
     public boolean uses(String key) {
         int dot = key.indexOf('.');
@@ -46,7 +52,7 @@ public final class OpenAiTarget implements TargetProvider {
     }
 
     static CellSpec spec(RunConfig c, OpenAiConfig.Resolved t, Function<String, String> origin) {
-        return RunValidator.spec(c, origin, t.model(), "engine", "engine");
+        return TargetFramework.get().spec(c, origin, t.model(), "engine", "engine");
     }
 
     @Override

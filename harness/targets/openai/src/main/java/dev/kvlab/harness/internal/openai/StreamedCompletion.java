@@ -2,7 +2,7 @@ package dev.kvlab.harness.internal.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kvlab.harness.internal.plan.JsonOutput;
+import dev.kvlab.harness.api.ReportJson;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.concurrent.Flow;
@@ -49,7 +49,7 @@ final class StreamedCompletion implements Flow.Subscriber<String> {
     record Outcome(int status, String error, long[] textChunks, int completionTokens, int promptTokens, int cachedTokens,
                    double enginePromptMs, String finishReason, boolean refused) {}
 
-    private static final ObjectMapper JSON = JsonOutput.mapper();
+    private static final ObjectMapper JSON = ReportJson.mapper();
 
     /** {@link Outcome#cachedTokens()} of a response that reported none (a negative count is reported, and impossible). */
     static final int NOT_REPORTED = Integer.MIN_VALUE;

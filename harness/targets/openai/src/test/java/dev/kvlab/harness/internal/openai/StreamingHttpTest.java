@@ -73,7 +73,7 @@ class StreamingHttpTest {
         ExecutorService pool = Executors.newCachedThreadPool();
         try (EngineClient c = new EngineClient(pool)) {
             OpenAiConfig.Resolved target = new OpenAiConfig.Resolved(java.util.List.of(URI.create("http://127.0.0.1:1")), "m", OpenAiConfig.Api.COMPLETIONS,
-                    OpenAiConfig.Routing.ROUND_ROBIN, dev.kvlab.harness.internal.plan.JsonOutput.mapper().createObjectNode(), java.time.Duration.ofSeconds(5),
+                    OpenAiConfig.Routing.ROUND_ROBIN, dev.kvlab.harness.api.ReportJson.mapper().createObjectNode(), java.time.Duration.ofSeconds(5),
                     OpenAiConfig.Reset.AUTO, null, true, null);
             PromptText prompts = new PromptText(java.util.List.of(" a", " b", " c"), 1);
             var requests = java.util.List.of(new dev.kvlab.workloads.api.Request(0, 0, "s", 12, 2, 16, new long[] {1}, dev.kvlab.workloads.api.Namespace.of("m")));

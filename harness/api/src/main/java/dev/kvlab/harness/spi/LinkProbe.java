@@ -1,4 +1,4 @@
-package dev.kvlab.harness.internal.live;
+package dev.kvlab.harness.spi;
 
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Figures;

@@ -1,8 +1,8 @@
-package dev.kvlab.harness.internal.engine;
+package dev.kvlab.harness.spi;
 
 /**
  * What the serving model observed of one request when it ended (completed or failed), as the measurement reads it:
- * an immutable copy, so that measurement never reads the model's mutable {@link Seq}.
+ * an immutable copy, so that measurement never reads the model's mutable {@code Seq}.
  *
  * @param id                   request id
  * @param session              session / group
@@ -20,11 +20,4 @@ package dev.kvlab.harness.internal.engine;
  *                             (a count the target does not know is {@code RequestRecord.UNKNOWN}: NaN in requests.csv, added as nothing)
  */
 public record Observed(long id, String session, long intendedNanos, int instance, int inputTokens, int outputTokens, int localHitTokens,
-                       int remoteHitTokens, long remoteAvailableTokens, long fetchedBytes, int fallbackBlocks, long fetchNanos, String failure) {
-
-    static Observed of(Seq s) {
-        return new Observed(s.id(), s.request.session(), s.intendedNanos, s.routedTo, s.inputTokens(), s.outputTokens(), s.localHitTokens(),
-                s.remoteHitTokens(), (long) s.remoteAvailableBlocks * s.blockTokens, s.fetchedBytes, s.fallbackBlocks,
-                s.fetchStartNanos < 0 ? 0 : s.fetchEndNanos - s.fetchStartNanos, s.failure);
-    }
-}
+                       int remoteHitTokens, long remoteAvailableTokens, long fetchedBytes, int fallbackBlocks, long fetchNanos, String failure) {}

@@ -1,4 +1,4 @@
-package dev.kvlab.harness.internal.engine;
+package dev.kvlab.harness.spi;
 
 /**
  * PD disaggregation on a real engine: how one request's prompt KV went from its prefill instance to its decode

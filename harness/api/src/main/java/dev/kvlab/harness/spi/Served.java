@@ -1,7 +1,7 @@
-package dev.kvlab.harness.internal.engine;
+package dev.kvlab.harness.spi;
 
 /**
- * One request in service, as the measurement sees it whatever serves it (the emulated model's {@link Seq}, or a
+ * One request in service, as the measurement sees it whatever serves it (the emulated model's {@code Seq}, or a
  * real engine's request): its identity, its intended arrival, the tokens it is to generate, a slot for the
  * listener's own state, and at its end what the server observed of it. Touched only on the cell's loop thread.
  */

@@ -1,10 +1,10 @@
-package dev.kvlab.harness.internal.engine;
+package dev.kvlab.harness.spi;
 
 import dev.kvlab.workloads.api.Request;
 
 /**
- * What serves a cell's requests, on the cell's {@link EventLoop}: the emulated {@link ServingModel}, or a real
- * engine behind a target. The {@link WorkloadDriver} submits to it; it reports every request's events, with the
+ * What serves a cell's requests, on the cell's {@link EventLoop}: the emulated serving model ({@code ServingModel}), or a real
+ * engine behind a target. The workload driver submits to it; it reports every request's events, with the
  * loop's times, to its one {@link ServingListener} (the measurement, through the driver). It measures nothing.
  */
 public interface Server {

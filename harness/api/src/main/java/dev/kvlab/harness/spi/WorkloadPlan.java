@@ -1,4 +1,4 @@
-package dev.kvlab.harness.internal.plan;
+package dev.kvlab.harness.spi;
 
 import dev.kvlab.workloads.Workloads;
 import dev.kvlab.workloads.api.ArrivalProcess;

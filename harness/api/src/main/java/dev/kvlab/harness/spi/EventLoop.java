@@ -1,4 +1,4 @@
-package dev.kvlab.harness.internal.engine;
+package dev.kvlab.harness.spi;
 
 /**
  * The clock and scheduler the serving model runs on. The model is written once against this interface: the sim

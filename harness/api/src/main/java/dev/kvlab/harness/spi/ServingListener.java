@@ -1,7 +1,7 @@
-package dev.kvlab.harness.internal.engine;
+package dev.kvlab.harness.spi;
 
 /**
- * What the serving model reports as it happens, on the loop thread, with the loop's time. Measurement lives in
+ * What a target's server (the emulated serving model or a real engine) reports as it happens, on the loop thread, with the loop's time. Measurement lives in
  * one implementation of this (the model computes no latencies itself).
  */
 public interface ServingListener {

@@ -1,4 +1,4 @@
-package dev.kvlab.harness.internal.engine;
+package dev.kvlab.harness.spi;
 
 import dev.kvlab.workloads.api.Request;
 
