@@ -265,7 +265,8 @@ final class OpLogWriter implements MasterJournal, AutoCloseable {
             long left;
             synchronized (lock) {
                 if (!sealed.isEmpty() || count == 0 || data.length() >= LINGER_BYTES) return;
-                left = LINGER_NANOS - (nowMicros() - firstMicros) * 1000;
+                // firstMicros is wall time (the lag is read across processes): a clock stepped back must not stretch the wait
+                left = Math.min(LINGER_NANOS, LINGER_NANOS - (nowMicros() - firstMicros) * 1000);
             }
             if (left <= 0) return;
             java.util.concurrent.locks.LockSupport.parkNanos(left);
