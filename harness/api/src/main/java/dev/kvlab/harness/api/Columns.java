@@ -408,6 +408,11 @@ public final class Columns {
             "the sim twin: latency of the store link measured at the cell's end", Source.live(EMULATED, LLAMA));
     public static final Column<String> LINK_PROBE_END_ERROR = figure("link_probe_end_error", String.class, Unit.TEXT,
             "the sim twin: why the end-of-cell link probe could not run", Source.live(EMULATED, LLAMA));
+    public static final Column<Double> TWIN_LOCAL_HIT_RATIO = figure("twin_local_hit_ratio", Double.class, Unit.RATIO,
+            "the sim twin's local hit ratio, beside the measured local_hit_ratio (a local tier the twin keeps larger or smaller than the engine's shows here)",
+            Source.live(EMULATED, LLAMA));
+    public static final Column<Double> TWIN_REMOTE_HIT_RATIO = figure("twin_remote_hit_ratio", Double.class, Unit.RATIO,
+            "the sim twin's remote hit ratio, beside the measured remote_hit_ratio", Source.live(EMULATED, LLAMA));
     public static final Column<Number> TWIN_LINK_BYTES_PER_S = figure("twin_link_bytes_per_s", Number.class, Unit.BYTES_PER_S,
             "the sim twin: bandwidth of the link it ran on (start and end probes bracketed)", Source.live(EMULATED, LLAMA));
     public static final Column<String> IO_ERROR = figure("io_error", String.class, Unit.TEXT,
@@ -654,7 +659,7 @@ public final class Columns {
             HARNESS_SPIN_US_PER_REQUEST, STORE_CALL_CPU_US_PER_REQUEST, HARNESS_BUSY_SHARE, HARNESS_EVENT_P50_US, HARNESS_EVENT_P99_US,
             HARNESS_EVENTS, EVENT_LAG_MAX_US, JIT_WARMUP_PASSES, JIT_COMPILE_MS, IO_SECONDS, BLOCK_BYTES, STORE_BACKEND, TRANSPORT_NAME,
             LINK_MODEL, LINK_SOURCE, LINK_MEASURED, LINK_MEASURED_LOOKUP_US, LINK_PROBE_ROUNDS, LINK_PROBE_REPUTS,
-            LINK_MEASURED_END_BYTES_PER_S, LINK_MEASURED_END_LATENCY_US, LINK_PROBE_END_ERROR, TWIN_LINK_BYTES_PER_S, IO_ERROR,
+            LINK_MEASURED_END_BYTES_PER_S, LINK_MEASURED_END_LATENCY_US, LINK_PROBE_END_ERROR, TWIN_LINK_BYTES_PER_S, TWIN_LOCAL_HIT_RATIO, TWIN_REMOTE_HIT_RATIO, IO_ERROR,
             AUDIT_HITS_CHECKED, AUDIT_WRONG_HITS, AUDIT_UNAUDITED_BLOCKS, TARGET_KIND, ENGINES, TARGET_MODEL, CACHE_STATE_PROTOCOL,
             CACHE_STATE_VERIFICATION, PROMPT_WORDS, PROMPT_SPECIAL_TOKENS, PROMPT_TOKEN_CHECK, ENGINE_CACHED_PROMPT_TOKENS_REASON,
             ENGINE_PROMPT_MS_P50, HARNESS_TTFT_GAP_NOTE, PROMPT_CONTEXT_CHECK, REQUEST_SHARD, MEASURED_PHASE_STARTED_EPOCH_MS,

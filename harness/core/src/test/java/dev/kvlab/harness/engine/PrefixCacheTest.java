@@ -82,4 +82,37 @@ class PrefixCacheTest {
         assertThat(dram.contains(1)).isFalse();
         assertThat(dram.size()).isEqualTo(2);
     }
+
+    @Test
+    void aChainsTailIsEvictedBeforeItsHeadSoTheHeadStillHits() {
+        PrefixCache c = new PrefixCache(4, null);
+        long[] x = {10, 11, 12};
+        c.allocate(3);
+        for (long k : x) c.keyPrivate(k);
+        c.release(x, 3);
+        c.allocate(3); // one block is free, two must go: the tail 12, then 11; the head 10 stays and still hits
+        assertThat(c.hbmHits(x, 3)).isEqualTo(1);
+    }
+
+    @Test
+    void aKeptLimitBoundsTheCachedBlocksBelowThePool() {
+        PrefixCache c = new PrefixCache(100, null, 3);
+        long[] x = {1, 2}, y = {3, 4};
+        c.allocate(2);
+        c.keyPrivate(1);
+        c.keyPrivate(2);
+        c.release(x, 2);
+        c.allocate(2);
+        c.keyPrivate(3); // 3 keyed blocks: at the limit
+        assertThat(c.hbmHits(x, 2)).isEqualTo(2);
+        c.keyPrivate(4); // a fourth: the least recently used unreferenced block (x's tail) goes, though the pool has room
+        assertThat(c.hbmHits(x, 2)).isEqualTo(1);
+        assertThat(c.hbmHits(y, 2)).isEqualTo(2);
+        assertThat(c.evictions()).isEqualTo(1);
+        c.pin(x, 1);
+        c.release(y, 2); // referenced blocks may exceed the limit while used; released, the cache shrinks back to it
+        c.release(x, 1);
+        assertThat(c.evictableBlocks()).isEqualTo(3);
+        assertThat(new PrefixCache(100, null).evictableBlocks()).isZero();
+    }
 }

@@ -9,6 +9,7 @@ import dev.kvlab.harness.internal.sim.SimStore;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class SimCellTest {
 
@@ -130,5 +131,23 @@ class SimCellTest {
         assertThat(s.get(Columns.COMPLETED)).isEqualTo(120);
         CellSummary ll = SimCells.run("cluster.router=least-loaded", "local.dram_capacity=256GiB").summary();
         assertThat(ll.get(Columns.COMPLETED)).isEqualTo(120);
+    }
+
+    @Test
+    void aBoundedPrefixCacheKeepsFewerPrefixesThanTheFreePool() {
+        String[] hot = {"tiers=local-only", "cache_state=hot", "cluster.router=round-robin"};
+        double pool = SimCells.run(hot).summary().get(Columns.LOCAL_HIT_RATIO);
+        // two of the six 6,144-token prefixes fit: round-robin brings each instance all six, so most prompts miss
+        double bounded = SimCells.run(append(hot, "local.cache_capacity=12288tok")).summary().get(Columns.LOCAL_HIT_RATIO);
+        assertThat(pool).isGreaterThan(0.8);
+        assertThat(bounded).isLessThan(pool - 0.3);
+        assertThatThrownBy(() -> SimCells.run(append(hot, "local.cache_capacity=100tok")))
+                .isInstanceOf(dev.kvlab.harness.api.input.BadInputException.class).hasMessageContaining("local.cache_capacity");
+    }
+
+    private static String[] append(String[] a, String... more) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + more.length);
+        System.arraycopy(more, 0, out, a.length, more.length);
+        return out;
     }
 }

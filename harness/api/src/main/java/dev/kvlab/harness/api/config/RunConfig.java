@@ -54,32 +54,37 @@ public record RunConfig(Mode mode, long seed, List<String> catalog, String model
 
     /** This config with {@code t} as its tiers and {@code cl} as its cluster (a twin of an engine that says its own). */
     public RunConfig withTiersAndCluster(Tiers t, ClusterConfig cl) {
-        return copy(seed, cl, scheduler, workload, t, measurement);
+        return copy(seed, cl, scheduler, local, workload, t, measurement);
     }
 
     /** This config with {@code w} as its workload. */
     public RunConfig withWorkload(WorkloadConfig w) {
-        return copy(seed, cluster, scheduler, w, tiers, measurement);
+        return copy(seed, cluster, scheduler, local, w, tiers, measurement);
     }
 
     /** This config with {@code s} as its scheduler (a twin that schedules as the engine it models does). */
     public RunConfig withScheduler(SchedulerConfig s) {
-        return copy(seed, cluster, s, workload, tiers, measurement);
+        return copy(seed, cluster, s, local, workload, tiers, measurement);
+    }
+
+    /** This config with {@code l} as its per-instance tier (a twin of an engine whose prefix cache is bounded). */
+    public RunConfig withLocal(LocalTierConfig l) {
+        return copy(seed, cluster, scheduler, l, workload, tiers, measurement);
     }
 
     /** This config with {@code s} as its seed (a replicate: seed + k). */
     public RunConfig withSeed(long s) {
-        return copy(s, cluster, scheduler, workload, tiers, measurement);
+        return copy(s, cluster, scheduler, local, workload, tiers, measurement);
     }
 
     /** This config with {@code m} as its measurement settings (a live probe's early stop). */
     public RunConfig withMeasurement(MeasurementConfig m) {
-        return copy(seed, cluster, scheduler, workload, tiers, m);
+        return copy(seed, cluster, scheduler, local, workload, tiers, m);
     }
 
     /** This config with the components the withers change at the given values: the one place that spells the constructor out. */
-    private RunConfig copy(long seed, ClusterConfig cluster, SchedulerConfig scheduler, WorkloadConfig workload, Tiers tiers,
-                           MeasurementConfig measurement) {
+    private RunConfig copy(long seed, ClusterConfig cluster, SchedulerConfig scheduler, LocalTierConfig local, WorkloadConfig workload,
+                           Tiers tiers, MeasurementConfig measurement) {
         return new RunConfig(mode, seed, catalog, model, hardware, kvDtype, efficiency, cluster, scheduler, local, store, workload, warmup,
                 cacheState, tiers, policy, transport, transportProfile, link, pd, pdTransfer, slo, measurement, live, fault, faultAt, faultParams, target);
     }

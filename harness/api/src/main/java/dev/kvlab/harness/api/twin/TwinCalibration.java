@@ -24,12 +24,23 @@ import java.util.Map;
  * @param figures        what was measured and fitted, name → number or text (written into the bundle as they are)
  * @param tiers          the tiers the twin runs with where the cell's config does not say them (an engine's own prefix
  *                       cache: {@code local-only}, or {@code none} with it off); null: the cell's own
+ * @param cacheTokens    most tokens the engine's local prefix cache keeps per instance, a tier of its own (llama.cpp's kept
+ *                       blocks): the twin's local tier is bounded to it ({@code local.cache_capacity}); 0: the free pool
  */
 public record TwinCalibration(String engine, ModelSpec model, HardwareSpec hardware, Dtype kvDtype, int batchTokens, int sequences,
                               int instances, double linkLatencySeconds, double linkBytesPerSecond, long lookupNanos,
-                              Map<String, Object> figures, String tiers) {
+                              Map<String, Object> figures, String tiers, long cacheTokens) {
+
+    /** An engine whose prefix cache is its free KV pool (or that has none). */
+    public TwinCalibration(String engine, ModelSpec model, HardwareSpec hardware, Dtype kvDtype, int batchTokens, int sequences,
+                           int instances, double linkLatencySeconds, double linkBytesPerSecond, long lookupNanos,
+                           Map<String, Object> figures, String tiers) {
+        this(engine, model, hardware, kvDtype, batchTokens, sequences, instances, linkLatencySeconds, linkBytesPerSecond, lookupNanos,
+                figures, tiers, 0);
+    }
 
     public TwinCalibration {
+        if (cacheTokens < 0) throw new IllegalArgumentException("a twin's cache_tokens must be >= 0");
         figures = Map.copyOf(figures);
         if (batchTokens < 1 || sequences < 1 || instances < 1)
             throw new IllegalArgumentException("a twin needs batch_tokens, sequences and instances >= 1");
@@ -38,7 +49,7 @@ public record TwinCalibration(String engine, ModelSpec model, HardwareSpec hardw
     /** The twin of an engine with its own prefix cache ({@code local-only}), or with it turned off ({@code none}). */
     public TwinCalibration withCacheOff(boolean off) {
         return new TwinCalibration(engine, model, hardware, kvDtype, batchTokens, sequences, instances, linkLatencySeconds, linkBytesPerSecond,
-                lookupNanos, figures, off ? "none" : "local-only");
+                lookupNanos, figures, off ? "none" : "local-only", cacheTokens);
     }
 
     /** Whether a store path was measured (a twin of a cell with a remote tier needs one). */

@@ -126,6 +126,10 @@ public final class RunValidator {
         // per instance, over all its ranks (3Mtok = 3M tokens' KV as the instance's GPUs hold it)
         long dram = need("local", c.local()).checkedDramBytes(check, kv.bytesPerTokenAllRanks());
         long dramBlocks = dram / (kv.bytesPerTokenAllRanks() * blockTokens);
+        long cacheBytes = c.local().checkedCacheBytes(check, kv.bytesPerTokenAllRanks());
+        long cacheBlocks = cacheBytes / (kv.bytesPerTokenAllRanks() * blockTokens);
+        if (cacheBytes > 0 && cacheBlocks == 0)
+            throw bad("local.cache_capacity", "is less than one block of " + blockTokens + " tokens: " + c.local().cacheCapacity());
         StoreConfig st = need("store", c.store());
         checkBackend(need("store.backend", st.backend()), mode);
         StoreConfig.Checked store = st.check(check, kv.bytesPerToken(), kv.blockBytes(blockTokens));
@@ -140,7 +144,7 @@ public final class RunValidator {
         FaultPlan.of(c, store.leaseTtlNanos(), this::bad); // the fault keys (fault, fault_at, fault_params)
 
         Roofline roof = new Roofline(model, hw, kv);
-        return new CellPlan(c, model, hw, kv, roof, workload, blockTokens, hbmBlocks, dramBlocks, capacity, store.leaseTtlNanos(),
+        return new CellPlan(c, model, hw, kv, roof, workload, blockTokens, hbmBlocks, dramBlocks, cacheBlocks, capacity, store.leaseTtlNanos(),
                 store.lookupLatencyNanos(), common.intervalNanos(), spin, transport.link(), transport.name(), transport.model());
     }
 

@@ -8,7 +8,9 @@ import java.util.Map;
  * blocks, each free, private to a running sequence, or keyed (holding a full prompt block named by its chained
  * key). Keyed blocks carry reference counts; unreferenced keyed blocks stay cached in LRU order and are evicted
  * (to the DRAM tier when there is one) when space is needed. Only a contiguous prefix of keys counts as a hit.
- * Deterministic: no iteration over hash order.
+ * With a {@code keptLimit} the keyed blocks are at most that many (an engine whose prefix cache is a bounded tier of
+ * its own, not the free pool): a block that would exceed it evicts unreferenced cached blocks, LRU first (referenced
+ * ones may exceed it while they are used). Deterministic: no iteration over hash order.
  */
 public final class PrefixCache {
 
@@ -28,10 +30,18 @@ public final class PrefixCache {
     private int lruSize;
     private long privateBlocks;
     private final DramTier dram;
+    private final long keptLimit;
     private long evictions;
 
     public PrefixCache(long capacityBlocks, DramTier dram) {
+        this(capacityBlocks, dram, 0);
+    }
+
+    /** A pool of {@code capacityBlocks} whose keyed blocks are at most {@code keptLimit} (0: no bound but the pool's). */
+    public PrefixCache(long capacityBlocks, DramTier dram, long keptLimit) {
         if (capacityBlocks < 1) throw new IllegalArgumentException("capacity must be >= 1 block");
+        if (keptLimit < 0) throw new IllegalArgumentException("kept limit must be >= 0");
+        this.keptLimit = keptLimit == 0 ? Long.MAX_VALUE : keptLimit;
         this.capacity = capacityBlocks;
         this.dram = dram;
         this.keyed = new LongMap<>((int) Math.min(1 << 20, capacityBlocks));
@@ -133,15 +143,26 @@ public final class PrefixCache {
         b = new Block(key);
         b.refs = 1;
         keyed.put(key, b);
+        trimToLimit();
     }
 
-    /** Drops one reference of each of the first {@code n} keys; unreferenced blocks stay cached (most recently used). */
+    /** Evicts unreferenced cached blocks (LRU first) while the keyed blocks exceed the kept limit. */
+    private void trimToLimit() {
+        while (keyed.size() > keptLimit && lruSize > 0) evictOne();
+    }
+
+    /**
+     * Drops one reference of each of the first {@code n} keys; unreferenced blocks stay cached (most recently used),
+     * the last key first, so that a chain's tail is evicted before its head (vLLM frees a request's blocks in reverse
+     * order for this; llama.cpp's kept blocks go leaf first): evicting a head would lose every hit behind it.
+     */
     public void release(long[] keys, int n) {
-        for (int i = 0; i < n; i++) {
+        for (int i = n - 1; i >= 0; i--) {
             Block b = keyed.get(keys[i]);
             if (b == null || b.refs <= 0) throw new IllegalStateException("release of a block that is not referenced");
             if (--b.refs == 0) linkLast(b);
         }
+        trimToLimit();
     }
 
     /** Contiguous hits of {@code keys[0, max)}: HBM then DRAM (for routing; changes nothing). */

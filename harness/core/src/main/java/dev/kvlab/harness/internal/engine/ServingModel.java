@@ -68,7 +68,7 @@ public final class ServingModel implements Server {
             Instance.Role role = !pd ? Instance.Role.COLOCATED : i < prefill ? Instance.Role.PREFILL : Instance.Role.DECODE;
             PrefixCache.DramTier dram = localTier && plan.dramBlocks() > 0 && role != Instance.Role.DECODE
                     ? new PrefixCache.DramTier(plan.dramBlocks()) : null;
-            Instance in = new Instance(i, role, new PrefixCache(plan.hbmKvBlocks(), dram), this, plan.roofline(),
+            Instance in = new Instance(i, role, new PrefixCache(plan.hbmKvBlocks(), dram, plan.cacheBlocks()), this, plan.roofline(),
                     c.scheduler().maxBatchTokens(), c.scheduler().maxRunning(), c.scheduler().chunkedPrefill());
             instances.add(in);
             (role == Instance.Role.DECODE ? decodeSide : prefillSide).add(in);

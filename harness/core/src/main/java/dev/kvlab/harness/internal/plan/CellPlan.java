@@ -26,6 +26,7 @@ import dev.kvlab.transport.api.TransportModel;
  * @param blockTokens       tokens per KV block
  * @param hbmKvBlocks       KV blocks one instance's HBM holds after the weights
  * @param dramBlocks        blocks of the per-instance DRAM tier (0 = none)
+ * @param cacheBlocks       most blocks one instance's HBM prefix cache keeps (0 = every free block)
  * @param storeCapacity     bytes of the shared store
  * @param leaseTtlNanos     lease of a read
  * @param lookupNanos       sim: metadata round trip
@@ -37,7 +38,7 @@ import dev.kvlab.transport.api.TransportModel;
  */
 public record CellPlan(RunConfig config, ModelSpec model, HardwareSpec hardware, KvSizing kv, Roofline roofline, WorkloadPlan workload,
                        int blockTokens,
-                       long hbmKvBlocks, long dramBlocks, long storeCapacity, long leaseTtlNanos, long lookupNanos,
+                       long hbmKvBlocks, long dramBlocks, long cacheBlocks, long storeCapacity, long leaseTtlNanos, long lookupNanos,
                        long intervalNanos, long spinNanos, LinkSpec link, String transportName,
                        TransportModel transportModel) implements TwinPlan {
 
@@ -61,7 +62,7 @@ public record CellPlan(RunConfig config, ModelSpec model, HardwareSpec hardware,
 
     /** The same plan with another transport model (a sim twin of a live cell runs on the link the live cell measured). */
     public CellPlan withTransportModel(TransportModel tm, long lookup) {
-        return new CellPlan(config, model, hardware, kv, roofline, workload, blockTokens, hbmKvBlocks, dramBlocks, storeCapacity, leaseTtlNanos,
+        return new CellPlan(config, model, hardware, kv, roofline, workload, blockTokens, hbmKvBlocks, dramBlocks, cacheBlocks, storeCapacity, leaseTtlNanos,
                 lookup, intervalNanos, spinNanos, link, transportName, tm);
     }
 

@@ -33,6 +33,8 @@ public final class SimTwin {
         Columns.TWIN_TTFT_P99.put(extras, t.p99Ms(Metric.TTFT));
         Columns.TWIN_FETCH_P50.put(extras, t.p50Ms(Metric.FETCH));
         Columns.TWIN_GOODPUT_RPS.put(extras, t.get(Columns.GOODPUT_RPS));
+        Columns.TWIN_LOCAL_HIT_RATIO.put(extras, t.get(Columns.LOCAL_HIT_RATIO));
+        Columns.TWIN_REMOTE_HIT_RATIO.put(extras, t.get(Columns.REMOTE_HIT_RATIO));
         Columns.TWIN_TRANSPORT_MODEL.put(extras, link.name());
         // where the twin's p50 falls in the live distribution: 0.5 is a perfect match; near it but off in value means
         // the p50 sits on the edge between two modes (hits and misses) of the TTFT distribution

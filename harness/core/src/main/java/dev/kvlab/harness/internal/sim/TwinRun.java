@@ -38,6 +38,7 @@ public final class TwinRun {
             c = c.withTiersAndCluster(dev.kvlab.harness.api.config.Tiers.parse(t.tiers()),
                     new dev.kvlab.harness.api.config.ClusterConfig(t.instances(), 1, cl.router(), 0, cl.cacheAware()));
         }
+        if (t.cacheTokens() > 0) c = c.withLocal(c.local().withCacheTokens(t.cacheTokens()));
         RunConfig s = c.withScheduler(new SchedulerConfig(t.batchTokens(), t.sequences(), true, c.scheduler().kvMemoryFraction()));
         CellPlan plan = RunValidator.plan(s, k -> null, t.model(), t.hardware(), t.kvDtype());
         String transport = plan.transportName();

@@ -99,7 +99,7 @@ final class EngineTwin {
         this.sequences = sequences;
         this.kvDtype = kvDtype;
         hardware = twinHardware(calibration, kvDtype);
-        plan = TargetFramework.get().twinPlan(engineScheduled(config, cell.nBatch(), sequences), calibration.modelSpec(), hardware, kvDtype);
+        plan = TargetFramework.get().twinPlan(engineCached(engineScheduled(config, cell.nBatch(), sequences)), calibration.modelSpec(), hardware, kvDtype);
     }
 
     /**
@@ -137,6 +137,20 @@ final class EngineTwin {
      */
     static RunConfig engineScheduled(RunConfig c, int batchTokens, int sequences) {
         return c.withScheduler(new SchedulerConfig(batchTokens, sequences, true, c.scheduler().kvMemoryFraction()));
+    }
+
+    /**
+     * {@code c} with the engine's local tier as its prefix cache: at most the blocks the engine keeps
+     * ({@code target.local_capacity}), a tier of its own beside the sequences' cells, not every free cell.
+     */
+    RunConfig engineCached(RunConfig c) {
+        long tokens = cacheTokens();
+        return tokens > 0 ? c.withLocal(c.local().withCacheTokens(tokens)) : c;
+    }
+
+    /** The tokens the engine's local tier keeps per instance (0: no local tier). */
+    private long cacheTokens() {
+        return shape == null ? 0 : (long) shape.localBlocks() * blockTokens;
     }
 
     /** Whether the cell has a twin (calibrated). */
@@ -269,8 +283,9 @@ final class EngineTwin {
         AttentionCost att = hardware.attention();
         if (att != null && att.kvCells() > 0) f.put("attention_kv_cells", att.kvCells());
         f.put("kv_memory_bytes", hardware.hbmCapacity());
+        if (cacheTokens() > 0) f.put("local_cache_tokens", cacheTokens());
         return new TwinCalibration("llama.cpp in-process, " + threads + " thread(s) per instance, " + model.path().getFileName(), c.modelSpec(),
-                hardware, kvDtype, passTokens, sequences, instances, lat, bw, lookup, f, null);
+                hardware, kvDtype, passTokens, sequences, instances, lat, bw, lookup, f, null, cacheTokens());
     }
 
     /** {@code live} with its twin's figures (and the end probe's) attached; unchanged without a twin. */
