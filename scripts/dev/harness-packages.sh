@@ -104,6 +104,14 @@ for e in "${ROOT[@]}"; do
     moved=$((moved + 1))
   done
 done
+# a moved root class's own package line (its file no longer sits in dev/kvlab/harness)
+for e in "${ROOT[@]}"; do
+  read -r cls mod m <<<"$e"
+  for f in "$m"/src/*/java/dev/kvlab/harness/"$mod/$cls.java"; do
+    [[ -f $f ]] && grep -q '^package dev\.kvlab\.harness;' "$f" || continue
+    if (( dry )); then echo "+ package line of $f"; else sed -i "s/^package dev\.kvlab\.harness;/package dev.kvlab.harness.$mod;/" "$f"; fi
+  done
+done
 # remove directories the moves emptied
 if (( ! dry )); then
   for m in $modules; do find "$m/src" -depth -type d -empty -delete 2>/dev/null || true; done
