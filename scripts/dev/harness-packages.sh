@@ -2,7 +2,9 @@
 # Issue 36 item 2: every harness Maven module's code moves to a package naming its module.
 #
 #   dev.kvlab.harness.internal.<x>      -> dev.kvlab.harness.<module>.internal.<x>
-#                                          (dev.kvlab.harness.<module>.internal when <x> is the module's own name)
+#                                          (dev.kvlab.harness.<module>.internal when <x> is the module's own name;
+#                                          dev.kvlab.harness.<module> for bundle, report and metrics, which the modules
+#                                          above them and the CLI use whole: their code is their entry-point package)
 #   dev.kvlab.harness.<Class> (root)    -> dev.kvlab.harness.<module>.<Class>    (the module's entry-point package)
 #   dev.kvlab.harness.api.<module>      -> dev.kvlab.harness.<module>.api        (a module's own api: benchmark, llama)
 #
@@ -39,9 +41,9 @@ MAP=(
   "internal.sim               core.internal.sim               harness/core"
   "internal.archfixture       core.internal.archfixture       harness/cli"
   "internal.archfixturetarget core.internal.archfixturetarget harness/cli"
-  "internal.bundle            bundle.internal                 harness/bundle"
-  "internal.report            report.internal                 harness/report"
-  "internal.metrics           metrics.internal                harness/metrics"
+  "internal.bundle            bundle                          harness/bundle"
+  "internal.report            report                          harness/report"
+  "internal.metrics           metrics                         harness/metrics"
   "internal.benchmark         benchmark.internal              harness/benchmark"
   "api.benchmark              benchmark.api                   harness/benchmark"
   "internal.capacity          experiments.internal.capacity   harness/experiments"
@@ -50,6 +52,11 @@ MAP=(
   "internal.llama             llama.internal                  harness/targets/llama"
   "internal.realkv            llama.internal.realkv           harness/targets/llama"
   "api.engine                 llama.api                       harness/targets/llama"
+  # names the first version of this script gave (bundle, report and metrics are used whole by the modules above them
+  # and the CLI, so their code is their entry-point package)
+  "bundle.internal            bundle                          harness/bundle"
+  "report.internal            report                          harness/report"
+  "metrics.internal           metrics                         harness/metrics"
 )
 # classes of the root package dev.kvlab.harness (split across modules) -> their module's entry-point package
 ROOT=(
@@ -129,7 +136,7 @@ for e in "${ROOT[@]}"; do
   script+=("-e" "s#dev\\.kvlab\\.harness\\.$cls([^A-Za-z0-9_]|\$)#dev.kvlab.harness.$mod.$cls\\1#g")
   script+=("-e" "s#dev/kvlab/harness/$cls\\.java#dev/kvlab/harness/$mod/$cls.java#g")
 done
-pattern='dev[./]kvlab[./]harness[./](internal[./]|api[./](engine|benchmark)([^A-Za-z0-9_]|$)|(Benchmarks|BundleRun|ShardMerge|EndpointTwins)([^A-Za-z0-9_]|$))'
+pattern='dev[./]kvlab[./]harness[./](internal[./]|(bundle|report|metrics)[./]internal([^A-Za-z0-9_]|$)|api[./](engine|benchmark)([^A-Za-z0-9_]|$)|(Benchmarks|BundleRun|ShardMerge|EndpointTwins)([^A-Za-z0-9_]|$))'
 rewritten=0
 while IFS= read -r f; do
   [[ $f == "$self" || $f == results/* ]] && continue
