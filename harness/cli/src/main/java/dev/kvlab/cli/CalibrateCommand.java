@@ -147,7 +147,7 @@ public final class CalibrateCommand implements Callable<Integer> {
                 + suffixTokens + " behind " + pt.get(1) + " cached, " + decodeTokens + " decode steps, " + repeats + " times each");
         cmd.commandLine().getErr().flush();
         var cal = dev.kvlab.harness.openai.EndpointTwins.calibrate(u, served, gguf, plan);
-        Files.write(file, dev.kvlab.harness.bundle.internal.BundleJson.pretty(cal.twin()));
+        Files.write(file, dev.kvlab.harness.bundle.BundleJson.pretty(cal.twin()));
         PrintWriter o = cmd.commandLine().getOut();
         o.print(cal.text());
         o.println("wrote " + file.toAbsolutePath());

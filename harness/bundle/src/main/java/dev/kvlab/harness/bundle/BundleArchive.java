@@ -1,4 +1,4 @@
-package dev.kvlab.harness.bundle.internal;
+package dev.kvlab.harness.bundle;
 
 import dev.kvlab.harness.api.input.BadInputException;
 import java.io.BufferedInputStream;

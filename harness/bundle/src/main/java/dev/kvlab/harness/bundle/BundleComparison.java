@@ -1,4 +1,4 @@
-package dev.kvlab.harness.bundle.internal;
+package dev.kvlab.harness.bundle;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;

@@ -1,4 +1,4 @@
-package dev.kvlab.harness.bundle.internal;
+package dev.kvlab.harness.bundle;
 
 import dev.kvlab.harness.api.IntervalHistogram;
 import dev.kvlab.harness.api.Metric;

@@ -1,4 +1,4 @@
-package dev.kvlab.harness.bundle.internal;
+package dev.kvlab.harness.bundle;
 
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.MatrixSpec;

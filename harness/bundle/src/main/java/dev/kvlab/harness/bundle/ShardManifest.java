@@ -1,4 +1,4 @@
-package dev.kvlab.harness.bundle.internal;
+package dev.kvlab.harness.bundle;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvlab.harness.api.Shard;

@@ -1,4 +1,4 @@
-package dev.kvlab.harness.bundle.internal;
+package dev.kvlab.harness.bundle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

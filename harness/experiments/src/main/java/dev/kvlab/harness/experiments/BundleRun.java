@@ -8,15 +8,15 @@ import dev.kvlab.harness.api.gguf.SynthSpec;
 import dev.kvlab.harness.api.gguf.WeightType;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.run.CellRunner;
-import dev.kvlab.harness.bundle.internal.BundleArchive;
-import dev.kvlab.harness.bundle.internal.Provenance;
+import dev.kvlab.harness.bundle.BundleArchive;
+import dev.kvlab.harness.bundle.Provenance;
 import dev.kvlab.harness.core.internal.config.RunValidator;
 import dev.kvlab.harness.core.internal.live.LoopbackCalibration;
 import dev.kvlab.harness.experiments.internal.matrix.Heartbeat;
 import dev.kvlab.harness.experiments.internal.matrix.MatrixParser;
 import dev.kvlab.harness.experiments.internal.matrix.MatrixRunner;
 import dev.kvlab.harness.experiments.internal.matrix.ProgressReporter;
-import dev.kvlab.harness.report.internal.ReportRenderer;
+import dev.kvlab.harness.report.ReportRenderer;
 import dev.kvlab.transport.api.TransportProfile;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -93,7 +93,7 @@ public final class BundleRun {
         ReportRenderer renderer = new ReportRenderer();
         MatrixRunner runner = new MatrixRunner(new CellRunner()::run, listeners, prov, Clock.systemUTC(), renderer::render, err, jobs);
         MatrixRunner.Outcome o = runner.run(matrix, out, resume);
-        err.println("kvlab: bundle " + o.bundle() + ": " + dev.kvlab.harness.bundle.internal.BundleFootprint.measure(o.bundle()).text());
+        err.println("kvlab: bundle " + o.bundle() + ": " + dev.kvlab.harness.bundle.BundleFootprint.measure(o.bundle()).text());
         if (archive) {
             Path tgz = o.bundle().resolveSibling(o.bundle().getFileName() + ".tar.gz");
             hb.status("archiving " + tgz);

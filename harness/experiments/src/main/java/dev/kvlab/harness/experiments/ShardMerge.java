@@ -1,12 +1,12 @@
 package dev.kvlab.harness.experiments;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.kvlab.harness.bundle.internal.BundleJson;
-import dev.kvlab.harness.bundle.internal.OpenedBundle;
-import dev.kvlab.harness.bundle.internal.PartialBundle;
-import dev.kvlab.harness.bundle.internal.Provenance;
+import dev.kvlab.harness.bundle.BundleJson;
+import dev.kvlab.harness.bundle.OpenedBundle;
+import dev.kvlab.harness.bundle.PartialBundle;
+import dev.kvlab.harness.bundle.Provenance;
 import dev.kvlab.harness.experiments.internal.matrix.BundleMerge;
-import dev.kvlab.harness.report.internal.ReportRenderer;
+import dev.kvlab.harness.report.ReportRenderer;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.kvlab.harness.bundle.internal.BundleComparison;
+import dev.kvlab.harness.bundle.BundleComparison;
 import dev.kvlab.harness.experiments.internal.matrix.MatrixRunner;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

@@ -58,7 +58,7 @@ class CapacityReportingTest {
         assertThat(row.get("cell").asText()).startsWith("c02");
         assertThat(row.get("vs_baseline").isObject()).isTrue();
         assertThat(row.get("vs_baseline").get("searched").asBoolean()).isFalse();
-        assertThat(row.get("vs_baseline").get("text").asText()).isEqualTo(dev.kvlab.harness.bundle.internal.CapacityFile.NOT_SEARCHED);
+        assertThat(row.get("vs_baseline").get("text").asText()).isEqualTo(dev.kvlab.harness.bundle.CapacityFile.NOT_SEARCHED);
         String html = Files.readString(o.bundle().resolve("report.html"));
         assertThat(html).contains("baseline not searched");
         // the baseline searched: it is labelled (vs_baseline null), the other cell compared

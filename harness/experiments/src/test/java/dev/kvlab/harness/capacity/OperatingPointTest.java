@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.run.CellRunner;
-import dev.kvlab.harness.bundle.internal.BundleVerifier;
+import dev.kvlab.harness.bundle.BundleVerifier;
 import dev.kvlab.harness.experiments.internal.matrix.MatrixParser;
 import dev.kvlab.harness.experiments.internal.matrix.MatrixRunner;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package dev.kvlab.harness.metrics.internal;
+package dev.kvlab.harness.metrics;
 
 import dev.kvlab.harness.api.CellObserver;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,4 +1,4 @@
-package dev.kvlab.harness.metrics.internal;
+package dev.kvlab.harness.metrics;
 
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.transport.api.DurationSpec;

@@ -1,4 +1,4 @@
-package dev.kvlab.harness.metrics.internal;
+package dev.kvlab.harness.metrics;
 
 import java.io.IOException;
 import java.net.URI;

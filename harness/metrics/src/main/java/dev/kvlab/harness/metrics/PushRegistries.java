@@ -1,4 +1,4 @@
-package dev.kvlab.harness.metrics.internal;
+package dev.kvlab.harness.metrics;
 
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,4 +1,4 @@
-package dev.kvlab.harness.metrics.internal;
+package dev.kvlab.harness.metrics;
 
 import java.util.Map;
 import java.util.concurrent.TimeUnit;

@@ -1,4 +1,4 @@
-package dev.kvlab.harness.report.internal;
+package dev.kvlab.harness.report;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,10 +1,10 @@
-package dev.kvlab.harness.report.internal;
+package dev.kvlab.harness.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.kvlab.harness.api.input.BadInputException;
-import dev.kvlab.harness.bundle.internal.CapacityFile;
+import dev.kvlab.harness.bundle.CapacityFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,7 +71,7 @@ public record BundleData(Path dir, String runId, String matrix, Map<String, List
 
         Map<String, JsonNode> manifestCells = new LinkedHashMap<>();
         man.path("cells").forEach(c -> manifestCells.put(c.path("cell").asText(), c));
-        Map<String, ? extends JsonNode> manifestConfigs = dev.kvlab.harness.bundle.internal.Manifest.configs(man);
+        Map<String, ? extends JsonNode> manifestConfigs = dev.kvlab.harness.bundle.Manifest.configs(man);
 
         List<CellData> cells = new ArrayList<>();
         JsonNode cellNodes = summary.path("cells");
@@ -169,9 +169,9 @@ public record BundleData(Path dir, String runId, String matrix, Map<String, List
     /** The first replicate's {@code cell.json}, or a missing node. */
     private static JsonNode cellJson(List<Path> dirs) {
         for (Path d : dirs) {
-            if (!dev.kvlab.harness.bundle.internal.RunFiles.recorded(d)) continue;
+            if (!dev.kvlab.harness.bundle.RunFiles.recorded(d)) continue;
             try {
-                return dev.kvlab.harness.bundle.internal.RunFiles.cellJson(d);
+                return dev.kvlab.harness.bundle.RunFiles.cellJson(d);
             } catch (IOException e) {
                 throw new BadInputException(d + ": " + e.getMessage().lines().findFirst().orElse(""));
             }

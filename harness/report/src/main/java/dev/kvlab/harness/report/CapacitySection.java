@@ -1,9 +1,9 @@
-package dev.kvlab.harness.report.internal;
+package dev.kvlab.harness.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvlab.harness.api.Columns;
-import dev.kvlab.harness.bundle.internal.CapacityFile;
-import dev.kvlab.harness.report.internal.Html.Cell;
+import dev.kvlab.harness.bundle.CapacityFile;
+import dev.kvlab.harness.report.Html.Cell;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,4 +1,4 @@
-package dev.kvlab.harness.report.internal;
+package dev.kvlab.harness.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package dev.kvlab.harness.report.internal;
+package dev.kvlab.harness.report;
 
 import dev.kvlab.harness.api.Columns;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
-package dev.kvlab.harness.report.internal;
+package dev.kvlab.harness.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kvlab.harness.bundle.internal.RunFiles;
+import dev.kvlab.harness.bundle.RunFiles;
 import java.io.IOException;
 import java.nio.file.Path;
 

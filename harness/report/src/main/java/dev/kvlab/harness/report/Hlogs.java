@@ -1,7 +1,7 @@
-package dev.kvlab.harness.report.internal;
+package dev.kvlab.harness.report;
 
-import dev.kvlab.harness.bundle.internal.HlogFile;
-import dev.kvlab.harness.bundle.internal.RunFiles;
+import dev.kvlab.harness.bundle.HlogFile;
+import dev.kvlab.harness.bundle.RunFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

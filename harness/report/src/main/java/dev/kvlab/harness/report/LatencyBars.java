@@ -1,4 +1,4 @@
-package dev.kvlab.harness.report.internal;
+package dev.kvlab.harness.report;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
-package dev.kvlab.harness.report.internal;
+package dev.kvlab.harness.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.kvlab.harness.bundle.internal.CapacityFile;
+import dev.kvlab.harness.bundle.CapacityFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

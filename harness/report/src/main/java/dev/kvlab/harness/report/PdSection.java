@@ -1,8 +1,8 @@
-package dev.kvlab.harness.report.internal;
+package dev.kvlab.harness.report;
 
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
-import dev.kvlab.harness.report.internal.Html.Cell;
+import dev.kvlab.harness.report.Html.Cell;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.kvlab.harness.report.internal;
+package dev.kvlab.harness.report;
 
 import org.knowm.xchart.internal.chartpart.Chart;
 

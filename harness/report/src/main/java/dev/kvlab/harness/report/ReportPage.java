@@ -1,9 +1,9 @@
-package dev.kvlab.harness.report.internal;
+package dev.kvlab.harness.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvlab.harness.api.Column;
 import dev.kvlab.harness.api.Columns;
-import dev.kvlab.harness.report.internal.Html.Cell;
+import dev.kvlab.harness.report.Html.Cell;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

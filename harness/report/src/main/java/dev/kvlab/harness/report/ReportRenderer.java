@@ -1,7 +1,7 @@
-package dev.kvlab.harness.report.internal;
+package dev.kvlab.harness.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.kvlab.harness.bundle.internal.CapacityFile;
+import dev.kvlab.harness.bundle.CapacityFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.kvlab.harness.report.internal;
+package dev.kvlab.harness.report;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -31,14 +31,14 @@ final class RequestsCsv {
 
     /**
      * Streams {@code columns} of every row of the requests of the run in {@code dir} ({@code requests.csv}, or a probe's
-     * {@code requests.csv.gz}: {@link dev.kvlab.harness.bundle.internal.RunFiles}) (NaN where absent or unparsable) to
+     * {@code requests.csv.gz}: {@link dev.kvlab.harness.bundle.RunFiles}) (NaN where absent or unparsable) to
      * {@code each}, one row at a time (the array is reused); nothing when the run kept no requests. Memory does not grow
      * with the file.
      */
     static void forEach(Path dir, List<String> columns, Consumer<double[]> each) {
         Path file = dir;
-        if (dev.kvlab.harness.bundle.internal.RunFiles.requestsFile(dir) != null) {
-            try (BufferedReader r = dev.kvlab.harness.bundle.internal.RunFiles.requests(dir)) {
+        if (dev.kvlab.harness.bundle.RunFiles.requestsFile(dir) != null) {
+            try (BufferedReader r = dev.kvlab.harness.bundle.RunFiles.requests(dir)) {
                 String header = r.readLine();
                 if (header != null) {
                     List<String> head = split(header);

@@ -1,12 +1,12 @@
-package dev.kvlab.harness.report.internal;
+package dev.kvlab.harness.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvlab.harness.api.input.BadInputException;
-import dev.kvlab.harness.bundle.internal.BundleJson;
-import dev.kvlab.harness.bundle.internal.BundleVerifier;
-import dev.kvlab.harness.bundle.internal.Durable;
-import dev.kvlab.harness.bundle.internal.Sha256;
-import dev.kvlab.harness.bundle.internal.OpenedBundle;
+import dev.kvlab.harness.bundle.BundleJson;
+import dev.kvlab.harness.bundle.BundleVerifier;
+import dev.kvlab.harness.bundle.Durable;
+import dev.kvlab.harness.bundle.Sha256;
+import dev.kvlab.harness.bundle.OpenedBundle;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package dev.kvlab.harness.report.internal;
+package dev.kvlab.harness.report;
 
 /**
  * What each transport copies per transfer ("zero-copy has edges"), for the report. Live transports move real

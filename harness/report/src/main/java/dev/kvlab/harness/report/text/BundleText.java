@@ -1,13 +1,13 @@
-package dev.kvlab.harness.report.internal.text;
+package dev.kvlab.harness.report.text;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.Columns;
-import dev.kvlab.harness.bundle.internal.BundleJson;
-import dev.kvlab.harness.bundle.internal.CapacityFile;
-import dev.kvlab.harness.bundle.internal.CellFiles;
-import dev.kvlab.harness.bundle.internal.PartialBundle;
+import dev.kvlab.harness.bundle.BundleJson;
+import dev.kvlab.harness.bundle.CapacityFile;
+import dev.kvlab.harness.bundle.CellFiles;
+import dev.kvlab.harness.bundle.PartialBundle;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -59,7 +59,7 @@ public final class BundleText {
     }
 
     private static JsonNode cell(Path bundle, CellRun r) throws IOException {
-        return dev.kvlab.harness.bundle.internal.RunFiles.cellJson(CellFiles.dir(bundle, r.cell(), r.replicate()));
+        return dev.kvlab.harness.bundle.RunFiles.cellJson(CellFiles.dir(bundle, r.cell(), r.replicate()));
     }
 
     private static String human(JsonNode v) {

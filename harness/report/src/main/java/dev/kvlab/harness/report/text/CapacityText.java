@@ -1,8 +1,8 @@
-package dev.kvlab.harness.report.internal.text;
+package dev.kvlab.harness.report.text;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvlab.harness.api.config.ConfigKeys;
-import dev.kvlab.harness.bundle.internal.CapacityFile;
+import dev.kvlab.harness.bundle.CapacityFile;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

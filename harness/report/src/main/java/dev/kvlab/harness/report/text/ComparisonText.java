@@ -1,4 +1,4 @@
-package dev.kvlab.harness.report.internal.text;
+package dev.kvlab.harness.report.text;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvlab.harness.api.Columns;

@@ -1,4 +1,4 @@
-package dev.kvlab.harness.report.internal.text;
+package dev.kvlab.harness.report.text;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

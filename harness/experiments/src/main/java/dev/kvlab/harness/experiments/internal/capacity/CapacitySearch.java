@@ -12,7 +12,7 @@ import dev.kvlab.harness.api.RunRecords;
 import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.run.ResolvedConfig;
-import dev.kvlab.harness.bundle.internal.CapacityFile;
+import dev.kvlab.harness.bundle.CapacityFile;
 import dev.kvlab.harness.core.internal.plan.JsonOutput;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -71,7 +71,7 @@ public final class CapacitySearch implements Experiment {
         Searches s = searches(ref, recorded);
         if (!s.settled()) return Double.NaN;
         List<Double> caps = capacities(s.traces());
-        double mean = dev.kvlab.harness.bundle.internal.ReplicateStats.mean(caps).mean();
+        double mean = dev.kvlab.harness.bundle.ReplicateStats.mean(caps).mean();
         if (!(mean > 0))
             throw new IllegalStateException(operatingPoint.where() + ": " + operatingPoint.key() + ": " + ref.id() + " has no capacity (every replicate "
                     + "must find one) to run " + cell.id() + " at " + operatingPoint.fraction() + " of it");
@@ -379,7 +379,7 @@ public final class CapacitySearch implements Experiment {
             }
             TwinPrediction tp = TwinPrediction.search(c, cell.id(), cell.runs(), cal, (System.nanoTime() - t0) / 1e9);
             java.nio.file.Files.createDirectories(f.getParent());
-            dev.kvlab.harness.bundle.internal.Durable.replace(f, tp.bytes());
+            dev.kvlab.harness.bundle.Durable.replace(f, tp.bytes());
             predictions.put(cell.id(), tp);
             log.println("kvlab: the twin of " + cell.id() + " predicts a capacity of " + (Double.isFinite(tp.capacity())
                     ? Bracket.format(Bracket.round(tp.capacity(), 3)) : "none (" + tp.replicates().stream().map(TwinPrediction.Replicate::status)

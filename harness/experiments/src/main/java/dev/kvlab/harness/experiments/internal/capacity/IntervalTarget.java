@@ -3,7 +3,7 @@ package dev.kvlab.harness.experiments.internal.capacity;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.CapacitySpec;
-import dev.kvlab.harness.bundle.internal.ReplicateStats;
+import dev.kvlab.harness.bundle.ReplicateStats;
 import java.util.List;
 import java.util.Locale;
 

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.CapacitySpec;
 import dev.kvlab.harness.api.Columns;
-import dev.kvlab.harness.bundle.internal.ReplicateStats;
+import dev.kvlab.harness.bundle.ReplicateStats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

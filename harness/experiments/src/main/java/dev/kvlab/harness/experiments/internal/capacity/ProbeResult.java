@@ -77,7 +77,7 @@ public record ProbeResult(double load, String run, long requests, long good, dou
      */
     static long perMetricMin(SloConfig slo, Path runDir, long n) {
         List<List<String>> rows;
-        try (java.io.BufferedReader r = dev.kvlab.harness.bundle.internal.RunFiles.requests(runDir)) {
+        try (java.io.BufferedReader r = dev.kvlab.harness.bundle.RunFiles.requests(runDir)) {
             if (r == null) throw new java.nio.file.NoSuchFileException(runDir + "/requests.csv(.gz): the percentile rule reads every probe's requests");
             StringBuilder sb = new StringBuilder();
             char[] buf = new char[1 << 16];

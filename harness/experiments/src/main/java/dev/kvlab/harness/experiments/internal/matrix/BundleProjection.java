@@ -7,7 +7,7 @@ import dev.kvlab.harness.api.Experiment;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.input.BadInputException;
-import dev.kvlab.harness.bundle.internal.BundleFootprint;
+import dev.kvlab.harness.bundle.BundleFootprint;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,7 +68,7 @@ public final class BundleProjection {
         }
         long probes = Math.max(0, max - runs);
         bytes += probes * (BundleFootprint.BLOCK + PROBE_FILE + SUMMARY_PER_RUN) + kept;
-        if ("all".equals(dev.kvlab.harness.bundle.internal.RequestsKept.level(spec))) {
+        if ("all".equals(dev.kvlab.harness.bundle.RequestsKept.level(spec))) {
             CellRun any = spec.runs().stream().filter(r -> c.searches(r.factors())).findFirst().orElse(null);
             if (any != null) bytes += probes * BundleFootprint.blocks(requests(any, c.maxPasses()) * GZ_BYTES_PER_REQUEST);
         }

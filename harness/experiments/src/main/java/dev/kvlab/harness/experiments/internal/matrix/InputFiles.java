@@ -2,7 +2,7 @@ package dev.kvlab.harness.experiments.internal.matrix;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvlab.harness.api.MatrixSpec;
-import dev.kvlab.harness.bundle.internal.Sha256;
+import dev.kvlab.harness.bundle.Sha256;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

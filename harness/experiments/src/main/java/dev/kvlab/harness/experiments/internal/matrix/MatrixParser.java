@@ -497,9 +497,9 @@ public final class MatrixParser {
             if (!e.getKey().equals("requests"))
                 throw bad(located, "/bundle/" + esc(e.getKey()), "bundle." + e.getKey() + ": unknown key (known: requests)");
             String v = e.getValue().isTextual() ? e.getValue().asText() : "";
-            if (!dev.kvlab.harness.bundle.internal.RequestsKept.LEVELS.contains(v))
+            if (!dev.kvlab.harness.bundle.RequestsKept.LEVELS.contains(v))
                 throw bad(located, "/bundle/requests", "bundle.requests: '" + e.getValue().asText() + "' is not one of "
-                        + String.join(", ", dev.kvlab.harness.bundle.internal.RequestsKept.LEVELS));
+                        + String.join(", ", dev.kvlab.harness.bundle.RequestsKept.LEVELS));
             out.put("requests", v);
         }
         return out;

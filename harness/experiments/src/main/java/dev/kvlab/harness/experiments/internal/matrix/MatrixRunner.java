@@ -7,9 +7,9 @@ import dev.kvlab.harness.api.Experiment;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunListener;
 import dev.kvlab.harness.api.config.Mode;
-import dev.kvlab.harness.bundle.internal.PartialBundle;
-import dev.kvlab.harness.bundle.internal.Provenance;
-import dev.kvlab.harness.bundle.internal.SummaryTable;
+import dev.kvlab.harness.bundle.PartialBundle;
+import dev.kvlab.harness.bundle.Provenance;
+import dev.kvlab.harness.bundle.SummaryTable;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -122,7 +122,7 @@ public final class MatrixRunner {
                     step = experiment.step(b.records());
                 }
                 Map<String, Object> sections = new LinkedHashMap<>();
-                sections.put("bundle", dev.kvlab.harness.bundle.internal.RequestsKept.apply(b.dir(), spec, step.done(), experiment.requestsKept(b.records())));
+                sections.put("bundle", dev.kvlab.harness.bundle.RequestsKept.apply(b.dir(), spec, step.done(), experiment.requestsKept(b.records())));
                 sections.putAll(sections());
                 PartialBundle.Finished fin = b.finish(spec, step.done(), experiment.results(b.records(), id), provenance, clock.instant(),
                         report, sections);

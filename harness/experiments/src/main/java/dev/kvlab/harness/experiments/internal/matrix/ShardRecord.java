@@ -5,7 +5,7 @@ import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunListener;
 import dev.kvlab.harness.api.Shard;
 import dev.kvlab.harness.api.ShardSplit;
-import dev.kvlab.harness.bundle.internal.ShardManifest;
+import dev.kvlab.harness.bundle.ShardManifest;
 import java.util.Map;
 
 /**
