@@ -1,6 +1,6 @@
 package dev.kvlab.harness.benchmark.api;
 
-import dev.kvlab.store.api.master.StoreMaster;
+import dev.kvlab.store.api.master.Master;
 import dev.kvlab.transport.api.ByteSize;
 import dev.kvlab.transport.api.DurationSpec;
 import java.time.Duration;
@@ -11,7 +11,7 @@ import java.time.Duration;
  *
  * @param master        how the master is named in the result (its address, or that it runs in this process)
  * @param clients       clients, 1 to 1024
- * @param batchSize     keys per batch call, 1 to {@link StoreMaster#MAX_BATCH}
+ * @param batchSize     keys per batch call, 1 to {@link Master#MAX_BATCH}
  * @param duration      measured time, at least {@link #MIN_DURATION}
  * @param jitWait       after {@code warmup}, keep warming up while this process's JIT compilers are busy, at most this long
  * @param valueSize     object size the master allocates for: more than zero, at most {@code segmentBytes}
@@ -30,13 +30,13 @@ public record MasterBenchSettings(String master, MasterOp op, int clients, Clien
         if (duration.compareTo(MIN_DURATION) < 0) throw new IllegalArgumentException("--duration must be at least " + MIN_DURATION.toMillis()
                 + "ms (a shorter window measures a few calls and the clock, not the master), got " + DurationSpec.format(duration));
         if (clients < 1 || clients > 1024) throw new IllegalArgumentException("--clients must be 1..1024, got " + clients);
-        if (batchSize < 1 || batchSize > StoreMaster.MAX_BATCH)
-            throw new IllegalArgumentException("--batch-size must be 1.." + StoreMaster.MAX_BATCH + ", got " + batchSize);
+        if (batchSize < 1 || batchSize > Master.MAX_BATCH)
+            throw new IllegalArgumentException("--batch-size must be 1.." + Master.MAX_BATCH + ", got " + batchSize);
         if (keysPerClient < 1) throw new IllegalArgumentException("--keys must be >= 1, got " + keysPerClient);
         if (segments < 1 || segments > 4096) throw new IllegalArgumentException("--segments must be 1..4096, got " + segments);
         if (valueSize <= 0 || valueSize > segmentBytes)
             throw new IllegalArgumentException("--value-size must be > 0 and fit a segment, got " + ByteSize.format(valueSize));
-        if (segmentBytes > StoreMaster.MAX_SEGMENT_BYTES) throw new IllegalArgumentException("--segment-size must be at most 1PiB");
+        if (segmentBytes > Master.MAX_SEGMENT_BYTES) throw new IllegalArgumentException("--segment-size must be at most 1PiB");
     }
 
     /** These settings with operation {@code o}. */

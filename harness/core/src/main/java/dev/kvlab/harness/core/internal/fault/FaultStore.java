@@ -4,11 +4,12 @@ import dev.kvlab.harness.api.config.Fault;
 import dev.kvlab.harness.core.internal.plan.CellPlan;
 import dev.kvlab.harness.core.internal.plan.FaultPlan;
 import dev.kvlab.store.LoopbackPorts;
+import dev.kvlab.store.Masters;
 import dev.kvlab.store.StoreChildProcess;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.MasterConfig;
+import dev.kvlab.store.api.master.Master;
 import dev.kvlab.store.api.master.SegmentInfo;
-import dev.kvlab.store.api.master.StoreMaster;
 import dev.kvlab.store.internal.client.StoreClient;
 import dev.kvlab.store.internal.grpc.GrpcMasterChannel;
 import dev.kvlab.store.internal.grpc.MasterServer;
@@ -89,7 +90,7 @@ final class FaultStore implements AutoCloseable {
             startMasterProcess(atPort);
             return;
         }
-        MasterService s = new MasterService(new StoreMaster(masterConfig, Clock.systemUTC()), new SimpleMeterRegistry()).startHousekeeping(Duration.ofMillis(100));
+        MasterService s = Masters.service(masterConfig, Clock.systemUTC(), new SimpleMeterRegistry()).startHousekeeping(Duration.ofMillis(100));
         for (int i = 0; ; i++) {
             try {
                 server = MasterServer.start(s, "127.0.0.1", atPort, null);
@@ -210,7 +211,8 @@ final class FaultStore implements AutoCloseable {
         long t0 = System.nanoTime(), until = t0 + limit.toNanos();
         while (System.nanoTime() < until && !closed) {
             boolean any = false;
-            for (SegmentInfo s : service.master().segments()) for (int i : which) any |= s.name().equals(segmentNames.get(i));
+            Master master = service.master();
+            for (SegmentInfo s : master.segments()) for (int i : which) any |= s.name().equals(segmentNames.get(i));
             if (!any) return (System.nanoTime() - t0) / 1e9;
             Thread.sleep(20);
         }

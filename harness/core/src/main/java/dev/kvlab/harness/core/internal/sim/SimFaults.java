@@ -7,7 +7,7 @@ import dev.kvlab.harness.spi.ServingListener;
 import dev.kvlab.harness.core.internal.fault.FaultTrigger;
 import dev.kvlab.harness.core.internal.plan.CellPlan;
 import dev.kvlab.harness.core.internal.plan.FaultPlan;
-import dev.kvlab.store.api.master.StoreMaster;
+import dev.kvlab.store.api.master.Master;
 import java.util.Map;
 
 /**
@@ -74,7 +74,7 @@ public final class SimFaults implements SimStore.FaultHook {
     }
 
     private void strike() {
-        StoreMaster m = store.master();
+        Master m = store.master();
         switch (fault.kind()) {
             case NODE_CRASH -> {
                 java.util.Set<String> d = new java.util.HashSet<>();

@@ -1,18 +1,19 @@
 package dev.kvlab.harness.core.internal.sim;
 
-import dev.kvlab.harness.spi.EventLoop;
 import dev.kvlab.harness.core.internal.engine.Instance;
 import dev.kvlab.harness.core.internal.engine.RemoteCounters;
 import dev.kvlab.harness.core.internal.engine.RemoteTier;
 import dev.kvlab.harness.core.internal.engine.Seq;
 import dev.kvlab.harness.core.internal.engine.WriteBackLanes;
 import dev.kvlab.harness.core.internal.plan.CellPlan;
+import dev.kvlab.harness.spi.EventLoop;
+import dev.kvlab.store.Masters;
 import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.api.ReplicateConfig;
 import dev.kvlab.store.api.master.EndStatus;
+import dev.kvlab.store.api.master.Master;
 import dev.kvlab.store.api.master.PutStartResult;
 import dev.kvlab.store.api.master.ReplicaList;
-import dev.kvlab.store.api.master.StoreMaster;
 import dev.kvlab.transport.api.TransportModel;
 import dev.kvlab.workloads.api.BlockKeys;
 import java.time.Clock;
@@ -23,7 +24,7 @@ import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 
 /**
- * The shared store in simulation: the store's own master metadata logic ({@link StoreMaster}: allocation,
+ * The shared store in simulation: the store's own master metadata logic ({@link Master}: allocation,
  * replicas, leases, watermark eviction) runs under the virtual clock with the run's seed; data movement costs
  * what the {@link TransportModel} says on the instance's link, shared by its concurrent transfers. Objects carry a
  * key-derived checksum instead of bytes, and every fetched block is verified against it (length, checksum,
@@ -37,7 +38,7 @@ public final class SimStore implements RemoteTier {
 
     private final CellPlan plan;
     private final EventLoop loop;
-    private final StoreMaster master;
+    private final Master master;
     private final TransportModel model;
     private final long blockBytes;
     private final long blockBytesAllRanks;
@@ -93,7 +94,7 @@ public final class SimStore implements RemoteTier {
         MasterConfig mc = plan.masterConfig().withClientTtl(Duration.ofDays(3650));
         mc = new MasterConfig(SIM_SHARDS, mc.strategy(), mc.seed(), mc.alignment(), mc.leaseTtl(), mc.softPinTtl(), mc.discardTimeout(),
                 mc.releaseTimeout(), mc.highWatermark(), mc.evictionRatio(), mc.clientTtl());
-        this.master = StoreMaster.singleThreaded(mc, clock); // the loop is its only caller
+        this.master = Masters.singleThreaded(mc, clock); // the loop is its only caller
         long perNode = plan.storeCapacity() / st.nodes();
         for (int i = 0; i < st.nodes(); i++) master.mountSegment(clientName(i), segmentName(i), perNode);
         this.blockBytes = plan.blockBytes();
@@ -109,7 +110,7 @@ public final class SimStore implements RemoteTier {
                 this::startWrite);
     }
 
-    public StoreMaster master() {
+    public Master master() {
         return master;
     }
 

@@ -1,4 +1,4 @@
-package dev.kvlab.store.api.master;
+package dev.kvlab.store.internal.master;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

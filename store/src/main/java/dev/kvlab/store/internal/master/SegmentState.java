@@ -1,4 +1,4 @@
-package dev.kvlab.store.api.master;
+package dev.kvlab.store.internal.master;
 
 /** A mounted segment: its owner, its endpoint and its allocator. Guarded by the master's space lock. */
 final class SegmentState {

@@ -1,4 +1,4 @@
-package dev.kvlab.store.api.master;
+package dev.kvlab.store.internal.master;
 
 /**
  * An offset/bin allocator over one segment (after Sebastian Aaltonen's OffsetAllocator, which Mooncake uses):

@@ -1,12 +1,18 @@
-package dev.kvlab.store.api.master;
+package dev.kvlab.store.internal.master;
 
 import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.api.MasterStats;
-import dev.kvlab.store.api.master.ObjectMeta.Placed;
-import dev.kvlab.store.api.master.ObjectMeta.State;
-
 import dev.kvlab.store.api.RemoveStatus;
 import dev.kvlab.store.api.ReplicateConfig;
+import dev.kvlab.store.api.master.EndStatus;
+import dev.kvlab.store.api.master.Master;
+import dev.kvlab.store.api.master.MountStatus;
+import dev.kvlab.store.api.master.PutStartResult;
+import dev.kvlab.store.api.master.Replica;
+import dev.kvlab.store.api.master.ReplicaList;
+import dev.kvlab.store.api.master.SegmentInfo;
+import dev.kvlab.store.internal.master.ObjectMeta.Placed;
+import dev.kvlab.store.internal.master.ObjectMeta.State;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -64,7 +70,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Keys are opaque here (tenant confinement and key validation belong to the server in front). Thread-safe, unless
  * made {@link #singleThreaded}.
  */
-public final class StoreMaster {
+public final class StoreMaster implements Master {
 
     private static final class Shard {
         final Lock lock;
@@ -131,12 +137,6 @@ public final class StoreMaster {
         this.releaseNanos = config.releaseTimeout().toNanos();
         this.clientTtlNanos = config.clientTtl().toNanos();
     }
-
-    /** The largest segment one mount may contribute (1 PiB). */
-    public static final long MAX_SEGMENT_BYTES = 1L << 50;
-
-    /** Most keys one batch call to the master may carry. */
-    public static final int MAX_BATCH = 4096;
 
     public MasterConfig config() { return config; }
 

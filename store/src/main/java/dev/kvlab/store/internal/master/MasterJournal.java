@@ -1,4 +1,4 @@
-package dev.kvlab.store.api.master;
+package dev.kvlab.store.internal.master;
 
 /**
  * What a {@link StoreMaster} tells of every change to its metadata, in the order the changes happen (each call is made
