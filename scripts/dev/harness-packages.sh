@@ -4,7 +4,9 @@
 #   dev.kvlab.harness.internal.<x>      -> dev.kvlab.harness.<module>.internal.<x>
 #                                          (dev.kvlab.harness.<module>.internal when <x> is the module's own name;
 #                                          dev.kvlab.harness.<module> for bundle, report and metrics, which the modules
-#                                          above them and the CLI use whole: their code is their entry-point package)
+#                                          above them and the CLI use whole: their code is their entry-point package;
+#                                          core's plan and config, the cell plan and the run validator the experiments
+#                                          and the report use, are core's entry-point package dev.kvlab.harness.core)
 #   dev.kvlab.harness.<Class> (root)    -> dev.kvlab.harness.<module>.<Class>    (the module's entry-point package)
 #   dev.kvlab.harness.api.<module>      -> dev.kvlab.harness.<module>.api        (a module's own api: benchmark, llama)
 #
@@ -30,14 +32,14 @@ self="scripts/dev/harness-packages.sh"
 # old package (after dev.kvlab.harness.)  new package (after dev.kvlab.harness.)  the Maven module (folder) it belongs to
 MAP=(
   "internal.cell              core.internal.cell              harness/core"
-  "internal.config            core.internal.config            harness/core"
+  "internal.config            core                            harness/core"
   "internal.emulated          core.internal.emulated          harness/core"
   "internal.engine            core.internal.engine            harness/core"
   "internal.fault             core.internal.fault             harness/core"
   "internal.framework         core.internal.framework         harness/core"
   "internal.live              core.internal.live              harness/core"
   "internal.measure           core.internal.measure           harness/core"
-  "internal.plan              core.internal.plan              harness/core"
+  "internal.plan              core                            harness/core"
   "internal.sim               core.internal.sim               harness/core"
   "internal.archfixture       core.internal.archfixture       harness/cli"
   "internal.archfixturetarget core.internal.archfixturetarget harness/cli"
@@ -57,6 +59,8 @@ MAP=(
   "bundle.internal            bundle                          harness/bundle"
   "report.internal            report                          harness/report"
   "metrics.internal           metrics                         harness/metrics"
+  "core.internal.config       core                            harness/core"
+  "core.internal.plan         core                            harness/core"
 )
 # classes of the root package dev.kvlab.harness (split across modules) -> their module's entry-point package
 ROOT=(
@@ -136,7 +140,7 @@ for e in "${ROOT[@]}"; do
   script+=("-e" "s#dev\\.kvlab\\.harness\\.$cls([^A-Za-z0-9_]|\$)#dev.kvlab.harness.$mod.$cls\\1#g")
   script+=("-e" "s#dev/kvlab/harness/$cls\\.java#dev/kvlab/harness/$mod/$cls.java#g")
 done
-pattern='dev[./]kvlab[./]harness[./](internal[./]|(bundle|report|metrics)[./]internal([^A-Za-z0-9_]|$)|api[./](engine|benchmark)([^A-Za-z0-9_]|$)|(Benchmarks|BundleRun|ShardMerge|EndpointTwins)([^A-Za-z0-9_]|$))'
+pattern='dev[./]kvlab[./]harness[./](internal[./]|(bundle|report|metrics)[./]internal([^A-Za-z0-9_]|$)|core[./]internal[./](config|plan)([^A-Za-z0-9_]|$)|api[./](engine|benchmark)([^A-Za-z0-9_]|$)|(Benchmarks|BundleRun|ShardMerge|EndpointTwins)([^A-Za-z0-9_]|$))'
 rewritten=0
 while IFS= read -r f; do
   [[ $f == "$self" || $f == results/* ]] && continue
