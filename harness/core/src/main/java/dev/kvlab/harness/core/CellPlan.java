@@ -1,4 +1,4 @@
-package dev.kvlab.harness.core.internal.plan;
+package dev.kvlab.harness.core;
 
 import dev.kvlab.harness.spi.WorkloadPlan;
 import dev.kvlab.harness.spi.CellSpec;

@@ -1,4 +1,4 @@
-package dev.kvlab.harness.core.internal.plan;
+package dev.kvlab.harness.core;
 
 import dev.kvlab.harness.api.config.Fault;
 import dev.kvlab.harness.api.config.FaultParams;

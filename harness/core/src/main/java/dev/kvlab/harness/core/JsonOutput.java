@@ -1,4 +1,4 @@
-package dev.kvlab.harness.core.internal.plan;
+package dev.kvlab.harness.core;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package dev.kvlab.harness.core.internal.config;
+package dev.kvlab.harness.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -19,9 +19,9 @@ import dev.kvlab.harness.api.config.StoreConfig;
 import dev.kvlab.harness.api.config.WorkloadConfig;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.input.TreeBinder;
-import dev.kvlab.harness.core.internal.plan.CellPlan;
+import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.harness.spi.CellSpec;
-import dev.kvlab.harness.core.internal.plan.FaultPlan;
+import dev.kvlab.harness.core.FaultPlan;
 import dev.kvlab.harness.spi.WorkloadPlan;
 import dev.kvlab.store.KvBackends;
 import dev.kvlab.transport.api.ByteSize;

@@ -5,7 +5,7 @@ import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.run.CellRunner;
 import dev.kvlab.harness.api.run.ConfigTree;
-import dev.kvlab.harness.core.internal.config.RunValidator;
+import dev.kvlab.harness.core.RunValidator;
 import dev.kvlab.harness.core.internal.live.LiveCell;
 import dev.kvlab.store.api.GetResult;
 import dev.kvlab.store.api.KvBackend;

@@ -4,7 +4,7 @@ import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.run.CellRunner;
 import dev.kvlab.harness.api.run.ConfigTree;
-import dev.kvlab.harness.core.internal.config.RunValidator;
+import dev.kvlab.harness.core.RunValidator;
 import dev.kvlab.harness.core.internal.sim.SimCell;
 import dev.kvlab.harness.core.internal.sim.SimStore;
 import java.util.LinkedHashMap;

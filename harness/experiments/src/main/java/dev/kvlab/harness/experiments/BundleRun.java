@@ -10,7 +10,7 @@ import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.run.CellRunner;
 import dev.kvlab.harness.bundle.BundleArchive;
 import dev.kvlab.harness.bundle.Provenance;
-import dev.kvlab.harness.core.internal.config.RunValidator;
+import dev.kvlab.harness.core.RunValidator;
 import dev.kvlab.harness.core.internal.live.LoopbackCalibration;
 import dev.kvlab.harness.experiments.internal.matrix.Heartbeat;
 import dev.kvlab.harness.experiments.internal.matrix.MatrixParser;

@@ -8,7 +8,7 @@ import dev.kvlab.harness.api.catalog.KvSizing;
 import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.catalog.Roofline;
 import dev.kvlab.harness.api.config.TargetKind;
-import dev.kvlab.harness.core.internal.config.RunValidator;
+import dev.kvlab.harness.core.RunValidator;
 import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.transport.api.TransportModel;
 import dev.kvlab.transport.api.TransportModels;

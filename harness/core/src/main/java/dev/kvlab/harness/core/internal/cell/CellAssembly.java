@@ -12,7 +12,7 @@ import dev.kvlab.harness.core.internal.engine.RemoteTier;
 import dev.kvlab.harness.core.internal.engine.ServingModel;
 import dev.kvlab.harness.core.internal.measure.Measurement;
 import dev.kvlab.harness.core.internal.measure.SummaryBuilder;
-import dev.kvlab.harness.core.internal.plan.CellPlan;
+import dev.kvlab.harness.core.CellPlan;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -8,7 +8,7 @@ import dev.kvlab.harness.api.config.Pd;
 import dev.kvlab.harness.api.config.Policy;
 import dev.kvlab.harness.api.config.RouterKind;
 import dev.kvlab.harness.api.config.RunConfig;
-import dev.kvlab.harness.core.internal.plan.CellPlan;
+import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.workloads.api.Request;
 import java.util.ArrayList;
 import java.util.Collections;

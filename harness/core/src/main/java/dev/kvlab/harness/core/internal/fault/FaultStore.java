@@ -1,8 +1,8 @@
 package dev.kvlab.harness.core.internal.fault;
 
 import dev.kvlab.harness.api.config.Fault;
-import dev.kvlab.harness.core.internal.plan.CellPlan;
-import dev.kvlab.harness.core.internal.plan.FaultPlan;
+import dev.kvlab.harness.core.CellPlan;
+import dev.kvlab.harness.core.FaultPlan;
 import dev.kvlab.store.LoopbackPorts;
 import dev.kvlab.store.Masters;
 import dev.kvlab.store.StoreChildProcess;

@@ -1,7 +1,7 @@
 package dev.kvlab.harness.core.internal.live;
 
 import dev.kvlab.harness.api.CellResult;
-import dev.kvlab.harness.core.internal.plan.CellPlan;
+import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.harness.core.internal.sim.SimCell;
 
 /**

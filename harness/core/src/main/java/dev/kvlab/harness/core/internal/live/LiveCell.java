@@ -16,7 +16,7 @@ import dev.kvlab.harness.core.internal.engine.ServingModel;
 import dev.kvlab.harness.core.internal.engine.WorkloadDriver;
 import dev.kvlab.harness.core.internal.fault.LiveFaults;
 import dev.kvlab.harness.core.internal.measure.Measurement;
-import dev.kvlab.harness.core.internal.plan.CellPlan;
+import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.store.KvBackends;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.KvBackend;

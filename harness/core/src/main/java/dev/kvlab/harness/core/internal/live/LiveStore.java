@@ -10,7 +10,7 @@ import dev.kvlab.harness.core.internal.engine.RemoteCounters;
 import dev.kvlab.harness.core.internal.engine.RemoteTier;
 import dev.kvlab.harness.core.internal.engine.Seq;
 import dev.kvlab.harness.core.internal.engine.WriteBackLanes;
-import dev.kvlab.harness.core.internal.plan.CellPlan;
+import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.store.api.GetResult;
 import dev.kvlab.store.api.KeyedPayload;
 import dev.kvlab.store.api.KvBackend;

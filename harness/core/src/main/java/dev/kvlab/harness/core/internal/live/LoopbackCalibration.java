@@ -2,7 +2,7 @@ package dev.kvlab.harness.core.internal.live;
 
 import dev.kvlab.harness.spi.LinkProbe;
 
-import dev.kvlab.harness.core.internal.plan.CellPlan;
+import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.store.KvBackends;
 import dev.kvlab.store.api.KvBackend;
 import dev.kvlab.transport.api.TransportProfile;

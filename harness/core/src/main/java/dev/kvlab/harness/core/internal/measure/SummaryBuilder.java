@@ -5,7 +5,7 @@ import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.core.internal.engine.RemoteTier;
-import dev.kvlab.harness.core.internal.plan.CellPlan;
+import dev.kvlab.harness.core.CellPlan;
 import java.util.EnumMap;
 import java.util.Map;
 import org.HdrHistogram.Histogram;

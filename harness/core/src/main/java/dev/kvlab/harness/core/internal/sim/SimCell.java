@@ -13,7 +13,7 @@ import dev.kvlab.harness.spi.ServingListener;
 import dev.kvlab.harness.core.internal.engine.ServingModel;
 import dev.kvlab.harness.core.internal.engine.WorkloadDriver;
 import dev.kvlab.harness.core.internal.measure.Measurement;
-import dev.kvlab.harness.core.internal.plan.CellPlan;
+import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.store.api.MasterStats;
 import dev.kvlab.transport.api.TransportModel;
 import java.util.Map;

@@ -5,8 +5,8 @@ import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.spi.EventLoop;
 import dev.kvlab.harness.spi.ServingListener;
 import dev.kvlab.harness.core.internal.fault.FaultTrigger;
-import dev.kvlab.harness.core.internal.plan.CellPlan;
-import dev.kvlab.harness.core.internal.plan.FaultPlan;
+import dev.kvlab.harness.core.CellPlan;
+import dev.kvlab.harness.core.FaultPlan;
 import dev.kvlab.store.api.master.Master;
 import java.util.Map;
 

@@ -5,7 +5,7 @@ import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.api.Metric;
-import dev.kvlab.harness.core.internal.plan.CellPlan;
+import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.transport.api.TransportModel;
 import java.util.LinkedHashMap;
 import java.util.Map;

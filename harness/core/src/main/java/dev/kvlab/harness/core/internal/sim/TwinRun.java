@@ -4,8 +4,8 @@ import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.config.SchedulerConfig;
 import dev.kvlab.harness.api.twin.TwinCalibration;
-import dev.kvlab.harness.core.internal.config.RunValidator;
-import dev.kvlab.harness.core.internal.plan.CellPlan;
+import dev.kvlab.harness.core.RunValidator;
+import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.transport.api.LinearTransportModel;
 
 /**

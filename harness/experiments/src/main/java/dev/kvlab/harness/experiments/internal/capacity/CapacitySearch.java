@@ -13,7 +13,7 @@ import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.run.ResolvedConfig;
 import dev.kvlab.harness.bundle.CapacityFile;
-import dev.kvlab.harness.core.internal.plan.JsonOutput;
+import dev.kvlab.harness.core.JsonOutput;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;

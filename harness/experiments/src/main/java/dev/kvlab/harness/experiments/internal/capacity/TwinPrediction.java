@@ -13,7 +13,7 @@ import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.twin.TwinCalibration;
 import dev.kvlab.harness.bundle.BundleJson;
-import dev.kvlab.harness.core.internal.plan.JsonOutput;
+import dev.kvlab.harness.core.JsonOutput;
 import dev.kvlab.harness.core.internal.sim.TwinRun;
 import java.io.IOException;
 import java.util.ArrayList;

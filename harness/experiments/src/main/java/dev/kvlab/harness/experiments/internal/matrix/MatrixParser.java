@@ -541,7 +541,7 @@ public final class MatrixParser {
         ArrayNode in = h.putArray("inputs");
         for (MatrixSpec.Input i : inputs) in.add(i.sha256());
         try {
-            byte[] bytes = dev.kvlab.harness.core.internal.plan.JsonOutput.mapper().writeValueAsBytes(h);
+            byte[] bytes = dev.kvlab.harness.core.JsonOutput.mapper().writeValueAsBytes(h);
             return HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
         } catch (Exception e) {
             throw new IllegalStateException(e);
