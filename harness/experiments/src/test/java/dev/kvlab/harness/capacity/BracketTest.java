@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvlab.harness.api.CapacitySpec;
 import dev.kvlab.harness.experiments.internal.capacity.Bracket;
-import dev.kvlab.harness.core.internal.measure.Wilson;
+import dev.kvlab.harness.core.Wilson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

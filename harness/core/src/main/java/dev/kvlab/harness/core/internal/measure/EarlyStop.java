@@ -1,6 +1,7 @@
 package dev.kvlab.harness.core.internal.measure;
 
 import dev.kvlab.harness.api.config.EarlyStopConfig;
+import dev.kvlab.harness.core.Wilson;
 
 /**
  * The sequential binomial test behind {@link EarlyStopConfig}: at look {@code j} (after {@code minRequests · 2^j}

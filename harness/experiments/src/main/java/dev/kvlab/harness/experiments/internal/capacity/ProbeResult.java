@@ -6,7 +6,7 @@ import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Csv;
 import dev.kvlab.harness.api.config.SloConfig;
-import dev.kvlab.harness.core.internal.measure.Wilson;
+import dev.kvlab.harness.core.Wilson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.kvlab.harness.core.internal.measure;
+package dev.kvlab.harness.core;
 
 /** The Wilson score interval of a binomial share (95%: z = 1.96), as GuideLLM reports per probe. */
 public record Wilson(double lo, double hi) {
