@@ -2,7 +2,7 @@
  * "struct.field=offset" and "struct=size" lines (a Java properties file). Compile against the pinned source:
  *   src=~/.cache/kvlab/llama.cpp/80fb11ac/src
  *   gcc -I$src/include -I$src/ggml/include scripts/llama-abi.c -o /tmp/llama-abi && /tmp/llama-abi
- * and compare with harness/targets/llama/src/main/resources/dev/kvlab/harness/internal/llama/abi.properties. */
+ * and compare with harness/targets/llama/src/main/resources/dev/kvlab/harness/llama/internal/abi.properties. */
 #include <stddef.h>
 #include <stdio.h>
 #include "llama.h"

@@ -1,6 +1,6 @@
 package dev.kvlab.store;
 
-import dev.kvlab.store.api.master.StoreMaster;
+import dev.kvlab.store.internal.master.StoreMaster;
 import dev.kvlab.store.api.server.LaunchRefusedException;
 import dev.kvlab.store.api.server.MasterLaunch;
 import dev.kvlab.store.api.server.MasterStatus;

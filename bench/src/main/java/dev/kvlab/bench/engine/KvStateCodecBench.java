@@ -1,7 +1,7 @@
 package dev.kvlab.bench.engine;
 
-import dev.kvlab.harness.internal.llama.KvStateCodec;
-import dev.kvlab.harness.internal.llama.KvStateLayout;
+import dev.kvlab.harness.llama.internal.KvStateCodec;
+import dev.kvlab.harness.llama.internal.KvStateLayout;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;

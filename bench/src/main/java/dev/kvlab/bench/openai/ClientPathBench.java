@@ -1,6 +1,6 @@
 package dev.kvlab.bench.openai;
 
-import dev.kvlab.harness.internal.openai.ClientPathProbe;
+import dev.kvlab.harness.openai.internal.ClientPathProbe;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -5,7 +5,7 @@ import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.run.CellRunner;
-import dev.kvlab.harness.internal.matrix.MatrixParser;
+import dev.kvlab.harness.experiments.internal.matrix.MatrixParser;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

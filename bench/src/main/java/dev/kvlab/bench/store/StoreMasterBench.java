@@ -5,7 +5,7 @@ import dev.kvlab.store.api.ReplicateConfig;
 import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.api.master.PutStartResult;
 import dev.kvlab.store.api.master.ReplicaList;
-import dev.kvlab.store.api.master.StoreMaster;
+import dev.kvlab.store.internal.master.StoreMaster;
 import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -1,8 +1,8 @@
 package dev.kvlab.cli;
 
 import dev.kvlab.harness.api.input.BadInputException;
-import dev.kvlab.harness.internal.bundle.BundleArchive;
-import dev.kvlab.harness.internal.bundle.BundleFootprint;
+import dev.kvlab.harness.bundle.BundleArchive;
+import dev.kvlab.harness.bundle.BundleFootprint;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

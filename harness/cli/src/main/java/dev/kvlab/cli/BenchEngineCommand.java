@@ -1,8 +1,8 @@
 package dev.kvlab.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kvlab.harness.api.engine.EngineUnavailableException;
-import dev.kvlab.harness.internal.realkv.EngineBench;
+import dev.kvlab.harness.llama.api.EngineUnavailableException;
+import dev.kvlab.harness.llama.internal.realkv.EngineBench;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -1,8 +1,8 @@
 package dev.kvlab.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kvlab.harness.api.engine.EngineUnavailableException;
-import dev.kvlab.harness.internal.realkv.HandoverBench;
+import dev.kvlab.harness.llama.api.EngineUnavailableException;
+import dev.kvlab.harness.llama.internal.realkv.HandoverBench;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;

@@ -3,11 +3,11 @@ package dev.kvlab.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kvlab.cli.store.HostPortOption;
 import dev.kvlab.cli.store.StoreToken;
-import dev.kvlab.harness.Benchmarks;
-import dev.kvlab.harness.api.benchmark.ClientMode;
-import dev.kvlab.harness.api.benchmark.MasterBenchResult;
-import dev.kvlab.harness.api.benchmark.MasterBenchSettings;
-import dev.kvlab.harness.api.benchmark.MasterOp;
+import dev.kvlab.harness.benchmark.Benchmarks;
+import dev.kvlab.harness.benchmark.api.ClientMode;
+import dev.kvlab.harness.benchmark.api.MasterBenchResult;
+import dev.kvlab.harness.benchmark.api.MasterBenchSettings;
+import dev.kvlab.harness.benchmark.api.MasterOp;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Locale;
@@ -97,10 +97,10 @@ public final class BenchMasterCommand implements Callable<Integer> {
             throw bad(e.getMessage().startsWith("--") ? e.getMessage() : "--ha: " + e.getMessage());
         }
         PrintStream log = json ? System.err : System.out;
-        dev.kvlab.harness.api.benchmark.MasterHaBenchResult r;
+        dev.kvlab.harness.benchmark.api.MasterHaBenchResult r;
         try {
             r = Benchmarks.masterHa(s, ops, ha.isEmpty() ? null : ha, rounds, log);
-        } catch (dev.kvlab.harness.api.benchmark.BenchFailedException e) {
+        } catch (dev.kvlab.harness.benchmark.api.BenchFailedException e) {
             System.err.println("kvlab bench master: " + e.getMessage());
             return Kvlab.EXIT_FAILED;
         }

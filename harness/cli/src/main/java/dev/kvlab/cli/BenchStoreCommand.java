@@ -1,10 +1,10 @@
 package dev.kvlab.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kvlab.harness.Benchmarks;
-import dev.kvlab.harness.api.benchmark.BenchFailedException;
-import dev.kvlab.harness.api.benchmark.StoreBenchResult;
-import dev.kvlab.harness.api.benchmark.StoreBenchSettings;
+import dev.kvlab.harness.benchmark.Benchmarks;
+import dev.kvlab.harness.benchmark.api.BenchFailedException;
+import dev.kvlab.harness.benchmark.api.StoreBenchResult;
+import dev.kvlab.harness.benchmark.api.StoreBenchSettings;
 import dev.kvlab.store.KvBackends;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.spi.KvBackendProvider;

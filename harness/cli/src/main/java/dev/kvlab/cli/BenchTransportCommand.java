@@ -2,10 +2,10 @@ package dev.kvlab.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.kvlab.harness.Benchmarks;
+import dev.kvlab.harness.benchmark.Benchmarks;
 import dev.kvlab.harness.api.MachineMemory;
-import dev.kvlab.harness.api.benchmark.TransportBenchResult;
-import dev.kvlab.harness.api.benchmark.TransportBenchSpec;
+import dev.kvlab.harness.benchmark.api.TransportBenchResult;
+import dev.kvlab.harness.benchmark.api.TransportBenchSpec;
 import dev.kvlab.transport.Transports;
 import java.io.PrintWriter;
 import java.time.Duration;

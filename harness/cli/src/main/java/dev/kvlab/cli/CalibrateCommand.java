@@ -1,16 +1,16 @@
 package dev.kvlab.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kvlab.harness.Benchmarks;
-import dev.kvlab.harness.api.benchmark.CalibrationSettings;
-import dev.kvlab.harness.api.benchmark.StoreTarget;
-import dev.kvlab.harness.api.benchmark.TargetCalibrationResult;
-import dev.kvlab.harness.api.engine.EngineUnavailableException;
+import dev.kvlab.harness.benchmark.Benchmarks;
+import dev.kvlab.harness.benchmark.api.CalibrationSettings;
+import dev.kvlab.harness.benchmark.api.StoreTarget;
+import dev.kvlab.harness.benchmark.api.TargetCalibrationResult;
+import dev.kvlab.harness.llama.api.EngineUnavailableException;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.input.OutputFile;
-import dev.kvlab.harness.internal.llama.LlamaLibrary;
-import dev.kvlab.harness.internal.realkv.EngineCalibration;
+import dev.kvlab.harness.llama.internal.LlamaLibrary;
+import dev.kvlab.harness.llama.internal.realkv.EngineCalibration;
 import dev.kvlab.transport.Transports;
 import dev.kvlab.transport.api.TransportProfile;
 import java.io.PrintWriter;
@@ -146,8 +146,8 @@ public final class CalibrateCommand implements Callable<Integer> {
         cmd.commandLine().getErr().println("kvlab: calibrating the twin of " + u + ": cold prompts of " + pt.get(0) + " and " + pt.get(1) + " tokens, "
                 + suffixTokens + " behind " + pt.get(1) + " cached, " + decodeTokens + " decode steps, " + repeats + " times each");
         cmd.commandLine().getErr().flush();
-        var cal = dev.kvlab.harness.EndpointTwins.calibrate(u, served, gguf, plan);
-        Files.write(file, dev.kvlab.harness.internal.bundle.BundleJson.pretty(cal.twin()));
+        var cal = dev.kvlab.harness.openai.EndpointTwins.calibrate(u, served, gguf, plan);
+        Files.write(file, dev.kvlab.harness.bundle.BundleJson.pretty(cal.twin()));
         PrintWriter o = cmd.commandLine().getOut();
         o.print(cal.text());
         o.println("wrote " + file.toAbsolutePath());

@@ -1,11 +1,11 @@
 package dev.kvlab.cli;
 
 import dev.kvlab.harness.api.ReportJson;
-import dev.kvlab.harness.api.engine.EngineUnavailableException;
-import dev.kvlab.harness.api.engine.RestoreCheckReport;
-import dev.kvlab.harness.api.engine.RestoreCheckResult;
-import dev.kvlab.harness.internal.llama.LlamaLibrary;
-import dev.kvlab.harness.internal.llama.RestoreCheck;
+import dev.kvlab.harness.llama.api.EngineUnavailableException;
+import dev.kvlab.harness.llama.api.RestoreCheckReport;
+import dev.kvlab.harness.llama.api.RestoreCheckResult;
+import dev.kvlab.harness.llama.internal.LlamaLibrary;
+import dev.kvlab.harness.llama.internal.RestoreCheck;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

@@ -2,9 +2,9 @@ package dev.kvlab.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.kvlab.harness.internal.bundle.BundleComparison;
-import dev.kvlab.harness.internal.bundle.BundleJson;
-import dev.kvlab.harness.internal.report.text.ComparisonText;
+import dev.kvlab.harness.bundle.BundleComparison;
+import dev.kvlab.harness.bundle.BundleJson;
+import dev.kvlab.harness.report.text.ComparisonText;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;

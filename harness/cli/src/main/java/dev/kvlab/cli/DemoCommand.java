@@ -1,12 +1,12 @@
 package dev.kvlab.cli;
 
-import dev.kvlab.harness.Benchmarks;
-import dev.kvlab.harness.BundleRun;
+import dev.kvlab.harness.benchmark.Benchmarks;
+import dev.kvlab.harness.experiments.BundleRun;
 import dev.kvlab.harness.api.MatrixSpec;
-import dev.kvlab.harness.internal.matrix.Heartbeat;
-import dev.kvlab.harness.internal.matrix.MatrixRunner;
-import dev.kvlab.harness.internal.metrics.InfluxPublisher;
-import dev.kvlab.harness.internal.report.text.DemoText;
+import dev.kvlab.harness.experiments.internal.matrix.Heartbeat;
+import dev.kvlab.harness.experiments.internal.matrix.MatrixRunner;
+import dev.kvlab.harness.metrics.InfluxPublisher;
+import dev.kvlab.harness.report.text.DemoText;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;

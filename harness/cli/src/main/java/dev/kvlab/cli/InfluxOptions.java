@@ -1,7 +1,7 @@
 package dev.kvlab.cli;
 
-import dev.kvlab.harness.internal.metrics.InfluxPublisher;
-import dev.kvlab.harness.internal.metrics.InfluxTarget;
+import dev.kvlab.harness.metrics.InfluxPublisher;
+import dev.kvlab.harness.metrics.InfluxTarget;
 import java.io.PrintStream;
 import java.util.Map;
 import java.util.function.Function;

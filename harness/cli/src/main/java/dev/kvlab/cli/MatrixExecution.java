@@ -1,13 +1,13 @@
 package dev.kvlab.cli;
 
-import dev.kvlab.harness.BundleRun;
+import dev.kvlab.harness.experiments.BundleRun;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunListener;
-import dev.kvlab.harness.internal.bundle.Provenance;
-import dev.kvlab.harness.internal.matrix.Heartbeat;
-import dev.kvlab.harness.internal.matrix.MatrixRunner;
-import dev.kvlab.harness.internal.report.text.BundleText;
+import dev.kvlab.harness.bundle.Provenance;
+import dev.kvlab.harness.experiments.internal.matrix.Heartbeat;
+import dev.kvlab.harness.experiments.internal.matrix.MatrixRunner;
+import dev.kvlab.harness.report.text.BundleText;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

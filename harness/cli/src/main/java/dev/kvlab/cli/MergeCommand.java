@@ -1,8 +1,8 @@
 package dev.kvlab.cli;
 
-import dev.kvlab.harness.ShardMerge;
-import dev.kvlab.harness.internal.bundle.BundleJson;
-import dev.kvlab.harness.internal.bundle.Provenance;
+import dev.kvlab.harness.experiments.ShardMerge;
+import dev.kvlab.harness.bundle.BundleJson;
+import dev.kvlab.harness.bundle.Provenance;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;

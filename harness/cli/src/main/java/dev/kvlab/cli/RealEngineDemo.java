@@ -1,15 +1,15 @@
 package dev.kvlab.cli;
 
-import dev.kvlab.harness.BundleRun;
+import dev.kvlab.harness.experiments.BundleRun;
 import dev.kvlab.harness.api.MatrixSpec;
-import dev.kvlab.harness.api.engine.EngineUnavailableException;
-import dev.kvlab.harness.internal.llama.LlamaLibrary;
-import dev.kvlab.harness.internal.matrix.Heartbeat;
-import dev.kvlab.harness.internal.matrix.MatrixRunner;
-import dev.kvlab.harness.internal.bundle.CapacityFile;
-import dev.kvlab.harness.internal.report.text.BundleText;
-import dev.kvlab.harness.internal.report.text.CapacityText;
-import dev.kvlab.harness.internal.report.text.RealEngineText;
+import dev.kvlab.harness.llama.api.EngineUnavailableException;
+import dev.kvlab.harness.llama.internal.LlamaLibrary;
+import dev.kvlab.harness.experiments.internal.matrix.Heartbeat;
+import dev.kvlab.harness.experiments.internal.matrix.MatrixRunner;
+import dev.kvlab.harness.bundle.CapacityFile;
+import dev.kvlab.harness.report.text.BundleText;
+import dev.kvlab.harness.report.text.CapacityText;
+import dev.kvlab.harness.report.text.RealEngineText;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.kvlab.cli;
 
-import dev.kvlab.harness.internal.report.ReportRenderer;
-import dev.kvlab.harness.internal.report.SealedReport;
+import dev.kvlab.harness.report.ReportRenderer;
+import dev.kvlab.harness.report.SealedReport;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

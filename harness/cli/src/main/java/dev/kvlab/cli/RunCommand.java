@@ -1,18 +1,18 @@
 package dev.kvlab.cli;
 
-import dev.kvlab.harness.BundleRun;
+import dev.kvlab.harness.experiments.BundleRun;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunListener;
 import dev.kvlab.harness.api.Shard;
 import dev.kvlab.harness.api.ShardSplit;
 import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.api.run.RequestSplit;
-import dev.kvlab.harness.internal.matrix.Heartbeat;
-import dev.kvlab.harness.internal.matrix.MatrixParser;
-import dev.kvlab.harness.internal.matrix.MatrixRunner;
-import dev.kvlab.harness.internal.matrix.ShardRecord;
-import dev.kvlab.harness.internal.metrics.InfluxPublisher;
-import dev.kvlab.harness.internal.metrics.InfluxRunListener;
+import dev.kvlab.harness.experiments.internal.matrix.Heartbeat;
+import dev.kvlab.harness.experiments.internal.matrix.MatrixParser;
+import dev.kvlab.harness.experiments.internal.matrix.MatrixRunner;
+import dev.kvlab.harness.experiments.internal.matrix.ShardRecord;
+import dev.kvlab.harness.metrics.InfluxPublisher;
+import dev.kvlab.harness.metrics.InfluxRunListener;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

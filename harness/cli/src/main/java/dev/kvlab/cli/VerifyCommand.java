@@ -1,11 +1,11 @@
 package dev.kvlab.cli;
 
 import dev.kvlab.harness.api.run.CellRunner;
-import dev.kvlab.harness.internal.bundle.BundleJson;
-import dev.kvlab.harness.internal.bundle.BundleVerifier;
-import dev.kvlab.harness.internal.bundle.OpenedBundle;
-import dev.kvlab.harness.internal.bundle.PartialBundle;
-import dev.kvlab.harness.internal.bundle.ShardManifest;
+import dev.kvlab.harness.bundle.BundleJson;
+import dev.kvlab.harness.bundle.BundleVerifier;
+import dev.kvlab.harness.bundle.OpenedBundle;
+import dev.kvlab.harness.bundle.PartialBundle;
+import dev.kvlab.harness.bundle.ShardManifest;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;

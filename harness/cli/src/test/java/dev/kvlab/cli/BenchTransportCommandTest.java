@@ -48,7 +48,7 @@ class BenchTransportCommandTest {
     /** Issue 14, defect 4: what both processes will hold is checked against the machine before either starts. */
     @Test
     void aBenchThatCannotFitTheMachineIsRefusedBeforeItStarts() {
-        var big = new dev.kvlab.harness.api.benchmark.TransportBenchSpec("tcp", 1L << 30, 4, 2, java.time.Duration.ofSeconds(2),
+        var big = new dev.kvlab.harness.benchmark.api.TransportBenchSpec("tcp", 1L << 30, 4, 2, java.time.Duration.ofSeconds(2),
                 dev.kvlab.transport.api.Opcode.READ, null, 0, 64 << 10, 4);
         // 16 GiB of target segment + 2 x 8 GiB of initiator buffers + two JVMs
         assertThat(big.footprintBytes()).isEqualTo((16L << 30) + (16L << 30) + (512L << 20));

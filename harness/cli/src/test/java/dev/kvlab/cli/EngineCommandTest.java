@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kvlab.harness.api.engine.EngineUnavailableException;
-import dev.kvlab.harness.internal.llama.LlamaInstall;
-import dev.kvlab.harness.internal.llama.TinyGguf;
+import dev.kvlab.harness.llama.api.EngineUnavailableException;
+import dev.kvlab.harness.llama.internal.LlamaInstall;
+import dev.kvlab.harness.llama.internal.TinyGguf;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

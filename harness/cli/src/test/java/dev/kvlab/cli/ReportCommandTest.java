@@ -118,10 +118,10 @@ class ReportCommandTest {
         Path svg = bundle.resolve("plots/ttft-p50-p99.svg");
         // pretend the run's kvlab drew this plot differently: the seal says so too (a legitimately older bundle)
         String manifest = Files.readString(bundle.resolve("manifest.json"));
-        String oldSha = dev.kvlab.harness.internal.bundle.Sha256.of(svg);
+        String oldSha = dev.kvlab.harness.bundle.Sha256.of(svg);
         String resealed = manifest.replace(oldSha, "0".repeat(63) + "1");
         var m = (com.fasterxml.jackson.databind.node.ObjectNode) new com.fasterxml.jackson.databind.ObjectMapper().readTree(resealed);
-        Files.write(bundle.resolve("manifest.json"), dev.kvlab.harness.internal.bundle.Manifest.sealed(m));
+        Files.write(bundle.resolve("manifest.json"), dev.kvlab.harness.bundle.Manifest.sealed(m));
         Files.writeString(svg, "<svg>older</svg>");
         Run inPlace = kvlab("report", bundle.toString());
         assertThat(inPlace.exit()).isEqualTo(1);

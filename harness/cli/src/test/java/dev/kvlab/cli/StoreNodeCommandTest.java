@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.kvlab.store.api.MasterConfig;
-import dev.kvlab.store.api.master.StoreMaster;
+import dev.kvlab.store.internal.master.StoreMaster;
 import dev.kvlab.store.internal.grpc.MasterServer;
 import dev.kvlab.store.internal.server.MasterService;
 import io.micrometer.prometheusmetrics.PrometheusConfig;

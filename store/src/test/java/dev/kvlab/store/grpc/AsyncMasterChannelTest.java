@@ -9,7 +9,7 @@ import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.api.master.MountStatus;
 import dev.kvlab.store.api.master.PutStartResult;
 import dev.kvlab.store.api.master.ReplicaList;
-import dev.kvlab.store.api.master.StoreMaster;
+import dev.kvlab.store.internal.master.StoreMaster;
 import dev.kvlab.store.internal.grpc.GrpcMasterChannel;
 import dev.kvlab.store.internal.grpc.MasterServer;
 import dev.kvlab.store.internal.rpc.MasterUnavailableException;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvlab.store.api.ReplicateConfig;
 import dev.kvlab.store.api.MasterConfig;
-import dev.kvlab.store.api.master.StoreMaster;
+import dev.kvlab.store.internal.master.StoreMaster;
 import dev.kvlab.store.internal.grpc.GrpcMasterChannel;
 import dev.kvlab.store.internal.grpc.MasterServer;
 import dev.kvlab.store.internal.rpc.MasterUnavailableException;

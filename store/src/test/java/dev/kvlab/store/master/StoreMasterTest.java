@@ -13,7 +13,7 @@ import dev.kvlab.store.api.master.MountStatus;
 import dev.kvlab.store.api.master.PutStartResult;
 import dev.kvlab.store.api.master.Replica;
 import dev.kvlab.store.api.master.ReplicaList;
-import dev.kvlab.store.api.master.StoreMaster;
+import dev.kvlab.store.internal.master.StoreMaster;
 import dev.kvlab.store.testkit.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.kvlab.store.testkit;
 
 import dev.kvlab.store.api.MasterConfig;
-import dev.kvlab.store.api.master.StoreMaster;
+import dev.kvlab.store.internal.master.StoreMaster;
 import dev.kvlab.store.internal.grpc.GrpcMasterChannel;
 import dev.kvlab.store.internal.grpc.MasterServer;
 import dev.kvlab.store.internal.node.StorageNode;

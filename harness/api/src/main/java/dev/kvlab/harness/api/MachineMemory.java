@@ -1,7 +1,7 @@
 package dev.kvlab.harness.api;
 
 import dev.kvlab.harness.api.input.BadInputException;
-import dev.kvlab.store.api.master.StoreMaster;
+import dev.kvlab.store.api.master.Master;
 import dev.kvlab.transport.api.ByteSize;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -44,8 +44,8 @@ public record MachineMemory(long totalBytes, long availableBytes) {
      * {@code bytes} larger than a segment can be or than 90% of what this memory has available.
      */
     public void checkSegmentFits(String option, String given, long bytes) {
-        if (bytes > StoreMaster.MAX_SEGMENT_BYTES)
-            throw new BadInputException(option + " " + given + ": more than a store segment can be (" + ByteSize.format(StoreMaster.MAX_SEGMENT_BYTES)
+        if (bytes > Master.MAX_SEGMENT_BYTES)
+            throw new BadInputException(option + " " + given + ": more than a store segment can be (" + ByteSize.format(Master.MAX_SEGMENT_BYTES)
                     + "); " + describe());
         if (availableBytes > 0 && bytes > availableBytes / 10 * 9)
             throw new BadInputException(option + " " + given + ": more than this machine can give now; " + describe() + ": use " + option + " "

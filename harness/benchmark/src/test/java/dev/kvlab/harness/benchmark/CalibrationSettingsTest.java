@@ -3,8 +3,8 @@ package dev.kvlab.harness.benchmark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kvlab.harness.api.benchmark.CalibrationSettings;
-import dev.kvlab.harness.api.benchmark.StoreTarget;
+import dev.kvlab.harness.benchmark.api.CalibrationSettings;
+import dev.kvlab.harness.benchmark.api.StoreTarget;
 import dev.kvlab.harness.api.input.BadOptionException;
 import java.time.Duration;
 import java.util.Arrays;

@@ -3,8 +3,8 @@ package dev.kvlab.harness.bundle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.kvlab.harness.internal.bundle.ReplicateStats.Estimate;
-import dev.kvlab.harness.internal.bundle.ReplicateStats;
+import dev.kvlab.harness.bundle.ReplicateStats.Estimate;
+import dev.kvlab.harness.bundle.ReplicateStats;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvlab.harness.api.input.BadInputException;
-import dev.kvlab.harness.internal.bundle.BundleArchive;
-import dev.kvlab.harness.internal.bundle.OpenedBundle;
+import dev.kvlab.harness.bundle.BundleArchive;
+import dev.kvlab.harness.bundle.OpenedBundle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;

@@ -6,8 +6,9 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import dev.kvlab.archfixture.a.ArchFixtureA;
 import dev.kvlab.archfixture.b.ArchFixtureB;
-import dev.kvlab.harness.internal.archfixture.ArchFixtureCoreUsesTarget;
-import dev.kvlab.harness.internal.archfixturetarget.ArchFixtureTargetPart;
+import dev.kvlab.harness.core.internal.archfixture.ArchFixtureCoreUsesTarget;
+import dev.kvlab.harness.core.internal.archfixturetarget.ArchFixtureTargetPart;
+import dev.kvlab.harness.report.archfixture.ArchFixtureReportUsesCoreInternal;
 import java.util.List;
 import java.util.Set;
 import java.util.SortedSet;
@@ -42,18 +43,25 @@ class ArchitectureRulesTest {
     }
 
     @Test
+    void oneHarnessModuleUsingAnothersInternal() {
+        assertEquals(new TreeSet<>(Set.of(ArchitectureRules.INTERNAL_RULE + ": dev.kvlab.harness.report.archfixture -> dev.kvlab.harness.core.internal.measure")),
+                violationsOf(ArchFixtureReportUsesCoreInternal.class), "the report may use core, but not core's internal");
+    }
+
+    @Test
     void theCoreReachingUpIntoTheReport() throws ClassNotFoundException {
         assertEquals(new TreeSet<>(Set.of("the harness's modules point one way: api <- core, bundle, metrics, benchmark; core + bundle <- report <- experiments; "
-                        + "core <- each target: dev.kvlab.harness.internal.archfixture -> dev.kvlab.harness.internal.report")),
-                violationsOf(Class.forName("dev.kvlab.harness.internal.archfixture.ArchFixtureCoreUsesReport")));
+                        + "core <- each target: dev.kvlab.harness.core.internal.archfixture -> dev.kvlab.harness.report")),
+                violationsOf(Class.forName("dev.kvlab.harness.core.internal.archfixture.ArchFixtureCoreUsesReport")));
     }
 
     @Test
     void theCoreReachingIntoATargetModule() {
         JavaClasses c = new ClassFileImporter().importClasses(ArchFixtureCoreUsesTarget.class, ArchFixtureTargetPart.class);
         String violation = "the harness's modules point one way: api <- core, bundle, metrics, benchmark; core + bundle <- report <- experiments; "
-                + "core <- each target: dev.kvlab.harness.internal.archfixture -> dev.kvlab.harness.internal.archfixturetarget";
-        assertEquals(new TreeSet<>(Set.of(violation)), ArchitectureRules.violations(c, k -> k.getPackageName().endsWith("archfixturetarget") ? "targets/fixture" : ArchitectureRules.floor(k)));
+                + "core <- each target: dev.kvlab.harness.core.internal.archfixture -> dev.kvlab.harness.core.internal.archfixturetarget";
+        assertEquals(new TreeSet<>(Set.of(violation, ArchitectureRules.INTERNAL_RULE + ": dev.kvlab.harness.core.internal.archfixture -> dev.kvlab.harness.core.internal.archfixturetarget")),
+                ArchitectureRules.violations(c, k -> k.getPackageName().endsWith("archfixturetarget") ? "targets/fixture" : ArchitectureRules.floor(k)));
         assertEquals(new TreeSet<>(), ArchitectureRules.violations(c), "by its package alone the part is core's");
     }
 

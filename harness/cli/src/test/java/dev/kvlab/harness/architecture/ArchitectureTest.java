@@ -41,6 +41,38 @@ class ArchitectureTest {
         assertTrue(floors.containsAll(List.of("targets/openai", "targets/llama")), "the harness's floors found: " + floors);
     }
 
+    /** Issue 36: a harness class's package names the Maven module its class file comes from (api/spi in harness/api). */
+    @Test
+    void packagesSayTheirModule() {
+        SortedSet<String> wrong = new TreeSet<>();
+        for (var c : main) {
+            String pkg = c.getPackageName();
+            if (!pkg.startsWith("dev.kvlab.harness")) continue;
+            String floor = ArchitectureRules.floor(c), named = ArchitectureRules.floorOfPackage(pkg);
+            if (!floor.equals(named) && !(floor.startsWith("targets/") && pkg.startsWith("dev.kvlab.harness." + floor.substring("targets/".length()) + ".")
+                    || floor.startsWith("targets/") && pkg.equals("dev.kvlab.harness." + floor.substring("targets/".length()))))
+                wrong.add(pkg + " is in harness/" + floor + " but names " + named);
+        }
+        assertTrue(wrong.isEmpty(), "packages that do not name their module:\n  " + String.join("\n  ", wrong));
+    }
+
+    /** No package is split across two Maven modules (the class files of one package come from one place). */
+    @Test
+    void noPackageSplitAcrossModules() {
+        java.util.Map<String, SortedSet<String>> where = new java.util.TreeMap<>();
+        for (var c : main) {
+            String src = c.getSource().map(s -> s.getUri().toString()).orElse("?");
+            int at = src.indexOf("/target/classes/");
+            String module = at >= 0 ? src.substring(0, at) : src.contains(".jar!") ? src.substring(0, src.indexOf(".jar!")) : src;
+            where.computeIfAbsent(c.getPackageName(), k -> new TreeSet<>()).add(module);
+        }
+        SortedSet<String> split = new TreeSet<>();
+        where.forEach((pkg, modules) -> {
+            if (modules.size() > 1) split.add(pkg + " in " + modules);
+        });
+        assertTrue(split.isEmpty(), "packages split across modules:\n  " + String.join("\n  ", split));
+    }
+
     @Test
     void rulesHoldAndNoPackageCycles() throws IOException {
         SortedSet<String> actual = new TreeSet<>(ArchitectureRules.violations(main));

@@ -9,13 +9,13 @@ import dev.kvlab.harness.api.Csv;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunListener;
 import dev.kvlab.harness.api.run.CellRunner;
-import dev.kvlab.harness.internal.bundle.BundleArchive;
-import dev.kvlab.harness.internal.bundle.BundleVerifier;
-import dev.kvlab.harness.internal.bundle.OpenedBundle;
-import dev.kvlab.harness.internal.bundle.Provenance;
-import dev.kvlab.harness.internal.matrix.MatrixParser;
-import dev.kvlab.harness.internal.matrix.MatrixRunner;
-import dev.kvlab.harness.internal.report.ReportRenderer;
+import dev.kvlab.harness.bundle.BundleArchive;
+import dev.kvlab.harness.bundle.BundleVerifier;
+import dev.kvlab.harness.bundle.OpenedBundle;
+import dev.kvlab.harness.bundle.Provenance;
+import dev.kvlab.harness.experiments.internal.matrix.MatrixParser;
+import dev.kvlab.harness.experiments.internal.matrix.MatrixRunner;
+import dev.kvlab.harness.report.ReportRenderer;
 import java.io.File;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -223,7 +223,7 @@ class BundleWriterTest {
         };
         CellRunner real = new CellRunner();
         int[] n = {0};
-        dev.kvlab.harness.internal.matrix.CellExecutor flaky = (c, w, o) -> {
+        dev.kvlab.harness.experiments.internal.matrix.CellExecutor flaky = (c, w, o) -> {
             if (++n[0] == 5) throw new IllegalStateException("injected failure");
             return real.run(c, w, o);
         };

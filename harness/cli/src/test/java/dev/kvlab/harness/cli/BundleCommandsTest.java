@@ -51,7 +51,7 @@ class BundleCommandsTest {
         Cli a = Cli.run("archive", bundle.toString(), "--out", arch.toString());
         assertThat(a.exit()).as(a.err()).isZero();
         assertThat(java.nio.file.Files.readString(Path.of(arch + ".sha256")))
-                .isEqualTo(dev.kvlab.harness.internal.bundle.Sha256.of(arch) + "  b.tar.gz\n");
+                .isEqualTo(dev.kvlab.harness.bundle.Sha256.of(arch) + "  b.tar.gz\n");
         assertThat(Cli.run("verify", arch.toString()).exit()).isZero();
         Cli rep = Cli.run("report", arch.toString(), "--out", dir.resolve("rep").toString());
         assertThat(rep.exit()).as(rep.err()).isZero();

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kvlab.harness.internal.report.BundleData;
-import dev.kvlab.harness.internal.report.PaperComparison;
+import dev.kvlab.harness.report.BundleData;
+import dev.kvlab.harness.report.PaperComparison;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

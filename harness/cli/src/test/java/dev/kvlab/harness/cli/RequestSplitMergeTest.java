@@ -10,7 +10,7 @@ import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.gguf.GgufSynth;
 import dev.kvlab.harness.api.gguf.SynthSpec;
 import dev.kvlab.harness.api.gguf.WeightType;
-import dev.kvlab.harness.internal.bundle.HlogFile;
+import dev.kvlab.harness.bundle.HlogFile;
 import dev.kvlab.harness.testsupport.LlamaServer;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -7,7 +7,7 @@ import dev.kvlab.cli.Kvlab;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.Shard;
 import dev.kvlab.harness.bundle.TestMatrices;
-import dev.kvlab.harness.internal.matrix.MatrixParser;
+import dev.kvlab.harness.experiments.internal.matrix.MatrixParser;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.run.ConfigTree;
-import dev.kvlab.harness.internal.config.RunValidator;
-import dev.kvlab.harness.internal.plan.CellPlan;
+import dev.kvlab.harness.core.RunValidator;
+import dev.kvlab.harness.core.CellPlan;
 import org.junit.jupiter.api.Test;
 
 /** KV capacities in tokens ({@code 3Mtok}) are converted with the run's model. */

@@ -3,7 +3,7 @@ package dev.kvlab.harness.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kvlab.harness.internal.engine.PrefixCache;
+import dev.kvlab.harness.core.internal.engine.PrefixCache;
 import org.junit.jupiter.api.Test;
 
 class PrefixCacheTest {

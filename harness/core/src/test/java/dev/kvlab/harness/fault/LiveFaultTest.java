@@ -5,7 +5,7 @@ import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.run.CellRunner;
 import dev.kvlab.harness.api.run.ConfigTree;
-import dev.kvlab.harness.internal.live.AuditedBackend;
+import dev.kvlab.harness.core.internal.live.AuditedBackend;
 import dev.kvlab.store.KvBackends;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.GetResult;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.kvlab.harness.api.config.EarlyStopConfig;
-import dev.kvlab.harness.internal.measure.EarlyStop;
+import dev.kvlab.harness.core.internal.measure.EarlyStop;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 

@@ -5,7 +5,7 @@ import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.RequestRecord;
-import dev.kvlab.harness.internal.sim.SimStore;
+import dev.kvlab.harness.core.internal.sim.SimStore;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

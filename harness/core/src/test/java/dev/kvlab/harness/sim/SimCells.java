@@ -4,9 +4,9 @@ import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.run.CellRunner;
 import dev.kvlab.harness.api.run.ConfigTree;
-import dev.kvlab.harness.internal.config.RunValidator;
-import dev.kvlab.harness.internal.sim.SimCell;
-import dev.kvlab.harness.internal.sim.SimStore;
+import dev.kvlab.harness.core.RunValidator;
+import dev.kvlab.harness.core.internal.sim.SimCell;
+import dev.kvlab.harness.core.internal.sim.SimStore;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -3,8 +3,8 @@ package dev.kvlab.harness.capacity;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvlab.harness.api.CapacitySpec;
-import dev.kvlab.harness.internal.capacity.Bracket;
-import dev.kvlab.harness.internal.measure.Wilson;
+import dev.kvlab.harness.experiments.internal.capacity.Bracket;
+import dev.kvlab.harness.core.Wilson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

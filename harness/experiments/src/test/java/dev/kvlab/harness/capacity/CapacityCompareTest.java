@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.kvlab.harness.internal.bundle.BundleComparison;
-import dev.kvlab.harness.internal.matrix.MatrixRunner;
+import dev.kvlab.harness.bundle.BundleComparison;
+import dev.kvlab.harness.experiments.internal.matrix.MatrixRunner;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

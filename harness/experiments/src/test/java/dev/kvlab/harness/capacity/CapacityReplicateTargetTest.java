@@ -7,9 +7,9 @@ import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.run.CellRunner;
-import dev.kvlab.harness.internal.bundle.BundleVerifier;
-import dev.kvlab.harness.internal.matrix.CellExecutor;
-import dev.kvlab.harness.internal.matrix.MatrixRunner;
+import dev.kvlab.harness.bundle.BundleVerifier;
+import dev.kvlab.harness.experiments.internal.matrix.CellExecutor;
+import dev.kvlab.harness.experiments.internal.matrix.MatrixRunner;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -108,7 +108,7 @@ class CapacityReplicateTargetTest {
         assertThat(c.get("half_width").asDouble()).isEqualTo(0.05);
         // the text table and the report say so next to the figure
         java.io.StringWriter text = new java.io.StringWriter();
-        dev.kvlab.harness.internal.report.text.CapacityText.print(new java.io.PrintWriter(text), c);
+        dev.kvlab.harness.report.text.CapacityText.print(new java.io.PrintWriter(text), c);
         assertThat(text.toString()).contains("reps").contains(sum.get("cell").asText() + ": not within +-5% at max_replicates 6");
         assertThat(java.nio.file.Files.readString(o.bundle().resolve("report.html"))).contains("Replicates against the half-width target")
                 .contains("at max_replicates 6");

@@ -8,8 +8,8 @@ import static dev.kvlab.harness.capacity.CapacitySearchTest.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.kvlab.harness.internal.capacity.CapacityResults;
-import dev.kvlab.harness.internal.matrix.MatrixRunner;
+import dev.kvlab.harness.experiments.internal.capacity.CapacityResults;
+import dev.kvlab.harness.experiments.internal.matrix.MatrixRunner;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -58,7 +58,7 @@ class CapacityReportingTest {
         assertThat(row.get("cell").asText()).startsWith("c02");
         assertThat(row.get("vs_baseline").isObject()).isTrue();
         assertThat(row.get("vs_baseline").get("searched").asBoolean()).isFalse();
-        assertThat(row.get("vs_baseline").get("text").asText()).isEqualTo(dev.kvlab.harness.internal.bundle.CapacityFile.NOT_SEARCHED);
+        assertThat(row.get("vs_baseline").get("text").asText()).isEqualTo(dev.kvlab.harness.bundle.CapacityFile.NOT_SEARCHED);
         String html = Files.readString(o.bundle().resolve("report.html"));
         assertThat(html).contains("baseline not searched");
         // the baseline searched: it is labelled (vs_baseline null), the other cell compared

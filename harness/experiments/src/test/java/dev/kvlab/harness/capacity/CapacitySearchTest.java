@@ -11,12 +11,12 @@ import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunListener;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.run.CellRunner;
-import dev.kvlab.harness.internal.bundle.BundleVerifier;
-import dev.kvlab.harness.internal.bundle.Provenance;
-import dev.kvlab.harness.internal.matrix.CellExecutor;
-import dev.kvlab.harness.internal.matrix.MatrixParser;
-import dev.kvlab.harness.internal.matrix.MatrixRunner;
-import dev.kvlab.harness.internal.report.ReportRenderer;
+import dev.kvlab.harness.bundle.BundleVerifier;
+import dev.kvlab.harness.bundle.Provenance;
+import dev.kvlab.harness.experiments.internal.matrix.CellExecutor;
+import dev.kvlab.harness.experiments.internal.matrix.MatrixParser;
+import dev.kvlab.harness.experiments.internal.matrix.MatrixRunner;
+import dev.kvlab.harness.report.ReportRenderer;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -115,7 +115,7 @@ class CapacitySearchTest {
         }
         assertThat(kept).isEqualTo(2).isEqualTo(man.path("bundle").path("probes_with_requests").asInt());
         // a projection above the free space is refused before anything runs, naming it
-        assertThatThrownBy(() -> dev.kvlab.harness.internal.matrix.BundleProjection.check(s, dev.kvlab.harness.internal.matrix.MatrixExperiment.of(s),
+        assertThatThrownBy(() -> dev.kvlab.harness.experiments.internal.matrix.BundleProjection.check(s, dev.kvlab.harness.experiments.internal.matrix.MatrixExperiment.of(s),
                 t.resolve("runs2"), 100_000L)).isInstanceOf(dev.kvlab.harness.api.input.BadInputException.class)
                 .hasMessageContaining("projected to take at most").hasMessageContaining("free under");
         // the figure is reproducible: the plain cell (no capacity block) at the capacity attains the same
@@ -272,15 +272,15 @@ class CapacitySearchTest {
                 capacity: {knob: workload.arrival.rate, start: 20, min: 1, max: 100, min_requests: 10}
                 """;
         MatrixSpec spec = spec(t, live);
-        dev.kvlab.harness.internal.capacity.CapacitySearch search = new dev.kvlab.harness.internal.capacity.CapacitySearch(spec);
+        dev.kvlab.harness.experiments.internal.capacity.CapacitySearch search = new dev.kvlab.harness.experiments.internal.capacity.CapacitySearch(spec);
         CellRun probe = search.probe(spec.runs().get(0), 20);
         assertThat(probe.config().measurement().earlyStop().target()).isEqualTo(0.9);
         assertThat(probe.config().measurement().earlyStop().minRequests()).isEqualTo(50); // max(min_requests, 50)
         MatrixSpec off = spec(t, live.replace("min_requests: 10}", "min_requests: 10, early_stop: false}"));
-        CellRun p2 = new dev.kvlab.harness.internal.capacity.CapacitySearch(off).probe(off.runs().get(0), 20);
+        CellRun p2 = new dev.kvlab.harness.experiments.internal.capacity.CapacitySearch(off).probe(off.runs().get(0), 20);
         assertThat(p2.config().measurement().earlyStop().enabled()).isFalse();
         MatrixSpec sim = spec(t, ISO.replace("SLO", "1000") + CAP);
-        CellRun p3 = new dev.kvlab.harness.internal.capacity.CapacitySearch(sim).probe(sim.runs().get(0), 2);
+        CellRun p3 = new dev.kvlab.harness.experiments.internal.capacity.CapacitySearch(sim).probe(sim.runs().get(0), 2);
         assertThat(p3.config().measurement().earlyStop().enabled()).isFalse();
     }
 

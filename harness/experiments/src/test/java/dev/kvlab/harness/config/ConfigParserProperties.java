@@ -7,7 +7,7 @@ import dev.kvlab.harness.api.config.Fault;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.run.ConfigTree;
-import dev.kvlab.harness.internal.matrix.MatrixParser;
+import dev.kvlab.harness.experiments.internal.matrix.MatrixParser;
 import dev.kvlab.transport.api.ByteSize;
 import dev.kvlab.transport.api.DurationSpec;
 import java.time.Duration;

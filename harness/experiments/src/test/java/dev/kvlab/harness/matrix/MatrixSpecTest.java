@@ -5,7 +5,7 @@ import dev.kvlab.harness.api.MatrixCell;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.api.input.BadInputException;
-import dev.kvlab.harness.internal.matrix.MatrixParser;
+import dev.kvlab.harness.experiments.internal.matrix.MatrixParser;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

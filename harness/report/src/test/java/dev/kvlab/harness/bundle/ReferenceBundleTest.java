@@ -3,7 +3,7 @@ package dev.kvlab.harness.bundle;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvlab.harness.api.run.CellRunner;
-import dev.kvlab.harness.internal.bundle.BundleVerifier;
+import dev.kvlab.harness.bundle.BundleVerifier;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package dev.kvlab.harness.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.kvlab.harness.internal.report.ReportRenderer;
+import dev.kvlab.harness.report.ReportRenderer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvlab.harness.api.input.BadInputException;
-import dev.kvlab.harness.internal.report.ReportRenderer;
+import dev.kvlab.harness.report.ReportRenderer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.kvlab.store.api.master;
 
-/** Outcome of {@link StoreMaster#mountSegment}. */
+/** Outcome of {@link Master#mountSegment}. */
 public enum MountStatus {
     /** Mounted now. */
     MOUNTED,

@@ -3,8 +3,8 @@ package dev.kvlab.store.api.master;
 import java.util.List;
 
 /**
- * Answer to {@link StoreMaster#putStart}: on {@link Status#STARTED}, the put's id and the replicas (on distinct
- * segments, possibly fewer than asked) the writer must fill before {@link StoreMaster#putEnd}.
+ * Answer to {@link Master#putStart}: on {@link Status#STARTED}, the put's id and the replicas (on distinct
+ * segments, possibly fewer than asked) the writer must fill before {@link Master#putEnd}.
  */
 public record PutStartResult(Status status, long putId, List<Replica> replicas) {
 
@@ -23,7 +23,7 @@ public record PutStartResult(Status status, long putId, List<Replica> replicas) 
         replicas = List.copyOf(replicas);
     }
 
-    static PutStartResult of(Status s) {
+    public static PutStartResult of(Status s) {
         return new PutStartResult(s, 0, List.of());
     }
 }

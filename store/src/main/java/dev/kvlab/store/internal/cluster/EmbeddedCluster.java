@@ -2,7 +2,7 @@ package dev.kvlab.store.internal.cluster;
 
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.MasterConfig;
-import dev.kvlab.store.api.master.StoreMaster;
+import dev.kvlab.store.internal.master.StoreMaster;
 import dev.kvlab.store.internal.client.StoreClient;
 import dev.kvlab.store.internal.node.StorageNode;
 import dev.kvlab.store.internal.rpc.MasterChannel;

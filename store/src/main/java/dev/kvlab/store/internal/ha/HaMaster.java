@@ -2,8 +2,8 @@ package dev.kvlab.store.internal.ha;
 
 import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.api.MasterStats;
-import dev.kvlab.store.api.master.MasterImage;
-import dev.kvlab.store.api.master.StoreMaster;
+import dev.kvlab.store.internal.master.MasterImage;
+import dev.kvlab.store.internal.master.StoreMaster;
 import dev.kvlab.store.api.server.HaLaunch;
 import dev.kvlab.store.api.server.MasterStatus;
 import dev.kvlab.store.internal.rpc.NotLeaderException;

@@ -1,6 +1,6 @@
 package dev.kvlab.store.internal.ha;
 
-import dev.kvlab.store.api.master.MasterImage;
+import dev.kvlab.store.internal.master.MasterImage;
 
 /**
  * The oplog's wire format. A batch (the value of one {@code log/SEQ} key) is a header — magic {@code 'K'}, version,

@@ -1,7 +1,7 @@
 package dev.kvlab.store.internal.ha;
 
-import dev.kvlab.store.api.master.MasterImage;
-import dev.kvlab.store.api.master.MasterJournal;
+import dev.kvlab.store.internal.master.MasterImage;
+import dev.kvlab.store.internal.master.MasterJournal;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;

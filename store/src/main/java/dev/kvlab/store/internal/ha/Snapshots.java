@@ -1,7 +1,7 @@
 package dev.kvlab.store.internal.ha;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.kvlab.store.api.master.MasterImage;
+import dev.kvlab.store.internal.master.MasterImage;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.kvlab.store.internal.ha;
 
-import dev.kvlab.store.api.master.MasterImage;
+import dev.kvlab.store.internal.master.MasterImage;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -3,7 +3,7 @@ package dev.kvlab.store.internal.ha;
 import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.api.ReplicateConfig;
 import dev.kvlab.store.api.master.PutStartResult;
-import dev.kvlab.store.api.master.StoreMaster;
+import dev.kvlab.store.internal.master.StoreMaster;
 import dev.kvlab.store.internal.grpc.GrpcMasterChannel;
 import dev.kvlab.store.internal.grpc.MasterServer;
 import dev.kvlab.store.internal.server.MasterService;

@@ -8,7 +8,7 @@ import dev.kvlab.store.api.MasterStats;
 import dev.kvlab.store.api.master.MountStatus;
 import dev.kvlab.store.api.master.PutStartResult;
 import dev.kvlab.store.api.master.ReplicaList;
-import dev.kvlab.store.api.master.StoreMaster;
+import dev.kvlab.store.internal.master.StoreMaster;
 import dev.kvlab.store.internal.rpc.MasterChannel;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;

@@ -10,7 +10,7 @@ import com.google.protobuf.Message;
 import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.api.MasterStats;
 import dev.kvlab.store.api.master.SegmentInfo;
-import dev.kvlab.store.api.master.StoreMaster;
+import dev.kvlab.store.internal.master.StoreMaster;
 import dev.kvlab.store.internal.rpc.proto.EndReply;
 import dev.kvlab.store.internal.rpc.proto.ExistsReply;
 import dev.kvlab.store.internal.rpc.proto.GetReply;

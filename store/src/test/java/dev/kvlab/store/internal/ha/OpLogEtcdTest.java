@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvlab.store.EtcdServer;
-import dev.kvlab.store.api.master.MasterImage;
+import dev.kvlab.store.internal.master.MasterImage;
 import dev.kvlab.store.testkit.EtcdProcess;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -62,7 +62,7 @@ class OpLogEtcdTest {
             EtcdClient.TxnResult won = etcd.txn(List.of(EtcdClient.Compare.createRevision(keys.leader(), 0)),
                     List.of(new EtcdClient.Put(keys.leader(), "{}".getBytes(StandardCharsets.UTF_8), lease)), List.of());
             dev.kvlab.store.testkit.ManualClock clock = new dev.kvlab.store.testkit.ManualClock();
-            dev.kvlab.store.api.master.StoreMaster m = new dev.kvlab.store.api.master.StoreMaster(dev.kvlab.store.api.MasterConfig.defaults(), clock);
+            dev.kvlab.store.internal.master.StoreMaster m = new dev.kvlab.store.internal.master.StoreMaster(dev.kvlab.store.api.MasterConfig.defaults(), clock);
             OpLogWriter w = new OpLogWriter(etcd, keys, 1, won.revision(), 1, Map.of(), () -> { });
             m.journal(w);
             m.mountSegment("n1", "s1", 64L << 20, "ep1");
@@ -85,7 +85,7 @@ class OpLogEtcdTest {
         }
     }
 
-    private static void put(dev.kvlab.store.api.master.StoreMaster m, String key) {
+    private static void put(dev.kvlab.store.internal.master.StoreMaster m, String key) {
         var p = m.putStart(key, 4096, 1, dev.kvlab.store.api.ReplicateConfig.DEFAULT);
         m.putEnd(key, p.putId());
     }

@@ -1,6 +1,6 @@
 package dev.kvlab.harness.api.config;
 
-import dev.kvlab.store.api.master.StoreMaster;
+import dev.kvlab.store.api.master.Master;
 import dev.kvlab.transport.api.ByteSize;
 
 /**
@@ -54,9 +54,9 @@ public record StoreConfig(String backend, int nodes, String capacity, int replic
         if (cap / nodes < blockBytes)
             throw check.bad("store.capacity", "each of the " + nodes + " nodes gets " + ByteSize.format(cap / nodes)
                     + ", less than one KV block (" + ByteSize.format(blockBytes) + ")");
-        if (cap / nodes > StoreMaster.MAX_SEGMENT_BYTES)
+        if (cap / nodes > Master.MAX_SEGMENT_BYTES)
             throw check.bad("store.capacity", "each of the " + nodes + " nodes would get " + ByteSize.format(cap / nodes)
-                    + ", more than a store segment can be (" + ByteSize.format(StoreMaster.MAX_SEGMENT_BYTES)
+                    + ", more than a store segment can be (" + ByteSize.format(Master.MAX_SEGMENT_BYTES)
                     + "); lower store.capacity or raise store.nodes");
         return cap;
     }

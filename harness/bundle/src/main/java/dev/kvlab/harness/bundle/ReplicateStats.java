@@ -1,0 +1,82 @@
+package dev.kvlab.harness.bundle;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.commons.math3.distribution.TDistribution;
+
+/**
+ * Confidence intervals across replicates: the Student-t 95% interval of a mean, of a paired difference, and
+ * Welch's interval of the difference of two independent means. NaN values are left out; an interval needs n >= 2.
+ */
+public final class ReplicateStats {
+
+    private ReplicateStats() {}
+
+    /**
+     * @param mean  mean (NaN when n = 0)
+     * @param stdev sample standard deviation (NaN when n < 2)
+     * @param n     values used
+     * @param lo    lower 95% bound (NaN when n < 2)
+     * @param hi    upper 95% bound (NaN when n < 2)
+     */
+    public record Estimate(double mean, double stdev, int n, double lo, double hi) {
+        public boolean hasInterval() {
+            return n >= 2 && !Double.isNaN(lo);
+        }
+
+        /** The interval excludes 0. */
+        public boolean excludesZero() {
+            return hasInterval() && (lo > 0 || hi < 0);
+        }
+    }
+
+    /** The two-sided 95% Student-t quantile for {@code df} degrees of freedom (t_{0.975, df}). */
+    public static double t975(double df) {
+        return new TDistribution(null, df).inverseCumulativeProbability(0.975);
+    }
+
+    public static Estimate mean(List<Double> values) {
+        List<Double> v = finite(values);
+        int n = v.size();
+        if (n == 0) return new Estimate(Double.NaN, Double.NaN, 0, Double.NaN, Double.NaN);
+        double sum = 0;
+        for (double x : v) sum += x;
+        double mean = sum / n;
+        if (n < 2) return new Estimate(mean, Double.NaN, 1, Double.NaN, Double.NaN);
+        double ss = 0;
+        for (double x : v) ss += (x - mean) * (x - mean);
+        double sd = Math.sqrt(ss / (n - 1));
+        double half = t975(n - 1) * sd / Math.sqrt(n);
+        return new Estimate(mean, sd, n, mean - half, mean + half);
+    }
+
+    /** Paired differences {@code a[k] - b[k]} over the indices where both are finite. */
+    public static Estimate paired(List<Double> a, List<Double> b) {
+        List<Double> d = new ArrayList<>();
+        for (int k = 0; k < Math.min(a.size(), b.size()); k++) {
+            Double x = a.get(k), y = b.get(k);
+            if (x != null && y != null && Double.isFinite(x) && Double.isFinite(y)) d.add(x - y);
+        }
+        return mean(d);
+    }
+
+    /** Welch's interval for {@code mean(b) - mean(a)} (independent samples). */
+    public static Estimate welch(List<Double> a, List<Double> b) {
+        Estimate ea = mean(a), eb = mean(b);
+        double diff = eb.mean() - ea.mean();
+        int n = Math.min(ea.n(), eb.n());
+        if (ea.n() < 2 || eb.n() < 2) return new Estimate(diff, Double.NaN, n, Double.NaN, Double.NaN);
+        double va = ea.stdev() * ea.stdev() / ea.n(), vb = eb.stdev() * eb.stdev() / eb.n();
+        double se = Math.sqrt(va + vb);
+        if (se == 0) return new Estimate(diff, 0, n, diff, diff);
+        double df = (va + vb) * (va + vb) / (va * va / (ea.n() - 1) + vb * vb / (eb.n() - 1));
+        double half = t975(df) * se;
+        return new Estimate(diff, se, n, diff - half, diff + half);
+    }
+
+    private static List<Double> finite(List<Double> values) {
+        List<Double> v = new ArrayList<>();
+        for (Double x : values) if (x != null && Double.isFinite(x)) v.add(x);
+        return v;
+    }
+}

@@ -1,8 +1,0 @@
-package dev.kvlab.harness.internal.archfixture;
-
-import dev.kvlab.harness.internal.report.ReportRenderer;
-
-/** A deliberate violation for ArchitectureRulesTest: a core package (the measured cell's floor) reaching up into the report. Never used. */
-public final class ArchFixtureCoreUsesReport {
-    ReportRenderer renderer;
-}

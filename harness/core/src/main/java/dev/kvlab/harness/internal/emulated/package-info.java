@@ -1,2 +1,0 @@
-/** The emulated target: the serving model (roofline GPU time) on the sim or live clock. */
-package dev.kvlab.harness.internal.emulated;

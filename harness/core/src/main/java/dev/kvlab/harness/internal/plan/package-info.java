@@ -1,2 +1,0 @@
-/** What a cell is planned as before it runs (its resolved model, hardware, link, workload and faults), and the JSON a command prints. */
-package dev.kvlab.harness.internal.plan;

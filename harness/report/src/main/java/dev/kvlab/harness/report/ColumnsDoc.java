@@ -1,0 +1,42 @@
+package dev.kvlab.harness.report;
+
+import dev.kvlab.harness.api.Column;
+import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.config.Mode;
+import java.util.List;
+import java.util.Locale;
+
+/** docs/columns.md, generated from {@link Columns}: every result column with its unit, what it is and who produces it. */
+public final class ColumnsDoc {
+
+    private ColumnsDoc() {}
+
+    public static String markdown() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("# Result columns\n\n")
+                .append("Generated from `dev.kvlab.harness.api.Columns` (the one place a column is named); ")
+                .append("`ColumnsDocTest` fails when this file and the registry disagree.\n")
+                .append("Sources: the clocks (sim, live) and target kinds that produce a column; a row of another cell has NaN there.\n")
+                .append("Merge: how `kvlab merge` combines a cell's request-split shards.\n");
+        table(sb, "summary.csv / summary.json columns, in order (after `cell, replicate`)", Columns.SUMMARY);
+        table(sb, "Row extras (columns of the rows of the cells that have them)", Columns.ROW_EXTRAS);
+        table(sb, "cell.json figures read back by kvlab (not row columns)", Columns.DETAILS);
+        table(sb, "Further cell.json figures of the clocks and targets (not row columns)", Columns.FIGURES);
+        table(sb, "capacity.json summary figures (per searched cell)", Columns.CAPACITY);
+        return sb.toString();
+    }
+
+    private static void table(StringBuilder sb, String title, List<Column<?>> columns) {
+        sb.append("\n## ").append(title).append("\n\n| column | unit | what | sources | merge |\n|---|---|---|---|---|\n");
+        for (Column<?> c : columns)
+            sb.append("| `").append(c.name()).append("` | ").append(c.unit().label()).append(" | ").append(c.description().replace("|", "\\|"))
+                    .append(" | ").append(sources(c.source())).append(" | ").append(c.merge().name().toLowerCase(Locale.ROOT).replace('_', ' '))
+                    .append(" |\n");
+    }
+
+    private static String sources(Column.Source s) {
+        String clocks = s.clocks().size() == Mode.values().length ? "sim, live"
+                : String.join(", ", s.clocks().stream().map(Mode::label).sorted().toList());
+        return clocks + "; " + (s.targets().isEmpty() ? "every target" : String.join(", ", s.targets().stream().sorted().toList()));
+    }
+}

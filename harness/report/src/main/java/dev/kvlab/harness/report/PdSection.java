@@ -1,0 +1,119 @@
+package dev.kvlab.harness.report;
+
+import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.gguf.GgufModelInfo;
+import dev.kvlab.harness.report.Html.Cell;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The report's "Prefill/decode disaggregation" section: the cells of a real engine that measured handovers (the
+ * {@code llama.cpp} target's {@code handover_*} and {@code decode_prefill_tokens} columns), colocated and
+ * disaggregated side by side: ITL p99 and TTFT p99 (each disaggregated cell against the colocated cell that shares
+ * most of its factors), bytes handed over per request and per token against {@code kvlab plan --gguf}'s KV bytes per
+ * token of the cell's model, prompt tokens the decoding instances computed, fallbacks, and where the TTFT went.
+ */
+final class PdSection {
+
+    private PdSection() {}
+
+    /** The cells the section is about: those with the PD columns, when at least one of them is disaggregated. */
+    static List<CellData> cells(List<CellData> all) {
+        List<CellData> out = new ArrayList<>();
+        boolean disaggregated = false;
+        for (CellData c : all) {
+            if (!Double.isFinite(c.metric(Columns.DECODE_PREFILL_TOKENS.name()).mean())) continue;
+            out.add(c);
+            disaggregated |= "disaggregated".equals(c.text(Columns.PD.name()));
+        }
+        return disaggregated ? out : List.of();
+    }
+
+    static void render(Html h, List<CellData> all) {
+        List<CellData> cells = cells(all);
+        if (cells.isEmpty()) return;
+        h.raw("<h2 id=\"pd\">Prefill/decode disaggregation</h2>\n");
+        h.el("p", "class=\"sub\"", "Colocated: every instance prefills and decodes, so a prompt chunk shares a step with every decoding "
+                + "sequence of its instance and stalls it for the chunk's time. Disaggregated: prefill instances only prefill and hand each "
+                + "prompt's KV (llama.cpp's own rows in block objects with a header and CRC32C, the prompt's tail included) to a decode "
+                + "instance, directly over the transfer engine into its registered buffer or through the store; the decode instance "
+                + "verifies and restores it, and computes no prompt token unless a handover failed (then it recomputes it: a PD fallback, "
+                + "never used). TTFT on a disaggregated cell is prefill queue + prefill + handover + decode queue + restore (the client "
+                + "gets the prefill's first token when the decode instance has taken the KV over); the first decode step gives the second "
+                + "token. ITL ratio: against the colocated cell that shares most factor levels. KV bytes per token: kvlab plan --gguf on "
+                + "the cell's model (the handover adds a 32-byte header per block).");
+        List<List<Cell>> rows = new ArrayList<>();
+        for (CellData c : cells) {
+            boolean pd = "disaggregated".equals(c.text(Columns.PD.name()));
+            CellData ref = pd ? colocatedPeer(c, cells) : null;
+            double itl = c.metric(Columns.ITL_P99.name()).mean(), ttft = c.metric(Columns.TTFT_P99.name()).mean();
+            double bytes = c.metric(Columns.HANDOVER_BYTES.name()).mean(), tokens = c.metric(Columns.HANDOVER_TOKENS.name()).mean();
+            double requests = c.metric(Columns.REQUESTS.name()).mean();
+            double planKv = planKvBytesPerToken(c);
+            double perToken = tokens > 0 ? bytes / tokens : Double.NaN;
+            rows.add(List.of(Cell.of(c.label()), Cell.of(c.text(Columns.PD.name())), Cell.of(pd ? transfer(c) : "-"),
+                    Cell.of(c.text(Columns.TIERS.name())), Cell.num(Fmt.num(itl)),
+                    Cell.num(ref == null ? "-" : Fmt.num(itl / ref.metric(Columns.ITL_P99.name()).mean()), null, ref == null ? null : "vs " + ref.label()),
+                    Cell.num(Fmt.num(ttft)), Cell.num(ref == null ? "-" : Fmt.num(ttft / ref.metric(Columns.TTFT_P99.name()).mean())),
+                    Cell.num(Fmt.num(c.metric(Columns.TTFT_P50.name()).mean())),
+                    Cell.num(requests > 0 ? Fmt.bytes(bytes / requests) : "-"), Cell.num(Fmt.num(perToken)), Cell.num(Fmt.num(planKv)),
+                    Cell.num(Double.isFinite(perToken) && planKv > 0 ? String.format(Locale.ROOT, "%.4f", perToken / planKv) : "-"),
+                    Cell.num(Fmt.count(c.metric(Columns.DECODE_PREFILL_TOKENS.name()).mean())),
+                    Cell.num(Fmt.count(c.metric(Columns.PD_FALLBACKS.name()).mean())),
+                    Cell.num(Fmt.num(c.metric(Columns.DECODE_STEPS_WITH_PROMPT_SHARE.name()).mean())),
+                    Cell.num(parts(c))));
+        }
+        h.open("div", "class=\"scroll\"");
+        h.table(null, List.of("cell", "pd", "handover", "tiers", "ITL p99 (ms)", "ITL p99 / colocated", "TTFT p99 (ms)", "TTFT p99 / colocated",
+                "TTFT p50 (ms)", "handed over per request", "handed over B/token", "plan --gguf KV B/token", "ratio", "prompt tokens on decoding "
+                        + "instances", "PD fallbacks", "decode steps with prompt", "TTFT p50 parts: prefill / handover / decode queue / restore; first "
+                        + "decode step (ms)"), rows);
+        h.close("div");
+    }
+
+    /** The handover path of a disaggregated cell, as its config says ({@code pd_transfer}; absent: direct). */
+    private static String transfer(CellData c) {
+        String t = c.config().path("pd_transfer").asText("");
+        return t.isEmpty() || t.equals("null") ? "direct" : t;
+    }
+
+    /** The colocated cell among {@code cells} that shares most factor levels with {@code c} (null: none). */
+    private static CellData colocatedPeer(CellData c, List<CellData> cells) {
+        CellData best = null;
+        int bestShared = -1;
+        for (CellData o : cells) {
+            if (!"colocated".equals(o.text(Columns.PD.name()))) continue;
+            int shared = 0;
+            for (var e : c.factors().entrySet()) if (e.getValue().equals(o.factors().get(e.getKey()))) shared++;
+            if (shared > bestShared) {
+                best = o;
+                bestShared = shared;
+            }
+        }
+        return best;
+    }
+
+    /** {@code kvlab plan --gguf}'s KV bytes per token of the cell's model, or (the file not here) the engine's own figure. */
+    private static double planKvBytesPerToken(CellData c) {
+        String model = c.config().path("target").path("model").asText("");
+        if (!model.isEmpty() && Files.isRegularFile(Path.of(model))) {
+            try {
+                return GgufModelInfo.read(Path.of(model)).kvBytesPerToken();
+            } catch (Exception e) {
+                // the engine's figure below
+            }
+        }
+        return c.metric(Columns.ENGINE_KV_BYTES_PER_TOKEN.name()).mean();
+    }
+
+    private static String parts(CellData c) {
+        double[] v = {c.metric(Columns.PD_PREFILL_MS_P50.name()).mean(), c.metric(Columns.PD_HANDOVER_MS_P50.name()).mean(),
+                c.metric(Columns.PD_DECODE_QUEUE_MS_P50.name()).mean(), c.metric(Columns.PD_RESTORE_MS_P50.name()).mean(),
+                c.metric(Columns.PD_FIRST_DECODE_STEP_MS_P50.name()).mean()};
+        if (!Double.isFinite(v[0])) return "-";
+        return String.format(Locale.ROOT, "%s / %s / %s / %s; %s", Fmt.num(v[0]), Fmt.num(v[1]), Fmt.num(v[2]), Fmt.num(v[3]), Fmt.num(v[4]));
+    }
+}

@@ -1,0 +1,63 @@
+package dev.kvlab.harness.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvlab.harness.api.Columns;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The report's "Prefill/decode disaggregation" section: shown for real-engine cells with the PD columns when one of
+ * them is disaggregated, each disaggregated cell's ITL and TTFT p99 against the colocated cell sharing most factor
+ * levels, and the bytes handed over per token against the model's KV bytes per token.
+ */
+class PdSectionTest {
+
+    private static CellData cell(String id, String serving, String tiers, String pd, double itlP99, double ttftP99, double handoverBytes,
+                                 double handoverTokens) {
+        Map<String, String> f = new LinkedHashMap<>();
+        f.put("serving", serving);
+        f.put("tiers", tiers);
+        Map<String, Stat> m = new LinkedHashMap<>();
+        m.put(Columns.ITL_P99.name(), stat(itlP99));
+        m.put(Columns.TTFT_P99.name(), stat(ttftP99));
+        m.put(Columns.TTFT_P50.name(), stat(ttftP99 / 2));
+        m.put(Columns.REQUESTS.name(), stat(10));
+        m.put(Columns.HANDOVER_BYTES.name(), stat(handoverBytes));
+        m.put(Columns.HANDOVER_TOKENS.name(), stat(handoverTokens));
+        m.put(Columns.DECODE_PREFILL_TOKENS.name(), stat(pd.equals("colocated") ? 12800 : 0));
+        m.put(Columns.ENGINE_KV_BYTES_PER_TOKEN.name(), stat(1024));
+        ObjectNode row = JsonNodeFactory.instance.objectNode().put(Columns.PD.name(), pd);
+        Map<String, com.fasterxml.jackson.databind.JsonNode> r = new LinkedHashMap<>();
+        row.fields().forEachRemaining(e -> r.put(e.getKey(), e.getValue()));
+        return new CellData(id, f, "live", 1, m, Map.of(), List.of(r), List.of(), MissingNode.getInstance(), Map.of());
+    }
+
+    private static Stat stat(double v) {
+        return new Stat(v, Double.NaN, 1, Double.NaN, Double.NaN);
+    }
+
+    @Test
+    void disaggregatedCellsStandBesideTheirColocatedPeers() {
+        List<CellData> cells = List.of(cell("c1", "colocated", "none", "colocated", 800, 1500, 0, 0),
+                cell("c2", "colocated", "combined", "colocated", 400, 900, 0, 0),
+                cell("c3", "pd-direct", "combined", "disaggregated", 40, 1800, 10 * (1280 * 1024 + 20 * 32), 12800));
+        Html h = new Html();
+        PdSection.render(h, cells);
+        String html = h.toString();
+        assertThat(html).contains("Prefill/decode disaggregation");
+        // c3 against c2 (same tiers): ITL 40 / 400, TTFT 1800 / 900
+        assertThat(html).contains("vs c2").contains(">0.1000<").contains(">2.000<");
+        // 1,024.5 bytes per token handed over against 1,024 of KV per token
+        assertThat(html).contains(">1,025<").contains(">1,024<").contains(">1.0005<");
+        // colocated cells alone: no section
+        Html none = new Html();
+        PdSection.render(none, cells.subList(0, 2));
+        assertThat(none.toString()).isEmpty();
+    }
+}

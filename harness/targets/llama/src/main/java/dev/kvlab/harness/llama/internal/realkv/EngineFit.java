@@ -1,0 +1,114 @@
+package dev.kvlab.harness.llama.internal.realkv;
+
+import dev.kvlab.harness.api.catalog.AttentionCost;
+import dev.kvlab.harness.api.catalog.KvLoadCost;
+import dev.kvlab.harness.api.catalog.Roofline;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A roofline fitted to an engine's {@link EngineTimings}, on the model's FLOPs and bytes (a roofline of the model at
+ * 1 FLOP/s and 1 B/s, {@code unit}):
+ * <ul>
+ * <li>the compute rate and the attention efficiency of long passes from the chunk into an empty context and behind
+ * the long one: {@code t = (linear + attention / e) / F} at both, two equations in {@code 1/F} and {@code 1/(eF)};</li>
+ * <li>the bandwidth from the decode step after the short context (weights and KV read once: memory-bound there);</li>
+ * <li>where short passes end: the shortest timed pass from which every timed pass's cost per pair behind the long
+ * context is nearer (in ratio) to the long passes' than to the decode step's (its growth with the context: seconds
+ * per attention pair, as llama.cpp's decode pays it on top of the weight reads);</li>
+ * <li>the attention efficiency of short passes from the longest timed pass shorter than that (behind the long context
+ * against into an empty one), or from the decode step's growth where no timed pass is short;</li>
+ * <li>loading fetched KV: a line through the short and the long run's times.</li>
+ * </ul>
+ * A figure the timings cannot give (noise: a chunk behind the context no slower than into an empty one) falls back to
+ * the plain roofline's and is named in {@code clips}.
+ *
+ * @param flops     the compute rate (FLOP/s at efficiency 1)
+ * @param bandwidth bytes/s
+ * @param attention attention's efficiencies and where short passes end
+ * @param kvLoad    loading fetched KV
+ * @param clips     what fell back, in words (empty when every figure came from the timings)
+ */
+record EngineFit(double flops, double bandwidth, AttentionCost attention, KvLoadCost kvLoad, List<String> clips) {
+
+    /** The fit of {@code t} on {@code unit}, a roofline of the model at 1 FLOP/s and 1 B/s with the engine's KV bytes per token. */
+    static EngineFit of(EngineTimings t, Roofline unit) {
+        List<String> clips = new ArrayList<>();
+        EngineTimings.Prefill p = t.prefill();
+        double lin = unit.linearFlops(p.tokens());
+        double ae = unit.attentionFlops(Roofline.causalPairs(p.tokens(), 0));
+        double ac = unit.attentionFlops(Roofline.causalPairs(p.tokens(), p.context()));
+        // t = lin·x + a·y with x = 1/F and y = 1/(e·F)
+        double y = (p.behind() - p.empty()) / (ac - ae);
+        double x = (p.empty() - ae * y) / lin;
+        if (!(y > 0)) {
+            clips.add("the chunk behind the context was no slower than into an empty one: attention at the compute rate");
+            x = p.empty() / (lin + ae);
+            y = x;
+        } else if (!(x > 0.05 * p.empty() / lin)) {
+            clips.add("attention explained more than 95% of the empty-context prefill: the linear part held at 5% of it");
+            x = 0.05 * p.empty() / lin;
+            y = (p.empty() - lin * x) / ae;
+        }
+        double flops = 1 / x;
+        double efficiency = x / y;
+        EngineTimings.Decode d = t.decode();
+        double bandwidth = (unit.weightBytes() + (d.shortContext() + 1) * t.kvBytesPerToken()) / d.atShort();
+        // seconds per attention pair in a decode step: its growth with the context
+        double perPairSmall = (d.atLong() - d.atShort()) / (d.longContext() - d.shortContext());
+        double perPairLarge = unit.flopsPerPair() * y;
+        double smallEfficiency;
+        if (!(perPairSmall > 0)) {
+            clips.add("the decode step did not grow with the context: short passes' attention as long passes'");
+            smallEfficiency = efficiency;
+        } else {
+            smallEfficiency = unit.flopsPerPair() * x / perPairSmall;
+        }
+        int smallPassTokens = smallPassTokens(t, unit, perPairSmall, perPairLarge);
+        // the short passes' rate from the longest timed pass on their kernel, where there is one: a prompt suffix's pass,
+        // timed over many pairs (the decode steps' growth is a difference of two short steps, noisier)
+        EngineTimings.Pass slow = null;
+        for (EngineTimings.Pass q : t.passes()) if (q.tokens() < smallPassTokens) slow = q;
+        if (slow != null) {
+            double pairs = Roofline.causalPairs(slow.tokens(), p.context()) - Roofline.causalPairs(slow.tokens(), 0);
+            double perPair = (slow.behind() - slow.empty()) / pairs;
+            if (perPair > 0) smallEfficiency = unit.flopsPerPair() * x / perPair;
+        }
+        return new EngineFit(flops, bandwidth, new AttentionCost(efficiency, smallEfficiency, smallPassTokens), load(t, clips), List.copyOf(clips));
+    }
+
+    /**
+     * The shortest timed pass from which every timed pass behind the context costs per attention pair nearer (in ratio)
+     * to a long pass's than to a decode step's; the chunk's length when none does; 1 when short passes are not slower.
+     */
+    static int smallPassTokens(EngineTimings t, Roofline unit, double perPairSmall, double perPairLarge) {
+        if (!(perPairSmall > 1.5 * perPairLarge)) return 1;
+        double cut = Math.sqrt(perPairSmall * perPairLarge);
+        int from = t.prefill().tokens();
+        List<EngineTimings.Pass> ps = t.passes();
+        for (int i = ps.size() - 1; i >= 0; i--) {
+            EngineTimings.Pass q = ps.get(i);
+            double pairs = Roofline.causalPairs(q.tokens(), t.prefill().context()) - Roofline.causalPairs(q.tokens(), 0);
+            double perPair = (q.behind() - q.empty()) / pairs;
+            if (perPair > cut) break;
+            from = q.tokens();
+        }
+        return from;
+    }
+
+    private static KvLoadCost load(EngineTimings t, List<String> clips) {
+        EngineTimings.Load l = t.load();
+        double b1 = (double) l.smallTokens() * t.kvBytesPerToken(), b2 = (double) l.largeTokens() * t.kvBytesPerToken();
+        double perByte = (l.large() - l.small()) / (b2 - b1);
+        if (!(perByte > 0)) {
+            clips.add("loading the long run was no slower than the short one: the load's time is all per byte");
+            return new KvLoadCost(0, b2 / l.large());
+        }
+        double latency = l.small() - b1 * perByte;
+        if (latency < 0) {
+            clips.add("the load's fixed cost came out negative: held at 0");
+            return new KvLoadCost(0, b2 / l.large());
+        }
+        return new KvLoadCost(latency, 1 / perByte);
+    }
+}

@@ -1,0 +1,144 @@
+package dev.kvlab.harness.llama.internal.realkv;
+
+import dev.kvlab.harness.llama.internal.KvStateCodec;
+import dev.kvlab.harness.llama.internal.LlamaBatch;
+import dev.kvlab.harness.llama.internal.LlamaContext;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * Times what {@link EngineTimings} holds on one llama.cpp context (two sequences, unified KV, room for the long
+ * context, the chunk and the decode steps), random tokens, medians of three after a warm-up (the decode steps: of
+ * all of them). Sequence 0 holds the long context while passes behind it are timed (each removed again); a load is
+ * what a fetch does after the store: the blocks (split from a prefilled state) assembled into a state, restored into
+ * sequence 1, shared with sequence 0, sequence 1 removed. One use.
+ */
+final class EngineProbe {
+
+    private static final int RUNS = 3;
+    /** The decode steps' short context. */
+    private static final int SHORT_CONTEXT = 16;
+
+    private final LlamaContext ctx;
+    private final int chunk, context, decodeSteps, blockTokens;
+    private final int[] toks;
+
+    EngineProbe(LlamaContext ctx, int chunk, int context, int decodeSteps, int blockTokens) {
+        if (ctx.options().nSeqMax() < 2) throw new IllegalArgumentException("the calibration needs a context of two sequences");
+        if (ctx.options().nCtx() < context + chunk + decodeSteps)
+            throw new IllegalArgumentException("the calibration needs " + (context + chunk + decodeSteps) + " cells, the context has " + ctx.options().nCtx());
+        this.ctx = ctx;
+        this.chunk = chunk;
+        this.context = context;
+        this.decodeSteps = decodeSteps;
+        this.blockTokens = blockTokens;
+        this.toks = new int[context + chunk + decodeSteps];
+        SplittableRandom r = new SplittableRandom(23);
+        int vocab = ctx.model().vocabSize();
+        for (int i = 0; i < toks.length; i++) toks[i] = PromptTokens.FIRST + r.nextInt(vocab - PromptTokens.FIRST);
+    }
+
+    /** Passes timed below the chunk: 2, 4, 8, ... tokens. */
+    private List<Integer> passLengths() {
+        List<Integer> out = new ArrayList<>();
+        for (int q = 2; q < chunk; q *= 2) out.add(q);
+        return out;
+    }
+
+    EngineTimings run() {
+        ctx.clear();
+        ctx.prefill(0, toks, 0, chunk, 0); // warm-up
+        ctx.clear();
+        double empty = timedPass(0, chunk);
+        List<Integer> lengths = passLengths();
+        double[] passEmpty = new double[lengths.size()];
+        for (int i = 0; i < passEmpty.length; i++) passEmpty[i] = timedPass(0, lengths.get(i));
+        ctx.clear();
+        ctx.prefill(0, toks, 0, SHORT_CONTEXT, 0);
+        double atShort = decodeSteps(SHORT_CONTEXT);
+        ctx.clear();
+        ctx.prefill(0, toks, 0, context, 0);
+        double atLong = decodeSteps(context);
+        double behind = timedPass(context, chunk);
+        List<EngineTimings.Pass> passes = new ArrayList<>();
+        for (int i = 0; i < passEmpty.length; i++) passes.add(new EngineTimings.Pass(lengths.get(i), passEmpty[i], timedPass(context, lengths.get(i))));
+        long bytesPerToken;
+        EngineTimings.Load load;
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment state = ctx.state(0, a);
+            KvStateCodec.Parsed parsed = KvStateCodec.parse(state);
+            bytesPerToken = parsed.layout().bytesPerToken();
+            int blocks = context / blockTokens;
+            List<MemorySegment> payloads = new ArrayList<>(blocks);
+            for (int k = 0; k < blocks; k++) {
+                MemorySegment dst = a.allocate(KvStateCodec.blockBytes(parsed.layout(), blockTokens), 16);
+                KvStateCodec.copyBlock(parsed, state, blockTokens, k, dst);
+                payloads.add(dst);
+            }
+            ctx.clear();
+            double small = timedLoad(parsed, payloads.subList(0, 1));
+            double large = timedLoad(parsed, payloads);
+            load = new EngineTimings.Load(blockTokens, small, blocks * blockTokens, large);
+        }
+        ctx.clear();
+        return new EngineTimings(new EngineTimings.Prefill(chunk, context, empty, behind),
+                new EngineTimings.Decode(SHORT_CONTEXT + (decodeSteps - 1) / 2.0, atShort, context + (decodeSteps - 1) / 2.0, atLong),
+                passes, load, bytesPerToken);
+    }
+
+    /** A pass of {@code n} tokens of sequence 0 after the {@code at} it holds (removed again after each run). */
+    private double timedPass(int at, int n) {
+        double[] s = new double[RUNS];
+        for (int i = 0; i < RUNS; i++) {
+            long t0 = System.nanoTime();
+            ctx.prefill(0, toks, at, at + n, at);
+            s[i] = (System.nanoTime() - t0) / 1e9;
+            ctx.removeSeq(0, at, -1);
+        }
+        return median(s);
+    }
+
+    /** {@code decodeSteps} steps of sequence 0 after the {@code at} tokens it holds (removed again). */
+    private double decodeSteps(int at) {
+        double[] s = new double[decodeSteps];
+        try (LlamaBatch b = ctx.newBatch()) {
+            for (int i = 0; i < decodeSteps; i++) {
+                b.clear();
+                b.add(toks[at + i], at + i, 0, true);
+                long t0 = System.nanoTime();
+                ctx.decode(b);
+                ctx.logits(0);
+                s[i] = (System.nanoTime() - t0) / 1e9;
+            }
+        }
+        ctx.removeSeq(0, at, -1);
+        return median(s);
+    }
+
+    /** What a fetch does with {@code blocks} once they arrived (as {@link KvTiers} does): assemble, restore, share. */
+    private double timedLoad(KvStateCodec.Parsed parsed, List<MemorySegment> blocks) {
+        double[] s = new double[RUNS];
+        for (int i = 0; i < RUNS; i++) {
+            try (Arena a = Arena.ofConfined()) {
+                long t0 = System.nanoTime();
+                MemorySegment st = KvStateCodec.assemble(parsed.layout(), blockTokens, blocks, 0, a);
+                ctx.restore(1, st);
+                ctx.copySeq(1, 0, -1, -1);
+                ctx.removeSeq(1, -1, -1);
+                s[i] = (System.nanoTime() - t0) / 1e9;
+            }
+            ctx.clear();
+        }
+        return median(s);
+    }
+
+    static double median(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
+}

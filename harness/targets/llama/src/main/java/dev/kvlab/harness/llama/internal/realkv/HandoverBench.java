@@ -1,0 +1,197 @@
+package dev.kvlab.harness.llama.internal.realkv;
+
+import dev.kvlab.harness.api.config.PdTransfer;
+import dev.kvlab.harness.api.input.BadInputException;
+import dev.kvlab.harness.llama.internal.KvStateLayout;
+import dev.kvlab.harness.llama.internal.LlamaContext;
+import dev.kvlab.harness.llama.internal.LlamaModel;
+import dev.kvlab.transport.Transports;
+import dev.kvlab.transport.api.LinkSpec;
+import dev.kvlab.transport.api.Opcode;
+import dev.kvlab.transport.api.RemoteSegment;
+import dev.kvlab.transport.api.Segment;
+import dev.kvlab.transport.api.TransferBatch;
+import dev.kvlab.transport.api.TransferEngine;
+import dev.kvlab.transport.api.TransportConfig;
+import java.io.PrintStream;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code kvlab bench handover}: one PD handover of a {@code tokens}-token prompt's state over the direct path, part by
+ * part, as the llama.cpp target does it ({@link PdHandover}: split out of the prefill context into block objects, the
+ * WRITE into the decode side's registered slot, verification of every object, restore into the decode context), set
+ * against the same transport's own WRITE of the same bytes (an engine pair of its own, a buffer into a segment: what
+ * {@code kvlab bench transport --op write} measures; interleaved with the handovers, so both meet the same load) and the decode side's restore path alone (verification and
+ * restore of the same objects from local memory). Medians over {@code reps} after two warm-up rounds.
+ */
+public final class HandoverBench {
+
+    /**
+     * @param model       GGUF model
+     * @param tokens      prompt tokens handed over
+     * @param blockTokens tokens per block object
+     * @param transport   tcp, shm, local or rdma-emu
+     * @param link        rdma-emu's emulated NIC (and the engines' link setting)
+     * @param reps        measured handovers
+     * @param threads     threads per context
+     */
+    public record Settings(Path model, int tokens, int blockTokens, String transport, String link, int reps, int threads) {
+        public Settings {
+            if (!Files.isRegularFile(model)) throw new BadInputException("--model: no such file " + model);
+            if (tokens < 1 || tokens > 1 << 16) throw new BadInputException("--tokens: must be in [1, 65536], got " + tokens);
+            if (blockTokens < 1 || blockTokens > tokens) throw new BadInputException("--block-tokens: must be in [1, --tokens], got " + blockTokens);
+            if (reps < 1 || reps > 10_000) throw new BadInputException("--reps: must be in [1, 10000], got " + reps);
+            if (threads < 1 || threads > 256) throw new BadInputException("--threads: must be in [1, 256], got " + threads);
+            if (!Transports.discover().names().contains(transport))
+                throw new BadInputException("--transport: one of " + Transports.discover().names() + ", got '" + transport + "'");
+            try {
+                LinkSpec.parse(link);
+            } catch (IllegalArgumentException e) {
+                throw new BadInputException("--link: " + e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * Medians (ms) and what they moved.
+     *
+     * @param bytes           bytes handed over (objects: headers and rows)
+     * @param objects         block objects
+     * @param splitMs         split out of the prefill context
+     * @param transferMs      the handover's WRITE
+     * @param digestMs        the sender's audit digest of the objects (before the WRITE)
+     * @param verifyMs        header and CRC32C of every object on the decode side
+     * @param restoreMs       assembly and {@code llama_state_seq_set_data} on the decode side
+     * @param handoverMs      the whole handover (split, WRITE, verification, restore)
+     * @param rawTransferMs   the transport's own WRITE of the same bytes
+     * @param restorePathMs   verification and restore of the same objects from local memory
+     * @param emulated        the transport is emulated (rdma-emu)
+     */
+    public record Result(String transport, int tokens, long bytes, int objects, double splitMs, double transferMs, double digestMs, double verifyMs,
+                         double restoreMs, double handoverMs, double rawTransferMs, double restorePathMs, boolean emulated) {
+        /** The handover's WRITE rate against the transport's own for the same bytes (1: as fast). */
+        public double transferRatio() {
+            return rawTransferMs / transferMs;
+        }
+
+        /** What the handover adds to the decode side's restore path, as a share of it: (transfer + verify + restore) / restore path - 1. */
+        public double addedToRestorePath() {
+            return (transferMs + verifyMs + restoreMs) / restorePathMs - 1;
+        }
+
+        public double gbPerS(double ms) {
+            return bytes / ms / 1e6;
+        }
+    }
+
+    private HandoverBench() {}
+
+    public static Result run(Settings s, PrintStream log) {
+        var lib = dev.kvlab.harness.llama.internal.LlamaLibrary.load();
+        int cells = (s.tokens() + 2 + 255) / 256 * 256;
+        LlamaContext.Options opt = new LlamaContext.Options(cells * 2, 512, 2, s.threads(), LlamaContext.FlashAttention.DISABLED);
+        TransportConfig tc = TransportConfig.defaults().withLink(LinkSpec.parse(s.link()));
+        try (LlamaModel m = LlamaModel.load(lib, s.model()); LlamaContext a = m.newContext(opt); LlamaContext b = m.newContext(opt)) {
+            KvStateLayout layout = EngineInstance.probeLayout(a);
+            EngineInstance.probeLayout(b);
+            RealKvTotals totals = new RealKvTotals();
+            KvNamespace ns = new KvNamespace("bench", LlamaCell.dtype(layout.layers().getFirst().kType()), layout.vTrans(), s.blockTokens());
+            KvBlockStore none = new KvBlockStore(null, ns, layout.bytesPerToken() * s.blockTokens(), 1, totals);
+            RemotePrefix from = new RemotePrefix(a, layout, none, totals, 1, s.blockTokens());
+            RemotePrefix into = new RemotePrefix(b, layout, none, totals, 1, s.blockTokens());
+            int[] toks = new int[s.tokens()];
+            for (int i = 0; i < toks.length; i++) toks[i] = PromptTokens.FIRST + (i * 7919) % Math.max(1, m.vocabSize() - PromptTokens.FIRST - 1);
+            log.println("kvlab: prefilling " + s.tokens() + " tokens on the prefill context ...");
+            a.prefill(0, toks, 0, toks.length, 0);
+            PdHandover.Sizes sizes = new PdHandover.Sizes(s.blockTokens(), layout.bytesPerToken());
+            EngineInstance.Events events = new EngineInstance.Events() {
+                @Override public void admitted(long now) { }
+                @Override public void prefix(EngineInstance.Prefix p, long now) { }
+                @Override public void firstToken(long now) { }
+                @Override public void token(long now) { }
+                @Override public void completed(long now) { }
+                @Override public void failed(String why, long now) { }
+                @Override public void idle() { }
+                @Override public EngineInstance.Events decodeSide() { return this; }
+            };
+            int n = s.reps(), warm = 2;
+            double[] split = new double[n], transfer = new double[n], verify = new double[n], restore = new double[n], total = new double[n],
+                    raw = new double[n], path = new double[n];
+            long bytes = 0;
+            int objects = 0;
+            boolean emulated;
+            double[] digest = new double[n];
+            Transports tr = Transports.discover();
+            long slot = (long) ((s.tokens() + s.blockTokens() - 1) / s.blockTokens()) * sizes.objectBytes(s.blockTokens());
+            // the transport's own WRITE of the same bytes, on a pair of its own, interleaved with the handovers (the same conditions)
+            try (PdHandover pd = new PdHandover(PdTransfer.DIRECT, s.transport(), tc, null, sizes, 1, 1, s.tokens(), System::nanoTime, totals, 1);
+                 TransferEngine target = tr.create(s.transport(), tc); TransferEngine init = tr.create(s.transport(), tc)) {
+                Segment seg = target.registerSegment("kvlab-bench-handover", slot);
+                RemoteSegment rs = init.openSegment(seg.handle());
+                MemorySegment buf = init.allocateBuffer(slot);
+                emulated = pd.emulated();
+                PdHandover.Staging st = pd.buffers();
+                for (int i = -warm; i < n; i++) {
+                    PdHandover.Parcel p = pd.reserve(null, events, s.tokens(), 0, 0);
+                    long t0 = System.nanoTime();
+                    from.splitRun(0, p.keys, s.tokens(), st.objs());
+                    long t1 = System.nanoTime();
+                    pd.send(p, st);
+                    if (p.error != null) throw new IllegalStateException(p.error);
+                    long t2 = System.nanoTime();
+                    String why = pd.verify(p);
+                    if (why != null) throw new IllegalStateException("the handover arrived wrong: " + why);
+                    long t3 = System.nanoTime();
+                    b.removeSeq(0, -1, -1);
+                    if (!into.restore(0, 0, p.objects, p.lastTokens, p.objs)) throw new IllegalStateException("llama.cpp refused the handed-over state");
+                    long t4 = System.nanoTime();
+                    pd.release(p);
+                    pd.done(p);
+                    // the restore path alone: the same objects from the prefill side's (local) memory
+                    long t5 = System.nanoTime();
+                    b.removeSeq(0, -1, -1);
+                    for (int k = 0; k < p.objects; k++)
+                        if (KvBlockObject.verify(st.objs()[k], p.lengths[k], p.keys[k], k == p.objects - 1 ? p.lastTokens : s.blockTokens(),
+                                p.lengths[k] - KvBlockObject.HEADER_BYTES) != null) throw new IllegalStateException("staging object " + k + " is wrong");
+                    if (!into.restore(0, 0, p.objects, p.lastTokens, st.objs())) throw new IllegalStateException("llama.cpp refused the state");
+                    long t6 = System.nanoTime();
+                    TransferBatch batch = new TransferBatch(1);
+                    batch.add(Opcode.WRITE, buf, 0, rs, 0, p.bytes);
+                    long t7 = System.nanoTime();
+                    try {
+                        init.submit(batch).get(60, TimeUnit.SECONDS);
+                    } catch (Exception e) {
+                        throw new IllegalStateException("the transport's own WRITE failed: " + e.getMessage(), e);
+                    }
+                    long t8 = System.nanoTime();
+                    if (!batch.allOk()) throw new IllegalStateException("WRITE ended " + batch.status(0));
+                    if (i < 0) continue;
+                    raw[i] = (t8 - t7) / 1e6;
+                    split[i] = (t1 - t0) / 1e6;
+                    transfer[i] = p.transferNanos / 1e6;
+                    digest[i] = (t2 - t1 - p.transferNanos) / 1e6;
+                    verify[i] = (t3 - t2) / 1e6;
+                    restore[i] = (t4 - t3) / 1e6;
+                    total[i] = (t4 - t0) / 1e6;
+                    path[i] = (t6 - t5) / 1e6;
+                    bytes = p.bytes;
+                    objects = p.objects;
+                }
+                rs.close();
+                seg.close();
+            }
+            return new Result(s.transport(), s.tokens(), bytes, objects, median(split), median(transfer), median(digest), median(verify), median(restore),
+                    median(total), median(raw), median(path), emulated);
+        }
+    }
+
+    private static double median(double[] v) {
+        double[] c = v.clone();
+        Arrays.sort(c);
+        return c.length % 2 == 1 ? c[c.length / 2] : (c[c.length / 2 - 1] + c[c.length / 2]) / 2;
+    }
+}

@@ -1,0 +1,371 @@
+package dev.kvlab.harness.llama.internal.realkv;
+
+import dev.kvlab.harness.api.config.PdTransfer;
+import dev.kvlab.transport.Transports;
+import dev.kvlab.transport.api.Opcode;
+import dev.kvlab.transport.api.RemoteSegment;
+import dev.kvlab.transport.api.Segment;
+import dev.kvlab.transport.api.TransferBatch;
+import dev.kvlab.transport.api.TransferEngine;
+import dev.kvlab.transport.api.TransportConfig;
+import dev.kvlab.workloads.api.Request;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+import java.util.zip.CRC32C;
+
+/**
+ * Prefill/decode disaggregation's handover of a request's prompt KV from its prefill instance to a decode instance,
+ * in the remote tier's block objects ({@link KvBlockObject}: header with the object's key and CRC32C, then llama.cpp's
+ * own rows of its positions; the prompt's shorter tail is the last object), split out of the prefill context and
+ * restored into the decode context by the same code as the remote tier's ({@link RemotePrefix#splitRun},
+ * {@link RemotePrefix#restore(int, int, int, int, MemorySegment[])}). Two paths:
+ * <ul>
+ * <li>{@code direct}: every decode instance's transfer engine registers a receive segment of {@code slots} slots of
+ * one prompt each; the prefill side's engine WRITEs the objects from its staging buffer into a slot (one-sided, as
+ * Mooncake's Transfer Engine), no store involved;</li>
+ * <li>{@code store}: the prefill side puts the objects into kvlab's store under keys of this handover, the decode side
+ * gets them (then removes them).</li>
+ * </ul>
+ * Either way a decode instance takes at most {@code slots} handovers at once (a prefill instance whose handover finds
+ * no slot keeps the sequence, and its KV, until one is free: backpressure), and the decode side verifies every object
+ * (header and CRC32C) before it restores; an object that fails, a transfer that failed or a refused restore makes the
+ * decode instance recompute the prompt (a PD fallback), never use it. An independent audit compares what was restored
+ * with a digest the sender took of what it sent (direct; the store path's is the store audit's). Thread-safe.
+ */
+final class PdHandover implements AutoCloseable {
+
+    /** One handover: what the prefill side sent and where the decode side finds it. */
+    static final class Parcel {
+        final Request request;
+        final EngineInstance.Events events;
+        final int decode, slot, tokens, objects, lastTokens, firstToken;
+        final long[] keys;
+        final long prefilledAt;
+        /** Set by the sender (before the decode side sees the parcel). */
+        long arrivedAt, transferNanos, bytes;
+        long[] lengths, digests;
+        String error;
+        /** The objects on the decode side: slices of its receive slot (direct) or its get buffers (store). */
+        MemorySegment[] objs;
+        /** Set by the decode side. */
+        long decodeAdmittedAt;
+
+        Parcel(Request request, EngineInstance.Events events, int decode, int slot, int tokens, int blockTokens, int firstToken,
+               long[] keys, long prefilledAt) {
+            this.request = request;
+            this.events = events;
+            this.decode = decode;
+            this.slot = slot;
+            this.tokens = tokens;
+            this.objects = (tokens + blockTokens - 1) / blockTokens;
+            this.lastTokens = tokens - (objects - 1) * blockTokens;
+            this.firstToken = firstToken;
+            this.keys = keys;
+            this.prefilledAt = prefilledAt;
+        }
+    }
+
+    /** Objects of blocks of {@code blockTokens} tokens of {@code bytesPerToken} bytes of KV each. */
+    record Sizes(int blockTokens, long bytesPerToken) {
+        long objectBytes(int tokens) {
+            return KvBlockObject.objectBytes(bytesPerToken * tokens);
+        }
+    }
+
+    /** A sequence's handover buffers: one object each, slices of {@code whole} (direct: the buffer the WRITE sends from; store: null). */
+    record Staging(MemorySegment whole, MemorySegment[] objs) {}
+
+    private final PdTransfer mode;
+    private final KvBlockStore store;
+    private final Sizes sizes;
+    private final int maxObjects, slots;
+    private final long slotBytes;
+    private final LongSupplier clock;
+    private final RealKvTotals totals;
+    private final long nonce;
+    private final AtomicLong counter = new AtomicLong();
+    private final List<ArrayBlockingQueue<Integer>> free = new ArrayList<>();
+    private final AtomicInteger[] outstanding;
+    private final long timeoutNanos;
+    // direct
+    private final TransferEngine prefillSide;
+    private final List<TransferEngine> decodeSide = new ArrayList<>();
+    private final List<Segment> receive = new ArrayList<>();
+    private final List<RemoteSegment> targets = new ArrayList<>();
+    private volatile List<EngineInstance> decoders = List.of();
+    private volatile Runnable slotFreed = () -> { };
+    private volatile BooleanSupplier corruptNow = () -> false;
+    private volatile double corruptFraction;
+
+    /**
+     * @param mode        direct or store
+     * @param transport   the transport's name (direct: the engines are of it)
+     * @param config      its settings (rdma-emu paces to its link)
+     * @param store       the cell's store (the store path; allocates its buffers)
+     * @param sizes       the objects' sizes
+     * @param decodes     decode instances
+     * @param slots       handovers a decode instance takes at once
+     * @param maxTokens   the longest prompt
+     */
+    PdHandover(PdTransfer mode, String transport, TransportConfig config, KvBlockStore store, Sizes sizes, int decodes, int slots,
+               int maxTokens, LongSupplier clock, RealKvTotals totals, long seed) {
+        this.mode = mode;
+        this.store = store;
+        this.sizes = sizes;
+        this.maxObjects = Math.max(1, (maxTokens + sizes.blockTokens() - 1) / sizes.blockTokens());
+        this.slots = slots;
+        this.slotBytes = maxObjects * sizes.objectBytes(sizes.blockTokens());
+        this.clock = clock;
+        this.totals = totals;
+        this.nonce = new java.util.SplittableRandom(seed ^ System.nanoTime()).nextLong();
+        this.timeoutNanos = config.timeout().toNanos();
+        this.outstanding = new AtomicInteger[decodes];
+        for (int d = 0; d < decodes; d++) {
+            outstanding[d] = new AtomicInteger();
+            ArrayBlockingQueue<Integer> q = new ArrayBlockingQueue<>(slots);
+            for (int i = 0; i < slots; i++) q.add(i);
+            free.add(q);
+        }
+        if (mode == PdTransfer.DIRECT) {
+            Transports t = Transports.discover();
+            prefillSide = t.create(transport, config);
+            try {
+                for (int d = 0; d < decodes; d++) {
+                    TransferEngine e = t.create(transport, config);
+                    decodeSide.add(e);
+                    Segment seg = e.registerSegment("kvlab-pd-receive-" + d, slots * slotBytes);
+                    receive.add(seg);
+                    targets.add(prefillSide.openSegment(seg.handle()));
+                }
+            } catch (RuntimeException e) {
+                close();
+                throw e;
+            }
+        } else {
+            prefillSide = null;
+        }
+    }
+
+    /** The decode instances (index {@code d} of a parcel is theirs) and what to tell the prefill instances when a slot is free. */
+    void wire(List<EngineInstance> decodeInstances, Runnable onSlotFree) {
+        this.decoders = List.copyOf(decodeInstances);
+        this.slotFreed = onSlotFree;
+    }
+
+    /** A corrupt fault: while {@code active}, a {@code fraction} of the handovers arrive with a flipped payload byte. */
+    void corruptWhen(BooleanSupplier active, double fraction) {
+        this.corruptNow = active;
+        this.corruptFraction = fraction;
+    }
+
+    boolean viaStore() {
+        return mode == PdTransfer.STORE;
+    }
+
+    /** What the handover path is, for the cell's description. */
+    String describe() {
+        if (mode == PdTransfer.DIRECT)
+            return "direct: the prefill instance's " + prefillSide.name() + " transfer engine WRITEs the prompt's block objects into a slot of the "
+                    + "decode instance's registered segment (" + slots + " slots of " + maxObjects + " objects per decode instance), no store; "
+                    + prefillSide.copySemantics() + (prefillSide.emulated() ? " (emulated NIC)" : "");
+        return "store: the prefill instance puts the prompt's block objects into kvlab's store under keys of the handover, the decode instance "
+                + "gets them (then removes them); " + slots + " handovers per decode instance at once";
+    }
+
+    /** Whether the handover's transport is emulated (rdma-emu). */
+    boolean emulated() {
+        return prefillSide != null && prefillSide.emulated();
+    }
+
+    /** Staging for one prefill sequence (direct: a buffer of the prefill side's engine) or one sequence's get buffers (store). */
+    Staging buffers() {
+        MemorySegment[] b = new MemorySegment[maxObjects];
+        if (mode == PdTransfer.DIRECT) {
+            MemorySegment all = prefillSide.allocateBuffer(slotBytes);
+            long stride = sizes.objectBytes(sizes.blockTokens());
+            for (int i = 0; i < maxObjects; i++) b[i] = all.asSlice(i * stride, stride);
+            return new Staging(all, b);
+        }
+        for (int i = 0; i < maxObjects; i++) b[i] = store.allocate();
+        return new Staging(null, b);
+    }
+
+    /**
+     * A parcel for {@code tokens} prompt tokens of {@code r} on the decode instance with the fewest handovers
+     * outstanding that has a free slot, or null when none has one.
+     */
+    Parcel reserve(Request r, EngineInstance.Events decodeEvents, int tokens, int firstToken, long prefilledAt) {
+        Integer[] order = new Integer[outstanding.length];
+        for (int d = 0; d < order.length; d++) order[d] = d;
+        java.util.Arrays.sort(order, java.util.Comparator.comparingInt(d -> outstanding[d].get()));
+        for (int d : order) {
+            Integer slot = free.get(d).poll();
+            if (slot == null) continue;
+            outstanding[d].incrementAndGet();
+            int n = (tokens + sizes.blockTokens() - 1) / sizes.blockTokens();
+            long[] keys = new long[n];
+            long h = counter.incrementAndGet();
+            for (int i = 0; i < n; i++) keys[i] = mix(nonce + (h << 16) + i);
+            return new Parcel(r, decodeEvents.decodeSide(), d, slot, tokens, sizes.blockTokens(), firstToken, keys, prefilledAt);
+        }
+        return null;
+    }
+
+    /** The decode instance of {@code p}. */
+    EngineInstance decoderOf(Parcel p) {
+        return decoders.get(p.decode);
+    }
+
+    /** Whether a free slot may exist for a prompt waiting for one. */
+    boolean anyFree() {
+        for (ArrayBlockingQueue<Integer> q : free) if (!q.isEmpty()) return true;
+        return false;
+    }
+
+    private static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+        return z ^ (z >>> 31);
+    }
+
+    /**
+     * Sender side (an I/O thread of the prefill instance): the sealed objects in {@code staging} to the decode side
+     * (the caller then hands the parcel to its decode instance, {@link #decoderOf}). A failure is the parcel's error
+     * (the decode side recomputes).
+     */
+    void send(Parcel p, Staging st) {
+        MemorySegment[] staging = st.objs();
+        try {
+            if (p.error == null) {
+                p.lengths = new long[p.objects];
+                p.digests = new long[p.objects];
+                for (int i = 0; i < p.objects; i++) {
+                    p.lengths[i] = sizes.objectBytes(i == p.objects - 1 ? p.lastTokens : sizes.blockTokens());
+                    p.digests[i] = digest(staging[i], p.lengths[i]);
+                }
+                long t0 = System.nanoTime();
+                if (mode == PdTransfer.DIRECT) write(p, st.whole());
+                else put(p, staging);
+                p.transferNanos = System.nanoTime() - t0;
+            }
+        } catch (RuntimeException e) {
+            p.error = "transfer failed: " + e.getClass().getSimpleName() + ": " + e.getMessage();
+        }
+        p.arrivedAt = clock.getAsLong();
+    }
+
+    private void write(Parcel p, MemorySegment whole) {
+        long stride = sizes.objectBytes(sizes.blockTokens());
+        long len = (p.objects - 1) * stride + p.lengths[p.objects - 1]; // every object but the tail is whole: no gaps
+        TransferBatch batch = new TransferBatch(1);
+        batch.add(Opcode.WRITE, whole, 0, targets.get(p.decode), p.slot * slotBytes, len);
+        try {
+            prefillSide.submit(batch).get(timeoutNanos, TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("WRITE into the decode side's segment failed: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted during the handover's WRITE");
+        }
+        if (!batch.allOk()) throw new IllegalStateException("the handover's WRITE ended " + batch.status(0));
+        MemorySegment seg = receive.get(p.decode).memory();
+        p.objs = new MemorySegment[p.objects];
+        for (int i = 0; i < p.objects; i++) p.objs[i] = seg.asSlice(p.slot * slotBytes + i * stride, stride);
+        p.bytes = len;
+    }
+
+    private void put(Parcel p, MemorySegment[] staging) {
+        MemorySegment[] objs = new MemorySegment[p.objects];
+        long bytes = 0;
+        for (int i = 0; i < p.objects; i++) {
+            objs[i] = staging[i].asSlice(0, p.lengths[i]);
+            bytes += p.lengths[i];
+        }
+        String why = store.putObjects(p.keys, p.objects, objs);
+        if (why != null) throw new IllegalStateException("the store refused the handover: " + why);
+        p.bytes = bytes;
+    }
+
+    /** Receiver side, store path (an I/O thread of the decode instance): the objects got into {@code dst}; timed into the transfer. */
+    void fetch(Parcel p, MemorySegment[] dst) {
+        long t0 = System.nanoTime();
+        long[] got = store.getObjects(p.keys, p.objects, dst);
+        p.transferNanos += System.nanoTime() - t0;
+        for (int i = 0; i < p.objects; i++) {
+            if (got[i] != p.lengths[i]) {
+                p.error = "the store gave " + (got[i] < 0 ? "no copy" : got[i] + " bytes") + " of object " + i;
+                break;
+            }
+        }
+        p.objs = dst;
+    }
+
+    /**
+     * Receiver side (the decode instance's engine thread): null when every object is the one sent (header: key,
+     * tokens, payload length; CRC32C of the payload), else why not. A corrupt fault flips a payload byte first.
+     */
+    String verify(Parcel p) {
+        if (p.error != null) return p.error;
+        if (corruptNow.getAsBoolean() && (mix(nonce ^ p.keys[0]) >>> 11) * 0x1.0p-53 < corruptFraction) {
+            MemorySegment o = p.objs[p.objects / 2];
+            long at = KvBlockObject.HEADER_BYTES + (p.lengths[p.objects / 2] - KvBlockObject.HEADER_BYTES) / 2;
+            o.set(java.lang.foreign.ValueLayout.JAVA_BYTE, at, (byte) (o.get(java.lang.foreign.ValueLayout.JAVA_BYTE, at) ^ 0x5a));
+            totals.handoverCorrupted.increment();
+        }
+        for (int i = 0; i < p.objects; i++) {
+            int tk = i == p.objects - 1 ? p.lastTokens : sizes.blockTokens();
+            String why = KvBlockObject.verify(p.objs[i], p.lengths[i], p.keys[i], tk, p.lengths[i] - KvBlockObject.HEADER_BYTES);
+            if (why != null) return "object " + i + ": " + why;
+        }
+        return null;
+    }
+
+    /** The audit of a restored handover: what the decode side used against what the sender sent; counts wrong hits used. */
+    void audit(Parcel p) {
+        if (mode == PdTransfer.STORE) {
+            store.auditObjects(p.keys, p.objects, p.objs, p.lengths);
+            return;
+        }
+        for (int i = 0; i < p.objects; i++) {
+            totals.handoverAudited.increment();
+            if (digest(p.objs[i], p.lengths[i]) != p.digests[i]) totals.handoverWrongHits.increment();
+        }
+    }
+
+    /** The decode side is done with the parcel's slot (restored or recomputing): free for the next handover. */
+    void release(Parcel p) {
+        free.get(p.decode).add(p.slot);
+        slotFreed.run();
+    }
+
+    /** The request of a parcel left its decode instance. */
+    void done(Parcel p) {
+        outstanding[p.decode].decrementAndGet();
+    }
+
+    /** Store path: the handover's objects leave the store (they served their one get). */
+    void remove(Parcel p) {
+        if (mode == PdTransfer.STORE) store.removeObjects(p.keys, p.objects);
+    }
+
+    private static long digest(MemorySegment m, long length) {
+        CRC32C c = new CRC32C();
+        c.update(m.asSlice(0, length).asByteBuffer());
+        return c.getValue() ^ (length << 32);
+    }
+
+    @Override
+    public void close() {
+        for (RemoteSegment t : targets) t.close();
+        for (Segment s : receive) s.close();
+        if (prefillSide != null) prefillSide.close();
+        for (TransferEngine e : decodeSide) e.close();
+    }
+}

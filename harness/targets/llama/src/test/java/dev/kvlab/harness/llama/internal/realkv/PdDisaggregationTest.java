@@ -1,0 +1,166 @@
+package dev.kvlab.harness.llama.internal.realkv;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.harness.api.gguf.GgufSynth;
+import dev.kvlab.harness.api.gguf.SynthSpec;
+import dev.kvlab.harness.api.gguf.WeightType;
+import dev.kvlab.harness.api.input.BadInputException;
+import dev.kvlab.harness.api.run.CellRunner;
+import dev.kvlab.harness.api.run.ConfigTree;
+import dev.kvlab.harness.llama.internal.KvStateLayout;
+import dev.kvlab.harness.llama.internal.LlamaContext;
+import dev.kvlab.harness.llama.internal.LlamaModel;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Prefill/decode disaggregation on the llama.cpp target, on a tiny synthesized model: a prompt's KV (its shorter tail
+ * included) split on one context and restored on another continues exactly as the prefill context would; a
+ * disaggregated cell's decode instance computes no prompt token when its handovers succeed, over the transfer
+ * engine and through the store, and hands over the model's KV bytes per token plus the block headers; a corrupted
+ * handover is recomputed on the decode instance, never used; the keys are refused where they do not apply. Skipped
+ * with the reason where the pinned llama.cpp library is unavailable; with {@code KVLAB_CI=1} that fails instead.
+ */
+class PdDisaggregationTest {
+
+    @TempDir static Path dir;
+    static Path model;
+    static long kvBytesPerToken;
+
+    @BeforeAll
+    static void model() throws Exception {
+        RealKvTestSupport.library();
+        SynthSpec spec = new SynthSpec(2, 256, 4, 2, 688, 32000, WeightType.F16, 5, 2048);
+        model = GgufSynth.write(spec, dir.resolve("tiny.gguf")).path();
+        kvBytesPerToken = spec.kvBytesPerToken();
+    }
+
+    /** Prompts of 288 + 37 = 325 tokens: 10 blocks of 32 and a tail of 5. */
+    static RunConfig config(String... sets) {
+        ConfigTree t = ConfigTree.parse("""
+                mode: live
+                seed: 2
+                target: {kind: llama.cpp, model: %s, threads: 1, calibrate_tokens: 0, flash_attn: "off"}
+                cluster: {instances: 2, router: round-robin}
+                store: {backend: bundled, nodes: 2, capacity: 64MiB}
+                transport: tcp
+                tiers: none
+                cache_state: cold
+                workload:
+                  generator: {kind: shared-prefix, groups: 6, prompts_per_group: 1, prefix_tokens: 288, suffix_tokens: 37, output_tokens: 6, block_tokens: 32}
+                  arrival: {process: constant, rate: 8}
+                slo: {ttft_ms: 10000}
+                """.formatted(model), "pd.yaml", null);
+        for (String set : sets) t.set(set);
+        return t.bind();
+    }
+
+    static double num(CellResult r, String key) {
+        Object v = r.json().get(key);
+        assertThat(v).as(key).isInstanceOf(Number.class);
+        return ((Number) v).doubleValue();
+    }
+
+    @Test
+    void aPromptHandedOverWithItsTailContinuesAsOnThePrefillContext() {
+        int block = 32, n = 3 * block + 11;
+        try (LlamaModel m = LlamaModel.load(RealKvTestSupport.library(), model);
+             LlamaContext a = m.newContext(LlamaContext.Options.of(1024).withSeqMax(2));
+             LlamaContext b = m.newContext(LlamaContext.Options.of(1024).withSeqMax(2))) {
+            KvStateLayout layout = EngineInstance.probeLayout(a);
+            RealKvTotals totals = new RealKvTotals();
+            KvNamespace ns = new KvNamespace("test", "f16", layout.vTrans(), block);
+            KvBlockStore none = new KvBlockStore(null, ns, layout.bytesPerToken() * block, 1, totals);
+            RemotePrefix from = new RemotePrefix(a, layout, none, totals, 1, block), into = new RemotePrefix(b, layout, none, totals, 1, block);
+            int[] toks = new int[n];
+            for (int i = 0; i < n; i++) toks[i] = PromptTokens.FIRST + (i * 7919) % 20000;
+            float[] first = a.prefill(0, toks, 0, n, 0);
+            int next = LlamaContext.argmax(first);
+            int objects = (n + block - 1) / block, tail = n - (objects - 1) * block;
+            long[] keys = {11, 12, 13, 14};
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment[] bufs = new MemorySegment[objects];
+                for (int i = 0; i < objects; i++) bufs[i] = arena.allocate(KvBlockObject.objectBytes(layout.bytesPerToken() * block), 16);
+                long bytes = from.splitRun(0, keys, n, bufs);
+                assertThat(bytes).isEqualTo((long) n * layout.bytesPerToken() + (long) objects * KvBlockObject.HEADER_BYTES);
+                for (int i = 0; i < objects; i++) {
+                    int tk = i == objects - 1 ? tail : block;
+                    long len = KvBlockObject.objectBytes(layout.bytesPerToken() * tk);
+                    assertThat(KvBlockObject.verify(bufs[i], len, keys[i], tk, len - KvBlockObject.HEADER_BYTES)).isNull();
+                }
+                assertThat(into.restore(0, 0, objects, tail, bufs)).isTrue();
+                assertThat(b.maxPos(0)).isEqualTo(n - 1);
+            }
+            // the next token decoded on both contexts: the same logits up to rounding (a misplaced row moves them by O(1))
+            float[] la = a.prefill(0, new int[] {next}, 0, 1, n), lb = b.prefill(0, new int[] {next}, 0, 1, n);
+            double d = 0;
+            for (int i = 0; i < la.length; i++) d = Math.max(d, Math.abs(la[i] - lb[i]));
+            assertThat(d).isLessThanOrEqualTo(0.02);
+            assertThat(LlamaContext.argmax(lb)).isEqualTo(LlamaContext.argmax(la));
+        }
+    }
+
+    @Test
+    void decodeInstancesComputeNoPromptTokenWhenTheHandoverSucceedsOnBothPaths() {
+        CellResult col = new CellRunner().run(config("pd=colocated"));
+        assertThat(num(col, Columns.HANDOVER_BYTES.name())).isZero();
+        assertThat(num(col, Columns.DECODE_PREFILL_TOKENS.name())).isEqualTo(6 * 325);
+        assertThat(num(col, Columns.HANDOVER_TRANSFER_MS_MEAN.name())).isNaN();
+        for (String path : new String[] {"direct", "store"}) {
+            CellResult r = new CellRunner().run(config("pd=disaggregated", "cluster.prefill_instances=1", "pd_transfer=" + path));
+            var s = r.summary();
+            assertThat(s.get(Columns.FAILED)).as(path).isZero();
+            assertThat(s.get(Columns.COMPLETED)).as(path).isEqualTo(6);
+            assertThat(s.get(Columns.WRONG_HITS_USED)).as(path).isZero();
+            assertThat(s.get(Columns.PD)).isEqualTo("disaggregated");
+            assertThat(num(r, Columns.DECODE_PREFILL_TOKENS.name())).as(path).isZero();
+            assertThat(num(r, Columns.PD_FALLBACKS.name())).as(path).isZero();
+            assertThat(num(r, Columns.DECODE_STEPS_WITH_PROMPT_SHARE.name())).as(path).isZero();
+            assertThat(num(r, Columns.HANDOVER_TOKENS.name())).as(path).isEqualTo(6 * 325);
+            // 11 objects per prompt: the model's KV per token and a 32-byte header per object
+            assertThat(num(r, Columns.HANDOVER_BYTES.name())).as(path).isEqualTo(6 * (325.0 * kvBytesPerToken + 11 * KvBlockObject.HEADER_BYTES));
+            assertThat(num(r, Columns.PD_RESTORE_MS_P50.name())).as(path).isPositive();
+            assertThat(r.json().get("pd_transfer")).isEqualTo(path);
+            // the first token came after the handover: the breakdown adds up to no more than the TTFT
+            assertThat(num(r, Columns.PD_PREFILL_MS_P50.name()) + num(r, Columns.PD_HANDOVER_MS_P50.name()))
+                    .isLessThanOrEqualTo(num(r, Columns.TTFT_P99.name()));
+        }
+    }
+
+    @Test
+    void aCorruptedHandoverIsRecomputedOnTheDecodeInstanceNeverUsed() {
+        CellResult r = new CellRunner().run(config("pd=disaggregated", "cluster.prefill_instances=1", "fault=corrupt", "fault_at=0",
+                "fault_params.corrupt_fraction=1"));
+        var s = r.summary();
+        assertThat(s.get(Columns.FAILED)).isZero();
+        assertThat(s.get(Columns.WRONG_HITS_USED)).isZero();
+        double fallbacks = num(r, Columns.PD_FALLBACKS.name());
+        assertThat(fallbacks).isPositive().isEqualTo(num(r, "handover_corrupted"));
+        // every fallback's prompt was computed by the decode instance instead
+        assertThat(num(r, Columns.DECODE_PREFILL_TOKENS.name())).isEqualTo(fallbacks * 325);
+        assertThat(((Number) r.json().get("rejected_handover_checksum")).longValue()).isEqualTo((long) fallbacks);
+    }
+
+    @Test
+    void theKeysAreRefusedWhereTheyDoNotApply() {
+        assertThatThrownBy(() -> config("pd_transfer=direct")).isInstanceOf(BadInputException.class).hasMessageContaining("'pd_transfer'")
+                .hasMessageContaining("disaggregated");
+        assertThatThrownBy(() -> config("cluster.prefill_instances=1")).isInstanceOf(BadInputException.class)
+                .hasMessageContaining("'cluster.prefill_instances'");
+        assertThatThrownBy(() -> config("pd=disaggregated", "cluster.prefill_instances=2")).isInstanceOf(BadInputException.class)
+                .hasMessageContaining("'cluster.prefill_instances'");
+        assertThatThrownBy(() -> config("pd=disaggregated", "pd_transfer=carrier-pigeon")).isInstanceOf(BadInputException.class)
+                .hasMessageContaining("pd_transfer");
+        assertThat(Map.of("ok", config("pd=disaggregated", "pd_transfer=store").pdTransfer().label())).containsEntry("ok", "store");
+    }
+}
