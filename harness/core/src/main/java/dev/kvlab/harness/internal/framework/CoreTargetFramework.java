@@ -95,6 +95,6 @@ public final class CoreTargetFramework implements TargetFramework {
 
     @Override
     public CellResult run(CellSpec spec, TargetCell cell, CellObserver observer, long wallStartNanos) {
-        return CellSteps.run(spec, new TargetCellClock(spec, cell), observer, wallStartNanos);
+        return CellSteps.run(spec, cell, observer, wallStartNanos);
     }
 }
