@@ -168,7 +168,7 @@ final class EngineTwin {
     }
 
     private LinkProbe probe(LiveClock loop, AuditedStore backend) throws InterruptedException {
-        return TargetFramework.get().probeLink(plan, loop, backend);
+        return plan.probeLink(loop, backend);
     }
 
     /** The link the twin runs on: the start and end probes bracketed, or the start's alone. */
@@ -280,6 +280,6 @@ final class EngineTwin {
         var link = p.model(plan.transportName());
         Figures more = LinkProbe.twinLinkExtras(end, endError, p);
         LlamaColumns.TWIN_MODEL.put(more, plan.model().id() + " on " + plan.hardware().id() + " (the engine calibrated as a roofline)");
-        return TargetFramework.get().withTwin(live, plan, link, p.lookupNanos(), more);
+        return plan.withTwin(live, link, p.lookupNanos(), more);
     }
 }

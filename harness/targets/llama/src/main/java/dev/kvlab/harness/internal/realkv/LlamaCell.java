@@ -183,7 +183,7 @@ final class LlamaCell implements TargetCell {
             CellSpec spec = LlamaTarget.spec(config, k -> null, e.ns.modelId(), e.ns.kvDtype());
             e.loop = TargetFramework.get().liveClock(SPIN_NANOS);
             long payload = e.layout.bytesPerToken() * spec.blockTokens();
-            e.faults = TargetFramework.get().faults(storePlan, KvBlockObject.objectBytes(payload));
+            e.faults = storePlan.faults(KvBlockObject.objectBytes(payload));
             BackendOptions options = options();
             e.backend = TargetFramework.get().audited(e.faults != null ? e.faults.open(options) : KvBackends.discover().open(config.store().backend(), options));
             KvBlockStore store = new KvBlockStore(e.backend, e.ns, payload, config.store().replicas(), e.totals);
