@@ -31,5 +31,7 @@ class ColumnsDocTest {
         assertThat(Columns.named("prompt_words")).isPresent();
         assertThat(Columns.named("engine_calibrated_decode_ms_per_token")).isPresent();
         assertThat(Columns.rowExtras()).contains(Columns.named("harness_ttft_gap_p50_ms").orElseThrow());
+        // with their merge rules, which kvlab merge (harness/bundle) applies to a request-split cell's shards
+        assertThat(Columns.named("unsent_requests").orElseThrow().merge()).isEqualTo(Column.Merge.SUM);
     }
 }
