@@ -53,9 +53,22 @@ final class FixedCell implements TargetCell {
         loop.run(() -> (d.done() || d.error() != null) && server.inFlight() == 0);
     }
 
+    /** The live clock's figures start over: its lag is the measured phase's own. */
+    @Override
+    public void measuredPhaseStarts() {
+        loop.resetFigures();
+    }
+
+    /**
+     * The target's kind, and how late the live clock ran its events over the measured phase (a request's TTFT is the delay
+     * plus how late its arrival and its answer ran).
+     */
     @Override
     public void extras(MeasurementView m, Figures x) {
         Columns.TARGET_KIND.put(x, FixedTarget.KIND);
+        Columns.EVENT_LAG_P50_US.put(x, (double) loop.lag().getValueAtPercentile(50));
+        Columns.EVENT_LAG_P99_US.put(x, (double) loop.lag().getValueAtPercentile(99));
+        Columns.EVENT_LAG_MAX_US.put(x, (double) loop.lag().getMaxValue());
     }
 
     @Override
