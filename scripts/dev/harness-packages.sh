@@ -54,6 +54,7 @@ MAP=(
   "internal.llama             llama.internal                  harness/targets/llama"
   "internal.realkv            llama.internal.realkv           harness/targets/llama"
   "api.engine                 llama.api                       harness/targets/llama"
+  "internal.fixed             fixed.internal                  harness/targets/fixed"
   # names the first version of this script gave (bundle, report and metrics are used whole by the modules above them
   # and the CLI, so their code is their entry-point package)
   "bundle.internal            bundle                          harness/bundle"

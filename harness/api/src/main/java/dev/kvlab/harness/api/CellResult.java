@@ -11,7 +11,7 @@ import org.HdrHistogram.Histogram;
  * Everything one cell run produced: its summary, the whole-run histogram and the interval histograms of every
  * {@link Metric} (for {@code .hlog} files; timestamps in the run's own clock), the {@link RequestLog} of one
  * {@link RequestRecord} per measured request (the {@code requests.csv} file, streamed while the run went), and
- * mode-specific extra figures (e.g. the live harness's own per-request overhead): those of {@link Columns#ROW_EXTRAS} join the
+ * mode-specific extra figures (e.g. the live harness's own per-request overhead): those of {@link Columns#rowExtras()} join the
  * cell's {@code summary.csv} row, the others only its {@code cell.json}.
  *
  * @param config     the resolved config that ran

@@ -8,10 +8,14 @@ import dev.kvlab.harness.api.Column.Unit;
 import dev.kvlab.harness.api.config.ConfigKeys;
 import dev.kvlab.harness.api.config.TargetKind;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.Set;
 
 /**
  * The result columns, each named here and nowhere else: the {@link CellSummary} columns in {@code summary.csv} order
@@ -123,8 +127,6 @@ public final class Columns {
     public static final Column<Number> HARNESS_CPU_US_PER_REQUEST = extra("harness_cpu_us_per_request", Unit.US,
             "CPU time the harness's threads spent on the measured phase, per measured request", Source.live(EMULATED, OPENAI),
             Merge.PER_REQUEST);
-    public static final Column<Number> HARNESS_HTTP_CPU_US_PER_REQUEST = detail("harness_http_cpu_us_per_request", Unit.US,
-            "of harness_cpu_us_per_request, the HTTP client's share", Source.live(OPENAI), Merge.PER_REQUEST);
     public static final Column<Number> HARNESS_OVERHEAD_US_PER_REQUEST = extra("harness_overhead_us_per_request", Unit.US,
             "busy time of the harness's event loop per measured request", Source.live(), Merge.PER_REQUEST);
     public static final Column<Number> EVENT_LAG_P50_US = extra("event_lag_p50_us", Unit.US,
@@ -176,16 +178,6 @@ public final class Columns {
                     + " (NaN: not reported)", Source.live(OPENAI), Merge.RECOMPUTED);
     public static final Column<String> ENGINE_HITS_SOURCE = new Column<>("engine_hits_source", String.class, Unit.TEXT,
             "where the engine's hit ratios came from", Source.live(OPENAI), Merge.RECOMPUTED, null);
-    public static final Column<Number> HARNESS_TTFT_GAP_P50 = extra("harness_ttft_gap_p50_ms", Unit.MS,
-            "p50 over completed requests of client TTFT minus the engine's own prompt time (signed: below 0, the client saw its first token"
-                    + " before the engine's prompt time ended)", Source.live(OPENAI), Merge.SAME);
-    public static final Column<Number> HARNESS_TTFT_GAP_NEGATIVE = detail("harness_ttft_gap_negative_requests", Unit.COUNT,
-            "completed requests whose client TTFT was below the engine's own prompt time (a finding: the engine's timing covers more than"
-                    + " the client waited for, or the two clocks disagree)", Source.live(OPENAI), Merge.SUM);
-    public static final Column<Number> HARNESS_LOOPBACK_TTFT_P50 = extra("harness_loopback_ttft_p50_us", Unit.US,
-            "p50 TTFT of the harness's loopback self-test before the cell", Source.live(OPENAI), Merge.LARGEST);
-    public static final Column<Number> HARNESS_LOOPBACK_TTFT_P99 = detail("harness_loopback_ttft_p99_us", Unit.US,
-            "p99 TTFT of the harness's loopback self-test before the cell", Source.live(OPENAI), Merge.LARGEST);
     // a real engine's KV in kvlab's store (the llama.cpp target)
     public static final Column<Number> FETCHED_TOKENS = extra("fetched_tokens", Unit.TOKENS,
             "prompt tokens of the measured requests whose KV came from the store (fetched, verified and restored)", Source.live(LLAMA),
@@ -198,8 +190,6 @@ public final class Columns {
     public static final Column<Number> ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S = extra("engine_calibrated_prefill_tokens_per_s",
             Unit.TOKENS_PER_S, "the engine's prefill rate measured by the cell's calibration (the twin's and the prediction's roofline)",
             Source.live(LLAMA), Merge.SAME);
-    public static final Column<Number> ENGINE_CALIBRATED_DECODE_MS = extra("engine_calibrated_decode_ms_per_token", Unit.MS,
-            "the engine's decode step after a short context, measured by the cell's calibration", Source.live(LLAMA), Merge.SAME);
     public static final Column<Number> BREAKEVEN_PREDICTED_TOKENS = extra("breakeven_predicted_tokens", Unit.TOKENS,
             "the prefix length from which fetching beats recomputing (up to the model's context), as kvlab breakeven predicts on the calibration and the measured link for a request of the workload",
             Source.live(LLAMA), Merge.SAME);
@@ -211,24 +201,12 @@ public final class Columns {
     public static final Column<Number> PREDICTED_FETCH_MS = extra("predicted_fetch_ms", Unit.MS,
             "predicted time to fetch the shared prefix's KV, load it into the engine and prefill the suffix behind it", Source.live(LLAMA), Merge.SAME);
 
-    public static final Column<Number> REJECTED_HANDOVER_CHECKSUM = figure("rejected_handover_checksum", Number.class, Unit.COUNT,
-            "handovers refused because an object's checksum or header did not match (the prompt recomputed on the decode instance)", Source.live(LLAMA));
-    public static final Column<Number> REJECTED_HANDOVER_TRANSFER = figure("rejected_handover_transfer", Number.class, Unit.COUNT,
-            "handovers refused because the transfer or the store get failed (recomputed)", Source.live(LLAMA));
-    public static final Column<Number> REJECTED_HANDOVER_OTHER = figure("rejected_handover_other", Number.class, Unit.COUNT,
-            "handovers refused for another reason, such as a refused restore (recomputed)", Source.live(LLAMA));
     // prefill/decode disaggregation on a real engine (the llama.cpp target): the handover and what decoding met
     public static final Column<Number> HANDOVER_BYTES = extra("handover_bytes", Unit.BYTES,
             "PD: bytes of prompt KV the prefill instances handed to the decode instances for the measured requests (block objects: header and"
                     + " llama.cpp's rows; 0 when colocated)", Source.live(LLAMA), Merge.SUM);
     public static final Column<Number> HANDOVER_TOKENS = extra("handover_tokens", Unit.TOKENS,
             "PD: prompt tokens whose KV was handed over (0 when colocated)", Source.live(LLAMA), Merge.SUM);
-    public static final Column<Number> HANDOVER_TRANSFER_MS_MEAN = extra("handover_transfer_ms_mean", Unit.MS,
-            "PD: mean transfer time of a handover: the WRITE into the decode side's buffer (direct) or the put and the get (store)"
-                    + " (NaN when colocated: no handover)", Source.live(LLAMA), Merge.SAME);
-    public static final Column<Number> HANDOVER_RESTORE_MS_MEAN = extra("handover_restore_ms_mean", Unit.MS,
-            "PD: mean time of the decode side's verification, assembly and llama_state_seq_set_data per handover (NaN when colocated)",
-            Source.live(LLAMA), Merge.SAME);
     public static final Column<Number> DECODE_PREFILL_TOKENS = extra("decode_prefill_tokens", Unit.TOKENS,
             "prompt tokens computed by instances that decode (disaggregated: the decode instances, only for handovers that failed;"
                     + " colocated: every prompt token computed)", Source.live(LLAMA), Merge.SUM);
@@ -251,40 +229,27 @@ public final class Columns {
     public static final Column<Number> PD_FIRST_DECODE_STEP_MS_P50 = extra("pd_first_decode_step_ms_p50", Unit.MS,
             "PD: p50 of the first decode step on the decode instance (first to second token)", Source.live(LLAMA), Merge.SAME);
 
-    /** Columns some clocks or targets add to a {@code summary.csv}/{@code summary.json} row (NaN in the rows of the others). */
-    public static final List<Column<?>> ROW_EXTRAS = List.of(STORE_USAGE, STORE_OBJECTS, STORE_EVICTED_OBJECTS, FAILOVER_S, FAILOVER_FALLBACKS,
-            OBJECTS_LOST, LINK_MEASURED_BYTES_PER_S,
-            LINK_MEASURED_LATENCY_US, HARNESS_CPU_US_PER_REQUEST, HARNESS_OVERHEAD_US_PER_REQUEST, EVENT_LAG_P50_US, EVENT_LAG_P99_US,
-            GC_PAUSE_MS, TWIN_TTFT_P50, TWIN_TTFT_P99, TWIN_FETCH_P50, TWIN_GOODPUT_RPS, TWIN_TTFT_P50_LIVE_SHARE, ENGINE_PROMPT_TOKENS,
-            ENGINE_CACHED_PROMPT_TOKENS, ENGINE_LOCAL_HIT_RATIO, ENGINE_EXTERNAL_HIT_RATIO, ENGINE_DEVICE_HIT_RATIO, ENGINE_HOST_HIT_RATIO,
-            ENGINE_STORAGE_HIT_RATIO, ENGINE_CACHED_HIT_RATIO, ENGINE_LOOKUP_HIT_RATIO, HARNESS_TTFT_GAP_P50, HARNESS_LOOPBACK_TTFT_P50,
-            FETCHED_TOKENS, ENGINE_KV_BYTES_PER_TOKEN, ENGINE_PREFILL_TOKENS_PER_S, ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S,
-            ENGINE_CALIBRATED_DECODE_MS, BREAKEVEN_PREDICTED_TOKENS, SHARED_PREFIX_TOKENS, PREDICTED_RECOMPUTE_MS, PREDICTED_FETCH_MS,
-            HANDOVER_BYTES, HANDOVER_TOKENS, HANDOVER_TRANSFER_MS_MEAN, HANDOVER_RESTORE_MS_MEAN, DECODE_PREFILL_TOKENS, PD_FALLBACKS,
-            DECODE_STEPS_WITH_PROMPT_SHARE, PD_PREFILL_MS_P50, PD_HANDOVER_MS_P50, PD_DECODE_QUEUE_MS_P50, PD_RESTORE_MS_P50,
-            PD_FIRST_DECODE_STEP_MS_P50);
+    /**
+     * Columns some clocks or targets add to a {@code summary.csv}/{@code summary.json} row (NaN in the rows of the others): kvlab's
+     * own; with those the targets declare, {@link #rowExtras()}.
+     */
+    public static final List<Column<?>> ROW_EXTRAS = List.of(STORE_USAGE, STORE_OBJECTS, STORE_EVICTED_OBJECTS, FAILOVER_S,
+            FAILOVER_FALLBACKS, OBJECTS_LOST, LINK_MEASURED_BYTES_PER_S, LINK_MEASURED_LATENCY_US, HARNESS_CPU_US_PER_REQUEST,
+            HARNESS_OVERHEAD_US_PER_REQUEST, EVENT_LAG_P50_US, EVENT_LAG_P99_US, GC_PAUSE_MS, TWIN_TTFT_P50, TWIN_TTFT_P99, TWIN_FETCH_P50,
+            TWIN_GOODPUT_RPS, TWIN_TTFT_P50_LIVE_SHARE, ENGINE_PROMPT_TOKENS, ENGINE_CACHED_PROMPT_TOKENS, ENGINE_LOCAL_HIT_RATIO,
+            ENGINE_EXTERNAL_HIT_RATIO, ENGINE_DEVICE_HIT_RATIO, ENGINE_HOST_HIT_RATIO, ENGINE_STORAGE_HIT_RATIO, ENGINE_CACHED_HIT_RATIO,
+            ENGINE_LOOKUP_HIT_RATIO, FETCHED_TOKENS, ENGINE_KV_BYTES_PER_TOKEN, ENGINE_PREFILL_TOKENS_PER_S,
+            ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S, BREAKEVEN_PREDICTED_TOKENS, SHARED_PREFIX_TOKENS, PREDICTED_RECOMPUTE_MS,
+            PREDICTED_FETCH_MS, HANDOVER_BYTES, HANDOVER_TOKENS, DECODE_PREFILL_TOKENS, PD_FALLBACKS, DECODE_STEPS_WITH_PROMPT_SHARE,
+            PD_PREFILL_MS_P50, PD_HANDOVER_MS_P50, PD_DECODE_QUEUE_MS_P50, PD_RESTORE_MS_P50, PD_FIRST_DECODE_STEP_MS_P50);
 
     // cell.json figures (not row columns) that other code reads back
     public static final Column<Number> WARMUP_REQUESTS = detail("warmup_requests", Unit.COUNT, "requests of the warm-up phase",
             Source.EVERY, Merge.SUM);
-    public static final Column<Number> WORKLOAD_PROMPT_TOKENS = detail("workload_prompt_tokens", Unit.TOKENS,
-            "prompt tokens of the measured requests by the workload's own count", Source.live(OPENAI), Merge.SUM);
-    public static final Column<Number> UNSENT_REQUESTS = detail("unsent_requests", Unit.COUNT,
-            "measured requests never sent (the target went down)", Source.live(OPENAI), Merge.SUM);
-    public static final Column<Number> PROMPT_TOKEN_ERROR_MAX = detail("prompt_token_error_max", Unit.TOKENS,
-            "largest difference between the workload's and the engine's prompt token count", Source.live(OPENAI), Merge.LARGEST);
     // what a llama.cpp cell (a capacity probe) took over from the probe before it, and what its setup cost
-    public static final Column<String> ENGINE_REUSE = new Column<>("engine_reuse", String.class, Unit.TEXT,
-            "what the cell took over from an earlier probe of the same cell (model, contexts, store and their primed state, warm-up skipped), "
-                    + "or why it started fresh", Source.live(LLAMA), Merge.SAME, null);
-    public static final Column<Number> ENGINE_SETUP_MS = detail("engine_setup_ms", Unit.MS,
-            "wall time from the cell's start to its measured phase: library, model, contexts, calibration, store and the hot warm-up "
-                    + "(what a probe costs beyond its measured requests)", Source.live(LLAMA), Merge.SUM);
 
-    /** {@code cell.json} figures other code reads back (never row columns). */
-    public static final List<Column<?>> DETAILS = List.of(HARNESS_HTTP_CPU_US_PER_REQUEST, TWIN_TRANSPORT_MODEL, ENGINE_HITS_SOURCE,
-            HARNESS_LOOPBACK_TTFT_P99, HARNESS_TTFT_GAP_NEGATIVE, WARMUP_REQUESTS, WORKLOAD_PROMPT_TOKENS, UNSENT_REQUESTS, PROMPT_TOKEN_ERROR_MAX,
-            ENGINE_REUSE, ENGINE_SETUP_MS);
+    /** {@code cell.json} figures other code reads back (never row columns): kvlab's own; with the targets', {@link #details()}. */
+    public static final List<Column<?>> DETAILS = List.of(TWIN_TRANSPORT_MODEL, ENGINE_HITS_SOURCE, WARMUP_REQUESTS);
 
     // the cell's run (every target)
     public static final Column<String> EARLY_STOP_VERDICT = figure("early_stop_verdict", String.class, Unit.TEXT,
@@ -426,38 +391,14 @@ public final class Columns {
     // the openai target's cell
     public static final Column<String> TARGET_KIND = figure("target_kind", String.class, Unit.TEXT,
             "the target kind that served the cell", Source.live(OPENAI, LLAMA));
-    public static final Column<String> ENGINES = figure("engines", String.class, Unit.TEXT,
-            "the engines behind the endpoints, as they name themselves", Source.live(OPENAI));
     public static final Column<String> TARGET_MODEL = figure("target_model", String.class, Unit.TEXT,
             "the model the endpoints served", Source.live(OPENAI, LLAMA));
     public static final Column<String> CACHE_STATE_PROTOCOL = figure("cache_state_protocol", String.class, Unit.TEXT,
             "how the cell's cache state was made (reset, primed by the warm-up, ...)", Source.live(OPENAI, LLAMA));
-    public static final Column<String> CACHE_STATE_VERIFICATION = figure("cache_state_verification", String.class, Unit.TEXT,
-            "how (and whether) the cache state was verified before the measured phase", Source.live(OPENAI));
-    public static final Column<Number> PROMPT_WORDS = figure("prompt_words", Number.class, Unit.COUNT,
-            "single-token words the prompts are made of", Source.live(OPENAI));
-    public static final Column<Number> PROMPT_SPECIAL_TOKENS = figure("prompt_special_tokens", Number.class, Unit.TOKENS,
-            "special tokens the engine adds to every prompt", Source.live(OPENAI));
-    public static final Column<String> PROMPT_TOKEN_CHECK = figure("prompt_token_check", String.class, Unit.TEXT,
-            "whether the server's tokenizer confirmed the prompts' token counts", Source.live(OPENAI));
-    public static final Column<String> ENGINE_CACHED_PROMPT_TOKENS_REASON = figure("engine_cached_prompt_tokens_reason", String.class, Unit.TEXT,
-            "why engine_cached_prompt_tokens is unknown (NaN)", Source.live(OPENAI));
-    public static final Column<Number> ENGINE_PROMPT_MS_P50 = figure("engine_prompt_ms_p50", Number.class, Unit.MS,
-            "p50 of the engine's own prompt time (timings.prompt_ms) over completed requests", Source.live(OPENAI));
-    public static final Column<String> HARNESS_TTFT_GAP_NOTE = figure("harness_ttft_gap_note", String.class, Unit.TEXT,
-            "what harness_ttft_gap_negative_requests found, in words", Source.live(OPENAI));
-    public static final Column<String> PROMPT_CONTEXT_CHECK = figure("prompt_context_check", String.class, Unit.TEXT,
-            "whether the prompts fit the engine's context", Source.live(OPENAI));
     public static final Column<String> REQUEST_SHARD = figure("request_shard", String.class, Unit.TEXT,
             "request-split cells: this host's shard (K/N)", Source.live(OPENAI));
     public static final Column<Number> MEASURED_PHASE_STARTED_EPOCH_MS = figure("measured_phase_started_epoch_ms", Number.class, Unit.MS,
             "request-split cells: when this shard's measured phase started (epoch ms)", Source.live(OPENAI));
-    public static final Column<String> TARGET_DOWN = figure("target_down", String.class, Unit.TEXT,
-            "why the cell stopped sending: every endpoint refused connections", Source.live(OPENAI));
-    public static final Column<String> UNKNOWN_COLUMNS = figure("unknown_columns", String.class, Unit.TEXT,
-            "summary columns the target cannot know (null, never 0), and why", Source.live(OPENAI));
-    public static final Column<String> TP_REASON = figure("tp_reason", String.class, Unit.TEXT,
-            "why tp is unknown (null)", Source.live(OPENAI));
     // the live emulated store's refused fetches, by the reason the first block of a fetch was refused (LiveStore)
     public static final Column<Number> REJECTED_MISS = figure("rejected_miss", Number.class, Unit.BLOCKS,
             "blocks not used because the store no longer held it", Source.live(EMULATED));
@@ -477,212 +418,29 @@ public final class Columns {
             "blocks not used because its bytes were not the block's", Source.live(EMULATED));
 
     // the llama.cpp target's cell
-    public static final Column<String> ENGINE = figure("engine", String.class, Unit.TEXT,
-            "the engine that served the cell (llama.cpp build and backend)", Source.live(LLAMA));
-    public static final Column<String> TARGET_MODEL_SHA256 = figure("target_model_sha256", String.class, Unit.TEXT,
-            "SHA-256 of the model file", Source.live(LLAMA));
-    public static final Column<Number> TARGET_THREADS = figure("target_threads", Number.class, Unit.COUNT,
-            "threads per engine instance", Source.live(LLAMA));
-    public static final Column<String> ENGINE_KV_LAYOUT = figure("engine_kv_layout", String.class, Unit.TEXT,
-            "the layout of llama.cpp's KV state (layers, heads, dtype)", Source.live(LLAMA));
-    public static final Column<String> ENGINE_SYSTEM_INFO = figure("engine_system_info", String.class, Unit.TEXT,
-            "llama.cpp's system info (CPU features the build uses)", Source.live(LLAMA));
-    public static final Column<String> ENGINE_LIBRARY = figure("engine_library", String.class, Unit.TEXT,
-            "the llama.cpp library the cell loaded", Source.live(LLAMA));
-    public static final Column<String> KV_NAMESPACE = figure("kv_namespace", String.class, Unit.TEXT,
-            "the prefix of the cell's block keys in the store", Source.live(LLAMA));
-    public static final Column<Number> BLOCK_OBJECT_BYTES = figure("block_object_bytes", Number.class, Unit.BYTES,
-            "bytes of one block's object in the store (header and KV payload)", Source.live(LLAMA));
-    public static final Column<Number> FETCHED_BYTES_PER_FETCHED_TOKEN = figure("fetched_bytes_per_fetched_token", Number.class, Unit.BYTES,
-            "bytes fetched from the store per prompt token whose KV came from it", Source.live(LLAMA));
-    public static final Column<Number> ENGINE_PREFILL_TOKENS = figure("engine_prefill_tokens", Number.class, Unit.TOKENS,
-            "prompt tokens the engine prefilled over the measured requests (after restores)", Source.live(LLAMA));
-    public static final Column<Number> ENGINE_DECODE_MS_PER_TOKEN = figure("engine_decode_ms_per_token", Number.class, Unit.MS,
-            "the engine's decode time per output token over the measured requests", Source.live(LLAMA));
-    public static final Column<Number> RESTORES = figure("restores", Number.class, Unit.COUNT,
-            "KV restores into the engine (fetched blocks loaded into a sequence)", Source.live(LLAMA));
-    public static final Column<Number> RESTORE_MS_MEAN = figure("restore_ms_mean", Number.class, Unit.MS,
-            "mean time of one restore", Source.live(LLAMA));
-    public static final Column<Number> TRANSFER_MS_TOTAL = figure("transfer_ms_total", Number.class, Unit.MS,
-            "time fetching blocks from the store, summed", Source.live(LLAMA));
-    public static final Column<Number> VERIFY_MS_TOTAL = figure("verify_ms_total", Number.class, Unit.MS,
-            "time verifying fetched blocks (header and checksum), summed", Source.live(LLAMA));
-    public static final Column<Number> SPLIT_MS_TOTAL = figure("split_ms_total", Number.class, Unit.MS,
-            "time splitting the engine's KV state into block payloads, summed", Source.live(LLAMA));
-    public static final Column<Number> SPLIT_GB_PER_S = figure("split_gb_per_s", Number.class, Unit.NONE,
-            "bytes split per nanosecond (GB/s)", Source.live(LLAMA));
-    public static final Column<Number> ASSEMBLE_MS_TOTAL = figure("assemble_ms_total", Number.class, Unit.MS,
-            "time assembling fetched block payloads into the engine's KV state, summed", Source.live(LLAMA));
-    public static final Column<Number> ASSEMBLE_GB_PER_S = figure("assemble_gb_per_s", Number.class, Unit.NONE,
-            "bytes assembled per nanosecond (GB/s)", Source.live(LLAMA));
-    public static final Column<Number> POLICY_RECOMPUTED_REQUESTS = figure("policy_recomputed_requests", Number.class, Unit.COUNT,
-            "requests whose stored prefix the policy chose to recompute rather than fetch", Source.live(LLAMA));
-    public static final Column<String> VERIFY_RESTORE = figure("verify_restore", String.class, Unit.TEXT,
-            "target.verify_every: how restores were checked against a recompute (or off)", Source.live(LLAMA));
-    public static final Column<Number> VERIFY_RESTORE_SKIPPED = figure("verify_restore_skipped", Number.class, Unit.COUNT,
-            "sampled restore checks skipped", Source.live(LLAMA));
-    public static final Column<Number> VERIFY_RESTORE_CHECKS = figure("verify_restore_checks", Number.class, Unit.COUNT,
-            "restore checks run (next-token logits against a recompute)", Source.live(LLAMA));
-    public static final Column<Number> VERIFY_RESTORE_MAX_LOGIT_DIFF = figure("verify_restore_max_logit_diff", Number.class, Unit.NONE,
-            "largest next-token logit difference a restore check found (NaN: none run)", Source.live(LLAMA));
-    public static final Column<Number> VERIFY_RESTORE_MS_TOTAL = figure("verify_restore_ms_total", Number.class, Unit.MS,
-            "time the restore checks took, summed (off the measured path)", Source.live(LLAMA));
-    public static final Column<Number> WRITE_BACK_FAILED_IN_PROGRESS = figure("write_back_failed_in_progress", Number.class, Unit.BLOCKS,
-            "write-backs refused because another writer was putting the same block", Source.live(LLAMA));
-    public static final Column<Number> WRITE_BACK_FAILED_NO_SPACE = figure("write_back_failed_no_space", Number.class, Unit.BLOCKS,
-            "write-backs the store refused for lack of space", Source.live(LLAMA));
-    public static final Column<Number> WRITE_BACK_FAILED_FAILED = figure("write_back_failed_failed", Number.class, Unit.BLOCKS,
-            "write-backs whose put failed", Source.live(LLAMA));
-    public static final Column<Number> WRITE_BACK_FAILED_ERROR_AFTER_COMPLETION = figure("write_back_failed_error_after_completion", Number.class, Unit.COUNT,
-            "write-backs an error stopped after their request completed", Source.live(LLAMA));
-    public static final Column<String> WRITE_BACK_ERROR = figure("write_back_error", String.class, Unit.TEXT,
-            "the first error that stopped a write-back after its request completed", Source.live(LLAMA));
-    public static final Column<Number> TARGET_SEQUENCES = figure("target_sequences", Number.class, Unit.COUNT,
-            "sequences one instance serves at once", Source.live(LLAMA));
-    public static final Column<Number> TARGET_BATCH_TOKENS = figure("target_batch_tokens", Number.class, Unit.TOKENS,
-            "tokens of one engine step at most", Source.live(LLAMA));
-    public static final Column<Number> LOCAL_CAPACITY_BLOCKS = figure("local_capacity_blocks", Number.class, Unit.BLOCKS,
-            "blocks the instance's local tier keeps", Source.live(LLAMA));
-    public static final Column<Number> LOCAL_CACHE_SEQUENCE_IDS = figure("local_cache_sequence_ids", Number.class, Unit.COUNT,
-            "llama.cpp sequence ids the local tier keeps blocks in", Source.live(LLAMA));
-    public static final Column<Number> CONTEXT_CELLS = figure("context_cells", Number.class, Unit.COUNT,
-            "KV cells of one instance's context", Source.live(LLAMA));
-    public static final Column<String> ENGINE_KV_STREAMS = figure("engine_kv_streams", String.class, Unit.TEXT,
-            "how the context's KV cells are split among sequences", Source.live(LLAMA));
-    public static final Column<Number> ENGINE_STEPS = figure("engine_steps", Number.class, Unit.COUNT,
-            "engine steps (llama_decode calls)", Source.live(LLAMA));
-    public static final Column<Number> ENGINE_STEP_MS_MEAN = figure("engine_step_ms_mean", Number.class, Unit.MS,
-            "mean wall time of one engine step", Source.live(LLAMA));
-    public static final Column<Number> ENGINE_STEP_TOKENS_MEAN = figure("engine_step_tokens_mean", Number.class, Unit.TOKENS,
-            "mean tokens of one engine step", Source.live(LLAMA));
-    public static final Column<Number> ENGINE_STEP_CPU_S = figure("engine_step_cpu_s", Number.class, Unit.SECONDS,
-            "CPU time of the engine threads in steps", Source.live(LLAMA));
-    public static final Column<Number> ENGINE_CPU_MS_PER_STEP_TOKEN = figure("engine_cpu_ms_per_step_token", Number.class, Unit.MS,
-            "engine threads' CPU time per token stepped", Source.live(LLAMA));
-    public static final Column<Number> ENGINE_STEP_SEQUENCES_MEAN = figure("engine_step_sequences_mean", Number.class, Unit.COUNT,
-            "mean sequences of one engine step", Source.live(LLAMA));
-    public static final Column<Number> LOCAL_LENT_BLOCKS = figure("local_lent_blocks", Number.class, Unit.BLOCKS,
-            "blocks the local tier lent to requests", Source.live(LLAMA));
-    public static final Column<Number> LOCAL_KEPT_BLOCKS = figure("local_kept_blocks", Number.class, Unit.BLOCKS,
-            "blocks the local tier newly kept", Source.live(LLAMA));
-    public static final Column<Number> LOCAL_EVICTED_BLOCKS = figure("local_evicted_blocks", Number.class, Unit.BLOCKS,
-            "blocks the local tier evicted", Source.live(LLAMA));
-    public static final Column<Number> LOCAL_UNPLACED_BLOCKS = figure("local_unplaced_blocks", Number.class, Unit.BLOCKS,
-            "blocks the local tier did not keep for want of a cache sequence id", Source.live(LLAMA));
     // the llama.cpp cell's calibration (its sim twin's engine)
-    public static final Column<String> TWIN = figure("twin", String.class, Unit.TEXT,
-            "why the cell has no sim twin (target.calibrate_tokens: 0)", Source.live(LLAMA));
-    public static final Column<String> ENGINE_CALIBRATION = figure("engine_calibration", String.class, Unit.TEXT,
-            "how the engine was calibrated, in words", Source.live(LLAMA));
-    public static final Column<Number> ENGINE_CALIBRATED_FLOPS = figure("engine_calibrated_flops", Number.class, Unit.NONE,
-            "the calibration's compute rate (FLOP/s)", Source.live(LLAMA));
-    public static final Column<Number> ENGINE_CALIBRATED_BYTES_PER_S = figure("engine_calibrated_bytes_per_s", Number.class, Unit.BYTES_PER_S,
-            "the calibration's memory bandwidth", Source.live(LLAMA));
-    public static final Column<Number> ENGINE_CALIBRATED_ATTENTION_EFFICIENCY = figure("engine_calibrated_attention_efficiency", Number.class, Unit.RATIO,
-            "the calibration's attention efficiency", Source.live(LLAMA));
-    public static final Column<Number> ENGINE_CALIBRATED_SMALL_PASS_ATTENTION_EFFICIENCY = figure("engine_calibrated_small_pass_attention_efficiency", Number.class, Unit.RATIO,
-            "the calibration's attention efficiency of small passes", Source.live(LLAMA));
-    public static final Column<Number> ENGINE_CALIBRATED_SMALL_PASS_TOKENS = figure("engine_calibrated_small_pass_tokens", Number.class, Unit.TOKENS,
-            "up to how many tokens a pass is small", Source.live(LLAMA));
-    public static final Column<Number> ENGINE_CALIBRATED_PREFILL_BEHIND_CONTEXT_MS = figure("engine_calibrated_prefill_behind_context_ms", Number.class, Unit.MS,
-            "the calibration's prefill time of a suffix behind a cached context", Source.live(LLAMA));
-    public static final Column<Number> ENGINE_CALIBRATED_CONTEXT_TOKENS = figure("engine_calibrated_context_tokens", Number.class, Unit.TOKENS,
-            "the cached context the calibration prefilled behind", Source.live(LLAMA));
-    public static final Column<Number> ENGINE_CALIBRATED_KV_LOAD_LATENCY_US = figure("engine_calibrated_kv_load_latency_us", Number.class, Unit.US,
-            "the calibration's fixed cost of loading KV into the engine", Source.live(LLAMA));
-    public static final Column<Number> ENGINE_CALIBRATED_KV_LOAD_BYTES_PER_S = figure("engine_calibrated_kv_load_bytes_per_s", Number.class, Unit.BYTES_PER_S,
-            "the calibration's rate of loading KV into the engine", Source.live(LLAMA));
-    public static final Column<Number> ENGINE_CALIBRATION_WORST_ERROR = figure("engine_calibration_worst_error", Number.class, Unit.RATIO,
-            "the calibration's largest relative error against its own timings", Source.live(LLAMA));
-    public static final Column<String> ENGINE_CALIBRATION_CLIPS = figure("engine_calibration_clips", String.class, Unit.TEXT,
-            "what the calibration clipped, in words", Source.live(LLAMA));
-    public static final Column<String> TWIN_MODEL = figure("twin_model", String.class, Unit.TEXT,
-            "the model and hardware the llama.cpp cell's sim twin ran (the engine calibrated as a roofline)", Source.live(LLAMA));
     // the llama.cpp cell's refused blocks, by reason
-    public static final Column<Number> REJECTED_RESTORE_REFUSED = figure("rejected_restore_refused", Number.class, Unit.BLOCKS,
-            "blocks not used because the engine refused to restore it", Source.live(LLAMA));
-    public static final Column<Number> REJECTED_STORE_MISS = figure("rejected_store_miss", Number.class, Unit.BLOCKS,
-            "blocks not used because the store no longer held it", Source.live(LLAMA));
-    public static final Column<Number> REJECTED_STORE_LEASE_EXPIRED = figure("rejected_store_lease_expired", Number.class, Unit.BLOCKS,
-            "blocks not used because its lease expired", Source.live(LLAMA));
-    public static final Column<Number> REJECTED_STORE_CHECKSUM_MISMATCH = figure("rejected_store_checksum_mismatch", Number.class, Unit.BLOCKS,
-            "blocks not used because the store's checksum did not match", Source.live(LLAMA));
-    public static final Column<Number> REJECTED_STORE_CONTENT_MISMATCH = figure("rejected_store_content_mismatch", Number.class, Unit.BLOCKS,
-            "blocks not used because the store's content check failed", Source.live(LLAMA));
-    public static final Column<Number> REJECTED_STORE_TIMEOUT = figure("rejected_store_timeout", Number.class, Unit.BLOCKS,
-            "blocks not used because the fetch timed out", Source.live(LLAMA));
-    public static final Column<Number> REJECTED_STORE_ERROR = figure("rejected_store_error", Number.class, Unit.BLOCKS,
-            "blocks not used because the fetch failed", Source.live(LLAMA));
-    public static final Column<Number> REJECTED_BLOCK_CHECKSUM = figure("rejected_block_checksum", Number.class, Unit.BLOCKS,
-            "blocks not used because its payload checksum did not match", Source.live(LLAMA));
-    public static final Column<Number> REJECTED_BLOCK_HEADER = figure("rejected_block_header", Number.class, Unit.BLOCKS,
-            "blocks not used because its header was not the block's", Source.live(LLAMA));
 
     // prefill/decode disaggregation on a real engine (cell.json figures beside the handover row columns)
-    public static final Column<Number> PD_PREFILL_INSTANCES = figure("pd_prefill_instances", Number.class, Unit.COUNT,
-            "instances that only prefill (0 when colocated)", Source.live(LLAMA));
-    public static final Column<String> PD_TRANSFER_PATH = figure("pd_transfer", String.class, Unit.TEXT,
-            "how a prompt's KV went from its prefill instance to its decode instance (direct over the transfer engine, or through the store)",
-            Source.live(LLAMA));
-    public static final Column<Number> HANDOVERS = figure("handovers", Number.class, Unit.COUNT,
-            "handovers of a prefilled prompt's state to a decode instance (measured phase)", Source.live(LLAMA));
-    public static final Column<Number> HANDOVER_BYTES_PER_TOKEN = figure("handover_bytes_per_token", Number.class, Unit.BYTES,
-            "bytes handed over per prompt token (block headers included); NaN without a handover", Source.live(LLAMA));
-    public static final Column<Number> DECODE_STEPS = figure("decode_steps", Number.class, Unit.COUNT,
-            "engine steps that advanced at least one decoding sequence", Source.live(LLAMA));
-    public static final Column<Number> HANDOVER_CORRUPTED = figure("handover_corrupted", Number.class, Unit.COUNT,
-            "handovers the fault corrupted (recomputed on the decode instance)", Source.live(LLAMA));
-    public static final Column<Number> HANDOVER_AUDITED_OBJECTS = figure("handover_audited_objects", Number.class, Unit.BLOCKS,
-            "handed-over objects whose restored content was compared with what the prefill side sent", Source.live(LLAMA));
-    public static final Column<Number> HANDOVER_WRONG_HITS = figure("handover_wrong_hits", Number.class, Unit.BLOCKS,
-            "handed-over objects restored with content other than what was sent (counted in wrong_hits_used)", Source.live(LLAMA));
-    public static final Column<Number> PD_PREFILL_QUEUE_MS_P99 = pdStageP99("prefill_queue");
-    public static final Column<Number> PD_PREFILL_MS_P99 = pdStageP99("prefill");
-    public static final Column<Number> PD_HANDOVER_MS_P99 = pdStageP99("handover");
-    public static final Column<Number> PD_DECODE_QUEUE_MS_P99 = pdStageP99("decode_queue");
-    public static final Column<Number> PD_RESTORE_MS_P99 = pdStageP99("restore");
-    public static final Column<Number> PD_FIRST_DECODE_STEP_MS_P99 = pdStageP99("first_decode_step");
-    public static final Column<String> PD_NOTE = figure("pd_note", String.class, Unit.TEXT,
-            "what the handover figures mean for this cell (colocated: none; disaggregated: what TTFT is the sum of)", Source.live(LLAMA));
 
     /**
-     * Every further {@code cell.json} figure a clock or a target reports of its cell (never row columns): each named here, so that
-     * no figure goes into a cell's extras unregistered.
+     * Every further {@code cell.json} figure a clock or a target reports of its cell (never row columns), but those a target
+     * declares itself ({@link #figures()} has both): each registered, so that no figure goes into a cell's extras unregistered.
      */
-    public static final List<Column<?>> FIGURES = List.of(EARLY_STOP_VERDICT, EARLY_STOP_DECIDED_AT, STORE_EVICTION_RUNS,
-            VERIFIED_BLOCKS, WRITTEN_BACK_BLOCKS, WRITE_BACK_SKIPPED, WRITE_BACK_NO_SPACE, WRITE_BACK_FAILED, WRITE_BACK_DROPPED,
-            HANDOFF_BYTES, ITERATIONS, HBM_BLOCKS_PER_INSTANCE, HBM_EVICTIONS, GPU_UTILIZATION, SIM_EVENTS, FAULT, FAULT_AT_S,
-            FAULT_END_S, FAULT_DESCRIPTION, FAULT_FAILED_READS, FAULT_NODES_KILLED, FAULT_UNMOUNTED_AFTER_S, FAULT_CORRUPTED_STRETCHES,
-            FAULT_MASTER_DOWN_S, FAULT_DELAYED_BATCHES, FAULT_LOST_BATCHES, FAULT_ERROR, FAULT_OBJECTS_BEFORE, FAULT_OBJECTS_AFTER,
-            FAULT_OLD_LEADER, FAULT_NEW_LEADER, FAULT_EPOCH_BEFORE, FAULT_EPOCH_AFTER, HARNESS_LOOP_CPU_US_PER_REQUEST,
-            HARNESS_IO_CPU_US_PER_REQUEST, HARNESS_HANDOFF_CPU_US_PER_REQUEST, HARNESS_WAIT_CPU_US_PER_REQUEST,
-            HARNESS_SPIN_US_PER_REQUEST, STORE_CALL_CPU_US_PER_REQUEST, HARNESS_BUSY_SHARE, HARNESS_EVENT_P50_US, HARNESS_EVENT_P99_US,
-            HARNESS_EVENTS, EVENT_LAG_MAX_US, JIT_WARMUP_PASSES, JIT_COMPILE_MS, IO_SECONDS, BLOCK_BYTES, STORE_BACKEND, TRANSPORT_NAME,
-            LINK_MODEL, LINK_SOURCE, LINK_MEASURED, LINK_MEASURED_LOOKUP_US, LINK_PROBE_ROUNDS, LINK_PROBE_REPUTS,
-            LINK_MEASURED_END_BYTES_PER_S, LINK_MEASURED_END_LATENCY_US, LINK_PROBE_END_ERROR, TWIN_LINK_BYTES_PER_S, TWIN_LOCAL_HIT_RATIO, TWIN_REMOTE_HIT_RATIO, IO_ERROR,
-            AUDIT_HITS_CHECKED, AUDIT_WRONG_HITS, AUDIT_UNAUDITED_BLOCKS, TARGET_KIND, ENGINES, TARGET_MODEL, CACHE_STATE_PROTOCOL,
-            CACHE_STATE_VERIFICATION, PROMPT_WORDS, PROMPT_SPECIAL_TOKENS, PROMPT_TOKEN_CHECK, ENGINE_CACHED_PROMPT_TOKENS_REASON,
-            ENGINE_PROMPT_MS_P50, HARNESS_TTFT_GAP_NOTE, PROMPT_CONTEXT_CHECK, REQUEST_SHARD, MEASURED_PHASE_STARTED_EPOCH_MS,
-            TARGET_DOWN, UNKNOWN_COLUMNS, TP_REASON, REJECTED_MISS, REJECTED_LEASE_EXPIRED, REJECTED_CHECKSUM_MISMATCH,
-            REJECTED_CONTENT_MISMATCH, REJECTED_TIMEOUT, REJECTED_ERROR, REJECTED_BAD_LENGTH, REJECTED_BAD_CONTENT, ENGINE,
-            TARGET_MODEL_SHA256, TARGET_THREADS, ENGINE_KV_LAYOUT, ENGINE_SYSTEM_INFO, ENGINE_LIBRARY, KV_NAMESPACE, BLOCK_OBJECT_BYTES,
-            FETCHED_BYTES_PER_FETCHED_TOKEN, ENGINE_PREFILL_TOKENS, ENGINE_DECODE_MS_PER_TOKEN, RESTORES, RESTORE_MS_MEAN,
-            TRANSFER_MS_TOTAL, VERIFY_MS_TOTAL, SPLIT_MS_TOTAL, SPLIT_GB_PER_S, ASSEMBLE_MS_TOTAL, ASSEMBLE_GB_PER_S,
-            POLICY_RECOMPUTED_REQUESTS, VERIFY_RESTORE, VERIFY_RESTORE_SKIPPED, VERIFY_RESTORE_CHECKS, VERIFY_RESTORE_MAX_LOGIT_DIFF,
-            VERIFY_RESTORE_MS_TOTAL, WRITE_BACK_FAILED_IN_PROGRESS, WRITE_BACK_FAILED_NO_SPACE, WRITE_BACK_FAILED_FAILED,
-            WRITE_BACK_FAILED_ERROR_AFTER_COMPLETION, WRITE_BACK_ERROR, TARGET_SEQUENCES, TARGET_BATCH_TOKENS, LOCAL_CAPACITY_BLOCKS,
-            LOCAL_CACHE_SEQUENCE_IDS, CONTEXT_CELLS, ENGINE_KV_STREAMS, ENGINE_STEPS, ENGINE_STEP_MS_MEAN, ENGINE_STEP_TOKENS_MEAN,
-            ENGINE_STEP_CPU_S, ENGINE_CPU_MS_PER_STEP_TOKEN, ENGINE_STEP_SEQUENCES_MEAN, LOCAL_LENT_BLOCKS, LOCAL_KEPT_BLOCKS,
-            LOCAL_EVICTED_BLOCKS, LOCAL_UNPLACED_BLOCKS, TWIN, ENGINE_CALIBRATION, ENGINE_CALIBRATED_FLOPS,
-            ENGINE_CALIBRATED_BYTES_PER_S, ENGINE_CALIBRATED_ATTENTION_EFFICIENCY, ENGINE_CALIBRATED_SMALL_PASS_ATTENTION_EFFICIENCY,
-            ENGINE_CALIBRATED_SMALL_PASS_TOKENS, ENGINE_CALIBRATED_PREFILL_BEHIND_CONTEXT_MS, ENGINE_CALIBRATED_CONTEXT_TOKENS,
-            ENGINE_CALIBRATED_KV_LOAD_LATENCY_US, ENGINE_CALIBRATED_KV_LOAD_BYTES_PER_S, ENGINE_CALIBRATION_WORST_ERROR,
-            ENGINE_CALIBRATION_CLIPS, TWIN_MODEL, REJECTED_RESTORE_REFUSED, REJECTED_STORE_MISS, REJECTED_STORE_LEASE_EXPIRED,
-            REJECTED_STORE_CHECKSUM_MISMATCH, REJECTED_STORE_CONTENT_MISMATCH, REJECTED_STORE_TIMEOUT, REJECTED_STORE_ERROR,
-            REJECTED_BLOCK_CHECKSUM, REJECTED_BLOCK_HEADER, PD_PREFILL_INSTANCES, PD_TRANSFER_PATH, HANDOVERS, HANDOVER_BYTES_PER_TOKEN,
-            DECODE_STEPS, HANDOVER_CORRUPTED, HANDOVER_AUDITED_OBJECTS, HANDOVER_WRONG_HITS, PD_PREFILL_QUEUE_MS_P99, PD_PREFILL_MS_P99,
-            PD_HANDOVER_MS_P99, PD_DECODE_QUEUE_MS_P99, PD_RESTORE_MS_P99, PD_FIRST_DECODE_STEP_MS_P99, PD_NOTE,
-            REJECTED_HANDOVER_CHECKSUM, REJECTED_HANDOVER_TRANSFER, REJECTED_HANDOVER_OTHER);
+    public static final List<Column<?>> FIGURES = List.of(EARLY_STOP_VERDICT, EARLY_STOP_DECIDED_AT, STORE_EVICTION_RUNS, VERIFIED_BLOCKS,
+            WRITTEN_BACK_BLOCKS, WRITE_BACK_SKIPPED, WRITE_BACK_NO_SPACE, WRITE_BACK_FAILED, WRITE_BACK_DROPPED, HANDOFF_BYTES, ITERATIONS,
+            HBM_BLOCKS_PER_INSTANCE, HBM_EVICTIONS, GPU_UTILIZATION, SIM_EVENTS, FAULT, FAULT_AT_S, FAULT_END_S, FAULT_DESCRIPTION,
+            FAULT_FAILED_READS, FAULT_NODES_KILLED, FAULT_UNMOUNTED_AFTER_S, FAULT_CORRUPTED_STRETCHES, FAULT_MASTER_DOWN_S,
+            FAULT_DELAYED_BATCHES, FAULT_LOST_BATCHES, FAULT_ERROR, FAULT_OBJECTS_BEFORE, FAULT_OBJECTS_AFTER, FAULT_OLD_LEADER,
+            FAULT_NEW_LEADER, FAULT_EPOCH_BEFORE, FAULT_EPOCH_AFTER, HARNESS_LOOP_CPU_US_PER_REQUEST, HARNESS_IO_CPU_US_PER_REQUEST,
+            HARNESS_HANDOFF_CPU_US_PER_REQUEST, HARNESS_WAIT_CPU_US_PER_REQUEST, HARNESS_SPIN_US_PER_REQUEST, STORE_CALL_CPU_US_PER_REQUEST,
+            HARNESS_BUSY_SHARE, HARNESS_EVENT_P50_US, HARNESS_EVENT_P99_US, HARNESS_EVENTS, EVENT_LAG_MAX_US, JIT_WARMUP_PASSES,
+            JIT_COMPILE_MS, IO_SECONDS, BLOCK_BYTES, STORE_BACKEND, TRANSPORT_NAME, LINK_MODEL, LINK_SOURCE, LINK_MEASURED,
+            LINK_MEASURED_LOOKUP_US, LINK_PROBE_ROUNDS, LINK_PROBE_REPUTS, LINK_MEASURED_END_BYTES_PER_S, LINK_MEASURED_END_LATENCY_US,
+            LINK_PROBE_END_ERROR, TWIN_LINK_BYTES_PER_S, TWIN_LOCAL_HIT_RATIO, TWIN_REMOTE_HIT_RATIO, IO_ERROR, AUDIT_HITS_CHECKED, AUDIT_WRONG_HITS, AUDIT_UNAUDITED_BLOCKS,
+            TARGET_KIND, TARGET_MODEL, CACHE_STATE_PROTOCOL, REQUEST_SHARD, MEASURED_PHASE_STARTED_EPOCH_MS, REJECTED_MISS,
+            REJECTED_LEASE_EXPIRED, REJECTED_CHECKSUM_MISMATCH, REJECTED_CONTENT_MISMATCH, REJECTED_TIMEOUT, REJECTED_ERROR,
+            REJECTED_BAD_LENGTH, REJECTED_BAD_CONTENT);
 
     // capacity.json's summary entries (per searched cell): what a capacity costs
     public static final Column<Number> COST_PER_M_OUTPUT_TOKENS = extra("cost_per_m_output_tokens", Unit.PRICE_PER_M_TOKENS,
@@ -696,24 +454,41 @@ public final class Columns {
     /** {@code capacity.json} summary figures (per searched cell, not row columns). */
     public static final List<Column<?>> CAPACITY = List.of(COST_PER_M_OUTPUT_TOKENS, COST_VS_BASELINE);
 
-    private static final Map<String, Column<?>> BY_NAME = byName();
-
     private Columns() {}
 
-    /** Every column: {@link #SUMMARY}, {@link #ROW_EXTRAS}, {@link #DETAILS}, {@link #FIGURES}, {@link #CAPACITY}, in that order. */
+    /**
+     * Every column: kvlab's ({@link #SUMMARY}, {@link #ROW_EXTRAS}, {@link #DETAILS}, {@link #FIGURES}, {@link #CAPACITY}, in that
+     * order), then the columns the modules on the class path declare ({@link ColumnProvider}: the targets'), each set by what
+     * it is ({@link #rowExtras()}, ...).
+     */
     public static List<Column<?>> all() {
-        return List.copyOf(BY_NAME.values());
+        return Registry.ALL;
+    }
+
+    /** Every row extra: {@link #ROW_EXTRAS}, then the targets' ({@link ColumnSet#rowExtras()}). */
+    public static List<Column<?>> rowExtras() {
+        return Registry.ROW_EXTRAS;
+    }
+
+    /** Every {@code cell.json} figure read back: {@link #DETAILS}, then the targets'. */
+    public static List<Column<?>> details() {
+        return Registry.DETAILS;
+    }
+
+    /** Every further {@code cell.json} figure: {@link #FIGURES}, then the targets'. */
+    public static List<Column<?>> figures() {
+        return Registry.FIGURES;
     }
 
     /** The column named {@code name}, if it is one. */
     public static Optional<Column<?>> named(String name) {
-        return Optional.ofNullable(BY_NAME.get(name));
+        return Optional.ofNullable(Registry.BY_NAME.get(name));
     }
 
     /** Whether {@code name} is a row extra (a column of summary rows that some cells have). */
     public static boolean isRowExtra(String name) {
-        Column<?> c = BY_NAME.get(name);
-        return c != null && ROW_EXTRAS.contains(c);
+        Column<?> c = Registry.BY_NAME.get(name);
+        return c != null && Registry.ROW_EXTRA_NAMES.contains(name);
     }
 
     /** The names of the numeric {@link #SUMMARY} columns, in order (what a figure or a comparison may name as a metric). */
@@ -736,52 +511,48 @@ public final class Columns {
         };
     }
 
-    /** The refused-block column of a llama.cpp cell for reason {@code why} ({@code restore_refused}, {@code store_<status>}, {@code block_checksum},
-     * {@code block_header}). */
-    public static Column<Number> llamaRejected(String why) {
-        return switch (why) {
-            case "restore_refused" -> REJECTED_RESTORE_REFUSED;
-            case "store_miss" -> REJECTED_STORE_MISS;
-            case "store_lease_expired" -> REJECTED_STORE_LEASE_EXPIRED;
-            case "store_checksum_mismatch" -> REJECTED_STORE_CHECKSUM_MISMATCH;
-            case "store_content_mismatch" -> REJECTED_STORE_CONTENT_MISMATCH;
-            case "store_timeout" -> REJECTED_STORE_TIMEOUT;
-            case "store_error" -> REJECTED_STORE_ERROR;
-            case "block_checksum" -> REJECTED_BLOCK_CHECKSUM;
-            case "block_header" -> REJECTED_BLOCK_HEADER;
-            case "handover_checksum" -> REJECTED_HANDOVER_CHECKSUM;
-            case "handover_transfer" -> REJECTED_HANDOVER_TRANSFER;
-            case "handover_other" -> REJECTED_HANDOVER_OTHER;
-            default -> throw new IllegalArgumentException("no column for a block refused as " + why);
-        };
-    }
-
-    /** The write-back failure column of a llama.cpp cell for reason {@code why} (a refused put's status, or an error after completion). */
-    public static Column<Number> llamaWriteBackFailed(String why) {
-        return switch (why) {
-            case "in_progress" -> WRITE_BACK_FAILED_IN_PROGRESS;
-            case "no_space" -> WRITE_BACK_FAILED_NO_SPACE;
-            case "failed" -> WRITE_BACK_FAILED_FAILED;
-            case "error_after_completion" -> WRITE_BACK_FAILED_ERROR_AFTER_COMPLETION;
-            default -> throw new IllegalArgumentException("no column for a write-back failed as " + why);
-        };
-    }
-
     /** The names of {@code columns}, in order. */
     public static List<String> names(List<? extends Column<?>> columns) {
         return columns.stream().map(Column::name).toList();
     }
 
-    private static Map<String, Column<?>> byName() {
-        Map<String, Column<?>> m = new LinkedHashMap<>();
-        List<Column<?>> every = new ArrayList<>(SUMMARY);
-        every.addAll(ROW_EXTRAS);
-        every.addAll(DETAILS);
-        every.addAll(FIGURES);
-        every.addAll(CAPACITY);
-        for (Column<?> c : every)
-            if (m.put(c.name(), c) != null) throw new IllegalStateException("column named twice: " + c.name());
-        return m;
+    /**
+     * The one registry, made on first use (after this class's columns exist): kvlab's lists, then each {@link ColumnProvider}'s
+     * found by {@link ServiceLoader} (in the order of their class names, so that the order does not depend on the class path's);
+     * a name given twice is an error.
+     */
+    private static final class Registry {
+        static final List<Column<?>> ROW_EXTRAS, DETAILS, FIGURES, ALL;
+        static final Set<String> ROW_EXTRA_NAMES;
+        static final Map<String, Column<?>> BY_NAME;
+
+        static {
+            List<ColumnSet> sets = new ArrayList<>();
+            ServiceLoader.load(ColumnProvider.class, Columns.class.getClassLoader()).stream()
+                    .sorted(Comparator.comparing(p -> p.type().getName()))
+                    .forEach(p -> sets.add(p.get().columns()));
+            List<Column<?>> row = new ArrayList<>(Columns.ROW_EXTRAS), details = new ArrayList<>(Columns.DETAILS),
+                    figures = new ArrayList<>(Columns.FIGURES);
+            for (ColumnSet set : sets) {
+                row.addAll(set.rowExtras());
+                details.addAll(set.details());
+                figures.addAll(set.figures());
+            }
+            ROW_EXTRAS = List.copyOf(row);
+            DETAILS = List.copyOf(details);
+            FIGURES = List.copyOf(figures);
+            List<Column<?>> every = new ArrayList<>(SUMMARY);
+            every.addAll(ROW_EXTRAS);
+            every.addAll(DETAILS);
+            every.addAll(FIGURES);
+            every.addAll(CAPACITY);
+            Map<String, Column<?>> m = new LinkedHashMap<>();
+            for (Column<?> c : every)
+                if (m.put(c.name(), c) != null) throw new IllegalStateException("column named twice: " + c.name());
+            BY_NAME = Collections.unmodifiableMap(m);
+            ALL = List.copyOf(m.values());
+            ROW_EXTRA_NAMES = Set.copyOf(names(ROW_EXTRAS));
+        }
     }
 
     private static <T> Column<T> of(String name, Class<T> type, Unit unit, String description) {

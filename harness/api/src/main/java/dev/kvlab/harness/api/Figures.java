@@ -7,7 +7,7 @@ import java.util.Map;
 /**
  * A cell's further figures (its {@code cell.json} extras beyond the summary), in the order they were put: every one a
  * registered {@link Column}, put through it with a value of its type, so that no figure goes in by a raw name. What a
- * clock or a target reports of its cell ({@code CellClock.extras}), assembled into {@link CellResult#extras()}.
+ * clock or a target reports of its cell ({@code TargetCell.extras}), assembled into {@link CellResult#extras()}.
  */
 public final class Figures {
 

@@ -9,6 +9,9 @@ public interface MeasurementView {
     /** Measured requests (completed or failed). */
     long requests();
 
+    /** The measured phase's span on the loop's clock: from its origin to its last event (ns). */
+    long spanNanos();
+
     /** Prompt tokens fetched from the remote tier and verified, over the measured requests. */
     long remoteHitTokens();
 

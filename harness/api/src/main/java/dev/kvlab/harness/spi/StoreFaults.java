@@ -7,7 +7,7 @@ import dev.kvlab.store.api.KvBackend;
 
 /**
  * The run's store fault ({@code faults:}) as the framework carries it out for a target with a store tier
- * ({@link TargetFramework#faults}): it starts the fault cell's store, strikes on the chosen measured arrival (its
+ * ({@link StorePlan#faults}): it starts the fault cell's store, strikes on the chosen measured arrival (its
  * trigger in front of the framework's measurement) and reports what happened as extras.
  */
 public interface StoreFaults extends AutoCloseable {

@@ -5,8 +5,8 @@ import dev.kvlab.transport.api.LinkSpec;
 
 /**
  * The run's store as the framework planned and checked it ({@link TargetFramework#storePlan}), for a target that keeps
- * KV blocks in kvlab's store: how its clients reach it and how large it is. The framework's own plan object; a target
- * reads it and hands it back ({@link TargetFramework#faults}).
+ * KV blocks in kvlab's store: how its clients reach it, how large it is, and the run's fault on it. What the framework
+ * does with its plan is asked of the plan itself ({@link #faults}), so that no implementation casts it back.
  */
 public interface StorePlan {
 
@@ -21,4 +21,7 @@ public interface StorePlan {
 
     /** The store master's settings. */
     MasterConfig masterConfig();
+
+    /** The run's store fault for store objects {@code blockBytes} long (a real engine's KV blocks), or null: none. */
+    StoreFaults faults(long blockBytes);
 }

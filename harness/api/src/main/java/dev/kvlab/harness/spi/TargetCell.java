@@ -13,7 +13,8 @@ import java.util.function.LongSupplier;
  * warm-up, measured phase, the one measurement on the loop's clock, the check that nothing is left in flight — and
  * builds the row: the columns every target measures the same way, then this cell's {@link #summary}, its extras and
  * {@link #describe}. The target measures nothing: its {@link Server} reports each request's events to the framework's
- * listener.
+ * listener. Every target's cells are these, the emulated model's on both clocks included: the one set of hooks the
+ * framework's steps call.
  */
 public interface TargetCell {
 

@@ -2,13 +2,11 @@ package dev.kvlab.harness.spi;
 
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
-import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.api.catalog.Dtype;
 import dev.kvlab.harness.api.catalog.HardwareSpec;
 import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.store.api.KvBackend;
-import dev.kvlab.transport.api.TransportModel;
 import dev.kvlab.workloads.api.ArrivalProcess;
 import java.util.ServiceLoader;
 import java.util.function.Function;
@@ -43,12 +41,9 @@ public interface TargetFramework {
 
     /**
      * The run's store, checked as for every live cell (store, tiers, transport, faults; the emulated model's catalog
-     * entries too, as the config names them); errors name {@code origin.apply(key)}.
+     * entries too, as the config names them), with its fault ({@link StorePlan#faults}); errors name {@code origin.apply(key)}.
      */
     StorePlan storePlan(RunConfig config, Function<String, String> origin);
-
-    /** The run's store fault for store objects {@code blockBytes} long (a real engine's KV blocks), or null: none. */
-    StoreFaults faults(StorePlan plan, long blockBytes);
 
     /**
      * A live cell's warm-up pass sent as fast as the target serves it ({@link TargetCell#warmupArrivals}): the first
@@ -58,18 +53,10 @@ public interface TargetFramework {
 
     /**
      * The sim twin of a real engine: the emulated model planned on {@code config} (the engine's scheduling) with the
-     * engine's calibrated {@code model} shape, {@code hardware} and {@code kvDtype} instead of the config's catalog entries.
+     * engine's calibrated {@code model} shape, {@code hardware} and {@code kvDtype} instead of the config's catalog entries;
+     * the plan probes its store path and runs the twin ({@link TwinPlan#probeLink}, {@link TwinPlan#withTwin}).
      */
     TwinPlan twinPlan(RunConfig config, ModelSpec model, HardwareSpec hardware, Dtype kvDtype);
-
-    /** Measures the store path of {@code plan} through {@code store} on {@code loop} (the loop not running): the link the twin runs on. */
-    LinkProbe probeLink(TwinPlan plan, LiveClock loop, AuditedStore store) throws InterruptedException;
-
-    /**
-     * {@code live} with its twin attached: {@code plan} run on the sim clock over {@code link} with {@code lookupNanos}
-     * per lookup, and {@code more} (the twin's own figures).
-     */
-    CellResult withTwin(CellResult live, TwinPlan plan, TransportModel link, long lookupNanos, Figures more);
 
     /** Requests in {@code spec}'s workload. */
     long requestCount(CellSpec spec);

@@ -2,6 +2,8 @@ package dev.kvlab.harness.spi;
 
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.ColumnProvider;
+import dev.kvlab.harness.api.ColumnSet;
 import dev.kvlab.harness.api.config.RunConfig;
 import java.util.function.Function;
 
@@ -11,14 +13,28 @@ import java.util.function.Function;
  * arrivals, the measurement, experiments, bundles and the report are the same for every target: a provider
  * validates its cells and runs them through the one measured-cell skeleton. Adding a target is one package with a
  * provider, registered in {@code META-INF/services}.
+ *
+ * <p>A target's own figures are columns it declares ({@link #columns()}); a provider that declares any is listed in
+ * {@code META-INF/services/dev.kvlab.harness.api.ColumnProvider} too, so that the one column registry
+ * ({@link dev.kvlab.harness.api.Columns#all()}) holds them wherever the target is on the class path.
  */
-public interface TargetProvider {
+public interface TargetProvider extends ColumnProvider {
 
     /** The {@code target.kind} this provider serves ({@code emulated}, {@code openai}, ...). */
     String kind();
 
     /** What it is, in a few words (for errors and help). */
     String describe();
+
+    /**
+     * The result columns only this target produces (its row extras, the {@code cell.json} figures it reads back, its further
+     * figures), registered with kvlab's own; none by default. A column another module reads stays in
+     * {@link dev.kvlab.harness.api.Columns}.
+     */
+    @Override
+    default ColumnSet columns() {
+        return ColumnSet.NONE;
+    }
 
     /**
      * Whether cells of this target read the run-config key (dotted: a section such as {@code store} or a key below

@@ -1,13 +1,16 @@
 package dev.kvlab.harness.spi;
 
+import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.api.catalog.HardwareSpec;
 import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.catalog.Roofline;
+import dev.kvlab.transport.api.TransportModel;
 
 /**
  * The sim twin of a real engine as the framework planned it ({@link TargetFramework#twinPlan}): the emulated model on
- * the engine's calibrated shape and "hardware", with the run's store. A target reads it and hands it back to run the
- * twin ({@link TargetFramework#withTwin}) or probe the store path on it ({@link TargetFramework#probeLink}).
+ * the engine's calibrated shape and "hardware", with the run's store. A target reads it, probes the store path the twin
+ * runs on ({@link #probeLink}) and runs the twin ({@link #withTwin}) through it.
  */
 public interface TwinPlan extends StorePlan {
 
@@ -19,4 +22,13 @@ public interface TwinPlan extends StorePlan {
 
     /** The twin's time model of one instance. */
     Roofline roofline();
+
+    /** Measures this plan's store path through {@code store} on {@code loop} (the loop not running): the link the twin runs on. */
+    LinkProbe probeLink(LiveClock loop, AuditedStore store) throws InterruptedException;
+
+    /**
+     * {@code live} with its twin attached: this plan run on the sim clock over {@code link} with {@code lookupNanos} per
+     * lookup, and {@code more} (the twin's own figures).
+     */
+    CellResult withTwin(CellResult live, TransportModel link, long lookupNanos, Figures more);
 }

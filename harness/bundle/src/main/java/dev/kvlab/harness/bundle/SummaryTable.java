@@ -22,7 +22,7 @@ import java.util.Set;
 /**
  * The rows of {@code summary.csv} / {@code summary.json}, built from the bundle's {@code cell.json} files (so a
  * resumed run and a fresh one print the same text): {@code cell, replicate}, the cell summary's columns (not the
- * mode-specific extras, except {@link Columns#ROW_EXTRAS}), then one column per factor that is not already a column.
+ * mode-specific extras, except {@link Columns#rowExtras()}), then one column per factor that is not already a column.
  */
 public final class SummaryTable {
 

@@ -2,7 +2,6 @@ package dev.kvlab.harness.core;
 
 import dev.kvlab.harness.spi.WorkloadPlan;
 import dev.kvlab.harness.spi.CellSpec;
-import dev.kvlab.harness.spi.TwinPlan;
 
 import dev.kvlab.harness.api.catalog.HardwareSpec;
 import dev.kvlab.harness.api.catalog.KvSizing;
@@ -40,7 +39,7 @@ public record CellPlan(RunConfig config, ModelSpec model, HardwareSpec hardware,
                        int blockTokens,
                        long hbmKvBlocks, long dramBlocks, long cacheBlocks, long storeCapacity, long leaseTtlNanos, long lookupNanos,
                        long intervalNanos, long spinNanos, LinkSpec link, String transportName,
-                       TransportModel transportModel) implements TwinPlan {
+                       TransportModel transportModel) {
 
     /** The part of this plan every target's cell has. */
     public CellSpec spec() {

@@ -6,7 +6,10 @@ import dev.kvlab.harness.api.config.Mode;
 import java.util.List;
 import java.util.Locale;
 
-/** docs/columns.md, generated from {@link Columns}: every result column with its unit, what it is and who produces it. */
+/**
+ * docs/columns.md, generated from the column registry ({@link Columns} and the columns each target on the class path declares):
+ * every result column with its unit, what it is and who produces it.
+ */
 public final class ColumnsDoc {
 
     private ColumnsDoc() {}
@@ -14,14 +17,15 @@ public final class ColumnsDoc {
     public static String markdown() {
         StringBuilder sb = new StringBuilder();
         sb.append("# Result columns\n\n")
-                .append("Generated from `dev.kvlab.harness.api.Columns` (the one place a column is named); ")
-                .append("`ColumnsDocTest` fails when this file and the registry disagree.\n")
+                .append("Generated from the column registry: `dev.kvlab.harness.api.Columns` (kvlab's own columns) and the columns each ")
+                .append("target declares (`TargetProvider.columns()`), each named once; `ColumnsDocTest` fails when this file and the registry ")
+                .append("with every target of the CLI disagree.\n")
                 .append("Sources: the clocks (sim, live) and target kinds that produce a column; a row of another cell has NaN there.\n")
                 .append("Merge: how `kvlab merge` combines a cell's request-split shards.\n");
         table(sb, "summary.csv / summary.json columns, in order (after `cell, replicate`)", Columns.SUMMARY);
-        table(sb, "Row extras (columns of the rows of the cells that have them)", Columns.ROW_EXTRAS);
-        table(sb, "cell.json figures read back by kvlab (not row columns)", Columns.DETAILS);
-        table(sb, "Further cell.json figures of the clocks and targets (not row columns)", Columns.FIGURES);
+        table(sb, "Row extras (columns of the rows of the cells that have them)", Columns.rowExtras());
+        table(sb, "cell.json figures read back by kvlab (not row columns)", Columns.details());
+        table(sb, "Further cell.json figures of the clocks and targets (not row columns)", Columns.figures());
         table(sb, "capacity.json summary figures (per searched cell)", Columns.CAPACITY);
         return sb.toString();
     }

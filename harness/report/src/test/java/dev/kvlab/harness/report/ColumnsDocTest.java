@@ -9,7 +9,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** docs/columns.md is what the registry generates; every column is in it once. */
+/**
+ * Every column this module's registry holds (kvlab's own: no target is on this module's class path) is in docs/columns.md
+ * once. That the file is exactly what the registry generates with every target's columns is checked where every target is
+ * on the class path: the CLI's {@code dev.kvlab.harness.report.ColumnsDocTest}.
+ */
 class ColumnsDocTest {
 
     static Path docs() {
@@ -17,15 +21,8 @@ class ColumnsDocTest {
     }
 
     @Test
-    void docsColumnsMdIsGeneratedFromTheRegistry() throws Exception {
-        String want = ColumnsDoc.markdown();
-        Path f = docs();
-        if (!Files.isRegularFile(f) || !Files.readString(f, StandardCharsets.UTF_8).equals(want)) {
-            Path fresh = Path.of("target/columns.md").toAbsolutePath();
-            Files.createDirectories(fresh.getParent());
-            Files.writeString(fresh, want, StandardCharsets.UTF_8);
-            throw new AssertionError(f + " is not what Columns generates: copy " + fresh + " over it");
-        }
-        for (Column<?> c : Columns.all()) assertThat(want).containsOnlyOnce("| `" + c.name() + "` |");
+    void everyRegisteredColumnIsInDocsColumnsMdOnce() throws Exception {
+        String doc = Files.readString(docs(), StandardCharsets.UTF_8);
+        for (Column<?> c : Columns.all()) assertThat(doc).containsOnlyOnce("| `" + c.name() + "` |");
     }
 }

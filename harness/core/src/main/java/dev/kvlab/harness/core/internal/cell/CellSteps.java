@@ -12,6 +12,7 @@ import dev.kvlab.harness.core.internal.measure.EarlyStop;
 import dev.kvlab.harness.core.internal.measure.Measurement;
 import dev.kvlab.harness.core.internal.measure.ProgressView;
 import dev.kvlab.harness.spi.CellSpec;
+import dev.kvlab.harness.spi.TargetCell;
 import dev.kvlab.store.api.MasterStats;
 import dev.kvlab.workloads.Workloads;
 import dev.kvlab.workloads.api.ArrivalProcess;
@@ -20,16 +21,16 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The steps every cell takes, written once for both clocks and every target: the clock's server on its loop, the
- * warm-up pass of a hot cell (unmeasured), the measured phase (measurement behind the clock's fault hooks, the
- * workload driver), the check that nothing is left in flight, and the assembly of the result. A {@link CellClock}
- * supplies what differs.
+ * The steps every cell takes, written once for both clocks and every target: the cell's server on its loop, the
+ * warm-up pass of a hot cell (unmeasured), the measured phase (measurement behind the cell's fault hooks, the
+ * workload driver), the check that nothing is left in flight, and the assembly of the row ({@link CellAssembly}). A
+ * {@link TargetCell} (the SPI's, whatever the target: the emulated model's sim and live cells too) supplies what differs.
  */
 public final class CellSteps {
 
     private CellSteps() {}
 
-    public static CellResult run(CellSpec plan, CellClock clock, CellObserver observer, long wallStartNanos) {
+    public static CellResult run(CellSpec plan, TargetCell clock, CellObserver observer, long wallStartNanos) {
         var c = plan.config();
         Server model = clock.server();
         int bt = plan.blockTokens();
@@ -92,7 +93,7 @@ public final class CellSteps {
         }
         Map<String, String> describe = new LinkedHashMap<>();
         describe.put("clock", clock.describe());
-        return clock.assemble(m, warmupRequests, wall, extras, describe);
+        return CellAssembly.assemble(plan, clock, m, warmupRequests, wall, extras, describe);
     }
 
     /** Requests in the cell's workload (a hot cell's partial warm-up and the faults' strike point count from it). */

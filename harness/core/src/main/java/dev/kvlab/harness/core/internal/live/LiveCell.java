@@ -4,18 +4,19 @@ import dev.kvlab.harness.spi.LinkProbe;
 
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.core.internal.cell.CellAssembly;
-import dev.kvlab.harness.core.internal.cell.CellClock;
-import dev.kvlab.harness.core.internal.cell.CellSteps;
 import dev.kvlab.harness.spi.EventLoop;
+import dev.kvlab.harness.spi.MeasurementView;
+import dev.kvlab.harness.spi.PhaseDriver;
 import dev.kvlab.harness.spi.Server;
 import dev.kvlab.harness.spi.ServingListener;
+import dev.kvlab.harness.spi.TargetCell;
+import dev.kvlab.harness.spi.TargetFramework;
 import dev.kvlab.harness.core.internal.engine.ServingModel;
-import dev.kvlab.harness.core.internal.engine.WorkloadDriver;
 import dev.kvlab.harness.core.internal.fault.LiveFaults;
-import dev.kvlab.harness.core.internal.measure.Measurement;
 import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.store.KvBackends;
 import dev.kvlab.store.api.BackendOptions;
@@ -29,8 +30,8 @@ import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 
 /**
- * One cell on the live clock: the same serving model and the same steps ({@link CellSteps}) as the sim, on wall
- * time. The store is real (an embedded cluster of this JVM over the chosen transport, built from the run's store
+ * One cell on the live clock: the same serving model and the same steps as the sim (a {@link TargetCell} run through
+ * {@link TargetFramework#run}), on wall time. The store is real (an embedded cluster of this JVM over the chosen transport, built from the run's store
  * settings, or an external {@code kvlab://} cluster), KV blocks are real bytes of the model's block size, every
  * fetched block is verified; GPU time is emulated by precise waits. Before the warm-up the cell measures its own
  * fetch path ({@link LinkProbe}); {@code auto} decides on that link unless {@code transport_profile} names one. The
@@ -38,7 +39,7 @@ import java.util.function.UnaryOperator;
  * measured: its CPU per request ({@link HarnessCpu}), its wall time per event, how late events run, GC pauses and
  * JIT compilation.
  */
-public final class LiveCell implements CellClock {
+public final class LiveCell implements TargetCell {
 
     /** Rounds of the link probe at cell start. */
     public static final int PROBE_ROUNDS = 9;
@@ -49,6 +50,7 @@ public final class LiveCell implements CellClock {
     private LiveLoop loop;
     private LiveStore store;
     private ServingModel model;
+    private MeasurementView measured;
     private AuditedBackend backend;
     private LiveFaults faults;
     private LinkProbe probe, endProbe;
@@ -103,7 +105,7 @@ public final class LiveCell implements CellClock {
             }
             if (plan.config().transportProfile() == null) s.linkModel(probe.model(plan.transportName()));
             jitWarmupPasses = JitWarmup.run(plan);
-            CellResult r = CellSteps.run(plan.spec(), this, observer, wallStartNanos);
+            CellResult r = TargetFramework.get().run(plan.spec(), this, observer, wallStartNanos);
             // the same probe again at the end, for the sim twin: the machine's speed drifts over a cell's seconds
             // (a probe at the start alone was 15-20% off a cell's own fetches now and then); best effort, the
             // measured result is complete already
@@ -139,6 +141,7 @@ public final class LiveCell implements CellClock {
     }
 
     @Override public EventLoop loop() { return loop; }
+    @Override public boolean storePath() { return true; }
     @Override public long wrongHitsUsed() { return store.stats().wrongHitsUsed(); }
 
     @Override
@@ -148,8 +151,13 @@ public final class LiveCell implements CellClock {
     }
 
     @Override
-    public CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Figures extras, Map<String, String> describe) {
-        return CellAssembly.assemble(plan, m, model, store, warmupRequests, wallSeconds, emulated(), extras, describe);
+    public void summary(CellSummary.Builder row, Figures extras) {
+        CellAssembly.servingSummary(row, plan, measured, model, store, emulated());
+    }
+
+    @Override
+    public void finish(Figures extras, Map<String, String> describe) {
+        CellAssembly.servingDescribe(plan, store, describe);
     }
 
     @Override
@@ -159,12 +167,12 @@ public final class LiveCell implements CellClock {
     }
 
     @Override
-    public void runPhase(WorkloadDriver d) {
+    public void runPhase(PhaseDriver d) {
         loop.run(() -> (d.done() || d.error() != null) && store.idle());
     }
 
     @Override
-    public ServingListener faultWrapped(Measurement m, long origin, LongSupplier measuredRequests) {
+    public ServingListener faultWrapped(ServingListener m, long origin, LongSupplier measuredRequests) {
         return faults == null ? m : faults.measured(m, origin, measuredRequests.getAsLong());
     }
 
@@ -194,7 +202,9 @@ public final class LiveCell implements CellClock {
     }
 
     @Override
-    public void extras(Measurement m, Figures extras) {
+    public void extras(MeasurementView m, Figures extras) {
+        measured = m;
+        CellAssembly.servingExtras(plan, m, model, store, extras);
         HarnessCpu.extras(cpuBefore, store.cpu().snapshot(loop), m.requests(), extras);
         long measuredBusy = loop.busyNanos() - busyBefore;
         Columns.HARNESS_OVERHEAD_US_PER_REQUEST.put(extras, m.requests() == 0 ? Double.NaN : measuredBusy / 1e3 / m.requests());

@@ -397,6 +397,7 @@ public final class Measurement implements ServingListener, MeasurementView {
     }
 
     /** Span of the measured phase: from its start to its last event (ns). */
+    @Override
     public long spanNanos() {
         return lastEvent;
     }

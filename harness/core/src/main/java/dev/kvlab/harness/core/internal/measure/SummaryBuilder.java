@@ -4,8 +4,6 @@ import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.config.RunConfig;
-import dev.kvlab.harness.core.internal.engine.RemoteTier;
-import dev.kvlab.harness.core.CellPlan;
 import java.util.EnumMap;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
@@ -55,26 +53,5 @@ public final class SummaryBuilder {
                 .put(Columns.REMOTE_AVAILABLE_RATIO, in == 0 ? 0 : m.remoteAvailableTokens() / in)
                 .put(Columns.FETCHED_BYTES, m.fetchedBytes())
                 .put(Columns.FALLBACKS, m.fallbackBlocks());
-    }
-
-    /** {@code prefillGpuSeconds}: GPU-busy seconds of the prefill instances (PD), NaN when not separable. */
-    public static CellSummary build(CellPlan plan, Measurement m, RemoteTier.RemoteStats remote, double wallSeconds, String emulated,
-                                    double prefillGpuSeconds) {
-        RunConfig c = plan.config();
-        return tierHits(measured(c, m, wallSeconds), m)
-                .put(Columns.TIERS, c.tiers().label())
-                .put(Columns.POLICY, c.policy().label())
-                .put(Columns.TRANSPORT, c.transport())
-                .put(Columns.PD, c.pd().label())
-                .put(Columns.WRONG_HITS_USED, remote.wrongHitsUsed())
-                .put(Columns.WRITTEN_BACK_BYTES, remote.writtenBytes())
-                .put(Columns.REJECTED_BLOCKS, remote.rejectedBlocks())
-                .put(Columns.MODEL, plan.model().id())
-                .put(Columns.HARDWARE, plan.hardware().id())
-                .put(Columns.INSTANCES, (long) c.cluster().instances())
-                .put(Columns.TP, (long) c.cluster().tp())
-                .put(Columns.EMULATED_PARTS, emulated)
-                .put(Columns.PREFILL_GPU_MS_MEAN, m.requests() == 0 ? Double.NaN : 1000.0 * prefillGpuSeconds / m.requests())
-                .build();
     }
 }

@@ -3,16 +3,17 @@ package dev.kvlab.harness.core.internal.sim;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.core.internal.cell.CellAssembly;
-import dev.kvlab.harness.core.internal.cell.CellClock;
-import dev.kvlab.harness.core.internal.cell.CellSteps;
 import dev.kvlab.harness.spi.EventLoop;
+import dev.kvlab.harness.spi.MeasurementView;
+import dev.kvlab.harness.spi.PhaseDriver;
 import dev.kvlab.harness.spi.Server;
 import dev.kvlab.harness.spi.ServingListener;
+import dev.kvlab.harness.spi.TargetCell;
+import dev.kvlab.harness.spi.TargetFramework;
 import dev.kvlab.harness.core.internal.engine.ServingModel;
-import dev.kvlab.harness.core.internal.engine.WorkloadDriver;
-import dev.kvlab.harness.core.internal.measure.Measurement;
 import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.store.api.MasterStats;
 import dev.kvlab.transport.api.TransportModel;
@@ -22,9 +23,10 @@ import java.util.function.LongSupplier;
 /**
  * One cell on the sim clock: the serving model on a {@link SimLoop}, the store's master under the virtual clock,
  * transfers costed by a transport model. Single-threaded and deterministic: the same plan (seed included) gives
- * the same result, wall time aside. The steps are {@link CellSteps}; this is the sim's {@link CellClock}.
+ * the same result, wall time aside. The emulated target's cell on the sim clock: a {@link TargetCell} run through
+ * {@link TargetFramework#run} as every target's is, adding the serving model's own figures ({@link CellAssembly}).
  */
-public final class SimCell implements CellClock {
+public final class SimCell implements TargetCell {
 
     private final CellPlan plan;
     private final SimStore.FaultHook faults;
@@ -33,6 +35,7 @@ public final class SimCell implements CellClock {
     private SimFaults injected;
     private SimStore store;
     private ServingModel model;
+    private MeasurementView measured;
 
     public SimCell(CellPlan plan, SimStore.FaultHook faults) {
         this(plan, faults, CellObserver.NONE);
@@ -50,10 +53,11 @@ public final class SimCell implements CellClock {
         injected = SimFaults.of(plan, loop); // the config's fault, modelled (null: none)
         store = new SimStore(plan, loop, loop.clock(), plan.transportModel(), injected != null ? injected : faults);
         if (injected != null) injected.attach(store);
-        return CellSteps.run(plan.spec(), this, observer, wallStartNanos);
+        return TargetFramework.get().run(plan.spec(), this, observer, wallStartNanos);
     }
 
     @Override public EventLoop loop() { return loop; }
+    @Override public boolean storePath() { return true; }
     @Override public long wrongHitsUsed() { return store.stats().wrongHitsUsed(); }
 
     @Override
@@ -63,14 +67,19 @@ public final class SimCell implements CellClock {
     }
 
     @Override
-    public CellResult assemble(Measurement m, long warmupRequests, double wallSeconds, Figures extras, Map<String, String> describe) {
-        return CellAssembly.assemble(plan, m, model, store, warmupRequests, wallSeconds, emulated(), extras, describe);
+    public void summary(CellSummary.Builder row, Figures extras) {
+        CellAssembly.servingSummary(row, plan, measured, model, store, emulated());
     }
-    @Override public long phaseOrigin(boolean warmup) { return loop.now(); }
-    @Override public void runPhase(WorkloadDriver driver) { loop.run(); }
 
     @Override
-    public ServingListener faultWrapped(Measurement m, long origin, LongSupplier measuredRequests) {
+    public void finish(Figures extras, Map<String, String> describe) {
+        CellAssembly.servingDescribe(plan, store, describe);
+    }
+    @Override public long phaseOrigin(boolean warmup) { return loop.now(); }
+    @Override public void runPhase(PhaseDriver driver) { loop.run(); }
+
+    @Override
+    public ServingListener faultWrapped(ServingListener m, long origin, LongSupplier measuredRequests) {
         return injected == null ? m : injected.measured(m, origin, measuredRequests.getAsLong());
     }
 
@@ -78,7 +87,9 @@ public final class SimCell implements CellClock {
     @Override public Map<String, Long> masterCalls() { return store.masterCalls(); }
 
     @Override
-    public void extras(Measurement m, Figures extras) {
+    public void extras(MeasurementView m, Figures extras) {
+        measured = m;
+        CellAssembly.servingExtras(plan, m, model, store, extras);
         Columns.SIM_EVENTS.put(extras, loop.events());
         if (injected != null) injected.extras(extras);
     }

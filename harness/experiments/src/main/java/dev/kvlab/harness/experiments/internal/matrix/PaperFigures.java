@@ -79,7 +79,7 @@ final class PaperFigures {
      */
     static List<String> knownColumns() {
         Set<String> cols = new java.util.TreeSet<>(Columns.numericSummaryNames());
-        cols.addAll(Columns.names(Columns.ROW_EXTRAS));
+        cols.addAll(Columns.names(Columns.rowExtras()));
         cols.remove(Columns.SEED.name());
         return List.copyOf(cols);
     }

@@ -210,24 +210,24 @@ final class OpenAiCell implements TargetCell {
         after = scrape();
         long n = m.requests();
         Columns.TARGET_KIND.put(x, "openai");
-        Columns.ENGINES.put(x, String.join(" ", engines));
+        OpenAiColumns.ENGINES.put(x, String.join(" ", engines));
         Columns.TARGET_MODEL.put(x, target.model());
         boolean leftCold = spec.config().cacheState() == CacheState.COLD && !target.resetsCache();
         Columns.CACHE_STATE_PROTOCOL.put(x, verdict == null ? (spec.config().cacheState() == CacheState.HOT ? "primed by the warm-up"
                 : leftCold ? coldLeftToShardOne() : "none") : verdict.protocol());
-        Columns.CACHE_STATE_VERIFICATION.put(x, verdict != null ? verdict.verification()
+        OpenAiColumns.CACHE_STATE_VERIFICATION.put(x, verdict != null ? verdict.verification()
                 : leftCold ? "not verified by this shard: shard 1 resets and verifies before its measured phase; shards are not synchronised,"
                 + " so requests this shard sends before that reset may meet a warm cache"
                 : warmEvidence != null ? HotVerification.of(warmEvidence, server.totals().evidence(), words.specialTokens()) : "not verified");
-        Columns.PROMPT_WORDS.put(x, words.words().size());
-        Columns.PROMPT_SPECIAL_TOKENS.put(x, words.specialTokens());
-        Columns.PROMPT_TOKEN_CHECK.put(x, tokenCheck);
-        Columns.PROMPT_TOKEN_ERROR_MAX.put(x, words.checked() ? tokenErrorMax : Double.NaN);
+        OpenAiColumns.PROMPT_WORDS.put(x, words.words().size());
+        OpenAiColumns.PROMPT_SPECIAL_TOKENS.put(x, words.specialTokens());
+        OpenAiColumns.PROMPT_TOKEN_CHECK.put(x, tokenCheck);
+        OpenAiColumns.PROMPT_TOKEN_ERROR_MAX.put(x, words.checked() ? tokenErrorMax : Double.NaN);
         EngineServer.EngineTotals t = server.totals();
-        Columns.WORKLOAD_PROMPT_TOKENS.put(x, t.workloadPromptTokens);
+        OpenAiColumns.WORKLOAD_PROMPT_TOKENS.put(x, t.workloadPromptTokens);
         Columns.ENGINE_PROMPT_TOKENS.put(x, t.reportedPromptTokens());
         Columns.ENGINE_CACHED_PROMPT_TOKENS.put(x, t.reportedCachedTokens());
-        if (t.cachedTokensReason() != null) Columns.ENGINE_CACHED_PROMPT_TOKENS_REASON.put(x, t.cachedTokensReason());
+        if (t.cachedTokensReason() != null) OpenAiColumns.ENGINE_CACHED_PROMPT_TOKENS_REASON.put(x, t.cachedTokensReason());
         EngineHits hits = hits(after);
         Columns.ENGINE_LOCAL_HIT_RATIO.put(x, hits.local());
         Columns.ENGINE_EXTERNAL_HIT_RATIO.put(x, hits.external());
@@ -237,28 +237,28 @@ final class OpenAiCell implements TargetCell {
         Columns.ENGINE_CACHED_HIT_RATIO.put(x, hits.allTiers());
         Columns.ENGINE_LOOKUP_HIT_RATIO.put(x, hits.lookup());
         Columns.ENGINE_HITS_SOURCE.put(x, hits.source());
-        Columns.ENGINE_PROMPT_MS_P50.put(x, t.enginePromptMicros.getTotalCount() == 0 ? Double.NaN : t.enginePromptMicros.getValueAtPercentile(50) / 1e3);
-        Columns.HARNESS_TTFT_GAP_P50.put(x, t.gapP50Ms());
-        Columns.HARNESS_TTFT_GAP_NEGATIVE.put(x, t.gaps() == 0 ? Double.NaN : (double) t.negativeGaps());
+        OpenAiColumns.ENGINE_PROMPT_MS_P50.put(x, t.enginePromptMicros.getTotalCount() == 0 ? Double.NaN : t.enginePromptMicros.getValueAtPercentile(50) / 1e3);
+        OpenAiColumns.HARNESS_TTFT_GAP_P50.put(x, t.gapP50Ms());
+        OpenAiColumns.HARNESS_TTFT_GAP_NEGATIVE.put(x, t.gaps() == 0 ? Double.NaN : (double) t.negativeGaps());
         if (t.negativeGaps() > 0)
-            Columns.HARNESS_TTFT_GAP_NOTE.put(x, t.negativeGaps() + " of " + t.gaps() + " completed requests saw their first token before the engine's own"
+            OpenAiColumns.HARNESS_TTFT_GAP_NOTE.put(x, t.negativeGaps() + " of " + t.gaps() + " completed requests saw their first token before the engine's own"
                     + " prompt time (timings.prompt_ms) ended: the engine's timing covers more than the client waited for, or the clocks disagree");
-        Columns.PROMPT_CONTEXT_CHECK.put(x, context.note());
+        OpenAiColumns.PROMPT_CONTEXT_CHECK.put(x, context.note());
         long work = loop.workCpuNanos() - workBefore, http = httpCpu() - httpCpuBefore;
         Columns.HARNESS_CPU_US_PER_REQUEST.put(x, n == 0 ? Double.NaN : (work + http) / 1e3 / n);
-        Columns.HARNESS_HTTP_CPU_US_PER_REQUEST.put(x, n == 0 ? Double.NaN : http / 1e3 / n);
+        OpenAiColumns.HARNESS_HTTP_CPU_US_PER_REQUEST.put(x, n == 0 ? Double.NaN : http / 1e3 / n);
         Columns.HARNESS_OVERHEAD_US_PER_REQUEST.put(x, n == 0 ? Double.NaN : (loop.busyNanos() - busyBefore) / 1e3 / n);
         Columns.EVENT_LAG_P50_US.put(x, (double) loop.lag().getValueAtPercentile(50));
         Columns.EVENT_LAG_P99_US.put(x, (double) loop.lag().getValueAtPercentile(99));
-        Columns.HARNESS_LOOPBACK_TTFT_P50.put(x, selfTest.p50Micros());
-        Columns.HARNESS_LOOPBACK_TTFT_P99.put(x, selfTest.p99Micros());
+        OpenAiColumns.HARNESS_LOOPBACK_TTFT_P50.put(x, selfTest.p50Micros());
+        OpenAiColumns.HARNESS_LOOPBACK_TTFT_P99.put(x, selfTest.p99Micros());
         if (target.share() != null) {
             Columns.REQUEST_SHARD.put(x, target.share().label());
             Columns.MEASURED_PHASE_STARTED_EPOCH_MS.put(x, measuredStartEpochMs);
         }
         if (server.down()) {
-            Columns.TARGET_DOWN.put(x, "every endpoint refused connections: the cell stopped sending");
-            Columns.UNSENT_REQUESTS.put(x, Math.max(0, requestsSent() - n));
+            OpenAiColumns.TARGET_DOWN.put(x, "every endpoint refused connections: the cell stopped sending");
+            OpenAiColumns.UNSENT_REQUESTS.put(x, Math.max(0, requestsSent() - n));
         }
     }
 
@@ -314,8 +314,8 @@ final class OpenAiCell implements TargetCell {
 
     @Override
     public void finish(Figures x, Map<String, String> d) {
-        Columns.UNKNOWN_COLUMNS.put(x, UNKNOWN_COLUMNS);
-        if (tensorParallel() == null) Columns.TP_REASON.put(x, "the engine does not report its tensor parallelism (SGLang's /get_server_info tp_size does; vLLM and"
+        OpenAiColumns.UNKNOWN_COLUMNS.put(x, UNKNOWN_COLUMNS);
+        if (tensorParallel() == null) OpenAiColumns.TP_REASON.put(x, "the engine does not report its tensor parallelism (SGLang's /get_server_info tp_size does; vLLM and"
                 + " llama-server do not)" + (infos.stream().map(EngineInfo::tp).distinct().count() > 1 ? " or the endpoints differ" : ""));
         d.put("target", "openai: " + target.endpoints() + " model " + target.model() + ", " + OpenAiConfig.label(target.api())
                 + ", routing " + OpenAiConfig.label(target.routing()) + ", extra_body " + target.extraBody());
@@ -323,7 +323,7 @@ final class OpenAiCell implements TargetCell {
             d.put("load", "request-split shard " + target.share().label() + ": this host sent every " + target.share().count()
                     + "-th request of the stream (positions i with i mod " + target.share().count() + " = " + (target.share().index() - 1)
                     + ") at its intended time; kvlab merge adds the shards into one cell");
-        d.put(ConfigKeys.CACHE_STATE, x.get(Columns.CACHE_STATE_PROTOCOL) + ": " + x.get(Columns.CACHE_STATE_VERIFICATION));
+        d.put(ConfigKeys.CACHE_STATE, x.get(Columns.CACHE_STATE_PROTOCOL) + ": " + x.get(OpenAiColumns.CACHE_STATE_VERIFICATION));
         d.put("prompts", words.words().size() + " single-token words" + (words.checked() ? " (checked by the server's tokenizer)" : " (unchecked)")
                 + "; " + tokenCheck);
     }

@@ -30,6 +30,12 @@ public final class OpenAiTarget implements TargetProvider {
             ConfigKeys.CACHE_STATE, ConfigKeys.SLO, ConfigKeys.MEASUREMENT);
     private static final TreeBinder BINDER = new TreeBinder();
 
+    /** The columns only this target produces ({@link OpenAiColumns}). */
+    @Override
+    public dev.kvlab.harness.api.ColumnSet columns() {
+        return OpenAiColumns.SET;
+    }
+
     @Override public String kind() { return TargetKind.OPENAI; }
 
     @Override public String describe() { return "OpenAI-compatible HTTP endpoints: vLLM, SGLang, llama-server, ..."; }

@@ -1,6 +1,5 @@
 package dev.kvlab.harness.llama.internal.realkv;
 
-import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.llama.internal.KvStateCodec;
 import dev.kvlab.harness.llama.internal.KvStateLayout;
@@ -130,12 +129,12 @@ final class EngineInstance implements AutoCloseable {
 
         /** The shape in a cell's extras. */
         void extras(Figures x) {
-            Columns.TARGET_SEQUENCES.put(x, sequences);
-            Columns.TARGET_BATCH_TOKENS.put(x, batchTokens);
-            Columns.LOCAL_CAPACITY_BLOCKS.put(x, localBlocks);
-            Columns.LOCAL_CACHE_SEQUENCE_IDS.put(x, cacheSeqs);
-            Columns.CONTEXT_CELLS.put(x, cells);
-            Columns.ENGINE_KV_STREAMS.put(x, unified ? "unified (one stream: the local tier shares cells among sequences)"
+            LlamaColumns.TARGET_SEQUENCES.put(x, sequences);
+            LlamaColumns.TARGET_BATCH_TOKENS.put(x, batchTokens);
+            LlamaColumns.LOCAL_CAPACITY_BLOCKS.put(x, localBlocks);
+            LlamaColumns.LOCAL_CACHE_SEQUENCE_IDS.put(x, cacheSeqs);
+            LlamaColumns.CONTEXT_CELLS.put(x, cells);
+            LlamaColumns.ENGINE_KV_STREAMS.put(x, unified ? "unified (one stream: the local tier shares cells among sequences)"
                     : (sequences + 1) + " (one per sequence and the scratch, as llama-server -np)");
         }
 

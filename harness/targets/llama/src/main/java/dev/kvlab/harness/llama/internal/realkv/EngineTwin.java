@@ -182,7 +182,7 @@ final class EngineTwin {
     }
 
     private LinkProbe probe(LiveClock loop, AuditedStore backend) throws InterruptedException {
-        return TargetFramework.get().probeLink(plan, loop, backend);
+        return plan.probeLink(loop, backend);
     }
 
     /** The link the twin runs on: the start and end probes bracketed, or the start's alone. */
@@ -193,24 +193,24 @@ final class EngineTwin {
     /** The calibration, the link the cell measured at its start and the break-even predicted on both, into {@code x}. */
     void extras(Figures x, WorkloadSpec workload, int blockTokens) {
         if (!enabled()) {
-            Columns.TWIN.put(x, "off (target.calibrate_tokens: 0)");
+            LlamaColumns.TWIN.put(x, "off (target.calibrate_tokens: 0)");
             return;
         }
         EngineCalibration c = calibration;
-        Columns.ENGINE_CALIBRATION.put(x, c.hardwareSpec().source());
+        LlamaColumns.ENGINE_CALIBRATION.put(x, c.hardwareSpec().source());
         Columns.ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S.put(x, c.prefixTokens() / c.prefillSeconds());
-        Columns.ENGINE_CALIBRATED_DECODE_MS.put(x, c.decodeSeconds() * 1e3);
-        Columns.ENGINE_CALIBRATED_FLOPS.put(x, c.hardwareSpec().bf16Flops());
-        Columns.ENGINE_CALIBRATED_BYTES_PER_S.put(x, c.hardwareSpec().hbmBandwidth());
-        Columns.ENGINE_CALIBRATED_ATTENTION_EFFICIENCY.put(x, c.hardwareSpec().attention().efficiency());
-        Columns.ENGINE_CALIBRATED_SMALL_PASS_ATTENTION_EFFICIENCY.put(x, c.hardwareSpec().attention().smallPassEfficiency());
-        Columns.ENGINE_CALIBRATED_SMALL_PASS_TOKENS.put(x, c.hardwareSpec().attention().smallPassTokens());
-        Columns.ENGINE_CALIBRATED_PREFILL_BEHIND_CONTEXT_MS.put(x, c.timings().prefill().behind() * 1e3);
-        Columns.ENGINE_CALIBRATED_CONTEXT_TOKENS.put(x, c.timings().prefill().context());
-        Columns.ENGINE_CALIBRATED_KV_LOAD_LATENCY_US.put(x, c.hardwareSpec().kvLoad().latencySeconds() * 1e6);
-        Columns.ENGINE_CALIBRATED_KV_LOAD_BYTES_PER_S.put(x, c.hardwareSpec().kvLoad().bytesPerSecond());
-        Columns.ENGINE_CALIBRATION_WORST_ERROR.put(x, c.worstError());
-        if (!c.clips().isEmpty()) Columns.ENGINE_CALIBRATION_CLIPS.put(x, String.join("; ", c.clips()));
+        LlamaColumns.ENGINE_CALIBRATED_DECODE_MS.put(x, c.decodeSeconds() * 1e3);
+        LlamaColumns.ENGINE_CALIBRATED_FLOPS.put(x, c.hardwareSpec().bf16Flops());
+        LlamaColumns.ENGINE_CALIBRATED_BYTES_PER_S.put(x, c.hardwareSpec().hbmBandwidth());
+        LlamaColumns.ENGINE_CALIBRATED_ATTENTION_EFFICIENCY.put(x, c.hardwareSpec().attention().efficiency());
+        LlamaColumns.ENGINE_CALIBRATED_SMALL_PASS_ATTENTION_EFFICIENCY.put(x, c.hardwareSpec().attention().smallPassEfficiency());
+        LlamaColumns.ENGINE_CALIBRATED_SMALL_PASS_TOKENS.put(x, c.hardwareSpec().attention().smallPassTokens());
+        LlamaColumns.ENGINE_CALIBRATED_PREFILL_BEHIND_CONTEXT_MS.put(x, c.timings().prefill().behind() * 1e3);
+        LlamaColumns.ENGINE_CALIBRATED_CONTEXT_TOKENS.put(x, c.timings().prefill().context());
+        LlamaColumns.ENGINE_CALIBRATED_KV_LOAD_LATENCY_US.put(x, c.hardwareSpec().kvLoad().latencySeconds() * 1e6);
+        LlamaColumns.ENGINE_CALIBRATED_KV_LOAD_BYTES_PER_S.put(x, c.hardwareSpec().kvLoad().bytesPerSecond());
+        LlamaColumns.ENGINE_CALIBRATION_WORST_ERROR.put(x, c.worstError());
+        if (!c.clips().isEmpty()) LlamaColumns.ENGINE_CALIBRATION_CLIPS.put(x, String.join("; ", c.clips()));
         start.extras(x);
         Breakeven be = breakeven(start, suffix(workload));
         Columns.BREAKEVEN_PREDICTED_TOKENS.put(x, be.breakevenTokens());
@@ -294,7 +294,7 @@ final class EngineTwin {
         LinkProbe p = twinProbe();
         var link = p.model(plan.transportName());
         Figures more = LinkProbe.twinLinkExtras(end, endError, p);
-        Columns.TWIN_MODEL.put(more, plan.model().id() + " on " + plan.hardware().id() + " (the engine calibrated as a roofline)");
-        return TargetFramework.get().withTwin(live, plan, link, p.lookupNanos(), more);
+        LlamaColumns.TWIN_MODEL.put(more, plan.model().id() + " on " + plan.hardware().id() + " (the engine calibrated as a roofline)");
+        return plan.withTwin(live, link, p.lookupNanos(), more);
     }
 }

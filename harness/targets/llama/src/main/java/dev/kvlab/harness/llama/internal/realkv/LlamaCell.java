@@ -183,7 +183,7 @@ final class LlamaCell implements TargetCell {
             CellSpec spec = LlamaTarget.spec(config, k -> null, e.ns.modelId(), e.ns.kvDtype());
             e.loop = TargetFramework.get().liveClock(SPIN_NANOS);
             long payload = e.layout.bytesPerToken() * spec.blockTokens();
-            e.faults = TargetFramework.get().faults(storePlan, KvBlockObject.objectBytes(payload));
+            e.faults = storePlan.faults(KvBlockObject.objectBytes(payload));
             BackendOptions options = options();
             e.backend = TargetFramework.get().audited(e.faults != null ? e.faults.open(options) : KvBackends.discover().open(config.store().backend(), options));
             KvBlockStore store = new KvBlockStore(e.backend, e.ns, payload, config.store().replicas(), e.totals);
@@ -354,52 +354,52 @@ final class LlamaCell implements TargetCell {
         else engine.measuredAdded += objectsNow - objectsAtStart;
         long n = m.requests();
         Columns.TARGET_KIND.put(x, LlamaTarget.KIND);
-        Columns.ENGINE.put(x, engineLabel());
+        LlamaColumns.ENGINE.put(x, engineLabel());
         Columns.TARGET_MODEL.put(x, target.model().toString());
-        Columns.TARGET_MODEL_SHA256.put(x, modelSha256);
-        Columns.TARGET_THREADS.put(x, target.threads());
-        Columns.ENGINE_KV_LAYOUT.put(x, layout.describe());
-        Columns.ENGINE_SYSTEM_INFO.put(x, systemInfo);
-        Columns.ENGINE_LIBRARY.put(x, library);
-        Columns.ENGINE_REUSE.put(x, reuse);
-        Columns.ENGINE_SETUP_MS.put(x, (measuredStartNanos - wallStart) / 1e6);
+        LlamaColumns.TARGET_MODEL_SHA256.put(x, modelSha256);
+        LlamaColumns.TARGET_THREADS.put(x, target.threads());
+        LlamaColumns.ENGINE_KV_LAYOUT.put(x, layout.describe());
+        LlamaColumns.ENGINE_SYSTEM_INFO.put(x, systemInfo);
+        LlamaColumns.ENGINE_LIBRARY.put(x, library);
+        LlamaColumns.ENGINE_REUSE.put(x, reuse);
+        LlamaColumns.ENGINE_SETUP_MS.put(x, (measuredStartNanos - wallStart) / 1e6);
         boolean external = !"bundled".equals(config.store().backend());
         Columns.CACHE_STATE_PROTOCOL.put(x, config.cacheState() == dev.kvlab.harness.api.config.CacheState.HOT
                 ? "primed by the warm-up pass (the instances' kept prefixes and the store)"
                 : "fresh contexts; " + (external ? "the external store " + config.store().backend() + " is not emptied (blocks of earlier runs of this model hit)"
                 : "the embedded store starts empty"));
-        Columns.KV_NAMESPACE.put(x, ns.key(0).substring(0, ns.key(0).lastIndexOf('/') + 1));
+        LlamaColumns.KV_NAMESPACE.put(x, ns.key(0).substring(0, ns.key(0).lastIndexOf('/') + 1));
         Columns.FETCHED_TOKENS.put(x, m.remoteHitTokens());
         Columns.ENGINE_KV_BYTES_PER_TOKEN.put(x, layout.bytesPerToken());
-        Columns.BLOCK_OBJECT_BYTES.put(x, KvBlockObject.objectBytes(layout.bytesPerToken() * ns.blockTokens()));
-        Columns.FETCHED_BYTES_PER_FETCHED_TOKEN.put(x, m.remoteHitTokens() == 0 ? Double.NaN : (double) m.fetchedBytes() / m.remoteHitTokens());
-        Columns.ENGINE_PREFILL_TOKENS.put(x, totals.prefillTokens.sum());
+        LlamaColumns.BLOCK_OBJECT_BYTES.put(x, KvBlockObject.objectBytes(layout.bytesPerToken() * ns.blockTokens()));
+        LlamaColumns.FETCHED_BYTES_PER_FETCHED_TOKEN.put(x, m.remoteHitTokens() == 0 ? Double.NaN : (double) m.fetchedBytes() / m.remoteHitTokens());
+        LlamaColumns.ENGINE_PREFILL_TOKENS.put(x, totals.prefillTokens.sum());
         Columns.ENGINE_PREFILL_TOKENS_PER_S.put(x, totals.prefillNanos.sum() == 0 ? Double.NaN : totals.prefillTokens.sum() * 1e9 / totals.prefillNanos.sum());
-        Columns.ENGINE_DECODE_MS_PER_TOKEN.put(x, totals.decodeTokens.sum() == 0 ? Double.NaN : ms(totals.decodeNanos.sum()) / totals.decodeTokens.sum());
+        LlamaColumns.ENGINE_DECODE_MS_PER_TOKEN.put(x, totals.decodeTokens.sum() == 0 ? Double.NaN : ms(totals.decodeNanos.sum()) / totals.decodeTokens.sum());
         long restores = totals.restores.sum();
-        Columns.RESTORES.put(x, restores);
-        Columns.RESTORE_MS_MEAN.put(x, restores == 0 ? Double.NaN : ms(totals.restoreNanos.sum()) / restores);
-        Columns.TRANSFER_MS_TOTAL.put(x, ms(totals.transferNanos.sum()));
-        Columns.VERIFY_MS_TOTAL.put(x, ms(totals.verifyNanos.sum()));
-        Columns.SPLIT_MS_TOTAL.put(x, ms(totals.splitNanos.sum()));
-        Columns.SPLIT_GB_PER_S.put(x, gbPerS(totals.splitBytes.sum(), totals.splitNanos.sum()));
-        Columns.ASSEMBLE_MS_TOTAL.put(x, ms(totals.assembleNanos.sum()));
-        Columns.ASSEMBLE_GB_PER_S.put(x, gbPerS(totals.assembleBytes.sum(), totals.assembleNanos.sum()));
+        LlamaColumns.RESTORES.put(x, restores);
+        LlamaColumns.RESTORE_MS_MEAN.put(x, restores == 0 ? Double.NaN : ms(totals.restoreNanos.sum()) / restores);
+        LlamaColumns.TRANSFER_MS_TOTAL.put(x, ms(totals.transferNanos.sum()));
+        LlamaColumns.VERIFY_MS_TOTAL.put(x, ms(totals.verifyNanos.sum()));
+        LlamaColumns.SPLIT_MS_TOTAL.put(x, ms(totals.splitNanos.sum()));
+        LlamaColumns.SPLIT_GB_PER_S.put(x, gbPerS(totals.splitBytes.sum(), totals.splitNanos.sum()));
+        LlamaColumns.ASSEMBLE_MS_TOTAL.put(x, ms(totals.assembleNanos.sum()));
+        LlamaColumns.ASSEMBLE_GB_PER_S.put(x, gbPerS(totals.assembleBytes.sum(), totals.assembleNanos.sum()));
         Columns.WRITTEN_BACK_BLOCKS.put(x, totals.writtenBlocks.sum());
         Columns.WRITE_BACK_SKIPPED.put(x, totals.writeSkipped.sum());
-        totals.writeFailures().forEach((why, k) -> Columns.llamaWriteBackFailed(why).put(x, k));
-        if (totals.writeError() != null) Columns.WRITE_BACK_ERROR.put(x, totals.writeError());
-        Columns.POLICY_RECOMPUTED_REQUESTS.put(x, totals.policyRecomputed.sum());
+        totals.writeFailures().forEach((why, k) -> LlamaColumns.llamaWriteBackFailed(why).put(x, k));
+        if (totals.writeError() != null) LlamaColumns.WRITE_BACK_ERROR.put(x, totals.writeError());
+        LlamaColumns.POLICY_RECOMPUTED_REQUESTS.put(x, totals.policyRecomputed.sum());
         shape.extras(x);
         totals.engineExtras(x);
-        Columns.VERIFY_RESTORE.put(x, target.verifyEvery() == 0 ? "off" : "1 in " + target.verifyEvery() + " restores per instance, tolerance "
+        LlamaColumns.VERIFY_RESTORE.put(x, target.verifyEvery() == 0 ? "off" : "1 in " + target.verifyEvery() + " restores per instance, tolerance "
                 + target.verifyTolerance() + " (absolute, next-token logits, against a recompute in the restore's batches, run after the phase "
                 + "on the instance's context with nothing in flight: off the measured path)");
-        Columns.VERIFY_RESTORE_SKIPPED.put(x, totals.logitChecksSkipped.sum());
-        Columns.VERIFY_RESTORE_CHECKS.put(x, totals.logitChecks.sum());
-        Columns.VERIFY_RESTORE_MAX_LOGIT_DIFF.put(x, totals.logitChecks.sum() == 0 ? Double.NaN : totals.logitMaxDiff.get());
-        Columns.VERIFY_RESTORE_MS_TOTAL.put(x, ms(totals.logitCheckNanos.sum()));
-        totals.rejections().forEach((why, k) -> Columns.llamaRejected(why).put(x, k));
+        LlamaColumns.VERIFY_RESTORE_SKIPPED.put(x, totals.logitChecksSkipped.sum());
+        LlamaColumns.VERIFY_RESTORE_CHECKS.put(x, totals.logitChecks.sum());
+        LlamaColumns.VERIFY_RESTORE_MAX_LOGIT_DIFF.put(x, totals.logitChecks.sum() == 0 ? Double.NaN : totals.logitMaxDiff.get());
+        LlamaColumns.VERIFY_RESTORE_MS_TOTAL.put(x, ms(totals.logitCheckNanos.sum()));
+        totals.rejections().forEach((why, k) -> LlamaColumns.llamaRejected(why).put(x, k));
         Columns.AUDIT_HITS_CHECKED.put(x, backend.hitsChecked() - checkedBefore);
         Columns.AUDIT_WRONG_HITS.put(x, backend.wrongHits() - wrongBefore);
         Columns.AUDIT_UNAUDITED_BLOCKS.put(x, totals.unaudited.sum());
@@ -419,22 +419,22 @@ final class LlamaCell implements TargetCell {
      */
     private void pdExtras(MeasurementView m, Figures x) {
         boolean pd = engine.pd != null;
-        Columns.PD_PREFILL_INSTANCES.put(x, prefillInstances(config));
-        Columns.PD_TRANSFER_PATH.put(x, pd ? pdTransfer(config).label() : "none (colocated: no handover)");
+        LlamaColumns.PD_PREFILL_INSTANCES.put(x, prefillInstances(config));
+        LlamaColumns.PD_TRANSFER_PATH.put(x, pd ? pdTransfer(config).label() : "none (colocated: no handover)");
         Columns.HANDOVER_BYTES.put(x, m.handoverBytes());
         Columns.HANDOVER_TOKENS.put(x, m.handoverTokens());
-        Columns.HANDOVERS.put(x, m.handovers());
-        Columns.HANDOVER_TRANSFER_MS_MEAN.put(x, m.handovers() == 0 ? Double.NaN : ms(m.handoverTransferNanos()) / m.handovers());
-        Columns.HANDOVER_RESTORE_MS_MEAN.put(x, m.handovers() == 0 ? Double.NaN : ms(m.handoverRestoreNanos()) / m.handovers());
-        Columns.HANDOVER_BYTES_PER_TOKEN.put(x, m.handoverTokens() == 0 ? Double.NaN : (double) m.handoverBytes() / m.handoverTokens());
+        LlamaColumns.HANDOVERS.put(x, m.handovers());
+        LlamaColumns.HANDOVER_TRANSFER_MS_MEAN.put(x, m.handovers() == 0 ? Double.NaN : ms(m.handoverTransferNanos()) / m.handovers());
+        LlamaColumns.HANDOVER_RESTORE_MS_MEAN.put(x, m.handovers() == 0 ? Double.NaN : ms(m.handoverRestoreNanos()) / m.handovers());
+        LlamaColumns.HANDOVER_BYTES_PER_TOKEN.put(x, m.handoverTokens() == 0 ? Double.NaN : (double) m.handoverBytes() / m.handoverTokens());
         Columns.DECODE_PREFILL_TOKENS.put(x, totals.decodeSidePromptTokens.sum());
         Columns.PD_FALLBACKS.put(x, m.pdFallbacks());
         long steps = totals.decodingSteps.sum();
         Columns.DECODE_STEPS_WITH_PROMPT_SHARE.put(x, steps == 0 ? Double.NaN : (double) totals.decodingStepsWithPrompt.sum() / steps);
-        Columns.DECODE_STEPS.put(x, steps);
-        Columns.HANDOVER_CORRUPTED.put(x, totals.handoverCorrupted.sum());
-        Columns.HANDOVER_AUDITED_OBJECTS.put(x, totals.handoverAudited.sum());
-        Columns.HANDOVER_WRONG_HITS.put(x, totals.handoverWrongHits.sum());
+        LlamaColumns.DECODE_STEPS.put(x, steps);
+        LlamaColumns.HANDOVER_CORRUPTED.put(x, totals.handoverCorrupted.sum());
+        LlamaColumns.HANDOVER_AUDITED_OBJECTS.put(x, totals.handoverAudited.sum());
+        LlamaColumns.HANDOVER_WRONG_HITS.put(x, totals.handoverWrongHits.sum());
         Map<String, org.HdrHistogram.Histogram> st = m.pdStages();
         java.util.function.BiFunction<String, Double, Double> pct = (stage, p) -> {
             var h = st.get(stage);
@@ -445,13 +445,13 @@ final class LlamaCell implements TargetCell {
         Columns.PD_DECODE_QUEUE_MS_P50.put(x, pct.apply("decode_queue", 50.0));
         Columns.PD_RESTORE_MS_P50.put(x, pct.apply("restore", 50.0));
         Columns.PD_FIRST_DECODE_STEP_MS_P50.put(x, pct.apply("first_decode_step", 50.0));
-        Columns.PD_PREFILL_QUEUE_MS_P99.put(x, pct.apply("prefill_queue", 99.0));
-        Columns.PD_PREFILL_MS_P99.put(x, pct.apply("prefill", 99.0));
-        Columns.PD_HANDOVER_MS_P99.put(x, pct.apply("handover", 99.0));
-        Columns.PD_DECODE_QUEUE_MS_P99.put(x, pct.apply("decode_queue", 99.0));
-        Columns.PD_RESTORE_MS_P99.put(x, pct.apply("restore", 99.0));
-        Columns.PD_FIRST_DECODE_STEP_MS_P99.put(x, pct.apply("first_decode_step", 99.0));
-        Columns.PD_NOTE.put(x, !pd ? "colocated: no handover (handover_bytes 0, its times NaN); decode_prefill_tokens counts every prompt token the "
+        LlamaColumns.PD_PREFILL_QUEUE_MS_P99.put(x, pct.apply("prefill_queue", 99.0));
+        LlamaColumns.PD_PREFILL_MS_P99.put(x, pct.apply("prefill", 99.0));
+        LlamaColumns.PD_HANDOVER_MS_P99.put(x, pct.apply("handover", 99.0));
+        LlamaColumns.PD_DECODE_QUEUE_MS_P99.put(x, pct.apply("decode_queue", 99.0));
+        LlamaColumns.PD_RESTORE_MS_P99.put(x, pct.apply("restore", 99.0));
+        LlamaColumns.PD_FIRST_DECODE_STEP_MS_P99.put(x, pct.apply("first_decode_step", 99.0));
+        LlamaColumns.PD_NOTE.put(x, !pd ? "colocated: no handover (handover_bytes 0, its times NaN); decode_prefill_tokens counts every prompt token the "
                 + "instances computed, since every instance decodes"
                 : "TTFT = prefill queue + prefill + handover + decode queue + restore (the client gets the prefill's first token "
                 + "when the decode instance has restored the KV); the first decode step gives the second token. " + engine.pd.describe());

@@ -41,6 +41,12 @@ public final class LlamaTarget implements TargetProvider {
             ConfigKeys.TRANSPORT, ConfigKeys.TIERS, ConfigKeys.POLICY, ConfigKeys.FAULT, ConfigKeys.FAULT_AT, ConfigKeys.FAULT_PARAMS, ConfigKeys.PD, ConfigKeys.PD_TRANSFER);
     private static final TreeBinder BINDER = new TreeBinder();
 
+    /** The columns only this target produces ({@link LlamaColumns}). */
+    @Override
+    public dev.kvlab.harness.api.ColumnSet columns() {
+        return LlamaColumns.SET;
+    }
+
     @Override public String kind() { return KIND; }
 
     @Override public String describe() { return "llama.cpp in-process on a GGUF model (real CPU prefill and decode), its KV blocks in kvlab's store"; }

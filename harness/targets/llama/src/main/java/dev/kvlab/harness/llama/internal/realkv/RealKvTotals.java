@@ -1,6 +1,5 @@
 package dev.kvlab.harness.llama.internal.realkv;
 
-import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Figures;
 import java.util.Map;
 import java.util.TreeMap;
@@ -90,16 +89,16 @@ final class RealKvTotals {
      */
     void engineExtras(Figures x) {
         long n = steps.sum();
-        Columns.ENGINE_STEPS.put(x, n);
-        Columns.ENGINE_STEP_MS_MEAN.put(x, n == 0 ? Double.NaN : stepNanos.sum() / 1e6 / n);
-        Columns.ENGINE_STEP_TOKENS_MEAN.put(x, n == 0 ? Double.NaN : (double) stepTokens.sum() / n);
-        Columns.ENGINE_STEP_CPU_S.put(x, stepCpuNanos.sum() / 1e9);
-        Columns.ENGINE_CPU_MS_PER_STEP_TOKEN.put(x, stepTokens.sum() == 0 ? Double.NaN : stepCpuNanos.sum() / 1e6 / stepTokens.sum());
-        Columns.ENGINE_STEP_SEQUENCES_MEAN.put(x, n == 0 ? Double.NaN : (double) stepSequences.sum() / n);
-        Columns.LOCAL_LENT_BLOCKS.put(x, localLentBlocks.sum());
-        Columns.LOCAL_KEPT_BLOCKS.put(x, localKeptBlocks.sum());
-        Columns.LOCAL_EVICTED_BLOCKS.put(x, localEvictions.sum());
-        Columns.LOCAL_UNPLACED_BLOCKS.put(x, localUnplaced.sum());
+        LlamaColumns.ENGINE_STEPS.put(x, n);
+        LlamaColumns.ENGINE_STEP_MS_MEAN.put(x, n == 0 ? Double.NaN : stepNanos.sum() / 1e6 / n);
+        LlamaColumns.ENGINE_STEP_TOKENS_MEAN.put(x, n == 0 ? Double.NaN : (double) stepTokens.sum() / n);
+        LlamaColumns.ENGINE_STEP_CPU_S.put(x, stepCpuNanos.sum() / 1e9);
+        LlamaColumns.ENGINE_CPU_MS_PER_STEP_TOKEN.put(x, stepTokens.sum() == 0 ? Double.NaN : stepCpuNanos.sum() / 1e6 / stepTokens.sum());
+        LlamaColumns.ENGINE_STEP_SEQUENCES_MEAN.put(x, n == 0 ? Double.NaN : (double) stepSequences.sum() / n);
+        LlamaColumns.LOCAL_LENT_BLOCKS.put(x, localLentBlocks.sum());
+        LlamaColumns.LOCAL_KEPT_BLOCKS.put(x, localKeptBlocks.sum());
+        LlamaColumns.LOCAL_EVICTED_BLOCKS.put(x, localEvictions.sum());
+        LlamaColumns.LOCAL_UNPLACED_BLOCKS.put(x, localUnplaced.sum());
     }
 
     void reset() {

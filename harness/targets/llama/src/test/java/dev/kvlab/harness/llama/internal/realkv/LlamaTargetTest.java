@@ -344,7 +344,7 @@ class LlamaTargetTest {
         var x = r.json();
         double rate = ((Number) x.get(Columns.ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S.name())).doubleValue();
         assertThat(rate).isPositive();
-        assertThat(((Number) x.get(Columns.ENGINE_CALIBRATED_DECODE_MS.name())).doubleValue()).isPositive();
+        assertThat(((Number) x.get(LlamaColumns.ENGINE_CALIBRATED_DECODE_MS.name())).doubleValue()).isPositive();
         assertThat(((Number) x.get("link_measured_bytes_per_s")).doubleValue()).isPositive();
         // the twin ran: its TTFT and (hot remote-only) its fetches
         assertThat(((Number) x.get(Columns.TWIN_TTFT_P50.name())).doubleValue()).isPositive();

@@ -115,7 +115,7 @@ class PdDisaggregationTest {
         CellResult col = new CellRunner().run(config("pd=colocated"));
         assertThat(num(col, Columns.HANDOVER_BYTES.name())).isZero();
         assertThat(num(col, Columns.DECODE_PREFILL_TOKENS.name())).isEqualTo(6 * 325);
-        assertThat(num(col, Columns.HANDOVER_TRANSFER_MS_MEAN.name())).isNaN();
+        assertThat(num(col, LlamaColumns.HANDOVER_TRANSFER_MS_MEAN.name())).isNaN();
         for (String path : new String[] {"direct", "store"}) {
             CellResult r = new CellRunner().run(config("pd=disaggregated", "cluster.prefill_instances=1", "pd_transfer=" + path));
             var s = r.summary();
