@@ -20,6 +20,26 @@ import java.util.Set;
  */
 public record Column<T>(String name, Class<T> type, Unit unit, String description, Source source, Merge merge, Latency latency) {
 
+    /** A numeric row extra (a {@code summary.csv} column some cells add) merged by {@code merge}. */
+    public static Column<Number> extra(String name, Unit unit, String description, Source source, Merge merge) {
+        return new Column<>(name, Number.class, unit, description, source, merge, null);
+    }
+
+    /** A row extra of type {@code type} merged by {@code merge}. */
+    public static <T> Column<T> extra(String name, Class<T> type, Unit unit, String description, Source source, Merge merge) {
+        return new Column<>(name, type, unit, description, source, merge, null);
+    }
+
+    /** A {@code cell.json} figure: kept by {@code kvlab merge} where every shard agrees (what an unregistered figure got). */
+    public static <T> Column<T> figure(String name, Class<T> type, Unit unit, String description, Source source) {
+        return new Column<>(name, type, unit, description, source, Merge.SAME, null);
+    }
+
+    /** A numeric {@code cell.json} figure other code reads back, merged by {@code merge}. */
+    public static Column<Number> detail(String name, Unit unit, String description, Source source, Merge merge) {
+        return new Column<>(name, Number.class, unit, description, source, merge, null);
+    }
+
     /** What a value counts; {@link #label()} is the unit as the docs and the Influx meters spell it. */
     public enum Unit {
         NONE(""), COUNT("count"), TOKENS("tokens"), BLOCKS("blocks"), BYTES("bytes"), MS("ms"), US("µs"), SECONDS("s"),

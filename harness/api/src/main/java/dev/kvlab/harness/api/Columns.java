@@ -1,5 +1,9 @@
 package dev.kvlab.harness.api;
 
+import static dev.kvlab.harness.api.Column.detail;
+import static dev.kvlab.harness.api.Column.extra;
+import static dev.kvlab.harness.api.Column.figure;
+
 import dev.kvlab.harness.api.Column.Latency.Stat;
 import dev.kvlab.harness.api.Column.Latency;
 import dev.kvlab.harness.api.Column.Merge;
@@ -581,26 +585,10 @@ public final class Columns {
                 Merge.RECOMPUTED, new Latency(metric, stat));
     }
 
-    private static Column<Number> extra(String name, Unit unit, String description, Source source, Merge merge) {
-        return new Column<>(name, Number.class, unit, description, source, merge, null);
-    }
-
-    private static <T> Column<T> extra(String name, Class<T> type, Unit unit, String description, Source source, Merge merge) {
-        return new Column<>(name, type, unit, description, source, merge, null);
-    }
-
-    /** A {@link #FIGURES} column: kept by {@code kvlab merge} where every shard agrees (what an unregistered figure got). */
-    private static <T> Column<T> figure(String name, Class<T> type, Unit unit, String description, Source source) {
-        return new Column<>(name, type, unit, description, source, Merge.SAME, null);
-    }
-
     /** The p99 of one stage of a disaggregated request's TTFT ({@code pd_<stage>_ms_p99}). */
     private static Column<Number> pdStageP99(String stage) {
         return figure("pd_" + stage + "_ms_p99", Number.class, Unit.MS, "p99 of a disaggregated request's " + stage.replace('_', ' ')
                 + " (ms, from the intended start's breakdown; NaN when colocated)", Source.live(LLAMA));
     }
 
-    private static Column<Number> detail(String name, Unit unit, String description, Source source, Merge merge) {
-        return new Column<>(name, Number.class, unit, description, source, merge, null);
-    }
 }

@@ -1,5 +1,9 @@
 package dev.kvlab.harness.llama.internal.realkv;
 
+import static dev.kvlab.harness.api.Column.detail;
+import static dev.kvlab.harness.api.Column.extra;
+import static dev.kvlab.harness.api.Column.figure;
+
 import dev.kvlab.harness.api.Column;
 import dev.kvlab.harness.api.Column.Merge;
 import dev.kvlab.harness.api.Column.Source;
@@ -261,25 +265,6 @@ public final class LlamaColumns {
             case "error_after_completion" -> WRITE_BACK_FAILED_ERROR_AFTER_COMPLETION;
             default -> throw new IllegalArgumentException("no column for a write-back failed as " + why);
         };
-    }
-
-    private static Column<Number> extra(String name, Unit unit, String description, Source source, Merge merge) {
-        return new Column<>(name, Number.class, unit, description, source, merge, null);
-    }
-
-
-    private static <T> Column<T> extra(String name, Class<T> type, Unit unit, String description, Source source, Merge merge) {
-        return new Column<>(name, type, unit, description, source, merge, null);
-    }
-
-
-    private static <T> Column<T> figure(String name, Class<T> type, Unit unit, String description, Source source) {
-        return new Column<>(name, type, unit, description, source, Merge.SAME, null);
-    }
-
-
-    private static Column<Number> detail(String name, Unit unit, String description, Source source, Merge merge) {
-        return new Column<>(name, Number.class, unit, description, source, merge, null);
     }
 
     /** The p99 of one stage of a disaggregated request's TTFT ({@code pd_<stage>_ms_p99}). */
