@@ -36,6 +36,7 @@ public abstract class ForwardingKvBackend implements KvBackend {
     @Override public boolean[] batchExists(List<String> keys) { return delegate.batchExists(keys); }
     @Override public RemoveStatus remove(String key) { return delegate.remove(key); }
     @Override public Optional<MasterStats> storeStats() { return delegate.storeStats(); }
+    @Override public Optional<MasterStats> storeStatsNow() { return delegate.storeStatsNow(); }
     @Override public Map<String, Long> storeCalls() { return delegate.storeCalls(); }
     @Override public void close() { delegate.close(); }
 }

@@ -53,6 +53,14 @@ public interface KvBackend extends AutoCloseable {
     }
 
     /**
+     * The same counters read now, not half a second old (it walks the store's objects: for a before/after comparison
+     * at a phase's edges, not an event loop's every interval). By default {@link #storeStats()}.
+     */
+    default Optional<MasterStats> storeStatsNow() {
+        return storeStats();
+    }
+
+    /**
      * Control-plane calls the store has served so far by operation ({@code put_start}, {@code get_replica_list}, ...),
      * where visible as for {@link #storeStats()}; empty otherwise.
      */

@@ -80,6 +80,11 @@ public final class StoreClient implements KvBackend {
     }
 
     @Override
+    public Optional<MasterStats> storeStatsNow() {
+        return master instanceof MasterService s ? Optional.of(s.statsNow()) : Optional.empty();
+    }
+
+    @Override
     public Map<String, Long> storeCalls() {
         return master instanceof MasterService s ? s.callCounts() : Map.of();
     }

@@ -112,6 +112,11 @@ public final class MasterService implements MasterChannel {
         return s;
     }
 
+    /** The stats computed now (walks every shard: for a before/after comparison, not a frequent caller). */
+    public MasterStats statsNow() {
+        return refreshStats();
+    }
+
     private MasterStats refreshStats() {
         MasterStats s = master.stats();
         cachedAt = System.nanoTime();

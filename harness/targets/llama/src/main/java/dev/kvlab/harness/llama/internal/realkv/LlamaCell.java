@@ -76,6 +76,7 @@ final class LlamaCell implements TargetCell {
     /** The audit's counts when this cell started (a kept store's are cumulative). */
     private long wrongBefore, checkedBefore;
     private long measuredStartNanos, wallStart, objectsAtStart;
+    private Map<String, Long> callsAtStart = Map.of();
 
     /** {@code storePlan}: the run's store, transport and fault settings, validated as for every live cell. */
     LlamaCell(RunConfig config, StorePlan storePlan, LlamaTargetConfig.Resolved target, GgufModelInfo model) {
@@ -332,10 +333,31 @@ final class LlamaCell implements TargetCell {
     public void measuredPhaseStarts() {
         measuring = true;
         measuredStartNanos = System.nanoTime();
-        objectsAtStart = backend.storeStats().map(MasterStats::objects).orElse(-1L);
+        objectsAtStart = objectsWithPuts();
+        callsAtStart = Map.copyOf(backend.storeCalls());
         totals.reset();
         loop.resetFigures();
         busyBefore = loop.busyNanos();
+    }
+
+    /**
+     * The store's objects, the puts in progress counted as objects (-1: no statistics), read now: the half-second-old
+     * figures an event loop reads missed the link probe's objects put just before the measured phase (the kept engine's
+     * third probe then started fresh, "changed the store's object count by 24"); a put issued before the phase (a
+     * warm-up's last write-back) that ends during it does not change the count.
+     */
+    private long objectsWithPuts() {
+        return backend.storeStatsNow().map(st -> st.objects() + st.processing()).orElse(-1L);
+    }
+
+    /** The store calls made since {@code before} (those whose count moved), for saying why a kept engine is stale. */
+    private static String callsSince(Map<String, Long> before, Map<String, Long> now) {
+        StringBuilder b = new StringBuilder();
+        for (var e : new java.util.TreeMap<>(now).entrySet()) {
+            long d = e.getValue() - before.getOrDefault(e.getKey(), 0L);
+            if (d != 0) b.append(b.isEmpty() ? "" : ", ").append(e.getKey()).append(' ').append(d);
+        }
+        return b.isEmpty() ? "none" : b.toString();
     }
 
     private static double ms(long nanos) {
@@ -349,9 +371,10 @@ final class LlamaCell implements TargetCell {
     @Override
     public void extras(MeasurementView m, Figures x) {
         checkRestores(); // the measured phase's sampled checks, now that its figures are taken
-        long objectsNow = backend.storeStats().map(MasterStats::objects).orElse(-1L);
+        long objectsNow = objectsWithPuts();
         if (objectsAtStart < 0 || objectsNow < 0) engine.measuredAdded = Long.MIN_VALUE;
         else engine.measuredAdded += objectsNow - objectsAtStart;
+        if (objectsNow != objectsAtStart) engine.measuredCalls = callsSince(callsAtStart, backend.storeCalls());
         long n = m.requests();
         Columns.TARGET_KIND.put(x, LlamaTarget.KIND);
         LlamaColumns.ENGINE.put(x, engineLabel());

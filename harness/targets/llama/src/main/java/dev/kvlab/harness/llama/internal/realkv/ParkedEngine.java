@@ -83,6 +83,8 @@ final class ParkedEngine implements AutoCloseable {
      * measured phase of the warm-up's requests writes only blocks the store holds, so anything else means it lacked some.
      */
     long measuredAdded;
+    /** The store calls of the measured phase that changed the object count (what {@link #stale} says). */
+    String measuredCalls = "";
     /** What the warm-up's local tier lost (evicted, unplaced), null: nothing. */
     String primedLosses;
     /** Probes served so far. */
@@ -157,7 +159,8 @@ final class ParkedEngine implements AutoCloseable {
         var st = backend.storeStats().orElse(null);
         if (st == null) return "the store's statistics are unavailable";
         if (st.evictedObjects() > 0) return "the store evicted " + st.evictedObjects() + " objects";
-        if (measuredAdded != 0) return "a measured phase changed the store's object count by " + measuredAdded;
+        if (measuredAdded != 0)
+            return "a measured phase changed the store's object count by " + measuredAdded + " (its store calls: " + measuredCalls + ")";
         return null;
     }
 

@@ -147,9 +147,9 @@ class LlamaTargetTest {
 
     /**
      * With a twin, whose link probes write objects of their own around every probe, a third probe still takes over.
-     * (It was disabled for a while: run among harness/cli's classes its third probe started fresh, "a measured phase
-     * changed the store's object count by 24"; in this module, with the module's classes before it, it passed every
-     * run since the target SPI; a fresh start says why in {@code engine_reuse}, which the assertion shows.)
+     * (It was disabled for a while: its third probe started fresh now and then, "a measured phase changed the store's
+     * object count by 24": the count at the phase's start was the master's half-second-old figure, taken before the link
+     * probe's own objects were counted; the check now reads it fresh.)
      */
     @Test
     void withATwinAThirdProbeStillTakesTheEngineOver() {
