@@ -49,12 +49,14 @@ public final class CellSteps {
                 warmupRequests = warm.released();
             }
         }
+        // the cell's own bookkeeping first (a target may read its store's counters here): the moment the first request is
+        // spared is taken after it
+        clock.measuredPhaseStarts();
         long origin = clock.phaseOrigin(false);
         EarlyStop earlyStop = null;
         Measurement m = new Measurement(c.slo(), plan.intervalNanos(), origin);
         ProgressView.watch(m, model, clock::wrongHitsUsed, clock::masterStats, clock::masterCalls, clock::engineCounters, observer, clock.storePath());
         ServingListener measured = clock.faultWrapped(m, origin, () -> requestCount(plan));
-        clock.measuredPhaseStarts();
         try (ArrivalProcess p = clock.arrivals(plan.workload().open(c.seed()))) {
             WorkloadDriver driver = new WorkloadDriver(p, model, clock.loop(), origin, false, measured, bt);
             if (c.measurement().earlyStop().enabled()) {

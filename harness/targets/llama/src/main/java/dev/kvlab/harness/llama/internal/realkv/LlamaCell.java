@@ -278,7 +278,6 @@ final class LlamaCell implements TargetCell {
             // what the warm-up primed, for a later probe of this cell to take over
             engine.primedBy = d.released();
             engine.routerState = server.routerState();
-            engine.storeObjects = backend.storeStats().map(MasterStats::objects).orElse(-1L);
             if (engine.key != null) {
                 java.util.List<String> lost = new java.util.ArrayList<>();
                 for (int i = 0; i < live.size(); i++) {

@@ -76,8 +76,6 @@ final class ParkedEngine implements AutoCloseable {
     Object routerState;
     /** Warm-up requests that primed it (-1: not primed yet). */
     long primedBy = -1;
-    /** Objects the store held right after the warm-up. */
-    long storeObjects = -1;
     /**
      * Objects the measured phases added to the store (the twin's link probes, outside them, write their own): a
      * measured phase of the warm-up's requests writes only blocks the store holds, so anything else means it lacked some.
@@ -156,7 +154,7 @@ final class ParkedEngine implements AutoCloseable {
     String stale() {
         if (primedBy < 0) return "not primed";
         if (!totals.everWriteFailed().isEmpty()) return "write-backs failed (" + totals.everWriteFailed() + "): the store lacks blocks";
-        var st = backend.storeStats().orElse(null);
+        var st = backend.storeStatsNow().orElse(null); // read now: the half-second-old figures miss what the probe before just did
         if (st == null) return "the store's statistics are unavailable";
         if (st.evictedObjects() > 0) return "the store evicted " + st.evictedObjects() + " objects";
         if (measuredAdded != 0)
