@@ -77,7 +77,11 @@ final class FixedCell implements TargetCell {
                 + MIN_SPIN_NANOS / 1000 + "-" + MAX_SPIN_NANOS / 1000 + " us" + (loop == null ? "" : ", ended at " + loop.spinNanos() / 1000 + " us") + ")";
     }
 
-    /** No tiers, store or engine: nothing is cached or fetched (0), one stand-in instance, nothing prefilled on a GPU (NaN). */
+    /**
+     * No tiers, store or engine: nothing served from a cache (hit ratios 0); the store's figures do not apply (empty, as
+     * for any target without kvlab's store path: a wrong-hit count of 0 would claim an audit that never ran); one
+     * stand-in instance, nothing prefilled on a GPU (NaN).
+     */
     @Override
     public void summary(CellSummary.Builder row, Figures extras) {
         row.put(Columns.TIERS, "-")
@@ -87,11 +91,11 @@ final class FixedCell implements TargetCell {
                 .put(Columns.LOCAL_HIT_RATIO, 0.0)
                 .put(Columns.REMOTE_HIT_RATIO, 0.0)
                 .put(Columns.REMOTE_AVAILABLE_RATIO, 0.0)
-                .put(Columns.FETCHED_BYTES, 0L)
-                .put(Columns.FALLBACKS, 0L)
-                .put(Columns.WRONG_HITS_USED, 0L)
-                .put(Columns.WRITTEN_BACK_BYTES, 0L)
-                .put(Columns.REJECTED_BLOCKS, 0L)
+                .put(Columns.FETCHED_BYTES, null)
+                .put(Columns.FALLBACKS, null)
+                .put(Columns.WRONG_HITS_USED, null)
+                .put(Columns.WRITTEN_BACK_BYTES, null)
+                .put(Columns.REJECTED_BLOCKS, null)
                 .put(Columns.MODEL, "-")
                 .put(Columns.HARDWARE, "-")
                 .put(Columns.INSTANCES, 1L)
