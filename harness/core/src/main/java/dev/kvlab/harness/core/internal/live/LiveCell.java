@@ -4,18 +4,15 @@ import dev.kvlab.harness.spi.LinkProbe;
 
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
-import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Figures;
-import dev.kvlab.harness.core.internal.cell.CellAssembly;
+import dev.kvlab.harness.core.internal.cell.ServingCell;
 import dev.kvlab.harness.spi.EventLoop;
 import dev.kvlab.harness.spi.MeasurementView;
 import dev.kvlab.harness.spi.PhaseDriver;
-import dev.kvlab.harness.spi.Server;
 import dev.kvlab.harness.spi.ServingListener;
 import dev.kvlab.harness.spi.TargetCell;
 import dev.kvlab.harness.spi.TargetFramework;
-import dev.kvlab.harness.core.internal.engine.ServingModel;
 import dev.kvlab.harness.core.internal.fault.LiveFaults;
 import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.store.KvBackends;
@@ -39,18 +36,15 @@ import java.util.function.UnaryOperator;
  * measured: its CPU per request ({@link HarnessCpu}), its wall time per event, how late events run, GC pauses and
  * JIT compilation.
  */
-public final class LiveCell implements TargetCell {
+public final class LiveCell extends ServingCell {
 
     /** Rounds of the link probe at cell start. */
     public static final int PROBE_ROUNDS = 9;
 
-    private final CellPlan plan;
     private final UnaryOperator<KvBackend> wrap;
     private CellObserver observer = CellObserver.NONE;
     private LiveLoop loop;
     private LiveStore store;
-    private ServingModel model;
-    private MeasurementView measured;
     private AuditedBackend backend;
     private LiveFaults faults;
     private LinkProbe probe, endProbe;
@@ -71,7 +65,7 @@ public final class LiveCell implements TargetCell {
 
     /** With {@code wrap} applied to the opened backend (fault injection in tests). */
     public LiveCell(CellPlan plan, UnaryOperator<KvBackend> wrap) {
-        this.plan = plan;
+        super(plan);
         this.wrap = wrap;
     }
 
@@ -141,24 +135,7 @@ public final class LiveCell implements TargetCell {
     }
 
     @Override public EventLoop loop() { return loop; }
-    @Override public boolean storePath() { return true; }
-    @Override public long wrongHitsUsed() { return store.stats().wrongHitsUsed(); }
-
-    @Override
-    public Server server() {
-        if (model == null) model = new ServingModel(plan, loop, store, ServingListener.NONE);
-        return model;
-    }
-
-    @Override
-    public void summary(CellSummary.Builder row, Figures extras) {
-        CellAssembly.servingSummary(row, plan, measured, model, store, emulated());
-    }
-
-    @Override
-    public void finish(Figures extras, Map<String, String> describe) {
-        CellAssembly.servingDescribe(plan, store, describe);
-    }
+    @Override protected LiveStore remote() { return store; }
 
     @Override
     public long phaseOrigin(boolean warmup) {
@@ -203,8 +180,7 @@ public final class LiveCell implements TargetCell {
 
     @Override
     public void extras(MeasurementView m, Figures extras) {
-        measured = m;
-        CellAssembly.servingExtras(plan, m, model, store, extras);
+        servingExtras(m, extras);
         HarnessCpu.extras(cpuBefore, store.cpu().snapshot(loop), m.requests(), extras);
         long measuredBusy = loop.busyNanos() - busyBefore;
         Columns.HARNESS_OVERHEAD_US_PER_REQUEST.put(extras, m.requests() == 0 ? Double.NaN : measuredBusy / 1e3 / m.requests());
@@ -236,7 +212,7 @@ public final class LiveCell implements TargetCell {
         if (faults != null) faults.extras(extras);
     }
 
-    /** What this clock emulates (for the summary's {@code emulated}). */
+    @Override
     public String emulated() {
         return "gpu time (roofline on " + plan.hardware().id() + ", precise waits)"
                 + (plan.transportName().equals("rdma-emu") ? "; NIC (rdma-emu)" : "");

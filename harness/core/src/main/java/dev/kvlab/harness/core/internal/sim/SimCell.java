@@ -3,17 +3,15 @@ package dev.kvlab.harness.core.internal.sim;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
-import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.core.internal.cell.CellAssembly;
+import dev.kvlab.harness.core.internal.cell.ServingCell;
 import dev.kvlab.harness.spi.EventLoop;
 import dev.kvlab.harness.spi.MeasurementView;
 import dev.kvlab.harness.spi.PhaseDriver;
-import dev.kvlab.harness.spi.Server;
 import dev.kvlab.harness.spi.ServingListener;
 import dev.kvlab.harness.spi.TargetCell;
 import dev.kvlab.harness.spi.TargetFramework;
-import dev.kvlab.harness.core.internal.engine.ServingModel;
 import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.store.api.MasterStats;
 import dev.kvlab.transport.api.TransportModel;
@@ -26,16 +24,13 @@ import java.util.function.LongSupplier;
  * the same result, wall time aside. The emulated target's cell on the sim clock: a {@link TargetCell} run through
  * {@link TargetFramework#run} as every target's is, adding the serving model's own figures ({@link CellAssembly}).
  */
-public final class SimCell implements TargetCell {
+public final class SimCell extends ServingCell {
 
-    private final CellPlan plan;
     private final SimStore.FaultHook faults;
     private final CellObserver observer;
     private SimLoop loop;
     private SimFaults injected;
     private SimStore store;
-    private ServingModel model;
-    private MeasurementView measured;
 
     public SimCell(CellPlan plan, SimStore.FaultHook faults) {
         this(plan, faults, CellObserver.NONE);
@@ -43,7 +38,7 @@ public final class SimCell implements TargetCell {
 
     /** A cell whose measured phase {@code observer} watches at every interval end (on this cell's thread). */
     public SimCell(CellPlan plan, SimStore.FaultHook faults, CellObserver observer) {
-        this.plan = plan;
+        super(plan);
         this.faults = faults;
         this.observer = observer == null ? CellObserver.NONE : observer;
     }
@@ -57,24 +52,7 @@ public final class SimCell implements TargetCell {
     }
 
     @Override public EventLoop loop() { return loop; }
-    @Override public boolean storePath() { return true; }
-    @Override public long wrongHitsUsed() { return store.stats().wrongHitsUsed(); }
-
-    @Override
-    public Server server() {
-        if (model == null) model = new ServingModel(plan, loop, store, ServingListener.NONE);
-        return model;
-    }
-
-    @Override
-    public void summary(CellSummary.Builder row, Figures extras) {
-        CellAssembly.servingSummary(row, plan, measured, model, store, emulated());
-    }
-
-    @Override
-    public void finish(Figures extras, Map<String, String> describe) {
-        CellAssembly.servingDescribe(plan, store, describe);
-    }
+    @Override protected SimStore remote() { return store; }
     @Override public long phaseOrigin(boolean warmup) { return loop.now(); }
     @Override public void runPhase(PhaseDriver driver) { loop.run(); }
 
@@ -88,13 +66,12 @@ public final class SimCell implements TargetCell {
 
     @Override
     public void extras(MeasurementView m, Figures extras) {
-        measured = m;
-        CellAssembly.servingExtras(plan, m, model, store, extras);
+        servingExtras(m, extras);
         Columns.SIM_EVENTS.put(extras, loop.events());
         if (injected != null) injected.extras(extras);
     }
 
-    /** What this clock emulates (for the summary's {@code emulated}). */
+    @Override
     public String emulated() {
         TransportModel tm = plan.transportModel();
         return "gpu time (roofline on " + plan.hardware().id() + "); data movement (transport model " + tm.name()
