@@ -491,8 +491,7 @@ public final class Columns {
 
     /** Whether {@code name} is a row extra (a column of summary rows that some cells have). */
     public static boolean isRowExtra(String name) {
-        Column<?> c = Registry.BY_NAME.get(name);
-        return c != null && Registry.ROW_EXTRA_NAMES.contains(name);
+        return Registry.ROW_EXTRA_NAMES.contains(name);
     }
 
     /** The names of the numeric {@link #SUMMARY} columns, in order (what a figure or a comparison may name as a metric). */

@@ -33,7 +33,7 @@ class SplitSummaryTest {
         JsonNode a = shard(3, 2.0, 300, 30, 0.4, "verified", 1_000);
         ObjectNode b = shard(1, 4.0, 100, 70, 0.6, "left to shard 1/2", 1_500);
         // figures only one shard has (warmup_requests: kvlab's own, added; a target's own columns, such as the openai target's
-        // unsent_requests, are registered where the target is on the class path: the CLI's RequestSplitMergeTest and ColumnsDocTest)
+        // unsent_requests, are registered where the target is on the class path: the CLI's RequestSplitMergeTest and ColumnsDocWithEveryTargetTest)
         b.put("warmup_requests", 2).put("target_down", "gone");
         Histogram ttft = new Histogram(3);
         for (long us : new long[] {1_000, 2_000, 3_000, 40_000}) ttft.recordValue(us);

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * docs/columns.md is what the registry generates with every target the CLI ships (their declared columns included); every
  * column is in it once, the targets' own among them.
  */
-class ColumnsDocTest {
+class ColumnsDocWithEveryTargetTest {
 
     @Test
     void docsColumnsMdIsGeneratedFromTheRegistryWithEveryTarget() throws Exception {

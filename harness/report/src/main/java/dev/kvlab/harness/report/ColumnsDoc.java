@@ -18,7 +18,7 @@ public final class ColumnsDoc {
         StringBuilder sb = new StringBuilder();
         sb.append("# Result columns\n\n")
                 .append("Generated from the column registry: `dev.kvlab.harness.api.Columns` (kvlab's own columns) and the columns each ")
-                .append("target declares (`TargetProvider.columns()`), each named once; `ColumnsDocTest` fails when this file and the registry ")
+                .append("target declares (`TargetProvider.columns()`), each named once; `ColumnsDocWithEveryTargetTest` (harness/cli) fails when this file and the registry ")
                 .append("with every target of the CLI disagree.\n")
                 .append("Sources: the clocks (sim, live) and target kinds that produce a column; a row of another cell has NaN there.\n")
                 .append("Merge: how `kvlab merge` combines a cell's request-split shards.\n");

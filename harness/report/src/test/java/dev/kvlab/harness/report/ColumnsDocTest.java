@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Every column this module's registry holds (kvlab's own: no target is on this module's class path) is in docs/columns.md
  * once. That the file is exactly what the registry generates with every target's columns is checked where every target is
- * on the class path: the CLI's {@code dev.kvlab.harness.report.ColumnsDocTest}.
+ * on the class path: the CLI's {@code dev.kvlab.harness.report.ColumnsDocWithEveryTargetTest}.
  */
 class ColumnsDocTest {
 
