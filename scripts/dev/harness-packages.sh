@@ -55,13 +55,6 @@ MAP=(
   "internal.realkv            llama.internal.realkv           harness/targets/llama"
   "api.engine                 llama.api                       harness/targets/llama"
   "internal.fixed             fixed.internal                  harness/targets/fixed"
-  # names the first version of this script gave (bundle, report and metrics are used whole by the modules above them
-  # and the CLI, so their code is their entry-point package)
-  "bundle.internal            bundle                          harness/bundle"
-  "report.internal            report                          harness/report"
-  "metrics.internal           metrics                         harness/metrics"
-  "core.internal.config       core                            harness/core"
-  "core.internal.plan         core                            harness/core"
 )
 # classes of the root package dev.kvlab.harness (split across modules) -> their module's entry-point package
 ROOT=(
@@ -141,7 +134,7 @@ for e in "${ROOT[@]}"; do
   script+=("-e" "s#dev\\.kvlab\\.harness\\.$cls([^A-Za-z0-9_]|\$)#dev.kvlab.harness.$mod.$cls\\1#g")
   script+=("-e" "s#dev/kvlab/harness/$cls\\.java#dev/kvlab/harness/$mod/$cls.java#g")
 done
-pattern='dev[./]kvlab[./]harness[./](internal[./]|(bundle|report|metrics)[./]internal([^A-Za-z0-9_]|$)|core[./]internal[./](config|plan)([^A-Za-z0-9_]|$)|api[./](engine|benchmark)([^A-Za-z0-9_]|$)|(Benchmarks|BundleRun|ShardMerge|EndpointTwins)([^A-Za-z0-9_]|$))'
+pattern='dev[./]kvlab[./]harness[./](internal[./]|api[./](engine|benchmark)([^A-Za-z0-9_]|$)|(Benchmarks|BundleRun|ShardMerge|EndpointTwins)([^A-Za-z0-9_]|$))'
 rewritten=0
 while IFS= read -r f; do
   [[ $f == "$self" || $f == results/* ]] && continue
