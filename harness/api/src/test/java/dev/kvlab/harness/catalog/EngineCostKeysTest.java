@@ -130,4 +130,27 @@ class EngineCostKeysTest {
         Roofline slowLoad = new Roofline(m, h100(new AttentionCost(0.5, 0.05, 64), new KvLoadCost(2e-3, 1e9)), kv);
         assertThat(new Breakeven(slowLoad, link, 32, 512).breakevenTokens()).isEqualTo(m.maxContext() + 1L);
     }
+
+    /** Issue 32: a shared stream's pass spans the cells in use (padded), at most the stream's span at load; unknown: that span. */
+    @Test
+    void aSharedStreamSpansTheCellsInUse() {
+        AttentionCost shared = new AttentionCost(0.1, 0.01, 4).withKvCells(8704);
+        assertThat(shared.pairs(64, 999, Double.NaN)).isEqualTo(64.0 * 8704);
+        assertThat(shared.pairs(64, 999)).isEqualTo(64.0 * 8704);
+        assertThat(shared.pairs(64, 999, 5200)).isEqualTo(64.0 * 5376);
+        assertThat(shared.pairs(64, 999, 10)).isEqualTo(64.0 * AttentionCost.CELL_PAD);
+        assertThat(shared.pairs(64, 999, 20_000)).isEqualTo(64.0 * 8704);
+        AttentionCost own = new AttentionCost(0.1, 0.01, 4);
+        assertThat(own.pairs(64, 999, 5200)).isEqualTo(999);
+        ModelSpec m = Catalog.builtIn().model("llama-3-8b");
+        HardwareSpec h = Catalog.builtIn().hardware("h100");
+        HardwareSpec hs = new HardwareSpec(h.id(), h.name(), h.aliases(), h.source(), h.bf16Flops(), h.fp8Flops(), h.hbmBandwidth(),
+                h.hbmCapacity(), h.hostLinkBandwidth(), h.prefillMfu(), h.decodeBandwidthUtilization(), shared, h.kvLoad());
+        Roofline r = new Roofline(m, hs, KvSizing.of(m, Dtype.FP16, 1));
+        double pairs = Roofline.causalPairs(64, 1024);
+        assertThat(r.computeSeconds(64, pairs, 1024)).isLessThan(r.computeSeconds(64, pairs, 6000));
+        assertThat(r.passSeconds(64, pairs, 1024, 64, Double.NaN)).isEqualTo(r.passSeconds(64, pairs, 1024, 64));
+        Roofline plain = new Roofline(m, h, KvSizing.of(m, Dtype.FP16, 1));
+        assertThat(plain.passSeconds(64, pairs, 1024, 64, 6000)).isEqualTo(plain.passSeconds(64, pairs, 1024, 64));
+    }
 }

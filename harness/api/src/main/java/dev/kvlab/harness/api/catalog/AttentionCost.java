@@ -24,7 +24,10 @@ import com.fasterxml.jackson.annotation.Nulls;
  *                            each to its own context, causally): an engine whose sequences share one KV stream
  *                            (llama.cpp's unified KV cache) computes each token's attention over the stream's whole used
  *                            span, the other sequences' cells masked, so a pass costs {@code tokens × kvCells} pairs; the
- *                            span a cell's context reaches at load (its kept blocks and every sequence's request)
+ *                            span a cell's context reaches at load (its kept blocks and every sequence's request). A
+ *                            simulator that knows the stream's cells in use at a pass gives them ({@link #pairs(double,
+ *                            double, double)}): llama.cpp attends to the used cells ({@code get_n_kv}: the last used
+ *                            cell, padded to {@value #CELL_PAD}), so a pass at low load spans fewer than at load
  *                            <p>{@code span}, {@code sum_compute_memory} and {@code kv_cells} may be left out of a catalog
  *                            entry (or a twin's file written before them): 0, false and 0.
  */
@@ -50,6 +53,21 @@ public record AttentionCost(double efficiency, double smallPassEfficiency, int s
     /** The pairs a pass of {@code tokens} tokens computes: {@code pairs} (its causal pairs), or {@code tokens × kvCells} in a shared stream. */
     public double pairs(double tokens, double pairs) {
         return kvCells > 0 ? tokens * kvCells : pairs;
+    }
+
+    /** The padding of a shared stream's used span (llama.cpp's {@code n_pad} of its unified KV cache). */
+    public static final int CELL_PAD = 256;
+
+    /**
+     * The same with the shared stream's cells in use at the pass known ({@code usedCells}; NaN or below 0: unknown): a
+     * token then spans the used cells padded to {@value #CELL_PAD}, at most {@code kvCells}; without a shared stream
+     * {@code pairs}.
+     */
+    public double pairs(double tokens, double pairs, double usedCells) {
+        if (kvCells <= 0) return pairs;
+        if (!(usedCells >= 0)) return tokens * kvCells;
+        double span = Math.max(CELL_PAD, Math.ceil(usedCells / CELL_PAD) * CELL_PAD);
+        return tokens * Math.min(kvCells, span);
     }
 
     public AttentionCost {

@@ -62,7 +62,16 @@ public final class Roofline {
      * {@code kvReadTokens} tokens of KV and writing {@code kvWriteTokens}.
      */
     public double passSeconds(double tokens, double pairs, double kvReadTokens, double kvWriteTokens) {
-        double compute = computeSeconds(tokens, pairs);
+        return passSeconds(tokens, pairs, kvReadTokens, kvWriteTokens, Double.NaN);
+    }
+
+    /**
+     * {@link #passSeconds(double, double, double, double)} on an engine whose shared KV stream holds {@code usedCells}
+     * cells in use at the pass (NaN: unknown, the stream's span at load; ignored without a shared stream): see
+     * {@link AttentionCost#pairs(double, double, double)}.
+     */
+    public double passSeconds(double tokens, double pairs, double kvReadTokens, double kvWriteTokens, double usedCells) {
+        double compute = computeSeconds(tokens, pairs, usedCells);
         double memory = memorySeconds(kvReadTokens, kvWriteTokens);
         if (attention != null && attention.sumComputeMemory()) return compute + memory;
         return Math.max(compute, memory);
@@ -70,13 +79,18 @@ public final class Roofline {
 
     /** Compute seconds of a pass of {@code tokens} tokens with {@code pairs} attention pairs. */
     public double computeSeconds(double tokens, double pairs) {
+        return computeSeconds(tokens, pairs, Double.NaN);
+    }
+
+    /** {@link #computeSeconds(double, double)} with the shared stream's cells in use known (NaN: unknown). */
+    public double computeSeconds(double tokens, double pairs, double usedCells) {
         // x * 1 / 1 is exactly x: without an AttentionCost (or without its span and shared stream) the sum is the one the
         // roofline always had, bit for bit
         double efficiency = 1, factor = 1;
         if (attention != null) {
             efficiency = attention.efficiencyAt(tokens);
             factor = attention.passFactor(tokens); // 1 without a span
-            pairs = attention.pairs(tokens, pairs); // a shared stream: every token spans its cells; else its own causal pairs
+            pairs = attention.pairs(tokens, pairs, usedCells); // a shared stream: every token spans its used cells; else its own causal pairs
         }
         return (linearFlops(tokens) + attentionFlops(pairs) * factor / efficiency) / flopsPerSecond;
     }

@@ -147,9 +147,19 @@ public final class Instance {
             }
         }
         if (batch.isEmpty()) return 0;
-        double seconds = roofline.passSeconds(tokens, pairs, kvRead, tokens);
+        double seconds = roofline.passSeconds(tokens, pairs, kvRead, tokens, streamCells());
         busySeconds += seconds;
         return Math.max(1, Math.round(seconds * 1e9));
+    }
+
+    /**
+     * The KV cells this instance holds at a pass, were its sequences and cached blocks one stream (llama.cpp's unified
+     * KV cache): the pool's blocks in use, private or cached, in tokens. Read only by a roofline whose attention spans a
+     * shared stream ({@code attention.kv_cells}); every other pass's cost ignores it.
+     */
+    private double streamCells() {
+        long blocks = cache.capacity() - cache.freeBlocks();
+        return (double) blocks * batch.get(0).blockTokens;
     }
 
     private void iterationDone() {
