@@ -4,8 +4,7 @@ import dev.kvlab.harness.experiments.BundleRun;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.llama.api.EngineUnavailableException;
 import dev.kvlab.harness.llama.internal.LlamaLibrary;
-import dev.kvlab.harness.experiments.internal.matrix.Heartbeat;
-import dev.kvlab.harness.experiments.internal.matrix.MatrixRunner;
+import dev.kvlab.harness.experiments.api.Heartbeat;
 import dev.kvlab.harness.bundle.CapacityFile;
 import dev.kvlab.harness.report.text.BundleText;
 import dev.kvlab.harness.report.text.CapacityText;
@@ -38,18 +37,18 @@ final class RealEngineDemo {
             return null;
         }
         MatrixSpec ms = BundleRun.realEngineDemoMatrix(BundleRun.demoMatrix(), out, hb);
-        MatrixRunner.Outcome o = MatrixExecution.run(spec, ms, out, false, false, List.of(), hb);
-        java.util.Optional<com.fasterxml.jackson.databind.JsonNode> capacity = CapacityFile.read(o.bundle());
+        Path bundle = MatrixExecution.run(spec, ms, out, false, false, List.of(), hb);
+        java.util.Optional<com.fasterxml.jackson.databind.JsonNode> capacity = CapacityFile.read(bundle);
         if (capacity.isPresent()) {
             RealEngineText.capacityHeading(w, capacity.get());
             CapacityText.print(w, capacity.get());
-            RealEngineText.totals(w, BundleText.summary(o.bundle()));
+            RealEngineText.totals(w, BundleText.summary(bundle));
         } else {
-            RealEngineText.print(w, BundleText.summary(o.bundle()));
+            RealEngineText.print(w, BundleText.summary(bundle));
         }
-        w.println("  (" + o.bundle() + ")");
+        w.println("  (" + bundle + ")");
         w.println();
         w.flush();
-        return o.bundle();
+        return bundle;
     }
 }
