@@ -2,8 +2,8 @@ package dev.kvlab.cli;
 
 import dev.kvlab.harness.experiments.BundleRun;
 import dev.kvlab.harness.api.MatrixSpec;
+import dev.kvlab.harness.llama.LlamaCpp;
 import dev.kvlab.harness.llama.api.EngineUnavailableException;
-import dev.kvlab.harness.llama.internal.LlamaLibrary;
 import dev.kvlab.harness.experiments.api.Heartbeat;
 import dev.kvlab.harness.bundle.CapacityFile;
 import dev.kvlab.harness.report.text.BundleText;
@@ -30,7 +30,7 @@ final class RealEngineDemo {
         PrintWriter w = spec.commandLine().getOut();
         try {
             hb.status("loading llama.cpp (installing the pinned library if needed)");
-            LlamaLibrary.load();
+            LlamaCpp.load();
         } catch (EngineUnavailableException e) {
             w.println("Real engine: skipped, llama.cpp is unavailable: " + e.getMessage());
             w.flush();
