@@ -20,8 +20,8 @@ public final class Masters {
         return StoreMaster.singleThreaded(config, clock);
     }
 
-    /** A thread-safe master behind its service (housekeeping not yet started), as {@code kvlab store master} runs it. */
-    public static MasterService service(MasterConfig config, Clock clock, MeterRegistry registry) {
+    /** A thread-safe master behind its service (housekeeping not yet started), as {@code kvlab store master} runs it (store-only: the service is internal). */
+    static MasterService service(MasterConfig config, Clock clock, MeterRegistry registry) {
         return new MasterService(new StoreMaster(config, clock), registry);
     }
 
