@@ -87,7 +87,7 @@ public final class BundleRun {
      * finished one).
      */
     public static Path run(MatrixSpec matrix, Path out, boolean resume, boolean archive, List<RunListener> extra, int jobs,
-                                           Provenance prov, PrintWriter err, Heartbeat hb) throws IOException {
+                           Provenance prov, PrintWriter err, Heartbeat hb) throws IOException {
         checkOut(out);
         dev.kvlab.harness.experiments.internal.matrix.BundleProjection.check(matrix, dev.kvlab.harness.experiments.internal.matrix.MatrixExperiment.of(matrix), out, null);
         List<RunListener> listeners = new ArrayList<>();
