@@ -47,7 +47,11 @@ public final class NodeLauncher {
             this.metrics = metrics;
         }
 
-        public StorageNode node() { return node; }
+        /** The name the segment is mounted under at the master. */
+        public String segmentName() { return node.segmentName(); }
+
+        /** Where the transport serves the segment (its handle's URI). */
+        public String segmentUri() { return node.segment().handle().toUri(); }
 
         public int metricsPort() { return metrics.port(); }
 

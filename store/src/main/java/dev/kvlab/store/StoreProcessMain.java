@@ -39,7 +39,7 @@ public final class StoreProcessMain {
             NodeLauncher.Running n = NodeLauncher.create(l, Transports.discover());
             running = n;
             n.mount(e -> System.out.println("no master of " + l.etcd() + " reachable yet (" + e.getMessage() + "); retrying"));
-            line = "node " + l.nodeId() + " mounted " + n.node().segmentName() + " at the leader of " + l.etcd();
+            line = "node " + l.nodeId() + " mounted " + n.segmentName() + " at the leader of " + l.etcd();
         } else if ("master".equals(args[0])) {
             MasterConfig config = MasterConfig.defaults().withSeed(Long.parseLong(args[2])).withLeaseTtl(DurationSpec.parse(args[3]))
                     .withClientTtl(DurationSpec.parse(args[4]));
@@ -53,7 +53,7 @@ public final class StoreProcessMain {
             NodeLauncher.Running n = NodeLauncher.create(l, Transports.discover());
             running = n;
             n.mount(e -> System.out.println("master 127.0.0.1:" + l.masterPort() + " not reachable yet (" + e.getMessage() + "); retrying"));
-            line = "node " + l.nodeId() + " mounted " + n.node().segmentName() + " at 127.0.0.1:" + l.masterPort();
+            line = "node " + l.nodeId() + " mounted " + n.segmentName() + " at 127.0.0.1:" + l.masterPort();
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {

@@ -1,7 +1,9 @@
 package dev.kvlab.transport;
 
+import dev.kvlab.transport.api.FaultableEngine;
 import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransportConfig;
+import dev.kvlab.transport.internal.fault.FaultInjectingTransferEngine;
 import dev.kvlab.transport.spi.TransportProvider;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +22,14 @@ public final class Transports {
     /** The transports visible to {@code loader}'s class path. */
     public static Transports discover(ClassLoader loader) {
         return new Transports(ServiceLoader.load(TransportProvider.class, loader));
+    }
+
+    /**
+     * {@code inner} behind a link that can be broken on purpose, with no fault yet; the fates of its batches drawn from
+     * {@code seed}. Closing it closes {@code inner}.
+     */
+    public static FaultableEngine withLinkFaults(TransferEngine inner, long seed) {
+        return FaultInjectingTransferEngine.wrap(inner, seed);
     }
 
     /** The transports visible to this class's loader. */

@@ -1,8 +1,9 @@
 package dev.kvlab.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kvlab.harness.llama.LlamaCpp;
+import dev.kvlab.harness.llama.api.BenchReport;
 import dev.kvlab.harness.llama.api.EngineUnavailableException;
-import dev.kvlab.harness.llama.internal.realkv.EngineBench;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -31,18 +32,15 @@ public final class BenchEngineCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        EngineBench.Settings s = new EngineBench.Settings(model, threads, sequences, flashAttn, prompts, prefix, suffix, output, lowRate,
-                lowRequests, server);
-        EngineBench.Result r;
+        BenchReport r;
         try {
-            r = EngineBench.run(s, System.err);
+            r = LlamaCpp.benchEngine(model, threads, sequences, flashAttn, prompts, prefix, suffix, output, lowRate, lowRequests, server, System.err);
         } catch (EngineUnavailableException e) {
             System.err.println("kvlab bench engine: " + e.getMessage());
             return Kvlab.EXIT_BAD_INPUT;
         }
-        if (json) System.out.println(new ObjectMapper().writeValueAsString(r.map()));
+        if (json) System.out.println(new ObjectMapper().writeValueAsString(r.fields()));
         else System.out.print(r.text());
-        boolean failed = r.sides().stream().anyMatch(d -> d.failed() > 0 || d.completed() == 0);
-        return failed ? Kvlab.EXIT_FAILED : Kvlab.EXIT_OK;
+        return r.failed() ? Kvlab.EXIT_FAILED : Kvlab.EXIT_OK;
     }
 }

@@ -5,12 +5,12 @@ import dev.kvlab.harness.benchmark.Benchmarks;
 import dev.kvlab.harness.benchmark.api.CalibrationSettings;
 import dev.kvlab.harness.benchmark.api.StoreTarget;
 import dev.kvlab.harness.benchmark.api.TargetCalibrationResult;
+import dev.kvlab.harness.llama.LlamaCpp;
+import dev.kvlab.harness.llama.api.EngineCatalog;
 import dev.kvlab.harness.llama.api.EngineUnavailableException;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.input.OutputFile;
-import dev.kvlab.harness.llama.internal.LlamaLibrary;
-import dev.kvlab.harness.llama.internal.realkv.EngineCalibration;
 import dev.kvlab.transport.Transports;
 import dev.kvlab.transport.api.TransportProfile;
 import java.io.PrintWriter;
@@ -162,7 +162,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         Path file = out == null ? Path.of("engine-catalog.yaml") : out;
         OutputFile.checkWritableYaml("--out", file, "profile");
         GgufModelInfo info = GgufModelInfo.read(engine);
-        int most = EngineCalibration.largestChunk(info, decodeTokens);
+        int most = LlamaCpp.largestCalibrationChunk(info, decodeTokens);
         if (prefixTokens > most) {
             String why = "the model's context is " + info.contextLength() + " tokens: a chunk into an empty context and behind another, then "
                     + decodeTokens + " decode steps, fit chunks of at most " + most + " tokens";
@@ -172,26 +172,26 @@ public final class CalibrateCommand implements Callable<Integer> {
             cmd.commandLine().getErr().println("kvlab: --prefix-tokens: " + why + ": calibrating with chunks of " + most + " tokens, not the default " + prefixTokens);
             prefixTokens = most;
         }
-        LlamaLibrary lib;
+        LlamaCpp lib;
         try {
-            lib = LlamaLibrary.load();
+            lib = LlamaCpp.load();
         } catch (EngineUnavailableException e) {
             throw new BadInputException("--engine: llama.cpp is not available: " + e.getMessage());
         }
         cmd.commandLine().getErr().println("kvlab: calibrating llama.cpp on " + engine.getFileName() + " with " + threads + " thread(s): chunks of " + prefixTokens
                 + " tokens, " + decodeTokens + " decode steps (a few passes of each; minutes for long chunks on a CPU)");
         cmd.commandLine().getErr().flush();
-        EngineCalibration c;
+        EngineCatalog c;
         try {
-            c = EngineCalibration.measure(lib, info, threads, prefixTokens, decodeTokens, blockTokens);
+            c = lib.calibrate(info, threads, prefixTokens, decodeTokens, blockTokens);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(cmd.commandLine(), e.getMessage(), e);
         }
-        Files.writeString(file, c.catalogYaml());
+        Files.writeString(file, c.yaml());
         PrintWriter o = cmd.commandLine().getOut();
         o.print(c.text());
-        o.println("wrote " + file.toAbsolutePath() + ": kvlab breakeven --catalog " + file + " --model " + c.modelSpec().id() + " --hardware "
-                + c.hardwareSpec().id() + " --dtype fp16 --link LINK");
+        o.println("wrote " + file.toAbsolutePath() + ": kvlab breakeven --catalog " + file + " --model " + c.model().id() + " --hardware "
+                + c.hardware().id() + " --dtype fp16 --link LINK");
         o.flush();
         return Kvlab.EXIT_OK;
     }

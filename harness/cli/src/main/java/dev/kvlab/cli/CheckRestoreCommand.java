@@ -1,11 +1,10 @@
 package dev.kvlab.cli;
 
 import dev.kvlab.harness.api.ReportJson;
+import dev.kvlab.harness.llama.LlamaCpp;
 import dev.kvlab.harness.llama.api.EngineUnavailableException;
 import dev.kvlab.harness.llama.api.RestoreCheckReport;
 import dev.kvlab.harness.llama.api.RestoreCheckResult;
-import dev.kvlab.harness.llama.internal.LlamaLibrary;
-import dev.kvlab.harness.llama.internal.RestoreCheck;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -35,16 +34,16 @@ public final class CheckRestoreCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        LlamaLibrary lib;
+        LlamaCpp lib;
         try {
-            lib = LlamaLibrary.load();
+            lib = LlamaCpp.load();
         } catch (EngineUnavailableException e) {
             PrintWriter err = spec.commandLine().getErr();
             err.println("kvlab: " + e.getMessage());
             err.flush();
             return Kvlab.EXIT_BAD_INPUT;
         }
-        RestoreCheckResult r = RestoreCheck.run(lib, model, prompts, tokens, blockTokens, tolerance);
+        RestoreCheckResult r = lib.checkRestore(model, prompts, tokens, blockTokens, tolerance);
         PrintWriter w = spec.commandLine().getOut();
         if (json) w.println(ReportJson.write(RestoreCheckReport.map(r)));
         else RestoreCheckReport.print(w, r);

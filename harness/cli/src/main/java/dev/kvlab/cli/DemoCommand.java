@@ -3,8 +3,7 @@ package dev.kvlab.cli;
 import dev.kvlab.harness.benchmark.Benchmarks;
 import dev.kvlab.harness.experiments.BundleRun;
 import dev.kvlab.harness.api.MatrixSpec;
-import dev.kvlab.harness.experiments.internal.matrix.Heartbeat;
-import dev.kvlab.harness.experiments.internal.matrix.MatrixRunner;
+import dev.kvlab.harness.experiments.api.Heartbeat;
 import dev.kvlab.harness.metrics.InfluxPublisher;
 import dev.kvlab.harness.report.text.DemoText;
 import java.io.PrintWriter;
@@ -55,7 +54,7 @@ public final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Path matrix = BundleRun.demoMatrix();
         MatrixSpec ms;
-        MatrixRunner.Outcome o;
+        Path bundle;
         try (Heartbeat hb = MatrixExecution.heartbeat(spec, matrix)) {
             PrintWriter err = spec.commandLine().getErr();
             ms = BundleRun.withLoopbackProfile(matrix, sets, out, resume, Benchmarks.machine(), hb, line -> {
@@ -64,18 +63,18 @@ public final class DemoCommand implements Callable<Integer> {
             });
             influx.target(System::getenv);
             try (InfluxPublisher pub = influx.open(System.err)) {
-                o = MatrixExecution.run(spec, ms, out, resume, archive, RunCommand.listeners(pub), hb);
+                bundle = MatrixExecution.run(spec, ms, out, resume, archive, RunCommand.listeners(pub), hb);
             }
         }
         PrintWriter w = spec.commandLine().getOut();
-        DemoText.print(w, o.bundle());
+        DemoText.print(w, bundle);
         if (realEngine) {
             try (Heartbeat hb = MatrixExecution.heartbeat(spec, matrix.resolveSibling("real-kv-demo.yaml"))) {
                 RealEngineDemo.run(spec, out, hb);
             }
         }
-        w.println(o.bundle());
+        w.println(bundle);
         w.flush();
-        return MatrixExecution.exitCode(o.bundle());
+        return MatrixExecution.exitCode(bundle);
     }
 }

@@ -5,8 +5,7 @@ import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunListener;
 import dev.kvlab.harness.bundle.Provenance;
-import dev.kvlab.harness.experiments.internal.matrix.Heartbeat;
-import dev.kvlab.harness.experiments.internal.matrix.MatrixRunner;
+import dev.kvlab.harness.experiments.api.Heartbeat;
 import dev.kvlab.harness.report.text.BundleText;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -23,18 +22,14 @@ final class MatrixExecution {
         return BundleRun.heartbeat(spec.commandLine().getErr(), matrix);
     }
 
-    static MatrixSpec.Expansion expansion(Heartbeat hb) {
-        return BundleRun.expansion(hb);
-    }
-
     /** {@link #run} with sim runs on every core. */
-    static MatrixRunner.Outcome run(CommandSpec spec, MatrixSpec matrix, Path out, boolean resume, boolean archive,
+    static Path run(CommandSpec spec, MatrixSpec matrix, Path out, boolean resume, boolean archive,
                                     List<RunListener> extra, Heartbeat hb) throws IOException {
         return run(spec, matrix, out, resume, archive, extra, BundleRun.defaultJobs(), hb);
     }
 
     /** As {@link BundleRun#run}, with the provenance of this command line and its error stream. */
-    static MatrixRunner.Outcome run(CommandSpec spec, MatrixSpec matrix, Path out, boolean resume, boolean archive,
+    static Path run(CommandSpec spec, MatrixSpec matrix, Path out, boolean resume, boolean archive,
                                     List<RunListener> extra, int jobs, Heartbeat hb) throws IOException {
         BundleRun.checkOut(out);
         List<String> args = spec.root().commandLine().getParseResult() == null ? List.of(spec.name())
@@ -47,10 +42,9 @@ final class MatrixExecution {
      * Prints the outcome: {@code --json} one object on stdout (the cell's own JSON for a single run, else the
      * summary with the bundle path) and the bundle path on stderr; otherwise a table and the bundle path last.
      */
-    static int print(CommandSpec spec, MatrixSpec matrix, MatrixRunner.Outcome o, boolean json) throws IOException {
+    static int print(CommandSpec spec, MatrixSpec matrix, Path bundle, boolean json) throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Path bundle = o.bundle();
         CellRun single = matrix.singleRun() ? matrix.runs().get(0) : null;
         if (json) {
             out.println(BundleText.json(bundle, single));

@@ -2,10 +2,9 @@ package dev.kvlab.cli;
 
 import dev.kvlab.harness.experiments.BundleRun;
 import dev.kvlab.harness.api.MatrixSpec;
+import dev.kvlab.harness.llama.LlamaCpp;
 import dev.kvlab.harness.llama.api.EngineUnavailableException;
-import dev.kvlab.harness.llama.internal.LlamaLibrary;
-import dev.kvlab.harness.experiments.internal.matrix.Heartbeat;
-import dev.kvlab.harness.experiments.internal.matrix.MatrixRunner;
+import dev.kvlab.harness.experiments.api.Heartbeat;
 import dev.kvlab.harness.bundle.CapacityFile;
 import dev.kvlab.harness.report.text.BundleText;
 import dev.kvlab.harness.report.text.CapacityText;
@@ -31,25 +30,25 @@ final class RealEngineDemo {
         PrintWriter w = spec.commandLine().getOut();
         try {
             hb.status("loading llama.cpp (installing the pinned library if needed)");
-            LlamaLibrary.load();
+            LlamaCpp.load();
         } catch (EngineUnavailableException e) {
             w.println("Real engine: skipped, llama.cpp is unavailable: " + e.getMessage());
             w.flush();
             return null;
         }
         MatrixSpec ms = BundleRun.realEngineDemoMatrix(BundleRun.demoMatrix(), out, hb);
-        MatrixRunner.Outcome o = MatrixExecution.run(spec, ms, out, false, false, List.of(), hb);
-        java.util.Optional<com.fasterxml.jackson.databind.JsonNode> capacity = CapacityFile.read(o.bundle());
+        Path bundle = MatrixExecution.run(spec, ms, out, false, false, List.of(), hb);
+        java.util.Optional<com.fasterxml.jackson.databind.JsonNode> capacity = CapacityFile.read(bundle);
         if (capacity.isPresent()) {
             RealEngineText.capacityHeading(w, capacity.get());
             CapacityText.print(w, capacity.get());
-            RealEngineText.totals(w, BundleText.summary(o.bundle()));
+            RealEngineText.totals(w, BundleText.summary(bundle));
         } else {
-            RealEngineText.print(w, BundleText.summary(o.bundle()));
+            RealEngineText.print(w, BundleText.summary(bundle));
         }
-        w.println("  (" + o.bundle() + ")");
+        w.println("  (" + bundle + ")");
         w.println();
         w.flush();
-        return o.bundle();
+        return bundle;
     }
 }

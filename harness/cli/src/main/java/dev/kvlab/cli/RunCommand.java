@@ -7,10 +7,7 @@ import dev.kvlab.harness.api.Shard;
 import dev.kvlab.harness.api.ShardSplit;
 import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.api.run.RequestSplit;
-import dev.kvlab.harness.experiments.internal.matrix.Heartbeat;
-import dev.kvlab.harness.experiments.internal.matrix.MatrixParser;
-import dev.kvlab.harness.experiments.internal.matrix.MatrixRunner;
-import dev.kvlab.harness.experiments.internal.matrix.ShardRecord;
+import dev.kvlab.harness.experiments.api.Heartbeat;
 import dev.kvlab.harness.metrics.InfluxPublisher;
 import dev.kvlab.harness.metrics.InfluxRunListener;
 import java.nio.file.Path;
@@ -87,20 +84,20 @@ public final class RunCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         if (split != null && sh == null) throw new ParameterException(spec.commandLine(), "--split: needs --shard K/N (what the shards split)");
-        MatrixRunner.Outcome o;
+        Path bundle;
         MatrixSpec ms;
         try (Heartbeat hb = MatrixExecution.heartbeat(spec, matrix)) {
-            MatrixSpec whole = MatrixParser.load(matrix, sets, m, MatrixExecution.expansion(hb));
+            MatrixSpec whole = BundleRun.load(matrix, sets, m, hb);
             ms = sh == null ? whole : how == ShardSplit.REQUESTS ? RequestSplit.select(whole, sh) : sh.select(whole);
             influx.target(System::getenv); // bad --influx options: exit 2 before anything runs
             try (InfluxPublisher pub = influx.open(System.err)) {
                 if (jobs != null && jobs < 1) throw new ParameterException(spec.commandLine(), "--jobs: must be >= 1, got " + jobs);
                 List<RunListener> extra = new ArrayList<>(listeners(pub));
-                if (sh != null) extra.add(new ShardRecord(sh, how, whole));
-                o = MatrixExecution.run(spec, ms, out, resume, archive, extra, jobs == null ? BundleRun.defaultJobs() : jobs, hb);
+                if (sh != null) extra.add(BundleRun.shardRecord(sh, how, whole));
+                bundle = MatrixExecution.run(spec, ms, out, resume, archive, extra, jobs == null ? BundleRun.defaultJobs() : jobs, hb);
             }
         }
-        return MatrixExecution.print(spec, ms, o, json);
+        return MatrixExecution.print(spec, ms, bundle, json);
     }
 
     /** Listeners besides the progress reporter: the InfluxDB publisher's when {@code --influx} is given. */

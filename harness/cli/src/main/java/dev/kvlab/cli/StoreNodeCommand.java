@@ -106,8 +106,8 @@ public final class StoreNodeCommand implements Callable<Integer> {
             throw new BadInputException(e.getMessage()
                     + (token == null ? " (none given: set KVLAB_STORE_TOKEN or --token-file)" : " (wrong token: check KVLAB_STORE_TOKEN or --token-file)"));
         }
-        System.out.println("kvlab store node " + nodeId + ": segment " + node.node().segmentName() + " (" + ByteSize.format(bytes) + ", " + transport
-                + ") mounted at " + (viaEtcd ? master : m.host() + ":" + m.port()) + " as " + node.node().segment().handle().toUri()
+        System.out.println("kvlab store node " + nodeId + ": segment " + node.segmentName() + " (" + ByteSize.format(bytes) + ", " + transport
+                + ") mounted at " + (viaEtcd ? master : m.host() + ":" + m.port()) + " as " + node.segmentUri()
                 + "; metrics at http://" + mAt.host() + ":" + node.metricsPort() + "/metrics");
         System.out.flush();
         stopped.await();

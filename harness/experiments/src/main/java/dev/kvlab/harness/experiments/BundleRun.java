@@ -2,6 +2,8 @@ package dev.kvlab.harness.experiments;
 
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunListener;
+import dev.kvlab.harness.api.Shard;
+import dev.kvlab.harness.api.ShardSplit;
 import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.api.gguf.GgufSynth;
 import dev.kvlab.harness.api.gguf.SynthSpec;
@@ -12,10 +14,11 @@ import dev.kvlab.harness.bundle.BundleArchive;
 import dev.kvlab.harness.bundle.Provenance;
 import dev.kvlab.harness.core.RunValidator;
 import dev.kvlab.harness.core.internal.live.LoopbackCalibration;
-import dev.kvlab.harness.experiments.internal.matrix.Heartbeat;
+import dev.kvlab.harness.experiments.api.Heartbeat;
 import dev.kvlab.harness.experiments.internal.matrix.MatrixParser;
 import dev.kvlab.harness.experiments.internal.matrix.MatrixRunner;
 import dev.kvlab.harness.experiments.internal.matrix.ProgressReporter;
+import dev.kvlab.harness.experiments.internal.matrix.ShardRecord;
 import dev.kvlab.harness.report.ReportRenderer;
 import dev.kvlab.transport.api.TransportProfile;
 import java.io.IOException;
@@ -52,7 +55,7 @@ public final class BundleRun {
     }
 
     /** Keeps the heartbeat's status at the matrix expansion's count. */
-    public static MatrixSpec.Expansion expansion(Heartbeat hb) {
+    private static MatrixSpec.Expansion expansion(Heartbeat hb) {
         return (done, total) -> hb.status(String.format(Locale.ROOT, "expanding and validating the matrix: %,d of %,d cells", done, total));
     }
 
@@ -80,10 +83,11 @@ public final class BundleRun {
     /**
      * Runs {@code matrix} into {@code out} ({@code resume}: continuing its interrupted run there) with {@code jobs} sim
      * runs at once (the results do not depend on it); {@code extra} listeners come after the progress reporter;
-     * {@code archive} also writes {@code <bundle>.tar.gz}.
+     * {@code archive} also writes {@code <bundle>.tar.gz}. Returns the bundle (with {@code resume} and nothing left to run, the
+     * finished one).
      */
-    public static MatrixRunner.Outcome run(MatrixSpec matrix, Path out, boolean resume, boolean archive, List<RunListener> extra, int jobs,
-                                           Provenance prov, PrintWriter err, Heartbeat hb) throws IOException {
+    public static Path run(MatrixSpec matrix, Path out, boolean resume, boolean archive, List<RunListener> extra, int jobs,
+                           Provenance prov, PrintWriter err, Heartbeat hb) throws IOException {
         checkOut(out);
         dev.kvlab.harness.experiments.internal.matrix.BundleProjection.check(matrix, dev.kvlab.harness.experiments.internal.matrix.MatrixExperiment.of(matrix), out, null);
         List<RunListener> listeners = new ArrayList<>();
@@ -101,7 +105,23 @@ public final class BundleRun {
             err.println("kvlab: archived to " + tgz + " (SHA-256 in " + sum.getFileName() + ")");
         }
         err.flush();
-        return o;
+        return o.bundle();
+    }
+
+    /**
+     * Parses {@code matrix} with {@code sets} ({@code mode}, when not null, overrides every cell's), the heartbeat's status
+     * following the expansion.
+     */
+    public static MatrixSpec load(Path matrix, List<String> sets, Mode mode, Heartbeat hb) {
+        return MatrixParser.load(matrix, sets, mode, expansion(hb));
+    }
+
+    /**
+     * The listener that records in a shard's manifest which shard of {@code whole} (the unsharded matrix) it is and how the
+     * shards split it, for {@code kvlab merge}.
+     */
+    public static RunListener shardRecord(Shard shard, ShardSplit split, MatrixSpec whole) {
+        return new ShardRecord(shard, split, whole);
     }
 
     /** The demo's matrix: {@code ablations/default.yaml} of the kvlab installation ({@code -Dkvlab.home}), else of the working directory. */

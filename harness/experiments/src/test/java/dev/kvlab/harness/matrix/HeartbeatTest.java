@@ -2,7 +2,7 @@ package dev.kvlab.harness.matrix;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kvlab.harness.experiments.internal.matrix.Heartbeat;
+import dev.kvlab.harness.experiments.api.Heartbeat;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;

@@ -4,6 +4,7 @@ import com.google.protobuf.Message;
 import dev.kvlab.store.api.RemoveStatus;
 import dev.kvlab.store.api.ReplicateConfig;
 import dev.kvlab.store.api.master.EndStatus;
+import dev.kvlab.store.api.master.MasterConnection;
 import dev.kvlab.store.api.master.MountStatus;
 import dev.kvlab.store.api.master.PutStartResult;
 import dev.kvlab.store.api.master.ReplicaList;
@@ -40,9 +41,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@link MasterChannel} over gRPC to a master at {@code host:port}: unary calls with a deadline each, blocking, or
- * ({@link AsyncMasterChannel}) completing on the transport thread without a thread handoff.
+ * ({@link AsyncMasterChannel}) completing on the transport thread without a thread handoff; to code outside the store, a
+ * {@link MasterConnection}.
  */
-public final class GrpcMasterChannel implements MasterChannel, AsyncMasterChannel {
+public final class GrpcMasterChannel implements MasterChannel, AsyncMasterChannel, MasterConnection {
 
     private static final long RECONNECT_WAIT_NANOS = 500_000_000L;
 

@@ -1,5 +1,7 @@
 package dev.kvlab.transport.internal.fault;
 
+import dev.kvlab.transport.api.FaultableEngine;
+import dev.kvlab.transport.api.LinkFault;
 import dev.kvlab.transport.api.RemoteSegment;
 import dev.kvlab.transport.api.Segment;
 import dev.kvlab.transport.api.SegmentHandle;
@@ -26,7 +28,7 @@ import java.util.concurrent.atomic.LongAdder;
  * future fails with a {@link TransferException}, after the real transfer (if it was started) has finished, so no
  * byte moves into a caller's buffer after the caller was told the batch failed.
  */
-public final class FaultInjectingTransferEngine implements TransferEngine {
+public final class FaultInjectingTransferEngine implements FaultableEngine {
 
     private static final long GOLDEN = 0x9E3779B97F4A7C15L;
 
@@ -47,19 +49,20 @@ public final class FaultInjectingTransferEngine implements TransferEngine {
         return new FaultInjectingTransferEngine(inner, seed, LinkFault.NONE);
     }
 
-    /** Switches the fault for batches submitted from now on ({@link LinkFault#NONE} heals the link). */
+    @Override
     public void inject(LinkFault f) {
         this.fault = Objects.requireNonNull(f, "fault");
     }
 
+    @Override
     public LinkFault fault() { return fault; }
 
     public TransferEngine inner() { return inner; }
 
-    /** Batches that completed late because of a delay fault. */
+    @Override
     public long delayedBatches() { return delayed.sum(); }
 
-    /** Batches lost by a loss fault (before or after their bytes moved). */
+    @Override
     public long lostBatches() { return droppedBefore.sum() + droppedAfter.sum(); }
 
     @Override public String name() { return inner.name(); }

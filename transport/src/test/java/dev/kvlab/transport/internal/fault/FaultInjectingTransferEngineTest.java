@@ -3,6 +3,7 @@ package dev.kvlab.transport.internal.fault;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kvlab.transport.api.LinkFault;
 import dev.kvlab.transport.api.Opcode;
 import dev.kvlab.transport.api.RemoteSegment;
 import dev.kvlab.transport.api.Segment;

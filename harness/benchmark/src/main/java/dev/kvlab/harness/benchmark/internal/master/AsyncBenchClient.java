@@ -3,7 +3,7 @@ package dev.kvlab.harness.benchmark.internal.master;
 import dev.kvlab.harness.benchmark.api.ClientMode;
 import dev.kvlab.harness.benchmark.api.MasterBenchSettings;
 import dev.kvlab.store.api.ReplicateConfig;
-import dev.kvlab.store.internal.rpc.AsyncMasterChannel;
+import dev.kvlab.store.api.master.MasterConnection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -20,13 +20,13 @@ final class AsyncBenchClient {
     private static final ReplicateConfig ONE_REPLICA = ReplicateConfig.replicas(1);
 
     private final MasterBenchSettings s;
-    private final AsyncMasterChannel ch;
+    private final MasterConnection ch;
     private final ClientKeys keys;
     private final AtomicBoolean stop;
     private final List<Throwable> failures;
     private final CountDownLatch stopped;
 
-    AsyncBenchClient(MasterBenchSettings s, AsyncMasterChannel ch, ClientKeys keys, AtomicBoolean stop, List<Throwable> failures, CountDownLatch stopped) {
+    AsyncBenchClient(MasterBenchSettings s, MasterConnection ch, ClientKeys keys, AtomicBoolean stop, List<Throwable> failures, CountDownLatch stopped) {
         this.s = s;
         this.ch = ch;
         this.keys = keys;

@@ -5,13 +5,12 @@ import dev.kvlab.harness.benchmark.api.MasterBenchResult;
 import dev.kvlab.harness.benchmark.api.MasterBenchSettings;
 import dev.kvlab.harness.benchmark.api.MasterOp;
 import dev.kvlab.store.MasterLauncher;
+import dev.kvlab.store.Masters;
 import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.api.ReplicateConfig;
+import dev.kvlab.store.api.master.MasterConnection;
 import dev.kvlab.store.api.master.MountStatus;
 import dev.kvlab.store.api.server.MasterLaunch;
-import dev.kvlab.store.internal.grpc.GrpcMasterChannel;
-import dev.kvlab.store.internal.rpc.AsyncMasterChannel;
-import dev.kvlab.store.internal.rpc.MasterChannel;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -59,18 +58,18 @@ public final class MasterBench {
 
     /** Runs {@code s} against the master at {@code host:port} over gRPC, each connection with a 10 s deadline. */
     public static MasterBenchResult run(MasterBenchSettings s, String host, int port, String token, PrintStream log) throws InterruptedException {
-        return run(s, () -> new GrpcMasterChannel(host, port, Duration.ofSeconds(10), token), log);
+        return run(s, () -> Masters.connect(host, port, Duration.ofSeconds(10), token), log);
     }
 
     /**
      * Runs {@code s} against the master the {@code connect} supplier reaches (one new channel per call: the mounter and
      * each client get their own connection).
      */
-    public static MasterBenchResult run(MasterBenchSettings s, Supplier<MasterChannel> connect, PrintStream log) throws InterruptedException {
+    public static MasterBenchResult run(MasterBenchSettings s, Supplier<MasterConnection> connect, PrintStream log) throws InterruptedException {
         MeasuredMasterChannel measured = new MeasuredMasterChannel();
         String mounter = "bench-mounter-" + Long.toHexString(s.seed() ^ System.nanoTime());
         List<String> segs = new ArrayList<>();
-        try (MasterChannel m = connect.get()) {
+        try (MasterConnection m = connect.get()) {
             for (int i = 0; i < s.segments(); i++) {
                 String name = mounter + "-seg" + i;
                 MountStatus st = m.mount(mounter, name, s.segmentBytes(), "bench://" + name);
@@ -107,17 +106,15 @@ public final class MasterBench {
         }
     }
 
-    private static MasterBenchResult drive(MasterBenchSettings s, Supplier<MasterChannel> connect, MeasuredMasterChannel measured, PrintStream log)
+    private static MasterBenchResult drive(MasterBenchSettings s, Supplier<MasterConnection> connect, MeasuredMasterChannel measured, PrintStream log)
             throws InterruptedException {
-        List<MasterChannel> chans = new ArrayList<>();
-        List<AsyncMasterChannel> async = new ArrayList<>();
+        List<MasterConnection> chans = new ArrayList<>();
+        List<MasterConnection> async = new ArrayList<>();
         try {
             for (int c = 0; c < s.clients(); c++) {
-                MasterChannel ch = connect.get();
-                chans.add(measured.wrap(ch));
-                if (s.mode() != ClientMode.ASYNC) continue;
-                if (!(ch instanceof AsyncMasterChannel a)) throw new IllegalArgumentException("--client-mode async needs a channel with asynchronous calls");
-                async.add(measured.wrap(a));
+                MasterConnection ch = measured.wrap(connect.get());
+                chans.add(ch);
+                if (s.mode() == ClientMode.ASYNC) async.add(ch);
             }
             if (s.op().reads()) {
                 long t0 = System.nanoTime();
@@ -168,12 +165,12 @@ public final class MasterBench {
             return result(s, warm, round(secs), ok, measured.failedKeys.sum(), round(ok / secs), lat,
                     cpu < 0 ? Double.NaN : round(cpu / 1e9), cpu < 0 || ok == 0 ? Double.NaN : round(cpu / 1e3 / ok));
         } finally {
-            for (MasterChannel c : chans) c.close();
+            for (MasterConnection c : chans) c.close();
         }
     }
 
     /** Starts the clients: async ones count {@code asyncStopped} down when they stop; blocking ones are the threads returned. */
-    private static List<Thread> startClients(MasterBenchSettings s, List<MasterChannel> chans, List<AsyncMasterChannel> async, AtomicBoolean stop,
+    private static List<Thread> startClients(MasterBenchSettings s, List<MasterConnection> chans, List<MasterConnection> async, AtomicBoolean stop,
                                              List<Throwable> failures, CountDownLatch asyncStopped) {
         for (int c = 0; c < async.size(); c++) new AsyncBenchClient(s, async.get(c), new ClientKeys(s, c), stop, failures, asyncStopped).start();
         List<Thread> threads = new ArrayList<>();
@@ -199,7 +196,7 @@ public final class MasterBench {
                 ? os.getProcessCpuTime() : -1;
     }
 
-    private static void prefill(MasterBenchSettings s, MasterChannel ch, int client) {
+    private static void prefill(MasterBenchSettings s, MasterConnection ch, int client) {
         for (int from = 0; from < s.keysPerClient(); from += s.batchSize()) {
             int n = Math.min(s.batchSize(), s.keysPerClient() - from);
             List<String> keys = new ArrayList<>(n);
@@ -209,7 +206,7 @@ public final class MasterBench {
     }
 
     /** PutStart then PutEnd of {@code keys}; the number completed. */
-    private static int putBatch(MasterBenchSettings s, MasterChannel ch, List<String> keys) {
+    private static int putBatch(MasterBenchSettings s, MasterConnection ch, List<String> keys) {
         PendingEnds p = PendingEnds.of(keys, ch.putStart(s.tenant(), keys, lengths(s, keys.size()), new int[keys.size()], ReplicateConfig.replicas(1)));
         return p.isEmpty() ? 0 : PendingEnds.completed(ch.putEnd(s.tenant(), p.keys(), p.putIds()));
     }
@@ -221,7 +218,7 @@ public final class MasterBench {
         return l;
     }
 
-    private static void loop(MasterBenchSettings s, MasterChannel ch, ClientKeys keys, AtomicBoolean stop) {
+    private static void loop(MasterBenchSettings s, MasterConnection ch, ClientKeys keys, AtomicBoolean stop) {
         boolean single = !s.op().batched();
         while (!stop.get()) {
             List<String> k = keys.next();

@@ -1,21 +1,19 @@
 package dev.kvlab.harness.benchmark.internal.master;
 
-import dev.kvlab.store.api.RemoveStatus;
 import dev.kvlab.store.api.ReplicateConfig;
 import dev.kvlab.store.api.master.EndStatus;
+import dev.kvlab.store.api.master.MasterConnection;
 import dev.kvlab.store.api.master.MountStatus;
 import dev.kvlab.store.api.master.PutStartResult;
 import dev.kvlab.store.api.master.ReplicaList;
-import dev.kvlab.store.internal.rpc.AsyncMasterChannel;
-import dev.kvlab.store.internal.rpc.MasterChannel;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Recorder;
 
 /**
- * The one place where {@code kvlab bench master} measures: wraps a client's {@link MasterChannel} (or its
- * {@link AsyncMasterChannel}: timed from issue to completion), times every
+ * The one place where {@code kvlab bench master} measures: wraps a client's {@link MasterConnection} (its asynchronous
+ * calls timed from issue to completion), times every
  * object call (nanoseconds, HdrHistogram {@link Recorder} per RPC) and counts the keys each call served
  * successfully (a put counts at its PutEnd; a lookup counts found and not-found answers, as Mooncake's
  * {@code master_bench} does). Only calls made while recording count. Thread-safe; shared by all clients.
@@ -78,32 +76,9 @@ public final class MeasuredMasterChannel {
         return r;
     }
 
-    /** A view of {@code inner} (one client's asynchronous calls) that records into this when each call completes. */
-    public AsyncMasterChannel wrap(AsyncMasterChannel inner) {
-        return new AsyncMasterChannel() {
-            @Override
-            public CompletableFuture<List<PutStartResult>> putStartAsync(String tenant, List<String> keys, long[] lengths, int[] crcs, ReplicateConfig config) {
-                long t0 = System.nanoTime();
-                return inner.putStartAsync(tenant, keys, lengths, crcs, config).thenApply(r -> starts(t0, r));
-            }
-
-            @Override
-            public CompletableFuture<List<EndStatus>> putEndAsync(String tenant, List<String> keys, long[] putIds) {
-                long t0 = System.nanoTime();
-                return inner.putEndAsync(tenant, keys, putIds).thenApply(r -> ends(t0, r));
-            }
-
-            @Override
-            public CompletableFuture<List<ReplicaList>> getReplicaListsAsync(String tenant, List<String> keys) {
-                long t0 = System.nanoTime();
-                return inner.getReplicaListsAsync(tenant, keys).thenApply(r -> lists(t0, r));
-            }
-        };
-    }
-
-    /** A view of {@code inner} (one client's channel) that records into this. */
-    public MasterChannel wrap(MasterChannel inner) {
-        return new MasterChannel() {
+    /** A view of {@code inner} (one client's connection) that records into this; asynchronous calls when each completes. */
+    public MasterConnection wrap(MasterConnection inner) {
+        return new MasterConnection() {
             @Override
             public boolean ping(String clientId) { return inner.ping(clientId); }
 
@@ -126,9 +101,6 @@ public final class MeasuredMasterChannel {
             }
 
             @Override
-            public List<EndStatus> putRevoke(String tenant, List<String> keys, long[] putIds) { return inner.putRevoke(tenant, keys, putIds); }
-
-            @Override
             public ReplicaList getReplicaList(String tenant, String key) {
                 long t0 = System.nanoTime();
                 ReplicaList r = inner.getReplicaList(tenant, key);
@@ -143,10 +115,22 @@ public final class MeasuredMasterChannel {
             }
 
             @Override
-            public boolean[] exists(String tenant, List<String> keys) { return inner.exists(tenant, keys); }
+            public CompletableFuture<List<PutStartResult>> putStartAsync(String tenant, List<String> keys, long[] lengths, int[] crcs, ReplicateConfig config) {
+                long t0 = System.nanoTime();
+                return inner.putStartAsync(tenant, keys, lengths, crcs, config).thenApply(r -> starts(t0, r));
+            }
 
             @Override
-            public RemoveStatus remove(String tenant, String key) { return inner.remove(tenant, key); }
+            public CompletableFuture<List<EndStatus>> putEndAsync(String tenant, List<String> keys, long[] putIds) {
+                long t0 = System.nanoTime();
+                return inner.putEndAsync(tenant, keys, putIds).thenApply(r -> ends(t0, r));
+            }
+
+            @Override
+            public CompletableFuture<List<ReplicaList>> getReplicaListsAsync(String tenant, List<String> keys) {
+                long t0 = System.nanoTime();
+                return inner.getReplicaListsAsync(tenant, keys).thenApply(r -> lists(t0, r));
+            }
 
             @Override
             public void close() { inner.close(); }

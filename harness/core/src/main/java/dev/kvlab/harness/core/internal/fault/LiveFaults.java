@@ -7,9 +7,10 @@ import dev.kvlab.harness.spi.ServingListener;
 import dev.kvlab.harness.spi.StoreFaults;
 import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.harness.core.FaultPlan;
+import dev.kvlab.store.BreakableStore;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.KvBackend;
-import dev.kvlab.transport.internal.fault.LinkFault;
+import dev.kvlab.transport.api.LinkFault;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -37,7 +38,7 @@ public final class LiveFaults implements StoreFaults {
         t.setDaemon(true);
         return t;
     });
-    private FaultStore store;
+    private BreakableStore store;
     private ReplicatedStore replicated;
     private volatile ReplicatedStore.Outcome failover;
     private volatile long failoverFailedKeys;
@@ -119,7 +120,7 @@ public final class LiveFaults implements StoreFaults {
     private void act() throws Exception {
         switch (fault.kind()) {
             case NODE_CRASH -> {
-                killed.set(store.kill(fault.hitNodes()));
+                killed.set(store.killNodes(fault.hitNodes()));
                 unmountedAfter = store.awaitUnmounted(fault.hitNodes(), Duration.ofNanos(fault.livenessNanos()).plusSeconds(10));
             }
             case CORRUPT -> flipped.set(store.corrupt(fault.hitNodes(), fault.corruptFraction(), corruptStride));
@@ -148,10 +149,10 @@ public final class LiveFaults implements StoreFaults {
     }
 
     private void lasting(LinkFault f) {
-        store.clientEngine().inject(f);
+        store.link().inject(f);
         if (fault.durationNanos() == Long.MAX_VALUE) return;
         worker.schedule(() -> {
-            store.clientEngine().inject(LinkFault.NONE);
+            store.link().inject(LinkFault.NONE);
             long s = trigger.struckAtNanos();
             healedAt = (s + (System.nanoTime() - struckWallNanos)) / 1e9;
         }, fault.durationNanos(), TimeUnit.NANOSECONDS);
@@ -182,8 +183,8 @@ public final class LiveFaults implements StoreFaults {
         if (fault.kind() == Fault.MASTER_RESTART) Columns.FAULT_MASTER_DOWN_S.put(extras, masterDown);
         if (fault.failover()) failoverExtras(extras);
         if (store != null && fault.lasts()) {
-            Columns.FAULT_DELAYED_BATCHES.put(extras, store.clientEngine().delayedBatches());
-            Columns.FAULT_LOST_BATCHES.put(extras, store.clientEngine().lostBatches());
+            Columns.FAULT_DELAYED_BATCHES.put(extras, store.link().delayedBatches());
+            Columns.FAULT_LOST_BATCHES.put(extras, store.link().lostBatches());
         }
         if (actionError != null) Columns.FAULT_ERROR.put(extras, actionError);
     }

@@ -7,6 +7,7 @@ import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.RunListener;
+import dev.kvlab.harness.experiments.api.Heartbeat;
 import java.io.PrintWriter;
 import java.util.Locale;
 

@@ -18,6 +18,9 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -85,6 +88,46 @@ public final class HandoverBench {
 
         public double gbPerS(double ms) {
             return bytes / ms / 1e6;
+        }
+
+        /** The transport as {@code kvlab bench handover} names it (an emulated NIC said). */
+        public String transportName() {
+            return transport + (emulated ? " (emulated NIC)" : "");
+        }
+
+        /** The result as {@code kvlab bench handover --json} prints it. */
+        public Map<String, Object> map() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("transport", transportName());
+            m.put("tokens", tokens);
+            m.put("bytes", bytes);
+            m.put("objects", objects);
+            m.put("split_ms", splitMs);
+            m.put("transfer_ms", transferMs);
+            m.put("digest_ms", digestMs);
+            m.put("verify_ms", verifyMs);
+            m.put("restore_ms", restoreMs);
+            m.put("handover_ms", handoverMs);
+            m.put("raw_transfer_ms", rawTransferMs);
+            m.put("restore_path_ms", restorePathMs);
+            m.put("transfer_gb_per_s", gbPerS(transferMs));
+            m.put("raw_transfer_gb_per_s", gbPerS(rawTransferMs));
+            m.put("transfer_vs_raw", transferRatio());
+            m.put("added_to_restore_path", addedToRestorePath());
+            return m;
+        }
+
+        /** The result as {@code kvlab bench handover} prints it: four lines. */
+        public String text() {
+            StringBuilder b = new StringBuilder();
+            b.append(String.format(Locale.ROOT, "handover of %d tokens (%d bytes in %d objects) over %s, medians:%n", tokens, bytes, objects, transportName()));
+            b.append(String.format(Locale.ROOT, "  split %.3f ms, audit digest %.3f ms, WRITE %.3f ms (%.2f GB/s), verify %.3f ms, restore %.3f ms: %.3f ms in all%n",
+                    splitMs, digestMs, transferMs, gbPerS(transferMs), verifyMs, restoreMs, handoverMs));
+            b.append(String.format(Locale.ROOT, "  the transport's own WRITE of the same bytes (its own engine pair, interleaved) %.3f ms (%.2f GB/s): the handover's moves at %.2fx%n",
+                    rawTransferMs, gbPerS(rawTransferMs), transferRatio()));
+            b.append(String.format(Locale.ROOT, "  restore path from local memory (verify + restore) %.3f ms: the handover (WRITE + verify + restore) adds %.0f%%%n",
+                    restorePathMs, 100 * addedToRestorePath()));
+            return b.toString();
         }
     }
 

@@ -1,11 +1,10 @@
-package dev.kvlab.transport.internal.fault;
+package dev.kvlab.transport.api;
 
-import dev.kvlab.transport.api.DurationSpec;
 import java.time.Duration;
 import java.util.Objects;
 
 /**
- * What a {@link FaultInjectingTransferEngine} does to the batches that pass through it: every batch completes
+ * What a {@link FaultableEngine} does to the batches that pass through it: every batch completes
  * {@code delay} (± up to {@code jitter}) later than the real transport finished it, and with probability
  * {@code loss} a batch is lost as if its connection dropped (it fails with {@code FAILED}; half of the lost
  * batches are dropped before anything moved, half after the bytes moved but before the completion arrived, so

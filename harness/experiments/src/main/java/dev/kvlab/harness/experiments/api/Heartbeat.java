@@ -1,4 +1,4 @@
-package dev.kvlab.harness.experiments.internal.matrix;
+package dev.kvlab.harness.experiments.api;
 
 import java.io.PrintWriter;
 import java.util.Locale;
