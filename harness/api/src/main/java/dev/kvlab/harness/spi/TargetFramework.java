@@ -6,8 +6,11 @@ import dev.kvlab.harness.api.catalog.Dtype;
 import dev.kvlab.harness.api.catalog.HardwareSpec;
 import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.harness.api.twin.TwinCalibration;
 import dev.kvlab.store.api.KvBackend;
+import dev.kvlab.transport.api.TransportProfile;
 import dev.kvlab.workloads.api.ArrivalProcess;
+import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.function.Function;
 
@@ -57,6 +60,20 @@ public interface TargetFramework {
      * the plan probes its store path and runs the twin ({@link TwinPlan#probeLink}, {@link TwinPlan#withTwin}).
      */
     TwinPlan twinPlan(RunConfig config, ModelSpec model, HardwareSpec hardware, Dtype kvDtype);
+
+    /**
+     * One run of a live cell's twin on the sim clock from its {@code calibration} (no live cell needed): {@code config}
+     * scheduled as the calibrated engine schedules, on its model and "hardware", its data path costed by the measured
+     * store path. Deterministic: the same config and calibration give the same result.
+     */
+    CellResult twinRun(RunConfig config, TwinCalibration calibration);
+
+    /**
+     * The fetch path of the live cell {@code config} measured on loopback through the embedded store, as a transport
+     * profile its sim twin reads; {@code machine} describes this machine for the profile. Null when the cell names no
+     * transport.
+     */
+    TransportProfile loopbackProfile(RunConfig config, Map<String, String> machine) throws InterruptedException;
 
     /** Requests in {@code spec}'s workload. */
     long requestCount(CellSpec spec);

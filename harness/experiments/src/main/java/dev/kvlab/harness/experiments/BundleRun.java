@@ -12,14 +12,13 @@ import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.run.CellRunner;
 import dev.kvlab.harness.bundle.BundleArchive;
 import dev.kvlab.harness.bundle.Provenance;
-import dev.kvlab.harness.core.RunValidator;
-import dev.kvlab.harness.core.internal.live.LoopbackCalibration;
 import dev.kvlab.harness.experiments.api.Heartbeat;
 import dev.kvlab.harness.experiments.internal.matrix.MatrixParser;
 import dev.kvlab.harness.experiments.internal.matrix.MatrixRunner;
 import dev.kvlab.harness.experiments.internal.matrix.ProgressReporter;
 import dev.kvlab.harness.experiments.internal.matrix.ShardRecord;
 import dev.kvlab.harness.report.ReportRenderer;
+import dev.kvlab.harness.spi.TargetFramework;
 import dev.kvlab.transport.api.TransportProfile;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -180,9 +179,8 @@ public final class BundleRun {
                 if (last.isPresent()) return last.get().toAbsolutePath();
             }
         }
-        var plan = RunValidator.plan(live.get().config(), k -> null);
-        if (plan.transportName() == null) return null;
-        TransportProfile profile = LoopbackCalibration.measure(plan, machine);
+        TransportProfile profile = TargetFramework.get().loopbackProfile(live.get().config(), machine);
+        if (profile == null) return null;
         Files.createDirectories(dir);
         Path file = dir.resolve("loopback-" + profile.created().replace(":", "") + ".yaml").toAbsolutePath();
         profile.write(file);

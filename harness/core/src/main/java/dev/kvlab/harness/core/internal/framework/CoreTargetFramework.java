@@ -6,11 +6,14 @@ import dev.kvlab.harness.api.catalog.Dtype;
 import dev.kvlab.harness.api.catalog.HardwareSpec;
 import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.harness.api.twin.TwinCalibration;
 import dev.kvlab.harness.core.internal.cell.CellSteps;
 import dev.kvlab.harness.core.RunValidator;
 import dev.kvlab.harness.core.internal.live.AuditedBackend;
 import dev.kvlab.harness.core.internal.live.LiveLoop;
+import dev.kvlab.harness.core.internal.live.LoopbackCalibration;
 import dev.kvlab.harness.core.internal.live.UnpacedWarmup;
+import dev.kvlab.harness.core.internal.sim.TwinRun;
 import dev.kvlab.harness.spi.AuditedStore;
 import dev.kvlab.harness.spi.CellSpec;
 import dev.kvlab.harness.spi.LiveClock;
@@ -19,7 +22,9 @@ import dev.kvlab.harness.spi.TargetCell;
 import dev.kvlab.harness.spi.TargetFramework;
 import dev.kvlab.harness.spi.TwinPlan;
 import dev.kvlab.store.api.KvBackend;
+import dev.kvlab.transport.api.TransportProfile;
 import dev.kvlab.workloads.api.ArrivalProcess;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -61,6 +66,17 @@ public final class CoreTargetFramework implements TargetFramework {
     @Override
     public TwinPlan twinPlan(RunConfig config, ModelSpec model, HardwareSpec hardware, Dtype kvDtype) {
         return new CorePlan(RunValidator.plan(config, k -> null, model, hardware, kvDtype));
+    }
+
+    @Override
+    public CellResult twinRun(RunConfig config, TwinCalibration calibration) {
+        return TwinRun.run(config, calibration);
+    }
+
+    @Override
+    public TransportProfile loopbackProfile(RunConfig config, Map<String, String> machine) throws InterruptedException {
+        var plan = RunValidator.plan(config, k -> null);
+        return plan.transportName() == null ? null : LoopbackCalibration.measure(plan, machine);
     }
 
     @Override

@@ -14,7 +14,7 @@ import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.twin.TwinCalibration;
 import dev.kvlab.harness.bundle.BundleJson;
 import dev.kvlab.harness.core.JsonOutput;
-import dev.kvlab.harness.core.internal.sim.TwinRun;
+import dev.kvlab.harness.spi.TargetFramework;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +23,7 @@ import java.util.List;
  * The twin's capacity of one searched live cell, searched on the sim clock from the cell's calibration before the
  * cell's own search runs: each configured replicate (its seed) bracketed and bisected by the same rule as the live
  * search ({@link Bracket}: start, min, max, precision, max_probes, the target attainment, the validity gates), every
- * probe a {@link TwinRun} of the cell's config with the knob set. Written to {@code twins/<cell>.json} before the live
+ * probe a twin run ({@link TargetFramework#twinRun}) of the cell's config with the knob set. Written to {@code twins/<cell>.json} before the live
  * search; read back on {@code --resume}.
  *
  * @param cell        the searched cell
@@ -126,7 +126,7 @@ record TwinPrediction(String cell, String off, TwinCalibration calibration, List
 
     /** The twin at {@code load} with {@code base}'s seed, judged by {@code c}'s gates and target. */
     static Probe probe(CapacitySpec c, CellRun base, TwinCalibration t, double load) {
-        CellSummary s = TwinRun.run(at(c, base, load), t).summary();
+        CellSummary s = TargetFramework.get().twinRun(at(c, base, load), t).summary();
         long n = s.get(Columns.REQUESTS);
         double att = s.get(Columns.SLO_ATTAINMENT);
         double secs = s.get(Columns.SIMULATED_SECONDS);
