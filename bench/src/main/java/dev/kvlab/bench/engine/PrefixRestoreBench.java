@@ -1,6 +1,7 @@
 package dev.kvlab.bench.engine;
 
-import dev.kvlab.harness.api.gguf.GgufSynth;
+import dev.kvlab.harness.Gguf;
+import dev.kvlab.harness.api.gguf.SynthResult;
 import dev.kvlab.harness.api.gguf.SynthSpec;
 import dev.kvlab.harness.api.gguf.WeightType;
 import dev.kvlab.harness.benchmark.internal.store.MeasuredBackend;
@@ -95,7 +96,7 @@ public class PrefixRestoreBench {
     @Setup(Level.Trial)
     public void setup() throws IOException {
         dir = Files.createTempDirectory("kvlab-prefix-bench");
-        GgufSynth.Result m = GgufSynth.write(new SynthSpec(8, 512, 8, 2, 1376, SynthSpec.DEFAULT_VOCAB, WeightType.F16, 11, SynthSpec.DEFAULT_CONTEXT),
+        SynthResult m = Gguf.synth(new SynthSpec(8, 512, 8, 2, 1376, SynthSpec.DEFAULT_VOCAB, WeightType.F16, 11, SynthSpec.DEFAULT_CONTEXT),
                 dir.resolve("m.gguf"));
         model = LlamaModel.load(LlamaLibrary.load(), m.path());
         blocks = tokens / BLOCK_TOKENS;

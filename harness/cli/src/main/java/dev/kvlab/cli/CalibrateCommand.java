@@ -1,6 +1,7 @@
 package dev.kvlab.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kvlab.harness.Gguf;
 import dev.kvlab.harness.benchmark.Benchmarks;
 import dev.kvlab.harness.benchmark.api.CalibrationSettings;
 import dev.kvlab.harness.benchmark.api.StoreTarget;
@@ -161,7 +162,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         if (threads < 1 || threads > 256) throw new ParameterException(cmd.commandLine(), "--threads must be in [1, 256], got " + threads);
         Path file = out == null ? Path.of("engine-catalog.yaml") : out;
         OutputFile.checkWritableYaml("--out", file, "profile");
-        GgufModelInfo info = GgufModelInfo.read(engine);
+        GgufModelInfo info = Gguf.read(engine);
         int most = LlamaCpp.largestCalibrationChunk(info, decodeTokens);
         if (prefixTokens > most) {
             String why = "the model's context is " + info.contextLength() + " tokens: a chunk into an empty context and behind another, then "

@@ -1,8 +1,9 @@
 package dev.kvlab.cli;
 
+import dev.kvlab.harness.Gguf;
 import dev.kvlab.harness.api.ReportJson;
-import dev.kvlab.harness.api.gguf.GgufSynth;
 import dev.kvlab.harness.api.gguf.SynthReport;
+import dev.kvlab.harness.api.gguf.SynthResult;
 import dev.kvlab.harness.api.gguf.SynthSpec;
 import dev.kvlab.harness.api.gguf.WeightType;
 import dev.kvlab.harness.api.input.BadInputException;
@@ -18,7 +19,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code kvlab model synth}: writes a GGUF Llama model with seeded random weights (see {@link GgufSynth}). */
+/** {@code kvlab model synth}: writes a GGUF Llama model with seeded random weights (see {@link Gguf#synth}). */
 @Command(name = "synth", mixinStandardHelpOptions = true,
         description = "Writes a GGUF (v3) Llama-architecture model with seeded random weights and a tokenizer whose words "
                 + "(a..z, aa..zz, aaa..zzz) are single tokens, for llama.cpp / llama-server. Deterministic: the same "
@@ -50,9 +51,9 @@ public final class ModelSynthCommand implements Callable<Integer> {
             throw new BadInputException("--out " + out + ": cannot create its directory " + dir + " (" + e.getClass().getSimpleName() + ")");
         }
         OutputFile.checkWritable("--out", out, "GGUF model");
-        GgufSynth.Result r;
+        SynthResult r;
         try {
-            r = GgufSynth.write(s, out);
+            r = Gguf.synth(s, out);
         } catch (IOException e) {
             throw new IOException("--out " + out + ": writing the model failed: " + e, e);
         }

@@ -1,5 +1,6 @@
 package dev.kvlab.cli;
 
+import dev.kvlab.harness.Gguf;
 import dev.kvlab.harness.api.ReportJson;
 import dev.kvlab.harness.api.catalog.KvPlan;
 import dev.kvlab.harness.api.catalog.PlanQuery;
@@ -63,7 +64,7 @@ public final class PlanCommand implements Callable<Integer> {
         if (model != null || layers != null || kvHeads != null || headDim != null || mlaRank != null || ropeDim != null)
             throw new ParameterException(spec.commandLine(), "give either --gguf FILE or --model NAME or --layers/--kv-heads/--head-dim, not several");
         if (hardware != null) throw new ParameterException(spec.commandLine(), "--hardware goes with --model (catalog weights), not --gguf");
-        GgufModelInfo info = GgufModelInfo.read(gguf);
+        GgufModelInfo info = Gguf.read(gguf);
         if (!spec.commandLine().getParseResult().hasMatchedOption("--dtype")) dtype = "fp16";
         return query().plan(info);
     }

@@ -3,8 +3,9 @@ package dev.kvlab.harness.gguf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kvlab.harness.Gguf;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
-import dev.kvlab.harness.api.gguf.GgufSynth;
+import dev.kvlab.harness.api.gguf.SynthResult;
 import dev.kvlab.harness.api.gguf.SynthSpec;
 import dev.kvlab.harness.api.gguf.WeightType;
 import dev.kvlab.harness.api.input.BadInputException;
@@ -27,9 +28,9 @@ class GgufSynthTest {
 
     @Test
     void sameSpecSameBytesOtherSeedOtherBytes() throws IOException {
-        GgufSynth.Result a = GgufSynth.write(tiny(1, WeightType.F16), dir.resolve("a.gguf"));
-        GgufSynth.Result b = GgufSynth.write(tiny(1, WeightType.F16), dir.resolve("b.gguf"));
-        GgufSynth.Result c = GgufSynth.write(tiny(2, WeightType.F16), dir.resolve("c.gguf"));
+        SynthResult a = Gguf.synth(tiny(1, WeightType.F16), dir.resolve("a.gguf"));
+        SynthResult b = Gguf.synth(tiny(1, WeightType.F16), dir.resolve("b.gguf"));
+        SynthResult c = Gguf.synth(tiny(2, WeightType.F16), dir.resolve("c.gguf"));
         byte[] ab = Files.readAllBytes(a.path());
         assertThat(Files.readAllBytes(b.path())).isEqualTo(ab);
         assertThat(a.sha256()).isEqualTo(b.sha256()).isNotEqualTo(c.sha256());
@@ -46,8 +47,8 @@ class GgufSynthTest {
     void readerReadsTheWriter() throws IOException {
         for (WeightType t : WeightType.values()) {
             SynthSpec s = tiny(3, t);
-            GgufSynth.Result r = GgufSynth.write(s, dir.resolve(t + ".gguf"));
-            GgufModelInfo m = GgufModelInfo.read(r.path());
+            SynthResult r = Gguf.synth(s, dir.resolve(t + ".gguf"));
+            GgufModelInfo m = Gguf.read(r.path());
             assertThat(m.architecture()).isEqualTo("llama");
             assertThat(m.name()).isEqualTo(s.name());
             assertThat(m.layers()).isEqualTo(2);
@@ -71,36 +72,36 @@ class GgufSynthTest {
 
     @Test
     void weightTypesSizeTheData() throws IOException {
-        long f16 = GgufSynth.write(tiny(0, WeightType.F16), dir.resolve("f.gguf")).bytes();
-        long q8 = GgufSynth.write(tiny(0, WeightType.Q8_0), dir.resolve("q.gguf")).bytes();
+        long f16 = Gguf.synth(tiny(0, WeightType.F16), dir.resolve("f.gguf")).bytes();
+        long q8 = Gguf.synth(tiny(0, WeightType.Q8_0), dir.resolve("q.gguf")).bytes();
         assertThat(q8).isLessThan(f16);
     }
 
     @Test
     void badFilesAreRefusedByName() throws IOException {
-        Path good = GgufSynth.write(tiny(0, WeightType.F16), dir.resolve("m.gguf")).path();
+        Path good = Gguf.synth(tiny(0, WeightType.F16), dir.resolve("m.gguf")).path();
         byte[] all = Files.readAllBytes(good);
 
         Path cut = dir.resolve("cut.gguf");
         Files.write(cut, Arrays.copyOf(all, all.length - 100));
-        assertThatThrownBy(() -> GgufModelInfo.read(cut)).isInstanceOf(BadInputException.class)
+        assertThatThrownBy(() -> Gguf.read(cut)).isInstanceOf(BadInputException.class)
                 .hasMessageContaining(cut.toString()).hasMessageContaining("truncated").hasMessageContaining("output.weight");
 
         Path head = dir.resolve("head.gguf");
         Files.write(head, Arrays.copyOf(all, 5000));
-        assertThatThrownBy(() -> GgufModelInfo.read(head)).isInstanceOf(BadInputException.class)
+        assertThatThrownBy(() -> Gguf.read(head)).isInstanceOf(BadInputException.class)
                 .hasMessageContaining(head.toString()).hasMessageContaining("truncated");
 
         Path text = dir.resolve("notes.gguf");
         Files.writeString(text, "this is not a model, just some text that is long enough");
-        assertThatThrownBy(() -> GgufModelInfo.read(text)).isInstanceOf(BadInputException.class)
+        assertThatThrownBy(() -> Gguf.read(text)).isInstanceOf(BadInputException.class)
                 .hasMessageContaining(text.toString()).hasMessageContaining("not a GGUF file");
 
         Path empty = Files.createFile(dir.resolve("empty.gguf"));
-        assertThatThrownBy(() -> GgufModelInfo.read(empty)).isInstanceOf(BadInputException.class)
+        assertThatThrownBy(() -> Gguf.read(empty)).isInstanceOf(BadInputException.class)
                 .hasMessageContaining(empty.toString()).hasMessageContaining("not a GGUF file");
 
-        assertThatThrownBy(() -> GgufModelInfo.read(dir.resolve("missing.gguf"))).isInstanceOf(BadInputException.class)
+        assertThatThrownBy(() -> Gguf.read(dir.resolve("missing.gguf"))).isInstanceOf(BadInputException.class)
                 .hasMessageContaining("missing.gguf").hasMessageContaining("no such file");
     }
 }

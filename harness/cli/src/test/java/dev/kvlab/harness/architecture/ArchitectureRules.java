@@ -31,7 +31,8 @@ import java.util.regex.Pattern;
  *       (the measured cell and the emulated target), {@code bundle}, {@code metrics} and {@code benchmark} on it;
  *       {@code report} on core and bundle; {@code experiments} on report; each target on api alone (the target SPI), seen by nothing but the CLI and the entry points.</li>
  *   <li>{@code api} sees only {@code api} and {@code spi} packages (its own module's and lower modules'); {@code spi}
- *       never sees {@code internal}. Entry points that build implementations live in the module's root package.</li>
+ *       never sees {@code internal}. Entry points that build implementations live in the module's root package
+ *       ({@code harness/api}'s: {@code dev.kvlab.harness}, its implementation in {@code dev.kvlab.harness.internal.*}).</li>
  *   <li>No two packages depend on each other, directly or through others.</li>
  * </ul>
  */
@@ -155,15 +156,17 @@ final class ArchitectureRules {
     }
 
     /**
-     * The floor a harness package names (issue 36: packages say their module): {@code dev.kvlab.harness.api.*} and
-     * {@code .spi} are {@code api}'s, {@code dev.kvlab.harness.<m>.*} is module {@code <m>}'s ({@code core},
-     * {@code bundle}, ..., a target's {@code targets/<m>}); anything else (the root package, a test's own package) is
-     * placed in the CLI. {@code targets} lists the target modules' names.
+     * The floor a harness package names (issue 36: packages say their module): {@code harness/api} is the harness's
+     * base and has its packages' shape ({@code transport}'s, {@code store}'s): its entry-point package is the root
+     * {@code dev.kvlab.harness}, its api {@code dev.kvlab.harness.api.*}, its spi {@code .spi}, its implementation
+     * {@code .internal.*}; {@code dev.kvlab.harness.<m>.*} is module {@code <m>}'s ({@code core}, {@code bundle}, ..., a
+     * target's {@code targets/<m>}); anything else (a test's own package) is placed in the CLI. {@code targets} lists the
+     * target modules' names.
      */
     static String floorOfPackage(String pkg, Set<String> targets) {
         String p = pkg.equals("dev.kvlab.harness") ? "" : pkg.substring("dev.kvlab.harness.".length());
         String first = p.contains(".") ? p.substring(0, p.indexOf('.')) : p;
-        if (first.equals("api") || first.equals("spi")) return "api";
+        if (first.isEmpty() || first.equals("api") || first.equals("spi") || first.equals("internal")) return "api";
         if (HARNESS_FLOORS.containsKey(first)) return first;
         if (targets.contains(first)) return "targets/" + first;
         return "cli";

@@ -6,8 +6,11 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import dev.kvlab.archfixture.a.ArchFixtureA;
 import dev.kvlab.archfixture.b.ArchFixtureB;
+import dev.kvlab.harness.Gguf;
+import dev.kvlab.harness.api.archfixture.ArchFixtureApiUsesItsInternal;
 import dev.kvlab.harness.core.internal.archfixture.ArchFixtureCoreUsesTarget;
 import dev.kvlab.harness.core.internal.archfixturetarget.ArchFixtureTargetPart;
+import dev.kvlab.harness.report.archfixture.ArchFixtureReportUsesApiInternal;
 import dev.kvlab.harness.report.archfixture.ArchFixtureReportUsesCoreInternal;
 import java.util.List;
 import java.util.Set;
@@ -46,6 +49,25 @@ class ArchitectureRulesTest {
     void oneHarnessModuleUsingAnothersInternal() {
         assertEquals(new TreeSet<>(Set.of(ArchitectureRules.INTERNAL_RULE + ": dev.kvlab.harness.report.archfixture -> dev.kvlab.harness.core.internal.measure")),
                 violationsOf(ArchFixtureReportUsesCoreInternal.class), "the report may use core, but not core's internal");
+    }
+
+    @Test
+    void aHarnessModuleUsingHarnessApisInternal() {
+        assertEquals(new TreeSet<>(Set.of(ArchitectureRules.INTERNAL_RULE + ": dev.kvlab.harness.report.archfixture -> dev.kvlab.harness.internal.gguf")),
+                violationsOf(ArchFixtureReportUsesApiInternal.class), "the report may use harness/api, but not its internal");
+    }
+
+    @Test
+    void harnessApisApiUsingItsOwnInternal() {
+        assertEquals(new TreeSet<>(Set.of("api packages see only api and spi packages: dev.kvlab.harness.api.archfixture -> dev.kvlab.harness.internal.gguf")),
+                violationsOf(ArchFixtureApiUsesItsInternal.class));
+    }
+
+    @Test
+    void harnessApisEntryPointBuildsItsInternal() {
+        assertEquals(new TreeSet<>(), violationsOf(Gguf.class), "dev.kvlab.harness is harness/api's entry point");
+        assertEquals("api", ArchitectureRules.floorOfPackage("dev.kvlab.harness"));
+        assertEquals("api", ArchitectureRules.floorOfPackage("dev.kvlab.harness.internal.gguf"));
     }
 
     @Test

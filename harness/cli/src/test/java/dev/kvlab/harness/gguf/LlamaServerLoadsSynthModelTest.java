@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kvlab.harness.api.gguf.GgufSynth;
+import dev.kvlab.harness.Gguf;
 import dev.kvlab.harness.api.gguf.SynthSpec;
 import dev.kvlab.harness.api.gguf.SynthVocabulary;
 import dev.kvlab.harness.api.gguf.WeightType;
@@ -41,7 +41,7 @@ class LlamaServerLoadsSynthModelTest {
     void loadsTokenizesEachWordAsOneTokenAndCompletes() throws Exception {
         Path server = cachedServer();
         SynthSpec spec = new SynthSpec(2, 64, 4, 2, 96, 32000, WeightType.F16, 11, 2048);
-        Path model = GgufSynth.write(spec, dir.resolve("tiny.gguf")).path();
+        Path model = Gguf.synth(spec, dir.resolve("tiny.gguf")).path();
         SynthVocabulary v = spec.vocabulary();
         int port;
         try (ServerSocket s = new ServerSocket(0)) {

@@ -1,11 +1,11 @@
 package dev.kvlab.harness.experiments;
 
+import dev.kvlab.harness.Gguf;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunListener;
 import dev.kvlab.harness.api.Shard;
 import dev.kvlab.harness.api.ShardSplit;
 import dev.kvlab.harness.api.config.Mode;
-import dev.kvlab.harness.api.gguf.GgufSynth;
 import dev.kvlab.harness.api.gguf.SynthSpec;
 import dev.kvlab.harness.api.gguf.WeightType;
 import dev.kvlab.harness.api.input.BadInputException;
@@ -142,7 +142,7 @@ public final class BundleRun {
         if (!Files.isRegularFile(model)) {
             hb.status("synthesizing the demo's model (random weights)");
             Files.createDirectories(model.getParent());
-            GgufSynth.write(new SynthSpec(4, 256, 8, 2, 688, SynthSpec.DEFAULT_VOCAB, WeightType.F16, 7, 4096), model);
+            Gguf.synth(new SynthSpec(4, 256, 8, 2, 688, SynthSpec.DEFAULT_VOCAB, WeightType.F16, 7, 4096), model);
         }
         return MatrixParser.load(demoMatrix.resolveSibling("real-kv-demo.yaml"), List.of("target.model=" + model), null, expansion(hb));
     }

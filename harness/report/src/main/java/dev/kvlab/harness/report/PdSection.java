@@ -1,7 +1,7 @@
 package dev.kvlab.harness.report;
 
+import dev.kvlab.harness.Gguf;
 import dev.kvlab.harness.api.Columns;
-import dev.kvlab.harness.api.gguf.GgufModelInfo;
 import dev.kvlab.harness.report.Html.Cell;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -101,7 +101,7 @@ final class PdSection {
         String model = c.config().path("target").path("model").asText("");
         if (!model.isEmpty() && Files.isRegularFile(Path.of(model))) {
             try {
-                return GgufModelInfo.read(Path.of(model)).kvBytesPerToken();
+                return Gguf.read(Path.of(model)).kvBytesPerToken();
             } catch (Exception e) {
                 // the engine's figure below
             }

@@ -11,7 +11,7 @@ public final class SynthReport {
     private SynthReport() {}
 
     /** The model {@code s} written as {@code r}, as ordered name-value pairs. */
-    public static Map<String, Object> map(SynthSpec s, GgufSynth.Result r) {
+    public static Map<String, Object> map(SynthSpec s, SynthResult r) {
         Map<String, Object> o = new LinkedHashMap<>();
         o.put("path", r.path().toString());
         o.put("name", s.name());
@@ -36,7 +36,7 @@ public final class SynthReport {
     }
 
     /** The model {@code s} written as {@code r}, as {@code kvlab model synth}'s lines: the file, the shape, its size and hash, its KV. */
-    public static String text(SynthSpec s, GgufSynth.Result r) {
+    public static String text(SynthSpec s, SynthResult r) {
         return String.format(Locale.ROOT, "wrote %s%n", r.path())
                 + String.format(Locale.ROOT, "  %s: %d layers, hidden %d, %d heads / %d KV heads (head_dim %d), ff %d, vocab %d, %s, seed %d%n",
                         s.name(), s.layers(), s.hidden(), s.heads(), s.kvHeads(), s.headDim(), s.ff(), s.vocab(), s.dtype(), s.seed())

@@ -1,7 +1,9 @@
 /**
- * GGUF model files: synthesizing a Llama-architecture model with seeded random weights and a tokenizer whose words
- * are single tokens ({@link dev.kvlab.harness.api.gguf.GgufSynth}, {@link dev.kvlab.harness.api.gguf.SynthSpec},
- * {@link dev.kvlab.harness.api.gguf.SynthVocabulary}), and reading any GGUF file's shape and KV size
- * ({@link dev.kvlab.harness.api.gguf.GgufModelInfo}).
+ * GGUF model files as their users see them: a synthesized Llama-architecture model's shape
+ * ({@link dev.kvlab.harness.api.gguf.SynthSpec}, {@link dev.kvlab.harness.api.gguf.WeightType}), its tokenizer whose
+ * words are single tokens ({@link dev.kvlab.harness.api.gguf.SynthVocabulary}), what was written
+ * ({@link dev.kvlab.harness.api.gguf.SynthResult}, {@link dev.kvlab.harness.api.gguf.SynthReport}), and any GGUF file's
+ * shape and KV size ({@link dev.kvlab.harness.api.gguf.GgufModelInfo}). The files are read and written through the
+ * entry {@link dev.kvlab.harness.Gguf}.
  */
 package dev.kvlab.harness.api.gguf;

@@ -2,9 +2,9 @@ package dev.kvlab.harness.openai.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvlab.harness.Gguf;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.Metric;
-import dev.kvlab.harness.api.gguf.GgufSynth;
 import dev.kvlab.harness.api.gguf.SynthSpec;
 import dev.kvlab.harness.api.gguf.WeightType;
 import dev.kvlab.harness.api.run.ConfigTree;
@@ -30,7 +30,7 @@ class EndpointCalibrationLlamaServerTest {
     @Test
     void aLlamaServerIsTimedByItsOwnTimingsAndItsCellHasATwin() throws Exception {
         LlamaServer.binary();
-        Path model = GgufSynth.write(new SynthSpec(4, 256, 8, 2, 688, 32000, WeightType.F16, 7, 4096), dir.resolve("m.gguf")).path();
+        Path model = Gguf.synth(new SynthSpec(4, 256, 8, 2, 688, 32000, WeightType.F16, 7, 4096), dir.resolve("m.gguf")).path();
         try (LlamaServer s = LlamaServer.start(model, dir, "-np", "2", "-t", "1", "-fa", "off", "-c", "4096");
              EngineClient c = new EngineClient(Executors.newCachedThreadPool())) {
             var cal = EndpointCalibration.measure(c, java.net.URI.create(s.url()), "default", null, new EndpointCalibrationPlan(64, 512, 32, 8, 2), 1);

@@ -1,9 +1,9 @@
 package dev.kvlab.harness.openai.internal;
 
+import dev.kvlab.harness.Gguf;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.config.RunConfig;
-import dev.kvlab.harness.api.gguf.GgufSynth;
 import dev.kvlab.harness.api.gguf.SynthSpec;
 import dev.kvlab.harness.api.gguf.WeightType;
 import dev.kvlab.harness.api.input.BadInputException;
@@ -34,7 +34,7 @@ class LlamaServerTargetTest {
         LlamaServer.binary(); // skip (or fail on CI) before synthesizing anything
         // the check's shape (CI once failed a request here with "does not match the expected Content-only format":
         // a sampled byte token's invalid UTF-8, which the synthetic vocabulary now rules out; see SynthVocabulary)
-        model = GgufSynth.write(new SynthSpec(4, 256, 8, 2, 688, 32000, WeightType.F16, 7, 4096), dir.resolve("small.gguf")).path();
+        model = Gguf.synth(new SynthSpec(4, 256, 8, 2, 688, 32000, WeightType.F16, 7, 4096), dir.resolve("small.gguf")).path();
     }
 
     static RunConfig config(LlamaServer s, String... sets) {

@@ -3,6 +3,7 @@ package dev.kvlab.harness.openai.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvlab.harness.Gguf;
 import dev.kvlab.harness.api.catalog.AttentionCost;
 import dev.kvlab.harness.api.catalog.Dtype;
 import dev.kvlab.harness.api.catalog.HardwareSpec;
@@ -307,7 +308,7 @@ public record EndpointCalibration(TwinCalibration twin, List<FitCheck> checks, S
             throw new BadInputException("--endpoint " + base + ": the model's shape is needed to fit its roofline: give its GGUF (--gguf FILE, or "
                     + "target.gguf) — the server does not name a model file on this machine");
         try {
-            return GgufModelInfo.read(p);
+            return Gguf.read(p);
         } catch (IOException e) {
             throw new BadInputException("--gguf " + p + ": " + e.getMessage());
         }

@@ -3,7 +3,7 @@ package dev.kvlab.harness.openai.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kvlab.harness.api.gguf.GgufSynth;
+import dev.kvlab.harness.Gguf;
 import dev.kvlab.harness.api.gguf.SynthSpec;
 import dev.kvlab.harness.api.gguf.WeightType;
 import dev.kvlab.harness.api.input.BadInputException;
@@ -25,7 +25,7 @@ class EndpointCalibrationTest {
 
     @Test
     void aVllmShapedEngineIsTimedByTheClientAndItsDecodeStepFound() throws Exception {
-        Path gguf = GgufSynth.write(new SynthSpec(4, 256, 8, 2, 688, 32000, WeightType.F16, 7, 4096), dir.resolve("m.gguf")).path();
+        Path gguf = Gguf.synth(new SynthSpec(4, 256, 8, 2, 688, 32000, WeightType.F16, 7, 4096), dir.resolve("m.gguf")).path();
         try (StandInEngine e = new StandInEngine(StandInEngine.Kind.VLLM);
              EngineClient c = new EngineClient(Executors.newCachedThreadPool())) {
             e.prefillMsPerToken = 0.05;

@@ -1,5 +1,6 @@
 package dev.kvlab.harness.llama.internal.realkv;
 
+import dev.kvlab.harness.Gguf;
 import dev.kvlab.harness.api.catalog.Dtype;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
@@ -33,7 +34,7 @@ final class LlamaCalibrator {
         LlamaTargetConfig.Resolved t = LlamaTarget.target(c, k -> null);
         GgufModelInfo info;
         try {
-            info = GgufModelInfo.read(t.model());
+            info = Gguf.read(t.model());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,5 +1,6 @@
 package dev.kvlab.harness.llama.internal.realkv;
 
+import dev.kvlab.harness.Gguf;
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.config.ConfigKeys;
@@ -101,7 +102,7 @@ public final class LlamaTarget implements TargetProvider {
             throw bad(origin, "target.price_per_hour", "must be a number in [0, 1e9) (per instance and hour), got " + price);
         GgufModelInfo info;
         try {
-            info = GgufModelInfo.read(t.model());
+            info = Gguf.read(t.model());
         } catch (IOException | RuntimeException e) {
             throw bad(origin, "target.model", t.model() + " is not a GGUF model kvlab can read: " + e.getMessage());
         }
@@ -150,7 +151,7 @@ public final class LlamaTarget implements TargetProvider {
         LlamaTargetConfig.Resolved t = target(c, k -> null);
         GgufModelInfo info;
         try {
-            info = GgufModelInfo.read(t.model());
+            info = Gguf.read(t.model());
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

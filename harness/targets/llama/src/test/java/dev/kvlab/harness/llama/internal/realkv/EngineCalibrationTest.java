@@ -3,12 +3,12 @@ package dev.kvlab.harness.llama.internal.realkv;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.kvlab.harness.Gguf;
 import dev.kvlab.harness.api.catalog.Catalog;
 import dev.kvlab.harness.api.catalog.Dtype;
 import dev.kvlab.harness.api.catalog.KvSizing;
 import dev.kvlab.harness.api.catalog.Roofline;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
-import dev.kvlab.harness.api.gguf.GgufSynth;
 import dev.kvlab.harness.api.gguf.SynthSpec;
 import dev.kvlab.harness.api.gguf.WeightType;
 import dev.kvlab.harness.llama.internal.LlamaContext;
@@ -34,8 +34,8 @@ class EngineCalibrationTest {
     void theCalibratedRooflineReproducesWhatItWasFittedTo() throws Exception {
         var lib = RealKvTestSupport.library();
         SynthSpec spec = new SynthSpec(2, 256, 4, 2, 688, 32000, WeightType.F16, 9, 1024);
-        Path gguf = GgufSynth.write(spec, dir.resolve("cal.gguf")).path();
-        EngineCalibration c = EngineCalibration.measure(lib, GgufModelInfo.read(gguf), 1, 128, 4, 32);
+        Path gguf = Gguf.synth(spec, dir.resolve("cal.gguf")).path();
+        EngineCalibration c = EngineCalibration.measure(lib, Gguf.read(gguf), 1, 128, 4, 32);
         assertThat(c.prefillSeconds()).isPositive();
         assertThat(c.decodeSeconds()).isPositive();
         assertThat(c.timings().prefill().context()).isEqualTo(4 * 128);
@@ -79,8 +79,8 @@ class EngineCalibrationTest {
     void theCalibrationSeesTheContext() throws Exception {
         var lib = RealKvTestSupport.library();
         SynthSpec spec = new SynthSpec(4, 256, 8, 2, 688, 32000, WeightType.F16, 11, 2048);
-        Path gguf = GgufSynth.write(spec, dir.resolve("ctx.gguf")).path();
-        EngineCalibration c = EngineCalibration.measure(lib, GgufModelInfo.read(gguf), 1, 256, 4, 32);
+        Path gguf = Gguf.synth(spec, dir.resolve("ctx.gguf")).path();
+        EngineCalibration c = EngineCalibration.measure(lib, Gguf.read(gguf), 1, 256, 4, 32);
         assertThat(c.hardwareSpec().attention().efficiency()).isPositive().isFinite();
         assertThat(c.hardwareSpec().attention().smallPassEfficiency()).isPositive().isFinite();
         Roofline r = c.roofline(Dtype.FP16);
@@ -124,7 +124,7 @@ class EngineCalibrationTest {
     void theChunkIsBoundedByTheModelsContext() throws Exception {
         for (int[] c : new int[][] {{256, 104}, {8192, 4072}, {40, 0}}) {
             SynthSpec spec = new SynthSpec(1, 64, 2, 1, 128, 1000, WeightType.F16, 1, c[0]);
-            GgufModelInfo m = GgufModelInfo.read(GgufSynth.write(spec, dir.resolve("ctx" + c[0] + ".gguf")).path());
+            GgufModelInfo m = Gguf.read(Gguf.synth(spec, dir.resolve("ctx" + c[0] + ".gguf")).path());
             assertThat(EngineCalibration.largestChunk(m, 32)).as("context %d", c[0]).isEqualTo(c[1]);
         }
     }

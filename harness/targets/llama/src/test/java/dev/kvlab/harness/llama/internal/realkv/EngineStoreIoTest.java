@@ -2,11 +2,11 @@ package dev.kvlab.harness.llama.internal.realkv;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvlab.harness.Gguf;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.RequestRecord;
-import dev.kvlab.harness.api.gguf.GgufSynth;
 import dev.kvlab.harness.api.gguf.SynthSpec;
 import dev.kvlab.harness.api.gguf.WeightType;
 import dev.kvlab.harness.api.run.CellRunner;
@@ -34,7 +34,7 @@ class EngineStoreIoTest {
     @BeforeAll
     static void model() throws Exception {
         RealKvTestSupport.library();
-        model = GgufSynth.write(new SynthSpec(2, 256, 4, 2, 688, 32000, WeightType.F16, 5, 4096), dir.resolve("tiny.gguf")).path();
+        model = Gguf.synth(new SynthSpec(2, 256, 4, 2, 688, 32000, WeightType.F16, 5, 4096), dir.resolve("tiny.gguf")).path();
     }
 
     @Test

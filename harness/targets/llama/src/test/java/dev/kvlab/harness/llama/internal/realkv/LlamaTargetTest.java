@@ -1,9 +1,9 @@
 package dev.kvlab.harness.llama.internal.realkv;
 
+import dev.kvlab.harness.Gguf;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.config.RunConfig;
-import dev.kvlab.harness.api.gguf.GgufSynth;
 import dev.kvlab.harness.api.gguf.SynthSpec;
 import dev.kvlab.harness.api.gguf.WeightType;
 import dev.kvlab.harness.api.input.BadInputException;
@@ -35,7 +35,7 @@ class LlamaTargetTest {
     static void model() throws Exception {
         RealKvTestSupport.library(); // skip (or fail on CI) before synthesizing anything
         SynthSpec spec = new SynthSpec(2, 256, 4, 2, 688, 32000, WeightType.F16, 5, 2048);
-        model = GgufSynth.write(spec, dir.resolve("tiny.gguf")).path();
+        model = Gguf.synth(spec, dir.resolve("tiny.gguf")).path();
         kvBytesPerToken = spec.kvBytesPerToken();
     }
 

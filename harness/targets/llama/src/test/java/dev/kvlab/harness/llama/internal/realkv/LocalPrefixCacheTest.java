@@ -3,7 +3,7 @@ package dev.kvlab.harness.llama.internal.realkv;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kvlab.harness.api.gguf.GgufSynth;
+import dev.kvlab.harness.Gguf;
 import dev.kvlab.harness.api.gguf.SynthSpec;
 import dev.kvlab.harness.api.gguf.WeightType;
 import dev.kvlab.harness.llama.internal.LlamaContext;
@@ -34,7 +34,7 @@ class LocalPrefixCacheTest {
     @BeforeAll
     static void context() throws Exception {
         LlamaLibrary lib = RealKvTestSupport.library();
-        Path file = GgufSynth.write(new SynthSpec(2, 256, 4, 2, 688, 32000, WeightType.F16, 5, 2048), dir.resolve("tiny.gguf")).path();
+        Path file = Gguf.synth(new SynthSpec(2, 256, 4, 2, 688, 32000, WeightType.F16, 5, 2048), dir.resolve("tiny.gguf")).path();
         model = LlamaModel.load(lib, file);
         ctx = model.newContext(new LlamaContext.Options(1024, 256, REQUEST_SEQS + CACHE_SEQS, 1, LlamaContext.FlashAttention.AUTO, true));
     }

@@ -3,10 +3,10 @@ package dev.kvlab.harness.llama.internal.realkv;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kvlab.harness.Gguf;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.config.RunConfig;
-import dev.kvlab.harness.api.gguf.GgufSynth;
 import dev.kvlab.harness.api.gguf.SynthSpec;
 import dev.kvlab.harness.api.gguf.WeightType;
 import dev.kvlab.harness.api.input.BadInputException;
@@ -41,7 +41,7 @@ class PdDisaggregationTest {
     static void model() throws Exception {
         RealKvTestSupport.library();
         SynthSpec spec = new SynthSpec(2, 256, 4, 2, 688, 32000, WeightType.F16, 5, 2048);
-        model = GgufSynth.write(spec, dir.resolve("tiny.gguf")).path();
+        model = Gguf.synth(spec, dir.resolve("tiny.gguf")).path();
         kvBytesPerToken = spec.kvBytesPerToken();
     }
 

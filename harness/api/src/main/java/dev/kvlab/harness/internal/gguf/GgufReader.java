@@ -1,4 +1,4 @@
-package dev.kvlab.harness.api.gguf;
+package dev.kvlab.harness.internal.gguf;
 
 import dev.kvlab.harness.api.input.BadInputException;
 import java.io.EOFException;

@@ -1,4 +1,4 @@
-package dev.kvlab.harness.api.gguf;
+package dev.kvlab.harness.internal.gguf;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

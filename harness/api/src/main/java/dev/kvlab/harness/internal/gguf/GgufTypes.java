@@ -1,4 +1,4 @@
-package dev.kvlab.harness.api.gguf;
+package dev.kvlab.harness.internal.gguf;
 
 /** GGUF value types and the ggml tensor types kvlab knows the size of (block size, bytes per block). */
 final class GgufTypes {

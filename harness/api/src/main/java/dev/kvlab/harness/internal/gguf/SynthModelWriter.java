@@ -1,5 +1,8 @@
-package dev.kvlab.harness.api.gguf;
+package dev.kvlab.harness.internal.gguf;
 
+import dev.kvlab.harness.api.gguf.SynthSpec;
+import dev.kvlab.harness.api.gguf.SynthVocabulary;
+import dev.kvlab.harness.api.gguf.WeightType;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -22,7 +25,7 @@ import java.util.SplittableRandom;
  * one {@link SplittableRandom} seeded with the spec's seed is drawn from in tensor order. The file is written to a
  * hidden temporary sibling, fsynced and renamed into place.
  */
-final class SynthModelWriter {
+public final class SynthModelWriter {
 
     /** Half-width of the uniform distribution whose standard deviation is 0.02: 0.02 × √3. */
     static final float HALF_WIDTH = (float) (0.02 * Math.sqrt(3));
