@@ -1,10 +1,10 @@
 package dev.kvlab.bench.live;
 
+import dev.kvlab.harness.Catalogs;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.MatrixSpec;
-import dev.kvlab.harness.api.catalog.Catalog;
 import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.run.CellRunner;
@@ -107,7 +107,7 @@ public class LiveCellBench {
         for (String s : set.split(";")) if (!s.isBlank()) t.set(s);
         if (kv.equals("tiny")) {
             RunConfig c = t.bind();
-            ModelSpec ms = Catalog.load(c.catalog().stream().map(Path::of).toList()).model(c.model());
+            ModelSpec ms = Catalogs.load(c.catalog().stream().map(Path::of).toList()).model(c.model());
             catalog = Files.createTempFile("kvlab-bench-tinykv", ".yaml");
             Files.writeString(catalog, tinyKv(ms));
             List<String> cats = new ArrayList<>(c.catalog());

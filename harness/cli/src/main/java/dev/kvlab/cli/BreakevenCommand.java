@@ -1,5 +1,6 @@
 package dev.kvlab.cli;
 
+import dev.kvlab.harness.Catalogs;
 import dev.kvlab.harness.api.ReportJson;
 import dev.kvlab.harness.api.catalog.BreakevenQuery;
 import dev.kvlab.harness.api.catalog.BreakevenReport;
@@ -40,7 +41,7 @@ public final class BreakevenCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Map<String, Object> o = new BreakevenQuery(model, hardware, link, prefixTokens, suffixTokens, passTokens, tp, dtype, mfu, bwUtil, catalogs).report();
+        Map<String, Object> o = Catalogs.breakeven(new BreakevenQuery(model, hardware, link, prefixTokens, suffixTokens, passTokens, tp, dtype, mfu, bwUtil, catalogs));
         PrintWriter w = spec.commandLine().getOut();
         if (json) w.println(ReportJson.write(o));
         else w.print(BreakevenReport.text(o));

@@ -1,5 +1,6 @@
 package dev.kvlab.cli;
 
+import dev.kvlab.harness.Catalogs;
 import dev.kvlab.harness.Gguf;
 import dev.kvlab.harness.api.ReportJson;
 import dev.kvlab.harness.api.catalog.KvPlan;
@@ -51,7 +52,7 @@ public final class PlanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Map<String, Object> out = gguf != null ? planGguf() : query().plan();
+        Map<String, Object> out = gguf != null ? planGguf() : Catalogs.plan(query());
         PrintWriter w = spec.commandLine().getOut();
         if (json) w.println(ReportJson.write(out));
         else w.print(KvPlan.text(out));
@@ -66,7 +67,7 @@ public final class PlanCommand implements Callable<Integer> {
         if (hardware != null) throw new ParameterException(spec.commandLine(), "--hardware goes with --model (catalog weights), not --gguf");
         GgufModelInfo info = Gguf.read(gguf);
         if (!spec.commandLine().getParseResult().hasMatchedOption("--dtype")) dtype = "fp16";
-        return query().plan(info);
+        return Catalogs.plan(query(), info);
     }
 
     /** The options as the library's query. */

@@ -3,6 +3,7 @@ package dev.kvlab.harness.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.kvlab.harness.Catalogs;
 import dev.kvlab.harness.api.catalog.Breakeven;
 import dev.kvlab.harness.api.catalog.Catalog;
 import dev.kvlab.harness.api.catalog.Dtype;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 class BreakevenTest {
 
-    private final Catalog catalog = Catalog.builtIn();
+    private final Catalog catalog = Catalogs.builtIn();
 
     private Roofline roofline(String model, int tp) {
         ModelSpec m = catalog.model(model);

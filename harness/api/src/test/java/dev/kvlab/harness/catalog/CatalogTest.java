@@ -3,6 +3,7 @@ package dev.kvlab.harness.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kvlab.harness.Catalogs;
 import dev.kvlab.harness.api.catalog.Catalog;
 import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.input.BadInputException;
@@ -16,7 +17,7 @@ class CatalogTest {
 
     @Test
     void shipsTheRequiredModelsAndHardware() {
-        Catalog c = Catalog.builtIn();
+        Catalog c = Catalogs.builtIn();
         assertThat(c.models()).extracting(ModelSpec::id).contains("llama-3-8b", "llama-3-70b", "qwen2.5-7b", "qwen2.5-72b",
                 "mixtral-8x7b", "deepseek-v3", "qwen2.5-0.5b", "llama-3.2-1b");
         assertThat(c.hardware()).extracting(h -> h.id()).contains("a800", "h800", "h100", "h200");
@@ -31,7 +32,7 @@ class CatalogTest {
 
     @Test
     void namesAreCaseInsensitiveWithAliases() {
-        Catalog c = Catalog.builtIn();
+        Catalog c = Catalogs.builtIn();
         assertThat(c.model("Llama-3-8B").id()).isEqualTo("llama-3-8b");
         assertThat(c.model("META-LLAMA-3-8B").id()).isEqualTo("llama-3-8b");
         assertThat(c.hardware("H100-SXM").id()).isEqualTo("h100");
@@ -61,7 +62,7 @@ class CatalogTest {
                     prefill_mfu: 0.4
                     decode_bandwidth_utilization: 0.6
                 """);
-        Catalog c = Catalog.load(List.of(dir));
+        Catalog c = Catalogs.load(List.of(dir));
         assertThat(c.model("TINY-test").layers()).isEqualTo(2);
         assertThat(c.hardware("h100").bf16Flops()).isEqualTo(500e12);
         assertThat(c.model("llama-3-8b").layers()).isEqualTo(32);
@@ -82,7 +83,7 @@ class CatalogTest {
                     max_context: 1024
                     colour: blue
                 """);
-        assertThatThrownBy(() -> Catalog.load(List.of(f))).isInstanceOf(BadInputException.class)
+        assertThatThrownBy(() -> Catalogs.load(List.of(f))).isInstanceOf(BadInputException.class)
                 .hasMessageContaining(f + ":10").hasMessageContaining("unknown key 'models[0].colour'");
         Files.writeString(f, """
                 models:
@@ -95,7 +96,7 @@ class CatalogTest {
                     parameters: 1e6
                     max_context: 1024
                 """);
-        assertThatThrownBy(() -> Catalog.load(List.of(f))).isInstanceOf(BadInputException.class)
+        assertThatThrownBy(() -> Catalogs.load(List.of(f))).isInstanceOf(BadInputException.class)
                 .hasMessageContaining(f + ":").hasMessageContaining("multiple of kv_heads");
     }
 }

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.kvlab.harness.Catalogs;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.catalog.AttentionCost;
 import dev.kvlab.harness.api.catalog.Breakeven;
-import dev.kvlab.harness.api.catalog.Catalog;
 import dev.kvlab.harness.api.catalog.Dtype;
 import dev.kvlab.harness.api.catalog.HardwareSpec;
 import dev.kvlab.harness.api.catalog.KvLoadCost;
@@ -45,31 +45,31 @@ class EngineCostKeysTest {
                     attention: {efficiency: 0.3, small_pass_efficiency: 0.004, small_pass_tokens: 64}
                     kv_load: {latency_seconds: 1.5e-4, bytes_per_second: 2e9}
                 """);
-        HardwareSpec h = Catalog.load(List.of(f)).hardware("cpu-x");
+        HardwareSpec h = Catalogs.load(List.of(f)).hardware("cpu-x");
         assertThat(h.attention()).isEqualTo(new AttentionCost(0.3, 0.004, 64));
         assertThat(h.kvLoad()).isEqualTo(new KvLoadCost(1.5e-4, 2e9));
         assertThat(h.withEfficiency(0.5, null).attention()).isEqualTo(h.attention());
         Files.writeString(f, ENTRY + "    attention: {efficiency: 0.3, small_pass_efficiency: 0, small_pass_tokens: 64}\n");
-        assertThatThrownBy(() -> Catalog.load(List.of(f))).isInstanceOf(BadInputException.class).hasMessageContaining(f + ":")
+        assertThatThrownBy(() -> Catalogs.load(List.of(f))).isInstanceOf(BadInputException.class).hasMessageContaining(f + ":")
                 .hasMessageContaining("small_pass_efficiency");
         Files.writeString(f, ENTRY + "    kv_load: {latency_seconds: -1, bytes_per_second: 2e9}\n");
-        assertThatThrownBy(() -> Catalog.load(List.of(f))).isInstanceOf(BadInputException.class).hasMessageContaining(f + ":")
+        assertThatThrownBy(() -> Catalogs.load(List.of(f))).isInstanceOf(BadInputException.class).hasMessageContaining(f + ":")
                 .hasMessageContaining("latency_seconds");
         Files.writeString(f, ENTRY + "    kv_load: {latency_seconds: 0, bytes_per_second: 2e9, per_block: 1}\n");
-        assertThatThrownBy(() -> Catalog.load(List.of(f))).isInstanceOf(BadInputException.class).hasMessageContaining(f + ":")
+        assertThatThrownBy(() -> Catalogs.load(List.of(f))).isInstanceOf(BadInputException.class).hasMessageContaining(f + ":")
                 .hasMessageContaining("per_block");
         Files.writeString(f, ENTRY);
-        HardwareSpec plain = Catalog.load(List.of(f)).hardware("cpu-x");
+        HardwareSpec plain = Catalogs.load(List.of(f)).hardware("cpu-x");
         assertThat(plain.attention()).isNull();
         assertThat(plain.kvLoad()).isNull();
     }
 
     private static ModelSpec model() {
-        return Catalog.builtIn().model("llama-3-8b");
+        return Catalogs.builtIn().model("llama-3-8b");
     }
 
     private static HardwareSpec h100(AttentionCost a, KvLoadCost l) {
-        HardwareSpec h = Catalog.builtIn().hardware("h100");
+        HardwareSpec h = Catalogs.builtIn().hardware("h100");
         return new HardwareSpec(h.id(), h.name(), h.aliases(), h.source(), h.bf16Flops(), h.fp8Flops(), h.hbmBandwidth(), h.hbmCapacity(),
                 h.hostLinkBandwidth(), h.prefillMfu(), h.decodeBandwidthUtilization(), a, l);
     }
@@ -142,8 +142,8 @@ class EngineCostKeysTest {
         assertThat(shared.pairs(64, 999, 20_000)).isEqualTo(64.0 * 8704);
         AttentionCost own = new AttentionCost(0.1, 0.01, 4);
         assertThat(own.pairs(64, 999, 5200)).isEqualTo(999);
-        ModelSpec m = Catalog.builtIn().model("llama-3-8b");
-        HardwareSpec h = Catalog.builtIn().hardware("h100");
+        ModelSpec m = Catalogs.builtIn().model("llama-3-8b");
+        HardwareSpec h = Catalogs.builtIn().hardware("h100");
         HardwareSpec hs = new HardwareSpec(h.id(), h.name(), h.aliases(), h.source(), h.bf16Flops(), h.fp8Flops(), h.hbmBandwidth(),
                 h.hbmCapacity(), h.hostLinkBandwidth(), h.prefillMfu(), h.decodeBandwidthUtilization(), shared, h.kvLoad());
         Roofline r = new Roofline(m, hs, KvSizing.of(m, Dtype.FP16, 1));

@@ -3,6 +3,7 @@ package dev.kvlab.harness.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kvlab.harness.Catalogs;
 import dev.kvlab.harness.api.catalog.Catalog;
 import dev.kvlab.harness.api.catalog.Dtype;
 import dev.kvlab.harness.api.catalog.KvShape;
@@ -12,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /** KV sizing against hand calculations: 2 (K,V) × layers × kv heads × head dim × bytes; MLA: layers × (rank + rope) × bytes. */
 class KvSizingTest {
 
-    private final Catalog catalog = Catalog.builtIn();
+    private final Catalog catalog = Catalogs.builtIn();
 
     @Test
     void gqaLlama3_8b() {

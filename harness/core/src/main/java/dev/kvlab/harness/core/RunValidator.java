@@ -2,6 +2,7 @@ package dev.kvlab.harness.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kvlab.harness.Catalogs;
 import dev.kvlab.harness.api.catalog.Catalog;
 import dev.kvlab.harness.api.catalog.Dtype;
 import dev.kvlab.harness.api.catalog.HardwareSpec;
@@ -159,7 +160,7 @@ public final class RunValidator {
 
     private Catalog catalog(RunConfig c) {
         try {
-            return Catalog.load(c.catalog().stream().map(Path::of).toList());
+            return Catalogs.load(c.catalog().stream().map(Path::of).toList());
         } catch (BadInputException e) {
             throw bad("catalog", e.getMessage());
         }

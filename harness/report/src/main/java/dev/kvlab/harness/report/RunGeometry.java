@@ -1,6 +1,7 @@
 package dev.kvlab.harness.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvlab.harness.Catalogs;
 import dev.kvlab.harness.api.catalog.Catalog;
 import dev.kvlab.harness.api.catalog.Dtype;
 import dev.kvlab.harness.api.catalog.HardwareSpec;
@@ -57,7 +58,7 @@ record RunGeometry(String setupKey, String setupLabel, Roofline roofline, int bl
             if (!Files.exists(path)) throw new IllegalArgumentException("catalog file " + path + " is not on this machine");
             extra.add(path);
         }
-        Catalog catalog = Catalog.load(extra);
+        Catalog catalog = Catalogs.load(extra);
         ModelSpec model = catalog.model(text(config, "model"));
         JsonNode eff = config.path("efficiency");
         HardwareSpec hw = catalog.hardware(text(config, "hardware"))

@@ -6,13 +6,15 @@ import dev.kvlab.transport.api.LinkSpec;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * What {@code kvlab breakeven} is asked: catalog {@code model} on catalog {@code hardware} (its prefill MFU and HBM
  * bandwidth utilisation overridden where {@code mfu} and {@code bandwidthUtilization} are not null), fetching over
  * {@code link} per GPU a prefix of {@code prefixTokens} followed by {@code suffixTokens}, on an engine of
  * {@code passTokens} tokens per forward pass (0: one pass), at {@code tp} and KV {@code dtype}; {@code catalogs} are
- * extra catalog files. {@link #report()} checks and answers it ({@link BreakevenReport}).
+ * extra catalog files. {@link #report} checks and answers it ({@link BreakevenReport}), given the catalog
+ * ({@code dev.kvlab.harness.Catalogs.breakeven} reads it from the built-in and {@code catalogs} files).
  */
 public record BreakevenQuery(String model, String hardware, String link, long prefixTokens, int suffixTokens, int passTokens, int tp, String dtype,
                              Double mfu, Double bandwidthUtilization, List<Path> catalogs) {
@@ -20,9 +22,9 @@ public record BreakevenQuery(String model, String hardware, String link, long pr
     /**
      * {@link BreakevenReport}'s ordered name-value pairs. A value out of range is a {@link BadOptionException}
      * naming the option ({@code --link: ...}); an unknown model or hardware, or a TP the model's heads do not divide, a
-     * {@link BadInputException}.
+     * {@link BadInputException}. {@code catalog} is asked for once the options are checked.
      */
-    public Map<String, Object> report() {
+    public Map<String, Object> report(Supplier<Catalog> catalog) {
         LinkSpec l;
         Dtype dt;
         try {
@@ -39,11 +41,11 @@ public record BreakevenQuery(String model, String hardware, String link, long pr
         if (tp < 1) throw new BadOptionException("--tp must be >= 1");
         if (suffixTokens < 0) throw new BadOptionException("--suffix-tokens must be >= 0");
         if (passTokens < 0) throw new BadOptionException("--pass-tokens must be >= 0 (0: one pass)");
-        Catalog catalog = Catalog.load(catalogs);
-        ModelSpec m = catalog.model(model);
+        Catalog c = catalog.get();
+        ModelSpec m = c.model(model);
         HardwareSpec hw;
         try {
-            hw = catalog.hardware(hardware).withEfficiency(mfu, bandwidthUtilization);
+            hw = c.hardware(hardware).withEfficiency(mfu, bandwidthUtilization);
         } catch (IllegalArgumentException e) {
             throw new BadOptionException(e.getMessage(), e);
         }

@@ -1,8 +1,6 @@
 package dev.kvlab.harness.api.catalog;
 
 import dev.kvlab.harness.api.input.BadInputException;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,19 +23,12 @@ public final class Catalog {
         this.sources = List.copyOf(sources);
     }
 
-    /** The catalog shipped with kvlab. */
-    public static Catalog builtIn() {
-        return load(List.of());
-    }
-
-    /** The built-in catalog extended (and overridden by id) by {@code extra} YAML files or directories of them, in order. */
-    public static Catalog load(List<Path> extra) {
-        Map<String, ModelSpec> m = new LinkedHashMap<>();
-        Map<String, HardwareSpec> h = new LinkedHashMap<>();
-        List<String> sources = new ArrayList<>();
-        CatalogFiles.builtIn(m, h, sources);
-        for (Path p : extra) CatalogFiles.user(p, m, h, sources);
-        return new Catalog(m, h, sources);
+    /**
+     * The catalog of these models and hardware (by id, in order) read from {@code sources}; the catalog files are read
+     * through the entry {@link dev.kvlab.harness.Catalogs} ({@code builtIn}, {@code load}).
+     */
+    public static Catalog of(Map<String, ModelSpec> models, Map<String, HardwareSpec> hardware, List<String> sources) {
+        return new Catalog(new LinkedHashMap<>(models), new LinkedHashMap<>(hardware), sources);
     }
 
     public Collection<ModelSpec> models() {

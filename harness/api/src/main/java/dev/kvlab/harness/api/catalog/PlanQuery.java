@@ -8,13 +8,15 @@ import dev.kvlab.workloads.api.TokenCount;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * What {@code kvlab plan} is asked: a model, either {@code model} from the catalog or its dimensions ({@code layers}
  * with {@code kvHeads} and {@code headDim}, or with {@code mlaRank} and {@code ropeDim}; null where not given), the KV
  * {@code dtype} and tensor parallelism {@code tp}, the request and block lengths, a store {@code capacity} (bytes, or
  * tokens of the model: {@code 30Mtok}), optionally a GPU kind {@code hardware} of which {@code memFraction} of HBM holds
- * weights and KV; {@code catalogs} are extra catalog files. {@link #plan()} checks and sizes it ({@link KvPlan}).
+ * weights and KV; {@code catalogs} are extra catalog files. {@link #plan} checks and sizes it ({@link KvPlan}), given the
+ * catalog ({@code dev.kvlab.harness.Catalogs.plan} reads it from the built-in and {@code catalogs} files).
  */
 public record PlanQuery(String model, Integer layers, Integer kvHeads, Integer headDim, Integer mlaRank, Integer ropeDim, String dtype, int tp,
                         long tokens, int blockTokens, String capacity, String hardware, double memFraction, List<Path> catalogs) {
@@ -22,11 +24,12 @@ public record PlanQuery(String model, Integer layers, Integer kvHeads, Integer h
     /**
      * The plan's ordered name-value pairs ({@link KvPlan#sizes}, and {@link KvPlan#hbm} with a hardware). A value out of
      * range or a bad combination is a {@link BadOptionException} naming the option ({@code --dtype: ...}); an unknown
-     * model, a TP the model's heads do not divide or sizes past 64 bits a {@link BadInputException}.
+     * model, a TP the model's heads do not divide or sizes past 64 bits a {@link BadInputException}. {@code catalog} is
+     * asked for only when a model or hardware is named.
      */
-    public Map<String, Object> plan() {
+    public Map<String, Object> plan(Supplier<Catalog> catalog) {
         try {
-            return sized();
+            return sized(catalog);
         } catch (ArithmeticException e) {
             throw new BadInputException("these sizes do not fit 64 bits (" + e.getMessage() + "): --layers " + layers + " --kv-heads " + kvHeads
                     + " --head-dim " + headDim + " --tokens " + tokens + " --block-tokens " + blockTokens + (model != null ? " --model " + model : ""));
@@ -35,20 +38,20 @@ public record PlanQuery(String model, Integer layers, Integer kvHeads, Integer h
 
     /**
      * The plan of the shape a GGUF file's header gives ({@code info}; {@code model} and the dimensions must be null):
-     * its facts first ({@link GgufModelInfo#facts}), then {@link #plan()}'s entries it does not already hold.
+     * its facts first ({@link GgufModelInfo#facts}), then {@link #plan(Supplier)}'s entries it does not already hold.
      */
-    public Map<String, Object> plan(GgufModelInfo info) {
+    public Map<String, Object> plan(GgufModelInfo info, Supplier<Catalog> catalog) {
         if (info.keyLength() != info.valueLength())
             throw new BadInputException(info.path() + ": K and V head dimensions differ (" + info.keyLength() + " and " + info.valueLength()
                     + "); kvlab plan sizes equal ones");
         Map<String, Object> sized = new PlanQuery(null, info.layers(), info.kvHeads(), info.headDim(), null, null, dtype, tp, tokens, blockTokens,
-                capacity, hardware, memFraction, catalogs).plan();
+                capacity, hardware, memFraction, catalogs).plan(catalog);
         Map<String, Object> o = info.facts();
         sized.forEach(o::putIfAbsent);
         return o;
     }
 
-    private Map<String, Object> sized() {
+    private Map<String, Object> sized(Supplier<Catalog> source) {
         Dtype dt;
         try {
             dt = Dtype.parse(dtype);
@@ -65,7 +68,7 @@ public record PlanQuery(String model, Integer layers, Integer kvHeads, Integer h
                 throw new BadOptionException("--capacity: " + e.getMessage(), e);
             }
         }
-        Catalog catalog = (model != null || hardware != null) ? Catalog.load(catalogs) : null;
+        Catalog catalog = (model != null || hardware != null) ? source.get() : null;
         ModelSpec m = model == null ? null : catalog.model(checkedModel());
         KvShape shape = m != null ? m.kvShape() : shape();
         KvSizing kv;

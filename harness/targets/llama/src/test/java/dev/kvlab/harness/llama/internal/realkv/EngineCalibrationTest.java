@@ -3,6 +3,7 @@ package dev.kvlab.harness.llama.internal.realkv;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.kvlab.harness.Catalogs;
 import dev.kvlab.harness.Gguf;
 import dev.kvlab.harness.api.catalog.Catalog;
 import dev.kvlab.harness.api.catalog.Dtype;
@@ -41,7 +42,7 @@ class EngineCalibrationTest {
         assertThat(c.timings().prefill().context()).isEqualTo(4 * 128);
         Path file = dir.resolve("engine.yaml");
         Files.writeString(file, c.catalogYaml());
-        Catalog cat = Catalog.load(List.of(file));
+        Catalog cat = Catalogs.load(List.of(file));
         var model = cat.model(c.modelSpec().id());
         var hw = cat.hardware(c.hardwareSpec().id());
         assertThat(hw.attention()).isNotNull();

@@ -3,7 +3,7 @@ package dev.kvlab.harness.llama.internal.realkv;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.kvlab.harness.api.catalog.Catalog;
+import dev.kvlab.harness.Catalogs;
 import dev.kvlab.harness.api.catalog.Dtype;
 import dev.kvlab.harness.api.catalog.HardwareSpec;
 import dev.kvlab.harness.api.catalog.KvSizing;
@@ -23,7 +23,7 @@ class EngineFitTest {
     private static final double F = 2e11, E = 0.4, E_SMALL = 0.01, BW = 3e12, LOAD_S = 1.5e-4, LOAD_BPS = 2e9;
     private static final int SMALL_BELOW = 64, CHUNK = 256, CONTEXT = 1024;
 
-    private final ModelSpec model = Catalog.builtIn().model("llama-3-8b");
+    private final ModelSpec model = Catalogs.builtIn().model("llama-3-8b");
     private final KvSizing kv = KvSizing.of(model, Dtype.FP16, 1);
     private final Roofline unit = new Roofline(model, new HardwareSpec("unit", null, List.of(), "", 1, null, 1, 1_000_000_000L, 1, 1, 1), kv);
 

@@ -1,6 +1,11 @@
-package dev.kvlab.harness.api.catalog;
+package dev.kvlab.harness.internal.catalog;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvlab.harness.api.catalog.AttentionCost;
+import dev.kvlab.harness.api.catalog.Catalog;
+import dev.kvlab.harness.api.catalog.HardwareSpec;
+import dev.kvlab.harness.api.catalog.KvLoadCost;
+import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.input.LocatedTree;
 import dev.kvlab.harness.api.input.TreeBinder;
@@ -11,13 +16,15 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
-/** Reads catalog YAML files (built-in resources and user files/directories) into model and hardware maps. */
-final class CatalogFiles {
+/** Reads catalog YAML files (built-in resources and user files/directories) into a {@link Catalog}. */
+public final class CatalogFiles {
 
     private static final String BASE = "/dev/kvlab/harness/catalog/";
     private static final TreeBinder BINDER = new TreeBinder();
@@ -28,6 +35,16 @@ final class CatalogFiles {
     record HardwareEntry(String id, String name, List<String> aliases, String source, double bf16Flops, Double fp8Flops,
                          double hbmBandwidth, String hbmCapacity, double hostLinkBandwidth, double prefillMfu,
                          double decodeBandwidthUtilization, AttentionCost attention, KvLoadCost kvLoad) {}
+
+    /** The built-in catalog extended (and overridden by id) by {@code extra} YAML files or directories of them, in order. */
+    public static Catalog load(List<Path> extra) {
+        Map<String, ModelSpec> m = new LinkedHashMap<>();
+        Map<String, HardwareSpec> h = new LinkedHashMap<>();
+        List<String> sources = new ArrayList<>();
+        builtIn(m, h, sources);
+        for (Path p : extra) user(p, m, h, sources);
+        return Catalog.of(m, h, sources);
+    }
 
     /**
      * Adds the built-in catalog. Its resources are read and bound once per JVM (they cannot change while it runs;
