@@ -250,7 +250,7 @@ class ConfigTreeTest {
                   arrival: {process: poisson, rate: 2}
                 """, "live.yaml", dir);
         var stop = new dev.kvlab.harness.api.run.ResolvedConfig(live.bind(), live.tree(), "live")
-                .withLoad(dev.kvlab.harness.api.run.ResolvedConfig.RATE, 5, false).withEarlyStop(0.9, 100);
+                .withLoad(dev.kvlab.harness.api.run.ResolvedConfig.RATE, 5, false).withEarlyStop(0.9, 100, "0s");
         assertThat(stop.config()).isEqualTo(ConfigTree.of(stop.tree(), "patched", null).bind());
         assertThat(stop.config().measurement().earlyStop().enabled()).isTrue();
         // the target's validation still refuses what it would refuse in a file

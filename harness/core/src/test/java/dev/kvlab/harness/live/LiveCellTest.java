@@ -134,6 +134,21 @@ class LiveCellTest {
         assertThat(new CellRunner().run(config(full.toArray(String[]::new))).summary().get(Columns.COMPLETED)).isEqualTo(240);
     }
 
+    /** Issue 32: a verdict decided by count is not acted on before the measured phase has run the early stop's min_duration. */
+    @Test
+    void aLiveCellDoesNotStopBeforeItsMinimumDuration() {
+        String[] timed = {"tiers=none", "workload.generator={kind: shared-prefix, groups: 24, prompts_per_group: 10, prefix_tokens: 128, "
+                + "suffix_tokens: 64, output_tokens: 2, block_tokens: 64}", "workload.arrival.process=poisson", "workload.arrival.rate=100",
+                "measurement.early_stop.target=0.9", "measurement.early_stop.min_requests=50", "measurement.early_stop.min_duration=1.5s",
+                "slo.ttft_ms=60000"};
+        CellResult r = new CellRunner().run(config(timed));
+        // at 100 req/s the first look (50 completions) comes after about 0.5 s: held until 1.5 s, about 150 requests
+        assertThat(r.extras().get("early_stop_verdict")).isEqualTo("pass");
+        assertThat((Long) r.extras().get("early_stop_decided_at")).isGreaterThan(100L);
+        assertThat((Double) r.summary().get(Columns.SIMULATED_SECONDS)).isGreaterThanOrEqualTo(1.5);
+        assertThat((Long) r.summary().get(Columns.COMPLETED)).isLessThan(240L);
+    }
+
     @Test
     void corruptBytesFallBackToRecomputeAndAreNeverUsed() {
         // a fault injector around the real store: reads of every other key come back with a flipped byte

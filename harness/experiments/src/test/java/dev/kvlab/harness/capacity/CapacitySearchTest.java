@@ -276,6 +276,11 @@ class CapacitySearchTest {
         CellRun probe = search.probe(spec.runs().get(0), 20);
         assertThat(probe.config().measurement().earlyStop().target()).isEqualTo(0.9);
         assertThat(probe.config().measurement().earlyStop().minRequests()).isEqualTo(50); // max(min_requests, 50)
+        assertThat(probe.config().measurement().earlyStop().minDurationNanos()).isZero(); // min_duration unset: 0s
+        MatrixSpec timed = spec(t, live.replace("min_requests: 10}", "min_requests: 10, min_duration: 2.5s}"));
+        CellRun pt = new dev.kvlab.harness.experiments.internal.capacity.CapacitySearch(timed).probe(timed.runs().get(0), 20);
+        // issue 32: no look before the probe's min_duration (stopped short of it, the probe would be invalid)
+        assertThat(pt.config().measurement().earlyStop().minDurationNanos()).isEqualTo(2_500_000_000L);
         MatrixSpec off = spec(t, live.replace("min_requests: 10}", "min_requests: 10, early_stop: false}"));
         CellRun p2 = new dev.kvlab.harness.experiments.internal.capacity.CapacitySearch(off).probe(off.runs().get(0), 20);
         assertThat(p2.config().measurement().earlyStop().enabled()).isFalse();

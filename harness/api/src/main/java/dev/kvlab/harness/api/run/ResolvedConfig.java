@@ -70,12 +70,13 @@ public record ResolvedConfig(RunConfig config, ObjectNode tree, String name) {
                 set(PASSES, JsonNodeFactory.instance.numberNode(passes)), name);
     }
 
-    /** With {@link #EARLY_STOP} at {@code target} attainment, first look after {@code minRequests}. */
-    public ResolvedConfig withEarlyStop(double target, long minRequests) {
+    /** With {@link #EARLY_STOP} at {@code target} attainment, first look after {@code minRequests} and {@code minDuration}. */
+    public ResolvedConfig withEarlyStop(double target, long minRequests, String minDuration) {
         ObjectNode es = JsonNodeFactory.instance.objectNode();
         es.put("target", target);
         es.put("min_requests", minRequests);
-        RunConfig c = config.withMeasurement(config.measurement().withEarlyStop(new EarlyStopConfig(target, minRequests)));
+        es.put("min_duration", minDuration);
+        RunConfig c = config.withMeasurement(config.measurement().withEarlyStop(new EarlyStopConfig(target, minRequests, minDuration)));
         return new ResolvedConfig(c, set(EARLY_STOP, es), name);
     }
 

@@ -65,8 +65,11 @@ public final class CellSteps {
                 m.watchWaiting();
                 // requests already past the TTFT SLO while waiting count as decided (they cannot meet it): an overloaded probe
                 // fails on its first look instead of after its queue has drained
-                driver.stopReleasingWhen(() -> clock.serverGone()
-                        || es.decided(m.good(), m.completed() + m.failed() + m.missedWhileWaiting(clock.loop().now())));
+                // and no look before the measured phase has run its minimum time (a probe stopped short of its capacity
+                // search's min_duration would be invalid whatever its verdict)
+                long firstLook = origin + c.measurement().earlyStop().minDurationNanos();
+                driver.stopReleasingWhen(() -> clock.serverGone() || (clock.loop().now() >= firstLook
+                        && es.decided(m.good(), m.completed() + m.failed() + m.missedWhileWaiting(clock.loop().now()))));
             } else {
                 driver.stopReleasingWhen(clock::serverGone);
             }

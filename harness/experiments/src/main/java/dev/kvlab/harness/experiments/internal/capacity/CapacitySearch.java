@@ -293,7 +293,8 @@ public final class CapacitySearch implements Experiment {
                     + (passes > 1 ? ", " + ResolvedConfig.PASSES + "=" + passes : "")).withLoad(c.knob(), load, c.integral());
             if (passes > 1) r = r.withPasses(passes);
             if (base.mode() == Mode.LIVE && c.earlyStop() && c.rule().equals("attainment"))
-                r = r.withEarlyStop(c.targetAttainment(), Math.max(c.minRequests(), CapacitySpec.EARLY_STOP_FIRST_LOOK));
+                r = r.withEarlyStop(c.targetAttainment(), Math.max(c.minRequests(), CapacitySpec.EARLY_STOP_FIRST_LOOK),
+                        java.math.BigDecimal.valueOf(c.minDurationSeconds()).stripTrailingZeros().toPlainString() + "s");
             RunConfig rc = r.checked();
             Map<String, String> factors = new LinkedHashMap<>(base.factors());
             factors.put(c.knob(), label);
