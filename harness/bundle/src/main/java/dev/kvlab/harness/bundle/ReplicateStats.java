@@ -5,8 +5,9 @@ import java.util.List;
 import org.apache.commons.math3.distribution.TDistribution;
 
 /**
- * Confidence intervals across replicates: the Student-t 95% interval of a mean, of a paired difference, and
- * Welch's interval of the difference of two independent means. NaN values are left out; an interval needs n >= 2.
+ * Confidence intervals across replicates: the Student-t 95% interval of a mean, of a paired difference, of a ratio
+ * (on the log scale), and Welch's interval of the difference of two independent means. NaN values are left out; an
+ * interval needs n >= 2.
  */
 public final class ReplicateStats {
 
@@ -58,6 +59,22 @@ public final class ReplicateStats {
             if (x != null && y != null && Double.isFinite(x) && Double.isFinite(y)) d.add(x - y);
         }
         return mean(d);
+    }
+
+    /**
+     * Paired ratios {@code a[k] / b[k]} (both finite and positive) as a ratio is estimated: on the log scale, so the
+     * interval of a ratio of positive quantities stays positive and is symmetric in which of the two is on top (as a
+     * geometric mean ratio is, in bioequivalence): {@code mean} is the geometric mean of the ratios, {@code stdev} the
+     * standard deviation of their logarithms, and the interval {@code exp(mean(ln r) ± t·sd/√n)}.
+     */
+    public static Estimate ratio(List<Double> a, List<Double> b) {
+        List<Double> logs = new ArrayList<>();
+        for (int k = 0; k < Math.min(a.size(), b.size()); k++) {
+            Double x = a.get(k), y = b.get(k);
+            if (x != null && y != null && x > 0 && y > 0 && Double.isFinite(x) && Double.isFinite(y)) logs.add(Math.log(x / y));
+        }
+        Estimate l = mean(logs);
+        return new Estimate(Math.exp(l.mean()), l.stdev(), l.n(), Math.exp(l.lo()), Math.exp(l.hi()));
     }
 
     /** Welch's interval for {@code mean(b) - mean(a)} (independent samples). */

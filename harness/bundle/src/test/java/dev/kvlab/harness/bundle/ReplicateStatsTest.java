@@ -62,4 +62,26 @@ class ReplicateStatsTest {
         assertThat(w.lo()).isCloseTo(4 - half, within(1e-3));
         assertThat(w.hi()).isCloseTo(4 + half, within(1e-3));
     }
+
+    /** Issue 32: a ratio's interval is on the log scale: positive, and the same whichever side is on top. */
+    @Test
+    void ratioIntervalOnTheLogScale() {
+        // check 27's combined over none: 28/6.91 and 32/6.91; ln r = 1.3991, 1.5326: mean 1.46585, s = 0.094413,
+        // half = 12.7062 * 0.094413 / sqrt(2) = 0.84827
+        Estimate r = ReplicateStats.ratio(List.of(28.0, 32.0), List.of(6.91, 6.91));
+        assertThat(r.mean()).isCloseTo(Math.sqrt(28.0 * 32.0) / 6.91, within(1e-9));
+        assertThat(r.stdev()).isCloseTo(0.094413, within(1e-5));
+        assertThat(r.lo()).isCloseTo(Math.exp(1.46585 - 0.84827), within(1e-3));
+        assertThat(r.hi()).isCloseTo(Math.exp(1.46585 + 0.84827), within(1e-2));
+        assertThat(r.lo()).isGreaterThan(1); // the arithmetic mean's t interval of the same ratios was [0.66, 8.0]
+        Estimate inv = ReplicateStats.ratio(List.of(6.91, 6.91), List.of(28.0, 32.0));
+        assertThat(inv.lo()).isCloseTo(1 / r.hi(), within(1e-9));
+        assertThat(inv.hi()).isCloseTo(1 / r.lo(), within(1e-9));
+        // a spread that crosses 1 keeps the interval positive
+        Estimate wide = ReplicateStats.ratio(List.of(6.0, 9.0), List.of(6.91, 6.91));
+        assertThat(wide.lo()).isPositive().isLessThan(1);
+        assertThat(wide.hi()).isGreaterThan(1);
+        // pairs where either side is not positive are dropped
+        assertThat(ReplicateStats.ratio(List.of(3.0, 0.0, 7.0, Double.NaN), List.of(1.0, 2.0, 4.0, 1.0)).n()).isEqualTo(2);
+    }
 }

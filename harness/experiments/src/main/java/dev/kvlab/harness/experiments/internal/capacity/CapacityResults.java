@@ -267,9 +267,8 @@ public final class CapacityResults {
                 o.put("price_per_hour", prices.get(ce.getKey()));
                 o.set(Columns.COST_PER_M_OUTPUT_TOKENS.name(), SummaryTable.estimate(ReplicateStats.mean(cost), "mean"));
                 if (baseCost != null && !ce.getKey().equals(baseline)) {
-                    List<Double> r = new ArrayList<>();
-                    for (int k = 0; k < Math.min(cost.size(), baseCost.size()); k++) r.add(cost.get(k) / baseCost.get(k));
-                    o.set(Columns.COST_VS_BASELINE.name(), SummaryTable.estimate(ReplicateStats.mean(r), "mean"));
+                    // a ratio, on the log scale as the capacity gain is
+                    o.set(Columns.COST_VS_BASELINE.name(), ratioJson(ReplicateStats.ratio(cost, baseCost)));
                 }
             }
             perCell.add(ce.getKey(), o, es);
@@ -289,16 +288,24 @@ public final class CapacityResults {
             // paired by seed: replicate k of the cell with replicate k of the baseline, over the replicates both ran
             // (a cell given more replicates than the baseline pairs its first ones; its own interval uses all)
             ReplicateStats.Estimate diff = ReplicateStats.paired(caps, base);
-            List<Double> ratios = new ArrayList<>();
-            for (int k = 0; k < Math.min(caps.size(), base.size()); k++)
-                ratios.add(base.get(k) != null && base.get(k) > 0 && caps.get(k) != null ? caps.get(k) / base.get(k) : Double.NaN);
-            ReplicateStats.Estimate ratio = ReplicateStats.mean(ratios);
+            // the gain as a ratio is estimated on the log scale: its geometric mean over the pairs, and an interval that stays
+            // positive (the arithmetic mean of two ratios with a t interval went below 0)
+            ReplicateStats.Estimate ratio = ReplicateStats.ratio(caps, base);
             vb.set("diff", SummaryTable.estimate(diff, "mean_diff"));
-            vb.set("ratio", SummaryTable.estimate(ratio, "mean"));
+            vb.set("ratio", ratioJson(ratio));
             vb.put("pairs", diff.n());
             vb.put("text", gainText(ce.getKey(), baseline, ratio));
         }
         return out;
+    }
+
+    /** A ratio estimated on the log scale ({@link ReplicateStats#ratio}): {mean (geometric), log_stdev, n, ci95, scale: log}. */
+    static ObjectNode ratioJson(ReplicateStats.Estimate ratio) {
+        ObjectNode rn = SummaryTable.estimate(ratio, "mean");
+        rn.remove("stdev");
+        rn.set("log_stdev", Rows.toJson(ratio.stdev()));
+        rn.put("scale", "log");
+        return rn;
     }
 
     /** "c04-combined sustains +38% [+31%, +45%] over c01-none" (the interval: across replicates, paired). */
