@@ -257,4 +257,17 @@ class ConfigTreeTest {
         var bad = base.named("probe at rate 0").withLoad(dev.kvlab.harness.api.run.ResolvedConfig.RATE, 0, false);
         assertThatThrownBy(bad::checked).isInstanceOf(BadInputException.class).hasMessageStartingWith("probe at rate 0");
     }
+
+    /** A --set of a whole mapping replaces the defaults' keys: a key it leaves out is named as missing, not as Jackson's "cannot map null". */
+    @Test
+    void aWholeMappingSetNamesTheKeyItLeftOut() {
+        ConfigTree t = ConfigTree.parse("workload:\n  generator: {kind: shared-prefix, groups: 2, prompts_per_group: 2, prefix_tokens: 64, suffix_tokens: 64, output_tokens: 2}\n", "x.yaml", null).set("workload.arrival={process: poisson, rate: 100}");
+        assertThatThrownBy(t::bind).isInstanceOf(BadInputException.class)
+                .hasMessageStartingWith("--set workload.arrival={process: poisson, rate: 100}: ")
+                .hasMessageContaining("key 'workload.arrival.burstiness': missing, expected a number")
+                .hasMessageNotContaining("Cannot map");
+        // set key by key, the defaults stay
+        ConfigTree ok = ConfigTree.parse("workload:\n  generator: {kind: shared-prefix, groups: 2, prompts_per_group: 2, prefix_tokens: 64, suffix_tokens: 64, output_tokens: 2}\n", "x.yaml", null).set("workload.arrival.process=poisson").set("workload.arrival.rate=100");
+        assertThat(ok.bind().workload().arrival().rate()).isEqualTo(100.0);
+    }
 }

@@ -124,6 +124,11 @@ public final class TreeBinder {
             if (known != null) for (Object o : known) names.add(String.valueOf(o));
             names.sort(null);
             reason = "unknown key '" + key + "'" + (names.isEmpty() ? "" : " (known here: " + names.stream().collect(Collectors.joining(", ")) + ")");
+        } else if (e instanceof MismatchedInputException m && tree.root().at(pointer).isMissingNode()) {
+            // a key absent where the record needs one: a section given whole (a --set or factor of a mapping, or a
+            // subtree replaced as one) does not keep the defaults' keys, and Jackson's "cannot map null" says none of that
+            reason = "key '" + key + "': missing, expected " + typeName(m.getTargetType())
+                    + " (a section given whole, as a --set or a factor of a mapping, replaces the defaults' keys: give every key, or set keys one by one)";
         } else {
             reason = valueReason(key, e);
         }
