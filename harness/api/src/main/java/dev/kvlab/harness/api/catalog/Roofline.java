@@ -131,6 +131,11 @@ public final class Roofline {
         return flopsPerPair;
     }
 
+    /** Whether a pass's attention spans a shared KV stream ({@code attention.kv_cells}): only then do the cells in use matter. */
+    public boolean sharedStream() {
+        return attention != null && attention.kvCells() > 0;
+    }
+
     /** Whether attention runs at the compute rate (no {@link AttentionCost}): the closed forms on FLOPs hold. */
     public boolean attentionAtComputeRate() {
         return attention == null;

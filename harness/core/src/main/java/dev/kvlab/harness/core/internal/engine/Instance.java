@@ -27,6 +27,7 @@ public final class Instance {
     private final int maxBatchTokens;
     private final int maxRunning;
     private final boolean chunked;
+    private final boolean sharedStream;
     private boolean busy;
     /** Guards against re-entry: admitting a sequence may make it ready, which kicks again. */
     private boolean kicking;
@@ -52,6 +53,7 @@ public final class Instance {
         this.maxBatchTokens = maxBatchTokens;
         this.maxRunning = maxRunning;
         this.chunked = chunked;
+        this.sharedStream = roofline.sharedStream();
     }
 
     public int activeTransfers() {
@@ -147,15 +149,17 @@ public final class Instance {
             }
         }
         if (batch.isEmpty()) return 0;
-        double seconds = roofline.passSeconds(tokens, pairs, kvRead, tokens, streamCells());
+        // the cells in use only where a pass spans a shared stream: every other sim pass does no more work than before
+        double seconds = sharedStream ? roofline.passSeconds(tokens, pairs, kvRead, tokens, streamCells())
+                : roofline.passSeconds(tokens, pairs, kvRead, tokens);
         busySeconds += seconds;
         return Math.max(1, Math.round(seconds * 1e9));
     }
 
     /**
      * The KV cells this instance holds at a pass, were its sequences and cached blocks one stream (llama.cpp's unified
-     * KV cache): the pool's blocks in use, private or cached, in tokens. Read only by a roofline whose attention spans a
-     * shared stream ({@code attention.kv_cells}); every other pass's cost ignores it.
+     * KV cache): the pool's blocks in use, private or cached, in tokens. Asked only when the roofline's attention spans a
+     * shared stream ({@code attention.kv_cells}).
      */
     private double streamCells() {
         long blocks = cache.capacity() - cache.freeBlocks();
