@@ -53,12 +53,19 @@ public final class ReplicateStats {
 
     /** Paired differences {@code a[k] - b[k]} over the indices where both are finite. */
     public static Estimate paired(List<Double> a, List<Double> b) {
-        List<Double> d = new ArrayList<>();
+        return mean(pairs(a, b, false, (x, y) -> x - y));
+    }
+
+    /** {@code f(a[k], b[k])} over the indices where both are finite (and positive, when {@code positive}). */
+    private static List<Double> pairs(List<Double> a, List<Double> b, boolean positive, java.util.function.DoubleBinaryOperator f) {
+        List<Double> out = new ArrayList<>();
         for (int k = 0; k < Math.min(a.size(), b.size()); k++) {
             Double x = a.get(k), y = b.get(k);
-            if (x != null && y != null && Double.isFinite(x) && Double.isFinite(y)) d.add(x - y);
+            if (x == null || y == null || !Double.isFinite(x) || !Double.isFinite(y)) continue;
+            if (positive && !(x > 0 && y > 0)) continue;
+            out.add(f.applyAsDouble(x, y));
         }
-        return mean(d);
+        return out;
     }
 
     /**
@@ -68,12 +75,7 @@ public final class ReplicateStats {
      * standard deviation of their logarithms, and the interval {@code exp(mean(ln r) ± t·sd/√n)}.
      */
     public static Estimate ratio(List<Double> a, List<Double> b) {
-        List<Double> logs = new ArrayList<>();
-        for (int k = 0; k < Math.min(a.size(), b.size()); k++) {
-            Double x = a.get(k), y = b.get(k);
-            if (x != null && y != null && x > 0 && y > 0 && Double.isFinite(x) && Double.isFinite(y)) logs.add(Math.log(x / y));
-        }
-        Estimate l = mean(logs);
+        Estimate l = mean(pairs(a, b, true, (x, y) -> Math.log(x / y)));
         return new Estimate(Math.exp(l.mean()), l.stdev(), l.n(), Math.exp(l.lo()), Math.exp(l.hi()));
     }
 
