@@ -153,4 +153,35 @@ class EngineCostKeysTest {
         Roofline plain = new Roofline(m, h, KvSizing.of(m, Dtype.FP16, 1));
         assertThat(plain.passSeconds(64, pairs, 1024, 64, 6000)).isEqualTo(plain.passSeconds(64, pairs, 1024, 64));
     }
+
+    @Test
+    void ownStreamsRunEachSequencesAttentionOnTheKernelOfItsOwnRows() {
+        ModelSpec m = Catalogs.builtIn().model("llama-3-8b");
+        HardwareSpec h = Catalogs.builtIn().hardware("h100");
+        AttentionCost att = new AttentionCost(0.1, 0.01, 64, 0, true);
+        HardwareSpec hs = new HardwareSpec(h.id(), h.name(), h.aliases(), h.source(), h.bf16Flops(), h.fp8Flops(), h.hbmBandwidth(),
+                h.hbmCapacity(), h.hostLinkBandwidth(), h.prefillMfu(), h.decodeBandwidthUtilization(), att, h.kvLoad());
+        Roofline r = new Roofline(m, hs, KvSizing.of(m, Dtype.FP16, 1));
+        assertThat(r.ownStreamKernels()).isTrue();
+        // four sequences' decode tokens in one step: four one-row attentions on the short passes' kernel, not one
+        // four-token pass (which, at 64 rows or more, would run on the long passes' kernel)
+        double rated = 0, pairs = 0;
+        for (int s = 0; s < 4; s++) {
+            rated += r.ownStreamPairs(1, 1025);
+            pairs += 1025;
+        }
+        assertThat(rated).isEqualTo(4 * 1025 / 0.01);
+        double step = r.passSecondsRated(4, rated, 4 * 1024, 4);
+        double attention = r.attentionFlops(4 * 1025) / 0.01 / r.effectiveFlops();
+        assertThat(step).isGreaterThan(attention);
+        // one sequence alone: the rated pass is the plain pass
+        assertThat(r.passSecondsRated(1, r.ownStreamPairs(1, 1025), 1024, 1)).isCloseTo(r.passSeconds(1, 1025, 1024, 1), within(1e-15));
+        // a prompt chunk of 512 rows runs on the long passes' kernel whatever else shares its step
+        assertThat(r.ownStreamPairs(512, 1000)).isEqualTo(1000 / 0.1);
+        // a shared stream is one attention over its cells: not own-stream kernels
+        HardwareSpec shared = new HardwareSpec(h.id(), h.name(), h.aliases(), h.source(), h.bf16Flops(), h.fp8Flops(), h.hbmBandwidth(),
+                h.hbmCapacity(), h.hostLinkBandwidth(), h.prefillMfu(), h.decodeBandwidthUtilization(), att.withKvCells(4096), h.kvLoad());
+        assertThat(new Roofline(m, shared, KvSizing.of(m, Dtype.FP16, 1)).ownStreamKernels()).isFalse();
+        assertThat(new Roofline(m, h, KvSizing.of(m, Dtype.FP16, 1)).ownStreamKernels()).isFalse();
+    }
 }

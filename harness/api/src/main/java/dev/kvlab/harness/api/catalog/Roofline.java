@@ -136,6 +136,38 @@ public final class Roofline {
         return attention != null && attention.kvCells() > 0;
     }
 
+    /**
+     * Whether each sequence's attention in a pass runs as a kernel of its own, at the efficiency (and span factor) of
+     * that sequence's query rows, not the pass's tokens: an engine with an {@link AttentionCost} and a KV stream per
+     * sequence (llama.cpp's {@code kv_unified = false}, as llama-server runs with {@code -np}: a step of four sequences'
+     * decode tokens is four one-row attentions, each on the short-pass kernel; measured on a 4-layer model at 1,090
+     * tokens of context, 1.8, 3.8, 5.4 and 7.3 ms for steps of 1 to 4 such tokens). Not with a shared stream, whose
+     * pass is one attention over its cells.
+     */
+    public boolean ownStreamKernels() {
+        return attention != null && attention.kvCells() <= 0;
+    }
+
+    /**
+     * One sequence's attention in a pass of an engine with {@link #ownStreamKernels}: {@code pairs} causal pairs of
+     * {@code rows} query rows, as pairs at the compute rate (× the span factor, / the efficiency at {@code rows}).
+     */
+    public double ownStreamPairs(double rows, double pairs) {
+        if (attention == null) return pairs;
+        return pairs * attention.passFactor(rows) / attention.efficiencyAt(rows);
+    }
+
+    /**
+     * A pass of {@code tokens} tokens whose attention is {@code ratedPairs} pairs at the compute rate (the sum of its
+     * sequences' {@link #ownStreamPairs}), reading {@code kvReadTokens} and writing {@code kvWriteTokens} of KV.
+     */
+    public double passSecondsRated(double tokens, double ratedPairs, double kvReadTokens, double kvWriteTokens) {
+        double compute = (linearFlops(tokens) + attentionFlops(ratedPairs)) / flopsPerSecond;
+        double memory = memorySeconds(kvReadTokens, kvWriteTokens);
+        if (attention != null && attention.sumComputeMemory()) return compute + memory;
+        return Math.max(compute, memory);
+    }
+
     /** Whether attention runs at the compute rate (no {@link AttentionCost}): the closed forms on FLOPs hold. */
     public boolean attentionAtComputeRate() {
         return attention == null;

@@ -28,6 +28,8 @@ public final class Instance {
     private final int maxRunning;
     private final boolean chunked;
     private final boolean sharedStream;
+    /** Each sequence's attention is its own kernel ({@link Roofline#ownStreamKernels}): its cost goes by that sequence's rows. */
+    private final boolean ownStreams;
     private boolean busy;
     /** Guards against re-entry: admitting a sequence may make it ready, which kicks again. */
     private boolean kicking;
@@ -54,6 +56,7 @@ public final class Instance {
         this.maxRunning = maxRunning;
         this.chunked = chunked;
         this.sharedStream = roofline.sharedStream();
+        this.ownStreams = roofline.ownStreamKernels();
     }
 
     public int activeTransfers() {
@@ -107,7 +110,7 @@ public final class Instance {
     private long buildBatch() {
         batch.clear();
         int budget = maxBatchTokens;
-        double tokens = 0, pairs = 0, kvRead = 0;
+        double tokens = 0, pairs = 0, kvRead = 0, rated = 0;
         boolean anyPrefill = false;
         for (int i = 0; i < running.size(); i++) {
             Seq.Phase p = running.get(i).phase;
@@ -126,6 +129,7 @@ public final class Instance {
                 long ctx = s.context();
                 tokens += 1;
                 pairs += ctx + 1;
+                if (ownStreams) rated += roofline.ownStreamPairs(1, ctx + 1);
                 kvRead += ctx;
                 batch.add(s);
             }
@@ -143,7 +147,9 @@ public final class Instance {
                 s.phase = Seq.Phase.PREFILLING;
                 budget -= c;
                 tokens += c;
-                pairs += Roofline.causalPairs(c, s.promptDone);
+                double p = Roofline.causalPairs(c, s.promptDone);
+                pairs += p;
+                if (ownStreams) rated += roofline.ownStreamPairs(c, p);
                 kvRead += s.promptDone;
                 batch.add(s);
             }
@@ -151,6 +157,7 @@ public final class Instance {
         if (batch.isEmpty()) return 0;
         // the cells in use only where a pass spans a shared stream: every other sim pass does no more work than before
         double seconds = sharedStream ? roofline.passSeconds(tokens, pairs, kvRead, tokens, streamCells())
+                : ownStreams ? roofline.passSecondsRated(tokens, rated, kvRead, tokens)
                 : roofline.passSeconds(tokens, pairs, kvRead, tokens);
         busySeconds += seconds;
         return Math.max(1, Math.round(seconds * 1e9));

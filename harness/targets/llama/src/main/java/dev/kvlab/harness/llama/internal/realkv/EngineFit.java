@@ -78,6 +78,43 @@ record EngineFit(double flops, double bandwidth, AttentionCost attention, KvLoad
     }
 
     /**
+     * The fit of {@code t} with every timing the sum of its compute and its memory traffic ({@code
+     * attention.sum_compute_memory}: a CPU thread that reads the weights and then computes, as llama.cpp's decode at long
+     * context shows), not the larger of the two: the same four figures (compute rate, long and short passes' attention
+     * rates, bandwidth) solved with each timing's memory time taken out of its compute, by a fixed point (the memory
+     * terms are small beside the prefills' compute). Null where the timings give no such engine (a figure not positive).
+     */
+    static EngineFit summed(EngineTimings t, Roofline unit) {
+        EngineTimings.Prefill p = t.prefill();
+        EngineTimings.Decode d = t.decode();
+        double kvb = t.kvBytesPerToken(), w = unit.weightBytes(), fpp = unit.flopsPerPair();
+        double lin = unit.linearFlops(p.tokens()), lin1 = unit.linearFlops(1);
+        double ae = unit.attentionFlops(Roofline.causalPairs(p.tokens(), 0));
+        double ac = unit.attentionFlops(Roofline.causalPairs(p.tokens(), p.context()));
+        double dctx = d.longContext() - d.shortContext();
+        double x = 0, y = 0, ys = 0, b = 0; // 1/F, 1/(eF), 1/(e_small F), 1/B
+        for (int i = 0; i < 50; i++) {
+            y = (p.behind() - p.empty() - p.context() * kvb * b) / (ac - ae);
+            x = (p.empty() - ae * y - (w + p.tokens() * kvb) * b) / lin;
+            ys = (d.atLong() - d.atShort() - dctx * kvb * b) / (fpp * dctx);
+            b = (d.atShort() - lin1 * x - fpp * (d.shortContext() + 1) * ys) / (w + (d.shortContext() + 1) * kvb);
+        }
+        if (!(x > 0 && y > 0 && ys > 0 && b > 0)) return null;
+        double perPairSmall = fpp * ys, perPairLarge = fpp * y;
+        int smallPassTokens = smallPassTokens(t, unit, perPairSmall, perPairLarge);
+        double smallEfficiency = x / ys;
+        EngineTimings.Pass slow = null;
+        for (EngineTimings.Pass q : t.passes()) if (q.tokens() < smallPassTokens) slow = q;
+        if (slow != null) {
+            double pairs = Roofline.causalPairs(slow.tokens(), p.context()) - Roofline.causalPairs(slow.tokens(), 0);
+            double perPair = (slow.behind() - slow.empty() - p.context() * kvb * b) / pairs;
+            if (perPair > 0) smallEfficiency = fpp * x / perPair;
+        }
+        List<String> clips = new ArrayList<>();
+        return new EngineFit(1 / x, 1 / b, new AttentionCost(x / y, smallEfficiency, smallPassTokens, 0, true), load(t, clips), List.copyOf(clips));
+    }
+
+    /**
      * The shortest timed pass from which every timed pass behind the context costs per attention pair nearer (in ratio)
      * to a long pass's than to a decode step's; the chunk's length when none does; 1 when short passes are not slower.
      */

@@ -12,14 +12,20 @@ import java.util.SplittableRandom;
 
 /**
  * Times what {@link EngineTimings} holds on one llama.cpp context (two sequences, unified KV, room for the long
- * context, the chunk and the decode steps), random tokens, medians of three after a warm-up (the decode steps: of
- * all of them). Sequence 0 holds the long context while passes behind it are timed (each removed again); a load is
+ * context, the chunk and the decode steps), random tokens, after a warm-up, each figure the median of {@value #ROUNDS} rounds of the whole probe (in each
+ * a median of three; the decode steps': of all of them). Sequence 0 holds the long context while passes behind it are timed (each removed again); a load is
  * what a fetch does after the store: the blocks (split from a prefilled state) assembled into a state, restored into
  * sequence 1, shared with sequence 0, sequence 1 removed. One use.
  */
 final class EngineProbe {
 
     private static final int RUNS = 3;
+    /**
+     * Rounds of the whole probe, each figure the median of its rounds: a figure timed in one burst takes whatever else the
+     * machine did then (a JIT compiling, the harness starting, the other instances' probes in another phase); measured, one
+     * round of three runs gave a 256-token prefill of 25, 35 and 46 ms on the same quiet machine in three cells' starts.
+     */
+    static final int ROUNDS = 3;
     /** The decode steps' short context. */
     private static final int SHORT_CONTEXT = 16;
 
@@ -52,6 +58,14 @@ final class EngineProbe {
     EngineTimings run() {
         ctx.clear();
         ctx.prefill(0, toks, 0, chunk, 0); // warm-up
+        ctx.clear();
+        List<EngineTimings> rounds = new ArrayList<>(ROUNDS);
+        for (int r = 0; r < ROUNDS; r++) rounds.add(round());
+        return EngineTimings.median(rounds);
+    }
+
+    /** Every figure timed once (each a median of {@value #RUNS}, the decode steps' of all of them). Leaves the context cleared. */
+    private EngineTimings round() {
         ctx.clear();
         double empty = timedPass(0, chunk);
         List<Integer> lengths = passLengths();

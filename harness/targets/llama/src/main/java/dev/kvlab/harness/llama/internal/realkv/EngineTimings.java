@@ -46,6 +46,24 @@ record EngineTimings(Prefill prefill, Decode decode, List<Pass> passes, Load loa
                 new Load(f.load().smallTokens(), ls, f.load().largeTokens(), ll), f.kvBytesPerToken());
     }
 
+    /** The median of each figure over {@code rounds} (the same probe repeated on one context). */
+    static EngineTimings median(List<EngineTimings> rounds) {
+        if (rounds.size() == 1) return rounds.getFirst();
+        EngineTimings f = rounds.getFirst();
+        java.util.function.ToDoubleFunction<java.util.function.ToDoubleFunction<EngineTimings>> m =
+                g -> EngineProbe.median(rounds.stream().mapToDouble(g).toArray());
+        java.util.List<Pass> ps = new java.util.ArrayList<>();
+        for (int i = 0; i < f.passes().size(); i++) {
+            int k = i;
+            ps.add(new Pass(f.passes().get(k).tokens(), m.applyAsDouble(t -> t.passes().get(k).empty()), m.applyAsDouble(t -> t.passes().get(k).behind())));
+        }
+        return new EngineTimings(new Prefill(f.prefill().tokens(), f.prefill().context(), m.applyAsDouble(t -> t.prefill().empty()),
+                m.applyAsDouble(t -> t.prefill().behind())),
+                new Decode(f.decode().shortContext(), m.applyAsDouble(t -> t.decode().atShort()), f.decode().longContext(), m.applyAsDouble(t -> t.decode().atLong())),
+                ps, new Load(f.load().smallTokens(), m.applyAsDouble(t -> t.load().small()), f.load().largeTokens(), m.applyAsDouble(t -> t.load().large())),
+                f.kvBytesPerToken());
+    }
+
     /**
      * @param tokens  the chunk
      * @param context the long context

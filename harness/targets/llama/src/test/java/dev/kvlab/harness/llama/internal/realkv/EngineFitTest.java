@@ -92,4 +92,63 @@ class EngineFitTest {
             assertThat(predicted / q.behind() - 1).as("a pass of %d behind %d", q.tokens(), CONTEXT).isCloseTo(0, within(0.05));
         }
     }
+
+    /** A pass of {@code n} tokens after {@code c} on an engine that reads its weights and KV, then computes: the sum. */
+    private double summedPass(int n, int c, int smallBelow) {
+        long bpt = kv.bytesPerTokenAllRanks();
+        return pass(n, c, smallBelow) + (unit.weightBytes() + (double) (c + n) * bpt) / BW;
+    }
+
+    private EngineTimings summedTimings(int smallBelow) {
+        List<EngineTimings.Pass> passes = new ArrayList<>();
+        for (int q = 2; q < CHUNK; q *= 2) passes.add(new EngineTimings.Pass(q, summedPass(q, 0, smallBelow), summedPass(q, CONTEXT, smallBelow)));
+        long bpt = kv.bytesPerTokenAllRanks();
+        // a decode step: one token after c, its attention on the short passes' kernel, plus its memory traffic
+        java.util.function.DoubleUnaryOperator decode = c -> (unit.linearFlops(1) + unit.attentionFlops(c + 1) / E_SMALL) / F
+                + (unit.weightBytes() + (c + 1) * bpt) / BW;
+        return new EngineTimings(new EngineTimings.Prefill(CHUNK, CONTEXT, summedPass(CHUNK, 0, smallBelow), summedPass(CHUNK, CONTEXT, smallBelow)),
+                new EngineTimings.Decode(20, decode.applyAsDouble(20), 1028, decode.applyAsDouble(1028)), passes,
+                new EngineTimings.Load(32, LOAD_S + 32.0 * bpt / LOAD_BPS, 1024, LOAD_S + 1024.0 * bpt / LOAD_BPS), bpt);
+    }
+
+    @Test
+    void theSummedFitGivesBackAnEngineThatAddsItsMemoryTimeToItsCompute() {
+        EngineTimings t = summedTimings(SMALL_BELOW);
+        EngineFit f = EngineFit.summed(t, unit);
+        assertThat(f).isNotNull();
+        assertThat(f.attention().sumComputeMemory()).isTrue();
+        assertThat(f.flops()).isCloseTo(F, within(F * 1e-6));
+        assertThat(f.bandwidth()).isCloseTo(BW, within(BW * 1e-6));
+        assertThat(f.attention().efficiency()).isCloseTo(E, within(E * 1e-6));
+        assertThat(f.attention().smallPassEfficiency()).isCloseTo(E_SMALL, within(E_SMALL * 1e-6));
+        assertThat(f.attention().smallPassTokens()).isEqualTo(SMALL_BELOW);
+        Roofline r = new Roofline(model, new HardwareSpec("fit", null, List.of(), "", f.flops(), null, f.bandwidth(), 1_000_000_000L, f.bandwidth(),
+                1, 1, f.attention(), f.kvLoad()), kv);
+        // the decode step at the long context, which the larger-of-the-two roofline cannot reach
+        assertThat(r.decodeStepSeconds(1, 1028) / t.decode().atLong() - 1).isCloseTo(0, within(1e-6));
+        for (EngineTimings.Pass q : t.passes())
+            assertThat(r.prefillSeconds(q.tokens(), CONTEXT) / q.behind() - 1).as("a pass of %d behind %d", q.tokens(), CONTEXT).isCloseTo(0, within(1e-6));
+    }
+
+    @Test
+    void theSummedFitRefusesTimingsThatGiveNoSuchEngine() {
+        EngineTimings t = summedTimings(SMALL_BELOW);
+        // a decode step no slower at the long context: no short passes' attention rate to solve for
+        EngineTimings flat = new EngineTimings(t.prefill(), new EngineTimings.Decode(20, t.decode().atShort(), 1028, t.decode().atShort() * 0.9),
+                t.passes(), t.load(), t.kvBytesPerToken());
+        assertThat(EngineFit.summed(flat, unit)).isNull();
+    }
+
+    @Test
+    void roundsOfTheProbeGiveEachFigureItsMedian() {
+        EngineTimings a = summedTimings(SMALL_BELOW), b = timings(SMALL_BELOW, 1);
+        EngineTimings slow = new EngineTimings(new EngineTimings.Prefill(CHUNK, CONTEXT, a.prefill().empty() * 3, a.prefill().behind() * 3),
+                a.decode(), a.passes(), a.load(), a.kvBytesPerToken());
+        EngineTimings m = EngineTimings.median(List.of(a, slow, a));
+        assertThat(m.prefill().empty()).isEqualTo(a.prefill().empty());
+        assertThat(m.prefill().behind()).isEqualTo(a.prefill().behind());
+        assertThat(EngineTimings.median(List.of(b))).isSameAs(b);
+        EngineTimings two = EngineTimings.median(List.of(a, slow));
+        assertThat(two.prefill().empty()).isCloseTo(a.prefill().empty() * 2, within(1e-12));
+    }
 }
