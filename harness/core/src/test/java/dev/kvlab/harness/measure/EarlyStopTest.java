@@ -68,4 +68,28 @@ class EarlyStopTest {
         assertThat((double) m.invoke(null, 0.5)).isCloseTo(0, within(1e-12));
         assertThat((double) m.invoke(null, 1 - 0.05 / 64 / 2)).isCloseTo(3.359354, within(1e-5));
     }
+
+    @Test
+    void aQueueThatGrowsThroughTheProbeDoesNotPassOnItsEarlyRequests() {
+        // a load above capacity: the first half of the look's requests all meet the SLO, the later half 178 of 200 (0.89)
+        // as the queue builds; 378 of 400 (0.945) has its Wilson interval above 0.9, so the whole alone would pass
+        EarlyStop growing = new EarlyStop(new EarlyStopConfig(0.9, 400));
+        long good = 0;
+        for (long n = 1; n <= 400; n++) {
+            if (n <= 200 || (n - 200) % 9 != 0) good++;
+            growing.decided(good, n);
+        }
+        assertThat(good).isEqualTo(378);
+        assertThat(growing.verdict()).isEqualTo(EarlyStop.Verdict.UNDECIDED);
+        // the same 378 of 400 spread evenly (a stationary load): a pass at the same look
+        EarlyStop stationary = new EarlyStop(new EarlyStopConfig(0.9, 400));
+        long sgood = 0;
+        for (long n = 1; n <= 400; n++) {
+            if (n % 18 != 0 || n > 396) sgood++;
+            stationary.decided(sgood, n);
+        }
+        assertThat(sgood).isEqualTo(378);
+        assertThat(stationary.verdict()).isEqualTo(EarlyStop.Verdict.PASS);
+        assertThat(stationary.decidedAt()).isEqualTo(400);
+    }
 }
