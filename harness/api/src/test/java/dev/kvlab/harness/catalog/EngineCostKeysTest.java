@@ -184,4 +184,30 @@ class EngineCostKeysTest {
         assertThat(new Roofline(m, shared, KvSizing.of(m, Dtype.FP16, 1)).ownStreamKernels()).isFalse();
         assertThat(new Roofline(m, h, KvSizing.of(m, Dtype.FP16, 1)).ownStreamKernels()).isFalse();
     }
+
+    @Test
+    void aStepOnOwnStreamsRunsAsEqualMicroBatchesWhoseSequencesSpanTheWidestOnesCells() {
+        ModelSpec m = Catalogs.builtIn().model("llama-3-8b");
+        HardwareSpec h = Catalogs.builtIn().hardware("h100");
+        AttentionCost att = new AttentionCost(0.1, 0.01, 64, 0, true);
+        HardwareSpec hs = new HardwareSpec(h.id(), h.name(), h.aliases(), h.source(), h.bf16Flops(), h.fp8Flops(), h.hbmBandwidth(),
+                h.hbmCapacity(), h.hostLinkBandwidth(), h.prefillMfu(), h.decodeBandwidthUtilization(), att, h.kvLoad());
+        Roofline r = new Roofline(m, hs, KvSizing.of(m, Dtype.FP16, 1));
+        // one sequence alone: its own causal pass
+        assertThat(r.ownStreamStepSeconds(new double[] {382}, new double[] {0}, 1))
+                .isEqualTo(r.passSecondsRated(382, r.ownStreamPairs(382, Roofline.causalPairs(382, 0)), 0, 382));
+        // 382 rows from 0 beside 129 rows behind 959: 129 rows each in one micro-batch spanning 959 + 129 cells, then the
+        // first's other 253 rows alone behind its 129
+        double both = r.ownStreamStepSeconds(new double[] {382, 129}, new double[] {0, 959}, 2);
+        double first = r.passSecondsRated(258, 2 * r.ownStreamPairs(129, 129.0 * 1088), 959, 258);
+        double rest = r.passSecondsRated(253, r.ownStreamPairs(253, Roofline.causalPairs(253, 129)), 129, 253);
+        assertThat(both).isCloseTo(first + rest, within(1e-12));
+        double apart = r.ownStreamStepSeconds(new double[] {382}, new double[] {0}, 1) + r.ownStreamStepSeconds(new double[] {129}, new double[] {959}, 1);
+        assertThat(both).isGreaterThan(apart);
+        // the arrays given are not changed
+        double[] rows = {1, 1}, ctx = {10, 20};
+        r.ownStreamStepSeconds(rows, ctx, 2);
+        assertThat(rows).containsExactly(1, 1);
+        assertThat(ctx).containsExactly(10, 20);
+    }
 }

@@ -168,6 +168,42 @@ public final class Roofline {
         return Math.max(compute, memory);
     }
 
+    /**
+     * One step of an engine with {@link #ownStreamKernels} over {@code n} sequences' parts ({@code rows[i]} new tokens
+     * after {@code context[i]} cells of sequence i), run as llama.cpp runs a batch over a KV stream per sequence: split
+     * into micro-batches of equal parts ({@code split_equal}: every sequence with rows left gives as many as the one with
+     * fewest, the rest go on in the next), each a pass of its own (its weights read again) in which every sequence's
+     * attention spans the widest participant's cells (the streams of one micro-batch share one view of the cache, the
+     * shorter ones masked). Measured on a 4-layer model: a prompt chunk of 382 rows sharing a step with another
+     * sequence's 129 rows behind 959 cells cost 18 ms more than the two alone, as the 129 shared rows of the first span
+     * the second's 1,088 cells. One sequence alone: {@link #passSecondsRated} of its causal pairs.
+     */
+    public double ownStreamStepSeconds(double[] rows, double[] context, int n) {
+        double[] left = rows.clone(), at = context.clone();
+        double seconds = 0;
+        while (true) {
+            int m = 0;
+            double k = Double.MAX_VALUE, span = 0;
+            for (int i = 0; i < n; i++) {
+                if (!(left[i] > 0)) continue;
+                m++;
+                k = Math.min(k, left[i]);
+            }
+            if (m == 0) return seconds;
+            for (int i = 0; i < n; i++) if (left[i] > 0) span = Math.max(span, at[i] + k);
+            double rated = 0, read = 0;
+            for (int i = 0; i < n; i++) {
+                if (!(left[i] > 0)) continue;
+                double pairs = m == 1 ? causalPairs(k, at[i]) : k * span;
+                rated += ownStreamPairs(k, pairs);
+                read += at[i];
+                at[i] += k;
+                left[i] -= k;
+            }
+            seconds += passSecondsRated(k * m, rated, read, k * m);
+        }
+    }
+
     /** Whether attention runs at the compute rate (no {@link AttentionCost}): the closed forms on FLOPs hold. */
     public boolean attentionAtComputeRate() {
         return attention == null;

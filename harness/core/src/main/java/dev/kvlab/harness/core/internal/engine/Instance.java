@@ -30,6 +30,8 @@ public final class Instance {
     private final boolean sharedStream;
     /** Each sequence's attention is its own kernel ({@link Roofline#ownStreamKernels}): its cost goes by that sequence's rows. */
     private final boolean ownStreams;
+    /** The current step's parts on own streams: rows and the context they follow, per sequence, in batch order. */
+    private double[] partRows = new double[8], partContext = new double[8];
     private boolean busy;
     /** Guards against re-entry: admitting a sequence may make it ready, which kicks again. */
     private boolean kicking;
@@ -110,7 +112,8 @@ public final class Instance {
     private long buildBatch() {
         batch.clear();
         int budget = maxBatchTokens;
-        double tokens = 0, pairs = 0, kvRead = 0, rated = 0;
+        double tokens = 0, pairs = 0, kvRead = 0;
+        int parts = 0;
         boolean anyPrefill = false;
         for (int i = 0; i < running.size(); i++) {
             Seq.Phase p = running.get(i).phase;
@@ -129,7 +132,7 @@ public final class Instance {
                 long ctx = s.context();
                 tokens += 1;
                 pairs += ctx + 1;
-                if (ownStreams) rated += roofline.ownStreamPairs(1, ctx + 1);
+                if (ownStreams) part(parts++, 1, ctx);
                 kvRead += ctx;
                 batch.add(s);
             }
@@ -147,9 +150,8 @@ public final class Instance {
                 s.phase = Seq.Phase.PREFILLING;
                 budget -= c;
                 tokens += c;
-                double p = Roofline.causalPairs(c, s.promptDone);
-                pairs += p;
-                if (ownStreams) rated += roofline.ownStreamPairs(c, p);
+                pairs += Roofline.causalPairs(c, s.promptDone);
+                if (ownStreams) part(parts++, c, s.promptDone);
                 kvRead += s.promptDone;
                 batch.add(s);
             }
@@ -157,10 +159,20 @@ public final class Instance {
         if (batch.isEmpty()) return 0;
         // the cells in use only where a pass spans a shared stream: every other sim pass does no more work than before
         double seconds = sharedStream ? roofline.passSeconds(tokens, pairs, kvRead, tokens, streamCells())
-                : ownStreams ? roofline.passSecondsRated(tokens, rated, kvRead, tokens)
+                : ownStreams ? roofline.ownStreamStepSeconds(partRows, partContext, parts)
                 : roofline.passSeconds(tokens, pairs, kvRead, tokens);
         busySeconds += seconds;
         return Math.max(1, Math.round(seconds * 1e9));
+    }
+
+    /** The {@code i}th part of a step on own streams: {@code rows} new tokens after {@code context}. */
+    private void part(int i, double rows, double context) {
+        if (i == partRows.length) {
+            partRows = java.util.Arrays.copyOf(partRows, 2 * i + 1);
+            partContext = java.util.Arrays.copyOf(partContext, 2 * i + 1);
+        }
+        partRows[i] = rows;
+        partContext[i] = context;
     }
 
     /**

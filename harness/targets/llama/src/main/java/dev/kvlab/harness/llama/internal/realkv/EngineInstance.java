@@ -195,6 +195,9 @@ final class EngineInstance implements AutoCloseable {
     private final ArrayDeque<EngineSequence> free = new ArrayDeque<>();
     /** Sequences serving a request, in admission order (engine thread only). */
     private final List<EngineSequence> active = new ArrayList<>();
+    /** The current step's sequences, in sequence-id order. */
+    private final List<EngineSequence> inBatch = new ArrayList<>();
+    private static final java.util.Comparator<EngineSequence> BY_SEQ = java.util.Comparator.comparingInt(s -> s.seq);
     private final Thread thread;
     private final Role role;
     /** PD: the handover path (null: colocated). */
@@ -485,27 +488,42 @@ final class EngineInstance implements AutoCloseable {
         }
     }
 
-    /** One {@code llama_decode}: every decoding sequence's next token, then prompt chunks in admission order. */
+    /**
+     * One {@code llama_decode}: every decoding sequence's next token, then prompt chunks in admission order up to the
+     * step's room; in the batch by sequence id.
+     */
     private void step(LlamaBatch batch) {
         batch.clear();
-        int decodeTokens = 0, promptTokens = 0, sequences = 0;
+        int decodeTokens = 0, promptTokens = 0, sequences = 0, room = batch.capacity();
         for (EngineSequence s : active) {
             s.inStep = EngineSequence.InStep.NONE;
             if (!s.decoding) continue;
-            s.logitsIndex = batch.add(s.lastToken, s.pos, s.seq, true);
             s.inStep = EngineSequence.InStep.DECODE;
+            room--;
             decodeTokens++;
             sequences++;
         }
         for (EngineSequence s : active) {
             if (!s.prefilling()) continue;
-            int take = Math.min(batch.capacity() - batch.size(), s.promptTokens() - s.next);
+            int take = Math.min(room, s.promptTokens() - s.next);
             if (take <= 0) break;
-            for (int i = s.next; i < s.next + take; i++) s.logitsIndex = batch.add(s.tokens[i], i, s.seq, i == s.promptTokens() - 1);
             s.stepTokens = take;
             s.inStep = EngineSequence.InStep.PREFILL;
+            room -= take;
             promptTokens += take;
             sequences++;
+        }
+        // into the batch in sequence-id order (which prompts get the room stays by admission), as llama-server adds its
+        // slots: with a KV stream per sequence llama.cpp splits a batch into micro-batches of consecutive sequence ids
+        // (split_equal, sequential), each a pass that reads the weights again, and admission order broke runs of ids.
+        // Measured on a 4-layer model: a step of four decode tokens 7.0 ms in admission order, 6.3 ms in id order (most of
+        // a decode token's cost on this CPU is its own, not the pass's)
+        inBatch.clear();
+        for (EngineSequence s : active) if (s.inStep != EngineSequence.InStep.NONE) inBatch.add(s);
+        inBatch.sort(BY_SEQ);
+        for (EngineSequence s : inBatch) {
+            if (s.inStep == EngineSequence.InStep.DECODE) s.logitsIndex = batch.add(s.lastToken, s.pos, s.seq, true);
+            else for (int i = s.next; i < s.next + s.stepTokens; i++) s.logitsIndex = batch.add(s.tokens[i], i, s.seq, i == s.promptTokens() - 1);
         }
         long t0 = System.nanoTime(), c0 = cpu.getCurrentThreadCpuTime();
         try {

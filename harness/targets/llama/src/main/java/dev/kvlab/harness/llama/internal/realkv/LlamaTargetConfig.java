@@ -25,7 +25,9 @@ import java.util.function.Function;
  *                        ({@code N} or {@code N tokens}, or {@code N blocks}; default 4096 tokens, 0: no local tier)
  * @param calibrateTokens the prefix the cell's engine is calibrated on before it serves (prefill and decode timed on its
  *                        first context, {@link EngineCalibration}) for its sim twin and the break-even prediction
- *                        (default 256; 0: no calibration and no twin)
+ *                        (default {@code batch_tokens}, the engine's own pass: the twin prices the steps the engine
+ *                        runs from the passes it timed, and a 256-token calibration put 512-token steps 8-12% fast,
+ *                        a 512-token one within 4%; 0: no calibration and no twin)
  * @param flashAttn       {@code auto} (llama.cpp decides: on for the CPU), {@code on} or {@code off}, as llama-server's
  *                        {@code -fa}; it also sets how the context lays out V (transposed when off), which the store's
  *                        keys name, so blocks of the two layouts never meet
@@ -41,8 +43,6 @@ public record LlamaTargetConfig(String kind, String model, Integer threads, Stri
     static final int MAX_BATCH_TOKENS = 8192;
     /** The most {@code target.local_capacity} in tokens: about 4 GB of KV at 4 KiB per token. */
     static final long MAX_LOCAL_TOKENS = 1L << 20;
-    /** The calibration's prefix when the config gives none. */
-    static final int DEFAULT_CALIBRATE_TOKENS = 256;
     /** {@code target.verify_restore} when the config gives none: every 8th restore of an instance is checked. */
     static final int DEFAULT_VERIFY_EVERY = 8;
     /** {@code target.batch_tokens} when the config gives none. */
@@ -115,7 +115,7 @@ public record LlamaTargetConfig(String kind, String model, Integer threads, Stri
         if (bt < seqs || bt > MAX_BATCH_TOKENS)
             throw bad(origin, "target.batch_tokens", "must be in [target.sequences = " + seqs + ", " + MAX_BATCH_TOKENS + "] (every decoding sequence's "
                     + "token goes into each step), got " + bt);
-        int cal = calibrateTokens == null ? DEFAULT_CALIBRATE_TOKENS : calibrateTokens;
+        int cal = calibrateTokens == null ? Math.max(16, bt) : calibrateTokens;
         if (cal != 0 && (cal < 16 || cal > 65_536))
             throw bad(origin, "target.calibrate_tokens", "must be 0 (no twin) or in [16, 65536], got " + cal);
         return new Resolved(p, t, every, tol, seqs, bt, capacity(origin), cal, flashAttention(origin));
