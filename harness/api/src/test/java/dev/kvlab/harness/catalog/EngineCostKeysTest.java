@@ -156,20 +156,13 @@ class EngineCostKeysTest {
 
     @Test
     void ownStreamsRunEachSequencesAttentionOnTheKernelOfItsOwnRows() {
-        ModelSpec m = Catalogs.builtIn().model("llama-3-8b");
-        HardwareSpec h = Catalogs.builtIn().hardware("h100");
         AttentionCost att = new AttentionCost(0.1, 0.01, 64, 0, true);
-        HardwareSpec hs = new HardwareSpec(h.id(), h.name(), h.aliases(), h.source(), h.bf16Flops(), h.fp8Flops(), h.hbmBandwidth(),
-                h.hbmCapacity(), h.hostLinkBandwidth(), h.prefillMfu(), h.decodeBandwidthUtilization(), att, h.kvLoad());
-        Roofline r = new Roofline(m, hs, KvSizing.of(m, Dtype.FP16, 1));
+        Roofline r = llama8bOnH100(att);
         assertThat(r.ownStreamKernels()).isTrue();
         // four sequences' decode tokens in one step: four one-row attentions on the short passes' kernel, not one
         // four-token pass (which, at 64 rows or more, would run on the long passes' kernel)
-        double rated = 0, pairs = 0;
-        for (int s = 0; s < 4; s++) {
-            rated += r.ownStreamPairs(1, 1025);
-            pairs += 1025;
-        }
+        double rated = 0;
+        for (int s = 0; s < 4; s++) rated += r.ownStreamPairs(1, 1025);
         assertThat(rated).isEqualTo(4 * 1025 / 0.01);
         double step = r.passSecondsRated(4, rated, 4 * 1024, 4);
         double attention = r.attentionFlops(4 * 1025) / 0.01 / r.effectiveFlops();
@@ -179,20 +172,14 @@ class EngineCostKeysTest {
         // a prompt chunk of 512 rows runs on the long passes' kernel whatever else shares its step
         assertThat(r.ownStreamPairs(512, 1000)).isEqualTo(1000 / 0.1);
         // a shared stream is one attention over its cells: not own-stream kernels
-        HardwareSpec shared = new HardwareSpec(h.id(), h.name(), h.aliases(), h.source(), h.bf16Flops(), h.fp8Flops(), h.hbmBandwidth(),
-                h.hbmCapacity(), h.hostLinkBandwidth(), h.prefillMfu(), h.decodeBandwidthUtilization(), att.withKvCells(4096), h.kvLoad());
-        assertThat(new Roofline(m, shared, KvSizing.of(m, Dtype.FP16, 1)).ownStreamKernels()).isFalse();
-        assertThat(new Roofline(m, h, KvSizing.of(m, Dtype.FP16, 1)).ownStreamKernels()).isFalse();
+        assertThat(llama8bOnH100(att.withKvCells(4096)).ownStreamKernels()).isFalse();
+        assertThat(llama8bOnH100(null).ownStreamKernels()).isFalse();
     }
 
     @Test
     void aStepOnOwnStreamsRunsAsEqualMicroBatchesWhoseSequencesSpanTheWidestOnesCells() {
-        ModelSpec m = Catalogs.builtIn().model("llama-3-8b");
-        HardwareSpec h = Catalogs.builtIn().hardware("h100");
         AttentionCost att = new AttentionCost(0.1, 0.01, 64, 0, true);
-        HardwareSpec hs = new HardwareSpec(h.id(), h.name(), h.aliases(), h.source(), h.bf16Flops(), h.fp8Flops(), h.hbmBandwidth(),
-                h.hbmCapacity(), h.hostLinkBandwidth(), h.prefillMfu(), h.decodeBandwidthUtilization(), att, h.kvLoad());
-        Roofline r = new Roofline(m, hs, KvSizing.of(m, Dtype.FP16, 1));
+        Roofline r = llama8bOnH100(att);
         // one sequence alone: its own causal pass
         assertThat(r.ownStreamStepSeconds(new double[] {382}, new double[] {0}, 1))
                 .isEqualTo(r.passSecondsRated(382, r.ownStreamPairs(382, Roofline.causalPairs(382, 0)), 0, 382));
@@ -209,5 +196,14 @@ class EngineCostKeysTest {
         r.ownStreamStepSeconds(rows, ctx, 2);
         assertThat(rows).containsExactly(1, 1);
         assertThat(ctx).containsExactly(10, 20);
+    }
+
+    /** llama-3-8b on the catalog's H100 with {@code attention} (null: none), FP16 KV. */
+    private static Roofline llama8bOnH100(AttentionCost attention) {
+        ModelSpec m = Catalogs.builtIn().model("llama-3-8b");
+        HardwareSpec h = Catalogs.builtIn().hardware("h100");
+        HardwareSpec hs = new HardwareSpec(h.id(), h.name(), h.aliases(), h.source(), h.bf16Flops(), h.fp8Flops(), h.hbmBandwidth(),
+                h.hbmCapacity(), h.hostLinkBandwidth(), h.prefillMfu(), h.decodeBandwidthUtilization(), attention, h.kvLoad());
+        return new Roofline(m, hs, KvSizing.of(m, Dtype.FP16, 1));
     }
 }
