@@ -71,8 +71,11 @@ public final class Roofline {
      * {@link AttentionCost#pairs(double, double, double)}.
      */
     public double passSeconds(double tokens, double pairs, double kvReadTokens, double kvWriteTokens, double usedCells) {
-        double compute = computeSeconds(tokens, pairs, usedCells);
-        double memory = memorySeconds(kvReadTokens, kvWriteTokens);
+        return combined(computeSeconds(tokens, pairs, usedCells), memorySeconds(kvReadTokens, kvWriteTokens));
+    }
+
+    /** A pass's time from its compute and memory time: their sum where the engine does not overlap them, else the larger. */
+    private double combined(double compute, double memory) {
         if (attention != null && attention.sumComputeMemory()) return compute + memory;
         return Math.max(compute, memory);
     }
@@ -145,7 +148,7 @@ public final class Roofline {
      * pass is one attention over its cells.
      */
     public boolean ownStreamKernels() {
-        return attention != null && attention.kvCells() <= 0;
+        return attention != null && !sharedStream();
     }
 
     /**
@@ -162,10 +165,7 @@ public final class Roofline {
      * sequences' {@link #ownStreamPairs}), reading {@code kvReadTokens} and writing {@code kvWriteTokens} of KV.
      */
     public double passSecondsRated(double tokens, double ratedPairs, double kvReadTokens, double kvWriteTokens) {
-        double compute = (linearFlops(tokens) + attentionFlops(ratedPairs)) / flopsPerSecond;
-        double memory = memorySeconds(kvReadTokens, kvWriteTokens);
-        if (attention != null && attention.sumComputeMemory()) return compute + memory;
-        return Math.max(compute, memory);
+        return combined((linearFlops(tokens) + attentionFlops(ratedPairs)) / flopsPerSecond, memorySeconds(kvReadTokens, kvWriteTokens));
     }
 
     /**
