@@ -38,23 +38,20 @@ public final class EarlyStop {
     /** Whether the verdict is decided after {@code good} of {@code n} measured requests met every SLO. */
     public boolean decided(long good, long n) {
         if (verdict != Verdict.UNDECIDED) return true;
-        if (halfN < 0 && 2 * n >= nextLook) {
-            halfGood = good;
-            halfN = n;
+        if (n >= nextLook) {
+            double z = zTwoSided(0.05 / Math.pow(2, look + 1));
+            Wilson w = Wilson.of(good, n, z);
+            if (w.lo() >= target && laterHalfMeets(good, n)) verdict = Verdict.PASS;
+            else if (w.hi() < target) verdict = Verdict.FAIL;
+            if (verdict != Verdict.UNDECIDED) {
+                decidedAt = n;
+                return true;
+            }
+            look++;
+            nextLook = Math.max(nextLook + 1, nextLook * 2);
+            halfN = -1;
         }
-        if (n < nextLook) return false;
-        double z = zTwoSided(0.05 / Math.pow(2, look + 1));
-        Wilson w = Wilson.of(good, n, z);
-        if (w.lo() >= target && laterHalfMeets(good, n)) verdict = Verdict.PASS;
-        else if (w.hi() < target) verdict = Verdict.FAIL;
-        if (verdict != Verdict.UNDECIDED) {
-            decidedAt = n;
-            return true;
-        }
-        look++;
-        nextLook = Math.max(nextLook + 1, nextLook * 2);
-        halfGood = halfN = -1;
-        if (2 * n >= nextLook) { // this look is the next one's half already
+        if (halfN < 0 && 2 * n >= nextLook) { // half the next look's count: its later half starts here
             halfGood = good;
             halfN = n;
         }
@@ -63,8 +60,7 @@ public final class EarlyStop {
 
     /** Whether the requests since the half snapshot (all of them, where none was taken) meet the target on their own. */
     private boolean laterHalfMeets(long good, long n) {
-        long g = halfN < 0 || halfN >= n ? good : good - halfGood, k = halfN < 0 || halfN >= n ? n : n - halfN;
-        return k > 0 && g >= target * k;
+        return halfN < 0 ? good >= target * n : good - halfGood >= target * (n - halfN);
     }
 
     public Verdict verdict() {
