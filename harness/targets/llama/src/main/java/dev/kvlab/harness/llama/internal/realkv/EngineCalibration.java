@@ -38,6 +38,9 @@ import java.util.Locale;
 public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings timings, ModelSpec modelSpec, HardwareSpec hardwareSpec,
                                 List<String> clips, List<FitCheck> checks) {
 
+    /** The shortest chunk a calibration times (tokens). */
+    public static final int MIN_CHUNK = 16;
+
     /** The long context's length for a chunk of {@code chunkTokens}: four chunks. */
     public static final int CONTEXT_CHUNKS = 4;
 
@@ -162,7 +165,7 @@ public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings 
     }
 
     private static void check(int prefixTokens, int decodeSteps) {
-        if (prefixTokens < 16) throw new IllegalArgumentException("--prefix-tokens: at least 16, got " + prefixTokens);
+        if (prefixTokens < MIN_CHUNK) throw new IllegalArgumentException("--prefix-tokens: at least " + MIN_CHUNK + ", got " + prefixTokens);
         if (decodeSteps < 1) throw new IllegalArgumentException("--decode-tokens: at least 1, got " + decodeSteps);
     }
 

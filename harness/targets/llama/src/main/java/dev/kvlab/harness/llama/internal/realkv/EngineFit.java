@@ -65,15 +65,7 @@ record EngineFit(double flops, double bandwidth, AttentionCost attention, KvLoad
             smallEfficiency = unit.flopsPerPair() * x / perPairSmall;
         }
         int smallPassTokens = smallPassTokens(t, unit, perPairSmall, perPairLarge);
-        // the short passes' rate from the longest timed pass on their kernel, where there is one: a prompt suffix's pass,
-        // timed over many pairs (the decode steps' growth is a difference of two short steps, noisier)
-        EngineTimings.Pass slow = null;
-        for (EngineTimings.Pass q : t.passes()) if (q.tokens() < smallPassTokens) slow = q;
-        if (slow != null) {
-            double pairs = Roofline.causalPairs(slow.tokens(), p.context()) - Roofline.causalPairs(slow.tokens(), 0);
-            double perPair = (slow.behind() - slow.empty()) / pairs;
-            if (perPair > 0) smallEfficiency = unit.flopsPerPair() * x / perPair;
-        }
+        smallEfficiency = slowPassEfficiency(t, unit, smallPassTokens, x, 0, smallEfficiency);
         return new EngineFit(flops, bandwidth, new AttentionCost(efficiency, smallEfficiency, smallPassTokens), load(t, clips), List.copyOf(clips));
     }
 
@@ -102,16 +94,27 @@ record EngineFit(double flops, double bandwidth, AttentionCost attention, KvLoad
         if (!(x > 0 && y > 0 && ys > 0 && b > 0)) return null;
         double perPairSmall = fpp * ys, perPairLarge = fpp * y;
         int smallPassTokens = smallPassTokens(t, unit, perPairSmall, perPairLarge);
-        double smallEfficiency = x / ys;
-        EngineTimings.Pass slow = null;
-        for (EngineTimings.Pass q : t.passes()) if (q.tokens() < smallPassTokens) slow = q;
-        if (slow != null) {
-            double pairs = Roofline.causalPairs(slow.tokens(), p.context()) - Roofline.causalPairs(slow.tokens(), 0);
-            double perPair = (slow.behind() - slow.empty() - p.context() * kvb * b) / pairs;
-            if (perPair > 0) smallEfficiency = fpp * x / perPair;
-        }
+        double smallEfficiency = slowPassEfficiency(t, unit, smallPassTokens, x, p.context() * kvb * b, x / ys);
         List<String> clips = new ArrayList<>();
         return new EngineFit(1 / x, 1 / b, new AttentionCost(x / y, smallEfficiency, smallPassTokens, 0, true), load(t, clips), List.copyOf(clips));
+    }
+
+    /**
+     * The short passes' attention efficiency from the longest timed pass on their kernel (shorter than {@code
+     * smallPassTokens}), where there is one: a prompt suffix's pass, timed over many pairs (the decode steps' growth is a
+     * difference of two short steps, noisier). Its growth behind the long context, less {@code contextMemorySeconds} (the
+     * context's KV read, where a pass's memory time adds to its compute), per attention pair, against the compute rate
+     * {@code 1/x}; {@code otherwise} where no timed pass is short or the growth is not positive.
+     */
+    private static double slowPassEfficiency(EngineTimings t, Roofline unit, int smallPassTokens, double x, double contextMemorySeconds,
+                                             double otherwise) {
+        EngineTimings.Pass slow = null;
+        for (EngineTimings.Pass q : t.passes()) if (q.tokens() < smallPassTokens) slow = q;
+        if (slow == null) return otherwise;
+        int context = t.prefill().context();
+        double pairs = Roofline.causalPairs(slow.tokens(), context) - Roofline.causalPairs(slow.tokens(), 0);
+        double perPair = (slow.behind() - slow.empty() - contextMemorySeconds) / pairs;
+        return perPair > 0 ? unit.flopsPerPair() * x / perPair : otherwise;
     }
 
     /**

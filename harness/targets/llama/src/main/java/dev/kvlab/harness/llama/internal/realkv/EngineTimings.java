@@ -23,44 +23,32 @@ record EngineTimings(Prefill prefill, Decode decode, List<Pass> passes, Load loa
 
     /** The mean of each figure over {@code ts} (timings of the same probe on several contexts at once). */
     static EngineTimings mean(List<EngineTimings> ts) {
-        EngineTimings f = ts.getFirst();
-        int n = ts.size();
-        double pe = 0, pb = 0, ds = 0, dl = 0, ls = 0, ll = 0;
-        double[] qe = new double[f.passes().size()], qb = new double[qe.length];
-        for (EngineTimings t : ts) {
-            pe += t.prefill().empty() / n;
-            pb += t.prefill().behind() / n;
-            ds += t.decode().atShort() / n;
-            dl += t.decode().atLong() / n;
-            ls += t.load().small() / n;
-            ll += t.load().large() / n;
-            for (int i = 0; i < qe.length; i++) {
-                qe[i] += t.passes().get(i).empty() / n;
-                qb[i] += t.passes().get(i).behind() / n;
-            }
-        }
-        java.util.List<Pass> ps = new java.util.ArrayList<>();
-        for (int i = 0; i < qe.length; i++) ps.add(new Pass(f.passes().get(i).tokens(), qe[i], qb[i]));
-        return new EngineTimings(new Prefill(f.prefill().tokens(), f.prefill().context(), pe, pb),
-                new Decode(f.decode().shortContext(), ds, f.decode().longContext(), dl), ps,
-                new Load(f.load().smallTokens(), ls, f.load().largeTokens(), ll), f.kvBytesPerToken());
+        return each(ts, v -> {
+            double sum = 0;
+            for (double x : v) sum += x / v.length;
+            return sum;
+        });
     }
 
     /** The median of each figure over {@code rounds} (the same probe repeated on one context). */
     static EngineTimings median(List<EngineTimings> rounds) {
-        if (rounds.size() == 1) return rounds.getFirst();
-        EngineTimings f = rounds.getFirst();
-        java.util.function.ToDoubleFunction<java.util.function.ToDoubleFunction<EngineTimings>> m =
-                g -> EngineProbe.median(rounds.stream().mapToDouble(g).toArray());
+        return rounds.size() == 1 ? rounds.getFirst() : each(rounds, EngineProbe::median);
+    }
+
+    /** Each figure of {@code ts} (timings of one probe: the same chunk, contexts and passes) reduced over them by {@code reduce}. */
+    private static EngineTimings each(List<EngineTimings> ts, java.util.function.ToDoubleFunction<double[]> reduce) {
+        EngineTimings f = ts.getFirst();
+        java.util.function.ToDoubleFunction<java.util.function.ToDoubleFunction<EngineTimings>> r =
+                g -> reduce.applyAsDouble(ts.stream().mapToDouble(g).toArray());
         java.util.List<Pass> ps = new java.util.ArrayList<>();
         for (int i = 0; i < f.passes().size(); i++) {
             int k = i;
-            ps.add(new Pass(f.passes().get(k).tokens(), m.applyAsDouble(t -> t.passes().get(k).empty()), m.applyAsDouble(t -> t.passes().get(k).behind())));
+            ps.add(new Pass(f.passes().get(k).tokens(), r.applyAsDouble(t -> t.passes().get(k).empty()), r.applyAsDouble(t -> t.passes().get(k).behind())));
         }
-        return new EngineTimings(new Prefill(f.prefill().tokens(), f.prefill().context(), m.applyAsDouble(t -> t.prefill().empty()),
-                m.applyAsDouble(t -> t.prefill().behind())),
-                new Decode(f.decode().shortContext(), m.applyAsDouble(t -> t.decode().atShort()), f.decode().longContext(), m.applyAsDouble(t -> t.decode().atLong())),
-                ps, new Load(f.load().smallTokens(), m.applyAsDouble(t -> t.load().small()), f.load().largeTokens(), m.applyAsDouble(t -> t.load().large())),
+        return new EngineTimings(new Prefill(f.prefill().tokens(), f.prefill().context(), r.applyAsDouble(t -> t.prefill().empty()),
+                r.applyAsDouble(t -> t.prefill().behind())),
+                new Decode(f.decode().shortContext(), r.applyAsDouble(t -> t.decode().atShort()), f.decode().longContext(), r.applyAsDouble(t -> t.decode().atLong())),
+                ps, new Load(f.load().smallTokens(), r.applyAsDouble(t -> t.load().small()), f.load().largeTokens(), r.applyAsDouble(t -> t.load().large())),
                 f.kvBytesPerToken());
     }
 

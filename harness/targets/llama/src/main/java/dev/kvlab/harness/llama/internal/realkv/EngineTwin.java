@@ -80,7 +80,7 @@ final class EngineTwin {
      * prompts in chunks.
      */
     void calibrate(LlamaModel model, LlamaContext.Options cell, int sequences, int instances, int tokens, int blockTokens, Dtype kvDtype) {
-        int n = Math.max(16, Math.max(blockTokens, tokens));
+        int n = Math.max(EngineCalibration.MIN_CHUNK, Math.max(blockTokens, tokens));
         java.util.List<LlamaContext> ctxs = new java.util.ArrayList<>();
         try {
             for (int i = 0; i < Math.max(1, instances); i++)

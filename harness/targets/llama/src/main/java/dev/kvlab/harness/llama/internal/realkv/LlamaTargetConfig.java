@@ -115,9 +115,9 @@ public record LlamaTargetConfig(String kind, String model, Integer threads, Stri
         if (bt < seqs || bt > MAX_BATCH_TOKENS)
             throw bad(origin, "target.batch_tokens", "must be in [target.sequences = " + seqs + ", " + MAX_BATCH_TOKENS + "] (every decoding sequence's "
                     + "token goes into each step), got " + bt);
-        int cal = calibrateTokens == null ? Math.max(16, bt) : calibrateTokens;
-        if (cal != 0 && (cal < 16 || cal > 65_536))
-            throw bad(origin, "target.calibrate_tokens", "must be 0 (no twin) or in [16, 65536], got " + cal);
+        int cal = calibrateTokens == null ? Math.max(EngineCalibration.MIN_CHUNK, bt) : calibrateTokens;
+        if (cal != 0 && (cal < EngineCalibration.MIN_CHUNK || cal > 65_536))
+            throw bad(origin, "target.calibrate_tokens", "must be 0 (no twin) or in [" + EngineCalibration.MIN_CHUNK + ", 65536], got " + cal);
         return new Resolved(p, t, every, tol, seqs, bt, capacity(origin), cal, flashAttention(origin));
     }
 
