@@ -1,7 +1,9 @@
 package dev.kvlab.harness.bundle;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.commons.math3.distribution.TDistribution;
 
 /**
@@ -77,6 +79,86 @@ public final class ReplicateStats {
     public static Estimate ratio(List<Double> a, List<Double> b) {
         Estimate l = mean(pairs(a, b, true, (x, y) -> Math.log(x / y)));
         return new Estimate(Math.exp(l.mean()), l.stdev(), l.n(), Math.exp(l.lo()), Math.exp(l.hi()));
+    }
+
+    /**
+     * Each cell's ratio to {@code baseline} from a design blocked by seed (replicate {@code k} of every cell ran with the
+     * same seed): on the log scale, the additive model {@code ln c[cell][k] = cell effect + seed effect + error}, whose
+     * error variance is pooled over every cell and complete block (the randomized complete block design's residual, with
+     * {@code (cells - 1)(blocks - 1)} degrees of freedom). A cell's ratio is the geometric mean of its own paired ratios
+     * (as {@link #ratio}); its interval is {@code exp(mean(ln r) ± t(df) · sqrt(2σ² / n))}. With one cell beside the
+     * baseline this is exactly {@link #ratio}'s paired interval; with more it no longer rests on one cell's
+     * {@code n - 1} degrees of freedom (two replicates give t(1) = 12.7, an interval too wide to decide anything) but on
+     * the spread of every cell around the model. Where fewer than two complete blocks exist, each cell falls back to
+     * {@link #ratio}. Cells with no value are left out of the pooled residual.
+     *
+     * @return for every cell but the baseline, its ratio estimate ({@code stdev}: the pooled σ of a log ratio,
+     *         {@code sqrt(2σ²)})
+     */
+    public static Blocked blockedRatios(Map<String, List<Double>> byCell, String baseline) {
+        List<Double> base = byCell.get(baseline);
+        Map<String, Estimate> out = new LinkedHashMap<>();
+        if (base == null) return new Blocked(out, 0, 0);
+        List<List<Double>> logs = new ArrayList<>();
+        for (List<Double> v : byCell.values()) if (v.stream().anyMatch(x -> x != null && x > 0 && Double.isFinite(x))) logs.add(v);
+        int most = 0;
+        for (List<Double> v : logs) most = Math.max(most, v.size());
+        List<Integer> blocks = new ArrayList<>();
+        for (int k = 0; k < most; k++) {
+            boolean all = true;
+            for (List<Double> v : logs) {
+                Double x = k < v.size() ? v.get(k) : null;
+                all &= x != null && x > 0 && Double.isFinite(x);
+            }
+            if (all) blocks.add(k);
+        }
+        int cells = logs.size(), b = blocks.size(), df = (cells - 1) * (b - 1);
+        double sigma2 = Double.NaN;
+        if (cells >= 2 && b >= 2) {
+            double[][] x = new double[cells][b];
+            double grand = 0;
+            double[] rowMean = new double[cells], colMean = new double[b];
+            for (int i = 0; i < cells; i++)
+                for (int j = 0; j < b; j++) {
+                    x[i][j] = Math.log(logs.get(i).get(blocks.get(j)));
+                    rowMean[i] += x[i][j] / b;
+                    colMean[j] += x[i][j] / cells;
+                    grand += x[i][j] / (cells * b);
+                }
+            double ss = 0;
+            for (int i = 0; i < cells; i++)
+                for (int j = 0; j < b; j++) {
+                    double r = x[i][j] - rowMean[i] - colMean[j] + grand;
+                    ss += r * r;
+                }
+            sigma2 = ss / df;
+        }
+        for (var e : byCell.entrySet()) {
+            if (e.getKey().equals(baseline)) continue;
+            Estimate own = ratio(e.getValue(), base);
+            if (!(sigma2 >= 0) || own.n() < 1) {
+                out.put(e.getKey(), own);
+                continue;
+            }
+            double lnMean = Math.log(own.mean()), sd = Math.sqrt(2 * sigma2), half = t975(df) * sd / Math.sqrt(own.n());
+            out.put(e.getKey(), new Estimate(own.mean(), sd, own.n(), Math.exp(lnMean - half), Math.exp(lnMean + half)));
+        }
+        return new Blocked(out, sigma2 >= 0 ? cells : 0, sigma2 >= 0 ? df : 0);
+    }
+
+    /**
+     * {@link #blockedRatios}' answer.
+     *
+     * @param byCell every cell's ratio to the baseline
+     * @param cells  cells whose spread the residual pools (0: none pooled, each interval is its own paired one)
+     * @param df     the pooled residual's degrees of freedom (0: none pooled)
+     */
+    public record Blocked(Map<String, Estimate> byCell, int cells, int df) {
+        /** How the intervals were made, in words for a reader of the bundle. */
+        public String method() {
+            return cells == 0 ? "paired by seed, each cell's own pairs (t with pairs - 1 degrees of freedom)"
+                    : "blocked by seed: the log-scale residual pooled over " + cells + " cells (t with " + df + " degrees of freedom)";
+        }
     }
 
     /** Welch's interval for {@code mean(b) - mean(a)} (independent samples). */

@@ -84,4 +84,51 @@ class ReplicateStatsTest {
         // pairs where either side is not positive are dropped
         assertThat(ReplicateStats.ratio(List.of(3.0, 0.0, 7.0, Double.NaN), List.of(1.0, 2.0, 4.0, 1.0)).n()).isEqualTo(2);
     }
+
+    /**
+     * Issue 32: two replicates per cell, blocked by seed. Logs (by hand): combined ln 18, ln 29; none ln 5.1, ln 5.3; local
+     * ln 7.0, ln 7.4. Residuals of the additive model are ±0.14330, ±0.07593, ±0.06738 (cell and seed means removed), SS =
+     * 2 (0.020535 + 0.005765 + 0.004540) = 0.061680, df = (3 - 1)(2 - 1) = 2, σ² = 0.030840; a log ratio's sd sqrt(2σ²) =
+     * 0.24835, half-width t(2) · 0.24835 / √2 = 4.3027 · 0.17561 = 0.75561 around ln(geomean ratio).
+     */
+    @Test
+    void blockedRatiosPoolTheResidualOverTheCells() {
+        var caps = new java.util.LinkedHashMap<String, List<Double>>();
+        caps.put("none", List.of(5.1, 5.3));
+        caps.put("local", List.of(7.0, 7.4));
+        caps.put("combined", List.of(18.0, 29.0));
+        ReplicateStats.Blocked b = ReplicateStats.blockedRatios(caps, "none");
+        assertThat(b.df()).isEqualTo(2);
+        assertThat(b.cells()).isEqualTo(3);
+        Estimate c = b.byCell().get("combined");
+        double ln = (Math.log(18 / 5.1) + Math.log(29 / 5.3)) / 2;
+        assertThat(c.mean()).isCloseTo(Math.exp(ln), within(1e-9));
+        assertThat(c.stdev()).isCloseTo(0.24835, within(1e-4));
+        assertThat(Math.log(c.lo())).isCloseTo(ln - 0.75561, within(1e-3));
+        assertThat(Math.log(c.hi())).isCloseTo(ln + 0.75561, within(1e-3));
+        assertThat(c.lo()).isGreaterThan(1); // the pair alone, with t(1), reaches down to 0.5
+        assertThat(ReplicateStats.ratio(caps.get("combined"), caps.get("none")).lo()).isLessThan(1);
+        assertThat(b.byCell()).containsOnlyKeys("local", "combined");
+    }
+
+    /** With one cell beside the baseline the blocked interval is the paired one; with fewer than two complete blocks, each cell's own. */
+    @Test
+    void blockedRatiosReduceToThePairedInterval() {
+        var two = new java.util.LinkedHashMap<String, List<Double>>();
+        two.put("none", List.of(5.0, 6.0, 5.5));
+        two.put("tier", List.of(9.0, 13.0, 10.0));
+        Estimate blocked = ReplicateStats.blockedRatios(two, "none").byCell().get("tier");
+        Estimate paired = ReplicateStats.ratio(two.get("tier"), two.get("none"));
+        assertThat(blocked.lo()).isCloseTo(paired.lo(), within(1e-9));
+        assertThat(blocked.hi()).isCloseTo(paired.hi(), within(1e-9));
+        var gaps = new java.util.LinkedHashMap<String, List<Double>>();
+        gaps.put("none", List.of(5.0, Double.NaN));
+        gaps.put("a", List.of(9.0, 10.0));
+        gaps.put("b", List.of(Double.NaN, 12.0));
+        ReplicateStats.Blocked none = ReplicateStats.blockedRatios(gaps, "none");
+        assertThat(none.df()).isZero();
+        assertThat(none.method()).contains("own pairs");
+        assertThat(none.byCell().get("a").n()).isEqualTo(1);
+        assertThat(none.byCell().get("a").hasInterval()).isFalse();
+    }
 }

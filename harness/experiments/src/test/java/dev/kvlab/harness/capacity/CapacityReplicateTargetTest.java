@@ -142,6 +142,9 @@ class CapacityReplicateTargetTest {
         assertThat(vb.get("pairs").asInt()).isEqualTo(3);
         assertThat(vb.get("diff").get("n").asInt()).isEqualTo(3);
         assertThat(vb.get("ratio").get("n").asInt()).isEqualTo(3);
+        // blocked by seed over the 3 seeds both cells ran: with one cell beside the baseline, the paired interval's df
+        assertThat(vb.get("ratio").get("df").asInt()).isEqualTo(2);
+        assertThat(vb.get("ratio").get("interval").asText()).contains("blocked by seed").contains("2 cells");
     }
 
     @Test

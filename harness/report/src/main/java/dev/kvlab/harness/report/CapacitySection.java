@@ -32,7 +32,8 @@ final class CapacitySection {
         h.el("p", String.format(Locale.ROOT, "The highest offered load (%s) each cell sustains with SLO attainment at or above %s (%s rule: %s). "
                 + "Each cell × replicate was searched: bracketed by doubling or halving from %s, then bisected to a relative precision of %s, "
                 + "every probe an ordinary cell run with the replicate's seed (common random numbers across cells). Capacity is the last "
-                + "passing load; the gain is paired, replicate by replicate, against the baseline cell.",
+                + "passing load; the gain is paired, replicate by replicate, against the baseline cell, and its interval blocked by seed "
+                + "(the spread around cell and seed effects, pooled over the cells).",
                 knob, Fmt.num(cap.path("target_attainment").asDouble()), cap.path("rule").asText(),
                 "percentile".equals(cap.path("rule").asText()) ? "every SLO metric's percentile at the target within its SLO"
                         : "the share of measured requests meeting every SLO", startText(), Fmt.num(cap.path("precision").asDouble())));

@@ -239,6 +239,11 @@ public final class CapacityResults {
         String baseline = spec.baseline();
         List<Double> base = baseline == null || !byCell.containsKey(baseline) ? null : caps(byCell.get(baseline));
         List<Double> baseCost = baseline == null || !byCell.containsKey(baseline) ? null : costs(baseline, byCell.get(baseline));
+        Map<String, List<Double>> capsByCell = new LinkedHashMap<>();
+        byCell.forEach((cell, es) -> capsByCell.put(cell, caps(es)));
+        // the gain's interval: every cell's seed k shares replicate k's seed, so the design is blocked by seed and the
+        // spread around it is pooled over the cells (two replicates alone give t(1) = 12.7: an interval that decides nothing)
+        ReplicateStats.Blocked gains = base == null ? null : ReplicateStats.blockedRatios(capsByCell, baseline);
         ArrayNode out = JsonNodeFactory.instance.arrayNode();
         for (var ce : byCell.entrySet()) {
             ObjectNode o = out.addObject();
@@ -290,9 +295,12 @@ public final class CapacityResults {
             ReplicateStats.Estimate diff = ReplicateStats.paired(caps, base);
             // the gain as a ratio is estimated on the log scale: its geometric mean over the pairs, and an interval that stays
             // positive (the arithmetic mean of two ratios with a t interval went below 0)
-            ReplicateStats.Estimate ratio = ReplicateStats.ratio(caps, base);
+            ReplicateStats.Estimate ratio = gains.byCell().get(ce.getKey());
             vb.set("diff", SummaryTable.estimate(diff, "mean_diff"));
-            vb.set("ratio", ratioJson(ratio));
+            ObjectNode rj = ratioJson(ratio);
+            rj.put("interval", gains.method());
+            rj.put("df", gains.df() > 0 ? gains.df() : Math.max(0, ratio.n() - 1));
+            vb.set("ratio", rj);
             vb.put("pairs", diff.n());
             vb.put("text", gainText(ce.getKey(), baseline, ratio));
         }
@@ -364,7 +372,7 @@ public final class CapacityResults {
         o.put("max_replicates", c.replicateCap(initialReplicates()));
         o.put("half_width", c.halfWidth());
         o.put("wide_means", CapacityFile.wideMeans(c.halfWidth(), c.replicateCap(initialReplicates()) > initialReplicates()));
-        o.put("interval", "per probe: Wilson 95% on the share of measured requests meeting the SLO; across replicates: Student t 95%, paired vs the baseline");
+        o.put("interval", "per probe: Wilson 95% on the share of measured requests meeting the SLO; across replicates: Student t 95%; the gain over the baseline on the log scale, blocked by seed (replicate k of every cell shares its seed), the residual pooled over the cells");
         if (spec.baseline() == null) o.putNull("baseline");
         else o.put("baseline", spec.baseline());
         ArrayNode cells = o.putArray("cells");
