@@ -148,6 +148,10 @@ public final class Columns {
             Source.live(EMULATED), Merge.SAME);
     public static final Column<Double> TWIN_GOODPUT_RPS = extra("twin_goodput_rps", Double.class, Unit.RPS, "the sim twin's goodput",
             Source.live(EMULATED), Merge.SAME);
+    public static final Column<Double> TWIN_ITL_P50 = extra("twin_itl_p50_ms", Double.class, Unit.MS, "the sim twin's ITL p50",
+            Source.live(EMULATED), Merge.SAME);
+    public static final Column<Double> TWIN_ITL_P99 = extra("twin_itl_p99_ms", Double.class, Unit.MS, "the sim twin's ITL p99",
+            Source.live(EMULATED), Merge.SAME);
     public static final Column<Double> TWIN_TTFT_P50_LIVE_SHARE = extra("twin_ttft_p50_live_share", Double.class, Unit.RATIO,
             "share of live TTFTs at or below the twin's p50 (0.5: a perfect match)", Source.live(EMULATED), Merge.SAME);
     public static final Column<String> TWIN_TRANSPORT_MODEL = new Column<>("twin_transport_model", String.class, Unit.TEXT,
@@ -188,6 +192,9 @@ public final class Columns {
             Merge.SAME);
     public static final Column<Number> ENGINE_KV_BYTES_PER_TOKEN = extra("engine_kv_bytes_per_token", Unit.BYTES,
             "bytes of one block's KV payload per token, as llama.cpp's state holds it", Source.live(LLAMA), Merge.SAME);
+    public static final Column<Number> ENGINE_STEP_WALL_OVER_CPU = extra("engine_step_wall_over_cpu", Unit.RATIO,
+            "the engine's steps' wall time over their threads' CPU time (above 1: the engine threads waited for a core, as when "
+                    + "instances and the harness share a machine's cores)", Source.live(LLAMA), Merge.SAME);
     public static final Column<Number> ENGINE_PREFILL_TOKENS_PER_S = extra("engine_prefill_tokens_per_s", Unit.TOKENS_PER_S,
             "the engine's prefill rate over the measured requests (tokens prefilled / time prefilling, after restores)", Source.live(LLAMA),
             Merge.SAME);
@@ -239,10 +246,10 @@ public final class Columns {
      */
     public static final List<Column<?>> ROW_EXTRAS = List.of(STORE_USAGE, STORE_OBJECTS, STORE_EVICTED_OBJECTS, FAILOVER_S,
             FAILOVER_FALLBACKS, OBJECTS_LOST, LINK_MEASURED_BYTES_PER_S, LINK_MEASURED_LATENCY_US, HARNESS_CPU_US_PER_REQUEST,
-            HARNESS_OVERHEAD_US_PER_REQUEST, EVENT_LAG_P50_US, EVENT_LAG_P99_US, GC_PAUSE_MS, TWIN_TTFT_P50, TWIN_TTFT_P99, TWIN_FETCH_P50,
+            HARNESS_OVERHEAD_US_PER_REQUEST, EVENT_LAG_P50_US, EVENT_LAG_P99_US, GC_PAUSE_MS, TWIN_TTFT_P50, TWIN_TTFT_P99, TWIN_ITL_P50, TWIN_ITL_P99, TWIN_FETCH_P50,
             TWIN_GOODPUT_RPS, TWIN_TTFT_P50_LIVE_SHARE, ENGINE_PROMPT_TOKENS, ENGINE_CACHED_PROMPT_TOKENS, ENGINE_LOCAL_HIT_RATIO,
             ENGINE_EXTERNAL_HIT_RATIO, ENGINE_DEVICE_HIT_RATIO, ENGINE_HOST_HIT_RATIO, ENGINE_STORAGE_HIT_RATIO, ENGINE_CACHED_HIT_RATIO,
-            ENGINE_LOOKUP_HIT_RATIO, FETCHED_TOKENS, ENGINE_KV_BYTES_PER_TOKEN, ENGINE_PREFILL_TOKENS_PER_S,
+            ENGINE_LOOKUP_HIT_RATIO, FETCHED_TOKENS, ENGINE_KV_BYTES_PER_TOKEN, ENGINE_STEP_WALL_OVER_CPU, ENGINE_PREFILL_TOKENS_PER_S,
             ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S, BREAKEVEN_PREDICTED_TOKENS, SHARED_PREFIX_TOKENS, PREDICTED_RECOMPUTE_MS,
             PREDICTED_FETCH_MS, HANDOVER_BYTES, HANDOVER_TOKENS, DECODE_PREFILL_TOKENS, PD_FALLBACKS, DECODE_STEPS_WITH_PROMPT_SHARE,
             PD_PREFILL_MS_P50, PD_HANDOVER_MS_P50, PD_DECODE_QUEUE_MS_P50, PD_RESTORE_MS_P50, PD_FIRST_DECODE_STEP_MS_P50);

@@ -60,4 +60,25 @@ class PdSectionTest {
         PdSection.render(none, cells.subList(0, 2));
         assertThat(none.toString()).isEmpty();
     }
+
+    /** Issue 33: the twin beside each cell, and where it is off by more than 20%, the cause from the cell's own figures. */
+    @Test
+    void theTwinStandsBesideEachCellAndItsMissesAreNamed() {
+        CellData c = cell("c3", "pd-direct", "none", "disaggregated", 8.0, 400, 0, 0);
+        c.metrics().put(Columns.ITL_P50.name(), stat(1.9));
+        c.metrics().put(Columns.TWIN_ITL_P50.name(), stat(2.0));
+        c.metrics().put(Columns.TWIN_ITL_P99.name(), stat(2.2));
+        c.metrics().put(Columns.TWIN_TTFT_P50.name(), stat(210));
+        c.metrics().put(Columns.ENGINE_STEP_WALL_OVER_CPU.name(), stat(1.3));
+        // ITL p99 2.2 against 8.0 measured, its p50 within 20%: the tail is the CPU's, and the steps' wall over CPU time says so
+        String why = PdSection.twinMiss(c);
+        assertThat(why).contains("ITL p99").contains("the twin's p50 agrees").contains("1.30× their CPU time");
+        assertThat(why).doesNotContain("TTFT p50"); // 210 against 200: within 20%
+        Html h = new Html();
+        PdSection.render(h, List.of(cell("c1", "colocated", "none", "colocated", 4, 300, 0, 0), c));
+        assertThat(h.toString()).contains("twin ITL p99 (ms, error)").contains("2.200 (-73%)").contains("210.0 (+5%)");
+        // within 20% on both: nothing to explain
+        c.metrics().put(Columns.TWIN_ITL_P99.name(), stat(7.0));
+        assertThat(PdSection.twinMiss(c)).isEmpty();
+    }
 }

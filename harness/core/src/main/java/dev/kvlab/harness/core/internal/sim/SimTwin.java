@@ -31,6 +31,8 @@ public final class SimTwin {
         Figures extras = Figures.of(live.extras()).putAll(more);
         Columns.TWIN_TTFT_P50.put(extras, t.p50Ms(Metric.TTFT));
         Columns.TWIN_TTFT_P99.put(extras, t.p99Ms(Metric.TTFT));
+        Columns.TWIN_ITL_P50.put(extras, t.p50Ms(Metric.ITL));
+        Columns.TWIN_ITL_P99.put(extras, t.p99Ms(Metric.ITL));
         Columns.TWIN_FETCH_P50.put(extras, t.p50Ms(Metric.FETCH));
         Columns.TWIN_GOODPUT_RPS.put(extras, t.get(Columns.GOODPUT_RPS));
         Columns.TWIN_LOCAL_HIT_RATIO.put(extras, t.get(Columns.LOCAL_HIT_RATIO));

@@ -1,5 +1,6 @@
 package dev.kvlab.harness.llama.internal.realkv;
 
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Figures;
 import java.util.Map;
 import java.util.TreeMap;
@@ -93,6 +94,7 @@ final class RealKvTotals {
         LlamaColumns.ENGINE_STEP_MS_MEAN.put(x, n == 0 ? Double.NaN : stepNanos.sum() / 1e6 / n);
         LlamaColumns.ENGINE_STEP_TOKENS_MEAN.put(x, n == 0 ? Double.NaN : (double) stepTokens.sum() / n);
         LlamaColumns.ENGINE_STEP_CPU_S.put(x, stepCpuNanos.sum() / 1e9);
+        Columns.ENGINE_STEP_WALL_OVER_CPU.put(x, stepCpuNanos.sum() == 0 ? Double.NaN : (double) stepNanos.sum() / stepCpuNanos.sum());
         LlamaColumns.ENGINE_CPU_MS_PER_STEP_TOKEN.put(x, stepTokens.sum() == 0 ? Double.NaN : stepCpuNanos.sum() / 1e6 / stepTokens.sum());
         LlamaColumns.ENGINE_STEP_SEQUENCES_MEAN.put(x, n == 0 ? Double.NaN : (double) stepSequences.sum() / n);
         LlamaColumns.LOCAL_LENT_BLOCKS.put(x, localLentBlocks.sum());
