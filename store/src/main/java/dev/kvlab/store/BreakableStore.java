@@ -73,7 +73,8 @@ public final class BreakableStore implements AutoCloseable {
             startMasterProcess(atPort);
             return;
         }
-        MasterService s = Masters.service(launch.master(), Clock.systemUTC(), new SimpleMeterRegistry()).startHousekeeping(Duration.ofMillis(100));
+        MasterService s = Masters.service(launch.master(), Clock.systemUTC(), new SimpleMeterRegistry())
+                .startHousekeeping(Duration.ofMillis(100));
         for (int i = 0; ; i++) {
             try {
                 server = MasterServer.start(s, "127.0.0.1", atPort, null);
@@ -96,7 +97,11 @@ public final class BreakableStore implements AutoCloseable {
         if (p == 0) p = LoopbackPorts.free();
         String log = "";
         for (int attempt = 0; attempt < 50; attempt++) {
-            StoreChildProcess child = StoreChildProcess.master(p, launch.master().seed(), launch.processLeaseTtl(), launch.master().clientTtl());
+            StoreChildProcess child = StoreChildProcess.master(
+                    p,
+                    launch.master().seed(),
+                    launch.processLeaseTtl(),
+                    launch.master().clientTtl());
             Process proc = child.process();
             while (!child.ready().await(100, TimeUnit.MILLISECONDS) && proc.isAlive()) {
                 // starting
@@ -128,20 +133,33 @@ public final class BreakableStore implements AutoCloseable {
             CountDownLatch mounted = new CountDownLatch(n);
             List<StoreChildProcess> children = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                StoreChildProcess c = StoreChildProcess.node(port, launch.segmentBytes(), launch.transport(), launch.name() + "-n" + i, launch.ping(), mounted);
+                StoreChildProcess c = StoreChildProcess.node(
+                        port,
+                        launch.segmentBytes(),
+                        launch.transport(),
+                        launch.name() + "-n" + i,
+                        launch.ping(),
+                        mounted);
                 children.add(c);
                 processes.add(c.process());
             }
             if (!mounted.await(90, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("fault store: storage node processes did not mount within 90 s:\n" + String.join("\n---\n",
-                        children.stream().map(StoreChildProcess::log).toList()));
+                throw new IllegalStateException("fault store: storage node processes did not mount within 90 s:\n"
+                        + String.join(
+                                "\n---\n",
+                                children.stream().map(StoreChildProcess::log).toList()));
             }
         } else {
             Transports ts = Transports.discover();
             for (int i = 0; i < n; i++) {
                 TransferEngine e = ts.create(launch.transport(), TransportConfig.defaults());
                 closeables.add(e);
-                StorageNode node = new StorageNode(channel(Duration.ofSeconds(2)), e, launch.name() + "-n" + i, launch.segmentBytes(), launch.ping());
+                StorageNode node = new StorageNode(
+                        channel(Duration.ofSeconds(2)),
+                        e,
+                        launch.name() + "-n" + i,
+                        launch.segmentBytes(),
+                        launch.ping());
                 nodes.add(node);
                 node.start();
             }
@@ -149,20 +167,27 @@ public final class BreakableStore implements AutoCloseable {
     }
 
     private void startClient(BackendOptions options) {
-        TransferEngine e = Transports.discover().create(launch.transport(), TransportConfig.defaults().withTimeout(options.timeout()));
+        TransferEngine e = Transports.discover()
+                .create(launch.transport(), TransportConfig.defaults().withTimeout(options.timeout()));
         clientEngine = Transports.withLinkFaults(e, launch.seed());
         MasterChannel ch = launch.masterProcess() ? channel(options.timeout()) : service;
         client = new StoreClient(launch.clientName(), ch, clientEngine, options, this);
     }
 
     /** The store's client (closing it closes the store). */
-    public KvBackend client() { return client; }
+    public KvBackend client() {
+        return client;
+    }
 
     /** The client's transfer engine, whose link can be broken. */
-    public FaultableEngine link() { return clientEngine; }
+    public FaultableEngine link() {
+        return clientEngine;
+    }
 
     /** The nodes' segment names, node by node. */
-    public List<String> segmentNames() { return segmentNames; }
+    public List<String> segmentNames() {
+        return segmentNames;
+    }
 
     // ---------------------------------------------------------------- breaking it
 
@@ -186,7 +211,8 @@ public final class BreakableStore implements AutoCloseable {
         while (System.nanoTime() < until && !closed) {
             boolean any = false;
             Master master = service.master();
-            for (SegmentInfo s : master.segments()) for (int i : which) any |= s.name().equals(segmentNames.get(i));
+            for (SegmentInfo s : master.segments())
+                for (int i : which) any |= s.name().equals(segmentNames.get(i));
             if (!any) return (System.nanoTime() - t0) / 1e9;
             Thread.sleep(20);
         }

@@ -63,20 +63,41 @@ public final class EtcdServer implements AutoCloseable {
         Path dir = Files.createTempDirectory("kvlab-etcd-");
         int[] ports = LoopbackPorts.free(2);
         String c = "http://127.0.0.1:" + ports[0], p = "http://127.0.0.1:" + ports[1];
-        Process proc = new ProcessBuilder(bin, "--name", "kvlab", "--data-dir", dir.resolve("data").toString(), "--listen-client-urls", c,
-                "--advertise-client-urls", c, "--listen-peer-urls", p, "--initial-advertise-peer-urls", p, "--initial-cluster", "kvlab=" + p)
-                .redirectErrorStream(true).redirectOutput(dir.resolve("etcd.log").toFile()).start();
+        Process proc = new ProcessBuilder(
+                        bin,
+                        "--name",
+                        "kvlab",
+                        "--data-dir",
+                        dir.resolve("data").toString(),
+                        "--listen-client-urls",
+                        c,
+                        "--advertise-client-urls",
+                        c,
+                        "--listen-peer-urls",
+                        p,
+                        "--initial-advertise-peer-urls",
+                        p,
+                        "--initial-cluster",
+                        "kvlab=" + p)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("etcd.log").toFile())
+                .start();
         return new EtcdServer(proc, dir, ports[0]);
     }
 
     private void awaitHealthy(Duration limit) throws IOException {
         long until = System.nanoTime() + limit.toNanos();
-        try (HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build()) {
+        try (HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build()) {
             while (System.nanoTime() < until) {
                 if (!process.isAlive()) throw new IOException("etcd exited: " + log());
                 try {
-                    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health")).timeout(Duration.ofSeconds(1))
-                            .GET().build(), HttpResponse.BodyHandlers.ofString());
+                    HttpResponse<String> r = http.send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health"))
+                                    .timeout(Duration.ofSeconds(1))
+                                    .GET()
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
                     if (r.statusCode() == 200 && r.body().contains("true")) return;
                 } catch (IOException notYet) {
                     // starting
@@ -100,15 +121,23 @@ public final class EtcdServer implements AutoCloseable {
         }
     }
 
-    public int port() { return port; }
+    public int port() {
+        return port;
+    }
 
     /** {@code 127.0.0.1:PORT}. */
-    public String endpoint() { return "127.0.0.1:" + port; }
+    public String endpoint() {
+        return "127.0.0.1:" + port;
+    }
 
     /** {@code etcd://127.0.0.1:PORT}. */
-    public String spec() { return "etcd://" + endpoint(); }
+    public String spec() {
+        return "etcd://" + endpoint();
+    }
 
-    public Process process() { return process; }
+    public Process process() {
+        return process;
+    }
 
     @Override
     public void close() {

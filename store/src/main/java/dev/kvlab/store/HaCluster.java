@@ -48,16 +48,29 @@ public final class HaCluster {
             JsonNode l = lead == null ? null : JSON.readTree(lead.value());
             boolean serving = l != null && l.path("serving").asBoolean(false);
             List<ClusterStatus.Member> members = new ArrayList<>();
-            for (EtcdClient.KeyValue kv : etcd.range(keys.members(), EtcdClient.prefixEnd(keys.members()), 0).kvs()) {
+            for (EtcdClient.KeyValue kv : etcd.range(keys.members(), EtcdClient.prefixEnd(keys.members()), 0)
+                    .kvs()) {
                 JsonNode m = JSON.readTree(kv.value());
-                members.add(new ClusterStatus.Member(m.path("name").asText(), m.path("address").asText(), m.path("role").asText(), m.path("term").asLong(),
-                        m.path("applied_seq").asLong(), m.path("objects").asLong()));
+                members.add(new ClusterStatus.Member(
+                        m.path("name").asText(),
+                        m.path("address").asText(),
+                        m.path("role").asText(),
+                        m.path("term").asLong(),
+                        m.path("applied_seq").asLong(),
+                        m.path("objects").asLong()));
             }
             EtcdClient.KeyValue snap = etcd.get(keys.snapshot());
-            long snapSeq = snap == null ? 0 : JSON.readTree(snap.value()).path("seq").asLong();
+            long snapSeq =
+                    snap == null ? 0 : JSON.readTree(snap.value()).path("seq").asLong();
             EtcdClient.KeyValue last = etcd.lastKey(keys.logPrefix(), EtcdClient.prefixEnd(keys.logPrefix()));
-            return new ClusterStatus(s.toString(), serving ? l.path("name").asText() : null, serving ? l.path("address").asText() : null,
-                    term == null ? 0 : Long.parseLong(term.text().strip()), l != null && !serving ? l.path("name").asText() : null, members, snapSeq,
+            return new ClusterStatus(
+                    s.toString(),
+                    serving ? l.path("name").asText() : null,
+                    serving ? l.path("address").asText() : null,
+                    term == null ? 0 : Long.parseLong(term.text().strip()),
+                    l != null && !serving ? l.path("name").asText() : null,
+                    members,
+                    snapSeq,
                     last == null ? 0 : keys.seqOf(last.key()));
         } catch (IOException e) {
             throw new IllegalStateException("unreadable record in etcd " + s.first() + ": " + e.getMessage(), e);
@@ -70,7 +83,8 @@ public final class HaCluster {
      * A client of the replicated store of {@code spec} ({@code kvlab+etcd://} as {@code KvBackends} opens it, no token) that
      * also tells {@code failedKeys} how many keys each object call carried that found no master (a failover's cost).
      */
-    public static dev.kvlab.store.api.KvBackend openClient(String spec, dev.kvlab.store.api.BackendOptions options, java.util.function.LongConsumer failedKeys) {
+    public static dev.kvlab.store.api.KvBackend openClient(
+            String spec, dev.kvlab.store.api.BackendOptions options, java.util.function.LongConsumer failedKeys) {
         return dev.kvlab.store.internal.ha.HaClients.open(spec, options, failedKeys);
     }
 

@@ -2,7 +2,6 @@ package dev.kvlab.store;
 
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.KvBackend;
-
 import dev.kvlab.store.spi.KvBackendProvider;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +33,8 @@ public final class KvBackends {
     /** The provider that opens {@code spec}; {@link IllegalArgumentException} naming the known forms when none accepts it. */
     public KvBackendProvider provider(String spec) {
         for (KvBackendProvider p : providers) if (p.accepts(spec)) return p;
-        throw new IllegalArgumentException("unknown backend '" + spec + "' (known: " + String.join(", ", names()) + ")");
+        throw new IllegalArgumentException(
+                "unknown backend '" + spec + "' (known: " + String.join(", ", names()) + ")");
     }
 
     /** Opens {@code spec}; {@link IllegalArgumentException} naming the known forms when no provider accepts it. */

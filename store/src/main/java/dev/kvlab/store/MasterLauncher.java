@@ -1,11 +1,11 @@
 package dev.kvlab.store;
 
-import dev.kvlab.store.internal.master.StoreMaster;
 import dev.kvlab.store.api.server.LaunchRefusedException;
 import dev.kvlab.store.api.server.MasterLaunch;
 import dev.kvlab.store.api.server.MasterStatus;
-import dev.kvlab.store.internal.ha.HaMaster;
 import dev.kvlab.store.internal.grpc.MasterServer;
+import dev.kvlab.store.internal.ha.HaMaster;
+import dev.kvlab.store.internal.master.StoreMaster;
 import dev.kvlab.store.internal.server.Loopback;
 import dev.kvlab.store.internal.server.MasterService;
 import dev.kvlab.store.internal.server.MetricsHttpServer;
@@ -25,7 +25,8 @@ public final class MasterLauncher {
     private MasterLauncher() {}
 
     /** A master that serves until closed ({@code ha}: its part in a replicated cluster, or null). */
-    public record Running(MasterService service, MasterServer server, MetricsHttpServer metrics, HaMaster ha) implements AutoCloseable {
+    public record Running(MasterService service, MasterServer server, MetricsHttpServer metrics, HaMaster ha)
+            implements AutoCloseable {
 
         /** Waits up to {@code limit} until a replicated master warmed its serving path up (at start, once); true at once without HA. */
         public boolean awaitWarm(Duration limit) throws InterruptedException {
@@ -71,9 +72,11 @@ public final class MasterLauncher {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         MasterService service = new MasterService(new StoreMaster(l.config(), Clock.systemUTC()), registry)
                 .startHousekeeping(Duration.ofMillis(250));
-        if (l.ha() != null) service.gate(() -> { // serves nothing before it leads
-            throw new dev.kvlab.store.internal.rpc.NotLeaderException(l.ha().name() + " is starting");
-        });
+        if (l.ha() != null)
+            service.gate(
+                    () -> { // serves nothing before it leads
+                        throw new dev.kvlab.store.internal.rpc.NotLeaderException(l.ha().name() + " is starting");
+                    });
         MasterServer server;
         try {
             server = MasterServer.start(service, l.host(), l.port(), l.token());
@@ -81,7 +84,11 @@ public final class MasterLauncher {
             service.close();
             throw new LaunchRefusedException("--listen: " + e.getMessage(), e);
         }
-        MetricsHttpServer http = new MetricsHttpServer(registry, l.metricsHost(), l.metricsPort(), metricsToken(l.metricsHost(), l.token(), l.metricsPublic()));
+        MetricsHttpServer http = new MetricsHttpServer(
+                registry,
+                l.metricsHost(),
+                l.metricsPort(),
+                metricsToken(l.metricsHost(), l.token(), l.metricsPublic()));
         HaMaster ha = null;
         if (l.ha() != null) {
             String advertise = l.ha().advertise() != null ? l.ha().advertise() : l.host() + ":" + server.port();

@@ -6,15 +6,15 @@ import dev.kvlab.store.api.server.TokenRefusedException;
 import dev.kvlab.store.internal.grpc.GrpcMasterChannel;
 import dev.kvlab.store.internal.ha.EtcdMasterChannel;
 import dev.kvlab.store.internal.ha.EtcdSpec;
-import dev.kvlab.store.internal.rpc.MasterChannel;
 import dev.kvlab.store.internal.node.StorageNode;
+import dev.kvlab.store.internal.rpc.MasterChannel;
 import dev.kvlab.store.internal.server.Loopback;
 import dev.kvlab.store.internal.server.MetricsHttpServer;
 import dev.kvlab.store.internal.server.NodeMeters;
 import dev.kvlab.store.internal.server.ParentWatch;
+import dev.kvlab.transport.Transports;
 import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransportConfig;
-import dev.kvlab.transport.Transports;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -39,7 +39,12 @@ public final class NodeLauncher {
         private final StorageNode node;
         private final MetricsHttpServer metrics;
 
-        private Running(NodeLaunch launch, TransferEngine engine, MasterChannel channel, StorageNode node, MetricsHttpServer metrics) {
+        private Running(
+                NodeLaunch launch,
+                TransferEngine engine,
+                MasterChannel channel,
+                StorageNode node,
+                MetricsHttpServer metrics) {
             this.launch = launch;
             this.engine = engine;
             this.channel = channel;
@@ -48,12 +53,18 @@ public final class NodeLauncher {
         }
 
         /** The name the segment is mounted under at the master. */
-        public String segmentName() { return node.segmentName(); }
+        public String segmentName() {
+            return node.segmentName();
+        }
 
         /** Where the transport serves the segment (its handle's URI). */
-        public String segmentUri() { return node.segment().handle().toUri(); }
+        public String segmentUri() {
+            return node.segment().handle().toUri();
+        }
 
-        public int metricsPort() { return metrics.port(); }
+        public int metricsPort() {
+            return metrics.port();
+        }
 
         /**
          * Mounts the segment, retrying every second while the master cannot be reached ({@code notYet} is told each
@@ -72,7 +83,8 @@ public final class NodeLauncher {
                         node.close();
                         channel.close();
                         engine.close();
-                        throw new TokenRefusedException("master " + launch.masterName() + " refused this node's auth token");
+                        throw new TokenRefusedException(
+                                "master " + launch.masterName() + " refused this node's auth token");
                     }
                     notYet.accept(e);
                     Thread.sleep(1000);
@@ -97,11 +109,16 @@ public final class NodeLauncher {
         String metricsBind = MetricsHttpServer.check(l.metricsHost(), l.token(), l.metricsPublic());
         if (metricsBind != null) throw new LaunchRefusedException(metricsBind, null);
         if (l.token() == null && !Loopback.only(l.bind()))
-            throw new LaunchRefusedException("--bind " + l.bind() + " is not a loopback address: the data plane then needs an auth token (KVLAB_STORE_TOKEN or --token-file)", null);
-        TransferEngine engine = transports.create(l.transport(), TransportConfig.defaults().withBindHost(l.bind()).withAuthToken(l.token()));
+            throw new LaunchRefusedException(
+                    "--bind " + l.bind()
+                            + " is not a loopback address: the data plane then needs an auth token (KVLAB_STORE_TOKEN or --token-file)",
+                    null);
+        TransferEngine engine = transports.create(
+                l.transport(), TransportConfig.defaults().withBindHost(l.bind()).withAuthToken(l.token()));
         MasterChannel channel;
         try {
-            channel = l.etcd() != null ? new EtcdMasterChannel(EtcdSpec.parse(l.etcd()), Duration.ofSeconds(5), l.token())
+            channel = l.etcd() != null
+                    ? new EtcdMasterChannel(EtcdSpec.parse(l.etcd()), Duration.ofSeconds(5), l.token())
                     : new GrpcMasterChannel(l.masterHost(), l.masterPort(), Duration.ofSeconds(5), l.token());
         } catch (IllegalArgumentException e) {
             engine.close();
@@ -115,10 +132,14 @@ public final class NodeLauncher {
             engine.close();
             throw e;
         }
-        if (channel instanceof EtcdMasterChannel e) e.onLeaderChange(node::remountSoon); // register the segment with each new leader
+        if (channel instanceof EtcdMasterChannel e)
+            e.onLeaderChange(node::remountSoon); // register the segment with each new leader
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         NodeMeters.bind(registry, node, l.transport());
-        MetricsHttpServer http = new MetricsHttpServer(registry, l.metricsHost(), l.metricsPort(),
+        MetricsHttpServer http = new MetricsHttpServer(
+                registry,
+                l.metricsHost(),
+                l.metricsPort(),
                 MasterLauncher.metricsToken(l.metricsHost(), l.token(), l.metricsPublic()));
         return new Running(l, engine, channel, node, http);
     }

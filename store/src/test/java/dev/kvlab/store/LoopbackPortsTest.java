@@ -32,7 +32,8 @@ class LoopbackPortsTest {
     @Test
     void aChildThatCouldNotBindIsToldApartFromOneThatFailedOtherwise() {
         assertTrue(LoopbackPorts.lostRace("etcdmain: listen tcp 127.0.0.1:37563: bind: address already in use"));
-        assertTrue(LoopbackPorts.lostRace("# Could not create server TCP listening socket 127.0.0.1:6379: bind: Address already in use"));
+        assertTrue(LoopbackPorts.lostRace(
+                "# Could not create server TCP listening socket 127.0.0.1:6379: bind: Address already in use"));
         assertFalse(LoopbackPorts.lostRace("etcdmain: cannot access data directory: permission denied"));
         assertFalse(LoopbackPorts.lostRace(null));
     }

@@ -44,7 +44,9 @@ public final class Transports {
     /** The provider called {@code name}; {@link IllegalArgumentException} naming the known ones otherwise. */
     public TransportProvider provider(String name) {
         TransportProvider p = byName.get(name);
-        if (p == null) throw new IllegalArgumentException("unknown transport '" + name + "' (known: " + String.join(", ", byName.keySet()) + ")");
+        if (p == null)
+            throw new IllegalArgumentException(
+                    "unknown transport '" + name + "' (known: " + String.join(", ", byName.keySet()) + ")");
         return p;
     }
 

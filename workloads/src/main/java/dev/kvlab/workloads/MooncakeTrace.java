@@ -4,7 +4,6 @@ import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.Request;
 import dev.kvlab.workloads.api.RequestSource;
 import dev.kvlab.workloads.api.TraceFormat;
-
 import dev.kvlab.workloads.internal.trace.MooncakeTraceReader;
 import dev.kvlab.workloads.internal.trace.MooncakeTraceWriter;
 import java.io.BufferedWriter;

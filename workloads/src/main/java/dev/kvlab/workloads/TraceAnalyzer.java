@@ -7,13 +7,12 @@ import dev.kvlab.workloads.api.RequestSource;
 import dev.kvlab.workloads.api.TraceAnalysis;
 import dev.kvlab.workloads.api.TraceFormat;
 import dev.kvlab.workloads.api.WorkloadFormatException;
-
 import dev.kvlab.workloads.internal.analysis.DenseLru;
 import dev.kvlab.workloads.internal.analysis.IntList;
 import dev.kvlab.workloads.internal.analysis.LongIntMap;
 import dev.kvlab.workloads.internal.analysis.StackDistances;
-import java.util.ArrayList;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
@@ -83,7 +82,8 @@ public final class TraceAnalyzer {
             analyzer.addAll(source);
         }
         // as kvlab run refuses it (TraceCheck)
-        if (analyzer.requests() == 0) throw new WorkloadFormatException(trace + ": no requests (an empty trace): nothing to analyze");
+        if (analyzer.requests() == 0)
+            throw new WorkloadFormatException(trace + ": no requests (an empty trace): nothing to analyze");
         return analyzer;
     }
 
@@ -107,7 +107,9 @@ public final class TraceAnalyzer {
      * the reuse distances.
      */
     public TraceAnalysis finish(List<Double> capacityFractions) {
-        return finishCapacities(capacityFractions.stream().<LruCapacity>map(LruCapacity.Fraction::new).toList());
+        return finishCapacities(capacityFractions.stream()
+                .<LruCapacity>map(LruCapacity.Fraction::new)
+                .toList());
     }
 
     /**
@@ -119,8 +121,10 @@ public final class TraceAnalyzer {
         int uniformBlockTokens = uniformBlockTokens();
         for (LruCapacity c : capacities) {
             if (c instanceof LruCapacity.Tokens && uniformBlockTokens <= 0)
-                throw new IllegalArgumentException(uniformBlockTokens == 0 ? "a token capacity needs at least one request (to know its block size)"
-                        : "a token capacity needs one block size, but the requests' block sizes differ");
+                throw new IllegalArgumentException(
+                        uniformBlockTokens == 0
+                                ? "a token capacity needs at least one request (to know its block size)"
+                                : "a token capacity needs one block size, but the requests' block sizes differ");
         }
         finished = true;
         int n = inputs.size();
@@ -145,8 +149,8 @@ public final class TraceAnalyzer {
             for (int j = 0; j < k; j++) seen = Math.max(seen, acc[pos + j] + 1);
             pos += k;
         }
-        TraceAnalysis.CacheHits ideal = new TraceAnalysis.CacheHits(Double.POSITIVE_INFINITY, -1, -1, idealBlocks,
-                totalBlocks, idealTokens, totalInput);
+        TraceAnalysis.CacheHits ideal = new TraceAnalysis.CacheHits(
+                Double.POSITIVE_INFINITY, -1, -1, idealBlocks, totalBlocks, idealTokens, totalInput);
 
         List<TraceAnalysis.CacheHits> lru = new ArrayList<>();
         lruHits = new int[capacities.size()][];
@@ -179,11 +183,20 @@ public final class TraceAnalyzer {
                 pos += k;
             }
             lruHits[c] = hits;
-            lru.add(new TraceAnalysis.CacheHits(f, capacity, capacityTokens, hitBlocks, totalBlocks, hitTokens, totalInput));
+            lru.add(new TraceAnalysis.CacheHits(
+                    f, capacity, capacityTokens, hitBlocks, totalBlocks, hitTokens, totalInput));
         }
 
-        return new TraceAnalysis(n, n == 0 ? 0 : firstNanos, n == 0 ? 0 : lastNanos,
-                stats(inputs, totalInput), stats(outputs, totalOutput), totalBlocks, distinct, ideal, lru,
+        return new TraceAnalysis(
+                n,
+                n == 0 ? 0 : firstNanos,
+                n == 0 ? 0 : lastNanos,
+                stats(inputs, totalInput),
+                stats(outputs, totalOutput),
+                totalBlocks,
+                distinct,
+                ideal,
+                lru,
                 reuse(acc, accesses.size(), distinct));
     }
 
@@ -243,7 +256,8 @@ public final class TraceAnalyzer {
         if (n == 0) return new TraceAnalysis.TokenStats(0, 0, 0, 0, 0, 0, 0);
         int[] v = values.toArray();
         Arrays.sort(v);
-        return new TraceAnalysis.TokenStats(total, v[0], (double) total / n, rank(v, 50), rank(v, 90), rank(v, 99), v[n - 1]);
+        return new TraceAnalysis.TokenStats(
+                total, v[0], (double) total / n, rank(v, 50), rank(v, 90), rank(v, 99), v[n - 1]);
     }
 
     private static long rank(int[] sorted, int pct) {

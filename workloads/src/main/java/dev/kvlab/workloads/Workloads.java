@@ -9,7 +9,6 @@ import dev.kvlab.workloads.api.RequestSource;
 import dev.kvlab.workloads.api.TraceFormat;
 import dev.kvlab.workloads.api.WorkloadFormatException;
 import dev.kvlab.workloads.api.WorkloadSpec;
-
 import dev.kvlab.workloads.internal.arrival.ClosedLoopProcess;
 import dev.kvlab.workloads.internal.arrival.OpenLoopProcess;
 import dev.kvlab.workloads.internal.arrival.RetimedSource;
@@ -46,8 +45,8 @@ public final class Workloads {
         long s = derive(seed, 0x776F726B6C6F6164L);
         return switch (spec) {
             case WorkloadSpec.Trace t -> {
-                RequestSource r = MooncakeTrace.open(Path.of(t.path()),
-                        new TraceFormat(t.blockTokens(), t.ignoreUnknownFields(), 0), namespace);
+                RequestSource r = MooncakeTrace.open(
+                        Path.of(t.path()), new TraceFormat(t.blockTokens(), t.ignoreUnknownFields(), 0), namespace);
                 yield t.limit() > 0 ? limit(r, t.limit()) : r;
             }
             case WorkloadSpec.Chat c -> new ChatGenerator(c, namespace, s);
@@ -63,7 +62,8 @@ public final class Workloads {
      */
     public static RequestSource open(WorkloadSpec spec, int passes, Namespace namespace, long seed) {
         if (passes == 1) return open(spec, namespace, seed);
-        if (spec instanceof WorkloadSpec.Trace) throw new WorkloadFormatException("workload.passes: applies to generators; a trace is replayed once");
+        if (spec instanceof WorkloadSpec.Trace)
+            throw new WorkloadFormatException("workload.passes: applies to generators; a trace is replayed once");
         return new PassesSource(p -> open(spec, namespace, p == 0 ? seed : derive(seed, 0x7061737365L + p)), passes);
     }
 
@@ -77,7 +77,8 @@ public final class Workloads {
     }
 
     /** {@link #open(WorkloadSpec, ArrivalSpec, Namespace, long)} of the workload {@code passes} times over. */
-    public static RequestSource open(WorkloadSpec spec, int passes, ArrivalSpec arrival, Namespace namespace, long seed) {
+    public static RequestSource open(
+            WorkloadSpec spec, int passes, ArrivalSpec arrival, Namespace namespace, long seed) {
         if (arrival == null) throw new WorkloadFormatException("arrival: missing");
         arrival.validate("arrival");
         if (arrival.closedLoop() || arrival.maxConcurrency() > 0) {
@@ -85,7 +86,8 @@ public final class Workloads {
                     + "drive it with Workloads.schedule(...)");
         }
         RequestSource requests = open(spec, passes, namespace, seed);
-        if (arrival.process().equals("trace")) requests = new TickSpreadSource(requests, arrival.spreadNanos(), derive(seed, 0x737072656164L));
+        if (arrival.process().equals("trace"))
+            requests = new TickSpreadSource(requests, arrival.spreadNanos(), derive(seed, 0x737072656164L));
         return new RetimedSource(requests, arrival, derive(seed, 0x617272697661L));
     }
 
@@ -107,13 +109,15 @@ public final class Workloads {
     }
 
     /** {@link #schedule(WorkloadSpec, ArrivalSpec, Namespace, long)} of the workload {@code passes} times over. */
-    public static ArrivalProcess schedule(WorkloadSpec spec, int passes, ArrivalSpec arrival, Namespace namespace, long seed) {
+    public static ArrivalProcess schedule(
+            WorkloadSpec spec, int passes, ArrivalSpec arrival, Namespace namespace, long seed) {
         if (arrival == null) throw new WorkloadFormatException("arrival: missing");
         arrival.validate("arrival");
         if (arrival.closedLoop()) {
             RequestSource requests = open(spec, passes, namespace, seed);
             long think = Math.round(arrival.thinkMs() * 1e6);
-            return new ClosedLoopProcess(requests, arrival.users(), think, Math.max(CLOSED_LOOP_WINDOW, 4 * arrival.users()));
+            return new ClosedLoopProcess(
+                    requests, arrival.users(), think, Math.max(CLOSED_LOOP_WINDOW, 4 * arrival.users()));
         }
         RequestSource timed = open(spec, passes, arrival.withMaxConcurrency(0), namespace, seed);
         return new OpenLoopProcess(timed, arrival.maxConcurrency());

@@ -60,7 +60,8 @@ public class KvStateCodecBench {
         List<MemorySegment> random = new ArrayList<>();
         for (int b = 0; b < TOKENS / blockTokens; b++) {
             MemorySegment s = arena.allocate(blockBytes, 64);
-            for (long o = 0; o + 8 <= blockBytes; o += 8) s.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, o, r.nextLong());
+            for (long o = 0; o + 8 <= blockBytes; o += 8)
+                s.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, o, r.nextLong());
             random.add(s);
         }
         state = KvStateCodec.assemble(layout, blockTokens, random, arena);

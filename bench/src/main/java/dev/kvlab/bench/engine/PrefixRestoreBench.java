@@ -96,13 +96,22 @@ public class PrefixRestoreBench {
     @Setup(Level.Trial)
     public void setup() throws IOException {
         dir = Files.createTempDirectory("kvlab-prefix-bench");
-        SynthResult m = Gguf.synth(new SynthSpec(8, 512, 8, 2, 1376, SynthSpec.DEFAULT_VOCAB, WeightType.F16, 11, SynthSpec.DEFAULT_CONTEXT),
+        SynthResult m = Gguf.synth(
+                new SynthSpec(
+                        8, 512, 8, 2, 1376, SynthSpec.DEFAULT_VOCAB, WeightType.F16, 11, SynthSpec.DEFAULT_CONTEXT),
                 dir.resolve("m.gguf"));
         model = LlamaModel.load(LlamaLibrary.load(), m.path());
         blocks = tokens / BLOCK_TOKENS;
-        ctx = model.newContext(new LlamaContext.Options((tokens + 255) / 256 * 256 + 256, 512, 2, 1, LlamaContext.FlashAttention.AUTO, true));
-        backend = KvBackends.discover().open("bundled", BackendOptions.defaults().withTransport("tcp").withNodes(2)
-                .withSegmentBytes(128L << 20).withTimeout(Duration.ofSeconds(10)));
+        ctx = model.newContext(new LlamaContext.Options(
+                (tokens + 255) / 256 * 256 + 256, 512, 2, 1, LlamaContext.FlashAttention.AUTO, true));
+        backend = KvBackends.discover()
+                .open(
+                        "bundled",
+                        BackendOptions.defaults()
+                                .withTransport("tcp")
+                                .withNodes(2)
+                                .withSegmentBytes(128L << 20)
+                                .withTimeout(Duration.ofSeconds(10)));
         measured = new MeasuredBackend(backend, false);
         prefix = RemotePrefix.open(backend, ctx, m.sha256(), BLOCK_TOKENS, 1);
         SplittableRandom r = new SplittableRandom(23);
@@ -164,9 +173,13 @@ public class PrefixRestoreBench {
     }
 
     /** Runs both benchmarks (JMH options from the command line apply) and prints bytes/s and the ratio per prefix length. */
-    public static void main(String[] args) throws RunnerException, org.openjdk.jmh.runner.options.CommandLineOptionException {
-        Collection<RunResult> results = new Runner(new OptionsBuilder().parent(new CommandLineOptions(args))
-                .include(PrefixRestoreBench.class.getSimpleName()).build()).run();
+    public static void main(String[] args)
+            throws RunnerException, org.openjdk.jmh.runner.options.CommandLineOptionException {
+        Collection<RunResult> results = new Runner(new OptionsBuilder()
+                        .parent(new CommandLineOptions(args))
+                        .include(PrefixRestoreBench.class.getSimpleName())
+                        .build())
+                .run();
         java.util.Map<String, double[]> byTokens = new java.util.TreeMap<>();
         for (RunResult r : results) {
             String t = r.getParams().getParam("tokens");
@@ -174,8 +187,12 @@ public class PrefixRestoreBench {
             double[] v = byTokens.computeIfAbsent(t, k -> new double[2]);
             v[r.getParams().getBenchmark().endsWith("fetchRestore") ? 0 : 1] = bytesPerS;
         }
-        byTokens.forEach((t, v) -> System.out.printf(Locale.ROOT, "prefix of %s tokens: fetch + restore %.3f GB/s, store GET %.3f GB/s, ratio %.2f%n",
-                t, v[0] / 1e9, v[1] / 1e9, v[0] / v[1]));
+        byTokens.forEach((t, v) -> System.out.printf(
+                Locale.ROOT,
+                "prefix of %s tokens: fetch + restore %.3f GB/s, store GET %.3f GB/s, ratio %.2f%n",
+                t,
+                v[0] / 1e9,
+                v[1] / 1e9,
+                v[0] / v[1]));
     }
-
 }

@@ -46,7 +46,7 @@ public class HandoffBench {
 
     private ExecutorService pool;
     private final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-    private static final Runnable NOTHING = () -> { };
+    private static final Runnable NOTHING = () -> {};
 
     @Setup(Level.Trial)
     public void start() throws Exception {
@@ -57,7 +57,8 @@ public class HandoffBench {
     @TearDown(Level.Trial)
     public void stop() {
         pool.shutdownNow();
-        System.out.printf("%nhand-off after %d us idle: %.1f us of the caller's CPU per hand-off (%d hand-offs, measurement iterations)%n",
+        System.out.printf(
+                "%nhand-off after %d us idle: %.1f us of the caller's CPU per hand-off (%d hand-offs, measurement iterations)%n",
                 idleUs, cpuUs / handoffs, handoffs);
     }
 

@@ -4,7 +4,6 @@ import dev.kvlab.harness.Catalogs;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.Columns;
-import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.run.CellRunner;
@@ -60,7 +59,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3)
 @Measurement(iterations = 5)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC"})
 public class LiveCellBench {
 
     @Param("ablations/default.yaml")
@@ -99,15 +100,23 @@ public class LiveCellBench {
     @Setup
     public void setUp() throws IOException {
         Path m = Path.of(matrix);
-        if (!Files.isRegularFile(m)) throw new IllegalStateException(m.toAbsolutePath() + ": no such matrix (run from the repository root)");
-        List<CellRun> runs = MatrixParser.load(m, List.of(), null).runs().stream().filter(r -> r.label().contains(cell)).toList();
-        if (runs.size() != 1) throw new IllegalStateException(m + ": want one cell run labelled like '" + cell + "', found "
-                + runs.stream().map(CellRun::label).toList());
-        ConfigTree t = ConfigTree.parse(runs.get(0).tree().toString(), runs.get(0).label(), m.toAbsolutePath().getParent());
+        if (!Files.isRegularFile(m))
+            throw new IllegalStateException(m.toAbsolutePath() + ": no such matrix (run from the repository root)");
+        List<CellRun> runs = MatrixParser.load(m, List.of(), null).runs().stream()
+                .filter(r -> r.label().contains(cell))
+                .toList();
+        if (runs.size() != 1)
+            throw new IllegalStateException(m + ": want one cell run labelled like '" + cell + "', found "
+                    + runs.stream().map(CellRun::label).toList());
+        ConfigTree t = ConfigTree.parse(
+                runs.get(0).tree().toString(),
+                runs.get(0).label(),
+                m.toAbsolutePath().getParent());
         for (String s : set.split(";")) if (!s.isBlank()) t.set(s);
         if (kv.equals("tiny")) {
             RunConfig c = t.bind();
-            ModelSpec ms = Catalogs.load(c.catalog().stream().map(Path::of).toList()).model(c.model());
+            ModelSpec ms =
+                    Catalogs.load(c.catalog().stream().map(Path::of).toList()).model(c.model());
             catalog = Files.createTempFile("kvlab-bench-tinykv", ".yaml");
             Files.writeString(catalog, tinyKv(ms));
             List<String> cats = new ArrayList<>(c.catalog());
@@ -122,8 +131,11 @@ public class LiveCellBench {
 
     /** A catalog holding {@code m} with one KV head of dimension 2 (96 bytes per token for 24 layers in bf16). */
     static String tinyKv(ModelSpec m) {
-        if (m.mlaRank() != null) throw new IllegalArgumentException(m.id() + ": an MLA model has no KV heads to shrink");
-        return String.format(Locale.ROOT, """
+        if (m.mlaRank() != null)
+            throw new IllegalArgumentException(m.id() + ": an MLA model has no KV heads to shrink");
+        return String.format(
+                Locale.ROOT,
+                """
                 models:
                   - id: %s-tinykv
                     name: %s with a tiny KV cache (LiveCellBench)
@@ -136,8 +148,16 @@ public class LiveCellBench {
                     parameters: %.0f
                     weight_dtype: %s
                     max_context: %d
-                """, m.id(), m.name(), m.name(), m.layers(), m.hiddenSize(), m.attentionHeads(), m.parameters(),
-                m.weightDtype().name().toLowerCase(Locale.ROOT), m.maxContext());
+                """,
+                m.id(),
+                m.name(),
+                m.name(),
+                m.layers(),
+                m.hiddenSize(),
+                m.attentionHeads(),
+                m.parameters(),
+                m.weightDtype().name().toLowerCase(Locale.ROOT),
+                m.maxContext());
     }
 
     @Benchmark
@@ -149,13 +169,20 @@ public class LiveCellBench {
         f.io = figure(r, "harness_io_cpu_us_per_request") / f.iterations;
         f.waitCpu = figure(r, "harness_wait_cpu_us_per_request") / f.iterations;
         f.storeCpu = figure(r, "store_call_cpu_us_per_request") / f.iterations;
-        lines.add(String.format(Locale.ROOT, "%d requests, %s blocks: harness %.1f us/request (loop %.1f, io %.1f); wait %.1f (spin %.1f),"
+        lines.add(String.format(
+                Locale.ROOT,
+                "%d requests, %s blocks: harness %.1f us/request (loop %.1f, io %.1f); wait %.1f (spin %.1f),"
                         + " store calls %.1f; jit %.0f ms, gc %.0f ms in the measured phase",
-                r.summary().get(Columns.REQUESTS), dev.kvlab.transport.api.ByteSize.format(((Number) r.extras().get("block_bytes")).longValue()),
-                figure(r, Columns.HARNESS_CPU_US_PER_REQUEST.name()), figure(r, "harness_loop_cpu_us_per_request"), figure(r,
-                        "harness_io_cpu_us_per_request"),
-                figure(r, "harness_wait_cpu_us_per_request"), figure(r, "harness_spin_us_per_request"), figure(r, "store_call_cpu_us_per_request"),
-                figure(r, "jit_compile_ms"), figure(r, Columns.GC_PAUSE_MS.name())));
+                r.summary().get(Columns.REQUESTS),
+                dev.kvlab.transport.api.ByteSize.format(((Number) r.extras().get("block_bytes")).longValue()),
+                figure(r, Columns.HARNESS_CPU_US_PER_REQUEST.name()),
+                figure(r, "harness_loop_cpu_us_per_request"),
+                figure(r, "harness_io_cpu_us_per_request"),
+                figure(r, "harness_wait_cpu_us_per_request"),
+                figure(r, "harness_spin_us_per_request"),
+                figure(r, "store_call_cpu_us_per_request"),
+                figure(r, "jit_compile_ms"),
+                figure(r, Columns.GC_PAUSE_MS.name())));
         return r.summary().get(Columns.REQUESTS);
     }
 

@@ -41,7 +41,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3)
 @Measurement(iterations = 5)
-@Fork(value = 1, jvmArgsAppend = {"-XX:+UseParallelGC", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-XX:+UseParallelGC", "-Xmx1g"})
 public class SimReplayBenchmark {
 
     @Param("ablations/trace-replay.yaml")
@@ -59,10 +61,13 @@ public class SimReplayBenchmark {
     @Setup
     public void setUp() {
         Path m = Path.of(matrix);
-        if (!Files.isRegularFile(m)) throw new IllegalStateException(m.toAbsolutePath() + ": no such matrix (run from the repository root)");
+        if (!Files.isRegularFile(m))
+            throw new IllegalStateException(m.toAbsolutePath() + ": no such matrix (run from the repository root)");
         List<String> sets = set.isBlank() ? List.of() : List.of(set.split(";"));
         MatrixSpec spec = MatrixParser.load(m, sets, null);
-        if (spec.runs().size() != 1) throw new IllegalStateException(m + ": want one cell run, the matrix has " + spec.runs().size());
+        if (spec.runs().size() != 1)
+            throw new IllegalStateException(
+                    m + ": want one cell run, the matrix has " + spec.runs().size());
         config = spec.runs().get(0).config();
     }
 
@@ -77,7 +82,8 @@ public class SimReplayBenchmark {
 
     @TearDown
     public void report() {
-        System.out.printf("%nsimulated %.1f s per replay; sim speed per iteration (x real time): %s%n", simulated,
-                speeds.stream().map(x -> String.format("%.0f", x)).toList());
+        System.out.printf(
+                "%nsimulated %.1f s per replay; sim speed per iteration (x real time): %s%n",
+                simulated, speeds.stream().map(x -> String.format("%.0f", x)).toList());
     }
 }

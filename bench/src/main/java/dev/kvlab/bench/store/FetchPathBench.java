@@ -1,10 +1,10 @@
 package dev.kvlab.bench.store;
 
+import dev.kvlab.store.KvBackends;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.GetResult;
 import dev.kvlab.store.api.KeyedPayload;
 import dev.kvlab.store.api.KvBackend;
-import dev.kvlab.store.KvBackends;
 import dev.kvlab.store.api.ReplicateConfig;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
@@ -51,7 +51,10 @@ public class FetchPathBench {
 
     @Setup(Level.Trial)
     public void setup() {
-        backend = KvBackends.discover().open("bundled", BackendOptions.defaults().withTransport(transport).withSegmentBytes(512L << 20));
+        backend = KvBackends.discover()
+                .open(
+                        "bundled",
+                        BackendOptions.defaults().withTransport(transport).withSegmentBytes(512L << 20));
         MemorySegment v = backend.allocateBuffer(valueSize);
         for (int k = 0; k < 32; k++) {
             KeyedPayload.fill("k" + k, v);

@@ -1,11 +1,11 @@
 package dev.kvlab.bench.store;
 
-import dev.kvlab.store.api.ReplicateConfig;
 import dev.kvlab.store.api.MasterConfig;
+import dev.kvlab.store.api.ReplicateConfig;
 import dev.kvlab.store.api.master.ReplicaList;
-import dev.kvlab.store.internal.master.StoreMaster;
 import dev.kvlab.store.internal.grpc.GrpcMasterChannel;
 import dev.kvlab.store.internal.grpc.MasterServer;
+import dev.kvlab.store.internal.master.StoreMaster;
 import dev.kvlab.store.internal.server.MasterService;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
@@ -43,9 +43,12 @@ public class GrpcControlBench {
 
     @Setup(Level.Trial)
     public void setup() throws Exception {
-        service = new MasterService(new StoreMaster(MasterConfig.defaults(), Clock.systemUTC()), new SimpleMeterRegistry());
+        service = new MasterService(
+                new StoreMaster(MasterConfig.defaults(), Clock.systemUTC()), new SimpleMeterRegistry());
         service.mount("n", "seg", 1L << 30, "local://x/seg?size=1073741824");
-        long id = service.putStart("t", List.of("k"), new long[] {1 << 20}, new int[] {0}, ReplicateConfig.DEFAULT).getFirst().putId();
+        long id = service.putStart("t", List.of("k"), new long[] {1 << 20}, new int[] {0}, ReplicateConfig.DEFAULT)
+                .getFirst()
+                .putId();
         service.putEnd("t", List.of("k"), new long[] {id});
         server = MasterServer.start(service, "127.0.0.1", 0, null);
         channel = new GrpcMasterChannel("127.0.0.1", server.port(), Duration.ofSeconds(5), null);

@@ -1,8 +1,8 @@
 package dev.kvlab.bench.store;
 
+import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.api.RemoveStatus;
 import dev.kvlab.store.api.ReplicateConfig;
-import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.api.master.PutStartResult;
 import dev.kvlab.store.api.master.ReplicaList;
 import dev.kvlab.store.internal.master.StoreMaster;

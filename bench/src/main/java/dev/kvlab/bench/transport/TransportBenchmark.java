@@ -1,5 +1,6 @@
 package dev.kvlab.bench.transport;
 
+import dev.kvlab.transport.Transports;
 import dev.kvlab.transport.api.ByteSize;
 import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.transport.api.Opcode;
@@ -10,7 +11,6 @@ import dev.kvlab.transport.api.TargetProcess;
 import dev.kvlab.transport.api.TransferBatch;
 import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransportConfig;
-import dev.kvlab.transport.Transports;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -46,7 +46,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 3, time = 3)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC"})
 public class TransportBenchmark {
 
     @Param({"tcp", "shm", "local", "rdma-emu"})
@@ -79,7 +81,8 @@ public class TransportBenchmark {
 
     @Setup(Level.Trial)
     public void start() {
-        TransportConfig config = TransportConfig.defaults().withTimeout(Duration.ofSeconds(60))
+        TransportConfig config = TransportConfig.defaults()
+                .withTimeout(Duration.ofSeconds(60))
                 .withLink("rdma-emu".equals(transport) ? LinkSpec.parse(link) : null);
         block = ByteSize.parse(blockSize);
         long segment = ByteSize.parse(segmentSize);
@@ -160,7 +163,13 @@ public class TransportBenchmark {
         b.clear();
         long first = nextBlock.getAndAdd(batchSize);
         for (int i = 0; i < batchSize; i++) {
-            b.add(opcode, s.local, (s.localNext++ % s.localBlocks) * block, remote, ((first + i) % blocks) * block, block);
+            b.add(
+                    opcode,
+                    s.local,
+                    (s.localNext++ % s.localBlocks) * block,
+                    remote,
+                    ((first + i) % blocks) * block,
+                    block);
         }
         initiator.submit(b).get(60, TimeUnit.SECONDS);
         if (!b.allOk()) throw new IllegalStateException("a request failed: " + b.status(0));

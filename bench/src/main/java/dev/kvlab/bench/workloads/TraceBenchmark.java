@@ -1,15 +1,15 @@
 package dev.kvlab.bench.workloads;
 
-import dev.kvlab.workloads.api.ArrivalSpec;
 import dev.kvlab.workloads.MooncakeTrace;
+import dev.kvlab.workloads.TraceAnalyzer;
+import dev.kvlab.workloads.Workloads;
+import dev.kvlab.workloads.api.ArrivalSpec;
 import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.Request;
 import dev.kvlab.workloads.api.RequestSource;
 import dev.kvlab.workloads.api.TraceAnalysis;
-import dev.kvlab.workloads.TraceAnalyzer;
 import dev.kvlab.workloads.api.TraceFormat;
 import dev.kvlab.workloads.api.WorkloadSpec;
-import dev.kvlab.workloads.Workloads;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -33,6 +33,13 @@ public final class Gguf {
     public static SynthResult synth(SynthSpec spec, Path out) throws IOException {
         long t0 = System.nanoTime();
         SynthModelWriter.Written w = SynthModelWriter.write(spec, out);
-        return new SynthResult(w.path(), spec, w.bytes(), w.sha256(), w.parameters(), w.tensors(), Duration.ofNanos(System.nanoTime() - t0));
+        return new SynthResult(
+                w.path(),
+                spec,
+                w.bytes(),
+                w.sha256(),
+                w.parameters(),
+                w.tensors(),
+                Duration.ofNanos(System.nanoTime() - t0));
     }
 }

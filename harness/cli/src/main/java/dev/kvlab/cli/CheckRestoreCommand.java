@@ -14,23 +14,41 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code kvlab engine check-restore}: a restored KV state continues exactly as a recompute does. */
-@Command(name = "check-restore", mixinStandardHelpOptions = true,
-        description = "For deterministic prompts: prefill, take the sequence's KV state, split it into blocks, assemble "
-                + "and restore it, prefill the rest, greedy-decode; compare with a recompute of the same tokens in the same "
-                + "batches (prefix, then tail), greedy-decoded. Also prints a one-pass recompute's difference: the engine's own "
-                + "floating-point noise floor (other batch shapes round differently), reported, not judged. Exit 0 when every "
-                + "restore continues as its same-batch recompute with first-token logits within --tolerance, 1 otherwise, 2 for "
-                + "a bad model file or when the llama.cpp library cannot be installed or loaded.")
+@Command(
+        name = "check-restore",
+        mixinStandardHelpOptions = true,
+        description =
+                "For deterministic prompts: prefill, take the sequence's KV state, split it into blocks, assemble "
+                        + "and restore it, prefill the rest, greedy-decode; compare with a recompute of the same tokens in the same "
+                        + "batches (prefix, then tail), greedy-decoded. Also prints a one-pass recompute's difference: the engine's own "
+                        + "floating-point noise floor (other batch shapes round differently), reported, not judged. Exit 0 when every "
+                        + "restore continues as its same-batch recompute with first-token logits within --tolerance, 1 otherwise, 2 for "
+                        + "a bad model file or when the llama.cpp library cannot be installed or loaded.")
 public final class CheckRestoreCommand implements Callable<Integer> {
-    @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
-    @Option(names = "--model", required = true, paramLabel = "FILE", description = "GGUF model file") Path model;
-    @Option(names = "--prompts", defaultValue = "5", description = "prompts [${DEFAULT-VALUE}]") int prompts;
-    @Option(names = "--tokens", defaultValue = "32", description = "greedy tokens after each prompt [${DEFAULT-VALUE}]") int tokens;
-    @Option(names = "--block-tokens", defaultValue = "16", description = "tokens per KV block [${DEFAULT-VALUE}]") int blockTokens;
-    @Option(names = "--tolerance", defaultValue = "0", description = "largest first-token logit difference against the same-batch "
-            + "recompute that passes [${DEFAULT-VALUE}: bit-exact]") double tolerance;
-    @Option(names = "--json", description = "print one JSON object") boolean json;
+    @Option(names = "--model", required = true, paramLabel = "FILE", description = "GGUF model file")
+    Path model;
+
+    @Option(names = "--prompts", defaultValue = "5", description = "prompts [${DEFAULT-VALUE}]")
+    int prompts;
+
+    @Option(names = "--tokens", defaultValue = "32", description = "greedy tokens after each prompt [${DEFAULT-VALUE}]")
+    int tokens;
+
+    @Option(names = "--block-tokens", defaultValue = "16", description = "tokens per KV block [${DEFAULT-VALUE}]")
+    int blockTokens;
+
+    @Option(
+            names = "--tolerance",
+            defaultValue = "0",
+            description = "largest first-token logit difference against the same-batch "
+                    + "recompute that passes [${DEFAULT-VALUE}: bit-exact]")
+    double tolerance;
+
+    @Option(names = "--json", description = "print one JSON object")
+    boolean json;
 
     @Override
     public Integer call() {

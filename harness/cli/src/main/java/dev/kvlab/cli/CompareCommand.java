@@ -16,22 +16,34 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code kvlab compare A B}: per-cell differences between two bundles with 95% intervals. */
-@Command(name = "compare", mixinStandardHelpOptions = true,
-        description = "Per-cell differences between two bundles (directories or .tar.gz): cells matched by their factor values, "
-                + "B - A per metric with Welch's 95%% interval across replicates; '*' marks an interval that excludes 0. "
-                + "Bundles of capacity searches: the capacity of every searched cell first, compared the same way. "
-                + "Exit 2 when no cell matches; a warning on stderr when one bundle is sim and the other live.")
+@Command(
+        name = "compare",
+        mixinStandardHelpOptions = true,
+        description =
+                "Per-cell differences between two bundles (directories or .tar.gz): cells matched by their factor values, "
+                        + "B - A per metric with Welch's 95%% interval across replicates; '*' marks an interval that excludes 0. "
+                        + "Bundles of capacity searches: the capacity of every searched cell first, compared the same way. "
+                        + "Exit 2 when no cell matches; a warning on stderr when one bundle is sim and the other live.")
 public final class CompareCommand implements Callable<Integer> {
 
+    @Spec
+    CommandSpec spec;
 
-    @Spec CommandSpec spec;
+    @Parameters(index = "0", paramLabel = "BUNDLE_A")
+    Path a;
 
-    @Parameters(index = "0", paramLabel = "BUNDLE_A") Path a;
-    @Parameters(index = "1", paramLabel = "BUNDLE_B") Path b;
+    @Parameters(index = "1", paramLabel = "BUNDLE_B")
+    Path b;
 
-    @Option(names = "--json", description = "print one JSON object (every metric)") boolean json;
+    @Option(names = "--json", description = "print one JSON object (every metric)")
+    boolean json;
 
-    @Option(names = "--metrics", split = ",", paramLabel = "M1,M2", description = "metrics of the table (default: latency tails, goodput, hits, fetched bytes, fallbacks, wrong hits)")
+    @Option(
+            names = "--metrics",
+            split = ",",
+            paramLabel = "M1,M2",
+            description =
+                    "metrics of the table (default: latency tails, goodput, hits, fetched bytes, fallbacks, wrong hits)")
     List<String> metrics;
 
     @Override

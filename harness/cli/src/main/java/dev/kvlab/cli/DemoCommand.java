@@ -1,8 +1,8 @@
 package dev.kvlab.cli;
 
+import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.benchmark.Benchmarks;
 import dev.kvlab.harness.experiments.BundleRun;
-import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.experiments.api.Heartbeat;
 import dev.kvlab.harness.metrics.InfluxPublisher;
 import dev.kvlab.harness.report.text.DemoText;
@@ -23,32 +23,54 @@ import picocli.CommandLine.Spec;
  * the capacity per configuration with its gain over no cache first, then the fixed-load cells, then (unless
  * {@code --no-real-engine}) the real-engine section ({@link RealEngineDemo}, its own bundle), the main bundle's path last.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Runs the main job on embedded defaults: ablations/default.yaml (the capacity under SLO of cold/hot x "
-                + "none/local-only/remote-only/combined on the sim clock, plus live cells over real TCP through the embedded store with a "
-                + "small model), writes one result bundle (capacity.json, summaries with CIs, HdrHistogram logs, report.html), prints the "
-                + "capacity per configuration with its gain over no cache, and the bundle path last.",
-                "Takes about a minute or two on a laptop; `kvlab run ablations/default.yaml` is the same run with all of run's options."})
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Runs the main job on embedded defaults: ablations/default.yaml (the capacity under SLO of cold/hot x "
+                    + "none/local-only/remote-only/combined on the sim clock, plus live cells over real TCP through the embedded store with a "
+                    + "small model), writes one result bundle (capacity.json, summaries with CIs, HdrHistogram logs, report.html), prints the "
+                    + "capacity per configuration with its gain over no cache, and the bundle path last.",
+            "Takes about a minute or two on a laptop; `kvlab run ablations/default.yaml` is the same run with all of run's options."
+        })
 public final class DemoCommand implements Callable<Integer> {
 
-    @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/runs", description = "where the bundle is created (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--out",
+            paramLabel = "DIR",
+            defaultValue = "results/runs",
+            description = "where the bundle is created (default: ${DEFAULT-VALUE})")
     Path out;
 
-    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a key of ablations/default.yaml (e.g. --set clock=sim for the capacity searches only)")
+    @Option(
+            names = "--set",
+            paramLabel = "KEY=VALUE",
+            description =
+                    "override a key of ablations/default.yaml (e.g. --set clock=sim for the capacity searches only)")
     List<String> sets = new ArrayList<>();
 
-    @Option(names = "--resume", description = "continue an interrupted demo in --out") boolean resume;
+    @Option(names = "--resume", description = "continue an interrupted demo in --out")
+    boolean resume;
 
-    @Option(names = "--archive", description = "also write the bundle as <bundle>.tar.gz") boolean archive;
+    @Option(names = "--archive", description = "also write the bundle as <bundle>.tar.gz")
+    boolean archive;
 
-    @Option(names = "--real-engine", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "the real-engine section (on by default; --no-real-engine leaves it out): llama.cpp in-process on a small "
-            + "synthesized model, the capacity under the SLO of hot none vs combined, the twin's prediction first, its real KV through "
-            + "the store over TCP (ablations/real-kv-demo.yaml, its own bundle; about 90 s more on 2 cores)") boolean realEngine;
+    @Option(
+            names = "--real-engine",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
+            description =
+                    "the real-engine section (on by default; --no-real-engine leaves it out): llama.cpp in-process on a small "
+                            + "synthesized model, the capacity under the SLO of hot none vs combined, the twin's prediction first, its real KV through "
+                            + "the store over TCP (ablations/real-kv-demo.yaml, its own bundle; about 90 s more on 2 cores)")
+    boolean realEngine;
 
-    @Mixin InfluxOptions influx; // issue 7
+    @Mixin
+    InfluxOptions influx; // issue 7
 
     @Override
     public Integer call() throws Exception {

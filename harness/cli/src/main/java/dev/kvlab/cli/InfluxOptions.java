@@ -18,24 +18,36 @@ public final class InfluxOptions {
     /** The environment variable the 2.x token is read from unless {@code --influx-token-env} says otherwise. */
     public static final String DEFAULT_TOKEN_ENV = InfluxTarget.DEFAULT_TOKEN_ENV;
 
-    @Option(names = "--influx", paramLabel = "URL",
-            description = "push live per-cell metrics and every cell's summary row to this InfluxDB, e.g. http://127.0.0.1:8086")
+    @Option(
+            names = "--influx",
+            paramLabel = "URL",
+            description =
+                    "push live per-cell metrics and every cell's summary row to this InfluxDB, e.g. http://127.0.0.1:8086")
     String url;
 
     @Option(names = "--influx-db", paramLabel = "DB", description = "InfluxDB 1.x database, created if missing [kvlab]")
     String db;
 
-    @Option(names = "--influx-org", paramLabel = "ORG", description = "InfluxDB 2.x organisation (with --influx-bucket; token from the environment)")
+    @Option(
+            names = "--influx-org",
+            paramLabel = "ORG",
+            description = "InfluxDB 2.x organisation (with --influx-bucket; token from the environment)")
     String org;
 
     @Option(names = "--influx-bucket", paramLabel = "BUCKET", description = "InfluxDB 2.x bucket (must exist)")
     String bucket;
 
-    @Option(names = "--influx-token-env", paramLabel = "NAME",
-            description = "environment variable holding the InfluxDB 2.x token [" + DEFAULT_TOKEN_ENV + "]; the token is never taken from the command line")
+    @Option(
+            names = "--influx-token-env",
+            paramLabel = "NAME",
+            description = "environment variable holding the InfluxDB 2.x token [" + DEFAULT_TOKEN_ENV
+                    + "]; the token is never taken from the command line")
     String tokenEnv;
 
-    @Option(names = "--influx-interval", paramLabel = "DURATION", description = "time between live pushes, 100ms..1h [1s]")
+    @Option(
+            names = "--influx-interval",
+            paramLabel = "DURATION",
+            description = "time between live pushes, 100ms..1h [1s]")
     String interval;
 
     /** The target the options name; {@code null} without {@code --influx}. Bad combinations are a BadInputException (exit 2). */

@@ -5,8 +5,8 @@ import dev.kvlab.harness.api.input.BadOptionException;
 import dev.kvlab.workloads.api.WorkloadFormatException;
 import java.io.PrintWriter;
 import java.time.Duration;
-import picocli.CommandLine.Command;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 /**
  * The {@code kvlab} command line. Exit codes: 0 ok, 1 run failed, 2 bad input (with FILE:LINE where there is
@@ -19,22 +19,22 @@ import picocli.CommandLine;
         description = "A lab for measuring distributed KV-cache serving of LLMs: workloads, a Mooncake-like store, "
                 + "real transports, ablations, tail latencies, SLO goodput and reproducible result bundles.",
         subcommands = {
-                DemoCommand.class,
-                RunCommand.class,
-                AnalyzeCommand.class,
-                PlanCommand.class,
-                BreakevenCommand.class,
-                BenchCommand.class,
-                CalibrateCommand.class,
-                StoreCommand.class,
-                ModelCommand.class,
-                VerifyCommand.class,
-                CompareCommand.class,
-                MergeCommand.class,
-                ArchiveCommand.class,
-                ReportCommand.class,
-                EngineCommand.class,
-                CommandLine.HelpCommand.class
+            DemoCommand.class,
+            RunCommand.class,
+            AnalyzeCommand.class,
+            PlanCommand.class,
+            BreakevenCommand.class,
+            BenchCommand.class,
+            CalibrateCommand.class,
+            StoreCommand.class,
+            ModelCommand.class,
+            VerifyCommand.class,
+            CompareCommand.class,
+            MergeCommand.class,
+            ArchiveCommand.class,
+            ReportCommand.class,
+            EngineCommand.class,
+            CommandLine.HelpCommand.class
         })
 public final class Kvlab implements Runnable {
 
@@ -70,8 +70,10 @@ public final class Kvlab implements Runnable {
 
     private static int badParameters(CommandLine.ParameterException e, String[] args) {
         PrintWriter err = e.getCommandLine().getErr();
-        String msg = e.getCause() instanceof OptionValues.Refused r && e.getArgSpec() instanceof CommandLine.Model.OptionSpec o
-                ? o.longestName() + ": " + r.getMessage() : e.getMessage(); // a converter's reason, named as the commands name theirs
+        String msg = e.getCause() instanceof OptionValues.Refused r
+                        && e.getArgSpec() instanceof CommandLine.Model.OptionSpec o
+                ? o.longestName() + ": " + r.getMessage()
+                : e.getMessage(); // a converter's reason, named as the commands name theirs
         err.println("kvlab: " + oneLine(msg));
         err.println("Try '" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
         err.flush();
@@ -82,7 +84,8 @@ public final class Kvlab implements Runnable {
         PrintWriter err = cl.getErr();
         if (isBadInput(e)) {
             err.println("kvlab: " + oneLine(e.getMessage()));
-            if (e instanceof BadOptionException) err.println("Try '" + cl.getCommandSpec().qualifiedName() + " --help'."); // as for picocli's own
+            if (e instanceof BadOptionException)
+                err.println("Try '" + cl.getCommandSpec().qualifiedName() + " --help'."); // as for picocli's own
             err.flush();
             return EXIT_BAD_INPUT;
         }
@@ -105,7 +108,8 @@ public final class Kvlab implements Runnable {
     /** Bad input: our own exception types, or picocli's type conversion errors surfacing at execution. */
     static boolean isBadInput(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof BadInputException || t instanceof WorkloadFormatException
+            if (t instanceof BadInputException
+                    || t instanceof WorkloadFormatException
                     || t instanceof CommandLine.ParameterException) return true;
         }
         return false;

@@ -14,9 +14,10 @@ public final class KvlabVersion implements CommandLine.IVersionProvider {
     @Override
     public String[] getVersion() {
         return new String[] {
-                "kvlab " + version(),
-                "JVM: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
-                "OS: " + System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch")
+            "kvlab " + version(),
+            "JVM: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
+            "OS: " + System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                    + System.getProperty("os.arch")
         };
     }
 }

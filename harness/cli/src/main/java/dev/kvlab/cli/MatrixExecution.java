@@ -1,10 +1,10 @@
 package dev.kvlab.cli;
 
-import dev.kvlab.harness.experiments.BundleRun;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunListener;
 import dev.kvlab.harness.bundle.Provenance;
+import dev.kvlab.harness.experiments.BundleRun;
 import dev.kvlab.harness.experiments.api.Heartbeat;
 import dev.kvlab.harness.report.text.BundleText;
 import java.io.IOException;
@@ -23,19 +23,44 @@ final class MatrixExecution {
     }
 
     /** {@link #run} with sim runs on every core. */
-    static Path run(CommandSpec spec, MatrixSpec matrix, Path out, boolean resume, boolean archive,
-                                    List<RunListener> extra, Heartbeat hb) throws IOException {
+    static Path run(
+            CommandSpec spec,
+            MatrixSpec matrix,
+            Path out,
+            boolean resume,
+            boolean archive,
+            List<RunListener> extra,
+            Heartbeat hb)
+            throws IOException {
         return run(spec, matrix, out, resume, archive, extra, BundleRun.defaultJobs(), hb);
     }
 
     /** As {@link BundleRun#run}, with the provenance of this command line and its error stream. */
-    static Path run(CommandSpec spec, MatrixSpec matrix, Path out, boolean resume, boolean archive,
-                                    List<RunListener> extra, int jobs, Heartbeat hb) throws IOException {
+    static Path run(
+            CommandSpec spec,
+            MatrixSpec matrix,
+            Path out,
+            boolean resume,
+            boolean archive,
+            List<RunListener> extra,
+            int jobs,
+            Heartbeat hb)
+            throws IOException {
         BundleRun.checkOut(out);
-        List<String> args = spec.root().commandLine().getParseResult() == null ? List.of(spec.name())
+        List<String> args = spec.root().commandLine().getParseResult() == null
+                ? List.of(spec.name())
                 : spec.root().commandLine().getParseResult().originalArgs();
         Provenance prov = Provenance.capture(KvlabVersion.version(), args);
-        return BundleRun.run(matrix, out, resume, archive, extra, jobs, prov, spec.commandLine().getErr(), hb);
+        return BundleRun.run(
+                matrix,
+                out,
+                resume,
+                archive,
+                extra,
+                jobs,
+                prov,
+                spec.commandLine().getErr(),
+                hb);
     }
 
     /**

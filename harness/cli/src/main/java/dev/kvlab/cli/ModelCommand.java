@@ -3,8 +3,11 @@ package dev.kvlab.cli;
 import picocli.CommandLine.Command;
 
 /** {@code kvlab model}: model files for the llama.cpp target. */
-@Command(name = "model", mixinStandardHelpOptions = true,
-        description = "Model files: synthesize a GGUF Llama model with random weights and a single-token-word tokenizer.",
+@Command(
+        name = "model",
+        mixinStandardHelpOptions = true,
+        description =
+                "Model files: synthesize a GGUF Llama model with random weights and a single-token-word tokenizer.",
         subcommands = {ModelSynthCommand.class})
 public final class ModelCommand implements Runnable {
 

@@ -1,11 +1,11 @@
 package dev.kvlab.cli;
 
-import dev.kvlab.harness.experiments.BundleRun;
 import dev.kvlab.harness.api.MatrixSpec;
+import dev.kvlab.harness.bundle.CapacityFile;
+import dev.kvlab.harness.experiments.BundleRun;
+import dev.kvlab.harness.experiments.api.Heartbeat;
 import dev.kvlab.harness.llama.LlamaCpp;
 import dev.kvlab.harness.llama.api.EngineUnavailableException;
-import dev.kvlab.harness.experiments.api.Heartbeat;
-import dev.kvlab.harness.bundle.CapacityFile;
 import dev.kvlab.harness.report.text.BundleText;
 import dev.kvlab.harness.report.text.CapacityText;
 import dev.kvlab.harness.report.text.RealEngineText;

@@ -17,20 +17,28 @@ import picocli.CommandLine.Spec;
  * (exit 1, naming the file), and in place only a rendering identical to the sealed one is written back (repairing a
  * deleted page); a different rendering goes to {@code --out DIR}. Prints the report's path last.
  */
-@Command(name = "report", mixinStandardHelpOptions = true,
-        description = {"Verifies a bundle, then re-renders its report.html and plots/ (PNG + SVG) from its summary.json, cells/ and manifest.json. "
-                + "Prints the report path last.",
-                "A bundle that fails verification is refused (exit 1, naming the file). The manifest is never rewritten: in place, "
-                        + "only a rendering byte-identical to the one the run sealed is written back (e.g. a deleted report.html); "
-                        + "with --out DIR the rendering goes there and the bundle is untouched."})
+@Command(
+        name = "report",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Verifies a bundle, then re-renders its report.html and plots/ (PNG + SVG) from its summary.json, cells/ and manifest.json. "
+                    + "Prints the report path last.",
+            "A bundle that fails verification is refused (exit 1, naming the file). The manifest is never rewritten: in place, "
+                    + "only a rendering byte-identical to the one the run sealed is written back (e.g. a deleted report.html); "
+                    + "with --out DIR the rendering goes there and the bundle is untouched."
+        })
 public final class ReportCommand implements Callable<Integer> {
 
-    @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "BUNDLE", description = "a result bundle directory (results/runs/<run-id>)")
     Path bundle;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "write report.html and plots/ into DIR (outside the bundle) instead of in place")
+    @Option(
+            names = "--out",
+            paramLabel = "DIR",
+            description = "write report.html and plots/ into DIR (outside the bundle) instead of in place")
     Path out;
 
     @Override

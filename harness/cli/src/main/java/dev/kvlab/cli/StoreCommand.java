@@ -3,7 +3,9 @@ package dev.kvlab.cli;
 import picocli.CommandLine.Command;
 
 /** {@code kvlab store}: run the bundled store's processes. */
-@Command(name = "store", mixinStandardHelpOptions = true,
+@Command(
+        name = "store",
+        mixinStandardHelpOptions = true,
         description = "Runs the bundled store's processes (a master or a storage node) and asks a master's status.",
         subcommands = {StoreMasterCommand.class, StoreNodeCommand.class, StoreStatusCommand.class})
 public final class StoreCommand implements Runnable {
@@ -13,6 +15,7 @@ public final class StoreCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "kvlab store needs a subcommand: master, node or status");
+        throw new picocli.CommandLine.ParameterException(
+                spec.commandLine(), "kvlab store needs a subcommand: master, node or status");
     }
 }

@@ -20,22 +20,34 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code kvlab store node}: contributes one segment to a master, serves it over a transport, pings the master. */
-@Command(name = "node", mixinStandardHelpOptions = true,
-        description = "Runs a storage node: registers a segment with the transport, mounts it at the master and keeps it alive "
-                + "(ping every second; remounts when the master forgot it).")
+@Command(
+        name = "node",
+        mixinStandardHelpOptions = true,
+        description =
+                "Runs a storage node: registers a segment with the transport, mounts it at the master and keeps it alive "
+                        + "(ping every second; remounts when the master forgot it).")
 public final class StoreNodeCommand implements Callable<Integer> {
 
-    @Option(names = "--master", required = true, description = "HOST:PORT of the master, or etcd://HOST:PORT[/CLUSTER] of replicated masters "
-            + "(the node mounts at the leader and registers again with each new one)")
+    @Option(
+            names = "--master",
+            required = true,
+            description = "HOST:PORT of the master, or etcd://HOST:PORT[/CLUSTER] of replicated masters "
+                    + "(the node mounts at the leader and registers again with each new one)")
     String master;
 
     @Option(names = "--segment", required = true, description = "segment size, e.g. 256MiB")
     String segment;
 
-    @Option(names = "--transport", defaultValue = "tcp", description = "data plane: tcp | shm | rdma-emu [${DEFAULT-VALUE}]")
+    @Option(
+            names = "--transport",
+            defaultValue = "tcp",
+            description = "data plane: tcp | shm | rdma-emu [${DEFAULT-VALUE}]")
     String transport;
 
-    @Option(names = "--bind", defaultValue = "127.0.0.1", description = "address the transport serves on [${DEFAULT-VALUE}]")
+    @Option(
+            names = "--bind",
+            defaultValue = "127.0.0.1",
+            description = "address the transport serves on [${DEFAULT-VALUE}]")
     String bind;
 
     @Option(names = "--id", description = "node id (unique in the cluster) [node-<random>]")
@@ -44,17 +56,29 @@ public final class StoreNodeCommand implements Callable<Integer> {
     @Option(names = "--token-file", description = "file whose first line is the auth token")
     Path tokenFile;
 
-    @Option(names = "--parent-pid", hidden = true, description = "exit when this process is gone (nodes started by a harness die with it)")
+    @Option(
+            names = "--parent-pid",
+            hidden = true,
+            description = "exit when this process is gone (nodes started by a harness die with it)")
     Long parentPid;
 
-    @Option(names = "--ping-interval", defaultValue = "1s", description = "liveness ping to the master (keep it well under the master's --client-ttl) [${DEFAULT-VALUE}]")
+    @Option(
+            names = "--ping-interval",
+            defaultValue = "1s",
+            description =
+                    "liveness ping to the master (keep it well under the master's --client-ttl) [${DEFAULT-VALUE}]")
     Duration pingInterval;
 
     // obs: the node's Prometheus endpoint, like the master's
-    @Option(names = "--metrics", defaultValue = "127.0.0.1:0", description = "HOST:PORT of the Prometheus endpoint /metrics (port 0: any free) [${DEFAULT-VALUE}]")
+    @Option(
+            names = "--metrics",
+            defaultValue = "127.0.0.1:0",
+            description = "HOST:PORT of the Prometheus endpoint /metrics (port 0: any free) [${DEFAULT-VALUE}]")
     String metrics;
 
-    @Option(names = "--metrics-public", description = "serve a non-loopback --metrics endpoint without the auth token (to anyone who can reach it)")
+    @Option(
+            names = "--metrics-public",
+            description = "serve a non-loopback --metrics endpoint without the auth token (to anyone who can reach it)")
     boolean metricsPublic;
 
     @Override
@@ -67,7 +91,9 @@ public final class StoreNodeCommand implements Callable<Integer> {
                 throw new BadInputException("--master: " + e.getMessage());
             }
         }
-        HostPortOption m = viaEtcd ? HostPortOption.parse("--master", HaCluster.firstEndpoint(master), false) : HostPortOption.parse("--master", master, false);
+        HostPortOption m = viaEtcd
+                ? HostPortOption.parse("--master", HaCluster.firstEndpoint(master), false)
+                : HostPortOption.parse("--master", master, false);
         HostPortOption mAt = HostPortOption.parse("--metrics", metrics, true);
         long bytes;
         try {
@@ -81,32 +107,55 @@ public final class StoreNodeCommand implements Callable<Integer> {
         Transports ts = Transports.discover();
         if (!ts.names().contains(transport) || "local".equals(transport))
             throw new BadInputException("--transport: '" + transport + "' cannot serve other processes (available: "
-                    + String.join(", ", ts.names().stream().filter(n -> !n.equals("local")).toList()) + ")");
+                    + String.join(
+                            ", ",
+                            ts.names().stream().filter(n -> !n.equals("local")).toList()) + ")");
         String nodeId = id != null ? id : "node-" + UUID.randomUUID().toString().substring(0, 8);
         String token = StoreToken.read(tokenFile);
         NodeLauncher.Running node;
         try {
-            node = NodeLauncher.create(new NodeLaunch(m.host(), m.port(), bytes, transport, bind, nodeId, token, pingInterval, mAt.host(), mAt.port(),
-                    metricsPublic, parentPid, viaEtcd ? master : null), ts);
+            node = NodeLauncher.create(
+                    new NodeLaunch(
+                            m.host(),
+                            m.port(),
+                            bytes,
+                            transport,
+                            bind,
+                            nodeId,
+                            token,
+                            pingInterval,
+                            mAt.host(),
+                            mAt.port(),
+                            metricsPublic,
+                            parentPid,
+                            viaEtcd ? master : null),
+                    ts);
         } catch (LaunchRefusedException e) {
             throw new BadInputException(e.getMessage());
         } catch (OutOfMemoryError e) {
-            throw new BadInputException("--segment " + segment + ": this machine could not allocate it (" + e.getMessage() + "); "
-                    + MachineMemory.now().describe());
+            throw new BadInputException("--segment " + segment + ": this machine could not allocate it ("
+                    + e.getMessage() + "); " + MachineMemory.now().describe());
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            node.close();
-            stopped.countDown();
-        }, "kvlab-node-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            node.close();
+                            stopped.countDown();
+                        },
+                        "kvlab-node-shutdown"));
         try {
-            node.mount(e -> System.err.println("kvlab store node: master " + (viaEtcd ? master : m.host() + ":" + m.port()) + " not reachable yet ("
-                    + Kvlab.oneLine(e.getMessage()) + "); retrying"));
+            node.mount(
+                    e -> System.err.println("kvlab store node: master " + (viaEtcd ? master : m.host() + ":" + m.port())
+                            + " not reachable yet (" + Kvlab.oneLine(e.getMessage()) + "); retrying"));
         } catch (TokenRefusedException e) {
             throw new BadInputException(e.getMessage()
-                    + (token == null ? " (none given: set KVLAB_STORE_TOKEN or --token-file)" : " (wrong token: check KVLAB_STORE_TOKEN or --token-file)"));
+                    + (token == null
+                            ? " (none given: set KVLAB_STORE_TOKEN or --token-file)"
+                            : " (wrong token: check KVLAB_STORE_TOKEN or --token-file)"));
         }
-        System.out.println("kvlab store node " + nodeId + ": segment " + node.segmentName() + " (" + ByteSize.format(bytes) + ", " + transport
+        System.out.println("kvlab store node " + nodeId + ": segment " + node.segmentName() + " ("
+                + ByteSize.format(bytes) + ", " + transport
                 + ") mounted at " + (viaEtcd ? master : m.host() + ":" + m.port()) + " as " + node.segmentUri()
                 + "; metrics at http://" + mAt.host() + ":" + node.metricsPort() + "/metrics");
         System.out.flush();

@@ -41,7 +41,8 @@ class AnalyzeCommandTest {
     @Test
     void conversationTraceReferenceFigures() throws Exception {
         Path trace = SharedTrace.conversation();
-        JsonNode d = json(run("analyze", trace.toString(), "--block-tokens", "512", "--capacities", "1%,0.10", "--json"));
+        JsonNode d =
+                json(run("analyze", trace.toString(), "--block-tokens", "512", "--capacities", "1%,0.10", "--json"));
         assertThat(d.get("requests").asLong()).isEqualTo(12_031);
         assertThat(d.get("total_blocks").asLong()).isEqualTo(288_500);
         assertThat(d.get("distinct_blocks").asLong()).isEqualTo(182_790);
@@ -69,7 +70,11 @@ class AnalyzeCommandTest {
                 """);
         Run r = run("analyze", t.toString(), "--capacities", "50%,100%", "--chart");
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.out()).contains("requests       2").contains("ideal (inf)").contains("LRU 50%").contains("LRU 100%")
+        assertThat(r.out())
+                .contains("requests       2")
+                .contains("ideal (inf)")
+                .contains("LRU 50%")
+                .contains("LRU 100%")
                 .contains("miss-ratio curve");
         Run plain = run("analyze", t.toString());
         assertThat(plain.out()).contains("LRU 1%").contains("LRU 50%").doesNotContain("miss-ratio curve");
@@ -125,9 +130,11 @@ class AnalyzeCommandTest {
     void tokenCapacitiesAreWholeBlocks(@TempDir Path dir) throws Exception {
         // blocks of 512 tokens: 1,2 | 1,2,3 | 1,2,3 ; 1100 tokens = 2 blocks (floor), 2Ktok = 3 blocks
         Path t = dir.resolve("t.jsonl");
-        Files.writeString(t, "{\"timestamp\": 0, \"input_length\": 1000, \"output_length\": 5, \"hash_ids\": [1, 2]}\n"
-                + "{\"timestamp\": 1, \"input_length\": 1500, \"output_length\": 5, \"hash_ids\": [1, 2, 3]}\n"
-                + "{\"timestamp\": 2, \"input_length\": 1500, \"output_length\": 5, \"hash_ids\": [1, 2, 3]}\n");
+        Files.writeString(
+                t,
+                "{\"timestamp\": 0, \"input_length\": 1000, \"output_length\": 5, \"hash_ids\": [1, 2]}\n"
+                        + "{\"timestamp\": 1, \"input_length\": 1500, \"output_length\": 5, \"hash_ids\": [1, 2, 3]}\n"
+                        + "{\"timestamp\": 2, \"input_length\": 1500, \"output_length\": 5, \"hash_ids\": [1, 2, 3]}\n");
         JsonNode d = json(run("analyze", t.toString(), "--capacities", "1100tok,2Ktok,50%", "--json"));
         assertThat(d.at("/lru/0/capacity_tokens").asLong()).isEqualTo(1100);
         assertThat(d.at("/lru/0/capacity_blocks").asLong()).isEqualTo(2);
@@ -139,7 +146,8 @@ class AnalyzeCommandTest {
         assertThat(d.at("/lru/2/capacity_blocks").asLong()).isEqualTo(1);
         assertThat(d.at("/lru/2/capacity_tokens").asLong()).isEqualTo(512);
         assertThat(run("analyze", t.toString(), "--capacities", "3Xtok").code()).isEqualTo(2);
-        assertThat(run("analyze", t.toString(), "--capacities", "0.5tok").code()).isEqualTo(2);
+        assertThat(run("analyze", t.toString(), "--capacities", "0.5tok").code())
+                .isEqualTo(2);
     }
 
     @Test
@@ -147,15 +155,22 @@ class AnalyzeCommandTest {
         // long-document QA, tile vs interleave: the same documents, a cache smaller than the working set
         JsonNode tile = analyseDocQa(dir, "tile");
         JsonNode interleave = analyseDocQa(dir, "interleave");
-        assertThat(tile.at("/ideal/hit_blocks").asLong()).isEqualTo(interleave.at("/ideal/hit_blocks").asLong()).isPositive();
-        assertThat(tile.at("/lru/0/hit_blocks").asLong()).isLessThan(interleave.at("/lru/0/hit_blocks").asLong());
+        assertThat(tile.at("/ideal/hit_blocks").asLong())
+                .isEqualTo(interleave.at("/ideal/hit_blocks").asLong())
+                .isPositive();
+        assertThat(tile.at("/lru/0/hit_blocks").asLong())
+                .isLessThan(interleave.at("/lru/0/hit_blocks").asLong());
         assertThat(tile.get("block_tokens").asInt()).isEqualTo(256);
     }
 
     private static JsonNode analyseDocQa(Path dir, String order) throws Exception {
         Path f = dir.resolve(order + ".jsonl");
-        try (RequestSource s = Workloads.open(new WorkloadSpec.DocQa(16, 4096, 3, 50, 10, order, 256),
-                ArrivalSpec.poisson(5), Namespace.of("m"), 1); OutputStream o = Files.newOutputStream(f)) {
+        try (RequestSource s = Workloads.open(
+                        new WorkloadSpec.DocQa(16, 4096, 3, 50, 10, order, 256),
+                        ArrivalSpec.poisson(5),
+                        Namespace.of("m"),
+                        1);
+                OutputStream o = Files.newOutputStream(f)) {
             MooncakeTrace.write(s, o);
         }
         return json(run("analyze", f.toString(), "--capacities", "20%", "--json"));

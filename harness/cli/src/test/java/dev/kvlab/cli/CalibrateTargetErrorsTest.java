@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.kvlab.store.api.MasterConfig;
-import dev.kvlab.store.internal.master.StoreMaster;
 import dev.kvlab.store.internal.grpc.MasterServer;
+import dev.kvlab.store.internal.master.StoreMaster;
 import dev.kvlab.store.internal.server.MasterService;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -26,8 +26,10 @@ import org.junit.jupiter.api.Test;
 class CalibrateTargetErrorsTest {
 
     static BenchTransportCommandTest.Run calibrate(int port) {
-        return assertTimeoutPreemptively(Duration.ofSeconds(20), () -> BenchTransportCommandTest.run("calibrate", "--target", "kvlab://127.0.0.1:" + port,
-                "--duration", "100ms", "--json"));
+        return assertTimeoutPreemptively(
+                Duration.ofSeconds(20),
+                () -> BenchTransportCommandTest.run(
+                        "calibrate", "--target", "kvlab://127.0.0.1:" + port, "--duration", "100ms", "--json"));
     }
 
     @Test
@@ -48,9 +50,11 @@ class CalibrateTargetErrorsTest {
         try (ServerSocket s = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
             Thread http = Thread.ofVirtual().start(() -> {
                 while (!s.isClosed()) {
-                    try (Socket c = s.accept(); OutputStream o = c.getOutputStream()) {
+                    try (Socket c = s.accept();
+                            OutputStream o = c.getOutputStream()) {
                         c.getInputStream().read(new byte[4096]);
-                        o.write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                        o.write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                                .getBytes(StandardCharsets.US_ASCII));
                     } catch (Exception e) {
                         return;
                     }
@@ -65,9 +69,12 @@ class CalibrateTargetErrorsTest {
 
     @Test
     void aMasterRefusingTheTokenSaysSo() throws Exception {
-        MasterService s = new MasterService(new StoreMaster(MasterConfig.defaults(), Clock.systemUTC()), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+        MasterService s = new MasterService(
+                new StoreMaster(MasterConfig.defaults(), Clock.systemUTC()),
+                new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
         try (MasterServer server = MasterServer.start(s, "127.0.0.1", 0, "the-right-token-0123")) {
-            BenchTransportCommandTest.Run r = calibrate(server.port()); // the test's environment gives no KVLAB_STORE_TOKEN
+            BenchTransportCommandTest.Run r =
+                    calibrate(server.port()); // the test's environment gives no KVLAB_STORE_TOKEN
             assertThat(r.code()).isEqualTo(Kvlab.EXIT_FAILED);
             assertThat(r.err()).contains("refused", "token").doesNotContain("calibration object");
         } finally {
@@ -77,6 +84,7 @@ class CalibrateTargetErrorsTest {
 
     @Test
     void aPortOutOfRangeIsBadInput() {
-        BenchTransportCommandTest.assertBadInput("port must be 1..65535", "calibrate", "--target", "kvlab://127.0.0.1:99999");
+        BenchTransportCommandTest.assertBadInput(
+                "port must be 1..65535", "calibrate", "--target", "kvlab://127.0.0.1:99999");
     }
 }

@@ -60,26 +60,38 @@ class CrashResumeProcessesTest {
               interval: 1s
             """;
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private record Run(int exit, String out, long millis) {}
 
     private Run kvlab(Path out, boolean resume, long killAfterMillis) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "--enable-native-access=ALL-UNNAMED",
-                "-Xmx512m", "-cp", System.getProperty("java.class.path"), "dev.kvlab.cli.Kvlab", "run", tmp.resolve("crash.yaml").toString(),
-                "--out", out.toString()));
+        List<String> cmd = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "--enable-native-access=ALL-UNNAMED",
+                "-Xmx512m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.kvlab.cli.Kvlab",
+                "run",
+                tmp.resolve("crash.yaml").toString(),
+                "--out",
+                out.toString()));
         if (resume) cmd.add("--resume");
         long t0 = System.nanoTime();
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         StringBuffer log = new StringBuffer();
         Thread reader = Thread.ofPlatform().daemon().start(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader r =
+                    new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String l; (l = r.readLine()) != null; ) log.append(l).append('\n');
             } catch (IOException ignored) {
                 // ended
             }
         });
-        boolean ended = killAfterMillis > 0 ? p.waitFor(killAfterMillis, TimeUnit.MILLISECONDS) : p.waitFor(300, TimeUnit.SECONDS);
+        boolean ended = killAfterMillis > 0
+                ? p.waitFor(killAfterMillis, TimeUnit.MILLISECONDS)
+                : p.waitFor(300, TimeUnit.SECONDS);
         if (!ended) {
             p.destroyForcibly(); // SIGKILL
             p.waitFor(30, TimeUnit.SECONDS);
@@ -100,25 +112,37 @@ class CrashResumeProcessesTest {
     private static List<Path> visible(Path out) throws IOException {
         if (!Files.isDirectory(out)) return List.of();
         try (Stream<Path> s = Files.list(out)) {
-            return s.filter(p -> !p.getFileName().toString().startsWith(".")).sorted().toList();
+            return s.filter(p -> !p.getFileName().toString().startsWith("."))
+                    .sorted()
+                    .toList();
         }
     }
 
     private static List<Path> hidden(Path out) throws IOException {
         if (!Files.isDirectory(out)) return List.of();
         try (Stream<Path> s = Files.list(out)) {
-            return s.filter(p -> p.getFileName().toString().startsWith(".")).sorted().toList();
+            return s.filter(p -> p.getFileName().toString().startsWith("."))
+                    .sorted()
+                    .toList();
         }
     }
 
     /** After a kill: only complete, verifying bundles are visible; at most one partial run is hidden. */
     private static void nothingHalfWrittenIsVisible(Path out, String context) throws IOException {
         for (Path b : visible(out)) {
-            assertThat(Files.isDirectory(b)).as("%s: %s is a bundle directory", context, b).isTrue();
+            assertThat(Files.isDirectory(b))
+                    .as("%s: %s is a bundle directory", context, b)
+                    .isTrue();
             assertThat(b.resolve("manifest.json")).as(context).exists();
-            assertThat(verify(b)).as("%s: a visible bundle must verify", context).isNull();
+            assertThat(verify(b))
+                    .as("%s: a visible bundle must verify", context)
+                    .isNull();
         }
-        assertThat(hidden(out).stream().filter(p -> p.getFileName().toString().endsWith(".partial")).count()).as(context).isLessThanOrEqualTo(1);
+        assertThat(hidden(out).stream()
+                        .filter(p -> p.getFileName().toString().endsWith(".partial"))
+                        .count())
+                .as(context)
+                .isLessThanOrEqualTo(1);
     }
 
     private static List<Map<String, String>> rows(Path bundle) throws IOException {
@@ -160,13 +184,23 @@ class CrashResumeProcessesTest {
             }
             List<Path> before = visible(out);
             Run resumed = before.isEmpty() ? kvlab(out, true, 0) : null;
-            if (resumed != null) assertThat(resumed.exit()).as("%s: --resume\n%s", context, resumed.out()).isZero();
+            if (resumed != null)
+                assertThat(resumed.exit())
+                        .as("%s: --resume\n%s", context, resumed.out())
+                        .isZero();
             List<Path> bundles = visible(out);
             assertThat(bundles).as("%s: one bundle, not %s", context, bundles).hasSize(1);
-            assertThat(hidden(out)).as("%s: nothing partial left behind", context).isEmpty();
+            assertThat(hidden(out))
+                    .as("%s: nothing partial left behind", context)
+                    .isEmpty();
             assertThat(verify(bundles.getFirst())).as(context).isNull();
-            if (resumed != null) assertThat(resumed.out().strip()).as(context).endsWith(bundles.getFirst().toString());
-            assertThat(rows(bundles.getFirst())).as("%s: the resumed bundle has the uninterrupted run's results", context).isEqualTo(expected);
+            if (resumed != null)
+                assertThat(resumed.out().strip())
+                        .as(context)
+                        .endsWith(bundles.getFirst().toString());
+            assertThat(rows(bundles.getFirst()))
+                    .as("%s: the resumed bundle has the uninterrupted run's results", context)
+                    .isEqualTo(expected);
         }
     }
 }

@@ -20,12 +20,22 @@ class DoubtfulInputsTest {
     @Test
     void mergeIntoAFileIsNotADirectory(@TempDir Path dir) throws Exception {
         Path file = Files.writeString(dir.resolve("existing"), "x");
-        BenchTransportCommandTest.assertBadInput("is not a directory", "merge", dir.resolve("no-shard").toString(), "--out", file.toString());
+        BenchTransportCommandTest.assertBadInput(
+                "is not a directory", "merge", dir.resolve("no-shard").toString(), "--out", file.toString());
         assertThat(Files.readString(file)).isEqualTo("x");
     }
 
     @Test
     void benchMasterRefusesAWindowTooShortToMeanAnything() {
-        BenchTransportCommandTest.assertBadInput("--duration must be at least 100ms", "bench", "master", "--op", "put", "--duration", "1ms", "--jit-wait", "0s");
+        BenchTransportCommandTest.assertBadInput(
+                "--duration must be at least 100ms",
+                "bench",
+                "master",
+                "--op",
+                "put",
+                "--duration",
+                "1ms",
+                "--jit-wait",
+                "0s");
     }
 }

@@ -19,7 +19,9 @@ import picocli.CommandLine;
 /** {@code kvlab engine check-restore} on a tiny random model; skipped with the reason where llama.cpp is unavailable. */
 class EngineCommandTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
+
     final StringWriter out = new StringWriter(), err = new StringWriter();
 
     int run(String... args) {
@@ -33,7 +35,8 @@ class EngineCommandTest {
         try {
             LlamaInstall.locate();
         } catch (EngineUnavailableException e) {
-            if ("1".equals(System.getenv("KVLAB_CI"))) throw new AssertionError("KVLAB_CI=1 and llama.cpp is unavailable: " + e.getMessage());
+            if ("1".equals(System.getenv("KVLAB_CI")))
+                throw new AssertionError("KVLAB_CI=1 and llama.cpp is unavailable: " + e.getMessage());
             Assumptions.abort("llama.cpp library unavailable: " + e.getMessage());
         }
     }
@@ -43,13 +46,24 @@ class EngineCommandTest {
         needLibrary();
         Path model = tmp.resolve("tiny.gguf");
         TinyGguf.write(model, TinyGguf.Shape.tiny(), 11);
-        assertThat(run("engine", "check-restore", "--model", model.toString(), "--prompts", "2", "--tokens", "8", "--json"))
-                .as(err.toString()).isZero();
+        assertThat(run(
+                        "engine",
+                        "check-restore",
+                        "--model",
+                        model.toString(),
+                        "--prompts",
+                        "2",
+                        "--tokens",
+                        "8",
+                        "--json"))
+                .as(err.toString())
+                .isZero();
         JsonNode j = new ObjectMapper().readTree(out.toString());
         assertThat(j.get("ok").asBoolean()).isTrue();
         assertThat(j.get("prompts")).hasSize(2);
         assertThat(j.get("same_split_logit_diff").asDouble()).isZero();
-        assertThat(j.get("kv_bytes_per_token").asLong()).isEqualTo(TinyGguf.Shape.tiny().kvBytesPerToken());
+        assertThat(j.get("kv_bytes_per_token").asLong())
+                .isEqualTo(TinyGguf.Shape.tiny().kvBytesPerToken());
     }
 
     @Test
@@ -58,20 +72,29 @@ class EngineCommandTest {
         Path bad = Files.writeString(tmp.resolve("bad.gguf"), "not a model");
         assertThat(run("engine", "check-restore", "--model", bad.toString())).isEqualTo(2);
         assertThat(err.toString()).contains("bad.gguf").contains("cannot load");
-        assertThat(run("engine", "check-restore", "--model", tmp.resolve("none.gguf").toString())).isEqualTo(2);
+        assertThat(run(
+                        "engine",
+                        "check-restore",
+                        "--model",
+                        tmp.resolve("none.gguf").toString()))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("no such readable file");
     }
 
     @Test
     void benchEngineRefusesBadSettingsByNameBeforeStartingAnything() throws Exception {
         Path model = Files.writeString(tmp.resolve("m.gguf"), "x");
-        assertThat(run("bench", "engine", "--model", tmp.resolve("none.gguf").toString())).isEqualTo(2);
+        assertThat(run("bench", "engine", "--model", tmp.resolve("none.gguf").toString()))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("--model").contains("none.gguf");
-        assertThat(run("bench", "engine", "--model", model.toString(), "--flash-attn", "maybe")).isEqualTo(2);
+        assertThat(run("bench", "engine", "--model", model.toString(), "--flash-attn", "maybe"))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("--flash-attn").contains("maybe");
-        assertThat(run("bench", "engine", "--model", model.toString(), "--sequences", "8", "--prompts", "4")).isEqualTo(2);
+        assertThat(run("bench", "engine", "--model", model.toString(), "--sequences", "8", "--prompts", "4"))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("--prompts");
-        assertThat(run("bench", "engine", "--model", model.toString(), "--low-rate", "0")).isEqualTo(2);
+        assertThat(run("bench", "engine", "--model", model.toString(), "--low-rate", "0"))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("--low-rate");
     }
 }

@@ -11,7 +11,8 @@ class FailureMessageTest {
     @Test
     void anExceptionWithoutAMessageIsDescribedByItsKind() {
         assertThat(Kvlab.describe(new EOFException())).isEqualTo("EOFException");
-        assertThat(Kvlab.describe(new IllegalStateException(null, new java.io.IOException("disk full")))).isEqualTo("IllegalStateException: disk full");
+        assertThat(Kvlab.describe(new IllegalStateException(null, new java.io.IOException("disk full"))))
+                .isEqualTo("IllegalStateException: disk full");
         assertThat(Kvlab.describe(new IllegalStateException("plain"))).isEqualTo("plain");
     }
 }

@@ -22,20 +22,41 @@ class HelpTextTest {
     void everyCommandsHelpFormatsWithoutWarnings() {
         List<CommandLine> all = new ArrayList<>();
         collect(Kvlab.commandLine(), all);
-        assertThat(all).extracting(c -> c.getCommandName())
-                .contains("demo", "run", "analyze", "plan", "breakeven", "bench", "transport", "store", "master", "node",
-                        "calibrate", "verify", "compare", "report", "model", "synth");
+        assertThat(all)
+                .extracting(c -> c.getCommandName())
+                .contains(
+                        "demo",
+                        "run",
+                        "analyze",
+                        "plan",
+                        "breakeven",
+                        "bench",
+                        "transport",
+                        "store",
+                        "master",
+                        "node",
+                        "calibrate",
+                        "verify",
+                        "compare",
+                        "report",
+                        "model",
+                        "synth");
         PrintStream err = System.err;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try {
             for (CommandLine c : all) {
                 String usage = c.getUsageMessage(CommandLine.Help.Ansi.OFF);
-                assertThat(usage).as(c.getCommandSpec().qualifiedName()).contains("Usage:").doesNotContain("%n");
+                assertThat(usage)
+                        .as(c.getCommandSpec().qualifiedName())
+                        .contains("Usage:")
+                        .doesNotContain("%n");
             }
         } finally {
             System.setErr(err);
         }
-        assertThat(captured.toString(StandardCharsets.UTF_8)).as("picocli's warnings while formatting help").doesNotContain("WARN");
+        assertThat(captured.toString(StandardCharsets.UTF_8))
+                .as("picocli's warnings while formatting help")
+                .doesNotContain("WARN");
     }
 }

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code kvlab model synth} and {@code kvlab plan --gguf} through the CLI: the check shape, refusals with exit 2. */
 class ModelSynthCommandTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     record Run(int code, String out, String err) {}
 
@@ -36,8 +37,26 @@ class ModelSynthCommandTest {
     @Test
     void checkShapeGives1024KvBytesPerTokenAtASmallVocab() throws Exception {
         Path m = dir.resolve("m.gguf");
-        JsonNode w = json(run("model", "synth", "--layers", "4", "--hidden", "256", "--heads", "8", "--kv-heads", "2", "--ff", "688",
-                "--vocab", "1024", "--seed", "7", "--out", m.toString(), "--json"));
+        JsonNode w = json(run(
+                "model",
+                "synth",
+                "--layers",
+                "4",
+                "--hidden",
+                "256",
+                "--heads",
+                "8",
+                "--kv-heads",
+                "2",
+                "--ff",
+                "688",
+                "--vocab",
+                "1024",
+                "--seed",
+                "7",
+                "--out",
+                m.toString(),
+                "--json"));
         assertThat(w.get("bytes").asLong()).isEqualTo(Files.size(m));
         JsonNode p = json(run("plan", "--gguf", m.toString(), "--json"));
         assertThat(p.get("kv_bytes_per_token").asLong()).isEqualTo(1024);
@@ -55,22 +74,69 @@ class ModelSynthCommandTest {
     @Test
     void badShapeExits2AndWritesNothing() throws Exception {
         Path m = dir.resolve("bad.gguf");
-        Run r = run("model", "synth", "--layers", "4", "--hidden", "250", "--heads", "8", "--kv-heads", "3", "--ff", "688", "--out", m.toString());
+        Run r = run(
+                "model",
+                "synth",
+                "--layers",
+                "4",
+                "--hidden",
+                "250",
+                "--heads",
+                "8",
+                "--kv-heads",
+                "3",
+                "--ff",
+                "688",
+                "--out",
+                m.toString());
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).contains("hidden 250 is not divisible by heads 8");
         try (Stream<Path> files = Files.list(dir)) {
             assertThat(files).isEmpty();
         }
-        assertThat(run("model", "synth", "--layers", "2", "--hidden", "64", "--heads", "4", "--kv-heads", "2", "--ff", "96",
-                "--dtype", "q4", "--out", m.toString()).code()).isEqualTo(2);
+        assertThat(run(
+                                "model",
+                                "synth",
+                                "--layers",
+                                "2",
+                                "--hidden",
+                                "64",
+                                "--heads",
+                                "4",
+                                "--kv-heads",
+                                "2",
+                                "--ff",
+                                "96",
+                                "--dtype",
+                                "q4",
+                                "--out",
+                                m.toString())
+                        .code())
+                .isEqualTo(2);
         assertThat(run("model").code()).isEqualTo(2);
     }
 
     @Test
     void planGgufRefusesMixedOptionsAndBadFiles() throws Exception {
         Path m = dir.resolve("m.gguf");
-        json(run("model", "synth", "--layers", "2", "--hidden", "64", "--heads", "4", "--kv-heads", "2", "--ff", "96", "--vocab", "1024",
-                "--out", m.toString(), "--json"));
+        json(run(
+                "model",
+                "synth",
+                "--layers",
+                "2",
+                "--hidden",
+                "64",
+                "--heads",
+                "4",
+                "--kv-heads",
+                "2",
+                "--ff",
+                "96",
+                "--vocab",
+                "1024",
+                "--out",
+                m.toString(),
+                "--json"));
         Run both = run("plan", "--gguf", m.toString(), "--model", "llama-3-8b");
         assertThat(both.code()).isEqualTo(2);
         assertThat(both.err()).contains("--gguf");
@@ -79,7 +145,9 @@ class ModelSynthCommandTest {
         Run bad = run("plan", "--gguf", junk.toString());
         assertThat(bad.code()).isEqualTo(2);
         assertThat(bad.err()).contains(junk.toString()).contains("not a GGUF file");
-        assertThat(json(run("plan", "--gguf", m.toString(), "--dtype", "fp8", "--json")).get("kv_bytes_per_token").asLong())
+        assertThat(json(run("plan", "--gguf", m.toString(), "--dtype", "fp8", "--json"))
+                        .get("kv_bytes_per_token")
+                        .asLong())
                 .isEqualTo(2L * 2 * 2 * 16);
     }
 
@@ -87,11 +155,31 @@ class ModelSynthCommandTest {
     @Test
     void theModelIsReadableByOthersAsAnyFileTheUserWrites() throws Exception {
         Path m = dir.resolve("shared.gguf");
-        json(run("model", "synth", "--layers", "1", "--hidden", "64", "--heads", "2", "--kv-heads", "1", "--ff", "128", "--vocab", "1000",
-                "--out", m.toString(), "--json"));
+        json(run(
+                "model",
+                "synth",
+                "--layers",
+                "1",
+                "--hidden",
+                "64",
+                "--heads",
+                "2",
+                "--kv-heads",
+                "1",
+                "--ff",
+                "128",
+                "--vocab",
+                "1000",
+                "--out",
+                m.toString(),
+                "--json"));
         var perms = Files.getPosixFilePermissions(m);
-        assertThat(perms).contains(java.nio.file.attribute.PosixFilePermission.OWNER_READ, java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
-        // the process's umask decides the rest, as for a shell redirect; what a temporary file gets (0600) it must not be
+        assertThat(perms)
+                .contains(
+                        java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+                        java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+        // the process's umask decides the rest, as for a shell redirect; what a temporary file gets (0600) it must not
+        // be
         Path probe = Files.createFile(dir.resolve("probe"));
         assertThat(perms).isEqualTo(Files.getPosixFilePermissions(probe));
     }
@@ -100,8 +188,21 @@ class ModelSynthCommandTest {
     @Test
     void anOutThatCannotBeWrittenIsRefusedNamingIt() throws Exception {
         Path file = Files.writeString(dir.resolve("a-file"), "x");
-        Run r = run("model", "synth", "--layers", "1", "--hidden", "64", "--heads", "2", "--kv-heads", "1", "--ff", "128",
-                "--out", file.resolve("m.gguf").toString());
+        Run r = run(
+                "model",
+                "synth",
+                "--layers",
+                "1",
+                "--hidden",
+                "64",
+                "--heads",
+                "2",
+                "--kv-heads",
+                "1",
+                "--ff",
+                "128",
+                "--out",
+                file.resolve("m.gguf").toString());
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).contains("--out " + file.resolve("m.gguf")).doesNotContain(".tmp");
         try (Stream<Path> s = Files.list(dir)) {
@@ -113,16 +214,67 @@ class ModelSynthCommandTest {
     @Test
     void calibratePrefixTokensBeyondTheModelsContextIsRefused() throws Exception {
         Path m = dir.resolve("ctx.gguf"), tiny = dir.resolve("tiny.gguf");
-        json(run("model", "synth", "--layers", "1", "--hidden", "64", "--heads", "2", "--kv-heads", "1", "--ff", "128", "--vocab", "1000",
-                "--context", "8192", "--out", m.toString(), "--json"));
+        json(run(
+                "model",
+                "synth",
+                "--layers",
+                "1",
+                "--hidden",
+                "64",
+                "--heads",
+                "2",
+                "--kv-heads",
+                "1",
+                "--ff",
+                "128",
+                "--vocab",
+                "1000",
+                "--context",
+                "8192",
+                "--out",
+                m.toString(),
+                "--json"));
         long t0 = System.nanoTime();
-        Run r = run("calibrate", "--engine", m.toString(), "--prefix-tokens", "99999", "--out", dir.resolve("e.yaml").toString());
+        Run r = run(
+                "calibrate",
+                "--engine",
+                m.toString(),
+                "--prefix-tokens",
+                "99999",
+                "--out",
+                dir.resolve("e.yaml").toString());
         assertThat(r.code()).isEqualTo(2);
-        assertThat(r.err()).contains("--prefix-tokens 99999").contains("context is 8192 tokens").contains("at most 4072");
+        assertThat(r.err())
+                .contains("--prefix-tokens 99999")
+                .contains("context is 8192 tokens")
+                .contains("at most 4072");
         assertThat((System.nanoTime() - t0) / 1e9).isLessThan(10);
-        json(run("model", "synth", "--layers", "1", "--hidden", "64", "--heads", "2", "--kv-heads", "1", "--ff", "128", "--vocab", "1000",
-                "--context", "40", "--out", tiny.toString(), "--json"));
-        Run t = run("calibrate", "--engine", tiny.toString(), "--out", dir.resolve("t.yaml").toString());
+        json(run(
+                "model",
+                "synth",
+                "--layers",
+                "1",
+                "--hidden",
+                "64",
+                "--heads",
+                "2",
+                "--kv-heads",
+                "1",
+                "--ff",
+                "128",
+                "--vocab",
+                "1000",
+                "--context",
+                "40",
+                "--out",
+                tiny.toString(),
+                "--json"));
+        Run t = run(
+                "calibrate",
+                "--engine",
+                tiny.toString(),
+                "--out",
+                dir.resolve("t.yaml").toString());
         assertThat(t.code()).isEqualTo(2);
         assertThat(t.err()).contains("too short to calibrate on");
         assertThat(dir.resolve("e.yaml")).doesNotExist();

@@ -30,7 +30,9 @@ class NetnsClusterTest {
 
     private static final double RATE_BYTES = 200e6 / 8;
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
+
     private Path script, bin, state;
     private String prefix;
     private final ObjectMapper json = new ObjectMapper();
@@ -43,7 +45,9 @@ class NetnsClusterTest {
         assertThat(script).isExecutable();
         String why = null;
         if (!"root".equals(System.getProperty("user.name"))) why = "needs root (ip netns, tc)";
-        else if (exec(List.of("sh", "-c", "command -v ip && command -v tc"), Map.of()).code() != 0) why = "needs iproute2 (ip, tc)";
+        else if (exec(List.of("sh", "-c", "command -v ip && command -v tc"), Map.of())
+                        .code()
+                != 0) why = "needs iproute2 (ip, tc)";
         else {
             String probe = "kvtprobe" + ProcessHandle.current().pid() % 100000;
             Result r = exec(List.of("ip", "netns", "add", probe), Map.of());
@@ -58,8 +62,11 @@ class NetnsClusterTest {
         state = dir.resolve("state");
         // a launcher of this build for the processes the script starts inside the namespaces
         bin = dir.resolve("kvlab-bin");
-        Files.writeString(bin, "#!/bin/sh\nexec '" + ProcessHandle.current().info().command().orElse("java")
-                + "' --enable-native-access=ALL-UNNAMED -Xmx384m -cp '" + System.getProperty("java.class.path") + "' dev.kvlab.cli.Kvlab \"$@\"\n");
+        Files.writeString(
+                bin,
+                "#!/bin/sh\nexec '" + ProcessHandle.current().info().command().orElse("java")
+                        + "' --enable-native-access=ALL-UNNAMED -Xmx384m -cp '" + System.getProperty("java.class.path")
+                        + "' dev.kvlab.cli.Kvlab \"$@\"\n");
         Files.setPosixFilePermissions(bin, PosixFilePermissions.fromString("rwx------"));
     }
 
@@ -68,13 +75,23 @@ class NetnsClusterTest {
         if (prefix == null) return;
         Result r = script("down");
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(exec(List.of("ip", "netns", "list"), Map.of()).out()).as("every namespace of the cluster is gone")
+        assertThat(exec(List.of("ip", "netns", "list"), Map.of()).out())
+                .as("every namespace of the cluster is gone")
                 .doesNotContain(prefix + "-");
     }
 
     @Test
     void shapedLinkIsWhatTheStoreMovesAndWhatCalibrationRecovers() throws Exception {
-        Result up = script("up", "--rate", "200mbit", "--nodes", "2", "--segment", "128MiB", "--subnet", "10.241." + (ProcessHandle.current().pid() % 250));
+        Result up = script(
+                "up",
+                "--rate",
+                "200mbit",
+                "--nodes",
+                "2",
+                "--segment",
+                "128MiB",
+                "--subnet",
+                "10.241." + (ProcessHandle.current().pid() % 250));
         assertThat(up.code()).as(up.err()).isZero();
         Map<String, String> env = new LinkedHashMap<>();
         for (String l : up.out().lines().toList()) {
@@ -88,24 +105,44 @@ class NetnsClusterTest {
         assertThat(script("status").out()).contains(prefix + "-node2").contains("tbf");
 
         // off loopback the store refuses a client without the token
-        Result noToken = inClient(client, Map.of(), "calibrate", "--target", "kvlab://" + master, "--json", "--duration", "200ms");
+        Result noToken = inClient(
+                client, Map.of(), "calibrate", "--target", "kvlab://" + master, "--json", "--duration", "200ms");
         assertThat(noToken.code()).as(noToken.out()).isNotZero();
 
         Map<String, String> token = Map.of("KVLAB_STORE_TOKEN", env.get("KVLAB_STORE_TOKEN"));
-        Result cal = inClient(client, token, "calibrate", "--target", "kvlab://" + master, "--json", "--duration", "1s");
+        Result cal =
+                inClient(client, token, "calibrate", "--target", "kvlab://" + master, "--json", "--duration", "1s");
         assertThat(cal.code()).as(cal.err()).isZero();
         JsonNode c = json.readTree(cal.out());
-        assertThat(c.get("bandwidth_bytes_per_s").asDouble() / RATE_BYTES).as("calibrated payload rate over a 200 Mbit/s link: " + cal.out())
+        assertThat(c.get("bandwidth_bytes_per_s").asDouble() / RATE_BYTES)
+                .as("calibrated payload rate over a 200 Mbit/s link: " + cal.out())
                 .isBetween(0.90, 1.02);
         assertThat(c.get("rtt_us").asDouble()).isPositive();
         assertThat(c.get("link").asText()).endsWith("us").contains("mbps@");
 
-        Result bench = inClient(client, token, "bench", "store", "--backend", "kvlab://" + master, "--value-size", "1MiB", "--op", "get",
-                "--clients", "2", "--keys", "32", "--duration", "2s", "--json");
+        Result bench = inClient(
+                client,
+                token,
+                "bench",
+                "store",
+                "--backend",
+                "kvlab://" + master,
+                "--value-size",
+                "1MiB",
+                "--op",
+                "get",
+                "--clients",
+                "2",
+                "--keys",
+                "32",
+                "--duration",
+                "2s",
+                "--json");
         assertThat(bench.code()).as(bench.err()).isZero();
         JsonNode b = json.readTree(bench.out());
         assertThat(b.get("errors").asLong()).isZero();
-        assertThat(b.get("throughput_bytes_per_s").asDouble() / RATE_BYTES).as("bench store over a 200 Mbit/s link: " + bench.out())
+        assertThat(b.get("throughput_bytes_per_s").asDouble() / RATE_BYTES)
+                .as("bench store over a 200 Mbit/s link: " + bench.out())
                 .isBetween(0.5, 1.03);
     }
 
@@ -113,13 +150,44 @@ class NetnsClusterTest {
     void delayNeedsNetemAndIsRefusedWithTheReasonWithoutIt() throws Exception {
         boolean netem = hasNetem();
         if (netem) {
-            Result up = script("up", "--delay", "2ms", "--nodes", "1", "--segment", "64MiB", "--subnet", "10.242." + (ProcessHandle.current().pid() % 250));
+            Result up = script(
+                    "up",
+                    "--delay",
+                    "2ms",
+                    "--nodes",
+                    "1",
+                    "--segment",
+                    "64MiB",
+                    "--subnet",
+                    "10.242." + (ProcessHandle.current().pid() % 250));
             assertThat(up.code()).as(up.err()).isZero();
-            String client = prefix + "-client", master = up.out().lines().filter(l -> l.startsWith("KVLAB_NETNS_MASTER=")).findFirst().orElseThrow().substring(19);
-            String tok = up.out().lines().filter(l -> l.startsWith("KVLAB_STORE_TOKEN=")).findFirst().orElseThrow().substring(18);
-            Result cal = inClient(client, Map.of("KVLAB_STORE_TOKEN", tok), "calibrate", "--target", "kvlab://" + master, "--json", "--duration", "500ms");
+            String client = prefix + "-client",
+                    master =
+                            up.out()
+                                    .lines()
+                                    .filter(l -> l.startsWith("KVLAB_NETNS_MASTER="))
+                                    .findFirst()
+                                    .orElseThrow()
+                                    .substring(19);
+            String tok = up.out()
+                    .lines()
+                    .filter(l -> l.startsWith("KVLAB_STORE_TOKEN="))
+                    .findFirst()
+                    .orElseThrow()
+                    .substring(18);
+            Result cal = inClient(
+                    client,
+                    Map.of("KVLAB_STORE_TOKEN", tok),
+                    "calibrate",
+                    "--target",
+                    "kvlab://" + master,
+                    "--json",
+                    "--duration",
+                    "500ms");
             assertThat(cal.code()).as(cal.err()).isZero();
-            assertThat(json.readTree(cal.out()).get("rtt_us").asDouble()).as("2 ms one way on each link").isGreaterThanOrEqualTo(4000);
+            assertThat(json.readTree(cal.out()).get("rtt_us").asDouble())
+                    .as("2 ms one way on each link")
+                    .isGreaterThanOrEqualTo(4000);
         } else {
             Result up = script("up", "--rate", "1gbit", "--delay", "1ms");
             assertThat(up.code()).isEqualTo(2);
@@ -132,7 +200,13 @@ class NetnsClusterTest {
         String probe = "kvtnetem" + ProcessHandle.current().pid() % 100000;
         exec(List.of("ip", "netns", "add", probe), Map.of());
         try {
-            return exec(List.of("ip", "netns", "exec", probe, "tc", "qdisc", "add", "dev", "lo", "root", "netem", "delay", "1ms"), Map.of()).code() == 0;
+            return exec(
+                                    List.of(
+                                            "ip", "netns", "exec", probe, "tc", "qdisc", "add", "dev", "lo", "root",
+                                            "netem", "delay", "1ms"),
+                                    Map.of())
+                            .code()
+                    == 0;
         } finally {
             exec(List.of("ip", "netns", "del", probe), Map.of());
         }
@@ -161,10 +235,15 @@ class NetnsClusterTest {
             p.destroyForcibly();
             throw new AssertionError("timed out: " + cmd);
         }
-        return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+        return new Result(
+                p.exitValue(),
+                Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
     }
 
     private static Path root() {
-        return dev.kvlab.workloads.testing.SourceTree.file("scripts/netns-cluster.sh").getParent().getParent();
+        return dev.kvlab.workloads.testing.SourceTree.file("scripts/netns-cluster.sh")
+                .getParent()
+                .getParent();
     }
 }

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RefusedRunLeavesNothingTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void aRunRefusedBeforeAnyCellFinishedLeavesNoPartialBundle() throws Exception {
@@ -33,7 +34,7 @@ class RefusedRunLeavesNothingTest {
                     x.sendResponseHeaders(200, -1);
                 } else if (p.equals("/v1/completions")) { // one token, a usage without cached tokens
                     byte[] b = ("data: {\"choices\":[{\"text\":\" a\",\"finish_reason\":\"length\"}]}\n\n"
-                            + "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":1}}\n\ndata: [DONE]\n\n")
+                                    + "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":1}}\n\ndata: [DONE]\n\n")
                             .getBytes(StandardCharsets.UTF_8);
                     x.getResponseHeaders().set("Content-Type", "text/event-stream");
                     x.sendResponseHeaders(200, b.length);
@@ -45,7 +46,8 @@ class RefusedRunLeavesNothingTest {
         });
         http.start();
         try {
-            Path cfg = Files.writeString(dir.resolve("cold.yaml"), """
+            Path cfg = Files.writeString(
+                    dir.resolve("cold.yaml"), """
                     mode: live
                     target: {kind: openai, endpoints: [http://127.0.0.1:%d], model: m, reset: vllm}
                     cache_state: cold
@@ -60,7 +62,10 @@ class RefusedRunLeavesNothingTest {
             cl.setErr(new PrintWriter(e));
             int code = cl.execute("run", cfg.toString(), "--out", out.toString());
             assertThat(code).as(e.toString()).isEqualTo(2);
-            assertThat(e.toString()).contains("cannot be verified").contains("nothing is kept").doesNotContain("finished cell");
+            assertThat(e.toString())
+                    .contains("cannot be verified")
+                    .contains("nothing is kept")
+                    .doesNotContain("finished cell");
             try (Stream<Path> s = Files.list(out)) {
                 assertThat(s.toList()).as("what the refused run left in --out").isEmpty();
             }

@@ -54,13 +54,15 @@ class ReportCommandTest {
         Files.writeString(bundle.resolve("plots/stale.png"), "old");
         Run r = kvlab("report", bundle.toString());
         assertThat(r.exit()).as(r.err()).isZero();
-        assertThat(r.lastLine()).isEqualTo(bundle.resolve("report.html").toAbsolutePath().toString());
+        assertThat(r.lastLine())
+                .isEqualTo(bundle.resolve("report.html").toAbsolutePath().toString());
         assertThat(Files.readString(bundle.resolve("report.html"))).isEqualTo(first);
         assertThat(bundle.resolve("plots/stale.png")).doesNotExist();
         Run verify = kvlab("verify", bundle.toString());
         assertThat(verify.exit()).as(verify.out() + verify.err()).isZero();
         try (Stream<Path> s = Files.walk(bundle)) {
-            assertThat(s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".tmp"))).isEmpty();
+            assertThat(s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".tmp")))
+                    .isEmpty();
         }
     }
 
@@ -76,7 +78,10 @@ class ReportCommandTest {
         Path bundle = smallBundle();
         Path hlog;
         try (Stream<Path> s = Files.walk(bundle.resolve("cells"))) {
-            hlog = s.filter(p -> p.getFileName().toString().equals("ttft.hlog")).sorted().findFirst().orElseThrow();
+            hlog = s.filter(p -> p.getFileName().toString().equals("ttft.hlog"))
+                    .sorted()
+                    .findFirst()
+                    .orElseThrow();
         }
         byte[] b = Files.readAllBytes(hlog);
         b[b.length - 10] ^= 0x01;
@@ -86,12 +91,15 @@ class ReportCommandTest {
 
         Run r = kvlab("report", bundle.toString());
         assertThat(r.exit()).as(r.err()).isEqualTo(1);
-        assertThat(r.err()).contains(bundle.relativize(hlog).toString().replace('\\', '/')).contains("refusing");
+        assertThat(r.err())
+                .contains(bundle.relativize(hlog).toString().replace('\\', '/'))
+                .contains("refusing");
         assertThat(Files.readAllBytes(bundle.resolve("manifest.json"))).isEqualTo(manifest);
         assertThat(Files.readAllBytes(bundle.resolve("report.html"))).isEqualTo(page);
         assertThat(kvlab("verify", bundle.toString()).exit()).isEqualTo(1);
         // --out does not launder it either
-        Run out = kvlab("report", bundle.toString(), "--out", tmp.resolve("elsewhere").toString());
+        Run out = kvlab(
+                "report", bundle.toString(), "--out", tmp.resolve("elsewhere").toString());
         assertThat(out.exit()).isEqualTo(1);
         assertThat(tmp.resolve("elsewhere")).doesNotExist();
     }
@@ -120,7 +128,8 @@ class ReportCommandTest {
         String manifest = Files.readString(bundle.resolve("manifest.json"));
         String oldSha = dev.kvlab.harness.bundle.Sha256.of(svg);
         String resealed = manifest.replace(oldSha, "0".repeat(63) + "1");
-        var m = (com.fasterxml.jackson.databind.node.ObjectNode) new com.fasterxml.jackson.databind.ObjectMapper().readTree(resealed);
+        var m = (com.fasterxml.jackson.databind.node.ObjectNode)
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree(resealed);
         Files.write(bundle.resolve("manifest.json"), dev.kvlab.harness.bundle.Manifest.sealed(m));
         Files.writeString(svg, "<svg>older</svg>");
         Run inPlace = kvlab("report", bundle.toString());
@@ -136,7 +145,13 @@ class ReportCommandTest {
         assertThat(out.resolve("report.html")).isRegularFile();
         assertThat(out.resolve("plots/ttft-p50-p99.svg")).isRegularFile();
         assertThat(Files.readAllBytes(fresh.resolve("manifest.json"))).isEqualTo(manifestBytes);
-        assertThat(kvlab("report", fresh.toString(), "--out", fresh.resolve("plots").toString()).exit()).isEqualTo(2);
+        assertThat(kvlab(
+                                "report",
+                                fresh.toString(),
+                                "--out",
+                                fresh.resolve("plots").toString())
+                        .exit())
+                .isEqualTo(2);
     }
 
     @Test

@@ -53,7 +53,8 @@ class SecurityProcessesTest {
     private final List<Process> procs = new ArrayList<>();
     private final Map<Process, StringBuffer> logs = new HashMap<>();
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @AfterEach
     void killAll() throws InterruptedException {
@@ -62,8 +63,13 @@ class SecurityProcessesTest {
     }
 
     private Process start(BlockingQueue<String> lines, Map<String, String> env, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "--enable-native-access=ALL-UNNAMED",
-                "-Xmx256m", "-cp", System.getProperty("java.class.path"), "dev.kvlab.cli.Kvlab"));
+        List<String> cmd = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "--enable-native-access=ALL-UNNAMED",
+                "-Xmx256m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.kvlab.cli.Kvlab"));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().remove("KVLAB_STORE_TOKEN");
@@ -73,7 +79,8 @@ class SecurityProcessesTest {
         StringBuffer log = new StringBuffer();
         logs.put(p, log);
         Thread.ofPlatform().daemon().start(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader r =
+                    new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String l; (l = r.readLine()) != null; ) {
                     log.append(l).append('\n');
                     if (lines != null) lines.add(l);
@@ -87,10 +94,14 @@ class SecurityProcessesTest {
 
     private String run(Map<String, String> env, int expectedExit, String... args) throws Exception {
         Process p = start(null, env, args);
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("kvlab %s finished", String.join(" ", args)).isTrue();
+        assertThat(p.waitFor(120, TimeUnit.SECONDS))
+                .as("kvlab %s finished", String.join(" ", args))
+                .isTrue();
         Thread.sleep(100);
         String out = logs.get(p).toString();
-        assertThat(p.exitValue()).as("exit of kvlab %s; output:\n%s", String.join(" ", args), out).isEqualTo(expectedExit);
+        assertThat(p.exitValue())
+                .as("exit of kvlab %s; output:\n%s", String.join(" ", args), out)
+                .isEqualTo(expectedExit);
         return out;
     }
 
@@ -110,7 +121,8 @@ class SecurityProcessesTest {
         return dev.kvlab.store.LoopbackPorts.free(); // below the ephemeral range: no outgoing connection takes it first
     }
 
-    // ------------------------------------------------------------------ the kernel's view of a process's listening sockets
+    // ------------------------------------------------------------------ the kernel's view of a process's listening
+    // sockets
 
     /** Local addresses ("127.0.0.1:50051", "0.0.0.0:7000", "[::1]:80") of every TCP socket {@code pid} listens on. */
     static Set<String> listening(long pid) throws IOException {
@@ -157,12 +169,15 @@ class SecurityProcessesTest {
     }
 
     private static boolean loopback(String hostPort) {
-        String host = hostPort.substring(0, hostPort.lastIndexOf(':')).replace("[", "").replace("]", "");
+        String host = hostPort.substring(0, hostPort.lastIndexOf(':'))
+                .replace("[", "")
+                .replace("]", "");
         return host.startsWith("127.") || host.equals("0:0:0:0:0:0:0:1") || host.equals("::1");
     }
 
     private static String cmdline(long pid) throws IOException {
-        return new String(Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline")), StandardCharsets.UTF_8).replace('\0', ' ');
+        return new String(Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline")), StandardCharsets.UTF_8)
+                .replace('\0', ' ');
     }
 
     // ------------------------------------------------------------------ tests
@@ -178,51 +193,76 @@ class SecurityProcessesTest {
         }
         BlockingQueue<String> m = new LinkedBlockingQueue<>(), n = new LinkedBlockingQueue<>();
         int port = defaultPortFree ? 50051 : freePort();
-        Process master = defaultPortFree ? start(m, Map.of(), "store", "master") // every default: control plane and metrics
+        Process master = defaultPortFree
+                ? start(m, Map.of(), "store", "master") // every default: control plane and metrics
                 : start(m, Map.of(), "store", "master", "--listen", "127.0.0.1:" + port);
         await(m, "listening on");
-        Process node = start(n, Map.of(), "store", "node", "--master", "127.0.0.1:" + port, "--segment", "8MiB", "--id", "sec-loop");
+        Process node = start(
+                n, Map.of(), "store", "node", "--master", "127.0.0.1:" + port, "--segment", "8MiB", "--id", "sec-loop");
         await(n, "mounted");
         Set<String> ms = listening(master.pid()), ns = listening(node.pid());
         assertThat(ms).as("the master listens (control plane + metrics)").hasSizeGreaterThanOrEqualTo(2);
         assertThat(ns).as("the node's transport listens").isNotEmpty();
         assertThat(ms).allMatch(SecurityProcessesTest::loopback, "loopback");
         assertThat(ns).allMatch(SecurityProcessesTest::loopback, "loopback");
-        Assumptions.assumeTrue(defaultPortFree, "port 50051 was busy: the master's default --listen was not exercised (the node's was)");
+        Assumptions.assumeTrue(
+                defaultPortFree,
+                "port 50051 was busy: the master's default --listen was not exercised (the node's was)");
     }
 
     @Test
     void aNonLoopbackBindWithoutATokenRefusesToStart() throws Exception {
         String master = run(Map.of(), 2, "store", "master", "--listen", "0.0.0.0:0");
         assertThat(master).contains("token");
-        String node = run(Map.of(), 2, "store", "node", "--master", "127.0.0.1:1", "--segment", "8MiB", "--bind", "0.0.0.0");
+        String node =
+                run(Map.of(), 2, "store", "node", "--master", "127.0.0.1:1", "--segment", "8MiB", "--bind", "0.0.0.0");
         assertThat(node).contains("token");
     }
 
     @Test
     void tokensAreRequiredOnBothPlanesComparedExactlyAndNeverShown() throws Exception {
-        String token = "kvlab-" + HexFormat.of().formatHex(java.security.SecureRandom.getInstanceStrong().generateSeed(16));
+        String token = "kvlab-"
+                + HexFormat.of()
+                        .formatHex(
+                                java.security.SecureRandom.getInstanceStrong().generateSeed(16));
         Path tokenFile = tmp.resolve("token");
         Files.writeString(tokenFile, token + "\n");
         Files.setPosixFilePermissions(tokenFile, PosixFilePermissions.fromString("rw-------"));
         int port = freePort();
         BlockingQueue<String> m = new LinkedBlockingQueue<>(), n = new LinkedBlockingQueue<>();
-        Process master = start(m, Map.of(), "store", "master", "--listen", "0.0.0.0:" + port, "--token-file", tokenFile.toString());
+        Process master = start(
+                m, Map.of(), "store", "master", "--listen", "0.0.0.0:" + port, "--token-file", tokenFile.toString());
         assertThat(await(m, "listening on")).contains("auth on");
-        Process node = start(n, Map.of("KVLAB_STORE_TOKEN", token), "store", "node", "--master", "127.0.0.1:" + port, "--segment", "8MiB",
-                "--bind", "0.0.0.0", "--id", "sec-node");
+        Process node = start(
+                n,
+                Map.of("KVLAB_STORE_TOKEN", token),
+                "store",
+                "node",
+                "--master",
+                "127.0.0.1:" + port,
+                "--segment",
+                "8MiB",
+                "--bind",
+                "0.0.0.0",
+                "--id",
+                "sec-node");
         String mounted = await(n, "mounted");
         Matcher h = Pattern.compile("(tcp://[^\\s;,]+)").matcher(mounted);
-        assertThat(h.find()).as("the node prints its segment handle: %s", mounted).isTrue();
+        assertThat(h.find())
+                .as("the node prints its segment handle: %s", mounted)
+                .isTrue();
         SegmentHandle handle = SegmentHandle.parse(h.group(1));
-        assertThat(listening(master.pid())).as("the master listens on the wildcard address it was given")
+        assertThat(listening(master.pid()))
+                .as("the master listens on the wildcard address it was given")
                 .anyMatch(a -> a.equals("0.0.0.0:" + port) || a.equals("[0:0:0:0:0:0:0:0]:" + port));
 
         // control plane: missing and wrong tokens refused, the right one served
         try (GrpcMasterChannel none = new GrpcMasterChannel("127.0.0.1", port, Duration.ofSeconds(5), null);
-             GrpcMasterChannel wrong = new GrpcMasterChannel("127.0.0.1", port, Duration.ofSeconds(5), token.substring(0, token.length() - 1) + "x");
-             GrpcMasterChannel prefix = new GrpcMasterChannel("127.0.0.1", port, Duration.ofSeconds(5), token.substring(0, 10));
-             GrpcMasterChannel right = new GrpcMasterChannel("127.0.0.1", port, Duration.ofSeconds(5), token)) {
+                GrpcMasterChannel wrong = new GrpcMasterChannel(
+                        "127.0.0.1", port, Duration.ofSeconds(5), token.substring(0, token.length() - 1) + "x");
+                GrpcMasterChannel prefix =
+                        new GrpcMasterChannel("127.0.0.1", port, Duration.ofSeconds(5), token.substring(0, 10));
+                GrpcMasterChannel right = new GrpcMasterChannel("127.0.0.1", port, Duration.ofSeconds(5), token)) {
             assertThatThrownBy(() -> none.exists("t", List.of("k"))).isInstanceOf(SecurityException.class);
             assertThatThrownBy(() -> wrong.exists("t", List.of("k"))).isInstanceOf(SecurityException.class);
             assertThatThrownBy(() -> prefix.ping("intruder")).isInstanceOf(SecurityException.class);
@@ -232,8 +272,10 @@ class SecurityProcessesTest {
         TransportConfig base = TransportConfig.defaults().withTimeout(Duration.ofSeconds(5));
         for (String bad : new String[] {null, token + "x", token.toUpperCase()}) {
             try (TransferEngine e = Transports.discover().create("tcp", base.withAuthToken(bad))) {
-                assertThatThrownBy(() -> e.openSegment(handle)).as("token %s", bad == null ? "missing" : "wrong")
-                        .isInstanceOf(TransferException.class).hasMessageContaining("auth token");
+                assertThatThrownBy(() -> e.openSegment(handle))
+                        .as("token %s", bad == null ? "missing" : "wrong")
+                        .isInstanceOf(TransferException.class)
+                        .hasMessageContaining("auth token");
             }
         }
         try (TransferEngine e = Transports.discover().create("tcp", base.withAuthToken(token))) {
@@ -243,8 +285,26 @@ class SecurityProcessesTest {
             assertThat(e.submit(b).get(10, TimeUnit.SECONDS).allOk()).isTrue();
         }
         // end to end through kvlab:// (the client reads KVLAB_STORE_TOKEN for both planes)
-        String[] bench = {"bench", "store", "--backend", "kvlab://127.0.0.1:" + port, "--value-size", "64KiB", "--op", "get", "--clients", "1",
-                "--duration", "1s", "--warmup", "0s", "--keys", "16", "--verify", "--json"};
+        String[] bench = {
+            "bench",
+            "store",
+            "--backend",
+            "kvlab://127.0.0.1:" + port,
+            "--value-size",
+            "64KiB",
+            "--op",
+            "get",
+            "--clients",
+            "1",
+            "--duration",
+            "1s",
+            "--warmup",
+            "0s",
+            "--keys",
+            "16",
+            "--verify",
+            "--json"
+        };
         JsonNode ok = json(run(Map.of("KVLAB_STORE_TOKEN", token), 0, bench));
         assertThat(ok.get("hits").asLong()).isPositive();
         assertThat(ok.get("errors").asLong()).isZero();
@@ -252,11 +312,15 @@ class SecurityProcessesTest {
         // a wrong token: the bench fails within seconds and says it is the token (issue 14, defect 2)
         long t0 = System.nanoTime();
         Process refused = start(null, Map.of("KVLAB_STORE_TOKEN", token + "0"), bench);
-        assertThat(refused.waitFor(30, TimeUnit.SECONDS)).as("a bench with a wrong token ends").isTrue();
+        assertThat(refused.waitFor(30, TimeUnit.SECONDS))
+                .as("a bench with a wrong token ends")
+                .isTrue();
         Thread.sleep(100);
         String refusedOut = logs.get(refused).toString();
         assertThat(refused.exitValue()).as(refusedOut).isEqualTo(1);
-        assertThat(refusedOut).contains("authentication failed", "KVLAB_STORE_TOKEN").doesNotContain("\"hits\"");
+        assertThat(refusedOut)
+                .contains("authentication failed", "KVLAB_STORE_TOKEN")
+                .doesNotContain("\"hits\"");
         assertThat((System.nanoTime() - t0) / 1e9).as("seconds to fail").isLessThan(20);
 
         // the token never shows: not in any command line, not in any output
@@ -269,8 +333,14 @@ class SecurityProcessesTest {
 
     @Test
     void aRunKeepsItsSecretsOutOfItsArgumentsOutputAndBundle() throws Exception {
-        String influxToken = "influx-" + HexFormat.of().formatHex(java.security.SecureRandom.getInstanceStrong().generateSeed(12));
-        String storeToken = "store-" + HexFormat.of().formatHex(java.security.SecureRandom.getInstanceStrong().generateSeed(12));
+        String influxToken = "influx-"
+                + HexFormat.of()
+                        .formatHex(
+                                java.security.SecureRandom.getInstanceStrong().generateSeed(12));
+        String storeToken = "store-"
+                + HexFormat.of()
+                        .formatHex(
+                                java.security.SecureRandom.getInstanceStrong().generateSeed(12));
         Path matrix = tmp.resolve("s.yaml");
         Files.writeString(matrix, """
                 name: secrets
@@ -284,9 +354,21 @@ class SecurityProcessesTest {
                   arrival: {process: poisson, rate: 2}
                 """);
         Path out = tmp.resolve("runs");
-        // an InfluxDB 2.x push to a closed port: the token is read from the environment; the push fails, the run does not
-        Process p = start(null, Map.of("KVLAB_INFLUX_TOKEN", influxToken, "KVLAB_STORE_TOKEN", storeToken), "run", matrix.toString(), "--out",
-                out.toString(), "--influx", "http://127.0.0.1:9", "--influx-org", "lab", "--influx-bucket", "kv");
+        // an InfluxDB 2.x push to a closed port: the token is read from the environment; the push fails, the run does
+        // not
+        Process p = start(
+                null,
+                Map.of("KVLAB_INFLUX_TOKEN", influxToken, "KVLAB_STORE_TOKEN", storeToken),
+                "run",
+                matrix.toString(),
+                "--out",
+                out.toString(),
+                "--influx",
+                "http://127.0.0.1:9",
+                "--influx-org",
+                "lab",
+                "--influx-bucket",
+                "kv");
         String cmd = "";
         for (int i = 0; i < 50 && p.isAlive(); i++) {
             try {
@@ -307,7 +389,9 @@ class SecurityProcessesTest {
         try (var w = Files.walk(out)) {
             files = w.filter(Files::isRegularFile).toList();
         }
-        assertThat(files).as("the bundle").anyMatch(f -> f.getFileName().toString().equals("manifest.json"));
+        assertThat(files)
+                .as("the bundle")
+                .anyMatch(f -> f.getFileName().toString().equals("manifest.json"));
         for (Path f : files) {
             String text = new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1);
             assertThat(text).as(f.toString()).doesNotContain(influxToken).doesNotContain(storeToken);

@@ -40,7 +40,8 @@ class StoreHaProcessesTest {
     void statusNamesTheLeaderAndTheEpochAcrossAFailover() throws Exception {
         if (EtcdServer.binary().isEmpty()) {
             String why = "etcd is not installed (apt-get install etcd-server)";
-            if ("1".equals(System.getenv("KVLAB_CI"))) throw new IllegalStateException(why + "; KVLAB_CI=1 requires it");
+            if ("1".equals(System.getenv("KVLAB_CI")))
+                throw new IllegalStateException(why + "; KVLAB_CI=1 requires it");
             Assumptions.abort(why);
         }
         etcd = EtcdServer.start();
@@ -49,7 +50,19 @@ class StoreHaProcessesTest {
         for (String name : List.of("a", "b")) {
             int port = freePort();
             ports.put(name, port);
-            masters.put(name, start("store", "master", "--listen", "127.0.0.1:" + port, "--ha", etcd.spec(), "--name", name, "--ha-lease", "2s"));
+            masters.put(
+                    name,
+                    start(
+                            "store",
+                            "master",
+                            "--listen",
+                            "127.0.0.1:" + port,
+                            "--ha",
+                            etcd.spec(),
+                            "--name",
+                            name,
+                            "--ha-lease",
+                            "2s"));
         }
         JsonNode s = awaitLeader(null);
         String first = s.path("leader").asText();
@@ -60,9 +73,11 @@ class StoreHaProcessesTest {
         JsonNode after = awaitLeader(first);
         assertThat(after.path("epoch").asLong()).isGreaterThan(s.path("epoch").asLong());
         String second = after.path("leader").asText();
-        BenchStoreCommandTest.Run plain = BenchStoreCommandTest.run("store", "status", "--master", "127.0.0.1:" + ports.get(second), "--json");
+        BenchStoreCommandTest.Run plain =
+                BenchStoreCommandTest.run("store", "status", "--master", "127.0.0.1:" + ports.get(second), "--json");
         assertThat(plain.code()).as(plain.err()).isZero();
-        assertThat(new ObjectMapper().readTree(plain.out()).path("role").asText()).isEqualTo("leader");
+        assertThat(new ObjectMapper().readTree(plain.out()).path("role").asText())
+                .isEqualTo("leader");
     }
 
     private JsonNode awaitLeader(String notThis) throws Exception {
@@ -78,17 +93,24 @@ class StoreHaProcessesTest {
             }
             Thread.sleep(200);
         }
-        throw new AssertionError("no leader" + (notThis == null ? "" : " other than " + notThis) + ": " + (r == null ? "" : r.out() + r.err()));
+        throw new AssertionError("no leader" + (notThis == null ? "" : " other than " + notThis) + ": "
+                + (r == null ? "" : r.out() + r.err()));
     }
 
     private Process start(String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "--enable-native-access=ALL-UNNAMED",
-                "-Xmx384m", "-cp", System.getProperty("java.class.path"), "dev.kvlab.cli.Kvlab"));
+        List<String> cmd = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "--enable-native-access=ALL-UNNAMED",
+                "-Xmx384m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.kvlab.cli.Kvlab"));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         procs.add(p);
         Thread.ofPlatform().daemon().start(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader r =
+                    new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 while (r.readLine() != null) {
                     // drained
                 }

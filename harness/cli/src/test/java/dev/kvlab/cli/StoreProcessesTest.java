@@ -41,13 +41,19 @@ class StoreProcessesTest {
     }
 
     private Process start(BlockingQueue<String> lines, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "--enable-native-access=ALL-UNNAMED",
-                "-Xmx512m", "-cp", System.getProperty("java.class.path"), "dev.kvlab.cli.Kvlab"));
+        List<String> cmd = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "--enable-native-access=ALL-UNNAMED",
+                "-Xmx512m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.kvlab.cli.Kvlab"));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         procs.add(p);
         Thread.ofPlatform().daemon().start(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader r =
+                    new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String l; (l = r.readLine()) != null; ) lines.add(l);
             } catch (IOException ignored) {
                 // process ended
@@ -76,22 +82,29 @@ class StoreProcessesTest {
     void aKilledNodeProcessTurnsItsObjectsIntoMissesNeverWrongBytes() throws Exception {
         Assumptions.assumeTrue(Transports.discover().names().contains("tcp"), "the tcp transport is not built yet");
         int port = freePort();
-        BlockingQueue<String> m = new LinkedBlockingQueue<>(), n1 = new LinkedBlockingQueue<>(), n2 = new LinkedBlockingQueue<>();
+        BlockingQueue<String> m = new LinkedBlockingQueue<>(),
+                n1 = new LinkedBlockingQueue<>(),
+                n2 = new LinkedBlockingQueue<>();
         start(m, "store", "master", "--listen", "127.0.0.1:" + port);
         await(m, "listening on");
-        Process node1 = start(n1, "store", "node", "--master", "127.0.0.1:" + port, "--segment", "64MiB", "--id", "p-node1");
+        Process node1 =
+                start(n1, "store", "node", "--master", "127.0.0.1:" + port, "--segment", "64MiB", "--id", "p-node1");
         start(n2, "store", "node", "--master", "127.0.0.1:" + port, "--segment", "64MiB", "--id", "p-node2");
         await(n1, "mounted");
         await(n2, "mounted");
 
-        BackendOptions opts = BackendOptions.defaults().withTransport("tcp").withVerifyContent(true).withTimeout(Duration.ofSeconds(3));
+        BackendOptions opts = BackendOptions.defaults()
+                .withTransport("tcp")
+                .withVerifyContent(true)
+                .withTimeout(Duration.ofSeconds(3));
         try (KvBackend b = KvBackends.discover().open("kvlab://127.0.0.1:" + port, opts)) {
             int n = 60, len = 64 * 1024;
             MemorySegment buf = b.allocateBuffer(len);
             for (int i = 0; i < n; i++) {
                 String k = "proc/k" + i;
                 KeyedPayload.fill(k, buf, 0, len);
-                assertThat(b.put(k, buf, i % 3 == 0 ? ReplicateConfig.replicas(2) : ReplicateConfig.DEFAULT)).isEqualTo(PutStatus.OK);
+                assertThat(b.put(k, buf, i % 3 == 0 ? ReplicateConfig.replicas(2) : ReplicateConfig.DEFAULT))
+                        .isEqualTo(PutStatus.OK);
             }
             for (int i = 0; i < n; i++) {
                 GetResult r = b.getInto("proc/k" + i, buf);
@@ -104,14 +117,17 @@ class StoreProcessesTest {
             for (int i = 0; i < n; i++) {
                 GetResult r = b.getInto("proc/k" + i, buf);
                 if (r.isHit() && !KeyedPayload.matches("proc/k" + i, buf, 0, len)) wrong++;
-                if (i % 3 == 0) assertThat(r.status()).as("two replicas: one survives").isEqualTo(GetStatus.HIT);
+                if (i % 3 == 0)
+                    assertThat(r.status()).as("two replicas: one survives").isEqualTo(GetStatus.HIT);
             }
             assertThat(wrong).isZero();
             Thread.sleep(11_500); // the master's liveness TTL (10 s) passes
             int hits = 0, misses = 0;
             for (int i = 0; i < n; i++) {
                 GetResult r = b.getInto("proc/k" + i, buf);
-                assertThat(r.status()).as("after the TTL only hits and plain misses").isIn(GetStatus.HIT, GetStatus.MISS);
+                assertThat(r.status())
+                        .as("after the TTL only hits and plain misses")
+                        .isIn(GetStatus.HIT, GetStatus.MISS);
                 if (r.isHit()) {
                     assertThat(KeyedPayload.matches("proc/k" + i, buf, 0, len)).isTrue();
                     hits++;
@@ -132,11 +148,23 @@ class StoreProcessesTest {
         Process parent = new ProcessBuilder("sleep", "60").start();
         procs.add(parent);
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        Process node = start(lines, "store", "node", "--master", "127.0.0.1:" + freePort(), "--segment", "1MiB",
-                "--transport", "tcp", "--parent-pid", Long.toString(parent.pid()));
+        Process node = start(
+                lines,
+                "store",
+                "node",
+                "--master",
+                "127.0.0.1:" + freePort(),
+                "--segment",
+                "1MiB",
+                "--transport",
+                "tcp",
+                "--parent-pid",
+                Long.toString(parent.pid()));
         await(lines, "not reachable yet");
         assertThat(node.isAlive()).isTrue();
         parent.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        assertThat(node.waitFor(10, TimeUnit.SECONDS)).as("the node ended within 10 s of its parent").isTrue();
+        assertThat(node.waitFor(10, TimeUnit.SECONDS))
+                .as("the node ended within 10 s of its parent")
+                .isTrue();
     }
 }

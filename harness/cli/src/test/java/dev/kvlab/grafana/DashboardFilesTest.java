@@ -28,7 +28,8 @@ class DashboardFilesTest {
     @Test
     void provisioningAndComposeAgree() throws Exception {
         Path g = PanelQueries.grafanaDir();
-        JsonNode ds = YAML.readTree(g.resolve("provisioning/datasources/kvlab-influxdb.yaml").toFile());
+        JsonNode ds = YAML.readTree(
+                g.resolve("provisioning/datasources/kvlab-influxdb.yaml").toFile());
         assertThat(ds.path("apiVersion").asInt()).isEqualTo(1);
         assertThat(ds.path("datasources")).hasSize(1);
         JsonNode d = ds.path("datasources").get(0);
@@ -37,7 +38,8 @@ class DashboardFilesTest {
         assertThat(d.path("jsonData").path("version").asText()).isEqualTo("InfluxQL");
         assertThat(d.path("url").asText()).isEqualTo("${KVLAB_INFLUX_URL}");
 
-        JsonNode prov = YAML.readTree(g.resolve("provisioning/dashboards/kvlab.yaml").toFile());
+        JsonNode prov =
+                YAML.readTree(g.resolve("provisioning/dashboards/kvlab.yaml").toFile());
         JsonNode p = prov.path("providers").get(0);
         assertThat(p.path("type").asText()).isEqualTo("file");
         String path = p.path("options").path("path").asText();
@@ -47,11 +49,19 @@ class DashboardFilesTest {
         List<String> volumes = new ArrayList<>();
         grafana.path("volumes").forEach(v -> volumes.add(v.asText()));
         assertThat(volumes).contains("./provisioning:/etc/grafana/provisioning:ro", "./dashboards:" + path + ":ro");
-        assertThat(grafana.path("environment").path("KVLAB_INFLUX_URL").asText()).isEqualTo("http://influxdb:8086");
-        assertThat(compose.path("services").path("influxdb").path("environment").path("DOCKER_INFLUXDB_INIT_BUCKET").asText())
+        assertThat(grafana.path("environment").path("KVLAB_INFLUX_URL").asText())
+                .isEqualTo("http://influxdb:8086");
+        assertThat(compose.path("services")
+                        .path("influxdb")
+                        .path("environment")
+                        .path("DOCKER_INFLUXDB_INIT_BUCKET")
+                        .asText())
                 .isEqualTo(grafana.path("environment").path("KVLAB_INFLUX_DB").asText());
         for (JsonNode s : compose.path("services")) {
-            s.path("ports").forEach(port -> assertThat(port.asText()).as("published on loopback only").startsWith("127.0.0.1:"));
+            s.path("ports")
+                    .forEach(port -> assertThat(port.asText())
+                            .as("published on loopback only")
+                            .startsWith("127.0.0.1:"));
         }
         assertThat(Files.readString(g.resolve("compose.yaml"))).doesNotContainPattern("INIT_ADMIN_TOKEN: [A-Za-z0-9]");
     }
@@ -62,9 +72,11 @@ class DashboardFilesTest {
      */
     @Test
     void everySummaryFieldAPanelReadsIsAPushedColumn() throws Exception {
-        java.util.regex.Pattern field = java.util.regex.Pattern.compile("(?:mean|max|min|last|sum)\\(\"([a-z0-9_]+)\"\\)");
+        java.util.regex.Pattern field =
+                java.util.regex.Pattern.compile("(?:mean|max|min|last|sum)\\(\"([a-z0-9_]+)\"\\)");
         Set<String> pushed = new java.util.HashSet<>();
-        for (dev.kvlab.harness.api.Column<?> c : dev.kvlab.harness.api.Columns.SUMMARY) if (c.numeric()) pushed.add(c.name());
+        for (dev.kvlab.harness.api.Column<?> c : dev.kvlab.harness.api.Columns.SUMMARY)
+            if (c.numeric()) pushed.add(c.name());
         List<String> read = new ArrayList<>(), unknown = new ArrayList<>();
         for (PanelQueries.Target t : PanelQueries.targets(PanelQueries.grafanaDir())) {
             if (!t.query().contains("\"kvlab_summary\"")) continue;
@@ -75,7 +87,9 @@ class DashboardFilesTest {
             }
         }
         assertThat(read).as("panels read summary columns").isNotEmpty();
-        assertThat(unknown).as("summary fields that are no numeric column of Columns.SUMMARY").isEmpty();
+        assertThat(unknown)
+                .as("summary fields that are no numeric column of Columns.SUMMARY")
+                .isEmpty();
     }
 
     @Test
@@ -96,9 +110,13 @@ class DashboardFilesTest {
             assertThat(vars).contains("run", "cell", "cache_state", "tiers", "policy", "transport", "pd");
             Set<Integer> ids = new HashSet<>();
             for (JsonNode panel : d.path("panels")) {
-                assertThat(ids.add(panel.path("id").asInt())).as("unique panel id").isTrue();
+                assertThat(ids.add(panel.path("id").asInt()))
+                        .as("unique panel id")
+                        .isTrue();
                 String type = panel.path("type").asText();
-                assertThat(PANEL_TYPES).as(f.getFileName() + " " + panel.path("title")).contains(type);
+                assertThat(PANEL_TYPES)
+                        .as(f.getFileName() + " " + panel.path("title"))
+                        .contains(type);
                 JsonNode gp = panel.path("gridPos");
                 assertThat(gp.path("x").asInt() + gp.path("w").asInt()).isLessThanOrEqualTo(24);
                 if (type.equals("row")) continue;
@@ -110,7 +128,8 @@ class DashboardFilesTest {
                     assertThat(t.path("datasource").path("uid").asText()).isEqualTo(UID);
                     String q = t.path("query").asText();
                     assertThat(q).as(where).contains("$timeFilter");
-                    for (String v : vars) assertThat(q).as(where + " filters by $" + v).contains("\"" + v + "\" =~ /^$" + v + "$/");
+                    for (String v : vars)
+                        assertThat(q).as(where + " filters by $" + v).contains("\"" + v + "\" =~ /^$" + v + "$/");
                     assertThat(q).as(where).doesNotContainPattern("=\\s*'\\$");
                 }
             }
@@ -119,16 +138,21 @@ class DashboardFilesTest {
 
     @Test
     void theOverviewPutsHitRatioBesideGoodput() throws Exception {
-        JsonNode d = JSON.readTree(PanelQueries.grafanaDir().resolve("dashboards/ablation-overview.json").toFile());
+        JsonNode d = JSON.readTree(PanelQueries.grafanaDir()
+                .resolve("dashboards/ablation-overview.json")
+                .toFile());
         List<JsonNode> panels = new ArrayList<>();
         d.path("panels").forEach(panels::add);
         int checked = 0;
         for (JsonNode p : panels) {
             if (!p.path("title").asText().toLowerCase().startsWith("goodput")) continue;
             int y = p.path("gridPos").path("y").asInt();
-            boolean besideHit = panels.stream().anyMatch(o -> o.path("gridPos").path("y").asInt() == y
-                    && o.path("title").asText().toLowerCase().contains("hit ratio"));
-            assertThat(besideHit).as("a hit-ratio panel in the row of '" + p.path("title").asText() + "'").isTrue();
+            boolean besideHit = panels.stream()
+                    .anyMatch(o -> o.path("gridPos").path("y").asInt() == y
+                            && o.path("title").asText().toLowerCase().contains("hit ratio"));
+            assertThat(besideHit)
+                    .as("a hit-ratio panel in the row of '" + p.path("title").asText() + "'")
+                    .isTrue();
             checked++;
         }
         assertThat(checked).isGreaterThanOrEqualTo(2);

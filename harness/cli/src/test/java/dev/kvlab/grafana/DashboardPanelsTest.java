@@ -55,10 +55,24 @@ class DashboardPanelsTest {
         List<PanelQueries.Target> targets = PanelQueries.targets(grafana);
         try (Influxd influx = Influxd.start()) {
             StringBuilder err = new StringBuilder();
-            int code = kvlab(err, "run", smoke.toString(), "--mode", "sim", "--out", tmp.resolve("runs").toString(),
-                    "--influx", influx.url(), "--influx-db", "kvlab", "--influx-interval", "200ms");
+            int code = kvlab(
+                    err,
+                    "run",
+                    smoke.toString(),
+                    "--mode",
+                    "sim",
+                    "--out",
+                    tmp.resolve("runs").toString(),
+                    "--influx",
+                    influx.url(),
+                    "--influx-db",
+                    "kvlab",
+                    "--influx-interval",
+                    "200ms");
             assertThat(code).as(err.toString()).isZero();
-            assertThat(err.toString()).doesNotContain("not taking pushes").containsPattern("summary points written; dropped 0 ");
+            assertThat(err.toString())
+                    .doesNotContain("not taking pushes")
+                    .containsPattern("summary points written; dropped 0 ");
             assertThat(empty(influx, targets)).as("panels without data").isEmpty();
         }
     }
@@ -67,11 +81,18 @@ class DashboardPanelsTest {
     static List<String> empty(Influxd influx, List<PanelQueries.Target> targets) throws Exception {
         List<String> empty = new ArrayList<>();
         for (PanelQueries.Target t : targets) {
-            assertThat(t.query()).as(t.dashboard() + " '" + t.panel() + "' has a raw InfluxQL query").isNotBlank();
-            assertThat(t.json().path("rawQuery").asBoolean()).as(t.dashboard() + " '" + t.panel() + "' rawQuery").isTrue();
-            JsonNode res = JSON.readTree(influx.query("kvlab", PanelQueries.prepare(t.query()))).path("results").path(0);
+            assertThat(t.query())
+                    .as(t.dashboard() + " '" + t.panel() + "' has a raw InfluxQL query")
+                    .isNotBlank();
+            assertThat(t.json().path("rawQuery").asBoolean())
+                    .as(t.dashboard() + " '" + t.panel() + "' rawQuery")
+                    .isTrue();
+            JsonNode res = JSON.readTree(influx.query("kvlab", PanelQueries.prepare(t.query())))
+                    .path("results")
+                    .path(0);
             if (res.has("error") || res.path("series").isEmpty())
-                empty.add(t.dashboard() + ": '" + t.panel() + "': " + res.path("error").asText("no data") + " — " + PanelQueries.prepare(t.query()));
+                empty.add(t.dashboard() + ": '" + t.panel() + "': "
+                        + res.path("error").asText("no data") + " — " + PanelQueries.prepare(t.query()));
         }
         return empty;
     }
@@ -85,11 +106,14 @@ class DashboardPanelsTest {
         assertThat(dashboards).contains("ablation-overview.json", "store.json", "recompute-vs-fetch.json");
         try (Influxd influx = Influxd.start()) {
             ByteArrayOutputStream err = new ByteArrayOutputStream();
-            try (InfluxPublisher pub = InfluxPublisher.open(new InfluxTarget.V1(URI.create(influx.url()), "kvlab", Duration.ofMillis(200)),
+            try (InfluxPublisher pub = InfluxPublisher.open(
+                    new InfluxTarget.V1(URI.create(influx.url()), "kvlab", Duration.ofMillis(200)),
                     new PrintStream(err, true, StandardCharsets.UTF_8))) {
                 SimRuns.run("20261129-000000-paneltest-abcdef", pub);
             }
-            assertThat(err.toString(StandardCharsets.UTF_8)).doesNotContain("not taking pushes").contains("dropped 0");
+            assertThat(err.toString(StandardCharsets.UTF_8))
+                    .doesNotContain("not taking pushes")
+                    .contains("dropped 0");
             assertThat(empty(influx, targets)).as("panels without data").isEmpty();
             assertThat(targets.size()).isGreaterThanOrEqualTo(30);
         }

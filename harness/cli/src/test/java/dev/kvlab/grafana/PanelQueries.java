@@ -33,7 +33,8 @@ public final class PanelQueries {
 
     /** The project's {@code grafana/} directory: found walking up from the working directory. */
     public static Path grafanaDir() {
-        return dev.kvlab.workloads.testing.SourceTree.file("grafana/provisioning").getParent();
+        return dev.kvlab.workloads.testing.SourceTree.file("grafana/provisioning")
+                .getParent();
     }
 
     /** Every dashboard JSON file under {@code grafana}. */
@@ -58,7 +59,12 @@ public final class PanelQueries {
         for (JsonNode p : panels) {
             if (!"row".equals(p.path("type").asText())) {
                 for (JsonNode t : p.path("targets")) {
-                    out.add(new Target(file, p.path("title").asText(), p.path("type").asText(), t.path("refId").asText(), t));
+                    out.add(new Target(
+                            file,
+                            p.path("title").asText(),
+                            p.path("type").asText(),
+                            t.path("refId").asText(),
+                            t));
                 }
             }
             collect(file, p.path("panels"), out);

@@ -11,9 +11,13 @@ public enum AllocationStrategy {
 
     private final String label;
 
-    AllocationStrategy(String label) { this.label = label; }
+    AllocationStrategy(String label) {
+        this.label = label;
+    }
 
-    public String label() { return label; }
+    public String label() {
+        return label;
+    }
 
     /** Parses {@code random} or {@code free-ratio-first}; {@link IllegalArgumentException} otherwise. */
     public static AllocationStrategy parse(String s) {
@@ -23,5 +27,7 @@ public enum AllocationStrategy {
     }
 
     @Override
-    public String toString() { return label; }
+    public String toString() {
+        return label;
+    }
 }

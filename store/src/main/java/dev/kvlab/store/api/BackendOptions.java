@@ -17,8 +17,15 @@ import java.util.Objects;
  * @param master        settings of the master a backend starts itself ({@code bundled}: the embedded cluster's), or null
  *                      for its defaults; a backend that connects to a running master ignores it
  */
-public record BackendOptions(String transport, boolean verifyContent, String tenant, int nodes, long segmentBytes,
-                             Duration timeout, Map<String, String> extra, MasterConfig master) {
+public record BackendOptions(
+        String transport,
+        boolean verifyContent,
+        String tenant,
+        int nodes,
+        long segmentBytes,
+        Duration timeout,
+        Map<String, String> extra,
+        MasterConfig master) {
 
     public BackendOptions {
         Objects.requireNonNull(transport, "transport");
@@ -33,12 +40,35 @@ public record BackendOptions(String transport, boolean verifyContent, String ten
         return new BackendOptions("tcp", false, "default", 2, 256L << 20, Duration.ofSeconds(5), Map.of(), null);
     }
 
-    public BackendOptions withTransport(String v) { return new BackendOptions(v, verifyContent, tenant, nodes, segmentBytes, timeout, extra, master); }
-    public BackendOptions withVerifyContent(boolean v) { return new BackendOptions(transport, v, tenant, nodes, segmentBytes, timeout, extra, master); }
-    public BackendOptions withTenant(String v) { return new BackendOptions(transport, verifyContent, v, nodes, segmentBytes, timeout, extra, master); }
-    public BackendOptions withNodes(int v) { return new BackendOptions(transport, verifyContent, tenant, v, segmentBytes, timeout, extra, master); }
-    public BackendOptions withSegmentBytes(long v) { return new BackendOptions(transport, verifyContent, tenant, nodes, v, timeout, extra, master); }
-    public BackendOptions withTimeout(Duration v) { return new BackendOptions(transport, verifyContent, tenant, nodes, segmentBytes, v, extra, master); }
-    public BackendOptions withExtra(Map<String, String> v) { return new BackendOptions(transport, verifyContent, tenant, nodes, segmentBytes, timeout, v, master); }
-    public BackendOptions withMaster(MasterConfig v) { return new BackendOptions(transport, verifyContent, tenant, nodes, segmentBytes, timeout, extra, v); }
+    public BackendOptions withTransport(String v) {
+        return new BackendOptions(v, verifyContent, tenant, nodes, segmentBytes, timeout, extra, master);
+    }
+
+    public BackendOptions withVerifyContent(boolean v) {
+        return new BackendOptions(transport, v, tenant, nodes, segmentBytes, timeout, extra, master);
+    }
+
+    public BackendOptions withTenant(String v) {
+        return new BackendOptions(transport, verifyContent, v, nodes, segmentBytes, timeout, extra, master);
+    }
+
+    public BackendOptions withNodes(int v) {
+        return new BackendOptions(transport, verifyContent, tenant, v, segmentBytes, timeout, extra, master);
+    }
+
+    public BackendOptions withSegmentBytes(long v) {
+        return new BackendOptions(transport, verifyContent, tenant, nodes, v, timeout, extra, master);
+    }
+
+    public BackendOptions withTimeout(Duration v) {
+        return new BackendOptions(transport, verifyContent, tenant, nodes, segmentBytes, v, extra, master);
+    }
+
+    public BackendOptions withExtra(Map<String, String> v) {
+        return new BackendOptions(transport, verifyContent, tenant, nodes, segmentBytes, timeout, v, master);
+    }
+
+    public BackendOptions withMaster(MasterConfig v) {
+        return new BackendOptions(transport, verifyContent, tenant, nodes, segmentBytes, timeout, extra, v);
+    }
 }

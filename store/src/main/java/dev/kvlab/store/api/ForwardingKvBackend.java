@@ -23,20 +23,73 @@ public abstract class ForwardingKvBackend implements KvBackend {
         return delegate;
     }
 
-    @Override public String name() { return delegate.name(); }
-    @Override public String copySemantics() { return delegate.copySemantics(); }
-    @Override public MemorySegment allocateBuffer(long bytes) { return delegate.allocateBuffer(bytes); }
-    @Override public PutStatus put(String key, MemorySegment value, ReplicateConfig config) { return delegate.put(key, value, config); }
-    @Override public GetResult getInto(String key, MemorySegment dst) { return delegate.getInto(key, dst); }
-    @Override public List<PutStatus> batchPut(List<String> keys, List<MemorySegment> values, ReplicateConfig config) {
+    @Override
+    public String name() {
+        return delegate.name();
+    }
+
+    @Override
+    public String copySemantics() {
+        return delegate.copySemantics();
+    }
+
+    @Override
+    public MemorySegment allocateBuffer(long bytes) {
+        return delegate.allocateBuffer(bytes);
+    }
+
+    @Override
+    public PutStatus put(String key, MemorySegment value, ReplicateConfig config) {
+        return delegate.put(key, value, config);
+    }
+
+    @Override
+    public GetResult getInto(String key, MemorySegment dst) {
+        return delegate.getInto(key, dst);
+    }
+
+    @Override
+    public List<PutStatus> batchPut(List<String> keys, List<MemorySegment> values, ReplicateConfig config) {
         return delegate.batchPut(keys, values, config);
     }
-    @Override public List<GetResult> batchGetInto(List<String> keys, List<MemorySegment> dsts) { return delegate.batchGetInto(keys, dsts); }
-    @Override public boolean exists(String key) { return delegate.exists(key); }
-    @Override public boolean[] batchExists(List<String> keys) { return delegate.batchExists(keys); }
-    @Override public RemoveStatus remove(String key) { return delegate.remove(key); }
-    @Override public Optional<MasterStats> storeStats() { return delegate.storeStats(); }
-    @Override public Optional<MasterStats> storeStatsNow() { return delegate.storeStatsNow(); }
-    @Override public Map<String, Long> storeCalls() { return delegate.storeCalls(); }
-    @Override public void close() { delegate.close(); }
+
+    @Override
+    public List<GetResult> batchGetInto(List<String> keys, List<MemorySegment> dsts) {
+        return delegate.batchGetInto(keys, dsts);
+    }
+
+    @Override
+    public boolean exists(String key) {
+        return delegate.exists(key);
+    }
+
+    @Override
+    public boolean[] batchExists(List<String> keys) {
+        return delegate.batchExists(keys);
+    }
+
+    @Override
+    public RemoveStatus remove(String key) {
+        return delegate.remove(key);
+    }
+
+    @Override
+    public Optional<MasterStats> storeStats() {
+        return delegate.storeStats();
+    }
+
+    @Override
+    public Optional<MasterStats> storeStatsNow() {
+        return delegate.storeStatsNow();
+    }
+
+    @Override
+    public Map<String, Long> storeCalls() {
+        return delegate.storeCalls();
+    }
+
+    @Override
+    public void close() {
+        delegate.close();
+    }
 }

@@ -27,18 +27,27 @@ public final class KeyRules {
         if (n > MAX_KEY_LENGTH) return "key is " + n + " characters long (at most " + MAX_KEY_LENGTH + ")";
         for (int i = 0; i < n; i++) {
             char c = key.charAt(i);
-            if (c < 0x21 || c > 0x7E) return "key has a character outside printable ASCII at index " + i + " (code " + (int) c + ")";
+            if (c < 0x21 || c > 0x7E)
+                return "key has a character outside printable ASCII at index " + i + " (code " + (int) c + ")";
         }
         return null;
     }
 
     public static String checkTenant(String tenant) {
         if (tenant == null || tenant.isEmpty()) throw new IllegalArgumentException("tenant is empty");
-        if (tenant.length() > MAX_TENANT_LENGTH) throw new IllegalArgumentException("tenant is longer than " + MAX_TENANT_LENGTH + " characters");
+        if (tenant.length() > MAX_TENANT_LENGTH)
+            throw new IllegalArgumentException("tenant is longer than " + MAX_TENANT_LENGTH + " characters");
         for (int i = 0; i < tenant.length(); i++) {
             char c = tenant.charAt(i);
-            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
-            if (!ok) throw new IllegalArgumentException("tenant '" + tenant + "' has a character outside [A-Za-z0-9._-] at index " + i);
+            boolean ok = (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || c == '.'
+                    || c == '_'
+                    || c == '-';
+            if (!ok)
+                throw new IllegalArgumentException(
+                        "tenant '" + tenant + "' has a character outside [A-Za-z0-9._-] at index " + i);
         }
         return tenant;
     }

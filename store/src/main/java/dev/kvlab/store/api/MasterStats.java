@@ -18,9 +18,21 @@ package dev.kvlab.store.api;
  * @param reclaimedPuts     abandoned puts whose space was reclaimed after the release timeout
  * @param droppedObjects    objects that lost their last replica because its segment was unmounted
  */
-public record MasterStats(long objects, long processing, long bytesUsed, long capacityBytes, int segments, int clients,
-                          long activeLeases, long leasesGranted, long evictedObjects, long evictedBytes, long evictionRuns,
-                          long takenOverPuts, long reclaimedPuts, long droppedObjects) {
+public record MasterStats(
+        long objects,
+        long processing,
+        long bytesUsed,
+        long capacityBytes,
+        int segments,
+        int clients,
+        long activeLeases,
+        long leasesGranted,
+        long evictedObjects,
+        long evictedBytes,
+        long evictionRuns,
+        long takenOverPuts,
+        long reclaimedPuts,
+        long droppedObjects) {
 
     /** Used fraction of capacity (0 with no segments). */
     public double usage() {

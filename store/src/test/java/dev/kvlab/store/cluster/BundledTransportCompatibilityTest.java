@@ -13,14 +13,18 @@ import org.junit.jupiter.api.Nested;
 class BundledTransportCompatibilityTest {
 
     abstract static class Over extends KvBackendCompatibilityKit {
-        private static final java.util.Map<String, EmbeddedCluster> CLUSTERS = new java.util.concurrent.ConcurrentHashMap<>();
+        private static final java.util.Map<String, EmbeddedCluster> CLUSTERS =
+                new java.util.concurrent.ConcurrentHashMap<>();
 
         abstract String transport();
 
         @Override
         protected KvBackend open(BackendOptions options) {
-            Assumptions.assumeTrue(Transports.discover().names().contains(transport()), "transport " + transport() + " is not available yet");
-            EmbeddedCluster c = CLUSTERS.computeIfAbsent(transport(), t -> EmbeddedCluster.start(EmbeddedCluster.Settings.of(t, 2, 64L << 20), null));
+            Assumptions.assumeTrue(
+                    Transports.discover().names().contains(transport()),
+                    "transport " + transport() + " is not available yet");
+            EmbeddedCluster c = CLUSTERS.computeIfAbsent(
+                    transport(), t -> EmbeddedCluster.start(EmbeddedCluster.Settings.of(t, 2, 64L << 20), null));
             return c.client(options.withTransport(transport()));
         }
 
@@ -37,16 +41,25 @@ class BundledTransportCompatibilityTest {
 
     @Nested
     class Tcp extends Over {
-        @Override String transport() { return "tcp"; }
+        @Override
+        String transport() {
+            return "tcp";
+        }
     }
 
     @Nested
     class Shm extends Over {
-        @Override String transport() { return "shm"; }
+        @Override
+        String transport() {
+            return "shm";
+        }
     }
 
     @Nested
     class RdmaEmu extends Over {
-        @Override String transport() { return "rdma-emu"; }
+        @Override
+        String transport() {
+            return "rdma-emu";
+        }
     }
 }

@@ -1,8 +1,8 @@
 package dev.kvlab.store.grpc;
 
+import dev.kvlab.store.KvBackends;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.KvBackend;
-import dev.kvlab.store.KvBackends;
 import dev.kvlab.store.testkit.GrpcStoreCluster;
 import dev.kvlab.store.testkit.KvBackendCompatibilityKit;
 import org.junit.jupiter.api.AfterAll;

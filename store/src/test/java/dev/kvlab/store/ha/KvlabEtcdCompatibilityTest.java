@@ -29,13 +29,35 @@ class KvlabEtcdCompatibilityTest extends KvBackendCompatibilityKit {
     static void start() throws Exception {
         etcd = EtcdProcess.start();
         for (String name : List.of("a", "b"))
-            running.add(MasterLauncher.start(new MasterLaunch("127.0.0.1", 0, "127.0.0.1", 0, false, MasterConfig.defaults(), null, null,
+            running.add(MasterLauncher.start(new MasterLaunch(
+                    "127.0.0.1",
+                    0,
+                    "127.0.0.1",
+                    0,
+                    false,
+                    MasterConfig.defaults(),
+                    null,
+                    null,
                     HaLaunch.of(etcd.spec(), name).withAdvertise(null).withLease(Duration.ofSeconds(2)))));
         for (int i = 0; i < 2; i++) {
-            NodeLauncher.Running n = NodeLauncher.create(new NodeLaunch("127.0.0.1", 1, 64L << 20, "tcp", "127.0.0.1", "kit-n" + i, null,
-                    Duration.ofMillis(200), "127.0.0.1", 0, false, null, etcd.spec()), Transports.discover());
+            NodeLauncher.Running n = NodeLauncher.create(
+                    new NodeLaunch(
+                            "127.0.0.1",
+                            1,
+                            64L << 20,
+                            "tcp",
+                            "127.0.0.1",
+                            "kit-n" + i,
+                            null,
+                            Duration.ofMillis(200),
+                            "127.0.0.1",
+                            0,
+                            false,
+                            null,
+                            etcd.spec()),
+                    Transports.discover());
             running.add(n);
-            n.mount(e -> { });
+            n.mount(e -> {});
         }
     }
 

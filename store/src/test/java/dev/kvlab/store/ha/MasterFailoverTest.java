@@ -48,29 +48,55 @@ class MasterFailoverTest {
         try (EtcdServer etcd = EtcdProcess.start()) {
             for (String name : List.of("m1", "m2", "m3")) {
                 int port = freePort();
-                StoreChildProcess m = StoreChildProcess.haMaster(port, 1, Duration.ofSeconds(10), Duration.ofSeconds(10), etcd.spec(), name, LEASE);
+                StoreChildProcess m = StoreChildProcess.haMaster(
+                        port, 1, Duration.ofSeconds(10), Duration.ofSeconds(10), etcd.spec(), name, LEASE);
                 masters.put(name, m);
                 ports.put(name, port);
             }
-            for (StoreChildProcess m : masters.values()) assertThat(m.ready().await(60, TimeUnit.SECONDS)).as("master up: " + m.log()).isTrue();
+            for (StoreChildProcess m : masters.values())
+                assertThat(m.ready().await(60, TimeUnit.SECONDS))
+                        .as("master up: " + m.log())
+                        .isTrue();
             for (int i = 0; i < 2; i++) {
-                NodeLauncher.Running n = NodeLauncher.create(new NodeLaunch("127.0.0.1", 1, 32L << 20, "tcp", "127.0.0.1", "fo-n" + i, null,
-                        Duration.ofMillis(200), "127.0.0.1", 0, false, null, etcd.spec()), Transports.discover());
+                NodeLauncher.Running n = NodeLauncher.create(
+                        new NodeLaunch(
+                                "127.0.0.1",
+                                1,
+                                32L << 20,
+                                "tcp",
+                                "127.0.0.1",
+                                "fo-n" + i,
+                                null,
+                                Duration.ofMillis(200),
+                                "127.0.0.1",
+                                0,
+                                false,
+                                null,
+                                etcd.spec()),
+                        Transports.discover());
                 closing.add(n);
-                n.mount(e -> { });
+                n.mount(e -> {});
             }
             ClusterStatus s0 = awaitLeader(etcd, null, 0);
-            KvBackend client = KvBackends.discover().open("kvlab+" + etcd.spec(), BackendOptions.defaults().withTransport("tcp").withVerifyContent(true)
-                    .withTimeout(Duration.ofSeconds(2)));
+            KvBackend client = KvBackends.discover()
+                    .open(
+                            "kvlab+" + etcd.spec(),
+                            BackendOptions.defaults()
+                                    .withTransport("tcp")
+                                    .withVerifyContent(true)
+                                    .withTimeout(Duration.ofSeconds(2)));
             closing.add(client);
             MemorySegment v = client.allocateBuffer(8192);
             for (int i = 0; i < 200; i++) {
                 KeyedPayload.fill("k" + i, v);
                 assertThat(client.put("k" + i, v, ReplicateConfig.DEFAULT)).isEqualTo(PutStatus.OK);
             }
-            GrpcMasterChannel writer = new GrpcMasterChannel("127.0.0.1", ports.get(s0.leader()), Duration.ofSeconds(2), null);
+            GrpcMasterChannel writer =
+                    new GrpcMasterChannel("127.0.0.1", ports.get(s0.leader()), Duration.ofSeconds(2), null);
             closing.add(writer);
-            PutStartResult inflight = writer.putStart("default", List.of("inflight"), new long[] {8192}, new int[] {0}, ReplicateConfig.DEFAULT).getFirst();
+            PutStartResult inflight = writer.putStart(
+                            "default", List.of("inflight"), new long[] {8192}, new int[] {0}, ReplicateConfig.DEFAULT)
+                    .getFirst();
             Thread.sleep(300); // the oplog trails the leader by an etcd round trip
 
             masters.get(s0.leader()).process().destroyForcibly(); // SIGKILL
@@ -88,7 +114,9 @@ class MasterFailoverTest {
                 }
             }
             assertThat(hits).as("objects kept through the failover").isEqualTo(200);
-            assertThat(client.exists("inflight")).as("an uncommitted put is never visible").isFalse();
+            assertThat(client.exists("inflight"))
+                    .as("an uncommitted put is never visible")
+                    .isFalse();
 
             String frozen = s1.leader();
             Process p = masters.get(frozen).process();
@@ -100,14 +128,20 @@ class MasterFailoverTest {
                 signal("CONT", p.pid());
             }
             Thread.sleep(300);
-            try (GrpcMasterChannel stale = new GrpcMasterChannel("127.0.0.1", ports.get(frozen), Duration.ofSeconds(2), null)) {
-                assertThatThrownBy(() -> stale.putStart("default", List.of("late"), new long[] {100}, new int[] {0}, ReplicateConfig.DEFAULT))
-                        .as("the thawed old leader accepts no write").isInstanceOf(MasterUnavailableException.class).hasMessageContaining("not the leader");
+            try (GrpcMasterChannel stale =
+                    new GrpcMasterChannel("127.0.0.1", ports.get(frozen), Duration.ofSeconds(2), null)) {
+                assertThatThrownBy(() -> stale.putStart(
+                                "default", List.of("late"), new long[] {100}, new int[] {0}, ReplicateConfig.DEFAULT))
+                        .as("the thawed old leader accepts no write")
+                        .isInstanceOf(MasterUnavailableException.class)
+                        .hasMessageContaining("not the leader");
                 assertThat(stale.status().role()).isNotEqualTo("leader");
             }
             assertThat(s2.epoch()).isGreaterThan(s1.epoch());
             KeyedPayload.fill("after", v);
-            assertThat(client.put("after", v, ReplicateConfig.DEFAULT)).as("the client follows the third leader").isEqualTo(PutStatus.OK);
+            assertThat(client.put("after", v, ReplicateConfig.DEFAULT))
+                    .as("the client follows the third leader")
+                    .isEqualTo(PutStatus.OK);
             assertThat(client.getInto("k7", v).isHit()).isTrue();
         } finally {
             for (AutoCloseable c : closing.reversed()) c.close();
@@ -127,7 +161,10 @@ class MasterFailoverTest {
     }
 
     private static void signal(String sig, long pid) throws Exception {
-        new ProcessBuilder("kill", "-" + sig, Long.toString(pid)).inheritIO().start().waitFor();
+        new ProcessBuilder("kill", "-" + sig, Long.toString(pid))
+                .inheritIO()
+                .start()
+                .waitFor();
     }
 
     private static int freePort() throws Exception {

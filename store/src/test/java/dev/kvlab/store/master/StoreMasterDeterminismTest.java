@@ -2,8 +2,8 @@ package dev.kvlab.store.master;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kvlab.store.api.ReplicateConfig;
 import dev.kvlab.store.api.MasterConfig;
+import dev.kvlab.store.api.ReplicateConfig;
 import dev.kvlab.store.api.master.PutStartResult;
 import dev.kvlab.store.api.master.ReplicaList;
 import dev.kvlab.store.internal.master.StoreMaster;
@@ -43,7 +43,8 @@ class StoreMasterDeterminismTest {
                     log.append(p.status()).append(p.replicas()).append(';');
                     if (p.status() == PutStartResult.Status.STARTED) {
                         if (r.nextInt(20) == 0) log.append(m.putRevoke(key, p.putId()));
-                        else if (r.nextInt(8) == 0) { // ended later, out of order: taken over or reclaimed meanwhile, some
+                        else if (r.nextInt(8)
+                                == 0) { // ended later, out of order: taken over or reclaimed meanwhile, some
                             lateKeys.add(key);
                             lateIds.add(p.putId());
                         } else if (r.nextInt(50) != 0) log.append(m.putEnd(key, p.putId())); // some are abandoned
@@ -51,13 +52,17 @@ class StoreMasterDeterminismTest {
                 }
                 case 4, 5, 6, 7 -> {
                     ReplicaList l = m.getReplicaList(key);
-                    log.append(l.status()).append(l.replicas()).append(l.leaseDeadlineNanos()).append(';');
+                    log.append(l.status())
+                            .append(l.replicas())
+                            .append(l.leaseDeadlineNanos())
+                            .append(';');
                 }
                 case 8 -> {
                     log.append(m.remove(key)).append(';');
                     if (!lateKeys.isEmpty()) {
                         int i = r.nextInt(lateKeys.size());
-                        log.append(m.putEnd(lateKeys.remove(i), lateIds.remove(i))).append(';');
+                        log.append(m.putEnd(lateKeys.remove(i), lateIds.remove(i)))
+                                .append(';');
                     }
                 }
                 default -> {

@@ -3,12 +3,12 @@ package dev.kvlab.store.master;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kvlab.store.api.RemoveStatus;
-import dev.kvlab.store.api.ReplicateConfig;
 import dev.kvlab.store.api.AllocationStrategy;
-import dev.kvlab.store.api.master.EndStatus;
 import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.api.MasterStats;
+import dev.kvlab.store.api.RemoveStatus;
+import dev.kvlab.store.api.ReplicateConfig;
+import dev.kvlab.store.api.master.EndStatus;
 import dev.kvlab.store.api.master.MountStatus;
 import dev.kvlab.store.api.master.PutStartResult;
 import dev.kvlab.store.api.master.Replica;
@@ -71,7 +71,9 @@ class StoreMasterTest {
         assertThat(master.putRevoke("k", r.putId())).isEqualTo(EndStatus.OK);
         assertThat(master.exists("k")).isFalse();
         assertThat(master.getReplicaList("k").status()).isEqualTo(ReplicaList.Status.NOT_FOUND);
-        assertThat(master.putEnd("k", r.putId())).as("a revoked put cannot complete").isEqualTo(EndStatus.NOT_FOUND);
+        assertThat(master.putEnd("k", r.putId()))
+                .as("a revoked put cannot complete")
+                .isEqualTo(EndStatus.NOT_FOUND);
         assertThat(master.exists("k")).isFalse();
         MasterStats s = master.stats();
         assertThat(s.bytesUsed()).isZero();
@@ -97,15 +99,25 @@ class StoreMasterTest {
         assertThat(start("k", MIB).status()).isEqualTo(PutStartResult.Status.IN_PROGRESS);
         clock.advance(Duration.ofSeconds(1));
         PutStartResult b = start("k", MIB);
-        assertThat(b.status()).as("after the discard timeout the put is taken over").isEqualTo(PutStartResult.Status.STARTED);
-        assertThat(b.replicas().getFirst().offset()).as("the old writer may still write: fresh space").isNotEqualTo(a.replicas().getFirst().offset());
-        assertThat(master.putEnd("k", a.putId())).as("the abandoned writer cannot complete").isEqualTo(EndStatus.NOT_FOUND);
-        assertThat(master.putRevoke("k", a.putId())).as("nor revoke its successor").isEqualTo(EndStatus.NOT_FOUND);
+        assertThat(b.status())
+                .as("after the discard timeout the put is taken over")
+                .isEqualTo(PutStartResult.Status.STARTED);
+        assertThat(b.replicas().getFirst().offset())
+                .as("the old writer may still write: fresh space")
+                .isNotEqualTo(a.replicas().getFirst().offset());
+        assertThat(master.putEnd("k", a.putId()))
+                .as("the abandoned writer cannot complete")
+                .isEqualTo(EndStatus.NOT_FOUND);
+        assertThat(master.putRevoke("k", a.putId()))
+                .as("nor revoke its successor")
+                .isEqualTo(EndStatus.NOT_FOUND);
         assertThat(master.exists("k")).isFalse();
         assertThat(master.putEnd("k", b.putId())).isEqualTo(EndStatus.OK);
         assertThat(master.exists("k")).isTrue();
         assertThat(master.stats().takenOverPuts()).isEqualTo(1);
-        assertThat(master.stats().bytesUsed()).as("abandoned space still reserved").isEqualTo(2 * MIB);
+        assertThat(master.stats().bytesUsed())
+                .as("abandoned space still reserved")
+                .isEqualTo(2 * MIB);
         clock.advance(Duration.ofSeconds(600 - 30 - 1));
         master.ping("n1");
         master.tick();
@@ -113,7 +125,9 @@ class StoreMasterTest {
         clock.advance(Duration.ofSeconds(1));
         master.ping("n1");
         master.tick();
-        assertThat(master.stats().bytesUsed()).as("released 600 s after the abandoned put started").isEqualTo(MIB);
+        assertThat(master.stats().bytesUsed())
+                .as("released 600 s after the abandoned put started")
+                .isEqualTo(MIB);
     }
 
     @Test
@@ -144,19 +158,25 @@ class StoreMasterTest {
                 String key = "k" + round;
                 CountDownLatch go = new CountDownLatch(1);
                 List<Future<PutStartResult>> fs = new ArrayList<>();
-                for (int i = 0; i < n; i++) fs.add(pool.submit(() -> {
-                    go.await();
-                    return master.putStart(key, 64 * KIB, 1, ReplicateConfig.DEFAULT);
-                }));
+                for (int i = 0; i < n; i++)
+                    fs.add(pool.submit(() -> {
+                        go.await();
+                        return master.putStart(key, 64 * KIB, 1, ReplicateConfig.DEFAULT);
+                    }));
                 go.countDown();
                 List<PutStartResult> rs = new ArrayList<>();
                 for (Future<PutStartResult> f : fs) rs.add(f.get());
-                List<PutStartResult> started = rs.stream().filter(r -> r.status() == PutStartResult.Status.STARTED).toList();
+                List<PutStartResult> started = rs.stream()
+                        .filter(r -> r.status() == PutStartResult.Status.STARTED)
+                        .toList();
                 assertThat(started).hasSize(1);
-                assertThat(rs).filteredOn(r -> r.status() != PutStartResult.Status.STARTED)
+                assertThat(rs)
+                        .filteredOn(r -> r.status() != PutStartResult.Status.STARTED)
                         .allMatch(r -> r.status() == PutStartResult.Status.IN_PROGRESS);
                 assertThat(master.putEnd(key, started.getFirst().putId())).isEqualTo(EndStatus.OK);
-                assertThat(master.putStart(key, 64 * KIB, 1, ReplicateConfig.DEFAULT).status()).isEqualTo(PutStartResult.Status.EXISTS);
+                assertThat(master.putStart(key, 64 * KIB, 1, ReplicateConfig.DEFAULT)
+                                .status())
+                        .isEqualTo(PutStartResult.Status.EXISTS);
             }
         } finally {
             pool.shutdownNow();
@@ -168,7 +188,8 @@ class StoreMasterTest {
     void aLeaseBlocksRemoveUntilItExpires() {
         master.mountSegment("n1", "s1", 16 * MIB);
         put("k", MIB);
-        assertThat(master.getReplicaList("k").leaseDeadlineNanos()).isEqualTo(master.nowNanos() + Duration.ofSeconds(10).toNanos());
+        assertThat(master.getReplicaList("k").leaseDeadlineNanos())
+                .isEqualTo(master.nowNanos() + Duration.ofSeconds(10).toNanos());
         assertThat(master.stats().activeLeases()).isEqualTo(1);
         assertThat(master.remove("k")).isEqualTo(RemoveStatus.LEASED);
         clock.advance(Duration.ofMillis(9_999));
@@ -205,8 +226,10 @@ class StoreMasterTest {
         assertThat(s.evictedBytes()).isGreaterThanOrEqualTo(5 * MIB);
         assertThat(s.bytesUsed()).isLessThanOrEqualTo(86 * MIB);
         // the oldest by lease are k5, k6, ...; the re-read k0..k4 survive
-        for (int i = 0; i < 5; i++) assertThat(master.exists("k" + i)).as("k%d was read recently", i).isTrue();
-        for (int i = 5; i < 10; i++) assertThat(master.exists("k" + i)).as("k%d is among the oldest", i).isFalse();
+        for (int i = 0; i < 5; i++)
+            assertThat(master.exists("k" + i)).as("k%d was read recently", i).isTrue();
+        for (int i = 5; i < 10; i++)
+            assertThat(master.exists("k" + i)).as("k%d is among the oldest", i).isFalse();
         assertThat(master.exists("k90")).isTrue();
     }
 
@@ -239,7 +262,9 @@ class StoreMasterTest {
         master.getReplicaList("k92");
         put("k93", MIB);
         master.getReplicaList("k93");
-        assertThat(master.stats().evictionRuns()).as("no rescan on every put while nothing is evictable").isEqualTo(runs);
+        assertThat(master.stats().evictionRuns())
+                .as("no rescan on every put while nothing is evictable")
+                .isEqualTo(runs);
         clock.advance(Duration.ofMillis(100));
         put("k94", MIB);
         assertThat(master.stats().evictionRuns()).isEqualTo(runs + 1);
@@ -272,7 +297,9 @@ class StoreMasterTest {
         master.getReplicaList("big");
         put("big2", 2 * MIB);
         assertThat(master.exists("hard")).as("hard pin is never evicted").isTrue();
-        assertThat(master.exists("soft0")).as("soft pins go when nothing else can").isFalse();
+        assertThat(master.exists("soft0"))
+                .as("soft pins go when nothing else can")
+                .isFalse();
         assertThat(master.exists("big2")).isTrue();
     }
 
@@ -318,7 +345,8 @@ class StoreMasterTest {
     void preferredSegmentsComeFirst() {
         for (int i = 0; i < 4; i++) master.mountSegment("n" + i, "s" + i, 16 * MIB);
         for (int k = 0; k < 20; k++) {
-            PutStartResult r = master.putStart("k" + k, KIB, 1, new ReplicateConfig(2, false, false, List.of("s3", "s1")));
+            PutStartResult r =
+                    master.putStart("k" + k, KIB, 1, new ReplicateConfig(2, false, false, List.of("s3", "s1")));
             assertThat(r.replicas()).extracting(Replica::segment).containsExactly("s3", "s1");
         }
     }
@@ -330,7 +358,11 @@ class StoreMasterTest {
         master.mountSegment("n2", "b", 16 * MIB);
         master.mountSegment("n3", "c", 32 * MIB);
         List<String> seen = new ArrayList<>();
-        for (int k = 0; k < 8; k++) seen.add(master.putStart("k" + k, 4 * MIB, 1, ReplicateConfig.DEFAULT).replicas().getFirst().segment());
+        for (int k = 0; k < 8; k++)
+            seen.add(master.putStart("k" + k, 4 * MIB, 1, ReplicateConfig.DEFAULT)
+                    .replicas()
+                    .getFirst()
+                    .segment());
         // all at ratio 1: a, b by name; then c (still 1.0) twice; then ties at 0.75 by name, and so on
         assertThat(seen).containsExactly("a", "b", "c", "c", "a", "b", "c", "c");
     }
@@ -338,19 +370,19 @@ class StoreMasterTest {
     @Test
     void abandonedPutsStartedAtDifferentTimesAreEachReclaimedAtTheirOwnReleaseTime() {
         master.mountSegment("n1", "s1", 16 * MIB);
-        start("a", MIB);                                  // abandoned at t = 0
+        start("a", MIB); // abandoned at t = 0
         clock.advance(Duration.ofSeconds(100));
-        put("done", MIB);                                 // completes: not a candidate
-        start("b", MIB);                                  // abandoned at t = 100
-        clock.advance(Duration.ofSeconds(500));           // t = 600: a's release time
+        put("done", MIB); // completes: not a candidate
+        start("b", MIB); // abandoned at t = 100
+        clock.advance(Duration.ofSeconds(500)); // t = 600: a's release time
         master.ping("n1");
         master.tick();
         assertThat(master.stats().processing()).isEqualTo(1);
         assertThat(master.stats().reclaimedPuts()).isEqualTo(1);
-        clock.advance(Duration.ofSeconds(99));            // t = 699: b not yet
-        start("c", MIB);                                  // a put runs the reclaim too
+        clock.advance(Duration.ofSeconds(99)); // t = 699: b not yet
+        start("c", MIB); // a put runs the reclaim too
         assertThat(master.stats().reclaimedPuts()).isEqualTo(1);
-        clock.advance(Duration.ofSeconds(1));             // t = 700: b's release time
+        clock.advance(Duration.ofSeconds(1)); // t = 700: b's release time
         start("d", MIB);
         assertThat(master.stats().reclaimedPuts()).isEqualTo(2);
         assertThat(master.stats().processing()).isEqualTo(2); // c and d
@@ -371,7 +403,9 @@ class StoreMasterTest {
             List<String> order = new ArrayList<>(names);
             java.util.Collections.shuffle(order, reference);
             PutStartResult r = m.putStart("k" + k, MIB, 1, ReplicateConfig.replicas(2));
-            assertThat(r.replicas().stream().map(Replica::segment).toList()).as("put %d", k).isEqualTo(order.subList(0, 2));
+            assertThat(r.replicas().stream().map(Replica::segment).toList())
+                    .as("put %d", k)
+                    .isEqualTo(order.subList(0, 2));
             m.putEnd("k" + k, r.putId());
         }
     }
@@ -411,7 +445,9 @@ class StoreMasterTest {
         master.ping("n2");
         master.tick();
         assertThat(master.segments()).extracting(s -> s.name()).containsExactly("s2");
-        assertThat(master.exists("only1")).as("its only replica was on the dead node").isFalse();
+        assertThat(master.exists("only1"))
+                .as("its only replica was on the dead node")
+                .isFalse();
         assertThat(master.getReplicaList("only1").status()).isEqualTo(ReplicaList.Status.NOT_FOUND);
         ReplicaList both = master.getReplicaList("both");
         assertThat(both.found()).isTrue();
@@ -473,25 +509,38 @@ class StoreMasterTest {
         StoreMaster twin = new StoreMaster(MasterConfig.defaults(), c2);
         for (StoreMaster m : List.of(master, twin)) for (int s = 0; s < 4; s++) m.mountSegment("n1", "s" + s, 4 * MIB);
         List<String> keys = List.of("a", "b", "a", "c", "d", "e", "f", "g", "h", "i");
-        long[] lengths = {MIB, 2 * MIB, MIB, 3 * MIB, MIB, 3 * MIB, 2 * MIB, 3 * MIB, 3 * MIB, 3 * MIB}; // more than fits: NO_SPACE at the end
+        long[] lengths = {MIB, 2 * MIB, MIB, 3 * MIB, MIB, 3 * MIB, 2 * MIB, 3 * MIB, 3 * MIB, 3 * MIB
+        }; // more than fits: NO_SPACE at the end
         int[] crcs = new int[keys.size()];
         List<PutStartResult> single = new ArrayList<>();
-        for (int i = 0; i < keys.size(); i++) single.add(master.putStart(keys.get(i), lengths[i], 0, ReplicateConfig.DEFAULT));
+        for (int i = 0; i < keys.size(); i++)
+            single.add(master.putStart(keys.get(i), lengths[i], 0, ReplicateConfig.DEFAULT));
         List<PutStartResult> batch = twin.batchPutStart(keys, lengths, crcs, ReplicateConfig.DEFAULT);
         assertThat(batch).isEqualTo(single);
-        assertThat(batch).extracting(PutStartResult::status).contains(PutStartResult.Status.STARTED, PutStartResult.Status.IN_PROGRESS,
-                PutStartResult.Status.NO_SPACE);
+        assertThat(batch)
+                .extracting(PutStartResult::status)
+                .contains(
+                        PutStartResult.Status.STARTED,
+                        PutStartResult.Status.IN_PROGRESS,
+                        PutStartResult.Status.NO_SPACE);
 
         List<String> ended = List.of("a", "b", "c", "zz");
-        long[] ids = {single.get(0).putId(), single.get(1).putId(), single.get(3).putId(), 99};
+        long[] ids = {
+            single.get(0).putId(), single.get(1).putId(), single.get(3).putId(), 99
+        };
         List<EndStatus> one = new ArrayList<>();
         for (int i = 0; i < ended.size(); i++) one.add(master.putEnd(ended.get(i), ids[i]));
-        assertThat(twin.batchPutEnd(ended, ids)).isEqualTo(one).containsExactly(EndStatus.OK, EndStatus.OK, EndStatus.OK, EndStatus.NOT_FOUND);
+        assertThat(twin.batchPutEnd(ended, ids))
+                .isEqualTo(one)
+                .containsExactly(EndStatus.OK, EndStatus.OK, EndStatus.OK, EndStatus.NOT_FOUND);
         assertThat(twin.stats()).isEqualTo(master.stats());
 
-        assertThatThrownBy(() -> twin.batchPutStart(List.of("x", "y"), new long[] {MIB, 0}, new int[2], ReplicateConfig.DEFAULT))
+        assertThatThrownBy(() ->
+                        twin.batchPutStart(List.of("x", "y"), new long[] {MIB, 0}, new int[2], ReplicateConfig.DEFAULT))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThat(twin.getReplicaList("x").status()).as("a bad argument starts none of the batch").isEqualTo(ReplicaList.Status.NOT_FOUND);
+        assertThat(twin.getReplicaList("x").status())
+                .as("a bad argument starts none of the batch")
+                .isEqualTo(ReplicaList.Status.NOT_FOUND);
         assertThat(twin.stats().processing()).isEqualTo(master.stats().processing());
     }
 }

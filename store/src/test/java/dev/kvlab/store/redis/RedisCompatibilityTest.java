@@ -1,8 +1,8 @@
 package dev.kvlab.store.redis;
 
+import dev.kvlab.store.KvBackends;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.KvBackend;
-import dev.kvlab.store.KvBackends;
 import dev.kvlab.store.testkit.KvBackendCompatibilityKit;
 import dev.kvlab.store.testkit.RedisServerProcess;
 import org.junit.jupiter.api.AfterAll;

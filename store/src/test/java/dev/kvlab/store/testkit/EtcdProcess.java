@@ -15,7 +15,8 @@ public final class EtcdProcess {
     public static EtcdServer start() {
         if (EtcdServer.binary().isEmpty()) {
             String why = "etcd is not installed (apt-get install etcd-server)";
-            if ("1".equals(System.getenv("KVLAB_CI"))) throw new IllegalStateException(why + "; KVLAB_CI=1 requires it");
+            if ("1".equals(System.getenv("KVLAB_CI")))
+                throw new IllegalStateException(why + "; KVLAB_CI=1 requires it");
             Assumptions.abort(why);
         }
         try {

@@ -1,14 +1,14 @@
 package dev.kvlab.store.testkit;
 
 import dev.kvlab.store.api.MasterConfig;
-import dev.kvlab.store.internal.master.StoreMaster;
 import dev.kvlab.store.internal.grpc.GrpcMasterChannel;
 import dev.kvlab.store.internal.grpc.MasterServer;
+import dev.kvlab.store.internal.master.StoreMaster;
 import dev.kvlab.store.internal.node.StorageNode;
 import dev.kvlab.store.internal.server.MasterService;
+import dev.kvlab.transport.Transports;
 import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransportConfig;
-import dev.kvlab.transport.Transports;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
@@ -29,14 +29,23 @@ public final class GrpcStoreCluster implements AutoCloseable {
     public final List<StorageNode> nodes = new ArrayList<>();
     private final List<AutoCloseable> closeables = new ArrayList<>();
 
-    public GrpcStoreCluster(String transport, int nodeCount, long segmentBytes, MasterConfig config, Clock clock, MeterRegistry registry) throws IOException {
-        service = new MasterService(new StoreMaster(config, clock), registry == null ? new SimpleMeterRegistry() : registry);
+    public GrpcStoreCluster(
+            String transport,
+            int nodeCount,
+            long segmentBytes,
+            MasterConfig config,
+            Clock clock,
+            MeterRegistry registry)
+            throws IOException {
+        service = new MasterService(
+                new StoreMaster(config, clock), registry == null ? new SimpleMeterRegistry() : registry);
         server = MasterServer.start(service, "127.0.0.1", 0, null);
         String run = UUID.randomUUID().toString().substring(0, 6);
         for (int i = 0; i < nodeCount; i++) {
             TransferEngine e = Transports.discover().create(transport, TransportConfig.defaults());
             GrpcMasterChannel ch = new GrpcMasterChannel("127.0.0.1", server.port(), Duration.ofSeconds(5), null);
-            StorageNode n = new StorageNode(ch, e, "gnode" + i + "-" + run, segmentBytes, Duration.ofSeconds(1)).start();
+            StorageNode n =
+                    new StorageNode(ch, e, "gnode" + i + "-" + run, segmentBytes, Duration.ofSeconds(1)).start();
             nodes.add(n);
             closeables.add(n);
             closeables.add(ch);

@@ -30,7 +30,8 @@ public abstract class KvBackendCompatibilityKit {
 
     private static final AtomicInteger TENANTS = new AtomicInteger();
     private final List<KvBackend> opened = new ArrayList<>();
-    private final String tenant = "kit" + TENANTS.incrementAndGet() + "-" + ProcessHandle.current().pid();
+    private final String tenant =
+            "kit" + TENANTS.incrementAndGet() + "-" + ProcessHandle.current().pid();
 
     /** Opens a client of the store under test with {@code options}. */
     protected abstract KvBackend open(BackendOptions options);
@@ -95,7 +96,9 @@ public abstract class KvBackendCompatibilityKit {
         assertThat(again.isStored()).isTrue();
         MemorySegment dst = b.allocateBuffer(5000);
         assertThat(b.getInto(key, dst).isHit()).isTrue();
-        assertThat(KeyedPayload.matches(key, dst, 0, 5000)).as("the first value stays").isTrue();
+        assertThat(KeyedPayload.matches(key, dst, 0, 5000))
+                .as("the first value stays")
+                .isTrue();
     }
 
     @Test
@@ -104,15 +107,22 @@ public abstract class KvBackendCompatibilityKit {
         List<String> keys = List.of("b0", "b1", "b2", "b3");
         List<MemorySegment> vals = new ArrayList<>();
         for (String k : keys) vals.add(value(b, k, 3000 + k.hashCode() % 100));
-        assertThat(b.batchPut(keys, vals, ReplicateConfig.DEFAULT)).containsOnly(PutStatus.OK).hasSize(4);
+        assertThat(b.batchPut(keys, vals, ReplicateConfig.DEFAULT))
+                .containsOnly(PutStatus.OK)
+                .hasSize(4);
         List<String> ask = List.of("b2", "missing", "b0", "b3");
         List<MemorySegment> dsts = new ArrayList<>();
         for (int i = 0; i < ask.size(); i++) dsts.add(b.allocateBuffer(4096));
         List<GetResult> rs = b.batchGetInto(ask, dsts);
-        assertThat(rs).extracting(GetResult::status).containsExactly(GetStatus.HIT, GetStatus.MISS, GetStatus.HIT, GetStatus.HIT);
+        assertThat(rs)
+                .extracting(GetResult::status)
+                .containsExactly(GetStatus.HIT, GetStatus.MISS, GetStatus.HIT, GetStatus.HIT);
         for (int i : new int[] {0, 2, 3}) {
-            assertThat(KeyedPayload.matches(ask.get(i), dsts.get(i), 0, rs.get(i).length())).isTrue();
-            assertThat(rs.get(i).length()).isEqualTo(vals.get(keys.indexOf(ask.get(i))).byteSize());
+            assertThat(KeyedPayload.matches(
+                            ask.get(i), dsts.get(i), 0, rs.get(i).length()))
+                    .isTrue();
+            assertThat(rs.get(i).length())
+                    .isEqualTo(vals.get(keys.indexOf(ask.get(i))).byteSize());
         }
         assertThat(b.batchExists(List.of("b1", "nope", "b3"))).containsExactly(true, false, true);
         assertThat(b.batchExists(List.of())).isEmpty();
@@ -134,14 +144,19 @@ public abstract class KvBackendCompatibilityKit {
     void aWrongObjectNeverPassesAsAHitInVerifyMode() {
         KvBackend writer = client(tenant, false);
         String key = "impostor";
-        writer.put(key, value(writer, "someone-else", 4096), ReplicateConfig.DEFAULT); // checksummed, but not the key's content
+        writer.put(
+                key,
+                value(writer, "someone-else", 4096),
+                ReplicateConfig.DEFAULT); // checksummed, but not the key's content
         KvBackend reader = client();
         MemorySegment dst = reader.allocateBuffer(4096);
         GetResult r = reader.getInto(key, dst);
         assertThat(r.isHit()).isFalse();
         assertThat(r.status()).isEqualTo(GetStatus.CONTENT_MISMATCH);
         assertThat(r.status().isFault()).isTrue();
-        assertThat(writer.getInto(key, dst).isHit()).as("without verify mode only the checksum is checked").isTrue();
+        assertThat(writer.getInto(key, dst).isHit())
+                .as("without verify mode only the checksum is checked")
+                .isTrue();
     }
 
     @Test
@@ -163,7 +178,8 @@ public abstract class KvBackendCompatibilityKit {
         assertThat(bb.remove("shared-name")).isEqualTo(RemoveStatus.NOT_FOUND);
         // a key cannot climb into another tenant's namespace
         assertThat(bb.exists("../tenant-a-" + tenant + "/shared-name")).isFalse();
-        assertThat(bb.put("shared-name", value(bb, "shared-name", 1000), ReplicateConfig.DEFAULT)).isEqualTo(PutStatus.OK);
+        assertThat(bb.put("shared-name", value(bb, "shared-name", 1000), ReplicateConfig.DEFAULT))
+                .isEqualTo(PutStatus.OK);
     }
 
     @Test
@@ -171,7 +187,9 @@ public abstract class KvBackendCompatibilityKit {
         KvBackend b = client();
         MemorySegment v = value(b, "x", 10);
         for (String bad : new String[] {"", "has space", "tab\tkey", "ünïcode", "x".repeat(513), "nul\0"}) {
-            assertThatThrownBy(() -> b.put(bad, v, ReplicateConfig.DEFAULT)).as("put '%s'", bad).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> b.put(bad, v, ReplicateConfig.DEFAULT))
+                    .as("put '%s'", bad)
+                    .isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> b.getInto(bad, v)).isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> b.exists(bad)).isInstanceOf(IllegalArgumentException.class);
         }
@@ -198,7 +216,8 @@ public abstract class KvBackendCompatibilityKit {
                         String other = "conc/" + ((tt + 1) % threads) + "/" + (i / 2);
                         GetResult r = b.getInto(other, dst);
                         if (r.isHit()) {
-                            if (!KeyedPayload.matches(other, dst, 0, r.length())) throw new AssertionError("wrong bytes for " + other);
+                            if (!KeyedPayload.matches(other, dst, 0, r.length()))
+                                throw new AssertionError("wrong bytes for " + other);
                             hits++;
                         }
                         GetResult own = b.getInto(key, dst);
@@ -228,7 +247,8 @@ public abstract class KvBackendCompatibilityKit {
         }
         assertThat(b.storeCalls().get("put_start")).isGreaterThanOrEqualTo(putsBefore + 1);
         long deadline = System.nanoTime() + 3_000_000_000L; // stats may be up to ~0.5 s old
-        while (b.storeStats().orElseThrow().objects() < objectsBefore + 3 && System.nanoTime() < deadline) Thread.sleep(50);
+        while (b.storeStats().orElseThrow().objects() < objectsBefore + 3 && System.nanoTime() < deadline)
+            Thread.sleep(50);
         assertThat(b.storeStats().orElseThrow().objects()).isGreaterThanOrEqualTo(objectsBefore + 3);
         assertThat(b.storeStats().orElseThrow().bytesUsed()).isGreaterThanOrEqualTo(3 * 1024);
     }

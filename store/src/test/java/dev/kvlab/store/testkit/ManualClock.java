@@ -31,8 +31,12 @@ public final class ManualClock extends Clock {
     }
 
     @Override
-    public ZoneId getZone() { return ZoneOffset.UTC; }
+    public ZoneId getZone() {
+        return ZoneOffset.UTC;
+    }
 
     @Override
-    public Clock withZone(ZoneId zone) { return this; }
+    public Clock withZone(ZoneId zone) {
+        return this;
+    }
 }

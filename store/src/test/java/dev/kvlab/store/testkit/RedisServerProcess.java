@@ -34,16 +34,33 @@ public final class RedisServerProcess implements AutoCloseable {
         String bin = findBinary();
         if (bin == null) {
             String why = "redis-server is not installed (apt-get install redis-server)";
-            if ("1".equals(System.getenv("KVLAB_CI"))) throw new IllegalStateException(why + "; KVLAB_CI=1 requires it");
+            if ("1".equals(System.getenv("KVLAB_CI")))
+                throw new IllegalStateException(why + "; KVLAB_CI=1 requires it");
             Assumptions.abort(why);
         }
         try {
             for (int attempt = 1; ; attempt++) {
                 Path dir = Files.createTempDirectory("kvlab-redis-");
                 int port = LoopbackPorts.free();
-                Process p = new ProcessBuilder(bin, "--port", String.valueOf(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                        "--dir", dir.toString(), "--daemonize", "no", "--protected-mode", "yes")
-                        .redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
+                Process p = new ProcessBuilder(
+                                bin,
+                                "--port",
+                                String.valueOf(port),
+                                "--bind",
+                                "127.0.0.1",
+                                "--save",
+                                "",
+                                "--appendonly",
+                                "no",
+                                "--dir",
+                                dir.toString(),
+                                "--daemonize",
+                                "no",
+                                "--protected-mode",
+                                "yes")
+                        .redirectErrorStream(true)
+                        .redirectOutput(dir.resolve("redis.log").toFile())
+                        .start();
                 RedisServerProcess r = new RedisServerProcess(p, dir, port);
                 try {
                     r.awaitReady();
@@ -99,10 +116,14 @@ public final class RedisServerProcess implements AutoCloseable {
         }
     }
 
-    public int port() { return port; }
+    public int port() {
+        return port;
+    }
 
     /** {@code redis://127.0.0.1:PORT}. */
-    public String uri() { return "redis://127.0.0.1:" + port; }
+    public String uri() {
+        return "redis://127.0.0.1:" + port;
+    }
 
     @Override
     public void close() {

@@ -20,7 +20,8 @@ public final class ByteSize {
         while (i < s.length() && (isAsciiDigit(s.charAt(i)) || s.charAt(i) == '.')) i++;
         String num = s.substring(0, i);
         String unit = s.substring(i).strip().toLowerCase(Locale.ROOT);
-        if (num.isEmpty()) throw new IllegalArgumentException("not a size: '" + quote(text) + "' (expected e.g. 64KiB, 1MiB, 2GiB)");
+        if (num.isEmpty())
+            throw new IllegalArgumentException("not a size: '" + quote(text) + "' (expected e.g. 64KiB, 1MiB, 2GiB)");
         long mult = switch (unit) {
             case "", "b" -> 1L;
             case "kib", "k" -> 1L << 10;
@@ -31,8 +32,10 @@ public final class ByteSize {
             case "mb" -> 1_000_000L;
             case "gb" -> 1_000_000_000L;
             case "tb" -> 1_000_000_000_000L;
-            default -> throw new IllegalArgumentException("unknown size unit '" + quote(s.substring(i).strip()) + "' in '" + quote(text)
-                    + "' (use B, KiB, MiB, GiB, TiB, KB, MB, GB, TB)");
+            default ->
+                throw new IllegalArgumentException(
+                        "unknown size unit '" + quote(s.substring(i).strip()) + "' in '" + quote(text)
+                                + "' (use B, KiB, MiB, GiB, TiB, KB, MB, GB, TB)");
         };
         BigDecimal value;
         try {
@@ -43,7 +46,8 @@ public final class ByteSize {
         try {
             return value.longValueExact();
         } catch (ArithmeticException e) {
-            throw new IllegalArgumentException("size '" + quote(text) + "' is not a whole number of bytes or is too large");
+            throw new IllegalArgumentException(
+                    "size '" + quote(text) + "' is not a whole number of bytes or is too large");
         }
     }
 
@@ -75,8 +79,12 @@ public final class ByteSize {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < text.length() && b.length() < 60; i++) {
             char c = text.charAt(i);
-            if (c < 0x20 || c == 0x7f || Character.isISOControl(c) || Character.getType(c) == Character.LINE_SEPARATOR
-                    || Character.getType(c) == Character.PARAGRAPH_SEPARATOR) b.append(String.format("\\u%04x", (int) c));
+            if (c < 0x20
+                    || c == 0x7f
+                    || Character.isISOControl(c)
+                    || Character.getType(c) == Character.LINE_SEPARATOR
+                    || Character.getType(c) == Character.PARAGRAPH_SEPARATOR)
+                b.append(String.format("\\u%04x", (int) c));
             else b.append(c);
         }
         return b.length() >= 60 ? b + "..." : b.toString();

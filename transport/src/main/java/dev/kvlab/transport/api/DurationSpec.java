@@ -31,7 +31,9 @@ public final class DurationSpec {
         while (i < s.length() && (isAsciiDigit(s.charAt(i)) || s.charAt(i) == '.')) i++;
         String num = s.substring(0, i);
         String unit = s.substring(i).strip().toLowerCase(Locale.ROOT);
-        if (num.isEmpty()) throw new IllegalArgumentException("not a duration: '" + ByteSize.quote(text) + "' (expected e.g. 500ms, 4s, 2m)");
+        if (num.isEmpty())
+            throw new IllegalArgumentException(
+                    "not a duration: '" + ByteSize.quote(text) + "' (expected e.g. 500ms, 4s, 2m)");
         long nanosPerUnit = switch (unit) {
             case "ns" -> 1L;
             case "us", "µs" -> 1_000L;
@@ -39,11 +41,17 @@ public final class DurationSpec {
             case "s" -> 1_000_000_000L;
             case "m", "min" -> 60_000_000_000L;
             case "h" -> 3_600_000_000_000L;
-            case "" -> throw new IllegalArgumentException("duration '" + ByteSize.quote(text) + "' needs a unit (ns, us, ms, s, m, h)");
-            default -> throw new IllegalArgumentException("unknown duration unit '" + ByteSize.quote(unit) + "' in '" + ByteSize.quote(text) + "' (use ns, us, ms, s, m, h)");
+            case "" ->
+                throw new IllegalArgumentException(
+                        "duration '" + ByteSize.quote(text) + "' needs a unit (ns, us, ms, s, m, h)");
+            default ->
+                throw new IllegalArgumentException("unknown duration unit '" + ByteSize.quote(unit) + "' in '"
+                        + ByteSize.quote(text) + "' (use ns, us, ms, s, m, h)");
         };
         try {
-            BigDecimal nanos = new BigDecimal(num).multiply(BigDecimal.valueOf(nanosPerUnit)).setScale(0, RoundingMode.HALF_UP);
+            BigDecimal nanos = new BigDecimal(num)
+                    .multiply(BigDecimal.valueOf(nanosPerUnit))
+                    .setScale(0, RoundingMode.HALF_UP);
             return Duration.ofNanos(nanos.longValueExact());
         } catch (NumberFormatException | ArithmeticException e) {
             throw new IllegalArgumentException("not a duration: '" + ByteSize.quote(text) + "'");
@@ -53,5 +61,4 @@ public final class DurationSpec {
     private static boolean isAsciiDigit(char c) {
         return c >= '0' && c <= '9';
     }
-
 }

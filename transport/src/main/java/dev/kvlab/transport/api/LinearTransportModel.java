@@ -17,8 +17,14 @@ package dev.kvlab.transport.api;
  * @param streamBytesPerSecond  bandwidth one transfer reaches alone, > 0
  * @param aggregateBytesPerSecond bandwidth all concurrent transfers share, > 0
  */
-public record LinearTransportModel(String name, boolean emulated, double latencySeconds, double perRequestSeconds,
-                                   double streamBytesPerSecond, double aggregateBytesPerSecond) implements TransportModel {
+public record LinearTransportModel(
+        String name,
+        boolean emulated,
+        double latencySeconds,
+        double perRequestSeconds,
+        double streamBytesPerSecond,
+        double aggregateBytesPerSecond)
+        implements TransportModel {
 
     public LinearTransportModel {
         if (name == null || name.isBlank()) throw new IllegalArgumentException("a transport model needs a name");
@@ -30,7 +36,8 @@ public record LinearTransportModel(String name, boolean emulated, double latency
 
     private static void requireFinite(String what, double v, boolean positive) {
         if (!Double.isFinite(v) || v < 0 || (positive && v == 0))
-            throw new IllegalArgumentException(what + " must be " + (positive ? "> 0" : ">= 0") + " and finite, got " + v);
+            throw new IllegalArgumentException(
+                    what + " must be " + (positive ? "> 0" : ">= 0") + " and finite, got " + v);
     }
 
     @Override

@@ -26,8 +26,10 @@ public record LinkFault(Duration delay, Duration jitter, double loss, boolean re
     public LinkFault {
         Objects.requireNonNull(delay, "delay");
         Objects.requireNonNull(jitter, "jitter");
-        if (delay.isNegative() || jitter.isNegative()) throw new IllegalArgumentException("link fault delay and jitter must be >= 0");
-        if (!(loss >= 0 && loss <= 1)) throw new IllegalArgumentException("link fault loss must be in [0, 1], got " + loss);
+        if (delay.isNegative() || jitter.isNegative())
+            throw new IllegalArgumentException("link fault delay and jitter must be >= 0");
+        if (!(loss >= 0 && loss <= 1))
+            throw new IllegalArgumentException("link fault loss must be in [0, 1], got " + loss);
     }
 
     public static LinkFault delay(Duration d) {
@@ -52,7 +54,8 @@ public record LinkFault(Duration delay, Duration jitter, double loss, boolean re
         if (none()) return "none";
         StringBuilder sb = new StringBuilder();
         if (!delay.isZero() || !jitter.isZero()) sb.append("delay ").append(DurationSpec.format(delay));
-        if (!jitter.isZero()) sb.append(" +[0, ").append(DurationSpec.format(jitter)).append(']');
+        if (!jitter.isZero())
+            sb.append(" +[0, ").append(DurationSpec.format(jitter)).append(']');
         if (loss > 0) sb.append(sb.isEmpty() ? "" : ", ").append("loss ").append(loss);
         if (readsOnly) sb.append(" (reads only)");
         return sb.toString();

@@ -44,7 +44,8 @@ public record LinkSpec(int links, double bitsPerSecondPerLink, Duration latency)
                 if (n.isEmpty() || !n.chars().allMatch(c -> c >= '0' && c <= '9')) throw new NumberFormatException(n);
                 links = Integer.parseInt(n);
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("not a link: '" + ByteSize.quote(text) + "' (expected e.g. 10gbps, 4x200gbps)");
+                throw new IllegalArgumentException(
+                        "not a link: '" + ByteSize.quote(text) + "' (expected e.g. 10gbps, 4x200gbps)");
             }
             s = s.substring(x + 1).strip();
         }
@@ -58,9 +59,13 @@ public record LinkSpec(int links, double bitsPerSecondPerLink, Duration latency)
             case "mbps" -> 1e6;
             case "gbps" -> 1e9;
             case "tbps" -> 1e12;
-            default -> throw new IllegalArgumentException("not a link: '" + ByteSize.quote(text) + "' (unit must be kbps, mbps, gbps or tbps, e.g. 10gbps, 4x200gbps)");
+            default ->
+                throw new IllegalArgumentException("not a link: '" + ByteSize.quote(text)
+                        + "' (unit must be kbps, mbps, gbps or tbps, e.g. 10gbps, 4x200gbps)");
         };
-        if (num.isEmpty()) throw new IllegalArgumentException("not a link: '" + ByteSize.quote(text) + "' (expected e.g. 10gbps, 4x200gbps)");
+        if (num.isEmpty())
+            throw new IllegalArgumentException(
+                    "not a link: '" + ByteSize.quote(text) + "' (expected e.g. 10gbps, 4x200gbps)");
         double rate;
         try {
             rate = new BigDecimal(num).doubleValue() * mult;
@@ -87,5 +92,4 @@ public record LinkSpec(int links, double bitsPerSecondPerLink, Duration latency)
     private static boolean isAsciiDigit(char c) {
         return c >= '0' && c <= '9';
     }
-
 }

@@ -15,7 +15,11 @@ public final class ProfileFormatException extends IllegalArgumentException {
         this.line = line;
     }
 
-    public Path file() { return file; }
+    public Path file() {
+        return file;
+    }
 
-    public int line() { return line; }
+    public int line() {
+        return line;
+    }
 }

@@ -29,9 +29,11 @@ public record SegmentHandle(String transport, String address, String segment, lo
     public static SegmentHandle parse(String uri) {
         try {
             URI u = new URI(uri);
-            if (u.getScheme() == null) throw new IllegalArgumentException("segment handle has no transport scheme: " + uri);
+            if (u.getScheme() == null)
+                throw new IllegalArgumentException("segment handle has no transport scheme: " + uri);
             String q = u.getRawQuery();
-            if (q == null || !q.startsWith("size=")) throw new IllegalArgumentException("segment handle has no size: " + uri);
+            if (q == null || !q.startsWith("size="))
+                throw new IllegalArgumentException("segment handle has no size: " + uri);
             long size = Long.parseLong(q.substring(5));
             String authority = u.getRawAuthority() == null ? "" : u.getRawAuthority();
             String path = u.getPath() == null ? "" : u.getPath();

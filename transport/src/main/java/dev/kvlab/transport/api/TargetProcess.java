@@ -37,9 +37,13 @@ public final class TargetProcess implements AutoCloseable {
     }
 
     /** Starts a target serving {@code segmentBytes} over {@code transport}; waits until it is ready (at most {@code startTimeout}). */
-    public static TargetProcess start(String transport, TransportConfig config, long segmentBytes, Duration startTimeout) {
+    public static TargetProcess start(
+            String transport, TransportConfig config, long segmentBytes, Duration startTimeout) {
         List<String> cmd = new ArrayList<>();
-        String java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        String java = ProcessHandle.current()
+                .info()
+                .command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add(java);
         cmd.add("--enable-native-access=ALL-UNNAMED");
         cmd.add("-XX:+UseParallelGC");
@@ -57,7 +61,8 @@ public final class TargetProcess implements AutoCloseable {
         add(cmd, "--max-frame", Integer.toString(config.maxFrameBytes()));
         add(cmd, "--shm-dir", config.shmDirectory().toString());
         if (config.link() != null) add(cmd, "--link", config.link().toString());
-        for (Map.Entry<String, String> e : config.options().entrySet()) add(cmd, "--option", e.getKey() + "=" + e.getValue());
+        for (Map.Entry<String, String> e : config.options().entrySet())
+            add(cmd, "--option", e.getKey() + "=" + e.getValue());
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT);
         if (config.authToken() != null) pb.environment().put("KVLAB_TRANSPORT_AUTH_TOKEN", config.authToken());
         Process p;
@@ -66,16 +71,21 @@ public final class TargetProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new TransferException("cannot start a target process: " + e.getMessage(), e);
         }
-        CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {
-            try {
-                BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-                String line;
-                while ((line = r.readLine()) != null) if (line.startsWith("READY ")) return line.substring(6).strip();
-                return null;
-            } catch (IOException e) {
-                return null;
-            }
-        }, r -> Thread.ofPlatform().daemon().name("kvlab-target-ready").start(r));
+        CompletableFuture<String> ready = CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        BufferedReader r =
+                                new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+                        String line;
+                        while ((line = r.readLine()) != null)
+                            if (line.startsWith("READY "))
+                                return line.substring(6).strip();
+                        return null;
+                    } catch (IOException e) {
+                        return null;
+                    }
+                },
+                r -> Thread.ofPlatform().daemon().name("kvlab-target-ready").start(r));
         try {
             String uri = ready.get(startTimeout.toMillis(), TimeUnit.MILLISECONDS);
             if (uri == null) {
@@ -104,11 +114,17 @@ public final class TargetProcess implements AutoCloseable {
     }
 
     /** The served segment. */
-    public SegmentHandle handle() { return handle; }
+    public SegmentHandle handle() {
+        return handle;
+    }
 
-    public long pid() { return process.pid(); }
+    public long pid() {
+        return process.pid();
+    }
 
-    public boolean isAlive() { return process.isAlive(); }
+    public boolean isAlive() {
+        return process.isAlive();
+    }
 
     /** CPU time the target process has used so far (user + system), or {@link Duration#ZERO} when the OS does not say. */
     public Duration cpuTime() {
@@ -116,10 +132,14 @@ public final class TargetProcess implements AutoCloseable {
     }
 
     /** Freezes the target (SIGSTOP): a peer that hangs. */
-    public void suspend() { signal("-STOP"); }
+    public void suspend() {
+        signal("-STOP");
+    }
 
     /** Thaws a suspended target (SIGCONT). */
-    public void resume() { signal("-CONT"); }
+    public void resume() {
+        signal("-CONT");
+    }
 
     /** Kills the target at once (SIGKILL): a peer that dies; waits until it is gone. */
     public void kill() {
@@ -133,7 +153,9 @@ public final class TargetProcess implements AutoCloseable {
 
     private void signal(String sig) {
         try {
-            Process k = new ProcessBuilder("kill", sig, Long.toString(process.pid())).redirectErrorStream(true).start();
+            Process k = new ProcessBuilder("kill", sig, Long.toString(process.pid()))
+                    .redirectErrorStream(true)
+                    .start();
             k.getInputStream().readAllBytes();
             if (k.waitFor() != 0) throw new TransferException("kill " + sig + " " + process.pid() + " failed");
         } catch (IOException e) {

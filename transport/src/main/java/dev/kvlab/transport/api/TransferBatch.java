@@ -38,7 +38,8 @@ public final class TransferBatch {
      * Adds a request and returns its index. Bounds of the local buffer and of the target segment (as far as
      * its handle tells) are checked here, so that a bad request fails at once with a clear message.
      */
-    public int add(Opcode op, MemorySegment local, long localOffset, RemoteSegment target, long targetOffset, long length) {
+    public int add(
+            Opcode op, MemorySegment local, long localOffset, RemoteSegment target, long targetOffset, long length) {
         Objects.requireNonNull(op, "op");
         Objects.requireNonNull(local, "local");
         Objects.requireNonNull(target, "target");
@@ -47,12 +48,13 @@ public final class TransferBatch {
             throw new IllegalArgumentException("negative offset or length: local offset " + localOffset
                     + ", target offset " + targetOffset + ", length " + length);
         if (localOffset + length > local.byteSize() || localOffset + length < 0)
-            throw new IllegalArgumentException("request " + size + ": local range [" + localOffset + ", " + (localOffset + length)
-                    + ") is outside the local buffer of " + local.byteSize() + " bytes");
+            throw new IllegalArgumentException("request " + size + ": local range [" + localOffset + ", "
+                    + (localOffset + length) + ") is outside the local buffer of " + local.byteSize() + " bytes");
         long targetSize = target.size();
         if (targetOffset + length > targetSize || targetOffset + length < 0)
-            throw new IllegalArgumentException("request " + size + ": target range [" + targetOffset + ", " + (targetOffset + length)
-                    + ") is outside segment " + target.handle().segment() + " of " + targetSize + " bytes");
+            throw new IllegalArgumentException(
+                    "request " + size + ": target range [" + targetOffset + ", " + (targetOffset + length)
+                            + ") is outside segment " + target.handle().segment() + " of " + targetSize + " bytes");
         int i = size++;
         ops[i] = op;
         locals[i] = local;
@@ -69,26 +71,54 @@ public final class TransferBatch {
         return add(op, local, 0, target, targetOffset, local.byteSize());
     }
 
-    public int size() { return size; }
+    public int size() {
+        return size;
+    }
 
-    public int capacity() { return ops.length; }
+    public int capacity() {
+        return ops.length;
+    }
 
-    public Opcode op(int i) { check(i); return ops[i]; }
+    public Opcode op(int i) {
+        check(i);
+        return ops[i];
+    }
 
-    public MemorySegment local(int i) { check(i); return locals[i]; }
+    public MemorySegment local(int i) {
+        check(i);
+        return locals[i];
+    }
 
-    public long localOffset(int i) { check(i); return localOffsets[i]; }
+    public long localOffset(int i) {
+        check(i);
+        return localOffsets[i];
+    }
 
-    public RemoteSegment target(int i) { check(i); return targets[i]; }
+    public RemoteSegment target(int i) {
+        check(i);
+        return targets[i];
+    }
 
-    public long targetOffset(int i) { check(i); return targetOffsets[i]; }
+    public long targetOffset(int i) {
+        check(i);
+        return targetOffsets[i];
+    }
 
-    public long length(int i) { check(i); return lengths[i]; }
+    public long length(int i) {
+        check(i);
+        return lengths[i];
+    }
 
-    public TransferStatus status(int i) { check(i); return statuses[i]; }
+    public TransferStatus status(int i) {
+        check(i);
+        return statuses[i];
+    }
 
     /** Sets the outcome of request {@code i}. For transport implementations. */
-    public void status(int i, TransferStatus status) { check(i); statuses[i] = status; }
+    public void status(int i, TransferStatus status) {
+        check(i);
+        statuses[i] = status;
+    }
 
     /** True when every request finished {@link TransferStatus#OK}. */
     public boolean allOk() {

@@ -34,35 +34,83 @@ public record TransportConfig(
 
     public TransportConfig {
         if (sliceSize <= 0) throw new IllegalArgumentException("sliceSize must be > 0, got " + sliceSize);
-        if (connectionsPerPeer <= 0) throw new IllegalArgumentException("connectionsPerPeer must be > 0, got " + connectionsPerPeer);
+        if (connectionsPerPeer <= 0)
+            throw new IllegalArgumentException("connectionsPerPeer must be > 0, got " + connectionsPerPeer);
         Objects.requireNonNull(bindHost, "bindHost");
         Objects.requireNonNull(timeout, "timeout");
-        if (timeout.isNegative() || timeout.isZero()) throw new IllegalArgumentException("timeout must be > 0, got " + timeout);
-        if (maxFrameBytes < 4096) throw new IllegalArgumentException("maxFrameBytes must be >= 4096, got " + maxFrameBytes);
+        if (timeout.isNegative() || timeout.isZero())
+            throw new IllegalArgumentException("timeout must be > 0, got " + timeout);
+        if (maxFrameBytes < 4096)
+            throw new IllegalArgumentException("maxFrameBytes must be >= 4096, got " + maxFrameBytes);
         Objects.requireNonNull(shmDirectory, "shmDirectory");
         options = Map.copyOf(options == null ? Map.of() : options);
     }
 
     public static TransportConfig defaults() {
-        return new TransportConfig(DEFAULT_SLICE_SIZE, 4, "127.0.0.1", Duration.ofSeconds(10), 1024 * 1024 + 64,
-                Path.of("/dev/shm"), null, null, Map.of());
+        return new TransportConfig(
+                DEFAULT_SLICE_SIZE,
+                4,
+                "127.0.0.1",
+                Duration.ofSeconds(10),
+                1024 * 1024 + 64,
+                Path.of("/dev/shm"),
+                null,
+                null,
+                Map.of());
     }
 
-    public TransportConfig withSliceSize(long v) { return new TransportConfig(v, connectionsPerPeer, bindHost, timeout, maxFrameBytes, shmDirectory, link, authToken, options); }
-    public TransportConfig withConnectionsPerPeer(int v) { return new TransportConfig(sliceSize, v, bindHost, timeout, maxFrameBytes, shmDirectory, link, authToken, options); }
-    public TransportConfig withBindHost(String v) { return new TransportConfig(sliceSize, connectionsPerPeer, v, timeout, maxFrameBytes, shmDirectory, link, authToken, options); }
-    public TransportConfig withTimeout(Duration v) { return new TransportConfig(sliceSize, connectionsPerPeer, bindHost, v, maxFrameBytes, shmDirectory, link, authToken, options); }
-    public TransportConfig withMaxFrameBytes(int v) { return new TransportConfig(sliceSize, connectionsPerPeer, bindHost, timeout, v, shmDirectory, link, authToken, options); }
-    public TransportConfig withShmDirectory(Path v) { return new TransportConfig(sliceSize, connectionsPerPeer, bindHost, timeout, maxFrameBytes, v, link, authToken, options); }
-    public TransportConfig withLink(LinkSpec v) { return new TransportConfig(sliceSize, connectionsPerPeer, bindHost, timeout, maxFrameBytes, shmDirectory, v, authToken, options); }
-    public TransportConfig withAuthToken(String v) { return new TransportConfig(sliceSize, connectionsPerPeer, bindHost, timeout, maxFrameBytes, shmDirectory, link, v, options); }
-    public TransportConfig withOptions(Map<String, String> v) { return new TransportConfig(sliceSize, connectionsPerPeer, bindHost, timeout, maxFrameBytes, shmDirectory, link, authToken, v); }
+    public TransportConfig withSliceSize(long v) {
+        return new TransportConfig(
+                v, connectionsPerPeer, bindHost, timeout, maxFrameBytes, shmDirectory, link, authToken, options);
+    }
+
+    public TransportConfig withConnectionsPerPeer(int v) {
+        return new TransportConfig(
+                sliceSize, v, bindHost, timeout, maxFrameBytes, shmDirectory, link, authToken, options);
+    }
+
+    public TransportConfig withBindHost(String v) {
+        return new TransportConfig(
+                sliceSize, connectionsPerPeer, v, timeout, maxFrameBytes, shmDirectory, link, authToken, options);
+    }
+
+    public TransportConfig withTimeout(Duration v) {
+        return new TransportConfig(
+                sliceSize, connectionsPerPeer, bindHost, v, maxFrameBytes, shmDirectory, link, authToken, options);
+    }
+
+    public TransportConfig withMaxFrameBytes(int v) {
+        return new TransportConfig(
+                sliceSize, connectionsPerPeer, bindHost, timeout, v, shmDirectory, link, authToken, options);
+    }
+
+    public TransportConfig withShmDirectory(Path v) {
+        return new TransportConfig(
+                sliceSize, connectionsPerPeer, bindHost, timeout, maxFrameBytes, v, link, authToken, options);
+    }
+
+    public TransportConfig withLink(LinkSpec v) {
+        return new TransportConfig(
+                sliceSize, connectionsPerPeer, bindHost, timeout, maxFrameBytes, shmDirectory, v, authToken, options);
+    }
+
+    public TransportConfig withAuthToken(String v) {
+        return new TransportConfig(
+                sliceSize, connectionsPerPeer, bindHost, timeout, maxFrameBytes, shmDirectory, link, v, options);
+    }
+
+    public TransportConfig withOptions(Map<String, String> v) {
+        return new TransportConfig(
+                sliceSize, connectionsPerPeer, bindHost, timeout, maxFrameBytes, shmDirectory, link, authToken, v);
+    }
 
     /** Redacts the auth token: configs end up in logs and manifests. */
     @Override
     public String toString() {
-        return "TransportConfig[sliceSize=" + sliceSize + ", connectionsPerPeer=" + connectionsPerPeer + ", bindHost=" + bindHost
-                + ", timeout=" + timeout + ", maxFrameBytes=" + maxFrameBytes + ", shmDirectory=" + shmDirectory + ", link=" + link
+        return "TransportConfig[sliceSize=" + sliceSize + ", connectionsPerPeer=" + connectionsPerPeer + ", bindHost="
+                + bindHost
+                + ", timeout=" + timeout + ", maxFrameBytes=" + maxFrameBytes + ", shmDirectory=" + shmDirectory
+                + ", link=" + link
                 + ", authToken=" + (authToken == null ? "none" : "<redacted>") + ", options=" + options + "]";
     }
 }

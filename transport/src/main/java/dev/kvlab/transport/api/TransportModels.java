@@ -25,7 +25,8 @@ public final class TransportModels {
      */
     public static LinearTransportModel fromLink(LinkSpec link) {
         Duration latency = link.latency() != null ? link.latency() : DEFAULT_LINK_LATENCY;
-        return new LinearTransportModel(link.toString(), true, latency.toNanos() / 1e9, 0, link.bytesPerSecond(), link.bytesPerSecond());
+        return new LinearTransportModel(
+                link.toString(), true, latency.toNanos() / 1e9, 0, link.bytesPerSecond(), link.bytesPerSecond());
     }
 
     /** Reads a profile written by {@code kvlab calibrate}; {@link ProfileFormatException} with file and line otherwise. */
@@ -49,15 +50,16 @@ public final class TransportModels {
             TransportProfile profile = load(p);
             if (hash >= 0) return profile.model(s.substring(hash + 1));
             if (profile.models().size() != 1)
-                throw new IllegalArgumentException(p + " has " + profile.models().size() + " models (" + String.join(", ", profile.models().keySet())
-                        + "): name one as " + file + "#<model>");
+                throw new IllegalArgumentException(
+                        p + " has " + profile.models().size() + " models ("
+                                + String.join(", ", profile.models().keySet()) + "): name one as " + file + "#<model>");
             return profile.model(profile.models().keySet().iterator().next());
         }
         try {
             return fromLink(LinkSpec.parse(s));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("not a transport model: '" + spec + "' (expected a link such as 8gbps or 4x200gbps@2us,"
-                    + " or a profile PROFILE.yaml[#model])");
+            throw new IllegalArgumentException("not a transport model: '" + spec
+                    + "' (expected a link such as 8gbps or 4x200gbps@2us," + " or a profile PROFILE.yaml[#model])");
         }
     }
 }

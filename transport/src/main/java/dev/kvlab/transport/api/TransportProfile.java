@@ -51,43 +51,68 @@ public record TransportProfile(
 
     public TransportProfile {
         if (!KIND.equals(kind)) throw new IllegalArgumentException("kind must be " + KIND + ", got " + kind);
-        if (version != VERSION) throw new IllegalArgumentException("unsupported profile version " + version + " (this kvlab reads " + VERSION + ")");
+        if (version != VERSION)
+            throw new IllegalArgumentException(
+                    "unsupported profile version " + version + " (this kvlab reads " + VERSION + ")");
         Objects.requireNonNull(created, "created");
         machine = machine == null ? Map.of() : Map.copyOf(machine);
-        if (models == null || models.isEmpty()) throw new IllegalArgumentException("a profile needs at least one model under 'models'");
+        if (models == null || models.isEmpty())
+            throw new IllegalArgumentException("a profile needs at least one model under 'models'");
         models = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(models));
     }
 
     /** One measured transport. */
-    @JsonPropertyOrder({"emulated", "latency_us", "per_request_us", "stream_bandwidth_bytes_per_s", "aggregate_bandwidth_bytes_per_s", "source"})
+    @JsonPropertyOrder({
+        "emulated",
+        "latency_us",
+        "per_request_us",
+        "stream_bandwidth_bytes_per_s",
+        "aggregate_bandwidth_bytes_per_s",
+        "source"
+    })
     public record Entry(
-            @JsonProperty(value = "emulated", required = true) boolean emulated,
-            @JsonProperty(value = "latency_us", required = true) double latencyUs,
-            @JsonProperty(value = "per_request_us", required = true) double perRequestUs,
-            @JsonProperty(value = "stream_bandwidth_bytes_per_s", required = true) double streamBandwidth,
-            @JsonProperty(value = "aggregate_bandwidth_bytes_per_s", required = true) double aggregateBandwidth,
+            @JsonProperty(value = "emulated", required = true)
+            boolean emulated,
+
+            @JsonProperty(value = "latency_us", required = true)
+            double latencyUs,
+
+            @JsonProperty(value = "per_request_us", required = true)
+            double perRequestUs,
+
+            @JsonProperty(value = "stream_bandwidth_bytes_per_s", required = true)
+            double streamBandwidth,
+
+            @JsonProperty(value = "aggregate_bandwidth_bytes_per_s", required = true)
+            double aggregateBandwidth,
+
             @JsonProperty("source") String source) {
 
         public Entry {
             // validates the same way the model does
-            new LinearTransportModel("entry", emulated, latencyUs / 1e6, perRequestUs / 1e6, streamBandwidth, aggregateBandwidth);
+            new LinearTransportModel(
+                    "entry", emulated, latencyUs / 1e6, perRequestUs / 1e6, streamBandwidth, aggregateBandwidth);
         }
 
         public LinearTransportModel toModel(String name) {
-            return new LinearTransportModel(name, emulated, latencyUs / 1e6, perRequestUs / 1e6, streamBandwidth, aggregateBandwidth);
+            return new LinearTransportModel(
+                    name, emulated, latencyUs / 1e6, perRequestUs / 1e6, streamBandwidth, aggregateBandwidth);
         }
     }
 
     /** The model called {@code name}; {@link IllegalArgumentException} naming the ones there are otherwise. */
     public LinearTransportModel model(String name) {
         Entry e = models.get(name);
-        if (e == null) throw new IllegalArgumentException("no model '" + name + "' in the profile (it has: " + String.join(", ", models.keySet()) + ")");
+        if (e == null)
+            throw new IllegalArgumentException(
+                    "no model '" + name + "' in the profile (it has: " + String.join(", ", models.keySet()) + ")");
         return e.toModel(name);
     }
 
     private static ObjectMapper mapper() {
-        return new ObjectMapper(new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-                .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES))
+        return new ObjectMapper(new YAMLFactory()
+                        .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+                        .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES))
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
     }
@@ -115,9 +140,15 @@ public record TransportProfile(
         }
     }
 
-    private static final java.util.Set<String> TOP = java.util.Set.of("kind", "version", "created", "machine", "note", "models");
-    private static final java.util.Set<String> ENTRY = java.util.Set.of("emulated", "latency_us", "per_request_us",
-            "stream_bandwidth_bytes_per_s", "aggregate_bandwidth_bytes_per_s", "source");
+    private static final java.util.Set<String> TOP =
+            java.util.Set.of("kind", "version", "created", "machine", "note", "models");
+    private static final java.util.Set<String> ENTRY = java.util.Set.of(
+            "emulated",
+            "latency_us",
+            "per_request_us",
+            "stream_bandwidth_bytes_per_s",
+            "aggregate_bandwidth_bytes_per_s",
+            "source");
 
     /** Unknown fields are errors, reported at their own line (before binding, which would report them late). */
     private static void checkFieldNames(byte[] bytes, Path file) throws IOException {
@@ -130,11 +161,16 @@ public record TransportProfile(
                     case FIELD_NAME -> {
                         String name = p.currentName();
                         int depth = path.size();
-                        java.util.Set<String> allowed = depth == 1 ? TOP
+                        java.util.Set<String> allowed = depth == 1
+                                ? TOP
                                 : depth == 3 && "models".equals(path.toArray()[depth - 2]) ? ENTRY : null;
                         if (allowed != null && !allowed.contains(name))
-                            throw new ProfileFormatException(file, p.currentLocation().getLineNr(), "unknown field '" + name + "' (known here: "
-                                    + String.join(", ", new java.util.TreeSet<>(allowed)) + ")", null);
+                            throw new ProfileFormatException(
+                                    file,
+                                    p.currentLocation().getLineNr(),
+                                    "unknown field '" + name + "' (known here: "
+                                            + String.join(", ", new java.util.TreeSet<>(allowed)) + ")",
+                                    null);
                         pendingField = name;
                     }
                     case START_OBJECT, START_ARRAY -> {
@@ -159,8 +195,10 @@ public record TransportProfile(
             Files.createDirectories(dir);
             Path tmp = Files.createTempFile(dir, "." + file.getFileName(), ".tmp");
             try {
-                Files.writeString(tmp, "# kvlab transport profile: load it in sim runs (transport: " + file.getFileName() + "#<model>)\n"
-                        + mapper().writeValueAsString(this));
+                Files.writeString(
+                        tmp,
+                        "# kvlab transport profile: load it in sim runs (transport: " + file.getFileName()
+                                + "#<model>)\n" + mapper().writeValueAsString(this));
                 Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } finally {
                 Files.deleteIfExists(tmp);

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class TransportModelsTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void aLinkModelCostsLatencyPlusBytesAtTheLineRate() {
@@ -29,7 +30,8 @@ class TransportModelsTest {
     @Test
     void aLinkWithoutLatencyGetsTheDefaultAndLanesAggregate() {
         TransportModel m = TransportModels.fromLink(LinkSpec.parse("4x200gbps"));
-        assertThat(m.batchSeconds(100_000_000_000L, 1, 1)).isCloseTo(TransportModels.DEFAULT_LINK_LATENCY.toNanos() / 1e9 + 1.0, within(1e-9));
+        assertThat(m.batchSeconds(100_000_000_000L, 1, 1))
+                .isCloseTo(TransportModels.DEFAULT_LINK_LATENCY.toNanos() / 1e9 + 1.0, within(1e-9));
     }
 
     @Test
@@ -42,18 +44,22 @@ class TransportModelsTest {
         assertThat(m.batchSeconds(1 << 20, 4, 3)).isGreaterThan(m.batchSeconds(1 << 20, 4, 2));
         // one stream alone is capped at its own bandwidth even though the aggregate is larger
         assertThat(m.batchSeconds(2_000_000_000L, 0, 1)).isCloseTo(50e-6 + 1.0, within(1e-9));
-        assertThat(Double.doubleToLongBits(m.batchSeconds(12345, 3, 2))).isEqualTo(Double.doubleToLongBits(m.batchSeconds(12345, 3, 2)));
+        assertThat(Double.doubleToLongBits(m.batchSeconds(12345, 3, 2)))
+                .isEqualTo(Double.doubleToLongBits(m.batchSeconds(12345, 3, 2)));
         assertThatThrownBy(() -> m.batchSeconds(1, 1, 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> m.batchSeconds(-1, 1, 1)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new LinearTransportModel("bad", false, 0, 0, 0, 1)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new LinearTransportModel("bad", false, Double.NaN, 0, 1, 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new LinearTransportModel("bad", false, 0, 0, 0, 1))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new LinearTransportModel("bad", false, Double.NaN, 0, 1, 1))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     private TransportProfile sample() {
         Map<String, TransportProfile.Entry> models = new LinkedHashMap<>();
         models.put("tcp", new TransportProfile.Entry(false, 48.5, 1.25, 2.1e9, 2.3e9, "kvlab calibrate"));
         models.put("rdma-emu", new TransportProfile.Entry(true, 2.0, 0, 1e9, 1e9, "kvlab calibrate (emulated)"));
-        return new TransportProfile(TransportProfile.KIND, 1, "2026-01-02T03:04:05Z", Map.of("host", "lab", "cpus", "2"), "test", models);
+        return new TransportProfile(
+                TransportProfile.KIND, 1, "2026-01-02T03:04:05Z", Map.of("host", "lab", "cpus", "2"), "test", models);
     }
 
     @Test
@@ -70,7 +76,8 @@ class TransportModelsTest {
         assertThatThrownBy(() -> TransportModels.resolve("p.yaml", dir)).hasMessageContaining("p.yaml#<model>");
         assertThatThrownBy(() -> back.model("nosuch")).hasMessageContaining("tcp, rdma-emu");
         assertThat(TransportModels.resolve("8gbps", dir).name()).isEqualTo("8gbps");
-        assertThatThrownBy(() -> TransportModels.resolve("warp-drive", dir)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> TransportModels.resolve("warp-drive", dir))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -81,15 +88,29 @@ class TransportModelsTest {
         Files.writeString(f, text);
         int line = 0;
         String[] lines = text.split("\n");
-        for (int i = 0; i < lines.length; i++) if (lines[i].contains("typo")) { line = i + 1; break; }
+        for (int i = 0; i < lines.length; i++)
+            if (lines[i].contains("typo")) {
+                line = i + 1;
+                break;
+            }
         int expected = line;
-        assertThatThrownBy(() -> TransportModels.load(f)).isInstanceOf(ProfileFormatException.class)
+        assertThatThrownBy(() -> TransportModels.load(f))
+                .isInstanceOf(ProfileFormatException.class)
                 .hasMessageStartingWith(f + ":" + expected + ":")
                 .satisfies(e -> assertThat(((ProfileFormatException) e).line()).isEqualTo(expected));
-        Files.writeString(f, Files.readString(f).replace("per_request_typo_us:", "per_request_us:").replaceAll("stream_bandwidth_bytes_per_s: .*", "stream_bandwidth_bytes_per_s: -5"));
-        assertThatThrownBy(() -> TransportModels.load(f)).isInstanceOf(ProfileFormatException.class).hasMessageContaining("bandwidth");
+        Files.writeString(
+                f,
+                Files.readString(f)
+                        .replace("per_request_typo_us:", "per_request_us:")
+                        .replaceAll("stream_bandwidth_bytes_per_s: .*", "stream_bandwidth_bytes_per_s: -5"));
+        assertThatThrownBy(() -> TransportModels.load(f))
+                .isInstanceOf(ProfileFormatException.class)
+                .hasMessageContaining("bandwidth");
         Files.writeString(f, "kind: something-else\nversion: 1\ncreated: x\nmodels: {}\n");
-        assertThatThrownBy(() -> TransportModels.load(f)).isInstanceOf(ProfileFormatException.class).hasMessageContaining("kind");
-        assertThatThrownBy(() -> TransportModels.load(dir.resolve("missing.yaml"))).isInstanceOf(ProfileFormatException.class);
+        assertThatThrownBy(() -> TransportModels.load(f))
+                .isInstanceOf(ProfileFormatException.class)
+                .hasMessageContaining("kind");
+        assertThatThrownBy(() -> TransportModels.load(dir.resolve("missing.yaml")))
+                .isInstanceOf(ProfileFormatException.class);
     }
 }

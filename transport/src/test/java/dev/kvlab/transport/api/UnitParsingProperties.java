@@ -25,7 +25,8 @@ class UnitParsingProperties {
     }
 
     @Property
-    void exactBinaryMultiplesFormatAndParseBack(@ForAll @LongRange(min = 0, max = 10_239) long v, @ForAll @IntRange(min = 0, max = 4) int unit) {
+    void exactBinaryMultiplesFormatAndParseBack(
+            @ForAll @LongRange(min = 0, max = 10_239) long v, @ForAll @IntRange(min = 0, max = 4) int unit) {
         long bytes = v << (10 * unit);
         assertThat(ByteSize.parse(ByteSize.format(bytes))).isEqualTo(bytes);
     }
@@ -40,7 +41,8 @@ class UnitParsingProperties {
     }
 
     @Property
-    void unitsAreCaseInsensitiveAndScale(@ForAll @LongRange(min = 0, max = 1 << 20) long v, @ForAll("binaryUnits") String unit) {
+    void unitsAreCaseInsensitiveAndScale(
+            @ForAll @LongRange(min = 0, max = 1 << 20) long v, @ForAll("binaryUnits") String unit) {
         long mult = switch (unit.toLowerCase()) {
             case "kib" -> 1L << 10;
             case "mib" -> 1L << 20;
@@ -67,8 +69,21 @@ class UnitParsingProperties {
 
     @Example
     void sizeJunkIsRejected() {
-        for (String bad : new String[] {"", " ", "MiB", "-1", "1.5", "1e6", "12 parsecs", "1MiBs", "0x10", "1,000", "٣MiB", "9999999999TiB", "1.2.3KiB"})
-            assertThatThrownBy(() -> ByteSize.parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
+        for (String bad : new String[] {
+            "",
+            " ",
+            "MiB",
+            "-1",
+            "1.5",
+            "1e6",
+            "12 parsecs",
+            "1MiBs",
+            "0x10",
+            "1,000",
+            "٣MiB",
+            "9999999999TiB",
+            "1.2.3KiB"
+        }) assertThatThrownBy(() -> ByteSize.parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
     }
 
     // ------------------------------------------------------------------------------------------------ DurationSpec
@@ -108,16 +123,23 @@ class UnitParsingProperties {
 
     @Example
     void durationJunkIsRejected() {
-        for (String bad : new String[] {"", "4", "s", "-1s", "4 fortnights", "1e3s", "PT4S", "4ss", "٤s", "99999999999999999h"})
+        for (String bad :
+                new String[] {"", "4", "s", "-1s", "4 fortnights", "1e3s", "PT4S", "4ss", "٤s", "99999999999999999h"})
             assertThatThrownBy(() -> DurationSpec.parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
     }
 
     // ------------------------------------------------------------------------------------------------ LinkSpec
 
     @Property
-    void linksPrintAndParseBack(@ForAll @IntRange(min = 1, max = 64) int links, @ForAll @LongRange(min = 1, max = 1_000_000) long rate,
-                                @ForAll("rateUnits") String unit, @ForAll("latencies") Duration latency) {
-        LinkSpec l = LinkSpec.parse((links > 1 ? links + "x" : "") + rate + unit + (latency == null ? "" : "@" + DurationSpec.format(latency)));
+    void linksPrintAndParseBack(
+            @ForAll @IntRange(min = 1, max = 64) int links,
+            @ForAll @LongRange(min = 1, max = 1_000_000) long rate,
+            @ForAll("rateUnits") String unit,
+            @ForAll("latencies") Duration latency) {
+        LinkSpec l = LinkSpec.parse((links > 1 ? links + "x" : "")
+                + rate
+                + unit
+                + (latency == null ? "" : "@" + DurationSpec.format(latency)));
         LinkSpec back = LinkSpec.parse(l.toString());
         assertThat(back).isEqualTo(l);
         assertThat(back.links()).isEqualTo(links);
@@ -137,7 +159,10 @@ class UnitParsingProperties {
 
     @Provide
     Arbitrary<Duration> latencies() {
-        return Arbitraries.longs().between(0, 10_000_000_000L).map(Duration::ofNanos).injectNull(0.3);
+        return Arbitraries.longs()
+                .between(0, 10_000_000_000L)
+                .map(Duration::ofNanos)
+                .injectNull(0.3);
     }
 
     @Property(tries = 2000)
@@ -151,9 +176,25 @@ class UnitParsingProperties {
 
     @Example
     void linkJunkIsRejected() {
-        for (String bad : new String[] {"", "gbps", "10", "10gb", "0gbps", "0x10gbps", "x10gbps", "-1gbps", "10gbps@", "10gbps@fast",
-                "10gbps@-1s", "1e3gbps", "ax10gbps", "99999999999x1gbps", "1e400gbps", "٣gbps", "10 gbps per link"})
-            assertThatThrownBy(() -> LinkSpec.parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
+        for (String bad : new String[] {
+            "",
+            "gbps",
+            "10",
+            "10gb",
+            "0gbps",
+            "0x10gbps",
+            "x10gbps",
+            "-1gbps",
+            "10gbps@",
+            "10gbps@fast",
+            "10gbps@-1s",
+            "1e3gbps",
+            "ax10gbps",
+            "99999999999x1gbps",
+            "1e400gbps",
+            "٣gbps",
+            "10 gbps per link"
+        }) assertThatThrownBy(() -> LinkSpec.parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Example

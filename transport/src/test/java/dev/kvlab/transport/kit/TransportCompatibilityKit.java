@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.kvlab.transport.Transports;
 import dev.kvlab.transport.api.Opcode;
 import dev.kvlab.transport.api.RemoteSegment;
 import dev.kvlab.transport.api.Segment;
@@ -15,7 +16,6 @@ import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransferException;
 import dev.kvlab.transport.api.TransferStatus;
 import dev.kvlab.transport.api.TransportConfig;
-import dev.kvlab.transport.Transports;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -55,16 +55,22 @@ public abstract class TransportCompatibilityKit {
     protected abstract String transport();
 
     /** True when the target can live in another process (everything but {@code local}). */
-    protected boolean crossProcess() { return true; }
+    protected boolean crossProcess() {
+        return true;
+    }
 
     /** True when a suspended (SIGSTOP) target stops serving: transports where the target's CPU takes part. */
-    protected boolean suspendedPeerStopsServing() { return false; }
+    protected boolean suspendedPeerStopsServing() {
+        return false;
+    }
 
     /**
      * Heap bytes a transport may allocate per slice (0: none, only per batch). tcp allows for the JDK's own
      * session bookkeeping in scattering/gathering socket calls.
      */
-    protected long allowedAllocationPerSlice() { return 0; }
+    protected long allowedAllocationPerSlice() {
+        return 0;
+    }
 
     /** The configuration both sides use; subclasses may adjust it. */
     protected TransportConfig config() {
@@ -83,7 +89,8 @@ public abstract class TransportCompatibilityKit {
     @BeforeEach
     void setUpKit(TestInfo info) throws IOException {
         Path shm = Path.of("/dev/shm");
-        Path base = Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
+        Path base =
+                Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
         shmDirectory = Files.createTempDirectory(base, "kvlab-kit-");
         seed = System.nanoTime();
         testName = info.getDisplayName();
@@ -138,7 +145,8 @@ public abstract class TransportCompatibilityKit {
     }
 
     protected void assertAllOk(TransferBatch b) {
-        for (int i = 0; i < b.size(); i++) assertThat(b.status(i)).as(context() + ": request " + i).isEqualTo(TransferStatus.OK);
+        for (int i = 0; i < b.size(); i++)
+            assertThat(b.status(i)).as(context() + ": request " + i).isEqualTo(TransferStatus.OK);
         assertThat(b.allOk()).isTrue();
     }
 
@@ -154,8 +162,10 @@ public abstract class TransportCompatibilityKit {
         r.add(Opcode.READ, dst, localOffset, to, targetOffset, len);
         assertAllOk(await(initiator.submit(r)));
         long mismatch = src.asSlice(localOffset, len).mismatch(dst.asSlice(localOffset, len));
-        assertThat(mismatch).as(context() + ": first differing byte of a " + len + "-byte round trip at target offset "
-                + targetOffset + ", local offset " + localOffset).isEqualTo(-1L);
+        assertThat(mismatch)
+                .as(context() + ": first differing byte of a " + len + "-byte round trip at target offset "
+                        + targetOffset + ", local offset " + localOffset)
+                .isEqualTo(-1L);
     }
 
     // -------------------------------------------------------------------------------------------------- tests
@@ -163,7 +173,8 @@ public abstract class TransportCompatibilityKit {
     @Test
     void engineNameAndLabelsMatchTheProvider() {
         assertThat(initiator.name()).isEqualTo(transport());
-        assertThat(initiator.emulated()).isEqualTo(Transports.discover().provider(transport()).emulated());
+        assertThat(initiator.emulated())
+                .isEqualTo(Transports.discover().provider(transport()).emulated());
         assertThat(initiator.copySemantics()).isNotBlank();
         if (initiator.emulated()) assertThat(initiator.copySemantics()).containsIgnoringCase("emulated");
         assertThat(segment.handle().transport()).isEqualTo(transport());
@@ -191,7 +202,8 @@ public abstract class TransportCompatibilityKit {
     @Test
     void requestsMuchLargerThanASliceWithASmallSliceSize() {
         TransportConfig small = config().withSliceSize(4096 + 7);
-        try (TransferEngine t = create(small); TransferEngine i = create(small)) {
+        try (TransferEngine t = create(small);
+                TransferEngine i = create(small)) {
             Segment s = t.registerSegment("small-slices", 1 << 20);
             RemoteSegment r = i.openSegment(s.handle());
             SplittableRandom rnd = new SplittableRandom(seed);
@@ -206,8 +218,12 @@ public abstract class TransportCompatibilityKit {
             rd.add(Opcode.READ, dst, 3, r, 5, 300_001);
             rd.add(Opcode.READ, dst, 400_000, r, 400_001, 500_000);
             assertAllOk(await(i.submit(rd)));
-            assertThat(src.asSlice(3, 300_001).mismatch(dst.asSlice(3, 300_001))).as(context()).isEqualTo(-1);
-            assertThat(src.asSlice(400_000, 500_000).mismatch(dst.asSlice(400_000, 500_000))).as(context()).isEqualTo(-1);
+            assertThat(src.asSlice(3, 300_001).mismatch(dst.asSlice(3, 300_001)))
+                    .as(context())
+                    .isEqualTo(-1);
+            assertThat(src.asSlice(400_000, 500_000).mismatch(dst.asSlice(400_000, 500_000)))
+                    .as(context())
+                    .isEqualTo(-1);
         }
     }
 
@@ -239,7 +255,8 @@ public abstract class TransportCompatibilityKit {
         assertAllOk(await(initiator.submit(r)));
         for (int i = 0; i < n; i++) {
             assertThat(src.asSlice(i * region, len[i]).mismatch(dst.asSlice(i * region, len[i])))
-                    .as(context() + ": request " + i).isEqualTo(-1);
+                    .as(context() + ": request " + i)
+                    .isEqualTo(-1);
         }
     }
 
@@ -288,13 +305,16 @@ public abstract class TransportCompatibilityKit {
                         long len = 1 + rnd.nextLong(region / 4 - 1);
                         fillRandom(src, 0, 4 * len, rnd);
                         b.clear();
-                        for (int k = 0; k < 4; k++) b.add(Opcode.WRITE, src, k * len, remote, me * region + k * len, len);
+                        for (int k = 0; k < 4; k++)
+                            b.add(Opcode.WRITE, src, k * len, remote, me * region + k * len, len);
                         assertAllOk(await(initiator.submit(b)));
                         b.clear();
-                        for (int k = 3; k >= 0; k--) b.add(Opcode.READ, dst, k * len, remote, me * region + k * len, len);
+                        for (int k = 3; k >= 0; k--)
+                            b.add(Opcode.READ, dst, k * len, remote, me * region + k * len, len);
                         assertAllOk(await(initiator.submit(b)));
                         assertThat(src.asSlice(0, 4 * len).mismatch(dst.asSlice(0, 4 * len)))
-                                .as(context() + ": thread " + me + " round " + round).isEqualTo(-1);
+                                .as(context() + ": thread " + me + " round " + round)
+                                .isEqualTo(-1);
                     }
                     return null;
                 }));
@@ -310,11 +330,15 @@ public abstract class TransportCompatibilityKit {
         MemorySegment buf = initiator.allocateBuffer(4096);
         TransferBatch b = new TransferBatch(4);
         assertThatThrownBy(() -> b.add(Opcode.WRITE, buf, 0, remote, SEGMENT_BYTES - 10, 100))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("outside segment").hasMessageContaining(String.valueOf(SEGMENT_BYTES));
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("outside segment")
+                .hasMessageContaining(String.valueOf(SEGMENT_BYTES));
         assertThatThrownBy(() -> b.add(Opcode.READ, buf, 4000, remote, 0, 100))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("outside the local buffer");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("outside the local buffer");
         assertThatThrownBy(() -> b.add(Opcode.READ, buf, 0, remote, -1, 10))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("negative");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("negative");
         assertThatThrownBy(() -> b.add(Opcode.READ, buf, 0, remote, Long.MAX_VALUE - 5, 10))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(b.size()).isZero();
@@ -348,15 +372,23 @@ public abstract class TransportCompatibilityKit {
         SegmentHandle h = segment.handle();
         assertThatThrownBy(() -> initiator.openSegment(new SegmentHandle("nosuch", h.address(), h.segment(), h.size())))
                 .isInstanceOf(IllegalArgumentException.class);
-        SegmentHandle unknown = new SegmentHandle(h.transport(), h.address(),
-                h.segment().contains("/") ? h.segment().substring(0, h.segment().lastIndexOf('/') + 1) + "kvlab-nosuch-segment" : "nosuch-segment", h.size());
-        assertThatThrownBy(() -> initiator.openSegment(unknown)).isInstanceOfAny(TransferException.class, IllegalArgumentException.class);
+        SegmentHandle unknown = new SegmentHandle(
+                h.transport(),
+                h.address(),
+                h.segment().contains("/")
+                        ? h.segment().substring(0, h.segment().lastIndexOf('/') + 1) + "kvlab-nosuch-segment"
+                        : "nosuch-segment",
+                h.size());
+        assertThatThrownBy(() -> initiator.openSegment(unknown))
+                .isInstanceOfAny(TransferException.class, IllegalArgumentException.class);
     }
 
     @Test
     void batchesAllocateNothingPerSlice() throws Exception {
         var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
-        assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled(), "no allocation accounting in this JVM");
+        assumeTrue(
+                threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled(),
+                "no allocation accounting in this JVM");
         MemorySegment buf = initiator.allocateBuffer(16L << 18);
         TransferBatch b = new TransferBatch(16);
         long slice = config().sliceSize();
@@ -369,14 +401,16 @@ public abstract class TransportCompatibilityKit {
                 long before = threads.getTotalThreadAllocatedBytes();
                 for (int i = 0; i < n; i++) {
                     b.clear();
-                    for (int j = 0; j < 16; j++) b.add(j % 2 == 0 ? Opcode.READ : Opcode.WRITE, buf, j * block, remote, j * block, block);
+                    for (int j = 0; j < 16; j++)
+                        b.add(j % 2 == 0 ? Opcode.READ : Opcode.WRITE, buf, j * block, remote, j * block, block);
                     initiator.submit(b).get(30, TimeUnit.SECONDS);
                 }
                 perBatch[k] = (threads.getTotalThreadAllocatedBytes() - before) / n;
             }
         }
         long extraSlices = 64 - 16;
-        assertThat(perBatch[1] - perBatch[0]).as(context() + ": bytes per batch with 16 slices " + perBatch[0] + ", with 64 slices " + perBatch[1])
+        assertThat(perBatch[1] - perBatch[0])
+                .as(context() + ": bytes per batch with 16 slices " + perBatch[0] + ", with 64 slices " + perBatch[1])
                 .isLessThanOrEqualTo(1024 + extraSlices * allowedAllocationPerSlice());
     }
 
@@ -385,7 +419,8 @@ public abstract class TransportCompatibilityKit {
         MemorySegment b = initiator.allocateBuffer(3 * 4096 + 5);
         assertThat(b.address() % 4096).isZero();
         assertThat(b.byteSize()).isEqualTo(3 * 4096 + 5);
-        for (long i = 0; i < b.byteSize(); i += 511) assertThat(b.get(ValueLayout.JAVA_BYTE, i)).isZero();
+        for (long i = 0; i < b.byteSize(); i += 511)
+            assertThat(b.get(ValueLayout.JAVA_BYTE, i)).isZero();
     }
 
     @Test
@@ -399,7 +434,8 @@ public abstract class TransportCompatibilityKit {
         TransferBatch b = new TransferBatch(1);
         b.add(Opcode.READ, dst, 0, r, SEGMENT_BYTES - dst.byteSize(), dst.byteSize());
         assertAllOk(await(initiator.submit(b)));
-        for (long i = 0; i < dst.byteSize(); i += 997) assertThat(dst.get(ValueLayout.JAVA_BYTE, i)).as(context()).isEqualTo((byte) 0x5a);
+        for (long i = 0; i < dst.byteSize(); i += 997)
+            assertThat(dst.get(ValueLayout.JAVA_BYTE, i)).as(context()).isEqualTo((byte) 0x5a);
         SplittableRandom rnd = new SplittableRandom(seed);
         for (int i = 0; i < 6; i++) {
             long len = 1 + rnd.nextLong(3 * config().sliceSize());
@@ -419,7 +455,8 @@ public abstract class TransportCompatibilityKit {
         } else {
             inProcessPeer = create(config());
             closeLater.add(inProcessPeer);
-            r = initiator.openSegment(inProcessPeer.registerSegment("dies", 64L << 20).handle());
+            r = initiator.openSegment(
+                    inProcessPeer.registerSegment("dies", 64L << 20).handle());
         }
         MemorySegment buf = initiator.allocateBuffer(64L << 20);
         TransferBatch b = new TransferBatch(64);
@@ -439,7 +476,9 @@ public abstract class TransportCompatibilityKit {
         else inProcessPeer.close();
         try {
             TransferBatch done = f.get(TIMEOUT.toMillis() + 2_000, TimeUnit.MILLISECONDS);
-            assertThat(stalled).as(context() + ": the batch to a frozen, then killed peer completed normally").isFalse();
+            assertThat(stalled)
+                    .as(context() + ": the batch to a frozen, then killed peer completed normally")
+                    .isFalse();
             assertAllOk(done); // it finished before the peer died: then every byte must have moved
         } catch (ExecutionException e) {
             assertThat(e.getCause()).as(context()).isInstanceOf(TransferException.class);
@@ -490,7 +529,10 @@ public abstract class TransportCompatibilityKit {
             assertThat(e.getCause()).isInstanceOf(TransferException.class).hasMessageContaining("timeout");
         }
         Duration took = Duration.ofNanos(System.nanoTime() - start);
-        assertThat(took).as(context()).isGreaterThanOrEqualTo(TIMEOUT.minusMillis(50)).isLessThan(TIMEOUT.plusSeconds(2));
+        assertThat(took)
+                .as(context())
+                .isGreaterThanOrEqualTo(TIMEOUT.minusMillis(50))
+                .isLessThan(TIMEOUT.plusSeconds(2));
         boolean sawTimeout = false;
         for (int i = 0; i < b.size(); i++) {
             assertThat(b.status(i)).isIn(TransferStatus.TIMEOUT, TransferStatus.OK);

@@ -12,7 +12,8 @@ public sealed interface LruCapacity {
     /** {@code floor(fraction * distinct)} blocks. */
     record Fraction(double fraction) implements LruCapacity {
         public Fraction {
-            if (!(fraction >= 0) || Double.isInfinite(fraction)) throw new IllegalArgumentException("capacity fraction must be >= 0, got " + fraction);
+            if (!(fraction >= 0) || Double.isInfinite(fraction))
+                throw new IllegalArgumentException("capacity fraction must be >= 0, got " + fraction);
         }
     }
 
@@ -40,7 +41,8 @@ public sealed interface LruCapacity {
         }
         if (percent) d = d.movePointLeft(2);
         if (d.signum() < 0 || d.compareTo(BigDecimal.ONE) > 0)
-            throw new IllegalArgumentException("capacity '" + text + "' must be between 0% and 100% (or tokens, e.g. 3Mtok)");
+            throw new IllegalArgumentException(
+                    "capacity '" + text + "' must be between 0% and 100% (or tokens, e.g. 3Mtok)");
         return new Fraction(d.doubleValue());
     }
 }

@@ -17,8 +17,15 @@ import java.util.Objects;
  *                      the last block may be partial. Not copied: treat as read-only.
  * @param namespace     model, dtype, TP layout, LoRA, tenant
  */
-public record Request(long id, long arrivalNanos, String session, int inputTokens, int outputTokens, int blockTokens,
-                      long[] blockKeys, Namespace namespace) {
+public record Request(
+        long id,
+        long arrivalNanos,
+        String session,
+        int inputTokens,
+        int outputTokens,
+        int blockTokens,
+        long[] blockKeys,
+        Namespace namespace) {
 
     public Request {
         Objects.requireNonNull(session, "session");
@@ -29,8 +36,8 @@ public record Request(long id, long arrivalNanos, String session, int inputToken
         if (blockTokens < 1) throw new IllegalArgumentException("blockTokens must be >= 1, got " + blockTokens);
         long want = (inputTokens + (long) blockTokens - 1) / blockTokens;
         if (blockKeys.length != want)
-            throw new IllegalArgumentException("request " + id + ": " + blockKeys.length + " block keys for " + inputTokens
-                    + " tokens at " + blockTokens + " tokens per block (want " + want + ")");
+            throw new IllegalArgumentException("request " + id + ": " + blockKeys.length + " block keys for "
+                    + inputTokens + " tokens at " + blockTokens + " tokens per block (want " + want + ")");
     }
 
     /** Blocks that are completely filled by the prompt (only these are written back to caches). */
@@ -45,14 +52,28 @@ public record Request(long id, long arrivalNanos, String session, int inputToken
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Request r && id == r.id && arrivalNanos == r.arrivalNanos && inputTokens == r.inputTokens
-                && outputTokens == r.outputTokens && blockTokens == r.blockTokens && session.equals(r.session)
-                && Arrays.equals(blockKeys, r.blockKeys) && namespace.equals(r.namespace);
+        return o instanceof Request r
+                && id == r.id
+                && arrivalNanos == r.arrivalNanos
+                && inputTokens == r.inputTokens
+                && outputTokens == r.outputTokens
+                && blockTokens == r.blockTokens
+                && session.equals(r.session)
+                && Arrays.equals(blockKeys, r.blockKeys)
+                && namespace.equals(r.namespace);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(id, arrivalNanos, session, inputTokens, outputTokens, blockTokens, Arrays.hashCode(blockKeys), namespace);
+        return Objects.hash(
+                id,
+                arrivalNanos,
+                session,
+                inputTokens,
+                outputTokens,
+                blockTokens,
+                Arrays.hashCode(blockKeys),
+                namespace);
     }
 
     @Override

@@ -22,7 +22,9 @@ public final class TokenCount {
 
     /** Parses {@code text} ({@link #isTokens} must hold); {@link IllegalArgumentException} with a one-line reason otherwise. */
     public static long parse(String text) {
-        if (!isTokens(text)) throw new IllegalArgumentException("not a token count: '" + text + "' (expected e.g. 3Mtok, 50Mtok, 4096tok)");
+        if (!isTokens(text))
+            throw new IllegalArgumentException(
+                    "not a token count: '" + text + "' (expected e.g. 3Mtok, 50Mtok, 4096tok)");
         String s = text.strip().toLowerCase(Locale.ROOT);
         s = s.substring(0, s.length() - (s.endsWith("tokens") ? 6 : 3)).strip();
         long mult = 1;
@@ -43,13 +45,15 @@ public final class TokenCount {
         try {
             v = new BigDecimal(s).multiply(BigDecimal.valueOf(mult));
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("not a token count: '" + text + "' (expected e.g. 3Mtok, 50Mtok, 4096tok)");
+            throw new IllegalArgumentException(
+                    "not a token count: '" + text + "' (expected e.g. 3Mtok, 50Mtok, 4096tok)");
         }
         if (v.signum() < 0) throw new IllegalArgumentException("token count '" + text + "' must be >= 0");
         try {
             return v.longValueExact();
         } catch (ArithmeticException e) {
-            throw new IllegalArgumentException("token count '" + text + "' is not a whole number of tokens or is too large");
+            throw new IllegalArgumentException(
+                    "token count '" + text + "' is not a whole number of tokens or is too large");
         }
     }
 }

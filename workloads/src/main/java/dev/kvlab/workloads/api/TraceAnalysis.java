@@ -17,9 +17,17 @@ import java.util.List;
  * @param lru               one LRU result per requested capacity, in the order given
  * @param reuseDistances    LRU stack distances of every block access
  */
-public record TraceAnalysis(long requests, long firstArrivalNanos, long lastArrivalNanos, TokenStats inputTokens,
-                            TokenStats outputTokens, long totalBlocks, long distinctBlocks, CacheHits ideal,
-                            List<CacheHits> lru, ReuseDistances reuseDistances) {
+public record TraceAnalysis(
+        long requests,
+        long firstArrivalNanos,
+        long lastArrivalNanos,
+        TokenStats inputTokens,
+        TokenStats outputTokens,
+        long totalBlocks,
+        long distinctBlocks,
+        CacheHits ideal,
+        List<CacheHits> lru,
+        ReuseDistances reuseDistances) {
 
     public TraceAnalysis {
         lru = List.copyOf(lru);
@@ -45,19 +53,33 @@ public record TraceAnalysis(long requests, long firstArrivalNanos, long lastArri
      * @param hitTokens        sum over requests of {@code min(blockTokens * hit blocks, input tokens)}
      * @param totalTokens      sum over requests of its input tokens
      */
-    public record CacheHits(double capacityFraction, long capacityBlocks, long capacityTokens, long hitBlocks, long totalBlocks,
-                            long hitTokens, long totalTokens) {
+    public record CacheHits(
+            double capacityFraction,
+            long capacityBlocks,
+            long capacityTokens,
+            long hitBlocks,
+            long totalBlocks,
+            long hitTokens,
+            long totalTokens) {
 
-        public boolean infinite() { return capacityBlocks < 0; }
+        public boolean infinite() {
+            return capacityBlocks < 0;
+        }
 
         /** {@code hitBlocks / totalBlocks} (0 when there are no blocks). */
-        public double blockHitRatio() { return totalBlocks == 0 ? 0 : (double) hitBlocks / totalBlocks; }
+        public double blockHitRatio() {
+            return totalBlocks == 0 ? 0 : (double) hitBlocks / totalBlocks;
+        }
 
         /** {@code hitTokens / totalTokens} (0 when there are no tokens). */
-        public double tokenHitRatio() { return totalTokens == 0 ? 0 : (double) hitTokens / totalTokens; }
+        public double tokenHitRatio() {
+            return totalTokens == 0 ? 0 : (double) hitTokens / totalTokens;
+        }
 
         /** {@code 1 - blockHitRatio()}. */
-        public double blockMissRatio() { return totalBlocks == 0 ? 0 : 1.0 - blockHitRatio(); }
+        public double blockMissRatio() {
+            return totalBlocks == 0 ? 0 : 1.0 - blockHitRatio();
+        }
     }
 
     /**

@@ -26,7 +26,8 @@ public final class TraceAnalysisReport {
         try (JsonGenerator g = new JsonFactory().createGenerator(w)) {
             g.writeStartObject();
             g.writeStringField("trace", trace.toString());
-            if (blockTokensUsed == null) g.writeNullField("block_tokens"); else g.writeNumberField("block_tokens", blockTokensUsed);
+            if (blockTokensUsed == null) g.writeNullField("block_tokens");
+            else g.writeNumberField("block_tokens", blockTokensUsed);
             g.writeNumberField("requests", a.requests());
             g.writeObjectFieldStart("span_ms");
             millis(g, "first", a.firstArrivalNanos());
@@ -45,15 +46,18 @@ public final class TraceAnalysisReport {
                 g.writeStartObject();
                 g.writeNumberField("capacity_fraction", h.capacityFraction());
                 g.writeNumberField("capacity_blocks", h.capacityBlocks());
-                if (h.capacityTokens() < 0) g.writeNullField("capacity_tokens"); else g.writeNumberField("capacity_tokens", h.capacityTokens());
+                if (h.capacityTokens() < 0) g.writeNullField("capacity_tokens");
+                else g.writeNumberField("capacity_tokens", h.capacityTokens());
                 hits(g, h);
                 g.writeEndObject();
             }
             g.writeEndArray();
             TraceAnalysis.ReuseDistances rd = a.reuseDistances();
             g.writeObjectFieldStart("reuse_distance");
-            g.writeStringField("definition", "LRU stack distance per block access: distinct other blocks accessed since "
-                    + "the previous access to the same block; first accesses are cold");
+            g.writeStringField(
+                    "definition",
+                    "LRU stack distance per block access: distinct other blocks accessed since "
+                            + "the previous access to the same block; first accesses are cold");
             g.writeNumberField("accesses", rd.accesses());
             g.writeNumberField("cold", rd.cold());
             g.writeNumberField("mean", rd.mean());
@@ -104,15 +108,40 @@ public final class TraceAnalysisReport {
         out.printf(Locale.ROOT, "trace          %s%n", trace);
         out.printf(Locale.ROOT, "requests       %,d%n", a.requests());
         double dur = (a.lastArrivalNanos() - a.firstArrivalNanos()) / 1e9;
-        out.printf(Locale.ROOT, "span           %s .. %s ms (%s)%n", ms(a.firstArrivalNanos()), ms(a.lastArrivalNanos()),
+        out.printf(
+                Locale.ROOT,
+                "span           %s .. %s ms (%s)%n",
+                ms(a.firstArrivalNanos()),
+                ms(a.lastArrivalNanos()),
                 human(dur));
-        out.printf(Locale.ROOT, "               %10s %12s %10s %10s %10s %10s %10s%n", "total", "mean", "min", "p50", "p90", "p99", "max");
+        out.printf(
+                Locale.ROOT,
+                "               %10s %12s %10s %10s %10s %10s %10s%n",
+                "total",
+                "mean",
+                "min",
+                "p50",
+                "p90",
+                "p99",
+                "max");
         tokenRow(out, "input tokens", a.inputTokens());
         tokenRow(out, "output tokens", a.outputTokens());
-        out.printf(Locale.ROOT, "blocks         %,d total, %,d distinct, %s tokens per block%n", a.totalBlocks(),
-                a.distinctBlocks(), bt == null ? "mixed" : bt.toString());
+        out.printf(
+                Locale.ROOT,
+                "blocks         %,d total, %,d distinct, %s tokens per block%n",
+                a.totalBlocks(),
+                a.distinctBlocks(),
+                bt == null ? "mixed" : bt.toString());
         out.println();
-        out.printf(Locale.ROOT, "%-14s %14s %14s %10s %10s %10s%n", "cache", "capacity", "hit blocks", "block hit", "token hit", "block miss");
+        out.printf(
+                Locale.ROOT,
+                "%-14s %14s %14s %10s %10s %10s%n",
+                "cache",
+                "capacity",
+                "hit blocks",
+                "block hit",
+                "token hit",
+                "block miss");
         cacheRow(out, "ideal (inf)", "unbounded", a.ideal());
         for (int i = 0; i < a.lru().size(); i++) {
             TraceAnalysis.CacheHits h = a.lru().get(i);
@@ -120,24 +149,48 @@ public final class TraceAnalysisReport {
         }
         out.println();
         TraceAnalysis.ReuseDistances rd = a.reuseDistances();
-        out.printf(Locale.ROOT, "reuse distance (LRU stack distance in blocks; %,d accesses, %,d cold, mean %.1f warm)%n",
-                rd.accesses(), rd.cold(), rd.mean());
-        long max = rd.buckets().stream().mapToLong(TraceAnalysis.ReuseDistances.Bucket::count).max().orElse(1);
+        out.printf(
+                Locale.ROOT,
+                "reuse distance (LRU stack distance in blocks; %,d accesses, %,d cold, mean %.1f warm)%n",
+                rd.accesses(),
+                rd.cold(),
+                rd.mean());
+        long max = rd.buckets().stream()
+                .mapToLong(TraceAnalysis.ReuseDistances.Bucket::count)
+                .max()
+                .orElse(1);
         for (TraceAnalysis.ReuseDistances.Bucket k : rd.buckets()) {
-            String range = k.from() == k.to() ? String.format(Locale.ROOT, "%,d", k.from())
+            String range = k.from() == k.to()
+                    ? String.format(Locale.ROOT, "%,d", k.from())
                     : String.format(Locale.ROOT, "%,d-%,d", k.from(), k.to());
             out.printf(Locale.ROOT, "  %-22s %,12d %s%n", range, k.count(), bar((double) k.count() / max, 30));
         }
     }
 
     private static void tokenRow(PrintWriter out, String name, TraceAnalysis.TokenStats s) {
-        out.printf(Locale.ROOT, "%-14s %,10d %,12.1f %,10d %,10d %,10d %,10d %,10d%n", name, s.total(), s.mean(), s.min(),
-                s.p50(), s.p90(), s.p99(), s.max());
+        out.printf(
+                Locale.ROOT,
+                "%-14s %,10d %,12.1f %,10d %,10d %,10d %,10d %,10d%n",
+                name,
+                s.total(),
+                s.mean(),
+                s.min(),
+                s.p50(),
+                s.p90(),
+                s.p99(),
+                s.max());
     }
 
     private static void cacheRow(PrintWriter out, String name, String cap, TraceAnalysis.CacheHits h) {
-        out.printf(Locale.ROOT, "%-14s %14s %,14d %9.4f%% %9.4f%% %9.4f%%%n", name, cap, h.hitBlocks(),
-                100 * h.blockHitRatio(), 100 * h.tokenHitRatio(), 100 * h.blockMissRatio());
+        out.printf(
+                Locale.ROOT,
+                "%-14s %14s %,14d %9.4f%% %9.4f%% %9.4f%%%n",
+                name,
+                cap,
+                h.hitBlocks(),
+                100 * h.blockHitRatio(),
+                100 * h.tokenHitRatio(),
+                100 * h.blockMissRatio());
     }
 
     /** The miss-ratio curve as a text chart. */
@@ -147,7 +200,8 @@ public final class TraceAnalysisReport {
         List<String[]> rows = new ArrayList<>();
         List<TraceAnalysis.CacheHits> sorted = new ArrayList<>(a.lru());
         sorted.sort((x, y) -> Double.compare(x.capacityFraction(), y.capacityFraction()));
-        for (TraceAnalysis.CacheHits h : sorted) rows.add(new String[] {pct(h.capacityFraction()), Double.toString(h.blockMissRatio())});
+        for (TraceAnalysis.CacheHits h : sorted)
+            rows.add(new String[] {pct(h.capacityFraction()), Double.toString(h.blockMissRatio())});
         rows.add(new String[] {"inf", Double.toString(a.ideal().blockMissRatio())});
         for (String[] row : rows) {
             double miss = Double.parseDouble(row[1]);
@@ -160,9 +214,14 @@ public final class TraceAnalysisReport {
     static String name(LruCapacity c) {
         return switch (c) {
             case LruCapacity.Fraction f -> pct(f.fraction());
-            case LruCapacity.Tokens t -> t.tokens() != 0 && t.tokens() % 1_000_000_000L == 0 ? t.tokens() / 1_000_000_000L + "Gtok"
-                    : t.tokens() != 0 && t.tokens() % 1_000_000L == 0 ? t.tokens() / 1_000_000L + "Mtok"
-                    : t.tokens() != 0 && t.tokens() % 1_000L == 0 ? t.tokens() / 1_000L + "Ktok" : t.tokens() + "tok";
+            case LruCapacity.Tokens t ->
+                t.tokens() != 0 && t.tokens() % 1_000_000_000L == 0
+                        ? t.tokens() / 1_000_000_000L + "Gtok"
+                        : t.tokens() != 0 && t.tokens() % 1_000_000L == 0
+                                ? t.tokens() / 1_000_000L + "Mtok"
+                                : t.tokens() != 0 && t.tokens() % 1_000L == 0
+                                        ? t.tokens() / 1_000L + "Ktok"
+                                        : t.tokens() + "tok";
         };
     }
 

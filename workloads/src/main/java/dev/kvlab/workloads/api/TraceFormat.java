@@ -24,8 +24,11 @@ public record TraceFormat(int blockTokens, boolean ignoreUnknownFields, int maxL
     public static final int DEFAULT_MAX_LINE_BYTES = 8 << 20;
 
     public TraceFormat {
-        if (blockTokens < 0) throw new WorkloadFormatException("block_tokens must be >= 1 (or 0 for auto), got " + blockTokens);
-        if (maxLineBytes < 0) throw new WorkloadFormatException("max line bytes must be >= 1 (or 0 for the default), got " + maxLineBytes);
+        if (blockTokens < 0)
+            throw new WorkloadFormatException("block_tokens must be >= 1 (or 0 for auto), got " + blockTokens);
+        if (maxLineBytes < 0)
+            throw new WorkloadFormatException(
+                    "max line bytes must be >= 1 (or 0 for the default), got " + maxLineBytes);
         if (maxLineBytes == 0) maxLineBytes = DEFAULT_MAX_LINE_BYTES;
     }
 

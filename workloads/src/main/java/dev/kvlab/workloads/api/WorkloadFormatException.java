@@ -23,8 +23,12 @@ public class WorkloadFormatException extends IllegalArgumentException {
     }
 
     /** The file, or null when the input did not come from one. */
-    public String file() { return file; }
+    public String file() {
+        return file;
+    }
 
     /** 1-based line number, or 0. */
-    public long line() { return line; }
+    public long line() {
+        return line;
+    }
 }

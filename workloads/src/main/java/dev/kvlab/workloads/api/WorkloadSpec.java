@@ -14,7 +14,11 @@ import java.util.Locale;
  * the same text after a different prefix, or in another namespace, is a different key.
  */
 public sealed interface WorkloadSpec
-        permits WorkloadSpec.Trace, WorkloadSpec.Chat, WorkloadSpec.SharedPrefix, WorkloadSpec.DocQa, WorkloadSpec.Zipf {
+        permits WorkloadSpec.Trace,
+                WorkloadSpec.Chat,
+                WorkloadSpec.SharedPrefix,
+                WorkloadSpec.DocQa,
+                WorkloadSpec.Zipf {
 
     /** Largest number of requests a generator may produce. */
     long MAX_REQUESTS = 50_000_000L;
@@ -35,7 +39,8 @@ public sealed interface WorkloadSpec
 
     /** The record type for a kind name (one of {@link #KINDS}; case-insensitive, {@code _} = {@code -}). */
     static Class<? extends WorkloadSpec> kindOf(String kind) {
-        if (kind == null || kind.isBlank()) throw new WorkloadFormatException("workload kind missing (one of " + KINDS + ")");
+        if (kind == null || kind.isBlank())
+            throw new WorkloadFormatException("workload kind missing (one of " + KINDS + ")");
         return switch (kind.strip().toLowerCase(Locale.ROOT).replace('_', '-')) {
             case "trace" -> Trace.class;
             case "chat" -> Chat.class;
@@ -55,11 +60,14 @@ public sealed interface WorkloadSpec
      * @param limit               read at most this many requests; 0 = all
      */
     record Trace(String path, int blockTokens, boolean ignoreUnknownFields, long limit) implements WorkloadSpec {
-        public String kind() { return "trace"; }
+        public String kind() {
+            return "trace";
+        }
 
         public void validate(String prefix) {
             if (path == null || path.isBlank()) throw bad(prefix, "path", "missing (the trace file)");
-            if (blockTokens < 0) throw bad(prefix, "block_tokens", "must be >= 1 (or 0 for the file's / 512), got " + blockTokens);
+            if (blockTokens < 0)
+                throw bad(prefix, "block_tokens", "must be >= 1 (or 0 for the file's / 512), got " + blockTokens);
             if (limit < 0) throw bad(prefix, "limit", "must be >= 0 (0 = all), got " + limit);
         }
     }
@@ -82,20 +90,47 @@ public sealed interface WorkloadSpec
      * @param lengthSpread       spread s of the question and answer tokens: each length n varies uniformly over
      *                           n(1 - s) .. n(1 + s), fixed by the content it belongs to (like vLLM's --random-range-ratio); 0 = none
      */
-    record Chat(int users, int rounds, int systemPrompts, int systemPromptTokens, int contextTokens, int questionTokens,
-                int answerTokens, int blockTokens, double lengthSpread) implements WorkloadSpec {
+    record Chat(
+            int users,
+            int rounds,
+            int systemPrompts,
+            int systemPromptTokens,
+            int contextTokens,
+            int questionTokens,
+            int answerTokens,
+            int blockTokens,
+            double lengthSpread)
+            implements WorkloadSpec {
         public Chat {
             if (systemPrompts == 0) systemPrompts = 1;
             if (blockTokens == 0) blockTokens = TraceFormat.MOONCAKE_BLOCK_TOKENS;
         }
 
         /** Fixed lengths ({@code length_spread} 0). */
-        public Chat(int users, int rounds, int systemPrompts, int systemPromptTokens, int contextTokens,
-                    int questionTokens, int answerTokens, int blockTokens) {
-            this(users, rounds, systemPrompts, systemPromptTokens, contextTokens, questionTokens, answerTokens, blockTokens, 0);
+        public Chat(
+                int users,
+                int rounds,
+                int systemPrompts,
+                int systemPromptTokens,
+                int contextTokens,
+                int questionTokens,
+                int answerTokens,
+                int blockTokens) {
+            this(
+                    users,
+                    rounds,
+                    systemPrompts,
+                    systemPromptTokens,
+                    contextTokens,
+                    questionTokens,
+                    answerTokens,
+                    blockTokens,
+                    0);
         }
 
-        public String kind() { return "chat"; }
+        public String kind() {
+            return "chat";
+        }
 
         public void validate(String prefix) {
             atLeast(prefix, "users", users, 1);
@@ -108,8 +143,15 @@ public sealed interface WorkloadSpec
             atLeast(prefix, "block_tokens", blockTokens, 1);
             spread(prefix, lengthSpread);
             checkRequests(prefix, "rounds", "users x rounds", (long) users * rounds);
-            checkPrompt(prefix, "rounds", "the last round's prompt", (long) systemPromptTokens + contextTokens
-                    + (long) (rounds - 1) * (upper(questionTokens, lengthSpread) + upper(answerTokens, lengthSpread)) + upper(questionTokens, lengthSpread));
+            checkPrompt(
+                    prefix,
+                    "rounds",
+                    "the last round's prompt",
+                    (long) systemPromptTokens
+                            + contextTokens
+                            + (long) (rounds - 1)
+                                    * (upper(questionTokens, lengthSpread) + upper(answerTokens, lengthSpread))
+                            + upper(questionTokens, lengthSpread));
         }
     }
 
@@ -128,8 +170,16 @@ public sealed interface WorkloadSpec
      * @param lengthSpread     spread s of the suffix and output tokens: each length n varies uniformly over
      *                         n(1 - s) .. n(1 + s), fixed by the content it belongs to (like vLLM's --random-range-ratio); 0 = none
      */
-    record SharedPrefix(int groups, int promptsPerGroup, int prefixTokens, int suffixTokens, int outputTokens,
-                        String order, int blockTokens, double lengthSpread) implements WorkloadSpec {
+    record SharedPrefix(
+            int groups,
+            int promptsPerGroup,
+            int prefixTokens,
+            int suffixTokens,
+            int outputTokens,
+            String order,
+            int blockTokens,
+            double lengthSpread)
+            implements WorkloadSpec {
         public static final List<String> ORDERS = List.of("random", "grouped", "interleaved");
 
         public SharedPrefix {
@@ -138,12 +188,20 @@ public sealed interface WorkloadSpec
         }
 
         /** Fixed lengths ({@code length_spread} 0). */
-        public SharedPrefix(int groups, int promptsPerGroup, int prefixTokens, int suffixTokens, int outputTokens,
-                            String order, int blockTokens) {
+        public SharedPrefix(
+                int groups,
+                int promptsPerGroup,
+                int prefixTokens,
+                int suffixTokens,
+                int outputTokens,
+                String order,
+                int blockTokens) {
             this(groups, promptsPerGroup, prefixTokens, suffixTokens, outputTokens, order, blockTokens, 0);
         }
 
-        public String kind() { return "shared-prefix"; }
+        public String kind() {
+            return "shared-prefix";
+        }
 
         public void validate(String prefix) {
             atLeast(prefix, "groups", groups, 1);
@@ -155,7 +213,11 @@ public sealed interface WorkloadSpec
             spread(prefix, lengthSpread);
             oneOf(prefix, "order", order, ORDERS);
             checkRequests(prefix, "prompts_per_group", "groups x prompts_per_group", (long) groups * promptsPerGroup);
-            checkPrompt(prefix, "suffix_tokens", "prefix_tokens + suffix_tokens", prefixTokens + upper(suffixTokens, lengthSpread));
+            checkPrompt(
+                    prefix,
+                    "suffix_tokens",
+                    "prefix_tokens + suffix_tokens",
+                    prefixTokens + upper(suffixTokens, lengthSpread));
         }
     }
 
@@ -175,8 +237,16 @@ public sealed interface WorkloadSpec
      * @param lengthSpread    spread s of the question and output tokens: each length n varies uniformly over
      *                        n(1 - s) .. n(1 + s), fixed by the content it belongs to (like vLLM's --random-range-ratio); 0 = none
      */
-    record DocQa(int documents, int documentTokens, int repeats, int questionTokens, int outputTokens, String order,
-                 int blockTokens, double lengthSpread) implements WorkloadSpec {
+    record DocQa(
+            int documents,
+            int documentTokens,
+            int repeats,
+            int questionTokens,
+            int outputTokens,
+            String order,
+            int blockTokens,
+            double lengthSpread)
+            implements WorkloadSpec {
         public static final List<String> ORDERS = List.of("random", "tile", "interleave");
 
         public DocQa {
@@ -185,12 +255,20 @@ public sealed interface WorkloadSpec
         }
 
         /** Fixed lengths ({@code length_spread} 0). */
-        public DocQa(int documents, int documentTokens, int repeats, int questionTokens, int outputTokens,
-                     String order, int blockTokens) {
+        public DocQa(
+                int documents,
+                int documentTokens,
+                int repeats,
+                int questionTokens,
+                int outputTokens,
+                String order,
+                int blockTokens) {
             this(documents, documentTokens, repeats, questionTokens, outputTokens, order, blockTokens, 0);
         }
 
-        public String kind() { return "doc-qa"; }
+        public String kind() {
+            return "doc-qa";
+        }
 
         public void validate(String prefix) {
             atLeast(prefix, "documents", documents, 1);
@@ -202,7 +280,11 @@ public sealed interface WorkloadSpec
             spread(prefix, lengthSpread);
             oneOf(prefix, "order", order, ORDERS);
             checkRequests(prefix, "repeats", "documents x repeats", (long) documents * repeats);
-            checkPrompt(prefix, "document_tokens", "document_tokens + question_tokens", documentTokens + upper(questionTokens, lengthSpread));
+            checkPrompt(
+                    prefix,
+                    "document_tokens",
+                    "document_tokens + question_tokens",
+                    documentTokens + upper(questionTokens, lengthSpread));
         }
     }
 
@@ -221,8 +303,16 @@ public sealed interface WorkloadSpec
      * @param lengthSpread  spread s of the suffix and output tokens: each length n varies uniformly over
      *                      n(1 - s) .. n(1 + s), fixed by the content it belongs to (like vLLM's --random-range-ratio); 0 = none
      */
-    record Zipf(int prefixes, int prefixTokens, double exponent, int requests, int suffixTokens, int outputTokens,
-                int blockTokens, double lengthSpread) implements WorkloadSpec {
+    record Zipf(
+            int prefixes,
+            int prefixTokens,
+            double exponent,
+            int requests,
+            int suffixTokens,
+            int outputTokens,
+            int blockTokens,
+            double lengthSpread)
+            implements WorkloadSpec {
         public static final int MAX_PREFIXES = 10_000_000;
 
         public Zipf {
@@ -230,30 +320,45 @@ public sealed interface WorkloadSpec
         }
 
         /** Fixed lengths ({@code length_spread} 0). */
-        public Zipf(int prefixes, int prefixTokens, double exponent, int requests, int suffixTokens, int outputTokens,
-                    int blockTokens) {
+        public Zipf(
+                int prefixes,
+                int prefixTokens,
+                double exponent,
+                int requests,
+                int suffixTokens,
+                int outputTokens,
+                int blockTokens) {
             this(prefixes, prefixTokens, exponent, requests, suffixTokens, outputTokens, blockTokens, 0);
         }
 
-        public String kind() { return "zipf"; }
+        public String kind() {
+            return "zipf";
+        }
 
         public void validate(String prefix) {
             atLeast(prefix, "prefixes", prefixes, 1);
-            if (prefixes > MAX_PREFIXES) throw bad(prefix, "prefixes", "must be <= " + MAX_PREFIXES + ", got " + prefixes);
+            if (prefixes > MAX_PREFIXES)
+                throw bad(prefix, "prefixes", "must be <= " + MAX_PREFIXES + ", got " + prefixes);
             atLeast(prefix, "prefix_tokens", prefixTokens, 1);
-            if (!(exponent >= 0) || Double.isInfinite(exponent)) throw bad(prefix, "exponent", "must be a number >= 0, got " + exponent);
+            if (!(exponent >= 0) || Double.isInfinite(exponent))
+                throw bad(prefix, "exponent", "must be a number >= 0, got " + exponent);
             atLeast(prefix, "requests", requests, 1);
             atLeast(prefix, "suffix_tokens", suffixTokens, 1);
             atLeast(prefix, "output_tokens", outputTokens, 1);
             atLeast(prefix, "block_tokens", blockTokens, 1);
             spread(prefix, lengthSpread);
             checkRequests(prefix, "requests", "requests", requests);
-            checkPrompt(prefix, "prefix_tokens", "prefix_tokens + suffix_tokens", prefixTokens + upper(suffixTokens, lengthSpread));
+            checkPrompt(
+                    prefix,
+                    "prefix_tokens",
+                    "prefix_tokens + suffix_tokens",
+                    prefixTokens + upper(suffixTokens, lengthSpread));
         }
     }
 
     private static WorkloadFormatException bad(String prefix, String field, String reason) {
-        return new WorkloadFormatException((prefix == null || prefix.isEmpty() ? "" : prefix + ".") + field + ": " + reason);
+        return new WorkloadFormatException(
+                (prefix == null || prefix.isEmpty() ? "" : prefix + ".") + field + ": " + reason);
     }
 
     private static void atLeast(String prefix, String field, long value, long min) {
@@ -278,6 +383,7 @@ public sealed interface WorkloadSpec
     }
 
     private static void checkPrompt(String prefix, String field, String what, long tokens) {
-        if (tokens > MAX_PROMPT_TOKENS) throw bad(prefix, field, what + " = " + tokens + " tokens, more than " + MAX_PROMPT_TOKENS);
+        if (tokens > MAX_PROMPT_TOKENS)
+            throw bad(prefix, field, what + " = " + tokens + " tokens, more than " + MAX_PROMPT_TOKENS);
     }
 }

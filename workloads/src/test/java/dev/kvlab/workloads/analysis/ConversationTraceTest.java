@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.kvlab.workloads.MooncakeTrace;
+import dev.kvlab.workloads.TraceAnalyzer;
 import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.RequestSource;
 import dev.kvlab.workloads.api.TraceAnalysis;
-import dev.kvlab.workloads.TraceAnalyzer;
 import dev.kvlab.workloads.api.TraceFormat;
 import dev.kvlab.workloads.testing.SharedTrace;
 import java.util.List;
@@ -19,7 +19,8 @@ class ConversationTraceTest {
     @Test
     void referenceFigures() {
         TraceAnalysis a;
-        try (RequestSource s = MooncakeTrace.open(SharedTrace.conversation(), TraceFormat.defaults(), Namespace.of("m"))) {
+        try (RequestSource s =
+                MooncakeTrace.open(SharedTrace.conversation(), TraceFormat.defaults(), Namespace.of("m"))) {
             a = TraceAnalyzer.analyze(s, List.of(0.01, 0.10));
         }
         assertThat(a.requests()).isEqualTo(12_031);
@@ -45,6 +46,7 @@ class ConversationTraceTest {
         // every access is either cold or has a distance
         var rd = a.reuseDistances();
         assertThat(rd.cold()).isEqualTo(a.distinctBlocks());
-        assertThat(rd.cold() + rd.buckets().stream().mapToLong(b -> b.count()).sum()).isEqualTo(a.totalBlocks());
+        assertThat(rd.cold() + rd.buckets().stream().mapToLong(b -> b.count()).sum())
+                .isEqualTo(a.totalBlocks());
     }
 }

@@ -2,10 +2,10 @@ package dev.kvlab.workloads.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvlab.workloads.TraceAnalyzer;
 import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.Request;
 import dev.kvlab.workloads.api.TraceAnalysis;
-import dev.kvlab.workloads.TraceAnalyzer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -31,10 +31,13 @@ class TraceAnalyzerTest {
     void handWorkedExample() {
         // block size 4; capacity 2 blocks (f = 0.5 of 4 distinct)
         List<Request> rs = List.of(
-                req(0, 10, 1, 2, 3),  // miss all; LRU after: [2,3] (1 evicted by 3)
-                req(1, 6, 1, 2),      // ideal: 2 hits; LRU: 1 absent -> 0 hits; after: [1,2]? walk: 1 insert (evict 2? no: cache [2,3]+1 -> evict 2) -> [3,1]; 2 insert -> evict 3 -> [1,2]
-                req(2, 8, 1, 2),      // ideal 2; LRU 2 hits (tokens min(8, 8) = 8)
-                req(3, 3, 4));        // cold
+                req(0, 10, 1, 2, 3), // miss all; LRU after: [2,3] (1 evicted by 3)
+                req(
+                        1, 6, 1,
+                        2), // ideal: 2 hits; LRU: 1 absent -> 0 hits; after: [1,2]? walk: 1 insert (evict 2? no: cache
+                // [2,3]+1 -> evict 2) -> [3,1]; 2 insert -> evict 3 -> [1,2]
+                req(2, 8, 1, 2), // ideal 2; LRU 2 hits (tokens min(8, 8) = 8)
+                req(3, 3, 4)); // cold
         TraceAnalyzer an = new TraceAnalyzer();
         rs.forEach(an::add);
         TraceAnalysis a = an.finish(List.of(0.5, 0.0));
@@ -55,8 +58,10 @@ class TraceAnalyzerTest {
         // stack distances: 1,2,3 cold; 1 -> {2,3} = 2; 2 -> {3,1} = 2; 1 -> {2} = 1; 2 -> {1} = 1; 4 cold
         var rd = a.reuseDistances();
         assertThat(rd.cold()).isEqualTo(4);
-        assertThat(rd.buckets()).containsExactly(new TraceAnalysis.ReuseDistances.Bucket(1, 1, 2),
-                new TraceAnalysis.ReuseDistances.Bucket(2, 3, 2));
+        assertThat(rd.buckets())
+                .containsExactly(
+                        new TraceAnalysis.ReuseDistances.Bucket(1, 1, 2),
+                        new TraceAnalysis.ReuseDistances.Bucket(2, 3, 2));
         assertThat(rd.mean()).isEqualTo(1.5);
     }
 
@@ -130,16 +135,21 @@ class TraceAnalyzerTest {
     @Provide
     Arbitrary<List<long[]>> traces() {
         // prefix-chained ids from a small tree, so that prefixes are shared
-        Arbitrary<long[]> req = Arbitraries.integers().between(1, 8).flatMap(len ->
-                Arbitraries.integers().between(0, 3).array(int[].class).ofSize(len).map(path -> {
-                    long[] ids = new long[len];
-                    long id = 0;
-                    for (int i = 0; i < len; i++) {
-                        id = id * 5 + path[i] + 1;
-                        ids[i] = id;
-                    }
-                    return ids;
-                }));
+        Arbitrary<long[]> req = Arbitraries.integers()
+                .between(1, 8)
+                .flatMap(len -> Arbitraries.integers()
+                        .between(0, 3)
+                        .array(int[].class)
+                        .ofSize(len)
+                        .map(path -> {
+                            long[] ids = new long[len];
+                            long id = 0;
+                            for (int i = 0; i < len; i++) {
+                                id = id * 5 + path[i] + 1;
+                                ids[i] = id;
+                            }
+                            return ids;
+                        }));
         return req.list().ofMinSize(0).ofMaxSize(60);
     }
 

@@ -36,13 +36,17 @@ class BlockKeysTest {
     void everyNamespaceFieldChangesTheDigest() {
         Namespace base = new Namespace("m", "bf16", "tp1", "none", "default");
         assertThat(base.digest()).isEqualTo(new Namespace("m", "bf16", "tp1", "none", "default").digest());
-        assertThat(new Namespace("m2", "bf16", "tp1", "none", "default").digest()).isNotEqualTo(base.digest());
+        assertThat(new Namespace("m2", "bf16", "tp1", "none", "default").digest())
+                .isNotEqualTo(base.digest());
         assertThat(new Namespace("m", "fp8", "tp1", "none", "default").digest()).isNotEqualTo(base.digest());
-        assertThat(new Namespace("m", "bf16", "tp2", "none", "default").digest()).isNotEqualTo(base.digest());
-        assertThat(new Namespace("m", "bf16", "tp1", "lora-a", "default").digest()).isNotEqualTo(base.digest());
+        assertThat(new Namespace("m", "bf16", "tp2", "none", "default").digest())
+                .isNotEqualTo(base.digest());
+        assertThat(new Namespace("m", "bf16", "tp1", "lora-a", "default").digest())
+                .isNotEqualTo(base.digest());
         assertThat(new Namespace("m", "bf16", "tp1", "none", "acme").digest()).isNotEqualTo(base.digest());
         // field boundaries matter: ("ab","c") differs from ("a","bc")
-        assertThat(new Namespace("ab", "c", "x", "y", "z").digest()).isNotEqualTo(new Namespace("a", "bc", "x", "y", "z").digest());
+        assertThat(new Namespace("ab", "c", "x", "y", "z").digest())
+                .isNotEqualTo(new Namespace("a", "bc", "x", "y", "z").digest());
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.kvlab.workloads.Workloads;
 import dev.kvlab.workloads.api.ArrivalProcess;
 import dev.kvlab.workloads.api.ArrivalSpec;
 import dev.kvlab.workloads.api.Namespace;
@@ -11,7 +12,6 @@ import dev.kvlab.workloads.api.Request;
 import dev.kvlab.workloads.api.RequestSource;
 import dev.kvlab.workloads.api.WorkloadFormatException;
 import dev.kvlab.workloads.api.WorkloadSpec;
-import dev.kvlab.workloads.Workloads;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -94,18 +94,28 @@ class ArrivalProcessTest {
     static RequestSource source(List<Request> rs) {
         var it = rs.iterator();
         return new RequestSource() {
-            public boolean hasNext() { return it.hasNext(); }
-            public Request next() { return it.next(); }
-            public String describe() { return "list"; }
+            public boolean hasNext() {
+                return it.hasNext();
+            }
+
+            public Request next() {
+                return it.next();
+            }
+
+            public String describe() {
+                return "list";
+            }
+
             public void close() {}
         };
     }
 
     /** A minimal discrete-event driver following the ArrivalProcess contract; returns the releases. */
-    static List<ArrivalProcess.Release> drive(ArrivalProcess p, ToLongFunction<Request> serviceNanos, int[] maxInFlight,
-                                              Map<Long, Long> completions) {
+    static List<ArrivalProcess.Release> drive(
+            ArrivalProcess p, ToLongFunction<Request> serviceNanos, int[] maxInFlight, Map<Long, Long> completions) {
         List<ArrivalProcess.Release> out = new ArrayList<>();
-        PriorityQueue<long[]> events = new PriorityQueue<>((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+        PriorityQueue<long[]> events =
+                new PriorityQueue<>((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
         long now = 0;
         while (true) {
             long tr = p.nextReleaseNanos();
@@ -117,7 +127,9 @@ class ArrivalProcessTest {
                 now = r.releaseNanos();
                 out.add(r);
                 maxInFlight[0] = Math.max(maxInFlight[0], p.inFlight());
-                events.add(new long[] {now + serviceNanos.applyAsLong(r.request()), r.request().id()});
+                events.add(new long[] {
+                    now + serviceNanos.applyAsLong(r.request()), r.request().id()
+                });
             } else {
                 long[] e = events.poll();
                 now = e[0];
@@ -142,7 +154,8 @@ class ArrivalProcessTest {
         assertThat(rel).hasSize(50);
         assertThat(max[0]).isEqualTo(users);
         // the first `users` start at 0; intended arrival = release time
-        assertThat(rel.subList(0, users)).allSatisfy(r -> assertThat(r.releaseNanos()).isZero());
+        assertThat(rel.subList(0, users))
+                .allSatisfy(r -> assertThat(r.releaseNanos()).isZero());
         assertThat(rel).allSatisfy(r -> assertThat(r.waitNanos()).isZero());
         // rounds of one user never overlap and are separated by the think time, in round order
         Map<String, long[]> lastOfSession = new HashMap<>(); // session -> {request id, completion}
@@ -152,12 +165,15 @@ class ArrivalProcessTest {
                 assertThat(r.releaseNanos()).isGreaterThanOrEqualTo(prev[1] + think);
                 assertThat(r.request().inputTokens()).isGreaterThan((int) prev[2]);
             }
-            lastOfSession.put(r.request().session(), new long[] {r.request().id(), done.get(r.request().id()), r.request().inputTokens()});
+            lastOfSession.put(r.request().session(), new long[] {
+                r.request().id(), done.get(r.request().id()), r.request().inputTokens()
+            });
         }
         // every release after the first wave happens at some completion + think
         var frees = new java.util.HashSet<Long>();
         done.values().forEach(c -> frees.add(c + think));
-        assertThat(rel.subList(users, rel.size())).allSatisfy(r -> assertThat(frees).contains(r.releaseNanos()));
+        assertThat(rel.subList(users, rel.size()))
+                .allSatisfy(r -> assertThat(frees).contains(r.releaseNanos()));
     }
 
     @Test
@@ -168,7 +184,9 @@ class ArrivalProcessTest {
         int[] max = {0};
         List<ArrivalProcess.Release> rel = drive(p, r -> 1_000_000L, max, new HashMap<>());
         assertThat(max[0]).isEqualTo(2);
-        assertThat(rel).extracting(r -> r.request().id()).containsExactlyElementsOf(rs.stream().map(Request::id).toList());
+        assertThat(rel)
+                .extracting(r -> r.request().id())
+                .containsExactlyElementsOf(rs.stream().map(Request::id).toList());
         for (int i = 0; i < 30; i++) assertThat(rel.get(i).releaseNanos()).isEqualTo((i / 2) * 1_000_000L);
     }
 
@@ -199,13 +217,15 @@ class ArrivalProcessTest {
         assertThat(rel).hasSize(200);
         for (int i = 0; i < rel.size(); i++) {
             assertThat(rel.get(i).request().arrivalNanos()).isEqualTo(i * 1_000_000L); // open-loop intended time
-            assertThat(rel.get(i).releaseNanos()).isGreaterThanOrEqualTo(rel.get(i).request().arrivalNanos());
+            assertThat(rel.get(i).releaseNanos())
+                    .isGreaterThanOrEqualTo(rel.get(i).request().arrivalNanos());
         }
         // throughput is capped at 3 per 10 ms: the last one waits a long time
         assertThat(rel.get(199).waitNanos()).isGreaterThan(400_000_000L);
         // uncapped: released exactly at arrival, all overlapping
         int[] max2 = {0};
-        List<ArrivalProcess.Release> open = drive(Workloads.schedule(spec, ArrivalSpec.constant(1000), NS, 1), r -> 10_000_000L, max2, new HashMap<>());
+        List<ArrivalProcess.Release> open = drive(
+                Workloads.schedule(spec, ArrivalSpec.constant(1000), NS, 1), r -> 10_000_000L, max2, new HashMap<>());
         assertThat(open).allSatisfy(r -> assertThat(r.waitNanos()).isZero());
         // 10 overlap, plus one: a release due at the same instant as a completion goes first (driving contract)
         assertThat(max2[0]).isEqualTo(11);
@@ -225,11 +245,13 @@ class ArrivalProcessTest {
     @Test
     void badArrivalSpecsNameTheField() {
         assertThatThrownBy(() -> Workloads.open(MANY, ArrivalSpec.poisson(0), NS, 1))
-                .isInstanceOf(WorkloadFormatException.class).hasMessage("arrival.rate: must be > 0 requests/s for process 'poisson', got 0.0");
+                .isInstanceOf(WorkloadFormatException.class)
+                .hasMessage("arrival.rate: must be > 0 requests/s for process 'poisson', got 0.0");
         assertThatThrownBy(() -> Workloads.schedule(MANY, ArrivalSpec.closed(0, 0), NS, 1))
                 .hasMessage("arrival.users: must be >= 1 for process 'closed', got 0");
         assertThatThrownBy(() -> Workloads.schedule(MANY, new ArrivalSpec("burst", 1, 0, 0, 0, 0, 0), NS, 1))
-                .hasMessageStartingWith("arrival.process: must be one of [trace, poisson, gamma, constant, closed], got 'burst'");
+                .hasMessageStartingWith(
+                        "arrival.process: must be one of [trace, poisson, gamma, constant, closed], got 'burst'");
         assertThatThrownBy(() -> Workloads.schedule(MANY, ArrivalSpec.closed(2, -1), NS, 1))
                 .hasMessage("arrival.think_ms: must be >= 0, got -1.0");
         assertThatThrownBy(() -> Workloads.open(MANY, ArrivalSpec.closed(2, 0), NS, 1))

@@ -3,13 +3,13 @@ package dev.kvlab.workloads.arrival;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kvlab.workloads.Workloads;
 import dev.kvlab.workloads.api.ArrivalSpec;
 import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.Request;
 import dev.kvlab.workloads.api.RequestSource;
 import dev.kvlab.workloads.api.WorkloadFormatException;
 import dev.kvlab.workloads.api.WorkloadSpec;
-import dev.kvlab.workloads.Workloads;
 import dev.kvlab.workloads.testing.SharedTrace;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,13 +26,19 @@ class TickSpreadTest {
 
     static final Namespace NS = Namespace.of("m");
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private Path trace(long[] stampsMs) throws IOException {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < stampsMs.length; i++) {
-            sb.append("{\"timestamp\": ").append(stampsMs[i]).append(", \"input_length\": 600, \"output_length\": 4, \"hash_ids\": [")
-                    .append(2 * i).append(", ").append(2 * i + 1).append("]}\n");
+            sb.append("{\"timestamp\": ")
+                    .append(stampsMs[i])
+                    .append(", \"input_length\": 600, \"output_length\": 4, \"hash_ids\": [")
+                    .append(2 * i)
+                    .append(", ")
+                    .append(2 * i + 1)
+                    .append("]}\n");
         }
         Path p = dir.resolve("t.jsonl");
         Files.writeString(p, sb);
@@ -41,7 +47,8 @@ class TickSpreadTest {
 
     private static List<Request> read(Path trace, ArrivalSpec arrival, long seed) {
         List<Request> out = new ArrayList<>();
-        try (RequestSource s = Workloads.open(new WorkloadSpec.Trace(trace.toString(), 0, false, 0), arrival, NS, seed)) {
+        try (RequestSource s =
+                Workloads.open(new WorkloadSpec.Trace(trace.toString(), 0, false, 0), arrival, NS, seed)) {
             s.forEachRemaining(out::add);
         }
         return out;
@@ -83,19 +90,23 @@ class TickSpreadTest {
     void speedupScalesTheSameOffsets() throws IOException {
         Path p = trace(quantized());
         List<Request> a = read(p, trace(1, "auto"), 3), b = read(p, trace(4, "auto"), 3);
-        for (int i = 0; i < a.size(); i++) assertThat((double) b.get(i).arrivalNanos()).isCloseTo(a.get(i).arrivalNanos() / 4.0, org.assertj.core.api.Assertions.within(1.0));
+        for (int i = 0; i < a.size(); i++)
+            assertThat((double) b.get(i).arrivalNanos())
+                    .isCloseTo(a.get(i).arrivalNanos() / 4.0, org.assertj.core.api.Assertions.within(1.0));
     }
 
     @Test
     void noneAndUnquantizedStampsPassUnchanged() throws IOException {
         long[] stamps = quantized();
         List<Request> literal = read(trace(stamps), trace(1, "none"), 7);
-        for (int i = 0; i < stamps.length; i++) assertThat(literal.get(i).arrivalNanos()).isEqualTo(stamps[i] * 1_000_000L);
+        for (int i = 0; i < stamps.length; i++)
+            assertThat(literal.get(i).arrivalNanos()).isEqualTo(stamps[i] * 1_000_000L);
         long[] irregular = new long[200];
         long t = 0;
         for (int i = 0; i < irregular.length; i++) irregular[i] = t += (i * 7919L) % 97 + (i % 5 == 0 ? 0 : 1);
         List<Request> r = read(trace(irregular), trace(1, "auto"), 7);
-        for (int i = 0; i < irregular.length; i++) assertThat(r.get(i).arrivalNanos()).isEqualTo(irregular[i] * 1_000_000L);
+        for (int i = 0; i < irregular.length; i++)
+            assertThat(r.get(i).arrivalNanos()).isEqualTo(irregular[i] * 1_000_000L);
     }
 
     @Test
@@ -111,19 +122,24 @@ class TickSpreadTest {
     void theConversationTraceIsDetectedAsThreeSecondTicks() {
         List<Request> r = new ArrayList<>();
         ArrivalSpec auto = trace(1, "auto");
-        try (RequestSource s = Workloads.open(new WorkloadSpec.Trace(SharedTrace.conversation().toString(), 0, false, 0), auto, NS, 1)) {
+        try (RequestSource s = Workloads.open(
+                new WorkloadSpec.Trace(SharedTrace.conversation().toString(), 0, false, 0), auto, NS, 1)) {
             assertThat(s.describe()).contains("quantized to 3000 ms");
             s.forEachRemaining(r::add);
         }
         assertThat(r).hasSize((int) SharedTrace.CONVERSATION_REQUESTS);
-        assertThat(r.stream().mapToLong(Request::arrivalNanos).distinct().count()).isGreaterThan(12_000);
+        assertThat(r.stream().mapToLong(Request::arrivalNanos).distinct().count())
+                .isGreaterThan(12_000);
     }
 
     @Test
     void badSpreadIsRefusedNamingTheKey() {
-        assertThatThrownBy(() -> trace(1, "fast").validate("workload.arrival")).isInstanceOf(WorkloadFormatException.class)
+        assertThatThrownBy(() -> trace(1, "fast").validate("workload.arrival"))
+                .isInstanceOf(WorkloadFormatException.class)
                 .hasMessageContaining("workload.arrival.spread");
         assertThatThrownBy(() -> new ArrivalSpec("poisson", 5, 1, 0, 0, 0, 0, "3s").validate("workload.arrival"))
-                .isInstanceOf(WorkloadFormatException.class).hasMessageContaining("workload.arrival.spread").hasMessageContaining("trace");
+                .isInstanceOf(WorkloadFormatException.class)
+                .hasMessageContaining("workload.arrival.spread")
+                .hasMessageContaining("trace");
     }
 }

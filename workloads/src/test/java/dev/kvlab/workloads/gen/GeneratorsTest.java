@@ -3,17 +3,17 @@ package dev.kvlab.workloads.gen;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kvlab.workloads.api.ArrivalSpec;
 import dev.kvlab.workloads.MooncakeTrace;
+import dev.kvlab.workloads.TraceAnalyzer;
+import dev.kvlab.workloads.Workloads;
+import dev.kvlab.workloads.api.ArrivalSpec;
 import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.Request;
 import dev.kvlab.workloads.api.RequestSource;
 import dev.kvlab.workloads.api.TraceAnalysis;
-import dev.kvlab.workloads.TraceAnalyzer;
 import dev.kvlab.workloads.api.TraceFormat;
 import dev.kvlab.workloads.api.WorkloadFormatException;
 import dev.kvlab.workloads.api.WorkloadSpec;
-import dev.kvlab.workloads.Workloads;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -45,14 +45,20 @@ class GeneratorsTest {
 
     @Test
     void lengthSpreadVariesLengthsWithinItsBoundsAndKeepsPrefixes() {
-        List<Request> rs = all(Workloads.open(new WorkloadSpec.SharedPrefix(4, 50, 1024, 200, 100, "random", 128, 0.5), NS, 3));
+        List<Request> rs =
+                all(Workloads.open(new WorkloadSpec.SharedPrefix(4, 50, 1024, 200, 100, "random", 128, 0.5), NS, 3));
         assertThat(rs).allSatisfy(r -> {
             assertThat(r.inputTokens() - 1024).isBetween(100, 300);
             assertThat(r.outputTokens()).isBetween(50, 150);
         });
-        assertThat(rs.stream().map(Request::inputTokens).distinct().count()).as("suffix lengths vary").isGreaterThan(50);
-        assertThat(rs.stream().map(Request::outputTokens).distinct().count()).as("output lengths vary").isGreaterThan(30);
-        List<Request> fixed = all(Workloads.open(new WorkloadSpec.SharedPrefix(4, 50, 1024, 200, 100, "random", 128), NS, 3));
+        assertThat(rs.stream().map(Request::inputTokens).distinct().count())
+                .as("suffix lengths vary")
+                .isGreaterThan(50);
+        assertThat(rs.stream().map(Request::outputTokens).distinct().count())
+                .as("output lengths vary")
+                .isGreaterThan(30);
+        List<Request> fixed =
+                all(Workloads.open(new WorkloadSpec.SharedPrefix(4, 50, 1024, 200, 100, "random", 128), NS, 3));
         assertThat(fixed).allSatisfy(r -> assertThat(r.inputTokens()).isEqualTo(1224));
         // the shared prefix is untouched: a group's prompts still share its 8 full prefix blocks
         assertThat(rs.stream().map(r -> r.blockKeys()[7]).distinct().count()).isEqualTo(4);
@@ -61,7 +67,8 @@ class GeneratorsTest {
     @Test
     void chatWithSpreadCarriesEachGeneratedAnswerIntoTheNextRound() {
         int users = 5, rounds = 4, q = 100, ans = 200, block = 64;
-        List<Request> rs = all(Workloads.open(new WorkloadSpec.Chat(users, rounds, 1, 512, 256, q, ans, block, 0.5), NS, 21));
+        List<Request> rs =
+                all(Workloads.open(new WorkloadSpec.Chat(users, rounds, 1, 512, 256, q, ans, block, 0.5), NS, 21));
         TraceAnalyzer an = new TraceAnalyzer();
         rs.forEach(an::add);
         an.finish(List.of());
@@ -75,14 +82,17 @@ class GeneratorsTest {
             Request p = rs.get(prev);
             int question = r.inputTokens() - p.inputTokens() - p.outputTokens();
             assertThat(question).as("the new question of %s", r.session()).isBetween(50, 150);
-            assertThat(hits[i]).as("the previous round's full blocks are reused").isEqualTo(p.inputTokens() / block);
+            assertThat(hits[i])
+                    .as("the previous round's full blocks are reused")
+                    .isEqualTo(p.inputTokens() / block);
         }
     }
 
     @Test
     void lengthSpreadMustBeBelowOne() {
         assertThatThrownBy(() -> new WorkloadSpec.Zipf(5, 64, 1, 10, 8, 8, 16, 1.0).validate("workload"))
-                .isInstanceOf(WorkloadFormatException.class).hasMessage("workload.length_spread: must be >= 0 and < 1, got 1.0");
+                .isInstanceOf(WorkloadFormatException.class)
+                .hasMessage("workload.length_spread: must be >= 0 and < 1, got 1.0");
     }
 
     static byte[] serialise(WorkloadSpec spec, long seed) throws IOException {
@@ -117,7 +127,10 @@ class GeneratorsTest {
     void serialisationRoundTripsThroughTheReader(WorkloadSpec spec) throws IOException {
         byte[] bytes = serialise(spec, 7);
         List<Request> original = all(Workloads.open(spec, ArrivalSpec.poisson(20), NS, 7));
-        List<Request> back = all(MooncakeTrace.read(new ByteArrayInputStream(bytes), "gen.jsonl", TraceFormat.defaults(),
+        List<Request> back = all(MooncakeTrace.read(
+                new ByteArrayInputStream(bytes),
+                "gen.jsonl",
+                TraceFormat.defaults(),
                 Namespace.of("ignored: lines carry their namespace")));
         assertThat(back).containsExactlyElementsOf(original);
         // and the analysis of the file equals the analysis of the generator
@@ -142,7 +155,8 @@ class GeneratorsTest {
     @MethodSource("specs")
     void anotherNamespaceSharesNoKey(WorkloadSpec spec) {
         Set<Long> a = keys(all(Workloads.open(spec, NS, 5)));
-        Set<Long> b = keys(all(Workloads.open(spec, new Namespace("llama-3-8b", "bf16", "tp1", "none", "tenant-b"), 5)));
+        Set<Long> b =
+                keys(all(Workloads.open(spec, new Namespace("llama-3-8b", "bf16", "tp1", "none", "tenant-b"), 5)));
         Set<Long> c = keys(all(Workloads.open(spec, new Namespace("llama-3-8b", "fp8", "tp1", "none", "default"), 5)));
         assertThat(a).isNotEmpty().doesNotContainAnyElementsOf(b).doesNotContainAnyElementsOf(c);
     }
@@ -170,8 +184,10 @@ class GeneratorsTest {
         assertThat(tile.lru().get(0).hitBlocks()).isZero(); // reuse distance of 19 documents > capacity
         assertThat(interleave.lru().get(0).hitBlocks()).isEqualTo(idealHits); // reuse distance 0
         assertThat(random.lru().get(0).hitBlocks()).isBetween(1L, idealHits - 1);
-        assertThat(tile.reuseDistances().mean()).isGreaterThan(random.reuseDistances().mean());
-        assertThat(random.reuseDistances().mean()).isGreaterThan(interleave.reuseDistances().mean());
+        assertThat(tile.reuseDistances().mean())
+                .isGreaterThan(random.reuseDistances().mean());
+        assertThat(random.reuseDistances().mean())
+                .isGreaterThan(interleave.reuseDistances().mean());
     }
 
     static TraceAnalysis docQa(int docs, int blocks, int repeats, String order, double f) {
@@ -181,7 +197,10 @@ class GeneratorsTest {
 
     @Test
     void sharedPrefixGroupsHitExactlyTheirFullPrefixBlocks() {
-        int groups = 7, perGroup = 5, prefix = 1300, block = 256; // 5 full prefix blocks, the 6th is mixed with the suffix
+        int groups = 7,
+                perGroup = 5,
+                prefix = 1300,
+                block = 256; // 5 full prefix blocks, the 6th is mixed with the suffix
         for (String order : WorkloadSpec.SharedPrefix.ORDERS) {
             var spec = new WorkloadSpec.SharedPrefix(groups, perGroup, prefix, 200, 10, order, block);
             TraceAnalyzer an = new TraceAnalyzer();
@@ -198,8 +217,14 @@ class GeneratorsTest {
         }
         // a cache of 10 blocks (more than one 6-block prompt, less than all 7 groups' prefixes): grouped order reuses
         // everything, interleaved order (reuse distance 6 prompts) nothing
-        var grouped = TraceAnalyzer.analyze(Workloads.open(new WorkloadSpec.SharedPrefix(groups, perGroup, prefix, 200, 10, "grouped", block), NS, 9), List.of(0.15));
-        var interleaved = TraceAnalyzer.analyze(Workloads.open(new WorkloadSpec.SharedPrefix(groups, perGroup, prefix, 200, 10, "interleaved", block), NS, 9), List.of(0.15));
+        var grouped = TraceAnalyzer.analyze(
+                Workloads.open(
+                        new WorkloadSpec.SharedPrefix(groups, perGroup, prefix, 200, 10, "grouped", block), NS, 9),
+                List.of(0.15));
+        var interleaved = TraceAnalyzer.analyze(
+                Workloads.open(
+                        new WorkloadSpec.SharedPrefix(groups, perGroup, prefix, 200, 10, "interleaved", block), NS, 9),
+                List.of(0.15));
         assertThat(grouped.lru().get(0).capacityBlocks()).isEqualTo(10);
         assertThat(grouped.lru().get(0).hitBlocks()).isEqualTo(grouped.ideal().hitBlocks());
         assertThat(interleaved.lru().get(0).hitBlocks()).isZero();
@@ -247,7 +272,8 @@ class GeneratorsTest {
         double skewed = zipf(1.4).lru().get(0).blockHitRatio();
         assertThat(mild).isGreaterThan(uniform);
         assertThat(skewed).isGreaterThan(mild);
-        assertThat(zipf(1.4).ideal().blockHitRatio()).isGreaterThan(zipf(0.0).ideal().blockHitRatio());
+        assertThat(zipf(1.4).ideal().blockHitRatio())
+                .isGreaterThan(zipf(0.0).ideal().blockHitRatio());
     }
 
     static TraceAnalysis zipf(double s) {

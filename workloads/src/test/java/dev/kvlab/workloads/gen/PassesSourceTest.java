@@ -3,12 +3,12 @@ package dev.kvlab.workloads.gen;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kvlab.workloads.Workloads;
 import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.Request;
 import dev.kvlab.workloads.api.RequestSource;
 import dev.kvlab.workloads.api.WorkloadFormatException;
 import dev.kvlab.workloads.api.WorkloadSpec;
-import dev.kvlab.workloads.Workloads;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -41,13 +41,16 @@ class PassesSourceTest {
         for (Request r : one) firstKeys.add(r.blockKeys()[0]);
         Set<Long> secondKeys = new HashSet<>();
         for (Request r : four.subList(one.size(), 2 * one.size())) secondKeys.add(r.blockKeys()[0]);
-        assertThat(secondKeys).doesNotContainAnyElementsOf(firstKeys); // its own prefixes: as cold as the first pass was
+        assertThat(secondKeys)
+                .doesNotContainAnyElementsOf(firstKeys); // its own prefixes: as cold as the first pass was
         assertThat(all(Workloads.open(SPEC, 4, ns, 7))).isEqualTo(four); // deterministic
     }
 
     @Test
     void aTraceIsReplayedOnce() {
-        assertThatThrownBy(() -> Workloads.open(new WorkloadSpec.Trace("x.jsonl", 0, false, 0), 2, Namespace.of("m"), 1))
-                .isInstanceOf(WorkloadFormatException.class).hasMessageContaining("passes");
+        assertThatThrownBy(
+                        () -> Workloads.open(new WorkloadSpec.Trace("x.jsonl", 0, false, 0), 2, Namespace.of("m"), 1))
+                .isInstanceOf(WorkloadFormatException.class)
+                .hasMessageContaining("passes");
     }
 }

@@ -2,12 +2,12 @@ package dev.kvlab.workloads.gen;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvlab.workloads.Workloads;
 import dev.kvlab.workloads.api.ArrivalSpec;
 import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.Request;
 import dev.kvlab.workloads.api.RequestSource;
 import dev.kvlab.workloads.api.WorkloadSpec;
-import dev.kvlab.workloads.Workloads;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +29,12 @@ class StreamingWorkloadTest {
     @Test
     void tenMillionGeneratedRequestsIterateIn32MiBOfHeap() throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx32m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+        List<String> cmd = new ArrayList<>(List.of(
+                java,
+                "-Xmx32m",
+                "-XX:+UseSerialGC",
+                "-cp",
+                System.getProperty("java.class.path"),
                 Iterate.class.getName()));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         List<String> out = new ArrayList<>();
@@ -47,7 +52,8 @@ class StreamingWorkloadTest {
             Namespace ns = Namespace.of("m");
             for (String order : List.of("grouped", "interleaved")) {
                 WorkloadSpec.SharedPrefix sp = new WorkloadSpec.SharedPrefix(N / 20, 20, 512, 64, 8, order, 512);
-                System.out.println("shared-prefix " + order + " " + count(Workloads.open(sp, ArrivalSpec.poisson(2000), ns, 1)));
+                System.out.println(
+                        "shared-prefix " + order + " " + count(Workloads.open(sp, ArrivalSpec.poisson(2000), ns, 1)));
             }
             WorkloadSpec.DocQa dq = new WorkloadSpec.DocQa(N / 10, 1024, 10, 32, 8, "tile", 512);
             System.out.println("doc-qa tile " + count(Workloads.open(dq, ArrivalSpec.poisson(2000), ns, 1)));

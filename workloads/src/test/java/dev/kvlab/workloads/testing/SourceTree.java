@@ -11,7 +11,9 @@ public final class SourceTree {
 
     /** {@code relative} (e.g. {@code ablations/smoke.yaml}) in the nearest directory up from here that has it. */
     public static Path file(String relative) {
-        return find(relative).orElseThrow(() -> new AssertionError(relative + " not found from " + Path.of("").toAbsolutePath() + " up"));
+        return find(relative)
+                .orElseThrow(() -> new AssertionError(
+                        relative + " not found from " + Path.of("").toAbsolutePath() + " up"));
     }
 
     /** As {@link #file}, empty where no directory up from here has it. */

@@ -3,8 +3,8 @@ package dev.kvlab.workloads.trace;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kvlab.workloads.api.BlockKeys;
 import dev.kvlab.workloads.MooncakeTrace;
+import dev.kvlab.workloads.api.BlockKeys;
 import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.Request;
 import dev.kvlab.workloads.api.RequestSource;
@@ -30,7 +30,8 @@ class MooncakeTraceReaderTest {
 
     static List<Request> read(String text, TraceFormat format) {
         List<Request> out = new ArrayList<>();
-        try (RequestSource s = MooncakeTrace.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), "t.jsonl", format, NS)) {
+        try (RequestSource s = MooncakeTrace.read(
+                new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), "t.jsonl", format, NS)) {
             s.forEachRemaining(out::add);
         }
         return out;
@@ -41,7 +42,8 @@ class MooncakeTraceReaderTest {
     }
 
     static String line(long ts, int in, int out, String ids) {
-        return "{\"timestamp\": " + ts + ", \"input_length\": " + in + ", \"output_length\": " + out + ", \"hash_ids\": [" + ids + "]}\n";
+        return "{\"timestamp\": " + ts + ", \"input_length\": " + in + ", \"output_length\": " + out
+                + ", \"hash_ids\": [" + ids + "]}\n";
     }
 
     @Test
@@ -55,7 +57,8 @@ class MooncakeTraceReaderTest {
         assertThat(a.inputTokens()).isEqualTo(600);
         assertThat(a.outputTokens()).isEqualTo(5);
         assertThat(a.blockTokens()).isEqualTo(512);
-        assertThat(a.blockKeys()).containsExactly(BlockKeys.ofTraceId(NS.digest(), 1), BlockKeys.ofTraceId(NS.digest(), 2));
+        assertThat(a.blockKeys())
+                .containsExactly(BlockKeys.ofTraceId(NS.digest(), 1), BlockKeys.ofTraceId(NS.digest(), 2));
         assertThat(b.blockKeys()[0]).isEqualTo(a.blockKeys()[0]);
         assertThat(a.session()).isEqualTo("req-0");
         assertThat(rs.get(2).id()).isEqualTo(2);
@@ -72,8 +75,9 @@ class MooncakeTraceReaderTest {
 
     @Test
     void decimalTimestampsAreExactToTheNanosecond() {
-        List<Request> rs = read("{\"timestamp\": 1.000001, \"input_length\": 5, \"output_length\": 2, \"hash_ids\": [4]}\n"
-                + "{\"timestamp\": 2.5e3, \"input_length\": 5, \"output_length\": 2, \"hash_ids\": [4]}\n");
+        List<Request> rs =
+                read("{\"timestamp\": 1.000001, \"input_length\": 5, \"output_length\": 2, \"hash_ids\": [4]}\n"
+                        + "{\"timestamp\": 2.5e3, \"input_length\": 5, \"output_length\": 2, \"hash_ids\": [4]}\n");
         assertThat(rs).extracting(Request::arrivalNanos).containsExactly(1_000_001L, 2_500_000_000L);
     }
 
@@ -85,7 +89,8 @@ class MooncakeTraceReaderTest {
 
     @Test
     void blockTokensAreConfigurable() {
-        List<Request> rs = read(line(0, 33, 1, "1, 2, 3"), TraceFormat.defaults().withBlockTokens(16));
+        List<Request> rs =
+                read(line(0, 33, 1, "1, 2, 3"), TraceFormat.defaults().withBlockTokens(16));
         assertThat(rs.get(0).blockKeys()).hasSize(3);
         assertThat(rs.get(0).blockTokens()).isEqualTo(16);
     }
@@ -139,14 +144,15 @@ class MooncakeTraceReaderTest {
     void emptyLinesAreErrorsNotSkipped() {
         assertThatThrownBy(() -> read(line(0, 5, 1, "1") + "\n" + line(1, 5, 1, "1")))
                 .hasMessageStartingWith("t.jsonl:2: empty line");
-        assertThatThrownBy(() -> read(line(0, 5, 1, "1") + "  \r\n"))
-                .hasMessageStartingWith("t.jsonl:2: empty line");
+        assertThatThrownBy(() -> read(line(0, 5, 1, "1") + "  \r\n")).hasMessageStartingWith("t.jsonl:2: empty line");
     }
 
     @Test
     void unknownFieldsCanBeIgnoredOnRequest() {
-        String text = "{\"timestamp\": 0, \"input_length\": 5, \"output_length\": 5, \"hash_ids\": [4], \"extra\": {\"a\": [1, {}]}}\n";
-        assertThat(read(text, TraceFormat.defaults().withIgnoreUnknownFields(true))).hasSize(1);
+        String text =
+                "{\"timestamp\": 0, \"input_length\": 5, \"output_length\": 5, \"hash_ids\": [4], \"extra\": {\"a\": [1, {}]}}\n";
+        assertThat(read(text, TraceFormat.defaults().withIgnoreUnknownFields(true)))
+                .hasSize(1);
     }
 
     @Test
@@ -162,7 +168,8 @@ class MooncakeTraceReaderTest {
 
     @Test
     void lineBlockTokensMustAgreeWithAnExplicitSetting() {
-        String text = "{\"timestamp\": 0, \"input_length\": 17, \"output_length\": 5, \"hash_ids\": [4, 5], \"block_tokens\": 16}\n";
+        String text =
+                "{\"timestamp\": 0, \"input_length\": 17, \"output_length\": 5, \"hash_ids\": [4, 5], \"block_tokens\": 16}\n";
         assertThat(read(text).get(0).blockTokens()).isEqualTo(16);
         assertThatThrownBy(() -> read(text, TraceFormat.defaults().withBlockTokens(512)))
                 .hasMessageStartingWith("t.jsonl:1: block_tokens 16 in the line, but the trace is read with 512");
@@ -176,7 +183,10 @@ class MooncakeTraceReaderTest {
         }
         try (RequestSource s = MooncakeTrace.open(gz, TraceFormat.defaults(), NS)) {
             int n = 0;
-            while (s.hasNext()) { s.next(); n++; }
+            while (s.hasNext()) {
+                s.next();
+                n++;
+            }
             assertThat(n).isEqualTo(2);
         }
         Path bad = dir.resolve("bad.jsonl");
@@ -186,11 +196,13 @@ class MooncakeTraceReaderTest {
             assertThatThrownBy(s::hasNext).hasMessageStartingWith(bad + ":2: malformed JSON");
         }
         assertThatThrownBy(() -> MooncakeTrace.open(dir.resolve("none.jsonl"), TraceFormat.defaults(), NS))
-                .isInstanceOf(WorkloadFormatException.class).hasMessageContaining("none.jsonl: no such file");
+                .isInstanceOf(WorkloadFormatException.class)
+                .hasMessageContaining("none.jsonl: no such file");
         Path notGz = dir.resolve("plain.gz");
         Files.writeString(notGz, "hello");
         assertThatThrownBy(() -> MooncakeTrace.open(notGz, TraceFormat.defaults(), NS))
-                .isInstanceOf(WorkloadFormatException.class).hasMessageContaining("not a gzip file");
+                .isInstanceOf(WorkloadFormatException.class)
+                .hasMessageContaining("not a gzip file");
     }
 
     @Test

@@ -37,30 +37,84 @@ import java.util.Set;
  * @param predict          every searched live cell whose target has a twin gets the twin's capacity searched on the sim
  *                         clock before its own (written to {@code twins/<cell>.json}), set beside the measured one [true]
  */
-public record CapacitySpec(String knob, double start, double min, double max, double targetAttainment, String rule,
-                           double precision, int maxProbes, long minRequests, double minDurationSeconds, double budgetSeconds,
-                           boolean earlyStop, Map<String, Set<String>> cells, int maxPasses, int replicates, int maxReplicates,
-                           double halfWidth, boolean predict) implements ExperimentSpec {
+public record CapacitySpec(
+        String knob,
+        double start,
+        double min,
+        double max,
+        double targetAttainment,
+        String rule,
+        double precision,
+        int maxProbes,
+        long minRequests,
+        double minDurationSeconds,
+        double budgetSeconds,
+        boolean earlyStop,
+        Map<String, Set<String>> cells,
+        int maxPasses,
+        int replicates,
+        int maxReplicates,
+        double halfWidth,
+        boolean predict)
+        implements ExperimentSpec {
 
     /** A block without {@code predict} (on). */
-    public CapacitySpec(String knob, double start, double min, double max, double targetAttainment, String rule, double precision, int maxProbes,
-                        long minRequests, double minDurationSeconds, double budgetSeconds, boolean earlyStop, Map<String, Set<String>> cells,
-                        int maxPasses, int replicates, int maxReplicates, double halfWidth) {
-        this(knob, start, min, max, targetAttainment, rule, precision, maxProbes, minRequests, minDurationSeconds, budgetSeconds, earlyStop, cells,
-                maxPasses, replicates, maxReplicates, halfWidth, true);
+    public CapacitySpec(
+            String knob,
+            double start,
+            double min,
+            double max,
+            double targetAttainment,
+            String rule,
+            double precision,
+            int maxProbes,
+            long minRequests,
+            double minDurationSeconds,
+            double budgetSeconds,
+            boolean earlyStop,
+            Map<String, Set<String>> cells,
+            int maxPasses,
+            int replicates,
+            int maxReplicates,
+            double halfWidth) {
+        this(
+                knob,
+                start,
+                min,
+                max,
+                targetAttainment,
+                rule,
+                precision,
+                maxProbes,
+                minRequests,
+                minDurationSeconds,
+                budgetSeconds,
+                earlyStop,
+                cells,
+                maxPasses,
+                replicates,
+                maxReplicates,
+                halfWidth,
+                true);
     }
 
-    @Override public String key() { return "capacity"; }
+    @Override
+    public String key() {
+        return "capacity";
+    }
 
     /** A search: each probe's load follows from the last probe's result. */
-    @Override public boolean adaptive() { return true; }
+    @Override
+    public boolean adaptive() {
+        return true;
+    }
 
     /** The fewest measured requests before a live probe's first early-stop look. */
     public static final long EARLY_STOP_FIRST_LOOK = 50;
 
     /** The numeric load keys a search may vary. */
-    public static final List<String> KNOBS = List.of(ResolvedConfig.RATE, ResolvedConfig.SPEEDUP, ResolvedConfig.USERS,
-            ResolvedConfig.MAX_CONCURRENCY);
+    public static final List<String> KNOBS =
+            List.of(ResolvedConfig.RATE, ResolvedConfig.SPEEDUP, ResolvedConfig.USERS, ResolvedConfig.MAX_CONCURRENCY);
 
     /**
      * The sane bounds of a load, per knob: a load outside them is refused when the block is read (it would be an
@@ -69,6 +123,7 @@ public record CapacitySpec(String knob, double start, double min, double max, do
      * a millionth, whole-number knobs at least 1.
      */
     public static final double MAX_LOAD = 1e6;
+
     public static final double MIN_CONTINUOUS_LOAD = 1e-6;
     /** Probes per search at most (a search from the smallest to the largest load and bisected to 12 digits needs ~80). */
     public static final int MAX_PROBES = 1000;
@@ -91,17 +146,25 @@ public record CapacitySpec(String knob, double start, double min, double max, do
         cells = Map.copyOf(cells);
         double lo = minLoad(knob);
         for (double x : new double[] {start, min, max})
-            if (!(x >= lo && x <= MAX_LOAD)) throw new IllegalArgumentException("capacity: load " + x + " outside [" + lo + ", " + MAX_LOAD + "]");
-        if (maxProbes < 1 || maxProbes > MAX_PROBES) throw new IllegalArgumentException("capacity: max_probes " + maxProbes + " outside [1, " + MAX_PROBES + "]");
+            if (!(x >= lo && x <= MAX_LOAD))
+                throw new IllegalArgumentException("capacity: load " + x + " outside [" + lo + ", " + MAX_LOAD + "]");
+        if (maxProbes < 1 || maxProbes > MAX_PROBES)
+            throw new IllegalArgumentException(
+                    "capacity: max_probes " + maxProbes + " outside [1, " + MAX_PROBES + "]");
         if (maxPasses < 1 || maxPasses > MAX_MAX_PASSES)
-            throw new IllegalArgumentException("capacity: max_passes " + maxPasses + " outside [1, " + MAX_MAX_PASSES + "]");
+            throw new IllegalArgumentException(
+                    "capacity: max_passes " + maxPasses + " outside [1, " + MAX_MAX_PASSES + "]");
         if (replicates < 0 || replicates > MAX_REPLICATES)
-            throw new IllegalArgumentException("capacity: replicates " + replicates + " outside [0, " + MAX_REPLICATES + "]");
+            throw new IllegalArgumentException(
+                    "capacity: replicates " + replicates + " outside [0, " + MAX_REPLICATES + "]");
         if (maxReplicates < 0 || maxReplicates > MAX_REPLICATES)
-            throw new IllegalArgumentException("capacity: max_replicates " + maxReplicates + " outside [0, " + MAX_REPLICATES + "]");
+            throw new IllegalArgumentException(
+                    "capacity: max_replicates " + maxReplicates + " outside [0, " + MAX_REPLICATES + "]");
         if (maxReplicates > 0 && maxReplicates < replicates)
-            throw new IllegalArgumentException("capacity: max_replicates " + maxReplicates + " below replicates " + replicates);
-        if (!(halfWidth > 0 && halfWidth < 1)) throw new IllegalArgumentException("capacity: half_width " + halfWidth + " outside (0, 1)");
+            throw new IllegalArgumentException(
+                    "capacity: max_replicates " + maxReplicates + " below replicates " + replicates);
+        if (!(halfWidth > 0 && halfWidth < 1))
+            throw new IllegalArgumentException("capacity: half_width " + halfWidth + " outside (0, 1)");
     }
 
     /**
@@ -115,7 +178,8 @@ public record CapacitySpec(String knob, double start, double min, double max, do
     /** Whether the search may add replicates to one of {@code cells} (a searched cell whose cap is above the replicates it has). */
     public boolean mayAddReplicates(List<MatrixCell> cells) {
         for (MatrixCell cell : cells)
-            if (searches(cell.factors()) && replicateCap(cell.runs().size()) > cell.runs().size()) return true;
+            if (searches(cell.factors())
+                    && replicateCap(cell.runs().size()) > cell.runs().size()) return true;
         return false;
     }
 

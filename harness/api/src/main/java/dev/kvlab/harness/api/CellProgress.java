@@ -52,7 +52,9 @@ public interface CellProgress {
      * Whether kvlab's store path serves this cell, so that {@link #fetchedBytes()}, {@link #fallbackBlocks()} and
      * {@link #wrongHitsUsed()} are figures (false: they do not apply, e.g. a real engine's own cache behind an endpoint).
      */
-    default boolean storePath() { return true; }
+    default boolean storePath() {
+        return true;
+    }
 
     /** Requests waiting for admission, over all instances. */
     int queued();

@@ -22,9 +22,14 @@ import org.HdrHistogram.Histogram;
  * @param extras     further figures, name → value (ordered)
  * @param describe   what ran: workload, store, transport, clock
  */
-public record CellResult(RunConfig config, CellSummary summary, Map<Metric, Histogram> totals,
-                         Map<Metric, List<IntervalHistogram>> intervals, RequestLog requestLog,
-                         Map<String, Object> extras, Map<String, String> describe) {
+public record CellResult(
+        RunConfig config,
+        CellSummary summary,
+        Map<Metric, Histogram> totals,
+        Map<Metric, List<IntervalHistogram>> intervals,
+        RequestLog requestLog,
+        Map<String, Object> extras,
+        Map<String, String> describe) {
 
     public CellResult {
         totals = Collections.unmodifiableMap(totals);
@@ -34,8 +39,14 @@ public record CellResult(RunConfig config, CellSummary summary, Map<Metric, Hist
     }
 
     /** The result with {@code figures} as its extras: how a clock assembles one (every figure a registered column). */
-    public CellResult(RunConfig config, CellSummary summary, Map<Metric, Histogram> totals, Map<Metric, List<IntervalHistogram>> intervals,
-                      RequestLog requestLog, Figures figures, Map<String, String> describe) {
+    public CellResult(
+            RunConfig config,
+            CellSummary summary,
+            Map<Metric, Histogram> totals,
+            Map<Metric, List<IntervalHistogram>> intervals,
+            RequestLog requestLog,
+            Figures figures,
+            Map<String, String> describe) {
         this(config, summary, totals, intervals, requestLog, figures.asMap(), describe);
     }
 

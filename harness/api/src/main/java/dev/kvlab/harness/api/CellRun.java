@@ -18,8 +18,15 @@ import java.util.Map;
  * @param tree      the resolved config tree it was bound from (paths absolute): what the manifest records and
  *                  {@code kvlab verify --rerun} re-binds
  */
-public record CellRun(String cell, int index, Map<String, String> factors, int replicate, long seed, Mode mode,
-                      RunConfig config, ObjectNode tree) {
+public record CellRun(
+        String cell,
+        int index,
+        Map<String, String> factors,
+        int replicate,
+        long seed,
+        Mode mode,
+        RunConfig config,
+        ObjectNode tree) {
 
     public CellRun {
         factors = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(factors));

@@ -24,7 +24,8 @@ public record CellSummary(Map<Metric, double[]> percentilesMs, Map<Column<?>, Ob
             v.put(c, c.cast(values.get(c)));
         }
         for (Column<?> c : values.keySet())
-            if (!v.containsKey(c)) throw new IllegalArgumentException(c.name() + " is not a summary column (Columns.SUMMARY)");
+            if (!v.containsKey(c))
+                throw new IllegalArgumentException(c.name() + " is not a summary column (Columns.SUMMARY)");
         values = Collections.unmodifiableMap(v);
     }
 
@@ -35,7 +36,8 @@ public record CellSummary(Map<Metric, double[]> percentilesMs, Map<Column<?>, Ob
 
     /** The value of {@code c}, a {@link Columns#SUMMARY} column. */
     public <T> T get(Column<T> c) {
-        if (!values.containsKey(c)) throw new IllegalArgumentException(c.name() + " is not a summary column (Columns.SUMMARY)");
+        if (!values.containsKey(c))
+            throw new IllegalArgumentException(c.name() + " is not a summary column (Columns.SUMMARY)");
         return c.type().cast(values.get(c));
     }
 

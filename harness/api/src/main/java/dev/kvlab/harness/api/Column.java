@@ -18,7 +18,8 @@ import java.util.Set;
  * @param merge       how a cell's request-split shards combine it ({@code kvlab merge})
  * @param latency     the histogram statistic it is read off, or null when it is not a latency percentile
  */
-public record Column<T>(String name, Class<T> type, Unit unit, String description, Source source, Merge merge, Latency latency) {
+public record Column<T>(
+        String name, Class<T> type, Unit unit, String description, Source source, Merge merge, Latency latency) {
 
     /** A numeric row extra (a {@code summary.csv} column some cells add) merged by {@code merge}. */
     public static Column<Number> extra(String name, Unit unit, String description, Source source, Merge merge) {
@@ -26,7 +27,8 @@ public record Column<T>(String name, Class<T> type, Unit unit, String descriptio
     }
 
     /** A row extra of type {@code type} merged by {@code merge}. */
-    public static <T> Column<T> extra(String name, Class<T> type, Unit unit, String description, Source source, Merge merge) {
+    public static <T> Column<T> extra(
+            String name, Class<T> type, Unit unit, String description, Source source, Merge merge) {
         return new Column<>(name, type, unit, description, source, merge, null);
     }
 
@@ -42,8 +44,20 @@ public record Column<T>(String name, Class<T> type, Unit unit, String descriptio
 
     /** What a value counts; {@link #label()} is the unit as the docs and the Influx meters spell it. */
     public enum Unit {
-        NONE(""), COUNT("count"), TOKENS("tokens"), BLOCKS("blocks"), BYTES("bytes"), MS("ms"), US("µs"), SECONDS("s"),
-        RPS("requests/s"), TOKENS_PER_S("tokens/s"), BYTES_PER_S("bytes/s"), RATIO("ratio"), TEXT("text"), PRICE_PER_M_TOKENS("price per 1M tokens");
+        NONE(""),
+        COUNT("count"),
+        TOKENS("tokens"),
+        BLOCKS("blocks"),
+        BYTES("bytes"),
+        MS("ms"),
+        US("µs"),
+        SECONDS("s"),
+        RPS("requests/s"),
+        TOKENS_PER_S("tokens/s"),
+        BYTES_PER_S("bytes/s"),
+        RATIO("ratio"),
+        TEXT("text"),
+        PRICE_PER_M_TOKENS("price per 1M tokens");
 
         private final String label;
 
@@ -73,7 +87,11 @@ public record Column<T>(String name, Class<T> type, Unit unit, String descriptio
     /** The statistic of a {@link Metric}'s whole-run histogram a latency column is (ms). */
     public record Latency(Metric metric, Stat stat) {
         /** p50, p99, mean: in this order, their index in {@link CellSummary#percentilesMs()}'s arrays. */
-        public enum Stat { P50, P99, MEAN }
+        public enum Stat {
+            P50,
+            P99,
+            MEAN
+        }
     }
 
     /**
@@ -119,7 +137,8 @@ public record Column<T>(String name, Class<T> type, Unit unit, String descriptio
     /** {@code v} as this column's type; {@link ClassCastException} naming the column when it is not. */
     public T cast(Object v) {
         if (v != null && !type.isInstance(v))
-            throw new ClassCastException("column " + name + " holds " + type.getSimpleName() + ", not " + v.getClass().getSimpleName());
+            throw new ClassCastException("column " + name + " holds " + type.getSimpleName() + ", not "
+                    + v.getClass().getSimpleName());
         return type.cast(v);
     }
 

@@ -60,7 +60,7 @@ public final class Csv {
                     f.setLength(0);
                     any = true;
                 }
-                case '\r' -> { }
+                case '\r' -> {}
                 case '\n' -> {
                     row.add(f.toString());
                     f.setLength(0);

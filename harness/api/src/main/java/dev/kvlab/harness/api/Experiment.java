@@ -25,8 +25,7 @@ public interface Experiment {
      * run into {@code bundleDir} (e.g. a capacity search's predictions, {@code twins/}); on {@code --resume} it finds what
      * it wrote there. Nothing by default.
      */
-    default void prepare(java.nio.file.Path bundleDir, java.io.PrintWriter log) throws java.io.IOException {
-    }
+    default void prepare(java.nio.file.Path bundleDir, java.io.PrintWriter log) throws java.io.IOException {}
 
     /** An upper bound on the runs this experiment makes (for progress). */
     int maxRuns();

@@ -42,7 +42,8 @@ public final class Figures {
     public static Figures of(Map<String, ?> extras) {
         Figures f = new Figures();
         extras.forEach((k, v) -> {
-            Column<?> c = Columns.named(k).orElseThrow(() -> new IllegalArgumentException("not a registered column: " + k));
+            Column<?> c =
+                    Columns.named(k).orElseThrow(() -> new IllegalArgumentException("not a registered column: " + k));
             f.values.put(k, c.cast(v));
         });
         return f;

@@ -16,7 +16,8 @@ import org.HdrHistogram.Histogram;
  * @param maxValue    the histogram's {@code getMaxValueAsDouble()} (µs): an interval log line's Interval_Max, kept so that
  *                    writing the log needs no decoding (a decoded histogram allocates its whole counts array)
  */
-public record IntervalHistogram(Metric metric, long startNanos, long endNanos, long count, byte[] encoded, double maxValue) {
+public record IntervalHistogram(
+        Metric metric, long startNanos, long endNanos, long count, byte[] encoded, double maxValue) {
 
     public Histogram histogram() {
         Histogram h = Histogram.decodeFromByteBuffer(ByteBuffer.wrap(encoded), 0);

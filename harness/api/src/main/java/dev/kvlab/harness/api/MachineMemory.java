@@ -21,7 +21,8 @@ public record MachineMemory(long totalBytes, long availableBytes) {
     public static MachineMemory now() {
         long total = 0, free = 0;
         try {
-            if (java.lang.management.ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                    instanceof com.sun.management.OperatingSystemMXBean os) {
                 total = os.getTotalMemorySize();
                 free = os.getFreeMemorySize();
             }
@@ -45,11 +46,13 @@ public record MachineMemory(long totalBytes, long availableBytes) {
      */
     public void checkSegmentFits(String option, String given, long bytes) {
         if (bytes > Master.MAX_SEGMENT_BYTES)
-            throw new BadInputException(option + " " + given + ": more than a store segment can be (" + ByteSize.format(Master.MAX_SEGMENT_BYTES)
-                    + "); " + describe());
+            throw new BadInputException(option + " " + given + ": more than a store segment can be ("
+                    + ByteSize.format(Master.MAX_SEGMENT_BYTES) + "); " + describe());
         if (availableBytes > 0 && bytes > availableBytes / 10 * 9)
-            throw new BadInputException(option + " " + given + ": more than this machine can give now; " + describe() + ": use " + option + " "
-                    + ByteSize.format(Math.max(1L << 20, availableBytes / 10 * 9 / (1L << 20) * (1L << 20))) + " or less");
+            throw new BadInputException(option + " " + given + ": more than this machine can give now; " + describe()
+                    + ": use " + option + " "
+                    + ByteSize.format(Math.max(1L << 20, availableBytes / 10 * 9 / (1L << 20) * (1L << 20)))
+                    + " or less");
     }
 
     /** {@code MemAvailable} of a meminfo file in bytes, 0 when absent. */
@@ -58,7 +61,8 @@ public record MachineMemory(long totalBytes, long availableBytes) {
             for (String line : Files.readAllLines(meminfo)) {
                 if (!line.startsWith("MemAvailable:")) continue;
                 String[] f = line.substring("MemAvailable:".length()).trim().split("\\s+");
-                return Math.multiplyExact(Long.parseLong(f[0]), f.length > 1 && f[1].equalsIgnoreCase("kB") ? 1024L : 1L);
+                return Math.multiplyExact(
+                        Long.parseLong(f[0]), f.length > 1 && f[1].equalsIgnoreCase("kB") ? 1024L : 1L);
             }
         } catch (IOException | RuntimeException e) {
             // not Linux, or unreadable

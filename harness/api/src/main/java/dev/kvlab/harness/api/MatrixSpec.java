@@ -27,9 +27,18 @@ import java.util.Map;
  * @param resolved    the matrix keys as resolved ({@code name, factors, exclude, replicates, baseline, capacity, set, mode})
  * @param experiment  the experiment block (a {@link CapacitySpec}: the cells are searched for their capacity under SLO), or null (a fixed matrix)
  */
-public record MatrixSpec(String name, Path file, String description, Map<String, List<String>> factors, int replicates,
-                         String baseline, List<MatrixCell> cells, List<Input> inputs, String sha256, ObjectNode resolved,
-                         ExperimentSpec experiment) {
+public record MatrixSpec(
+        String name,
+        Path file,
+        String description,
+        Map<String, List<String>> factors,
+        int replicates,
+        String baseline,
+        List<MatrixCell> cells,
+        List<Input> inputs,
+        String sha256,
+        ObjectNode resolved,
+        ExperimentSpec experiment) {
 
     /** An input file of the run: {@code path} as resolved (absolute), or {@code builtin:...} for a resource in the jar. */
     public record Input(String path, String sha256, long bytes) {}

@@ -36,6 +36,7 @@ public final class RequestLog implements AutoCloseable {
     private final StringBuilder row = new StringBuilder(256);
     /** Records most held back before they are written. */
     static final int BATCH = 256;
+
     private final RequestRecord[] held = new RequestRecord[BATCH];
     private int heldCount;
     private long count;
@@ -44,8 +45,11 @@ public final class RequestLog implements AutoCloseable {
         this.file = file;
         this.temporary = temporary;
         try {
-            out = new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(file, StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE), StandardCharsets.UTF_8), 1 << 16);
+            out = new BufferedWriter(
+                    new OutputStreamWriter(
+                            Files.newOutputStream(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                            StandardCharsets.UTF_8),
+                    1 << 16);
             out.write(RequestRecord.CSV_HEADER);
             out.write('\n');
         } catch (IOException e) {
@@ -162,7 +166,7 @@ public final class RequestLog implements AutoCloseable {
     public void writeGzipTo(Path target) throws IOException {
         close();
         try (java.io.OutputStream o = Files.newOutputStream(target, java.nio.file.StandardOpenOption.CREATE_NEW);
-             java.util.zip.GZIPOutputStream gz = new java.util.zip.GZIPOutputStream(o, 1 << 16)) {
+                java.util.zip.GZIPOutputStream gz = new java.util.zip.GZIPOutputStream(o, 1 << 16)) {
             Files.copy(file, gz);
         }
         if (temporary) {
@@ -176,10 +180,12 @@ public final class RequestLog implements AutoCloseable {
     public void forEach(Consumer<RequestRecord> each) {
         close();
         try (BufferedReader r = file.getFileName().toString().endsWith(".gz")
-                ? new BufferedReader(new java.io.InputStreamReader(new java.util.zip.GZIPInputStream(Files.newInputStream(file)), StandardCharsets.UTF_8))
+                ? new BufferedReader(new java.io.InputStreamReader(
+                        new java.util.zip.GZIPInputStream(Files.newInputStream(file)), StandardCharsets.UTF_8))
                 : Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String header = r.readLine();
-            if (!RequestRecord.CSV_HEADER.equals(header)) throw new IOException(file + ": not a requests.csv (header " + header + ")");
+            if (!RequestRecord.CSV_HEADER.equals(header))
+                throw new IOException(file + ": not a requests.csv (header " + header + ")");
             String line;
             while ((line = r.readLine()) != null) {
                 while (quotes(line) % 2 != 0) {
@@ -218,11 +224,26 @@ public final class RequestLog implements AutoCloseable {
     }
 
     private static RequestRecord parse(List<String> f) {
-        if (f.size() != 18) throw new NoSuchElementException("a requests.csv row with " + f.size() + " fields (want 18)");
-        return new RequestRecord(Long.parseLong(f.get(0)), f.get(1), Double.parseDouble(f.get(2)), Integer.parseInt(f.get(3)),
-                Integer.parseInt(f.get(4)), Integer.parseInt(f.get(5)), count(f.get(6)), count(f.get(7)),
-                count(f.get(8)), count(f.get(9)), Double.parseDouble(f.get(10)), Double.parseDouble(f.get(11)),
-                Double.parseDouble(f.get(12)), Double.parseDouble(f.get(13)), Double.parseDouble(f.get(14)),
-                Double.parseDouble(f.get(15)), Boolean.parseBoolean(f.get(16)), f.get(17));
+        if (f.size() != 18)
+            throw new NoSuchElementException("a requests.csv row with " + f.size() + " fields (want 18)");
+        return new RequestRecord(
+                Long.parseLong(f.get(0)),
+                f.get(1),
+                Double.parseDouble(f.get(2)),
+                Integer.parseInt(f.get(3)),
+                Integer.parseInt(f.get(4)),
+                Integer.parseInt(f.get(5)),
+                count(f.get(6)),
+                count(f.get(7)),
+                count(f.get(8)),
+                count(f.get(9)),
+                Double.parseDouble(f.get(10)),
+                Double.parseDouble(f.get(11)),
+                Double.parseDouble(f.get(12)),
+                Double.parseDouble(f.get(13)),
+                Double.parseDouble(f.get(14)),
+                Double.parseDouble(f.get(15)),
+                Boolean.parseBoolean(f.get(16)),
+                f.get(17));
     }
 }

@@ -24,14 +24,31 @@ package dev.kvlab.harness.api;
  * @param good            met every SLO given
  * @param status          {@code ok} or {@code failed: reason}
  */
-public record RequestRecord(long id, String session, double arrivalMs, int instance, int inputTokens, int outputTokens,
-                            long localHitTokens, long remoteHitTokens, long fetchedBytes, long fallbackBlocks, double queueMs,
-                            double fetchMs, double ttftMs, double tpotMs, double tbtMs, double e2elMs, boolean good, String status) {
+public record RequestRecord(
+        long id,
+        String session,
+        double arrivalMs,
+        int instance,
+        int inputTokens,
+        int outputTokens,
+        long localHitTokens,
+        long remoteHitTokens,
+        long fetchedBytes,
+        long fallbackBlocks,
+        double queueMs,
+        double fetchMs,
+        double ttftMs,
+        double tpotMs,
+        double tbtMs,
+        double e2elMs,
+        boolean good,
+        String status) {
 
     /** A count the target does not know: NaN in {@code requests.csv}, never 0. */
     public static final long UNKNOWN = -1;
 
     /** Column names of {@code requests.csv}, in record order. */
-    public static final String CSV_HEADER = "id,session,arrival_ms,instance,input_tokens,output_tokens,local_hit_tokens,"
-            + "remote_hit_tokens,fetched_bytes,fallback_blocks,queue_ms,fetch_ms,ttft_ms,tpot_ms,tbt_ms,e2el_ms,good,status";
+    public static final String CSV_HEADER =
+            "id,session,arrival_ms,instance,input_tokens,output_tokens,local_hit_tokens,"
+                    + "remote_hit_tokens,fetched_bytes,fallback_blocks,queue_ms,fetch_ms,ttft_ms,tpot_ms,tbt_ms,e2el_ms,good,status";
 }

@@ -23,16 +23,21 @@ public record Shard(int index, int count) {
     public static final int MAX_COUNT = 100_000;
 
     public Shard {
-        if (count < 1 || count > MAX_COUNT) throw new IllegalArgumentException("--shard K/N: N must be 1.." + MAX_COUNT + ", got " + count);
-        if (index < 1 || index > count) throw new IllegalArgumentException("--shard K/N: K must be 1.." + count + ", got " + index);
+        if (count < 1 || count > MAX_COUNT)
+            throw new IllegalArgumentException("--shard K/N: N must be 1.." + MAX_COUNT + ", got " + count);
+        if (index < 1 || index > count)
+            throw new IllegalArgumentException("--shard K/N: K must be 1.." + count + ", got " + index);
     }
 
     /** {@code K/N}, e.g. {@code 2/8}. */
     public static Shard parse(String text) {
         String s = text == null ? "" : text.strip();
         int slash = s.indexOf('/');
-        if (slash <= 0 || !s.substring(0, slash).matches("\\d{1,6}") || !s.substring(slash + 1).matches("\\d{1,6}"))
-            throw new IllegalArgumentException("--shard must be K/N (e.g. 1/4, shards counted from 1), got '" + text + "'");
+        if (slash <= 0
+                || !s.substring(0, slash).matches("\\d{1,6}")
+                || !s.substring(slash + 1).matches("\\d{1,6}"))
+            throw new IllegalArgumentException(
+                    "--shard must be K/N (e.g. 1/4, shards counted from 1), got '" + text + "'");
         return new Shard(Integer.parseInt(s.substring(0, slash)), Integer.parseInt(s.substring(slash + 1)));
     }
 
@@ -63,8 +68,10 @@ public record Shard(int index, int count) {
      */
     public MatrixSpec select(MatrixSpec spec) {
         if (spec.capacity() != null && spec.capacity().mayAddReplicates(spec.cells()))
-            throw new BadInputException("--shard " + label() + ": capacity.max_replicates adds replicates to a cell from the interval of all its "
-                    + "replicates, which no shard sees; shard a search with max_replicates equal to its replicates (or none)");
+            throw new BadInputException(
+                    "--shard " + label()
+                            + ": capacity.max_replicates adds replicates to a cell from the interval of all its "
+                            + "replicates, which no shard sees; shard a search with max_replicates equal to its replicates (or none)");
         List<MatrixCell> cells = new ArrayList<>();
         int unit = 0, held = 0;
         for (MatrixCell c : spec.cells()) {
@@ -74,16 +81,28 @@ public record Shard(int index, int count) {
             held += mine.size();
         }
         if (held == 0)
-            throw new BadInputException("--shard " + label() + ": the matrix has only " + unit + " runs (cells x replicates), so shard " + index + " has none;"
-                    + " use at most " + unit + " shards");
-        return new MatrixSpec(spec.name(), spec.file(), spec.description(), spec.factors(), spec.replicates(), spec.baseline(), cells, spec.inputs(),
-                sha256Of(spec.sha256()), spec.resolved(), spec.experiment());
+            throw new BadInputException(
+                    "--shard " + label() + ": the matrix has only " + unit + " runs (cells x replicates), so shard "
+                            + index + " has none;" + " use at most " + unit + " shards");
+        return new MatrixSpec(
+                spec.name(),
+                spec.file(),
+                spec.description(),
+                spec.factors(),
+                spec.replicates(),
+                spec.baseline(),
+                cells,
+                spec.inputs(),
+                sha256Of(spec.sha256()),
+                spec.resolved(),
+                spec.experiment());
     }
 
     /** SHA-256 of {@code text}'s ASCII bytes, as lower-case hex: how a share's hash derives from its matrix's. */
     public static String sha256(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.US_ASCII)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.US_ASCII)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

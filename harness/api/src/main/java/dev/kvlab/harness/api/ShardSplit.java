@@ -9,7 +9,8 @@ import java.util.Locale;
  * same seed, so the N hosts together offer the whole stream (a load one client host cannot offer alone).
  */
 public enum ShardSplit {
-    RUNS, REQUESTS;
+    RUNS,
+    REQUESTS;
 
     /** {@code runs} or {@code requests}. */
     public String label() {
@@ -20,7 +21,8 @@ public enum ShardSplit {
     public static ShardSplit parse(String text) {
         String s = text == null ? "" : text.strip().toLowerCase(Locale.ROOT);
         for (ShardSplit v : values()) if (v.label().equals(s)) return v;
-        throw new IllegalArgumentException("--split must be runs (each shard runs whole cells) or requests (each shard sends every N-th request"
-                + " of every cell of an openai target), got '" + text + "'");
+        throw new IllegalArgumentException(
+                "--split must be runs (each shard runs whole cells) or requests (each shard sends every N-th request"
+                        + " of every cell of an openai target), got '" + text + "'");
     }
 }

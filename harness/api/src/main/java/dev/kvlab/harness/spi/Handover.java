@@ -16,5 +16,13 @@ package dev.kvlab.harness.spi;
  * @param ok                false: the handover failed (a transfer error, a block that failed verification, a refused restore)
  *                          and the decode instance recomputed the prompt
  */
-public record Handover(long prefilledAt, long arrivedAt, long decodeAdmittedAt, long restoredAt, long bytes, int tokens, long transferNanos,
-                       long restoreNanos, boolean ok) {}
+public record Handover(
+        long prefilledAt,
+        long arrivedAt,
+        long decodeAdmittedAt,
+        long restoredAt,
+        long bytes,
+        int tokens,
+        long transferNanos,
+        long restoreNanos,
+        boolean ok) {}

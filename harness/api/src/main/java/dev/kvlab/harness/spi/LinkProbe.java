@@ -28,7 +28,8 @@ public record LinkProbe(long lookupNanos, double latencySeconds, double bytesPer
         double bits = bytesPerSecond * 8;
         double scale = Math.pow(10, Math.floor(Math.log10(Math.max(1, bits))) - 2);
         double r = Math.max(1, Math.round(bits / scale) * scale);
-        return new dev.kvlab.transport.api.LinkSpec(1, r, java.time.Duration.ofNanos(lookupNanos / 1000 * 1000)) + " (measured)";
+        return new dev.kvlab.transport.api.LinkSpec(1, r, java.time.Duration.ofNanos(lookupNanos / 1000 * 1000))
+                + " (measured)";
     }
 
     /** The probe as a cell's figures: its label, bandwidth, fixed cost, lookup and rounds, in that order. */
@@ -63,8 +64,12 @@ public record LinkProbe(long lookupNanos, double latencySeconds, double bytesPer
      */
     public static LinkProbe bracket(LinkProbe before, LinkProbe after) {
         double bw = 2 / (1 / before.bytesPerSecond + 1 / after.bytesPerSecond);
-        return new LinkProbe((before.lookupNanos + after.lookupNanos) / 2, (before.latencySeconds + after.latencySeconds) / 2, bw,
-                before.rounds + after.rounds, before.reputs + after.reputs);
+        return new LinkProbe(
+                (before.lookupNanos + after.lookupNanos) / 2,
+                (before.latencySeconds + after.latencySeconds) / 2,
+                bw,
+                before.rounds + after.rounds,
+                before.reputs + after.reputs);
     }
 
     /**
@@ -119,6 +124,7 @@ public record LinkProbe(long lookupNanos, double latencySeconds, double bytesPer
 
     /** The measured link as a transport model (not emulated: measured on this machine, now). */
     public LinearTransportModel model(String transport) {
-        return new LinearTransportModel(transport + "-measured", false, latencySeconds, 0, bytesPerSecond, bytesPerSecond);
+        return new LinearTransportModel(
+                transport + "-measured", false, latencySeconds, 0, bytesPerSecond, bytesPerSecond);
     }
 }

@@ -19,5 +19,17 @@ package dev.kvlab.harness.spi;
  * @param failure              why it failed, or null
  *                             (a count the target does not know is {@code RequestRecord.UNKNOWN}: NaN in requests.csv, added as nothing)
  */
-public record Observed(long id, String session, long intendedNanos, int instance, int inputTokens, int outputTokens, int localHitTokens,
-                       int remoteHitTokens, long remoteAvailableTokens, long fetchedBytes, int fallbackBlocks, long fetchNanos, String failure) {}
+public record Observed(
+        long id,
+        String session,
+        long intendedNanos,
+        int instance,
+        int inputTokens,
+        int outputTokens,
+        int localHitTokens,
+        int remoteHitTokens,
+        long remoteAvailableTokens,
+        long fetchedBytes,
+        int fallbackBlocks,
+        long fetchNanos,
+        String failure) {}

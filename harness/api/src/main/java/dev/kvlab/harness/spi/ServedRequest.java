@@ -24,9 +24,28 @@ public abstract class ServedRequest implements Served {
         return request;
     }
 
-    @Override public final long id() { return request.id(); }
-    @Override public final long intendedNanos() { return intendedNanos; }
-    @Override public final boolean warmup() { return warmup; }
-    @Override public final void attach(Object state) { attachment = state; }
-    @Override public final Object attachment() { return attachment; }
+    @Override
+    public final long id() {
+        return request.id();
+    }
+
+    @Override
+    public final long intendedNanos() {
+        return intendedNanos;
+    }
+
+    @Override
+    public final boolean warmup() {
+        return warmup;
+    }
+
+    @Override
+    public final void attach(Object state) {
+        attachment = state;
+    }
+
+    @Override
+    public final Object attachment() {
+        return attachment;
+    }
 }

@@ -85,7 +85,10 @@ public interface TargetFramework {
     final class Found {
         private Found() {}
 
-        static final TargetFramework FRAMEWORK = ServiceLoader.load(TargetFramework.class, TargetFramework.class.getClassLoader()).findFirst()
-                .orElseThrow(() -> new IllegalStateException("no " + TargetFramework.class.getName() + " on the class path (the harness's core module)"));
+        static final TargetFramework FRAMEWORK = ServiceLoader.load(
+                        TargetFramework.class, TargetFramework.class.getClassLoader())
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException(
+                        "no " + TargetFramework.class.getName() + " on the class path (the harness's core module)"));
     }
 }

@@ -31,17 +31,19 @@ public record WorkloadPlan(WorkloadSpec spec, ArrivalSpec arrival, Namespace nam
     public ArrivalProcess open(long seed, long n) {
         WorkloadSpec s = spec;
         if (s instanceof WorkloadSpec.Trace t) {
-            s = new WorkloadSpec.Trace(t.path(), t.blockTokens(), t.ignoreUnknownFields(), t.limit() == 0 ? n : Math.min(n, t.limit()));
+            s = new WorkloadSpec.Trace(
+                    t.path(), t.blockTokens(), t.ignoreUnknownFields(), t.limit() == 0 ? n : Math.min(n, t.limit()));
             return Workloads.schedule(s, arrival, namespace, seed);
         }
         return new LimitedProcess(Workloads.schedule(s, passes, arrival, namespace, seed), n);
     }
 
     public String describe() {
-        String what = spec instanceof WorkloadSpec.Trace t ? "trace " + t.path() + (t.limit() > 0 ? " (first " + t.limit() + ")" : "")
+        String what = spec instanceof WorkloadSpec.Trace t
+                ? "trace " + t.path() + (t.limit() > 0 ? " (first " + t.limit() + ")" : "")
                 : "generator " + spec + (passes > 1 ? " x " + passes + " passes" : "");
-        return what + "; arrival " + arrival.describe() + spread() + "; namespace " + namespace.model() + "/" + namespace.kvDtype() + "/"
-                + namespace.tpLayout() + "/" + namespace.lora() + "/" + namespace.tenant();
+        return what + "; arrival " + arrival.describe() + spread() + "; namespace " + namespace.model() + "/"
+                + namespace.kvDtype() + "/" + namespace.tpLayout() + "/" + namespace.lora() + "/" + namespace.tenant();
     }
 
     /** What trace replay made of the stamps (a detected tick); empty for generators and other processes. */
@@ -61,12 +63,40 @@ public record WorkloadPlan(WorkloadSpec spec, ArrivalSpec arrival, Namespace nam
             this.left = n;
         }
 
-        @Override public long nextReleaseNanos() { return left > 0 ? p.nextReleaseNanos() : NONE; }
-        @Override public Release release() { left--; return p.release(); }
-        @Override public void complete(long requestId, long nanos) { p.complete(requestId, nanos); }
-        @Override public int inFlight() { return p.inFlight(); }
-        @Override public boolean exhausted() { return left <= 0 || p.exhausted(); }
-        @Override public String describe() { return p.describe() + " (first " + left + ")"; }
-        @Override public void close() { p.close(); }
+        @Override
+        public long nextReleaseNanos() {
+            return left > 0 ? p.nextReleaseNanos() : NONE;
+        }
+
+        @Override
+        public Release release() {
+            left--;
+            return p.release();
+        }
+
+        @Override
+        public void complete(long requestId, long nanos) {
+            p.complete(requestId, nanos);
+        }
+
+        @Override
+        public int inFlight() {
+            return p.inFlight();
+        }
+
+        @Override
+        public boolean exhausted() {
+            return left <= 0 || p.exhausted();
+        }
+
+        @Override
+        public String describe() {
+            return p.describe() + " (first " + left + ")";
+        }
+
+        @Override
+        public void close() {
+            p.close();
+        }
     }
 }

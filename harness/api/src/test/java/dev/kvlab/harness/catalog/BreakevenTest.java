@@ -28,8 +28,8 @@ class BreakevenTest {
     void prefillIsComputeBoundAndMatchesHandCalculation() {
         Roofline r = roofline("llama-3-8b", 1);
         long n = 4096;
-        double flops = 2 * 8_030_261_248.0 * n                       // linear
-                + (n * (n + 1) / 2.0) * 2 * 32 * (128 + 128) * 32;    // causal pairs × 2 × heads × (qk + v) × layers
+        double flops = 2 * 8_030_261_248.0 * n // linear
+                + (n * (n + 1) / 2.0) * 2 * 32 * (128 + 128) * 32; // causal pairs × 2 × heads × (qk + v) × layers
         double expected = flops / (989.4e12 * 0.5);
         assertThat(r.prefillSeconds(n, 0)).isCloseTo(expected, within(expected * 1e-9));
         // attention makes long prefixes cost more per token
@@ -49,11 +49,19 @@ class BreakevenTest {
     @Test
     void flipsFromRecomputeToFetchAsTheLinkGrows() {
         Roofline r = roofline("llama-3-8b", 1);
-        assertThat(new Breakeven(r, LinkSpec.parse("5gbps")).at(4096).fetchWins()).isFalse();
-        assertThat(new Breakeven(r, LinkSpec.parse("4x200gbps")).at(4096).fetchWins()).isTrue();
+        assertThat(new Breakeven(r, LinkSpec.parse("5gbps")).at(4096).fetchWins())
+                .isFalse();
+        assertThat(new Breakeven(r, LinkSpec.parse("4x200gbps")).at(4096).fetchWins())
+                .isTrue();
         double rate = new Breakeven(r, LinkSpec.parse("10gbps")).breakevenBitsPerSecond(4096);
-        assertThat(new Breakeven(r, LinkSpec.parse(Math.round(rate * 0.95 / 1e6) + "mbps")).at(4096).fetchWins()).isFalse();
-        assertThat(new Breakeven(r, LinkSpec.parse(Math.round(rate * 1.05 / 1e6) + "mbps")).at(4096).fetchWins()).isTrue();
+        assertThat(new Breakeven(r, LinkSpec.parse(Math.round(rate * 0.95 / 1e6) + "mbps"))
+                        .at(4096)
+                        .fetchWins())
+                .isFalse();
+        assertThat(new Breakeven(r, LinkSpec.parse(Math.round(rate * 1.05 / 1e6) + "mbps"))
+                        .at(4096)
+                        .fetchWins())
+                .isTrue();
     }
 
     @Test

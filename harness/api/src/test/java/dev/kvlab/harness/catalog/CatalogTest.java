@@ -18,8 +18,17 @@ class CatalogTest {
     @Test
     void shipsTheRequiredModelsAndHardware() {
         Catalog c = Catalogs.builtIn();
-        assertThat(c.models()).extracting(ModelSpec::id).contains("llama-3-8b", "llama-3-70b", "qwen2.5-7b", "qwen2.5-72b",
-                "mixtral-8x7b", "deepseek-v3", "qwen2.5-0.5b", "llama-3.2-1b");
+        assertThat(c.models())
+                .extracting(ModelSpec::id)
+                .contains(
+                        "llama-3-8b",
+                        "llama-3-70b",
+                        "qwen2.5-7b",
+                        "qwen2.5-72b",
+                        "mixtral-8x7b",
+                        "deepseek-v3",
+                        "qwen2.5-0.5b",
+                        "llama-3.2-1b");
         assertThat(c.hardware()).extracting(h -> h.id()).contains("a800", "h800", "h100", "h200");
         ModelSpec mixtral = c.model("mixtral-8x7b");
         assertThat(mixtral.activeParams()).isLessThan(mixtral.parameters());
@@ -36,8 +45,10 @@ class CatalogTest {
         assertThat(c.model("Llama-3-8B").id()).isEqualTo("llama-3-8b");
         assertThat(c.model("META-LLAMA-3-8B").id()).isEqualTo("llama-3-8b");
         assertThat(c.hardware("H100-SXM").id()).isEqualTo("h100");
-        assertThatThrownBy(() -> c.model("gpt-5")).isInstanceOf(BadInputException.class)
-                .hasMessageContaining("unknown model 'gpt-5'").hasMessageContaining("llama-3-8b");
+        assertThatThrownBy(() -> c.model("gpt-5"))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("unknown model 'gpt-5'")
+                .hasMessageContaining("llama-3-8b");
     }
 
     @Test
@@ -83,8 +94,10 @@ class CatalogTest {
                     max_context: 1024
                     colour: blue
                 """);
-        assertThatThrownBy(() -> Catalogs.load(List.of(f))).isInstanceOf(BadInputException.class)
-                .hasMessageContaining(f + ":10").hasMessageContaining("unknown key 'models[0].colour'");
+        assertThatThrownBy(() -> Catalogs.load(List.of(f)))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining(f + ":10")
+                .hasMessageContaining("unknown key 'models[0].colour'");
         Files.writeString(f, """
                 models:
                   - id: x
@@ -96,7 +109,9 @@ class CatalogTest {
                     parameters: 1e6
                     max_context: 1024
                 """);
-        assertThatThrownBy(() -> Catalogs.load(List.of(f))).isInstanceOf(BadInputException.class)
-                .hasMessageContaining(f + ":").hasMessageContaining("multiple of kv_heads");
+        assertThatThrownBy(() -> Catalogs.load(List.of(f)))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining(f + ":")
+                .hasMessageContaining("multiple of kv_heads");
     }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.kvlab.harness.Catalogs;
-import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.catalog.AttentionCost;
 import dev.kvlab.harness.api.catalog.Breakeven;
 import dev.kvlab.harness.api.catalog.Dtype;
@@ -14,6 +13,7 @@ import dev.kvlab.harness.api.catalog.KvLoadCost;
 import dev.kvlab.harness.api.catalog.KvSizing;
 import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.catalog.Roofline;
+import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.transport.api.LinkSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,14 +49,21 @@ class EngineCostKeysTest {
         assertThat(h.attention()).isEqualTo(new AttentionCost(0.3, 0.004, 64));
         assertThat(h.kvLoad()).isEqualTo(new KvLoadCost(1.5e-4, 2e9));
         assertThat(h.withEfficiency(0.5, null).attention()).isEqualTo(h.attention());
-        Files.writeString(f, ENTRY + "    attention: {efficiency: 0.3, small_pass_efficiency: 0, small_pass_tokens: 64}\n");
-        assertThatThrownBy(() -> Catalogs.load(List.of(f))).isInstanceOf(BadInputException.class).hasMessageContaining(f + ":")
+        Files.writeString(
+                f, ENTRY + "    attention: {efficiency: 0.3, small_pass_efficiency: 0, small_pass_tokens: 64}\n");
+        assertThatThrownBy(() -> Catalogs.load(List.of(f)))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining(f + ":")
                 .hasMessageContaining("small_pass_efficiency");
         Files.writeString(f, ENTRY + "    kv_load: {latency_seconds: -1, bytes_per_second: 2e9}\n");
-        assertThatThrownBy(() -> Catalogs.load(List.of(f))).isInstanceOf(BadInputException.class).hasMessageContaining(f + ":")
+        assertThatThrownBy(() -> Catalogs.load(List.of(f)))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining(f + ":")
                 .hasMessageContaining("latency_seconds");
         Files.writeString(f, ENTRY + "    kv_load: {latency_seconds: 0, bytes_per_second: 2e9, per_block: 1}\n");
-        assertThatThrownBy(() -> Catalogs.load(List.of(f))).isInstanceOf(BadInputException.class).hasMessageContaining(f + ":")
+        assertThatThrownBy(() -> Catalogs.load(List.of(f)))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining(f + ":")
                 .hasMessageContaining("per_block");
         Files.writeString(f, ENTRY);
         HardwareSpec plain = Catalogs.load(List.of(f)).hardware("cpu-x");
@@ -70,8 +77,20 @@ class EngineCostKeysTest {
 
     private static HardwareSpec h100(AttentionCost a, KvLoadCost l) {
         HardwareSpec h = Catalogs.builtIn().hardware("h100");
-        return new HardwareSpec(h.id(), h.name(), h.aliases(), h.source(), h.bf16Flops(), h.fp8Flops(), h.hbmBandwidth(), h.hbmCapacity(),
-                h.hostLinkBandwidth(), h.prefillMfu(), h.decodeBandwidthUtilization(), a, l);
+        return new HardwareSpec(
+                h.id(),
+                h.name(),
+                h.aliases(),
+                h.source(),
+                h.bf16Flops(),
+                h.fp8Flops(),
+                h.hbmBandwidth(),
+                h.hbmCapacity(),
+                h.hostLinkBandwidth(),
+                h.prefillMfu(),
+                h.decodeBandwidthUtilization(),
+                a,
+                l);
     }
 
     @Test
@@ -81,9 +100,12 @@ class EngineCostKeysTest {
         Roofline plain = new Roofline(m, h100(null, null), kv);
         Roofline costed = new Roofline(m, h100(new AttentionCost(0.5, 0.01, 64), null), kv);
         double pairs32 = Roofline.causalPairs(32, 4096), pairs512 = Roofline.causalPairs(512, 4096);
-        double lin32 = plain.linearFlops(32) / plain.effectiveFlops(), lin512 = plain.linearFlops(512) / plain.effectiveFlops();
-        assertThat(costed.computeSeconds(512, pairs512) - lin512).isCloseTo((plain.computeSeconds(512, pairs512) - lin512) / 0.5, within(1e-12));
-        assertThat(costed.computeSeconds(32, pairs32) - lin32).isCloseTo((plain.computeSeconds(32, pairs32) - lin32) / 0.01, within(1e-12));
+        double lin32 = plain.linearFlops(32) / plain.effectiveFlops(),
+                lin512 = plain.linearFlops(512) / plain.effectiveFlops();
+        assertThat(costed.computeSeconds(512, pairs512) - lin512)
+                .isCloseTo((plain.computeSeconds(512, pairs512) - lin512) / 0.5, within(1e-12));
+        assertThat(costed.computeSeconds(32, pairs32) - lin32)
+                .isCloseTo((plain.computeSeconds(32, pairs32) - lin32) / 0.01, within(1e-12));
         assertThat(costed.kvLoadSeconds(1000)).isZero();
     }
 
@@ -112,7 +134,10 @@ class EngineCostKeysTest {
         Breakeven be = new Breakeven(r, link, 32, 512);
         long n = 2048;
         double transfer = 10e-6 + kv.bytesPerTokenPerRank() * (double) n / link.bytesPerSecond();
-        assertThat(be.fetchSeconds(n)).isCloseTo(transfer + load.seconds(n * kv.bytesPerTokenPerRank()) + r.prefillSeconds(32, n), within(1e-12));
+        assertThat(be.fetchSeconds(n))
+                .isCloseTo(
+                        transfer + load.seconds(n * kv.bytesPerTokenPerRank()) + r.prefillSeconds(32, n),
+                        within(1e-12));
         double rec = 0;
         for (long done = 0; done < n + 32; done += 512) rec += r.prefillSeconds(Math.min(512, n + 32 - done), done);
         assertThat(be.recomputeSeconds(n)).isCloseTo(rec, within(1e-12));
@@ -120,7 +145,8 @@ class EngineCostKeysTest {
         assertThat(from).isBetween(2L, (long) m.maxContext());
         assertThat(be.recomputeSeconds(from)).isGreaterThan(be.fetchSeconds(from));
         assertThat(be.recomputeSeconds(from - 1)).isLessThanOrEqualTo(be.fetchSeconds(from - 1));
-        for (long k = from; k <= m.maxContext(); k += 97) assertThat(be.recomputeSeconds(k)).isGreaterThan(be.fetchSeconds(k));
+        for (long k = from; k <= m.maxContext(); k += 97)
+            assertThat(be.recomputeSeconds(k)).isGreaterThan(be.fetchSeconds(k));
         assertThat(be.memoryFloorTokens()).isNaN();
         // the link at which this prefix breaks even makes both sides equal
         double bps = be.breakevenBitsPerSecond(n);
@@ -144,8 +170,20 @@ class EngineCostKeysTest {
         assertThat(own.pairs(64, 999, 5200)).isEqualTo(999);
         ModelSpec m = Catalogs.builtIn().model("llama-3-8b");
         HardwareSpec h = Catalogs.builtIn().hardware("h100");
-        HardwareSpec hs = new HardwareSpec(h.id(), h.name(), h.aliases(), h.source(), h.bf16Flops(), h.fp8Flops(), h.hbmBandwidth(),
-                h.hbmCapacity(), h.hostLinkBandwidth(), h.prefillMfu(), h.decodeBandwidthUtilization(), shared, h.kvLoad());
+        HardwareSpec hs = new HardwareSpec(
+                h.id(),
+                h.name(),
+                h.aliases(),
+                h.source(),
+                h.bf16Flops(),
+                h.fp8Flops(),
+                h.hbmBandwidth(),
+                h.hbmCapacity(),
+                h.hostLinkBandwidth(),
+                h.prefillMfu(),
+                h.decodeBandwidthUtilization(),
+                shared,
+                h.kvLoad());
         Roofline r = new Roofline(m, hs, KvSizing.of(m, Dtype.FP16, 1));
         double pairs = Roofline.causalPairs(64, 1024);
         assertThat(r.computeSeconds(64, pairs, 1024)).isLessThan(r.computeSeconds(64, pairs, 6000));
@@ -168,7 +206,8 @@ class EngineCostKeysTest {
         double attention = r.attentionFlops(4 * 1025) / 0.01 / r.effectiveFlops();
         assertThat(step).isGreaterThan(attention);
         // one sequence alone: the rated pass is the plain pass
-        assertThat(r.passSecondsRated(1, r.ownStreamPairs(1, 1025), 1024, 1)).isCloseTo(r.passSeconds(1, 1025, 1024, 1), within(1e-15));
+        assertThat(r.passSecondsRated(1, r.ownStreamPairs(1, 1025), 1024, 1))
+                .isCloseTo(r.passSeconds(1, 1025, 1024, 1), within(1e-15));
         // a prompt chunk of 512 rows runs on the long passes' kernel whatever else shares its step
         assertThat(r.ownStreamPairs(512, 1000)).isEqualTo(1000 / 0.1);
         // a shared stream is one attention over its cells: not own-stream kernels
@@ -183,13 +222,15 @@ class EngineCostKeysTest {
         // one sequence alone: its own causal pass
         assertThat(r.ownStreamStepSeconds(new double[] {382}, new double[] {0}, 1))
                 .isEqualTo(r.passSecondsRated(382, r.ownStreamPairs(382, Roofline.causalPairs(382, 0)), 0, 382));
-        // 382 rows from 0 beside 129 rows behind 959: 129 rows each in one micro-batch spanning 959 + 129 cells, then the
+        // 382 rows from 0 beside 129 rows behind 959: 129 rows each in one micro-batch spanning 959 + 129 cells, then
+        // the
         // first's other 253 rows alone behind its 129
         double both = r.ownStreamStepSeconds(new double[] {382, 129}, new double[] {0, 959}, 2);
         double first = r.passSecondsRated(258, 2 * r.ownStreamPairs(129, 129.0 * 1088), 959, 258);
         double rest = r.passSecondsRated(253, r.ownStreamPairs(253, Roofline.causalPairs(253, 129)), 129, 253);
         assertThat(both).isCloseTo(first + rest, within(1e-12));
-        double apart = r.ownStreamStepSeconds(new double[] {382}, new double[] {0}, 1) + r.ownStreamStepSeconds(new double[] {129}, new double[] {959}, 1);
+        double apart = r.ownStreamStepSeconds(new double[] {382}, new double[] {0}, 1)
+                + r.ownStreamStepSeconds(new double[] {129}, new double[] {959}, 1);
         assertThat(both).isGreaterThan(apart);
         // the arrays given are not changed
         double[] rows = {1, 1}, ctx = {10, 20};
@@ -202,8 +243,20 @@ class EngineCostKeysTest {
     private static Roofline llama8bOnH100(AttentionCost attention) {
         ModelSpec m = Catalogs.builtIn().model("llama-3-8b");
         HardwareSpec h = Catalogs.builtIn().hardware("h100");
-        HardwareSpec hs = new HardwareSpec(h.id(), h.name(), h.aliases(), h.source(), h.bf16Flops(), h.fp8Flops(), h.hbmBandwidth(),
-                h.hbmCapacity(), h.hostLinkBandwidth(), h.prefillMfu(), h.decodeBandwidthUtilization(), attention, h.kvLoad());
+        HardwareSpec hs = new HardwareSpec(
+                h.id(),
+                h.name(),
+                h.aliases(),
+                h.source(),
+                h.bf16Flops(),
+                h.fp8Flops(),
+                h.hbmBandwidth(),
+                h.hbmCapacity(),
+                h.hostLinkBandwidth(),
+                h.prefillMfu(),
+                h.decodeBandwidthUtilization(),
+                attention,
+                h.kvLoad());
         return new Roofline(m, hs, KvSizing.of(m, Dtype.FP16, 1));
     }
 }

@@ -84,14 +84,19 @@ class KvSizingTest {
 
     @Test
     void smallModelsForLiveRuns() {
-        assertThat(KvSizing.of(catalog.model("qwen2.5-0.5b"), Dtype.BF16, 1).bytesPerToken()).isEqualTo(2L * 24 * 2 * 64 * 2).isEqualTo(12_288);
-        assertThat(KvSizing.of(catalog.model("llama-3.2-1b"), Dtype.BF16, 1).bytesPerToken()).isEqualTo(2L * 16 * 8 * 64 * 2).isEqualTo(32_768);
+        assertThat(KvSizing.of(catalog.model("qwen2.5-0.5b"), Dtype.BF16, 1).bytesPerToken())
+                .isEqualTo(2L * 24 * 2 * 64 * 2)
+                .isEqualTo(12_288);
+        assertThat(KvSizing.of(catalog.model("llama-3.2-1b"), Dtype.BF16, 1).bytesPerToken())
+                .isEqualTo(2L * 16 * 8 * 64 * 2)
+                .isEqualTo(32_768);
     }
 
     @Test
     void tpThatCannotLayOutHeadsIsRejected() {
         assertThatThrownBy(() -> KvSizing.of(catalog.model("qwen2.5-7b"), Dtype.BF16, 3))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tp 3");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("tp 3");
         assertThatThrownBy(() -> KvSizing.of(catalog.model("llama-3-8b"), Dtype.BF16, 12))
                 .isInstanceOf(IllegalArgumentException.class);
     }

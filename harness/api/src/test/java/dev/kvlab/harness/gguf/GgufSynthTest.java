@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** Tiny synthesized models: same spec same bytes, the reader reads the writer, bad files are refused by name. */
 class GgufSynthTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     static SynthSpec tiny(long seed, WeightType t) {
         return new SynthSpec(2, 64, 4, 2, 96, 1024, t, seed, 4096);
@@ -39,7 +40,8 @@ class GgufSynthTest {
         assertThat(Arrays.equals(cb, ab)).isFalse();
         assertThat(a.bytes()).isEqualTo(ab.length);
         try (Stream<Path> files = Files.list(dir)) {
-            assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("a.gguf", "b.gguf", "c.gguf");
+            assertThat(files.map(p -> p.getFileName().toString()))
+                    .containsExactlyInAnyOrder("a.gguf", "b.gguf", "c.gguf");
         }
     }
 
@@ -84,24 +86,35 @@ class GgufSynthTest {
 
         Path cut = dir.resolve("cut.gguf");
         Files.write(cut, Arrays.copyOf(all, all.length - 100));
-        assertThatThrownBy(() -> Gguf.read(cut)).isInstanceOf(BadInputException.class)
-                .hasMessageContaining(cut.toString()).hasMessageContaining("truncated").hasMessageContaining("output.weight");
+        assertThatThrownBy(() -> Gguf.read(cut))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining(cut.toString())
+                .hasMessageContaining("truncated")
+                .hasMessageContaining("output.weight");
 
         Path head = dir.resolve("head.gguf");
         Files.write(head, Arrays.copyOf(all, 5000));
-        assertThatThrownBy(() -> Gguf.read(head)).isInstanceOf(BadInputException.class)
-                .hasMessageContaining(head.toString()).hasMessageContaining("truncated");
+        assertThatThrownBy(() -> Gguf.read(head))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining(head.toString())
+                .hasMessageContaining("truncated");
 
         Path text = dir.resolve("notes.gguf");
         Files.writeString(text, "this is not a model, just some text that is long enough");
-        assertThatThrownBy(() -> Gguf.read(text)).isInstanceOf(BadInputException.class)
-                .hasMessageContaining(text.toString()).hasMessageContaining("not a GGUF file");
+        assertThatThrownBy(() -> Gguf.read(text))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining(text.toString())
+                .hasMessageContaining("not a GGUF file");
 
         Path empty = Files.createFile(dir.resolve("empty.gguf"));
-        assertThatThrownBy(() -> Gguf.read(empty)).isInstanceOf(BadInputException.class)
-                .hasMessageContaining(empty.toString()).hasMessageContaining("not a GGUF file");
+        assertThatThrownBy(() -> Gguf.read(empty))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining(empty.toString())
+                .hasMessageContaining("not a GGUF file");
 
-        assertThatThrownBy(() -> Gguf.read(dir.resolve("missing.gguf"))).isInstanceOf(BadInputException.class)
-                .hasMessageContaining("missing.gguf").hasMessageContaining("no such file");
+        assertThatThrownBy(() -> Gguf.read(dir.resolve("missing.gguf")))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("missing.gguf")
+                .hasMessageContaining("no such file");
     }
 }

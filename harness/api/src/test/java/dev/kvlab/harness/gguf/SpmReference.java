@@ -43,7 +43,8 @@ final class SpmReference {
         while (!queue.isEmpty()) {
             Pair p = queue.poll();
             String l = sym.get(p.left()), r = sym.get(p.right());
-            if (l.isEmpty() || r.isEmpty() || l.length() + r.length() != p.length() || next[p.left()] != p.right()) continue;
+            if (l.isEmpty() || r.isEmpty() || l.length() + r.length() != p.length() || next[p.left()] != p.right())
+                continue;
             sym.set(p.left(), l + r);
             sym.set(p.right(), "");
             next[p.left()] = next[p.right()];
@@ -55,7 +56,9 @@ final class SpmReference {
         for (int i = 0; i >= 0 && n > 0; i = next[i]) {
             Integer id = ids.get(sym.get(i));
             if (id != null) out.add(id);
-            else for (byte b : sym.get(i).getBytes(StandardCharsets.UTF_8)) out.add(SynthVocabulary.FIRST_BYTE_ID + (b & 0xFF));
+            else
+                for (byte b : sym.get(i).getBytes(StandardCharsets.UTF_8))
+                    out.add(SynthVocabulary.FIRST_BYTE_ID + (b & 0xFF));
         }
         return out;
     }

@@ -37,7 +37,8 @@ class SynthVocabularyTest {
         for (int size : new int[] {SynthVocabulary.MIN_VOCAB, 1024, 32000}) {
             SynthVocabulary v = SynthVocabulary.of(size);
             SpmReference spm = new SpmReference(v);
-            for (int i = 0; i < v.wordCount(); i += 37) assertThat(spm.tokenize(" " + v.word(i))).containsExactly(v.tokenId(i));
+            for (int i = 0; i < v.wordCount(); i += 37)
+                assertThat(spm.tokenize(" " + v.word(i))).containsExactly(v.tokenId(i));
             SplittableRandom rnd = new SplittableRandom(size);
             List<Integer> expected = new ArrayList<>();
             StringBuilder text = new StringBuilder();
@@ -50,7 +51,9 @@ class SynthVocabularyTest {
         }
         SynthVocabulary v = SynthVocabulary.of(32000);
         SpmReference spm = new SpmReference(v);
-        assertThat(spm.tokenize("  ab")).as("a doubled space costs a token").containsExactly(SynthVocabulary.SPACE_ID, v.tokenId(26 + 1));
+        assertThat(spm.tokenize("  ab"))
+                .as("a doubled space costs a token")
+                .containsExactly(SynthVocabulary.SPACE_ID, v.tokenId(26 + 1));
         assertThat(spm.tokenize("abc")).as("no leading space: letters").hasSize(3);
         assertThat(spm.tokenize(v.text(5, 1024) + v.text(9000, 32))).hasSize(1056);
     }

@@ -16,8 +16,25 @@ import org.junit.jupiter.api.io.TempDir;
 class RequestLogTest {
 
     private static RequestRecord rec(long id, String session, String status, double tpot) {
-        return new RequestRecord(id, session, id * 0.1 + 1e-9, 3, 1000, 7, 512, 256, 123456789012L, 1, 0.25,
-                Double.NaN, 100.0 / 3, tpot, 9.5, 1e6 + 0.125, id % 2 == 0, status);
+        return new RequestRecord(
+                id,
+                session,
+                id * 0.1 + 1e-9,
+                3,
+                1000,
+                7,
+                512,
+                256,
+                123456789012L,
+                1,
+                0.25,
+                Double.NaN,
+                100.0 / 3,
+                tpot,
+                9.5,
+                1e6 + 0.125,
+                id % 2 == 0,
+                status);
     }
 
     @Test
@@ -48,7 +65,9 @@ class RequestLogTest {
         log.writeTo(dir.resolve("b.csv"));
         assertThat(dir.resolve("a.csv")).exists();
         String text = Files.readString(dir.resolve("b.csv"), StandardCharsets.UTF_8);
-        assertThat(text).startsWith(RequestRecord.CSV_HEADER + "\n5,s," + (5 * 0.1 + 1e-9) + ",3,1000,7,512,256,123456789012,1,0.25,NaN,");
+        assertThat(text)
+                .startsWith(RequestRecord.CSV_HEADER + "\n5,s," + (5 * 0.1 + 1e-9)
+                        + ",3,1000,7,512,256,123456789012,1,0.25,NaN,");
         assertThat(text).endsWith(",false,ok\n");
         List<Long> ids = new ArrayList<>();
         log.forEach(r -> ids.add(r.id()));

@@ -1,5 +1,6 @@
 package dev.kvlab.harness.benchmark;
 
+import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.benchmark.api.MasterBenchResult;
 import dev.kvlab.harness.benchmark.api.MasterBenchSettings;
 import dev.kvlab.harness.benchmark.api.StoreBenchResult;
@@ -8,7 +9,6 @@ import dev.kvlab.harness.benchmark.api.StoreTarget;
 import dev.kvlab.harness.benchmark.api.TargetCalibrationResult;
 import dev.kvlab.harness.benchmark.api.TransportBenchResult;
 import dev.kvlab.harness.benchmark.api.TransportBenchSpec;
-import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.benchmark.internal.Calibration;
 import dev.kvlab.harness.benchmark.internal.TargetCalibration;
 import dev.kvlab.harness.benchmark.internal.TransportBench;
@@ -49,8 +49,14 @@ public final class Benchmarks {
     }
 
     /** Measures the transports {@code names} (4 measurements of {@code duration} each) into a profile sim runs load. */
-    public static TransportProfile calibrate(Transports transports, Duration duration, LinkSpec link, Consumer<String> progress, Clock clock,
-                                             List<String> names) throws Exception {
+    public static TransportProfile calibrate(
+            Transports transports,
+            Duration duration,
+            LinkSpec link,
+            Consumer<String> progress,
+            Clock clock,
+            List<String> names)
+            throws Exception {
         return new Calibration(transports, duration, link, progress, clock).run(names);
     }
 
@@ -60,8 +66,14 @@ public final class Benchmarks {
     }
 
     /** Measures a running store ({@code target}, opened as {@code store}) from this host: round trip, small-get latency, bandwidth. */
-    public static TargetCalibrationResult calibrateTarget(Duration duration, Consumer<String> progress, String target, String transport,
-                                                          boolean emulated, KvBackend store) throws InterruptedException {
+    public static TargetCalibrationResult calibrateTarget(
+            Duration duration,
+            Consumer<String> progress,
+            String target,
+            String transport,
+            boolean emulated,
+            KvBackend store)
+            throws InterruptedException {
         return new TargetCalibration(duration, progress).run(target, transport, emulated, store);
     }
 
@@ -70,11 +82,25 @@ public final class Benchmarks {
      * 10 s timeout under tenant {@code calibrate}, checked reachable and answering, then measured as {@link #calibrateTarget(
      * Duration, Consumer, String, String, boolean, KvBackend)}.
      */
-    public static TargetCalibrationResult calibrateTarget(StoreTarget target, String transport, Duration duration, Consumer<String> progress,
-                                                          Transports known) throws Exception {
-        BackendOptions opts = BackendOptions.defaults().withTransport(transport).withTimeout(Duration.ofSeconds(10)).withTenant("calibrate");
-        try (KvBackend store = openRemoteStore(target.uri(), target.host(), target.port(), () -> KvBackends.discover().open(target.uri(), opts))) {
-            return calibrateTarget(duration, progress, target.uri(), transport, known.provider(transport).emulated(), store);
+    public static TargetCalibrationResult calibrateTarget(
+            StoreTarget target, String transport, Duration duration, Consumer<String> progress, Transports known)
+            throws Exception {
+        BackendOptions opts = BackendOptions.defaults()
+                .withTransport(transport)
+                .withTimeout(Duration.ofSeconds(10))
+                .withTenant("calibrate");
+        try (KvBackend store = openRemoteStore(
+                target.uri(),
+                target.host(),
+                target.port(),
+                () -> KvBackends.discover().open(target.uri(), opts))) {
+            return calibrateTarget(
+                    duration,
+                    progress,
+                    target.uri(),
+                    transport,
+                    known.provider(transport).emulated(),
+                    store);
         }
     }
 
@@ -82,13 +108,20 @@ public final class Benchmarks {
      * A profile holding one measured store ({@code kvlab calibrate --target ... --out}): {@code r} as the entry of
      * {@code transport}, labelled with this machine, the time on {@code clock} and what was measured.
      */
-    public static TransportProfile targetProfile(String target, String transport, TargetCalibrationResult r, Clock clock) {
-        return new TransportProfile(TransportProfile.KIND, TransportProfile.VERSION, Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString(),
-                machine(), "measured by kvlab calibrate --target " + target + " from this host (link " + r.link() + ")", Map.of(transport, r.toEntry()));
+    public static TransportProfile targetProfile(
+            String target, String transport, TargetCalibrationResult r, Clock clock) {
+        return new TransportProfile(
+                TransportProfile.KIND,
+                TransportProfile.VERSION,
+                Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString(),
+                machine(),
+                "measured by kvlab calibrate --target " + target + " from this host (link " + r.link() + ")",
+                Map.of(transport, r.toEntry()));
     }
 
     /** The closed-loop store benchmark of {@code s} against {@code backend}; loading progress goes to {@code log}. */
-    public static StoreBenchResult store(StoreBenchSettings s, KvBackend backend, PrintStream log) throws InterruptedException, IOException {
+    public static StoreBenchResult store(StoreBenchSettings s, KvBackend backend, PrintStream log)
+            throws InterruptedException, IOException {
         return StoreBench.run(s, backend, log);
     }
 
@@ -97,7 +130,8 @@ public final class Benchmarks {
      * remote one ({@code SCHEME://HOST:PORT}: {@code kvlab://}, {@code redis://}, ...) checked reachable first; a spec its
      * backend refuses is {@link BadInputException}; loading progress goes to {@code log}.
      */
-    public static StoreBenchResult store(StoreBenchSettings s, BackendOptions options, PrintStream log) throws Exception {
+    public static StoreBenchResult store(StoreBenchSettings s, BackendOptions options, PrintStream log)
+            throws Exception {
         Matcher remote = REMOTE.matcher(s.backend());
         if (remote.matches()) reachable(s.backend(), remote.group(1), Integer.parseInt(remote.group(2)));
         KvBackend opened;
@@ -117,7 +151,8 @@ public final class Benchmarks {
      * The master's metadata benchmark of {@code s} against the master at {@code host:port} over gRPC (the mounter and
      * each client with a connection of its own; {@code token} null: none).
      */
-    public static MasterBenchResult master(MasterBenchSettings s, String host, int port, String token, PrintStream log) throws InterruptedException {
+    public static MasterBenchResult master(MasterBenchSettings s, String host, int port, String token, PrintStream log)
+            throws InterruptedException {
         return MasterBench.run(s, host, port, token, log);
     }
 
@@ -125,7 +160,8 @@ public final class Benchmarks {
      * The master's metadata benchmark of {@code s} against a master of its own, started in this process for the run on
      * loopback gRPC (no token) and stopped after it; the result names it {@code s.master()} and its address.
      */
-    public static MasterBenchResult masterInProcess(MasterBenchSettings s, PrintStream log) throws InterruptedException, IOException {
+    public static MasterBenchResult masterInProcess(MasterBenchSettings s, PrintStream log)
+            throws InterruptedException, IOException {
         return MasterBench.runInProcess(s, log);
     }
 
@@ -134,8 +170,13 @@ public final class Benchmarks {
      * {@code rounds} alternating rounds against a master of its own and against a replicated leader + standby writing the
      * oplog to {@code etcd} (null: an etcd it starts on loopback).
      */
-    public static dev.kvlab.harness.benchmark.api.MasterHaBenchResult masterHa(MasterBenchSettings s, List<dev.kvlab.harness.benchmark.api.MasterOp> ops,
-                                                                                String etcd, int rounds, PrintStream log) throws InterruptedException, IOException {
+    public static dev.kvlab.harness.benchmark.api.MasterHaBenchResult masterHa(
+            MasterBenchSettings s,
+            List<dev.kvlab.harness.benchmark.api.MasterOp> ops,
+            String etcd,
+            int rounds,
+            PrintStream log)
+            throws InterruptedException, IOException {
         return dev.kvlab.harness.benchmark.internal.master.MasterHaBench.run(s, ops, etcd, rounds, log);
     }
 

@@ -33,9 +33,9 @@ public final class BundleArchive {
         Files.deleteIfExists(tmp);
         String top = bundle.getFileName().toString();
         try (OutputStream fo = Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW);
-             OutputStream bo = new BufferedOutputStream(fo, 1 << 16);
-             GzipCompressorOutputStream gz = new GzipCompressorOutputStream(bo);
-             TarArchiveOutputStream tar = new TarArchiveOutputStream(gz)) {
+                OutputStream bo = new BufferedOutputStream(fo, 1 << 16);
+                GzipCompressorOutputStream gz = new GzipCompressorOutputStream(bo);
+                TarArchiveOutputStream tar = new TarArchiveOutputStream(gz)) {
             tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
             tar.setBigNumberMode(TarArchiveOutputStream.BIGNUMBER_POSIX);
             for (Path p : Manifest.listFiles(bundle)) {
@@ -59,10 +59,14 @@ public final class BundleArchive {
      */
     public static Path createWithChecksum(Path bundle, Path target) throws IOException {
         if (!Files.isRegularFile(bundle.resolve(PartialBundle.MANIFEST)))
-            throw new dev.kvlab.harness.api.input.BadInputException(bundle + ": not a finished bundle (no manifest.json)");
+            throw new dev.kvlab.harness.api.input.BadInputException(
+                    bundle + ": not a finished bundle (no manifest.json)");
         create(bundle, target);
         Path sum = target.resolveSibling(target.getFileName() + ".sha256");
-        Durable.replace(sum, (Sha256.of(target) + "  " + target.getFileName() + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        Durable.replace(
+                sum,
+                (Sha256.of(target) + "  " + target.getFileName() + "\n")
+                        .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
         return sum;
     }
 
@@ -73,8 +77,8 @@ public final class BundleArchive {
         long total = 0;
         int n = 0;
         try (InputStream fi = new BufferedInputStream(Files.newInputStream(archive), 1 << 16);
-             GzipCompressorInputStream gz = new GzipCompressorInputStream(fi);
-             TarArchiveInputStream tar = new TarArchiveInputStream(gz)) {
+                GzipCompressorInputStream gz = new GzipCompressorInputStream(fi);
+                TarArchiveInputStream tar = new TarArchiveInputStream(gz)) {
             TarArchiveEntry e;
             while ((e = next(tar, archive)) != null) {
                 if (++n > MAX_ENTRIES) throw new BadInputException(archive + ": more than " + MAX_ENTRIES + " entries");
@@ -86,18 +90,24 @@ public final class BundleArchive {
                     throw new BadInputException(archive + ": entry '" + e.getName() + "' points outside the archive");
                 String first = root.relativize(dest).getName(0).toString();
                 if (top == null) top = first;
-                else if (!top.equals(first)) throw new BadInputException(archive + ": more than one top-level directory (" + top + ", " + first + ")");
+                else if (!top.equals(first))
+                    throw new BadInputException(
+                            archive + ": more than one top-level directory (" + top + ", " + first + ")");
                 if (e.isDirectory()) {
                     Files.createDirectories(dest);
                     continue;
                 }
-                if (!e.isFile()) throw new BadInputException(archive + ": entry '" + e.getName() + "' is not a regular file or directory");
+                if (!e.isFile())
+                    throw new BadInputException(
+                            archive + ": entry '" + e.getName() + "' is not a regular file or directory");
                 total += e.getSize();
                 if (total > MAX_BYTES) throw new BadInputException(archive + ": more than " + MAX_BYTES + " bytes");
                 Files.createDirectories(dest.getParent());
                 copy(tar, dest, archive);
             }
-            drain(gz, archive); // the gzip trailer's CRC and length: an archive cut after the tar's end is still refused
+            drain(
+                    gz,
+                    archive); // the gzip trailer's CRC and length: an archive cut after the tar's end is still refused
         }
         if (top == null) throw new BadInputException(archive + ": empty archive");
         Path dir = root.resolve(top);
@@ -150,7 +160,9 @@ public final class BundleArchive {
         String m = e.getMessage();
         if (m != null && (m.contains("Not in GZIP format") || m.contains("Input is not in the .gz format")))
             return new BadInputException(archive + ": not a .tar.gz archive", e);
-        String what = e instanceof java.io.EOFException ? "ends early" : m == null ? e.getClass().getSimpleName() : m;
+        String what = e instanceof java.io.EOFException
+                ? "ends early"
+                : m == null ? e.getClass().getSimpleName() : m;
         return new BadInputException(archive + ": truncated or corrupt archive (" + what + ")", e);
     }
 }

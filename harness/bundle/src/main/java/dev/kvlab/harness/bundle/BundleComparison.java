@@ -29,11 +29,13 @@ public final class BundleComparison {
      * refusing ({@link BadInputException}) two with no cell in common.
      */
     public static ObjectNode compareBundles(Path a, Path b) throws IOException {
-        try (OpenedBundle ba = OpenedBundle.open(a); OpenedBundle bb = OpenedBundle.open(b)) {
+        try (OpenedBundle ba = OpenedBundle.open(a);
+                OpenedBundle bb = OpenedBundle.open(b)) {
             ObjectNode r = compare(ba.dir(), bb.dir());
             if (r.path("cells").isEmpty() && r.path("capacity").path("cells").isEmpty())
-                throw new BadInputException("no cell of " + a + " matches a cell of " + b + " (cells are matched by their factor values; only in A: "
-                        + r.path("only_in_a") + ", only in B: " + r.path("only_in_b") + ")");
+                throw new BadInputException("no cell of " + a + " matches a cell of " + b
+                        + " (cells are matched by their factor values; only in A: " + r.path("only_in_a")
+                        + ", only in B: " + r.path("only_in_b") + ")");
             return r;
         }
     }
@@ -68,8 +70,11 @@ public final class BundleComparison {
             c.put("cell_b", idB);
             ObjectNode ms = c.putObject("metrics");
             for (String m : metrics) {
-                List<Double> xa = va.get(e.getValue()).getOrDefault(m, List.of()), xb = vb.get(idB).getOrDefault(m, List.of());
-                ReplicateStats.Estimate ea = ReplicateStats.mean(xa), eb = ReplicateStats.mean(xb), d = ReplicateStats.welch(xa, xb);
+                List<Double> xa = va.get(e.getValue()).getOrDefault(m, List.of()),
+                        xb = vb.get(idB).getOrDefault(m, List.of());
+                ReplicateStats.Estimate ea = ReplicateStats.mean(xa),
+                        eb = ReplicateStats.mean(xb),
+                        d = ReplicateStats.welch(xa, xb);
                 ObjectNode mo = ms.putObject(m);
                 mo.set("a", Rows.toJson(ea.mean()));
                 mo.set("b", Rows.toJson(eb.mean()));
@@ -94,8 +99,15 @@ public final class BundleComparison {
             warnings.add("the clocks differ: A is " + String.join("+", modesA) + ", B is " + String.join("+", modesB)
                     + "; differences mix the model's prediction with a measurement");
         boolean hasA = CapacityFile.exists(a), hasB = CapacityFile.exists(b);
-        if (hasA && hasB) o.set("capacity", capacity(CapacityFile.read(a).orElseThrow(), CapacityFile.read(b).orElseThrow(), warnings));
-        else if (hasA || hasB) warnings.add("only " + (hasA ? "A" : "B") + " searched capacities (capacity.json): no capacity to compare");
+        if (hasA && hasB)
+            o.set(
+                    "capacity",
+                    capacity(
+                            CapacityFile.read(a).orElseThrow(),
+                            CapacityFile.read(b).orElseThrow(),
+                            warnings));
+        else if (hasA || hasB)
+            warnings.add("only " + (hasA ? "A" : "B") + " searched capacities (capacity.json): no capacity to compare");
         return o;
     }
 
@@ -108,7 +120,8 @@ public final class BundleComparison {
         ObjectNode o = JsonNodeFactory.instance.objectNode();
         for (String k : List.of("knob", "rule", "target_attainment")) {
             if (!ca.path(k).equals(cb.path(k)))
-                warnings.add("the capacity searches differ in " + k + ": A " + ca.path(k) + ", B " + cb.path(k) + "; their capacities measure different things");
+                warnings.add("the capacity searches differ in " + k + ": A " + ca.path(k) + ", B " + cb.path(k)
+                        + "; their capacities measure different things");
         }
         o.set("knob_a", ca.path("knob").deepCopy());
         o.set("knob_b", cb.path("knob").deepCopy());
@@ -131,7 +144,9 @@ public final class BundleComparison {
             c.put("cell_a", e.getValue());
             c.put("cell_b", idB);
             List<Double> xa = va.get(e.getValue()), xb = vb.get(idB);
-            ReplicateStats.Estimate ea = ReplicateStats.mean(xa), eb = ReplicateStats.mean(xb), d = ReplicateStats.welch(xa, xb);
+            ReplicateStats.Estimate ea = ReplicateStats.mean(xa),
+                    eb = ReplicateStats.mean(xb),
+                    d = ReplicateStats.welch(xa, xb);
             c.set("a", Rows.toJson(ea.mean()));
             c.set("b", Rows.toJson(eb.mean()));
             c.set("diff", Rows.toJson(d.mean()));
@@ -156,10 +171,13 @@ public final class BundleComparison {
         for (JsonNode e : cap.path("cells")) {
             String id = e.path("cell").asText();
             Map<String, String> f = new LinkedHashMap<>();
-            e.path("factors").fields().forEachRemaining(x -> f.put(x.getKey(), x.getValue().asText()));
+            e.path("factors")
+                    .fields()
+                    .forEachRemaining(x -> f.put(x.getKey(), x.getValue().asText()));
             if (f.isEmpty()) f.put("cell", id.replaceFirst("^c\\d+-", ""));
             ids.putIfAbsent(f, id);
-            out.computeIfAbsent(id, k -> new ArrayList<>()).add(e.path("capacity").isNumber() ? e.get("capacity").asDouble() : Double.NaN);
+            out.computeIfAbsent(id, k -> new ArrayList<>())
+                    .add(e.path("capacity").isNumber() ? e.get("capacity").asDouble() : Double.NaN);
         }
         return out;
     }
@@ -168,7 +186,9 @@ public final class BundleComparison {
         Map<Map<String, String>, String> m = new LinkedHashMap<>();
         for (JsonNode c : s.path("cells")) {
             Map<String, String> f = new LinkedHashMap<>();
-            c.path("factors").fields().forEachRemaining(e -> f.put(e.getKey(), e.getValue().asText()));
+            c.path("factors")
+                    .fields()
+                    .forEachRemaining(e -> f.put(e.getKey(), e.getValue().asText()));
             if (f.isEmpty()) f.put("cell", c.path("cell").asText().replaceFirst("^c\\d+-", ""));
             m.put(f, c.path("cell").asText());
         }
@@ -177,7 +197,8 @@ public final class BundleComparison {
 
     private static Set<String> modes(JsonNode s) {
         Set<String> m = new java.util.TreeSet<>();
-        for (JsonNode r : s.path("rows")) if (r.path("mode").isTextual()) m.add(r.path("mode").asText());
+        for (JsonNode r : s.path("rows"))
+            if (r.path("mode").isTextual()) m.add(r.path("mode").asText());
         return m;
     }
 
@@ -193,7 +214,11 @@ public final class BundleComparison {
             Map<String, List<Double>> m = out.computeIfAbsent(r.path("cell").asText(), k -> new LinkedHashMap<>());
             r.fields().forEachRemaining(e -> {
                 if (e.getValue().isNumber() || e.getValue().isNull())
-                    m.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue().isNull() ? Double.NaN : e.getValue().asDouble());
+                    m.computeIfAbsent(e.getKey(), k -> new ArrayList<>())
+                            .add(
+                                    e.getValue().isNull()
+                                            ? Double.NaN
+                                            : e.getValue().asDouble());
             });
         }
         return out;

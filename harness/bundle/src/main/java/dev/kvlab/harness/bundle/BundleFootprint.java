@@ -27,7 +27,13 @@ public final class BundleFootprint {
     public record Size(long onDisk, long bytes, long files, long dirs) {
         /** {@code 34.1 MB on disk in 2,211 files}. */
         public String text() {
-            return String.format(Locale.ROOT, "%s on disk in %,d files (%s of data, %,d directories)", mb(onDisk), files, mb(bytes), dirs);
+            return String.format(
+                    Locale.ROOT,
+                    "%s on disk in %,d files (%s of data, %,d directories)",
+                    mb(onDisk),
+                    files,
+                    mb(bytes),
+                    dirs);
         }
     }
 

@@ -31,8 +31,10 @@ import java.util.Set;
 public final class BundleVerifier {
 
     /** Columns summary.csv must have (DESIGN.md). */
-    public static final List<String> REQUIRED_COLUMNS = java.util.stream.Stream.concat(java.util.stream.Stream.of("cell", "replicate"),
-            Columns.names(Columns.REQUIRED).stream()).toList();
+    public static final List<String> REQUIRED_COLUMNS = java.util.stream.Stream.concat(
+                    java.util.stream.Stream.of("cell", "replicate"), Columns.names(Columns.REQUIRED).stream())
+            .toList();
+
     private static final List<String> CELL_FILES;
 
     static {
@@ -67,7 +69,11 @@ public final class BundleVerifier {
         try {
             manifest = BundleJson.read(bundle.resolve(PartialBundle.MANIFEST));
         } catch (IOException | RuntimeException e) {
-            p.add(new Problem(PartialBundle.MANIFEST, Files.exists(bundle.resolve(PartialBundle.MANIFEST)) ? "not valid JSON: " + e.getMessage() : "missing"));
+            p.add(new Problem(
+                    PartialBundle.MANIFEST,
+                    Files.exists(bundle.resolve(PartialBundle.MANIFEST))
+                            ? "not valid JSON: " + e.getMessage()
+                            : "missing"));
             return p;
         }
         try {
@@ -79,7 +85,8 @@ public final class BundleVerifier {
         if (!p.isEmpty()) return p;
         manifestSchema(manifest, p);
         if (!p.isEmpty()) return p;
-        ShardManifest.check(manifest, p); // a shard of a matrix (kvlab run --shard): its section agrees with what it holds
+        ShardManifest.check(
+                manifest, p); // a shard of a matrix (kvlab run --shard): its section agrees with what it holds
         if (!p.isEmpty()) return p;
         checksums(bundle, manifest, p);
         p.removeIf(x -> ignored.test(x.file()));
@@ -95,44 +102,61 @@ public final class BundleVerifier {
             p.add(new Problem(f, "not a JSON object"));
             return;
         }
-        if (m.path("schema").asInt(-1) != Manifest.SCHEMA) p.add(new Problem(f, "schema is " + m.get("schema") + ", want " + Manifest.SCHEMA));
+        if (m.path("schema").asInt(-1) != Manifest.SCHEMA)
+            p.add(new Problem(f, "schema is " + m.get("schema") + ", want " + Manifest.SCHEMA));
         for (String k : List.of("run_id", "kvlab_version", "started_at", "ended_at"))
-            if (!m.path(k).isTextual() || m.path(k).asText().isBlank()) p.add(new Problem(f, "'" + k + "' missing or not text"));
+            if (!m.path(k).isTextual() || m.path(k).asText().isBlank())
+                p.add(new Problem(f, "'" + k + "' missing or not text"));
         for (String k : List.of("git", "jvm", "os", "cpu", "matrix"))
             if (!m.path(k).isObject()) p.add(new Problem(f, "'" + k + "' missing or not an object"));
         for (String k : List.of("command_line", "cells", "inputs", "files", "emulated"))
             if (!m.path(k).isArray()) p.add(new Problem(f, "'" + k + "' missing or not a list"));
         if (!p.isEmpty()) return;
-        if (!m.path("matrix").path("sha256").asText("").matches("[0-9a-f]{64}")) p.add(new Problem(f, "matrix.sha256 is not a SHA-256"));
+        if (!m.path("matrix").path("sha256").asText("").matches("[0-9a-f]{64}"))
+            p.add(new Problem(f, "matrix.sha256 is not a SHA-256"));
         for (JsonNode e : m.get("files")) {
             String path = e.path("path").asText("");
             if (path.isEmpty() || path.startsWith("/") || path.contains("..") || path.contains("\\"))
                 p.add(new Problem(f, "files: bad path '" + path + "'"));
-            if (!e.path("sha256").asText("").matches("[0-9a-f]{64}")) p.add(new Problem(f, "files: " + path + ": bad sha256"));
-            if (!e.path("bytes").canConvertToLong() || e.path("bytes").asLong() < 0) p.add(new Problem(f, "files: " + path + ": bad bytes"));
+            if (!e.path("sha256").asText("").matches("[0-9a-f]{64}"))
+                p.add(new Problem(f, "files: " + path + ": bad sha256"));
+            if (!e.path("bytes").canConvertToLong() || e.path("bytes").asLong() < 0)
+                p.add(new Problem(f, "files: " + path + ": bad bytes"));
         }
         for (JsonNode c : m.get("cells")) {
-            if (!c.path("cell").isTextual() || !c.path("replicates").isArray() || c.path("replicates").isEmpty())
+            if (!c.path("cell").isTextual()
+                    || !c.path("replicates").isArray()
+                    || c.path("replicates").isEmpty())
                 p.add(new Problem(f, "cells: entry without cell id or replicates: " + c));
             for (JsonNode r : c.path("replicates"))
-                if (!r.path("replicate").canConvertToInt() || !r.path("seed").isIntegralNumber()
-                        || !(r.path("config").isObject() || r.path("config_from").isTextual() && r.path("config_set").isObject()))
-                    p.add(new Problem(f, "cells: " + c.path("cell").asText() + ": replicate without replicate/seed/config"));
+                if (!r.path("replicate").canConvertToInt()
+                        || !r.path("seed").isIntegralNumber()
+                        || !(r.path("config").isObject()
+                                || r.path("config_from").isTextual()
+                                        && r.path("config_set").isObject()))
+                    p.add(new Problem(
+                            f, "cells: " + c.path("cell").asText() + ": replicate without replicate/seed/config"));
         }
         if (!p.isEmpty()) return;
         Map<String, com.fasterxml.jackson.databind.node.ObjectNode> configs = Manifest.configs(m);
         for (JsonNode c : m.get("cells"))
             for (JsonNode r : c.get("replicates")) {
-                String label = c.get("cell").asText() + "/r" + r.get("replicate").asInt();
+                String label =
+                        c.get("cell").asText() + "/r" + r.get("replicate").asInt();
                 if (!configs.containsKey(label))
-                    p.add(new Problem(f, "cells: " + label + ": config_from '" + r.path("config_from").asText() + "' names no run with a config"));
+                    p.add(new Problem(
+                            f,
+                            "cells: " + label + ": config_from '"
+                                    + r.path("config_from").asText() + "' names no run with a config"));
             }
     }
 
     private static void checksums(Path bundle, JsonNode m, List<Problem> p) {
         Map<String, JsonNode> listed = new LinkedHashMap<>();
         for (JsonNode e : m.get("files")) {
-            if (listed.put(e.get("path").asText(), e) != null) p.add(new Problem(PartialBundle.MANIFEST, "files: " + e.get("path").asText() + " listed twice"));
+            if (listed.put(e.get("path").asText(), e) != null)
+                p.add(new Problem(
+                        PartialBundle.MANIFEST, "files: " + e.get("path").asText() + " listed twice"));
         }
         Set<String> actual = new LinkedHashSet<>();
         try {
@@ -144,7 +168,8 @@ public final class BundleVerifier {
             p.add(new Problem(bundle.toString(), "cannot list: " + e.getMessage()));
             return;
         }
-        for (String a : actual) if (!listed.containsKey(a)) p.add(new Problem(a, "not listed in manifest.json (extra file)"));
+        for (String a : actual)
+            if (!listed.containsKey(a)) p.add(new Problem(a, "not listed in manifest.json (extra file)"));
         strayEntries(bundle, p);
         for (var e : listed.entrySet()) {
             String rel = e.getKey();
@@ -155,21 +180,31 @@ public final class BundleVerifier {
             }
             try {
                 long size = Files.size(f);
-                if (size != e.getValue().get("bytes").asLong()) p.add(new Problem(rel, "size " + size + " bytes, manifest says " + e.getValue().get("bytes").asLong()));
-                else if (!Sha256.of(f).equals(e.getValue().get("sha256").asText())) p.add(new Problem(rel, "SHA-256 differs from the manifest's"));
+                if (size != e.getValue().get("bytes").asLong())
+                    p.add(new Problem(
+                            rel,
+                            "size " + size + " bytes, manifest says "
+                                    + e.getValue().get("bytes").asLong()));
+                else if (!Sha256.of(f).equals(e.getValue().get("sha256").asText()))
+                    p.add(new Problem(rel, "SHA-256 differs from the manifest's"));
             } catch (IOException ex) {
                 p.add(new Problem(rel, "cannot read: " + ex.getMessage()));
             }
         }
         for (JsonNode c : m.get("cells")) {
             for (JsonNode r : c.get("replicates")) {
-                String dir = "cells/" + c.get("cell").asText() + "/r" + r.get("replicate").asInt();
+                String dir = "cells/" + c.get("cell").asText() + "/r"
+                        + r.get("replicate").asInt();
                 if (CellFiles.probe(c.get("cell").asText())) {
-                    // a capacity probe: one tagged interval log holding its record; requests.csv.gz as bundle.requests keeps
-                    if (!listed.containsKey(dir + "/" + CellFiles.RUN_HLOG)) p.add(new Problem(dir + "/" + CellFiles.RUN_HLOG, "missing (every probe run has it)"));
+                    // a capacity probe: one tagged interval log holding its record; requests.csv.gz as bundle.requests
+                    // keeps
+                    if (!listed.containsKey(dir + "/" + CellFiles.RUN_HLOG))
+                        p.add(new Problem(dir + "/" + CellFiles.RUN_HLOG, "missing (every probe run has it)"));
                     continue;
                 }
-                for (String cf : CELL_FILES) if (!listed.containsKey(dir + "/" + cf)) p.add(new Problem(dir + "/" + cf, "missing (every cell run has it)"));
+                for (String cf : CELL_FILES)
+                    if (!listed.containsKey(dir + "/" + cf))
+                        p.add(new Problem(dir + "/" + cf, "missing (every cell run has it)"));
             }
         }
         for (String top : List.of(PartialBundle.SUMMARY_CSV, PartialBundle.SUMMARY_JSON, "report.html"))
@@ -182,7 +217,8 @@ public final class BundleVerifier {
             for (Path e : (Iterable<Path>) w::iterator) {
                 if (e.equals(bundle)) continue;
                 String rel = Manifest.relative(bundle, e);
-                if (Files.isSymbolicLink(e)) p.add(new Problem(rel, "a symbolic link (a bundle holds only regular files)"));
+                if (Files.isSymbolicLink(e))
+                    p.add(new Problem(rel, "a symbolic link (a bundle holds only regular files)"));
                 else if (Files.isDirectory(e, java.nio.file.LinkOption.NOFOLLOW_LINKS) && !holdsAFile(e))
                     p.add(new Problem(rel + "/", "an empty directory, not part of the bundle (extra directory)"));
             }
@@ -217,41 +253,60 @@ public final class BundleVerifier {
             return;
         }
         List<String> header = csv.get(0);
-        for (String c : REQUIRED_COLUMNS) if (!header.contains(c)) p.add(new Problem(PartialBundle.SUMMARY_CSV, "no column '" + c + "'"));
+        for (String c : REQUIRED_COLUMNS)
+            if (!header.contains(c)) p.add(new Problem(PartialBundle.SUMMARY_CSV, "no column '" + c + "'"));
         if (!header.subList(0, Math.min(2, header.size())).equals(List.of("cell", "replicate")))
             p.add(new Problem(PartialBundle.SUMMARY_CSV, "the first columns must be cell, replicate"));
-        if (sj.path("schema").asInt(-1) != SummaryTable.SCHEMA) p.add(new Problem(PartialBundle.SUMMARY_JSON, "schema is " + sj.get("schema")));
+        if (sj.path("schema").asInt(-1) != SummaryTable.SCHEMA)
+            p.add(new Problem(PartialBundle.SUMMARY_JSON, "schema is " + sj.get("schema")));
         if (!sj.path("run_id").asText().equals(m.get("run_id").asText()))
-            p.add(new Problem(PartialBundle.SUMMARY_JSON, "run_id " + sj.path("run_id") + " differs from the manifest's " + m.get("run_id")));
+            p.add(new Problem(
+                    PartialBundle.SUMMARY_JSON,
+                    "run_id " + sj.path("run_id") + " differs from the manifest's " + m.get("run_id")));
         for (String k : List.of("columns", "rows", "cells"))
-            if (!sj.path(k).isArray()) p.add(new Problem(PartialBundle.SUMMARY_JSON, "'" + k + "' missing or not a list"));
+            if (!sj.path(k).isArray())
+                p.add(new Problem(PartialBundle.SUMMARY_JSON, "'" + k + "' missing or not a list"));
         if (!p.isEmpty()) return;
         List<String> cols = new ArrayList<>();
         sj.get("columns").forEach(c -> cols.add(c.asText()));
-        if (!cols.equals(header)) p.add(new Problem(PartialBundle.SUMMARY_CSV, "header differs from summary.json's columns"));
+        if (!cols.equals(header))
+            p.add(new Problem(PartialBundle.SUMMARY_CSV, "header differs from summary.json's columns"));
         List<String> expected = new ArrayList<>();
-        for (JsonNode c : m.get("cells")) for (JsonNode r : c.get("replicates")) expected.add(c.get("cell").asText() + "/" + r.get("replicate").asInt());
+        for (JsonNode c : m.get("cells"))
+            for (JsonNode r : c.get("replicates"))
+                expected.add(c.get("cell").asText() + "/" + r.get("replicate").asInt());
         JsonNode rows = sj.get("rows");
-        if (csv.size() - 1 != rows.size()) p.add(new Problem(PartialBundle.SUMMARY_CSV, (csv.size() - 1) + " rows, summary.json has " + rows.size()));
-        if (rows.size() != expected.size()) p.add(new Problem(PartialBundle.SUMMARY_JSON, rows.size() + " rows, the manifest has " + expected.size() + " cell runs"));
+        if (csv.size() - 1 != rows.size())
+            p.add(new Problem(PartialBundle.SUMMARY_CSV, (csv.size() - 1) + " rows, summary.json has " + rows.size()));
+        if (rows.size() != expected.size())
+            p.add(new Problem(
+                    PartialBundle.SUMMARY_JSON,
+                    rows.size() + " rows, the manifest has " + expected.size() + " cell runs"));
         if (!p.isEmpty()) return;
         Map<String, JsonNode> cellJson = new LinkedHashMap<>();
         for (int i = 0; i < rows.size(); i++) {
             List<String> line = csv.get(i + 1);
             JsonNode row = rows.get(i);
             if (line.size() != header.size()) {
-                p.add(new Problem(PartialBundle.SUMMARY_CSV, "row " + (i + 1) + " has " + line.size() + " fields, the header " + header.size()));
+                p.add(new Problem(
+                        PartialBundle.SUMMARY_CSV,
+                        "row " + (i + 1) + " has " + line.size() + " fields, the header " + header.size()));
                 continue;
             }
             for (int c = 0; c < header.size(); c++) {
                 String fromJson = Csv.text(Rows.fromJson(row.get(header.get(c))));
                 if (!fromJson.equals(line.get(c))) {
-                    p.add(new Problem(PartialBundle.SUMMARY_CSV, "row " + (i + 1) + " column " + header.get(c) + " is '" + line.get(c) + "', summary.json says '" + fromJson + "'"));
+                    p.add(new Problem(
+                            PartialBundle.SUMMARY_CSV,
+                            "row " + (i + 1) + " column " + header.get(c) + " is '" + line.get(c)
+                                    + "', summary.json says '" + fromJson + "'"));
                 }
             }
             String id = line.get(0) + "/" + line.get(1);
             if (!id.equals(expected.get(i))) {
-                p.add(new Problem(PartialBundle.SUMMARY_CSV, "row " + (i + 1) + " is " + id + ", the manifest's order has " + expected.get(i)));
+                p.add(new Problem(
+                        PartialBundle.SUMMARY_CSV,
+                        "row " + (i + 1) + " is " + id + ", the manifest's order has " + expected.get(i)));
                 continue;
             }
             Path runDir = CellFiles.dir(bundle, line.get(0), Integer.parseInt(line.get(1)));
@@ -263,7 +318,10 @@ public final class BundleVerifier {
                     if (s == null || !s.has(header.get(c))) continue;
                     String v = Csv.text(Rows.fromJson(s.get(header.get(c))));
                     if (!v.equals(line.get(c)))
-                        p.add(new Problem(PartialBundle.SUMMARY_CSV, "row " + (i + 1) + " column " + header.get(c) + " is '" + line.get(c) + "', " + cj + " says '" + v + "'"));
+                        p.add(new Problem(
+                                PartialBundle.SUMMARY_CSV,
+                                "row " + (i + 1) + " column " + header.get(c) + " is '" + line.get(c) + "', " + cj
+                                        + " says '" + v + "'"));
                 }
             } catch (IOException | RuntimeException e) {
                 p.add(new Problem(cj, "not valid JSON: " + e.getMessage()));
@@ -296,13 +354,17 @@ public final class BundleVerifier {
             for (JsonNode r : c.get("replicates")) {
                 int k = r.get("replicate").asInt();
                 String label = cell + "/r" + k;
-                if (!configs.containsKey(label)) throw new IOException("manifest.json: " + label + " has no config (run kvlab verify)");
-                RunConfig rc = ConfigTree.of(configs.get(label), "manifest.json " + label, null).bind();
+                if (!configs.containsKey(label))
+                    throw new IOException("manifest.json: " + label + " has no config (run kvlab verify)");
+                RunConfig rc = ConfigTree.of(configs.get(label), "manifest.json " + label, null)
+                        .bind();
                 long t0 = System.nanoTime();
                 CellResult res = runner.run(rc, t0);
-                JsonNode stored = RunFiles.cellJson(CellFiles.dir(bundle, cell, k)).get("summary");
+                JsonNode stored =
+                        RunFiles.cellJson(CellFiles.dir(bundle, cell, k)).get("summary");
                 Map<String, Object> fresh = Rows.normalize(res.json());
-                boolean isSim = "sim".equals(r.path("mode").asText(c.path("mode").asText()));
+                boolean isSim =
+                        "sim".equals(r.path("mode").asText(c.path("mode").asText()));
                 if (isSim) {
                     sim++;
                     List<String> diffs = new ArrayList<>();
@@ -312,21 +374,31 @@ public final class BundleVerifier {
                     for (String key : keys) {
                         if (key.contains("wall")) continue;
                         String a = stored.has(key) ? Csv.text(Rows.fromJson(stored.get(key))) : "(absent)";
-                        String b = fresh.containsKey(key) ? Csv.text(Rows.fromJson(Rows.toJson(fresh.get(key)))) : "(absent)";
+                        String b = fresh.containsKey(key)
+                                ? Csv.text(Rows.fromJson(Rows.toJson(fresh.get(key))))
+                                : "(absent)";
                         if (!a.equals(b)) diffs.add(key + " " + a + " -> " + b);
                     }
                     if (diffs.isEmpty()) log.println("kvlab: " + label + " (sim): identical");
                     else {
-                        String msg = label + " (sim): " + diffs.size() + " fields differ: " + String.join(", ", diffs.subList(0, Math.min(6, diffs.size())));
+                        String msg = label + " (sim): " + diffs.size() + " fields differ: "
+                                + String.join(", ", diffs.subList(0, Math.min(6, diffs.size())));
                         mismatches.add(msg);
                         log.println("kvlab: " + msg);
                     }
                 } else {
                     live++;
-                    JsonNode stats = cellStats.getOrDefault(cell, com.fasterxml.jackson.databind.node.MissingNode.getInstance());
+                    JsonNode stats =
+                            cellStats.getOrDefault(cell, com.fasterxml.jackson.databind.node.MissingNode.getInstance());
                     List<String> parts = new ArrayList<>();
-                    for (String key : Columns.names(List.of(Columns.TTFT_P50, Columns.TTFT_P99, Columns.ITL_P99, Columns.E2EL_P99,
-                            Columns.GOODPUT_RPS, Columns.LOCAL_HIT_RATIO, Columns.REMOTE_HIT_RATIO))) {
+                    for (String key : Columns.names(List.of(
+                            Columns.TTFT_P50,
+                            Columns.TTFT_P99,
+                            Columns.ITL_P99,
+                            Columns.E2EL_P99,
+                            Columns.GOODPUT_RPS,
+                            Columns.LOCAL_HIT_RATIO,
+                            Columns.REMOTE_HIT_RATIO))) {
                         Object v = fresh.get(key);
                         if (!(v instanceof Number n)) continue;
                         JsonNode st = stats.path(key);

@@ -17,11 +17,12 @@ public final class CapacityFile {
     public static final String NAME = "capacity.json";
 
     /** What the {@code undecided} flag says, in plain words (the table's legend and capacity.json). */
-    public static final String UNDECIDED_MEANS = "undecided: at some load the SLO attainment was too close to the target to tell pass from fail, "
-            + "and the probe could not be made longer (a live probe, or a trace replayed once): the search took the measured attainment "
-            + "at face value there, so the capacity may be off by more than the precision. (A sim probe runs on a longer workload "
-            + "instead, up to max_passes times its requests; one still undecided then has its attainment equal to the target within "
-            + "its interval: it is the knee, and the search stops there with that load as the capacity, knee_probe in capacity.json.)";
+    public static final String UNDECIDED_MEANS =
+            "undecided: at some load the SLO attainment was too close to the target to tell pass from fail, "
+                    + "and the probe could not be made longer (a live probe, or a trace replayed once): the search took the measured attainment "
+                    + "at face value there, so the capacity may be off by more than the precision. (A sim probe runs on a longer workload "
+                    + "instead, up to max_passes times its requests; one still undecided then has its attainment equal to the target within "
+                    + "its interval: it is the knee, and the search stops there with that load as the capacity, knee_probe in capacity.json.)";
 
     /** What the {@code wide} flag says at the default target (+-10%) with no replicates added (a bundle whose capacity.json has no {@code wide_means}). */
     public static final String WIDE_MEANS = wideMeans(0.10, false);
@@ -33,11 +34,13 @@ public final class CapacityFile {
     public static String wideMeans(double halfWidth, boolean added) {
         String pct = String.format(java.util.Locale.ROOT, "+-%.0f%%", 100 * halfWidth);
         return added
-                ? "wide: the replicates disagree: the capacity's 95% interval is still wider than " + pct + " of it after the cell got more "
-                + "replicates up to capacity.max_replicates (replicate_target in capacity.json): the data cannot give it to " + pct
-                + " within that budget, so read it as a rough figure, not an answer"
+                ? "wide: the replicates disagree: the capacity's 95% interval is still wider than " + pct
+                        + " of it after the cell got more "
+                        + "replicates up to capacity.max_replicates (replicate_target in capacity.json): the data cannot give it to "
+                        + pct
+                        + " within that budget, so read it as a rough figure, not an answer"
                 : "wide: the replicates disagree: the capacity's 95% interval is wider than " + pct + " of it; more "
-                + "replicates (capacity.max_replicates adds them where needed) or longer probes would narrow it, until then read it as a rough figure, not an answer";
+                        + "replicates (capacity.max_replicates adds them where needed) or longer probes would narrow it, until then read it as a rough figure, not an answer";
     }
 
     /** What {@code vs_baseline.text} says (and the tables print) when the baseline cell was not searched. */
@@ -52,13 +55,14 @@ public final class CapacityFile {
      */
     public static Set<String> probeCells(JsonNode capacity) {
         Set<String> out = new HashSet<>();
-        capacity.path("cells").forEach(e -> e.path("probes").forEach(p -> {
-            String run = p.path("run").asText().replaceFirst("/r\\d+$", "");
-            String probe = run.replaceFirst("x\\d+$", "");
-            out.add(probe);
-            out.add(run);
-            for (JsonNode n : p.path("extended_from")) out.add(n.asInt() > 1 ? probe + "x" + n.asInt() : probe);
-        }));
+        capacity.path("cells")
+                .forEach(e -> e.path("probes").forEach(p -> {
+                    String run = p.path("run").asText().replaceFirst("/r\\d+$", "");
+                    String probe = run.replaceFirst("x\\d+$", "");
+                    out.add(probe);
+                    out.add(run);
+                    for (JsonNode n : p.path("extended_from")) out.add(n.asInt() > 1 ? probe + "x" + n.asInt() : probe);
+                }));
         return out;
     }
 

@@ -45,14 +45,21 @@ public final class CellFiles {
         Files.createDirectory(tmp);
         String clock = run.mode() == Mode.SIM ? "virtual (sim)" : "wall (live)";
         if (probe(run.cell())) {
-            Durable.writeNew(tmp.resolve(RUN_HLOG), HlogFile.writeTagged(whole(result), run.cell(), run.replicate(), clock,
-                    CELL_COMMENT + BundleJson.compact(cellJsonNode(run, result, false))));
+            Durable.writeNew(
+                    tmp.resolve(RUN_HLOG),
+                    HlogFile.writeTagged(
+                            whole(result),
+                            run.cell(),
+                            run.replicate(),
+                            clock,
+                            CELL_COMMENT + BundleJson.compact(cellJsonNode(run, result, false))));
             result.requestLog().writeGzipTo(tmp.resolve(REQUESTS_CSV_GZ));
             Durable.fsyncFile(tmp.resolve(REQUESTS_CSV_GZ));
         } else {
             for (Metric m : Metric.values()) {
                 List<IntervalHistogram> iv = result.intervals().getOrDefault(m, List.of());
-                Durable.writeNew(tmp.resolve(m.id() + ".hlog"), HlogFile.write(m, iv, run.cell(), run.replicate(), clock));
+                Durable.writeNew(
+                        tmp.resolve(m.id() + ".hlog"), HlogFile.write(m, iv, run.cell(), run.replicate(), clock));
             }
             result.requestLog().writeTo(tmp.resolve(REQUESTS_CSV));
             Durable.fsyncFile(tmp.resolve(REQUESTS_CSV));
@@ -118,7 +125,15 @@ public final class CellFiles {
             }
             java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(t.getNeededByteBufferCapacity());
             int n = t.encodeIntoByteBuffer(buf);
-            out.put(m, List.of(new IntervalHistogram(m, start, end, inIntervals, java.util.Arrays.copyOf(buf.array(), n), t.getMaxValueAsDouble())));
+            out.put(
+                    m,
+                    List.of(new IntervalHistogram(
+                            m,
+                            start,
+                            end,
+                            inIntervals,
+                            java.util.Arrays.copyOf(buf.array(), n),
+                            t.getMaxValueAsDouble())));
         }
         return out;
     }
@@ -135,7 +150,8 @@ public final class CellFiles {
                 end = Math.max(end, ih.endNanos());
                 if (ih.count() == 0) continue;
                 org.HdrHistogram.Histogram h = ih.histogram();
-                if (sum == null) sum = new org.HdrHistogram.Histogram(h.getNumberOfSignificantValueDigits()); // auto-resizing
+                if (sum == null)
+                    sum = new org.HdrHistogram.Histogram(h.getNumberOfSignificantValueDigits()); // auto-resizing
                 sum.add(h);
                 count += ih.count();
                 max = Math.max(max, ih.maxValue());
@@ -143,7 +159,9 @@ public final class CellFiles {
             if (sum == null) continue;
             java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(sum.getNeededByteBufferCapacity());
             int n = sum.encodeIntoByteBuffer(buf);
-            out.put(m, List.of(new IntervalHistogram(m, start, end, count, java.util.Arrays.copyOf(buf.array(), n), max)));
+            out.put(
+                    m,
+                    List.of(new IntervalHistogram(m, start, end, count, java.util.Arrays.copyOf(buf.array(), n), max)));
         }
         return out;
     }

@@ -55,8 +55,13 @@ public final class HlogFile {
             this.end = ih.endNanos() / 1_000_000L;
         }
 
-        @Override public int getNeededByteBufferCapacity() { return ih.encoded().length + ih.encoded().length / 64 + 64; }
-        @Override public int encodeIntoCompressedByteBuffer(java.nio.ByteBuffer target, int level) {
+        @Override
+        public int getNeededByteBufferCapacity() {
+            return ih.encoded().length + ih.encoded().length / 64 + 64;
+        }
+
+        @Override
+        public int encodeIntoCompressedByteBuffer(java.nio.ByteBuffer target, int level) {
             int at = target.position();
             target.putInt(COMPRESSED_COOKIE);
             target.putInt(0);
@@ -66,7 +71,8 @@ public final class HlogFile {
                 d.finish();
                 byte[] arr = target.array();
                 int n = d.deflate(arr, at + 8, arr.length - at - 8);
-                if (!d.finished()) throw new IllegalStateException("interval log: buffer too small for a compressed interval");
+                if (!d.finished())
+                    throw new IllegalStateException("interval log: buffer too small for a compressed interval");
                 target.putInt(at + 4, n);
                 target.position(at + 8 + n);
                 return n + 8;
@@ -74,13 +80,41 @@ public final class HlogFile {
                 d.end();
             }
         }
-        @Override public long getStartTimeStamp() { return start; }
-        @Override public void setStartTimeStamp(long t) { start = t; }
-        @Override public long getEndTimeStamp() { return end; }
-        @Override public void setEndTimeStamp(long t) { end = t; }
-        @Override public String getTag() { return tag; }
-        @Override public void setTag(String tag) { throw new UnsupportedOperationException("fixed tag"); }
-        @Override public double getMaxValueAsDouble() { return ih.maxValue(); }
+
+        @Override
+        public long getStartTimeStamp() {
+            return start;
+        }
+
+        @Override
+        public void setStartTimeStamp(long t) {
+            start = t;
+        }
+
+        @Override
+        public long getEndTimeStamp() {
+            return end;
+        }
+
+        @Override
+        public void setEndTimeStamp(long t) {
+            end = t;
+        }
+
+        @Override
+        public String getTag() {
+            return tag;
+        }
+
+        @Override
+        public void setTag(String tag) {
+            throw new UnsupportedOperationException("fixed tag");
+        }
+
+        @Override
+        public double getMaxValueAsDouble() {
+            return ih.maxValue();
+        }
     }
 
     /** One interval of a log as read: {@code [startMs, endMs)} of the run's clock, its histogram of µs values. */
@@ -105,7 +139,8 @@ public final class HlogFile {
         try {
             EncodableHistogram e;
             while ((e = r.nextIntervalHistogram()) != null) {
-                if (!(e instanceof Histogram h)) throw new BadInputException(file + ": holds a DoubleHistogram; kvlab writes integer µs histograms");
+                if (!(e instanceof Histogram h))
+                    throw new BadInputException(file + ": holds a DoubleHistogram; kvlab writes integer µs histograms");
                 long base = hasStart ? Math.round(r.getStartTimeSec() * 1000) : 0;
                 out.add(new TimedHistogram(h.getStartTimeStamp() - base, h.getEndTimeStamp() - base, h));
             }
@@ -127,22 +162,27 @@ public final class HlogFile {
     public static List<IntervalHistogram> read(Metric metric, Path file) throws IOException {
         byte[] bytes = Files.readAllBytes(file);
         if (hasStartTime(bytes))
-            throw new BadInputException(file + ": has a StartTime header; kvlab's interval logs are relative to the measured phase");
+            throw new BadInputException(
+                    file + ": has a StartTime header; kvlab's interval logs are relative to the measured phase");
         List<IntervalHistogram> out = new ArrayList<>();
         for (TimedHistogram t : parse(file, bytes)) out.add(interval(metric, t));
         return out;
     }
 
-    public static byte[] write(Metric metric, List<IntervalHistogram> intervals, String cell, int replicate, String clock) {
+    public static byte[] write(
+            Metric metric, List<IntervalHistogram> intervals, String cell, int replicate, String clock) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (PrintStream ps = new PrintStream(bytes, false, StandardCharsets.UTF_8)) {
             HistogramLogWriter w = new HistogramLogWriter(ps);
             w.outputLogFormatVersion();
-            w.outputComment("kvlab " + metric.id() + " of cell " + cell + " replicate " + replicate + ": values in microseconds,"
-                    + " 3 significant digits; interval timestamps in seconds of the " + clock + " clock since the measured phase began;"
+            w.outputComment("kvlab " + metric.id() + " of cell " + cell + " replicate " + replicate
+                    + ": values in microseconds,"
+                    + " 3 significant digits; interval timestamps in seconds of the " + clock
+                    + " clock since the measured phase began;"
                     + " Interval_Max in milliseconds");
             w.outputLegend();
-            for (IntervalHistogram ih : intervals) w.outputIntervalHistogram(ih.startNanos() / 1e9, ih.endNanos() / 1e9, new Compressed(ih, null), 1000.0);
+            for (IntervalHistogram ih : intervals)
+                w.outputIntervalHistogram(ih.startNanos() / 1e9, ih.endNanos() / 1e9, new Compressed(ih, null), 1000.0);
             ps.flush();
         }
         return bytes.toByteArray();
@@ -153,23 +193,36 @@ public final class HlogFile {
      * one after another in {@link Metric} order, intervals without values left out. HdrHistogram's
      * {@link HistogramLogReader} reads it; a reader wanting one metric keeps the intervals whose {@code getTag()} is its id.
      */
-    public static byte[] writeTagged(Map<Metric, List<IntervalHistogram>> intervals, String cell, int replicate, String clock, String... comments) {
+    public static byte[] writeTagged(
+            Map<Metric, List<IntervalHistogram>> intervals,
+            String cell,
+            int replicate,
+            String clock,
+            String... comments) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (PrintStream ps = new PrintStream(bytes, false, StandardCharsets.UTF_8)) {
             HistogramLogWriter w = new HistogramLogWriter(ps);
             w.outputLogFormatVersion();
             w.outputComment("kvlab metrics of cell " + cell + " replicate " + replicate + ", one tag per metric ("
-                    + String.join(", ", java.util.Arrays.stream(Metric.values()).map(Metric::id).toList()) + "; intervals without values"
-                    + " left out): values in microseconds, 3 significant digits; interval timestamps in seconds of the " + clock
+                    + String.join(
+                            ", ",
+                            java.util.Arrays.stream(Metric.values())
+                                    .map(Metric::id)
+                                    .toList()) + "; intervals without values"
+                    + " left out): values in microseconds, 3 significant digits; interval timestamps in seconds of the "
+                    + clock
                     + " clock since the measured phase began; Interval_Max in milliseconds");
             for (String c : comments) {
-                if (c.indexOf('\n') >= 0 || c.indexOf('\r') >= 0) throw new IllegalArgumentException("an interval log comment holds a line break");
+                if (c.indexOf('\n') >= 0 || c.indexOf('\r') >= 0)
+                    throw new IllegalArgumentException("an interval log comment holds a line break");
                 w.outputComment(c);
             }
             w.outputLegend();
             for (Metric m : Metric.values())
                 for (IntervalHistogram ih : intervals.getOrDefault(m, List.of()))
-                    if (ih.count() > 0) w.outputIntervalHistogram(ih.startNanos() / 1e9, ih.endNanos() / 1e9, new Compressed(ih, m.id()), 1000.0);
+                    if (ih.count() > 0)
+                        w.outputIntervalHistogram(
+                                ih.startNanos() / 1e9, ih.endNanos() / 1e9, new Compressed(ih, m.id()), 1000.0);
             ps.flush();
         }
         return bytes.toByteArray();
@@ -194,7 +247,12 @@ public final class HlogFile {
         Histogram h = t.histogram();
         ByteBuffer buf = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
         int n = h.encodeIntoByteBuffer(buf);
-        return new IntervalHistogram(metric, t.startMs() * 1_000_000L, t.endMs() * 1_000_000L, h.getTotalCount(),
-                Arrays.copyOf(buf.array(), n), h.getMaxValueAsDouble());
+        return new IntervalHistogram(
+                metric,
+                t.startMs() * 1_000_000L,
+                t.endMs() * 1_000_000L,
+                h.getTotalCount(),
+                Arrays.copyOf(buf.array(), n),
+                h.getMaxValueAsDouble());
     }
 }

@@ -26,7 +26,14 @@ public final class Manifest {
     private Manifest() {}
 
     /** The manifest without its {@code files} list (the caller adds it once every other file is written). */
-    static ObjectNode build(String runId, MatrixSpec spec, List<CellRun> runs, Provenance prov, JsonNode state, Instant end, SummaryTable table) {
+    static ObjectNode build(
+            String runId,
+            MatrixSpec spec,
+            List<CellRun> runs,
+            Provenance prov,
+            JsonNode state,
+            Instant end,
+            SummaryTable table) {
         JsonNodeFactory f = JsonNodeFactory.instance;
         ObjectNode m = f.objectNode();
         m.put("schema", SCHEMA);
@@ -55,7 +62,8 @@ public final class Manifest {
         ArrayNode cells = m.putArray("cells");
         Map<String, CellRun> firstOfSearch = new java.util.HashMap<>();
         Map<String, List<CellRun>> byCell = new java.util.LinkedHashMap<>();
-        for (CellRun r : runs) byCell.computeIfAbsent(r.cell(), k -> new ArrayList<>()).add(r);
+        for (CellRun r : runs)
+            byCell.computeIfAbsent(r.cell(), k -> new ArrayList<>()).add(r);
         for (List<CellRun> c : byCell.values()) {
             ObjectNode co = cells.addObject();
             co.put("cell", c.get(0).cell());
@@ -78,7 +86,8 @@ public final class Manifest {
             }
         }
         Set<String> emulated = new LinkedHashSet<>();
-        for (Map<String, Object> row : table.rows()) if (row.get(Columns.EMULATED_PARTS.name()) instanceof String s && !s.isBlank()) emulated.add(s);
+        for (Map<String, Object> row : table.rows())
+            if (row.get(Columns.EMULATED_PARTS.name()) instanceof String s && !s.isBlank()) emulated.add(s);
         ArrayNode em = m.putArray("emulated");
         emulated.forEach(em::add);
         ArrayNode in = m.putArray("inputs");
@@ -130,7 +139,8 @@ public final class Manifest {
         Map<String, JsonNode> pending = new java.util.LinkedHashMap<>();
         for (JsonNode c : manifest.path("cells"))
             for (JsonNode r : c.path("replicates")) {
-                String label = c.path("cell").asText() + "/r" + r.path("replicate").asInt();
+                String label =
+                        c.path("cell").asText() + "/r" + r.path("replicate").asInt();
                 if (r.path("config") instanceof ObjectNode o) out.put(label, o);
                 else pending.put(label, r);
             }
@@ -139,7 +149,8 @@ public final class Manifest {
             if (from == null || !e.getValue().path("config_set").isObject()) continue;
             ObjectNode tree = from.deepCopy();
             for (var kv : e.getValue().get("config_set").properties())
-                dev.kvlab.harness.api.run.ResolvedConfig.setDotted(tree, kv.getKey(), kv.getValue().deepCopy());
+                dev.kvlab.harness.api.run.ResolvedConfig.setDotted(
+                        tree, kv.getKey(), kv.getValue().deepCopy());
             out.put(e.getKey(), tree);
         }
         return out;
@@ -150,7 +161,9 @@ public final class Manifest {
         ArrayNode out = JsonNodeFactory.instance.arrayNode();
         for (Path p : listFiles(dir)) {
             String rel = relative(dir, p);
-            if (rel.equals(PartialBundle.MANIFEST) || rel.equals(PartialBundle.LOCK) || rel.equals(PartialBundle.RUN_STATE)) continue;
+            if (rel.equals(PartialBundle.MANIFEST)
+                    || rel.equals(PartialBundle.LOCK)
+                    || rel.equals(PartialBundle.RUN_STATE)) continue;
             ObjectNode o = out.addObject();
             o.put("path", rel);
             o.put("sha256", Sha256.of(p));
@@ -174,8 +187,10 @@ public final class Manifest {
 
     /** The field that seals the manifest: SHA-256 of the manifest's own bytes with this field's value all zeros. */
     public static final String SEAL = "manifest_sha256";
+
     private static final String ZEROS = "0".repeat(64);
-    private static final java.util.regex.Pattern SEAL_FIELD = java.util.regex.Pattern.compile("\"" + SEAL + "\"\\s*:\\s*\"([0-9a-f]{64})\"");
+    private static final java.util.regex.Pattern SEAL_FIELD =
+            java.util.regex.Pattern.compile("\"" + SEAL + "\"\\s*:\\s*\"([0-9a-f]{64})\"");
 
     /**
      * The manifest's bytes, sealed: {@code manifest_sha256} (its last field) is the SHA-256 of these very bytes with
@@ -201,7 +216,9 @@ public final class Manifest {
         int at = mt.start(1);
         if (mt.find()) return SEAL + " appears twice";
         String zeroed = text.substring(0, at) + ZEROS + text.substring(at + 64);
-        return Sha256.of(zeroed.getBytes(java.nio.charset.StandardCharsets.UTF_8)).equals(digest) ? null
+        return Sha256.of(zeroed.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                        .equals(digest)
+                ? null
                 : "its bytes do not match its " + SEAL + " seal (the manifest was changed)";
     }
 }

@@ -20,7 +20,8 @@ public final class OpenedBundle implements AutoCloseable {
         if (Files.isDirectory(path)) return new OpenedBundle(path, null);
         if (!Files.exists(path)) throw new BadInputException(path + ": no such bundle directory or archive");
         String n = path.getFileName().toString();
-        if (!(n.endsWith(".tar.gz") || n.endsWith(".tgz"))) throw new BadInputException(path + ": not a bundle directory nor a .tar.gz archive");
+        if (!(n.endsWith(".tar.gz") || n.endsWith(".tgz")))
+            throw new BadInputException(path + ": not a bundle directory nor a .tar.gz archive");
         Path tmp = Files.createTempDirectory("kvlab-bundle-");
         try {
             return new OpenedBundle(BundleArchive.extract(path, tmp), tmp);

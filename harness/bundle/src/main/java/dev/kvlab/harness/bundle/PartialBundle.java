@@ -42,7 +42,8 @@ public final class PartialBundle implements AutoCloseable {
     static final String RUN_STATE = ".run.json";
     static final String LOCK = ".lock";
     private static final String SUFFIX = ".partial";
-    private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT).withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter ID_TIME =
+            DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT).withZone(ZoneOffset.UTC);
 
     /**
      * What renders {@code report.html} and {@code plots/} into a bundle directory; {@code manifest} is the
@@ -82,11 +83,13 @@ public final class PartialBundle implements AutoCloseable {
     }
 
     /** Starts a fresh run in {@code out}. */
-    public static PartialBundle create(Path out, MatrixSpec spec, Instant start, List<String> commandLine) throws IOException {
+    public static PartialBundle create(Path out, MatrixSpec spec, Instant start, List<String> commandLine)
+            throws IOException {
         Files.createDirectories(out);
         String base = runId(start, spec);
         String id = base;
-        for (int n = 2; Files.exists(out.resolve(id)) || Files.exists(out.resolve("." + id + SUFFIX)); n++) id = base + "-" + n;
+        for (int n = 2; Files.exists(out.resolve(id)) || Files.exists(out.resolve("." + id + SUFFIX)); n++)
+            id = base + "-" + n;
         Path dir = out.resolve("." + id + SUFFIX);
         Files.createDirectory(dir);
         Durable.writeNew(dir.resolve(HASH_FILE), (spec.sha256() + "\n").getBytes(StandardCharsets.US_ASCII));
@@ -107,7 +110,10 @@ public final class PartialBundle implements AutoCloseable {
         try (Stream<Path> s = Files.list(out)) {
             for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
                 String n = p.getFileName().toString();
-                if (n.startsWith(".") && n.endsWith(SUFFIX) && Files.isDirectory(p) && spec.sha256().equals(hashOf(p))) return p;
+                if (n.startsWith(".")
+                        && n.endsWith(SUFFIX)
+                        && Files.isDirectory(p)
+                        && spec.sha256().equals(hashOf(p))) return p;
             }
         }
         return null;
@@ -148,7 +154,8 @@ public final class PartialBundle implements AutoCloseable {
 
     private static String hashOf(Path dir) {
         try {
-            return Files.readString(dir.resolve(HASH_FILE), StandardCharsets.US_ASCII).strip();
+            return Files.readString(dir.resolve(HASH_FILE), StandardCharsets.US_ASCII)
+                    .strip();
         } catch (IOException e) {
             return null;
         }
@@ -208,15 +215,23 @@ public final class PartialBundle implements AutoCloseable {
      * order), the experiment's {@code results} files (e.g. {@code capacity.json}), the report, then
      * {@code manifest.json}, and renames the directory into place. Returns the bundle directory and the summary.
      */
-    public Finished finish(MatrixSpec spec, List<CellRun> runs, java.util.Map<String, byte[]> results, Provenance prov, Instant end,
-                           ReportStep report, java.util.Map<String, Object> sections) throws IOException {
+    public Finished finish(
+            MatrixSpec spec,
+            List<CellRun> runs,
+            java.util.Map<String, byte[]> results,
+            Provenance prov,
+            Instant end,
+            ReportStep report,
+            java.util.Map<String, Object> sections)
+            throws IOException {
         SummaryTable table = SummaryTable.fromCells(dir, spec, runs);
         Durable.replace(dir.resolve(SUMMARY_CSV), table.csv());
         Durable.replace(dir.resolve(SUMMARY_JSON), BundleJson.compactFile(table.json(runId, spec)));
         for (var e : results.entrySet()) Durable.replace(dir.resolve(e.getKey()), e.getValue());
         ObjectNode manifest = Manifest.build(runId, spec, runs, prov, state, end, table);
         for (var e : sections.entrySet())
-            if (!manifest.has(e.getKey())) manifest.set(e.getKey(), BundleJson.mapper().valueToTree(e.getValue()));
+            if (!manifest.has(e.getKey()))
+                manifest.set(e.getKey(), BundleJson.mapper().valueToTree(e.getValue()));
         report.render(dir, manifest.deepCopy());
         sweepTemporaries();
         manifest.set("files", Manifest.files(dir));
@@ -240,7 +255,8 @@ public final class PartialBundle implements AutoCloseable {
         try (Stream<Path> w = Files.walk(dir)) {
             w.filter(p -> !p.equals(dir)).forEach(p -> {
                 String n = p.getFileName().toString();
-                if (n.startsWith(".") && !(p.getParent().equals(dir) && (n.equals(LOCK) || n.equals(RUN_STATE)))) stale.add(p);
+                if (n.startsWith(".") && !(p.getParent().equals(dir) && (n.equals(LOCK) || n.equals(RUN_STATE))))
+                    stale.add(p);
             });
         }
         for (Path p : stale) Durable.deleteTree(p);

@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
 public record Provenance(String kvlabVersion, String gitCommit, Boolean gitDirty, List<String> commandLine) {
 
     public static final String REDACTED = "<redacted>";
-    private static final Pattern SECRET = Pattern.compile("(?i).*(token|password|passwd|secret|credential|api[-_]?key).*");
+    private static final Pattern SECRET =
+            Pattern.compile("(?i).*(token|password|passwd|secret|credential|api[-_]?key).*");
 
     public Provenance {
         commandLine = List.copyOf(commandLine);
@@ -84,7 +85,10 @@ public record Provenance(String kvlabVersion, String gitCommit, Boolean gitDirty
         List<String> cmd = new ArrayList<>(List.of("git", "-C", dir.toString()));
         cmd.addAll(List.of(args));
         try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(false).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            Process p = new ProcessBuilder(cmd)
+                    .redirectErrorStream(false)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             p.getOutputStream().close();
             byte[] out = p.getInputStream().readAllBytes();
             if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {

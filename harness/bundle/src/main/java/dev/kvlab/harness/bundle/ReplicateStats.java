@@ -59,7 +59,8 @@ public final class ReplicateStats {
     }
 
     /** {@code f(a[k], b[k])} over the indices where both are finite (and positive, when {@code positive}). */
-    private static List<Double> pairs(List<Double> a, List<Double> b, boolean positive, java.util.function.DoubleBinaryOperator f) {
+    private static List<Double> pairs(
+            List<Double> a, List<Double> b, boolean positive, java.util.function.DoubleBinaryOperator f) {
         List<Double> out = new ArrayList<>();
         for (int k = 0; k < Math.min(a.size(), b.size()); k++) {
             Double x = a.get(k), y = b.get(k);
@@ -100,7 +101,8 @@ public final class ReplicateStats {
         Map<String, Estimate> out = new LinkedHashMap<>();
         if (base == null) return new Blocked(out, 0, 0);
         List<List<Double>> logs = new ArrayList<>();
-        for (List<Double> v : byCell.values()) if (v.stream().anyMatch(x -> x != null && x > 0 && Double.isFinite(x))) logs.add(v);
+        for (List<Double> v : byCell.values())
+            if (v.stream().anyMatch(x -> x != null && x > 0 && Double.isFinite(x))) logs.add(v);
         int most = 0;
         for (List<Double> v : logs) most = Math.max(most, v.size());
         List<Integer> blocks = new ArrayList<>();
@@ -141,7 +143,9 @@ public final class ReplicateStats {
                 continue;
             }
             double lnMean = Math.log(own.mean()), sd = Math.sqrt(2 * sigma2), half = t975(df) * sd / Math.sqrt(own.n());
-            out.put(e.getKey(), new Estimate(own.mean(), sd, own.n(), Math.exp(lnMean - half), Math.exp(lnMean + half)));
+            out.put(
+                    e.getKey(),
+                    new Estimate(own.mean(), sd, own.n(), Math.exp(lnMean - half), Math.exp(lnMean + half)));
         }
         return new Blocked(out, sigma2 >= 0 ? cells : 0, sigma2 >= 0 ? df : 0);
     }
@@ -156,8 +160,10 @@ public final class ReplicateStats {
     public record Blocked(Map<String, Estimate> byCell, int cells, int df) {
         /** How the intervals were made, in words for a reader of the bundle. */
         public String method() {
-            return cells == 0 ? "paired by seed, each cell's own pairs (t with pairs - 1 degrees of freedom)"
-                    : "blocked by seed: the log-scale residual pooled over " + cells + " cells (t with " + df + " degrees of freedom)";
+            return cells == 0
+                    ? "paired by seed, each cell's own pairs (t with pairs - 1 degrees of freedom)"
+                    : "blocked by seed: the log-scale residual pooled over " + cells + " cells (t with " + df
+                            + " degrees of freedom)";
         }
     }
 

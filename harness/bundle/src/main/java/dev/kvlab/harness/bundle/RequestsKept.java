@@ -33,7 +33,8 @@ public final class RequestsKept {
      * Drops the {@code requests.csv.gz} of the probes among {@code runs} the level does not keep ({@code keep}: the
      * runs {@code capacity} keeps, null for every run) and returns the manifest's {@code bundle} section.
      */
-    public static Map<String, Object> apply(Path bundle, MatrixSpec spec, List<CellRun> runs, Set<String> keep) throws IOException {
+    public static Map<String, Object> apply(Path bundle, MatrixSpec spec, List<CellRun> runs, Set<String> keep)
+            throws IOException {
         String level = level(spec);
         int probes = 0, kept = 0;
         for (CellRun r : runs) {
@@ -53,15 +54,20 @@ public final class RequestsKept {
         s.put("requests_default", !spec.resolved().path("bundle").has("requests"));
         s.put("probes", probes);
         s.put("probes_with_requests", kept);
-        s.put("statement", "fixed-load runs: cells/<cell>/r<k>/<metric>.hlog, requests.csv, cell.json; capacity-search probes"
-                + " (cells/<cell>@<load>/r<k>/): run.hlog (one interval per metric over the measured phase, tagged with the metric;"
-                + " the run's record as its '#kvlab-cell' comment line) and requests.csv.gz where bundle.requests keeps them ("
-                + switch (level) {
-                    case "all" -> "all: every probe";
-                    case "none" -> "none: no probe";
-                    default -> keep == null ? "capacity, but this search's rule reads every probe's requests: every probe"
-                            : "capacity: per searched cell, replicate 0's run at its capacity and its first failing probe";
-                } + ")");
+        s.put(
+                "statement",
+                "fixed-load runs: cells/<cell>/r<k>/<metric>.hlog, requests.csv, cell.json; capacity-search probes"
+                        + " (cells/<cell>@<load>/r<k>/): run.hlog (one interval per metric over the measured phase, tagged with the metric;"
+                        + " the run's record as its '#kvlab-cell' comment line) and requests.csv.gz where bundle.requests keeps them ("
+                        + switch (level) {
+                            case "all" -> "all: every probe";
+                            case "none" -> "none: no probe";
+                            default ->
+                                keep == null
+                                        ? "capacity, but this search's rule reads every probe's requests: every probe"
+                                        : "capacity: per searched cell, replicate 0's run at its capacity and its first failing probe";
+                        }
+                        + ")");
         return s;
     }
 }

@@ -57,7 +57,8 @@ public final class RunFiles {
         Path f = requestsFile(dir);
         if (f == null) return null;
         if (f.getFileName().toString().endsWith(".gz"))
-            return new BufferedReader(new InputStreamReader(new GZIPInputStream(Files.newInputStream(f), 1 << 16), StandardCharsets.UTF_8));
+            return new BufferedReader(new InputStreamReader(
+                    new GZIPInputStream(Files.newInputStream(f), 1 << 16), StandardCharsets.UTF_8));
         return Files.newBufferedReader(f, StandardCharsets.UTF_8);
     }
 
@@ -76,7 +77,8 @@ public final class RunFiles {
         Path cj = dir.resolve(CellFiles.CELL_JSON);
         if (Files.isRegularFile(cj)) return BundleJson.read(cj);
         Path run = dir.resolve(CellFiles.RUN_HLOG);
-        if (!Files.isRegularFile(run)) throw new java.nio.file.NoSuchFileException(cj + " (nor " + run.getFileName() + ")");
+        if (!Files.isRegularFile(run))
+            throw new java.nio.file.NoSuchFileException(cj + " (nor " + run.getFileName() + ")");
         String prefix = "#" + CellFiles.CELL_COMMENT;
         try (BufferedReader r = Files.newBufferedReader(run, StandardCharsets.UTF_8)) {
             String line;
@@ -90,6 +92,8 @@ public final class RunFiles {
 
     /** The file holding the run's record: {@code cell.json}, or a probe's {@code run.hlog}. */
     public static String recordFile(Path dir) {
-        return compact(dir) && !Files.isRegularFile(dir.resolve(CellFiles.CELL_JSON)) ? CellFiles.RUN_HLOG : CellFiles.CELL_JSON;
+        return compact(dir) && !Files.isRegularFile(dir.resolve(CellFiles.CELL_JSON))
+                ? CellFiles.RUN_HLOG
+                : CellFiles.CELL_JSON;
     }
 }

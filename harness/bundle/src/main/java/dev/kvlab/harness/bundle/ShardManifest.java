@@ -32,8 +32,8 @@ public final class ShardManifest {
         public String describe() {
             String what = "a shard: " + shard.label() + " of matrix " + matrixSha256.substring(0, 12) + ", ";
             return split == ShardSplit.REQUESTS
-                    ? what + "split by requests: every " + shard.count() + "-th request of each of its " + allRuns.size()
-                            + " runs (kvlab merge adds the shards into one cell per run)"
+                    ? what + "split by requests: every " + shard.count() + "-th request of each of its "
+                            + allRuns.size() + " runs (kvlab merge adds the shards into one cell per run)"
                     : what + runs.size() + " of its " + allRuns.size() + " runs (kvlab merge puts the shards together)";
         }
     }
@@ -44,15 +44,18 @@ public final class ShardManifest {
      * The section for shard {@code shard} of a matrix with hash {@code matrixSha256} and runs {@code allRuns} (labels, in
      * order), split by {@code split}.
      */
-    public static Map<String, Object> section(Shard shard, ShardSplit split, String matrixSha256, List<String> allRuns) {
+    public static Map<String, Object> section(
+            Shard shard, ShardSplit split, String matrixSha256, List<String> allRuns) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("index", shard.index());
         m.put("count", shard.count());
         m.put("label", shard.label());
         m.put("split", split.label());
         if (split == ShardSplit.REQUESTS)
-            m.put("load", "every run's requests split over " + shard.count() + " hosts: this one sent positions i with i mod " + shard.count()
-                    + " = " + (shard.index() - 1));
+            m.put(
+                    "load",
+                    "every run's requests split over " + shard.count() + " hosts: this one sent positions i with i mod "
+                            + shard.count() + " = " + (shard.index() - 1));
         m.put("matrix_sha256", matrixSha256);
         m.put("total_runs", allRuns.size());
         m.put("all_runs", allRuns);
@@ -73,18 +76,21 @@ public final class ShardManifest {
         JsonNode s = manifest.get(SECTION);
         if (s == null || s.isNull()) return null;
         if (!s.isObject()) throw new IllegalArgumentException("'shard' is not an object");
-        if (!s.path("index").canConvertToInt() || !s.path("count").canConvertToInt()) throw new IllegalArgumentException("shard: index/count missing");
+        if (!s.path("index").canConvertToInt() || !s.path("count").canConvertToInt())
+            throw new IllegalArgumentException("shard: index/count missing");
         Shard sh = new Shard(s.get("index").asInt(), s.get("count").asInt());
         ShardSplit split = s.has("split") ? ShardSplit.parse(s.get("split").asText()) : ShardSplit.RUNS;
         String sha = s.path("matrix_sha256").asText("");
         if (!sha.matches("[0-9a-f]{64}")) throw new IllegalArgumentException("shard: matrix_sha256 is not a SHA-256");
         List<String> all = texts(s.get("all_runs"), "all_runs"), runs = texts(s.get("runs"), "runs");
-        if (s.path("total_runs").asInt(-1) != all.size()) throw new IllegalArgumentException("shard: total_runs is not the length of all_runs");
+        if (s.path("total_runs").asInt(-1) != all.size())
+            throw new IllegalArgumentException("shard: total_runs is not the length of all_runs");
         return new Info(sh, split, sha, all, runs);
     }
 
     private static List<String> texts(JsonNode a, String name) {
-        if (a == null || !a.isArray()) throw new IllegalArgumentException("shard: '" + name + "' missing or not a list");
+        if (a == null || !a.isArray())
+            throw new IllegalArgumentException("shard: '" + name + "' missing or not a list");
         List<String> out = new ArrayList<>();
         a.forEach(x -> out.add(x.asText()));
         return out;
@@ -101,22 +107,34 @@ public final class ShardManifest {
             return;
         }
         if (info == null) return;
-        String sha = info.split() == ShardSplit.REQUESTS ? RequestSplit.sha256Of(info.shard(), info.matrixSha256()) : info.shard().sha256Of(info.matrixSha256());
+        String sha = info.split() == ShardSplit.REQUESTS
+                ? RequestSplit.sha256Of(info.shard(), info.matrixSha256())
+                : info.shard().sha256Of(info.matrixSha256());
         if (!sha.equals(manifest.path("matrix").path("sha256").asText()))
-            p.add(new BundleVerifier.Problem(f, "shard " + info.shard().label() + ": matrix.sha256 is not the hash of this shard of matrix " + info.matrixSha256()));
+            p.add(new BundleVerifier.Problem(
+                    f,
+                    "shard " + info.shard().label() + ": matrix.sha256 is not the hash of this shard of matrix "
+                            + info.matrixSha256()));
         if (!held(info.shard(), info.split(), info.allRuns()).equals(info.runs()))
-            p.add(new BundleVerifier.Problem(f, "shard " + info.shard().label() + ": 'runs' are not the runs this shard holds of 'all_runs'"));
+            p.add(new BundleVerifier.Problem(
+                    f, "shard " + info.shard().label() + ": 'runs' are not the runs this shard holds of 'all_runs'"));
         boolean search = isSearch(manifest);
         List<String> inCells = new ArrayList<>();
         for (JsonNode c : manifest.path("cells"))
             for (JsonNode r : c.path("replicates")) {
-                String label = baseCell(c.path("cell").asText(), search) + "/r" + r.path("replicate").asInt();
+                String label = baseCell(c.path("cell").asText(), search) + "/r"
+                        + r.path("replicate").asInt();
                 if (!search || !inCells.contains(label)) inCells.add(label);
             }
-        boolean same = search ? new java.util.HashSet<>(inCells).equals(new java.util.HashSet<>(info.runs())) : inCells.equals(info.runs());
+        boolean same = search
+                ? new java.util.HashSet<>(inCells).equals(new java.util.HashSet<>(info.runs()))
+                : inCells.equals(info.runs());
         if (!same)
-            p.add(new BundleVerifier.Problem(f, "shard " + info.shard().label() + ": the manifest's cells hold " + inCells.size()
-                    + (search ? " searches" : " runs") + ", not the shard's " + info.runs().size()));
+            p.add(new BundleVerifier.Problem(
+                    f,
+                    "shard " + info.shard().label() + ": the manifest's cells hold " + inCells.size()
+                            + (search ? " searches" : " runs") + ", not the shard's "
+                            + info.runs().size()));
     }
 
     /** Whether {@code manifest} is a capacity search's: its units are whole searches, whose probes are cells {@code <cell>@<load>}. */
@@ -125,7 +143,8 @@ public final class ShardManifest {
         return c != null && c.isObject();
     }
 
-    private static final java.util.regex.Pattern PROBE = java.util.regex.Pattern.compile("@[0-9][0-9.eE+-]*(x[0-9]+)?$");
+    private static final java.util.regex.Pattern PROBE =
+            java.util.regex.Pattern.compile("@[0-9][0-9.eE+-]*(x[0-9]+)?$");
 
     /** The searched cell a probe's cell id belongs to (the id itself when not a probe, or not a search). */
     public static String baseCell(String cell, boolean search) {

@@ -41,7 +41,9 @@ public final class SplitCellMerge {
      * @param labels    the shards' labels
      * @param tree      the run's config tree as the whole matrix has it (no share)
      */
-    public static void write(List<Path> shardDirs, List<String> labels, Path bundle, String cell, int replicate, ObjectNode tree) throws IOException {
+    public static void write(
+            List<Path> shardDirs, List<String> labels, Path bundle, String cell, int replicate, ObjectNode tree)
+            throws IOException {
         Path cellDir = bundle.resolve("cells").resolve(cell);
         Files.createDirectories(cellDir);
         Path tmp = cellDir.resolve(".r" + replicate + ".tmp");
@@ -51,9 +53,11 @@ public final class SplitCellMerge {
         for (int i = 0; i < shardDirs.size(); i++) {
             ObjectNode c = (ObjectNode) BundleJson.read(shardDirs.get(i).resolve(CellFiles.CELL_JSON));
             String share = c.path("config").path("target").path("request_shard").asText("");
-            if (!share.equals(labels.get(i)) || !RequestSplit.whole((ObjectNode) c.path("config")).equals(tree))
-                throw new BadInputException("run " + cell + "/r" + replicate + " of shard " + labels.get(i) + ": its config is not the matrix's with"
-                        + " key '" + RequestSplit.KEY + "' = " + labels.get(i) + " (it has '" + share + "')");
+            if (!share.equals(labels.get(i))
+                    || !RequestSplit.whole((ObjectNode) c.path("config")).equals(tree))
+                throw new BadInputException("run " + cell + "/r" + replicate + " of shard " + labels.get(i)
+                        + ": its config is not the matrix's with" + " key '" + RequestSplit.KEY + "' = " + labels.get(i)
+                        + " (it has '" + share + "')");
             cells.add(c);
         }
         String clock = "live".equals(cells.getFirst().path("mode").asText()) ? "wall (live)" : "virtual (sim)";
@@ -66,10 +70,12 @@ public final class SplitCellMerge {
         }
         SplitSummary.Counts counts = requests(shardDirs, tmp.resolve(CellFiles.REQUESTS_CSV));
         List<JsonNode> summaries = cells.stream().map(c -> c.path("summary")).toList();
-        long said = summaries.stream().mapToLong(s -> s.path(Columns.REQUESTS.name()).asLong()).sum();
+        long said = summaries.stream()
+                .mapToLong(s -> s.path(Columns.REQUESTS.name()).asLong())
+                .sum();
         if (said != counts.requests())
-            throw new BadInputException("run " + cell + "/r" + replicate + ": the shards' summaries count " + said + " requests, their requests.csv "
-                    + counts.requests());
+            throw new BadInputException("run " + cell + "/r" + replicate + ": the shards' summaries count " + said
+                    + " requests, their requests.csv " + counts.requests());
         ObjectNode out = cells.getFirst().deepCopy();
         ObjectNode summary = SplitSummary.merge(summaries, labels, totals, counts);
         out.set("summary", summary);
@@ -77,10 +83,12 @@ public final class SplitCellMerge {
         java.util.Set<String> extras = new java.util.LinkedHashSet<>();
         for (ObjectNode c : cells) c.path("extra_fields").forEach(e -> extras.add(e.asText()));
         for (String k : extras) if (summary.has(k)) extra.add(k);
-        for (String k : List.of(SplitSummary.HOSTS, SplitSummary.STATEMENT, SplitSummary.SKEW, SplitSummary.NOT_ADDED)) extra.add(k);
+        for (String k : List.of(SplitSummary.HOSTS, SplitSummary.STATEMENT, SplitSummary.SKEW, SplitSummary.NOT_ADDED))
+            extra.add(k);
         ObjectNode d = (ObjectNode) out.path("describe");
         d.put("load", SplitSummary.statement(labels.size(), labels));
-        if (d.has(ConfigKeys.CACHE_STATE)) d.put(ConfigKeys.CACHE_STATE, perShard(cells, labels, ConfigKeys.CACHE_STATE));
+        if (d.has(ConfigKeys.CACHE_STATE))
+            d.put(ConfigKeys.CACHE_STATE, perShard(cells, labels, ConfigKeys.CACHE_STATE));
         out.set("config", tree);
         Durable.writeNew(tmp.resolve(CellFiles.CELL_JSON), BundleJson.pretty(out));
         Durable.fsyncDir(tmp);
@@ -89,7 +97,8 @@ public final class SplitCellMerge {
     }
 
     /** The shards' intervals of {@code m} added by start time; {@code total} gets every value. */
-    private static List<IntervalHistogram> intervals(Metric m, List<Path> shardDirs, Histogram total) throws IOException {
+    private static List<IntervalHistogram> intervals(Metric m, List<Path> shardDirs, Histogram total)
+            throws IOException {
         TreeMap<Long, Histogram> byStart = new TreeMap<>();
         TreeMap<Long, Long> ends = new TreeMap<>();
         for (Path d : shardDirs)
@@ -104,7 +113,13 @@ public final class SplitCellMerge {
             Histogram h = e.getValue();
             ByteBuffer buf = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
             int n = h.encodeIntoByteBuffer(buf);
-            out.add(new IntervalHistogram(m, e.getKey(), ends.get(e.getKey()), h.getTotalCount(), Arrays.copyOf(buf.array(), n), h.getMaxValueAsDouble()));
+            out.add(new IntervalHistogram(
+                    m,
+                    e.getKey(),
+                    ends.get(e.getKey()),
+                    h.getTotalCount(),
+                    Arrays.copyOf(buf.array(), n),
+                    h.getMaxValueAsDouble()));
         }
         return out;
     }
@@ -117,7 +132,8 @@ public final class SplitCellMerge {
             Path f = d.resolve(CellFiles.REQUESTS_CSV);
             try (BufferedReader r = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
                 String header = r.readLine();
-                if (!RequestRecord.CSV_HEADER.equals(header)) throw new BadInputException(f + ": not a requests.csv (header " + header + ")");
+                if (!RequestRecord.CSV_HEADER.equals(header))
+                    throw new BadInputException(f + ": not a requests.csv (header " + header + ")");
                 String line;
                 while ((line = r.readLine()) != null) {
                     while (quotes(line) % 2 != 0) {
@@ -128,7 +144,8 @@ public final class SplitCellMerge {
                     if (line.isEmpty()) continue;
                     List<String> fs = Csv.parse(line).getFirst();
                     long id = Long.parseLong(fs.get(0));
-                    if (rows.put(id, line) != null) throw new BadInputException(f + ": request " + id + " is in two shards");
+                    if (rows.put(id, line) != null)
+                        throw new BadInputException(f + ": request " + id + " is in two shards");
                     boolean ok = "ok".equals(fs.get(17));
                     if (ok) {
                         completed++;
@@ -153,7 +170,10 @@ public final class SplitCellMerge {
     private static String perShard(List<ObjectNode> cells, List<String> labels, String key) {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < cells.size(); i++)
-            sb.append(i == 0 ? "" : "; ").append(labels.get(i)).append(": ").append(cells.get(i).path("describe").path(key).asText());
+            sb.append(i == 0 ? "" : "; ")
+                    .append(labels.get(i))
+                    .append(": ")
+                    .append(cells.get(i).path("describe").path(key).asText());
         return sb.toString();
     }
 }

@@ -24,14 +24,19 @@ final class SplitSummary {
     /** What the merged requests.csv holds: the request counts every rate is computed from. */
     record Counts(long requests, long completed, long failed, long good, long outputTokens) {}
 
-    private static final Set<String> ADDED = merged(Column.Merge.SUM), PER_REQUEST = merged(Column.Merge.PER_REQUEST),
+    private static final Set<String> ADDED = merged(Column.Merge.SUM),
+            PER_REQUEST = merged(Column.Merge.PER_REQUEST),
             LARGEST = merged(Column.Merge.LARGEST);
     /** Recomputed below from the added histograms and counts, whatever the shards say. */
     private static final Set<String> RECOMPUTED = merged(Column.Merge.RECOMPUTED);
     /** The shards' own bookkeeping: replaced by {@link #HOSTS}, {@link #STATEMENT} and {@link #SKEW}. */
-    private static final Set<String> SHARD_OWN = Set.of(Columns.REQUEST_SHARD.name(), Columns.MEASURED_PHASE_STARTED_EPOCH_MS.name());
+    private static final Set<String> SHARD_OWN =
+            Set.of(Columns.REQUEST_SHARD.name(), Columns.MEASURED_PHASE_STARTED_EPOCH_MS.name());
 
-    static final String HOSTS = "driven_from_hosts", STATEMENT = "request_split", SKEW = "shard_start_skew_s", NOT_ADDED = "merge_not_added";
+    static final String HOSTS = "driven_from_hosts",
+            STATEMENT = "request_split",
+            SKEW = "shard_start_skew_s",
+            NOT_ADDED = "merge_not_added";
 
     private SplitSummary() {}
 
@@ -45,7 +50,8 @@ final class SplitSummary {
         ObjectNode out = shards.getFirst().deepCopy();
         List<String> notAdded = new ArrayList<>();
         java.util.Set<String> keys = new java.util.LinkedHashSet<>();
-        for (JsonNode s : shards) s.fieldNames().forEachRemaining(keys::add); // a figure only some shards have (target_down) too
+        for (JsonNode s : shards)
+            s.fieldNames().forEachRemaining(keys::add); // a figure only some shards have (target_down) too
         for (String k : keys) {
             if (SHARD_OWN.contains(k)) {
                 out.remove(k);
@@ -68,25 +74,42 @@ final class SplitSummary {
             if (c.latency() == null) continue;
             Histogram h = totals.get(c.latency().metric());
             boolean none = h == null || h.getTotalCount() == 0;
-            put(out, c, none ? Double.NaN : switch (c.latency().stat()) {
-                case P50 -> h.getValueAtPercentile(50.0) / 1000.0;
-                case P99 -> h.getValueAtPercentile(99.0) / 1000.0;
-                case MEAN -> h.getMean() / 1000.0;
-            });
+            put(
+                    out,
+                    c,
+                    none
+                            ? Double.NaN
+                            : switch (c.latency().stat()) {
+                                case P50 -> h.getValueAtPercentile(50.0) / 1000.0;
+                                case P99 -> h.getValueAtPercentile(99.0) / 1000.0;
+                                case MEAN -> h.getMean() / 1000.0;
+                            });
         }
         double span = out.path(Columns.SIMULATED_SECONDS.name()).asDouble(Double.NaN);
         rate(out, Columns.GOODPUT_RPS, counts.good(), span);
         rate(out, Columns.THROUGHPUT_RPS, counts.completed(), span);
         rate(out, Columns.OUTPUT_TOKENS_PER_S, counts.outputTokens(), span);
-        put(out, Columns.SLO_ATTAINMENT, counts.requests() == 0 ? Double.NaN : (double) counts.good() / counts.requests());
+        put(
+                out,
+                Columns.SLO_ATTAINMENT,
+                counts.requests() == 0 ? Double.NaN : (double) counts.good() / counts.requests());
         JsonNode cachedTokens = out.path(Columns.ENGINE_CACHED_PROMPT_TOKENS.name());
-        double prompt = out.path(Columns.ENGINE_PROMPT_TOKENS.name()).asDouble(Double.NaN), cached = cachedTokens.asDouble(Double.NaN);
+        double prompt = out.path(Columns.ENGINE_PROMPT_TOKENS.name()).asDouble(Double.NaN),
+                cached = cachedTokens.asDouble(Double.NaN);
         double all = prompt > 0 && cachedTokens.isNumber() && cached <= prompt ? cached / prompt : Double.NaN;
-        // the per-response counts are the local tier's only on llama.cpp (every shard says so); else they count every tier
-        boolean perResponseLocal = shards.stream().allMatch(s -> s.path(Columns.ENGINE_HITS_SOURCE.name()).asText().startsWith("local: llama.cpp per-response"));
+        // the per-response counts are the local tier's only on llama.cpp (every shard says so); else they count every
+        // tier
+        boolean perResponseLocal = shards.stream()
+                .allMatch(s ->
+                        s.path(Columns.ENGINE_HITS_SOURCE.name()).asText().startsWith("local: llama.cpp per-response"));
         if (out.has(Columns.ENGINE_CACHED_HIT_RATIO.name())) put(out, Columns.ENGINE_CACHED_HIT_RATIO, all);
-        List<Column<?>> overlapping = new ArrayList<>(List.of(Columns.REMOTE_HIT_RATIO, Columns.ENGINE_EXTERNAL_HIT_RATIO, Columns.ENGINE_DEVICE_HIT_RATIO,
-                Columns.ENGINE_HOST_HIT_RATIO, Columns.ENGINE_STORAGE_HIT_RATIO, Columns.ENGINE_LOOKUP_HIT_RATIO));
+        List<Column<?>> overlapping = new ArrayList<>(List.of(
+                Columns.REMOTE_HIT_RATIO,
+                Columns.ENGINE_EXTERNAL_HIT_RATIO,
+                Columns.ENGINE_DEVICE_HIT_RATIO,
+                Columns.ENGINE_HOST_HIT_RATIO,
+                Columns.ENGINE_STORAGE_HIT_RATIO,
+                Columns.ENGINE_LOOKUP_HIT_RATIO));
         if (perResponseLocal) {
             put(out, Columns.LOCAL_HIT_RATIO, all);
             put(out, Columns.ENGINE_LOCAL_HIT_RATIO, all);
@@ -97,9 +120,15 @@ final class SplitSummary {
                 notAdded.add(c.name());
             }
         if (out.has(Columns.ENGINE_HITS_SOURCE.name()))
-            out.put(Columns.ENGINE_HITS_SOURCE.name(), (perResponseLocal ? "local and " : "") + "all tiers: per-response cached/prompt tokens added over the "
-                    + shards.size() + " shards" + (Double.isNaN(all) ? " (not reported by every response of every shard, or impossible)" : "")
-                    + "; the /metrics figures: not added (the engine's counters are engine-wide: concurrent shards' differences overlap)");
+            out.put(
+                    Columns.ENGINE_HITS_SOURCE.name(),
+                    (perResponseLocal ? "local and " : "")
+                            + "all tiers: per-response cached/prompt tokens added over the "
+                            + shards.size() + " shards"
+                            + (Double.isNaN(all)
+                                    ? " (not reported by every response of every shard, or impossible)"
+                                    : "")
+                            + "; the /metrics figures: not added (the engine's counters are engine-wide: concurrent shards' differences overlap)");
         long first = Long.MAX_VALUE, last = Long.MIN_VALUE;
         for (JsonNode s : shards) {
             long t = s.path(Columns.MEASURED_PHASE_STARTED_EPOCH_MS.name()).asLong();
@@ -109,20 +138,28 @@ final class SplitSummary {
         out.put(HOSTS, shards.size());
         out.put(STATEMENT, statement(shards.size(), labels));
         out.set(SKEW, Rows.toJson((last - first) / 1000.0));
-        out.put(NOT_ADDED, notAdded.isEmpty() ? "none" : String.join(", ", notAdded)
-                + ": the shards differ and the figure cannot be added from what they recorded");
+        out.put(
+                NOT_ADDED,
+                notAdded.isEmpty()
+                        ? "none"
+                        : String.join(", ", notAdded)
+                                + ": the shards differ and the figure cannot be added from what they recorded");
         return out;
     }
 
     /** The names of the columns the shards combine by {@code rule}. */
     private static Set<String> merged(Column.Merge rule) {
-        return Set.copyOf(Columns.all().stream().filter(c -> c.merge() == rule).map(Column::name).toList());
+        return Set.copyOf(Columns.all().stream()
+                .filter(c -> c.merge() == rule)
+                .map(Column::name)
+                .toList());
     }
 
     /** "driven from N hosts (request-split shards 1/N..N/N): ..." */
     static String statement(int hosts, List<String> labels) {
-        return "driven from " + hosts + " hosts (request-split shards " + String.join(", ", labels) + "): host K sent the requests at positions i"
-                + " with i mod " + hosts + " = K-1 at their intended times from the same seed; counts and histograms added by kvlab merge";
+        return "driven from " + hosts + " hosts (request-split shards " + String.join(", ", labels)
+                + "): host K sent the requests at positions i" + " with i mod " + hosts
+                + " = K-1 at their intended times from the same seed; counts and histograms added by kvlab merge";
     }
 
     /** Sets {@code c} where the shards' summary has it. */
@@ -139,13 +176,15 @@ final class SplitSummary {
     private static JsonNode sum(List<JsonNode> all) {
         List<JsonNode> vs = all.stream().filter(v -> !v.isMissingNode()).toList();
         if (vs.stream().anyMatch(v -> !v.isNumber())) return Rows.toJson(Double.NaN);
-        if (vs.stream().allMatch(JsonNode::isIntegralNumber)) return Rows.toJson(vs.stream().mapToLong(JsonNode::asLong).sum());
+        if (vs.stream().allMatch(JsonNode::isIntegralNumber))
+            return Rows.toJson(vs.stream().mapToLong(JsonNode::asLong).sum());
         return Rows.toJson(vs.stream().mapToDouble(JsonNode::asDouble).sum());
     }
 
     private static JsonNode largest(List<JsonNode> vs) {
         if (vs.stream().anyMatch(v -> !v.isNumber())) return Rows.toJson(Double.NaN);
-        if (vs.stream().allMatch(JsonNode::isIntegralNumber)) return Rows.toJson(vs.stream().mapToLong(JsonNode::asLong).max().orElseThrow());
+        if (vs.stream().allMatch(JsonNode::isIntegralNumber))
+            return Rows.toJson(vs.stream().mapToLong(JsonNode::asLong).max().orElseThrow());
         return Rows.toJson(vs.stream().mapToDouble(JsonNode::asDouble).max().orElseThrow());
     }
 
@@ -168,7 +207,11 @@ final class SplitSummary {
 
     private static String perShard(List<JsonNode> vs, List<String> labels) {
         StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < vs.size(); i++) sb.append(i == 0 ? "" : "; ").append(labels.get(i)).append(": ").append(vs.get(i).isMissingNode() ? "-" : vs.get(i).asText());
+        for (int i = 0; i < vs.size(); i++)
+            sb.append(i == 0 ? "" : "; ")
+                    .append(labels.get(i))
+                    .append(": ")
+                    .append(vs.get(i).isMissingNode() ? "-" : vs.get(i).asText());
         return sb.toString();
     }
 }

@@ -39,7 +39,8 @@ public final class SummaryTable {
         this(columns, rows, Map.of());
     }
 
-    private SummaryTable(List<String> columns, List<Map<String, Object>> rows, Map<String, Map<String, String>> cellFactors) {
+    private SummaryTable(
+            List<String> columns, List<Map<String, Object>> rows, Map<String, Map<String, String>> cellFactors) {
         this.columns = List.copyOf(columns);
         this.rows = List.copyOf(rows);
         this.cellFactors = Map.copyOf(cellFactors);
@@ -102,7 +103,11 @@ public final class SummaryTable {
         List<Object> vals = new ArrayList<>(columns.size());
         for (Map<String, Object> row : rows) {
             vals.clear();
-            for (String c : columns) vals.add(row.containsKey(c) && row.get(c) != null ? row.get(c) : Double.NaN); // absent: NaN, as summary.json's null reads
+            for (String c : columns)
+                vals.add(
+                        row.containsKey(c) && row.get(c) != null
+                                ? row.get(c)
+                                : Double.NaN); // absent: NaN, as summary.json's null reads
             Csv.appendRow(sb, vals);
         }
         return sb.toString().getBytes(StandardCharsets.UTF_8);
@@ -159,7 +164,8 @@ public final class SummaryTable {
         for (var e : byCell.entrySet()) {
             String id = e.getKey();
             Map<String, List<Double>> vals = e.getValue();
-            List<Map<String, Object>> cellRows = rows.stream().filter(r -> id.equals(r.get("cell"))).toList();
+            List<Map<String, Object>> cellRows =
+                    rows.stream().filter(r -> id.equals(r.get("cell"))).toList();
             ObjectNode c = cells.addObject();
             c.put("cell", id);
             ObjectNode cf = c.putObject("factors");

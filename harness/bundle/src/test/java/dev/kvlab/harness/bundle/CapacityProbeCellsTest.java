@@ -3,7 +3,6 @@ package dev.kvlab.harness.bundle;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kvlab.harness.bundle.CapacityFile;
 import org.junit.jupiter.api.Test;
 
 /** The probe cells of capacity.json: a probe extended over three passes is three cells, none of them a fixed-load cell. */

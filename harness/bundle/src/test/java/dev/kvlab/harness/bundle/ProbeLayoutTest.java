@@ -25,15 +25,21 @@ import org.junit.jupiter.api.io.TempDir;
 /** A capacity probe's one tagged interval log, its record line, and a probe's config given by reference in the manifest. */
 class ProbeLayoutTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private static IntervalHistogram interval(Metric m, int second, long... micros) {
         Histogram h = new Histogram(3);
         for (long v : micros) h.recordValue(v);
         ByteBuffer b = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
         int n = h.encodeIntoByteBuffer(b);
-        return new IntervalHistogram(m, second * 1_000_000_000L, (second + 1) * 1_000_000_000L, h.getTotalCount(),
-                Arrays.copyOf(b.array(), n), h.getMaxValueAsDouble());
+        return new IntervalHistogram(
+                m,
+                second * 1_000_000_000L,
+                (second + 1) * 1_000_000_000L,
+                h.getTotalCount(),
+                Arrays.copyOf(b.array(), n),
+                h.getMaxValueAsDouble());
     }
 
     @Test
@@ -48,7 +54,8 @@ class ProbeLayoutTest {
         assertThat(whole.get(Metric.TTFT).get(0).endNanos()).isEqualTo(2_000_000_000L);
         assertThat(whole).doesNotContainKey(Metric.FETCH);
 
-        byte[] log = HlogFile.writeTagged(whole, "c01@1", 0, "virtual (sim)", CellFiles.CELL_COMMENT + "{\"summary\":{\"completed\":3}}");
+        byte[] log = HlogFile.writeTagged(
+                whole, "c01@1", 0, "virtual (sim)", CellFiles.CELL_COMMENT + "{\"summary\":{\"completed\":3}}");
         Path dir = Files.createDirectories(tmp.resolve("cells/c01@1/r0"));
         Files.write(dir.resolve(CellFiles.RUN_HLOG), log);
 
@@ -63,11 +70,13 @@ class ProbeLayoutTest {
         }
         assertThat(tags).containsExactly("ttft", "tpot");
         assertThat(ttft).isEqualTo(3);
-        assertThat(RunFiles.timed(dir, "ttft").get(0).histogram().getValueAtPercentile(99)).isBetween(49_900L, 50_100L);
+        assertThat(RunFiles.timed(dir, "ttft").get(0).histogram().getValueAtPercentile(99))
+                .isBetween(49_900L, 50_100L);
         assertThat(RunFiles.intervals(dir, Metric.TPOT).get(0).count()).isEqualTo(3);
         assertThat(RunFiles.intervals(dir, Metric.ITL)).isEmpty();
         assertThat(RunFiles.recorded(dir)).isTrue();
-        assertThat(RunFiles.cellJson(dir).path("summary").path("completed").asInt()).isEqualTo(3);
+        assertThat(RunFiles.cellJson(dir).path("summary").path("completed").asInt())
+                .isEqualTo(3);
         assertThat(RunFiles.requests(dir)).isNull();
     }
 
@@ -84,7 +93,9 @@ class ProbeLayoutTest {
         assertThat(set.toString()).isEqualTo("{\"workload.arrival.rate\":23.5,\"workload.passes\":16}");
         ObjectNode lacking = f.objectNode();
         lacking.put("seed", 1);
-        assertThat(Manifest.diff(first, lacking)).as("a key removed cannot be said by setting keys").isNull();
+        assertThat(Manifest.diff(first, lacking))
+                .as("a key removed cannot be said by setting keys")
+                .isNull();
 
         ObjectNode m = f.objectNode();
         ObjectNode c1 = m.putArray("cells").addObject();

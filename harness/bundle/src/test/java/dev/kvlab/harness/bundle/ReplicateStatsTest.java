@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.kvlab.harness.bundle.ReplicateStats.Estimate;
-import dev.kvlab.harness.bundle.ReplicateStats;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -46,7 +45,9 @@ class ReplicateStatsTest {
         assertThat(d.hi()).isCloseTo(8.0 / 3 + 1.43423, within(1e-4));
         assertThat(d.excludesZero()).isTrue();
         // pairs where either side is NaN are dropped
-        assertThat(ReplicateStats.paired(List.of(3.0, Double.NaN, 7.0), List.of(1.0, 2.0, 4.0)).n()).isEqualTo(2);
+        assertThat(ReplicateStats.paired(List.of(3.0, Double.NaN, 7.0), List.of(1.0, 2.0, 4.0))
+                        .n())
+                .isEqualTo(2);
     }
 
     @Test
@@ -82,7 +83,9 @@ class ReplicateStatsTest {
         assertThat(wide.lo()).isPositive().isLessThan(1);
         assertThat(wide.hi()).isGreaterThan(1);
         // pairs where either side is not positive are dropped
-        assertThat(ReplicateStats.ratio(List.of(3.0, 0.0, 7.0, Double.NaN), List.of(1.0, 2.0, 4.0, 1.0)).n()).isEqualTo(2);
+        assertThat(ReplicateStats.ratio(List.of(3.0, 0.0, 7.0, Double.NaN), List.of(1.0, 2.0, 4.0, 1.0))
+                        .n())
+                .isEqualTo(2);
     }
 
     /**
@@ -107,7 +110,8 @@ class ReplicateStatsTest {
         assertThat(Math.log(c.lo())).isCloseTo(ln - 0.75561, within(1e-3));
         assertThat(Math.log(c.hi())).isCloseTo(ln + 0.75561, within(1e-3));
         assertThat(c.lo()).isGreaterThan(1); // the pair alone, with t(1), reaches down to 0.5
-        assertThat(ReplicateStats.ratio(caps.get("combined"), caps.get("none")).lo()).isLessThan(1);
+        assertThat(ReplicateStats.ratio(caps.get("combined"), caps.get("none")).lo())
+                .isLessThan(1);
         assertThat(b.byCell()).containsOnlyKeys("local", "combined");
     }
 

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvlab.harness.api.input.BadInputException;
-import dev.kvlab.harness.bundle.BundleArchive;
-import dev.kvlab.harness.bundle.OpenedBundle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -32,14 +30,19 @@ class TruncatedArchiveTest {
         for (int cut : new int[] {all.length / 2, all.length - 4, all.length - 1, 40}) {
             Path cutFile = t.resolve("cut-" + cut + ".tar.gz");
             Files.write(cutFile, Arrays.copyOf(all, cut));
-            assertThatThrownBy(() -> OpenedBundle.open(cutFile).close()).as("cut at %d of %d", cut, all.length)
-                    .isInstanceOf(BadInputException.class).hasMessageContaining(cutFile.toString())
-                    .hasMessageContaining("truncated or corrupt").hasMessageNotContaining("null");
+            assertThatThrownBy(() -> OpenedBundle.open(cutFile).close())
+                    .as("cut at %d of %d", cut, all.length)
+                    .isInstanceOf(BadInputException.class)
+                    .hasMessageContaining(cutFile.toString())
+                    .hasMessageContaining("truncated or corrupt")
+                    .hasMessageNotContaining("null");
         }
         byte[] flipped = all.clone();
         flipped[all.length / 2] ^= 0x5a;
         Path bad = t.resolve("flipped.tar.gz");
         Files.write(bad, flipped);
-        assertThatThrownBy(() -> OpenedBundle.open(bad).close()).isInstanceOf(BadInputException.class).hasMessageContaining(bad.toString());
+        assertThatThrownBy(() -> OpenedBundle.open(bad).close())
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining(bad.toString());
     }
 }

@@ -14,7 +14,11 @@ public final class StoreToken {
     public static String read(Path file) {
         if (file != null) {
             try {
-                String t = Files.readString(file, StandardCharsets.UTF_8).lines().findFirst().orElse("").strip();
+                String t = Files.readString(file, StandardCharsets.UTF_8)
+                        .lines()
+                        .findFirst()
+                        .orElse("")
+                        .strip();
                 if (t.isEmpty()) throw new BadInputException("token file " + file + " is empty");
                 return t;
             } catch (IOException e) {

@@ -74,28 +74,43 @@ final class ArchitectureRules {
      */
     static final Set<String> SPI_ONLY_TARGETS = Set.of("targets/openai", "targets/llama", "targets/fixed");
 
-    static final String INTERNAL_RULE = "a module uses another only through its api, spi and entry points, never its internal";
+    static final String INTERNAL_RULE =
+            "a module uses another only through its api, spi and entry points, never its internal";
 
-    static final String FLOOR_RULE = "the harness's modules point one way: api <- core, bundle, metrics, benchmark; core + bundle <- report <- experiments; core <- each target";
+    static final String FLOOR_RULE =
+            "the harness's modules point one way: api <- core, bundle, metrics, benchmark; core + bundle <- report <- experiments; core <- each target";
 
     /** The rules, a harness class's floor read through {@code floors}. */
     static List<Rule> rules(Function<JavaClass, String> floors) {
         return List.of(
-                Rule.ofPackages("transport depends on no other kvlab module",
-                        (from, to) -> module(from).equals("transport") && !module(to).equals("transport")),
-                Rule.ofPackages("store depends on transport only",
-                        (from, to) -> module(from).equals("store") && !Set.of("store", "transport").contains(module(to))),
-                Rule.ofPackages("workloads depends on no other kvlab module",
-                        (from, to) -> module(from).equals("workloads") && !module(to).equals("workloads")),
-                Rule.ofPackages("nothing but the CLI depends on the CLI",
+                Rule.ofPackages(
+                        "transport depends on no other kvlab module",
+                        (from, to) ->
+                                module(from).equals("transport") && !module(to).equals("transport")),
+                Rule.ofPackages(
+                        "store depends on transport only",
+                        (from, to) -> module(from).equals("store")
+                                && !Set.of("store", "transport").contains(module(to))),
+                Rule.ofPackages(
+                        "workloads depends on no other kvlab module",
+                        (from, to) ->
+                                module(from).equals("workloads") && !module(to).equals("workloads")),
+                Rule.ofPackages(
+                        "nothing but the CLI depends on the CLI",
                         (from, to) -> !module(from).equals("cli") && module(to).equals("cli")),
-                new Rule(INTERNAL_RULE, (from, to) -> isInternal(to.getPackageName()) && !component(from, floors).equals(component(to, floors))),
-                new Rule(FLOOR_RULE, (from, to) -> module(from.getPackageName()).equals("harness") && module(to.getPackageName()).equals("harness")
-                        && !mayUse(floors.apply(from), floors.apply(to))),
-                Rule.ofPackages("api packages see only api and spi packages",
+                new Rule(
+                        INTERNAL_RULE,
+                        (from, to) -> isInternal(to.getPackageName())
+                                && !component(from, floors).equals(component(to, floors))),
+                new Rule(
+                        FLOOR_RULE,
+                        (from, to) -> module(from.getPackageName()).equals("harness")
+                                && module(to.getPackageName()).equals("harness")
+                                && !mayUse(floors.apply(from), floors.apply(to))),
+                Rule.ofPackages(
+                        "api packages see only api and spi packages",
                         (from, to) -> isApi(from) && !isApi(to) && !isSpi(to)),
-                Rule.ofPackages("spi packages never see internal",
-                        (from, to) -> isSpi(from) && isInternal(to)));
+                Rule.ofPackages("spi packages never see internal", (from, to) -> isSpi(from) && isInternal(to)));
     }
 
     /**
@@ -141,7 +156,8 @@ final class ArchitectureRules {
         return out;
     }
 
-    private static final Pattern MODULE_FOLDER = Pattern.compile("/harness/((?:targets/)?[a-z0-9-]+)/target/(?:classes/|[^/]+\\.jar!)");
+    private static final Pattern MODULE_FOLDER =
+            Pattern.compile("/harness/((?:targets/)?[a-z0-9-]+)/target/(?:classes/|[^/]+\\.jar!)");
 
     /**
      * A harness class's floor: the folder of the Maven module its compiled class comes from ({@code core},

@@ -34,11 +34,19 @@ class ArchitectureTest {
     @Test
     void everyModuleIsImported() {
         for (String module : List.of("transport", "store", "workloads", "harness", "cli"))
-            assertTrue(main.stream().anyMatch(c -> ArchitectureRules.module(c.getPackageName()).equals(module)), "no main class of " + module + " imported");
+            assertTrue(
+                    main.stream()
+                            .anyMatch(c ->
+                                    ArchitectureRules.module(c.getPackageName()).equals(module)),
+                    "no main class of " + module + " imported");
         SortedSet<String> floors = new TreeSet<>();
-        for (var c : main) if (c.getPackageName().startsWith("dev.kvlab.harness")) floors.add(ArchitectureRules.floor(c));
-        assertTrue(floors.containsAll(ArchitectureRules.HARNESS_FLOORS.keySet()), "the harness's floors found: " + floors);
-        assertTrue(floors.containsAll(List.of("targets/openai", "targets/llama", "targets/fixed")), "the harness's floors found: " + floors);
+        for (var c : main)
+            if (c.getPackageName().startsWith("dev.kvlab.harness")) floors.add(ArchitectureRules.floor(c));
+        assertTrue(
+                floors.containsAll(ArchitectureRules.HARNESS_FLOORS.keySet()), "the harness's floors found: " + floors);
+        assertTrue(
+                floors.containsAll(List.of("targets/openai", "targets/llama", "targets/fixed")),
+                "the harness's floors found: " + floors);
     }
 
     /** Issue 36: a harness class's package names the Maven module its class file comes from (api/spi in harness/api). */
@@ -49,8 +57,11 @@ class ArchitectureTest {
             String pkg = c.getPackageName();
             if (!pkg.startsWith("dev.kvlab.harness")) continue;
             String floor = ArchitectureRules.floor(c), named = ArchitectureRules.floorOfPackage(pkg);
-            if (!floor.equals(named) && !(floor.startsWith("targets/") && pkg.startsWith("dev.kvlab.harness." + floor.substring("targets/".length()) + ".")
-                    || floor.startsWith("targets/") && pkg.equals("dev.kvlab.harness." + floor.substring("targets/".length()))))
+            if (!floor.equals(named)
+                    && !(floor.startsWith("targets/")
+                                    && pkg.startsWith("dev.kvlab.harness." + floor.substring("targets/".length()) + ".")
+                            || floor.startsWith("targets/")
+                                    && pkg.equals("dev.kvlab.harness." + floor.substring("targets/".length()))))
                 wrong.add(pkg + " is in harness/" + floor + " but names " + named);
         }
         assertTrue(wrong.isEmpty(), "packages that do not name their module:\n  " + String.join("\n  ", wrong));
@@ -63,7 +74,9 @@ class ArchitectureTest {
         for (var c : main) {
             String src = c.getSource().map(s -> s.getUri().toString()).orElse("?");
             int at = src.indexOf("/target/classes/");
-            String module = at >= 0 ? src.substring(0, at) : src.contains(".jar!") ? src.substring(0, src.indexOf(".jar!")) : src;
+            String module = at >= 0
+                    ? src.substring(0, at)
+                    : src.contains(".jar!") ? src.substring(0, src.indexOf(".jar!")) : src;
             where.computeIfAbsent(c.getPackageName(), k -> new TreeSet<>()).add(module);
         }
         SortedSet<String> split = new TreeSet<>();
@@ -76,15 +89,24 @@ class ArchitectureTest {
     @Test
     void rulesHoldAndNoPackageCycles() throws IOException {
         SortedSet<String> actual = new TreeSet<>(ArchitectureRules.violations(main));
-        for (SortedSet<String> cycle : ArchitectureRules.packageCycles(main)) actual.add("package cycle: " + String.join(", ", cycle));
+        for (SortedSet<String> cycle : ArchitectureRules.packageCycles(main))
+            actual.add("package cycle: " + String.join(", ", cycle));
         SortedSet<String> known = known();
         SortedSet<String> added = new TreeSet<>(actual), fixed = new TreeSet<>(known);
         added.removeAll(known);
         fixed.removeAll(actual);
         if (added.isEmpty() && fixed.isEmpty()) return;
         StringBuilder m = new StringBuilder();
-        if (!added.isEmpty()) m.append("new breaches of the architecture (fix the code):\n  ").append(String.join("\n  ", added)).append('\n');
-        if (!fixed.isEmpty()) m.append("fixed, so delete these lines from ").append(KNOWN).append(":\n  ").append(String.join("\n  ", fixed)).append('\n');
+        if (!added.isEmpty())
+            m.append("new breaches of the architecture (fix the code):\n  ")
+                    .append(String.join("\n  ", added))
+                    .append('\n');
+        if (!fixed.isEmpty())
+            m.append("fixed, so delete these lines from ")
+                    .append(KNOWN)
+                    .append(":\n  ")
+                    .append(String.join("\n  ", fixed))
+                    .append('\n');
         fail(m.toString());
     }
 
@@ -106,7 +128,9 @@ class ArchitectureTest {
 
         @Override
         public boolean includes(Location location) {
-            return !location.contains("/test-classes/") && !location.contains("-tests.jar") && !location.contains("/bench/target/")
+            return !location.contains("/test-classes/")
+                    && !location.contains("-tests.jar")
+                    && !location.contains("/bench/target/")
                     && !location.contains("kvlab-bench");
         }
     }

@@ -1,5 +1,7 @@
 package dev.kvlab.harness.bundle;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kvlab.harness.api.CellResult;
@@ -9,10 +11,6 @@ import dev.kvlab.harness.api.Csv;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunListener;
 import dev.kvlab.harness.api.run.CellRunner;
-import dev.kvlab.harness.bundle.BundleArchive;
-import dev.kvlab.harness.bundle.BundleVerifier;
-import dev.kvlab.harness.bundle.OpenedBundle;
-import dev.kvlab.harness.bundle.Provenance;
 import dev.kvlab.harness.experiments.internal.matrix.MatrixParser;
 import dev.kvlab.harness.experiments.internal.matrix.MatrixRunner;
 import dev.kvlab.harness.report.ReportRenderer;
@@ -25,7 +23,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
@@ -34,12 +31,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 /** One small sim matrix run into a bundle, then checked from every side: layout, hlog interop, verify, tamper, archive, resume. */
 class BundleWriterTest {
 
-    @TempDir static Path dir;
+    @TempDir
+    static Path dir;
+
     static MatrixSpec spec;
     static MatrixRunner.Outcome outcome;
     static final List<String> events = new ArrayList<>();
@@ -51,31 +48,55 @@ class BundleWriterTest {
     }
 
     static MatrixRunner runner(RunListener l) {
-        Provenance p = Provenance.capture("test", List.of("run", "small.yaml", "--influx-token", "s3cret", "--set", "password=hunter2"));
-        return new MatrixRunner(new CellRunner()::run, List.of(l), p, Clock.systemUTC(), new ReportRenderer()::render,
+        Provenance p = Provenance.capture(
+                "test", List.of("run", "small.yaml", "--influx-token", "s3cret", "--set", "password=hunter2"));
+        return new MatrixRunner(
+                new CellRunner()::run,
+                List.of(l),
+                p,
+                Clock.systemUTC(),
+                new ReportRenderer()::render,
                 new PrintWriter(new StringWriter()));
     }
 
     static final class Recorder implements RunListener {
-        @Override public void runStarted(RunStart s) { events.add("run " + s.runId() + " " + s.matrix().runs().size()); }
-        @Override public void cellStarted(String id, CellRun c) { events.add("start " + c.label()); }
-        @Override public void cellFinished(String id, CellRun c, CellResult r) { events.add("finish " + c.label() + " " + r.summary().get(Columns.COMPLETED)); }
-        @Override public void runFinished(RunEnd e) { events.add("end " + e.ok() + " " + e.bundle().getFileName()); }
+        @Override
+        public void runStarted(RunStart s) {
+            events.add("run " + s.runId() + " " + s.matrix().runs().size());
+        }
+
+        @Override
+        public void cellStarted(String id, CellRun c) {
+            events.add("start " + c.label());
+        }
+
+        @Override
+        public void cellFinished(String id, CellRun c, CellResult r) {
+            events.add("finish " + c.label() + " " + r.summary().get(Columns.COMPLETED));
+        }
+
+        @Override
+        public void runFinished(RunEnd e) {
+            events.add("end " + e.ok() + " " + e.bundle().getFileName());
+        }
     }
 
     @Test
     void layoutAndListeners() throws Exception {
         Path b = outcome.bundle();
-        assertThat(b.getFileName().toString()).matches("\\d{8}-\\d{6}-small-" + spec.sha256().substring(0, 6));
+        assertThat(b.getFileName().toString())
+                .matches("\\d{8}-\\d{6}-small-" + spec.sha256().substring(0, 6));
         assertThat(b.getParent()).isEqualTo(dir.resolve("runs"));
         try (Stream<Path> s = Files.list(dir.resolve("runs"))) {
-            assertThat(s.map(p -> p.getFileName().toString()).toList()).containsExactly(b.getFileName().toString());
+            assertThat(s.map(p -> p.getFileName().toString()).toList())
+                    .containsExactly(b.getFileName().toString());
         }
         for (String f : List.of("manifest.json", "summary.csv", "summary.json", "report.html", "matrix.sha256"))
             assertThat(b.resolve(f)).isNotEmptyFile();
         for (CellRun r : spec.runs())
             for (String f : List.of("ttft", "tpot", "itl", "tbt", "e2el", "fetch", "queue"))
-                assertThat(b.resolve("cells/" + r.cell() + "/r" + r.replicate() + "/" + f + ".hlog")).isNotEmptyFile();
+                assertThat(b.resolve("cells/" + r.cell() + "/r" + r.replicate() + "/" + f + ".hlog"))
+                        .isNotEmptyFile();
         assertThat(events).hasSize(2 + 2 * 8);
         assertThat(events.get(0)).startsWith("run ").endsWith(" 8");
         assertThat(events.get(1)).isEqualTo("start c01-cold_local-only/r0");
@@ -86,11 +107,15 @@ class BundleWriterTest {
         assertThat(text).doesNotContain("s3cret").doesNotContain("hunter2");
         assertThat(m.path("command_line").toString()).contains("<redacted>");
         assertThat(m.path("cells")).hasSize(4);
-        assertThat(m.path("cells").get(3).path("replicates").get(1).path("seed").asLong()).isEqualTo(2);
+        assertThat(m.path("cells").get(3).path("replicates").get(1).path("seed").asLong())
+                .isEqualTo(2);
         assertThat(m.path("inputs").get(0).path("path").asText()).endsWith("small.yaml");
         assertThat(m.path("emulated").toString()).contains("gpu time");
         assertThat(m.path("files").size()).isGreaterThan(4 + 8 * 9);
-        assertThat(m.path("files").toString()).contains("\"report.html\"").contains("plots/").contains("\"matrix.sha256\"");
+        assertThat(m.path("files").toString())
+                .contains("\"report.html\"")
+                .contains("plots/")
+                .contains("\"matrix.sha256\"");
         assertThat(m.path("manifest_sha256").asText()).hasSize(64);
     }
 
@@ -108,11 +133,14 @@ class BundleWriterTest {
         JsonNode ttft = hot.path("metrics").path("ttft_p50_ms");
         assertThat(ttft.path("n").asInt()).isEqualTo(2);
         // the mean of the two rows
-        double r0 = s.path("rows").get(6).path("ttft_p50_ms").asDouble(), r1 = s.path("rows").get(7).path("ttft_p50_ms").asDouble();
+        double r0 = s.path("rows").get(6).path("ttft_p50_ms").asDouble(),
+                r1 = s.path("rows").get(7).path("ttft_p50_ms").asDouble();
         assertThat(ttft.path("mean").asDouble()).isEqualTo((r0 + r1) / 2);
         JsonNode vb = hot.path("vs_baseline").path("ttft_p50_ms");
-        double b0 = s.path("rows").get(0).path("ttft_p50_ms").asDouble(), b1 = s.path("rows").get(1).path("ttft_p50_ms").asDouble();
-        assertThat(vb.path("mean_diff").asDouble()).isCloseTo(((r0 - b0) + (r1 - b1)) / 2, org.assertj.core.data.Offset.offset(1e-12));
+        double b0 = s.path("rows").get(0).path("ttft_p50_ms").asDouble(),
+                b1 = s.path("rows").get(1).path("ttft_p50_ms").asDouble();
+        assertThat(vb.path("mean_diff").asDouble())
+                .isCloseTo(((r0 - b0) + (r1 - b1)) / 2, org.assertj.core.data.Offset.offset(1e-12));
         assertThat(s.path("cells").get(0).path("vs_baseline").isNull()).isTrue();
         assertThat(BundleVerifier.verify(b)).isEmpty();
     }
@@ -123,7 +151,9 @@ class BundleWriterTest {
         Path b = outcome.bundle();
         JsonNode s = new ObjectMapper().readTree(b.resolve("summary.json").toFile());
         for (JsonNode row : s.path("rows")) {
-            File f = b.resolve("cells/" + row.path("cell").asText() + "/r" + row.path("replicate").asInt() + "/ttft.hlog").toFile();
+            File f = b.resolve("cells/" + row.path("cell").asText() + "/r"
+                            + row.path("replicate").asInt() + "/ttft.hlog")
+                    .toFile();
             HistogramLogReader reader = new HistogramLogReader(f);
             Histogram total = new Histogram(3);
             EncodableHistogram h;
@@ -135,13 +165,15 @@ class BundleWriterTest {
             assertThat(intervals).isGreaterThan(1); // 2 s intervals over several seconds of virtual time
             assertThat(total.getTotalCount()).isEqualTo(row.path("completed").asLong());
             double p99 = total.getValueAtPercentile(99) / 1000.0;
-            assertThat(p99).isCloseTo(row.path("ttft_p99_ms").asDouble(), org.assertj.core.data.Percentage.withPercentage(1));
+            assertThat(p99)
+                    .isCloseTo(row.path("ttft_p99_ms").asDouble(), org.assertj.core.data.Percentage.withPercentage(1));
         }
     }
 
     @Test
     void rerunIsBitIdentical() throws Exception {
-        BundleVerifier.Rerun r = BundleVerifier.rerun(outcome.bundle(), new CellRunner(), new PrintWriter(new StringWriter()));
+        BundleVerifier.Rerun r =
+                BundleVerifier.rerun(outcome.bundle(), new CellRunner(), new PrintWriter(new StringWriter()));
         assertThat(r.simRuns()).isEqualTo(8);
         assertThat(r.mismatches()).isEmpty();
     }
@@ -171,23 +203,35 @@ class BundleWriterTest {
         }
         assertThat(BundleVerifier.verify(copy)).isEmpty();
         Files.writeString(copy.resolve("cells/notes.txt"), "x");
-        assertThat(BundleVerifier.verify(copy)).extracting(BundleVerifier.Problem::file).containsExactly("cells/notes.txt");
+        assertThat(BundleVerifier.verify(copy))
+                .extracting(BundleVerifier.Problem::file)
+                .containsExactly("cells/notes.txt");
         Files.delete(copy.resolve("cells/notes.txt"));
         Files.delete(copy.resolve("cells/c02-cold_combined/r1/itl.hlog"));
-        assertThat(BundleVerifier.verify(copy)).extracting(BundleVerifier.Problem::file).contains("cells/c02-cold_combined/r1/itl.hlog");
+        assertThat(BundleVerifier.verify(copy))
+                .extracting(BundleVerifier.Problem::file)
+                .contains("cells/c02-cold_combined/r1/itl.hlog");
     }
 
     @Test
     void archiveVerifiesAndTamperedArchiveDoesNot(@TempDir Path t) throws Exception {
-        Path tgz = BundleArchive.create(outcome.bundle(), t.resolve(outcome.bundle().getFileName() + ".tar.gz"));
+        Path tgz = BundleArchive.create(
+                outcome.bundle(), t.resolve(outcome.bundle().getFileName() + ".tar.gz"));
         try (OpenedBundle o = OpenedBundle.open(tgz)) {
             assertThat(o.dir().getFileName()).isEqualTo(outcome.bundle().getFileName());
             assertThat(BundleVerifier.verify(o.dir())).isEmpty();
         }
         // the same archive made by tar(1) reads too
         Path tarred = t.resolve("by-tar.tar.gz");
-        Process p = new ProcessBuilder("tar", "czf", tarred.toString(), "-C", outcome.bundle().getParent().toString(),
-                outcome.bundle().getFileName().toString()).inheritIO().start();
+        Process p = new ProcessBuilder(
+                        "tar",
+                        "czf",
+                        tarred.toString(),
+                        "-C",
+                        outcome.bundle().getParent().toString(),
+                        outcome.bundle().getFileName().toString())
+                .inheritIO()
+                .start();
         assertThat(p.waitFor()).isZero();
         try (OpenedBundle o = OpenedBundle.open(tarred)) {
             assertThat(BundleVerifier.verify(o.dir())).isEmpty();
@@ -199,7 +243,9 @@ class BundleWriterTest {
         Files.writeString(f, s.substring(0, s.length() - 2) + (s.charAt(s.length() - 2) == '9' ? '8' : '9') + "\n");
         Path bad = BundleArchive.create(copy, t.resolve("bad.tar.gz"));
         try (OpenedBundle o = OpenedBundle.open(bad)) {
-            assertThat(BundleVerifier.verify(o.dir())).extracting(BundleVerifier.Problem::file).containsExactly("summary.csv");
+            assertThat(BundleVerifier.verify(o.dir()))
+                    .extracting(BundleVerifier.Problem::file)
+                    .containsExactly("summary.csv");
         }
     }
 
@@ -207,8 +253,12 @@ class BundleWriterTest {
     void resumeOfAFinishedRunReturnsItAndRunsNothing() throws Exception {
         List<String> before = new ArrayList<>(events);
         MatrixRunner.Outcome o = runner(new RunListener() {
-            @Override public void cellStarted(String id, CellRun c) { throw new AssertionError("ran " + c.label()); }
-        }).run(spec, dir.resolve("runs"), true);
+                    @Override
+                    public void cellStarted(String id, CellRun c) {
+                        throw new AssertionError("ran " + c.label());
+                    }
+                })
+                .run(spec, dir.resolve("runs"), true);
         assertThat(o.existing()).isTrue();
         assertThat(o.bundle()).isEqualTo(outcome.bundle());
         assertThat(events).isEqualTo(before);
@@ -219,7 +269,10 @@ class BundleWriterTest {
         Path out = t.resolve("runs");
         List<String> ran = new ArrayList<>();
         RunListener failAt5 = new RunListener() {
-            @Override public void cellStarted(String id, CellRun c) { ran.add(c.label()); }
+            @Override
+            public void cellStarted(String id, CellRun c) {
+                ran.add(c.label());
+            }
         };
         CellRunner real = new CellRunner();
         int[] n = {0};
@@ -228,17 +281,32 @@ class BundleWriterTest {
             return real.run(c, w, o);
         };
         Provenance p = Provenance.capture("test", List.of("run"));
-        MatrixRunner r1 = new MatrixRunner(flaky, List.of(failAt5), p, Clock.systemUTC(), new ReportRenderer()::render, new PrintWriter(new StringWriter()));
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> r1.run(spec, out, false)).hasMessageContaining("injected");
+        MatrixRunner r1 = new MatrixRunner(
+                flaky,
+                List.of(failAt5),
+                p,
+                Clock.systemUTC(),
+                new ReportRenderer()::render,
+                new PrintWriter(new StringWriter()));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> r1.run(spec, out, false))
+                .hasMessageContaining("injected");
         try (Stream<Path> s = Files.list(out)) {
             List<String> names = s.map(x -> x.getFileName().toString()).toList();
             assertThat(names).hasSize(1);
             assertThat(names.get(0)).startsWith(".").endsWith(".partial");
         }
         ran.clear();
-        MatrixRunner r2 = new MatrixRunner(new CellRunner()::run, List.of(failAt5), p, Clock.systemUTC(), new ReportRenderer()::render, new PrintWriter(new StringWriter()));
+        MatrixRunner r2 = new MatrixRunner(
+                new CellRunner()::run,
+                List.of(failAt5),
+                p,
+                Clock.systemUTC(),
+                new ReportRenderer()::render,
+                new PrintWriter(new StringWriter()));
         MatrixRunner.Outcome o = r2.run(spec, out, true);
-        assertThat(ran).containsExactly("c03-hot_local-only/r0", "c03-hot_local-only/r1", "c04-hot_combined/r0", "c04-hot_combined/r1");
+        assertThat(ran)
+                .containsExactly(
+                        "c03-hot_local-only/r0", "c03-hot_local-only/r1", "c04-hot_combined/r0", "c04-hot_combined/r1");
         assertThat(BundleVerifier.verify(o.bundle())).isEmpty();
         try (Stream<Path> s = Files.list(out)) {
             assertThat(s.toList()).containsExactly(o.bundle());

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** Issue 14, defects 5, 8, 9 and the empty trace: bad input is exit 2 with a reason (file:line where there is one), nothing written. */
 class BadInputTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private static final String CELL = """
             mode: sim
@@ -39,7 +40,8 @@ class BadInputTest {
     @Test
     void aStoreCapacityNoSegmentCanHoldIsRefusedBeforeAnythingIsWritten() throws Exception {
         Path out = dir.resolve("big");
-        Cli c = Cli.run("run", write("c.yaml", CELL).toString(), "--set", "store.capacity=1048576TiB", "--out", out.toString());
+        Cli c = Cli.run(
+                "run", write("c.yaml", CELL).toString(), "--set", "store.capacity=1048576TiB", "--out", out.toString());
         exitTwoNoStack(c);
         assertThat(c.err()).contains("store.capacity", "1024TiB");
         assertThat(nothingIn(out)).as("a refused run leaves nothing in --out").isTrue();
@@ -78,22 +80,38 @@ class BadInputTest {
 
     @Test
     void levelsThatReadTheSameAreDuplicates() throws Exception {
-        Cli tiers = Cli.run("run", write("t.yaml", CELL + "factors:\n  tiers: [combined, Combined]\n").toString(), "--out", dir.resolve("x").toString());
+        Cli tiers = Cli.run(
+                "run",
+                write("t.yaml", CELL + "factors:\n  tiers: [combined, Combined]\n")
+                        .toString(),
+                "--out",
+                dir.resolve("x").toString());
         exitTwoNoStack(tiers);
         assertThat(tiers.err()).contains("t.yaml:6:", "'Combined' is the same as level 'combined'");
-        Cli seed = Cli.run("run", write("s.yaml", CELL + "factors:\n  seed: [1, 1.0]\n").toString(), "--out", dir.resolve("x").toString());
+        Cli seed = Cli.run(
+                "run",
+                write("s.yaml", CELL + "factors:\n  seed: [1, 1.0]\n").toString(),
+                "--out",
+                dir.resolve("x").toString());
         exitTwoNoStack(seed);
         assertThat(seed.err()).contains("factor 'seed'", "'1.0'");
         assertThat(nothingIn(dir.resolve("x"))).isTrue();
         // distinct levels still run
-        Cli ok = Cli.run("run", write("ok.yaml", CELL + "factors:\n  tiers: [combined, local-only]\n").toString(), "--out", dir.resolve("ok").toString());
+        Cli ok = Cli.run(
+                "run",
+                write("ok.yaml", CELL + "factors:\n  tiers: [combined, local-only]\n")
+                        .toString(),
+                "--out",
+                dir.resolve("ok").toString());
         assertThat(ok.exit()).as(ok.err()).isZero();
     }
 
     @Test
     void anEmptyTraceIsNoRequests() throws Exception {
         Path empty = write("empty.jsonl", "");
-        Path cfg = write("e.yaml", "mode: sim\nmodel: qwen2.5-0.5b\nworkload: {trace: " + empty + ", arrival: {process: trace}}\n");
+        Path cfg = write(
+                "e.yaml",
+                "mode: sim\nmodel: qwen2.5-0.5b\nworkload: {trace: " + empty + ", arrival: {process: trace}}\n");
         Cli c = Cli.run("run", cfg.toString(), "--out", dir.resolve("x").toString());
         exitTwoNoStack(c);
         assertThat(c.err()).contains("empty.jsonl", "no requests");

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** kvlab run (matrix) / verify / compare through the CLI. */
 class BundleCommandsTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void runMatrixJsonThenVerifyCompareAndArchive() throws Exception {
@@ -43,8 +44,11 @@ class BundleCommandsTest {
         JsonNode c = cmp.json();
         assertThat(c.path("cells")).hasSize(4);
         JsonNode ttft = c.path("cells").get(0).path("metrics").path("ttft_p50_ms");
-        assertThat(ttft.path("diff").asDouble()).isEqualTo(ttft.path("b").asDouble() - ttft.path("a").asDouble());
-        assertThat(Cli.run("compare", bundle.toString(), bundle2.toString()).out()).contains("cold/local-only").contains("ttft_p99_ms");
+        assertThat(ttft.path("diff").asDouble())
+                .isEqualTo(ttft.path("b").asDouble() - ttft.path("a").asDouble());
+        assertThat(Cli.run("compare", bundle.toString(), bundle2.toString()).out())
+                .contains("cold/local-only")
+                .contains("ttft_p99_ms");
 
         // kvlab archive: one file and its checksum beside it; report and compare read the archive as it is
         Path arch = dir.resolve("b.tar.gz");
@@ -75,20 +79,38 @@ class BundleCommandsTest {
     @Test
     void rerunOfALiveCellIsReportedNotFailed() throws Exception {
         Path smoke = dev.kvlab.workloads.testing.SourceTree.file("ablations/smoke.yaml");
-        Cli run = Cli.run("run", smoke.toString(), "--mode", "live", "--set", "cache_state=cold",
-                "--set", "tiers=combined", "--set", "policy=auto", "--set", "replicates=1", "--out", dir.resolve("runs").toString());
+        Cli run = Cli.run(
+                "run",
+                smoke.toString(),
+                "--mode",
+                "live",
+                "--set",
+                "cache_state=cold",
+                "--set",
+                "tiers=combined",
+                "--set",
+                "policy=auto",
+                "--set",
+                "replicates=1",
+                "--out",
+                dir.resolve("runs").toString());
         assertThat(run.exit()).as(run.err()).isZero();
         String[] lines = run.out().strip().split("\n");
         Path bundle = Path.of(lines[lines.length - 1]);
         Cli v = Cli.run("verify", bundle.toString(), "--rerun");
         assertThat(v.exit()).as(v.out() + v.err()).isZero();
-        assertThat(v.err()).contains("c01-cold_combined_auto/r0 (live): ttft_p50_ms").contains("no interval: one replicate");
+        assertThat(v.err())
+                .contains("c01-cold_combined_auto/r0 (live): ttft_p50_ms")
+                .contains("no interval: one replicate");
         assertThat(v.out()).contains("0 sim cell runs bit-identical; 1 live cell runs re-run");
     }
 
     @Test
     void badMatrixExitsTwoAndWritesNothing() throws Exception {
-        Path m = TestMatrices.write(dir, "bad.yaml", TestMatrices.SMALL.replace("tiers: [local-only, combined]", "tiers: [local-only, combind]"));
+        Path m = TestMatrices.write(
+                dir,
+                "bad.yaml",
+                TestMatrices.SMALL.replace("tiers: [local-only, combined]", "tiers: [local-only, combind]"));
         Cli run = Cli.run("run", m.toString(), "--out", dir.resolve("runs").toString());
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.err()).contains(m + ":").contains("combind");

@@ -12,7 +12,9 @@ import org.junit.jupiter.api.io.TempDir;
 /** Issue 14's decisions on bundles: verify rejects strays (empty cell directories, symlinks); compare says when nothing matches. */
 class BundleIntegrityTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
+
     Path bundle;
 
     @BeforeEach
@@ -49,8 +51,14 @@ class BundleIntegrityTest {
 
     @Test
     void compareWithNoCommonCellExitsTwo() throws Exception {
-        Path m2 = TestMatrices.write(dir, "other.yaml", TestMatrices.SMALL.replace("tiers: [local-only, combined]", "tiers: [remote-only]")
-                .replace("baseline: {cache_state: cold, tiers: local-only}", "baseline: {cache_state: cold, tiers: remote-only}"));
+        Path m2 = TestMatrices.write(
+                dir,
+                "other.yaml",
+                TestMatrices.SMALL
+                        .replace("tiers: [local-only, combined]", "tiers: [remote-only]")
+                        .replace(
+                                "baseline: {cache_state: cold, tiers: local-only}",
+                                "baseline: {cache_state: cold, tiers: remote-only}"));
         Cli run2 = Cli.run("run", m2.toString(), "--out", dir.resolve("runs").toString(), "--set", "replicates=1");
         assertThat(run2.exit()).as(run2.err()).isZero();
         String[] lines = run2.out().strip().split("\n");
@@ -61,11 +69,28 @@ class BundleIntegrityTest {
 
     @Test
     void compareSimWithLiveWarns() throws Exception {
-        Path m = TestMatrices.write(dir, "one.yaml", TestMatrices.SMALL.replace("cache_state: [cold, hot]", "cache_state: [cold]")
-                .replace("tiers: [local-only, combined]", "tiers: [combined]").replace("baseline: {cache_state: cold, tiers: local-only}\n", "")
-                .replace("rate: 2}", "rate: 20}"));
+        Path m = TestMatrices.write(
+                dir,
+                "one.yaml",
+                TestMatrices.SMALL
+                        .replace("cache_state: [cold, hot]", "cache_state: [cold]")
+                        .replace("tiers: [local-only, combined]", "tiers: [combined]")
+                        .replace("baseline: {cache_state: cold, tiers: local-only}\n", "")
+                        .replace("rate: 2}", "rate: 20}"));
         Cli sim = Cli.run("run", m.toString(), "--out", dir.resolve("a").toString(), "--set", "replicates=1");
-        Cli live = Cli.run("run", m.toString(), "--mode", "live", "--set", "transport=local", "--set", "store.capacity=1GiB", "--out", dir.resolve("b").toString(), "--set", "replicates=1");
+        Cli live = Cli.run(
+                "run",
+                m.toString(),
+                "--mode",
+                "live",
+                "--set",
+                "transport=local",
+                "--set",
+                "store.capacity=1GiB",
+                "--out",
+                dir.resolve("b").toString(),
+                "--set",
+                "replicates=1");
         assertThat(sim.exit()).as(sim.err()).isZero();
         assertThat(live.exit()).as(live.err()).isZero();
         String[] ls = sim.out().strip().split("\n"), ll = live.out().strip().split("\n");

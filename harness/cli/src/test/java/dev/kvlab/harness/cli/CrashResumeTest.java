@@ -3,8 +3,8 @@ package dev.kvlab.harness.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kvlab.harness.bundle.TestMatrices;
 import dev.kvlab.harness.bundle.BundleVerifier;
+import dev.kvlab.harness.bundle.TestMatrices;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CrashResumeTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void killedRunResumesIntoOneVerifiedBundle() throws Exception {
@@ -50,15 +51,29 @@ class CrashResumeTest {
             assertThat(s.toList()).containsExactly(bundle);
         }
         assertThat(BundleVerifier.verify(bundle)).isEmpty();
-        assertThat(new ObjectMapper().readTree(bundle.resolve("manifest.json").toFile()).path("resumed_at")).hasSize(2);
+        assertThat(new ObjectMapper()
+                        .readTree(bundle.resolve("manifest.json").toFile())
+                        .path("resumed_at"))
+                .hasSize(2);
     }
 
     private static Process start(Path matrix, Path out, boolean resume) throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> cmd = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                "dev.kvlab.cli.Kvlab", "run", matrix.toString(), "--out", out.toString()));
+        List<String> cmd = new ArrayList<>(List.of(
+                java,
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.kvlab.cli.Kvlab",
+                "run",
+                matrix.toString(),
+                "--out",
+                out.toString()));
         if (resume) cmd.add("--resume");
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        return new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
     }
 
     /** SIGKILLs {@code p} once at least {@code n} cell runs are finished in the partial bundle; returns how many were. */
@@ -82,7 +97,9 @@ class CrashResumeTest {
     private static int finished(Path out) throws Exception {
         if (!Files.isDirectory(out)) return 0;
         try (Stream<Path> w = Files.walk(out)) {
-            return (int) w.filter(x -> x.getFileName().toString().equals("cell.json") && !x.toString().contains(".tmp")).count();
+            return (int) w.filter(x -> x.getFileName().toString().equals("cell.json")
+                            && !x.toString().contains(".tmp"))
+                    .count();
         } catch (java.io.UncheckedIOException | java.nio.file.NoSuchFileException racing) {
             return 0; // the run renamed a directory while we walked it: count again at the next poll
         }
@@ -90,11 +107,15 @@ class CrashResumeTest {
 
     private static void assertNothingVisible(Path out) throws Exception {
         try (Stream<Path> s = Files.list(out)) {
-            for (Path p : s.toList()) assertThat(p.getFileName().toString()).as("visible after a kill").startsWith(".").endsWith(".partial");
+            for (Path p : s.toList())
+                assertThat(p.getFileName().toString())
+                        .as("visible after a kill")
+                        .startsWith(".")
+                        .endsWith(".partial");
         }
         try (Stream<Path> w = Files.walk(out)) {
-            for (Path mf : w.filter(x -> x.getFileName().toString().equals("manifest.json")).toList())
-                new ObjectMapper().readTree(mf.toFile()); // valid JSON if present
+            for (Path mf : w.filter(x -> x.getFileName().toString().equals("manifest.json"))
+                    .toList()) new ObjectMapper().readTree(mf.toFile()); // valid JSON if present
         }
     }
 }

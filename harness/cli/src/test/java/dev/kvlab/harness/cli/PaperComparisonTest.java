@@ -13,7 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** A matrix with named levels and a paper block: cell ids, summary columns and the report's "Compared with the paper". */
 class PaperComparisonTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void theReportPutsThePapersFiguresNextToTheRun() throws Exception {
@@ -49,12 +50,20 @@ class PaperComparisonTest {
         double mean = s.at("/cells/0/metrics/ttft_mean_ms/mean").asDouble();
         assertThat(mean).isPositive();
         String html = Files.readString(bundle.resolve("report.html"));
-        assertThat(html).contains("Compared with the paper").contains("a made-up paper").contains("mean TTFT, plain");
+        assertThat(html)
+                .contains("Compared with the paper")
+                .contains("a made-up paper")
+                .contains("mean TTFT, plain");
         // the kvlab value is this run's mean TTFT, and the ratio is kvlab / paper
         assertThat(html).contains(String.format(Locale.ROOT, "%.2f", mean / 100));
         // a hit ratio over zero hits is no number: shown as a dash, not as infinity
         assertThat(html).doesNotContain("Infinity");
-        assertThat(Files.readString(bundle.resolve("summary.csv")).lines().findFirst().orElseThrow()).contains("ttft_mean_ms").contains("system");
+        assertThat(Files.readString(bundle.resolve("summary.csv"))
+                        .lines()
+                        .findFirst()
+                        .orElseThrow())
+                .contains("ttft_mean_ms")
+                .contains("system");
     }
 
     @Test
@@ -83,10 +92,12 @@ class PaperComparisonTest {
         assertThat(c.exit()).as(c.err()).isZero();
         String[] lines = c.out().strip().split("\n");
         Path bundle = Path.of(lines[lines.length - 1]);
-        JsonNode cap = new ObjectMapper().readTree(bundle.resolve("capacity.json").toFile());
+        JsonNode cap =
+                new ObjectMapper().readTree(bundle.resolve("capacity.json").toFile());
         double plain = Double.NaN, cached = Double.NaN;
         for (JsonNode x : cap.get("cells")) {
-            if (x.at("/factors/system").asText().equals("plain")) plain = x.get("capacity").asDouble();
+            if (x.at("/factors/system").asText().equals("plain"))
+                plain = x.get("capacity").asDouble();
             else cached = x.get("capacity").asDouble();
         }
         String html = Files.readString(bundle.resolve("report.html"));

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PaperMetricsTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     static final String MATRIX = """
             name: paper-cap
@@ -47,18 +48,30 @@ class PaperMetricsTest {
     Cli run(String yaml, String... extra) throws Exception {
         Path f = dir.resolve("m.yaml");
         Files.writeString(f, yaml);
-        List<String> args = new java.util.ArrayList<>(List.of("run", f.toString(), "--out", dir.resolve("runs").toString()));
+        List<String> args = new java.util.ArrayList<>(
+                List.of("run", f.toString(), "--out", dir.resolve("runs").toString()));
         args.addAll(List.of(extra));
         return Cli.run(args.toArray(String[]::new));
     }
 
     @Test
     void aFigureNamingAnUnknownColumnIsRefusedWhenTheFileIsRead() throws Exception {
-        for (String metric : List.of("ttft_p51_ms", "\"local_hit_ratio + bogus_ratio\"", "\"capacity + goodput_rps\"", "\"ttft_p50_ms +\"")) {
+        for (String metric : List.of(
+                "ttft_p51_ms",
+                "\"local_hit_ratio + bogus_ratio\"",
+                "\"capacity + goodput_rps\"",
+                "\"ttft_p50_ms +\"")) {
             Cli c = run(MATRIX + PAPER.replace("METRIC", metric));
             assertThat(c.exit()).as(metric + ": " + c.err()).isEqualTo(2);
-            assertThat(c.err()).contains("m.yaml:").contains("paper.figures[0].metric").contains("ttft_p99_ms");
-            assertThat(Files.exists(dir.resolve("runs")) ? Files.list(dir.resolve("runs")).toList() : List.of()).isEmpty();
+            assertThat(c.err())
+                    .contains("m.yaml:")
+                    .contains("paper.figures[0].metric")
+                    .contains("ttft_p99_ms");
+            assertThat(
+                            Files.exists(dir.resolve("runs"))
+                                    ? Files.list(dir.resolve("runs")).toList()
+                                    : List.of())
+                    .isEmpty();
         }
         assertThat(run(MATRIX + PAPER.replace("METRIC", "ttft_p51_ms")).err()).contains("'ttft_p51_ms'");
     }
@@ -70,7 +83,8 @@ class PaperMetricsTest {
         assertThat(c.exit()).as(c.err()).isZero();
         String[] lines = c.out().strip().split("\n");
         Path bundle = Path.of(lines[lines.length - 1]);
-        JsonNode manifest = new ObjectMapper().readTree(bundle.resolve("manifest.json").toFile());
+        JsonNode manifest =
+                new ObjectMapper().readTree(bundle.resolve("manifest.json").toFile());
         List<PaperComparison.Row> rows = PaperComparison.rows(BundleData.read(bundle, manifest));
         assertThat(rows).hasSize(1);
         PaperComparison.Row r = rows.get(0);
@@ -78,11 +92,17 @@ class PaperMetricsTest {
         assertThat(r.cells()).contains("@").contains("(at capacity)");
         // the value is the sum in the run at capacity (capacity.json names it)
         JsonNode entry = null;
-        for (JsonNode e : new ObjectMapper().readTree(bundle.resolve("capacity.json").toFile()).get("cells"))
-            if (e.at("/factors/tiers").asText().equals("combined")) entry = e;
+        for (JsonNode e : new ObjectMapper()
+                .readTree(bundle.resolve("capacity.json").toFile())
+                .get("cells")) if (e.at("/factors/tiers").asText().equals("combined")) entry = e;
         assertThat(r.cells()).contains(entry.get("capacity_run").asText());
-        assertThat(r.kvlab()).isCloseTo(entry.get("local_hit_ratio").asDouble() + entry.get("remote_hit_ratio").asDouble(),
-                org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(Files.readString(bundle.resolve("report.html"))).contains("(at capacity)").doesNotContain("(not run)");
+        assertThat(r.kvlab())
+                .isCloseTo(
+                        entry.get("local_hit_ratio").asDouble()
+                                + entry.get("remote_hit_ratio").asDouble(),
+                        org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(Files.readString(bundle.resolve("report.html")))
+                .contains("(at capacity)")
+                .doesNotContain("(not run)");
     }
 }

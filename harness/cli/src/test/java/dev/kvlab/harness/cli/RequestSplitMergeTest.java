@@ -29,13 +29,16 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RequestSplitMergeTest {
 
-    @TempDir static Path dir;
+    @TempDir
+    static Path dir;
+
     static Path model;
 
     @BeforeAll
     static void model() throws Exception {
         LlamaServer.binary();
-        model = Gguf.synth(new SynthSpec(4, 256, 8, 2, 688, 32000, WeightType.F16, 7, 4096), dir.resolve("small.gguf")).path();
+        model = Gguf.synth(new SynthSpec(4, 256, 8, 2, 688, 32000, WeightType.F16, 7, 4096), dir.resolve("small.gguf"))
+                .path();
     }
 
     private static String last(String out) {
@@ -43,7 +46,8 @@ class RequestSplitMergeTest {
     }
 
     private static Path run(Path matrix, String out, String... more) {
-        List<String> a = new ArrayList<>(List.of("run", matrix.toString(), "--out", dir.resolve(out).toString()));
+        List<String> a = new ArrayList<>(
+                List.of("run", matrix.toString(), "--out", dir.resolve(out).toString()));
         a.addAll(List.of(more));
         Cli c = Cli.run(a.toArray(String[]::new));
         assertThat(c.exit()).as(c.err()).isZero();
@@ -52,7 +56,9 @@ class RequestSplitMergeTest {
 
     private static JsonNode cell(Path bundle) throws Exception {
         try (Stream<Path> s = Files.list(bundle.resolve("cells"))) {
-            return new ObjectMapper().readTree(s.findFirst().orElseThrow().resolve("r0/cell.json").toFile());
+            return new ObjectMapper()
+                    .readTree(
+                            s.findFirst().orElseThrow().resolve("r0/cell.json").toFile());
         }
     }
 
@@ -63,16 +69,22 @@ class RequestSplitMergeTest {
     }
 
     private static List<Long> ids(Path bundle) throws Exception {
-        return Files.readAllLines(runDir(bundle).resolve("requests.csv")).stream().skip(1).map(l -> Long.parseLong(l.substring(0, l.indexOf(',')))).toList();
+        return Files.readAllLines(runDir(bundle).resolve("requests.csv")).stream()
+                .skip(1)
+                .map(l -> Long.parseLong(l.substring(0, l.indexOf(','))))
+                .toList();
     }
 
     private static long count(Path bundle, Metric m) throws Exception {
-        return HlogFile.read(m, runDir(bundle).resolve(m.id() + ".hlog")).stream().mapToLong(IntervalHistogram::count).sum();
+        return HlogFile.read(m, runDir(bundle).resolve(m.id() + ".hlog")).stream()
+                .mapToLong(IntervalHistogram::count)
+                .sum();
     }
 
     @Test
     void twoRequestSplitShardsMergeIntoTheWholeCell() throws Exception {
-        try (LlamaServer s = LlamaServer.start(model, dir, "-np", "2", "-c", "4096", "--slot-save-path", dir.toString(), "--cache-ram", "0")) {
+        try (LlamaServer s = LlamaServer.start(
+                model, dir, "-np", "2", "-c", "4096", "--slot-save-path", dir.toString(), "--cache-ram", "0")) {
             Path m = dir.resolve("split.yaml");
             Files.writeString(m, """
                     name: split
@@ -94,28 +106,63 @@ class RequestSplitMergeTest {
             JsonNode c1 = cell(s1), c2 = cell(s2);
             assertThat(ids(s1)).hasSize(4).allMatch(i -> i % 2 == 0);
             assertThat(ids(s2)).hasSize(4).allMatch(i -> i % 2 == 1);
-            assertThat(c1.path("config").path("target").path("request_shard").asText()).isEqualTo("1/2");
-            assertThat(c1.path("summary").path("cache_state_verification").asText()).startsWith("verified");
+            assertThat(c1.path("config").path("target").path("request_shard").asText())
+                    .isEqualTo("1/2");
+            assertThat(c1.path("summary").path("cache_state_verification").asText())
+                    .startsWith("verified");
             assertThat(c2.path("summary").path("cache_state_protocol").asText()).startsWith("left to shard 1/2");
 
-            Cli merge = Cli.run("merge", s2.toString(), s1.toString(), "--out", dir.resolve("merged").toString());
+            Cli merge = Cli.run(
+                    "merge",
+                    s2.toString(),
+                    s1.toString(),
+                    "--out",
+                    dir.resolve("merged").toString());
             assertThat(merge.exit()).as(merge.err()).isZero();
             Path mb = Path.of(last(merge.out()));
             Cli vm = Cli.run("verify", mb.toString());
             assertThat(vm.exit()).as(vm.out() + vm.err()).isZero();
             JsonNode cm = cell(mb), sm = cm.path("summary");
-            for (String k : List.of("requests", "completed", "failed", "engine_prompt_tokens", "engine_cached_prompt_tokens", "workload_prompt_tokens"))
-                assertThat(sm.path(k).asDouble()).as(k).isEqualTo(c1.path("summary").path(k).asDouble() + c2.path("summary").path(k).asDouble());
+            for (String k : List.of(
+                    "requests",
+                    "completed",
+                    "failed",
+                    "engine_prompt_tokens",
+                    "engine_cached_prompt_tokens",
+                    "workload_prompt_tokens"))
+                assertThat(sm.path(k).asDouble())
+                        .as(k)
+                        .isEqualTo(c1.path("summary").path(k).asDouble()
+                                + c2.path("summary").path(k).asDouble());
             assertThat(sm.path("requests").asLong()).isEqualTo(8);
-            assertThat(count(mb, Metric.TTFT)).isEqualTo(sm.path("completed").asLong()).isEqualTo(count(s1, Metric.TTFT) + count(s2, Metric.TTFT));
+            assertThat(count(mb, Metric.TTFT))
+                    .isEqualTo(sm.path("completed").asLong())
+                    .isEqualTo(count(s1, Metric.TTFT) + count(s2, Metric.TTFT));
             assertThat(ids(mb)).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L);
             assertThat(sm.path("driven_from_hosts").asInt()).isEqualTo(2);
-            long started1 = c1.path("summary").path("measured_phase_started_epoch_ms").asLong(), started2 = c2.path("summary").path("measured_phase_started_epoch_ms").asLong();
-            assertThat(started2).as("shard 2 ran after shard 1").isGreaterThan(started1).isGreaterThan(0);
+            long
+                    started1 =
+                            c1.path("summary")
+                                    .path("measured_phase_started_epoch_ms")
+                                    .asLong(),
+                    started2 =
+                            c2.path("summary")
+                                    .path("measured_phase_started_epoch_ms")
+                                    .asLong();
+            assertThat(started2)
+                    .as("shard 2 ran after shard 1")
+                    .isGreaterThan(started1)
+                    .isGreaterThan(0);
             assertThat(sm.path("shard_start_skew_s").asDouble()).isEqualTo((started2 - started1) / 1000.0);
-            System.err.printf("request split, merged: requests %d completed %d ttft p50 %.1f ms p99 %.1f ms goodput %.2f rps engine cached %s;"
-                            + " shard start skew %.1f s%n", sm.path("requests").asLong(), sm.path("completed").asLong(), sm.path("ttft_p50_ms").asDouble(),
-                    sm.path("ttft_p99_ms").asDouble(), sm.path("goodput_rps").asDouble(), sm.path("engine_cached_prompt_tokens"),
+            System.err.printf(
+                    "request split, merged: requests %d completed %d ttft p50 %.1f ms p99 %.1f ms goodput %.2f rps engine cached %s;"
+                            + " shard start skew %.1f s%n",
+                    sm.path("requests").asLong(),
+                    sm.path("completed").asLong(),
+                    sm.path("ttft_p50_ms").asDouble(),
+                    sm.path("ttft_p99_ms").asDouble(),
+                    sm.path("goodput_rps").asDouble(),
+                    sm.path("engine_cached_prompt_tokens"),
                     sm.path("shard_start_skew_s").asDouble());
 
             // shards that do not add up to the cells: exit 2, nothing written
@@ -130,9 +177,12 @@ class RequestSplitMergeTest {
             Cli mixed = Cli.run("merge", s1.toString(), other.toString(), "--out", bad.toString());
             assertThat(mixed.exit()).isEqualTo(Kvlab.EXIT_BAD_INPUT);
             assertThat(mixed.err()).contains("another matrix");
-            if (Files.exists(bad)) try (Stream<Path> l = Files.list(bad)) {
-                assertThat(l.toList()).as("nothing written by refused merges").isEmpty();
-            }
+            if (Files.exists(bad))
+                try (Stream<Path> l = Files.list(bad)) {
+                    assertThat(l.toList())
+                            .as("nothing written by refused merges")
+                            .isEmpty();
+                }
         }
     }
 }

@@ -23,12 +23,21 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RequestSplitRefusalTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void anEmulatedMatrixIsNotSplitByRequests() throws Exception {
         Path m = TestMatrices.write(dir, "m.yaml", TestMatrices.SMALL);
-        Cli c = Cli.run("run", m.toString(), "--shard", "1/2", "--split", "requests", "--out", dir.resolve("o").toString());
+        Cli c = Cli.run(
+                "run",
+                m.toString(),
+                "--shard",
+                "1/2",
+                "--split",
+                "requests",
+                "--out",
+                dir.resolve("o").toString());
         assertThat(c.exit()).isEqualTo(Kvlab.EXIT_BAD_INPUT);
         assertThat(c.err()).contains("key 'target.kind' is 'emulated'").contains("cannot be split across hosts");
         assertThat(Files.exists(dir.resolve("o"))).as("nothing written").isFalse();
@@ -37,7 +46,15 @@ class RequestSplitRefusalTest {
     @Test
     void aCapacitySearchIsNotSplitByRequests() throws Exception {
         Path m = TestMatrices.write(dir, "c.yaml", ShardMergeTest.SEARCH);
-        Cli c = Cli.run("run", m.toString(), "--shard", "2/2", "--split", "requests", "--out", dir.resolve("o").toString());
+        Cli c = Cli.run(
+                "run",
+                m.toString(),
+                "--shard",
+                "2/2",
+                "--split",
+                "requests",
+                "--out",
+                dir.resolve("o").toString());
         assertThat(c.exit()).isEqualTo(Kvlab.EXIT_BAD_INPUT);
         assertThat(c.err()).contains("key 'capacity'");
     }
@@ -45,10 +62,24 @@ class RequestSplitRefusalTest {
     @Test
     void splitNeedsShardAndKnowsItsValues() throws Exception {
         Path m = TestMatrices.write(dir, "m.yaml", TestMatrices.SMALL);
-        Cli alone = Cli.run("run", m.toString(), "--split", "requests", "--out", dir.resolve("o").toString());
+        Cli alone = Cli.run(
+                "run",
+                m.toString(),
+                "--split",
+                "requests",
+                "--out",
+                dir.resolve("o").toString());
         assertThat(alone.exit()).isEqualTo(Kvlab.EXIT_BAD_INPUT);
         assertThat(alone.err()).contains("--split: needs --shard K/N");
-        Cli bad = Cli.run("run", m.toString(), "--shard", "1/2", "--split", "cells", "--out", dir.resolve("o").toString());
+        Cli bad = Cli.run(
+                "run",
+                m.toString(),
+                "--shard",
+                "1/2",
+                "--split",
+                "cells",
+                "--out",
+                dir.resolve("o").toString());
         assertThat(bad.exit()).isEqualTo(Kvlab.EXIT_BAD_INPUT);
         assertThat(bad.err()).contains("--split must be runs").contains("'cells'");
         assertThat(ShardSplit.parse(" Requests ")).isEqualTo(ShardSplit.REQUESTS);
@@ -80,16 +111,29 @@ class RequestSplitRefusalTest {
     void aStreamThatDependsOnCompletionsIsNotSplit() throws Exception {
         HttpServer h = healthy();
         try {
-            assertThatThrownBy(() -> config(h, "{process: closed, users: 2}", "").bind()).isInstanceOf(BadInputException.class)
-                    .hasMessageContaining("key 'workload.arrival.process'").hasMessageContaining("closed loop");
-            assertThatThrownBy(() -> config(h, "{process: poisson, rate: 2, max_concurrency: 4}", "").bind())
+            assertThatThrownBy(
+                            () -> config(h, "{process: closed, users: 2}", "").bind())
+                    .isInstanceOf(BadInputException.class)
+                    .hasMessageContaining("key 'workload.arrival.process'")
+                    .hasMessageContaining("closed loop");
+            assertThatThrownBy(() -> config(h, "{process: poisson, rate: 2, max_concurrency: 4}", "")
+                            .bind())
                     .hasMessageContaining("key 'workload.arrival.max_concurrency'");
-            assertThatThrownBy(() -> config(h, "{process: poisson, rate: 2}", "measurement: {early_stop: {target: 0.9}}").bind())
+            assertThatThrownBy(
+                            () -> config(h, "{process: poisson, rate: 2}", "measurement: {early_stop: {target: 0.9}}")
+                                    .bind())
                     .hasMessageContaining("key 'measurement.early_stop'");
-            assertThatThrownBy(() -> config(h, "{process: poisson, rate: 2}", "").set("target.request_shard=3/2").bind())
+            assertThatThrownBy(() -> config(h, "{process: poisson, rate: 2}", "")
+                            .set("target.request_shard=3/2")
+                            .bind())
                     .hasMessageContaining("key 'target.request_shard'");
             // an open loop without a cap splits
-            assertThat(config(h, "{process: poisson, rate: 2}", "").bind().target().path("request_shard").asText()).isEqualTo("1/2");
+            assertThat(config(h, "{process: poisson, rate: 2}", "")
+                            .bind()
+                            .target()
+                            .path("request_shard")
+                            .asText())
+                    .isEqualTo("1/2");
         } finally {
             h.stop(0);
         }

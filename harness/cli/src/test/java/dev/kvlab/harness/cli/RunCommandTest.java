@@ -10,7 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class RunCommandTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private Path config(String extra) throws Exception {
         Path f = dir.resolve("cell.yaml");
@@ -32,9 +33,30 @@ class RunCommandTest {
         Cli c = Cli.run("run", config("").toString(), "--set", "seed=3", "--json", "--out", out());
         assertThat(c.exit()).as(c.err()).isZero();
         JsonNode j = c.json();
-        for (String k : new String[] {"requests", "completed", "failed", "simulated_seconds", "wall_seconds", "ttft_p50_ms", "ttft_p99_ms",
-                "tpot_p50_ms", "tpot_p99_ms", "itl_p50_ms", "itl_p99_ms", "e2el_p99_ms", "goodput_rps", "slo_attainment",
-                "local_hit_ratio", "remote_hit_ratio", "fetched_bytes", "fallbacks", "wrong_hits_used", "seed", "mode", "emulated"}) {
+        for (String k : new String[] {
+            "requests",
+            "completed",
+            "failed",
+            "simulated_seconds",
+            "wall_seconds",
+            "ttft_p50_ms",
+            "ttft_p99_ms",
+            "tpot_p50_ms",
+            "tpot_p99_ms",
+            "itl_p50_ms",
+            "itl_p99_ms",
+            "e2el_p99_ms",
+            "goodput_rps",
+            "slo_attainment",
+            "local_hit_ratio",
+            "remote_hit_ratio",
+            "fetched_bytes",
+            "fallbacks",
+            "wrong_hits_used",
+            "seed",
+            "mode",
+            "emulated"
+        }) {
             assertThat(j.has(k)).as(k).isTrue();
         }
         assertThat(j.get("requests").asLong()).isEqualTo(12);
@@ -47,9 +69,11 @@ class RunCommandTest {
         assertThat(human.out()).contains("ttft_p99_ms").contains("clock");
         // the bundle path is the last line of stdout (human) or the last line of stderr (--json)
         String[] lines = human.out().strip().split("\n");
-        assertThat(java.nio.file.Path.of(lines[lines.length - 1]).resolve("manifest.json")).exists();
+        assertThat(java.nio.file.Path.of(lines[lines.length - 1]).resolve("manifest.json"))
+                .exists();
         String[] errLines = c.err().strip().split("\n");
-        assertThat(java.nio.file.Path.of(errLines[errLines.length - 1]).resolve("summary.csv")).exists();
+        assertThat(java.nio.file.Path.of(errLines[errLines.length - 1]).resolve("summary.csv"))
+                .exists();
     }
 
     private String out() {
@@ -66,8 +90,12 @@ class RunCommandTest {
         Cli s = Cli.run("run", config("").toString(), "--set", "cluster.instances=-1", "--json", "--out", out());
         assertThat(s.exit()).isEqualTo(2);
         assertThat(s.err()).contains("--set cluster.instances=-1");
-        assertThat(Cli.run("run", dir.resolve("missing.yaml").toString(), "--out", out()).exit()).isEqualTo(2);
-        assertThat(Cli.run("run", config("").toString(), "--mode", "warp", "--out", out()).exit()).isEqualTo(2);
+        assertThat(Cli.run("run", dir.resolve("missing.yaml").toString(), "--out", out())
+                        .exit())
+                .isEqualTo(2);
+        assertThat(Cli.run("run", config("").toString(), "--mode", "warp", "--out", out())
+                        .exit())
+                .isEqualTo(2);
         assertThat(dir.resolve("runs")).doesNotExist(); // nothing written on bad input
     }
 }

@@ -32,10 +32,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LlamaServerLoadsSynthModelTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private final ObjectMapper json = new ObjectMapper();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @Test
     void loadsTokenizesEachWordAsOneTokenAndCompletes() throws Exception {
@@ -48,9 +50,25 @@ class LlamaServerLoadsSynthModelTest {
             port = s.getLocalPort();
         }
         Path log = dir.resolve("llama-server.log");
-        Process p = new ProcessBuilder(server.toString(), "-m", model.toString(), "--host", "127.0.0.1", "--port", String.valueOf(port),
-                "-np", "1", "-c", "2048", "-t", "1", "--cache-ram", "0")
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = new ProcessBuilder(
+                        server.toString(),
+                        "-m",
+                        model.toString(),
+                        "--host",
+                        "127.0.0.1",
+                        "--port",
+                        String.valueOf(port),
+                        "-np",
+                        "1",
+                        "-c",
+                        "2048",
+                        "-t",
+                        "1",
+                        "--cache-ram",
+                        "0")
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         String base = "http://127.0.0.1:" + port;
         try {
             awaitHealthy(p, base, log);
@@ -59,7 +77,9 @@ class LlamaServerLoadsSynthModelTest {
             List<Integer> all = new ArrayList<>();
             for (int i = 0; i < v.wordCount(); i++) all.add(v.tokenId(i));
             String text = v.text(0, v.wordCount());
-            assertThat(tokenize(base, text, false)).as("all %d words in one text", v.wordCount()).isEqualTo(all);
+            assertThat(tokenize(base, text, false))
+                    .as("all %d words in one text", v.wordCount())
+                    .isEqualTo(all);
             for (int i : new int[] {0, 25, 26, 701, 702, 9000, v.wordCount() - 1})
                 assertThat(tokenize(base, " " + v.word(i), false)).containsExactly(v.tokenId(i));
 
@@ -72,7 +92,9 @@ class LlamaServerLoadsSynthModelTest {
             JsonNode detok = post(base + "/detokenize", Map.of("tokens", all.subList(0, 2000)));
             assertThat(detok.get("content").asText()).isEqualTo(v.text(0, 2000));
 
-            JsonNode done = post(base + "/completion", Map.of("prompt", v.text(0, 40), "n_predict", 8, "ignore_eos", true, "cache_prompt", false));
+            JsonNode done = post(
+                    base + "/completion",
+                    Map.of("prompt", v.text(0, 40), "n_predict", 8, "ignore_eos", true, "cache_prompt", false));
             assertThat(done.get("tokens_predicted").asInt()).isEqualTo(8);
             assertThat(done.get("tokens_evaluated").asInt()).isEqualTo(41);
             assertThat(done.path("timings").path("prompt_n").asInt()).isEqualTo(41);
@@ -80,19 +102,40 @@ class LlamaServerLoadsSynthModelTest {
 
             // every token alone prints valid UTF-8: an ASCII byte prints itself, a byte from 0x80 up prints nothing
             for (int b = 0; b < 256; b++) {
-                String piece = post(base + "/detokenize", Map.of("tokens", List.of(SynthVocabulary.FIRST_BYTE_ID + b))).get("content").asText();
+                String piece = post(base + "/detokenize", Map.of("tokens", List.of(SynthVocabulary.FIRST_BYTE_ID + b)))
+                        .get("content")
+                        .asText();
                 if (b < 0x80) assertThat(piece).as("byte %02X", b).isEqualTo(String.valueOf((char) b));
                 else assertThat(piece).as("byte %02X", b).isEmpty();
             }
-            // so sampling from random weights never ends a request in a server error (it did, now and then, on invalid UTF-8)
+            // so sampling from random weights never ends a request in a server error (it did, now and then, on invalid
+            // UTF-8)
             for (int seed = 0; seed < 12; seed++) {
-                JsonNode sampled = post(base + "/completion", Map.of("prompt", v.text(seed * 7, 16), "n_predict", 48, "ignore_eos", true,
-                        "cache_prompt", false, "seed", seed, "temperature", 1.5, "top_k", 0, "top_p", 1.0));
+                JsonNode sampled = post(
+                        base + "/completion",
+                        Map.of(
+                                "prompt",
+                                v.text(seed * 7, 16),
+                                "n_predict",
+                                48,
+                                "ignore_eos",
+                                true,
+                                "cache_prompt",
+                                false,
+                                "seed",
+                                seed,
+                                "temperature",
+                                1.5,
+                                "top_k",
+                                0,
+                                "top_p",
+                                1.0));
                 assertThat(sampled.get("tokens_predicted").asInt()).isEqualTo(48);
             }
         } finally {
             p.destroy();
-            if (!p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) p.destroyForcibly().waitFor();
+            if (!p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS))
+                p.destroyForcibly().waitFor();
         }
     }
 
@@ -106,7 +149,10 @@ class LlamaServerLoadsSynthModelTest {
         while (System.nanoTime() < deadline) {
             if (!p.isAlive()) throw new AssertionError("llama-server exited " + p.exitValue() + ":\n" + tail(log));
             try {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/health")).timeout(Duration.ofSeconds(5)).build(),
+                HttpResponse<String> r = http.send(
+                        HttpRequest.newBuilder(URI.create(base + "/health"))
+                                .timeout(Duration.ofSeconds(5))
+                                .build(),
                         HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() == 200) return;
             } catch (IOException notYet) {
@@ -125,9 +171,12 @@ class LlamaServerLoadsSynthModelTest {
     }
 
     private JsonNode post(String url, Object body) throws Exception {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60))
+        HttpResponse<String> r = http.send(
+                HttpRequest.newBuilder(URI.create(url))
+                        .timeout(Duration.ofSeconds(60))
                         .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body))).build(),
+                        .POST(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body)))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(url + ": " + r.body()).isEqualTo(200);
         return json.readTree(r.body());

@@ -36,8 +36,11 @@ class InfluxTokenTest {
         HttpServer influx2 = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
         influx2.createContext("/", ex -> {
             try (ex) {
-                writes.add(new Write(ex.getRequestURI().getPath(), ex.getRequestURI().getRawQuery(),
-                        ex.getRequestHeaders().getFirst("Authorization"), new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
+                writes.add(new Write(
+                        ex.getRequestURI().getPath(),
+                        ex.getRequestURI().getRawQuery(),
+                        ex.getRequestHeaders().getFirst("Authorization"),
+                        new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
                 ex.sendResponseHeaders(204, -1);
             }
         });
@@ -45,14 +48,31 @@ class InfluxTokenTest {
         Path cfg = dir.resolve("cell.yaml");
         Files.writeString(cfg, SimRuns.BASE);
         Path out = dir.resolve("runs");
-        try (KvlabProcess p = new KvlabProcess(Map.of("KVLAB_TEST_INFLUX_TOKEN", token), "run", cfg.toString(), "--out", out.toString(),
-                "--influx", "http://127.0.0.1:" + influx2.getAddress().getPort(), "--influx-org", "kvlab", "--influx-bucket", "runs",
-                "--influx-token-env", "KVLAB_TEST_INFLUX_TOKEN", "--influx-interval", "200ms", "--json")) {
+        try (KvlabProcess p = new KvlabProcess(
+                Map.of("KVLAB_TEST_INFLUX_TOKEN", token),
+                "run",
+                cfg.toString(),
+                "--out",
+                out.toString(),
+                "--influx",
+                "http://127.0.0.1:" + influx2.getAddress().getPort(),
+                "--influx-org",
+                "kvlab",
+                "--influx-bucket",
+                "runs",
+                "--influx-token-env",
+                "KVLAB_TEST_INFLUX_TOKEN",
+                "--influx-interval",
+                "200ms",
+                "--json")) {
             long pid = p.process.pid();
             byte[] cmdline = Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline"));
             String args = new String(cmdline, StandardCharsets.UTF_8).replace('\0', ' ');
-            assertThat(args).contains("--influx-token-env", "KVLAB_TEST_INFLUX_TOKEN").doesNotContain(token);
-            assertThat(p.process.info().arguments().map(List::of).orElse(List.of())).noneMatch(a -> a.contains(token));
+            assertThat(args)
+                    .contains("--influx-token-env", "KVLAB_TEST_INFLUX_TOKEN")
+                    .doesNotContain(token);
+            assertThat(p.process.info().arguments().map(List::of).orElse(List.of()))
+                    .noneMatch(a -> a.contains(token));
             assertThat(p.waitFor(120)).as(p.all.toString()).isZero();
             assertThat(p.all.toString()).doesNotContain(token).contains("summary points written; dropped 0");
         } finally {
@@ -68,7 +88,9 @@ class InfluxTokenTest {
         assertThat(writes).anySatisfy(w -> assertThat(w.body()).contains("kvlab_cell_latency,"));
         Path manifest;
         try (Stream<Path> m = Files.walk(out)) {
-            manifest = m.filter(f -> f.getFileName().toString().equals("manifest.json")).findFirst().orElseThrow();
+            manifest = m.filter(f -> f.getFileName().toString().equals("manifest.json"))
+                    .findFirst()
+                    .orElseThrow();
         }
         JsonNode obs = new ObjectMapper().readTree(manifest.toFile()).path("observability");
         assertThat(obs.path("influx").path("api").asText()).isEqualTo("2.x");
@@ -77,22 +99,49 @@ class InfluxTokenTest {
         assertThat(obs.path("summary_points").asLong()).isEqualTo(1);
         try (Stream<Path> files = Files.walk(dir)) {
             for (Path f : files.filter(Files::isRegularFile).toList()) {
-                assertThat(Files.readString(f, StandardCharsets.ISO_8859_1)).as(f.toString()).doesNotContain(token);
+                assertThat(Files.readString(f, StandardCharsets.ISO_8859_1))
+                        .as(f.toString())
+                        .doesNotContain(token);
             }
         }
     }
 
     @Test
-    void aTokenOnTheCommandLineIsRefusedAndAMissingOneIsBadInput(@TempDir Path dir) throws IOException, InterruptedException {
+    void aTokenOnTheCommandLineIsRefusedAndAMissingOneIsBadInput(@TempDir Path dir)
+            throws IOException, InterruptedException {
         Path cfg = dir.resolve("cell.yaml");
         Files.writeString(cfg, SimRuns.BASE);
-        try (KvlabProcess p = new KvlabProcess(Map.of(), "run", cfg.toString(), "--out", dir.resolve("runs").toString(), "--influx",
-                "http://127.0.0.1:9", "--influx-org", "o", "--influx-bucket", "b", "--influx-token", "abc")) {
+        try (KvlabProcess p = new KvlabProcess(
+                Map.of(),
+                "run",
+                cfg.toString(),
+                "--out",
+                dir.resolve("runs").toString(),
+                "--influx",
+                "http://127.0.0.1:9",
+                "--influx-org",
+                "o",
+                "--influx-bucket",
+                "b",
+                "--influx-token",
+                "abc")) {
             assertThat(p.waitFor(60)).isEqualTo(2);
             assertThat(p.all.toString()).contains("--influx-token");
         }
-        try (KvlabProcess p = new KvlabProcess(Map.of(), "run", cfg.toString(), "--out", dir.resolve("runs").toString(), "--influx",
-                "http://127.0.0.1:9", "--influx-org", "o", "--influx-bucket", "b", "--influx-token-env", "KVLAB_NO_SUCH_TOKEN_VAR")) {
+        try (KvlabProcess p = new KvlabProcess(
+                Map.of(),
+                "run",
+                cfg.toString(),
+                "--out",
+                dir.resolve("runs").toString(),
+                "--influx",
+                "http://127.0.0.1:9",
+                "--influx-org",
+                "o",
+                "--influx-bucket",
+                "b",
+                "--influx-token-env",
+                "KVLAB_NO_SUCH_TOKEN_VAR")) {
             assertThat(p.waitFor(60)).isEqualTo(2);
             assertThat(p.all.toString()).contains("KVLAB_NO_SUCH_TOKEN_VAR", "not set");
         }

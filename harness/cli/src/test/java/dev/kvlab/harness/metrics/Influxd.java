@@ -68,7 +68,9 @@ public final class Influxd implements AutoCloseable {
 
     /** influxd exited because a port it was given was taken. */
     private static final class PortTaken extends IOException {
-        PortTaken(String log) { super("influxd exited: " + log); }
+        PortTaken(String log) {
+            super("influxd exited: " + log);
+        }
     }
 
     private static Influxd launch(Path bin) throws IOException, InterruptedException {
@@ -87,8 +89,11 @@ public final class Influxd implements AutoCloseable {
                   bind-address = "127.0.0.1:%d"
                   log-enabled = false
                 """.formatted(bp, dir, dir, dir, hp));
-        Process p = new ProcessBuilder(bin.toString(), "-config", dir.resolve("influx.conf").toString())
-                .redirectErrorStream(true).redirectOutput(dir.resolve("influxd.log").toFile()).start();
+        Process p = new ProcessBuilder(
+                        bin.toString(), "-config", dir.resolve("influx.conf").toString())
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("influxd.log").toFile())
+                .start();
         Influxd i = new Influxd(dir, p, hp);
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < until) {
@@ -99,7 +104,9 @@ public final class Influxd implements AutoCloseable {
                 throw new IOException("influxd exited: " + log);
             }
             try {
-                HttpResponse<Void> r = i.http.send(HttpRequest.newBuilder(URI.create(i.url() + "/ping")).build(), HttpResponse.BodyHandlers.discarding());
+                HttpResponse<Void> r = i.http.send(
+                        HttpRequest.newBuilder(URI.create(i.url() + "/ping")).build(),
+                        HttpResponse.BodyHandlers.discarding());
                 if (r.statusCode() == 204) return i;
             } catch (IOException notYet) {
                 // starting
@@ -116,8 +123,13 @@ public final class Influxd implements AutoCloseable {
 
     /** Runs an InfluxQL query against {@code db}; the JSON answer. */
     public String query(String db, String q) throws IOException, InterruptedException {
-        String u = url() + "/query?db=" + URLEncoder.encode(db, StandardCharsets.UTF_8) + "&epoch=ms&q=" + URLEncoder.encode(q, StandardCharsets.UTF_8);
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(u)).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        String u = url() + "/query?db=" + URLEncoder.encode(db, StandardCharsets.UTF_8) + "&epoch=ms&q="
+                + URLEncoder.encode(q, StandardCharsets.UTF_8);
+        HttpResponse<String> r = http.send(
+                HttpRequest.newBuilder(URI.create(u))
+                        .timeout(Duration.ofSeconds(10))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) throw new IOException("HTTP " + r.statusCode() + ": " + r.body());
         return r.body();
     }
@@ -130,7 +142,8 @@ public final class Influxd implements AutoCloseable {
     public void close() {
         process.destroy();
         try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            if (!process.waitFor(10, TimeUnit.SECONDS))
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             process.destroyForcibly();
             Thread.currentThread().interrupt();

@@ -19,14 +19,21 @@ final class KvlabProcess implements AutoCloseable {
     final StringBuffer all = new StringBuffer();
 
     KvlabProcess(Map<String, String> env, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "--enable-native-access=ALL-UNNAMED",
-                "-Xmx512m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), "dev.kvlab.cli.Kvlab"));
+        List<String> cmd = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "--enable-native-access=ALL-UNNAMED",
+                "-Xmx512m",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.kvlab.cli.Kvlab"));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().putAll(env);
         process = pb.start();
         Thread.ofPlatform().daemon().start(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader r =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String l; (l = r.readLine()) != null; ) {
                     all.append(l).append('\n');
                     lines.add(l);
@@ -49,7 +56,8 @@ final class KvlabProcess implements AutoCloseable {
     }
 
     int waitFor(long seconds) throws InterruptedException {
-        if (!process.waitFor(seconds, TimeUnit.SECONDS)) throw new AssertionError("kvlab did not end within " + seconds + " s:\n" + all);
+        if (!process.waitFor(seconds, TimeUnit.SECONDS))
+            throw new AssertionError("kvlab did not end within " + seconds + " s:\n" + all);
         Thread.sleep(100); // let the reader drain
         return process.exitValue();
     }
@@ -58,7 +66,8 @@ final class KvlabProcess implements AutoCloseable {
     public void close() throws InterruptedException {
         if (process.isAlive()) {
             process.destroy();
-            if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            if (!process.waitFor(10, TimeUnit.SECONDS))
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }
     }
 }

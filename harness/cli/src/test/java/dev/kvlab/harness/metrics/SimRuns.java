@@ -4,8 +4,6 @@ import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.run.CellRunner;
 import dev.kvlab.harness.api.run.ConfigTree;
-import dev.kvlab.harness.metrics.CellTags;
-import dev.kvlab.harness.metrics.InfluxPublisher;
 import dev.kvlab.harness.sim.SimCells;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +45,8 @@ public final class SimRuns {
         for (List<String> f : CELLS) {
             RunConfig c = config("cache_state=" + f.get(0), "tiers=" + f.get(1), "policy=" + f.get(2));
             String cell = String.format("c%02d-%s_%s_%s", n++, f.get(0), f.get(1), f.get(2));
-            CellTags tags = CellTags.of(runId, cell, 0, c, Map.of("cache_state", f.get(0), "tiers", f.get(1), "policy", f.get(2)));
+            CellTags tags = CellTags.of(
+                    runId, cell, 0, c, Map.of("cache_state", f.get(0), "tiers", f.get(1), "policy", f.get(2)));
             CellResult r = new CellRunner().run(c, System.nanoTime(), pub.cellStarted(tags));
             pub.cellFinished(tags, r.summary().columns());
             out.add(new Ran(tags, r));

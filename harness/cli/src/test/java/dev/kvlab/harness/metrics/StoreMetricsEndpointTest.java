@@ -30,8 +30,11 @@ class StoreMetricsEndpointTest {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private static String scrape(int port) throws Exception {
-        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
-                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = HTTP.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                        .timeout(Duration.ofSeconds(5))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(r.headers().firstValue("Content-Type").orElse("")).startsWith("text/plain");
         return r.body();
@@ -39,7 +42,8 @@ class StoreMetricsEndpointTest {
 
     /** The value of the first sample of {@code name} whose labels contain {@code labelPart}. */
     private static OptionalDouble sample(String text, String name, String labelPart) {
-        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*\\})? (\\S+)$").matcher(text);
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*\\})? (\\S+)$")
+                .matcher(text);
         while (m.find()) {
             String labels = m.group(1) == null ? "" : m.group(1);
             if (labels.contains(labelPart)) return OptionalDouble.of(Double.parseDouble(m.group(2)));
@@ -48,7 +52,8 @@ class StoreMetricsEndpointTest {
     }
 
     private static int port(String line) {
-        Matcher m = Pattern.compile("metrics at http://127\\.0\\.0\\.1:(\\d+)/metrics").matcher(line);
+        Matcher m = Pattern.compile("metrics at http://127\\.0\\.0\\.1:(\\d+)/metrics")
+                .matcher(line);
         assertThat(m.find()).as(line).isTrue();
         return Integer.parseInt(m.group(1));
     }
@@ -64,12 +69,22 @@ class StoreMetricsEndpointTest {
     void masterAndNodeServePrometheusMetricsOnLoopback() throws Exception {
         int listen = Influxd.freePort();
         try (KvlabProcess master = new KvlabProcess(Map.of(), "store", "master", "--listen", "127.0.0.1:" + listen);
-             KvlabProcess node = new KvlabProcess(Map.of(), "store", "node", "--master", "127.0.0.1:" + listen, "--segment", "64MiB", "--id", "m-node1")) {
+                KvlabProcess node = new KvlabProcess(
+                        Map.of(),
+                        "store",
+                        "node",
+                        "--master",
+                        "127.0.0.1:" + listen,
+                        "--segment",
+                        "64MiB",
+                        "--id",
+                        "m-node1")) {
             int mPort = port(master.await("listening on"));
             int nPort = port(node.await("mounted"));
 
             String n = scrape(nPort);
-            assertThat(sample(n, "kvlab_node_segment_bytes", "node=\"m-node1\"")).hasValue(64.0 * 1024 * 1024);
+            assertThat(sample(n, "kvlab_node_segment_bytes", "node=\"m-node1\""))
+                    .hasValue(64.0 * 1024 * 1024);
             assertThat(sample(n, "kvlab_node_mounted", "node=\"m-node1\"")).hasValue(1.0);
             assertThat(sample(n, "jvm_memory_used_bytes", "")).isPresent();
 
@@ -80,7 +95,8 @@ class StoreMetricsEndpointTest {
                 for (int i = 0; i < 5; i++) {
                     KeyedPayload.fill("scrape/k" + i, buf, 0, len);
                     PutStatus st = b.put("scrape/k" + i, buf, ReplicateConfig.DEFAULT);
-                    // on a loaded machine the first transfer to a node that has just mounted can time out: retry, bounded
+                    // on a loaded machine the first transfer to a node that has just mounted can time out: retry,
+                    // bounded
                     for (int tries = 0; st != PutStatus.OK && tries < 5; tries++) {
                         Thread.sleep(500);
                         st = b.put("scrape/k" + i, buf, ReplicateConfig.DEFAULT);
@@ -100,9 +116,12 @@ class StoreMetricsEndpointTest {
             assertThat(sample(m, "kvlab_store_capacity_bytes", "")).hasValue(64.0 * 1024 * 1024);
             assertThat(sample(m, "kvlab_store_objects", "")).hasValue(5.0);
             assertThat(sample(m, "kvlab_store_bytes_used", "").orElseThrow()).isGreaterThanOrEqualTo(5.0 * 64 * 1024);
-            assertThat(sample(m, "kvlab_store_leases_granted_total", "").orElseThrow()).isGreaterThanOrEqualTo(1.0);
-            assertThat(sample(m, "kvlab_store_rpc_total", "rpc=\"put_start\"").orElseThrow()).isGreaterThanOrEqualTo(1.0);
-            assertThat(sample(m, "kvlab_store_rpc_total", "rpc=\"ping\"").orElseThrow()).isGreaterThanOrEqualTo(1.0);
+            assertThat(sample(m, "kvlab_store_leases_granted_total", "").orElseThrow())
+                    .isGreaterThanOrEqualTo(1.0);
+            assertThat(sample(m, "kvlab_store_rpc_total", "rpc=\"put_start\"").orElseThrow())
+                    .isGreaterThanOrEqualTo(1.0);
+            assertThat(sample(m, "kvlab_store_rpc_total", "rpc=\"ping\"").orElseThrow())
+                    .isGreaterThanOrEqualTo(1.0);
         }
     }
 }

@@ -43,11 +43,24 @@ public final class LlamaServer implements AutoCloseable {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        List<String> cmd = new ArrayList<>(List.of(bin.toString(), "-m", model.toString(), "--host", "127.0.0.1", "--port", String.valueOf(port),
-                "-t", "1", "--metrics", "--slots"));
+        List<String> cmd = new ArrayList<>(List.of(
+                bin.toString(),
+                "-m",
+                model.toString(),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                String.valueOf(port),
+                "-t",
+                "1",
+                "--metrics",
+                "--slots"));
         cmd.addAll(List.of(flags));
         Path log = dir.resolve("llama-server-" + port + ".log");
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         LlamaServer s = new LlamaServer(p, log, port);
         try {
             s.awaitHealthy();
@@ -64,12 +77,17 @@ public final class LlamaServer implements AutoCloseable {
     }
 
     private void awaitHealthy() throws Exception {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) throw new AssertionError("llama-server exited " + process.exitValue() + ":\n" + tail());
+            if (!process.isAlive())
+                throw new AssertionError("llama-server exited " + process.exitValue() + ":\n" + tail());
             try {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url() + "/health")).timeout(Duration.ofSeconds(5)).build(),
+                HttpResponse<String> r = http.send(
+                        HttpRequest.newBuilder(URI.create(url() + "/health"))
+                                .timeout(Duration.ofSeconds(5))
+                                .build(),
                         HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() == 200) return;
             } catch (IOException notYet) {
@@ -90,7 +108,9 @@ public final class LlamaServer implements AutoCloseable {
         Path script = dev.kvlab.workloads.testing.SourceTree.file("scripts/llama-server.sh");
         Matcher m = Pattern.compile("(?m)^COMMIT=(\\S+)").matcher(Files.readString(script));
         if (!m.find()) throw new AssertionError(script + " has no COMMIT= line");
-        String cache = System.getenv("KVLAB_CACHE") != null ? System.getenv("KVLAB_CACHE") : System.getProperty("user.home") + "/.cache/kvlab";
+        String cache = System.getenv("KVLAB_CACHE") != null
+                ? System.getenv("KVLAB_CACHE")
+                : System.getProperty("user.home") + "/.cache/kvlab";
         Path bin = Path.of(cache, "llama.cpp", m.group(1), "build", "bin", "llama-server");
         if (!Files.isExecutable(bin)) {
             String why = "llama-server is not built (" + bin + " is missing; run scripts/llama-server.sh once)";
@@ -103,6 +123,7 @@ public final class LlamaServer implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         process.destroy();
-        if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) process.destroyForcibly().waitFor();
+        if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS))
+            process.destroyForcibly().waitFor();
     }
 }

@@ -1,13 +1,12 @@
 package dev.kvlab.harness.core;
 
-import dev.kvlab.harness.spi.WorkloadPlan;
-import dev.kvlab.harness.spi.CellSpec;
-
 import dev.kvlab.harness.api.catalog.HardwareSpec;
 import dev.kvlab.harness.api.catalog.KvSizing;
 import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.catalog.Roofline;
 import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.harness.spi.CellSpec;
+import dev.kvlab.harness.spi.WorkloadPlan;
 import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.transport.api.TransportModel;
@@ -35,11 +34,25 @@ import dev.kvlab.transport.api.TransportModel;
  * @param transportName     the transport's name when {@code transport} names one (tcp, shm, rdma-emu, local), else null
  * @param transportModel    what a transfer on one instance's link costs (sim: the data path; live: the auto policy's estimate)
  */
-public record CellPlan(RunConfig config, ModelSpec model, HardwareSpec hardware, KvSizing kv, Roofline roofline, WorkloadPlan workload,
-                       int blockTokens,
-                       long hbmKvBlocks, long dramBlocks, long cacheBlocks, long storeCapacity, long leaseTtlNanos, long lookupNanos,
-                       long intervalNanos, long spinNanos, LinkSpec link, String transportName,
-                       TransportModel transportModel) {
+public record CellPlan(
+        RunConfig config,
+        ModelSpec model,
+        HardwareSpec hardware,
+        KvSizing kv,
+        Roofline roofline,
+        WorkloadPlan workload,
+        int blockTokens,
+        long hbmKvBlocks,
+        long dramBlocks,
+        long cacheBlocks,
+        long storeCapacity,
+        long leaseTtlNanos,
+        long lookupNanos,
+        long intervalNanos,
+        long spinNanos,
+        LinkSpec link,
+        String transportName,
+        TransportModel transportModel) {
 
     /** The part of this plan every target's cell has. */
     public CellSpec spec() {
@@ -61,8 +74,25 @@ public record CellPlan(RunConfig config, ModelSpec model, HardwareSpec hardware,
 
     /** The same plan with another transport model (a sim twin of a live cell runs on the link the live cell measured). */
     public CellPlan withTransportModel(TransportModel tm, long lookup) {
-        return new CellPlan(config, model, hardware, kv, roofline, workload, blockTokens, hbmKvBlocks, dramBlocks, cacheBlocks, storeCapacity, leaseTtlNanos,
-                lookup, intervalNanos, spinNanos, link, transportName, tm);
+        return new CellPlan(
+                config,
+                model,
+                hardware,
+                kv,
+                roofline,
+                workload,
+                blockTokens,
+                hbmKvBlocks,
+                dramBlocks,
+                cacheBlocks,
+                storeCapacity,
+                leaseTtlNanos,
+                lookup,
+                intervalNanos,
+                spinNanos,
+                link,
+                transportName,
+                tm);
     }
 
     /** Bytes of one block as the store holds it (KV counted once). */

@@ -30,15 +30,27 @@ import java.util.function.BiFunction;
  * @param seed            the run's seed (which blocks a fault picks)
  * @param haLeaseNanos    master-failover, master-partition: the replicated masters' etcd lease
  */
-public record FaultPlan(Fault kind, double at, int nodes, int replicas, List<Integer> hitNodes, double corruptFraction, long readDelayNanos,
-                        long linkDelayNanos, long linkJitterNanos, double linkLoss, long downtimeNanos, long livenessNanos, long durationNanos, long seed,
-                        long haLeaseNanos) {
+public record FaultPlan(
+        Fault kind,
+        double at,
+        int nodes,
+        int replicas,
+        List<Integer> hitNodes,
+        double corruptFraction,
+        long readDelayNanos,
+        long linkDelayNanos,
+        long linkJitterNanos,
+        double linkLoss,
+        long downtimeNanos,
+        long livenessNanos,
+        long durationNanos,
+        long seed,
+        long haLeaseNanos) {
 
     /** True for the faults of replicated masters (a leader and standbys on etcd). */
     public boolean failover() {
         return kind == Fault.MASTER_FAILOVER || kind == Fault.MASTER_PARTITION;
     }
-
 
     public boolean none() {
         return kind == Fault.NONE;
@@ -55,46 +67,90 @@ public record FaultPlan(Fault kind, double at, int nodes, int replicas, List<Int
      */
     public static FaultPlan of(RunConfig c, long leaseNanos, BiFunction<String, String, RuntimeException> bad) {
         Fault kind = c.fault();
-        if (kind == null) throw bad.apply("fault", "must be given (none | node-crash | corrupt | lease-expiry | link-delay | link-loss | master-restart"
-                + " | master-failover | master-partition)");
+        if (kind == null)
+            throw bad.apply(
+                    "fault",
+                    "must be given (none | node-crash | corrupt | lease-expiry | link-delay | link-loss | master-restart"
+                            + " | master-failover | master-partition)");
         double at = c.faultAt();
-        if (!(at >= 0 && at <= 1)) throw bad.apply("fault_at", "must be in [0, 1] (the share of measured requests arrived), got " + at);
+        if (!(at >= 0 && at <= 1))
+            throw bad.apply("fault_at", "must be in [0, 1] (the share of measured requests arrived), got " + at);
         FaultParams p = c.faultParams();
         if (p == null) throw bad.apply("fault_params", "must be given");
         int nodes = c.store().nodes(), replicas = c.store().replicas();
-        if (p.node() < 0 || p.node() >= nodes) throw bad.apply("fault_params.node", "must be a node index in [0, " + (nodes - 1) + "], got " + p.node());
+        if (p.node() < 0 || p.node() >= nodes)
+            throw bad.apply("fault_params.node", "must be a node index in [0, " + (nodes - 1) + "], got " + p.node());
         int hit = p.nodesHit() == 0 ? replicas : p.nodesHit();
-        if (p.nodesHit() < 0) throw bad.apply("fault_params.nodes_hit", "must be >= 0 (0 = store.replicas), got " + p.nodesHit());
+        if (p.nodesHit() < 0)
+            throw bad.apply("fault_params.nodes_hit", "must be >= 0 (0 = store.replicas), got " + p.nodesHit());
         if ((kind == Fault.NODE_CRASH) && hit >= nodes)
-            throw bad.apply("fault_params.nodes_hit", hit + " of " + nodes + " nodes would leave no node alive (give store.nodes > " + hit + ")");
-        if (kind == Fault.CORRUPT && hit > nodes) throw bad.apply("fault_params.nodes_hit", hit + " nodes hit but the store has " + nodes);
+            throw bad.apply(
+                    "fault_params.nodes_hit",
+                    hit + " of " + nodes + " nodes would leave no node alive (give store.nodes > " + hit + ")");
+        if (kind == Fault.CORRUPT && hit > nodes)
+            throw bad.apply("fault_params.nodes_hit", hit + " nodes hit but the store has " + nodes);
         List<Integer> hitNodes = new ArrayList<>();
         for (int i = 0; i < Math.min(hit, nodes); i++) hitNodes.add((p.node() + i) % nodes);
         if (!(p.corruptFraction() > 0 && p.corruptFraction() <= 1))
             throw bad.apply("fault_params.corrupt_fraction", "must be in (0, 1], got " + p.corruptFraction());
-        if (!(p.linkLoss() >= 0 && p.linkLoss() <= 1)) throw bad.apply("fault_params.link_loss", "must be in [0, 1], got " + p.linkLoss());
-        long readDelay = p.readDelay() == null ? leaseNanos + leaseNanos / 2 : nanos(p.readDelay(), "fault_params.read_delay", bad);
+        if (!(p.linkLoss() >= 0 && p.linkLoss() <= 1))
+            throw bad.apply("fault_params.link_loss", "must be in [0, 1], got " + p.linkLoss());
+        long readDelay = p.readDelay() == null
+                ? leaseNanos + leaseNanos / 2
+                : nanos(p.readDelay(), "fault_params.read_delay", bad);
         if (kind == Fault.LEASE_EXPIRY && readDelay <= leaseNanos)
-            throw bad.apply("fault_params.read_delay", "must exceed store.lease_ttl (" + DurationSpec.format(Duration.ofNanos(leaseNanos))
-                    + ") or the fault cannot bite");
+            throw bad.apply(
+                    "fault_params.read_delay",
+                    "must exceed store.lease_ttl (" + DurationSpec.format(Duration.ofNanos(leaseNanos))
+                            + ") or the fault cannot bite");
         long linkDelay = nanos(p.linkDelay(), "fault_params.link_delay", bad);
         long jitter = nanos(p.linkJitter(), "fault_params.link_jitter", bad);
         long downtime = nanos(p.masterDowntime(), "fault_params.master_downtime", bad);
         long liveness = nanos(p.livenessTtl(), "fault_params.liveness_ttl", bad);
-        if (liveness < 100_000_000L) throw bad.apply("fault_params.liveness_ttl", "must be >= 100ms (nodes ping every 100 ms in fault cells)");
+        if (liveness < 100_000_000L)
+            throw bad.apply("fault_params.liveness_ttl", "must be >= 100ms (nodes ping every 100 ms in fault cells)");
         long duration = p.duration() == null ? Long.MAX_VALUE : nanos(p.duration(), "fault_params.duration", bad);
         long haLease = nanos(p.haLease(), "fault_params.ha_lease", bad);
         if (haLease < 2_000_000_000L || haLease % 1_000_000_000L != 0)
-            throw bad.apply("fault_params.ha_lease", "must be whole seconds, at least 2s (etcd's leases are in seconds), got " + p.haLease());
+            throw bad.apply(
+                    "fault_params.ha_lease",
+                    "must be whole seconds, at least 2s (etcd's leases are in seconds), got " + p.haLease());
         if (duration == 0) throw bad.apply("fault_params.duration", "must be > 0 (or null: to the end of the run)");
-        if (kind != Fault.NONE && c.mode() == Mode.LIVE && !"bundled".equals(c.store().backend()))
-            throw bad.apply("fault", "live faults need store.backend bundled: the harness breaks the store it started, not an external one");
-        if ((kind == Fault.MASTER_FAILOVER || kind == Fault.MASTER_PARTITION) && c.mode() == Mode.LIVE && dev.kvlab.store.EtcdServer.binary().isEmpty())
-            throw bad.apply("fault", "a live " + kind.label() + " runs its masters on a real etcd, which is not installed (apt-get install etcd-server)");
-        if (kind == Fault.NODE_CRASH && c.mode() == Mode.LIVE && "local".equalsIgnoreCase(c.transport().strip()))
-            throw bad.apply("transport", "a live node-crash runs its nodes as separate processes: use tcp, shm or rdma-emu, not local");
-        return new FaultPlan(kind, at, nodes, replicas, List.copyOf(hitNodes), p.corruptFraction(), readDelay, linkDelay, jitter, p.linkLoss(),
-                downtime, liveness, duration, c.seed(), haLease);
+        if (kind != Fault.NONE
+                && c.mode() == Mode.LIVE
+                && !"bundled".equals(c.store().backend()))
+            throw bad.apply(
+                    "fault",
+                    "live faults need store.backend bundled: the harness breaks the store it started, not an external one");
+        if ((kind == Fault.MASTER_FAILOVER || kind == Fault.MASTER_PARTITION)
+                && c.mode() == Mode.LIVE
+                && dev.kvlab.store.EtcdServer.binary().isEmpty())
+            throw bad.apply(
+                    "fault",
+                    "a live " + kind.label()
+                            + " runs its masters on a real etcd, which is not installed (apt-get install etcd-server)");
+        if (kind == Fault.NODE_CRASH
+                && c.mode() == Mode.LIVE
+                && "local".equalsIgnoreCase(c.transport().strip()))
+            throw bad.apply(
+                    "transport",
+                    "a live node-crash runs its nodes as separate processes: use tcp, shm or rdma-emu, not local");
+        return new FaultPlan(
+                kind,
+                at,
+                nodes,
+                replicas,
+                List.copyOf(hitNodes),
+                p.corruptFraction(),
+                readDelay,
+                linkDelay,
+                jitter,
+                p.linkLoss(),
+                downtime,
+                liveness,
+                duration,
+                c.seed(),
+                haLease);
     }
 
     private static long nanos(String v, String key, BiFunction<String, String, RuntimeException> bad) {
@@ -111,21 +167,33 @@ public record FaultPlan(Fault kind, double at, int nodes, int replicas, List<Int
         if (none()) return "none";
         String what = switch (kind) {
             case NODE_CRASH -> "SIGKILL of node process(es) " + hitNodes;
-            case CORRUPT -> "flipped payloads in " + Math.round(corruptFraction * 100) + "% of node(s) " + hitNodes + " segment";
+            case CORRUPT ->
+                "flipped payloads in " + Math.round(corruptFraction * 100) + "% of node(s) " + hitNodes + " segment";
             case LEASE_EXPIRY -> "reads slowed by " + DurationSpec.format(Duration.ofNanos(readDelayNanos));
-            case LINK_DELAY -> "link +" + DurationSpec.format(Duration.ofNanos(linkDelayNanos))
-                    + (linkJitterNanos > 0 ? " (+[0, " + DurationSpec.format(Duration.ofNanos(linkJitterNanos)) + "])" : "");
+            case LINK_DELAY ->
+                "link +" + DurationSpec.format(Duration.ofNanos(linkDelayNanos))
+                        + (linkJitterNanos > 0
+                                ? " (+[0, " + DurationSpec.format(Duration.ofNanos(linkJitterNanos)) + "])"
+                                : "");
             case LINK_LOSS -> "link loses " + linkLoss + " of the batches";
-            case MASTER_RESTART -> "master process SIGKILLed, started again after " + DurationSpec.format(Duration.ofNanos(downtimeNanos));
-            case MASTER_FAILOVER -> "the leading master process (of 2 on etcd, lease " + DurationSpec.format(Duration.ofNanos(haLeaseNanos))
-                    + ") SIGKILLed; a standby takes over";
-            case MASTER_PARTITION -> "the leading master (of 2 on etcd, lease " + DurationSpec.format(Duration.ofNanos(haLeaseNanos))
-                    + ") cut off from etcd" + (durationNanos == Long.MAX_VALUE ? "" : " for " + DurationSpec.format(Duration.ofNanos(durationNanos)))
-                    + "; it fences itself, a standby takes over";
+            case MASTER_RESTART ->
+                "master process SIGKILLed, started again after " + DurationSpec.format(Duration.ofNanos(downtimeNanos));
+            case MASTER_FAILOVER ->
+                "the leading master process (of 2 on etcd, lease " + DurationSpec.format(Duration.ofNanos(haLeaseNanos))
+                        + ") SIGKILLed; a standby takes over";
+            case MASTER_PARTITION ->
+                "the leading master (of 2 on etcd, lease " + DurationSpec.format(Duration.ofNanos(haLeaseNanos))
+                        + ") cut off from etcd"
+                        + (durationNanos == Long.MAX_VALUE
+                                ? ""
+                                : " for " + DurationSpec.format(Duration.ofNanos(durationNanos)))
+                        + "; it fences itself, a standby takes over";
             case NONE -> "none";
         };
         return kind.label() + " at " + Math.round(at * 100) + "% of the measured requests: " + what
-                + (durationNanos != Long.MAX_VALUE && lasts() ? " for " + DurationSpec.format(Duration.ofNanos(durationNanos)) : "");
+                + (durationNanos != Long.MAX_VALUE && lasts()
+                        ? " for " + DurationSpec.format(Duration.ofNanos(durationNanos))
+                        : "");
     }
 
     /** True for faults that last a while (and may heal after {@code duration}); false for events. */

@@ -20,9 +20,7 @@ import dev.kvlab.harness.api.config.StoreConfig;
 import dev.kvlab.harness.api.config.WorkloadConfig;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.input.TreeBinder;
-import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.harness.spi.CellSpec;
-import dev.kvlab.harness.core.FaultPlan;
 import dev.kvlab.harness.spi.WorkloadPlan;
 import dev.kvlab.store.KvBackends;
 import dev.kvlab.transport.api.ByteSize;
@@ -77,7 +75,8 @@ public final class RunValidator {
      * and returns it as a {@link CellSpec}; its requests' block keys are namespaced by {@code modelId}, {@code dtype}
      * and {@code layout} (with the workload's LoRA and tenant). {@link BadInputException} naming {@code origin} and the key.
      */
-    public static CellSpec spec(RunConfig c, Function<String, String> origin, String modelId, String dtype, String layout) {
+    public static CellSpec spec(
+            RunConfig c, Function<String, String> origin, String modelId, String dtype, String layout) {
         return new RunValidator(origin).common(c, modelId, dtype, layout);
     }
 
@@ -96,7 +95,8 @@ public final class RunValidator {
      * sim twin of a real engine runs on the engine's own shape and its calibrated "hardware" (the config's
      * {@code model}, {@code hardware}, {@code efficiency} and {@code kv_dtype} are not read).
      */
-    public static CellPlan plan(RunConfig c, Function<String, String> origin, ModelSpec model, HardwareSpec hw, Dtype kvDtype) {
+    public static CellPlan plan(
+            RunConfig c, Function<String, String> origin, ModelSpec model, HardwareSpec hw, Dtype kvDtype) {
         RunValidator v = new RunValidator(origin);
         v.need("kv_dtype", kvDtype);
         v.need("mode", c.mode());
@@ -130,7 +130,10 @@ public final class RunValidator {
         long cacheBytes = c.local().checkedCacheBytes(check, kv.bytesPerTokenAllRanks());
         long cacheBlocks = cacheBytes / (kv.bytesPerTokenAllRanks() * blockTokens);
         if (cacheBytes > 0 && cacheBlocks == 0)
-            throw bad("local.cache_capacity", "is less than one block of " + blockTokens + " tokens: " + c.local().cacheCapacity());
+            throw bad(
+                    "local.cache_capacity",
+                    "is less than one block of " + blockTokens + " tokens: "
+                            + c.local().cacheCapacity());
         StoreConfig st = need("store", c.store());
         checkBackend(need("store.backend", st.backend()), mode);
         StoreConfig.Checked store = st.check(check, kv.bytesPerToken(), kv.blockBytes(blockTokens));
@@ -138,15 +141,33 @@ public final class RunValidator {
         long spin = need("live", c.live()).checkedSpinNanos(check);
         long capacity = store.capacityBytes();
         if (mode == Mode.LIVE && st.backend().equals("bundled")) {
-            // a store no tier reads or writes needs no sizing against this machine: it is opened at the least that serves nothing
+            // a store no tier reads or writes needs no sizing against this machine: it is opened at the least that
+            // serves nothing
             if (storeUsed(c)) checkLiveMemory(c, st, kv.blockBytes(blockTokens), capacity);
             else capacity = Math.min(capacity, UNUSED_STORE_BYTES);
         }
         FaultPlan.of(c, store.leaseTtlNanos(), this::bad); // the fault keys (fault, fault_at, fault_params)
 
         Roofline roof = new Roofline(model, hw, kv);
-        return new CellPlan(c, model, hw, kv, roof, workload, blockTokens, hbmBlocks, dramBlocks, cacheBlocks, capacity, store.leaseTtlNanos(),
-                store.lookupLatencyNanos(), common.intervalNanos(), spin, transport.link(), transport.name(), transport.model());
+        return new CellPlan(
+                c,
+                model,
+                hw,
+                kv,
+                roof,
+                workload,
+                blockTokens,
+                hbmBlocks,
+                dramBlocks,
+                cacheBlocks,
+                capacity,
+                store.leaseTtlNanos(),
+                store.lookupLatencyNanos(),
+                common.intervalNanos(),
+                spin,
+                transport.link(),
+                transport.name(),
+                transport.model());
     }
 
     /** The factors every cell needs given (their values are typed by their enums). */
@@ -191,21 +212,28 @@ public final class RunValidator {
     private void checkBackend(String backend, Mode mode) {
         KvBackends backends = KvBackends.discover();
         if (!backends.accepts(backend))
-            throw bad("store.backend", "no store backend accepts '" + backend + "' (backends: " + String.join(", ", backends.names())
-                    + "; e.g. bundled or kvlab://HOST:PORT)");
+            throw bad(
+                    "store.backend",
+                    "no store backend accepts '" + backend + "' (backends: " + String.join(", ", backends.names())
+                            + "; e.g. bundled or kvlab://HOST:PORT)");
         if (mode == Mode.SIM && !backend.equals("bundled"))
-            throw bad("store.backend", "is not used by the sim clock (it models the bundled store under virtual time); '" + backend
-                    + "' needs mode: live");
+            throw bad(
+                    "store.backend",
+                    "is not used by the sim clock (it models the bundled store under virtual time); '" + backend
+                            + "' needs mode: live");
     }
 
     /** The cluster, checked; disaggregated PD needs a prefill and a decode instance. */
     private ClusterConfig cluster(RunConfig c) {
         ClusterConfig cl = need("cluster", c.cluster());
         cl.check(check);
-        if (c.pd() == Pd.DISAGGREGATED && cl.instances() < 2) throw bad("pd", "disaggregated needs cluster.instances >= 2 (prefill and decode)");
+        if (c.pd() == Pd.DISAGGREGATED && cl.instances() < 2)
+            throw bad("pd", "disaggregated needs cluster.instances >= 2 (prefill and decode)");
         if (c.pdTransfer() != null && c.pd() != Pd.DISAGGREGATED)
-            throw bad("pd_transfer", "is used only with pd: disaggregated (how the prefill instance hands the KV to the decode instance); this cell is "
-                    + c.pd().label());
+            throw bad(
+                    "pd_transfer",
+                    "is used only with pd: disaggregated (how the prefill instance hands the KV to the decode instance); this cell is "
+                            + c.pd().label());
         return cl;
     }
 
@@ -218,14 +246,24 @@ public final class RunValidator {
     }
 
     /** KV blocks one rank's HBM holds after its share of the weights; at least one, else raise cluster.tp. */
-    private long hbmBlocks(ModelSpec model, HardwareSpec hw, KvSizing kv, int tp, double kvMemoryFraction, int blockTokens) {
+    private long hbmBlocks(
+            ModelSpec model, HardwareSpec hw, KvSizing kv, int tp, double kvMemoryFraction, int blockTokens) {
         double weightsPerRank = model.parameters() * model.weightDtype().bytes() / tp;
         double usable = hw.hbmCapacity() * kvMemoryFraction;
         long hbmBlocks = (long) Math.floor((usable - weightsPerRank) / kv.blockBytesPerRank(blockTokens));
         if (hbmBlocks < 1)
-            throw bad("cluster.tp", String.format(Locale.ROOT, "%s weights (%s per GPU at tp %d) leave no room for one KV block in %s of %s HBM "
-                    + "(kv_memory_fraction %.2f): raise cluster.tp", model.id(), ByteSize.format((long) weightsPerRank), tp,
-                    ByteSize.format(hw.hbmCapacity()), hw.id(), kvMemoryFraction));
+            throw bad(
+                    "cluster.tp",
+                    String.format(
+                            Locale.ROOT,
+                            "%s weights (%s per GPU at tp %d) leave no room for one KV block in %s of %s HBM "
+                                    + "(kv_memory_fraction %.2f): raise cluster.tp",
+                            model.id(),
+                            ByteSize.format((long) weightsPerRank),
+                            tp,
+                            ByteSize.format(hw.hbmCapacity()),
+                            hw.id(),
+                            kvMemoryFraction));
         return hbmBlocks;
     }
 
@@ -241,15 +279,23 @@ public final class RunValidator {
         } catch (IllegalArgumentException e) {
             throw bad("link", e.getMessage());
         }
-        if (LIVE_TRANSPORTS.contains(transport)) return new Transport(link, transport, liveTransportModel(c, transport, link, tp));
+        if (LIVE_TRANSPORTS.contains(transport))
+            return new Transport(link, transport, liveTransportModel(c, transport, link, tp));
         if (mode == Mode.LIVE)
-            throw bad("transport", "a live run needs a real transport: one of " + String.join(", ", LIVE_TRANSPORTS) + ", got '" + c.transport() + "'");
+            throw bad(
+                    "transport",
+                    "a live run needs a real transport: one of " + String.join(", ", LIVE_TRANSPORTS) + ", got '"
+                            + c.transport() + "'");
         try {
-            if (transport.contains(".yaml") || transport.contains(".yml")) return new Transport(link, null, TransportModels.resolve(c.transport(), null));
+            if (transport.contains(".yaml") || transport.contains(".yml"))
+                return new Transport(link, null, TransportModels.resolve(c.transport(), null));
             LinkSpec given = LinkSpec.parse(transport);
             return new Transport(given, null, TransportModels.fromLink(instanceLink(given, tp)));
         } catch (RuntimeException e) {
-            throw bad("transport", "neither a transport (" + String.join(", ", LIVE_TRANSPORTS) + "), a link nor a profile: " + e.getMessage());
+            throw bad(
+                    "transport",
+                    "neither a transport (" + String.join(", ", LIVE_TRANSPORTS) + "), a link nor a profile: "
+                            + e.getMessage());
         }
     }
 
@@ -268,19 +314,27 @@ public final class RunValidator {
 
     /** Whether a cell's tiers, PD handoff or fault use the store. */
     public static boolean storeUsed(RunConfig c) {
-        return c.tiers().remote() || c.pd() == Pd.DISAGGREGATED || c.fault() != null && c.fault() != dev.kvlab.harness.api.config.Fault.NONE;
+        return c.tiers().remote()
+                || c.pd() == Pd.DISAGGREGATED
+                || c.fault() != null && c.fault() != dev.kvlab.harness.api.config.Fault.NONE;
     }
 
     /** A live run keeps the embedded store in this machine's memory: its segments and transfer buffers within half of it. */
     private void checkLiveMemory(RunConfig c, StoreConfig st, long blockBytes, long cap) {
         long ram = physicalMemory();
-        // the embedded store's segments, plus transfer buffers (LiveStore: (io threads + writers of every instance) x 4 blocks) and PD staging
-        long buffers = (long) (c.live().ioThreads() + (long) c.cluster().instances() * st.writeBackConcurrency()) * 4 * blockBytes
+        // the embedded store's segments, plus transfer buffers (LiveStore: (io threads + writers of every instance) x 4
+        // blocks) and PD staging
+        long buffers = (long) (c.live().ioThreads() + (long) c.cluster().instances() * st.writeBackConcurrency())
+                * 4
+                * blockBytes
                 * (c.pd() == Pd.DISAGGREGATED ? 2 : 1);
         if (ram > 0 && cap + buffers > ram / 2)
-            throw bad("store.capacity", "a live run keeps the embedded store in this machine's memory: " + ByteSize.format(cap)
-                    + " of segments plus " + ByteSize.format(buffers) + " of transfer buffers is more than half of its "
-                    + ByteSize.format(ram) + " (try --set store.capacity=2GiB; `kvlab plan` shows what fits)");
+            throw bad(
+                    "store.capacity",
+                    "a live run keeps the embedded store in this machine's memory: " + ByteSize.format(cap)
+                            + " of segments plus " + ByteSize.format(buffers)
+                            + " of transfer buffers is more than half of its "
+                            + ByteSize.format(ram) + " (try --set store.capacity=2GiB; `kvlab plan` shows what fits)");
     }
 
     /** An instance's link: each of its TP GPUs has the per-GPU link. */
@@ -318,8 +372,8 @@ public final class RunValidator {
 
     private static long physicalMemory() {
         try {
-            if (java.lang.management.ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os)
-                return os.getTotalMemorySize();
+            if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                    instanceof com.sun.management.OperatingSystemMXBean os) return os.getTotalMemorySize();
         } catch (RuntimeException | LinkageError e) {
             // unknown: do not guess
         }

@@ -40,7 +40,8 @@ class ClockKeysTest {
     }
 
     private static void walk(String prefix, JsonNode n, List<String> out) {
-        if (n instanceof ObjectNode o && !prefix.equals("workload.generator") && !prefix.isEmpty() || prefix.isEmpty()) {
+        if (n instanceof ObjectNode o && !prefix.equals("workload.generator") && !prefix.isEmpty()
+                || prefix.isEmpty()) {
             Iterator<String> it = n.fieldNames();
             while (it.hasNext()) {
                 String k = it.next();
@@ -60,8 +61,18 @@ class ClockKeysTest {
     @Test
     void everyKeyIsClassified() {
         List<String> keys = keys();
-        assertThat(keys).contains("store.high_watermark", "store.lookup_latency", "live.spin", "fault_params.link_delay", "workload.arrival.rate");
-        for (String k : keys) assertThat(ClockKeys.users(k)).as("clocks that use '" + k + "'").isNotNull().isNotEmpty();
+        assertThat(keys)
+                .contains(
+                        "store.high_watermark",
+                        "store.lookup_latency",
+                        "live.spin",
+                        "fault_params.link_delay",
+                        "workload.arrival.rate");
+        for (String k : keys)
+            assertThat(ClockKeys.users(k))
+                    .as("clocks that use '" + k + "'")
+                    .isNotNull()
+                    .isNotEmpty();
     }
 
     /**
@@ -83,8 +94,11 @@ class ClockKeysTest {
                     continue;
                 }
                 refused++;
-                assertThatThrownBy(t::bind).as(k + " given to a " + m.label() + " cell, at its default").isInstanceOf(BadInputException.class)
-                        .hasMessageStartingWith("--set " + k + ": key '" + k.substring(0, k.indexOf('.') < 0 ? k.length() : k.indexOf('.')))
+                assertThatThrownBy(t::bind)
+                        .as(k + " given to a " + m.label() + " cell, at its default")
+                        .isInstanceOf(BadInputException.class)
+                        .hasMessageStartingWith("--set " + k + ": key '"
+                                + k.substring(0, k.indexOf('.') < 0 ? k.length() : k.indexOf('.')))
                         .hasMessageContaining(m.label() + " clock");
             }
         }
@@ -95,6 +109,7 @@ class ClockKeysTest {
             ConfigTree.parse(t.tree().toString(), "manifest.json", null).bind(); // every default repeated: accepted
         }
     }
+
     @Test
     void theKeysNamedOnceAreRunConfigsComponentsAndTheDefaultsTopLevelKeys() {
         List<String> components = new ArrayList<>();

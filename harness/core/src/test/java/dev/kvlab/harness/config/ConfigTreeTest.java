@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ConfigTreeTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private Path write(String name, String text) throws Exception {
         Path p = dir.resolve(name);
@@ -28,7 +29,8 @@ class ConfigTreeTest {
     }
 
     private Path trace() throws Exception {
-        return write("t.jsonl", "{\"timestamp\": 0, \"input_length\": 600, \"output_length\": 4, \"hash_ids\": [1, 2]}\n");
+        return write(
+                "t.jsonl", "{\"timestamp\": 0, \"input_length\": 600, \"output_length\": 4, \"hash_ids\": [1, 2]}\n");
     }
 
     @Test
@@ -71,32 +73,52 @@ class ConfigTreeTest {
                   instances: 2
                   gpus: 8
                 """);
-        assertThatThrownBy(() -> ConfigTree.load(f).bind()).isInstanceOf(BadInputException.class)
-                .hasMessageStartingWith(f + ":5: ").hasMessageContaining("unknown key 'cluster.gpus'");
+        assertThatThrownBy(() -> ConfigTree.load(f).bind())
+                .isInstanceOf(BadInputException.class)
+                .hasMessageStartingWith(f + ":5: ")
+                .hasMessageContaining("unknown key 'cluster.gpus'");
         Path g = write("top.yaml", "workload:\n  trace: t.jsonl\nfoo: 1\n");
-        assertThatThrownBy(() -> ConfigTree.load(g).bind()).hasMessageStartingWith(g + ":3: ").hasMessageContaining("unknown key 'foo'");
+        assertThatThrownBy(() -> ConfigTree.load(g).bind())
+                .hasMessageStartingWith(g + ":3: ")
+                .hasMessageContaining("unknown key 'foo'");
     }
 
     @Test
     void invalidValuesAreRejectedBeforeAnythingRuns() throws Exception {
         trace();
         Path f = write("run.yaml", "workload:\n  trace: t.jsonl\ncluster:\n  instances: 0\n");
-        assertThatThrownBy(() -> ConfigTree.load(f).bind()).hasMessageStartingWith(f + ":4: ")
-                .hasMessageContaining("cluster.instances").hasMessageContaining(">= 1");
+        assertThatThrownBy(() -> ConfigTree.load(f).bind())
+                .hasMessageStartingWith(f + ":4: ")
+                .hasMessageContaining("cluster.instances")
+                .hasMessageContaining(">= 1");
         Path g = write("g.yaml", "workload:\n  trace: t.jsonl\ntiers: some\n");
-        assertThatThrownBy(() -> ConfigTree.load(g).bind()).hasMessageStartingWith(g + ":3: ").hasMessageContaining("tiers");
+        assertThatThrownBy(() -> ConfigTree.load(g).bind())
+                .hasMessageStartingWith(g + ":3: ")
+                .hasMessageContaining("tiers");
         Path h = write("h.yaml", "workload:\n  trace: t.jsonl\nstore:\n  capacity: lots\n");
-        assertThatThrownBy(() -> ConfigTree.load(h).bind()).hasMessageStartingWith(h + ":4: ").hasMessageContaining("store.capacity");
+        assertThatThrownBy(() -> ConfigTree.load(h).bind())
+                .hasMessageStartingWith(h + ":4: ")
+                .hasMessageContaining("store.capacity");
         Path i = write("i.yaml", "workload:\n  trace: missing.jsonl\n");
-        assertThatThrownBy(() -> ConfigTree.load(i).bind()).hasMessageStartingWith(i + ":2: ").hasMessageContaining("no such trace file");
+        assertThatThrownBy(() -> ConfigTree.load(i).bind())
+                .hasMessageStartingWith(i + ":2: ")
+                .hasMessageContaining("no such trace file");
         Path j = write("j.yaml", "workload:\n  trace: t.jsonl\nmodel: gpt-9\n");
-        assertThatThrownBy(() -> ConfigTree.load(j).bind()).hasMessageStartingWith(j + ":3: ").hasMessageContaining("unknown model");
+        assertThatThrownBy(() -> ConfigTree.load(j).bind())
+                .hasMessageStartingWith(j + ":3: ")
+                .hasMessageContaining("unknown model");
         Path k = write("k.yaml", "workload:\n  trace: t.jsonl\nmodel: llama-3-70b\n");
-        assertThatThrownBy(() -> ConfigTree.load(k).bind()).hasMessageContaining("cluster.tp").hasMessageContaining("raise cluster.tp");
+        assertThatThrownBy(() -> ConfigTree.load(k).bind())
+                .hasMessageContaining("cluster.tp")
+                .hasMessageContaining("raise cluster.tp");
         Path l = write("l.yaml", "workload:\n  trace: t.jsonl\nmode: live\ntransport: 10gbps\n");
-        assertThatThrownBy(() -> ConfigTree.load(l).bind()).hasMessageStartingWith(l + ":4: ").hasMessageContaining("real transport");
+        assertThatThrownBy(() -> ConfigTree.load(l).bind())
+                .hasMessageStartingWith(l + ":4: ")
+                .hasMessageContaining("real transport");
         Path m = write("m.yaml", "workload:\n  trace: t.jsonl\nslo:\n  ttft_ms: -5\n");
-        assertThatThrownBy(() -> ConfigTree.load(m).bind()).hasMessageStartingWith(m + ":4: ").hasMessageContaining("slo.ttft_ms");
+        assertThatThrownBy(() -> ConfigTree.load(m).bind())
+                .hasMessageStartingWith(m + ":4: ")
+                .hasMessageContaining("slo.ttft_ms");
     }
 
     @Test
@@ -104,17 +126,24 @@ class ConfigTreeTest {
         trace();
         Path f = write("run.yaml", "workload:\n  trace: t.jsonl\n");
         ConfigTree t = ConfigTree.load(f);
-        t.set("cluster.instances=3").set("slo.tpot_ms=50.5").set("scheduler.chunked_prefill=false").set("tiers=remote-only")
-                .set("catalog=[]").set("slo.ttft_ms=null");
+        t.set("cluster.instances=3")
+                .set("slo.tpot_ms=50.5")
+                .set("scheduler.chunked_prefill=false")
+                .set("tiers=remote-only")
+                .set("catalog=[]")
+                .set("slo.ttft_ms=null");
         RunConfig c = t.bind();
         assertThat(c.cluster().instances()).isEqualTo(3);
         assertThat(c.slo().tpotMs()).isEqualTo(50.5);
         assertThat(c.scheduler().chunkedPrefill()).isFalse();
         assertThat(c.tiers()).isEqualTo(Tiers.REMOTE_ONLY);
-        assertThatThrownBy(() -> ConfigTree.load(f).set("cluster.instances=three").bind())
-                .hasMessageStartingWith("--set cluster.instances=three: ").hasMessageContaining("cluster.instances");
+        assertThatThrownBy(
+                        () -> ConfigTree.load(f).set("cluster.instances=three").bind())
+                .hasMessageStartingWith("--set cluster.instances=three: ")
+                .hasMessageContaining("cluster.instances");
         assertThatThrownBy(() -> ConfigTree.load(f).set("cluster.gpus=2").bind())
-                .hasMessageStartingWith("--set cluster.gpus=2: ").hasMessageContaining("unknown key 'cluster.gpus'");
+                .hasMessageStartingWith("--set cluster.gpus=2: ")
+                .hasMessageContaining("unknown key 'cluster.gpus'");
         assertThatThrownBy(() -> ConfigTree.load(f).set("seed.x=1")).hasMessageContaining("holds a value");
         assertThatThrownBy(() -> ConfigTree.load(f).set("novalue")).hasMessageContaining("KEY=VALUE");
     }
@@ -129,13 +158,16 @@ class ConfigTreeTest {
         assertThat(b.bind().tiers()).isEqualTo(Tiers.COMBINED);
         assertThat(base.bind().tiers()).isEqualTo(Tiers.COMBINED);
         assertThat(a.origin("tiers")).isEqualTo("factor tiers=none");
-        assertThatThrownBy(() -> base.copy().set("tiers", JsonNodeFactory.instance.textNode("all"), "factor tiers=all").bind())
+        assertThatThrownBy(() -> base.copy()
+                        .set("tiers", JsonNodeFactory.instance.textNode("all"), "factor tiers=all")
+                        .bind())
                 .hasMessageStartingWith("factor tiers=all: ");
     }
 
     @Test
     void traceResolvesAgainstTheWorkingDirectoryToo() throws Exception {
-        Path p = write("t2.jsonl", "{\"timestamp\": 0, \"input_length\": 6, \"output_length\": 4, \"hash_ids\": [1]}\n");
+        Path p =
+                write("t2.jsonl", "{\"timestamp\": 0, \"input_length\": 6, \"output_length\": 4, \"hash_ids\": [1]}\n");
         ConfigTree t = ConfigTree.parse("workload:\n  trace: " + p.toAbsolutePath() + "\n", "inline", null);
         assertThat(t.bind().workload().trace()).isEqualTo(p.toAbsolutePath().toString());
     }
@@ -163,7 +195,9 @@ class ConfigTreeTest {
                     groups: 2
                     prompts: 3
                 """, "bad.yaml", dir);
-        assertThatThrownBy(bad::bind).hasMessageStartingWith("bad.yaml:5: ").hasMessageContaining("unknown key 'workload.generator.prompts'");
+        assertThatThrownBy(bad::bind)
+                .hasMessageStartingWith("bad.yaml:5: ")
+                .hasMessageContaining("unknown key 'workload.generator.prompts'");
         ConfigTree both = ConfigTree.parse("workload:\n  generator: {kind: zipf}\n  trace: x\n", "both.yaml", dir);
         assertThatThrownBy(both::bind).isInstanceOf(BadInputException.class);
         ConfigTree rate = ConfigTree.parse("""
@@ -178,11 +212,26 @@ class ConfigTreeTest {
     void everyAblationFactorIsAKey() throws Exception {
         trace();
         ConfigTree t = ConfigTree.load(write("run.yaml", "workload:\n  trace: t.jsonl\n"));
-        for (String k : new String[] {"cache_state", "tiers", "policy", "transport", "pd", "slo.ttft_ms", "slo.tpot_ms", "slo.tbt_ms",
-                "slo.e2el_ms", "mode", "seed", "workload.trace"}) {
-            assertThat(t.tree().at("/" + k.replace('.', '/')).isMissingNode()).as(k).isFalse();
+        for (String k : new String[] {
+            "cache_state",
+            "tiers",
+            "policy",
+            "transport",
+            "pd",
+            "slo.ttft_ms",
+            "slo.tpot_ms",
+            "slo.tbt_ms",
+            "slo.e2el_ms",
+            "mode",
+            "seed",
+            "workload.trace"
+        }) {
+            assertThat(t.tree().at("/" + k.replace('.', '/')).isMissingNode())
+                    .as(k)
+                    .isFalse();
         }
     }
+
     @Test
     void aResolvedTreeBindsAsItsTextDid() throws Exception {
         ConfigTree t = ConfigTree.parse("""
@@ -208,9 +257,12 @@ class ConfigTreeTest {
         assertThat(viaTree.seed()).isEqualTo(12);
         // still refused as a text would be, naming the tree
         tree.put("cache_stat", "hot");
-        assertThatThrownBy(() -> ConfigTree.of(tree, "probe at x=1", null).bind()).isInstanceOf(BadInputException.class)
-                .hasMessageStartingWith("probe at x=1").hasMessageContaining("cache_stat");
+        assertThatThrownBy(() -> ConfigTree.of(tree, "probe at x=1", null).bind())
+                .isInstanceOf(BadInputException.class)
+                .hasMessageStartingWith("probe at x=1")
+                .hasMessageContaining("cache_stat");
     }
+
     @Test
     void withersDeriveWhatTheirPatchedTreeBinds() throws Exception {
         ConfigTree t = ConfigTree.parse("""
@@ -222,17 +274,24 @@ class ConfigTreeTest {
         var base = new dev.kvlab.harness.api.run.ResolvedConfig(t.bind(), t.tree(), "base");
         java.util.List<dev.kvlab.harness.api.run.ResolvedConfig> derived = java.util.List.of(
                 base.withLoad(dev.kvlab.harness.api.run.ResolvedConfig.RATE, 3.7, false),
-                base.withLoad(dev.kvlab.harness.api.run.ResolvedConfig.RATE, 0.004, false).withPasses(4),
+                base.withLoad(dev.kvlab.harness.api.run.ResolvedConfig.RATE, 0.004, false)
+                        .withPasses(4),
                 base.withLoad(dev.kvlab.harness.api.run.ResolvedConfig.MAX_CONCURRENCY, 17, true),
                 base.withLoad(dev.kvlab.harness.api.run.ResolvedConfig.MAX_CONCURRENCY, 9.0, false),
                 base.withSeed(12));
         for (var d : derived) {
-            assertThat(d.config()).isEqualTo(ConfigTree.of(d.tree(), "patched", null).bind());
+            assertThat(d.config())
+                    .isEqualTo(ConfigTree.of(d.tree(), "patched", null).bind());
             assertThat(d.checked()).isSameAs(d.config());
         }
-        assertThat(base.tree().at("/workload/arrival/rate").asDouble()).as("the base is left alone").isEqualTo(2.0);
-        assertThatThrownBy(() -> base.named("probe at 2.5").withLoad(dev.kvlab.harness.api.run.ResolvedConfig.MAX_CONCURRENCY, 2.5, false))
-                .isInstanceOf(BadInputException.class).hasMessageStartingWith("probe at 2.5").hasMessageContaining("max_concurrency");
+        assertThat(base.tree().at("/workload/arrival/rate").asDouble())
+                .as("the base is left alone")
+                .isEqualTo(2.0);
+        assertThatThrownBy(() -> base.named("probe at 2.5")
+                        .withLoad(dev.kvlab.harness.api.run.ResolvedConfig.MAX_CONCURRENCY, 2.5, false))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageStartingWith("probe at 2.5")
+                .hasMessageContaining("max_concurrency");
         ConfigTree closed = ConfigTree.parse("""
                 workload:
                   generator: {kind: zipf, prefixes: 3, prefix_tokens: 512, exponent: 1.5, requests: 10, suffix_tokens: 8, output_tokens: 2}
@@ -240,7 +299,8 @@ class ConfigTreeTest {
                 """, "closed.yaml", dir);
         var users = new dev.kvlab.harness.api.run.ResolvedConfig(closed.bind(), closed.tree(), "closed")
                 .withLoad(dev.kvlab.harness.api.run.ResolvedConfig.USERS, 8, true);
-        assertThat(users.config()).isEqualTo(ConfigTree.of(users.tree(), "patched", null).bind());
+        assertThat(users.config())
+                .isEqualTo(ConfigTree.of(users.tree(), "patched", null).bind());
         assertThat(users.config().workload().arrival().users()).isEqualTo(8);
         ConfigTree live = ConfigTree.parse("""
                 mode: live
@@ -250,24 +310,38 @@ class ConfigTreeTest {
                   arrival: {process: poisson, rate: 2}
                 """, "live.yaml", dir);
         var stop = new dev.kvlab.harness.api.run.ResolvedConfig(live.bind(), live.tree(), "live")
-                .withLoad(dev.kvlab.harness.api.run.ResolvedConfig.RATE, 5, false).withEarlyStop(0.9, 100, "0s");
-        assertThat(stop.config()).isEqualTo(ConfigTree.of(stop.tree(), "patched", null).bind());
+                .withLoad(dev.kvlab.harness.api.run.ResolvedConfig.RATE, 5, false)
+                .withEarlyStop(0.9, 100, "0s");
+        assertThat(stop.config())
+                .isEqualTo(ConfigTree.of(stop.tree(), "patched", null).bind());
         assertThat(stop.config().measurement().earlyStop().enabled()).isTrue();
         // the target's validation still refuses what it would refuse in a file
         var bad = base.named("probe at rate 0").withLoad(dev.kvlab.harness.api.run.ResolvedConfig.RATE, 0, false);
-        assertThatThrownBy(bad::checked).isInstanceOf(BadInputException.class).hasMessageStartingWith("probe at rate 0");
+        assertThatThrownBy(bad::checked)
+                .isInstanceOf(BadInputException.class)
+                .hasMessageStartingWith("probe at rate 0");
     }
 
     /** A --set of a whole mapping replaces the defaults' keys: a key it leaves out is named as missing, not as Jackson's "cannot map null". */
     @Test
     void aWholeMappingSetNamesTheKeyItLeftOut() {
-        ConfigTree t = ConfigTree.parse("workload:\n  generator: {kind: shared-prefix, groups: 2, prompts_per_group: 2, prefix_tokens: 64, suffix_tokens: 64, output_tokens: 2}\n", "x.yaml", null).set("workload.arrival={process: poisson, rate: 100}");
-        assertThatThrownBy(t::bind).isInstanceOf(BadInputException.class)
+        ConfigTree t = ConfigTree.parse(
+                        "workload:\n  generator: {kind: shared-prefix, groups: 2, prompts_per_group: 2, prefix_tokens: 64, suffix_tokens: 64, output_tokens: 2}\n",
+                        "x.yaml",
+                        null)
+                .set("workload.arrival={process: poisson, rate: 100}");
+        assertThatThrownBy(t::bind)
+                .isInstanceOf(BadInputException.class)
                 .hasMessageStartingWith("--set workload.arrival={process: poisson, rate: 100}: ")
                 .hasMessageContaining("key 'workload.arrival.burstiness': missing, expected a number")
                 .hasMessageNotContaining("Cannot map");
         // set key by key, the defaults stay
-        ConfigTree ok = ConfigTree.parse("workload:\n  generator: {kind: shared-prefix, groups: 2, prompts_per_group: 2, prefix_tokens: 64, suffix_tokens: 64, output_tokens: 2}\n", "x.yaml", null).set("workload.arrival.process=poisson").set("workload.arrival.rate=100");
+        ConfigTree ok = ConfigTree.parse(
+                        "workload:\n  generator: {kind: shared-prefix, groups: 2, prompts_per_group: 2, prefix_tokens: 64, suffix_tokens: 64, output_tokens: 2}\n",
+                        "x.yaml",
+                        null)
+                .set("workload.arrival.process=poisson")
+                .set("workload.arrival.rate=100");
         assertThat(ok.bind().workload().arrival().rate()).isEqualTo(100.0);
     }
 }

@@ -34,13 +34,13 @@ class PrefixCacheTest {
         c.keyPrivate(21);
         assertThat(c.freeBlocks()).isZero();
         assertThat(c.canAllocate(1, 0)).isFalse(); // everything referenced
-        c.release(x, 2);                           // x unreferenced first: LRU
+        c.release(x, 2); // x unreferenced first: LRU
         c.release(y, 2);
         assertThat(c.evictableBlocks()).isEqualTo(4);
-        c.pin(y, 2);                               // y referenced again: not evictable
+        c.pin(y, 2); // y referenced again: not evictable
         assertThat(c.canAllocate(2, 0)).isTrue();
         assertThat(c.canAllocate(3, 0)).isFalse();
-        c.allocate(2);                             // evicts 10 and 11
+        c.allocate(2); // evicts 10 and 11
         assertThat(c.hbmHits(x, 2)).isZero();
         assertThat(c.hbmHits(y, 2)).isEqualTo(2);
         assertThat(c.evictions()).isEqualTo(2);
@@ -105,7 +105,8 @@ class PrefixCacheTest {
         c.allocate(2);
         c.keyPrivate(3); // 3 keyed blocks: at the limit
         assertThat(c.hbmHits(x, 2)).isEqualTo(2);
-        c.keyPrivate(4); // a fourth: the least recently used unreferenced block (x's tail) goes, though the pool has room
+        c.keyPrivate(
+                4); // a fourth: the least recently used unreferenced block (x's tail) goes, though the pool has room
         assertThat(c.hbmHits(x, 2)).isEqualTo(1);
         assertThat(c.hbmHits(y, 2)).isEqualTo(2);
         assertThat(c.evictions()).isEqualTo(1);

@@ -23,7 +23,8 @@ class LiveFailoverTest {
     void aStandbyTakesOverAndNothingWrongIsUsed(String fault) {
         if (EtcdServer.binary().isEmpty()) {
             String why = "etcd is not installed (apt-get install etcd-server)";
-            if ("1".equals(System.getenv("KVLAB_CI"))) throw new IllegalStateException(why + "; KVLAB_CI=1 requires it");
+            if ("1".equals(System.getenv("KVLAB_CI")))
+                throw new IllegalStateException(why + "; KVLAB_CI=1 requires it");
             Assumptions.abort(why);
         }
         CellResult r = LiveFaultTest.run("fault=" + fault, "store.replicas=1", "fault_params.ha_lease=2s");
@@ -33,11 +34,18 @@ class LiveFailoverTest {
         assertThat(s.get(Columns.WRONG_HITS_USED)).isZero();
         assertThat((long) r.extras().get("audit_wrong_hits")).isZero();
         assertThat(r.extras()).doesNotContainKey("fault_error");
-        assertThat((double) r.extras().get(Columns.FAILOVER_S.name())).as("failover seconds").isPositive().isLessThan(10);
-        assertThat((long) r.extras().get("fault_epoch_after")).isGreaterThan((long) r.extras().get("fault_epoch_before"));
+        assertThat((double) r.extras().get(Columns.FAILOVER_S.name()))
+                .as("failover seconds")
+                .isPositive()
+                .isLessThan(10);
+        assertThat((long) r.extras().get("fault_epoch_after"))
+                .isGreaterThan((long) r.extras().get("fault_epoch_before"));
         assertThat(r.extras().get("fault_new_leader")).isNotEqualTo(r.extras().get("fault_old_leader"));
-        assertThat((long) r.extras().get("fault_objects_before")).as("the old leader held objects").isPositive();
-        assertThat((double) r.extras().get(Columns.OBJECTS_LOST.name())).as("the oplog kept them")
+        assertThat((long) r.extras().get("fault_objects_before"))
+                .as("the old leader held objects")
+                .isPositive();
+        assertThat((double) r.extras().get(Columns.OBJECTS_LOST.name()))
+                .as("the oplog kept them")
                 .isLessThanOrEqualTo(0.1 * (long) r.extras().get("fault_objects_before"));
     }
 }

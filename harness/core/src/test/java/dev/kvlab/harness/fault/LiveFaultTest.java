@@ -1,5 +1,7 @@
 package dev.kvlab.harness.fault;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Columns;
@@ -14,12 +16,9 @@ import dev.kvlab.store.api.KvBackend;
 import dev.kvlab.store.api.ReplicateConfig;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Live fault cells on a warm store over real TCP: a storage node process SIGKILLed, payload bytes flipped in node
@@ -69,30 +68,53 @@ class LiveFaultTest {
     }
 
     @ParameterizedTest(name = "{0} with {1} replica(s)")
-    @CsvSource({"node-crash, 2, true", "corrupt, 2, true", "lease-expiry, 1, true", "link-loss, 1, true", "link-delay, 1, false", "master-restart, 1, false"})
+    @CsvSource({
+        "node-crash, 2, true",
+        "corrupt, 2, true",
+        "lease-expiry, 1, true",
+        "link-loss, 1, true",
+        "link-delay, 1, false",
+        "master-restart, 1, false"
+    })
     void everyRequestCompletesNoWrongHitIsUsedAndTheFaultShows(String fault, int replicas, boolean fallsBack) {
         CellResult r = run("fault=" + fault, "store.replicas=" + replicas, "fault_params.link_loss=0.5");
         CellSummary s = r.summary();
-        assertThat(s.get(Columns.COMPLETED)).as("%s: every request completes", fault).isEqualTo(s.get(Columns.REQUESTS));
+        assertThat(s.get(Columns.COMPLETED))
+                .as("%s: every request completes", fault)
+                .isEqualTo(s.get(Columns.REQUESTS));
         assertThat(s.get(Columns.FAILED)).isZero();
         assertThat(s.get(Columns.WRONG_HITS_USED)).isZero();
-        assertThat((long) r.extras().get("audit_hits_checked")).as("the audit saw the hits").isPositive();
+        assertThat((long) r.extras().get("audit_hits_checked"))
+                .as("the audit saw the hits")
+                .isPositive();
         assertThat((long) r.extras().get("audit_wrong_hits")).isZero();
-        assertThat((double) r.extras().get("fault_at_s")).as("strike time").isPositive().isLessThan(s.get(Columns.SIMULATED_SECONDS));
+        assertThat((double) r.extras().get("fault_at_s"))
+                .as("strike time")
+                .isPositive()
+                .isLessThan(s.get(Columns.SIMULATED_SECONDS));
         assertThat(r.extras()).doesNotContainKey("fault_error");
-        if (fallsBack) assertThat(s.get(Columns.FALLBACKS)).as("%s: fallbacks", fault).isPositive();
+        if (fallsBack)
+            assertThat(s.get(Columns.FALLBACKS)).as("%s: fallbacks", fault).isPositive();
         switch (fault) {
             case "node-crash" -> {
                 assertThat(r.extras().get("fault_nodes_killed")).isEqualTo(2L);
-                assertThat((double) r.extras().get("fault_unmounted_after_s")).as("the master unmounts the dead nodes after the TTL")
-                        .isBetween(0.7, 5.0); // TTL 1 s after the last ping (pings every 250 ms), plus the housekeeping tick
+                assertThat((double) r.extras().get("fault_unmounted_after_s"))
+                        .as("the master unmounts the dead nodes after the TTL")
+                        .isBetween(
+                                0.7,
+                                5.0); // TTL 1 s after the last ping (pings every 250 ms), plus the housekeeping tick
             }
-            case "corrupt" -> assertThat((long) r.extras().get("rejected_checksum_mismatch")).isPositive();
-            case "lease-expiry" -> assertThat((long) r.extras().get("rejected_lease_expired")).isPositive();
-            case "link-loss" -> assertThat((long) r.extras().get("fault_lost_batches")).isPositive();
-            case "link-delay" -> assertThat((long) r.extras().get("fault_delayed_batches")).isPositive();
-            case "master-restart" -> assertThat((double) r.extras().get("fault_master_down_s")).isGreaterThanOrEqualTo(1.0);
-            default -> { }
+            case "corrupt" ->
+                assertThat((long) r.extras().get("rejected_checksum_mismatch")).isPositive();
+            case "lease-expiry" ->
+                assertThat((long) r.extras().get("rejected_lease_expired")).isPositive();
+            case "link-loss" ->
+                assertThat((long) r.extras().get("fault_lost_batches")).isPositive();
+            case "link-delay" ->
+                assertThat((long) r.extras().get("fault_delayed_batches")).isPositive();
+            case "master-restart" ->
+                assertThat((double) r.extras().get("fault_master_down_s")).isGreaterThanOrEqualTo(1.0);
+            default -> {}
         }
     }
 
@@ -101,8 +123,14 @@ class LiveFaultTest {
         // a store without content verification and a value overwritten in place after the put: the store's CRC is of
         // the old bytes, so it refuses... unless we also bypass it. Simplest honest wrong hit: two keys written with
         // each other's content, read back in a store that does not check content; CRC passes, the audit must not.
-        try (KvBackend raw = KvBackends.discover().open("bundled", BackendOptions.defaults().withTransport("local").withNodes(1)
-                .withSegmentBytes(8 << 20).withVerifyContent(false))) {
+        try (KvBackend raw = KvBackends.discover()
+                .open(
+                        "bundled",
+                        BackendOptions.defaults()
+                                .withTransport("local")
+                                .withNodes(1)
+                                .withSegmentBytes(8 << 20)
+                                .withVerifyContent(false))) {
             AuditedBackend audited = new AuditedBackend(raw);
             MemorySegment a = raw.allocateBuffer(4096), b = raw.allocateBuffer(4096);
             KeyedPayload.fill("key-a", a);
@@ -110,7 +138,10 @@ class LiveFaultTest {
             audited.put("key-a", a, ReplicateConfig.DEFAULT);
             audited.put("key-b", b, ReplicateConfig.DEFAULT);
             raw.remove("key-b");
-            raw.put("key-b", a, ReplicateConfig.DEFAULT); // key-b now holds key-a's bytes, written behind the audit's back
+            raw.put(
+                    "key-b",
+                    a,
+                    ReplicateConfig.DEFAULT); // key-b now holds key-a's bytes, written behind the audit's back
             MemorySegment dst = raw.allocateBuffer(4096);
             GetResult ok = audited.getInto("key-a", dst);
             assertThat(ok.isHit()).isTrue();
@@ -120,15 +151,21 @@ class LiveFaultTest {
             assertThat(wrong.isHit()).isTrue();
             assertThat(dst.get(ValueLayout.JAVA_BYTE, 0)).isEqualTo(a.get(ValueLayout.JAVA_BYTE, 0));
             assertThat(audited.check("key-b", dst, 4096)).isEqualTo(AuditedBackend.Verdict.MISMATCH);
-            assertThat(audited.wrongHits()).as("the audit knows key-b was never written with these bytes").isEqualTo(1);
+            assertThat(audited.wrongHits())
+                    .as("the audit knows key-b was never written with these bytes")
+                    .isEqualTo(1);
             assertThat(audited.hitsChecked()).isEqualTo(2);
             // what the serving model asks before using a block
             audited.getInto("key-a", dst);
             assertThat(audited.check("key-a", dst, 4096)).isEqualTo(AuditedBackend.Verdict.MATCH);
             dst.set(ValueLayout.JAVA_BYTE, 7, (byte) ~dst.get(ValueLayout.JAVA_BYTE, 7));
-            assertThat(audited.check("key-a", dst, 4096)).as("one flipped byte").isEqualTo(AuditedBackend.Verdict.MISMATCH);
+            assertThat(audited.check("key-a", dst, 4096))
+                    .as("one flipped byte")
+                    .isEqualTo(AuditedBackend.Verdict.MISMATCH);
             assertThat(audited.check("key-a", dst, 4095)).as("a short read").isEqualTo(AuditedBackend.Verdict.MISMATCH);
-            assertThat(audited.check("key-z", dst, 4096)).as("never written through the audit").isEqualTo(AuditedBackend.Verdict.UNKNOWN);
+            assertThat(audited.check("key-z", dst, 4096))
+                    .as("never written through the audit")
+                    .isEqualTo(AuditedBackend.Verdict.UNKNOWN);
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.kvlab.harness.live;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.config.RunConfig;
@@ -16,8 +18,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** Live cells: the embedded store over real TCP, real KV bytes of Qwen2.5-0.5B (64-token blocks: 768 KiB). */
 class LiveCellTest {
@@ -60,48 +60,75 @@ class LiveCellTest {
         assertThat(s.get(Columns.MODE)).isEqualTo("live");
         assertThat(s.get(Columns.COMPLETED)).isEqualTo(12);
         assertThat(s.get(Columns.WRONG_HITS_USED)).isZero();
-        assertThat(s.get(Columns.FETCHED_BYTES)).isPositive().isEqualTo((Long) r.extras().get("verified_blocks") * 64L * 12_288);
+        assertThat(s.get(Columns.FETCHED_BYTES))
+                .isPositive()
+                .isEqualTo((Long) r.extras().get("verified_blocks") * 64L * 12_288);
         assertThat(s.get(Columns.REMOTE_HIT_RATIO)).isGreaterThan(0.2);
         assertThat(s.get(Columns.WRITTEN_BACK_BYTES)).isPositive();
         assertThat((Double) r.extras().get("harness_overhead_us_per_request")).isPositive();
         // the harness's CPU: its loop's work and its I/O tasks, the store calls and byte work in them apart
-        double cpu = (Double) r.extras().get("harness_cpu_us_per_request"), loop = (Double) r.extras().get("harness_loop_cpu_us_per_request"),
-                io = (Double) r.extras().get("harness_io_cpu_us_per_request"), store = (Double) r.extras().get("store_call_cpu_us_per_request");
+        double cpu = (Double) r.extras().get("harness_cpu_us_per_request"),
+                loop = (Double) r.extras().get("harness_loop_cpu_us_per_request"),
+                io = (Double) r.extras().get("harness_io_cpu_us_per_request"),
+                store = (Double) r.extras().get("store_call_cpu_us_per_request");
         assertThat(loop).isPositive();
         assertThat(io).isPositive();
         assertThat(cpu).isCloseTo(loop + io, org.assertj.core.api.Assertions.within(1e-6));
-        assertThat(store).as("768 KiB blocks written, fetched, verified and audited cost more than the harness's own part of it").isGreaterThan(io);
+        assertThat(store)
+                .as("768 KiB blocks written, fetched, verified and audited cost more than the harness's own part of it")
+                .isGreaterThan(io);
         assertThat((Double) r.extras().get("harness_wait_cpu_us_per_request")).isNotNegative();
         assertThat(r.extras().get("store_backend")).isEqualTo("bundled/tcp");
         assertThat(r.extras()).doesNotContainKey("io_error");
         assertThat(s.get(Columns.SIMULATED_SECONDS)).isGreaterThan(0.3);
         assertThat(s.get(Columns.EMULATED_PARTS)).contains("gpu time");
-        assertThat((Long) r.extras().get("audit_hits_checked")).as("every hit went through the independent audit").isPositive();
+        assertThat((Long) r.extras().get("audit_hits_checked"))
+                .as("every hit went through the independent audit")
+                .isPositive();
         assertThat((Long) r.extras().get("audit_wrong_hits")).isZero();
-        assertThat((Long) r.extras().get("audit_unaudited_blocks")).as("every block used was written by this cell").isZero();
-        assertThat(r.extras().keySet()).as("every figure of a live cell is a registered column").allMatch(k -> Columns.named(k).isPresent());
+        assertThat((Long) r.extras().get("audit_unaudited_blocks"))
+                .as("every block used was written by this cell")
+                .isZero();
+        assertThat(r.extras().keySet())
+                .as("every figure of a live cell is a registered column")
+                .allMatch(k -> Columns.named(k).isPresent());
     }
 
     @Test
     void theLiveCellCarriesItsSimTwinAndTheLinkItMeasured() {
         CellResult r = new CellRunner().run(config("tiers=remote-only", "policy=fetch"));
-        assertThat((Double) r.extras().get("twin_ttft_p50_ms")).as("the twin's prediction").isPositive();
+        assertThat((Double) r.extras().get("twin_ttft_p50_ms"))
+                .as("the twin's prediction")
+                .isPositive();
         assertThat((Double) r.extras().get("twin_fetch_p50_ms")).isPositive();
-        assertThat((Double) r.extras().get("link_measured_bytes_per_s")).as("measured at cell start").isGreaterThan(1e7);
+        assertThat((Double) r.extras().get("link_measured_bytes_per_s"))
+                .as("measured at cell start")
+                .isGreaterThan(1e7);
         assertThat(r.extras().get("link_source")).isEqualTo("measured at cell start");
     }
 
     @Test
     void theLiveMasterHonoursTheWatermark() {
-        // 24 distinct 12-block prefixes (9 MiB each) written back into 96 MiB: 0.5 keeps it half empty, 0.95 lets it fill
-        String[] wm = {"tiers=remote-only", "policy=fetch", "cluster.instances=1", "store.capacity=96MiB", "store.eviction_ratio=0.05",
-                "workload.generator={kind: shared-prefix, groups: 24, prompts_per_group: 1, prefix_tokens: 768, suffix_tokens: 32, output_tokens: 2, block_tokens: 64}",
-                "workload.arrival.users=1", "workload.arrival.think_ms=5"};
-        java.util.List<String> lo = new java.util.ArrayList<>(java.util.List.of(wm)), hi = new java.util.ArrayList<>(java.util.List.of(wm));
+        // 24 distinct 12-block prefixes (9 MiB each) written back into 96 MiB: 0.5 keeps it half empty, 0.95 lets it
+        // fill
+        String[] wm = {
+            "tiers=remote-only",
+            "policy=fetch",
+            "cluster.instances=1",
+            "store.capacity=96MiB",
+            "store.eviction_ratio=0.05",
+            "workload.generator={kind: shared-prefix, groups: 24, prompts_per_group: 1, prefix_tokens: 768, suffix_tokens: 32, output_tokens: 2, block_tokens: 64}",
+            "workload.arrival.users=1",
+            "workload.arrival.think_ms=5"
+        };
+        java.util.List<String> lo = new java.util.ArrayList<>(java.util.List.of(wm)),
+                hi = new java.util.ArrayList<>(java.util.List.of(wm));
         lo.add("store.high_watermark=0.5");
         hi.add("store.high_watermark=0.95");
-        double low = (Double) new CellRunner().run(config(lo.toArray(String[]::new))).extras().get("store_usage");
-        double high = (Double) new CellRunner().run(config(hi.toArray(String[]::new))).extras().get("store_usage");
+        double low = (Double)
+                new CellRunner().run(config(lo.toArray(String[]::new))).extras().get("store_usage");
+        double high = (Double)
+                new CellRunner().run(config(hi.toArray(String[]::new))).extras().get("store_usage");
         assertThat(low).as("usage at high_watermark 0.5").isLessThanOrEqualTo(0.56);
         assertThat(high).as("usage at high_watermark 0.95").isGreaterThan(0.7);
     }
@@ -110,10 +137,16 @@ class LiveCellTest {
     void aLiveCellStopsSendingOnceItsVerdictIsDecided() {
         // 240 small requests; a generous SLO is met by all: decided (pass) at the first look, 50 completions; a
         // 1 microsecond TTFT SLO by none: decided (fail) there too. The requests in flight then finish and count.
-        String[] small = {"tiers=none", "workload.generator={kind: shared-prefix, groups: 24, prompts_per_group: 10, prefix_tokens: 128, "
-                + "suffix_tokens: 64, output_tokens: 2, block_tokens: 64}", "workload.arrival.think_ms=0",
-                "measurement.early_stop.target=0.9", "measurement.early_stop.min_requests=50"};
-        java.util.List<String> pass = new java.util.ArrayList<>(java.util.List.of(small)), fail = new java.util.ArrayList<>(java.util.List.of(small));
+        String[] small = {
+            "tiers=none",
+            "workload.generator={kind: shared-prefix, groups: 24, prompts_per_group: 10, prefix_tokens: 128, "
+                    + "suffix_tokens: 64, output_tokens: 2, block_tokens: 64}",
+            "workload.arrival.think_ms=0",
+            "measurement.early_stop.target=0.9",
+            "measurement.early_stop.min_requests=50"
+        };
+        java.util.List<String> pass = new java.util.ArrayList<>(java.util.List.of(small)),
+                fail = new java.util.ArrayList<>(java.util.List.of(small));
         pass.add("slo.ttft_ms=60000");
         fail.add("slo.ttft_ms=0.001");
         CellResult p = new CellRunner().run(config(pass.toArray(String[]::new)));
@@ -129,18 +162,30 @@ class LiveCellTest {
         assertThat(p.summary().get(Columns.SLO_ATTAINMENT)).isEqualTo(1.0);
         assertThat(f.summary().get(Columns.SLO_ATTAINMENT)).isEqualTo(0.0);
         // without it every request runs
-        java.util.List<String> full = new java.util.ArrayList<>(java.util.List.of(small).subList(0, 3));
+        java.util.List<String> full =
+                new java.util.ArrayList<>(java.util.List.of(small).subList(0, 3));
         full.add("slo.ttft_ms=60000");
-        assertThat(new CellRunner().run(config(full.toArray(String[]::new))).summary().get(Columns.COMPLETED)).isEqualTo(240);
+        assertThat(new CellRunner()
+                        .run(config(full.toArray(String[]::new)))
+                        .summary()
+                        .get(Columns.COMPLETED))
+                .isEqualTo(240);
     }
 
     /** Issue 32: a verdict decided by count is not acted on before the measured phase has run the early stop's min_duration. */
     @Test
     void aLiveCellDoesNotStopBeforeItsMinimumDuration() {
-        String[] timed = {"tiers=none", "workload.generator={kind: shared-prefix, groups: 24, prompts_per_group: 10, prefix_tokens: 128, "
-                + "suffix_tokens: 64, output_tokens: 2, block_tokens: 64}", "workload.arrival.process=poisson", "workload.arrival.rate=100",
-                "measurement.early_stop.target=0.9", "measurement.early_stop.min_requests=50", "measurement.early_stop.min_duration=1.5s",
-                "slo.ttft_ms=60000"};
+        String[] timed = {
+            "tiers=none",
+            "workload.generator={kind: shared-prefix, groups: 24, prompts_per_group: 10, prefix_tokens: 128, "
+                    + "suffix_tokens: 64, output_tokens: 2, block_tokens: 64}",
+            "workload.arrival.process=poisson",
+            "workload.arrival.rate=100",
+            "measurement.early_stop.target=0.9",
+            "measurement.early_stop.min_requests=50",
+            "measurement.early_stop.min_duration=1.5s",
+            "slo.ttft_ms=60000"
+        };
         CellResult r = new CellRunner().run(config(timed));
         // at 100 req/s the first look (50 completions) comes after about 0.5 s: held until 1.5 s, about 150 requests
         assertThat(r.extras().get("early_stop_verdict")).isEqualTo("pass");
@@ -158,8 +203,12 @@ class LiveCellTest {
         assertThat(s.get(Columns.COMPLETED)).isEqualTo(12);
         assertThat(s.get(Columns.REJECTED_BLOCKS)).isPositive();
         assertThat(s.get(Columns.FALLBACKS)).isPositive();
-        assertThat((Long) r.extras().get("audit_wrong_hits")).as("the audit saw the corrupt hits the backend returned").isPositive();
-        assertThat(s.get(Columns.WRONG_HITS_USED)).as("and none of them was used").isZero();
+        assertThat((Long) r.extras().get("audit_wrong_hits"))
+                .as("the audit saw the corrupt hits the backend returned")
+                .isPositive();
+        assertThat(s.get(Columns.WRONG_HITS_USED))
+                .as("and none of them was used")
+                .isZero();
     }
 
     @Test
@@ -178,16 +227,55 @@ class LiveCellTest {
             this.d = d;
         }
 
-        @Override public String name() { return d.name(); }
-        @Override public String copySemantics() { return d.copySemantics(); }
-        @Override public MemorySegment allocateBuffer(long bytes) { return d.allocateBuffer(bytes); }
-        @Override public PutStatus put(String key, MemorySegment value, ReplicateConfig config) { return d.put(key, value, config); }
-        @Override public GetResult getInto(String key, MemorySegment dst) { return corrupt(key, d.getInto(key, dst), dst); }
-        @Override public List<PutStatus> batchPut(List<String> k, List<MemorySegment> v, ReplicateConfig c) { return d.batchPut(k, v, c); }
-        @Override public boolean exists(String key) { return d.exists(key); }
-        @Override public boolean[] batchExists(List<String> keys) { return d.batchExists(keys); }
-        @Override public RemoveStatus remove(String key) { return d.remove(key); }
-        @Override public void close() { d.close(); }
+        @Override
+        public String name() {
+            return d.name();
+        }
+
+        @Override
+        public String copySemantics() {
+            return d.copySemantics();
+        }
+
+        @Override
+        public MemorySegment allocateBuffer(long bytes) {
+            return d.allocateBuffer(bytes);
+        }
+
+        @Override
+        public PutStatus put(String key, MemorySegment value, ReplicateConfig config) {
+            return d.put(key, value, config);
+        }
+
+        @Override
+        public GetResult getInto(String key, MemorySegment dst) {
+            return corrupt(key, d.getInto(key, dst), dst);
+        }
+
+        @Override
+        public List<PutStatus> batchPut(List<String> k, List<MemorySegment> v, ReplicateConfig c) {
+            return d.batchPut(k, v, c);
+        }
+
+        @Override
+        public boolean exists(String key) {
+            return d.exists(key);
+        }
+
+        @Override
+        public boolean[] batchExists(List<String> keys) {
+            return d.batchExists(keys);
+        }
+
+        @Override
+        public RemoveStatus remove(String key) {
+            return d.remove(key);
+        }
+
+        @Override
+        public void close() {
+            d.close();
+        }
 
         @Override
         public List<GetResult> batchGetInto(List<String> keys, List<MemorySegment> dsts) {
@@ -197,7 +285,8 @@ class LiveCellTest {
         }
 
         private static GetResult corrupt(String key, GetResult g, MemorySegment dst) {
-            if (g.isHit() && (key.hashCode() & 1) == 0) dst.set(ValueLayout.JAVA_BYTE, 100, (byte) ~dst.get(ValueLayout.JAVA_BYTE, 100));
+            if (g.isHit() && (key.hashCode() & 1) == 0)
+                dst.set(ValueLayout.JAVA_BYTE, 100, (byte) ~dst.get(ValueLayout.JAVA_BYTE, 100));
             return g;
         }
     }

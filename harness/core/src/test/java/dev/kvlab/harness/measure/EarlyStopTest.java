@@ -71,7 +71,8 @@ class EarlyStopTest {
 
     @Test
     void aQueueThatGrowsThroughTheProbeDoesNotPassOnItsEarlyRequests() {
-        // a load above capacity: the first half of the look's requests all meet the SLO, the later half 178 of 200 (0.89)
+        // a load above capacity: the first half of the look's requests all meet the SLO, the later half 178 of 200
+        // (0.89)
         // as the queue builds; 378 of 400 (0.945) has its Wilson interval above 0.9, so the whole alone would pass
         EarlyStop growing = new EarlyStop(new EarlyStopConfig(0.9, 400));
         long good = 0;

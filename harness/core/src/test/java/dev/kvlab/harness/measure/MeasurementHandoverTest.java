@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.kvlab.harness.api.config.SloConfig;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.run.ConfigTree;
-import dev.kvlab.harness.spi.Handover;
 import dev.kvlab.harness.core.internal.engine.Seq;
 import dev.kvlab.harness.core.internal.measure.Measurement;
+import dev.kvlab.harness.spi.Handover;
 import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.Request;
 import org.junit.jupiter.api.Test;
@@ -24,7 +24,8 @@ class MeasurementHandoverTest {
     private static final long MS = 1_000_000L;
 
     private static Seq seq(long id, long intended, int out) {
-        return new Seq(new Request(id, intended, "s", 1000, out, 512, new long[] {1, 2}, Namespace.of("m")), intended, false);
+        return new Seq(
+                new Request(id, intended, "s", 1000, out, 512, new long[] {1, 2}, Namespace.of("m")), intended, false);
     }
 
     @Test
@@ -32,10 +33,11 @@ class MeasurementHandoverTest {
         Measurement m = new Measurement(new SloConfig(null, null, null, null), 1000 * MS, 0);
         Seq s = seq(0, 0, 4);
         m.arrived(s, 0);
-        m.admitted(s, 5 * MS);                                                       // prefill queue 5
-        m.handedOver(s, new Handover(105 * MS, 112 * MS, 120 * MS, 123 * MS, 4096, 1000, 6 * MS, 3 * MS, true), 123 * MS);
-        m.firstToken(s, 123 * MS);                                                   // prefill 100, handover 7, decode queue 8, restore 3
-        m.token(s, 130 * MS);                                                        // first decode step 7
+        m.admitted(s, 5 * MS); // prefill queue 5
+        m.handedOver(
+                s, new Handover(105 * MS, 112 * MS, 120 * MS, 123 * MS, 4096, 1000, 6 * MS, 3 * MS, true), 123 * MS);
+        m.firstToken(s, 123 * MS); // prefill 100, handover 7, decode queue 8, restore 3
+        m.token(s, 130 * MS); // first decode step 7
         m.token(s, 135 * MS);
         m.token(s, 140 * MS);
         m.completed(s, 140 * MS);
@@ -57,7 +59,9 @@ class MeasurementHandoverTest {
         for (int i = 0; i < want.length; i++) {
             var h = m.pdStages().get(Measurement.PD_STAGES.get(i));
             assertThat(h.getTotalCount()).as(Measurement.PD_STAGES.get(i)).isEqualTo(1);
-            assertThat(h.getValueAtPercentile(50) / 1000.0).as(Measurement.PD_STAGES.get(i)).isBetween(want[i] - 0.1, want[i] + 0.1);
+            assertThat(h.getValueAtPercentile(50) / 1000.0)
+                    .as(Measurement.PD_STAGES.get(i))
+                    .isBetween(want[i] - 0.1, want[i] + 0.1);
             if (i < 5) sum += want[i];
         }
         assertThat(sum).isEqualTo(123); // the TTFT
@@ -65,13 +69,26 @@ class MeasurementHandoverTest {
 
     @Test
     void pdTransferIsRefusedWhereItDoesNotApply() {
-        assertThatThrownBy(() -> ConfigTree.parse("pd_transfer: direct\n", "c.yaml", null).bind()).isInstanceOf(BadInputException.class)
-                .hasMessageContaining("c.yaml:1").hasMessageContaining("'pd_transfer'").hasMessageContaining("disaggregated");
+        assertThatThrownBy(() -> ConfigTree.parse("pd_transfer: direct\n", "c.yaml", null)
+                        .bind())
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("c.yaml:1")
+                .hasMessageContaining("'pd_transfer'")
+                .hasMessageContaining("disaggregated");
         // the emulated model hands over directly: the store path is another target's
-        assertThatThrownBy(() -> ConfigTree.parse("pd: disaggregated\ncluster: {instances: 2}\npd_transfer: store\n", "c.yaml", null).bind())
-                .isInstanceOf(BadInputException.class).hasMessageContaining("'pd_transfer'").hasMessageContaining("emulated");
-        assertThat(ConfigTree.parse("pd: disaggregated\ncluster: {instances: 2}\npd_transfer: direct\nworkload: {generator: {kind: shared-prefix, groups: 2, prompts_per_group: 2, prefix_tokens: 64, suffix_tokens: 8, output_tokens: 4, block_tokens: 16}, arrival: {process: poisson, rate: 1}}\n",
-                "c.yaml", null).bind().pdTransfer().label())
+        assertThatThrownBy(() -> ConfigTree.parse(
+                                "pd: disaggregated\ncluster: {instances: 2}\npd_transfer: store\n", "c.yaml", null)
+                        .bind())
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("'pd_transfer'")
+                .hasMessageContaining("emulated");
+        assertThat(ConfigTree.parse(
+                                "pd: disaggregated\ncluster: {instances: 2}\npd_transfer: direct\nworkload: {generator: {kind: shared-prefix, groups: 2, prompts_per_group: 2, prefix_tokens: 64, suffix_tokens: 8, output_tokens: 4, block_tokens: 16}, arrival: {process: poisson, rate: 1}}\n",
+                                "c.yaml",
+                                null)
+                        .bind()
+                        .pdTransfer()
+                        .label())
                 .isEqualTo("direct");
     }
 }

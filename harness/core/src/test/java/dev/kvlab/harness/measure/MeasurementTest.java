@@ -28,7 +28,7 @@ class MeasurementTest {
     void latenciesCountFromTheIntendedArrival() {
         Measurement m = new Measurement(new SloConfig(150.0, 25.0, null, null), 1000 * MS, 0);
         Seq s = seq(0, 0, 6);
-        m.arrived(s, 30 * MS);          // arrived late: latency still counts from 0
+        m.arrived(s, 30 * MS); // arrived late: latency still counts from 0
         m.admitted(s, 40 * MS);
         m.firstToken(s, 100 * MS);
         long[] at = {110, 120, 170, 180, 200};
@@ -90,21 +90,28 @@ class MeasurementTest {
         m.watchWaiting();
         Seq a = seq(0, 0, 2), b = seq(1, 10 * MS, 2), c = seq(2, 10 * MS, 2), d = seq(3, 90 * MS, 2);
         for (Seq s : List.of(a, b, c, d)) m.arrived(s, s.intendedNanos());
-        assertThat(m.missedWhileWaiting(100 * MS)).as("none waited longer than 100 ms yet").isZero();
-        assertThat(m.missedWhileWaiting(150 * MS)).as("a, b and c (two intended at the same time) past 100 ms").isEqualTo(3);
-        m.firstToken(a, 160 * MS);            // late, but it has its first token: its verdict comes when it ends
-        m.failed(b, 160 * MS);                // ended: counted with the failures, not here
+        assertThat(m.missedWhileWaiting(100 * MS))
+                .as("none waited longer than 100 ms yet")
+                .isZero();
+        assertThat(m.missedWhileWaiting(150 * MS))
+                .as("a, b and c (two intended at the same time) past 100 ms")
+                .isEqualTo(3);
+        m.firstToken(a, 160 * MS); // late, but it has its first token: its verdict comes when it ends
+        m.failed(b, 160 * MS); // ended: counted with the failures, not here
         assertThat(m.missedWhileWaiting(170 * MS)).isEqualTo(1);
         m.firstToken(c, 170 * MS);
         assertThat(m.missedWhileWaiting(195 * MS)).as("d, intended at 90 ms").isEqualTo(1);
-        m.completed(d, 195 * MS);             // d ended (no first token seen): no longer waiting
+        m.completed(d, 195 * MS); // d ended (no first token seen): no longer waiting
         assertThat(m.missedWhileWaiting(10_000 * MS)).isZero();
         Measurement noTtft = new Measurement(new SloConfig(null, 25.0, null, null), 1000 * MS, 0);
         noTtft.watchWaiting();
-        assertThat(noTtft.missedWhileWaiting(10_000 * MS)).as("no TTFT SLO: nothing is known before a request ends").isZero();
+        assertThat(noTtft.missedWhileWaiting(10_000 * MS))
+                .as("no TTFT SLO: nothing is known before a request ends")
+                .isZero();
         // only a cell that stops early keeps the waiting requests; asking without it is a programming error, not 0
         Measurement unwatched = new Measurement(new SloConfig(100.0, null, null, null), 1000 * MS, 0);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> unwatched.missedWhileWaiting(0)).isInstanceOf(IllegalStateException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> unwatched.missedWhileWaiting(0))
+                .isInstanceOf(IllegalStateException.class);
     }
 
     @Test
@@ -149,12 +156,19 @@ class MeasurementTest {
         assertThat(m.completed()).isEqualTo(1);
         for (Metric x : List.of(Metric.TTFT, Metric.E2EL, Metric.TPOT, Metric.TBT))
             assertThat(m.total(x).getTotalCount()).as(x.id()).isEqualTo(1);
-        assertThat(m.total(Metric.ITL).getTotalCount()).isEqualTo(2);   // the completed request's two gaps only
+        assertThat(m.total(Metric.ITL).getTotalCount()).isEqualTo(2); // the completed request's two gaps only
         assertThat(m.total(Metric.ITL).getMaxValue()).isBetween(9_990L, 10_010L);
         assertThat(m.total(Metric.TTFT).getValueAtPercentile(50)).isBetween(11_990L, 12_010L);
         for (Metric x : List.of(Metric.TTFT, Metric.ITL)) // the interval logs hold what the totals hold
-            assertThat(m.intervals().get(x).stream().mapToLong(IntervalHistogram::count).sum()).as(x.id()).isEqualTo(m.total(x).getTotalCount());
-        RequestRecord r = m.records().readAll().stream().filter(x -> x.id() == 1).findFirst().orElseThrow();
+        assertThat(m.intervals().get(x).stream()
+                            .mapToLong(IntervalHistogram::count)
+                            .sum())
+                    .as(x.id())
+                    .isEqualTo(m.total(x).getTotalCount());
+        RequestRecord r = m.records().readAll().stream()
+                .filter(x -> x.id() == 1)
+                .findFirst()
+                .orElseThrow();
         assertThat(r.ttftMs()).isNaN();
     }
 

@@ -1,5 +1,7 @@
 package dev.kvlab.harness.sim;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.RequestRecord;
@@ -10,8 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** A trace record with {@code output_length: 0} (prefill only) is served: prefill still emits the first token. */
 class PrefillOnlyRequestTest {
@@ -33,6 +33,7 @@ class PrefillOnlyRequestTest {
             assertThat(q.ttftMs()).isPositive();
             assertThat(q.e2elMs()).isEqualTo(q.ttftMs());
         });
-        assertThat(r.requests().stream().mapToInt(RequestRecord::outputTokens).sum()).isEqualTo(1 + 4 + 1);
+        assertThat(r.requests().stream().mapToInt(RequestRecord::outputTokens).sum())
+                .isEqualTo(1 + 4 + 1);
     }
 }

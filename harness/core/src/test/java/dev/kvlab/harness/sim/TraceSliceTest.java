@@ -1,5 +1,7 @@
 package dev.kvlab.harness.sim;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.RequestRecord;
@@ -8,8 +10,6 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** The shipped trace-replay config on a slice of the shared conversation trace. */
 class TraceSliceTest {
@@ -30,18 +30,28 @@ class TraceSliceTest {
         assertThat(r.summary().get(Columns.REQUESTS)).isEqualTo(600);
         assertThat(r.summary().get(Columns.COMPLETED)).isEqualTo(600);
         assertThat(r.summary().get(Columns.WRONG_HITS_USED)).isZero();
-        assertThat(r.summary().get(Columns.LOCAL_HIT_RATIO) + r.summary().get(Columns.REMOTE_HIT_RATIO)).isGreaterThan(0.1);
+        assertThat(r.summary().get(Columns.LOCAL_HIT_RATIO) + r.summary().get(Columns.REMOTE_HIT_RATIO))
+                .isGreaterThan(0.1);
         assertThat(r.intervals().get(dev.kvlab.harness.api.Metric.TTFT)).isNotEmpty();
     }
 
     @Test
     void withoutTiersTtftGrowsWithInputLength() {
         // light load (half speed, 8 instances) so that queueing does not hide prefill time
-        List<RequestRecord> rs = slice("tiers=none", "cluster.instances=8", "workload.arrival.speedup=0.5").requests();
-        List<RequestRecord> sorted = rs.stream().sorted(Comparator.comparingInt(RequestRecord::inputTokens)).toList();
+        List<RequestRecord> rs = slice("tiers=none", "cluster.instances=8", "workload.arrival.speedup=0.5")
+                .requests();
+        List<RequestRecord> sorted = rs.stream()
+                .sorted(Comparator.comparingInt(RequestRecord::inputTokens))
+                .toList();
         int q = sorted.size() / 4;
-        double shortest = sorted.subList(0, q).stream().mapToDouble(RequestRecord::ttftMs).sorted().toArray()[q / 2];
-        double longest = sorted.subList(sorted.size() - q, sorted.size()).stream().mapToDouble(RequestRecord::ttftMs).sorted().toArray()[q / 2];
+        double shortest = sorted.subList(0, q).stream()
+                .mapToDouble(RequestRecord::ttftMs)
+                .sorted()
+                .toArray()[q / 2];
+        double longest = sorted.subList(sorted.size() - q, sorted.size()).stream()
+                .mapToDouble(RequestRecord::ttftMs)
+                .sorted()
+                .toArray()[q / 2];
         assertThat(longest).isGreaterThan(2 * shortest);
         assertThat(spearman(rs)).isGreaterThan(0.6);
     }
@@ -51,8 +61,12 @@ class TraceSliceTest {
         double[] a = ranks(rs.stream().mapToDouble(RequestRecord::inputTokens).toArray());
         double[] b = ranks(rs.stream().mapToDouble(RequestRecord::ttftMs).toArray());
         double ma = 0, mb = 0;
-        for (int i = 0; i < n; i++) { ma += a[i]; mb += b[i]; }
-        ma /= n; mb /= n;
+        for (int i = 0; i < n; i++) {
+            ma += a[i];
+            mb += b[i];
+        }
+        ma /= n;
+        mb /= n;
         double sab = 0, saa = 0, sbb = 0;
         for (int i = 0; i < n; i++) {
             sab += (a[i] - ma) * (b[i] - mb);

@@ -55,7 +55,8 @@ public final class BundleRun {
 
     /** Keeps the heartbeat's status at the matrix expansion's count. */
     private static MatrixSpec.Expansion expansion(Heartbeat hb) {
-        return (done, total) -> hb.status(String.format(Locale.ROOT, "expanding and validating the matrix: %,d of %,d cells", done, total));
+        return (done, total) -> hb.status(
+                String.format(Locale.ROOT, "expanding and validating the matrix: %,d of %,d cells", done, total));
     }
 
     /**
@@ -64,14 +65,13 @@ public final class BundleRun {
      */
     public static void checkOut(Path out) {
         if (Files.exists(out) && !Files.isDirectory(out))
-            throw new BadInputException("--out " + out + ": is not a directory (--out is the directory in which the bundle directory is created)");
+            throw new BadInputException("--out " + out
+                    + ": is not a directory (--out is the directory in which the bundle directory is created)");
         Path p = out.toAbsolutePath().normalize();
         while (p != null && !Files.exists(p)) p = p.getParent();
         if (p == null) return;
-        if (!Files.isDirectory(p))
-            throw new BadInputException("--out " + out + ": " + p + " is not a directory");
-        if (!Files.isWritable(p))
-            throw new BadInputException("--out " + out + ": " + p + " is not writable");
+        if (!Files.isDirectory(p)) throw new BadInputException("--out " + out + ": " + p + " is not a directory");
+        if (!Files.isWritable(p)) throw new BadInputException("--out " + out + ": " + p + " is not writable");
     }
 
     /** Sim runs of one step at once by default: one per core. */
@@ -85,18 +85,30 @@ public final class BundleRun {
      * {@code archive} also writes {@code <bundle>.tar.gz}. Returns the bundle (with {@code resume} and nothing left to run, the
      * finished one).
      */
-    public static Path run(MatrixSpec matrix, Path out, boolean resume, boolean archive, List<RunListener> extra, int jobs,
-                           Provenance prov, PrintWriter err, Heartbeat hb) throws IOException {
+    public static Path run(
+            MatrixSpec matrix,
+            Path out,
+            boolean resume,
+            boolean archive,
+            List<RunListener> extra,
+            int jobs,
+            Provenance prov,
+            PrintWriter err,
+            Heartbeat hb)
+            throws IOException {
         checkOut(out);
-        dev.kvlab.harness.experiments.internal.matrix.BundleProjection.check(matrix, dev.kvlab.harness.experiments.internal.matrix.MatrixExperiment.of(matrix), out, null);
+        dev.kvlab.harness.experiments.internal.matrix.BundleProjection.check(
+                matrix, dev.kvlab.harness.experiments.internal.matrix.MatrixExperiment.of(matrix), out, null);
         List<RunListener> listeners = new ArrayList<>();
         hb.status("preparing the run (checking traces, writing the plan)");
         listeners.add(new ProgressReporter(err, ProgressReporter.stderrIsTerminal(), hb));
         listeners.addAll(extra);
         ReportRenderer renderer = new ReportRenderer();
-        MatrixRunner runner = new MatrixRunner(new CellRunner()::run, listeners, prov, Clock.systemUTC(), renderer::render, err, jobs);
+        MatrixRunner runner = new MatrixRunner(
+                new CellRunner()::run, listeners, prov, Clock.systemUTC(), renderer::render, err, jobs);
         MatrixRunner.Outcome o = runner.run(matrix, out, resume);
-        err.println("kvlab: bundle " + o.bundle() + ": " + dev.kvlab.harness.bundle.BundleFootprint.measure(o.bundle()).text());
+        err.println("kvlab: bundle " + o.bundle() + ": "
+                + dev.kvlab.harness.bundle.BundleFootprint.measure(o.bundle()).text());
         if (archive) {
             Path tgz = o.bundle().resolveSibling(o.bundle().getFileName() + ".tar.gz");
             hb.status("archiving " + tgz);
@@ -130,7 +142,8 @@ public final class BundleRun {
         if (home != null) tried.add(Path.of(home, "ablations", "default.yaml"));
         tried.add(Path.of("ablations", "default.yaml"));
         for (Path p : tried) if (Files.isRegularFile(p)) return p;
-        throw new BadInputException("kvlab demo: no ablations/default.yaml (looked at " + tried + "); run it from the kvlab checkout");
+        throw new BadInputException(
+                "kvlab demo: no ablations/default.yaml (looked at " + tried + "); run it from the kvlab checkout");
     }
 
     /**
@@ -144,15 +157,23 @@ public final class BundleRun {
             Files.createDirectories(model.getParent());
             Gguf.synth(new SynthSpec(4, 256, 8, 2, 688, SynthSpec.DEFAULT_VOCAB, WeightType.F16, 7, 4096), model);
         }
-        return MatrixParser.load(demoMatrix.resolveSibling("real-kv-demo.yaml"), List.of("target.model=" + model), null, expansion(hb));
+        return MatrixParser.load(
+                demoMatrix.resolveSibling("real-kv-demo.yaml"), List.of("target.model=" + model), null, expansion(hb));
     }
 
     /**
      * {@code matrix} with {@code sets}, as {@code kvlab demo} runs it: unless {@code sets} name a {@code transport_profile},
      * with the {@link #loopbackProfile} (measured now, or with {@code resume} the interrupted run's) as one.
      */
-    public static MatrixSpec withLoopbackProfile(Path matrix, List<String> sets, Path out, boolean resume, Map<String, String> machine, Heartbeat hb,
-                                                 Consumer<String> progress) throws IOException, InterruptedException {
+    public static MatrixSpec withLoopbackProfile(
+            Path matrix,
+            List<String> sets,
+            Path out,
+            boolean resume,
+            Map<String, String> machine,
+            Heartbeat hb,
+            Consumer<String> progress)
+            throws IOException, InterruptedException {
         MatrixSpec ms = MatrixParser.load(matrix, sets, null, expansion(hb));
         if (sets.stream().anyMatch(x -> x.startsWith("transport_profile="))) return ms;
         Path profile = loopbackProfile(ms, out, resume, machine, progress);
@@ -168,23 +189,30 @@ public final class BundleRun {
      * {@code out/calibration/} (said on {@code progress}), labelled with {@code machine}; with {@code resume}, the one the
      * interrupted run wrote there. Null when the matrix has no live cell with a transport name.
      */
-    public static Path loopbackProfile(MatrixSpec ms, Path out, boolean resume, Map<String, String> machine, Consumer<String> progress)
+    public static Path loopbackProfile(
+            MatrixSpec ms, Path out, boolean resume, Map<String, String> machine, Consumer<String> progress)
             throws IOException, InterruptedException {
-        var live = ms.runs().stream().filter(r -> r.config().mode() == Mode.LIVE).findFirst();
+        var live =
+                ms.runs().stream().filter(r -> r.config().mode() == Mode.LIVE).findFirst();
         if (live.isEmpty()) return null;
         Path dir = out.resolve("calibration");
         if (resume && Files.isDirectory(dir)) {
             try (var s = Files.list(dir)) {
-                var last = s.filter(p -> p.getFileName().toString().endsWith(".yaml")).sorted().reduce((a, b) -> b);
+                var last = s.filter(p -> p.getFileName().toString().endsWith(".yaml"))
+                        .sorted()
+                        .reduce((a, b) -> b);
                 if (last.isPresent()) return last.get().toAbsolutePath();
             }
         }
-        TransportProfile profile = TargetFramework.get().loopbackProfile(live.get().config(), machine);
+        TransportProfile profile =
+                TargetFramework.get().loopbackProfile(live.get().config(), machine);
         if (profile == null) return null;
         Files.createDirectories(dir);
-        Path file = dir.resolve("loopback-" + profile.created().replace(":", "") + ".yaml").toAbsolutePath();
+        Path file = dir.resolve("loopback-" + profile.created().replace(":", "") + ".yaml")
+                .toAbsolutePath();
         profile.write(file);
-        progress.accept("calibrated the loopback data path: " + profile.models().values().iterator().next().source() + " -> " + file);
+        progress.accept("calibrated the loopback data path: "
+                + profile.models().values().iterator().next().source() + " -> " + file);
         return file;
     }
 }

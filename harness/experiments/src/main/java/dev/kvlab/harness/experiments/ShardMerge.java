@@ -49,7 +49,8 @@ public final class ShardMerge {
         } finally {
             for (OpenedBundle b : opened) b.close();
         }
-        boolean split = BundleJson.read(fin.bundle().resolve(PartialBundle.MANIFEST)).has(BundleMerge.REQUEST_SPLIT);
+        boolean split =
+                BundleJson.read(fin.bundle().resolve(PartialBundle.MANIFEST)).has(BundleMerge.REQUEST_SPLIT);
         return new Merged(fin.bundle(), fin.table().rows().size(), split);
     }
 }

@@ -3,8 +3,8 @@ package dev.kvlab.harness.capacity;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvlab.harness.api.CapacitySpec;
-import dev.kvlab.harness.experiments.internal.capacity.Bracket;
 import dev.kvlab.harness.core.Wilson;
+import dev.kvlab.harness.experiments.internal.capacity.Bracket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 class BracketTest {
 
     static CapacitySpec spec(String knob, double start, double min, double max, double precision, int maxProbes) {
-        return new CapacitySpec(knob, start, min, max, 0.9, "attainment", precision, maxProbes, 1, 0, 0, true, Map.of(), 8, 0, 0, 0.10);
+        return new CapacitySpec(
+                knob, start, min, max, 0.9, "attainment", precision, maxProbes, 1, 0, 0, true, Map.of(), 8, 0, 0, 0.10);
     }
 
     static CapacitySpec rate(double start, double min, double max, double precision, int maxProbes) {
@@ -99,15 +100,16 @@ class BracketTest {
         Wilson w = Wilson.of(45, 50);
         assertThat(w.lo()).isCloseTo(0.786, org.assertj.core.data.Offset.offset(0.002));
         assertThat(w.hi()).isCloseTo(0.957, org.assertj.core.data.Offset.offset(0.002));
-        assertThat(w.straddles(0.9)).isTrue();                 // 90% of 50: undecided at 95%
+        assertThat(w.straddles(0.9)).isTrue(); // 90% of 50: undecided at 95%
         assertThat(Wilson.of(9990, 10000).straddles(0.9)).isFalse();
         assertThat(Wilson.of(0, 0).lo()).isZero();
     }
 
     @Property(tries = 300)
-    void findsTheKneeOfEveryMonotoneCell(@ForAll @DoubleRange(min = 0.02, max = 900) double knee,
-                                         @ForAll @DoubleRange(min = 0.05, max = 50) double start,
-                                         @ForAll @IntRange(min = 1, max = 200) int permille) {
+    void findsTheKneeOfEveryMonotoneCell(
+            @ForAll @DoubleRange(min = 0.02, max = 900) double knee,
+            @ForAll @DoubleRange(min = 0.05, max = 50) double start,
+            @ForAll @IntRange(min = 1, max = 200) int permille) {
         double precision = permille / 1000.0;
         CapacitySpec c = rate(start, 0.01, 1000, precision, 200);
         Outcome o = search(c, x -> x <= knee);
@@ -116,22 +118,32 @@ class BracketTest {
         assertThat(o.end().hi()).isGreaterThan(knee);
         assertThat((o.end().hi() - o.end().lo()) / o.end().lo()).isLessThanOrEqualTo(precision);
         for (Bracket.Probe p : o.probes()) assertThat(p.load()).isBetween(0.01, 1000.0);
-        assertThat(o.probes().stream().map(Bracket.Probe::load).distinct().count()).isEqualTo(o.probes().size()); // no load twice
+        assertThat(o.probes().stream().map(Bracket.Probe::load).distinct().count())
+                .isEqualTo(o.probes().size()); // no load twice
     }
 
     @Property(tries = 200)
-    void neverProbesOutsideTheBracketEvenOnANonMonotoneCell(@ForAll @IntRange(min = 0, max = 1 << 20) int pattern,
-                                                            @ForAll @DoubleRange(min = 0.1, max = 100) double start) {
+    void neverProbesOutsideTheBracketEvenOnANonMonotoneCell(
+            @ForAll @IntRange(min = 0, max = 1 << 20) int pattern,
+            @ForAll @DoubleRange(min = 0.1, max = 100) double start) {
         CapacitySpec c = rate(start, 0.01, 1000, 0.01, 40);
         // pass/fail from the bits of a hash of the load: anything but monotone
         Outcome o = search(c, x -> ((Double.hashCode(x) ^ pattern) & 4) == 0);
         assertThat(o.probes().size()).isLessThanOrEqualTo(40);
         for (int k = 1; k < o.probes().size(); k++) {
             List<Bracket.Probe> before = o.probes().subList(0, k);
-            double lo = before.stream().filter(Bracket.Probe::passed).mapToDouble(Bracket.Probe::load).max().orElse(Double.NaN);
+            double lo = before.stream()
+                    .filter(Bracket.Probe::passed)
+                    .mapToDouble(Bracket.Probe::load)
+                    .max()
+                    .orElse(Double.NaN);
             double x = o.probes().get(k).load();
             if (!Double.isNaN(lo)) assertThat(x).isGreaterThan(lo);
-            double hi = before.stream().filter(p -> !p.passed() && !(p.load() <= lo)).mapToDouble(Bracket.Probe::load).min().orElse(Double.NaN);
+            double hi = before.stream()
+                    .filter(p -> !p.passed() && !(p.load() <= lo))
+                    .mapToDouble(Bracket.Probe::load)
+                    .min()
+                    .orElse(Double.NaN);
             if (!Double.isNaN(hi)) assertThat(x).isLessThan(hi);
         }
     }

@@ -18,11 +18,14 @@ class CapacityCompareTest {
 
     @Test
     void twoCapacityBundlesAreComparedCellByCell(@TempDir Path t) throws Exception {
-        String m = CapacitySearchTest.ISO.replace("SLO", "1000") + "replicates: 2\nfactors: {tiers: [none, local-only]}\n"
-                + "capacity: {knob: workload.arrival.rate, start: 1, max: 1000, precision: 0.05}\n";
+        String m =
+                CapacitySearchTest.ISO.replace("SLO", "1000") + "replicates: 2\nfactors: {tiers: [none, local-only]}\n"
+                        + "capacity: {knob: workload.arrival.rate, start: 1, max: 1000, precision: 0.05}\n";
         // A's knee near 3, B's near 6 (the same for every replicate: a zero-width interval that excludes 0)
-        MatrixRunner.Outcome a = runner(scripted(x -> x <= 3 ? 1.0 : 0.1), null, 1).run(spec(t, m), t.resolve("a"), false);
-        MatrixRunner.Outcome b = runner(scripted(x -> x <= 6 ? 1.0 : 0.1), null, 1).run(spec(t, m), t.resolve("b"), false);
+        MatrixRunner.Outcome a =
+                runner(scripted(x -> x <= 3 ? 1.0 : 0.1), null, 1).run(spec(t, m), t.resolve("a"), false);
+        MatrixRunner.Outcome b =
+                runner(scripted(x -> x <= 6 ? 1.0 : 0.1), null, 1).run(spec(t, m), t.resolve("b"), false);
         ObjectNode r = BundleComparison.compare(a.bundle(), b.bundle());
         JsonNode cap = r.get("capacity");
         assertThat(cap).as("capacity section of %s", r).isNotNull();
@@ -31,7 +34,9 @@ class CapacityCompareTest {
         for (JsonNode c : cap.get("cells")) {
             assertThat(c.get("a").asDouble()).isBetween(2.8, 3.0);
             assertThat(c.get("b").asDouble()).isBetween(5.7, 6.0);
-            assertThat(c.get("diff").asDouble()).isCloseTo(c.get("b").asDouble() - c.get("a").asDouble(), org.assertj.core.data.Offset.offset(1e-9));
+            assertThat(c.get("diff").asDouble())
+                    .isCloseTo(
+                            c.get("b").asDouble() - c.get("a").asDouble(), org.assertj.core.data.Offset.offset(1e-9));
             assertThat(c.get("ratio").asDouble()).isGreaterThan(1.9);
             assertThat(c.get("n_a").asInt()).isEqualTo(2);
             assertThat(c.get("ci95").isArray()).isTrue();
@@ -39,7 +44,10 @@ class CapacityCompareTest {
         }
         assertThat(cap.get("only_in_a")).isEmpty();
         // a bundle compared with itself: no difference
-        JsonNode same = BundleComparison.compare(a.bundle(), a.bundle()).get("capacity").get("cells").get(0);
+        JsonNode same = BundleComparison.compare(a.bundle(), a.bundle())
+                .get("capacity")
+                .get("cells")
+                .get(0);
         assertThat(same.get("diff").asDouble()).isZero();
         assertThat(same.get("significant").asBoolean()).isFalse();
     }

@@ -1,5 +1,8 @@
 package dev.kvlab.harness.capacity;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -29,9 +32,6 @@ import java.util.function.DoubleUnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 /**
  * Capacity searches end to end on the sim clock: the analytic knee of a one-at-a-time server, probes recorded as
  * ordinary cell runs, resume in the middle of a search retracing the same probes, parallel probes giving the same
@@ -58,7 +58,8 @@ class CapacitySearchTest {
             slo: {ttft_ms: SLO}
             """;
 
-    static final String CAP = "capacity: {knob: workload.arrival.rate, start: 1, min: 0.01, max: 1000, target_attainment: 0.9, precision: 0.01, max_probes: 30}\n";
+    static final String CAP =
+            "capacity: {knob: workload.arrival.rate, start: 1, min: 0.01, max: 1000, target_attainment: 0.9, precision: 0.01, max_probes: 30}\n";
 
     static MatrixSpec spec(Path dir, String yaml) throws Exception {
         Path f = dir.resolve("m.yaml");
@@ -67,8 +68,14 @@ class CapacitySearchTest {
     }
 
     static MatrixRunner runner(CellExecutor exec, RunListener l, int jobs) {
-        return new MatrixRunner(exec, l == null ? List.of() : List.of(l), Provenance.capture("test", List.of("run")), Clock.systemUTC(),
-                new ReportRenderer()::render, new PrintWriter(new StringWriter()), jobs);
+        return new MatrixRunner(
+                exec,
+                l == null ? List.of() : List.of(l),
+                Provenance.capture("test", List.of("run")),
+                Clock.systemUTC(),
+                new ReportRenderer()::render,
+                new PrintWriter(new StringWriter()),
+                jobs);
     }
 
     static JsonNode capacity(Path bundle) throws Exception {
@@ -93,13 +100,17 @@ class CapacitySearchTest {
         assertThat(cap * e2el / 1000).isBetween(0.96, 1.04);
         assertThat(c.get("first_failing").asDouble()).isGreaterThan(cap);
         assertThat(c.get("status").asText()).isEqualTo("converged");
-        assertThat(c.get("probes").size()).isEqualTo(c.get("probes_used").asInt()).isGreaterThanOrEqualTo(5);
+        assertThat(c.get("probes").size())
+                .isEqualTo(c.get("probes_used").asInt())
+                .isGreaterThanOrEqualTo(5);
         // every probe is a row of summary.csv and a cell of the manifest, and verifies
         assertThat(o.table().rows()).hasSize(c.get("runs_used").asInt()); // extended probes are runs of their own
         for (JsonNode p : c.get("probes")) {
             String run = p.get("run").asText();
-            assertThat(o.bundle().resolve("cells/" + run + "/run.hlog")).exists(); // a probe keeps one file (docs/bundle-format.md)
-            double w0 = p.get("wilson").get(0).asDouble(), w1 = p.get("wilson").get(1).asDouble();
+            assertThat(o.bundle().resolve("cells/" + run + "/run.hlog"))
+                    .exists(); // a probe keeps one file (docs/bundle-format.md)
+            double w0 = p.get("wilson").get(0).asDouble(),
+                    w1 = p.get("wilson").get(1).asDouble();
             assertThat(p.get("attainment").asDouble()).isBetween(w0, w1);
         }
         assertThat(BundleVerifier.verify(o.bundle())).isEmpty();
@@ -109,24 +120,42 @@ class CapacitySearchTest {
         assertThat(man.path("bundle").path("requests_default").asBoolean()).isTrue();
         int kept = 0;
         for (JsonNode p : c.get("probes")) {
-            boolean keep = p.get("run").asText().equals(c.get("capacity_run").asText()) || p.get("load").asDouble() == c.get("first_failing").asDouble();
-            assertThat(Files.exists(o.bundle().resolve("cells/" + p.get("run").asText() + "/requests.csv.gz"))).as(p.get("run").asText()).isEqualTo(keep);
+            boolean keep = p.get("run").asText().equals(c.get("capacity_run").asText())
+                    || p.get("load").asDouble() == c.get("first_failing").asDouble();
+            assertThat(Files.exists(o.bundle().resolve("cells/" + p.get("run").asText() + "/requests.csv.gz")))
+                    .as(p.get("run").asText())
+                    .isEqualTo(keep);
             if (keep) kept++;
         }
-        assertThat(kept).isEqualTo(2).isEqualTo(man.path("bundle").path("probes_with_requests").asInt());
+        assertThat(kept)
+                .isEqualTo(2)
+                .isEqualTo(man.path("bundle").path("probes_with_requests").asInt());
         // a projection above the free space is refused before anything runs, naming it
-        assertThatThrownBy(() -> dev.kvlab.harness.experiments.internal.matrix.BundleProjection.check(s, dev.kvlab.harness.experiments.internal.matrix.MatrixExperiment.of(s),
-                t.resolve("runs2"), 100_000L)).isInstanceOf(dev.kvlab.harness.api.input.BadInputException.class)
-                .hasMessageContaining("projected to take at most").hasMessageContaining("free under");
+        assertThatThrownBy(() -> dev.kvlab.harness.experiments.internal.matrix.BundleProjection.check(
+                        s,
+                        dev.kvlab.harness.experiments.internal.matrix.MatrixExperiment.of(s),
+                        t.resolve("runs2"),
+                        100_000L))
+                .isInstanceOf(dev.kvlab.harness.api.input.BadInputException.class)
+                .hasMessageContaining("projected to take at most")
+                .hasMessageContaining("free under");
         // the figure is reproducible: the plain cell (no capacity block) at the capacity attains the same
-        CellResult again = new CellRunner().run(plainRun(t, ISO.replace("SLO", String.valueOf(ttft[0] + e2el)), c.get("capacity").asText()));
-        assertThat(again.summary().get(Columns.SLO_ATTAINMENT)).isEqualTo(c.get("slo_attainment").asDouble());
+        CellResult again = new CellRunner()
+                .run(plainRun(
+                        t,
+                        ISO.replace("SLO", String.valueOf(ttft[0] + e2el)),
+                        c.get("capacity").asText()));
+        assertThat(again.summary().get(Columns.SLO_ATTAINMENT))
+                .isEqualTo(c.get("slo_attainment").asDouble());
     }
 
     static dev.kvlab.harness.api.config.RunConfig plainRun(Path t, String yaml, String load) throws Exception {
         Path f = t.resolve("plain.yaml");
         Files.writeString(f, yaml);
-        return MatrixParser.load(f, List.of("workload.arrival.rate=" + load), null).runs().get(0).config();
+        return MatrixParser.load(f, List.of("workload.arrival.rate=" + load), null)
+                .runs()
+                .get(0)
+                .config();
     }
 
     static final String TWO_CELLS = """
@@ -150,7 +179,8 @@ class CapacitySearchTest {
     void resumeInTheMiddleOfASearchRetracesTheSameProbes(@TempDir Path t) throws Exception {
         MatrixSpec s = spec(t, TWO_CELLS);
         List<String> fresh = Collections.synchronizedList(new ArrayList<>());
-        MatrixRunner.Outcome full = runner(new CellRunner()::run, started(fresh), 1).run(s, t.resolve("a"), false);
+        MatrixRunner.Outcome full =
+                runner(new CellRunner()::run, started(fresh), 1).run(s, t.resolve("a"), false);
         // the same search, killed after 7 probes, then resumed
         CellRunner real = new CellRunner();
         int[] n = {0};
@@ -159,9 +189,11 @@ class CapacitySearchTest {
             return real.run(c, w, obs);
         };
         List<String> first = Collections.synchronizedList(new ArrayList<>());
-        assertThatThrownBy(() -> runner(flaky, started(first), 1).run(s, t.resolve("b"), false)).hasMessageContaining("injected");
+        assertThatThrownBy(() -> runner(flaky, started(first), 1).run(s, t.resolve("b"), false))
+                .hasMessageContaining("injected");
         List<String> second = Collections.synchronizedList(new ArrayList<>());
-        MatrixRunner.Outcome resumed = runner(new CellRunner()::run, started(second), 1).run(s, t.resolve("b"), true);
+        MatrixRunner.Outcome resumed =
+                runner(new CellRunner()::run, started(second), 1).run(s, t.resolve("b"), true);
         List<String> both = new ArrayList<>(first.subList(0, 7));
         both.addAll(second);
         // every search probes the same loads in the same order (the searches' interleaving may differ)
@@ -171,7 +203,8 @@ class CapacitySearchTest {
         assertThat(BundleVerifier.verify(resumed.bundle())).isEmpty();
         // and the searches found something to compare: a local tier sustains at least the load of none
         JsonNode sum = capacity(full.bundle()).get("summary");
-        assertThat(sum.get(1).get("vs_baseline").get("ratio").get("mean").asDouble()).isGreaterThanOrEqualTo(1.0);
+        assertThat(sum.get(1).get("vs_baseline").get("ratio").get("mean").asDouble())
+                .isGreaterThanOrEqualTo(1.0);
     }
 
     @Test
@@ -193,7 +226,8 @@ class CapacitySearchTest {
             CellResult r = real.run(c, w, o);
             CellSummary s = r.summary();
             double a = attainment.applyAsDouble(c.workload().arrival().rate());
-            CellSummary x = s.with(Columns.SLO_ATTAINMENT, Math.round(a * s.get(Columns.REQUESTS)) / (double) s.get(Columns.REQUESTS));
+            CellSummary x = s.with(
+                    Columns.SLO_ATTAINMENT, Math.round(a * s.get(Columns.REQUESTS)) / (double) s.get(Columns.REQUESTS));
             return r.withSummary(x);
         };
     }
@@ -201,9 +235,11 @@ class CapacitySearchTest {
     @Test
     void flagsUndecidedAndNonMonotoneProbesShowingBoth(@TempDir Path t) throws Exception {
         // max_passes 1: probes that cannot be made longer (as live probes and trace replays) keep the undecided flag
-        MatrixSpec s = spec(t, ISO.replace("SLO", "1000") + CAP.replace("precision: 0.01", "precision: 0.05, max_passes: 1"));
+        MatrixSpec s =
+                spec(t, ISO.replace("SLO", "1000") + CAP.replace("precision: 0.01", "precision: 0.05, max_passes: 1"));
         // 120 requests: 0.91 at load 1 (its interval straddles 0.9), 1.0 at 2 (higher, intervals disjoint), 0.2 above
-        MatrixRunner.Outcome o = runner(scripted(x -> x <= 1 ? 0.91 : x <= 2 ? 1.0 : 0.2), null, 1).run(s, t.resolve("runs"), false);
+        MatrixRunner.Outcome o = runner(scripted(x -> x <= 1 ? 0.91 : x <= 2 ? 1.0 : 0.2), null, 1)
+                .run(s, t.resolve("runs"), false);
         JsonNode c = capacity(o.bundle()).get("cells").get(0);
         assertThat(flags(c)).contains("undecided", "non_monotone");
         assertThat(c.get("probes").get(0).get("undecided").asBoolean()).isTrue();
@@ -214,9 +250,11 @@ class CapacitySearchTest {
 
     @Test
     void aSimProbeStillUndecidedOnItsLongestWorkloadIsTheKnee(@TempDir Path t) throws Exception {
-        MatrixSpec s = spec(t, ISO.replace("SLO", "1000") + CAP.replace("precision: 0.01", "precision: 0.05, max_passes: 4"));
+        MatrixSpec s =
+                spec(t, ISO.replace("SLO", "1000") + CAP.replace("precision: 0.01", "precision: 0.05, max_passes: 4"));
         // 0.91 at load <= 1 whatever the length: 120, 240, 480 requests all straddle 0.9
-        MatrixRunner.Outcome o = runner(scripted(x -> x <= 1 ? 0.91 : 0.2), null, 1).run(s, t.resolve("runs"), false);
+        MatrixRunner.Outcome o =
+                runner(scripted(x -> x <= 1 ? 0.91 : 0.2), null, 1).run(s, t.resolve("runs"), false);
         JsonNode c = capacity(o.bundle()).get("cells").get(0);
         JsonNode first = c.get("probes").get(0);
         assertThat(first.get("verdict").asText()).isEqualTo("undecided");
@@ -233,15 +271,24 @@ class CapacitySearchTest {
 
     @Test
     void givesUpAtTheBoundsSayingSo(@TempDir Path t) throws Exception {
-        MatrixRunner.Outcome up = runner(scripted(x -> 0.99), null, 1).run(spec(t, ISO.replace("SLO", "1000")
-                + CAP.replace("start: 1", "start: 2").replace("max: 1000", "max: 4")), t.resolve("up"), false);
+        MatrixRunner.Outcome up = runner(scripted(x -> 0.99), null, 1)
+                .run(
+                        spec(
+                                t,
+                                ISO.replace("SLO", "1000")
+                                        + CAP.replace("start: 1", "start: 2").replace("max: 1000", "max: 4")),
+                        t.resolve("up"),
+                        false);
         JsonNode c = capacity(up.bundle()).get("cells").get(0);
         assertThat(flags(c)).contains("above_max");
         assertThat(c.get("capacity").asDouble()).isEqualTo(4.0);
         assertThat(c.get("first_failing").isNull()).isTrue();
         assertThat(c.get("status_text").asText()).contains("never saturates");
-        MatrixRunner.Outcome down = runner(scripted(x -> 0.1), null, 1).run(spec(t, ISO.replace("SLO", "1000")
-                + CAP.replace("min: 0.01", "min: 0.25")), t.resolve("down"), false);
+        MatrixRunner.Outcome down = runner(scripted(x -> 0.1), null, 1)
+                .run(
+                        spec(t, ISO.replace("SLO", "1000") + CAP.replace("min: 0.01", "min: 0.25")),
+                        t.resolve("down"),
+                        false);
         JsonNode d = capacity(down.bundle()).get("cells").get(0);
         assertThat(flags(d)).contains("below_min");
         assertThat(d.get("capacity").isNull()).isTrue();
@@ -272,20 +319,24 @@ class CapacitySearchTest {
                 capacity: {knob: workload.arrival.rate, start: 20, min: 1, max: 100, min_requests: 10}
                 """;
         MatrixSpec spec = spec(t, live);
-        dev.kvlab.harness.experiments.internal.capacity.CapacitySearch search = new dev.kvlab.harness.experiments.internal.capacity.CapacitySearch(spec);
+        dev.kvlab.harness.experiments.internal.capacity.CapacitySearch search =
+                new dev.kvlab.harness.experiments.internal.capacity.CapacitySearch(spec);
         CellRun probe = search.probe(spec.runs().get(0), 20);
         assertThat(probe.config().measurement().earlyStop().target()).isEqualTo(0.9);
         assertThat(probe.config().measurement().earlyStop().minRequests()).isEqualTo(50); // max(min_requests, 50)
         assertThat(probe.config().measurement().earlyStop().minDurationNanos()).isZero(); // min_duration unset: 0s
         MatrixSpec timed = spec(t, live.replace("min_requests: 10}", "min_requests: 10, min_duration: 2.5s}"));
-        CellRun pt = new dev.kvlab.harness.experiments.internal.capacity.CapacitySearch(timed).probe(timed.runs().get(0), 20);
+        CellRun pt = new dev.kvlab.harness.experiments.internal.capacity.CapacitySearch(timed)
+                .probe(timed.runs().get(0), 20);
         // issue 32: no look before the probe's min_duration (stopped short of it, the probe would be invalid)
         assertThat(pt.config().measurement().earlyStop().minDurationNanos()).isEqualTo(2_500_000_000L);
         MatrixSpec off = spec(t, live.replace("min_requests: 10}", "min_requests: 10, early_stop: false}"));
-        CellRun p2 = new dev.kvlab.harness.experiments.internal.capacity.CapacitySearch(off).probe(off.runs().get(0), 20);
+        CellRun p2 = new dev.kvlab.harness.experiments.internal.capacity.CapacitySearch(off)
+                .probe(off.runs().get(0), 20);
         assertThat(p2.config().measurement().earlyStop().enabled()).isFalse();
         MatrixSpec sim = spec(t, ISO.replace("SLO", "1000") + CAP);
-        CellRun p3 = new dev.kvlab.harness.experiments.internal.capacity.CapacitySearch(sim).probe(sim.runs().get(0), 2);
+        CellRun p3 = new dev.kvlab.harness.experiments.internal.capacity.CapacitySearch(sim)
+                .probe(sim.runs().get(0), 2);
         assertThat(p3.config().measurement().earlyStop().enabled()).isFalse();
     }
 
@@ -293,21 +344,41 @@ class CapacitySearchTest {
     void badCapacityBlocksAreRefusedNamingTheKey(@TempDir Path t) throws Exception {
         String base = ISO.replace("SLO", "1000");
         assertThatThrownBy(() -> spec(t, base + "capacity: {knob: cluster.instances, start: 1}\n"))
-                .isInstanceOf(BadInputException.class).hasMessageContaining("capacity.knob").hasMessageContaining("m.yaml:");
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("capacity.knob")
+                .hasMessageContaining("m.yaml:");
         assertThatThrownBy(() -> spec(t, base + "capacity: {knob: workload.arrival.speedup, start: 1}\n"))
-                .isInstanceOf(BadInputException.class).hasMessageContaining("capacity.knob").hasMessageContaining("constant");
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("capacity.knob")
+                .hasMessageContaining("constant");
         assertThatThrownBy(() -> spec(t, base + "capacity: {knob: workload.arrival.rate, start: 5, min: 1, max: 4}\n"))
-                .isInstanceOf(BadInputException.class).hasMessageContaining("capacity.start");
-        assertThatThrownBy(() -> spec(t, base + "capacity: {knob: workload.arrival.rate, start: 1, target_attainment: 1.2}\n"))
-                .isInstanceOf(BadInputException.class).hasMessageContaining("capacity.target_attainment");
-        assertThatThrownBy(() -> spec(t, base + "capacity: {knob: workload.arrival.rate, start: 1, target_attainment: 0}\n"))
-                .isInstanceOf(BadInputException.class).hasMessageContaining("capacity.target_attainment");
-        assertThatThrownBy(() -> spec(t, base.replace("slo: {ttft_ms: 1000}", "") + "capacity: {knob: workload.arrival.rate, start: 1}\n"))
-                .isInstanceOf(BadInputException.class).hasMessageContaining("SLO");
-        assertThatThrownBy(() -> spec(t, base + "factors: {workload.arrival.rate: [1, 2]}\ncapacity: {knob: workload.arrival.rate, start: 1}\n"))
-                .isInstanceOf(BadInputException.class).hasMessageContaining("capacity.knob").hasMessageContaining("factor");
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("capacity.start");
+        assertThatThrownBy(() ->
+                        spec(t, base + "capacity: {knob: workload.arrival.rate, start: 1, target_attainment: 1.2}\n"))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("capacity.target_attainment");
+        assertThatThrownBy(() ->
+                        spec(t, base + "capacity: {knob: workload.arrival.rate, start: 1, target_attainment: 0}\n"))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("capacity.target_attainment");
+        assertThatThrownBy(() -> spec(
+                        t,
+                        base.replace("slo: {ttft_ms: 1000}", "")
+                                + "capacity: {knob: workload.arrival.rate, start: 1}\n"))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("SLO");
+        assertThatThrownBy(
+                        () -> spec(
+                                t,
+                                base
+                                        + "factors: {workload.arrival.rate: [1, 2]}\ncapacity: {knob: workload.arrival.rate, start: 1}\n"))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("capacity.knob")
+                .hasMessageContaining("factor");
         assertThatThrownBy(() -> spec(t, base + "capacity: {knob: workload.arrival.rate, start: 1, stepsize: 2}\n"))
-                .isInstanceOf(BadInputException.class).hasMessageContaining("capacity.stepsize");
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("capacity.stepsize");
     }
 
     /**
@@ -327,19 +398,26 @@ class CapacitySearchTest {
         assertThat(MatrixParser.load(f, List.of("tiers=none"), null).capacity()).isNotNull();
         Files.writeString(f, m.replace("cells: {tiers: none}", "cells: {tiers: remote-only}"));
         assertThatThrownBy(() -> MatrixParser.load(f, List.of("tiers=local-only"), null))
-                .isInstanceOf(BadInputException.class).hasMessageContaining("capacity.cells").hasMessageContaining("'remote-only' is not a level");
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("capacity.cells")
+                .hasMessageContaining("'remote-only' is not a level");
     }
 
     /** Probe labels grouped by search ({@code <cell>/r<k>}), in the order each search ran them. */
     static java.util.Map<String, List<String>> bySearch(List<String> labels) {
         java.util.Map<String, List<String>> m = new java.util.TreeMap<>();
-        for (String l : labels) m.computeIfAbsent(l.replaceFirst("@[^/]*", ""), k -> new ArrayList<>()).add(l);
+        for (String l : labels)
+            m.computeIfAbsent(l.replaceFirst("@[^/]*", ""), k -> new ArrayList<>())
+                    .add(l);
         return m;
     }
 
     static RunListener started(List<String> into) {
         return new RunListener() {
-            @Override public void cellStarted(String id, CellRun c) { into.add(c.label()); }
+            @Override
+            public void cellStarted(String id, CellRun c) {
+                into.add(c.label());
+            }
         };
     }
 

@@ -1,5 +1,8 @@
 package dev.kvlab.harness.capacity;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.input.BadInputException;
@@ -11,9 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Operating points: a cell's load as a share of a searched cell's capacity, resolved after the search in the same
@@ -41,7 +41,8 @@ class OperatingPointTest {
             CAPACITY
             """;
 
-    static final String CAP = "capacity: {knob: workload.arrival.rate, start: 8, min: 0.1, max: 100000, target_attainment: 0.9, precision: 0.05, cells: {tiers: none}}";
+    static final String CAP =
+            "capacity: {knob: workload.arrival.rate, start: 8, min: 0.1, max: 100000, target_attainment: 0.9, precision: 0.05, cells: {tiers: none}}";
 
     static MatrixSpec spec(Path dir, String rate, String capacity) throws Exception {
         Path f = dir.resolve("m.yaml");
@@ -52,45 +53,57 @@ class OperatingPointTest {
     @Test
     void theFixedCellsRunAtTheResolvedShareOfTheReferenceCapacity(@TempDir Path t) throws Exception {
         MatrixSpec s = spec(t, "{capacity_of: {tiers: none}, fraction: 0.8}", CAP);
-        MatrixRunner.Outcome o = CapacitySearchTest.runner(new CellRunner()::run, null, 2).run(s, t.resolve("runs"), false);
+        MatrixRunner.Outcome o =
+                CapacitySearchTest.runner(new CellRunner()::run, null, 2).run(s, t.resolve("runs"), false);
         JsonNode cap = CapacitySearchTest.capacity(o.bundle());
         double none = cap.get("summary").get(0).get("capacity").get("mean").asDouble();
-        JsonNode summary = CapacitySearchTest.JSON.readTree(o.bundle().resolve("summary.json").toFile());
+        JsonNode summary = CapacitySearchTest.JSON.readTree(
+                o.bundle().resolve("summary.json").toFile());
         int combined = 0;
         for (JsonNode r : summary.get("rows")) {
             if (!r.path("tiers").asText().equals("combined")) continue;
             combined++;
-            assertThat(r.get("workload.arrival.rate").asDouble()).isCloseTo(0.8 * none, org.assertj.core.data.Percentage.withPercentage(0.01));
+            assertThat(r.get("workload.arrival.rate").asDouble())
+                    .isCloseTo(0.8 * none, org.assertj.core.data.Percentage.withPercentage(0.01));
         }
         assertThat(combined).isEqualTo(1);
         String manifest = Files.readString(o.bundle().resolve("manifest.json"));
         assertThat(manifest).contains("capacity_of");
         JsonNode op = cap.get("operating_point").elements().next();
         assertThat(op.get("reference").asText()).contains("none");
-        assertThat(op.get("load").asDouble()).isCloseTo(0.8 * none, org.assertj.core.data.Percentage.withPercentage(0.01));
+        assertThat(op.get("load").asDouble())
+                .isCloseTo(0.8 * none, org.assertj.core.data.Percentage.withPercentage(0.01));
         assertThat(BundleVerifier.verify(o.bundle())).isEmpty();
     }
 
     @Test
     void badOperatingPointsAreRefusedWithTheirLine(@TempDir Path t) {
         assertThatThrownBy(() -> spec(t, "{capacity_of: {tiers: none}, fraction: 0.8}", ""))
-                .isInstanceOf(BadInputException.class).hasMessageContaining("m.yaml:").hasMessageContaining("capacity");
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("m.yaml:")
+                .hasMessageContaining("capacity");
         assertThatThrownBy(() -> spec(t, "{capacity_of: {tiers: local-only}, fraction: 0.8}", CAP))
-                .isInstanceOf(BadInputException.class).hasMessageContaining("selects no searched cell");
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("selects no searched cell");
         assertThatThrownBy(() -> spec(t, "{capacity_of: {tiers: none}, fraction: 1.5}", CAP))
-                .isInstanceOf(BadInputException.class).hasMessageContaining("fraction");
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("fraction");
         assertThatThrownBy(() -> spec(t, "{capacity_of: {tiers: none}, fraction: 0}", CAP))
-                .isInstanceOf(BadInputException.class).hasMessageContaining("fraction");
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("fraction");
         assertThatThrownBy(() -> spec(t, "{capacity_of: {}, fraction: 0.5}", CAP))
-                .isInstanceOf(BadInputException.class).hasMessageContaining("capacity_of");
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("capacity_of");
         assertThatThrownBy(() -> spec(t, "{capacity_of: {tiers: none}, share: 0.5}", CAP))
-                .isInstanceOf(BadInputException.class).hasMessageContaining("share");
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("share");
     }
 
     @Test
     void anUndecidedSimProbeRunsAgainOnALongerWorkloadUntilDecidedOrCapped(@TempDir Path t) throws Exception {
         MatrixSpec s = spec(t, "8", CAP.replace("cells: {tiers: none}", "cells: {tiers: none}, max_passes: 4"));
-        MatrixRunner.Outcome o = CapacitySearchTest.runner(new CellRunner()::run, null, 2).run(s, t.resolve("runs"), false);
+        MatrixRunner.Outcome o =
+                CapacitySearchTest.runner(new CellRunner()::run, null, 2).run(s, t.resolve("runs"), false);
         JsonNode c = CapacitySearchTest.capacity(o.bundle()).get("cells").get(0);
         int runs = 0;
         boolean extended = false;
@@ -104,8 +117,10 @@ class OperatingPointTest {
                 assertThat(p.get("run").asText()).contains("x" + passes + "/r");
                 assertThat(p.get("extended_from").get(0).asInt()).isEqualTo(1);
             }
-            boolean straddles = p.get("wilson").get(0).asDouble() < 0.9 && p.get("wilson").get(1).asDouble() > 0.9;
-            assertThat(p.get("verdict").asText()).isEqualTo(straddles ? "undecided" : p.get("passed").asBoolean() ? "pass" : "fail");
+            boolean straddles = p.get("wilson").get(0).asDouble() < 0.9
+                    && p.get("wilson").get(1).asDouble() > 0.9;
+            assertThat(p.get("verdict").asText())
+                    .isEqualTo(straddles ? "undecided" : p.get("passed").asBoolean() ? "pass" : "fail");
             if (straddles) assertThat(passes).isEqualTo(p.get("max_passes").asInt()); // undecided only at its cap
         }
         assertThat(c.get("runs_used").asInt()).isEqualTo(runs);

@@ -1,5 +1,8 @@
 package dev.kvlab.harness.config;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.MatrixCell;
 import dev.kvlab.harness.api.MatrixSpec;
@@ -25,9 +28,6 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.DoubleRange;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.LongRange;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Properties of the config and matrix parsers: whatever the text, the only failure is a {@link BadInputException}
@@ -72,11 +72,50 @@ class ConfigParserProperties {
 
     @Provide
     Arbitrary<String> yamlish() {
-        Arbitrary<String> keys = Arbitraries.of("mode", "seed", "model", "tiers", "policy", "store", "cluster", "fault", "fault_at", "workload",
-                "bogus", "slo", "transport", "replicas", "  nodes", "- x", "{", "[", "\"");
-        Arbitrary<String> values = Arbitraries.oneOf(Arbitraries.strings().ofMaxLength(12), Arbitraries.integers().map(String::valueOf),
-                Arbitraries.of("sim", "live", "hot", "[a, b]", "{k: v}", "null", "~", "1e9", "-1", "4x200gbps", "10s", "2TiB", "&a", "*a", "!!binary x"));
-        return Combinators.combine(keys, values).as((k, v) -> k + ": " + v).list().ofMaxSize(6).map(l -> String.join("\n", l));
+        Arbitrary<String> keys = Arbitraries.of(
+                "mode",
+                "seed",
+                "model",
+                "tiers",
+                "policy",
+                "store",
+                "cluster",
+                "fault",
+                "fault_at",
+                "workload",
+                "bogus",
+                "slo",
+                "transport",
+                "replicas",
+                "  nodes",
+                "- x",
+                "{",
+                "[",
+                "\"");
+        Arbitrary<String> values = Arbitraries.oneOf(
+                Arbitraries.strings().ofMaxLength(12),
+                Arbitraries.integers().map(String::valueOf),
+                Arbitraries.of(
+                        "sim",
+                        "live",
+                        "hot",
+                        "[a, b]",
+                        "{k: v}",
+                        "null",
+                        "~",
+                        "1e9",
+                        "-1",
+                        "4x200gbps",
+                        "10s",
+                        "2TiB",
+                        "&a",
+                        "*a",
+                        "!!binary x"));
+        return Combinators.combine(keys, values)
+                .as((k, v) -> k + ": " + v)
+                .list()
+                .ofMaxSize(6)
+                .map(l -> String.join("\n", l));
     }
 
     @Property(tries = 200)
@@ -90,30 +129,45 @@ class ConfigParserProperties {
 
     @Provide
     Arbitrary<String> dottedKeys() {
-        return Arbitraries.strings().withCharRange('a', 'z').withChars('_', '.').ofMinLength(1).ofMaxLength(20)
+        return Arbitraries.strings()
+                .withCharRange('a', 'z')
+                .withChars('_', '.')
+                .ofMinLength(1)
+                .ofMaxLength(20)
                 .filter(k -> !k.startsWith(".") && !k.endsWith(".") && !k.contains(".."));
     }
 
     @Provide
     Arbitrary<String> anyValue() {
-        return Arbitraries.oneOf(Arbitraries.strings().ofMaxLength(10), Arbitraries.integers().map(String::valueOf), Arbitraries.of("[1, 2]", "{a: 1}", "null"));
+        return Arbitraries.oneOf(
+                Arbitraries.strings().ofMaxLength(10),
+                Arbitraries.integers().map(String::valueOf),
+                Arbitraries.of("[1, 2]", "{a: 1}", "null"));
     }
 
     // ------------------------------------------------------------------ round trips and ranges, by key
 
     @Property(tries = 150)
     void instancesBindOrAreRefusedByKey(@ForAll @IntRange(min = -50, max = 5000) int n) {
-        if (n >= 1 && n <= 4096) assertThat(bind("cluster.instances=" + n).cluster().instances()).isEqualTo(n);
-        else assertThatThrownBy(() -> bind("cluster.instances=" + n)).isInstanceOf(BadInputException.class).hasMessageContaining("cluster.instances");
+        if (n >= 1 && n <= 4096)
+            assertThat(bind("cluster.instances=" + n).cluster().instances()).isEqualTo(n);
+        else
+            assertThatThrownBy(() -> bind("cluster.instances=" + n))
+                    .isInstanceOf(BadInputException.class)
+                    .hasMessageContaining("cluster.instances");
     }
 
     @Property(tries = 150)
     void durationsRoundTripThroughSet(@ForAll @LongRange(min = 0, max = 3_600_000_000_000L) long nanos) {
         String text = DurationSpec.format(Duration.ofNanos(nanos));
         if (nanos == 0) {
-            assertThatThrownBy(() -> bind("store.lease_ttl=" + text)).isInstanceOf(BadInputException.class).hasMessageContaining("store.lease_ttl");
+            assertThatThrownBy(() -> bind("store.lease_ttl=" + text))
+                    .isInstanceOf(BadInputException.class)
+                    .hasMessageContaining("store.lease_ttl");
         } else {
-            assertThat(DurationSpec.parse(bind("store.lease_ttl=" + text).store().leaseTtl())).isEqualTo(Duration.ofNanos(nanos));
+            assertThat(DurationSpec.parse(
+                            bind("store.lease_ttl=" + text).store().leaseTtl()))
+                    .isEqualTo(Duration.ofNanos(nanos));
         }
     }
 
@@ -121,13 +175,17 @@ class ConfigParserProperties {
     void sizesRoundTripThroughSet(@ForAll @LongRange(min = 1, max = 1 << 20) long gib, @ForAll boolean asBytes) {
         long bytes = gib << 30; // at least 1 GiB: room for a KV block per node
         String text = asBytes ? Long.toString(bytes) : gib + "GiB";
-        assertThat(ByteSize.parse(bind("store.capacity=" + text).store().capacity())).isEqualTo(bytes);
+        assertThat(ByteSize.parse(bind("store.capacity=" + text).store().capacity()))
+                .isEqualTo(bytes);
     }
 
     @Property(tries = 150)
     void faultAtIsAShare(@ForAll @DoubleRange(min = -1, max = 2) double at) {
         if (at >= 0 && at <= 1) assertThat(bind("fault_at=" + at).faultAt()).isEqualTo(at);
-        else assertThatThrownBy(() -> bind("fault_at=" + at)).isInstanceOf(BadInputException.class).hasMessageContaining("fault_at");
+        else
+            assertThatThrownBy(() -> bind("fault_at=" + at))
+                    .isInstanceOf(BadInputException.class)
+                    .hasMessageContaining("fault_at");
     }
 
     @Property(tries = 100)
@@ -141,12 +199,20 @@ class ConfigParserProperties {
     // ------------------------------------------------------------------ matrices
 
     @Property(tries = 60)
-    void aMatrixIsTheProductOfItsFactors(@ForAll("levels") List<List<String>> chosen, @ForAll @IntRange(min = 1, max = 3) int replicates) {
+    void aMatrixIsTheProductOfItsFactors(
+            @ForAll("levels") List<List<String>> chosen, @ForAll @IntRange(min = 1, max = 3) int replicates) {
         String[] keys = {"tiers", "policy", "cache_state"};
-        StringBuilder m = new StringBuilder(BASE).append("replicates: ").append(replicates).append("\nfactors:\n");
+        StringBuilder m = new StringBuilder(BASE)
+                .append("replicates: ")
+                .append(replicates)
+                .append("\nfactors:\n");
         long product = 1;
         for (int i = 0; i < chosen.size(); i++) {
-            m.append("  ").append(keys[i]).append(": [").append(String.join(", ", chosen.get(i))).append("]\n");
+            m.append("  ")
+                    .append(keys[i])
+                    .append(": [")
+                    .append(String.join(", ", chosen.get(i)))
+                    .append("]\n");
             product *= chosen.get(i).size();
         }
         MatrixSpec spec = MatrixParser.parse(m.toString(), "m.yaml", null, List.of(), null);
@@ -165,10 +231,24 @@ class ConfigParserProperties {
 
     @Provide
     Arbitrary<List<List<String>>> levels() {
-        Arbitrary<List<String>> tiers = Arbitraries.of("none", "local-only", "remote-only", "combined").list().uniqueElements().ofMinSize(1).ofMaxSize(4);
-        Arbitrary<List<String>> policy = Arbitraries.of("recompute", "fetch", "auto").list().uniqueElements().ofMinSize(1).ofMaxSize(3);
-        Arbitrary<List<String>> cache = Arbitraries.of("cold", "hot").list().uniqueElements().ofMinSize(1).ofMaxSize(2);
-        return Combinators.combine(tiers, policy, cache).as(List::of).flatMap(all -> Arbitraries.integers().between(1, 3).map(n -> all.subList(0, n)));
+        Arbitrary<List<String>> tiers = Arbitraries.of("none", "local-only", "remote-only", "combined")
+                .list()
+                .uniqueElements()
+                .ofMinSize(1)
+                .ofMaxSize(4);
+        Arbitrary<List<String>> policy = Arbitraries.of("recompute", "fetch", "auto")
+                .list()
+                .uniqueElements()
+                .ofMinSize(1)
+                .ofMaxSize(3);
+        Arbitrary<List<String>> cache = Arbitraries.of("cold", "hot")
+                .list()
+                .uniqueElements()
+                .ofMinSize(1)
+                .ofMaxSize(2);
+        return Combinators.combine(tiers, policy, cache)
+                .as(List::of)
+                .flatMap(all -> Arbitraries.integers().between(1, 3).map(n -> all.subList(0, n)));
     }
 
     @Property(tries = 150)
@@ -182,8 +262,18 @@ class ConfigParserProperties {
 
     @Provide
     Arbitrary<String> matrixKeys() {
-        return Arbitraries.of("factors: {tiers: [none, combined]}", "factors: {tiers: combined}", "factors: []", "replicates: 0", "replicates: two",
-                "baseline: c99-nothing", "exclude: [{tiers: none}]", "name: ''", "factors: {replicates: [1, 2]}", "factors: {policy: [fetch, fetch]}",
-                "description: [x]", "");
+        return Arbitraries.of(
+                "factors: {tiers: [none, combined]}",
+                "factors: {tiers: combined}",
+                "factors: []",
+                "replicates: 0",
+                "replicates: two",
+                "baseline: c99-nothing",
+                "exclude: [{tiers: none}]",
+                "name: ''",
+                "factors: {replicates: [1, 2]}",
+                "factors: {policy: [fetch, fetch]}",
+                "description: [x]",
+                "");
     }
 }

@@ -1,5 +1,8 @@
 package dev.kvlab.harness.matrix;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.MatrixCell;
 import dev.kvlab.harness.api.MatrixSpec;
@@ -8,9 +11,6 @@ import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.experiments.internal.matrix.MatrixParser;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class MatrixSpecTest {
 
@@ -39,11 +39,20 @@ class MatrixSpecTest {
                 replicates: 3
                 """);
         assertThat(m.name()).isEqualTo("m");
-        assertThat(m.cells()).extracting(MatrixCell::id).containsExactly("c01-cold_local-only", "c02-cold_remote-only", "c03-cold_combined",
-                "c04-hot_local-only", "c05-hot_remote-only", "c06-hot_combined");
+        assertThat(m.cells())
+                .extracting(MatrixCell::id)
+                .containsExactly(
+                        "c01-cold_local-only",
+                        "c02-cold_remote-only",
+                        "c03-cold_combined",
+                        "c04-hot_local-only",
+                        "c05-hot_remote-only",
+                        "c06-hot_combined");
         assertThat(m.runs()).hasSize(18);
         MatrixCell c = m.cells().get(4);
-        assertThat(c.factors()).containsExactly(java.util.Map.entry("cache_state", "hot"), java.util.Map.entry("tiers", "remote-only"));
+        assertThat(c.factors())
+                .containsExactly(
+                        java.util.Map.entry("cache_state", "hot"), java.util.Map.entry("tiers", "remote-only"));
         assertThat(c.runs()).extracting(CellRun::seed).containsExactly(40L, 41L, 42L);
         assertThat(c.runs().get(2).config().seed()).isEqualTo(42);
         assertThat(c.runs().get(0).config().cacheState().toString()).isEqualTo("hot");
@@ -55,9 +64,13 @@ class MatrixSpecTest {
     /** A matrix that names no baseline gets its one cell without a cache as the baseline; with two such cells, none. */
     @Test
     void withoutABaselineTheOneNoCacheCellIsIt() {
-        assertThat(parse("factors: {tiers: [none, local-only, combined]}\n").baseline()).isEqualTo("c01-none");
-        assertThat(parse("factors: {tiers: [none, combined], cache_state: [cold, hot]}\n").baseline()).isNull();
-        assertThat(parse("factors: {tiers: [local-only, combined]}\n").baseline()).isNull();
+        assertThat(parse("factors: {tiers: [none, local-only, combined]}\n").baseline())
+                .isEqualTo("c01-none");
+        assertThat(parse("factors: {tiers: [none, combined], cache_state: [cold, hot]}\n")
+                        .baseline())
+                .isNull();
+        assertThat(parse("factors: {tiers: [local-only, combined]}\n").baseline())
+                .isNull();
     }
 
     @Test
@@ -80,17 +93,34 @@ class MatrixSpecTest {
                   - {tiers: [local-only, combined], workload.arrival.rate: 2.5, cache_state: hot}
                 baseline: {cache_state: hot, tiers: none, workload.arrival.rate: 1}
                 """);
-        assertThat(m.cells()).extracting(MatrixCell::id).containsExactly("c01-cold_local-only_1", "c02-cold_local-only_2.5",
-                "c03-cold_combined_1", "c04-cold_combined_2.5", "c05-hot_none_1", "c06-hot_none_2.5", "c07-hot_local-only_1", "c08-hot_combined_1");
+        assertThat(m.cells())
+                .extracting(MatrixCell::id)
+                .containsExactly(
+                        "c01-cold_local-only_1",
+                        "c02-cold_local-only_2.5",
+                        "c03-cold_combined_1",
+                        "c04-cold_combined_2.5",
+                        "c05-hot_none_1",
+                        "c06-hot_none_2.5",
+                        "c07-hot_local-only_1",
+                        "c08-hot_combined_1");
         assertThat(m.baseline()).isEqualTo("c05-hot_none_1");
-        assertThat(m.cells().get(1).runs().get(0).config().workload().arrival().rate()).isEqualTo(2.5);
-        assertThat(parse("factors: {tiers: [none, combined]}\nbaseline: c02-combined\n").baseline()).isEqualTo("c02-combined");
+        assertThat(m.cells().get(1).runs().get(0).config().workload().arrival().rate())
+                .isEqualTo(2.5);
+        assertThat(parse("factors: {tiers: [none, combined]}\nbaseline: c02-combined\n")
+                        .baseline())
+                .isEqualTo("c02-combined");
     }
 
     @Test
     void setPinsAFactorAndModeOverridesEveryCell() {
-        MatrixSpec m = MatrixParser.parse(BASE + "factors: {tiers: [none, combined], cache_state: [cold, hot]}\nbaseline: {tiers: none, cache_state: cold}\n",
-                "m.yaml", null, List.of("tiers=combined", "slo.ttft_ms=500", "replicates=2"), Mode.SIM);
+        MatrixSpec m = MatrixParser.parse(
+                BASE
+                        + "factors: {tiers: [none, combined], cache_state: [cold, hot]}\nbaseline: {tiers: none, cache_state: cold}\n",
+                "m.yaml",
+                null,
+                List.of("tiers=combined", "slo.ttft_ms=500", "replicates=2"),
+                Mode.SIM);
         assertThat(m.cells()).extracting(MatrixCell::id).containsExactly("c01-combined_cold", "c02-combined_hot");
         assertThat(m.replicates()).isEqualTo(2);
         assertThat(m.baseline()).isNull();
@@ -109,23 +139,36 @@ class MatrixSpecTest {
 
     @Test
     void badMatricesNameFileAndLine() {
-        assertThatThrownBy(() -> parse("factors:\n  tiers: [none, sometimes]\n")).isInstanceOf(BadInputException.class)
-                .hasMessageContaining("m.yaml:11").hasMessageContaining("tiers");
-        assertThatThrownBy(() -> parse("factors:\n  scheduler.budget: [1, 2]\n")).isInstanceOf(BadInputException.class)
-                .hasMessageContaining("m.yaml:11").hasMessageContaining("scheduler.budget");
-        assertThatThrownBy(() -> parse("factors:\n  tiers: none\n")).hasMessageContaining("m.yaml:11").hasMessageContaining("list of levels");
+        assertThatThrownBy(() -> parse("factors:\n  tiers: [none, sometimes]\n"))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("m.yaml:11")
+                .hasMessageContaining("tiers");
+        assertThatThrownBy(() -> parse("factors:\n  scheduler.budget: [1, 2]\n"))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("m.yaml:11")
+                .hasMessageContaining("scheduler.budget");
+        assertThatThrownBy(() -> parse("factors:\n  tiers: none\n"))
+                .hasMessageContaining("m.yaml:11")
+                .hasMessageContaining("list of levels");
         assertThatThrownBy(() -> parse("factors:\n  tiers: [none, none]\n")).hasMessageContaining("given twice");
         assertThatThrownBy(() -> parse("factors: {tiers: [none, combined]}\nexclude:\n  - {tier: none}\n"))
-                .hasMessageContaining("m.yaml:12").hasMessageContaining("'tier' is not a factor");
+                .hasMessageContaining("m.yaml:12")
+                .hasMessageContaining("'tier' is not a factor");
         assertThatThrownBy(() -> parse("factors: {tiers: [none, combined]}\nexclude:\n  - {tiers: local-only}\n"))
                 .hasMessageContaining("not a level of factor tiers");
         assertThatThrownBy(() -> parse("factors: {tiers: [none, combined]}\nexclude:\n  - {tiers: [none, combined]}\n"))
                 .hasMessageContaining("every cell");
-        assertThatThrownBy(() -> parse("factors: {tiers: [none, combined], policy: [fetch, auto]}\nbaseline: {tiers: none}\n"))
+        assertThatThrownBy(() ->
+                        parse("factors: {tiers: [none, combined], policy: [fetch, auto]}\nbaseline: {tiers: none}\n"))
                 .hasMessageContaining("matches 2 cells");
-        assertThatThrownBy(() -> parse("factors: {tiers: [none, combined]}\nbaseline: c09-x\n")).hasMessageContaining("no cell 'c09-x'");
-        assertThatThrownBy(() -> parse("replicates: 0\n")).hasMessageContaining("m.yaml:10").hasMessageContaining("replicates");
-        assertThatThrownBy(() -> parse("factrs: {tiers: [none]}\n")).isInstanceOf(BadInputException.class).hasMessageContaining("factrs");
+        assertThatThrownBy(() -> parse("factors: {tiers: [none, combined]}\nbaseline: c09-x\n"))
+                .hasMessageContaining("no cell 'c09-x'");
+        assertThatThrownBy(() -> parse("replicates: 0\n"))
+                .hasMessageContaining("m.yaml:10")
+                .hasMessageContaining("replicates");
+        assertThatThrownBy(() -> parse("factrs: {tiers: [none]}\n"))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("factrs");
         assertThatThrownBy(() -> parse("", "name=x")).hasMessageContaining("cannot be set");
     }
 }

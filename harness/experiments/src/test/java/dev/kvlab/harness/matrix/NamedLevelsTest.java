@@ -26,8 +26,15 @@ class NamedLevelsTest {
     @Test
     void aGroupSetsAllItsKeysAndIsNamedByItsName() {
         MatrixSpec m = MatrixSpecTest.parse(SYSTEMS);
-        assertThat(m.cells()).extracting(MatrixCell::id).containsExactly("c01-vllm_100", "c02-vllm_200", "c03-vllm_300", "c04-mooncake_100",
-                "c05-mooncake_200", "c06-mooncake_300");
+        assertThat(m.cells())
+                .extracting(MatrixCell::id)
+                .containsExactly(
+                        "c01-vllm_100",
+                        "c02-vllm_200",
+                        "c03-vllm_300",
+                        "c04-mooncake_100",
+                        "c05-mooncake_200",
+                        "c06-mooncake_300");
         assertThat(m.factors()).containsEntry("system", java.util.List.of("vllm", "mooncake"));
         MatrixCell moon = m.cells().get(4);
         assertThat(moon.factors()).containsExactly(Map.entry("system", "mooncake"), Map.entry("slo.tbt_ms", "200"));
@@ -45,19 +52,33 @@ class NamedLevelsTest {
 
     @Test
     void baselineExcludeAndSetUseTheNames() {
-        MatrixSpec m = MatrixSpecTest.parse(SYSTEMS + "baseline: {system: vllm, slo.tbt_ms: 200}\nexclude: [{system: mooncake, slo.tbt_ms: 300}]\n");
+        MatrixSpec m = MatrixSpecTest.parse(SYSTEMS
+                + "baseline: {system: vllm, slo.tbt_ms: 200}\nexclude: [{system: mooncake, slo.tbt_ms: 300}]\n");
         assertThat(m.baseline()).isEqualTo("c02-vllm_200");
         assertThat(m.cells()).hasSize(5);
         MatrixSpec pinned = MatrixSpecTest.parse(SYSTEMS, "system=mooncake");
-        assertThat(pinned.cells()).extracting(MatrixCell::id).containsExactly("c01-mooncake_100", "c02-mooncake_200", "c03-mooncake_300");
+        assertThat(pinned.cells())
+                .extracting(MatrixCell::id)
+                .containsExactly("c01-mooncake_100", "c02-mooncake_200", "c03-mooncake_300");
         assertThat(pinned.cells().getFirst().runs().getFirst().config().pd()).isEqualTo(Pd.DISAGGREGATED);
-        assertThatThrownBy(() -> MatrixSpecTest.parse(SYSTEMS, "system=sglang")).isInstanceOf(BadInputException.class)
-                .hasMessageContaining("not a level of factor system").hasMessageContaining("vllm, mooncake");
+        assertThatThrownBy(() -> MatrixSpecTest.parse(SYSTEMS, "system=sglang"))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("not a level of factor system")
+                .hasMessageContaining("vllm, mooncake");
         // a key a group sets cannot be patched from the command line behind its back
-        assertThatThrownBy(() -> MatrixSpecTest.parse(SYSTEMS, "tiers=none")).isInstanceOf(BadInputException.class)
+        assertThatThrownBy(() -> MatrixSpecTest.parse(SYSTEMS, "tiers=none"))
+                .isInstanceOf(BadInputException.class)
                 .hasMessageContaining("factor 'system'");
         // other keys can
-        assertThat(MatrixSpecTest.parse(SYSTEMS, "cluster.instances=4").cells().getFirst().runs().getFirst().config().cluster().instances()).isEqualTo(4);
+        assertThat(MatrixSpecTest.parse(SYSTEMS, "cluster.instances=4")
+                        .cells()
+                        .getFirst()
+                        .runs()
+                        .getFirst()
+                        .config()
+                        .cluster()
+                        .instances())
+                .isEqualTo(4);
     }
 
     @Test
@@ -68,21 +89,30 @@ class NamedLevelsTest {
                     vllm: {tiers: local-only}
                     mooncake: {tiers: combined}
                   tiers: [none, combined]
-                """)).isInstanceOf(BadInputException.class).hasMessageContaining("m.yaml:").hasMessageContaining("factor 'system'")
+                """))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("m.yaml:")
+                .hasMessageContaining("factor 'system'")
                 .hasMessageContaining("factor 'tiers'");
         assertThatThrownBy(() -> MatrixSpecTest.parse("""
                 factors:
                   system:
                     vllm: {slo.tbt_ms: 100}
                   slo: [{ttft_ms: 1}]
-                """)).isInstanceOf(BadInputException.class).hasMessageContaining("'slo.tbt_ms'").hasMessageContaining("factor 'slo'");
+                """))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("'slo.tbt_ms'")
+                .hasMessageContaining("factor 'slo'");
         assertThatThrownBy(() -> MatrixSpecTest.parse("""
                 factors:
                   a:
                     x: {policy: fetch}
                   b:
                     y: {policy: auto}
-                """)).isInstanceOf(BadInputException.class).hasMessageContaining("factor 'a'").hasMessageContaining("factor 'b'");
+                """))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("factor 'a'")
+                .hasMessageContaining("factor 'b'");
         assertThatThrownBy(() -> MatrixSpecTest.parse("""
                 factors:
                   system:
@@ -90,12 +120,18 @@ class NamedLevelsTest {
                     fast: {workload.arrival.rate: 4}
                 slo: {ttft_ms: 1000}
                 capacity: {knob: workload.arrival.rate, start: 1}
-                """)).isInstanceOf(BadInputException.class).hasMessageContaining("capacity.knob").hasMessageContaining("factor 'system'");
-        assertThatThrownBy(() -> MatrixSpecTest.parse("factors:\n  system:\n    vllm: local-only\n")).isInstanceOf(BadInputException.class)
+                """))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("capacity.knob")
+                .hasMessageContaining("factor 'system'");
+        assertThatThrownBy(() -> MatrixSpecTest.parse("factors:\n  system:\n    vllm: local-only\n"))
+                .isInstanceOf(BadInputException.class)
                 .hasMessageContaining("named level 'vllm'");
         // a bad value inside a group is reported where the group is
-        assertThatThrownBy(() -> MatrixSpecTest.parse("factors:\n  system:\n    vllm: {tiers: some}\n")).isInstanceOf(BadInputException.class)
-                .hasMessageContaining("m.yaml:").hasMessageContaining("tiers");
+        assertThatThrownBy(() -> MatrixSpecTest.parse("factors:\n  system:\n    vllm: {tiers: some}\n"))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("m.yaml:")
+                .hasMessageContaining("tiers");
     }
 
     @Test
@@ -106,14 +142,23 @@ class NamedLevelsTest {
                   figures:
                     - {label: gain, figure: "Fig. 1", metric: capacity, cell: {system: mooncake, slo.tbt_ms: 200}, over: {system: vllm, slo.tbt_ms: 200}, as: gain, value: 1.57}
                 """;
-        assertThat(MatrixSpecTest.parse(ok).resolved().at("/paper/figures/0/value").asDouble()).isEqualTo(1.57);
-        assertThatThrownBy(() -> MatrixSpecTest.parse(ok.replace("system: mooncake", "system: sglang"))).isInstanceOf(BadInputException.class)
-                .hasMessageContaining("m.yaml:").hasMessageContaining("'sglang' is not a level of factor system");
-        assertThatThrownBy(() -> MatrixSpecTest.parse(ok.replace("value: 1.57", "value: big"))).isInstanceOf(BadInputException.class)
+        assertThat(MatrixSpecTest.parse(ok)
+                        .resolved()
+                        .at("/paper/figures/0/value")
+                        .asDouble())
+                .isEqualTo(1.57);
+        assertThatThrownBy(() -> MatrixSpecTest.parse(ok.replace("system: mooncake", "system: sglang")))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("m.yaml:")
+                .hasMessageContaining("'sglang' is not a level of factor system");
+        assertThatThrownBy(() -> MatrixSpecTest.parse(ok.replace("value: 1.57", "value: big")))
+                .isInstanceOf(BadInputException.class)
                 .hasMessageContaining("'value' must be a number");
-        assertThatThrownBy(() -> MatrixSpecTest.parse(ok.replace(", over: {system: vllm, slo.tbt_ms: 200}", ""))).isInstanceOf(BadInputException.class)
+        assertThatThrownBy(() -> MatrixSpecTest.parse(ok.replace(", over: {system: vllm, slo.tbt_ms: 200}", "")))
+                .isInstanceOf(BadInputException.class)
                 .hasMessageContaining("needs 'over'");
-        assertThatThrownBy(() -> MatrixSpecTest.parse(ok.replace("source:", "sauce:"))).isInstanceOf(BadInputException.class)
+        assertThatThrownBy(() -> MatrixSpecTest.parse(ok.replace("source:", "sauce:")))
+                .isInstanceOf(BadInputException.class)
                 .hasMessageContaining("unknown key 'sauce'");
     }
 }

@@ -10,7 +10,6 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
@@ -94,18 +93,29 @@ public final class CellMeters implements AutoCloseable {
     }
 
     /** Master operations whose calls are published (an operation a cell does not report stays unpublished). */
-    public static final List<String> STORE_OPS = List.of("exists", "get_replica_list", "put_start", "put_end", "put_revoke", "remove");
+    public static final List<String> STORE_OPS =
+            List.of("exists", "get_replica_list", "put_start", "put_end", "put_revoke", "remove");
 
     private void storeCalls(Iterable<String> ops) {
         for (String op : ops) {
-            gauge("kvlab.store.rpc", "calls", s -> {
-                Long v = s.storeCalls().get(op);
-                return v == null ? Double.NaN : v;
-            }, "rpc", op);
-            gauge("kvlab.store.rpc.rate", "calls/s", s -> {
-                Double v = s.storeCallRates().get(op);
-                return v == null ? Double.NaN : v;
-            }, "rpc", op);
+            gauge(
+                    "kvlab.store.rpc",
+                    "calls",
+                    s -> {
+                        Long v = s.storeCalls().get(op);
+                        return v == null ? Double.NaN : v;
+                    },
+                    "rpc",
+                    op);
+            gauge(
+                    "kvlab.store.rpc.rate",
+                    "calls/s",
+                    s -> {
+                        Double v = s.storeCallRates().get(op);
+                        return v == null ? Double.NaN : v;
+                    },
+                    "rpc",
+                    op);
         }
     }
 
@@ -119,7 +129,11 @@ public final class CellMeters implements AutoCloseable {
                     CellSample s = x.get();
                     return s == null ? Double.NaN : f.applyAsDouble(s);
                 })
-                .tags(tags).tags(kv).baseUnit(unit).strongReference(true).register(registry);
+                .tags(tags)
+                .tags(kv)
+                .baseUnit(unit)
+                .strongReference(true)
+                .register(registry);
         meters.add(g);
     }
 

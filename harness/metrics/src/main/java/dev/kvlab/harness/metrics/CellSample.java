@@ -30,11 +30,26 @@ import java.util.Map;
  * @param storePath       whether kvlab's store path serves the cell: without it fetched bytes, fallbacks and wrong hits
  *                        do not apply (a real engine's own cache behind an endpoint) and are not published
  */
-public record CellSample(double runSeconds, Map<Metric, double[]> percentilesMs, long requests, long completed, long failed,
-                         long good, double localHitRatio, double remoteHitRatio, long fetchedBytes, long fallbacks,
-                         long wrongHitsUsed, int queued, long inFlight, MasterStats store, Map<String, Long> storeCalls,
-                         Map<String, Double> storeCallRates, boolean last, Map<String, Double> engine,
-                         boolean storePath) {
+public record CellSample(
+        double runSeconds,
+        Map<Metric, double[]> percentilesMs,
+        long requests,
+        long completed,
+        long failed,
+        long good,
+        double localHitRatio,
+        double remoteHitRatio,
+        long fetchedBytes,
+        long fallbacks,
+        long wrongHitsUsed,
+        int queued,
+        long inFlight,
+        MasterStats store,
+        Map<String, Long> storeCalls,
+        Map<String, Double> storeCallRates,
+        boolean last,
+        Map<String, Double> engine,
+        boolean storePath) {
 
     /** Index of p50, p99 and max in {@link #percentilesMs()}'s arrays. */
     public static final int P50 = 0, P99 = 1, MAX = 2;

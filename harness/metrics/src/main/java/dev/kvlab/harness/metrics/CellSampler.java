@@ -61,8 +61,15 @@ public final class CellSampler implements CellObserver {
         Map<Metric, double[]> pct = new EnumMap<>(Metric.class);
         for (Metric m : Metric.values()) {
             Histogram h = merged.get(m);
-            pct.put(m, h.getTotalCount() == 0 ? new double[] {Double.NaN, Double.NaN, Double.NaN}
-                    : new double[] {h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(99) / 1000.0, h.getMaxValue() / 1000.0});
+            pct.put(
+                    m,
+                    h.getTotalCount() == 0
+                            ? new double[] {Double.NaN, Double.NaN, Double.NaN}
+                            : new double[] {
+                                h.getValueAtPercentile(50) / 1000.0,
+                                h.getValueAtPercentile(99) / 1000.0,
+                                h.getMaxValue() / 1000.0
+                            });
             h.reset();
         }
         MasterStats store = p.store();
@@ -76,10 +83,26 @@ public final class CellSampler implements CellObserver {
         lastCalls = calls;
         lastStoreRunSeconds = p.runSeconds();
         double in = p.inputTokens();
-        latest.set(new CellSample(p.runSeconds(), Collections.unmodifiableMap(pct), p.requests(), p.completed(), p.failed(), p.good(),
-                in == 0 ? Double.NaN : p.localHitTokens() / in, in == 0 ? Double.NaN : p.remoteHitTokens() / in,
-                p.fetchedBytes(), p.fallbackBlocks(), p.wrongHitsUsed(), p.queued(), p.inFlight(), store, calls,
-                Collections.unmodifiableMap(rates), p.last(), Map.copyOf(p.engineCounters()), p.storePath()));
+        latest.set(new CellSample(
+                p.runSeconds(),
+                Collections.unmodifiableMap(pct),
+                p.requests(),
+                p.completed(),
+                p.failed(),
+                p.good(),
+                in == 0 ? Double.NaN : p.localHitTokens() / in,
+                in == 0 ? Double.NaN : p.remoteHitTokens() / in,
+                p.fetchedBytes(),
+                p.fallbackBlocks(),
+                p.wrongHitsUsed(),
+                p.queued(),
+                p.inFlight(),
+                store,
+                calls,
+                Collections.unmodifiableMap(rates),
+                p.last(),
+                Map.copyOf(p.engineCounters()),
+                p.storePath()));
         samples++;
     }
 

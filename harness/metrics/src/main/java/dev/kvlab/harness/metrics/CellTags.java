@@ -40,7 +40,8 @@ public record CellTags(Map<String, String> tags) {
      * The tags of a cell × replicate of {@code config}: the five standard factors ({@code cache_state, tiers, policy,
      * transport, pd}) from the config, then the matrix's other factors.
      */
-    public static CellTags of(String runId, String cellId, int replicate, RunConfig config, Map<String, String> factors) {
+    public static CellTags of(
+            String runId, String cellId, int replicate, RunConfig config, Map<String, String> factors) {
         Map<String, String> f = new LinkedHashMap<>();
         f.put(ConfigKeys.CACHE_STATE, config.cacheState().label());
         f.put(ConfigKeys.TIERS, config.tiers().label());

@@ -33,7 +33,8 @@ final class CountingHttpSender implements HttpSender {
             if (r.isSuccessful()) health.pushed();
             else health.pushDropped("HTTP " + r.code() + " " + abbreviate(r.body()));
         } else if (!r.isSuccessful()) {
-            health.failed("HTTP " + r.code() + " " + abbreviate(r.body()) + " on " + request.getUrl().getPath());
+            health.failed("HTTP " + r.code() + " " + abbreviate(r.body()) + " on "
+                    + request.getUrl().getPath());
         }
         return r;
     }

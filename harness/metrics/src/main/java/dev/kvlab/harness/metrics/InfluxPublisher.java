@@ -35,8 +35,13 @@ public final class InfluxPublisher implements AutoCloseable {
     private final Duration sampleEvery;
     private final Duration drainTimeout;
     private final PrintStream err;
-    private final ThreadPoolExecutor background = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
-            new LinkedBlockingQueue<>(), Thread.ofPlatform().daemon().name("kvlab-influx-final").factory());
+    private final ThreadPoolExecutor background = new ThreadPoolExecutor(
+            1,
+            1,
+            0,
+            TimeUnit.MILLISECONDS,
+            new LinkedBlockingQueue<>(),
+            Thread.ofPlatform().daemon().name("kvlab-influx-final").factory());
     private final Map<CellTags, Open> open = new LinkedHashMap<>();
     private boolean closed;
 
@@ -53,8 +58,16 @@ public final class InfluxPublisher implements AutoCloseable {
      * @param drainTimeout how long {@link #close()} waits for queued pushes
      * @param err          where the end-of-run counts go
      */
-    public InfluxPublisher(Map<String, Object> target, PushRegistries registries, SummaryWriter summaries, PushHealth health,
-                           Clock clock, LongSupplier nanoTime, Duration sampleEvery, Duration drainTimeout, PrintStream err) {
+    public InfluxPublisher(
+            Map<String, Object> target,
+            PushRegistries registries,
+            SummaryWriter summaries,
+            PushHealth health,
+            Clock clock,
+            LongSupplier nanoTime,
+            Duration sampleEvery,
+            Duration drainTimeout,
+            PrintStream err) {
         this.target = target;
         this.registries = registries;
         this.summaries = summaries;
@@ -69,8 +82,16 @@ public final class InfluxPublisher implements AutoCloseable {
     /** A publisher to the real InfluxDB {@code target}; says so once on {@code err} when it is unreachable. */
     public static InfluxPublisher open(InfluxTarget target, PrintStream err) {
         PushHealth health = new PushHealth(target.url().toString(), err);
-        return new InfluxPublisher(target.describe(), PushRegistries.influx(target, health, io.micrometer.core.instrument.Clock.SYSTEM),
-                SummaryWriter.forTarget(target), health, Clock.systemUTC(), System::nanoTime, target.interval(), Duration.ofSeconds(15), err);
+        return new InfluxPublisher(
+                target.describe(),
+                PushRegistries.influx(target, health, io.micrometer.core.instrument.Clock.SYSTEM),
+                SummaryWriter.forTarget(target),
+                health,
+                Clock.systemUTC(),
+                System::nanoTime,
+                target.interval(),
+                Duration.ofSeconds(15),
+                err);
     }
 
     /** A cell × replicate starts: registers its meters; the cell must run with the observer returned. */
@@ -138,7 +159,8 @@ public final class InfluxPublisher implements AutoCloseable {
                 summaries.write(p);
                 health.pointWritten();
             } catch (Exception e) {
-                health.pointDropped(e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+                health.pointDropped(
+                        e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
             }
         }
     }
@@ -188,7 +210,8 @@ public final class InfluxPublisher implements AutoCloseable {
         }
         background.shutdown();
         try {
-            if (!background.awaitTermination(drainTimeout.toMillis(), TimeUnit.MILLISECONDS)) gaveUp.addAll(background.shutdownNow());
+            if (!background.awaitTermination(drainTimeout.toMillis(), TimeUnit.MILLISECONDS))
+                gaveUp.addAll(background.shutdownNow());
         } catch (InterruptedException e) {
             gaveUp.addAll(background.shutdownNow());
             Thread.currentThread().interrupt();

@@ -25,10 +25,18 @@ public sealed interface InfluxTarget {
      * and {@code --influx-bucket} with the token from the environment variable {@code tokenEnv} names, read through
      * {@code env}); {@code null} without a URL. Bad combinations are a {@link BadInputException} naming the option.
      */
-    static InfluxTarget of(String url, String db, String org, String bucket, String tokenEnv, String interval, Function<String, String> env) {
+    static InfluxTarget of(
+            String url,
+            String db,
+            String org,
+            String bucket,
+            String tokenEnv,
+            String interval,
+            Function<String, String> env) {
         if (url == null) {
             if (db != null || org != null || bucket != null || tokenEnv != null || interval != null)
-                throw new BadInputException("--influx-db, --influx-org, --influx-bucket, --influx-token-env and --influx-interval need --influx URL");
+                throw new BadInputException(
+                        "--influx-db, --influx-org, --influx-bucket, --influx-token-env and --influx-interval need --influx URL");
             return null;
         }
         URI u;
@@ -39,7 +47,8 @@ public sealed interface InfluxTarget {
         }
         if (!("http".equals(u.getScheme()) || "https".equals(u.getScheme())) || u.getHost() == null)
             throw new BadInputException("--influx: expected http://HOST:PORT or https://HOST:PORT, got " + url);
-        if (u.getUserInfo() != null) throw new BadInputException("--influx: credentials do not belong in the URL (use --influx-token-env)");
+        if (u.getUserInfo() != null)
+            throw new BadInputException("--influx: credentials do not belong in the URL (use --influx-token-env)");
         if (u.getRawQuery() != null) throw new BadInputException("--influx: the URL takes no query (" + url + ")");
         Duration every;
         try {
@@ -51,22 +60,26 @@ public sealed interface InfluxTarget {
             throw new BadInputException("--influx-interval must be between 100ms and 1h, got " + interval);
         boolean v2 = org != null || bucket != null;
         if (!v2) {
-            if (tokenEnv != null) throw new BadInputException("--influx-token-env is for the 2.x API (--influx-org and --influx-bucket)");
+            if (tokenEnv != null)
+                throw new BadInputException("--influx-token-env is for the 2.x API (--influx-org and --influx-bucket)");
             String d = db == null ? "kvlab" : db;
             if (d.isBlank()) throw new BadInputException("--influx-db must not be empty");
             return new InfluxTarget.V1(u, d, every);
         }
-        if (db != null) throw new BadInputException("--influx-db (1.x API) and --influx-org/--influx-bucket (2.x API) exclude each other");
+        if (db != null)
+            throw new BadInputException(
+                    "--influx-db (1.x API) and --influx-org/--influx-bucket (2.x API) exclude each other");
         if (org == null || bucket == null || org.isBlank() || bucket.isBlank())
             throw new BadInputException("the InfluxDB 2.x API needs both --influx-org and --influx-bucket");
         String name = tokenEnv == null ? DEFAULT_TOKEN_ENV : tokenEnv;
-        if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) throw new BadInputException("--influx-token-env: not an environment variable name: " + name);
+        if (!name.matches("[A-Za-z_][A-Za-z0-9_]*"))
+            throw new BadInputException("--influx-token-env: not an environment variable name: " + name);
         String token = env.apply(name);
         if (token == null || token.isBlank())
-            throw new BadInputException("the InfluxDB 2.x token is read from the environment variable " + name + ", which is not set");
+            throw new BadInputException(
+                    "the InfluxDB 2.x token is read from the environment variable " + name + ", which is not set");
         return new InfluxTarget.V2(u, org, bucket, name, token.strip(), every);
     }
-
 
     /** Base URL, e.g. {@code http://127.0.0.1:8086}. */
     URI url();
@@ -96,7 +109,8 @@ public sealed interface InfluxTarget {
     }
 
     /** The 2.x API: {@code /api/v2/write?org=&bucket=} with {@code Authorization: Token …}. */
-    record V2(URI url, String org, String bucket, String tokenEnv, String token, Duration interval) implements InfluxTarget {
+    record V2(URI url, String org, String bucket, String tokenEnv, String token, Duration interval)
+            implements InfluxTarget {
         public V2 {
             Objects.requireNonNull(url, "url");
             Objects.requireNonNull(org, "org");
@@ -118,7 +132,8 @@ public sealed interface InfluxTarget {
 
         @Override
         public String toString() {
-            return "V2[url=" + url + ", org=" + org + ", bucket=" + bucket + ", token=<from $" + tokenEnv + ">, interval=" + interval + "]";
+            return "V2[url=" + url + ", org=" + org + ", bucket=" + bucket + ", token=<from $" + tokenEnv
+                    + ">, interval=" + interval + "]";
         }
     }
 }

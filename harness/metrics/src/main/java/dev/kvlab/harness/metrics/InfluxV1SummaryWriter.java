@@ -20,7 +20,9 @@ final class InfluxV1SummaryWriter implements SummaryWriter {
     InfluxV1SummaryWriter(InfluxTarget.V1 target) {
         this.target = target;
         OkHttpClient.Builder http = new OkHttpClient.Builder()
-                .connectTimeout(2, TimeUnit.SECONDS).readTimeout(10, TimeUnit.SECONDS).writeTimeout(10, TimeUnit.SECONDS);
+                .connectTimeout(2, TimeUnit.SECONDS)
+                .readTimeout(10, TimeUnit.SECONDS)
+                .writeTimeout(10, TimeUnit.SECONDS);
         this.influx = InfluxDBFactory.connect(target.url().toString(), http);
         influx.setLogLevel(InfluxDB.LogLevel.NONE);
     }

@@ -25,9 +25,11 @@ final class InfluxV2SummaryWriter implements SummaryWriter {
 
     InfluxV2SummaryWriter(InfluxTarget.V2 target) {
         this.target = target;
-        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        this.http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         String base = target.url().toString().replaceAll("/+$", "");
-        this.writeUri = URI.create(base + "/api/v2/write?org=" + enc(target.org()) + "&bucket=" + enc(target.bucket()) + "&precision=ms");
+        this.writeUri = URI.create(
+                base + "/api/v2/write?org=" + enc(target.org()) + "&bucket=" + enc(target.bucket()) + "&precision=ms");
     }
 
     private static String enc(String s) {
@@ -36,15 +38,18 @@ final class InfluxV2SummaryWriter implements SummaryWriter {
 
     @Override
     public void write(Point point) throws IOException, InterruptedException {
-        HttpRequest req = HttpRequest.newBuilder(writeUri).timeout(Duration.ofSeconds(10))
+        HttpRequest req = HttpRequest.newBuilder(writeUri)
+                .timeout(Duration.ofSeconds(10))
                 .header("Authorization", "Token " + target.token())
                 .header("Content-Type", "text/plain; charset=utf-8")
-                .POST(HttpRequest.BodyPublishers.ofString(point.lineProtocol(TimeUnit.MILLISECONDS), StandardCharsets.UTF_8))
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        point.lineProtocol(TimeUnit.MILLISECONDS), StandardCharsets.UTF_8))
                 .build();
         HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() / 100 != 2) {
             String body = r.body() == null ? "" : r.body().strip();
-            throw new IOException("HTTP " + r.statusCode() + " " + (body.length() > 200 ? body.substring(0, 200) : body));
+            throw new IOException(
+                    "HTTP " + r.statusCode() + " " + (body.length() > 200 ? body.substring(0, 200) : body));
         }
     }
 

@@ -66,10 +66,21 @@ public final class PushHealth {
         }
     }
 
-    public long pushes() { return pushes.get(); }
-    public long droppedPushes() { return droppedPushes.get(); }
-    public long points() { return points.get(); }
-    public long droppedPoints() { return droppedPoints.get(); }
+    public long pushes() {
+        return pushes.get();
+    }
+
+    public long droppedPushes() {
+        return droppedPushes.get();
+    }
+
+    public long points() {
+        return points.get();
+    }
+
+    public long droppedPoints() {
+        return droppedPoints.get();
+    }
 
     /** Dropped live pushes plus dropped summary points. */
     public long dropped() {

@@ -23,14 +23,20 @@ public final class SummaryPoint {
      * @param wallMs  wall-clock time of the point (ms since the epoch)
      */
     public static Point of(CellTags tags, Map<String, Object> row, long wallMs) {
-        Point.Builder b = Point.measurement(MEASUREMENT).time(wallMs, TimeUnit.MILLISECONDS).tag(tags.tags());
+        Point.Builder b = Point.measurement(MEASUREMENT)
+                .time(wallMs, TimeUnit.MILLISECONDS)
+                .tag(tags.tags());
         for (Map.Entry<String, Object> e : row.entrySet()) {
             String k = e.getKey();
             Object v = e.getValue();
             switch (v) {
                 case null -> {}
-                case Double d -> { if (Double.isFinite(d)) b.addField(k, d); }
-                case Float f -> { if (Float.isFinite(f)) b.addField(k, f.doubleValue()); }
+                case Double d -> {
+                    if (Double.isFinite(d)) b.addField(k, d);
+                }
+                case Float f -> {
+                    if (Float.isFinite(f)) b.addField(k, f.doubleValue());
+                }
                 case Long l -> b.addField(k, l);
                 case Integer i -> b.addField(k, i.longValue());
                 case Short s -> b.addField(k, s.longValue());

@@ -25,8 +25,8 @@ public final class AtomicFiles {
         Path tmp = dir.resolve("." + target.getFileName() + ".tmp");
         try {
             Files.createDirectories(dir);
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
+            try (FileChannel ch = FileChannel.open(
+                    tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
                 ByteBuffer b = ByteBuffer.wrap(bytes);
                 while (b.hasRemaining()) ch.write(b);
                 ch.force(true);

@@ -26,6 +26,7 @@ final class BreakevenPlot {
     private static final int MAX_MEASURED = 1500;
     /** Rows of requests.csv kept per plot for the medians (a uniform sample beyond). */
     private static final int SAMPLE = 1 << 17;
+
     private static final BasicStroke THICK = new BasicStroke(2.5f);
 
     /**
@@ -41,8 +42,16 @@ final class BreakevenPlot {
      * @param measured     measured fetches drawn
      * @param measuredMedianRatio median of measured / modelled fetch time over the measured points (NaN without)
      */
-    record Row(String setup, String link, List<String> cells, List<String> crossings, long medianPrompt, double recomputeMs,
-               double fetchMs, int measured, double measuredMedianRatio) {}
+    record Row(
+            String setup,
+            String link,
+            List<String> cells,
+            List<String> crossings,
+            long medianPrompt,
+            double recomputeMs,
+            double fetchMs,
+            int measured,
+            double measuredMedianRatio) {}
 
     /** The figure and its table rows. */
     record Result(Plot plot, List<Row> rows) {}
@@ -50,22 +59,32 @@ final class BreakevenPlot {
     private BreakevenPlot() {}
 
     /** The run's cells grouped by model × GPU setup and, within a setup, by link; the cells whose geometry could not be read. */
-    private record Groups(Map<String, RunGeometry> setups, Map<String, Map<String, RunGeometry>> links, Map<String, List<CellData>> cellsOf,
-                          Map<String, List<String>> problemCells) {
+    private record Groups(
+            Map<String, RunGeometry> setups,
+            Map<String, Map<String, RunGeometry>> links,
+            Map<String, List<CellData>> cellsOf,
+            Map<String, List<String>> problemCells) {
 
         static Groups of(BundleData b) {
-            Groups g = new Groups(new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashMap<>());
+            Groups g = new Groups(
+                    new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashMap<>());
             for (CellData cell : b.cells()) {
                 RunGeometry geometry;
                 try {
                     geometry = RunGeometry.of(cell.config());
                 } catch (RuntimeException e) {
-                    g.problemCells.computeIfAbsent(e.getMessage(), k -> new ArrayList<>()).add(cell.id()); // why -> the cells left out for it
+                    g.problemCells
+                            .computeIfAbsent(e.getMessage(), k -> new ArrayList<>())
+                            .add(cell.id()); // why -> the cells left out for it
                     continue;
                 }
                 g.setups.putIfAbsent(geometry.setupKey(), geometry);
-                g.links.computeIfAbsent(geometry.setupKey(), k -> new LinkedHashMap<>()).putIfAbsent(geometry.linkLabel(), geometry);
-                g.cellsOf.computeIfAbsent(cellsKey(geometry), k -> new ArrayList<>()).add(cell);
+                g.links
+                        .computeIfAbsent(geometry.setupKey(), k -> new LinkedHashMap<>())
+                        .putIfAbsent(geometry.linkLabel(), geometry);
+                g.cellsOf
+                        .computeIfAbsent(cellsKey(geometry), k -> new ArrayList<>())
+                        .add(cell);
             }
             return g;
         }
@@ -85,13 +104,16 @@ final class BreakevenPlot {
     static Result of(BundleData b, Map<String, String> notes) {
         Groups groups = Groups.of(b);
         if (groups.setups().isEmpty()) {
-            notes.put("breakeven", "No break-even plot: the model and hardware of the run could not be resolved ("
-                    + String.join("; ", groups.problems()) + ").");
+            notes.put(
+                    "breakeven",
+                    "No break-even plot: the model and hardware of the run could not be resolved ("
+                            + String.join("; ", groups.problems()) + ").");
             return null;
         }
         boolean manySetups = groups.setups().size() > 1;
         long maxN = 16;
-        for (RunGeometry g : groups.setups().values()) maxN = Math.max(maxN, Math.min(g.roofline().model().maxContext(), 131_072));
+        for (RunGeometry g : groups.setups().values())
+            maxN = Math.max(maxN, Math.min(g.roofline().model().maxContext(), 131_072));
         long[] grid = grid(16, maxN, 160);
         XYChart c = chart(maxN);
 
@@ -113,9 +135,13 @@ final class BreakevenPlot {
     }
 
     private static XYChart chart(long maxN) {
-        XYChart c = new XYChartBuilder().width(ChartStyle.WIDTH).height(ChartStyle.HEIGHT + 80)
+        XYChart c = new XYChartBuilder()
+                .width(ChartStyle.WIDTH)
+                .height(ChartStyle.HEIGHT + 80)
                 .title("Recompute vs fetch: time to get a prefix's KV into the GPU")
-                .xAxisTitle("prefix length (tokens, log scale)").yAxisTitle("time (ms, log scale)").build();
+                .xAxisTitle("prefix length (tokens, log scale)")
+                .yAxisTitle("time (ms, log scale)")
+                .build();
         ChartStyle.apply(c.getStyler());
         c.getStyler().setYAxisLogarithmic(true);
         c.getStyler().setXAxisDecimalPattern("#,##0");
@@ -134,14 +160,22 @@ final class BreakevenPlot {
     private static void drawRecompute(XYChart c, RunGeometry setup, long[] grid, boolean manySetups) {
         double[] rec = new double[grid.length];
         for (int i = 0; i < grid.length; i++) rec[i] = setup.recomputeSeconds(grid[i]) * 1e3;
-        XYSeries rs = c.addSeries("recompute: roofline prefill" + (manySetups ? " (" + setup.setupLabel() + ")" : ""), toD(grid), rec);
+        XYSeries rs = c.addSeries(
+                "recompute: roofline prefill" + (manySetups ? " (" + setup.setupLabel() + ")" : ""), toD(grid), rec);
         rs.setMarker(SeriesMarkers.NONE);
         rs.setLineColor(manySetups ? ChartStyle.color(7).brighter() : Color.BLACK);
         rs.setLineStyle(THICK);
     }
 
     /** One link of a setup: its modelled fetch time, its crossings, the measured fetches of its cells; its table row. */
-    private static Row drawLink(XYChart c, RunGeometry setup, RunGeometry g, long[] grid, Color col, List<CellData> cells, boolean manySetups) {
+    private static Row drawLink(
+            XYChart c,
+            RunGeometry setup,
+            RunGeometry g,
+            long[] grid,
+            Color col,
+            List<CellData> cells,
+            boolean manySetups) {
         double[] fetch = new double[grid.length];
         for (int i = 0; i < grid.length; i++) fetch[i] = g.fetchSeconds(grid[i]) * 1e3;
         String name = "fetch over " + g.linkLabel() + (manySetups ? " (" + setup.setupLabel() + ")" : "")
@@ -169,9 +203,16 @@ final class BreakevenPlot {
             double[] p = prompts.sorted(0);
             median = Math.round(p[p.length / 2]);
         }
-        return new Row(setup.setupLabel(), g.linkLabel(), cells.stream().map(CellData::id).toList(), crossText, median,
-                median > 0 ? g.recomputeSeconds(median) * 1e3 : Double.NaN, median > 0 ? g.fetchSeconds(median) * 1e3 : Double.NaN,
-                (int) Math.min(Integer.MAX_VALUE, pts.seen()), ratio);
+        return new Row(
+                setup.setupLabel(),
+                g.linkLabel(),
+                cells.stream().map(CellData::id).toList(),
+                crossText,
+                median,
+                median > 0 ? g.recomputeSeconds(median) * 1e3 : Double.NaN,
+                median > 0 ? g.fetchSeconds(median) * 1e3 : Double.NaN,
+                (int) Math.min(Integer.MAX_VALUE, pts.seen()),
+                ratio);
     }
 
     /** Marks where the winner changes; returns the table's text for them (or who wins everywhere). */
@@ -180,7 +221,8 @@ final class BreakevenPlot {
         List<String> crossText = new ArrayList<>();
         if (cross.isEmpty()) {
             boolean fetchAlways = g.recomputeSeconds(grid[grid.length / 2]) > g.fetchSeconds(grid[grid.length / 2]);
-            crossText.add((fetchAlways ? "fetch" : "recompute") + " wins at every length drawn (" + grid[0] + "–" + grid[grid.length - 1] + " tokens)");
+            crossText.add((fetchAlways ? "fetch" : "recompute") + " wins at every length drawn (" + grid[0] + "–"
+                    + grid[grid.length - 1] + " tokens)");
             return crossText;
         }
         double[] cx = new double[cross.size()];
@@ -190,7 +232,8 @@ final class BreakevenPlot {
             cx[i] = n;
             cy[i] = g.fetchSeconds(n) * 1e3;
             boolean fetchWinsFrom = g.recomputeSeconds(n) > g.fetchSeconds(n);
-            crossText.add(String.format(java.util.Locale.ROOT, "%,d tokens: %s wins from here", n, fetchWinsFrom ? "fetch" : "recompute"));
+            crossText.add(String.format(
+                    java.util.Locale.ROOT, "%,d tokens: %s wins from here", n, fetchWinsFrom ? "fetch" : "recompute"));
         }
         XYSeries xs = c.addSeries("break-even, " + g.linkLabel() + ": " + joinTokens(cross), cx, cy);
         xs.setXYSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter);

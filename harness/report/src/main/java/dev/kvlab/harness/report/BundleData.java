@@ -32,8 +32,16 @@ import java.util.stream.Stream;
  * @param manifest  the manifest, or a missing node
  * @param summary   {@code summary.json} as read
  */
-public record BundleData(Path dir, String runId, String matrix, Map<String, List<String>> factors, String baseline,
-                         List<String> columns, List<CellData> cells, JsonNode manifest, JsonNode summary) {
+public record BundleData(
+        Path dir,
+        String runId,
+        String matrix,
+        Map<String, List<String>> factors,
+        String baseline,
+        List<String> columns,
+        List<CellData> cells,
+        JsonNode manifest,
+        JsonNode summary) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -59,15 +67,21 @@ public record BundleData(Path dir, String runId, String matrix, Map<String, List
         });
         List<String> columns = new ArrayList<>();
         summary.path("columns").forEach(c -> columns.add(c.asText()));
-        String baseline = summary.path("baseline").isTextual() ? summary.get("baseline").asText() : null;
+        String baseline =
+                summary.path("baseline").isTextual() ? summary.get("baseline").asText() : null;
 
         Map<String, List<Map<String, JsonNode>>> rowsByCell = new LinkedHashMap<>();
         for (JsonNode r : summary.get("rows")) {
             Map<String, JsonNode> row = new LinkedHashMap<>();
             r.properties().forEach(e -> row.put(e.getKey(), e.getValue()));
-            rowsByCell.computeIfAbsent(r.path("cell").asText(), k -> new ArrayList<>()).add(row);
+            rowsByCell
+                    .computeIfAbsent(r.path("cell").asText(), k -> new ArrayList<>())
+                    .add(row);
         }
-        rowsByCell.values().forEach(l -> l.sort(Comparator.comparingInt(m -> m.get("replicate") == null ? 0 : m.get("replicate").asInt())));
+        rowsByCell
+                .values()
+                .forEach(l -> l.sort(Comparator.comparingInt(
+                        m -> m.get("replicate") == null ? 0 : m.get("replicate").asInt())));
 
         Map<String, JsonNode> manifestCells = new LinkedHashMap<>();
         man.path("cells").forEach(c -> manifestCells.put(c.path("cell").asText(), c));
@@ -86,37 +100,75 @@ public record BundleData(Path dir, String runId, String matrix, Map<String, List
             JsonNode c = byId.getOrDefault(id, MissingNode.getInstance());
             List<Map<String, JsonNode>> rows = rowsByCell.getOrDefault(id, List.of());
             Map<String, String> f = new LinkedHashMap<>();
-            c.path("factors").properties().forEach(e -> f.put(e.getKey(), e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString()));
-            if (f.isEmpty()) manifestCells.getOrDefault(id, MissingNode.getInstance()).path("factors").properties()
-                    .forEach(e -> f.put(e.getKey(), e.getValue().asText()));
+            c.path("factors")
+                    .properties()
+                    .forEach(e -> f.put(
+                            e.getKey(),
+                            e.getValue().isValueNode()
+                                    ? e.getValue().asText()
+                                    : e.getValue().toString()));
+            if (f.isEmpty())
+                manifestCells
+                        .getOrDefault(id, MissingNode.getInstance())
+                        .path("factors")
+                        .properties()
+                        .forEach(e -> f.put(e.getKey(), e.getValue().asText()));
             Map<String, Stat> metrics = new LinkedHashMap<>();
             c.path("metrics").properties().forEach(e -> metrics.put(e.getKey(), Stat.of(e.getValue())));
             if (metrics.isEmpty()) metrics.putAll(meansOf(rows));
             Map<String, Stat> diffs = new LinkedHashMap<>();
             c.path("vs_baseline").properties().forEach(e -> diffs.put(e.getKey(), Stat.of(e.getValue())));
-            String mode = c.path("mode").asText(rows.isEmpty() || rows.getFirst().get("mode") == null ? "" : rows.getFirst().get("mode").asText());
+            String mode = c.path("mode")
+                    .asText(
+                            rows.isEmpty() || rows.getFirst().get("mode") == null
+                                    ? ""
+                                    : rows.getFirst().get("mode").asText());
             int replicates = c.path("replicates").asInt(rows.size());
             List<Path> dirs = replicateDirs(dir.resolve("cells").resolve(id));
             JsonNode cellJson = cellJson(dirs);
-            JsonNode config = cellJson.path("config").isObject() ? cellJson.get("config") : configOf(manifestCells.get(id), manifestConfigs);
+            JsonNode config = cellJson.path("config").isObject()
+                    ? cellJson.get("config")
+                    : configOf(manifestCells.get(id), manifestConfigs);
             Map<String, String> describe = new LinkedHashMap<>();
-            cellJson.path("describe").properties().forEach(e -> describe.put(e.getKey(), e.getValue().asText()));
-            cells.add(new CellData(id, Collections.unmodifiableMap(f), mode, replicates, Collections.unmodifiableMap(metrics),
-                    Collections.unmodifiableMap(diffs), List.copyOf(rows), dirs, config, Collections.unmodifiableMap(describe)));
+            cellJson.path("describe")
+                    .properties()
+                    .forEach(e -> describe.put(e.getKey(), e.getValue().asText()));
+            cells.add(new CellData(
+                    id,
+                    Collections.unmodifiableMap(f),
+                    mode,
+                    replicates,
+                    Collections.unmodifiableMap(metrics),
+                    Collections.unmodifiableMap(diffs),
+                    List.copyOf(rows),
+                    dirs,
+                    config,
+                    Collections.unmodifiableMap(describe)));
         }
-        String runId = summary.path("run_id").asText(man.path("run_id").asText(dir.getFileName().toString()));
+        String runId = summary.path("run_id")
+                .asText(man.path("run_id").asText(dir.getFileName().toString()));
         String matrix = summary.path("matrix").asText("");
-        return new BundleData(dir, runId, matrix, Collections.unmodifiableMap(factors), baseline, List.copyOf(columns),
-                List.copyOf(cells), man, summary);
+        return new BundleData(
+                dir,
+                runId,
+                matrix,
+                Collections.unmodifiableMap(factors),
+                baseline,
+                List.copyOf(columns),
+                List.copyOf(cells),
+                man,
+                summary);
     }
 
     /** The same bundle without the cells that are capacity probes (every run {@code capacity.json} lists): its fixed-load cells. */
     public BundleData withoutProbes(JsonNode capacity) {
         java.util.Set<String> probes = CapacityFile.probeCells(capacity);
-        List<CellData> kept = cells.stream().filter(c -> !probes.contains(c.id())).toList();
+        List<CellData> kept =
+                cells.stream().filter(c -> !probes.contains(c.id())).toList();
         Map<String, List<String>> fs = new LinkedHashMap<>(factors);
         fs.remove(capacity.path("knob").asText());
-        return new BundleData(dir, runId, matrix, Collections.unmodifiableMap(fs), baseline, columns, kept, manifest, summary);
+        return new BundleData(
+                dir, runId, matrix, Collections.unmodifiableMap(fs), baseline, columns, kept, manifest, summary);
     }
 
     /** Factors that vary over the cells (at least two levels). */
@@ -159,7 +211,8 @@ public record BundleData(Path dir, String runId, String matrix, Map<String, List
         try (Stream<Path> s = Files.list(cellDir)) {
             return s.filter(Files::isDirectory)
                     .filter(p -> p.getFileName().toString().matches("r\\d+"))
-                    .sorted(Comparator.comparingInt(p -> Integer.parseInt(p.getFileName().toString().substring(1))))
+                    .sorted(Comparator.comparingInt(
+                            p -> Integer.parseInt(p.getFileName().toString().substring(1))))
                     .toList();
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
@@ -173,7 +226,8 @@ public record BundleData(Path dir, String runId, String matrix, Map<String, List
             try {
                 return dev.kvlab.harness.bundle.RunFiles.cellJson(d);
             } catch (IOException e) {
-                throw new BadInputException(d + ": " + e.getMessage().lines().findFirst().orElse(""));
+                throw new BadInputException(
+                        d + ": " + e.getMessage().lines().findFirst().orElse(""));
             }
         }
         return MissingNode.getInstance();
@@ -183,7 +237,8 @@ public record BundleData(Path dir, String runId, String matrix, Map<String, List
         if (manifestCell != null) {
             Iterator<JsonNode> it = manifestCell.path("replicates").iterator();
             if (it.hasNext()) {
-                JsonNode c = configs.get(manifestCell.path("cell").asText() + "/r" + it.next().path("replicate").asInt());
+                JsonNode c = configs.get(manifestCell.path("cell").asText() + "/r"
+                        + it.next().path("replicate").asInt());
                 if (c != null && c.isObject()) return c;
             }
         }
@@ -194,7 +249,8 @@ public record BundleData(Path dir, String runId, String matrix, Map<String, List
         try {
             return JSON.readTree(file.toFile());
         } catch (IOException e) {
-            throw new BadInputException(file + ": not valid JSON: " + e.getMessage().lines().findFirst().orElse(""));
+            throw new BadInputException(file + ": not valid JSON: "
+                    + e.getMessage().lines().findFirst().orElse(""));
         }
     }
 }

@@ -44,14 +44,20 @@ final class CapacityPlots {
 
     private static void rotate(CategoryChart c, List<String> x, int width) {
         int longest = x.stream().mapToInt(String::length).max().orElse(0);
-        if (longest * 7 > (width - 120) / Math.max(1, x.size())) c.getStyler().setXAxisLabelRotation(x.size() > 12 ? 90 : 30);
+        if (longest * 7 > (width - 120) / Math.max(1, x.size()))
+            c.getStyler().setXAxisLabelRotation(x.size() > 12 ? 90 : 30);
     }
 
     private static Plot capacity(JsonNode cap) {
         int w = ChartStyle.WIDTH / 2 + 60;
         String knob = cap.path("knob").asText();
-        CategoryChart c = new CategoryChartBuilder().width(w).height(ChartStyle.HEIGHT + 40)
-                .title("Capacity under SLO per cell").xAxisTitle("cell").yAxisTitle(knob.replace("workload.arrival.", "")).build();
+        CategoryChart c = new CategoryChartBuilder()
+                .width(w)
+                .height(ChartStyle.HEIGHT + 40)
+                .title("Capacity under SLO per cell")
+                .xAxisTitle("cell")
+                .yAxisTitle(knob.replace("workload.arrival.", ""))
+                .build();
         ChartStyle.apply(c.getStyler());
         c.getStyler().setErrorBarsColor(ChartStyle.TEXT);
         c.getStyler().setAvailableSpaceFill(0.6);
@@ -69,17 +75,26 @@ final class CapacityPlots {
         }
         CategorySeries s = c.addSeries("capacity (mean, 95% CI)", x, y, e);
         s.setFillColor(ChartStyle.color(0));
-        String caption = String.format(Locale.ROOT, "The highest %s at which SLO attainment stayed at or above %s (%s rule), per cell: the mean "
-                + "over replicates with its Student-t 95%% interval. An empty bar: no capacity within [min, max]. Read it with the hit "
-                + "ratios at capacity beside it: a higher hit ratio that buys no capacity shows as a taller right bar over an equal left one.",
-                knob, cap.path("target_attainment").asText(), cap.path("rule").asText());
+        String caption = String.format(
+                Locale.ROOT,
+                "The highest %s at which SLO attainment stayed at or above %s (%s rule), per cell: the mean "
+                        + "over replicates with its Student-t 95%% interval. An empty bar: no capacity within [min, max]. Read it with the hit "
+                        + "ratios at capacity beside it: a higher hit ratio that buys no capacity shows as a taller right bar over an equal left one.",
+                knob,
+                cap.path("target_attainment").asText(),
+                cap.path("rule").asText());
         return new Plot("capacity", "Capacity under SLO", caption, c);
     }
 
     private static Plot hits(JsonNode cap) {
         int w = ChartStyle.WIDTH / 2 + 60;
-        CategoryChart c = new CategoryChartBuilder().width(w).height(ChartStyle.HEIGHT + 40)
-                .title("Hit ratios at capacity").xAxisTitle("cell").yAxisTitle("share of prompt tokens (%)").build();
+        CategoryChart c = new CategoryChartBuilder()
+                .width(w)
+                .height(ChartStyle.HEIGHT + 40)
+                .title("Hit ratios at capacity")
+                .xAxisTitle("cell")
+                .yAxisTitle("share of prompt tokens (%)")
+                .build();
         ChartStyle.apply(c.getStyler());
         c.getStyler().setStacked(true);
         c.getStyler().setAvailableSpaceFill(0.6);
@@ -89,7 +104,9 @@ final class CapacityPlots {
         List<String> x = cells(cap);
         rotate(c, x, w);
         int i = 0;
-        for (String[] col : List.of(new String[] {"local_hit_ratio_at_capacity", "local tier"}, new String[] {"remote_hit_ratio_at_capacity", "remote store"})) {
+        for (String[] col : List.of(
+                new String[] {"local_hit_ratio_at_capacity", "local tier"},
+                new String[] {"remote_hit_ratio_at_capacity", "remote store"})) {
             List<Number> y = new ArrayList<>();
             for (JsonNode s : cap.path("summary")) {
                 double v = s.path(col[0]).path("mean").asDouble(Double.NaN);
@@ -98,15 +115,23 @@ final class CapacityPlots {
             c.addSeries(col[1], x, y).setFillColor(ChartStyle.color(i == 0 ? 2 : 0));
             i++;
         }
-        return new Plot("capacity-hits", "Hit ratios at capacity",
-                "Share of prompt tokens served by the local tier and fetched from the store in the run at each cell's capacity (mean over replicates).", c);
+        return new Plot(
+                "capacity-hits",
+                "Hit ratios at capacity",
+                "Share of prompt tokens served by the local tier and fetched from the store in the run at each cell's capacity (mean over replicates).",
+                c);
     }
 
     /** Capacity against link bandwidth per remote tier setup, no cache's capacity as a line: where they cross is the break-even link. */
     private static Plot vsLink(JsonNode cap) {
         JsonNode sweep = cap.path("link_sweep");
-        XYChart c = new XYChartBuilder().width(ChartStyle.WIDTH + 220).height(ChartStyle.HEIGHT + 40).title("Capacity vs link bandwidth")
-                .xAxisTitle("link bandwidth per GPU (Gbps, effective for a 1 GiB fetch)").yAxisTitle(cap.path("knob").asText().replace("workload.arrival.", "")).build();
+        XYChart c = new XYChartBuilder()
+                .width(ChartStyle.WIDTH + 220)
+                .height(ChartStyle.HEIGHT + 40)
+                .title("Capacity vs link bandwidth")
+                .xAxisTitle("link bandwidth per GPU (Gbps, effective for a 1 GiB fetch)")
+                .yAxisTitle(cap.path("knob").asText().replace("workload.arrival.", ""))
+                .build();
         ChartStyle.apply(c.getStyler());
         c.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideE);
         c.getStyler().setLegendLayout(org.knowm.xchart.style.Styler.LegendLayout.Vertical);
@@ -135,7 +160,8 @@ final class CapacityPlots {
                 es.add(ci.isArray() ? (ci.get(1).asDouble() - ci.get(0).asDouble()) / 2 : 0.0);
             }
             if (xs.isEmpty()) continue;
-            String name = g.path("tiers").asText() + " " + g.path("levels").path(ConfigKeys.CACHE_STATE).asText("");
+            String name = g.path("tiers").asText() + " "
+                    + g.path("levels").path(ConfigKeys.CACHE_STATE).asText("");
             XYSeries s = c.addSeries(name.strip(), xs, ys, es);
             s.setMarkerColor(ChartStyle.color(i));
             s.setLineColor(ChartStyle.color(i));
@@ -150,9 +176,11 @@ final class CapacityPlots {
                 r.setMarker(SeriesMarkers.NONE);
                 r.setLineColor(ChartStyle.TEXT);
             }
-            if (g.path("breakeven").path("text").isTextual()) be.append(" ").append(g.path("breakeven").path("text").asText()).append('.');
+            if (g.path("breakeven").path("text").isTextual())
+                be.append(" ").append(g.path("breakeven").path("text").asText()).append('.');
         }
-        String caption = "Capacity (mean over replicates, 95% interval) of each remote tier setup on every link swept (" + sweep.path("factor").asText()
+        String caption = "Capacity (mean over replicates, 95% interval) of each remote tier setup on every link swept ("
+                + sweep.path("factor").asText()
                 + "), against the link's effective bandwidth; the flat line is no cache's capacity. Where a setup's line crosses it is its "
                 + "break-even link (interpolated on log bandwidth between the two links around it)." + be;
         return new Plot("capacity-link", "Capacity vs link bandwidth", caption, c);
@@ -161,8 +189,13 @@ final class CapacityPlots {
     private static Plot vsLoad(JsonNode cap, String field, String name, String title) {
         boolean att = field.equals("attainment");
         String knob = cap.path("knob").asText();
-        XYChart c = new XYChartBuilder().width(ChartStyle.WIDTH + 220).height(ChartStyle.HEIGHT + 40).title(title)
-                .xAxisTitle("offered load: " + knob).yAxisTitle(att ? "SLO attainment (%)" : "goodput (requests / s meeting the SLO)").build();
+        XYChart c = new XYChartBuilder()
+                .width(ChartStyle.WIDTH + 220)
+                .height(ChartStyle.HEIGHT + 40)
+                .title(title)
+                .xAxisTitle("offered load: " + knob)
+                .yAxisTitle(att ? "SLO attainment (%)" : "goodput (requests / s meeting the SLO)")
+                .build();
         ChartStyle.apply(c.getStyler());
         c.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         c.getStyler().setMarkerSize(8);
@@ -188,7 +221,12 @@ final class CapacityPlots {
         boolean log = max > 0 && min > 0 && max / min >= 8;
         if (log) ChartStyle.logX(c.getStyler(), min, max);
         int i = 0;
-        var markers = List.of(SeriesMarkers.CIRCLE, SeriesMarkers.DIAMOND, SeriesMarkers.SQUARE, SeriesMarkers.TRIANGLE_UP, SeriesMarkers.TRIANGLE_DOWN);
+        var markers = List.of(
+                SeriesMarkers.CIRCLE,
+                SeriesMarkers.DIAMOND,
+                SeriesMarkers.SQUARE,
+                SeriesMarkers.TRIANGLE_UP,
+                SeriesMarkers.TRIANGLE_DOWN);
         int shown = (int) byCell.values().stream().filter(v -> !v.isEmpty()).count();
         Map<String, String> firstWith = new LinkedHashMap<>(); // probe points -> the first cell that has them
         for (var en : byCell.entrySet()) {
@@ -197,12 +235,16 @@ final class CapacityPlots {
             pts.sort((a, b) -> a[0] != b[0] ? Double.compare(a[0], b[0]) : Double.compare(a[1], b[1]));
             String key = pts.stream().map(p -> p[0] + ":" + p[1]).reduce("", (a, b) -> a + " " + b);
             String same = firstWith.putIfAbsent(key, en.getKey());
-            // cells with identical probes would hide each other: each cell's points are nudged sideways by its own small
-            // share of the load (a few percent at most; the load axis reads the same) and a later twin says whose it repeats
+            // cells with identical probes would hide each other: each cell's points are nudged sideways by its own
+            // small
+            // share of the load (a few percent at most; the load axis reads the same) and a later twin says whose it
+            // repeats
             double nudge = shown > 1 ? 1 + 0.03 * (i - (shown - 1) / 2.0) / Math.max(1, shown - 1) : 1;
-            double[] xs = pts.stream().mapToDouble(p -> p[0] * nudge).toArray(), ys = pts.stream().mapToDouble(p -> p[1]).toArray();
+            double[] xs = pts.stream().mapToDouble(p -> p[0] * nudge).toArray(),
+                    ys = pts.stream().mapToDouble(p -> p[1]).toArray();
             XYSeries s = c.addSeries(same == null ? en.getKey() : en.getKey() + " (= " + same + ")", xs, ys);
-            s.setMarker(markers.get((i + i / ChartStyle.PALETTE.length) % markers.size())); // no two cells share colour and marker
+            s.setMarker(markers.get(
+                    (i + i / ChartStyle.PALETTE.length) % markers.size())); // no two cells share colour and marker
             s.setMarkerColor(ChartStyle.color(i));
             i++;
         }
@@ -213,13 +255,16 @@ final class CapacityPlots {
             s.setMarker(SeriesMarkers.NONE);
             s.setLineColor(ChartStyle.TEXT);
         }
-        String caption = att ? "Every probe of every replicate is a point: the share of its measured requests that met the SLO at that offered load. "
-                + "The search brackets the load where a cell's points cross the target line, then bisects it; points above the line left of "
-                + "a cell's capacity passed. Each cell's points are shifted sideways by at most 1.5% of the load so that cells with the "
-                + "same probes stay visible; a cell whose probes equal an earlier cell's is labelled (= that cell)." + (log ? " Logarithmic load axis." : "")
+        String caption = att
+                ? "Every probe of every replicate is a point: the share of its measured requests that met the SLO at that offered load. "
+                        + "The search brackets the load where a cell's points cross the target line, then bisects it; points above the line left of "
+                        + "a cell's capacity passed. Each cell's points are shifted sideways by at most 1.5% of the load so that cells with the "
+                        + "same probes stay visible; a cell whose probes equal an earlier cell's is labelled (= that cell)."
+                        + (log ? " Logarithmic load axis." : "")
                 : "Goodput (requests per second meeting every SLO) of every probe against its offered load: it follows the load until the "
-                + "knee, then falls away; a cache that lifts the knee moves the peak right. Points shifted sideways by at most 1.5% per "
-                + "cell; a cell whose probes equal an earlier cell's is labelled (= that cell)." + (log ? " Logarithmic load axis." : "");
+                        + "knee, then falls away; a cache that lifts the knee moves the peak right. Points shifted sideways by at most 1.5% per "
+                        + "cell; a cell whose probes equal an earlier cell's is labelled (= that cell)."
+                        + (log ? " Logarithmic load axis." : "");
         return new Plot(name, title, caption, c);
     }
 }

@@ -19,9 +19,17 @@ import java.util.Map;
  * @param config       the resolved config of replicate 0 (from {@code cell.json} or the manifest), or a missing node
  * @param describe     what ran, as replicate 0's {@code cell.json} describes it (workload, store, transport, clock, gpu)
  */
-public record CellData(String id, Map<String, String> factors, String mode, int replicates, Map<String, Stat> metrics,
-                       Map<String, Stat> vsBaseline, List<Map<String, JsonNode>> rows, List<Path> replicateDirs, JsonNode config,
-                       Map<String, String> describe) {
+public record CellData(
+        String id,
+        Map<String, String> factors,
+        String mode,
+        int replicates,
+        Map<String, Stat> metrics,
+        Map<String, Stat> vsBaseline,
+        List<Map<String, JsonNode>> rows,
+        List<Path> replicateDirs,
+        JsonNode config,
+        Map<String, String> describe) {
 
     public Stat metric(String column) {
         return metrics.getOrDefault(column, Stat.NONE);

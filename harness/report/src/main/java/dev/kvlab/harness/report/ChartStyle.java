@@ -18,9 +18,9 @@ final class ChartStyle {
 
     /** Okabe–Ito: blue, vermillion, bluish green, orange, reddish purple, sky blue, yellow, black, then greys. */
     static final Color[] PALETTE = {
-            new Color(0, 114, 178), new Color(213, 94, 0), new Color(0, 158, 115), new Color(230, 159, 0),
-            new Color(204, 121, 167), new Color(86, 180, 233), new Color(240, 228, 66), new Color(0, 0, 0),
-            new Color(120, 120, 120), new Color(170, 170, 170)
+        new Color(0, 114, 178), new Color(213, 94, 0), new Color(0, 158, 115), new Color(230, 159, 0),
+        new Color(204, 121, 167), new Color(86, 180, 233), new Color(240, 228, 66), new Color(0, 0, 0),
+        new Color(120, 120, 120), new Color(170, 170, 170)
     };
 
     static final Color GRID = new Color(225, 225, 225);
@@ -51,7 +51,8 @@ final class ChartStyle {
         s.setAnnotationTextFont(new Font(FONT, Font.PLAIN, 12));
         s.setAnnotationTextFontColor(TEXT);
         s.setAnnotationLineColor(new Color(90, 90, 90));
-        s.setAnnotationLineStroke(new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {4f, 4f}, 0f));
+        s.setAnnotationLineStroke(
+                new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {4f, 4f}, 0f));
         s.setChartFontColor(TEXT);
         s.setChartBackgroundColor(Color.WHITE);
         s.setPlotBackgroundColor(Color.WHITE);

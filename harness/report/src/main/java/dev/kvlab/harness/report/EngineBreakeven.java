@@ -34,8 +34,14 @@ record EngineBreakeven(String group, List<Point> points, long measured, long bel
      * @param fetchP50           measured fetch p50 of the fetch cell (ms: fetch, verification, assembly and restore)
      * @param cells              the recompute and fetch cells' ids
      */
-    record Point(long prefixTokens, double ttftRecompute, double ttftFetch, double predictedRecompute, double predictedFetch,
-                 double fetchP50, List<String> cells) {
+    record Point(
+            long prefixTokens,
+            double ttftRecompute,
+            double ttftFetch,
+            double predictedRecompute,
+            double predictedFetch,
+            double fetchP50,
+            List<String> cells) {
 
         double measuredSaving() {
             return ttftRecompute - ttftFetch;
@@ -71,7 +77,8 @@ record EngineBreakeven(String group, List<Point> points, long measured, long bel
 
     /** The measured break-even in words. */
     String measuredText() {
-        if (measured == 0) return "fetch never won (up to " + Fmt.count(points.getLast().prefixTokens()) + " tokens)";
+        if (measured == 0)
+            return "fetch never won (up to " + Fmt.count(points.getLast().prefixTokens()) + " tokens)";
         if (below == 0) return "≤ " + Fmt.count(measured) + " tokens (fetch won at every length swept)";
         return "in (" + Fmt.count(below) + ", " + Fmt.count(measured) + "] tokens";
     }
@@ -82,7 +89,10 @@ record EngineBreakeven(String group, List<Point> points, long measured, long bel
         for (CellData c : cells) {
             String policy = c.factors().get("policy");
             double prefix = c.metric(Columns.SHARED_PREFIX_TOKENS.name()).mean();
-            if (policy == null || !Double.isFinite(prefix) || !Double.isFinite(c.metric(Columns.BREAKEVEN_PREDICTED_TOKENS.name()).mean())) continue;
+            if (policy == null
+                    || !Double.isFinite(prefix)
+                    || !Double.isFinite(
+                            c.metric(Columns.BREAKEVEN_PREDICTED_TOKENS.name()).mean())) continue;
             int slot = switch (policy) {
                 case "recompute" -> 0;
                 case "fetch" -> 1;
@@ -103,12 +113,22 @@ record EngineBreakeven(String group, List<Point> points, long measured, long bel
             byPrefix.forEach((prefix, pair) -> {
                 if (pair[0] == null || pair[1] == null) return;
                 CellData r = pair[0], f = pair[1];
-                predicted.add(r.metric(Columns.BREAKEVEN_PREDICTED_TOKENS.name()).mean());
-                predicted.add(f.metric(Columns.BREAKEVEN_PREDICTED_TOKENS.name()).mean());
-                pts.add(new Point(prefix, r.metric(Columns.TTFT_P50.name()).mean(), f.metric(Columns.TTFT_P50.name()).mean(),
-                        mean(r.metric(Columns.PREDICTED_RECOMPUTE_MS.name()).mean(), f.metric(Columns.PREDICTED_RECOMPUTE_MS.name()).mean()),
-                        mean(r.metric(Columns.PREDICTED_FETCH_MS.name()).mean(), f.metric(Columns.PREDICTED_FETCH_MS.name()).mean()),
-                        f.metric(Columns.FETCH_P50.name()).mean(), List.of(r.id(), f.id())));
+                predicted.add(
+                        r.metric(Columns.BREAKEVEN_PREDICTED_TOKENS.name()).mean());
+                predicted.add(
+                        f.metric(Columns.BREAKEVEN_PREDICTED_TOKENS.name()).mean());
+                pts.add(new Point(
+                        prefix,
+                        r.metric(Columns.TTFT_P50.name()).mean(),
+                        f.metric(Columns.TTFT_P50.name()).mean(),
+                        mean(
+                                r.metric(Columns.PREDICTED_RECOMPUTE_MS.name()).mean(),
+                                f.metric(Columns.PREDICTED_RECOMPUTE_MS.name()).mean()),
+                        mean(
+                                r.metric(Columns.PREDICTED_FETCH_MS.name()).mean(),
+                                f.metric(Columns.PREDICTED_FETCH_MS.name()).mean()),
+                        f.metric(Columns.FETCH_P50.name()).mean(),
+                        List.of(r.id(), f.id())));
             });
             if (pts.size() < 2) return;
             // the shortest length from which fetch wins at every longer length too

@@ -18,8 +18,13 @@ final class GoodputHits {
     private GoodputHits() {}
 
     static Plot goodput(BundleData b) {
-        CategoryChart c = new CategoryChartBuilder().width(HALF).height(ChartStyle.HEIGHT + 40)
-                .title("Goodput under SLO per cell").xAxisTitle("cell").yAxisTitle("requests / s").build();
+        CategoryChart c = new CategoryChartBuilder()
+                .width(HALF)
+                .height(ChartStyle.HEIGHT + 40)
+                .title("Goodput under SLO per cell")
+                .xAxisTitle("cell")
+                .yAxisTitle("requests / s")
+                .build();
         ChartStyle.apply(c.getStyler());
         Labels.style(c, b.cells(), HALF);
         c.getStyler().setLegendLayout(org.knowm.xchart.style.Styler.LegendLayout.Vertical);
@@ -29,10 +34,13 @@ final class GoodputHits {
         c.getStyler().setErrorBarsColor(ChartStyle.TEXT);
         c.getStyler().setYAxisDecimalPattern("#,##0.##");
         List<String> x = Labels.of(b.cells());
-        boolean haveThroughput = b.cells().stream().allMatch(cell -> Double.isFinite(cell.metric(Columns.THROUGHPUT_RPS.name()).mean()));
+        boolean haveThroughput = b.cells().stream()
+                .allMatch(cell -> Double.isFinite(
+                        cell.metric(Columns.THROUGHPUT_RPS.name()).mean()));
         if (haveThroughput) {
             List<Number> t = new ArrayList<>();
-            for (CellData cell : b.cells()) t.add(cell.metric(Columns.THROUGHPUT_RPS.name()).mean());
+            for (CellData cell : b.cells())
+                t.add(cell.metric(Columns.THROUGHPUT_RPS.name()).mean());
             CategorySeries s = c.addSeries("throughput (completed req/s)", x, t);
             s.setFillColor(new java.awt.Color(205, 205, 205));
         }
@@ -46,14 +54,21 @@ final class GoodputHits {
         CategorySeries s = c.addSeries("goodput (met every SLO), 95% CI", x, g, e);
         s.setFillColor(ChartStyle.color(0));
         String caption = "Requests per second that met every SLO given (blue, mean over replicates with 95% CI)"
-                + (haveThroughput ? " in front of all completed requests per second (grey): the grey above the blue is the SLO misses." : ".")
+                + (haveThroughput
+                        ? " in front of all completed requests per second (grey): the grey above the blue is the SLO misses."
+                        : ".")
                 + " Read it with the hit ratios beside it.";
         return new Plot("goodput", "Goodput under SLO", caption, c);
     }
 
     static Plot hits(BundleData b) {
-        CategoryChart c = new CategoryChartBuilder().width(HALF).height(ChartStyle.HEIGHT + 40)
-                .title("Prompt tokens served from cache, per tier").xAxisTitle("cell").yAxisTitle("share of prompt tokens (%)").build();
+        CategoryChart c = new CategoryChartBuilder()
+                .width(HALF)
+                .height(ChartStyle.HEIGHT + 40)
+                .title("Prompt tokens served from cache, per tier")
+                .xAxisTitle("cell")
+                .yAxisTitle("share of prompt tokens (%)")
+                .build();
         ChartStyle.apply(c.getStyler());
         Labels.style(c, b.cells(), HALF);
         c.getStyler().setLegendLayout(org.knowm.xchart.style.Styler.LegendLayout.Vertical);
@@ -65,17 +80,35 @@ final class GoodputHits {
         List<String> x = Labels.of(b.cells());
         addPct(c, b, x, "local tier (HBM + DRAM)", Columns.LOCAL_HIT_RATIO.name(), null, ChartStyle.color(2));
         addPct(c, b, x, "remote store (fetched, verified)", Columns.REMOTE_HIT_RATIO.name(), null, ChartStyle.color(0));
-        boolean haveAvail = b.cells().stream().allMatch(cell -> Double.isFinite(cell.metric(Columns.REMOTE_AVAILABLE_RATIO.name()).mean()));
+        boolean haveAvail = b.cells().stream()
+                .allMatch(cell -> Double.isFinite(
+                        cell.metric(Columns.REMOTE_AVAILABLE_RATIO.name()).mean()));
         if (haveAvail)
-            addPct(c, b, x, "in the store, not fetched (policy)", Columns.REMOTE_AVAILABLE_RATIO.name(), Columns.REMOTE_HIT_RATIO.name(),
+            addPct(
+                    c,
+                    b,
+                    x,
+                    "in the store, not fetched (policy)",
+                    Columns.REMOTE_AVAILABLE_RATIO.name(),
+                    Columns.REMOTE_HIT_RATIO.name(),
                     new java.awt.Color(180, 210, 235));
-        String caption = "Share of prompt tokens served by the local tier and fetched from the shared store (mean over replicates)"
-                + (haveAvail ? "; light blue: held by the store in continuation of the local hit but recomputed because the policy chose not to fetch." : ".")
-                + " The rest was prefilled.";
+        String caption =
+                "Share of prompt tokens served by the local tier and fetched from the shared store (mean over replicates)"
+                        + (haveAvail
+                                ? "; light blue: held by the store in continuation of the local hit but recomputed because the policy chose not to fetch."
+                                : ".")
+                        + " The rest was prefilled.";
         return new Plot("hit-ratios", "Hit ratio per tier", caption, c);
     }
 
-    private static void addPct(CategoryChart c, BundleData b, List<String> x, String name, String col, String minus, java.awt.Color color) {
+    private static void addPct(
+            CategoryChart c,
+            BundleData b,
+            List<String> x,
+            String name,
+            String col,
+            String minus,
+            java.awt.Color color) {
         List<Number> y = new ArrayList<>();
         for (CellData cell : b.cells()) {
             double v = cell.metric(col).mean();

@@ -28,12 +28,17 @@ final class HitsOverTime {
         List<CellData> cells = new ArrayList<>(b.cells());
         if (cells.size() > TailOverTime.MAX_SERIES) cells = cells.subList(0, TailOverTime.MAX_SERIES);
         double span = 0;
-        for (CellData c : cells) span = Math.max(span, c.metric("simulated_seconds").mean());
+        for (CellData c : cells)
+            span = Math.max(span, c.metric("simulated_seconds").mean());
         if (!(span > 0)) return null;
         double bin = Math.max(0.25, span / 40);
-        XYChart c = new XYChartBuilder().width(ChartStyle.WIDTH).height(ChartStyle.HEIGHT + 20 * cells.size())
-                .title("hit ratio over the measured phase").xAxisTitle("arrival, seconds since the measured phase began")
-                .yAxisTitle("prompt tokens served by the tiers").build();
+        XYChart c = new XYChartBuilder()
+                .width(ChartStyle.WIDTH)
+                .height(ChartStyle.HEIGHT + 20 * cells.size())
+                .title("hit ratio over the measured phase")
+                .xAxisTitle("arrival, seconds since the measured phase began")
+                .yAxisTitle("prompt tokens served by the tiers")
+                .build();
         ChartStyle.apply(c.getStyler());
         c.getStyler().setYAxisMin(0.0);
         c.getStyler().setYAxisMax(1.0);
@@ -44,12 +49,14 @@ final class HitsOverTime {
         for (CellData cell : cells) {
             TreeMap<Long, double[]> bins = new TreeMap<>(); // bin -> [hit tokens, prompt tokens]
             for (Path d : cell.replicateDirs())
-                RequestsCsv.forEach(d, List.of("arrival_ms", "input_tokens", "local_hit_tokens", "remote_hit_tokens"), row -> {
-                    if (!(row[1] > 0) || !Double.isFinite(row[0])) return;
-                    double[] acc = bins.computeIfAbsent((long) Math.floor(row[0] / 1000 / bin), k -> new double[2]);
-                    acc[0] += (Double.isFinite(row[2]) ? row[2] : 0) + (Double.isFinite(row[3]) ? row[3] : 0);
-                    acc[1] += row[1];
-                });
+                RequestsCsv.forEach(
+                        d, List.of("arrival_ms", "input_tokens", "local_hit_tokens", "remote_hit_tokens"), row -> {
+                            if (!(row[1] > 0) || !Double.isFinite(row[0])) return;
+                            double[] acc =
+                                    bins.computeIfAbsent((long) Math.floor(row[0] / 1000 / bin), k -> new double[2]);
+                            acc[0] += (Double.isFinite(row[2]) ? row[2] : 0) + (Double.isFinite(row[3]) ? row[3] : 0);
+                            acc[1] += row[1];
+                        });
             if (bins.isEmpty()) continue;
             List<Double> x = new ArrayList<>(), y = new ArrayList<>();
             bins.forEach((k, v) -> {
@@ -57,7 +64,8 @@ final class HitsOverTime {
                 y.add(v[0] / v[1]);
             });
             String fault = cell.factors().get("fault");
-            XYSeries s = c.addSeries(cell.id() + (fault != null && !cell.id().contains(fault) ? " (fault " + fault + ")" : ""), x, y);
+            XYSeries s = c.addSeries(
+                    cell.id() + (fault != null && !cell.id().contains(fault) ? " (fault " + fault + ")" : ""), x, y);
             s.setMarker(SeriesMarkers.CIRCLE);
             s.setLineColor(ChartStyle.color(drawn));
             s.setMarkerColor(ChartStyle.color(drawn));
@@ -67,12 +75,15 @@ final class HitsOverTime {
                 Double at = FaultTime.of(sum);
                 if (at != null) {
                     strike = at;
-                    if (sum.path("failover_s").isNumber()) served = strike + sum.path("failover_s").asDouble();
+                    if (sum.path("failover_s").isNumber())
+                        served = strike + sum.path("failover_s").asDouble();
                 }
             }
         }
         if (drawn == 0) {
-            notes.put("hits-over-time", "No requests.csv holds arrivals with prompt tokens, so there is no hit ratio over time.");
+            notes.put(
+                    "hits-over-time",
+                    "No requests.csv holds arrivals with prompt tokens, so there is no hit ratio over time.");
             return null;
         }
         if (strike != null) {
@@ -83,10 +94,15 @@ final class HitsOverTime {
             c.addAnnotation(new AnnotationLine(served, true, false));
             c.addAnnotation(new AnnotationText("new leader serves", served, 0.88, false));
         }
-        String caption = "Share of prompt tokens served by the local and remote tiers, per " + Fmt.num(bin) + " s of arrivals (replicates pooled), from "
-                + "cells/<cell>/r<k>/requests.csv. " + (strike != null ? "The first dashed line marks the fault's strike (fault_at_s)" : "")
-                + (served != null ? "; the second, when another master served (fault_at_s + failover_s): between them the store's lookups found no "
-                + "master and every block was recomputed" : "") + (strike != null ? "." : "") + " Only the first " + TailOverTime.MAX_SERIES
+        String caption = "Share of prompt tokens served by the local and remote tiers, per " + Fmt.num(bin)
+                + " s of arrivals (replicates pooled), from "
+                + "cells/<cell>/r<k>/requests.csv. "
+                + (strike != null ? "The first dashed line marks the fault's strike (fault_at_s)" : "")
+                + (served != null
+                        ? "; the second, when another master served (fault_at_s + failover_s): between them the store's lookups found no "
+                                + "master and every block was recomputed"
+                        : "")
+                + (strike != null ? "." : "") + " Only the first " + TailOverTime.MAX_SERIES
                 + " cells are drawn; with the TTFT tail over time below, what a fault did to the cache and to the latency.";
         return new Plot("hits-over-time", "Hit ratio over time", caption, c);
     }

@@ -4,7 +4,6 @@ import dev.kvlab.harness.bundle.HlogFile;
 import dev.kvlab.harness.bundle.RunFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,15 +34,15 @@ final class Hlogs {
             throw new UncheckedIOException("cannot read the " + metric + " log of " + dir, e);
         }
         List<Interval> out = new ArrayList<>();
-        for (HlogFile.TimedHistogram t : ts) out.add(new Interval(t.startMs() / 1000.0, t.endMs() / 1000.0, t.histogram()));
+        for (HlogFile.TimedHistogram t : ts)
+            out.add(new Interval(t.startMs() / 1000.0, t.endMs() / 1000.0, t.histogram()));
         return out;
     }
 
     /** Every interval of every replicate of {@code cell} for {@code metric} ({@code ttft}, …) merged into one histogram. */
     static Histogram merged(CellData cell, String metric) {
         Histogram all = new Histogram(3);
-        for (Path d : cell.replicateDirs())
-            for (Interval i : read(d, metric)) all.add(i.histogram());
+        for (Path d : cell.replicateDirs()) for (Interval i : read(d, metric)) all.add(i.histogram());
         return all;
     }
 

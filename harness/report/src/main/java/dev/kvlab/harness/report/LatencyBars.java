@@ -17,9 +17,13 @@ final class LatencyBars {
 
     /** {@code metric} is the column stem ({@code ttft}, {@code itl}, …); {@code display} its name in titles. */
     static Plot of(BundleData b, String metric, String display, String definition) {
-        CategoryChart c = new CategoryChartBuilder().width(ChartStyle.WIDTH).height(ChartStyle.HEIGHT)
+        CategoryChart c = new CategoryChartBuilder()
+                .width(ChartStyle.WIDTH)
+                .height(ChartStyle.HEIGHT)
                 .title(display + " p50 and p99 per cell (mean over replicates, 95% CI)")
-                .xAxisTitle("cell").yAxisTitle(display + " (ms)").build();
+                .xAxisTitle("cell")
+                .yAxisTitle(display + " (ms)")
+                .build();
         ChartStyle.apply(c.getStyler());
         Labels.style(c, b.cells());
         c.getStyler().setErrorBarsColor(ChartStyle.TEXT);
@@ -41,9 +45,13 @@ final class LatencyBars {
             i++;
         }
         long ran = b.cells().stream().mapToInt(CellData::replicates).max().orElse(0);
-        String caption = String.format(Locale.ROOT, "%s: %s. Bars are the mean of the per-replicate percentile over %s; "
-                + "whiskers are the Student-t 95%% interval of that mean (none where a cell ran once). A cell without "
-                + "values (e.g. no request qualified) shows an empty bar.", display, definition,
+        String caption = String.format(
+                Locale.ROOT,
+                "%s: %s. Bars are the mean of the per-replicate percentile over %s; "
+                        + "whiskers are the Student-t 95%% interval of that mean (none where a cell ran once). A cell without "
+                        + "values (e.g. no request qualified) shows an empty bar.",
+                display,
+                definition,
                 ran == 1 ? "one replicate" : "the replicates");
         return new Plot(metric + "-p50-p99", display + " p50 / p99 per cell", caption, c);
     }

@@ -27,7 +27,15 @@ public final class PaperComparison {
      * @param cells       the cells it was computed from (and, after " / ", those divided by)
      * @param differences setup differences
      */
-    public record Row(String figure, String label, double paper, double kvlab, String unit, String as, String cells, String differences) {
+    public record Row(
+            String figure,
+            String label,
+            double paper,
+            double kvlab,
+            String unit,
+            String as,
+            String cells,
+            String differences) {
 
         /** kvlab / paper; NaN when either is missing or the paper's value is 0. */
         public double ratio() {
@@ -65,8 +73,15 @@ public final class PaperComparison {
                 if (as.equals("gain")) v -= 1;
                 cells += " / " + o.cells();
             }
-            rows.add(new Row(f.path("figure").asText(), f.path("label").asText(), f.path("value").asDouble(), v, f.path("unit").asText(""),
-                    as, cells, f.path("differences").asText(common)));
+            rows.add(new Row(
+                    f.path("figure").asText(),
+                    f.path("label").asText(),
+                    f.path("value").asDouble(),
+                    v,
+                    f.path("unit").asText(""),
+                    as,
+                    cells,
+                    f.path("differences").asText(common)));
         }
         return rows;
     }
@@ -101,7 +116,8 @@ public final class PaperComparison {
                 continue;
             }
             Map<String, JsonNode> row = null;
-            for (Map<String, JsonNode> r : c.rows()) if (r.get("replicate") != null && r.get("replicate").asInt() == k) row = r;
+            for (Map<String, JsonNode> r : c.rows())
+                if (r.get("replicate") != null && r.get("replicate").asInt() == k) row = r;
             if (row == null) continue;
             double v = 0;
             for (String part : metric.split("\\+")) v += Stat.num(row.get(part.strip()));
@@ -134,7 +150,13 @@ public final class PaperComparison {
         List<JsonNode> out = new ArrayList<>();
         for (JsonNode x : capacity.isArray() ? capacity : capacity.path("cells")) {
             JsonNode f = x.path("factors");
-            if (matches(sel, k -> f.hasNonNull(k) ? (f.get(k).isValueNode() ? f.get(k).asText() : f.get(k).toString()) : null)) out.add(x);
+            if (matches(
+                    sel,
+                    k -> f.hasNonNull(k)
+                            ? (f.get(k).isValueNode()
+                                    ? f.get(k).asText()
+                                    : f.get(k).toString())
+                            : null)) out.add(x);
         }
         return out;
     }
@@ -172,7 +194,9 @@ public final class PaperComparison {
     }
 
     private static JsonNode capacityJson(Path dir) {
-        return CapacityFile.exists(dir) ? BundleData.readJson(CapacityFile.in(dir)) : com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+        return CapacityFile.exists(dir)
+                ? BundleData.readJson(CapacityFile.in(dir))
+                : com.fasterxml.jackson.databind.node.MissingNode.getInstance();
     }
 
     private static String ids(List<CellData> cells) {
@@ -187,8 +211,10 @@ public final class PaperComparison {
         if (!Double.isFinite(v)) return "–";
         return switch (as) {
             case "gain" -> String.format(java.util.Locale.ROOT, "%+.0f%%", 100 * v);
-            case "ratio" -> unit.equals("%") ? String.format(java.util.Locale.ROOT, "%.0f%%", 100 * v)
-                    : String.format(java.util.Locale.ROOT, "×%.2f", v);
+            case "ratio" ->
+                unit.equals("%")
+                        ? String.format(java.util.Locale.ROOT, "%.0f%%", 100 * v)
+                        : String.format(java.util.Locale.ROOT, "×%.2f", v);
             default -> Fmt.num(v) + (unit.isEmpty() ? "" : " " + unit);
         };
     }

@@ -36,45 +36,95 @@ final class PdSection {
         List<CellData> cells = cells(all);
         if (cells.isEmpty()) return;
         h.raw("<h2 id=\"pd\">Prefill/decode disaggregation</h2>\n");
-        h.el("p", "class=\"sub\"", "Colocated: every instance prefills and decodes, so a prompt chunk shares a step with every decoding "
-                + "sequence of its instance and stalls it for the chunk's time. Disaggregated: prefill instances only prefill and hand each "
-                + "prompt's KV (llama.cpp's own rows in block objects with a header and CRC32C, the prompt's tail included) to a decode "
-                + "instance, directly over the transfer engine into its registered buffer or through the store; the decode instance "
-                + "verifies and restores it, and computes no prompt token unless a handover failed (then it recomputes it: a PD fallback, "
-                + "never used). TTFT on a disaggregated cell is prefill queue + prefill + handover + decode queue + restore (the client "
-                + "gets the prefill's first token when the decode instance has taken the KV over); the first decode step gives the second "
-                + "token. ITL ratio: against the colocated cell that shares most factor levels. KV bytes per token: kvlab plan --gguf on "
-                + "the cell's model (the handover adds a 32-byte header per block). Twin: the sim on the cell's calibration with the same "
-                + "placement (pd, prefill instances, the handover over the link measured at cell start), predicted beside measured; where "
-                + "it is off by more than " + Math.round(TWIN_TOLERANCE * 100) + "%, the cause read from the cell's own figures.");
+        h.el(
+                "p",
+                "class=\"sub\"",
+                "Colocated: every instance prefills and decodes, so a prompt chunk shares a step with every decoding "
+                        + "sequence of its instance and stalls it for the chunk's time. Disaggregated: prefill instances only prefill and hand each "
+                        + "prompt's KV (llama.cpp's own rows in block objects with a header and CRC32C, the prompt's tail included) to a decode "
+                        + "instance, directly over the transfer engine into its registered buffer or through the store; the decode instance "
+                        + "verifies and restores it, and computes no prompt token unless a handover failed (then it recomputes it: a PD fallback, "
+                        + "never used). TTFT on a disaggregated cell is prefill queue + prefill + handover + decode queue + restore (the client "
+                        + "gets the prefill's first token when the decode instance has taken the KV over); the first decode step gives the second "
+                        + "token. ITL ratio: against the colocated cell that shares most factor levels. KV bytes per token: kvlab plan --gguf on "
+                        + "the cell's model (the handover adds a 32-byte header per block). Twin: the sim on the cell's calibration with the same "
+                        + "placement (pd, prefill instances, the handover over the link measured at cell start), predicted beside measured; where "
+                        + "it is off by more than " + Math.round(TWIN_TOLERANCE * 100)
+                        + "%, the cause read from the cell's own figures.");
         List<List<Cell>> rows = new ArrayList<>();
         for (CellData c : cells) {
             boolean pd = "disaggregated".equals(c.text(Columns.PD.name()));
             CellData ref = pd ? colocatedPeer(c, cells) : null;
-            double itl = c.metric(Columns.ITL_P99.name()).mean(), ttft = c.metric(Columns.TTFT_P99.name()).mean();
-            double bytes = c.metric(Columns.HANDOVER_BYTES.name()).mean(), tokens = c.metric(Columns.HANDOVER_TOKENS.name()).mean();
+            double itl = c.metric(Columns.ITL_P99.name()).mean(),
+                    ttft = c.metric(Columns.TTFT_P99.name()).mean();
+            double bytes = c.metric(Columns.HANDOVER_BYTES.name()).mean(),
+                    tokens = c.metric(Columns.HANDOVER_TOKENS.name()).mean();
             double requests = c.metric(Columns.REQUESTS.name()).mean();
             double planKv = planKvBytesPerToken(c);
             double perToken = tokens > 0 ? bytes / tokens : Double.NaN;
-            rows.add(List.of(Cell.of(c.label()), Cell.of(c.text(Columns.PD.name())), Cell.of(pd ? transfer(c) : "-"),
-                    Cell.of(c.text(Columns.TIERS.name())), Cell.num(Fmt.num(itl)),
-                    Cell.num(ref == null ? "-" : Fmt.num(itl / ref.metric(Columns.ITL_P99.name()).mean()), null, ref == null ? null : "vs " + ref.label()),
-                    Cell.num(Fmt.num(ttft)), Cell.num(ref == null ? "-" : Fmt.num(ttft / ref.metric(Columns.TTFT_P99.name()).mean())),
+            rows.add(List.of(
+                    Cell.of(c.label()),
+                    Cell.of(c.text(Columns.PD.name())),
+                    Cell.of(pd ? transfer(c) : "-"),
+                    Cell.of(c.text(Columns.TIERS.name())),
+                    Cell.num(Fmt.num(itl)),
+                    Cell.num(
+                            ref == null
+                                    ? "-"
+                                    : Fmt.num(itl
+                                            / ref.metric(Columns.ITL_P99.name()).mean()),
+                            null,
+                            ref == null ? null : "vs " + ref.label()),
+                    Cell.num(Fmt.num(ttft)),
+                    Cell.num(
+                            ref == null
+                                    ? "-"
+                                    : Fmt.num(ttft
+                                            / ref.metric(Columns.TTFT_P99.name())
+                                                    .mean())),
                     Cell.num(Fmt.num(c.metric(Columns.TTFT_P50.name()).mean())),
-                    Cell.num(requests > 0 ? Fmt.bytes(bytes / requests) : "-"), Cell.num(Fmt.num(perToken)), Cell.num(Fmt.num(planKv)),
-                    Cell.num(Double.isFinite(perToken) && planKv > 0 ? String.format(Locale.ROOT, "%.4f", perToken / planKv) : "-"),
-                    Cell.num(Fmt.count(c.metric(Columns.DECODE_PREFILL_TOKENS.name()).mean())),
+                    Cell.num(requests > 0 ? Fmt.bytes(bytes / requests) : "-"),
+                    Cell.num(Fmt.num(perToken)),
+                    Cell.num(Fmt.num(planKv)),
+                    Cell.num(
+                            Double.isFinite(perToken) && planKv > 0
+                                    ? String.format(Locale.ROOT, "%.4f", perToken / planKv)
+                                    : "-"),
+                    Cell.num(Fmt.count(
+                            c.metric(Columns.DECODE_PREFILL_TOKENS.name()).mean())),
                     Cell.num(Fmt.count(c.metric(Columns.PD_FALLBACKS.name()).mean())),
-                    Cell.num(Fmt.num(c.metric(Columns.DECODE_STEPS_WITH_PROMPT_SHARE.name()).mean())),
+                    Cell.num(Fmt.num(c.metric(Columns.DECODE_STEPS_WITH_PROMPT_SHARE.name())
+                            .mean())),
                     Cell.num(parts(c)),
-                    Cell.num(predicted(c, Columns.TTFT_P50, Columns.TWIN_TTFT_P50)), Cell.num(predicted(c, Columns.ITL_P99, Columns.TWIN_ITL_P99)),
+                    Cell.num(predicted(c, Columns.TTFT_P50, Columns.TWIN_TTFT_P50)),
+                    Cell.num(predicted(c, Columns.ITL_P99, Columns.TWIN_ITL_P99)),
                     Cell.of(twinMiss(c))));
         }
         h.open("div", "class=\"scroll\"");
-        h.table(null, List.of("cell", "pd", "handover", "tiers", "ITL p99 (ms)", "ITL p99 / colocated", "TTFT p99 (ms)", "TTFT p99 / colocated",
-                "TTFT p50 (ms)", "handed over per request", "handed over B/token", "plan --gguf KV B/token", "ratio", "prompt tokens on decoding "
-                        + "instances", "PD fallbacks", "decode steps with prompt", "TTFT p50 parts: prefill / handover / decode queue / restore; first "
-                        + "decode step (ms)", "twin TTFT p50 (ms, error)", "twin ITL p99 (ms, error)", "where the twin misses"), rows);
+        h.table(
+                null,
+                List.of(
+                        "cell",
+                        "pd",
+                        "handover",
+                        "tiers",
+                        "ITL p99 (ms)",
+                        "ITL p99 / colocated",
+                        "TTFT p99 (ms)",
+                        "TTFT p99 / colocated",
+                        "TTFT p50 (ms)",
+                        "handed over per request",
+                        "handed over B/token",
+                        "plan --gguf KV B/token",
+                        "ratio",
+                        "prompt tokens on decoding " + "instances",
+                        "PD fallbacks",
+                        "decode steps with prompt",
+                        "TTFT p50 parts: prefill / handover / decode queue / restore; first " + "decode step (ms)",
+                        "twin TTFT p50 (ms, error)",
+                        "twin ITL p99 (ms, error)",
+                        "where the twin misses"),
+                rows);
         h.close("div");
     }
 
@@ -82,7 +132,8 @@ final class PdSection {
     static final double TWIN_TOLERANCE = 0.20;
 
     /** "312 (+7%)": the twin's figure and its error against the measured one; "-" without a twin. */
-    private static String predicted(CellData c, dev.kvlab.harness.api.Column<?> measured, dev.kvlab.harness.api.Column<?> twin) {
+    private static String predicted(
+            CellData c, dev.kvlab.harness.api.Column<?> measured, dev.kvlab.harness.api.Column<?> twin) {
         double m = c.metric(measured.name()).mean(), p = c.metric(twin.name()).mean();
         if (!Double.isFinite(p)) return "-";
         return Fmt.num(p) + (m > 0 ? String.format(Locale.ROOT, " (%+.0f%%)", 100 * (p / m - 1)) : "");
@@ -93,27 +144,55 @@ final class PdSection {
      * both are within it or there is no twin.
      */
     static String twinMiss(CellData c) {
-        double itl = c.metric(Columns.ITL_P99.name()).mean(), twinItl = c.metric(Columns.TWIN_ITL_P99.name()).mean();
-        double itl50 = c.metric(Columns.ITL_P50.name()).mean(), twinItl50 = c.metric(Columns.TWIN_ITL_P50.name()).mean();
-        double ttft = c.metric(Columns.TTFT_P50.name()).mean(), twinTtft = c.metric(Columns.TWIN_TTFT_P50.name()).mean();
+        double itl = c.metric(Columns.ITL_P99.name()).mean(),
+                twinItl = c.metric(Columns.TWIN_ITL_P99.name()).mean();
+        double itl50 = c.metric(Columns.ITL_P50.name()).mean(),
+                twinItl50 = c.metric(Columns.TWIN_ITL_P50.name()).mean();
+        double ttft = c.metric(Columns.TTFT_P50.name()).mean(),
+                twinTtft = c.metric(Columns.TWIN_TTFT_P50.name()).mean();
         double wallOverCpu = c.metric(Columns.ENGINE_STEP_WALL_OVER_CPU.name()).mean();
-        double withPrompt = c.metric(Columns.DECODE_STEPS_WITH_PROMPT_SHARE.name()).mean();
+        double withPrompt =
+                c.metric(Columns.DECODE_STEPS_WITH_PROMPT_SHARE.name()).mean();
         List<String> why = new ArrayList<>();
         if (Double.isFinite(twinItl) && itl > 0 && Math.abs(twinItl / itl - 1) > TWIN_TOLERANCE) {
-            if (twinItl < itl && Double.isFinite(itl50) && Double.isFinite(twinItl50) && Math.abs(twinItl50 / itl50 - 1) <= TWIN_TOLERANCE)
-                why.add(String.format(Locale.ROOT, "ITL p99: the twin's p50 agrees (%s vs %s ms) but its tail is the roofline's steps; the "
-                        + "engine's tail is its CPU's%s%s", Fmt.num(twinItl50), Fmt.num(itl50),
-                        Double.isFinite(wallOverCpu) && wallOverCpu > 1.05 ? String.format(Locale.ROOT,
-                                " (steps took %.2f× their CPU time: the engine threads waited for a core)", wallOverCpu) : "",
-                        Double.isFinite(withPrompt) && withPrompt > 0 ? String.format(Locale.ROOT, "; %.2f%% of its decode steps carried a "
-                                + "prompt chunk", 100 * withPrompt) : ""));
+            if (twinItl < itl
+                    && Double.isFinite(itl50)
+                    && Double.isFinite(twinItl50)
+                    && Math.abs(twinItl50 / itl50 - 1) <= TWIN_TOLERANCE)
+                why.add(String.format(
+                        Locale.ROOT,
+                        "ITL p99: the twin's p50 agrees (%s vs %s ms) but its tail is the roofline's steps; the "
+                                + "engine's tail is its CPU's%s%s",
+                        Fmt.num(twinItl50),
+                        Fmt.num(itl50),
+                        Double.isFinite(wallOverCpu) && wallOverCpu > 1.05
+                                ? String.format(
+                                        Locale.ROOT,
+                                        " (steps took %.2f× their CPU time: the engine threads waited for a core)",
+                                        wallOverCpu)
+                                : "",
+                        Double.isFinite(withPrompt) && withPrompt > 0
+                                ? String.format(
+                                        Locale.ROOT,
+                                        "; %.2f%% of its decode steps carried a " + "prompt chunk",
+                                        100 * withPrompt)
+                                : ""));
             else
-                why.add(String.format(Locale.ROOT, "ITL p99: the twin's decode step is %s the engine's (p50 %s vs %s ms measured): the "
-                        + "calibration's decode cost per token does not hold at this cell's batch and context",
-                        twinItl50 < itl50 ? "faster than" : "slower than", Fmt.num(twinItl50), Fmt.num(itl50)));
+                why.add(String.format(
+                        Locale.ROOT,
+                        "ITL p99: the twin's decode step is %s the engine's (p50 %s vs %s ms measured): the "
+                                + "calibration's decode cost per token does not hold at this cell's batch and context",
+                        twinItl50 < itl50 ? "faster than" : "slower than",
+                        Fmt.num(twinItl50),
+                        Fmt.num(itl50)));
         }
         if (Double.isFinite(twinTtft) && ttft > 0 && Math.abs(twinTtft / ttft - 1) > TWIN_TOLERANCE)
-            why.add(String.format(Locale.ROOT, "TTFT p50: %s vs %s ms measured (parts measured: %s)", Fmt.num(twinTtft), Fmt.num(ttft), parts(c)));
+            why.add(String.format(
+                    Locale.ROOT,
+                    "TTFT p50: %s vs %s ms measured (parts measured: %s)",
+                    Fmt.num(twinTtft),
+                    Fmt.num(ttft),
+                    parts(c)));
         return String.join("; ", why);
     }
 
@@ -130,7 +209,8 @@ final class PdSection {
         for (CellData o : cells) {
             if (!"colocated".equals(o.text(Columns.PD.name()))) continue;
             int shared = 0;
-            for (var e : c.factors().entrySet()) if (e.getValue().equals(o.factors().get(e.getKey()))) shared++;
+            for (var e : c.factors().entrySet())
+                if (e.getValue().equals(o.factors().get(e.getKey()))) shared++;
             if (shared > bestShared) {
                 best = o;
                 bestShared = shared;
@@ -153,10 +233,21 @@ final class PdSection {
     }
 
     private static String parts(CellData c) {
-        double[] v = {c.metric(Columns.PD_PREFILL_MS_P50.name()).mean(), c.metric(Columns.PD_HANDOVER_MS_P50.name()).mean(),
-                c.metric(Columns.PD_DECODE_QUEUE_MS_P50.name()).mean(), c.metric(Columns.PD_RESTORE_MS_P50.name()).mean(),
-                c.metric(Columns.PD_FIRST_DECODE_STEP_MS_P50.name()).mean()};
+        double[] v = {
+            c.metric(Columns.PD_PREFILL_MS_P50.name()).mean(),
+            c.metric(Columns.PD_HANDOVER_MS_P50.name()).mean(),
+            c.metric(Columns.PD_DECODE_QUEUE_MS_P50.name()).mean(),
+            c.metric(Columns.PD_RESTORE_MS_P50.name()).mean(),
+            c.metric(Columns.PD_FIRST_DECODE_STEP_MS_P50.name()).mean()
+        };
         if (!Double.isFinite(v[0])) return "-";
-        return String.format(Locale.ROOT, "%s / %s / %s / %s; %s", Fmt.num(v[0]), Fmt.num(v[1]), Fmt.num(v[2]), Fmt.num(v[3]), Fmt.num(v[4]));
+        return String.format(
+                Locale.ROOT,
+                "%s / %s / %s / %s; %s",
+                Fmt.num(v[0]),
+                Fmt.num(v[1]),
+                Fmt.num(v[2]),
+                Fmt.num(v[3]),
+                Fmt.num(v[4]));
     }
 }

@@ -75,7 +75,9 @@ public final class ReportRenderer {
         Set<String> written = new TreeSet<>();
         Path plotDir = outDir.resolve(PLOTS);
         // encoding dominates (AWT rasterising, VectorGraphics2D); the plots are independent, so use the cores
-        List<byte[][]> encoded = figures.plots().parallelStream().map(p -> new byte[][] {PlotFiles.png(p), PlotFiles.svg(p)}).toList();
+        List<byte[][]> encoded = figures.plots().parallelStream()
+                .map(p -> new byte[][] {PlotFiles.png(p), PlotFiles.svg(p)})
+                .toList();
         for (int i = 0; i < encoded.size(); i++) {
             Plot p = figures.plots().get(i);
             AtomicFiles.write(plotDir.resolve(p.name() + ".png"), encoded.get(i)[0]);

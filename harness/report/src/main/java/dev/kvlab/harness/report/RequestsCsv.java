@@ -3,8 +3,6 @@ package dev.kvlab.harness.report;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,7 +23,8 @@ final class RequestsCsv {
             for (int i = 0; i < row.length; i++) acc.get(columns.get(i)).add(row[i]);
         });
         Map<String, double[]> out = new HashMap<>();
-        acc.forEach((k, v) -> out.put(k, v.stream().mapToDouble(Double::doubleValue).toArray()));
+        acc.forEach(
+                (k, v) -> out.put(k, v.stream().mapToDouble(Double::doubleValue).toArray()));
         return out;
     }
 
@@ -49,7 +48,8 @@ final class RequestsCsv {
                     while ((line = r.readLine()) != null) {
                         if (line.isEmpty()) continue;
                         List<String> f = split(line);
-                        for (int i = 0; i < idx.length; i++) row[i] = idx[i] >= 0 && idx[i] < f.size() ? parse(f.get(idx[i])) : Double.NaN;
+                        for (int i = 0; i < idx.length; i++)
+                            row[i] = idx[i] >= 0 && idx[i] < f.size() ? parse(f.get(idx[i])) : Double.NaN;
                         each.accept(row);
                     }
                 }

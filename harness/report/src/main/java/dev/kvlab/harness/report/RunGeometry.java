@@ -32,12 +32,19 @@ import java.util.Locale;
  * @param linkLabel    the link as the run named it, e.g. {@code 4x200gbps} or {@code tcp (profile lab.yaml)}
  * @param fetch        what fetching costs on one instance
  */
-record RunGeometry(String setupKey, String setupLabel, Roofline roofline, int blockTokens, String linkLabel, TransportModel fetch) {
+record RunGeometry(
+        String setupKey,
+        String setupLabel,
+        Roofline roofline,
+        int blockTokens,
+        String linkLabel,
+        TransportModel fetch) {
 
     /** Seconds to fetch the KV of {@code tokens} prompt tokens into one instance, alone on its link. */
     double fetchSeconds(long tokens) {
         long blocks = Math.max(1, (tokens + blockTokens - 1) / blockTokens);
-        return fetch.batchSeconds(tokens * roofline.kv().bytesPerTokenAllRanks(), (int) Math.min(Integer.MAX_VALUE, blocks), 1);
+        return fetch.batchSeconds(
+                tokens * roofline.kv().bytesPerTokenAllRanks(), (int) Math.min(Integer.MAX_VALUE, blocks), 1);
     }
 
     /** Seconds to recompute (prefill) {@code tokens} tokens alone on the instance's GPUs. */
@@ -50,25 +57,31 @@ record RunGeometry(String setupKey, String setupLabel, Roofline roofline, int bl
         if (!config.isObject()) throw new IllegalArgumentException("the bundle holds no resolved config for the cell");
         String kind = config.path("target").path("kind").asText(TargetKind.EMULATED);
         if (!kind.equals(TargetKind.EMULATED))
-            throw new IllegalArgumentException("served by the " + kind + " target, not by the catalog model its config names"
-                    + (kind.equals("llama.cpp") ? " (its engine's break-even is in the section on the real engine, when the run swept it)" : ""));
+            throw new IllegalArgumentException(
+                    "served by the " + kind + " target, not by the catalog model its config names"
+                            + (kind.equals("llama.cpp")
+                                    ? " (its engine's break-even is in the section on the real engine, when the run swept it)"
+                                    : ""));
         List<Path> extra = new ArrayList<>();
         for (JsonNode p : config.path("catalog")) {
             Path path = Path.of(p.asText());
-            if (!Files.exists(path)) throw new IllegalArgumentException("catalog file " + path + " is not on this machine");
+            if (!Files.exists(path))
+                throw new IllegalArgumentException("catalog file " + path + " is not on this machine");
             extra.add(path);
         }
         Catalog catalog = Catalogs.load(extra);
         ModelSpec model = catalog.model(text(config, "model"));
         JsonNode eff = config.path("efficiency");
         HardwareSpec hw = catalog.hardware(text(config, "hardware"))
-                .withEfficiency(optDouble(eff.path("prefill_mfu")), optDouble(eff.path("decode_bandwidth_utilization")));
+                .withEfficiency(
+                        optDouble(eff.path("prefill_mfu")), optDouble(eff.path("decode_bandwidth_utilization")));
         Dtype dtype = Dtype.parse(config.path("kv_dtype").asText("bf16"));
         int tp = config.path("cluster").path("tp").asInt(1);
         KvSizing kv = KvSizing.of(model, dtype, tp);
         Roofline roof = new Roofline(model, hw, kv);
         int bt = config.path("workload").path("block_tokens").asInt(0);
-        if (bt <= 0) bt = config.path("workload").path("generator").path("block_tokens").asInt(0);
+        if (bt <= 0)
+            bt = config.path("workload").path("generator").path("block_tokens").asInt(0);
         if (bt <= 0) bt = 512;
 
         String transport = text(config, "transport").strip();
@@ -76,7 +89,9 @@ record RunGeometry(String setupKey, String setupLabel, Roofline roofline, int bl
         LinkSpec link = LinkSpec.parse(config.path("link").asText("4x200gbps"));
         TransportModel tm;
         String label;
-        String profile = config.path("transport_profile").isTextual() ? config.get("transport_profile").asText() : null;
+        String profile = config.path("transport_profile").isTextual()
+                ? config.get("transport_profile").asText()
+                : null;
         if (RunValidator.LIVE_TRANSPORTS.contains(t)) {
             if (profile != null && Files.isRegularFile(Path.of(profile))) {
                 tm = TransportModels.load(Path.of(profile)).model(t);
@@ -93,8 +108,10 @@ record RunGeometry(String setupKey, String setupLabel, Roofline roofline, int bl
             tm = TransportModels.fromLink(perInstance(link, tp));
             label = link.toString();
         }
-        String key = model.id() + "|" + hw.id() + "|" + hw.prefillMfu() + "|" + hw.decodeBandwidthUtilization() + "|" + dtype + "|" + tp;
-        String setup = model.id() + " on " + tp + "× " + hw.id() + ", " + dtype.toString().toLowerCase(Locale.ROOT) + " KV";
+        String key = model.id() + "|" + hw.id() + "|" + hw.prefillMfu() + "|" + hw.decodeBandwidthUtilization() + "|"
+                + dtype + "|" + tp;
+        String setup = model.id() + " on " + tp + "× " + hw.id() + ", "
+                + dtype.toString().toLowerCase(Locale.ROOT) + " KV";
         return new RunGeometry(key, setup, roof, bt, label, tm);
     }
 

@@ -5,8 +5,8 @@ import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.bundle.BundleJson;
 import dev.kvlab.harness.bundle.BundleVerifier;
 import dev.kvlab.harness.bundle.Durable;
-import dev.kvlab.harness.bundle.Sha256;
 import dev.kvlab.harness.bundle.OpenedBundle;
+import dev.kvlab.harness.bundle.Sha256;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -61,7 +61,9 @@ public final class SealedReport {
 
     /** True for the files a re-render produces (they are derived from the others). */
     public static boolean derived(String rel) {
-        return rel.equals(ReportRenderer.REPORT) || rel.startsWith(ReportRenderer.PLOTS + "/") || rel.equals(ReportRenderer.PLOTS + "/");
+        return rel.equals(ReportRenderer.REPORT)
+                || rel.startsWith(ReportRenderer.PLOTS + "/")
+                || rel.equals(ReportRenderer.PLOTS + "/");
     }
 
     /**
@@ -73,7 +75,10 @@ public final class SealedReport {
     public Outcome rerender(Path bundle, Path outDir) {
         String name = bundle.getFileName() == null ? "" : bundle.getFileName().toString();
         if (Files.isRegularFile(bundle) && (name.endsWith(".tar.gz") || name.endsWith(".tgz"))) {
-            Path to = outDir != null ? outDir : bundle.resolveSibling(name.substring(0, name.length() - (name.endsWith(".tgz") ? 4 : 7)) + "-report");
+            Path to = outDir != null
+                    ? outDir
+                    : bundle.resolveSibling(
+                            name.substring(0, name.length() - (name.endsWith(".tgz") ? 4 : 7)) + "-report");
             try (OpenedBundle ob = OpenedBundle.open(bundle)) {
                 return rerender(ob.dir(), to);
             } catch (IOException e) {
@@ -81,17 +86,21 @@ public final class SealedReport {
             }
         }
         if (!Files.isDirectory(bundle)) throw new BadInputException(bundle + ": no such bundle directory");
-        if (!Files.isRegularFile(bundle.resolve("summary.json"))) throw new BadInputException(bundle + ": not a result bundle (no summary.json)");
+        if (!Files.isRegularFile(bundle.resolve("summary.json")))
+            throw new BadInputException(bundle + ": not a result bundle (no summary.json)");
         Path absBundle = bundle.toAbsolutePath().normalize();
         if (outDir != null && outDir.toAbsolutePath().normalize().startsWith(absBundle))
-            throw new BadInputException(outDir + ": inside the bundle; --out must be outside it (the bundle's files are sealed)");
+            throw new BadInputException(
+                    outDir + ": inside the bundle; --out must be outside it (the bundle's files are sealed)");
         if (outDir != null && Files.exists(outDir) && !Files.isDirectory(outDir))
             throw new BadInputException(outDir + ": is not a directory");
         List<String> problems = new ArrayList<>();
         BundleVerifier.verify(bundle, SealedReport::derived).forEach(p -> problems.add(p.toString()));
         if (!problems.isEmpty())
-            throw new Refused(bundle + ": " + problems.get(0) + "; refusing to render a bundle that fails verification "
-                    + "(a bundle's seal is set only by the run that wrote it)", problems);
+            throw new Refused(
+                    bundle + ": " + problems.get(0) + "; refusing to render a bundle that fails verification "
+                            + "(a bundle's seal is set only by the run that wrote it)",
+                    problems);
         Path scratch;
         try {
             scratch = Files.createTempDirectory("kvlab-report-");
@@ -123,17 +132,23 @@ public final class SealedReport {
             throw new UncheckedIOException("cannot read " + bundle.resolve("manifest.json") + ": " + e.getMessage(), e);
         }
         Map<String, String> sealed = new LinkedHashMap<>();
-        for (JsonNode e : manifest.path("files")) if (derived(e.path("path").asText())) sealed.put(e.path("path").asText(), e.path("sha256").asText());
+        for (JsonNode e : manifest.path("files"))
+            if (derived(e.path("path").asText()))
+                sealed.put(e.path("path").asText(), e.path("sha256").asText());
         List<String> differ = new ArrayList<>();
         for (String f : r.files()) {
             String want = sealed.get(f);
             if (want == null) differ.add(f + ": this kvlab draws it, the sealed bundle has no such file");
-            else if (!want.equals(Sha256.of(read(scratch.resolve(f))))) differ.add(f + ": this kvlab renders it differently from the copy the run sealed");
+            else if (!want.equals(Sha256.of(read(scratch.resolve(f)))))
+                differ.add(f + ": this kvlab renders it differently from the copy the run sealed");
         }
-        for (String f : sealed.keySet()) if (!r.files().contains(f)) differ.add(f + ": sealed in the bundle, this kvlab no longer draws it");
+        for (String f : sealed.keySet())
+            if (!r.files().contains(f)) differ.add(f + ": sealed in the bundle, this kvlab no longer draws it");
         if (!differ.isEmpty())
-            throw new Refused(bundle + ": " + differ.get(0) + "; the bundle is unchanged (its seal is the run's); "
-                    + "write the new rendering elsewhere with --out DIR", differ);
+            throw new Refused(
+                    bundle + ": " + differ.get(0) + "; the bundle is unchanged (its seal is the run's); "
+                            + "write the new rendering elsewhere with --out DIR",
+                    differ);
         List<String> restored = new ArrayList<>();
         for (String f : r.files()) {
             Path target = bundle.resolve(f);

@@ -32,9 +32,13 @@ final class TailOverTime {
     static Plot of(BundleData b, String metric, String display, Map<String, String> notes) {
         List<CellData> cells = new ArrayList<>(b.cells());
         if (cells.size() > MAX_SERIES) cells = cells.subList(0, MAX_SERIES);
-        XYChart c = new XYChartBuilder().width(ChartStyle.WIDTH).height(ChartStyle.HEIGHT + 20 * cells.size())
+        XYChart c = new XYChartBuilder()
+                .width(ChartStyle.WIDTH)
+                .height(ChartStyle.HEIGHT + 20 * cells.size())
                 .title(display + " p99 per interval over the measured phase")
-                .xAxisTitle("time since the measured phase began (s)").yAxisTitle(display + " p99 (ms)").build();
+                .xAxisTitle("time since the measured phase began (s)")
+                .yAxisTitle(display + " p99 (ms)")
+                .build();
         ChartStyle.apply(c.getStyler());
         c.getStyler().setYAxisMin(0.0);
         c.getStyler().setMarkerSize(5);
@@ -76,7 +80,8 @@ final class TailOverTime {
         String caption = "99th percentile of " + display + " in each interval"
                 + (Double.isFinite(interval) ? " (" + Fmt.num(interval) + " s)" : "")
                 + " of the run's own clock (virtual time in sim cells, wall time in live cells), replicates pooled per interval, from "
-                + "cells/<cell>/r<k>/" + metric + ".hlog. A point is plotted at the middle of its interval; intervals without values are left out."
+                + "cells/<cell>/r<k>/" + metric
+                + ".hlog. A point is plotted at the middle of its interval; intervals without values are left out."
                 + (faultAt != null ? " The dashed line marks when the fault was injected." : "")
                 + (b.cells().size() > MAX_SERIES ? " Only the first " + MAX_SERIES + " cells are drawn." : "");
         return new Plot(metric + "-p99-over-time", display + " tail over time", caption, c);

@@ -14,10 +14,14 @@ final class TransportCopies {
         String n = name == null ? "" : name.strip().toLowerCase(java.util.Locale.ROOT);
         boolean live = "live".equals(mode);
         String what = switch (n) {
-            case "local" -> "one CPU memory copy between the initiator's buffer and the target segment, in process (no kernel, no socket)";
-            case "tcp" -> "READ: target segment → kernel socket buffer → initiator buffer; WRITE: the reverse (2 CPU copies + the kernel TCP stack; no user-space staging)";
-            case "shm" -> "one CPU memory copy by the initiator between its buffer and the target's shared-memory mapping (one-sided: the owner's CPU takes no part)";
-            case "rdma-emu" -> "EMULATED RDMA: one CPU memory copy through shared memory (as shm); completion is timed by an emulated NIC model (latency, bandwidth, links). Real RDMA would DMA with no CPU copy";
+            case "local" ->
+                "one CPU memory copy between the initiator's buffer and the target segment, in process (no kernel, no socket)";
+            case "tcp" ->
+                "READ: target segment → kernel socket buffer → initiator buffer; WRITE: the reverse (2 CPU copies + the kernel TCP stack; no user-space staging)";
+            case "shm" ->
+                "one CPU memory copy by the initiator between its buffer and the target's shared-memory mapping (one-sided: the owner's CPU takes no part)";
+            case "rdma-emu" ->
+                "EMULATED RDMA: one CPU memory copy through shared memory (as shm); completion is timed by an emulated NIC model (latency, bandwidth, links). Real RDMA would DMA with no CPU copy";
             default -> null;
         };
         if (live) return what == null ? "live transport '" + name + "'" : what;

@@ -22,19 +22,25 @@ final class TtftCdf {
     static final int MAX_SERIES = 16;
     private static final int MAX_POINTS = 300;
     private static final BasicStroke SOLID = new BasicStroke(2f);
-    private static final BasicStroke DASHED = new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, new float[] {7f, 4f}, 0f);
+    private static final BasicStroke DASHED =
+            new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, new float[] {7f, 4f}, 0f);
 
     private TtftCdf() {}
 
     /** The plot, or null (with a note) when no cell has TTFT values. */
     static Plot of(BundleData b, Map<String, String> notes) {
-        boolean coldHot = b.factors().getOrDefault(ConfigKeys.CACHE_STATE, List.of()).containsAll(List.of("cold", "hot"));
+        boolean coldHot =
+                b.factors().getOrDefault(ConfigKeys.CACHE_STATE, List.of()).containsAll(List.of("cold", "hot"));
         List<CellData> cells = new ArrayList<>(b.cells());
         if (cells.size() > MAX_SERIES) cells = cells.subList(0, MAX_SERIES);
         Map<String, Integer> colourOf = new LinkedHashMap<>();
-        XYChart c = new XYChartBuilder().width(ChartStyle.WIDTH).height(ChartStyle.HEIGHT + 20 * cells.size())
+        XYChart c = new XYChartBuilder()
+                .width(ChartStyle.WIDTH)
+                .height(ChartStyle.HEIGHT + 20 * cells.size())
                 .title(coldHot ? "TTFT CDF: cold (solid) vs hot (dashed)" : "TTFT CDF per cell")
-                .xAxisTitle("TTFT (ms, log scale)").yAxisTitle("requests with TTFT ≤ x (%)").build();
+                .xAxisTitle("TTFT (ms, log scale)")
+                .yAxisTitle("requests with TTFT ≤ x (%)")
+                .build();
         ChartStyle.apply(c.getStyler());
         c.getStyler().setYAxisMin(0.0);
         c.getStyler().setYAxisMax(100.0);
@@ -56,7 +62,11 @@ final class TtftCdf {
             String state = cell.factors().get(ConfigKeys.CACHE_STATE);
             String twinKey = twin(cell);
             int colour = colourOf.computeIfAbsent(coldHot ? twinKey : cell.id(), k -> colourOf.size());
-            XYSeries s = c.addSeries(cell.id() + "  (n=" + h.getTotalCount() + ", p99 " + Fmt.num(h.getValueAtPercentile(99) / 1000.0) + " ms)", x, y);
+            XYSeries s = c.addSeries(
+                    cell.id() + "  (n=" + h.getTotalCount() + ", p99 " + Fmt.num(h.getValueAtPercentile(99) / 1000.0)
+                            + " ms)",
+                    x,
+                    y);
             s.setMarker(SeriesMarkers.NONE);
             s.setLineColor(ChartStyle.color(colour));
             s.setLineStyle(coldHot && "hot".equals(state) ? DASHED : SOLID);
@@ -67,12 +77,14 @@ final class TtftCdf {
             notes.put("cdf", "No cell recorded a TTFT value (no ttft.hlog with values), so there is no CDF.");
             return null;
         }
-        String caption = "Empirical CDF of time to first token over every measured request of a cell (all replicates merged, "
-                + "read from cells/<cell>/r<k>/ttft.hlog with HdrHistogram's HistogramLogReader). "
-                + (coldHot ? "Cold: tiers empty at the start; hot: tiers warmed by an unmeasured warm-up pass. A cold cell and its hot twin share a colour. "
-                        : "This run has no cold/hot factor, so every cell is drawn alike. ")
-                + "Curves further left are faster; the top of each curve is the tail."
-                + (b.cells().size() > MAX_SERIES ? " Only the first " + MAX_SERIES + " cells are drawn." : "");
+        String caption =
+                "Empirical CDF of time to first token over every measured request of a cell (all replicates merged, "
+                        + "read from cells/<cell>/r<k>/ttft.hlog with HdrHistogram's HistogramLogReader). "
+                        + (coldHot
+                                ? "Cold: tiers empty at the start; hot: tiers warmed by an unmeasured warm-up pass. A cold cell and its hot twin share a colour. "
+                                : "This run has no cold/hot factor, so every cell is drawn alike. ")
+                        + "Curves further left are faster; the top of each curve is the tail."
+                        + (b.cells().size() > MAX_SERIES ? " Only the first " + MAX_SERIES + " cells are drawn." : "");
         return new Plot("ttft-cdf", coldHot ? "TTFT CDF, cold vs hot" : "TTFT CDF per cell", caption, c);
     }
 

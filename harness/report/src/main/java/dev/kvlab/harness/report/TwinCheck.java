@@ -44,37 +44,71 @@ public record TwinCheck(double ttft, double twinTtft, double fetch, double twinF
     }
 
     private static String cause(Map<String, JsonNode> row, double t, double tt, double f, double tf, boolean fetchOk) {
-        double gc = Stat.num(row.get(Columns.GC_PAUSE_MS.name())), span = Stat.num(row.get(Columns.SIMULATED_SECONDS.name())) * 1e3;
-        double lagP99 = Stat.num(row.get(Columns.EVENT_LAG_P99_US.name())) / 1e3, lagP50 = Stat.num(row.get(Columns.EVENT_LAG_P50_US.name())) / 1e3;
+        double gc = Stat.num(row.get(Columns.GC_PAUSE_MS.name())),
+                span = Stat.num(row.get(Columns.SIMULATED_SECONDS.name())) * 1e3;
+        double lagP99 = Stat.num(row.get(Columns.EVENT_LAG_P99_US.name())) / 1e3,
+                lagP50 = Stat.num(row.get(Columns.EVENT_LAG_P50_US.name())) / 1e3;
         double queue = Stat.num(row.get(Columns.QUEUE_P50.name()));
         double cpu = Stat.num(row.get(Columns.HARNESS_CPU_US_PER_REQUEST.name()));
         double share = Stat.num(row.get(Columns.TWIN_TTFT_P50_LIVE_SHARE.name()));
         double engine = Stat.num(row.get(Columns.ENGINE_PREFILL_TOKENS_PER_S.name()));
         double calibrated = Stat.num(row.get(Columns.ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S.name()));
         StringBuilder why = new StringBuilder();
-        if (Double.isFinite(engine) && Double.isFinite(calibrated) && (engine < 0.8 * calibrated || engine > 1.25 * calibrated))
-            why.append(String.format(Locale.ROOT, "the real engine prefilled at %.0f tokens/s over the cell's requests against %.0f tokens/s in "
-                    + "the calibration its twin's roofline reproduces: the roofline does not scale this engine's prefill from the "
-                    + "calibration's prefix to the cell's prompt and cached-context lengths", engine, calibrated));
+        if (Double.isFinite(engine)
+                && Double.isFinite(calibrated)
+                && (engine < 0.8 * calibrated || engine > 1.25 * calibrated))
+            why.append(String.format(
+                    Locale.ROOT,
+                    "the real engine prefilled at %.0f tokens/s over the cell's requests against %.0f tokens/s in "
+                            + "the calibration its twin's roofline reproduces: the roofline does not scale this engine's prefill from the "
+                            + "calibration's prefix to the cell's prompt and cached-context lengths",
+                    engine,
+                    calibrated));
         else if (fetchOk && Double.isFinite(share) && share >= 0.35 && share < 0.5)
-            why.append(String.format(Locale.ROOT, "the TTFT p50 sits on the edge between two modes of the distribution (e.g. local hits and "
-                    + "misses): %.0f%% of the live requests are at or below the twin's p50 (50%% would match), so a few late requests "
-                    + "move it to the other mode%s", share * 100, Double.isFinite(lagP99) && lagP99 > 1.0
-                    ? String.format(Locale.ROOT, "; here the loop ran events late (lag p99 %.2f ms): the machine is loaded", lagP99) : ""));
+            why.append(String.format(
+                    Locale.ROOT,
+                    "the TTFT p50 sits on the edge between two modes of the distribution (e.g. local hits and "
+                            + "misses): %.0f%% of the live requests are at or below the twin's p50 (50%% would match), so a few late requests "
+                            + "move it to the other mode%s",
+                    share * 100,
+                    Double.isFinite(lagP99) && lagP99 > 1.0
+                            ? String.format(
+                                    Locale.ROOT,
+                                    "; here the loop ran events late (lag p99 %.2f ms): the machine is loaded",
+                                    lagP99)
+                            : ""));
         else if (Double.isFinite(gc) && Double.isFinite(span) && span > 0 && gc > 0.02 * span)
             why.append(String.format(Locale.ROOT, "GC: %.1f ms of pauses in %.0f ms measured", gc, span));
         else if (!fetchOk && Double.isFinite(f) && Double.isFinite(tf) && f > tf)
-            why.append(String.format(Locale.ROOT, "loopback contention: fetches took %.2f ms against %.2f ms on the link measured at cell start "
-                    + "(other transfers, write-backs and other processes share the loopback and the CPUs)", f, tf));
+            why.append(String.format(
+                    Locale.ROOT,
+                    "loopback contention: fetches took %.2f ms against %.2f ms on the link measured at cell start "
+                            + "(other transfers, write-backs and other processes share the loopback and the CPUs)",
+                    f,
+                    tf));
         else if (!fetchOk && Double.isFinite(f) && Double.isFinite(tf))
-            why.append(String.format(Locale.ROOT, "the link measured at cell start was slower (%.2f ms predicted) than the fetches found it (%.2f ms)", tf, f));
+            why.append(String.format(
+                    Locale.ROOT,
+                    "the link measured at cell start was slower (%.2f ms predicted) than the fetches found it (%.2f ms)",
+                    tf,
+                    f));
         else if (Double.isFinite(lagP99) && lagP99 > 1.0)
-            why.append(String.format(Locale.ROOT, "queueing in the harness: the loop thread ran events late (lag p50 %.2f ms, p99 %.2f ms; "
-                    + "%.0f us of harness CPU per request): the machine is loaded", lagP50, lagP99, cpu));
+            why.append(String.format(
+                    Locale.ROOT,
+                    "queueing in the harness: the loop thread ran events late (lag p50 %.2f ms, p99 %.2f ms; "
+                            + "%.0f us of harness CPU per request): the machine is loaded",
+                    lagP50,
+                    lagP99,
+                    cpu));
         else if (t > tt)
-            why.append(String.format(Locale.ROOT, "harness overhead per request (%.0f us of harness CPU, queue p50 %.2f ms) not in the model", cpu, queue));
+            why.append(String.format(
+                    Locale.ROOT,
+                    "harness overhead per request (%.0f us of harness CPU, queue p50 %.2f ms) not in the model",
+                    cpu,
+                    queue));
         else
-            why.append("the model overestimates this cell (the sim's GPU or link model is slower than the emulated waits and real transfers)");
+            why.append(
+                    "the model overestimates this cell (the sim's GPU or link model is slower than the emulated waits and real transfers)");
         return why.toString();
     }
 }

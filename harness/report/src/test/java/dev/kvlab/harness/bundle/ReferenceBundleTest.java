@@ -3,7 +3,6 @@ package dev.kvlab.harness.bundle;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvlab.harness.api.run.CellRunner;
-import dev.kvlab.harness.bundle.BundleVerifier;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -20,9 +19,11 @@ import org.junit.jupiter.api.Test;
 class ReferenceBundleTest {
 
     static Path referenceBundle() throws Exception {
-        Path r = dev.kvlab.workloads.testing.SourceTree.file("results/reference/reference.yaml").getParent();
+        Path r = dev.kvlab.workloads.testing.SourceTree.file("results/reference/reference.yaml")
+                .getParent();
         try (Stream<Path> s = Files.list(r)) {
-            List<Path> bundles = s.filter(p -> Files.isRegularFile(p.resolve("manifest.json"))).toList();
+            List<Path> bundles = s.filter(p -> Files.isRegularFile(p.resolve("manifest.json")))
+                    .toList();
             assertThat(bundles).as("exactly one reference bundle under " + r).hasSize(1);
             return bundles.get(0);
         }
@@ -36,7 +37,9 @@ class ReferenceBundleTest {
         BundleVerifier.Rerun r = BundleVerifier.rerun(b, new CellRunner(), new PrintWriter(log));
         assertThat(r.simRuns()).isEqualTo(8);
         assertThat(r.liveRuns()).isZero();
-        assertThat(r.mismatches()).as("the sim results moved; if that is intended, re-baseline results/reference (see reference.yaml)\n" + log)
+        assertThat(r.mismatches())
+                .as("the sim results moved; if that is intended, re-baseline results/reference (see reference.yaml)\n"
+                        + log)
                 .isEmpty();
     }
 }

@@ -24,18 +24,23 @@ class BreakevenPlotTest {
                 RunGeometry g = geometry("model=llama-3-8b", "hardware=h100", "transport=" + link, "cluster.tp=" + tp);
                 Breakeven be = new Breakeven(g.roofline(), LinkSpec.parse(link));
                 for (long n : List.of(1L, 100L, 4096L, 100_000L)) {
-                    assertThat(g.fetchSeconds(n)).as(link + " tp " + tp + " fetch " + n).isCloseTo(be.fetchSeconds(n), org.assertj.core.data.Percentage.withPercentage(1e-9));
+                    assertThat(g.fetchSeconds(n))
+                            .as(link + " tp " + tp + " fetch " + n)
+                            .isCloseTo(be.fetchSeconds(n), org.assertj.core.data.Percentage.withPercentage(1e-9));
                     assertThat(g.recomputeSeconds(n)).isEqualTo(be.recomputeSeconds(n));
                 }
                 long[] grid = BreakevenPlot.grid(1, 1 << 20, 200);
                 List<Long> cross = BreakevenPlot.crossings(g, grid);
                 // the last crossing is where fetch starts winning for good: the API's break-even length
                 long always = be.breakevenTokens();
-                if (always > 1) assertThat(cross.getLast()).as(link + " tp " + tp).isEqualTo(always);
+                if (always > 1)
+                    assertThat(cross.getLast()).as(link + " tp " + tp).isEqualTo(always);
                 // below the memory floor fetch wins too: the first crossing is where recompute starts winning
                 double floor = be.memoryFloorTokens();
                 if (floor > 1 && Double.isFinite(floor) && always > 1)
-                    assertThat((double) cross.getFirst()).as(link + " floor").isCloseTo(Math.ceil(floor), org.assertj.core.data.Offset.offset(1.0));
+                    assertThat((double) cross.getFirst())
+                            .as(link + " floor")
+                            .isCloseTo(Math.ceil(floor), org.assertj.core.data.Offset.offset(1.0));
                 for (long n : cross) {
                     // exactly the first length of the new winner
                     boolean before = g.recomputeSeconds(n - 1) > g.fetchSeconds(n - 1);
@@ -49,10 +54,12 @@ class BreakevenPlotTest {
     @Test
     void aFastLinkHasNoCrossingAndTransportNamesUseTheLinkKey() {
         RunGeometry fast = geometry("transport=4x200gbps");
-        assertThat(BreakevenPlot.crossings(fast, BreakevenPlot.grid(16, 8192, 100))).isEmpty();
+        assertThat(BreakevenPlot.crossings(fast, BreakevenPlot.grid(16, 8192, 100)))
+                .isEmpty();
         RunGeometry named = geometry("transport=tcp", "link=10gbps");
         assertThat(named.linkLabel()).isEqualTo("tcp: estimate from link 10gbps (uncalibrated)");
-        assertThat(named.fetchSeconds(4096)).isEqualTo(geometry("transport=10gbps").fetchSeconds(4096));
+        assertThat(named.fetchSeconds(4096))
+                .isEqualTo(geometry("transport=10gbps").fetchSeconds(4096));
     }
 
     @Test

@@ -63,7 +63,9 @@ final class BundleFixture {
             """;
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-    private static final double[] T975 = {Double.NaN, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228};
+    private static final double[] T975 = {
+        Double.NaN, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228
+    };
 
     private final String yaml;
     private final Map<String, List<String>> factors = new LinkedHashMap<>();
@@ -138,7 +140,8 @@ final class BundleFixture {
                 row.put("replicate", k);
                 row.putAll(r.json());
                 for (String p : pseudo) row.put(p, f.get(p));
-                if (columns.size() == 2) columns.addAll(row.keySet().stream().skip(2).toList());
+                if (columns.size() == 2)
+                    columns.addAll(row.keySet().stream().skip(2).toList());
                 rows.add(row);
                 ObjectNode rep = reps.addObject();
                 rep.put("replicate", k);
@@ -163,19 +166,26 @@ final class BundleFixture {
             ObjectNode c = cellsNode.addObject();
             c.put("cell", id);
             c.set("factors", JSON.valueToTree(cells.get(i)));
-            List<Map<String, Object>> mine = rows.stream().filter(r -> r.get("cell").equals(id)).toList();
-            List<Map<String, Object>> theirs = rows.stream().filter(r -> r.get("cell").equals(base)).toList();
+            List<Map<String, Object>> mine =
+                    rows.stream().filter(r -> r.get("cell").equals(id)).toList();
+            List<Map<String, Object>> theirs =
+                    rows.stream().filter(r -> r.get("cell").equals(base)).toList();
             c.put("mode", String.valueOf(mine.getFirst().get("mode")));
             c.put("replicates", mine.size());
             ObjectNode metrics = c.putObject("metrics");
             ObjectNode vs = id.equals(base) ? null : c.putObject("vs_baseline");
             for (String col : columns) {
-                if (col.equals("cell") || col.equals("replicate") || !(mine.getFirst().get(col) instanceof Number)) continue;
-                double[] v = mine.stream().mapToDouble(r -> ((Number) r.get(col)).doubleValue()).toArray();
+                if (col.equals("cell")
+                        || col.equals("replicate")
+                        || !(mine.getFirst().get(col) instanceof Number)) continue;
+                double[] v = mine.stream()
+                        .mapToDouble(r -> ((Number) r.get(col)).doubleValue())
+                        .toArray();
                 metrics.set(col, stat(v, "mean"));
                 if (vs != null) {
                     double[] d = new double[v.length];
-                    for (int k = 0; k < v.length; k++) d[k] = v[k] - ((Number) theirs.get(k).get(col)).doubleValue();
+                    for (int k = 0; k < v.length; k++)
+                        d[k] = v[k] - ((Number) theirs.get(k).get(col)).doubleValue();
                     ObjectNode s = stat(d, "mean_diff");
                     s.remove("stdev");
                     vs.set(col, s);
@@ -188,18 +198,31 @@ final class BundleFixture {
         manifest.put("schema", 1);
         manifest.put("run_id", runId);
         manifest.put("kvlab_version", "0.1.0-SNAPSHOT");
-        manifest.putObject("git").put("commit", "0123456789abcdef0123456789abcdef01234567").put("dirty", false);
-        manifest.set("command_line", JSON.valueToTree(List.of("kvlab", "run", "ablations/" + name + ".yaml", "--influx-token", "<redacted>")));
+        manifest.putObject("git")
+                .put("commit", "0123456789abcdef0123456789abcdef01234567")
+                .put("dirty", false);
+        manifest.set(
+                "command_line",
+                JSON.valueToTree(
+                        List.of("kvlab", "run", "ablations/" + name + ".yaml", "--influx-token", "<redacted>")));
         manifest.put("started_at", "2026-01-01T00:00:00Z");
         manifest.put("ended_at", "2026-01-01T00:00:42Z");
-        manifest.putObject("jvm").put("name", System.getProperty("java.vm.name")).put("version", System.getProperty("java.version"))
+        manifest.putObject("jvm")
+                .put("name", System.getProperty("java.vm.name"))
+                .put("version", System.getProperty("java.version"))
                 .put("vendor", System.getProperty("java.vm.vendor"));
         manifest.putObject("os").put("name", "Linux").put("version", "6.1").put("arch", "amd64");
         manifest.putObject("cpu").put("model", "Test CPU @ 2.0GHz").put("logical_cores", 2);
-        manifest.putObject("matrix").put("file", "ablations/" + name + ".yaml").put("sha256", "ab".repeat(32)).putObject("resolved");
+        manifest.putObject("matrix")
+                .put("file", "ablations/" + name + ".yaml")
+                .put("sha256", "ab".repeat(32))
+                .putObject("resolved");
         manifest.set("cells", manCells);
-        manifest.set("emulated", JSON.valueToTree(List.of("GPU time: modelled by the roofline (prefill MFU, decode bandwidth)",
-                "data movement (sim): transport model")));
+        manifest.set(
+                "emulated",
+                JSON.valueToTree(List.of(
+                        "GPU time: modelled by the roofline (prefill MFU, decode bandwidth)",
+                        "data movement (sim): transport model")));
         manifest.putArray("inputs");
         Files.writeString(dir.resolve(".manifest-draft.json"), JSON.writeValueAsString(manifest));
         return dir;
@@ -219,7 +242,10 @@ final class BundleFixture {
             for (Path p : s.filter(Files::isRegularFile).sorted().toList()) {
                 String rel = bundle.relativize(p).toString().replace('\\', '/');
                 if (rel.equals("manifest.json")) continue;
-                files.addObject().put("path", rel).put("sha256", sha256(Files.readAllBytes(p))).put("bytes", Files.size(p));
+                files.addObject()
+                        .put("path", rel)
+                        .put("sha256", sha256(Files.readAllBytes(p)))
+                        .put("bytes", Files.size(p));
             }
         }
         Files.writeString(bundle.resolve("manifest.json"), JSON.writeValueAsString(m));
@@ -250,8 +276,13 @@ final class BundleFixture {
     }
 
     private static String cellId(int i, Map<String, String> f) {
-        String v = f.isEmpty() ? "base" : String.join("_", f.values().stream()
-                .map(x -> x.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.-]", "-")).toList());
+        String v = f.isEmpty()
+                ? "base"
+                : String.join(
+                        "_",
+                        f.values().stream()
+                                .map(x -> x.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.-]", "-"))
+                                .toList());
         return String.format(Locale.ROOT, "c%02d-%s", i + 1, v);
     }
 
@@ -307,7 +338,8 @@ final class BundleFixture {
         return s;
     }
 
-    private static void writeReplicate(Path dir, String id, int k, Map<String, String> f, CellResult r, ObjectNode config) throws IOException {
+    private static void writeReplicate(
+            Path dir, String id, int k, Map<String, String> f, CellResult r, ObjectNode config) throws IOException {
         Files.createDirectories(dir);
         for (Metric m : Metric.values()) {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -325,11 +357,42 @@ final class BundleFixture {
         }
         StringBuilder sb = new StringBuilder(RequestRecord.CSV_HEADER).append('\n');
         for (RequestRecord q : r.requests()) {
-            sb.append(q.id()).append(',').append(csv(q.session())).append(',').append(q.arrivalMs()).append(',').append(q.instance()).append(',')
-                    .append(q.inputTokens()).append(',').append(q.outputTokens()).append(',').append(q.localHitTokens()).append(',')
-                    .append(q.remoteHitTokens()).append(',').append(q.fetchedBytes()).append(',').append(q.fallbackBlocks()).append(',')
-                    .append(q.queueMs()).append(',').append(q.fetchMs()).append(',').append(q.ttftMs()).append(',').append(q.tpotMs()).append(',')
-                    .append(q.tbtMs()).append(',').append(q.e2elMs()).append(',').append(q.good()).append(',').append(csv(q.status())).append('\n');
+            sb.append(q.id())
+                    .append(',')
+                    .append(csv(q.session()))
+                    .append(',')
+                    .append(q.arrivalMs())
+                    .append(',')
+                    .append(q.instance())
+                    .append(',')
+                    .append(q.inputTokens())
+                    .append(',')
+                    .append(q.outputTokens())
+                    .append(',')
+                    .append(q.localHitTokens())
+                    .append(',')
+                    .append(q.remoteHitTokens())
+                    .append(',')
+                    .append(q.fetchedBytes())
+                    .append(',')
+                    .append(q.fallbackBlocks())
+                    .append(',')
+                    .append(q.queueMs())
+                    .append(',')
+                    .append(q.fetchMs())
+                    .append(',')
+                    .append(q.ttftMs())
+                    .append(',')
+                    .append(q.tpotMs())
+                    .append(',')
+                    .append(q.tbtMs())
+                    .append(',')
+                    .append(q.e2elMs())
+                    .append(',')
+                    .append(q.good())
+                    .append(',')
+                    .append(csv(q.status()))
+                    .append('\n');
         }
         Files.writeString(dir.resolve("requests.csv"), sb.toString());
         ObjectNode cj = JsonNodeFactory.instance.objectNode();

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 class ColumnsDocTest {
 
     static Path docs() {
-        return dev.kvlab.workloads.testing.SourceTree.file("docs/bundle-format.md").resolveSibling("columns.md");
+        return dev.kvlab.workloads.testing.SourceTree.file("docs/bundle-format.md")
+                .resolveSibling("columns.md");
     }
 
     @Test

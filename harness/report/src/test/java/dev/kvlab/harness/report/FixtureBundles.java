@@ -20,8 +20,12 @@ final class FixtureBundles {
     /** cold/hot × local-only/remote-only/combined, 2 replicates, unfinished (no manifest.json; a draft beside). */
     static synchronized Path smoke(Path into) {
         try {
-            if (smoke == null) smoke = new BundleFixture(BundleFixture.BASE).name("smoke")
-                    .factor("cache_state", "cold", "hot").factor("tiers", "local-only", "remote-only", "combined").write(root());
+            if (smoke == null)
+                smoke = new BundleFixture(BundleFixture.BASE)
+                        .name("smoke")
+                        .factor("cache_state", "cold", "hot")
+                        .factor("tiers", "local-only", "remote-only", "combined")
+                        .write(root());
             return copy(smoke, into.resolve(smoke.getFileName()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -31,8 +35,13 @@ final class FixtureBundles {
     /** Recompute vs fetch: policy × link on a hot remote-only store, one replicate (no confidence intervals). */
     static synchronized Path recomputeVsFetch(Path into) {
         try {
-            if (rvf == null) rvf = new BundleFixture(BundleFixture.BASE + "cache_state: hot\ntiers: remote-only\n").name("rvf").replicates(1)
-                    .factor("transport", "10gbps", "4x200gbps").factor("policy", "recompute", "fetch", "auto").write(root());
+            if (rvf == null)
+                rvf = new BundleFixture(BundleFixture.BASE + "cache_state: hot\ntiers: remote-only\n")
+                        .name("rvf")
+                        .replicates(1)
+                        .factor("transport", "10gbps", "4x200gbps")
+                        .factor("policy", "recompute", "fetch", "auto")
+                        .write(root());
             return copy(rvf, into.resolve(rvf.getFileName()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -42,8 +51,11 @@ final class FixtureBundles {
     /** A {@code fault} factor (labels only until the config knows faults): the report draws tails over time. */
     static synchronized Path faults(Path into) {
         try {
-            if (faults == null) faults = new BundleFixture(BundleFixture.BASE).name("faults")
-                    .pseudoFactor("fault", "none", "node-crash").write(root());
+            if (faults == null)
+                faults = new BundleFixture(BundleFixture.BASE)
+                        .name("faults")
+                        .pseudoFactor("fault", "none", "node-crash")
+                        .write(root());
             return copy(faults, into.resolve(faults.getFileName()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -51,37 +51,64 @@ final class HeadlessChromium implements AutoCloseable {
     }
 
     HeadlessChromium(Path binary, Path userDataDir, int width, int height) throws Exception {
-        List<String> cmd = List.of(binary.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-extensions",
-                "--hide-scrollbars", "--user-data-dir=" + userDataDir, "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
-                "--window-size=" + width + "," + height, "about:blank");
-        process = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        List<String> cmd = List.of(
+                binary.toString(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-extensions",
+                "--hide-scrollbars",
+                "--user-data-dir=" + userDataDir,
+                "--remote-debugging-address=127.0.0.1",
+                "--remote-debugging-port=0",
+                "--window-size=" + width + "," + height,
+                "about:blank");
+        process = new ProcessBuilder(cmd)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
         CompletableFuture<String> endpoint = new CompletableFuture<>();
         Thread.ofPlatform().daemon().name("chromium-stderr").start(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader r =
+                    new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = r.readLine()) != null) {
                     stderr.add(line);
                     int i = line.indexOf("DevTools listening on ");
-                    if (i >= 0) endpoint.complete(line.substring(i + "DevTools listening on ".length()).strip());
+                    if (i >= 0)
+                        endpoint.complete(line.substring(i + "DevTools listening on ".length())
+                                .strip());
                 }
-                endpoint.completeExceptionally(new IOException("chromium exited before listening: " + String.join("\n", stderr)));
+                endpoint.completeExceptionally(
+                        new IOException("chromium exited before listening: " + String.join("\n", stderr)));
             } catch (IOException e) {
                 endpoint.completeExceptionally(e);
             }
         });
         try {
             URI browser = URI.create(endpoint.get(60, TimeUnit.SECONDS));
-            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+            HttpClient http = HttpClient.newBuilder()
+                    .connectTimeout(Duration.ofSeconds(10))
+                    .build();
             URI list = URI.create("http://" + browser.getHost() + ":" + browser.getPort() + "/json/list");
             String page = null;
             for (int attempt = 0; attempt < 50 && page == null; attempt++) {
-                JsonNode targets = JSON.readTree(http.send(HttpRequest.newBuilder(list).GET().build(), HttpResponse.BodyHandlers.ofString()).body());
-                for (JsonNode t : targets) if ("page".equals(t.path("type").asText())) page = t.path("webSocketDebuggerUrl").asText();
+                JsonNode targets = JSON.readTree(
+                        http.send(HttpRequest.newBuilder(list).GET().build(), HttpResponse.BodyHandlers.ofString())
+                                .body());
+                for (JsonNode t : targets)
+                    if ("page".equals(t.path("type").asText()))
+                        page = t.path("webSocketDebuggerUrl").asText();
                 if (page == null) Thread.sleep(100);
             }
             if (page == null) throw new IOException("chromium shows no page target");
-            ws = http.newWebSocketBuilder().buildAsync(URI.create(page), new Listener()).get(20, TimeUnit.SECONDS);
+            ws = http.newWebSocketBuilder()
+                    .buildAsync(URI.create(page), new Listener())
+                    .get(20, TimeUnit.SECONDS);
         } catch (Exception e) {
             process.destroyForcibly();
             throw e;
@@ -130,14 +157,17 @@ final class HeadlessChromium implements AutoCloseable {
                 case "Runtime.exceptionThrown" -> out.add("exception: " + p.path("exceptionDetails"));
                 case "Runtime.consoleAPICalled" -> {
                     String type = p.path("type").asText();
-                    if (type.equals("error") || type.equals("warning") || type.equals("assert")) out.add("console." + type + ": " + p.path("args"));
+                    if (type.equals("error") || type.equals("warning") || type.equals("assert"))
+                        out.add("console." + type + ": " + p.path("args"));
                 }
                 case "Log.entryAdded" -> {
                     String level = p.path("entry").path("level").asText();
-                    if (level.equals("error") || level.equals("warning")) out.add("log " + level + ": " + p.path("entry").path("text").asText()
-                            + " " + p.path("entry").path("url").asText());
+                    if (level.equals("error") || level.equals("warning"))
+                        out.add("log " + level + ": "
+                                + p.path("entry").path("text").asText() + " "
+                                + p.path("entry").path("url").asText());
                 }
-                default -> { }
+                default -> {}
             }
         }
         return out;
@@ -147,7 +177,8 @@ final class HeadlessChromium implements AutoCloseable {
     List<String> requests() {
         List<String> out = new ArrayList<>();
         for (JsonNode e : events)
-            if ("Network.requestWillBeSent".equals(e.path("method").asText())) out.add(e.path("params").path("request").path("url").asText());
+            if ("Network.requestWillBeSent".equals(e.path("method").asText()))
+                out.add(e.path("params").path("request").path("url").asText());
         return out;
     }
 
@@ -155,7 +186,8 @@ final class HeadlessChromium implements AutoCloseable {
     public void close() {
         try {
             if (ws != null) {
-                ObjectNode msg = JSON.createObjectNode().put("id", ids.incrementAndGet()).put("method", "Browser.close");
+                ObjectNode msg =
+                        JSON.createObjectNode().put("id", ids.incrementAndGet()).put("method", "Browser.close");
                 ws.sendText(JSON.writeValueAsString(msg), true).get(5, TimeUnit.SECONDS);
             }
         } catch (Exception ignored) {
@@ -183,11 +215,14 @@ final class HeadlessChromium implements AutoCloseable {
                 try {
                     JsonNode m = JSON.readTree(buf.toString());
                     if (m.has("id")) {
-                        CompletableFuture<JsonNode> f = pending.remove(m.get("id").asInt());
+                        CompletableFuture<JsonNode> f =
+                                pending.remove(m.get("id").asInt());
                         if (f != null) f.complete(m);
                     } else events.add(m);
                 } catch (IOException e) {
-                    events.add(JSON.createObjectNode().put("method", "kvlab.badMessage").put("text", e.getMessage()));
+                    events.add(JSON.createObjectNode()
+                            .put("method", "kvlab.badMessage")
+                            .put("text", e.getMessage()));
                 }
                 buf.setLength(0);
             }

@@ -74,6 +74,8 @@ class HlogsTest {
         assertThat(Hlogs.read(tmp, "nope")).isEmpty();
         Path bad = tmp.resolve("itl.hlog");
         Files.writeString(bad, "#[Histogram log format version 1.3]\n0.000,10.000,1.0,not-base64!!\n");
-        assertThatThrownBy(() -> Hlogs.read(tmp, "itl")).isInstanceOf(BadInputException.class).hasMessageContaining("itl.hlog");
+        assertThatThrownBy(() -> Hlogs.read(tmp, "itl"))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("itl.hlog");
     }
 }

@@ -18,8 +18,15 @@ import org.junit.jupiter.api.Test;
  */
 class PdSectionTest {
 
-    private static CellData cell(String id, String serving, String tiers, String pd, double itlP99, double ttftP99, double handoverBytes,
-                                 double handoverTokens) {
+    private static CellData cell(
+            String id,
+            String serving,
+            String tiers,
+            String pd,
+            double itlP99,
+            double ttftP99,
+            double handoverBytes,
+            double handoverTokens) {
         Map<String, String> f = new LinkedHashMap<>();
         f.put("serving", serving);
         f.put("tiers", tiers);
@@ -44,7 +51,8 @@ class PdSectionTest {
 
     @Test
     void disaggregatedCellsStandBesideTheirColocatedPeers() {
-        List<CellData> cells = List.of(cell("c1", "colocated", "none", "colocated", 800, 1500, 0, 0),
+        List<CellData> cells = List.of(
+                cell("c1", "colocated", "none", "colocated", 800, 1500, 0, 0),
                 cell("c2", "colocated", "combined", "colocated", 400, 900, 0, 0),
                 cell("c3", "pd-direct", "combined", "disaggregated", 40, 1800, 10 * (1280 * 1024 + 20 * 32), 12800));
         Html h = new Html();
@@ -70,13 +78,17 @@ class PdSectionTest {
         c.metrics().put(Columns.TWIN_ITL_P99.name(), stat(2.2));
         c.metrics().put(Columns.TWIN_TTFT_P50.name(), stat(210));
         c.metrics().put(Columns.ENGINE_STEP_WALL_OVER_CPU.name(), stat(1.3));
-        // ITL p99 2.2 against 8.0 measured, its p50 within 20%: the tail is the CPU's, and the steps' wall over CPU time says so
+        // ITL p99 2.2 against 8.0 measured, its p50 within 20%: the tail is the CPU's, and the steps' wall over CPU
+        // time says so
         String why = PdSection.twinMiss(c);
         assertThat(why).contains("ITL p99").contains("the twin's p50 agrees").contains("1.30× their CPU time");
         assertThat(why).doesNotContain("TTFT p50"); // 210 against 200: within 20%
         Html h = new Html();
         PdSection.render(h, List.of(cell("c1", "colocated", "none", "colocated", 4, 300, 0, 0), c));
-        assertThat(h.toString()).contains("twin ITL p99 (ms, error)").contains("2.200 (-73%)").contains("210.0 (+5%)");
+        assertThat(h.toString())
+                .contains("twin ITL p99 (ms, error)")
+                .contains("2.200 (-73%)")
+                .contains("210.0 (+5%)");
         // within 20% on both: nothing to explain
         c.metrics().put(Columns.TWIN_ITL_P99.name(), stat(7.0));
         assertThat(PdSection.twinMiss(c)).isEmpty();

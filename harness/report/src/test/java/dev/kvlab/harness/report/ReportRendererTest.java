@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvlab.harness.api.input.BadInputException;
-import dev.kvlab.harness.report.ReportRenderer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,26 +21,43 @@ class ReportRendererTest {
         Path bundle = FixtureBundles.smoke(tmp);
         ReportRenderer.Rendered r = new ReportRenderer().render(bundle, BundleFixture.draftManifest(bundle));
         assertThat(r.report()).isEqualTo(bundle.resolve("report.html"));
-        assertThat(r.files()).contains("report.html", "plots/ttft-p50-p99.png", "plots/ttft-p50-p99.svg", "plots/itl-p50-p99.png",
-                "plots/goodput.png", "plots/hit-ratios.png");
+        assertThat(r.files())
+                .contains(
+                        "report.html",
+                        "plots/ttft-p50-p99.png",
+                        "plots/ttft-p50-p99.svg",
+                        "plots/itl-p50-p99.png",
+                        "plots/goodput.png",
+                        "plots/hit-ratios.png");
         for (String f : r.files()) {
             assertThat(bundle.resolve(f)).isRegularFile();
             assertThat(Files.size(bundle.resolve(f))).isGreaterThan(1000);
         }
         for (String f : r.files()) {
-            if (f.endsWith(".png")) assertThat(Files.readAllBytes(bundle.resolve(f))).startsWith(0x89, 'P', 'N', 'G');
-            if (f.endsWith(".svg")) assertThat(Files.readString(bundle.resolve(f))).contains("<svg");
+            if (f.endsWith(".png"))
+                assertThat(Files.readAllBytes(bundle.resolve(f))).startsWith(0x89, 'P', 'N', 'G');
+            if (f.endsWith(".svg"))
+                assertThat(Files.readString(bundle.resolve(f))).contains("<svg");
         }
         String html = Files.readString(r.report(), StandardCharsets.UTF_8);
         // self-contained: nothing fetched from anywhere
         assertHasNot(html, "<script", "http://", "https://", "<link");
         assertHas(html, "data:image/png;base64,");
         // every cell, the emulated statement, the cross-walk, provenance from the manifest handed over
-        assertHas(html, "c01-cold_local-only", "c06-hot_combined", "GPU time", "AIPerf", "0123456789abcdef0123456789abcdef01234567",
+        assertHas(
+                html,
+                "c01-cold_local-only",
+                "c06-hot_combined",
+                "GPU time",
+                "AIPerf",
+                "0123456789abcdef0123456789abcdef01234567",
                 "--influx-token &lt;redacted&gt;");
         // no temporaries left behind
         try (Stream<Path> s = Files.walk(bundle)) {
-            assertThat(s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".tmp")).toList()).isEmpty();
+            assertThat(s.map(p -> p.getFileName().toString())
+                            .filter(n -> n.endsWith(".tmp"))
+                            .toList())
+                    .isEmpty();
         }
 
         byte[] svg = Files.readAllBytes(bundle.resolve("plots/ttft-p50-p99.svg"));
@@ -49,7 +65,9 @@ class ReportRendererTest {
         new ReportRenderer().render(bundle, BundleFixture.draftManifest(bundle));
         assertThat(Files.readAllBytes(bundle.resolve("plots/ttft-p50-p99.svg"))).isEqualTo(svg);
         assertThat(Files.readAllBytes(bundle.resolve("plots/goodput.png"))).isEqualTo(png);
-        assertThat(Files.readString(r.report(), StandardCharsets.UTF_8).equals(html)).as("same page twice").isTrue();
+        assertThat(Files.readString(r.report(), StandardCharsets.UTF_8).equals(html))
+                .as("same page twice")
+                .isTrue();
         copyForDevelopers(bundle, r, "smoke");
     }
 
@@ -70,21 +88,35 @@ class ReportRendererTest {
 
     @Test
     void aDirectoryThatIsNotABundleIsBadInput() {
-        assertThatThrownBy(() -> new ReportRenderer().render(tmp)).isInstanceOf(BadInputException.class).hasMessageContaining("summary.json");
-        assertThatThrownBy(() -> new ReportRenderer().render(tmp.resolve("missing"))).isInstanceOf(BadInputException.class);
+        assertThatThrownBy(() -> new ReportRenderer().render(tmp))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("summary.json");
+        assertThatThrownBy(() -> new ReportRenderer().render(tmp.resolve("missing")))
+                .isInstanceOf(BadInputException.class);
     }
 
     @Test
     void recomputeVsFetchRunsGetTheBreakevenWithItsCrossingAndMeasuredPoints() throws Exception {
         Path bundle = FixtureBundles.recomputeVsFetch(tmp);
         ReportRenderer.Rendered r = new ReportRenderer().render(bundle);
-        assertThat(r.files()).contains("plots/breakeven.png", "plots/breakeven.svg").doesNotContain("plots/ttft-p99-over-time.png");
+        assertThat(r.files())
+                .contains("plots/breakeven.png", "plots/breakeven.svg")
+                .doesNotContain("plots/ttft-p99-over-time.png");
         String html = Files.readString(r.report());
-        // llama-3-8b on one H100: over 10 Gbps per GPU recompute wins for long prefixes; over 4x200 Gbps fetch always wins
-        assertHas(html, "<code>10gbps</code>", "<code>4x200gbps</code>", "recompute wins from here", "fetch wins at every length drawn");
+        // llama-3-8b on one H100: over 10 Gbps per GPU recompute wins for long prefixes; over 4x200 Gbps fetch always
+        // wins
+        assertHas(
+                html,
+                "<code>10gbps</code>",
+                "<code>4x200gbps</code>",
+                "recompute wins from here",
+                "fetch wins at every length drawn");
         // the fetch cells fetched, so their requests are drawn on top; recompute cells fetched nothing
-        assertThat(java.util.regex.Pattern.compile("<code>4x200gbps</code>[^\\n]*<td class=\"num\">[\\d,]+ \\(× ").matcher(html).find())
-                .as("measured fetches drawn for 4x200gbps").isTrue();
+        assertThat(java.util.regex.Pattern.compile("<code>4x200gbps</code>[^\\n]*<td class=\"num\">[\\d,]+ \\(× ")
+                        .matcher(html)
+                        .find())
+                .as("measured fetches drawn for 4x200gbps")
+                .isTrue();
         assertHas(html, "Drawn for runs with a fault factor or live cells");
         // one replicate: no interval is invented
         assertHasNot(html, "[NaN");
@@ -102,12 +134,14 @@ class ReportRendererTest {
 
     /** Fails naming only the missing snippets (the page is too long to print). */
     static void assertHas(String html, String... snippets) {
-        java.util.List<String> missing = java.util.Arrays.stream(snippets).filter(x -> !html.contains(x)).toList();
+        java.util.List<String> missing =
+                java.util.Arrays.stream(snippets).filter(x -> !html.contains(x)).toList();
         assertThat(missing).as("snippets missing from report.html").isEmpty();
     }
 
     static void assertHasNot(String html, String... snippets) {
-        java.util.List<String> present = java.util.Arrays.stream(snippets).filter(html::contains).toList();
+        java.util.List<String> present =
+                java.util.Arrays.stream(snippets).filter(html::contains).toList();
         assertThat(present).as("snippets that must not be in report.html").isEmpty();
     }
 
@@ -117,6 +151,7 @@ class ReportRendererTest {
         if (dev == null) return;
         Path out = Path.of(dev).resolve(name);
         Files.createDirectories(out.resolve("plots"));
-        for (String f : r.files()) Files.copy(bundle.resolve(f), out.resolve(f), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        for (String f : r.files())
+            Files.copy(bundle.resolve(f), out.resolve(f), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
 }

@@ -1,5 +1,7 @@
 package dev.kvlab.harness.report;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.kvlab.harness.api.Columns;
@@ -7,13 +9,18 @@ import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 /** The sim-twin verdict: tolerances as stated, and a cause named from the live cell's own figures. */
 class TwinCheckTest {
 
     private static Map<String, JsonNode> row(double... kv) {
-        String[] k = {"ttft_p50_ms", "twin_ttft_p50_ms", "fetch_p50_ms", "twin_fetch_p50_ms", "event_lag_p99_us", "twin_ttft_p50_live_share"};
+        String[] k = {
+            "ttft_p50_ms",
+            "twin_ttft_p50_ms",
+            "fetch_p50_ms",
+            "twin_fetch_p50_ms",
+            "event_lag_p99_us",
+            "twin_ttft_p50_live_share"
+        };
         Map<String, JsonNode> m = new HashMap<>();
         for (int i = 0; i < kv.length; i++) m.put(k[i], JsonNodeFactory.instance.numberNode(kv[i]));
         return m;
@@ -21,8 +28,8 @@ class TwinCheckTest {
 
     @Test
     void withinToleranceAgrees() {
-        assertThat(TwinCheck.of(row(10, 8.5, 6, 5)).agrees()).isTrue();        // -15%, -17%
-        assertThat(TwinCheck.of(row(1.0, 1.45, 0, 0)).agrees()).isTrue();      // +45% but within 0.5 ms
+        assertThat(TwinCheck.of(row(10, 8.5, 6, 5)).agrees()).isTrue(); // -15%, -17%
+        assertThat(TwinCheck.of(row(1.0, 1.45, 0, 0)).agrees()).isTrue(); // +45% but within 0.5 ms
         assertThat(TwinCheck.of(new HashMap<>())).as("no twin: no verdict").isNull();
     }
 
@@ -42,8 +49,12 @@ class TwinCheckTest {
         Map<String, JsonNode> r = row(170, 6, 1.5, 0.9, 20000);
         r.put(Columns.ENGINE_PREFILL_TOKENS_PER_S.name(), JsonNodeFactory.instance.numberNode(160.0));
         r.put(Columns.ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S.name(), JsonNodeFactory.instance.numberNode(3300.0));
-        assertThat(TwinCheck.of(r).cause()).contains("real engine prefilled at 160 tokens/s").contains("3300 tokens/s");
+        assertThat(TwinCheck.of(r).cause())
+                .contains("real engine prefilled at 160 tokens/s")
+                .contains("3300 tokens/s");
         r.put(Columns.ENGINE_PREFILL_TOKENS_PER_S.name(), JsonNodeFactory.instance.numberNode(3000.0));
-        assertThat(TwinCheck.of(r).cause()).as("within its calibration: another cause").doesNotContain("real engine");
+        assertThat(TwinCheck.of(r).cause())
+                .as("within its calibration: another cause")
+                .doesNotContain("real engine");
     }
 }

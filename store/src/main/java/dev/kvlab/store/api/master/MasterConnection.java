@@ -29,7 +29,8 @@ public interface MasterConnection extends AutoCloseable {
 
     List<ReplicaList> getReplicaLists(String tenant, List<String> keys);
 
-    CompletableFuture<List<PutStartResult>> putStartAsync(String tenant, List<String> keys, long[] lengths, int[] crcs, ReplicateConfig config);
+    CompletableFuture<List<PutStartResult>> putStartAsync(
+            String tenant, List<String> keys, long[] lengths, int[] crcs, ReplicateConfig config);
 
     CompletableFuture<List<EndStatus>> putEndAsync(String tenant, List<String> keys, long[] putIds);
 

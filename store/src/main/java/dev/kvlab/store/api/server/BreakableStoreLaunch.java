@@ -22,5 +22,15 @@ import java.time.Duration;
  * @param clientName      the client's name, as a backend says it
  * @param seed            the fates of the client's batches under a link fault, and which stretches {@code corrupt} flips
  */
-public record BreakableStoreLaunch(MasterConfig master, Duration processLeaseTtl, boolean masterProcess, boolean nodeProcesses, int nodes,
-                                   long segmentBytes, String transport, Duration ping, String name, String clientName, long seed) {}
+public record BreakableStoreLaunch(
+        MasterConfig master,
+        Duration processLeaseTtl,
+        boolean masterProcess,
+        boolean nodeProcesses,
+        int nodes,
+        long segmentBytes,
+        String transport,
+        Duration ping,
+        String name,
+        String clientName,
+        long seed) {}

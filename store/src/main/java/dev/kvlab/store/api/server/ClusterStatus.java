@@ -14,8 +14,15 @@ import java.util.List;
  * @param snapshotSeq   the oplog entry the latest snapshot includes up to (0: none yet)
  * @param logSeq        the first oplog entry of the newest batch in etcd (0: none)
  */
-public record ClusterStatus(String etcd, String leader, String leaderAddress, long epoch, String promoting, List<Member> members, long snapshotSeq,
-                            long logSeq) {
+public record ClusterStatus(
+        String etcd,
+        String leader,
+        String leaderAddress,
+        long epoch,
+        String promoting,
+        List<Member> members,
+        long snapshotSeq,
+        long logSeq) {
 
     public ClusterStatus {
         members = List.copyOf(members);

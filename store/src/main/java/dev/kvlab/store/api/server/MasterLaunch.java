@@ -11,12 +11,27 @@ import dev.kvlab.store.api.MasterConfig;
  * @param parentPid the process whose end ends this one (a master started by a harness dies with it), or null
  * @param ha        the replicated cluster it joins (leader election and oplog on etcd), or null: a master on its own
  */
-public record MasterLaunch(String host, int port, String metricsHost, int metricsPort, boolean metricsPublic, MasterConfig config,
-                           String token, Long parentPid, HaLaunch ha) {
+public record MasterLaunch(
+        String host,
+        int port,
+        String metricsHost,
+        int metricsPort,
+        boolean metricsPublic,
+        MasterConfig config,
+        String token,
+        Long parentPid,
+        HaLaunch ha) {
 
     /** A master on its own (no HA). */
-    public MasterLaunch(String host, int port, String metricsHost, int metricsPort, boolean metricsPublic, MasterConfig config, String token,
-                        Long parentPid) {
+    public MasterLaunch(
+            String host,
+            int port,
+            String metricsHost,
+            int metricsPort,
+            boolean metricsPublic,
+            MasterConfig config,
+            String token,
+            Long parentPid) {
         this(host, port, metricsHost, metricsPort, metricsPublic, config, token, parentPid, null);
     }
 }

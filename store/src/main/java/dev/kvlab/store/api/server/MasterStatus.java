@@ -12,5 +12,12 @@ package dev.kvlab.store.api.server;
  * @param objects       complete objects in its metadata (a standby: in its view)
  * @param segments      mounted segments (a standby: in its view)
  */
-public record MasterStatus(String role, String name, long term, String leader, String leaderAddress, long appliedSeq, long objects,
-                           long segments) {}
+public record MasterStatus(
+        String role,
+        String name,
+        long term,
+        String leader,
+        String leaderAddress,
+        long appliedSeq,
+        long objects,
+        long segments) {}

@@ -14,13 +14,49 @@ import java.time.Duration;
  *                  follows a change of leader and registers its segment again with the new one; null: the master at
  *                  {@code masterHost:masterPort}
  */
-public record NodeLaunch(String masterHost, int masterPort, long segmentBytes, String transport, String bind, String nodeId, String token,
-                         Duration ping, String metricsHost, int metricsPort, boolean metricsPublic, Long parentPid, String etcd) {
+public record NodeLaunch(
+        String masterHost,
+        int masterPort,
+        long segmentBytes,
+        String transport,
+        String bind,
+        String nodeId,
+        String token,
+        Duration ping,
+        String metricsHost,
+        int metricsPort,
+        boolean metricsPublic,
+        Long parentPid,
+        String etcd) {
 
     /** A node of the master at {@code masterHost:masterPort}. */
-    public NodeLaunch(String masterHost, int masterPort, long segmentBytes, String transport, String bind, String nodeId, String token,
-                      Duration ping, String metricsHost, int metricsPort, boolean metricsPublic, Long parentPid) {
-        this(masterHost, masterPort, segmentBytes, transport, bind, nodeId, token, ping, metricsHost, metricsPort, metricsPublic, parentPid, null);
+    public NodeLaunch(
+            String masterHost,
+            int masterPort,
+            long segmentBytes,
+            String transport,
+            String bind,
+            String nodeId,
+            String token,
+            Duration ping,
+            String metricsHost,
+            int metricsPort,
+            boolean metricsPublic,
+            Long parentPid) {
+        this(
+                masterHost,
+                masterPort,
+                segmentBytes,
+                transport,
+                bind,
+                nodeId,
+                token,
+                ping,
+                metricsHost,
+                metricsPort,
+                metricsPublic,
+                parentPid,
+                null);
     }
 
     /** Where the node's master is, for messages. */

@@ -1,10 +1,9 @@
 package dev.kvlab.store.internal.backend;
 
-import dev.kvlab.store.internal.cluster.BackendExtras;
-
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.KvBackend;
 import dev.kvlab.store.api.MasterConfig;
+import dev.kvlab.store.internal.cluster.BackendExtras;
 import dev.kvlab.store.internal.cluster.EmbeddedCluster;
 import dev.kvlab.store.internal.grpc.GrpcMasterChannel;
 import dev.kvlab.store.internal.grpc.MasterServer;
@@ -22,7 +21,9 @@ import java.io.UncheckedIOException;
 public final class BundledBackendProvider implements KvBackendProvider {
 
     @Override
-    public String name() { return "bundled"; }
+    public String name() {
+        return "bundled";
+    }
 
     @Override
     public boolean accepts(String spec) {
@@ -34,8 +35,10 @@ public final class BundledBackendProvider implements KvBackendProvider {
         BackendExtras.check(options);
         MasterConfig mc = BackendExtras.masterConfig(options);
         TransportConfig tc = TransportConfig.defaults().withTimeout(options.timeout());
-        EmbeddedCluster.Settings s = EmbeddedCluster.Settings.of(options.transport(), options.nodes(), options.segmentBytes())
-                .withMaster(mc).withTransportConfig(tc);
+        EmbeddedCluster.Settings s = EmbeddedCluster.Settings.of(
+                        options.transport(), options.nodes(), options.segmentBytes())
+                .withMaster(mc)
+                .withTransportConfig(tc);
         String control = options.extra().getOrDefault("control", "inproc");
         if (!control.equals("inproc") && !control.equals("grpc"))
             throw new IllegalArgumentException("unknown control plane '" + control + "' (use inproc or grpc)");

@@ -1,15 +1,14 @@
 package dev.kvlab.store.internal.backend;
 
-import dev.kvlab.store.internal.cluster.BackendExtras;
-
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.KvBackend;
 import dev.kvlab.store.internal.client.StoreClient;
+import dev.kvlab.store.internal.cluster.BackendExtras;
 import dev.kvlab.store.internal.grpc.GrpcMasterChannel;
 import dev.kvlab.store.spi.KvBackendProvider;
+import dev.kvlab.transport.Transports;
 import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransportConfig;
-import dev.kvlab.transport.Transports;
 
 /**
  * {@code kvlab://HOST:PORT}: a client of an external store (a {@code kvlab store master} and its nodes). The
@@ -19,7 +18,9 @@ import dev.kvlab.transport.Transports;
 public final class KvlabBackendProvider implements KvBackendProvider {
 
     @Override
-    public String name() { return "kvlab"; }
+    public String name() {
+        return "kvlab";
+    }
 
     @Override
     public boolean accepts(String spec) {
@@ -33,11 +34,18 @@ public final class KvlabBackendProvider implements KvBackendProvider {
         String token = System.getenv("KVLAB_STORE_TOKEN");
         if (token != null && token.isBlank()) token = null;
         // the token guards both planes: the master's gRPC calls and the nodes' data connections
-        TransferEngine engine = BackendExtras.clientEngine(Transports.discover().create(options.transport(),
-                TransportConfig.defaults().withTimeout(options.timeout()).withAuthToken(token == null ? null : token.strip())), options);
+        TransferEngine engine = BackendExtras.clientEngine(
+                Transports.discover()
+                        .create(
+                                options.transport(),
+                                TransportConfig.defaults()
+                                        .withTimeout(options.timeout())
+                                        .withAuthToken(token == null ? null : token.strip())),
+                options);
         GrpcMasterChannel channel;
         try {
-            channel = new GrpcMasterChannel(hp.host(), hp.port(), options.timeout(), token == null ? null : token.strip());
+            channel = new GrpcMasterChannel(
+                    hp.host(), hp.port(), options.timeout(), token == null ? null : token.strip());
         } catch (RuntimeException e) {
             engine.close();
             throw e;

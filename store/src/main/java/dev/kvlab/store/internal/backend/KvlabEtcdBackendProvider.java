@@ -19,7 +19,9 @@ import dev.kvlab.transport.api.TransportConfig;
 public final class KvlabEtcdBackendProvider implements KvBackendProvider {
 
     @Override
-    public String name() { return "kvlab+etcd"; }
+    public String name() {
+        return "kvlab+etcd";
+    }
 
     @Override
     public boolean accepts(String spec) {
@@ -32,8 +34,14 @@ public final class KvlabEtcdBackendProvider implements KvBackendProvider {
         BackendExtras.check(options);
         String token = System.getenv("KVLAB_STORE_TOKEN");
         token = token == null || token.isBlank() ? null : token.strip();
-        TransferEngine engine = BackendExtras.clientEngine(Transports.discover().create(options.transport(),
-                TransportConfig.defaults().withTimeout(options.timeout()).withAuthToken(token)), options);
+        TransferEngine engine = BackendExtras.clientEngine(
+                Transports.discover()
+                        .create(
+                                options.transport(),
+                                TransportConfig.defaults()
+                                        .withTimeout(options.timeout())
+                                        .withAuthToken(token)),
+                options);
         EtcdMasterChannel channel;
         try {
             channel = new EtcdMasterChannel(etcd, options.timeout(), token);

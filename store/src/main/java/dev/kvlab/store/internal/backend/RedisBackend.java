@@ -61,7 +61,9 @@ final class RedisBackend implements KvBackend {
     }
 
     @Override
-    public String name() { return name; }
+    public String name() {
+        return name;
+    }
 
     @Override
     public String copySemantics() {
@@ -80,7 +82,8 @@ final class RedisBackend implements KvBackend {
 
     private static byte[] encode(MemorySegment value) {
         long n = value.byteSize();
-        if (n <= 0 || n > Integer.MAX_VALUE - 8) throw new IllegalArgumentException("value size " + n + " is not supported by the redis backend");
+        if (n <= 0 || n > Integer.MAX_VALUE - 8)
+            throw new IllegalArgumentException("value size " + n + " is not supported by the redis backend");
         byte[] out = new byte[(int) n + 4];
         MemorySegment o = MemorySegment.ofArray(out);
         MemorySegment.copy(value, 0, o, 0, n);
@@ -94,17 +97,21 @@ final class RedisBackend implements KvBackend {
         if (v == null) return GetResult.miss();
         if (v.length < 5) return GetResult.failed(GetStatus.CHECKSUM_MISMATCH, "value too short to carry a checksum");
         int n = v.length - 4;
-        if (n > dst.byteSize()) return GetResult.failed(GetStatus.ERROR, "buffer of " + dst.byteSize() + " bytes is too small for " + n);
+        if (n > dst.byteSize())
+            return GetResult.failed(GetStatus.ERROR, "buffer of " + dst.byteSize() + " bytes is too small for " + n);
         CRC32C c = new CRC32C();
         c.update(v, 0, n);
-        if ((int) c.getValue() != MemorySegment.ofArray(v).get(CRC, n)) return GetResult.failed(GetStatus.CHECKSUM_MISMATCH, "CRC32C mismatch");
+        if ((int) c.getValue() != MemorySegment.ofArray(v).get(CRC, n))
+            return GetResult.failed(GetStatus.CHECKSUM_MISMATCH, "CRC32C mismatch");
         MemorySegment.copy(MemorySegment.ofArray(v), 0, dst, 0, n);
-        if (verify && !KeyedPayload.matches(key, dst, 0, n)) return GetResult.failed(GetStatus.CONTENT_MISMATCH, "content is not the key's");
+        if (verify && !KeyedPayload.matches(key, dst, 0, n))
+            return GetResult.failed(GetStatus.CONTENT_MISMATCH, "content is not the key's");
         return GetResult.hit(n);
     }
 
     private static GetResult failure(JedisException e) {
-        return GetResult.failed(e instanceof JedisConnectionException ? GetStatus.TIMEOUT : GetStatus.ERROR, e.getMessage());
+        return GetResult.failed(
+                e instanceof JedisConnectionException ? GetStatus.TIMEOUT : GetStatus.ERROR, e.getMessage());
     }
 
     @Override
@@ -132,14 +139,17 @@ final class RedisBackend implements KvBackend {
 
     @Override
     public List<PutStatus> batchPut(List<String> keys, List<MemorySegment> values, ReplicateConfig config) {
-        if (keys.size() != values.size()) throw new IllegalArgumentException(keys.size() + " keys but " + values.size() + " values");
+        if (keys.size() != values.size())
+            throw new IllegalArgumentException(keys.size() + " keys but " + values.size() + " values");
         List<byte[]> ks = new ArrayList<>(keys.size());
         for (String k : keys) ks.add(key(k));
         PutStatus[] out = new PutStatus[keys.size()];
         try (Jedis j = pool.getResource()) {
             Pipeline p = j.pipelined();
             List<Response<String>> rs = new ArrayList<>(keys.size());
-            for (int i = 0; i < ks.size(); i++) rs.add(p.set(ks.get(i), encode(values.get(i)), SetParams.setParams().nx()));
+            for (int i = 0; i < ks.size(); i++)
+                rs.add(p.set(
+                        ks.get(i), encode(values.get(i)), SetParams.setParams().nx()));
             p.sync();
             for (int i = 0; i < out.length; i++) out[i] = rs.get(i).get() != null ? PutStatus.OK : PutStatus.EXISTS;
         } catch (JedisException e) {
@@ -150,7 +160,8 @@ final class RedisBackend implements KvBackend {
 
     @Override
     public List<GetResult> batchGetInto(List<String> keys, List<MemorySegment> dsts) {
-        if (keys.size() != dsts.size()) throw new IllegalArgumentException(keys.size() + " keys but " + dsts.size() + " buffers");
+        if (keys.size() != dsts.size())
+            throw new IllegalArgumentException(keys.size() + " keys but " + dsts.size() + " buffers");
         if (keys.isEmpty()) return List.of();
         byte[][] ks = new byte[keys.size()][];
         for (int i = 0; i < ks.length; i++) ks[i] = key(keys.get(i));

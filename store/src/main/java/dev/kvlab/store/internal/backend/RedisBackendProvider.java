@@ -8,7 +8,9 @@ import dev.kvlab.store.spi.KvBackendProvider;
 public final class RedisBackendProvider implements KvBackendProvider {
 
     @Override
-    public String name() { return "redis"; }
+    public String name() {
+        return "redis";
+    }
 
     @Override
     public boolean accepts(String spec) {
@@ -17,7 +19,9 @@ public final class RedisBackendProvider implements KvBackendProvider {
 
     /** Jedis moves the values; kvlab's transports do not apply. */
     @Override
-    public boolean usesTransport() { return false; }
+    public boolean usesTransport() {
+        return false;
+    }
 
     @Override
     public KvBackend open(String spec, BackendOptions options) {

@@ -24,22 +24,51 @@ public final class DelayingTransferEngine implements TransferEngine {
         this.delayNanos = delay.toNanos();
     }
 
-    public void delay(Duration d) { delayNanos = d.toNanos(); }
+    public void delay(Duration d) {
+        delayNanos = d.toNanos();
+    }
 
-    @Override public String name() { return inner.name(); }
-    @Override public boolean emulated() { return inner.emulated(); }
-    @Override public String copySemantics() { return inner.copySemantics() + " (delayed by a test)"; }
-    @Override public Segment registerSegment(String name, long bytes) { return inner.registerSegment(name, bytes); }
-    @Override public MemorySegment allocateBuffer(long bytes) { return inner.allocateBuffer(bytes); }
-    @Override public RemoteSegment openSegment(SegmentHandle handle) { return inner.openSegment(handle); }
+    @Override
+    public String name() {
+        return inner.name();
+    }
+
+    @Override
+    public boolean emulated() {
+        return inner.emulated();
+    }
+
+    @Override
+    public String copySemantics() {
+        return inner.copySemantics() + " (delayed by a test)";
+    }
+
+    @Override
+    public Segment registerSegment(String name, long bytes) {
+        return inner.registerSegment(name, bytes);
+    }
+
+    @Override
+    public MemorySegment allocateBuffer(long bytes) {
+        return inner.allocateBuffer(bytes);
+    }
+
+    @Override
+    public RemoteSegment openSegment(SegmentHandle handle) {
+        return inner.openSegment(handle);
+    }
 
     @Override
     public CompletableFuture<TransferBatch> submit(TransferBatch batch) {
         long d = delayNanos;
         CompletableFuture<TransferBatch> f = inner.submit(batch);
         if (d <= 0) return f;
-        return f.thenCompose(b -> CompletableFuture.supplyAsync(() -> b, CompletableFuture.delayedExecutor(d, TimeUnit.NANOSECONDS)));
+        return f.thenCompose(b ->
+                CompletableFuture.supplyAsync(() -> b, CompletableFuture.delayedExecutor(d, TimeUnit.NANOSECONDS)));
     }
 
-    @Override public void close() { inner.close(); }
+    @Override
+    public void close() {
+        inner.close();
+    }
 }

@@ -6,11 +6,11 @@ import dev.kvlab.store.api.GetStatus;
 import dev.kvlab.store.api.KeyRules;
 import dev.kvlab.store.api.KeyedPayload;
 import dev.kvlab.store.api.KvBackend;
+import dev.kvlab.store.api.MasterStats;
 import dev.kvlab.store.api.PutStatus;
 import dev.kvlab.store.api.RemoveStatus;
 import dev.kvlab.store.api.ReplicateConfig;
 import dev.kvlab.store.api.master.EndStatus;
-import dev.kvlab.store.api.MasterStats;
 import dev.kvlab.store.api.master.PutStartResult;
 import dev.kvlab.store.api.master.Replica;
 import dev.kvlab.store.api.master.ReplicaList;
@@ -54,11 +54,18 @@ public final class StoreClient implements KvBackend {
     private final LongSupplier nanoTime;
     private final AutoCloseable onClose;
 
-    public StoreClient(String name, MasterChannel master, TransferEngine engine, BackendOptions options, AutoCloseable onClose) {
+    public StoreClient(
+            String name, MasterChannel master, TransferEngine engine, BackendOptions options, AutoCloseable onClose) {
         this(name, master, engine, options, onClose, System::nanoTime);
     }
 
-    public StoreClient(String name, MasterChannel master, TransferEngine engine, BackendOptions options, AutoCloseable onClose, LongSupplier nanoTime) {
+    public StoreClient(
+            String name,
+            MasterChannel master,
+            TransferEngine engine,
+            BackendOptions options,
+            AutoCloseable onClose,
+            LongSupplier nanoTime) {
         this.name = Objects.requireNonNull(name, "name");
         this.master = Objects.requireNonNull(master, "master");
         this.engine = Objects.requireNonNull(engine, "engine");
@@ -71,7 +78,9 @@ public final class StoreClient implements KvBackend {
     }
 
     @Override
-    public String name() { return name; }
+    public String name() {
+        return name;
+    }
 
     /** The master's stats when it runs in this JVM (the client calls it in process). */
     @Override
@@ -91,8 +100,9 @@ public final class StoreClient implements KvBackend {
 
     @Override
     public String copySemantics() {
-        return "data plane over " + engine.name() + (engine.emulated() ? " (emulated)" : "") + ": " + engine.copySemantics()
-                + "; the client then reads the bytes once for CRC32C" + (verifyContent ? " and once more to verify the key's content" : "");
+        return "data plane over " + engine.name() + (engine.emulated() ? " (emulated)" : "") + ": "
+                + engine.copySemantics() + "; the client then reads the bytes once for CRC32C"
+                + (verifyContent ? " and once more to verify the key's content" : "");
     }
 
     @Override
@@ -100,7 +110,9 @@ public final class StoreClient implements KvBackend {
         return engine.allocateBuffer(bytes);
     }
 
-    public TransferEngine engine() { return engine; }
+    public TransferEngine engine() {
+        return engine;
+    }
 
     // ---------------------------------------------------------------- get
 
@@ -126,7 +138,8 @@ public final class StoreClient implements KvBackend {
     private GetResult readVerified(String key, ReplicaList rl, long t0, MemorySegment dst, int from, GetResult first) {
         if (!rl.found()) return GetResult.miss();
         long len = rl.length();
-        if (len > dst.byteSize()) return GetResult.failed(GetStatus.ERROR, "buffer of " + dst.byteSize() + " bytes is too small for " + len);
+        if (len > dst.byteSize())
+            return GetResult.failed(GetStatus.ERROR, "buffer of " + dst.byteSize() + " bytes is too small for " + len);
         long deadline = t0 + rl.leaseTtlNanos();
         GetResult last = first;
         List<Replica> reps = rl.replicas();
@@ -146,9 +159,13 @@ public final class StoreClient implements KvBackend {
                 continue;
             }
             if (st != TransferStatus.OK) {
-                last = GetResult.failed(st == TransferStatus.TIMEOUT || st == TransferStatus.PENDING ? GetStatus.TIMEOUT : GetStatus.ERROR,
+                last = GetResult.failed(
+                        st == TransferStatus.TIMEOUT || st == TransferStatus.PENDING
+                                ? GetStatus.TIMEOUT
+                                : GetStatus.ERROR,
                         "replica " + rep.segment() + ": " + st);
-                if (st == TransferStatus.TIMEOUT || st == TransferStatus.PENDING) return last; // may still land in dst: do not reuse it
+                if (st == TransferStatus.TIMEOUT || st == TransferStatus.PENDING)
+                    return last; // may still land in dst: do not reuse it
                 continue;
             }
             last = reportIfCorrupt(key, rep, check(key, rl, deadline, dst));
@@ -175,10 +192,13 @@ public final class StoreClient implements KvBackend {
     }
 
     private GetResult check(String key, ReplicaList rl, long deadline, MemorySegment dst) {
-        if (nanoTime.getAsLong() > deadline) return GetResult.failed(GetStatus.LEASE_EXPIRED, "the read ended after the lease");
+        if (nanoTime.getAsLong() > deadline)
+            return GetResult.failed(GetStatus.LEASE_EXPIRED, "the read ended after the lease");
         long len = rl.length();
-        if (Crc32c.of(dst, 0, len) != rl.crc32c()) return GetResult.failed(GetStatus.CHECKSUM_MISMATCH, "CRC32C mismatch");
-        if (verifyContent && !KeyedPayload.matches(key, dst, 0, len)) return GetResult.failed(GetStatus.CONTENT_MISMATCH, "content is not the key's");
+        if (Crc32c.of(dst, 0, len) != rl.crc32c())
+            return GetResult.failed(GetStatus.CHECKSUM_MISMATCH, "CRC32C mismatch");
+        if (verifyContent && !KeyedPayload.matches(key, dst, 0, len))
+            return GetResult.failed(GetStatus.CONTENT_MISMATCH, "content is not the key's");
         return GetResult.hit(len);
     }
 
@@ -191,7 +211,9 @@ public final class StoreClient implements KvBackend {
         } catch (ExecutionException e) {
             remotes.forget(endpoint);
             TransferStatus s = batch.status(0);
-            return s == TransferStatus.OK ? TransferStatus.OK : (s == TransferStatus.PENDING ? TransferStatus.FAILED : s);
+            return s == TransferStatus.OK
+                    ? TransferStatus.OK
+                    : (s == TransferStatus.PENDING ? TransferStatus.FAILED : s);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return TransferStatus.TIMEOUT;
@@ -201,7 +223,8 @@ public final class StoreClient implements KvBackend {
 
     @Override
     public List<GetResult> batchGetInto(List<String> keys, List<MemorySegment> dsts) {
-        if (keys.size() != dsts.size()) throw new IllegalArgumentException(keys.size() + " keys but " + dsts.size() + " buffers");
+        if (keys.size() != dsts.size())
+            throw new IllegalArgumentException(keys.size() + " keys but " + dsts.size() + " buffers");
         for (String k : keys) KeyRules.checkKey(k);
         int n = keys.size();
         GetResult[] out = new GetResult[n];
@@ -211,7 +234,9 @@ public final class StoreClient implements KvBackend {
         try {
             lists = master.getReplicaLists(tenant, keys);
         } catch (RuntimeException e) {
-            GetResult f = GetResult.failed(e instanceof MasterUnavailableException ? GetStatus.TIMEOUT : GetStatus.ERROR, "master: " + e.getMessage());
+            GetResult f = GetResult.failed(
+                    e instanceof MasterUnavailableException ? GetStatus.TIMEOUT : GetStatus.ERROR,
+                    "master: " + e.getMessage());
             Arrays.fill(out, f);
             return Arrays.asList(out);
         }
@@ -231,11 +256,13 @@ public final class StoreClient implements KvBackend {
             }
             Replica rep = rl.replicas().getFirst();
             try {
-                request[i] = batch.add(Opcode.READ, dsts.get(i), 0, remotes.get(rep.endpoint()), rep.offset(), rl.length());
+                request[i] =
+                        batch.add(Opcode.READ, dsts.get(i), 0, remotes.get(rep.endpoint()), rep.offset(), rl.length());
                 endpoint[i] = rep.endpoint();
             } catch (RuntimeException e) {
                 remotes.forget(rep.endpoint());
-                out[i] = readVerified(keys.get(i), rl, t0, dsts.get(i), 1, GetResult.failed(GetStatus.ERROR, e.getMessage()));
+                out[i] = readVerified(
+                        keys.get(i), rl, t0, dsts.get(i), 1, GetResult.failed(GetStatus.ERROR, e.getMessage()));
             }
         }
         boolean timedOut = false;
@@ -256,13 +283,19 @@ public final class StoreClient implements KvBackend {
             ReplicaList rl = lists.get(i);
             TransferStatus st = batch.status(request[i]);
             if (st == TransferStatus.OK) {
-                GetResult g = reportIfCorrupt(keys.get(i), rl.replicas().getFirst(), check(keys.get(i), rl, t0 + rl.leaseTtlNanos(), dsts.get(i)));
-                out[i] = g.isHit() || g.status() == GetStatus.LEASE_EXPIRED ? g : readVerified(keys.get(i), rl, t0, dsts.get(i), 1, g);
+                GetResult g = reportIfCorrupt(
+                        keys.get(i),
+                        rl.replicas().getFirst(),
+                        check(keys.get(i), rl, t0 + rl.leaseTtlNanos(), dsts.get(i)));
+                out[i] = g.isHit() || g.status() == GetStatus.LEASE_EXPIRED
+                        ? g
+                        : readVerified(keys.get(i), rl, t0, dsts.get(i), 1, g);
             } else if (st == TransferStatus.PENDING || st == TransferStatus.TIMEOUT || timedOut) {
                 out[i] = GetResult.failed(GetStatus.TIMEOUT, "transfer did not finish in time");
             } else {
                 remotes.forget(endpoint[i]);
-                out[i] = readVerified(keys.get(i), rl, t0, dsts.get(i), 1, GetResult.failed(GetStatus.ERROR, "replica: " + st));
+                out[i] = readVerified(
+                        keys.get(i), rl, t0, dsts.get(i), 1, GetResult.failed(GetStatus.ERROR, "replica: " + st));
             }
         }
         return Arrays.asList(out);
@@ -277,7 +310,8 @@ public final class StoreClient implements KvBackend {
 
     @Override
     public List<PutStatus> batchPut(List<String> keys, List<MemorySegment> values, ReplicateConfig config) {
-        if (keys.size() != values.size()) throw new IllegalArgumentException(keys.size() + " keys but " + values.size() + " values");
+        if (keys.size() != values.size())
+            throw new IllegalArgumentException(keys.size() + " keys but " + values.size() + " values");
         int n = keys.size();
         if (n == 0) return List.of();
         long[] lengths = new long[n];
@@ -309,7 +343,12 @@ public final class StoreClient implements KvBackend {
      * Adds the writes of every started put to {@code batch}, its request numbers per key (null for a put not started, or
      * one whose replica could not be reached: its status in {@code out} is then set).
      */
-    private int[][] addWrites(List<PutStartResult> starts, List<MemorySegment> values, long[] lengths, TransferBatch batch, PutStatus[] out) {
+    private int[][] addWrites(
+            List<PutStartResult> starts,
+            List<MemorySegment> values,
+            long[] lengths,
+            TransferBatch batch,
+            PutStatus[] out) {
         int[][] reqs = new int[starts.size()][];
         for (int i = 0; i < reqs.length; i++) {
             PutStartResult s = starts.get(i);
@@ -324,7 +363,8 @@ public final class StoreClient implements KvBackend {
             try {
                 for (int r = 0; r < reqs[i].length; r++) {
                     Replica rep = s.replicas().get(r);
-                    reqs[i][r] = batch.add(Opcode.WRITE, values.get(i), 0, remotes.get(rep.endpoint()), rep.offset(), lengths[i]);
+                    reqs[i][r] = batch.add(
+                            Opcode.WRITE, values.get(i), 0, remotes.get(rep.endpoint()), rep.offset(), lengths[i]);
                 }
             } catch (RuntimeException e) {
                 for (Replica rep : s.replicas()) remotes.forget(rep.endpoint());
@@ -351,7 +391,13 @@ public final class StoreClient implements KvBackend {
     }
 
     /** Ends the started puts whose every replica write succeeded (their status the master's answer); revokes the others as FAILED. */
-    private void endOrRevoke(List<String> keys, List<PutStartResult> starts, int[][] reqs, TransferBatch batch, boolean timedOut, PutStatus[] out) {
+    private void endOrRevoke(
+            List<String> keys,
+            List<PutStartResult> starts,
+            int[][] reqs,
+            TransferBatch batch,
+            boolean timedOut,
+            PutStatus[] out) {
         List<String> endKeys = new ArrayList<>(), revokeKeys = new ArrayList<>();
         List<Long> endIds = new ArrayList<>(), revokeIds = new ArrayList<>();
         List<Integer> endIdx = new ArrayList<>();
@@ -373,15 +419,22 @@ public final class StoreClient implements KvBackend {
         }
         if (!endKeys.isEmpty()) {
             try {
-                List<EndStatus> ends = master.putEnd(tenant, endKeys, endIds.stream().mapToLong(Long::longValue).toArray());
-                for (int j = 0; j < ends.size(); j++) out[endIdx.get(j)] = ends.get(j) == EndStatus.OK ? PutStatus.OK : PutStatus.FAILED;
+                List<EndStatus> ends = master.putEnd(
+                        tenant,
+                        endKeys,
+                        endIds.stream().mapToLong(Long::longValue).toArray());
+                for (int j = 0; j < ends.size(); j++)
+                    out[endIdx.get(j)] = ends.get(j) == EndStatus.OK ? PutStatus.OK : PutStatus.FAILED;
             } catch (RuntimeException e) {
                 for (int i : endIdx) out[i] = PutStatus.FAILED; // the master will take the put over / reclaim it
             }
         }
         if (!revokeKeys.isEmpty()) {
             try {
-                master.putRevoke(tenant, revokeKeys, revokeIds.stream().mapToLong(Long::longValue).toArray());
+                master.putRevoke(
+                        tenant,
+                        revokeKeys,
+                        revokeIds.stream().mapToLong(Long::longValue).toArray());
             } catch (RuntimeException e) {
                 // unreachable master: the abandoned put is never visible and is reclaimed after the release timeout
             }

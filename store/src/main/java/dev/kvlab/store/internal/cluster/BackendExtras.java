@@ -1,7 +1,7 @@
 package dev.kvlab.store.internal.cluster;
 
-import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.AllocationStrategy;
+import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.internal.client.DelayingTransferEngine;
 import dev.kvlab.transport.api.DurationSpec;
@@ -22,7 +22,9 @@ public final class BackendExtras {
 
     public static void check(BackendOptions o) {
         for (String k : o.extra().keySet())
-            if (!KNOWN.contains(k)) throw new IllegalArgumentException("unknown store backend setting '" + k + "' (known: " + String.join(", ", KNOWN.stream().sorted().toList()) + ")");
+            if (!KNOWN.contains(k))
+                throw new IllegalArgumentException("unknown store backend setting '" + k + "' (known: "
+                        + String.join(", ", KNOWN.stream().sorted().toList()) + ")");
     }
 
     /** The typed {@link BackendOptions#master()} (or the defaults) with the extras given applied on top. */

@@ -2,8 +2,8 @@ package dev.kvlab.store.internal.cluster;
 
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.MasterConfig;
-import dev.kvlab.store.internal.master.StoreMaster;
 import dev.kvlab.store.internal.client.StoreClient;
+import dev.kvlab.store.internal.master.StoreMaster;
 import dev.kvlab.store.internal.node.StorageNode;
 import dev.kvlab.store.internal.rpc.MasterChannel;
 import dev.kvlab.store.internal.server.MasterService;
@@ -37,8 +37,15 @@ public final class EmbeddedCluster implements AutoCloseable {
      * @param tickInterval master housekeeping (null: none; tests call {@link StoreMaster#tick()})
      * @param transportConfig settings for every engine
      */
-    public record Settings(String transport, int nodes, long segmentBytes, MasterConfig master, Clock clock,
-                           Duration pingInterval, Duration tickInterval, TransportConfig transportConfig) {
+    public record Settings(
+            String transport,
+            int nodes,
+            long segmentBytes,
+            MasterConfig master,
+            Clock clock,
+            Duration pingInterval,
+            Duration tickInterval,
+            TransportConfig transportConfig) {
         public Settings {
             Objects.requireNonNull(transport, "transport");
             if (nodes < 1) throw new IllegalArgumentException("nodes must be >= 1");
@@ -49,15 +56,36 @@ public final class EmbeddedCluster implements AutoCloseable {
         }
 
         public static Settings of(String transport, int nodes, long segmentBytes) {
-            return new Settings(transport, nodes, segmentBytes, MasterConfig.defaults(), Clock.systemUTC(), Duration.ofSeconds(1),
-                    Duration.ofMillis(250), TransportConfig.defaults());
+            return new Settings(
+                    transport,
+                    nodes,
+                    segmentBytes,
+                    MasterConfig.defaults(),
+                    Clock.systemUTC(),
+                    Duration.ofSeconds(1),
+                    Duration.ofMillis(250),
+                    TransportConfig.defaults());
         }
 
-        public Settings withMaster(MasterConfig v) { return new Settings(transport, nodes, segmentBytes, v, clock, pingInterval, tickInterval, transportConfig); }
-        public Settings withClock(Clock v) { return new Settings(transport, nodes, segmentBytes, master, v, pingInterval, tickInterval, transportConfig); }
-        public Settings withPingInterval(Duration v) { return new Settings(transport, nodes, segmentBytes, master, clock, v, tickInterval, transportConfig); }
-        public Settings withTickInterval(Duration v) { return new Settings(transport, nodes, segmentBytes, master, clock, pingInterval, v, transportConfig); }
-        public Settings withTransportConfig(TransportConfig v) { return new Settings(transport, nodes, segmentBytes, master, clock, pingInterval, tickInterval, v); }
+        public Settings withMaster(MasterConfig v) {
+            return new Settings(transport, nodes, segmentBytes, v, clock, pingInterval, tickInterval, transportConfig);
+        }
+
+        public Settings withClock(Clock v) {
+            return new Settings(transport, nodes, segmentBytes, master, v, pingInterval, tickInterval, transportConfig);
+        }
+
+        public Settings withPingInterval(Duration v) {
+            return new Settings(transport, nodes, segmentBytes, master, clock, v, tickInterval, transportConfig);
+        }
+
+        public Settings withTickInterval(Duration v) {
+            return new Settings(transport, nodes, segmentBytes, master, clock, pingInterval, v, transportConfig);
+        }
+
+        public Settings withTransportConfig(TransportConfig v) {
+            return new Settings(transport, nodes, segmentBytes, master, clock, pingInterval, tickInterval, v);
+        }
     }
 
     private final Settings settings;
@@ -97,13 +125,21 @@ public final class EmbeddedCluster implements AutoCloseable {
         return e;
     }
 
-    public Settings settings() { return settings; }
+    public Settings settings() {
+        return settings;
+    }
 
-    public MasterService service() { return service; }
+    public MasterService service() {
+        return service;
+    }
 
-    public StoreMaster master() { return service.master(); }
+    public StoreMaster master() {
+        return service.master();
+    }
 
-    public List<StorageNode> nodes() { return List.copyOf(nodes); }
+    public List<StorageNode> nodes() {
+        return List.copyOf(nodes);
+    }
 
     /** A client of this cluster over a channel of the caller's choice (the service itself for in-process calls). */
     public StoreClient client(MasterChannel channel, BackendOptions options, AutoCloseable onClose) {
@@ -136,7 +172,8 @@ public final class EmbeddedCluster implements AutoCloseable {
                 if (!node.segmentName().equals(r.segment()) || !node.mounted()) continue;
                 java.lang.foreign.MemorySegment mem = node.segment().memory();
                 long at = r.offset() + r.length() / 2;
-                mem.set(java.lang.foreign.ValueLayout.JAVA_BYTE, at, (byte) ~mem.get(java.lang.foreign.ValueLayout.JAVA_BYTE, at));
+                mem.set(java.lang.foreign.ValueLayout.JAVA_BYTE, at, (byte)
+                        ~mem.get(java.lang.foreign.ValueLayout.JAVA_BYTE, at));
                 n++;
             }
         }

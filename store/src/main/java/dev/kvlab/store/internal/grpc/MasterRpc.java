@@ -34,24 +34,51 @@ public final class MasterRpc {
     /** Upper bound of the headers of one call. */
     public static final int MAX_METADATA_BYTES = 8 << 10;
 
-    public static final MethodDescriptor<PingRequest, PingReply> PING = unary("Ping", PingRequest.getDefaultInstance(), PingReply.getDefaultInstance());
-    public static final MethodDescriptor<MountRequest, MountReply> MOUNT = unary("Mount", MountRequest.getDefaultInstance(), MountReply.getDefaultInstance());
-    public static final MethodDescriptor<UnmountRequest, UnmountReply> UNMOUNT = unary("Unmount", UnmountRequest.getDefaultInstance(), UnmountReply.getDefaultInstance());
-    public static final MethodDescriptor<PutStartRequest, PutStartReply> PUT_START = unary("PutStart", PutStartRequest.getDefaultInstance(), PutStartReply.getDefaultInstance());
-    public static final MethodDescriptor<PutEndRequest, EndReply> PUT_END = unary("PutEnd", PutEndRequest.getDefaultInstance(), EndReply.getDefaultInstance());
-    public static final MethodDescriptor<PutEndRequest, EndReply> PUT_REVOKE = unary("PutRevoke", PutEndRequest.getDefaultInstance(), EndReply.getDefaultInstance());
-    public static final MethodDescriptor<GetRequest, GetReply> GET_REPLICA_LIST = unary("GetReplicaList", GetRequest.getDefaultInstance(), GetReply.getDefaultInstance());
-    public static final MethodDescriptor<KeysRequest, ExistsReply> EXISTS = unary("Exists", KeysRequest.getDefaultInstance(), ExistsReply.getDefaultInstance());
-    public static final MethodDescriptor<RemoveRequest, RemoveReply> REMOVE = unary("Remove", RemoveRequest.getDefaultInstance(), RemoveReply.getDefaultInstance());
-    public static final MethodDescriptor<dev.kvlab.store.internal.rpc.proto.CorruptRequest, dev.kvlab.store.internal.rpc.proto.CorruptReply> REPORT_CORRUPT =
-            unary("ReportCorrupt", dev.kvlab.store.internal.rpc.proto.CorruptRequest.getDefaultInstance(), dev.kvlab.store.internal.rpc.proto.CorruptReply.getDefaultInstance());
+    public static final MethodDescriptor<PingRequest, PingReply> PING =
+            unary("Ping", PingRequest.getDefaultInstance(), PingReply.getDefaultInstance());
+    public static final MethodDescriptor<MountRequest, MountReply> MOUNT =
+            unary("Mount", MountRequest.getDefaultInstance(), MountReply.getDefaultInstance());
+    public static final MethodDescriptor<UnmountRequest, UnmountReply> UNMOUNT =
+            unary("Unmount", UnmountRequest.getDefaultInstance(), UnmountReply.getDefaultInstance());
+    public static final MethodDescriptor<PutStartRequest, PutStartReply> PUT_START =
+            unary("PutStart", PutStartRequest.getDefaultInstance(), PutStartReply.getDefaultInstance());
+    public static final MethodDescriptor<PutEndRequest, EndReply> PUT_END =
+            unary("PutEnd", PutEndRequest.getDefaultInstance(), EndReply.getDefaultInstance());
+    public static final MethodDescriptor<PutEndRequest, EndReply> PUT_REVOKE =
+            unary("PutRevoke", PutEndRequest.getDefaultInstance(), EndReply.getDefaultInstance());
+    public static final MethodDescriptor<GetRequest, GetReply> GET_REPLICA_LIST =
+            unary("GetReplicaList", GetRequest.getDefaultInstance(), GetReply.getDefaultInstance());
+    public static final MethodDescriptor<KeysRequest, ExistsReply> EXISTS =
+            unary("Exists", KeysRequest.getDefaultInstance(), ExistsReply.getDefaultInstance());
+    public static final MethodDescriptor<RemoveRequest, RemoveReply> REMOVE =
+            unary("Remove", RemoveRequest.getDefaultInstance(), RemoveReply.getDefaultInstance());
+    public static final MethodDescriptor<
+                    dev.kvlab.store.internal.rpc.proto.CorruptRequest, dev.kvlab.store.internal.rpc.proto.CorruptReply>
+            REPORT_CORRUPT = unary(
+                    "ReportCorrupt",
+                    dev.kvlab.store.internal.rpc.proto.CorruptRequest.getDefaultInstance(),
+                    dev.kvlab.store.internal.rpc.proto.CorruptReply.getDefaultInstance());
 
-    public static final MethodDescriptor<dev.kvlab.store.internal.rpc.proto.StatusRequest, dev.kvlab.store.internal.rpc.proto.StatusReply> STATUS =
-            unary("Status", dev.kvlab.store.internal.rpc.proto.StatusRequest.getDefaultInstance(), dev.kvlab.store.internal.rpc.proto.StatusReply.getDefaultInstance());
+    public static final MethodDescriptor<
+                    dev.kvlab.store.internal.rpc.proto.StatusRequest, dev.kvlab.store.internal.rpc.proto.StatusReply>
+            STATUS = unary(
+                    "Status",
+                    dev.kvlab.store.internal.rpc.proto.StatusRequest.getDefaultInstance(),
+                    dev.kvlab.store.internal.rpc.proto.StatusReply.getDefaultInstance());
 
     public static final ServiceDescriptor DESCRIPTOR = ServiceDescriptor.newBuilder(SERVICE)
-            .addMethod(PING).addMethod(MOUNT).addMethod(UNMOUNT).addMethod(PUT_START).addMethod(PUT_END).addMethod(PUT_REVOKE)
-            .addMethod(GET_REPLICA_LIST).addMethod(EXISTS).addMethod(REMOVE).addMethod(REPORT_CORRUPT).addMethod(STATUS).build();
+            .addMethod(PING)
+            .addMethod(MOUNT)
+            .addMethod(UNMOUNT)
+            .addMethod(PUT_START)
+            .addMethod(PUT_END)
+            .addMethod(PUT_REVOKE)
+            .addMethod(GET_REPLICA_LIST)
+            .addMethod(EXISTS)
+            .addMethod(REMOVE)
+            .addMethod(REPORT_CORRUPT)
+            .addMethod(STATUS)
+            .build();
 
     private MasterRpc() {}
 

@@ -45,7 +45,8 @@ public final class MasterServer implements AutoCloseable {
     /** Binds and starts; {@code token} may be null only on loopback. Port 0 picks a free one. */
     public static MasterServer start(MasterService service, String host, int port, String token) throws IOException {
         if (token == null && !Loopback.only(host))
-            throw new IllegalArgumentException("binding the master to " + host + " (not loopback) needs an auth token (KVLAB_STORE_TOKEN)");
+            throw new IllegalArgumentException(
+                    "binding the master to " + host + " (not loopback) needs an auth token (KVLAB_STORE_TOKEN)");
         ServerServiceDefinition def = definition(service);
         if (token != null) def = ServerInterceptors.intercept(def, TokenAuth.require(token));
         Server s = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
@@ -79,48 +80,69 @@ public final class MasterServer implements AutoCloseable {
 
     static ServerServiceDefinition definition(MasterService m) {
         ServerServiceDefinition.Builder d = ServerServiceDefinition.builder(MasterRpc.DESCRIPTOR);
-        add(d, MasterRpc.PING, r -> PingReply.newBuilder().setKnown(m.ping(r.getClientId())).build());
+        add(
+                d,
+                MasterRpc.PING,
+                r -> PingReply.newBuilder().setKnown(m.ping(r.getClientId())).build());
         add(d, MasterRpc.MOUNT, r -> {
-                    MountStatus s = m.mount(r.getClientId(), r.getSegment(), r.getSize(), r.getEndpoint());
-                    return MountReply.newBuilder().setStatus(s.name()).build();
-                });
-        add(d, MasterRpc.UNMOUNT, r -> UnmountReply.newBuilder().setUnmounted(m.unmount(r.getClientId(), r.getSegment())).build());
+            MountStatus s = m.mount(r.getClientId(), r.getSegment(), r.getSize(), r.getEndpoint());
+            return MountReply.newBuilder().setStatus(s.name()).build();
+        });
+        add(
+                d,
+                MasterRpc.UNMOUNT,
+                r -> UnmountReply.newBuilder()
+                        .setUnmounted(m.unmount(r.getClientId(), r.getSegment()))
+                        .build());
         add(d, MasterRpc.PUT_START, r -> {
-                    long[] lengths = r.getLengthsList().stream().mapToLong(Long::longValue).toArray();
-                    int[] crcs = r.getCrcsList().stream().mapToInt(Integer::intValue).toArray();
-                    List<PutStartResult> rs = m.putStart(r.getTenant(), r.getKeysList(), lengths, crcs, WireCodec.decode(r.getConfig()));
-                    PutStartReply.Builder b = PutStartReply.newBuilder();
-                    for (PutStartResult x : rs) b.addEntries(WireCodec.encode(x));
-                    return b.build();
-                });
+            long[] lengths =
+                    r.getLengthsList().stream().mapToLong(Long::longValue).toArray();
+            int[] crcs = r.getCrcsList().stream().mapToInt(Integer::intValue).toArray();
+            List<PutStartResult> rs =
+                    m.putStart(r.getTenant(), r.getKeysList(), lengths, crcs, WireCodec.decode(r.getConfig()));
+            PutStartReply.Builder b = PutStartReply.newBuilder();
+            for (PutStartResult x : rs) b.addEntries(WireCodec.encode(x));
+            return b.build();
+        });
         add(d, MasterRpc.PUT_END, r -> ends(m.putEnd(r.getTenant(), r.getKeysList(), ids(r))));
         add(d, MasterRpc.PUT_REVOKE, r -> ends(m.putRevoke(r.getTenant(), r.getKeysList(), ids(r))));
         add(d, MasterRpc.GET_REPLICA_LIST, r -> {
-                    GetReply.Builder b = GetReply.newBuilder();
-                    if (r.getKeysCount() == 1) {
-                        b.addLists(WireCodec.encode(m.getReplicaList(r.getTenant(), r.getKeys(0))));
-                    } else {
-                        for (ReplicaList l : m.getReplicaLists(r.getTenant(), r.getKeysList())) b.addLists(WireCodec.encode(l));
-                    }
-                    return b.build();
-                });
+            GetReply.Builder b = GetReply.newBuilder();
+            if (r.getKeysCount() == 1) {
+                b.addLists(WireCodec.encode(m.getReplicaList(r.getTenant(), r.getKeys(0))));
+            } else {
+                for (ReplicaList l : m.getReplicaLists(r.getTenant(), r.getKeysList())) b.addLists(WireCodec.encode(l));
+            }
+            return b.build();
+        });
         add(d, MasterRpc.EXISTS, r -> {
-                    ExistsReply.Builder b = ExistsReply.newBuilder();
-                    for (boolean e : m.exists(r.getTenant(), r.getKeysList())) b.addExists(e);
-                    return b.build();
-                });
+            ExistsReply.Builder b = ExistsReply.newBuilder();
+            for (boolean e : m.exists(r.getTenant(), r.getKeysList())) b.addExists(e);
+            return b.build();
+        });
         add(d, MasterRpc.REMOVE, r -> {
-                    RemoveStatus s = m.remove(r.getTenant(), r.getKey());
-                    return RemoveReply.newBuilder().setStatus(s.name()).build();
-                });
-        add(d, MasterRpc.REPORT_CORRUPT, r -> dev.kvlab.store.internal.rpc.proto.CorruptReply.newBuilder()
-                .setDropped(m.reportCorrupt(r.getTenant(), r.getKey(), r.getSegment(), r.getOffset())).build());
+            RemoveStatus s = m.remove(r.getTenant(), r.getKey());
+            return RemoveReply.newBuilder().setStatus(s.name()).build();
+        });
+        add(
+                d,
+                MasterRpc.REPORT_CORRUPT,
+                r -> dev.kvlab.store.internal.rpc.proto.CorruptReply.newBuilder()
+                        .setDropped(m.reportCorrupt(r.getTenant(), r.getKey(), r.getSegment(), r.getOffset()))
+                        .build());
         add(d, MasterRpc.STATUS, r -> {
-                    dev.kvlab.store.api.server.MasterStatus st = m.status();
-                    return dev.kvlab.store.internal.rpc.proto.StatusReply.newBuilder().setRole(st.role()).setName(st.name()).setTerm(st.term())
-                            .setLeader(st.leader()).setLeaderAddress(st.leaderAddress()).setAppliedSeq(st.appliedSeq()).setObjects(st.objects())
-                            .setSegments(st.segments()).build();
-                });
+            dev.kvlab.store.api.server.MasterStatus st = m.status();
+            return dev.kvlab.store.internal.rpc.proto.StatusReply.newBuilder()
+                    .setRole(st.role())
+                    .setName(st.name())
+                    .setTerm(st.term())
+                    .setLeader(st.leader())
+                    .setLeaderAddress(st.leaderAddress())
+                    .setAppliedSeq(st.appliedSeq())
+                    .setObjects(st.objects())
+                    .setSegments(st.segments())
+                    .build();
+        });
         return d.build();
     }
 
@@ -134,19 +156,25 @@ public final class MasterServer implements AutoCloseable {
         return b.build();
     }
 
-    private static <Q, R> void add(ServerServiceDefinition.Builder d, io.grpc.MethodDescriptor<Q, R> m, Function<Q, R> f) {
+    private static <Q, R> void add(
+            ServerServiceDefinition.Builder d, io.grpc.MethodDescriptor<Q, R> m, Function<Q, R> f) {
         d.addMethod(m, ServerCalls.asyncUnaryCall((Q req, StreamObserver<R> obs) -> {
             R reply;
             try {
                 reply = f.apply(req);
             } catch (IllegalArgumentException e) {
-                obs.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException());
+                obs.onError(
+                        Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException());
                 return;
             } catch (dev.kvlab.store.internal.rpc.NotLeaderException e) {
-                obs.onError(Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException());
+                obs.onError(Status.FAILED_PRECONDITION
+                        .withDescription(e.getMessage())
+                        .asRuntimeException());
                 return;
             } catch (RuntimeException e) {
-                obs.onError(Status.INTERNAL.withDescription(String.valueOf(e.getMessage())).asRuntimeException());
+                obs.onError(Status.INTERNAL
+                        .withDescription(String.valueOf(e.getMessage()))
+                        .asRuntimeException());
                 return;
             }
             obs.onNext(reply);

@@ -16,7 +16,8 @@ import java.util.concurrent.Executor;
  */
 public final class TokenAuth {
 
-    static final Metadata.Key<String> AUTHORIZATION = Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+    static final Metadata.Key<String> AUTHORIZATION =
+            Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
 
     private TokenAuth() {}
 
@@ -25,10 +26,12 @@ public final class TokenAuth {
         byte[] want = sha256(("Bearer " + token).getBytes(StandardCharsets.UTF_8));
         return new ServerInterceptor() {
             @Override
-            public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+            public <Q, R> ServerCall.Listener<Q> interceptCall(
+                    ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
                 String got = headers.get(AUTHORIZATION);
                 byte[] have = sha256(got == null ? new byte[0] : got.getBytes(StandardCharsets.UTF_8));
-                if (!MessageDigest.isEqual(want, have)) { // digests of equal length: neither content nor length leaks through timing
+                if (!MessageDigest.isEqual(
+                        want, have)) { // digests of equal length: neither content nor length leaks through timing
                     call.close(Status.UNAUTHENTICATED.withDescription("missing or wrong token"), new Metadata());
                     return new ServerCall.Listener<>() {};
                 }

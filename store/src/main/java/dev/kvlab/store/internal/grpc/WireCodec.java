@@ -17,17 +17,27 @@ final class WireCodec {
     private WireCodec() {}
 
     static ReplicaMsg encode(Replica r) {
-        return ReplicaMsg.newBuilder().setSegment(r.segment()).setEndpoint(r.endpoint()).setOffset(r.offset()).setLength(r.length()).build();
+        return ReplicaMsg.newBuilder()
+                .setSegment(r.segment())
+                .setEndpoint(r.endpoint())
+                .setOffset(r.offset())
+                .setLength(r.length())
+                .build();
     }
 
     static Replica decode(ReplicaMsg m) {
-        if (m.getOffset() < 0 || m.getLength() < 0) throw new IllegalArgumentException("negative replica offset or length");
+        if (m.getOffset() < 0 || m.getLength() < 0)
+            throw new IllegalArgumentException("negative replica offset or length");
         return new Replica(m.getSegment(), m.getEndpoint(), m.getOffset(), m.getLength());
     }
 
     static ReplicateConfigMsg encode(ReplicateConfig c) {
-        return ReplicateConfigMsg.newBuilder().setReplicaNum(c.replicaNum()).setSoftPin(c.softPin()).setHardPin(c.hardPin())
-                .addAllPreferredSegments(c.preferredSegments()).build();
+        return ReplicateConfigMsg.newBuilder()
+                .setReplicaNum(c.replicaNum())
+                .setSoftPin(c.softPin())
+                .setHardPin(c.hardPin())
+                .addAllPreferredSegments(c.preferredSegments())
+                .build();
     }
 
     static ReplicateConfig decode(ReplicateConfigMsg m) {
@@ -38,7 +48,8 @@ final class WireCodec {
     }
 
     static PutStartEntry encode(PutStartResult r) {
-        PutStartEntry.Builder b = PutStartEntry.newBuilder().setStatus(r.status().name()).setPutId(r.putId());
+        PutStartEntry.Builder b =
+                PutStartEntry.newBuilder().setStatus(r.status().name()).setPutId(r.putId());
         for (Replica rep : r.replicas()) b.addReplicas(encode(rep));
         return b.build();
     }
@@ -50,16 +61,27 @@ final class WireCodec {
     }
 
     static ReplicaListMsg encode(ReplicaList l) {
-        ReplicaListMsg.Builder b = ReplicaListMsg.newBuilder().setStatus(l.status().name()).setLength(l.length()).setCrc32C(l.crc32c())
-                .setLeaseDeadlineNanos(l.leaseDeadlineNanos()).setLeaseTtlNanos(l.leaseTtlNanos());
+        ReplicaListMsg.Builder b = ReplicaListMsg.newBuilder()
+                .setStatus(l.status().name())
+                .setLength(l.length())
+                .setCrc32C(l.crc32c())
+                .setLeaseDeadlineNanos(l.leaseDeadlineNanos())
+                .setLeaseTtlNanos(l.leaseTtlNanos());
         for (Replica r : l.replicas()) b.addReplicas(encode(r));
         return b.build();
     }
 
     static ReplicaList decode(ReplicaListMsg m) {
-        if (m.getLength() < 0 || m.getLeaseTtlNanos() < 0) throw new IllegalArgumentException("negative length or lease");
+        if (m.getLength() < 0 || m.getLeaseTtlNanos() < 0)
+            throw new IllegalArgumentException("negative length or lease");
         List<Replica> reps = new ArrayList<>(m.getReplicasCount());
         for (ReplicaMsg r : m.getReplicasList()) reps.add(decode(r));
-        return new ReplicaList(ReplicaList.Status.valueOf(m.getStatus()), m.getLength(), m.getCrc32C(), reps, m.getLeaseDeadlineNanos(), m.getLeaseTtlNanos());
+        return new ReplicaList(
+                ReplicaList.Status.valueOf(m.getStatus()),
+                m.getLength(),
+                m.getCrc32C(),
+                reps,
+                m.getLeaseDeadlineNanos(),
+                m.getLeaseTtlNanos());
     }
 }

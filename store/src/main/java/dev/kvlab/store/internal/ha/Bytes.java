@@ -13,13 +13,21 @@ final class Bytes {
         buf = new byte[Math.max(16, capacity)];
     }
 
-    int length() { return len; }
+    int length() {
+        return len;
+    }
 
-    byte[] array() { return buf; }
+    byte[] array() {
+        return buf;
+    }
 
-    void clear() { len = 0; }
+    void clear() {
+        len = 0;
+    }
 
-    byte[] copy(int from, int to) { return Arrays.copyOfRange(buf, from, to); }
+    byte[] copy(int from, int to) {
+        return Arrays.copyOfRange(buf, from, to);
+    }
 
     void write(int b) {
         if (len == buf.length) buf = Arrays.copyOf(buf, buf.length * 2);
@@ -65,9 +73,13 @@ final class Bytes {
             this.end = to;
         }
 
-        boolean more() { return pos < end; }
+        boolean more() {
+            return pos < end;
+        }
 
-        int position() { return pos; }
+        int position() {
+            return pos;
+        }
 
         int u8() {
             if (pos >= end) throw new IllegalArgumentException("truncated record");

@@ -38,8 +38,13 @@ public final class EtcdClient implements AutoCloseable {
 
     /** A comparison of a transaction: {@code target} of {@code key} {@code result} {@code value}. */
     public record Compare(String key, String target, String result, Object value) {
-        public static Compare createRevision(String key, long rev) { return new Compare(key, "CREATE", "EQUAL", rev); }
-        public static Compare modRevision(String key, long rev) { return new Compare(key, "MOD", "EQUAL", rev); }
+        public static Compare createRevision(String key, long rev) {
+            return new Compare(key, "CREATE", "EQUAL", rev);
+        }
+
+        public static Compare modRevision(String key, long rev) {
+            return new Compare(key, "MOD", "EQUAL", rev);
+        }
     }
 
     /** An operation of a transaction. */
@@ -63,18 +68,27 @@ public final class EtcdClient implements AutoCloseable {
     public EtcdClient(List<URI> endpoints, Duration deadline) {
         this.endpoints = List.copyOf(endpoints);
         this.deadline = deadline;
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(deadline).build();
+        this.http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(deadline)
+                .build();
     }
 
     public EtcdClient(EtcdSpec spec, Duration deadline) {
         this(spec.endpoints(), deadline);
     }
 
-    HttpClient http() { return http; }
+    HttpClient http() {
+        return http;
+    }
 
-    List<URI> endpoints() { return endpoints; }
+    List<URI> endpoints() {
+        return endpoints;
+    }
 
-    int current() { return current; }
+    int current() {
+        return current;
+    }
 
     // ---------------------------------------------------------------- key-value
 
@@ -95,8 +109,13 @@ public final class EtcdClient implements AutoCloseable {
 
     /** The last key in [{@code key}, {@code end}) (keys only), or null when there is none. */
     public KeyValue lastKey(String key, String end) {
-        ObjectNode r = JSON.createObjectNode().put("key", b64(key)).put("range_end", b64(end)).put("limit", "1").put("keys_only", true)
-                .put("sort_order", "DESCEND").put("sort_target", "KEY");
+        ObjectNode r = JSON.createObjectNode()
+                .put("key", b64(key))
+                .put("range_end", b64(end))
+                .put("limit", "1")
+                .put("keys_only", true)
+                .put("sort_order", "DESCEND")
+                .put("sort_target", "KEY");
         List<KeyValue> kvs = kvs(post("/v3/kv/range", r).path("kvs"));
         return kvs.isEmpty() ? null : kvs.getFirst();
     }
@@ -118,7 +137,10 @@ public final class EtcdClient implements AutoCloseable {
         ObjectNode r = JSON.createObjectNode();
         ArrayNode cs = r.putArray("compare");
         for (Compare c : compares) {
-            ObjectNode n = cs.addObject().put("key", b64(c.key())).put("target", c.target()).put("result", c.result());
+            ObjectNode n = cs.addObject()
+                    .put("key", b64(c.key()))
+                    .put("target", c.target())
+                    .put("result", c.result());
             switch (c.target()) {
                 case "CREATE" -> n.put("create_revision", c.value().toString());
                 case "MOD" -> n.put("mod_revision", c.value().toString());
@@ -131,7 +153,8 @@ public final class EtcdClient implements AutoCloseable {
         ops(r.putArray("failure"), failure);
         JsonNode a = post("/v3/kv/txn", r);
         List<KeyValue> kvs = new ArrayList<>();
-        for (JsonNode resp : a.path("responses")) kvs.addAll(kvs(resp.path("response_range").path("kvs")));
+        for (JsonNode resp : a.path("responses"))
+            kvs.addAll(kvs(resp.path("response_range").path("kvs")));
         return new TxnResult(a.path("succeeded").asBoolean(false), revision(a), kvs);
     }
 
@@ -173,9 +196,14 @@ public final class EtcdClient implements AutoCloseable {
     /** etcd's health endpoint answers {@code "health":"true"}. */
     public boolean healthy() {
         try {
-            HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(endpoints.get(current).resolve("/health")).timeout(deadline).GET().build(),
+            HttpResponse<byte[]> r = http.send(
+                    HttpRequest.newBuilder(endpoints.get(current).resolve("/health"))
+                            .timeout(deadline)
+                            .GET()
+                            .build(),
                     HttpResponse.BodyHandlers.ofByteArray());
-            return r.statusCode() == 200 && JSON.readTree(r.body()).path("health").asText().equals("true");
+            return r.statusCode() == 200
+                    && JSON.readTree(r.body()).path("health").asText().equals("true");
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {
@@ -197,8 +225,11 @@ public final class EtcdClient implements AutoCloseable {
         int start = current;
         for (int i = 0; i < endpoints.size(); i++) {
             int at = (start + i) % endpoints.size();
-            HttpRequest req = HttpRequest.newBuilder(endpoints.get(at).resolve(path)).timeout(deadline)
-                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(bytes)).build();
+            HttpRequest req = HttpRequest.newBuilder(endpoints.get(at).resolve(path))
+                    .timeout(deadline)
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
+                    .build();
             HttpResponse<byte[]> r;
             try {
                 r = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
@@ -213,7 +244,10 @@ public final class EtcdClient implements AutoCloseable {
             try {
                 a = JSON.readTree(r.body());
             } catch (IOException e) {
-                last = new EtcdException("etcd " + endpoints.get(at).getAuthority() + " answered " + r.statusCode() + " with no JSON", -1, e);
+                last = new EtcdException(
+                        "etcd " + endpoints.get(at).getAuthority() + " answered " + r.statusCode() + " with no JSON",
+                        -1,
+                        e);
                 continue;
             }
             if (r.statusCode() != 200 || a.has("error")) {
@@ -237,7 +271,8 @@ public final class EtcdClient implements AutoCloseable {
                 case Put p -> out.addObject().set("request_put", put(p));
                 case Get g -> out.addObject().putObject("request_range").put("key", b64(g.key()));
                 case Delete d -> {
-                    ObjectNode n = out.addObject().putObject("request_delete_range").put("key", b64(d.key()));
+                    ObjectNode n =
+                            out.addObject().putObject("request_delete_range").put("key", b64(d.key()));
                     if (d.end() != null) n.put("range_end", b64(d.end()));
                 }
             }
@@ -257,8 +292,13 @@ public final class EtcdClient implements AutoCloseable {
     }
 
     static KeyValue kv(JsonNode kv) {
-        return new KeyValue(new String(B64D.decode(kv.path("key").asText("")), StandardCharsets.UTF_8), B64D.decode(kv.path("value").asText("")),
-                kv.path("create_revision").asLong(0), kv.path("mod_revision").asLong(0), kv.path("version").asLong(0), kv.path("lease").asLong(0));
+        return new KeyValue(
+                new String(B64D.decode(kv.path("key").asText("")), StandardCharsets.UTF_8),
+                B64D.decode(kv.path("value").asText("")),
+                kv.path("create_revision").asLong(0),
+                kv.path("mod_revision").asLong(0),
+                kv.path("version").asLong(0),
+                kv.path("lease").asLong(0));
     }
 
     static long revision(JsonNode a) {

@@ -103,13 +103,19 @@ public final class EtcdMasterChannel implements MasterChannel {
     private synchronized Target refresh() {
         LeaderInfo li = LeaderInfo.read(etcd, keys);
         Target t = current;
-        if (t != null && li != null && t.leader().createRevision() == li.createRevision() && t.leader().address().equals(li.address())) return t;
-        if (li == null || !li.serving() || li.address().isEmpty()) { // none serving: calls fail at once instead of trying a gone master
+        if (t != null
+                && li != null
+                && t.leader().createRevision() == li.createRevision()
+                && t.leader().address().equals(li.address())) return t;
+        if (li == null
+                || !li.serving()
+                || li.address().isEmpty()) { // none serving: calls fail at once instead of trying a gone master
             retire(t);
             return null;
         }
         int colon = li.address().lastIndexOf(':');
-        GrpcMasterChannel ch = new GrpcMasterChannel(li.address().substring(0, colon), Integer.parseInt(li.address().substring(colon + 1)), deadline, token);
+        GrpcMasterChannel ch = new GrpcMasterChannel(
+                li.address().substring(0, colon), Integer.parseInt(li.address().substring(colon + 1)), deadline, token);
         Target n = new Target(li, ch);
         retire(t);
         current = n;
@@ -121,10 +127,12 @@ public final class EtcdMasterChannel implements MasterChannel {
         if (t == null || current != t) return;
         current = null;
         GrpcMasterChannel old = t.channel();
-        Thread.ofVirtual().start(() -> { // calls still in flight on the old master finish or fail first
-            sleep(deadline.toMillis());
-            old.close();
-        });
+        Thread.ofVirtual()
+                .start(
+                        () -> { // calls still in flight on the old master finish or fail first
+                            sleep(deadline.toMillis());
+                            old.close();
+                        });
     }
 
     private <T> T call(Function<MasterChannel, T> f) {
@@ -135,7 +143,9 @@ public final class EtcdMasterChannel implements MasterChannel {
             } catch (EtcdException e) {
                 throw new MasterUnavailableException("etcd " + spec.first() + ": " + e.getMessage(), e);
             }
-            if (t == null) throw new MasterUnavailableException("no master leads the cluster '" + spec.cluster() + "' in etcd " + spec.first() + " now", null);
+            if (t == null)
+                throw new MasterUnavailableException(
+                        "no master leads the cluster '" + spec.cluster() + "' in etcd " + spec.first() + " now", null);
         }
         try {
             return f.apply(t.channel());
@@ -151,32 +161,66 @@ public final class EtcdMasterChannel implements MasterChannel {
         }
     }
 
-    @Override public boolean ping(String clientId) { return call(c -> c.ping(clientId)); }
-
-    @Override public MountStatus mount(String clientId, String segment, long size, String endpoint) { return call(c -> c.mount(clientId, segment, size, endpoint)); }
-
-    @Override public boolean unmount(String clientId, String segment) { return call(c -> c.unmount(clientId, segment)); }
+    @Override
+    public boolean ping(String clientId) {
+        return call(c -> c.ping(clientId));
+    }
 
     @Override
-    public List<PutStartResult> putStart(String tenant, List<String> keys, long[] lengths, int[] crcs, ReplicateConfig config) {
+    public MountStatus mount(String clientId, String segment, long size, String endpoint) {
+        return call(c -> c.mount(clientId, segment, size, endpoint));
+    }
+
+    @Override
+    public boolean unmount(String clientId, String segment) {
+        return call(c -> c.unmount(clientId, segment));
+    }
+
+    @Override
+    public List<PutStartResult> putStart(
+            String tenant, List<String> keys, long[] lengths, int[] crcs, ReplicateConfig config) {
         return call(c -> c.putStart(tenant, keys, lengths, crcs, config));
     }
 
-    @Override public List<EndStatus> putEnd(String tenant, List<String> keys, long[] putIds) { return call(c -> c.putEnd(tenant, keys, putIds)); }
+    @Override
+    public List<EndStatus> putEnd(String tenant, List<String> keys, long[] putIds) {
+        return call(c -> c.putEnd(tenant, keys, putIds));
+    }
 
-    @Override public List<EndStatus> putRevoke(String tenant, List<String> keys, long[] putIds) { return call(c -> c.putRevoke(tenant, keys, putIds)); }
+    @Override
+    public List<EndStatus> putRevoke(String tenant, List<String> keys, long[] putIds) {
+        return call(c -> c.putRevoke(tenant, keys, putIds));
+    }
 
-    @Override public ReplicaList getReplicaList(String tenant, String key) { return call(c -> c.getReplicaList(tenant, key)); }
+    @Override
+    public ReplicaList getReplicaList(String tenant, String key) {
+        return call(c -> c.getReplicaList(tenant, key));
+    }
 
-    @Override public List<ReplicaList> getReplicaLists(String tenant, List<String> keys) { return call(c -> c.getReplicaLists(tenant, keys)); }
+    @Override
+    public List<ReplicaList> getReplicaLists(String tenant, List<String> keys) {
+        return call(c -> c.getReplicaLists(tenant, keys));
+    }
 
-    @Override public boolean[] exists(String tenant, List<String> keys) { return call(c -> c.exists(tenant, keys)); }
+    @Override
+    public boolean[] exists(String tenant, List<String> keys) {
+        return call(c -> c.exists(tenant, keys));
+    }
 
-    @Override public RemoveStatus remove(String tenant, String key) { return call(c -> c.remove(tenant, key)); }
+    @Override
+    public RemoveStatus remove(String tenant, String key) {
+        return call(c -> c.remove(tenant, key));
+    }
 
-    @Override public boolean reportCorrupt(String tenant, String key, String segment, long offset) { return call(c -> c.reportCorrupt(tenant, key, segment, offset)); }
+    @Override
+    public boolean reportCorrupt(String tenant, String key, String segment, long offset) {
+        return call(c -> c.reportCorrupt(tenant, key, segment, offset));
+    }
 
-    @Override public MasterStatus status() { return call(MasterChannel::status); }
+    @Override
+    public MasterStatus status() {
+        return call(MasterChannel::status);
+    }
 
     @Override
     public void close() {

@@ -16,7 +16,8 @@ public record EtcdSpec(List<URI> endpoints, String cluster) {
     public EtcdSpec {
         endpoints = List.copyOf(endpoints);
         if (endpoints.isEmpty()) throw new IllegalArgumentException("no etcd endpoint");
-        if (!cluster.matches("[A-Za-z0-9._-]{1,64}")) throw new IllegalArgumentException("etcd cluster name '" + cluster + "' must be 1-64 of A-Z a-z 0-9 . _ -");
+        if (!cluster.matches("[A-Za-z0-9._-]{1,64}"))
+            throw new IllegalArgumentException("etcd cluster name '" + cluster + "' must be 1-64 of A-Z a-z 0-9 . _ -");
     }
 
     /** True for {@code etcd://...} and {@code kvlab+etcd://...}. */
@@ -26,7 +27,8 @@ public record EtcdSpec(List<URI> endpoints, String cluster) {
 
     public static EtcdSpec parse(String spec) {
         String form = "etcd://HOST:PORT[,HOST:PORT...][/CLUSTER]";
-        if (!is(spec)) throw new IllegalArgumentException("not an etcd address: '" + spec + "' (expected " + form + ")");
+        if (!is(spec))
+            throw new IllegalArgumentException("not an etcd address: '" + spec + "' (expected " + form + ")");
         String rest = spec.substring(spec.indexOf("://") + 3);
         String cluster = DEFAULT_CLUSTER;
         int slash = rest.indexOf('/');
@@ -44,7 +46,8 @@ public record EtcdSpec(List<URI> endpoints, String cluster) {
             } catch (NumberFormatException e) {
                 port = -1;
             }
-            if (port < 1 || port > 65535) throw new IllegalArgumentException("not an etcd address: '" + spec + "' (expected " + form + ")");
+            if (port < 1 || port > 65535)
+                throw new IllegalArgumentException("not an etcd address: '" + spec + "' (expected " + form + ")");
             eps.add(URI.create("http://" + hp.substring(0, colon) + ":" + port));
         }
         return new EtcdSpec(eps, cluster);
@@ -58,7 +61,11 @@ public record EtcdSpec(List<URI> endpoints, String cluster) {
     @Override
     public String toString() {
         StringBuilder b = new StringBuilder("etcd://");
-        for (int i = 0; i < endpoints.size(); i++) b.append(i == 0 ? "" : ",").append(endpoints.get(i).getHost()).append(':').append(endpoints.get(i).getPort());
+        for (int i = 0; i < endpoints.size(); i++)
+            b.append(i == 0 ? "" : ",")
+                    .append(endpoints.get(i).getHost())
+                    .append(':')
+                    .append(endpoints.get(i).getPort());
         return b.append('/').append(cluster).toString();
     }
 }

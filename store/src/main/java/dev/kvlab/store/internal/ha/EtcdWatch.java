@@ -26,36 +26,55 @@ public final class EtcdWatch implements AutoCloseable {
     private volatile InputStream stream;
     private volatile boolean closed;
 
-    private EtcdWatch(EtcdClient etcd, String key, String end, long fromRevision, Consumer<List<Event>> onEvents, Consumer<String> onEnd) {
+    private EtcdWatch(
+            EtcdClient etcd,
+            String key,
+            String end,
+            long fromRevision,
+            Consumer<List<Event>> onEvents,
+            Consumer<String> onEnd) {
         ObjectNode create = EtcdClient.JSON.createObjectNode();
-        ObjectNode c = create.putObject("create_request").put("key", EtcdClient.b64(key)).put("start_revision", Long.toString(fromRevision));
+        ObjectNode c = create.putObject("create_request")
+                .put("key", EtcdClient.b64(key))
+                .put("start_revision", Long.toString(fromRevision));
         if (end != null) c.put("range_end", EtcdClient.b64(end));
         URI at = etcd.endpoints().get(etcd.current()).resolve("/v3/watch");
         reader = Thread.ofPlatform().daemon().name("kvlab-etcd-watch").start(() -> {
             String why = "closed";
             try {
-                HttpRequest req = HttpRequest.newBuilder(at).header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofByteArray(EtcdClient.JSON.writeValueAsBytes(create))).build();
+                HttpRequest req = HttpRequest.newBuilder(at)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(EtcdClient.JSON.writeValueAsBytes(create)))
+                        .build();
                 HttpResponse<InputStream> r = etcd.http().send(req, HttpResponse.BodyHandlers.ofInputStream());
                 stream = r.body();
-                if (closed) { // closed while the request was on its way: close() saw no stream, so end the exchange here
+                if (closed) { // closed while the request was on its way: close() saw no stream, so end the exchange
+                    // here
                     r.body().close();
                     return;
                 }
-                try (MappingIterator<JsonNode> it = EtcdClient.JSON.readerFor(JsonNode.class).readValues(r.body())) {
+                try (MappingIterator<JsonNode> it =
+                        EtcdClient.JSON.readerFor(JsonNode.class).readValues(r.body())) {
                     while (!closed && it.hasNextValue()) {
                         JsonNode msg = it.nextValue();
                         if (msg.has("error")) {
-                            why = "etcd: " + msg.path("error").path("message").asText(msg.path("error").toString());
+                            why = "etcd: "
+                                    + msg.path("error")
+                                            .path("message")
+                                            .asText(msg.path("error").toString());
                             break;
                         }
                         JsonNode res = msg.path("result");
-                        if (res.path("compact_revision").asLong(0) > 0 || res.path("canceled").asBoolean(false)) {
-                            why = "the watch was cancelled (history compacted to " + res.path("compact_revision").asLong(0) + ")";
+                        if (res.path("compact_revision").asLong(0) > 0
+                                || res.path("canceled").asBoolean(false)) {
+                            why = "the watch was cancelled (history compacted to "
+                                    + res.path("compact_revision").asLong(0) + ")";
                             break;
                         }
                         List<Event> evs = new ArrayList<>();
-                        for (JsonNode e : res.path("events")) evs.add(new Event("DELETE".equals(e.path("type").asText("PUT")), EtcdClient.kv(e.path("kv"))));
+                        for (JsonNode e : res.path("events"))
+                            evs.add(new Event(
+                                    "DELETE".equals(e.path("type").asText("PUT")), EtcdClient.kv(e.path("kv"))));
                         if (!evs.isEmpty()) onEvents.accept(evs);
                     }
                     if (!closed && why.equals("closed")) why = "etcd ended the watch";
@@ -69,7 +88,13 @@ public final class EtcdWatch implements AutoCloseable {
     }
 
     /** Watches [{@code key}, {@code end}) ({@code end} null: the key alone) from {@code fromRevision} on. */
-    public static EtcdWatch start(EtcdClient etcd, String key, String end, long fromRevision, Consumer<List<Event>> onEvents, Consumer<String> onEnd) {
+    public static EtcdWatch start(
+            EtcdClient etcd,
+            String key,
+            String end,
+            long fromRevision,
+            Consumer<List<Event>> onEvents,
+            Consumer<String> onEnd) {
         return new EtcdWatch(etcd, key, end, fromRevision, onEvents, onEnd);
     }
 

@@ -37,32 +37,69 @@ final class FailureCountingChannel implements MasterChannel {
         }
     }
 
-    @Override public boolean ping(String clientId) { return inner.ping(clientId); }
-
-    @Override public MountStatus mount(String clientId, String segment, long size, String endpoint) { return inner.mount(clientId, segment, size, endpoint); }
-
-    @Override public boolean unmount(String clientId, String segment) { return inner.unmount(clientId, segment); }
+    @Override
+    public boolean ping(String clientId) {
+        return inner.ping(clientId);
+    }
 
     @Override
-    public List<PutStartResult> putStart(String tenant, List<String> keys, long[] lengths, int[] crcs, ReplicateConfig config) {
+    public MountStatus mount(String clientId, String segment, long size, String endpoint) {
+        return inner.mount(clientId, segment, size, endpoint);
+    }
+
+    @Override
+    public boolean unmount(String clientId, String segment) {
+        return inner.unmount(clientId, segment);
+    }
+
+    @Override
+    public List<PutStartResult> putStart(
+            String tenant, List<String> keys, long[] lengths, int[] crcs, ReplicateConfig config) {
         return counted(keys.size(), () -> inner.putStart(tenant, keys, lengths, crcs, config));
     }
 
-    @Override public List<EndStatus> putEnd(String tenant, List<String> keys, long[] putIds) { return counted(keys.size(), () -> inner.putEnd(tenant, keys, putIds)); }
+    @Override
+    public List<EndStatus> putEnd(String tenant, List<String> keys, long[] putIds) {
+        return counted(keys.size(), () -> inner.putEnd(tenant, keys, putIds));
+    }
 
-    @Override public List<EndStatus> putRevoke(String tenant, List<String> keys, long[] putIds) { return inner.putRevoke(tenant, keys, putIds); }
+    @Override
+    public List<EndStatus> putRevoke(String tenant, List<String> keys, long[] putIds) {
+        return inner.putRevoke(tenant, keys, putIds);
+    }
 
-    @Override public ReplicaList getReplicaList(String tenant, String key) { return counted(1, () -> inner.getReplicaList(tenant, key)); }
+    @Override
+    public ReplicaList getReplicaList(String tenant, String key) {
+        return counted(1, () -> inner.getReplicaList(tenant, key));
+    }
 
-    @Override public List<ReplicaList> getReplicaLists(String tenant, List<String> keys) { return counted(keys.size(), () -> inner.getReplicaLists(tenant, keys)); }
+    @Override
+    public List<ReplicaList> getReplicaLists(String tenant, List<String> keys) {
+        return counted(keys.size(), () -> inner.getReplicaLists(tenant, keys));
+    }
 
-    @Override public boolean[] exists(String tenant, List<String> keys) { return counted(keys.size(), () -> inner.exists(tenant, keys)); }
+    @Override
+    public boolean[] exists(String tenant, List<String> keys) {
+        return counted(keys.size(), () -> inner.exists(tenant, keys));
+    }
 
-    @Override public RemoveStatus remove(String tenant, String key) { return counted(1, () -> inner.remove(tenant, key)); }
+    @Override
+    public RemoveStatus remove(String tenant, String key) {
+        return counted(1, () -> inner.remove(tenant, key));
+    }
 
-    @Override public boolean reportCorrupt(String tenant, String key, String segment, long offset) { return inner.reportCorrupt(tenant, key, segment, offset); }
+    @Override
+    public boolean reportCorrupt(String tenant, String key, String segment, long offset) {
+        return inner.reportCorrupt(tenant, key, segment, offset);
+    }
 
-    @Override public MasterStatus status() { return inner.status(); }
+    @Override
+    public MasterStatus status() {
+        return inner.status();
+    }
 
-    @Override public void close() { inner.close(); }
+    @Override
+    public void close() {
+        inner.close();
+    }
 }

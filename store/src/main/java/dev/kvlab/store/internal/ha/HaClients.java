@@ -17,8 +17,10 @@ public final class HaClients {
     /** A store client of {@code spec} (no token) telling {@code failedKeys} the keys of each object call that found no master. */
     public static KvBackend open(String spec, BackendOptions options, LongConsumer failedKeys) {
         BackendExtras.check(options);
-        TransferEngine engine = BackendExtras.clientEngine(Transports.discover().create(options.transport(),
-                TransportConfig.defaults().withTimeout(options.timeout())), options);
+        TransferEngine engine = BackendExtras.clientEngine(
+                Transports.discover()
+                        .create(options.transport(), TransportConfig.defaults().withTimeout(options.timeout())),
+                options);
         EtcdMasterChannel channel;
         try {
             channel = new EtcdMasterChannel(EtcdSpec.parse(spec), options.timeout(), null);

@@ -12,25 +12,45 @@ public record HaKeys(String root) {
         return new HaKeys("/kvlab/store/" + cluster + "/");
     }
 
-    public String leader() { return root + "leader"; }
+    public String leader() {
+        return root + "leader";
+    }
 
-    public String term() { return root + "term"; }
+    public String term() {
+        return root + "term";
+    }
 
-    public String members() { return root + "members/"; }
+    public String members() {
+        return root + "members/";
+    }
 
-    public String member(String name) { return members() + name; }
+    public String member(String name) {
+        return members() + name;
+    }
 
-    public String logPrefix() { return root + "log/"; }
+    public String logPrefix() {
+        return root + "log/";
+    }
 
-    public String log(long seq) { return logPrefix() + String.format("%020d", seq); }
+    public String log(long seq) {
+        return logPrefix() + String.format("%020d", seq);
+    }
 
-    public String snapshot() { return root + "snapshot"; }
+    public String snapshot() {
+        return root + "snapshot";
+    }
 
-    public String snapPrefix(long seq) { return root + "snap/" + String.format("%020d", seq) + "/"; }
+    public String snapPrefix(long seq) {
+        return root + "snap/" + String.format("%020d", seq) + "/";
+    }
 
-    public String snapChunk(long seq, int i) { return snapPrefix(seq) + String.format("%06d", i); }
+    public String snapChunk(long seq, int i) {
+        return snapPrefix(seq) + String.format("%06d", i);
+    }
 
-    public String snapAll() { return root + "snap/"; }
+    public String snapAll() {
+        return root + "snap/";
+    }
 
     /** The sequence number a log key names. */
     public long seqOf(String logKey) {

@@ -2,10 +2,10 @@ package dev.kvlab.store.internal.ha;
 
 import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.api.MasterStats;
-import dev.kvlab.store.internal.master.MasterImage;
-import dev.kvlab.store.internal.master.StoreMaster;
 import dev.kvlab.store.api.server.HaLaunch;
 import dev.kvlab.store.api.server.MasterStatus;
+import dev.kvlab.store.internal.master.MasterImage;
+import dev.kvlab.store.internal.master.StoreMaster;
 import dev.kvlab.store.internal.rpc.NotLeaderException;
 import dev.kvlab.store.internal.server.MasterService;
 import java.nio.charset.StandardCharsets;
@@ -66,11 +66,17 @@ public final class HaMaster implements AutoCloseable {
         this.loop = Thread.ofPlatform().daemon().name("kvlab-ha-" + ha.name()).start(this::run);
     }
 
-    public String role() { return role; }
+    public String role() {
+        return role;
+    }
 
-    public long term() { return term; }
+    public long term() {
+        return term;
+    }
 
-    public String lastError() { return lastError; }
+    public String lastError() {
+        return lastError;
+    }
 
     /** Waits up to {@code millis} for the one-time warm-up of the serving path (see {@link StandbyWarmup}); true when it is done. */
     public boolean awaitWarm(long millis) throws InterruptedException {
@@ -87,15 +93,19 @@ public final class HaMaster implements AutoCloseable {
         OpLogWriter w = writer;
         if (w == null) return dev.kvlab.store.api.server.OplogStats.NONE;
         long first = w.firstSeqOfTerm();
-        return new dev.kvlab.store.api.server.OplogStats(w.appendedSeq() - first + 1, w.durableSeq() - first + 1, w.batches(), w.bytesWritten());
+        return new dev.kvlab.store.api.server.OplogStats(
+                w.appendedSeq() - first + 1, w.durableSeq() - first + 1, w.batches(), w.bytesWritten());
     }
 
     private void check() {
         LeaseKeeper l = lease;
         OpLogWriter w = writer;
         if ("leader".equals(role) && l != null && l.valid() && w != null && !w.fenced()) return;
-        throw new NotLeaderException(ha.name() + " is not the leader (" + role + (leaderName.isEmpty() || leaderName.equals(ha.name()) ? ""
-                : "; leader " + leaderName + " at " + leaderAddress) + ", term " + term + ")");
+        throw new NotLeaderException(ha.name() + " is not the leader (" + role
+                + (leaderName.isEmpty() || leaderName.equals(ha.name())
+                        ? ""
+                        : "; leader " + leaderName + " at " + leaderAddress)
+                + ", term " + term + ")");
     }
 
     /** This master's role, term, leader and what it holds. */
@@ -104,11 +114,25 @@ public final class HaMaster implements AutoCloseable {
         if ("leader".equals(r)) {
             OpLogWriter w = writer;
             MasterStats s = service.statsSnapshot();
-            return new MasterStatus(lease != null && lease.valid() ? r : "fenced", ha.name(), term, ha.name(), advertise, w == null ? 0 : w.appendedSeq(),
-                    s.objects(), s.segments());
+            return new MasterStatus(
+                    lease != null && lease.valid() ? r : "fenced",
+                    ha.name(),
+                    term,
+                    ha.name(),
+                    advertise,
+                    w == null ? 0 : w.appendedSeq(),
+                    s.objects(),
+                    s.segments());
         }
         StandbyImage i = image;
-        return new MasterStatus(r, ha.name(), term, leaderName, leaderAddress, i == null ? 0 : i.applied(), i == null ? 0 : i.objects(),
+        return new MasterStatus(
+                r,
+                ha.name(),
+                term,
+                leaderName,
+                leaderAddress,
+                i == null ? 0 : i.applied(),
+                i == null ? 0 : i.objects(),
                 i == null ? 0 : i.segments());
     }
 
@@ -120,7 +144,8 @@ public final class HaMaster implements AutoCloseable {
                 return;
             } catch (RuntimeException e) {
                 lastError = String.valueOf(e.getMessage());
-                if (!closed) System.err.println("kvlab master " + ha.name() + ": " + e.getMessage() + "; starting over in 1 s");
+                if (!closed)
+                    System.err.println("kvlab master " + ha.name() + ": " + e.getMessage() + "; starting over in 1 s");
                 role = "starting";
                 try {
                     Thread.sleep(1000);
@@ -139,11 +164,12 @@ public final class HaMaster implements AutoCloseable {
         try {
             StandbyImage img = new StandbyImage();
             image = img;
-            reader = new OpLogReader(etcd, keys, img, ha.lagMicros() == null ? x -> { } : ha.lagMicros());
+            reader = new OpLogReader(etcd, keys, img, ha.lagMicros() == null ? x -> {} : ha.lagMicros());
             long rev = reader.bootstrap();
             reader.follow(rev + 1, this::wake);
             role = "standby";
-            if (warmup == null) warmup = StandbyWarmup.start(config, 2500, 5000, () -> "standby".equals(role) && !closed);
+            if (warmup == null)
+                warmup = StandbyWarmup.start(config, 2500, 5000, () -> "standby".equals(role) && !closed);
             long nextPublish = 0;
             while (!closed && l.valid()) {
                 Campaign c = campaign(l);
@@ -180,9 +206,13 @@ public final class HaMaster implements AutoCloseable {
             long seen = t == null ? 0 : Long.parseLong(t.text().strip());
             long seenRev = t == null ? 0 : t.modRevision();
             EtcdClient.TxnResult r = etcd.txn(
-                    List.of(EtcdClient.Compare.createRevision(keys.leader(), 0), EtcdClient.Compare.modRevision(keys.term(), seenRev)),
-                    List.of(new EtcdClient.Put(keys.leader(), leaderValue(seen + 1, false), l.id()),
-                            new EtcdClient.Put(keys.term(), Long.toString(seen + 1).getBytes(StandardCharsets.UTF_8), 0)),
+                    List.of(
+                            EtcdClient.Compare.createRevision(keys.leader(), 0),
+                            EtcdClient.Compare.modRevision(keys.term(), seenRev)),
+                    List.of(
+                            new EtcdClient.Put(keys.leader(), leaderValue(seen + 1, false), l.id()),
+                            new EtcdClient.Put(
+                                    keys.term(), Long.toString(seen + 1).getBytes(StandardCharsets.UTF_8), 0)),
                     List.of(new EtcdClient.Get(keys.leader())));
             if (r.succeeded()) return new Campaign(seen + 1, r.revision());
             if (!r.kvs().isEmpty()) {
@@ -214,18 +244,28 @@ public final class HaMaster implements AutoCloseable {
         reader.catchUp();
         long now = clock.millis() * 1_000_000L;
         MasterImage mi = img.image();
-        StoreMaster m = StoreMaster.restore(config, clock, mi, c.term() << 40, now + config.leaseTtl().toNanos());
-        OpLogWriter w = new OpLogWriter(etcd, keys, c.term(), c.leaderRev(), img.applied() + 1, img.ordinals(), this::wake);
+        StoreMaster m = StoreMaster.restore(
+                config, clock, mi, c.term() << 40, now + config.leaseTtl().toNanos());
+        OpLogWriter w =
+                new OpLogWriter(etcd, keys, c.term(), c.leaderRev(), img.applied() + 1, img.ordinals(), this::wake);
         m.journal(w);
         writer = w;
         service.replaceMaster(m);
         role = "leader";
         try {
-            EtcdClient.TxnResult r = etcd.txn(List.of(EtcdClient.Compare.createRevision(keys.leader(), c.leaderRev())),
-                    List.of(new EtcdClient.Put(keys.leader(), leaderValue(c.term(), true), l.id())), List.of());
+            EtcdClient.TxnResult r = etcd.txn(
+                    List.of(EtcdClient.Compare.createRevision(keys.leader(), c.leaderRev())),
+                    List.of(new EtcdClient.Put(keys.leader(), leaderValue(c.term(), true), l.id())),
+                    List.of());
             if (!r.succeeded()) return;
-            System.err.printf("kvlab master %s: leading term %d: %d objects and %d segments from the oplog (entry %d) in %.0f ms%n", ha.name(), c.term(),
-                    m.stats().objects(), mi.segments().size(), img.applied(), (System.nanoTime() - t0) / 1e6);
+            System.err.printf(
+                    "kvlab master %s: leading term %d: %d objects and %d segments from the oplog (entry %d) in %.0f ms%n",
+                    ha.name(),
+                    c.term(),
+                    m.stats().objects(),
+                    mi.segments().size(),
+                    img.applied(),
+                    (System.nanoTime() - t0) / 1e6);
             serve(c, l, m, w);
         } finally {
             role = "standby";
@@ -248,7 +288,9 @@ public final class HaMaster implements AutoCloseable {
             try {
                 publishMember(l, seq, st.objects());
                 boolean due = seq - lastSnapSeq >= Math.max(ha.snapshotEntries(), 2 * st.objects())
-                        || (seq > lastSnapSeq && System.nanoTime() - lastSnapAt >= ha.snapshotInterval().toNanos());
+                        || (seq > lastSnapSeq
+                                && System.nanoTime() - lastSnapAt
+                                        >= ha.snapshotInterval().toNanos());
                 if (due && snapshot(c, m, w)) {
                     lastSnapSeq = seq;
                     lastSnapAt = System.nanoTime();
@@ -269,8 +311,8 @@ public final class HaMaster implements AutoCloseable {
     }
 
     private void publishMember(LeaseKeeper l, long seq, long objects) {
-        String v = "{\"name\":\"" + ha.name() + "\",\"address\":\"" + advertise + "\",\"role\":\"" + role + "\",\"term\":" + term
-                + ",\"applied_seq\":" + seq + ",\"objects\":" + objects + "}";
+        String v = "{\"name\":\"" + ha.name() + "\",\"address\":\"" + advertise + "\",\"role\":\"" + role
+                + "\",\"term\":" + term + ",\"applied_seq\":" + seq + ",\"objects\":" + objects + "}";
         etcd.put(keys.member(ha.name()), v.getBytes(StandardCharsets.UTF_8), l.id());
     }
 

@@ -10,13 +10,18 @@ import java.io.IOException;
 public record LeaderInfo(String name, String address, long term, boolean serving, long createRevision) {
 
     String json() {
-        return "{\"name\":\"" + name + "\",\"address\":\"" + address + "\",\"term\":" + term + ",\"serving\":" + serving + "}";
+        return "{\"name\":\"" + name + "\",\"address\":\"" + address + "\",\"term\":" + term + ",\"serving\":" + serving
+                + "}";
     }
 
     static LeaderInfo parse(EtcdClient.KeyValue kv) {
         try {
             JsonNode n = EtcdClient.JSON.readTree(kv.value());
-            return new LeaderInfo(n.path("name").asText(""), n.path("address").asText(""), n.path("term").asLong(0), n.path("serving").asBoolean(false),
+            return new LeaderInfo(
+                    n.path("name").asText(""),
+                    n.path("address").asText(""),
+                    n.path("term").asLong(0),
+                    n.path("serving").asBoolean(false),
                     kv.createRevision());
         } catch (IOException e) {
             throw new IllegalStateException("unreadable leader record: " + kv.text(), e);

@@ -31,14 +31,18 @@ final class LeaseKeeper implements AutoCloseable {
         this.keeper = Thread.ofPlatform().daemon().name("kvlab-ha-lease").start(this::keep);
     }
 
-    long id() { return id; }
+    long id() {
+        return id;
+    }
 
     /** True while the lease certainly exists in etcd (by this process's monotonic clock). */
     boolean valid() {
         return lostWhy == null && System.nanoTime() < validUntil;
     }
 
-    String lostWhy() { return lostWhy; }
+    String lostWhy() {
+        return lostWhy;
+    }
 
     /** Waits up to {@code millis} for the lease to be lost; true when it was. */
     boolean awaitLost(long millis) throws InterruptedException {

@@ -27,7 +27,9 @@ final class OpLog {
 
     /** A batch's header, decoded. */
     record BatchHeader(long term, long firstSeq, int count, long appendedMicros, int entriesAt) {
-        long lastSeq() { return firstSeq + count - 1; }
+        long lastSeq() {
+            return firstSeq + count - 1;
+        }
     }
 
     static void batchHeader(Bytes out, long term, long firstSeq, int count, long appendedMicros) {
@@ -41,7 +43,8 @@ final class OpLog {
 
     static BatchHeader readBatchHeader(byte[] b) {
         Bytes.Reader r = new Bytes.Reader(b, 0, b.length);
-        if (r.u8() != BATCH_MAGIC || r.u8() != VERSION) throw new IllegalArgumentException("not an oplog batch of version " + VERSION);
+        if (r.u8() != BATCH_MAGIC || r.u8() != VERSION)
+            throw new IllegalArgumentException("not an oplog batch of version " + VERSION);
         return new BatchHeader(r.varLong(), r.varLong(), r.varInt(), r.varLong(), r.position());
     }
 

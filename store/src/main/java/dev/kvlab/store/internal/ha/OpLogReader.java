@@ -27,7 +27,9 @@ final class OpLogReader {
         this.lagMicros = lagMicros;
     }
 
-    String lastError() { return lastError; }
+    String lastError() {
+        return lastError;
+    }
 
     /** Applies every batch etcd holds after the view; the etcd revision of the last read. */
     synchronized long catchUp() {
@@ -44,7 +46,9 @@ final class OpLogReader {
                 }
             }
             if (gap || (r.kvs().isEmpty() && needsSnapshot())) {
-                if (reloaded) throw new IllegalStateException("the oplog after entry " + image.applied() + " is missing and no snapshot covers it");
+                if (reloaded)
+                    throw new IllegalStateException(
+                            "the oplog after entry " + image.applied() + " is missing and no snapshot covers it");
                 loadSnapshot();
                 reloaded = true;
                 continue;
@@ -80,7 +84,13 @@ final class OpLogReader {
     /** Watches from {@code fromRevision}: applies new batches; {@code onLeader} runs on every change of the leader key. */
     void follow(long fromRevision, Runnable onLeader) {
         stopped = false;
-        watch = EtcdWatch.start(etcd, keys.root(), EtcdClient.prefixEnd(keys.root()), fromRevision, evs -> apply(evs, onLeader), why -> ended(why, onLeader));
+        watch = EtcdWatch.start(
+                etcd,
+                keys.root(),
+                EtcdClient.prefixEnd(keys.root()),
+                fromRevision,
+                evs -> apply(evs, onLeader),
+                why -> ended(why, onLeader));
     }
 
     private void apply(List<EtcdWatch.Event> evs, Runnable onLeader) {

@@ -64,12 +64,29 @@ final class OpLogWriter implements MasterJournal, AutoCloseable {
     private final Thread shipper;
 
     /** A writer to etcd: every batch a transaction that holds only while the election key created at {@code leaderRev} exists. */
-    OpLogWriter(EtcdClient etcd, HaKeys keys, long term, long leaderRev, long nextSeq, Map<String, Integer> ordinals, Runnable onFenced) {
-        this((key, batch) -> etcd.txn(List.of(EtcdClient.Compare.createRevision(keys.leader(), leaderRev)),
-                List.of(new EtcdClient.Put(key, batch, 0)), List.of()).succeeded(), keys, term, nextSeq, ordinals, onFenced);
+    OpLogWriter(
+            EtcdClient etcd,
+            HaKeys keys,
+            long term,
+            long leaderRev,
+            long nextSeq,
+            Map<String, Integer> ordinals,
+            Runnable onFenced) {
+        this(
+                (key, batch) -> etcd.txn(
+                                List.of(EtcdClient.Compare.createRevision(keys.leader(), leaderRev)),
+                                List.of(new EtcdClient.Put(key, batch, 0)),
+                                List.of())
+                        .succeeded(),
+                keys,
+                term,
+                nextSeq,
+                ordinals,
+                onFenced);
     }
 
-    OpLogWriter(BatchSink sink, HaKeys keys, long term, long nextSeq, Map<String, Integer> ordinals, Runnable onFenced) {
+    OpLogWriter(
+            BatchSink sink, HaKeys keys, long term, long nextSeq, Map<String, Integer> ordinals, Runnable onFenced) {
         this.sink = sink;
         this.keys = keys;
         this.term = term;
@@ -91,16 +108,26 @@ final class OpLogWriter implements MasterJournal, AutoCloseable {
     }
 
     /** The first entry this writer appended (or would have). */
-    long firstSeqOfTerm() { return startSeq; }
+    long firstSeqOfTerm() {
+        return startSeq;
+    }
 
     /** The last entry etcd holds. */
-    long durableSeq() { return durableSeq; }
+    long durableSeq() {
+        return durableSeq;
+    }
 
-    long batches() { return batches.get(); }
+    long batches() {
+        return batches.get();
+    }
 
-    long bytesWritten() { return bytesWritten.get(); }
+    long bytesWritten() {
+        return bytesWritten.get();
+    }
 
-    boolean fenced() { return fenced; }
+    boolean fenced() {
+        return fenced;
+    }
 
     // ---------------------------------------------------------------- MasterJournal (the master's space lock is held)
 
@@ -128,7 +155,8 @@ final class OpLogWriter implements MasterJournal, AutoCloseable {
     public void started(MasterImage.ObjectRecord o) {
         synchronized (lock) {
             int[] ords = new int[o.replicas().size()];
-            for (int i = 0; i < ords.length; i++) ords[i] = ordinals.getOrDefault(o.replicas().get(i).segment(), -1);
+            for (int i = 0; i < ords.length; i++)
+                ords[i] = ordinals.getOrDefault(o.replicas().get(i).segment(), -1);
             OpLog.object(data, o, ords, false);
             ended();
         }
@@ -186,7 +214,9 @@ final class OpLogWriter implements MasterJournal, AutoCloseable {
     }
 
     /** Time appends spent waiting for the shipper (backpressure), in nanoseconds. */
-    long backpressureNanos() { return backpressureNanos.get(); }
+    long backpressureNanos() {
+        return backpressureNanos.get();
+    }
 
     static long nowMicros() {
         java.time.Instant i = java.time.Instant.now();
@@ -265,7 +295,8 @@ final class OpLogWriter implements MasterJournal, AutoCloseable {
             long left;
             synchronized (lock) {
                 if (!sealed.isEmpty() || count == 0 || data.length() >= LINGER_BYTES) return;
-                // firstMicros is wall time (the lag is read across processes): a clock stepped back must not stretch the wait
+                // firstMicros is wall time (the lag is read across processes): a clock stepped back must not stretch
+                // the wait
                 left = Math.min(LINGER_NANOS, LINGER_NANOS - (nowMicros() - firstMicros) * 1000);
             }
             if (left <= 0) return;

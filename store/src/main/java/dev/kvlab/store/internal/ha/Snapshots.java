@@ -30,7 +30,8 @@ final class Snapshots {
             OpLog.mount(out, ordinals.getOrDefault(s.name(), -1), s.name(), s.clientId(), s.endpoint(), s.size());
         for (MasterImage.ObjectRecord o : image.objects()) {
             int[] ords = new int[o.replicas().size()];
-            for (int i = 0; i < ords.length; i++) ords[i] = ordinals.getOrDefault(o.replicas().get(i).segment(), -1);
+            for (int i = 0; i < ords.length; i++)
+                ords[i] = ordinals.getOrDefault(o.replicas().get(i).segment(), -1);
             OpLog.object(out, o, ords, true);
         }
         return out.copy(0, out.length());
@@ -44,16 +45,22 @@ final class Snapshots {
         int chunks = (data.length + CHUNK - 1) / CHUNK;
         for (int i = 0; i < chunks; i++) {
             int from = i * CHUNK;
-            etcd.put(keys.snapChunk(seq, i), java.util.Arrays.copyOfRange(data, from, Math.min(data.length, from + CHUNK)), 0);
+            etcd.put(
+                    keys.snapChunk(seq, i),
+                    java.util.Arrays.copyOfRange(data, from, Math.min(data.length, from + CHUNK)),
+                    0);
         }
-        String meta = "{\"seq\":" + seq + ",\"chunks\":" + chunks + ",\"term\":" + term + ",\"bytes\":" + data.length + "}";
-        EtcdClient.TxnResult t = etcd.txn(List.of(EtcdClient.Compare.createRevision(keys.leader(), leaderRev)),
-                List.of(new EtcdClient.Put(keys.snapshot(), meta.getBytes(StandardCharsets.UTF_8), 0)), List.of());
+        String meta =
+                "{\"seq\":" + seq + ",\"chunks\":" + chunks + ",\"term\":" + term + ",\"bytes\":" + data.length + "}";
+        EtcdClient.TxnResult t = etcd.txn(
+                List.of(EtcdClient.Compare.createRevision(keys.leader(), leaderRev)),
+                List.of(new EtcdClient.Put(keys.snapshot(), meta.getBytes(StandardCharsets.UTF_8), 0)),
+                List.of());
         if (!t.succeeded()) {
             etcd.delete(keys.snapPrefix(seq), EtcdClient.prefixEnd(keys.snapPrefix(seq)));
             return false;
         }
-        etcd.delete(keys.snapAll(), keys.snapPrefix(seq));        // older snapshots
+        etcd.delete(keys.snapAll(), keys.snapPrefix(seq)); // older snapshots
         long rev = etcd.delete(keys.logPrefix(), keys.log(seq + 1)); // the log they include
         try {
             etcd.compact(rev);
@@ -76,8 +83,10 @@ final class Snapshots {
         long seq = meta.path("seq").asLong();
         int chunks = meta.path("chunks").asInt();
         ByteArrayOutputStream out = new ByteArrayOutputStream(meta.path("bytes").asInt(0));
-        List<EtcdClient.KeyValue> kvs = etcd.range(keys.snapPrefix(seq), EtcdClient.prefixEnd(keys.snapPrefix(seq)), 0).kvs();
-        if (kvs.size() != chunks) throw new IllegalStateException("snapshot " + seq + " has " + kvs.size() + " of its " + chunks + " chunks");
+        List<EtcdClient.KeyValue> kvs = etcd.range(keys.snapPrefix(seq), EtcdClient.prefixEnd(keys.snapPrefix(seq)), 0)
+                .kvs();
+        if (kvs.size() != chunks)
+            throw new IllegalStateException("snapshot " + seq + " has " + kvs.size() + " of its " + chunks + " chunks");
         for (EtcdClient.KeyValue kv : kvs) out.writeBytes(kv.value());
         return new Stored(seq, out.toByteArray());
     }

@@ -23,7 +23,14 @@ final class StandbyImage {
         long lease;
         final List<MasterImage.BlockRef> replicas;
 
-        Obj(String key, long putId, long length, int crc, int flags, long started, List<MasterImage.BlockRef> replicas) {
+        Obj(
+                String key,
+                long putId,
+                long length,
+                int crc,
+                int flags,
+                long started,
+                List<MasterImage.BlockRef> replicas) {
             this.key = key;
             this.putId = putId;
             this.length = length;
@@ -42,14 +49,22 @@ final class StandbyImage {
     private long complete;
 
     /** The sequence number of the last entry applied (0: none). */
-    long applied() { return applied; }
+    long applied() {
+        return applied;
+    }
 
     /** The term of the last batch applied. */
-    long term() { return term; }
+    long term() {
+        return term;
+    }
 
-    long objects() { return complete; }
+    long objects() {
+        return complete;
+    }
 
-    int segments() { return segments.size(); }
+    int segments() {
+        return segments.size();
+    }
 
     /** Each mounted segment's number in the log (a promoted standby's writer goes on numbering after them). */
     Map<String, Integer> ordinals() {
@@ -71,7 +86,8 @@ final class StandbyImage {
     void loadSnapshot(byte[] data) {
         clear();
         Bytes.Reader r = new Bytes.Reader(data, 0, data.length);
-        if (r.u8() != OpLog.SNAPSHOT_MAGIC || r.u8() != OpLog.VERSION) throw new IllegalArgumentException("not a snapshot of version " + OpLog.VERSION);
+        if (r.u8() != OpLog.SNAPSHOT_MAGIC || r.u8() != OpLog.VERSION)
+            throw new IllegalArgumentException("not a snapshot of version " + OpLog.VERSION);
         long seq = r.varLong();
         term = r.varLong();
         while (r.more()) apply(r);
@@ -97,7 +113,8 @@ final class StandbyImage {
     }
 
     private void skip(Bytes.Reader r) {
-        // entries are self-delimiting only by decoding them: apply to a scratch view would change state, so decode and drop
+        // entries are self-delimiting only by decoding them: apply to a scratch view would change state, so decode and
+        // drop
         decode(r, false);
     }
 
@@ -110,7 +127,8 @@ final class StandbyImage {
         switch (type) {
             case OpLog.MOUNT -> {
                 int ord = r.varInt();
-                MasterImage.SegmentRecord s = new MasterImage.SegmentRecord(r.string(), r.string(), r.string(), r.varLong());
+                MasterImage.SegmentRecord s =
+                        new MasterImage.SegmentRecord(r.string(), r.string(), r.string(), r.varLong());
                 if (apply) segments.put(ord, s);
             }
             case OpLog.UNMOUNT -> {
@@ -133,7 +151,11 @@ final class StandbyImage {
                     if (s != null) reps.add(new MasterImage.BlockRef(s.name(), off));
                 }
                 long lease = type == OpLog.OBJECT ? r.varLong() : 0;
-                if (apply) started(new Obj(key, putId, length, crc, flags, started, reps), type == OpLog.OBJECT && (flags & OpLog.DONE) != 0, lease);
+                if (apply)
+                    started(
+                            new Obj(key, putId, length, crc, flags, started, reps),
+                            type == OpLog.OBJECT && (flags & OpLog.DONE) != 0,
+                            lease);
             }
             case OpLog.COMPLETE -> {
                 long putId = r.varLong();
@@ -200,7 +222,8 @@ final class StandbyImage {
         MasterImage.SegmentRecord s = segments.remove(ord);
         if (s == null) return;
         List<Obj> gone = new ArrayList<>();
-        for (Obj o : objects.values()) if (o.replicas.removeIf(b -> b.segment().equals(s.name())) && o.replicas.isEmpty()) gone.add(o);
+        for (Obj o : objects.values())
+            if (o.replicas.removeIf(b -> b.segment().equals(s.name())) && o.replicas.isEmpty()) gone.add(o);
         for (Obj o : gone) {
             objects.remove(o.key);
             forget(o);
@@ -211,8 +234,17 @@ final class StandbyImage {
     MasterImage image() {
         List<MasterImage.ObjectRecord> objs = new ArrayList<>(objects.size());
         for (Obj o : objects.values())
-            objs.add(new MasterImage.ObjectRecord(o.key, o.putId, o.length, o.crc, (o.flags & OpLog.SOFT_PIN) != 0, (o.flags & OpLog.HARD_PIN) != 0,
-                    o.started, o.complete, o.lease, o.replicas));
+            objs.add(new MasterImage.ObjectRecord(
+                    o.key,
+                    o.putId,
+                    o.length,
+                    o.crc,
+                    (o.flags & OpLog.SOFT_PIN) != 0,
+                    (o.flags & OpLog.HARD_PIN) != 0,
+                    o.started,
+                    o.complete,
+                    o.lease,
+                    o.replicas));
         return new MasterImage(List.copyOf(segments.values()), objs);
     }
 }

@@ -3,9 +3,9 @@ package dev.kvlab.store.internal.ha;
 import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.api.ReplicateConfig;
 import dev.kvlab.store.api.master.PutStartResult;
-import dev.kvlab.store.internal.master.StoreMaster;
 import dev.kvlab.store.internal.grpc.GrpcMasterChannel;
 import dev.kvlab.store.internal.grpc.MasterServer;
+import dev.kvlab.store.internal.master.StoreMaster;
 import dev.kvlab.store.internal.server.MasterService;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
@@ -43,9 +43,10 @@ final class StandbyWarmup {
     }
 
     static void run(MasterConfig config, int rounds, java.util.function.BooleanSupplier wanted) {
-        MasterService scratch = new MasterService(new StoreMaster(config, Clock.systemUTC()), new SimpleMeterRegistry());
+        MasterService scratch =
+                new MasterService(new StoreMaster(config, Clock.systemUTC()), new SimpleMeterRegistry());
         try (MasterServer srv = MasterServer.start(scratch, "127.0.0.1", 0, null);
-             GrpcMasterChannel ch = new GrpcMasterChannel("127.0.0.1", srv.port(), Duration.ofSeconds(10), null)) {
+                GrpcMasterChannel ch = new GrpcMasterChannel("127.0.0.1", srv.port(), Duration.ofSeconds(10), null)) {
             ch.mount("warmup", "warmup-seg", 1L << 40, "warmup://seg");
             ReplicateConfig one = ReplicateConfig.replicas(1);
             for (int i = 0; i < rounds && wanted.getAsBoolean(); i++) {
@@ -56,7 +57,8 @@ final class StandbyWarmup {
                 ch.exists("warmup", k);
                 if (i % 16 == 0) {
                     List<String> batch = List.of("b" + i, "c" + i, "d" + i, "e" + i);
-                    List<PutStartResult> bs = ch.putStart("warmup", batch, new long[] {4096, 4096, 4096, 4096}, new int[4], one);
+                    List<PutStartResult> bs =
+                            ch.putStart("warmup", batch, new long[] {4096, 4096, 4096, 4096}, new int[4], one);
                     long[] ids = bs.stream().mapToLong(PutStartResult::putId).toArray();
                     ch.putEnd("warmup", batch, ids);
                     ch.getReplicaLists("warmup", batch);

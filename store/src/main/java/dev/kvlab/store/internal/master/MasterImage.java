@@ -30,19 +30,30 @@ public record MasterImage(List<SegmentRecord> segments, List<ObjectRecord> objec
      * @param complete      visible (COMPLETE) or not (PROCESSING)
      * @param leaseDeadline its lease's end (master clock; its completion time until a reader leases it)
      */
-    public record ObjectRecord(String key, long putId, long length, int crc32c, boolean softPin, boolean hardPin, long startedNanos,
-                               boolean complete, long leaseDeadline, List<BlockRef> replicas) {
+    public record ObjectRecord(
+            String key,
+            long putId,
+            long length,
+            int crc32c,
+            boolean softPin,
+            boolean hardPin,
+            long startedNanos,
+            boolean complete,
+            long leaseDeadline,
+            List<BlockRef> replicas) {
 
         public ObjectRecord {
             replicas = List.copyOf(replicas);
         }
 
         public ObjectRecord completed(long atNanos) {
-            return new ObjectRecord(key, putId, length, crc32c, softPin, hardPin, startedNanos, true, atNanos, replicas);
+            return new ObjectRecord(
+                    key, putId, length, crc32c, softPin, hardPin, startedNanos, true, atNanos, replicas);
         }
 
         public ObjectRecord withReplicas(List<BlockRef> r) {
-            return new ObjectRecord(key, putId, length, crc32c, softPin, hardPin, startedNanos, complete, leaseDeadline, r);
+            return new ObjectRecord(
+                    key, putId, length, crc32c, softPin, hardPin, startedNanos, complete, leaseDeadline, r);
         }
     }
 }

@@ -10,12 +10,23 @@ public interface MasterJournal {
 
     /** Tells nothing (a master on its own, and the simulator). */
     MasterJournal NONE = new MasterJournal() {
-        @Override public void mounted(String clientId, String segment, long size, String endpoint) { }
-        @Override public void unmounted(String segment) { }
-        @Override public void started(MasterImage.ObjectRecord object) { }
-        @Override public void completed(String key, long putId, long nowNanos) { }
-        @Override public void removed(String key, long putId) { }
-        @Override public void replicaDropped(String key, long putId, String segment, long offset) { }
+        @Override
+        public void mounted(String clientId, String segment, long size, String endpoint) {}
+
+        @Override
+        public void unmounted(String segment) {}
+
+        @Override
+        public void started(MasterImage.ObjectRecord object) {}
+
+        @Override
+        public void completed(String key, long putId, long nowNanos) {}
+
+        @Override
+        public void removed(String key, long putId) {}
+
+        @Override
+        public void replicaDropped(String key, long putId, String segment, long offset) {}
     };
 
     /** {@code segment} of {@code size} bytes, owned by {@code clientId}, was mounted. */

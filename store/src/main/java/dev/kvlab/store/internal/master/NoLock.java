@@ -7,11 +7,24 @@ import java.util.concurrent.locks.Lock;
 /** The lock of a {@link StoreMaster#singleThreaded} master: only one thread calls it, so there is nothing to exclude. */
 final class NoLock implements Lock {
 
-    @Override public void lock() {}
-    @Override public void lockInterruptibly() {}
-    @Override public boolean tryLock() { return true; }
-    @Override public boolean tryLock(long time, TimeUnit unit) { return true; }
-    @Override public void unlock() {}
+    @Override
+    public void lock() {}
+
+    @Override
+    public void lockInterruptibly() {}
+
+    @Override
+    public boolean tryLock() {
+        return true;
+    }
+
+    @Override
+    public boolean tryLock(long time, TimeUnit unit) {
+        return true;
+    }
+
+    @Override
+    public void unlock() {}
 
     @Override
     public Condition newCondition() {

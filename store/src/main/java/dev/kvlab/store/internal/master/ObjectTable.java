@@ -17,6 +17,7 @@ final class ObjectTable {
 
     /** Spread key hash per slot, 0 for an empty slot (a stored hash always has its lowest bit set). */
     private int[] hashes = new int[MIN_SLOTS];
+
     private ObjectMeta[] objects = new ObjectMeta[MIN_SLOTS];
     private int shift = Integer.SIZE - Integer.numberOfTrailingZeros(MIN_SLOTS);
     private int size;

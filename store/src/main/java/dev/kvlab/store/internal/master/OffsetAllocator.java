@@ -14,13 +14,17 @@ final class OffsetAllocator {
         long offset;
         long size;
         boolean free;
-        Block prev, next;       // address neighbours
+        Block prev, next; // address neighbours
         Block binPrev, binNext; // free list of its bin
         int bin = -1;
 
-        public long offset() { return offset; }
+        public long offset() {
+            return offset;
+        }
 
-        public long size() { return size; }
+        public long size() {
+            return size;
+        }
     }
 
     static final int BINS = 512;
@@ -33,7 +37,8 @@ final class OffsetAllocator {
 
     public OffsetAllocator(long size, long alignment) {
         if (size <= 0) throw new IllegalArgumentException("segment size must be > 0, got " + size);
-        if (alignment <= 0 || Long.bitCount(alignment) != 1) throw new IllegalArgumentException("alignment must be a power of two, got " + alignment);
+        if (alignment <= 0 || Long.bitCount(alignment) != 1)
+            throw new IllegalArgumentException("alignment must be a power of two, got " + alignment);
         this.size = size;
         this.alignment = alignment;
         Block all = new Block();
@@ -44,11 +49,17 @@ final class OffsetAllocator {
         freeBytes = size;
     }
 
-    public long size() { return size; }
+    public long size() {
+        return size;
+    }
 
-    public long freeBytes() { return freeBytes; }
+    public long freeBytes() {
+        return freeBytes;
+    }
 
-    public long usedBytes() { return size - freeBytes; }
+    public long usedBytes() {
+        return size - freeBytes;
+    }
 
     /** The bytes an allocation of {@code bytes} occupies (rounded up to the alignment). */
     public long footprint(long bytes) {

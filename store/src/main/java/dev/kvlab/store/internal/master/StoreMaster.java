@@ -101,6 +101,7 @@ public final class StoreMaster implements Master {
     private SegmentState[] segmentOrder;
     /** Placement scratch (space lock held). */
     private SegmentState[] scratch = new SegmentState[0];
+
     private final List<Discarded> discarded = new ArrayList<>();
     private final long leaseNanos, softPinNanos, discardNanos, releaseNanos, clientTtlNanos;
     private final AtomicLong leasesGranted = new AtomicLong();
@@ -138,7 +139,9 @@ public final class StoreMaster implements Master {
         this.clientTtlNanos = config.clientTtl().toNanos();
     }
 
-    public MasterConfig config() { return config; }
+    public MasterConfig config() {
+        return config;
+    }
 
     /** From now on, tells {@code j} of every metadata change (in order, under the space lock). */
     public void journal(MasterJournal j) {
@@ -182,18 +185,26 @@ public final class StoreMaster implements Master {
         Objects.requireNonNull(clientId, "clientId");
         Objects.requireNonNull(segment, "segment");
         if (size <= 0) throw new IllegalArgumentException("segment size must be > 0, got " + size);
-        if (size > MAX_SEGMENT_BYTES) throw new IllegalArgumentException("segment size " + size + " exceeds " + MAX_SEGMENT_BYTES + " bytes (1 PiB)");
+        if (size > MAX_SEGMENT_BYTES)
+            throw new IllegalArgumentException(
+                    "segment size " + size + " exceeds " + MAX_SEGMENT_BYTES + " bytes (1 PiB)");
         long now = nowNanos();
         space.lock();
         try {
             clients.put(clientId, now);
             SegmentState s = segments.get(segment);
-            if (s == null && capacity > Long.MAX_VALUE - size) // a hostile mount must not overflow the books (found by fuzzing)
-                throw new IllegalArgumentException("mounting " + size + " more bytes would overflow the store's capacity");
+            if (s == null
+                    && capacity
+                            > Long.MAX_VALUE - size) // a hostile mount must not overflow the books (found by fuzzing)
+            throw new IllegalArgumentException("mounting " + size + " more bytes would overflow the store's capacity");
             if (s != null) {
-                return s.clientId.equals(clientId) && s.allocator.size() == size ? MountStatus.ALREADY_MOUNTED : MountStatus.CONFLICT;
+                return s.clientId.equals(clientId) && s.allocator.size() == size
+                        ? MountStatus.ALREADY_MOUNTED
+                        : MountStatus.CONFLICT;
             }
-            segments.put(segment, new SegmentState(segment, clientId, endpoint == null ? "" : endpoint, size, config.alignment()));
+            segments.put(
+                    segment,
+                    new SegmentState(segment, clientId, endpoint == null ? "" : endpoint, size, config.alignment()));
             segmentOrder = null;
             capacity += size;
             journal.mounted(clientId, segment, size, endpoint == null ? "" : endpoint);
@@ -242,7 +253,8 @@ public final class StoreMaster implements Master {
         space.lock();
         try {
             List<String> silent = new ArrayList<>();
-            for (Map.Entry<String, Long> c : clients.entrySet()) if (now - c.getValue() > clientTtlNanos) silent.add(c.getKey());
+            for (Map.Entry<String, Long> c : clients.entrySet())
+                if (now - c.getValue() > clientTtlNanos) silent.add(c.getKey());
             for (String c : silent) {
                 clients.remove(c);
                 List<SegmentState> owned = new ArrayList<>();
@@ -290,14 +302,17 @@ public final class StoreMaster implements Master {
      * comes between them; every argument is checked before any key is started. The same decisions as the single
      * calls in that order.
      */
-    public List<PutStartResult> batchPutStart(List<String> keys, long[] lengths, int[] crcs, ReplicateConfig replicate) {
+    public List<PutStartResult> batchPutStart(
+            List<String> keys, long[] lengths, int[] crcs, ReplicateConfig replicate) {
         if (lengths.length != keys.size() || crcs.length != keys.size())
-            throw new IllegalArgumentException(keys.size() + " keys need as many lengths and checksums, got " + lengths.length + " and " + crcs.length);
+            throw new IllegalArgumentException(keys.size() + " keys need as many lengths and checksums, got "
+                    + lengths.length + " and " + crcs.length);
         for (int i = 0; i < keys.size(); i++) checkPut(keys.get(i), lengths[i], replicate);
         List<PutStartResult> out = new ArrayList<>(keys.size());
         space.lock();
         try {
-            for (int i = 0; i < keys.size(); i++) out.add(putStartLocked(keys.get(i), lengths[i], crcs[i], replicate, nowNanos()));
+            for (int i = 0; i < keys.size(); i++)
+                out.add(putStartLocked(keys.get(i), lengths[i], crcs[i], replicate, nowNanos()));
         } finally {
             space.unlock();
         }
@@ -330,7 +345,8 @@ public final class StoreMaster implements Master {
         }
         List<Placed> placed = place(length, replicate, now);
         if (placed.isEmpty()) return PutStartResult.of(PutStartResult.Status.NO_SPACE);
-        ObjectMeta o = new ObjectMeta(key, nextPutId++, length, crc32c, replicate.softPin(), replicate.hardPin(), now, placed);
+        ObjectMeta o =
+                new ObjectMeta(key, nextPutId++, length, crc32c, replicate.softPin(), replicate.hardPin(), now, placed);
         shard.lock.lock();
         try {
             shard.objects.put(key, o);
@@ -358,7 +374,8 @@ public final class StoreMaster implements Master {
 
     /** {@link #putEnd} of each key in turn (at its own clock reading) under one hold of the space lock. */
     public List<EndStatus> batchPutEnd(List<String> keys, long[] putIds) {
-        if (putIds.length != keys.size()) throw new IllegalArgumentException(keys.size() + " keys need as many put ids, got " + putIds.length);
+        if (putIds.length != keys.size())
+            throw new IllegalArgumentException(keys.size() + " keys need as many put ids, got " + putIds.length);
         List<EndStatus> out = new ArrayList<>(keys.size());
         space.lock();
         try {
@@ -426,7 +443,8 @@ public final class StoreMaster implements Master {
             if (deadline > o.leaseDeadline) o.leaseDeadline = deadline;
             if (o.softPin) o.softPinDeadline = Math.max(o.softPinDeadline, now + softPinNanos);
             leasesGranted.incrementAndGet();
-            return new ReplicaList(ReplicaList.Status.FOUND, o.length, o.crc32c, replicasOf(o), o.leaseDeadline, leaseNanos);
+            return new ReplicaList(
+                    ReplicaList.Status.FOUND, o.length, o.crc32c, replicasOf(o), o.leaseDeadline, leaseNanos);
         } finally {
             shard.lock.unlock();
         }
@@ -498,7 +516,8 @@ public final class StoreMaster implements Master {
                 ObjectMeta o = shard.objects.get(key);
                 if (o == null || o.state != State.COMPLETE) return false;
                 Placed hit = null;
-                for (Placed p : o.replicas) if (p.segment().name.equals(segment) && p.block().offset() == offset) hit = p;
+                for (Placed p : o.replicas)
+                    if (p.segment().name.equals(segment) && p.block().offset() == offset) hit = p;
                 if (hit == null) return false;
                 o.replicas.remove(hit);
                 discard(List.of(hit), o.leaseDeadline, now);
@@ -546,14 +565,28 @@ public final class StoreMaster implements Master {
                     s.lock.unlock();
                 }
             }
-            return new MasterStats(complete, processing.size(), used, capacity, segments.size(), clients.size(), leases,
-                    leasesGranted.get(), evictedObjects, evictedBytes, evictionRuns, takenOver, reclaimed, dropped);
+            return new MasterStats(
+                    complete,
+                    processing.size(),
+                    used,
+                    capacity,
+                    segments.size(),
+                    clients.size(),
+                    leases,
+                    leasesGranted.get(),
+                    evictedObjects,
+                    evictedBytes,
+                    evictionRuns,
+                    takenOver,
+                    reclaimed,
+                    dropped);
         } finally {
             space.unlock();
         }
     }
 
-    // ---------------------------------------------------------------- replication (a leader's snapshot, a new leader's start)
+    // ---------------------------------------------------------------- replication (a leader's snapshot, a new leader's
+    // start)
 
     /**
      * The metadata as plain records, a consistent cut: taken under the space lock (which every change holds, so it
@@ -564,7 +597,8 @@ public final class StoreMaster implements Master {
         space.lock();
         try {
             List<MasterImage.SegmentRecord> segs = new ArrayList<>(segments.size());
-            for (SegmentState s : segments.values()) segs.add(new MasterImage.SegmentRecord(s.name, s.clientId, s.endpoint, s.allocator.size()));
+            for (SegmentState s : segments.values())
+                segs.add(new MasterImage.SegmentRecord(s.name, s.clientId, s.endpoint, s.allocator.size()));
             List<MasterImage.ObjectRecord> objs = new ArrayList<>();
             for (Shard shard : shards) {
                 shard.lock.lock();
@@ -586,9 +620,19 @@ public final class StoreMaster implements Master {
 
     private static MasterImage.ObjectRecord record(ObjectMeta o) {
         List<MasterImage.BlockRef> refs = new ArrayList<>(o.replicas.size());
-        for (Placed p : o.replicas) refs.add(new MasterImage.BlockRef(p.segment().name, p.block().offset()));
-        return new MasterImage.ObjectRecord(o.key, o.putId, o.length, o.crc32c, o.softPin, o.hardPin, o.startedNanos, o.state == State.COMPLETE,
-                o.leaseDeadline, refs);
+        for (Placed p : o.replicas)
+            refs.add(new MasterImage.BlockRef(p.segment().name, p.block().offset()));
+        return new MasterImage.ObjectRecord(
+                o.key,
+                o.putId,
+                o.length,
+                o.crc32c,
+                o.softPin,
+                o.hardPin,
+                o.startedNanos,
+                o.state == State.COMPLETE,
+                o.leaseDeadline,
+                refs);
     }
 
     /**
@@ -600,7 +644,8 @@ public final class StoreMaster implements Master {
      * image). An object whose block overlaps one placed before it, or lies in no segment of the image, is left out
      * (and counted in {@link MasterStats#droppedObjects()}).
      */
-    public static StoreMaster restore(MasterConfig config, Clock clock, MasterImage image, long firstPutId, long leaseFloorNanos) {
+    public static StoreMaster restore(
+            MasterConfig config, Clock clock, MasterImage image, long firstPutId, long leaseFloorNanos) {
         StoreMaster m = new StoreMaster(config, clock, true);
         m.space.lock();
         try {
@@ -618,10 +663,14 @@ public final class StoreMaster implements Master {
         for (int i = 0; i < objs.size(); i++) {
             List<MasterImage.BlockRef> r = objs.get(i).replicas();
             for (int j = 0; j < r.size(); j++)
-                wanted.computeIfAbsent(r.get(j).segment(), k -> new ArrayList<>()).add(new long[] {r.get(j).offset(), footprint(objs.get(i).length()), i, j});
+                wanted.computeIfAbsent(r.get(j).segment(), k -> new ArrayList<>())
+                        .add(new long[] {
+                            r.get(j).offset(), footprint(objs.get(i).length()), i, j
+                        });
         }
         Placed[][] placed = new Placed[objs.size()][];
-        for (int i = 0; i < placed.length; i++) placed[i] = new Placed[objs.get(i).replicas().size()];
+        for (int i = 0; i < placed.length; i++)
+            placed[i] = new Placed[objs.get(i).replicas().size()];
         boolean[] bad = new boolean[objs.size()];
         for (MasterImage.SegmentRecord sr : image.segments()) {
             SegmentState s = new SegmentState(sr.name(), sr.clientId(), sr.endpoint(), sr.size(), config.alignment());
@@ -653,7 +702,8 @@ public final class StoreMaster implements Master {
                 continue;
             }
             for (Placed p : ps) used += p.block().size();
-            ObjectMeta o = new ObjectMeta(r.key(), r.putId(), r.length(), r.crc32c(), r.softPin(), r.hardPin(), r.startedNanos(), ps);
+            ObjectMeta o = new ObjectMeta(
+                    r.key(), r.putId(), r.length(), r.crc32c(), r.softPin(), r.hardPin(), r.startedNanos(), ps);
             shards[shardOf(r.key())].objects.put(r.key(), o);
             if (r.putId() >= nextPutId) nextPutId = r.putId() + 1;
             if (r.complete()) {
@@ -736,7 +786,8 @@ public final class StoreMaster implements Master {
      */
     private SegmentState[] candidates(ReplicateConfig rc, List<Placed> got) {
         SegmentState[] all = segmentOrder();
-        if (scratch.length < all.length + rc.preferredSegments().size()) scratch = new SegmentState[all.length + rc.preferredSegments().size()];
+        if (scratch.length < all.length + rc.preferredSegments().size())
+            scratch = new SegmentState[all.length + rc.preferredSegments().size()];
         SegmentState[] out = scratch;
         int n = 0;
         Set<String> seen = rc.preferredSegments().isEmpty() ? Set.of() : new HashSet<>();
@@ -755,8 +806,14 @@ public final class StoreMaster implements Master {
                     out[from + j] = t;
                 }
             }
-            case FREE_RATIO_FIRST -> Arrays.sort(out, from, n, Comparator.comparingDouble(SegmentState::freeRatio).reversed()
-                    .thenComparing(s -> s.name));
+            case FREE_RATIO_FIRST ->
+                Arrays.sort(
+                        out,
+                        from,
+                        n,
+                        Comparator.comparingDouble(SegmentState::freeRatio)
+                                .reversed()
+                                .thenComparing(s -> s.name));
         }
         candidateCount = n;
         return out;
@@ -845,7 +902,8 @@ public final class StoreMaster implements Master {
         for (Shard shard : shards) {
             shard.lock.lock();
             try {
-                for (ObjectMeta o : shard.objects.removeIf(x -> x.replicas.removeIf(p -> p.segment() == s) && x.replicas.isEmpty())) {
+                for (ObjectMeta o : shard.objects.removeIf(
+                        x -> x.replicas.removeIf(p -> p.segment() == s) && x.replicas.isEmpty())) {
                     dropped++;
                     if (o.state == State.COMPLETE) complete--;
                     else processing.remove(o);
@@ -891,7 +949,8 @@ public final class StoreMaster implements Master {
         }
         // the same order as sorting all candidates, but only as many are taken (heap) as the target needs
         long freed = evictFrom(new PriorityQueue<>(plain.size() + 1, OLDEST_LEASE_FIRST), plain, 0, target, now);
-        if (freed < target) freed = evictFrom(new PriorityQueue<>(pinned.size() + 1, OLDEST_LEASE_FIRST), pinned, freed, target, now);
+        if (freed < target)
+            freed = evictFrom(new PriorityQueue<>(pinned.size() + 1, OLDEST_LEASE_FIRST), pinned, freed, target, now);
         return freed >= target;
     }
 
@@ -900,7 +959,8 @@ public final class StoreMaster implements Master {
         return c != 0 ? c : a.key.compareTo(b.key);
     };
 
-    private long evictFrom(PriorityQueue<ObjectMeta> candidates, List<ObjectMeta> all, long freed, long target, long now) {
+    private long evictFrom(
+            PriorityQueue<ObjectMeta> candidates, List<ObjectMeta> all, long freed, long target, long now) {
         if (freed >= target) return freed;
         candidates.addAll(all);
         while (freed < target && !candidates.isEmpty()) {

@@ -27,7 +27,8 @@ public final class StorageNode implements AutoCloseable {
     private volatile boolean remount;
 
     /** Registers the segment; {@link #start()} mounts it and starts pinging. */
-    public StorageNode(MasterChannel master, TransferEngine engine, String nodeId, long segmentBytes, Duration pingInterval) {
+    public StorageNode(
+            MasterChannel master, TransferEngine engine, String nodeId, long segmentBytes, Duration pingInterval) {
         this.master = Objects.requireNonNull(master, "master");
         this.engine = Objects.requireNonNull(engine, "engine");
         this.nodeId = Objects.requireNonNull(nodeId, "nodeId");
@@ -36,22 +37,36 @@ public final class StorageNode implements AutoCloseable {
         this.segment = engine.registerSegment(segmentName, segmentBytes);
     }
 
-    public String nodeId() { return nodeId; }
+    public String nodeId() {
+        return nodeId;
+    }
 
-    public String segmentName() { return segmentName; }
+    public String segmentName() {
+        return segmentName;
+    }
 
-    public Segment segment() { return segment; }
+    public Segment segment() {
+        return segment;
+    }
 
-    public TransferEngine engine() { return engine; }
+    public TransferEngine engine() {
+        return engine;
+    }
 
-    public boolean mounted() { return mounted; }
+    public boolean mounted() {
+        return mounted;
+    }
 
-    public String lastError() { return lastError; }
+    public String lastError() {
+        return lastError;
+    }
 
     /** Mounts the segment (failing if the master refuses it) and starts the ping thread. */
     public synchronized StorageNode start() {
-        MountStatus s = master.mount(nodeId, segmentName, segment.size(), segment.handle().toUri());
-        if (s == MountStatus.CONFLICT) throw new IllegalStateException("the master refused segment " + segmentName + ": its name is taken");
+        MountStatus s = master.mount(
+                nodeId, segmentName, segment.size(), segment.handle().toUri());
+        if (s == MountStatus.CONFLICT)
+            throw new IllegalStateException("the master refused segment " + segmentName + ": its name is taken");
         mounted = true;
         pinger = Thread.ofPlatform().daemon().name("kvlab-node-ping-" + nodeId).start(this::pingLoop);
         return this;
@@ -67,7 +82,8 @@ public final class StorageNode implements AutoCloseable {
         try {
             boolean again = remount;
             if (!master.ping(nodeId) || again) {
-                MountStatus s = master.mount(nodeId, segmentName, segment.size(), segment.handle().toUri());
+                MountStatus s = master.mount(
+                        nodeId, segmentName, segment.size(), segment.handle().toUri());
                 mounted = s != MountStatus.CONFLICT;
             }
             if (again) remount = false;

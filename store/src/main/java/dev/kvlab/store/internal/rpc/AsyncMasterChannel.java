@@ -15,7 +15,8 @@ import java.util.concurrent.CompletableFuture;
  */
 public interface AsyncMasterChannel {
 
-    CompletableFuture<List<PutStartResult>> putStartAsync(String tenant, List<String> keys, long[] lengths, int[] crcs, ReplicateConfig config);
+    CompletableFuture<List<PutStartResult>> putStartAsync(
+            String tenant, List<String> keys, long[] lengths, int[] crcs, ReplicateConfig config);
 
     CompletableFuture<List<EndStatus>> putEndAsync(String tenant, List<String> keys, long[] putIds);
 

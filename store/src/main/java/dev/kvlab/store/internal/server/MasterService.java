@@ -1,10 +1,10 @@
 package dev.kvlab.store.internal.server;
 
 import dev.kvlab.store.api.KeyRules;
+import dev.kvlab.store.api.MasterStats;
 import dev.kvlab.store.api.RemoveStatus;
 import dev.kvlab.store.api.ReplicateConfig;
 import dev.kvlab.store.api.master.EndStatus;
-import dev.kvlab.store.api.MasterStats;
 import dev.kvlab.store.api.master.MountStatus;
 import dev.kvlab.store.api.master.PutStartResult;
 import dev.kvlab.store.api.master.ReplicaList;
@@ -40,13 +40,23 @@ public final class MasterService implements MasterChannel {
         /** Throws {@link dev.kvlab.store.internal.rpc.NotLeaderException} when calls must not be served now. */
         void check();
 
-        Gate OPEN = () -> { };
+        Gate OPEN = () -> {};
     }
 
     private volatile StoreMaster master;
     private volatile Gate gate = Gate.OPEN;
     private volatile java.util.function.Supplier<dev.kvlab.store.api.server.MasterStatus> status;
-    private final Counter ping, mount, unmount, putStart, putEnd, putRevoke, getReplicaList, exists, remove, reportCorrupt, rejected;
+    private final Counter ping,
+            mount,
+            unmount,
+            putStart,
+            putEnd,
+            putRevoke,
+            getReplicaList,
+            exists,
+            remove,
+            reportCorrupt,
+            rejected;
     private volatile MasterStats cached;
     private volatile long cachedAt;
     private final AtomicBoolean refreshing = new AtomicBoolean();
@@ -64,9 +74,16 @@ public final class MasterService implements MasterChannel {
         exists = rpc(registry, "exists");
         remove = rpc(registry, "remove");
         reportCorrupt = rpc(registry, "report_corrupt");
-        FunctionCounter.builder("kvlab.store.replicas.corrupt.dropped", this, s -> s.master().corruptReplicasDropped())
-                .description("replicas dropped because a client found them failing verification (the next put repopulates the key)").register(registry);
-        rejected = Counter.builder("kvlab.store.rpc.rejected").description("calls refused as bad input (key, tenant, batch size)").register(registry);
+        FunctionCounter.builder(
+                        "kvlab.store.replicas.corrupt.dropped",
+                        this,
+                        s -> s.master().corruptReplicasDropped())
+                .description(
+                        "replicas dropped because a client found them failing verification (the next put repopulates the key)")
+                .register(registry);
+        rejected = Counter.builder("kvlab.store.rpc.rejected")
+                .description("calls refused as bad input (key, tenant, batch size)")
+                .register(registry);
         gauge(registry, "kvlab.store.objects", "complete objects", MasterStats::objects);
         gauge(registry, "kvlab.store.objects.processing", "puts in progress", MasterStats::processing);
         gauge(registry, "kvlab.store.bytes.used", "allocated bytes", MasterStats::bytesUsed);
@@ -77,19 +94,30 @@ public final class MasterService implements MasterChannel {
         counter(registry, "kvlab.store.evictions", "objects evicted", MasterStats::evictedObjects);
         counter(registry, "kvlab.store.evicted.bytes", "bytes evicted", MasterStats::evictedBytes);
         counter(registry, "kvlab.store.eviction.runs", "eviction runs", MasterStats::evictionRuns);
-        counter(registry, "kvlab.store.objects.dropped", "objects lost with their segments", MasterStats::droppedObjects);
+        counter(
+                registry,
+                "kvlab.store.objects.dropped",
+                "objects lost with their segments",
+                MasterStats::droppedObjects);
     }
 
     private static Counter rpc(MeterRegistry r, String name) {
-        return Counter.builder("kvlab.store.rpc").tag("rpc", name).description("control-plane calls").register(r);
+        return Counter.builder("kvlab.store.rpc")
+                .tag("rpc", name)
+                .description("control-plane calls")
+                .register(r);
     }
 
     private void gauge(MeterRegistry r, String name, String desc, ToDoubleFunction<MasterStats> f) {
-        Gauge.builder(name, this, s -> f.applyAsDouble(s.statsSnapshot())).description(desc).register(r);
+        Gauge.builder(name, this, s -> f.applyAsDouble(s.statsSnapshot()))
+                .description(desc)
+                .register(r);
     }
 
     private void counter(MeterRegistry r, String name, String desc, ToDoubleFunction<MasterStats> f) {
-        FunctionCounter.builder(name, this, s -> f.applyAsDouble(s.statsSnapshot())).description(desc).register(r);
+        FunctionCounter.builder(name, this, s -> f.applyAsDouble(s.statsSnapshot()))
+                .description(desc)
+                .register(r);
     }
 
     /**
@@ -167,18 +195,21 @@ public final class MasterService implements MasterChannel {
     public synchronized MasterService startHousekeeping(Duration every) {
         if (housekeeper != null) return this;
         long ms = Math.max(1, every.toMillis());
-        housekeeper = Thread.ofPlatform().daemon().name("kvlab-master-housekeeping").start(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                try {
-                    Thread.sleep(ms);
-                    master().tick();
-                } catch (InterruptedException e) {
-                    return;
-                } catch (RuntimeException e) {
-                    System.err.println("kvlab master: housekeeping failed: " + e);
-                }
-            }
-        });
+        housekeeper = Thread.ofPlatform()
+                .daemon()
+                .name("kvlab-master-housekeeping")
+                .start(() -> {
+                    while (!Thread.currentThread().isInterrupted()) {
+                        try {
+                            Thread.sleep(ms);
+                            master().tick();
+                        } catch (InterruptedException e) {
+                            return;
+                        } catch (RuntimeException e) {
+                            System.err.println("kvlab master: housekeeping failed: " + e);
+                        }
+                    }
+                });
         return this;
     }
 
@@ -211,12 +242,14 @@ public final class MasterService implements MasterChannel {
         gate.check();
         unmount.increment();
         checkId(clientId);
-        boolean owned = master.segments().stream().anyMatch(s -> s.name().equals(segment) && s.clientId().equals(clientId));
+        boolean owned = master.segments().stream()
+                .anyMatch(s -> s.name().equals(segment) && s.clientId().equals(clientId));
         return owned && master.unmountSegment(segment);
     }
 
     @Override
-    public List<PutStartResult> putStart(String tenant, List<String> keys, long[] lengths, int[] crcs, ReplicateConfig config) {
+    public List<PutStartResult> putStart(
+            String tenant, List<String> keys, long[] lengths, int[] crcs, ReplicateConfig config) {
         gate.check();
         putStart.increment();
         checkBatch(keys, lengths.length, crcs.length);
@@ -297,7 +330,8 @@ public final class MasterService implements MasterChannel {
     private void checkBatch(List<String> keys, int a, int b) {
         if (keys.size() > MAX_BATCH || keys.size() != a || keys.size() != b) {
             rejected.increment();
-            throw new IllegalArgumentException("batch of " + keys.size() + " keys (at most " + MAX_BATCH + ", one length/id per key)");
+            throw new IllegalArgumentException(
+                    "batch of " + keys.size() + " keys (at most " + MAX_BATCH + ", one length/id per key)");
         }
     }
 

@@ -19,13 +19,23 @@ public final class NodeMeters {
     private NodeMeters() {}
 
     public static void bind(MeterRegistry registry, StorageNode node, String transport) {
-        Gauge.builder("kvlab.node.segment.bytes", node, n -> n.segment().size()).baseUnit("bytes")
-                .description("size of the segment this node contributes").tag("node", node.nodeId()).tag("transport", transport)
-                .strongReference(true).register(registry);
-        Gauge.builder("kvlab.node.mounted", node, n -> n.mounted() ? 1 : 0).description("1 while the master has the segment mounted")
-                .tag("node", node.nodeId()).strongReference(true).register(registry);
+        Gauge.builder("kvlab.node.segment.bytes", node, n -> n.segment().size())
+                .baseUnit("bytes")
+                .description("size of the segment this node contributes")
+                .tag("node", node.nodeId())
+                .tag("transport", transport)
+                .strongReference(true)
+                .register(registry);
+        Gauge.builder("kvlab.node.mounted", node, n -> n.mounted() ? 1 : 0)
+                .description("1 while the master has the segment mounted")
+                .tag("node", node.nodeId())
+                .strongReference(true)
+                .register(registry);
         Gauge.builder("kvlab.node.master.errors", node, n -> n.lastError().isEmpty() ? 0 : 1)
-                .description("1 while the last call to the master failed").tag("node", node.nodeId()).strongReference(true).register(registry);
+                .description("1 while the last call to the master failed")
+                .tag("node", node.nodeId())
+                .strongReference(true)
+                .register(registry);
         new JvmMemoryMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);

@@ -2,8 +2,8 @@ package dev.kvlab.store.internal.grpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.api.BugDetectors;
+import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
@@ -65,11 +65,17 @@ import org.junit.jupiter.api.BeforeAll;
  */
 class MasterServiceFuzzTest {
 
-    private static final String[] METHODS = {"Ping", "Mount", "Unmount", "PutStart", "PutEnd", "PutRevoke", "GetReplicaList", "Exists", "Remove"};
+    private static final String[] METHODS = {
+        "Ping", "Mount", "Unmount", "PutStart", "PutEnd", "PutRevoke", "GetReplicaList", "Exists", "Remove"
+    };
     private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
-        @Override public InputStream stream(byte[] value) { return new ByteArrayInputStream(value); }
+        @Override
+        public InputStream stream(byte[] value) {
+            return new ByteArrayInputStream(value);
+        }
 
-        @Override public byte[] parse(InputStream stream) {
+        @Override
+        public byte[] parse(InputStream stream) {
             try {
                 return stream.readAllBytes();
             } catch (IOException e) {
@@ -88,11 +94,18 @@ class MasterServiceFuzzTest {
         fresh();
         ServerServiceDefinition.Builder d = ServerServiceDefinition.builder(MasterRpc.DESCRIPTOR);
         for (ServerMethodDefinition<?, ?> m : current.getMethods()) d.addMethod(delegate(m));
-        server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)).directExecutor()
-                .maxInboundMessageSize(MasterRpc.MAX_MESSAGE_BYTES).maxInboundMetadataSize(MasterRpc.MAX_METADATA_BYTES)
-                .addService(d.build()).build().start();
-        channel = NettyChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext().directExecutor()
-                .maxInboundMessageSize(MasterRpc.MAX_MESSAGE_BYTES).build();
+        server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+                .directExecutor()
+                .maxInboundMessageSize(MasterRpc.MAX_MESSAGE_BYTES)
+                .maxInboundMetadataSize(MasterRpc.MAX_METADATA_BYTES)
+                .addService(d.build())
+                .build()
+                .start();
+        channel = NettyChannelBuilder.forAddress("127.0.0.1", server.getPort())
+                .usePlaintext()
+                .directExecutor()
+                .maxInboundMessageSize(MasterRpc.MAX_MESSAGE_BYTES)
+                .build();
     }
 
     @AfterAll
@@ -116,15 +129,32 @@ class MasterServiceFuzzTest {
     }
 
     private static void fresh() {
-        service = new MasterService(new StoreMaster(new MasterConfig(16, dev.kvlab.store.api.AllocationStrategy.RANDOM, 1L, 64, java.time.Duration.ofSeconds(10), java.time.Duration.ofMinutes(30), java.time.Duration.ofSeconds(30), java.time.Duration.ofSeconds(600), 0.9, 0.05, java.time.Duration.ofSeconds(10)), Clock.systemUTC()), new SimpleMeterRegistry());
+        service = new MasterService(
+                new StoreMaster(
+                        new MasterConfig(
+                                16,
+                                dev.kvlab.store.api.AllocationStrategy.RANDOM,
+                                1L,
+                                64,
+                                java.time.Duration.ofSeconds(10),
+                                java.time.Duration.ofMinutes(30),
+                                java.time.Duration.ofSeconds(30),
+                                java.time.Duration.ofSeconds(600),
+                                0.9,
+                                0.05,
+                                java.time.Duration.ofSeconds(10)),
+                        Clock.systemUTC()),
+                new SimpleMeterRegistry());
         service.mount("node-a", "seg-a", 1 << 20, "tcp://127.0.0.1:1/seg-a?size=1048576");
         service.mount("node-b", "seg-b", 1 << 20, "tcp://127.0.0.1:2/seg-b?size=1048576");
         current = MasterServer.definition(service);
     }
 
     private static MethodDescriptor<byte[], byte[]> raw(String method) {
-        return MethodDescriptor.newBuilder(BYTES, BYTES).setType(MethodDescriptor.MethodType.UNARY)
-                .setFullMethodName(MethodDescriptor.generateFullMethodName(MasterRpc.SERVICE, method)).build();
+        return MethodDescriptor.newBuilder(BYTES, BYTES)
+                .setType(MethodDescriptor.MethodType.UNARY)
+                .setFullMethodName(MethodDescriptor.generateFullMethodName(MasterRpc.SERVICE, method))
+                .build();
     }
 
     @FuzzTest(maxDuration = "5m")
@@ -134,7 +164,9 @@ class MasterServiceFuzzTest {
         int calls = data.consumeInt(1, 6);
         for (int c = 0; c < calls && data.remainingBytes() > 0; c++) {
             int m = data.consumeInt(0, METHODS.length - 1);
-            byte[] body = data.consumeBoolean() ? data.consumeBytes(data.consumeInt(0, 512)) : wellFormed(m, data).toByteArray();
+            byte[] body = data.consumeBoolean()
+                    ? data.consumeBytes(data.consumeInt(0, 512))
+                    : wellFormed(m, data).toByteArray();
             Message request;
             try {
                 request = parse(m, body);
@@ -143,22 +175,29 @@ class MasterServiceFuzzTest {
             }
             byte[] reply;
             try {
-                reply = ClientCalls.blockingUnaryCall(channel, raw(METHODS[m]), CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), body);
+                reply = ClientCalls.blockingUnaryCall(
+                        channel, raw(METHODS[m]), CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), body);
             } catch (StatusRuntimeException e) {
                 if (request != null) {
-                    assertThat(e.getStatus().getCode()).as("%s(%s) must be answered or refused as bad input, not fail: %s", METHODS[m], request, e.getStatus())
+                    assertThat(e.getStatus().getCode())
+                            .as(
+                                    "%s(%s) must be answered or refused as bad input, not fail: %s",
+                                    METHODS[m], request, e.getStatus())
                             .isEqualTo(Status.Code.INVALID_ARGUMENT);
                 }
                 continue;
             }
-            assertThat(request).as("the server accepted bytes that are no %s request", METHODS[m]).isNotNull();
+            assertThat(request)
+                    .as("the server accepted bytes that are no %s request", METHODS[m])
+                    .isNotNull();
             checkReply(m, request, reply);
         }
         MasterStats s = service.master().stats();
         assertThat(s.bytesUsed()).isBetween(0L, s.capacityBytes());
         assertThat(s.objects()).isNotNegative();
         assertThat(s.processing()).isNotNegative();
-        for (SegmentInfo seg : service.master().segments()) assertThat(seg.usedBytes()).isBetween(0L, seg.size());
+        for (SegmentInfo seg : service.master().segments())
+            assertThat(seg.usedBytes()).isBetween(0L, seg.size());
     }
 
     private static Message parse(int m, byte[] b) throws InvalidProtocolBufferException {
@@ -177,11 +216,19 @@ class MasterServiceFuzzTest {
     private static void checkReply(int m, Message request, byte[] reply) {
         try {
             switch (m) {
-                case 3 -> assertThat(PutStartReply.parseFrom(reply).getEntriesCount()).isEqualTo(((PutStartRequest) request).getKeysCount());
-                case 4, 5 -> assertThat(EndReply.parseFrom(reply).getOkCount()).isEqualTo(((PutEndRequest) request).getKeysCount());
-                case 6 -> assertThat(GetReply.parseFrom(reply).getListsCount()).isEqualTo(((GetRequest) request).getKeysCount());
-                case 7 -> assertThat(ExistsReply.parseFrom(reply).getExistsCount()).isEqualTo(((KeysRequest) request).getKeysCount());
-                default -> { }
+                case 3 ->
+                    assertThat(PutStartReply.parseFrom(reply).getEntriesCount())
+                            .isEqualTo(((PutStartRequest) request).getKeysCount());
+                case 4, 5 ->
+                    assertThat(EndReply.parseFrom(reply).getOkCount())
+                            .isEqualTo(((PutEndRequest) request).getKeysCount());
+                case 6 ->
+                    assertThat(GetReply.parseFrom(reply).getListsCount())
+                            .isEqualTo(((GetRequest) request).getKeysCount());
+                case 7 ->
+                    assertThat(ExistsReply.parseFrom(reply).getExistsCount())
+                            .isEqualTo(((KeysRequest) request).getKeysCount());
+                default -> {}
             }
         } catch (InvalidProtocolBufferException e) {
             throw new AssertionError("the master answered " + METHODS[m] + " with bytes that do not decode", e);
@@ -210,20 +257,36 @@ class MasterServiceFuzzTest {
 
     private static Message wellFormed(int m, FuzzedDataProvider d) {
         return switch (m) {
-            case 0 -> PingRequest.newBuilder().setClientId(d.consumeBoolean() ? "node-a" : text(d)).build();
-            case 1 -> MountRequest.newBuilder().setClientId(d.consumeBoolean() ? "node-c" : text(d)).setSegment(segment(d))
-                    .setSize(d.consumeBoolean() ? d.consumeLong(-1, 1L << 22) : d.consumeLong()).setEndpoint(text(d)).build();
-            case 2 -> UnmountRequest.newBuilder().setClientId(d.consumeBoolean() ? "node-a" : text(d)).setSegment(segment(d)).build();
+            case 0 ->
+                PingRequest.newBuilder()
+                        .setClientId(d.consumeBoolean() ? "node-a" : text(d))
+                        .build();
+            case 1 ->
+                MountRequest.newBuilder()
+                        .setClientId(d.consumeBoolean() ? "node-c" : text(d))
+                        .setSegment(segment(d))
+                        .setSize(d.consumeBoolean() ? d.consumeLong(-1, 1L << 22) : d.consumeLong())
+                        .setEndpoint(text(d))
+                        .build();
+            case 2 ->
+                UnmountRequest.newBuilder()
+                        .setClientId(d.consumeBoolean() ? "node-a" : text(d))
+                        .setSegment(segment(d))
+                        .build();
             case 3 -> {
                 List<String> ks = keys(d);
-                PutStartRequest.Builder b = PutStartRequest.newBuilder().setTenant(text(d)).addAllKeys(ks);
+                PutStartRequest.Builder b =
+                        PutStartRequest.newBuilder().setTenant(text(d)).addAllKeys(ks);
                 int n = d.consumeBoolean() ? ks.size() : d.consumeInt(0, 8);
-                for (int i = 0; i < n; i++) b.addLengths(d.consumeBoolean() ? d.consumeLong(-1, 1L << 21) : d.consumeLong());
+                for (int i = 0; i < n; i++)
+                    b.addLengths(d.consumeBoolean() ? d.consumeLong(-1, 1L << 21) : d.consumeLong());
                 n = d.consumeBoolean() ? ks.size() : d.consumeInt(0, 8);
                 for (int i = 0; i < n; i++) b.addCrcs(d.consumeInt());
                 if (d.consumeBoolean()) {
-                    ReplicateConfigMsg.Builder c = ReplicateConfigMsg.newBuilder().setReplicaNum(d.consumeInt(-2, 70))
-                            .setSoftPin(d.consumeBoolean()).setHardPin(d.consumeBoolean());
+                    ReplicateConfigMsg.Builder c = ReplicateConfigMsg.newBuilder()
+                            .setReplicaNum(d.consumeInt(-2, 70))
+                            .setSoftPin(d.consumeBoolean())
+                            .setHardPin(d.consumeBoolean());
                     int p = d.consumeInt(0, 3);
                     for (int i = 0; i < p; i++) c.addPreferredSegments(segment(d));
                     b.setConfig(c);
@@ -232,14 +295,18 @@ class MasterServiceFuzzTest {
             }
             case 4, 5 -> {
                 List<String> ks = keys(d);
-                PutEndRequest.Builder b = PutEndRequest.newBuilder().setTenant(text(d)).addAllKeys(ks);
+                PutEndRequest.Builder b =
+                        PutEndRequest.newBuilder().setTenant(text(d)).addAllKeys(ks);
                 int n = d.consumeBoolean() ? ks.size() : d.consumeInt(0, 8);
                 for (int i = 0; i < n; i++) b.addPutIds(d.consumeLong(-1, 8));
                 yield b.build();
             }
-            case 6 -> GetRequest.newBuilder().setTenant(text(d)).addAllKeys(keys(d)).build();
-            case 7 -> KeysRequest.newBuilder().setTenant(text(d)).addAllKeys(keys(d)).build();
-            default -> RemoveRequest.newBuilder().setTenant(text(d)).setKey(text(d)).build();
+            case 6 ->
+                GetRequest.newBuilder().setTenant(text(d)).addAllKeys(keys(d)).build();
+            case 7 ->
+                KeysRequest.newBuilder().setTenant(text(d)).addAllKeys(keys(d)).build();
+            default ->
+                RemoveRequest.newBuilder().setTenant(text(d)).setKey(text(d)).build();
         };
     }
 

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kvlab.store.api.MasterConfig;
 import dev.kvlab.store.api.ReplicateConfig;
-import dev.kvlab.store.internal.master.MasterImage;
 import dev.kvlab.store.api.master.PutStartResult;
 import dev.kvlab.store.api.master.ReplicaList;
+import dev.kvlab.store.internal.master.MasterImage;
 import dev.kvlab.store.internal.master.StoreMaster;
 import dev.kvlab.store.testkit.ManualClock;
 import java.time.Duration;
@@ -28,19 +28,27 @@ import org.junit.jupiter.api.Test;
  */
 class OpLogReplicationTest {
 
-    private static final MasterConfig CONFIG = MasterConfig.defaults().withDiscardTimeout(Duration.ofSeconds(2)).withReleaseTimeout(Duration.ofSeconds(5))
+    private static final MasterConfig CONFIG = MasterConfig.defaults()
+            .withDiscardTimeout(Duration.ofSeconds(2))
+            .withReleaseTimeout(Duration.ofSeconds(5))
             .withClientTtl(Duration.ofDays(1));
 
     private record Logged(List<byte[]> batches, OpLogWriter writer) {}
 
     private static Logged attach(StoreMaster m, long nextSeq, Map<String, Integer> ordinals) {
         List<byte[]> batches = new ArrayList<>();
-        OpLogWriter w = new OpLogWriter((k, b) -> {
-            synchronized (batches) {
-                batches.add(b);
-            }
-            return true;
-        }, HaKeys.of("t"), 1, nextSeq, ordinals, () -> { });
+        OpLogWriter w = new OpLogWriter(
+                (k, b) -> {
+                    synchronized (batches) {
+                        batches.add(b);
+                    }
+                    return true;
+                },
+                HaKeys.of("t"),
+                1,
+                nextSeq,
+                ordinals,
+                () -> {});
         m.journal(w);
         return new Logged(batches, w);
     }
@@ -52,13 +60,16 @@ class OpLogReplicationTest {
             StoreMaster m = new StoreMaster(CONFIG.withSeed(seed), clock);
             Logged log = attach(m, 1, Map.of());
             history(m, clock, seed, 4000);
-            assertThat(log.writer().awaitDurable(log.writer().appendedSeq(), 10_000)).isTrue();
+            assertThat(log.writer().awaitDurable(log.writer().appendedSeq(), 10_000))
+                    .isTrue();
             StandbyImage standby = new StandbyImage();
             for (byte[] b : log.batches()) assertThat(standby.applyBatch(b)).isTrue();
             assertThat(standby.applied()).isEqualTo(log.writer().appendedSeq());
             MasterImage leader = m.export(null);
             assertThat(view(standby.image())).as("seed " + seed).isEqualTo(view(leader));
-            assertThat(leader.objects()).as("the history leaves objects to compare").hasSizeGreaterThan(50);
+            assertThat(leader.objects())
+                    .as("the history leaves objects to compare")
+                    .hasSizeGreaterThan(50);
             log.writer().close();
         }
     }
@@ -92,7 +103,8 @@ class OpLogReplicationTest {
         MasterImage atCut = m.export(() -> cut[0] = log.writer().cut(ords));
         byte[] snap = Snapshots.encode(atCut, cut[0], 1, ords);
         history(m, clock, 8, 2000);
-        assertThat(log.writer().awaitDurable(log.writer().appendedSeq(), 10_000)).isTrue();
+        assertThat(log.writer().awaitDurable(log.writer().appendedSeq(), 10_000))
+                .isTrue();
         StandbyImage s = new StandbyImage();
         s.loadSnapshot(snap);
         assertThat(view(s.image())).isEqualTo(view(atCut));
@@ -115,7 +127,8 @@ class OpLogReplicationTest {
         StoreMaster m = new StoreMaster(CONFIG.withSeed(3), clock);
         Logged log = attach(m, 1, Map.of());
         history(m, clock, 3, 3000);
-        assertThat(log.writer().awaitDurable(log.writer().appendedSeq(), 10_000)).isTrue();
+        assertThat(log.writer().awaitDurable(log.writer().appendedSeq(), 10_000))
+                .isTrue();
         StandbyImage s = new StandbyImage();
         for (byte[] b : log.batches()) s.applyBatch(b);
         long floor = m.nowNanos() + 10_000_000_000L;
@@ -123,7 +136,8 @@ class OpLogReplicationTest {
         assertThat(view(r.export(null))).isEqualTo(view(s.image()));
         assertThat(r.stats().bytesUsed()).isEqualTo(m.stats().bytesUsed() - discardedBytes(m));
         // the old leader's readers may still hold leases: nothing is evicted under them
-        for (MasterImage.ObjectRecord o : r.export(null).objects()) if (o.complete()) assertThat(o.leaseDeadline()).isGreaterThanOrEqualTo(floor);
+        for (MasterImage.ObjectRecord o : r.export(null).objects())
+            if (o.complete()) assertThat(o.leaseDeadline()).isGreaterThanOrEqualTo(floor);
         Logged next = attach(r, s.applied() + 1, s.ordinals());
         for (int i = 0; i < 300; i++) {
             PutStartResult p = r.putStart("new/" + i, 1 + i * 997 % (1 << 20), i, ReplicateConfig.replicas(2));
@@ -133,8 +147,12 @@ class OpLogReplicationTest {
             }
         }
         assertNoOverlap(r.export(null));
-        assertThat(next.writer().awaitDurable(next.writer().appendedSeq(), 10_000)).isTrue();
-        for (byte[] b : next.batches()) assertThat(s.applyBatch(b)).as("the new leader's log goes on from the old one's").isTrue();
+        assertThat(next.writer().awaitDurable(next.writer().appendedSeq(), 10_000))
+                .isTrue();
+        for (byte[] b : next.batches())
+            assertThat(s.applyBatch(b))
+                    .as("the new leader's log goes on from the old one's")
+                    .isTrue();
         assertThat(view(s.image())).isEqualTo(view(r.export(null)));
         log.writer().close();
         next.writer().close();
@@ -143,7 +161,8 @@ class OpLogReplicationTest {
     /** Bytes of replicas the master dropped but keeps allocated until their readers' leases end (not in any view). */
     private static long discardedBytes(StoreMaster m) {
         long held = 0;
-        for (MasterImage.ObjectRecord o : m.export(null).objects()) held += o.replicas().size() * ((o.length() + 63) & -64L);
+        for (MasterImage.ObjectRecord o : m.export(null).objects())
+            held += o.replicas().size() * ((o.length() + 63) & -64L);
         return m.stats().bytesUsed() - held;
     }
 
@@ -155,8 +174,12 @@ class OpLogReplicationTest {
                 long end = b.offset() + ((o.length() + 63) & -64L);
                 var before = t.floorEntry(b.offset());
                 var after = t.ceilingEntry(b.offset());
-                assertThat(before == null || before.getValue() <= b.offset()).as("block at " + b.offset() + " overlaps the one before").isTrue();
-                assertThat(after == null || after.getKey() >= end).as("block at " + b.offset() + " overlaps the one after").isTrue();
+                assertThat(before == null || before.getValue() <= b.offset())
+                        .as("block at " + b.offset() + " overlaps the one before")
+                        .isTrue();
+                assertThat(after == null || after.getKey() >= end)
+                        .as("block at " + b.offset() + " overlaps the one after")
+                        .isTrue();
                 t.put(b.offset(), end);
             }
     }
@@ -165,8 +188,8 @@ class OpLogReplicationTest {
     private static Set<String> view(MasterImage img) {
         Set<String> out = img.segments().stream().map(s -> "seg " + s).collect(Collectors.toSet());
         for (MasterImage.ObjectRecord o : img.objects())
-            out.add(o.key() + " " + o.putId() + " " + o.complete() + " " + o.length() + " " + o.crc32c() + " " + o.softPin() + o.hardPin() + " " + o.startedNanos()
-                    + " " + o.replicas());
+            out.add(o.key() + " " + o.putId() + " " + o.complete() + " " + o.length() + " " + o.crc32c() + " "
+                    + o.softPin() + o.hardPin() + " " + o.startedNanos() + " " + o.replicas());
         return out;
     }
 
@@ -175,13 +198,18 @@ class OpLogReplicationTest {
         List<String> lateKeys = new ArrayList<>();
         List<Long> lateIds = new ArrayList<>();
         int segs = 0;
-        for (; segs < 4; segs++) m.mountSegment("n" + seed + "-" + segs, "s" + seed + "-" + segs, 48L << 20, "ep" + segs);
+        for (; segs < 4; segs++)
+            m.mountSegment("n" + seed + "-" + segs, "s" + seed + "-" + segs, 48L << 20, "ep" + segs);
         for (int step = 0; step < steps; step++) {
             clock.advance(Duration.ofMillis(r.nextInt(20)));
             String key = "t/k" + r.nextInt(700);
             switch (r.nextInt(12)) {
                 case 0, 1, 2, 3 -> {
-                    PutStartResult p = m.putStart(key, 1 + r.nextInt(1 << 20), r.nextInt(), new ReplicateConfig(1 + r.nextInt(2), r.nextInt(10) == 0, r.nextInt(30) == 0, List.of()));
+                    PutStartResult p = m.putStart(
+                            key,
+                            1 + r.nextInt(1 << 20),
+                            r.nextInt(),
+                            new ReplicateConfig(1 + r.nextInt(2), r.nextInt(10) == 0, r.nextInt(30) == 0, List.of()));
                     if (p.status() != PutStartResult.Status.STARTED) continue;
                     if (r.nextInt(20) == 0) m.putRevoke(key, p.putId());
                     else if (r.nextInt(8) == 0) {
@@ -199,7 +227,11 @@ class OpLogReplicationTest {
                 }
                 case 8 -> {
                     ReplicaList l = m.getReplicaList(key);
-                    if (l.found() && r.nextInt(4) == 0) m.dropCorruptReplica(key, l.replicas().getFirst().segment(), l.replicas().getFirst().offset());
+                    if (l.found() && r.nextInt(4) == 0)
+                        m.dropCorruptReplica(
+                                key,
+                                l.replicas().getFirst().segment(),
+                                l.replicas().getFirst().offset());
                 }
                 case 9 -> m.tick();
                 case 10 -> {

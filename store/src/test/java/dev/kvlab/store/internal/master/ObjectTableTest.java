@@ -23,7 +23,8 @@ class ObjectTableTest {
         ObjectTable t = new ObjectTable();
         Map<String, ObjectMeta> want = new HashMap<>();
         List<String> keys = new ArrayList<>();
-        for (int i = 0; i < 3000; i++) keys.add(r.nextInt(4) == 0 ? (i % 2 == 0 ? "Aa" : "BB") + i / 2 % 40 : "k" + i); // "Aa" and "BB" collide
+        for (int i = 0; i < 3000; i++)
+            keys.add(r.nextInt(4) == 0 ? (i % 2 == 0 ? "Aa" : "BB") + i / 2 % 40 : "k" + i); // "Aa" and "BB" collide
         long id = 0;
         for (int step = 0; step < 200_000; step++) {
             String k = new String(keys.get(r.nextInt(keys.size()))); // equal, not identical

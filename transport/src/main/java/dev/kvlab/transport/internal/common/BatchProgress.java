@@ -35,11 +35,13 @@ public final class BatchProgress {
 
     /** Out-parameters of {@link #nextSlice()}; valid until the next call on the same batch. */
     public int sliceRequest;
+
     public long sliceOffset;
     public int sliceLength;
 
     /** Free for the engine: e.g. the latest modelled finish time of a paced batch ({@link #raiseEngineNanos}). */
     private volatile long engineNanos;
+
     private static final VarHandle ENGINE_NANOS;
 
     static {
@@ -65,17 +67,25 @@ public final class BatchProgress {
         this.outstanding = new AtomicInteger(totalSlices);
     }
 
-    public int totalSlices() { return totalSlices; }
+    public int totalSlices() {
+        return totalSlices;
+    }
 
-    public boolean isDone() { return done.get(); }
+    public boolean isDone() {
+        return done.get();
+    }
 
     private volatile boolean timedOut;
 
     /** Marks the batch as failing because of its deadline, so that whoever fails it reports TIMEOUT. */
-    public void markTimedOut() { timedOut = true; }
+    public void markTimedOut() {
+        timedOut = true;
+    }
 
     /** The status for requests of this batch that are failed now: TIMEOUT once marked, else {@code otherwise}. */
-    public TransferStatus failStatus(TransferStatus otherwise) { return timedOut ? TransferStatus.TIMEOUT : otherwise; }
+    public TransferStatus failStatus(TransferStatus otherwise) {
+        return timedOut ? TransferStatus.TIMEOUT : otherwise;
+    }
 
     /** True when every slice has been handed out. Caller holds the issuing lock. */
     public boolean fullyIssued() {
@@ -106,7 +116,9 @@ public final class BatchProgress {
         while (nextRequest < batch.size() && batch.length(nextRequest) == 0) nextRequest++;
     }
 
-    public long engineNanos() { return engineNanos; }
+    public long engineNanos() {
+        return engineNanos;
+    }
 
     /** Raises {@link #engineNanos()} to at least {@code v} (thread-safe). */
     public void raiseEngineNanos(long v) {
@@ -126,7 +138,8 @@ public final class BatchProgress {
     /** Completes normally: every request without an error becomes OK. False when already completed. */
     public boolean complete() {
         if (!done.compareAndSet(false, true)) return false;
-        for (int i = 0; i < batch.size(); i++) if (batch.status(i) == TransferStatus.PENDING) batch.status(i, TransferStatus.OK);
+        for (int i = 0; i < batch.size(); i++)
+            if (batch.status(i) == TransferStatus.PENDING) batch.status(i, TransferStatus.OK);
         future.complete(batch);
         return true;
     }
@@ -150,7 +163,9 @@ public final class BatchProgress {
         return true;
     }
 
-    public void endCopy() { activeCopies.decrementAndGet(); }
+    public void endCopy() {
+        activeCopies.decrementAndGet();
+    }
 
     /** Waits (briefly: one slice copy) until no copy of this batch touches the caller's memory. */
     public void awaitNoActiveCopies() {

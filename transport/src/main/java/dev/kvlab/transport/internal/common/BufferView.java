@@ -13,6 +13,7 @@ public final class BufferView {
 
     /** Windows start at multiples of this and cover up to {@link #WINDOW_MAX}, so any range up to 1 GiB - 1 MiB fits one. */
     private static final long WINDOW_STEP = 1L << 30;
+
     private static final long WINDOW_MAX = (1L << 31) - (1L << 20);
 
     private MemorySegment.Scope scope;
@@ -22,9 +23,13 @@ public final class BufferView {
 
     /** A buffer over {@code [offset, offset + length)} of {@code segment}, position and limit set to that range. */
     public ByteBuffer of(MemorySegment segment, long offset, int length) {
-        if (!segment.isNative()) return segment.asSlice(offset, length).asByteBuffer(); // heap: the JDK stages it anyway
+        if (!segment.isNative())
+            return segment.asSlice(offset, length).asByteBuffer(); // heap: the JDK stages it anyway
         long address = segment.address() + offset;
-        if (window == null || scope != segment.scope() || address < windowAddress || address + length > windowAddress + windowLength
+        if (window == null
+                || scope != segment.scope()
+                || address < windowAddress
+                || address + length > windowAddress + windowLength
                 || (window.isReadOnly() && !segment.isReadOnly())) {
             long start = (offset / WINDOW_STEP) * WINDOW_STEP;
             long len = Math.min(segment.byteSize() - start, WINDOW_MAX);

@@ -41,7 +41,9 @@ public final class CopyLanes implements AutoCloseable {
         }
     }
 
-    public int lanes() { return workers.length; }
+    public int lanes() {
+        return workers.length;
+    }
 
     /** Queues a batch; its slices are moved by the lanes. */
     public void submit(BatchProgress p) {
@@ -114,7 +116,8 @@ public final class CopyLanes implements AutoCloseable {
             } catch (TransferException e) {
                 error = TransferStatus.FAILED;
                 fatal = e;
-            } catch (RuntimeException | InternalError e) { // InternalError: a fault in a mapped file (truncated by its owner)
+            } catch (RuntimeException
+                    | InternalError e) { // InternalError: a fault in a mapped file (truncated by its owner)
                 error = TransferStatus.FAILED;
             } finally {
                 p.endCopy();
@@ -135,7 +138,8 @@ public final class CopyLanes implements AutoCloseable {
         try {
             closed = true;
             work.signalAll();
-            for (BatchProgress p : queue) p.fail(TransferStatus.FAILED, new TransferException("transfer engine closed"));
+            for (BatchProgress p : queue)
+                p.fail(TransferStatus.FAILED, new TransferException("transfer engine closed"));
             queue.clear();
         } finally {
             lock.unlock();

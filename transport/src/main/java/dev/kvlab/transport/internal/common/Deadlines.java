@@ -25,7 +25,8 @@ public final class Deadlines implements AutoCloseable {
 
     /** {@code onExpired} defaults to failing the batch with {@link TransferStatus#TIMEOUT} when null. */
     public Deadlines(String name, Duration timeout, Consumer<BatchProgress> onExpired) {
-        this.periodNanos = Math.clamp(timeout.toNanos() / 20, TimeUnit.MILLISECONDS.toNanos(2), TimeUnit.MILLISECONDS.toNanos(100));
+        this.periodNanos = Math.clamp(
+                timeout.toNanos() / 20, TimeUnit.MILLISECONDS.toNanos(2), TimeUnit.MILLISECONDS.toNanos(100));
         this.onExpired = onExpired != null ? onExpired : Deadlines::failTimedOut;
         this.thread = Thread.ofPlatform().daemon().name(name + "-deadlines").unstarted(this::run);
         thread.start();
@@ -92,7 +93,9 @@ public final class Deadlines implements AutoCloseable {
                     try {
                         onExpired.accept(p);
                     } catch (RuntimeException e) {
-                        p.fail(TransferStatus.TIMEOUT, new TransferException("batch timed out; cleaning up failed: " + e, e));
+                        p.fail(
+                                TransferStatus.TIMEOUT,
+                                new TransferException("batch timed out; cleaning up failed: " + e, e));
                     }
                 }
             }

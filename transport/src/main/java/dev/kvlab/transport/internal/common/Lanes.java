@@ -17,6 +17,7 @@ public final class Lanes {
             }
             throw new IllegalArgumentException("option lanes must be an integer in 1..256, got '" + v + "'");
         }
-        return Math.max(1, Math.min(config.connectionsPerPeer(), Runtime.getRuntime().availableProcessors()));
+        return Math.max(
+                1, Math.min(config.connectionsPerPeer(), Runtime.getRuntime().availableProcessors()));
     }
 }

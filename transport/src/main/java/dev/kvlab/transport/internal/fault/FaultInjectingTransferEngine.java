@@ -55,19 +55,33 @@ public final class FaultInjectingTransferEngine implements FaultableEngine {
     }
 
     @Override
-    public LinkFault fault() { return fault; }
+    public LinkFault fault() {
+        return fault;
+    }
 
-    public TransferEngine inner() { return inner; }
+    public TransferEngine inner() {
+        return inner;
+    }
 
     @Override
-    public long delayedBatches() { return delayed.sum(); }
+    public long delayedBatches() {
+        return delayed.sum();
+    }
 
     @Override
-    public long lostBatches() { return droppedBefore.sum() + droppedAfter.sum(); }
+    public long lostBatches() {
+        return droppedBefore.sum() + droppedAfter.sum();
+    }
 
-    @Override public String name() { return inner.name(); }
+    @Override
+    public String name() {
+        return inner.name();
+    }
 
-    @Override public boolean emulated() { return inner.emulated(); }
+    @Override
+    public boolean emulated() {
+        return inner.emulated();
+    }
 
     @Override
     public String copySemantics() {
@@ -75,11 +89,20 @@ public final class FaultInjectingTransferEngine implements FaultableEngine {
         return inner.copySemantics() + (f.none() ? "" : " (with an injected link fault: " + f + ")");
     }
 
-    @Override public Segment registerSegment(String name, long bytes) { return inner.registerSegment(name, bytes); }
+    @Override
+    public Segment registerSegment(String name, long bytes) {
+        return inner.registerSegment(name, bytes);
+    }
 
-    @Override public MemorySegment allocateBuffer(long bytes) { return inner.allocateBuffer(bytes); }
+    @Override
+    public MemorySegment allocateBuffer(long bytes) {
+        return inner.allocateBuffer(bytes);
+    }
 
-    @Override public RemoteSegment openSegment(SegmentHandle handle) { return inner.openSegment(handle); }
+    @Override
+    public RemoteSegment openSegment(SegmentHandle handle) {
+        return inner.openSegment(handle);
+    }
 
     @Override
     public CompletableFuture<TransferBatch> submit(TransferBatch batch) {
@@ -88,7 +111,8 @@ public final class FaultInjectingTransferEngine implements FaultableEngine {
         long n = submitted.getAndIncrement();
         long r1 = mix(seed + n * GOLDEN), r2 = mix(r1);
         boolean lost = f.loss() > 0 && unit(r1) < f.loss();
-        long delay = f.delay().toNanos() + (f.jitter().isZero() ? 0 : (long) (unit(r2) * f.jitter().toNanos()));
+        long delay = f.delay().toNanos()
+                + (f.jitter().isZero() ? 0 : (long) (unit(r2) * f.jitter().toNanos()));
         if (lost && (r2 & 1) == 0) { // dropped before anything was sent
             droppedBefore.increment();
             batch.failPending(TransferStatus.FAILED);
@@ -114,8 +138,9 @@ public final class FaultInjectingTransferEngine implements FaultableEngine {
     }
 
     private static TransferException lostException(TransferBatch b, boolean afterTransfer) {
-        return new TransferException("link-loss fault: the connection dropped " + (afterTransfer ? "before the completion of" : "before sending")
-                + " a batch of " + b.size() + " requests (injected)");
+        return new TransferException("link-loss fault: the connection dropped "
+                + (afterTransfer ? "before the completion of" : "before sending") + " a batch of " + b.size()
+                + " requests (injected)");
     }
 
     /** {@code f}'s outcome, {@code delayNanos} after it completed. */
@@ -125,7 +150,9 @@ public final class FaultInjectingTransferEngine implements FaultableEngine {
         CompletableFuture<TransferBatch> out = new CompletableFuture<>();
         f.whenComplete((b, e) -> at.execute(() -> {
             if (e == null) out.complete(b);
-            else out.completeExceptionally(e instanceof CompletionException c && c.getCause() != null ? c.getCause() : e);
+            else
+                out.completeExceptionally(
+                        e instanceof CompletionException c && c.getCause() != null ? c.getCause() : e);
         }));
         return out;
     }

@@ -13,7 +13,8 @@ final class LocalDirectory {
     private final ConcurrentHashMap<String, LocalSegment> segments = new ConcurrentHashMap<>();
 
     void add(String address, LocalSegment s) {
-        if (segments.putIfAbsent(address, s) != null) throw new IllegalArgumentException("segment already registered: " + address);
+        if (segments.putIfAbsent(address, s) != null)
+            throw new IllegalArgumentException("segment already registered: " + address);
     }
 
     void remove(String address, LocalSegment s) {

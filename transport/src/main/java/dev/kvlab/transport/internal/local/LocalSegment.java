@@ -21,13 +21,19 @@ final class LocalSegment implements Segment {
         LocalDirectory.JVM.add(address, this);
     }
 
-    boolean isOpen() { return open; }
+    boolean isOpen() {
+        return open;
+    }
 
     @Override
-    public SegmentHandle handle() { return handle; }
+    public SegmentHandle handle() {
+        return handle;
+    }
 
     @Override
-    public MemorySegment memory() { return memory; }
+    public MemorySegment memory() {
+        return memory;
+    }
 
     @Override
     public synchronized void close() {

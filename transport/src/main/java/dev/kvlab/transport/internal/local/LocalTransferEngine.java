@@ -41,14 +41,20 @@ final class LocalTransferEngine implements TransferEngine, CopyLanes.SliceMover 
         this.deadlines = new Deadlines("kvlab-local-" + id, config.timeout(), null);
     }
 
-    @Override public String name() { return "local"; }
+    @Override
+    public String name() {
+        return "local";
+    }
 
-    @Override public boolean emulated() { return false; }
+    @Override
+    public boolean emulated() {
+        return false;
+    }
 
     @Override
     public String copySemantics() {
-        return "one CPU memory copy between the initiator's buffer and the target segment, in process"
-                + " (slices on " + lanes.lanes() + " copy lanes; batches up to one slice on the submitting thread)";
+        return "one CPU memory copy between the initiator's buffer and the target segment, in process" + " (slices on "
+                + lanes.lanes() + " copy lanes; batches up to one slice on the submitting thread)";
     }
 
     @Override
@@ -70,7 +76,8 @@ final class LocalTransferEngine implements TransferEngine, CopyLanes.SliceMover 
     public RemoteSegment openSegment(SegmentHandle handle) {
         ensureOpen();
         if (!"local".equals(handle.transport()))
-            throw new IllegalArgumentException("not a local segment: " + handle + " (the local transport opens local:// handles)");
+            throw new IllegalArgumentException(
+                    "not a local segment: " + handle + " (the local transport opens local:// handles)");
         LocalSegment s = LocalDirectory.JVM.find(handle.address() + "/" + handle.segment());
         if (s == null || !s.isOpen()) throw new TransferException("no local segment " + handle + " in this process");
         return new Remote(handle, s);
@@ -81,10 +88,11 @@ final class LocalTransferEngine implements TransferEngine, CopyLanes.SliceMover 
         ensureOpen();
         for (int i = 0; i < batch.size(); i++) {
             if (!(batch.target(i) instanceof Remote))
-                throw new IllegalArgumentException("request " + i + " targets " + batch.target(i).handle()
-                        + ", which this local engine did not open");
+                throw new IllegalArgumentException("request " + i + " targets "
+                        + batch.target(i).handle() + ", which this local engine did not open");
         }
-        BatchProgress p = new BatchProgress(batch, config.sliceSize(), config.timeout().toNanos());
+        BatchProgress p =
+                new BatchProgress(batch, config.sliceSize(), config.timeout().toNanos());
         if (p.totalSlices() == 0) {
             p.complete();
         } else if (batch.totalBytes() <= config.sliceSize()) {
@@ -129,15 +137,20 @@ final class LocalTransferEngine implements TransferEngine, CopyLanes.SliceMover 
         closed = true;
         lanes.close();
         deadlines.close();
-        for (BatchProgress p : deadlines.drain()) p.fail(TransferStatus.FAILED, new TransferException("transfer engine closed"));
+        for (BatchProgress p : deadlines.drain())
+            p.fail(TransferStatus.FAILED, new TransferException("transfer engine closed"));
         for (LocalSegment s : segments) s.close();
         segments.clear();
         buffers.close();
     }
 
     private record Remote(SegmentHandle handle, LocalSegment target) implements RemoteSegment {
-        @Override public long size() { return target.size(); }
+        @Override
+        public long size() {
+            return target.size();
+        }
 
-        @Override public void close() {}
+        @Override
+        public void close() {}
     }
 }

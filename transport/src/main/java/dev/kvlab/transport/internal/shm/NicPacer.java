@@ -34,7 +34,8 @@ final class NicPacer implements AutoCloseable {
     private final long latencyNanos;
     private final double[] laneFree; // nanoTime units, as double for sub-nanosecond accumulation
     private double lateCredit;
-    private final PriorityQueue<BatchProgress> due = new PriorityQueue<>((a, b) -> Long.compare(a.engineNanos(), b.engineNanos()));
+    private final PriorityQueue<BatchProgress> due =
+            new PriorityQueue<>((a, b) -> Long.compare(a.engineNanos(), b.engineNanos()));
     private final Thread thread;
     private Consumer<BatchProgress> completion;
     private volatile boolean closed;
@@ -48,9 +49,13 @@ final class NicPacer implements AutoCloseable {
         thread.start();
     }
 
-    LinkSpec link() { return link; }
+    LinkSpec link() {
+        return link;
+    }
 
-    long latencyNanos() { return latencyNanos; }
+    long latencyNanos() {
+        return latencyNanos;
+    }
 
     /** Reserves lane time for every slice of {@code b}; returns when the batch is due (nanoTime units). */
     synchronized long reserve(TransferBatch b, long sliceSize) {

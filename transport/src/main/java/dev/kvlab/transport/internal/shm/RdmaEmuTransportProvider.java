@@ -17,13 +17,20 @@ public final class RdmaEmuTransportProvider implements TransportProvider {
     /** Per-operation latency when the link gives none. */
     public static final long DEFAULT_LATENCY_NANOS = TransportModels.DEFAULT_LINK_LATENCY.toNanos();
 
-    @Override public String name() { return "rdma-emu"; }
+    @Override
+    public String name() {
+        return "rdma-emu";
+    }
 
-    @Override public boolean emulated() { return true; }
+    @Override
+    public boolean emulated() {
+        return true;
+    }
 
     @Override
     public String description() {
-        return "EMULATED RDMA: shm one-sided copies paced by a NIC model (latency, bandwidth, links; --link, default " + DEFAULT_LINK + ")";
+        return "EMULATED RDMA: shm one-sided copies paced by a NIC model (latency, bandwidth, links; --link, default "
+                + DEFAULT_LINK + ")";
     }
 
     @Override

@@ -42,7 +42,8 @@ final class ShmFiles {
     /** A file name part made of safe characters only. */
     static String safe(String name) {
         if (name == null || name.isEmpty()) throw new IllegalArgumentException("segment name is empty");
-        if (name.length() > 200) throw new IllegalArgumentException("segment name is longer than 200 characters: " + name);
+        if (name.length() > 200)
+            throw new IllegalArgumentException("segment name is longer than 200 characters: " + name);
         StringBuilder b = new StringBuilder(name.length());
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
@@ -54,7 +55,8 @@ final class ShmFiles {
     /** True when {@code file} is a segment file inside {@code dir}; handles naming anything else are refused. */
     static boolean isSegmentFile(Path dir, Path file) {
         Path parent = key(file).getParent();
-        return parent != null && parent.equals(key(dir))
+        return parent != null
+                && parent.equals(key(dir))
                 && file.getFileName().toString().startsWith(PREFIX);
     }
 
@@ -79,7 +81,8 @@ final class ShmFiles {
         if (!Files.isDirectory(dir)) return 0;
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, PREFIX + "*")) {
             for (Path f : files) {
-                if (OWNED.containsKey(key(f)) || !Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) continue;
+                if (OWNED.containsKey(key(f)) || !Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                    continue;
                 try (FileChannel ch = FileChannel.open(f, StandardOpenOption.WRITE)) {
                     FileLock l = ch.tryLock(LOCK_POSITION, 1, false);
                     if (l != null) {

@@ -41,17 +41,20 @@ final class ShmMapping implements RemoteSegment {
         if (owner != null) {
             if (!owner.isOpen()) throw new TransferException("shared-memory segment " + handle + " is closed");
             if (owner.size() < handle.size())
-                throw new TransferException("shared-memory segment " + handle + " has " + owner.size() + " bytes, the handle says " + handle.size());
+                throw new TransferException("shared-memory segment " + handle + " has " + owner.size()
+                        + " bytes, the handle says " + handle.size());
             return new ShmMapping(handle, owner.memory().asSlice(0, handle.size()), owner, null, null);
         }
         FileChannel ch = null;
         Arena arena = Arena.ofShared();
         try {
             ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            if (!ShmFiles.ownerAlive(ch)) throw new TransferException("the owner of shared-memory segment " + handle + " is gone");
+            if (!ShmFiles.ownerAlive(ch))
+                throw new TransferException("the owner of shared-memory segment " + handle + " is gone");
             long size = ch.size();
             if (size < handle.size())
-                throw new TransferException("shared-memory segment " + handle + " has " + size + " bytes, the handle says " + handle.size());
+                throw new TransferException("shared-memory segment " + handle + " has " + size
+                        + " bytes, the handle says " + handle.size());
             MemorySegment mem = ch.map(FileChannel.MapMode.READ_WRITE, 0, handle.size(), arena);
             return new ShmMapping(handle, mem, null, ch, arena);
         } catch (NoSuchFileException e) {
@@ -75,7 +78,9 @@ final class ShmMapping implements RemoteSegment {
         arena.close();
     }
 
-    MemorySegment memory() { return memory; }
+    MemorySegment memory() {
+        return memory;
+    }
 
     /** True while the owner still registers the segment (one fcntl for another process' segment). */
     boolean ownerAlive() {
@@ -88,9 +93,15 @@ final class ShmMapping implements RemoteSegment {
         }
     }
 
-    @Override public SegmentHandle handle() { return handle; }
+    @Override
+    public SegmentHandle handle() {
+        return handle;
+    }
 
-    @Override public long size() { return memory.byteSize(); }
+    @Override
+    public long size() {
+        return memory.byteSize();
+    }
 
     @Override
     public synchronized void close() {

@@ -41,7 +41,9 @@ final class ShmSegment implements Segment {
         FileChannel ch = null;
         try {
             Files.createDirectories(dir);
-            ch = FileChannel.open(tmp, java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE),
+            ch = FileChannel.open(
+                    tmp,
+                    java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE),
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             this.ownerLock = ch.lock(ShmFiles.LOCK_POSITION, 1, false);
             ch.write(ByteBuffer.allocate(1), bytes - 1); // sparse: pages appear when first touched
@@ -66,13 +68,23 @@ final class ShmSegment implements Segment {
         ShmFiles.OWNED.put(file, this);
     }
 
-    Path file() { return file; }
+    Path file() {
+        return file;
+    }
 
-    boolean isOpen() { return open; }
+    boolean isOpen() {
+        return open;
+    }
 
-    @Override public SegmentHandle handle() { return handle; }
+    @Override
+    public SegmentHandle handle() {
+        return handle;
+    }
 
-    @Override public MemorySegment memory() { return memory; }
+    @Override
+    public MemorySegment memory() {
+        return memory;
+    }
 
     @Override
     public synchronized void close() {

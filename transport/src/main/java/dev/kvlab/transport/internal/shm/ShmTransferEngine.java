@@ -53,15 +53,23 @@ public class ShmTransferEngine implements TransferEngine, CopyLanes.SliceMover {
         this.deadlines = new Deadlines("kvlab-" + name + "-" + id, config.timeout(), null);
     }
 
-    @Override public String name() { return name; }
+    @Override
+    public String name() {
+        return name;
+    }
 
-    @Override public boolean emulated() { return pacer != null; }
+    @Override
+    public boolean emulated() {
+        return pacer != null;
+    }
 
     @Override
     public String copySemantics() {
         String base = "one CPU memory copy by the initiator between its buffer and the target's shared-memory mapping"
                 + " (one-sided: the owner's CPU takes no part; " + lanes.lanes() + " copy lanes)";
-        return pacer == null ? base : base + "; completion timed by an emulated NIC model " + pacer.link() + " (emulated)";
+        return pacer == null
+                ? base
+                : base + "; completion timed by an emulated NIC model " + pacer.link() + " (emulated)";
     }
 
     @Override
@@ -82,7 +90,8 @@ public class ShmTransferEngine implements TransferEngine, CopyLanes.SliceMover {
     public RemoteSegment openSegment(SegmentHandle handle) {
         ensureOpen();
         if (!name.equals(handle.transport()))
-            throw new IllegalArgumentException("not a " + name + " segment: " + handle + " (the " + name + " transport opens " + name + ":// handles)");
+            throw new IllegalArgumentException("not a " + name + " segment: " + handle + " (the " + name
+                    + " transport opens " + name + ":// handles)");
         ShmMapping m = ShmMapping.open(handle, config.shmDirectory());
         mappings.add(m);
         return m;
@@ -93,10 +102,11 @@ public class ShmTransferEngine implements TransferEngine, CopyLanes.SliceMover {
         ensureOpen();
         for (int i = 0; i < batch.size(); i++) {
             if (!(batch.target(i) instanceof ShmMapping))
-                throw new IllegalArgumentException("request " + i + " targets " + batch.target(i).handle()
-                        + ", which this " + name + " engine did not open");
+                throw new IllegalArgumentException("request " + i + " targets "
+                        + batch.target(i).handle() + ", which this " + name + " engine did not open");
         }
-        BatchProgress p = new BatchProgress(batch, config.sliceSize(), config.timeout().toNanos());
+        BatchProgress p =
+                new BatchProgress(batch, config.sliceSize(), config.timeout().toNanos());
         if (p.totalSlices() == 0) {
             lastSliceDone(p);
         } else if (pacer == null && batch.totalBytes() <= config.sliceSize()) {
@@ -136,8 +146,10 @@ public class ShmTransferEngine implements TransferEngine, CopyLanes.SliceMover {
             last = t;
             if (!((ShmMapping) t).ownerAlive()) {
                 deadlines.remove(p);
-                p.fail(TransferStatus.FAILED, new TransferException("the owner of " + name + " segment " + t.handle()
-                        + " died or closed it during the batch"));
+                p.fail(
+                        TransferStatus.FAILED,
+                        new TransferException("the owner of " + name + " segment " + t.handle()
+                                + " died or closed it during the batch"));
                 return;
             }
         }
@@ -164,7 +176,8 @@ public class ShmTransferEngine implements TransferEngine, CopyLanes.SliceMover {
         lanes.close();
         deadlines.close();
         if (pacer != null) pacer.close();
-        for (BatchProgress p : deadlines.drain()) p.fail(TransferStatus.FAILED, new TransferException("transfer engine closed"));
+        for (BatchProgress p : deadlines.drain())
+            p.fail(TransferStatus.FAILED, new TransferException("transfer engine closed"));
         for (ShmMapping m : mappings) m.close();
         for (ShmSegment s : segments) s.close();
         mappings.clear();

@@ -7,11 +7,23 @@ import dev.kvlab.transport.spi.TransportProvider;
 /** {@code shm}: one-sided copies through shared-memory files, across processes of one host. */
 public final class ShmTransportProvider implements TransportProvider {
 
-    @Override public String name() { return "shm"; }
+    @Override
+    public String name() {
+        return "shm";
+    }
 
-    @Override public boolean emulated() { return false; }
+    @Override
+    public boolean emulated() {
+        return false;
+    }
 
-    @Override public String description() { return "one-sided copies through shared-memory files in /dev/shm (processes of one host)"; }
+    @Override
+    public String description() {
+        return "one-sided copies through shared-memory files in /dev/shm (processes of one host)";
+    }
 
-    @Override public TransferEngine create(TransportConfig config) { return new ShmTransferEngine("shm", config, null); }
+    @Override
+    public TransferEngine create(TransportConfig config) {
+        return new ShmTransferEngine("shm", config, null);
+    }
 }

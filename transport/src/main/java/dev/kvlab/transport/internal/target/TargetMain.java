@@ -1,10 +1,10 @@
 package dev.kvlab.transport.internal.target;
 
+import dev.kvlab.transport.Transports;
 import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.transport.api.Segment;
 import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransportConfig;
-import dev.kvlab.transport.Transports;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -49,7 +49,7 @@ public final class TargetMain {
                 .withOptions(options);
         long bytes = Long.parseLong(a.get("--segment-bytes"));
         try (TransferEngine engine = Transports.discover().create(a.get("--transport"), config);
-             Segment segment = engine.registerSegment(a.getOrDefault("--segment-name", "target"), bytes)) {
+                Segment segment = engine.registerSegment(a.getOrDefault("--segment-name", "target"), bytes)) {
             segment.memory().fill((byte) 0x5a); // every page exists before the first transfer
             System.out.println("READY " + segment.handle().toUri());
             System.out.flush();

@@ -88,10 +88,14 @@ final class ClientConnection {
     }
 
     /** Work was queued on the pool. */
-    void wakeWriter() { LockSupport.unpark(writer); }
+    void wakeWriter() {
+        LockSupport.unpark(writer);
+    }
 
     /** Free ring slots. Writer thread only. */
-    int free() { return (int) (window - (head - tail)); }
+    int free() {
+        return (int) (window - (head - tail));
+    }
 
     /** Stages slice {@code k} of a claim at ring position head + k. Writer thread, under the pool lock. */
     void stage(int k, BatchProgress p, int request, long offsetInRequest, int length) {
@@ -187,7 +191,11 @@ final class ClientConnection {
             if (n < 0) throw new java.io.EOFException("connection closed by the peer");
             got += n;
             if (!checked && !responseHeader.hasRemaining()) {
-                checkHeader(seq, responseHeader, 0, len); // a wrong header fails now, not after waiting for bytes that never come
+                checkHeader(
+                        seq,
+                        responseHeader,
+                        0,
+                        len); // a wrong header fails now, not after waiting for bytes that never come
                 checked = true;
             }
         }

@@ -31,7 +31,12 @@ import java.util.Set;
  */
 final class PeerPool {
 
-    private enum State { DISCONNECTED, CONNECTING, CONNECTED, STOPPING }
+    private enum State {
+        DISCONNECTED,
+        CONNECTING,
+        CONNECTED,
+        STOPPING
+    }
 
     final TcpTransferEngine engine;
     private final InetSocketAddress address;
@@ -52,7 +57,9 @@ final class PeerPool {
         this.window = (int) w;
     }
 
-    String label() { return label; }
+    String label() {
+        return label;
+    }
 
     /**
      * Queues the pool's share of a batch. When the pool has no connections, a background thread opens them
@@ -203,10 +210,20 @@ final class PeerPool {
                 ch.setOption(StandardSocketOptions.SO_RCVBUF, buf);
             }
             ch.socket().connect(address, timeoutMs);
-            byte[] token = config.authToken() == null ? new byte[0] : config.authToken().getBytes(StandardCharsets.UTF_8);
-            if (token.length > Wire.MAX_TOKEN_BYTES) throw new TransferException("auth token is longer than " + Wire.MAX_TOKEN_BYTES + " bytes");
+            byte[] token = config.authToken() == null
+                    ? new byte[0]
+                    : config.authToken().getBytes(StandardCharsets.UTF_8);
+            if (token.length > Wire.MAX_TOKEN_BYTES)
+                throw new TransferException("auth token is longer than " + Wire.MAX_TOKEN_BYTES + " bytes");
             ByteBuffer hello = ByteBuffer.allocate(Wire.HELLO_BYTES + token.length);
-            hello.putInt(Wire.MAGIC).putShort(Wire.VERSION).putShort((short) 0).putShort((short) token.length).putShort((short) 0).putInt(0).put(token).flip();
+            hello.putInt(Wire.MAGIC)
+                    .putShort(Wire.VERSION)
+                    .putShort((short) 0)
+                    .putShort((short) token.length)
+                    .putShort((short) 0)
+                    .putInt(0)
+                    .put(token)
+                    .flip();
             Wire.writeFully(ch, hello);
             ch.socket().setSoTimeout(timeoutMs);
             DataInputStream in = new DataInputStream(ch.socket().getInputStream());
@@ -216,15 +233,19 @@ final class PeerPool {
             in.readInt();
             in.readInt();
             if (magic != Wire.MAGIC) throw new TransferException(label + " is not a kvlab tcp transport (bad magic)");
-            if (status == Wire.HELLO_AUTH_FAILED) throw new TransferException(label + " refused the connection: auth token missing or wrong");
-            if (status != Wire.HELLO_OK) throw new TransferException(label + " refused the connection: unsupported wire version");
+            if (status == Wire.HELLO_AUTH_FAILED)
+                throw new TransferException(label + " refused the connection: auth token missing or wrong");
+            if (status != Wire.HELLO_OK)
+                throw new TransferException(label + " refused the connection: unsupported wire version");
             return ch;
         } catch (SocketTimeoutException e) {
             close(ch);
-            throw new TransferException("cannot connect to " + label + ": no answer within " + timeoutMs + " ms (timed out)", e);
+            throw new TransferException(
+                    "cannot connect to " + label + ": no answer within " + timeoutMs + " ms (timed out)", e);
         } catch (EOFException e) {
             close(ch);
-            throw new TransferException("cannot connect to " + label + ": it closed the connection during the hello", e);
+            throw new TransferException(
+                    "cannot connect to " + label + ": it closed the connection during the hello", e);
         } catch (IOException e) {
             close(ch);
             throw new TransferException("cannot connect to " + label + ": " + describe(e), e);
@@ -237,7 +258,8 @@ final class PeerPool {
     /** Asks the peer for a segment's wire id and size over a short-lived connection. */
     long[] open(String segment) {
         byte[] name = segment.getBytes(StandardCharsets.UTF_8);
-        if (name.length > Wire.MAX_SEGMENT_NAME_BYTES) throw new IllegalArgumentException("segment name too long: " + segment);
+        if (name.length > Wire.MAX_SEGMENT_NAME_BYTES)
+            throw new IllegalArgumentException("segment name too long: " + segment);
         SocketChannel ch = dial();
         try {
             ByteBuffer req = ByteBuffer.allocate(Wire.REQUEST_BYTES + name.length);
@@ -250,7 +272,8 @@ final class PeerPool {
             in.readShort();
             int length = in.readInt();
             long tag = in.readLong();
-            if (tag != 1 || length != Wire.OPEN_PAYLOAD_BYTES) throw new TransferException(label + " answered OPEN with a malformed response");
+            if (tag != 1 || length != Wire.OPEN_PAYLOAD_BYTES)
+                throw new TransferException(label + " answered OPEN with a malformed response");
             int id = in.readInt();
             long size = in.readLong();
             if (status != Wire.ST_OK) throw new TransferException("no segment '" + segment + "' at " + label);

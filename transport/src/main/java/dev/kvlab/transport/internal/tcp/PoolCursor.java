@@ -21,10 +21,13 @@ final class PoolCursor {
 
     private void skip() {
         var b = progress.batch;
-        while (request < b.size() && (b.length(request) == 0 || ((TcpRemoteSegment) b.target(request)).pool() != pool)) request++;
+        while (request < b.size() && (b.length(request) == 0 || ((TcpRemoteSegment) b.target(request)).pool() != pool))
+            request++;
     }
 
-    boolean exhausted() { return request >= progress.batch.size(); }
+    boolean exhausted() {
+        return request >= progress.batch.size();
+    }
 
     /** Next slice into the slice fields; false when none is left. */
     boolean next() {

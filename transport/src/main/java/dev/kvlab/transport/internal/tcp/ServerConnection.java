@@ -36,7 +36,8 @@ final class ServerConnection {
 
     private final ByteBuffer in = ByteBuffer.allocateDirect(IN_BYTES);
     private final MemorySegment inMemory = MemorySegment.ofBuffer(in);
-    private final ByteBuffer headers = ByteBuffer.allocateDirect(GATHER * Wire.RESPONSE_BYTES + Wire.OPEN_PAYLOAD_BYTES);
+    private final ByteBuffer headers =
+            ByteBuffer.allocateDirect(GATHER * Wire.RESPONSE_BYTES + Wire.OPEN_PAYLOAD_BYTES);
     private final ByteBuffer[] gather = new ByteBuffer[2 * GATHER + 1];
     private final ByteBuffer[] headerSlots = new ByteBuffer[GATHER];
     private final BufferView[] views = new BufferView[GATHER];
@@ -59,6 +60,7 @@ final class ServerConnection {
     final java.net.InetAddress peer;
     /** When the connection was accepted (System.nanoTime). */
     final long acceptedAt = System.nanoTime();
+
     private volatile boolean authenticated;
     private volatile long frameStart;
 
@@ -72,7 +74,8 @@ final class ServerConnection {
             headerSlots[i] = headers.slice(i * Wire.RESPONSE_BYTES, Wire.RESPONSE_BYTES);
             views[i] = new BufferView();
         }
-        this.thread = Thread.ofPlatform().daemon().name("kvlab-tcp-serve-" + remote()).unstarted(this::run);
+        this.thread =
+                Thread.ofPlatform().daemon().name("kvlab-tcp-serve-" + remote()).unstarted(this::run);
     }
 
     private String remote() {
@@ -83,15 +86,23 @@ final class ServerConnection {
         }
     }
 
-    void start() { thread.start(); }
+    void start() {
+        thread.start();
+    }
 
-    boolean isUsing(TcpSegment s) { return using == s; }
+    boolean isUsing(TcpSegment s) {
+        return using == s;
+    }
 
     /** True once the hello was accepted. */
-    boolean authenticated() { return authenticated; }
+    boolean authenticated() {
+        return authenticated;
+    }
 
     /** System.nanoTime when the frame in progress began, or 0 when the connection is idle between frames. */
-    long frameStart() { return frameStart; }
+    long frameStart() {
+        return frameStart;
+    }
 
     /** Closes the socket; the thread ends at its next I/O. */
     void abort() {
@@ -143,9 +154,15 @@ final class ServerConnection {
             if (magic != Wire.MAGIC || tokenLen > Wire.MAX_TOKEN_BYTES) return false; // not our protocol: just close
             byte[] token = new byte[tokenLen];
             din.readFully(token);
-            short status = version != Wire.VERSION ? Wire.HELLO_BAD_VERSION
+            short status = version != Wire.VERSION
+                    ? Wire.HELLO_BAD_VERSION
                     : server.tokens().accepts(token) ? Wire.HELLO_OK : Wire.HELLO_AUTH_FAILED;
-            reply.putInt(Wire.MAGIC).putShort(Wire.VERSION).putShort(status).putInt(maxPayload).putInt(0).flip();
+            reply.putInt(Wire.MAGIC)
+                    .putShort(Wire.VERSION)
+                    .putShort(status)
+                    .putInt(maxPayload)
+                    .putInt(0)
+                    .flip();
             Wire.writeFully(ch, reply);
             return status == Wire.HELLO_OK;
         } catch (SocketTimeoutException | EOFException e) {

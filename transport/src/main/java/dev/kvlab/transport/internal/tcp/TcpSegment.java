@@ -26,13 +26,23 @@ final class TcpSegment implements Segment {
         this.handle = new SegmentHandle("tcp", address, name, bytes);
     }
 
-    boolean isOpen() { return open; }
+    boolean isOpen() {
+        return open;
+    }
 
-    TcpServer server() { return server; }
+    TcpServer server() {
+        return server;
+    }
 
-    @Override public SegmentHandle handle() { return handle; }
+    @Override
+    public SegmentHandle handle() {
+        return handle;
+    }
 
-    @Override public MemorySegment memory() { return memory; }
+    @Override
+    public MemorySegment memory() {
+        return memory;
+    }
 
     /**
      * Unregisters, then frees the memory. Socket I/O in progress on it holds the memory; after a grace period the
@@ -51,7 +61,8 @@ final class TcpSegment implements Segment {
                 return;
             } catch (IllegalStateException busy) {
                 if (attempt == 20) server.abortConnectionsUsing(this);
-                if (attempt > 2000) throw new IllegalStateException("segment " + handle + " is still in use by socket I/O", busy);
+                if (attempt > 2000)
+                    throw new IllegalStateException("segment " + handle + " is still in use by socket I/O", busy);
                 LockSupport.parkNanos(1_000_000);
             }
         }

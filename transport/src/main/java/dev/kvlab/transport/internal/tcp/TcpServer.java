@@ -58,14 +58,21 @@ final class TcpServer implements AutoCloseable {
         this.maxPayload = TcpTransferEngine.maxPayload(config);
         this.tokens = new TokenCheck(config.authToken());
         this.maxConnections = TcpTransferEngine.intOption(config, "tcp.maxConnections", MAX_CONNECTIONS, 1, 65_536);
-        this.maxPerPeer = TcpTransferEngine.intOption(config, "tcp.maxConnectionsPerPeer", Math.min(MAX_CONNECTIONS_PER_PEER, maxConnections), 1, 65_536);
-        int frameMs = TcpTransferEngine.intOption(config, "tcp.frameTimeoutMs", (int) Math.max(1, Math.min(config.timeout().toMillis(), 5_000)), 1, 3_600_000);
+        this.maxPerPeer = TcpTransferEngine.intOption(
+                config, "tcp.maxConnectionsPerPeer", Math.min(MAX_CONNECTIONS_PER_PEER, maxConnections), 1, 65_536);
+        int frameMs = TcpTransferEngine.intOption(
+                config,
+                "tcp.frameTimeoutMs",
+                (int) Math.max(1, Math.min(config.timeout().toMillis(), 5_000)),
+                1,
+                3_600_000);
         this.frameDeadlineNanos = frameMs * 1_000_000L;
         InetAddress bind;
         try {
             bind = InetAddress.getByName(config.bindHost());
         } catch (IOException e) {
-            throw new IllegalArgumentException("tcp: cannot resolve bind host '" + config.bindHost() + "': " + e.getMessage());
+            throw new IllegalArgumentException(
+                    "tcp: cannot resolve bind host '" + config.bindHost() + "': " + e.getMessage());
         }
         if (!bind.isLoopbackAddress() && !tokens.required())
             throw new IllegalArgumentException("tcp: binding to the non-loopback address " + config.bindHost()
@@ -76,24 +83,36 @@ final class TcpServer implements AutoCloseable {
             listener.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             listener.bind(new InetSocketAddress(bind, port), 128);
         } catch (IOException e) {
-            throw new UncheckedIOException("tcp: cannot listen on " + config.bindHost() + ":" + port + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "tcp: cannot listen on " + config.bindHost() + ":" + port + ": " + e.getMessage(), e);
         }
         int boundPort = ((InetSocketAddress) listenerAddress()).getPort();
-        String host = config.options().getOrDefault("tcp.advertiseHost",
-                bind.isAnyLocalAddress() ? localHostAddress() : bind.getHostAddress());
+        String host = config.options()
+                .getOrDefault(
+                        "tcp.advertiseHost", bind.isAnyLocalAddress() ? localHostAddress() : bind.getHostAddress());
         this.address = (host.contains(":") ? "[" + host + "]" : host) + ":" + boundPort;
-        this.acceptor = Thread.ofPlatform().daemon().name("kvlab-tcp-accept-" + engineId).unstarted(this::acceptLoop);
+        this.acceptor = Thread.ofPlatform()
+                .daemon()
+                .name("kvlab-tcp-accept-" + engineId)
+                .unstarted(this::acceptLoop);
         acceptor.start();
-        this.watchdog = Thread.ofPlatform().daemon().name("kvlab-tcp-watchdog-" + engineId).unstarted(this::watchLoop);
+        this.watchdog = Thread.ofPlatform()
+                .daemon()
+                .name("kvlab-tcp-watchdog-" + engineId)
+                .unstarted(this::watchLoop);
         watchdog.start();
     }
 
     /** Connections refused at a limit, closed to make room, and closed by the frame deadline, since start. */
     record Limits(long refused, long evicted, long timedOut) {}
 
-    Limits limits() { return new Limits(refused.get(), evicted.get(), timedOut.get()); }
+    Limits limits() {
+        return new Limits(refused.get(), evicted.get(), timedOut.get());
+    }
 
-    int connectionCount() { return connections.size(); }
+    int connectionCount() {
+        return connections.size();
+    }
 
     private java.net.SocketAddress listenerAddress() {
         try {
@@ -112,11 +131,19 @@ final class TcpServer implements AutoCloseable {
     }
 
     /** {@code host:port} as peers should dial it. */
-    String address() { return address; }
+    String address() {
+        return address;
+    }
 
     TcpSegment register(String name, long bytes) {
-        if (name == null || name.isEmpty() || name.contains("/") || name.contains("?") || name.contains("#") || name.length() > 200)
-            throw new IllegalArgumentException("tcp segment names are 1..200 characters without '/', '?' or '#': '" + name + "'");
+        if (name == null
+                || name.isEmpty()
+                || name.contains("/")
+                || name.contains("?")
+                || name.contains("#")
+                || name.length() > 200)
+            throw new IllegalArgumentException(
+                    "tcp segment names are 1..200 characters without '/', '?' or '#': '" + name + "'");
         if (bytes <= 0) throw new IllegalArgumentException("segment size must be > 0, got " + bytes);
         int id = nextId.getAndIncrement();
         TcpSegment s = new TcpSegment(this, id, name, bytes, address);
@@ -133,11 +160,17 @@ final class TcpServer implements AutoCloseable {
         byName.remove(s.handle().segment(), s);
     }
 
-    TcpSegment segment(int id) { return segments.get(id); }
+    TcpSegment segment(int id) {
+        return segments.get(id);
+    }
 
-    TcpSegment segment(String name) { return byName.get(name); }
+    TcpSegment segment(String name) {
+        return byName.get(name);
+    }
 
-    TokenCheck tokens() { return tokens; }
+    TokenCheck tokens() {
+        return tokens;
+    }
 
     private volatile ByteBuffer zeros;
 
@@ -148,13 +181,17 @@ final class TcpServer implements AutoCloseable {
         return z.duplicate().clear().limit(length);
     }
 
-    TransportConfig config() { return config; }
+    TransportConfig config() {
+        return config;
+    }
 
     void abortConnectionsUsing(TcpSegment s) {
         for (ServerConnection c : connections) if (c.isUsing(s)) c.abort();
     }
 
-    void finished(ServerConnection c) { connections.remove(c); }
+    void finished(ServerConnection c) {
+        connections.remove(c);
+    }
 
     private void acceptLoop() {
         while (!closed) {

@@ -47,8 +47,9 @@ public final class TcpTransferEngine implements TransferEngine {
         this.config = config;
         int payload = maxPayload(config);
         if (config.sliceSize() > payload)
-            throw new IllegalArgumentException("tcp: slice size " + config.sliceSize() + " exceeds the largest frame payload "
-                    + payload + " (maxFrameBytes " + config.maxFrameBytes() + " minus the 32-byte header)");
+            throw new IllegalArgumentException(
+                    "tcp: slice size " + config.sliceSize() + " exceeds the largest frame payload " + payload
+                            + " (maxFrameBytes " + config.maxFrameBytes() + " minus the 32-byte header)");
         this.deadlines = new Deadlines("kvlab-tcp-" + id, config.timeout(), this::expired);
     }
 
@@ -65,17 +66,25 @@ public final class TcpTransferEngine implements TransferEngine {
         } catch (NumberFormatException ignored) {
             // reported below
         }
-        throw new IllegalArgumentException("option " + key + " must be an integer in " + min + ".." + max + ", got '" + v + "'");
+        throw new IllegalArgumentException(
+                "option " + key + " must be an integer in " + min + ".." + max + ", got '" + v + "'");
     }
 
-    @Override public String name() { return "tcp"; }
+    @Override
+    public String name() {
+        return "tcp";
+    }
 
-    @Override public boolean emulated() { return false; }
+    @Override
+    public boolean emulated() {
+        return false;
+    }
 
     @Override
     public String copySemantics() {
         return "READ: target segment -> kernel socket buffer -> initiator buffer; WRITE: the reverse"
-                + " (2 CPU copies + kernel TCP, no user-space staging; " + config.connectionsPerPeer() + " connections per peer)";
+                + " (2 CPU copies + kernel TCP, no user-space staging; " + config.connectionsPerPeer()
+                + " connections per peer)";
     }
 
     private TcpServer server() {
@@ -106,10 +115,11 @@ public final class TcpTransferEngine implements TransferEngine {
     public RemoteSegment openSegment(SegmentHandle handle) {
         ensureOpen();
         if (!"tcp".equals(handle.transport()))
-            throw new IllegalArgumentException("not a tcp segment: " + handle + " (the tcp transport opens tcp://host:port/name handles)");
+            throw new IllegalArgumentException(
+                    "not a tcp segment: " + handle + " (the tcp transport opens tcp://host:port/name handles)");
         InetSocketAddress address = parseAddress(handle);
-        PeerPool pool = pools.computeIfAbsent(address.getHostString() + ":" + address.getPort(),
-                k -> new PeerPool(this, address, config));
+        PeerPool pool = pools.computeIfAbsent(
+                address.getHostString() + ":" + address.getPort(), k -> new PeerPool(this, address, config));
         long[] idSize = pool.open(handle.segment());
         return new TcpRemoteSegment(handle, pool, (int) idSize[0], Math.min(idSize[1], handle.size()));
     }
@@ -136,12 +146,13 @@ public final class TcpTransferEngine implements TransferEngine {
         boolean several = false;
         for (int i = 0; i < batch.size(); i++) {
             if (!(batch.target(i) instanceof TcpRemoteSegment r) || r.pool().engine != this)
-                throw new IllegalArgumentException("request " + i + " targets " + batch.target(i).handle()
-                        + ", which this tcp engine did not open");
+                throw new IllegalArgumentException("request " + i + " targets "
+                        + batch.target(i).handle() + ", which this tcp engine did not open");
             if (first == null) first = r.pool();
             else if (r.pool() != first) several = true;
         }
-        BatchProgress p = new BatchProgress(batch, config.sliceSize(), config.timeout().toNanos());
+        BatchProgress p =
+                new BatchProgress(batch, config.sliceSize(), config.timeout().toNanos());
         if (p.totalSlices() == 0) {
             p.complete();
             return p.future;

@@ -13,7 +13,9 @@ final class TokenCheck {
         this.expectedDigest = expected == null ? null : sha256(expected.getBytes(StandardCharsets.UTF_8));
     }
 
-    boolean required() { return expectedDigest != null; }
+    boolean required() {
+        return expectedDigest != null;
+    }
 
     boolean accepts(byte[] offered) {
         if (expectedDigest == null) return true;

@@ -38,7 +38,14 @@ final class Wire {
 
     /** Writes a request header at the buffer's position. */
     static void putRequest(ByteBuffer b, byte op, int segment, long tag, long offset, int length) {
-        b.put(op).put((byte) 0).putShort((short) 0).putInt(segment).putLong(tag).putLong(offset).putInt(length).putInt(0);
+        b.put(op)
+                .put((byte) 0)
+                .putShort((short) 0)
+                .putInt(segment)
+                .putLong(tag)
+                .putLong(offset)
+                .putInt(length)
+                .putInt(0);
     }
 
     /** Writes a response header at the buffer's position. */

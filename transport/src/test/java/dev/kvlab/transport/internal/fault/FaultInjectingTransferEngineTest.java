@@ -3,6 +3,7 @@ package dev.kvlab.transport.internal.fault;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kvlab.transport.Transports;
 import dev.kvlab.transport.api.LinkFault;
 import dev.kvlab.transport.api.Opcode;
 import dev.kvlab.transport.api.RemoteSegment;
@@ -12,7 +13,6 @@ import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransferException;
 import dev.kvlab.transport.api.TransferStatus;
 import dev.kvlab.transport.api.TransportConfig;
-import dev.kvlab.transport.Transports;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
@@ -48,7 +48,8 @@ class FaultInjectingTransferEngineTest {
     }
 
     private FaultInjectingTransferEngine initiator(String transport, long seed) {
-        TransferEngine e = Transports.discover().create(transport, TransportConfig.defaults().withTimeout(Duration.ofSeconds(3)));
+        TransferEngine e = Transports.discover()
+                .create(transport, TransportConfig.defaults().withTimeout(Duration.ofSeconds(3)));
         FaultInjectingTransferEngine f = FaultInjectingTransferEngine.wrap(e, seed);
         open.add(f);
         return f;
@@ -149,6 +150,7 @@ class FaultInjectingTransferEngineTest {
         assertThatThrownBy(() -> LinkFault.loss(Double.NaN)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> LinkFault.delay(Duration.ofMillis(-1))).isInstanceOf(IllegalArgumentException.class);
         assertThat(LinkFault.NONE.toString()).isEqualTo("none");
-        assertThat(new LinkFault(Duration.ofMillis(5), Duration.ofMillis(1), 0.1).toString()).isEqualTo("delay 5ms +[0, 1ms], loss 0.1");
+        assertThat(new LinkFault(Duration.ofMillis(5), Duration.ofMillis(1), 0.1).toString())
+                .isEqualTo("delay 5ms +[0, 1ms], loss 0.1");
     }
 }

@@ -2,6 +2,7 @@ package dev.kvlab.transport.internal.shm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvlab.transport.Transports;
 import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.transport.api.Opcode;
 import dev.kvlab.transport.api.RemoteSegment;
@@ -9,10 +10,8 @@ import dev.kvlab.transport.api.Segment;
 import dev.kvlab.transport.api.TransferBatch;
 import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransportConfig;
-import dev.kvlab.transport.Transports;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -24,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RdmaEmuPacingTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private static long elapsedNanos(TransferEngine e, TransferBatch b) throws Exception {
         long t0 = System.nanoTime();
@@ -35,7 +35,8 @@ class RdmaEmuPacingTest {
     @Test
     void aBatchTakesAtLeastItsBytesAtTheLineRatePlusTheLatency() throws Exception {
         TransportConfig c = TransportConfig.defaults().withShmDirectory(dir).withLink(LinkSpec.parse("1gbps@3ms"));
-        try (TransferEngine t = Transports.discover().create("rdma-emu", c); TransferEngine i = Transports.discover().create("rdma-emu", c)) {
+        try (TransferEngine t = Transports.discover().create("rdma-emu", c);
+                TransferEngine i = Transports.discover().create("rdma-emu", c)) {
             Segment s = t.registerSegment("paced", 4 << 20);
             RemoteSegment r = i.openSegment(s.handle());
             MemorySegment buf = i.allocateBuffer(4 << 20);
@@ -56,7 +57,8 @@ class RdmaEmuPacingTest {
         for (String link : new String[] {"1gbps@0ns", "2x1gbps@0ns"}) {
             LinkSpec l = LinkSpec.parse(link);
             TransportConfig c = TransportConfig.defaults().withShmDirectory(dir).withLink(l);
-            try (TransferEngine t = Transports.discover().create("rdma-emu", c); TransferEngine i = Transports.discover().create("rdma-emu", c)) {
+            try (TransferEngine t = Transports.discover().create("rdma-emu", c);
+                    TransferEngine i = Transports.discover().create("rdma-emu", c)) {
                 Segment s = t.registerSegment("shared", 8 << 20);
                 RemoteSegment r = i.openSegment(s.handle());
                 MemorySegment buf = i.allocateBuffer(8 << 20);
@@ -83,7 +85,8 @@ class RdmaEmuPacingTest {
             assertThat(e.copySemantics()).contains("8gbps").contains("emulated");
             assertThat(Transports.discover().provider("rdma-emu").description()).contains("EMULATED");
         }
-        try (TransferEngine e = Transports.discover().create("rdma-emu", TransportConfig.defaults().withShmDirectory(dir))) {
+        try (TransferEngine e = Transports.discover()
+                .create("rdma-emu", TransportConfig.defaults().withShmDirectory(dir))) {
             assertThat(e.copySemantics()).contains("200gbps@2us");
         }
     }

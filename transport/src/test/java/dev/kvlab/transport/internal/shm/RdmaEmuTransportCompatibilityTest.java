@@ -5,7 +5,10 @@ import dev.kvlab.transport.api.TransportConfig;
 import dev.kvlab.transport.kit.TransportCompatibilityKit;
 
 class RdmaEmuTransportCompatibilityTest extends TransportCompatibilityKit {
-    @Override protected String transport() { return "rdma-emu"; }
+    @Override
+    protected String transport() {
+        return "rdma-emu";
+    }
 
     /** A fast emulated link, so the kit's large transfers stay quick; pacing has its own test. */
     @Override

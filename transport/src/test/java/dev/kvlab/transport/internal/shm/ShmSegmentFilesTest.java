@@ -3,6 +3,7 @@ package dev.kvlab.transport.internal.shm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kvlab.transport.Transports;
 import dev.kvlab.transport.api.Opcode;
 import dev.kvlab.transport.api.RemoteSegment;
 import dev.kvlab.transport.api.Segment;
@@ -11,7 +12,6 @@ import dev.kvlab.transport.api.TargetProcess;
 import dev.kvlab.transport.api.TransferBatch;
 import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransportConfig;
-import dev.kvlab.transport.Transports;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** shm specifics: file naming and permissions, refusing foreign files, cleaning up after dead owners. */
 class ShmSegmentFilesTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private TransportConfig config() {
         return TransportConfig.defaults().withShmDirectory(dir).withTimeout(Duration.ofSeconds(3));
@@ -36,8 +37,10 @@ class ShmSegmentFilesTest {
             Path f = Path.of(s.handle().segment());
             assertThat(f.getParent()).isEqualTo(dir.toAbsolutePath());
             assertThat(f.getFileName().toString()).startsWith("kvlab-").doesNotContain("/", ":", " ");
-            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f))).isEqualTo("rw-------");
-            assertThatThrownBy(() -> e.registerSegment("odd name/with:chars", 16)).isInstanceOf(IllegalArgumentException.class);
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f)))
+                    .isEqualTo("rw-------");
+            assertThatThrownBy(() -> e.registerSegment("odd name/with:chars", 16))
+                    .isInstanceOf(IllegalArgumentException.class);
             s.close();
             assertThat(f).doesNotExist();
         }
@@ -49,10 +52,15 @@ class ShmSegmentFilesTest {
         Path link = Files.createSymbolicLink(dir.resolve("link"), real);
         TransportConfig viaLink = config().withShmDirectory(link);
         try (TransferEngine owner = Transports.discover().create("shm", viaLink);
-             TransferEngine peer = Transports.discover().create("shm", config().withShmDirectory(real))) {
+                TransferEngine peer = Transports.discover().create("shm", config().withShmDirectory(real))) {
             Segment s = owner.registerSegment("linked", 1 << 16);
             for (int i = 0; i < 3; i++) { // in-process opens must reuse the owner's mapping, never a second descriptor
-                RemoteSegment r = peer.openSegment(new SegmentHandle("shm", "", link.resolve(Path.of(s.handle().segment()).getFileName()).toString(), 1 << 16));
+                RemoteSegment r = peer.openSegment(new SegmentHandle(
+                        "shm",
+                        "",
+                        link.resolve(Path.of(s.handle().segment()).getFileName())
+                                .toString(),
+                        1 << 16));
                 TransferBatch b = new TransferBatch(1);
                 b.add(Opcode.WRITE, peer.allocateBuffer(4096), 0, r, 0, 4096);
                 assertThat(peer.submit(b).get(5, TimeUnit.SECONDS).allOk()).isTrue();
@@ -68,7 +76,8 @@ class ShmSegmentFilesTest {
         Path elsewhere = Files.createTempFile("kvlab-", ".bin");
         try (TransferEngine e = Transports.discover().create("shm", config())) {
             assertThatThrownBy(() -> e.openSegment(new SegmentHandle("shm", "", elsewhere.toString(), 1)))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a segment file");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("not a segment file");
             Path notOurs = Files.writeString(dir.resolve("passwd"), "x");
             assertThatThrownBy(() -> e.openSegment(new SegmentHandle("shm", "", notOurs.toString(), 1)))
                     .isInstanceOf(IllegalArgumentException.class);

@@ -3,5 +3,8 @@ package dev.kvlab.transport.internal.shm;
 import dev.kvlab.transport.kit.TransportCompatibilityKit;
 
 class ShmTransportCompatibilityTest extends TransportCompatibilityKit {
-    @Override protected String transport() { return "shm"; }
+    @Override
+    protected String transport() {
+        return "shm";
+    }
 }

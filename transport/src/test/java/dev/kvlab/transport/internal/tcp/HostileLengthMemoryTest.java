@@ -2,10 +2,10 @@ package dev.kvlab.transport.internal.tcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvlab.transport.Transports;
 import dev.kvlab.transport.api.Segment;
 import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransportConfig;
-import dev.kvlab.transport.Transports;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
@@ -27,11 +27,15 @@ class HostileLengthMemoryTest {
     void announcedLengthsAllocateNothing() throws Exception {
         var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         BufferPoolMXBean direct = ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
-                .filter(p -> p.getName().equals("direct")).findFirst().orElseThrow();
-        try (TransferEngine target = Transports.discover().create("tcp", TransportConfig.defaults().withTimeout(Duration.ofSeconds(2)))) {
+                .filter(p -> p.getName().equals("direct"))
+                .findFirst()
+                .orElseThrow();
+        try (TransferEngine target =
+                Transports.discover().create("tcp", TransportConfig.defaults().withTimeout(Duration.ofSeconds(2)))) {
             Segment s = target.registerSegment("mem", 1 << 20);
             String a = s.handle().address();
-            InetSocketAddress at = new InetSocketAddress(a.substring(0, a.lastIndexOf(':')), Integer.parseInt(a.substring(a.lastIndexOf(':') + 1)));
+            InetSocketAddress at = new InetSocketAddress(
+                    a.substring(0, a.lastIndexOf(':')), Integer.parseInt(a.substring(a.lastIndexOf(':') + 1)));
             hostile(at, Wire.OP_READ); // warm up class loading outside the measurement
             System.gc();
             long heap0 = threads.getTotalThreadAllocatedBytes(), direct0 = direct.getMemoryUsed();
@@ -43,7 +47,10 @@ class HostileLengthMemoryTest {
             }
             long heap = threads.getTotalThreadAllocatedBytes() - heap0, directUsed = direct.getMemoryUsed() - direct0;
             long perConnection = (heap + Math.max(0, directUsed)) / (4L * CONNECTIONS);
-            assertThat(perConnection).as("bytes per hostile connection (heap %d, direct %d over %d connections)", heap, directUsed, 4 * CONNECTIONS)
+            assertThat(perConnection)
+                    .as(
+                            "bytes per hostile connection (heap %d, direct %d over %d connections)",
+                            heap, directUsed, 4 * CONNECTIONS)
                     .isLessThan(1L << 20);
         }
     }
@@ -54,10 +61,17 @@ class HostileLengthMemoryTest {
             sock.connect(at, 2000);
             sock.setSoTimeout(5000);
             ByteBuffer b = ByteBuffer.allocate(16 + 32);
-            b.putInt(Wire.MAGIC).putShort(Wire.VERSION).putShort((short) 0).putShort((short) 0).putShort((short) 0).putInt(0);
+            b.putInt(Wire.MAGIC)
+                    .putShort(Wire.VERSION)
+                    .putShort((short) 0)
+                    .putShort((short) 0)
+                    .putShort((short) 0)
+                    .putInt(0);
             Wire.putRequest(b, op, 1, 1, 0, Integer.MAX_VALUE);
             sock.getOutputStream().write(b.array());
-            assertThat(drainUntilClosed(sock)).as("op %d: only the 16-byte hello answer, then close", op).isEqualTo(16);
+            assertThat(drainUntilClosed(sock))
+                    .as("op %d: only the 16-byte hello answer, then close", op)
+                    .isEqualTo(16);
         }
     }
 
@@ -65,10 +79,17 @@ class HostileLengthMemoryTest {
         try (Socket sock = new Socket()) {
             sock.connect(at, 2000);
             sock.setSoTimeout(5000);
-            ByteBuffer b = ByteBuffer.allocate(16).putInt(Wire.MAGIC).putShort(Wire.VERSION).putShort((short) 0).putShort((short) 0xFFFF)
-                    .putShort((short) 0).putInt(0);
+            ByteBuffer b = ByteBuffer.allocate(16)
+                    .putInt(Wire.MAGIC)
+                    .putShort(Wire.VERSION)
+                    .putShort((short) 0)
+                    .putShort((short) 0xFFFF)
+                    .putShort((short) 0)
+                    .putInt(0);
             sock.getOutputStream().write(b.array());
-            assertThat(drainUntilClosed(sock)).as("a 64 KiB token is refused without an answer").isZero();
+            assertThat(drainUntilClosed(sock))
+                    .as("a 64 KiB token is refused without an answer")
+                    .isZero();
         }
     }
 

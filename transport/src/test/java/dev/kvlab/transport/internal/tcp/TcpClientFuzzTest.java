@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.fail;
 import com.code_intelligence.jazzer.api.BugDetectors;
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.kvlab.transport.Transports;
 import dev.kvlab.transport.api.Opcode;
 import dev.kvlab.transport.api.RemoteSegment;
 import dev.kvlab.transport.api.SegmentHandle;
@@ -14,7 +15,6 @@ import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransferException;
 import dev.kvlab.transport.api.TransferStatus;
 import dev.kvlab.transport.api.TransportConfig;
-import dev.kvlab.transport.Transports;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -42,8 +42,11 @@ class TcpClientFuzzTest {
 
     private static final int SLICE = 1024;
     private static final int SEG_BYTES = 1 << 20;
-    private static final TransportConfig CONFIG = TransportConfig.defaults().withTimeout(Duration.ofSeconds(2)).withConnectionsPerPeer(1)
-            .withSliceSize(SLICE).withMaxFrameBytes(4096);
+    private static final TransportConfig CONFIG = TransportConfig.defaults()
+            .withTimeout(Duration.ofSeconds(2))
+            .withConnectionsPerPeer(1)
+            .withSliceSize(SLICE)
+            .withMaxFrameBytes(4096);
     private static ServerSocketChannel server;
     private static int port;
     private static volatile byte[] openReply = new byte[0], dataReply = new byte[0];
@@ -87,13 +90,21 @@ class TcpClientFuzzTest {
     }
 
     private static byte[] validHello() {
-        return ByteBuffer.allocate(16).putInt(Wire.MAGIC).putShort(Wire.VERSION).putShort(Wire.HELLO_OK).putInt(4096 - 32).putInt(0).array();
+        return ByteBuffer.allocate(16)
+                .putInt(Wire.MAGIC)
+                .putShort(Wire.VERSION)
+                .putShort(Wire.HELLO_OK)
+                .putInt(4096 - 32)
+                .putInt(0)
+                .array();
     }
 
     @FuzzTest(maxDuration = "5m")
     void hostileTargetBytes(FuzzedDataProvider data) throws Exception {
         allowLoopback();
-        boolean goodHello = data.consumeBoolean(), goodOpen = data.consumeBoolean(), goodDataHello = data.consumeBoolean();
+        boolean goodHello = data.consumeBoolean(),
+                goodOpen = data.consumeBoolean(),
+                goodDataHello = data.consumeBoolean();
         int slices = data.consumeInt(1, 4);
         int offset = data.consumeInt(0, 64);
         ByteBuffer open = ByteBuffer.allocate(16 + 28 + 64);
@@ -105,7 +116,12 @@ class TcpClientFuzzTest {
         open.put(data.consumeBytes(goodHello && goodOpen ? 0 : 64));
         byte[] openBytes = java.util.Arrays.copyOf(open.array(), open.position());
         byte[] tail = data.consumeRemainingAsBytes();
-        byte[] dataBytes = goodDataHello ? ByteBuffer.allocate(16 + tail.length).put(validHello()).put(tail).array() : tail;
+        byte[] dataBytes = goodDataHello
+                ? ByteBuffer.allocate(16 + tail.length)
+                        .put(validHello())
+                        .put(tail)
+                        .array()
+                : tail;
         openReply = openBytes;
         dataReply = dataBytes;
 
@@ -119,7 +135,9 @@ class TcpClientFuzzTest {
             int length = slices * SLICE;
             MemorySegment buf = e.allocateBuffer(length + 2 * 4096);
             buf.fill((byte) 0x5A);
-            assertThat(r.size()).as("a segment size from the wire is never negative nor beyond the handle's").isBetween(0L, (long) SEG_BYTES);
+            assertThat(r.size())
+                    .as("a segment size from the wire is never negative nor beyond the handle's")
+                    .isBetween(0L, (long) SEG_BYTES);
             long len = Math.max(0, Math.min(length, r.size() - offset));
             if (len == 0) return;
             TransferBatch b = new TransferBatch(1);
@@ -131,25 +149,31 @@ class TcpClientFuzzTest {
                     assertThat(b.status(0)).isIn(TransferStatus.FAILED, TransferStatus.OUT_OF_BOUNDS);
                     return;
                 }
-                // every byte is what the server sent after the slice's header (a well-formed stream is header + payload per slice)
+                // every byte is what the server sent after the slice's header (a well-formed stream is header + payload
+                // per slice)
                 ByteBuffer stream = ByteBuffer.wrap(dataBytes);
                 int p = 16;
                 for (int s = 0; s < (b.length(0) + SLICE - 1) / SLICE; s++) {
                     int sl = (int) Math.min(SLICE, b.length(0) - (long) s * SLICE);
                     p += 16;
                     for (int i = 0; i < sl; i++)
-                        assertThat(buf.get(ValueLayout.JAVA_BYTE, 4096 + (long) s * SLICE + i)).isEqualTo(stream.get(p + i));
+                        assertThat(buf.get(ValueLayout.JAVA_BYTE, 4096 + (long) s * SLICE + i))
+                                .isEqualTo(stream.get(p + i));
                     p += sl;
                 }
             } catch (ExecutionException failed) {
                 assertThat(failed.getCause()).isInstanceOf(TransferException.class);
-                assertThat(b.status(0)).isIn(TransferStatus.FAILED, TransferStatus.TIMEOUT, TransferStatus.OUT_OF_BOUNDS);
+                assertThat(b.status(0))
+                        .isIn(TransferStatus.FAILED, TransferStatus.TIMEOUT, TransferStatus.OUT_OF_BOUNDS);
             } catch (TimeoutException hung) {
                 fail("a batch outlived its timeout by 3 s against a hostile target");
             }
-            assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(CONFIG.timeout().plusSeconds(2));
-            for (long i = 0; i < 4096; i++) assertThat(buf.get(ValueLayout.JAVA_BYTE, i)).isEqualTo((byte) 0x5A);
-            for (long i = 4096 + b.length(0); i < buf.byteSize(); i++) assertThat(buf.get(ValueLayout.JAVA_BYTE, i)).isEqualTo((byte) 0x5A);
+            assertThat(Duration.ofNanos(System.nanoTime() - t0))
+                    .isLessThan(CONFIG.timeout().plusSeconds(2));
+            for (long i = 0; i < 4096; i++)
+                assertThat(buf.get(ValueLayout.JAVA_BYTE, i)).isEqualTo((byte) 0x5A);
+            for (long i = 4096 + b.length(0); i < buf.byteSize(); i++)
+                assertThat(buf.get(ValueLayout.JAVA_BYTE, i)).isEqualTo((byte) 0x5A);
         }
     }
 

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.api.BugDetectors;
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.kvlab.transport.Transports;
 import dev.kvlab.transport.api.Opcode;
 import dev.kvlab.transport.api.RemoteSegment;
 import dev.kvlab.transport.api.Segment;
 import dev.kvlab.transport.api.TransferBatch;
 import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransportConfig;
-import dev.kvlab.transport.Transports;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -39,7 +39,10 @@ import org.junit.jupiter.api.BeforeAll;
 class TcpServerFuzzTest {
 
     private static final int SEG_BYTES = 64 * 1024;
-    private static final TransportConfig CONFIG = TransportConfig.defaults().withTimeout(Duration.ofSeconds(2)).withMaxFrameBytes(4096).withSliceSize(4000);
+    private static final TransportConfig CONFIG = TransportConfig.defaults()
+            .withTimeout(Duration.ofSeconds(2))
+            .withMaxFrameBytes(4096)
+            .withSliceSize(4000);
     private static TransferEngine target;
     private static Segment segment;
     private static int segmentId;
@@ -54,7 +57,8 @@ class TcpServerFuzzTest {
         segmentId = ((TcpSegment) segment).id;
         maxPayload = TcpTransferEngine.maxPayload(CONFIG);
         String a = segment.handle().address();
-        address = new InetSocketAddress(a.substring(0, a.lastIndexOf(':')), Integer.parseInt(a.substring(a.lastIndexOf(':') + 1)));
+        address = new InetSocketAddress(
+                a.substring(0, a.lastIndexOf(':')), Integer.parseInt(a.substring(a.lastIndexOf(':') + 1)));
     }
 
     @AfterAll
@@ -78,19 +82,30 @@ class TcpServerFuzzTest {
         byte[] stream = Arrays.copyOfRange(data, 1, data.length);
         if ((data[0] & 1) == 1) { // a valid hello first, then the fuzzer's requests
             ByteBuffer hello = ByteBuffer.allocate(Wire.HELLO_BYTES + data.length - 1);
-            hello.putInt(Wire.MAGIC).putShort(Wire.VERSION).putShort((short) 0).putShort((short) 0).putShort((short) 0).putInt(0);
+            hello.putInt(Wire.MAGIC)
+                    .putShort(Wire.VERSION)
+                    .putShort((short) 0)
+                    .putShort((short) 0)
+                    .putShort((short) 0)
+                    .putInt(0);
             hello.put(data, 1, data.length - 1);
             stream = hello.array();
         }
         if ((data[0] & 2) == 2) patchSegmentIds(stream);
         Expected expected = model(stream, shadow);
         byte[] got = exchange(stream);
-        assertThat(got.length).as("answer length (expected %d%s)", expected.bytes.length, expected.complete ? "" : " or a prefix")
+        assertThat(got.length)
+                .as("answer length (expected %d%s)", expected.bytes.length, expected.complete ? "" : " or a prefix")
                 .isLessThanOrEqualTo(expected.bytes.length);
         assertThat(Arrays.equals(got, 0, got.length, expected.bytes, 0, got.length))
-                .as("the answer is a prefix of what WIRE.md prescribes; first difference at byte %d", Arrays.mismatch(got, expected.bytes))
+                .as(
+                        "the answer is a prefix of what WIRE.md prescribes; first difference at byte %d",
+                        Arrays.mismatch(got, expected.bytes))
                 .isTrue();
-        if (expected.complete) assertThat(got.length).as("a stream that broke no rule is answered in full").isEqualTo(expected.bytes.length);
+        if (expected.complete)
+            assertThat(got.length)
+                    .as("a stream that broke no rule is answered in full")
+                    .isEqualTo(expected.bytes.length);
         if (++inputs % 512 == 0) honestClientIsServed();
     }
 
@@ -131,7 +146,9 @@ class TcpServerFuzzTest {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            assertThat(reader.isAlive()).as("the server neither answered in full nor closed the connection").isFalse();
+            assertThat(reader.isAlive())
+                    .as("the server neither answered in full nor closed the connection")
+                    .isFalse();
             synchronized (out) {
                 return out.toByteArray();
             }
@@ -151,7 +168,13 @@ class TcpServerFuzzTest {
         if (magic != Wire.MAGIC || tokenLen > Wire.MAX_TOKEN_BYTES) return new Expected(new byte[0], false);
         if (s.length < Wire.HELLO_BYTES + tokenLen) return new Expected(new byte[0], true);
         short status = version != Wire.VERSION ? Wire.HELLO_BAD_VERSION : Wire.HELLO_OK; // this server wants no token
-        out.writeBytes(ByteBuffer.allocate(16).putInt(Wire.MAGIC).putShort(Wire.VERSION).putShort(status).putInt(maxPayload).putInt(0).array());
+        out.writeBytes(ByteBuffer.allocate(16)
+                .putInt(Wire.MAGIC)
+                .putShort(Wire.VERSION)
+                .putShort(status)
+                .putInt(maxPayload)
+                .putInt(0)
+                .array());
         if (status != Wire.HELLO_OK) return new Expected(out.toByteArray(), true);
         int p = Wire.HELLO_BYTES + tokenLen;
         while (s.length - p >= Wire.REQUEST_BYTES) {
@@ -160,7 +183,8 @@ class TcpServerFuzzTest {
             long tag = b.getLong(p + 8);
             long offset = b.getLong(p + 16);
             int length = b.getInt(p + 24);
-            if (b.get(p + 1) != 0 || b.getShort(p + 2) != 0 || b.getInt(p + 28) != 0) return new Expected(out.toByteArray(), false);
+            if (b.get(p + 1) != 0 || b.getShort(p + 2) != 0 || b.getInt(p + 28) != 0)
+                return new Expected(out.toByteArray(), false);
             p += Wire.REQUEST_BYTES;
             switch (op) {
                 case Wire.OP_READ -> {
@@ -179,12 +203,16 @@ class TcpServerFuzzTest {
                     out.writeBytes(response(st, 0, tag));
                 }
                 case Wire.OP_OPEN -> {
-                    if (length < 0 || length > Wire.MAX_SEGMENT_NAME_BYTES) return new Expected(out.toByteArray(), false);
+                    if (length < 0 || length > Wire.MAX_SEGMENT_NAME_BYTES)
+                        return new Expected(out.toByteArray(), false);
                     if (s.length - p < length) return new Expected(out.toByteArray(), true);
                     boolean ok = new String(s, p, length, StandardCharsets.UTF_8).equals("fuzz");
                     p += length;
                     out.writeBytes(response(ok ? Wire.ST_OK : Wire.ST_NO_SEGMENT, Wire.OPEN_PAYLOAD_BYTES, tag));
-                    out.writeBytes(ByteBuffer.allocate(12).putInt(ok ? segmentId : 0).putLong(ok ? SEG_BYTES : 0).array());
+                    out.writeBytes(ByteBuffer.allocate(12)
+                            .putInt(ok ? segmentId : 0)
+                            .putLong(ok ? SEG_BYTES : 0)
+                            .array());
                 }
                 default -> {
                     return new Expected(out.toByteArray(), false);
@@ -213,7 +241,9 @@ class TcpServerFuzzTest {
             TransferBatch batch = new TransferBatch(1);
             batch.add(Opcode.READ, buf, 0, r, 100, 4000);
             assertThat(i.submit(batch).get(5, TimeUnit.SECONDS).allOk()).isTrue();
-            for (int k = 0; k < 4000; k += 997) assertThat(buf.get(ValueLayout.JAVA_BYTE, k)).isEqualTo(segment.memory().get(ValueLayout.JAVA_BYTE, 100 + k));
+            for (int k = 0; k < 4000; k += 997)
+                assertThat(buf.get(ValueLayout.JAVA_BYTE, k))
+                        .isEqualTo(segment.memory().get(ValueLayout.JAVA_BYTE, 100 + k));
         }
         long until = System.nanoTime() + 5_000_000_000L;
         while (serveThreads() > 0 && System.nanoTime() < until) Thread.sleep(10);
@@ -221,7 +251,9 @@ class TcpServerFuzzTest {
     }
 
     private static long serveThreads() {
-        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("kvlab-tcp-serve-") && t.isAlive()).count();
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("kvlab-tcp-serve-") && t.isAlive())
+                .count();
     }
 
     /** These tests talk over loopback sockets on purpose; a connection anywhere else is a finding (Jazzer's SSRF detector). */

@@ -2,13 +2,13 @@ package dev.kvlab.transport.internal.tcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvlab.transport.Transports;
 import dev.kvlab.transport.api.Opcode;
 import dev.kvlab.transport.api.RemoteSegment;
 import dev.kvlab.transport.api.Segment;
 import dev.kvlab.transport.api.TransferBatch;
 import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransportConfig;
-import dev.kvlab.transport.Transports;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
@@ -47,7 +47,12 @@ class TcpSlowWriterFloodTest {
     private static SocketChannel slowWriter(InetSocketAddress a, int segId) throws IOException {
         SocketChannel ch = SocketChannel.open(a);
         ByteBuffer b = ByteBuffer.allocate(16 + Wire.REQUEST_BYTES + 100);
-        b.putInt(Wire.MAGIC).putShort(Wire.VERSION).putShort((short) 0).putShort((short) 0).putShort((short) 0).putInt(0);
+        b.putInt(Wire.MAGIC)
+                .putShort(Wire.VERSION)
+                .putShort((short) 0)
+                .putShort((short) 0)
+                .putShort((short) 0)
+                .putInt(0);
         Wire.putRequest(b, Wire.OP_WRITE, segId, 1, 0, 1 << 20);
         b.put(new byte[100]).flip();
         Wire.writeFully(ch, b);
@@ -71,7 +76,8 @@ class TcpSlowWriterFloodTest {
         Segment seg = target.registerSegment("flooded", 4 << 20);
         seg.memory().asSlice(4096, 4096).fill((byte) 7);
         String addr = seg.handle().address();
-        InetSocketAddress a = new InetSocketAddress(addr.substring(0, addr.lastIndexOf(':')), Integer.parseInt(addr.substring(addr.lastIndexOf(':') + 1)));
+        InetSocketAddress a = new InetSocketAddress(
+                addr.substring(0, addr.lastIndexOf(':')), Integer.parseInt(addr.substring(addr.lastIndexOf(':') + 1)));
         int segId = ((TcpSegment) seg).id;
 
         int opened = 0;
@@ -106,29 +112,45 @@ class TcpSlowWriterFloodTest {
         // within the frame deadline (2 s) every slow writer is gone, and clients keep being served
         Thread.sleep(3000);
         TcpServer server = ((TcpSegment) seg).server();
-        assertThat(server.connectionCount()).as("connections left on the server").isLessThanOrEqualTo(config.connectionsPerPeer() + 1);
+        assertThat(server.connectionCount())
+                .as("connections left on the server")
+                .isLessThanOrEqualTo(config.connectionsPerPeer() + 1);
         TcpServer.Limits l = server.limits();
         assertThat(l.timedOut() + l.evicted() + l.refused()).isGreaterThanOrEqualTo(opened - 5);
-        // a pool whose idle connection was closed to make room during the flood loses one batch and reconnects (WIRE.md)
+        // a pool whose idle connection was closed to make room during the flood loses one batch and reconnects
+        // (WIRE.md)
         if (!readOnce(client, r, buf)) Thread.sleep(100);
-        for (int i = 0; i < 20; i++) assertThat(readOnce(client, r, buf)).as("read %d after the flood; %s, %d connections, the client was served after %.2f s", i, server.limits(), server.connectionCount(), secs).isTrue();
+        for (int i = 0; i < 20; i++)
+            assertThat(readOnce(client, r, buf))
+                    .as(
+                            "read %d after the flood; %s, %d connections, the client was served after %.2f s",
+                            i, server.limits(), server.connectionCount(), secs)
+                    .isTrue();
     }
 
     @Test
     void perPeerAndTotalLimitsRefuseTheNewestIdleFirst() throws Exception {
-        TransportConfig config = TransportConfig.defaults().withTimeout(Duration.ofSeconds(30))
+        TransportConfig config = TransportConfig.defaults()
+                .withTimeout(Duration.ofSeconds(30))
                 .withOptions(java.util.Map.of("tcp.maxConnections", "8", "tcp.maxConnectionsPerPeer", "8"));
         target = Transports.discover().create("tcp", config);
         Segment seg = target.registerSegment("limited", 1 << 20);
         String addr = seg.handle().address();
-        InetSocketAddress a = new InetSocketAddress(addr.substring(0, addr.lastIndexOf(':')), Integer.parseInt(addr.substring(addr.lastIndexOf(':') + 1)));
+        InetSocketAddress a = new InetSocketAddress(
+                addr.substring(0, addr.lastIndexOf(':')), Integer.parseInt(addr.substring(addr.lastIndexOf(':') + 1)));
         TcpServer server = ((TcpSegment) seg).server();
         // eight idle (authenticated, no frame) connections fill the server
         List<SocketChannel> idle = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
             SocketChannel ch = SocketChannel.open(a);
             ByteBuffer b = ByteBuffer.allocate(16);
-            b.putInt(Wire.MAGIC).putShort(Wire.VERSION).putShort((short) 0).putShort((short) 0).putShort((short) 0).putInt(0).flip();
+            b.putInt(Wire.MAGIC)
+                    .putShort(Wire.VERSION)
+                    .putShort((short) 0)
+                    .putShort((short) 0)
+                    .putShort((short) 0)
+                    .putInt(0)
+                    .flip();
             Wire.writeFully(ch, b);
             Wire.readFully(ch, ByteBuffer.allocate(16));
             idle.add(ch);

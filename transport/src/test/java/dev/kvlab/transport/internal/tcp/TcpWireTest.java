@@ -3,6 +3,7 @@ package dev.kvlab.transport.internal.tcp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kvlab.transport.Transports;
 import dev.kvlab.transport.api.Opcode;
 import dev.kvlab.transport.api.RemoteSegment;
 import dev.kvlab.transport.api.Segment;
@@ -12,7 +13,6 @@ import dev.kvlab.transport.api.TransferEngine;
 import dev.kvlab.transport.api.TransferException;
 import dev.kvlab.transport.api.TransferStatus;
 import dev.kvlab.transport.api.TransportConfig;
-import dev.kvlab.transport.Transports;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
@@ -40,7 +40,8 @@ class TcpWireTest {
         target = Transports.discover().create("tcp", config);
         segment = target.registerSegment("wire", 1 << 20);
         String a = segment.handle().address();
-        address = new InetSocketAddress(a.substring(0, a.lastIndexOf(':')), Integer.parseInt(a.substring(a.lastIndexOf(':') + 1)));
+        address = new InetSocketAddress(
+                a.substring(0, a.lastIndexOf(':')), Integer.parseInt(a.substring(a.lastIndexOf(':') + 1)));
     }
 
     @AfterEach
@@ -52,7 +53,14 @@ class TcpWireTest {
         SocketChannel ch = SocketChannel.open(address);
         byte[] t = token == null ? new byte[0] : token.getBytes(StandardCharsets.UTF_8);
         ByteBuffer b = ByteBuffer.allocate(16 + t.length);
-        b.putInt(Wire.MAGIC).putShort(version).putShort((short) 0).putShort((short) t.length).putShort((short) 0).putInt(0).put(t).flip();
+        b.putInt(Wire.MAGIC)
+                .putShort(version)
+                .putShort((short) 0)
+                .putShort((short) t.length)
+                .putShort((short) 0)
+                .putInt(0)
+                .put(t)
+                .flip();
         Wire.writeFully(ch, b);
         return ch;
     }
@@ -120,10 +128,18 @@ class TcpWireTest {
         Wire.writeFully(bogus, request((byte) 99, id, 1, 0, 16));
         assertThat(closedByPeer(bogus)).as("unknown op").isTrue();
         SocketChannel notUs = SocketChannel.open(address);
-        Wire.writeFully(notUs, ByteBuffer.wrap("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
+        Wire.writeFully(
+                notUs, ByteBuffer.wrap("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
         assertThat(closedByPeer(notUs)).as("not our protocol").isTrue();
         SocketChannel hugeToken = SocketChannel.open(address);
-        ByteBuffer h = ByteBuffer.allocate(16).putInt(Wire.MAGIC).putShort(Wire.VERSION).putShort((short) 0).putShort((short) 65535).putShort((short) 0).putInt(0).flip();
+        ByteBuffer h = ByteBuffer.allocate(16)
+                .putInt(Wire.MAGIC)
+                .putShort(Wire.VERSION)
+                .putShort((short) 0)
+                .putShort((short) 65535)
+                .putShort((short) 0)
+                .putInt(0)
+                .flip();
         Wire.writeFully(hugeToken, h);
         assertThat(closedByPeer(hugeToken)).as("a 64 KiB token length").isTrue();
         // the server is unharmed
@@ -181,11 +197,13 @@ class TcpWireTest {
         try (TransferEngine t = Transports.discover().create("tcp", secured)) {
             Segment s = t.registerSegment("locked", 4096);
             try (TransferEngine anonymous = Transports.discover().create("tcp", config);
-                 TransferEngine wrong = Transports.discover().create("tcp", config.withAuthToken("s3cret-tokeN"));
-                 TransferEngine prefix = Transports.discover().create("tcp", config.withAuthToken("s3cret"));
-                 TransferEngine right = Transports.discover().create("tcp", secured)) {
+                    TransferEngine wrong = Transports.discover().create("tcp", config.withAuthToken("s3cret-tokeN"));
+                    TransferEngine prefix = Transports.discover().create("tcp", config.withAuthToken("s3cret"));
+                    TransferEngine right = Transports.discover().create("tcp", secured)) {
                 for (TransferEngine e : new TransferEngine[] {anonymous, wrong, prefix})
-                    assertThatThrownBy(() -> e.openSegment(s.handle())).isInstanceOf(TransferException.class).hasMessageContaining("auth token");
+                    assertThatThrownBy(() -> e.openSegment(s.handle()))
+                            .isInstanceOf(TransferException.class)
+                            .hasMessageContaining("auth token");
                 RemoteSegment r = right.openSegment(s.handle());
                 TransferBatch b = new TransferBatch(1);
                 b.add(Opcode.WRITE, right.allocateBuffer(4096), 0, r, 0, 4096);
@@ -199,11 +217,16 @@ class TcpWireTest {
     void aNonLoopbackBindNeedsAToken() {
         TransportConfig open = config.withBindHost("0.0.0.0");
         try (TransferEngine t = Transports.discover().create("tcp", open)) {
-            assertThatThrownBy(() -> t.registerSegment("x", 4096)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> t.registerSegment("x", 4096))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("requires an auth token");
         }
-        try (TransferEngine t = Transports.discover().create("tcp", open.withAuthToken("tok").withOptions(java.util.Map.of("tcp.advertiseHost", "127.0.0.1")));
-             TransferEngine i = Transports.discover().create("tcp", config.withAuthToken("tok"))) {
+        try (TransferEngine t = Transports.discover()
+                        .create(
+                                "tcp",
+                                open.withAuthToken("tok")
+                                        .withOptions(java.util.Map.of("tcp.advertiseHost", "127.0.0.1")));
+                TransferEngine i = Transports.discover().create("tcp", config.withAuthToken("tok"))) {
             Segment s = t.registerSegment("x", 4096);
             assertThat(i.openSegment(s.handle()).size()).isEqualTo(4096);
         }
@@ -212,7 +235,7 @@ class TcpWireTest {
     @Test
     void aServerThatAnswersWithLengthsNobodyAskedForFailsTheBatchAndCostsNothing() throws Exception {
         try (ServerSocketChannel fake = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
-             TransferEngine initiator = Transports.discover().create("tcp", config.withConnectionsPerPeer(1))) {
+                TransferEngine initiator = Transports.discover().create("tcp", config.withConnectionsPerPeer(1))) {
             int port = ((InetSocketAddress) fake.getLocalAddress()).getPort();
             Thread server = Thread.ofPlatform().daemon().start(() -> {
                 try {
@@ -220,7 +243,15 @@ class TcpWireTest {
                         SocketChannel c = fake.accept();
                         ByteBuffer hello = ByteBuffer.allocate(16);
                         Wire.readFully(c, hello);
-                        Wire.writeFully(c, ByteBuffer.allocate(16).putInt(Wire.MAGIC).putShort(Wire.VERSION).putShort((short) 0).putInt(1 << 20).putInt(0).flip());
+                        Wire.writeFully(
+                                c,
+                                ByteBuffer.allocate(16)
+                                        .putInt(Wire.MAGIC)
+                                        .putShort(Wire.VERSION)
+                                        .putShort((short) 0)
+                                        .putInt(1 << 20)
+                                        .putInt(0)
+                                        .flip());
                         ByteBuffer req = ByteBuffer.allocate(32);
                         Wire.readFully(c, req);
                         if (req.get(0) == Wire.OP_OPEN) {
@@ -243,8 +274,11 @@ class TcpWireTest {
             TransferBatch b = new TransferBatch(1);
             b.add(Opcode.READ, buf, 0, r, 0, 16);
             long t0 = System.nanoTime();
-            assertThatThrownBy(() -> initiator.submit(b).get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
-                    .cause().isInstanceOf(TransferException.class).hasMessageContaining("protocol error");
+            assertThatThrownBy(() -> initiator.submit(b).get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .cause()
+                    .isInstanceOf(TransferException.class)
+                    .hasMessageContaining("protocol error");
             assertThat(b.status(0)).isEqualTo(TransferStatus.FAILED);
             assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(2));
             server.interrupt();

@@ -49,12 +49,16 @@ public final class DenseLru {
         }
     }
 
-    public long size() { return size; }
+    public long size() {
+        return size;
+    }
 
     private void unlink(int id) {
         int p = prev[id], n = next[id];
-        if (p == NIL) head = n; else next[p] = n;
-        if (n == NIL) tail = p; else prev[n] = p;
+        if (p == NIL) head = n;
+        else next[p] = n;
+        if (n == NIL) tail = p;
+        else prev[n] = p;
     }
 
     private void linkHead(int id) {

@@ -20,12 +20,20 @@ public final class IntList {
         a[size++] = v;
     }
 
-    public int get(int i) { return a[i]; }
+    public int get(int i) {
+        return a[i];
+    }
 
-    public int size() { return size; }
+    public int size() {
+        return size;
+    }
 
     /** The backing array (length may exceed {@link #size()}). */
-    public int[] raw() { return a; }
+    public int[] raw() {
+        return a;
+    }
 
-    public int[] toArray() { return Arrays.copyOf(a, size); }
+    public int[] toArray() {
+        return Arrays.copyOf(a, size);
+    }
 }

@@ -1,6 +1,7 @@
 package dev.kvlab.workloads.internal.analysis;
 
 import dev.kvlab.workloads.api.BlockKeys;
+
 /** Open-addressing map from 64-bit keys to dense ids {@code 0, 1, 2, ...} in first-insertion order. */
 public final class LongIntMap {
 
@@ -32,7 +33,9 @@ public final class LongIntMap {
         }
     }
 
-    public int size() { return size; }
+    public int size() {
+        return size;
+    }
 
     private void grow() {
         long[] oldKeys = keys;

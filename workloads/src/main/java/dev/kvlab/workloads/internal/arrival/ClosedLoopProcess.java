@@ -82,7 +82,8 @@ public final class ClosedLoopProcess implements ArrivalProcess {
         InFlight f = inFlight.remove(requestId);
         if (f == null) throw new IllegalArgumentException("request " + requestId + " is not in flight");
         if (nanos < f.releaseNanos()) {
-            throw new IllegalArgumentException("request " + requestId + " completed at " + nanos + " ns, before its release at " + f.releaseNanos());
+            throw new IllegalArgumentException("request " + requestId + " completed at " + nanos
+                    + " ns, before its release at " + f.releaseNanos());
         }
         long ready = saturatingAdd(nanos, thinkNanos);
         sessionReady.put(f.session(), ready);

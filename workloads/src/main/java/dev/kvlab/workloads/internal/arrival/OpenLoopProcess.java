@@ -38,7 +38,9 @@ public final class OpenLoopProcess implements ArrivalProcess {
     @Override
     public Release release() {
         long t = nextReleaseNanos();
-        if (t == NONE) throw new NoSuchElementException(head == null ? "no requests left" : "waiting for a completion (cap " + cap + ")");
+        if (t == NONE)
+            throw new NoSuchElementException(
+                    head == null ? "no requests left" : "waiting for a completion (cap " + cap + ")");
         Request r = head;
         head = null;
         inFlight.add(r.id());
@@ -47,7 +49,8 @@ public final class OpenLoopProcess implements ArrivalProcess {
 
     @Override
     public void complete(long requestId, long nanos) {
-        if (!inFlight.remove(requestId)) throw new IllegalArgumentException("request " + requestId + " is not in flight");
+        if (!inFlight.remove(requestId))
+            throw new IllegalArgumentException("request " + requestId + " is not in flight");
         lastCompletion = Math.max(lastCompletion, nanos);
     }
 

@@ -26,7 +26,8 @@ public final class RetimedSource implements RequestSource {
         this.seed = seed;
         double shape = spec.process().equals("gamma") ? spec.burstiness() : 1.0;
         this.gaps = spec.process().equals("poisson") || spec.process().equals("gamma")
-                ? new GammaGaps(new SplittableRandom(seed), shape, 1.0 / spec.rate()) : null;
+                ? new GammaGaps(new SplittableRandom(seed), shape, 1.0 / spec.rate())
+                : null;
     }
 
     @Override

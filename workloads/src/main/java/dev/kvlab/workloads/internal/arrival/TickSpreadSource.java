@@ -46,11 +46,15 @@ public final class TickSpreadSource implements RequestSource {
             while (ahead.size() < DETECT_REQUESTS && source.hasNext()) ahead.addLast(source.next());
             long t = detect(ahead);
             this.tickNanos = t;
-            this.how = t > 0 ? "spread=auto (timestamps quantized to " + millis(t) + " ms: each tick's requests spread over it, seeded)"
+            this.how = t > 0
+                    ? "spread=auto (timestamps quantized to " + millis(t)
+                            + " ms: each tick's requests spread over it, seeded)"
                     : "spread=auto (timestamps not quantized: as given)";
         } else {
             this.tickNanos = tickNanos;
-            this.how = tickNanos > 0 ? "spread=" + millis(tickNanos) + "ms (each tick's requests spread over it, seeded)" : "spread=none";
+            this.how = tickNanos > 0
+                    ? "spread=" + millis(tickNanos) + "ms (each tick's requests spread over it, seeded)"
+                    : "spread=none";
         }
     }
 

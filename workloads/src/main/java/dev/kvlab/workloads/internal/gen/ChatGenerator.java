@@ -63,6 +63,7 @@ public final class ChatGenerator extends GeneratedSource {
         return "chat users=" + spec.users() + " rounds=" + spec.rounds() + " system_prompts=" + spec.systemPrompts()
                 + " system_prompt_tokens=" + spec.systemPromptTokens() + " context_tokens=" + spec.contextTokens()
                 + " question_tokens=" + spec.questionTokens() + " answer_tokens=" + spec.answerTokens()
-                + " block_tokens=" + blockTokens + (spec.lengthSpread() > 0 ? " length_spread=" + spec.lengthSpread() : "") + " seed=" + seed;
+                + " block_tokens=" + blockTokens
+                + (spec.lengthSpread() > 0 ? " length_spread=" + spec.lengthSpread() : "") + " seed=" + seed;
     }
 }

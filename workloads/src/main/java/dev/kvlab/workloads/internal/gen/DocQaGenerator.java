@@ -45,9 +45,17 @@ public final class DocQaGenerator extends GeneratedSource {
         int doc = doc(index);
         TokenSequence p = new TokenSequence()
                 .add(TokenSequence.contentId(seed, DOCUMENT, doc), spec.documentTokens())
-                .add(TokenSequence.contentId(seed, QUESTION, index),
-                        vary(spec.questionTokens(), spec.lengthSpread(), TokenSequence.contentId(seed, QUESTION, index)));
-        return request(index, "doc-" + doc, p, vary(spec.outputTokens(), spec.lengthSpread(), TokenSequence.contentId(seed, OUTPUT, index)));
+                .add(
+                        TokenSequence.contentId(seed, QUESTION, index),
+                        vary(
+                                spec.questionTokens(),
+                                spec.lengthSpread(),
+                                TokenSequence.contentId(seed, QUESTION, index)));
+        return request(
+                index,
+                "doc-" + doc,
+                p,
+                vary(spec.outputTokens(), spec.lengthSpread(), TokenSequence.contentId(seed, OUTPUT, index)));
     }
 
     @Override

@@ -32,8 +32,15 @@ public abstract class GeneratedSource implements RequestSource {
     protected abstract Request make(int index);
 
     protected final Request request(int index, String session, TokenSequence prompt, int outputTokens) {
-        return new Request(index, 0, session, Math.toIntExact(prompt.tokens()), outputTokens, blockTokens,
-                prompt.blockKeys(digest, blockTokens), namespace);
+        return new Request(
+                index,
+                0,
+                session,
+                Math.toIntExact(prompt.tokens()),
+                outputTokens,
+                blockTokens,
+                prompt.blockKeys(digest, blockTokens),
+                namespace);
     }
 
     /** A random stream for one purpose of this workload (independent of the others). */
@@ -61,7 +68,9 @@ public abstract class GeneratedSource implements RequestSource {
         }
     }
 
-    public final int count() { return count; }
+    public final int count() {
+        return count;
+    }
 
     @Override
     public final boolean hasNext() {

@@ -42,7 +42,14 @@ public final class PassesSource implements RequestSource {
         Request r = current.next();
         long n = id++;
         if (p == 0) return r;
-        return new Request(n, r.arrivalNanos(), "p" + p + "/" + r.session(), r.inputTokens(), r.outputTokens(), r.blockTokens(), r.blockKeys(),
+        return new Request(
+                n,
+                r.arrivalNanos(),
+                "p" + p + "/" + r.session(),
+                r.inputTokens(),
+                r.outputTokens(),
+                r.blockTokens(),
+                r.blockKeys(),
                 r.namespace());
     }
 

@@ -44,9 +44,14 @@ public final class SharedPrefixGenerator extends GeneratedSource {
         int group = prompt / spec.promptsPerGroup();
         TokenSequence p = new TokenSequence()
                 .add(TokenSequence.contentId(seed, PREFIX, group), spec.prefixTokens())
-                .add(TokenSequence.contentId(seed, SUFFIX, prompt),
+                .add(
+                        TokenSequence.contentId(seed, SUFFIX, prompt),
                         vary(spec.suffixTokens(), spec.lengthSpread(), TokenSequence.contentId(seed, SUFFIX, prompt)));
-        return request(index, "group-" + group, p, vary(spec.outputTokens(), spec.lengthSpread(), TokenSequence.contentId(seed, OUTPUT, prompt)));
+        return request(
+                index,
+                "group-" + group,
+                p,
+                vary(spec.outputTokens(), spec.lengthSpread(), TokenSequence.contentId(seed, OUTPUT, prompt)));
     }
 
     @Override

@@ -32,7 +32,9 @@ public final class TokenSequence {
         return this;
     }
 
-    public long tokens() { return tokens; }
+    public long tokens() {
+        return tokens;
+    }
 
     /** {@code ceil(tokens / blockTokens)} chained keys rooted at {@code namespaceDigest}. */
     public long[] blockKeys(long namespaceDigest, int blockTokens) {

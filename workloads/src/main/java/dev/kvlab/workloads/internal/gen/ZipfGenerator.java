@@ -43,9 +43,14 @@ public final class ZipfGenerator extends GeneratedSource {
         int rank = rankOf(rnd.nextDouble());
         TokenSequence p = new TokenSequence()
                 .add(TokenSequence.contentId(seed, PREFIX, rank), spec.prefixTokens())
-                .add(TokenSequence.contentId(seed, SUFFIX, index),
+                .add(
+                        TokenSequence.contentId(seed, SUFFIX, index),
                         vary(spec.suffixTokens(), spec.lengthSpread(), TokenSequence.contentId(seed, SUFFIX, index)));
-        return request(index, "prefix-" + (rank + 1), p, vary(spec.outputTokens(), spec.lengthSpread(), TokenSequence.contentId(seed, OUTPUT, index)));
+        return request(
+                index,
+                "prefix-" + (rank + 1),
+                p,
+                vary(spec.outputTokens(), spec.lengthSpread(), TokenSequence.contentId(seed, OUTPUT, index)));
     }
 
     @Override

@@ -55,12 +55,18 @@ final class LineScanner {
         return true;
     }
 
-    byte[] bytes() { return line; }
+    byte[] bytes() {
+        return line;
+    }
 
-    int length() { return lineLen; }
+    int length() {
+        return lineLen;
+    }
 
     /** 1-based number of the line last returned by {@link #next()}. */
-    long lineNo() { return lineNo; }
+    long lineNo() {
+        return lineNo;
+    }
 
     private void append(byte[] src, int off, int n) {
         if (n == 0) return;

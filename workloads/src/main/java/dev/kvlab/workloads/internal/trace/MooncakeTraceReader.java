@@ -121,7 +121,8 @@ public final class MooncakeTraceReader implements RequestSource {
         for (int i = 0; i < keys.length; i++) keys[i] = BlockKeys.ofTraceId(lastDigest, line.hashIds[i]);
         long id = nextId++;
         String session = line.session != null ? line.session : "req-" + id;
-        return new Request(id, line.timestampNanos, session, line.inputLength, line.outputLength, blockTokens, keys, ns);
+        return new Request(
+                id, line.timestampNanos, session, line.inputLength, line.outputLength, blockTokens, keys, ns);
     }
 
     private static String ms(long nanos) {

@@ -17,9 +17,12 @@ public final class MooncakeTraceWriter {
     /** One line, without the newline. */
     public static String line(Request r) {
         StringBuilder sb = new StringBuilder(96 + 22 * r.blockKeys().length);
-        sb.append("{\"timestamp\": ").append(formatMillis(r.arrivalNanos()))
-                .append(", \"input_length\": ").append(r.inputTokens())
-                .append(", \"output_length\": ").append(r.outputTokens())
+        sb.append("{\"timestamp\": ")
+                .append(formatMillis(r.arrivalNanos()))
+                .append(", \"input_length\": ")
+                .append(r.inputTokens())
+                .append(", \"output_length\": ")
+                .append(r.outputTokens())
                 .append(", \"hash_ids\": [");
         Namespace ns = r.namespace();
         long digest = ns.digest();

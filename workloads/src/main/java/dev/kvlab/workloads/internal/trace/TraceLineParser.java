@@ -29,16 +29,26 @@ final class TraceLineParser {
     static final String NAMESPACE = "namespace";
     static final String BLOCK_TOKENS = "block_tokens";
 
-    private static final int F_TIMESTAMP = 1, F_INPUT = 2, F_OUTPUT = 4, F_HASH_IDS = 8, F_SESSION = 16,
-            F_NAMESPACE = 32, F_BLOCK_TOKENS = 64;
+    private static final int F_TIMESTAMP = 1,
+            F_INPUT = 2,
+            F_OUTPUT = 4,
+            F_HASH_IDS = 8,
+            F_SESSION = 16,
+            F_NAMESPACE = 32,
+            F_BLOCK_TOKENS = 64;
     private static final int MAX_STRING = 1024;
     /** Largest timestamp: Long.MAX_VALUE nanoseconds, in milliseconds. */
     private static final BigDecimal MAX_MS = BigDecimal.valueOf(Long.MAX_VALUE).movePointLeft(6);
+
     private static final BigInteger TWO_64 = BigInteger.ONE.shiftLeft(64);
 
     private static final JsonFactory JSON = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder()
-                    .maxNestingDepth(16).maxNumberLength(64).maxStringLength(1 << 16).maxNameLength(1024).build())
+                    .maxNestingDepth(16)
+                    .maxNumberLength(64)
+                    .maxStringLength(1 << 16)
+                    .maxNameLength(1024)
+                    .build())
             .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
             .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
             .build();
@@ -54,7 +64,9 @@ final class TraceLineParser {
         Namespace namespace;
         int blockTokens; // 0 when absent
 
-        long[] hashIds() { return Arrays.copyOf(hashIds, hashIdCount); }
+        long[] hashIds() {
+            return Arrays.copyOf(hashIds, hashIdCount);
+        }
     }
 
     private final String file;
@@ -94,9 +106,10 @@ final class TraceLineParser {
                     case BLOCK_TOKENS -> out.blockTokens = positiveInt(p, BLOCK_TOKENS);
                     default -> {
                         if (!ignoreUnknown) {
-                            throw error("unknown field '" + clip(name) + "' (a Mooncake line has timestamp, input_length, "
-                                    + "output_length, hash_ids; kvlab adds session, namespace, block_tokens; to skip other fields use "
-                                    + "analyze --ignore-unknown-fields or the trace workload's ignore_unknown_fields: true)");
+                            throw error(
+                                    "unknown field '" + clip(name) + "' (a Mooncake line has timestamp, input_length, "
+                                            + "output_length, hash_ids; kvlab adds session, namespace, block_tokens; to skip other fields use "
+                                            + "analyze --ignore-unknown-fields or the trace workload's ignore_unknown_fields: true)");
                         }
                         p.skipChildren();
                     }
@@ -182,7 +195,8 @@ final class TraceLineParser {
     }
 
     private void hashIds(JsonParser p, Line out) throws IOException {
-        if (p.currentToken() != JsonToken.START_ARRAY) throw error("field 'hash_ids' must be an array of integers, got " + describe(p));
+        if (p.currentToken() != JsonToken.START_ARRAY)
+            throw error("field 'hash_ids' must be an array of integers, got " + describe(p));
         JsonToken t;
         int i = 0;
         while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
@@ -206,14 +220,16 @@ final class TraceLineParser {
     }
 
     private String string(JsonParser p, String field) throws IOException {
-        if (p.currentToken() != JsonToken.VALUE_STRING) throw error("field '" + field + "' must be a string, got " + describe(p));
+        if (p.currentToken() != JsonToken.VALUE_STRING)
+            throw error("field '" + field + "' must be a string, got " + describe(p));
         String s = p.getText();
         if (s.length() > MAX_STRING) throw error("field '" + field + "' is longer than " + MAX_STRING + " characters");
         return s;
     }
 
     private Namespace namespace(JsonParser p) throws IOException {
-        if (p.currentToken() != JsonToken.START_OBJECT) throw error("field 'namespace' must be an object, got " + describe(p));
+        if (p.currentToken() != JsonToken.START_OBJECT)
+            throw error("field 'namespace' must be an object, got " + describe(p));
         String model = null, dtype = null, tp = null, lora = null, tenant = null;
         JsonToken t;
         while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
@@ -221,12 +237,34 @@ final class TraceLineParser {
             p.nextToken();
             String v = string(p, "namespace." + clip(name));
             String prev = switch (name) {
-                case "model" -> { String o = model; model = v; yield o; }
-                case "kv_dtype" -> { String o = dtype; dtype = v; yield o; }
-                case "tp_layout" -> { String o = tp; tp = v; yield o; }
-                case "lora" -> { String o = lora; lora = v; yield o; }
-                case "tenant" -> { String o = tenant; tenant = v; yield o; }
-                default -> throw error("unknown field 'namespace." + clip(name) + "' (known: model, kv_dtype, tp_layout, lora, tenant)");
+                case "model" -> {
+                    String o = model;
+                    model = v;
+                    yield o;
+                }
+                case "kv_dtype" -> {
+                    String o = dtype;
+                    dtype = v;
+                    yield o;
+                }
+                case "tp_layout" -> {
+                    String o = tp;
+                    tp = v;
+                    yield o;
+                }
+                case "lora" -> {
+                    String o = lora;
+                    lora = v;
+                    yield o;
+                }
+                case "tenant" -> {
+                    String o = tenant;
+                    tenant = v;
+                    yield o;
+                }
+                default ->
+                    throw error("unknown field 'namespace." + clip(name)
+                            + "' (known: model, kv_dtype, tp_layout, lora, tenant)");
             };
             if (prev != null) throw error("duplicate field 'namespace." + name + "'");
         }

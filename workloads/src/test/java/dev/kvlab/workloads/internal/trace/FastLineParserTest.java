@@ -54,30 +54,40 @@ class FastLineParserTest {
     @Test
     void canonicalLinesTakeTheFastPath() {
         TraceLineParser.Line out = new TraceLineParser.Line();
-        assertThat(fast("{\"timestamp\": 27, \"input_length\": 6758, \"output_length\": 500, \"hash_ids\": [0, 1, -2, 999999999999999999]}", out)).isTrue();
+        assertThat(fast(
+                        "{\"timestamp\": 27, \"input_length\": 6758, \"output_length\": 500, \"hash_ids\": [0, 1, -2, 999999999999999999]}",
+                        out))
+                .isTrue();
         assertThat(out.timestampNanos).isEqualTo(27_000_000L);
         assertThat(out.hashIds()).containsExactly(0, 1, -2, 999_999_999_999_999_999L);
-        agree("{\"timestamp\": 27, \"input_length\": 6758, \"output_length\": 500, \"hash_ids\": [0, 1, -2, 999999999999999999]}");
-        assertThat(fast("{\"hash_ids\":[],\"output_length\":1,\"input_length\":1,\"timestamp\":0,\"block_tokens\":16}", out)).isTrue();
+        agree(
+                "{\"timestamp\": 27, \"input_length\": 6758, \"output_length\": 500, \"hash_ids\": [0, 1, -2, 999999999999999999]}");
+        assertThat(fast(
+                        "{\"hash_ids\":[],\"output_length\":1,\"input_length\":1,\"timestamp\":0,\"block_tokens\":16}",
+                        out))
+                .isTrue();
     }
 
     @Test
     void anythingUnusualIsLeftToTheStrictParser() {
         TraceLineParser.Line out = new TraceLineParser.Line();
         for (String s : new String[] {
-                "", "{}", "{\"timestamp\": 1.5, \"input_length\": 1, \"output_length\": 1, \"hash_ids\": [1]}",
-                "{\"timestamp\": 1, \"input_length\": 01, \"output_length\": 1, \"hash_ids\": [1]}",
-                "{\"timestamp\": 1, \"input_length\": 0, \"output_length\": 1, \"hash_ids\": [1]}",
-                "{\"timestamp\": -1, \"input_length\": 1, \"output_length\": 1, \"hash_ids\": [1]}",
-                "{\"timestamp\": 1, \"input_length\": 1, \"output_length\": 1, \"hash_ids\": [-0]}",
-                "{\"timestamp\": 1, \"input_length\": 1, \"output_length\": 1, \"hash_ids\": [1e3]}",
-                "{\"timestamp\": 1, \"input_length\": 1, \"output_length\": 1, \"hash_ids\": [1,]}",
-                "{\"timestamp\": 1, \"input_length\": 1, \"output_length\": 1, \"hash_ids\": [18446744073709551615]}",
-                "{\"timestamp\": 1, \"timestamp\": 1, \"input_length\": 1, \"output_length\": 1, \"hash_ids\": [1]}",
-                "{\"timestamp\": 1, \"input_length\": 1, \"output_length\": 1, \"hash_ids\": [1], \"session\": \"s\"}",
-                "{\"timestamp\": 1, \"input_length\": 1, \"output_length\": 1, \"hash_ids\": [1]} x",
-                "{\"timestamp\": 1, \"input_length\": 1, \"output_length\": 1}",
-                "{\"timest\\u0061mp\": 1, \"input_length\": 1, \"output_length\": 1, \"hash_ids\": [1]}"}) {
+            "",
+            "{}",
+            "{\"timestamp\": 1.5, \"input_length\": 1, \"output_length\": 1, \"hash_ids\": [1]}",
+            "{\"timestamp\": 1, \"input_length\": 01, \"output_length\": 1, \"hash_ids\": [1]}",
+            "{\"timestamp\": 1, \"input_length\": 0, \"output_length\": 1, \"hash_ids\": [1]}",
+            "{\"timestamp\": -1, \"input_length\": 1, \"output_length\": 1, \"hash_ids\": [1]}",
+            "{\"timestamp\": 1, \"input_length\": 1, \"output_length\": 1, \"hash_ids\": [-0]}",
+            "{\"timestamp\": 1, \"input_length\": 1, \"output_length\": 1, \"hash_ids\": [1e3]}",
+            "{\"timestamp\": 1, \"input_length\": 1, \"output_length\": 1, \"hash_ids\": [1,]}",
+            "{\"timestamp\": 1, \"input_length\": 1, \"output_length\": 1, \"hash_ids\": [18446744073709551615]}",
+            "{\"timestamp\": 1, \"timestamp\": 1, \"input_length\": 1, \"output_length\": 1, \"hash_ids\": [1]}",
+            "{\"timestamp\": 1, \"input_length\": 1, \"output_length\": 1, \"hash_ids\": [1], \"session\": \"s\"}",
+            "{\"timestamp\": 1, \"input_length\": 1, \"output_length\": 1, \"hash_ids\": [1]} x",
+            "{\"timestamp\": 1, \"input_length\": 1, \"output_length\": 1}",
+            "{\"timest\\u0061mp\": 1, \"input_length\": 1, \"output_length\": 1, \"hash_ids\": [1]}"
+        }) {
             assertThat(fast(s, out)).as(s).isFalse();
         }
     }
@@ -98,21 +108,45 @@ class FastLineParserTest {
     @Provide
     Arbitrary<String> lines() {
         Arbitrary<String> num = Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(8, Arbitraries.integers().between(1, 100_000).map(Object::toString)),
+                net.jqwik.api.Tuple.of(
+                        8, Arbitraries.integers().between(1, 100_000).map(Object::toString)),
                 net.jqwik.api.Tuple.of(1, Arbitraries.longs().map(v -> Long.toString(v))),
-                net.jqwik.api.Tuple.of(2, Arbitraries.of("0", "-0", "-1", "01", "1.0", "1e2", "9223372036854775807",
-                        "9223372036854775808", "999999999999999999", "1000000000000000000", "2147483647", "2147483648",
-                        "9223372036854", "9223372036855", "\"1\"", "null", "true")));
+                net.jqwik.api.Tuple.of(
+                        2,
+                        Arbitraries.of(
+                                "0",
+                                "-0",
+                                "-1",
+                                "01",
+                                "1.0",
+                                "1e2",
+                                "9223372036854775807",
+                                "9223372036854775808",
+                                "999999999999999999",
+                                "1000000000000000000",
+                                "2147483647",
+                                "2147483648",
+                                "9223372036854",
+                                "9223372036855",
+                                "\"1\"",
+                                "null",
+                                "true")));
         Arbitrary<String> ids = num.list().ofMaxSize(5).map(l -> "[" + String.join(", ", l) + "]");
-        Arbitrary<String> key = Arbitraries.of("timestamp", "input_length", "output_length", "hash_ids", "block_tokens", "session", "x");
+        Arbitrary<String> key = Arbitraries.of(
+                "timestamp", "input_length", "output_length", "hash_ids", "block_tokens", "session", "x");
         Arbitrary<String> ws = Arbitraries.of("", " ", "  ", "\t", "\r");
-        Arbitrary<String> member = Combinators.combine(key, ws, num, ids, ws).as((k, w, n, a, w2) ->
-                "\"" + k + "\"" + w + ":" + w2 + (k.equals("hash_ids") ? a : n));
-        Arbitrary<String> canonical = Combinators.combine(num, num, num, ids).as((t, i, o, h) ->
-                "{\"timestamp\": " + t + ", \"input_length\": " + i + ", \"output_length\": " + o + ", \"hash_ids\": " + h + "}");
+        Arbitrary<String> member = Combinators.combine(key, ws, num, ids, ws)
+                .as((k, w, n, a, w2) -> "\"" + k + "\"" + w + ":" + w2 + (k.equals("hash_ids") ? a : n));
+        Arbitrary<String> canonical = Combinators.combine(num, num, num, ids)
+                .as((t, i, o, h) -> "{\"timestamp\": " + t + ", \"input_length\": " + i + ", \"output_length\": " + o
+                        + ", \"hash_ids\": " + h + "}");
         Arbitrary<String> shuffled = member.list().ofMinSize(3).ofMaxSize(6).map(l -> "{" + String.join(", ", l) + "}");
-        Arbitrary<String> any = Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(3, canonical), net.jqwik.api.Tuple.of(1, shuffled));
-        return Combinators.combine(any, Arbitraries.integers().between(0, 400), Arbitraries.of("", "}", ",", "x", " ", "]", "[", "-"))
+        Arbitrary<String> any =
+                Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(3, canonical), net.jqwik.api.Tuple.of(1, shuffled));
+        return Combinators.combine(
+                        any,
+                        Arbitraries.integers().between(0, 400),
+                        Arbitraries.of("", "}", ",", "x", " ", "]", "[", "-"))
                 .as((s, cut, junk) -> {
                     if (cut % 4 != 0) return s;
                     int at = Math.min(s.length(), (cut / 4) % (s.length() + 1));

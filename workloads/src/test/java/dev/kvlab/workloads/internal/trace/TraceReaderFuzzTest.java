@@ -40,7 +40,8 @@ class TraceReaderFuzzTest {
                 assertThat(r.outputTokens()).isNotNegative();
                 assertThat(r.arrivalNanos()).isGreaterThanOrEqualTo(previous).isNotNegative();
                 previous = r.arrivalNanos();
-                assertThat((long) r.blockKeys().length).isEqualTo(((long) r.inputTokens() + r.blockTokens() - 1) / r.blockTokens());
+                assertThat((long) r.blockKeys().length)
+                        .isEqualTo(((long) r.inputTokens() + r.blockTokens() - 1) / r.blockTokens());
                 assertThat(r.session()).isNotNull();
             }
             assertThat(n).isLessThanOrEqualTo(lines);
@@ -54,7 +55,8 @@ class TraceReaderFuzzTest {
         for (byte b : line) if (b == '\n') return; // one line only
         TraceLineParser.Line fast = new TraceLineParser.Line(), strict = new TraceLineParser.Line();
         if (!new FastLineParser().parse(line, line.length, fast)) return;
-        new TraceLineParser("fuzz.jsonl", false).parse(line, line.length, 1, strict); // must accept what the fast path accepted
+        new TraceLineParser("fuzz.jsonl", false)
+                .parse(line, line.length, 1, strict); // must accept what the fast path accepted
         assertThat(fast.timestampNanos).isEqualTo(strict.timestampNanos);
         assertThat(fast.inputLength).isEqualTo(strict.inputLength);
         assertThat(fast.outputLength).isEqualTo(strict.outputLength);

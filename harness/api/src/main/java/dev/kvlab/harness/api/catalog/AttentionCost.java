@@ -31,9 +31,13 @@ import com.fasterxml.jackson.annotation.Nulls;
  *                            <p>{@code span}, {@code sum_compute_memory} and {@code kv_cells} may be left out of a catalog
  *                            entry (or a twin's file written before them): 0, false and 0.
  */
-public record AttentionCost(double efficiency, double smallPassEfficiency, int smallPassTokens,
-                            @JsonSetter(nulls = Nulls.AS_EMPTY) double span, @JsonSetter(nulls = Nulls.AS_EMPTY) boolean sumComputeMemory,
-                            @JsonSetter(nulls = Nulls.AS_EMPTY) int kvCells) {
+public record AttentionCost(
+        double efficiency,
+        double smallPassEfficiency,
+        int smallPassTokens,
+        @JsonSetter(nulls = Nulls.AS_EMPTY) double span,
+        @JsonSetter(nulls = Nulls.AS_EMPTY) boolean sumComputeMemory,
+        @JsonSetter(nulls = Nulls.AS_EMPTY) int kvCells) {
 
     /** Without the context term and with compute and memory overlapped (the larger of the two). */
     public AttentionCost(double efficiency, double smallPassEfficiency, int smallPassTokens) {
@@ -41,7 +45,8 @@ public record AttentionCost(double efficiency, double smallPassEfficiency, int s
     }
 
     /** Each token attends to its own context (no shared stream). */
-    public AttentionCost(double efficiency, double smallPassEfficiency, int smallPassTokens, double span, boolean sumComputeMemory) {
+    public AttentionCost(
+            double efficiency, double smallPassEfficiency, int smallPassTokens, double span, boolean sumComputeMemory) {
         this(efficiency, smallPassEfficiency, smallPassTokens, span, sumComputeMemory, 0);
     }
 
@@ -72,14 +77,17 @@ public record AttentionCost(double efficiency, double smallPassEfficiency, int s
 
     public AttentionCost {
         if (kvCells < 0) throw new IllegalArgumentException("attention.kv_cells must be >= 0, got " + kvCells);
-        if (!(span >= 0 && Double.isFinite(span))) throw new IllegalArgumentException("attention.span must be a finite number >= 0, got " + span);
+        if (!(span >= 0 && Double.isFinite(span)))
+            throw new IllegalArgumentException("attention.span must be a finite number >= 0, got " + span);
         positive("attention.efficiency", efficiency);
         positive("attention.small_pass_efficiency", smallPassEfficiency);
-        if (smallPassTokens < 1) throw new IllegalArgumentException("attention.small_pass_tokens must be >= 1, got " + smallPassTokens);
+        if (smallPassTokens < 1)
+            throw new IllegalArgumentException("attention.small_pass_tokens must be >= 1, got " + smallPassTokens);
     }
 
     static void positive(String key, double v) {
-        if (!(v > 0 && Double.isFinite(v))) throw new IllegalArgumentException(key + " must be a finite number > 0, got " + v);
+        if (!(v > 0 && Double.isFinite(v)))
+            throw new IllegalArgumentException(key + " must be a finite number > 0, got " + v);
     }
 
     /** The factor on attention's cost per pair in a pass of {@code tokens} tokens: 1 without a {@code span}, else 1 + tokens / span. */

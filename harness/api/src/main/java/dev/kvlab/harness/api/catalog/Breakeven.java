@@ -53,7 +53,10 @@ public final class Breakeven {
 
     /** Whether the closed form holds: a prefix alone, in one pass, attention at the compute rate, loading free. */
     private boolean closedForm() {
-        return suffixTokens == 0 && passTokens == Integer.MAX_VALUE && roofline.attentionAtComputeRate() && roofline.hardware().kvLoad() == null;
+        return suffixTokens == 0
+                && passTokens == Integer.MAX_VALUE
+                && roofline.attentionAtComputeRate()
+                && roofline.hardware().kvLoad() == null;
     }
 
     /** Prefill of {@code tokens} tokens after {@code context} in passes of at most {@code passTokens}. */
@@ -94,16 +97,26 @@ public final class Breakeven {
         if (tokens < 1) throw new IllegalArgumentException("prefix tokens must be >= 1, got " + tokens);
         double rec = recomputeSeconds(tokens);
         double fetch = fetchSeconds(tokens);
-        return new Result(tokens, roofline.kv().bytesPerRequest(tokens), (long) bytesPerRank(tokens), rec,
-                roofline.computeSeconds(tokens, Roofline.causalPairs(tokens, 0)), roofline.memorySeconds(0, tokens), fetch,
-                fetch < rec, breakevenTokens(), memoryFloorTokens(), breakevenBitsPerSecond(tokens));
+        return new Result(
+                tokens,
+                roofline.kv().bytesPerRequest(tokens),
+                (long) bytesPerRank(tokens),
+                rec,
+                roofline.computeSeconds(tokens, Roofline.causalPairs(tokens, 0)),
+                roofline.memorySeconds(0, tokens),
+                fetch,
+                fetch < rec,
+                breakevenTokens(),
+                memoryFloorTokens(),
+                breakevenBitsPerSecond(tokens));
     }
 
     /** The prefix length from which fetching always wins (1 when it wins at every length). */
     public long breakevenTokens() {
         if (!closedForm()) {
             long last = 0;
-            for (long n = 1; n <= Math.max(1, roofline.model().maxContext()); n++) if (recomputeSeconds(n) <= fetchSeconds(n)) last = n;
+            for (long n = 1; n <= Math.max(1, roofline.model().maxContext()); n++)
+                if (recomputeSeconds(n) <= fetchSeconds(n)) last = n;
             return last + 1;
         }
         double k = roofline.kv().bytesPerTokenPerRank() / link.bytesPerSecond();
@@ -156,7 +169,16 @@ public final class Breakeven {
      * @param memoryFloorTokens   below this, fetch wins because a lone prefill is weight-read-bound
      * @param breakevenBitsPerSecond link rate per GPU at which both take equally long for this prefix
      */
-    public record Result(long prefixTokens, long kvBytes, long kvBytesPerRank, double recomputeSeconds, double computeSeconds,
-                         double memorySeconds, double fetchSeconds, boolean fetchWins, long breakevenTokens,
-                         double memoryFloorTokens, double breakevenBitsPerSecond) {}
+    public record Result(
+            long prefixTokens,
+            long kvBytes,
+            long kvBytesPerRank,
+            double recomputeSeconds,
+            double computeSeconds,
+            double memorySeconds,
+            double fetchSeconds,
+            boolean fetchWins,
+            long breakevenTokens,
+            double memoryFloorTokens,
+            double breakevenBitsPerSecond) {}
 }

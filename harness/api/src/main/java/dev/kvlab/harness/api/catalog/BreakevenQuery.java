@@ -16,8 +16,18 @@ import java.util.function.Supplier;
  * extra catalog files. {@link #report} checks and answers it ({@link BreakevenReport}), given the catalog
  * ({@code dev.kvlab.harness.Catalogs.breakeven} reads it from the built-in and {@code catalogs} files).
  */
-public record BreakevenQuery(String model, String hardware, String link, long prefixTokens, int suffixTokens, int passTokens, int tp, String dtype,
-                             Double mfu, Double bandwidthUtilization, List<Path> catalogs) {
+public record BreakevenQuery(
+        String model,
+        String hardware,
+        String link,
+        long prefixTokens,
+        int suffixTokens,
+        int passTokens,
+        int tp,
+        String dtype,
+        Double mfu,
+        Double bandwidthUtilization,
+        List<Path> catalogs) {
 
     /**
      * {@link BreakevenReport}'s ordered name-value pairs. A value out of range is a {@link BadOptionException}
@@ -55,6 +65,7 @@ public record BreakevenQuery(String model, String hardware, String link, long pr
         } catch (IllegalArgumentException e) {
             throw new BadInputException("--tp: " + e.getMessage());
         }
-        return BreakevenReport.of(m, hw, kv, l, prefixTokens, suffixTokens, passTokens == 0 ? Integer.MAX_VALUE : passTokens);
+        return BreakevenReport.of(
+                m, hw, kv, l, prefixTokens, suffixTokens, passTokens == 0 ? Integer.MAX_VALUE : passTokens);
     }
 }

@@ -19,7 +19,14 @@ public final class BreakevenReport {
     }
 
     /** The same for a prefix followed by {@code suffixTokens} prompt tokens on an engine of {@code passTokens} tokens per pass ({@link Breakeven}). */
-    public static Map<String, Object> of(ModelSpec m, HardwareSpec hw, KvSizing kv, LinkSpec link, long prefixTokens, int suffixTokens, int passTokens) {
+    public static Map<String, Object> of(
+            ModelSpec m,
+            HardwareSpec hw,
+            KvSizing kv,
+            LinkSpec link,
+            long prefixTokens,
+            int suffixTokens,
+            int passTokens) {
         LinkSpec l = link;
         Roofline roof = new Roofline(m, hw, kv);
         Breakeven be = new Breakeven(roof, l, suffixTokens, passTokens);
@@ -48,11 +55,17 @@ public final class BreakevenReport {
         o.put("fetch_ms", r.fetchSeconds() * 1e3);
         o.put("fetch_wins", r.fetchWins());
         o.put("winner", r.fetchWins() ? "fetch" : "recompute");
-        o.put("speedup_of_winner", r.fetchWins() ? r.recomputeSeconds() / r.fetchSeconds() : r.fetchSeconds() / r.recomputeSeconds());
+        o.put(
+                "speedup_of_winner",
+                r.fetchWins() ? r.recomputeSeconds() / r.fetchSeconds() : r.fetchSeconds() / r.recomputeSeconds());
         o.put("breakeven_prefix_tokens", r.breakevenTokens());
         o.put("max_context", m.maxContext());
-        o.put("fetch_also_wins_below_tokens", !Double.isFinite(r.memoryFloorTokens()) ? null : (long) Math.ceil(r.memoryFloorTokens()));
-        o.put("breakeven_link_gbps", Double.isInfinite(r.breakevenBitsPerSecond()) ? null : r.breakevenBitsPerSecond() / 1e9);
+        o.put(
+                "fetch_also_wins_below_tokens",
+                !Double.isFinite(r.memoryFloorTokens()) ? null : (long) Math.ceil(r.memoryFloorTokens()));
+        o.put(
+                "breakeven_link_gbps",
+                Double.isInfinite(r.breakevenBitsPerSecond()) ? null : r.breakevenBitsPerSecond() / 1e9);
         o.put("prefill_mfu", hw.prefillMfu());
         o.put("decode_bandwidth_utilization", hw.decodeBandwidthUtilization());
         if (hw.attention() != null) {
@@ -75,17 +88,42 @@ public final class BreakevenReport {
     /** The report {@code o} of {@link #of} as {@code kvlab breakeven} prints it: recompute, fetch, the winner and where fetching wins. */
     public static String text(Map<String, Object> o) {
         StringBuilder w = new StringBuilder();
-        w.append(String.format(Locale.ROOT, "%s on %s (tp %d), %d-token prefix over %s per GPU:%n", o.get("model"), o.get("hardware"), o.get("tp"),
-                o.get("prefix_tokens"), o.get("link")));
-        w.append(String.format(Locale.ROOT, "  recompute %.3f ms (compute %.3f ms, memory %.3f ms)%n", o.get("recompute_ms"), o.get("compute_bound_ms"),
+        w.append(String.format(
+                Locale.ROOT,
+                "%s on %s (tp %d), %d-token prefix over %s per GPU:%n",
+                o.get("model"),
+                o.get("hardware"),
+                o.get("tp"),
+                o.get("prefix_tokens"),
+                o.get("link")));
+        w.append(String.format(
+                Locale.ROOT,
+                "  recompute %.3f ms (compute %.3f ms, memory %.3f ms)%n",
+                o.get("recompute_ms"),
+                o.get("compute_bound_ms"),
                 o.get("memory_bound_ms")));
-        w.append(String.format(Locale.ROOT, "  fetch     %.3f ms (%,d bytes per rank%s)%n", o.get("fetch_ms"), o.get("kv_bytes_per_rank"),
-                o.get("kv_load_ms") == null ? "" : String.format(Locale.ROOT, "; loading it into the engine %.3f ms", (Double) o.get("kv_load_ms"))));
+        w.append(String.format(
+                Locale.ROOT,
+                "  fetch     %.3f ms (%,d bytes per rank%s)%n",
+                o.get("fetch_ms"),
+                o.get("kv_bytes_per_rank"),
+                o.get("kv_load_ms") == null
+                        ? ""
+                        : String.format(
+                                Locale.ROOT, "; loading it into the engine %.3f ms", (Double) o.get("kv_load_ms"))));
         if (o.get("suffix_tokens") instanceof Number n && n.longValue() > 0)
-            w.append(String.format(Locale.ROOT, "  (both with the %d-token suffix prefilled: after the fetched prefix, or with the recomputed one)%n", n.longValue()));
-        w.append(String.format(Locale.ROOT, "  %s wins; %s; break-even link for this prefix: %s%n",
-                Boolean.TRUE.equals(o.get("fetch_wins")) ? "fetch" : "recompute", fetchWinsFrom(o),
-                o.get("breakeven_link_gbps") == null ? "none (fetch never wins)" : String.format(Locale.ROOT, "%.2f Gbps", (Double) o.get("breakeven_link_gbps"))));
+            w.append(String.format(
+                    Locale.ROOT,
+                    "  (both with the %d-token suffix prefilled: after the fetched prefix, or with the recomputed one)%n",
+                    n.longValue()));
+        w.append(String.format(
+                Locale.ROOT,
+                "  %s wins; %s; break-even link for this prefix: %s%n",
+                Boolean.TRUE.equals(o.get("fetch_wins")) ? "fetch" : "recompute",
+                fetchWinsFrom(o),
+                o.get("breakeven_link_gbps") == null
+                        ? "none (fetch never wins)"
+                        : String.format(Locale.ROOT, "%.2f Gbps", (Double) o.get("breakeven_link_gbps"))));
         return w.toString();
     }
 
@@ -93,12 +131,21 @@ public final class BreakevenReport {
     static String fetchWinsFrom(Map<String, Object> o) {
         long from = ((Number) o.get("breakeven_prefix_tokens")).longValue();
         long context = ((Number) o.get("max_context")).longValue();
-        String s = from <= 1 ? "fetch wins at every prefix length"
-                : String.format(Locale.ROOT, "fetch always wins from %,d tokens%s", from,
-                        from > context ? String.format(Locale.ROOT, " (beyond the model's %,d-token context)", context) : "");
+        String s = from <= 1
+                ? "fetch wins at every prefix length"
+                : String.format(
+                        Locale.ROOT,
+                        "fetch always wins from %,d tokens%s",
+                        from,
+                        from > context
+                                ? String.format(Locale.ROOT, " (beyond the model's %,d-token context)", context)
+                                : "");
         Object below = o.get("fetch_also_wins_below_tokens");
         if (from > 1 && below instanceof Number n && n.longValue() > 1)
-            s += String.format(Locale.ROOT, " and below %,d tokens (a lone prefill that short is weight-read-bound)", n.longValue());
+            s += String.format(
+                    Locale.ROOT,
+                    " and below %,d tokens (a lone prefill that short is weight-read-bound)",
+                    n.longValue());
         return s;
     }
 }

@@ -46,15 +46,18 @@ public final class Catalog {
 
     /** The model called {@code name}; {@link BadInputException} naming the known ones otherwise. */
     public ModelSpec model(String name) {
-        if (name == null || name.isBlank()) throw new BadInputException("no model given (known: " + String.join(", ", models.keySet()) + ")");
+        if (name == null || name.isBlank())
+            throw new BadInputException("no model given (known: " + String.join(", ", models.keySet()) + ")");
         for (ModelSpec s : models.values()) if (s.answersTo(name)) return s;
         throw new BadInputException("unknown model '" + name + "' (known: " + String.join(", ", models.keySet()) + ")");
     }
 
     /** The hardware called {@code name}; {@link BadInputException} naming the known ones otherwise. */
     public HardwareSpec hardware(String name) {
-        if (name == null || name.isBlank()) throw new BadInputException("no hardware given (known: " + String.join(", ", hardware.keySet()) + ")");
+        if (name == null || name.isBlank())
+            throw new BadInputException("no hardware given (known: " + String.join(", ", hardware.keySet()) + ")");
         for (HardwareSpec s : hardware.values()) if (s.answersTo(name)) return s;
-        throw new BadInputException("unknown hardware '" + name + "' (known: " + String.join(", ", hardware.keySet()) + ")");
+        throw new BadInputException(
+                "unknown hardware '" + name + "' (known: " + String.join(", ", hardware.keySet()) + ")");
     }
 }

@@ -6,7 +6,10 @@ import java.util.Locale;
 
 /** A tensor element type as KV caches and weights are stored: its size in bytes. */
 public enum Dtype {
-    FP32(4), BF16(2), FP16(2), FP8(1);
+    FP32(4),
+    BF16(2),
+    FP16(2),
+    FP8(1);
 
     private final int bytes;
 

@@ -20,16 +20,48 @@ import java.util.Locale;
  * @param attention                  attention's own rate ({@link AttentionCost}), or null: at the compute rate
  * @param kvLoad                     loading fetched KV into the engine ({@link KvLoadCost}), or null: free
  */
-public record HardwareSpec(String id, String name, List<String> aliases, String source, double bf16Flops, Double fp8Flops,
-                           double hbmBandwidth, long hbmCapacity, double hostLinkBandwidth, double prefillMfu,
-                           double decodeBandwidthUtilization, AttentionCost attention, KvLoadCost kvLoad) {
+public record HardwareSpec(
+        String id,
+        String name,
+        List<String> aliases,
+        String source,
+        double bf16Flops,
+        Double fp8Flops,
+        double hbmBandwidth,
+        long hbmCapacity,
+        double hostLinkBandwidth,
+        double prefillMfu,
+        double decodeBandwidthUtilization,
+        AttentionCost attention,
+        KvLoadCost kvLoad) {
 
     /** A datasheet entry: attention at the compute rate, fetched KV loaded for free. */
-    public HardwareSpec(String id, String name, List<String> aliases, String source, double bf16Flops, Double fp8Flops,
-                        double hbmBandwidth, long hbmCapacity, double hostLinkBandwidth, double prefillMfu,
-                        double decodeBandwidthUtilization) {
-        this(id, name, aliases, source, bf16Flops, fp8Flops, hbmBandwidth, hbmCapacity, hostLinkBandwidth, prefillMfu,
-                decodeBandwidthUtilization, null, null);
+    public HardwareSpec(
+            String id,
+            String name,
+            List<String> aliases,
+            String source,
+            double bf16Flops,
+            Double fp8Flops,
+            double hbmBandwidth,
+            long hbmCapacity,
+            double hostLinkBandwidth,
+            double prefillMfu,
+            double decodeBandwidthUtilization) {
+        this(
+                id,
+                name,
+                aliases,
+                source,
+                bf16Flops,
+                fp8Flops,
+                hbmBandwidth,
+                hbmCapacity,
+                hostLinkBandwidth,
+                prefillMfu,
+                decodeBandwidthUtilization,
+                null,
+                null);
     }
 
     public HardwareSpec {
@@ -39,16 +71,19 @@ public record HardwareSpec(String id, String name, List<String> aliases, String 
         aliases = aliases == null ? List.of() : List.copyOf(aliases);
         if (source == null) source = "";
         if (!(bf16Flops > 0)) throw new IllegalArgumentException("hardware " + id + ": bf16_flops must be > 0");
-        if (fp8Flops != null && !(fp8Flops > 0)) throw new IllegalArgumentException("hardware " + id + ": fp8_flops must be > 0");
+        if (fp8Flops != null && !(fp8Flops > 0))
+            throw new IllegalArgumentException("hardware " + id + ": fp8_flops must be > 0");
         if (!(hbmBandwidth > 0)) throw new IllegalArgumentException("hardware " + id + ": hbm_bandwidth must be > 0");
         if (hbmCapacity <= 0) throw new IllegalArgumentException("hardware " + id + ": hbm_capacity must be > 0");
-        if (!(hostLinkBandwidth > 0)) throw new IllegalArgumentException("hardware " + id + ": host_link_bandwidth must be > 0");
+        if (!(hostLinkBandwidth > 0))
+            throw new IllegalArgumentException("hardware " + id + ": host_link_bandwidth must be > 0");
         fraction(id, "prefill_mfu", prefillMfu);
         fraction(id, "decode_bandwidth_utilization", decodeBandwidthUtilization);
     }
 
     static void fraction(String id, String what, double v) {
-        if (!(v > 0 && v <= 1)) throw new IllegalArgumentException("hardware " + id + ": " + what + " must be in (0, 1], got " + v);
+        if (!(v > 0 && v <= 1))
+            throw new IllegalArgumentException("hardware " + id + ": " + what + " must be in (0, 1], got " + v);
     }
 
     /** Dense FLOP/s for weights of {@code dtype} (FP8 weights use FP8 tensor cores where the GPU has them). */
@@ -58,8 +93,20 @@ public record HardwareSpec(String id, String name, List<String> aliases, String 
 
     /** The same GPU with other efficiency factors (null keeps the catalog's). */
     public HardwareSpec withEfficiency(Double mfu, Double bandwidthUtilization) {
-        return new HardwareSpec(id, name, aliases, source, bf16Flops, fp8Flops, hbmBandwidth, hbmCapacity, hostLinkBandwidth,
-                mfu == null ? prefillMfu : mfu, bandwidthUtilization == null ? decodeBandwidthUtilization : bandwidthUtilization, attention, kvLoad);
+        return new HardwareSpec(
+                id,
+                name,
+                aliases,
+                source,
+                bf16Flops,
+                fp8Flops,
+                hbmBandwidth,
+                hbmCapacity,
+                hostLinkBandwidth,
+                mfu == null ? prefillMfu : mfu,
+                bandwidthUtilization == null ? decodeBandwidthUtilization : bandwidthUtilization,
+                attention,
+                kvLoad);
     }
 
     public boolean answersTo(String text) {

@@ -13,7 +13,8 @@ public record KvLoadCost(double latencySeconds, double bytesPerSecond) {
 
     public KvLoadCost {
         if (!(latencySeconds >= 0 && Double.isFinite(latencySeconds)))
-            throw new IllegalArgumentException("kv_load.latency_seconds must be a finite number >= 0, got " + latencySeconds);
+            throw new IllegalArgumentException(
+                    "kv_load.latency_seconds must be a finite number >= 0, got " + latencySeconds);
         AttentionCost.positive("kv_load.bytes_per_second", bytesPerSecond);
     }
 

@@ -18,7 +18,8 @@ public final class KvPlan {
      * {@code kv}'s tensor parallelism: per token, per request of {@code tokens}, per block of {@code blockTokens}, and
      * what a store of {@code capacityBytes} holds.
      */
-    public static Map<String, Object> sizes(ModelSpec m, KvShape shape, Dtype dt, KvSizing kv, long tokens, int blockTokens, long capacityBytes) {
+    public static Map<String, Object> sizes(
+            ModelSpec m, KvShape shape, Dtype dt, KvSizing kv, long tokens, int blockTokens, long capacityBytes) {
         Map<String, Object> o = new LinkedHashMap<>();
         o.put("model", m == null ? null : m.id());
         o.put("attention", m != null ? m.attentionKind() : shape.isMla() ? "mla" : "kv-heads");
@@ -50,7 +51,8 @@ public final class KvPlan {
     }
 
     /** What fits the HBM of each of {@code kv}'s TP GPUs of kind {@code hw}, {@code memFraction} of it usable for weights and KV. */
-    public static Map<String, Object> hbm(ModelSpec m, HardwareSpec hw, KvSizing kv, double memFraction, long tokens, int blockTokens) {
+    public static Map<String, Object> hbm(
+            ModelSpec m, HardwareSpec hw, KvSizing kv, double memFraction, long tokens, int blockTokens) {
         Map<String, Object> o = new LinkedHashMap<>();
         double weightsPerRank = m.parameters() * m.weightDtype().bytes() / kv.tp();
         double usable = hw.hbmCapacity() * memFraction;
@@ -77,7 +79,8 @@ public final class KvPlan {
             Object v = e.getValue();
             String s;
             if (v instanceof Double d) s = String.format(Locale.ROOT, "%,.1f", d);
-            else if (v instanceof Long l && e.getKey().contains("bytes")) s = String.format(Locale.ROOT, "%,d  (%s)", l, ByteSize.format(l));
+            else if (v instanceof Long l && e.getKey().contains("bytes"))
+                s = String.format(Locale.ROOT, "%,d  (%s)", l, ByteSize.format(l));
             else if (v instanceof Long l) s = String.format(Locale.ROOT, "%,d", l);
             else s = String.valueOf(v);
             w.append(String.format(Locale.ROOT, "%-30s %s%n", e.getKey(), s));

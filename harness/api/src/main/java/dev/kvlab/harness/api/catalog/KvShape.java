@@ -11,9 +11,13 @@ public record KvShape(int layers, int kvHeads, int headDim, Integer mlaRank, Int
 
     public KvShape {
         if (layers <= 0) throw new IllegalArgumentException("layers must be > 0, got " + layers);
-        if (layers > MAX_DIMENSION || kvHeads > MAX_DIMENSION || headDim > MAX_DIMENSION
-                || (mlaRank != null && mlaRank > MAX_DIMENSION) || (ropeDim != null && ropeDim > MAX_DIMENSION))
-            throw new IllegalArgumentException("layers, KV heads, head dim, MLA rank and rope dim must each be <= " + MAX_DIMENSION);
+        if (layers > MAX_DIMENSION
+                || kvHeads > MAX_DIMENSION
+                || headDim > MAX_DIMENSION
+                || (mlaRank != null && mlaRank > MAX_DIMENSION)
+                || (ropeDim != null && ropeDim > MAX_DIMENSION))
+            throw new IllegalArgumentException(
+                    "layers, KV heads, head dim, MLA rank and rope dim must each be <= " + MAX_DIMENSION);
         if (mlaRank == null) {
             if (ropeDim != null) throw new IllegalArgumentException("rope_dim only applies together with an MLA rank");
             if (kvHeads <= 0) throw new IllegalArgumentException("kv heads must be > 0, got " + kvHeads);

@@ -28,10 +28,14 @@ public record KvSizing(KvShape shape, Dtype dtype, int tp) {
                         + " KV heads evenly (nor is a multiple of them): KV heads cannot be laid out on the ranks");
         }
         try {
-            Math.multiplyExact(Math.multiplyExact(Math.multiplyExact((long) shape.layers(), shape.valuesPerTokenLayer()), (long) dtype.bytes()), (long) tp);
+            Math.multiplyExact(
+                    Math.multiplyExact(Math.multiplyExact((long) shape.layers(), shape.valuesPerTokenLayer()), (long)
+                            dtype.bytes()),
+                    (long) tp);
         } catch (ArithmeticException e) {
-            throw new IllegalArgumentException("the KV of one token (" + shape.layers() + " layers x " + shape.valuesPerTokenLayer()
-                    + " values x " + dtype.bytes() + " bytes, on " + tp + " ranks) does not fit 64 bits");
+            throw new IllegalArgumentException(
+                    "the KV of one token (" + shape.layers() + " layers x " + shape.valuesPerTokenLayer() + " values x "
+                            + dtype.bytes() + " bytes, on " + tp + " ranks) does not fit 64 bits");
         }
     }
 
@@ -44,7 +48,8 @@ public record KvSizing(KvShape shape, Dtype dtype, int tp) {
 
     /** The model's KV for one token, all layers, all heads, counted once. */
     public long bytesPerToken() {
-        return Math.multiplyExact(Math.multiplyExact((long) shape.layers(), shape.valuesPerTokenLayer()), (long) dtype.bytes());
+        return Math.multiplyExact(
+                Math.multiplyExact((long) shape.layers(), shape.valuesPerTokenLayer()), (long) dtype.bytes());
     }
 
     /** KV heads one rank holds (MLA: 0, the latent is not split into heads). */
@@ -62,7 +67,10 @@ public record KvSizing(KvShape shape, Dtype dtype, int tp) {
     /** What one TP rank holds for one token. */
     public long bytesPerTokenPerRank() {
         if (shape.isMla()) return bytesPerToken();
-        return Math.multiplyExact(Math.multiplyExact(Math.multiplyExact((long) shape.layers(), 2L * kvHeadsPerRank()), (long) shape.headDim()), (long) dtype.bytes());
+        return Math.multiplyExact(
+                Math.multiplyExact(
+                        Math.multiplyExact((long) shape.layers(), 2L * kvHeadsPerRank()), (long) shape.headDim()),
+                (long) dtype.bytes());
     }
 
     /** What all ranks together hold for one token (>= {@link #bytesPerToken()} when KV is replicated). */

@@ -24,9 +24,23 @@ import java.util.Locale;
  * @param weightDtype      weights as served
  * @param maxContext       maximum context length in tokens
  */
-public record ModelSpec(String id, String name, List<String> aliases, String source, int layers, int hiddenSize,
-                        int attentionHeads, int kvHeads, int headDim, Integer vHeadDim, Integer mlaRank, Integer ropeDim,
-                        double parameters, Double activeParameters, Dtype weightDtype, int maxContext) {
+public record ModelSpec(
+        String id,
+        String name,
+        List<String> aliases,
+        String source,
+        int layers,
+        int hiddenSize,
+        int attentionHeads,
+        int kvHeads,
+        int headDim,
+        Integer vHeadDim,
+        Integer mlaRank,
+        Integer ropeDim,
+        double parameters,
+        Double activeParameters,
+        Dtype weightDtype,
+        int maxContext) {
 
     public ModelSpec {
         if (id == null || id.isBlank()) throw new IllegalArgumentException("a model needs an id");
@@ -107,9 +121,22 @@ public record ModelSpec(String id, String name, List<String> aliases, String sou
             default -> Dtype.FP16;
         };
         String file = info.path().getFileName().toString().replaceAll("\\.gguf$", "");
-        return new ModelSpec("gguf-" + info.sha256().substring(0, 12), info.name() == null || info.name().isBlank() ? file : info.name(), List.of(file),
-                "GGUF header of " + info.path().getFileName() + " (sha256 " + info.sha256() + ")", info.layers(), info.hidden(), info.heads(), info.kvHeads(),
-                info.keyLength(), info.valueLength() == info.keyLength() ? null : info.valueLength(), null, null, (double) info.parameters(), null, w,
+        return new ModelSpec(
+                "gguf-" + info.sha256().substring(0, 12),
+                info.name() == null || info.name().isBlank() ? file : info.name(),
+                List.of(file),
+                "GGUF header of " + info.path().getFileName() + " (sha256 " + info.sha256() + ")",
+                info.layers(),
+                info.hidden(),
+                info.heads(),
+                info.kvHeads(),
+                info.keyLength(),
+                info.valueLength() == info.keyLength() ? null : info.valueLength(),
+                null,
+                null,
+                (double) info.parameters(),
+                null,
+                w,
                 (int) Math.min(Integer.MAX_VALUE, Math.max(1, info.contextLength())));
     }
 }

@@ -18,8 +18,21 @@ import java.util.function.Supplier;
  * weights and KV; {@code catalogs} are extra catalog files. {@link #plan} checks and sizes it ({@link KvPlan}), given the
  * catalog ({@code dev.kvlab.harness.Catalogs.plan} reads it from the built-in and {@code catalogs} files).
  */
-public record PlanQuery(String model, Integer layers, Integer kvHeads, Integer headDim, Integer mlaRank, Integer ropeDim, String dtype, int tp,
-                        long tokens, int blockTokens, String capacity, String hardware, double memFraction, List<Path> catalogs) {
+public record PlanQuery(
+        String model,
+        Integer layers,
+        Integer kvHeads,
+        Integer headDim,
+        Integer mlaRank,
+        Integer ropeDim,
+        String dtype,
+        int tp,
+        long tokens,
+        int blockTokens,
+        String capacity,
+        String hardware,
+        double memFraction,
+        List<Path> catalogs) {
 
     /**
      * The plan's ordered name-value pairs ({@link KvPlan#sizes}, and {@link KvPlan#hbm} with a hardware). A value out of
@@ -31,8 +44,9 @@ public record PlanQuery(String model, Integer layers, Integer kvHeads, Integer h
         try {
             return sized(catalog);
         } catch (ArithmeticException e) {
-            throw new BadInputException("these sizes do not fit 64 bits (" + e.getMessage() + "): --layers " + layers + " --kv-heads " + kvHeads
-                    + " --head-dim " + headDim + " --tokens " + tokens + " --block-tokens " + blockTokens + (model != null ? " --model " + model : ""));
+            throw new BadInputException("these sizes do not fit 64 bits (" + e.getMessage() + "): --layers " + layers
+                    + " --kv-heads " + kvHeads + " --head-dim " + headDim + " --tokens " + tokens + " --block-tokens "
+                    + blockTokens + (model != null ? " --model " + model : ""));
         }
     }
 
@@ -42,10 +56,24 @@ public record PlanQuery(String model, Integer layers, Integer kvHeads, Integer h
      */
     public Map<String, Object> plan(GgufModelInfo info, Supplier<Catalog> catalog) {
         if (info.keyLength() != info.valueLength())
-            throw new BadInputException(info.path() + ": K and V head dimensions differ (" + info.keyLength() + " and " + info.valueLength()
-                    + "); kvlab plan sizes equal ones");
-        Map<String, Object> sized = new PlanQuery(null, info.layers(), info.kvHeads(), info.headDim(), null, null, dtype, tp, tokens, blockTokens,
-                capacity, hardware, memFraction, catalogs).plan(catalog);
+            throw new BadInputException(info.path() + ": K and V head dimensions differ (" + info.keyLength() + " and "
+                    + info.valueLength() + "); kvlab plan sizes equal ones");
+        Map<String, Object> sized = new PlanQuery(
+                        null,
+                        info.layers(),
+                        info.kvHeads(),
+                        info.headDim(),
+                        null,
+                        null,
+                        dtype,
+                        tp,
+                        tokens,
+                        blockTokens,
+                        capacity,
+                        hardware,
+                        memFraction,
+                        catalogs)
+                .plan(catalog);
         Map<String, Object> o = info.facts();
         sized.forEach(o::putIfAbsent);
         return o;
@@ -59,8 +87,10 @@ public record PlanQuery(String model, Integer layers, Integer kvHeads, Integer h
             throw new BadOptionException("--dtype: " + e.getMessage(), e);
         }
         if (tokens < 1 || tokens > (1L << 40)) throw new BadOptionException("--tokens must be 1.." + (1L << 40));
-        if (blockTokens < 1 || blockTokens > (1 << 24)) throw new BadOptionException("--block-tokens must be 1.." + (1 << 24));
-        if (!(memFraction > 0 && memFraction <= 1)) throw new BadOptionException("--kv-memory-fraction must be in (0, 1]");
+        if (blockTokens < 1 || blockTokens > (1 << 24))
+            throw new BadOptionException("--block-tokens must be 1.." + (1 << 24));
+        if (!(memFraction > 0 && memFraction <= 1))
+            throw new BadOptionException("--kv-memory-fraction must be in (0, 1]");
         if (!TokenCount.isTokens(capacity)) {
             try {
                 ByteSize.parse(capacity);
@@ -80,14 +110,19 @@ public record PlanQuery(String model, Integer layers, Integer kvHeads, Integer h
         long cap;
         try {
             // tokens of this model's KV, held once (as the store holds it)
-            cap = TokenCount.isTokens(capacity) ? Math.multiplyExact(TokenCount.parse(capacity), kv.bytesPerToken()) : ByteSize.parse(capacity);
+            cap = TokenCount.isTokens(capacity)
+                    ? Math.multiplyExact(TokenCount.parse(capacity), kv.bytesPerToken())
+                    : ByteSize.parse(capacity);
         } catch (IllegalArgumentException | ArithmeticException e) {
-            throw new BadOptionException("--capacity: " + (e instanceof ArithmeticException ? capacity + " is too large" : e.getMessage()), e);
+            throw new BadOptionException(
+                    "--capacity: " + (e instanceof ArithmeticException ? capacity + " is too large" : e.getMessage()),
+                    e);
         }
         Map<String, Object> o = KvPlan.sizes(m, shape, dt, kv, tokens, blockTokens, cap);
         if (hardware != null) {
             HardwareSpec hw = catalog.hardware(hardware);
-            if (m == null) throw new BadOptionException("--hardware needs --model (the weights decide what is left for KV)");
+            if (m == null)
+                throw new BadOptionException("--hardware needs --model (the weights decide what is left for KV)");
             o.putAll(KvPlan.hbm(m, hw, kv, memFraction, tokens, blockTokens));
         }
         return o;
@@ -95,21 +130,27 @@ public record PlanQuery(String model, Integer layers, Integer kvHeads, Integer h
 
     private String checkedModel() {
         if (layers != null || kvHeads != null || headDim != null || mlaRank != null || ropeDim != null)
-            throw new BadOptionException("give either --model or --layers/--kv-heads/--head-dim[/--mla-rank/--rope-dim], not both");
+            throw new BadOptionException(
+                    "give either --model or --layers/--kv-heads/--head-dim[/--mla-rank/--rope-dim], not both");
         return model;
     }
 
     /** The shape the dimensions give (no catalog model). */
     private KvShape shape() {
-        if (layers == null) throw new BadOptionException("give --model NAME, or --layers L with --kv-heads H --head-dim D (or --mla-rank R --rope-dim P)");
-        if ((mlaRank == null) != (ropeDim == null)) throw new BadOptionException("--mla-rank and --rope-dim go together");
+        if (layers == null)
+            throw new BadOptionException(
+                    "give --model NAME, or --layers L with --kv-heads H --head-dim D (or --mla-rank R --rope-dim P)");
+        if ((mlaRank == null) != (ropeDim == null))
+            throw new BadOptionException("--mla-rank and --rope-dim go together");
         try {
             if (mlaRank != null) {
                 if (kvHeads != null || headDim != null)
-                    throw new BadOptionException("MLA caches a latent: give --mla-rank/--rope-dim without --kv-heads/--head-dim");
+                    throw new BadOptionException(
+                            "MLA caches a latent: give --mla-rank/--rope-dim without --kv-heads/--head-dim");
                 return KvShape.mla(layers, mlaRank, ropeDim);
             }
-            if (kvHeads == null || headDim == null) throw new BadOptionException("--layers needs --kv-heads and --head-dim (or --mla-rank and --rope-dim)");
+            if (kvHeads == null || headDim == null)
+                throw new BadOptionException("--layers needs --kv-heads and --head-dim (or --mla-rank and --rope-dim)");
             return KvShape.heads(layers, kvHeads, headDim);
         } catch (IllegalArgumentException e) {
             throw new BadOptionException(e.getMessage(), e);

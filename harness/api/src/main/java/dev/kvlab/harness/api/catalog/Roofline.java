@@ -34,9 +34,17 @@ public final class Roofline {
         this.attention = hardware.attention();
     }
 
-    public ModelSpec model() { return model; }
-    public HardwareSpec hardware() { return hw; }
-    public KvSizing kv() { return kv; }
+    public ModelSpec model() {
+        return model;
+    }
+
+    public HardwareSpec hardware() {
+        return hw;
+    }
+
+    public KvSizing kv() {
+        return kv;
+    }
 
     /** Bytes of weights the whole TP group holds (and reads once per forward pass). */
     public double weightBytes() {
@@ -70,7 +78,8 @@ public final class Roofline {
      * cells in use at the pass (NaN: unknown, the stream's span at load; ignored without a shared stream): see
      * {@link AttentionCost#pairs(double, double, double)}.
      */
-    public double passSeconds(double tokens, double pairs, double kvReadTokens, double kvWriteTokens, double usedCells) {
+    public double passSeconds(
+            double tokens, double pairs, double kvReadTokens, double kvWriteTokens, double usedCells) {
         return combined(computeSeconds(tokens, pairs, usedCells), memorySeconds(kvReadTokens, kvWriteTokens));
     }
 
@@ -87,13 +96,16 @@ public final class Roofline {
 
     /** {@link #computeSeconds(double, double)} with the shared stream's cells in use known (NaN: unknown). */
     public double computeSeconds(double tokens, double pairs, double usedCells) {
-        // x * 1 / 1 is exactly x: without an AttentionCost (or without its span and shared stream) the sum is the one the
+        // x * 1 / 1 is exactly x: without an AttentionCost (or without its span and shared stream) the sum is the one
+        // the
         // roofline always had, bit for bit
         double efficiency = 1, factor = 1;
         if (attention != null) {
             efficiency = attention.efficiencyAt(tokens);
             factor = attention.passFactor(tokens); // 1 without a span
-            pairs = attention.pairs(tokens, pairs, usedCells); // a shared stream: every token spans its used cells; else its own causal pairs
+            pairs = attention.pairs(
+                    tokens, pairs,
+                    usedCells); // a shared stream: every token spans its used cells; else its own causal pairs
         }
         return (linearFlops(tokens) + attentionFlops(pairs) * factor / efficiency) / flopsPerSecond;
     }
@@ -165,7 +177,9 @@ public final class Roofline {
      * sequences' {@link #ownStreamPairs}), reading {@code kvReadTokens} and writing {@code kvWriteTokens} of KV.
      */
     public double passSecondsRated(double tokens, double ratedPairs, double kvReadTokens, double kvWriteTokens) {
-        return combined((linearFlops(tokens) + attentionFlops(ratedPairs)) / flopsPerSecond, memorySeconds(kvReadTokens, kvWriteTokens));
+        return combined(
+                (linearFlops(tokens) + attentionFlops(ratedPairs)) / flopsPerSecond,
+                memorySeconds(kvReadTokens, kvWriteTokens));
     }
 
     /**

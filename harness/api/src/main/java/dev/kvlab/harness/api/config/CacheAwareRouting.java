@@ -29,6 +29,8 @@ public record CacheAwareRouting(double cacheThreshold, int balanceAbsThreshold, 
             throw check.bad("cluster.cache_aware.cache_threshold", "must be in [0, 1], got " + cacheThreshold);
         check.atLeast("cluster.cache_aware.balance_abs_threshold", balanceAbsThreshold, 0);
         if (!(balanceRelThreshold >= 1) || Double.isInfinite(balanceRelThreshold))
-            throw check.bad("cluster.cache_aware.balance_rel_threshold", "must be a finite number >= 1, got " + balanceRelThreshold);
+            throw check.bad(
+                    "cluster.cache_aware.balance_rel_threshold",
+                    "must be a finite number >= 1, got " + balanceRelThreshold);
     }
 }

@@ -15,7 +15,9 @@ import java.util.function.Predicate;
  */
 public final class ClockKeys {
 
-    private static final Set<Mode> BOTH = EnumSet.allOf(Mode.class), SIM = EnumSet.of(Mode.SIM), LIVE = EnumSet.of(Mode.LIVE);
+    private static final Set<Mode> BOTH = EnumSet.allOf(Mode.class),
+            SIM = EnumSet.of(Mode.SIM),
+            LIVE = EnumSet.of(Mode.LIVE);
 
     /** Every key (dotted; a subtree's keys by its prefix where all of them share their users) → the clocks that use it. */
     static final Map<String, Set<Mode>> USERS = new LinkedHashMap<>();
@@ -24,19 +26,52 @@ public final class ClockKeys {
     private static final Map<String, String> WHY = new LinkedHashMap<>();
 
     static {
-        for (String k : new String[] {ConfigKeys.MODE, ConfigKeys.SEED, ConfigKeys.CATALOG, ConfigKeys.MODEL, ConfigKeys.HARDWARE,
-                ConfigKeys.KV_DTYPE, ConfigKeys.EFFICIENCY, ConfigKeys.CLUSTER, ConfigKeys.SCHEDULER, ConfigKeys.LOCAL,
-                "store.backend", "store.nodes", "store.capacity", "store.replicas", "store.lease_ttl", "store.high_watermark",
-                "store.eviction_ratio", "store.write_back_concurrency", "store.write_back_queue_blocks", ConfigKeys.WORKLOAD,
-                ConfigKeys.WARMUP, ConfigKeys.CACHE_STATE, ConfigKeys.TIERS, ConfigKeys.POLICY, ConfigKeys.TRANSPORT,
-                ConfigKeys.TRANSPORT_PROFILE, ConfigKeys.PD, ConfigKeys.PD_TRANSFER, ConfigKeys.SLO, ConfigKeys.MEASUREMENT, ConfigKeys.FAULT,
-                ConfigKeys.FAULT_AT, ConfigKeys.FAULT_PARAMS, ConfigKeys.TARGET}) USERS.put(k, BOTH);
+        for (String k : new String[] {
+            ConfigKeys.MODE,
+            ConfigKeys.SEED,
+            ConfigKeys.CATALOG,
+            ConfigKeys.MODEL,
+            ConfigKeys.HARDWARE,
+            ConfigKeys.KV_DTYPE,
+            ConfigKeys.EFFICIENCY,
+            ConfigKeys.CLUSTER,
+            ConfigKeys.SCHEDULER,
+            ConfigKeys.LOCAL,
+            "store.backend",
+            "store.nodes",
+            "store.capacity",
+            "store.replicas",
+            "store.lease_ttl",
+            "store.high_watermark",
+            "store.eviction_ratio",
+            "store.write_back_concurrency",
+            "store.write_back_queue_blocks",
+            ConfigKeys.WORKLOAD,
+            ConfigKeys.WARMUP,
+            ConfigKeys.CACHE_STATE,
+            ConfigKeys.TIERS,
+            ConfigKeys.POLICY,
+            ConfigKeys.TRANSPORT,
+            ConfigKeys.TRANSPORT_PROFILE,
+            ConfigKeys.PD,
+            ConfigKeys.PD_TRANSFER,
+            ConfigKeys.SLO,
+            ConfigKeys.MEASUREMENT,
+            ConfigKeys.FAULT,
+            ConfigKeys.FAULT_AT,
+            ConfigKeys.FAULT_PARAMS,
+            ConfigKeys.TARGET
+        }) USERS.put(k, BOTH);
         // live: the link behind rdma-emu's NIC model and the PD handoff link; sim: the modelled data path
         USERS.put(ConfigKeys.LINK, BOTH);
         USERS.put("store.lookup_latency", SIM);
-        WHY.put("store.lookup_latency", "a live cell's metadata round trips are real (it measures them: link_measured_lookup_us)");
+        WHY.put(
+                "store.lookup_latency",
+                "a live cell's metadata round trips are real (it measures them: link_measured_lookup_us)");
         USERS.put("measurement.early_stop", LIVE);
-        WHY.put("measurement.early_stop", "sim cells run in full: they are deterministic and cheap, and a capacity figure must reproduce as a plain sim run");
+        WHY.put(
+                "measurement.early_stop",
+                "sim cells run in full: they are deterministic and cheap, and a capacity figure must reproduce as a plain sim run");
         USERS.put(ConfigKeys.LIVE, LIVE);
         WHY.put(ConfigKeys.LIVE, "the sim clock has no loop thread to spin or I/O threads to size");
     }
@@ -64,8 +99,9 @@ public final class ClockKeys {
         for (Map.Entry<String, Set<Mode>> e : USERS.entrySet()) {
             if (e.getValue().contains(mode) || !given.test(e.getKey())) continue;
             String o = origin.apply(e.getKey());
-            throw new BadInputException((o == null ? "config" : o) + ": key '" + e.getKey() + "' is not used by the " + mode.label()
-                    + " clock (" + WHY.getOrDefault(e.getKey(), "") + "); remove it, or set it only for " + other(e.getValue()) + " cells");
+            throw new BadInputException((o == null ? "config" : o) + ": key '" + e.getKey() + "' is not used by the "
+                    + mode.label() + " clock (" + WHY.getOrDefault(e.getKey(), "") + "); remove it, or set it only for "
+                    + other(e.getValue()) + " cells");
         }
     }
 

@@ -11,7 +11,8 @@ package dev.kvlab.harness.api.config;
  *                         0 = half, rounded up [0]
  * @param cacheAware       the {@code cache-aware} router's thresholds ({@link CacheAwareRouting}); read by that router only
  */
-public record ClusterConfig(int instances, int tp, RouterKind router, int prefillInstances, CacheAwareRouting cacheAware) {
+public record ClusterConfig(
+        int instances, int tp, RouterKind router, int prefillInstances, CacheAwareRouting cacheAware) {
 
     /** Refuses instances or TP out of range, a missing router, bad cache-aware thresholds, a prefill share that leaves no decoder. */
     public void check(ConfigCheck check) {
@@ -22,6 +23,7 @@ public record ClusterConfig(int instances, int tp, RouterKind router, int prefil
         check.need("cluster.router", router);
         check.need("cluster.cache_aware", cacheAware).check(check);
         if (prefillInstances < 0 || prefillInstances >= Math.max(1, instances))
-            throw check.bad("cluster.prefill_instances", "must be in [0, instances - 1] (0 = half), got " + prefillInstances);
+            throw check.bad(
+                    "cluster.prefill_instances", "must be in [0, instances - 1] (0 = half), got " + prefillInstances);
     }
 }

@@ -25,7 +25,9 @@ public record EarlyStopConfig(double target, long minRequests, String minDuratio
 
     /** {@code minDuration} in nanoseconds (0 when it is not given). */
     public long minDurationNanos() {
-        return minDuration == null ? 0 : dev.kvlab.transport.api.DurationSpec.parse(minDuration).toNanos();
+        return minDuration == null
+                ? 0
+                : dev.kvlab.transport.api.DurationSpec.parse(minDuration).toNanos();
     }
 
     public boolean enabled() {
@@ -34,7 +36,8 @@ public record EarlyStopConfig(double target, long minRequests, String minDuratio
 
     /** Refuses a target outside [0, 1], and fewer than 1 request before the first look when it is set. */
     public void check(ConfigCheck check) {
-        if (!(target >= 0 && target <= 1)) throw check.bad("measurement.early_stop.target", "must be in [0, 1] (0 = off), got " + target);
+        if (!(target >= 0 && target <= 1))
+            throw check.bad("measurement.early_stop.target", "must be in [0, 1] (0 = off), got " + target);
         if (enabled()) check.atLeast("measurement.early_stop.min_requests", minRequests, 1);
         if (minDuration != null) check.nanos("measurement.early_stop.min_duration", minDuration, true);
     }

@@ -19,5 +19,15 @@ package dev.kvlab.harness.api.config;
  * @param haLease         master-failover, master-partition: the replicated masters' etcd lease (whole seconds, at least 2): the old
  *                        leader's lease must run out before a standby takes over (sim: the time without a master) [3s]
  */
-public record FaultParams(int node, int nodesHit, double corruptFraction, String readDelay, String linkDelay, String linkJitter,
-                          double linkLoss, String masterDowntime, String livenessTtl, String duration, String haLease) {}
+public record FaultParams(
+        int node,
+        int nodesHit,
+        double corruptFraction,
+        String readDelay,
+        String linkDelay,
+        String linkJitter,
+        double linkLoss,
+        String masterDowntime,
+        String livenessTtl,
+        String duration,
+        String haLease) {}

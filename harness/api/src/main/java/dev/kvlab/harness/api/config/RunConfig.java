@@ -41,12 +41,35 @@ import java.util.List;
  * @param target      what serves the cell's requests: {@code {kind: emulated}} (the serving model above) or another
  *                    target's block, bound and validated by its {@link dev.kvlab.harness.spi.TargetProvider}
  */
-public record RunConfig(Mode mode, long seed, List<String> catalog, String model, String hardware, Dtype kvDtype,
-                        Efficiency efficiency, ClusterConfig cluster, SchedulerConfig scheduler, LocalTierConfig local,
-                        StoreConfig store, WorkloadConfig workload, WarmupConfig warmup, CacheState cacheState, Tiers tiers,
-                        Policy policy, String transport, String transportProfile, String link, Pd pd, PdTransfer pdTransfer, SloConfig slo, MeasurementConfig measurement,
-                        LiveConfig live, Fault fault, double faultAt, FaultParams faultParams,
-                        com.fasterxml.jackson.databind.JsonNode target) {
+public record RunConfig(
+        Mode mode,
+        long seed,
+        List<String> catalog,
+        String model,
+        String hardware,
+        Dtype kvDtype,
+        Efficiency efficiency,
+        ClusterConfig cluster,
+        SchedulerConfig scheduler,
+        LocalTierConfig local,
+        StoreConfig store,
+        WorkloadConfig workload,
+        WarmupConfig warmup,
+        CacheState cacheState,
+        Tiers tiers,
+        Policy policy,
+        String transport,
+        String transportProfile,
+        String link,
+        Pd pd,
+        PdTransfer pdTransfer,
+        SloConfig slo,
+        MeasurementConfig measurement,
+        LiveConfig live,
+        Fault fault,
+        double faultAt,
+        FaultParams faultParams,
+        com.fasterxml.jackson.databind.JsonNode target) {
 
     public RunConfig {
         catalog = catalog == null ? List.of() : List.copyOf(catalog);
@@ -83,9 +106,42 @@ public record RunConfig(Mode mode, long seed, List<String> catalog, String model
     }
 
     /** This config with the components the withers change at the given values: the one place that spells the constructor out. */
-    private RunConfig copy(long seed, ClusterConfig cluster, SchedulerConfig scheduler, LocalTierConfig local, WorkloadConfig workload,
-                           Tiers tiers, MeasurementConfig measurement) {
-        return new RunConfig(mode, seed, catalog, model, hardware, kvDtype, efficiency, cluster, scheduler, local, store, workload, warmup,
-                cacheState, tiers, policy, transport, transportProfile, link, pd, pdTransfer, slo, measurement, live, fault, faultAt, faultParams, target);
+    private RunConfig copy(
+            long seed,
+            ClusterConfig cluster,
+            SchedulerConfig scheduler,
+            LocalTierConfig local,
+            WorkloadConfig workload,
+            Tiers tiers,
+            MeasurementConfig measurement) {
+        return new RunConfig(
+                mode,
+                seed,
+                catalog,
+                model,
+                hardware,
+                kvDtype,
+                efficiency,
+                cluster,
+                scheduler,
+                local,
+                store,
+                workload,
+                warmup,
+                cacheState,
+                tiers,
+                policy,
+                transport,
+                transportProfile,
+                link,
+                pd,
+                pdTransfer,
+                slo,
+                measurement,
+                live,
+                fault,
+                faultAt,
+                faultParams,
+                target);
     }
 }

@@ -23,6 +23,7 @@ public record SloConfig(Double ttftMs, Double tpotMs, Double tbtMs, Double e2elM
     }
 
     private static void positive(ConfigCheck check, String key, Double v) {
-        if (v != null && !(v > 0 && Double.isFinite(v))) throw check.bad(key, "must be > 0 (or null for no SLO), got " + v);
+        if (v != null && !(v > 0 && Double.isFinite(v)))
+            throw check.bad(key, "must be > 0 (or null for no SLO), got " + v);
     }
 }

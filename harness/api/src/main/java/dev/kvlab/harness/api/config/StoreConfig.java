@@ -20,9 +20,17 @@ import dev.kvlab.transport.api.ByteSize;
  * @param writeBackQueueBlocks blocks one instance may have queued for write-back; new ones beyond are dropped
  *                             (counted): an asynchronous store queue is bounded, as in real engines [256]
  */
-public record StoreConfig(String backend, int nodes, String capacity, int replicas, String leaseTtl, double highWatermark,
-                          double evictionRatio, String lookupLatency, int writeBackConcurrency,
-                          int writeBackQueueBlocks) {
+public record StoreConfig(
+        String backend,
+        int nodes,
+        String capacity,
+        int replicas,
+        String leaseTtl,
+        double highWatermark,
+        double evictionRatio,
+        String lookupLatency,
+        int writeBackConcurrency,
+        int writeBackQueueBlocks) {
 
     /** The values of a checked store config, in bytes and nanoseconds. */
     public record Checked(long capacityBytes, long leaseTtlNanos, long lookupLatencyNanos) {}
@@ -37,7 +45,8 @@ public record StoreConfig(String backend, int nodes, String capacity, int replic
         if (nodes > 1024) throw check.bad("store.nodes", "must be <= 1024");
         long cap = checkedCapacity(check, bytesPerToken, blockBytes);
         check.atLeast("store.replicas", replicas, 1);
-        if (replicas > nodes) throw check.bad("store.replicas", "must be <= store.nodes (" + nodes + "), got " + replicas);
+        if (replicas > nodes)
+            throw check.bad("store.replicas", "must be <= store.nodes (" + nodes + "), got " + replicas);
         long lease = check.nanos("store.lease_ttl", leaseTtl, false);
         check.fraction("store.high_watermark", highWatermark);
         check.fraction("store.eviction_ratio", evictionRatio);
@@ -52,12 +61,16 @@ public record StoreConfig(String backend, int nodes, String capacity, int replic
     private long checkedCapacity(ConfigCheck check, long bytesPerToken, long blockBytes) {
         long cap = check.kvSize("store.capacity", capacity, bytesPerToken, false);
         if (cap / nodes < blockBytes)
-            throw check.bad("store.capacity", "each of the " + nodes + " nodes gets " + ByteSize.format(cap / nodes)
-                    + ", less than one KV block (" + ByteSize.format(blockBytes) + ")");
+            throw check.bad(
+                    "store.capacity",
+                    "each of the " + nodes + " nodes gets " + ByteSize.format(cap / nodes)
+                            + ", less than one KV block (" + ByteSize.format(blockBytes) + ")");
         if (cap / nodes > Master.MAX_SEGMENT_BYTES)
-            throw check.bad("store.capacity", "each of the " + nodes + " nodes would get " + ByteSize.format(cap / nodes)
-                    + ", more than a store segment can be (" + ByteSize.format(Master.MAX_SEGMENT_BYTES)
-                    + "); lower store.capacity or raise store.nodes");
+            throw check.bad(
+                    "store.capacity",
+                    "each of the " + nodes + " nodes would get " + ByteSize.format(cap / nodes)
+                            + ", more than a store segment can be (" + ByteSize.format(Master.MAX_SEGMENT_BYTES)
+                            + "); lower store.capacity or raise store.nodes");
         return cap;
     }
 }

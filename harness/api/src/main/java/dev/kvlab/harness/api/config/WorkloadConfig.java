@@ -21,8 +21,15 @@ import dev.kvlab.workloads.api.WorkloadSpec;
  * @param passes      generator only: the workload this many times over, each further pass fresh requests drawn the same
  *                    way (a longer run of the same stream: a capacity search's undecided sim probe asks for more) [1]
  */
-public record WorkloadConfig(String trace, JsonNode generator, ArrivalSpec arrival, long limit, int blockTokens, String tenant,
-                             String lora, int passes) {
+public record WorkloadConfig(
+        String trace,
+        JsonNode generator,
+        ArrivalSpec arrival,
+        long limit,
+        int blockTokens,
+        String tenant,
+        String lora,
+        int passes) {
 
     /** Whether the requests come from a generator (else from the trace). */
     public boolean generated() {
@@ -50,9 +57,12 @@ public record WorkloadConfig(String trace, JsonNode generator, ArrivalSpec arriv
         check.atLeast("workload.limit", limit, 0);
         check.atLeast("workload.block_tokens", blockTokens, 0);
         check.atLeast("workload.passes", passes, 1);
-        if (!gen && passes != 1) throw check.bad("workload.passes", "applies to generators; a trace is replayed once (workload.limit cuts it)");
+        if (!gen && passes != 1)
+            throw check.bad(
+                    "workload.passes", "applies to generators; a trace is replayed once (workload.limit cuts it)");
         if (tenant == null || tenant.isBlank()) throw check.bad("workload.tenant", "must be a non-empty name");
-        if (lora == null || lora.isBlank()) throw check.bad("workload.lora", "must be a non-empty name (none for no adapter)");
+        if (lora == null || lora.isBlank())
+            throw check.bad("workload.lora", "must be a non-empty name (none for no adapter)");
         try {
             check.need("workload.arrival", arrival).validate("workload.arrival");
         } catch (WorkloadFormatException e) {
@@ -62,8 +72,13 @@ public record WorkloadConfig(String trace, JsonNode generator, ArrivalSpec arriv
     }
 
     private void checkGeneratorKeys(ConfigCheck check) {
-        if (!generator.isObject()) throw check.bad("workload.generator", "must be a mapping with a kind (" + String.join(", ", WorkloadSpec.KINDS) + ")");
-        if (limit != 0) throw check.bad("workload.limit", "applies to traces; a generator's size is set by its own fields");
-        if (blockTokens != 0) throw check.bad("workload.block_tokens", "applies to traces; give workload.generator.block_tokens");
+        if (!generator.isObject())
+            throw check.bad(
+                    "workload.generator",
+                    "must be a mapping with a kind (" + String.join(", ", WorkloadSpec.KINDS) + ")");
+        if (limit != 0)
+            throw check.bad("workload.limit", "applies to traces; a generator's size is set by its own fields");
+        if (blockTokens != 0)
+            throw check.bad("workload.block_tokens", "applies to traces; give workload.generator.block_tokens");
     }
 }

@@ -17,9 +17,25 @@ import java.util.Optional;
  * @param fileType    {@code general.file_type}, -1 when absent
  * @param synthVocab  whether the tokenizer is exactly kvlab's {@link SynthVocabulary} for this vocab size
  */
-public record GgufModelInfo(Path path, String architecture, String name, int layers, int hidden, int heads, int kvHeads,
-                            int keyLength, int valueLength, int ff, int vocab, long contextLength, int fileType,
-                            long parameters, int tensors, long fileBytes, String sha256, boolean synthVocab) {
+public record GgufModelInfo(
+        Path path,
+        String architecture,
+        String name,
+        int layers,
+        int hidden,
+        int heads,
+        int kvHeads,
+        int keyLength,
+        int valueLength,
+        int ff,
+        int vocab,
+        long contextLength,
+        int fileType,
+        long parameters,
+        int tensors,
+        long fileBytes,
+        String sha256,
+        boolean synthVocab) {
 
     /** Bytes of the KV cache at llama.cpp's default f16 cache type. */
     public static final int KV_DTYPE_BYTES = 2;

@@ -38,11 +38,32 @@ public final class SynthReport {
     /** The model {@code s} written as {@code r}, as {@code kvlab model synth}'s lines: the file, the shape, its size and hash, its KV. */
     public static String text(SynthSpec s, SynthResult r) {
         return String.format(Locale.ROOT, "wrote %s%n", r.path())
-                + String.format(Locale.ROOT, "  %s: %d layers, hidden %d, %d heads / %d KV heads (head_dim %d), ff %d, vocab %d, %s, seed %d%n",
-                        s.name(), s.layers(), s.hidden(), s.heads(), s.kvHeads(), s.headDim(), s.ff(), s.vocab(), s.dtype(), s.seed())
-                + String.format(Locale.ROOT, "  %,d parameters, %,d bytes (%s), %d tensors, %.2f s%n",
-                        r.parameters(), r.bytes(), ByteSize.format(r.bytes()), r.tensors(), r.elapsed().toNanos() / 1e9)
-                + String.format(Locale.ROOT, "  kv_bytes_per_token %,d; %,d single-token words; sha256 %s%n",
-                        s.kvBytesPerToken(), s.vocabulary().wordCount(), r.sha256());
+                + String.format(
+                        Locale.ROOT,
+                        "  %s: %d layers, hidden %d, %d heads / %d KV heads (head_dim %d), ff %d, vocab %d, %s, seed %d%n",
+                        s.name(),
+                        s.layers(),
+                        s.hidden(),
+                        s.heads(),
+                        s.kvHeads(),
+                        s.headDim(),
+                        s.ff(),
+                        s.vocab(),
+                        s.dtype(),
+                        s.seed())
+                + String.format(
+                        Locale.ROOT,
+                        "  %,d parameters, %,d bytes (%s), %d tensors, %.2f s%n",
+                        r.parameters(),
+                        r.bytes(),
+                        ByteSize.format(r.bytes()),
+                        r.tensors(),
+                        r.elapsed().toNanos() / 1e9)
+                + String.format(
+                        Locale.ROOT,
+                        "  kv_bytes_per_token %,d; %,d single-token words; sha256 %s%n",
+                        s.kvBytesPerToken(),
+                        s.vocabulary().wordCount(),
+                        r.sha256());
     }
 }

@@ -7,13 +7,14 @@ import dev.kvlab.harness.api.input.BadInputException;
  * feed-forward size, the vocabulary, the weight type, the seed of its random weights and its context length.
  * Construction validates the shape llama.cpp will accept and refuses anything else with {@link BadInputException}.
  */
-public record SynthSpec(int layers, int hidden, int heads, int kvHeads, int ff, int vocab, WeightType dtype, long seed,
-                        int context) {
+public record SynthSpec(
+        int layers, int hidden, int heads, int kvHeads, int ff, int vocab, WeightType dtype, long seed, int context) {
 
     public static final int DEFAULT_VOCAB = 32_000;
     public static final int DEFAULT_CONTEXT = 8192;
     /** llama.cpp's LLAMA_MAX_LAYERS. */
     public static final int MAX_LAYERS = 512;
+
     static final int MAX_WIDTH = 1 << 20;
     static final int MAX_VOCAB = 1 << 24;
 
@@ -26,17 +27,23 @@ public record SynthSpec(int layers, int hidden, int heads, int kvHeads, int ff, 
         positive("vocab", vocab);
         positive("context", context);
         if (dtype == null) throw new BadInputException("dtype is required (f16 or q8_0)");
-        if (layers > MAX_LAYERS) throw new BadInputException("layers " + layers + " is above llama.cpp's limit of " + MAX_LAYERS);
-        if (hidden > MAX_WIDTH || ff > MAX_WIDTH) throw new BadInputException("hidden and ff must be at most " + MAX_WIDTH);
+        if (layers > MAX_LAYERS)
+            throw new BadInputException("layers " + layers + " is above llama.cpp's limit of " + MAX_LAYERS);
+        if (hidden > MAX_WIDTH || ff > MAX_WIDTH)
+            throw new BadInputException("hidden and ff must be at most " + MAX_WIDTH);
         if (vocab > MAX_VOCAB) throw new BadInputException("vocab must be at most " + MAX_VOCAB);
         if (hidden % heads != 0)
-            throw new BadInputException("hidden " + hidden + " is not divisible by heads " + heads + " (head_dim = hidden / heads)");
+            throw new BadInputException(
+                    "hidden " + hidden + " is not divisible by heads " + heads + " (head_dim = hidden / heads)");
         if (heads % kvHeads != 0)
-            throw new BadInputException("heads " + heads + " is not divisible by kv-heads " + kvHeads + " (each KV head serves heads / kv-heads query heads)");
+            throw new BadInputException("heads " + heads + " is not divisible by kv-heads " + kvHeads
+                    + " (each KV head serves heads / kv-heads query heads)");
         if ((hidden / heads) % 2 != 0)
-            throw new BadInputException("head_dim " + hidden / heads + " (hidden " + hidden + " / heads " + heads + ") is odd: RoPE rotates pairs");
+            throw new BadInputException("head_dim " + hidden / heads + " (hidden " + hidden + " / heads " + heads
+                    + ") is odd: RoPE rotates pairs");
         if (dtype == WeightType.Q8_0 && (hidden % 32 != 0 || ff % 32 != 0))
-            throw new BadInputException("q8_0 stores rows in blocks of 32: hidden " + hidden + " and ff " + ff + " must be multiples of 32");
+            throw new BadInputException("q8_0 stores rows in blocks of 32: hidden " + hidden + " and ff " + ff
+                    + " must be multiples of 32");
         SynthVocabulary.of(vocab);
     }
 
@@ -71,7 +78,8 @@ public record SynthSpec(int layers, int hidden, int heads, int kvHeads, int ff, 
 
     /** {@code general.name}: the shape and seed, e.g. {@code kvlab-synth-L4-H256-N8-K2-F688-V32000-f16-s7}. */
     public String name() {
-        return "kvlab-synth-L" + layers + "-H" + hidden + "-N" + heads + "-K" + kvHeads + "-F" + ff + "-V" + vocab + "-" + dtype + "-s" + seed;
+        return "kvlab-synth-L" + layers + "-H" + hidden + "-N" + heads + "-K" + kvHeads + "-F" + ff + "-V" + vocab + "-"
+                + dtype + "-s" + seed;
     }
 
     private static void positive(String what, int v) {

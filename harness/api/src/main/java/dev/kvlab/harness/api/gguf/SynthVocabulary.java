@@ -34,6 +34,7 @@ public final class SynthVocabulary {
 
     /** Text of the word-boundary marker SentencePiece uses for a space. */
     public static final String SPACE_MARK = "\u2581";
+
     public static final int UNK_ID = 0;
     public static final int BOS_ID = 1;
     public static final int EOS_ID = 2;
@@ -45,6 +46,7 @@ public final class SynthVocabulary {
     public static final int FIRST_LETTER_ID = SPACE_ID + 1;
     /** First id of the word pieces ({@code ▁a}); word {@code i} is token {@code FIRST_WORD_ID + i}. */
     public static final int FIRST_WORD_ID = FIRST_LETTER_ID + 26;
+
     private static final int ONE_AND_TWO_LETTER_WORDS = 26 + 26 * 26;
     private static final int THREE_LETTER_WORDS = 26 * 26 * 26;
     /** The smallest vocabulary: specials, bytes, {@code ▁}, letters and all 1- and 2-letter words (988). */
@@ -61,8 +63,9 @@ public final class SynthVocabulary {
     /** The vocabulary of a model of {@code vocabSize} tokens; refuses fewer than {@link #MIN_VOCAB}. */
     public static SynthVocabulary of(int vocabSize) {
         if (vocabSize < MIN_VOCAB)
-            throw new BadInputException("vocab " + vocabSize + " is too small for the synthetic tokenizer: it needs at least "
-                    + MIN_VOCAB + " tokens (3 specials, 256 byte tokens, 27 characters, 702 one- and two-letter words)");
+            throw new BadInputException(
+                    "vocab " + vocabSize + " is too small for the synthetic tokenizer: it needs at least " + MIN_VOCAB
+                            + " tokens (3 specials, 256 byte tokens, 27 characters, 702 one- and two-letter words)");
         return new SynthVocabulary(vocabSize);
     }
 
@@ -86,8 +89,15 @@ public final class SynthVocabulary {
     /** All single-token words, in token order. */
     public List<String> words() {
         return new AbstractList<>() {
-            @Override public String get(int i) { return word(i); }
-            @Override public int size() { return wordCount; }
+            @Override
+            public String get(int i) {
+                return word(i);
+            }
+
+            @Override
+            public int size() {
+                return wordCount;
+            }
         };
     }
 
@@ -130,7 +140,8 @@ public final class SynthVocabulary {
 
     /** SentencePiece score of token {@code id}: a word piece scores its letter count, everything else 0. */
     public float score(int id) {
-        if (id >= FIRST_WORD_ID && id < FIRST_WORD_ID + wordCount) return word(id - FIRST_WORD_ID).length();
+        if (id >= FIRST_WORD_ID && id < FIRST_WORD_ID + wordCount)
+            return word(id - FIRST_WORD_ID).length();
         return 0f;
     }
 

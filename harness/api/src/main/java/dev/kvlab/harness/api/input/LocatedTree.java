@@ -53,8 +53,10 @@ public final class LocatedTree {
 
     /** The file's text; exit 2 naming the file and line of the first byte that is not UTF-8 (binary or another encoding). */
     static String utf8(Path file, byte[] bytes) {
-        java.nio.charset.CharsetDecoder d = StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT).onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
+        java.nio.charset.CharsetDecoder d = StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
         java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(bytes);
         java.nio.CharBuffer out = java.nio.CharBuffer.allocate(bytes.length + 1);
         java.nio.charset.CoderResult r = d.decode(in, out, true);
@@ -62,8 +64,14 @@ public final class LocatedTree {
             int at = in.position();
             int line = 1;
             for (int i = 0; i < at; i++) if (bytes[i] == '\n') line++;
-            throw BadInputException.at(file.toString(), line, String.format(java.util.Locale.ROOT,
-                    "not UTF-8 text (byte 0x%02x at offset %d): a config must be a UTF-8 YAML file", bytes[at] & 0xff, at));
+            throw BadInputException.at(
+                    file.toString(),
+                    line,
+                    String.format(
+                            java.util.Locale.ROOT,
+                            "not UTF-8 text (byte 0x%02x at offset %d): a config must be a UTF-8 YAML file",
+                            bytes[at] & 0xff,
+                            at));
         }
         d.flush(out);
         int nul = -1;
@@ -71,28 +79,31 @@ public final class LocatedTree {
         if (nul >= 0) {
             int line = 1;
             for (int i = 0; i < nul; i++) if (bytes[i] == '\n') line++;
-            throw BadInputException.at(file.toString(), line, "a NUL byte at offset " + nul + ": a binary file, not a YAML config");
+            throw BadInputException.at(
+                    file.toString(), line, "a NUL byte at offset " + nul + ": a binary file, not a YAML config");
         }
         return out.flip().toString();
     }
 
     public static LocatedTree parse(String text, String sourceName) {
         Map<String, String> origins = new HashMap<>();
-        try (Reader r = new StringReader(text); JsonParser p = YAML.createParser(r)) {
+        try (Reader r = new StringReader(text);
+                JsonParser p = YAML.createParser(r)) {
             JsonToken t = p.nextToken();
             if (t == null) return new LocatedTree(JsonNodeFactory.instance.objectNode(), origins);
             if (t != JsonToken.START_OBJECT)
                 throw BadInputException.at(sourceName, line(p), "expected a mapping of keys at the top level");
             origins.put("", sourceName + ":" + line(p));
             ObjectNode root = readObject(p, "", sourceName, origins);
-            if (p.nextToken() != null)
-                throw BadInputException.at(sourceName, line(p), "more than one YAML document");
+            if (p.nextToken() != null) throw BadInputException.at(sourceName, line(p), "more than one YAML document");
             return new LocatedTree(root, origins);
         } catch (IOException e) {
             String where = sourceName;
             if (e instanceof com.fasterxml.jackson.core.JsonProcessingException jpe && jpe.getLocation() != null)
                 where = sourceName + ":" + jpe.getLocation().getLineNr();
-            String msg = e instanceof com.fasterxml.jackson.core.JsonProcessingException jpe ? jpe.getOriginalMessage() : e.getMessage();
+            String msg = e instanceof com.fasterxml.jackson.core.JsonProcessingException jpe
+                    ? jpe.getOriginalMessage()
+                    : e.getMessage();
             throw new BadInputException(where + ": not valid YAML: " + firstLine(msg), e);
         }
     }
@@ -131,12 +142,14 @@ public final class LocatedTree {
         if (n.isDouble() || n.isFloat()) {
             double d = n.doubleValue();
             if (!Double.isFinite(d)) return JsonNodeFactory.instance.textNode(Double.toString(d)); // as JSON quotes it
-            return JsonNodeFactory.instance.numberNode(new java.math.BigDecimal(n.isFloat() ? Float.toString(n.floatValue()) : Double.toString(d)));
+            return JsonNodeFactory.instance.numberNode(
+                    new java.math.BigDecimal(n.isFloat() ? Float.toString(n.floatValue()) : Double.toString(d)));
         }
         return n.deepCopy();
     }
 
-    private static ObjectNode readObject(JsonParser p, String path, String src, Map<String, String> origins) throws IOException {
+    private static ObjectNode readObject(JsonParser p, String path, String src, Map<String, String> origins)
+            throws IOException {
         ObjectNode node = JsonNodeFactory.instance.objectNode();
         JsonToken t;
         while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
@@ -152,7 +165,8 @@ public final class LocatedTree {
         return node;
     }
 
-    private static JsonNode readValue(JsonParser p, String path, String src, Map<String, String> origins) throws IOException {
+    private static JsonNode readValue(JsonParser p, String path, String src, Map<String, String> origins)
+            throws IOException {
         JsonToken t = p.currentToken();
         return switch (t) {
             case START_OBJECT -> readObject(p, path, src, origins);
@@ -217,7 +231,9 @@ public final class LocatedTree {
         String below = pointer + "/";
         return origins.entrySet().stream()
                 .filter(e -> (e.getKey().startsWith(below) || e.getKey().equals(pointer)) && test.test(e.getValue()))
-                .min(Map.Entry.comparingByKey()).map(Map.Entry::getValue).orElse(null);
+                .min(Map.Entry.comparingByKey())
+                .map(Map.Entry::getValue)
+                .orElse(null);
     }
 
     /** Records that the value at {@code pointer} (and below) now comes from {@code origin}. */
@@ -241,7 +257,8 @@ public final class LocatedTree {
         StringBuilder sb = new StringBuilder();
         for (String part : pointer.split("/")) {
             if (part.isEmpty()) continue;
-            if (part.chars().allMatch(Character::isDigit)) sb.append('[').append(part).append(']');
+            if (part.chars().allMatch(Character::isDigit))
+                sb.append('[').append(part).append(']');
             else {
                 if (!sb.isEmpty()) sb.append('.');
                 sb.append(part.replace("~1", "/").replace("~0", "~"));

@@ -16,15 +16,18 @@ public final class OutputFile {
      * {@code what} names the kind of file in the message ("not a profile file").
      */
     public static void checkWritable(String option, Path file, String what) {
-        if (Files.isDirectory(file)) throw new BadInputException(option + " " + file + ": is a directory, not a " + what + " file");
+        if (Files.isDirectory(file))
+            throw new BadInputException(option + " " + file + ": is a directory, not a " + what + " file");
         Path dir = file.toAbsolutePath().getParent();
-        if (dir == null || !Files.isDirectory(dir)) throw new BadInputException(option + " " + file + ": no such directory " + dir);
+        if (dir == null || !Files.isDirectory(dir))
+            throw new BadInputException(option + " " + file + ": no such directory " + dir);
         try {
             Path probe = Files.createTempFile(dir, "." + file.getFileName(), ".probe");
             Files.delete(probe);
         } catch (IOException | UnsupportedOperationException e) {
-            throw new BadInputException(option + " " + file + ": cannot write there (" + dir + " does not take new files"
-                    + (e instanceof AccessDeniedException ? ": permission denied" : "") + ")");
+            throw new BadInputException(
+                    option + " " + file + ": cannot write there (" + dir + " does not take new files"
+                            + (e instanceof AccessDeniedException ? ": permission denied" : "") + ")");
         }
     }
 
@@ -33,7 +36,8 @@ public final class OutputFile {
      * name ends in {@code .yaml} or {@code .yml}.
      */
     public static void checkWritableYaml(String option, Path file, String what) {
-        if (file.getFileName() == null || !(file.toString().endsWith(".yaml") || file.toString().endsWith(".yml")))
+        if (file.getFileName() == null
+                || !(file.toString().endsWith(".yaml") || file.toString().endsWith(".yml")))
             throw new BadOptionException(option + " must name a .yaml file, got " + file);
         checkWritable(option, file, what);
     }

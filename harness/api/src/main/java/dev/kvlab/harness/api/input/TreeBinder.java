@@ -71,7 +71,8 @@ public final class TreeBinder {
      * Binds a detached {@code node} (found at dotted key {@code base} of a config) to {@code type}; errors name
      * the key and where it came from through {@code origin} (dotted key → {@code FILE:LINE}).
      */
-    public <T> T bindNode(JsonNode node, Class<T> type, String base, java.util.function.Function<String, String> origin) {
+    public <T> T bindNode(
+            JsonNode node, Class<T> type, String base, java.util.function.Function<String, String> origin) {
         try {
             // records of other modules document "a field left at 0 means its default": absent primitives bind to 0
             return lenient.treeToValue(node, type);
@@ -82,10 +83,13 @@ public final class TreeBinder {
                 else if (r.getIndex() >= 0) key.append('[').append(r.getIndex()).append(']');
             }
             String where = originOf(origin, key.toString());
-            String reason = e instanceof UnrecognizedPropertyException u ? "unknown key '" + key + "'" + known(u) : valueReason(key.toString(), e);
+            String reason = e instanceof UnrecognizedPropertyException u
+                    ? "unknown key '" + key + "'" + known(u)
+                    : valueReason(key.toString(), e);
             throw new BadInputException(where + ": " + reason, e);
         } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
-            throw new BadInputException(originOf(origin, base) + ": key '" + base + "': " + firstLine(e.getMessage()), e);
+            throw new BadInputException(
+                    originOf(origin, base) + ": key '" + base + "': " + firstLine(e.getMessage()), e);
         }
     }
 
@@ -123,10 +127,15 @@ public final class TreeBinder {
             List<String> names = new ArrayList<>();
             if (known != null) for (Object o : known) names.add(String.valueOf(o));
             names.sort(null);
-            reason = "unknown key '" + key + "'" + (names.isEmpty() ? "" : " (known here: " + names.stream().collect(Collectors.joining(", ")) + ")");
-        } else if (e instanceof MismatchedInputException m && tree.root().at(pointer).isMissingNode()) {
+            reason = "unknown key '" + key + "'"
+                    + (names.isEmpty()
+                            ? ""
+                            : " (known here: " + names.stream().collect(Collectors.joining(", ")) + ")");
+        } else if (e instanceof MismatchedInputException m
+                && tree.root().at(pointer).isMissingNode()) {
             // a key absent where the record needs one: a section given whole (a --set or factor of a mapping, or a
-            // subtree replaced as one) does not keep the defaults' keys, and Jackson's "cannot map null" says none of that
+            // subtree replaced as one) does not keep the defaults' keys, and Jackson's "cannot map null" says none of
+            // that
             reason = "key '" + key + "': missing, expected " + typeName(m.getTargetType())
                     + " (a section given whole, as a --set or a factor of a mapping, replaces the defaults' keys: give every key, or set keys one by one)";
         } else {
@@ -137,8 +146,10 @@ public final class TreeBinder {
 
     /** Why a value of {@code key} does not bind, in the config's words (not Jackson's class names). */
     private static String valueReason(String key, JsonMappingException e) {
-        if (e instanceof InvalidFormatException f) return "key '" + key + "': cannot read '" + f.getValue() + "' as " + typeName(f.getTargetType());
-        if (e instanceof MismatchedInputException m) return "key '" + key + "': expected " + typeName(m.getTargetType()) + rootCause(e);
+        if (e instanceof InvalidFormatException f)
+            return "key '" + key + "': cannot read '" + f.getValue() + "' as " + typeName(f.getTargetType());
+        if (e instanceof MismatchedInputException m)
+            return "key '" + key + "': expected " + typeName(m.getTargetType()) + rootCause(e);
         return "key '" + key + "': " + rootCause(e).replaceFirst("^: ", "");
     }
 

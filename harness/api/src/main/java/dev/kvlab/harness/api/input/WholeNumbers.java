@@ -23,12 +23,22 @@ final class WholeNumbers {
     @SuppressWarnings({"unchecked", "rawtypes"})
     static SimpleModule module() {
         SimpleModule m = new SimpleModule("kvlab-whole-numbers");
-        m.addDeserializer(int.class, (JsonDeserializer) new Checked(new NumberDeserializers.IntegerDeserializer(Integer.TYPE, 0), Integer.MIN_VALUE, Integer.MAX_VALUE, "int"));
-        m.addDeserializer(Integer.class, (JsonDeserializer) new Checked(new NumberDeserializers.IntegerDeserializer(Integer.class, null), Integer.MIN_VALUE, Integer.MAX_VALUE, "int"));
+        m.addDeserializer(int.class, (JsonDeserializer) new Checked(
+                new NumberDeserializers.IntegerDeserializer(Integer.TYPE, 0),
+                Integer.MIN_VALUE,
+                Integer.MAX_VALUE,
+                "int"));
+        m.addDeserializer(Integer.class, (JsonDeserializer) new Checked(
+                new NumberDeserializers.IntegerDeserializer(Integer.class, null),
+                Integer.MIN_VALUE,
+                Integer.MAX_VALUE,
+                "int"));
         // a double cannot hold every long: bound by the doubles inside the range (2^63 itself is out)
         long big = Long.MAX_VALUE - 1023;
-        m.addDeserializer(long.class, (JsonDeserializer) new Checked(new NumberDeserializers.LongDeserializer(Long.TYPE, 0L), -big, big, "long"));
-        m.addDeserializer(Long.class, (JsonDeserializer) new Checked(new NumberDeserializers.LongDeserializer(Long.class, null), -big, big, "long"));
+        m.addDeserializer(long.class, (JsonDeserializer)
+                new Checked(new NumberDeserializers.LongDeserializer(Long.TYPE, 0L), -big, big, "long"));
+        m.addDeserializer(Long.class, (JsonDeserializer)
+                new Checked(new NumberDeserializers.LongDeserializer(Long.class, null), -big, big, "long"));
         return m;
     }
 
@@ -57,7 +67,10 @@ final class WholeNumbers {
                 if (!Double.isFinite(d) || d != Math.rint(d))
                     throw JsonMappingException.from(p, "expected a whole number, got " + p.getText());
                 if (d < min || d > max)
-                    throw JsonMappingException.from(p, "Numeric value (" + p.getText() + ") out of range of " + type + " (" + min + " - " + max + ")");
+                    throw JsonMappingException.from(
+                            p,
+                            "Numeric value (" + p.getText() + ") out of range of " + type + " (" + min + " - " + max
+                                    + ")");
             }
             return super.deserialize(p, ctxt);
         }

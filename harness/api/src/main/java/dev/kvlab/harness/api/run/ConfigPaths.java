@@ -24,11 +24,14 @@ final class ConfigPaths {
         }
         JsonNode profile = t.root().get("transport_profile");
         if (profile != null && profile.isTextual()) {
-            Path p = resolve(profile.asText(), baseDir, t, "/transport_profile", "transport_profile", "transport profile");
+            Path p = resolve(
+                    profile.asText(), baseDir, t, "/transport_profile", "transport_profile", "transport profile");
             t.root().put("transport_profile", p.toString());
         }
         JsonNode tr = t.root().get("transport");
-        if (tr != null && tr.isTextual() && (tr.asText().contains(".yaml") || tr.asText().contains(".yml"))) {
+        if (tr != null
+                && tr.isTextual()
+                && (tr.asText().contains(".yaml") || tr.asText().contains(".yml"))) {
             String text = tr.asText().strip();
             int hash = text.lastIndexOf('#');
             String file = hash >= 0 ? text.substring(0, hash) : text;
@@ -49,7 +52,9 @@ final class ConfigPaths {
         if (text.isBlank()) throw new BadInputException(TreeBinder.where(t, ptr) + ": key '" + key + "': empty path");
         Path p = Path.of(text);
         if (p.isAbsolute()) {
-            if (!Files.exists(p)) throw new BadInputException(TreeBinder.where(t, ptr) + ": key '" + key + "': no such " + what + " file " + p);
+            if (!Files.exists(p))
+                throw new BadInputException(
+                        TreeBinder.where(t, ptr) + ": key '" + key + "': no such " + what + " file " + p);
             return p.normalize();
         }
         if (baseDir != null) {
@@ -58,7 +63,7 @@ final class ConfigPaths {
         }
         Path w = p.toAbsolutePath().normalize();
         if (Files.exists(w)) return w;
-        throw new BadInputException(TreeBinder.where(t, ptr) + ": key '" + key + "': no such " + what + " file '" + text + "' (looked in "
-                + (baseDir != null ? baseDir.resolve(p).normalize() + " and " : "") + w + ")");
+        throw new BadInputException(TreeBinder.where(t, ptr) + ": key '" + key + "': no such " + what + " file '" + text
+                + "' (looked in " + (baseDir != null ? baseDir.resolve(p).normalize() + " and " : "") + w + ")");
     }
 }

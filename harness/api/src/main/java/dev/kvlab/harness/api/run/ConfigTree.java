@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.Map;
@@ -87,7 +86,8 @@ public final class ConfigTree {
         return new ConfigTree(base, dir, source, resolved);
     }
 
-    private static void mergeInto(LocatedTree base, String basePtr, ObjectNode target, LocatedTree user, String userPtr, ObjectNode src) {
+    private static void mergeInto(
+            LocatedTree base, String basePtr, ObjectNode target, LocatedTree user, String userPtr, ObjectNode src) {
         Iterator<Map.Entry<String, JsonNode>> it = src.fields();
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> e = it.next();
@@ -116,7 +116,8 @@ public final class ConfigTree {
         return ptr.equals("/workload/generator") || ptr.equals("/target");
     }
 
-    private static void copyOrigins(LocatedTree base, String basePtr, LocatedTree user, String userPtr, JsonNode value) {
+    private static void copyOrigins(
+            LocatedTree base, String basePtr, LocatedTree user, String userPtr, JsonNode value) {
         base.setOrigin(basePtr, user.origin(userPtr));
         if (value instanceof ObjectNode o) {
             Iterator<String> names = o.fieldNames();
@@ -125,7 +126,8 @@ public final class ConfigTree {
                 copyOrigins(base, basePtr + "/" + escape(n), user, userPtr + "/" + escape(n), o.get(n));
             }
         } else if (value.isArray()) {
-            for (int i = 0; i < value.size(); i++) copyOrigins(base, basePtr + "/" + i, user, userPtr + "/" + i, value.get(i));
+            for (int i = 0; i < value.size(); i++)
+                copyOrigins(base, basePtr + "/" + i, user, userPtr + "/" + i, value.get(i));
         }
     }
 
@@ -161,7 +163,8 @@ public final class ConfigTree {
      */
     public ConfigTree set(String assignment) {
         int eq = assignment.indexOf('=');
-        if (eq <= 0) throw new BadInputException("--set " + assignment + ": expected KEY=VALUE (e.g. --set slo.ttft_ms=2000)");
+        if (eq <= 0)
+            throw new BadInputException("--set " + assignment + ": expected KEY=VALUE (e.g. --set slo.ttft_ms=2000)");
         return set(assignment.substring(0, eq).strip(), assignment.substring(eq + 1), "--set " + assignment);
     }
 
@@ -189,8 +192,9 @@ public final class ConfigTree {
             JsonNode child = node.get(parts[i]);
             if (!(child instanceof ObjectNode)) {
                 if (child != null && !child.isNull() && !isOpaque(ptr.toString()))
-                    throw new BadInputException(origin + ": key '" + String.join(".", java.util.Arrays.copyOf(parts, i + 1))
-                            + "' holds a value, not a section");
+                    throw new BadInputException(
+                            origin + ": key '" + String.join(".", java.util.Arrays.copyOf(parts, i + 1))
+                                    + "' holds a value, not a section");
                 child = node.putObject(parts[i]);
                 tree.setOrigin(ptr.toString(), origin);
             }
@@ -260,10 +264,15 @@ public final class ConfigTree {
      */
     private void clockDefaults() {
         String transportOrigin = tree.origin("/transport");
-        boolean live = tree.root().path("mode").isTextual() && tree.root().path("mode").asText().strip().equalsIgnoreCase("live");
-        if (live && transportOrigin != null && transportOrigin.startsWith(DEFAULTS_NAME) && !transportOrigin.contains("live clock")) {
+        boolean live = tree.root().path("mode").isTextual()
+                && tree.root().path("mode").asText().strip().equalsIgnoreCase("live");
+        if (live
+                && transportOrigin != null
+                && transportOrigin.startsWith(DEFAULTS_NAME)
+                && !transportOrigin.contains("live clock")) {
             tree.root().put("transport", LIVE_DEFAULT_TRANSPORT);
-            tree.setOrigin("/transport", transportOrigin + " (the live clock's default: " + LIVE_DEFAULT_TRANSPORT + ")");
+            tree.setOrigin(
+                    "/transport", transportOrigin + " (the live clock's default: " + LIVE_DEFAULT_TRANSPORT + ")");
         }
     }
 

@@ -18,11 +18,16 @@ final class OptionKeys {
     /** Refuses the first key {@code given} that {@code c}'s other settings leave unread. */
     public static void refuseUnread(RunConfig c, Predicate<String> given, Function<String, String> origin) {
         if (c.cluster().router() != RouterKind.CACHE_AWARE && given.test("cluster.cache_aware"))
-            throw refuse("cluster.cache_aware", origin, "is read only by the cache-aware router; cluster.router is " + c.cluster().router());
+            throw refuse(
+                    "cluster.cache_aware",
+                    origin,
+                    "is read only by the cache-aware router; cluster.router is "
+                            + c.cluster().router());
     }
 
     private static BadInputException refuse(String key, Function<String, String> origin, String why) {
         String o = origin.apply(key);
-        return new BadInputException((o == null ? "config" : o) + ": key '" + key + "' " + why + ": remove it, or set it only for cells that read it");
+        return new BadInputException((o == null ? "config" : o) + ": key '" + key + "' " + why
+                + ": remove it, or set it only for cells that read it");
     }
 }

@@ -38,7 +38,8 @@ public final class RequestSplit {
     public static MatrixSpec select(MatrixSpec whole, Shard shard) {
         String flag = "--shard " + shard.label() + " --split requests";
         if (whole.experiment() != null && whole.experiment().adaptive())
-            throw new BadInputException(flag + ": key '" + whole.experiment().key() + "': the experiment picks each run from earlier runs' results, so N"
+            throw new BadInputException(flag + ": key '" + whole.experiment().key()
+                    + "': the experiment picks each run from earlier runs' results, so N"
                     + " hosts would search apart; split it by runs (--split runs)");
         Targets targets = Targets.discover();
         List<MatrixCell> cells = new ArrayList<>();
@@ -47,18 +48,31 @@ public final class RequestSplit {
             for (CellRun r : c.runs()) {
                 TargetProvider target = targets.of(r.config(), k -> flag + ": cell " + c.id());
                 if (!target.splitsRequests())
-                    throw new BadInputException(flag + ": cell " + c.id() + ": key 'target.kind' is '" + target.kind() + "': only cells of "
-                            + String.join(", ", targets.kinds(TargetProvider::splitsRequests)) + " targets can be split by requests (the "
+                    throw new BadInputException(flag + ": cell " + c.id() + ": key 'target.kind' is '" + target.kind()
+                            + "': only cells of "
+                            + String.join(", ", targets.kinds(TargetProvider::splitsRequests))
+                            + " targets can be split by requests (the "
                             + target.kind() + " target's engine state cannot be split across hosts); use --split runs");
                 checkArrival(r.config(), k -> flag + ": cell " + c.id());
                 ObjectNode tree = r.tree().deepCopy();
                 ((ObjectNode) tree.path("target")).put(KEY.substring(KEY.indexOf('.') + 1), shard.label());
-                runs.add(new CellRun(r.cell(), r.index(), r.factors(), r.replicate(), r.seed(), r.mode(), bind(tree, c.id()), tree));
+                runs.add(new CellRun(
+                        r.cell(), r.index(), r.factors(), r.replicate(), r.seed(), r.mode(), bind(tree, c.id()), tree));
             }
             cells.add(new MatrixCell(c.index(), c.id(), c.factors(), runs));
         }
-        return new MatrixSpec(whole.name(), whole.file(), whole.description(), whole.factors(), whole.replicates(), whole.baseline(), cells,
-                whole.inputs(), sha256Of(shard, whole.sha256()), whole.resolved(), whole.experiment());
+        return new MatrixSpec(
+                whole.name(),
+                whole.file(),
+                whole.description(),
+                whole.factors(),
+                whole.replicates(),
+                whole.baseline(),
+                cells,
+                whole.inputs(),
+                sha256Of(shard, whole.sha256()),
+                whole.resolved(),
+                whole.experiment());
     }
 
     /**
@@ -68,12 +82,23 @@ public final class RequestSplit {
     public static void checkArrival(RunConfig c, Function<String, String> origin) {
         ArrivalSpec a = c.workload().arrival();
         if (a == null) return;
-        if (a.closedLoop()) throw bad(origin, "workload.arrival.process", "a closed loop sends a user's next request when its last one completes,"
-                + " which only one host sees; a request-split cell needs an open-loop arrival (trace, poisson, gamma, constant)");
-        if (a.maxConcurrency() > 0) throw bad(origin, "workload.arrival.max_concurrency", "a cap on requests in flight holds over the whole stream,"
-                + " which no one host sees; drop the cap to split a cell's requests");
-        if (c.measurement().earlyStop().enabled()) throw bad(origin, "measurement.early_stop", "each host would stop on its own share's verdict;"
-                + " a request-split cell sends its whole share");
+        if (a.closedLoop())
+            throw bad(
+                    origin,
+                    "workload.arrival.process",
+                    "a closed loop sends a user's next request when its last one completes,"
+                            + " which only one host sees; a request-split cell needs an open-loop arrival (trace, poisson, gamma, constant)");
+        if (a.maxConcurrency() > 0)
+            throw bad(
+                    origin,
+                    "workload.arrival.max_concurrency",
+                    "a cap on requests in flight holds over the whole stream,"
+                            + " which no one host sees; drop the cap to split a cell's requests");
+        if (c.measurement().earlyStop().enabled())
+            throw bad(
+                    origin,
+                    "measurement.early_stop",
+                    "each host would stop on its own share's verdict;" + " a request-split cell sends its whole share");
     }
 
     private static BadInputException bad(Function<String, String> origin, String key, String why) {

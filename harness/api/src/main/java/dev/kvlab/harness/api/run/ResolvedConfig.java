@@ -30,7 +30,9 @@ public record ResolvedConfig(RunConfig config, ObjectNode tree, String name) {
     /** A live probe's early stop. */
     public static final String EARLY_STOP = ConfigKeys.MEASUREMENT + ".early_stop";
     /** The load keys a capacity search varies. */
-    public static final String RATE = "workload.arrival.rate", SPEEDUP = "workload.arrival.speedup", USERS = "workload.arrival.users",
+    public static final String RATE = "workload.arrival.rate",
+            SPEEDUP = "workload.arrival.speedup",
+            USERS = "workload.arrival.users",
             MAX_CONCURRENCY = "workload.arrival.max_concurrency";
 
     /** This config under another name in errors. */
@@ -52,22 +54,59 @@ public record ResolvedConfig(RunConfig config, ObjectNode tree, String name) {
         ArrivalSpec a = config.workload().arrival();
         double v = whole ? (long) load : load;
         ArrivalSpec b = switch (knob) {
-            case RATE -> new ArrivalSpec(a.process(), v, a.burstiness(), a.speedup(), a.users(), a.thinkMs(), a.maxConcurrency(), a.spread());
-            case SPEEDUP -> new ArrivalSpec(a.process(), a.rate(), a.burstiness(), v, a.users(), a.thinkMs(), a.maxConcurrency(), a.spread());
-            case USERS -> new ArrivalSpec(a.process(), a.rate(), a.burstiness(), a.speedup(), wholeInt(knob, v), a.thinkMs(), a.maxConcurrency(),
-                    a.spread());
-            case MAX_CONCURRENCY -> new ArrivalSpec(a.process(), a.rate(), a.burstiness(), a.speedup(), a.users(), a.thinkMs(),
-                    wholeInt(knob, v), a.spread());
+            case RATE ->
+                new ArrivalSpec(
+                        a.process(),
+                        v,
+                        a.burstiness(),
+                        a.speedup(),
+                        a.users(),
+                        a.thinkMs(),
+                        a.maxConcurrency(),
+                        a.spread());
+            case SPEEDUP ->
+                new ArrivalSpec(
+                        a.process(),
+                        a.rate(),
+                        a.burstiness(),
+                        v,
+                        a.users(),
+                        a.thinkMs(),
+                        a.maxConcurrency(),
+                        a.spread());
+            case USERS ->
+                new ArrivalSpec(
+                        a.process(),
+                        a.rate(),
+                        a.burstiness(),
+                        a.speedup(),
+                        wholeInt(knob, v),
+                        a.thinkMs(),
+                        a.maxConcurrency(),
+                        a.spread());
+            case MAX_CONCURRENCY ->
+                new ArrivalSpec(
+                        a.process(),
+                        a.rate(),
+                        a.burstiness(),
+                        a.speedup(),
+                        a.users(),
+                        a.thinkMs(),
+                        wholeInt(knob, v),
+                        a.spread());
             default -> throw new IllegalArgumentException("not a load key: " + knob);
         };
-        JsonNode n = whole ? JsonNodeFactory.instance.numberNode((long) load) : JsonNodeFactory.instance.numberNode(load);
+        JsonNode n =
+                whole ? JsonNodeFactory.instance.numberNode((long) load) : JsonNodeFactory.instance.numberNode(load);
         return new ResolvedConfig(config.withWorkload(config.workload().withArrival(b)), set(knob, n), name);
     }
 
     /** With {@link #PASSES} {@code passes}. */
     public ResolvedConfig withPasses(int passes) {
-        return new ResolvedConfig(config.withWorkload(config.workload().withPasses(passes)),
-                set(PASSES, JsonNodeFactory.instance.numberNode(passes)), name);
+        return new ResolvedConfig(
+                config.withWorkload(config.workload().withPasses(passes)),
+                set(PASSES, JsonNodeFactory.instance.numberNode(passes)),
+                name);
     }
 
     /** With {@link #EARLY_STOP} at {@code target} attainment, first look after {@code minRequests} and {@code minDuration}. */
@@ -76,7 +115,8 @@ public record ResolvedConfig(RunConfig config, ObjectNode tree, String name) {
         es.put("target", target);
         es.put("min_requests", minRequests);
         es.put("min_duration", minDuration);
-        RunConfig c = config.withMeasurement(config.measurement().withEarlyStop(new EarlyStopConfig(target, minRequests, minDuration)));
+        RunConfig c = config.withMeasurement(
+                config.measurement().withEarlyStop(new EarlyStopConfig(target, minRequests, minDuration)));
         return new ResolvedConfig(c, set(EARLY_STOP, es), name);
     }
 
@@ -89,7 +129,8 @@ public record ResolvedConfig(RunConfig config, ObjectNode tree, String name) {
 
     private int wholeInt(String knob, double v) {
         if (v != Math.rint(v) || v < Integer.MIN_VALUE || v > Integer.MAX_VALUE)
-            throw new BadInputException(name + ": key '" + knob + "': " + v + " is not a whole number within int range");
+            throw new BadInputException(
+                    name + ": key '" + knob + "': " + v + " is not a whole number within int range");
         return (int) v;
     }
 
@@ -106,7 +147,8 @@ public record ResolvedConfig(RunConfig config, ObjectNode tree, String name) {
     public static ObjectNode setDotted(ObjectNode tree, String key, JsonNode value) {
         String[] path = key.split("\\.");
         ObjectNode at = tree;
-        for (int i = 0; i < path.length - 1; i++) at = at.get(path[i]) instanceof ObjectNode o ? o : at.putObject(path[i]);
+        for (int i = 0; i < path.length - 1; i++)
+            at = at.get(path[i]) instanceof ObjectNode o ? o : at.putObject(path[i]);
         at.set(path[path.length - 1], value);
         return tree;
     }

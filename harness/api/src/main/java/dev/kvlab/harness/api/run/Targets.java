@@ -37,20 +37,22 @@ public final class Targets {
         String kind = TargetKind.of(config);
         for (TargetProvider p : providers) if (p.kind().equals(kind)) return p;
         String o = origin.apply("target.kind");
-        throw new BadInputException((o == null ? "config" : o) + ": key 'target.kind': unknown target '" + kind + "' (known: "
-                + String.join(", ", kinds()) + ")");
+        throw new BadInputException((o == null ? "config" : o) + ": key 'target.kind': unknown target '" + kind
+                + "' (known: " + String.join(", ", kinds()) + ")");
     }
 
     /**
      * Refuses the first of {@code keys} that {@code given} says was given (it or a key below it, other than its
      * default) and {@code target} does not read: exit 2 naming the key and the target, never silently ignored.
      */
-    public static void refuseUnused(TargetProvider target, Iterable<String> keys, Predicate<String> given, Function<String, String> origin) {
+    public static void refuseUnused(
+            TargetProvider target, Iterable<String> keys, Predicate<String> given, Function<String, String> origin) {
         for (String k : keys) {
             if (k.equals("target") || k.startsWith("target.") || target.uses(k) || !given.test(k)) continue;
             String o = origin.apply(k);
-            throw new BadInputException((o == null ? "config" : o) + ": key '" + k + "' is not used by the " + target.kind() + " target ("
-                    + target.describe() + "); remove it, or set it only for cells of a target that reads it");
+            throw new BadInputException(
+                    (o == null ? "config" : o) + ": key '" + k + "' is not used by the " + target.kind() + " target ("
+                            + target.describe() + "); remove it, or set it only for cells of a target that reads it");
         }
     }
 }

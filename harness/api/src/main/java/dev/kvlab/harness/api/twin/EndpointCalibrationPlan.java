@@ -10,10 +10,13 @@ package dev.kvlab.harness.api.twin;
  * @param decodeTokens decode steps timed
  * @param repeats      timings per figure (the median is kept)
  */
-public record EndpointCalibrationPlan(int shortTokens, int longTokens, int suffixTokens, int decodeTokens, int repeats) {
+public record EndpointCalibrationPlan(
+        int shortTokens, int longTokens, int suffixTokens, int decodeTokens, int repeats) {
     public EndpointCalibrationPlan {
-        if (shortTokens < 16 || longTokens <= shortTokens) throw new IllegalArgumentException("--prompt-tokens: two lengths, 16 <= short < long");
-        if (suffixTokens < 1 || suffixTokens >= longTokens) throw new IllegalArgumentException("--suffix-tokens: in [1, long prompt)");
+        if (shortTokens < 16 || longTokens <= shortTokens)
+            throw new IllegalArgumentException("--prompt-tokens: two lengths, 16 <= short < long");
+        if (suffixTokens < 1 || suffixTokens >= longTokens)
+            throw new IllegalArgumentException("--suffix-tokens: in [1, long prompt)");
         if (decodeTokens < 2) throw new IllegalArgumentException("--decode-tokens: at least 2");
         if (repeats < 1) throw new IllegalArgumentException("repeats: at least 1");
     }

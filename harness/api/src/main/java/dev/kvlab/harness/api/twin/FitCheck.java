@@ -19,6 +19,11 @@ public record FitCheck(String what, double measured, double predicted) {
 
     /** As a twin's figures carry it: {@code measured X ms, the roofline Y ms (+Z%)}. */
     public String figure() {
-        return String.format(Locale.ROOT, "measured %.3f ms, the roofline %.3f ms (%+.0f%%)", measured * 1e3, predicted * 1e3, error() * 100);
+        return String.format(
+                Locale.ROOT,
+                "measured %.3f ms, the roofline %.3f ms (%+.0f%%)",
+                measured * 1e3,
+                predicted * 1e3,
+                error() * 100);
     }
 }

@@ -27,16 +27,49 @@ import java.util.Map;
  * @param cacheTokens    most tokens the engine's local prefix cache keeps per instance, a tier of its own (llama.cpp's kept
  *                       blocks): the twin's local tier is bounded to it ({@code local.cache_capacity}); 0: the free pool
  */
-public record TwinCalibration(String engine, ModelSpec model, HardwareSpec hardware, Dtype kvDtype, int batchTokens, int sequences,
-                              int instances, double linkLatencySeconds, double linkBytesPerSecond, long lookupNanos,
-                              Map<String, Object> figures, String tiers, long cacheTokens) {
+public record TwinCalibration(
+        String engine,
+        ModelSpec model,
+        HardwareSpec hardware,
+        Dtype kvDtype,
+        int batchTokens,
+        int sequences,
+        int instances,
+        double linkLatencySeconds,
+        double linkBytesPerSecond,
+        long lookupNanos,
+        Map<String, Object> figures,
+        String tiers,
+        long cacheTokens) {
 
     /** An engine whose prefix cache is its free KV pool (or that has none). */
-    public TwinCalibration(String engine, ModelSpec model, HardwareSpec hardware, Dtype kvDtype, int batchTokens, int sequences,
-                           int instances, double linkLatencySeconds, double linkBytesPerSecond, long lookupNanos,
-                           Map<String, Object> figures, String tiers) {
-        this(engine, model, hardware, kvDtype, batchTokens, sequences, instances, linkLatencySeconds, linkBytesPerSecond, lookupNanos,
-                figures, tiers, 0);
+    public TwinCalibration(
+            String engine,
+            ModelSpec model,
+            HardwareSpec hardware,
+            Dtype kvDtype,
+            int batchTokens,
+            int sequences,
+            int instances,
+            double linkLatencySeconds,
+            double linkBytesPerSecond,
+            long lookupNanos,
+            Map<String, Object> figures,
+            String tiers) {
+        this(
+                engine,
+                model,
+                hardware,
+                kvDtype,
+                batchTokens,
+                sequences,
+                instances,
+                linkLatencySeconds,
+                linkBytesPerSecond,
+                lookupNanos,
+                figures,
+                tiers,
+                0);
     }
 
     public TwinCalibration {
@@ -48,8 +81,20 @@ public record TwinCalibration(String engine, ModelSpec model, HardwareSpec hardw
 
     /** The twin of an engine with its own prefix cache ({@code local-only}), or with it turned off ({@code none}). */
     public TwinCalibration withCacheOff(boolean off) {
-        return new TwinCalibration(engine, model, hardware, kvDtype, batchTokens, sequences, instances, linkLatencySeconds, linkBytesPerSecond,
-                lookupNanos, figures, off ? "none" : "local-only", cacheTokens);
+        return new TwinCalibration(
+                engine,
+                model,
+                hardware,
+                kvDtype,
+                batchTokens,
+                sequences,
+                instances,
+                linkLatencySeconds,
+                linkBytesPerSecond,
+                lookupNanos,
+                figures,
+                off ? "none" : "local-only",
+                cacheTokens);
     }
 
     /** Whether a store path was measured (a twin of a cell with a remote tier needs one). */

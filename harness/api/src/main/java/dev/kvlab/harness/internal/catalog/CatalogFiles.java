@@ -32,9 +32,20 @@ public final class CatalogFiles {
     private CatalogFiles() {}
 
     /** How a hardware entry is written: sizes as text ({@code 80GB}). */
-    record HardwareEntry(String id, String name, List<String> aliases, String source, double bf16Flops, Double fp8Flops,
-                         double hbmBandwidth, String hbmCapacity, double hostLinkBandwidth, double prefillMfu,
-                         double decodeBandwidthUtilization, AttentionCost attention, KvLoadCost kvLoad) {}
+    record HardwareEntry(
+            String id,
+            String name,
+            List<String> aliases,
+            String source,
+            double bf16Flops,
+            Double fp8Flops,
+            double hbmBandwidth,
+            String hbmCapacity,
+            double hostLinkBandwidth,
+            double prefillMfu,
+            double decodeBandwidthUtilization,
+            AttentionCost attention,
+            KvLoadCost kvLoad) {}
 
     /** The built-in catalog extended (and overridden by id) by {@code extra} YAML files or directories of them, in order. */
     public static Catalog load(List<Path> extra) {
@@ -50,7 +61,8 @@ public final class CatalogFiles {
      * Adds the built-in catalog. Its resources are read and bound once per JVM (they cannot change while it runs;
      * the entries are immutable records): validation binds it for every cell of a matrix.
      */
-    public static void builtIn(Map<String, ModelSpec> models, Map<String, HardwareSpec> hardware, List<String> sources) {
+    public static void builtIn(
+            Map<String, ModelSpec> models, Map<String, HardwareSpec> hardware, List<String> sources) {
         models.putAll(BuiltIn.MODELS);
         hardware.putAll(BuiltIn.HARDWARE);
         sources.addAll(BuiltIn.SOURCES);
@@ -87,14 +99,17 @@ public final class CatalogFiles {
     }
 
     /** Adds a user catalog: one YAML file, or every {@code *.yaml}/{@code *.yml} file of a directory in name order. */
-    public static void user(Path path, Map<String, ModelSpec> models, Map<String, HardwareSpec> hardware, List<String> sources) {
+    public static void user(
+            Path path, Map<String, ModelSpec> models, Map<String, HardwareSpec> hardware, List<String> sources) {
         if (Files.isDirectory(path)) {
             List<Path> files;
             try (Stream<Path> s = Files.list(path)) {
                 files = s.filter(p -> {
-                    String n = p.getFileName().toString();
-                    return Files.isRegularFile(p) && (n.endsWith(".yaml") || n.endsWith(".yml"));
-                }).sorted().toList();
+                            String n = p.getFileName().toString();
+                            return Files.isRegularFile(p) && (n.endsWith(".yaml") || n.endsWith(".yml"));
+                        })
+                        .sorted()
+                        .toList();
             } catch (IOException e) {
                 throw new BadInputException(path + ": cannot list catalog directory: " + e.getMessage(), e);
             }
@@ -112,24 +127,38 @@ public final class CatalogFiles {
         while (names.hasNext()) {
             String n = names.next();
             if (!n.equals("models") && !n.equals("hardware"))
-                throw new BadInputException(TreeBinder.where(tree, "/" + n) + ": unknown key '" + n + "' (a catalog has: hardware, models)");
+                throw new BadInputException(TreeBinder.where(tree, "/" + n) + ": unknown key '" + n
+                        + "' (a catalog has: hardware, models)");
         }
         JsonNode ms = tree.root().path("models");
-        if (!ms.isMissingNode() && !ms.isArray()) throw new BadInputException(TreeBinder.where(tree, "/models") + ": 'models' must be a list");
+        if (!ms.isMissingNode() && !ms.isArray())
+            throw new BadInputException(TreeBinder.where(tree, "/models") + ": 'models' must be a list");
         for (int i = 0; i < ms.size(); i++) {
             ModelSpec m = BINDER.bind(tree, "/models/" + i, ModelSpec.class);
             models.put(m.id(), m);
         }
         JsonNode hs = tree.root().path("hardware");
-        if (!hs.isMissingNode() && !hs.isArray()) throw new BadInputException(TreeBinder.where(tree, "/hardware") + ": 'hardware' must be a list");
+        if (!hs.isMissingNode() && !hs.isArray())
+            throw new BadInputException(TreeBinder.where(tree, "/hardware") + ": 'hardware' must be a list");
         for (int i = 0; i < hs.size(); i++) {
             String ptr = "/hardware/" + i;
             HardwareEntry e = BINDER.bind(tree, ptr, HardwareEntry.class);
             try {
                 if (e.hbmCapacity() == null) throw new IllegalArgumentException("hbm_capacity is missing");
-                HardwareSpec h = new HardwareSpec(e.id(), e.name(), e.aliases(), e.source(), e.bf16Flops(), e.fp8Flops(),
-                        e.hbmBandwidth(), ByteSize.parse(e.hbmCapacity()), e.hostLinkBandwidth(), e.prefillMfu(),
-                        e.decodeBandwidthUtilization(), e.attention(), e.kvLoad());
+                HardwareSpec h = new HardwareSpec(
+                        e.id(),
+                        e.name(),
+                        e.aliases(),
+                        e.source(),
+                        e.bf16Flops(),
+                        e.fp8Flops(),
+                        e.hbmBandwidth(),
+                        ByteSize.parse(e.hbmCapacity()),
+                        e.hostLinkBandwidth(),
+                        e.prefillMfu(),
+                        e.decodeBandwidthUtilization(),
+                        e.attention(),
+                        e.kvLoad());
                 hardware.put(h.id(), h);
             } catch (IllegalArgumentException ex) {
                 throw new BadInputException(TreeBinder.where(tree, ptr) + ": " + ex.getMessage(), ex);

@@ -94,7 +94,8 @@ final class GgufHeader {
         int[] block = GgufTypes.tensorBlock(type);
         long n = 1;
         for (long d : ne) n = Math.multiplyExact(n, d);
-        if (ne[0] % block[0] != 0) throw new IllegalArgumentException(name + ": row of " + ne[0] + " is not a multiple of " + block[0]);
+        if (ne[0] % block[0] != 0)
+            throw new IllegalArgumentException(name + ": row of " + ne[0] + " is not a multiple of " + block[0]);
         long bytes = Math.multiplyExact(n / block[0], (long) block[1]);
         Tensor t = new Tensor(name, ne.clone(), type, dataBytes, bytes);
         tensors.add(t);
@@ -113,9 +114,13 @@ final class GgufHeader {
             size += 8 + n.length + 4 + 8L * t.ne().length + 4 + 8;
         }
         long padded = pad(size, alignment);
-        if (padded > Integer.MAX_VALUE - 8) throw new IllegalStateException("GGUF header of " + padded + " bytes is too large");
+        if (padded > Integer.MAX_VALUE - 8)
+            throw new IllegalStateException("GGUF header of " + padded + " bytes is too large");
         ByteBuffer b = ByteBuffer.allocate((int) padded).order(ByteOrder.LITTLE_ENDIAN);
-        b.putInt(GgufTypes.MAGIC).putInt(GgufTypes.VERSION).putLong(tensors.size()).putLong(kvs.size());
+        b.putInt(GgufTypes.MAGIC)
+                .putInt(GgufTypes.VERSION)
+                .putLong(tensors.size())
+                .putLong(kvs.size());
         for (byte[] kv : kvs) b.put(kv);
         for (int i = 0; i < tensors.size(); i++) {
             Tensor t = tensors.get(i);

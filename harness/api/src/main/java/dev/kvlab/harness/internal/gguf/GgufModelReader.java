@@ -38,7 +38,8 @@ public final class GgufModelReader {
         int valueLength = positive(c, p + "attention.value_length", keyLength);
         int ff = m.containsKey(p + "feed_forward_length") ? positive(c, p + "feed_forward_length", null) : 0;
         Object tokens = m.get("tokenizer.ggml.tokens");
-        int vocab = m.containsKey(p + "vocab_size") ? positive(c, p + "vocab_size", null)
+        int vocab = m.containsKey(p + "vocab_size")
+                ? positive(c, p + "vocab_size", null)
                 : tokens instanceof List<?> l ? l.size() : 0;
         long context = m.get(p + "context_length") instanceof Long l ? l : 0;
         int fileType = m.get("general.file_type") instanceof Long l ? l.intValue() : -1;
@@ -46,8 +47,25 @@ public final class GgufModelReader {
         long params = 0;
         for (GgufReader.TensorInfo t : c.tensors()) params = Math.addExact(params, t.elements());
         boolean synth = isSynthVocabulary(m, vocab);
-        return new GgufModelInfo(file, arch, name, layers, hidden, heads, kvHeads, keyLength, valueLength, ff, vocab, context,
-                fileType, params, c.tensors().size(), c.fileBytes(), sha256(file), synth);
+        return new GgufModelInfo(
+                file,
+                arch,
+                name,
+                layers,
+                hidden,
+                heads,
+                kvHeads,
+                keyLength,
+                valueLength,
+                ff,
+                vocab,
+                context,
+                fileType,
+                params,
+                c.tensors().size(),
+                c.fileBytes(),
+                sha256(file),
+                synth);
     }
 
     private static boolean isSynthVocabulary(Map<String, Object> m, int vocab) {

@@ -38,8 +38,14 @@ final class GgufReader {
      * A parsed header. Metadata values: {@code Long} (integers), {@code Double} (floats), {@code Boolean},
      * {@code String}, or a {@code List} of those for arrays.
      */
-    public record Contents(Path path, int version, Map<String, Object> metadata, List<TensorInfo> tensors, int alignment,
-                           long dataOffset, long fileBytes) {}
+    public record Contents(
+            Path path,
+            int version,
+            Map<String, Object> metadata,
+            List<TensorInfo> tensors,
+            int alignment,
+            long dataOffset,
+            long fileBytes) {}
 
     private static final int MAX_DIMS = 4;
 
@@ -71,17 +77,26 @@ final class GgufReader {
 
     private Contents contents() throws IOException {
         if (size < 24) {
-            if (size >= 4 && i32Peek() == GgufTypes.MAGIC) throw bad(path, "truncated: " + size + " bytes, shorter than a GGUF header");
+            if (size >= 4 && i32Peek() == GgufTypes.MAGIC)
+                throw bad(path, "truncated: " + size + " bytes, shorter than a GGUF header");
             throw bad(path, "not a GGUF file (" + size + " bytes, no GGUF magic)");
         }
         int magic = i32();
-        if (magic != GgufTypes.MAGIC) throw bad(path, "not a GGUF file: it starts with 0x" + Integer.toHexString(Integer.reverseBytes(magic)) + ", not \"GGUF\"");
+        if (magic != GgufTypes.MAGIC)
+            throw bad(
+                    path,
+                    "not a GGUF file: it starts with 0x" + Integer.toHexString(Integer.reverseBytes(magic))
+                            + ", not \"GGUF\"");
         int version = i32();
-        if (version != 2 && version != 3) throw bad(path, "GGUF version " + Integer.toUnsignedString(version) + " is not supported (2 or 3)");
+        if (version != 2 && version != 3)
+            throw bad(path, "GGUF version " + Integer.toUnsignedString(version) + " is not supported (2 or 3)");
         long nTensors = i64();
         long nKv = i64();
-        if (nTensors < 0 || nTensors > size / 24) throw bad(path, "corrupt header: " + Long.toUnsignedString(nTensors) + " tensors in " + size + " bytes");
-        if (nKv < 0 || nKv > size / 13) throw bad(path, "corrupt header: " + Long.toUnsignedString(nKv) + " metadata entries in " + size + " bytes");
+        if (nTensors < 0 || nTensors > size / 24)
+            throw bad(path, "corrupt header: " + Long.toUnsignedString(nTensors) + " tensors in " + size + " bytes");
+        if (nKv < 0 || nKv > size / 13)
+            throw bad(
+                    path, "corrupt header: " + Long.toUnsignedString(nKv) + " metadata entries in " + size + " bytes");
         Map<String, Object> meta = new LinkedHashMap<>();
         for (long i = 0; i < nKv; i++) {
             String key = string();
@@ -90,14 +105,19 @@ final class GgufReader {
         }
         int alignment = GgufTypes.DEFAULT_ALIGNMENT;
         if (meta.get("general.alignment") instanceof Long a) {
-            if (a <= 0 || a > (1 << 30) || (a & (a - 1)) != 0) throw bad(path, "general.alignment " + a + " is not a power of 2");
+            if (a <= 0 || a > (1 << 30) || (a & (a - 1)) != 0)
+                throw bad(path, "general.alignment " + a + " is not a power of 2");
             alignment = a.intValue();
         }
         List<TensorInfo> tensors = new ArrayList<>((int) nTensors);
         for (long i = 0; i < nTensors; i++) {
             String name = string();
             int nDims = i32();
-            if (nDims < 1 || nDims > MAX_DIMS) throw bad(path, "tensor '" + name + "' has " + Integer.toUnsignedString(nDims) + " dimensions (1.." + MAX_DIMS + ")");
+            if (nDims < 1 || nDims > MAX_DIMS)
+                throw bad(
+                        path,
+                        "tensor '" + name + "' has " + Integer.toUnsignedString(nDims) + " dimensions (1.." + MAX_DIMS
+                                + ")");
             long[] ne = new long[nDims];
             for (int d = 0; d < nDims; d++) {
                 ne[d] = i64();
@@ -105,7 +125,11 @@ final class GgufReader {
             }
             int type = i32();
             long offset = i64();
-            if (offset < 0 || offset % alignment != 0) throw bad(path, "tensor '" + name + "' offset " + Long.toUnsignedString(offset) + " is not aligned to " + alignment);
+            if (offset < 0 || offset % alignment != 0)
+                throw bad(
+                        path,
+                        "tensor '" + name + "' offset " + Long.toUnsignedString(offset) + " is not aligned to "
+                                + alignment);
             tensors.add(new TensorInfo(name, ne, type, offset));
         }
         long dataOffset = nTensors > 0 ? GgufHeader.pad(pos, alignment) : pos;
@@ -115,9 +139,13 @@ final class GgufReader {
             long bytes = Math.multiplyExact(t.elements() / block[0], (long) block[1]);
             long end = Math.addExact(Math.addExact(dataOffset, t.offset()), bytes);
             if (end > size)
-                throw bad(path, "truncated: tensor '" + t.name() + "' ends at byte " + end + " but the file has " + size + " bytes");
+                throw bad(
+                        path,
+                        "truncated: tensor '" + t.name() + "' ends at byte " + end + " but the file has " + size
+                                + " bytes");
         }
-        return new Contents(path, version, Collections.unmodifiableMap(meta), List.copyOf(tensors), alignment, dataOffset, size);
+        return new Contents(
+                path, version, Collections.unmodifiableMap(meta), List.copyOf(tensors), alignment, dataOffset, size);
     }
 
     private Object value(int type, String key) throws IOException {
@@ -142,8 +170,10 @@ final class GgufReader {
         int type = i32();
         long n = i64();
         int min = type == GgufTypes.STRING ? 8 : type == GgufTypes.ARRAY ? 12 : GgufTypes.scalarBytes(type);
-        if (min < 0) throw bad(path, "metadata array '" + key + "' has unknown element type " + Integer.toUnsignedString(type));
-        if (n < 0 || n > (size - pos) / min) throw new EOFException("array '" + key + "' of " + Long.toUnsignedString(n) + " elements");
+        if (min < 0)
+            throw bad(path, "metadata array '" + key + "' has unknown element type " + Integer.toUnsignedString(type));
+        if (n < 0 || n > (size - pos) / min)
+            throw new EOFException("array '" + key + "' of " + Long.toUnsignedString(n) + " elements");
         List<Object> out = new ArrayList<>((int) n);
         for (long i = 0; i < n; i++) out.add(value(type, key));
         return Collections.unmodifiableList(out);
@@ -151,7 +181,8 @@ final class GgufReader {
 
     private String string() throws IOException {
         long n = i64();
-        if (n < 0 || n > size - pos) throw new EOFException("a string of " + Long.toUnsignedString(n) + " bytes at byte " + pos);
+        if (n < 0 || n > size - pos)
+            throw new EOFException("a string of " + Long.toUnsignedString(n) + " bytes at byte " + pos);
         if (n > (1 << 24)) throw bad(path, "corrupt header: a string of " + n + " bytes at byte " + pos);
         byte[] b = new byte[(int) n];
         int off = 0;
@@ -163,7 +194,10 @@ final class GgufReader {
             pos += k;
         }
         try {
-            return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(b)).toString();
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(ByteBuffer.wrap(b))
+                    .toString();
         } catch (CharacterCodingException e) {
             throw bad(path, "corrupt header: a string at byte " + (pos - n) + " is not UTF-8");
         }

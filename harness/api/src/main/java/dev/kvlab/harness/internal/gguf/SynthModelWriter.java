@@ -29,6 +29,7 @@ public final class SynthModelWriter {
 
     /** Half-width of the uniform distribution whose standard deviation is 0.02: 0.02 × √3. */
     static final float HALF_WIDTH = (float) (0.02 * Math.sqrt(3));
+
     static final String VOCABULARY_TAG = "kvlab-spm-words-v1";
     private static final int BUFFER = 1 << 20;
 
@@ -46,7 +47,8 @@ public final class SynthModelWriter {
         try {
             MessageDigest sha = sha256();
             long bytes;
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            try (FileChannel ch =
+                    FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
                 ChannelSink sink = new ChannelSink(new DigestingChannel(ch, sha), BUFFER);
                 sink.put(header.encode());
                 SplittableRandom rng = new SplittableRandom(spec.seed());
@@ -58,7 +60,9 @@ public final class SynthModelWriter {
                         case GgufTypes.GGML_Q8_0 -> q8_0(sink, t.elements(), rng);
                         default -> throw new IllegalStateException("type " + t.type());
                     }
-                    if (sink.position() - start != t.bytes()) throw new IllegalStateException(t.name() + ": wrote " + (sink.position() - start) + " of " + t.bytes() + " bytes");
+                    if (sink.position() - start != t.bytes())
+                        throw new IllegalStateException(
+                                t.name() + ": wrote " + (sink.position() - start) + " of " + t.bytes() + " bytes");
                     sink.padTo(header.alignment());
                 }
                 sink.flush();
@@ -68,7 +72,12 @@ public final class SynthModelWriter {
             moveDurably(tmp, target, dir);
             long params = 0;
             for (GgufHeader.Tensor t : header.tensors()) params += t.elements();
-            return new Written(target, bytes, HexFormat.of().formatHex(sha.digest()), params, header.tensors().size());
+            return new Written(
+                    target,
+                    bytes,
+                    HexFormat.of().formatHex(sha.digest()),
+                    params,
+                    header.tensors().size());
         } finally {
             Files.deleteIfExists(tmp);
         }
@@ -207,7 +216,8 @@ public final class SynthModelWriter {
      * read by other tools and users (a llama-server), so it must not end up 0600.
      */
     private static Path newSibling(Path dir, String prefix, String suffix) throws IOException {
-        java.util.SplittableRandom rnd = new java.util.SplittableRandom(System.nanoTime() ^ ProcessHandle.current().pid());
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(
+                System.nanoTime() ^ ProcessHandle.current().pid());
         for (int i = 0; ; i++) {
             Path p = dir.resolve(prefix + Long.toUnsignedString(rnd.nextLong(), 36) + suffix);
             try {

@@ -20,11 +20,18 @@ public record CalibrationSettings(List<String> transports, Duration duration, Li
      * {@link BadOptionException}.
      */
     public static CalibrationSettings parse(List<String> known, List<String> transports, String duration, String link) {
-        List<String> names = new ArrayList<>(new LinkedHashSet<>(transports == null ? known
-                : transports.stream().map(String::strip).filter(n -> !n.isEmpty()).toList()));
-        if (names.isEmpty()) throw new BadOptionException("--transports names no transport (known: " + String.join(", ", known) + ")");
+        List<String> names = new ArrayList<>(new LinkedHashSet<>(
+                transports == null
+                        ? known
+                        : transports.stream()
+                                .map(String::strip)
+                                .filter(n -> !n.isEmpty())
+                                .toList()));
+        if (names.isEmpty())
+            throw new BadOptionException("--transports names no transport (known: " + String.join(", ", known) + ")");
         for (String n : names)
-            if (!known.contains(n)) throw new BadOptionException("unknown transport '" + n + "' (known: " + String.join(", ", known) + ")");
+            if (!known.contains(n))
+                throw new BadOptionException("unknown transport '" + n + "' (known: " + String.join(", ", known) + ")");
         Duration d = duration(duration);
         try {
             return new CalibrationSettings(List.copyOf(names), d, link == null ? null : LinkSpec.parse(link));
@@ -37,7 +44,8 @@ public record CalibrationSettings(List<String> transports, Duration duration, Li
     public static Duration duration(String text) {
         try {
             Duration d = DurationSpec.parse(text);
-            if (d.isZero() || d.compareTo(Duration.ofMinutes(10)) > 0) throw new IllegalArgumentException("--duration must be > 0 and <= 10m");
+            if (d.isZero() || d.compareTo(Duration.ofMinutes(10)) > 0)
+                throw new IllegalArgumentException("--duration must be > 0 and <= 10m");
             return d;
         } catch (IllegalArgumentException e) {
             throw new BadOptionException(e.getMessage(), e);

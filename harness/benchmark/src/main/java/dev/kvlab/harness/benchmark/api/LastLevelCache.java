@@ -10,7 +10,9 @@ final class LastLevelCache {
 
     private static final long BYTES = read();
 
-    static long bytes() { return BYTES; }
+    static long bytes() {
+        return BYTES;
+    }
 
     private static long read() {
         long best = 32L << 20; // a guess where sysfs says nothing

@@ -42,13 +42,39 @@ public record MasterBenchResult(
     /** The result as {@code kvlab bench master} prints it; {@code ownMaster}: the master ran in this process (its CPU counted). */
     public String text(boolean ownMaster) {
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "master %s: %s, %d %s clients%s, %.1f s: %.0f keys/s (%d failed)%n", master, op, clients, clientMode,
-                batchSize > 1 ? ", " + batchSize + " keys per call" : "", durationSeconds, keysPerSecond, failedKeys));
-        rpcs.forEach((name, l) -> b.append(String.format(Locale.ROOT, "  %-16s %9.0f calls/s  p50 %7.1f us  p99 %7.1f us  p99.9 %7.1f us%n",
-                name, l.callsPerSecond(), l.p50Us(), l.p99Us(), l.p999Us())));
-        b.append(String.format(Locale.ROOT, "  cpu %.2f s in the measured window: %.1f us per key (this process: clients%s)%n", cpuSeconds, cpuMicrosPerKey,
+        b.append(String.format(
+                Locale.ROOT,
+                "master %s: %s, %d %s clients%s, %.1f s: %.0f keys/s (%d failed)%n",
+                master,
+                op,
+                clients,
+                clientMode,
+                batchSize > 1 ? ", " + batchSize + " keys per call" : "",
+                durationSeconds,
+                keysPerSecond,
+                failedKeys));
+        rpcs.forEach((name, l) -> b.append(String.format(
+                Locale.ROOT,
+                "  %-16s %9.0f calls/s  p50 %7.1f us  p99 %7.1f us  p99.9 %7.1f us%n",
+                name,
+                l.callsPerSecond(),
+                l.p50Us(),
+                l.p99Us(),
+                l.p999Us())));
+        b.append(String.format(
+                Locale.ROOT,
+                "  cpu %.2f s in the measured window: %.1f us per key (this process: clients%s)%n",
+                cpuSeconds,
+                cpuMicrosPerKey,
                 ownMaster ? " and master" : " only"));
-        b.append(String.format(Locale.ROOT, "  warm-up %.1f s (JIT %s)%n", warmupSeconds, jitQuiet ? "quiet at its end" : "not waited for, or still busy"));
-        return b.append("data moved: ").append(dataMoved).append(System.lineSeparator()).toString();
+        b.append(String.format(
+                Locale.ROOT,
+                "  warm-up %.1f s (JIT %s)%n",
+                warmupSeconds,
+                jitQuiet ? "quiet at its end" : "not waited for, or still busy"));
+        return b.append("data moved: ")
+                .append(dataMoved)
+                .append(System.lineSeparator())
+                .toString();
     }
 }

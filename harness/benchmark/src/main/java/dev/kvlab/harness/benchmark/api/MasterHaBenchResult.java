@@ -52,20 +52,51 @@ public record MasterHaBenchResult(
     /** The result as {@code kvlab bench master --ha} prints it. */
     public String text() {
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "master with HA (oplog in %s%s) against without, side by side%n", etcd, ownEtcd ? ", started for this run" : ""));
-        b.append(String.format(Locale.ROOT, "  %-10s %14s %14s %8s %12s %12s %10s %12s%n", "op", "keys/s no HA", "keys/s HA", "cost", "lag p50 us",
-                "lag p99 us", "B/entry", "entries/txn"));
+        b.append(String.format(
+                Locale.ROOT,
+                "master with HA (oplog in %s%s) against without, side by side%n",
+                etcd,
+                ownEtcd ? ", started for this run" : ""));
+        b.append(String.format(
+                Locale.ROOT,
+                "  %-10s %14s %14s %8s %12s %12s %10s %12s%n",
+                "op",
+                "keys/s no HA",
+                "keys/s HA",
+                "cost",
+                "lag p50 us",
+                "lag p99 us",
+                "B/entry",
+                "entries/txn"));
         for (Row r : rows) {
-            b.append(String.format(Locale.ROOT, "  %-10s %14.0f %14.0f %7.1f%% %12.0f %12.0f %10.1f %12.1f%n", r.op(), median(r.withoutKeysPerSecond()),
-                    median(r.withKeysPerSecond()), r.costPercent(), r.lagP50Us(), r.lagP99Us(), r.oplogEntries() == 0 ? Double.NaN : (double) r.oplogBytes() / r.oplogEntries(),
+            b.append(String.format(
+                    Locale.ROOT,
+                    "  %-10s %14.0f %14.0f %7.1f%% %12.0f %12.0f %10.1f %12.1f%n",
+                    r.op(),
+                    median(r.withoutKeysPerSecond()),
+                    median(r.withKeysPerSecond()),
+                    r.costPercent(),
+                    r.lagP50Us(),
+                    r.lagP99Us(),
+                    r.oplogEntries() == 0 ? Double.NaN : (double) r.oplogBytes() / r.oplogEntries(),
                     r.oplogBatches() == 0 ? Double.NaN : (double) r.oplogEntries() / r.oplogBatches()));
             if (r.withoutKeysPerSecond().size() > 1)
-                b.append(String.format(Locale.ROOT, "  %-10s rounds: no HA %s, HA %s%n", "", r.withoutKeysPerSecond(), r.withKeysPerSecond()));
+                b.append(String.format(
+                        Locale.ROOT,
+                        "  %-10s rounds: no HA %s, HA %s%n",
+                        "",
+                        r.withoutKeysPerSecond(),
+                        r.withKeysPerSecond()));
         }
         for (Row r : rows)
             if (!r.op().contains("get"))
-                b.append(String.format(Locale.ROOT, "%s: the oplog costs %.1f%% of %s throughput (target: at most %.0f%%)%n",
-                        r.costPercent() <= maxCostPercent ? "ok" : "OVER", r.costPercent(), r.op(), maxCostPercent));
+                b.append(String.format(
+                        Locale.ROOT,
+                        "%s: the oplog costs %.1f%% of %s throughput (target: at most %.0f%%)%n",
+                        r.costPercent() <= maxCostPercent ? "ok" : "OVER",
+                        r.costPercent(),
+                        r.op(),
+                        maxCostPercent));
         return b.toString();
     }
 

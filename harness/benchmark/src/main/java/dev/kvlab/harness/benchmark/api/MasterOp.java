@@ -4,7 +4,10 @@ import java.util.Locale;
 
 /** What {@code kvlab bench master} issues; the RPCs each one makes. */
 public enum MasterOp {
-    PUT, GET, BATCH_PUT, BATCH_GET;
+    PUT,
+    GET,
+    BATCH_PUT,
+    BATCH_GET;
 
     /** {@code put}, {@code get}, {@code batch-put}, {@code batch-get}. */
     public String label() {

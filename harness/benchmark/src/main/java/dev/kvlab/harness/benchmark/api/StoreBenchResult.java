@@ -39,13 +39,39 @@ public record StoreBenchResult(
     /** The result as {@code kvlab bench store} prints it: rates, latency percentiles, outcome counts, copies. */
     public String text() {
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "%s %s%s, %s values, %d clients, %.1f s: %.0f ops/s, %s/s%n", backendName, op,
-                emulated ? " (emulated)" : "", ByteSize.format(valueSize), clients, durationSeconds, opsPerSecond,
+        b.append(String.format(
+                Locale.ROOT,
+                "%s %s%s, %s values, %d clients, %.1f s: %.0f ops/s, %s/s%n",
+                backendName,
+                op,
+                emulated ? " (emulated)" : "",
+                ByteSize.format(valueSize),
+                clients,
+                durationSeconds,
+                opsPerSecond,
                 ByteSize.format((long) throughputBytesPerSecond)));
-        b.append(String.format(Locale.ROOT, "latency us: p50 %d  p90 %d  p99 %d  p99.9 %d  max %d  mean %.1f%n", p50Micros, p90Micros,
-                p99Micros, p999Micros, maxMicros, meanMicros));
-        b.append(String.format(Locale.ROOT, "hits %d  misses %d  errors %d  wrong payloads %d  (lease expired %d, checksum %d, content %d)%n",
-                hits, misses, errors, wrongBytes, leaseExpired, checksumMismatches, contentMismatches));
-        return b.append("copies: ").append(copySemantics).append(System.lineSeparator()).toString();
+        b.append(String.format(
+                Locale.ROOT,
+                "latency us: p50 %d  p90 %d  p99 %d  p99.9 %d  max %d  mean %.1f%n",
+                p50Micros,
+                p90Micros,
+                p99Micros,
+                p999Micros,
+                maxMicros,
+                meanMicros));
+        b.append(String.format(
+                Locale.ROOT,
+                "hits %d  misses %d  errors %d  wrong payloads %d  (lease expired %d, checksum %d, content %d)%n",
+                hits,
+                misses,
+                errors,
+                wrongBytes,
+                leaseExpired,
+                checksumMismatches,
+                contentMismatches));
+        return b.append("copies: ")
+                .append(copySemantics)
+                .append(System.lineSeparator())
+                .toString();
     }
 }

@@ -23,15 +23,29 @@ import java.util.Map;
  * @param load      get runs: load the keys first (unmeasured) when the store holds none of them; a store holding some is read as it is
  * @param hlog      where to write the latency histogram (HdrHistogram log, microseconds), or null
  */
-public record StoreBenchSettings(String backend, String transport, boolean emulated, long valueSize, String op, int clients, Duration duration,
-                                 Duration warmup, int keys, boolean verify, boolean load, Path hlog) {
+public record StoreBenchSettings(
+        String backend,
+        String transport,
+        boolean emulated,
+        long valueSize,
+        String op,
+        int clients,
+        Duration duration,
+        Duration warmup,
+        int keys,
+        boolean verify,
+        boolean load,
+        Path hlog) {
 
     public StoreBenchSettings {
-        if (!op.equals("get") && !op.equals("put")) throw new IllegalArgumentException("--op: '" + op + "' is not get or put");
+        if (!op.equals("get") && !op.equals("put"))
+            throw new IllegalArgumentException("--op: '" + op + "' is not get or put");
         if (valueSize <= 0 || valueSize > (1L << 30))
-            throw new IllegalArgumentException("--value-size must be between 1 byte and 1GiB, got " + ByteSize.format(valueSize));
+            throw new IllegalArgumentException(
+                    "--value-size must be between 1 byte and 1GiB, got " + ByteSize.format(valueSize));
         if (duration.isZero()) throw new IllegalArgumentException("--duration must be > 0");
-        if (clients < 1 || clients > 1024) throw new IllegalArgumentException("--clients must be 1..1024, got " + clients);
+        if (clients < 1 || clients > 1024)
+            throw new IllegalArgumentException("--clients must be 1..1024, got " + clients);
         if (keys < 1) throw new IllegalArgumentException("--keys must be >= 1, got " + keys);
     }
 
@@ -41,12 +55,19 @@ public record StoreBenchSettings(String backend, String transport, boolean emula
      * (null: {@link #segmentPerNode}) whose client calls the master {@code control}: {@code inproc} or over {@code grpc}.
      * A bad value fails with an {@link IllegalArgumentException} naming its option.
      */
-    public BackendOptions backendOptions(String transport, String tenant, int nodes, Long segmentBytes, String control) {
+    public BackendOptions backendOptions(
+            String transport, String tenant, int nodes, Long segmentBytes, String control) {
         if (nodes < 1 || nodes > 64) throw new IllegalArgumentException("--nodes must be 1..64, got " + nodes);
-        if (!control.equals("inproc") && !control.equals("grpc")) throw new IllegalArgumentException("--control: '" + control + "' is not inproc or grpc");
+        if (!control.equals("inproc") && !control.equals("grpc"))
+            throw new IllegalArgumentException("--control: '" + control + "' is not inproc or grpc");
         KeyRules.checkTenant(tenant);
-        return BackendOptions.defaults().withTransport(transport).withVerifyContent(verify).withTenant(tenant).withNodes(nodes)
-                .withSegmentBytes(segmentBytes != null ? segmentBytes : segmentPerNode(nodes)).withTimeout(Duration.ofSeconds(5))
+        return BackendOptions.defaults()
+                .withTransport(transport)
+                .withVerifyContent(verify)
+                .withTenant(tenant)
+                .withNodes(nodes)
+                .withSegmentBytes(segmentBytes != null ? segmentBytes : segmentPerNode(nodes))
+                .withTimeout(Duration.ofSeconds(5))
                 .withExtra(Map.of("control", control));
     }
 

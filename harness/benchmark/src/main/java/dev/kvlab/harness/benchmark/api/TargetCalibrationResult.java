@@ -35,6 +35,7 @@ public record TargetCalibrationResult(
 
     /** The measurement as a profile entry sim runs can load. */
     public TransportProfile.Entry toEntry() {
-        return new TransportProfile.Entry(emulated, latencyUs, perRequestUs, streamBandwidth, Math.max(streamBandwidth, bandwidth), source);
+        return new TransportProfile.Entry(
+                emulated, latencyUs, perRequestUs, streamBandwidth, Math.max(streamBandwidth, bandwidth), source);
     }
 }

@@ -50,7 +50,11 @@ public record TransportBenchResult(
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("transport", spec.transport());
         m.put("emulated", emulated);
-        if (emulated) m.put("label", "EMULATED: " + spec.transport() + " models a NIC (" + effectiveLink() + "); it is not real RDMA hardware");
+        if (emulated)
+            m.put(
+                    "label",
+                    "EMULATED: " + spec.transport() + " models a NIC (" + effectiveLink()
+                            + "); it is not real RDMA hardware");
         m.put("op", spec.op().name().toLowerCase(java.util.Locale.ROOT));
         m.put("block_size", spec.blockSize());
         m.put("batch_size", spec.batchSize());
@@ -80,7 +84,11 @@ public record TransportBenchResult(
         m.put("initiator_cpu_s", round(initiatorCpuSeconds, 3));
         m.put("target_cpu_s", Double.isNaN(targetCpuSeconds) ? null : round(targetCpuSeconds, 3));
         double gb = bytes / 1e9;
-        m.put("cpu_s_per_gb", gb > 0 ? round((initiatorCpuSeconds + (Double.isNaN(targetCpuSeconds) ? 0 : targetCpuSeconds)) / gb, 4) : null);
+        m.put(
+                "cpu_s_per_gb",
+                gb > 0
+                        ? round((initiatorCpuSeconds + (Double.isNaN(targetCpuSeconds) ? 0 : targetCpuSeconds)) / gb, 4)
+                        : null);
         return m;
     }
 
@@ -94,19 +102,43 @@ public record TransportBenchResult(
         TransportBenchResult r = this;
         TransportBenchSpec s = r.spec();
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "transport %s%s  op %s  block %s  batch %d  threads %d  target %s%n", s.transport(),
-                r.emulated() ? " (EMULATED)" : "", s.op().name().toLowerCase(Locale.ROOT), ByteSize.format(s.blockSize()), s.batchSize(),
-                s.threads(), s.separateTarget() ? "separate process" : "same process"));
-        b.append(String.format(Locale.ROOT, "throughput %.3f GB/s (%.3f GiB/s)  %d batches, %s in %.2f s (after %.2f s warm-up)%n",
-                r.throughputBytesPerSecond() / 1e9, r.throughputBytesPerSecond() / (1L << 30), r.batches(), ByteSize.format(r.bytes()),
-                r.seconds(), r.warmupSeconds()));
-        b.append(String.format(Locale.ROOT, "batch latency us: p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  max %.1f  mean %.1f%n",
-                r.p50Us(), r.p90Us(), r.p99Us(), r.p999Us(), r.maxUs(), r.meanUs()));
+        b.append(String.format(
+                Locale.ROOT,
+                "transport %s%s  op %s  block %s  batch %d  threads %d  target %s%n",
+                s.transport(),
+                r.emulated() ? " (EMULATED)" : "",
+                s.op().name().toLowerCase(Locale.ROOT),
+                ByteSize.format(s.blockSize()),
+                s.batchSize(),
+                s.threads(),
+                s.separateTarget() ? "separate process" : "same process"));
+        b.append(String.format(
+                Locale.ROOT,
+                "throughput %.3f GB/s (%.3f GiB/s)  %d batches, %s in %.2f s (after %.2f s warm-up)%n",
+                r.throughputBytesPerSecond() / 1e9,
+                r.throughputBytesPerSecond() / (1L << 30),
+                r.batches(),
+                ByteSize.format(r.bytes()),
+                r.seconds(),
+                r.warmupSeconds()));
+        b.append(String.format(
+                Locale.ROOT,
+                "batch latency us: p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  max %.1f  mean %.1f%n",
+                r.p50Us(),
+                r.p90Us(),
+                r.p99Us(),
+                r.p999Us(),
+                r.maxUs(),
+                r.meanUs()));
         b.append("copies: ").append(r.copySemantics()).append(System.lineSeparator());
         if (r.emulated()) {
-            b.append("NOTE: these figures are EMULATED by a NIC model (" + r.effectiveLink() + "), not measured on RDMA hardware.").append(System.lineSeparator());
+            b.append("NOTE: these figures are EMULATED by a NIC model (" + r.effectiveLink()
+                            + "), not measured on RDMA hardware.")
+                    .append(System.lineSeparator());
             if (r.copyBound())
-                b.append(String.format(Locale.ROOT, "NOTE: below the emulated link's %.3f GB/s: the shared-memory copies (CPU), not the NIC model, limited this run.%n",
+                b.append(String.format(
+                        Locale.ROOT,
+                        "NOTE: below the emulated link's %.3f GB/s: the shared-memory copies (CPU), not the NIC model, limited this run.%n",
                         r.effectiveLink().bytesPerSecond() / 1e9));
         }
         return b.toString();

@@ -31,20 +31,28 @@ public record TransportBenchSpec(
 
     /** At least this much target memory, so the working set is far beyond any CPU cache (an honest memcpy comparison). */
     public static final long MIN_SEGMENT_BYTES = 256L << 20;
+
     public static final long MIN_LOCAL_BYTES = 64L << 20;
 
     /** Checks every value; {@link IllegalArgumentException} with a one-line reason otherwise. */
     public TransportBenchSpec {
-        if (blockSize < 1 || blockSize > (1L << 30)) throw new IllegalArgumentException("--block-size must be 1B..1GiB, got " + ByteSize.format(blockSize));
-        if (batchSize < 1 || batchSize > 65536) throw new IllegalArgumentException("--batch-size must be 1..65536, got " + batchSize);
+        if (blockSize < 1 || blockSize > (1L << 30))
+            throw new IllegalArgumentException("--block-size must be 1B..1GiB, got " + ByteSize.format(blockSize));
+        if (batchSize < 1 || batchSize > 65536)
+            throw new IllegalArgumentException("--batch-size must be 1..65536, got " + batchSize);
         if (threads < 1 || threads > 64) throw new IllegalArgumentException("--threads must be 1..64, got " + threads);
-        if (duration == null || duration.isNegative() || duration.isZero() || duration.compareTo(Duration.ofHours(1)) > 0)
+        if (duration == null
+                || duration.isNegative()
+                || duration.isZero()
+                || duration.compareTo(Duration.ofHours(1)) > 0)
             throw new IllegalArgumentException("--duration must be > 0 and <= 1h, got " + duration);
         if (op == null) throw new IllegalArgumentException("--op must be read or write");
         if (sliceSize < 1) throw new IllegalArgumentException("--slice-size must be > 0");
-        if (connections < 1 || connections > 64) throw new IllegalArgumentException("--connections must be 1..64, got " + connections);
+        if (connections < 1 || connections > 64)
+            throw new IllegalArgumentException("--connections must be 1..64, got " + connections);
         if (link != null && !"rdma-emu".equals(transport))
-            throw new IllegalArgumentException("--link applies to the emulated transport rdma-emu only, not " + transport);
+            throw new IllegalArgumentException(
+                    "--link applies to the emulated transport rdma-emu only, not " + transport);
         long need = blockSize * batchSize;
         if (need / batchSize != blockSize || need > (16L << 30))
             throw new IllegalArgumentException("--block-size x --batch-size must be <= 16GiB per thread");
@@ -58,17 +66,36 @@ public record TransportBenchSpec(
      * {@code segmentBytes}, {@code sliceSize} and {@code connections} take their defaults. A bad value is a
      * {@link BadOptionException} naming its option.
      */
-    public static TransportBenchSpec of(List<String> known, String transport, long blockSize, int batchSize, Integer threads, Duration duration,
-                                        String op, String link, Long segmentBytes, Long sliceSize, Integer connections) {
-        if (!known.contains(transport)) throw new BadOptionException("unknown transport '" + transport + "' (known: " + String.join(", ", known) + ")");
+    public static TransportBenchSpec of(
+            List<String> known,
+            String transport,
+            long blockSize,
+            int batchSize,
+            Integer threads,
+            Duration duration,
+            String op,
+            String link,
+            Long segmentBytes,
+            Long sliceSize,
+            Integer connections) {
+        if (!known.contains(transport))
+            throw new BadOptionException(
+                    "unknown transport '" + transport + "' (known: " + String.join(", ", known) + ")");
         Opcode opcode = switch (op.toLowerCase(Locale.ROOT)) {
             case "read" -> Opcode.READ;
             case "write" -> Opcode.WRITE;
             default -> throw new BadOptionException("--op must be read or write, got '" + op + "'");
         };
         try {
-            return new TransportBenchSpec(transport, blockSize, batchSize, threads == null ? defaultThreads(transport) : threads, duration, opcode,
-                    link == null ? null : LinkSpec.parse(link), segmentBytes == null ? 0 : segmentBytes,
+            return new TransportBenchSpec(
+                    transport,
+                    blockSize,
+                    batchSize,
+                    threads == null ? defaultThreads(transport) : threads,
+                    duration,
+                    opcode,
+                    link == null ? null : LinkSpec.parse(link),
+                    segmentBytes == null ? 0 : segmentBytes,
                     sliceSize == null ? TransportConfig.DEFAULT_SLICE_SIZE : sliceSize,
                     connections == null ? TransportConfig.defaults().connectionsPerPeer() : connections);
         } catch (IllegalArgumentException e) {
@@ -127,12 +154,17 @@ public record TransportBenchSpec(
 
     /** The transport configuration both sides use. */
     public TransportConfig config() {
-        TransportConfig c = TransportConfig.defaults().withSliceSize(sliceSize).withConnectionsPerPeer(connections).withLink(link);
+        TransportConfig c = TransportConfig.defaults()
+                .withSliceSize(sliceSize)
+                .withConnectionsPerPeer(connections)
+                .withLink(link);
         Duration needed = duration.multipliedBy(2).plusSeconds(30);
         return c.withTimeout(needed.compareTo(c.timeout()) > 0 ? needed : c.timeout());
     }
 
-    public static List<String> ops() { return List.of("read", "write"); }
+    public static List<String> ops() {
+        return List.of("read", "write");
+    }
 
     /**
      * Refuses ({@link BadOptionException}, saying why) a bench whose processes together would hold more than 90% of what
@@ -150,12 +182,21 @@ public record TransportBenchSpec(
         long need = s.footprintBytes();
         long room = m.availableBytes() / 10 * 9;
         if (need <= room) return null;
-        return String.format(Locale.ROOT,
+        return String.format(
+                Locale.ROOT,
                 "--block-size %s x --batch-size %d with %d thread(s) needs %s in the two processes (target segment %s, %d initiator buffer(s) of %s, "
                         + "%s for the JVMs), more than the %s this machine can give now (90%% of %s available of %s); "
                         + "use a smaller --block-size, --batch-size, --threads or --segment-size",
-                ByteSize.format(s.blockSize()), s.batchSize(), s.threads(), ByteSize.format(need), ByteSize.format(s.segmentBytes()), s.threads(),
-                ByteSize.format(s.localBytes()), ByteSize.format((s.separateTarget() ? 2 : 1) * TransportBenchSpec.JVM_ALLOWANCE_BYTES),
-                ByteSize.format(room), ByteSize.format(m.availableBytes()), ByteSize.format(m.totalBytes()));
+                ByteSize.format(s.blockSize()),
+                s.batchSize(),
+                s.threads(),
+                ByteSize.format(need),
+                ByteSize.format(s.segmentBytes()),
+                s.threads(),
+                ByteSize.format(s.localBytes()),
+                ByteSize.format((s.separateTarget() ? 2 : 1) * TransportBenchSpec.JVM_ALLOWANCE_BYTES),
+                ByteSize.format(room),
+                ByteSize.format(m.availableBytes()),
+                ByteSize.format(m.totalBytes()));
     }
 }

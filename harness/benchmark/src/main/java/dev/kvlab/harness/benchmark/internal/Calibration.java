@@ -47,7 +47,8 @@ public final class Calibration {
     private final Consumer<String> progress;
     private final Clock clock;
 
-    public Calibration(Transports transports, Duration duration, LinkSpec link, Consumer<String> progress, Clock clock) {
+    public Calibration(
+            Transports transports, Duration duration, LinkSpec link, Consumer<String> progress, Clock clock) {
         this.transports = transports;
         this.duration = duration;
         this.link = link;
@@ -59,15 +60,32 @@ public final class Calibration {
     public TransportProfile run(List<String> names) throws Exception {
         Map<String, TransportProfile.Entry> models = new LinkedHashMap<>();
         for (String name : names) models.put(name, measure(name));
-        String note = "measured by kvlab calibrate on this machine (loopback / same host); " + duration.toMillis() + " ms per measurement"
-                + (names.contains("rdma-emu") ? "; rdma-emu figures are EMULATED (NIC model " + (link != null ? link : "default") + ")" : "");
-        return new TransportProfile(TransportProfile.KIND, TransportProfile.VERSION,
-                Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString(), machine(), note, models);
+        String note = "measured by kvlab calibrate on this machine (loopback / same host); " + duration.toMillis()
+                + " ms per measurement"
+                + (names.contains("rdma-emu")
+                        ? "; rdma-emu figures are EMULATED (NIC model " + (link != null ? link : "default") + ")"
+                        : "");
+        return new TransportProfile(
+                TransportProfile.KIND,
+                TransportProfile.VERSION,
+                Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString(),
+                machine(),
+                note,
+                models);
     }
 
     private TransportBenchSpec spec(String name, long block, int batch, int threads) {
-        return new TransportBenchSpec(name, block, batch, threads, duration, Opcode.READ, "rdma-emu".equals(name) ? link : null,
-                SEGMENT, TransportConfig.DEFAULT_SLICE_SIZE, TransportConfig.defaults().connectionsPerPeer());
+        return new TransportBenchSpec(
+                name,
+                block,
+                batch,
+                threads,
+                duration,
+                Opcode.READ,
+                "rdma-emu".equals(name) ? link : null,
+                SEGMENT,
+                TransportConfig.DEFAULT_SLICE_SIZE,
+                TransportConfig.defaults().connectionsPerPeer());
     }
 
     TransportProfile.Entry measure(String name) throws Exception {
@@ -87,17 +105,47 @@ public final class Calibration {
             double wireUs = rs.meanUs() - latencyUs - LARGE_BATCH * perRequestUs;
             double streamBw = wireUs > 0 ? batchBytes / (wireUs / 1e6) : rs.throughputBytesPerSecond();
             double aggregateBw = Math.max(streamBw, ra.throughputBytesPerSecond());
-            String source = String.format(Locale.ROOT,
+            String source = String.format(
+                    Locale.ROOT,
                     "kvlab calibrate: p50 of %dB x1 = %.1fus, p50 of %dB x%d = %.1fus, 1MiB x16 1 thread = %.3f GB/s (mean batch %.0fus),"
                             + " 2 threads = %.3f GB/s; READ, target in %s%s",
-                    SMALL, r1.p50Us(), SMALL, MANY, rn.p50Us(), rs.throughputBytesPerSecond() / 1e9, rs.meanUs(),
-                    ra.throughputBytesPerSecond() / 1e9, one.separateTarget() ? "its own process" : "this process",
-                    rs.emulated() ? "; EMULATED (NIC model " + rs.effectiveLink() + (rs.copyBound() ? ", copy-bound: the emulated link is faster than"
-                            + " this machine's memory copies" : "") + ")" : "");
-            progress.accept(String.format(Locale.ROOT, "  %s: latency %.1f us, per request %.2f us, stream %.3f GB/s, aggregate %.3f GB/s%s",
-                    name, latencyUs, perRequestUs, streamBw / 1e9, aggregateBw / 1e9,
-                    rs.emulated() ? " (emulated" + (rs.copyBound() ? "; copy-bound below the " + rs.effectiveLink() + " link" : "") + ")" : ""));
-            return new TransportProfile.Entry(rs.emulated(), round(latencyUs), round(perRequestUs), Math.round(streamBw), Math.round(aggregateBw), source);
+                    SMALL,
+                    r1.p50Us(),
+                    SMALL,
+                    MANY,
+                    rn.p50Us(),
+                    rs.throughputBytesPerSecond() / 1e9,
+                    rs.meanUs(),
+                    ra.throughputBytesPerSecond() / 1e9,
+                    one.separateTarget() ? "its own process" : "this process",
+                    rs.emulated()
+                            ? "; EMULATED (NIC model " + rs.effectiveLink()
+                                    + (rs.copyBound()
+                                            ? ", copy-bound: the emulated link is faster than"
+                                                    + " this machine's memory copies"
+                                            : "")
+                                    + ")"
+                            : "");
+            progress.accept(String.format(
+                    Locale.ROOT,
+                    "  %s: latency %.1f us, per request %.2f us, stream %.3f GB/s, aggregate %.3f GB/s%s",
+                    name,
+                    latencyUs,
+                    perRequestUs,
+                    streamBw / 1e9,
+                    aggregateBw / 1e9,
+                    rs.emulated()
+                            ? " (emulated"
+                                    + (rs.copyBound() ? "; copy-bound below the " + rs.effectiveLink() + " link" : "")
+                                    + ")"
+                            : ""));
+            return new TransportProfile.Entry(
+                    rs.emulated(),
+                    round(latencyUs),
+                    round(perRequestUs),
+                    Math.round(streamBw),
+                    Math.round(aggregateBw),
+                    source);
         }
     }
 
@@ -113,7 +161,10 @@ public final class Calibration {
         } catch (IOException e) {
             m.put("host", "unknown");
         }
-        m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
+        m.put(
+                "os",
+                System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                        + System.getProperty("os.arch"));
         m.put("cpus", Integer.toString(Runtime.getRuntime().availableProcessors()));
         m.put("cpu", cpuModel());
         m.put("java", System.getProperty("java.vm.name") + " " + Runtime.version());
@@ -123,7 +174,8 @@ public final class Calibration {
     private static String cpuModel() {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-                if (line.startsWith("model name")) return line.substring(line.indexOf(':') + 1).strip();
+                if (line.startsWith("model name"))
+                    return line.substring(line.indexOf(':') + 1).strip();
             }
         } catch (IOException | RuntimeException ignored) {
             // not Linux

@@ -40,7 +40,8 @@ final class Probe {
 
     static Latency latency(Duration d, Runnable call) {
         long end = System.nanoTime() + warmup(d).toNanos();
-        do call.run(); while (System.nanoTime() < end);
+        do call.run();
+        while (System.nanoTime() < end);
         Histogram h = new Histogram(3_600_000_000_000L, 3);
         end = System.nanoTime() + d.toNanos();
         long t;

@@ -47,12 +47,14 @@ public final class TargetCalibration {
     }
 
     /** Measures {@code store} (named {@code target} in the result) and removes what it wrote. */
-    public TargetCalibrationResult run(String target, String transport, boolean emulated, KvBackend store) throws InterruptedException {
+    public TargetCalibrationResult run(String target, String transport, boolean emulated, KvBackend store)
+            throws InterruptedException {
         String prefix = "calibrate/" + UUID.randomUUID().toString().substring(0, 8) + "/";
         List<String> small = new ArrayList<>(), large = new ArrayList<>();
         for (int i = 0; i < MANY; i++) small.add(prefix + "s" + i);
         for (int i = 0; i < LARGE_OBJECTS; i++) large.add(prefix + "l" + i);
-        progress.accept("calibrating " + target + ": writing " + MANY + " x " + SMALL + " B and " + LARGE_OBJECTS + " x 1 MiB ...");
+        progress.accept("calibrating " + target + ": writing " + MANY + " x " + SMALL + " B and " + LARGE_OBJECTS
+                + " x 1 MiB ...");
         try {
             load(store, small, SMALL);
             load(store, large, LARGE);
@@ -60,23 +62,58 @@ public final class TargetCalibration {
             List<MemorySegment> smalls = buffers(store, MANY, SMALL);
             List<String> first = List.of(small.getFirst());
             double rtt = Probe.latency(duration, () -> {
-                if (!store.batchExists(first)[0]) throw new IllegalStateException(target + " lost the calibration object " + first.getFirst());
-            }).p50Us();
-            double get1 = Probe.latency(duration, () -> check(List.of(store.getInto(small.getFirst(), one)), first)).p50Us();
-            double getMany = Probe.latency(duration, () -> check(store.batchGetInto(small, smalls), small)).p50Us();
+                        if (!store.batchExists(first)[0])
+                            throw new IllegalStateException(
+                                    target + " lost the calibration object " + first.getFirst());
+                    })
+                    .p50Us();
+            double get1 = Probe.latency(duration, () -> check(List.of(store.getInto(small.getFirst(), one)), first))
+                    .p50Us();
+            double getMany = Probe.latency(duration, () -> check(store.batchGetInto(small, smalls), small))
+                    .p50Us();
             double perRequest = Math.max(0, (getMany - get1) / (MANY - 1));
-            progress.accept(String.format(Locale.ROOT, "  rtt %.1f us, small get %.1f us, per request %.2f us", rtt, get1, perRequest));
+            progress.accept(String.format(
+                    Locale.ROOT, "  rtt %.1f us, small get %.1f us, per request %.2f us", rtt, get1, perRequest));
             Probe.Throughput stream = Probe.throughput(duration, 1, t -> bulkReader(store, large, t));
             Probe.Throughput aggregate = Probe.throughput(duration, THREADS, t -> bulkReader(store, large, t));
             double bw = Math.max(stream.bytesPerSecond(), aggregate.bytesPerSecond());
-            progress.accept(String.format(Locale.ROOT, "  bandwidth: 1 thread %.3f Gbit/s, %d threads %.3f Gbit/s (payload)",
-                    stream.bytesPerSecond() * 8 / 1e9, THREADS, aggregate.bytesPerSecond() * 8 / 1e9));
-            String source = String.format(Locale.ROOT, "kvlab calibrate --target %s: exists p50 %.1fus, %dB get p50 %.1fus, %dB x%d get p50 %.1fus,"
+            progress.accept(String.format(
+                    Locale.ROOT,
+                    "  bandwidth: 1 thread %.3f Gbit/s, %d threads %.3f Gbit/s (payload)",
+                    stream.bytesPerSecond() * 8 / 1e9,
+                    THREADS,
+                    aggregate.bytesPerSecond() * 8 / 1e9));
+            String source = String.format(
+                    Locale.ROOT,
+                    "kvlab calibrate --target %s: exists p50 %.1fus, %dB get p50 %.1fus, %dB x%d get p50 %.1fus,"
                             + " 1MiB x%d batch gets: 1 thread %.3f GB/s, %d threads %.3f GB/s (%d bytes in %.2f s)%s",
-                    target, rtt, SMALL, get1, SMALL, MANY, getMany, BATCH, stream.bytesPerSecond() / 1e9, THREADS, aggregate.bytesPerSecond() / 1e9,
-                    aggregate.bytes(), aggregate.seconds(), emulated ? "; EMULATED transport" : "");
-            return new TargetCalibrationResult(target, transport, emulated, round(rtt), round(get1), round(perRequest), Math.round(stream.bytesPerSecond()),
-                    Math.round(bw), THREADS, stream.bytes() + aggregate.bytes(), TargetCalibrationResult.link(bw, rtt), source);
+                    target,
+                    rtt,
+                    SMALL,
+                    get1,
+                    SMALL,
+                    MANY,
+                    getMany,
+                    BATCH,
+                    stream.bytesPerSecond() / 1e9,
+                    THREADS,
+                    aggregate.bytesPerSecond() / 1e9,
+                    aggregate.bytes(),
+                    aggregate.seconds(),
+                    emulated ? "; EMULATED transport" : "");
+            return new TargetCalibrationResult(
+                    target,
+                    transport,
+                    emulated,
+                    round(rtt),
+                    round(get1),
+                    round(perRequest),
+                    Math.round(stream.bytesPerSecond()),
+                    Math.round(bw),
+                    THREADS,
+                    stream.bytes() + aggregate.bytes(),
+                    TargetCalibrationResult.link(bw, rtt),
+                    source);
         } finally {
             for (String k : small) quietRemove(store, k);
             for (String k : large) quietRemove(store, k);
@@ -88,10 +125,15 @@ public final class TargetCalibration {
         for (int i = 0; i < keys.size(); i++) KeyedPayload.fill(keys.get(i), vals.get(i), 0, size);
         for (int c = 0; c < keys.size(); c += BATCH) {
             int n = Math.min(BATCH, keys.size() - c);
-            List<PutStatus> st = store.batchPut(keys.subList(c, c + n), vals.subList(c, c + n), ReplicateConfig.replicas(1));
+            List<PutStatus> st =
+                    store.batchPut(keys.subList(c, c + n), vals.subList(c, c + n), ReplicateConfig.replicas(1));
             for (int i = 0; i < n; i++)
-                if (st.get(i) != PutStatus.OK) throw new IllegalStateException("could not write the calibration object " + keys.get(c + i) + ": " + st.get(i)
-                        + (st.get(i) == PutStatus.NO_SPACE ? " (the store has no room for it: has it storage nodes with free segments? `kvlab store node --master ...`)" : ""));
+                if (st.get(i) != PutStatus.OK)
+                    throw new IllegalStateException(
+                            "could not write the calibration object " + keys.get(c + i) + ": " + st.get(i)
+                                    + (st.get(i) == PutStatus.NO_SPACE
+                                            ? " (the store has no room for it: has it storage nodes with free segments? `kvlab store node --master ...`)"
+                                            : ""));
         }
     }
 
@@ -116,7 +158,9 @@ public final class TargetCalibration {
 
     private static void check(List<GetResult> rs, List<String> keys) {
         for (int i = 0; i < rs.size(); i++)
-            if (!rs.get(i).isHit()) throw new IllegalStateException("get of calibration object " + keys.get(i) + ": " + rs.get(i).status() + " " + rs.get(i));
+            if (!rs.get(i).isHit())
+                throw new IllegalStateException("get of calibration object " + keys.get(i) + ": "
+                        + rs.get(i).status() + " " + rs.get(i));
     }
 
     private static void quietRemove(KvBackend store, String key) {

@@ -38,7 +38,8 @@ public final class TransportBench implements AutoCloseable {
     private final Target target;
     private final RemoteSegment remote;
 
-    private TransportBench(String transport, TransportConfig config, long segmentBytes, TransferEngine initiator, Target target) {
+    private TransportBench(
+            String transport, TransportConfig config, long segmentBytes, TransferEngine initiator, Target target) {
         this.transport = transport;
         this.config = config;
         this.segmentBytes = segmentBytes;
@@ -51,7 +52,8 @@ public final class TransportBench implements AutoCloseable {
      * Starts a target serving {@code segmentBytes} (in its own JVM for every transport but {@code local}) and an
      * initiator engine in this process, connected to it. Close it to stop both.
      */
-    public static TransportBench open(Transports transports, String transport, TransportConfig config, long segmentBytes) {
+    public static TransportBench open(
+            Transports transports, String transport, TransportConfig config, long segmentBytes) {
         TransferEngine initiator = transports.create(transport, config);
         Target target = null;
         try {
@@ -72,8 +74,10 @@ public final class TransportBench implements AutoCloseable {
     }
 
     public TransportBenchResult run(TransportBenchSpec spec) throws Exception {
-        if (!spec.transport().equals(transport)) throw new IllegalArgumentException("this session benchmarks " + transport + ", not " + spec.transport());
-        if (spec.segmentBytes() > segmentBytes) throw new IllegalArgumentException("the spec needs a larger target segment than this session has");
+        if (!spec.transport().equals(transport))
+            throw new IllegalArgumentException("this session benchmarks " + transport + ", not " + spec.transport());
+        if (spec.segmentBytes() > segmentBytes)
+            throw new IllegalArgumentException("the spec needs a larger target segment than this session has");
         int threads = spec.threads();
         Worker[] workers = new Worker[threads];
         long blocks = spec.segmentBytes() / spec.blockSize();
@@ -102,11 +106,23 @@ public final class TransportBench implements AutoCloseable {
             bytes += w.bytes;
             batches += w.batches;
         }
-        return new TransportBenchResult(spec, initiator.emulated(), initiator.copySemantics(), (end - start) / 1e9, warmupSeconds,
-                bytes, batches,
-                all.getValueAtPercentile(50) / 1e3, all.getValueAtPercentile(90) / 1e3, all.getValueAtPercentile(99) / 1e3,
-                all.getValueAtPercentile(99.9) / 1e3, all.getMaxValue() / 1e3, all.getMean() / 1e3,
-                Runtime.getRuntime().availableProcessors(), initiatorCpu, targetCpu);
+        return new TransportBenchResult(
+                spec,
+                initiator.emulated(),
+                initiator.copySemantics(),
+                (end - start) / 1e9,
+                warmupSeconds,
+                bytes,
+                batches,
+                all.getValueAtPercentile(50) / 1e3,
+                all.getValueAtPercentile(90) / 1e3,
+                all.getValueAtPercentile(99) / 1e3,
+                all.getValueAtPercentile(99.9) / 1e3,
+                all.getMaxValue() / 1e3,
+                all.getMean() / 1e3,
+                Runtime.getRuntime().availableProcessors(),
+                initiatorCpu,
+                targetCpu);
     }
 
     @Override
@@ -136,7 +152,10 @@ public final class TransportBench implements AutoCloseable {
                 try {
                     go.await();
                     started.await();
-                    w.run(start[0] + nanos, minBlocks, capNanos > 0 ? start[0] + Math.max(nanos, capNanos) : Long.MAX_VALUE);
+                    w.run(
+                            start[0] + nanos,
+                            minBlocks,
+                            capNanos > 0 ? start[0] + Math.max(nanos, capNanos) : Long.MAX_VALUE);
                 } catch (Throwable e) {
                     failure.compareAndSet(null, e);
                 }
@@ -165,7 +184,13 @@ public final class TransportBench implements AutoCloseable {
         long batches;
         long lastCompletion;
 
-        Worker(TransportBenchSpec spec, TransferEngine engine, RemoteSegment remote, MemorySegment local, long firstBlock, long blocks) {
+        Worker(
+                TransportBenchSpec spec,
+                TransferEngine engine,
+                RemoteSegment remote,
+                MemorySegment local,
+                long firstBlock,
+                long blocks) {
             this.spec = spec;
             this.engine = engine;
             this.remote = remote;
@@ -191,7 +216,13 @@ public final class TransportBench implements AutoCloseable {
             while ((now = System.nanoTime()) < until || (done < minBlocks && now < cap)) {
                 batch.clear();
                 for (int i = 0; i < spec.batchSize(); i++) {
-                    batch.add(spec.op(), local, (localNext % localBlocks) * spec.blockSize(), remote, (next % blocks) * spec.blockSize(), spec.blockSize());
+                    batch.add(
+                            spec.op(),
+                            local,
+                            (localNext % localBlocks) * spec.blockSize(),
+                            remote,
+                            (next % blocks) * spec.blockSize(),
+                            spec.blockSize());
                     next++;
                     localNext++;
                 }
@@ -199,12 +230,14 @@ public final class TransportBench implements AutoCloseable {
                 try {
                     engine.submit(batch).get(timeout, TimeUnit.MILLISECONDS);
                 } catch (ExecutionException e) {
-                    throw new TransferException("a batch failed: " + e.getCause().getMessage(), e.getCause());
+                    throw new TransferException(
+                            "a batch failed: " + e.getCause().getMessage(), e.getCause());
                 } catch (TimeoutException e) {
                     throw new TransferException("a batch did not complete within " + timeout + " ms");
                 }
                 long t1 = System.nanoTime();
-                if (!batch.allOk()) throw new TransferException("a batch completed with failed requests: " + batch.status(0));
+                if (!batch.allOk())
+                    throw new TransferException("a batch completed with failed requests: " + batch.status(0));
                 latencies.recordValue(t1 - t0);
                 bytes += batch.totalBytes();
                 batches++;
@@ -214,7 +247,8 @@ public final class TransportBench implements AutoCloseable {
         }
     }
 
-    private static Target startTarget(Transports transports, String transport, TransportConfig config, long segmentBytes) {
+    private static Target startTarget(
+            Transports transports, String transport, TransportConfig config, long segmentBytes) {
         if (!"local".equals(transport)) {
             TargetProcess p = TargetProcess.start(transport, config, segmentBytes, Duration.ofSeconds(120));
             return new Target(p.handle(), p, null, null);
@@ -227,12 +261,13 @@ public final class TransportBench implements AutoCloseable {
 
     /** CPU time of this JVM (all threads), from the platform MXBean. */
     private static long processCpuNanos() {
-        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os)
-            return os.getProcessCpuTime();
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.OperatingSystemMXBean os) return os.getProcessCpuTime();
         return 0;
     }
 
-    private record Target(SegmentHandle handle, TargetProcess process, TransferEngine engine, Segment segment) implements AutoCloseable {
+    private record Target(SegmentHandle handle, TargetProcess process, TransferEngine engine, Segment segment)
+            implements AutoCloseable {
         long cpuNanos() {
             return process == null ? 0 : process.cpuTime().toNanos();
         }

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kvlab.harness.llama.api.RestoreCheckResult;
 import dev.kvlab.harness.api.input.BadInputException;
+import dev.kvlab.harness.llama.api.RestoreCheckResult;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
@@ -25,7 +25,10 @@ class LlamaEngineTest {
     void aRestoreContinuesExactlyAsARecompute() {
         RestoreCheckResult r = RestoreCheck.run(LlamaTestSupport.library(), LlamaTestSupport.tinyModel(), 2, 12, 16);
         assertTrue(r.allEqual(), r.toString());
-        assertEquals(0.0, r.sameSplitLogitDiff(), "restored KV is bit-exact: same logits as a recompute in the same batches");
+        assertEquals(
+                0.0,
+                r.sameSplitLogitDiff(),
+                "restored KV is bit-exact: same logits as a recompute in the same batches");
         assertEquals(TinyGguf.Shape.tiny().kvBytesPerToken(), r.kvBytesPerToken());
         assertEquals(r.expectedKvBytesPerToken(), r.kvBytesPerToken());
     }
@@ -33,8 +36,8 @@ class LlamaEngineTest {
     @Test
     void theStateOfWholeBlocksSplitsAndAssemblesToTheSameBytes() {
         try (LlamaModel m = LlamaModel.load(LlamaTestSupport.library(), LlamaTestSupport.tinyModel());
-             LlamaContext c = m.newContext(LlamaContext.Options.of(128));
-             Arena a = Arena.ofConfined()) {
+                LlamaContext c = m.newContext(LlamaContext.Options.of(128));
+                Arena a = Arena.ofConfined()) {
             int[] t = Arrays.copyOf(m.tokenize(RestoreCheck.prompt(3), true), 64);
             c.prefill(0, t, 0, 64, 0);
             MemorySegment state = c.state(0, a);
@@ -51,8 +54,9 @@ class LlamaEngineTest {
     @Test
     void aTransposedVStateRestoresExactly() {
         try (LlamaModel m = LlamaModel.load(LlamaTestSupport.library(), LlamaTestSupport.tinyModel());
-             LlamaContext c = m.newContext(LlamaContext.Options.of(128).withFlashAttention(LlamaContext.FlashAttention.DISABLED));
-             Arena a = Arena.ofConfined()) {
+                LlamaContext c = m.newContext(
+                        LlamaContext.Options.of(128).withFlashAttention(LlamaContext.FlashAttention.DISABLED));
+                Arena a = Arena.ofConfined()) {
             int[] t = Arrays.copyOf(m.tokenize(RestoreCheck.prompt(3), true), 70);
             c.prefill(0, t, 0, 70, 0);
             MemorySegment state = c.state(0, a);
@@ -75,9 +79,9 @@ class LlamaEngineTest {
     @Test
     void twoSequencesInOneBatchAndAStateMovedBetweenThem() {
         try (LlamaModel m = LlamaModel.load(LlamaTestSupport.library(), LlamaTestSupport.tinyModel());
-             LlamaContext c = m.newContext(LlamaContext.Options.of(256).withSeqMax(2));
-             LlamaBatch b = c.newBatch();
-             Arena a = Arena.ofConfined()) {
+                LlamaContext c = m.newContext(LlamaContext.Options.of(256).withSeqMax(2));
+                LlamaBatch b = c.newBatch();
+                Arena a = Arena.ofConfined()) {
             int[] x = Arrays.copyOf(m.tokenize(RestoreCheck.prompt(1), true), 40);
             int[] y = Arrays.copyOf(m.tokenize(RestoreCheck.prompt(2), true), 40);
             int lastX = -1, lastY = -1;

@@ -27,7 +27,8 @@ final class LlamaTestSupport {
             }
         }
         if (library == null) {
-            if ("1".equals(System.getenv("KVLAB_CI"))) throw new AssertionError("KVLAB_CI=1 and llama.cpp is unavailable: " + unavailable);
+            if ("1".equals(System.getenv("KVLAB_CI")))
+                throw new AssertionError("KVLAB_CI=1 and llama.cpp is unavailable: " + unavailable);
             Assumptions.abort("llama.cpp library unavailable: " + unavailable);
         }
         return library;

@@ -30,7 +30,8 @@ public final class BundleText {
 
     /** One JSON object: {@code single}'s summary when the matrix is that one run (non-null), else the summary with capacity and path. */
     public static String json(Path bundle, CellRun single) throws IOException {
-        if (single != null) return BundleJson.mapper().writeValueAsString(cell(bundle, single).get("summary"));
+        if (single != null)
+            return BundleJson.mapper().writeValueAsString(cell(bundle, single).get("summary"));
         ObjectNode o = ((ObjectNode) summary(bundle)).deepCopy();
         CapacityFile.read(bundle).ifPresent(c -> o.set("capacity", c));
         o.put("bundle", bundle.toString());
@@ -41,9 +42,14 @@ public final class BundleText {
     public static void print(PrintWriter out, Path bundle, CellRun single) throws IOException {
         if (single != null) {
             JsonNode cell = cell(bundle, single);
-            cell.path("describe").fields().forEachRemaining(e -> out.printf(Locale.ROOT, "%-24s %s%n", e.getKey(), e.getValue().asText()));
+            cell.path("describe")
+                    .fields()
+                    .forEachRemaining(e -> out.printf(
+                            Locale.ROOT, "%-24s %s%n", e.getKey(), e.getValue().asText()));
             out.println();
-            cell.path("summary").fields().forEachRemaining(e -> out.printf(Locale.ROOT, "%-24s %s%n", e.getKey(), human(e.getValue())));
+            cell.path("summary")
+                    .fields()
+                    .forEachRemaining(e -> out.printf(Locale.ROOT, "%-24s %s%n", e.getKey(), human(e.getValue())));
             return;
         }
         Optional<JsonNode> capacity = CapacityFile.read(bundle);
@@ -54,7 +60,8 @@ public final class BundleText {
     /** Whether some cell of {@code summary} completed no request but failed some: the run is useless (exit 1). */
     public static boolean useless(JsonNode summary) {
         for (JsonNode r : summary.path("rows"))
-            if (r.path(Columns.COMPLETED.name()).asLong() == 0 && r.path(Columns.FAILED.name()).asLong() > 0) return true;
+            if (r.path(Columns.COMPLETED.name()).asLong() == 0
+                    && r.path(Columns.FAILED.name()).asLong() > 0) return true;
         return false;
     }
 
@@ -69,21 +76,36 @@ public final class BundleText {
     }
 
     private static void table(PrintWriter out, JsonNode summary) {
-        String[][] cols = {{"cell", "cell"}, {"replicate", "r"}, {Columns.MODE.name(), "mode"}, {Columns.COMPLETED.name(), "done"},
-                {Columns.FAILED.name(), "failed"}, {Columns.TTFT_P50.name(), "ttft p50"}, {Columns.TTFT_P99.name(), "ttft p99"},
-                {Columns.ITL_P99.name(), "itl p99"}, {Columns.GOODPUT_RPS.name(), "goodput/s"}, {Columns.SLO_ATTAINMENT.name(), "slo"},
-                {Columns.LOCAL_HIT_RATIO.name(), "local hit"}, {Columns.REMOTE_HIT_RATIO.name(), "remote hit"},
-                {Columns.FETCHED_BYTES.name(), "fetched B"}, {Columns.WRONG_HITS_USED.name(), "wrong"}};
+        String[][] cols = {
+            {"cell", "cell"},
+            {"replicate", "r"},
+            {Columns.MODE.name(), "mode"},
+            {Columns.COMPLETED.name(), "done"},
+            {Columns.FAILED.name(), "failed"},
+            {Columns.TTFT_P50.name(), "ttft p50"},
+            {Columns.TTFT_P99.name(), "ttft p99"},
+            {Columns.ITL_P99.name(), "itl p99"},
+            {Columns.GOODPUT_RPS.name(), "goodput/s"},
+            {Columns.SLO_ATTAINMENT.name(), "slo"},
+            {Columns.LOCAL_HIT_RATIO.name(), "local hit"},
+            {Columns.REMOTE_HIT_RATIO.name(), "remote hit"},
+            {Columns.FETCHED_BYTES.name(), "fetched B"},
+            {Columns.WRONG_HITS_USED.name(), "wrong"}
+        };
         int w = 8;
-        for (JsonNode r : summary.path("rows")) w = Math.max(w, r.path("cell").asText().length());
+        for (JsonNode r : summary.path("rows"))
+            w = Math.max(w, r.path("cell").asText().length());
         StringBuilder h = new StringBuilder(String.format(Locale.ROOT, "%-" + w + "s", "cell"));
         for (int i = 1; i < cols.length; i++) h.append(String.format(Locale.ROOT, " %10s", cols[i][1]));
         out.println(h);
         for (JsonNode r : summary.path("rows")) {
-            StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-" + w + "s", r.path("cell").asText()));
+            StringBuilder sb = new StringBuilder(
+                    String.format(Locale.ROOT, "%-" + w + "s", r.path("cell").asText()));
             for (int i = 1; i < cols.length; i++) {
                 JsonNode v = r.path(cols[i][0]);
-                String s = v.isNull() || v.isMissingNode() ? "-" : v.isFloatingPointNumber() ? String.format(Locale.ROOT, "%.3f", v.asDouble()) : v.asText();
+                String s = v.isNull() || v.isMissingNode()
+                        ? "-"
+                        : v.isFloatingPointNumber() ? String.format(Locale.ROOT, "%.3f", v.asDouble()) : v.asText();
                 sb.append(String.format(Locale.ROOT, " %10s", s));
             }
             out.println(sb);

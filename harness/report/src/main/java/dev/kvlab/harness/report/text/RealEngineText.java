@@ -12,16 +12,32 @@ public final class RealEngineText {
 
     /** Prints a row per cell of {@code summary} ({@code summary.json}). */
     public static void print(PrintWriter w, JsonNode summary) {
-        w.println("Real engine: llama.cpp in-process on the CPU (synthesized random weights), its real KV through kvlab's store over TCP:");
-        w.printf(Locale.ROOT, "  %-34s %12s %11s %11s %12s %10s %10s%n", "cell", "ttft p50 ms", "local hit", "remote hit", "B/fetched tok",
-                Columns.FALLBACKS.name(), "wrong hits");
+        w.println(
+                "Real engine: llama.cpp in-process on the CPU (synthesized random weights), its real KV through kvlab's store over TCP:");
+        w.printf(
+                Locale.ROOT,
+                "  %-34s %12s %11s %11s %12s %10s %10s%n",
+                "cell",
+                "ttft p50 ms",
+                "local hit",
+                "remote hit",
+                "B/fetched tok",
+                Columns.FALLBACKS.name(),
+                "wrong hits");
         for (JsonNode c : summary.path("cells")) {
             JsonNode m = c.path("metrics");
             double tokens = m.path(Columns.FETCHED_TOKENS.name()).path("mean").asDouble();
-            double perToken = tokens > 0 ? m.path(Columns.FETCHED_BYTES.name()).path("mean").asDouble() / tokens : Double.NaN;
-            w.printf(Locale.ROOT, "  %-34s %12.1f %11.3f %11.3f %12.1f %10.0f %10.0f%n", c.path("cell").asText(),
-                    m.path(Columns.TTFT_P50.name()).path("mean").asDouble(), m.path(Columns.LOCAL_HIT_RATIO.name()).path("mean").asDouble(),
-                    m.path(Columns.REMOTE_HIT_RATIO.name()).path("mean").asDouble(), perToken,
+            double perToken = tokens > 0
+                    ? m.path(Columns.FETCHED_BYTES.name()).path("mean").asDouble() / tokens
+                    : Double.NaN;
+            w.printf(
+                    Locale.ROOT,
+                    "  %-34s %12.1f %11.3f %11.3f %12.1f %10.0f %10.0f%n",
+                    c.path("cell").asText(),
+                    m.path(Columns.TTFT_P50.name()).path("mean").asDouble(),
+                    m.path(Columns.LOCAL_HIT_RATIO.name()).path("mean").asDouble(),
+                    m.path(Columns.REMOTE_HIT_RATIO.name()).path("mean").asDouble(),
+                    perToken,
                     m.path(Columns.FALLBACKS.name()).path("mean").asDouble(),
                     m.path(Columns.WRONG_HITS_USED.name()).path("mean").asDouble());
         }
@@ -29,9 +45,11 @@ public final class RealEngineText {
 
     /** The heading of the real-engine capacity table: what ran, what is measured and against which baseline. */
     public static void capacityHeading(PrintWriter w, JsonNode capacity) {
-        w.println("Real engine: does a cache raise the load that still meets the SLO? (llama.cpp in-process on this CPU, synthesized random "
-                + "weights, its real KV through kvlab's store over TCP; nothing emulated; gain over " + capacity.path("baseline").asText("-")
-                + ", paired by seed; each prediction searched on the twin before the measurement)");
+        w.println(
+                "Real engine: does a cache raise the load that still meets the SLO? (llama.cpp in-process on this CPU, synthesized random "
+                        + "weights, its real KV through kvlab's store over TCP; nothing emulated; gain over "
+                        + capacity.path("baseline").asText("-")
+                        + ", paired by seed; each prediction searched on the twin before the measurement)");
     }
 
     /**
@@ -51,13 +69,21 @@ public final class RealEngineText {
             bytes += reps * mean(m, Columns.FETCHED_BYTES.name());
             tokens += reps * mean(m, Columns.FETCHED_TOKENS.name());
         }
-        w.printf(Locale.ROOT, "  over its %.0f runs: %.0f requests completed, %.0f blocks failed verification and were recomputed, %.0f wrong hits used, "
-                + "%s bytes moved per fetched token%n", runs, requests, fallbacks, wrong, perToken(bytes, tokens));
+        w.printf(
+                Locale.ROOT,
+                "  over its %.0f runs: %.0f requests completed, %.0f blocks failed verification and were recomputed, %.0f wrong hits used, "
+                        + "%s bytes moved per fetched token%n",
+                runs,
+                requests,
+                fallbacks,
+                wrong,
+                perToken(bytes, tokens));
     }
 
     private static String perToken(double bytes, double tokens) {
         if (tokens == 0) return "NaN (nothing fetched)";
-        if (!Double.isFinite(bytes) || !Double.isFinite(tokens)) return "NaN (a cell did not report its fetched bytes or tokens)";
+        if (!Double.isFinite(bytes) || !Double.isFinite(tokens))
+            return "NaN (a cell did not report its fetched bytes or tokens)";
         return String.format(Locale.ROOT, "%.1f", bytes / tokens);
     }
 

@@ -24,16 +24,25 @@ class RealEngineTextTest {
 
     @Test
     void sumsEveryRunAndSaysWhatItDoesNotKnow() throws Exception {
-        String known = "\"completed\": {\"mean\": 10}, \"fallbacks\": {\"mean\": 1}, \"wrong_hits_used\": {\"mean\": 0},"
-                + " \"fetched_bytes\": {\"mean\": 2048}, \"fetched_tokens\": {\"mean\": 2}";
+        String known =
+                "\"completed\": {\"mean\": 10}, \"fallbacks\": {\"mean\": 1}, \"wrong_hits_used\": {\"mean\": 0},"
+                        + " \"fetched_bytes\": {\"mean\": 2048}, \"fetched_tokens\": {\"mean\": 2}";
         assertThat(totals("{\"cells\": [" + cell(2, known) + ", " + cell(1, known) + "]}"))
-                .contains("over its 3 runs: 30 requests completed, 3 blocks failed verification and were recomputed, 0 wrong hits used, "
-                        + "1024.0 bytes moved per fetched token");
-        String silent = "\"completed\": {\"mean\": 10}, \"fallbacks\": {\"mean\": 1}, \"fetched_tokens\": {\"mean\": 2}";
+                .contains(
+                        "over its 3 runs: 30 requests completed, 3 blocks failed verification and were recomputed, 0 wrong hits used, "
+                                + "1024.0 bytes moved per fetched token");
+        String silent =
+                "\"completed\": {\"mean\": 10}, \"fallbacks\": {\"mean\": 1}, \"fetched_tokens\": {\"mean\": 2}";
         assertThat(totals("{\"cells\": [" + cell(1, known) + ", " + cell(1, silent) + "]}"))
                 .as("a cell without wrong hits or fetched bytes makes those totals unknown, not 0")
-                .contains("NaN wrong hits used").contains("NaN (a cell did not report its fetched bytes or tokens)");
-        assertThat(totals("{\"cells\": [" + cell(1, "\"completed\": {\"mean\": 4}, \"fallbacks\": {\"mean\": 0}, \"wrong_hits_used\": {\"mean\": 0},"
-                + " \"fetched_bytes\": {\"mean\": 0}, \"fetched_tokens\": {\"mean\": 0}") + "]}")).contains("NaN (nothing fetched)");
+                .contains("NaN wrong hits used")
+                .contains("NaN (a cell did not report its fetched bytes or tokens)");
+        assertThat(totals("{\"cells\": ["
+                        + cell(
+                                1,
+                                "\"completed\": {\"mean\": 4}, \"fallbacks\": {\"mean\": 0}, \"wrong_hits_used\": {\"mean\": 0},"
+                                        + " \"fetched_bytes\": {\"mean\": 0}, \"fetched_tokens\": {\"mean\": 0}")
+                        + "]}"))
+                .contains("NaN (nothing fetched)");
     }
 }

@@ -43,7 +43,8 @@ public final class LlamaCpp {
      * {@code decodeSteps} decode steps, fetched blocks of {@code blockTokens}) and fits a roofline to it.
      * {@link IllegalArgumentException}: settings the measurement cannot take, in words.
      */
-    public EngineCatalog calibrate(GgufModelInfo model, int threads, int prefixTokens, int decodeSteps, int blockTokens) {
+    public EngineCatalog calibrate(
+            GgufModelInfo model, int threads, int prefixTokens, int decodeSteps, int blockTokens) {
         EngineCalibration c = EngineCalibration.measure(lib, model, threads, prefixTokens, decodeSteps, blockTokens);
         return new EngineCatalog(c.catalogYaml(), c.text(), c.modelSpec(), c.hardwareSpec());
     }
@@ -61,11 +62,32 @@ public final class LlamaCpp {
      * on the same model, threads, sequences, flash attention ({@code on|off}) and prompts, at saturation and at a low
      * load; progress lines to {@code progress}.
      */
-    public static BenchReport benchEngine(Path model, int threads, int sequences, String flashAttn, int prompts, int prefixTokens, int suffixTokens,
-                                          int outputTokens, double lowRate, int lowRequests, Path server, PrintStream progress)
+    public static BenchReport benchEngine(
+            Path model,
+            int threads,
+            int sequences,
+            String flashAttn,
+            int prompts,
+            int prefixTokens,
+            int suffixTokens,
+            int outputTokens,
+            double lowRate,
+            int lowRequests,
+            Path server,
+            PrintStream progress)
             throws IOException, InterruptedException {
-        EngineBench.Settings s = new EngineBench.Settings(model, threads, sequences, flashAttn, prompts, prefixTokens, suffixTokens, outputTokens, lowRate,
-                lowRequests, server);
+        EngineBench.Settings s = new EngineBench.Settings(
+                model,
+                threads,
+                sequences,
+                flashAttn,
+                prompts,
+                prefixTokens,
+                suffixTokens,
+                outputTokens,
+                lowRate,
+                lowRequests,
+                server);
         EngineBench.Result r = EngineBench.run(s, progress);
         boolean failed = r.sides().stream().anyMatch(d -> d.failed() > 0 || d.completed() == 0);
         return new BenchReport(r.map(), r.text(), failed);
@@ -75,9 +97,17 @@ public final class LlamaCpp {
      * {@code kvlab bench handover}: a PD handover of a {@code tokens}-token prompt over {@code transport} (rdma-emu's NIC:
      * {@code link}), part by part, beside the transport's own WRITE and the restore path; medians over {@code reps}.
      */
-    public static BenchReport benchHandover(Path model, int tokens, int blockTokens, String transport, String link, int reps, int threads,
-                                            PrintStream log) {
-        HandoverBench.Result r = HandoverBench.run(new HandoverBench.Settings(model, tokens, blockTokens, transport, link, reps, threads), log);
+    public static BenchReport benchHandover(
+            Path model,
+            int tokens,
+            int blockTokens,
+            String transport,
+            String link,
+            int reps,
+            int threads,
+            PrintStream log) {
+        HandoverBench.Result r = HandoverBench.run(
+                new HandoverBench.Settings(model, tokens, blockTokens, transport, link, reps, threads), log);
         return new BenchReport(r.map(), r.text(), false);
     }
 }

@@ -32,7 +32,8 @@ public final class EndpointTwins {
      * @throws BadInputException when the endpoint is not a healthy OpenAI-compatible engine
      */
     public static Fitted calibrate(URI base, String model, Path gguf, EndpointCalibrationPlan plan) {
-        ExecutorService pool = Executors.newCachedThreadPool(r -> Thread.ofPlatform().daemon().name("kvlab-calibrate").unstarted(r));
+        ExecutorService pool = Executors.newCachedThreadPool(
+                r -> Thread.ofPlatform().daemon().name("kvlab-calibrate").unstarted(r));
         try (EngineClient c = new EngineClient(pool)) {
             String why = OpenAiTarget.health(c, base);
             if (why != null) throw new BadInputException("--endpoint " + base + " " + why);

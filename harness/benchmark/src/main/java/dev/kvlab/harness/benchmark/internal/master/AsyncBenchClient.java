@@ -26,7 +26,13 @@ final class AsyncBenchClient {
     private final List<Throwable> failures;
     private final CountDownLatch stopped;
 
-    AsyncBenchClient(MasterBenchSettings s, MasterConnection ch, ClientKeys keys, AtomicBoolean stop, List<Throwable> failures, CountDownLatch stopped) {
+    AsyncBenchClient(
+            MasterBenchSettings s,
+            MasterConnection ch,
+            ClientKeys keys,
+            AtomicBoolean stop,
+            List<Throwable> failures,
+            CountDownLatch stopped) {
         this.s = s;
         this.ch = ch;
         this.keys = keys;
@@ -59,10 +65,13 @@ final class AsyncBenchClient {
 
     private CompletableFuture<?> issue(List<String> k) {
         if (s.op().reads()) return ch.getReplicaListsAsync(s.tenant(), k);
-        return ch.putStartAsync(s.tenant(), k, MasterBench.lengths(s, k.size()), new int[k.size()], ONE_REPLICA).thenCompose(started -> {
-            PendingEnds p = PendingEnds.of(k, started);
-            return p.isEmpty() ? CompletableFuture.completedFuture(null) : ch.putEndAsync(s.tenant(), p.keys(), p.putIds());
-        });
+        return ch.putStartAsync(s.tenant(), k, MasterBench.lengths(s, k.size()), new int[k.size()], ONE_REPLICA)
+                .thenCompose(started -> {
+                    PendingEnds p = PendingEnds.of(k, started);
+                    return p.isEmpty()
+                            ? CompletableFuture.completedFuture(null)
+                            : ch.putEndAsync(s.tenant(), p.keys(), p.putIds());
+                });
     }
 
     private void fail(Throwable e) {

@@ -35,7 +35,8 @@ final class BenchWarmup {
         Thread.sleep(min.toMillis());
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         boolean threads = compilerCpuMillis() >= 0;
-        if (cap.isZero() || !threads && (jit == null || !jit.isCompilationTimeMonitoringSupported())) return new Spent(since(t0), false);
+        if (cap.isZero() || !threads && (jit == null || !jit.isCompilationTimeMonitoringSupported()))
+            return new Spent(since(t0), false);
         long until = System.nanoTime() + cap.toNanos();
         long busy = threads ? compilerCpuMillis() : jit.getTotalCompilationTime();
         int quiet = 0;

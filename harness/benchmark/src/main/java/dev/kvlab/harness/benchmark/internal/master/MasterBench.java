@@ -50,14 +50,17 @@ public final class MasterBench {
      * {@link #run} against a master started in this process for the run by the store's own launcher (as
      * {@code kvlab store master} starts one), on loopback.
      */
-    public static MasterBenchResult runInProcess(MasterBenchSettings s, PrintStream log) throws InterruptedException, IOException {
-        try (MasterLauncher.Running m = MasterLauncher.start(new MasterLaunch("127.0.0.1", 0, "127.0.0.1", 0, false, MasterConfig.defaults(), null, null))) {
+    public static MasterBenchResult runInProcess(MasterBenchSettings s, PrintStream log)
+            throws InterruptedException, IOException {
+        try (MasterLauncher.Running m = MasterLauncher.start(
+                new MasterLaunch("127.0.0.1", 0, "127.0.0.1", 0, false, MasterConfig.defaults(), null, null))) {
             return run(s.withMaster(s.master() + ", gRPC on 127.0.0.1:" + m.port()), "127.0.0.1", m.port(), null, log);
         }
     }
 
     /** Runs {@code s} against the master at {@code host:port} over gRPC, each connection with a 10 s deadline. */
-    public static MasterBenchResult run(MasterBenchSettings s, String host, int port, String token, PrintStream log) throws InterruptedException {
+    public static MasterBenchResult run(MasterBenchSettings s, String host, int port, String token, PrintStream log)
+            throws InterruptedException {
         return run(s, () -> Masters.connect(host, port, Duration.ofSeconds(10), token), log);
     }
 
@@ -65,7 +68,8 @@ public final class MasterBench {
      * Runs {@code s} against the master the {@code connect} supplier reaches (one new channel per call: the mounter and
      * each client get their own connection).
      */
-    public static MasterBenchResult run(MasterBenchSettings s, Supplier<MasterConnection> connect, PrintStream log) throws InterruptedException {
+    public static MasterBenchResult run(MasterBenchSettings s, Supplier<MasterConnection> connect, PrintStream log)
+            throws InterruptedException {
         MeasuredMasterChannel measured = new MeasuredMasterChannel();
         String mounter = "bench-mounter-" + Long.toHexString(s.seed() ^ System.nanoTime());
         List<String> segs = new ArrayList<>();
@@ -73,22 +77,26 @@ public final class MasterBench {
             for (int i = 0; i < s.segments(); i++) {
                 String name = mounter + "-seg" + i;
                 MountStatus st = m.mount(mounter, name, s.segmentBytes(), "bench://" + name);
-                if (st != MountStatus.MOUNTED) throw new IllegalStateException("mounting fake segment " + name + ": " + st);
+                if (st != MountStatus.MOUNTED)
+                    throw new IllegalStateException("mounting fake segment " + name + ": " + st);
                 segs.add(name);
             }
             AtomicBoolean stop = new AtomicBoolean();
-            Thread pinger = Thread.ofPlatform().daemon().name("kvlab-bench-master-ping").start(() -> {
-                while (!stop.get()) {
-                    try {
-                        m.ping(mounter);
-                        Thread.sleep(1000);
-                    } catch (InterruptedException e) {
-                        return;
-                    } catch (RuntimeException e) {
-                        // the clients will see the master's failure
-                    }
-                }
-            });
+            Thread pinger = Thread.ofPlatform()
+                    .daemon()
+                    .name("kvlab-bench-master-ping")
+                    .start(() -> {
+                        while (!stop.get()) {
+                            try {
+                                m.ping(mounter);
+                                Thread.sleep(1000);
+                            } catch (InterruptedException e) {
+                                return;
+                            } catch (RuntimeException e) {
+                                // the clients will see the master's failure
+                            }
+                        }
+                    });
             try {
                 return drive(s, connect, measured, log);
             } finally {
@@ -106,7 +114,8 @@ public final class MasterBench {
         }
     }
 
-    private static MasterBenchResult drive(MasterBenchSettings s, Supplier<MasterConnection> connect, MeasuredMasterChannel measured, PrintStream log)
+    private static MasterBenchResult drive(
+            MasterBenchSettings s, Supplier<MasterConnection> connect, MeasuredMasterChannel measured, PrintStream log)
             throws InterruptedException {
         List<MasterConnection> chans = new ArrayList<>();
         List<MasterConnection> async = new ArrayList<>();
@@ -133,8 +142,14 @@ public final class MasterBench {
                     }));
                 }
                 for (Thread t : fill) t.join();
-                if (!errs.isEmpty()) throw new IllegalStateException("prefill failed: " + errs.getFirst().getMessage(), errs.getFirst());
-                log.printf(Locale.ROOT, "prefilled %d keys per client in %.1f s%n", s.keysPerClient(), (System.nanoTime() - t0) / 1e9);
+                if (!errs.isEmpty())
+                    throw new IllegalStateException(
+                            "prefill failed: " + errs.getFirst().getMessage(), errs.getFirst());
+                log.printf(
+                        Locale.ROOT,
+                        "prefilled %d keys per client in %.1f s%n",
+                        s.keysPerClient(),
+                        (System.nanoTime() - t0) / 1e9);
             }
             AtomicBoolean stop = new AtomicBoolean();
             List<Throwable> failures = new ArrayList<>();
@@ -145,34 +160,59 @@ public final class MasterBench {
             long cpu0 = processCpuNanos();
             long t0 = System.nanoTime();
             long until = t0 + s.duration().toNanos();
-            while (!stop.get() && System.nanoTime() < until) Thread.sleep(Math.max(1, Math.min(50, (until - System.nanoTime()) / 1_000_000)));
+            while (!stop.get() && System.nanoTime() < until)
+                Thread.sleep(Math.max(1, Math.min(50, (until - System.nanoTime()) / 1_000_000)));
             measured.recording(false);
             long t1 = System.nanoTime();
             long cpu = processCpuNanos() - cpu0;
             stop.set(true);
             for (Thread t : threads) t.join(30_000);
-            if (!asyncStopped.await(30, TimeUnit.SECONDS)) throw new IllegalStateException("a bench client's call did not complete within 30 s of the end");
-            if (!failures.isEmpty()) throw new IllegalStateException("a bench client failed: " + failures.getFirst(), failures.getFirst());
+            if (!asyncStopped.await(30, TimeUnit.SECONDS))
+                throw new IllegalStateException("a bench client's call did not complete within 30 s of the end");
+            if (!failures.isEmpty())
+                throw new IllegalStateException("a bench client failed: " + failures.getFirst(), failures.getFirst());
             double secs = (t1 - t0) / 1e9;
-            Map<MeasuredMasterChannel.Rpc, MasterBenchResult.RpcLatency> lat = new EnumMap<>(MeasuredMasterChannel.Rpc.class);
+            Map<MeasuredMasterChannel.Rpc, MasterBenchResult.RpcLatency> lat =
+                    new EnumMap<>(MeasuredMasterChannel.Rpc.class);
             for (MeasuredMasterChannel.Rpc r : rpcs(s.op())) {
                 Histogram h = measured.latency(r).getIntervalHistogram();
-                lat.put(r, new MasterBenchResult.RpcLatency(measured.calls(r), round(measured.calls(r) / secs), round(h.getMean() / 1e3),
-                        round(h.getValueAtPercentile(50) / 1e3), round(h.getValueAtPercentile(99) / 1e3), round(h.getValueAtPercentile(99.9) / 1e3),
-                        round(h.getMaxValue() / 1e3)));
+                lat.put(
+                        r,
+                        new MasterBenchResult.RpcLatency(
+                                measured.calls(r),
+                                round(measured.calls(r) / secs),
+                                round(h.getMean() / 1e3),
+                                round(h.getValueAtPercentile(50) / 1e3),
+                                round(h.getValueAtPercentile(99) / 1e3),
+                                round(h.getValueAtPercentile(99.9) / 1e3),
+                                round(h.getMaxValue() / 1e3)));
             }
             long ok = measured.okKeys.sum();
-            return result(s, warm, round(secs), ok, measured.failedKeys.sum(), round(ok / secs), lat,
-                    cpu < 0 ? Double.NaN : round(cpu / 1e9), cpu < 0 || ok == 0 ? Double.NaN : round(cpu / 1e3 / ok));
+            return result(
+                    s,
+                    warm,
+                    round(secs),
+                    ok,
+                    measured.failedKeys.sum(),
+                    round(ok / secs),
+                    lat,
+                    cpu < 0 ? Double.NaN : round(cpu / 1e9),
+                    cpu < 0 || ok == 0 ? Double.NaN : round(cpu / 1e3 / ok));
         } finally {
             for (MasterConnection c : chans) c.close();
         }
     }
 
     /** Starts the clients: async ones count {@code asyncStopped} down when they stop; blocking ones are the threads returned. */
-    private static List<Thread> startClients(MasterBenchSettings s, List<MasterConnection> chans, List<MasterConnection> async, AtomicBoolean stop,
-                                             List<Throwable> failures, CountDownLatch asyncStopped) {
-        for (int c = 0; c < async.size(); c++) new AsyncBenchClient(s, async.get(c), new ClientKeys(s, c), stop, failures, asyncStopped).start();
+    private static List<Thread> startClients(
+            MasterBenchSettings s,
+            List<MasterConnection> chans,
+            List<MasterConnection> async,
+            AtomicBoolean stop,
+            List<Throwable> failures,
+            CountDownLatch asyncStopped) {
+        for (int c = 0; c < async.size(); c++)
+            new AsyncBenchClient(s, async.get(c), new ClientKeys(s, c), stop, failures, asyncStopped).start();
         List<Thread> threads = new ArrayList<>();
         for (int c = 0; s.mode() == ClientMode.BLOCKING && c < s.clients(); c++) {
             int client = c;
@@ -192,8 +232,10 @@ public final class MasterBench {
 
     /** CPU time of this process (master and clients when the master runs here), or -1 where the JVM cannot tell. */
     private static long processCpuNanos() {
-        return java.lang.management.ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
-                ? os.getProcessCpuTime() : -1;
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                        instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime()
+                : -1;
     }
 
     private static void prefill(MasterBenchSettings s, MasterConnection ch, int client) {
@@ -207,7 +249,10 @@ public final class MasterBench {
 
     /** PutStart then PutEnd of {@code keys}; the number completed. */
     private static int putBatch(MasterBenchSettings s, MasterConnection ch, List<String> keys) {
-        PendingEnds p = PendingEnds.of(keys, ch.putStart(s.tenant(), keys, lengths(s, keys.size()), new int[keys.size()], ReplicateConfig.replicas(1)));
+        PendingEnds p = PendingEnds.of(
+                keys,
+                ch.putStart(
+                        s.tenant(), keys, lengths(s, keys.size()), new int[keys.size()], ReplicateConfig.replicas(1)));
         return p.isEmpty() ? 0 : PendingEnds.completed(ch.putEnd(s.tenant(), p.keys(), p.putIds()));
     }
 
@@ -230,17 +275,44 @@ public final class MasterBench {
 
     /** The RPCs each operation makes. */
     static List<MeasuredMasterChannel.Rpc> rpcs(MasterOp op) {
-        return op.reads() ? List.of(MeasuredMasterChannel.Rpc.GET_REPLICA_LIST)
+        return op.reads()
+                ? List.of(MeasuredMasterChannel.Rpc.GET_REPLICA_LIST)
                 : List.of(MeasuredMasterChannel.Rpc.PUT_START, MeasuredMasterChannel.Rpc.PUT_END);
     }
 
-    private static MasterBenchResult result(MasterBenchSettings s, BenchWarmup.Spent warm, double secs, long keys, long failed, double keysPerSecond,
-                                            Map<MeasuredMasterChannel.Rpc, MasterBenchResult.RpcLatency> lat, double cpuSeconds, double cpuMicrosPerKey) {
+    private static MasterBenchResult result(
+            MasterBenchSettings s,
+            BenchWarmup.Spent warm,
+            double secs,
+            long keys,
+            long failed,
+            double keysPerSecond,
+            Map<MeasuredMasterChannel.Rpc, MasterBenchResult.RpcLatency> lat,
+            double cpuSeconds,
+            double cpuMicrosPerKey) {
         Map<String, MasterBenchResult.RpcLatency> byName = new LinkedHashMap<>();
         lat.forEach((r, l) -> byName.put(r.name().toLowerCase(Locale.ROOT), l));
         // one op is one key (a batch call of 128 keys is 128 ops), as master_bench counts
-        return new MasterBenchResult(s.master(), s.op().label(), s.clients(), s.mode().label(), s.op().batched() ? s.batchSize() : 1, s.valueSize(), s.segments(),
-                s.segmentBytes(), Math.round(warm.time().toMillis()) / 1000.0, warm.jitQuiet(), secs, keys, failed, keysPerSecond, keysPerSecond, byName, cpuSeconds, cpuMicrosPerKey, "none (metadata only: fake segments, no transfers)");
+        return new MasterBenchResult(
+                s.master(),
+                s.op().label(),
+                s.clients(),
+                s.mode().label(),
+                s.op().batched() ? s.batchSize() : 1,
+                s.valueSize(),
+                s.segments(),
+                s.segmentBytes(),
+                Math.round(warm.time().toMillis()) / 1000.0,
+                warm.jitQuiet(),
+                secs,
+                keys,
+                failed,
+                keysPerSecond,
+                keysPerSecond,
+                byName,
+                cpuSeconds,
+                cpuMicrosPerKey,
+                "none (metadata only: fake segments, no transfers)");
     }
 
     private static double round(double v) {

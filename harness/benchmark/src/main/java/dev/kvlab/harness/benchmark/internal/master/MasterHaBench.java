@@ -37,14 +37,16 @@ public final class MasterHaBench {
     private MasterHaBench() {}
 
     /** Runs {@code ops} with and without HA, {@code rounds} times each; {@code etcd} null: an etcd of its own on loopback. */
-    public static MasterHaBenchResult run(MasterBenchSettings s, List<MasterOp> ops, String etcd, int rounds, PrintStream log)
+    public static MasterHaBenchResult run(
+            MasterBenchSettings s, List<MasterOp> ops, String etcd, int rounds, PrintStream log)
             throws InterruptedException, IOException {
         EtcdServer own = null;
         if (etcd == null) {
             try {
                 own = EtcdServer.start();
             } catch (IOException e) {
-                throw new BenchFailedException("--ha: could not start an etcd of its own: " + e.getMessage() + " (or give --ha etcd://HOST:PORT)");
+                throw new BenchFailedException("--ha: could not start an etcd of its own: " + e.getMessage()
+                        + " (or give --ha etcd://HOST:PORT)");
             }
         }
         try {
@@ -57,14 +59,23 @@ public final class MasterHaBench {
         }
     }
 
-    private static MasterHaBenchResult.Row row(MasterBenchSettings s, String etcd, int rounds, PrintStream log) throws InterruptedException, IOException {
+    private static MasterHaBenchResult.Row row(MasterBenchSettings s, String etcd, int rounds, PrintStream log)
+            throws InterruptedException, IOException {
         List<Double> without = new ArrayList<>(), with = new ArrayList<>();
         Recorder lag = new Recorder(3);
         MasterBenchResult lastWithout = null, lastWith = null;
         long entries = 0, batches = 0, bytes = 0;
         for (int r = 0; r < rounds; r++) {
-            for (boolean haNow : r % 2 == 0 ? new boolean[] {false, true} : new boolean[] {true, false}) { // ABBA: neither always runs first
-                log.printf(Locale.ROOT, "%s round %d/%d: %s%n", s.op().label(), r + 1, rounds, haNow ? "with HA" : "without HA");
+            for (boolean haNow : r % 2 == 0
+                    ? new boolean[] {false, true}
+                    : new boolean[] {true, false}) { // ABBA: neither always runs first
+                log.printf(
+                        Locale.ROOT,
+                        "%s round %d/%d: %s%n",
+                        s.op().label(),
+                        r + 1,
+                        rounds,
+                        haNow ? "with HA" : "without HA");
                 if (!haNow) {
                     lastWithout = MasterBench.runInProcess(s.withMaster("own master in this process, no HA"), log);
                     without.add(lastWithout.keysPerSecond());
@@ -80,29 +91,61 @@ public final class MasterHaBench {
         }
         Histogram h = lag.getIntervalHistogram();
         double cost = 100 * (1 - MasterHaBenchResult.median(with) / MasterHaBenchResult.median(without));
-        return new MasterHaBenchResult.Row(s.op().label(), without, with, Math.round(cost * 10) / 10.0, h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(50),
-                h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(99), h.getTotalCount() == 0 ? Double.NaN : h.getMaxValue(), h.getTotalCount(),
-                entries, batches, bytes, lastWithout, lastWith);
+        return new MasterHaBenchResult.Row(
+                s.op().label(),
+                without,
+                with,
+                Math.round(cost * 10) / 10.0,
+                h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(50),
+                h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(99),
+                h.getTotalCount() == 0 ? Double.NaN : h.getMaxValue(),
+                h.getTotalCount(),
+                entries,
+                batches,
+                bytes,
+                lastWithout,
+                lastWith);
     }
 
     private record Ha(MasterBenchResult result, OplogStats oplog) {}
 
     /** One round against a leader and a standby of a fresh cluster in {@code etcd}. */
-    private static Ha runHa(MasterBenchSettings s, String etcd, Recorder lag, PrintStream log) throws InterruptedException, IOException {
-        String cluster = etcd.substring(0, etcd.lastIndexOf('/')) + "/bench-" + Long.toHexString(System.nanoTime() & 0xFFFFFFFFL);
+    private static Ha runHa(MasterBenchSettings s, String etcd, Recorder lag, PrintStream log)
+            throws InterruptedException, IOException {
+        String cluster = etcd.substring(0, etcd.lastIndexOf('/')) + "/bench-"
+                + Long.toHexString(System.nanoTime() & 0xFFFFFFFFL);
         List<MasterLauncher.Running> ms = new ArrayList<>();
         try {
             for (String name : List.of("bench-a", "bench-b"))
-                ms.add(MasterLauncher.start(new MasterLaunch("127.0.0.1", 0, "127.0.0.1", 0, false, MasterConfig.defaults(), null, null,
+                ms.add(MasterLauncher.start(new MasterLaunch(
+                        "127.0.0.1",
+                        0,
+                        "127.0.0.1",
+                        0,
+                        false,
+                        MasterConfig.defaults(),
+                        null,
+                        null,
                         HaLaunch.of(cluster, name).withLagListener(us -> lag.recordValue(Math.max(0, us))))));
             MasterLauncher.Running leader = awaitLeader(ms);
-            for (MasterLauncher.Running m : ms) m.awaitWarm(Duration.ofSeconds(120)); // a one-time start-up cost, not the oplog's
+            for (MasterLauncher.Running m : ms)
+                m.awaitWarm(Duration.ofSeconds(120)); // a one-time start-up cost, not the oplog's
             OplogStats before = leader.oplog();
-            MasterBenchResult r = MasterBench.run(s.withMaster("own leader + standby in this process, oplog in " + etcd.substring(0, etcd.lastIndexOf('/'))),
-                    "127.0.0.1", leader.port(), null, log);
+            MasterBenchResult r = MasterBench.run(
+                    s.withMaster("own leader + standby in this process, oplog in "
+                            + etcd.substring(0, etcd.lastIndexOf('/'))),
+                    "127.0.0.1",
+                    leader.port(),
+                    null,
+                    log);
             OplogStats after = leader.oplog();
-            return new Ha(r, new OplogStats(after.entries() - before.entries(), after.durableEntries() - before.durableEntries(),
-                    after.batches() - before.batches(), after.bytes() - before.bytes()));
+            return new Ha(
+                    r,
+                    new OplogStats(
+                            after.entries() - before.entries(),
+                            after.durableEntries() - before.durableEntries(),
+                            after.batches() - before.batches(),
+                            after.bytes() - before.bytes()));
         } finally {
             for (MasterLauncher.Running m : ms.reversed()) m.close();
             try {

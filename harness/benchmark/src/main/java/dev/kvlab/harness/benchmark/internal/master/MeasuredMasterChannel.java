@@ -21,7 +21,11 @@ import org.HdrHistogram.Recorder;
 public final class MeasuredMasterChannel {
 
     /** The RPCs measured. */
-    public enum Rpc { PUT_START, PUT_END, GET_REPLICA_LIST }
+    public enum Rpc {
+        PUT_START,
+        PUT_END,
+        GET_REPLICA_LIST
+    }
 
     private final Recorder[] latency = new Recorder[Rpc.values().length];
     private final LongAdder[] calls = new LongAdder[Rpc.values().length];
@@ -80,16 +84,23 @@ public final class MeasuredMasterChannel {
     public MasterConnection wrap(MasterConnection inner) {
         return new MasterConnection() {
             @Override
-            public boolean ping(String clientId) { return inner.ping(clientId); }
+            public boolean ping(String clientId) {
+                return inner.ping(clientId);
+            }
 
             @Override
-            public MountStatus mount(String clientId, String segment, long size, String endpoint) { return inner.mount(clientId, segment, size, endpoint); }
+            public MountStatus mount(String clientId, String segment, long size, String endpoint) {
+                return inner.mount(clientId, segment, size, endpoint);
+            }
 
             @Override
-            public boolean unmount(String clientId, String segment) { return inner.unmount(clientId, segment); }
+            public boolean unmount(String clientId, String segment) {
+                return inner.unmount(clientId, segment);
+            }
 
             @Override
-            public List<PutStartResult> putStart(String tenant, List<String> keys, long[] lengths, int[] crcs, ReplicateConfig config) {
+            public List<PutStartResult> putStart(
+                    String tenant, List<String> keys, long[] lengths, int[] crcs, ReplicateConfig config) {
                 long t0 = System.nanoTime();
                 return starts(t0, inner.putStart(tenant, keys, lengths, crcs, config));
             }
@@ -115,7 +126,8 @@ public final class MeasuredMasterChannel {
             }
 
             @Override
-            public CompletableFuture<List<PutStartResult>> putStartAsync(String tenant, List<String> keys, long[] lengths, int[] crcs, ReplicateConfig config) {
+            public CompletableFuture<List<PutStartResult>> putStartAsync(
+                    String tenant, List<String> keys, long[] lengths, int[] crcs, ReplicateConfig config) {
                 long t0 = System.nanoTime();
                 return inner.putStartAsync(tenant, keys, lengths, crcs, config).thenApply(r -> starts(t0, r));
             }
@@ -133,7 +145,9 @@ public final class MeasuredMasterChannel {
             }
 
             @Override
-            public void close() { inner.close(); }
+            public void close() {
+                inner.close();
+            }
         };
     }
 }

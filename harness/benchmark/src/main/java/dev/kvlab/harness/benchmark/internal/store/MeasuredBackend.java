@@ -23,8 +23,14 @@ public final class MeasuredBackend extends ForwardingKvBackend {
     private final Recorder latency = new Recorder(3_600_000_000L, 3);
     private volatile boolean recording;
     private volatile String firstError;
-    final LongAdder ops = new LongAdder(), hits = new LongAdder(), misses = new LongAdder(), errors = new LongAdder(),
-            wrong = new LongAdder(), leaseExpired = new LongAdder(), checksum = new LongAdder(), content = new LongAdder(),
+    final LongAdder ops = new LongAdder(),
+            hits = new LongAdder(),
+            misses = new LongAdder(),
+            errors = new LongAdder(),
+            wrong = new LongAdder(),
+            leaseExpired = new LongAdder(),
+            checksum = new LongAdder(),
+            content = new LongAdder(),
             bytes = new LongAdder();
 
     public MeasuredBackend(KvBackend inner, boolean verify) {
@@ -37,10 +43,14 @@ public final class MeasuredBackend extends ForwardingKvBackend {
         recording = on;
     }
 
-    public Recorder latency() { return latency; }
+    public Recorder latency() {
+        return latency;
+    }
 
     /** What the first failed measured get said (status and detail), or null. */
-    public String firstError() { return firstError; }
+    public String firstError() {
+        return firstError;
+    }
 
     /** A get whose intended start was {@code intendedStartNanos} ({@link System#nanoTime()}). */
     public GetResult getInto(String key, MemorySegment dst, long intendedStartNanos) {
@@ -58,9 +68,18 @@ public final class MeasuredBackend extends ForwardingKvBackend {
                 }
             }
             case MISS -> misses.increment();
-            case LEASE_EXPIRED -> { misses.increment(); leaseExpired.increment(); }
-            case CHECKSUM_MISMATCH -> { misses.increment(); checksum.increment(); }
-            case CONTENT_MISMATCH -> { misses.increment(); content.increment(); }
+            case LEASE_EXPIRED -> {
+                misses.increment();
+                leaseExpired.increment();
+            }
+            case CHECKSUM_MISMATCH -> {
+                misses.increment();
+                checksum.increment();
+            }
+            case CONTENT_MISMATCH -> {
+                misses.increment();
+                content.increment();
+            }
             case TIMEOUT, ERROR -> {
                 errors.increment();
                 if (firstError == null) firstError = r.status() + " " + r.detail();

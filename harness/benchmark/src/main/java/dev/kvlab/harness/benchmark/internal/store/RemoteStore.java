@@ -60,11 +60,11 @@ public final class RemoteStore {
         } catch (UnknownHostException e) {
             throw new BenchFailedException(target + ": unreachable: unknown host " + host);
         } catch (SocketTimeoutException e) {
-            throw new BenchFailedException(target + ": unreachable: no answer to a TCP connect within " + CONNECT_TIMEOUT.toSeconds()
-                    + " s (a firewall, or no such host?)");
+            throw new BenchFailedException(target + ": unreachable: no answer to a TCP connect within "
+                    + CONNECT_TIMEOUT.toSeconds() + " s (a firewall, or no such host?)");
         } catch (IOException e) {
-            throw new BenchFailedException(target + ": unreachable: nothing listening at " + host + ":" + port + " (" + describe(e)
-                    + "; is `kvlab store master` running at that address?)");
+            throw new BenchFailedException(target + ": unreachable: nothing listening at " + host + ":" + port + " ("
+                    + describe(e) + "; is `kvlab store master` running at that address?)");
         }
     }
 
@@ -77,7 +77,8 @@ public final class RemoteStore {
         } catch (RuntimeException e) {
             throw new BenchFailedException(target + ": " + reason(describe(e), true));
         }
-        if (r.status() == GetStatus.ERROR || r.status() == GetStatus.TIMEOUT) throw new BenchFailedException(target + ": " + reason(r.detail(), true));
+        if (r.status() == GetStatus.ERROR || r.status() == GetStatus.TIMEOUT)
+            throw new BenchFailedException(target + ": " + reason(r.detail(), true));
     }
 
     /**
@@ -90,14 +91,28 @@ public final class RemoteStore {
         int nl = d.indexOf('\n');
         if (nl >= 0) d = d.substring(0, nl);
         if (d.length() > 240) d = d.substring(0, 240) + "...";
-        if (l.contains("refused the call") || l.contains("unauthenticated") || l.contains("token") || l.contains("auth"))
-            return "authentication failed: the store refused the token (set KVLAB_STORE_TOKEN to the store's token): " + d;
-        boolean down = l.contains("connection refused") || l.contains("unavailable") || l.contains("unreachable") || l.contains("unknown host")
+        if (l.contains("refused the call")
+                || l.contains("unauthenticated")
+                || l.contains("token")
+                || l.contains("auth"))
+            return "authentication failed: the store refused the token (set KVLAB_STORE_TOKEN to the store's token): "
+                    + d;
+        boolean down = l.contains("connection refused")
+                || l.contains("unavailable")
+                || l.contains("unreachable")
+                || l.contains("unknown host")
                 || l.contains("unresolved");
-        boolean protocol = l.contains("internal") || l.contains("http2") || l.contains("protocol") || l.contains("frame") || l.contains("unknown")
-                || l.contains("unimplemented") || l.contains("closed") || l.contains("reset");
+        boolean protocol = l.contains("internal")
+                || l.contains("http2")
+                || l.contains("protocol")
+                || l.contains("frame")
+                || l.contains("unknown")
+                || l.contains("unimplemented")
+                || l.contains("closed")
+                || l.contains("reset");
         if (connected && (down || protocol))
-            return "not a kvlab store: something listens there but does not answer as a kvlab store master (another service on that port?): " + d;
+            return "not a kvlab store: something listens there but does not answer as a kvlab store master (another service on that port?): "
+                    + d;
         if (down) return "unreachable: nothing answers there (is `kvlab store master` running at that address?): " + d;
         if (l.contains("deadline") || l.contains("timed out") || l.contains("timeout"))
             return "timeout: the store did not answer in time: " + d;

@@ -13,7 +13,6 @@ import java.io.PrintStream;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -35,7 +34,8 @@ public final class StoreBench {
         return "bench/" + valueSize + "/k" + i;
     }
 
-    public static StoreBenchResult run(StoreBenchSettings s, KvBackend backend, PrintStream log) throws InterruptedException, IOException {
+    public static StoreBenchResult run(StoreBenchSettings s, KvBackend backend, PrintStream log)
+            throws InterruptedException, IOException {
         MeasuredBackend m = new MeasuredBackend(backend, s.verify());
         boolean get = "get".equals(s.op());
         preflight(s, m);
@@ -43,8 +43,13 @@ public final class StoreBench {
             int present = present(s, m);
             if (present == 0) load(s, m, log);
             else if (log != null)
-                log.printf("the store holds %d of the %d keys already: reading them as they are, not loading (%s)%n", present, s.keys(),
-                        present == s.keys() ? "a put run's keys" : "the " + (s.keys() - present) + " missing ones are misses: what the store lost");
+                log.printf(
+                        "the store holds %d of the %d keys already: reading them as they are, not loading (%s)%n",
+                        present,
+                        s.keys(),
+                        present == s.keys()
+                                ? "a put run's keys"
+                                : "the " + (s.keys() - present) + " missing ones are misses: what the store lost");
         }
         AtomicBoolean stop = new AtomicBoolean();
         List<Thread> threads = new ArrayList<>();
@@ -71,23 +76,51 @@ public final class StoreBench {
         long startMs = System.currentTimeMillis();
         m.recording(true);
         long until = t0 + s.duration().toNanos();
-        while (!stop.get() && System.nanoTime() < until) Thread.sleep(Math.max(1, Math.min(50, (until - System.nanoTime()) / 1_000_000)));
+        while (!stop.get() && System.nanoTime() < until)
+            Thread.sleep(Math.max(1, Math.min(50, (until - System.nanoTime()) / 1_000_000)));
         m.recording(false);
         long t1 = System.nanoTime();
         stop.set(true);
         for (Thread t : threads) t.join(30_000);
-        if (!failures.isEmpty()) throw new IllegalStateException("a bench client failed: " + failures.getFirst(), failures.getFirst());
+        if (!failures.isEmpty())
+            throw new IllegalStateException("a bench client failed: " + failures.getFirst(), failures.getFirst());
         Histogram h = m.latency().getIntervalHistogram();
         double secs = (t1 - t0) / 1e9;
         if (s.hlog() != null) writeHlog(s.hlog(), h, startMs, secs);
         long ops = m.ops.sum();
-        if (ops == 0) throw new BenchFailedException(s.backend() + ": no operation completed in " + s.duration() + " (the store did not answer)");
+        if (ops == 0)
+            throw new BenchFailedException(
+                    s.backend() + ": no operation completed in " + s.duration() + " (the store did not answer)");
         if (m.errors.sum() == ops)
-            throw new BenchFailedException(s.backend() + ": every one of " + ops + " " + s.op() + "s failed" + (m.firstError() == null ? "" : ": " + reason(m.firstError())));
-        return new StoreBenchResult(s.backend(), backend.name(), s.transport(), s.emulated(), s.op(), s.valueSize(), s.clients(), s.keys(), s.verify(),
-                round(secs), ops, round(ops / secs), round(m.bytes.sum() / secs), round(h.getMean()),
-                h.getValueAtPercentile(50), h.getValueAtPercentile(90), h.getValueAtPercentile(99), h.getValueAtPercentile(99.9), h.getMaxValue(),
-                m.hits.sum(), m.misses.sum(), m.errors.sum(), m.wrong.sum(), m.leaseExpired.sum(), m.checksum.sum(), m.content.sum(),
+            throw new BenchFailedException(s.backend() + ": every one of " + ops + " " + s.op() + "s failed"
+                    + (m.firstError() == null ? "" : ": " + reason(m.firstError())));
+        return new StoreBenchResult(
+                s.backend(),
+                backend.name(),
+                s.transport(),
+                s.emulated(),
+                s.op(),
+                s.valueSize(),
+                s.clients(),
+                s.keys(),
+                s.verify(),
+                round(secs),
+                ops,
+                round(ops / secs),
+                round(m.bytes.sum() / secs),
+                round(h.getMean()),
+                h.getValueAtPercentile(50),
+                h.getValueAtPercentile(90),
+                h.getValueAtPercentile(99),
+                h.getValueAtPercentile(99.9),
+                h.getMaxValue(),
+                m.hits.sum(),
+                m.misses.sum(),
+                m.errors.sum(),
+                m.wrong.sum(),
+                m.leaseExpired.sum(),
+                m.checksum.sum(),
+                m.content.sum(),
                 backend.copySemantics());
     }
 
@@ -103,7 +136,8 @@ public final class StoreBench {
         } catch (RuntimeException e) {
             throw new BenchFailedException(s.backend() + ": " + reason(String.valueOf(e.getMessage())));
         }
-        if (r.status() == GetStatus.ERROR || r.status() == GetStatus.TIMEOUT) throw new BenchFailedException(s.backend() + ": " + reason(r.detail()));
+        if (r.status() == GetStatus.ERROR || r.status() == GetStatus.TIMEOUT)
+            throw new BenchFailedException(s.backend() + ": " + reason(r.detail()));
     }
 
     /** A failure detail with what it means in front: authentication, unreachable or timeout ({@link RemoteStore#reason}). */
@@ -146,13 +180,20 @@ public final class StoreBench {
         long f = 0;
         for (long x : failed) f += x;
         if (f == s.keys())
-            throw new BenchFailedException(s.backend() + ": loading failed: all " + f + " puts failed (are storage nodes mounted, reachable on their data port, "
+            throw new BenchFailedException(s.backend() + ": loading failed: all " + f
+                    + " puts failed (are storage nodes mounted, reachable on their data port, "
                     + "and does KVLAB_STORE_TOKEN match theirs?)");
-        if (log != null) log.printf("loaded %d keys of %d bytes in %.1f s%s%n", s.keys() - f, s.valueSize(), (System.nanoTime() - t0) / 1e9,
-                f > 0 ? " (" + f + " puts failed: they will be misses)" : "");
+        if (log != null)
+            log.printf(
+                    "loaded %d keys of %d bytes in %.1f s%s%n",
+                    s.keys() - f,
+                    s.valueSize(),
+                    (System.nanoTime() - t0) / 1e9,
+                    f > 0 ? " (" + f + " puts failed: they will be misses)" : "");
     }
 
-    private static void getLoop(StoreBenchSettings s, MeasuredBackend m, MemorySegment buf, int client, AtomicBoolean stop) {
+    private static void getLoop(
+            StoreBenchSettings s, MeasuredBackend m, MemorySegment buf, int client, AtomicBoolean stop) {
         SplittableRandom r = new SplittableRandom(0x5EEDL + client);
         while (!stop.get()) {
             String k = key(s.valueSize(), r.nextInt(s.keys()));
@@ -160,7 +201,8 @@ public final class StoreBench {
         }
     }
 
-    private static void putLoop(StoreBenchSettings s, MeasuredBackend m, MemorySegment buf, int client, AtomicBoolean stop) {
+    private static void putLoop(
+            StoreBenchSettings s, MeasuredBackend m, MemorySegment buf, int client, AtomicBoolean stop) {
         for (long j = 0; !stop.get(); j++) {
             String k = key(s.valueSize(), client + j * s.clients());
             KeyedPayload.fill(k, buf, 0, s.valueSize());

@@ -22,13 +22,16 @@ class BenchWarmupTest {
         assertThat(capped.time()).as("at most the cap, whatever the JIT does").isLessThan(Duration.ofMillis(2500));
 
         AtomicBoolean stop = new AtomicBoolean(true);
-        assertThat(BenchWarmup.await(Duration.ZERO, Duration.ofSeconds(60), stop::get).time()).isLessThan(Duration.ofSeconds(1));
+        assertThat(BenchWarmup.await(Duration.ZERO, Duration.ofSeconds(60), stop::get)
+                        .time())
+                .isLessThan(Duration.ofSeconds(1));
         assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(10));
     }
 
     @Test
     void compilerThreadsCpuIsReadFromProc() {
-        if (!Files.isDirectory(Path.of("/proc/self/task"))) return; // not Linux: the MXBean's compilation time is used instead
+        if (!Files.isDirectory(Path.of("/proc/self/task")))
+            return; // not Linux: the MXBean's compilation time is used instead
         long a = BenchWarmup.compilerCpuMillis();
         assertThat(a).as("this JVM has compiled something by now").isPositive();
         assertThat(BenchWarmup.compilerCpuMillis()).isGreaterThanOrEqualTo(a);

@@ -8,12 +8,12 @@ import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.config.CacheState;
 import dev.kvlab.harness.api.config.Pd;
 import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.harness.core.internal.engine.Instance;
 import dev.kvlab.harness.core.internal.engine.RemoteTier;
 import dev.kvlab.harness.core.internal.engine.ServingModel;
 import dev.kvlab.harness.core.internal.measure.Measurement;
 import dev.kvlab.harness.core.internal.measure.SummaryBuilder;
-import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.harness.spi.CellSpec;
 import dev.kvlab.harness.spi.MeasurementView;
 import dev.kvlab.harness.spi.TargetCell;
@@ -34,8 +34,14 @@ public final class CellAssembly {
     private CellAssembly() {}
 
     /** The row of {@code cell}'s finished run. */
-    public static CellResult assemble(CellSpec spec, TargetCell cell, Measurement m, long warmupRequests, double wallSeconds, Figures extras,
-                                      Map<String, String> describe) {
+    public static CellResult assemble(
+            CellSpec spec,
+            TargetCell cell,
+            Measurement m,
+            long warmupRequests,
+            double wallSeconds,
+            Figures extras,
+            Map<String, String> describe) {
         CellSummary.Builder row = SummaryBuilder.measured(spec.config(), m, wallSeconds);
         if (cell.storePath()) SummaryBuilder.tierHits(row, m);
         cell.summary(row, extras);
@@ -56,7 +62,8 @@ public final class CellAssembly {
      * The serving model's own extras over the finished measured phase {@code m} (first among its cell's extras): the remote
      * tier's write-back and verification counts, iterations, HBM blocks and evictions, GPU utilisation.
      */
-    public static void servingExtras(CellPlan plan, MeasurementView m, ServingModel model, RemoteTier remote, Figures extras) {
+    public static void servingExtras(
+            CellPlan plan, MeasurementView m, ServingModel model, RemoteTier remote, Figures extras) {
         var rs = remote.stats();
         Columns.VERIFIED_BLOCKS.put(extras, rs.verifiedBlocks());
         Columns.WRITTEN_BACK_BLOCKS.put(extras, rs.writtenBlocks());
@@ -84,12 +91,18 @@ public final class CellAssembly {
      * and PD, the remote tier's wrong hits, write-backs and rejections, model, hardware, instances, TP, what is emulated
      * and the prefill instances' GPU time per request (PD cold cells only: otherwise not separable, NaN).
      */
-    public static void servingSummary(CellSummary.Builder row, CellPlan plan, MeasurementView m, ServingModel model, RemoteTier remote,
-                                      String emulated) {
+    public static void servingSummary(
+            CellSummary.Builder row,
+            CellPlan plan,
+            MeasurementView m,
+            ServingModel model,
+            RemoteTier remote,
+            String emulated) {
         RunConfig c = plan.config();
         double prefillBusy = 0;
         for (Instance in : model.instances()) if (in.role == Instance.Role.PREFILL) prefillBusy += in.busySeconds();
-        // only prefill instances (PD) do prefill alone, and a hot cell's warm-up iterations are not the measured requests'
+        // only prefill instances (PD) do prefill alone, and a hot cell's warm-up iterations are not the measured
+        // requests'
         boolean separable = c.pd() == Pd.DISAGGREGATED && c.cacheState() == CacheState.COLD;
         double prefillGpuSeconds = separable ? prefillBusy : Double.NaN;
         var rs = remote.stats();
@@ -105,13 +118,19 @@ public final class CellAssembly {
                 .put(Columns.INSTANCES, (long) c.cluster().instances())
                 .put(Columns.TP, (long) c.cluster().tp())
                 .put(Columns.EMULATED_PARTS, emulated)
-                .put(Columns.PREFILL_GPU_MS_MEAN, m.requests() == 0 ? Double.NaN : 1000.0 * prefillGpuSeconds / m.requests());
+                .put(
+                        Columns.PREFILL_GPU_MS_MEAN,
+                        m.requests() == 0 ? Double.NaN : 1000.0 * prefillGpuSeconds / m.requests());
     }
 
     /** The serving model's words on the row, after the clock and the workload: its store and its GPU time model. */
     public static void servingDescribe(CellPlan plan, RemoteTier remote, Map<String, String> describe) {
         describe.put("store", remote.describe());
-        describe.put("gpu", "roofline (emulated): " + plan.model().id() + " on " + plan.kv().tp() + "x " + plan.hardware().id() + " (prefill MFU "
-                + plan.hardware().prefillMfu() + ", decode bandwidth utilisation " + plan.hardware().decodeBandwidthUtilization() + ")");
+        describe.put(
+                "gpu",
+                "roofline (emulated): " + plan.model().id() + " on " + plan.kv().tp() + "x "
+                        + plan.hardware().id() + " (prefill MFU "
+                        + plan.hardware().prefillMfu() + ", decode bandwidth utilisation "
+                        + plan.hardware().decodeBandwidthUtilization() + ")");
     }
 }

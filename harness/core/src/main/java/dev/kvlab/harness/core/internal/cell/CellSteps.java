@@ -5,16 +5,15 @@ import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.api.config.CacheState;
-import dev.kvlab.harness.spi.Server;
-import dev.kvlab.harness.spi.ServingListener;
 import dev.kvlab.harness.core.internal.engine.WorkloadDriver;
 import dev.kvlab.harness.core.internal.measure.EarlyStop;
 import dev.kvlab.harness.core.internal.measure.Measurement;
 import dev.kvlab.harness.core.internal.measure.ProgressView;
 import dev.kvlab.harness.spi.CellSpec;
+import dev.kvlab.harness.spi.Server;
+import dev.kvlab.harness.spi.ServingListener;
 import dev.kvlab.harness.spi.TargetCell;
 import dev.kvlab.store.api.MasterStats;
-import dev.kvlab.workloads.Workloads;
 import dev.kvlab.workloads.api.ArrivalProcess;
 import dev.kvlab.workloads.api.RequestSource;
 import java.util.LinkedHashMap;
@@ -38,10 +37,14 @@ public final class CellSteps {
         long primed = c.cacheState() == CacheState.HOT ? clock.primedBy() : -1;
         if (primed >= 0) warmupRequests = primed;
         else if (c.cacheState() == CacheState.HOT) {
-            ArrivalProcess wp = clock.warmupArrivals(clock.arrivals(c.warmup().fraction() >= 1 ? plan.workload().open(c.seed())
-                    : plan.workload().open(c.seed(), Math.max(1, (long) Math.ceil(requestCount(plan) * c.warmup().fraction())))));
+            ArrivalProcess wp = clock.warmupArrivals(clock.arrivals(
+                    c.warmup().fraction() >= 1
+                            ? plan.workload().open(c.seed())
+                            : plan.workload().open(c.seed(), Math.max(1, (long)
+                                    Math.ceil(requestCount(plan) * c.warmup().fraction())))));
             try (wp) {
-                WorkloadDriver warm = new WorkloadDriver(wp, model, clock.loop(), clock.phaseOrigin(true), true, ServingListener.NONE, bt);
+                WorkloadDriver warm = new WorkloadDriver(
+                        wp, model, clock.loop(), clock.phaseOrigin(true), true, ServingListener.NONE, bt);
                 model.listener(warm);
                 warm.start();
                 clock.runPhase(warm);
@@ -49,13 +52,22 @@ public final class CellSteps {
                 warmupRequests = warm.released();
             }
         }
-        // the cell's own bookkeeping first (a target may read its store's counters here): the moment the first request is
+        // the cell's own bookkeeping first (a target may read its store's counters here): the moment the first request
+        // is
         // spared is taken after it
         clock.measuredPhaseStarts();
         long origin = clock.phaseOrigin(false);
         EarlyStop earlyStop = null;
         Measurement m = new Measurement(c.slo(), plan.intervalNanos(), origin);
-        ProgressView.watch(m, model, clock::wrongHitsUsed, clock::masterStats, clock::masterCalls, clock::engineCounters, observer, clock.storePath());
+        ProgressView.watch(
+                m,
+                model,
+                clock::wrongHitsUsed,
+                clock::masterStats,
+                clock::masterCalls,
+                clock::engineCounters,
+                observer,
+                clock.storePath());
         ServingListener measured = clock.faultWrapped(m, origin, () -> requestCount(plan));
         try (ArrivalProcess p = clock.arrivals(plan.workload().open(c.seed()))) {
             WorkloadDriver driver = new WorkloadDriver(p, model, clock.loop(), origin, false, measured, bt);
@@ -63,13 +75,20 @@ public final class CellSteps {
                 earlyStop = new EarlyStop(c.measurement().earlyStop());
                 EarlyStop es = earlyStop;
                 m.watchWaiting();
-                // requests already past the TTFT SLO while waiting count as decided (they cannot meet it): an overloaded probe
+                // requests already past the TTFT SLO while waiting count as decided (they cannot meet it): an
+                // overloaded probe
                 // fails on its first look instead of after its queue has drained
                 // and no look before the measured phase has run its minimum time (a probe stopped short of its capacity
                 // search's min_duration would be invalid whatever its verdict)
                 long firstLook = origin + c.measurement().earlyStop().minDurationNanos();
-                driver.stopReleasingWhen(() -> clock.serverGone() || (clock.loop().now() >= firstLook
-                        && es.decided(m.good(), m.completed() + m.failed() + m.missedWhileWaiting(clock.loop().now()))));
+                driver.stopReleasingWhen(() -> clock.serverGone()
+                        || (clock.loop().now() >= firstLook
+                                && es.decided(
+                                        m.good(),
+                                        m.completed()
+                                                + m.failed()
+                                                + m.missedWhileWaiting(
+                                                        clock.loop().now()))));
             } else {
                 driver.stopReleasingWhen(clock::serverGone);
             }
@@ -79,7 +98,8 @@ public final class CellSteps {
             if (driver.error() != null) throw driver.error();
         }
         if (model.inFlight() != 0) {
-            throw new IllegalStateException(c.mode().label() + " cell ended with " + model.inFlight() + " requests in flight:" + model.state());
+            throw new IllegalStateException(
+                    c.mode().label() + " cell ended with " + model.inFlight() + " requests in flight:" + model.state());
         }
         m.finish(clock.loop().now());
         double wall = (System.nanoTime() - wallStartNanos) / 1e9;

@@ -32,8 +32,15 @@ public abstract class ServingCell implements TargetCell {
     /** What this clock emulates (the summary's {@code emulated}). */
     public abstract String emulated();
 
-    @Override public boolean storePath() { return true; }
-    @Override public long wrongHitsUsed() { return remote().stats().wrongHitsUsed(); }
+    @Override
+    public boolean storePath() {
+        return true;
+    }
+
+    @Override
+    public long wrongHitsUsed() {
+        return remote().stats().wrongHitsUsed();
+    }
 
     @Override
     public Server server() {

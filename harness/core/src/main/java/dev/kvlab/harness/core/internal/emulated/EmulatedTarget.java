@@ -6,9 +6,9 @@ import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.config.TargetKind;
 import dev.kvlab.harness.api.input.BadInputException;
+import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.harness.core.RunValidator;
 import dev.kvlab.harness.core.internal.live.LiveCell;
-import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.harness.core.internal.sim.SimCell;
 import dev.kvlab.harness.core.internal.sim.SimTwin;
 import dev.kvlab.harness.spi.TargetProvider;
@@ -22,11 +22,20 @@ import java.util.function.Function;
  */
 public final class EmulatedTarget implements TargetProvider {
 
-    @Override public String kind() { return TargetKind.EMULATED; }
+    @Override
+    public String kind() {
+        return TargetKind.EMULATED;
+    }
 
-    @Override public String describe() { return "kvlab's serving model: roofline GPU time (emulated), the bundled store"; }
+    @Override
+    public String describe() {
+        return "kvlab's serving model: roofline GPU time (emulated), the bundled store";
+    }
 
-    @Override public boolean uses(String key) { return true; }
+    @Override
+    public boolean uses(String key) {
+        return true;
+    }
 
     @Override
     public void validate(RunConfig config, Function<String, String> origin) {
@@ -39,18 +48,22 @@ public final class EmulatedTarget implements TargetProvider {
                 if (f.equals("price_per_hour")) {
                     double p = t.get(f).isNumber() ? t.get(f).asDouble() : Double.NaN;
                     if (!(p >= 0 && p < 1e9))
-                        throw new BadInputException((o == null ? "config" : o) + ": key 'target.price_per_hour': must be a number in [0, 1e9) (per GPU "
+                        throw new BadInputException((o == null ? "config" : o)
+                                + ": key 'target.price_per_hour': must be a number in [0, 1e9) (per GPU "
                                 + "and hour), got " + t.get(f));
                     continue;
                 }
-                throw new BadInputException((o == null ? "config" : o) + ": unknown key 'target." + f
-                        + "' (the emulated target has no settings of its own but its kind and price_per_hour; its model is the run config's model, hardware, cluster ...)");
+                throw new BadInputException(
+                        (o == null ? "config" : o) + ": unknown key 'target." + f
+                                + "' (the emulated target has no settings of its own but its kind and price_per_hour; its model is the run config's model, hardware, cluster ...)");
             }
         }
         if (config.pdTransfer() == dev.kvlab.harness.api.config.PdTransfer.STORE) {
             String o = origin.apply("pd_transfer");
-            throw new BadInputException((o == null ? "config" : o) + ": key 'pd_transfer': store is not modelled by the emulated target (its "
-                    + "disaggregated cells hand the KV over directly, over the transport); use direct, or the llama.cpp target");
+            throw new BadInputException(
+                    (o == null ? "config" : o)
+                            + ": key 'pd_transfer': store is not modelled by the emulated target (its "
+                            + "disaggregated cells hand the KV over directly, over the transport); use direct, or the llama.cpp target");
         }
         RunValidator.validate(config, origin);
     }
@@ -60,7 +73,9 @@ public final class EmulatedTarget implements TargetProvider {
     public double pricePerHour(RunConfig config) {
         var t = config.target();
         if (t == null || !t.path("price_per_hour").isNumber()) return Double.NaN;
-        return t.get("price_per_hour").asDouble() * config.cluster().instances() * config.cluster().tp();
+        return t.get("price_per_hour").asDouble()
+                * config.cluster().instances()
+                * config.cluster().tp();
     }
 
     @Override

@@ -13,7 +13,11 @@ import java.util.ArrayList;
 public final class Instance {
 
     /** What an instance does. */
-    public enum Role { COLOCATED, PREFILL, DECODE }
+    public enum Role {
+        COLOCATED,
+        PREFILL,
+        DECODE
+    }
 
     public final int index;
     public final Role role;
@@ -32,6 +36,7 @@ public final class Instance {
     private final boolean ownStreams;
     /** The current step's parts on own streams: rows and the context they follow, per sequence, in batch order. */
     private double[] partRows = new double[8], partContext = new double[8];
+
     private boolean busy;
     /** Guards against re-entry: admitting a sequence may make it ready, which kicks again. */
     private boolean kicking;
@@ -44,11 +49,19 @@ public final class Instance {
     long queuedPrefillNanos;
     /** Transfers in flight on this instance's link (contention). */
     int activeTransfers;
+
     long iterations;
     double busySeconds;
 
-    Instance(int index, Role role, PrefixCache cache, ServingModel model, Roofline roofline, int maxBatchTokens, int maxRunning,
-             boolean chunked) {
+    Instance(
+            int index,
+            Role role,
+            PrefixCache cache,
+            ServingModel model,
+            Roofline roofline,
+            int maxBatchTokens,
+            int maxRunning,
+            boolean chunked) {
         this.index = index;
         this.role = role;
         this.cache = cache;
@@ -158,9 +171,11 @@ public final class Instance {
         }
         if (batch.isEmpty()) return 0;
         // the cells in use only where a pass spans a shared stream: every other sim pass does no more work than before
-        double seconds = sharedStream ? roofline.passSeconds(tokens, pairs, kvRead, tokens, streamCells())
-                : ownStreams ? roofline.ownStreamStepSeconds(partRows, partContext, parts)
-                : roofline.passSeconds(tokens, pairs, kvRead, tokens);
+        double seconds = sharedStream
+                ? roofline.passSeconds(tokens, pairs, kvRead, tokens, streamCells())
+                : ownStreams
+                        ? roofline.ownStreamStepSeconds(partRows, partContext, parts)
+                        : roofline.passSeconds(tokens, pairs, kvRead, tokens);
         busySeconds += seconds;
         return Math.max(1, Math.round(seconds * 1e9));
     }
@@ -205,7 +220,8 @@ public final class Instance {
         for (int i = 0; i < running.size(); i++) {
             Seq s = running.get(i);
             Seq.Phase p = s.phase;
-            if (p == Seq.Phase.DONE || p == Seq.Phase.FAILED || (p == Seq.Phase.HANDOFF && role == Role.PREFILL)) continue;
+            if (p == Seq.Phase.DONE || p == Seq.Phase.FAILED || (p == Seq.Phase.HANDOFF && role == Role.PREFILL))
+                continue;
             running.set(w++, s);
         }
         while (running.size() > w) running.remove(running.size() - 1);
@@ -224,13 +240,15 @@ public final class Instance {
 
     /** One line on the instance's state, for diagnostics. */
     public String state() {
-        StringBuilder sb = new StringBuilder("instance " + index + " " + role + (busy ? " busy" : " idle") + " waiting=" + waiting.size()
-                + " running=" + running.size() + " free=" + cache.freeBlocks() + " evictable=" + cache.evictableBlocks() + "/" + cache.capacity() + " " + cache.accounting());
+        StringBuilder sb = new StringBuilder("instance " + index + " " + role + (busy ? " busy" : " idle") + " waiting="
+                + waiting.size() + " running=" + running.size() + " free=" + cache.freeBlocks() + " evictable="
+                + cache.evictableBlocks() + "/" + cache.capacity() + " " + cache.accounting());
         if (!waiting.isEmpty()) {
             Seq h = waiting.peekFirst();
             sb.append(" head=").append(h.id()).append(" needs ").append(h.totalBlocks());
         }
-        for (int i = 0; i < Math.min(3, running.size()); i++) sb.append(" r").append(running.get(i).id()).append(':').append(running.get(i).phase);
+        for (int i = 0; i < Math.min(3, running.size()); i++)
+            sb.append(" r").append(running.get(i).id()).append(':').append(running.get(i).phase);
         return sb.toString();
     }
 

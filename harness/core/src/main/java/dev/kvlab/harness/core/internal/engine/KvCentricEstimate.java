@@ -34,7 +34,13 @@ final class KvCentricEstimate {
     private final PoolIndex pool;
     private final boolean localTier, remoteTier, transfers;
 
-    KvCentricEstimate(Roofline roofline, RemoteTier remote, PoolIndex pool, boolean localTier, boolean remoteTier, boolean transfers) {
+    KvCentricEstimate(
+            Roofline roofline,
+            RemoteTier remote,
+            PoolIndex pool,
+            boolean localTier,
+            boolean remoteTier,
+            boolean transfers) {
         this.roofline = roofline;
         this.remote = remote;
         this.pool = pool;
@@ -54,7 +60,9 @@ final class KvCentricEstimate {
         long cachedTokens = (long) (local + transfer) * s.blockTokens;
         long computed = Math.max(1, s.inputTokens() - cachedTokens);
         double prefill = roofline.computeSeconds(computed, Roofline.causalPairs(computed, cachedTokens));
-        double fetch = transfer > 0 ? remote.expectedFetchSeconds(in, transfer) + roofline.kvLoadSeconds((double) transfer * s.blockTokens) : 0;
+        double fetch = transfer > 0
+                ? remote.expectedFetchSeconds(in, transfer) + roofline.kvLoadSeconds((double) transfer * s.blockTokens)
+                : 0;
         return new Estimate(in.queuedPrefillNanos, Math.round(prefill * 1e9), Math.round(fetch * 1e9));
     }
 }

@@ -67,7 +67,8 @@ public final class PrefixCache {
 
     /** Diagnostics: private blocks, keyed blocks, referenced keyed blocks. */
     public String accounting() {
-        return "private=" + privateBlocks + " keyed=" + keyed.size() + " referenced=" + (keyed.size() - lruSize) + " lru=" + lruSize;
+        return "private=" + privateBlocks + " keyed=" + keyed.size() + " referenced=" + (keyed.size() - lruSize)
+                + " lru=" + lruSize;
     }
 
     public DramTier dram() {
@@ -116,7 +117,9 @@ public final class PrefixCache {
     /** Takes {@code n} private blocks, evicting unreferenced cached blocks (LRU first) as needed. */
     public void allocate(long n) {
         while (freeBlocks() < n) {
-            if (lruSize == 0) throw new IllegalStateException("allocate " + n + " with " + freeBlocks() + " free and nothing evictable");
+            if (lruSize == 0)
+                throw new IllegalStateException(
+                        "allocate " + n + " with " + freeBlocks() + " free and nothing evictable");
             evictOne();
         }
         privateBlocks += n;

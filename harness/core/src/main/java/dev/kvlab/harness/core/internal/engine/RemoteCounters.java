@@ -8,9 +8,16 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class RemoteCounters {
 
-    private final LongAdder written = new LongAdder(), writtenBytes = new LongAdder(), skipped = new LongAdder(),
-            noSpace = new LongAdder(), writeFailed = new LongAdder(), dropped = new LongAdder(), handoffBytes = new LongAdder(),
-            verified = new LongAdder(), rejected = new LongAdder(), wrongHitsUsed = new LongAdder();
+    private final LongAdder written = new LongAdder(),
+            writtenBytes = new LongAdder(),
+            skipped = new LongAdder(),
+            noSpace = new LongAdder(),
+            writeFailed = new LongAdder(),
+            dropped = new LongAdder(),
+            handoffBytes = new LongAdder(),
+            verified = new LongAdder(),
+            rejected = new LongAdder(),
+            wrongHitsUsed = new LongAdder();
 
     /** One block written back (PutEnd done) of {@code bytes}. */
     public void written(long bytes) {
@@ -19,19 +26,29 @@ public final class RemoteCounters {
     }
 
     /** A write-back skipped: already stored or being stored by another writer. */
-    public void skipped() { skipped.increment(); }
+    public void skipped() {
+        skipped.increment();
+    }
 
     /** A write-back refused for lack of space. */
-    public void noSpace() { noSpace.increment(); }
+    public void noSpace() {
+        noSpace.increment();
+    }
 
     /** {@code blocks} write-backs that failed (revoked, or the call threw). */
-    public void writeFailed(long blocks) { writeFailed.add(blocks); }
+    public void writeFailed(long blocks) {
+        writeFailed.add(blocks);
+    }
 
     /** {@code blocks} not written back: the instance's write-back queue was full. */
-    public void dropped(long blocks) { dropped.add(blocks); }
+    public void dropped(long blocks) {
+        dropped.add(blocks);
+    }
 
     /** KV bytes moved prefill → decode. */
-    public void handoff(long bytes) { handoffBytes.add(bytes); }
+    public void handoff(long bytes) {
+        handoffBytes.add(bytes);
+    }
 
     /** A fetch's outcome: {@code used} blocks verified, {@code refused} not used, {@code wrongUsed} used that the audit found wrong. */
     public void fetched(long used, long refused, long wrongUsed) {
@@ -41,10 +58,21 @@ public final class RemoteCounters {
     }
 
     /** Blocks the audit found wrong after their fetch was delivered (the audit runs off the measured path). */
-    public void wrongHitsUsed(long n) { wrongHitsUsed.add(n); }
+    public void wrongHitsUsed(long n) {
+        wrongHitsUsed.add(n);
+    }
 
     public RemoteTier.RemoteStats snapshot() {
-        return new RemoteTier.RemoteStats(written.sum(), writtenBytes.sum(), skipped.sum(), noSpace.sum(), writeFailed.sum(), dropped.sum(),
-                handoffBytes.sum(), verified.sum(), rejected.sum(), wrongHitsUsed.sum());
+        return new RemoteTier.RemoteStats(
+                written.sum(),
+                writtenBytes.sum(),
+                skipped.sum(),
+                noSpace.sum(),
+                writeFailed.sum(),
+                dropped.sum(),
+                handoffBytes.sum(),
+                verified.sum(),
+                rejected.sum(),
+                wrongHitsUsed.sum());
     }
 }

@@ -75,14 +75,32 @@ public interface RemoteTier {
      * @param rejectedBlocks  fetched blocks that failed it (checksum, content, lease, timeout, miss after lookup)
      * @param wrongHitsUsed   blocks the model used that the audit found wrong (must stay 0)
      */
-    record RemoteStats(long writtenBlocks, long writtenBytes, long writeSkipped, long writeNoSpace, long writeFailed,
-                       long writeDropped, long handoffBytes, long verifiedBlocks, long rejectedBlocks, long wrongHitsUsed) {
+    record RemoteStats(
+            long writtenBlocks,
+            long writtenBytes,
+            long writeSkipped,
+            long writeNoSpace,
+            long writeFailed,
+            long writeDropped,
+            long handoffBytes,
+            long verifiedBlocks,
+            long rejectedBlocks,
+            long wrongHitsUsed) {
         public static final RemoteStats NONE = new RemoteStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
         /** The same counters with {@code wrongHitsUsed} replaced (for wrappers that audit on their own). */
         public RemoteStats withWrongHitsUsed(long v) {
-            return new RemoteStats(writtenBlocks, writtenBytes, writeSkipped, writeNoSpace, writeFailed, writeDropped, handoffBytes,
-                    verifiedBlocks, rejectedBlocks, v);
+            return new RemoteStats(
+                    writtenBlocks,
+                    writtenBytes,
+                    writeSkipped,
+                    writeNoSpace,
+                    writeFailed,
+                    writeDropped,
+                    handoffBytes,
+                    verifiedBlocks,
+                    rejectedBlocks,
+                    v);
         }
     }
 }

@@ -97,7 +97,9 @@ public final class Router {
     /** A prefill chunk of {@code chunk} of the {@code remaining} prompt tokens is done: that share of the estimate leaves the queue. */
     static void prefillProgress(Seq s, Instance in, int chunk, int remaining) {
         if (s.queuedPrefillNanos == 0 || remaining <= 0) return;
-        long done = chunk >= remaining ? s.queuedPrefillNanos : Math.round((double) s.queuedPrefillNanos * chunk / remaining);
+        long done = chunk >= remaining
+                ? s.queuedPrefillNanos
+                : Math.round((double) s.queuedPrefillNanos * chunk / remaining);
         s.queuedPrefillNanos -= done;
         in.queuedPrefillNanos -= done;
     }

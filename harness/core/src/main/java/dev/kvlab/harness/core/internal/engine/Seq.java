@@ -1,9 +1,8 @@
 package dev.kvlab.harness.core.internal.engine;
 
-import dev.kvlab.harness.spi.ServingListener;
-import dev.kvlab.harness.spi.Served;
 import dev.kvlab.harness.spi.Observed;
-
+import dev.kvlab.harness.spi.Served;
+import dev.kvlab.harness.spi.ServingListener;
 import dev.kvlab.workloads.api.Request;
 
 /**
@@ -15,13 +14,24 @@ import dev.kvlab.workloads.api.Request;
 public final class Seq implements Served {
 
     /** Where a request is in its life. */
-    public enum Phase { QUEUED, LOOKUP, LOADING, READY, PREFILLING, HANDOFF, DECODING, DONE, FAILED }
+    public enum Phase {
+        QUEUED,
+        LOOKUP,
+        LOADING,
+        READY,
+        PREFILLING,
+        HANDOFF,
+        DECODING,
+        DONE,
+        FAILED
+    }
 
     public final Request request;
     /** Intended arrival on the loop's clock (all latencies are measured from it). */
     public final long intendedNanos;
     /** True for warm-up requests (not measured). */
     public final boolean warmup;
+
     public final int blockTokens;
     /** Full prompt blocks (the only ones cached and written back). */
     public final int fullBlocks;
@@ -31,6 +41,7 @@ public final class Seq implements Served {
     Phase phase = Phase.QUEUED;
     /** Index of the instance the router chose (prefill side), -1 before routing. */
     int routedTo = -1;
+
     Instance instance;
     /** Decode instance (PD disaggregated), else null. */
     Instance decodeInstance;
@@ -49,6 +60,7 @@ public final class Seq implements Served {
     int remoteAvailableBlocks, fetchPlannedBlocks, fetchedBlocks;
     /** Planned blocks that were recomputed because their fetch failed (the failed one and every later one). */
     int fallbackBlocks;
+
     long fetchedBytes;
     long fetchStartNanos = -1, fetchEndNanos = -1;
 
@@ -63,6 +75,7 @@ public final class Seq implements Served {
 
     /** The listener's per-request state ({@link #attach}). */
     private Object attachment;
+
     String failure;
 
     public Seq(Request request, long intendedNanos, boolean warmup) {
@@ -97,9 +110,20 @@ public final class Seq implements Served {
     /** What the model observed of this request so far, as an immutable record (what measurement reads at its end). */
     @Override
     public Observed observed() {
-        return new Observed(id(), request.session(), intendedNanos, routedTo, inputTokens(), outputTokens(), localHitTokens(),
-                remoteHitTokens(), (long) remoteAvailableBlocks * blockTokens, fetchedBytes, fallbackBlocks,
-                fetchStartNanos < 0 ? 0 : fetchEndNanos - fetchStartNanos, failure);
+        return new Observed(
+                id(),
+                request.session(),
+                intendedNanos,
+                routedTo,
+                inputTokens(),
+                outputTokens(),
+                localHitTokens(),
+                remoteHitTokens(),
+                (long) remoteAvailableBlocks * blockTokens,
+                fetchedBytes,
+                fallbackBlocks,
+                fetchStartNanos < 0 ? 0 : fetchEndNanos - fetchStartNanos,
+                failure);
     }
 
     @Override

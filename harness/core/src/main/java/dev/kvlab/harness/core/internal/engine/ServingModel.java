@@ -1,14 +1,13 @@
 package dev.kvlab.harness.core.internal.engine;
 
-import dev.kvlab.harness.spi.EventLoop;
-import dev.kvlab.harness.spi.Server;
-import dev.kvlab.harness.spi.ServingListener;
-
 import dev.kvlab.harness.api.config.Pd;
 import dev.kvlab.harness.api.config.Policy;
 import dev.kvlab.harness.api.config.RouterKind;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.core.CellPlan;
+import dev.kvlab.harness.spi.EventLoop;
+import dev.kvlab.harness.spi.Server;
+import dev.kvlab.harness.spi.ServingListener;
 import dev.kvlab.workloads.api.Request;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -30,7 +29,11 @@ import java.util.List;
 public final class ServingModel implements Server {
 
     /** Outcome of an admission attempt. */
-    enum Admission { ADMITTED, WAIT, FAILED }
+    enum Admission {
+        ADMITTED,
+        WAIT,
+        FAILED
+    }
 
     final EventLoop loop;
     private final CellPlan plan;
@@ -59,17 +62,32 @@ public final class ServingModel implements Server {
         // only the kv-centric router reads the pool index; the others do not pay for keeping it on every write-back
         boolean poolView = remoteTier && c.cluster().router() == RouterKind.KV_CENTRIC;
         this.pool = new PoolIndex(poolView ? plan.storeCapacity() / Math.max(1, plan.blockBytes()) : 0);
-        this.router = new Router(c.cluster().router(), c.cluster().cacheAware(), localTier, c.seed(),
-                new KvCentricEstimate(plan.roofline(), remote, pool, localTier, remoteTier, c.policy() != Policy.RECOMPUTE));
-        this.dramBytesPerSecond = plan.hardware().hostLinkBandwidth() * plan.kv().tp();
+        this.router = new Router(
+                c.cluster().router(),
+                c.cluster().cacheAware(),
+                localTier,
+                c.seed(),
+                new KvCentricEstimate(
+                        plan.roofline(), remote, pool, localTier, remoteTier, c.policy() != Policy.RECOMPUTE));
+        this.dramBytesPerSecond =
+                plan.hardware().hostLinkBandwidth() * plan.kv().tp();
         int n = c.cluster().instances();
         int prefill = pd ? (c.cluster().prefillInstances() > 0 ? c.cluster().prefillInstances() : (n + 1) / 2) : n;
         for (int i = 0; i < n; i++) {
-            Instance.Role role = !pd ? Instance.Role.COLOCATED : i < prefill ? Instance.Role.PREFILL : Instance.Role.DECODE;
+            Instance.Role role =
+                    !pd ? Instance.Role.COLOCATED : i < prefill ? Instance.Role.PREFILL : Instance.Role.DECODE;
             PrefixCache.DramTier dram = localTier && plan.dramBlocks() > 0 && role != Instance.Role.DECODE
-                    ? new PrefixCache.DramTier(plan.dramBlocks()) : null;
-            Instance in = new Instance(i, role, new PrefixCache(plan.hbmKvBlocks(), dram, plan.cacheBlocks()), this, plan.roofline(),
-                    c.scheduler().maxBatchTokens(), c.scheduler().maxRunning(), c.scheduler().chunkedPrefill());
+                    ? new PrefixCache.DramTier(plan.dramBlocks())
+                    : null;
+            Instance in = new Instance(
+                    i,
+                    role,
+                    new PrefixCache(plan.hbmKvBlocks(), dram, plan.cacheBlocks()),
+                    this,
+                    plan.roofline(),
+                    c.scheduler().maxBatchTokens(),
+                    c.scheduler().maxRunning(),
+                    c.scheduler().chunkedPrefill());
             instances.add(in);
             (role == Instance.Role.DECODE ? decodeSide : prefillSide).add(in);
         }

@@ -1,12 +1,10 @@
 package dev.kvlab.harness.core.internal.engine;
 
 import dev.kvlab.harness.spi.EventLoop;
+import dev.kvlab.harness.spi.PhaseDriver;
+import dev.kvlab.harness.spi.Served;
 import dev.kvlab.harness.spi.Server;
 import dev.kvlab.harness.spi.ServingListener;
-import dev.kvlab.harness.spi.Served;
-import dev.kvlab.harness.spi.Handover;
-import dev.kvlab.harness.spi.PhaseDriver;
-
 import dev.kvlab.workloads.api.ArrivalProcess;
 import java.util.function.BooleanSupplier;
 
@@ -31,8 +29,14 @@ public final class WorkloadDriver implements ServingListener, PhaseDriver {
     private BooleanSupplier stop = () -> false;
     private boolean stopped;
 
-    public WorkloadDriver(ArrivalProcess process, Server model, EventLoop loop, long origin, boolean warmup,
-                          ServingListener measure, int expectedBlockTokens) {
+    public WorkloadDriver(
+            ArrivalProcess process,
+            Server model,
+            EventLoop loop,
+            long origin,
+            boolean warmup,
+            ServingListener measure,
+            int expectedBlockTokens) {
         this.process = process;
         this.model = model;
         this.loop = loop;
@@ -95,8 +99,9 @@ public final class WorkloadDriver implements ServingListener, PhaseDriver {
                 }
                 ArrivalProcess.Release r = process.release();
                 if (r.request().blockTokens() != expectedBlockTokens) {
-                    throw new IllegalStateException("request " + r.request().id() + " has " + r.request().blockTokens()
-                            + "-token blocks; the run was planned for " + expectedBlockTokens + " (set workload.block_tokens)");
+                    throw new IllegalStateException("request " + r.request().id() + " has "
+                            + r.request().blockTokens() + "-token blocks; the run was planned for "
+                            + expectedBlockTokens + " (set workload.block_tokens)");
                 }
                 released++;
                 model.submit(r.request(), origin + r.request().arrivalNanos(), warmup);
@@ -113,12 +118,35 @@ public final class WorkloadDriver implements ServingListener, PhaseDriver {
         schedule();
     }
 
-    @Override public void arrived(Served s, long now) { measure.arrived(s, now); }
-    @Override public void admitted(Served s, long now) { measure.admitted(s, now); }
-    @Override public void fetched(Served s, long fetchNanos, long now) { measure.fetched(s, fetchNanos, now); }
-    @Override public void handedOver(Served s, dev.kvlab.harness.spi.Handover h, long now) { measure.handedOver(s, h, now); }
-    @Override public void firstToken(Served s, long now) { measure.firstToken(s, now); }
-    @Override public void token(Served s, long now) { measure.token(s, now); }
+    @Override
+    public void arrived(Served s, long now) {
+        measure.arrived(s, now);
+    }
+
+    @Override
+    public void admitted(Served s, long now) {
+        measure.admitted(s, now);
+    }
+
+    @Override
+    public void fetched(Served s, long fetchNanos, long now) {
+        measure.fetched(s, fetchNanos, now);
+    }
+
+    @Override
+    public void handedOver(Served s, dev.kvlab.harness.spi.Handover h, long now) {
+        measure.handedOver(s, h, now);
+    }
+
+    @Override
+    public void firstToken(Served s, long now) {
+        measure.firstToken(s, now);
+    }
+
+    @Override
+    public void token(Served s, long now) {
+        measure.token(s, now);
+    }
 
     @Override
     public void completed(Served s, long now) {

@@ -31,9 +31,18 @@ final class FaultStore {
 
     static BreakableStoreLaunch launch(CellPlan plan, FaultPlan fault) {
         String run = UUID.randomUUID().toString().substring(0, 8);
-        return new BreakableStoreLaunch(plan.masterConfig().withClientTtl(Duration.ofNanos(fault.livenessNanos())),
-                DurationSpec.parse(plan.config().store().leaseTtl()), fault.kind() == Fault.MASTER_RESTART, fault.kind() == Fault.NODE_CRASH,
-                plan.config().store().nodes(), plan.storeCapacity() / plan.config().store().nodes(), plan.transportName(), PING, "fault-" + run,
-                "bundled/" + plan.transportName() + " (fault cell: " + fault.kind().label() + ")", plan.config().seed());
+        return new BreakableStoreLaunch(
+                plan.masterConfig().withClientTtl(Duration.ofNanos(fault.livenessNanos())),
+                DurationSpec.parse(plan.config().store().leaseTtl()),
+                fault.kind() == Fault.MASTER_RESTART,
+                fault.kind() == Fault.NODE_CRASH,
+                plan.config().store().nodes(),
+                plan.storeCapacity() / plan.config().store().nodes(),
+                plan.transportName(),
+                PING,
+                "fault-" + run,
+                "bundled/" + plan.transportName() + " (fault cell: "
+                        + fault.kind().label() + ")",
+                plan.config().seed());
     }
 }

@@ -36,7 +36,9 @@ public final class FaultTrigger implements ServingListener {
     }
 
     /** Nanoseconds since the measured origin when the fault struck, or -1. */
-    public long struckAtNanos() { return struckAt; }
+    public long struckAtNanos() {
+        return struckAt;
+    }
 
     /** True when the fault has struck and, at loop time {@code now}, not yet outlived its duration. */
     public boolean active(long now) {
@@ -58,11 +60,38 @@ public final class FaultTrigger implements ServingListener {
         strike.run();
     }
 
-    @Override public void admitted(Served s, long now) { inner.admitted(s, now); }
-    @Override public void fetched(Served s, long fetchNanos, long now) { inner.fetched(s, fetchNanos, now); }
-    @Override public void handedOver(Served s, dev.kvlab.harness.spi.Handover h, long now) { inner.handedOver(s, h, now); }
-    @Override public void firstToken(Served s, long now) { inner.firstToken(s, now); }
-    @Override public void token(Served s, long now) { inner.token(s, now); }
-    @Override public void completed(Served s, long now) { inner.completed(s, now); }
-    @Override public void failed(Served s, long now) { inner.failed(s, now); }
+    @Override
+    public void admitted(Served s, long now) {
+        inner.admitted(s, now);
+    }
+
+    @Override
+    public void fetched(Served s, long fetchNanos, long now) {
+        inner.fetched(s, fetchNanos, now);
+    }
+
+    @Override
+    public void handedOver(Served s, dev.kvlab.harness.spi.Handover h, long now) {
+        inner.handedOver(s, h, now);
+    }
+
+    @Override
+    public void firstToken(Served s, long now) {
+        inner.firstToken(s, now);
+    }
+
+    @Override
+    public void token(Served s, long now) {
+        inner.token(s, now);
+    }
+
+    @Override
+    public void completed(Served s, long now) {
+        inner.completed(s, now);
+    }
+
+    @Override
+    public void failed(Served s, long now) {
+        inner.failed(s, now);
+    }
 }

@@ -3,16 +3,15 @@ package dev.kvlab.harness.core.internal.fault;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.api.config.Fault;
-import dev.kvlab.harness.spi.ServingListener;
-import dev.kvlab.harness.spi.StoreFaults;
 import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.harness.core.FaultPlan;
+import dev.kvlab.harness.spi.ServingListener;
+import dev.kvlab.harness.spi.StoreFaults;
 import dev.kvlab.store.BreakableStore;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.KvBackend;
 import dev.kvlab.transport.api.LinkFault;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -65,7 +64,8 @@ public final class LiveFaults implements StoreFaults {
      * the plan's model's): {@code corrupt} flips one byte in each half-block stretch it picks. Null: no fault.
      */
     public static LiveFaults of(CellPlan plan, long blockBytes) {
-        FaultPlan f = FaultPlan.of(plan.config(), plan.leaseTtlNanos(), (k, why) -> new IllegalArgumentException(k + ": " + why));
+        FaultPlan f = FaultPlan.of(
+                plan.config(), plan.leaseTtlNanos(), (k, why) -> new IllegalArgumentException(k + ": " + why));
         return f.none() ? null : new LiveFaults(plan, f, blockBytes);
     }
 
@@ -81,7 +81,12 @@ public final class LiveFaults implements StoreFaults {
 
     /** The measurement listener with the trigger in front; the fault strikes on the chosen of the {@code n} measured arrivals. */
     public ServingListener measured(ServingListener measurement, long origin, long n) {
-        trigger = new FaultTrigger(measurement, origin, fault.strikeArrival(n), fault.lasts() ? fault.durationNanos() : Long.MAX_VALUE, this::strike);
+        trigger = new FaultTrigger(
+                measurement,
+                origin,
+                fault.strikeArrival(n),
+                fault.lasts() ? fault.durationNanos() : Long.MAX_VALUE,
+                this::strike);
         return trigger;
     }
 
@@ -121,11 +126,15 @@ public final class LiveFaults implements StoreFaults {
         switch (fault.kind()) {
             case NODE_CRASH -> {
                 killed.set(store.killNodes(fault.hitNodes()));
-                unmountedAfter = store.awaitUnmounted(fault.hitNodes(), Duration.ofNanos(fault.livenessNanos()).plusSeconds(10));
+                unmountedAfter = store.awaitUnmounted(
+                        fault.hitNodes(),
+                        Duration.ofNanos(fault.livenessNanos()).plusSeconds(10));
             }
             case CORRUPT -> flipped.set(store.corrupt(fault.hitNodes(), fault.corruptFraction(), corruptStride));
             case LEASE_EXPIRY -> lasting(LinkFault.readDelay(Duration.ofNanos(fault.readDelayNanos())));
-            case LINK_DELAY -> lasting(new LinkFault(Duration.ofNanos(fault.linkDelayNanos()), Duration.ofNanos(fault.linkJitterNanos()), 0));
+            case LINK_DELAY ->
+                lasting(new LinkFault(
+                        Duration.ofNanos(fault.linkDelayNanos()), Duration.ofNanos(fault.linkJitterNanos()), 0));
             case LINK_LOSS -> lasting(LinkFault.loss(fault.linkLoss()));
             case MASTER_RESTART -> {
                 long t0 = System.nanoTime();
@@ -138,32 +147,42 @@ public final class LiveFaults implements StoreFaults {
                 failover = o;
                 if (fault.kind() == Fault.MASTER_PARTITION && fault.durationNanos() != Long.MAX_VALUE) {
                     long left = fault.durationNanos() - (System.nanoTime() - struckWallNanos);
-                    worker.schedule(() -> {
-                        replicated.heal(o.oldLeader());
-                        healedAt = (trigger.struckAtNanos() + (System.nanoTime() - struckWallNanos)) / 1e9;
-                    }, Math.max(0, left), TimeUnit.NANOSECONDS);
+                    worker.schedule(
+                            () -> {
+                                replicated.heal(o.oldLeader());
+                                healedAt = (trigger.struckAtNanos() + (System.nanoTime() - struckWallNanos)) / 1e9;
+                            },
+                            Math.max(0, left),
+                            TimeUnit.NANOSECONDS);
                 }
             }
-            case NONE -> { }
+            case NONE -> {}
         }
     }
 
     private void lasting(LinkFault f) {
         store.link().inject(f);
         if (fault.durationNanos() == Long.MAX_VALUE) return;
-        worker.schedule(() -> {
-            store.link().inject(LinkFault.NONE);
-            long s = trigger.struckAtNanos();
-            healedAt = (s + (System.nanoTime() - struckWallNanos)) / 1e9;
-        }, fault.durationNanos(), TimeUnit.NANOSECONDS);
+        worker.schedule(
+                () -> {
+                    store.link().inject(LinkFault.NONE);
+                    long s = trigger.struckAtNanos();
+                    healedAt = (s + (System.nanoTime() - struckWallNanos)) / 1e9;
+                },
+                fault.durationNanos(),
+                TimeUnit.NANOSECONDS);
     }
 
     /** What the fault did and when (seconds since the measured phase began), for the cell's extras. */
     public void extras(Figures extras) {
         java.util.concurrent.Future<?> a = action;
-        if (a != null && (fault.kind() == Fault.NODE_CRASH || fault.kind() == Fault.MASTER_RESTART || fault.failover())) {
-            try { // the measured phase is over; let the crash's unmount (or the restart, or the failover) finish, so it is on record
-                a.get(fault.livenessNanos() + fault.downtimeNanos() + fault.haLeaseNanos() + 60_000_000_000L, TimeUnit.NANOSECONDS);
+        if (a != null
+                && (fault.kind() == Fault.NODE_CRASH || fault.kind() == Fault.MASTER_RESTART || fault.failover())) {
+            try { // the measured phase is over; let the crash's unmount (or the restart, or the failover) finish, so it
+                // is on record
+                a.get(
+                        fault.livenessNanos() + fault.downtimeNanos() + fault.haLeaseNanos() + 60_000_000_000L,
+                        TimeUnit.NANOSECONDS);
             } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
                 actionError = "the fault's action did not finish: " + e;
             } catch (InterruptedException e) {
@@ -194,7 +213,8 @@ public final class LiveFaults implements StoreFaults {
         ReplicatedStore.Outcome o = failover;
         Columns.FAILOVER_S.put(extras, o == null ? Double.NaN : o.seconds());
         Columns.FAILOVER_FALLBACKS.put(extras, o == null ? Double.NaN : (double) failoverFailedKeys);
-        Columns.OBJECTS_LOST.put(extras, o == null ? Double.NaN : (double) Math.max(0, o.objectsBefore() - o.objectsAfter()));
+        Columns.OBJECTS_LOST.put(
+                extras, o == null ? Double.NaN : (double) Math.max(0, o.objectsBefore() - o.objectsAfter()));
         if (o == null) return;
         Columns.FAULT_OBJECTS_BEFORE.put(extras, o.objectsBefore());
         Columns.FAULT_OBJECTS_AFTER.put(extras, o.objectsAfter());

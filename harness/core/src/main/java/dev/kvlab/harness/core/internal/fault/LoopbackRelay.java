@@ -28,7 +28,9 @@ final class LoopbackRelay implements AutoCloseable {
         Thread.ofVirtual().name("kvlab-relay-accept").start(this::accept);
     }
 
-    int port() { return listen.getLocalPort(); }
+    int port() {
+        return listen.getLocalPort();
+    }
 
     private void accept() {
         while (!closed) {
@@ -56,7 +58,8 @@ final class LoopbackRelay implements AutoCloseable {
 
     private void pump(Socket from, Socket to) {
         byte[] buf = new byte[16 << 10];
-        try (InputStream i = from.getInputStream(); OutputStream o = to.getOutputStream()) {
+        try (InputStream i = from.getInputStream();
+                OutputStream o = to.getOutputStream()) {
             for (int n; (n = i.read(buf)) >= 0; ) o.write(buf, 0, n);
         } catch (IOException ignored) {
             // the other side went, or the relay was cut

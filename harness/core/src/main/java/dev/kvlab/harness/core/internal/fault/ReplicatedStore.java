@@ -34,7 +34,14 @@ import java.util.concurrent.atomic.LongAdder;
 final class ReplicatedStore implements AutoCloseable {
 
     /** What a failover did: its length, the objects the old and the new leader knew, who led before and after. */
-    record Outcome(double seconds, long objectsBefore, long objectsAfter, String oldLeader, String newLeader, long epochBefore, long epochAfter) {}
+    record Outcome(
+            double seconds,
+            long objectsBefore,
+            long objectsAfter,
+            String oldLeader,
+            String newLeader,
+            long epochBefore,
+            long epochAfter) {}
 
     private final CellPlan plan;
     private final FaultPlan fault;
@@ -80,11 +87,20 @@ final class ReplicatedStore implements AutoCloseable {
             }
             int port = LoopbackPorts.free();
             ports.put(name, port);
-            masters.put(name, StoreChildProcess.haMaster(port, plan.masterConfig().seed(), DurationSpec.parse(plan.config().store().leaseTtl()),
-                    Duration.ofNanos(fault.livenessNanos()), "etcd://127.0.0.1:" + etcdPort, name, Duration.ofNanos(fault.haLeaseNanos())));
+            masters.put(
+                    name,
+                    StoreChildProcess.haMaster(
+                            port,
+                            plan.masterConfig().seed(),
+                            DurationSpec.parse(plan.config().store().leaseTtl()),
+                            Duration.ofNanos(fault.livenessNanos()),
+                            "etcd://127.0.0.1:" + etcdPort,
+                            name,
+                            Duration.ofNanos(fault.haLeaseNanos())));
         }
         for (StoreChildProcess m : masters.values())
-            if (!m.ready().await(90, TimeUnit.SECONDS)) throw new IllegalStateException("fault store: a master process did not start:\n" + m.log());
+            if (!m.ready().await(90, TimeUnit.SECONDS))
+                throw new IllegalStateException("fault store: a master process did not start:\n" + m.log());
         awaitLeader(null, Duration.ofSeconds(30));
     }
 
@@ -92,24 +108,46 @@ final class ReplicatedStore implements AutoCloseable {
         int n = plan.config().store().nodes();
         long seg = plan.storeCapacity() / n;
         for (int i = 0; i < n; i++) {
-            NodeLauncher.Running node = NodeLauncher.create(new NodeLaunch("127.0.0.1", 1, seg, plan.transportName(), "127.0.0.1", "fault-" + run + "-n" + i,
-                    null, FaultStore.PING, "127.0.0.1", 0, false, null, etcd.spec()), Transports.discover());
+            NodeLauncher.Running node = NodeLauncher.create(
+                    new NodeLaunch(
+                            "127.0.0.1",
+                            1,
+                            seg,
+                            plan.transportName(),
+                            "127.0.0.1",
+                            "fault-" + run + "-n" + i,
+                            null,
+                            FaultStore.PING,
+                            "127.0.0.1",
+                            0,
+                            false,
+                            null,
+                            etcd.spec()),
+                    Transports.discover());
             nodes.add(node);
-            node.mount(e -> { });
+            node.mount(e -> {});
         }
         long until = System.nanoTime() + 30_000_000_000L;
         while (System.nanoTime() < until) {
             ClusterStatus s = HaCluster.status(etcd.spec(), Duration.ofSeconds(2));
-            if (s.leader() != null && HaCluster.master("127.0.0.1", ports.get(s.leader()), null, Duration.ofSeconds(2)).segments() >= n) return;
+            if (s.leader() != null
+                    && HaCluster.master("127.0.0.1", ports.get(s.leader()), null, Duration.ofSeconds(2))
+                                    .segments()
+                            >= n) return;
             Thread.sleep(50);
         }
-        throw new IllegalStateException("fault store: the leader did not list the " + n + " nodes' segments within 30 s");
+        throw new IllegalStateException(
+                "fault store: the leader did not list the " + n + " nodes' segments within 30 s");
     }
 
-    KvBackend client() { return client; }
+    KvBackend client() {
+        return client;
+    }
 
     /** Keys of object calls that found no master while {@link #failover} counted. */
-    long failedKeys() { return failedKeys.sum(); }
+    long failedKeys() {
+        return failedKeys.sum();
+    }
 
     /**
      * SIGKILLs the leader ({@code partition}: cuts its link to etcd instead) and waits until another master serves;
@@ -118,7 +156,8 @@ final class ReplicatedStore implements AutoCloseable {
     Outcome failover(boolean partition) throws InterruptedException {
         ClusterStatus s = awaitLeader(null, Duration.ofSeconds(30));
         String old = s.leader();
-        long before = HaCluster.master("127.0.0.1", ports.get(old), null, Duration.ofSeconds(2)).objects();
+        long before = HaCluster.master("127.0.0.1", ports.get(old), null, Duration.ofSeconds(2))
+                .objects();
         counting = true;
         long t0 = System.nanoTime();
         if (partition) relays.get(old).cut();
@@ -126,7 +165,8 @@ final class ReplicatedStore implements AutoCloseable {
         ClusterStatus after = awaitLeader(old, Duration.ofSeconds(60));
         double secs = (System.nanoTime() - t0) / 1e9;
         counting = false;
-        long known = HaCluster.master("127.0.0.1", ports.get(after.leader()), null, Duration.ofSeconds(2)).objects();
+        long known = HaCluster.master("127.0.0.1", ports.get(after.leader()), null, Duration.ofSeconds(2))
+                .objects();
         return new Outcome(secs, before, known, old, after.leader(), s.epoch(), after.epoch());
     }
 
@@ -148,8 +188,9 @@ final class ReplicatedStore implements AutoCloseable {
             }
             Thread.sleep(20);
         }
-        throw new IllegalStateException("fault store: no master " + (notThis == null ? "" : "other than " + notThis + " ") + "led within "
-                + limit.toSeconds() + " s: " + s);
+        throw new IllegalStateException(
+                "fault store: no master " + (notThis == null ? "" : "other than " + notThis + " ") + "led within "
+                        + limit.toSeconds() + " s: " + s);
     }
 
     @Override

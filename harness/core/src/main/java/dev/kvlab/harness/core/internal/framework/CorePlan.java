@@ -5,10 +5,10 @@ import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.api.catalog.HardwareSpec;
 import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.catalog.Roofline;
+import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.harness.core.internal.fault.LiveFaults;
 import dev.kvlab.harness.core.internal.live.LiveCell;
 import dev.kvlab.harness.core.internal.live.LiveStore;
-import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.harness.core.internal.sim.SimTwin;
 import dev.kvlab.harness.spi.AuditedStore;
 import dev.kvlab.harness.spi.LinkProbe;
@@ -29,13 +29,40 @@ import dev.kvlab.transport.api.TransportModel;
  */
 record CorePlan(CellPlan plan) implements TwinPlan {
 
-    @Override public String transportName() { return plan.transportName(); }
-    @Override public LinkSpec link() { return plan.link(); }
-    @Override public long storeCapacity() { return plan.storeCapacity(); }
-    @Override public MasterConfig masterConfig() { return plan.masterConfig(); }
-    @Override public ModelSpec model() { return plan.model(); }
-    @Override public HardwareSpec hardware() { return plan.hardware(); }
-    @Override public Roofline roofline() { return plan.roofline(); }
+    @Override
+    public String transportName() {
+        return plan.transportName();
+    }
+
+    @Override
+    public LinkSpec link() {
+        return plan.link();
+    }
+
+    @Override
+    public long storeCapacity() {
+        return plan.storeCapacity();
+    }
+
+    @Override
+    public MasterConfig masterConfig() {
+        return plan.masterConfig();
+    }
+
+    @Override
+    public ModelSpec model() {
+        return plan.model();
+    }
+
+    @Override
+    public HardwareSpec hardware() {
+        return plan.hardware();
+    }
+
+    @Override
+    public Roofline roofline() {
+        return plan.roofline();
+    }
 
     @Override
     public StoreFaults faults(long blockBytes) {

@@ -7,8 +7,8 @@ import dev.kvlab.harness.api.catalog.HardwareSpec;
 import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.twin.TwinCalibration;
-import dev.kvlab.harness.core.internal.cell.CellSteps;
 import dev.kvlab.harness.core.RunValidator;
+import dev.kvlab.harness.core.internal.cell.CellSteps;
 import dev.kvlab.harness.core.internal.live.AuditedBackend;
 import dev.kvlab.harness.core.internal.live.LiveLoop;
 import dev.kvlab.harness.core.internal.live.LoopbackCalibration;
@@ -34,7 +34,8 @@ import java.util.function.Function;
 public final class CoreTargetFramework implements TargetFramework {
 
     @Override
-    public CellSpec spec(RunConfig config, Function<String, String> origin, String modelId, String dtype, String layout) {
+    public CellSpec spec(
+            RunConfig config, Function<String, String> origin, String modelId, String dtype, String layout) {
         return RunValidator.spec(config, origin, modelId, dtype, layout);
     }
 

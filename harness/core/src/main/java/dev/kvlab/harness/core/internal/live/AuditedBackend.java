@@ -35,11 +35,15 @@ public final class AuditedBackend extends ForwardingKvBackend implements Audited
 
     /** Hits checked against what was written. */
     @Override
-    public long hitsChecked() { return checked.sum(); }
+    public long hitsChecked() {
+        return checked.sum();
+    }
 
     /** Hits whose bytes were not what was written under their key (must stay 0). */
     @Override
-    public long wrongHits() { return wrong.sum(); }
+    public long wrongHits() {
+        return wrong.sum();
+    }
 
     /**
      * Whether {@code buf[0, length)}, a hit the backend returned under {@code key}, is what was written under it.
@@ -89,5 +93,8 @@ public final class AuditedBackend extends ForwardingKvBackend implements Audited
         return st;
     }
 
-    @Override public String copySemantics() { return delegate().copySemantics() + "; audited: every hit is compared with a digest of what was written"; }
+    @Override
+    public String copySemantics() {
+        return delegate().copySemantics() + "; audited: every hit is compared with a digest of what was written";
+    }
 }

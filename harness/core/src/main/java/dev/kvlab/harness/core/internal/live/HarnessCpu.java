@@ -4,7 +4,6 @@ import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Figures;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadFactory;
@@ -92,19 +91,36 @@ public final class HarnessCpu {
 
     /** What the counters say now; call on the loop thread between phases. */
     Snapshot snapshot(LiveLoop loop) {
-        while (running.get() > 0) Thread.onSpinWait(); // a task's last posted result may have ended the phase before its CPU was added
+        while (running.get() > 0)
+            Thread.onSpinWait(); // a task's last posted result may have ended the phase before its CPU was added
         long poolTotal = 0;
         for (Thread t : pool) poolTotal += Math.max(0, mx.getThreadCpuTime(t.threadId()));
-        return new Snapshot(loop.runCpuNanos(), loop.workCpuNanos(), loop.spunNanos(), poolTotal, taskCpu.sum(), storeCpu.sum(), handoffCpu.sum());
+        return new Snapshot(
+                loop.runCpuNanos(),
+                loop.workCpuNanos(),
+                loop.spunNanos(),
+                poolTotal,
+                taskCpu.sum(),
+                storeCpu.sum(),
+                handoffCpu.sum());
     }
 
     /** The counters at one moment (ns, cumulative). */
-    record Snapshot(long loopRun, long loopWork, long loopSpin, long poolTotal, long poolTask, long storeAndBytes, long handoff) {}
+    record Snapshot(
+            long loopRun,
+            long loopWork,
+            long loopSpin,
+            long poolTotal,
+            long poolTask,
+            long storeAndBytes,
+            long handoff) {}
 
     /** The figures of the stretch from {@code a} to {@code b}, per request (µs), into {@code extras}. */
     static void extras(Snapshot a, Snapshot b, long requests, Figures extras) {
         double n = requests == 0 ? Double.NaN : requests * 1e3;
-        long loopWork = b.loopWork - a.loopWork, task = b.poolTask - a.poolTask, store = b.storeAndBytes - a.storeAndBytes;
+        long loopWork = b.loopWork - a.loopWork,
+                task = b.poolTask - a.poolTask,
+                store = b.storeAndBytes - a.storeAndBytes;
         long waitLoop = (b.loopRun - a.loopRun) - loopWork, waitPool = (b.poolTotal - a.poolTotal) - task;
         Columns.HARNESS_CPU_US_PER_REQUEST.put(extras, (loopWork + task - store) / n);
         Columns.HARNESS_LOOP_CPU_US_PER_REQUEST.put(extras, loopWork / n);

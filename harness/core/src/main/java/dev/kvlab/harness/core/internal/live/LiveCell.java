@@ -1,20 +1,19 @@
 package dev.kvlab.harness.core.internal.live;
 
-import dev.kvlab.harness.spi.LinkProbe;
-
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Figures;
+import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.harness.core.internal.cell.ServingCell;
+import dev.kvlab.harness.core.internal.fault.LiveFaults;
 import dev.kvlab.harness.spi.EventLoop;
+import dev.kvlab.harness.spi.LinkProbe;
 import dev.kvlab.harness.spi.MeasurementView;
 import dev.kvlab.harness.spi.PhaseDriver;
 import dev.kvlab.harness.spi.ServingListener;
 import dev.kvlab.harness.spi.TargetCell;
 import dev.kvlab.harness.spi.TargetFramework;
-import dev.kvlab.harness.core.internal.fault.LiveFaults;
-import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.store.KvBackends;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.KvBackend;
@@ -86,9 +85,13 @@ public final class LiveCell extends ServingCell {
         loop = new LiveLoop(plan.spinNanos());
         faults = LiveFaults.of(plan); // the config's fault, done for real (null: none)
         BackendOptions options = options();
-        try (LiveFaults f = faults; AuditedBackend b = new AuditedBackend(f != null ? f.open(options)
-                : wrap.apply(KvBackends.discover().open(plan.config().store().backend(), options)));
-             LiveStore s = new LiveStore(plan, loop, b)) {
+        try (LiveFaults f = faults;
+                AuditedBackend b = new AuditedBackend(
+                        f != null
+                                ? f.open(options)
+                                : wrap.apply(KvBackends.discover()
+                                        .open(plan.config().store().backend(), options)));
+                LiveStore s = new LiveStore(plan, loop, b)) {
             backend = b;
             store = s;
             try {
@@ -134,8 +137,15 @@ public final class LiveCell extends ServingCell {
         return store.linkModel();
     }
 
-    @Override public EventLoop loop() { return loop; }
-    @Override protected LiveStore remote() { return store; }
+    @Override
+    public EventLoop loop() {
+        return loop;
+    }
+
+    @Override
+    protected LiveStore remote() {
+        return store;
+    }
 
     @Override
     public long phaseOrigin(boolean warmup) {
@@ -153,8 +163,15 @@ public final class LiveCell extends ServingCell {
         return faults == null ? m : faults.measured(m, origin, measuredRequests.getAsLong());
     }
 
-    @Override public MasterStats masterStats() { return backend.storeStats().orElse(null); }
-    @Override public Map<String, Long> masterCalls() { return backend.storeCalls(); }
+    @Override
+    public MasterStats masterStats() {
+        return backend.storeStats().orElse(null);
+    }
+
+    @Override
+    public Map<String, Long> masterCalls() {
+        return backend.storeCalls();
+    }
 
     @Override
     public void measuredPhaseStarts() {
@@ -174,7 +191,8 @@ public final class LiveCell extends ServingCell {
     /** Milliseconds the JVM's collectors have spent so far (all collectors). */
     private static long gcMillis() {
         long t = 0;
-        for (var gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) t += Math.max(0, gc.getCollectionTime());
+        for (var gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans())
+            t += Math.max(0, gc.getCollectionTime());
         return t;
     }
 
@@ -183,7 +201,8 @@ public final class LiveCell extends ServingCell {
         servingExtras(m, extras);
         HarnessCpu.extras(cpuBefore, store.cpu().snapshot(loop), m.requests(), extras);
         long measuredBusy = loop.busyNanos() - busyBefore;
-        Columns.HARNESS_OVERHEAD_US_PER_REQUEST.put(extras, m.requests() == 0 ? Double.NaN : measuredBusy / 1e3 / m.requests());
+        Columns.HARNESS_OVERHEAD_US_PER_REQUEST.put(
+                extras, m.requests() == 0 ? Double.NaN : measuredBusy / 1e3 / m.requests());
         Columns.HARNESS_BUSY_SHARE.put(extras, m.spanNanos() > 0 ? (double) measuredBusy / m.spanNanos() : Double.NaN);
         Columns.HARNESS_EVENT_P50_US.put(extras, loop.eventBusy().getValueAtPercentile(50) / 1e3);
         Columns.HARNESS_EVENT_P99_US.put(extras, loop.eventBusy().getValueAtPercentile(99) / 1e3);
@@ -201,7 +220,8 @@ public final class LiveCell extends ServingCell {
         Columns.TRANSPORT_NAME.put(extras, plan.transportName());
         TransportModel link = store.linkModel();
         Columns.LINK_MODEL.put(extras, link.name());
-        Columns.LINK_SOURCE.put(extras, plan.config().transportProfile() == null ? "measured at cell start" : "transport_profile");
+        Columns.LINK_SOURCE.put(
+                extras, plan.config().transportProfile() == null ? "measured at cell start" : "transport_profile");
         probe.extras(extras);
         Columns.LINK_PROBE_REPUTS.put(extras, probe.reputs());
         store.rejections().forEach((why, n) -> Columns.rejected(why).put(extras, n));
@@ -220,6 +240,7 @@ public final class LiveCell extends ServingCell {
 
     @Override
     public String describe() {
-        return String.format(Locale.ROOT, "live (wall clock; waits park then spin the last %d us)", plan.spinNanos() / 1000);
+        return String.format(
+                Locale.ROOT, "live (wall clock; waits park then spin the last %d us)", plan.spinNanos() / 1000);
     }
 }

@@ -1,7 +1,7 @@
 package dev.kvlab.harness.core.internal.live;
 
-import dev.kvlab.harness.spi.LiveClock;
 import dev.kvlab.harness.core.internal.sim.EventHeap;
+import dev.kvlab.harness.spi.LiveClock;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -34,11 +34,13 @@ public final class LiveLoop implements LiveClock {
     private final ConcurrentLinkedQueue<Runnable> inbox = new ConcurrentLinkedQueue<>();
     /** Sized for 10 s from the start (an auto-resizing histogram grows by an exception and a copy per doubling, on the loop thread). */
     private final Histogram lag = sized(10_000_000L), eventBusy = sized(10_000_000_000L);
+
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private volatile Thread owner;
     private long busyNanos, workCpuNanos, runCpuNanos, spunNanos;
     /** Thread CPU time at the start of the current busy stretch, -1 between stretches. */
     private long stretchCpu = -1;
+
     private long events;
 
     public LiveLoop(long spinNanos) {
@@ -55,7 +57,8 @@ public final class LiveLoop implements LiveClock {
 
     /** A loop whose spun tail follows the park overshoot measured on this machine, from {@code min} up to {@code max}. */
     public static LiveLoop adaptive(long minSpinNanos, long maxSpinNanos) {
-        if (minSpinNanos < 0 || maxSpinNanos < minSpinNanos) throw new IllegalArgumentException("spin bounds " + minSpinNanos + ", " + maxSpinNanos);
+        if (minSpinNanos < 0 || maxSpinNanos < minSpinNanos)
+            throw new IllegalArgumentException("spin bounds " + minSpinNanos + ", " + maxSpinNanos);
         LiveLoop l = new LiveLoop(minSpinNanos, maxSpinNanos);
         for (int i = 0; i < OVERSHOOTS / 2; i++) l.park(200_000); // a first estimate, a few milliseconds
         return l;

@@ -1,19 +1,17 @@
 package dev.kvlab.harness.core.internal.live;
 
-import dev.kvlab.harness.spi.LinkProbe;
-
-import dev.kvlab.harness.spi.AuditedStore;
-import dev.kvlab.harness.spi.LiveClock;
 import dev.kvlab.harness.api.config.Pd;
+import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.harness.core.internal.engine.Instance;
 import dev.kvlab.harness.core.internal.engine.RemoteCounters;
 import dev.kvlab.harness.core.internal.engine.RemoteTier;
 import dev.kvlab.harness.core.internal.engine.Seq;
 import dev.kvlab.harness.core.internal.engine.WriteBackLanes;
-import dev.kvlab.harness.core.CellPlan;
+import dev.kvlab.harness.spi.AuditedStore;
+import dev.kvlab.harness.spi.LinkProbe;
+import dev.kvlab.harness.spi.LiveClock;
 import dev.kvlab.store.api.GetResult;
 import dev.kvlab.store.api.KeyedPayload;
-import dev.kvlab.store.api.KvBackend;
 import dev.kvlab.store.api.PutStatus;
 import dev.kvlab.store.api.ReplicateConfig;
 import dev.kvlab.transport.api.TransportConfig;
@@ -59,22 +57,26 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
     private final ExecutorService io;
     /** Write-backs run in the background, never in front of a lookup or a fetch. */
     private final ExecutorService background;
+
     private final ArrayBlockingQueue<MemorySegment> buffers;
     private final long blockBytes;
     private final ReplicateConfig replicate;
     /** Store operations (and audits) in flight. */
     private final AtomicInteger pending = new AtomicInteger();
+
     private final AtomicReference<String> firstError = new AtomicReference<>();
     private final RemoteCounters counters = new RemoteCounters();
     private final WriteBackLanes lanes;
     private final AtomicLong unaudited = new AtomicLong(), ioNanos = new AtomicLong();
     /** The CPU of this tier's threads: their tasks, and the store calls and byte work within them. */
     private final HarnessCpu cpu = new HarnessCpu();
+
     private volatile TransportModel link;
 
     private final PdLink pd;
     /** Why fetched blocks were not used: store status (MISS, LEASE_EXPIRED, CHECKSUM_MISMATCH, …) or BAD_CONTENT. */
-    private final java.util.concurrent.ConcurrentSkipListMap<String, AtomicLong> rejections = new java.util.concurrent.ConcurrentSkipListMap<>();
+    private final java.util.concurrent.ConcurrentSkipListMap<String, AtomicLong> rejections =
+            new java.util.concurrent.ConcurrentSkipListMap<>();
 
     public LiveStore(CellPlan plan, LiveClock loop, AuditedStore backend) {
         this.plan = plan;
@@ -84,9 +86,14 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
         int threads = plan.config().live().ioThreads();
         this.io = Executors.newFixedThreadPool(threads, cpu.threads("kvlab-live-io"));
         var st = plan.config().store();
-        int writers = plan.config().cluster().instances() * st.writeBackConcurrency(); // each instance's lane has its own writers
+        int writers = plan.config().cluster().instances()
+                * st.writeBackConcurrency(); // each instance's lane has its own writers
         this.background = Executors.newFixedThreadPool(writers, cpu.threads("kvlab-live-writeback"));
-        this.lanes = new WriteBackLanes(plan.config().cluster().instances(), st.writeBackConcurrency(), st.writeBackQueueBlocks(), counters,
+        this.lanes = new WriteBackLanes(
+                plan.config().cluster().instances(),
+                st.writeBackConcurrency(),
+                st.writeBackQueueBlocks(),
+                counters,
                 this::startWrite);
         this.link = plan.transportModel();
         int n = (threads + writers) * CHUNK;
@@ -94,7 +101,9 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
         for (int i = 0; i < n; i++) buffers.add(backend.allocateBuffer(blockBytes));
         this.replicate = ReplicateConfig.replicas(plan.config().store().replicas());
         this.pd = plan.config().pd() == Pd.DISAGGREGATED
-                ? new PdLink(plan.transportName(), TransportConfig.defaults().withLink(plan.link()), threads, blockBytes) : null;
+                ? new PdLink(
+                        plan.transportName(), TransportConfig.defaults().withLink(plan.link()), threads, blockBytes)
+                : null;
     }
 
     /** True when no store operation is in flight. */
@@ -284,13 +293,18 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
                     GetResult g = r.got.get(i);
                     if (g.isHit()) r.bytes += g.length();
                     if (broken) continue;
-                    boolean verified = g.isHit() && g.length() == blockBytes && KeyedPayload.matches(keys.get(c + i), r.held.get(i), 0, blockBytes);
-                    if (verified || (probe && g.isHit())) { // the probe times the path; a broken backend's verdict does not matter there
+                    boolean verified = g.isHit()
+                            && g.length() == blockBytes
+                            && KeyedPayload.matches(keys.get(c + i), r.held.get(i), 0, blockBytes);
+                    if (verified || (probe && g.isHit())) { // the probe times the path; a broken backend's verdict does
+                        // not matter there
                         r.ok++;
                     } else {
                         broken = true;
                         if (probe) continue;
-                        String why = !g.isHit() ? g.status().name() : g.length() != blockBytes ? "BAD_LENGTH" : "BAD_CONTENT";
+                        String why = !g.isHit()
+                                ? g.status().name()
+                                : g.length() != blockBytes ? "BAD_LENGTH" : "BAD_CONTENT";
                         rejections.computeIfAbsent(why, k -> new AtomicLong()).addAndGet(keys.size() - r.ok);
                     }
                 }
@@ -320,9 +334,13 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
             if (!g.isHit()) continue;
             boolean isUsed = from + i < used;
             switch (backend.check(keys.get(from + i), bufs.get(i), g.length())) {
-                case MISMATCH -> { if (isUsed) wrongUsed++; }
-                case UNKNOWN -> { if (isUsed) unaudited.incrementAndGet(); }
-                case MATCH -> { }
+                case MISMATCH -> {
+                    if (isUsed) wrongUsed++;
+                }
+                case UNKNOWN -> {
+                    if (isUsed) unaudited.incrementAndGet();
+                }
+                case MATCH -> {}
             }
         }
         return wrongUsed;
@@ -453,7 +471,10 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
         List<String> keys = new ArrayList<>(batchBlocks);
         for (int i = 0; i < batchBlocks; i++) keys.add(tag + i);
         put(keys, false);
-        int[] sizes = java.util.stream.IntStream.of(1, CHUNK, 2 * CHUNK, batchBlocks).filter(n -> n <= batchBlocks).distinct().toArray();
+        int[] sizes = java.util.stream.IntStream.of(1, CHUNK, 2 * CHUNK, batchBlocks)
+                .filter(n -> n <= batchBlocks)
+                .distinct()
+                .toArray();
         int[] reputs = {0};
         long[][] prev = null, cur = null;
         int groups = 0;
@@ -468,12 +489,16 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
                 long[][] g = new long[1 + sizes.length][rounds];
                 for (int r = 0; r < rounds; r++) {
                     g[0][r] = timed(() -> backend.batchExists(keys.subList(0, 1)));
-                    for (int i = 0; i < sizes.length; i++) g[1 + i][r] = probeRound(keys, keys.subList(0, sizes[i]), reputs);
+                    for (int i = 0; i < sizes.length; i++)
+                        g[1 + i][r] = probeRound(keys, keys.subList(0, sizes[i]), reputs);
                 }
                 groups++;
                 prev = cur;
                 cur = g;
-                if (prev != null && LinkProbe.fit(prev, sizes, blockBytes, rounds, 0).agrees(LinkProbe.fit(cur, sizes, blockBytes, rounds, 0), batchBlocks, blockBytes)) break;
+                if (prev != null
+                        && LinkProbe.fit(prev, sizes, blockBytes, rounds, 0)
+                                .agrees(LinkProbe.fit(cur, sizes, blockBytes, rounds, 0), batchBlocks, blockBytes))
+                    break;
             }
         } finally {
             for (String k : keys) {
@@ -514,7 +539,8 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
             long t = timed(() -> miss[0] = probeGet(keys));
             if (miss[0] == null) return t;
             if (reputs[0]++ >= PROBE_REPUTS)
-                throw new IllegalStateException("link probe: " + miss[0] + " after putting the probe objects again " + PROBE_REPUTS + " times");
+                throw new IllegalStateException(
+                        "link probe: " + miss[0] + " after putting the probe objects again " + PROBE_REPUTS + " times");
             put(all, false);
         }
     }

@@ -49,7 +49,8 @@ final class PdLink implements AutoCloseable {
     }
 
     String describe() {
-        return "PD handoff: " + prefillSide.name() + " WRITE into the decode side's registered segment; " + prefillSide.copySemantics();
+        return "PD handoff: " + prefillSide.name() + " WRITE into the decode side's registered segment; "
+                + prefillSide.copySemantics();
     }
 
     /**
@@ -73,7 +74,8 @@ final class PdLink implements AutoCloseable {
                 }
                 if (!batch.allOk()) throw new IllegalStateException("PD handoff transfer ended " + batch.status(0));
                 for (int i = 0; i < n; i++) {
-                    if (!KeyedPayload.matches(keys.get(c + i), receive.memory(), slot * slotBytes + i * blockBytes, blockBytes))
+                    if (!KeyedPayload.matches(
+                            keys.get(c + i), receive.memory(), slot * slotBytes + i * blockBytes, blockBytes))
                         throw new IllegalStateException("PD handoff block " + keys.get(c + i) + " arrived wrong");
                 }
                 moved += n * blockBytes;

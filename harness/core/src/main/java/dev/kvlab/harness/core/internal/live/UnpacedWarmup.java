@@ -42,7 +42,8 @@ public final class UnpacedWarmup implements ArrivalProcess {
 
     @Override
     public Release release() {
-        if (released >= limit) throw new IllegalStateException("the warm-up's " + limit + " requests were all released");
+        if (released >= limit)
+            throw new IllegalStateException("the warm-up's " + limit + " requests were all released");
         Release r = whole.release();
         released++;
         return new Release(r.request(), lastCompletion);
@@ -66,8 +67,8 @@ public final class UnpacedWarmup implements ArrivalProcess {
 
     @Override
     public String describe() {
-        return whole.describe() + ", warm-up unpaced (at most " + inFlight + " in flight" + (limit < Long.MAX_VALUE ? ", its first " + limit
-                + " requests" : "") + ")";
+        return whole.describe() + ", warm-up unpaced (at most " + inFlight + " in flight"
+                + (limit < Long.MAX_VALUE ? ", its first " + limit + " requests" : "") + ")";
     }
 
     @Override

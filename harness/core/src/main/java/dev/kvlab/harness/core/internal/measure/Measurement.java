@@ -54,6 +54,7 @@ public final class Measurement implements ServingListener, MeasurementView {
      * and each run is one {@code recordValueWithCount}; the stage's bucket counts are the same.
      */
     private long itlRunValue = -1, itlRunCount;
+
     private long intervalStart, intervalEnd;
     private long lastEvent;
     private boolean finished;
@@ -69,6 +70,7 @@ public final class Measurement implements ServingListener, MeasurementView {
     /** Measured requests still without a first token, by intended start (ns) → how many: their TTFT is still open. */
     /** Intended start → measured requests without a first token yet; kept only once {@link #watchWaiting} is called (an early stop). */
     private final java.util.TreeMap<Long, Integer> awaitingFirst = new java.util.TreeMap<>();
+
     private boolean watchWaiting;
     long inputTokens, localHitTokens, remoteHitTokens, fetchedBytes, fallbackBlocks, outputTokens;
     long remoteAvailableTokens;
@@ -80,8 +82,9 @@ public final class Measurement implements ServingListener, MeasurementView {
     long handovers, handoverBytes, handoverTokens, pdFallbacks, handoverTransferNanos, handoverRestoreNanos;
 
     /** The parts of a disaggregated request's time to its first token, then its first decode step, in order. */
-    public static final java.util.List<String> PD_STAGES = java.util.List.of("prefill_queue", "prefill", "handover", "decode_queue", "restore",
-            "first_decode_step");
+    public static final java.util.List<String> PD_STAGES =
+            java.util.List.of("prefill_queue", "prefill", "handover", "decode_queue", "restore", "first_decode_step");
+
     private final Map<String, Histogram> pdStages = new java.util.LinkedHashMap<>();
 
     private static final class Probe {
@@ -90,6 +93,7 @@ public final class Measurement implements ServingListener, MeasurementView {
         final TopGaps gaps;
         /** The request's token gaps (µs) as runs of equal values, held until it completes: {@code itlValues[i]} {@code itlCounts[i]} times. */
         long[] itlValues;
+
         int[] itlCounts;
         int itlRuns;
 
@@ -182,7 +186,10 @@ public final class Measurement implements ServingListener, MeasurementView {
             ByteBuffer buf = buffer;
             buf.clear();
             int n = h.encodeIntoByteBuffer(buf);
-            intervals.get(m).add(new IntervalHistogram(m, start, end, h.getTotalCount(), Arrays.copyOf(buf.array(), n), h.getMaxValueAsDouble()));
+            intervals
+                    .get(m)
+                    .add(new IntervalHistogram(
+                            m, start, end, h.getTotalCount(), Arrays.copyOf(buf.array(), n), h.getMaxValueAsDouble()));
         }
         if (cutListener != null) cutListener.cut(end, recycled);
         records.writeHeld();
@@ -251,9 +258,16 @@ public final class Measurement implements ServingListener, MeasurementView {
     /** The parts of a completed disaggregated request's TTFT (from its intended arrival) and its first decode step. */
     private void recordPdStages(Probe p, long intended) {
         var h = p.handover;
-        if (h == null || !h.ok()) return; // a recomputed handover's first token came after the recompute: its parts are not these
-        long[] v = {p.admitted - intended, h.prefilledAt() - p.admitted, h.arrivedAt() - h.prefilledAt(), h.decodeAdmittedAt() - h.arrivedAt(),
-                h.restoredAt() - h.decodeAdmittedAt(), p.second < 0 ? -1 : p.second - p.first};
+        if (h == null || !h.ok())
+            return; // a recomputed handover's first token came after the recompute: its parts are not these
+        long[] v = {
+            p.admitted - intended,
+            h.prefilledAt() - p.admitted,
+            h.arrivedAt() - h.prefilledAt(),
+            h.decodeAdmittedAt() - h.arrivedAt(),
+            h.restoredAt() - h.decodeAdmittedAt(),
+            p.second < 0 ? -1 : p.second - p.first
+        };
         for (int i = 0; i < v.length; i++) {
             if (v[i] < 0 || (i == 0 && p.admitted < 0)) continue;
             pdStages.computeIfAbsent(PD_STAGES.get(i), k -> unencoded()).recordValue(micros(v[i]));
@@ -317,13 +331,32 @@ public final class Measurement implements ServingListener, MeasurementView {
             tbtMs = tbt / 1e6;
         }
         double ttftMs = ttft / 1e6, e2elMs = e2el / 1e6;
-        boolean ok = meets(slo.ttftMs(), ttftMs) && meets(slo.tpotMs(), tpotMs) && meets(slo.tbtMs(), tbtMs) && meets(slo.e2elMs(), e2elMs);
+        boolean ok = meets(slo.ttftMs(), ttftMs)
+                && meets(slo.tpotMs(), tpotMs)
+                && meets(slo.tbtMs(), tbtMs)
+                && meets(slo.e2elMs(), e2elMs);
         if (ok) good++;
         count(o);
         outputTokens += out;
-        records.add(new RequestRecord(o.id(), o.session(), (o.intendedNanos() - origin) / 1e6, o.instance(),
-                o.inputTokens(), out, o.localHitTokens(), o.remoteHitTokens(), o.fetchedBytes(), o.fallbackBlocks(),
-                p.admitted < 0 ? Double.NaN : (p.admitted - o.intendedNanos()) / 1e6, o.fetchNanos() < 0 ? Double.NaN : o.fetchNanos() / 1e6, ttftMs, tpotMs, tbtMs, e2elMs, ok, "ok"));
+        records.add(new RequestRecord(
+                o.id(),
+                o.session(),
+                (o.intendedNanos() - origin) / 1e6,
+                o.instance(),
+                o.inputTokens(),
+                out,
+                o.localHitTokens(),
+                o.remoteHitTokens(),
+                o.fetchedBytes(),
+                o.fallbackBlocks(),
+                p.admitted < 0 ? Double.NaN : (p.admitted - o.intendedNanos()) / 1e6,
+                o.fetchNanos() < 0 ? Double.NaN : o.fetchNanos() / 1e6,
+                ttftMs,
+                tpotMs,
+                tbtMs,
+                e2elMs,
+                ok,
+                "ok"));
     }
 
     private void firstTokenOrEnd(long intendedNanos) {
@@ -345,7 +378,8 @@ public final class Measurement implements ServingListener, MeasurementView {
      * them as decided (a saturated probe is known to fail long before its queue drains).
      */
     public long missedWhileWaiting(long now) {
-        if (!watchWaiting) throw new IllegalStateException("missedWhileWaiting needs watchWaiting() before the first arrival");
+        if (!watchWaiting)
+            throw new IllegalStateException("missedWhileWaiting needs watchWaiting() before the first arrival");
         if (slo.ttftMs() == null || awaitingFirst.isEmpty()) return 0;
         long before = now - Math.round(slo.ttftMs() * 1e6);
         long n = 0;
@@ -375,11 +409,25 @@ public final class Measurement implements ServingListener, MeasurementView {
         count(o);
         Probe p = s.attachment() instanceof Probe x ? x : null;
         if (p != null && p.first < 0) firstTokenOrEnd(o.intendedNanos());
-        records.add(new RequestRecord(o.id(), o.session(), (o.intendedNanos() - origin) / 1e6,
-                o.instance(), o.inputTokens(), o.outputTokens(), o.localHitTokens(),
-                o.remoteHitTokens(), o.fetchedBytes(), o.fallbackBlocks(),
-                p == null || p.admitted < 0 ? Double.NaN : (p.admitted - o.intendedNanos()) / 1e6, Double.NaN, Double.NaN,
-                Double.NaN, Double.NaN, Double.NaN, false, "failed: " + o.failure()));
+        records.add(new RequestRecord(
+                o.id(),
+                o.session(),
+                (o.intendedNanos() - origin) / 1e6,
+                o.instance(),
+                o.inputTokens(),
+                o.outputTokens(),
+                o.localHitTokens(),
+                o.remoteHitTokens(),
+                o.fetchedBytes(),
+                o.fallbackBlocks(),
+                p == null || p.admitted < 0 ? Double.NaN : (p.admitted - o.intendedNanos()) / 1e6,
+                Double.NaN,
+                Double.NaN,
+                Double.NaN,
+                Double.NaN,
+                Double.NaN,
+                false,
+                "failed: " + o.failure()));
     }
 
     /** Closes the last interval at {@code endNanos} (loop time); call once, after the run. */
@@ -388,7 +436,8 @@ public final class Measurement implements ServingListener, MeasurementView {
         finished = true;
         advance(endNanos);
         long end = Math.max(lastEvent, intervalStart);
-        if (end > intervalStart || intervals.get(Metric.TTFT).isEmpty()) cut(intervalStart, Math.max(end, intervalStart + 1));
+        if (end > intervalStart || intervals.get(Metric.TTFT).isEmpty())
+            cut(intervalStart, Math.max(end, intervalStart + 1));
     }
 
     /** True once {@link #finish} began: the cuts it makes are the measured phase's last. */
@@ -417,24 +466,73 @@ public final class Measurement implements ServingListener, MeasurementView {
         return records;
     }
 
-    public long requests() { return requests; }
-    public long completed() { return completed; }
-    public long failed() { return failed; }
-    public long good() { return good; }
-    public long inputTokens() { return inputTokens; }
-    public long outputTokens() { return outputTokens; }
-    public long localHitTokens() { return localHitTokens; }
-    public long remoteHitTokens() { return remoteHitTokens; }
-    public long remoteAvailableTokens() { return remoteAvailableTokens; }
-    public long fetchedBytes() { return fetchedBytes; }
-    public long fallbackBlocks() { return fallbackBlocks; }
+    public long requests() {
+        return requests;
+    }
+
+    public long completed() {
+        return completed;
+    }
+
+    public long failed() {
+        return failed;
+    }
+
+    public long good() {
+        return good;
+    }
+
+    public long inputTokens() {
+        return inputTokens;
+    }
+
+    public long outputTokens() {
+        return outputTokens;
+    }
+
+    public long localHitTokens() {
+        return localHitTokens;
+    }
+
+    public long remoteHitTokens() {
+        return remoteHitTokens;
+    }
+
+    public long remoteAvailableTokens() {
+        return remoteAvailableTokens;
+    }
+
+    public long fetchedBytes() {
+        return fetchedBytes;
+    }
+
+    public long fallbackBlocks() {
+        return fallbackBlocks;
+    }
     /** PD handovers reported for measured requests, their bytes and prompt tokens, those recomputed on the decode side. */
-    public long handovers() { return handovers; }
-    public long handoverBytes() { return handoverBytes; }
-    public long handoverTokens() { return handoverTokens; }
-    public long pdFallbacks() { return pdFallbacks; }
-    public long handoverTransferNanos() { return handoverTransferNanos; }
-    public long handoverRestoreNanos() { return handoverRestoreNanos; }
+    public long handovers() {
+        return handovers;
+    }
+
+    public long handoverBytes() {
+        return handoverBytes;
+    }
+
+    public long handoverTokens() {
+        return handoverTokens;
+    }
+
+    public long pdFallbacks() {
+        return pdFallbacks;
+    }
+
+    public long handoverTransferNanos() {
+        return handoverTransferNanos;
+    }
+
+    public long handoverRestoreNanos() {
+        return handoverRestoreNanos;
+    }
 
     /** Over completed disaggregated requests, each part of {@link #PD_STAGES} (µs), for the parts any request had. */
     public Map<String, Histogram> pdStages() {

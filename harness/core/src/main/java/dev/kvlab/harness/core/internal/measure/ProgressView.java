@@ -27,8 +27,15 @@ public final class ProgressView implements CellProgress {
     private long endNanos;
     private Map<Metric, Histogram> interval;
 
-    private ProgressView(Measurement m, Server model, LongSupplier wrongHits, Supplier<MasterStats> master,
-                         Supplier<Map<String, Long>> calls, Supplier<Map<String, Double>> engine, CellObserver observer, boolean storePath) {
+    private ProgressView(
+            Measurement m,
+            Server model,
+            LongSupplier wrongHits,
+            Supplier<MasterStats> master,
+            Supplier<Map<String, Long>> calls,
+            Supplier<Map<String, Double>> engine,
+            CellObserver observer,
+            boolean storePath) {
         this.engine = engine;
         this.storePath = storePath;
         this.m = m;
@@ -47,8 +54,15 @@ public final class ProgressView implements CellProgress {
      * @param engine the target's own counters so far (empty: none)
      * @param storePath whether kvlab's store path serves the cell ({@link CellProgress#storePath()})
      */
-    public static void watch(Measurement m, Server model, LongSupplier wrongHits, Supplier<MasterStats> master,
-                             Supplier<Map<String, Long>> calls, Supplier<Map<String, Double>> engine, CellObserver observer, boolean storePath) {
+    public static void watch(
+            Measurement m,
+            Server model,
+            LongSupplier wrongHits,
+            Supplier<MasterStats> master,
+            Supplier<Map<String, Long>> calls,
+            Supplier<Map<String, Double>> engine,
+            CellObserver observer,
+            boolean storePath) {
         if (observer == null || observer == CellObserver.NONE) return;
         m.onCut(new ProgressView(m, model, wrongHits, master, calls, engine, observer, storePath)::cut);
     }
@@ -63,8 +77,15 @@ public final class ProgressView implements CellProgress {
         }
     }
 
-    @Override public boolean last() { return m.finishing(); }
-    @Override public double runSeconds() { return endNanos / 1e9; }
+    @Override
+    public boolean last() {
+        return m.finishing();
+    }
+
+    @Override
+    public double runSeconds() {
+        return endNanos / 1e9;
+    }
 
     @Override
     public Histogram interval(Metric metric) {
@@ -72,25 +93,83 @@ public final class ProgressView implements CellProgress {
         return interval.get(metric);
     }
 
-    @Override public long requests() { return m.requests(); }
-    @Override public long completed() { return m.completed(); }
-    @Override public long failed() { return m.failed(); }
-    @Override public long good() { return m.good(); }
-    @Override public long inputTokens() { return m.inputTokens(); }
-    @Override public long localHitTokens() { return m.localHitTokens(); }
-    @Override public long remoteHitTokens() { return m.remoteHitTokens(); }
-    @Override public long fetchedBytes() { return m.fetchedBytes(); }
-    @Override public long fallbackBlocks() { return m.fallbackBlocks(); }
-    @Override public long wrongHitsUsed() { return wrongHits.getAsLong(); }
-    @Override public boolean storePath() { return storePath; }
-    @Override public Map<String, Double> engineCounters() { return engine.get(); }
+    @Override
+    public long requests() {
+        return m.requests();
+    }
+
+    @Override
+    public long completed() {
+        return m.completed();
+    }
+
+    @Override
+    public long failed() {
+        return m.failed();
+    }
+
+    @Override
+    public long good() {
+        return m.good();
+    }
+
+    @Override
+    public long inputTokens() {
+        return m.inputTokens();
+    }
+
+    @Override
+    public long localHitTokens() {
+        return m.localHitTokens();
+    }
+
+    @Override
+    public long remoteHitTokens() {
+        return m.remoteHitTokens();
+    }
+
+    @Override
+    public long fetchedBytes() {
+        return m.fetchedBytes();
+    }
+
+    @Override
+    public long fallbackBlocks() {
+        return m.fallbackBlocks();
+    }
+
+    @Override
+    public long wrongHitsUsed() {
+        return wrongHits.getAsLong();
+    }
+
+    @Override
+    public boolean storePath() {
+        return storePath;
+    }
+
+    @Override
+    public Map<String, Double> engineCounters() {
+        return engine.get();
+    }
 
     @Override
     public int queued() {
         return model.queued();
     }
 
-    @Override public long inFlight() { return model.inFlight(); }
-    @Override public MasterStats store() { return master.get(); }
-    @Override public Map<String, Long> storeCalls() { return calls.get(); }
+    @Override
+    public long inFlight() {
+        return model.inFlight();
+    }
+
+    @Override
+    public MasterStats store() {
+        return master.get();
+    }
+
+    @Override
+    public Map<String, Long> storeCalls() {
+        return calls.get();
+    }
 }

@@ -18,8 +18,15 @@ public final class SummaryBuilder {
         Map<Metric, double[]> pct = new EnumMap<>(Metric.class);
         for (Metric metric : Metric.values()) {
             Histogram h = m.total(metric);
-            pct.put(metric, h.getTotalCount() == 0 ? new double[] {Double.NaN, Double.NaN, Double.NaN}
-                    : new double[] {h.getValueAtPercentile(50.0) / 1000.0, h.getValueAtPercentile(99.0) / 1000.0, h.getMean() / 1000.0});
+            pct.put(
+                    metric,
+                    h.getTotalCount() == 0
+                            ? new double[] {Double.NaN, Double.NaN, Double.NaN}
+                            : new double[] {
+                                h.getValueAtPercentile(50.0) / 1000.0,
+                                h.getValueAtPercentile(99.0) / 1000.0,
+                                h.getMean() / 1000.0
+                            });
         }
         return pct;
     }

@@ -1,9 +1,10 @@
 package dev.kvlab.harness.core.internal.sim;
 
-import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
+import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Figures;
+import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.harness.core.internal.cell.CellAssembly;
 import dev.kvlab.harness.core.internal.cell.ServingCell;
 import dev.kvlab.harness.spi.EventLoop;
@@ -12,7 +13,6 @@ import dev.kvlab.harness.spi.PhaseDriver;
 import dev.kvlab.harness.spi.ServingListener;
 import dev.kvlab.harness.spi.TargetCell;
 import dev.kvlab.harness.spi.TargetFramework;
-import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.store.api.MasterStats;
 import dev.kvlab.transport.api.TransportModel;
 import java.util.Map;
@@ -51,18 +51,40 @@ public final class SimCell extends ServingCell {
         return TargetFramework.get().run(plan.spec(), this, observer, wallStartNanos);
     }
 
-    @Override public EventLoop loop() { return loop; }
-    @Override protected SimStore remote() { return store; }
-    @Override public long phaseOrigin(boolean warmup) { return loop.now(); }
-    @Override public void runPhase(PhaseDriver driver) { loop.run(); }
+    @Override
+    public EventLoop loop() {
+        return loop;
+    }
+
+    @Override
+    protected SimStore remote() {
+        return store;
+    }
+
+    @Override
+    public long phaseOrigin(boolean warmup) {
+        return loop.now();
+    }
+
+    @Override
+    public void runPhase(PhaseDriver driver) {
+        loop.run();
+    }
 
     @Override
     public ServingListener faultWrapped(ServingListener m, long origin, LongSupplier measuredRequests) {
         return injected == null ? m : injected.measured(m, origin, measuredRequests.getAsLong());
     }
 
-    @Override public MasterStats masterStats() { return store.master().stats(); }
-    @Override public Map<String, Long> masterCalls() { return store.masterCalls(); }
+    @Override
+    public MasterStats masterStats() {
+        return store.master().stats();
+    }
+
+    @Override
+    public Map<String, Long> masterCalls() {
+        return store.masterCalls();
+    }
 
     @Override
     public void extras(MeasurementView m, Figures extras) {

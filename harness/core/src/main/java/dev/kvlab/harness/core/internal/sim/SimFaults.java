@@ -2,13 +2,12 @@ package dev.kvlab.harness.core.internal.sim;
 
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Figures;
-import dev.kvlab.harness.spi.EventLoop;
-import dev.kvlab.harness.spi.ServingListener;
-import dev.kvlab.harness.core.internal.fault.FaultTrigger;
 import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.harness.core.FaultPlan;
+import dev.kvlab.harness.core.internal.fault.FaultTrigger;
+import dev.kvlab.harness.spi.EventLoop;
+import dev.kvlab.harness.spi.ServingListener;
 import dev.kvlab.store.api.master.Master;
-import java.util.Map;
 
 /**
  * The faults as the simulator models them (deterministic: decisions hash the run's seed, the key and the loop's
@@ -49,7 +48,8 @@ public final class SimFaults implements SimStore.FaultHook {
 
     /** The cell's faults, or null when it has none. */
     public static SimFaults of(CellPlan plan, EventLoop loop) {
-        FaultPlan f = FaultPlan.of(plan.config(), plan.leaseTtlNanos(), (k, why) -> new IllegalArgumentException(k + ": " + why));
+        FaultPlan f = FaultPlan.of(
+                plan.config(), plan.leaseTtlNanos(), (k, why) -> new IllegalArgumentException(k + ": " + why));
         return f.none() ? null : new SimFaults(f, loop);
     }
 
@@ -61,15 +61,49 @@ public final class SimFaults implements SimStore.FaultHook {
     /** The measurement listener with the trigger in front; the fault strikes on the chosen measured arrival. */
     public ServingListener measured(ServingListener measurement, long origin, long n) {
         this.origin = origin;
-        trigger = new FaultTrigger(measurement, origin, fault.strikeArrival(n), fault.lasts() ? fault.durationNanos() : Long.MAX_VALUE, this::strike);
+        trigger = new FaultTrigger(
+                measurement,
+                origin,
+                fault.strikeArrival(n),
+                fault.lasts() ? fault.durationNanos() : Long.MAX_VALUE,
+                this::strike);
         return new ServingListener() { // lookups must stop offering a crashed node's objects once the TTL has passed
-            @Override public void arrived(dev.kvlab.harness.spi.Served s, long now) { active(); trigger.arrived(s, now); }
-            @Override public void admitted(dev.kvlab.harness.spi.Served s, long now) { active(); trigger.admitted(s, now); }
-            @Override public void fetched(dev.kvlab.harness.spi.Served s, long fetchNanos, long now) { trigger.fetched(s, fetchNanos, now); }
-            @Override public void firstToken(dev.kvlab.harness.spi.Served s, long now) { trigger.firstToken(s, now); }
-            @Override public void token(dev.kvlab.harness.spi.Served s, long now) { trigger.token(s, now); }
-            @Override public void completed(dev.kvlab.harness.spi.Served s, long now) { trigger.completed(s, now); }
-            @Override public void failed(dev.kvlab.harness.spi.Served s, long now) { trigger.failed(s, now); }
+            @Override
+            public void arrived(dev.kvlab.harness.spi.Served s, long now) {
+                active();
+                trigger.arrived(s, now);
+            }
+
+            @Override
+            public void admitted(dev.kvlab.harness.spi.Served s, long now) {
+                active();
+                trigger.admitted(s, now);
+            }
+
+            @Override
+            public void fetched(dev.kvlab.harness.spi.Served s, long fetchNanos, long now) {
+                trigger.fetched(s, fetchNanos, now);
+            }
+
+            @Override
+            public void firstToken(dev.kvlab.harness.spi.Served s, long now) {
+                trigger.firstToken(s, now);
+            }
+
+            @Override
+            public void token(dev.kvlab.harness.spi.Served s, long now) {
+                trigger.token(s, now);
+            }
+
+            @Override
+            public void completed(dev.kvlab.harness.spi.Served s, long now) {
+                trigger.completed(s, now);
+            }
+
+            @Override
+            public void failed(dev.kvlab.harness.spi.Served s, long now) {
+                trigger.failed(s, now);
+            }
         };
     }
 
@@ -85,7 +119,8 @@ public final class SimFaults implements SimStore.FaultHook {
                 long perNode = 0;
                 for (var seg : m.segments()) perNode = Math.max(perNode, seg.size());
                 for (int i = 0; i < fault.nodes(); i++) m.unmountSegment(SimStore.segmentName(i));
-                for (int i = 0; i < fault.nodes(); i++) m.mountSegment(SimStore.clientName(i), SimStore.segmentName(i), perNode);
+                for (int i = 0; i < fault.nodes(); i++)
+                    m.mountSegment(SimStore.clientName(i), SimStore.segmentName(i), perNode);
             }
             default -> {
                 // lasting faults act through the hooks below while active
@@ -95,7 +130,8 @@ public final class SimFaults implements SimStore.FaultHook {
 
     private boolean active() {
         if (trigger == null || !trigger.active(loop.now())) return false;
-        if (!unmounted && fault.kind() == dev.kvlab.harness.api.config.Fault.NODE_CRASH
+        if (!unmounted
+                && fault.kind() == dev.kvlab.harness.api.config.Fault.NODE_CRASH
                 && loop.now() >= trigger.struckAtNanos() + origin + fault.livenessNanos()) {
             unmounted = true; // the liveness TTL passed: the master drops the silent nodes
             for (String seg : dead) store.master().unmountSegment(seg);
@@ -105,7 +141,8 @@ public final class SimFaults implements SimStore.FaultHook {
 
     @Override
     public int checksumRead(String key, dev.kvlab.store.api.master.ReplicaList read) {
-        if (fault.kind() != dev.kvlab.harness.api.config.Fault.NODE_CRASH || !active()) return checksumRead(key, read.crc32c());
+        if (fault.kind() != dev.kvlab.harness.api.config.Fault.NODE_CRASH || !active())
+            return checksumRead(key, read.crc32c());
         for (var r : read.replicas()) if (!dead.contains(r.segment())) return read.crc32c(); // a live copy serves
         failedReads++;
         return ~read.crc32c();
@@ -134,7 +171,8 @@ public final class SimFaults implements SimStore.FaultHook {
 
     /** Whether a modelled failover is under way: struck, and the lease not yet run out. */
     private boolean failoverWindow() {
-        if (fault.kind() != dev.kvlab.harness.api.config.Fault.MASTER_FAILOVER && fault.kind() != dev.kvlab.harness.api.config.Fault.MASTER_PARTITION) return false;
+        if (fault.kind() != dev.kvlab.harness.api.config.Fault.MASTER_FAILOVER
+                && fault.kind() != dev.kvlab.harness.api.config.Fault.MASTER_PARTITION) return false;
         if (trigger == null || trigger.struckAtNanos() < 0) return false;
         return loop.now() < origin + trigger.struckAtNanos() + fault.haLeaseNanos();
     }
@@ -144,8 +182,11 @@ public final class SimFaults implements SimStore.FaultHook {
         if (!active()) return 0;
         return switch (fault.kind()) {
             case LEASE_EXPIRY -> fault.readDelayNanos();
-            case LINK_DELAY -> fault.linkDelayNanos() + (fault.linkJitterNanos() == 0 ? 0
-                    : (long) (unit(hash(fault.seed(), "jitter", ++draws)) * fault.linkJitterNanos()));
+            case LINK_DELAY ->
+                fault.linkDelayNanos()
+                        + (fault.linkJitterNanos() == 0
+                                ? 0
+                                : (long) (unit(hash(fault.seed(), "jitter", ++draws)) * fault.linkJitterNanos()));
             default -> 0;
         };
     }

@@ -1,11 +1,11 @@
 package dev.kvlab.harness.core.internal.sim;
 
+import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.harness.core.internal.engine.Instance;
 import dev.kvlab.harness.core.internal.engine.RemoteCounters;
 import dev.kvlab.harness.core.internal.engine.RemoteTier;
 import dev.kvlab.harness.core.internal.engine.Seq;
 import dev.kvlab.harness.core.internal.engine.WriteBackLanes;
-import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.harness.spi.EventLoop;
 import dev.kvlab.store.Masters;
 import dev.kvlab.store.api.MasterConfig;
@@ -46,6 +46,7 @@ public final class SimStore implements RemoteTier {
     private final FaultHook faults;
     /** Calls made to the master, by operation (for observers; the sim has no RPC, these are its master calls). */
     private long existsCalls, replicaListCalls, putStartCalls, putEndCalls;
+
     private final RemoteCounters counters = new RemoteCounters();
     private final WriteBackLanes lanes;
     /**
@@ -55,6 +56,7 @@ public final class SimStore implements RemoteTier {
      * key is never changes a result. Sized to the objects the store can hold, at most 2^18 slots.
      */
     private final long[] keyCacheBlocks;
+
     private final String[] keyCache;
     private final int keyCacheMask;
 
@@ -92,8 +94,18 @@ public final class SimStore implements RemoteTier {
         // the sim is single-threaded: metadata shards (lock striping of the real server) only cost scans here;
         // no decision of the master depends on their number; no client goes silent
         MasterConfig mc = plan.masterConfig().withClientTtl(Duration.ofDays(3650));
-        mc = new MasterConfig(SIM_SHARDS, mc.strategy(), mc.seed(), mc.alignment(), mc.leaseTtl(), mc.softPinTtl(), mc.discardTimeout(),
-                mc.releaseTimeout(), mc.highWatermark(), mc.evictionRatio(), mc.clientTtl());
+        mc = new MasterConfig(
+                SIM_SHARDS,
+                mc.strategy(),
+                mc.seed(),
+                mc.alignment(),
+                mc.leaseTtl(),
+                mc.softPinTtl(),
+                mc.discardTimeout(),
+                mc.releaseTimeout(),
+                mc.highWatermark(),
+                mc.evictionRatio(),
+                mc.clientTtl());
         this.master = Masters.singleThreaded(mc, clock); // the loop is its only caller
         long perNode = plan.storeCapacity() / st.nodes();
         for (int i = 0; i < st.nodes(); i++) master.mountSegment(clientName(i), segmentName(i), perNode);
@@ -106,7 +118,11 @@ public final class SimStore implements RemoteTier {
         this.keyCache = new String[slots];
         this.keyCacheMask = slots - 1;
         this.replicate = ReplicateConfig.replicas(st.replicas());
-        this.lanes = new WriteBackLanes(plan.config().cluster().instances(), st.writeBackConcurrency(), st.writeBackQueueBlocks(), counters,
+        this.lanes = new WriteBackLanes(
+                plan.config().cluster().instances(),
+                st.writeBackConcurrency(),
+                st.writeBackQueueBlocks(),
+                counters,
                 this::startWrite);
     }
 
@@ -149,7 +165,9 @@ public final class SimStore implements RemoteTier {
 
     @Override
     public void lookup(Seq s, int from, int max, IntConsumer done) {
-        if (max > from && !faults.masterReachable(max - from)) { // no master: a live client's exists call fails, every block is a miss
+        if (max > from
+                && !faults.masterReachable(
+                        max - from)) { // no master: a live client's exists call fails, every block is a miss
             loop.after(plan.lookupNanos(), () -> done.accept(0));
             return;
         }
@@ -184,7 +202,8 @@ public final class SimStore implements RemoteTier {
                 ReplicaList rl = lists[ok];
                 int crc = faults.checksumRead(k, rl);
                 if (now > rl.leaseDeadlineNanos() || rl.length() != blockBytes || crc != checksum(s, from + ok)) break;
-                lists[ok] = new ReplicaList(rl.status(), rl.length(), crc, rl.replicas(), rl.leaseDeadlineNanos(), rl.leaseTtlNanos());
+                lists[ok] = new ReplicaList(
+                        rl.status(), rl.length(), crc, rl.replicas(), rl.leaseDeadlineNanos(), rl.leaseTtlNanos());
                 ok++;
             }
             // audit: every block the model will use must carry its key's checksum

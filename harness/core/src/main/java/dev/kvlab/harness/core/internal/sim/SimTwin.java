@@ -7,8 +7,6 @@ import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.transport.api.TransportModel;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The sim twin of a live cell: the same plan (seed, workload, model, store settings, fault) on the sim clock, its
@@ -48,6 +46,13 @@ public final class SimTwin {
             if (r.ttftMs() <= p50) below++;
         }
         Columns.TWIN_TTFT_P50_LIVE_SHARE.put(extras, n == 0 || !Double.isFinite(p50) ? Double.NaN : (double) below / n);
-        return new CellResult(live.config(), live.summary(), live.totals(), live.intervals(), live.requestLog(), extras, live.describe());
+        return new CellResult(
+                live.config(),
+                live.summary(),
+                live.totals(),
+                live.intervals(),
+                live.requestLog(),
+                extras,
+                live.describe());
     }
 }

@@ -1,5 +1,8 @@
 package dev.kvlab.harness.core.internal.live;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
 import dev.kvlab.harness.api.Columns;
 import java.lang.management.ManagementFactory;
 import java.util.Map;
@@ -7,9 +10,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 /** The harness CPU accounting: work counted, store calls and bytes and waiting not. */
 class HarnessCpuTest {
@@ -29,20 +29,24 @@ class HarnessCpuTest {
         LiveLoop loop = new LiveLoop(50_000);
         ExecutorService pool = Executors.newFixedThreadPool(1, cpu.threads("test-io"));
         try {
-            pool.submit(() -> { }).get(); // the thread exists before the snapshot
+            pool.submit(() -> {}).get(); // the thread exists before the snapshot
             HarnessCpu.Snapshot before = cpu.snapshot(loop);
             pool.submit(cpu.task(() -> {
-                burn(20);
-                long c = cpu.now();
-                burn(60);
-                cpu.storeAndBytes(c);
-            })).get();
+                        burn(20);
+                        long c = cpu.now();
+                        burn(60);
+                        cpu.storeAndBytes(c);
+                    }))
+                    .get();
             dev.kvlab.harness.api.Figures f = new dev.kvlab.harness.api.Figures();
             HarnessCpu.extras(before, cpu.snapshot(loop), 2, f);
             Map<String, Object> x = f.asMap();
-            assertThat((Double) x.get("harness_io_cpu_us_per_request")).as("20 ms of work over 2 requests").isCloseTo(10_000, within(2_500.0));
+            assertThat((Double) x.get("harness_io_cpu_us_per_request"))
+                    .as("20 ms of work over 2 requests")
+                    .isCloseTo(10_000, within(2_500.0));
             assertThat((Double) x.get("store_call_cpu_us_per_request")).isCloseTo(30_000, within(2_500.0));
-            assertThat((Double) x.get(Columns.HARNESS_CPU_US_PER_REQUEST.name())).isEqualTo((Double) x.get("harness_io_cpu_us_per_request"));
+            assertThat((Double) x.get(Columns.HARNESS_CPU_US_PER_REQUEST.name()))
+                    .isEqualTo((Double) x.get("harness_io_cpu_us_per_request"));
             assertThat((Double) x.get("harness_loop_cpu_us_per_request")).isZero();
         } finally {
             pool.shutdown();
@@ -56,19 +60,22 @@ class HarnessCpuTest {
         LiveLoop loop = new LiveLoop(50_000);
         ExecutorService pool = Executors.newFixedThreadPool(1, cpu.threads("test-io"));
         try {
-            pool.submit(() -> { }).get();
+            pool.submit(() -> {}).get();
             HarnessCpu.Snapshot before = cpu.snapshot(loop);
             pool.submit(cpu.task(() -> {
-                burn(10);
-                long c = cpu.now();
-                burn(30); // a hand-off that took 30 ms of this thread's CPU
-                cpu.handoff(c);
-            })).get();
+                        burn(10);
+                        long c = cpu.now();
+                        burn(30); // a hand-off that took 30 ms of this thread's CPU
+                        cpu.handoff(c);
+                    }))
+                    .get();
             dev.kvlab.harness.api.Figures f = new dev.kvlab.harness.api.Figures();
             HarnessCpu.extras(before, cpu.snapshot(loop), 1, f);
             Map<String, Object> x = f.asMap();
             assertThat((Double) x.get("harness_handoff_cpu_us_per_request")).isCloseTo(30_000, within(2_500.0));
-            assertThat((Double) x.get(Columns.HARNESS_CPU_US_PER_REQUEST.name())).as("the figure holds the task, hand-off included").isCloseTo(40_000, within(4_000.0));
+            assertThat((Double) x.get(Columns.HARNESS_CPU_US_PER_REQUEST.name()))
+                    .as("the figure holds the task, hand-off included")
+                    .isCloseTo(40_000, within(4_000.0));
         } finally {
             pool.shutdown();
             assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
@@ -90,9 +97,15 @@ class HarnessCpuTest {
         dev.kvlab.harness.api.Figures f = new dev.kvlab.harness.api.Figures();
         HarnessCpu.extras(before, cpu.snapshot(loop), 4, f);
         Map<String, Object> x = f.asMap();
-        assertThat((Double) x.get("harness_loop_cpu_us_per_request")).as("10 ms per event").isCloseTo(10_000, within(1_500.0));
-        assertThat((Double) x.get("harness_wait_cpu_us_per_request")).as("parking costs far less than working").isBetween(0.0, 3_000.0);
-        assertThat((Double) x.get("harness_spin_us_per_request")).as("at most the spun tail of each wait").isBetween(0.0, 50.0);
+        assertThat((Double) x.get("harness_loop_cpu_us_per_request"))
+                .as("10 ms per event")
+                .isCloseTo(10_000, within(1_500.0));
+        assertThat((Double) x.get("harness_wait_cpu_us_per_request"))
+                .as("parking costs far less than working")
+                .isBetween(0.0, 3_000.0);
+        assertThat((Double) x.get("harness_spin_us_per_request"))
+                .as("at most the spun tail of each wait")
+                .isBetween(0.0, 50.0);
         assertThat(loop.events()).isEqualTo(4);
     }
 }

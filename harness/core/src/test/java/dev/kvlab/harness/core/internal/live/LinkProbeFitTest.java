@@ -1,10 +1,9 @@
 package dev.kvlab.harness.core.internal.live;
 
-import dev.kvlab.harness.spi.LinkProbe;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.kvlab.harness.spi.LinkProbe;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +21,8 @@ class LinkProbeFitTest {
             g[0][j] = 100_000 + r.nextInt(20_000);
             for (int i = 0; i < SIZES.length; i++) {
                 double t = 100_000 + latencyNs + SIZES[i] * BLOCK / bw * 1e9;
-                g[1 + i][j] = Math.round(t * (0.97 + 0.06 * r.nextDouble()) * (j == i ? 3 : 1)); // a slow round now and then
+                g[1 + i][j] =
+                        Math.round(t * (0.97 + 0.06 * r.nextDouble()) * (j == i ? 3 : 1)); // a slow round now and then
             }
         }
         return g;
@@ -50,14 +50,18 @@ class LinkProbeFitTest {
         LinkProbe b = LinkProbe.fit(rounds(300_000, 2e9, 4), SIZES, BLOCK, 9, 0);
         LinkProbe slow = LinkProbe.fit(rounds(300_000, 1.4e9, 5), SIZES, BLOCK, 9, 0);
         assertThat(a.agrees(b, 12, BLOCK)).isTrue();
-        assertThat(a.agrees(slow, 12, BLOCK)).as("a group 30% slower (the JIT still busy)").isFalse();
+        assertThat(a.agrees(slow, 12, BLOCK))
+                .as("a group 30% slower (the JIT still busy)")
+                .isFalse();
     }
 
     @Test
     void aCellsStartAndEndProbesAreBracketedByTimePerByte() {
         LinkProbe start = new LinkProbe(100_000, 200e-6, 2e9, 18, 0), end = new LinkProbe(300_000, 400e-6, 1e9, 27, 1);
         LinkProbe b = LinkProbe.bracket(start, end);
-        assertThat(b.bytesPerSecond()).as("1 GB at 2 and at 1 GB/s: 0.75 s on average").isCloseTo(1e9 / 0.75, within(1.0));
+        assertThat(b.bytesPerSecond())
+                .as("1 GB at 2 and at 1 GB/s: 0.75 s on average")
+                .isCloseTo(1e9 / 0.75, within(1.0));
         assertThat(b.latencySeconds()).isCloseTo(300e-6, within(1e-12));
         assertThat(b.lookupNanos()).isEqualTo(200_000);
         assertThat(b.rounds()).isEqualTo(45);

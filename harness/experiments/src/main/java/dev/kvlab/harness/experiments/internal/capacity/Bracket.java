@@ -17,7 +17,12 @@ public final class Bracket {
 
     /** How a search ended (or {@link #PROBE}: it goes on). */
     public enum Status {
-        PROBE, CONVERGED, MAX_PROBES, BELOW_MIN, ABOVE_MAX, BUDGET;
+        PROBE,
+        CONVERGED,
+        MAX_PROBES,
+        BELOW_MIN,
+        ABOVE_MAX,
+        BUDGET;
 
         public String label() {
             return name().toLowerCase(java.util.Locale.ROOT);
@@ -52,7 +57,9 @@ public final class Bracket {
         Decision d = decide(c, lo, hi);
         if (d.status() == Status.PROBE) {
             if (probes.size() >= c.maxProbes()) return new Decision(Status.MAX_PROBES, Double.NaN, lo, hi);
-            for (Probe p : probes) if (p.load() == d.load()) return new Decision(Status.CONVERGED, Double.NaN, lo, hi); // resolution exhausted
+            for (Probe p : probes)
+                if (p.load() == d.load())
+                    return new Decision(Status.CONVERGED, Double.NaN, lo, hi); // resolution exhausted
         }
         return d;
     }
@@ -71,7 +78,8 @@ public final class Bracket {
             if (next <= lo) return new Decision(Status.ABOVE_MAX, Double.NaN, lo, hi);
             return new Decision(Status.PROBE, next, lo, hi);
         }
-        if ((hi - lo) / lo <= c.precision() || (ints && hi - lo <= 1)) return new Decision(Status.CONVERGED, Double.NaN, lo, hi);
+        if ((hi - lo) / lo <= c.precision() || (ints && hi - lo <= 1))
+            return new Decision(Status.CONVERGED, Double.NaN, lo, hi);
         double mid = ints ? Math.floor((lo + hi) / 2) : round((lo + hi) / 2, digits(c.precision()));
         if (!(mid > lo && mid < hi)) return new Decision(Status.CONVERGED, Double.NaN, lo, hi);
         return new Decision(Status.PROBE, mid, lo, hi);
@@ -84,7 +92,9 @@ public final class Bracket {
     }
 
     static double round(double x, int digits) {
-        return new BigDecimal(x).round(new MathContext(digits, RoundingMode.HALF_EVEN)).doubleValue();
+        return new BigDecimal(x)
+                .round(new MathContext(digits, RoundingMode.HALF_EVEN))
+                .doubleValue();
     }
 
     /** A load as written in messages: the shortest decimal, no exponent, no trailing zeros. */

@@ -1,10 +1,10 @@
 package dev.kvlab.harness.experiments.internal.capacity;
 
-import dev.kvlab.harness.api.run.ResolvedConfig;
 import dev.kvlab.harness.api.CapacitySpec;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.MatrixCell;
 import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.harness.api.run.ResolvedConfig;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,7 +28,8 @@ public final class CapacityReplicates {
             }
             List<CellRun> runs = new ArrayList<>();
             CellRun first = cell.runs().get(0);
-            for (int k = 0; k < c.replicates(); k++) runs.add(k < cell.runs().size() ? cell.runs().get(k) : replicate(first, k));
+            for (int k = 0; k < c.replicates(); k++)
+                runs.add(k < cell.runs().size() ? cell.runs().get(k) : replicate(first, k));
             out.add(new MatrixCell(cell.index(), cell.id(), cell.factors(), runs));
         }
         return out;
@@ -37,7 +38,9 @@ public final class CapacityReplicates {
     /** Replicate {@code k} of the cell whose replicate 0 is {@code first}: its tree with {@code seed + k}. */
     public static CellRun replicate(CellRun first, int k) {
         long seed = first.seed() + k;
-        ResolvedConfig r = new ResolvedConfig(first.config(), first.tree(), first.cell() + " replicate " + k + " (seed + " + k + ")").withSeed(seed);
+        ResolvedConfig r = new ResolvedConfig(
+                        first.config(), first.tree(), first.cell() + " replicate " + k + " (seed + " + k + ")")
+                .withSeed(seed);
         RunConfig rc = r.config(); // only the seed differs from a config already checked
         return new CellRun(first.cell(), first.index(), first.factors(), k, seed, rc.mode(), rc, r.tree());
     }

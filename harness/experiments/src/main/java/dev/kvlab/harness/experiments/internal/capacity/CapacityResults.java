@@ -31,16 +31,25 @@ public final class CapacityResults {
     public static final String CSV = "capacity.csv";
     public static final int SCHEMA = 1;
     /** Figures of the run at capacity, copied from its summary row (a result column's name is defined once: there). */
-    public static final List<String> AT_CAPACITY = Columns.names(List.of(Columns.GOODPUT_RPS, Columns.SLO_ATTAINMENT, Columns.TTFT_P50,
-            Columns.TTFT_P99, Columns.TPOT_P50,
-            Columns.TPOT_P99, Columns.ITL_P50, Columns.ITL_P99, Columns.LOCAL_HIT_RATIO, Columns.REMOTE_HIT_RATIO, Columns.FETCHED_BYTES));
+    public static final List<String> AT_CAPACITY = Columns.names(List.of(
+            Columns.GOODPUT_RPS,
+            Columns.SLO_ATTAINMENT,
+            Columns.TTFT_P50,
+            Columns.TTFT_P99,
+            Columns.TPOT_P50,
+            Columns.TPOT_P99,
+            Columns.ITL_P50,
+            Columns.ITL_P99,
+            Columns.LOCAL_HIT_RATIO,
+            Columns.REMOTE_HIT_RATIO,
+            Columns.FETCHED_BYTES));
 
     private final MatrixSpec spec;
     private final List<ObjectNode> entries;
     private final Map<String, IntervalTarget> targets;
     private final Map<String, JsonNode> extra = new LinkedHashMap<>();
     private final Map<String, Double> prices = new LinkedHashMap<>();
-    private PerCell perCell = (cell, summaryEntry, cellEntries) -> { };
+    private PerCell perCell = (cell, summaryEntry, cellEntries) -> {};
 
     /** Adds figures to a cell's summary entry ({@code predicted}, ...), given the entry so far and the cell's replicate entries. */
     public interface PerCell {
@@ -99,16 +108,27 @@ public final class CapacityResults {
         e.put("status_text", statusText(c, t, status));
         ProbeResult atCap = null;
         for (ProbeResult p : t.probes()) if (Double.isFinite(d.lo()) && p.load() == d.lo()) atCap = p;
-        for (String col : AT_CAPACITY) e.set(col, atCap == null ? JsonNodeFactory.instance.nullNode() : atCap.summary().path(col).deepCopy());
+        for (String col : AT_CAPACITY)
+            e.set(
+                    col,
+                    atCap == null
+                            ? JsonNodeFactory.instance.nullNode()
+                            : atCap.summary().path(col).deepCopy());
         if (atCap != null) { // read by the cost figures; removed from the file when no cell has a price
             for (String col : Columns.names(List.of(Columns.OUTPUT_TOKENS_PER_S, Columns.THROUGHPUT_RPS)))
                 e.set(col, atCap.summary().path(col).deepCopy());
         }
-        e.set("capacity_run", atCap == null ? JsonNodeFactory.instance.nullNode() : JsonNodeFactory.instance.textNode(atCap.run()));
+        e.set(
+                "capacity_run",
+                atCap == null ? JsonNodeFactory.instance.nullNode() : JsonNodeFactory.instance.textNode(atCap.run()));
         e.put("probes_used", t.probes().size());
-        e.put("runs_used", t.probes().stream().mapToInt(p -> p.passesRun().size()).sum());
+        e.put(
+                "runs_used",
+                t.probes().stream().mapToInt(p -> p.passesRun().size()).sum());
         ProbeResult knee = knee(t);
-        e.set("knee_probe", knee == null ? JsonNodeFactory.instance.nullNode() : JsonNodeFactory.instance.textNode(knee.run()));
+        e.set(
+                "knee_probe",
+                knee == null ? JsonNodeFactory.instance.nullNode() : JsonNodeFactory.instance.textNode(knee.run()));
         ArrayNode flags = e.putArray("flags");
         List<String> fl = flags(t, c, e);
         fl.forEach(flags::add);
@@ -136,8 +156,12 @@ public final class CapacityResults {
                 ArrayNode ext = o.putArray("extended_from");
                 for (int n : p.passesRun().subList(0, p.passesRun().size() - 1)) ext.add(n);
             }
-            o.set(Columns.GOODPUT_RPS.name(), p.summary().path(Columns.GOODPUT_RPS.name()).deepCopy());
-            o.set(Columns.SIMULATED_SECONDS.name(), p.summary().path(Columns.SIMULATED_SECONDS.name()).deepCopy());
+            o.set(
+                    Columns.GOODPUT_RPS.name(),
+                    p.summary().path(Columns.GOODPUT_RPS.name()).deepCopy());
+            o.set(
+                    Columns.SIMULATED_SECONDS.name(),
+                    p.summary().path(Columns.SIMULATED_SECONDS.name()).deepCopy());
             o.set(Columns.WALL_SECONDS.name(), num(p.wallSeconds()));
         }
         return e;
@@ -147,7 +171,8 @@ public final class CapacityResults {
     private static List<String> flags(CapacitySearch.Trace t, CapacitySpec c, ObjectNode e) {
         List<String> fl = new ArrayList<>();
         List<ProbeResult> ps = t.probes();
-        // a sim probe undecided at its cap ends the search as the knee (below); undecided stays for probes that could not be
+        // a sim probe undecided at its cap ends the search as the knee (below); undecided stays for probes that could
+        // not be
         // made longer (live probes, trace replays) and straddle the target
         if (ps.stream().anyMatch(p -> p.undecided() && p.maxPasses() <= 1)) fl.add("undecided");
         if (ps.stream().anyMatch(p -> !p.valid())) fl.add("invalid");
@@ -156,14 +181,20 @@ public final class CapacityResults {
             for (ProbeResult b : ps) {
                 if (!(b.load() > a.load())) continue;
                 boolean verdict = b.passed() && !a.passed() && a.valid();
-                boolean share = a.valid() && b.valid() && b.wilson().lo() > a.wilson().hi(); // attainment rose with load, beyond chance
+                boolean share = a.valid()
+                        && b.valid()
+                        && b.wilson().lo() > a.wilson().hi(); // attainment rose with load, beyond chance
                 if (verdict || share) {
                     ObjectNode pair = nm.addObject();
                     pair.set("lower", num(a.load()));
                     pair.set("higher", num(b.load()));
                     pair.put("lower_run", a.run());
                     pair.put("higher_run", b.run());
-                    pair.put("why", verdict ? "passes at the higher load, fails at the lower" : "attainment higher at the higher load (95% intervals disjoint)");
+                    pair.put(
+                            "why",
+                            verdict
+                                    ? "passes at the higher load, fails at the lower"
+                                    : "attainment higher at the higher load (95% intervals disjoint)");
                 }
             }
         if (!nm.isEmpty()) {
@@ -175,7 +206,7 @@ public final class CapacityResults {
             case ABOVE_MAX -> fl.add("above_max");
             case MAX_PROBES -> fl.add("max_probes");
             case BUDGET -> fl.add("budget");
-            default -> { }
+            default -> {}
         }
         return fl;
     }
@@ -183,14 +214,23 @@ public final class CapacityResults {
     private static String statusText(CapacitySpec c, CapacitySearch.Trace t, String status) {
         Bracket.Decision d = t.decision();
         return switch (status) {
-            case "converged" -> knee(t) != null
-                    ? "capacity " + fmt(d.lo()) + ": the knee itself, its SLO attainment equal to the target within its 95% interval after "
-                    + knee(t).requests() + " requests (first decided failure " + fmt(d.hi()) + ")"
-                    : "capacity " + fmt(d.lo()) + " (first failing " + fmt(d.hi()) + ")";
-            case "below_min" -> "fails the SLO at every load down to min " + fmt(c.min()) + ": no capacity within the bound";
-            case "above_max" -> "meets the SLO up to max " + fmt(c.max()) + ": never saturates within the bound (capacity >= " + fmt(c.max()) + ")";
-            case "max_probes" -> "stopped after max_probes " + c.maxProbes() + " with the bracket [" + fmt(d.lo()) + ", " + fmt(d.hi()) + "]";
-            case "budget" -> "out of budget (" + fmt(c.budgetSeconds()) + " s) with the bracket [" + fmt(d.lo()) + ", " + fmt(d.hi()) + "]";
+            case "converged" ->
+                knee(t) != null
+                        ? "capacity " + fmt(d.lo())
+                                + ": the knee itself, its SLO attainment equal to the target within its 95% interval after "
+                                + knee(t).requests() + " requests (first decided failure " + fmt(d.hi()) + ")"
+                        : "capacity " + fmt(d.lo()) + " (first failing " + fmt(d.hi()) + ")";
+            case "below_min" ->
+                "fails the SLO at every load down to min " + fmt(c.min()) + ": no capacity within the bound";
+            case "above_max" ->
+                "meets the SLO up to max " + fmt(c.max()) + ": never saturates within the bound (capacity >= "
+                        + fmt(c.max()) + ")";
+            case "max_probes" ->
+                "stopped after max_probes " + c.maxProbes() + " with the bracket [" + fmt(d.lo()) + ", " + fmt(d.hi())
+                        + "]";
+            case "budget" ->
+                "out of budget (" + fmt(c.budgetSeconds()) + " s) with the bracket [" + fmt(d.lo()) + ", " + fmt(d.hi())
+                        + "]";
             default -> "unfinished";
         };
     }
@@ -199,7 +239,12 @@ public final class CapacityResults {
     static ProbeResult knee(CapacitySearch.Trace t) {
         if (t.probes().isEmpty()) return null;
         ProbeResult last = t.probes().get(t.probes().size() - 1);
-        return t.finished() && last.undecided() && last.maxPasses() > 1 && last.load() == t.decision().lo() ? last : null;
+        return t.finished()
+                        && last.undecided()
+                        && last.maxPasses() > 1
+                        && last.load() == t.decision().lo()
+                ? last
+                : null;
     }
 
     private static String fmt(double x) {
@@ -208,7 +253,8 @@ public final class CapacityResults {
 
     /** A number as JSON: whole values as integers (a load of 4 reads back as {@code --set knob=4}), NaN as null. */
     static JsonNode num(double x) {
-        if (Double.isFinite(x) && x == Math.rint(x) && Math.abs(x) < 1e15) return JsonNodeFactory.instance.numberNode((long) x);
+        if (Double.isFinite(x) && x == Math.rint(x) && Math.abs(x) < 1e15)
+            return JsonNodeFactory.instance.numberNode((long) x);
         return Rows.toJson(x);
     }
 
@@ -227,7 +273,11 @@ public final class CapacityResults {
             double tokens = e.path(Columns.OUTPUT_TOKENS_PER_S.name()).asDouble(Double.NaN);
             double served = e.path(Columns.THROUGHPUT_RPS.name()).asDouble(Double.NaN);
             double goodTokensPerS = good * tokens / served;
-            v.set(k, price == null || !(price >= 0) || !(goodTokensPerS > 0) ? Double.NaN : price / (goodTokensPerS * 3600) * 1e6);
+            v.set(
+                    k,
+                    price == null || !(price >= 0) || !(goodTokensPerS > 0)
+                            ? Double.NaN
+                            : price / (goodTokensPerS * 3600) * 1e6);
         }
         return v;
     }
@@ -235,14 +285,18 @@ public final class CapacityResults {
     /** Per cell across replicates: mean capacity with 95% CI, hit ratios at capacity, and paired diff and ratio vs the baseline. */
     public ArrayNode summary() {
         Map<String, List<ObjectNode>> byCell = new LinkedHashMap<>();
-        for (ObjectNode e : entries) byCell.computeIfAbsent(e.get("cell").asText(), k -> new ArrayList<>()).add(e);
+        for (ObjectNode e : entries)
+            byCell.computeIfAbsent(e.get("cell").asText(), k -> new ArrayList<>())
+                    .add(e);
         String baseline = spec.baseline();
         List<Double> base = baseline == null || !byCell.containsKey(baseline) ? null : caps(byCell.get(baseline));
-        List<Double> baseCost = baseline == null || !byCell.containsKey(baseline) ? null : costs(baseline, byCell.get(baseline));
+        List<Double> baseCost =
+                baseline == null || !byCell.containsKey(baseline) ? null : costs(baseline, byCell.get(baseline));
         Map<String, List<Double>> capsByCell = new LinkedHashMap<>();
         byCell.forEach((cell, es) -> capsByCell.put(cell, caps(es)));
         // the gain's interval: every cell's seed k shares replicate k's seed, so the design is blocked by seed and the
-        // spread around it is pooled over the cells (two replicates alone give t(1) = 12.7: an interval that decides nothing)
+        // spread around it is pooled over the cells (two replicates alone give t(1) = 12.7: an interval that decides
+        // nothing)
         ReplicateStats.Blocked gains = base == null ? null : ReplicateStats.blockedRatios(capsByCell, baseline);
         ArrayNode out = JsonNodeFactory.instance.arrayNode();
         for (var ce : byCell.entrySet()) {
@@ -253,16 +307,26 @@ public final class CapacityResults {
             o.put("replicates", es.size());
             List<Double> caps = caps(es);
             o.set("capacity", SummaryTable.estimate(ReplicateStats.mean(caps), "mean"));
-            for (String col : Columns.names(List.of(Columns.GOODPUT_RPS, Columns.SLO_ATTAINMENT, Columns.LOCAL_HIT_RATIO,
-                    Columns.REMOTE_HIT_RATIO, Columns.FETCHED_BYTES))) {
+            for (String col : Columns.names(List.of(
+                    Columns.GOODPUT_RPS,
+                    Columns.SLO_ATTAINMENT,
+                    Columns.LOCAL_HIT_RATIO,
+                    Columns.REMOTE_HIT_RATIO,
+                    Columns.FETCHED_BYTES))) {
                 List<Double> v = new ArrayList<>();
-                for (ObjectNode e : es) v.add(e.path(col).isNumber() ? e.get(col).asDouble() : Double.NaN);
+                for (ObjectNode e : es)
+                    v.add(e.path(col).isNumber() ? e.get(col).asDouble() : Double.NaN);
                 o.set(col + "_at_capacity", SummaryTable.estimate(ReplicateStats.mean(v), "mean"));
             }
             List<String> flags = new ArrayList<>();
-            for (ObjectNode e : es) e.get("flags").forEach(x -> { if (!flags.contains(x.asText())) flags.add(x.asText()); });
+            for (ObjectNode e : es)
+                e.get("flags").forEach(x -> {
+                    if (!flags.contains(x.asText())) flags.add(x.asText());
+                });
             IntervalTarget target = targets.get(ce.getKey());
-            if (target == null) target = IntervalTarget.judge(spec.capacity(), initialReplicates(), caps); // unfinished: judged as far as it went
+            if (target == null)
+                target = IntervalTarget.judge(
+                        spec.capacity(), initialReplicates(), caps); // unfinished: judged as far as it went
             if (target.wide()) flags.add("wide");
             ArrayNode fa = o.putArray("flags");
             flags.forEach(fa::add);
@@ -270,7 +334,9 @@ public final class CapacityResults {
             if (prices.containsKey(ce.getKey())) {
                 List<Double> cost = costs(ce.getKey(), es);
                 o.put("price_per_hour", prices.get(ce.getKey()));
-                o.set(Columns.COST_PER_M_OUTPUT_TOKENS.name(), SummaryTable.estimate(ReplicateStats.mean(cost), "mean"));
+                o.set(
+                        Columns.COST_PER_M_OUTPUT_TOKENS.name(),
+                        SummaryTable.estimate(ReplicateStats.mean(cost), "mean"));
                 if (baseCost != null && !ce.getKey().equals(baseline)) {
                     // a ratio, on the log scale as the capacity gain is
                     o.set(Columns.COST_VS_BASELINE.name(), ratioJson(ReplicateStats.ratio(cost, baseCost)));
@@ -293,7 +359,8 @@ public final class CapacityResults {
             // paired by seed: replicate k of the cell with replicate k of the baseline, over the replicates both ran
             // (a cell given more replicates than the baseline pairs its first ones; its own interval uses all)
             ReplicateStats.Estimate diff = ReplicateStats.paired(caps, base);
-            // the gain as a ratio is estimated on the log scale: its geometric mean over the pairs, and an interval that stays
+            // the gain as a ratio is estimated on the log scale: its geometric mean over the pairs, and an interval
+            // that stays
             // positive (the arithmetic mean of two ratios with a t interval went below 0)
             ReplicateStats.Estimate ratio = gains.byCell().get(ce.getKey());
             vb.set("diff", SummaryTable.estimate(diff, "mean_diff"));
@@ -319,8 +386,11 @@ public final class CapacityResults {
     /** "c04-combined sustains +38% [+31%, +45%] over c01-none" (the interval: across replicates, paired). */
     static String gainText(String cell, String baseline, ReplicateStats.Estimate ratio) {
         if (!Double.isFinite(ratio.mean())) return cell + ": no capacity to compare with " + baseline;
-        String ci = ratio.hasInterval() ? String.format(Locale.ROOT, " [%+.0f%%, %+.0f%%]", 100 * (ratio.lo() - 1), 100 * (ratio.hi() - 1)) : "";
-        return String.format(Locale.ROOT, "%s sustains %+.0f%%%s over %s", cell, 100 * (ratio.mean() - 1), ci, baseline);
+        String ci = ratio.hasInterval()
+                ? String.format(Locale.ROOT, " [%+.0f%%, %+.0f%%]", 100 * (ratio.lo() - 1), 100 * (ratio.hi() - 1))
+                : "";
+        return String.format(
+                Locale.ROOT, "%s sustains %+.0f%%%s over %s", cell, 100 * (ratio.mean() - 1), ci, baseline);
     }
 
     /** The replicates every searched cell starts with: {@code capacity.replicates}, else the matrix's. */
@@ -338,7 +408,6 @@ public final class CapacityResults {
         }
         return v;
     }
-
 
     /** Adds a top-level section to {@code capacity.json} (after {@code summary}). */
     public void extra(String key, JsonNode value) {
@@ -371,8 +440,12 @@ public final class CapacityResults {
         o.put("replicates", initialReplicates());
         o.put("max_replicates", c.replicateCap(initialReplicates()));
         o.put("half_width", c.halfWidth());
-        o.put("wide_means", CapacityFile.wideMeans(c.halfWidth(), c.replicateCap(initialReplicates()) > initialReplicates()));
-        o.put("interval", "per probe: Wilson 95% on the share of measured requests meeting the SLO; across replicates: Student t 95%; the gain over the baseline on the log scale, blocked by seed (replicate k of every cell shares its seed), the residual pooled over the cells");
+        o.put(
+                "wide_means",
+                CapacityFile.wideMeans(c.halfWidth(), c.replicateCap(initialReplicates()) > initialReplicates()));
+        o.put(
+                "interval",
+                "per probe: Wilson 95% on the share of measured requests meeting the SLO; across replicates: Student t 95%; the gain over the baseline on the log scale, blocked by seed (replicate k of every cell shares its seed), the residual pooled over the cells");
         if (spec.baseline() == null) o.putNull("baseline");
         else o.put("baseline", spec.baseline());
         ArrayNode cells = o.putArray("cells");

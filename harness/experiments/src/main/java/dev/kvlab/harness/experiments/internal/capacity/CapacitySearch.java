@@ -60,7 +60,8 @@ public final class CapacitySearch implements Experiment {
         double load = operatingLoad(cell, recorded);
         if (Double.isNaN(load)) return null;
         List<CellRun> out = new ArrayList<>();
-        for (CellRun r : cell.runs()) out.add(atOperatingPoint.computeIfAbsent(r.label(), k -> operatingPoint.at(r, load)));
+        for (CellRun r : cell.runs())
+            out.add(atOperatingPoint.computeIfAbsent(r.label(), k -> operatingPoint.at(r, load)));
         return out;
     }
 
@@ -73,8 +74,9 @@ public final class CapacitySearch implements Experiment {
         List<Double> caps = capacities(s.traces());
         double mean = dev.kvlab.harness.bundle.ReplicateStats.mean(caps).mean();
         if (!(mean > 0))
-            throw new IllegalStateException(operatingPoint.where() + ": " + operatingPoint.key() + ": " + ref.id() + " has no capacity (every replicate "
-                    + "must find one) to run " + cell.id() + " at " + operatingPoint.fraction() + " of it");
+            throw new IllegalStateException(operatingPoint.where() + ": " + operatingPoint.key() + ": " + ref.id()
+                    + " has no capacity (every replicate " + "must find one) to run " + cell.id() + " at "
+                    + operatingPoint.fraction() + " of it");
         return operatingPoint.load(mean);
     }
 
@@ -131,7 +133,8 @@ public final class CapacitySearch implements Experiment {
             List<CellRun> added = new ArrayList<>();
             for (int k = traces.size(); k < target.next(); k++) {
                 int kk = k;
-                added.add(addedReplicates.computeIfAbsent(first.cell() + "/r" + k, x -> CapacityReplicates.replicate(first, kk)));
+                added.add(addedReplicates.computeIfAbsent(
+                        first.cell() + "/r" + k, x -> CapacityReplicates.replicate(first, kk)));
             }
             traces.addAll(traces(added, recorded)); // the searches already traced stand: only the added ones are traced
         }
@@ -140,7 +143,8 @@ public final class CapacitySearch implements Experiment {
     /** The capacity of each search, as capacity.json reports it: its last passing load (a budget stop too), NaN without one. */
     static List<Double> capacities(List<Trace> traces) {
         List<Double> caps = new ArrayList<>();
-        for (Trace t : traces) caps.add(Double.isFinite(t.decision().lo()) ? t.decision().lo() : Double.NaN);
+        for (Trace t : traces)
+            caps.add(Double.isFinite(t.decision().lo()) ? t.decision().lo() : Double.NaN);
         return caps;
     }
 
@@ -162,7 +166,9 @@ public final class CapacitySearch implements Experiment {
                 for (ProbeResult p : t.probes())
                     for (int passes : p.passesRun()) {
                         CellRun pr = probe(r, p.load(), passes);
-                        byProbeCell.computeIfAbsent(pr.cell(), k -> new ArrayList<>()).add(pr);
+                        byProbeCell
+                                .computeIfAbsent(pr.cell(), k -> new ArrayList<>())
+                                .add(pr);
                         loadOf.put(pr.cell(), p.load());
                         passesOf.put(pr.cell(), passes);
                     }
@@ -224,7 +230,10 @@ public final class CapacitySearch implements Experiment {
                 if (p != null) wall += p.wallSeconds();
                 passesRun.add(passes);
                 int n = passes;
-                p = judged.computeIfAbsent(pr.label(), k -> ProbeResult.judge(c, pr, load, s, recorded.dir(pr), n, cap, List.copyOf(passesRun), steers));
+                p = judged.computeIfAbsent(
+                        pr.label(),
+                        k -> ProbeResult.judge(
+                                c, pr, load, s, recorded.dir(pr), n, cap, List.copyOf(passesRun), steers));
                 if (!p.undecided() || passes >= cap) break; // decided, or at its cap: undecided
             }
             probes.add(p);
@@ -232,12 +241,19 @@ public final class CapacitySearch implements Experiment {
             wall += p.wallSeconds();
             if (p.undecided() && p.maxPasses() > 1) {
                 // still undecided on its longest workload: its attainment equals the target within its 95% interval, so
-                // this load is the knee itself. The search stops here with it as the capacity (first failing: the lowest
+                // this load is the knee itself. The search stops here with it as the capacity (first failing: the
+                // lowest
                 // decided failure above it).
                 Bracket.Decision at = Bracket.next(c, start, verdicts);
                 double hi = Double.NaN;
-                for (ProbeResult q : probes) if (!q.passed() && !q.undecided() && q.load() > load && !(q.load() >= hi)) hi = q.load();
-                return new Trace(base, probes, new Bracket.Decision(Bracket.Status.CONVERGED, Double.NaN, load, Double.isNaN(hi) ? at.hi() : hi), null);
+                for (ProbeResult q : probes)
+                    if (!q.passed() && !q.undecided() && q.load() > load && !(q.load() >= hi)) hi = q.load();
+                return new Trace(
+                        base,
+                        probes,
+                        new Bracket.Decision(
+                                Bracket.Status.CONVERGED, Double.NaN, load, Double.isNaN(hi) ? at.hi() : hi),
+                        null);
             }
         }
     }
@@ -272,7 +288,8 @@ public final class CapacitySearch implements Experiment {
      * live cells (their early stop decides) and traces (replayed once).
      */
     int maxPasses(CellRun base) {
-        boolean generated = base.config().workload().generator() != null && !base.config().workload().generator().isNull();
+        boolean generated = base.config().workload().generator() != null
+                && !base.config().workload().generator().isNull();
         return base.mode() == Mode.SIM && generated ? c.maxPasses() : 1;
     }
 
@@ -289,12 +306,20 @@ public final class CapacitySearch implements Experiment {
         String label = Bracket.label(load);
         String id = base.cell() + "@" + label + (passes > 1 ? "x" + passes : "");
         return probeRuns.computeIfAbsent(id + "/r" + base.replicate(), k -> {
-            ResolvedConfig r = new ResolvedConfig(base.config(), base.tree(), base.label() + " at " + c.knob() + "=" + label
-                    + (passes > 1 ? ", " + ResolvedConfig.PASSES + "=" + passes : "")).withLoad(c.knob(), load, c.integral());
+            ResolvedConfig r = new ResolvedConfig(
+                            base.config(),
+                            base.tree(),
+                            base.label() + " at " + c.knob() + "=" + label
+                                    + (passes > 1 ? ", " + ResolvedConfig.PASSES + "=" + passes : ""))
+                    .withLoad(c.knob(), load, c.integral());
             if (passes > 1) r = r.withPasses(passes);
             if (base.mode() == Mode.LIVE && c.earlyStop() && c.rule().equals("attainment"))
-                r = r.withEarlyStop(c.targetAttainment(), Math.max(c.minRequests(), CapacitySpec.EARLY_STOP_FIRST_LOOK),
-                        java.math.BigDecimal.valueOf(c.minDurationSeconds()).stripTrailingZeros().toPlainString() + "s");
+                r = r.withEarlyStop(
+                        c.targetAttainment(),
+                        Math.max(c.minRequests(), CapacitySpec.EARLY_STOP_FIRST_LOOK),
+                        java.math.BigDecimal.valueOf(c.minDurationSeconds())
+                                        .stripTrailingZeros()
+                                        .toPlainString() + "s");
             RunConfig rc = r.checked();
             Map<String, String> factors = new LinkedHashMap<>(base.factors());
             factors.put(c.knob(), label);
@@ -320,8 +345,7 @@ public final class CapacitySearch implements Experiment {
             if (t.base().replicate() != 0) continue;
             double lo = t.decision().lo(), hi = t.decision().hi();
             for (ProbeResult p : t.probes())
-                if (Double.isFinite(lo) && p.load() == lo || Double.isFinite(hi) && p.load() == hi)
-                    keep.add(p.run());
+                if (Double.isFinite(lo) && p.load() == lo || Double.isFinite(hi) && p.load() == hi) keep.add(p.run());
         }
         return keep;
     }
@@ -332,7 +356,9 @@ public final class CapacitySearch implements Experiment {
         int steps = 1; // runs per probe at most: 1, 2, 4, ... passes up to the cap
         for (int p = 1; p < c.maxPasses(); p = c.nextPasses(p)) steps++;
         for (MatrixCell cell : spec.cells())
-            n += c.searches(cell.factors()) ? c.replicateCap(cell.runs().size()) * c.maxProbes() * steps : cell.runs().size();
+            n += c.searches(cell.factors())
+                    ? c.replicateCap(cell.runs().size()) * c.maxProbes() * steps
+                    : cell.runs().size();
         return n;
     }
 
@@ -352,7 +378,8 @@ public final class CapacitySearch implements Experiment {
             if (first.mode() != Mode.LIVE) continue;
             java.nio.file.Path f = dir.resolve(TwinPrediction.DIR).resolve(cell.id() + ".json");
             if (java.nio.file.Files.exists(f)) {
-                predictions.put(cell.id(), TwinPrediction.read(JsonOutput.mapper().readTree(f.toFile())));
+                predictions.put(
+                        cell.id(), TwinPrediction.read(JsonOutput.mapper().readTree(f.toFile())));
                 continue;
             }
             if (targets == null) targets = dev.kvlab.harness.api.run.Targets.discover();
@@ -366,7 +393,8 @@ public final class CapacitySearch implements Experiment {
             String key = p.calibrationKey(first.config());
             dev.kvlab.harness.api.twin.TwinCalibration cal = byKey.get(key);
             if (cal == null) {
-                log.println("kvlab: calibrating the twin of " + cell.id() + " (" + p.kind() + ") before its capacity search");
+                log.println("kvlab: calibrating the twin of " + cell.id() + " (" + p.kind()
+                        + ") before its capacity search");
                 log.flush();
                 try {
                     cal = p.calibrate(first.config());
@@ -382,10 +410,18 @@ public final class CapacitySearch implements Experiment {
             java.nio.file.Files.createDirectories(f.getParent());
             dev.kvlab.harness.bundle.Durable.replace(f, tp.bytes());
             predictions.put(cell.id(), tp);
-            log.println("kvlab: the twin of " + cell.id() + " predicts a capacity of " + (Double.isFinite(tp.capacity())
-                    ? Bracket.format(Bracket.round(tp.capacity(), 3)) : "none (" + tp.replicates().stream().map(TwinPrediction.Replicate::status)
-                    .distinct().collect(java.util.stream.Collectors.joining(", ")) + ")") + " ("
-                    + c.knob() + "), written to " + TwinPrediction.DIR + "/" + f.getFileName() + " before the live search, which starts there ("
+            log.println("kvlab: the twin of " + cell.id() + " predicts a capacity of "
+                    + (Double.isFinite(tp.capacity())
+                            ? Bracket.format(Bracket.round(tp.capacity(), 3))
+                            : "none ("
+                                    + tp.replicates().stream()
+                                            .map(TwinPrediction.Replicate::status)
+                                            .distinct()
+                                            .collect(java.util.stream.Collectors.joining(", "))
+                                    + ")")
+                    + " ("
+                    + c.knob() + "), written to " + TwinPrediction.DIR + "/" + f.getFileName()
+                    + " before the live search, which starts there ("
                     + c.knob() + "=" + Bracket.label(start(cell.id())) + ")");
             log.flush();
         }
@@ -401,13 +437,19 @@ public final class CapacitySearch implements Experiment {
         Map<String, Searches> all = searches(recorded);
         CapacityResults r = CapacityResults.of(spec, all);
         r.prices(prices());
-        // the summary is built more than once (the link sweep's, then the file's): each cell's check, which runs its twin at
+        // the summary is built more than once (the link sweep's, then the file's): each cell's check, which runs its
+        // twin at
         // every replicate's measured capacity, is made once and copied into each
         Map<String, ObjectNode> checked = new LinkedHashMap<>();
-        if (!predictions.isEmpty()) r.perCell((cell, o, es) -> {
-            TwinPrediction tp = predictions.get(cell);
-            if (tp != null) o.set("predicted", checked.computeIfAbsent(cell, k -> PredictionCheck.json(c, tp, o, es, all.get(cell))).deepCopy());
-        });
+        if (!predictions.isEmpty())
+            r.perCell((cell, o, es) -> {
+                TwinPrediction tp = predictions.get(cell);
+                if (tp != null)
+                    o.set(
+                            "predicted",
+                            checked.computeIfAbsent(cell, k -> PredictionCheck.json(c, tp, o, es, all.get(cell)))
+                                    .deepCopy());
+            });
         if (!operatingPoints.isEmpty()) r.extra(OperatingPoint.RESOLVED, operatingPointJson(recorded));
         LinkSweep.add(spec, r.summary(), r);
         Map<String, byte[]> files = new LinkedHashMap<>();

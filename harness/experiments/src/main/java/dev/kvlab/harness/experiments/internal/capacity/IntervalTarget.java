@@ -23,7 +23,8 @@ import java.util.Locale;
  * @param next       the replicates to run in all: {@code replicates} when the cell is settled (met, at its cap, or
  *                   without an interval to judge), more when it gets more
  */
-public record IntervalTarget(int replicates, int initial, int cap, ReplicateStats.Estimate estimate, double halfWidth, int next) {
+public record IntervalTarget(
+        int replicates, int initial, int cap, ReplicateStats.Estimate estimate, double halfWidth, int next) {
 
     /** Replicates added at least per round (one more rarely moves a t interval enough to be worth a round). */
     public static final int STEP = 2;
@@ -85,13 +86,18 @@ public record IntervalTarget(int replicates, int initial, int cap, ReplicateStat
     public String text() {
         String target = String.format(Locale.ROOT, "+-%.0f%%", 100 * halfWidth);
         if (!estimate.hasInterval())
-            return "no interval: " + estimate.n() + " of " + replicates + " replicates found a capacity (an interval needs 2)";
+            return "no interval: " + estimate.n() + " of " + replicates
+                    + " replicates found a capacity (an interval needs 2)";
         String got = String.format(Locale.ROOT, "+-%.1f%%", 100 * share());
-        String added = replicates > initial ? " (" + (replicates - initial) + " added to the " + initial + " it started with)" : "";
+        String added = replicates > initial
+                ? " (" + (replicates - initial) + " added to the " + initial + " it started with)"
+                : "";
         if (met()) return "within " + target + ": " + got + " after " + replicates + " replicates" + added;
         if (cap > initial)
-            return "not within " + target + " at max_replicates " + cap + ": " + got + " after " + replicates + " replicates" + added
-                    + "; the data cannot give this capacity to " + target + " within the budget: a rough figure, not an answer";
-        return "not within " + target + ": " + got + " after " + replicates + " replicates (capacity.max_replicates would add more)";
+            return "not within " + target + " at max_replicates " + cap + ": " + got + " after " + replicates
+                    + " replicates" + added + "; the data cannot give this capacity to " + target
+                    + " within the budget: a rough figure, not an answer";
+        return "not within " + target + ": " + got + " after " + replicates
+                + " replicates (capacity.max_replicates would add more)";
     }
 }

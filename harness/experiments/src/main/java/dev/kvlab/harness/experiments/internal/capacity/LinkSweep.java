@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.MatrixCell;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.config.ConfigKeys;
-import dev.kvlab.harness.core.RunValidator;
 import dev.kvlab.harness.core.CellPlan;
+import dev.kvlab.harness.core.RunValidator;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,9 +34,12 @@ final class LinkSweep {
     /** Effective bytes per second a cell's remote transfers get: 1 GiB in one request, alone on the link. */
     static double bytesPerSecond(MatrixCell cell) {
         CellPlan p = RunValidator.plan(cell.runs().get(0).config(), k -> null);
-        if (p.transportModel() == null) return p.link() == null ? Double.NaN : p.link().bytesPerSecond();
+        if (p.transportModel() == null)
+            return p.link() == null ? Double.NaN : p.link().bytesPerSecond();
         double gib = 1L << 30;
-        return gib / (p.transportModel().batchSeconds(1L << 30, 1, 1) - p.transportModel().batchSeconds(0, 1, 1));
+        return gib
+                / (p.transportModel().batchSeconds(1L << 30, 1, 1)
+                        - p.transportModel().batchSeconds(0, 1, 1));
     }
 
     /** The factor whose levels differ only in link bandwidth among the searched cells, or null. */
@@ -71,8 +74,10 @@ final class LinkSweep {
         for (JsonNode s : summary) capOf.put(s.path("cell").asText(), s.path("capacity"));
         ObjectNode sweep = JsonNodeFactory.instance.objectNode();
         sweep.put("factor", f);
-        sweep.put("how", "capacity per link level; break-even: the slowest link at which the tier setup's mean capacity exceeds tiers=none's "
-                + "(same other levels), interpolated on log bandwidth between the two levels around it");
+        sweep.put(
+                "how",
+                "capacity per link level; break-even: the slowest link at which the tier setup's mean capacity exceeds tiers=none's "
+                        + "(same other levels), interpolated on log bandwidth between the two levels around it");
         ArrayNode groups = sweep.putArray("groups");
         ObjectNode breakeven = JsonNodeFactory.instance.objectNode();
         for (List<MatrixCell> cells : bySetup(byId, f).values()) {
@@ -83,16 +88,23 @@ final class LinkSweep {
             String tiers = cells.get(0).factors().get("tiers");
             g.put("tiers", tiers);
             ObjectNode levels = g.putObject("levels");
-            cells.get(0).factors().forEach((k, v) -> { if (!k.equals(f)) levels.put(k, v); });
+            cells.get(0).factors().forEach((k, v) -> {
+                if (!k.equals(f)) levels.put(k, v);
+            });
             double[] x = new double[cells.size()], y = new double[cells.size()];
             points(g.putArray("points"), cells, f, bw, capOf, x, y);
             if (none == null) continue;
-            double ref = capOf.containsKey(none.id()) ? capOf.get(none.id()).path("mean").asDouble(Double.NaN) : Double.NaN;
+            double ref = capOf.containsKey(none.id())
+                    ? capOf.get(none.id()).path("mean").asDouble(Double.NaN)
+                    : Double.NaN;
             g.put("reference", none.id());
             g.set("reference_capacity", CapacityResults.num(ref));
             ObjectNode be = g.putObject("breakeven");
             breakeven(be, cells, f, tiers, none, ref, x, y);
-            String key = tiers + (cells.get(0).factors().containsKey(ConfigKeys.CACHE_STATE) ? " " + cells.get(0).factors().get(ConfigKeys.CACHE_STATE) : "");
+            String key = tiers
+                    + (cells.get(0).factors().containsKey(ConfigKeys.CACHE_STATE)
+                            ? " " + cells.get(0).factors().get(ConfigKeys.CACHE_STATE)
+                            : "");
             breakeven.set(key, be.deepCopy());
         }
         out.extra(JSON, sweep);
@@ -133,15 +145,23 @@ final class LinkSweep {
             if (!c.factors().get("tiers").equals("none")) continue;
             boolean same = true;
             for (var e : cell.factors().entrySet())
-                if (!e.getKey().equals(f) && !e.getKey().equals("tiers") && !e.getValue().equals(c.factors().get(e.getKey()))) same = false;
+                if (!e.getKey().equals(f)
+                        && !e.getKey().equals("tiers")
+                        && !e.getValue().equals(c.factors().get(e.getKey()))) same = false;
             if (same) none = c;
         }
         return none;
     }
 
     /** One point per cell (its link level, bandwidth and capacity); fills {@code x} (bytes per second) and {@code y} (mean capacity). */
-    private static void points(ArrayNode pts, List<MatrixCell> cells, String f, Map<String, Double> bw, Map<String, JsonNode> capOf,
-                               double[] x, double[] y) {
+    private static void points(
+            ArrayNode pts,
+            List<MatrixCell> cells,
+            String f,
+            Map<String, Double> bw,
+            Map<String, JsonNode> capOf,
+            double[] x,
+            double[] y) {
         for (int i = 0; i < cells.size(); i++) {
             MatrixCell c = cells.get(i);
             ObjectNode p = pts.addObject();
@@ -156,17 +176,35 @@ final class LinkSweep {
     }
 
     /** The slowest link at which the setup beats no cache ({@code ref}), interpolated on log bandwidth; or why there is none. */
-    private static void breakeven(ObjectNode be, List<MatrixCell> cells, String f, String tiers, MatrixCell none, double ref, double[] x, double[] y) {
+    private static void breakeven(
+            ObjectNode be,
+            List<MatrixCell> cells,
+            String f,
+            String tiers,
+            MatrixCell none,
+            double ref,
+            double[] x,
+            double[] y) {
         int first = -1;
-        for (int i = 0; i < y.length; i++) if (y[i] > ref) { first = i; break; }
+        for (int i = 0; i < y.length; i++)
+            if (y[i] > ref) {
+                first = i;
+                break;
+            }
         if (!Double.isFinite(ref)) be.put("text", "no capacity of " + none.id() + " to compare with");
         else if (first < 0) {
             be.putNull("gbps");
-            be.put("text", tiers + " never beats no cache up to " + fmt(x[x.length - 1] * 8 / 1e9) + " Gbps (the fastest link swept)");
+            be.put(
+                    "text",
+                    tiers + " never beats no cache up to " + fmt(x[x.length - 1] * 8 / 1e9)
+                            + " Gbps (the fastest link swept)");
         } else if (first == 0) {
             be.put("at_most_gbps", x[0] * 8 / 1e9);
             be.putNull("gbps");
-            be.put("text", tiers + " beats no cache already on the slowest link swept, " + cells.get(0).factors().get(f) + " (" + fmt(x[0] * 8 / 1e9) + " Gbps)");
+            be.put(
+                    "text",
+                    tiers + " beats no cache already on the slowest link swept, "
+                            + cells.get(0).factors().get(f) + " (" + fmt(x[0] * 8 / 1e9) + " Gbps)");
         } else {
             int a = first - 1, b = first;
             double t = (ref - y[a]) / (y[b] - y[a]);
@@ -175,8 +213,18 @@ final class LinkSweep {
             ArrayNode between = be.putArray("between");
             between.add(cells.get(a).factors().get(f));
             between.add(cells.get(b).factors().get(f));
-            be.put("text", String.format(java.util.Locale.ROOT, "%s beats no cache from about %s Gbps per GPU (between %s, capacity %s, and %s, capacity %s; no cache %s)",
-                    tiers, fmt(gbps), cells.get(a).factors().get(f), fmt(y[a]), cells.get(b).factors().get(f), fmt(y[b]), fmt(ref)));
+            be.put(
+                    "text",
+                    String.format(
+                            java.util.Locale.ROOT,
+                            "%s beats no cache from about %s Gbps per GPU (between %s, capacity %s, and %s, capacity %s; no cache %s)",
+                            tiers,
+                            fmt(gbps),
+                            cells.get(a).factors().get(f),
+                            fmt(y[a]),
+                            cells.get(b).factors().get(f),
+                            fmt(y[b]),
+                            fmt(ref)));
         }
     }
 

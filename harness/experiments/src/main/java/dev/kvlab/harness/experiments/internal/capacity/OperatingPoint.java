@@ -3,13 +3,13 @@ package dev.kvlab.harness.experiments.internal.capacity;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.kvlab.harness.api.run.ResolvedConfig;
 import dev.kvlab.harness.api.CapacitySpec;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.MatrixCell;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.run.ConfigTree;
+import dev.kvlab.harness.api.run.ResolvedConfig;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,21 +47,29 @@ public record OperatingPoint(String key, Map<String, String> selector, double fr
             String at = base.origin(key) == null ? key : base.origin(key);
             o.fieldNames().forEachRemaining(k -> {
                 if (!k.equals("capacity_of") && !k.equals("fraction"))
-                    throw new BadInputException(at + ": " + key + ": unknown key '" + k + "' (an operating point is {capacity_of: {FACTOR: LEVEL, ...}, fraction: F})");
+                    throw new BadInputException(at + ": " + key + ": unknown key '" + k
+                            + "' (an operating point is {capacity_of: {FACTOR: LEVEL, ...}, fraction: F})");
             });
             if (!(o.get("capacity_of") instanceof ObjectNode sel) || sel.isEmpty())
-                throw new BadInputException(at + ": " + key + ": capacity_of: expected a mapping of factor -> level naming a searched cell, e.g. {tiers: none}");
+                throw new BadInputException(
+                        at + ": " + key
+                                + ": capacity_of: expected a mapping of factor -> level naming a searched cell, e.g. {tiers: none}");
             Map<String, String> selector = new LinkedHashMap<>();
             sel.fields().forEachRemaining(e -> {
                 if (!e.getValue().isValueNode() || e.getValue().isNull())
-                    throw new BadInputException(at + ": " + key + ": capacity_of." + e.getKey() + ": expected one level, got " + e.getValue());
+                    throw new BadInputException(at + ": " + key + ": capacity_of." + e.getKey()
+                            + ": expected one level, got " + e.getValue());
                 selector.put(e.getKey(), e.getValue().asText());
             });
             JsonNode f = o.get("fraction");
             double fraction = f == null || f.isNull() ? 1.0 : f.isNumber() ? f.asDouble() : parse(f.asText(), at, key);
             if (!(fraction > 0 && fraction <= 1))
-                throw new BadInputException(at + ": " + key + ": fraction: must be in (0, 1] (a share of the reference cell's capacity), got " + f);
-            base.set(key, JsonNodeFactory.instance.numberNode(1), at + " (operating point, resolved after the capacity search)");
+                throw new BadInputException(at + ": " + key
+                        + ": fraction: must be in (0, 1] (a share of the reference cell's capacity), got " + f);
+            base.set(
+                    key,
+                    JsonNodeFactory.instance.numberNode(1),
+                    at + " (operating point, resolved after the capacity search)");
             return new OperatingPoint(key, selector, fraction, at);
         }
         return null;
@@ -77,7 +85,8 @@ public record OperatingPoint(String key, Map<String, String> selector, double fr
 
     /** Checks every cell's operating point (cell id → point) against the matrix; searched cells' points are moot (the search sets their load). */
     public static void check(Map<String, OperatingPoint> points, CapacitySpec c, List<MatrixCell> cells) {
-        if (c != null) points.keySet().removeIf(id -> cells.stream().anyMatch(m -> m.id().equals(id) && c.searches(m.factors())));
+        if (c != null)
+            points.keySet().removeIf(id -> cells.stream().anyMatch(m -> m.id().equals(id) && c.searches(m.factors())));
         for (var e : points.entrySet()) {
             OperatingPoint p = e.getValue();
             p.check(c, cells);
@@ -88,13 +97,22 @@ public record OperatingPoint(String key, Map<String, String> selector, double fr
     /** Checks it against the matrix (exit 2 naming where it was given): a capacity block, its knob, a searched cell it selects. */
     public void check(CapacitySpec c, List<MatrixCell> cells) {
         if (c == null)
-            throw new BadInputException(where + ": " + key + ": capacity_of needs a capacity search in the same matrix (a capacity: block whose cells include "
+            throw new BadInputException(where + ": " + key
+                    + ": capacity_of needs a capacity search in the same matrix (a capacity: block whose cells include "
                     + selector + ")");
         if (!c.knob().equals(key))
-            throw new BadInputException(where + ": " + key + ": an operating point sets the capacity search's knob, here " + c.knob());
+            throw new BadInputException(
+                    where + ": " + key + ": an operating point sets the capacity search's knob, here " + c.knob());
         if (cells.stream().noneMatch(m -> c.searches(m.factors()) && matches(m)))
-            throw new BadInputException(where + ": " + key + ": capacity_of " + selector + " selects no searched cell (searched: "
-                    + String.join(", ", cells.stream().filter(m -> c.searches(m.factors())).map(MatrixCell::id).toList()) + ")");
+            throw new BadInputException(where + ": " + key + ": capacity_of " + selector
+                    + " selects no searched cell (searched: "
+                    + String.join(
+                            ", ",
+                            cells.stream()
+                                    .filter(m -> c.searches(m.factors()))
+                                    .map(MatrixCell::id)
+                                    .toList())
+                    + ")");
     }
 
     private boolean matches(MatrixCell m) {
@@ -111,14 +129,23 @@ public record OperatingPoint(String key, Map<String, String> selector, double fr
             for (MatrixCell m : cand) {
                 boolean same = true;
                 for (var e : m.factors().entrySet())
-                    if (!selector.containsKey(e.getKey()) && !c.cells().containsKey(e.getKey()) && !e.getValue().equals(cell.factors().get(e.getKey()))) same = false;
+                    if (!selector.containsKey(e.getKey())
+                            && !c.cells().containsKey(e.getKey())
+                            && !e.getValue().equals(cell.factors().get(e.getKey()))) same = false;
                 if (same) agree.add(m);
             }
             cand = agree;
         }
         if (cand.size() != 1)
-            throw new BadInputException(where + ": " + key + ": capacity_of " + selector + " names " + (cand.isEmpty() ? "no" : cand.size())
-                    + " searched cells for cell " + cell.id() + (cand.isEmpty() ? "" : " (" + String.join(", ", cand.stream().map(MatrixCell::id).toList()) + ")")
+            throw new BadInputException(where + ": " + key + ": capacity_of " + selector + " names "
+                    + (cand.isEmpty() ? "no" : cand.size())
+                    + " searched cells for cell " + cell.id()
+                    + (cand.isEmpty()
+                            ? ""
+                            : " ("
+                                    + String.join(
+                                            ", ",
+                                            cand.stream().map(MatrixCell::id).toList()) + ")")
                     + "; name more factors");
         return cand.get(0);
     }
@@ -130,8 +157,12 @@ public record OperatingPoint(String key, Map<String, String> selector, double fr
 
     /** {@code run} at {@code load}: its tree with the key set, rebound; the key joins its factors (a column of its row). */
     public CellRun at(CellRun run, double load) {
-        ResolvedConfig r = new ResolvedConfig(run.config(), run.tree(), run.label() + " at " + key + "=" + Bracket.format(load)
-                + " (" + fraction + " x capacity of " + selector + ")").withLoad(key, load, false);
+        ResolvedConfig r = new ResolvedConfig(
+                        run.config(),
+                        run.tree(),
+                        run.label() + " at " + key + "=" + Bracket.format(load) + " (" + fraction + " x capacity of "
+                                + selector + ")")
+                .withLoad(key, load, false);
         RunConfig rc = r.checked();
         Map<String, String> factors = new LinkedHashMap<>(run.factors());
         factors.put(key, Bracket.format(load));
@@ -163,8 +194,13 @@ public record OperatingPoint(String key, Map<String, String> selector, double fr
         all.fields().forEachRemaining(en -> {
             JsonNode o = en.getValue();
             Map<String, String> sel = new LinkedHashMap<>();
-            o.path("capacity_of").fields().forEachRemaining(e -> sel.put(e.getKey(), e.getValue().asText()));
-            out.put(en.getKey(), new OperatingPoint(o.path("key").asText(), sel, o.path("fraction").asDouble(), "matrix"));
+            o.path("capacity_of")
+                    .fields()
+                    .forEachRemaining(e -> sel.put(e.getKey(), e.getValue().asText()));
+            out.put(
+                    en.getKey(),
+                    new OperatingPoint(
+                            o.path("key").asText(), sel, o.path("fraction").asDouble(), "matrix"));
         });
         return out;
     }

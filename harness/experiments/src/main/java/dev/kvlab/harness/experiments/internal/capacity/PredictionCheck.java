@@ -21,11 +21,17 @@ final class PredictionCheck {
 
     /** A prediction within this share of the measured capacity agrees. */
     static final double TOLERANCE = 0.20;
+
     static final int TOLERANCE_PERCENT = 20;
 
     private PredictionCheck() {}
 
-    static ObjectNode json(CapacitySpec c, TwinPrediction tp, ObjectNode summaryEntry, List<ObjectNode> entries, CapacitySearch.Searches searches) {
+    static ObjectNode json(
+            CapacitySpec c,
+            TwinPrediction tp,
+            ObjectNode summaryEntry,
+            List<ObjectNode> entries,
+            CapacitySearch.Searches searches) {
         ObjectNode o = JsonNodeFactory.instance.objectNode();
         if (tp.off() != null) {
             o.putNull("capacity");
@@ -40,7 +46,10 @@ final class PredictionCheck {
         o.set("error", CapacityResults.num(Double.isFinite(error) ? error : Double.NaN));
         boolean within = Double.isFinite(error) && Math.abs(error) <= TOLERANCE;
         if (Double.isFinite(error)) o.put("within_tolerance", within);
-        else o.putNull("within_tolerance"); // no error to judge (no measured capacity, or none predicted): the cause says which
+        else
+            o.putNull(
+                    "within_tolerance"); // no error to judge (no measured capacity, or none predicted): the cause says
+        // which
         o.put("tolerance", TOLERANCE);
         ArrayNode per = o.putArray("replicates");
         for (TwinPrediction.Replicate r : tp.replicates()) {
@@ -52,23 +61,46 @@ final class PredictionCheck {
             e.put("probes_used", r.probes().size());
         }
         o.put("twin", TwinPrediction.DIR + "/" + tp.cell() + ".json");
-        o.set("search_started_at", CapacityResults.num(searches == null || searches.traces().isEmpty() || searches.traces().getFirst().probes().isEmpty()
-                ? Double.NaN : searches.traces().getFirst().probes().getFirst().load()));
+        o.set(
+                "search_started_at",
+                CapacityResults.num(
+                        searches == null
+                                        || searches.traces().isEmpty()
+                                        || searches.traces().getFirst().probes().isEmpty()
+                                ? Double.NaN
+                                : searches.traces()
+                                        .getFirst()
+                                        .probes()
+                                        .getFirst()
+                                        .load()));
         o.put("engine", tp.json().path("engine").asText(""));
         // the twin at each replicate's measured capacity, that replicate's seed
-        List<Double> pt = new ArrayList<>(), mt = new ArrayList<>(), pi = new ArrayList<>(), mi = new ArrayList<>(), pa = new ArrayList<>(),
-                ma = new ArrayList<>(), engineRate = new ArrayList<>(), calibratedRate = new ArrayList<>();
+        List<Double> pt = new ArrayList<>(),
+                mt = new ArrayList<>(),
+                pi = new ArrayList<>(),
+                mi = new ArrayList<>(),
+                pa = new ArrayList<>(),
+                ma = new ArrayList<>(),
+                engineRate = new ArrayList<>(),
+                calibratedRate = new ArrayList<>();
         String noRun = null;
         for (ObjectNode e : entries) {
             double cap = e.path("capacity").asDouble(Double.NaN);
             if (!e.path("capacity").isNumber()) continue;
             int k = e.path("replicate").asInt();
-            CapacitySearch.Trace trace = searches == null || k >= searches.traces().size() ? null : searches.traces().get(k);
+            CapacitySearch.Trace trace =
+                    searches == null || k >= searches.traces().size()
+                            ? null
+                            : searches.traces().get(k);
             if (trace == null) continue;
             for (ProbeResult p : trace.probes())
                 if (p.load() == cap) {
-                    engineRate.add(p.summary().path(Columns.ENGINE_PREFILL_TOKENS_PER_S.name()).asDouble(Double.NaN));
-                    calibratedRate.add(p.summary().path(Columns.ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S.name()).asDouble(Double.NaN));
+                    engineRate.add(p.summary()
+                            .path(Columns.ENGINE_PREFILL_TOKENS_PER_S.name())
+                            .asDouble(Double.NaN));
+                    calibratedRate.add(p.summary()
+                            .path(Columns.ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S.name())
+                            .asDouble(Double.NaN));
                 }
             mt.add(e.path(Columns.TTFT_P50.name()).asDouble(Double.NaN));
             mi.add(e.path(Columns.ITL_P99.name()).asDouble(Double.NaN));
@@ -89,9 +121,25 @@ final class PredictionCheck {
         pair(at, Columns.SLO_ATTAINMENT.name(), mean(pa), mean(ma));
         if (noRun != null) at.put("twin_not_run", noRun);
         if (!within && Double.isFinite(error))
-            o.put("cause", cause(error, mean(pt), mean(mt), mean(pi), mean(mi), mean(pa), mean(ma), mean(engineRate), mean(calibratedRate), c));
+            o.put(
+                    "cause",
+                    cause(
+                            error,
+                            mean(pt),
+                            mean(mt),
+                            mean(pi),
+                            mean(mi),
+                            mean(pa),
+                            mean(ma),
+                            mean(engineRate),
+                            mean(calibratedRate),
+                            c));
         else if (!Double.isFinite(error))
-            o.put("cause", !Double.isFinite(measured) ? "no measured capacity to compare with" : "the twin found no capacity within the bounds");
+            o.put(
+                    "cause",
+                    !Double.isFinite(measured)
+                            ? "no measured capacity to compare with"
+                            : "the twin found no capacity within the bounds");
         return o;
     }
 
@@ -108,26 +156,63 @@ final class PredictionCheck {
     }
 
     /** The likely cause of a prediction off by more than the tolerance, in words. */
-    static String cause(double error, double twinTtft, double ttft, double twinItl, double itl, double twinAtt, double att, double engineRate,
-                        double calibratedRate, CapacitySpec c) {
+    static String cause(
+            double error,
+            double twinTtft,
+            double ttft,
+            double twinItl,
+            double itl,
+            double twinAtt,
+            double att,
+            double engineRate,
+            double calibratedRate,
+            CapacitySpec c) {
         String dir = error > 0 ? "optimistic" : "pessimistic";
-        if (Double.isFinite(engineRate) && Double.isFinite(calibratedRate) && (engineRate < 0.8 * calibratedRate || engineRate > 1.25 * calibratedRate))
-            return String.format(Locale.ROOT, "the twin is %s (%+.0f%%): at capacity the engine prefilled at %.0f tokens/s against %.0f tokens/s in the "
-                    + "calibration the twin's roofline reproduces: the roofline does not scale this engine's prefill from the calibration's passes "
-                    + "to the batches it runs under load", dir, error * 100, engineRate, calibratedRate);
-        boolean ttftOff = Double.isFinite(twinTtft) && Double.isFinite(ttft) && Math.abs(twinTtft - ttft) > TOLERANCE * ttft;
+        if (Double.isFinite(engineRate)
+                && Double.isFinite(calibratedRate)
+                && (engineRate < 0.8 * calibratedRate || engineRate > 1.25 * calibratedRate))
+            return String.format(
+                    Locale.ROOT,
+                    "the twin is %s (%+.0f%%): at capacity the engine prefilled at %.0f tokens/s against %.0f tokens/s in the "
+                            + "calibration the twin's roofline reproduces: the roofline does not scale this engine's prefill from the calibration's passes "
+                            + "to the batches it runs under load",
+                    dir,
+                    error * 100,
+                    engineRate,
+                    calibratedRate);
+        boolean ttftOff =
+                Double.isFinite(twinTtft) && Double.isFinite(ttft) && Math.abs(twinTtft - ttft) > TOLERANCE * ttft;
         boolean itlOff = Double.isFinite(twinItl) && Double.isFinite(itl) && Math.abs(twinItl - itl) > TOLERANCE * itl;
         if (ttftOff && (!itlOff || Math.abs(twinTtft / ttft - 1) >= Math.abs(twinItl / itl - 1)))
-            return String.format(Locale.ROOT, "the twin is %s (%+.0f%%): at the measured capacity its TTFT p50 is %.1f ms against %.1f ms measured: "
-                    + "the prefill (or the queue before it) is %s in the twin than on the engine", dir, error * 100, twinTtft, ttft,
+            return String.format(
+                    Locale.ROOT,
+                    "the twin is %s (%+.0f%%): at the measured capacity its TTFT p50 is %.1f ms against %.1f ms measured: "
+                            + "the prefill (or the queue before it) is %s in the twin than on the engine",
+                    dir,
+                    error * 100,
+                    twinTtft,
+                    ttft,
                     twinTtft < ttft ? "cheaper" : "dearer");
         if (itlOff)
-            return String.format(Locale.ROOT, "the twin is %s (%+.0f%%): at the measured capacity its ITL p99 is %.1f ms against %.1f ms measured: "
-                    + "a decode step beside prompt chunks is %s in the twin than on the engine", dir, error * 100, twinItl, itl,
+            return String.format(
+                    Locale.ROOT,
+                    "the twin is %s (%+.0f%%): at the measured capacity its ITL p99 is %.1f ms against %.1f ms measured: "
+                            + "a decode step beside prompt chunks is %s in the twin than on the engine",
+                    dir,
+                    error * 100,
+                    twinItl,
+                    itl,
                     twinItl < itl ? "cheaper" : "dearer");
-        return String.format(Locale.ROOT, "the twin is %s (%+.0f%%) although its TTFT p50 and ITL p99 at the measured capacity agree within %d%% "
-                + "(SLO attainment %.2f predicted, %.2f measured): near the knee the attainment changes slowly with load, so a small difference in "
-                + "the tail moves the capacity by more; the live search's own resolution is %.0f%% (precision) with probes decided at 95%%",
-                dir, error * 100, TOLERANCE_PERCENT, twinAtt, att, c.precision() * 100);
+        return String.format(
+                Locale.ROOT,
+                "the twin is %s (%+.0f%%) although its TTFT p50 and ITL p99 at the measured capacity agree within %d%% "
+                        + "(SLO attainment %.2f predicted, %.2f measured): near the knee the attainment changes slowly with load, so a small difference in "
+                        + "the tail moves the capacity by more; the live search's own resolution is %.0f%% (precision) with probes decided at 95%%",
+                dir,
+                error * 100,
+                TOLERANCE_PERCENT,
+                twinAtt,
+                att,
+                c.precision() * 100);
     }
 }

@@ -9,8 +9,6 @@ import dev.kvlab.harness.api.config.SloConfig;
 import dev.kvlab.harness.core.Wilson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -37,9 +35,23 @@ import java.util.List;
  * @param steers        its verdict could move the capacity by more than the precision (bracketing, or a bisection bracket
  *                      wider than twice the precision); an undecided probe that steers leaves the answer open
  */
-public record ProbeResult(double load, String run, long requests, long good, double attainment, double sloAttainment, Wilson wilson,
-                          boolean valid, boolean passed, boolean undecided, double wallSeconds, JsonNode summary, int passes, int maxPasses,
-                          List<Integer> passesRun, boolean steers) {
+public record ProbeResult(
+        double load,
+        String run,
+        long requests,
+        long good,
+        double attainment,
+        double sloAttainment,
+        Wilson wilson,
+        boolean valid,
+        boolean passed,
+        boolean undecided,
+        double wallSeconds,
+        JsonNode summary,
+        int passes,
+        int maxPasses,
+        List<Integer> passesRun,
+        boolean steers) {
 
     /** The probe's verdict: {@code pass}, {@code fail}, or {@code undecided} (its interval still straddles the target at its cap). */
     public String verdict() {
@@ -55,19 +67,43 @@ public record ProbeResult(double load, String run, long requests, long good, dou
         return judge(c, probe, load, summary, dir, 1, 1, List.of(1), true);
     }
 
-    static ProbeResult judge(CapacitySpec c, CellRun probe, double load, JsonNode summary, Path dir, int passes, int maxPasses,
-                             List<Integer> passesRun, boolean steers) {
+    static ProbeResult judge(
+            CapacitySpec c,
+            CellRun probe,
+            double load,
+            JsonNode summary,
+            Path dir,
+            int passes,
+            int maxPasses,
+            List<Integer> passesRun,
+            boolean steers) {
         long n = summary.path(Columns.REQUESTS.name()).asLong();
         double joint = summary.path(Columns.SLO_ATTAINMENT.name()).asDouble(Double.NaN);
-        long good = "percentile".equals(c.rule()) ? perMetricMin(probe.config().slo(), dir, n)
+        long good = "percentile".equals(c.rule())
+                ? perMetricMin(probe.config().slo(), dir, n)
                 : Double.isFinite(joint) ? Math.round(joint * n) : 0;
         double att = n == 0 ? 0 : (double) good / n;
         Wilson w = Wilson.of(good, n);
         double secs = summary.path(Columns.SIMULATED_SECONDS.name()).asDouble(0);
         boolean valid = n >= Math.max(1, c.minRequests()) && secs >= c.minDurationSeconds();
         boolean passed = valid && att >= c.targetAttainment();
-        return new ProbeResult(load, probe.label(), n, good, att, joint, w, valid, passed, w.straddles(c.targetAttainment()),
-                summary.path(Columns.WALL_SECONDS.name()).asDouble(0), summary, passes, maxPasses, passesRun, steers);
+        return new ProbeResult(
+                load,
+                probe.label(),
+                n,
+                good,
+                att,
+                joint,
+                w,
+                valid,
+                passed,
+                w.straddles(c.targetAttainment()),
+                summary.path(Columns.WALL_SECONDS.name()).asDouble(0),
+                summary,
+                passes,
+                maxPasses,
+                passesRun,
+                steers);
     }
 
     /**
@@ -78,7 +114,9 @@ public record ProbeResult(double load, String run, long requests, long good, dou
     static long perMetricMin(SloConfig slo, Path runDir, long n) {
         List<List<String>> rows;
         try (java.io.BufferedReader r = dev.kvlab.harness.bundle.RunFiles.requests(runDir)) {
-            if (r == null) throw new java.nio.file.NoSuchFileException(runDir + "/requests.csv(.gz): the percentile rule reads every probe's requests");
+            if (r == null)
+                throw new java.nio.file.NoSuchFileException(
+                        runDir + "/requests.csv(.gz): the percentile rule reads every probe's requests");
             StringBuilder sb = new StringBuilder();
             char[] buf = new char[1 << 16];
             for (int k; (k = r.read(buf)) > 0; ) sb.append(buf, 0, k);
@@ -101,7 +139,8 @@ public record ProbeResult(double load, String run, long requests, long good, dou
                 if (r.size() != h.size() || !"ok".equals(r.get(status))) continue;
                 String v = r.get(ci);
                 double x = v.isEmpty() ? Double.NaN : Double.parseDouble(v);
-                if (Double.isNaN(x) || x <= limits[m]) ok++; // no value (one output token): nothing to miss, as the joint rule
+                if (Double.isNaN(x) || x <= limits[m])
+                    ok++; // no value (one output token): nothing to miss, as the joint rule
             }
             least = Math.min(least, ok);
         }

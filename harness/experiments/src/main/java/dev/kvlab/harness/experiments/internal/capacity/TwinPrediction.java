@@ -4,13 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.kvlab.harness.api.run.ResolvedConfig;
 import dev.kvlab.harness.api.CapacitySpec;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.config.RunConfig;
+import dev.kvlab.harness.api.run.ResolvedConfig;
 import dev.kvlab.harness.api.twin.TwinCalibration;
 import dev.kvlab.harness.bundle.BundleJson;
 import dev.kvlab.harness.core.JsonOutput;
@@ -32,7 +32,8 @@ import java.util.List;
  * @param replicates  each replicate's twin search
  * @param json        the file as written
  */
-record TwinPrediction(String cell, String off, TwinCalibration calibration, List<Replicate> replicates, ObjectNode json) {
+record TwinPrediction(
+        String cell, String off, TwinCalibration calibration, List<Replicate> replicates, ObjectNode json) {
 
     /** The bundle's folder of twin predictions. */
     static final String DIR = "twins";
@@ -50,7 +51,8 @@ record TwinPrediction(String cell, String off, TwinCalibration calibration, List
     record Probe(double load, long requests, double attainment, boolean passed, double ttftP50, double itlP99) {}
 
     /** One replicate's twin search: its capacity (NaN: none), first failing load, how it ended and its probes. */
-    record Replicate(int replicate, long seed, double capacity, double firstFailing, String status, List<Probe> probes) {}
+    record Replicate(
+            int replicate, long seed, double capacity, double firstFailing, String status, List<Probe> probes) {}
 
     /** A cell without a prediction, and why. */
     static TwinPrediction off(String cell, String why) {
@@ -61,13 +63,16 @@ record TwinPrediction(String cell, String off, TwinCalibration calibration, List
     }
 
     /** The twin searches of {@code runs} (a cell's configured replicates) on {@code t}; {@code calibrationSeconds} what calibrating took. */
-    static TwinPrediction search(CapacitySpec c, String cell, List<CellRun> runs, TwinCalibration t, double calibrationSeconds) {
+    static TwinPrediction search(
+            CapacitySpec c, String cell, List<CellRun> runs, TwinCalibration t, double calibrationSeconds) {
         List<Replicate> reps = new ArrayList<>();
         for (CellRun r : runs) reps.add(search(c, r, t));
         ObjectNode o = JsonNodeFactory.instance.objectNode();
         o.put("cell", cell);
-        o.put("what", "the twin's capacity, searched on the sim clock from the cell's calibration before the live search (same rule, bounds and "
-                + "seeds; sim probes run in full, never extended)");
+        o.put(
+                "what",
+                "the twin's capacity, searched on the sim clock from the cell's calibration before the live search (same rule, bounds and "
+                        + "seeds; sim probes run in full, never extended)");
         o.put("engine", t.engine());
         o.put("calibration_seconds", calibrationSeconds);
         o.set("predicted_capacity", CapacityResults.num(mean(reps)));
@@ -116,7 +121,12 @@ record TwinPrediction(String cell, String off, TwinCalibration calibration, List
         while (true) {
             Bracket.Decision d = Bracket.next(c, verdicts);
             if (d.status() != Bracket.Status.PROBE)
-                return new Replicate(base.replicate(), base.seed(), Double.isFinite(d.lo()) ? d.lo() : Double.NaN, d.hi(), d.status().label(),
+                return new Replicate(
+                        base.replicate(),
+                        base.seed(),
+                        Double.isFinite(d.lo()) ? d.lo() : Double.NaN,
+                        d.hi(),
+                        d.status().label(),
                         List.copyOf(probes));
             Probe p = probe(c, base, t, d.load());
             probes.add(p);
@@ -130,14 +140,17 @@ record TwinPrediction(String cell, String off, TwinCalibration calibration, List
         long n = s.get(Columns.REQUESTS);
         double att = s.get(Columns.SLO_ATTAINMENT);
         double secs = s.get(Columns.SIMULATED_SECONDS);
-        boolean passed = n >= Math.max(1, c.minRequests()) && secs >= c.minDurationSeconds() && att >= c.targetAttainment();
+        boolean passed =
+                n >= Math.max(1, c.minRequests()) && secs >= c.minDurationSeconds() && att >= c.targetAttainment();
         return new Probe(load, n, att, passed, s.p50Ms(Metric.TTFT), s.p99Ms(Metric.ITL));
     }
 
     /** {@code base}'s config with the knob at {@code load}. */
     static RunConfig at(CapacitySpec c, CellRun base, double load) {
-        return new ResolvedConfig(base.config(), base.tree(), base.label() + " (twin) at " + c.knob() + "=" + Bracket.label(load))
-                .withLoad(c.knob(), load, c.integral()).checked();
+        return new ResolvedConfig(
+                        base.config(), base.tree(), base.label() + " (twin) at " + c.knob() + "=" + Bracket.label(load))
+                .withLoad(c.knob(), load, c.integral())
+                .checked();
     }
 
     /** The file's bytes. */
@@ -148,11 +161,17 @@ record TwinPrediction(String cell, String off, TwinCalibration calibration, List
     /** A prediction read back from its file ({@code --resume}); its calibration when it still binds. */
     static TwinPrediction read(JsonNode o) {
         String cell = o.path("cell").asText();
-        if (o.hasNonNull("off")) return new TwinPrediction(cell, o.get("off").asText(), null, List.of(), (ObjectNode) o);
+        if (o.hasNonNull("off"))
+            return new TwinPrediction(cell, o.get("off").asText(), null, List.of(), (ObjectNode) o);
         TwinCalibration t = null;
         try {
-            t = JsonOutput.mapper().copy().configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
-                    .treeToValue(o.get("calibration"), TwinCalibration.class); // derived figures written beside the components (mla) are not read back
+            t = JsonOutput.mapper()
+                    .copy()
+                    .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+                    .treeToValue(
+                            o.get("calibration"),
+                            TwinCalibration
+                                    .class); // derived figures written beside the components (mla) are not read back
         } catch (IOException | RuntimeException e) {
             // the capacities stand; the runs at the measured capacity are then NaN with the reason
         }
@@ -160,10 +179,20 @@ record TwinPrediction(String cell, String off, TwinCalibration calibration, List
         for (JsonNode r : o.path("replicates")) {
             List<Probe> ps = new ArrayList<>();
             for (JsonNode q : r.path("probes"))
-                ps.add(new Probe(q.path("load").asDouble(), q.path(Columns.REQUESTS.name()).asLong(), dbl(q.get(Columns.SLO_ATTAINMENT.name())),
-                        q.path("passed").asBoolean(), dbl(q.get(Columns.TTFT_P50.name())), dbl(q.get(Columns.ITL_P99.name()))));
-            reps.add(new Replicate(r.path("replicate").asInt(), r.path("seed").asLong(), dbl(r.get("capacity")), dbl(r.get("first_failing")),
-                    r.path("status").asText(), ps));
+                ps.add(new Probe(
+                        q.path("load").asDouble(),
+                        q.path(Columns.REQUESTS.name()).asLong(),
+                        dbl(q.get(Columns.SLO_ATTAINMENT.name())),
+                        q.path("passed").asBoolean(),
+                        dbl(q.get(Columns.TTFT_P50.name())),
+                        dbl(q.get(Columns.ITL_P99.name()))));
+            reps.add(new Replicate(
+                    r.path("replicate").asInt(),
+                    r.path("seed").asLong(),
+                    dbl(r.get("capacity")),
+                    dbl(r.get("first_failing")),
+                    r.path("status").asText(),
+                    ps));
         }
         return new TwinPrediction(cell, null, t, reps, (ObjectNode) o);
     }

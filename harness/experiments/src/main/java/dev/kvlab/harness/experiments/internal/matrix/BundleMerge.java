@@ -54,7 +54,8 @@ public final class BundleMerge {
      * @param given the paths as the user gave them, for messages (same order as {@code shards})
      * @throws BadInputException when a shard is invalid, not a shard, of another matrix or version, or the runs are not covered exactly once
      */
-    public static PartialBundle.Finished merge(List<Path> shards, List<Path> given, Path out, Provenance prov, PartialBundle.ReportStep report)
+    public static PartialBundle.Finished merge(
+            List<Path> shards, List<Path> given, Path out, Provenance prov, PartialBundle.ReportStep report)
             throws IOException {
         if (shards.isEmpty()) throw new BadInputException("kvlab merge needs at least one shard bundle");
         List<Part> parts = new ArrayList<>();
@@ -73,11 +74,22 @@ public final class BundleMerge {
         boolean ok = false;
         try {
             if (requests) {
-                List<Part> ordered = parts.stream().sorted(java.util.Comparator.comparingInt(p -> p.info().shard().index())).toList();
-                List<String> labels = ordered.stream().map(p -> p.info().shard().label()).toList();
+                List<Part> ordered = parts.stream()
+                        .sorted(java.util.Comparator.comparingInt(
+                                p -> p.info().shard().index()))
+                        .toList();
+                List<String> labels =
+                        ordered.stream().map(p -> p.info().shard().label()).toList();
                 for (CellRun r : spec.runs())
-                    SplitCellMerge.write(ordered.stream().map(p -> CellFiles.dir(p.dir(), r.cell(), r.replicate())).toList(), labels, pb.dir(),
-                            r.cell(), r.replicate(), r.tree());
+                    SplitCellMerge.write(
+                            ordered.stream()
+                                    .map(p -> CellFiles.dir(p.dir(), r.cell(), r.replicate()))
+                                    .toList(),
+                            labels,
+                            pb.dir(),
+                            r.cell(),
+                            r.replicate(),
+                            r.tree());
             } else {
                 for (Part p : parts)
                     for (JsonNode c : p.manifest().path("cells"))
@@ -91,7 +103,8 @@ public final class BundleMerge {
             Experiment experiment = MatrixExperiment.of(spec);
             Experiment.Step step = experiment.step(pb.records());
             if (!step.finished())
-                throw new BadInputException("the shards' runs do not finish the experiment: " + step.next().size() + " run(s) still to run, e.g. "
+                throw new BadInputException("the shards' runs do not finish the experiment: "
+                        + step.next().size() + " run(s) still to run, e.g. "
                         + step.next().getFirst().label());
             List<Map<String, Object>> from = new ArrayList<>();
             for (Part p : parts) {
@@ -108,14 +121,21 @@ public final class BundleMerge {
             Map<String, Object> sections = new LinkedHashMap<>();
             sections.put("merged_from", from);
             if (requests) sections.put(REQUEST_SPLIT, requestSplit(parts));
-            PartialBundle.Finished fin = pb.finish(spec, step.done(), experiment.results(pb.records(), pb.runId()), prov, Instant.now(), report,
+            PartialBundle.Finished fin = pb.finish(
+                    spec,
+                    step.done(),
+                    experiment.results(pb.records(), pb.runId()),
+                    prov,
+                    Instant.now(),
+                    report,
                     sections);
             ok = true;
             return fin;
         } finally {
             if (!ok) {
                 pb.close();
-                Durable.deleteTree(pb.dir()); // a failed merge leaves nothing: the shards are still there to merge again
+                Durable.deleteTree(
+                        pb.dir()); // a failed merge leaves nothing: the shards are still there to merge again
             }
         }
     }
@@ -127,10 +147,16 @@ public final class BundleMerge {
         int n = parts.getFirst().info().shard().count();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("hosts", n);
-        m.put("statement", "every cell was driven from " + n + " hosts (request-split shards): host K sent the requests at positions i with i mod "
-                + n + " = K-1 of every cell's stream at their intended times, from the same seed; kvlab merge added their histograms and counts"
-                + " into one cell (docs/bundle-format.md, \"Request-split shards\")");
-        m.put(ConfigKeys.CACHE_STATE, "a cold cell's cache is reset and verified by shard 1/" + n + " only; the shards are not synchronised");
+        m.put(
+                "statement",
+                "every cell was driven from " + n
+                        + " hosts (request-split shards): host K sent the requests at positions i with i mod "
+                        + n
+                        + " = K-1 of every cell's stream at their intended times, from the same seed; kvlab merge added their histograms and counts"
+                        + " into one cell (docs/bundle-format.md, \"Request-split shards\")");
+        m.put(
+                ConfigKeys.CACHE_STATE,
+                "a cold cell's cache is reset and verified by shard 1/" + n + " only; the shards are not synchronised");
         return m;
     }
 
@@ -139,14 +165,16 @@ public final class BundleMerge {
         Map<Integer, Part> byIndex = new TreeMap<>();
         for (Part p : parts) {
             Part twice = byIndex.put(p.info().shard().index(), p);
-            if (twice != null) throw new BadInputException("shard " + p.info().shard().label() + " given twice: " + twice.given() + " and " + p.given());
+            if (twice != null)
+                throw new BadInputException(
+                        "shard " + p.info().shard().label() + " given twice: " + twice.given() + " and " + p.given());
         }
         int n = parts.getFirst().info().shard().count();
         List<String> absent = new ArrayList<>();
         for (int k = 1; k <= n; k++) if (!byIndex.containsKey(k)) absent.add(k + "/" + n);
         if (!absent.isEmpty())
-            throw new BadInputException("the cells' requests were split over " + n + " shards; missing shard(s) " + String.join(", ", absent)
-                    + ": every request-split shard is needed to add up the cells");
+            throw new BadInputException("the cells' requests were split over " + n + " shards; missing shard(s) "
+                    + String.join(", ", absent) + ": every request-split shard is needed to add up the cells");
         Map<String, Part> owner = new LinkedHashMap<>();
         for (String r : parts.getFirst().info().allRuns()) owner.put(r, byIndex.get(1));
         return owner;
@@ -154,7 +182,9 @@ public final class BundleMerge {
 
     private static Part read(Path dir, Path given) {
         List<BundleVerifier.Problem> problems = BundleVerifier.verify(dir);
-        if (!problems.isEmpty()) throw new BadInputException(given + ": not a valid bundle (" + problems.size() + " problem(s), first: " + problems.getFirst() + ")");
+        if (!problems.isEmpty())
+            throw new BadInputException(given + ": not a valid bundle (" + problems.size() + " problem(s), first: "
+                    + problems.getFirst() + ")");
         JsonNode m;
         try {
             m = BundleJson.read(dir.resolve(PartialBundle.MANIFEST));
@@ -162,24 +192,38 @@ public final class BundleMerge {
             throw new BadInputException(given + ": cannot read manifest.json: " + e.getMessage());
         }
         ShardManifest.Info info = ShardManifest.read(m);
-        if (info == null) throw new BadInputException(given + ": not a shard (its manifest has no 'shard' section; shards come from kvlab run --shard K/N)");
+        if (info == null)
+            throw new BadInputException(given
+                    + ": not a shard (its manifest has no 'shard' section; shards come from kvlab run --shard K/N)");
         return new Part(dir, given, m, info);
     }
 
     private static void same(Part a, Part b) {
         if (!a.info().matrixSha256().equals(b.info().matrixSha256()))
-            throw new BadInputException(b.given() + " is a shard of another matrix than " + a.given() + " (matrix " + b.info().matrixSha256().substring(0, 12)
-                    + " vs " + a.info().matrixSha256().substring(0, 12) + ")");
-        String va = a.manifest().path("kvlab_version").asText(), vb = b.manifest().path("kvlab_version").asText();
-        if (!va.equals(vb)) throw new BadInputException(b.given() + " was made by kvlab " + vb + ", " + a.given() + " by " + va + ": merge shards of one version");
+            throw new BadInputException(b.given() + " is a shard of another matrix than " + a.given() + " (matrix "
+                    + b.info().matrixSha256().substring(0, 12) + " vs "
+                    + a.info().matrixSha256().substring(0, 12) + ")");
+        String va = a.manifest().path("kvlab_version").asText(),
+                vb = b.manifest().path("kvlab_version").asText();
+        if (!va.equals(vb))
+            throw new BadInputException(b.given() + " was made by kvlab " + vb + ", " + a.given() + " by " + va
+                    + ": merge shards of one version");
         if (a.info().split() != b.info().split())
-            throw new BadInputException(b.given() + " split the matrix by " + b.info().split().label() + ", " + a.given() + " by " + a.info().split().label()
-                    + ": merge shards of one --split");
+            throw new BadInputException(
+                    b.given() + " split the matrix by " + b.info().split().label() + ", " + a.given() + " by "
+                            + a.info().split().label() + ": merge shards of one --split");
         if (a.info().shard().count() != b.info().shard().count())
-            throw new BadInputException(b.given() + " is shard " + b.info().shard().label() + ", " + a.given() + " shard " + a.info().shard().label() + ": one N for all shards");
-        if (!a.info().allRuns().equals(b.info().allRuns()) || !a.manifest().path("matrix").path("resolved").equals(b.manifest().path("matrix").path("resolved"))
+            throw new BadInputException(
+                    b.given() + " is shard " + b.info().shard().label() + ", " + a.given() + " shard "
+                            + a.info().shard().label() + ": one N for all shards");
+        if (!a.info().allRuns().equals(b.info().allRuns())
+                || !a.manifest()
+                        .path("matrix")
+                        .path("resolved")
+                        .equals(b.manifest().path("matrix").path("resolved"))
                 || !a.manifest().path("inputs").equals(b.manifest().path("inputs")))
-            throw new BadInputException(b.given() + " and " + a.given() + " disagree on the matrix's runs, keys or inputs");
+            throw new BadInputException(
+                    b.given() + " and " + a.given() + " disagree on the matrix's runs, keys or inputs");
     }
 
     /** Every run of the matrix → the one shard holding it. */
@@ -188,10 +232,13 @@ public final class BundleMerge {
         Map<String, Part> owner = new LinkedHashMap<>();
         for (Part p : parts) {
             Part twice = byIndex.put(p.info().shard().index(), p);
-            if (twice != null) throw new BadInputException("shard " + p.info().shard().label() + " given twice: " + twice.given() + " and " + p.given());
+            if (twice != null)
+                throw new BadInputException(
+                        "shard " + p.info().shard().label() + " given twice: " + twice.given() + " and " + p.given());
             for (String r : p.info().runs()) {
                 Part o = owner.put(r, p);
-                if (o != null) throw new BadInputException("run " + r + " is in both " + o.given() + " and " + p.given());
+                if (o != null)
+                    throw new BadInputException("run " + r + " is in both " + o.given() + " and " + p.given());
             }
         }
         List<String> all = parts.getFirst().info().allRuns();
@@ -201,8 +248,9 @@ public final class BundleMerge {
             int n = parts.getFirst().info().shard().count();
             List<String> absent = new ArrayList<>();
             for (int k = 1; k <= n; k++) if (!byIndex.containsKey(k)) absent.add(k + "/" + n);
-            throw new BadInputException("the shards hold " + owner.size() + " of the matrix's " + all.size() + " runs; missing " + missing.size()
-                    + " (first " + missing.getFirst() + "), from shard(s) " + String.join(", ", absent));
+            throw new BadInputException("the shards hold " + owner.size() + " of the matrix's " + all.size()
+                    + " runs; missing " + missing.size() + " (first " + missing.getFirst() + "), from shard(s) "
+                    + String.join(", ", absent));
         }
         if (owner.size() != all.size()) throw new BadInputException("the shards hold runs the matrix does not have");
         return owner;
@@ -234,23 +282,49 @@ public final class BundleMerge {
             JsonNode c = null, r = null;
             for (JsonNode x : owner.get(label).manifest().path("cells")) {
                 if (!cell.equals(ShardManifest.baseCell(x.path("cell").asText(), search))) continue;
-                for (JsonNode y : x.path("replicates")) if (y.path("replicate").asInt() == k && r == null) { c = x; r = y; }
+                for (JsonNode y : x.path("replicates"))
+                    if (y.path("replicate").asInt() == k && r == null) {
+                        c = x;
+                        r = y;
+                    }
             }
-            if (r == null) throw new BadInputException(owner.get(label).given() + ": its manifest does not describe run " + label);
+            if (r == null)
+                throw new BadInputException(owner.get(label).given() + ": its manifest does not describe run " + label);
             Map<String, String> f = new LinkedHashMap<>();
-            c.path("factors").fields().forEachRemaining(e -> f.put(e.getKey(), e.getValue().asText()));
+            c.path("factors")
+                    .fields()
+                    .forEachRemaining(e -> f.put(e.getKey(), e.getValue().asText()));
             if (knob != null && !factors.containsKey(knob)) f.remove(knob); // a probe's load, not a factor of the cell
             cellFactors.putIfAbsent(cell, f);
-            ObjectNode tree = requests ? RequestSplit.whole((ObjectNode) r.path("config")) : (ObjectNode) r.path("config").deepCopy();
-            runsByCell.computeIfAbsent(cell, x -> new ArrayList<>()).add(new CellRun(cell, index.get(cell), f, k, r.path("seed").asLong(),
-                    Mode.parse(r.path("mode").asText(c.path("mode").asText())), search ? bind(tree, owner.get(label).given() + " " + label) : null, tree));
+            ObjectNode tree = requests
+                    ? RequestSplit.whole((ObjectNode) r.path("config"))
+                    : (ObjectNode) r.path("config").deepCopy();
+            runsByCell
+                    .computeIfAbsent(cell, x -> new ArrayList<>())
+                    .add(new CellRun(
+                            cell,
+                            index.get(cell),
+                            f,
+                            k,
+                            r.path("seed").asLong(),
+                            Mode.parse(r.path("mode").asText(c.path("mode").asText())),
+                            search ? bind(tree, owner.get(label).given() + " " + label) : null,
+                            tree));
         }
         List<MatrixCell> cells = new ArrayList<>();
-        runsByCell.forEach((cell, runs) -> cells.add(new MatrixCell(index.get(cell), cell, cellFactors.get(cell), runs)));
+        runsByCell.forEach(
+                (cell, runs) -> cells.add(new MatrixCell(index.get(cell), cell, cellFactors.get(cell), runs)));
         List<MatrixSpec.Input> inputs = new ArrayList<>();
-        for (JsonNode i : any.manifest().path("inputs")) inputs.add(new MatrixSpec.Input(i.path("path").asText(), i.path("sha256").asText(), i.path("bytes").asLong()));
-        String baseline = resolved.path("baseline").isTextual() ? resolved.get("baseline").asText() : null;
-        String description = resolved.path("description").isTextual() ? resolved.get("description").asText() : null;
+        for (JsonNode i : any.manifest().path("inputs"))
+            inputs.add(new MatrixSpec.Input(
+                    i.path("path").asText(),
+                    i.path("sha256").asText(),
+                    i.path("bytes").asLong()));
+        String baseline =
+                resolved.path("baseline").isTextual() ? resolved.get("baseline").asText() : null;
+        String description = resolved.path("description").isTextual()
+                ? resolved.get("description").asText()
+                : null;
         Path file = mx.path("file").isTextual() ? Path.of(mx.get("file").asText()) : null;
         CapacitySpec capacity = null;
         if (search) {
@@ -258,16 +332,29 @@ public final class BundleMerge {
             ObjectNode block = ((ObjectNode) resolved.get("capacity")).deepCopy();
             for (String[] k : new String[][] {{"min_duration_s", "min_duration"}, {"budget_s", "budget"}})
                 if (block.has(k[0])) block.set(k[1], block.remove(k[0]));
-            if (block.path("cells").isObject() && block.get("cells").isEmpty()) block.remove("cells"); // every cell searched
-            capacity = CapacityParser.parse(block, ptr -> any.given() + ": manifest.json matrix.resolved" + ptr, factors, factors, cells);
+            if (block.path("cells").isObject() && block.get("cells").isEmpty())
+                block.remove("cells"); // every cell searched
+            capacity = CapacityParser.parse(
+                    block, ptr -> any.given() + ": manifest.json matrix.resolved" + ptr, factors, factors, cells);
         }
-        return new MatrixSpec(resolved.path("name").asText(), file, description, factors, resolved.path("replicates").asInt(), baseline, cells, inputs,
-                any.info().matrixSha256(), resolved.deepCopy(), capacity);
+        return new MatrixSpec(
+                resolved.path("name").asText(),
+                file,
+                description,
+                factors,
+                resolved.path("replicates").asInt(),
+                baseline,
+                cells,
+                inputs,
+                any.info().matrixSha256(),
+                resolved.deepCopy(),
+                capacity);
     }
 
     /** A search's block is validated against the bound configs (its SLO); a fixed matrix needs none bound. */
     private static dev.kvlab.harness.api.config.RunConfig bind(ObjectNode tree, String where) {
-        return dev.kvlab.harness.api.run.ConfigTree.of(tree, "manifest.json of " + where, null).bind();
+        return dev.kvlab.harness.api.run.ConfigTree.of(tree, "manifest.json of " + where, null)
+                .bind();
     }
 
     private static JsonNode cellEntry(JsonNode manifest, String cell) {

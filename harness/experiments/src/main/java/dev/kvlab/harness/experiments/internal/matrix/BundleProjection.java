@@ -41,7 +41,8 @@ public final class BundleProjection {
     /** @param bytes the projection, {@code runs} the runs it counts, {@code bound} true when a search's bound is in it */
     public record Projection(long bytes, long runs, boolean bound) {
         public String text() {
-            return String.format(Locale.ROOT, "%s%s for %,d cell runs", bound ? "at most " : "", BundleFootprint.mb(bytes), runs);
+            return String.format(
+                    Locale.ROOT, "%s%s for %,d cell runs", bound ? "at most " : "", BundleFootprint.mb(bytes), runs);
         }
     }
 
@@ -62,22 +63,30 @@ public final class BundleProjection {
                 bytes += fixedRun(r);
                 runs++;
             } else if (r.replicate() == 0) {
-                // bundle.requests: capacity keeps two runs' requests per searched cell; all keeps them all (bounded below)
+                // bundle.requests: capacity keeps two runs' requests per searched cell; all keeps them all (bounded
+                // below)
                 kept += 2 * BundleFootprint.blocks(requests(r, c.maxPasses()) * GZ_BYTES_PER_REQUEST);
             }
         }
         long probes = Math.max(0, max - runs);
         bytes += probes * (BundleFootprint.BLOCK + PROBE_FILE + SUMMARY_PER_RUN) + kept;
         if ("all".equals(dev.kvlab.harness.bundle.RequestsKept.level(spec))) {
-            CellRun any = spec.runs().stream().filter(r -> c.searches(r.factors())).findFirst().orElse(null);
-            if (any != null) bytes += probes * BundleFootprint.blocks(requests(any, c.maxPasses()) * GZ_BYTES_PER_REQUEST);
+            CellRun any = spec.runs().stream()
+                    .filter(r -> c.searches(r.factors()))
+                    .findFirst()
+                    .orElse(null);
+            if (any != null)
+                bytes += probes * BundleFootprint.blocks(requests(any, c.maxPasses()) * GZ_BYTES_PER_REQUEST);
         }
         return new Projection(bytes, probes + runs, true);
     }
 
     /** A fixed-load run of {@code r}: its directory, interval logs, {@code cell.json}, {@code requests.csv} and summary rows. */
     private static long fixedRun(CellRun r) {
-        return BundleFootprint.BLOCK + FIXED_FILES + BundleFootprint.blocks(requests(r, 1) * CSV_BYTES_PER_REQUEST) + SUMMARY_PER_RUN;
+        return BundleFootprint.BLOCK
+                + FIXED_FILES
+                + BundleFootprint.blocks(requests(r, 1) * CSV_BYTES_PER_REQUEST)
+                + SUMMARY_PER_RUN;
     }
 
     /** The measured requests of {@code r} on {@code passes} passes of its workload: a generated workload's count, a trace's lines (bytes / 200). */
@@ -85,7 +94,9 @@ public final class BundleProjection {
         JsonNode w = r.tree().path("workload");
         JsonNode g = w.path("generator");
         long n;
-        if (g.isObject() && g.path("groups").canConvertToLong()) n = g.path("groups").asLong() * Math.max(1, g.path("prompts_per_group").asLong(1));
+        if (g.isObject() && g.path("groups").canConvertToLong())
+            n = g.path("groups").asLong()
+                    * Math.max(1, g.path("prompts_per_group").asLong(1));
         else if (w.path("trace").isTextual()) {
             try {
                 n = Files.size(Path.of(w.path("trace").asText())) / 200;
@@ -114,8 +125,9 @@ public final class BundleProjection {
             }
         }
         if (p.bytes() > usable)
-            throw new BadInputException("the bundle of " + spec.name() + " is projected to take " + p.text() + ", more than the "
-                    + BundleFootprint.mb(usable) + " free under " + out + "; free space, or run fewer cells (--set, --shard)");
+            throw new BadInputException("the bundle of " + spec.name() + " is projected to take " + p.text()
+                    + ", more than the " + BundleFootprint.mb(usable) + " free under " + out
+                    + "; free space, or run fewer cells (--set, --shard)");
         return p;
     }
 }

@@ -20,8 +20,10 @@ import java.util.stream.Stream;
  */
 final class InputFiles {
 
-    private static final List<String> BUILTINS = List.of("dev/kvlab/harness/config/defaults.yaml",
-            "dev/kvlab/harness/catalog/models.yaml", "dev/kvlab/harness/catalog/hardware.yaml");
+    private static final List<String> BUILTINS = List.of(
+            "dev/kvlab/harness/config/defaults.yaml",
+            "dev/kvlab/harness/catalog/models.yaml",
+            "dev/kvlab/harness/catalog/hardware.yaml");
 
     private InputFiles() {}
 
@@ -34,7 +36,10 @@ final class InputFiles {
                 if (Files.isRegularFile(p)) out.add(p.normalize().toString());
                 else if (Files.isDirectory(p)) {
                     try (Stream<Path> w = Files.walk(p, 4)) {
-                        w.filter(Files::isRegularFile).sorted().limit(1000).forEach(f -> out.add(f.normalize().toString()));
+                        w.filter(Files::isRegularFile)
+                                .sorted()
+                                .limit(1000)
+                                .forEach(f -> out.add(f.normalize().toString()));
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }

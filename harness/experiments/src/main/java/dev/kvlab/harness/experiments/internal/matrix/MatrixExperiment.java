@@ -18,7 +18,9 @@ public final class MatrixExperiment {
         return switch (spec.experiment()) {
             case null -> new FixedMatrix(spec);
             case CapacitySpec c -> new CapacitySearch(spec);
-            default -> throw new IllegalArgumentException("no experiment runs a matrix's " + spec.experiment().key() + ": block (MatrixExperiment.of)");
+            default ->
+                throw new IllegalArgumentException(
+                        "no experiment runs a matrix's " + spec.experiment().key() + ": block (MatrixExperiment.of)");
         };
     }
 }

@@ -40,7 +40,9 @@ import java.util.Set;
 public final class MatrixParser {
 
     /** Top-level keys that belong to the matrix, not to the run config. */
-    public static final List<String> MATRIX_KEYS = List.of("name", "description", "factors", "exclude", "replicates", "baseline", "paper", "capacity", "bundle");
+    public static final List<String> MATRIX_KEYS = List.of(
+            "name", "description", "factors", "exclude", "replicates", "baseline", "paper", "capacity", "bundle");
+
     private static final int MAX_RUNS = 100_000;
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
@@ -70,11 +72,21 @@ public final class MatrixParser {
      * {@code groups}: per level, the config keys (dotted) it sets at once; its {@code levels} are then the groups as
      * mappings. Plain factors have {@code groups == null}.
      */
-    private record Factor(String key, List<JsonNode> levels, List<String> labels, List<String> origins, boolean pinned,
-                          List<Map<String, JsonNode>> groups) {
+    private record Factor(
+            String key,
+            List<JsonNode> levels,
+            List<String> labels,
+            List<String> origins,
+            boolean pinned,
+            List<Map<String, JsonNode>> groups) {
 
         Factor pin(int level, String origin) {
-            return new Factor(key, List.of(levels.get(level)), List.of(labels.get(level)), List.of(origin), true,
+            return new Factor(
+                    key,
+                    List.of(levels.get(level)),
+                    List.of(labels.get(level)),
+                    List.of(origin),
+                    true,
                     groups == null ? null : List.of(groups.get(level)));
         }
 
@@ -108,17 +120,27 @@ public final class MatrixParser {
             var g = it.next();
             String gp = ptr + "/" + esc(g.getKey());
             if (!(g.getValue() instanceof ObjectNode keys) || keys.isEmpty())
-                throw bad(located, gp, "factor '" + key + "': named level '" + g.getKey() + "' must be a non-empty mapping of config keys, "
-                        + "e.g. {tiers: local-only, cluster.router: least-loaded}");
+                throw bad(
+                        located,
+                        gp,
+                        "factor '" + key + "': named level '" + g.getKey()
+                                + "' must be a non-empty mapping of config keys, "
+                                + "e.g. {tiers: local-only, cluster.router: least-loaded}");
             Map<String, JsonNode> m = new LinkedHashMap<>();
             var kit = keys.fields();
             while (kit.hasNext()) {
                 var kv = kit.next();
                 if (MATRIX_KEYS.contains(kv.getKey()))
-                    throw bad(located, gp + "/" + esc(kv.getKey()), "factor '" + key + "', level '" + g.getKey() + "': the matrix key '"
-                            + kv.getKey() + "' cannot be set by a level");
+                    throw bad(
+                            located,
+                            gp + "/" + esc(kv.getKey()),
+                            "factor '" + key + "', level '" + g.getKey() + "': the matrix key '" + kv.getKey()
+                                    + "' cannot be set by a level");
                 if (kv.getKey().equals(key))
-                    throw bad(located, gp + "/" + esc(kv.getKey()), "factor '" + key + "', level '" + g.getKey() + "' sets its own name as a key");
+                    throw bad(
+                            located,
+                            gp + "/" + esc(kv.getKey()),
+                            "factor '" + key + "', level '" + g.getKey() + "' sets its own name as a key");
                 m.put(kv.getKey(), kv.getValue());
             }
             levels.add(keys);
@@ -141,10 +163,17 @@ public final class MatrixParser {
                 for (int i = 0; i < fa.groups().size(); i++) {
                     for (String k : fa.groups().get(i).keySet()) {
                         if (!conflicts(k, fb)) continue;
-                        String ptr = "/factors/" + esc(fa.key()) + "/" + esc(fa.labels().get(i)) + "/" + esc(k);
-                        throw bad(located, ptr, "factor '" + fa.key() + "' (level '" + fa.labels().get(i) + "') sets '" + k + "', which "
-                                + (fb.groups() == null ? "is also the factor '" + fb.key() + "'" : "the factor '" + fb.key() + "' sets too")
-                                + ": a key may be varied by one factor only");
+                        String ptr = "/factors/" + esc(fa.key()) + "/"
+                                + esc(fa.labels().get(i)) + "/" + esc(k);
+                        throw bad(
+                                located,
+                                ptr,
+                                "factor '" + fa.key() + "' (level '"
+                                        + fa.labels().get(i) + "') sets '" + k + "', which "
+                                        + (fb.groups() == null
+                                                ? "is also the factor '" + fb.key() + "'"
+                                                : "the factor '" + fb.key() + "' sets too")
+                                        + ": a key may be varied by one factor only");
                     }
                 }
             }
@@ -170,8 +199,11 @@ public final class MatrixParser {
             }
             int same = read.indexOf(rc);
             if (same >= 0)
-                throw bad(located, "/factors/" + esc(f.key()) + "/" + i, "factor '" + f.key() + "': level '" + f.labels().get(i) + "' is the same as level '"
-                        + f.labels().get(same) + "' once read (they would run identical cells)");
+                throw bad(
+                        located,
+                        "/factors/" + esc(f.key()) + "/" + i,
+                        "factor '" + f.key() + "': level '" + f.labels().get(i) + "' is the same as level '"
+                                + f.labels().get(same) + "' once read (they would run identical cells)");
             read.add(rc);
         }
     }
@@ -182,7 +214,10 @@ public final class MatrixParser {
         Set<String> searched = capacity.cells().get(f.key());
         for (int i = 0; i < f.labels().size(); i++) {
             boolean sets = false;
-            for (String k : f.groups().get(i).keySet()) sets |= k.equals(capacity.knob()) || k.startsWith(capacity.knob() + ".") || capacity.knob().startsWith(k + ".");
+            for (String k : f.groups().get(i).keySet())
+                sets |= k.equals(capacity.knob())
+                        || k.startsWith(capacity.knob() + ".")
+                        || capacity.knob().startsWith(k + ".");
             if (sets && (searched == null || searched.contains(f.labels().get(i)))) return true;
         }
         return false;
@@ -193,14 +228,21 @@ public final class MatrixParser {
         return false;
     }
 
-
-    private static MatrixSpec build(LocatedTree located, ConfigTree base, String src, Path file, String defName, List<String> sets, Mode mode,
-                                    MatrixSpec.Expansion progress) {
+    private static MatrixSpec build(
+            LocatedTree located,
+            ConfigTree base,
+            String src,
+            Path file,
+            String defName,
+            List<String> sets,
+            Mode mode,
+            MatrixSpec.Expansion progress) {
         ObjectNode root = located.root();
         for (String k : MATRIX_KEYS) base.remove(k);
         String name = text(located, "name", defName);
         String description = root.has("description") ? text(located, "description", null) : null;
-        int fileReplicates = root.has("replicates") ? positiveInt(located, "/replicates", root.get("replicates"), "replicates") : 1;
+        int fileReplicates =
+                root.has("replicates") ? positiveInt(located, "/replicates", root.get("replicates"), "replicates") : 1;
         Map<String, Factor> factors = factors(located, base);
         Map<String, Factor> declared = new LinkedHashMap<>(factors);
         Overrides set = applySets(located, base, factors, sets, fileReplicates);
@@ -217,7 +259,8 @@ public final class MatrixParser {
         PaperFigures.check(located, declaredLabels);
         Map<String, List<String>> factorLabels = labelsByFactor(factors);
         CapacitySpec capacity = capacity(located, set, factors, factorLabels, declaredLabels, cells);
-        if (capacity != null && capacity.replicates() > 0) cells = CapacityReplicates.apply(capacity, cells, replicates);
+        if (capacity != null && capacity.replicates() > 0)
+            cells = CapacityReplicates.apply(capacity, cells, replicates);
         OperatingPoint.check(expansion.operatingPoints(), capacity, cells);
 
         List<MatrixSpec.Input> inputs = inputs(file, expansion.inputPaths());
@@ -227,7 +270,8 @@ public final class MatrixParser {
         if (!expansion.operatingPoints().isEmpty())
             resolved.set(OperatingPoint.RESOLVED, OperatingPoint.json(expansion.operatingPoints(), capacity));
         String sha = hash(name, resolved, cells, inputs);
-        return new MatrixSpec(name, file, description, factorLabels, replicates, baseline, cells, inputs, sha, resolved, capacity);
+        return new MatrixSpec(
+                name, file, description, factorLabels, replicates, baseline, cells, inputs, sha, resolved, capacity);
     }
 
     /** The {@code factors:} block: each a list of levels or a mapping of named levels; no key varied twice, no level twice. */
@@ -235,14 +279,20 @@ public final class MatrixParser {
         Map<String, Factor> factors = new LinkedHashMap<>();
         JsonNode fnode = located.root().get("factors");
         if (fnode == null || fnode.isNull()) return factors;
-        if (!(fnode instanceof ObjectNode fo)) throw bad(located, "/factors", "factors: expected a mapping of config key -> list of levels");
+        if (!(fnode instanceof ObjectNode fo))
+            throw bad(located, "/factors", "factors: expected a mapping of config key -> list of levels");
         var it = fo.fields();
         while (it.hasNext()) {
             var e = it.next();
             String key = e.getKey();
             String ptr = "/factors/" + esc(key);
-            if (MATRIX_KEYS.contains(key)) throw bad(located, ptr, "factor '" + key + "': a matrix key cannot be a factor");
-            factors.put(key, e.getValue() instanceof ObjectNode groups ? groupFactor(located, ptr, key, groups) : listFactor(located, ptr, key, e.getValue()));
+            if (MATRIX_KEYS.contains(key))
+                throw bad(located, ptr, "factor '" + key + "': a matrix key cannot be a factor");
+            factors.put(
+                    key,
+                    e.getValue() instanceof ObjectNode groups
+                            ? groupFactor(located, ptr, key, groups)
+                            : listFactor(located, ptr, key, e.getValue()));
         }
         checkGroupConflicts(located, factors);
         for (Factor f : factors.values()) if (f.groups() == null) checkDistinctOnceRead(located, base, f);
@@ -252,14 +302,18 @@ public final class MatrixParser {
     /** {@code tiers: [local-only, combined]}: a list of levels of one key. */
     private static Factor listFactor(LocatedTree located, String ptr, String key, JsonNode value) {
         if (!(value instanceof ArrayNode arr) || arr.isEmpty())
-            throw bad(located, ptr, "factor '" + key + "': expected a non-empty list of levels, e.g. [cold, hot], "
-                    + "or named levels, each a mapping of config keys, e.g. {vllm: {tiers: local-only}, mooncake: {tiers: combined}}");
+            throw bad(
+                    located,
+                    ptr,
+                    "factor '" + key + "': expected a non-empty list of levels, e.g. [cold, hot], "
+                            + "or named levels, each a mapping of config keys, e.g. {vllm: {tiers: local-only}, mooncake: {tiers: combined}}");
         List<JsonNode> levels = new ArrayList<>();
         List<String> labels = new ArrayList<>();
         List<String> origins = new ArrayList<>();
         for (int i = 0; i < arr.size(); i++) {
             String label = label(arr.get(i));
-            if (labels.contains(label)) throw bad(located, ptr + "/" + i, "factor '" + key + "': level '" + label + "' is given twice");
+            if (labels.contains(label))
+                throw bad(located, ptr + "/" + i, "factor '" + key + "': level '" + label + "' is given twice");
             levels.add(arr.get(i));
             labels.add(label);
             origins.add(where(located, ptr + "/" + i) + " (factor " + key + ")");
@@ -271,19 +325,22 @@ public final class MatrixParser {
      * What the {@code --set} options changed besides the factors and the base config: the replicates, the capacity block
      * (with the {@code --set} that gave each key) and the options as given.
      */
-    private record Overrides(int replicates, ObjectNode capacityNode, Map<String, String> capacityOrigins, List<String> applied) {}
+    private record Overrides(
+            int replicates, ObjectNode capacityNode, Map<String, String> capacityOrigins, List<String> applied) {}
 
     /**
      * {@code --set}: a factor's key pins the factor to that one level; {@code replicates} may be overridden;
      * {@code capacity.KEY} patches the capacity block; others patch the base.
      */
-    private static Overrides applySets(LocatedTree located, ConfigTree base, Map<String, Factor> factors, List<String> sets, int replicates) {
+    private static Overrides applySets(
+            LocatedTree located, ConfigTree base, Map<String, Factor> factors, List<String> sets, int replicates) {
         List<String> applied = new ArrayList<>();
         ObjectNode capacityNode = located.root().get("capacity") instanceof ObjectNode co ? co.deepCopy() : null;
         Map<String, String> capacityOrigins = new LinkedHashMap<>();
         for (String s : sets) {
             int eq = s.indexOf('=');
-            if (eq <= 0) throw new BadInputException("--set " + s + ": expected KEY=VALUE (e.g. --set slo.ttft_ms=2000)");
+            if (eq <= 0)
+                throw new BadInputException("--set " + s + ": expected KEY=VALUE (e.g. --set slo.ttft_ms=2000)");
             String key = s.substring(0, eq).strip();
             String value = s.substring(eq + 1);
             applied.add(s);
@@ -293,7 +350,8 @@ public final class MatrixParser {
                 if (capacityNode == null) capacityNode = NODES.objectNode();
                 setCapacityKey(capacityNode, capacityOrigins, s, key, value);
             } else if (MATRIX_KEYS.contains(key)) {
-                throw new BadInputException("--set " + s + ": the matrix key '" + key + "' cannot be set from the command line");
+                throw new BadInputException(
+                        "--set " + s + ": the matrix key '" + key + "' cannot be set from the command line");
             } else if (factors.containsKey(key)) {
                 factors.put(key, pin(factors.get(key), s, value));
             } else {
@@ -315,14 +373,17 @@ public final class MatrixParser {
     }
 
     /** {@code capacity.KEY} or a nested {@code capacity.cells.FACTOR}: patched into the block, errors naming this --set. */
-    private static void setCapacityKey(ObjectNode capacityNode, Map<String, String> capacityOrigins, String s, String key, String value) {
+    private static void setCapacityKey(
+            ObjectNode capacityNode, Map<String, String> capacityOrigins, String s, String key, String value) {
         String[] path = key.substring(9).split("\\.", key.startsWith("capacity.cells.") ? 2 : -1);
         if (path.length > 2 || !(path.length == 1 || path[0].equals("cells")) || path[path.length - 1].isEmpty())
-            throw new BadInputException("--set " + s + ": '" + key + "' is not a capacity key (capacity.KEY, or capacity.cells.FACTOR; keys: "
+            throw new BadInputException("--set " + s + ": '" + key
+                    + "' is not a capacity key (capacity.KEY, or capacity.cells.FACTOR; keys: "
                     + String.join(", ", CapacityParser.KEYS) + ")");
         JsonNode v = parseValue(value, "--set " + s);
         ObjectNode at = capacityNode;
-        if (path.length == 2) at = capacityNode.get("cells") instanceof ObjectNode c ? c : capacityNode.putObject("cells");
+        if (path.length == 2)
+            at = capacityNode.get("cells") instanceof ObjectNode c ? c : capacityNode.putObject("cells");
         at.set(path[path.length - 1], v.isTextual() ? scalar(v.asText()) : v);
         capacityOrigins.put("/capacity/" + String.join("/", path), "--set " + s);
     }
@@ -334,8 +395,9 @@ public final class MatrixParser {
             return new Factor(f.key(), List.of(v), List.of(label(v)), List.of("--set " + s), true, null);
         }
         int i = f.labels().indexOf(value.strip());
-        if (i < 0) throw new BadInputException("--set " + s + ": '" + value.strip() + "' is not a level of factor " + f.key() + " (levels: "
-                + String.join(", ", f.labels()) + ")");
+        if (i < 0)
+            throw new BadInputException("--set " + s + ": '" + value.strip() + "' is not a level of factor " + f.key()
+                    + " (levels: " + String.join(", ", f.labels()) + ")");
         return f.pin(i, "--set " + s);
     }
 
@@ -344,7 +406,8 @@ public final class MatrixParser {
         for (Factor f : factors.values())
             if (f.groups() != null && conflicts(key, f))
                 throw new BadInputException("--set " + s + ": '" + key + "' is set by the levels of factor '" + f.key()
-                        + "' (" + String.join(", ", f.labels()) + "); pin the factor instead (--set " + f.key() + "=" + f.labels().get(0) + ")");
+                        + "' (" + String.join(", ", f.labels()) + "); pin the factor instead (--set " + f.key() + "="
+                        + f.labels().get(0) + ")");
         base.set(s);
     }
 
@@ -352,16 +415,26 @@ public final class MatrixParser {
     private static void applyMode(ConfigTree base, Map<String, Factor> factors, Mode mode) {
         if (mode == null) return;
         if (factors.containsKey("mode"))
-            factors.put("mode", new Factor("mode", List.of(NODES.textNode(mode.label())), List.of(mode.label()), List.of("--mode " + mode), true, null));
+            factors.put(
+                    "mode",
+                    new Factor(
+                            "mode",
+                            List.of(NODES.textNode(mode.label())),
+                            List.of(mode.label()),
+                            List.of("--mode " + mode),
+                            true,
+                            null));
         else base.set("mode", mode.label(), "--mode " + mode.label());
     }
 
     /** Every combination of the factors' levels (level indexes, in matrix order) that no exclusion removes. */
-    private static List<int[]> combinations(LocatedTree located, String src, List<Factor> fl, int replicates, Map<String, Factor> declared) {
+    private static List<int[]> combinations(
+            LocatedTree located, String src, List<Factor> fl, int replicates, Map<String, Factor> declared) {
         long total = 1;
         for (Factor f : fl) total *= f.levels().size();
         if (total * replicates > MAX_RUNS)
-            throw new BadInputException(src + ": the matrix has " + total + " cells x " + replicates + " replicates; at most " + MAX_RUNS + " runs");
+            throw new BadInputException(src + ": the matrix has " + total + " cells x " + replicates
+                    + " replicates; at most " + MAX_RUNS + " runs");
         List<Exclusion> exclusions = exclusions(located, declared);
         List<int[]> combos = new ArrayList<>();
         int[] idx = new int[fl.size()];
@@ -380,10 +453,12 @@ public final class MatrixParser {
     }
 
     /** The expanded cells, the operating points they give, and the input files their configs name. */
-    private record ExpandedCells(List<MatrixCell> cells, Map<String, OperatingPoint> operatingPoints, Set<String> inputPaths) {}
+    private record ExpandedCells(
+            List<MatrixCell> cells, Map<String, OperatingPoint> operatingPoints, Set<String> inputPaths) {}
 
     /** Each combination as a cell of {@code replicates} runs, each run's config bound (and so validated). */
-    private static ExpandedCells expand(ConfigTree base, List<Factor> fl, List<int[]> combos, int replicates, MatrixSpec.Expansion progress) {
+    private static ExpandedCells expand(
+            ConfigTree base, List<Factor> fl, List<int[]> combos, int replicates, MatrixSpec.Expansion progress) {
         int width = Math.max(2, String.valueOf(combos.size()).length());
         ExpandedCells out = new ExpandedCells(new ArrayList<>(), new LinkedHashMap<>(), new LinkedHashSet<>());
         for (int ci = 0; ci < combos.size(); ci++) {
@@ -401,7 +476,8 @@ public final class MatrixParser {
     }
 
     /** A cell's replicates: replicate k runs with seed + k. */
-    private static List<CellRun> runs(ConfigTree ct, String id, int ci, Map<String, String> labels, int replicates, Set<String> inputPaths) {
+    private static List<CellRun> runs(
+            ConfigTree ct, String id, int ci, Map<String, String> labels, int replicates, Set<String> inputPaths) {
         RunConfig first = ct.bind();
         List<CellRun> runs = new ArrayList<>();
         for (int k = 0; k < replicates; k++) {
@@ -427,24 +503,36 @@ public final class MatrixParser {
     }
 
     /** The {@code capacity:} block (from the file, patched by {@code --set capacity.KEY}), or null without one. */
-    private static CapacitySpec capacity(LocatedTree located, Overrides set, Map<String, Factor> factors, Map<String, List<String>> factorLabels,
-                                         Map<String, List<String>> declaredLabels, List<MatrixCell> cells) {
+    private static CapacitySpec capacity(
+            LocatedTree located,
+            Overrides set,
+            Map<String, Factor> factors,
+            Map<String, List<String>> factorLabels,
+            Map<String, List<String>> declaredLabels,
+            List<MatrixCell> cells) {
         ObjectNode root = located.root();
-        if (set.capacityNode() == null && !(root.has("capacity") && !root.get("capacity").isNull())) return null;
+        if (set.capacityNode() == null
+                && !(root.has("capacity") && !root.get("capacity").isNull())) return null;
         JsonNode cn = set.capacityNode() != null ? set.capacityNode() : root.get("capacity");
         boolean inFile = root.get("capacity") instanceof ObjectNode;
         Map<String, String> capacityOrigins = set.capacityOrigins();
-        CapacitySpec capacity = CapacityParser.parse(cn, ptr -> {
-            // the --set that gave this key or a mapping above it (capacity.cells={...}); else the file's line
-            for (String p = ptr; p.startsWith("/capacity/"); p = p.substring(0, p.lastIndexOf('/'))) {
-                String o = capacityOrigins.get(p);
-                if (o != null) return o;
-            }
-            if (!inFile && !capacityOrigins.isEmpty()) // no block in the file: the --set options made it
-                return String.join(", ", new LinkedHashSet<>(capacityOrigins.values())) + " (the file has no capacity: block)";
-            String at = located.origin(ptr);
-            return at != null ? at : where(located, "/capacity");
-        }, factorLabels, declaredLabels, cells);
+        CapacitySpec capacity = CapacityParser.parse(
+                cn,
+                ptr -> {
+                    // the --set that gave this key or a mapping above it (capacity.cells={...}); else the file's line
+                    for (String p = ptr; p.startsWith("/capacity/"); p = p.substring(0, p.lastIndexOf('/'))) {
+                        String o = capacityOrigins.get(p);
+                        if (o != null) return o;
+                    }
+                    if (!inFile && !capacityOrigins.isEmpty()) // no block in the file: the --set options made it
+                    return String.join(", ", new LinkedHashSet<>(capacityOrigins.values()))
+                                + " (the file has no capacity: block)";
+                    String at = located.origin(ptr);
+                    return at != null ? at : where(located, "/capacity");
+                },
+                factorLabels,
+                declaredLabels,
+                cells);
         for (Factor f : capacity == null ? List.<Factor>of() : factors.values())
             if (f.groups() != null && conflicts(capacity.knob(), f) && setsSearchedKnob(f, capacity))
                 throw new BadInputException(where(located, "/capacity/knob") + ": capacity.knob " + capacity.knob()
@@ -465,8 +553,15 @@ public final class MatrixParser {
     }
 
     /** The matrix as resolved (factors' labels, named levels, exclusions, replicates, baseline, the options): the manifest's record. */
-    private static ObjectNode resolved(ObjectNode root, String name, String description, Map<String, Factor> factors, int replicates,
-                                       String baseline, List<String> appliedSets, Mode mode) {
+    private static ObjectNode resolved(
+            ObjectNode root,
+            String name,
+            String description,
+            Map<String, Factor> factors,
+            int replicates,
+            String baseline,
+            List<String> appliedSets,
+            Mode mode) {
         ObjectNode resolved = NODES.objectNode();
         resolved.put("name", name);
         if (description != null) resolved.put("description", description);
@@ -491,15 +586,22 @@ public final class MatrixParser {
     /** {@code bundle: {requests: all | capacity | none}}: what a capacity search's probes keep (docs/bundle-format.md). */
     private static ObjectNode bundleBlock(LocatedTree located) {
         JsonNode b = located.root().get("bundle");
-        if (!(b instanceof ObjectNode bo)) throw bad(located, "/bundle", "bundle: expected a mapping, e.g. {requests: capacity}");
+        if (!(b instanceof ObjectNode bo))
+            throw bad(located, "/bundle", "bundle: expected a mapping, e.g. {requests: capacity}");
         ObjectNode out = NODES.objectNode();
         for (var e : bo.properties()) {
             if (!e.getKey().equals("requests"))
-                throw bad(located, "/bundle/" + esc(e.getKey()), "bundle." + e.getKey() + ": unknown key (known: requests)");
+                throw bad(
+                        located,
+                        "/bundle/" + esc(e.getKey()),
+                        "bundle." + e.getKey() + ": unknown key (known: requests)");
             String v = e.getValue().isTextual() ? e.getValue().asText() : "";
             if (!dev.kvlab.harness.bundle.RequestsKept.LEVELS.contains(v))
-                throw bad(located, "/bundle/requests", "bundle.requests: '" + e.getValue().asText() + "' is not one of "
-                        + String.join(", ", dev.kvlab.harness.bundle.RequestsKept.LEVELS));
+                throw bad(
+                        located,
+                        "/bundle/requests",
+                        "bundle.requests: '" + e.getValue().asText() + "' is not one of "
+                                + String.join(", ", dev.kvlab.harness.bundle.RequestsKept.LEVELS));
             out.put("requests", v);
         }
         return out;
@@ -511,7 +613,8 @@ public final class MatrixParser {
         factors.forEach((k, f) -> {
             if (f.groups() == null) return;
             ObjectNode g = groups.putObject(k);
-            for (int i = 0; i < f.labels().size(); i++) g.set(f.labels().get(i), f.levels().get(i).deepCopy());
+            for (int i = 0; i < f.labels().size(); i++)
+                g.set(f.labels().get(i), f.levels().get(i).deepCopy());
         });
         return groups;
     }
@@ -524,7 +627,8 @@ public final class MatrixParser {
         rc.catalog().forEach(cat::add);
     }
 
-    private static String hash(String name, ObjectNode resolved, List<MatrixCell> cells, List<MatrixSpec.Input> inputs) {
+    private static String hash(
+            String name, ObjectNode resolved, List<MatrixCell> cells, List<MatrixSpec.Input> inputs) {
         ObjectNode h = NODES.objectNode();
         h.put("name", name);
         h.set("factors", resolved.get("factors"));
@@ -542,7 +646,9 @@ public final class MatrixParser {
         for (MatrixSpec.Input i : inputs) in.add(i.sha256());
         try {
             byte[] bytes = dev.kvlab.harness.core.JsonOutput.mapper().writeValueAsBytes(h);
-            return HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+            return HexFormat.of()
+                    .formatHex(
+                            java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
@@ -589,7 +695,8 @@ public final class MatrixParser {
 
     private static Map<String, String> labels(List<Factor> fl, int[] idx) {
         Map<String, String> m = new LinkedHashMap<>();
-        for (int d = 0; d < fl.size(); d++) m.put(fl.get(d).key(), fl.get(d).labels().get(idx[d]));
+        for (int d = 0; d < fl.size(); d++)
+            m.put(fl.get(d).key(), fl.get(d).labels().get(idx[d]));
         return m;
     }
 
@@ -627,7 +734,11 @@ public final class MatrixParser {
         JsonNode ex = t.root().get("exclude");
         List<Exclusion> out = new ArrayList<>();
         if (ex == null || ex.isNull()) return out;
-        if (!(ex instanceof ArrayNode arr)) throw bad(t, "/exclude", "exclude: expected a list of partial factor assignments, e.g. [{cache_state: cold, tiers: none}]");
+        if (!(ex instanceof ArrayNode arr))
+            throw bad(
+                    t,
+                    "/exclude",
+                    "exclude: expected a list of partial factor assignments, e.g. [{cache_state: cold, tiers: none}]");
         for (int i = 0; i < arr.size(); i++) {
             String ptr = "/exclude/" + i;
             if (!(arr.get(i) instanceof ObjectNode o) || o.isEmpty())
@@ -637,26 +748,37 @@ public final class MatrixParser {
         return out;
     }
 
-    private static Map<String, Set<String>> assignment(LocatedTree t, String ptr, ObjectNode o, Map<String, Factor> declared, String what) {
+    private static Map<String, Set<String>> assignment(
+            LocatedTree t, String ptr, ObjectNode o, Map<String, Factor> declared, String what) {
         Map<String, Set<String>> rule = new LinkedHashMap<>();
         var it = o.fields();
         while (it.hasNext()) {
             var e = it.next();
             String kp = ptr + "/" + esc(e.getKey());
             Factor f = declared.get(e.getKey());
-            if (f == null) throw bad(t, kp, what + ": '" + e.getKey() + "' is not a factor of this matrix (factors: " + String.join(", ", declared.keySet()) + ")");
+            if (f == null)
+                throw bad(
+                        t,
+                        kp,
+                        what + ": '" + e.getKey() + "' is not a factor of this matrix (factors: "
+                                + String.join(", ", declared.keySet()) + ")");
             Set<String> vals = new LinkedHashSet<>();
             if (e.getValue() instanceof ArrayNode a) for (JsonNode v : a) vals.add(label(v));
             else vals.add(label(e.getValue()));
             for (String v : vals)
                 if (!f.labels().contains(v))
-                    throw bad(t, kp, what + ": '" + v + "' is not a level of factor " + f.key() + " (levels: " + String.join(", ", f.labels()) + ")");
+                    throw bad(
+                            t,
+                            kp,
+                            what + ": '" + v + "' is not a level of factor " + f.key() + " (levels: "
+                                    + String.join(", ", f.labels()) + ")");
             rule.put(e.getKey(), vals);
         }
         return rule;
     }
 
-    private static String baseline(LocatedTree t, List<MatrixCell> cells, Map<String, Factor> declared, Map<String, Factor> effective) {
+    private static String baseline(
+            LocatedTree t, List<MatrixCell> cells, Map<String, Factor> declared, Map<String, Factor> effective) {
         JsonNode b = t.root().get("baseline");
         if (b == null || b.isNull()) return noCacheCell(cells);
         boolean pinned = effective.values().stream().anyMatch(Factor::pinned);
@@ -665,14 +787,21 @@ public final class MatrixParser {
             for (MatrixCell c : cells) if (c.id().equals(b.asText())) match.add(c);
             if (match.isEmpty() && !pinned) {
                 List<String> ids = cells.stream().map(MatrixCell::id).toList();
-                throw bad(t, "/baseline", "baseline: no cell '" + b.asText() + "' (cells: " + String.join(", ", ids) + ")");
+                throw bad(
+                        t,
+                        "/baseline",
+                        "baseline: no cell '" + b.asText() + "' (cells: " + String.join(", ", ids) + ")");
             }
         } else if (b instanceof ObjectNode o && !o.isEmpty()) {
             Exclusion rule = new Exclusion(assignment(t, "/baseline", o, declared, "baseline"));
             for (MatrixCell c : cells) if (rule.matches(c.factors())) match.add(c);
             if (match.size() > 1)
-                throw bad(t, "/baseline", "baseline: matches " + match.size() + " cells (" + match.get(0).id() + ", " + match.get(1).id()
-                        + ", ...); give a level for every factor that varies");
+                throw bad(
+                        t,
+                        "/baseline",
+                        "baseline: matches " + match.size() + " cells ("
+                                + match.get(0).id() + ", " + match.get(1).id()
+                                + ", ...); give a level for every factor that varies");
             if (match.isEmpty() && !pinned) throw bad(t, "/baseline", "baseline: the cell it names is excluded");
         } else {
             throw bad(t, "/baseline", "baseline: expected a cell id or a mapping of factor -> level");
@@ -686,14 +815,17 @@ public final class MatrixParser {
      * no such cell or more than one (which of them is the baseline is the matrix's to say).
      */
     private static String noCacheCell(List<MatrixCell> cells) {
-        List<MatrixCell> none = cells.stream().filter(c -> Tiers.NONE.label().equals(c.factors().get(ConfigKeys.TIERS))).toList();
+        List<MatrixCell> none = cells.stream()
+                .filter(c -> Tiers.NONE.label().equals(c.factors().get(ConfigKeys.TIERS)))
+                .toList();
         return none.size() == 1 ? none.getFirst().id() : null;
     }
 
     private static JsonNode parseValue(String value, String origin) {
         String v = value.strip();
         if (v.equals("null") || v.equals("~")) return NODES.nullNode();
-        if (v.startsWith("[") || v.startsWith("{")) return LocatedTree.parse("v: " + v, origin).root().get("v");
+        if (v.startsWith("[") || v.startsWith("{"))
+            return LocatedTree.parse("v: " + v, origin).root().get("v");
         return NODES.textNode(value);
     }
 

@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -56,14 +55,25 @@ public final class MatrixRunner {
      * @param report     renders report.html and plots/ before the manifest is written
      * @param log        notes for the user (stderr)
      */
-    public MatrixRunner(CellExecutor cells, List<RunListener> listeners, Provenance provenance, Clock clock,
-                        PartialBundle.ReportStep report, PrintWriter log) {
+    public MatrixRunner(
+            CellExecutor cells,
+            List<RunListener> listeners,
+            Provenance provenance,
+            Clock clock,
+            PartialBundle.ReportStep report,
+            PrintWriter log) {
         this(cells, listeners, provenance, clock, report, log, 1);
     }
 
     /** As above; {@code jobs} sim runs of one step may execute at once (live runs never overlap anything). */
-    public MatrixRunner(CellExecutor cells, List<RunListener> listeners, Provenance provenance, Clock clock,
-                        PartialBundle.ReportStep report, PrintWriter log, int jobs) {
+    public MatrixRunner(
+            CellExecutor cells,
+            List<RunListener> listeners,
+            Provenance provenance,
+            Clock clock,
+            PartialBundle.ReportStep report,
+            PrintWriter log,
+            int jobs) {
         if (jobs < 1) throw new IllegalArgumentException("jobs must be >= 1, got " + jobs);
         this.jobs = jobs;
         this.cells = cells;
@@ -97,13 +107,17 @@ public final class MatrixRunner {
                 }
                 log.println("kvlab: no interrupted run of this matrix in " + out + "; starting a new one");
             } else {
-                log.println("kvlab: resuming " + pb.runId() + " (" + experiment.step(pb.records()).done().size() + " of "
-                        + (spec.experiment() != null && spec.experiment().adaptive() ? "at most " : "") + experiment.maxRuns() + " cell runs already done)");
+                log.println("kvlab: resuming " + pb.runId() + " ("
+                        + experiment.step(pb.records()).done().size() + " of "
+                        + (spec.experiment() != null && spec.experiment().adaptive() ? "at most " : "")
+                        + experiment.maxRuns() + " cell runs already done)");
             }
             log.flush();
         } else {
             Path partial = PartialBundle.interrupted(out, spec);
-            if (partial != null) log.println("kvlab: note: an interrupted run of this matrix is in " + partial + " (the same command with --resume continues it)");
+            if (partial != null)
+                log.println("kvlab: note: an interrupted run of this matrix is in " + partial
+                        + " (the same command with --resume continues it)");
         }
         boolean fresh = pb == null;
         if (pb == null) pb = PartialBundle.create(out, spec, clock.instant(), provenance.commandLine());
@@ -122,10 +136,19 @@ public final class MatrixRunner {
                     step = experiment.step(b.records());
                 }
                 Map<String, Object> sections = new LinkedHashMap<>();
-                sections.put("bundle", dev.kvlab.harness.bundle.RequestsKept.apply(b.dir(), spec, step.done(), experiment.requestsKept(b.records())));
+                sections.put(
+                        "bundle",
+                        dev.kvlab.harness.bundle.RequestsKept.apply(
+                                b.dir(), spec, step.done(), experiment.requestsKept(b.records())));
                 sections.putAll(sections());
-                PartialBundle.Finished fin = b.finish(spec, step.done(), experiment.results(b.records(), id), provenance, clock.instant(),
-                        report, sections);
+                PartialBundle.Finished fin = b.finish(
+                        spec,
+                        step.done(),
+                        experiment.results(b.records(), id),
+                        provenance,
+                        clock.instant(),
+                        report,
+                        sections);
                 ok = true;
                 tell(l -> l.runFinished(new RunListener.RunEnd(id, spec, fin.bundle(), clock.instant(), true)));
                 return new Outcome(id, fin.bundle(), fin.table(), false);
@@ -141,8 +164,8 @@ public final class MatrixRunner {
                         discard = b.dir();
                         log.println("kvlab: the run stopped before any cell finished; nothing is kept");
                     } else {
-                        log.println("kvlab: the run stopped; its " + done + " finished cell run(s) are kept in " + b.dir()
-                                + " (same command with --resume continues it)");
+                        log.println("kvlab: the run stopped; its " + done + " finished cell run(s) are kept in "
+                                + b.dir() + " (same command with --resume continues it)");
                     }
                     log.flush();
                 }
@@ -167,13 +190,16 @@ public final class MatrixRunner {
             for (CellRun r : runs) runOne(id, b, r); // one thread: in the experiment's order
             return;
         }
-        ExecutorService pool = Executors.newFixedThreadPool(Math.min(jobs, sims.size()), Thread.ofPlatform().name("kvlab-cell-", 0).daemon().factory());
+        ExecutorService pool = Executors.newFixedThreadPool(
+                Math.min(jobs, sims.size()),
+                Thread.ofPlatform().name("kvlab-cell-", 0).daemon().factory());
         try {
             List<Future<?>> fs = new ArrayList<>();
-            for (CellRun r : sims) fs.add(pool.submit(() -> {
-                runOne(id, b, r);
-                return null;
-            }));
+            for (CellRun r : sims)
+                fs.add(pool.submit(() -> {
+                    runOne(id, b, r);
+                    return null;
+                }));
             Throwable first = null;
             for (Future<?> f : fs) {
                 try {
@@ -242,7 +268,8 @@ public final class MatrixRunner {
 
     private void broken(RunListener l, RuntimeException e) {
         if (broken.add(l)) {
-            log.println("kvlab: listener " + l.getClass().getSimpleName() + " failed: " + e + " (further failures of it are not reported)");
+            log.println("kvlab: listener " + l.getClass().getSimpleName() + " failed: " + e
+                    + " (further failures of it are not reported)");
             log.flush();
         }
     }

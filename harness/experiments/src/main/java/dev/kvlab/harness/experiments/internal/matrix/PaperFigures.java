@@ -3,8 +3,6 @@ package dev.kvlab.harness.experiments.internal.matrix;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.kvlab.harness.api.CellResult;
-import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.input.LocatedTree;
@@ -36,7 +34,8 @@ import java.util.Set;
  */
 final class PaperFigures {
 
-    static final Set<String> FIGURE_KEYS = Set.of("label", "figure", "metric", "cell", "over", "as", "value", "unit", "differences");
+    static final Set<String> FIGURE_KEYS =
+            Set.of("label", "figure", "metric", "cell", "over", "as", "value", "unit", "differences");
     static final Set<String> BLOCK_KEYS = Set.of("source", "differences", "figures");
 
     private PaperFigures() {}
@@ -45,9 +44,11 @@ final class PaperFigures {
     static void check(LocatedTree t, Map<String, List<String>> factors) {
         JsonNode p = t.root().get("paper");
         if (p == null || p.isNull()) return;
-        if (!(p instanceof ObjectNode o)) throw bad(t, "/paper", "paper: expected a mapping with figures (and source, differences)");
+        if (!(p instanceof ObjectNode o))
+            throw bad(t, "/paper", "paper: expected a mapping with figures (and source, differences)");
         o.fieldNames().forEachRemaining(k -> {
-            if (!BLOCK_KEYS.contains(k)) throw bad(t, "/paper/" + k, "paper: unknown key '" + k + "' (known: source, differences, figures)");
+            if (!BLOCK_KEYS.contains(k))
+                throw bad(t, "/paper/" + k, "paper: unknown key '" + k + "' (known: source, differences, figures)");
         });
         for (String k : List.of("source", "differences"))
             if (o.has(k) && !o.get(k).isTextual()) throw bad(t, "/paper/" + k, "paper." + k + ": expected a text");
@@ -56,18 +57,34 @@ final class PaperFigures {
         for (int i = 0; i < figs.size(); i++) {
             String ptr = "/paper/figures/" + i;
             String what = "paper.figures[" + i + "]";
-            if (!(figs.get(i) instanceof ObjectNode f)) throw bad(t, ptr, what + ": expected a mapping (label, figure, metric, cell, value)");
+            if (!(figs.get(i) instanceof ObjectNode f))
+                throw bad(t, ptr, what + ": expected a mapping (label, figure, metric, cell, value)");
             f.fieldNames().forEachRemaining(k -> {
-                if (!FIGURE_KEYS.contains(k)) throw bad(t, ptr + "/" + k, what + ": unknown key '" + k + "' (known: " + String.join(", ", FIGURE_KEYS.stream().sorted().toList()) + ")");
+                if (!FIGURE_KEYS.contains(k))
+                    throw bad(
+                            t,
+                            ptr + "/" + k,
+                            what + ": unknown key '" + k + "' (known: "
+                                    + String.join(
+                                            ", ", FIGURE_KEYS.stream().sorted().toList()) + ")");
             });
             for (String k : List.of("label", "figure", "metric"))
-                if (!f.path(k).isTextual() || f.get(k).asText().isBlank()) throw bad(t, ptr, what + ": '" + k + "' must be a non-empty text");
-            if (!f.path("value").isNumber()) throw bad(t, ptr + (f.has("value") ? "/value" : ""), what + ": 'value' must be a number (the paper's figure)");
-            for (String k : List.of("unit", "differences")) if (f.has(k) && !f.get(k).isTextual()) throw bad(t, ptr + "/" + k, what + ": '" + k + "' must be a text");
+                if (!f.path(k).isTextual() || f.get(k).asText().isBlank())
+                    throw bad(t, ptr, what + ": '" + k + "' must be a non-empty text");
+            if (!f.path("value").isNumber())
+                throw bad(
+                        t,
+                        ptr + (f.has("value") ? "/value" : ""),
+                        what + ": 'value' must be a number (the paper's figure)");
+            for (String k : List.of("unit", "differences"))
+                if (f.has(k) && !f.get(k).isTextual())
+                    throw bad(t, ptr + "/" + k, what + ": '" + k + "' must be a text");
             metric(t, ptr + "/metric", what, f.get("metric").asText(), factors);
             String as = f.path("as").asText(f.has("over") ? "ratio" : "value");
-            if (!List.of("value", "ratio", "gain").contains(as)) throw bad(t, ptr + "/as", what + ": 'as' must be value, ratio or gain");
-            if (!as.equals("value") && !f.has("over")) throw bad(t, ptr + "/as", what + ": '" + as + "' needs 'over' (the cells to divide by)");
+            if (!List.of("value", "ratio", "gain").contains(as))
+                throw bad(t, ptr + "/as", what + ": 'as' must be value, ratio or gain");
+            if (!as.equals("value") && !f.has("over"))
+                throw bad(t, ptr + "/as", what + ": '" + as + "' needs 'over' (the cells to divide by)");
             selection(t, ptr + "/cell", what + ".cell", f.get("cell"), factors);
             if (f.has("over")) selection(t, ptr + "/over", what + ".over", f.get("over"), factors);
         }
@@ -85,28 +102,45 @@ final class PaperFigures {
     }
 
     /** {@code capacity}, a summary column, or a sum of columns ({@code a + b}); anything else is refused naming the known columns. */
-    private static void metric(LocatedTree t, String ptr, String what, String metric, Map<String, List<String>> factors) {
+    private static void metric(
+            LocatedTree t, String ptr, String what, String metric, Map<String, List<String>> factors) {
         if (metric.strip().equals("capacity")) return;
         List<String> known = knownColumns();
         for (String part : metric.split("\\+", -1)) {
             String p = part.strip();
-            String why = p.isEmpty() ? "an empty term in '" + metric + "'"
-                    : p.equals("capacity") ? "capacity cannot be summed with other columns"
-                    : known.contains(p) ? null : "'" + p + "' is not a column of summary rows";
+            String why = p.isEmpty()
+                    ? "an empty term in '" + metric + "'"
+                    : p.equals("capacity")
+                            ? "capacity cannot be summed with other columns"
+                            : known.contains(p) ? null : "'" + p + "' is not a column of summary rows";
             if (why != null)
-                throw bad(t, ptr, what + ".metric: " + why + " (known: capacity, or one of these columns, or a sum with +: " + String.join(", ", known) + ")");
+                throw bad(
+                        t,
+                        ptr,
+                        what + ".metric: " + why + " (known: capacity, or one of these columns, or a sum with +: "
+                                + String.join(", ", known) + ")");
         }
     }
 
-    private static void selection(LocatedTree t, String ptr, String what, JsonNode sel, Map<String, List<String>> factors) {
-        if (!(sel instanceof ObjectNode o)) throw bad(t, ptr, what + ": expected a mapping of factor -> level, e.g. {cluster.router: random}");
+    private static void selection(
+            LocatedTree t, String ptr, String what, JsonNode sel, Map<String, List<String>> factors) {
+        if (!(sel instanceof ObjectNode o))
+            throw bad(t, ptr, what + ": expected a mapping of factor -> level, e.g. {cluster.router: random}");
         o.properties().forEach(e -> {
             List<String> levels = factors.get(e.getKey());
-            if (levels == null) throw bad(t, ptr + "/" + e.getKey(), what + ": '" + e.getKey() + "' is not a factor of this matrix (factors: "
-                    + String.join(", ", factors.keySet()) + ")");
+            if (levels == null)
+                throw bad(
+                        t,
+                        ptr + "/" + e.getKey(),
+                        what + ": '" + e.getKey() + "' is not a factor of this matrix (factors: "
+                                + String.join(", ", factors.keySet()) + ")");
             String v = MatrixParser.label(e.getValue());
-            if (!levels.contains(v)) throw bad(t, ptr + "/" + e.getKey(), what + ": '" + v + "' is not a level of factor " + e.getKey()
-                    + " (levels: " + String.join(", ", levels) + ")");
+            if (!levels.contains(v))
+                throw bad(
+                        t,
+                        ptr + "/" + e.getKey(),
+                        what + ": '" + v + "' is not a level of factor " + e.getKey() + " (levels: "
+                                + String.join(", ", levels) + ")");
         });
     }
 

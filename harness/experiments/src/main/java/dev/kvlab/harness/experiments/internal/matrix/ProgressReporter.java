@@ -46,11 +46,16 @@ public final class ProgressReporter implements RunListener {
     @Override
     public void runStarted(RunStart start) {
         total = MatrixExperiment.of(start.matrix()).maxRuns();
-        upTo = start.matrix().experiment() != null && start.matrix().experiment().adaptive();
+        upTo = start.matrix().experiment() != null
+                && start.matrix().experiment().adaptive();
         done = start.alreadyDone();
         runStart = System.nanoTime();
-        String what = start.matrix().cells().size() + " cells x " + start.matrix().replicates() + " replicates"
-                + (start.matrix().capacity() != null ? ", capacity searches over " + start.matrix().capacity().knob() + " (at most " + total + " probes)" : "");
+        String what =
+                start.matrix().cells().size() + " cells x " + start.matrix().replicates() + " replicates"
+                        + (start.matrix().capacity() != null
+                                ? ", capacity searches over "
+                                        + start.matrix().capacity().knob() + " (at most " + total + " probes)"
+                                : "");
         err.println("kvlab: run " + start.runId() + ": " + what + (done > 0 ? ", " + done + " already done" : ""));
         err.flush();
         heartbeat.printed();
@@ -60,7 +65,13 @@ public final class ProgressReporter implements RunListener {
     @Override
     public void cellStarted(String runId, CellRun cell) {
         cellStart = System.nanoTime();
-        heartbeat.status(String.format(Locale.ROOT, "[%d/%d] %s (%s): running (warm-up or setup)", done + 1, total, cell.label(), cell.mode()));
+        heartbeat.status(String.format(
+                Locale.ROOT,
+                "[%d/%d] %s (%s): running (warm-up or setup)",
+                done + 1,
+                total,
+                cell.label(),
+                cell.mode()));
         if (terminal) bar(cell.label() + " (" + cell.mode() + ") ...");
     }
 
@@ -74,9 +85,19 @@ public final class ProgressReporter implements RunListener {
         long[] seen = new long[3];
         double[] clock = new double[1];
         heartbeat.status(() -> seen[0] == 0 && clock[0] == 0
-                ? String.format(Locale.ROOT, "[%d/%d] %s (%s): starting (setup, warm-up)", n, total, cell.label(), cell.mode())
-                : String.format(Locale.ROOT, "[%d/%d] %s (%s): %d requests arrived, %d completed, %d failed, %.0f s of run clock",
-                        n, total, cell.label(), cell.mode(), seen[0], seen[1], seen[2], clock[0]));
+                ? String.format(
+                        Locale.ROOT, "[%d/%d] %s (%s): starting (setup, warm-up)", n, total, cell.label(), cell.mode())
+                : String.format(
+                        Locale.ROOT,
+                        "[%d/%d] %s (%s): %d requests arrived, %d completed, %d failed, %.0f s of run clock",
+                        n,
+                        total,
+                        cell.label(),
+                        cell.mode(),
+                        seen[0],
+                        seen[1],
+                        seen[2],
+                        clock[0]));
         return p -> {
             seen[0] = p.requests();
             seen[1] = p.completed();
@@ -92,12 +113,23 @@ public final class ProgressReporter implements RunListener {
         requests += s.get(Columns.COMPLETED);
         failed += s.get(Columns.FAILED);
         double secs = (System.nanoTime() - cellStart) / 1e9;
-        String line = String.format(Locale.ROOT, "[%d/%s%d] %s (%s): %d requests, %d failed, ttft p50 %.1f ms p99 %.1f ms, "
-                        + "hits local %.2f remote %.2f, %.1f s",
-                done, upTo ? "<=" : "", total, cell.label(), cell.mode(), s.get(Columns.COMPLETED), s.get(Columns.FAILED),
-                        s.p50Ms(Metric.TTFT), s.p99Ms(Metric.TTFT),
-                s.get(Columns.LOCAL_HIT_RATIO), s.get(Columns.REMOTE_HIT_RATIO), secs) + (upTo ? String.format(Locale.ROOT,
-                        ", slo attainment %.3f", s.get(Columns.SLO_ATTAINMENT)) : "");
+        String line = String.format(
+                        Locale.ROOT,
+                        "[%d/%s%d] %s (%s): %d requests, %d failed, ttft p50 %.1f ms p99 %.1f ms, "
+                                + "hits local %.2f remote %.2f, %.1f s",
+                        done,
+                        upTo ? "<=" : "",
+                        total,
+                        cell.label(),
+                        cell.mode(),
+                        s.get(Columns.COMPLETED),
+                        s.get(Columns.FAILED),
+                        s.p50Ms(Metric.TTFT),
+                        s.p99Ms(Metric.TTFT),
+                        s.get(Columns.LOCAL_HIT_RATIO),
+                        s.get(Columns.REMOTE_HIT_RATIO),
+                        secs)
+                + (upTo ? String.format(Locale.ROOT, ", slo attainment %.3f", s.get(Columns.SLO_ATTAINMENT)) : "");
         if (terminal) {
             err.print("\r\033[K");
             err.println("kvlab: " + line);
@@ -107,16 +139,26 @@ public final class ProgressReporter implements RunListener {
             err.flush();
         }
         heartbeat.printed();
-        heartbeat.status(done < total ? String.format(Locale.ROOT, "%d of %d cell runs done", done, total)
-                : "all " + total + " cell runs done: writing the summary, report and manifest");
+        heartbeat.status(
+                done < total
+                        ? String.format(Locale.ROOT, "%d of %d cell runs done", done, total)
+                        : "all " + total + " cell runs done: writing the summary, report and manifest");
     }
 
     @Override
     public void runFinished(RunEnd end) {
         if (terminal) err.print("\r\033[K");
         double secs = (System.nanoTime() - runStart) / 1e9;
-        err.println(String.format(Locale.ROOT, "kvlab: run %s %s: %d of %d cell runs, %d requests completed, %d failed, %.1f s",
-                end.runId(), end.ok() ? "finished" : "stopped", done, total, requests, failed, secs));
+        err.println(String.format(
+                Locale.ROOT,
+                "kvlab: run %s %s: %d of %d cell runs, %d requests completed, %d failed, %.1f s",
+                end.runId(),
+                end.ok() ? "finished" : "stopped",
+                done,
+                total,
+                requests,
+                failed,
+                secs));
         err.flush();
         heartbeat.printed();
         heartbeat.status("run " + end.runId() + " " + (end.ok() ? "finished" : "stopped"));

@@ -27,6 +27,12 @@ public final class ShardRecord implements RunListener {
 
     @Override
     public Map<String, Object> manifestSections() {
-        return Map.of(ShardManifest.SECTION, ShardManifest.section(shard, split, whole.sha256(), whole.runs().stream().map(CellRun::label).toList()));
+        return Map.of(
+                ShardManifest.SECTION,
+                ShardManifest.section(
+                        shard,
+                        split,
+                        whole.sha256(),
+                        whole.runs().stream().map(CellRun::label).toList()));
     }
 }

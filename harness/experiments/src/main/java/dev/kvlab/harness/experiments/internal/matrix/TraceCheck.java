@@ -25,15 +25,18 @@ public final class TraceCheck {
             var w = r.config().workload();
             if (w == null || w.trace() == null) continue;
             if (!seen.add(w.trace() + "|" + w.blockTokens() + "|" + w.limit())) continue;
-            try (RequestSource s = Workloads.open(new WorkloadSpec.Trace(w.trace(), w.blockTokens(), false, w.limit()), Namespace.of("check"), r.seed())) {
+            try (RequestSource s = Workloads.open(
+                    new WorkloadSpec.Trace(w.trace(), w.blockTokens(), false, w.limit()),
+                    Namespace.of("check"),
+                    r.seed())) {
                 long n = 0;
                 while (s.hasNext()) {
                     s.next();
                     n++;
                 }
                 if (n == 0)
-                    throw new dev.kvlab.harness.api.input.BadInputException(w.trace() + ": no requests (an empty trace"
-                            + "): nothing to run");
+                    throw new dev.kvlab.harness.api.input.BadInputException(
+                            w.trace() + ": no requests (an empty trace" + "): nothing to run");
             }
         }
     }

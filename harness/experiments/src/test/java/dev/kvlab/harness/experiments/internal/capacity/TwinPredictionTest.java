@@ -55,8 +55,14 @@ class TwinPredictionTest {
         Path f = t.resolve("m.yaml");
         Files.writeString(f, YAML.replace("SLOW", slow).replace("PREDICT", predict));
         MatrixSpec s = MatrixParser.load(f, List.of(), null);
-        MatrixRunner r = new MatrixRunner(new CellRunner()::run, List.of(), Provenance.capture("test", List.of("run")), Clock.systemUTC(),
-                new ReportRenderer()::render, new PrintWriter(log), 1);
+        MatrixRunner r = new MatrixRunner(
+                new CellRunner()::run,
+                List.of(),
+                Provenance.capture("test", List.of("run")),
+                Clock.systemUTC(),
+                new ReportRenderer()::render,
+                new PrintWriter(log),
+                1);
         return r.run(s, t.resolve("runs"), false).bundle();
     }
 
@@ -67,16 +73,21 @@ class TwinPredictionTest {
         JsonNode cap = JSON.readTree(b.resolve("capacity.json").toFile());
         for (JsonNode s : cap.get("summary")) {
             JsonNode p = s.get("predicted");
-            // the live search starts at the prediction, so it brackets the knee from there: the same engine, found to the
+            // the live search starts at the prediction, so it brackets the knee from there: the same engine, found to
+            // the
             // search's precision from another start (the twin's search started at capacity.start)
             assertThat(Math.abs(p.get("error").asDouble())).isLessThanOrEqualTo(0.05);
             assertThat(p.get("within_tolerance").asBoolean()).isTrue();
             JsonNode at = p.get("at_measured_capacity");
-            assertThat(at.get("ttft_p50_ms").get("predicted").asDouble()).isEqualTo(at.get("ttft_p50_ms").get("measured").asDouble());
-            assertThat(at.get("itl_p99_ms").get("predicted").asDouble()).isEqualTo(at.get("itl_p99_ms").get("measured").asDouble());
-            assertThat(b.resolve("twins").resolve(s.get("cell").asText() + ".json")).exists();
+            assertThat(at.get("ttft_p50_ms").get("predicted").asDouble())
+                    .isEqualTo(at.get("ttft_p50_ms").get("measured").asDouble());
+            assertThat(at.get("itl_p99_ms").get("predicted").asDouble())
+                    .isEqualTo(at.get("itl_p99_ms").get("measured").asDouble());
+            assertThat(b.resolve("twins").resolve(s.get("cell").asText() + ".json"))
+                    .exists();
             // the live search started at the prediction (written first), not at capacity.start
-            assertThat(p.get("search_started_at").asDouble()).isEqualTo(Bracket.round(p.get("capacity").asDouble(), Bracket.digits(0.05)));
+            assertThat(p.get("search_started_at").asDouble())
+                    .isEqualTo(Bracket.round(p.get("capacity").asDouble(), Bracket.digits(0.05)));
         }
         // the prediction was logged before the first probe ran
         assertThat(log.toString()).contains("predicts a capacity of");
@@ -85,12 +96,20 @@ class TwinPredictionTest {
         double gain = local.get("vs_baseline").get("ratio").get("mean").asDouble();
         assertThat(local.get("cost_vs_baseline").get("mean").asDouble()).isLessThan(1);
         assertThat(gain).isGreaterThan(1);
-        assertThat(cap.get("summary").get(0).get("cost_per_m_output_tokens").get("mean").asDouble()).isPositive();
+        assertThat(cap.get("summary")
+                        .get(0)
+                        .get("cost_per_m_output_tokens")
+                        .get("mean")
+                        .asDouble())
+                .isPositive();
         String html = Files.readString(b.resolve("report.html"));
         assertThat(html).contains("Predicted vs measured capacity").contains("Cost at the SLO");
         StringWriter text = new StringWriter();
         CapacityText.print(new PrintWriter(text), cap);
-        assertThat(text.toString()).contains("predicted (error)").contains("(+0%)").contains("cost/1M tok");
+        assertThat(text.toString())
+                .contains("predicted (error)")
+                .contains("(+0%)")
+                .contains("cost/1M tok");
     }
 
     @Test
@@ -101,8 +120,14 @@ class TwinPredictionTest {
         assertThat(p.get("error").asDouble()).isGreaterThan(0.2);
         assertThat(p.get("within_tolerance").asBoolean()).isFalse();
         assertThat(p.get("cause").asText()).contains("optimistic");
-        assertThat(p.get("at_measured_capacity").get("ttft_p50_ms").get("predicted").asDouble())
-                .isLessThan(p.get("at_measured_capacity").get("ttft_p50_ms").get("measured").asDouble());
+        assertThat(p.get("at_measured_capacity")
+                        .get("ttft_p50_ms")
+                        .get("predicted")
+                        .asDouble())
+                .isLessThan(p.get("at_measured_capacity")
+                        .get("ttft_p50_ms")
+                        .get("measured")
+                        .asDouble());
     }
 
     @Test

@@ -5,8 +5,8 @@ import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.catalog.HardwareSpec;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.twin.TwinCalibration;
-import dev.kvlab.harness.core.RunValidator;
 import dev.kvlab.harness.core.CellPlan;
+import dev.kvlab.harness.core.RunValidator;
 import dev.kvlab.harness.core.internal.sim.TwinRun;
 import java.util.Map;
 import java.util.function.Function;
@@ -18,10 +18,23 @@ import java.util.function.Function;
  */
 public final class TwinTestTarget implements dev.kvlab.harness.spi.TargetProvider {
 
-    @Override public String kind() { return "twin-test"; }
-    @Override public String describe() { return "the twin's test engine"; }
-    @Override public boolean uses(String key) { return true; }
-    @Override public void validate(RunConfig config, Function<String, String> origin) { }
+    @Override
+    public String kind() {
+        return "twin-test";
+    }
+
+    @Override
+    public String describe() {
+        return "the twin's test engine";
+    }
+
+    @Override
+    public boolean uses(String key) {
+        return true;
+    }
+
+    @Override
+    public void validate(RunConfig config, Function<String, String> origin) {}
 
     /**
      * The test engine's metadata round trip (emulated, not measured). It has no store path (its link figures NaN: its
@@ -32,11 +45,33 @@ public final class TwinTestTarget implements dev.kvlab.harness.spi.TargetProvide
     static TwinCalibration calibration(RunConfig c, double slowdown) {
         CellPlan p = RunValidator.plan(c, k -> null);
         HardwareSpec h = p.hardware();
-        HardwareSpec slow = new HardwareSpec(h.id(), h.name(), h.aliases(), h.source(), h.bf16Flops() / slowdown, h.fp8Flops(),
-                h.hbmBandwidth() / slowdown, h.hbmCapacity(), h.hostLinkBandwidth(), h.prefillMfu(), h.decodeBandwidthUtilization(), h.attention(),
+        HardwareSpec slow = new HardwareSpec(
+                h.id(),
+                h.name(),
+                h.aliases(),
+                h.source(),
+                h.bf16Flops() / slowdown,
+                h.fp8Flops(),
+                h.hbmBandwidth() / slowdown,
+                h.hbmCapacity(),
+                h.hostLinkBandwidth(),
+                h.prefillMfu(),
+                h.decodeBandwidthUtilization(),
+                h.attention(),
                 h.kvLoad());
-        return new TwinCalibration("twin-test", p.model(), slow, c.kvDtype(), c.scheduler().maxBatchTokens(), c.scheduler().maxRunning(),
-                c.cluster().instances(), Double.NaN, Double.NaN, LOOKUP_NANOS, Map.of("what", "test"), null);
+        return new TwinCalibration(
+                "twin-test",
+                p.model(),
+                slow,
+                c.kvDtype(),
+                c.scheduler().maxBatchTokens(),
+                c.scheduler().maxRunning(),
+                c.cluster().instances(),
+                Double.NaN,
+                Double.NaN,
+                LOOKUP_NANOS,
+                Map.of("what", "test"),
+                null);
     }
 
     @Override
@@ -56,6 +91,8 @@ public final class TwinTestTarget implements dev.kvlab.harness.spi.TargetProvide
 
     @Override
     public double pricePerHour(RunConfig c) {
-        return c.target().has("price_per_hour") ? c.target().get("price_per_hour").asDouble() * c.cluster().instances() : Double.NaN;
+        return c.target().has("price_per_hour")
+                ? c.target().get("price_per_hour").asDouble() * c.cluster().instances()
+                : Double.NaN;
     }
 }

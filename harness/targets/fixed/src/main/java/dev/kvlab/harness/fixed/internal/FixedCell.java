@@ -42,11 +42,21 @@ final class FixedCell implements TargetCell {
         return TargetFramework.get().run(spec, this, observer, wallStartNanos);
     }
 
-    @Override public EventLoop loop() { return loop; }
-    @Override public Server server() { return server; }
+    @Override
+    public EventLoop loop() {
+        return loop;
+    }
+
+    @Override
+    public Server server() {
+        return server;
+    }
 
     /** A moment to spare, so that the first request is not late by construction. */
-    @Override public long phaseOrigin(boolean warmup) { return loop.now() + 5_000_000L; }
+    @Override
+    public long phaseOrigin(boolean warmup) {
+        return loop.now() + 5_000_000L;
+    }
 
     @Override
     public void runPhase(PhaseDriver d) {
@@ -74,7 +84,8 @@ final class FixedCell implements TargetCell {
     @Override
     public String describe() {
         return "live (wall clock): the fixed stand-in; waits park, then spin a tail as long as this machine's park overshoots ("
-                + MIN_SPIN_NANOS / 1000 + "-" + MAX_SPIN_NANOS / 1000 + " us" + (loop == null ? "" : ", ended at " + loop.spinNanos() / 1000 + " us") + ")";
+                + MIN_SPIN_NANOS / 1000 + "-" + MAX_SPIN_NANOS / 1000 + " us"
+                + (loop == null ? "" : ", ended at " + loop.spinNanos() / 1000 + " us") + ")";
     }
 
     /**
@@ -100,13 +111,17 @@ final class FixedCell implements TargetCell {
                 .put(Columns.HARDWARE, "-")
                 .put(Columns.INSTANCES, 1L)
                 .put(Columns.TP, null)
-                .put(Columns.EMULATED_PARTS, "everything: a stand-in answering after " + ms() + " with " + target.tokens() + " tokens")
+                .put(
+                        Columns.EMULATED_PARTS,
+                        "everything: a stand-in answering after " + ms() + " with " + target.tokens() + " tokens")
                 .put(Columns.PREFILL_GPU_MS_MEAN, Double.NaN);
     }
 
     @Override
     public void finish(Figures extras, Map<String, String> describe) {
-        describe.put("target", "fixed: every request answered " + ms() + " after it arrived, with " + target.tokens() + " tokens");
+        describe.put(
+                "target",
+                "fixed: every request answered " + ms() + " after it arrived, with " + target.tokens() + " tokens");
     }
 
     private String ms() {

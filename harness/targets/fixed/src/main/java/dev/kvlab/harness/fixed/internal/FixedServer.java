@@ -36,12 +36,16 @@ final class FixedServer implements Server {
             this.tokens = tokens;
         }
 
-        @Override public int outputTokens() { return tokens; }
+        @Override
+        public int outputTokens() {
+            return tokens;
+        }
 
         @Override
         public Observed observed() {
             Request r = request();
-            return new Observed(r.id(), r.session(), intendedNanos(), 0, r.inputTokens(), tokens, 0, 0, 0, 0, 0, 0, null);
+            return new Observed(
+                    r.id(), r.session(), intendedNanos(), 0, r.inputTokens(), tokens, 0, 0, 0, 0, 0, 0, null);
         }
     }
 
@@ -63,9 +67,20 @@ final class FixedServer implements Server {
         listener.completed(s, now);
     }
 
-    @Override public void listener(ServingListener l) { listener = l; }
-    @Override public long inFlight() { return inFlight; }
-    @Override public int queued() { return 0; }
+    @Override
+    public void listener(ServingListener l) {
+        listener = l;
+    }
+
+    @Override
+    public long inFlight() {
+        return inFlight;
+    }
+
+    @Override
+    public int queued() {
+        return 0;
+    }
 
     @Override
     public String state() {

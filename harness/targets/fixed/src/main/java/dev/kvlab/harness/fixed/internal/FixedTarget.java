@@ -21,13 +21,25 @@ import java.util.function.Function;
 public final class FixedTarget implements TargetProvider {
 
     static final String KIND = "fixed";
-    private static final Set<String> USES = Set.of(ConfigKeys.MODE, ConfigKeys.SEED, ConfigKeys.WORKLOAD, ConfigKeys.WARMUP,
-            ConfigKeys.CACHE_STATE, ConfigKeys.SLO, ConfigKeys.MEASUREMENT);
+    private static final Set<String> USES = Set.of(
+            ConfigKeys.MODE,
+            ConfigKeys.SEED,
+            ConfigKeys.WORKLOAD,
+            ConfigKeys.WARMUP,
+            ConfigKeys.CACHE_STATE,
+            ConfigKeys.SLO,
+            ConfigKeys.MEASUREMENT);
     private static final TreeBinder BINDER = new TreeBinder();
 
-    @Override public String kind() { return KIND; }
+    @Override
+    public String kind() {
+        return KIND;
+    }
 
-    @Override public String describe() { return "a stand-in answering every request after a fixed delay with a fixed token count"; }
+    @Override
+    public String describe() {
+        return "a stand-in answering every request after a fixed delay with a fixed token count";
+    }
 
     @Override
     public boolean uses(String key) {
@@ -37,7 +49,8 @@ public final class FixedTarget implements TargetProvider {
 
     /** The block bound (an unknown key refused, naming it) and checked. */
     static FixedTargetConfig.Resolved target(RunConfig c, Function<String, String> origin) {
-        return BINDER.bindNode(c.target(), FixedTargetConfig.class, "target", origin).resolve(origin);
+        return BINDER.bindNode(c.target(), FixedTargetConfig.class, "target", origin)
+                .resolve(origin);
     }
 
     static CellSpec spec(RunConfig c, Function<String, String> origin) {
@@ -48,7 +61,8 @@ public final class FixedTarget implements TargetProvider {
     public void validate(RunConfig c, Function<String, String> origin) {
         if (c.mode() != Mode.LIVE) {
             String o = origin.apply("mode");
-            throw new BadInputException((o == null ? "config" : o) + ": key 'mode': the fixed target answers on the live clock: set mode: live");
+            throw new BadInputException((o == null ? "config" : o)
+                    + ": key 'mode': the fixed target answers on the live clock: set mode: live");
         }
         target(c, origin);
         spec(c, origin);

@@ -26,7 +26,8 @@ public record FixedTargetConfig(String kind, String delay, Integer tokens) {
         } catch (IllegalArgumentException e) {
             throw bad(origin, "target.delay", e.getMessage());
         }
-        if (d.isNegative() || d.compareTo(Duration.ofHours(1)) > 0) throw bad(origin, "target.delay", "must be within 0s-1h, got " + delay);
+        if (d.isNegative() || d.compareTo(Duration.ofHours(1)) > 0)
+            throw bad(origin, "target.delay", "must be within 0s-1h, got " + delay);
         if (tokens == null) throw bad(origin, "target.tokens", "give the tokens of every answer (at least 1)");
         if (tokens < 1 || tokens > 1_000_000) throw bad(origin, "target.tokens", "must be in 1-1000000, got " + tokens);
         return new Resolved(d.toNanos(), tokens);

@@ -26,29 +26,41 @@ class FixedTargetTest {
 
     @Test
     void aLiveCellsTtftIsTheConfiguredDelayAndEveryAnswerHasTheConfiguredTokens() {
-        CellResult r = new CellRunner().run(ConfigTree.parse(CONFIG, "fixed.yaml", null).bind());
+        CellResult r = new CellRunner()
+                .run(ConfigTree.parse(CONFIG, "fixed.yaml", null).bind());
         var s = r.summary();
         assertThat(s.get(Columns.COMPLETED)).isEqualTo(20L);
         assertThat(s.get(Columns.FAILED)).isZero();
         // the first token comes 40 ms after the request arrived, and it arrives at (or just after) its intended time:
-        // never below the delay, and above it only by how late the live clock ran the arrival and the answer (each at most
+        // never below the delay, and above it only by how late the live clock ran the arrival and the answer (each at
+        // most
         // its largest lag; 1 ms for the code between)
         double lagMaxMs = ((Number) r.extras().get(Columns.EVENT_LAG_MAX_US.name())).doubleValue() / 1000;
         assertThat(s.get(Columns.TTFT_P50)).isBetween(40.0, 40.0 + 2 * lagMaxMs + 1);
         assertThat(s.get(Columns.TTFT_P99)).isBetween(40.0, 40.0 + 2 * lagMaxMs + 1);
         // 3 tokens per answer, whatever the workload's 8: all at once, so the output rate is 3 x the completion rate
-        assertThat(s.get(Columns.OUTPUT_TOKENS_PER_S)).isCloseTo(3 * s.get(Columns.THROUGHPUT_RPS), org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(s.get(Columns.OUTPUT_TOKENS_PER_S))
+                .isCloseTo(3 * s.get(Columns.THROUGHPUT_RPS), org.assertj.core.data.Offset.offset(1e-6));
         assertThat(r.extras()).containsEntry(Columns.TARGET_KIND.name(), "fixed");
         assertThat(r.describe().get("target")).contains("40.000 ms").contains("3 tokens");
     }
 
     @Test
     void aKeyTheTargetDoesNotUseIsRefusedNamingIt() {
-        assertThatThrownBy(() -> ConfigTree.parse(CONFIG.replace("tokens: 3}", "tokens: 3, jitter: 1ms}"), "fixed.yaml", null).bind())
-                .isInstanceOf(BadInputException.class).hasMessageContaining("target.jitter");
-        assertThatThrownBy(() -> ConfigTree.parse(CONFIG, "fixed.yaml", null).set("store.nodes=3").bind())
-                .isInstanceOf(BadInputException.class).hasMessageContaining("store").hasMessageContaining("not used by the fixed target");
-        assertThatThrownBy(() -> ConfigTree.parse(CONFIG.replace("delay: 40ms, ", ""), "fixed.yaml", null).bind())
-                .isInstanceOf(BadInputException.class).hasMessageContaining("target.delay");
+        assertThatThrownBy(() -> ConfigTree.parse(
+                                CONFIG.replace("tokens: 3}", "tokens: 3, jitter: 1ms}"), "fixed.yaml", null)
+                        .bind())
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("target.jitter");
+        assertThatThrownBy(() -> ConfigTree.parse(CONFIG, "fixed.yaml", null)
+                        .set("store.nodes=3")
+                        .bind())
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("store")
+                .hasMessageContaining("not used by the fixed target");
+        assertThatThrownBy(() -> ConfigTree.parse(CONFIG.replace("delay: 40ms, ", ""), "fixed.yaml", null)
+                        .bind())
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("target.delay");
     }
 }

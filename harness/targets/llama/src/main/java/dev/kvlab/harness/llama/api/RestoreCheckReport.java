@@ -14,30 +14,61 @@ public final class RestoreCheckReport {
 
     /** The check as text: the state's layout, one line per prompt (and both continuations when they differ), the verdict. */
     public static void print(PrintWriter w, RestoreCheckResult r) {
-        w.printf(Locale.ROOT, "%s: KV state %s; %,d B per token (layers x 2 x kv heads x head dim x 2 B = %,d%s), blocks of %d tokens%n",
-                r.model(), r.layout(), r.kvBytesPerToken(), r.expectedKvBytesPerToken(),
-                r.kvBytesPerToken() == r.expectedKvBytesPerToken() ? "" : ": not an f16 cache of that shape", r.blockTokens());
+        w.printf(
+                Locale.ROOT,
+                "%s: KV state %s; %,d B per token (layers x 2 x kv heads x head dim x 2 B = %,d%s), blocks of %d tokens%n",
+                r.model(),
+                r.layout(),
+                r.kvBytesPerToken(),
+                r.expectedKvBytesPerToken(),
+                r.kvBytesPerToken() == r.expectedKvBytesPerToken() ? "" : ": not an f16 cache of that shape",
+                r.blockTokens());
         int i = 0;
         for (RestoreCheckResult.Prompt p : r.prompts()) {
-            w.printf(Locale.ROOT, "  prompt %d: %d tokens, %d restored from %d blocks (state %,d B; prefill %.1f ms, split %.2f ms, "
+            w.printf(
+                    Locale.ROOT,
+                    "  prompt %d: %d tokens, %d restored from %d blocks (state %,d B; prefill %.1f ms, split %.2f ms, "
                             + "assemble %.2f ms, restore %.2f ms): %d-token continuation %s a recompute in the same batches, "
                             + "first-token max |logit diff| %s; against a one-pass recompute (other batches) %.3g, continuation %s%n",
-                    ++i, p.tokens(), p.restoredTokens(), p.restoredTokens() / r.blockTokens(), p.stateBytes(), p.prefillMs(),
-                    p.splitMs(), p.assembleMs(), p.restoreMs(), p.restored().size(), r.ok(p) ? "equals" : "DIFFERS from",
-                    exact(p.sameSplitLogitDiff()), p.maxLogitDiff(),
-                    p.crossBatchEqual() ? "equal" : "parts at token " + (p.crossBatchPartsAt() + 1) + " (floating-point noise of the batch shapes, not the restore)");
+                    ++i,
+                    p.tokens(),
+                    p.restoredTokens(),
+                    p.restoredTokens() / r.blockTokens(),
+                    p.stateBytes(),
+                    p.prefillMs(),
+                    p.splitMs(),
+                    p.assembleMs(),
+                    p.restoreMs(),
+                    p.restored().size(),
+                    r.ok(p) ? "equals" : "DIFFERS from",
+                    exact(p.sameSplitLogitDiff()),
+                    p.maxLogitDiff(),
+                    p.crossBatchEqual()
+                            ? "equal"
+                            : "parts at token " + (p.crossBatchPartsAt() + 1)
+                                    + " (floating-point noise of the batch shapes, not the restore)");
             if (!r.ok(p)) {
                 w.println("    same-batch recompute: " + p.sameSplit());
                 w.println("    restored:             " + p.restored());
             }
         }
         long ok = r.prompts().stream().filter(r::ok).count();
-        long cross = r.prompts().stream().filter(RestoreCheckResult.Prompt::crossBatchEqual).count();
-        w.printf(Locale.ROOT, "%s: %d of %d restores continue exactly as a recompute in the same batches (first-token logits %s, tolerance %s); "
+        long cross = r.prompts().stream()
+                .filter(RestoreCheckResult.Prompt::crossBatchEqual)
+                .count();
+        w.printf(
+                Locale.ROOT,
+                "%s: %d of %d restores continue exactly as a recompute in the same batches (first-token logits %s, tolerance %s); "
                         + "the engine's own noise floor, a one-pass recompute in other batches: max first-token logit difference %.3g, "
                         + "%d of %d continuations equal%n",
-                r.allEqual() ? "ok" : "FAILED", ok, r.prompts().size(), exact(r.sameSplitLogitDiff()), exact(r.tolerance()), r.maxLogitDiff(),
-                cross, r.prompts().size());
+                r.allEqual() ? "ok" : "FAILED",
+                ok,
+                r.prompts().size(),
+                exact(r.sameSplitLogitDiff()),
+                exact(r.tolerance()),
+                r.maxLogitDiff(),
+                cross,
+                r.prompts().size());
     }
 
     private static String exact(double d) {

@@ -18,8 +18,14 @@ import java.util.List;
  * @param tolerance the largest first-token logit difference against the same-batch recompute that passes (0: bit-exact)
  * @param prompts one entry per prompt
  */
-public record RestoreCheckResult(String model, String layout, long kvBytesPerToken, long expectedKvBytesPerToken,
-                                 int blockTokens, double tolerance, List<Prompt> prompts) {
+public record RestoreCheckResult(
+        String model,
+        String layout,
+        long kvBytesPerToken,
+        long expectedKvBytesPerToken,
+        int blockTokens,
+        double tolerance,
+        List<Prompt> prompts) {
 
     public RestoreCheckResult {
         prompts = List.copyOf(prompts);
@@ -42,8 +48,19 @@ public record RestoreCheckResult(String model, String layout, long kvBytesPerTok
      * @param assembleMs assembling the blocks into a state
      * @param restoreMs {@code llama_state_seq_set_data}
      */
-    public record Prompt(int tokens, int restoredTokens, long stateBytes, List<Integer> recompute, List<Integer> restored,
-                         List<Integer> sameSplit, double maxLogitDiff, double sameSplitLogitDiff, double prefillMs, double splitMs, double assembleMs, double restoreMs) {
+    public record Prompt(
+            int tokens,
+            int restoredTokens,
+            long stateBytes,
+            List<Integer> recompute,
+            List<Integer> restored,
+            List<Integer> sameSplit,
+            double maxLogitDiff,
+            double sameSplitLogitDiff,
+            double prefillMs,
+            double splitMs,
+            double assembleMs,
+            double restoreMs) {
         public Prompt {
             recompute = List.copyOf(recompute);
             restored = List.copyOf(restored);
@@ -51,14 +68,19 @@ public record RestoreCheckResult(String model, String layout, long kvBytesPerTok
         }
 
         /** The restored continuation equals the same-batch recompute's (the verdict's half on tokens). */
-        public boolean equal() { return sameSplit.equals(restored); }
+        public boolean equal() {
+            return sameSplit.equals(restored);
+        }
 
         /** The restored continuation equals the one-pass recompute's (informative: other batches round differently). */
-        public boolean crossBatchEqual() { return recompute.equals(restored); }
+        public boolean crossBatchEqual() {
+            return recompute.equals(restored);
+        }
 
         /** Index of the first token where the one-pass recompute and the restore part, -1 if they do not. */
         public int crossBatchPartsAt() {
-            for (int i = 0; i < Math.min(recompute.size(), restored.size()); i++) if (!recompute.get(i).equals(restored.get(i))) return i;
+            for (int i = 0; i < Math.min(recompute.size(), restored.size()); i++)
+                if (!recompute.get(i).equals(restored.get(i))) return i;
             return recompute.size() == restored.size() ? -1 : Math.min(recompute.size(), restored.size());
         }
     }

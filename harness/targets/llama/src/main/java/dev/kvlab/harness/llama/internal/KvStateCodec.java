@@ -39,7 +39,9 @@ public final class KvStateCodec {
         }
 
         /** Full blocks of {@code blockTokens} in the state (a shorter tail is not a block). */
-        public int fullBlocks(int blockTokens) { return tokens / blockTokens; }
+        public int fullBlocks(int blockTokens) {
+            return tokens / blockTokens;
+        }
     }
 
     /** Reads the state's layout, checking every header field and the total size. */
@@ -60,16 +62,20 @@ public final class KvStateCodec {
             int[] cellOfPos = null;
             for (int i = 0; i < c; i++) {
                 int pos = r.i32(), nSeq = r.i32(), seq = r.i32();
-                if (nSeq != 1) throw bad("cell " + i + " has " + nSeq + " sequence ids (a cell extension or a shared cell?)");
+                if (nSeq != 1)
+                    throw bad("cell " + i + " has " + nSeq + " sequence ids (a cell extension or a shared cell?)");
                 if (seq != seqId) throw bad("cell " + i + " of sequence " + seq + " in the state of " + seqId);
-                if (pos < 0 || pos >= c) throw bad("cell " + i + " holds position " + pos + ": the sequence's " + c + " cells are not positions 0…" + (c - 1));
+                if (pos < 0 || pos >= c)
+                    throw bad("cell " + i + " holds position " + pos + ": the sequence's " + c
+                            + " cells are not positions 0…" + (c - 1));
                 if (pos != i && cellOfPos == null) {
                     cellOfPos = new int[c];
                     java.util.Arrays.fill(cellOfPos, -1);
                     for (int k = 0; k < i; k++) cellOfPos[k] = k;
                 }
                 if (cellOfPos != null) {
-                    if (cellOfPos[pos] >= 0) throw bad("position " + pos + " held by cells " + cellOfPos[pos] + " and " + i);
+                    if (cellOfPos[pos] >= 0)
+                        throw bad("position " + pos + " held by cells " + cellOfPos[pos] + " and " + i);
                     cellOfPos[pos] = i;
                 }
             }
@@ -92,7 +98,8 @@ public final class KvStateCodec {
                 if (vTrans == 0) {
                     long vRow = r.i64();
                     int size = typeSize(vType);
-                    if (size <= 0 || vRow % size != 0) throw bad("layer " + l + " V row of " + vRow + " bytes, type " + vType);
+                    if (size <= 0 || vRow % size != 0)
+                        throw bad("layer " + l + " V row of " + vRow + " bytes, type " + vType);
                     el = size;
                     embd = (int) (vRow / size);
                 } else {
@@ -144,7 +151,8 @@ public final class KvStateCodec {
      */
     public static void copyBlock(Parsed p, MemorySegment state, int blockTokens, int block, MemorySegment dst) {
         if (blockTokens < 1 || (long) (block + 1) * blockTokens > p.tokens())
-            throw new IllegalArgumentException("block " + block + " of " + blockTokens + " tokens is past the state's " + p.tokens() + " tokens");
+            throw new IllegalArgumentException(
+                    "block " + block + " of " + blockTokens + " tokens is past the state's " + p.tokens() + " tokens");
         copyTokens(p, state, block * blockTokens, blockTokens, dst);
     }
 
@@ -157,9 +165,11 @@ public final class KvStateCodec {
         KvStateLayout lay = p.layout();
         int t = p.tokens();
         if (tokens < 1 || first < 0 || (long) first + tokens > t)
-            throw new IllegalArgumentException("positions [" + first + ", " + ((long) first + tokens) + ") are not in the state's " + t + " tokens");
+            throw new IllegalArgumentException("positions [" + first + ", " + ((long) first + tokens)
+                    + ") are not in the state's " + t + " tokens");
         if (dst.byteSize() < blockBytes(lay, tokens))
-            throw new IllegalArgumentException("block buffer of " + dst.byteSize() + " bytes, needs " + blockBytes(lay, tokens));
+            throw new IllegalArgumentException(
+                    "block buffer of " + dst.byteSize() + " bytes, needs " + blockBytes(lay, tokens));
         int[] runs = runs(p, first, tokens); // (first cell, tokens) pairs in position order
         long src = lay.dataStart(t);
         long o = 0;
@@ -206,7 +216,8 @@ public final class KvStateCodec {
     }
 
     /** A state of the first {@code blocks.size()} blocks (positions 0…n·B-1), in a new segment from {@code alloc}. */
-    public static MemorySegment assemble(KvStateLayout layout, int blockTokens, List<MemorySegment> blocks, SegmentAllocator alloc) {
+    public static MemorySegment assemble(
+            KvStateLayout layout, int blockTokens, List<MemorySegment> blocks, SegmentAllocator alloc) {
         return assemble(layout, blockTokens, blocks, 0, alloc);
     }
 
@@ -214,7 +225,8 @@ public final class KvStateCodec {
      * A state of {@code blocks} at positions {@code firstPos…firstPos+n·B-1} (the blocks that follow a prefix the
      * sequence already holds), in a new segment from {@code alloc}.
      */
-    public static MemorySegment assemble(KvStateLayout layout, int blockTokens, List<MemorySegment> blocks, int firstPos, SegmentAllocator alloc) {
+    public static MemorySegment assemble(
+            KvStateLayout layout, int blockTokens, List<MemorySegment> blocks, int firstPos, SegmentAllocator alloc) {
         int tokens = Math.multiplyExact(blocks.size(), blockTokens);
         MemorySegment dst = alloc.allocate(layout.stateBytes(tokens), 16);
         assemble(layout, blockTokens, blocks, firstPos, dst);
@@ -227,7 +239,8 @@ public final class KvStateCodec {
     }
 
     /** Writes the state of {@code blocks} at positions from {@code firstPos} into {@code dst}. */
-    public static void assemble(KvStateLayout layout, int blockTokens, List<MemorySegment> blocks, int firstPos, MemorySegment dst) {
+    public static void assemble(
+            KvStateLayout layout, int blockTokens, List<MemorySegment> blocks, int firstPos, MemorySegment dst) {
         assemble(layout, blockTokens, blocks, blockTokens, firstPos, dst);
     }
 
@@ -241,36 +254,56 @@ public final class KvStateCodec {
      * {@link KvStateLayout#stateBytes} of their tokens), the last block of {@code lastTokens} tokens (a prompt's
      * shorter tail, as {@link #copyTokens} copies it), every other of {@code blockTokens}.
      */
-    public static void assemble(KvStateLayout layout, int blockTokens, List<MemorySegment> blocks, int lastTokens, int firstPos, MemorySegment dst) {
+    public static void assemble(
+            KvStateLayout layout,
+            int blockTokens,
+            List<MemorySegment> blocks,
+            int lastTokens,
+            int firstPos,
+            MemorySegment dst) {
         if (firstPos < 0) throw new IllegalArgumentException("first position " + firstPos);
         int n = blocks.size();
         if (n == 0) throw new IllegalArgumentException("no blocks to assemble");
-        if (lastTokens < 1 || lastTokens > blockTokens) throw new IllegalArgumentException("a last block of " + lastTokens + " tokens (blocks of " + blockTokens + ")");
+        if (lastTokens < 1 || lastTokens > blockTokens)
+            throw new IllegalArgumentException(
+                    "a last block of " + lastTokens + " tokens (blocks of " + blockTokens + ")");
         int t = runTokens(n, blockTokens, lastTokens);
         long need = layout.stateBytes(t);
-        if (dst.byteSize() < need) throw new IllegalArgumentException("state buffer of " + dst.byteSize() + " bytes, needs " + need);
+        if (dst.byteSize() < need)
+            throw new IllegalArgumentException("state buffer of " + dst.byteSize() + " bytes, needs " + need);
         int[] tok = new int[n];
         for (int b = 0; b < n; b++) {
             tok[b] = b == n - 1 ? lastTokens : blockTokens;
             long want = blockBytes(layout, tok[b]);
             if (blocks.get(b).byteSize() != want)
-                throw new IllegalArgumentException("block " + b + " has " + blocks.get(b).byteSize() + " bytes, a block of " + tok[b] + " tokens has " + want);
+                throw new IllegalArgumentException("block " + b + " has "
+                        + blocks.get(b).byteSize() + " bytes, a block of " + tok[b] + " tokens has " + want);
         }
         long o = 0;
-        dst.set(I32, o, KvStateLayout.MAGIC); o += 4;
-        dst.set(I32, o, layout.seqId()); o += 4;
-        dst.set(I32, o, layout.nStream()); o += 4;
-        for (int s = 0; s < layout.stream(); s++) { dst.set(I32, o, 0); o += 4; }
-        dst.set(I32, o, t); o += 4;
+        dst.set(I32, o, KvStateLayout.MAGIC);
+        o += 4;
+        dst.set(I32, o, layout.seqId());
+        o += 4;
+        dst.set(I32, o, layout.nStream());
+        o += 4;
+        for (int s = 0; s < layout.stream(); s++) {
+            dst.set(I32, o, 0);
+            o += 4;
+        }
+        dst.set(I32, o, t);
+        o += 4;
         for (int i = 0; i < t; i++) {
             dst.set(I32, o, firstPos + i);
             dst.set(I32, o + 4, 1);
             dst.set(I32, o + 8, layout.seqId());
             o += KvStateLayout.META_BYTES_PER_TOKEN;
         }
-        dst.set(I32, o, layout.vTrans() ? 1 : 0); o += 4;
-        dst.set(I32, o, layout.layers().size()); o += 4;
-        long[] in = new long[n]; // offset of the current layer's section inside each block (a shorter last block's are its own)
+        dst.set(I32, o, layout.vTrans() ? 1 : 0);
+        o += 4;
+        dst.set(I32, o, layout.layers().size());
+        o += 4;
+        long[] in = new long
+                [n]; // offset of the current layer's section inside each block (a shorter last block's are its own)
         for (KvStateLayout.Layer l : layout.layers()) {
             dst.set(I32, o, l.kType());
             dst.set(I64, o + 4, l.kRowBytes());
@@ -307,7 +340,10 @@ public final class KvStateCodec {
                 for (int b = 0; b < n; b++) in[b] += (long) l.vElBytes() * tok[b] * l.vEmbd();
             }
         }
-        for (int s = layout.stream() + 1; s < layout.nStream(); s++) { dst.set(I32, o, 0); o += 4; }
+        for (int s = layout.stream() + 1; s < layout.nStream(); s++) {
+            dst.set(I32, o, 0);
+            o += 4;
+        }
         if (o != need) throw new IllegalStateException("assembled " + o + " bytes, the layout says " + need);
     }
 
@@ -320,12 +356,32 @@ public final class KvStateCodec {
         private final MemorySegment s;
         private long pos;
 
-        Reader(MemorySegment s) { this.s = s; }
+        Reader(MemorySegment s) {
+            this.s = s;
+        }
 
-        int i32() { need(4); int v = s.get(I32, pos); pos += 4; return v; }
-        long i64() { need(8); long v = s.get(I64, pos); pos += 8; return v; }
-        void skip(long n) { need(n); pos += n; }
-        long position() { return pos; }
+        int i32() {
+            need(4);
+            int v = s.get(I32, pos);
+            pos += 4;
+            return v;
+        }
+
+        long i64() {
+            need(8);
+            long v = s.get(I64, pos);
+            pos += 8;
+            return v;
+        }
+
+        void skip(long n) {
+            need(n);
+            pos += n;
+        }
+
+        long position() {
+            return pos;
+        }
 
         private void need(long n) {
             if (n < 0 || pos + n > s.byteSize()) throw bad("truncated at byte " + pos + " of " + s.byteSize());

@@ -39,13 +39,16 @@ public record KvStateLayout(int seqId, int nStream, int stream, boolean vTrans, 
      * @param vEmbd V channels (KV heads × head dim)
      */
     public record Layer(int kType, long kRowBytes, int vType, int vElBytes, int vEmbd) {
-        public long vRowBytes() { return (long) vElBytes * vEmbd; }
+        public long vRowBytes() {
+            return (long) vElBytes * vEmbd;
+        }
     }
 
     public KvStateLayout {
         layers = List.copyOf(layers);
         if (layers.isEmpty()) throw new IllegalArgumentException("a KV state layout needs layers");
-        if (nStream < 1 || stream < 0 || stream >= nStream) throw new IllegalArgumentException("stream " + stream + " of " + nStream);
+        if (nStream < 1 || stream < 0 || stream >= nStream)
+            throw new IllegalArgumentException("stream " + stream + " of " + nStream);
     }
 
     /**
@@ -74,7 +77,9 @@ public record KvStateLayout(int seqId, int nStream, int stream, boolean vTrans, 
     /** Bytes of the state of {@code tokens} tokens. */
     public long stateBytes(int tokens) {
         if (tokens == 0) return 4 + 4 + 4 + 4L * nStream;
-        return dataStart(tokens) + 2L * LAYER_HEADER_BYTES * layers.size() + tokens * bytesPerToken()
+        return dataStart(tokens)
+                + 2L * LAYER_HEADER_BYTES * layers.size()
+                + tokens * bytesPerToken()
                 + 4L * (nStream - stream - 1);
     }
 
@@ -86,7 +91,8 @@ public record KvStateLayout(int seqId, int nStream, int stream, boolean vTrans, 
     /** e.g. {@code 2 layers, K f16 256 B + V f16 256 B per token, V not transposed, 1 stream}. */
     public String describe() {
         Layer l0 = layers.getFirst();
-        return layers.size() + " layers, K " + typeName(l0.kType()) + " " + l0.kRowBytes() + " B + V " + typeName(l0.vType()) + " "
+        return layers.size() + " layers, K " + typeName(l0.kType()) + " " + l0.kRowBytes() + " B + V "
+                + typeName(l0.vType()) + " "
                 + l0.vRowBytes() + " B per token per layer, V " + (vTrans ? "transposed" : "not transposed") + ", "
                 + nStream + (nStream == 1 ? " stream" : " streams");
     }

@@ -42,9 +42,17 @@ public final class LlamaBatch implements AutoCloseable {
         return struct.get(ADDRESS, LlamaLibrary.off(LlamaAbi.BATCH, field)).reinterpret(bytes);
     }
 
-    public int capacity() { return capacity; }
-    public int size() { return size; }
-    public boolean isFull() { return size == capacity; }
+    public int capacity() {
+        return capacity;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public boolean isFull() {
+        return size == capacity;
+    }
 
     /** Appends {@code tok} at position {@code p} of sequence {@code seq}; returns its index in the batch. */
     public int add(int tok, int p, int seq, boolean wantLogits) {
@@ -65,7 +73,9 @@ public final class LlamaBatch implements AutoCloseable {
         struct.set(JAVA_INT, 0, 0);
     }
 
-    MemorySegment struct() { return struct; }
+    MemorySegment struct() {
+        return struct;
+    }
 
     @Override
     public void close() {

@@ -19,11 +19,15 @@ public final class LlamaContext implements AutoCloseable {
 
     /** {@code llama_flash_attn_type}: with flash attention off, llama.cpp keeps V transposed. */
     public enum FlashAttention {
-        AUTO(-1), DISABLED(0), ENABLED(1);
+        AUTO(-1),
+        DISABLED(0),
+        ENABLED(1);
 
         final int code;
 
-        FlashAttention(int code) { this.code = code; }
+        FlashAttention(int code) {
+            this.code = code;
+        }
     }
 
     /**
@@ -37,11 +41,14 @@ public final class LlamaContext implements AutoCloseable {
      * @param unified one KV stream for all sequences ({@code kv_unified}): a cell may belong to several sequences, so
      *                {@link #copySeq} shares cells without copying them; else a stream per sequence
      */
-    public record Options(int nCtx, int nBatch, int nSeqMax, int threads, FlashAttention flashAttention, boolean unified) {
+    public record Options(
+            int nCtx, int nBatch, int nSeqMax, int threads, FlashAttention flashAttention, boolean unified) {
         public Options {
             if (nCtx < 1 || nBatch < 1 || nSeqMax < 1 || threads < 1)
-                throw new IllegalArgumentException("context options must be positive: " + nCtx + "/" + nBatch + "/" + nSeqMax + "/" + threads);
-            if (nSeqMax > MAX_SEQ) throw new IllegalArgumentException("n_seq_max " + nSeqMax + " > llama.cpp's LLAMA_MAX_SEQ " + MAX_SEQ);
+                throw new IllegalArgumentException(
+                        "context options must be positive: " + nCtx + "/" + nBatch + "/" + nSeqMax + "/" + threads);
+            if (nSeqMax > MAX_SEQ)
+                throw new IllegalArgumentException("n_seq_max " + nSeqMax + " > llama.cpp's LLAMA_MAX_SEQ " + MAX_SEQ);
             Objects.requireNonNull(flashAttention, "flashAttention");
         }
 
@@ -55,9 +62,17 @@ public final class LlamaContext implements AutoCloseable {
             return new Options(nCtx, Math.min(nCtx, 512), 1, 1, FlashAttention.AUTO);
         }
 
-        public Options withSeqMax(int n) { return new Options(nCtx, nBatch, n, threads, flashAttention, unified); }
-        public Options withFlashAttention(FlashAttention f) { return new Options(nCtx, nBatch, nSeqMax, threads, f, unified); }
-        public Options withUnified(boolean u) { return new Options(nCtx, nBatch, nSeqMax, threads, flashAttention, u); }
+        public Options withSeqMax(int n) {
+            return new Options(nCtx, nBatch, n, threads, flashAttention, unified);
+        }
+
+        public Options withFlashAttention(FlashAttention f) {
+            return new Options(nCtx, nBatch, nSeqMax, threads, f, unified);
+        }
+
+        public Options withUnified(boolean u) {
+            return new Options(nCtx, nBatch, nSeqMax, threads, flashAttention, u);
+        }
     }
 
     /** llama.cpp's {@code LLAMA_MAX_SEQ} in the pinned release ({@code src/llama-cparams.h}). */
@@ -101,8 +116,13 @@ public final class LlamaContext implements AutoCloseable {
         }
     }
 
-    public LlamaModel model() { return model; }
-    public Options options() { return options; }
+    public LlamaModel model() {
+        return model;
+    }
+
+    public Options options() {
+        return options;
+    }
 
     /** A batch sized for this context: up to {@code n_batch} tokens of up to {@code n_seq_max} sequences. */
     public LlamaBatch newBatch() {
@@ -118,8 +138,9 @@ public final class LlamaContext implements AutoCloseable {
             throw LlamaLibrary.rethrow(t);
         }
         if (rc != 0)
-            throw new IllegalStateException("llama_decode returned " + rc + (rc == 1 ? " (no KV slot for the batch)" : "")
-                    + (lib.lastError().isEmpty() ? "" : ": " + lib.lastError()));
+            throw new IllegalStateException(
+                    "llama_decode returned " + rc + (rc == 1 ? " (no KV slot for the batch)" : "")
+                            + (lib.lastError().isEmpty() ? "" : ": " + lib.lastError()));
     }
 
     /** The logits (one per vocabulary entry) of the batch token at {@code index}, which asked for them. */
@@ -146,7 +167,10 @@ public final class LlamaContext implements AutoCloseable {
             float bv = l.getAtIndex(JAVA_FLOAT, 0);
             for (int i = 1; i < vocabSize; i++) {
                 float v = l.getAtIndex(JAVA_FLOAT, i);
-                if (v > bv) { bv = v; best = i; }
+                if (v > bv) {
+                    bv = v;
+                    best = i;
+                }
             }
             return best;
         } catch (Throwable t) {
@@ -253,7 +277,8 @@ public final class LlamaContext implements AutoCloseable {
         MemorySegment dst = alloc.allocate(size, 16);
         try {
             long n = (long) lib.stateSeqGetData.invoke(live(), dst, size, seq);
-            if (n != size) throw new IllegalStateException("llama_state_seq_get_data wrote " + n + " of " + size + " bytes");
+            if (n != size)
+                throw new IllegalStateException("llama_state_seq_get_data wrote " + n + " of " + size + " bytes");
         } catch (Throwable t) {
             throw LlamaLibrary.rethrow(t);
         }
@@ -275,8 +300,8 @@ public final class LlamaContext implements AutoCloseable {
         try {
             long n = (long) lib.stateSeqSetData.invoke(live(), src, src.byteSize(), seq);
             if (n == 0)
-                throw new IllegalStateException("llama_state_seq_set_data refused the state of " + state.byteSize() + " bytes"
-                        + (lib.lastError().isEmpty() ? "" : ": " + lib.lastError()));
+                throw new IllegalStateException("llama_state_seq_set_data refused the state of " + state.byteSize()
+                        + " bytes" + (lib.lastError().isEmpty() ? "" : ": " + lib.lastError()));
         } catch (Throwable t) {
             throw LlamaLibrary.rethrow(t);
         } finally {
@@ -293,7 +318,8 @@ public final class LlamaContext implements AutoCloseable {
             long size = (long) lib.stateGetSize.invoke(live());
             MemorySegment dst = alloc.allocate(size, 16);
             long n = (long) lib.stateGetData.invoke(live(), dst, size);
-            if (n != size) throw new IllegalStateException("llama_state_get_data wrote " + n + " of " + size + " bytes");
+            if (n != size)
+                throw new IllegalStateException("llama_state_get_data wrote " + n + " of " + size + " bytes");
             return dst;
         } catch (Throwable t) {
             throw LlamaLibrary.rethrow(t);

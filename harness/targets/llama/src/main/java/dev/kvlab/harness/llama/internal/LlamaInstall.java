@@ -30,7 +30,11 @@ public record LlamaInstall(Path dir, String build, String flags) {
 
     /** The prebuilt package's libraries in {@code dir}. */
     public LlamaInstall(Path dir) {
-        this(dir, "prebuilt", "npm @node-llama-cpp/linux-x64@" + VERSION + " (generic x86 CPU variants, the best one loaded at run time)");
+        this(
+                dir,
+                "prebuilt",
+                "npm @node-llama-cpp/linux-x64@" + VERSION
+                        + " (generic x86 CPU variants, the best one loaded at run time)");
     }
 
     /** Which library this is, for a cell's extras and a benchmark's output: build, flags and directory. */
@@ -49,6 +53,7 @@ public record LlamaInstall(Path dir, String build, String flags) {
     public static final String VERSION = "3.21.1";
     /** The llama.cpp commit that package was built from; its headers gave {@code abi.properties}. */
     public static final String COMMIT = "80fb11ac";
+
     public static final String LIBRARY = "libllama.v0.4.0.so";
     public static final String GGML = "libggml.v0.4.0.so";
     /** SHA-256 of {@link #LIBRARY} in that package (the script checks it too). */
@@ -58,16 +63,19 @@ public record LlamaInstall(Path dir, String build, String flags) {
     public static LlamaInstall locate() {
         String env = System.getenv("KVLAB_LLAMA_LIB");
         if (env != null && !env.isBlank()) return verify(Path.of(env));
-        return verify(runScript("native".equals(requestedBuild()) ? script().resolveSibling("llama-lib-native.sh") : script()));
+        return verify(runScript(
+                "native".equals(requestedBuild()) ? script().resolveSibling("llama-lib-native.sh") : script()));
     }
 
     /** {@code dir} if it holds the pinned version (prebuilt or native); otherwise the reason. */
     public static LlamaInstall verify(Path dir) {
         Path lib = dir.resolve(LIBRARY);
         Path props = dir.resolve("kvlab-build.properties");
-        if (Files.isRegularFile(props) && !Files.isRegularFile(dir.resolve("package.json"))) return verifyNative(dir, props, lib);
+        if (Files.isRegularFile(props) && !Files.isRegularFile(dir.resolve("package.json")))
+            return verifyNative(dir, props, lib);
         if (!Files.isRegularFile(lib))
-            throw new EngineUnavailableException("llama.cpp library: " + lib + " does not exist (scripts/llama-lib.sh installs it)");
+            throw new EngineUnavailableException(
+                    "llama.cpp library: " + lib + " does not exist (scripts/llama-lib.sh installs it)");
         String version = packageVersion(dir.resolve("package.json"));
         if (!VERSION.equals(version))
             throw new EngineUnavailableException("llama.cpp library in " + dir + " is version " + version
@@ -82,7 +90,8 @@ public record LlamaInstall(Path dir, String build, String flags) {
     /** A native build: its properties name the pinned commit (the struct layouts are that commit's headers'). */
     private static LlamaInstall verifyNative(Path dir, Path props, Path lib) {
         if (!Files.exists(lib))
-            throw new EngineUnavailableException("llama.cpp library: " + lib + " does not exist (scripts/llama-lib-native.sh builds it)");
+            throw new EngineUnavailableException(
+                    "llama.cpp library: " + lib + " does not exist (scripts/llama-lib-native.sh builds it)");
         java.util.Properties p = new java.util.Properties();
         try (InputStream in = Files.newInputStream(props)) {
             p.load(in);
@@ -91,8 +100,12 @@ public record LlamaInstall(Path dir, String build, String flags) {
         }
         String commit = p.getProperty("commit", "");
         if (!commit.startsWith(COMMIT))
-            throw new EngineUnavailableException("llama.cpp native build in " + dir + " is of commit '" + commit + "'; kvlab's bindings are written for " + COMMIT);
-        return new LlamaInstall(dir.toAbsolutePath(), "native", p.getProperty("build", "(flags not recorded)") + " on " + p.getProperty("cpu", "this CPU"));
+            throw new EngineUnavailableException("llama.cpp native build in " + dir + " is of commit '" + commit
+                    + "'; kvlab's bindings are written for " + COMMIT);
+        return new LlamaInstall(
+                dir.toAbsolutePath(),
+                "native",
+                p.getProperty("build", "(flags not recorded)") + " on " + p.getProperty("cpu", "this CPU"));
     }
 
     static String packageVersion(Path packageJson) {
@@ -123,7 +136,8 @@ public record LlamaInstall(Path dir, String build, String flags) {
             Path s = d.resolve("scripts/llama-lib.sh");
             if (Files.isRegularFile(s)) return s;
         }
-        throw new EngineUnavailableException("llama.cpp library: scripts/llama-lib.sh not found (set KVLAB_LLAMA_LIB to its directory)");
+        throw new EngineUnavailableException(
+                "llama.cpp library: scripts/llama-lib.sh not found (set KVLAB_LLAMA_LIB to its directory)");
     }
 
     /** Runs a helper script of the project ({@code bash SCRIPT}); the last line it prints, as a path, or the reason. */
@@ -133,7 +147,9 @@ public record LlamaInstall(Path dir, String build, String flags) {
         Path errFile = null;
         try {
             errFile = Files.createTempFile("kvlab-llama-lib", ".err");
-            Process p = new ProcessBuilder("bash", script.toString()).redirectError(errFile.toFile()).start();
+            Process p = new ProcessBuilder("bash", script.toString())
+                    .redirectError(errFile.toFile())
+                    .start();
             p.getOutputStream().close();
             byte[] out = p.getInputStream().readAllBytes();
             if (!p.waitFor(10, TimeUnit.MINUTES)) {
@@ -154,7 +170,11 @@ public record LlamaInstall(Path dir, String build, String flags) {
             throw new EngineUnavailableException("llama.cpp library: interrupted while installing", e);
         } finally {
             if (errFile != null) {
-                try { Files.deleteIfExists(errFile); } catch (IOException ignored) { /* a temp file */ }
+                try {
+                    Files.deleteIfExists(errFile);
+                } catch (IOException ignored) {
+                    /* a temp file */
+                }
             }
         }
     }

@@ -28,9 +28,13 @@ final class LlamaLog {
     /** Points llama.cpp's log at this class (once per process; the stub lives as long as the process). */
     static synchronized void install(MethodHandle logSet) throws Throwable {
         if (stub == null) {
-            MethodHandle target = MethodHandles.lookup().findStatic(LlamaLog.class, "onLog",
-                    MethodType.methodType(void.class, int.class, MemorySegment.class, MemorySegment.class));
-            stub = Linker.nativeLinker().upcallStub(target, FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS, ADDRESS), Arena.global());
+            MethodHandle target = MethodHandles.lookup()
+                    .findStatic(
+                            LlamaLog.class,
+                            "onLog",
+                            MethodType.methodType(void.class, int.class, MemorySegment.class, MemorySegment.class));
+            stub = Linker.nativeLinker()
+                    .upcallStub(target, FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS, ADDRESS), Arena.global());
         }
         logSet.invoke(stub, MemorySegment.NULL);
     }

@@ -47,18 +47,49 @@ public final class LlamaModel implements AutoCloseable {
         }
     }
 
-    public Path file() { return file; }
-    public LlamaLibrary library() { return lib; }
-    MemorySegment handle() { return live(); }
+    public Path file() {
+        return file;
+    }
 
-    public int layers() { return intOf(lib.modelNLayer, live()); }
-    public int hidden() { return intOf(lib.modelNEmbd, live()); }
-    public int heads() { return intOf(lib.modelNHead, live()); }
-    public int kvHeads() { return intOf(lib.modelNHeadKv, live()); }
-    public int headDim() { return hidden() / heads(); }
-    public int vocabSize() { return intOf(lib.vocabNTokens, vocab); }
-    public int bos() { return intOf(lib.vocabBos, vocab); }
-    public int eos() { return intOf(lib.vocabEos, vocab); }
+    public LlamaLibrary library() {
+        return lib;
+    }
+
+    MemorySegment handle() {
+        return live();
+    }
+
+    public int layers() {
+        return intOf(lib.modelNLayer, live());
+    }
+
+    public int hidden() {
+        return intOf(lib.modelNEmbd, live());
+    }
+
+    public int heads() {
+        return intOf(lib.modelNHead, live());
+    }
+
+    public int kvHeads() {
+        return intOf(lib.modelNHeadKv, live());
+    }
+
+    public int headDim() {
+        return hidden() / heads();
+    }
+
+    public int vocabSize() {
+        return intOf(lib.vocabNTokens, vocab);
+    }
+
+    public int bos() {
+        return intOf(lib.vocabBos, vocab);
+    }
+
+    public int eos() {
+        return intOf(lib.vocabEos, vocab);
+    }
 
     /** KV bytes per token with an f16 cache: layers × 2 (K and V) × KV heads × head dim × 2 bytes. */
     public long kvBytesPerTokenF16() {

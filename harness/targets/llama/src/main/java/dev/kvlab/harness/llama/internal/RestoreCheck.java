@@ -1,7 +1,7 @@
 package dev.kvlab.harness.llama.internal;
 
-import dev.kvlab.harness.llama.api.RestoreCheckResult;
 import dev.kvlab.harness.api.input.BadInputException;
+import dev.kvlab.harness.llama.api.RestoreCheckResult;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -24,9 +24,38 @@ import java.util.stream.IntStream;
 public final class RestoreCheck {
     private RestoreCheck() {}
 
-    private static final String[] WORDS = {"the", "cache", "of", "keys", "and", "values", "moves", "from", "one", "node",
-            "to", "another", "when", "a", "prefix", "is", "shared", "by", "many", "requests", "store", "block", "fetch",
-            "recompute", "link", "token", "model", "layer", "engine", "memory"};
+    private static final String[] WORDS = {
+        "the",
+        "cache",
+        "of",
+        "keys",
+        "and",
+        "values",
+        "moves",
+        "from",
+        "one",
+        "node",
+        "to",
+        "another",
+        "when",
+        "a",
+        "prefix",
+        "is",
+        "shared",
+        "by",
+        "many",
+        "requests",
+        "store",
+        "block",
+        "fetch",
+        "recompute",
+        "link",
+        "token",
+        "model",
+        "layer",
+        "engine",
+        "memory"
+    };
 
     /** Prompt {@code i} (from 0) of the check: about {@code 24 + 12·i} words, the same on every run. */
     public static String prompt(int i) {
@@ -43,8 +72,10 @@ public final class RestoreCheck {
     }
 
     /** Runs the check on {@code modelFile} with one thread; restores within {@code tolerance} of the same-batch recompute pass. */
-    public static RestoreCheckResult run(LlamaLibrary lib, Path modelFile, int prompts, int tokens, int blockTokens, double tolerance) {
-        if (!(tolerance >= 0) || Double.isInfinite(tolerance)) throw new BadInputException("--tolerance: must be a finite number >= 0, got " + tolerance);
+    public static RestoreCheckResult run(
+            LlamaLibrary lib, Path modelFile, int prompts, int tokens, int blockTokens, double tolerance) {
+        if (!(tolerance >= 0) || Double.isInfinite(tolerance))
+            throw new BadInputException("--tolerance: must be a finite number >= 0, got " + tolerance);
         if (prompts < 1) throw new BadInputException("--prompts: must be at least 1, got " + prompts);
         if (tokens < 1) throw new BadInputException("--tokens: must be at least 1, got " + tokens);
         if (blockTokens < 1) throw new BadInputException("--block-tokens: must be at least 1, got " + blockTokens);
@@ -59,15 +90,22 @@ public final class RestoreCheck {
             try (LlamaContext ctx = model.newContext(LlamaContext.Options.of(nCtx))) {
                 for (int[] p : promptTokens) {
                     if (p.length <= blockTokens)
-                        throw new BadInputException("--block-tokens: " + blockTokens + " leaves no full block before a prompt's last token ("
-                                + p.length + " tokens)");
+                        throw new BadInputException("--block-tokens: " + blockTokens
+                                + " leaves no full block before a prompt's last token (" + p.length + " tokens)");
                     One one = one(ctx, p, tokens, blockTokens);
                     out.add(one.prompt());
                     layout = one.layout().describe();
                     bytesPerToken = one.layout().bytesPerToken();
                 }
             }
-            return new RestoreCheckResult(modelFile.toString(), layout, bytesPerToken, model.kvBytesPerTokenF16(), blockTokens, tolerance, out);
+            return new RestoreCheckResult(
+                    modelFile.toString(),
+                    layout,
+                    bytesPerToken,
+                    model.kvBytesPerTokenF16(),
+                    blockTokens,
+                    tolerance,
+                    out);
         }
     }
 
@@ -87,7 +125,8 @@ public final class RestoreCheck {
             ctx.clear();
             long t1 = System.nanoTime();
             KvStateCodec.Parsed parsed = KvStateCodec.parse(state);
-            if (parsed.tokens() != n) throw new IllegalStateException("the state holds " + parsed.tokens() + " tokens, the prompt " + n);
+            if (parsed.tokens() != n)
+                throw new IllegalStateException("the state holds " + parsed.tokens() + " tokens, the prompt " + n);
             int blocks = (n - 1) / blockTokens;
             List<MemorySegment> pieces = new ArrayList<>(blocks);
             for (int b = 0; b < blocks; b++) {
@@ -114,9 +153,21 @@ public final class RestoreCheck {
             ctx.prefill(seq, p, 0, restoredTokens, 0);
             float[] sameSplitLogits = ctx.prefill(seq, p, restoredTokens, n, restoredTokens);
             int[] sameSplit = ctx.greedy(seq, sameSplitLogits, n, tokens);
-            return new One(new RestoreCheckResult.Prompt(n, restoredTokens, state.byteSize(), boxed(recompute), boxed(restored), boxed(sameSplit),
-                    maxAbsDiff(recomputeLogits, restoreLogits), maxAbsDiff(sameSplitLogits, restoreLogits),
-                    prefillMs, splitMs, assembleMs, restoreMs), parsed.layout());
+            return new One(
+                    new RestoreCheckResult.Prompt(
+                            n,
+                            restoredTokens,
+                            state.byteSize(),
+                            boxed(recompute),
+                            boxed(restored),
+                            boxed(sameSplit),
+                            maxAbsDiff(recomputeLogits, restoreLogits),
+                            maxAbsDiff(sameSplitLogits, restoreLogits),
+                            prefillMs,
+                            splitMs,
+                            assembleMs,
+                            restoreMs),
+                    parsed.layout());
         }
     }
 

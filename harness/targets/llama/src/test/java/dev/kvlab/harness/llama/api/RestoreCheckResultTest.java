@@ -14,8 +14,10 @@ import org.junit.jupiter.api.Test;
  */
 class RestoreCheckResultTest {
 
-    static RestoreCheckResult.Prompt prompt(List<Integer> recompute, List<Integer> restored, List<Integer> sameSplit, double sameSplitDiff) {
-        return new RestoreCheckResult.Prompt(100, 96, 1000, recompute, restored, sameSplit, 0.002, sameSplitDiff, 1, 1, 1, 1);
+    static RestoreCheckResult.Prompt prompt(
+            List<Integer> recompute, List<Integer> restored, List<Integer> sameSplit, double sameSplitDiff) {
+        return new RestoreCheckResult.Prompt(
+                100, 96, 1000, recompute, restored, sameSplit, 0.002, sameSplitDiff, 1, 1, 1, 1);
     }
 
     static RestoreCheckResult result(double tolerance, RestoreCheckResult.Prompt... ps) {
@@ -31,7 +33,11 @@ class RestoreCheckResultTest {
         assertThat(p.crossBatchPartsAt()).isEqualTo(2);
         StringWriter w = new StringWriter();
         RestoreCheckReport.print(new PrintWriter(w, true), r);
-        assertThat(w.toString()).contains("parts at token 3").contains("not the restore").startsWith("m.gguf").contains("ok: 1 of 1");
+        assertThat(w.toString())
+                .contains("parts at token 3")
+                .contains("not the restore")
+                .startsWith("m.gguf")
+                .contains("ok: 1 of 1");
         assertThat(RestoreCheckReport.map(r).get("ok")).isEqualTo(true);
     }
 
@@ -43,7 +49,10 @@ class RestoreCheckResultTest {
         RestoreCheckReport.print(new PrintWriter(w, true), tokens);
         assertThat(w.toString()).contains("FAILED: 0 of 1").contains("same-batch recompute: [1, 2, 4]");
         // equal tokens, but logits apart: beyond the tolerance it fails, within it passes
-        assertThat(result(0, prompt(List.of(1), List.of(1), List.of(1), 1e-3)).allEqual()).isFalse();
-        assertThat(result(0.01, prompt(List.of(1), List.of(1), List.of(1), 1e-3)).allEqual()).isTrue();
+        assertThat(result(0, prompt(List.of(1), List.of(1), List.of(1), 1e-3)).allEqual())
+                .isFalse();
+        assertThat(result(0.01, prompt(List.of(1), List.of(1), List.of(1), 1e-3))
+                        .allEqual())
+                .isTrue();
     }
 }

@@ -43,11 +43,13 @@ class KvStateCodecTest {
             assertEquals(layout, p.layout());
             List<MemorySegment> again = KvStateCodec.split(state, 8, a);
             assertEquals(5, again.size());
-            for (int b = 0; b < 5; b++) assertArrayEquals(blocks.get(b).toArray(JAVA_BYTE), again.get(b).toArray(JAVA_BYTE), "block " + b);
+            for (int b = 0; b < 5; b++)
+                assertArrayEquals(blocks.get(b).toArray(JAVA_BYTE), again.get(b).toArray(JAVA_BYTE), "block " + b);
             // the first 3 blocks alone: a shorter state whose blocks are the same 3
             MemorySegment prefix = KvStateCodec.assemble(layout, 8, blocks.subList(0, 3), a);
             List<MemorySegment> three = KvStateCodec.split(prefix, 8, a);
-            for (int b = 0; b < 3; b++) assertArrayEquals(blocks.get(b).toArray(JAVA_BYTE), three.get(b).toArray(JAVA_BYTE));
+            for (int b = 0; b < 3; b++)
+                assertArrayEquals(blocks.get(b).toArray(JAVA_BYTE), three.get(b).toArray(JAVA_BYTE));
             // resplitting with a smaller block size gives the same bytes, in finer pieces
             List<MemorySegment> halves = KvStateCodec.split(state, 4, a);
             MemorySegment rebuilt = KvStateCodec.assemble(layout, 4, halves, a);
@@ -64,7 +66,8 @@ class KvStateCodecTest {
             MemorySegment state = KvStateCodec.assemble(layout, 4, blocks, a);
             assertEquals(layout, KvStateCodec.parse(state).layout());
             List<MemorySegment> again = KvStateCodec.split(state, 4, a);
-            for (int b = 0; b < 3; b++) assertArrayEquals(blocks.get(b).toArray(JAVA_BYTE), again.get(b).toArray(JAVA_BYTE));
+            for (int b = 0; b < 3; b++)
+                assertArrayEquals(blocks.get(b).toArray(JAVA_BYTE), again.get(b).toArray(JAVA_BYTE));
         }
     }
 
@@ -79,13 +82,15 @@ class KvStateCodecTest {
         try (Arena a = Arena.ofConfined()) {
             List<MemorySegment> blocks = randomBlocks(layout, 4, 4, a, 5);
             MemorySegment state = KvStateCodec.assemble(layout, 4, blocks, a);
-            // cells: block 2, then block 0 reversed, then blocks 3 and 1 (a run of 8 cells holding positions 12…15, 4…7)
+            // cells: block 2, then block 0 reversed, then blocks 3 and 1 (a run of 8 cells holding positions 12…15,
+            // 4…7)
             int[] posOfCell = {8, 9, 10, 11, 3, 2, 1, 0, 12, 13, 14, 15, 4, 5, 6, 7};
             MemorySegment shuffled = permute(layout, state, posOfCell, a);
             KvStateCodec.Parsed p = KvStateCodec.parse(shuffled);
             assertEquals(16, p.tokens());
             List<MemorySegment> again = KvStateCodec.split(shuffled, 4, a);
-            for (int b = 0; b < 4; b++) assertArrayEquals(blocks.get(b).toArray(JAVA_BYTE), again.get(b).toArray(JAVA_BYTE), "block " + b);
+            for (int b = 0; b < 4; b++)
+                assertArrayEquals(blocks.get(b).toArray(JAVA_BYTE), again.get(b).toArray(JAVA_BYTE), "block " + b);
             // and blocks assembled after a prefix carry their own positions
             MemorySegment tail = KvStateCodec.assemble(layout, 4, blocks.subList(2, 4), 8, a);
             assertEquals(8, tail.get(JAVA_INT_UNALIGNED, 16));
@@ -113,7 +118,8 @@ class KvStateCodecTest {
             long row = sec[1], channel = row * t;
             for (long c = 0; c < sec[2]; c++)
                 for (int i = 0; i < t; i++)
-                    MemorySegment.copy(state, sec[0] + c * channel + posOfCell[i] * row, out, sec[0] + c * channel + i * row, row);
+                    MemorySegment.copy(
+                            state, sec[0] + c * channel + posOfCell[i] * row, out, sec[0] + c * channel + i * row, row);
         }
         return out;
     }
@@ -149,7 +155,8 @@ class KvStateCodecTest {
             MemorySegment shared = copy(state, a);
             shared.set(JAVA_INT_UNALIGNED, 16 + 4, 2); // cell 0 in two sequences
             assertRefused(shared, "2 sequence ids");
-            assertThrows(IllegalArgumentException.class, () -> KvStateCodec.assemble(layout, 4, List.of(a.allocate(7)), a));
+            assertThrows(
+                    IllegalArgumentException.class, () -> KvStateCodec.assemble(layout, 4, List.of(a.allocate(7)), a));
         }
     }
 
@@ -178,7 +185,8 @@ class KvStateCodecTest {
      * channel's elements of every cell (llama-kv-cache.cpp state_write, state_write_meta, state_write_data). Cell
      * {@code c} holds position {@code posOfCell[c]}; K and V hold {@link #value}s of those positions.
      */
-    private static byte[] llamaState(int seqId, int nStream, int stream, boolean vTrans, int layers, int kRow, int vEmbd, int[] posOfCell) {
+    private static byte[] llamaState(
+            int seqId, int nStream, int stream, boolean vTrans, int layers, int kRow, int vEmbd, int[] posOfCell) {
         java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1 << 16).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         int cells = posOfCell.length, el = 2;
         b.putInt(0xaf143cd8).putInt(seqId).putInt(nStream);
@@ -201,7 +209,8 @@ class KvStateCodecTest {
                     for (int pos : posOfCell) for (int i = 0; i < el * vEmbd; i++) b.put(value(l, true, pos, i));
                 } else {
                     b.putInt(el).putInt(vEmbd);
-                    for (int j = 0; j < vEmbd; j++) for (int pos : posOfCell) for (int i = 0; i < el; i++) b.put(value(l, true, pos, j * el + i));
+                    for (int j = 0; j < vEmbd; j++)
+                        for (int pos : posOfCell) for (int i = 0; i < el; i++) b.put(value(l, true, pos, j * el + i));
                 }
             }
         }
@@ -212,10 +221,17 @@ class KvStateCodecTest {
     private static byte[] expectedBlock(int block, int bt, boolean vTrans, int layers, int kRow, int vEmbd) {
         java.io.ByteArrayOutputStream o = new java.io.ByteArrayOutputStream();
         int el = 2;
-        for (int l = 0; l < layers; l++) for (int p = block * bt; p < (block + 1) * bt; p++) for (int i = 0; i < kRow; i++) o.write(value(l, false, p, i));
+        for (int l = 0; l < layers; l++)
+            for (int p = block * bt; p < (block + 1) * bt; p++)
+                for (int i = 0; i < kRow; i++) o.write(value(l, false, p, i));
         for (int l = 0; l < layers; l++) {
-            if (!vTrans) for (int p = block * bt; p < (block + 1) * bt; p++) for (int i = 0; i < el * vEmbd; i++) o.write(value(l, true, p, i));
-            else for (int j = 0; j < vEmbd; j++) for (int p = block * bt; p < (block + 1) * bt; p++) for (int i = 0; i < el; i++) o.write(value(l, true, p, j * el + i));
+            if (!vTrans)
+                for (int p = block * bt; p < (block + 1) * bt; p++)
+                    for (int i = 0; i < el * vEmbd; i++) o.write(value(l, true, p, i));
+            else
+                for (int j = 0; j < vEmbd; j++)
+                    for (int p = block * bt; p < (block + 1) * bt; p++)
+                        for (int i = 0; i < el; i++) o.write(value(l, true, p, j * el + i));
         }
         return o.toByteArray();
     }
@@ -229,10 +245,12 @@ class KvStateCodecTest {
     @ValueSource(booleans = {false, true})
     void aStateWrittenAsLlamaCppWritesItSplitsIntoItsPositionsBytes(boolean vTrans) {
         int layers = 3, kRow = 12, vEmbd = 5, bt = 4;
-        int[] inOrder = java.util.stream.IntStream.range(0, 12).toArray(), shuffled = {4, 5, 6, 7, 0, 1, 2, 3, 11, 10, 9, 8};
+        int[] inOrder = java.util.stream.IntStream.range(0, 12).toArray(),
+                shuffled = {4, 5, 6, 7, 0, 1, 2, 3, 11, 10, 9, 8};
         try (Arena a = Arena.ofConfined()) {
             for (int[] cells : new int[][] {inOrder, shuffled}) {
-                MemorySegment state = a.allocateFrom(JAVA_BYTE, llamaState(7, 2, 1, vTrans, layers, kRow, vEmbd, cells));
+                MemorySegment state =
+                        a.allocateFrom(JAVA_BYTE, llamaState(7, 2, 1, vTrans, layers, kRow, vEmbd, cells));
                 KvStateCodec.Parsed p = KvStateCodec.parse(state);
                 assertEquals(12, p.tokens());
                 assertEquals(layers, p.layout().layers().size());
@@ -240,7 +258,10 @@ class KvStateCodecTest {
                 List<MemorySegment> blocks = KvStateCodec.split(state, bt, a);
                 assertEquals(3, blocks.size());
                 for (int b = 0; b < 3; b++)
-                    assertArrayEquals(expectedBlock(b, bt, vTrans, layers, kRow, vEmbd), blocks.get(b).toArray(JAVA_BYTE), "block " + b);
+                    assertArrayEquals(
+                            expectedBlock(b, bt, vTrans, layers, kRow, vEmbd),
+                            blocks.get(b).toArray(JAVA_BYTE),
+                            "block " + b);
                 MemorySegment back = KvStateCodec.assemble(p.layout(), bt, blocks, a);
                 assertArrayEquals(llamaState(7, 2, 1, vTrans, layers, kRow, vEmbd, inOrder), back.toArray(JAVA_BYTE));
             }

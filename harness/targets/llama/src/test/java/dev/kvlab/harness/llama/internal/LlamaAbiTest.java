@@ -25,7 +25,8 @@ class LlamaAbiTest {
     @Test
     void theBindingsLayoutsAgreeWithThePinnedHeaderFigures() {
         Map<String, Long> figures = LlamaAbi.pinnedFigures();
-        for (StructLayout l : LlamaAbi.layouts()) assertEquals(List.of(), LlamaAbi.mismatches(l, figures), l.name().orElseThrow());
+        for (StructLayout l : LlamaAbi.layouts())
+            assertEquals(List.of(), LlamaAbi.mismatches(l, figures), l.name().orElseThrow());
         assertEquals(160, LlamaAbi.CONTEXT_PARAMS.byteSize());
         assertEquals(80, LlamaAbi.MODEL_PARAMS.byteSize());
         assertEquals(56, LlamaAbi.BATCH.byteSize());
@@ -34,14 +35,21 @@ class LlamaAbiTest {
     @Test
     void aWrongLayoutIsRefusedWithTheFieldsNamed() {
         // llama_batch as an older header had it, without the embd pointer: every later field moves
-        StructLayout old = MemoryLayout.structLayout(JAVA_INT.withName("n_tokens"), MemoryLayout.paddingLayout(4),
-                ADDRESS.withName("token"), ADDRESS.withName("pos"), ADDRESS.withName("n_seq_id"),
-                ADDRESS.withName("seq_id"), ADDRESS.withName("logits")).withName("llama_batch");
+        StructLayout old = MemoryLayout.structLayout(
+                        JAVA_INT.withName("n_tokens"),
+                        MemoryLayout.paddingLayout(4),
+                        ADDRESS.withName("token"),
+                        ADDRESS.withName("pos"),
+                        ADDRESS.withName("n_seq_id"),
+                        ADDRESS.withName("seq_id"),
+                        ADDRESS.withName("logits"))
+                .withName("llama_batch");
         List<String> bad = LlamaAbi.mismatches(old, LlamaAbi.pinnedFigures());
         assertTrue(bad.contains("llama_batch: size 48, the header says 56"), bad.toString());
         assertTrue(bad.contains("llama_batch.pos: offset 16, the header says 24"), bad.toString());
         assertTrue(bad.contains("llama_batch.embd: in the header, missing from the layout"), bad.toString());
-        EngineUnavailableException e = assertThrows(EngineUnavailableException.class,
+        EngineUnavailableException e = assertThrows(
+                EngineUnavailableException.class,
                 () -> LlamaLibrary.checkLayouts(List.of(LlamaAbi.MODEL_PARAMS, old), LlamaAbi.pinnedFigures()));
         assertTrue(e.getMessage().contains("llama_batch.pos: offset 16, the header says 24"), e.getMessage());
         assertTrue(e.getMessage().contains(LlamaInstall.VERSION), e.getMessage());
@@ -67,8 +75,15 @@ class LlamaAbiTest {
         try {
             Process cc;
             try {
-                cc = new ProcessBuilder("gcc", "-I" + src.resolve("include"), "-I" + src.resolve("ggml/include"), program.toString(),
-                        "-o", exe.toString()).redirectErrorStream(true).start();
+                cc = new ProcessBuilder(
+                                "gcc",
+                                "-I" + src.resolve("include"),
+                                "-I" + src.resolve("ggml/include"),
+                                program.toString(),
+                                "-o",
+                                exe.toString())
+                        .redirectErrorStream(true)
+                        .start();
             } catch (IOException e) {
                 skipUnlessCi(false, "no gcc: " + e.getMessage());
                 return;
@@ -90,7 +105,8 @@ class LlamaAbiTest {
     /** A visible skip with {@code reason} where the check cannot run here; with {@code KVLAB_CI=1} (where it must run) a failure. */
     private static void skipUnlessCi(boolean can, String reason) {
         if (can) return;
-        if ("1".equals(System.getenv("KVLAB_CI"))) throw new AssertionError("KVLAB_CI=1 and the ABI check cannot run: " + reason);
+        if ("1".equals(System.getenv("KVLAB_CI")))
+            throw new AssertionError("KVLAB_CI=1 and the ABI check cannot run: " + reason);
         Assumptions.abort(reason);
     }
 }

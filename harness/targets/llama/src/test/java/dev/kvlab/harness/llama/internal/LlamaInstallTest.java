@@ -14,9 +14,12 @@ class LlamaInstallTest {
     @Test
     void anotherPackageVersionIsRefusedWithBothVersions(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve(LlamaInstall.LIBRARY), "not a library");
-        Files.writeString(dir.resolve("package.json"), "{\"name\": \"@node-llama-cpp/linux-x64\", \"version\": \"3.20.0\"}");
+        Files.writeString(
+                dir.resolve("package.json"), "{\"name\": \"@node-llama-cpp/linux-x64\", \"version\": \"3.20.0\"}");
         EngineUnavailableException e = assertThrows(EngineUnavailableException.class, () -> LlamaInstall.verify(dir));
-        assertTrue(e.getMessage().contains("version 3.20.0") && e.getMessage().contains(LlamaInstall.VERSION), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("version 3.20.0") && e.getMessage().contains(LlamaInstall.VERSION),
+                e.getMessage());
     }
 
     @Test
@@ -24,7 +27,9 @@ class LlamaInstallTest {
         Files.writeString(dir.resolve(LlamaInstall.LIBRARY), "not a library");
         Files.writeString(dir.resolve("package.json"), "{\"version\": \"" + LlamaInstall.VERSION + "\"}");
         EngineUnavailableException e = assertThrows(EngineUnavailableException.class, () -> LlamaInstall.verify(dir));
-        assertTrue(e.getMessage().contains("SHA-256") && e.getMessage().contains(LlamaInstall.LIBRARY_SHA256), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("SHA-256") && e.getMessage().contains(LlamaInstall.LIBRARY_SHA256),
+                e.getMessage());
     }
 
     @Test

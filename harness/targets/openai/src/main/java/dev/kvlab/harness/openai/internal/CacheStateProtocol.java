@@ -35,12 +35,17 @@ final class CacheStateProtocol {
 
     /** Tokens of the first probe; doubled while the engine caches none. */
     static final int PROBE_TOKENS = 256;
+
     private static final int SENDS = 3;
     /** Hit counters of the tiers an engine reports in {@code /metrics}: none may grow by more than the special tokens after the reset. */
     private static final List<String[]> TIER_HITS = List.of(
             new String[] {"vllm prefix cache", "vllm:prefix_cache_hits_total", "vllm:prefix_cache_hits"},
-            new String[] {"vllm prefix cache (before 0.9.2)", "vllm:gpu_prefix_cache_hits_total", "vllm:gpu_prefix_cache_hits"},
-            new String[] {"vllm KV connector", "vllm:external_prefix_cache_hits_total", "vllm:external_prefix_cache_hits"},
+            new String[] {
+                "vllm prefix cache (before 0.9.2)", "vllm:gpu_prefix_cache_hits_total", "vllm:gpu_prefix_cache_hits"
+            },
+            new String[] {
+                "vllm KV connector", "vllm:external_prefix_cache_hits_total", "vllm:external_prefix_cache_hits"
+            },
             new String[] {"sglang cached tokens", "sglang:cached_tokens_total", "sglang:cached_tokens"},
             new String[] {"lmcache retrieval", "lmcache:num_hit_tokens_total", "lmcache:num_hit_tokens"});
 
@@ -53,7 +58,8 @@ final class CacheStateProtocol {
      * @param longestPrompt the workload's longest prompt (tokens): the largest probe
      * @param context       the smallest endpoint's model context (tokens), or -1 when unknown
      */
-    CacheStateProtocol(OpenAiConfig.Resolved target, EngineClient client, PromptText prompts, int longestPrompt, int context) {
+    CacheStateProtocol(
+            OpenAiConfig.Resolved target, EngineClient client, PromptText prompts, int longestPrompt, int context) {
         this.target = target;
         this.client = client;
         this.prompts = prompts;
@@ -79,8 +85,10 @@ final class CacheStateProtocol {
             any |= low[e] != null;
         }
         if (!any)
-            return new Verdict("none needed", "no probe was cached in " + SENDS + " sends to each endpoint at any size tried (" + sizes
-                    + " tokens, up to the workload's longest prompt): the target caches no prompt as long as the workload's: cold by construction for this workload");
+            return new Verdict(
+                    "none needed",
+                    "no probe was cached in " + SENDS + " sends to each endpoint at any size tried (" + sizes
+                            + " tokens, up to the workload's longest prompt): the target caches no prompt as long as the workload's: cold by construction for this workload");
         List<String> notes = new ArrayList<>();
         Probe[] top = new Probe[n];
         for (int e = 0; e < n; e++) {
@@ -91,7 +99,8 @@ final class CacheStateProtocol {
             }
             List<Integer> slots = client.slots(u);
             if (slots.isEmpty()) {
-                notes.add(u + ": probe of " + low[e].tokens + " tokens cached (" + low[e].cached + " tokens), left in the engine's first tier"
+                notes.add(u + ": probe of " + low[e].tokens + " tokens cached (" + low[e].cached
+                        + " tokens), left in the engine's first tier"
                         + " (a GPU prefix cache holds far more than a few prompts: it is not pushed below)");
                 continue;
             }
@@ -100,8 +109,9 @@ final class CacheStateProtocol {
             String t = prompts.probe(seed + 1, low[e].tokens);
             probe(u, t);
             top[e] = new Probe(t, low[e].tokens, probe(u, t));
-            notes.add(u + ": probes of " + low[e].tokens + " tokens cached (" + low[e].cached + " and " + top[e].cached + " tokens); the first then"
-                    + " pushed out of the " + slots.size() + " slot(s) by " + others + " other prompts");
+            notes.add(u + ": probes of " + low[e].tokens + " tokens cached (" + low[e].cached + " and " + top[e].cached
+                    + " tokens); the first then" + " pushed out of the " + slots.size() + " slot(s) by " + others
+                    + " other prompts");
         }
         PromMetrics before = scrape();
         String seen = tiersSeen(unprobed, before);
@@ -127,9 +137,13 @@ final class CacheStateProtocol {
             else not.add(tier[0]);
         }
         if (hit.isEmpty() && not.isEmpty()) return "";
-        return "; before the reset the probes hit the engine's " + (hit.isEmpty() ? "no tier counter" : String.join(", ", hit) + " tokens")
-                + (not.isEmpty() ? "" : "; its " + String.join(", ", not) + " counted none (the probes never reached that tier: only the check after"
-                + " the reset speaks for it)");
+        return "; before the reset the probes hit the engine's "
+                + (hit.isEmpty() ? "no tier counter" : String.join(", ", hit) + " tokens")
+                + (not.isEmpty()
+                        ? ""
+                        : "; its " + String.join(", ", not)
+                                + " counted none (the probes never reached that tier: only the check after"
+                                + " the reset speaks for it)");
     }
 
     /** The probe sizes: 256 tokens doubled up to the workload's longest prompt, within the model's context. */
@@ -152,12 +166,14 @@ final class CacheStateProtocol {
             for (int i = 0; i < SENDS; i++) {
                 cached = probe(u, text);
                 if (cached == StreamedCompletion.NOT_REPORTED)
-                    throw new BadInputException("cache_state: cold cannot be verified on " + u + ": the engine reports no cached prompt "
-                            + "tokens per response (usage.prompt_tokens_details.cached_tokens or timings.cache_n); enable them "
-                            + "(vLLM: --enable-prompt-tokens-details; SGLang: --enable-cache-report) or run cache_state: hot");
+                    throw new BadInputException(
+                            "cache_state: cold cannot be verified on " + u + ": the engine reports no cached prompt "
+                                    + "tokens per response (usage.prompt_tokens_details.cached_tokens or timings.cache_n); enable them "
+                                    + "(vLLM: --enable-prompt-tokens-details; SGLang: --enable-cache-report) or run cache_state: hot");
                 if (cached < 0 || cached > sizes.get(k))
-                    throw new BadInputException("cache_state: cold cannot be verified on " + u + ": the engine reported " + cached
-                            + " cached tokens for a probe of " + sizes.get(k) + " tokens (impossible)");
+                    throw new BadInputException(
+                            "cache_state: cold cannot be verified on " + u + ": the engine reported " + cached
+                                    + " cached tokens for a probe of " + sizes.get(k) + " tokens (impossible)");
                 if (cached > prompts.specialTokens()) return new Probe(text, sizes.get(k), cached);
             }
         }
@@ -169,8 +185,9 @@ final class CacheStateProtocol {
         if (p == null) return;
         int c = probe(u, p.text);
         if (c > prompts.specialTokens())
-            throw new BadInputException("cache_state: cold: the reset (" + how + ") could not be verified on " + u + ": after it the probe " + where
-                    + " came back with " + c + " of " + p.tokens + " prompt tokens cached" + hint(u));
+            throw new BadInputException(
+                    "cache_state: cold: the reset (" + how + ") could not be verified on " + u + ": after it the probe "
+                            + where + " came back with " + c + " of " + p.tokens + " prompt tokens cached" + hint(u));
     }
 
     /** Every tier counter the engines report may have grown by at most the special tokens per probe sent after the reset. */
@@ -181,12 +198,16 @@ final class CacheStateProtocol {
             PromMetrics.Delta d = PromMetrics.delta(before, after, null, tier[1], tier[2]);
             if (d == null || d.reset() != null) continue;
             if (d.total() > allowed)
-                throw new BadInputException("cache_state: cold: the reset (" + how + ") could not be verified: after it the engine's " + tier[0]
-                        + " counter (" + tier[1] + ") counted " + (long) d.total() + " hit tokens for the probes (the reset did not reach that tier;"
+                throw new BadInputException("cache_state: cold: the reset (" + how
+                        + ") could not be verified: after it the engine's " + tier[0]
+                        + " counter (" + tier[1] + ") counted " + (long) d.total()
+                        + " hit tokens for the probes (the reset did not reach that tier;"
                         + " give target.reset: command with a restart)");
             seen.add(tier[0]);
         }
-        return seen.isEmpty() ? "" : "; no hits after the reset in the engine's tier counters (" + String.join(", ", seen) + ")";
+        return seen.isEmpty()
+                ? ""
+                : "; no hits after the reset in the engine's tier counters (" + String.join(", ", seen) + ")";
     }
 
     private PromMetrics scrape() {
@@ -198,12 +219,15 @@ final class CacheStateProtocol {
     private String hint(URI u) {
         OpenAiConfig.Reset r = target.reset() == OpenAiConfig.Reset.AUTO ? auto(u) : target.reset();
         return switch (r) {
-            case LLAMA_CPP -> " (llama-server's host-RAM prompt cache, --cache-ram, on by default, survives erasing every slot: start it with"
-                    + " --cache-ram 0, or run cache_state: hot)";
-            case COMMAND -> " (target.reset_command exited 0 but did not empty the engine's caches: it must restart, or empty every tier of, the"
-                    + " server at this endpoint)";
-            default -> " (the engine keeps another cache tier the reset does not reach, e.g. a KV connector's or HiCache's storage: give"
-                    + " target.reset: command with a restart)";
+            case LLAMA_CPP ->
+                " (llama-server's host-RAM prompt cache, --cache-ram, on by default, survives erasing every slot: start it with"
+                        + " --cache-ram 0, or run cache_state: hot)";
+            case COMMAND ->
+                " (target.reset_command exited 0 but did not empty the engine's caches: it must restart, or empty every tier of, the"
+                        + " server at this endpoint)";
+            default ->
+                " (the engine keeps another cache tier the reset does not reach, e.g. a KV connector's or HiCache's storage: give"
+                        + " target.reset: command with a restart)";
         };
     }
 
@@ -212,8 +236,9 @@ final class CacheStateProtocol {
             case LLAMA_CPP -> OpenAiConfig.Reset.LLAMA_CPP;
             case VLLM -> OpenAiConfig.Reset.VLLM;
             case SGLANG -> OpenAiConfig.Reset.SGLANG;
-            case UNKNOWN -> throw new BadInputException("cache_state: cold: cannot tell which engine serves " + u
-                    + " (no llama.cpp /props, vLLM /version or SGLang /get_server_info): give target.reset");
+            case UNKNOWN ->
+                throw new BadInputException("cache_state: cold: cannot tell which engine serves " + u
+                        + " (no llama.cpp /props, vLLM /version or SGLang /get_server_info): give target.reset");
         };
     }
 
@@ -226,21 +251,28 @@ final class CacheStateProtocol {
                 case LLAMA_CPP -> {
                     List<Integer> slots = client.slots(u);
                     if (slots.isEmpty())
-                        throw new BadInputException("cache_state: cold: " + u + " lists no slots (GET /slots): start llama-server with --slots");
+                        throw new BadInputException("cache_state: cold: " + u
+                                + " lists no slots (GET /slots): start llama-server with --slots");
                     for (int id : slots) {
                         EngineClient.Reply rep = client.post(u, "/slots/" + id + "?action=erase", null);
                         if (!rep.ok())
-                            throw new BadInputException("cache_state: cold: erasing slot " + id + " of " + u + " was refused: "
-                                    + (rep.unreachable() ? rep.error() : "http " + rep.status() + " " + abbreviate(rep.body()))
-                                    + " (llama-server needs --slot-save-path for slot actions)");
+                            throw new BadInputException(
+                                    "cache_state: cold: erasing slot " + id + " of " + u + " was refused: "
+                                            + (rep.unreachable()
+                                                    ? rep.error()
+                                                    : "http " + rep.status() + " " + abbreviate(rep.body()))
+                                            + " (llama-server needs --slot-save-path for slot actions)");
                     }
                     done.add(u + ": erased " + slots.size() + " slots");
                 }
                 case VLLM, SGLANG -> {
                     String path = r == OpenAiConfig.Reset.VLLM ? "/reset_prefix_cache" : "/flush_cache";
                     EngineClient.Reply rep = client.post(u, path, null);
-                    if (!rep.ok()) throw new BadInputException("cache_state: cold: POST " + u + path + " answered "
-                            + (rep.unreachable() ? rep.error() : "http " + rep.status() + " " + abbreviate(rep.body())));
+                    if (!rep.ok())
+                        throw new BadInputException("cache_state: cold: POST " + u + path + " answered "
+                                + (rep.unreachable()
+                                        ? rep.error()
+                                        : "http " + rep.status() + " " + abbreviate(rep.body())));
                     done.add(u + ": POST " + path);
                 }
                 case COMMAND -> {
@@ -257,21 +289,28 @@ final class CacheStateProtocol {
     /** Runs {@code cmd}, saying so on stderr and every minute it keeps running, killed after {@code target.reset_timeout}. */
     private void runCommand(String cmd) {
         long limit = target.resetTimeout().toNanos(), t0 = System.nanoTime();
-        System.err.println("kvlab: cache_state: cold: running target.reset_command (target.reset_timeout " + human(limit) + "): " + cmd);
+        System.err.println("kvlab: cache_state: cold: running target.reset_command (target.reset_timeout "
+                + human(limit) + "): " + cmd);
         try {
-            Process p = new ProcessBuilder("sh", "-c", cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            Process p = new ProcessBuilder("sh", "-c", cmd)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             while (true) {
                 long left = limit - (System.nanoTime() - t0);
                 if (left <= 0) {
                     p.descendants().forEach(ProcessHandle::destroyForcibly);
                     p.destroyForcibly();
-                    throw new BadInputException("cache_state: cold: target.reset_command did not finish in " + human(limit)
-                            + " (target.reset_timeout; killed): " + cmd);
+                    throw new BadInputException("cache_state: cold: target.reset_command did not finish in "
+                            + human(limit) + " (target.reset_timeout; killed): " + cmd);
                 }
                 if (p.waitFor(Math.min(left, TimeUnit.MINUTES.toNanos(1)), TimeUnit.NANOSECONDS)) break;
-                System.err.println("kvlab: cache_state: cold: target.reset_command still running after " + human(System.nanoTime() - t0) + ": " + cmd);
+                System.err.println("kvlab: cache_state: cold: target.reset_command still running after "
+                        + human(System.nanoTime() - t0) + ": " + cmd);
             }
-            if (p.exitValue() != 0) throw new BadInputException("cache_state: cold: target.reset_command exited " + p.exitValue() + ": " + cmd);
+            if (p.exitValue() != 0)
+                throw new BadInputException(
+                        "cache_state: cold: target.reset_command exited " + p.exitValue() + ": " + cmd);
         } catch (java.io.IOException e) {
             throw new BadInputException("cache_state: cold: cannot run target.reset_command: " + e.getMessage());
         } catch (InterruptedException e) {
@@ -303,11 +342,19 @@ final class CacheStateProtocol {
     int probe(URI u, String text) {
         StreamedCompletion.Outcome o;
         try {
-            o = client.complete(u, target.path(), EngineServer.body(target, 1, text), target.timeout(), target.api() == OpenAiConfig.Api.CHAT).outcome();
+            o = client.complete(
+                            u,
+                            target.path(),
+                            EngineServer.body(target, 1, text),
+                            target.timeout(),
+                            target.api() == OpenAiConfig.Api.CHAT)
+                    .outcome();
         } catch (TimeoutException e) {
-            throw new BadInputException("cache_state: the probe request to " + u + " did not finish: " + EngineClient.reason(e));
+            throw new BadInputException(
+                    "cache_state: the probe request to " + u + " did not finish: " + EngineClient.reason(e));
         }
-        if (o.error() != null) throw new BadInputException("cache_state: the probe request to " + u + " failed: " + o.error());
+        if (o.error() != null)
+            throw new BadInputException("cache_state: the probe request to " + u + " failed: " + o.error());
         return o.cachedTokens();
     }
 

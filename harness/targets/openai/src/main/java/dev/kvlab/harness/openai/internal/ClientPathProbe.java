@@ -4,7 +4,6 @@ import dev.kvlab.harness.api.ReportJson;
 import dev.kvlab.workloads.api.Namespace;
 import dev.kvlab.workloads.api.Request;
 import java.io.IOException;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +18,8 @@ import java.util.concurrent.Executors;
  */
 public final class ClientPathProbe implements AutoCloseable {
 
-    private final ExecutorService threads = Executors.newCachedThreadPool(r -> Thread.ofPlatform().daemon().unstarted(r));
+    private final ExecutorService threads =
+            Executors.newCachedThreadPool(r -> Thread.ofPlatform().daemon().unstarted(r));
     private final EngineClient client = new EngineClient(threads);
     private final LoopbackSse stand;
     private final OpenAiConfig.Resolved target;
@@ -28,8 +28,17 @@ public final class ClientPathProbe implements AutoCloseable {
 
     public ClientPathProbe(int promptTokens, int outputTokens) throws IOException {
         stand = new LoopbackSse(false);
-        target = new OpenAiConfig.Resolved(List.of(stand.base()), "default", OpenAiConfig.Api.COMPLETIONS, OpenAiConfig.Routing.ROUND_ROBIN,
-                ReportJson.mapper().createObjectNode().put("cache_prompt", true), Duration.ofSeconds(10), OpenAiConfig.Reset.AUTO, null, true, null);
+        target = new OpenAiConfig.Resolved(
+                List.of(stand.base()),
+                "default",
+                OpenAiConfig.Api.COMPLETIONS,
+                OpenAiConfig.Routing.ROUND_ROBIN,
+                ReportJson.mapper().createObjectNode().put("cache_prompt", true),
+                Duration.ofSeconds(10),
+                OpenAiConfig.Reset.AUTO,
+                null,
+                true,
+                null);
         List<String> words = new ArrayList<>();
         for (char a = 'a'; a <= 'z'; a++) for (char b = 'a'; b <= 'z'; b++) words.add(" " + a + b);
         prompts = new PromptText(words, 1);

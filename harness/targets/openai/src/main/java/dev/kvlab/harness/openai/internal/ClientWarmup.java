@@ -21,7 +21,8 @@ final class ClientWarmup {
     /** The stand-in's TTFT percentiles over the later half of the rounds (µs). */
     record Figures(double p50Micros, double p99Micros, int rounds) {}
 
-    static Figures run(EngineClient client, OpenAiConfig.Resolved target, PromptText prompts, List<Request> requests, int rounds) {
+    static Figures run(
+            EngineClient client, OpenAiConfig.Resolved target, PromptText prompts, List<Request> requests, int rounds) {
         if (requests.isEmpty() || rounds <= 0) return new Figures(Double.NaN, Double.NaN, 0);
         Histogram h = new Histogram(3);
         try (LoopbackSse stand = new LoopbackSse(target.api() == OpenAiConfig.Api.CHAT)) {
@@ -36,16 +37,23 @@ final class ClientWarmup {
     }
 
     /** One request through the harness's path to {@code stand}: nanoseconds from building its body to its first token. */
-    static long firstToken(EngineClient client, LoopbackSse stand, OpenAiConfig.Resolved target, PromptText prompts, Request r) {
+    static long firstToken(
+            EngineClient client, LoopbackSse stand, OpenAiConfig.Resolved target, PromptText prompts, Request r) {
         long t0 = System.nanoTime();
         EngineClient.Completed c;
         try {
-            c = client.complete(stand.base(), target.path(), EngineServer.body(target, r.outputTokens(), prompts.of(r)), target.timeout(),
+            c = client.complete(
+                    stand.base(),
+                    target.path(),
+                    EngineServer.body(target, r.outputTokens(), prompts.of(r)),
+                    target.timeout(),
                     target.api() == OpenAiConfig.Api.CHAT);
         } catch (TimeoutException e) {
             throw new IllegalStateException("the harness's loopback self-test did not finish", e);
         }
-        if (c.outcome().error() != null) throw new IllegalStateException("the harness's loopback self-test failed: " + c.outcome().error());
+        if (c.outcome().error() != null)
+            throw new IllegalStateException(
+                    "the harness's loopback self-test failed: " + c.outcome().error());
         return c.firstTokenNanos() - t0;
     }
 }

@@ -32,7 +32,10 @@ final class ContextCheck {
         for (EngineInfo i : infos) if (i.contextTokens() > 0) ctx = Math.min(ctx, i.contextTokens());
         long n = 0, over = 0, longest = 0;
         int longestPrompt = 0;
-        try (RequestSource s = Workloads.open(spec.workload().spec(), spec.workload().namespace(), spec.config().seed())) {
+        try (RequestSource s = Workloads.open(
+                spec.workload().spec(),
+                spec.workload().namespace(),
+                spec.config().seed())) {
             while (s.hasNext()) {
                 Request r = s.next();
                 long need = (long) r.inputTokens() + Math.max(1, r.outputTokens());
@@ -43,13 +46,26 @@ final class ContextCheck {
             }
         }
         if (ctx == Integer.MAX_VALUE)
-            return new Result("unchecked: no endpoint says its model's context (llama.cpp /props n_ctx, /v1/models max_model_len)", longestPrompt, -1);
+            return new Result(
+                    "unchecked: no endpoint says its model's context (llama.cpp /props n_ctx, /v1/models max_model_len)",
+                    longestPrompt,
+                    -1);
         if (n > 0 && over == n)
-            throw new BadInputException("workload: every one of its " + n + " requests needs more tokens (prompt + output, up to " + longest
-                    + ") than the model's context of " + ctx + " tokens: the engine would refuse them all; shorten the workload or serve a longer context");
-        if (over == 0) return new Result("every request fits the model's context of " + ctx + " tokens (longest " + longest + ", prompt + output)",
-                longestPrompt, ctx);
-        return new Result(over + " of " + n + " requests need more than the model's context of " + ctx + " tokens (prompt + output, up to " + longest
-                + "): the engine refuses them, and they are counted failed", longestPrompt, ctx);
+            throw new BadInputException(
+                    "workload: every one of its " + n + " requests needs more tokens (prompt + output, up to " + longest
+                            + ") than the model's context of " + ctx
+                            + " tokens: the engine would refuse them all; shorten the workload or serve a longer context");
+        if (over == 0)
+            return new Result(
+                    "every request fits the model's context of " + ctx + " tokens (longest " + longest
+                            + ", prompt + output)",
+                    longestPrompt,
+                    ctx);
+        return new Result(
+                over + " of " + n + " requests need more than the model's context of " + ctx
+                        + " tokens (prompt + output, up to " + longest
+                        + "): the engine refuses them, and they are counted failed",
+                longestPrompt,
+                ctx);
     }
 }

@@ -52,24 +52,44 @@ public record EndpointCalibration(TwinCalibration twin, List<FitCheck> checks, S
      * Calibrates the engine at {@code base}: {@code model} the served model's name, {@code gguf} its file (null: the one
      * the server names, where it can be read), {@code plan} what to time, {@code instances} the cell's endpoints.
      */
-    public static EndpointCalibration measure(EngineClient c, URI base, String model, Path gguf, EndpointCalibrationPlan plan, int instances) {
+    public static EndpointCalibration measure(
+            EngineClient c, URI base, String model, Path gguf, EndpointCalibrationPlan plan, int instances) {
         EngineKind kind = EngineKind.of(c, base);
         GgufModelInfo info = shape(c, base, gguf);
         WordCheck.Result words = WordCheck.run(c, base, model);
         PromptText text = new PromptText(words.words(), words.specialTokens());
         int slots = Math.max(1, c.slots(base).size());
         long seed = System.nanoTime();
-        List<Double> shortCold = new ArrayList<>(), longCold = new ArrayList<>(), behind = new ArrayList<>(), decShort = new ArrayList<>(),
+        List<Double> shortCold = new ArrayList<>(),
+                longCold = new ArrayList<>(),
+                behind = new ArrayList<>(),
+                decShort = new ArrayList<>(),
                 decLong = new ArrayList<>();
         int engineTimed = 0, all = 0, behindComputed = -1;
         for (int r = 0; r < plan.repeats(); r++) {
-            Timed a = time(c, base, model, text.probe(seed + 10L * r, plan.shortTokens()), text.probe(seed + 10L * r + 5, plan.shortTokens()),
+            Timed a = time(
+                    c,
+                    base,
+                    model,
+                    text.probe(seed + 10L * r, plan.shortTokens()),
+                    text.probe(seed + 10L * r + 5, plan.shortTokens()),
                     plan.decodeTokens());
-            Timed b = time(c, base, model, text.probe(seed + 10L * r + 1, plan.longTokens()), text.probe(seed + 10L * r + 6, plan.longTokens()),
+            Timed b = time(
+                    c,
+                    base,
+                    model,
+                    text.probe(seed + 10L * r + 1, plan.longTokens()),
+                    text.probe(seed + 10L * r + 6, plan.longTokens()),
                     plan.decodeTokens());
             String prefix = text.probe(seed + 10L * r + 2, plan.longTokens());
             time(c, base, model, prefix, null, 1); // caches the prefix
-            Timed s = time(c, base, model, prefix + text.probe(seed + 10L * r + 3, plan.suffixTokens() + text.specialTokens()), null, 1);
+            Timed s = time(
+                    c,
+                    base,
+                    model,
+                    prefix + text.probe(seed + 10L * r + 3, plan.suffixTokens() + text.specialTokens()),
+                    null,
+                    1);
             shortCold.add(a.prompt());
             longCold.add(b.prompt());
             behind.add(s.prompt());
@@ -81,7 +101,11 @@ public record EndpointCalibration(TwinCalibration twin, List<FitCheck> checks, S
                 if (t.engineTimed()) engineTimed++;
             }
         }
-        double t1 = median(shortCold), t2 = median(longCold), ts = median(behind), d1 = median(decShort), d2 = median(decLong);
+        double t1 = median(shortCold),
+                t2 = median(longCold),
+                ts = median(behind),
+                d1 = median(decShort),
+                d2 = median(decLong);
         ModelSpec ms = ModelSpec.ofGguf(info);
         KvSizing kv = KvSizing.of(ms, Dtype.FP16, 1);
         Roofline unit = new Roofline(ms, hardware(ms, 1, 1, null, ""), kv);
@@ -91,13 +115,35 @@ public record EndpointCalibration(TwinCalibration twin, List<FitCheck> checks, S
         List<String> clips = fit0.clips();
         AttentionCost att = fit0.attention();
         double bandwidth = fit0.bandwidth();
-        String how = engineTimed == all ? "the engine's own timings (" + kind.label + ")" : engineTimed == 0 ? "client timing (the engine reports none)"
-                : engineTimed + " of " + all + " answers by the engine's timings, the rest by the client";
-        String src = String.format(Locale.ROOT, "kvlab calibrate --endpoint %s (%s, %s): cold prompts of %d and %d tokens %.1f / %.1f ms, %d tokens behind "
-                        + "%d cached %.1f ms, decode %.2f ms/token after %d, %.2f after %d (medians of %d; %s)", base, kind.label, info.path().getFileName(),
-                l1, l2, t1 * 1e3, t2 * 1e3, sfx, l2, ts * 1e3, d1 * 1e3, l1, d2 * 1e3, l2, plan.repeats(), how);
-        if (att.span() > 0) src += String.format(Locale.ROOT, "; attention's cost per pair x (1 + pass tokens / %.1f)", att.span());
-        if (att.sumComputeMemory()) src += "; a decode step's compute and memory summed (the engine does not overlap them)";
+        String how = engineTimed == all
+                ? "the engine's own timings (" + kind.label + ")"
+                : engineTimed == 0
+                        ? "client timing (the engine reports none)"
+                        : engineTimed + " of " + all + " answers by the engine's timings, the rest by the client";
+        String src = String.format(
+                Locale.ROOT,
+                "kvlab calibrate --endpoint %s (%s, %s): cold prompts of %d and %d tokens %.1f / %.1f ms, %d tokens behind "
+                        + "%d cached %.1f ms, decode %.2f ms/token after %d, %.2f after %d (medians of %d; %s)",
+                base,
+                kind.label,
+                info.path().getFileName(),
+                l1,
+                l2,
+                t1 * 1e3,
+                t2 * 1e3,
+                sfx,
+                l2,
+                ts * 1e3,
+                d1 * 1e3,
+                l1,
+                d2 * 1e3,
+                l2,
+                plan.repeats(),
+                how);
+        if (att.span() > 0)
+            src += String.format(Locale.ROOT, "; attention's cost per pair x (1 + pass tokens / %.1f)", att.span());
+        if (att.sumComputeMemory())
+            src += "; a decode step's compute and memory summed (the engine does not overlap them)";
         HardwareSpec hw = hardware(ms, 1 / x, bandwidth, att, src);
         Roofline fit = new Roofline(ms, hw, kv);
         List<FitCheck> checks = new ArrayList<>();
@@ -121,8 +167,19 @@ public record EndpointCalibration(TwinCalibration twin, List<FitCheck> checks, S
         if (behindComputed >= 0) f.put("suffix_prompt_tokens_computed_by_engine", behindComputed);
         for (FitCheck k : checks) f.put("check: " + k.what(), k.figure());
         if (!clips.isEmpty()) f.put("clips", String.join("; ", clips));
-        TwinCalibration t = new TwinCalibration(kind.label + " at " + base + " (" + info.path().getFileName() + ")", ms, hw, Dtype.FP16, BATCH_TOKENS, slots,
-                instances, Double.NaN, Double.NaN, 0, f, "local-only");
+        TwinCalibration t = new TwinCalibration(
+                kind.label + " at " + base + " (" + info.path().getFileName() + ")",
+                ms,
+                hw,
+                Dtype.FP16,
+                BATCH_TOKENS,
+                slots,
+                instances,
+                Double.NaN,
+                Double.NaN,
+                0,
+                f,
+                "local-only");
         return new EndpointCalibration(t, List.copyOf(checks), how);
     }
 
@@ -141,14 +198,26 @@ public record EndpointCalibration(TwinCalibration twin, List<FitCheck> checks, S
      * attention from the step's growth with the context; compute and memory summed when that reproduces both steps and
      * the larger of the two does not.
      */
-    static Fit fit(Roofline unit, int batch, int l1, int l2, int sfx, double t1, double t2, double ts, double d1, double d2, double kvBytes) {
+    static Fit fit(
+            Roofline unit,
+            int batch,
+            int l1,
+            int l2,
+            int sfx,
+            double t1,
+            double t2,
+            double ts,
+            double d1,
+            double d2,
+            double kvBytes) {
         // a summed engine's prompt passes pay their memory traffic too: fit, take it out of the prompts at the fitted
         // bandwidth, and fit again until the figures settle
         Fit f = fitOnce(unit, batch, l1, l2, sfx, t1, t2, ts, d1, d2, kvBytes, 0);
         for (int i = 0; i < 500 && f.attention().sumComputeMemory(); i++) {
             Fit g = fitOnce(unit, batch, l1, l2, sfx, t1, t2, ts, d1, d2, kvBytes, f.bandwidth());
             if (!g.attention().sumComputeMemory()) break;
-            boolean settled = Math.abs(g.x() / f.x() - 1) < 1e-12 && Math.abs(g.bandwidth() / f.bandwidth() - 1) < 1e-12;
+            boolean settled =
+                    Math.abs(g.x() / f.x() - 1) < 1e-12 && Math.abs(g.bandwidth() / f.bandwidth() - 1) < 1e-12;
             f = g;
             if (settled) break;
         }
@@ -167,8 +236,19 @@ public record EndpointCalibration(TwinCalibration twin, List<FitCheck> checks, S
         return s;
     }
 
-    private static Fit fitOnce(Roofline unit, int batch, int l1, int l2, int sfx, double t1, double t2, double ts, double d1, double d2,
-                               double kvBytes, double memoryBw) {
+    private static Fit fitOnce(
+            Roofline unit,
+            int batch,
+            int l1,
+            int l2,
+            int sfx,
+            double t1,
+            double t2,
+            double ts,
+            double d1,
+            double d2,
+            double kvBytes,
+            double memoryBw) {
         t1 -= promptMemory(unit, batch, l1, 0, kvBytes, memoryBw);
         t2 -= promptMemory(unit, batch, l2, 0, kvBytes, memoryBw);
         ts -= promptMemory(unit, batch, sfx, l2, kvBytes, memoryBw);
@@ -191,19 +271,22 @@ public record EndpointCalibration(TwinCalibration twin, List<FitCheck> checks, S
             } else {
                 x = t2 / (a[1][0] + a[1][1]);
                 u = x; // attention FLOPs at the compute rate
-                clips.add("the two cold prompts did not separate linear work from attention: attention at the compute rate");
+                clips.add(
+                        "the two cold prompts did not separate linear work from attention: attention at the compute rate");
             }
         }
         double e = x / u;
         double factor1 = span > 0 ? 1 + 1 / span : 1;
         // decode: the step's growth with the context is its attention (short passes' kernel)
-        double perPair = (d2 - d1 - (memoryBw > 0 ? (l2 - l1) * kvBytes / memoryBw : 0)) / (l2 - l1); // less the KV reads' growth when summed
+        double perPair = (d2 - d1 - (memoryBw > 0 ? (l2 - l1) * kvBytes / memoryBw : 0))
+                / (l2 - l1); // less the KV reads' growth when summed
         double small = e;
         int smallTokens = 1;
         if (perPair > 1.5 * u * fpp * factor1) {
             small = fpp * x * factor1 / perPair;
             smallTokens = Math.max(2, sfx / 2);
-        } else if (!(perPair > 0)) clips.add("the decode step did not grow with the context: short passes' attention as long passes'");
+        } else if (!(perPair > 0))
+            clips.add("the decode step did not grow with the context: short passes' attention as long passes'");
         AttentionCost max = new AttentionCost(e, small, smallTokens, span, false);
         double bwMax = (unit.weightBytes() + (l1 + 1) * kvBytes) / d1;
         double compute1 = (unit.linearFlops(1) + fpp * (l1 + 1) * factor1 / (smallTokens > 1 ? small : e)) * x;
@@ -244,7 +327,9 @@ public record EndpointCalibration(TwinCalibration twin, List<FitCheck> checks, S
         for (int c = 0; c < n; c++) {
             int p = c;
             for (int r = c + 1; r < n; r++) if (Math.abs(m[r][c]) > Math.abs(m[p][c])) p = r;
-            double[] tmp = m[c]; m[c] = m[p]; m[p] = tmp;
+            double[] tmp = m[c];
+            m[c] = m[p];
+            m[p] = tmp;
             if (Math.abs(m[c][c]) < 1e-300) return null;
             for (int r = 0; r < n; r++) {
                 if (r == c) continue;
@@ -268,11 +353,20 @@ public record EndpointCalibration(TwinCalibration twin, List<FitCheck> checks, S
         double wall = (System.nanoTime() - t0) / 1e9;
         JsonNode tm = r.path("timings");
         if (tm.path("prompt_ms").isNumber()) {
-            double perToken = tm.path("predicted_n").asInt() > 1 && tm.path("predicted_ms").isNumber()
-                    ? tm.path("predicted_ms").asDouble() / 1e3 / tm.path("predicted_n").asInt() : Double.NaN;
-            return new Timed(tm.path("prompt_ms").asDouble() / 1e3, perToken, tm.path("prompt_n").asInt(-1), true);
+            double perToken = tm.path("predicted_n").asInt() > 1
+                            && tm.path("predicted_ms").isNumber()
+                    ? tm.path("predicted_ms").asDouble()
+                            / 1e3
+                            / tm.path("predicted_n").asInt()
+                    : Double.NaN;
+            return new Timed(
+                    tm.path("prompt_ms").asDouble() / 1e3,
+                    perToken,
+                    tm.path("prompt_n").asInt(-1),
+                    true);
         }
-        // client timing: the one-token answer is the prompt (and one step); the N-token answer's extra time over N - 1 steps
+        // client timing: the one-token answer is the prompt (and one step); the N-token answer's extra time over N - 1
+        // steps
         if (tokens <= 1 || other == null) return new Timed(wall, Double.NaN, -1, false);
         long t1 = System.nanoTime();
         complete(c, base, model, other, 1);
@@ -289,8 +383,19 @@ public record EndpointCalibration(TwinCalibration twin, List<FitCheck> checks, S
         b.put("ignore_eos", true);
         b.put("stream", false);
         EngineClient.Reply r = c.post(base, "/v1/completions", b);
-        if (!r.ok()) throw new BadInputException("--endpoint " + base + ": /v1/completions answered " + (r.unreachable() ? r.error() : r.status() + ": "
-                + (r.body() == null ? "" : r.body().substring(0, Math.min(200, r.body().length())))));
+        if (!r.ok())
+            throw new BadInputException("--endpoint " + base + ": /v1/completions answered "
+                    + (r.unreachable()
+                            ? r.error()
+                            : r.status() + ": "
+                                    + (r.body() == null
+                                            ? ""
+                                            : r.body()
+                                                    .substring(
+                                                            0,
+                                                            Math.min(
+                                                                    200,
+                                                                    r.body().length())))));
         JsonNode n = c.json(r);
         if (n == null) throw new BadInputException("--endpoint " + base + ": /v1/completions did not answer JSON");
         return n;
@@ -305,7 +410,8 @@ public record EndpointCalibration(TwinCalibration twin, List<FitCheck> checks, S
             if (!mp.isBlank() && Files.isRegularFile(Path.of(mp))) p = Path.of(mp);
         }
         if (p == null)
-            throw new BadInputException("--endpoint " + base + ": the model's shape is needed to fit its roofline: give its GGUF (--gguf FILE, or "
+            throw new BadInputException("--endpoint " + base
+                    + ": the model's shape is needed to fit its roofline: give its GGUF (--gguf FILE, or "
                     + "target.gguf) — the server does not name a model file on this machine");
         try {
             return Gguf.read(p);
@@ -314,14 +420,31 @@ public record EndpointCalibration(TwinCalibration twin, List<FitCheck> checks, S
         }
     }
 
-    private static HardwareSpec hardware(ModelSpec m, double flops, double bandwidth, AttentionCost att, String source) {
-        long ram = dev.kvlab.harness.api.MachineMemory.now().totalBytes(); // this machine's physical memory (0: unknown)
-        return new HardwareSpec("endpoint-" + m.id(), "an OpenAI-compatible engine, calibrated from its answers", List.of(), source, flops, null,
-                bandwidth, Math.max(1_000_000_000L, ram), bandwidth, 1.0, 1.0, att, new KvLoadCost(0, 1e15));
+    private static HardwareSpec hardware(
+            ModelSpec m, double flops, double bandwidth, AttentionCost att, String source) {
+        long ram =
+                dev.kvlab.harness.api.MachineMemory.now().totalBytes(); // this machine's physical memory (0: unknown)
+        return new HardwareSpec(
+                "endpoint-" + m.id(),
+                "an OpenAI-compatible engine, calibrated from its answers",
+                List.of(),
+                source,
+                flops,
+                null,
+                bandwidth,
+                Math.max(1_000_000_000L, ram),
+                bandwidth,
+                1.0,
+                1.0,
+                att,
+                new KvLoadCost(0, 1e15));
     }
 
     static double median(List<Double> v) {
-        double[] a = v.stream().filter(Double::isFinite).mapToDouble(Double::doubleValue).toArray();
+        double[] a = v.stream()
+                .filter(Double::isFinite)
+                .mapToDouble(Double::doubleValue)
+                .toArray();
         if (a.length == 0) return Double.NaN;
         Arrays.sort(a);
         return a[a.length / 2];
@@ -331,12 +454,26 @@ public record EndpointCalibration(TwinCalibration twin, List<FitCheck> checks, S
     public String text() {
         StringBuilder o = new StringBuilder();
         HardwareSpec hw = twin.hardware();
-        o.append(String.format(Locale.ROOT, "%s%nas a roofline: %.3g FLOP/s, %.3g B/s (efficiency 1); attention at %.3g of the compute rate, %.3g in passes "
-                        + "shorter than %d tokens; %d slot(s); timed by %s%n", twin.engine(), hw.bf16Flops(), hw.hbmBandwidth(), hw.attention().efficiency(),
-                hw.attention().smallPassEfficiency(), hw.attention().smallPassTokens(), twin.sequences(), source));
+        o.append(String.format(
+                Locale.ROOT,
+                "%s%nas a roofline: %.3g FLOP/s, %.3g B/s (efficiency 1); attention at %.3g of the compute rate, %.3g in passes "
+                        + "shorter than %d tokens; %d slot(s); timed by %s%n",
+                twin.engine(),
+                hw.bf16Flops(),
+                hw.hbmBandwidth(),
+                hw.attention().efficiency(),
+                hw.attention().smallPassEfficiency(),
+                hw.attention().smallPassTokens(),
+                twin.sequences(),
+                source));
         for (FitCheck k : checks)
-            o.append(String.format(Locale.ROOT, "  %-36s measured %9.3f ms, the roofline %9.3f ms (%+.0f%%)%n", k.what(), k.measured() * 1e3,
-                    k.predicted() * 1e3, k.error() * 100));
+            o.append(String.format(
+                    Locale.ROOT,
+                    "  %-36s measured %9.3f ms, the roofline %9.3f ms (%+.0f%%)%n",
+                    k.what(),
+                    k.measured() * 1e3,
+                    k.predicted() * 1e3,
+                    k.error() * 100));
         return o.toString();
     }
 }

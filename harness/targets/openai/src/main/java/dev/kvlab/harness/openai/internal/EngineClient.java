@@ -44,8 +44,12 @@ public final class EngineClient implements AutoCloseable {
     public EngineClient(ExecutorService executor) {
         this.executor = executor;
         this.streaming = new StreamingHttp(executor);
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(3))
-                .followRedirects(HttpClient.Redirect.NEVER).executor(executor).build();
+        this.http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(3))
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .executor(executor)
+                .build();
     }
 
     /** A blocking call's outcome: the status (-1 when nothing answered), the body (bounded) or why it failed. */
@@ -64,13 +68,15 @@ public final class EngineClient implements AutoCloseable {
     }
 
     public Reply post(URI base, String path, JsonNode body) {
-        return call(HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", "application/json")
+        return call(HttpRequest.newBuilder(base.resolve(path))
+                .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body == null ? "{}" : body.toString())));
     }
 
     private Reply call(HttpRequest.Builder b) {
         try {
-            HttpResponse<byte[]> r = http.send(b.timeout(CONTROL_TIMEOUT).build(), HttpResponse.BodyHandlers.ofByteArray());
+            HttpResponse<byte[]> r =
+                    http.send(b.timeout(CONTROL_TIMEOUT).build(), HttpResponse.BodyHandlers.ofByteArray());
             byte[] body = r.body();
             String text = new String(body, 0, Math.min(body.length, MAX_BODY), StandardCharsets.UTF_8);
             return new Reply(r.statusCode(), text, null);
@@ -137,14 +143,21 @@ public final class EngineClient implements AutoCloseable {
             second = post(base, "/tokenize", v);
             n = json(second);
         }
-        if (n != null && n.path("count").isNumber()) return new Tokenized(n.get("count").asInt(), null);
-        if (n != null && n.path("tokens").isArray()) return new Tokenized(n.get("tokens").size(), null);
+        if (n != null && n.path("count").isNumber())
+            return new Tokenized(n.get("count").asInt(), null);
+        if (n != null && n.path("tokens").isArray())
+            return new Tokenized(n.get("tokens").size(), null);
         Reply r = second != null ? second : first;
         if (r.unreachable()) return new Tokenized(-1, "POST /tokenize failed: " + r.error());
-        if (first.status() == 404 && (second == null || second.status() == 404)) return new Tokenized(-1, "the server has no /tokenize (http 404)");
-        if (!r.ok()) return new Tokenized(-1, "POST /tokenize answered http " + r.status() + " " + abbreviate(r.body()));
-        return new Tokenized(-1, "POST /tokenize answered http " + r.status() + " with " + (n == null ? "a body that is not JSON" : "JSON without a token count")
-                + ": " + abbreviate(r.body()));
+        if (first.status() == 404 && (second == null || second.status() == 404))
+            return new Tokenized(-1, "the server has no /tokenize (http 404)");
+        if (!r.ok())
+            return new Tokenized(-1, "POST /tokenize answered http " + r.status() + " " + abbreviate(r.body()));
+        return new Tokenized(
+                -1,
+                "POST /tokenize answered http " + r.status() + " with "
+                        + (n == null ? "a body that is not JSON" : "JSON without a token count") + ": "
+                        + abbreviate(r.body()));
     }
 
     private static String abbreviate(String s) {
@@ -169,8 +182,15 @@ public final class EngineClient implements AutoCloseable {
         CompletableFuture<StreamedCompletion.Outcome> end = new CompletableFuture<>();
         long[] first = {-1};
         StreamedCompletion sink = new StreamedCompletion(System::nanoTime, chat, new StreamedCompletion.Events() {
-            @Override public void firstText(long nanos) { first[0] = nanos; }
-            @Override public void ended(StreamedCompletion.Outcome o) { end.complete(o); }
+            @Override
+            public void firstText(long nanos) {
+                first[0] = nanos;
+            }
+
+            @Override
+            public void ended(StreamedCompletion.Outcome o) {
+                end.complete(o);
+            }
         });
         stream(base, path, body, timeout, sink);
         try {
@@ -189,15 +209,19 @@ public final class EngineClient implements AutoCloseable {
             streaming.stream(base, path, body, (int) Math.min(Integer.MAX_VALUE, timeout.toMillis()), sink);
             return;
         }
-        HttpRequest req = HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", "application/json")
-                .header("Accept", "text/event-stream").timeout(timeout)
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        HttpRequest req = HttpRequest.newBuilder(base.resolve(path))
+                .header("Content-Type", "application/json")
+                .header("Accept", "text/event-stream")
+                .timeout(timeout)
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
         http.sendAsync(req, info -> {
-            sink.status(info.statusCode());
-            return HttpResponse.BodySubscribers.fromLineSubscriber(sink);
-        }).whenComplete((v, x) -> {
-            if (x != null) sink.onError(x);
-        });
+                    sink.status(info.statusCode());
+                    return HttpResponse.BodySubscribers.fromLineSubscriber(sink);
+                })
+                .whenComplete((v, x) -> {
+                    if (x != null) sink.onError(x);
+                });
     }
 
     /** Prometheus text of {@code GET /metrics}, or null where the server has none (or it is off). */

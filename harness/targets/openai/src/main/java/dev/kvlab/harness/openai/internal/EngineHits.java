@@ -35,7 +35,15 @@ import java.util.Map;
  * @param lookup   LMCache's lookup hit ratio
  * @param source   where each figure came from, or why it is NaN
  */
-record EngineHits(double local, double external, double device, double host, double storage, double allTiers, double lookup, String source) {
+record EngineHits(
+        double local,
+        double external,
+        double device,
+        double host,
+        double storage,
+        double allTiers,
+        double lookup,
+        String source) {
 
     private static final double NAN = Double.NaN;
 
@@ -49,11 +57,15 @@ record EngineHits(double local, double external, double device, double host, dou
     /**
      * @param perResponseIsLocal whether the per-response counts are the local tier's (every endpoint is llama.cpp)
      */
-    static EngineHits of(PromMetrics before, PromMetrics after, EngineServer.EngineTotals t, boolean perResponseIsLocal) {
+    static EngineHits of(
+            PromMetrics before, PromMetrics after, EngineServer.EngineTotals t, boolean perResponseIsLocal) {
         Figure all = perResponse(t);
         Sglang sg = sglang(before, after);
         Figure vDevice = vllmLocal(before, after);
-        Figure local, device = Figure.none("not reported"), host = Figure.none("not reported"), storage = Figure.none("not reported");
+        Figure local,
+                device = Figure.none("not reported"),
+                host = Figure.none("not reported"),
+                storage = Figure.none("not reported");
         if (vDevice != null) {
             local = vDevice;
             device = vDevice;
@@ -63,24 +75,40 @@ record EngineHits(double local, double external, double device, double host, dou
             host = sg.host;
             storage = sg.storage;
         } else if (perResponseIsLocal) {
-            local = Double.isNaN(all.value) ? all : new Figure(all.value, "llama.cpp per-response cached/prompt tokens (its tiers are all the instance's own)");
+            local = Double.isNaN(all.value)
+                    ? all
+                    : new Figure(
+                            all.value,
+                            "llama.cpp per-response cached/prompt tokens (its tiers are all the instance's own)");
         } else {
-            local = Figure.none("no prefix-cache counters in /metrics (per-response cached tokens count every tier: see all-tiers)");
+            local = Figure.none(
+                    "no prefix-cache counters in /metrics (per-response cached tokens count every tier: see all-tiers)");
         }
         Figure external = vllmExternal(before, after);
-        Figure lmRetrieve = pair(before, after, "lmcache retrieval num_hit_tokens/num_requested_tokens",
-                names("lmcache:num_hit_tokens"), names("lmcache:num_requested_tokens"));
-        Figure lmLookup = pair(before, after, "lmcache lookup num_lookup_hits/num_lookup_tokens",
-                names("lmcache:num_lookup_hits"), names("lmcache:num_lookup_tokens"));
+        Figure lmRetrieve = pair(
+                before,
+                after,
+                "lmcache retrieval num_hit_tokens/num_requested_tokens",
+                names("lmcache:num_hit_tokens"),
+                names("lmcache:num_requested_tokens"));
+        Figure lmLookup = pair(
+                before,
+                after,
+                "lmcache lookup num_lookup_hits/num_lookup_tokens",
+                names("lmcache:num_lookup_hits"),
+                names("lmcache:num_lookup_tokens"));
         if (external == null && lmRetrieve != null) external = lmRetrieve;
         if (external == null && sg != null) external = sg.storage;
         if (external == null) external = Figure.none("no external cache counters in /metrics");
         if (lmLookup == null) lmLookup = Figure.none("no LMCache lookup counters in /metrics");
         String src = "local: " + local.why + "; external: " + external.why + "; all tiers: " + all.why
                 + (sg != null ? "; by cache_source: " + sg.note : "")
-                + (lmRetrieve != null && external != lmRetrieve ? "; lmcache retrieval: " + lmRetrieve.why + " " + fmt(lmRetrieve.value) : "")
+                + (lmRetrieve != null && external != lmRetrieve
+                        ? "; lmcache retrieval: " + lmRetrieve.why + " " + fmt(lmRetrieve.value)
+                        : "")
                 + (!Double.isNaN(lmLookup.value) ? "; lmcache lookup: " + lmLookup.why : "");
-        return new EngineHits(local.value, external.value, device.value, host.value, storage.value, all.value, lmLookup.value, src);
+        return new EngineHits(
+                local.value, external.value, device.value, host.value, storage.value, all.value, lmLookup.value, src);
     }
 
     /** A counter's names: with Prometheus' {@code _total} suffix (what its Python client exposes) and without. */
@@ -90,25 +118,41 @@ record EngineHits(double local, double external, double device, double host, dou
 
     /** vLLM's GPU prefix cache (local): its current counters, else those before 0.9.2; null when it has neither. */
     private static Figure vllmLocal(PromMetrics before, PromMetrics after) {
-        Figure f = pair(before, after, "vllm prefix_cache_hits/queries", names("vllm:prefix_cache_hits"), names("vllm:prefix_cache_queries"));
+        Figure f = pair(
+                before,
+                after,
+                "vllm prefix_cache_hits/queries",
+                names("vllm:prefix_cache_hits"),
+                names("vllm:prefix_cache_queries"));
         if (f != null) return f;
-        f = pair(before, after, "vllm gpu_prefix_cache_hits/queries (vLLM before 0.9.2)", names("vllm:gpu_prefix_cache_hits"),
+        f = pair(
+                before,
+                after,
+                "vllm gpu_prefix_cache_hits/queries (vLLM before 0.9.2)",
+                names("vllm:gpu_prefix_cache_hits"),
                 names("vllm:gpu_prefix_cache_queries"));
         if (f != null) return f;
         if (after.has("vllm:gpu_prefix_cache_hit_rate"))
-            return Figure.none("vLLM's V0 engine reports only the gauge vllm:gpu_prefix_cache_hit_rate (its last interval's rate), no counters to"
-                    + " difference over the phase");
+            return Figure.none(
+                    "vLLM's V0 engine reports only the gauge vllm:gpu_prefix_cache_hit_rate (its last interval's rate), no counters to"
+                            + " difference over the phase");
         return null;
     }
 
     private static Figure vllmExternal(PromMetrics before, PromMetrics after) {
-        return pair(before, after, "vllm external_prefix_cache_hits/queries (the KV connector's)", names("vllm:external_prefix_cache_hits"),
+        return pair(
+                before,
+                after,
+                "vllm external_prefix_cache_hits/queries (the KV connector's)",
+                names("vllm:external_prefix_cache_hits"),
                 names("vllm:external_prefix_cache_queries"));
     }
 
     /** {@code hits / queries} of two counters over the phase; null when /metrics has neither. */
-    private static Figure pair(PromMetrics before, PromMetrics after, String what, String[] hitNames, String[] queryNames) {
-        PromMetrics.Delta h = PromMetrics.delta(before, after, null, hitNames), q = PromMetrics.delta(before, after, null, queryNames);
+    private static Figure pair(
+            PromMetrics before, PromMetrics after, String what, String[] hitNames, String[] queryNames) {
+        PromMetrics.Delta h = PromMetrics.delta(before, after, null, hitNames),
+                q = PromMetrics.delta(before, after, null, queryNames);
         if (h == null && q == null) return null;
         if (h == null || q == null) return Figure.none(what + ": only one of the pair is in /metrics");
         return ratio(what, h, q);
@@ -155,7 +199,9 @@ record EngineHits(double local, double external, double device, double host, dou
                 storages.add(e.getKey());
             } else {
                 other += e.getValue();
-                if (e.getValue() != 0) unattributed.add((e.getKey().isEmpty() ? "(no cache_source)" : e.getKey()) + " " + fmt(e.getValue()));
+                if (e.getValue() != 0)
+                    unattributed.add(
+                            (e.getKey().isEmpty() ? "(no cache_source)" : e.getKey()) + " " + fmt(e.getValue()));
             }
         }
         double prompt = p.total();
@@ -165,10 +211,15 @@ record EngineHits(double local, double external, double device, double host, dou
                     + String.join(", ", unattributed) + "): not attributed to a tier");
             return new Sglang(f, f, f, f, "unsplit: " + fmt(all.value));
         }
-        Figure d = ratio(what + " cache_source=device", device, prompt), h = ratio(what + " cache_source=host", host, prompt);
-        Figure st = ratio(what + " cache_source=" + (storages.isEmpty() ? "storage_*" : String.join("+", storages)), storage, prompt);
+        Figure d = ratio(what + " cache_source=device", device, prompt),
+                h = ratio(what + " cache_source=host", host, prompt);
+        Figure st = ratio(
+                what + " cache_source=" + (storages.isEmpty() ? "storage_*" : String.join("+", storages)),
+                storage,
+                prompt);
         Figure l = ratio(what + " cache_source=device+host", device + host, prompt);
-        return new Sglang(l, d, h, st, "device " + fmt(d.value) + ", host " + fmt(h.value) + ", storage " + fmt(st.value));
+        return new Sglang(
+                l, d, h, st, "device " + fmt(d.value) + ", host " + fmt(h.value) + ", storage " + fmt(st.value));
     }
 
     /** The responses' cached / prompt tokens (every tier), NaN with why unless every response reported both, possibly. */
@@ -176,20 +227,26 @@ record EngineHits(double local, double external, double device, double host, dou
         String what = "per-response cached/prompt tokens";
         if (t.responses == 0) return Figure.none(what + ": no response");
         if (t.cachedNegative > 0)
-            return Figure.none(what + ": " + t.cachedNegative + " of " + t.responses + " responses reported a negative cached-token count (e.g. "
-                    + t.cachedNegativeExample + "): impossible");
+            return Figure.none(what + ": " + t.cachedNegative + " of " + t.responses
+                    + " responses reported a negative cached-token count (e.g. " + t.cachedNegativeExample
+                    + "): impossible");
         if (t.cachedAbovePrompt > 0)
-            return Figure.none(what + ": " + t.cachedAbovePrompt + " of " + t.responses + " responses reported more cached tokens than prompt tokens"
-                    + " (e.g. " + t.cachedAbovePromptExample + "): impossible");
+            return Figure.none(what + ": " + t.cachedAbovePrompt + " of " + t.responses
+                    + " responses reported more cached tokens than prompt tokens" + " (e.g. "
+                    + t.cachedAbovePromptExample + "): impossible");
         if (t.cachedReported != t.responses)
-            return Figure.none(what + ": the engine reported cached tokens in " + t.cachedReported + " of " + t.responses + " responses");
+            return Figure.none(what + ": the engine reported cached tokens in " + t.cachedReported + " of "
+                    + t.responses + " responses");
         if (t.promptReported != t.responses)
-            return Figure.none(what + ": the engine reported prompt tokens in " + t.promptReported + " of " + t.responses + " responses");
+            return Figure.none(what + ": the engine reported prompt tokens in " + t.promptReported + " of "
+                    + t.responses + " responses");
         return ratio(what, t.cachedTokens, t.promptTokens);
     }
 
     private static String fmt(double d) {
         if (Double.isNaN(d)) return "NaN";
-        return d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : String.format(Locale.ROOT, "%.4g", d);
+        return d == Math.rint(d) && Math.abs(d) < 1e15
+                ? Long.toString((long) d)
+                : String.format(Locale.ROOT, "%.4g", d);
     }
 }

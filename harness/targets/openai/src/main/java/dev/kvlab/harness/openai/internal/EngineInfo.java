@@ -20,7 +20,8 @@ record EngineInfo(EngineKind kind, int contextTokens, int tp) {
         int ctx = -1, tp = -1;
         if (kind == EngineKind.LLAMA_CPP) {
             JsonNode p = c.json(c.get(base, "/props"));
-            if (p != null) ctx = positive(p.path("default_generation_settings").path("n_ctx"), positive(p.path("n_ctx"), -1));
+            if (p != null)
+                ctx = positive(p.path("default_generation_settings").path("n_ctx"), positive(p.path("n_ctx"), -1));
         }
         if (kind == EngineKind.SGLANG) {
             JsonNode s = c.json(c.get(base, "/get_server_info"));

@@ -5,7 +5,10 @@ import java.net.URI;
 
 /** Which engine serves an endpoint, told by what it answers: llama.cpp's {@code /props}, vLLM's {@code /version}, SGLang's {@code /get_server_info}. */
 enum EngineKind {
-    LLAMA_CPP("llama.cpp"), VLLM("vllm"), SGLANG("sglang"), UNKNOWN("unknown");
+    LLAMA_CPP("llama.cpp"),
+    VLLM("vllm"),
+    SGLANG("sglang"),
+    UNKNOWN("unknown");
 
     final String label;
 

@@ -20,6 +20,7 @@ final class EngineRequest extends ServedRequest {
     int cachedTokens = StreamedCompletion.NOT_REPORTED;
     /** Whether {@link #cachedTokens} are the local tier's (the endpoint is llama.cpp). */
     final boolean cachedIsLocal;
+
     String failure;
     StreamedCompletion stream;
     boolean done;
@@ -33,13 +34,28 @@ final class EngineRequest extends ServedRequest {
         this.outputTokens = Math.max(1, request().outputTokens());
     }
 
-    @Override public int outputTokens() { return outputTokens; }
+    @Override
+    public int outputTokens() {
+        return outputTokens;
+    }
 
     @Override
     public Observed observed() {
         int unknown = (int) RequestRecord.UNKNOWN;
         int local = cachedIsLocal && cachedTokens >= 0 ? cachedTokens : unknown;
-        return new Observed(request().id(), request().session(), intendedNanos(), endpoint, request().inputTokens(), outputTokens,
-                local, unknown, unknown, unknown, unknown, -1, failure);
+        return new Observed(
+                request().id(),
+                request().session(),
+                intendedNanos(),
+                endpoint,
+                request().inputTokens(),
+                outputTokens,
+                local,
+                unknown,
+                unknown,
+                unknown,
+                unknown,
+                -1,
+                failure);
     }
 }

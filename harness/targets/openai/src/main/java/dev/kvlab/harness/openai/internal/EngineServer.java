@@ -36,13 +36,19 @@ final class EngineServer implements Server {
     private long inFlight, next;
     /** How often requests in flight are checked against their deadline (a timeout is late by at most this). */
     static final long SWEEP_NANOS = 250_000_000L;
+
     private final java.util.ArrayDeque<EngineRequest> sending = new java.util.ArrayDeque<>();
     private boolean sweepScheduled;
     private final EngineTotals totals;
     private final boolean[] cachedIsLocal;
 
     /** {@code kinds}: the engine serving each endpoint (a llama.cpp endpoint's per-response cached tokens are its local tier's). */
-    EngineServer(OpenAiConfig.Resolved target, EngineClient client, LiveClock loop, PromptText prompts, List<EngineKind> kinds) {
+    EngineServer(
+            OpenAiConfig.Resolved target,
+            EngineClient client,
+            LiveClock loop,
+            PromptText prompts,
+            List<EngineKind> kinds) {
         this.target = target;
         this.client = client;
         this.loop = loop;
@@ -60,14 +66,25 @@ final class EngineServer implements Server {
         listener = l;
     }
 
-    @Override public long inFlight() { return inFlight; }
-    @Override public int queued() { return 0; }
+    @Override
+    public long inFlight() {
+        return inFlight;
+    }
+
+    @Override
+    public int queued() {
+        return 0;
+    }
 
     @Override
     public String state() {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < outstanding.length; i++)
-            sb.append("\n  ").append(target.endpoints().get(i)).append(": ").append(outstanding[i]).append(" outstanding")
+            sb.append("\n  ")
+                    .append(target.endpoints().get(i))
+                    .append(": ")
+                    .append(outstanding[i])
+                    .append(" outstanding")
                     .append(refused[i] ? " (refusing connections)" : "");
         return sb.toString();
     }
@@ -109,10 +126,20 @@ final class EngineServer implements Server {
         outstanding[e]++;
         listener.arrived(s, loop.now());
         String body = body(target, r.outputTokens(), prompts.of(r));
-        s.stream = new StreamedCompletion(loop::now, target.api() == OpenAiConfig.Api.CHAT, new StreamedCompletion.Events() {
-            @Override public void firstText(long nanos) { loop.post(() -> { if (!s.done) listener.firstToken(s, nanos); }); }
-            @Override public void ended(StreamedCompletion.Outcome o) { loop.post(() -> finish(s, o)); }
-        });
+        s.stream = new StreamedCompletion(
+                loop::now, target.api() == OpenAiConfig.Api.CHAT, new StreamedCompletion.Events() {
+                    @Override
+                    public void firstText(long nanos) {
+                        loop.post(() -> {
+                            if (!s.done) listener.firstToken(s, nanos);
+                        });
+                    }
+
+                    @Override
+                    public void ended(StreamedCompletion.Outcome o) {
+                        loop.post(() -> finish(s, o));
+                    }
+                });
         URI base = target.endpoints().get(e);
         try {
             client.stream(base, target.path(), body, target.timeout(), s.stream);
@@ -149,8 +176,18 @@ final class EngineServer implements Server {
             }
             sending.pollFirst();
             s.stream.cancel();
-            finish(s, new StreamedCompletion.Outcome(-1, "timed out after " + target.timeout().toMillis() + " ms (target.timeout)",
-                    new long[0], -1, -1, StreamedCompletion.NOT_REPORTED, Double.NaN, null, false));
+            finish(
+                    s,
+                    new StreamedCompletion.Outcome(
+                            -1,
+                            "timed out after " + target.timeout().toMillis() + " ms (target.timeout)",
+                            new long[0],
+                            -1,
+                            -1,
+                            StreamedCompletion.NOT_REPORTED,
+                            Double.NaN,
+                            null,
+                            false));
         }
     }
 
@@ -221,15 +258,25 @@ final class EngineServer implements Server {
      * a warm-up, what the workload's requests repeated (the hits an engine that caches could report).
      */
     /** What one phase's responses said about the engine's cache (see {@link EngineTotals}'s fields). */
-    record Evidence(long responses, long cachedReported, long cachedNegative, String cachedNegativeExample, long cachedAbovePrompt,
-                    String cachedAbovePromptExample, long cachedBeyondSpecial, long maxCached, long cachedTokens, long repeatedPrefixTokens,
-                    long longestRepeatedPrefix) {}
+    record Evidence(
+            long responses,
+            long cachedReported,
+            long cachedNegative,
+            String cachedNegativeExample,
+            long cachedAbovePrompt,
+            String cachedAbovePromptExample,
+            long cachedBeyondSpecial,
+            long maxCached,
+            long cachedTokens,
+            long repeatedPrefixTokens,
+            long longestRepeatedPrefix) {}
 
     static final class EngineTotals {
         final int specialTokens;
         long promptTokens, cachedTokens, workloadPromptTokens, responses, promptReported, cachedReported;
         /** Responses whose cached count was negative / above their prompt count (impossible), and the first of each. */
         long cachedNegative, cachedAbovePrompt;
+
         String cachedNegativeExample, cachedAbovePromptExample;
         /** Responses with more cached tokens than the special tokens every prompt shares (a BOS alone is no hit), and the most. */
         long cachedBeyondSpecial, maxCached;
@@ -237,9 +284,11 @@ final class EngineServer implements Server {
         long repeatedPrefixTokens, longestRepeatedPrefix;
         /** Block key → the most tokens of it a request of the cell sent (kept across phases: so is the engine's cache). */
         private final Map<Long, Integer> seenBlocks = new HashMap<>();
+
         final Histogram enginePromptMicros = new Histogram(3);
         /** Client TTFT minus the engine's prompt time per response (µs, signed: a negative gap is a finding, never clamped). */
         private long[] gaps = new long[256];
+
         private int gapCount, negativeGaps;
 
         EngineTotals(int specialTokens) {
@@ -248,7 +297,8 @@ final class EngineServer implements Server {
 
         void reset() {
             promptTokens = cachedTokens = workloadPromptTokens = responses = promptReported = cachedReported = 0;
-            cachedNegative = cachedAbovePrompt = cachedBeyondSpecial = maxCached = repeatedPrefixTokens = longestRepeatedPrefix = 0;
+            cachedNegative = cachedAbovePrompt =
+                    cachedBeyondSpecial = maxCached = repeatedPrefixTokens = longestRepeatedPrefix = 0;
             cachedNegativeExample = cachedAbovePromptExample = null;
             enginePromptMicros.reset();
             gapCount = negativeGaps = 0;
@@ -304,8 +354,18 @@ final class EngineServer implements Server {
 
         /** What the responses since the last {@link #reset} say about the engine's cache. */
         Evidence evidence() {
-            return new Evidence(responses, cachedReported, cachedNegative, cachedNegativeExample, cachedAbovePrompt, cachedAbovePromptExample,
-                    cachedBeyondSpecial, maxCached, cachedTokens, repeatedPrefixTokens, longestRepeatedPrefix);
+            return new Evidence(
+                    responses,
+                    cachedReported,
+                    cachedNegative,
+                    cachedNegativeExample,
+                    cachedAbovePrompt,
+                    cachedAbovePromptExample,
+                    cachedBeyondSpecial,
+                    maxCached,
+                    cachedTokens,
+                    repeatedPrefixTokens,
+                    longestRepeatedPrefix);
         }
 
         /** Prompt tokens by the engine's usage, NaN unless every response reported them. */
@@ -321,9 +381,11 @@ final class EngineServer implements Server {
         /** Why {@link #reportedCachedTokens()} is NaN (null when it is not). */
         String cachedTokensReason() {
             if (responses == 0) return "no response";
-            if (cachedNegative > 0) return cachedNegative + " of " + responses + " responses reported a negative cached-token count (e.g. "
-                    + cachedNegativeExample + "): impossible";
-            if (cachedReported != responses) return "the engine reported cached tokens in " + cachedReported + " of " + responses + " responses";
+            if (cachedNegative > 0)
+                return cachedNegative + " of " + responses + " responses reported a negative cached-token count (e.g. "
+                        + cachedNegativeExample + "): impossible";
+            if (cachedReported != responses)
+                return "the engine reported cached tokens in " + cachedReported + " of " + responses + " responses";
             return null;
         }
 

@@ -18,25 +18,31 @@ final class HotVerification {
             return "not verified: the engine reports no cached-token counts (usage.prompt_tokens_details.cached_tokens, timings.cache_n)";
         for (EngineServer.Evidence e : new EngineServer.Evidence[] {warm, measured}) {
             if (e.cachedNegative() > 0)
-                return "not verified: the engine's cached-token counts are impossible (" + e.cachedNegative() + " negative, e.g. " + e.cachedNegativeExample() + ")";
+                return "not verified: the engine's cached-token counts are impossible (" + e.cachedNegative()
+                        + " negative, e.g. " + e.cachedNegativeExample() + ")";
             if (e.cachedAbovePrompt() > 0)
-                return "not verified: the engine's cached-token counts are impossible (" + e.cachedAbovePrompt() + " above the prompt's, e.g. "
-                        + e.cachedAbovePromptExample() + ")";
+                return "not verified: the engine's cached-token counts are impossible (" + e.cachedAbovePrompt()
+                        + " above the prompt's, e.g. " + e.cachedAbovePromptExample() + ")";
         }
         long repeated = warm.repeatedPrefixTokens() + measured.repeatedPrefixTokens();
         long longest = Math.max(warm.longestRepeatedPrefix(), measured.longestRepeatedPrefix());
-        String what = "; the requests repeated " + repeated + " prompt tokens of earlier ones (prefixes up to " + longest + " tokens)";
+        String what = "; the requests repeated " + repeated + " prompt tokens of earlier ones (prefixes up to "
+                + longest + " tokens)";
         if (warm.cachedBeyondSpecial() + measured.cachedBeyondSpecial() > 0)
-            return "hits verified: cached prompt tokens beyond the " + specialTokens + " special token(s) every prompt shares in "
-                    + warm.cachedBeyondSpecial() + " of " + warm.responses() + " warm-up and " + measured.cachedBeyondSpecial() + " of "
-                    + measured.responses() + " measured responses (up to " + Math.max(warm.maxCached(), measured.maxCached()) + " per response)" + what;
+            return "hits verified: cached prompt tokens beyond the " + specialTokens
+                    + " special token(s) every prompt shares in "
+                    + warm.cachedBeyondSpecial() + " of " + warm.responses() + " warm-up and "
+                    + measured.cachedBeyondSpecial() + " of "
+                    + measured.responses() + " measured responses (up to "
+                    + Math.max(warm.maxCached(), measured.maxCached()) + " per response)" + what;
         if (repeated == 0)
             return "not verified: no request repeated a prefix of an earlier one (nothing an engine could hit); the engine reported "
                     + (warm.cachedTokens() + measured.cachedTokens()) + " cached prompt tokens";
         long most = Math.max(warm.maxCached(), measured.maxCached());
         if (most > 0)
-            return "no hits beyond the special tokens: at most " + most + " cached token(s) per response (the " + specialTokens
-                    + " special token(s) every prompt shares)" + what + ": it does not cache, or caches in units longer than " + longest + " tokens";
+            return "no hits beyond the special tokens: at most " + most + " cached token(s) per response (the "
+                    + specialTokens + " special token(s) every prompt shares)" + what
+                    + ": it does not cache, or caches in units longer than " + longest + " tokens";
         return "no hits: the engine reported 0 cached prompt tokens over " + responses + " responses" + what
                 + ": it does not cache, or caches in units longer than " + longest + " tokens";
     }

@@ -23,7 +23,8 @@ final class LoopbackSse implements AutoCloseable {
     private final ServerSocket socket;
     private final boolean chat;
     private final Thread acceptor;
-    private final java.util.concurrent.atomic.AtomicInteger connections = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger connections =
+            new java.util.concurrent.atomic.AtomicInteger();
 
     LoopbackSse(boolean chat) throws IOException {
         this.chat = chat;
@@ -89,14 +90,20 @@ final class LoopbackSse implements AutoCloseable {
     }
 
     private byte[] response() {
-        String token = chat ? "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\" a\"},\"finish_reason\":null}]}"
+        String token = chat
+                ? "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\" a\"},\"finish_reason\":null}]}"
                 : "{\"choices\":[{\"index\":0,\"text\":\" a\",\"finish_reason\":null}]}";
-        String last = chat ? "{\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"length\"}],\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":1}}"
+        String last = chat
+                ? "{\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"length\"}],\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":1}}"
                 : "{\"choices\":[{\"index\":0,\"text\":\"\",\"finish_reason\":\"length\"}],\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":1}}";
-        StringBuilder sb = new StringBuilder("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n");
+        StringBuilder sb = new StringBuilder(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n");
         for (String d : new String[] {token, last, "[DONE]"}) {
             String event = "data: " + d + "\n\n";
-            sb.append(Integer.toHexString(event.getBytes(StandardCharsets.UTF_8).length)).append("\r\n").append(event).append("\r\n");
+            sb.append(Integer.toHexString(event.getBytes(StandardCharsets.UTF_8).length))
+                    .append("\r\n")
+                    .append(event)
+                    .append("\r\n");
         }
         return sb.append("0\r\n\r\n").toString().getBytes(StandardCharsets.UTF_8);
     }
@@ -105,7 +112,10 @@ final class LoopbackSse implements AutoCloseable {
         StringBuilder sb = new StringBuilder();
         int c;
         while ((c = in.read()) >= 0) {
-            if (c == '\n') return sb.isEmpty() || sb.charAt(sb.length() - 1) != '\r' ? sb.toString() : sb.substring(0, sb.length() - 1);
+            if (c == '\n')
+                return sb.isEmpty() || sb.charAt(sb.length() - 1) != '\r'
+                        ? sb.toString()
+                        : sb.substring(0, sb.length() - 1);
             if (sb.length() > 16 << 10) throw new IOException("request line too long");
             sb.append((char) c);
         }

@@ -24,7 +24,6 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.URI;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -44,6 +43,7 @@ final class OpenAiCell implements TargetCell {
     /** Bounds of the spun tail before each send: as long as this machine's park overshoots, within these. */
     /** The harness's own request path runs this often on a loopback stand-in before the cell, with the workload's first requests. */
     private static final int WARMUP_ROUNDS = 400, WARMUP_REQUESTS = 16;
+
     private ClientWarmup.Figures selfTest;
     private static final long MIN_SPIN_NANOS = 50_000, MAX_SPIN_NANOS = 2_000_000;
 
@@ -62,6 +62,7 @@ final class OpenAiCell implements TargetCell {
     private long measuredStartEpochMs, workBefore, busyBefore, httpCpuBefore;
     /** What the warm-up of a hot cell's responses said about the engine's cache (null until it ran). */
     private EngineServer.Evidence warmEvidence;
+
     private int checkedPrompts, tokenErrorMax;
     private String tokenCheck;
     private ContextCheck.Result context;
@@ -73,7 +74,10 @@ final class OpenAiCell implements TargetCell {
 
     CellResult run(long wallStartNanos, CellObserver observer) {
         ExecutorService pool = Executors.newCachedThreadPool(r -> {
-            Thread t = Thread.ofPlatform().name("kvlab-http-", httpThreads.size()).daemon().unstarted(r);
+            Thread t = Thread.ofPlatform()
+                    .name("kvlab-http-", httpThreads.size())
+                    .daemon()
+                    .unstarted(r);
             httpThreads.add(t);
             return t;
         });
@@ -92,9 +96,15 @@ final class OpenAiCell implements TargetCell {
             context = ContextCheck.run(spec, infos);
             selfTest = ClientWarmup.run(c, target, prompts, firstRequests, WARMUP_ROUNDS);
             loop = TargetFramework.get().liveClock(MIN_SPIN_NANOS, MAX_SPIN_NANOS);
-            server = new EngineServer(target, c, loop, prompts, infos.stream().map(EngineInfo::kind).toList());
+            server = new EngineServer(
+                    target,
+                    c,
+                    loop,
+                    prompts,
+                    infos.stream().map(EngineInfo::kind).toList());
             if (spec.config().cacheState() == CacheState.COLD && target.resetsCache())
-                verdict = new CacheStateProtocol(target, c, prompts, context.longestPrompt(), context.context()).cold(spec.config().seed());
+                verdict = new CacheStateProtocol(target, c, prompts, context.longestPrompt(), context.context())
+                        .cold(spec.config().seed());
             return TargetFramework.get().run(spec, this, observer, wallStartNanos);
         } finally {
             if (scraper != null) scraper.close();
@@ -104,7 +114,10 @@ final class OpenAiCell implements TargetCell {
     /** The workload's first {@code n} requests (fewer where it has fewer). */
     private List<Request> firstRequests(int n) {
         List<Request> out = new ArrayList<>();
-        try (RequestSource s = Workloads.open(spec.workload().spec(), spec.workload().namespace(), spec.config().seed())) {
+        try (RequestSource s = Workloads.open(
+                spec.workload().spec(),
+                spec.workload().namespace(),
+                spec.config().seed())) {
             while (out.size() < n && s.hasNext()) out.add(s.next());
         }
         return out;
@@ -122,7 +135,8 @@ final class OpenAiCell implements TargetCell {
             checkedPrompts++;
             tokenErrorMax = Math.max(tokenErrorMax, Math.abs(got - r.inputTokens()));
         }
-        tokenCheck = checkedPrompts + " prompts tokenized by the server: largest difference to the workload's count " + tokenErrorMax + " tokens";
+        tokenCheck = checkedPrompts + " prompts tokenized by the server: largest difference to the workload's count "
+                + tokenErrorMax + " tokens";
     }
 
     @Override
@@ -132,21 +146,37 @@ final class OpenAiCell implements TargetCell {
 
     /** What a request-split shard other than 1 says of a cold cache: it leaves the reset to shard 1 (see {@link OpenAiConfig.Resolved#resetsCache}). */
     private String coldLeftToShardOne() {
-        return "left to shard 1/" + target.share().count() + ": a request-split shard other than 1 does not reset (it would empty the cache the other"
+        return "left to shard 1/" + target.share().count()
+                + ": a request-split shard other than 1 does not reset (it would empty the cache the other"
                 + " shards' measured requests fill)";
     }
 
-    @Override public EventLoop loop() { return loop; }
-    @Override public Server server() { return server; }
-    @Override public long phaseOrigin(boolean warmup) { return loop.now() + 5_000_000L; }
-    @Override public boolean serverGone() { return server.down(); }
+    @Override
+    public EventLoop loop() {
+        return loop;
+    }
+
+    @Override
+    public Server server() {
+        return server;
+    }
+
+    @Override
+    public long phaseOrigin(boolean warmup) {
+        return loop.now() + 5_000_000L;
+    }
+
+    @Override
+    public boolean serverGone() {
+        return server.down();
+    }
 
     @Override
     public void runPhase(PhaseDriver d) {
         loop.run(() -> (d.done() || d.error() != null) && server.inFlight() == 0);
-        if (warmEvidence == null && spec.config().cacheState() == CacheState.HOT) warmEvidence = server.totals().evidence();
+        if (warmEvidence == null && spec.config().cacheState() == CacheState.HOT)
+            warmEvidence = server.totals().evidence();
     }
-
 
     /** Every endpoint's counters, kept apart series by series (a counter reset on one is not hidden by another's growth). */
     private PromMetrics scrape() {
@@ -172,6 +202,7 @@ final class OpenAiCell implements TargetCell {
 
     /** How often the engines' counters are scraped during the measured phase (for the interval samples). */
     private static final java.time.Duration SCRAPE_EVERY = java.time.Duration.ofSeconds(1);
+
     private EngineScraper scraper;
 
     @Override
@@ -213,12 +244,24 @@ final class OpenAiCell implements TargetCell {
         OpenAiColumns.ENGINES.put(x, String.join(" ", engines));
         Columns.TARGET_MODEL.put(x, target.model());
         boolean leftCold = spec.config().cacheState() == CacheState.COLD && !target.resetsCache();
-        Columns.CACHE_STATE_PROTOCOL.put(x, verdict == null ? (spec.config().cacheState() == CacheState.HOT ? "primed by the warm-up"
-                : leftCold ? coldLeftToShardOne() : "none") : verdict.protocol());
-        OpenAiColumns.CACHE_STATE_VERIFICATION.put(x, verdict != null ? verdict.verification()
-                : leftCold ? "not verified by this shard: shard 1 resets and verifies before its measured phase; shards are not synchronised,"
-                + " so requests this shard sends before that reset may meet a warm cache"
-                : warmEvidence != null ? HotVerification.of(warmEvidence, server.totals().evidence(), words.specialTokens()) : "not verified");
+        Columns.CACHE_STATE_PROTOCOL.put(
+                x,
+                verdict == null
+                        ? (spec.config().cacheState() == CacheState.HOT
+                                ? "primed by the warm-up"
+                                : leftCold ? coldLeftToShardOne() : "none")
+                        : verdict.protocol());
+        OpenAiColumns.CACHE_STATE_VERIFICATION.put(
+                x,
+                verdict != null
+                        ? verdict.verification()
+                        : leftCold
+                                ? "not verified by this shard: shard 1 resets and verifies before its measured phase; shards are not synchronised,"
+                                        + " so requests this shard sends before that reset may meet a warm cache"
+                                : warmEvidence != null
+                                        ? HotVerification.of(
+                                                warmEvidence, server.totals().evidence(), words.specialTokens())
+                                        : "not verified");
         OpenAiColumns.PROMPT_WORDS.put(x, words.words().size());
         OpenAiColumns.PROMPT_SPECIAL_TOKENS.put(x, words.specialTokens());
         OpenAiColumns.PROMPT_TOKEN_CHECK.put(x, tokenCheck);
@@ -227,7 +270,8 @@ final class OpenAiCell implements TargetCell {
         OpenAiColumns.WORKLOAD_PROMPT_TOKENS.put(x, t.workloadPromptTokens);
         Columns.ENGINE_PROMPT_TOKENS.put(x, t.reportedPromptTokens());
         Columns.ENGINE_CACHED_PROMPT_TOKENS.put(x, t.reportedCachedTokens());
-        if (t.cachedTokensReason() != null) OpenAiColumns.ENGINE_CACHED_PROMPT_TOKENS_REASON.put(x, t.cachedTokensReason());
+        if (t.cachedTokensReason() != null)
+            OpenAiColumns.ENGINE_CACHED_PROMPT_TOKENS_REASON.put(x, t.cachedTokensReason());
         EngineHits hits = hits(after);
         Columns.ENGINE_LOCAL_HIT_RATIO.put(x, hits.local());
         Columns.ENGINE_EXTERNAL_HIT_RATIO.put(x, hits.external());
@@ -237,12 +281,19 @@ final class OpenAiCell implements TargetCell {
         Columns.ENGINE_CACHED_HIT_RATIO.put(x, hits.allTiers());
         Columns.ENGINE_LOOKUP_HIT_RATIO.put(x, hits.lookup());
         Columns.ENGINE_HITS_SOURCE.put(x, hits.source());
-        OpenAiColumns.ENGINE_PROMPT_MS_P50.put(x, t.enginePromptMicros.getTotalCount() == 0 ? Double.NaN : t.enginePromptMicros.getValueAtPercentile(50) / 1e3);
+        OpenAiColumns.ENGINE_PROMPT_MS_P50.put(
+                x,
+                t.enginePromptMicros.getTotalCount() == 0
+                        ? Double.NaN
+                        : t.enginePromptMicros.getValueAtPercentile(50) / 1e3);
         OpenAiColumns.HARNESS_TTFT_GAP_P50.put(x, t.gapP50Ms());
         OpenAiColumns.HARNESS_TTFT_GAP_NEGATIVE.put(x, t.gaps() == 0 ? Double.NaN : (double) t.negativeGaps());
         if (t.negativeGaps() > 0)
-            OpenAiColumns.HARNESS_TTFT_GAP_NOTE.put(x, t.negativeGaps() + " of " + t.gaps() + " completed requests saw their first token before the engine's own"
-                    + " prompt time (timings.prompt_ms) ended: the engine's timing covers more than the client waited for, or the clocks disagree");
+            OpenAiColumns.HARNESS_TTFT_GAP_NOTE.put(
+                    x,
+                    t.negativeGaps() + " of " + t.gaps()
+                            + " completed requests saw their first token before the engine's own"
+                            + " prompt time (timings.prompt_ms) ended: the engine's timing covers more than the client waited for, or the clocks disagree");
         OpenAiColumns.PROMPT_CONTEXT_CHECK.put(x, context.note());
         long work = loop.workCpuNanos() - workBefore, http = httpCpu() - httpCpuBefore;
         Columns.HARNESS_CPU_US_PER_REQUEST.put(x, n == 0 ? Double.NaN : (work + http) / 1e3 / n);
@@ -263,8 +314,9 @@ final class OpenAiCell implements TargetCell {
     }
 
     /** Why the summary's store figures of an openai cell are null (NaN), never 0. */
-    static final String UNKNOWN_COLUMNS = "fetched_bytes, fallbacks, wrong_hits_used, written_back_bytes, rejected_blocks: not reported by an"
-            + " OpenAI-compatible engine (kvlab does not see what it moves between its tiers, or verifies): unknown, not 0";
+    static final String UNKNOWN_COLUMNS =
+            "fetched_bytes, fallbacks, wrong_hits_used, written_back_bytes, rejected_blocks: not reported by an"
+                    + " OpenAI-compatible engine (kvlab does not see what it moves between its tiers, or verifies): unknown, not 0";
 
     /** GPUs per instance where every endpoint says the same (SGLang's tp_size), else null (unknown). */
     private Long tensorParallel() {
@@ -283,8 +335,10 @@ final class OpenAiCell implements TargetCell {
 
     @Override
     public String describe() {
-        return "live (wall clock): real engine(s) over HTTP, " + String.join(", ", engines) + "; each send waited out by parking, then spinning"
-                + " a tail as long as this machine's park overshoots (" + MIN_SPIN_NANOS / 1000 + "-" + MAX_SPIN_NANOS / 1000 + " us"
+        return "live (wall clock): real engine(s) over HTTP, " + String.join(", ", engines)
+                + "; each send waited out by parking, then spinning"
+                + " a tail as long as this machine's park overshoots (" + MIN_SPIN_NANOS / 1000 + "-"
+                + MAX_SPIN_NANOS / 1000 + " us"
                 + (loop == null ? "" : ", ended at " + loop.spinNanos() / 1000 + " us") + ")";
     }
 
@@ -315,16 +369,33 @@ final class OpenAiCell implements TargetCell {
     @Override
     public void finish(Figures x, Map<String, String> d) {
         OpenAiColumns.UNKNOWN_COLUMNS.put(x, UNKNOWN_COLUMNS);
-        if (tensorParallel() == null) OpenAiColumns.TP_REASON.put(x, "the engine does not report its tensor parallelism (SGLang's /get_server_info tp_size does; vLLM and"
-                + " llama-server do not)" + (infos.stream().map(EngineInfo::tp).distinct().count() > 1 ? " or the endpoints differ" : ""));
-        d.put("target", "openai: " + target.endpoints() + " model " + target.model() + ", " + OpenAiConfig.label(target.api())
-                + ", routing " + OpenAiConfig.label(target.routing()) + ", extra_body " + target.extraBody());
+        if (tensorParallel() == null)
+            OpenAiColumns.TP_REASON.put(
+                    x,
+                    "the engine does not report its tensor parallelism (SGLang's /get_server_info tp_size does; vLLM and"
+                            + " llama-server do not)"
+                            + (infos.stream().map(EngineInfo::tp).distinct().count() > 1
+                                    ? " or the endpoints differ"
+                                    : ""));
+        d.put(
+                "target",
+                "openai: " + target.endpoints() + " model " + target.model() + ", " + OpenAiConfig.label(target.api())
+                        + ", routing " + OpenAiConfig.label(target.routing()) + ", extra_body " + target.extraBody());
         if (target.share() != null)
-            d.put("load", "request-split shard " + target.share().label() + ": this host sent every " + target.share().count()
-                    + "-th request of the stream (positions i with i mod " + target.share().count() + " = " + (target.share().index() - 1)
-                    + ") at its intended time; kvlab merge adds the shards into one cell");
-        d.put(ConfigKeys.CACHE_STATE, x.get(Columns.CACHE_STATE_PROTOCOL) + ": " + x.get(OpenAiColumns.CACHE_STATE_VERIFICATION));
-        d.put("prompts", words.words().size() + " single-token words" + (words.checked() ? " (checked by the server's tokenizer)" : " (unchecked)")
-                + "; " + tokenCheck);
+            d.put(
+                    "load",
+                    "request-split shard " + target.share().label() + ": this host sent every "
+                            + target.share().count()
+                            + "-th request of the stream (positions i with i mod "
+                            + target.share().count() + " = " + (target.share().index() - 1)
+                            + ") at its intended time; kvlab merge adds the shards into one cell");
+        d.put(
+                ConfigKeys.CACHE_STATE,
+                x.get(Columns.CACHE_STATE_PROTOCOL) + ": " + x.get(OpenAiColumns.CACHE_STATE_VERIFICATION));
+        d.put(
+                "prompts",
+                words.words().size() + " single-token words"
+                        + (words.checked() ? " (checked by the server's tokenizer)" : " (unchecked)") + "; "
+                        + tokenCheck);
     }
 }

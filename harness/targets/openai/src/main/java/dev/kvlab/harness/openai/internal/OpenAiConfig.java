@@ -34,22 +34,48 @@ import java.util.function.Function;
  * @param requestShard {@code K/N}: send only this host's share of the requests ({@link dev.kvlab.harness.api.run.RequestSplit}; set by
  *                   {@code kvlab run --shard K/N --split requests}); absent: the whole stream
  */
-public record OpenAiConfig(String kind, List<String> endpoints, String model, String api, String routing, JsonNode extraBody,
-                           String timeout, String reset, String resetCommand, Boolean ignoreEos, String requestShard, String resetTimeout,
-                           String gguf, Double pricePerHour) {
+public record OpenAiConfig(
+        String kind,
+        List<String> endpoints,
+        String model,
+        String api,
+        String routing,
+        JsonNode extraBody,
+        String timeout,
+        String reset,
+        String resetCommand,
+        Boolean ignoreEos,
+        String requestShard,
+        String resetTimeout,
+        String gguf,
+        Double pricePerHour) {
 
     /** The request API. */
-    public enum Api { COMPLETIONS, CHAT }
+    public enum Api {
+        COMPLETIONS,
+        CHAT
+    }
 
     /** How requests are spread over the endpoints. */
-    public enum Routing { ROUND_ROBIN, SESSION, LEAST_OUTSTANDING }
+    public enum Routing {
+        ROUND_ROBIN,
+        SESSION,
+        LEAST_OUTSTANDING
+    }
 
     /** The reset of {@code cache_state: cold}. */
-    public enum Reset { AUTO, LLAMA_CPP, VLLM, SGLANG, COMMAND }
+    public enum Reset {
+        AUTO,
+        LLAMA_CPP,
+        VLLM,
+        SGLANG,
+        COMMAND
+    }
 
     /** A validated form of this block; {@link BadInputException} naming {@code origin.apply(key)} and the key. */
     public Resolved resolve(Function<String, String> origin) {
-        if (endpoints == null || endpoints.isEmpty()) throw bad(origin, "target.endpoints", "give at least one endpoint URL (http://HOST:PORT)");
+        if (endpoints == null || endpoints.isEmpty())
+            throw bad(origin, "target.endpoints", "give at least one endpoint URL (http://HOST:PORT)");
         List<URI> uris = new java.util.ArrayList<>();
         for (int i = 0; i < endpoints.size(); i++) {
             String e = endpoints.get(i);
@@ -59,19 +85,24 @@ public record OpenAiConfig(String kind, List<String> endpoints, String model, St
             } catch (IllegalArgumentException x) {
                 throw bad(origin, "target.endpoints", "'" + e + "' is not a URL: " + x.getMessage());
             }
-            if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme()) || u.getHost() == null || u.getPort() == 0)
+            if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme())
+                    || u.getHost() == null
+                    || u.getPort() == 0)
                 throw bad(origin, "target.endpoints", "'" + e + "' is not an http(s)://HOST:PORT URL");
             if (uris.contains(u)) throw bad(origin, "target.endpoints", "'" + e + "' is listed twice");
             uris.add(u);
         }
-        if (model == null || model.isBlank()) throw bad(origin, "target.model", "give the served model name (default where the server ignores it)");
+        if (model == null || model.isBlank())
+            throw bad(origin, "target.model", "give the served model name (default where the server ignores it)");
         Api a = parse(Api.class, api == null ? "completions" : api, origin, "target.api");
         Routing r = parse(Routing.class, routing == null ? "round-robin" : routing, origin, "target.routing");
         Reset rs = parse(Reset.class, reset == null ? "auto" : reset, origin, "target.reset");
         if (rs == Reset.COMMAND && (resetCommand == null || resetCommand.isBlank()))
             throw bad(origin, "target.reset_command", "reset: command needs the command to run");
-        if (rs != Reset.COMMAND && resetCommand != null) throw bad(origin, "target.reset_command", "is read only with reset: command");
-        if (rs != Reset.COMMAND && resetTimeout != null) throw bad(origin, "target.reset_timeout", "is read only with reset: command");
+        if (rs != Reset.COMMAND && resetCommand != null)
+            throw bad(origin, "target.reset_command", "is read only with reset: command");
+        if (rs != Reset.COMMAND && resetTimeout != null)
+            throw bad(origin, "target.reset_timeout", "is read only with reset: command");
         Duration rt;
         try {
             rt = DurationSpec.parse(resetTimeout == null ? "10m" : resetTimeout);
@@ -88,18 +119,24 @@ public record OpenAiConfig(String kind, List<String> endpoints, String model, St
         } catch (IllegalArgumentException x) {
             throw bad(origin, "target.timeout", x.getMessage());
         }
-        if (t.isZero() || t.compareTo(Duration.ofHours(24)) > 0) throw bad(origin, "target.timeout", "must be in (0, 24h], got " + timeout);
-        ObjectNode extra = extraBody == null || extraBody.isNull() ? dev.kvlab.harness.api.ReportJson.mapper().createObjectNode()
+        if (t.isZero() || t.compareTo(Duration.ofHours(24)) > 0)
+            throw bad(origin, "target.timeout", "must be in (0, 24h], got " + timeout);
+        ObjectNode extra = extraBody == null || extraBody.isNull()
+                ? dev.kvlab.harness.api.ReportJson.mapper().createObjectNode()
                 : ((ObjectNode) extraBody).deepCopy();
         Shard share = null;
         if (requestShard != null) {
             try {
                 share = Shard.parse(requestShard);
             } catch (IllegalArgumentException x) {
-                throw bad(origin, "target.request_shard", "must be K/N (this host's share of every cell's requests, from 1), got '" + requestShard + "'");
+                throw bad(
+                        origin,
+                        "target.request_shard",
+                        "must be K/N (this host's share of every cell's requests, from 1), got '" + requestShard + "'");
             }
         }
-        return new Resolved(List.copyOf(uris), model, a, r, extra, t, rs, resetCommand, ignoreEos == null || ignoreEos, share, rt);
+        return new Resolved(
+                List.copyOf(uris), model, a, r, extra, t, rs, resetCommand, ignoreEos == null || ignoreEos, share, rt);
     }
 
     /**
@@ -109,13 +146,43 @@ public record OpenAiConfig(String kind, List<String> endpoints, String model, St
      * @param share     this host's share of the requests, or null (the whole stream)
      * @param resetTimeout how long {@code reset_command} may run
      */
-    public record Resolved(List<URI> endpoints, String model, Api api, Routing routing, ObjectNode extraBody, Duration timeout,
-                           Reset reset, String resetCommand, boolean ignoreEos, Shard share, Duration resetTimeout) {
+    public record Resolved(
+            List<URI> endpoints,
+            String model,
+            Api api,
+            Routing routing,
+            ObjectNode extraBody,
+            Duration timeout,
+            Reset reset,
+            String resetCommand,
+            boolean ignoreEos,
+            Shard share,
+            Duration resetTimeout) {
 
         /** The block with the default {@code reset_timeout} (10 minutes). */
-        public Resolved(List<URI> endpoints, String model, Api api, Routing routing, ObjectNode extraBody, Duration timeout,
-                        Reset reset, String resetCommand, boolean ignoreEos, Shard share) {
-            this(endpoints, model, api, routing, extraBody, timeout, reset, resetCommand, ignoreEos, share, Duration.ofMinutes(10));
+        public Resolved(
+                List<URI> endpoints,
+                String model,
+                Api api,
+                Routing routing,
+                ObjectNode extraBody,
+                Duration timeout,
+                Reset reset,
+                String resetCommand,
+                boolean ignoreEos,
+                Shard share) {
+            this(
+                    endpoints,
+                    model,
+                    api,
+                    routing,
+                    extraBody,
+                    timeout,
+                    reset,
+                    resetCommand,
+                    ignoreEos,
+                    share,
+                    Duration.ofMinutes(10));
         }
 
         /** Whether this host resets and verifies a cold cache: it sends the whole stream, or is shard 1 of a request split. */
@@ -133,10 +200,18 @@ public record OpenAiConfig(String kind, List<String> endpoints, String model, St
         return e.name().toLowerCase(Locale.ROOT).replace('_', '-').replace("llama-cpp", "llama.cpp");
     }
 
-    private static <E extends Enum<E>> E parse(Class<E> type, String text, Function<String, String> origin, String key) {
+    private static <E extends Enum<E>> E parse(
+            Class<E> type, String text, Function<String, String> origin, String key) {
         for (E e : type.getEnumConstants()) if (label(e).equals(text.strip().toLowerCase(Locale.ROOT))) return e;
-        throw bad(origin, key, "'" + text + "' is not one of " + String.join(", ",
-                java.util.Arrays.stream(type.getEnumConstants()).map(OpenAiConfig::label).toList()));
+        throw bad(
+                origin,
+                key,
+                "'" + text + "' is not one of "
+                        + String.join(
+                                ", ",
+                                java.util.Arrays.stream(type.getEnumConstants())
+                                        .map(OpenAiConfig::label)
+                                        .toList()));
     }
 
     static BadInputException bad(Function<String, String> origin, String key, String why) {

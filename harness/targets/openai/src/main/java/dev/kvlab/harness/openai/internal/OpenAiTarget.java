@@ -26,8 +26,14 @@ import java.util.function.Function;
  */
 public final class OpenAiTarget implements TargetProvider {
 
-    private static final Set<String> USES = Set.of(ConfigKeys.MODE, ConfigKeys.SEED, ConfigKeys.WORKLOAD, ConfigKeys.WARMUP,
-            ConfigKeys.CACHE_STATE, ConfigKeys.SLO, ConfigKeys.MEASUREMENT);
+    private static final Set<String> USES = Set.of(
+            ConfigKeys.MODE,
+            ConfigKeys.SEED,
+            ConfigKeys.WORKLOAD,
+            ConfigKeys.WARMUP,
+            ConfigKeys.CACHE_STATE,
+            ConfigKeys.SLO,
+            ConfigKeys.MEASUREMENT);
     private static final TreeBinder BINDER = new TreeBinder();
 
     /** The columns only this target produces ({@link OpenAiColumns}). */
@@ -36,9 +42,15 @@ public final class OpenAiTarget implements TargetProvider {
         return OpenAiColumns.SET;
     }
 
-    @Override public String kind() { return TargetKind.OPENAI; }
+    @Override
+    public String kind() {
+        return TargetKind.OPENAI;
+    }
 
-    @Override public String describe() { return "OpenAI-compatible HTTP endpoints: vLLM, SGLang, llama-server, ..."; }
+    @Override
+    public String describe() {
+        return "OpenAI-compatible HTTP endpoints: vLLM, SGLang, llama-server, ...";
+    }
 
     /** Every shard sends its share of the stream to the same endpoints ({@code target.request_shard}). */
     @Override
@@ -65,14 +77,16 @@ public final class OpenAiTarget implements TargetProvider {
     public void validate(RunConfig c, Function<String, String> origin) {
         if (c.mode() != Mode.LIVE) {
             String o = origin.apply("mode");
-            throw new BadInputException((o == null ? "config" : o) + ": key 'mode': the openai target serves real requests on the live clock: set mode: live");
+            throw new BadInputException((o == null ? "config" : o)
+                    + ": key 'mode': the openai target serves real requests on the live clock: set mode: live");
         }
         OpenAiConfig.Resolved t = target(c, origin);
         spec(c, t, origin);
         OpenAiConfig raw = BINDER.bindNode(c.target(), OpenAiConfig.class, "target", origin);
         if (raw.pricePerHour() != null && !(raw.pricePerHour() >= 0 && raw.pricePerHour() < 1e9)) {
             String o = origin.apply("target.price_per_hour");
-            throw new BadInputException((o == null ? "config" : o) + ": key 'target.price_per_hour': must be a number in [0, 1e9) (per endpoint and hour), got "
+            throw new BadInputException((o == null ? "config" : o)
+                    + ": key 'target.price_per_hour': must be a number in [0, 1e9) (per endpoint and hour), got "
                     + raw.pricePerHour());
         }
         if (raw.gguf() != null && !java.nio.file.Files.isRegularFile(java.nio.file.Path.of(raw.gguf()))) {
@@ -80,13 +94,15 @@ public final class OpenAiTarget implements TargetProvider {
             throw new BadInputException((o == null ? "config" : o) + ": key 'target.gguf': no such file " + raw.gguf());
         }
         if (t.share() != null) dev.kvlab.harness.api.run.RequestSplit.checkArrival(c, origin);
-        ExecutorService pool = Executors.newSingleThreadExecutor(r -> Thread.ofPlatform().daemon().name("kvlab-health").unstarted(r));
+        ExecutorService pool = Executors.newSingleThreadExecutor(
+                r -> Thread.ofPlatform().daemon().name("kvlab-health").unstarted(r));
         try (EngineClient client = new EngineClient(pool)) {
             for (URI u : t.endpoints()) {
                 String why = health(client, u);
                 if (why != null) {
                     String o = origin.apply("target.endpoints");
-                    throw new BadInputException((o == null ? "config" : o) + ": key 'target.endpoints': " + u + " " + why);
+                    throw new BadInputException(
+                            (o == null ? "config" : o) + ": key 'target.endpoints': " + u + " " + why);
                 }
             }
         }
@@ -111,8 +127,10 @@ public final class OpenAiTarget implements TargetProvider {
     @Override
     public String noTwin(RunConfig c) {
         OpenAiConfig.Resolved t = target(c, k -> null);
-        if (t.share() != null) return "a request shard (target.request_shard) sends only part of the load: its twin would not be the cell's";
-        if (t.api() != OpenAiConfig.Api.COMPLETIONS) return "the twin's prompts need exact token counts: target.api: completions";
+        if (t.share() != null)
+            return "a request shard (target.request_shard) sends only part of the load: its twin would not be the cell's";
+        if (t.api() != OpenAiConfig.Api.COMPLETIONS)
+            return "the twin's prompts need exact token counts: target.api: completions";
         return null;
     }
 
@@ -120,15 +138,24 @@ public final class OpenAiTarget implements TargetProvider {
     public dev.kvlab.harness.api.twin.TwinCalibration calibrate(RunConfig c) {
         OpenAiConfig.Resolved t = target(c, k -> null);
         String gguf = raw(c).gguf();
-        int longest = Math.max(64, ContextCheck.run(spec(c, t, k -> null), java.util.List.of()).longestPrompt());
+        int longest = Math.max(
+                64, ContextCheck.run(spec(c, t, k -> null), java.util.List.of()).longestPrompt());
         int lo = Math.max(16, Math.min(128, longest / 4));
         int hi = Math.max(lo * 2, Math.min(longest, 2048));
         EndpointCalibrationPlan plan = new EndpointCalibrationPlan(lo, hi, Math.max(1, Math.min(64, hi / 8)), 16, 3);
-        ExecutorService pool = Executors.newCachedThreadPool(r -> Thread.ofPlatform().daemon().name("kvlab-calibrate").unstarted(r));
+        ExecutorService pool = Executors.newCachedThreadPool(
+                r -> Thread.ofPlatform().daemon().name("kvlab-calibrate").unstarted(r));
         try (EngineClient client = new EngineClient(pool)) {
-            EndpointCalibration cal = EndpointCalibration.measure(client, t.endpoints().getFirst(), t.model(),
-                    gguf == null ? null : java.nio.file.Path.of(gguf), plan, t.endpoints().size());
-            return cal.twin().withCacheOff(t.extraBody().path("cache_prompt").isBoolean() && !t.extraBody().path("cache_prompt").asBoolean());
+            EndpointCalibration cal = EndpointCalibration.measure(
+                    client,
+                    t.endpoints().getFirst(),
+                    t.model(),
+                    gguf == null ? null : java.nio.file.Path.of(gguf),
+                    plan,
+                    t.endpoints().size());
+            return cal.twin()
+                    .withCacheOff(t.extraBody().path("cache_prompt").isBoolean()
+                            && !t.extraBody().path("cache_prompt").asBoolean());
         }
     }
 

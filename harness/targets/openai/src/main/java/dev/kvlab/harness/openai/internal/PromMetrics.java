@@ -91,8 +91,7 @@ record PromMetrics(Map<Series, Double> values) {
 
     /** The first of {@code names} this scrape has a series of, or null. */
     String first(String... names) {
-        for (String n : names)
-            for (Series s : values.keySet()) if (s.name().equals(n)) return n;
+        for (String n : names) for (Series s : values.keySet()) if (s.name().equals(n)) return n;
         return null;
     }
 
@@ -122,7 +121,12 @@ record PromMetrics(Map<Series, Double> values) {
         String name = after.first(names);
         if (name == null) {
             String was = before.first(names);
-            return was == null ? null : new Delta(Double.NaN, Map.of(), "the counter " + was + " vanished from /metrics during the phase (the engine restarted?)");
+            return was == null
+                    ? null
+                    : new Delta(
+                            Double.NaN,
+                            Map.of(),
+                            "the counter " + was + " vanished from /metrics during the phase (the engine restarted?)");
         }
         double total = 0;
         Map<String, Double> by = new LinkedHashMap<>();
@@ -137,14 +141,20 @@ record PromMetrics(Map<Series, Double> values) {
             if (label != null) by.merge(s.labels().getOrDefault(label, ""), d, Double::sum);
         }
         for (Series s : before.values.keySet())
-            if (s.name().equals(name) && !after.values.containsKey(s)) backwards.add(s.name() + s.labels() + " vanished");
+            if (s.name().equals(name) && !after.values.containsKey(s))
+                backwards.add(s.name() + s.labels() + " vanished");
         if (!backwards.isEmpty())
-            return new Delta(Double.NaN, Map.of(), "counter reset during the phase (the engine restarted?): " + String.join(", ", backwards));
+            return new Delta(
+                    Double.NaN,
+                    Map.of(),
+                    "counter reset during the phase (the engine restarted?): " + String.join(", ", backwards));
         return new Delta(total, by, null);
     }
 
     private static String fmt(Double d) {
-        return d == null ? "absent" : d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString(d.longValue()) : d.toString();
+        return d == null
+                ? "absent"
+                : d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString(d.longValue()) : d.toString();
     }
 
     /** The scrapes of several endpoints, one per endpoint in order, kept apart series by series. */

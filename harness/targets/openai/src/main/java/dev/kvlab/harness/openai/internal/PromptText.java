@@ -24,7 +24,8 @@ public final class PromptText {
      * @param specialTokens  tokens the server adds to every prompt (a BOS: 1)
      */
     public PromptText(List<String> words, int specialTokens) {
-        if (words.size() < 2) throw new IllegalArgumentException("need at least 2 single-token words, got " + words.size());
+        if (words.size() < 2)
+            throw new IllegalArgumentException("need at least 2 single-token words, got " + words.size());
         this.words = words.toArray(String[]::new);
         this.specialTokens = Math.max(0, specialTokens);
     }
@@ -67,12 +68,10 @@ public final class PromptText {
     public static List<String> candidates() {
         List<String> out = new ArrayList<>(26 + 26 * 26 + 26 * 26 * 26);
         for (char a = 'a'; a <= 'z'; a++) out.add(" " + a);
-        for (char a = 'a'; a <= 'z'; a++)
-            for (char b = 'a'; b <= 'z'; b++) out.add(" " + a + b);
+        for (char a = 'a'; a <= 'z'; a++) for (char b = 'a'; b <= 'z'; b++) out.add(" " + a + b);
         int shortWords = out.size();
         for (char a = 'a'; a <= 'z'; a++)
-            for (char b = 'a'; b <= 'z'; b++)
-                for (char c = 'a'; c <= 'z'; c++) out.add(" " + a + b + c);
+            for (char b = 'a'; b <= 'z'; b++) for (char c = 'a'; c <= 'z'; c++) out.add(" " + a + b + c);
         SplittableRandom rnd = new SplittableRandom(20261202L);
         for (int i = out.size() - 1; i > shortWords; i--) {
             int j = shortWords + rnd.nextInt(i - shortWords + 1);

@@ -47,9 +47,28 @@ final class ShareOfArrivals implements ArrivalProcess {
         return r;
     }
 
-    @Override public void complete(long requestId, long nanos) { whole.complete(requestId, nanos); }
-    @Override public int inFlight() { return whole.inFlight(); }
-    @Override public boolean exhausted() { return peek() == null; }
-    @Override public String describe() { return whole.describe() + ", requests of shard " + shard.label() + " (every " + shard.count() + "-th)"; }
-    @Override public void close() { whole.close(); }
+    @Override
+    public void complete(long requestId, long nanos) {
+        whole.complete(requestId, nanos);
+    }
+
+    @Override
+    public int inFlight() {
+        return whole.inFlight();
+    }
+
+    @Override
+    public boolean exhausted() {
+        return peek() == null;
+    }
+
+    @Override
+    public String describe() {
+        return whole.describe() + ", requests of shard " + shard.label() + " (every " + shard.count() + "-th)";
+    }
+
+    @Override
+    public void close() {
+        whole.close();
+    }
 }

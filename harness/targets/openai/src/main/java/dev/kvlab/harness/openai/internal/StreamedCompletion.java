@@ -46,8 +46,16 @@ final class StreamedCompletion implements Flow.Subscriber<String> {
      * @param finishReason     the last finish_reason seen, or null
      * @param refused          the connection was refused: nothing listens at the endpoint
      */
-    record Outcome(int status, String error, long[] textChunks, int completionTokens, int promptTokens, int cachedTokens,
-                   double enginePromptMs, String finishReason, boolean refused) {}
+    record Outcome(
+            int status,
+            String error,
+            long[] textChunks,
+            int completionTokens,
+            int promptTokens,
+            int cachedTokens,
+            double enginePromptMs,
+            String finishReason,
+            boolean refused) {}
 
     private static final ObjectMapper JSON = ReportJson.mapper();
 
@@ -120,18 +128,25 @@ final class StreamedCompletion implements Flow.Subscriber<String> {
             return;
         }
         JsonNode choice = j.path("choices").path(0);
-        String text = chat ? choice.path("delta").path("content").asText("") : choice.path("text").asText("");
+        String text = chat
+                ? choice.path("delta").path("content").asText("")
+                : choice.path("text").asText("");
         boolean preamble = chat && choice.path("delta").has("role") && text.isEmpty();
-        boolean token = !text.isEmpty() || !choice.isMissingNode() && !preamble && choice.path("finish_reason").isNull();
+        boolean token = !text.isEmpty()
+                || !choice.isMissingNode()
+                        && !preamble
+                        && choice.path("finish_reason").isNull();
         if (token) {
             if (n == chunks.length) chunks = Arrays.copyOf(chunks, n * 2);
             chunks[n++] = now;
             if (n == 1) events.firstText(now);
         }
-        if (choice.hasNonNull("finish_reason")) finishReason = choice.get("finish_reason").asText();
+        if (choice.hasNonNull("finish_reason"))
+            finishReason = choice.get("finish_reason").asText();
         JsonNode u = j.path("usage");
         if (u.isObject()) {
-            if (u.has("completion_tokens")) completionTokens = u.get("completion_tokens").asInt();
+            if (u.has("completion_tokens"))
+                completionTokens = u.get("completion_tokens").asInt();
             if (u.has("prompt_tokens")) promptTokens = u.get("prompt_tokens").asInt();
             JsonNode c = u.path("prompt_tokens_details").path("cached_tokens");
             if (c.isNumber()) usageCached = c.asInt();
@@ -140,9 +155,12 @@ final class StreamedCompletion implements Flow.Subscriber<String> {
         if (t.isObject()) {
             if (t.path("cache_n").isNumber()) timingsCached = t.get("cache_n").asInt();
             if (t.path("prompt_ms").isNumber()) promptMs = t.get("prompt_ms").asDouble();
-            if (promptTokens < 0 && t.path("prompt_n").isNumber() && t.path("cache_n").isNumber())
+            if (promptTokens < 0
+                    && t.path("prompt_n").isNumber()
+                    && t.path("cache_n").isNumber())
                 promptTokens = t.get("prompt_n").asInt() + t.get("cache_n").asInt();
-            if (completionTokens < 0 && t.path("predicted_n").isNumber()) completionTokens = t.get("predicted_n").asInt();
+            if (completionTokens < 0 && t.path("predicted_n").isNumber())
+                completionTokens = t.get("predicted_n").asInt();
         }
     }
 
@@ -168,9 +186,21 @@ final class StreamedCompletion implements Flow.Subscriber<String> {
         if (finished) return;
         finished = true;
         String why = error;
-        if (why == null && status != 200) why = "http " + status + (errorBody.isEmpty() ? "" : ": " + abbreviate(errorBody.toString().strip()));
-        events.ended(new Outcome(status, why, Arrays.copyOf(chunks, n), completionTokens, promptTokens,
-                usageCached != NOT_REPORTED ? usageCached : timingsCached, promptMs, finishReason, refused));
+        if (why == null && status != 200)
+            why = "http " + status
+                    + (errorBody.isEmpty()
+                            ? ""
+                            : ": " + abbreviate(errorBody.toString().strip()));
+        events.ended(new Outcome(
+                status,
+                why,
+                Arrays.copyOf(chunks, n),
+                completionTokens,
+                promptTokens,
+                usageCached != NOT_REPORTED ? usageCached : timingsCached,
+                promptMs,
+                finishReason,
+                refused));
     }
 
     private boolean finished, refused;

@@ -43,6 +43,7 @@ final class StreamingHttp implements AutoCloseable {
     private final Map<String, ConcurrentLinkedDeque<Idle>> idle = new ConcurrentHashMap<>();
     /** Endpoints that closed a pooled connection before answering on it: they get a new one per request. */
     private final Set<String> noReuse = ConcurrentHashMap.newKeySet();
+
     private volatile boolean closed;
     private final java.util.concurrent.atomic.LongAdder resent = new java.util.concurrent.atomic.LongAdder();
 
@@ -65,13 +66,19 @@ final class StreamingHttp implements AutoCloseable {
             if (fresh) s = open(base);
             Socket sock = s;
             sink.onSubscribe(new Flow.Subscription() {
-                @Override public void request(long n) {}
-                @Override public void cancel() { closeQuietly(sock); }
+                @Override
+                public void request(long n) {}
+
+                @Override
+                public void cancel() {
+                    closeQuietly(sock);
+                }
             });
             sock.setSoTimeout(timeoutMillis);
             OutputStream out = sock.getOutputStream();
-            String head = "POST " + path + " HTTP/1.1\r\nHost: " + key + "\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\n"
-                    + "Content-Length: " + body.length + "\r\nConnection: keep-alive\r\n\r\n";
+            String head = "POST " + path + " HTTP/1.1\r\nHost: " + key
+                    + "\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\n" + "Content-Length: "
+                    + body.length + "\r\nConnection: keep-alive\r\n\r\n";
             try {
                 out.write(head.getBytes(StandardCharsets.US_ASCII));
                 out.write(body);
@@ -181,10 +188,12 @@ final class StreamingHttp implements AutoCloseable {
             if (headerBytes > MAX_HEADER) throw new IOException("response headers over " + MAX_HEADER + " bytes");
             int colon = h.indexOf(':');
             if (colon < 0) continue;
-            String name = h.substring(0, colon).strip().toLowerCase(Locale.ROOT), value = h.substring(colon + 1).strip();
+            String name = h.substring(0, colon).strip().toLowerCase(Locale.ROOT),
+                    value = h.substring(colon + 1).strip();
             switch (name) {
                 case "content-length" -> length = Long.parseLong(value);
-                case "transfer-encoding" -> chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
+                case "transfer-encoding" ->
+                    chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
                 case "connection" -> keepAlive = !value.equalsIgnoreCase("close");
                 default -> {}
             }
@@ -264,7 +273,8 @@ final class StreamingHttp implements AutoCloseable {
                 from = i + 1;
             }
             cur.write(b, from, n - from);
-            if (cur.size() > EngineClient.MAX_BODY) throw new IOException("a streamed line over " + EngineClient.MAX_BODY + " bytes");
+            if (cur.size() > EngineClient.MAX_BODY)
+                throw new IOException("a streamed line over " + EngineClient.MAX_BODY + " bytes");
         }
 
         private void emit() {
@@ -301,6 +311,7 @@ final class StreamingHttp implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        for (ConcurrentLinkedDeque<Idle> q : idle.values()) for (Idle i; (i = q.poll()) != null; ) closeQuietly(i.socket());
+        for (ConcurrentLinkedDeque<Idle> q : idle.values())
+            for (Idle i; (i = q.poll()) != null; ) closeQuietly(i.socket());
     }
 }

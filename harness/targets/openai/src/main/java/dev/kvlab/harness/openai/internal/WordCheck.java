@@ -21,17 +21,21 @@ final class WordCheck {
 
     static Result run(EngineClient c, URI u, String model) {
         List<String> cand = PromptText.candidates();
-        EngineClient.Tokenized with = c.tokenized(u, model, cand.get(0), true), without = c.tokenized(u, model, cand.get(0), false);
-        if (with.count() < 0 || without.count() < 0) return new Result(cand, 1, false, 2, with.count() < 0 ? with.why() : without.why());
+        EngineClient.Tokenized with = c.tokenized(u, model, cand.get(0), true),
+                without = c.tokenized(u, model, cand.get(0), false);
+        if (with.count() < 0 || without.count() < 0)
+            return new Result(cand, 1, false, 2, with.count() < 0 ? with.why() : without.why());
         int[] calls = {2};
         List<String> keep = new ArrayList<>();
         for (int i = 0; i < cand.size() && keep.size() < WANT && calls[0] < MAX_CALLS; i += BATCH)
             split(c, u, model, cand.subList(i, Math.min(cand.size(), i + BATCH)), keep, calls);
         if (keep.size() < MIN)
-            throw new dev.kvlab.harness.api.input.BadInputException("target " + u + ": found only " + keep.size() + " single-token words in "
-                    + calls[0] + " tokenize calls (need " + MIN + "; asked about " + Math.min(cand.size(), (long) calls[0] * BATCH)
-                    + " lowercase words of 1 to 3 letters): its tokenizer splits short lowercase words, so kvlab cannot build prompts of exact"
-                    + " token counts on it");
+            throw new dev.kvlab.harness.api.input.BadInputException(
+                    "target " + u + ": found only " + keep.size() + " single-token words in "
+                            + calls[0] + " tokenize calls (need " + MIN + "; asked about "
+                            + Math.min(cand.size(), (long) calls[0] * BATCH)
+                            + " lowercase words of 1 to 3 letters): its tokenizer splits short lowercase words, so kvlab cannot build prompts of exact"
+                            + " token counts on it");
         return new Result(keep, Math.max(0, with.count() - without.count()), true, calls[0], null);
     }
 

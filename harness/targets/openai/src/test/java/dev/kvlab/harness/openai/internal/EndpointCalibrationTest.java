@@ -21,22 +21,36 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class EndpointCalibrationTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void aVllmShapedEngineIsTimedByTheClientAndItsDecodeStepFound() throws Exception {
-        Path gguf = Gguf.synth(new SynthSpec(4, 256, 8, 2, 688, 32000, WeightType.F16, 7, 4096), dir.resolve("m.gguf")).path();
+        Path gguf = Gguf.synth(new SynthSpec(4, 256, 8, 2, 688, 32000, WeightType.F16, 7, 4096), dir.resolve("m.gguf"))
+                .path();
         try (StandInEngine e = new StandInEngine(StandInEngine.Kind.VLLM);
-             EngineClient c = new EngineClient(Executors.newCachedThreadPool())) {
+                EngineClient c = new EngineClient(Executors.newCachedThreadPool())) {
             e.prefillMsPerToken = 0.05;
             e.decodeMsPerToken = 4;
-            var cal = EndpointCalibration.measure(c, e.base(), "standin", gguf, new EndpointCalibrationPlan(64, 512, 32, 8, 2), 2);
+            var cal = EndpointCalibration.measure(
+                    c, e.base(), "standin", gguf, new EndpointCalibrationPlan(64, 512, 32, 8, 2), 2);
             assertThat(cal.source()).startsWith("client timing");
-            var decode = cal.checks().stream().filter(k -> k.what().startsWith("decode step after 64")).findFirst().orElseThrow();
-            assertThat(decode.measured()).isBetween(0.0035, 0.006); // 4 ms a token, and the HTTP round trip's noise spread over 7 steps
-            var cold = cal.checks().stream().filter(k -> k.what().equals("cold prompt of 512")).findFirst().orElseThrow();
-            var behind = cal.checks().stream().filter(k -> k.what().startsWith("32 tokens behind")).findFirst().orElseThrow();
-            assertThat(behind.measured()).isLessThan(cold.measured()); // the engine cached the prefix: only the suffix was computed
+            var decode = cal.checks().stream()
+                    .filter(k -> k.what().startsWith("decode step after 64"))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(decode.measured())
+                    .isBetween(0.0035, 0.006); // 4 ms a token, and the HTTP round trip's noise spread over 7 steps
+            var cold = cal.checks().stream()
+                    .filter(k -> k.what().equals("cold prompt of 512"))
+                    .findFirst()
+                    .orElseThrow();
+            var behind = cal.checks().stream()
+                    .filter(k -> k.what().startsWith("32 tokens behind"))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(behind.measured())
+                    .isLessThan(cold.measured()); // the engine cached the prefix: only the suffix was computed
             assertThat(cal.twin().instances()).isEqualTo(2);
             assertThat(cal.twin().tiers()).isEqualTo("local-only");
             assertThat(cal.twin().hardware().bf16Flops()).isPositive();
@@ -47,9 +61,11 @@ class EndpointCalibrationTest {
     @Test
     void withoutTheModelsShapeItSaysWhatToGive() throws Exception {
         try (StandInEngine e = new StandInEngine(StandInEngine.Kind.VLLM);
-             EngineClient c = new EngineClient(Executors.newCachedThreadPool())) {
-            assertThatThrownBy(() -> EndpointCalibration.measure(c, e.base(), "standin", null, new EndpointCalibrationPlan(64, 512, 32, 8, 1), 1))
-                    .isInstanceOf(BadInputException.class).hasMessageContaining("--gguf");
+                EngineClient c = new EngineClient(Executors.newCachedThreadPool())) {
+            assertThatThrownBy(() -> EndpointCalibration.measure(
+                            c, e.base(), "standin", null, new EndpointCalibrationPlan(64, 512, 32, 8, 1), 1))
+                    .isInstanceOf(BadInputException.class)
+                    .hasMessageContaining("--gguf");
         }
     }
 }

@@ -19,17 +19,20 @@ import org.junit.jupiter.api.Test;
  */
 class EndpointFitTest {
 
-    static final ModelSpec MODEL = new ModelSpec("m", "m", List.of(), "test", 4, 256, 8, 2, 32, null, null, null, 19_155_200, null, Dtype.FP16, 8192);
+    static final ModelSpec MODEL = new ModelSpec(
+            "m", "m", List.of(), "test", 4, 256, 8, 2, 32, null, null, null, 19_155_200, null, Dtype.FP16, 8192);
 
     static Roofline roofline(double flops, double bw, AttentionCost a) {
-        HardwareSpec hw = new HardwareSpec("h", "h", List.of(), "test", flops, null, bw, 1L << 34, bw, 1.0, 1.0, a, null);
+        HardwareSpec hw =
+                new HardwareSpec("h", "h", List.of(), "test", flops, null, bw, 1L << 34, bw, 1.0, 1.0, a, null);
         return new Roofline(MODEL, hw, KvSizing.of(MODEL, Dtype.FP16, 1));
     }
 
     /** A prompt of {@code n} behind {@code ctx} in passes of {@code batch}, as the engine runs it. */
     static double prompt(Roofline r, int batch, int n, int ctx) {
         double s = 0;
-        for (int done = 0; done < n; done += Math.min(batch, n - done)) s += r.prefillSeconds(Math.min(batch, n - done), ctx + done);
+        for (int done = 0; done < n; done += Math.min(batch, n - done))
+            s += r.prefillSeconds(Math.min(batch, n - done), ctx + done);
         return s;
     }
 
@@ -37,8 +40,18 @@ class EndpointFitTest {
         int b = EndpointCalibration.BATCH_TOKENS;
         Roofline unit = roofline(1, 1, null);
         double kv = KvSizing.of(MODEL, Dtype.FP16, 1).bytesPerTokenAllRanks();
-        var f = EndpointCalibration.fit(unit, b, 128, 1024, 64, prompt(truth, b, 128, 0), prompt(truth, b, 1024, 0), prompt(truth, b, 64, 1024),
-                truth.decodeStepSeconds(1, 128), truth.decodeStepSeconds(1, 1024), kv);
+        var f = EndpointCalibration.fit(
+                unit,
+                b,
+                128,
+                1024,
+                64,
+                prompt(truth, b, 128, 0),
+                prompt(truth, b, 1024, 0),
+                prompt(truth, b, 64, 1024),
+                truth.decodeStepSeconds(1, 128),
+                truth.decodeStepSeconds(1, 1024),
+                kv);
         return new Fit(1 / f.x(), f.bandwidth(), f.attention());
     }
 

@@ -44,7 +44,9 @@ class EngineHitsTest {
         assertThat(h.device()).isEqualTo(0.75);
         assertThat(h.external()).isNaN();
         assertThat(h.source()).contains("external: no external cache counters");
-        assertThat(EngineHits.of(PromMetrics.NONE, PromMetrics.NONE, NONE, false).local()).isNaN();
+        assertThat(EngineHits.of(PromMetrics.NONE, PromMetrics.NONE, NONE, false)
+                        .local())
+                .isNaN();
     }
 
     @Test
@@ -74,7 +76,8 @@ class EngineHitsTest {
                 vllm:gpu_prefix_cache_hits_total{engine="0",model_name="m"} %s
                 vllm:gpu_prefix_cache_hits_created{engine="0",model_name="m"} 1.7537953269353123e+09
                 """;
-        EngineHits h = EngineHits.of(PromMetrics.parse(old.formatted(10, 0)), PromMetrics.parse(old.formatted(410, 100)), NONE, false);
+        EngineHits h = EngineHits.of(
+                PromMetrics.parse(old.formatted(10, 0)), PromMetrics.parse(old.formatted(410, 100)), NONE, false);
         assertThat(h.local()).isEqualTo(0.25);
         assertThat(h.source()).contains("before 0.9.2");
         PromMetrics v0 = PromMetrics.parse("vllm:gpu_prefix_cache_hit_rate{model_name=\"m\"} 0.42\n");
@@ -86,7 +89,11 @@ class EngineHitsTest {
     private static PromMetrics sglang(double prompt, String... sources) {
         StringBuilder sb = new StringBuilder("sglang:prompt_tokens_total{model_name=\"m\"} " + prompt + "\n");
         for (int i = 0; i + 1 < sources.length; i += 2)
-            sb.append("sglang:cached_tokens_total{cache_source=\"").append(sources[i]).append("\",model_name=\"m\"} ").append(sources[i + 1]).append('\n');
+            sb.append("sglang:cached_tokens_total{cache_source=\"")
+                    .append(sources[i])
+                    .append("\",model_name=\"m\"} ")
+                    .append(sources[i + 1])
+                    .append('\n');
         return PromMetrics.parse(sb.toString());
     }
 
@@ -119,11 +126,18 @@ class EngineHitsTest {
                 lmcache:num_lookup_tokens_total{model_name="m",worker_id="0"} %s
                 lmcache:num_lookup_hits_total{model_name="m",worker_id="0"} %s
                 """;
-        // retrieval 300 of 1000 requested; lookups found 900 of 2000 looked up: the pairs differ, and neither is the other's
-        EngineHits h = EngineHits.of(PromMetrics.parse(t.formatted(0, 0, 0, 0)), PromMetrics.parse(t.formatted(1000, 300, 2000, 900)), NONE, false);
+        // retrieval 300 of 1000 requested; lookups found 900 of 2000 looked up: the pairs differ, and neither is the
+        // other's
+        EngineHits h = EngineHits.of(
+                PromMetrics.parse(t.formatted(0, 0, 0, 0)),
+                PromMetrics.parse(t.formatted(1000, 300, 2000, 900)),
+                NONE,
+                false);
         assertThat(h.external()).isEqualTo(0.3);
         assertThat(h.lookup()).isEqualTo(0.45);
-        assertThat(h.source()).contains("lmcache retrieval num_hit_tokens/num_requested_tokens").contains("lmcache lookup");
+        assertThat(h.source())
+                .contains("lmcache retrieval num_hit_tokens/num_requested_tokens")
+                .contains("lmcache lookup");
     }
 
     @Test
@@ -137,7 +151,8 @@ class EngineHitsTest {
         EngineHits llama = EngineHits.of(PromMetrics.NONE, PromMetrics.NONE, t, true);
         assertThat(llama.local()).isEqualTo(0.5);
         t.add(outcome(10, 30), 10);
-        assertThat(EngineHits.of(PromMetrics.NONE, PromMetrics.NONE, t, true).local()).isNaN();
+        assertThat(EngineHits.of(PromMetrics.NONE, PromMetrics.NONE, t, true).local())
+                .isNaN();
         t.reset();
         t.add(outcome(6, -5), 6);
         EngineHits neg = EngineHits.of(PromMetrics.NONE, PromMetrics.NONE, t, true);
@@ -147,12 +162,14 @@ class EngineHitsTest {
     }
 
     private static StreamedCompletion.Outcome outcome(int prompt, int cached) {
-        return new StreamedCompletion.Outcome(200, null, new long[] {1}, 4, prompt, cached, Double.NaN, "length", false);
+        return new StreamedCompletion.Outcome(
+                200, null, new long[] {1}, 4, prompt, cached, Double.NaN, "length", false);
     }
 
     @Test
     void endpointsAreKeptApartSoOnesResetIsNotHiddenByAnothersGrowth() {
-        PromMetrics a = PromMetrics.of(List.of(vllm(1000, 500), vllm(0, 0))), b = PromMetrics.of(List.of(vllm(100, 50), vllm(5000, 2500)));
+        PromMetrics a = PromMetrics.of(List.of(vllm(1000, 500), vllm(0, 0))),
+                b = PromMetrics.of(List.of(vllm(100, 50), vllm(5000, 2500)));
         EngineHits h = EngineHits.of(a, b, NONE, false);
         assertThat(h.local()).isNaN();
         assertThat(h.source()).contains("counter reset");

@@ -55,16 +55,30 @@ class EngineTruthTest {
             CellResult r = run(e, "hot");
             Map<String, Object> j = r.json();
             assertThat(r.summary().get(Columns.COMPLETED)).isEqualTo(12);
-            for (String k : new String[] {"engine_cached_prompt_tokens", "remote_hit_ratio", "local_hit_ratio", "engine_cached_hit_ratio",
-                    "engine_local_hit_ratio", "engine_external_hit_ratio"})
-                assertThat(num(j, k)).as(k).isNaN();
-            for (var c : new dev.kvlab.harness.api.Column<?>[] {Columns.FETCHED_BYTES, Columns.FALLBACKS, Columns.WRONG_HITS_USED,
-                    Columns.WRITTEN_BACK_BYTES, Columns.REJECTED_BLOCKS, Columns.TP})
-                assertThat(r.summary().get(c)).as(c.name()).isNull();
+            for (String k : new String[] {
+                "engine_cached_prompt_tokens",
+                "remote_hit_ratio",
+                "local_hit_ratio",
+                "engine_cached_hit_ratio",
+                "engine_local_hit_ratio",
+                "engine_external_hit_ratio"
+            }) assertThat(num(j, k)).as(k).isNaN();
+            for (var c : new dev.kvlab.harness.api.Column<?>[] {
+                Columns.FETCHED_BYTES,
+                Columns.FALLBACKS,
+                Columns.WRONG_HITS_USED,
+                Columns.WRITTEN_BACK_BYTES,
+                Columns.REJECTED_BLOCKS,
+                Columns.TP
+            }) assertThat(r.summary().get(c)).as(c.name()).isNull();
             assertThat((String) j.get("engine_cached_prompt_tokens_reason")).contains("0 of 12 responses");
             assertThat((String) j.get("tp_reason")).contains("does not report its tensor parallelism");
-            assertThat((String) j.get(Columns.ENGINE_HITS_SOURCE.name())).contains("no prefix-cache counters").contains("no external cache counters");
-            assertThat((String) j.get("cache_state_verification")).startsWith("not verified").contains("no cached-token counts");
+            assertThat((String) j.get(Columns.ENGINE_HITS_SOURCE.name()))
+                    .contains("no prefix-cache counters")
+                    .contains("no external cache counters");
+            assertThat((String) j.get("cache_state_verification"))
+                    .startsWith("not verified")
+                    .contains("no cached-token counts");
             // requests.csv: a count the engine did not report is NaN, not 0
             for (RequestRecord q : r.requests()) {
                 assertThat(q.localHitTokens()).isEqualTo(RequestRecord.UNKNOWN);
@@ -78,8 +92,12 @@ class EngineTruthTest {
     void sglangCachedTokensAreSplitByCacheSourceDeviceAndHostLocalStorageExternal() throws Exception {
         try (StandInEngine e = new StandInEngine(StandInEngine.Kind.SGLANG)) {
             Map<String, Object> j = run(e, "hot").json();
-            double device = num(j, "engine_device_hit_ratio"), host = num(j, "engine_host_hit_ratio"), storage = num(j, "engine_storage_hit_ratio");
-            double local = num(j, "engine_local_hit_ratio"), external = num(j, "engine_external_hit_ratio"), all = num(j, "engine_cached_hit_ratio");
+            double device = num(j, "engine_device_hit_ratio"),
+                    host = num(j, "engine_host_hit_ratio"),
+                    storage = num(j, "engine_storage_hit_ratio");
+            double local = num(j, "engine_local_hit_ratio"),
+                    external = num(j, "engine_external_hit_ratio"),
+                    all = num(j, "engine_cached_hit_ratio");
             assertThat(device).isPositive();
             assertThat(host).isPositive();
             assertThat(storage).isPositive();
@@ -92,7 +110,9 @@ class EngineTruthTest {
             assertThat(num(j, "local_hit_ratio")).isEqualTo(local);
             assertThat(num(j, "remote_hit_ratio")).isEqualTo(external);
             assertThat(num(j, "tp")).isEqualTo(2);
-            assertThat((String) j.get(Columns.ENGINE_HITS_SOURCE.name())).contains("cache_source=device+host").contains("storage_MooncakeStore");
+            assertThat((String) j.get(Columns.ENGINE_HITS_SOURCE.name()))
+                    .contains("cache_source=device+host")
+                    .contains("storage_MooncakeStore");
         }
     }
 
@@ -109,7 +129,8 @@ class EngineTruthTest {
 
     @Test
     void vllmPrefixCacheCountersAreTheLocalTierInEitherNaming() throws Exception {
-        for (StandInEngine.Kind k : new StandInEngine.Kind[] {StandInEngine.Kind.VLLM, StandInEngine.Kind.VLLM_PRE_092}) {
+        for (StandInEngine.Kind k :
+                new StandInEngine.Kind[] {StandInEngine.Kind.VLLM, StandInEngine.Kind.VLLM_PRE_092}) {
             try (StandInEngine e = new StandInEngine(k)) {
                 Map<String, Object> j = run(e, "hot").json();
                 double local = num(j, "engine_local_hit_ratio");
@@ -118,7 +139,8 @@ class EngineTruthTest {
                 assertThat(local).as(k.name()).isCloseTo(num(j, "engine_cached_hit_ratio"), within(1e-12));
                 assertThat(num(j, "engine_device_hit_ratio")).isEqualTo(local);
                 assertThat(num(j, "engine_external_hit_ratio")).as(k.name()).isNaN();
-                assertThat((String) j.get(Columns.ENGINE_HITS_SOURCE.name())).as(k.name())
+                assertThat((String) j.get(Columns.ENGINE_HITS_SOURCE.name()))
+                        .as(k.name())
                         .contains(k == StandInEngine.Kind.VLLM ? "vllm prefix_cache_hits/queries" : "before 0.9.2");
             }
         }
@@ -135,8 +157,10 @@ class EngineTruthTest {
             assertThat(external).isPositive().isLessThanOrEqualTo(1.0);
             assertThat(local + external).isCloseTo(num(j, "engine_cached_hit_ratio"), within(1e-12));
             assertThat(num(j, "engine_lookup_hit_ratio")).isPositive().isLessThanOrEqualTo(1.0);
-            assertThat((String) j.get(Columns.ENGINE_HITS_SOURCE.name())).contains("vllm external_prefix_cache_hits/queries")
-                    .contains("lmcache retrieval").contains("lmcache lookup");
+            assertThat((String) j.get(Columns.ENGINE_HITS_SOURCE.name()))
+                    .contains("vllm external_prefix_cache_hits/queries")
+                    .contains("lmcache retrieval")
+                    .contains("lmcache lookup");
         }
     }
 
@@ -149,8 +173,12 @@ class EngineTruthTest {
             Map<String, Object> j = r.json();
             assertThat(num(j, "engine_cached_hit_ratio")).isNaN();
             assertThat(num(j, "local_hit_ratio")).isNaN();
-            assertThat((String) j.get(Columns.ENGINE_HITS_SOURCE.name())).contains("more cached tokens than prompt tokens").contains("impossible");
-            assertThat((String) j.get("cache_state_verification")).startsWith("not verified").contains("impossible");
+            assertThat((String) j.get(Columns.ENGINE_HITS_SOURCE.name()))
+                    .contains("more cached tokens than prompt tokens")
+                    .contains("impossible");
+            assertThat((String) j.get("cache_state_verification"))
+                    .startsWith("not verified")
+                    .contains("impossible");
         }
     }
 
@@ -182,17 +210,23 @@ class EngineTruthTest {
     void vllmResetIsVerifiedWhenHonestAndRefusedWhenItLies() throws Exception {
         try (StandInEngine e = new StandInEngine(StandInEngine.Kind.VLLM)) {
             CellResult r = run(e, "cold", "target.reset=vllm");
-            assertThat((String) r.json().get("cache_state_verification")).startsWith("verified").contains("probe of 256 tokens")
-                    .contains("left in the engine's first tier").doesNotContain("pushed out")
-                    .contains("before the reset the probes hit the engine's vllm prefix cache").contains("no hits after the reset");
+            assertThat((String) r.json().get("cache_state_verification"))
+                    .startsWith("verified")
+                    .contains("probe of 256 tokens")
+                    .contains("left in the engine's first tier")
+                    .doesNotContain("pushed out")
+                    .contains("before the reset the probes hit the engine's vllm prefix cache")
+                    .contains("no hits after the reset");
             assertThat((String) r.json().get("cache_state_protocol")).contains("POST /reset_prefix_cache");
             assertThat(e.resets.get()).isEqualTo(1);
         }
         try (StandInEngine e = new StandInEngine(StandInEngine.Kind.VLLM)) {
             e.honestReset = false;
             long t0 = System.nanoTime();
-            assertThatThrownBy(() -> run(e, "cold")).isInstanceOf(BadInputException.class)
-                    .hasMessageContaining("could not be verified").hasMessageContaining("POST /reset_prefix_cache")
+            assertThatThrownBy(() -> run(e, "cold"))
+                    .isInstanceOf(BadInputException.class)
+                    .hasMessageContaining("could not be verified")
+                    .hasMessageContaining("POST /reset_prefix_cache")
                     .hasMessageContaining("another cache tier");
             assertThat((System.nanoTime() - t0) / 1e9).isLessThan(60);
         }
@@ -202,7 +236,9 @@ class EngineTruthTest {
     void aConnectorTierTheResetDoesNotReachIsCaught() throws Exception {
         try (StandInEngine e = new StandInEngine(StandInEngine.Kind.VLLM)) {
             e.lmcacheChunk = 64; // vLLM's reset empties its GPU prefix cache, not LMCache's chunks
-            assertThatThrownBy(() -> run(e, "cold")).isInstanceOf(BadInputException.class).hasMessageContaining("could not be verified");
+            assertThatThrownBy(() -> run(e, "cold"))
+                    .isInstanceOf(BadInputException.class)
+                    .hasMessageContaining("could not be verified");
         }
     }
 
@@ -215,7 +251,9 @@ class EngineTruthTest {
         }
         try (StandInEngine e = new StandInEngine(StandInEngine.Kind.SGLANG)) {
             e.storageSurvivesFlush = true; // sglang#40659
-            assertThatThrownBy(() -> run(e, "cold")).isInstanceOf(BadInputException.class).hasMessageContaining("/flush_cache")
+            assertThatThrownBy(() -> run(e, "cold"))
+                    .isInstanceOf(BadInputException.class)
+                    .hasMessageContaining("/flush_cache")
                     .hasMessageContaining("storage");
         }
     }
@@ -223,15 +261,20 @@ class EngineTruthTest {
     @Test
     void theProbeIsSizedFromWhatTheEngineCaches() throws Exception {
         try (StandInEngine e = new StandInEngine(StandInEngine.Kind.VLLM)) {
-            e.block = 512; // caches in units of 512 tokens (an LMCache chunk, large pages): a 256-token probe is never cached
+            e.block = 512; // caches in units of 512 tokens (an LMCache chunk, large pages): a 256-token probe is never
+            // cached
             CellResult r = run(config(e, "cold", 600, 2));
-            assertThat((String) r.json().get("cache_state_verification")).startsWith("verified").contains("probe of 512 tokens");
+            assertThat((String) r.json().get("cache_state_verification"))
+                    .startsWith("verified")
+                    .contains("probe of 512 tokens");
         }
         try (StandInEngine e = new StandInEngine(StandInEngine.Kind.VLLM)) {
             e.block = 512; // ... and a workload of shorter prompts cannot hit it: nothing to reset
             CellResult r = run(config(e, "cold", 128, 2));
             assertThat((String) r.json().get("cache_state_protocol")).isEqualTo("none needed");
-            assertThat((String) r.json().get("cache_state_verification")).contains("[256] tokens").contains("caches no prompt as long as the workload's");
+            assertThat((String) r.json().get("cache_state_verification"))
+                    .contains("[256] tokens")
+                    .contains("caches no prompt as long as the workload's");
         }
     }
 
@@ -239,17 +282,24 @@ class EngineTruthTest {
     void aHotWarmUpClaimsHitsOnlyBeyondTheBosAndNoCacheOnlyWhereItCouldHaveHit() throws Exception {
         try (StandInEngine e = new StandInEngine(StandInEngine.Kind.VLLM)) {
             Map<String, Object> j = run(e, "hot").json();
-            assertThat((String) j.get("cache_state_verification")).startsWith("hits verified").contains("beyond the 1 special token");
+            assertThat((String) j.get("cache_state_verification"))
+                    .startsWith("hits verified")
+                    .contains("beyond the 1 special token");
         }
         try (StandInEngine e = new StandInEngine(StandInEngine.Kind.VLLM)) {
-            e.block = 256; // the prompts (160 tokens, replayed whole by the measured phase) are shorter than what it caches
+            e.block = 256; // the prompts (160 tokens, replayed whole by the measured phase) are shorter than what it
+            // caches
             Map<String, Object> j = run(e, "hot").json();
-            assertThat((String) j.get("cache_state_verification")).startsWith("no hits:").contains("units longer than 160 tokens");
+            assertThat((String) j.get("cache_state_verification"))
+                    .startsWith("no hits:")
+                    .contains("units longer than 160 tokens");
         }
         EngineServer.Evidence none = new EngineServer.Evidence(12, 12, 0, null, 0, null, 0, 0, 0, 0, 0);
         EngineServer.Evidence bosOnly = new EngineServer.Evidence(12, 12, 0, null, 0, null, 0, 1, 12, 1800, 160);
         assertThat(HotVerification.of(none, none, 1)).startsWith("not verified: no request repeated a prefix");
-        assertThat(HotVerification.of(none, bosOnly, 1)).startsWith("no hits beyond the special tokens").contains("at most 1 cached token");
+        assertThat(HotVerification.of(none, bosOnly, 1))
+                .startsWith("no hits beyond the special tokens")
+                .contains("at most 1 cached token");
         EngineServer.Evidence hit = new EngineServer.Evidence(12, 12, 0, null, 0, null, 3, 144, 400, 1800, 160);
         assertThat(HotVerification.of(none, hit, 1)).startsWith("hits verified").contains("3 of 12 measured responses");
     }
@@ -258,8 +308,10 @@ class EngineTruthTest {
     void aWorkloadNoneOfWhoseRequestsFitsTheContextIsRefusedBeforeItRuns() throws Exception {
         try (StandInEngine e = new StandInEngine(StandInEngine.Kind.VLLM)) {
             e.context = 100;
-            assertThatThrownBy(() -> run(e, "hot")).isInstanceOf(BadInputException.class)
-                    .hasMessageContaining("context of 100 tokens").hasMessageContaining("every one of its 12 requests");
+            assertThatThrownBy(() -> run(e, "hot"))
+                    .isInstanceOf(BadInputException.class)
+                    .hasMessageContaining("context of 100 tokens")
+                    .hasMessageContaining("every one of its 12 requests");
             e.context = 164;
             CellResult r = run(config(e, "hot", 128, 6)); // 128 + 32 + 4 = 164: fits
             assertThat((String) r.json().get("prompt_context_check")).startsWith("every request fits");
@@ -271,7 +323,9 @@ class EngineTruthTest {
         try (StandInEngine e = new StandInEngine(StandInEngine.Kind.VLLM)) {
             e.tokenizeNotJson = true;
             Map<String, Object> j = run(e, "hot").json();
-            assertThat((String) j.get("prompt_token_check")).contains("not JSON").doesNotContain("has no /tokenize");
+            assertThat((String) j.get("prompt_token_check"))
+                    .contains("not JSON")
+                    .doesNotContain("has no /tokenize");
         }
     }
 }

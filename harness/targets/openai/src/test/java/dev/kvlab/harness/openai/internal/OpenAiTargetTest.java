@@ -40,7 +40,8 @@ class OpenAiTargetTest {
         long t0 = System.nanoTime();
         assertThatThrownBy(() -> ConfigTree.parse(config(port), "e.yaml", null).bind())
                 .isInstanceOf(BadInputException.class)
-                .hasMessageContaining("target.endpoints").hasMessageContaining("http://127.0.0.1:" + port)
+                .hasMessageContaining("target.endpoints")
+                .hasMessageContaining("http://127.0.0.1:" + port)
                 .hasMessageContaining("refused");
         assertThat((System.nanoTime() - t0) / 1e9).isLessThan(10);
     }
@@ -48,38 +49,68 @@ class OpenAiTargetTest {
     @Test
     void keysTheTargetDoesNotReadAreRefusedNamingTheKey() throws Exception {
         int port = freePort();
-        // set to their defaults too: a key the target does not read is refused whatever its value, naming where the user set it
-        for (String set : List.of("tiers=local-only", "store.nodes=3", "model=qwen2.5-0.5b", "cluster.instances=2", "fault=corrupt",
-                "hardware=h100", "model=llama-3-8b", "tiers=combined", "fault=none", "cluster.instances=4", "local.dram_capacity=0")) {
+        // set to their defaults too: a key the target does not read is refused whatever its value, naming where the
+        // user set it
+        for (String set : List.of(
+                "tiers=local-only",
+                "store.nodes=3",
+                "model=qwen2.5-0.5b",
+                "cluster.instances=2",
+                "fault=corrupt",
+                "hardware=h100",
+                "model=llama-3-8b",
+                "tiers=combined",
+                "fault=none",
+                "cluster.instances=4",
+                "local.dram_capacity=0")) {
             ConfigTree t = ConfigTree.parse(config(port), "e.yaml", null).set(set);
             String key = set.substring(0, set.indexOf('='));
             String top = key.contains(".") ? key.substring(0, key.indexOf('.')) : key;
-            assertThatThrownBy(t::bind).as(set).isInstanceOf(BadInputException.class)
-                    .hasMessageStartingWith("--set " + set + ": key '" + top).hasMessageContaining("not used by the openai target")
+            assertThatThrownBy(t::bind)
+                    .as(set)
+                    .isInstanceOf(BadInputException.class)
+                    .hasMessageStartingWith("--set " + set + ": key '" + top)
+                    .hasMessageContaining("not used by the openai target")
                     .hasMessageNotContaining("defaults.yaml");
         }
         // in the user's file: named by its file and line
-        assertThatThrownBy(() -> ConfigTree.parse(config(port) + "cluster:\n  instances: 4\n", "e.yaml", null).bind())
-                .isInstanceOf(BadInputException.class).hasMessageStartingWith("e.yaml:8: key 'cluster'");
+        assertThatThrownBy(() -> ConfigTree.parse(config(port) + "cluster:\n  instances: 4\n", "e.yaml", null)
+                        .bind())
+                .isInstanceOf(BadInputException.class)
+                .hasMessageStartingWith("e.yaml:8: key 'cluster'");
     }
 
     @Test
     void badTargetBlocksAreRefused() throws Exception {
         int port = freePort();
         String[][] cases = {
-                {"target.api=rest", "target.api"}, {"target.routing=random", "target.routing"}, {"target.endpoints=[ftp://x:1]", "target.endpoints"},
-                {"target.timeout=0s", "target.timeout"}, {"target.bogus=1", "target.bogus"}, {"mode=sim", "mode"}, {"target.kind=grpc", "target.kind"},
-                {"target.extra_body=[1]", "target.extra_body"}, {"target.reset=command", "target.reset_command"}};
+            {"target.api=rest", "target.api"},
+            {"target.routing=random", "target.routing"},
+            {"target.endpoints=[ftp://x:1]", "target.endpoints"},
+            {"target.timeout=0s", "target.timeout"},
+            {"target.bogus=1", "target.bogus"},
+            {"mode=sim", "mode"},
+            {"target.kind=grpc", "target.kind"},
+            {"target.extra_body=[1]", "target.extra_body"},
+            {"target.reset=command", "target.reset_command"}
+        };
         for (String[] c : cases) {
-            assertThatThrownBy(() -> ConfigTree.parse(config(port), "e.yaml", null).set(c[0]).bind()).as(c[0])
-                    .isInstanceOf(BadInputException.class).hasMessageContaining(c[1]);
+            assertThatThrownBy(() -> ConfigTree.parse(config(port), "e.yaml", null)
+                            .set(c[0])
+                            .bind())
+                    .as(c[0])
+                    .isInstanceOf(BadInputException.class)
+                    .hasMessageContaining(c[1]);
         }
     }
 
     @Test
     void theEmulatedTargetRefusesOpenAiKeys() {
-        assertThatThrownBy(() -> ConfigTree.parse("model: qwen2.5-0.5b\n", "e.yaml", null).set("target.endpoints=[http://127.0.0.1:1]").bind())
-                .isInstanceOf(BadInputException.class).hasMessageContaining("target.endpoints");
+        assertThatThrownBy(() -> ConfigTree.parse("model: qwen2.5-0.5b\n", "e.yaml", null)
+                        .set("target.endpoints=[http://127.0.0.1:1]")
+                        .bind())
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("target.endpoints");
     }
 
     private static Request request(long id, int tokens, int bt, long... hashIds) {
@@ -98,10 +129,14 @@ class OpenAiTargetTest {
         String ta = p.of(a), tb = p.of(b), tc = p.of(c);
         assertThat(ta.split(" ", -1)).hasSize(40); // a leading empty piece + 39 words: 40 tokens with the BOS
         assertThat(ta).isEqualTo(p.of(a));
-        String[] wa = ta.substring(1).split(" "), wb = tb.substring(1).split(" "), wc = tc.substring(1).split(" ");
-        for (int i = 0; i < 32; i++) assertThat(wb[i]).isEqualTo(wa[i]);   // two shared blocks
-        assertThat(String.join(" ", List.of(wb).subList(32, 39))).isNotEqualTo(String.join(" ", List.of(wa).subList(32, 39)));
-        assertThat(String.join(" ", List.of(wc).subList(0, 16))).isNotEqualTo(String.join(" ", List.of(wa).subList(0, 16)));
+        String[] wa = ta.substring(1).split(" "),
+                wb = tb.substring(1).split(" "),
+                wc = tc.substring(1).split(" ");
+        for (int i = 0; i < 32; i++) assertThat(wb[i]).isEqualTo(wa[i]); // two shared blocks
+        assertThat(String.join(" ", List.of(wb).subList(32, 39)))
+                .isNotEqualTo(String.join(" ", List.of(wa).subList(32, 39)));
+        assertThat(String.join(" ", List.of(wc).subList(0, 16)))
+                .isNotEqualTo(String.join(" ", List.of(wa).subList(0, 16)));
         assertThat(p.probe(1, 64)).doesNotContain(ta.substring(0, 40));
     }
 
@@ -111,12 +146,20 @@ class OpenAiTargetTest {
         StreamedCompletion.Outcome[] out = new StreamedCompletion.Outcome[1];
         long[] first = {-1};
         StreamedCompletion s = new StreamedCompletion(() -> clock[0], false, new StreamedCompletion.Events() {
-            @Override public void firstText(long nanos) { first[0] = nanos; }
-            @Override public void ended(StreamedCompletion.Outcome o) { out[0] = o; }
+            @Override
+            public void firstText(long nanos) {
+                first[0] = nanos;
+            }
+
+            @Override
+            public void ended(StreamedCompletion.Outcome o) {
+                out[0] = o;
+            }
         });
         s.status(200);
         clock[0] = 5;
-        s.onNext("data: {\"choices\":[{\"text\":\"\",\"index\":0,\"finish_reason\":null}]}"); // a token that prints nothing
+        s.onNext("data: {\"choices\":[{\"text\":\"\",\"index\":0,\"finish_reason\":null}]}"); // a token that prints
+        // nothing
         clock[0] = 10;
         s.onNext("data: {\"choices\":[{\"text\":\" abc\",\"index\":0}]}");
         s.onNext("");
@@ -124,8 +167,9 @@ class OpenAiTargetTest {
         s.onNext("data: {\"choices\":[{\"text\":\" abd\",\"finish_reason\":null}]}");
         s.onNext("data: {\"choices\":[{\"text\":\"\",\"finish_reason\":\"length\"}]}");
         // the OpenAI field and llama.cpp's timings differ here: the OpenAI field is read first
-        s.onNext("data: {\"choices\":[],\"usage\":{\"prompt_tokens\":272,\"completion_tokens\":3,\"prompt_tokens_details\":{\"cached_tokens\":240}},"
-                + "\"timings\":{\"prompt_n\":16,\"cache_n\":256,\"prompt_ms\":12.5}}");
+        s.onNext(
+                "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":272,\"completion_tokens\":3,\"prompt_tokens_details\":{\"cached_tokens\":240}},"
+                        + "\"timings\":{\"prompt_n\":16,\"cache_n\":256,\"prompt_ms\":12.5}}");
         s.onNext("data: [DONE]");
         s.onComplete();
         assertThat(first[0]).isEqualTo(5);
@@ -142,8 +186,13 @@ class OpenAiTargetTest {
     void anErrorStatusIsAFailureWithTheBody() {
         StreamedCompletion.Outcome[] out = new StreamedCompletion.Outcome[1];
         StreamedCompletion s = new StreamedCompletion(() -> 0, false, new StreamedCompletion.Events() {
-            @Override public void firstText(long nanos) {}
-            @Override public void ended(StreamedCompletion.Outcome o) { out[0] = o; }
+            @Override
+            public void firstText(long nanos) {}
+
+            @Override
+            public void ended(StreamedCompletion.Outcome o) {
+                out[0] = o;
+            }
         });
         s.status(400);
         s.onNext("{\"error\":{\"message\":\"the request exceeds the available context size\"}}");
@@ -156,18 +205,25 @@ class OpenAiTargetTest {
     void timingsCacheNIsTheFallbackAndANegativeCountIsKept() {
         StreamedCompletion.Outcome[] out = new StreamedCompletion.Outcome[1];
         StreamedCompletion.Events ev = new StreamedCompletion.Events() {
-            @Override public void firstText(long nanos) {}
-            @Override public void ended(StreamedCompletion.Outcome o) { out[0] = o; }
+            @Override
+            public void firstText(long nanos) {}
+
+            @Override
+            public void ended(StreamedCompletion.Outcome o) {
+                out[0] = o;
+            }
         };
         StreamedCompletion s = new StreamedCompletion(() -> 0, false, ev);
         s.status(200);
-        s.onNext("data: {\"choices\":[{\"text\":\" a\"}],\"timings\":{\"prompt_n\":16,\"cache_n\":240,\"prompt_ms\":1.0}}");
+        s.onNext(
+                "data: {\"choices\":[{\"text\":\" a\"}],\"timings\":{\"prompt_n\":16,\"cache_n\":240,\"prompt_ms\":1.0}}");
         s.onComplete();
         assertThat(out[0].cachedTokens()).isEqualTo(240);
         assertThat(out[0].promptTokens()).isEqualTo(256);
         s = new StreamedCompletion(() -> 0, false, ev);
         s.status(200);
-        s.onNext("data: {\"choices\":[{\"text\":\" a\"}],\"usage\":{\"prompt_tokens\":6,\"prompt_tokens_details\":{\"cached_tokens\":-5}}}");
+        s.onNext(
+                "data: {\"choices\":[{\"text\":\" a\"}],\"usage\":{\"prompt_tokens\":6,\"prompt_tokens_details\":{\"cached_tokens\":-5}}}");
         s.onComplete();
         assertThat(out[0].cachedTokens()).isEqualTo(-5);
         s = new StreamedCompletion(() -> 0, false, ev);

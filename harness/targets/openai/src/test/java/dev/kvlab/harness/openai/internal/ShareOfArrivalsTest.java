@@ -39,7 +39,8 @@ class ShareOfArrivalsTest {
 
     @Test
     void theSharesPartitionTheStreamAtItsIntendedTimes() {
-        for (ArrivalSpec arrival : new ArrivalSpec[] {ArrivalSpec.poisson(20), ArrivalSpec.gamma(5, 0.3), ArrivalSpec.trace(1)}) {
+        for (ArrivalSpec arrival :
+                new ArrivalSpec[] {ArrivalSpec.poisson(20), ArrivalSpec.gamma(5, 0.3), ArrivalSpec.trace(1)}) {
             Map<Long, Object[]> whole = drain(Workloads.schedule(SPEC, arrival, NS, 11));
             assertThat(whole).hasSize(63);
             int n = 4;
@@ -47,11 +48,19 @@ class ShareOfArrivalsTest {
             for (int k = 1; k <= n; k++) {
                 Shard s = new Shard(k, n);
                 Map<Long, Object[]> share = drain(new ShareOfArrivals(Workloads.schedule(SPEC, arrival, NS, 11), s));
-                assertThat(share.size()).as(arrival.process() + " shard " + s.label()).isBetween(63 / n, 63 / n + 1);
+                assertThat(share.size())
+                        .as(arrival.process() + " shard " + s.label())
+                        .isBetween(63 / n, 63 / n + 1);
                 for (var e : share.entrySet()) {
-                    assertThat(e.getKey() % n).as("request " + e.getKey() + " in shard " + s.label()).isEqualTo(k - 1);
-                    assertThat(e.getValue()).as(arrival.process() + " request " + e.getKey()).isEqualTo(whole.get(e.getKey()));
-                    assertThat(union.put(e.getKey(), e.getValue())).as("request " + e.getKey() + " in one shard only").isNull();
+                    assertThat(e.getKey() % n)
+                            .as("request " + e.getKey() + " in shard " + s.label())
+                            .isEqualTo(k - 1);
+                    assertThat(e.getValue())
+                            .as(arrival.process() + " request " + e.getKey())
+                            .isEqualTo(whole.get(e.getKey()));
+                    assertThat(union.put(e.getKey(), e.getValue()))
+                            .as("request " + e.getKey() + " in one shard only")
+                            .isNull();
                 }
             }
             assertThat(union.keySet()).containsExactlyInAnyOrderElementsOf(whole.keySet());
@@ -61,7 +70,8 @@ class ShareOfArrivalsTest {
     @Test
     void oneShardOfOneIsTheWholeStream() {
         Map<Long, Object[]> whole = drain(Workloads.schedule(SPEC, ArrivalSpec.poisson(20), NS, 5));
-        Map<Long, Object[]> one = drain(new ShareOfArrivals(Workloads.schedule(SPEC, ArrivalSpec.poisson(20), NS, 5), new Shard(1, 1)));
+        Map<Long, Object[]> one =
+                drain(new ShareOfArrivals(Workloads.schedule(SPEC, ArrivalSpec.poisson(20), NS, 5), new Shard(1, 1)));
         assertThat(one.keySet()).containsExactlyElementsOf(whole.keySet());
         for (long id : whole.keySet()) assertThat(one.get(id)).isEqualTo(whole.get(id));
     }

@@ -38,7 +38,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class StandInEngine implements AutoCloseable {
 
-    enum Kind { NOTHING, VLLM, VLLM_PRE_092, SGLANG, SGLANG_UNSPLIT }
+    enum Kind {
+        NOTHING,
+        VLLM,
+        VLLM_PRE_092,
+        SGLANG,
+        SGLANG_UNSPLIT
+    }
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -79,7 +85,8 @@ final class StandInEngine implements AutoCloseable {
     StandInEngine(Kind kind) throws IOException {
         this.kind = kind;
         http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
-        http.setExecutor(Executors.newCachedThreadPool(r -> Thread.ofPlatform().daemon().unstarted(r)));
+        http.setExecutor(
+                Executors.newCachedThreadPool(r -> Thread.ofPlatform().daemon().unstarted(r)));
         http.createContext("/", this::handle);
         http.start();
     }
@@ -102,13 +109,23 @@ final class StandInEngine implements AutoCloseable {
             boolean get = x.getRequestMethod().equals("GET");
             if (get && p.equals("/health")) reply(x, 200, "{}");
             else if (get && p.equals("/v1/models"))
-                reply(x, 200, "{\"object\":\"list\",\"data\":[{\"id\":\"standin\",\"object\":\"model\",\"max_model_len\":" + context + "}]}");
-            else if (get && p.equals("/version") && vllm()) reply(x, 200, "{\"version\":\"" + (kind == Kind.VLLM ? "0.11.0" : "0.9.1") + "\"}");
+                reply(
+                        x,
+                        200,
+                        "{\"object\":\"list\",\"data\":[{\"id\":\"standin\",\"object\":\"model\",\"max_model_len\":"
+                                + context + "}]}");
+            else if (get && p.equals("/version") && vllm())
+                reply(x, 200, "{\"version\":\"" + (kind == Kind.VLLM ? "0.11.0" : "0.9.1") + "\"}");
             else if (get && p.equals("/get_server_info") && sglang())
-                reply(x, 200, "{\"version\":\"0.5.4\",\"model_path\":\"standin\",\"page_size\":1,\"tp_size\":2,\"context_length\":" + context + "}");
+                reply(
+                        x,
+                        200,
+                        "{\"version\":\"0.5.4\",\"model_path\":\"standin\",\"page_size\":1,\"tp_size\":2,\"context_length\":"
+                                + context + "}");
             else if (get && p.equals("/metrics") && kind != Kind.NOTHING && !noMetrics) reply(x, 200, metrics());
             else if (!get && p.equals("/tokenize")) tokenize(x);
-            else if (!get && (p.equals("/reset_prefix_cache") && vllm() || p.equals("/flush_cache") && sglang())) reset(x);
+            else if (!get && (p.equals("/reset_prefix_cache") && vllm() || p.equals("/flush_cache") && sglang()))
+                reset(x);
             else if (!get && p.equals("/v1/completions")) complete(x);
             else reply(x, 404, "{\"error\":\"not found\"}");
         }
@@ -116,7 +133,8 @@ final class StandInEngine implements AutoCloseable {
 
     private static void reply(HttpExchange x, int status, String body) throws IOException {
         byte[] b = body.getBytes(StandardCharsets.UTF_8);
-        x.getResponseHeaders().set("Content-Type", body.startsWith("{") ? "application/json" : "text/plain; version=0.0.4");
+        x.getResponseHeaders()
+                .set("Content-Type", body.startsWith("{") ? "application/json" : "text/plain; version=0.0.4");
         x.sendResponseHeaders(status, b.length == 0 ? -1 : b.length);
         if (b.length > 0) x.getResponseBody().write(b);
     }
@@ -203,7 +221,8 @@ final class StandInEngine implements AutoCloseable {
 
     private synchronized void restartIfDue() {
         if (restartAfter > 0 && completions.incrementAndGet() == restartAfter)
-            prompt = hits = extQueries = extHits = device = host = stored = lmRequested = lmHit = lmLookup = lmLookupHit = 0;
+            prompt = hits =
+                    extQueries = extHits = device = host = stored = lmRequested = lmHit = lmLookup = lmLookupHit = 0;
     }
 
     private void complete(HttpExchange x) throws IOException {
@@ -211,17 +230,23 @@ final class StandInEngine implements AutoCloseable {
         List<String> t = tokens(b.path("prompt").asText(""));
         int want = Math.max(1, b.path("max_tokens").asInt(16));
         int cached = kind == Kind.NOTHING ? -1 : serve(t);
-        if (b.has("stream") && !b.path("stream").asBoolean()) { // vLLM's JSON answer: no timings, usage with the cached tokens
-            long nanos = Math.round(((t.size() - Math.max(0, cached)) * prefillMsPerToken + want * decodeMsPerToken) * 1e6);
+        if (b.has("stream")
+                && !b.path("stream").asBoolean()) { // vLLM's JSON answer: no timings, usage with the cached tokens
+            long nanos =
+                    Math.round(((t.size() - Math.max(0, cached)) * prefillMsPerToken + want * decodeMsPerToken) * 1e6);
             try {
                 Thread.sleep(java.time.Duration.ofNanos(nanos));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            String usage = "\"prompt_tokens\":" + t.size() + ",\"completion_tokens\":" + want + ",\"total_tokens\":" + (t.size() + want)
+            String usage = "\"prompt_tokens\":" + t.size() + ",\"completion_tokens\":" + want + ",\"total_tokens\":"
+                    + (t.size() + want)
                     + (cached >= 0 ? ",\"prompt_tokens_details\":{\"cached_tokens\":" + cached + "}" : "");
-            reply(x, 200, "{\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"model\":\"standin\",\"choices\":[{\"index\":0,\"text\":\""
-                    + " w".repeat(want) + "\",\"finish_reason\":\"length\"}],\"usage\":{" + usage + "}}");
+            reply(
+                    x,
+                    200,
+                    "{\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"model\":\"standin\",\"choices\":[{\"index\":0,\"text\":\""
+                            + " w".repeat(want) + "\",\"finish_reason\":\"length\"}],\"usage\":{" + usage + "}}");
             restartIfDue();
             return;
         }
@@ -231,12 +256,20 @@ final class StandInEngine implements AutoCloseable {
         int sent = truncate ? want / 2 : want;
         for (int i = 0; i < sent; i++) {
             String fin = i == want - 1 ? "\"length\"" : "null";
-            send(out, "{\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"model\":\"standin\",\"choices\":[{\"index\":0,\"text\":\" w\",\"finish_reason\":"
-                    + fin + "}]}");
+            send(
+                    out,
+                    "{\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"model\":\"standin\",\"choices\":[{\"index\":0,\"text\":\" w\",\"finish_reason\":"
+                            + fin + "}]}");
         }
-        String usage = "\"prompt_tokens\":" + t.size() + ",\"completion_tokens\":" + sent + ",\"total_tokens\":" + (t.size() + sent);
-        if (cached >= 0) usage += ",\"prompt_tokens_details\":{\"cached_tokens\":" + (cachedLie == 1 ? cached : cachedLie * t.size()) + "}";
-        send(out, "{\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"model\":\"standin\",\"choices\":[],\"usage\":{" + usage + "}}");
+        String usage = "\"prompt_tokens\":" + t.size() + ",\"completion_tokens\":" + sent + ",\"total_tokens\":"
+                + (t.size() + sent);
+        if (cached >= 0)
+            usage += ",\"prompt_tokens_details\":{\"cached_tokens\":" + (cachedLie == 1 ? cached : cachedLie * t.size())
+                    + "}";
+        send(
+                out,
+                "{\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"model\":\"standin\",\"choices\":[],\"usage\":{"
+                        + usage + "}}");
         send(out, "[DONE]");
         restartIfDue();
     }
@@ -251,30 +284,84 @@ final class StandInEngine implements AutoCloseable {
         String l = "{engine=\"0\",model_name=\"standin\"}";
         switch (kind) {
             case VLLM -> {
-                counter(sb, "vllm:prefix_cache_queries", "Prefix cache queries, in terms of number of queried tokens.", l, prompt);
-                counter(sb, "vllm:prefix_cache_hits", "Prefix cache hits, in terms of number of cached tokens.", l, hits);
+                counter(
+                        sb,
+                        "vllm:prefix_cache_queries",
+                        "Prefix cache queries, in terms of number of queried tokens.",
+                        l,
+                        prompt);
+                counter(
+                        sb,
+                        "vllm:prefix_cache_hits",
+                        "Prefix cache hits, in terms of number of cached tokens.",
+                        l,
+                        hits);
                 if (lmcacheChunk > 0) {
-                    counter(sb, "vllm:external_prefix_cache_queries", "External prefix cache queries from KV connector cross-instance cache"
-                            + " sharing, in terms of number of queried tokens.", l, extQueries);
-                    counter(sb, "vllm:external_prefix_cache_hits", "External prefix cache hits from KV connector cross-instance cache"
-                            + " sharing, in terms of number of cached tokens.", l, extHits);
+                    counter(
+                            sb,
+                            "vllm:external_prefix_cache_queries",
+                            "External prefix cache queries from KV connector cross-instance cache"
+                                    + " sharing, in terms of number of queried tokens.",
+                            l,
+                            extQueries);
+                    counter(
+                            sb,
+                            "vllm:external_prefix_cache_hits",
+                            "External prefix cache hits from KV connector cross-instance cache"
+                                    + " sharing, in terms of number of cached tokens.",
+                            l,
+                            extHits);
                     String w = "{model_name=\"standin\",worker_id=\"0\"}";
-                    counter(sb, "lmcache:num_requested_tokens", "Total number of tokens requested for retrieval", w, lmRequested);
+                    counter(
+                            sb,
+                            "lmcache:num_requested_tokens",
+                            "Total number of tokens requested for retrieval",
+                            w,
+                            lmRequested);
                     counter(sb, "lmcache:num_hit_tokens", "Total number of cache hit tokens from retrieval", w, lmHit);
-                    counter(sb, "lmcache:num_lookup_tokens", "Total number of tokens requested in lookup operations", w, lmLookup);
-                    counter(sb, "lmcache:num_lookup_hits", "Total number of tokens hit in lookup operations", w, lmLookupHit);
+                    counter(
+                            sb,
+                            "lmcache:num_lookup_tokens",
+                            "Total number of tokens requested in lookup operations",
+                            w,
+                            lmLookup);
+                    counter(
+                            sb,
+                            "lmcache:num_lookup_hits",
+                            "Total number of tokens hit in lookup operations",
+                            w,
+                            lmLookupHit);
                 }
             }
             case VLLM_PRE_092 -> {
-                counter(sb, "vllm:gpu_prefix_cache_queries", "GPU prefix cache queries, in terms of number of queried tokens.", l, prompt);
+                counter(
+                        sb,
+                        "vllm:gpu_prefix_cache_queries",
+                        "GPU prefix cache queries, in terms of number of queried tokens.",
+                        l,
+                        prompt);
                 sb.append("vllm:gpu_prefix_cache_queries_created").append(l).append(" 1.7537953269352946e+09\n");
-                counter(sb, "vllm:gpu_prefix_cache_hits", "GPU prefix cache hits, in terms of number of cached tokens.", l, hits);
+                counter(
+                        sb,
+                        "vllm:gpu_prefix_cache_hits",
+                        "GPU prefix cache hits, in terms of number of cached tokens.",
+                        l,
+                        hits);
                 sb.append("vllm:gpu_prefix_cache_hits_created").append(l).append(" 1.7537953269353123e+09\n");
             }
             case SGLANG, SGLANG_UNSPLIT -> {
-                counter(sb, "sglang:prompt_tokens", "Number of prefill tokens processed.", "{model_name=\"standin\"}", prompt);
-                sb.append("# HELP sglang:cached_tokens_total Number of cached prompt tokens.\n# TYPE sglang:cached_tokens_total counter\n");
-                if (kind == Kind.SGLANG_UNSPLIT) sb.append("sglang:cached_tokens_total{model_name=\"standin\"} ").append(num(device + host + stored)).append('\n');
+                counter(
+                        sb,
+                        "sglang:prompt_tokens",
+                        "Number of prefill tokens processed.",
+                        "{model_name=\"standin\"}",
+                        prompt);
+                sb.append(
+                        "# HELP sglang:cached_tokens_total Number of cached prompt tokens.\n# TYPE sglang:cached_tokens_total counter\n");
+                if (kind == Kind.SGLANG_UNSPLIT)
+                    sb.append("sglang:cached_tokens_total{model_name=\"standin\"} ")
+                            .append(num(device + host + stored))
+                            .append('\n');
                 else {
                     source(sb, "device", device);
                     source(sb, "host", host);
@@ -288,13 +375,23 @@ final class StandInEngine implements AutoCloseable {
 
     /** A labelled child appears at its first increment, as prometheus_client creates it. */
     private static void source(StringBuilder sb, String source, double v) {
-        if (v > 0) sb.append("sglang:cached_tokens_total{cache_source=\"").append(source).append("\",model_name=\"standin\"} ").append(num(v)).append('\n');
+        if (v > 0)
+            sb.append("sglang:cached_tokens_total{cache_source=\"")
+                    .append(source)
+                    .append("\",model_name=\"standin\"} ")
+                    .append(num(v))
+                    .append('\n');
     }
 
     private static void counter(StringBuilder sb, String name, String help, String labels, double v) {
         sb.append("# HELP ").append(name).append("_total ").append(help).append('\n');
         sb.append("# TYPE ").append(name).append("_total counter\n");
-        sb.append(name).append("_total").append(labels).append(' ').append(num(v)).append('\n');
+        sb.append(name)
+                .append("_total")
+                .append(labels)
+                .append(' ')
+                .append(num(v))
+                .append('\n');
     }
 
     private static String num(double v) {

@@ -28,8 +28,13 @@ class StreamingHttpTest {
     private static StreamedCompletion.Outcome send(StreamingHttp http, URI base) throws Exception {
         CompletableFuture<StreamedCompletion.Outcome> end = new CompletableFuture<>();
         StreamedCompletion sink = new StreamedCompletion(System::nanoTime, false, new StreamedCompletion.Events() {
-            @Override public void firstText(long nanos) {}
-            @Override public void ended(StreamedCompletion.Outcome o) { end.complete(o); }
+            @Override
+            public void firstText(long nanos) {}
+
+            @Override
+            public void ended(StreamedCompletion.Outcome o) {
+                end.complete(o);
+            }
         });
         http.stream(base, "/v1/completions", "{\"prompt\":\" a\"}", 5000, sink);
         return end.get(10, TimeUnit.SECONDS);
@@ -38,7 +43,8 @@ class StreamingHttpTest {
     @Test
     void aKeepAliveServerGetsOneConnectionForSequentialRequests() throws Exception {
         ExecutorService pool = Executors.newCachedThreadPool();
-        try (LoopbackSse server = new LoopbackSse(false); StreamingHttp http = new StreamingHttp(pool)) {
+        try (LoopbackSse server = new LoopbackSse(false);
+                StreamingHttp http = new StreamingHttp(pool)) {
             for (int i = 0; i < 10; i++) {
                 StreamedCompletion.Outcome o = send(http, server.base());
                 assertThat(o.error()).isNull();
@@ -55,7 +61,8 @@ class StreamingHttpTest {
     @Test
     void aServerThatClosesAfterEachStreamCostsAtMostOneResend() throws Exception {
         ExecutorService pool = Executors.newCachedThreadPool();
-        try (ClosingServer server = new ClosingServer(); StreamingHttp http = new StreamingHttp(pool)) {
+        try (ClosingServer server = new ClosingServer();
+                StreamingHttp http = new StreamingHttp(pool)) {
             for (int i = 0; i < 10; i++) {
                 StreamedCompletion.Outcome o = send(http, server.base());
                 assertThat(o.error()).as("request %d", i).isNull();
@@ -72,17 +79,27 @@ class StreamingHttpTest {
     void theLoopbackSelfTestTimesTheHarnessPath() {
         ExecutorService pool = Executors.newCachedThreadPool();
         try (EngineClient c = new EngineClient(pool)) {
-            OpenAiConfig.Resolved target = new OpenAiConfig.Resolved(java.util.List.of(URI.create("http://127.0.0.1:1")), "m", OpenAiConfig.Api.COMPLETIONS,
-                    OpenAiConfig.Routing.ROUND_ROBIN, dev.kvlab.harness.api.ReportJson.mapper().createObjectNode(), java.time.Duration.ofSeconds(5),
-                    OpenAiConfig.Reset.AUTO, null, true, null);
+            OpenAiConfig.Resolved target = new OpenAiConfig.Resolved(
+                    java.util.List.of(URI.create("http://127.0.0.1:1")),
+                    "m",
+                    OpenAiConfig.Api.COMPLETIONS,
+                    OpenAiConfig.Routing.ROUND_ROBIN,
+                    dev.kvlab.harness.api.ReportJson.mapper().createObjectNode(),
+                    java.time.Duration.ofSeconds(5),
+                    OpenAiConfig.Reset.AUTO,
+                    null,
+                    true,
+                    null);
             PromptText prompts = new PromptText(java.util.List.of(" a", " b", " c"), 1);
-            var requests = java.util.List.of(new dev.kvlab.workloads.api.Request(0, 0, "s", 12, 2, 16, new long[] {1}, dev.kvlab.workloads.api.Namespace.of("m")));
+            var requests = java.util.List.of(new dev.kvlab.workloads.api.Request(
+                    0, 0, "s", 12, 2, 16, new long[] {1}, dev.kvlab.workloads.api.Namespace.of("m")));
             long t0 = System.nanoTime();
             ClientWarmup.Figures f = ClientWarmup.run(c, target, prompts, requests, 40);
             double wallMicros = (System.nanoTime() - t0) / 1e3;
             assertThat(f.rounds()).isEqualTo(40);
             assertThat(f.p50Micros()).isPositive().isLessThanOrEqualTo(f.p99Micros());
-            // the later 20 rounds are timed; at least 10 of them took p50 or more, all within the wall time of the 40 (µs, not ns or ms)
+            // the later 20 rounds are timed; at least 10 of them took p50 or more, all within the wall time of the 40
+            // (µs, not ns or ms)
             assertThat(f.p50Micros() * 10).isLessThanOrEqualTo(wallMicros);
             assertThat(f.p99Micros()).isLessThanOrEqualTo(wallMicros);
         } finally {
@@ -123,7 +140,8 @@ class StreamingHttpTest {
                     }
                     String h = line.toString();
                     line.setLength(0);
-                    if (h.toLowerCase().startsWith("content-length:")) length = Long.parseLong(h.substring(15).strip());
+                    if (h.toLowerCase().startsWith("content-length:"))
+                        length = Long.parseLong(h.substring(15).strip());
                     if (h.isEmpty()) break;
                 }
                 if (length < 0) return; // a spare connection closed unused, or nothing sent
@@ -132,8 +150,10 @@ class StreamingHttpTest {
                         + "data: {\"choices\":[{\"index\":0,\"text\":\"\",\"finish_reason\":\"length\"}],\"usage\":{\"prompt_tokens\":2,\"completion_tokens\":1}}\n\ndata: [DONE]\n\n";
                 byte[] e = event.getBytes(StandardCharsets.UTF_8);
                 OutputStream out = s.getOutputStream();
-                out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nKeep-Alive: timeout=5, max=100\r\nTransfer-Encoding: chunked\r\n\r\n"
-                        + Integer.toHexString(e.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+                out.write(
+                        ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nKeep-Alive: timeout=5, max=100\r\nTransfer-Encoding: chunked\r\n\r\n"
+                                        + Integer.toHexString(e.length) + "\r\n")
+                                .getBytes(StandardCharsets.US_ASCII));
                 out.write(e);
                 out.write("\r\n0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                 out.flush();

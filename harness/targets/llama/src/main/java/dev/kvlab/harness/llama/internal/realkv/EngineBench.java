@@ -3,10 +3,10 @@ package dev.kvlab.harness.llama.internal.realkv;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.config.RunConfig;
-import dev.kvlab.harness.llama.api.EngineUnavailableException;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.run.CellRunner;
 import dev.kvlab.harness.api.run.ConfigTree;
+import dev.kvlab.harness.llama.api.EngineUnavailableException;
 import dev.kvlab.harness.llama.internal.LlamaInstall;
 import dev.kvlab.harness.llama.internal.LlamaLibrary;
 import dev.kvlab.store.LoopbackPorts;
@@ -50,20 +50,37 @@ public final class EngineBench {
      * @param lowRequests      requests of the low load
      * @param server           llama-server binary (null: scripts/llama-server.sh's)
      */
-    public record Settings(Path model, int threads, int sequences, String flashAttn, int prompts, int prefixTokens, int suffixTokens,
-                           int outputTokens, double lowRate, int lowRequests, Path server) {
+    public record Settings(
+            Path model,
+            int threads,
+            int sequences,
+            String flashAttn,
+            int prompts,
+            int prefixTokens,
+            int suffixTokens,
+            int outputTokens,
+            double lowRate,
+            int lowRequests,
+            Path server) {
         public Settings {
             if (!Files.isRegularFile(model)) throw new BadInputException("--model: no such file " + model);
-            if (threads < 1 || threads > 256) throw new BadInputException("--threads: must be in [1, 256], got " + threads);
+            if (threads < 1 || threads > 256)
+                throw new BadInputException("--threads: must be in [1, 256], got " + threads);
             if (sequences < 1 || sequences > LlamaTargetConfig.MAX_SEQUENCES)
-                throw new BadInputException("--sequences: must be in [1, " + LlamaTargetConfig.MAX_SEQUENCES + "], got " + sequences);
-            if (!flashAttn.equals("on") && !flashAttn.equals("off")) throw new BadInputException("--flash-attn: on or off, got '" + flashAttn + "'");
-            if (prompts < sequences) throw new BadInputException("--prompts: at least --sequences (" + sequences + ") to saturate, got " + prompts);
+                throw new BadInputException(
+                        "--sequences: must be in [1, " + LlamaTargetConfig.MAX_SEQUENCES + "], got " + sequences);
+            if (!flashAttn.equals("on") && !flashAttn.equals("off"))
+                throw new BadInputException("--flash-attn: on or off, got '" + flashAttn + "'");
+            if (prompts < sequences)
+                throw new BadInputException(
+                        "--prompts: at least --sequences (" + sequences + ") to saturate, got " + prompts);
             if (prefixTokens < 1 || suffixTokens < 1 || outputTokens < 1)
                 throw new BadInputException("--prefix-tokens, --suffix-tokens, --output-tokens: must be >= 1");
-            if (!(lowRate > 0) || Double.isInfinite(lowRate)) throw new BadInputException("--low-rate: must be > 0, got " + lowRate);
+            if (!(lowRate > 0) || Double.isInfinite(lowRate))
+                throw new BadInputException("--low-rate: must be > 0, got " + lowRate);
             if (lowRequests < 1) throw new BadInputException("--low-requests: must be >= 1, got " + lowRequests);
-            if (server != null && !Files.isExecutable(server)) throw new BadInputException("--server: not an executable: " + server);
+            if (server != null && !Files.isExecutable(server))
+                throw new BadInputException("--server: not an executable: " + server);
         }
     }
 
@@ -74,8 +91,18 @@ public final class EngineBench {
      * llama-server: the whole process's user + system time from {@code /proc}, HTTP and tokenizing included); NaN where
      * unknown.
      */
-    public record Side(String engine, String load, long requests, long completed, long failed, double throughputRps, double ttftP50Ms,
-                       double ttftP99Ms, double itlP50Ms, double wallSeconds, double cpuSeconds) {}
+    public record Side(
+            String engine,
+            String load,
+            long requests,
+            long completed,
+            long failed,
+            double throughputRps,
+            double ttftP50Ms,
+            double ttftP99Ms,
+            double itlP50Ms,
+            double wallSeconds,
+            double cpuSeconds) {}
 
     /**
      * The result.
@@ -87,8 +114,14 @@ public final class EngineBench {
      * @param throughputRatio engine / server, completed requests per second at saturation
      * @param lowTtftRatio    engine / server, TTFT p50 at the low load
      */
-    public record Result(Settings settings, String library, String server, String serverFlags, List<Side> sides, double throughputRatio,
-                         double lowTtftRatio) {
+    public record Result(
+            Settings settings,
+            String library,
+            String server,
+            String serverFlags,
+            List<Side> sides,
+            double throughputRatio,
+            double lowTtftRatio) {
 
         public Map<String, Object> map() {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -130,19 +163,58 @@ public final class EngineBench {
         public String text() {
             StringBuilder b = new StringBuilder();
             Settings s = settings;
-            b.append(String.format(Locale.ROOT, "kvlab bench engine: %s, %d thread(s), %d sequences, flash attention %s, no prompt cache; "
-                            + "%d distinct %d-token prompts, %d output tokens; low load %.3g req/s x %d%n", s.model().getFileName(), s.threads(),
-                    s.sequences(), s.flashAttn(), s.prompts(), s.prefixTokens() + s.suffixTokens() + 1, s.outputTokens(), s.lowRate(), s.lowRequests()));
+            b.append(String.format(
+                    Locale.ROOT,
+                    "kvlab bench engine: %s, %d thread(s), %d sequences, flash attention %s, no prompt cache; "
+                            + "%d distinct %d-token prompts, %d output tokens; low load %.3g req/s x %d%n",
+                    s.model().getFileName(),
+                    s.threads(),
+                    s.sequences(),
+                    s.flashAttn(),
+                    s.prompts(),
+                    s.prefixTokens() + s.suffixTokens() + 1,
+                    s.outputTokens(),
+                    s.lowRate(),
+                    s.lowRequests()));
             b.append("  in-process engine: ").append(library).append('\n');
-            b.append("  llama-server:      ").append(server).append("\n                     ").append(serverFlags).append('\n');
-            b.append(String.format(Locale.ROOT, "  %-18s %-11s %9s %9s %13s %12s %12s %11s %9s%n", "engine", "load", "completed", "failed",
-                    "throughput/s", "TTFT p50 ms", "TTFT p99 ms", "ITL p50 ms", "CPU s"));
+            b.append("  llama-server:      ")
+                    .append(server)
+                    .append("\n                     ")
+                    .append(serverFlags)
+                    .append('\n');
+            b.append(String.format(
+                    Locale.ROOT,
+                    "  %-18s %-11s %9s %9s %13s %12s %12s %11s %9s%n",
+                    "engine",
+                    "load",
+                    "completed",
+                    "failed",
+                    "throughput/s",
+                    "TTFT p50 ms",
+                    "TTFT p99 ms",
+                    "ITL p50 ms",
+                    "CPU s"));
             for (Side d : sides)
-                b.append(String.format(Locale.ROOT, "  %-18s %-11s %9d %9d %13.3f %12.1f %12.1f %11.2f %9.2f%n", d.engine(), d.load(), d.completed(),
-                        d.failed(), d.throughputRps(), d.ttftP50Ms(), d.ttftP99Ms(), d.itlP50Ms(), d.cpuSeconds()));
-            b.append(String.format(Locale.ROOT, "  engine / llama-server: saturation throughput %.2fx, low-load TTFT p50 %.2fx; CPU seconds at saturation "
-                    + "%.2fx (engine steps only against the whole server process: robust to other load on the machine, which the "
-                    + "wall-clock ratios are not)%n", throughputRatio, lowTtftRatio, sides.get(0).cpuSeconds() / sides.get(1).cpuSeconds()));
+                b.append(String.format(
+                        Locale.ROOT,
+                        "  %-18s %-11s %9d %9d %13.3f %12.1f %12.1f %11.2f %9.2f%n",
+                        d.engine(),
+                        d.load(),
+                        d.completed(),
+                        d.failed(),
+                        d.throughputRps(),
+                        d.ttftP50Ms(),
+                        d.ttftP99Ms(),
+                        d.itlP50Ms(),
+                        d.cpuSeconds()));
+            b.append(String.format(
+                    Locale.ROOT,
+                    "  engine / llama-server: saturation throughput %.2fx, low-load TTFT p50 %.2fx; CPU seconds at saturation "
+                            + "%.2fx (engine steps only against the whole server process: robust to other load on the machine, which the "
+                            + "wall-clock ratios are not)%n",
+                    throughputRatio,
+                    lowTtftRatio,
+                    sides.get(0).cpuSeconds() / sides.get(1).cpuSeconds()));
             return b.toString();
         }
     }
@@ -152,18 +224,43 @@ public final class EngineBench {
     /** Runs the four cells (engine and server, saturated and at the low load); progress lines to {@code progress}. */
     public static Result run(Settings s, PrintStream progress) throws IOException, InterruptedException {
         LlamaLibrary lib = LlamaLibrary.load();
-        Path bin = s.server() != null ? s.server() : LlamaInstall.runScript(LlamaInstall.script().resolveSibling("llama-server.sh"));
+        Path bin = s.server() != null
+                ? s.server()
+                : LlamaInstall.runScript(LlamaInstall.script().resolveSibling("llama-server.sh"));
         int perSlot = (s.prefixTokens() + s.suffixTokens() + 1 + s.outputTokens() + 255) / 256 * 256;
         Path tmp = Files.createTempDirectory("kvlab-bench-engine");
         int port = LoopbackPorts.free();
-        List<String> flags = List.of("-m", s.model().toAbsolutePath().toString(), "--host", "127.0.0.1", "--port", Integer.toString(port),
-                "-np", Integer.toString(s.sequences()), "-c", Integer.toString(perSlot * s.sequences()), "-t", Integer.toString(s.threads()),
-                "-tb", Integer.toString(s.threads()), "-fa", s.flashAttn(), "--cache-ram", "0", "--metrics", "--slots", "--slot-save-path", tmp.toString());
+        List<String> flags = List.of(
+                "-m",
+                s.model().toAbsolutePath().toString(),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                Integer.toString(port),
+                "-np",
+                Integer.toString(s.sequences()),
+                "-c",
+                Integer.toString(perSlot * s.sequences()),
+                "-t",
+                Integer.toString(s.threads()),
+                "-tb",
+                Integer.toString(s.threads()),
+                "-fa",
+                s.flashAttn(),
+                "--cache-ram",
+                "0",
+                "--metrics",
+                "--slots",
+                "--slot-save-path",
+                tmp.toString());
         List<String> cmd = new ArrayList<>();
         cmd.add(bin.toString());
         cmd.addAll(flags);
         List<Side> sides = new ArrayList<>();
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(tmp.resolve("llama-server.log").toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(tmp.resolve("llama-server.log").toFile())
+                .start();
         try {
             waitHealthy(port, p, tmp.resolve("llama-server.log"));
             String url = "http://127.0.0.1:" + port;
@@ -184,8 +281,14 @@ public final class EngineBench {
         }
         double tr = sides.get(0).throughputRps() / sides.get(1).throughputRps();
         double lr = sides.get(2).ttftP50Ms() / sides.get(3).ttftP50Ms();
-        return new Result(s, lib.install().describe(), bin + " (" + serverBuild(bin) + ")", String.join(" ", flags.subList(2, flags.size())),
-                sides, tr, lr);
+        return new Result(
+                s,
+                lib.install().describe(),
+                bin + " (" + serverBuild(bin) + ")",
+                String.join(" ", flags.subList(2, flags.size())),
+                sides,
+                tr,
+                lr);
     }
 
     private static java.util.function.Supplier<CellResult> run(String yaml) {
@@ -197,10 +300,22 @@ public final class EngineBench {
     private static Side side(String engine, String load, java.util.function.Supplier<CellResult> cell, long pid) {
         double cpu0 = pid < 0 ? 0 : processCpuSeconds(pid);
         CellResult r = cell.get();
-        double cpu = pid < 0 ? (r.json().get("engine_step_cpu_s") instanceof Number x ? x.doubleValue() : Double.NaN) : processCpuSeconds(pid) - cpu0;
+        double cpu = pid < 0
+                ? (r.json().get("engine_step_cpu_s") instanceof Number x ? x.doubleValue() : Double.NaN)
+                : processCpuSeconds(pid) - cpu0;
         var s = r.summary();
-        return new Side(engine, load, s.get(Columns.REQUESTS), s.get(Columns.COMPLETED), s.get(Columns.FAILED), s.get(Columns.THROUGHPUT_RPS),
-                s.get(Columns.TTFT_P50), s.get(Columns.TTFT_P99), s.get(Columns.ITL_P50), s.get(Columns.WALL_SECONDS), cpu);
+        return new Side(
+                engine,
+                load,
+                s.get(Columns.REQUESTS),
+                s.get(Columns.COMPLETED),
+                s.get(Columns.FAILED),
+                s.get(Columns.THROUGHPUT_RPS),
+                s.get(Columns.TTFT_P50),
+                s.get(Columns.TTFT_P99),
+                s.get(Columns.ITL_P50),
+                s.get(Columns.WALL_SECONDS),
+                cpu);
     }
 
     /** User + system CPU seconds of process {@code pid} from {@code /proc/PID/stat} (NaN where there is none). */
@@ -208,7 +323,8 @@ public final class EngineBench {
         try {
             String st = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
             String[] f = st.substring(st.lastIndexOf(')') + 2).split(" ");
-            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // utime, stime in clock ticks (USER_HZ 100 on Linux)
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12]))
+                    / 100.0; // utime, stime in clock ticks (USER_HZ 100 on Linux)
         } catch (IOException | RuntimeException e) {
             return Double.NaN;
         }
@@ -233,7 +349,8 @@ public final class EngineBench {
                 transport: tcp
                 tiers: none
                 cache_state: cold
-                """, s.model().toAbsolutePath(), s.threads(), s.sequences(), s.flashAttn()) + workload(s, requests, rate);
+                """, s.model().toAbsolutePath(), s.threads(), s.sequences(), s.flashAttn())
+                + workload(s, requests, rate);
     }
 
     /** llama-server through the openai target, its prompt cache off for these requests. */
@@ -247,11 +364,15 @@ public final class EngineBench {
     }
 
     private static void waitHealthy(int port, Process p, Path log) throws IOException, InterruptedException {
-        HttpClient c = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health")).timeout(Duration.ofSeconds(2)).build();
+        HttpClient c =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health"))
+                .timeout(Duration.ofSeconds(2))
+                .build();
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         while (System.nanoTime() < deadline) {
-            if (!p.isAlive()) throw new EngineUnavailableException("llama-server exited " + p.exitValue() + ": " + tail(log));
+            if (!p.isAlive())
+                throw new EngineUnavailableException("llama-server exited " + p.exitValue() + ": " + tail(log));
             try {
                 if (c.send(req, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) return;
             } catch (IOException e) {
@@ -288,7 +409,8 @@ public final class EngineBench {
 
     private static void deleteTree(Path dir) {
         try (var w = Files.walk(dir)) {
-            w.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            w.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(f -> f.toFile().delete());
         } catch (IOException ignored) {
             // a temp directory
         }

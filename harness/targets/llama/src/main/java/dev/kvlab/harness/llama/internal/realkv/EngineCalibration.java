@@ -35,8 +35,14 @@ import java.util.Locale;
  * @param clips        figures the timings could not give, in words (empty: none)
  * @param checks       every timing next to the fitted roofline's prediction of it
  */
-public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings timings, ModelSpec modelSpec, HardwareSpec hardwareSpec,
-                                List<String> clips, List<FitCheck> checks) {
+public record EngineCalibration(
+        GgufModelInfo model,
+        int threads,
+        EngineTimings timings,
+        ModelSpec modelSpec,
+        HardwareSpec hardwareSpec,
+        List<String> clips,
+        List<FitCheck> checks) {
 
     /** The shortest chunk a calibration times (tokens). */
     public static final int MIN_CHUNK = 16;
@@ -71,11 +77,19 @@ public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings 
      * of {@link #CONTEXT_CHUNKS} chunks (less where the model's context is shorter), {@code decodeSteps} steps, and
      * loads of fetched blocks of {@code blockTokens}.
      */
-    public static EngineCalibration measure(LlamaLibrary lib, GgufModelInfo model, int threads, int prefixTokens, int decodeSteps, int blockTokens) {
+    public static EngineCalibration measure(
+            LlamaLibrary lib, GgufModelInfo model, int threads, int prefixTokens, int decodeSteps, int blockTokens) {
         check(prefixTokens, decodeSteps);
-        if (blockTokens < 1 || blockTokens > prefixTokens) throw new IllegalArgumentException("--block-tokens: in [1, --prefix-tokens], got " + blockTokens);
+        if (blockTokens < 1 || blockTokens > prefixTokens)
+            throw new IllegalArgumentException("--block-tokens: in [1, --prefix-tokens], got " + blockTokens);
         try (LlamaModel m = LlamaModel.load(lib, model.path());
-             LlamaContext ctx = m.newContext(options(model, prefixTokens, decodeSteps, Math.min(512, prefixTokens), threads, LlamaContext.FlashAttention.AUTO))) {
+                LlamaContext ctx = m.newContext(options(
+                        model,
+                        prefixTokens,
+                        decodeSteps,
+                        Math.min(512, prefixTokens),
+                        threads,
+                        LlamaContext.FlashAttention.AUTO))) {
             return measure(ctx, model, threads, prefixTokens, decodeSteps, blockTokens);
         }
     }
@@ -84,8 +98,13 @@ public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings 
      * The options of a context to calibrate on: room for the long context, the chunk and the decode steps, two
      * sequences (the restore's and the request's), unified KV (as a cell's instances run), {@code batchTokens} per pass.
      */
-    static LlamaContext.Options options(GgufModelInfo model, int chunkTokens, int decodeSteps, int batchTokens, int threads,
-                                        LlamaContext.FlashAttention flashAttention) {
+    static LlamaContext.Options options(
+            GgufModelInfo model,
+            int chunkTokens,
+            int decodeSteps,
+            int batchTokens,
+            int threads,
+            LlamaContext.FlashAttention flashAttention) {
         int context = contextTokens(model, chunkTokens, decodeSteps);
         int cells = (context + chunkTokens + decodeSteps + 16 + 255) / 256 * 256;
         return new LlamaContext.Options(cells, batchTokens, 2, threads, flashAttention, true);
@@ -111,11 +130,18 @@ public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings 
      * on such a context, with its instances' threads, pass size and flash attention, before it serves anything. Leaves
      * the context cleared.
      */
-    static EngineCalibration measure(LlamaContext ctx, GgufModelInfo model, int threads, int prefixTokens, int decodeSteps, int blockTokens) {
+    static EngineCalibration measure(
+            LlamaContext ctx, GgufModelInfo model, int threads, int prefixTokens, int decodeSteps, int blockTokens) {
         check(prefixTokens, decodeSteps);
         EngineTimings t;
         try {
-            t = new EngineProbe(ctx, prefixTokens, contextTokens(model, prefixTokens, decodeSteps), decodeSteps, blockTokens).run();
+            t = new EngineProbe(
+                            ctx,
+                            prefixTokens,
+                            contextTokens(model, prefixTokens, decodeSteps),
+                            decodeSteps,
+                            blockTokens)
+                    .run();
         } finally {
             ctx.clear();
         }
@@ -128,7 +154,13 @@ public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings 
      * instances share (threads against cores, and whatever else runs on the machine then) is in them. One context: as
      * {@link #measure(LlamaContext, GgufModelInfo, int, int, int, int)}. Leaves the contexts cleared.
      */
-    static EngineCalibration measureAtOnce(List<LlamaContext> ctxs, GgufModelInfo model, int threads, int prefixTokens, int decodeSteps, int blockTokens) {
+    static EngineCalibration measureAtOnce(
+            List<LlamaContext> ctxs,
+            GgufModelInfo model,
+            int threads,
+            int prefixTokens,
+            int decodeSteps,
+            int blockTokens) {
         if (ctxs.size() == 1) return measure(ctxs.getFirst(), model, threads, prefixTokens, decodeSteps, blockTokens);
         check(prefixTokens, decodeSteps);
         int context = contextTokens(model, prefixTokens, decodeSteps);
@@ -165,7 +197,8 @@ public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings 
     }
 
     private static void check(int prefixTokens, int decodeSteps) {
-        if (prefixTokens < MIN_CHUNK) throw new IllegalArgumentException("--prefix-tokens: at least " + MIN_CHUNK + ", got " + prefixTokens);
+        if (prefixTokens < MIN_CHUNK)
+            throw new IllegalArgumentException("--prefix-tokens: at least " + MIN_CHUNK + ", got " + prefixTokens);
         if (decodeSteps < 1) throw new IllegalArgumentException("--decode-tokens: at least 1, got " + decodeSteps);
     }
 
@@ -180,16 +213,33 @@ public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings 
         Roofline unit = new Roofline(ms, hardware(model, threads, 1, 1, "", null, null), kv);
         EngineTimings.Prefill p = t.prefill();
         EngineTimings.Decode d = t.decode();
-        String source = String.format(Locale.ROOT, "kvlab calibrate --engine %s on %s: llama.cpp, %d thread(s): prefill of %d tokens %.1f ms into an "
+        String source = String.format(
+                Locale.ROOT,
+                "kvlab calibrate --engine %s on %s: llama.cpp, %d thread(s): prefill of %d tokens %.1f ms into an "
                         + "empty context, %.1f ms behind %d tokens; decode step %.2f ms after %.0f tokens, %.2f ms after %.0f; loading fetched KV "
-                        + "%.2f ms for %d tokens, %.2f ms for %d (medians)", model.path().getFileName(), host(), threads, p.tokens(), p.empty() * 1e3,
-                p.behind() * 1e3, p.context(), d.atShort() * 1e3, d.shortContext(), d.atLong() * 1e3, d.longContext(), t.load().small() * 1e3,
-                t.load().smallTokens(), t.load().large() * 1e3, t.load().largeTokens());
+                        + "%.2f ms for %d tokens, %.2f ms for %d (medians)",
+                model.path().getFileName(),
+                host(),
+                threads,
+                p.tokens(),
+                p.empty() * 1e3,
+                p.behind() * 1e3,
+                p.context(),
+                d.atShort() * 1e3,
+                d.shortContext(),
+                d.atLong() * 1e3,
+                d.longContext(),
+                t.load().small() * 1e3,
+                t.load().smallTokens(),
+                t.load().large() * 1e3,
+                t.load().largeTokens());
         EngineCalibration best = null;
         for (EngineFit fit : new EngineFit[] {EngineFit.of(t, unit), EngineFit.summed(t, unit)}) {
             if (fit == null) continue;
-            HardwareSpec hw = hardware(model, threads, fit.flops(), fit.bandwidth(), source, fit.attention(), fit.kvLoad());
-            EngineCalibration c = new EngineCalibration(model, threads, t, ms, hw, fit.clips(), checks(t, new Roofline(ms, hw, kv)));
+            HardwareSpec hw =
+                    hardware(model, threads, fit.flops(), fit.bandwidth(), source, fit.attention(), fit.kvLoad());
+            EngineCalibration c =
+                    new EngineCalibration(model, threads, t, ms, hw, fit.clips(), checks(t, new Roofline(ms, hw, kv)));
             if (best == null || c.worstError() < best.worstError()) best = c;
         }
         return best;
@@ -200,18 +250,36 @@ public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings 
         EngineTimings.Prefill p = t.prefill();
         EngineTimings.Decode d = t.decode();
         List<FitCheck> checks = new ArrayList<>();
-        checks.add(new FitCheck("prefill " + p.tokens() + " into an empty context", p.empty(), cal.prefillSeconds(p.tokens(), 0)));
-        checks.add(new FitCheck("prefill " + p.tokens() + " behind " + p.context(), p.behind(), cal.prefillSeconds(p.tokens(), p.context())));
-        checks.add(new FitCheck(String.format(Locale.ROOT, "decode step after %.0f", d.shortContext()), d.atShort(),
+        checks.add(new FitCheck(
+                "prefill " + p.tokens() + " into an empty context", p.empty(), cal.prefillSeconds(p.tokens(), 0)));
+        checks.add(new FitCheck(
+                "prefill " + p.tokens() + " behind " + p.context(),
+                p.behind(),
+                cal.prefillSeconds(p.tokens(), p.context())));
+        checks.add(new FitCheck(
+                String.format(Locale.ROOT, "decode step after %.0f", d.shortContext()),
+                d.atShort(),
                 cal.decodeStepSeconds(1, Math.round(d.shortContext()))));
-        checks.add(new FitCheck(String.format(Locale.ROOT, "decode step after %.0f", d.longContext()), d.atLong(),
+        checks.add(new FitCheck(
+                String.format(Locale.ROOT, "decode step after %.0f", d.longContext()),
+                d.atLong(),
                 cal.decodeStepSeconds(1, Math.round(d.longContext()))));
         for (EngineTimings.Pass q : t.passes()) {
-            checks.add(new FitCheck("pass of " + q.tokens() + " into an empty context", q.empty(), cal.prefillSeconds(q.tokens(), 0)));
-            checks.add(new FitCheck("pass of " + q.tokens() + " behind " + p.context(), q.behind(), cal.prefillSeconds(q.tokens(), p.context())));
+            checks.add(new FitCheck(
+                    "pass of " + q.tokens() + " into an empty context", q.empty(), cal.prefillSeconds(q.tokens(), 0)));
+            checks.add(new FitCheck(
+                    "pass of " + q.tokens() + " behind " + p.context(),
+                    q.behind(),
+                    cal.prefillSeconds(q.tokens(), p.context())));
         }
-        checks.add(new FitCheck("loading " + t.load().smallTokens() + " fetched tokens", t.load().small(), cal.kvLoadSeconds(t.load().smallTokens())));
-        checks.add(new FitCheck("loading " + t.load().largeTokens() + " fetched tokens", t.load().large(), cal.kvLoadSeconds(t.load().largeTokens())));
+        checks.add(new FitCheck(
+                "loading " + t.load().smallTokens() + " fetched tokens",
+                t.load().small(),
+                cal.kvLoadSeconds(t.load().smallTokens())));
+        checks.add(new FitCheck(
+                "loading " + t.load().largeTokens() + " fetched tokens",
+                t.load().large(),
+                cal.kvLoadSeconds(t.load().largeTokens())));
         return List.copyOf(checks);
     }
 
@@ -221,18 +289,38 @@ public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings 
      */
     public String text() {
         StringBuilder o = new StringBuilder();
-        o.append(String.format(Locale.ROOT, "%s: prefill %d tokens in %.1f ms (%.0f tokens/s), decode %.2f ms/token, %d thread(s) (real engine on CPU)%n",
-                model.path().getFileName(), prefixTokens(), prefillSeconds() * 1e3, prefixTokens() / prefillSeconds(), decodeSeconds() * 1e3, threads));
+        o.append(String.format(
+                Locale.ROOT,
+                "%s: prefill %d tokens in %.1f ms (%.0f tokens/s), decode %.2f ms/token, %d thread(s) (real engine on CPU)%n",
+                model.path().getFileName(),
+                prefixTokens(),
+                prefillSeconds() * 1e3,
+                prefixTokens() / prefillSeconds(),
+                decodeSeconds() * 1e3,
+                threads));
         HardwareSpec hw = hardwareSpec;
-        o.append(String.format(Locale.ROOT, "as a roofline: %.3g FLOP/s, %.3g B/s (efficiency 1); attention at %.3g of the compute rate in passes of %d "
-                        + "tokens or more, %.3g in shorter ones; %s; loading fetched KV %.0f us + %.3g B/s%n", hw.bf16Flops(), hw.hbmBandwidth(),
-                hw.attention().efficiency(), hw.attention().smallPassTokens(), hw.attention().smallPassEfficiency(),
-                hw.attention().sumComputeMemory() ? "a pass costs its compute plus its memory time" : "a pass costs the larger of its compute and memory time",
+        o.append(String.format(
+                Locale.ROOT,
+                "as a roofline: %.3g FLOP/s, %.3g B/s (efficiency 1); attention at %.3g of the compute rate in passes of %d "
+                        + "tokens or more, %.3g in shorter ones; %s; loading fetched KV %.0f us + %.3g B/s%n",
+                hw.bf16Flops(),
+                hw.hbmBandwidth(),
+                hw.attention().efficiency(),
+                hw.attention().smallPassTokens(),
+                hw.attention().smallPassEfficiency(),
+                hw.attention().sumComputeMemory()
+                        ? "a pass costs its compute plus its memory time"
+                        : "a pass costs the larger of its compute and memory time",
                 hw.kvLoad().latencySeconds() * 1e6,
                 hw.kvLoad().bytesPerSecond()));
         for (FitCheck k : checks)
-            o.append(String.format(Locale.ROOT, "  %-40s measured %9.3f ms, the roofline %9.3f ms (%+.0f%%)%n", k.what(), k.measured() * 1e3,
-                    k.predicted() * 1e3, k.error() * 100));
+            o.append(String.format(
+                    Locale.ROOT,
+                    "  %-40s measured %9.3f ms, the roofline %9.3f ms (%+.0f%%)%n",
+                    k.what(),
+                    k.measured() * 1e3,
+                    k.predicted() * 1e3,
+                    k.error() * 100));
         for (String clip : clips) o.append("  fit: ").append(clip).append(System.lineSeparator());
         return o.toString();
     }
@@ -250,11 +338,30 @@ public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings 
         }
     }
 
-    private static HardwareSpec hardware(GgufModelInfo g, int threads, double flops, double bandwidth, String source, AttentionCost attention,
-                                         KvLoadCost kvLoad) {
-        long ram = dev.kvlab.harness.api.MachineMemory.now().totalBytes(); // this machine's physical memory (0: unknown)
-        return new HardwareSpec("cpu-llama-" + g.sha256().substring(0, 8) + "-" + threads + "t", "CPU (llama.cpp, " + threads + " thread(s)) calibrated",
-                List.of(), source, flops, null, bandwidth, Math.max(1_000_000_000L, ram), bandwidth, 1.0, 1.0, attention, kvLoad);
+    private static HardwareSpec hardware(
+            GgufModelInfo g,
+            int threads,
+            double flops,
+            double bandwidth,
+            String source,
+            AttentionCost attention,
+            KvLoadCost kvLoad) {
+        long ram =
+                dev.kvlab.harness.api.MachineMemory.now().totalBytes(); // this machine's physical memory (0: unknown)
+        return new HardwareSpec(
+                "cpu-llama-" + g.sha256().substring(0, 8) + "-" + threads + "t",
+                "CPU (llama.cpp, " + threads + " thread(s)) calibrated",
+                List.of(),
+                source,
+                flops,
+                null,
+                bandwidth,
+                Math.max(1_000_000_000L, ram),
+                bandwidth,
+                1.0,
+                1.0,
+                attention,
+                kvLoad);
     }
 
     /** A catalog file ({@code --catalog FILE}) with the model and the calibrated hardware. */
@@ -266,7 +373,12 @@ public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings 
         sb.append("# ").append(h.source()).append("\n");
         sb.append("# the fitted roofline against what was timed (ms):\n");
         for (FitCheck c : checks)
-            sb.append(String.format(Locale.ROOT, "#   %-40s measured %9.3f  predicted %9.3f  (%+.0f%%)%n", c.what(), c.measured() * 1e3, c.predicted() * 1e3,
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "#   %-40s measured %9.3f  predicted %9.3f  (%+.0f%%)%n",
+                    c.what(),
+                    c.measured() * 1e3,
+                    c.predicted() * 1e3,
                     c.error() * 100));
         for (String c : clips) sb.append("# fit: ").append(c).append('\n');
         sb.append("models:\n");
@@ -279,9 +391,12 @@ public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings 
         sb.append("    attention_heads: ").append(m.attentionHeads()).append('\n');
         sb.append("    kv_heads: ").append(m.kvHeads()).append('\n');
         sb.append("    head_dim: ").append(m.headDim()).append('\n');
-        if (m.vHeadDim() != null) sb.append("    v_head_dim: ").append(m.vHeadDim()).append('\n');
+        if (m.vHeadDim() != null)
+            sb.append("    v_head_dim: ").append(m.vHeadDim()).append('\n');
         sb.append("    parameters: ").append((long) m.parameters()).append('\n');
-        sb.append("    weight_dtype: ").append(m.weightDtype().name().toLowerCase(Locale.ROOT)).append('\n');
+        sb.append("    weight_dtype: ")
+                .append(m.weightDtype().name().toLowerCase(Locale.ROOT))
+                .append('\n');
         sb.append("    max_context: ").append(m.maxContext()).append('\n');
         sb.append("hardware:\n");
         sb.append("  - id: ").append(h.id()).append('\n');
@@ -294,9 +409,18 @@ public record EngineCalibration(GgufModelInfo model, int threads, EngineTimings 
         sb.append("    prefill_mfu: 1.0\n");
         sb.append("    decode_bandwidth_utilization: 1.0\n");
         AttentionCost a = h.attention();
-        sb.append(String.format(Locale.ROOT, "    attention: {efficiency: %.6e, small_pass_efficiency: %.6e, small_pass_tokens: %d%s}%n", a.efficiency(),
-                a.smallPassEfficiency(), a.smallPassTokens(), a.sumComputeMemory() ? ", sum_compute_memory: true" : ""));
-        sb.append(String.format(Locale.ROOT, "    kv_load: {latency_seconds: %.6e, bytes_per_second: %.6e}%n", h.kvLoad().latencySeconds(), h.kvLoad().bytesPerSecond()));
+        sb.append(String.format(
+                Locale.ROOT,
+                "    attention: {efficiency: %.6e, small_pass_efficiency: %.6e, small_pass_tokens: %d%s}%n",
+                a.efficiency(),
+                a.smallPassEfficiency(),
+                a.smallPassTokens(),
+                a.sumComputeMemory() ? ", sum_compute_memory: true" : ""));
+        sb.append(String.format(
+                Locale.ROOT,
+                "    kv_load: {latency_seconds: %.6e, bytes_per_second: %.6e}%n",
+                h.kvLoad().latencySeconds(),
+                h.kvLoad().bytesPerSecond()));
         return sb.toString();
     }
 

@@ -42,11 +42,13 @@ record EngineFit(double flops, double bandwidth, AttentionCost attention, KvLoad
         double y = (p.behind() - p.empty()) / (ac - ae);
         double x = (p.empty() - ae * y) / lin;
         if (!(y > 0)) {
-            clips.add("the chunk behind the context was no slower than into an empty one: attention at the compute rate");
+            clips.add(
+                    "the chunk behind the context was no slower than into an empty one: attention at the compute rate");
             x = p.empty() / (lin + ae);
             y = x;
         } else if (!(x > 0.05 * p.empty() / lin)) {
-            clips.add("attention explained more than 95% of the empty-context prefill: the linear part held at 5% of it");
+            clips.add(
+                    "attention explained more than 95% of the empty-context prefill: the linear part held at 5% of it");
             x = 0.05 * p.empty() / lin;
             y = (p.empty() - lin * x) / ae;
         }
@@ -66,7 +68,12 @@ record EngineFit(double flops, double bandwidth, AttentionCost attention, KvLoad
         }
         int smallPassTokens = smallPassTokens(t, unit, perPairSmall, perPairLarge);
         smallEfficiency = slowPassEfficiency(t, unit, smallPassTokens, x, 0, smallEfficiency);
-        return new EngineFit(flops, bandwidth, new AttentionCost(efficiency, smallEfficiency, smallPassTokens), load(t, clips), List.copyOf(clips));
+        return new EngineFit(
+                flops,
+                bandwidth,
+                new AttentionCost(efficiency, smallEfficiency, smallPassTokens),
+                load(t, clips),
+                List.copyOf(clips));
     }
 
     /**
@@ -96,7 +103,12 @@ record EngineFit(double flops, double bandwidth, AttentionCost attention, KvLoad
         int smallPassTokens = smallPassTokens(t, unit, perPairSmall, perPairLarge);
         double smallEfficiency = slowPassEfficiency(t, unit, smallPassTokens, x, p.context() * kvb * b, x / ys);
         List<String> clips = new ArrayList<>();
-        return new EngineFit(1 / x, 1 / b, new AttentionCost(x / y, smallEfficiency, smallPassTokens, 0, true), load(t, clips), List.copyOf(clips));
+        return new EngineFit(
+                1 / x,
+                1 / b,
+                new AttentionCost(x / y, smallEfficiency, smallPassTokens, 0, true),
+                load(t, clips),
+                List.copyOf(clips));
     }
 
     /**
@@ -106,8 +118,13 @@ record EngineFit(double flops, double bandwidth, AttentionCost attention, KvLoad
      * context's KV read, where a pass's memory time adds to its compute), per attention pair, against the compute rate
      * {@code 1/x}; {@code otherwise} where no timed pass is short or the growth is not positive.
      */
-    private static double slowPassEfficiency(EngineTimings t, Roofline unit, int smallPassTokens, double x, double contextMemorySeconds,
-                                             double otherwise) {
+    private static double slowPassEfficiency(
+            EngineTimings t,
+            Roofline unit,
+            int smallPassTokens,
+            double x,
+            double contextMemorySeconds,
+            double otherwise) {
         EngineTimings.Pass slow = null;
         for (EngineTimings.Pass q : t.passes()) if (q.tokens() < smallPassTokens) slow = q;
         if (slow == null) return otherwise;
@@ -128,7 +145,8 @@ record EngineFit(double flops, double bandwidth, AttentionCost attention, KvLoad
         List<EngineTimings.Pass> ps = t.passes();
         for (int i = ps.size() - 1; i >= 0; i--) {
             EngineTimings.Pass q = ps.get(i);
-            double pairs = Roofline.causalPairs(q.tokens(), t.prefill().context()) - Roofline.causalPairs(q.tokens(), 0);
+            double pairs =
+                    Roofline.causalPairs(q.tokens(), t.prefill().context()) - Roofline.causalPairs(q.tokens(), 0);
             double perPair = (q.behind() - q.empty()) / pairs;
             if (perPair > cut) break;
             from = q.tokens();

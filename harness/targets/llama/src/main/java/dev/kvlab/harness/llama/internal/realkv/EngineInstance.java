@@ -69,7 +69,11 @@ final class EngineInstance implements AutoCloseable {
     }
 
     /** What an instance does: both (colocated), or, disaggregated, only prefill or only decode. */
-    enum Role { COLOCATED, PREFILL, DECODE }
+    enum Role {
+        COLOCATED,
+        PREFILL,
+        DECODE
+    }
 
     /**
      * Where a request's prompt KV came from.
@@ -81,7 +85,13 @@ final class EngineInstance implements AutoCloseable {
      * @param fallbacks       blocks the store held that were recomputed (failed verification, or after one that did)
      * @param fetchNanos      fetch, verification, assembly and restore
      */
-    record Prefix(int localTokens, int remoteTokens, int availableTokens, long fetchedBytes, int fallbacks, long fetchNanos) {}
+    record Prefix(
+            int localTokens,
+            int remoteTokens,
+            int availableTokens,
+            long fetchedBytes,
+            int fallbacks,
+            long fetchNanos) {}
 
     /**
      * How an instance's context is laid out: {@code sequences} request sequences (ids {@code 0…sequences-1}), one
@@ -106,7 +116,8 @@ final class EngineInstance implements AutoCloseable {
     record Shape(int sequences, int batchTokens, int localBlocks, int cacheSeqs, int cells, boolean unified) {
 
         /** The shape for a target, whether the tiers include local, the workload's largest request and its block size. */
-        static Shape of(LlamaTargetConfig.Resolved t, boolean localTier, int mostPrompt, int mostOutput, int blockTokens) {
+        static Shape of(
+                LlamaTargetConfig.Resolved t, boolean localTier, int mostPrompt, int mostOutput, int blockTokens) {
             int s = t.sequences();
             int blocks = localTier ? t.localCapacity().blocks(blockTokens) : 0;
             int ids = Math.min(blocks, LlamaContext.MAX_SEQ - s - 1);
@@ -124,8 +135,13 @@ final class EngineInstance implements AutoCloseable {
             return new Shape(s, Math.min(t.batchTokens(), perStep), blocks, ids, (int) cells, unified);
         }
 
-        int scratchSeq() { return sequences; }
-        int firstCacheSeq() { return sequences + 1; }
+        int scratchSeq() {
+            return sequences;
+        }
+
+        int firstCacheSeq() {
+            return sequences + 1;
+        }
 
         /** The shape in a cell's extras. */
         void extras(Figures x) {
@@ -134,12 +150,16 @@ final class EngineInstance implements AutoCloseable {
             LlamaColumns.LOCAL_CAPACITY_BLOCKS.put(x, localBlocks);
             LlamaColumns.LOCAL_CACHE_SEQUENCE_IDS.put(x, cacheSeqs);
             LlamaColumns.CONTEXT_CELLS.put(x, cells);
-            LlamaColumns.ENGINE_KV_STREAMS.put(x, unified ? "unified (one stream: the local tier shares cells among sequences)"
-                    : (sequences + 1) + " (one per sequence and the scratch, as llama-server -np)");
+            LlamaColumns.ENGINE_KV_STREAMS.put(
+                    x,
+                    unified
+                            ? "unified (one stream: the local tier shares cells among sequences)"
+                            : (sequences + 1) + " (one per sequence and the scratch, as llama-server -np)");
         }
 
         LlamaContext.Options options(int threads, LlamaContext.FlashAttention flashAttention) {
-            return new LlamaContext.Options(cells, batchTokens, sequences + 1 + cacheSeqs, threads, flashAttention, unified);
+            return new LlamaContext.Options(
+                    cells, batchTokens, sequences + 1 + cacheSeqs, threads, flashAttention, unified);
         }
     }
 
@@ -147,7 +167,8 @@ final class EngineInstance implements AutoCloseable {
     static final int IO_THREADS = 2;
 
     /** What the engine thread is told: a request, a fetch back from the store, a write-back done. */
-    private sealed interface Message permits Pending, FetchDone, WriteDone, CheckRestores, Primed, HandoverSent, HandoverFetched, SlotFree {}
+    private sealed interface Message
+            permits Pending, FetchDone, WriteDone, CheckRestores, Primed, HandoverSent, HandoverFetched, SlotFree {}
 
     /** PD, prefill side: the handover of {@code s} is sent (or failed): the sequence is done with the request. */
     private record HandoverSent(EngineSequence s) implements Message {}
@@ -168,7 +189,8 @@ final class EngineInstance implements AutoCloseable {
     private record Pending(Request request, Events events, PdHandover.Parcel parcel) implements Message {}
 
     /** A fetch for {@code s} is back: its outcome, or what it threw. */
-    private record FetchDone(EngineSequence s, KvBlockStore.Fetched fetched, RuntimeException error) implements Message {}
+    private record FetchDone(EngineSequence s, KvBlockStore.Fetched fetched, RuntimeException error)
+            implements Message {}
 
     /**
      * A write-back's puts are done: {@code bufs} is spare again, or {@code held} (the sequence that waited for its
@@ -192,11 +214,13 @@ final class EngineInstance implements AutoCloseable {
     private int ioInFlight;
     /** Requests admitted, not yet given a sequence (engine thread only). */
     private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
+
     private final ArrayDeque<EngineSequence> free = new ArrayDeque<>();
     /** Sequences serving a request, in admission order (engine thread only). */
     private final List<EngineSequence> active = new ArrayList<>();
     /** The current step's sequences, in sequence-id order. */
     private final List<EngineSequence> inBatch = new ArrayList<>();
+
     private static final java.util.Comparator<EngineSequence> BY_SEQ = java.util.Comparator.comparingInt(s -> s.seq);
     private final Thread thread;
     private final Role role;
@@ -213,19 +237,59 @@ final class EngineInstance implements AutoCloseable {
      * {@code store} null: no remote tier. {@code maxBlocks}: the most blocks a prompt has. {@code verifyEvery}: every
      * how many restores one is checked against a recompute (0: none), failing beyond {@code verifyTolerance}.
      */
-    EngineInstance(int index, LlamaContext ctx, Shape shape, KvStateLayout layout, dev.kvlab.harness.api.config.Tiers tierConfig,
-                   dev.kvlab.harness.api.config.Policy policy, KvBlockStore store, int maxBlocks, int blockTokens, RealKvTotals totals,
-                   LongSupplier clock, int verifyEvery, double verifyTolerance) {
-        this(index, ctx, shape, layout, tierConfig, policy, store, maxBlocks, blockTokens, totals, clock, verifyEvery, verifyTolerance, Role.COLOCATED, null);
+    EngineInstance(
+            int index,
+            LlamaContext ctx,
+            Shape shape,
+            KvStateLayout layout,
+            dev.kvlab.harness.api.config.Tiers tierConfig,
+            dev.kvlab.harness.api.config.Policy policy,
+            KvBlockStore store,
+            int maxBlocks,
+            int blockTokens,
+            RealKvTotals totals,
+            LongSupplier clock,
+            int verifyEvery,
+            double verifyTolerance) {
+        this(
+                index,
+                ctx,
+                shape,
+                layout,
+                tierConfig,
+                policy,
+                store,
+                maxBlocks,
+                blockTokens,
+                totals,
+                clock,
+                verifyEvery,
+                verifyTolerance,
+                Role.COLOCATED,
+                null);
     }
 
     /** {@code role} and {@code pd}: PD disaggregation (a decode instance has no tiers of its own: its KV comes from handovers). */
-    EngineInstance(int index, LlamaContext ctx, Shape shape, KvStateLayout layout, dev.kvlab.harness.api.config.Tiers tierConfig,
-                   dev.kvlab.harness.api.config.Policy policy, KvBlockStore store, int maxBlocks, int blockTokens, RealKvTotals totals,
-                   LongSupplier clock, int verifyEvery, double verifyTolerance, Role role, PdHandover pd) {
+    EngineInstance(
+            int index,
+            LlamaContext ctx,
+            Shape shape,
+            KvStateLayout layout,
+            dev.kvlab.harness.api.config.Tiers tierConfig,
+            dev.kvlab.harness.api.config.Policy policy,
+            KvBlockStore store,
+            int maxBlocks,
+            int blockTokens,
+            RealKvTotals totals,
+            LongSupplier clock,
+            int verifyEvery,
+            double verifyTolerance,
+            Role role,
+            PdHandover pd) {
         this.role = role;
         this.pd = pd;
-        this.handoverCodec = pd == null ? null : new RemotePrefix(ctx, layout, store, totals, shape.scratchSeq(), blockTokens);
+        this.handoverCodec =
+                pd == null ? null : new RemotePrefix(ctx, layout, store, totals, shape.scratchSeq(), blockTokens);
         if (role == Role.DECODE) tierConfig = dev.kvlab.harness.api.config.Tiers.NONE;
         this.ctx = ctx;
         this.vocab = ctx.model().vocabSize();
@@ -233,12 +297,34 @@ final class EngineInstance implements AutoCloseable {
         this.clock = clock;
         KvBlockStore remote = tierConfig.remote() ? store : null;
         LocalPrefixCache local = tierConfig.local() && shape.localBlocks() > 0
-                ? new LocalPrefixCache(new LocalPrefixCache.Cells() {
-                    @Override public void share(int src, int dst, int p0, int p1) { ctx.copySeq(src, dst, p0, p1); }
-                    @Override public void release(int seq, int p0, int p1) { ctx.removeSeq(seq, p0, p1); }
-                }, shape.firstCacheSeq(), shape.cacheSeqs(), shape.localBlocks(), blockTokens)
+                ? new LocalPrefixCache(
+                        new LocalPrefixCache.Cells() {
+                            @Override
+                            public void share(int src, int dst, int p0, int p1) {
+                                ctx.copySeq(src, dst, p0, p1);
+                            }
+
+                            @Override
+                            public void release(int seq, int p0, int p1) {
+                                ctx.removeSeq(seq, p0, p1);
+                            }
+                        },
+                        shape.firstCacheSeq(),
+                        shape.cacheSeqs(),
+                        shape.localBlocks(),
+                        blockTokens)
                 : null;
-        this.tiers = new KvTiers(ctx, layout, policy, remote, local, totals, shape.scratchSeq(), blockTokens, verifyEvery, verifyTolerance);
+        this.tiers = new KvTiers(
+                ctx,
+                layout,
+                policy,
+                remote,
+                local,
+                totals,
+                shape.scratchSeq(),
+                blockTokens,
+                verifyEvery,
+                verifyTolerance);
         for (int s = 0; s < shape.sequences(); s++) {
             EngineSequence seq = new EngineSequence(s, buffers(store, maxBlocks));
             if (role == Role.PREFILL || (role == Role.DECODE && pd.viaStore())) seq.pdBufs = pd.buffers();
@@ -246,8 +332,18 @@ final class EngineInstance implements AutoCloseable {
             if (remote != null) spare.add(buffers(store, maxBlocks));
         }
         // a handover, a fetch, a write-back and a store handover's removal per sequence at most
-        this.io = remote == null && pd == null ? null : new ThreadPoolExecutor(IO_THREADS, IO_THREADS, 0, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(4 * shape.sequences()), Thread.ofPlatform().daemon().name("kvlab-llama-" + index + "-io-", 0).factory());
+        this.io = remote == null && pd == null
+                ? null
+                : new ThreadPoolExecutor(
+                        IO_THREADS,
+                        IO_THREADS,
+                        0,
+                        TimeUnit.SECONDS,
+                        new ArrayBlockingQueue<>(4 * shape.sequences()),
+                        Thread.ofPlatform()
+                                .daemon()
+                                .name("kvlab-llama-" + index + "-io-", 0)
+                                .factory());
         this.thread = Thread.ofPlatform().daemon().name("kvlab-llama-" + index).start(this::run);
     }
 
@@ -289,11 +385,13 @@ final class EngineInstance implements AutoCloseable {
 
     /** The primed state (context and tiers) as {@link #primed(boolean)} took it; engine thread only. */
     private Arena primedArena;
+
     private MemorySegment primedContext;
     private KvTiers.Snapshot primedTiers;
 
     private void snapshotPrimed() {
-        if (!active.isEmpty() || !waiting.isEmpty() || ioInFlight > 0) throw new IllegalStateException("a snapshot with requests in flight");
+        if (!active.isEmpty() || !waiting.isEmpty() || ioInFlight > 0)
+            throw new IllegalStateException("a snapshot with requests in flight");
         if (primedArena != null) primedArena.close();
         primedArena = Arena.ofShared();
         primedContext = ctx.stateAll(primedArena);
@@ -301,7 +399,8 @@ final class EngineInstance implements AutoCloseable {
     }
 
     private void restorePrimed() {
-        if (!active.isEmpty() || !waiting.isEmpty() || ioInFlight > 0) throw new IllegalStateException("a restore with requests in flight");
+        if (!active.isEmpty() || !waiting.isEmpty() || ioInFlight > 0)
+            throw new IllegalStateException("a restore with requests in flight");
         if (primedContext == null) throw new IllegalStateException("no primed state taken");
         ctx.restoreAll(primedContext);
         tiers.restore(primedTiers);
@@ -319,10 +418,12 @@ final class EngineInstance implements AutoCloseable {
         } catch (java.util.concurrent.ExecutionException e) {
             throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
         } catch (java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("the primed state was not " + (restore ? "restored" : "taken") + " in 10 minutes");
+            throw new IllegalStateException(
+                    "the primed state was not " + (restore ? "restored" : "taken") + " in 10 minutes");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while the primed state was " + (restore ? "restored" : "taken"));
+            throw new IllegalStateException(
+                    "interrupted while the primed state was " + (restore ? "restored" : "taken"));
         }
     }
 
@@ -368,7 +469,7 @@ final class EngineInstance implements AutoCloseable {
                         case Pending p -> waiting.add(p);
                         case HandoverSent h -> handoverSent(h.s());
                         case HandoverFetched h -> handoverFetched(h.s());
-                        case SlotFree f -> { } // the handovers waiting are tried below
+                        case SlotFree f -> {} // the handovers waiting are tried below
                         case FetchDone f -> fetched(f);
                         case WriteDone w -> written(w);
                         case Primed p -> {
@@ -516,14 +617,17 @@ final class EngineInstance implements AutoCloseable {
         // into the batch in sequence-id order (which prompts get the room stays by admission), as llama-server adds its
         // slots: with a KV stream per sequence llama.cpp splits a batch into micro-batches of consecutive sequence ids
         // (split_equal, sequential), each a pass that reads the weights again, and admission order broke runs of ids.
-        // Measured on a 4-layer model: a step of four decode tokens 7.0 ms in admission order, 6.3 ms in id order (most of
+        // Measured on a 4-layer model: a step of four decode tokens 7.0 ms in admission order, 6.3 ms in id order (most
+        // of
         // a decode token's cost on this CPU is its own, not the pass's)
         inBatch.clear();
         for (EngineSequence s : active) if (s.inStep != EngineSequence.InStep.NONE) inBatch.add(s);
         inBatch.sort(BY_SEQ);
         for (EngineSequence s : inBatch) {
             if (s.inStep == EngineSequence.InStep.DECODE) s.logitsIndex = batch.add(s.lastToken, s.pos, s.seq, true);
-            else for (int i = s.next; i < s.next + s.stepTokens; i++) s.logitsIndex = batch.add(s.tokens[i], i, s.seq, i == s.promptTokens() - 1);
+            else
+                for (int i = s.next; i < s.next + s.stepTokens; i++)
+                    s.logitsIndex = batch.add(s.tokens[i], i, s.seq, i == s.promptTokens() - 1);
         }
         long t0 = System.nanoTime(), c0 = cpu.getCurrentThreadCpuTime();
         try {
@@ -558,7 +662,7 @@ final class EngineInstance implements AutoCloseable {
                 switch (s.inStep) {
                     case DECODE -> decoded(s, now);
                     case PREFILL -> prefilled(s, now);
-                    case NONE -> { }
+                    case NONE -> {}
                 }
             } catch (RuntimeException e) {
                 fail(s, e);
@@ -607,7 +711,8 @@ final class EngineInstance implements AutoCloseable {
         s.lastToken = s.stepToken;
         s.pos = s.promptTokens();
         s.outputsDone = 1;
-        if (role == Role.PREFILL && s.outputsDone < s.outputTarget()) { // decoded elsewhere: its KV and first token are handed over
+        if (role == Role.PREFILL
+                && s.outputsDone < s.outputTarget()) { // decoded elsewhere: its KV and first token are handed over
             s.prefilledAt = now;
             handoverWaiting.add(s);
             sendHandovers();
@@ -743,11 +848,25 @@ final class EngineInstance implements AutoCloseable {
             }
         }
         long now = clock.getAsLong();
-        s.events.handedOver(new dev.kvlab.harness.spi.Handover(p.prefilledAt, p.arrivedAt, p.decodeAdmittedAt, now, p.bytes, p.tokens,
-                p.transferNanos, System.nanoTime() - t0, ok), now);
+        s.events.handedOver(
+                new dev.kvlab.harness.spi.Handover(
+                        p.prefilledAt,
+                        p.arrivedAt,
+                        p.decodeAdmittedAt,
+                        now,
+                        p.bytes,
+                        p.tokens,
+                        p.transferNanos,
+                        System.nanoTime() - t0,
+                        ok),
+                now);
         if (!ok) {
-            totals.rejected("handover_" + (why.contains("checksum") ? "checksum" : why.startsWith("transfer") || why.startsWith("get")
-                    || why.startsWith("the store") ? "transfer" : "other"));
+            totals.rejected("handover_"
+                    + (why.contains("checksum")
+                            ? "checksum"
+                            : why.startsWith("transfer") || why.startsWith("get") || why.startsWith("the store")
+                                    ? "transfer"
+                                    : "other"));
             s.next = 0; // recomputed on this instance from the next step
             return;
         }

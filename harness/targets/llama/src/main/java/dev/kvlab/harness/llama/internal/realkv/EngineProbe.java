@@ -34,9 +34,11 @@ final class EngineProbe {
     private final int[] toks;
 
     EngineProbe(LlamaContext ctx, int chunk, int context, int decodeSteps, int blockTokens) {
-        if (ctx.options().nSeqMax() < 2) throw new IllegalArgumentException("the calibration needs a context of two sequences");
+        if (ctx.options().nSeqMax() < 2)
+            throw new IllegalArgumentException("the calibration needs a context of two sequences");
         if (ctx.options().nCtx() < context + chunk + decodeSteps)
-            throw new IllegalArgumentException("the calibration needs " + (context + chunk + decodeSteps) + " cells, the context has " + ctx.options().nCtx());
+            throw new IllegalArgumentException("the calibration needs " + (context + chunk + decodeSteps)
+                    + " cells, the context has " + ctx.options().nCtx());
         this.ctx = ctx;
         this.chunk = chunk;
         this.context = context;
@@ -79,7 +81,8 @@ final class EngineProbe {
         double atLong = decodeSteps(context);
         double behind = timedPass(context, chunk);
         List<EngineTimings.Pass> passes = new ArrayList<>();
-        for (int i = 0; i < passEmpty.length; i++) passes.add(new EngineTimings.Pass(lengths.get(i), passEmpty[i], timedPass(context, lengths.get(i))));
+        for (int i = 0; i < passEmpty.length; i++)
+            passes.add(new EngineTimings.Pass(lengths.get(i), passEmpty[i], timedPass(context, lengths.get(i))));
         long bytesPerToken;
         EngineTimings.Load load;
         try (Arena a = Arena.ofConfined()) {
@@ -99,9 +102,13 @@ final class EngineProbe {
             load = new EngineTimings.Load(blockTokens, small, blocks * blockTokens, large);
         }
         ctx.clear();
-        return new EngineTimings(new EngineTimings.Prefill(chunk, context, empty, behind),
-                new EngineTimings.Decode(SHORT_CONTEXT + (decodeSteps - 1) / 2.0, atShort, context + (decodeSteps - 1) / 2.0, atLong),
-                passes, load, bytesPerToken);
+        return new EngineTimings(
+                new EngineTimings.Prefill(chunk, context, empty, behind),
+                new EngineTimings.Decode(
+                        SHORT_CONTEXT + (decodeSteps - 1) / 2.0, atShort, context + (decodeSteps - 1) / 2.0, atLong),
+                passes,
+                load,
+                bytesPerToken);
     }
 
     /** A pass of {@code n} tokens of sequence 0 after the {@code at} it holds (removed again after each run). */

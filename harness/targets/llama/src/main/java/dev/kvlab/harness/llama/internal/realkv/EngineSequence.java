@@ -11,7 +11,11 @@ import java.lang.foreign.MemorySegment;
 final class EngineSequence {
 
     /** What the sequence contributed to the step being decoded. */
-    enum InStep { NONE, PREFILL, DECODE }
+    enum InStep {
+        NONE,
+        PREFILL,
+        DECODE
+    }
 
     final int seq;
     MemorySegment[] bufs;
@@ -22,6 +26,7 @@ final class EngineSequence {
     int next;
     /** The position the next decode token goes to, and that token. */
     int pos, lastToken;
+
     int outputsDone;
     boolean decoding;
     InStep inStep = InStep.NONE;
@@ -29,9 +34,11 @@ final class EngineSequence {
     int stepTokens, logitsIndex;
     /** The token this step's logits give (greedy), read right after the step. */
     int stepToken;
+
     EngineInstance.Prefix prefix;
     /** Blocks {@code [localBlocks, fetchTo)} were asked of the store; {@code fetching} until the answer is back. */
     int fetchTo;
+
     boolean fetching;
     /** When the fetch was asked for ({@link System#nanoTime}). */
     long fetchStart;

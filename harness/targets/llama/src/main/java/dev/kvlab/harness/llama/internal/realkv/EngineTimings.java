@@ -43,12 +43,28 @@ record EngineTimings(Prefill prefill, Decode decode, List<Pass> passes, Load loa
         java.util.List<Pass> ps = new java.util.ArrayList<>();
         for (int i = 0; i < f.passes().size(); i++) {
             int k = i;
-            ps.add(new Pass(f.passes().get(k).tokens(), r.applyAsDouble(t -> t.passes().get(k).empty()), r.applyAsDouble(t -> t.passes().get(k).behind())));
+            ps.add(new Pass(
+                    f.passes().get(k).tokens(),
+                    r.applyAsDouble(t -> t.passes().get(k).empty()),
+                    r.applyAsDouble(t -> t.passes().get(k).behind())));
         }
-        return new EngineTimings(new Prefill(f.prefill().tokens(), f.prefill().context(), r.applyAsDouble(t -> t.prefill().empty()),
-                r.applyAsDouble(t -> t.prefill().behind())),
-                new Decode(f.decode().shortContext(), r.applyAsDouble(t -> t.decode().atShort()), f.decode().longContext(), r.applyAsDouble(t -> t.decode().atLong())),
-                ps, new Load(f.load().smallTokens(), r.applyAsDouble(t -> t.load().small()), f.load().largeTokens(), r.applyAsDouble(t -> t.load().large())),
+        return new EngineTimings(
+                new Prefill(
+                        f.prefill().tokens(),
+                        f.prefill().context(),
+                        r.applyAsDouble(t -> t.prefill().empty()),
+                        r.applyAsDouble(t -> t.prefill().behind())),
+                new Decode(
+                        f.decode().shortContext(),
+                        r.applyAsDouble(t -> t.decode().atShort()),
+                        f.decode().longContext(),
+                        r.applyAsDouble(t -> t.decode().atLong())),
+                ps,
+                new Load(
+                        f.load().smallTokens(),
+                        r.applyAsDouble(t -> t.load().small()),
+                        f.load().largeTokens(),
+                        r.applyAsDouble(t -> t.load().large())),
                 f.kvBytesPerToken());
     }
 

@@ -79,13 +79,22 @@ final class EngineTwin {
      * the engine's scheduling: {@code sequences} requests at once, at most {@code cell.nBatch()} tokens per pass,
      * prompts in chunks.
      */
-    void calibrate(LlamaModel model, LlamaContext.Options cell, int sequences, int instances, int tokens, int blockTokens, Dtype kvDtype) {
+    void calibrate(
+            LlamaModel model,
+            LlamaContext.Options cell,
+            int sequences,
+            int instances,
+            int tokens,
+            int blockTokens,
+            Dtype kvDtype) {
         int n = Math.max(EngineCalibration.MIN_CHUNK, Math.max(blockTokens, tokens));
         java.util.List<LlamaContext> ctxs = new java.util.ArrayList<>();
         try {
             for (int i = 0; i < Math.max(1, instances); i++)
-                ctxs.add(model.newContext(EngineCalibration.options(this.model, n, CALIBRATION_DECODE_STEPS, cell.nBatch(), threads, cell.flashAttention())));
-            calibration = EngineCalibration.measureAtOnce(ctxs, this.model, threads, n, CALIBRATION_DECODE_STEPS, blockTokens);
+                ctxs.add(model.newContext(EngineCalibration.options(
+                        this.model, n, CALIBRATION_DECODE_STEPS, cell.nBatch(), threads, cell.flashAttention())));
+            calibration = EngineCalibration.measureAtOnce(
+                    ctxs, this.model, threads, n, CALIBRATION_DECODE_STEPS, blockTokens);
         } finally {
             for (LlamaContext c : ctxs) c.close();
         }
@@ -99,7 +108,12 @@ final class EngineTwin {
         this.sequences = sequences;
         this.kvDtype = kvDtype;
         hardware = twinHardware(calibration, kvDtype);
-        plan = TargetFramework.get().twinPlan(engineCached(engineScheduled(config, cell.nBatch(), sequences)), calibration.modelSpec(), hardware, kvDtype);
+        plan = TargetFramework.get()
+                .twinPlan(
+                        engineCached(engineScheduled(config, cell.nBatch(), sequences)),
+                        calibration.modelSpec(),
+                        hardware,
+                        kvDtype);
     }
 
     /**
@@ -122,8 +136,20 @@ final class EngineTwin {
         long blocks = shape.localBlocks() + (long) shape.sequences() * ((mostRequest + blockTokens - 1) / blockTokens);
         double kvBytes = (blocks + 0.5) * KvSizing.of(m, kvDtype, 1).blockBytesPerRank(blockTokens);
         long hbm = (long) Math.ceil((weights + kvBytes) / config.scheduler().kvMemoryFraction());
-        return new HardwareSpec(hw.id(), hw.name(), hw.aliases(), hw.source(), hw.bf16Flops(), hw.fp8Flops(), hw.hbmBandwidth(), hbm,
-                hw.hostLinkBandwidth(), hw.prefillMfu(), hw.decodeBandwidthUtilization(), att, hw.kvLoad());
+        return new HardwareSpec(
+                hw.id(),
+                hw.name(),
+                hw.aliases(),
+                hw.source(),
+                hw.bf16Flops(),
+                hw.fp8Flops(),
+                hw.hbmBandwidth(),
+                hbm,
+                hw.hostLinkBandwidth(),
+                hw.prefillMfu(),
+                hw.decodeBandwidthUtilization(),
+                att,
+                hw.kvLoad());
     }
 
     /** The calibration (null: none). */
@@ -136,7 +162,8 @@ final class EngineTwin {
      * each step every decoding sequence's token and then prompt chunks, at most {@code batchTokens} tokens.
      */
     static RunConfig engineScheduled(RunConfig c, int batchTokens, int sequences) {
-        return c.withScheduler(new SchedulerConfig(batchTokens, sequences, true, c.scheduler().kvMemoryFraction()));
+        return c.withScheduler(
+                new SchedulerConfig(batchTokens, sequences, true, c.scheduler().kvMemoryFraction()));
     }
 
     /**
@@ -202,13 +229,20 @@ final class EngineTwin {
         LlamaColumns.ENGINE_CALIBRATED_DECODE_MS.put(x, c.decodeSeconds() * 1e3);
         LlamaColumns.ENGINE_CALIBRATED_FLOPS.put(x, c.hardwareSpec().bf16Flops());
         LlamaColumns.ENGINE_CALIBRATED_BYTES_PER_S.put(x, c.hardwareSpec().hbmBandwidth());
-        LlamaColumns.ENGINE_CALIBRATED_ATTENTION_EFFICIENCY.put(x, c.hardwareSpec().attention().efficiency());
-        LlamaColumns.ENGINE_CALIBRATED_SMALL_PASS_ATTENTION_EFFICIENCY.put(x, c.hardwareSpec().attention().smallPassEfficiency());
-        LlamaColumns.ENGINE_CALIBRATED_SMALL_PASS_TOKENS.put(x, c.hardwareSpec().attention().smallPassTokens());
-        LlamaColumns.ENGINE_CALIBRATED_PREFILL_BEHIND_CONTEXT_MS.put(x, c.timings().prefill().behind() * 1e3);
-        LlamaColumns.ENGINE_CALIBRATED_CONTEXT_TOKENS.put(x, c.timings().prefill().context());
-        LlamaColumns.ENGINE_CALIBRATED_KV_LOAD_LATENCY_US.put(x, c.hardwareSpec().kvLoad().latencySeconds() * 1e6);
-        LlamaColumns.ENGINE_CALIBRATED_KV_LOAD_BYTES_PER_S.put(x, c.hardwareSpec().kvLoad().bytesPerSecond());
+        LlamaColumns.ENGINE_CALIBRATED_ATTENTION_EFFICIENCY.put(
+                x, c.hardwareSpec().attention().efficiency());
+        LlamaColumns.ENGINE_CALIBRATED_SMALL_PASS_ATTENTION_EFFICIENCY.put(
+                x, c.hardwareSpec().attention().smallPassEfficiency());
+        LlamaColumns.ENGINE_CALIBRATED_SMALL_PASS_TOKENS.put(
+                x, c.hardwareSpec().attention().smallPassTokens());
+        LlamaColumns.ENGINE_CALIBRATED_PREFILL_BEHIND_CONTEXT_MS.put(
+                x, c.timings().prefill().behind() * 1e3);
+        LlamaColumns.ENGINE_CALIBRATED_CONTEXT_TOKENS.put(
+                x, c.timings().prefill().context());
+        LlamaColumns.ENGINE_CALIBRATED_KV_LOAD_LATENCY_US.put(
+                x, c.hardwareSpec().kvLoad().latencySeconds() * 1e6);
+        LlamaColumns.ENGINE_CALIBRATED_KV_LOAD_BYTES_PER_S.put(
+                x, c.hardwareSpec().kvLoad().bytesPerSecond());
         LlamaColumns.ENGINE_CALIBRATION_WORST_ERROR.put(x, c.worstError());
         if (!c.clips().isEmpty()) LlamaColumns.ENGINE_CALIBRATION_CLIPS.put(x, String.join("; ", c.clips()));
         start.extras(x);
@@ -230,7 +264,10 @@ final class EngineTwin {
      */
     private Breakeven breakeven(LinkProbe p, int suffixTokens) {
         Roofline roof = plan.roofline();
-        LinkSpec link = new LinkSpec(1, p.bytesPerSecond() * 8, Duration.ofNanos(Math.max(1, p.lookupNanos() + Math.round(p.latencySeconds() * 1e9))));
+        LinkSpec link = new LinkSpec(
+                1,
+                p.bytesPerSecond() * 8,
+                Duration.ofNanos(Math.max(1, p.lookupNanos() + Math.round(p.latencySeconds() * 1e9))));
         return new Breakeven(roof, link, suffixTokens, passTokens);
     }
 
@@ -284,8 +321,21 @@ final class EngineTwin {
         if (att != null && att.kvCells() > 0) f.put("attention_kv_cells", att.kvCells());
         f.put("kv_memory_bytes", hardware.hbmCapacity());
         if (cacheTokens() > 0) f.put("local_cache_tokens", cacheTokens());
-        return new TwinCalibration("llama.cpp in-process, " + threads + " thread(s) per instance, " + model.path().getFileName(), c.modelSpec(),
-                hardware, kvDtype, passTokens, sequences, instances, lat, bw, lookup, f, null, cacheTokens());
+        return new TwinCalibration(
+                "llama.cpp in-process, " + threads + " thread(s) per instance, "
+                        + model.path().getFileName(),
+                c.modelSpec(),
+                hardware,
+                kvDtype,
+                passTokens,
+                sequences,
+                instances,
+                lat,
+                bw,
+                lookup,
+                f,
+                null,
+                cacheTokens());
     }
 
     /** {@code live} with its twin's figures (and the end probe's) attached; unchanged without a twin. */
@@ -294,7 +344,8 @@ final class EngineTwin {
         LinkProbe p = twinProbe();
         var link = p.model(plan.transportName());
         Figures more = LinkProbe.twinLinkExtras(end, endError, p);
-        LlamaColumns.TWIN_MODEL.put(more, plan.model().id() + " on " + plan.hardware().id() + " (the engine calibrated as a roofline)");
+        LlamaColumns.TWIN_MODEL.put(
+                more, plan.model().id() + " on " + plan.hardware().id() + " (the engine calibrated as a roofline)");
         return plan.withTwin(live, link, p.lookupNanos(), more);
     }
 }

@@ -42,15 +42,20 @@ public final class HandoverBench {
      * @param reps        measured handovers
      * @param threads     threads per context
      */
-    public record Settings(Path model, int tokens, int blockTokens, String transport, String link, int reps, int threads) {
+    public record Settings(
+            Path model, int tokens, int blockTokens, String transport, String link, int reps, int threads) {
         public Settings {
             if (!Files.isRegularFile(model)) throw new BadInputException("--model: no such file " + model);
-            if (tokens < 1 || tokens > 1 << 16) throw new BadInputException("--tokens: must be in [1, 65536], got " + tokens);
-            if (blockTokens < 1 || blockTokens > tokens) throw new BadInputException("--block-tokens: must be in [1, --tokens], got " + blockTokens);
+            if (tokens < 1 || tokens > 1 << 16)
+                throw new BadInputException("--tokens: must be in [1, 65536], got " + tokens);
+            if (blockTokens < 1 || blockTokens > tokens)
+                throw new BadInputException("--block-tokens: must be in [1, --tokens], got " + blockTokens);
             if (reps < 1 || reps > 10_000) throw new BadInputException("--reps: must be in [1, 10000], got " + reps);
-            if (threads < 1 || threads > 256) throw new BadInputException("--threads: must be in [1, 256], got " + threads);
+            if (threads < 1 || threads > 256)
+                throw new BadInputException("--threads: must be in [1, 256], got " + threads);
             if (!Transports.discover().names().contains(transport))
-                throw new BadInputException("--transport: one of " + Transports.discover().names() + ", got '" + transport + "'");
+                throw new BadInputException(
+                        "--transport: one of " + Transports.discover().names() + ", got '" + transport + "'");
             try {
                 LinkSpec.parse(link);
             } catch (IllegalArgumentException e) {
@@ -74,8 +79,20 @@ public final class HandoverBench {
      * @param restorePathMs   verification and restore of the same objects from local memory
      * @param emulated        the transport is emulated (rdma-emu)
      */
-    public record Result(String transport, int tokens, long bytes, int objects, double splitMs, double transferMs, double digestMs, double verifyMs,
-                         double restoreMs, double handoverMs, double rawTransferMs, double restorePathMs, boolean emulated) {
+    public record Result(
+            String transport,
+            int tokens,
+            long bytes,
+            int objects,
+            double splitMs,
+            double transferMs,
+            double digestMs,
+            double verifyMs,
+            double restoreMs,
+            double handoverMs,
+            double rawTransferMs,
+            double restorePathMs,
+            boolean emulated) {
         /** The handover's WRITE rate against the transport's own for the same bytes (1: as fast). */
         public double transferRatio() {
             return rawTransferMs / transferMs;
@@ -120,13 +137,34 @@ public final class HandoverBench {
         /** The result as {@code kvlab bench handover} prints it: four lines. */
         public String text() {
             StringBuilder b = new StringBuilder();
-            b.append(String.format(Locale.ROOT, "handover of %d tokens (%d bytes in %d objects) over %s, medians:%n", tokens, bytes, objects, transportName()));
-            b.append(String.format(Locale.ROOT, "  split %.3f ms, audit digest %.3f ms, WRITE %.3f ms (%.2f GB/s), verify %.3f ms, restore %.3f ms: %.3f ms in all%n",
-                    splitMs, digestMs, transferMs, gbPerS(transferMs), verifyMs, restoreMs, handoverMs));
-            b.append(String.format(Locale.ROOT, "  the transport's own WRITE of the same bytes (its own engine pair, interleaved) %.3f ms (%.2f GB/s): the handover's moves at %.2fx%n",
-                    rawTransferMs, gbPerS(rawTransferMs), transferRatio()));
-            b.append(String.format(Locale.ROOT, "  restore path from local memory (verify + restore) %.3f ms: the handover (WRITE + verify + restore) adds %.0f%%%n",
-                    restorePathMs, 100 * addedToRestorePath()));
+            b.append(String.format(
+                    Locale.ROOT,
+                    "handover of %d tokens (%d bytes in %d objects) over %s, medians:%n",
+                    tokens,
+                    bytes,
+                    objects,
+                    transportName()));
+            b.append(String.format(
+                    Locale.ROOT,
+                    "  split %.3f ms, audit digest %.3f ms, WRITE %.3f ms (%.2f GB/s), verify %.3f ms, restore %.3f ms: %.3f ms in all%n",
+                    splitMs,
+                    digestMs,
+                    transferMs,
+                    gbPerS(transferMs),
+                    verifyMs,
+                    restoreMs,
+                    handoverMs));
+            b.append(String.format(
+                    Locale.ROOT,
+                    "  the transport's own WRITE of the same bytes (its own engine pair, interleaved) %.3f ms (%.2f GB/s): the handover's moves at %.2fx%n",
+                    rawTransferMs,
+                    gbPerS(rawTransferMs),
+                    transferRatio()));
+            b.append(String.format(
+                    Locale.ROOT,
+                    "  restore path from local memory (verify + restore) %.3f ms: the handover (WRITE + verify + restore) adds %.0f%%%n",
+                    restorePathMs,
+                    100 * addedToRestorePath()));
             return b.toString();
         }
     }
@@ -136,43 +174,84 @@ public final class HandoverBench {
     public static Result run(Settings s, PrintStream log) {
         var lib = dev.kvlab.harness.llama.internal.LlamaLibrary.load();
         int cells = (s.tokens() + 2 + 255) / 256 * 256;
-        LlamaContext.Options opt = new LlamaContext.Options(cells * 2, 512, 2, s.threads(), LlamaContext.FlashAttention.DISABLED);
+        LlamaContext.Options opt =
+                new LlamaContext.Options(cells * 2, 512, 2, s.threads(), LlamaContext.FlashAttention.DISABLED);
         TransportConfig tc = TransportConfig.defaults().withLink(LinkSpec.parse(s.link()));
-        try (LlamaModel m = LlamaModel.load(lib, s.model()); LlamaContext a = m.newContext(opt); LlamaContext b = m.newContext(opt)) {
+        try (LlamaModel m = LlamaModel.load(lib, s.model());
+                LlamaContext a = m.newContext(opt);
+                LlamaContext b = m.newContext(opt)) {
             KvStateLayout layout = EngineInstance.probeLayout(a);
             EngineInstance.probeLayout(b);
             RealKvTotals totals = new RealKvTotals();
-            KvNamespace ns = new KvNamespace("bench", LlamaCell.dtype(layout.layers().getFirst().kType()), layout.vTrans(), s.blockTokens());
+            KvNamespace ns = new KvNamespace(
+                    "bench", LlamaCell.dtype(layout.layers().getFirst().kType()), layout.vTrans(), s.blockTokens());
             KvBlockStore none = new KvBlockStore(null, ns, layout.bytesPerToken() * s.blockTokens(), 1, totals);
             RemotePrefix from = new RemotePrefix(a, layout, none, totals, 1, s.blockTokens());
             RemotePrefix into = new RemotePrefix(b, layout, none, totals, 1, s.blockTokens());
             int[] toks = new int[s.tokens()];
-            for (int i = 0; i < toks.length; i++) toks[i] = PromptTokens.FIRST + (i * 7919) % Math.max(1, m.vocabSize() - PromptTokens.FIRST - 1);
+            for (int i = 0; i < toks.length; i++)
+                toks[i] = PromptTokens.FIRST + (i * 7919) % Math.max(1, m.vocabSize() - PromptTokens.FIRST - 1);
             log.println("kvlab: prefilling " + s.tokens() + " tokens on the prefill context ...");
             a.prefill(0, toks, 0, toks.length, 0);
             PdHandover.Sizes sizes = new PdHandover.Sizes(s.blockTokens(), layout.bytesPerToken());
             EngineInstance.Events events = new EngineInstance.Events() {
-                @Override public void admitted(long now) { }
-                @Override public void prefix(EngineInstance.Prefix p, long now) { }
-                @Override public void firstToken(long now) { }
-                @Override public void token(long now) { }
-                @Override public void completed(long now) { }
-                @Override public void failed(String why, long now) { }
-                @Override public void idle() { }
-                @Override public EngineInstance.Events decodeSide() { return this; }
+                @Override
+                public void admitted(long now) {}
+
+                @Override
+                public void prefix(EngineInstance.Prefix p, long now) {}
+
+                @Override
+                public void firstToken(long now) {}
+
+                @Override
+                public void token(long now) {}
+
+                @Override
+                public void completed(long now) {}
+
+                @Override
+                public void failed(String why, long now) {}
+
+                @Override
+                public void idle() {}
+
+                @Override
+                public EngineInstance.Events decodeSide() {
+                    return this;
+                }
             };
             int n = s.reps(), warm = 2;
-            double[] split = new double[n], transfer = new double[n], verify = new double[n], restore = new double[n], total = new double[n],
-                    raw = new double[n], path = new double[n];
+            double[] split = new double[n],
+                    transfer = new double[n],
+                    verify = new double[n],
+                    restore = new double[n],
+                    total = new double[n],
+                    raw = new double[n],
+                    path = new double[n];
             long bytes = 0;
             int objects = 0;
             boolean emulated;
             double[] digest = new double[n];
             Transports tr = Transports.discover();
-            long slot = (long) ((s.tokens() + s.blockTokens() - 1) / s.blockTokens()) * sizes.objectBytes(s.blockTokens());
-            // the transport's own WRITE of the same bytes, on a pair of its own, interleaved with the handovers (the same conditions)
-            try (PdHandover pd = new PdHandover(PdTransfer.DIRECT, s.transport(), tc, null, sizes, 1, 1, s.tokens(), System::nanoTime, totals, 1);
-                 TransferEngine target = tr.create(s.transport(), tc); TransferEngine init = tr.create(s.transport(), tc)) {
+            long slot =
+                    (long) ((s.tokens() + s.blockTokens() - 1) / s.blockTokens()) * sizes.objectBytes(s.blockTokens());
+            // the transport's own WRITE of the same bytes, on a pair of its own, interleaved with the handovers (the
+            // same conditions)
+            try (PdHandover pd = new PdHandover(
+                            PdTransfer.DIRECT,
+                            s.transport(),
+                            tc,
+                            null,
+                            sizes,
+                            1,
+                            1,
+                            s.tokens(),
+                            System::nanoTime,
+                            totals,
+                            1);
+                    TransferEngine target = tr.create(s.transport(), tc);
+                    TransferEngine init = tr.create(s.transport(), tc)) {
                 Segment seg = target.registerSegment("kvlab-bench-handover", slot);
                 RemoteSegment rs = init.openSegment(seg.handle());
                 MemorySegment buf = init.allocateBuffer(slot);
@@ -190,7 +269,8 @@ public final class HandoverBench {
                     if (why != null) throw new IllegalStateException("the handover arrived wrong: " + why);
                     long t3 = System.nanoTime();
                     b.removeSeq(0, -1, -1);
-                    if (!into.restore(0, 0, p.objects, p.lastTokens, p.objs)) throw new IllegalStateException("llama.cpp refused the handed-over state");
+                    if (!into.restore(0, 0, p.objects, p.lastTokens, p.objs))
+                        throw new IllegalStateException("llama.cpp refused the handed-over state");
                     long t4 = System.nanoTime();
                     pd.release(p);
                     pd.done(p);
@@ -198,9 +278,15 @@ public final class HandoverBench {
                     long t5 = System.nanoTime();
                     b.removeSeq(0, -1, -1);
                     for (int k = 0; k < p.objects; k++)
-                        if (KvBlockObject.verify(st.objs()[k], p.lengths[k], p.keys[k], k == p.objects - 1 ? p.lastTokens : s.blockTokens(),
-                                p.lengths[k] - KvBlockObject.HEADER_BYTES) != null) throw new IllegalStateException("staging object " + k + " is wrong");
-                    if (!into.restore(0, 0, p.objects, p.lastTokens, st.objs())) throw new IllegalStateException("llama.cpp refused the state");
+                        if (KvBlockObject.verify(
+                                        st.objs()[k],
+                                        p.lengths[k],
+                                        p.keys[k],
+                                        k == p.objects - 1 ? p.lastTokens : s.blockTokens(),
+                                        p.lengths[k] - KvBlockObject.HEADER_BYTES)
+                                != null) throw new IllegalStateException("staging object " + k + " is wrong");
+                    if (!into.restore(0, 0, p.objects, p.lastTokens, st.objs()))
+                        throw new IllegalStateException("llama.cpp refused the state");
                     long t6 = System.nanoTime();
                     TransferBatch batch = new TransferBatch(1);
                     batch.add(Opcode.WRITE, buf, 0, rs, 0, p.bytes);
@@ -227,8 +313,20 @@ public final class HandoverBench {
                 rs.close();
                 seg.close();
             }
-            return new Result(s.transport(), s.tokens(), bytes, objects, median(split), median(transfer), median(digest), median(verify), median(restore),
-                    median(total), median(raw), median(path), emulated);
+            return new Result(
+                    s.transport(),
+                    s.tokens(),
+                    bytes,
+                    objects,
+                    median(split),
+                    median(transfer),
+                    median(digest),
+                    median(verify),
+                    median(restore),
+                    median(total),
+                    median(raw),
+                    median(path),
+                    emulated);
         }
     }
 

@@ -42,11 +42,14 @@ final class KvBlockObject {
 
     /** Null when {@code object[0, length)} is block {@code key} of {@code tokens} tokens and {@code payloadBytes}, intact; else why not. */
     static String verify(MemorySegment object, long length, long key, int tokens, long payloadBytes) {
-        if (length != objectBytes(payloadBytes)) return "length " + length + ", a block object has " + objectBytes(payloadBytes);
+        if (length != objectBytes(payloadBytes))
+            return "length " + length + ", a block object has " + objectBytes(payloadBytes);
         if (object.get(I32, 0) != MAGIC) return "not a KV block object (magic)";
         if (object.get(I32, 4) != tokens) return "block of " + object.get(I32, 4) + " tokens, want " + tokens;
-        if (object.get(I64, 8) != key) return "the object holds block " + Long.toHexString(object.get(I64, 8)) + ", not " + Long.toHexString(key);
-        if (object.get(I64, 16) != payloadBytes) return "payload of " + object.get(I64, 16) + " bytes, want " + payloadBytes;
+        if (object.get(I64, 8) != key)
+            return "the object holds block " + Long.toHexString(object.get(I64, 8)) + ", not " + Long.toHexString(key);
+        if (object.get(I64, 16) != payloadBytes)
+            return "payload of " + object.get(I64, 16) + " bytes, want " + payloadBytes;
         if (object.get(I32, 24) != crc(payload(object, payloadBytes))) return "payload checksum mismatch";
         return null;
     }

@@ -108,7 +108,8 @@ final class KvBlockStore {
     /** The audit's verdict on blocks {@code keys[from, from+n)} just used from {@code bufs}: counts wrong hits used. */
     void audit(long[] keys, int from, int n, MemorySegment[] bufs) {
         for (int i = 0; i < n; i++) {
-            if (backend.check(ns.key(keys[from + i]), bufs[i], objectBytes()) == AuditedStore.Verdict.UNKNOWN) totals.unaudited();
+            if (backend.check(ns.key(keys[from + i]), bufs[i], objectBytes()) == AuditedStore.Verdict.UNKNOWN)
+                totals.unaudited();
         }
     }
 
@@ -178,7 +179,12 @@ final class KvBlockStore {
         if (keys.isEmpty()) return 0;
         if (misplaceForTest)
             for (int i = 0; i + 1 < bufs.size(); i++) {
-                MemorySegment.copy(KvBlockObject.payload(bufs.get(i + 1), payloadBytes), 0, KvBlockObject.payload(bufs.get(i), payloadBytes), 0, payloadBytes);
+                MemorySegment.copy(
+                        KvBlockObject.payload(bufs.get(i + 1), payloadBytes),
+                        0,
+                        KvBlockObject.payload(bufs.get(i), payloadBytes),
+                        0,
+                        payloadBytes);
                 KvBlockObject.seal(bufs.get(i), keys.get(i), ns.blockTokens(), payloadBytes);
             }
         List<String> ks = new ArrayList<>(keys.size());

@@ -15,7 +15,8 @@ record KvNamespace(String modelSha256, String kvDtype, boolean vTransposed, int 
 
     /** The store key of the block whose chained key is {@code blockKey}. */
     String key(long blockKey) {
-        return "kv/" + modelSha256 + "/" + kvDtype + "/" + (vTransposed ? "vt" : "v") + "/b" + blockTokens + "/" + Long.toHexString(blockKey);
+        return "kv/" + modelSha256 + "/" + kvDtype + "/" + (vTransposed ? "vt" : "v") + "/b" + blockTokens + "/"
+                + Long.toHexString(blockKey);
     }
 
     /** The model id block keys are chained from. */

@@ -33,8 +33,17 @@ final class KvTiers {
     private long restoresSeen, evictionsSeen, unplacedSeen;
 
     /** {@code store} null: no remote tier; {@code local} null: no local tier; {@code scratch}: a sequence id no request uses; blocks of {@code blockTokens}. */
-    KvTiers(LlamaContext ctx, KvStateLayout layout, Policy policy, KvBlockStore store, LocalPrefixCache local, RealKvTotals totals, int scratch,
-            int blockTokens, int verifyEvery, double verifyTolerance) {
+    KvTiers(
+            LlamaContext ctx,
+            KvStateLayout layout,
+            Policy policy,
+            KvBlockStore store,
+            LocalPrefixCache local,
+            RealKvTotals totals,
+            int scratch,
+            int blockTokens,
+            int verifyEvery,
+            double verifyTolerance) {
         this.ctx = ctx;
         this.policy = policy;
         this.store = store;
@@ -67,7 +76,8 @@ final class KvTiers {
             local.lend(keys, lent, s.seq);
             totals.localLentBlocks.add(lent);
             if (ctx.maxPos(s.seq) != lent * b - 1)
-                throw new IllegalStateException("the local tier lent " + lent + " blocks but the sequence ends at position " + ctx.maxPos(s.seq));
+                throw new IllegalStateException("the local tier lent " + lent
+                        + " blocks but the sequence ends at position " + ctx.maxPos(s.seq));
         }
         s.localBlocks = lent;
         s.next = lent * b;
@@ -108,7 +118,8 @@ final class KvTiers {
         }
         s.fetchedBlocks = usable;
         s.next = (lent + usable) * b;
-        return new EngineInstance.Prefix(lent * b, usable * b, (lent + f.available()) * b, f.bytes(), fallbacks, System.nanoTime() - fetchStart);
+        return new EngineInstance.Prefix(
+                lent * b, usable * b, (lent + f.available()) * b, f.bytes(), fallbacks, System.nanoTime() - fetchStart);
     }
 
     /** The local tier keeps the prompt's full blocks that {@code s} holds so far (prefilled, lent or restored). */
@@ -143,8 +154,10 @@ final class KvTiers {
         int b = r.blockTokens();
         if (s.fetchedBlocks > 0) store.audit(r.blockKeys(), s.localBlocks, s.fetchedBlocks, s.bufs);
         if (s.fetchedBlocks > 0 && verifyEvery > 0 && restoresSeen++ % verifyEvery == 0) {
-            // checked later, off the measured path ({@link #checkPending}): a recompute here would stall every other sequence's step
-            if (pending.size() < MAX_PENDING_CHECKS) pending.add(new PendingCheck(r.id(), s.tokens, (s.localBlocks + s.fetchedBlocks) * b, s.firstLogits));
+            // checked later, off the measured path ({@link #checkPending}): a recompute here would stall every other
+            // sequence's step
+            if (pending.size() < MAX_PENDING_CHECKS)
+                pending.add(new PendingCheck(r.id(), s.tokens, (s.localBlocks + s.fetchedBlocks) * b, s.firstLogits));
             else totals.logitChecksSkipped.increment();
         }
         int from = s.localBlocks + s.fetchedBlocks, full = r.fullBlocks();
@@ -159,10 +172,15 @@ final class KvTiers {
     }
 
     /** The local tier's bookkeeping and the sampling position, with the context's state: what {@link #restore} puts back. */
-    record Snapshot(LocalPrefixCache.Snapshot local, long restoresSeen, double prefillNanosPerToken, double fetchNanosPerByte) {}
+    record Snapshot(
+            LocalPrefixCache.Snapshot local,
+            long restoresSeen,
+            double prefillNanosPerToken,
+            double fetchNanosPerByte) {}
 
     Snapshot snapshot() {
-        return new Snapshot(local == null ? null : local.snapshot(), restoresSeen, prefillNanosPerToken, fetchNanosPerByte);
+        return new Snapshot(
+                local == null ? null : local.snapshot(), restoresSeen, prefillNanosPerToken, fetchNanosPerByte);
     }
 
     void restore(Snapshot s) {
@@ -190,8 +208,11 @@ final class KvTiers {
         return switch (policy) {
             case FETCH -> true;
             case RECOMPUTE -> false;
-            case AUTO -> Double.isNaN(prefillNanosPerToken) || Double.isNaN(fetchNanosPerByte)
-                    || blocks * store.objectBytes() * fetchNanosPerByte < (double) blocks * blockTokens * prefillNanosPerToken;
+            case AUTO ->
+                Double.isNaN(prefillNanosPerToken)
+                        || Double.isNaN(fetchNanosPerByte)
+                        || blocks * store.objectBytes() * fetchNanosPerByte
+                                < (double) blocks * blockTokens * prefillNanosPerToken;
         };
     }
 
@@ -233,11 +254,18 @@ final class KvTiers {
             totals.logitCheckNanos.add(System.nanoTime() - t0);
             totals.logitMaxDiff.accumulate(d);
             if (!(d <= verifyTolerance))
-                totals.logitMismatch.compareAndSet(null, String.format(java.util.Locale.ROOT, "request %d: after restoring %d tokens the next "
-                        + "token's logits differ from a recompute of the same tokens by %.5g (tolerance %.5g)", requestId, start, d, verifyTolerance));
+                totals.logitMismatch.compareAndSet(
+                        null,
+                        String.format(
+                                java.util.Locale.ROOT,
+                                "request %d: after restoring %d tokens the next "
+                                        + "token's logits differ from a recompute of the same tokens by %.5g (tolerance %.5g)",
+                                requestId,
+                                start,
+                                d,
+                                verifyTolerance));
         } finally {
             ctx.removeSeq(scratch, -1, -1);
         }
     }
-
 }

@@ -41,7 +41,8 @@ final class LlamaCalibrator {
         LlamaLibrary lib = LlamaLibrary.load();
         CellSpec probe = LlamaTarget.spec(c, k -> null, "probe", "f16");
         int[] most = WorkloadExtent.of(probe);
-        EngineInstance.Shape shape = EngineInstance.Shape.of(t, c.tiers().local(), most[0], most[1], probe.blockTokens());
+        EngineInstance.Shape shape =
+                EngineInstance.Shape.of(t, c.tiers().local(), most[0], most[1], probe.blockTokens());
         EngineTwin twin = new EngineTwin(c, info, t.threads());
         try (LlamaModel model = LlamaModel.load(lib, t.model())) {
             LlamaContext.Options options = shape.options(t.threads(), t.flashAttention());
@@ -49,17 +50,30 @@ final class LlamaCalibrator {
             try (LlamaContext ctx = model.newContext(options)) {
                 layout = EngineInstance.probeLayout(ctx);
             }
-            Dtype kv = LlamaCell.catalogDtype(LlamaCell.dtype(layout.layers().getFirst().kType()));
+            Dtype kv = LlamaCell.catalogDtype(
+                    LlamaCell.dtype(layout.layers().getFirst().kType()));
             twin.shape(shape, most[0], most[1], probe.blockTokens());
-            twin.calibrate(model, options, shape.sequences(), c.cluster().instances(), t.calibrateTokens(), probe.blockTokens(), kv);
+            twin.calibrate(
+                    model,
+                    options,
+                    shape.sequences(),
+                    c.cluster().instances(),
+                    t.calibrateTokens(),
+                    probe.blockTokens(),
+                    kv);
         }
         if (c.tiers().remote()) {
             var st = c.store();
-            BackendOptions o = BackendOptions.defaults().withTransport(storePlan.transportName()).withTenant(c.workload().tenant())
-                    .withNodes(st.nodes()).withSegmentBytes(storePlan.storeCapacity() / st.nodes()).withTimeout(Duration.ofSeconds(10))
+            BackendOptions o = BackendOptions.defaults()
+                    .withTransport(storePlan.transportName())
+                    .withTenant(c.workload().tenant())
+                    .withNodes(st.nodes())
+                    .withSegmentBytes(storePlan.storeCapacity() / st.nodes())
+                    .withTimeout(Duration.ofSeconds(10))
                     .withMaster(storePlan.masterConfig());
             LiveClock loop = TargetFramework.get().liveClock(50_000);
-            try (AuditedStore b = TargetFramework.get().audited(KvBackends.discover().open(st.backend(), o))) {
+            try (AuditedStore b =
+                    TargetFramework.get().audited(KvBackends.discover().open(st.backend(), o))) {
                 twin.probeStart(loop, b);
             } catch (RuntimeException e) {
                 throw e;

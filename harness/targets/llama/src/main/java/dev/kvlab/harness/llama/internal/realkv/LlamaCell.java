@@ -27,12 +27,10 @@ import dev.kvlab.store.KvBackends;
 import dev.kvlab.store.api.BackendOptions;
 import dev.kvlab.store.api.MasterStats;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.LongSupplier;
-import org.HdrHistogram.Histogram;
 
 /**
  * One cell on the {@code llama.cpp} target, on the live clock, through the same steps as every cell
@@ -72,9 +70,11 @@ final class LlamaCell implements TargetCell {
     private ParkedEngine engine;
     /** What this cell took over from an earlier probe, or why it started fresh. */
     private String reuse;
+
     private boolean reused;
     /** The audit's counts when this cell started (a kept store's are cumulative). */
     private long wrongBefore, checkedBefore;
+
     private long measuredStartNanos, wallStart, objectsAtStart;
     private Map<String, Long> callsAtStart = Map.of();
 
@@ -96,7 +96,9 @@ final class LlamaCell implements TargetCell {
     /** What this cell's engine is, for the summary's {@code emulated} and the report. */
     String engineLabel() {
         return "nothing: real engine on CPU (llama.cpp in-process, " + target.threads() + " thread(s) per instance), "
-                + (synthesized ? "synthesized random weights" : "weights of " + target.model().getFileName());
+                + (synthesized
+                        ? "synthesized random weights"
+                        : "weights of " + target.model().getFileName());
     }
 
     CellResult run(long wallStartNanos, CellObserver observer) {
@@ -114,15 +116,23 @@ final class LlamaCell implements TargetCell {
         }
         reused = e != null;
         if (reused) {
-            reuse = "reused from probe " + e.probes + " of this cell: library, model, " + e.contexts.size() + " context(s), calibration, store, and "
-                    + "the state its warm-up of " + e.primedBy + " requests primed, put back (contexts' KV and local tier as the warm-up left them, "
+            reuse = "reused from probe " + e.probes + " of this cell: library, model, " + e.contexts.size()
+                    + " context(s), calibration, store, and "
+                    + "the state its warm-up of " + e.primedBy
+                    + " requests primed, put back (contexts' KV and local tier as the warm-up left them, "
                     + "router state; the store unchanged since: nothing evicted or unwritten); warm-up skipped"
-                    + (e.primedLosses == null ? "" : "; the warm-up's local tier " + e.primedLosses + ", so its kept blocks are what a warm-up at "
-                    + "probe 1's rate left (the least recently used margin may differ at this rate)");
+                    + (e.primedLosses == null
+                            ? ""
+                            : "; the warm-up's local tier " + e.primedLosses
+                                    + ", so its kept blocks are what a warm-up at "
+                                    + "probe 1's rate left (the least recently used margin may differ at this rate)");
             for (EngineInstance in : e.instances) in.primed(true);
             e.server.routerState(e.routerState);
         } else {
-            if (reuse == null) reuse = key == null ? "fresh: not kept (" + why[0] + ")" : "fresh: first probe of this cell (its engine is kept for the next)";
+            if (reuse == null)
+                reuse = key == null
+                        ? "fresh: not kept (" + why[0] + ")"
+                        : "fresh: first probe of this cell (its engine is kept for the next)";
             e = open(key);
         }
         engine = e;
@@ -142,7 +152,11 @@ final class LlamaCell implements TargetCell {
             if (reused && e.calibration != null) {
                 // the extent its open measured (a pass over the whole workload, the same for every probe of the key)
                 twin.shape(shape, e.most[0], e.most[1], e.ns.blockTokens());
-                twin.calibrated(e.calibration, shape.options(target.threads(), target.flashAttention()), shape.sequences(), catalogDtype(ns.kvDtype()));
+                twin.calibrated(
+                        e.calibration,
+                        shape.options(target.threads(), target.flashAttention()),
+                        shape.sequences(),
+                        catalogDtype(ns.kvDtype()));
             }
             CellSpec spec = LlamaTarget.spec(config, k -> null, ns.modelId(), ns.kvDtype());
             wrongBefore = backend.wrongHits();
@@ -173,12 +187,20 @@ final class LlamaCell implements TargetCell {
             for (int i = 0; i < config.cluster().instances(); i++)
                 e.contexts.add(e.model.newContext(e.shape.options(target.threads(), target.flashAttention())));
             e.layout = EngineInstance.probeLayout(e.contexts.getFirst());
-            e.ns = new KvNamespace(modelSha256, dtype(e.layout.layers().getFirst().kType()), e.layout.vTrans(), probe.blockTokens());
-            // the twin's roofline: this engine's prefill, decode and loads, timed on a context like its instances' before it serves
+            e.ns = new KvNamespace(
+                    modelSha256, dtype(e.layout.layers().getFirst().kType()), e.layout.vTrans(), probe.blockTokens());
+            // the twin's roofline: this engine's prefill, decode and loads, timed on a context like its instances'
+            // before it serves
             if (target.calibrateTokens() > 0) {
                 twin.shape(e.shape, most[0], most[1], probe.blockTokens());
-                twin.calibrate(e.model, e.shape.options(target.threads(), target.flashAttention()), e.shape.sequences(), config.cluster().instances(),
-                        target.calibrateTokens(), probe.blockTokens(), catalogDtype(e.ns.kvDtype()));
+                twin.calibrate(
+                        e.model,
+                        e.shape.options(target.threads(), target.flashAttention()),
+                        e.shape.sequences(),
+                        config.cluster().instances(),
+                        target.calibrateTokens(),
+                        probe.blockTokens(),
+                        catalogDtype(e.ns.kvDtype()));
                 e.calibration = twin.calibration();
             }
             CellSpec spec = LlamaTarget.spec(config, k -> null, e.ns.modelId(), e.ns.kvDtype());
@@ -186,20 +208,49 @@ final class LlamaCell implements TargetCell {
             long payload = e.layout.bytesPerToken() * spec.blockTokens();
             e.faults = storePlan.faults(KvBlockObject.objectBytes(payload));
             BackendOptions options = options();
-            e.backend = TargetFramework.get().audited(e.faults != null ? e.faults.open(options) : KvBackends.discover().open(config.store().backend(), options));
-            KvBlockStore store = new KvBlockStore(e.backend, e.ns, payload, config.store().replicas(), e.totals);
+            e.backend = TargetFramework.get()
+                    .audited(
+                            e.faults != null
+                                    ? e.faults.open(options)
+                                    : KvBackends.discover().open(config.store().backend(), options));
+            KvBlockStore store =
+                    new KvBlockStore(e.backend, e.ns, payload, config.store().replicas(), e.totals);
             int n = e.contexts.size(), prefill = prefillInstances(config);
             if (prefill < n) {
                 LiveClock loopRef = e.loop;
-                e.pd = new PdHandover(pdTransfer(config), storePlan.transportName(),
-                        dev.kvlab.transport.api.TransportConfig.defaults().withLink(storePlan.link()), store,
-                        new PdHandover.Sizes(spec.blockTokens(), e.layout.bytesPerToken()), n - prefill, 2 * e.shape.sequences(), most[0],
-                        loopRef::now, e.totals, config.seed());
+                e.pd = new PdHandover(
+                        pdTransfer(config),
+                        storePlan.transportName(),
+                        dev.kvlab.transport.api.TransportConfig.defaults().withLink(storePlan.link()),
+                        store,
+                        new PdHandover.Sizes(spec.blockTokens(), e.layout.bytesPerToken()),
+                        n - prefill,
+                        2 * e.shape.sequences(),
+                        most[0],
+                        loopRef::now,
+                        e.totals,
+                        config.seed());
             }
             for (int i = 0; i < n; i++) {
-                EngineInstance.Role role = e.pd == null ? EngineInstance.Role.COLOCATED : i < prefill ? EngineInstance.Role.PREFILL : EngineInstance.Role.DECODE;
-                e.instances.add(new EngineInstance(i, e.contexts.get(i), e.shape, e.layout, config.tiers(), config.policy(), store, most[2],
-                        spec.blockTokens(), e.totals, e.loop::now, target.verifyEvery(), target.verifyTolerance(), role, e.pd));
+                EngineInstance.Role role = e.pd == null
+                        ? EngineInstance.Role.COLOCATED
+                        : i < prefill ? EngineInstance.Role.PREFILL : EngineInstance.Role.DECODE;
+                e.instances.add(new EngineInstance(
+                        i,
+                        e.contexts.get(i),
+                        e.shape,
+                        e.layout,
+                        config.tiers(),
+                        config.policy(),
+                        store,
+                        most[2],
+                        spec.blockTokens(),
+                        e.totals,
+                        e.loop::now,
+                        target.verifyEvery(),
+                        target.verifyTolerance(),
+                        role,
+                        e.pd));
             }
             if (e.pd != null) {
                 List<EngineInstance> prefills = List.copyOf(e.instances.subList(0, prefill));
@@ -212,7 +263,13 @@ final class LlamaCell implements TargetCell {
                     e.pd.corruptWhen(() -> f.active(l.now()), f.corruptFraction());
                 }
             }
-            e.server = new LlamaServer(e.loop, e.instances, prefill, config.cluster().router(), config.cluster().cacheAware(), config.seed());
+            e.server = new LlamaServer(
+                    e.loop,
+                    e.instances,
+                    prefill,
+                    config.cluster().router(),
+                    config.cluster().cacheAware(),
+                    config.seed());
             e.bytes = storePlan.storeCapacity() + (long) e.contexts.size() * e.shape.cells() * e.layout.bytesPerToken();
             return e;
         } catch (RuntimeException | Error x) {
@@ -265,10 +322,25 @@ final class LlamaCell implements TargetCell {
         };
     }
 
-    @Override public EventLoop loop() { return loop; }
-    @Override public Server server() { return server; }
-    @Override public long wrongHitsUsed() { return backend.wrongHits() - wrongBefore + totals.handoverWrongHits.sum(); }
-    @Override public long phaseOrigin(boolean warmup) { return loop.now() + 5_000_000L; }
+    @Override
+    public EventLoop loop() {
+        return loop;
+    }
+
+    @Override
+    public Server server() {
+        return server;
+    }
+
+    @Override
+    public long wrongHitsUsed() {
+        return backend.wrongHits() - wrongBefore + totals.handoverWrongHits.sum();
+    }
+
+    @Override
+    public long phaseOrigin(boolean warmup) {
+        return loop.now() + 5_000_000L;
+    }
 
     @Override
     public void runPhase(PhaseDriver d) {
@@ -327,8 +399,15 @@ final class LlamaCell implements TargetCell {
         return faults == null ? m : faults.measured(m, origin, n.getAsLong());
     }
 
-    @Override public MasterStats masterStats() { return backend.storeStats().orElse(null); }
-    @Override public Map<String, Long> masterCalls() { return backend.storeCalls(); }
+    @Override
+    public MasterStats masterStats() {
+        return backend.storeStats().orElse(null);
+    }
+
+    @Override
+    public Map<String, Long> masterCalls() {
+        return backend.storeCalls();
+    }
 
     @Override
     public void measuredPhaseStarts() {
@@ -356,7 +435,8 @@ final class LlamaCell implements TargetCell {
         StringBuilder b = new StringBuilder();
         for (var e : new java.util.TreeMap<>(now).entrySet()) {
             long d = e.getValue() - before.getOrDefault(e.getKey(), 0L);
-            if (d != 0) b.append(b.isEmpty() ? "" : ", ").append(e.getKey()).append(' ').append(d);
+            if (d != 0)
+                b.append(b.isEmpty() ? "" : ", ").append(e.getKey()).append(' ').append(d);
         }
         return b.isEmpty() ? "none" : b.toString();
     }
@@ -388,18 +468,30 @@ final class LlamaCell implements TargetCell {
         LlamaColumns.ENGINE_REUSE.put(x, reuse);
         LlamaColumns.ENGINE_SETUP_MS.put(x, (measuredStartNanos - wallStart) / 1e6);
         boolean external = !"bundled".equals(config.store().backend());
-        Columns.CACHE_STATE_PROTOCOL.put(x, config.cacheState() == dev.kvlab.harness.api.config.CacheState.HOT
-                ? "primed by the warm-up pass (the instances' kept prefixes and the store)"
-                : "fresh contexts; " + (external ? "the external store " + config.store().backend() + " is not emptied (blocks of earlier runs of this model hit)"
-                : "the embedded store starts empty"));
+        Columns.CACHE_STATE_PROTOCOL.put(
+                x,
+                config.cacheState() == dev.kvlab.harness.api.config.CacheState.HOT
+                        ? "primed by the warm-up pass (the instances' kept prefixes and the store)"
+                        : "fresh contexts; "
+                                + (external
+                                        ? "the external store " + config.store().backend()
+                                                + " is not emptied (blocks of earlier runs of this model hit)"
+                                        : "the embedded store starts empty"));
         LlamaColumns.KV_NAMESPACE.put(x, ns.key(0).substring(0, ns.key(0).lastIndexOf('/') + 1));
         Columns.FETCHED_TOKENS.put(x, m.remoteHitTokens());
         Columns.ENGINE_KV_BYTES_PER_TOKEN.put(x, layout.bytesPerToken());
         LlamaColumns.BLOCK_OBJECT_BYTES.put(x, KvBlockObject.objectBytes(layout.bytesPerToken() * ns.blockTokens()));
-        LlamaColumns.FETCHED_BYTES_PER_FETCHED_TOKEN.put(x, m.remoteHitTokens() == 0 ? Double.NaN : (double) m.fetchedBytes() / m.remoteHitTokens());
+        LlamaColumns.FETCHED_BYTES_PER_FETCHED_TOKEN.put(
+                x, m.remoteHitTokens() == 0 ? Double.NaN : (double) m.fetchedBytes() / m.remoteHitTokens());
         LlamaColumns.ENGINE_PREFILL_TOKENS.put(x, totals.prefillTokens.sum());
-        Columns.ENGINE_PREFILL_TOKENS_PER_S.put(x, totals.prefillNanos.sum() == 0 ? Double.NaN : totals.prefillTokens.sum() * 1e9 / totals.prefillNanos.sum());
-        LlamaColumns.ENGINE_DECODE_MS_PER_TOKEN.put(x, totals.decodeTokens.sum() == 0 ? Double.NaN : ms(totals.decodeNanos.sum()) / totals.decodeTokens.sum());
+        Columns.ENGINE_PREFILL_TOKENS_PER_S.put(
+                x,
+                totals.prefillNanos.sum() == 0
+                        ? Double.NaN
+                        : totals.prefillTokens.sum() * 1e9 / totals.prefillNanos.sum());
+        LlamaColumns.ENGINE_DECODE_MS_PER_TOKEN.put(
+                x,
+                totals.decodeTokens.sum() == 0 ? Double.NaN : ms(totals.decodeNanos.sum()) / totals.decodeTokens.sum());
         long restores = totals.restores.sum();
         LlamaColumns.RESTORES.put(x, restores);
         LlamaColumns.RESTORE_MS_MEAN.put(x, restores == 0 ? Double.NaN : ms(totals.restoreNanos.sum()) / restores);
@@ -411,17 +503,24 @@ final class LlamaCell implements TargetCell {
         LlamaColumns.ASSEMBLE_GB_PER_S.put(x, gbPerS(totals.assembleBytes.sum(), totals.assembleNanos.sum()));
         Columns.WRITTEN_BACK_BLOCKS.put(x, totals.writtenBlocks.sum());
         Columns.WRITE_BACK_SKIPPED.put(x, totals.writeSkipped.sum());
-        totals.writeFailures().forEach((why, k) -> LlamaColumns.llamaWriteBackFailed(why).put(x, k));
+        totals.writeFailures()
+                .forEach((why, k) -> LlamaColumns.llamaWriteBackFailed(why).put(x, k));
         if (totals.writeError() != null) LlamaColumns.WRITE_BACK_ERROR.put(x, totals.writeError());
         LlamaColumns.POLICY_RECOMPUTED_REQUESTS.put(x, totals.policyRecomputed.sum());
         shape.extras(x);
         totals.engineExtras(x);
-        LlamaColumns.VERIFY_RESTORE.put(x, target.verifyEvery() == 0 ? "off" : "1 in " + target.verifyEvery() + " restores per instance, tolerance "
-                + target.verifyTolerance() + " (absolute, next-token logits, against a recompute in the restore's batches, run after the phase "
-                + "on the instance's context with nothing in flight: off the measured path)");
+        LlamaColumns.VERIFY_RESTORE.put(
+                x,
+                target.verifyEvery() == 0
+                        ? "off"
+                        : "1 in " + target.verifyEvery() + " restores per instance, tolerance "
+                                + target.verifyTolerance()
+                                + " (absolute, next-token logits, against a recompute in the restore's batches, run after the phase "
+                                + "on the instance's context with nothing in flight: off the measured path)");
         LlamaColumns.VERIFY_RESTORE_SKIPPED.put(x, totals.logitChecksSkipped.sum());
         LlamaColumns.VERIFY_RESTORE_CHECKS.put(x, totals.logitChecks.sum());
-        LlamaColumns.VERIFY_RESTORE_MAX_LOGIT_DIFF.put(x, totals.logitChecks.sum() == 0 ? Double.NaN : totals.logitMaxDiff.get());
+        LlamaColumns.VERIFY_RESTORE_MAX_LOGIT_DIFF.put(
+                x, totals.logitChecks.sum() == 0 ? Double.NaN : totals.logitMaxDiff.get());
         LlamaColumns.VERIFY_RESTORE_MS_TOTAL.put(x, ms(totals.logitCheckNanos.sum()));
         totals.rejections().forEach((why, k) -> LlamaColumns.llamaRejected(why).put(x, k));
         Columns.AUDIT_HITS_CHECKED.put(x, backend.hitsChecked() - checkedBefore);
@@ -433,7 +532,12 @@ final class LlamaCell implements TargetCell {
         Columns.EVENT_LAG_P50_US.put(x, (double) loop.lag().getValueAtPercentile(50));
         Columns.EVENT_LAG_P99_US.put(x, (double) loop.lag().getValueAtPercentile(99));
         pdExtras(m, x);
-        twin.extras(x, LlamaTarget.spec(config, k -> null, ns.modelId(), ns.kvDtype()).workload().spec(), ns.blockTokens());
+        twin.extras(
+                x,
+                LlamaTarget.spec(config, k -> null, ns.modelId(), ns.kvDtype())
+                        .workload()
+                        .spec(),
+                ns.blockTokens());
         if (faults != null) faults.extras(x);
     }
 
@@ -448,13 +552,17 @@ final class LlamaCell implements TargetCell {
         Columns.HANDOVER_BYTES.put(x, m.handoverBytes());
         Columns.HANDOVER_TOKENS.put(x, m.handoverTokens());
         LlamaColumns.HANDOVERS.put(x, m.handovers());
-        LlamaColumns.HANDOVER_TRANSFER_MS_MEAN.put(x, m.handovers() == 0 ? Double.NaN : ms(m.handoverTransferNanos()) / m.handovers());
-        LlamaColumns.HANDOVER_RESTORE_MS_MEAN.put(x, m.handovers() == 0 ? Double.NaN : ms(m.handoverRestoreNanos()) / m.handovers());
-        LlamaColumns.HANDOVER_BYTES_PER_TOKEN.put(x, m.handoverTokens() == 0 ? Double.NaN : (double) m.handoverBytes() / m.handoverTokens());
+        LlamaColumns.HANDOVER_TRANSFER_MS_MEAN.put(
+                x, m.handovers() == 0 ? Double.NaN : ms(m.handoverTransferNanos()) / m.handovers());
+        LlamaColumns.HANDOVER_RESTORE_MS_MEAN.put(
+                x, m.handovers() == 0 ? Double.NaN : ms(m.handoverRestoreNanos()) / m.handovers());
+        LlamaColumns.HANDOVER_BYTES_PER_TOKEN.put(
+                x, m.handoverTokens() == 0 ? Double.NaN : (double) m.handoverBytes() / m.handoverTokens());
         Columns.DECODE_PREFILL_TOKENS.put(x, totals.decodeSidePromptTokens.sum());
         Columns.PD_FALLBACKS.put(x, m.pdFallbacks());
         long steps = totals.decodingSteps.sum();
-        Columns.DECODE_STEPS_WITH_PROMPT_SHARE.put(x, steps == 0 ? Double.NaN : (double) totals.decodingStepsWithPrompt.sum() / steps);
+        Columns.DECODE_STEPS_WITH_PROMPT_SHARE.put(
+                x, steps == 0 ? Double.NaN : (double) totals.decodingStepsWithPrompt.sum() / steps);
         LlamaColumns.DECODE_STEPS.put(x, steps);
         LlamaColumns.HANDOVER_CORRUPTED.put(x, totals.handoverCorrupted.sum());
         LlamaColumns.HANDOVER_AUDITED_OBJECTS.put(x, totals.handoverAudited.sum());
@@ -475,18 +583,26 @@ final class LlamaCell implements TargetCell {
         LlamaColumns.PD_DECODE_QUEUE_MS_P99.put(x, pct.apply("decode_queue", 99.0));
         LlamaColumns.PD_RESTORE_MS_P99.put(x, pct.apply("restore", 99.0));
         LlamaColumns.PD_FIRST_DECODE_STEP_MS_P99.put(x, pct.apply("first_decode_step", 99.0));
-        LlamaColumns.PD_NOTE.put(x, !pd ? "colocated: no handover (handover_bytes 0, its times NaN); decode_prefill_tokens counts every prompt token the "
-                + "instances computed, since every instance decodes"
-                : "TTFT = prefill queue + prefill + handover + decode queue + restore (the client gets the prefill's first token "
-                + "when the decode instance has restored the KV); the first decode step gives the second token. " + engine.pd.describe());
+        LlamaColumns.PD_NOTE.put(
+                x,
+                !pd
+                        ? "colocated: no handover (handover_bytes 0, its times NaN); decode_prefill_tokens counts every prompt token the "
+                                + "instances computed, since every instance decodes"
+                        : "TTFT = prefill queue + prefill + handover + decode queue + restore (the client gets the prefill's first token "
+                                + "when the decode instance has restored the KV); the first decode step gives the second token. "
+                                + engine.pd.describe());
     }
 
     @Override
     public String describe() {
-        return "live (wall clock): llama.cpp in-process, " + config.cluster().instances() + " instance(s) of " + target.threads() + " thread(s)";
+        return "live (wall clock): llama.cpp in-process, " + config.cluster().instances() + " instance(s) of "
+                + target.threads() + " thread(s)";
     }
 
-    @Override public boolean storePath() { return true; }
+    @Override
+    public boolean storePath() {
+        return true;
+    }
 
     @Override
     public void summary(CellSummary.Builder row, Figures extras) {
@@ -502,17 +618,33 @@ final class LlamaCell implements TargetCell {
                 .put(Columns.HARDWARE, "cpu")
                 .put(Columns.INSTANCES, (long) c.cluster().instances())
                 .put(Columns.TP, 1L)
-                .put(Columns.EMULATED_PARTS, "rdma-emu".equals(storePlan.transportName()) ? "NIC (rdma-emu" + (engine.pd != null
-                        && !engine.pd.viaStore() ? ", the PD handover's too" : "") + "); the engine is real: " + engineLabel() : engineLabel())
+                .put(
+                        Columns.EMULATED_PARTS,
+                        "rdma-emu".equals(storePlan.transportName())
+                                ? "NIC (rdma-emu"
+                                        + (engine.pd != null && !engine.pd.viaStore() ? ", the PD handover's too" : "")
+                                        + "); the engine is real: " + engineLabel()
+                                : engineLabel())
                 .put(Columns.PREFILL_GPU_MS_MEAN, Double.NaN);
     }
 
     @Override
     public void finish(Figures x, Map<String, String> d) {
-        d.put("target", String.format(Locale.ROOT, "llama.cpp: %s (sha256 %s), KV %s, %d B per token", target.model(), modelSha256,
-                layout.describe(), layout.bytesPerToken()));
-        d.put("store", backend.name() + ": one object per block of " + ns.blockTokens() + " tokens (" + KvBlockObject.HEADER_BYTES
-                + "-byte header with the block's key and CRC32C, then llama.cpp's K and V rows), " + backend.copySemantics());
+        d.put(
+                "target",
+                String.format(
+                        Locale.ROOT,
+                        "llama.cpp: %s (sha256 %s), KV %s, %d B per token",
+                        target.model(),
+                        modelSha256,
+                        layout.describe(),
+                        layout.bytesPerToken()));
+        d.put(
+                "store",
+                backend.name() + ": one object per block of " + ns.blockTokens() + " tokens ("
+                        + KvBlockObject.HEADER_BYTES
+                        + "-byte header with the block's key and CRC32C, then llama.cpp's K and V rows), "
+                        + backend.copySemantics());
         d.put("engine", engineLabel());
     }
 }

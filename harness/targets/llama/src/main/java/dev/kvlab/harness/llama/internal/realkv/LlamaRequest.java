@@ -19,12 +19,27 @@ final class LlamaRequest extends ServedRequest {
         this.instance = instance;
     }
 
-    @Override public int outputTokens() { return Math.max(1, request().outputTokens()); }
+    @Override
+    public int outputTokens() {
+        return Math.max(1, request().outputTokens());
+    }
 
     @Override
     public Observed observed() {
         EngineInstance.Prefix p = prefix;
-        return new Observed(request().id(), request().session(), intendedNanos(), instance, request().inputTokens(), outputTokens(), p.localTokens(),
-                p.remoteTokens(), p.availableTokens(), p.fetchedBytes(), p.fallbacks(), p.fetchNanos(), failure);
+        return new Observed(
+                request().id(),
+                request().session(),
+                intendedNanos(),
+                instance,
+                request().inputTokens(),
+                outputTokens(),
+                p.localTokens(),
+                p.remoteTokens(),
+                p.availableTokens(),
+                p.fetchedBytes(),
+                p.fallbacks(),
+                p.fetchNanos(),
+                failure);
     }
 }

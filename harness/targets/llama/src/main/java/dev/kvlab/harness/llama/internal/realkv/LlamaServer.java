@@ -23,6 +23,7 @@ final class LlamaServer implements Server {
     private final List<EngineInstance> instances;
     /** The instances requests are routed to: the first {@code routed} (disaggregated: the prefill instances; else all). */
     private final int routed;
+
     private final RouterKind router;
     private final CacheAwareRouting cacheAware;
     private final SplittableRandom random;
@@ -32,12 +33,23 @@ final class LlamaServer implements Server {
     private ServingListener listener = ServingListener.NONE;
     private long inFlight, next;
 
-    LlamaServer(LiveClock loop, List<EngineInstance> instances, RouterKind router, CacheAwareRouting cacheAware, long seed) {
+    LlamaServer(
+            LiveClock loop,
+            List<EngineInstance> instances,
+            RouterKind router,
+            CacheAwareRouting cacheAware,
+            long seed) {
         this(loop, instances, instances.size(), router, cacheAware, seed);
     }
 
     /** Requests go to the first {@code routed} instances (PD: the prefill instances, which hand them to the others). */
-    LlamaServer(LiveClock loop, List<EngineInstance> instances, int routed, RouterKind router, CacheAwareRouting cacheAware, long seed) {
+    LlamaServer(
+            LiveClock loop,
+            List<EngineInstance> instances,
+            int routed,
+            RouterKind router,
+            CacheAwareRouting cacheAware,
+            long seed) {
         this.loop = loop;
         this.routed = routed;
         this.instances = List.copyOf(instances);
@@ -48,9 +60,20 @@ final class LlamaServer implements Server {
         this.lastPrompt = new long[routed][0];
     }
 
-    @Override public void listener(ServingListener l) { listener = l; }
-    @Override public long inFlight() { return inFlight; }
-    @Override public int queued() { return 0; }
+    @Override
+    public void listener(ServingListener l) {
+        listener = l;
+    }
+
+    @Override
+    public long inFlight() {
+        return inFlight;
+    }
+
+    @Override
+    public int queued() {
+        return 0;
+    }
 
     /** The router's state between phases (round-robin position, each instance's last prompt), to put back with {@link #routerState(Object)}. */
     Object routerState() {
@@ -77,7 +100,11 @@ final class LlamaServer implements Server {
     public String state() {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < outstandingTokens.length; i++)
-            sb.append("\n  instance ").append(i).append(": ").append(outstandingTokens[i]).append(" prompt tokens outstanding");
+            sb.append("\n  instance ")
+                    .append(i)
+                    .append(": ")
+                    .append(outstandingTokens[i])
+                    .append(" prompt tokens outstanding");
         return sb.toString();
     }
 
@@ -97,9 +124,12 @@ final class LlamaServer implements Server {
                         bestLen = len;
                     }
                 }
-                yield best >= 0 && (double) bestLen * r.blockTokens() / r.inputTokens() >= cacheAware.cacheThreshold() ? best : leastLoaded();
+                yield best >= 0 && (double) bestLen * r.blockTokens() / r.inputTokens() >= cacheAware.cacheThreshold()
+                        ? best
+                        : leastLoaded();
             }
-            case KV_CENTRIC -> throw new IllegalStateException("kv-centric routing is refused by the llama.cpp target's validation");
+            case KV_CENTRIC ->
+                throw new IllegalStateException("kv-centric routing is refused by the llama.cpp target's validation");
         };
     }
 
@@ -131,12 +161,17 @@ final class LlamaServer implements Server {
     /** What the engine thread reports of {@code s}, posted to the loop; each instance's part of its work counts in {@link #idle}. */
     private EngineInstance.Events events(LlamaRequest s) {
         return new EngineInstance.Events() {
-            @Override public void admitted(long t) { loop.post(() -> listener.admitted(s, t)); }
+            @Override
+            public void admitted(long t) {
+                loop.post(() -> listener.admitted(s, t));
+            }
 
             @Override
             public void handedOver(dev.kvlab.harness.spi.Handover h, long t) {
                 loop.post(() -> {
-                    if (!s.prefillReleased) outstandingTokens[s.instance] -= s.request().inputTokens(); // its prefill instance is done with it
+                    if (!s.prefillReleased)
+                        outstandingTokens[s.instance] -=
+                                s.request().inputTokens(); // its prefill instance is done with it
                     s.prefillReleased = true;
                     listener.handedOver(s, h, t);
                 });
@@ -156,11 +191,30 @@ final class LlamaServer implements Server {
                 });
             }
 
-            @Override public void firstToken(long t) { loop.post(() -> listener.firstToken(s, t)); }
-            @Override public void token(long t) { loop.post(() -> listener.token(s, t)); }
-            @Override public void completed(long t) { loop.post(() -> end(s, null, t)); }
-            @Override public void failed(String why, long t) { loop.post(() -> end(s, why, t)); }
-            @Override public void idle() { working.decrementAndGet(); }
+            @Override
+            public void firstToken(long t) {
+                loop.post(() -> listener.firstToken(s, t));
+            }
+
+            @Override
+            public void token(long t) {
+                loop.post(() -> listener.token(s, t));
+            }
+
+            @Override
+            public void completed(long t) {
+                loop.post(() -> end(s, null, t));
+            }
+
+            @Override
+            public void failed(String why, long t) {
+                loop.post(() -> end(s, why, t));
+            }
+
+            @Override
+            public void idle() {
+                working.decrementAndGet();
+            }
         };
     }
 

@@ -8,10 +8,10 @@ import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.api.config.RouterKind;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.config.TargetKind;
-import dev.kvlab.harness.llama.api.EngineUnavailableException;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.input.TreeBinder;
+import dev.kvlab.harness.llama.api.EngineUnavailableException;
 import dev.kvlab.harness.llama.internal.LlamaLibrary;
 import dev.kvlab.harness.spi.CellSpec;
 import dev.kvlab.harness.spi.StorePlan;
@@ -36,10 +36,30 @@ import java.util.function.Function;
 public final class LlamaTarget implements TargetProvider {
 
     static final String KIND = TargetKind.LLAMA;
-    private static final Set<String> USES = Set.of(ConfigKeys.MODE, ConfigKeys.SEED, ConfigKeys.WORKLOAD, ConfigKeys.WARMUP,
-            ConfigKeys.CACHE_STATE, ConfigKeys.SLO, ConfigKeys.MEASUREMENT, ConfigKeys.CLUSTER,
-            "store.backend", "store.nodes", "store.capacity", "store.replicas", "store.lease_ttl", "store.high_watermark", "store.eviction_ratio",
-            ConfigKeys.TRANSPORT, ConfigKeys.TIERS, ConfigKeys.POLICY, ConfigKeys.FAULT, ConfigKeys.FAULT_AT, ConfigKeys.FAULT_PARAMS, ConfigKeys.PD, ConfigKeys.PD_TRANSFER);
+    private static final Set<String> USES = Set.of(
+            ConfigKeys.MODE,
+            ConfigKeys.SEED,
+            ConfigKeys.WORKLOAD,
+            ConfigKeys.WARMUP,
+            ConfigKeys.CACHE_STATE,
+            ConfigKeys.SLO,
+            ConfigKeys.MEASUREMENT,
+            ConfigKeys.CLUSTER,
+            "store.backend",
+            "store.nodes",
+            "store.capacity",
+            "store.replicas",
+            "store.lease_ttl",
+            "store.high_watermark",
+            "store.eviction_ratio",
+            ConfigKeys.TRANSPORT,
+            ConfigKeys.TIERS,
+            ConfigKeys.POLICY,
+            ConfigKeys.FAULT,
+            ConfigKeys.FAULT_AT,
+            ConfigKeys.FAULT_PARAMS,
+            ConfigKeys.PD,
+            ConfigKeys.PD_TRANSFER);
     private static final TreeBinder BINDER = new TreeBinder();
 
     /** The columns only this target produces ({@link LlamaColumns}). */
@@ -48,9 +68,15 @@ public final class LlamaTarget implements TargetProvider {
         return LlamaColumns.SET;
     }
 
-    @Override public String kind() { return KIND; }
+    @Override
+    public String kind() {
+        return KIND;
+    }
 
-    @Override public String describe() { return "llama.cpp in-process on a GGUF model (real CPU prefill and decode), its KV blocks in kvlab's store"; }
+    @Override
+    public String describe() {
+        return "llama.cpp in-process on a GGUF model (real CPU prefill and decode), its KV blocks in kvlab's store";
+    }
 
     @Override
     public boolean uses(String key) {
@@ -63,7 +89,8 @@ public final class LlamaTarget implements TargetProvider {
     }
 
     static LlamaTargetConfig.Resolved target(RunConfig c, Function<String, String> origin) {
-        return BINDER.bindNode(c.target(), LlamaTargetConfig.class, "target", origin).resolve(origin);
+        return BINDER.bindNode(c.target(), LlamaTargetConfig.class, "target", origin)
+                .resolve(origin);
     }
 
     /** The cell's workload with block keys chained from {@code modelId} and {@code dtype}. */
@@ -82,24 +109,48 @@ public final class LlamaTarget implements TargetProvider {
             throw bad(origin, "mode", "the llama.cpp target runs a real engine on the live clock: set mode: live");
         LlamaTargetConfig.Resolved t = target(c, origin);
         CellSpec probe = spec(c, origin, "probe", "f16");
-        if (t.localCapacity().blocks() && t.localCapacity().tokens(probe.blockTokens()) > LlamaTargetConfig.MAX_LOCAL_TOKENS)
-            throw bad(origin, "target.local_capacity", t.localCapacity() + " of " + probe.blockTokens() + " tokens is more than "
-                    + LlamaTargetConfig.MAX_LOCAL_TOKENS + " tokens (the KV cells a context keeps)");
+        if (t.localCapacity().blocks()
+                && t.localCapacity().tokens(probe.blockTokens()) > LlamaTargetConfig.MAX_LOCAL_TOKENS)
+            throw bad(
+                    origin,
+                    "target.local_capacity",
+                    t.localCapacity() + " of " + probe.blockTokens() + " tokens is more than "
+                            + LlamaTargetConfig.MAX_LOCAL_TOKENS + " tokens (the KV cells a context keeps)");
         storePlan(c, origin);
         var cl = c.cluster();
-        if (cl.tp() != 1) throw bad(origin, "cluster.tp", "an instance of the llama.cpp target is one context on the CPU: tp must be 1");
+        if (cl.tp() != 1)
+            throw bad(
+                    origin,
+                    "cluster.tp",
+                    "an instance of the llama.cpp target is one context on the CPU: tp must be 1");
         if (cl.prefillInstances() != 0 && c.pd() != dev.kvlab.harness.api.config.Pd.DISAGGREGATED)
-            throw bad(origin, "cluster.prefill_instances", "is used only with pd: disaggregated (how many instances only prefill)");
+            throw bad(
+                    origin,
+                    "cluster.prefill_instances",
+                    "is used only with pd: disaggregated (how many instances only prefill)");
         if (c.pd() == dev.kvlab.harness.api.config.Pd.DISAGGREGATED && LlamaCell.prefillInstances(c) >= cl.instances())
-            throw bad(origin, "cluster.prefill_instances", LlamaCell.prefillInstances(c) + " of " + cl.instances()
-                    + " instances prefill: disaggregated needs a decode instance (at most instances - 1)");
+            throw bad(
+                    origin,
+                    "cluster.prefill_instances",
+                    LlamaCell.prefillInstances(c) + " of " + cl.instances()
+                            + " instances prefill: disaggregated needs a decode instance (at most instances - 1)");
         if (cl.router() == RouterKind.KV_CENTRIC)
-            throw bad(origin, "cluster.router", "kv-centric is not served by the llama.cpp target (round-robin | random | least-loaded | cache-aware)");
+            throw bad(
+                    origin,
+                    "cluster.router",
+                    "kv-centric is not served by the llama.cpp target (round-robin | random | least-loaded | cache-aware)");
         if (TokenCount.isTokens(c.store().capacity()))
-            throw bad(origin, "store.capacity", "give bytes (256MiB) for the llama.cpp target: a token count would be sized by the emulated model");
-        Double price = BINDER.bindNode(c.target(), LlamaTargetConfig.class, "target", origin).pricePerHour();
+            throw bad(
+                    origin,
+                    "store.capacity",
+                    "give bytes (256MiB) for the llama.cpp target: a token count would be sized by the emulated model");
+        Double price = BINDER.bindNode(c.target(), LlamaTargetConfig.class, "target", origin)
+                .pricePerHour();
         if (price != null && !(price >= 0 && price < 1e9))
-            throw bad(origin, "target.price_per_hour", "must be a number in [0, 1e9) (per instance and hour), got " + price);
+            throw bad(
+                    origin,
+                    "target.price_per_hour",
+                    "must be a number in [0, 1e9) (per instance and hour), got " + price);
         GgufModelInfo info;
         try {
             info = Gguf.read(t.model());
@@ -107,10 +158,15 @@ public final class LlamaTarget implements TargetProvider {
             throw bad(origin, "target.model", t.model() + " is not a GGUF model kvlab can read: " + e.getMessage());
         }
         int[] most = WorkloadExtent.of(probe);
-        // as vLLM refuses a request past max_model_len: positions the model was not built for are not a measurement of it
+        // as vLLM refuses a request past max_model_len: positions the model was not built for are not a measurement of
+        // it
         if (info.contextLength() > 0 && (long) most[0] + most[1] > info.contextLength())
-            throw bad(origin, "workload", "its longest request needs " + most[0] + " prompt + " + most[1] + " output tokens, more than "
-                    + t.model().getFileName() + "'s context of " + info.contextLength() + " tokens (llama.context_length)");
+            throw bad(
+                    origin,
+                    "workload",
+                    "its longest request needs " + most[0] + " prompt + " + most[1] + " output tokens, more than "
+                            + t.model().getFileName() + "'s context of " + info.contextLength()
+                            + " tokens (llama.context_length)");
         try {
             LlamaLibrary.load();
         } catch (EngineUnavailableException e) {
@@ -136,14 +192,17 @@ public final class LlamaTarget implements TargetProvider {
 
     @Override
     public double pricePerHour(RunConfig c) {
-        Double p = BINDER.bindNode(c.target(), LlamaTargetConfig.class, "target", k -> null).pricePerHour();
+        Double p = BINDER.bindNode(c.target(), LlamaTargetConfig.class, "target", k -> null)
+                .pricePerHour();
         return p == null ? Double.NaN : p * c.cluster().instances();
     }
 
     @Override
     public String calibrationKey(RunConfig c) {
-        // the engine and its scheduling (the target block, the workload's largest request and block size) and the store path
-        return c.target() + "|" + c.transport() + "|" + c.store() + "|" + c.workload() + "|" + c.cluster() + "|" + c.tiers().local() + "|" + c.tiers().remote();
+        // the engine and its scheduling (the target block, the workload's largest request and block size) and the store
+        // path
+        return c.target() + "|" + c.transport() + "|" + c.store() + "|" + c.workload() + "|" + c.cluster() + "|"
+                + c.tiers().local() + "|" + c.tiers().remote();
     }
 
     @Override

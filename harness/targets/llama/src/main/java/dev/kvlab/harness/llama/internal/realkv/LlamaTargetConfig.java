@@ -34,8 +34,18 @@ import java.util.function.Function;
  * @param pricePerHour    what one instance costs per hour (any currency): capacity rows then give the cost per million
  *                        output tokens served within the SLO
  */
-public record LlamaTargetConfig(String kind, String model, Integer threads, String verifyRestore, Double verifyTolerance, Integer sequences,
-                                Integer batchTokens, String localCapacity, Integer calibrateTokens, String flashAttn, Double pricePerHour) {
+public record LlamaTargetConfig(
+        String kind,
+        String model,
+        Integer threads,
+        String verifyRestore,
+        Double verifyTolerance,
+        Integer sequences,
+        Integer batchTokens,
+        String localCapacity,
+        Integer calibrateTokens,
+        String flashAttn,
+        Double pricePerHour) {
 
     /** The most {@code target.sequences}: llama.cpp's 256 sequence ids leave room for the local tier's own. */
     static final int MAX_SEQUENCES = 64;
@@ -60,11 +70,28 @@ public record LlamaTargetConfig(String kind, String model, Integer threads, Stri
      * @param calibrateTokens the calibration's prefix (0: none, no twin)
      * @param flashAttention  flash attention as the contexts are made with it
      */
-    public record Resolved(Path model, int threads, int verifyEvery, double verifyTolerance, int sequences, int batchTokens, Capacity localCapacity,
-                           int calibrateTokens, LlamaContext.FlashAttention flashAttention) {
+    public record Resolved(
+            Path model,
+            int threads,
+            int verifyEvery,
+            double verifyTolerance,
+            int sequences,
+            int batchTokens,
+            Capacity localCapacity,
+            int calibrateTokens,
+            LlamaContext.FlashAttention flashAttention) {
         /** One sequence, 512-token steps, no local tier kept beyond the defaults, no twin, flash attention as llama.cpp decides. */
         public Resolved(Path model, int threads, int verifyEvery, double verifyTolerance) {
-            this(model, threads, verifyEvery, verifyTolerance, 1, DEFAULT_BATCH_TOKENS, DEFAULT_LOCAL_CAPACITY, 0, LlamaContext.FlashAttention.AUTO);
+            this(
+                    model,
+                    threads,
+                    verifyEvery,
+                    verifyTolerance,
+                    1,
+                    DEFAULT_BATCH_TOKENS,
+                    DEFAULT_LOCAL_CAPACITY,
+                    0,
+                    LlamaContext.FlashAttention.AUTO);
         }
     }
 
@@ -93,31 +120,51 @@ public record LlamaTargetConfig(String kind, String model, Integer threads, Stri
 
     /** The block checked; {@link BadInputException} naming {@code origin.apply(key)} and the key. */
     public Resolved resolve(Function<String, String> origin) {
-        if (model == null || model.isBlank()) throw bad(origin, "target.model", "give the GGUF model file (kvlab model synth writes one)");
+        if (model == null || model.isBlank())
+            throw bad(origin, "target.model", "give the GGUF model file (kvlab model synth writes one)");
         Path p = Path.of(model).toAbsolutePath().normalize();
         if (!Files.isRegularFile(p)) throw bad(origin, "target.model", "no such file " + p);
         int t = threads == null ? 1 : threads;
         if (t < 1 || t > 256) throw bad(origin, "target.threads", "must be in [1, 256], got " + t);
         int every = DEFAULT_VERIFY_EVERY;
-        if (verifyRestore != null && (verifyRestore.strip().equalsIgnoreCase("off") || verifyRestore.strip().equals("false"))) every = 0; // YAML reads a bare off as false
+        if (verifyRestore != null
+                && (verifyRestore.strip().equalsIgnoreCase("off")
+                        || verifyRestore.strip().equals("false"))) every = 0; // YAML reads a bare off as false
         else if (verifyRestore != null) {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\s*(1\\s+in\\s+)?(\\d{1,9})\\s*").matcher(verifyRestore);
-            if (!m.matches()) throw bad(origin, "target.verify_restore", "give '1 in N' (or N; 0 or off = off), got '" + verifyRestore + "'");
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\s*(1\\s+in\\s+)?(\\d{1,9})\\s*")
+                    .matcher(verifyRestore);
+            if (!m.matches())
+                throw bad(
+                        origin,
+                        "target.verify_restore",
+                        "give '1 in N' (or N; 0 or off = off), got '" + verifyRestore + "'");
             every = Integer.parseInt(m.group(2));
             if (m.group(1) != null && every == 0)
-                throw bad(origin, "target.verify_restore", "'" + verifyRestore.strip() + "' checks no restore: give 1 in N with N >= 1, or 0 to turn the check off");
+                throw bad(
+                        origin,
+                        "target.verify_restore",
+                        "'" + verifyRestore.strip()
+                                + "' checks no restore: give 1 in N with N >= 1, or 0 to turn the check off");
         }
         double tol = verifyTolerance == null ? 0.02 : verifyTolerance;
-        if (!(tol >= 0) || Double.isInfinite(tol)) throw bad(origin, "target.verify_tolerance", "must be a finite number >= 0, got " + tol);
+        if (!(tol >= 0) || Double.isInfinite(tol))
+            throw bad(origin, "target.verify_tolerance", "must be a finite number >= 0, got " + tol);
         int seqs = sequences == null ? 4 : sequences;
-        if (seqs < 1 || seqs > MAX_SEQUENCES) throw bad(origin, "target.sequences", "must be in [1, " + MAX_SEQUENCES + "], got " + seqs);
+        if (seqs < 1 || seqs > MAX_SEQUENCES)
+            throw bad(origin, "target.sequences", "must be in [1, " + MAX_SEQUENCES + "], got " + seqs);
         int bt = batchTokens == null ? DEFAULT_BATCH_TOKENS : batchTokens;
         if (bt < seqs || bt > MAX_BATCH_TOKENS)
-            throw bad(origin, "target.batch_tokens", "must be in [target.sequences = " + seqs + ", " + MAX_BATCH_TOKENS + "] (every decoding sequence's "
-                    + "token goes into each step), got " + bt);
+            throw bad(
+                    origin,
+                    "target.batch_tokens",
+                    "must be in [target.sequences = " + seqs + ", " + MAX_BATCH_TOKENS + "] (every decoding sequence's "
+                            + "token goes into each step), got " + bt);
         int cal = calibrateTokens == null ? Math.max(EngineCalibration.MIN_CHUNK, bt) : calibrateTokens;
         if (cal != 0 && (cal < EngineCalibration.MIN_CHUNK || cal > 65_536))
-            throw bad(origin, "target.calibrate_tokens", "must be 0 (no twin) or in [" + EngineCalibration.MIN_CHUNK + ", 65536], got " + cal);
+            throw bad(
+                    origin,
+                    "target.calibrate_tokens",
+                    "must be 0 (no twin) or in [" + EngineCalibration.MIN_CHUNK + ", 65536], got " + cal);
         return new Resolved(p, t, every, tol, seqs, bt, capacity(origin), cal, flashAttention(origin));
     }
 
@@ -133,13 +180,17 @@ public record LlamaTargetConfig(String kind, String model, Integer threads, Stri
 
     private Capacity capacity(Function<String, String> origin) {
         if (localCapacity == null) return DEFAULT_LOCAL_CAPACITY;
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\s*(\\d{1,12})\\s*(tokens?|tok|blocks?)?\\s*").matcher(localCapacity);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\s*(\\d{1,12})\\s*(tokens?|tok|blocks?)?\\s*")
+                .matcher(localCapacity);
         if (!m.matches())
             throw bad(origin, "target.local_capacity", "give N, N tokens or N blocks, got '" + localCapacity + "'");
         long n = Long.parseLong(m.group(1));
         boolean blocks = m.group(2) != null && m.group(2).startsWith("block");
         if (!blocks && n > MAX_LOCAL_TOKENS)
-            throw bad(origin, "target.local_capacity", "at most " + MAX_LOCAL_TOKENS + " tokens (the KV cells a context keeps), got " + n);
+            throw bad(
+                    origin,
+                    "target.local_capacity",
+                    "at most " + MAX_LOCAL_TOKENS + " tokens (the KV cells a context keeps), got " + n);
         return new Capacity(n, blocks);
     }
 

@@ -61,6 +61,7 @@ final class LocalPrefixCache {
     private final LinkedHashMap<Long, Block> byAge = new LinkedHashMap<>(16, 0.75f, true);
     /** Per depth, which cache sequence ids hold a block there. */
     private final Map<Integer, BitSet> taken = new HashMap<>();
+
     private long evictions, unplaced;
 
     /**
@@ -69,7 +70,8 @@ final class LocalPrefixCache {
      */
     LocalPrefixCache(Cells cells, int firstSeq, int seqs, int capacity, int blockTokens) {
         if (capacity < 0 || seqs < 0 || (capacity > 0 && seqs < 1) || blockTokens < 1)
-            throw new IllegalArgumentException("local cache of " + capacity + " blocks on " + seqs + " sequence ids, blocks of " + blockTokens);
+            throw new IllegalArgumentException(
+                    "local cache of " + capacity + " blocks on " + seqs + " sequence ids, blocks of " + blockTokens);
         this.cells = cells;
         this.firstSeq = firstSeq;
         this.seqs = seqs;
@@ -77,10 +79,21 @@ final class LocalPrefixCache {
         this.blockTokens = blockTokens;
     }
 
-    int capacity() { return capacity; }
-    int size() { return blocks.size(); }
-    long evictions() { return evictions; }
-    long unplaced() { return unplaced; }
+    int capacity() {
+        return capacity;
+    }
+
+    int size() {
+        return blocks.size();
+    }
+
+    long evictions() {
+        return evictions;
+    }
+
+    long unplaced() {
+        return unplaced;
+    }
 
     /** Blocks from the first of {@code keys} that the cache holds in a row, at most {@code max}; touches nothing. */
     int match(long[] keys, int max) {
@@ -176,7 +189,10 @@ final class LocalPrefixCache {
     /** The cache's bookkeeping now (the cells themselves are the context's: snapshot them with it). */
     Snapshot snapshot() {
         List<long[]> bs = new ArrayList<>(byAge.size());
-        for (Block b : byAge.values()) bs.add(new long[] {b.key, b.parent == null ? 0 : 1, b.parent == null ? 0 : b.parent.key, b.depth, b.seq, b.children});
+        for (Block b : byAge.values())
+            bs.add(new long[] {
+                b.key, b.parent == null ? 0 : 1, b.parent == null ? 0 : b.parent.key, b.depth, b.seq, b.children
+            });
         Map<Integer, BitSet> t = new HashMap<>();
         taken.forEach((d, bits) -> t.put(d, (BitSet) bits.clone()));
         return new Snapshot(bs, t, evictions, unplaced);

@@ -65,12 +65,14 @@ final class ParkedEngine implements AutoCloseable {
      * the same for every probe of the key (only the arrival rate differs, and requests do not depend on it).
      */
     int[] most;
+
     LiveClock loop;
     LlamaServer server;
     AuditedStore backend;
     StoreFaults faults;
     /** PD disaggregation's handover path (null: colocated). */
     PdHandover pd;
+
     EngineCalibration calibration;
     /** The router's state right after the warm-up. */
     Object routerState;
@@ -103,8 +105,10 @@ final class ParkedEngine implements AutoCloseable {
         if (!c.measurement().earlyStop().enabled()) return none(why, "not a capacity probe");
         if (c.cacheState() != CacheState.HOT) return none(why, "a cold cell starts from empty tiers");
         if (c.fault() != Fault.NONE) return none(why, "a fault is injected per cell");
-        if (c.cluster().router() == RouterKind.RANDOM) return none(why, "the random router's generator state is not kept");
-        if (c.warmup().fraction() < 1) return none(why, "a partial warm-up: a measured phase adds blocks the warm-up did not");
+        if (c.cluster().router() == RouterKind.RANDOM)
+            return none(why, "the random router's generator state is not kept");
+        if (c.warmup().fraction() < 1)
+            return none(why, "a partial warm-up: a measured phase adds blocks the warm-up did not");
         return c.toString().replaceFirst("(ArrivalSpec\\[process=[^,]*, rate=)[^,]*", "$1*");
     }
 
@@ -125,8 +129,14 @@ final class ParkedEngine implements AutoCloseable {
             ParkedEngine old = PARKED.put(e.key, e);
             if (old != null && old != e) closing.add(old);
             long budget = dev.kvlab.harness.api.MachineMemory.now().totalBytes() / 4;
-            for (Iterator<ParkedEngine> it = PARKED.values().iterator(); PARKED.size() > MAX_PARKED || (budget > 0 && PARKED.size() > 1
-                    && PARKED.values().stream().mapToLong(p -> p.bytes).sum() > budget); ) {
+            for (Iterator<ParkedEngine> it = PARKED.values().iterator();
+                    PARKED.size() > MAX_PARKED
+                            || (budget > 0
+                                    && PARKED.size() > 1
+                                    && PARKED.values().stream()
+                                                    .mapToLong(p -> p.bytes)
+                                                    .sum()
+                                            > budget); ) {
                 closing.add(it.next());
                 it.remove();
             }
@@ -153,12 +163,15 @@ final class ParkedEngine implements AutoCloseable {
     /** Why the primed state may no longer be the warm-up's (null: it is). */
     String stale() {
         if (primedBy < 0) return "not primed";
-        if (!totals.everWriteFailed().isEmpty()) return "write-backs failed (" + totals.everWriteFailed() + "): the store lacks blocks";
-        var st = backend.storeStatsNow().orElse(null); // read now: the half-second-old figures miss what the probe before just did
+        if (!totals.everWriteFailed().isEmpty())
+            return "write-backs failed (" + totals.everWriteFailed() + "): the store lacks blocks";
+        var st = backend.storeStatsNow()
+                .orElse(null); // read now: the half-second-old figures miss what the probe before just did
         if (st == null) return "the store's statistics are unavailable";
         if (st.evictedObjects() > 0) return "the store evicted " + st.evictedObjects() + " objects";
         if (measuredAdded != 0)
-            return "a measured phase changed the store's object count by " + measuredAdded + " (its store calls: " + measuredCalls + ")";
+            return "a measured phase changed the store's object count by " + measuredAdded + " (its store calls: "
+                    + measuredCalls + ")";
         return null;
     }
 

@@ -50,6 +50,7 @@ final class PdHandover implements AutoCloseable {
         final long prefilledAt;
         /** Set by the sender (before the decode side sees the parcel). */
         long arrivedAt, transferNanos, bytes;
+
         long[] lengths, digests;
         String error;
         /** The objects on the decode side: slices of its receive slot (direct) or its get buffers (store). */
@@ -57,8 +58,16 @@ final class PdHandover implements AutoCloseable {
         /** Set by the decode side. */
         long decodeAdmittedAt;
 
-        Parcel(Request request, EngineInstance.Events events, int decode, int slot, int tokens, int blockTokens, int firstToken,
-               long[] keys, long prefilledAt) {
+        Parcel(
+                Request request,
+                EngineInstance.Events events,
+                int decode,
+                int slot,
+                int tokens,
+                int blockTokens,
+                int firstToken,
+                long[] keys,
+                long prefilledAt) {
             this.request = request;
             this.events = events;
             this.decode = decode;
@@ -100,7 +109,7 @@ final class PdHandover implements AutoCloseable {
     private final List<Segment> receive = new ArrayList<>();
     private final List<RemoteSegment> targets = new ArrayList<>();
     private volatile List<EngineInstance> decoders = List.of();
-    private volatile Runnable slotFreed = () -> { };
+    private volatile Runnable slotFreed = () -> {};
     private volatile BooleanSupplier corruptNow = () -> false;
     private volatile double corruptFraction;
 
@@ -114,8 +123,18 @@ final class PdHandover implements AutoCloseable {
      * @param slots       handovers a decode instance takes at once
      * @param maxTokens   the longest prompt
      */
-    PdHandover(PdTransfer mode, String transport, TransportConfig config, KvBlockStore store, Sizes sizes, int decodes, int slots,
-               int maxTokens, LongSupplier clock, RealKvTotals totals, long seed) {
+    PdHandover(
+            PdTransfer mode,
+            String transport,
+            TransportConfig config,
+            KvBlockStore store,
+            Sizes sizes,
+            int decodes,
+            int slots,
+            int maxTokens,
+            LongSupplier clock,
+            RealKvTotals totals,
+            long seed) {
         this.mode = mode;
         this.store = store;
         this.sizes = sizes;
@@ -172,8 +191,10 @@ final class PdHandover implements AutoCloseable {
     /** What the handover path is, for the cell's description. */
     String describe() {
         if (mode == PdTransfer.DIRECT)
-            return "direct: the prefill instance's " + prefillSide.name() + " transfer engine WRITEs the prompt's block objects into a slot of the "
-                    + "decode instance's registered segment (" + slots + " slots of " + maxObjects + " objects per decode instance), no store; "
+            return "direct: the prefill instance's " + prefillSide.name()
+                    + " transfer engine WRITEs the prompt's block objects into a slot of the "
+                    + "decode instance's registered segment (" + slots + " slots of " + maxObjects
+                    + " objects per decode instance), no store; "
                     + prefillSide.copySemantics() + (prefillSide.emulated() ? " (emulated NIC)" : "");
         return "store: the prefill instance puts the prompt's block objects into kvlab's store under keys of the handover, the decode instance "
                 + "gets them (then removes them); " + slots + " handovers per decode instance at once";
@@ -213,7 +234,8 @@ final class PdHandover implements AutoCloseable {
             long[] keys = new long[n];
             long h = counter.incrementAndGet();
             for (int i = 0; i < n; i++) keys[i] = mix(nonce + (h << 16) + i);
-            return new Parcel(r, decodeEvents.decodeSide(), d, slot, tokens, sizes.blockTokens(), firstToken, keys, prefilledAt);
+            return new Parcel(
+                    r, decodeEvents.decodeSide(), d, slot, tokens, sizes.blockTokens(), firstToken, keys, prefilledAt);
         }
         return null;
     }
@@ -316,12 +338,14 @@ final class PdHandover implements AutoCloseable {
         if (corruptNow.getAsBoolean() && (mix(nonce ^ p.keys[0]) >>> 11) * 0x1.0p-53 < corruptFraction) {
             MemorySegment o = p.objs[p.objects / 2];
             long at = KvBlockObject.HEADER_BYTES + (p.lengths[p.objects / 2] - KvBlockObject.HEADER_BYTES) / 2;
-            o.set(java.lang.foreign.ValueLayout.JAVA_BYTE, at, (byte) (o.get(java.lang.foreign.ValueLayout.JAVA_BYTE, at) ^ 0x5a));
+            o.set(java.lang.foreign.ValueLayout.JAVA_BYTE, at, (byte)
+                    (o.get(java.lang.foreign.ValueLayout.JAVA_BYTE, at) ^ 0x5a));
             totals.handoverCorrupted.increment();
         }
         for (int i = 0; i < p.objects; i++) {
             int tk = i == p.objects - 1 ? p.lastTokens : sizes.blockTokens();
-            String why = KvBlockObject.verify(p.objs[i], p.lengths[i], p.keys[i], tk, p.lengths[i] - KvBlockObject.HEADER_BYTES);
+            String why = KvBlockObject.verify(
+                    p.objs[i], p.lengths[i], p.keys[i], tk, p.lengths[i] - KvBlockObject.HEADER_BYTES);
             if (why != null) return "object " + i + ": " + why;
         }
         return null;

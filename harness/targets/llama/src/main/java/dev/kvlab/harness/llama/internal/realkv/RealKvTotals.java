@@ -14,21 +14,50 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class RealKvTotals {
 
-    final LongAdder splitNanos = new LongAdder(), assembleNanos = new LongAdder(), restoreNanos = new LongAdder(),
-            transferNanos = new LongAdder(), verifyNanos = new LongAdder(), splitBytes = new LongAdder(), assembleBytes = new LongAdder(),
-            restores = new LongAdder(), prefillTokens = new LongAdder(), prefillNanos = new LongAdder(), decodeTokens = new LongAdder(),
-            decodeNanos = new LongAdder(), writtenBlocks = new LongAdder(), writtenBytes = new LongAdder(), writeSkipped = new LongAdder(),
-            unaudited = new LongAdder(), policyRecomputed = new LongAdder(), logitChecks = new LongAdder(), logitChecksSkipped = new LongAdder(), logitCheckNanos = new LongAdder(),
-            steps = new LongAdder(), stepNanos = new LongAdder(), stepCpuNanos = new LongAdder(), stepTokens = new LongAdder(), stepSequences = new LongAdder(),
-            localLentBlocks = new LongAdder(), localKeptBlocks = new LongAdder(), localEvictions = new LongAdder(), localUnplaced = new LongAdder(),
-            // PD: prompt tokens computed by instances that decode; their steps that advanced decoding sequences, and of them those with prompt tokens;
+    final LongAdder splitNanos = new LongAdder(),
+            assembleNanos = new LongAdder(),
+            restoreNanos = new LongAdder(),
+            transferNanos = new LongAdder(),
+            verifyNanos = new LongAdder(),
+            splitBytes = new LongAdder(),
+            assembleBytes = new LongAdder(),
+            restores = new LongAdder(),
+            prefillTokens = new LongAdder(),
+            prefillNanos = new LongAdder(),
+            decodeTokens = new LongAdder(),
+            decodeNanos = new LongAdder(),
+            writtenBlocks = new LongAdder(),
+            writtenBytes = new LongAdder(),
+            writeSkipped = new LongAdder(),
+            unaudited = new LongAdder(),
+            policyRecomputed = new LongAdder(),
+            logitChecks = new LongAdder(),
+            logitChecksSkipped = new LongAdder(),
+            logitCheckNanos = new LongAdder(),
+            steps = new LongAdder(),
+            stepNanos = new LongAdder(),
+            stepCpuNanos = new LongAdder(),
+            stepTokens = new LongAdder(),
+            stepSequences = new LongAdder(),
+            localLentBlocks = new LongAdder(),
+            localKeptBlocks = new LongAdder(),
+            localEvictions = new LongAdder(),
+            localUnplaced = new LongAdder(),
+            // PD: prompt tokens computed by instances that decode; their steps that advanced decoding sequences, and of
+            // them those with prompt tokens;
             // handovers a corrupt fault flipped a byte of, handed-over objects audited and found wrong after use
-            decodeSidePromptTokens = new LongAdder(), decodingSteps = new LongAdder(), decodingStepsWithPrompt = new LongAdder(),
-            handoverCorrupted = new LongAdder(), handoverAudited = new LongAdder(), handoverWrongHits = new LongAdder();
+            decodeSidePromptTokens = new LongAdder(),
+            decodingSteps = new LongAdder(),
+            decodingStepsWithPrompt = new LongAdder(),
+            handoverCorrupted = new LongAdder(),
+            handoverAudited = new LongAdder(),
+            handoverWrongHits = new LongAdder();
     /** The largest next-token logit difference a sampled restore check found (verify_restore). */
-    final java.util.concurrent.atomic.DoubleAccumulator logitMaxDiff = new java.util.concurrent.atomic.DoubleAccumulator(Math::max, 0);
+    final java.util.concurrent.atomic.DoubleAccumulator logitMaxDiff =
+            new java.util.concurrent.atomic.DoubleAccumulator(Math::max, 0);
     /** The first restore check that failed, for the cell's error (null: none); not reset, a failure fails the cell. */
-    final java.util.concurrent.atomic.AtomicReference<String> logitMismatch = new java.util.concurrent.atomic.AtomicReference<>();
+    final java.util.concurrent.atomic.AtomicReference<String> logitMismatch =
+            new java.util.concurrent.atomic.AtomicReference<>();
     /** Why write-backs ever failed, over every phase (not reset). */
     private final java.util.Set<String> everWriteFailed = ConcurrentHashMap.newKeySet();
 
@@ -36,7 +65,8 @@ final class RealKvTotals {
         return java.util.Set.copyOf(everWriteFailed);
     }
 
-    private final ConcurrentHashMap<String, LongAdder> rejected = new ConcurrentHashMap<>(), writeFailed = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, LongAdder> rejected = new ConcurrentHashMap<>(),
+            writeFailed = new ConcurrentHashMap<>();
 
     void rejected(String why) {
         rejected.computeIfAbsent(why, k -> new LongAdder()).increment();
@@ -46,13 +76,17 @@ final class RealKvTotals {
     static final String ERROR_AFTER_COMPLETION = "error after completion";
 
     /** The first error after completion since the reset, or null. */
-    private final java.util.concurrent.atomic.AtomicReference<String> writeError = new java.util.concurrent.atomic.AtomicReference<>();
+    private final java.util.concurrent.atomic.AtomicReference<String> writeError =
+            new java.util.concurrent.atomic.AtomicReference<>();
 
     void writeFailed(String why) {
-        String key = why.startsWith(ERROR_AFTER_COMPLETION) ? "error_after_completion" : why; // one column, whatever the message
+        String key = why.startsWith(ERROR_AFTER_COMPLETION)
+                ? "error_after_completion"
+                : why; // one column, whatever the message
         if (key != why) writeError.compareAndSet(null, why);
         writeFailed.computeIfAbsent(key, k -> new LongAdder()).increment();
-        if (!why.equals("in_progress")) everWriteFailed.add(why); // another writer is putting the same block: it will be there
+        if (!why.equals("in_progress"))
+            everWriteFailed.add(why); // another writer is putting the same block: it will be there
     }
 
     /** The first write-back error after a request's completion since the reset (the message), or null. */
@@ -94,8 +128,10 @@ final class RealKvTotals {
         LlamaColumns.ENGINE_STEP_MS_MEAN.put(x, n == 0 ? Double.NaN : stepNanos.sum() / 1e6 / n);
         LlamaColumns.ENGINE_STEP_TOKENS_MEAN.put(x, n == 0 ? Double.NaN : (double) stepTokens.sum() / n);
         LlamaColumns.ENGINE_STEP_CPU_S.put(x, stepCpuNanos.sum() / 1e9);
-        Columns.ENGINE_STEP_WALL_OVER_CPU.put(x, stepCpuNanos.sum() == 0 ? Double.NaN : (double) stepNanos.sum() / stepCpuNanos.sum());
-        LlamaColumns.ENGINE_CPU_MS_PER_STEP_TOKEN.put(x, stepTokens.sum() == 0 ? Double.NaN : stepCpuNanos.sum() / 1e6 / stepTokens.sum());
+        Columns.ENGINE_STEP_WALL_OVER_CPU.put(
+                x, stepCpuNanos.sum() == 0 ? Double.NaN : (double) stepNanos.sum() / stepCpuNanos.sum());
+        LlamaColumns.ENGINE_CPU_MS_PER_STEP_TOKEN.put(
+                x, stepTokens.sum() == 0 ? Double.NaN : stepCpuNanos.sum() / 1e6 / stepTokens.sum());
         LlamaColumns.ENGINE_STEP_SEQUENCES_MEAN.put(x, n == 0 ? Double.NaN : (double) stepSequences.sum() / n);
         LlamaColumns.LOCAL_LENT_BLOCKS.put(x, localLentBlocks.sum());
         LlamaColumns.LOCAL_KEPT_BLOCKS.put(x, localKeptBlocks.sum());
@@ -104,12 +140,43 @@ final class RealKvTotals {
     }
 
     void reset() {
-        for (LongAdder a : new LongAdder[] {splitNanos, assembleNanos, restoreNanos, transferNanos, verifyNanos, splitBytes, assembleBytes,
-                restores, prefillTokens, prefillNanos, decodeTokens, decodeNanos, writtenBlocks, writtenBytes, writeSkipped, unaudited,
-                policyRecomputed, logitChecks, logitChecksSkipped, logitCheckNanos, steps, stepNanos, stepCpuNanos, stepTokens, stepSequences, localLentBlocks, localKeptBlocks,
-                localEvictions, localUnplaced, decodeSidePromptTokens, decodingSteps, decodingStepsWithPrompt, handoverCorrupted, handoverAudited,
-                handoverWrongHits})
-            a.reset();
+        for (LongAdder a : new LongAdder[] {
+            splitNanos,
+            assembleNanos,
+            restoreNanos,
+            transferNanos,
+            verifyNanos,
+            splitBytes,
+            assembleBytes,
+            restores,
+            prefillTokens,
+            prefillNanos,
+            decodeTokens,
+            decodeNanos,
+            writtenBlocks,
+            writtenBytes,
+            writeSkipped,
+            unaudited,
+            policyRecomputed,
+            logitChecks,
+            logitChecksSkipped,
+            logitCheckNanos,
+            steps,
+            stepNanos,
+            stepCpuNanos,
+            stepTokens,
+            stepSequences,
+            localLentBlocks,
+            localKeptBlocks,
+            localEvictions,
+            localUnplaced,
+            decodeSidePromptTokens,
+            decodingSteps,
+            decodingStepsWithPrompt,
+            handoverCorrupted,
+            handoverAudited,
+            handoverWrongHits
+        }) a.reset();
         logitMaxDiff.reset();
         rejected.clear();
         writeFailed.clear();

@@ -3,7 +3,6 @@ package dev.kvlab.harness.llama.internal.realkv;
 import dev.kvlab.harness.llama.internal.KvStateCodec;
 import dev.kvlab.harness.llama.internal.KvStateLayout;
 import dev.kvlab.harness.llama.internal.LlamaContext;
-import dev.kvlab.harness.spi.AuditedStore;
 import dev.kvlab.harness.spi.TargetFramework;
 import dev.kvlab.store.api.KvBackend;
 import java.lang.foreign.Arena;
@@ -29,9 +28,16 @@ public final class RemotePrefix {
     private final int scratch, blockTokens;
     /** The assembled state of the last restore; native, reused (context thread only). */
     private MemorySegment state;
+
     private Arena stateArena;
 
-    RemotePrefix(LlamaContext ctx, KvStateLayout layout, KvBlockStore store, RealKvTotals totals, int scratch, int blockTokens) {
+    RemotePrefix(
+            LlamaContext ctx,
+            KvStateLayout layout,
+            KvBlockStore store,
+            RealKvTotals totals,
+            int scratch,
+            int blockTokens) {
         this.ctx = ctx;
         this.layout = layout;
         this.store = store;
@@ -45,11 +51,14 @@ public final class RemotePrefix {
      * sequence {@code scratch} no request uses; blocks of {@code blockTokens} under the namespace of the model file
      * {@code modelSha256}. The context is cleared (its layout is probed on sequence 0).
      */
-    public static RemotePrefix open(KvBackend backend, LlamaContext ctx, String modelSha256, int blockTokens, int scratch) {
+    public static RemotePrefix open(
+            KvBackend backend, LlamaContext ctx, String modelSha256, int blockTokens, int scratch) {
         KvStateLayout layout = EngineInstance.probeLayout(ctx);
-        KvNamespace ns = new KvNamespace(modelSha256, LlamaCell.dtype(layout.layers().getFirst().kType()), layout.vTrans(), blockTokens);
+        KvNamespace ns = new KvNamespace(
+                modelSha256, LlamaCell.dtype(layout.layers().getFirst().kType()), layout.vTrans(), blockTokens);
         RealKvTotals totals = new RealKvTotals();
-        KvBlockStore store = new KvBlockStore(TargetFramework.get().audited(backend), ns, layout.bytesPerToken() * blockTokens, 1, totals);
+        KvBlockStore store = new KvBlockStore(
+                TargetFramework.get().audited(backend), ns, layout.bytesPerToken() * blockTokens, 1, totals);
         return new RemotePrefix(ctx, layout, store, totals, scratch, blockTokens);
     }
 
@@ -109,7 +118,8 @@ public final class RemotePrefix {
     boolean restore(int seq, int lent, int fetched, int lastTokens, MemorySegment[] bufs) {
         List<MemorySegment> blocks = new ArrayList<>(fetched);
         for (int i = 0; i < fetched; i++)
-            blocks.add(KvBlockObject.payload(bufs[i], layout.bytesPerToken() * (i == fetched - 1 ? lastTokens : blockTokens)));
+            blocks.add(KvBlockObject.payload(
+                    bufs[i], layout.bytesPerToken() * (i == fetched - 1 ? lastTokens : blockTokens)));
         long t1 = System.nanoTime();
         int runTokens = KvStateCodec.runTokens(fetched, blockTokens, lastTokens);
         MemorySegment st = stateBuffer(layout.stateBytes(runTokens));
@@ -118,7 +128,8 @@ public final class RemotePrefix {
         totals.assembleBytes.add(st.byteSize());
         long t2 = System.nanoTime();
         // nothing lent before the blocks: they are the sequence's whole KV, restored into it (a context of a stream per
-        // sequence cannot share cells across streams); behind a lent prefix, restored on the scratch and shared (unified)
+        // sequence cannot share cells across streams); behind a lent prefix, restored on the scratch and shared
+        // (unified)
         int into = lent == 0 ? seq : scratch;
         try {
             ctx.restore(into, st);
@@ -135,7 +146,8 @@ public final class RemotePrefix {
         totals.restores.increment();
         int tokens = lent * blockTokens + runTokens;
         if (ctx.maxPos(seq) != tokens - 1)
-            throw new IllegalStateException("after the restore the sequence ends at position " + ctx.maxPos(seq) + ", expected " + (tokens - 1));
+            throw new IllegalStateException("after the restore the sequence ends at position " + ctx.maxPos(seq)
+                    + ", expected " + (tokens - 1));
         return true;
     }
 

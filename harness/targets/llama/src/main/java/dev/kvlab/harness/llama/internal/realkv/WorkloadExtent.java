@@ -13,7 +13,10 @@ final class WorkloadExtent {
     /** {@code {most prompt tokens, most output tokens, most full prompt blocks}} over the workload's requests. */
     static int[] of(CellSpec spec) {
         int[] most = new int[3];
-        try (RequestSource s = Workloads.open(spec.workload().spec(), spec.workload().namespace(), spec.config().seed())) {
+        try (RequestSource s = Workloads.open(
+                spec.workload().spec(),
+                spec.workload().namespace(),
+                spec.config().seed())) {
             while (s.hasNext()) {
                 Request r = s.next();
                 most[0] = Math.max(most[0], r.inputTokens());

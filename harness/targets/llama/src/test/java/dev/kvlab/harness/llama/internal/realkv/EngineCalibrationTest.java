@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class EngineCalibrationTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void theCalibratedRooflineReproducesWhatItWasFittedTo() throws Exception {
@@ -51,18 +52,26 @@ class EngineCalibrationTest {
         assertThat(kv.bytesPerTokenAllRanks()).isEqualTo(spec.kvBytesPerToken());
         assertThat(c.timings().kvBytesPerToken()).isEqualTo(spec.kvBytesPerToken());
         Roofline r = new Roofline(model, hw, kv);
-        // the catalog file is the calibration, clipped or not: read back, it predicts what the fitted roofline predicts (to the
-        // figures' printed precision), at the points it was fitted on and at points it was not (other passes, contexts, loads)
+        // the catalog file is the calibration, clipped or not: read back, it predicts what the fitted roofline predicts
+        // (to the
+        // figures' printed precision), at the points it was fitted on and at points it was not (other passes, contexts,
+        // loads)
         Roofline fitted = new Roofline(c.modelSpec(), c.hardwareSpec(), KvSizing.of(c.modelSpec(), Dtype.FP16, 1));
         var p = c.timings().prefill();
-        for (int[] q : new int[][] {{p.tokens(), 0}, {p.tokens(), p.context()}, {3 * p.tokens(), 0}, {7, 2 * p.context()}, {1, 0}}) {
-            assertThat(r.prefillSeconds(q[0], q[1])).as("prefill %d behind %d", q[0], q[1])
+        for (int[] q : new int[][] {
+            {p.tokens(), 0}, {p.tokens(), p.context()}, {3 * p.tokens(), 0}, {7, 2 * p.context()}, {1, 0}
+        }) {
+            assertThat(r.prefillSeconds(q[0], q[1]))
+                    .as("prefill %d behind %d", q[0], q[1])
                     .isCloseTo(fitted.prefillSeconds(q[0], q[1]), within(fitted.prefillSeconds(q[0], q[1]) * 1e-5));
         }
         for (long ctx : new long[] {1, 20, 5000})
-            assertThat(r.decodeStepSeconds(1, ctx)).isCloseTo(fitted.decodeStepSeconds(1, ctx), within(fitted.decodeStepSeconds(1, ctx) * 1e-5));
-        for (int n : new int[] {1, 32, 4096}) assertThat(r.kvLoadSeconds(n)).isCloseTo(fitted.kvLoadSeconds(n), within(fitted.kvLoadSeconds(n) * 1e-5));
-        // and the fit reproduces its two prefills exactly unless it said it clipped (EngineFitTest checks the fit on a known engine)
+            assertThat(r.decodeStepSeconds(1, ctx))
+                    .isCloseTo(fitted.decodeStepSeconds(1, ctx), within(fitted.decodeStepSeconds(1, ctx) * 1e-5));
+        for (int n : new int[] {1, 32, 4096})
+            assertThat(r.kvLoadSeconds(n)).isCloseTo(fitted.kvLoadSeconds(n), within(fitted.kvLoadSeconds(n) * 1e-5));
+        // and the fit reproduces its two prefills exactly unless it said it clipped (EngineFitTest checks the fit on a
+        // known engine)
         for (var ch : c.checks().subList(0, 2))
             if (c.clips().isEmpty()) assertThat(ch.error()).as(ch.what()).isCloseTo(0.0, within(1e-6));
             else assertThat(c.text()).contains("fit: " + c.clips().getFirst());
@@ -83,23 +92,31 @@ class EngineCalibrationTest {
         Path gguf = Gguf.synth(spec, dir.resolve("ctx.gguf")).path();
         EngineCalibration c = EngineCalibration.measure(lib, Gguf.read(gguf), 1, 256, 4, 32);
         assertThat(c.hardwareSpec().attention().efficiency()).isPositive().isFinite();
-        assertThat(c.hardwareSpec().attention().smallPassEfficiency()).isPositive().isFinite();
+        assertThat(c.hardwareSpec().attention().smallPassEfficiency())
+                .isPositive()
+                .isFinite();
         Roofline r = c.roofline(Dtype.FP16);
         for (int chunk : new int[] {32, 128}) {
             double predicted = r.prefillSeconds(chunk, 1024) / r.prefillSeconds(chunk, 0);
             double measured = measuredRatio(lib, gguf, chunk, 1024);
-            assertThat(measured).as("this engine's %d-token pass behind 1,024 tokens against into an empty context", chunk).isGreaterThan(1.1);
-            assertThat(predicted).as("the calibrated roofline's ratio for %d tokens, measured %.2f", chunk, measured)
+            assertThat(measured)
+                    .as("this engine's %d-token pass behind 1,024 tokens against into an empty context", chunk)
+                    .isGreaterThan(1.1);
+            assertThat(predicted)
+                    .as("the calibrated roofline's ratio for %d tokens, measured %.2f", chunk, measured)
                     .isBetween(measured / 2, measured * 2);
         }
     }
 
-    private static double measuredRatio(dev.kvlab.harness.llama.internal.LlamaLibrary lib, Path gguf, int chunk, int context) {
+    private static double measuredRatio(
+            dev.kvlab.harness.llama.internal.LlamaLibrary lib, Path gguf, int chunk, int context) {
         try (LlamaModel m = LlamaModel.load(lib, gguf);
-             LlamaContext ctx = m.newContext(new LlamaContext.Options(2048, 512, 2, 1, LlamaContext.FlashAttention.AUTO, true))) {
+                LlamaContext ctx = m.newContext(
+                        new LlamaContext.Options(2048, 512, 2, 1, LlamaContext.FlashAttention.AUTO, true))) {
             int[] toks = new int[context + chunk];
             SplittableRandom rnd = new SplittableRandom(5);
-            for (int i = 0; i < toks.length; i++) toks[i] = PromptTokens.FIRST + rnd.nextInt(m.vocabSize() - PromptTokens.FIRST);
+            for (int i = 0; i < toks.length; i++)
+                toks[i] = PromptTokens.FIRST + rnd.nextInt(m.vocabSize() - PromptTokens.FIRST);
             double[] empty = new double[5], behind = new double[5];
             ctx.prefill(0, toks, 0, chunk, 0);
             for (int i = 0; i < empty.length; i++) {
@@ -125,8 +142,11 @@ class EngineCalibrationTest {
     void theChunkIsBoundedByTheModelsContext() throws Exception {
         for (int[] c : new int[][] {{256, 104}, {8192, 4072}, {40, 0}}) {
             SynthSpec spec = new SynthSpec(1, 64, 2, 1, 128, 1000, WeightType.F16, 1, c[0]);
-            GgufModelInfo m = Gguf.read(Gguf.synth(spec, dir.resolve("ctx" + c[0] + ".gguf")).path());
-            assertThat(EngineCalibration.largestChunk(m, 32)).as("context %d", c[0]).isEqualTo(c[1]);
+            GgufModelInfo m = Gguf.read(
+                    Gguf.synth(spec, dir.resolve("ctx" + c[0] + ".gguf")).path());
+            assertThat(EngineCalibration.largestChunk(m, 32))
+                    .as("context %d", c[0])
+                    .isEqualTo(c[1]);
         }
     }
 }

@@ -25,7 +25,8 @@ class EngineFitTest {
 
     private final ModelSpec model = Catalogs.builtIn().model("llama-3-8b");
     private final KvSizing kv = KvSizing.of(model, Dtype.FP16, 1);
-    private final Roofline unit = new Roofline(model, new HardwareSpec("unit", null, List.of(), "", 1, null, 1, 1_000_000_000L, 1, 1, 1), kv);
+    private final Roofline unit =
+            new Roofline(model, new HardwareSpec("unit", null, List.of(), "", 1, null, 1, 1_000_000_000L, 1, 1, 1), kv);
 
     /** A pass of {@code n} tokens after {@code c} on the known engine (compute only: prefill passes are compute-bound). */
     private double pass(int n, int c, int smallBelow) {
@@ -35,18 +36,23 @@ class EngineFitTest {
 
     /** A decode step after {@code c}: the weights and KV read, plus its attention on the short passes' kernel. */
     private double decode(double c) {
-        return (unit.weightBytes() + (c + 1) * kv.bytesPerTokenAllRanks()) / BW + (c + 1) * unit.flopsPerPair() / (E_SMALL * F);
+        return (unit.weightBytes() + (c + 1) * kv.bytesPerTokenAllRanks()) / BW
+                + (c + 1) * unit.flopsPerPair() / (E_SMALL * F);
     }
 
     private EngineTimings timings(int smallBelow, double behindScale) {
         List<EngineTimings.Pass> passes = new ArrayList<>();
-        for (int q = 2; q < CHUNK; q *= 2) passes.add(new EngineTimings.Pass(q, pass(q, 0, smallBelow), pass(q, CONTEXT, smallBelow)));
+        for (int q = 2; q < CHUNK; q *= 2)
+            passes.add(new EngineTimings.Pass(q, pass(q, 0, smallBelow), pass(q, CONTEXT, smallBelow)));
         double empty = pass(CHUNK, 0, smallBelow);
         double behind = empty + (pass(CHUNK, CONTEXT, smallBelow) - empty) * behindScale;
         long bpt = kv.bytesPerTokenAllRanks();
-        return new EngineTimings(new EngineTimings.Prefill(CHUNK, CONTEXT, empty, behind),
-                new EngineTimings.Decode(20, decode(20), 1028, decode(1028)), passes,
-                new EngineTimings.Load(32, LOAD_S + 32.0 * bpt / LOAD_BPS, 1024, LOAD_S + 1024.0 * bpt / LOAD_BPS), bpt);
+        return new EngineTimings(
+                new EngineTimings.Prefill(CHUNK, CONTEXT, empty, behind),
+                new EngineTimings.Decode(20, decode(20), 1028, decode(1028)),
+                passes,
+                new EngineTimings.Load(32, LOAD_S + 32.0 * bpt / LOAD_BPS, 1024, LOAD_S + 1024.0 * bpt / LOAD_BPS),
+                bpt);
     }
 
     @Test
@@ -57,7 +63,8 @@ class EngineFitTest {
         assertThat(f.attention().efficiency()).isCloseTo(E, within(E * 1e-9));
         assertThat(f.attention().smallPassEfficiency()).isCloseTo(E_SMALL, within(E_SMALL * 0.02));
         assertThat(f.attention().smallPassTokens()).isEqualTo(SMALL_BELOW);
-        // the short decode step's attention (on top of the weight reads) is read as memory time: the bandwidth comes out low
+        // the short decode step's attention (on top of the weight reads) is read as memory time: the bandwidth comes
+        // out low
         assertThat(f.bandwidth()).isBetween(BW / 2.5, BW * 1.0001);
         assertThat(f.kvLoad().latencySeconds()).isCloseTo(LOAD_S, within(LOAD_S * 1e-6));
         assertThat(f.kvLoad().bytesPerSecond()).isCloseTo(LOAD_BPS, within(LOAD_BPS * 1e-6));
@@ -65,10 +72,13 @@ class EngineFitTest {
 
     @Test
     void findsWhereShortPassesEndAndOneKernelWhenThereIsOne() {
-        assertThat(EngineFit.of(timings(16, 1), unit).attention().smallPassTokens()).isEqualTo(16);
-        assertThat(EngineFit.of(timings(2, 1), unit).attention().smallPassTokens()).isEqualTo(2);
+        assertThat(EngineFit.of(timings(16, 1), unit).attention().smallPassTokens())
+                .isEqualTo(16);
+        assertThat(EngineFit.of(timings(2, 1), unit).attention().smallPassTokens())
+                .isEqualTo(2);
         // the chunk too on the short passes' kernel: one kernel for every pass
-        assertThat(EngineFit.of(timings(CHUNK * 2, 1), unit).attention().smallPassTokens()).isEqualTo(1);
+        assertThat(EngineFit.of(timings(CHUNK * 2, 1), unit).attention().smallPassTokens())
+                .isEqualTo(1);
     }
 
     @Test
@@ -77,7 +87,8 @@ class EngineFitTest {
         EngineFit f = EngineFit.of(t, unit);
         assertThat(f.attention().efficiency()).isEqualTo(1.0);
         assertThat(f.clips()).anyMatch(c -> c.contains("no slower"));
-        double plain = t.prefill().empty() / (unit.linearFlops(CHUNK) + unit.attentionFlops(Roofline.causalPairs(CHUNK, 0)));
+        double plain =
+                t.prefill().empty() / (unit.linearFlops(CHUNK) + unit.attentionFlops(Roofline.causalPairs(CHUNK, 0)));
         assertThat(f.flops()).isCloseTo(1 / plain, within(1e-6 / plain));
     }
 
@@ -85,11 +96,28 @@ class EngineFitTest {
     void theFittedRooflinePredictsThePassesItWasNotFittedTo() {
         EngineTimings t = timings(SMALL_BELOW, 1);
         EngineFit f = EngineFit.of(t, unit);
-        Roofline r = new Roofline(model, new HardwareSpec("fit", null, List.of(), "", f.flops(), null, f.bandwidth(), 1_000_000_000L, f.bandwidth(),
-                1, 1, f.attention(), f.kvLoad()), kv);
+        Roofline r = new Roofline(
+                model,
+                new HardwareSpec(
+                        "fit",
+                        null,
+                        List.of(),
+                        "",
+                        f.flops(),
+                        null,
+                        f.bandwidth(),
+                        1_000_000_000L,
+                        f.bandwidth(),
+                        1,
+                        1,
+                        f.attention(),
+                        f.kvLoad()),
+                kv);
         for (EngineTimings.Pass q : t.passes()) {
             double predicted = r.prefillSeconds(q.tokens(), CONTEXT);
-            assertThat(predicted / q.behind() - 1).as("a pass of %d behind %d", q.tokens(), CONTEXT).isCloseTo(0, within(0.05));
+            assertThat(predicted / q.behind() - 1)
+                    .as("a pass of %d behind %d", q.tokens(), CONTEXT)
+                    .isCloseTo(0, within(0.05));
         }
     }
 
@@ -101,14 +129,20 @@ class EngineFitTest {
 
     private EngineTimings summedTimings(int smallBelow) {
         List<EngineTimings.Pass> passes = new ArrayList<>();
-        for (int q = 2; q < CHUNK; q *= 2) passes.add(new EngineTimings.Pass(q, summedPass(q, 0, smallBelow), summedPass(q, CONTEXT, smallBelow)));
+        for (int q = 2; q < CHUNK; q *= 2)
+            passes.add(new EngineTimings.Pass(q, summedPass(q, 0, smallBelow), summedPass(q, CONTEXT, smallBelow)));
         long bpt = kv.bytesPerTokenAllRanks();
         // a decode step: one token after c, its attention on the short passes' kernel, plus its memory traffic
-        java.util.function.DoubleUnaryOperator decode = c -> (unit.linearFlops(1) + unit.attentionFlops(c + 1) / E_SMALL) / F
-                + (unit.weightBytes() + (c + 1) * bpt) / BW;
-        return new EngineTimings(new EngineTimings.Prefill(CHUNK, CONTEXT, summedPass(CHUNK, 0, smallBelow), summedPass(CHUNK, CONTEXT, smallBelow)),
-                new EngineTimings.Decode(20, decode.applyAsDouble(20), 1028, decode.applyAsDouble(1028)), passes,
-                new EngineTimings.Load(32, LOAD_S + 32.0 * bpt / LOAD_BPS, 1024, LOAD_S + 1024.0 * bpt / LOAD_BPS), bpt);
+        java.util.function.DoubleUnaryOperator decode =
+                c -> (unit.linearFlops(1) + unit.attentionFlops(c + 1) / E_SMALL) / F
+                        + (unit.weightBytes() + (c + 1) * bpt) / BW;
+        return new EngineTimings(
+                new EngineTimings.Prefill(
+                        CHUNK, CONTEXT, summedPass(CHUNK, 0, smallBelow), summedPass(CHUNK, CONTEXT, smallBelow)),
+                new EngineTimings.Decode(20, decode.applyAsDouble(20), 1028, decode.applyAsDouble(1028)),
+                passes,
+                new EngineTimings.Load(32, LOAD_S + 32.0 * bpt / LOAD_BPS, 1024, LOAD_S + 1024.0 * bpt / LOAD_BPS),
+                bpt);
     }
 
     @Test
@@ -122,28 +156,55 @@ class EngineFitTest {
         assertThat(f.attention().efficiency()).isCloseTo(E, within(E * 1e-6));
         assertThat(f.attention().smallPassEfficiency()).isCloseTo(E_SMALL, within(E_SMALL * 1e-6));
         assertThat(f.attention().smallPassTokens()).isEqualTo(SMALL_BELOW);
-        Roofline r = new Roofline(model, new HardwareSpec("fit", null, List.of(), "", f.flops(), null, f.bandwidth(), 1_000_000_000L, f.bandwidth(),
-                1, 1, f.attention(), f.kvLoad()), kv);
+        Roofline r = new Roofline(
+                model,
+                new HardwareSpec(
+                        "fit",
+                        null,
+                        List.of(),
+                        "",
+                        f.flops(),
+                        null,
+                        f.bandwidth(),
+                        1_000_000_000L,
+                        f.bandwidth(),
+                        1,
+                        1,
+                        f.attention(),
+                        f.kvLoad()),
+                kv);
         // the decode step at the long context, which the larger-of-the-two roofline cannot reach
         assertThat(r.decodeStepSeconds(1, 1028) / t.decode().atLong() - 1).isCloseTo(0, within(1e-6));
         for (EngineTimings.Pass q : t.passes())
-            assertThat(r.prefillSeconds(q.tokens(), CONTEXT) / q.behind() - 1).as("a pass of %d behind %d", q.tokens(), CONTEXT).isCloseTo(0, within(1e-6));
+            assertThat(r.prefillSeconds(q.tokens(), CONTEXT) / q.behind() - 1)
+                    .as("a pass of %d behind %d", q.tokens(), CONTEXT)
+                    .isCloseTo(0, within(1e-6));
     }
 
     @Test
     void theSummedFitRefusesTimingsThatGiveNoSuchEngine() {
         EngineTimings t = summedTimings(SMALL_BELOW);
         // a decode step no slower at the long context: no short passes' attention rate to solve for
-        EngineTimings flat = new EngineTimings(t.prefill(), new EngineTimings.Decode(20, t.decode().atShort(), 1028, t.decode().atShort() * 0.9),
-                t.passes(), t.load(), t.kvBytesPerToken());
+        EngineTimings flat = new EngineTimings(
+                t.prefill(),
+                new EngineTimings.Decode(
+                        20, t.decode().atShort(), 1028, t.decode().atShort() * 0.9),
+                t.passes(),
+                t.load(),
+                t.kvBytesPerToken());
         assertThat(EngineFit.summed(flat, unit)).isNull();
     }
 
     @Test
     void roundsOfTheProbeGiveEachFigureItsMedian() {
         EngineTimings a = summedTimings(SMALL_BELOW), b = timings(SMALL_BELOW, 1);
-        EngineTimings slow = new EngineTimings(new EngineTimings.Prefill(CHUNK, CONTEXT, a.prefill().empty() * 3, a.prefill().behind() * 3),
-                a.decode(), a.passes(), a.load(), a.kvBytesPerToken());
+        EngineTimings slow = new EngineTimings(
+                new EngineTimings.Prefill(
+                        CHUNK, CONTEXT, a.prefill().empty() * 3, a.prefill().behind() * 3),
+                a.decode(),
+                a.passes(),
+                a.load(),
+                a.kvBytesPerToken());
         EngineTimings m = EngineTimings.median(List.of(a, slow, a));
         assertThat(m.prefill().empty()).isEqualTo(a.prefill().empty());
         assertThat(m.prefill().behind()).isEqualTo(a.prefill().behind());

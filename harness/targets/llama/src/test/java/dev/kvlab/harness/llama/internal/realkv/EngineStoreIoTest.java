@@ -28,18 +28,22 @@ class EngineStoreIoTest {
 
     static final long LINK_DELAY_MS = 400;
 
-    @TempDir static Path dir;
+    @TempDir
+    static Path dir;
+
     static Path model;
 
     @BeforeAll
     static void model() throws Exception {
         RealKvTestSupport.library();
-        model = Gguf.synth(new SynthSpec(2, 256, 4, 2, 688, 32000, WeightType.F16, 5, 4096), dir.resolve("tiny.gguf")).path();
+        model = Gguf.synth(new SynthSpec(2, 256, 4, 2, 688, 32000, WeightType.F16, 5, 4096), dir.resolve("tiny.gguf"))
+                .path();
     }
 
     @Test
     void decodingSequencesStepWhileOtherRequestsFetchFromASlowStore() {
-        CellResult r = new CellRunner().run(ConfigTree.parse("""
+        CellResult r = new CellRunner()
+                .run(ConfigTree.parse("""
                 mode: live
                 seed: 3
                 target: {kind: llama.cpp, model: %s, threads: 1, sequences: 4, calibrate_tokens: 0}
@@ -56,13 +60,15 @@ class EngineStoreIoTest {
                   generator: {kind: shared-prefix, groups: 2, prompts_per_group: 3, prefix_tokens: 256, suffix_tokens: 32, output_tokens: 512, block_tokens: 32}
                   arrival: {process: constant, rate: 5}
                 slo: {ttft_ms: 20000}
-                """.formatted(model, LINK_DELAY_MS), "slow-store.yaml", null).bind());
+                """.formatted(model, LINK_DELAY_MS), "slow-store.yaml", null)
+                        .bind());
         var s = r.summary();
         assertThat(s.get(Columns.FAILED)).isZero();
         assertThat(s.get(Columns.WRONG_HITS_USED)).isZero();
         assertThat(s.get(Columns.FALLBACKS)).isZero();
         assertThat(s.get(Columns.REMOTE_HIT_RATIO)).isGreaterThan(0.5);
-        // the fetches waited for the slow link (the fault is switched on by a fault thread as the first request arrives)
+        // the fetches waited for the slow link (the fault is switched on by a fault thread as the first request
+        // arrives)
         assertThat(r.totals().get(Metric.FETCH).getValueAtPercentile(50)).isGreaterThanOrEqualTo(LINK_DELAY_MS * 1000);
         // some request decoded for most of a fetch of another
         List<RequestRecord> rs = r.requestLog().readAll();
@@ -71,7 +77,10 @@ class EngineStoreIoTest {
             for (RequestRecord f : rs) {
                 if (d == f) continue;
                 double fetchFrom = f.arrivalMs() + f.queueMs(), fetchTo = fetchFrom + f.fetchMs();
-                overlapMs = Math.max(overlapMs, Math.min(fetchTo, d.arrivalMs() + d.e2elMs()) - Math.max(fetchFrom, d.arrivalMs() + d.ttftMs()));
+                overlapMs = Math.max(
+                        overlapMs,
+                        Math.min(fetchTo, d.arrivalMs() + d.e2elMs())
+                                - Math.max(fetchFrom, d.arrivalMs() + d.ttftMs()));
             }
         assertThat(overlapMs).isGreaterThan(LINK_DELAY_MS / 2.0);
         // and meanwhile its tokens kept coming: no gap between two tokens as long as half a fetch

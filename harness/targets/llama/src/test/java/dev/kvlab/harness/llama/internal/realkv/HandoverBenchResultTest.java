@@ -9,13 +9,30 @@ import org.junit.jupiter.api.Test;
 class HandoverBenchResultTest {
 
     // 1 MB in 4 objects; WRITE 2 ms against the transport's own 1 ms; restore path 4 ms
-    final HandoverBench.Result r = new HandoverBench.Result("rdma-emu", 256, 1_000_000, 4, 0.5, 2, 0.25, 1, 3, 6.75, 1, 4, true);
+    final HandoverBench.Result r =
+            new HandoverBench.Result("rdma-emu", 256, 1_000_000, 4, 0.5, 2, 0.25, 1, 3, 6.75, 1, 4, true);
 
     @Test
     void jsonFieldsInOrderWithTheDerivedRatios() {
         Map<String, Object> m = r.map();
-        assertThat(m.keySet()).containsExactly("transport", "tokens", "bytes", "objects", "split_ms", "transfer_ms", "digest_ms", "verify_ms", "restore_ms",
-                "handover_ms", "raw_transfer_ms", "restore_path_ms", "transfer_gb_per_s", "raw_transfer_gb_per_s", "transfer_vs_raw", "added_to_restore_path");
+        assertThat(m.keySet())
+                .containsExactly(
+                        "transport",
+                        "tokens",
+                        "bytes",
+                        "objects",
+                        "split_ms",
+                        "transfer_ms",
+                        "digest_ms",
+                        "verify_ms",
+                        "restore_ms",
+                        "handover_ms",
+                        "raw_transfer_ms",
+                        "restore_path_ms",
+                        "transfer_gb_per_s",
+                        "raw_transfer_gb_per_s",
+                        "transfer_vs_raw",
+                        "added_to_restore_path");
         assertThat(m.get("transport")).isEqualTo("rdma-emu (emulated NIC)");
         assertThat(m.get("transfer_gb_per_s")).isEqualTo(0.5);
         assertThat(m.get("raw_transfer_gb_per_s")).isEqualTo(1.0);
@@ -26,10 +43,16 @@ class HandoverBenchResultTest {
     @Test
     void textSaysEachPartAndTheRatios() {
         String nl = System.lineSeparator();
-        assertThat(r.text()).isEqualTo("handover of 256 tokens (1000000 bytes in 4 objects) over rdma-emu (emulated NIC), medians:" + nl
-                + "  split 0.500 ms, audit digest 0.250 ms, WRITE 2.000 ms (0.50 GB/s), verify 1.000 ms, restore 3.000 ms: 6.750 ms in all" + nl
-                + "  the transport's own WRITE of the same bytes (its own engine pair, interleaved) 1.000 ms (1.00 GB/s): the handover's moves at 0.50x" + nl
-                + "  restore path from local memory (verify + restore) 4.000 ms: the handover (WRITE + verify + restore) adds 50%" + nl);
-        assertThat(new HandoverBench.Result("tcp", 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, false).text()).startsWith("handover of 1 tokens (1 bytes in 1 objects) over tcp, medians:");
+        assertThat(r.text())
+                .isEqualTo("handover of 256 tokens (1000000 bytes in 4 objects) over rdma-emu (emulated NIC), medians:"
+                        + nl
+                        + "  split 0.500 ms, audit digest 0.250 ms, WRITE 2.000 ms (0.50 GB/s), verify 1.000 ms, restore 3.000 ms: 6.750 ms in all"
+                        + nl
+                        + "  the transport's own WRITE of the same bytes (its own engine pair, interleaved) 1.000 ms (1.00 GB/s): the handover's moves at 0.50x"
+                        + nl
+                        + "  restore path from local memory (verify + restore) 4.000 ms: the handover (WRITE + verify + restore) adds 50%"
+                        + nl);
+        assertThat(new HandoverBench.Result("tcp", 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, false).text())
+                .startsWith("handover of 1 tokens (1 bytes in 1 objects) over tcp, medians:");
     }
 }

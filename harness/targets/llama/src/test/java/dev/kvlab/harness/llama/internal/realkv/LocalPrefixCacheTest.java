@@ -27,16 +27,21 @@ class LocalPrefixCacheTest {
 
     static final int B = 16, REQUEST_SEQS = 2, CACHE_SEQS = 4, FIRST_CACHE = REQUEST_SEQS;
 
-    @TempDir static Path dir;
+    @TempDir
+    static Path dir;
+
     static LlamaModel model;
     static LlamaContext ctx;
 
     @BeforeAll
     static void context() throws Exception {
         LlamaLibrary lib = RealKvTestSupport.library();
-        Path file = Gguf.synth(new SynthSpec(2, 256, 4, 2, 688, 32000, WeightType.F16, 5, 2048), dir.resolve("tiny.gguf")).path();
+        Path file = Gguf.synth(
+                        new SynthSpec(2, 256, 4, 2, 688, 32000, WeightType.F16, 5, 2048), dir.resolve("tiny.gguf"))
+                .path();
         model = LlamaModel.load(lib, file);
-        ctx = model.newContext(new LlamaContext.Options(1024, 256, REQUEST_SEQS + CACHE_SEQS, 1, LlamaContext.FlashAttention.AUTO, true));
+        ctx = model.newContext(new LlamaContext.Options(
+                1024, 256, REQUEST_SEQS + CACHE_SEQS, 1, LlamaContext.FlashAttention.AUTO, true));
     }
 
     @AfterAll
@@ -47,10 +52,22 @@ class LocalPrefixCacheTest {
 
     static LocalPrefixCache cache(int capacity) {
         ctx.clear();
-        return new LocalPrefixCache(new LocalPrefixCache.Cells() {
-            @Override public void share(int src, int dst, int p0, int p1) { ctx.copySeq(src, dst, p0, p1); }
-            @Override public void release(int seq, int p0, int p1) { ctx.removeSeq(seq, p0, p1); }
-        }, FIRST_CACHE, CACHE_SEQS, capacity, B);
+        return new LocalPrefixCache(
+                new LocalPrefixCache.Cells() {
+                    @Override
+                    public void share(int src, int dst, int p0, int p1) {
+                        ctx.copySeq(src, dst, p0, p1);
+                    }
+
+                    @Override
+                    public void release(int seq, int p0, int p1) {
+                        ctx.removeSeq(seq, p0, p1);
+                    }
+                },
+                FIRST_CACHE,
+                CACHE_SEQS,
+                capacity,
+                B);
     }
 
     /** Tokens of a prompt whose block {@code i} is drawn from {@code keys[i]} (as {@link PromptTokens} does). */

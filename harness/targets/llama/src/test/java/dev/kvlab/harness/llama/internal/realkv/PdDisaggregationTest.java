@@ -33,7 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PdDisaggregationTest {
 
-    @TempDir static Path dir;
+    @TempDir
+    static Path dir;
+
     static Path model;
     static long kvBytesPerToken;
 
@@ -75,13 +77,14 @@ class PdDisaggregationTest {
     void aPromptHandedOverWithItsTailContinuesAsOnThePrefillContext() {
         int block = 32, n = 3 * block + 11;
         try (LlamaModel m = LlamaModel.load(RealKvTestSupport.library(), model);
-             LlamaContext a = m.newContext(LlamaContext.Options.of(1024).withSeqMax(2));
-             LlamaContext b = m.newContext(LlamaContext.Options.of(1024).withSeqMax(2))) {
+                LlamaContext a = m.newContext(LlamaContext.Options.of(1024).withSeqMax(2));
+                LlamaContext b = m.newContext(LlamaContext.Options.of(1024).withSeqMax(2))) {
             KvStateLayout layout = EngineInstance.probeLayout(a);
             RealKvTotals totals = new RealKvTotals();
             KvNamespace ns = new KvNamespace("test", "f16", layout.vTrans(), block);
             KvBlockStore none = new KvBlockStore(null, ns, layout.bytesPerToken() * block, 1, totals);
-            RemotePrefix from = new RemotePrefix(a, layout, none, totals, 1, block), into = new RemotePrefix(b, layout, none, totals, 1, block);
+            RemotePrefix from = new RemotePrefix(a, layout, none, totals, 1, block),
+                    into = new RemotePrefix(b, layout, none, totals, 1, block);
             int[] toks = new int[n];
             for (int i = 0; i < n; i++) toks[i] = PromptTokens.FIRST + (i * 7919) % 20000;
             float[] first = a.prefill(0, toks, 0, n, 0);
@@ -90,18 +93,22 @@ class PdDisaggregationTest {
             long[] keys = {11, 12, 13, 14};
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment[] bufs = new MemorySegment[objects];
-                for (int i = 0; i < objects; i++) bufs[i] = arena.allocate(KvBlockObject.objectBytes(layout.bytesPerToken() * block), 16);
+                for (int i = 0; i < objects; i++)
+                    bufs[i] = arena.allocate(KvBlockObject.objectBytes(layout.bytesPerToken() * block), 16);
                 long bytes = from.splitRun(0, keys, n, bufs);
-                assertThat(bytes).isEqualTo((long) n * layout.bytesPerToken() + (long) objects * KvBlockObject.HEADER_BYTES);
+                assertThat(bytes)
+                        .isEqualTo((long) n * layout.bytesPerToken() + (long) objects * KvBlockObject.HEADER_BYTES);
                 for (int i = 0; i < objects; i++) {
                     int tk = i == objects - 1 ? tail : block;
                     long len = KvBlockObject.objectBytes(layout.bytesPerToken() * tk);
-                    assertThat(KvBlockObject.verify(bufs[i], len, keys[i], tk, len - KvBlockObject.HEADER_BYTES)).isNull();
+                    assertThat(KvBlockObject.verify(bufs[i], len, keys[i], tk, len - KvBlockObject.HEADER_BYTES))
+                            .isNull();
                 }
                 assertThat(into.restore(0, 0, objects, tail, bufs)).isTrue();
                 assertThat(b.maxPos(0)).isEqualTo(n - 1);
             }
-            // the next token decoded on both contexts: the same logits up to rounding (a misplaced row moves them by O(1))
+            // the next token decoded on both contexts: the same logits up to rounding (a misplaced row moves them by
+            // O(1))
             float[] la = a.prefill(0, new int[] {next}, 0, 1, n), lb = b.prefill(0, new int[] {next}, 0, 1, n);
             double d = 0;
             for (int i = 0; i < la.length; i++) d = Math.max(d, Math.abs(la[i] - lb[i]));
@@ -117,7 +124,8 @@ class PdDisaggregationTest {
         assertThat(num(col, Columns.DECODE_PREFILL_TOKENS.name())).isEqualTo(6 * 325);
         assertThat(num(col, LlamaColumns.HANDOVER_TRANSFER_MS_MEAN.name())).isNaN();
         for (String path : new String[] {"direct", "store"}) {
-            CellResult r = new CellRunner().run(config("pd=disaggregated", "cluster.prefill_instances=1", "pd_transfer=" + path));
+            CellResult r = new CellRunner()
+                    .run(config("pd=disaggregated", "cluster.prefill_instances=1", "pd_transfer=" + path));
             var s = r.summary();
             assertThat(s.get(Columns.FAILED)).as(path).isZero();
             assertThat(s.get(Columns.COMPLETED)).as(path).isEqualTo(6);
@@ -125,10 +133,14 @@ class PdDisaggregationTest {
             assertThat(s.get(Columns.PD)).isEqualTo("disaggregated");
             assertThat(num(r, Columns.DECODE_PREFILL_TOKENS.name())).as(path).isZero();
             assertThat(num(r, Columns.PD_FALLBACKS.name())).as(path).isZero();
-            assertThat(num(r, Columns.DECODE_STEPS_WITH_PROMPT_SHARE.name())).as(path).isZero();
+            assertThat(num(r, Columns.DECODE_STEPS_WITH_PROMPT_SHARE.name()))
+                    .as(path)
+                    .isZero();
             assertThat(num(r, Columns.HANDOVER_TOKENS.name())).as(path).isEqualTo(6 * 325);
             // 11 objects per prompt: the model's KV per token and a 32-byte header per object
-            assertThat(num(r, Columns.HANDOVER_BYTES.name())).as(path).isEqualTo(6 * (325.0 * kvBytesPerToken + 11 * KvBlockObject.HEADER_BYTES));
+            assertThat(num(r, Columns.HANDOVER_BYTES.name()))
+                    .as(path)
+                    .isEqualTo(6 * (325.0 * kvBytesPerToken + 11 * KvBlockObject.HEADER_BYTES));
             assertThat(num(r, Columns.PD_RESTORE_MS_P50.name())).as(path).isPositive();
             assertThat(r.json().get("pd_transfer")).isEqualTo(path);
             // the first token came after the handover: the breakdown adds up to no more than the TTFT
@@ -139,8 +151,13 @@ class PdDisaggregationTest {
 
     @Test
     void aCorruptedHandoverIsRecomputedOnTheDecodeInstanceNeverUsed() {
-        CellResult r = new CellRunner().run(config("pd=disaggregated", "cluster.prefill_instances=1", "fault=corrupt", "fault_at=0",
-                "fault_params.corrupt_fraction=1"));
+        CellResult r = new CellRunner()
+                .run(config(
+                        "pd=disaggregated",
+                        "cluster.prefill_instances=1",
+                        "fault=corrupt",
+                        "fault_at=0",
+                        "fault_params.corrupt_fraction=1"));
         var s = r.summary();
         assertThat(s.get(Columns.FAILED)).isZero();
         assertThat(s.get(Columns.WRONG_HITS_USED)).isZero();
@@ -148,19 +165,30 @@ class PdDisaggregationTest {
         assertThat(fallbacks).isPositive().isEqualTo(num(r, "handover_corrupted"));
         // every fallback's prompt was computed by the decode instance instead
         assertThat(num(r, Columns.DECODE_PREFILL_TOKENS.name())).isEqualTo(fallbacks * 325);
-        assertThat(((Number) r.json().get("rejected_handover_checksum")).longValue()).isEqualTo((long) fallbacks);
+        assertThat(((Number) r.json().get("rejected_handover_checksum")).longValue())
+                .isEqualTo((long) fallbacks);
     }
 
     @Test
     void theKeysAreRefusedWhereTheyDoNotApply() {
-        assertThatThrownBy(() -> config("pd_transfer=direct")).isInstanceOf(BadInputException.class).hasMessageContaining("'pd_transfer'")
+        assertThatThrownBy(() -> config("pd_transfer=direct"))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("'pd_transfer'")
                 .hasMessageContaining("disaggregated");
-        assertThatThrownBy(() -> config("cluster.prefill_instances=1")).isInstanceOf(BadInputException.class)
+        assertThatThrownBy(() -> config("cluster.prefill_instances=1"))
+                .isInstanceOf(BadInputException.class)
                 .hasMessageContaining("'cluster.prefill_instances'");
-        assertThatThrownBy(() -> config("pd=disaggregated", "cluster.prefill_instances=2")).isInstanceOf(BadInputException.class)
+        assertThatThrownBy(() -> config("pd=disaggregated", "cluster.prefill_instances=2"))
+                .isInstanceOf(BadInputException.class)
                 .hasMessageContaining("'cluster.prefill_instances'");
-        assertThatThrownBy(() -> config("pd=disaggregated", "pd_transfer=carrier-pigeon")).isInstanceOf(BadInputException.class)
+        assertThatThrownBy(() -> config("pd=disaggregated", "pd_transfer=carrier-pigeon"))
+                .isInstanceOf(BadInputException.class)
                 .hasMessageContaining("pd_transfer");
-        assertThat(Map.of("ok", config("pd=disaggregated", "pd_transfer=store").pdTransfer().label())).containsEntry("ok", "store");
+        assertThat(Map.of(
+                        "ok",
+                        config("pd=disaggregated", "pd_transfer=store")
+                                .pdTransfer()
+                                .label()))
+                .containsEntry("ok", "store");
     }
 }

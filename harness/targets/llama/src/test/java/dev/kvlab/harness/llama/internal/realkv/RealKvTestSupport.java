@@ -13,7 +13,8 @@ final class RealKvTestSupport {
         try {
             return LlamaLibrary.load();
         } catch (EngineUnavailableException e) {
-            if ("1".equals(System.getenv("KVLAB_CI"))) throw new AssertionError("KVLAB_CI=1 and llama.cpp is unavailable: " + e.getMessage());
+            if ("1".equals(System.getenv("KVLAB_CI")))
+                throw new AssertionError("KVLAB_CI=1 and llama.cpp is unavailable: " + e.getMessage());
             Assumptions.abort("llama.cpp library unavailable: " + e.getMessage());
             throw e;
         }
