@@ -100,21 +100,21 @@ public final class ReplicateStats {
         List<Double> base = byCell.get(baseline);
         Map<String, Estimate> out = new LinkedHashMap<>();
         if (base == null) return new Blocked(out, 0, 0);
-        List<List<Double>> logs = new ArrayList<>();
+        List<List<Double>> present = new ArrayList<>();
         for (List<Double> v : byCell.values())
-            if (v.stream().anyMatch(x -> x != null && x > 0 && Double.isFinite(x))) logs.add(v);
+            if (v.stream().anyMatch(x -> x != null && x > 0 && Double.isFinite(x))) present.add(v);
         int most = 0;
-        for (List<Double> v : logs) most = Math.max(most, v.size());
+        for (List<Double> v : present) most = Math.max(most, v.size());
         List<Integer> blocks = new ArrayList<>();
         for (int k = 0; k < most; k++) {
             boolean all = true;
-            for (List<Double> v : logs) {
+            for (List<Double> v : present) {
                 Double x = k < v.size() ? v.get(k) : null;
                 all &= x != null && x > 0 && Double.isFinite(x);
             }
             if (all) blocks.add(k);
         }
-        int cells = logs.size(), b = blocks.size(), df = (cells - 1) * (b - 1);
+        int cells = present.size(), b = blocks.size(), df = (cells - 1) * (b - 1);
         double sigma2 = Double.NaN;
         if (cells >= 2 && b >= 2) {
             double[][] x = new double[cells][b];
@@ -122,7 +122,7 @@ public final class ReplicateStats {
             double[] rowMean = new double[cells], colMean = new double[b];
             for (int i = 0; i < cells; i++)
                 for (int j = 0; j < b; j++) {
-                    x[i][j] = Math.log(logs.get(i).get(blocks.get(j)));
+                    x[i][j] = Math.log(present.get(i).get(blocks.get(j)));
                     rowMean[i] += x[i][j] / b;
                     colMean[j] += x[i][j] / cells;
                     grand += x[i][j] / (cells * b);
