@@ -135,10 +135,11 @@ public final class ReplicateStats {
                 }
             sigma2 = ss / df;
         }
+        boolean pooled = sigma2 >= 0;
         for (var e : byCell.entrySet()) {
             if (e.getKey().equals(baseline)) continue;
             Estimate own = ratio(e.getValue(), base);
-            if (!(sigma2 >= 0) || own.n() < 1) {
+            if (!pooled || own.n() < 1) {
                 out.put(e.getKey(), own);
                 continue;
             }
@@ -147,7 +148,7 @@ public final class ReplicateStats {
                     e.getKey(),
                     new Estimate(own.mean(), sd, own.n(), Math.exp(lnMean - half), Math.exp(lnMean + half)));
         }
-        return new Blocked(out, sigma2 >= 0 ? cells : 0, sigma2 >= 0 ? df : 0);
+        return new Blocked(out, pooled ? cells : 0, pooled ? df : 0);
     }
 
     /**
@@ -158,6 +159,11 @@ public final class ReplicateStats {
      * @param df     the pooled residual's degrees of freedom (0: none pooled)
      */
     public record Blocked(Map<String, Estimate> byCell, int cells, int df) {
+        /** The degrees of freedom of {@code e}'s interval (one of {@link #byCell}): the pooled residual's, else its own pairs'. */
+        public int dfOf(Estimate e) {
+            return df > 0 ? df : Math.max(0, e.n() - 1);
+        }
+
         /** How the intervals were made, in words for a reader of the bundle. */
         public String method() {
             return cells == 0

@@ -103,6 +103,7 @@ class ReplicateStatsTest {
         ReplicateStats.Blocked b = ReplicateStats.blockedRatios(caps, "none");
         assertThat(b.df()).isEqualTo(2);
         assertThat(b.cells()).isEqualTo(3);
+        assertThat(b.dfOf(b.byCell().get("local"))).isEqualTo(2);
         Estimate c = b.byCell().get("combined");
         double ln = (Math.log(18 / 5.1) + Math.log(29 / 5.3)) / 2;
         assertThat(c.mean()).isCloseTo(Math.exp(ln), within(1e-9));
@@ -134,5 +135,6 @@ class ReplicateStatsTest {
         assertThat(none.method()).contains("own pairs");
         assertThat(none.byCell().get("a").n()).isEqualTo(1);
         assertThat(none.byCell().get("a").hasInterval()).isFalse();
+        assertThat(none.dfOf(none.byCell().get("a"))).isZero(); // one pair: no degrees of freedom
     }
 }

@@ -366,7 +366,7 @@ public final class CapacityResults {
             vb.set("diff", SummaryTable.estimate(diff, "mean_diff"));
             ObjectNode rj = ratioJson(ratio);
             rj.put("interval", gains.method());
-            rj.put("df", gains.df() > 0 ? gains.df() : Math.max(0, ratio.n() - 1));
+            rj.put("df", gains.dfOf(ratio));
             vb.set("ratio", rj);
             vb.put("pairs", diff.n());
             vb.put("text", gainText(ce.getKey(), baseline, ratio));
