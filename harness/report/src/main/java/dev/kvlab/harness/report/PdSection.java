@@ -1,6 +1,7 @@
 package dev.kvlab.harness.report;
 
 import dev.kvlab.harness.Gguf;
+import dev.kvlab.harness.api.Column;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.report.Html.Cell;
 import java.nio.file.Files;
@@ -132,11 +133,15 @@ final class PdSection {
     static final double TWIN_TOLERANCE = 0.20;
 
     /** "312 (+7%)": the twin's figure and its error against the measured one; "-" without a twin. */
-    private static String predicted(
-            CellData c, dev.kvlab.harness.api.Column<?> measured, dev.kvlab.harness.api.Column<?> twin) {
+    private static String predicted(CellData c, Column<?> measured, Column<?> twin) {
         double m = c.metric(measured.name()).mean(), p = c.metric(twin.name()).mean();
         if (!Double.isFinite(p)) return "-";
-        return Fmt.num(p) + (m > 0 ? String.format(Locale.ROOT, " (%+.0f%%)", 100 * (p / m - 1)) : "");
+        return Fmt.num(p) + (m > 0 ? String.format(Locale.ROOT, " (%+.0f%%)", 100 * TwinCheck.error(m, p)) : "");
+    }
+
+    /** Whether a twin's figure {@code p} and the measured {@code m} are both known and {@code p} is off by more than the tolerance. */
+    private static boolean misses(double m, double p) {
+        return Double.isFinite(p) && m > 0 && Math.abs(TwinCheck.error(m, p)) > TWIN_TOLERANCE;
     }
 
     /**
@@ -154,11 +159,9 @@ final class PdSection {
         double withPrompt =
                 c.metric(Columns.DECODE_STEPS_WITH_PROMPT_SHARE.name()).mean();
         List<String> why = new ArrayList<>();
-        if (Double.isFinite(twinItl) && itl > 0 && Math.abs(twinItl / itl - 1) > TWIN_TOLERANCE) {
-            if (twinItl < itl
-                    && Double.isFinite(itl50)
-                    && Double.isFinite(twinItl50)
-                    && Math.abs(twinItl50 / itl50 - 1) <= TWIN_TOLERANCE)
+        boolean p50Known = Double.isFinite(twinItl50) && itl50 > 0;
+        if (misses(itl, twinItl)) {
+            if (twinItl < itl && p50Known && !misses(itl50, twinItl50))
                 why.add(String.format(
                         Locale.ROOT,
                         "ITL p99: the twin's p50 agrees (%s vs %s ms) but its tail is the roofline's steps; the "
@@ -174,9 +177,11 @@ final class PdSection {
                         Double.isFinite(withPrompt) && withPrompt > 0
                                 ? String.format(
                                         Locale.ROOT,
-                                        "; %.2f%% of its decode steps carried a " + "prompt chunk",
+                                        "; %.2f%% of its decode steps carried a prompt chunk",
                                         100 * withPrompt)
                                 : ""));
+            else if (!p50Known)
+                why.add(String.format(Locale.ROOT, "ITL p99: %s vs %s ms measured", Fmt.num(twinItl), Fmt.num(itl)));
             else
                 why.add(String.format(
                         Locale.ROOT,
@@ -186,7 +191,7 @@ final class PdSection {
                         Fmt.num(twinItl50),
                         Fmt.num(itl50)));
         }
-        if (Double.isFinite(twinTtft) && ttft > 0 && Math.abs(twinTtft / ttft - 1) > TWIN_TOLERANCE)
+        if (misses(ttft, twinTtft))
             why.add(String.format(
                     Locale.ROOT,
                     "TTFT p50: %s vs %s ms measured (parts measured: %s)",

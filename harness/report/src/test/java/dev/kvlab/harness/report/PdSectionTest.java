@@ -92,5 +92,9 @@ class PdSectionTest {
         // within 20% on both: nothing to explain
         c.metrics().put(Columns.TWIN_ITL_P99.name(), stat(7.0));
         assertThat(PdSection.twinMiss(c)).isEmpty();
+        // the twin's ITL p50 unknown: the miss is stated, no claim on which decode step is faster
+        c.metrics().put(Columns.TWIN_ITL_P99.name(), stat(2.2));
+        c.metrics().put(Columns.TWIN_ITL_P50.name(), stat(Double.NaN));
+        assertThat(PdSection.twinMiss(c)).isEqualTo("ITL p99: 2.200 vs 8.000 ms measured");
     }
 }
