@@ -58,46 +58,6 @@ public record CapacitySpec(
         boolean predict)
         implements ExperimentSpec {
 
-    /** A block without {@code predict} (on). */
-    public CapacitySpec(
-            String knob,
-            double start,
-            double min,
-            double max,
-            double targetAttainment,
-            String rule,
-            double precision,
-            int maxProbes,
-            long minRequests,
-            double minDurationSeconds,
-            double budgetSeconds,
-            boolean earlyStop,
-            Map<String, Set<String>> cells,
-            int maxPasses,
-            int replicates,
-            int maxReplicates,
-            double halfWidth) {
-        this(
-                knob,
-                start,
-                min,
-                max,
-                targetAttainment,
-                rule,
-                precision,
-                maxProbes,
-                minRequests,
-                minDurationSeconds,
-                budgetSeconds,
-                earlyStop,
-                cells,
-                maxPasses,
-                replicates,
-                maxReplicates,
-                halfWidth,
-                true);
-    }
-
     @Override
     public String key() {
         return "capacity";

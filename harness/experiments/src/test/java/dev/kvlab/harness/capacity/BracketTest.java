@@ -20,7 +20,24 @@ class BracketTest {
 
     static CapacitySpec spec(String knob, double start, double min, double max, double precision, int maxProbes) {
         return new CapacitySpec(
-                knob, start, min, max, 0.9, "attainment", precision, maxProbes, 1, 0, 0, true, Map.of(), 8, 0, 0, 0.10);
+                knob,
+                start,
+                min,
+                max,
+                0.9,
+                "attainment",
+                precision,
+                maxProbes,
+                1,
+                0,
+                0,
+                true,
+                Map.of(),
+                8,
+                0,
+                0,
+                0.10,
+                true);
     }
 
     static CapacitySpec rate(double start, double min, double max, double precision, int maxProbes) {
