@@ -42,6 +42,11 @@ public final class Instance {
     private boolean kicking;
     /** The end of an iteration, as one event action (made once, not per iteration). */
     private final Runnable endIteration = this::iterationDone;
+    /** Engine work waiting for the instance between iterations, in order ({@link #engineWork}). */
+    private final ArrayDeque<Work> work = new ArrayDeque<>();
+
+    /** Work of {@code nanos} on the instance between iterations; {@code done} runs when it is over. */
+    private record Work(long nanos, Runnable done) {}
 
     /** Tokens of work routed here and not yet done (load balancing). */
     long outstandingTokens;
@@ -95,16 +100,33 @@ public final class Instance {
         kick();
     }
 
-    /** Admits what fits and starts an iteration when idle and there is work. */
+    /**
+     * Work that holds the whole instance, as an iteration does, run between iterations in the order given: loading
+     * fetched or handed-over KV into the engine (a real engine restores it on its engine thread between steps, so
+     * every sequence of the instance waits for it, not only the one whose KV it is).
+     */
+    void engineWork(long nanos, Runnable done) {
+        work.addLast(new Work(nanos, done));
+        kick();
+    }
+
+    /** Admits what fits and starts the next engine work, or else an iteration, when idle and there is any. */
     void kick() {
         if (busy || kicking) return;
-        long dur;
+        long dur = 0;
         kicking = true;
         try {
             admit();
-            dur = buildBatch();
+            if (work.isEmpty()) dur = buildBatch();
         } finally {
             kicking = false;
+        }
+        if (!work.isEmpty()) {
+            Work w = work.pollFirst();
+            busy = true;
+            busySeconds += w.nanos() * 1e-9;
+            model.loop.after(w.nanos(), () -> workDone(w));
+            return;
         }
         if (batch.isEmpty()) return;
         busy = true;
@@ -198,6 +220,12 @@ public final class Instance {
     private double streamCells() {
         long blocks = cache.capacity() - cache.freeBlocks();
         return (double) blocks * batch.get(0).blockTokens;
+    }
+
+    private void workDone(Work w) {
+        busy = false;
+        w.done().run();
+        kick();
     }
 
     private void iterationDone() {

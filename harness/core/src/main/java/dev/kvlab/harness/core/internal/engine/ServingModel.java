@@ -195,9 +195,10 @@ public final class ServingModel implements Server {
                 s.fetchedBlocks = f.verifiedBlocks();
                 s.fallbackBlocks = f.fallbackBlocks();
                 s.fetchedBytes = f.bytes();
-                // loading the fetched KV into the engine, where the hardware has a cost for it (a calibrated engine)
+                // loading the fetched KV into the engine, where the hardware has a cost for it (a calibrated engine):
+                // engine work that holds the instance between iterations, as a real engine's restore does
                 double load = plan.roofline().kvLoadSeconds((double) s.fetchedBlocks * s.blockTokens);
-                if (load > 0) loop.after(Math.max(1, Math.round(load * 1e9)), () -> fetchDone(s));
+                if (load > 0) s.instance.engineWork(Math.max(1, Math.round(load * 1e9)), () -> fetchDone(s));
                 else fetchDone(s);
             });
         }
@@ -280,8 +281,19 @@ public final class ServingModel implements Server {
         if (!d.cache.canAllocate(need, 0)) return Admission.WAIT;
         d.cache.allocate(need);
         s.decodeBlocks = need;
-        remote.handoff(s, () -> handoffDone(s));
+        remote.handoff(s, () -> handoffArrived(s, d));
         return Admission.ADMITTED;
+    }
+
+    /**
+     * The prompt's KV reached decode instance {@code d}: loaded into its engine where the hardware has a cost for it
+     * (work that holds {@code d} between iterations, stalling its decoding sequences, as a real decode instance's
+     * restore does), then the sequence decodes there.
+     */
+    private void handoffArrived(Seq s, Instance d) {
+        double load = plan.roofline().kvLoadSeconds(s.inputTokens());
+        if (load > 0) d.engineWork(Math.max(1, Math.round(load * 1e9)), () -> handoffDone(s));
+        else handoffDone(s);
     }
 
     private void handoffDone(Seq s) {

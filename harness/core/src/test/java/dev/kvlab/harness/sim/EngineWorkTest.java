@@ -1,0 +1,65 @@
+package dev.kvlab.harness.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kvlab.harness.api.CellSummary;
+import dev.kvlab.harness.api.Columns;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Loading fetched or handed-over KV into an engine ({@code kv_load}) is work on the instance between iterations, as a
+ * real engine's restore on its engine thread is: every decoding sequence of the instance waits for it, not only the
+ * one whose KV it is. Without {@code kv_load} nothing waits.
+ */
+class EngineWorkTest {
+
+    /** The catalog's H100 figures, with a load cost far above a decode step (100 ms) where {@code load} says. */
+    private static Path hardware(Path dir, boolean load) throws Exception {
+        Path f = dir.resolve(load ? "slow-load.yaml" : "free-load.yaml");
+        Files.writeString(
+                f,
+                """
+                hardware:
+                  - id: %s
+                    bf16_flops: 989.4e12
+                    hbm_bandwidth: 3.35e12
+                    hbm_capacity: 80GB
+                    host_link_bandwidth: 64e9
+                    prefill_mfu: 0.5
+                    decode_bandwidth_utilization: 0.75
+                """.formatted(load ? "h100-slow-load" : "h100-free-load")
+                        + (load ? "    kv_load: {latency_seconds: 0.1, bytes_per_second: 1e12}\n" : ""));
+        return f;
+    }
+
+    private static CellSummary run(Path dir, boolean load, String... sets) throws Exception {
+        String yaml =
+                SimCells.BASE.replace("hardware: h100", "hardware: " + (load ? "h100-slow-load" : "h100-free-load"))
+                        + "catalog: [" + hardware(dir, load) + "]\n";
+        return SimCells.runYaml(yaml, sets).summary();
+    }
+
+    @Test
+    void aHandoverLoadStallsTheDecodeInstance(@TempDir Path dir) throws Exception {
+        String[] pd = {"pd=disaggregated", "cluster.instances=4", "tiers=none"};
+        CellSummary free = run(dir, false, pd), slow = run(dir, true, pd);
+        assertThat(free.get(Columns.ITL_P99)).isLessThan(50.0);
+        assertThat(slow.get(Columns.ITL_P99))
+                .as("decoding sequences wait for every handover their instance loads")
+                .isGreaterThanOrEqualTo(100.0);
+    }
+
+    @Test
+    void aFetchLoadStallsItsInstance(@TempDir Path dir) throws Exception {
+        String[] remote = {"tiers=remote-only", "cache_state=hot"};
+        CellSummary free = run(dir, false, remote), slow = run(dir, true, remote);
+        assertThat(free.get(Columns.REMOTE_HIT_RATIO)).isPositive();
+        assertThat(free.get(Columns.ITL_P99)).isLessThan(50.0);
+        assertThat(slow.get(Columns.ITL_P99))
+                .as("a fetch's load holds the instance: the other sequences' next token waits for it")
+                .isGreaterThanOrEqualTo(100.0);
+    }
+}
