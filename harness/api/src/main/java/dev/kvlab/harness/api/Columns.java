@@ -1072,8 +1072,8 @@ public final class Columns {
     public static final Column<Number> COST_VS_BASELINE = extra(
             "cost_vs_baseline",
             Unit.RATIO,
-            "capacity search with a price: cost_per_m_output_tokens / the baseline cell's, paired by replicate (below 1: the cache makes each"
-                    + " token served within the SLO cheaper)",
+            "capacity search with a price: cost_per_m_output_tokens / the baseline cell's, paired by replicate and its interval blocked by"
+                    + " seed as the capacity gain's (below 1: the cache makes each token served within the SLO cheaper)",
             Source.EVERY,
             Merge.SAME);
 

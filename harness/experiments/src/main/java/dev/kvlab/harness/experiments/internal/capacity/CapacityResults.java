@@ -298,6 +298,13 @@ public final class CapacityResults {
         // spread around it is pooled over the cells (two replicates alone give t(1) = 12.7: an interval that decides
         // nothing)
         ReplicateStats.Blocked gains = base == null ? null : ReplicateStats.blockedRatios(capsByCell, baseline);
+        // the cost's ratio is blocked by seed the same way, over the cells with a price
+        Map<String, List<Double>> costsByCell = new LinkedHashMap<>();
+        byCell.forEach((cell, es) -> {
+            if (prices.containsKey(cell)) costsByCell.put(cell, costs(cell, es));
+        });
+        ReplicateStats.Blocked costRatios =
+                baseCost == null ? null : ReplicateStats.blockedRatios(costsByCell, baseline);
         ArrayNode out = JsonNodeFactory.instance.arrayNode();
         for (var ce : byCell.entrySet()) {
             ObjectNode o = out.addObject();
@@ -338,8 +345,12 @@ public final class CapacityResults {
                         Columns.COST_PER_M_OUTPUT_TOKENS.name(),
                         SummaryTable.estimate(ReplicateStats.mean(cost), "mean"));
                 if (baseCost != null && !ce.getKey().equals(baseline)) {
-                    // a ratio, on the log scale as the capacity gain is
-                    o.set(Columns.COST_VS_BASELINE.name(), ratioJson(ReplicateStats.ratio(cost, baseCost)));
+                    // a ratio, on the log scale and blocked by seed as the capacity gain is
+                    ReplicateStats.Estimate cr = costRatios.byCell().get(ce.getKey());
+                    ObjectNode cj = ratioJson(cr);
+                    cj.put("interval", costRatios.method());
+                    cj.put("df", costRatios.dfOf(cr));
+                    o.set(Columns.COST_VS_BASELINE.name(), cj);
                 }
             }
             perCell.add(ce.getKey(), o, es);

@@ -95,6 +95,11 @@ class TwinPredictionTest {
         JsonNode local = cap.get("summary").get(1);
         double gain = local.get("vs_baseline").get("ratio").get("mean").asDouble();
         assertThat(local.get("cost_vs_baseline").get("mean").asDouble()).isLessThan(1);
+        // the cost's interval is made as the gain's (blocked by seed), and says so
+        assertThat(local.get("cost_vs_baseline").get("interval"))
+                .isEqualTo(local.get("vs_baseline").get("ratio").get("interval"));
+        assertThat(local.get("cost_vs_baseline").get("df"))
+                .isEqualTo(local.get("vs_baseline").get("ratio").get("df"));
         assertThat(gain).isGreaterThan(1);
         assertThat(cap.get("summary")
                         .get(0)
