@@ -21,6 +21,8 @@ import org.HdrHistogram.Histogram;
  * @param requestLog per-request records, in completion order (a closed file)
  * @param extras     further figures, name → value (ordered)
  * @param describe   what ran: workload, store, transport, clock
+ * @param handovers  prefill/decode disaggregation: each completed request's way to its first token (the
+ *                   {@code handovers.csv} file), in completion order; empty when nothing was handed over
  */
 public record CellResult(
         RunConfig config,
@@ -29,9 +31,11 @@ public record CellResult(
         Map<Metric, List<IntervalHistogram>> intervals,
         RequestLog requestLog,
         Map<String, Object> extras,
-        Map<String, String> describe) {
+        Map<String, String> describe,
+        List<HandoverRecord> handovers) {
 
     public CellResult {
+        handovers = List.copyOf(handovers);
         totals = Collections.unmodifiableMap(totals);
         intervals = Collections.unmodifiableMap(intervals);
         extras = Collections.unmodifiableMap(new LinkedHashMap<>(extras));
@@ -46,8 +50,9 @@ public record CellResult(
             Map<Metric, List<IntervalHistogram>> intervals,
             RequestLog requestLog,
             Figures figures,
-            Map<String, String> describe) {
-        this(config, summary, totals, intervals, requestLog, figures.asMap(), describe);
+            Map<String, String> describe,
+            List<HandoverRecord> handovers) {
+        this(config, summary, totals, intervals, requestLog, figures.asMap(), describe, handovers);
     }
 
     /** Every request record, read back from {@link #requestLog()} into memory: for small runs and tests. */
@@ -63,6 +68,6 @@ public record CellResult(
     }
 
     public CellResult withSummary(CellSummary s) {
-        return new CellResult(config, s, totals, intervals, requestLog, extras, describe);
+        return new CellResult(config, s, totals, intervals, requestLog, extras, describe, handovers);
     }
 }

@@ -5,10 +5,12 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellRun;
+import dev.kvlab.harness.api.HandoverRecord;
 import dev.kvlab.harness.api.IntervalHistogram;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.config.Mode;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,7 +18,8 @@ import java.util.Map;
 
 /**
  * The files of one cell × replicate ({@code cells/<cell>/r<k>/}). A fixed-load run: one {@code .hlog} per
- * {@link Metric}, {@code requests.csv} and {@code cell.json}. A capacity-search probe (cell id {@code <cell>@<load>},
+ * {@link Metric}, {@code requests.csv}, {@code cell.json} and, where requests were handed from prefill to decode
+ * instances, {@code handovers.csv}. A capacity-search probe (cell id {@code <cell>@<load>},
  * the bulk of a search's runs): one tagged {@code run.hlog}, {@code requests.csv.gz} (which the runner may drop once
  * the search has ended, {@code bundle.requests}), its record ({@code cell.json} without the config) the log's
  * {@link #CELL_COMMENT} line; {@link RunFiles} reads either. Written into {@code cells/<cell>/.r<k>.tmp/}, fsynced, and renamed
@@ -28,6 +31,10 @@ public final class CellFiles {
     public static final String REQUESTS_CSV = "requests.csv";
     /** A capacity-search probe's request records, gzipped (kept as {@code bundle.requests} says). */
     public static final String REQUESTS_CSV_GZ = "requests.csv.gz";
+
+    /** A fixed-load run's disaggregated requests, part by part to their first token ({@link HandoverRecord}); PD cells only. */
+    public static final String HANDOVERS_CSV = "handovers.csv";
+
     /** A capacity-search probe's metrics: one interval log, each interval tagged with its metric. */
     public static final String RUN_HLOG = "run.hlog";
 
@@ -63,6 +70,10 @@ public final class CellFiles {
             }
             result.requestLog().writeTo(tmp.resolve(REQUESTS_CSV));
             Durable.fsyncFile(tmp.resolve(REQUESTS_CSV));
+            if (!result.handovers().isEmpty())
+                Durable.writeNew(
+                        tmp.resolve(HANDOVERS_CSV),
+                        HandoverRecord.csv(result.handovers()).getBytes(StandardCharsets.UTF_8));
             Durable.writeNew(tmp.resolve(CELL_JSON), cellJson(run, result));
         }
         Durable.fsyncDir(tmp);

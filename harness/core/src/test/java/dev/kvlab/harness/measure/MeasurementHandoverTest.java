@@ -3,6 +3,7 @@ package dev.kvlab.harness.measure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kvlab.harness.api.HandoverRecord;
 import dev.kvlab.harness.api.config.SloConfig;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.run.ConfigTree;
@@ -65,6 +66,31 @@ class MeasurementHandoverTest {
             if (i < 5) sum += want[i];
         }
         assertThat(sum).isEqualTo(123); // the TTFT
+        // handovers.csv: a row per request, the recomputed one too, flagged
+        assertThat(m.handoverRecords())
+                .containsExactly(
+                        new HandoverRecord(0, 0, 5, 100, 7, 8, 3, 123, 7, 4096, 1000, 6, 3, true),
+                        new HandoverRecord(1, 0, 1, 49, 1, 1, 1, 200, Double.NaN, 4096, 1000, 1, 1, false));
+        HandoverRecord r = m.handoverRecords().get(0);
+        assertThat(r.prefillQueueMs() + r.prefillMs() + r.handoverMs() + r.decodeQueueMs() + r.restoreMs())
+                .isEqualTo(r.ttftMs());
+        assertThat(HandoverRecord.csv(m.handoverRecords()))
+                .startsWith(
+                        HandoverRecord.CSV_HEADER + "\n0,0.0,5.0,100.0,7.0,8.0,3.0,123.0,7.0,4096,1000,6.0,3.0,true\n")
+                .endsWith(",NaN,4096,1000,1.0,1.0,false\n");
+    }
+
+    @Test
+    void noHandoverNoRecord() {
+        Measurement m = new Measurement(new SloConfig(null, null, null, null), 1000 * MS, 0);
+        Seq s = seq(0, 0, 2);
+        m.arrived(s, 0);
+        m.admitted(s, 1 * MS);
+        m.firstToken(s, 10 * MS);
+        m.token(s, 12 * MS);
+        m.completed(s, 12 * MS);
+        m.finish(12 * MS);
+        assertThat(m.handoverRecords()).isEmpty();
     }
 
     @Test

@@ -55,7 +55,7 @@ public final class CellAssembly {
         d.put("workload", spec.workload().describe());
         cell.finish(x, d);
         m.records().close();
-        return new CellResult(spec.config(), s, totals, m.intervals(), m.records(), x, d);
+        return new CellResult(spec.config(), s, totals, m.intervals(), m.records(), x, d, m.handoverRecords());
     }
 
     /**

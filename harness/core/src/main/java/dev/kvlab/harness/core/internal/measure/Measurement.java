@@ -1,5 +1,6 @@
 package dev.kvlab.harness.core.internal.measure;
 
+import dev.kvlab.harness.api.HandoverRecord;
 import dev.kvlab.harness.api.IntervalHistogram;
 import dev.kvlab.harness.api.Metric;
 import dev.kvlab.harness.api.RequestLog;
@@ -86,6 +87,8 @@ public final class Measurement implements ServingListener, MeasurementView {
             java.util.List.of("prefill_queue", "prefill", "handover", "decode_queue", "restore", "first_decode_step");
 
     private final Map<String, Histogram> pdStages = new java.util.LinkedHashMap<>();
+    /** Each completed measured request's handover, in completion order (PD cells only: none is kept otherwise). */
+    private final List<HandoverRecord> handoverRecords = new java.util.ArrayList<>();
 
     private static final class Probe {
         long admitted = -1, first = -1, last = -1, second = -1;
@@ -255,11 +258,29 @@ public final class Measurement implements ServingListener, MeasurementView {
         if (!h.ok()) pdFallbacks++;
     }
 
-    /** The parts of a completed disaggregated request's TTFT (from its intended arrival) and its first decode step. */
-    private void recordPdStages(Probe p, long intended) {
+    /**
+     * The parts of a completed disaggregated request's TTFT (from its intended arrival) and its first decode step: its
+     * row of {@code handovers.csv}, and the stage histograms where the handover succeeded.
+     */
+    private void recordPdStages(Observed o, Probe p, long intended) {
         var h = p.handover;
-        if (h == null || !h.ok())
-            return; // a recomputed handover's first token came after the recompute: its parts are not these
+        if (h == null) return;
+        handoverRecords.add(new HandoverRecord(
+                o.id(),
+                (intended - origin) / 1e6,
+                p.admitted < 0 ? Double.NaN : (p.admitted - intended) / 1e6,
+                part(p.admitted, h.prefilledAt()),
+                part(h.prefilledAt(), h.arrivedAt()),
+                part(h.arrivedAt(), h.decodeAdmittedAt()),
+                part(h.decodeAdmittedAt(), h.restoredAt()),
+                p.first < 0 ? Double.NaN : (p.first - intended) / 1e6,
+                p.second < 0 ? Double.NaN : (p.second - p.first) / 1e6,
+                h.bytes(),
+                h.tokens(),
+                h.transferNanos() / 1e6,
+                h.restoreNanos() / 1e6,
+                h.ok()));
+        if (!h.ok()) return; // a recomputed handover's first token came after the recompute: its parts are not these
         long[] v = {
             p.admitted - intended,
             h.prefilledAt() - p.admitted,
@@ -319,7 +340,7 @@ public final class Measurement implements ServingListener, MeasurementView {
         int out = o.outputTokens();
         double tpotMs = Double.NaN, tbtMs = Double.NaN;
         if (p.first >= 0) record(Metric.TTFT, ttft);
-        recordPdStages(p, o.intendedNanos());
+        recordPdStages(o, p, o.intendedNanos());
         stageItl(p);
         record(Metric.E2EL, e2el);
         if (out > 1) {
@@ -532,6 +553,16 @@ public final class Measurement implements ServingListener, MeasurementView {
 
     public long handoverRestoreNanos() {
         return handoverRestoreNanos;
+    }
+
+    /** Each completed measured request's handover ({@code handovers.csv}), in completion order; empty without PD. */
+    public List<HandoverRecord> handoverRecords() {
+        return java.util.Collections.unmodifiableList(handoverRecords);
+    }
+
+    /** Milliseconds from {@code from} to {@code to} on the loop's clock; NaN where either was not observed. */
+    private static double part(long from, long to) {
+        return from < 0 || to < 0 ? Double.NaN : (to - from) / 1e6;
     }
 
     /** Over completed disaggregated requests, each part of {@link #PD_STAGES} (µs), for the parts any request had. */

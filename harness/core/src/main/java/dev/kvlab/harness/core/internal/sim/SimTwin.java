@@ -53,6 +53,7 @@ public final class SimTwin {
                 live.intervals(),
                 live.requestLog(),
                 extras,
-                live.describe());
+                live.describe(),
+                live.handovers());
     }
 }

@@ -123,6 +123,9 @@ class PdDisaggregationTest {
         assertThat(num(col, Columns.HANDOVER_BYTES.name())).isZero();
         assertThat(num(col, Columns.DECODE_PREFILL_TOKENS.name())).isEqualTo(6 * 325);
         assertThat(num(col, LlamaColumns.HANDOVER_TRANSFER_MS_MEAN.name())).isNaN();
+        assertThat(col.handovers())
+                .as("colocated: nothing handed over, no handovers.csv")
+                .isEmpty();
         for (String path : new String[] {"direct", "store"}) {
             CellResult r = new CellRunner()
                     .run(config("pd=disaggregated", "cluster.prefill_instances=1", "pd_transfer=" + path));
@@ -143,6 +146,20 @@ class PdDisaggregationTest {
                     .isEqualTo(6 * (325.0 * kvBytesPerToken + 11 * KvBlockObject.HEADER_BYTES));
             assertThat(num(r, Columns.PD_RESTORE_MS_P50.name())).as(path).isPositive();
             assertThat(r.json().get("pd_transfer")).isEqualTo(path);
+            // per request (handovers.csv): every one handed over, its parts adding up to its TTFT
+            assertThat(r.handovers()).as(path).hasSize(6).allSatisfy(h -> {
+                assertThat(h.ok()).isTrue();
+                assertThat(h.tokens()).isEqualTo(325);
+                assertThat(h.prefillMs()).isPositive();
+                assertThat(h.restoreWorkMs()).isPositive();
+                assertThat(h.prefillQueueMs() + h.prefillMs() + h.handoverMs() + h.decodeQueueMs() + h.restoreMs())
+                        .isCloseTo(h.ttftMs(), org.assertj.core.api.Assertions.within(1e-6));
+            });
+            assertThat(r.handovers().stream()
+                            .mapToLong(dev.kvlab.harness.api.HandoverRecord::bytes)
+                            .sum())
+                    .as(path)
+                    .isEqualTo((long) num(r, Columns.HANDOVER_BYTES.name()));
             // the first token came after the handover: the breakdown adds up to no more than the TTFT
             assertThat(num(r, Columns.PD_PREFILL_MS_P50.name()) + num(r, Columns.PD_HANDOVER_MS_P50.name()))
                     .isLessThanOrEqualTo(num(r, Columns.TTFT_P99.name()));
@@ -163,6 +180,9 @@ class PdDisaggregationTest {
         assertThat(s.get(Columns.WRONG_HITS_USED)).isZero();
         double fallbacks = num(r, Columns.PD_FALLBACKS.name());
         assertThat(fallbacks).isPositive().isEqualTo(num(r, "handover_corrupted"));
+        assertThat(r.handovers().stream().filter(h -> !h.ok()).count())
+                .as("each recomputed handover is a row of handovers.csv with ok false")
+                .isEqualTo((long) fallbacks);
         // every fallback's prompt was computed by the decode instance instead
         assertThat(num(r, Columns.DECODE_PREFILL_TOKENS.name())).isEqualTo(fallbacks * 325);
         assertThat(((Number) r.json().get("rejected_handover_checksum")).longValue())
