@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kvlab.harness.llama.api.EngineUnavailableException;
 import dev.kvlab.harness.llama.internal.LlamaInstall;
-import dev.kvlab.harness.llama.internal.TinyGguf;
+import dev.kvlab.harness.testsupport.TinyGguf;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

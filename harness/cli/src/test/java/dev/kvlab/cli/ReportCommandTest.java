@@ -2,7 +2,7 @@ package dev.kvlab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kvlab.harness.bundle.TestMatrices;
+import dev.kvlab.harness.testsupport.TestMatrices;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package dev.kvlab.harness.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.kvlab.harness.bundle.TestMatrices;
+import dev.kvlab.harness.testsupport.TestMatrices;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

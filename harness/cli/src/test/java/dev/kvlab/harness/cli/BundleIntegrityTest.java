@@ -2,7 +2,7 @@ package dev.kvlab.harness.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kvlab.harness.bundle.TestMatrices;
+import dev.kvlab.harness.testsupport.TestMatrices;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;

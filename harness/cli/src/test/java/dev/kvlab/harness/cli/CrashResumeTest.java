@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kvlab.harness.bundle.BundleVerifier;
-import dev.kvlab.harness.bundle.TestMatrices;
+import dev.kvlab.harness.testsupport.TestMatrices;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -8,7 +8,7 @@ import dev.kvlab.cli.Kvlab;
 import dev.kvlab.harness.api.ShardSplit;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.run.ConfigTree;
-import dev.kvlab.harness.bundle.TestMatrices;
+import dev.kvlab.harness.testsupport.TestMatrices;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;

@@ -14,6 +14,7 @@ import dev.kvlab.harness.api.run.CellRunner;
 import dev.kvlab.harness.experiments.internal.matrix.MatrixParser;
 import dev.kvlab.harness.experiments.internal.matrix.MatrixRunner;
 import dev.kvlab.harness.report.ReportRenderer;
+import dev.kvlab.harness.testsupport.TestMatrices;
 import java.io.File;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -1,6 +1,7 @@
 package dev.kvlab.harness.llama.internal;
 
 import dev.kvlab.harness.llama.api.EngineUnavailableException;
+import dev.kvlab.harness.testsupport.TinyGguf;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

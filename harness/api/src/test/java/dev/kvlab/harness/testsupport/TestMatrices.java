@@ -1,4 +1,4 @@
-package dev.kvlab.harness.bundle;
+package dev.kvlab.harness.testsupport;
 
 import java.io.IOException;
 import java.nio.file.Files;

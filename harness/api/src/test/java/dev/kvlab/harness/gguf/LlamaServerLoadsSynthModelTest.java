@@ -8,6 +8,7 @@ import dev.kvlab.harness.Gguf;
 import dev.kvlab.harness.api.gguf.SynthSpec;
 import dev.kvlab.harness.api.gguf.SynthVocabulary;
 import dev.kvlab.harness.api.gguf.WeightType;
+import dev.kvlab.harness.testsupport.LlamaServer;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -141,7 +142,7 @@ class LlamaServerLoadsSynthModelTest {
 
     /** The binary {@code scripts/llama-server.sh} builds, at the path it caches it; skips (or fails on CI) when absent. */
     static Path cachedServer() throws IOException {
-        return dev.kvlab.harness.testsupport.LlamaServer.binary();
+        return LlamaServer.binary();
     }
 
     private void awaitHealthy(Process p, String base, Path log) throws Exception {

@@ -1,4 +1,4 @@
-package dev.kvlab.harness.llama.internal;
+package dev.kvlab.harness.testsupport;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

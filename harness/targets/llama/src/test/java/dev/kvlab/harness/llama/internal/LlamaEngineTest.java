@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.llama.api.RestoreCheckResult;
+import dev.kvlab.harness.testsupport.TinyGguf;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
