@@ -49,7 +49,7 @@ class LlamaServerTargetTest {
                 cache_state: cold
                 workload:
                   generator: {kind: shared-prefix, groups: 2, prompts_per_group: 5, prefix_tokens: 512, suffix_tokens: 16, output_tokens: 6}
-                  arrival: {process: constant, rate: 3}
+                  arrival: {process: closed, users: 1, think_ms: 100}
                 slo: {ttft_ms: 2000}
                 """.formatted(s.url()), "engine.yaml", null);
         for (String set : sets) t.set(set);
@@ -95,11 +95,17 @@ class LlamaServerTargetTest {
                     .isEqualTo(num(on, Columns.ENGINE_CACHED_PROMPT_TOKENS.name()));
             assertThat(samples.getLast().get(Columns.ENGINE_LOCAL_HIT_RATIO.name()))
                     .isEqualTo(num(on, Columns.ENGINE_LOCAL_HIT_RATIO.name()));
-            assertThat(samples.getFirst().getOrDefault(Columns.ENGINE_CACHED_PROMPT_TOKENS.name(), 0.0))
-                    .isLessThanOrEqualTo(samples.getLast().get(Columns.ENGINE_CACHED_PROMPT_TOKENS.name()));
-            // 8 of 10 prompts can hit 513 of their 528 tokens (0.78); a request whose group's slot is busy lands on the
-            // other slot and misses, so the rate is low enough for requests to overlap seldom even on a loaded machine
-            assertThat(on.summary().get(Columns.LOCAL_HIT_RATIO)).isGreaterThan(0.3);
+            // an interval before the engine's counters were first read has NaN (unknown, never 0): the known ones grow
+            java.util.List<Double> cached = samples.stream()
+                    .map(x -> x.getOrDefault(Columns.ENGINE_CACHED_PROMPT_TOKENS.name(), Double.NaN))
+                    .filter(Double::isFinite)
+                    .toList();
+            assertThat(cached).isNotEmpty().isSorted();
+            // 8 of 10 prompts can hit 513 of their 528 tokens (0.78); one request at a time (a closed loop of one
+            // user), so
+            // a group's slot is never busy with another request, however slow the machine (at a fixed rate, a loaded
+            // machine overlapped requests and measured 0.29; one at a time measured 0.778)
+            assertThat(on.summary().get(Columns.LOCAL_HIT_RATIO)).isGreaterThan(0.7);
             assertThat(on.json().get("cache_state_verification").toString()).startsWith("verified");
             assertThat(num(off, Columns.ENGINE_CACHED_PROMPT_TOKENS.name())).isZero();
             assertThat(off.json().get("cache_state_verification").toString()).contains("cold by construction");
