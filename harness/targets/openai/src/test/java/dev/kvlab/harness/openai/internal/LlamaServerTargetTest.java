@@ -102,9 +102,8 @@ class LlamaServerTargetTest {
                     .toList();
             assertThat(cached).isNotEmpty().isSorted();
             // 8 of 10 prompts can hit 513 of their 528 tokens (0.78); one request at a time (a closed loop of one
-            // user), so
-            // a group's slot is never busy with another request, however slow the machine (at a fixed rate, a loaded
-            // machine overlapped requests and measured 0.29; one at a time measured 0.778)
+            // user), so a group's slot is never busy with another request, however slow the machine (at a fixed rate,
+            // a loaded machine overlapped requests and measured 0.29; one at a time measured 0.778)
             assertThat(on.summary().get(Columns.LOCAL_HIT_RATIO)).isGreaterThan(0.7);
             assertThat(on.json().get("cache_state_verification").toString()).startsWith("verified");
             assertThat(num(off, Columns.ENGINE_CACHED_PROMPT_TOKENS.name())).isZero();
