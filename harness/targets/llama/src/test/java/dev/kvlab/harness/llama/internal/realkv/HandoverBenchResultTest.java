@@ -2,6 +2,7 @@ package dev.kvlab.harness.llama.internal.realkv;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -38,6 +39,15 @@ class HandoverBenchResultTest {
         assertThat(m.get("raw_transfer_gb_per_s")).isEqualTo(1.0);
         assertThat(m.get("transfer_vs_raw")).isEqualTo(0.5);
         assertThat(m.get("added_to_restore_path")).isEqualTo(0.5); // (2 + 1 + 3) / 4 - 1
+    }
+
+    @Test
+    void jsonAsTheCommandPrintsIt() throws Exception {
+        assertThat(new ObjectMapper().writeValueAsString(r.map()))
+                .isEqualTo("{\"transport\":\"rdma-emu (emulated NIC)\",\"tokens\":256,\"bytes\":1000000,\"objects\":4,"
+                        + "\"split_ms\":0.5,\"transfer_ms\":2.0,\"digest_ms\":0.25,\"verify_ms\":1.0,\"restore_ms\":3.0,"
+                        + "\"handover_ms\":6.75,\"raw_transfer_ms\":1.0,\"restore_path_ms\":4.0,\"transfer_gb_per_s\":0.5,"
+                        + "\"raw_transfer_gb_per_s\":1.0,\"transfer_vs_raw\":0.5,\"added_to_restore_path\":0.5}");
     }
 
     @Test
