@@ -27,7 +27,7 @@ class EngineBenchResultTest {
                                 "llama-server", "low", 3, 2, 1, 0.1, 1e-3, 2e7, Double.NaN, 1, Double.NaN)),
                 1.5,
                 Double.NaN);
-        assertThat(new ObjectMapper().writeValueAsString(r.map()))
+        assertThat(new ObjectMapper().writeValueAsString(r.figures()))
                 .isEqualTo("{\"model\":\"" + model + "\",\"threads\":2,\"sequences\":4,\"flash_attn\":\"on\","
                         + "\"prompts\":8,\"prompt_tokens\":121,\"output_tokens\":16,\"low_rate\":0.5,\"low_requests\":3,"
                         + "\"engine_library\":\"lib x\",\"llama_server\":\"server y\",\"llama_server_flags\":\"-np 4\","
