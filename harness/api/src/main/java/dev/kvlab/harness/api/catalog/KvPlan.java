@@ -2,20 +2,23 @@ package dev.kvlab.harness.api.catalog;
 
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.kvlab.harness.api.ReportJson;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kvlab.transport.api.ByteSize;
 import java.util.Locale;
 import java.util.Map;
 
 /**
  * What {@code kvlab plan} reports: the {@code model} it sizes, its KV {@code sizes}, and with a GPU kind what fits
- * its HBM ({@code hbm}, else null). Its JSON object ({@link ReportJson#write(Record)}) holds the three parts' fields
+ * its HBM ({@code hbm}, else null). Its JSON object ({@code ReportJson.write(Record)}) holds the three parts' fields
  * flat, in this order; {@link #text} is the same fields as a table.
  */
 public record KvPlan(
         @JsonUnwrapped PlanModel model,
         @JsonUnwrapped KvSizes sizes,
         @JsonUnwrapped HbmFit hbm) {
+
+    /** Reads the plan's JSON fields (their names, order and number types) for {@link #text}. */
+    private static final ObjectMapper FIELDS = new ObjectMapper();
 
     /**
      * The plan as {@code kvlab plan}'s table: one line per non-null field of its JSON object, in order; byte counts
@@ -24,8 +27,7 @@ public record KvPlan(
      */
     public String text() {
         StringBuilder w = new StringBuilder();
-        for (Map.Entry<String, JsonNode> e :
-                ReportJson.mapper().<JsonNode>valueToTree(this).properties()) {
+        for (Map.Entry<String, JsonNode> e : FIELDS.<JsonNode>valueToTree(this).properties()) {
             JsonNode v = e.getValue();
             if (v.isNull()) continue;
             String s;
