@@ -1,14 +1,15 @@
 package dev.kvlab.harness;
 
 import dev.kvlab.harness.api.catalog.BreakevenQuery;
+import dev.kvlab.harness.api.catalog.BreakevenReport;
 import dev.kvlab.harness.api.catalog.Catalog;
+import dev.kvlab.harness.api.catalog.KvPlan;
 import dev.kvlab.harness.api.catalog.PlanQuery;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.internal.catalog.CatalogFiles;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The model and hardware catalog read from its files: the built-in YAML under {@code dev/kvlab/harness/catalog/} plus
@@ -32,17 +33,17 @@ public final class Catalogs {
     }
 
     /** {@code kvlab plan}'s answer ({@link PlanQuery#plan}), the catalog read from the query's files when it names a model or hardware. */
-    public static Map<String, Object> plan(PlanQuery query) {
+    public static KvPlan plan(PlanQuery query) {
         return query.plan(() -> load(query.catalogs()));
     }
 
     /** {@code kvlab plan --gguf}'s answer ({@link PlanQuery#plan(GgufModelInfo, java.util.function.Supplier)}). */
-    public static Map<String, Object> plan(PlanQuery query, GgufModelInfo info) {
+    public static KvPlan plan(PlanQuery query, GgufModelInfo info) {
         return query.plan(info, () -> load(query.catalogs()));
     }
 
     /** {@code kvlab breakeven}'s answer ({@link BreakevenQuery#report}), the catalog read from the query's files. */
-    public static Map<String, Object> breakeven(BreakevenQuery query) {
+    public static BreakevenReport breakeven(BreakevenQuery query) {
         return query.report(() -> load(query.catalogs()));
     }
 }

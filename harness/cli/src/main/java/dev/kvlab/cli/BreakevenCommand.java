@@ -8,7 +8,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -74,11 +73,11 @@ public final class BreakevenCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Map<String, Object> o = Catalogs.breakeven(new BreakevenQuery(
+        BreakevenReport o = Catalogs.breakeven(new BreakevenQuery(
                 model, hardware, link, prefixTokens, suffixTokens, passTokens, tp, dtype, mfu, bwUtil, catalogs));
         PrintWriter w = spec.commandLine().getOut();
         if (json) w.println(ReportJson.write(o));
-        else w.print(BreakevenReport.text(o));
+        else w.print(o.text());
         w.flush();
         return Kvlab.EXIT_OK;
     }

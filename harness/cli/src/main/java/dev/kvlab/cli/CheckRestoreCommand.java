@@ -63,7 +63,7 @@ public final class CheckRestoreCommand implements Callable<Integer> {
         }
         RestoreCheckResult r = lib.checkRestore(model, prompts, tokens, blockTokens, tolerance);
         PrintWriter w = spec.commandLine().getOut();
-        if (json) w.println(ReportJson.write(RestoreCheckReport.map(r)));
+        if (json) w.println(ReportJson.write(RestoreCheckReport.of(r)));
         else RestoreCheckReport.print(w, r);
         w.flush();
         return r.allEqual() ? Kvlab.EXIT_OK : Kvlab.EXIT_FAILED;

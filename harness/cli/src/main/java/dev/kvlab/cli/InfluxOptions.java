@@ -3,7 +3,6 @@ package dev.kvlab.cli;
 import dev.kvlab.harness.metrics.InfluxPublisher;
 import dev.kvlab.harness.metrics.InfluxTarget;
 import java.io.PrintStream;
-import java.util.Map;
 import java.util.function.Function;
 import picocli.CommandLine.Option;
 
@@ -62,7 +61,7 @@ public final class InfluxOptions {
     }
 
     /** The target's description for the manifest (no secret), or {@code null}. */
-    public Map<String, Object> describe() {
+    public InfluxTarget.Description describe() {
         InfluxTarget t = target(System::getenv);
         return t == null ? null : t.describe();
     }

@@ -92,9 +92,9 @@ public final class ModelSynthCommand implements Callable<Integer> {
         }
         PrintWriter w = spec.commandLine().getOut();
         if (json) {
-            w.println(ReportJson.write(SynthReport.map(s, r)));
+            w.println(ReportJson.write(SynthReport.of(s, r)));
         } else {
-            w.print(SynthReport.text(s, r));
+            w.print(SynthReport.of(s, r).text());
         }
         w.flush();
         return Kvlab.EXIT_OK;

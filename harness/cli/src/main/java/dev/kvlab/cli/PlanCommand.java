@@ -11,7 +11,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -92,16 +91,16 @@ public final class PlanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Map<String, Object> out = gguf != null ? planGguf() : Catalogs.plan(query());
+        KvPlan out = gguf != null ? planGguf() : Catalogs.plan(query());
         PrintWriter w = spec.commandLine().getOut();
         if (json) w.println(ReportJson.write(out));
-        else w.print(KvPlan.text(out));
+        else w.print(out.text());
         w.flush();
         return Kvlab.EXIT_OK;
     }
 
     /** Plans for the shape read from {@link #gguf}: the GGUF facts first, then the usual sizing. */
-    Map<String, Object> planGguf() throws IOException {
+    KvPlan planGguf() throws IOException {
         if (model != null || layers != null || kvHeads != null || headDim != null || mlaRank != null || ropeDim != null)
             throw new ParameterException(
                     spec.commandLine(),

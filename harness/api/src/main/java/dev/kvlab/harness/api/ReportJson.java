@@ -3,12 +3,14 @@ package dev.kvlab.harness.api;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A report's ordered name-value pairs ({@code KvPlan}, {@code BreakevenReport}, {@code SynthReport}) as one
- * pretty-printed JSON object, in their order; a non-finite double becomes null.
+ * A report (a record such as {@code KvPlan}, {@code BreakevenReport}, {@code SynthReport}, or ordered name-value
+ * pairs) as one pretty-printed JSON object, in its order; a non-finite double among its fields becomes null.
  */
 public final class ReportJson {
 
@@ -22,6 +24,22 @@ public final class ReportJson {
      */
     public static ObjectMapper mapper() {
         return MAPPER;
+    }
+
+    /**
+     * {@code report} as one JSON object: its properties in their order (as Jackson writes the record), a top-level
+     * non-finite double as null, exactly as {@link #write(Map)} writes the same name-value pairs.
+     */
+    public static String write(Record report) {
+        ObjectNode tree = MAPPER.valueToTree(report);
+        tree.properties().forEach(e -> {
+            if (e.getValue().isDouble() && !Double.isFinite(e.getValue().doubleValue())) e.setValue(NullNode.instance);
+        });
+        try {
+            return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(tree);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** {@code fields} as one JSON object. */

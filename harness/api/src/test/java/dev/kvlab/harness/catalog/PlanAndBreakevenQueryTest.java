@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kvlab.harness.Catalogs;
 import dev.kvlab.harness.api.catalog.BreakevenQuery;
+import dev.kvlab.harness.api.catalog.BreakevenReport;
+import dev.kvlab.harness.api.catalog.KvPlan;
+import dev.kvlab.harness.api.catalog.ModelShape;
 import dev.kvlab.harness.api.catalog.PlanQuery;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.input.BadOptionException;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The queries behind {@code kvlab plan} and {@code kvlab breakeven}, called as a Java user calls them. */
@@ -27,19 +29,22 @@ class PlanAndBreakevenQueryTest {
 
     @Test
     void plansACatalogModelAndCapacityInTokens() {
-        Map<String, Object> p = model("llama-3-8b", "1GiB", 1).plan(Catalogs::builtIn);
-        assertThat(p.get("kv_bytes_per_token")).isEqualTo(131_072L);
-        assertThat(p.get("store_requests")).isEqualTo(2L);
-        assertThat(model("llama-3-70b", "3Mtok", 1).plan(Catalogs::builtIn).get("store_capacity_bytes"))
+        KvPlan p = model("llama-3-8b", "1GiB", 1).plan(Catalogs::builtIn);
+        assertThat(p.sizes().kvBytesPerToken()).isEqualTo(131_072L);
+        assertThat(p.sizes().storeRequests()).isEqualTo(2L);
+        assertThat(model("llama-3-70b", "3Mtok", 1)
+                        .plan(Catalogs::builtIn)
+                        .sizes()
+                        .storeCapacityBytes())
                 .isEqualTo(3_000_000L * 327_680);
     }
 
     @Test
     void plansBareDimensionsTheSameAsTheModel() {
-        Map<String, Object> byDims = dims(32, 8, 128, null, null).plan(Catalogs::builtIn);
-        assertThat(byDims.get("kv_bytes_per_token")).isEqualTo(131_072L);
-        assertThat(byDims.get("model")).isNull();
-        assertThat(dims(61, null, null, 512, 64).plan(Catalogs::builtIn).get("kv_bytes_per_token"))
+        KvPlan byDims = dims(32, 8, 128, null, null).plan(Catalogs::builtIn);
+        assertThat(byDims.sizes().kvBytesPerToken()).isEqualTo(131_072L);
+        assertThat(((ModelShape) byDims.model()).model()).isNull();
+        assertThat(dims(61, null, null, 512, 64).plan(Catalogs::builtIn).sizes().kvBytesPerToken())
                 .isEqualTo(61L * 576 * 2);
     }
 
@@ -92,10 +97,11 @@ class PlanAndBreakevenQueryTest {
 
     @Test
     void breakevenAnswersAndRefusesBadOptions() {
-        Map<String, Object> r = new BreakevenQuery(
+        BreakevenReport r = new BreakevenQuery(
                         "llama-3-8b", "h100", "100gbps", 4096, 0, 0, 1, "bf16", null, null, List.of())
                 .report(Catalogs::builtIn);
-        assertThat(r).containsKeys("winner", "breakeven_prefix_tokens");
+        assertThat(r.times().winner()).isIn("fetch", "recompute");
+        assertThat(r.times().breakevenPrefixTokens()).isPositive();
         assertThatThrownBy(() -> new BreakevenQuery(
                                 "llama-3-8b", "h100", "10xx", 4096, 0, 0, 1, "bf16", null, null, List.of())
                         .report(Catalogs::builtIn))

@@ -26,7 +26,7 @@ import org.influxdb.dto.Point;
  */
 public final class InfluxPublisher implements AutoCloseable {
 
-    private final Map<String, Object> target;
+    private final InfluxTarget.Description target;
     private final PushRegistries registries;
     private final SummaryWriter summaries;
     private final PushHealth health;
@@ -59,7 +59,7 @@ public final class InfluxPublisher implements AutoCloseable {
      * @param err          where the end-of-run counts go
      */
     public InfluxPublisher(
-            Map<String, Object> target,
+            InfluxTarget.Description target,
             PushRegistries registries,
             SummaryWriter summaries,
             PushHealth health,
@@ -174,13 +174,9 @@ public final class InfluxPublisher implements AutoCloseable {
      * most the drain timeout) for the final pushes and summary points still queued, so that the counts cover every
      * cell that finished; what is still queued after that is counted under {@code pending}.
      */
-    public Map<String, Object> manifestSection() {
+    public ObservabilitySection manifestSection() {
         long pending = flush(drainTimeout);
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("influx", target);
-        m.putAll(health.counts());
-        if (pending > 0) m.put("pending", pending);
-        return m;
+        return new ObservabilitySection(target, health.counts(), pending > 0 ? pending : null);
     }
 
     /** Waits until what was queued before this call has been pushed or dropped, at most {@code max}; returns how many tasks are still queued (0: all done). */

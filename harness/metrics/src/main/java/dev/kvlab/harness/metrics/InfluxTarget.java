@@ -1,12 +1,13 @@
 package dev.kvlab.harness.metrics;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.transport.api.DurationSpec;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -88,7 +89,17 @@ public sealed interface InfluxTarget {
     Duration interval();
 
     /** What to record about the target (manifest, logs): no secret. */
-    Map<String, Object> describe();
+    Description describe();
+
+    /**
+     * What the manifest records about a target: its URL, API ({@code 1.x} or {@code 2.x}), the 1.x {@code db} or the
+     * 2.x {@code org}, {@code bucket} and the environment variable the token came from (the other API's fields null
+     * and absent), and the push interval. Never the token.
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Description(
+            String url, String api, String db, String org, String bucket, String tokenEnv, long intervalMs) {}
 
     /** The 1.x API: {@code /write?db=}, {@code /query} (the database is created if missing). */
     record V1(URI url, String db, Duration interval) implements InfluxTarget {
@@ -98,13 +109,8 @@ public sealed interface InfluxTarget {
         }
 
         @Override
-        public Map<String, Object> describe() {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("url", url.toString());
-            m.put("api", "1.x");
-            m.put("db", db);
-            m.put("interval_ms", interval.toMillis());
-            return m;
+        public Description describe() {
+            return new Description(url.toString(), "1.x", db, null, null, null, interval.toMillis());
         }
     }
 
@@ -115,19 +121,13 @@ public sealed interface InfluxTarget {
             Objects.requireNonNull(url, "url");
             Objects.requireNonNull(org, "org");
             Objects.requireNonNull(bucket, "bucket");
+            Objects.requireNonNull(tokenEnv, "tokenEnv");
             Objects.requireNonNull(token, "token");
         }
 
         @Override
-        public Map<String, Object> describe() {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("url", url.toString());
-            m.put("api", "2.x");
-            m.put("org", org);
-            m.put("bucket", bucket);
-            m.put("token_env", tokenEnv);
-            m.put("interval_ms", interval.toMillis());
-            return m;
+        public Description describe() {
+            return new Description(url.toString(), "2.x", null, org, bucket, tokenEnv, interval.toMillis());
         }
 
         @Override

@@ -1,8 +1,6 @@
 package dev.kvlab.harness.metrics;
 
 import java.io.PrintStream;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -88,14 +86,8 @@ public final class PushHealth {
     }
 
     /** The counts, for the manifest's {@code observability} section. */
-    public Map<String, Object> counts() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("pushes", pushes());
-        m.put("dropped_pushes", droppedPushes());
-        m.put("summary_points", points());
-        m.put("dropped_summary_points", droppedPoints());
-        if (firstError != null) m.put("first_error", firstError);
-        return m;
+    public PushCounts counts() {
+        return new PushCounts(pushes(), droppedPushes(), points(), droppedPoints(), firstError);
     }
 
     /** One line for the end of the run. */

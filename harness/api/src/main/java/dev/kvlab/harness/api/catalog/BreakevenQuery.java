@@ -5,7 +5,6 @@ import dev.kvlab.harness.api.input.BadOptionException;
 import dev.kvlab.transport.api.LinkSpec;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -30,11 +29,11 @@ public record BreakevenQuery(
         List<Path> catalogs) {
 
     /**
-     * {@link BreakevenReport}'s ordered name-value pairs. A value out of range is a {@link BadOptionException}
+     * The {@link BreakevenReport}. A value out of range is a {@link BadOptionException}
      * naming the option ({@code --link: ...}); an unknown model or hardware, or a TP the model's heads do not divide, a
      * {@link BadInputException}. {@code catalog} is asked for once the options are checked.
      */
-    public Map<String, Object> report(Supplier<Catalog> catalog) {
+    public BreakevenReport report(Supplier<Catalog> catalog) {
         LinkSpec l;
         Dtype dt;
         try {

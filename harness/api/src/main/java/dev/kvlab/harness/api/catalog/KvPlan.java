@@ -1,88 +1,41 @@
 package dev.kvlab.harness.api.catalog;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kvlab.transport.api.ByteSize;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * What {@code kvlab plan} reports, as ordered name-value pairs (its JSON object and its table): a model's KV sizing,
- * and what fits a store capacity and a GPU's HBM (a GGUF file's facts: {@code GgufModelInfo#facts}).
+ * What {@code kvlab plan} reports: the {@code model} it sizes, its KV {@code sizes}, and with a GPU kind what fits
+ * its HBM ({@code hbm}, else null). Its JSON object ({@code ReportJson.write(Record)}) holds the three parts' fields
+ * flat, in this order; {@link #text} is the same fields as a table.
  */
-public final class KvPlan {
+public record KvPlan(
+        @JsonUnwrapped PlanModel model,
+        @JsonUnwrapped KvSizes sizes,
+        @JsonUnwrapped HbmFit hbm) {
 
-    private KvPlan() {}
-
-    /**
-     * The KV sizing of {@code shape} (of catalog model {@code m}, or null for bare dimensions) at {@code dt} and
-     * {@code kv}'s tensor parallelism: per token, per request of {@code tokens}, per block of {@code blockTokens}, and
-     * what a store of {@code capacityBytes} holds.
-     */
-    public static Map<String, Object> sizes(
-            ModelSpec m, KvShape shape, Dtype dt, KvSizing kv, long tokens, int blockTokens, long capacityBytes) {
-        Map<String, Object> o = new LinkedHashMap<>();
-        o.put("model", m == null ? null : m.id());
-        o.put("attention", m != null ? m.attentionKind() : shape.isMla() ? "mla" : "kv-heads");
-        o.put("layers", shape.layers());
-        o.put("kv_heads", shape.isMla() ? null : shape.kvHeads());
-        o.put("head_dim", shape.isMla() ? null : shape.headDim());
-        o.put("mla_rank", shape.mlaRank());
-        o.put("rope_dim", shape.ropeDim());
-        o.put("dtype", dt.toString());
-        o.put("tp", kv.tp());
-        o.put("kv_bytes_per_token", kv.bytesPerToken());
-        o.put("kv_bytes_per_token_per_rank", kv.bytesPerTokenPerRank());
-        o.put("kv_heads_per_rank", shape.isMla() ? null : kv.kvHeadsPerRank());
-        o.put("kv_replication", kv.replication());
-        o.put("kv_bytes_per_token_all_ranks", kv.bytesPerTokenAllRanks());
-        o.put("request_tokens", tokens);
-        o.put("kv_bytes_per_request", kv.bytesPerRequest(tokens));
-        o.put("kv_bytes_per_request_per_rank", kv.bytesPerRequestPerRank(tokens));
-        o.put("tokens_per_gib", kv.tokensPerGiB());
-        o.put("tokens_per_gib_per_rank", kv.tokensPerGiBPerRank());
-        o.put("block_tokens", blockTokens);
-        o.put("block_bytes", kv.blockBytes(blockTokens));
-        o.put("block_bytes_per_rank", kv.blockBytesPerRank(blockTokens));
-        o.put("store_capacity_bytes", capacityBytes);
-        o.put("store_tokens", capacityBytes / kv.bytesPerToken());
-        o.put("store_blocks", capacityBytes / kv.blockBytes(blockTokens));
-        o.put("store_requests", capacityBytes / kv.bytesPerRequest(tokens));
-        return o;
-    }
-
-    /** What fits the HBM of each of {@code kv}'s TP GPUs of kind {@code hw}, {@code memFraction} of it usable for weights and KV. */
-    public static Map<String, Object> hbm(
-            ModelSpec m, HardwareSpec hw, KvSizing kv, double memFraction, long tokens, int blockTokens) {
-        Map<String, Object> o = new LinkedHashMap<>();
-        double weightsPerRank = m.parameters() * m.weightDtype().bytes() / kv.tp();
-        double usable = hw.hbmCapacity() * memFraction;
-        double kvPerRank = Math.max(0, usable - weightsPerRank);
-        o.put("hardware", hw.id());
-        o.put("hbm_bytes_per_rank", hw.hbmCapacity());
-        o.put("weight_bytes_per_rank", (long) weightsPerRank);
-        o.put("weights_fit", weightsPerRank < usable);
-        o.put("hbm_kv_bytes_per_rank", (long) kvPerRank);
-        o.put("hbm_kv_tokens", (long) (kvPerRank / kv.bytesPerTokenPerRank()));
-        o.put("hbm_kv_blocks", (long) (kvPerRank / kv.blockBytesPerRank(blockTokens)));
-        o.put("hbm_kv_requests", (long) (kvPerRank / kv.bytesPerRequestPerRank(tokens)));
-        return o;
-    }
+    /** Reads the plan's JSON fields (their names, order and number types) for {@link #text}. */
+    private static final ObjectMapper FIELDS = new ObjectMapper();
 
     /**
-     * The plan {@code o} as {@code kvlab plan}'s table: one line per non-null entry, byte counts also in binary units,
+     * The plan as {@code kvlab plan}'s table: one line per non-null field of its JSON object, in order; byte counts
+     * (a 64-bit field named {@code *bytes*}) also in binary units, other 64-bit counts with thousands separators,
      * fractions to one decimal.
      */
-    public static String text(Map<String, Object> o) {
+    public String text() {
         StringBuilder w = new StringBuilder();
-        for (Map.Entry<String, Object> e : o.entrySet()) {
-            if (e.getValue() == null) continue;
-            Object v = e.getValue();
+        for (Map.Entry<String, JsonNode> e : FIELDS.<JsonNode>valueToTree(this).properties()) {
+            JsonNode v = e.getValue();
+            if (v.isNull()) continue;
             String s;
-            if (v instanceof Double d) s = String.format(Locale.ROOT, "%,.1f", d);
-            else if (v instanceof Long l && e.getKey().contains("bytes"))
-                s = String.format(Locale.ROOT, "%,d  (%s)", l, ByteSize.format(l));
-            else if (v instanceof Long l) s = String.format(Locale.ROOT, "%,d", l);
-            else s = String.valueOf(v);
+            if (v.isDouble()) s = String.format(Locale.ROOT, "%,.1f", v.doubleValue());
+            else if (v.isLong() && e.getKey().contains("bytes"))
+                s = String.format(Locale.ROOT, "%,d  (%s)", v.longValue(), ByteSize.format(v.longValue()));
+            else if (v.isLong()) s = String.format(Locale.ROOT, "%,d", v.longValue());
+            else s = v.asText();
             w.append(String.format(Locale.ROOT, "%-30s %s%n", e.getKey(), s));
         }
         return w.toString();

@@ -7,7 +7,6 @@ import dev.kvlab.transport.api.ByteSize;
 import dev.kvlab.workloads.api.TokenCount;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -35,12 +34,12 @@ public record PlanQuery(
         List<Path> catalogs) {
 
     /**
-     * The plan's ordered name-value pairs ({@link KvPlan#sizes}, and {@link KvPlan#hbm} with a hardware). A value out of
+     * The plan ({@link KvPlan}: with {@link KvPlan#hbm} when a hardware is named). A value out of
      * range or a bad combination is a {@link BadOptionException} naming the option ({@code --dtype: ...}); an unknown
      * model, a TP the model's heads do not divide or sizes past 64 bits a {@link BadInputException}. {@code catalog} is
      * asked for only when a model or hardware is named.
      */
-    public Map<String, Object> plan(Supplier<Catalog> catalog) {
+    public KvPlan plan(Supplier<Catalog> catalog) {
         try {
             return sized(catalog);
         } catch (ArithmeticException e) {
@@ -52,13 +51,13 @@ public record PlanQuery(
 
     /**
      * The plan of the shape a GGUF file's header gives ({@code info}; {@code model} and the dimensions must be null):
-     * its facts first ({@link GgufModelInfo#facts}), then {@link #plan(Supplier)}'s entries it does not already hold.
+     * its facts first ({@link GgufModelInfo#facts}, as {@link GgufShape}), then {@link #plan(Supplier)}'s sizes.
      */
-    public Map<String, Object> plan(GgufModelInfo info, Supplier<Catalog> catalog) {
+    public KvPlan plan(GgufModelInfo info, Supplier<Catalog> catalog) {
         if (info.keyLength() != info.valueLength())
             throw new BadInputException(info.path() + ": K and V head dimensions differ (" + info.keyLength() + " and "
                     + info.valueLength() + "); kvlab plan sizes equal ones");
-        Map<String, Object> sized = new PlanQuery(
+        KvPlan sized = new PlanQuery(
                         null,
                         info.layers(),
                         info.kvHeads(),
@@ -74,12 +73,10 @@ public record PlanQuery(
                         memFraction,
                         catalogs)
                 .plan(catalog);
-        Map<String, Object> o = info.facts();
-        sized.forEach(o::putIfAbsent);
-        return o;
+        return new KvPlan(GgufShape.of(info.facts(), (ModelShape) sized.model()), sized.sizes(), sized.hbm());
     }
 
-    private Map<String, Object> sized(Supplier<Catalog> source) {
+    private KvPlan sized(Supplier<Catalog> source) {
         Dtype dt;
         try {
             dt = Dtype.parse(dtype);
@@ -118,14 +115,14 @@ public record PlanQuery(
                     "--capacity: " + (e instanceof ArithmeticException ? capacity + " is too large" : e.getMessage()),
                     e);
         }
-        Map<String, Object> o = KvPlan.sizes(m, shape, dt, kv, tokens, blockTokens, cap);
+        HbmFit hbm = null;
         if (hardware != null) {
             HardwareSpec hw = catalog.hardware(hardware);
             if (m == null)
                 throw new BadOptionException("--hardware needs --model (the weights decide what is left for KV)");
-            o.putAll(KvPlan.hbm(m, hw, kv, memFraction, tokens, blockTokens));
+            hbm = HbmFit.of(m, hw, kv, memFraction, tokens, blockTokens);
         }
-        return o;
+        return new KvPlan(ModelShape.of(m, shape), KvSizes.of(dt, kv, tokens, blockTokens, cap), hbm);
     }
 
     private String checkedModel() {

@@ -1,8 +1,6 @@
 package dev.kvlab.harness.api.gguf;
 
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -55,26 +53,24 @@ public record GgufModelInfo(
         return synthVocab ? Optional.of(SynthVocabulary.of(vocab)) : Optional.empty();
     }
 
-    /** This file's facts as {@code kvlab plan --gguf} reports them, in order. */
-    public Map<String, Object> facts() {
-        GgufModelInfo info = this;
-        Map<String, Object> o = new LinkedHashMap<>();
-        o.put("gguf", info.path().toString());
-        o.put("model", info.name().isEmpty() ? null : info.name());
-        o.put("architecture", info.architecture());
-        o.put("layers", info.layers());
-        o.put("hidden", info.hidden());
-        o.put("heads", info.heads());
-        o.put("kv_heads", info.kvHeads());
-        o.put("head_dim", info.headDim());
-        o.put("ff", info.ff());
-        o.put("vocab", info.vocab());
-        o.put("context_length", info.contextLength());
-        o.put("parameters", info.parameters());
-        o.put("file_type", info.fileType());
-        o.put("file_bytes", info.fileBytes());
-        o.put("sha256", info.sha256());
-        o.put("single_token_words", info.vocabulary().map(v -> v.wordCount()).orElse(null));
-        return o;
+    /** This file's facts as {@code kvlab plan --gguf} reports them. */
+    public GgufFacts facts() {
+        return new GgufFacts(
+                path.toString(),
+                name.isEmpty() ? null : name,
+                architecture,
+                layers,
+                hidden,
+                heads,
+                kvHeads,
+                headDim(),
+                ff,
+                vocab,
+                contextLength,
+                parameters,
+                fileType,
+                fileBytes,
+                sha256,
+                vocabulary().map(v -> v.wordCount()).orElse(null));
     }
 }

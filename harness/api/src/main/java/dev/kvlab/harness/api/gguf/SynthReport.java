@@ -1,69 +1,90 @@
 package dev.kvlab.harness.api.gguf;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.kvlab.transport.api.ByteSize;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 
-/** What {@code kvlab model synth} prints about a synthesized model: its shape, file and KV size, in order ({@code --json}) or as text. */
-public final class SynthReport {
+/**
+ * What {@code kvlab model synth} prints about a synthesized model: the file, its shape and seed, its size and hash, its
+ * KV bytes per token and single-token words, and how long writing it took; as one JSON object in this order
+ * ({@code --json}) or as {@link #text}.
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+public record SynthReport(
+        String path,
+        String name,
+        int layers,
+        int hidden,
+        int heads,
+        int kvHeads,
+        int headDim,
+        int ff,
+        int vocab,
+        int contextLength,
+        String dtype,
+        long seed,
+        long parameters,
+        int tensors,
+        long bytes,
+        String sha256,
+        long kvBytesPerToken,
+        int singleTokenWords,
+        double seconds) {
 
-    private SynthReport() {}
-
-    /** The model {@code s} written as {@code r}, as ordered name-value pairs. */
-    public static Map<String, Object> map(SynthSpec s, SynthResult r) {
-        Map<String, Object> o = new LinkedHashMap<>();
-        o.put("path", r.path().toString());
-        o.put("name", s.name());
-        o.put("layers", s.layers());
-        o.put("hidden", s.hidden());
-        o.put("heads", s.heads());
-        o.put("kv_heads", s.kvHeads());
-        o.put("head_dim", s.headDim());
-        o.put("ff", s.ff());
-        o.put("vocab", s.vocab());
-        o.put("context_length", s.context());
-        o.put("dtype", s.dtype().toString());
-        o.put("seed", s.seed());
-        o.put("parameters", r.parameters());
-        o.put("tensors", r.tensors());
-        o.put("bytes", r.bytes());
-        o.put("sha256", r.sha256());
-        o.put("kv_bytes_per_token", s.kvBytesPerToken());
-        o.put("single_token_words", s.vocabulary().wordCount());
-        o.put("seconds", r.elapsed().toNanos() / 1e9);
-        return o;
+    /** The model {@code s} written as {@code r}. */
+    public static SynthReport of(SynthSpec s, SynthResult r) {
+        return new SynthReport(
+                r.path().toString(),
+                s.name(),
+                s.layers(),
+                s.hidden(),
+                s.heads(),
+                s.kvHeads(),
+                s.headDim(),
+                s.ff(),
+                s.vocab(),
+                s.context(),
+                s.dtype().toString(),
+                s.seed(),
+                r.parameters(),
+                r.tensors(),
+                r.bytes(),
+                r.sha256(),
+                s.kvBytesPerToken(),
+                s.vocabulary().wordCount(),
+                r.elapsed().toNanos() / 1e9);
     }
 
-    /** The model {@code s} written as {@code r}, as {@code kvlab model synth}'s lines: the file, the shape, its size and hash, its KV. */
-    public static String text(SynthSpec s, SynthResult r) {
-        return String.format(Locale.ROOT, "wrote %s%n", r.path())
+    /** The report as {@code kvlab model synth}'s lines: the file, the shape, its size and hash, its KV. */
+    public String text() {
+        return String.format(Locale.ROOT, "wrote %s%n", path)
                 + String.format(
                         Locale.ROOT,
                         "  %s: %d layers, hidden %d, %d heads / %d KV heads (head_dim %d), ff %d, vocab %d, %s, seed %d%n",
-                        s.name(),
-                        s.layers(),
-                        s.hidden(),
-                        s.heads(),
-                        s.kvHeads(),
-                        s.headDim(),
-                        s.ff(),
-                        s.vocab(),
-                        s.dtype(),
-                        s.seed())
+                        name,
+                        layers,
+                        hidden,
+                        heads,
+                        kvHeads,
+                        headDim,
+                        ff,
+                        vocab,
+                        dtype,
+                        seed)
                 + String.format(
                         Locale.ROOT,
                         "  %,d parameters, %,d bytes (%s), %d tensors, %.2f s%n",
-                        r.parameters(),
-                        r.bytes(),
-                        ByteSize.format(r.bytes()),
-                        r.tensors(),
-                        r.elapsed().toNanos() / 1e9)
+                        parameters,
+                        bytes,
+                        ByteSize.format(bytes),
+                        tensors,
+                        seconds)
                 + String.format(
                         Locale.ROOT,
                         "  kv_bytes_per_token %,d; %,d single-token words; sha256 %s%n",
-                        s.kvBytesPerToken(),
-                        s.vocabulary().wordCount(),
-                        r.sha256());
+                        kvBytesPerToken,
+                        singleTokenWords,
+                        sha256);
     }
 }

@@ -3,9 +3,7 @@ package dev.kvlab.harness.benchmark.api;
 import dev.kvlab.transport.api.ByteSize;
 import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.transport.api.TransportModels;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * What a transport benchmark measured. Latencies are per batch (submit to completion), in microseconds,
@@ -46,50 +44,45 @@ public record TransportBenchResult(
     }
 
     /** The object {@code --json} prints (stable key names, snake_case). */
-    public Map<String, Object> toJson() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("transport", spec.transport());
-        m.put("emulated", emulated);
-        if (emulated)
-            m.put(
-                    "label",
-                    "EMULATED: " + spec.transport() + " models a NIC (" + effectiveLink()
-                            + "); it is not real RDMA hardware");
-        m.put("op", spec.op().name().toLowerCase(java.util.Locale.ROOT));
-        m.put("block_size", spec.blockSize());
-        m.put("batch_size", spec.batchSize());
-        m.put("threads", spec.threads());
-        m.put("duration_s", round(seconds, 4));
-        m.put("warmup_s", round(warmupSeconds, 3));
-        m.put("bytes", bytes);
-        m.put("batches", batches);
-        m.put("throughput_bytes_per_s", Math.round(throughputBytesPerSecond()));
-        m.put("throughput_gb_per_s", round(throughputBytesPerSecond() / 1e9, 4));
-        m.put("p50_us", round(p50Us, 1));
-        m.put("p90_us", round(p90Us, 1));
-        m.put("p99_us", round(p99Us, 1));
-        m.put("p999_us", round(p999Us, 1));
-        m.put("max_us", round(maxUs, 1));
-        m.put("mean_us", round(meanUs, 1));
+    public TransportBenchJson toJson() {
         LinkSpec link = effectiveLink();
-        m.put("link", link == null ? null : link.toString());
-        m.put("link_bytes_per_s", link == null ? null : Math.round(link.bytesPerSecond()));
-        if (emulated) m.put("copy_bound", copyBound());
-        m.put("segment_size", spec.segmentBytes());
-        m.put("slice_size", spec.sliceSize());
-        m.put("connections", spec.connections());
-        m.put("target", spec.separateTarget() ? "separate process" : "same process");
-        m.put("copy_semantics", copySemantics);
-        m.put("cpus", cpus);
-        m.put("initiator_cpu_s", round(initiatorCpuSeconds, 3));
-        m.put("target_cpu_s", Double.isNaN(targetCpuSeconds) ? null : round(targetCpuSeconds, 3));
         double gb = bytes / 1e9;
-        m.put(
-                "cpu_s_per_gb",
+        return new TransportBenchJson(
+                spec.transport(),
+                emulated,
+                emulated
+                        ? "EMULATED: " + spec.transport() + " models a NIC (" + link + "); it is not real RDMA hardware"
+                        : null,
+                spec.op().name().toLowerCase(Locale.ROOT),
+                spec.blockSize(),
+                spec.batchSize(),
+                spec.threads(),
+                round(seconds, 4),
+                round(warmupSeconds, 3),
+                bytes,
+                batches,
+                Math.round(throughputBytesPerSecond()),
+                round(throughputBytesPerSecond() / 1e9, 4),
+                round(p50Us, 1),
+                round(p90Us, 1),
+                round(p99Us, 1),
+                round(p999Us, 1),
+                round(maxUs, 1),
+                round(meanUs, 1),
+                link == null ? null : link.toString(),
+                link == null ? null : Math.round(link.bytesPerSecond()),
+                emulated ? copyBound() : null,
+                spec.segmentBytes(),
+                spec.sliceSize(),
+                spec.connections(),
+                spec.separateTarget() ? "separate process" : "same process",
+                copySemantics,
+                cpus,
+                round(initiatorCpuSeconds, 3),
+                Double.isNaN(targetCpuSeconds) ? null : round(targetCpuSeconds, 3),
                 gb > 0
                         ? round((initiatorCpuSeconds + (Double.isNaN(targetCpuSeconds) ? 0 : targetCpuSeconds)) / gb, 4)
                         : null);
-        return m;
     }
 
     private static double round(double v, int digits) {

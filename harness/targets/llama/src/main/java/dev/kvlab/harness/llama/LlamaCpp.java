@@ -90,7 +90,7 @@ public final class LlamaCpp {
                 server);
         EngineBench.Result r = EngineBench.run(s, progress);
         boolean failed = r.sides().stream().anyMatch(d -> d.failed() > 0 || d.completed() == 0);
-        return new BenchReport(r.map(), r.text(), failed);
+        return new BenchReport(r.figures(), r.text(), failed);
     }
 
     /**
@@ -108,6 +108,6 @@ public final class LlamaCpp {
             PrintStream log) {
         HandoverBench.Result r = HandoverBench.run(
                 new HandoverBench.Settings(model, tokens, blockTokens, transport, link, reps, threads), log);
-        return new BenchReport(r.map(), r.text(), false);
+        return new BenchReport(r.figures(), r.text(), false);
     }
 }

@@ -1,16 +1,31 @@
 package dev.kvlab.harness.llama.api;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.io.PrintWriter;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
-/** A {@link RestoreCheckResult} as {@code kvlab engine check-restore} prints it: text, or name-value pairs for its JSON. */
-public final class RestoreCheckReport {
+/**
+ * A {@link RestoreCheckResult} as {@code kvlab engine check-restore --json} prints it (the verdict, the KV layout and
+ * sizes, the tolerance, one {@link PromptReport} per prompt, in this order); {@link #print} prints the result as text.
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+public record RestoreCheckReport(
+        String model,
+        boolean ok,
+        double maxLogitDiff,
+        double sameSplitLogitDiff,
+        String kvLayout,
+        long kvBytesPerToken,
+        long expectedKvBytesPerToken,
+        int blockTokens,
+        double tolerance,
+        List<PromptReport> prompts) {
 
-    private RestoreCheckReport() {}
+    public RestoreCheckReport {
+        prompts = List.copyOf(prompts);
+    }
 
     /** The check as text: the state's layout, one line per prompt (and both continuations when they differ), the verdict. */
     public static void print(PrintWriter w, RestoreCheckResult r) {
@@ -75,39 +90,58 @@ public final class RestoreCheckReport {
         return d == 0 ? "0, bit-exact" : String.format(Locale.ROOT, "%.3g", d);
     }
 
-    /** The check as ordered name-value pairs (its JSON object). */
-    public static Map<String, Object> map(RestoreCheckResult r) {
-        Map<String, Object> o = new LinkedHashMap<>();
-        o.put("model", r.model());
-        o.put("ok", r.allEqual());
-        o.put("max_logit_diff", r.maxLogitDiff());
-        o.put("same_split_logit_diff", r.sameSplitLogitDiff());
-        o.put("kv_layout", r.layout());
-        o.put("kv_bytes_per_token", r.kvBytesPerToken());
-        o.put("expected_kv_bytes_per_token", r.expectedKvBytesPerToken());
-        o.put("block_tokens", r.blockTokens());
-        o.put("tolerance", r.tolerance());
-        List<Map<String, Object>> ps = new ArrayList<>();
-        for (RestoreCheckResult.Prompt p : r.prompts()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("tokens", p.tokens());
-            m.put("restored_tokens", p.restoredTokens());
-            m.put("state_bytes", p.stateBytes());
-            m.put("ok", r.ok(p));
-            m.put("equal", p.equal());
-            m.put("cross_batch_equal", p.crossBatchEqual());
-            m.put("max_logit_diff", p.maxLogitDiff());
-            m.put("same_split_logit_diff", p.sameSplitLogitDiff());
-            m.put("prefill_ms", p.prefillMs());
-            m.put("split_ms", p.splitMs());
-            m.put("assemble_ms", p.assembleMs());
-            m.put("restore_ms", p.restoreMs());
-            m.put("recompute", p.recompute());
-            m.put("restored", p.restored());
-            m.put("same_split", p.sameSplit());
-            ps.add(m);
+    /** The check {@code r} as its JSON object. */
+    public static RestoreCheckReport of(RestoreCheckResult r) {
+        return new RestoreCheckReport(
+                r.model(),
+                r.allEqual(),
+                r.maxLogitDiff(),
+                r.sameSplitLogitDiff(),
+                r.layout(),
+                r.kvBytesPerToken(),
+                r.expectedKvBytesPerToken(),
+                r.blockTokens(),
+                r.tolerance(),
+                r.prompts().stream().map(p -> PromptReport.of(r, p)).toList());
+    }
+
+    /** One prompt of the check as its JSON object: its lengths, verdicts, logit differences, times and continuations. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record PromptReport(
+            int tokens,
+            int restoredTokens,
+            long stateBytes,
+            boolean ok,
+            boolean equal,
+            boolean crossBatchEqual,
+            double maxLogitDiff,
+            double sameSplitLogitDiff,
+            double prefillMs,
+            double splitMs,
+            double assembleMs,
+            double restoreMs,
+            List<Integer> recompute,
+            List<Integer> restored,
+            List<Integer> sameSplit) {
+
+        /** Prompt {@code p} of check {@code r}. */
+        static PromptReport of(RestoreCheckResult r, RestoreCheckResult.Prompt p) {
+            return new PromptReport(
+                    p.tokens(),
+                    p.restoredTokens(),
+                    p.stateBytes(),
+                    r.ok(p),
+                    p.equal(),
+                    p.crossBatchEqual(),
+                    p.maxLogitDiff(),
+                    p.sameSplitLogitDiff(),
+                    p.prefillMs(),
+                    p.splitMs(),
+                    p.assembleMs(),
+                    p.restoreMs(),
+                    p.recompute(),
+                    p.restored(),
+                    p.sameSplit());
         }
-        o.put("prompts", ps);
-        return o;
     }
 }

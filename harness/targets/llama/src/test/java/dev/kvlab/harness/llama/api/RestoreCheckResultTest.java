@@ -38,7 +38,7 @@ class RestoreCheckResultTest {
                 .contains("not the restore")
                 .startsWith("m.gguf")
                 .contains("ok: 1 of 1");
-        assertThat(RestoreCheckReport.map(r).get("ok")).isEqualTo(true);
+        assertThat(RestoreCheckReport.of(r).ok()).isTrue();
     }
 
     @Test

@@ -1,5 +1,8 @@
 package dev.kvlab.harness.llama.internal.realkv;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.config.RunConfig;
@@ -20,10 +23,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * kvlab's in-process engine beside llama-server, in one run, on the same model, threads, sequences, flash attention
@@ -84,13 +85,13 @@ public final class EngineBench {
         }
     }
 
-    /** One side at one load. */
     /**
      * One side at one load. {@code cpuSeconds}: the engine's compute CPU time over the cell, which other load on the
      * machine does not inflate (in-process: the engine threads' CPU time in their {@code llama_decode} steps;
      * llama-server: the whole process's user + system time from {@code /proc}, HTTP and tokenizing included); NaN where
-     * unknown.
+     * unknown. Its JSON object has these fields in this order, snake_case.
      */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Side(
             String engine,
             String load,
@@ -123,41 +124,25 @@ public final class EngineBench {
             double throughputRatio,
             double lowTtftRatio) {
 
-        public Map<String, Object> map() {
-            Map<String, Object> m = new LinkedHashMap<>();
+        /** The result as {@code kvlab bench engine --json} prints it. */
+        public Figures figures() {
             Settings s = settings;
-            m.put("model", s.model().toString());
-            m.put("threads", s.threads());
-            m.put("sequences", s.sequences());
-            m.put("flash_attn", s.flashAttn());
-            m.put("prompts", s.prompts());
-            m.put("prompt_tokens", s.prefixTokens() + s.suffixTokens() + 1);
-            m.put("output_tokens", s.outputTokens());
-            m.put("low_rate", s.lowRate());
-            m.put("low_requests", s.lowRequests());
-            m.put("engine_library", library);
-            m.put("llama_server", server);
-            m.put("llama_server_flags", serverFlags);
-            List<Map<String, Object>> rows = new ArrayList<>();
-            for (Side d : sides) {
-                Map<String, Object> r = new LinkedHashMap<>();
-                r.put("engine", d.engine());
-                r.put("load", d.load());
-                r.put("requests", d.requests());
-                r.put("completed", d.completed());
-                r.put("failed", d.failed());
-                r.put("throughput_rps", d.throughputRps());
-                r.put("ttft_p50_ms", d.ttftP50Ms());
-                r.put("ttft_p99_ms", d.ttftP99Ms());
-                r.put("itl_p50_ms", d.itlP50Ms());
-                r.put("wall_seconds", d.wallSeconds());
-                r.put("cpu_seconds", d.cpuSeconds());
-                rows.add(r);
-            }
-            m.put("sides", rows);
-            m.put("saturation_throughput_ratio", throughputRatio);
-            m.put("low_load_ttft_p50_ratio", lowTtftRatio);
-            return m;
+            return new Figures(
+                    s.model().toString(),
+                    s.threads(),
+                    s.sequences(),
+                    s.flashAttn(),
+                    s.prompts(),
+                    s.prefixTokens() + s.suffixTokens() + 1,
+                    s.outputTokens(),
+                    s.lowRate(),
+                    s.lowRequests(),
+                    library,
+                    server,
+                    serverFlags,
+                    sides,
+                    throughputRatio,
+                    lowTtftRatio);
         }
 
         public String text() {
@@ -216,6 +201,33 @@ public final class EngineBench {
                     lowTtftRatio,
                     sides.get(0).cpuSeconds() / sides.get(1).cpuSeconds()));
             return b.toString();
+        }
+    }
+
+    /**
+     * The result as {@code kvlab bench engine --json} prints it: the settings (a prompt's tokens in all), the two
+     * engines' builds, each side at each load, and the ratios engine / server.
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Figures(
+            String model,
+            int threads,
+            int sequences,
+            String flashAttn,
+            int prompts,
+            int promptTokens,
+            int outputTokens,
+            double lowRate,
+            int lowRequests,
+            String engineLibrary,
+            String llamaServer,
+            String llamaServerFlags,
+            List<Side> sides,
+            @JsonProperty("saturation_throughput_ratio") double throughputRatio,
+            @JsonProperty("low_load_ttft_p50_ratio") double lowTtftRatio) {
+
+        public Figures {
+            sides = List.copyOf(sides);
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.kvlab.harness.llama.internal.realkv;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.kvlab.harness.api.config.PdTransfer;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.llama.internal.KvStateLayout;
@@ -18,9 +20,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -113,25 +113,24 @@ public final class HandoverBench {
         }
 
         /** The result as {@code kvlab bench handover --json} prints it. */
-        public Map<String, Object> map() {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("transport", transportName());
-            m.put("tokens", tokens);
-            m.put("bytes", bytes);
-            m.put("objects", objects);
-            m.put("split_ms", splitMs);
-            m.put("transfer_ms", transferMs);
-            m.put("digest_ms", digestMs);
-            m.put("verify_ms", verifyMs);
-            m.put("restore_ms", restoreMs);
-            m.put("handover_ms", handoverMs);
-            m.put("raw_transfer_ms", rawTransferMs);
-            m.put("restore_path_ms", restorePathMs);
-            m.put("transfer_gb_per_s", gbPerS(transferMs));
-            m.put("raw_transfer_gb_per_s", gbPerS(rawTransferMs));
-            m.put("transfer_vs_raw", transferRatio());
-            m.put("added_to_restore_path", addedToRestorePath());
-            return m;
+        public Figures figures() {
+            return new Figures(
+                    transportName(),
+                    tokens,
+                    bytes,
+                    objects,
+                    splitMs,
+                    transferMs,
+                    digestMs,
+                    verifyMs,
+                    restoreMs,
+                    handoverMs,
+                    rawTransferMs,
+                    restorePathMs,
+                    gbPerS(transferMs),
+                    gbPerS(rawTransferMs),
+                    transferRatio(),
+                    addedToRestorePath());
         }
 
         /** The result as {@code kvlab bench handover} prints it: four lines. */
@@ -168,6 +167,29 @@ public final class HandoverBench {
             return b.toString();
         }
     }
+
+    /**
+     * The result as {@code kvlab bench handover --json} prints it: the medians (ms) and what they moved, the WRITE rates
+     * (GB/s), the handover's WRITE against the transport's own and what it adds to the restore path.
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Figures(
+            String transport,
+            int tokens,
+            long bytes,
+            int objects,
+            double splitMs,
+            double transferMs,
+            double digestMs,
+            double verifyMs,
+            double restoreMs,
+            double handoverMs,
+            double rawTransferMs,
+            double restorePathMs,
+            double transferGbPerS,
+            double rawTransferGbPerS,
+            double transferVsRaw,
+            double addedToRestorePath) {}
 
     private HandoverBench() {}
 

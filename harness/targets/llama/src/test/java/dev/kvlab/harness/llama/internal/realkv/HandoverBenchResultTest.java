@@ -2,7 +2,7 @@ package dev.kvlab.harness.llama.internal.realkv;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Map;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
 /** {@code kvlab bench handover}'s figures and lines, as the result gives them to the command to print. */
@@ -13,31 +13,22 @@ class HandoverBenchResultTest {
             new HandoverBench.Result("rdma-emu", 256, 1_000_000, 4, 0.5, 2, 0.25, 1, 3, 6.75, 1, 4, true);
 
     @Test
-    void jsonFieldsInOrderWithTheDerivedRatios() {
-        Map<String, Object> m = r.map();
-        assertThat(m.keySet())
-                .containsExactly(
-                        "transport",
-                        "tokens",
-                        "bytes",
-                        "objects",
-                        "split_ms",
-                        "transfer_ms",
-                        "digest_ms",
-                        "verify_ms",
-                        "restore_ms",
-                        "handover_ms",
-                        "raw_transfer_ms",
-                        "restore_path_ms",
-                        "transfer_gb_per_s",
-                        "raw_transfer_gb_per_s",
-                        "transfer_vs_raw",
-                        "added_to_restore_path");
-        assertThat(m.get("transport")).isEqualTo("rdma-emu (emulated NIC)");
-        assertThat(m.get("transfer_gb_per_s")).isEqualTo(0.5);
-        assertThat(m.get("raw_transfer_gb_per_s")).isEqualTo(1.0);
-        assertThat(m.get("transfer_vs_raw")).isEqualTo(0.5);
-        assertThat(m.get("added_to_restore_path")).isEqualTo(0.5); // (2 + 1 + 3) / 4 - 1
+    void figuresWithTheDerivedRatios() {
+        HandoverBench.Figures f = r.figures();
+        assertThat(f.transport()).isEqualTo("rdma-emu (emulated NIC)");
+        assertThat(f.transferGbPerS()).isEqualTo(0.5);
+        assertThat(f.rawTransferGbPerS()).isEqualTo(1.0);
+        assertThat(f.transferVsRaw()).isEqualTo(0.5);
+        assertThat(f.addedToRestorePath()).isEqualTo(0.5); // (2 + 1 + 3) / 4 - 1
+    }
+
+    @Test
+    void jsonAsTheCommandPrintsIt() throws Exception {
+        assertThat(new ObjectMapper().writeValueAsString(r.figures()))
+                .isEqualTo("{\"transport\":\"rdma-emu (emulated NIC)\",\"tokens\":256,\"bytes\":1000000,\"objects\":4,"
+                        + "\"split_ms\":0.5,\"transfer_ms\":2.0,\"digest_ms\":0.25,\"verify_ms\":1.0,\"restore_ms\":3.0,"
+                        + "\"handover_ms\":6.75,\"raw_transfer_ms\":1.0,\"restore_path_ms\":4.0,\"transfer_gb_per_s\":0.5,"
+                        + "\"raw_transfer_gb_per_s\":1.0,\"transfer_vs_raw\":0.5,\"added_to_restore_path\":0.5}");
     }
 
     @Test
