@@ -70,6 +70,7 @@ public final class MasterHaBench {
             MasterBenchSettings s, String etcd, LongSupplier etcdCpu, int rounds, PrintStream log)
             throws InterruptedException, IOException {
         List<Double> without = new ArrayList<>(), with = new ArrayList<>();
+        List<Double> withoutCpu = new ArrayList<>(), withCpu = new ArrayList<>(), withEtcdCpu = new ArrayList<>();
         Recorder lag = new Recorder(3);
         MasterBenchResult lastWithout = null, lastWith = null;
         long entries = 0, batches = 0, bytes = 0;
@@ -88,12 +89,15 @@ public final class MasterHaBench {
                     lastWithout =
                             MasterBench.runInProcess(s.withMaster("own master in this process, no HA"), etcdCpu, log);
                     without.add(lastWithout.keysPerSecond());
+                    withoutCpu.add(lastWithout.cpuMicrosPerKey());
                     log.print(roundLine(lastWithout));
                     continue;
                 }
                 Ha ha = runHa(s, etcd, etcdCpu, lag, log);
                 lastWith = ha.result();
                 with.add(lastWith.keysPerSecond());
+                withCpu.add(lastWith.cpuMicrosPerKey());
+                withEtcdCpu.add(lastWith.etcdCpuMicrosPerKey());
                 log.print(roundLine(lastWith));
                 entries += ha.oplog().entries();
                 batches += ha.oplog().batches();
@@ -107,6 +111,9 @@ public final class MasterHaBench {
                 without,
                 with,
                 Math.round(cost * 10) / 10.0,
+                withoutCpu,
+                withCpu,
+                withEtcdCpu,
                 h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(50),
                 h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(99),
                 h.getTotalCount() == 0 ? Double.NaN : h.getMaxValue(),
