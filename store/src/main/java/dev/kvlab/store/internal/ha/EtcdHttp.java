@@ -22,7 +22,7 @@ import java.util.concurrent.ConcurrentLinkedDeque;
  * {@code HttpClient} hands every exchange between the caller, its selector thread and its executor, which cost the
  * leader about as much CPU per oplog batch as encoding it (measured in docs/store-ha.md); the watch's endless stream
  * stays on the JDK's client. Each connect and each read waits at most the deadline. An exchange that fails on a
- * reused connection (etcd closed it while idle) is made once more on a new one: the same as the caller's own retry of
+ * reused connection (etcd closed it while idle; not a timeout) is made once more on a new one: the same as the caller's own retry of
  * an unreachable etcd (an oplog batch written twice is the same key and value, which a standby applies once).
  * Thread-safe.
  */
@@ -71,6 +71,9 @@ final class EtcdHttp implements AutoCloseable {
         if (c != null) {
             try {
                 return exchange(c, pool, authority, path, body);
+            } catch (java.net.SocketTimeoutException slow) {
+                c.close(); // etcd did not answer within the deadline: no second wait
+                throw slow;
             } catch (IOException stale) {
                 c.close(); // etcd may have closed it while it was idle: once more on a new connection
             }

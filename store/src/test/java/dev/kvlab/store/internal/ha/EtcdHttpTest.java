@@ -185,4 +185,27 @@ class EtcdHttpTest {
             server.interrupt();
         }
     }
+
+    @Test
+    void anEtcdThatDoesNotAnswerWithinTheDeadlineIsOneTimeoutNotTwo() throws Exception {
+        try (ServerSocket silent = new ServerSocket(0, 5, InetAddress.getLoopbackAddress());
+                EtcdHttp http = new EtcdHttp(Duration.ofMillis(300))) {
+            List<Socket> accepted = new ArrayList<>();
+            Thread acceptor = Thread.ofPlatform().daemon().start(() -> {
+                try {
+                    while (true) accepted.add(silent.accept()); // reads nothing, answers nothing
+                } catch (IOException e) {
+                    // closed
+                }
+            });
+            URI at = URI.create("http://127.0.0.1:" + silent.getLocalPort());
+            long t0 = System.nanoTime();
+            assertThatThrownBy(() -> http.post(at, "/x", "{}".getBytes()))
+                    .isInstanceOf(java.net.SocketTimeoutException.class);
+            assertThat(System.nanoTime() - t0).isLessThan(5_000_000_000L);
+            silent.close();
+            acceptor.join(2000);
+            for (Socket s : accepted) s.close();
+        }
+    }
 }
