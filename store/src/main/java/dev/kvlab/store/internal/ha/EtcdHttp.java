@@ -20,8 +20,8 @@ import java.util.concurrent.ConcurrentLinkedDeque;
  * Blocking HTTP/1.1 POSTs to etcd's JSON gateway over kept-alive sockets (an idle pool per endpoint): the unary calls
  * of {@link EtcdClient}. The calling thread writes the request and reads the answer itself. The JDK's
  * {@code HttpClient} hands every exchange between the caller, its selector thread and its executor, which cost the
- * leader about as much CPU per oplog batch as encoding it (measured in docs/store-ha.md); the watch's endless stream
- * stays on the JDK's client. Each connect and each read waits at most the deadline. An exchange that fails on a
+ * leader about as much CPU per oplog batch as encoding it (measured in docs/store-ha.md); a watch's endless stream
+ * ({@link #stream}) is read by its own thread on a connection of its own. Each connect and each read waits at most the deadline. An exchange that fails on a
  * reused connection (etcd closed it while idle; not a timeout) is made once more on a new one: the same as the caller's own retry of
  * an unreachable etcd (an oplog batch written twice is the same key and value, which a standby applies once).
  * Thread-safe.
