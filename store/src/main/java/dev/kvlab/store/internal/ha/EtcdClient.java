@@ -18,7 +18,8 @@ import java.util.List;
 /**
  * A small etcd v3 client over etcd's JSON gateway ({@code POST /v3/kv/range}, {@code /v3/kv/txn}, {@code /v3/lease/*},
  * {@code /v3/watch}; keys and values base64, 64-bit numbers as strings), which every etcd 3.4+ serves on its client
- * port. Requests go to the first endpoint that answers, sticking to it while it does. Each request has a deadline;
+ * port. Unary calls go over {@link EtcdHttp} (blocking, on the caller's thread), the watch's stream over the JDK's
+ * {@code HttpClient}. Requests go to the first endpoint that answers, sticking to it while it does. Each request has a deadline;
  * a failure to reach any endpoint is an {@link EtcdException} with code -1. Thread-safe.
  */
 public final class EtcdClient implements AutoCloseable {
@@ -62,6 +63,7 @@ public final class EtcdClient implements AutoCloseable {
 
     private final List<URI> endpoints;
     private final HttpClient http;
+    private final EtcdHttp unary;
     private final Duration deadline;
     private volatile int current;
 
@@ -72,6 +74,7 @@ public final class EtcdClient implements AutoCloseable {
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(deadline)
                 .build();
+        this.unary = new EtcdHttp(deadline);
     }
 
     public EtcdClient(EtcdSpec spec, Duration deadline) {
@@ -80,6 +83,10 @@ public final class EtcdClient implements AutoCloseable {
 
     HttpClient http() {
         return http;
+    }
+
+    EtcdHttp unary() {
+        return unary;
     }
 
     List<URI> endpoints() {
@@ -221,38 +228,31 @@ public final class EtcdClient implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
+        if (Thread.currentThread().isInterrupted()) throw new EtcdException("interrupted while calling etcd", -1, null);
         EtcdException last = null;
         int start = current;
         for (int i = 0; i < endpoints.size(); i++) {
             int at = (start + i) % endpoints.size();
-            HttpRequest req = HttpRequest.newBuilder(endpoints.get(at).resolve(path))
-                    .timeout(deadline)
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
-                    .build();
-            HttpResponse<byte[]> r;
+            EtcdHttp.Response r;
             try {
-                r = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
+                r = unary.post(endpoints.get(at), path, bytes);
             } catch (IOException e) {
                 last = new EtcdException("etcd " + endpoints.get(at).getAuthority() + " unreachable: " + e, -1, e);
                 continue;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new EtcdException("interrupted while calling etcd", -1, e);
             }
             JsonNode a;
             try {
                 a = JSON.readTree(r.body());
             } catch (IOException e) {
                 last = new EtcdException(
-                        "etcd " + endpoints.get(at).getAuthority() + " answered " + r.statusCode() + " with no JSON",
+                        "etcd " + endpoints.get(at).getAuthority() + " answered " + r.status() + " with no JSON",
                         -1,
                         e);
                 continue;
             }
-            if (r.statusCode() != 200 || a.has("error")) {
+            if (r.status() != 200 || a.has("error")) {
                 int code = a.path("code").asInt(-1);
-                String msg = a.path("message").asText(a.path("error").asText("HTTP " + r.statusCode()));
+                String msg = a.path("message").asText(a.path("error").asText("HTTP " + r.status()));
                 if (code == 14) { // UNAVAILABLE (no leader in this member): try another member
                     last = new EtcdException("etcd " + endpoints.get(at).getAuthority() + ": " + msg, code, null);
                     continue;
@@ -322,6 +322,7 @@ public final class EtcdClient implements AutoCloseable {
      */
     @Override
     public void close() {
+        unary.close();
         http.shutdownNow();
         try {
             http.awaitTermination(Duration.ofSeconds(2));

@@ -3,10 +3,7 @@ package dev.kvlab.store.internal.ha;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.InputStream;
 import java.net.URI;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -23,7 +20,7 @@ public final class EtcdWatch implements AutoCloseable {
     public record Event(boolean delete, EtcdClient.KeyValue kv) {}
 
     private final Thread reader;
-    private volatile InputStream stream;
+    private volatile AutoCloseable stream;
     private volatile boolean closed;
 
     private EtcdWatch(
@@ -42,19 +39,16 @@ public final class EtcdWatch implements AutoCloseable {
         reader = Thread.ofPlatform().daemon().name("kvlab-etcd-watch").start(() -> {
             String why = "closed";
             try {
-                HttpRequest req = HttpRequest.newBuilder(at)
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofByteArray(EtcdClient.JSON.writeValueAsBytes(create)))
-                        .build();
-                HttpResponse<InputStream> r = etcd.http().send(req, HttpResponse.BodyHandlers.ofInputStream());
-                stream = r.body();
+                EtcdHttp.Stream r = etcd.unary().stream(at, "/v3/watch", EtcdClient.JSON.writeValueAsBytes(create));
+                stream = r;
                 if (closed) { // closed while the request was on its way: close() saw no stream, so end the exchange
                     // here
-                    r.body().close();
+                    r.close();
                     return;
                 }
-                try (MappingIterator<JsonNode> it =
-                        EtcdClient.JSON.readerFor(JsonNode.class).readValues(r.body())) {
+                try (r;
+                        MappingIterator<JsonNode> it =
+                                EtcdClient.JSON.readerFor(JsonNode.class).readValues(r.body())) {
                     while (!closed && it.hasNextValue()) {
                         JsonNode msg = it.nextValue();
                         if (msg.has("error")) {
@@ -105,7 +99,7 @@ public final class EtcdWatch implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        InputStream s = stream;
+        AutoCloseable s = stream;
         if (s != null) {
             try {
                 s.close();

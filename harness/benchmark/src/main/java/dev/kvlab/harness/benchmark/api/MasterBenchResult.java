@@ -5,7 +5,12 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.Locale;
 import java.util.Map;
 
-/** What {@code kvlab bench master} reports: keys per second, and per RPC its call rate and latency (microseconds). */
+/**
+ * What {@code kvlab bench master} reports: keys per second, and per RPC its call rate and latency (microseconds); the
+ * CPU this process used in the measured window, in all and by kind of thread (Linux; see the bench's {@code ThreadCpu}:
+ * {@code grpc}, {@code oplog-shipper}, {@code etcd-http}, {@code standby}, {@code gc}, {@code jit}, ...), and, in an HA
+ * run with an etcd of its own, etcd's CPU in the same window (NaN otherwise).
+ */
 @JsonPropertyOrder(alphabetic = false)
 public record MasterBenchResult(
         @JsonProperty("master") String master,
@@ -26,6 +31,9 @@ public record MasterBenchResult(
         @JsonProperty("rpcs") Map<String, RpcLatency> rpcs,
         @JsonProperty("cpu_seconds") double cpuSeconds,
         @JsonProperty("cpu_us_per_key") double cpuMicrosPerKey,
+        @JsonProperty("cpu_by_thread_s") Map<String, Double> cpuByThread,
+        @JsonProperty("etcd_cpu_seconds") double etcdCpuSeconds,
+        @JsonProperty("etcd_cpu_us_per_key") double etcdCpuMicrosPerKey,
         @JsonProperty("data_moved") String dataMoved) {
 
     /** One RPC's figures over the measured window. */
@@ -67,6 +75,14 @@ public record MasterBenchResult(
                 cpuSeconds,
                 cpuMicrosPerKey,
                 ownMaster ? " and master" : " only"));
+        if (!cpuByThread.isEmpty()) {
+            b.append("  by thread:");
+            cpuByThread.forEach((k, v) -> b.append(String.format(Locale.ROOT, " %s %.2f s", k, v)));
+            b.append(System.lineSeparator());
+        }
+        if (!Double.isNaN(etcdCpuSeconds))
+            b.append(String.format(
+                    Locale.ROOT, "  etcd cpu %.2f s: %.1f us per key%n", etcdCpuSeconds, etcdCpuMicrosPerKey));
         b.append(String.format(
                 Locale.ROOT,
                 "  warm-up %.1f s (JIT %s)%n",

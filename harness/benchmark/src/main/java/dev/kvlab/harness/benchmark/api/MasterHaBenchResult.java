@@ -27,6 +27,9 @@ public record MasterHaBenchResult(
      * @param withoutKeysPerSecond each round's keys/s without HA (in run order, alternating with the HA rounds)
      * @param withKeysPerSecond    each round's keys/s with HA
      * @param costPercent          1 - median(with) / median(without), in percent (negative: HA was faster, noise)
+     * @param withoutCpuMicrosPerKey each round's CPU of this process per key without HA (clients and master)
+     * @param withCpuMicrosPerKey  each round's CPU of this process per key with HA (clients, leader and standby)
+     * @param withEtcdCpuMicrosPerKey each HA round's CPU of etcd per key (NaN: an etcd not started by the bench)
      * @param lagP50Us             the standby's replication lag: from a batch's first entry appended on the leader to the batch applied
      * @param lagBatches           batches the standby applied (lag samples)
      * @param oplogEntries         entries the leader appended over the HA rounds (prefill and warm-up included)
@@ -39,6 +42,9 @@ public record MasterHaBenchResult(
             @JsonProperty("without_keys_per_s") List<Double> withoutKeysPerSecond,
             @JsonProperty("with_keys_per_s") List<Double> withKeysPerSecond,
             @JsonProperty("cost_percent") double costPercent,
+            @JsonProperty("without_cpu_us_per_key") List<Double> withoutCpuMicrosPerKey,
+            @JsonProperty("with_cpu_us_per_key") List<Double> withCpuMicrosPerKey,
+            @JsonProperty("with_etcd_cpu_us_per_key") List<Double> withEtcdCpuMicrosPerKey,
             @JsonProperty("lag_p50_us") double lagP50Us,
             @JsonProperty("lag_p99_us") double lagP99Us,
             @JsonProperty("lag_max_us") double lagMaxUs,
@@ -57,6 +63,12 @@ public record MasterHaBenchResult(
                 "master with HA (oplog in %s%s) against without, side by side%n",
                 etcd,
                 ownEtcd ? ", started for this run" : ""));
+        b.append(String.format(
+                Locale.ROOT,
+                "where: the clients and the master (no HA) or the leader and its standby (HA) in this JVM, on this"
+                        + " machine's %d cores; etcd %s%n",
+                Runtime.getRuntime().availableProcessors(),
+                ownEtcd ? "a process of its own on the same cores" : "where given"));
         b.append(String.format(
                 Locale.ROOT,
                 "  %-10s %14s %14s %8s %12s %12s %10s %12s%n",
@@ -87,6 +99,13 @@ public record MasterHaBenchResult(
                         "",
                         r.withoutKeysPerSecond(),
                         r.withKeysPerSecond()));
+            b.append(String.format(
+                    Locale.ROOT,
+                    "  %-10s cpu us/key (medians): no HA %.1f (this JVM); HA %.1f (this JVM) + %.1f (etcd)%n",
+                    "",
+                    median(r.withoutCpuMicrosPerKey()),
+                    median(r.withCpuMicrosPerKey()),
+                    median(r.withEtcdCpuMicrosPerKey())));
         }
         for (Row r : rows)
             if (!r.op().contains("get"))

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 
@@ -52,16 +53,39 @@ public final class MasterBench {
      */
     public static MasterBenchResult runInProcess(MasterBenchSettings s, PrintStream log)
             throws InterruptedException, IOException {
+        return runInProcess(s, null, log);
+    }
+
+    /** {@link #runInProcess(MasterBenchSettings, PrintStream)}, also reading an etcd's CPU time (see {@link #run}). */
+    static MasterBenchResult runInProcess(MasterBenchSettings s, LongSupplier etcdCpuNanos, PrintStream log)
+            throws InterruptedException, IOException {
         try (MasterLauncher.Running m = MasterLauncher.start(
                 new MasterLaunch("127.0.0.1", 0, "127.0.0.1", 0, false, MasterConfig.defaults(), null, null))) {
-            return run(s.withMaster(s.master() + ", gRPC on 127.0.0.1:" + m.port()), "127.0.0.1", m.port(), null, log);
+            return run(
+                    s.withMaster(s.master() + ", gRPC on 127.0.0.1:" + m.port()),
+                    "127.0.0.1",
+                    m.port(),
+                    null,
+                    etcdCpuNanos,
+                    log);
         }
     }
 
     /** Runs {@code s} against the master at {@code host:port} over gRPC, each connection with a 10 s deadline. */
     public static MasterBenchResult run(MasterBenchSettings s, String host, int port, String token, PrintStream log)
             throws InterruptedException {
-        return run(s, () -> Masters.connect(host, port, Duration.ofSeconds(10), token), log);
+        return run(s, host, port, token, null, log);
+    }
+
+    /**
+     * {@link #run(MasterBenchSettings, String, int, String, PrintStream)}, also reporting the CPU time another process
+     * (the etcd of an HA run) spent in the measured window: {@code etcdCpuNanos} reads its CPU time so far (negative:
+     * unknown), null for none.
+     */
+    public static MasterBenchResult run(
+            MasterBenchSettings s, String host, int port, String token, LongSupplier etcdCpuNanos, PrintStream log)
+            throws InterruptedException {
+        return run(s, () -> Masters.connect(host, port, Duration.ofSeconds(10), token), etcdCpuNanos, log);
     }
 
     /**
@@ -69,6 +93,12 @@ public final class MasterBench {
      * each client get their own connection).
      */
     public static MasterBenchResult run(MasterBenchSettings s, Supplier<MasterConnection> connect, PrintStream log)
+            throws InterruptedException {
+        return run(s, connect, null, log);
+    }
+
+    private static MasterBenchResult run(
+            MasterBenchSettings s, Supplier<MasterConnection> connect, LongSupplier etcdCpuNanos, PrintStream log)
             throws InterruptedException {
         MeasuredMasterChannel measured = new MeasuredMasterChannel();
         String mounter = "bench-mounter-" + Long.toHexString(s.seed() ^ System.nanoTime());
@@ -98,7 +128,7 @@ public final class MasterBench {
                         }
                     });
             try {
-                return drive(s, connect, measured, log);
+                return drive(s, connect, measured, etcdCpuNanos, log);
             } finally {
                 stop.set(true);
                 pinger.interrupt();
@@ -115,7 +145,11 @@ public final class MasterBench {
     }
 
     private static MasterBenchResult drive(
-            MasterBenchSettings s, Supplier<MasterConnection> connect, MeasuredMasterChannel measured, PrintStream log)
+            MasterBenchSettings s,
+            Supplier<MasterConnection> connect,
+            MeasuredMasterChannel measured,
+            LongSupplier etcdCpuNanos,
+            PrintStream log)
             throws InterruptedException {
         List<MasterConnection> chans = new ArrayList<>();
         List<MasterConnection> async = new ArrayList<>();
@@ -158,6 +192,8 @@ public final class MasterBench {
             BenchWarmup.Spent warm = BenchWarmup.await(s.warmup(), s.jitWait(), stop::get);
             measured.recording(true);
             long cpu0 = processCpuNanos();
+            long etcd0 = etcdCpuNanos == null ? -1 : etcdCpuNanos.getAsLong();
+            Map<Long, ThreadCpu.Task> threads0 = ThreadCpu.snapshot();
             long t0 = System.nanoTime();
             long until = t0 + s.duration().toNanos();
             while (!stop.get() && System.nanoTime() < until)
@@ -165,6 +201,9 @@ public final class MasterBench {
             measured.recording(false);
             long t1 = System.nanoTime();
             long cpu = processCpuNanos() - cpu0;
+            Map<String, Double> byThread = ThreadCpu.secondsByKind(threads0, ThreadCpu.snapshot());
+            long etcd1 = etcdCpuNanos == null ? -1 : etcdCpuNanos.getAsLong();
+            double etcdCpu = etcd0 < 0 || etcd1 < 0 ? Double.NaN : round((etcd1 - etcd0) / 1e9);
             stop.set(true);
             for (Thread t : threads) t.join(30_000);
             if (!asyncStopped.await(30, TimeUnit.SECONDS))
@@ -197,7 +236,9 @@ public final class MasterBench {
                     round(ok / secs),
                     lat,
                     cpu < 0 ? Double.NaN : round(cpu / 1e9),
-                    cpu < 0 || ok == 0 ? Double.NaN : round(cpu / 1e3 / ok));
+                    cpu < 0 || ok == 0 ? Double.NaN : round(cpu / 1e3 / ok),
+                    byThread,
+                    etcdCpu);
         } finally {
             for (MasterConnection c : chans) c.close();
         }
@@ -289,7 +330,9 @@ public final class MasterBench {
             double keysPerSecond,
             Map<MeasuredMasterChannel.Rpc, MasterBenchResult.RpcLatency> lat,
             double cpuSeconds,
-            double cpuMicrosPerKey) {
+            double cpuMicrosPerKey,
+            Map<String, Double> cpuByThread,
+            double etcdCpuSeconds) {
         Map<String, MasterBenchResult.RpcLatency> byName = new LinkedHashMap<>();
         lat.forEach((r, l) -> byName.put(r.name().toLowerCase(Locale.ROOT), l));
         // one op is one key (a batch call of 128 keys is 128 ops), as master_bench counts
@@ -312,6 +355,9 @@ public final class MasterBench {
                 byName,
                 cpuSeconds,
                 cpuMicrosPerKey,
+                cpuByThread,
+                etcdCpuSeconds,
+                keys == 0 || Double.isNaN(etcdCpuSeconds) ? Double.NaN : round(etcdCpuSeconds * 1e6 / keys),
                 "none (metadata only: fake segments, no transfers)");
     }
 

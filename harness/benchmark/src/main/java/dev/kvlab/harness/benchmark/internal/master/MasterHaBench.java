@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.LongSupplier;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
@@ -52,16 +53,24 @@ public final class MasterHaBench {
         try {
             String at = HaCluster.checkEtcd(own != null ? own.spec() : etcd);
             List<MasterHaBenchResult.Row> rows = new ArrayList<>();
-            for (MasterOp op : ops) rows.add(row(s.withOp(op), at, rounds, log));
+            LongSupplier etcdCpu = own == null ? null : cpuNanos(own.process().toHandle());
+            for (MasterOp op : ops) rows.add(row(s.withOp(op), at, etcdCpu, rounds, log));
             return new MasterHaBenchResult(at.substring(0, at.lastIndexOf('/')), own != null, MAX_COST_PERCENT, rows);
         } finally {
             if (own != null) own.close();
         }
     }
 
-    private static MasterHaBenchResult.Row row(MasterBenchSettings s, String etcd, int rounds, PrintStream log)
+    /** Reads {@code p}'s CPU time so far (negative when the OS does not tell). */
+    static LongSupplier cpuNanos(ProcessHandle p) {
+        return () -> p.info().totalCpuDuration().map(Duration::toNanos).orElse(-1L);
+    }
+
+    private static MasterHaBenchResult.Row row(
+            MasterBenchSettings s, String etcd, LongSupplier etcdCpu, int rounds, PrintStream log)
             throws InterruptedException, IOException {
         List<Double> without = new ArrayList<>(), with = new ArrayList<>();
+        List<Double> withoutCpu = new ArrayList<>(), withCpu = new ArrayList<>(), withEtcdCpu = new ArrayList<>();
         Recorder lag = new Recorder(3);
         MasterBenchResult lastWithout = null, lastWith = null;
         long entries = 0, batches = 0, bytes = 0;
@@ -77,13 +86,19 @@ public final class MasterHaBench {
                         rounds,
                         haNow ? "with HA" : "without HA");
                 if (!haNow) {
-                    lastWithout = MasterBench.runInProcess(s.withMaster("own master in this process, no HA"), log);
+                    lastWithout =
+                            MasterBench.runInProcess(s.withMaster("own master in this process, no HA"), etcdCpu, log);
                     without.add(lastWithout.keysPerSecond());
+                    withoutCpu.add(lastWithout.cpuMicrosPerKey());
+                    log.print(roundLine(lastWithout));
                     continue;
                 }
-                Ha ha = runHa(s, etcd, lag, log);
+                Ha ha = runHa(s, etcd, etcdCpu, lag, log);
                 lastWith = ha.result();
                 with.add(lastWith.keysPerSecond());
+                withCpu.add(lastWith.cpuMicrosPerKey());
+                withEtcdCpu.add(lastWith.etcdCpuMicrosPerKey());
+                log.print(roundLine(lastWith));
                 entries += ha.oplog().entries();
                 batches += ha.oplog().batches();
                 bytes += ha.oplog().bytes();
@@ -96,6 +111,9 @@ public final class MasterHaBench {
                 without,
                 with,
                 Math.round(cost * 10) / 10.0,
+                withoutCpu,
+                withCpu,
+                withEtcdCpu,
                 h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(50),
                 h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(99),
                 h.getTotalCount() == 0 ? Double.NaN : h.getMaxValue(),
@@ -107,10 +125,33 @@ public final class MasterHaBench {
                 lastWith);
     }
 
+    /** A round's rate and where its CPU went, for the progress log. */
+    static String roundLine(MasterBenchResult r) {
+        StringBuilder b = new StringBuilder(String.format(
+                Locale.ROOT,
+                "  %.0f keys/s; cpu per key: this process %.1f us",
+                r.keysPerSecond(),
+                r.cpuMicrosPerKey()));
+        if (r.keys() > 0)
+            r.cpuByThread().forEach((k, v) -> {
+                if (v * 1e6 / r.keys() >= 0.5)
+                    b.append(String.format(Locale.ROOT, " (%s %.1f)", k, v * 1e6 / r.keys()));
+            });
+        if (!Double.isNaN(r.etcdCpuMicrosPerKey()))
+            b.append(String.format(Locale.ROOT, ", etcd %.1f us", r.etcdCpuMicrosPerKey()));
+        return b.append(String.format(Locale.ROOT, "; %.2f cores used%n", cores(r)))
+                .toString();
+    }
+
+    /** Cores this process and the etcd used on average over the measured window. */
+    static double cores(MasterBenchResult r) {
+        return (r.cpuSeconds() + (Double.isNaN(r.etcdCpuSeconds()) ? 0 : r.etcdCpuSeconds())) / r.durationSeconds();
+    }
+
     private record Ha(MasterBenchResult result, OplogStats oplog) {}
 
     /** One round against a leader and a standby of a fresh cluster in {@code etcd}. */
-    private static Ha runHa(MasterBenchSettings s, String etcd, Recorder lag, PrintStream log)
+    private static Ha runHa(MasterBenchSettings s, String etcd, LongSupplier etcdCpu, Recorder lag, PrintStream log)
             throws InterruptedException, IOException {
         String cluster = etcd.substring(0, etcd.lastIndexOf('/')) + "/bench-"
                 + Long.toHexString(System.nanoTime() & 0xFFFFFFFFL);
@@ -137,6 +178,7 @@ public final class MasterHaBench {
                     "127.0.0.1",
                     leader.port(),
                     null,
+                    etcdCpu,
                     log);
             OplogStats after = leader.oplog();
             return new Ha(
