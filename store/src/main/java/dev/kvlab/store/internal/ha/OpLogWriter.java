@@ -284,7 +284,7 @@ final class OpLogWriter implements MasterJournal, AutoCloseable {
      * standby), so a batch of a few milliseconds instead of one round trip's costs etcd a fraction of the CPU for the
      * same entries; the log trails by at most this much more. Measured in docs/store-ha.md.
      */
-    static final long LINGER_NANOS = 5_000_000L;
+    static final long LINGER_NANOS = 20_000_000L;
 
     /** A batch this large is shipped without lingering. */
     static final int LINGER_BYTES = 64 << 10;
