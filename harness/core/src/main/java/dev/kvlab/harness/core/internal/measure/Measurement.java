@@ -265,34 +265,34 @@ public final class Measurement implements ServingListener, MeasurementView {
     private void recordPdStages(Observed o, Probe p, long intended) {
         var h = p.handover;
         if (h == null) return;
+        // the parts in PD_STAGES' order (ns; -1: not observed), each from the end of the one before
+        long[] v = {
+            p.admitted < 0 ? -1 : p.admitted - intended,
+            span(p.admitted, h.prefilledAt()),
+            span(h.prefilledAt(), h.arrivedAt()),
+            span(h.arrivedAt(), h.decodeAdmittedAt()),
+            span(h.decodeAdmittedAt(), h.restoredAt()),
+            span(p.first, p.second)
+        };
         handoverRecords.add(new HandoverRecord(
                 o.id(),
                 (intended - origin) / 1e6,
-                p.admitted < 0 ? Double.NaN : (p.admitted - intended) / 1e6,
-                part(p.admitted, h.prefilledAt()),
-                part(h.prefilledAt(), h.arrivedAt()),
-                part(h.arrivedAt(), h.decodeAdmittedAt()),
-                part(h.decodeAdmittedAt(), h.restoredAt()),
-                p.first < 0 ? Double.NaN : (p.first - intended) / 1e6,
-                p.second < 0 ? Double.NaN : (p.second - p.first) / 1e6,
+                ms(v[0]),
+                ms(v[1]),
+                ms(v[2]),
+                ms(v[3]),
+                ms(v[4]),
+                ms(p.first < 0 ? -1 : p.first - intended),
+                ms(v[5]),
                 h.bytes(),
                 h.tokens(),
-                h.transferNanos() / 1e6,
-                h.restoreNanos() / 1e6,
+                ms(h.transferNanos()),
+                ms(h.restoreNanos()),
                 h.ok()));
         if (!h.ok()) return; // a recomputed handover's first token came after the recompute: its parts are not these
-        long[] v = {
-            p.admitted - intended,
-            h.prefilledAt() - p.admitted,
-            h.arrivedAt() - h.prefilledAt(),
-            h.decodeAdmittedAt() - h.arrivedAt(),
-            h.restoredAt() - h.decodeAdmittedAt(),
-            p.second < 0 ? -1 : p.second - p.first
-        };
-        for (int i = 0; i < v.length; i++) {
-            if (v[i] < 0 || (i == 0 && p.admitted < 0)) continue;
-            pdStages.computeIfAbsent(PD_STAGES.get(i), k -> unencoded()).recordValue(micros(v[i]));
-        }
+        for (int i = 0; i < v.length; i++)
+            if (v[i] >= 0)
+                pdStages.computeIfAbsent(PD_STAGES.get(i), k -> unencoded()).recordValue(micros(v[i]));
     }
 
     /** The first token: held with the request, recorded as its TTFT when it completes. */
@@ -560,9 +560,14 @@ public final class Measurement implements ServingListener, MeasurementView {
         return java.util.Collections.unmodifiableList(handoverRecords);
     }
 
-    /** Milliseconds from {@code from} to {@code to} on the loop's clock; NaN where either was not observed. */
-    private static double part(long from, long to) {
-        return from < 0 || to < 0 ? Double.NaN : (to - from) / 1e6;
+    /** Nanoseconds from {@code from} to {@code to} on the loop's clock; -1 where either was not observed. */
+    private static long span(long from, long to) {
+        return from < 0 || to < 0 ? -1 : to - from;
+    }
+
+    /** {@code nanos} in milliseconds; NaN for -1 (not observed). */
+    private static double ms(long nanos) {
+        return nanos < 0 ? Double.NaN : nanos / 1e6;
     }
 
     /** Over completed disaggregated requests, each part of {@link #PD_STAGES} (µs), for the parts any request had. */
