@@ -21,7 +21,8 @@ import java.util.List;
  * @param firstDecodeMs   the first decode step (first token → second), NaN with one output token
  * @param bytes           bytes handed over (block objects: header and the engine's rows)
  * @param tokens          prompt tokens handed over
- * @param transferMs      the transfer alone, as timed where it ran (the WRITE; or the put and the get)
+ * @param transferMs      the transfer alone, as timed where it ran (the WRITE; or the put and the get); NaN when it
+ *                        failed before it ended
  * @param restoreWorkMs   verification, assembly and the engine's restore call on the decode instance
  * @param ok              false: the handover failed and the prompt was recomputed on the decode instance
  */

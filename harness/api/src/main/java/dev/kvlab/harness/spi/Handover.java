@@ -11,7 +11,8 @@ package dev.kvlab.harness.spi;
  * @param restoredAt        the decode instance restored the KV (or, {@code ok} false, decided to recompute it): the client's first token
  * @param bytes             bytes handed over (block objects: header and llama.cpp's rows)
  * @param tokens            prompt tokens handed over
- * @param transferNanos     of the handover's transfer: the WRITE (direct) or the put and the get (store), as timed where they ran
+ * @param transferNanos     of the handover's transfer: the WRITE (direct) or the put and the get (store), as timed where they ran;
+ *                          -1 when it was not timed (it failed before it ended, or never ran): unknown, not 0
  * @param restoreNanos      verification, assembly and {@code llama_state_seq_set_data} on the decode instance
  * @param ok                false: the handover failed (a transfer error, a block that failed verification, a refused restore)
  *                          and the decode instance recomputed the prompt

@@ -30,8 +30,11 @@ public interface MeasurementView {
     /** PD disaggregation: handovers that failed, so that the decode instance recomputed the prompt. */
     long pdFallbacks();
 
-    /** PD disaggregation: summed transfer time of the handovers. */
+    /** PD disaggregation: summed transfer time of the handovers whose transfer was timed ({@link #handoverTransfersTimed}). */
     long handoverTransferNanos();
+
+    /** PD disaggregation: handovers whose transfer ran to its end and was timed (not one that failed before). */
+    long handoverTransfersTimed();
 
     /** PD disaggregation: summed restore time of the handovers. */
     long handoverRestoreNanos();

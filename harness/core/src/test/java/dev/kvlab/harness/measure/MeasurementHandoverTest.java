@@ -81,6 +81,32 @@ class MeasurementHandoverTest {
     }
 
     @Test
+    void aTransferThatNeverEndedIsUnknownNotZero() {
+        Measurement m = new Measurement(new SloConfig(null, null, null, null), 1000 * MS, 0);
+        Seq timed = seq(0, 0, 2), failed = seq(1, 0, 2);
+        m.arrived(timed, 0);
+        m.admitted(timed, 1 * MS);
+        m.handedOver(
+                timed, new Handover(10 * MS, 14 * MS, 15 * MS, 16 * MS, 4096, 1000, 4 * MS, 1 * MS, true), 16 * MS);
+        m.firstToken(timed, 16 * MS);
+        m.token(timed, 20 * MS);
+        m.completed(timed, 20 * MS);
+        m.arrived(failed, 0);
+        m.admitted(failed, 1 * MS);
+        // the WRITE failed half-way: no transfer time (-1), the decode side recomputes
+        m.handedOver(failed, new Handover(10 * MS, 12 * MS, 13 * MS, 13 * MS, 0, 1000, -1, 0, false), 13 * MS);
+        m.firstToken(failed, 90 * MS);
+        m.token(failed, 95 * MS);
+        m.completed(failed, 95 * MS);
+        m.finish(95 * MS);
+        assertThat(m.handovers()).isEqualTo(2);
+        assertThat(m.handoverTransfersTimed()).isEqualTo(1);
+        assertThat(m.handoverTransferNanos()).isEqualTo(4 * MS);
+        assertThat(m.handoverRecords().get(0).transferMs()).isEqualTo(4.0);
+        assertThat(m.handoverRecords().get(1).transferMs()).isNaN();
+    }
+
+    @Test
     void noHandoverNoRecord() {
         Measurement m = new Measurement(new SloConfig(null, null, null, null), 1000 * MS, 0);
         Seq s = seq(0, 0, 2);

@@ -80,7 +80,13 @@ public final class Measurement implements ServingListener, MeasurementView {
      * PD disaggregation on a real engine: the measured requests' handovers (every one the server reported) and, over
      * the completed ones, each part of the time to first token and the first decode step ({@link #pdStages}).
      */
-    long handovers, handoverBytes, handoverTokens, pdFallbacks, handoverTransferNanos, handoverRestoreNanos;
+    long handovers,
+            handoverBytes,
+            handoverTokens,
+            pdFallbacks,
+            handoverTransferNanos,
+            handoverTransfersTimed,
+            handoverRestoreNanos;
 
     /** The parts of a disaggregated request's time to its first token, then its first decode step, in order. */
     public static final java.util.List<String> PD_STAGES =
@@ -253,7 +259,10 @@ public final class Measurement implements ServingListener, MeasurementView {
         handovers++;
         handoverBytes += h.bytes();
         handoverTokens += h.tokens();
-        handoverTransferNanos += h.transferNanos();
+        if (h.transferNanos() >= 0) { // -1: the transfer failed before it ended, not timed
+            handoverTransferNanos += h.transferNanos();
+            handoverTransfersTimed++;
+        }
         handoverRestoreNanos += h.restoreNanos();
         if (!h.ok()) pdFallbacks++;
     }
@@ -549,6 +558,10 @@ public final class Measurement implements ServingListener, MeasurementView {
 
     public long handoverTransferNanos() {
         return handoverTransferNanos;
+    }
+
+    public long handoverTransfersTimed() {
+        return handoverTransfersTimed;
     }
 
     public long handoverRestoreNanos() {

@@ -553,7 +553,10 @@ final class LlamaCell implements TargetCell {
         Columns.HANDOVER_TOKENS.put(x, m.handoverTokens());
         LlamaColumns.HANDOVERS.put(x, m.handovers());
         LlamaColumns.HANDOVER_TRANSFER_MS_MEAN.put(
-                x, m.handovers() == 0 ? Double.NaN : ms(m.handoverTransferNanos()) / m.handovers());
+                x,
+                m.handoverTransfersTimed() == 0
+                        ? Double.NaN
+                        : ms(m.handoverTransferNanos()) / m.handoverTransfersTimed());
         LlamaColumns.HANDOVER_RESTORE_MS_MEAN.put(
                 x, m.handovers() == 0 ? Double.NaN : ms(m.handoverRestoreNanos()) / m.handovers());
         LlamaColumns.HANDOVER_BYTES_PER_TOKEN.put(

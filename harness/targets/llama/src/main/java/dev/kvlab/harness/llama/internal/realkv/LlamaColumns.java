@@ -49,8 +49,8 @@ public final class LlamaColumns {
     public static final Column<Number> HANDOVER_TRANSFER_MS_MEAN = extra(
             "handover_transfer_ms_mean",
             Unit.MS,
-            "PD: mean transfer time of a handover: the WRITE into the decode side's buffer (direct) or the put and the get (store)"
-                    + " (NaN when colocated: no handover)",
+            "PD: mean transfer time of a handover: the WRITE into the decode side's buffer (direct) or the put and the get (store),"
+                    + " over the transfers that ended (NaN when colocated: no handover)",
             Source.live(LLAMA),
             Merge.SAME);
     public static final Column<Number> HANDOVER_RESTORE_MS_MEAN = extra(

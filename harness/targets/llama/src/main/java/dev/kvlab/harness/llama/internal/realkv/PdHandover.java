@@ -49,7 +49,9 @@ final class PdHandover implements AutoCloseable {
         final long[] keys;
         final long prefilledAt;
         /** Set by the sender (before the decode side sees the parcel). */
-        long arrivedAt, transferNanos, bytes;
+        long arrivedAt, bytes;
+        /** The transfer's time, set once it ended (the store path's get added on the decode side); -1 until then. */
+        long transferNanos = -1;
 
         long[] lengths, digests;
         String error;
