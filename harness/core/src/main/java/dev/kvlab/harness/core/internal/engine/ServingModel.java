@@ -195,11 +195,7 @@ public final class ServingModel implements Server {
                 s.fetchedBlocks = f.verifiedBlocks();
                 s.fallbackBlocks = f.fallbackBlocks();
                 s.fetchedBytes = f.bytes();
-                // loading the fetched KV into the engine, where the hardware has a cost for it (a calibrated engine):
-                // engine work that holds the instance between iterations, as a real engine's restore does
-                double load = plan.roofline().kvLoadSeconds((double) s.fetchedBlocks * s.blockTokens);
-                if (load > 0) s.instance.engineWork(Math.max(1, Math.round(load * 1e9)), () -> fetchDone(s));
-                else fetchDone(s);
+                loadThen(s.instance, (double) s.fetchedBlocks * s.blockTokens, () -> fetchDone(s));
             });
         }
         if (s.pending == 0) ready(s);
@@ -281,19 +277,20 @@ public final class ServingModel implements Server {
         if (!d.cache.canAllocate(need, 0)) return Admission.WAIT;
         d.cache.allocate(need);
         s.decodeBlocks = need;
-        remote.handoff(s, () -> handoffArrived(s, d));
+        remote.handoff(s, () -> loadThen(d, s.inputTokens(), () -> handoffDone(s)));
         return Admission.ADMITTED;
     }
 
     /**
-     * The prompt's KV reached decode instance {@code d}: loaded into its engine where the hardware has a cost for it
-     * (work that holds {@code d} between iterations, stalling its decoding sequences, as a real decode instance's
-     * restore does), then the sequence decodes there.
+     * Loads the KV of {@code tokens} tokens that reached instance {@code in} (fetched, or handed over) into its engine,
+     * then runs {@code then}: where the hardware has a cost for it (a calibrated engine), as work that holds {@code in}
+     * between iterations, stalling every sequence of it as a real engine's restore on its engine thread does; else at
+     * once.
      */
-    private void handoffArrived(Seq s, Instance d) {
-        double load = plan.roofline().kvLoadSeconds(s.inputTokens());
-        if (load > 0) d.engineWork(Math.max(1, Math.round(load * 1e9)), () -> handoffDone(s));
-        else handoffDone(s);
+    private void loadThen(Instance in, double tokens, Runnable then) {
+        double load = plan.roofline().kvLoadSeconds(tokens);
+        if (load > 0) in.engineWork(Math.max(1, Math.round(load * 1e9)), then);
+        else then.run();
     }
 
     private void handoffDone(Seq s) {
