@@ -6,9 +6,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,8 +15,8 @@ import java.util.List;
 /**
  * A small etcd v3 client over etcd's JSON gateway ({@code POST /v3/kv/range}, {@code /v3/kv/txn}, {@code /v3/lease/*},
  * {@code /v3/watch}; keys and values base64, 64-bit numbers as strings), which every etcd 3.4+ serves on its client
- * port. Unary calls go over {@link EtcdHttp} (blocking, on the caller's thread), the watch's stream over the JDK's
- * {@code HttpClient}. Requests go to the first endpoint that answers, sticking to it while it does. Each request has a deadline;
+ * port. Every call goes over {@link EtcdHttp}: a unary one blocking on the caller's thread, a watch's stream read by its
+ * own thread. Requests go to the first endpoint that answers, sticking to it while it does. Each request has a deadline;
  * a failure to reach any endpoint is an {@link EtcdException} with code -1. Thread-safe.
  */
 public final class EtcdClient implements AutoCloseable {
@@ -62,27 +59,16 @@ public final class EtcdClient implements AutoCloseable {
     private static final Base64.Decoder B64D = Base64.getDecoder();
 
     private final List<URI> endpoints;
-    private final HttpClient http;
     private final EtcdHttp unary;
-    private final Duration deadline;
     private volatile int current;
 
     public EtcdClient(List<URI> endpoints, Duration deadline) {
         this.endpoints = List.copyOf(endpoints);
-        this.deadline = deadline;
-        this.http = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(deadline)
-                .build();
         this.unary = new EtcdHttp(deadline);
     }
 
     public EtcdClient(EtcdSpec spec, Duration deadline) {
         this(spec.endpoints(), deadline);
-    }
-
-    HttpClient http() {
-        return http;
     }
 
     EtcdHttp unary() {
@@ -200,25 +186,6 @@ public final class EtcdClient implements AutoCloseable {
         }
     }
 
-    /** etcd's health endpoint answers {@code "health":"true"}. */
-    public boolean healthy() {
-        try {
-            HttpResponse<byte[]> r = http.send(
-                    HttpRequest.newBuilder(endpoints.get(current).resolve("/health"))
-                            .timeout(deadline)
-                            .GET()
-                            .build(),
-                    HttpResponse.BodyHandlers.ofByteArray());
-            return r.statusCode() == 200
-                    && JSON.readTree(r.body()).path("health").asText().equals("true");
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
     // ---------------------------------------------------------------- the wire
 
     JsonNode post(String path, ObjectNode body) {
@@ -316,18 +283,9 @@ public final class EtcdClient implements AutoCloseable {
         return new String(c);
     }
 
-    /**
-     * Cancels what is in flight (a watch's stream never completes by itself; {@link HttpClient#close()} would wait for it
-     * forever) and waits up to 2 s for the client's threads to end.
-     */
+    /** Closes the idle connections (a watch's stream is its own: {@link EtcdWatch#close()} ends it). */
     @Override
     public void close() {
         unary.close();
-        http.shutdownNow();
-        try {
-            http.awaitTermination(Duration.ofSeconds(2));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

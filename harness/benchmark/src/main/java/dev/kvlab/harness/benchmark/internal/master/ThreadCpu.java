@@ -66,8 +66,8 @@ final class ThreadCpu {
     /**
      * What a thread (by its kernel name) does: {@code grpc} (the control plane's transport and executor threads, the
      * server's and the clients' alike), {@code oplog-shipper} (the leader's batching and encoding for etcd),
-     * {@code etcd-http} (the JDK HTTP client's threads of every master: the leader's transactions and the standby's watch
-     * stream), {@code standby} (the standby's watch reader: decoding and applying batches), {@code ha} (election, lease,
+     * {@code etcd-http} (a JDK {@code HttpClient}'s threads: kvlab's etcd client no longer has any, its calls run on the
+     * oplog's and the watch's own threads, so this is 0 unless something else in the process uses one), {@code standby} (the standby's watch reader: decoding and applying batches), {@code ha} (election, lease,
      * publishing), {@code gc}, {@code jit}, {@code master} (housekeeping), or {@code other}.
      */
     static String kind(String comm) {
