@@ -248,7 +248,7 @@ public final class RunValidator {
     /** KV blocks one rank's HBM holds after its share of the weights; at least one, else raise cluster.tp. */
     private long hbmBlocks(
             ModelSpec model, HardwareSpec hw, KvSizing kv, int tp, double kvMemoryFraction, int blockTokens) {
-        double weightsPerRank = model.parameters() * model.weightDtype().bytes() / tp;
+        double weightsPerRank = model.weightBytes() / tp;
         double usable = hw.hbmCapacity() * kvMemoryFraction;
         long hbmBlocks = (long) Math.floor((usable - weightsPerRank) / kv.blockBytesPerRank(blockTokens));
         if (hbmBlocks < 1)

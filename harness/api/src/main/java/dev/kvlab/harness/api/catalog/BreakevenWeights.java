@@ -12,7 +12,7 @@ public record BreakevenWeights(long weightBytesPerRank, boolean weightsFit, int 
 
     /** Model {@code m} on GPUs of kind {@code hw} at tensor parallelism {@code tp}. */
     public static BreakevenWeights of(ModelSpec m, HardwareSpec hw, int tp) {
-        double weights = m.parameters() * m.weightDtype().bytes();
+        double weights = m.weightBytes();
         double weightsPerRank = weights / tp;
         int minTp = 1;
         while (weights / minTp > 0.9 * hw.hbmCapacity() && minTp < 1024) minTp *= 2;

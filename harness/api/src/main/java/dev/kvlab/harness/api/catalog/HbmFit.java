@@ -22,7 +22,7 @@ public record HbmFit(
     /** Model {@code m} on {@code kv}'s TP GPUs of kind {@code hw}, {@code memFraction} of HBM usable for weights and KV. */
     public static HbmFit of(
             ModelSpec m, HardwareSpec hw, KvSizing kv, double memFraction, long tokens, int blockTokens) {
-        double weightsPerRank = m.parameters() * m.weightDtype().bytes() / kv.tp();
+        double weightsPerRank = m.weightBytes() / kv.tp();
         double usable = hw.hbmCapacity() * memFraction;
         double kvPerRank = Math.max(0, usable - weightsPerRank);
         return new HbmFit(

@@ -83,6 +83,11 @@ public record ModelSpec(
         return isMla() ? "mla" : kvHeads == attentionHeads ? "mha" : "gqa";
     }
 
+    /** Bytes of all the weights as served (every rank's share together). */
+    public double weightBytes() {
+        return parameters * weightDtype.bytes();
+    }
+
     /** Parameters that take part in each token's forward pass. */
     public double activeParams() {
         return activeParameters == null ? parameters : activeParameters;

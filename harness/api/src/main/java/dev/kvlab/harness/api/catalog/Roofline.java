@@ -30,7 +30,7 @@ public final class Roofline {
         this.flopsPerSecond = hardware.flopsFor(model.weightDtype()) * tp * hardware.prefillMfu();
         this.bytesPerSecond = hardware.hbmBandwidth() * tp * hardware.decodeBandwidthUtilization();
         this.flopsPerPair = 2.0 * model.attentionHeads() * (model.qkDim() + model.vDim()) * model.layers();
-        this.weightBytes = model.parameters() * model.weightDtype().bytes();
+        this.weightBytes = model.weightBytes();
         this.attention = hardware.attention();
     }
 

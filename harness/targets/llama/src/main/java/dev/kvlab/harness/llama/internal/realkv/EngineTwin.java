@@ -132,7 +132,7 @@ final class EngineTwin {
             att = att.withKvCells((int) Math.min(shape.cells(), (used + 255) / 256 * 256));
         }
         dev.kvlab.harness.api.catalog.ModelSpec m = c.modelSpec();
-        double weights = m.parameters() * m.weightDtype().bytes();
+        double weights = m.weightBytes();
         long blocks = shape.localBlocks() + (long) shape.sequences() * ((mostRequest + blockTokens - 1) / blockTokens);
         double kvBytes = (blocks + 0.5) * KvSizing.of(m, kvDtype, 1).blockBytesPerRank(blockTokens);
         long hbm = (long) Math.ceil((weights + kvBytes) / config.scheduler().kvMemoryFraction());
