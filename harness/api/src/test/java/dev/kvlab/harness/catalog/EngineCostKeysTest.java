@@ -71,6 +71,35 @@ class EngineCostKeysTest {
         assertThat(plain.kvLoad()).isNull();
     }
 
+    @Test
+    void readsAttentionsEfficiencyByPassSize(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("engine.yaml");
+        Files.writeString(f, ENTRY + """
+                    attention: {efficiency: 0.3, small_pass_efficiency: 0.004, small_pass_tokens: 2,
+                                passes: [{tokens: 1, efficiency: 0.004}, {tokens: 4, efficiency: 0.05}, {tokens: 64, efficiency: 0.3}]}
+                """);
+        AttentionCost a = Catalogs.load(List.of(f)).hardware("cpu-x").attention();
+        assertThat(a.passes()).hasSize(3);
+        assertThat(a.efficiencyAt(1)).isEqualTo(0.004);
+        assertThat(a.efficiencyAt(4)).isEqualTo(0.05);
+        assertThat(a.efficiencyAt(512)).isEqualTo(0.3);
+        // halfway in log(tokens) from 4 to 64: the cost per pair halfway between theirs
+        assertThat(1 / a.efficiencyAt(16)).isCloseTo((1 / 0.05 + 1 / 0.3) / 2, within(1e-9));
+        assertThat(a.withKvCells(4096).passes()).isEqualTo(a.passes());
+        Files.writeString(f, ENTRY + """
+                    attention: {efficiency: 0.3, small_pass_efficiency: 0.004, small_pass_tokens: 2,
+                                passes: [{tokens: 4, efficiency: 0.05}, {tokens: 4, efficiency: 0.3}]}
+                """);
+        assertThatThrownBy(() -> Catalogs.load(List.of(f)))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining(f + ":")
+                .hasMessageContaining("attention.passes");
+        // without the table: the two-rate step, as before
+        AttentionCost step = new AttentionCost(0.3, 0.004, 64);
+        assertThat(step.efficiencyAt(63)).isEqualTo(0.004);
+        assertThat(step.efficiencyAt(64)).isEqualTo(0.3);
+    }
+
     private static ModelSpec model() {
         return Catalogs.builtIn().model("llama-3-8b");
     }

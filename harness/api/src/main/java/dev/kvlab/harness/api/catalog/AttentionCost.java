@@ -28,8 +28,13 @@ import com.fasterxml.jackson.annotation.Nulls;
  *                            simulator that knows the stream's cells in use at a pass gives them ({@link #pairs(double,
  *                            double, double)}): llama.cpp attends to the used cells ({@code get_n_kv}: the last used
  *                            cell, padded to {@value #CELL_PAD}), so a pass at low load spans fewer than at load
- *                            <p>{@code span}, {@code sum_compute_memory} and {@code kv_cells} may be left out of a catalog
- *                            entry (or a twin's file written before them): 0, false and 0.
+ * @param passes            attention's efficiency measured by pass size (its query rows), shortest first: where given,
+ *                            a pass's efficiency is read from it ({@link #efficiencyAt}) and {@code efficiency},
+ *                            {@code small_pass_efficiency} and {@code small_pass_tokens} stay as the summary; empty: the
+ *                            two-rate step. llama.cpp's CPU attention reaches different rates at 2, 4, 64 and 512 rows
+ *                            (its kernels change with the batch's size), which one step between two rates cannot follow
+ *                            <p>{@code span}, {@code sum_compute_memory}, {@code kv_cells} and {@code passes} may be left out
+ *                            of a catalog entry (or a twin's file written before them): 0, false, 0 and none.
  */
 public record AttentionCost(
         double efficiency,
@@ -37,7 +42,32 @@ public record AttentionCost(
         int smallPassTokens,
         @JsonSetter(nulls = Nulls.AS_EMPTY) double span,
         @JsonSetter(nulls = Nulls.AS_EMPTY) boolean sumComputeMemory,
-        @JsonSetter(nulls = Nulls.AS_EMPTY) int kvCells) {
+        @JsonSetter(nulls = Nulls.AS_EMPTY) int kvCells,
+        @JsonSetter(nulls = Nulls.AS_EMPTY) java.util.List<PassEfficiency> passes) {
+
+    /**
+     * Attention's efficiency in passes of {@code tokens} query rows, as a calibration measured it.
+     *
+     * @param tokens     the pass's rows (&gt;= 1)
+     * @param efficiency attention's rate / the compute rate (&gt; 0)
+     */
+    public record PassEfficiency(int tokens, double efficiency) {
+        public PassEfficiency {
+            if (tokens < 1) throw new IllegalArgumentException("attention.passes[].tokens must be >= 1, got " + tokens);
+            positive("attention.passes[].efficiency", efficiency);
+        }
+    }
+
+    /** Without a table by pass size. */
+    public AttentionCost(
+            double efficiency,
+            double smallPassEfficiency,
+            int smallPassTokens,
+            double span,
+            boolean sumComputeMemory,
+            int kvCells) {
+        this(efficiency, smallPassEfficiency, smallPassTokens, span, sumComputeMemory, kvCells, java.util.List.of());
+    }
 
     /** Without the context term and with compute and memory overlapped (the larger of the two). */
     public AttentionCost(double efficiency, double smallPassEfficiency, int smallPassTokens) {
@@ -52,7 +82,14 @@ public record AttentionCost(
 
     /** The same with every token attending to {@code cells} KV cells (a shared stream's used span; 0: its own context). */
     public AttentionCost withKvCells(int cells) {
-        return new AttentionCost(efficiency, smallPassEfficiency, smallPassTokens, span, sumComputeMemory, cells);
+        return new AttentionCost(
+                efficiency, smallPassEfficiency, smallPassTokens, span, sumComputeMemory, cells, passes);
+    }
+
+    /** The same with attention's efficiency read by pass size from {@code table} (shortest first; empty: none). */
+    public AttentionCost withPasses(java.util.List<PassEfficiency> table) {
+        return new AttentionCost(
+                efficiency, smallPassEfficiency, smallPassTokens, span, sumComputeMemory, kvCells, table);
     }
 
     /** The pairs a pass of {@code tokens} tokens computes: {@code pairs} (its causal pairs), or {@code tokens × kvCells} in a shared stream. */
@@ -76,6 +113,11 @@ public record AttentionCost(
     }
 
     public AttentionCost {
+        passes = passes == null ? java.util.List.of() : java.util.List.copyOf(passes);
+        for (int i = 1; i < passes.size(); i++)
+            if (passes.get(i).tokens() <= passes.get(i - 1).tokens())
+                throw new IllegalArgumentException("attention.passes must be in increasing tokens, got "
+                        + passes.get(i - 1).tokens() + " then " + passes.get(i).tokens());
         if (kvCells < 0) throw new IllegalArgumentException("attention.kv_cells must be >= 0, got " + kvCells);
         if (!(span >= 0 && Double.isFinite(span)))
             throw new IllegalArgumentException("attention.span must be a finite number >= 0, got " + span);
@@ -95,8 +137,21 @@ public record AttentionCost(
         return span > 0 && tokens > 0 ? 1 + tokens / span : 1;
     }
 
-    /** Attention's efficiency in a pass of {@code tokens} tokens. */
+    /**
+     * Attention's efficiency in a pass of {@code tokens} tokens: with a table by pass size, the measured one for a size it
+     * holds, between two sizes the cost per pair (1 / efficiency) interpolated linearly in log(tokens), outside them the
+     * nearest end's; without one, {@code small_pass_efficiency} below {@code small_pass_tokens} and {@code efficiency}
+     * from there.
+     */
     public double efficiencyAt(double tokens) {
-        return tokens < smallPassTokens ? smallPassEfficiency : efficiency;
+        if (passes.isEmpty()) return tokens < smallPassTokens ? smallPassEfficiency : efficiency;
+        PassEfficiency first = passes.getFirst(), last = passes.getLast();
+        if (tokens <= first.tokens()) return first.efficiency();
+        if (tokens >= last.tokens()) return last.efficiency();
+        int i = 1;
+        while (passes.get(i).tokens() < tokens) i++;
+        PassEfficiency lo = passes.get(i - 1), hi = passes.get(i);
+        double f = Math.log(tokens / lo.tokens()) / Math.log((double) hi.tokens() / lo.tokens());
+        return 1 / ((1 - f) / lo.efficiency() + f / hi.efficiency());
     }
 }

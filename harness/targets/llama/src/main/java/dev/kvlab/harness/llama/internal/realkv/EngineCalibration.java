@@ -313,6 +313,12 @@ public record EngineCalibration(
                         : "a pass costs the larger of its compute and memory time",
                 hw.kvLoad().latencySeconds() * 1e6,
                 hw.kvLoad().bytesPerSecond()));
+        if (!hw.attention().passes().isEmpty()) {
+            o.append("attention's efficiency by pass size (tokens: efficiency):");
+            for (AttentionCost.PassEfficiency q : hw.attention().passes())
+                o.append(String.format(Locale.ROOT, " %d: %.3g", q.tokens(), q.efficiency()));
+            o.append(System.lineSeparator());
+        }
         for (FitCheck k : checks)
             o.append(String.format(
                     Locale.ROOT,
@@ -411,17 +417,29 @@ public record EngineCalibration(
         AttentionCost a = h.attention();
         sb.append(String.format(
                 Locale.ROOT,
-                "    attention: {efficiency: %.6e, small_pass_efficiency: %.6e, small_pass_tokens: %d%s}%n",
+                "    attention: {efficiency: %.6e, small_pass_efficiency: %.6e, small_pass_tokens: %d%s%s}%n",
                 a.efficiency(),
                 a.smallPassEfficiency(),
                 a.smallPassTokens(),
-                a.sumComputeMemory() ? ", sum_compute_memory: true" : ""));
+                a.sumComputeMemory() ? ", sum_compute_memory: true" : "",
+                passesYaml(a)));
         sb.append(String.format(
                 Locale.ROOT,
                 "    kv_load: {latency_seconds: %.6e, bytes_per_second: %.6e}%n",
                 h.kvLoad().latencySeconds(),
                 h.kvLoad().bytesPerSecond()));
         return sb.toString();
+    }
+
+    /** {@code , passes: [{tokens: N, efficiency: E}, ...]}, or nothing without a table by pass size. */
+    private static String passesYaml(AttentionCost a) {
+        if (a.passes().isEmpty()) return "";
+        StringBuilder sb = new StringBuilder(", passes: [");
+        for (AttentionCost.PassEfficiency q : a.passes()) {
+            if (sb.charAt(sb.length() - 1) != '[') sb.append(", ");
+            sb.append(String.format(Locale.ROOT, "{tokens: %d, efficiency: %.6e}", q.tokens(), q.efficiency()));
+        }
+        return sb.append(']').toString();
     }
 
     private static String quote(String s) {

@@ -18,6 +18,12 @@ import java.util.List;
  * per attention pair, as llama.cpp's decode pays it on top of the weight reads);</li>
  * <li>the attention efficiency of short passes from the longest timed pass shorter than that (behind the long context
  * against into an empty one), or from the decode step's growth where no timed pass is short;</li>
+ * <li>attention's efficiency by pass size ({@link AttentionCost#passes()}): the decode step's (its growth with the
+ * context), each timed pass's from its time behind the long context (what the linear part and, where the engine sums
+ * them, the memory traffic leave to attention), and the chunk's; the twin reads a step's efficiency from it, as
+ * llama.cpp's kernels change rate with a batch's rows (measured on a 4-layer model in a 4,224-cell stream, the two-rate
+ * step put steps of two to four decode tokens 26-36% under the engine's time and 64-token passes 18-24% under; read by
+ * pass size, 0-24% and 11-16%);</li>
  * <li>loading fetched KV: a line through the short and the long run's times.</li>
  * </ul>
  * A figure the timings cannot give (noise: a chunk behind the context no slower than into an empty one) falls back to
@@ -67,11 +73,21 @@ record EngineFit(double flops, double bandwidth, AttentionCost attention, KvLoad
             smallEfficiency = unit.flopsPerPair() * x / perPairSmall;
         }
         int smallPassTokens = smallPassTokens(t, unit, perPairSmall, perPairLarge);
+        double decodeEfficiency = smallEfficiency;
         smallEfficiency = slowPassEfficiency(t, unit, smallPassTokens, x, 0, smallEfficiency);
+        double b = 1 / bandwidth;
         return new EngineFit(
                 flops,
                 bandwidth,
-                new AttentionCost(efficiency, smallEfficiency, smallPassTokens),
+                new AttentionCost(efficiency, smallEfficiency, smallPassTokens)
+                        .withPasses(byPass(
+                                t,
+                                unit,
+                                x,
+                                decodeEfficiency,
+                                efficiency,
+                                q -> (unit.weightBytes() + (double) (p.context() + q) * t.kvBytesPerToken()) * b,
+                                false)),
                 load(t, clips),
                 List.copyOf(clips));
     }
@@ -103,10 +119,12 @@ record EngineFit(double flops, double bandwidth, AttentionCost attention, KvLoad
         int smallPassTokens = smallPassTokens(t, unit, perPairSmall, perPairLarge);
         double smallEfficiency = slowPassEfficiency(t, unit, smallPassTokens, x, p.context() * kvb * b, x / ys);
         List<String> clips = new ArrayList<>();
+        double bb = b;
         return new EngineFit(
                 1 / x,
                 1 / b,
-                new AttentionCost(x / y, smallEfficiency, smallPassTokens, 0, true),
+                new AttentionCost(x / y, smallEfficiency, smallPassTokens, 0, true)
+                        .withPasses(byPass(t, unit, x, x / ys, x / y, q -> (w + (p.context() + q) * kvb) * bb, true)),
                 load(t, clips),
                 List.copyOf(clips));
     }
@@ -118,6 +136,40 @@ record EngineFit(double flops, double bandwidth, AttentionCost attention, KvLoad
      * context's KV read, where a pass's memory time adds to its compute), per attention pair, against the compute rate
      * {@code 1/x}; {@code otherwise} where no timed pass is short or the growth is not positive.
      */
+    /**
+     * Attention's efficiency by pass size: 1 token at {@code decode}, each timed pass behind the long context at what its
+     * time leaves to attention once its linear part ({@code x} seconds per FLOP) and, {@code summed}, its memory time
+     * ({@code memorySeconds} of its rows) are taken out (a pass no slower than its memory time gives no point), the chunk
+     * at {@code chunk}.
+     */
+    static List<AttentionCost.PassEfficiency> byPass(
+            EngineTimings t,
+            Roofline unit,
+            double x,
+            double decode,
+            double chunk,
+            java.util.function.IntToDoubleFunction memorySeconds,
+            boolean summed) {
+        List<AttentionCost.PassEfficiency> out = new ArrayList<>();
+        if (decode > 0 && Double.isFinite(decode)) out.add(new AttentionCost.PassEfficiency(1, decode));
+        int context = t.prefill().context();
+        for (EngineTimings.Pass q : t.passes()) {
+            if (q.tokens() <= 1) continue;
+            double memory = memorySeconds.applyAsDouble(q.tokens());
+            double left = summed ? q.behind() - memory : q.behind();
+            if (!summed && !(q.behind() > memory)) continue;
+            double attention = left - unit.linearFlops(q.tokens()) * x;
+            double e = unit.attentionFlops(Roofline.causalPairs(q.tokens(), context)) * x / attention;
+            if (attention > 0 && e > 0 && Double.isFinite(e)) out.add(new AttentionCost.PassEfficiency(q.tokens(), e));
+        }
+        int chunkTokens = t.prefill().tokens();
+        if (chunk > 0
+                && Double.isFinite(chunk)
+                && (out.isEmpty() || out.getLast().tokens() < chunkTokens))
+            out.add(new AttentionCost.PassEfficiency(chunkTokens, chunk));
+        return List.copyOf(out);
+    }
+
     private static double slowPassEfficiency(
             EngineTimings t,
             Roofline unit,

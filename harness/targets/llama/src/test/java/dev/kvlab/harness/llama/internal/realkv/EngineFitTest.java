@@ -212,4 +212,31 @@ class EngineFitTest {
         EngineTimings two = EngineTimings.median(List.of(a, slow));
         assertThat(two.prefill().empty()).isCloseTo(a.prefill().empty() * 2, within(1e-12));
     }
+    /** An engine whose attention speeds up with the pass's rows, as llama.cpp's CPU kernels do: 2 → 0.04, 4 → 0.08, ... */
+    private static double bySize(int n) {
+        return n <= 1 ? E_SMALL : Math.min(E, 0.02 * n);
+    }
+
+    @Test
+    void readsAttentionsEfficiencyByPassSize() {
+        List<EngineTimings.Pass> passes = new ArrayList<>();
+        for (int q = 2; q < CHUNK; q *= 2) {
+            double e = bySize(q);
+            passes.add(new EngineTimings.Pass(
+                    q,
+                    (unit.linearFlops(q) + unit.attentionFlops(Roofline.causalPairs(q, 0)) / e) / F,
+                    (unit.linearFlops(q) + unit.attentionFlops(Roofline.causalPairs(q, CONTEXT)) / e) / F));
+        }
+        EngineTimings base = timings(2, 1);
+        EngineTimings t = new EngineTimings(base.prefill(), base.decode(), passes, base.load(), base.kvBytesPerToken());
+        var a = EngineFit.of(t, unit).attention();
+        for (EngineTimings.Pass q : passes)
+            assertThat(a.efficiencyAt(q.tokens()))
+                    .as("a pass of %d rows", q.tokens())
+                    .isCloseTo(bySize(q.tokens()), within(bySize(q.tokens()) * 1e-6));
+        assertThat(a.efficiencyAt(CHUNK)).isCloseTo(E, within(E * 1e-9));
+        assertThat(a.efficiencyAt(3)).isStrictlyBetween(bySize(2), bySize(4));
+        // the two-rate step it replaces put every pass from 2 rows at the chunk's rate: 10x too fast at 2 rows
+        assertThat(a.efficiency() / a.efficiencyAt(2)).isGreaterThan(5);
+    }
 }
