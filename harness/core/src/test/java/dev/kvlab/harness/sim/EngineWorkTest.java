@@ -53,6 +53,15 @@ class EngineWorkTest {
     }
 
     @Test
+    void aDisaggregatedFirstTokenWaitsForItsHandover(@TempDir Path dir) throws Exception {
+        String[] pd = {"pd=disaggregated", "cluster.instances=4", "tiers=none"};
+        CellSummary free = run(dir, false, pd), slow = run(dir, true, pd);
+        assertThat(slow.get(Columns.TTFT_P50))
+                .as("the client's first token comes from the decode instance after the KV is loaded there (100 ms)")
+                .isGreaterThanOrEqualTo(free.get(Columns.TTFT_P50) + 100.0);
+    }
+
+    @Test
     void aFetchLoadStallsItsInstance(@TempDir Path dir) throws Exception {
         String[] remote = {"tiers=remote-only", "cache_state=hot"};
         CellSummary free = run(dir, false, remote), slow = run(dir, true, remote);

@@ -240,7 +240,10 @@ public final class ServingModel implements Server {
         s.generated = 1;
         in.outstandingTokens--;
         Router.prefillSettled(s, in);
-        listener.firstToken(s, now);
+        // disaggregated, the client's first token comes from the decode instance once the KV is there (as the real engine,
+        // vLLM's and Mooncake's proxies stream it): its TTFT holds the handover, told by handoffDone
+        boolean handsOver = pd && s.outputTokens() > 1;
+        if (!handsOver) listener.firstToken(s, now);
         long[] keys = s.request.blockKeys();
         int computedFrom = s.hbmHitBlocks + s.dramHitBlocks + s.fetchedBlocks;
         if (localTier && s.keyedBlocks < s.fullBlocks) {
@@ -298,6 +301,7 @@ public final class ServingModel implements Server {
         releaseLocal(s, p);
         s.instance = s.decodeInstance;
         s.phase = Seq.Phase.DECODING;
+        listener.firstToken(s, loop.now());
         s.instance.kick();
         p.kick();
     }
