@@ -47,9 +47,12 @@ class EngineWorkTest {
         String[] pd = {"pd=disaggregated", "cluster.instances=4", "tiers=none"};
         CellSummary free = run(dir, false, pd), slow = run(dir, true, pd);
         assertThat(free.get(Columns.ITL_P99)).isLessThan(50.0);
-        assertThat(slow.get(Columns.ITL_P99))
+        assertThat(free.get(Columns.TBT_P99)).isLessThan(10.0);
+        // a request's own handover is before its first token (its TTFT, below); the 100 ms gaps are other requests'
+        // loads on the decode instance it decodes on: among the longest 10% of its gaps (tbt) where it met one
+        assertThat(slow.get(Columns.TBT_P99))
                 .as("decoding sequences wait for every handover their instance loads")
-                .isGreaterThanOrEqualTo(100.0);
+                .isGreaterThanOrEqualTo(30.0);
     }
 
     @Test
