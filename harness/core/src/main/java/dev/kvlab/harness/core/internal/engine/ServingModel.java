@@ -240,9 +240,8 @@ public final class ServingModel implements Server {
         s.generated = 1;
         in.outstandingTokens--;
         Router.prefillSettled(s, in);
-        // disaggregated, the client's first token comes from the decode instance once the KV is there (as the real
-        // engine,
-        // vLLM's and Mooncake's proxies stream it): its TTFT holds the handover, told by handoffDone
+        // disaggregated, the client's first token comes from the decode instance once the KV is there, as the real
+        // engine and vLLM's and Mooncake's proxies stream it: its TTFT holds the handover (told by handoffDone)
         boolean handsOver = pd && s.outputTokens() > 1;
         if (!handsOver) listener.firstToken(s, now);
         long[] keys = s.request.blockKeys();
