@@ -237,6 +237,7 @@ public final class Instance {
                 s.promptDone += s.chunk;
                 outstandingTokens -= s.chunk;
                 if (s.promptDone == s.inputTokens()) model.prefillDone(s, now);
+                else model.prefillChunkDone(s);
             } else if (s.phase == Seq.Phase.DECODING) {
                 s.generated++;
                 outstandingTokens--;

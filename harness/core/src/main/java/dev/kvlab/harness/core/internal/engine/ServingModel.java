@@ -41,7 +41,7 @@ public final class ServingModel implements Server {
     private final FetchPolicy policy;
     private final Router router;
     private final PoolIndex pool;
-    private final boolean localTier, remoteTier, pd;
+    private final boolean localTier, remoteTier, pd, cacheChunks;
     private final List<Instance> instances = new ArrayList<>();
     private final List<Instance> prefillSide = new ArrayList<>();
     private final List<Instance> decodeSide = new ArrayList<>();
@@ -58,6 +58,7 @@ public final class ServingModel implements Server {
         this.localTier = c.tiers().local();
         this.remoteTier = c.tiers().remote();
         this.pd = c.pd() == Pd.DISAGGREGATED;
+        this.cacheChunks = c.scheduler().cacheChunks();
         this.policy = new FetchPolicy(c.policy(), plan.roofline());
         // only the kv-centric router reads the pool index; the others do not pay for keeping it on every write-back
         boolean poolView = remoteTier && c.cluster().router() == RouterKind.KV_CENTRIC;
@@ -234,6 +235,21 @@ public final class ServingModel implements Server {
     }
 
     // ------------------------------------------------------------------ prefill, decode, handoff, completion
+
+    /**
+     * A chunk of {@code s}'s prompt was computed (more follow): with {@code scheduler.cache_chunks} its full blocks join
+     * the local tier now, so that a prompt of the same prefix admitted meanwhile hits them (vLLM V1 caches a block once
+     * computed; the llama.cpp target keeps its blocks chunk by chunk); else they join at the prompt's end.
+     */
+    void prefillChunkDone(Seq s) {
+        if (!localTier || !cacheChunks) return;
+        int upto = Math.min(s.fullBlocks, s.promptDone / s.blockTokens);
+        if (upto <= s.keyedBlocks) return;
+        long[] keys = s.request.blockKeys();
+        for (int j = s.keyedBlocks; j < upto; j++) s.instance.cache.keyPrivate(keys[j]);
+        s.privateHeld -= upto - s.keyedBlocks;
+        s.keyedBlocks = upto;
+    }
 
     void prefillDone(Seq s, long now) {
         Instance in = s.instance;

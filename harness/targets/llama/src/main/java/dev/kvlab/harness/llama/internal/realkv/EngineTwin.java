@@ -159,11 +159,13 @@ final class EngineTwin {
 
     /**
      * {@code c} with the engine's scheduling (what {@link EngineInstance} does): up to {@code sequences} requests at once,
-     * each step every decoding sequence's token and then prompt chunks, at most {@code batchTokens} tokens.
+     * each step every decoding sequence's token and then prompt chunks, at most {@code batchTokens} tokens, a prompt's
+     * blocks kept chunk by chunk (measured on check 27's shape at 6 req/s, local-only: the twin's local tier hit 0.823 of
+     * prompt tokens against the engine's 0.841 when its blocks joined at the prompt's end, 0.843 against 0.841 now).
      */
     static RunConfig engineScheduled(RunConfig c, int batchTokens, int sequences) {
         return c.withScheduler(
-                new SchedulerConfig(batchTokens, sequences, true, c.scheduler().kvMemoryFraction()));
+                new SchedulerConfig(batchTokens, sequences, true, c.scheduler().kvMemoryFraction(), true));
     }
 
     /**
