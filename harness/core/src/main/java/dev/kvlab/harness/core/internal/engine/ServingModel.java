@@ -242,8 +242,11 @@ public final class ServingModel implements Server {
      * computed; the llama.cpp target keeps its blocks chunk by chunk); else they join at the prompt's end.
      */
     void prefillChunkDone(Seq s) {
-        if (!localTier || !cacheChunks) return;
-        int upto = Math.min(s.fullBlocks, s.promptDone / s.blockTokens);
+        if (localTier && cacheChunks) keyComputed(s, Math.min(s.fullBlocks, s.promptDone / s.blockTokens));
+    }
+
+    /** {@code s}'s computed private blocks up to block {@code upto} join the local tier (keyed, still referenced by it). */
+    private static void keyComputed(Seq s, int upto) {
         if (upto <= s.keyedBlocks) return;
         long[] keys = s.request.blockKeys();
         for (int j = s.keyedBlocks; j < upto; j++) s.instance.cache.keyPrivate(keys[j]);
@@ -262,11 +265,7 @@ public final class ServingModel implements Server {
         if (!handsOver) listener.firstToken(s, now);
         long[] keys = s.request.blockKeys();
         int computedFrom = s.hbmHitBlocks + s.dramHitBlocks + s.fetchedBlocks;
-        if (localTier && s.keyedBlocks < s.fullBlocks) {
-            for (int j = s.keyedBlocks; j < s.fullBlocks; j++) in.cache.keyPrivate(keys[j]);
-            s.privateHeld -= s.fullBlocks - s.keyedBlocks;
-            s.keyedBlocks = s.fullBlocks;
-        }
+        if (localTier) keyComputed(s, s.fullBlocks);
         if (remoteTier && computedFrom < s.fullBlocks) remote.writeBack(s, computedFrom, s.fullBlocks);
         if (remoteTier) pool.stored(keys, s.fullBlocks);
         if (s.outputTokens() == 1) {

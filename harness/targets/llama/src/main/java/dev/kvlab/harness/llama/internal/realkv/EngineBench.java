@@ -83,6 +83,11 @@ public final class EngineBench {
             if (server != null && !Files.isExecutable(server))
                 throw new BadInputException("--server: not an executable: " + server);
         }
+
+        /** A prompt's tokens: the prefix, the suffix and the one that makes each prompt distinct. */
+        public int promptTokens() {
+            return prefixTokens + suffixTokens + 1;
+        }
     }
 
     /**
@@ -133,7 +138,7 @@ public final class EngineBench {
                     s.sequences(),
                     s.flashAttn(),
                     s.prompts(),
-                    s.prefixTokens() + s.suffixTokens() + 1,
+                    s.promptTokens(),
                     s.outputTokens(),
                     s.lowRate(),
                     s.lowRequests(),
@@ -157,7 +162,7 @@ public final class EngineBench {
                     s.sequences(),
                     s.flashAttn(),
                     s.prompts(),
-                    s.prefixTokens() + s.suffixTokens() + 1,
+                    s.promptTokens(),
                     s.outputTokens(),
                     s.lowRate(),
                     s.lowRequests()));
@@ -239,7 +244,7 @@ public final class EngineBench {
         Path bin = s.server() != null
                 ? s.server()
                 : LlamaInstall.runScript(LlamaInstall.script().resolveSibling("llama-server.sh"));
-        int perSlot = (s.prefixTokens() + s.suffixTokens() + 1 + s.outputTokens() + 255) / 256 * 256;
+        int perSlot = (s.promptTokens() + s.outputTokens() + 255) / 256 * 256;
         Path tmp = Files.createTempDirectory("kvlab-bench-engine");
         int port = LoopbackPorts.free();
         List<String> flags = List.of(
