@@ -5,7 +5,7 @@
 # nothing is added to the machine's own network, nothing is routed anywhere else).
 #
 #   scripts/netns-cluster.sh up [--rate 1gbit] [--delay 1ms] [--nodes 2] [--segment 512MiB] [--prefix kvlab]
-#                               [--subnet 10.240.16] [--transport tcp]
+#                               [--subnet 10.240.16] [--transport tcp] [--decode-host]
 #   eval "$(scripts/netns-cluster.sh up --rate 1gbit)"    # sets KVLAB_NETNS_CLIENT, KVLAB_NETNS_MASTER, KVLAB_STORE_TOKEN
 #   ip netns exec "$KVLAB_NETNS_CLIENT" ./kvlab bench store --backend "kvlab://$KVLAB_NETNS_MASTER" --value-size 1MiB --op get
 #   scripts/netns-cluster.sh status | down [--prefix kvlab]
@@ -17,6 +17,10 @@
 # script generates. `up` prints KEY=VALUE lines for eval (and the export of them) on stdout, progress on
 # stderr; on any failure it removes what it made. `down` stops the processes (by their pids, in the namespaces
 # it made) and deletes the namespaces, which removes the veths and the bridge with them.
+# --decode-host adds an empty host <prefix>-decode (address .101, its link shaped like the others) for the llama.cpp
+# target's disaggregated decode instances (target.decode_netns: the direct handover's receive segments are served
+# from it, so every byte handed over from a prefill instance on the client host crosses both hosts' links); its name
+# is KVLAB_NETNS_DECODE.
 set -euo pipefail
 
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
@@ -27,7 +31,7 @@ bad() { echo "netns-cluster: $*" >&2; exit 2; }
 say() { echo "netns-cluster: $*" >&2; }
 
 cmd=${1:-}; [ $# -gt 0 ] && shift
-rate="" delay="" nodes=2 segment=512MiB prefix=kvlab subnet=10.240.16 transport=tcp port=50051
+rate="" delay="" decode=0 nodes=2 segment=512MiB prefix=kvlab subnet=10.240.16 transport=tcp port=50051
 while [ $# -gt 0 ]; do
   case "$1" in
     --rate) rate=${2:?--rate needs a value}; shift 2 ;;
@@ -37,15 +41,16 @@ while [ $# -gt 0 ]; do
     --prefix) prefix=${2:?--prefix needs a value}; shift 2 ;;
     --subnet) subnet=${2:?--subnet needs a value}; shift 2 ;;
     --transport) transport=${2:?--transport needs a value}; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --decode-host) decode=1; shift ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) bad "unknown option '$1' (see --help)" ;;
   esac
 done
 [[ $prefix =~ ^[a-z][a-z0-9]{0,7}$ ]] || bad "--prefix must be 1-8 lowercase letters/digits starting with a letter, got '$prefix'"
 state=${KVLAB_NETNS_STATE:-/run/kvlab-netns}/$prefix
 
-# the namespaces this script makes: <prefix>-sw (the bridge), -master, -node1..N, -client
-ours() { ip netns list 2>/dev/null | awk '{print $1}' | grep -E "^${prefix}-(sw|master|client|node[0-9]+)$" || true; }
+# the namespaces this script makes: <prefix>-sw (the bridge), -master, -node1..N, -client, -decode
+ours() { ip netns list 2>/dev/null | awk '{print $1}' | grep -E "^${prefix}-(sw|master|client|decode|node[0-9]+)$" || true; }
 
 stop_ns_processes() {   # $1 = namespace: TERM then KILL the processes inside it (ours: nothing else runs there)
   local ns=$1 pids i
@@ -131,6 +136,7 @@ up() {
   local sw="$prefix-sw" hosts=("$prefix-master") addrs=("$subnet.2") i
   for i in $(seq "$nodes"); do hosts+=("$prefix-node$i"); addrs+=("$subnet.$((10 + i))"); done
   hosts+=("$prefix-client"); addrs+=("$subnet.100")
+  if [ "$decode" = 1 ]; then hosts+=("$prefix-decode"); addrs+=("$subnet.101"); fi
 
   ip netns add "$sw"
   ip -n "$sw" link set lo up
@@ -189,8 +195,13 @@ KVLAB_NETNS_RATE=${rate:-unshaped}
 KVLAB_NETNS_DELAY=${delay:-none}
 export KVLAB_NETNS_CLIENT KVLAB_NETNS_MASTER KVLAB_STORE_TOKEN KVLAB_NETNS_RATE KVLAB_NETNS_DELAY
 EOF
+  if [ "$decode" = 1 ]; then
+    ip netns exec "$prefix-decode" timeout 5 bash -c "exec 3<>/dev/tcp/${addrs[0]}/$port" 2>/dev/null \
+      || die "the decode host cannot reach the master at $master"
+    printf 'KVLAB_NETNS_DECODE=%s\nexport KVLAB_NETNS_DECODE\n' "$prefix-decode" >> "$state/env"
+  fi
   say "up: master ${hosts[0]} at $master, $nodes node(s) ($segment $transport each), client ${hosts[$((nodes + 1))]};" \
-      "links ${rate:-unshaped}${delay:+, +$delay one way}; logs in $state"
+      "$([ "$decode" = 1 ] && echo "decode host $prefix-decode; ")links ${rate:-unshaped}${delay:+, +$delay one way}; logs in $state"
   cat "$state/env"
 }
 
@@ -198,6 +209,6 @@ case "$cmd" in
   up) up ;;
   down) down ;;
   status) status ;;
-  ""|-h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' ;;
+  ""|-h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//' ;;
   *) bad "unknown command '$cmd' (up | down | status)" ;;
 esac

@@ -196,6 +196,119 @@ class NetnsClusterTest {
         }
     }
 
+    /**
+     * Prefill/decode disaggregation across hosts: kvlab on the client host, its decode instance's receive segment served
+     * from the decode host ({@code target.decode_netns}): every byte handed over is received on the decode host's
+     * shaped link, and each handover takes at least its bytes' time at the link's rate.
+     */
+    @Test
+    void aDirectHandoverToTheDecodeHostCrossesItsShapedLink() throws Exception {
+        try {
+            dev.kvlab.harness.llama.internal.LlamaLibrary.load();
+        } catch (dev.kvlab.harness.llama.api.EngineUnavailableException e) {
+            if ("1".equals(System.getenv("KVLAB_CI")))
+                throw new AssertionError("KVLAB_CI=1 and llama.cpp is unavailable: " + e.getMessage());
+            Assumptions.abort("llama.cpp library unavailable: " + e.getMessage());
+        }
+        Result up = script(
+                "up",
+                "--rate",
+                "200mbit",
+                "--nodes",
+                "1",
+                "--segment",
+                "64MiB",
+                "--decode-host",
+                "--subnet",
+                "10.243." + (ProcessHandle.current().pid() % 250));
+        assertThat(up.code()).as(up.err()).isZero();
+        String client = prefix + "-client", decode = prefix + "-decode";
+        assertThat(up.out()).contains("KVLAB_NETNS_DECODE=" + decode);
+        Path model = dir.resolve("m.gguf");
+        Result synth = exec(
+                List.of(
+                        bin.toString(),
+                        "model",
+                        "synth",
+                        "--layers",
+                        "2",
+                        "--hidden",
+                        "256",
+                        "--heads",
+                        "4",
+                        "--kv-heads",
+                        "2",
+                        "--ff",
+                        "688",
+                        "--vocab",
+                        "32000",
+                        "--seed",
+                        "5",
+                        "--out",
+                        model.toString()),
+                Map.of());
+        assertThat(synth.code()).as(synth.err()).isZero();
+        Path cfg = dir.resolve("pd.yaml");
+        Files.writeString(cfg, """
+                mode: live
+                seed: 2
+                target: {kind: llama.cpp, model: %s, threads: 1, calibrate_tokens: 0, flash_attn: "off", decode_netns: %s}
+                cluster: {instances: 2, router: round-robin}
+                pd: disaggregated
+                pd_transfer: direct
+                store: {backend: bundled, nodes: 1, capacity: 64MiB}
+                transport: tcp
+                tiers: none
+                cache_state: cold
+                workload:
+                  generator: {kind: shared-prefix, groups: 6, prompts_per_group: 1, prefix_tokens: 512, suffix_tokens: 64, output_tokens: 4, block_tokens: 64}
+                  arrival: {process: constant, rate: 4}
+                slo: {ttft_ms: 10000}
+                """.formatted(model, decode));
+        long rx0 = decodeRx(decode);
+        Result run = inClient(
+                client,
+                Map.of(),
+                "run",
+                cfg.toString(),
+                "--out",
+                dir.resolve("runs").toString(),
+                "--json");
+        long rx = decodeRx(decode) - rx0;
+        assertThat(run.code()).as(run.err()).isZero();
+        JsonNode r = json.readTree(run.out());
+        assertThat(r.get("failed").asLong()).isZero();
+        assertThat(r.get("wrong_hits_used").asLong()).isZero();
+        assertThat(r.get("pd_fallbacks").asLong()).isZero();
+        assertThat(r.get("decode_prefill_tokens").asLong()).isZero();
+        long bytes = r.get("handover_bytes").asLong();
+        assertThat(bytes).isPositive();
+        assertThat(rx).as("bytes received on the decode host's link").isGreaterThanOrEqualTo(bytes);
+        double perHandover = bytes / r.get("handovers").asDouble();
+        assertThat(r.get("pd_handover_ms_p50").asDouble())
+                .as("a handover of %.0f bytes over 200 Mbit/s", perHandover)
+                .isGreaterThanOrEqualTo(0.9 * perHandover * 8 / 200e6 * 1e3);
+        assertThat(r.get("pd_note").asText()).contains("network namespace " + decode);
+        // the store path does not cross the decode host: refused, naming the key
+        Result store = inClient(
+                client,
+                Map.of(),
+                "run",
+                cfg.toString(),
+                "--set",
+                "pd_transfer=store",
+                "--out",
+                dir.resolve("runs").toString());
+        assertThat(store.code()).as(store.err()).isEqualTo(2);
+        assertThat(store.err()).contains("target.decode_netns");
+    }
+
+    private long decodeRx(String ns) throws Exception {
+        Result r = exec(List.of("ip", "netns", "exec", ns, "cat", "/sys/class/net/eth0/statistics/rx_bytes"), Map.of());
+        assertThat(r.code()).as(r.err()).isZero();
+        return Long.parseLong(r.out().strip());
+    }
+
     private boolean hasNetem() throws Exception {
         String probe = "kvtnetem" + ProcessHandle.current().pid() % 100000;
         exec(List.of("ip", "netns", "add", probe), Map.of());

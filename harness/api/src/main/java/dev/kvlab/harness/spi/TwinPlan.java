@@ -31,4 +31,16 @@ public interface TwinPlan extends StorePlan {
      * lookup, and {@code more} (the twin's own figures).
      */
     CellResult withTwin(CellResult live, TransportModel link, long lookupNanos, Figures more);
+
+    /**
+     * As {@link #withTwin(CellResult, TransportModel, long, Figures)}, a disaggregated prompt's handover priced on the
+     * legs {@code handoff} in turn (the path the cell measured for it; each leg a link the handovers on it share)
+     * instead of one transfer on {@code link}; null or empty: on {@code link}.
+     */
+    CellResult withTwin(
+            CellResult live,
+            TransportModel link,
+            java.util.List<TransportModel> handoff,
+            long lookupNanos,
+            Figures more);
 }

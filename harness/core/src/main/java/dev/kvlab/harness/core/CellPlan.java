@@ -33,6 +33,10 @@ import dev.kvlab.transport.api.TransportModel;
  * @param link              link per GPU (the instance has TP of them)
  * @param transportName     the transport's name when {@code transport} names one (tcp, shm, rdma-emu, local), else null
  * @param transportModel    what a transfer on one instance's link costs (sim: the data path; live: the auto policy's estimate)
+ * @param handoffPath       sim, {@code pd: disaggregated}: the legs a prompt's handover from its prefill to its decode
+ *                          instance takes in turn when its path is not the store's link (a real engine's twin: the
+ *                          direct path its cell measured, one leg; or through a store, a put and then a get), each a
+ *                          link the handovers on it share; null or empty: one transfer on {@code transportModel}
  */
 public record CellPlan(
         RunConfig config,
@@ -52,7 +56,12 @@ public record CellPlan(
         long spinNanos,
         LinkSpec link,
         String transportName,
-        TransportModel transportModel) {
+        TransportModel transportModel,
+        java.util.List<TransportModel> handoffPath) {
+
+    public CellPlan {
+        handoffPath = handoffPath == null ? java.util.List.of() : java.util.List.copyOf(handoffPath);
+    }
 
     /** The part of this plan every target's cell has. */
     public CellSpec spec() {
@@ -92,7 +101,32 @@ public record CellPlan(
                 spinNanos,
                 link,
                 transportName,
-                tm);
+                tm,
+                handoffPath);
+    }
+
+    /** The same plan with the PD handover on the legs {@code handoff} (null or empty: on the transport model). */
+    public CellPlan withHandoffPath(java.util.List<TransportModel> handoff) {
+        return new CellPlan(
+                config,
+                model,
+                hardware,
+                kv,
+                roofline,
+                workload,
+                blockTokens,
+                hbmKvBlocks,
+                dramBlocks,
+                cacheBlocks,
+                storeCapacity,
+                leaseTtlNanos,
+                lookupNanos,
+                intervalNanos,
+                spinNanos,
+                link,
+                transportName,
+                transportModel,
+                handoff);
     }
 
     /** Bytes of one block as the store holds it (KV counted once). */

@@ -167,7 +167,8 @@ public final class RunValidator {
                 spin,
                 transport.link(),
                 transport.name(),
-                transport.model());
+                transport.model(),
+                java.util.List.of());
     }
 
     /** The factors every cell needs given (their values are typed by their enums). */

@@ -78,6 +78,16 @@ record CorePlan(CellPlan plan) implements TwinPlan {
 
     @Override
     public CellResult withTwin(CellResult live, TransportModel link, long lookupNanos, Figures more) {
-        return SimTwin.attach(live, SimTwin.run(plan, link, lookupNanos), link, more);
+        return withTwin(live, link, null, lookupNanos, more);
+    }
+
+    @Override
+    public CellResult withTwin(
+            CellResult live,
+            TransportModel link,
+            java.util.List<TransportModel> handoff,
+            long lookupNanos,
+            Figures more) {
+        return SimTwin.attach(live, SimTwin.run(plan, link, handoff, lookupNanos), link, more);
     }
 }

@@ -18,7 +18,9 @@ import dev.kvlab.transport.api.TransportModel;
 import dev.kvlab.workloads.api.BlockKeys;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
@@ -44,6 +46,8 @@ public final class SimStore implements RemoteTier {
     private final long blockBytesAllRanks;
     private final ReplicateConfig replicate;
     private final FaultHook faults;
+    /** PD with a handover path of its own ({@link CellPlan#handoffPath}): each prefill instance's link to the decode side. */
+    private final Map<Instance, List<SharedLink>> handoffLinks = new java.util.IdentityHashMap<>();
     /** Calls made to the master, by operation (for observers; the sim has no RPC, these are its master calls). */
     private long existsCalls, replicaListCalls, putStartCalls, putEndCalls;
 
@@ -271,11 +275,28 @@ public final class SimStore implements RemoteTier {
         long bytes = (long) s.promptBlocks() * blockBytesAllRanks;
         counters.handoff(bytes);
         in.activeTransfersInc();
+        if (!plan.handoffPath().isEmpty()) { // a path of its own, measured: each leg a link its handovers share
+            List<SharedLink> legs = handoffLinks.computeIfAbsent(in, k -> {
+                List<SharedLink> l = new ArrayList<>();
+                for (TransportModel m : plan.handoffPath()) l.add(new SharedLink(loop, m));
+                return l;
+            });
+            overLegs(legs, 0, bytes, () -> {
+                in.activeTransfersDec();
+                done.run();
+            });
+            return;
+        }
         double secs = model.batchSeconds(bytes, s.promptBlocks(), in.activeTransfers());
         loop.after(Math.round(secs * 1e9), () -> {
             in.activeTransfersDec();
             done.run();
         });
+    }
+
+    private static void overLegs(List<SharedLink> legs, int i, long bytes, Runnable done) {
+        if (i == legs.size()) done.run();
+        else legs.get(i).transfer(bytes, () -> overLegs(legs, i + 1, bytes, done));
     }
 
     @Override

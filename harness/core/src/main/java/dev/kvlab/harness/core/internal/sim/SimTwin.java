@@ -20,7 +20,14 @@ public final class SimTwin {
 
     /** Runs the twin of {@code live} on {@code link}, with {@code lookupNanos} per metadata round trip. */
     public static CellResult run(CellPlan live, TransportModel link, long lookupNanos) {
-        return new SimCell(live.withTransportModel(link, lookupNanos), null).run(System.nanoTime());
+        return run(live, link, null, lookupNanos);
+    }
+
+    /** The twin run with a disaggregated prompt's handover on the legs {@code handoff} (null or empty: on {@code link}). */
+    public static CellResult run(
+            CellPlan live, TransportModel link, java.util.List<TransportModel> handoff, long lookupNanos) {
+        return new SimCell(live.withTransportModel(link, lookupNanos).withHandoffPath(handoff), null)
+                .run(System.nanoTime());
     }
 
     /** {@code live} with the twin's figures added to its extras. */

@@ -54,6 +54,10 @@ final class EngineTwin {
     private Dtype kvDtype;
     private LinkProbe start, end;
     private String endError;
+    /** PD: the handover's path as measured (direct), or null; whether handovers go through the store. */
+    private LinkProbe handover;
+
+    private boolean handoverViaStore;
 
     EngineTwin(RunConfig config, GgufModelInfo model, int threads) {
         this.config = config;
@@ -185,6 +189,15 @@ final class EngineTwin {
     /** Whether the cell has a twin (calibrated). */
     boolean enabled() {
         return plan != null;
+    }
+
+    /**
+     * A disaggregated cell's handover path: {@code measured} (the direct path, {@link PdHandover#probe}), or through the
+     * store ({@code viaStore}: a put then a get on the store's measured link).
+     */
+    void handover(LinkProbe measured, boolean viaStore) {
+        this.handover = measured;
+        this.handoverViaStore = viaStore;
     }
 
     /** Measures the store path before the cell serves (the loop not yet running). */
@@ -348,6 +361,35 @@ final class EngineTwin {
         Figures more = LinkProbe.twinLinkExtras(end, endError, p);
         LlamaColumns.TWIN_MODEL.put(
                 more, plan.model().id() + " on " + plan.hardware().id() + " (the engine calibrated as a roofline)");
-        return plan.withTwin(live, link, p.lookupNanos(), more);
+        java.util.List<dev.kvlab.transport.api.TransportModel> handoff = handoffPath(p);
+        if (!handoff.isEmpty()) LlamaColumns.TWIN_HANDOVER_PATH.put(more, handoverLabel(p));
+        if (handover != null) LlamaColumns.PD_HANDOVER_LINK_BYTES_PER_S.put(more, handover.bytesPerSecond());
+        return plan.withTwin(live, link, handoff, p.lookupNanos(), more);
+    }
+
+    /**
+     * The legs of a handover for the twin: the direct path as measured; through the store, a put (its start and end
+     * round trips to the master, then the bytes) on the store's link {@code p} out, then a get (a replica list, then the
+     * bytes) on it in: each direction a link of its own, as the store's nodes are other hosts; empty when the cell
+     * hands nothing over.
+     */
+    private java.util.List<dev.kvlab.transport.api.TransportModel> handoffPath(LinkProbe p) {
+        if (handover != null) return java.util.List.of(handover.model(plan.transportName() + "-handover"));
+        if (!handoverViaStore) return java.util.List.of();
+        return java.util.List.of(leg(p, "put", 2), leg(p, "get", 1));
+    }
+
+    private dev.kvlab.transport.api.TransportModel leg(LinkProbe p, String what, int lookups) {
+        return new dev.kvlab.transport.api.LinearTransportModel(
+                plan.transportName() + "-measured-" + what,
+                false,
+                p.latencySeconds() + lookups * p.lookupNanos() / 1e9,
+                0,
+                p.bytesPerSecond(),
+                p.bytesPerSecond());
+    }
+
+    private String handoverLabel(LinkProbe p) {
+        return handover != null ? "direct, measured: " + handover.label() : "store: a put then a get on " + p.label();
     }
 }

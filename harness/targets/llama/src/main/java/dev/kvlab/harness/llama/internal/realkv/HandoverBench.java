@@ -271,7 +271,8 @@ public final class HandoverBench {
                             s.tokens(),
                             System::nanoTime,
                             totals,
-                            1);
+                            1,
+                            null);
                     TransferEngine target = tr.create(s.transport(), tc);
                     TransferEngine init = tr.create(s.transport(), tc)) {
                 Segment seg = target.registerSegment("kvlab-bench-handover", slot);

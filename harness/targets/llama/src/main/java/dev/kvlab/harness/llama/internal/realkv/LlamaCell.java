@@ -44,6 +44,8 @@ import java.util.function.LongSupplier;
 final class LlamaCell implements TargetCell {
 
     private static final long SPIN_NANOS = 50_000;
+    /** Timed rounds of each size of the direct handover path's probe ({@link PdHandover#probe}). */
+    static final int HANDOVER_PROBE_ROUNDS = 5;
 
     private final RunConfig config;
     private final StorePlan storePlan;
@@ -161,6 +163,7 @@ final class LlamaCell implements TargetCell {
             CellSpec spec = LlamaTarget.spec(config, k -> null, ns.modelId(), ns.kvDtype());
             wrongBefore = backend.wrongHits();
             checkedBefore = backend.hitsChecked();
+            if (e.pd != null) twin.handover(e.handoverPath, e.pd.viaStore());
             twin.probeStart(loop, backend);
             CellResult r = TargetFramework.get().run(spec, this, observer, wallStartNanos);
             twin.probeEnd(loop, backend);
@@ -229,7 +232,9 @@ final class LlamaCell implements TargetCell {
                         most[0],
                         loopRef::now,
                         e.totals,
-                        config.seed());
+                        config.seed(),
+                        LlamaTarget.decodeNetns(config));
+                if (e.calibration != null) e.handoverPath = e.pd.probe(HANDOVER_PROBE_ROUNDS);
             }
             for (int i = 0; i < n; i++) {
                 EngineInstance.Role role = e.pd == null

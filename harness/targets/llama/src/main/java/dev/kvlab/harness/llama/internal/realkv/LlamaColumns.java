@@ -371,6 +371,21 @@ public final class LlamaColumns {
             Unit.TEXT,
             "the model and hardware the llama.cpp cell's sim twin ran (the engine calibrated as a roofline)",
             Source.live(LLAMA));
+    public static final Column<String> TWIN_HANDOVER_PATH = figure(
+            "twin_handover_path",
+            String.class,
+            Unit.TEXT,
+            "PD: the path the sim twin priced a prompt's handover on: the direct path as the cell measured it before it"
+                    + " served (WRITEs of 1, 4 and 12 block objects into a decode instance's segment: rate @ fixed cost),"
+                    + " or a put then a get on the store's measured link",
+            Source.live(LLAMA));
+    public static final Column<Number> PD_HANDOVER_LINK_BYTES_PER_S = extra(
+            "pd_handover_link_bytes_per_s",
+            Unit.BYTES_PER_S,
+            "PD, direct: the handover path's payload rate measured before the cell served, the WRITE's and the decode"
+                    + " instance's segment's (NaN: the store path, colocated or no twin)",
+            Source.live(LLAMA),
+            Merge.SAME);
     public static final Column<Number> REJECTED_RESTORE_REFUSED = figure(
             "rejected_restore_refused",
             Number.class,
@@ -551,6 +566,8 @@ public final class LlamaColumns {
                     ENGINE_CALIBRATION_WORST_ERROR,
                     ENGINE_CALIBRATION_CLIPS,
                     TWIN_MODEL,
+                    TWIN_HANDOVER_PATH,
+                    PD_HANDOVER_LINK_BYTES_PER_S,
                     REJECTED_RESTORE_REFUSED,
                     REJECTED_STORE_MISS,
                     REJECTED_STORE_LEASE_EXPIRED,

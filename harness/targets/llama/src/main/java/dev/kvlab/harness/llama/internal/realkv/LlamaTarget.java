@@ -116,7 +116,8 @@ public final class LlamaTarget implements TargetProvider {
                     "target.local_capacity",
                     t.localCapacity() + " of " + probe.blockTokens() + " tokens is more than "
                             + LlamaTargetConfig.MAX_LOCAL_TOKENS + " tokens (the KV cells a context keeps)");
-        storePlan(c, origin);
+        StorePlan sp = storePlan(c, origin);
+        decodeHost(c, origin, sp);
         var cl = c.cluster();
         if (cl.tp() != 1)
             throw bad(
@@ -175,6 +176,41 @@ public final class LlamaTarget implements TargetProvider {
     }
 
     /** The run's store, transport and fault settings, validated as for every live cell (the emulated model in it is not used). */
+    /** {@code target.decode_netns} (null: none). */
+    static String decodeNetns(RunConfig c) {
+        return BINDER.bindNode(c.target(), LlamaTargetConfig.class, "target", k -> null)
+                .decodeNetns();
+    }
+
+    /** Refuses {@code target.decode_netns} where no handed-over byte would cross its link, or where it cannot be entered. */
+    private static void decodeHost(RunConfig c, Function<String, String> origin, StorePlan sp) {
+        String host = decodeNetns(c);
+        if (host == null) return;
+        if (c.pd() != dev.kvlab.harness.api.config.Pd.DISAGGREGATED
+                || LlamaCell.pdTransfer(c) != dev.kvlab.harness.api.config.PdTransfer.DIRECT)
+            throw bad(
+                    origin,
+                    "target.decode_netns",
+                    "is used only with pd: disaggregated and pd_transfer: direct (the decode instances' receive "
+                            + "segments are served from it); the store path crosses the hosts of its store: run kvlab "
+                            + "in a netns cluster's client host against that store (store.backend: kvlab://...)");
+        if (!"tcp".equals(sp.transportName()))
+            throw bad(
+                    origin,
+                    "target.decode_netns",
+                    "needs transport: tcp (" + sp.transportName()
+                            + "'s segments are memory shared on this machine: no byte would cross the namespace's link)");
+        String why = NetNamespace.problem(host);
+        if (why == null) {
+            try {
+                NetNamespace.address(host);
+            } catch (RuntimeException e) {
+                why = e.getMessage();
+            }
+        }
+        if (why != null) throw bad(origin, "target.decode_netns", why);
+    }
+
     private static StorePlan storePlan(RunConfig c, Function<String, String> origin) {
         return TargetFramework.get().storePlan(c, origin);
     }

@@ -33,6 +33,10 @@ import java.util.function.Function;
  *                        keys name, so blocks of the two layouts never meet
  * @param pricePerHour    what one instance costs per hour (any currency): capacity rows then give the cost per million
  *                        output tokens served within the SLO
+ * @param decodeNetns     with {@code pd: disaggregated} and {@code pd_transfer: direct} over {@code tcp}: the decode
+ *                        instances' host, a Linux network namespace ({@code scripts/netns-cluster.sh up --decode-host}
+ *                        makes one): their receive segments are served from it, so every byte handed over crosses the
+ *                        shaped link between it and the namespace kvlab runs in (root only)
  */
 public record LlamaTargetConfig(
         String kind,
@@ -45,7 +49,8 @@ public record LlamaTargetConfig(
         String localCapacity,
         Integer calibrateTokens,
         String flashAttn,
-        Double pricePerHour) {
+        Double pricePerHour,
+        String decodeNetns) {
 
     /** The most {@code target.sequences}: llama.cpp's 256 sequence ids leave room for the local tier's own. */
     static final int MAX_SEQUENCES = 64;

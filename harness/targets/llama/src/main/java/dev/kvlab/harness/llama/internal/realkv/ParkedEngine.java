@@ -74,6 +74,8 @@ final class ParkedEngine implements AutoCloseable {
     PdHandover pd;
 
     EngineCalibration calibration;
+    /** PD, direct, with a twin: the handover's path measured when the engine was opened (null: none). */
+    dev.kvlab.harness.spi.LinkProbe handoverPath;
     /** The router's state right after the warm-up. */
     Object routerState;
     /** Warm-up requests that primed it (-1: not primed yet). */

@@ -114,6 +114,8 @@ final class PdHandover implements AutoCloseable {
     private volatile Runnable slotFreed = () -> {};
     private volatile BooleanSupplier corruptNow = () -> false;
     private volatile double corruptFraction;
+    /** The decode instances' host (a network namespace) and its address, or null: this one. */
+    private final String decodeHost, decodeAddress;
 
     /**
      * @param mode        direct or store
@@ -124,6 +126,9 @@ final class PdHandover implements AutoCloseable {
      * @param decodes     decode instances
      * @param slots       handovers a decode instance takes at once
      * @param maxTokens   the longest prompt
+     * @param decodeHost  direct: the network namespace the decode instances' receive segments are served from (their
+     *                    server's socket is opened there, bound to its address, token required), so that every byte
+     *                    handed over crosses the links between it and this process's namespace; null: this one
      */
     PdHandover(
             PdTransfer mode,
@@ -136,8 +141,10 @@ final class PdHandover implements AutoCloseable {
             int maxTokens,
             LongSupplier clock,
             RealKvTotals totals,
-            long seed) {
+            long seed,
+            String decodeHost) {
         this.mode = mode;
+        this.decodeHost = decodeHost;
         this.store = store;
         this.sizes = sizes;
         this.maxObjects = Math.max(1, (maxTokens + sizes.blockTokens() - 1) / sizes.blockTokens());
@@ -154,14 +161,32 @@ final class PdHandover implements AutoCloseable {
             for (int i = 0; i < slots; i++) q.add(i);
             free.add(q);
         }
+        if (decodeHost != null && mode != PdTransfer.DIRECT)
+            throw new IllegalArgumentException("a decode host is for the direct handover");
         if (mode == PdTransfer.DIRECT) {
             Transports t = Transports.discover();
+            TransportConfig decodeConfig = config;
+            if (decodeHost != null) {
+                byte[] token = new byte[24];
+                new java.security.SecureRandom().nextBytes(token);
+                config = config.withAuthToken(java.util.HexFormat.of().formatHex(token));
+                decodeConfig = config.withBindHost(NetNamespace.address(decodeHost));
+            }
+            this.decodeAddress = decodeHost == null ? null : decodeConfig.bindHost();
             prefillSide = t.create(transport, config);
             try {
                 for (int d = 0; d < decodes; d++) {
-                    TransferEngine e = t.create(transport, config);
+                    TransportConfig dc = decodeConfig;
+                    String name = "kvlab-pd-receive-" + d;
+                    long bytes = slots * slotBytes;
+                    // the receive segment's server opens its socket on the calling thread: inside the decode host
+                    TransferEngine e = decodeHost == null
+                            ? t.create(transport, dc)
+                            : NetNamespace.call(decodeHost, () -> t.create(transport, dc));
                     decodeSide.add(e);
-                    Segment seg = e.registerSegment("kvlab-pd-receive-" + d, slots * slotBytes);
+                    Segment seg = decodeHost == null
+                            ? e.registerSegment(name, bytes)
+                            : NetNamespace.call(decodeHost, () -> e.registerSegment(name, bytes));
                     receive.add(seg);
                     targets.add(prefillSide.openSegment(seg.handle()));
                 }
@@ -171,6 +196,7 @@ final class PdHandover implements AutoCloseable {
             }
         } else {
             prefillSide = null;
+            this.decodeAddress = null;
         }
     }
 
@@ -197,7 +223,11 @@ final class PdHandover implements AutoCloseable {
                     + " transfer engine WRITEs the prompt's block objects into a slot of the "
                     + "decode instance's registered segment (" + slots + " slots of " + maxObjects
                     + " objects per decode instance), no store; "
-                    + prefillSide.copySemantics() + (prefillSide.emulated() ? " (emulated NIC)" : "");
+                    + prefillSide.copySemantics() + (prefillSide.emulated() ? " (emulated NIC)" : "")
+                    + (decodeHost == null
+                            ? ""
+                            : "; the decode instances' segments are served from network namespace " + decodeHost + " ("
+                                    + decodeAddress + "): every byte handed over crosses its link");
         return "store: the prefill instance puts the prompt's block objects into kvlab's store under keys of the handover, the decode instance "
                 + "gets them (then removes them); " + slots + " handovers per decode instance at once";
     }
@@ -288,8 +318,42 @@ final class PdHandover implements AutoCloseable {
     private void write(Parcel p, MemorySegment whole) {
         long stride = sizes.objectBytes(sizes.blockTokens());
         long len = (p.objects - 1) * stride + p.lengths[p.objects - 1]; // every object but the tail is whole: no gaps
+        writeBytes(whole, p.decode, p.slot, len);
+        MemorySegment seg = receive.get(p.decode).memory();
+        p.objs = new MemorySegment[p.objects];
+        for (int i = 0; i < p.objects; i++) p.objs[i] = seg.asSlice(p.slot * slotBytes + i * stride, stride);
+        p.bytes = len;
+    }
+
+    /**
+     * Direct: the handover's path measured before the cell serves, for its sim twin: WRITEs of 1, 4 and 12 whole
+     * objects from a staging buffer of the prefill side into the first slot of decode instance 0 ({@code rounds} of
+     * each after one unmeasured), fitted as a fixed cost plus bytes over a bandwidth ({@link LinkProbe#fit}, no lookup
+     * on this path). Null for the store path (its twin prices a put and a get on the store's measured link).
+     */
+    dev.kvlab.harness.spi.LinkProbe probe(int rounds) {
+        if (mode != PdTransfer.DIRECT) return null;
+        MemorySegment whole = prefillSide.allocateBuffer(slotBytes);
+        long stride = sizes.objectBytes(sizes.blockTokens());
+        int[] n = java.util.stream.IntStream.of(1, 4, 12)
+                .map(k -> Math.min(k, maxObjects))
+                .distinct()
+                .toArray();
+        long[][] g = new long[1 + n.length][rounds];
+        for (int i = 0; i < n.length; i++) writeBytes(whole, 0, 0, n[i] * stride);
+        for (int r = 0; r < rounds; r++) {
+            for (int i = 0; i < n.length; i++) {
+                long t0 = System.nanoTime();
+                writeBytes(whole, 0, 0, n[i] * stride);
+                g[1 + i][r] = System.nanoTime() - t0;
+            }
+        }
+        return dev.kvlab.harness.spi.LinkProbe.fit(g, n, stride, rounds, 0);
+    }
+
+    private void writeBytes(MemorySegment whole, int decode, int slot, long len) {
         TransferBatch batch = new TransferBatch(1);
-        batch.add(Opcode.WRITE, whole, 0, targets.get(p.decode), p.slot * slotBytes, len);
+        batch.add(Opcode.WRITE, whole, 0, targets.get(decode), slot * slotBytes, len);
         try {
             prefillSide.submit(batch).get(timeoutNanos, TimeUnit.NANOSECONDS);
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
@@ -299,10 +363,6 @@ final class PdHandover implements AutoCloseable {
             throw new IllegalStateException("interrupted during the handover's WRITE");
         }
         if (!batch.allOk()) throw new IllegalStateException("the handover's WRITE ended " + batch.status(0));
-        MemorySegment seg = receive.get(p.decode).memory();
-        p.objs = new MemorySegment[p.objects];
-        for (int i = 0; i < p.objects; i++) p.objs[i] = seg.asSlice(p.slot * slotBytes + i * stride, stride);
-        p.bytes = len;
     }
 
     private void put(Parcel p, MemorySegment[] staging) {

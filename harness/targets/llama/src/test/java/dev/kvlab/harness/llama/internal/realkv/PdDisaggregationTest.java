@@ -204,6 +204,23 @@ class PdDisaggregationTest {
         assertThatThrownBy(() -> config("pd=disaggregated", "pd_transfer=carrier-pigeon"))
                 .isInstanceOf(BadInputException.class)
                 .hasMessageContaining("pd_transfer");
+        // a decode host only where handed-over bytes would cross its link, and only one that exists
+        for (String[] sets : new String[][] {
+            {"target.decode_netns=kvt-decode"},
+            {"pd=disaggregated", "pd_transfer=store", "target.decode_netns=kvt-decode"}
+        })
+            assertThatThrownBy(() -> config(sets))
+                    .isInstanceOf(BadInputException.class)
+                    .hasMessageContaining("'target.decode_netns'")
+                    .hasMessageContaining("pd_transfer: direct");
+        assertThatThrownBy(() -> config("pd=disaggregated", "transport=rdma-emu", "target.decode_netns=kvt-decode"))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("'target.decode_netns'")
+                .hasMessageContaining("transport: tcp");
+        assertThatThrownBy(() -> config("pd=disaggregated", "target.decode_netns=kvt-no-such-host"))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining("'target.decode_netns'")
+                .hasMessageContaining("no network namespace 'kvt-no-such-host'");
         assertThat(Map.of(
                         "ok",
                         config("pd=disaggregated", "pd_transfer=store")
