@@ -26,6 +26,11 @@ import java.util.Map;
  *                       cache: {@code local-only}, or {@code none} with it off); null: the cell's own
  * @param cacheTokens    most tokens the engine's local prefix cache keeps per instance, a tier of its own (llama.cpp's kept
  *                       blocks): the twin's local tier is bounded to it ({@code local.cache_capacity}); 0: the free pool
+ * @param cacheChunks    the engine keeps a prompt's full blocks chunk by chunk, not at the prompt's end
+ *                       ({@code scheduler.cache_chunks}: what llama.cpp's KV cache does)
+ * @param handoffPath    {@code pd: disaggregated}: the legs a handover takes in turn, each a link its handovers share, as
+ *                       the cell's path was measured (direct: one; through a store: a put, then a get); empty: one
+ *                       transfer on the store's link
  */
 public record TwinCalibration(
         String engine,
@@ -40,7 +45,9 @@ public record TwinCalibration(
         long lookupNanos,
         Map<String, Object> figures,
         String tiers,
-        long cacheTokens) {
+        long cacheTokens,
+        boolean cacheChunks,
+        java.util.List<dev.kvlab.transport.api.TransportModel> handoffPath) {
 
     /** An engine whose prefix cache is its free KV pool (or that has none). */
     public TwinCalibration(
@@ -69,12 +76,15 @@ public record TwinCalibration(
                 lookupNanos,
                 figures,
                 tiers,
-                0);
+                0,
+                false,
+                java.util.List.of());
     }
 
     public TwinCalibration {
         if (cacheTokens < 0) throw new IllegalArgumentException("a twin's cache_tokens must be >= 0");
         figures = Map.copyOf(figures);
+        handoffPath = handoffPath == null ? java.util.List.of() : java.util.List.copyOf(handoffPath);
         if (batchTokens < 1 || sequences < 1 || instances < 1)
             throw new IllegalArgumentException("a twin needs batch_tokens, sequences and instances >= 1");
     }
@@ -94,7 +104,9 @@ public record TwinCalibration(
                 lookupNanos,
                 figures,
                 off ? "none" : "local-only",
-                cacheTokens);
+                cacheTokens,
+                cacheChunks,
+                handoffPath);
     }
 
     /** Whether a store path was measured (a twin of a cell with a remote tier needs one). */

@@ -43,12 +43,12 @@ public final class TwinRun {
         }
         if (t.cacheTokens() > 0) c = c.withLocal(c.local().withCacheTokens(t.cacheTokens()));
         RunConfig s = c.withScheduler(new SchedulerConfig(
-                t.batchTokens(), t.sequences(), true, c.scheduler().kvMemoryFraction()));
+                t.batchTokens(), t.sequences(), true, c.scheduler().kvMemoryFraction(), t.cacheChunks()));
         CellPlan plan = RunValidator.plan(s, k -> null, t.model(), t.hardware(), t.kvDtype());
         String transport = plan.transportName();
         double bw = t.hasLink() ? t.linkBytesPerSecond() : 1e12;
         double lat = t.hasLink() && Double.isFinite(t.linkLatencySeconds()) ? t.linkLatencySeconds() : 0;
         LinearTransportModel link = new LinearTransportModel(transport + "-measured", false, lat, 0, bw, bw);
-        return SimTwin.run(plan, link, Math.max(1, t.lookupNanos()));
+        return SimTwin.run(plan, link, t.handoffPath(), Math.max(1, t.lookupNanos()));
     }
 }

@@ -350,7 +350,9 @@ final class EngineTwin {
                 lookup,
                 f,
                 null,
-                cacheTokens());
+                cacheTokens(),
+                true, // the engine's scheduling, as engineScheduled gives a live cell's twin
+                handoffPath(start));
     }
 
     /** {@code live} with its twin's figures (and the end probe's) attached; unchanged without a twin. */
@@ -375,7 +377,7 @@ final class EngineTwin {
      */
     private java.util.List<dev.kvlab.transport.api.TransportModel> handoffPath(LinkProbe p) {
         if (handover != null) return java.util.List.of(handover.model(plan.transportName() + "-handover"));
-        if (!handoverViaStore) return java.util.List.of();
+        if (!handoverViaStore || p == null) return java.util.List.of();
         return java.util.List.of(leg(p, "put", 2), leg(p, "get", 1));
     }
 

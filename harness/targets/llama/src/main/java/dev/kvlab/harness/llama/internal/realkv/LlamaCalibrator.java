@@ -61,8 +61,11 @@ final class LlamaCalibrator {
                     t.calibrateTokens(),
                     probe.blockTokens(),
                     kv);
+            if (c.pd() == dev.kvlab.harness.api.config.Pd.DISAGGREGATED)
+                twin.handover(directPath(c, storePlan, layout, probe, most[0]), !directHandover(c));
         }
-        if (c.tiers().remote()) {
+        boolean storeHandover = c.pd() == dev.kvlab.harness.api.config.Pd.DISAGGREGATED && !directHandover(c);
+        if (c.tiers().remote() || storeHandover) {
             var st = c.store();
             BackendOptions o = BackendOptions.defaults()
                     .withTransport(storePlan.transportName())
@@ -82,5 +85,34 @@ final class LlamaCalibrator {
             }
         }
         return twin.twinCalibration(c.cluster().instances());
+    }
+
+    private static boolean directHandover(RunConfig c) {
+        return LlamaCell.pdTransfer(c) == dev.kvlab.harness.api.config.PdTransfer.DIRECT;
+    }
+
+    /**
+     * A disaggregated cell's direct handover path, measured as its cell measures it ({@link PdHandover#probe}: the same
+     * transport and decode host, the model's block objects), or null for the store path.
+     */
+    private static dev.kvlab.harness.spi.LinkProbe directPath(
+            RunConfig c, StorePlan storePlan, KvStateLayout layout, CellSpec probe, int mostPrompt) {
+        if (!directHandover(c)) return null;
+        int decodes = c.cluster().instances() - LlamaCell.prefillInstances(c);
+        try (PdHandover pd = new PdHandover(
+                dev.kvlab.harness.api.config.PdTransfer.DIRECT,
+                storePlan.transportName(),
+                dev.kvlab.transport.api.TransportConfig.defaults().withLink(storePlan.link()),
+                null,
+                new PdHandover.Sizes(probe.blockTokens(), layout.bytesPerToken()),
+                decodes,
+                1,
+                mostPrompt,
+                System::nanoTime,
+                new RealKvTotals(),
+                c.seed(),
+                LlamaTarget.decodeNetns(c))) {
+            return pd.probe(LlamaCell.HANDOVER_PROBE_ROUNDS);
+        }
     }
 }
