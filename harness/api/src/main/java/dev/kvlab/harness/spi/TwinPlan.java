@@ -30,7 +30,9 @@ public interface TwinPlan extends StorePlan {
      * {@code live} with its twin attached: this plan run on the sim clock over {@code link} with {@code lookupNanos} per
      * lookup, and {@code more} (the twin's own figures).
      */
-    CellResult withTwin(CellResult live, TransportModel link, long lookupNanos, Figures more);
+    default CellResult withTwin(CellResult live, TransportModel link, long lookupNanos, Figures more) {
+        return withTwin(live, link, null, lookupNanos, more);
+    }
 
     /**
      * As {@link #withTwin(CellResult, TransportModel, long, Figures)}, a disaggregated prompt's handover priced on the

@@ -77,11 +77,6 @@ record CorePlan(CellPlan plan) implements TwinPlan {
     }
 
     @Override
-    public CellResult withTwin(CellResult live, TransportModel link, long lookupNanos, Figures more) {
-        return withTwin(live, link, null, lookupNanos, more);
-    }
-
-    @Override
     public CellResult withTwin(
             CellResult live,
             TransportModel link,

@@ -41,6 +41,13 @@ final class EngineTwin {
     /** Decode steps timed by the calibration. */
     static final int CALIBRATION_DECODE_STEPS = 8;
 
+    /**
+     * The engine keeps a prompt's full blocks chunk by chunk ({@code scheduler.cache_chunks}; measured on check 27's
+     * shape at 6 req/s, local-only: the twin's local tier hit 0.823 of prompt tokens against the engine's 0.841 when its
+     * blocks joined at the prompt's end, 0.843 against 0.841 chunk by chunk).
+     */
+    static final boolean CACHES_CHUNKS = true;
+
     private final RunConfig config;
     private final GgufModelInfo model;
     private final int threads;
@@ -164,12 +171,11 @@ final class EngineTwin {
     /**
      * {@code c} with the engine's scheduling (what {@link EngineInstance} does): up to {@code sequences} requests at once,
      * each step every decoding sequence's token and then prompt chunks, at most {@code batchTokens} tokens, a prompt's
-     * blocks kept chunk by chunk (measured on check 27's shape at 6 req/s, local-only: the twin's local tier hit 0.823 of
-     * prompt tokens against the engine's 0.841 when its blocks joined at the prompt's end, 0.843 against 0.841 now).
+     * blocks kept as the engine keeps them ({@link #CACHES_CHUNKS}).
      */
     static RunConfig engineScheduled(RunConfig c, int batchTokens, int sequences) {
         return c.withScheduler(
-                new SchedulerConfig(batchTokens, sequences, true, c.scheduler().kvMemoryFraction(), true));
+                new SchedulerConfig(batchTokens, sequences, true, c.scheduler().kvMemoryFraction(), CACHES_CHUNKS));
     }
 
     /**
@@ -351,7 +357,7 @@ final class EngineTwin {
                 f,
                 null,
                 cacheTokens(),
-                true, // the engine's scheduling, as engineScheduled gives a live cell's twin
+                CACHES_CHUNKS, // as engineScheduled gives a live cell's twin
                 handoffPath(start));
     }
 

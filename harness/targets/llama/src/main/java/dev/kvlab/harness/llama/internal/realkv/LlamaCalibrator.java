@@ -98,20 +98,15 @@ final class LlamaCalibrator {
     private static dev.kvlab.harness.spi.LinkProbe directPath(
             RunConfig c, StorePlan storePlan, KvStateLayout layout, CellSpec probe, int mostPrompt) {
         if (!directHandover(c)) return null;
-        int decodes = c.cluster().instances() - LlamaCell.prefillInstances(c);
-        try (PdHandover pd = new PdHandover(
-                dev.kvlab.harness.api.config.PdTransfer.DIRECT,
-                storePlan.transportName(),
-                dev.kvlab.transport.api.TransportConfig.defaults().withLink(storePlan.link()),
+        try (PdHandover pd = LlamaCell.handover(
+                c,
+                storePlan,
                 null,
                 new PdHandover.Sizes(probe.blockTokens(), layout.bytesPerToken()),
-                decodes,
                 1,
                 mostPrompt,
                 System::nanoTime,
-                new RealKvTotals(),
-                c.seed(),
-                LlamaTarget.decodeNetns(c))) {
+                new RealKvTotals())) {
             return pd.probe(LlamaCell.HANDOVER_PROBE_ROUNDS);
         }
     }

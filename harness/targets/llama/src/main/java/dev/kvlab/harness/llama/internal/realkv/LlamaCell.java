@@ -221,19 +221,15 @@ final class LlamaCell implements TargetCell {
             int n = e.contexts.size(), prefill = prefillInstances(config);
             if (prefill < n) {
                 LiveClock loopRef = e.loop;
-                e.pd = new PdHandover(
-                        pdTransfer(config),
-                        storePlan.transportName(),
-                        dev.kvlab.transport.api.TransportConfig.defaults().withLink(storePlan.link()),
+                e.pd = handover(
+                        config,
+                        storePlan,
                         store,
                         new PdHandover.Sizes(spec.blockTokens(), e.layout.bytesPerToken()),
-                        n - prefill,
                         2 * e.shape.sequences(),
                         most[0],
                         loopRef::now,
-                        e.totals,
-                        config.seed(),
-                        LlamaTarget.decodeNetns(config));
+                        e.totals);
                 if (e.calibration != null) e.handoverPath = e.pd.probe(HANDOVER_PROBE_ROUNDS);
             }
             for (int i = 0; i < n; i++) {
@@ -288,6 +284,35 @@ final class LlamaCell implements TargetCell {
         int n = c.cluster().instances();
         if (c.pd() != dev.kvlab.harness.api.config.Pd.DISAGGREGATED) return n;
         return c.cluster().prefillInstances() > 0 ? c.cluster().prefillInstances() : (n + 1) / 2;
+    }
+
+    /**
+     * The handover of a disaggregated cell {@code c} as its config says it (path, transport and its link, decode
+     * instances, decode host, seed): {@code slots} handovers per decode instance at once, prompts of at most
+     * {@code maxTokens} tokens; {@code store}: the cell's (the store path's; null for a direct one measured alone).
+     */
+    static PdHandover handover(
+            RunConfig c,
+            StorePlan storePlan,
+            KvBlockStore store,
+            PdHandover.Sizes sizes,
+            int slots,
+            int maxTokens,
+            java.util.function.LongSupplier clock,
+            RealKvTotals totals) {
+        return new PdHandover(
+                pdTransfer(c),
+                storePlan.transportName(),
+                dev.kvlab.transport.api.TransportConfig.defaults().withLink(storePlan.link()),
+                store,
+                sizes,
+                c.cluster().instances() - prefillInstances(c),
+                slots,
+                maxTokens,
+                clock,
+                totals,
+                c.seed(),
+                LlamaTarget.decodeNetns(c));
     }
 
     /** The handover path of a disaggregated cell ({@code pd_transfer}; absent: direct). */

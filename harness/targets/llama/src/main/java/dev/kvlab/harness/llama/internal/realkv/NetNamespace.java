@@ -88,33 +88,41 @@ final class NetNamespace {
         });
     }
 
+    /** libc's {@code open}, {@code setns} and {@code close}, looked up once (when a namespace is first entered). */
+    private static final class Libc {
+        static final Linker LINKER = Linker.nativeLinker();
+        static final StructLayout STATE = Linker.Option.captureStateLayout();
+        static final VarHandle ERRNO =
+                STATE.varHandle(java.lang.foreign.MemoryLayout.PathElement.groupElement("errno"));
+        static final MethodHandle OPEN = LINKER.downcallHandle(
+                LINKER.defaultLookup().find("open").orElseThrow(),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT),
+                Linker.Option.captureCallState("errno"));
+        static final MethodHandle SETNS = LINKER.downcallHandle(
+                LINKER.defaultLookup().find("setns").orElseThrow(),
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT),
+                Linker.Option.captureCallState("errno"));
+        static final MethodHandle CLOSE = LINKER.downcallHandle(
+                LINKER.defaultLookup().find("close").orElseThrow(), FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    }
+
     /** The calling thread enters the namespace {@code name} (its file opened, {@code setns(fd, CLONE_NEWNET)}). */
     private static void enter(String name) throws Throwable {
-        Linker linker = Linker.nativeLinker();
-        StructLayout state = Linker.Option.captureStateLayout();
-        VarHandle errno = state.varHandle(java.lang.foreign.MemoryLayout.PathElement.groupElement("errno"));
-        Linker.Option capture = Linker.Option.captureCallState("errno");
-        var libc = linker.defaultLookup();
-        MethodHandle open = linker.downcallHandle(
-                libc.find("open").orElseThrow(), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), capture);
-        MethodHandle setns = linker.downcallHandle(
-                libc.find("setns").orElseThrow(), FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), capture);
-        MethodHandle close =
-                linker.downcallHandle(libc.find("close").orElseThrow(), FunctionDescriptor.of(JAVA_INT, JAVA_INT));
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment st = a.allocate(state);
-            int fd = (int) open.invokeExact(st, a.allocateFrom(path(name).toString()), OPEN_FLAGS);
+            MemorySegment st = a.allocate(Libc.STATE);
+            int fd = (int) Libc.OPEN.invokeExact(st, a.allocateFrom(path(name).toString()), OPEN_FLAGS);
             if (fd < 0)
-                throw new IllegalStateException("cannot open " + path(name) + ": errno " + (int) errno.get(st, 0L));
+                throw new IllegalStateException(
+                        "cannot open " + path(name) + ": errno " + (int) Libc.ERRNO.get(st, 0L));
             try {
-                int rc = (int) setns.invokeExact(st, fd, CLONE_NEWNET);
+                int rc = (int) Libc.SETNS.invokeExact(st, fd, CLONE_NEWNET);
                 if (rc != 0) {
-                    int e = (int) errno.get(st, 0L);
+                    int e = (int) Libc.ERRNO.get(st, 0L);
                     throw new IllegalStateException("cannot enter network namespace " + name + ": errno " + e
                             + (e == 1 ? " (EPERM: entering a namespace needs root, CAP_SYS_ADMIN)" : ""));
                 }
             } finally {
-                int ignored = (int) close.invokeExact(fd);
+                int ignored = (int) Libc.CLOSE.invokeExact(fd);
             }
         }
     }
