@@ -173,7 +173,7 @@ final class EngineInstance implements AutoCloseable {
     /** PD, prefill side: the handover of {@code s} is sent (or failed): the sequence is done with the request. */
     private record HandoverSent(EngineSequence s) implements Message {}
 
-    /** PD, decode side, store path: the get of {@code s}'s handover is back. */
+    /** PD, decode side: the check (after the get, on the store path) of {@code s}'s handover is back. */
     private record HandoverFetched(EngineSequence s) implements Message {}
 
     /** PD, prefill side: a decode instance freed a handover slot. */
@@ -328,6 +328,8 @@ final class EngineInstance implements AutoCloseable {
         for (int s = 0; s < shape.sequences(); s++) {
             EngineSequence seq = new EngineSequence(s, buffers(store, maxBlocks));
             if (role == Role.PREFILL || (role == Role.DECODE && pd.viaStore())) seq.pdBufs = pd.buffers();
+            if (role == Role.DECODE)
+                seq.pdState = Arena.ofAuto().allocate(handoverCodec.stateBytes(pd.maxTokens()), 64);
             free.add(seq);
             if (remote != null) spare.add(buffers(store, maxBlocks));
         }
@@ -770,31 +772,41 @@ final class EngineInstance implements AutoCloseable {
         writeBackAndRelease(s);
     }
 
-    /** PD, decode side (engine thread): a handover takes sequence {@code s}: its KV fetched (store path) or at hand (direct), then restored. */
+    /**
+     * PD, decode side (engine thread): a handover takes sequence {@code s}. An I/O thread gets its KV (store path; the
+     * direct path's is in the receive slot already), checks it ({@link PdHandover#check}: verification and audit) and
+     * assembles llama.cpp's state of it, while this thread goes on stepping the decoding sequences; then
+     * {@link #takeOver} restores it (the one part a decoding sequence waits for, as it needs the context).
+     */
     private void admitHandover(PdHandover.Parcel p, EngineSequence s) {
         s.parcel = p;
         p.decodeAdmittedAt = clock.getAsLong();
-        if (p.error == null && pd.viaStore()) {
-            s.fetching = true;
-            MemorySegment[] dst = s.pdBufs.objs();
-            try {
-                submitIo(() -> {
-                    try {
-                        pd.fetch(p, dst);
-                    } catch (RuntimeException e) {
-                        p.error = "get failed: " + e.getClass().getSimpleName() + ": " + e.getMessage();
-                    } finally {
-                        inbox.add(new HandoverFetched(s));
+        s.fetching = true;
+        MemorySegment[] dst = s.pdBufs == null ? null : s.pdBufs.objs(); // the store path's get buffers
+        try {
+            submitIo(() -> {
+                try {
+                    if (p.error == null && pd.viaStore()) {
+                        try {
+                            pd.fetch(p, dst);
+                        } catch (RuntimeException e) {
+                            p.error = "get failed: " + e.getClass().getSimpleName() + ": " + e.getMessage();
+                        }
                     }
-                });
-            } catch (RuntimeException e) {
-                s.fetching = false;
-                p.error = "get not started: " + e.getMessage();
-                takeOver(s);
-            }
-            return;
+                    p.refused = pd.check(p);
+                    if (p.refused == null)
+                        p.state = handoverCodec.assemble(0, p.objects, p.lastTokens, p.objs, s.pdState);
+                } catch (RuntimeException e) {
+                    p.refused = "check failed: " + e.getClass().getSimpleName() + ": " + e.getMessage();
+                } finally {
+                    inbox.add(new HandoverFetched(s));
+                }
+            });
+        } catch (RuntimeException e) {
+            s.fetching = false;
+            p.refused = (p.error = "get not started: " + e.getMessage());
+            takeOver(s);
         }
-        takeOver(s);
     }
 
     private void handoverFetched(EngineSequence s) {
@@ -809,17 +821,17 @@ final class EngineInstance implements AutoCloseable {
     }
 
     /**
-     * PD, decode side (engine thread): the handover verified and restored, the prefill's first token delivered and
-     * the sequence decoding from the next step; or, when it failed, the prompt recomputed here (a PD fallback).
+     * PD, decode side (engine thread): the handover, checked, restored; the prefill's first token delivered and the
+     * sequence decoding from the next step; or, when it failed, the prompt recomputed here (a PD fallback).
      */
     private void takeOver(EngineSequence s) {
         PdHandover.Parcel p = s.parcel;
         long t0 = System.nanoTime();
-        String why = pd.verify(p);
+        String why = p.refused;
         boolean ok = false;
         if (why == null) {
             try {
-                ok = handoverCodec.restore(s.seq, 0, p.objects, p.lastTokens, p.objs);
+                ok = handoverCodec.restoreAssembled(s.seq, 0, p.tokens, p.state);
                 if (!ok) why = "llama.cpp refused the state";
             } catch (RuntimeException e) {
                 why = "restore failed: " + e.getMessage();
@@ -830,7 +842,7 @@ final class EngineInstance implements AutoCloseable {
                 }
             }
         }
-        if (ok) pd.audit(p);
+        if (ok) pd.used(p);
         pd.release(p);
         if (pd.viaStore() && p.lengths != null) {
             try {

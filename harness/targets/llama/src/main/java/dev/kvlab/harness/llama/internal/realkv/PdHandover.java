@@ -35,7 +35,7 @@ import java.util.zip.CRC32C;
  * </ul>
  * Either way a decode instance takes at most {@code slots} handovers at once (a prefill instance whose handover finds
  * no slot keeps the sequence, and its KV, until one is free: backpressure), and the decode side verifies every object
- * (header and CRC32C) before it restores; an object that fails, a transfer that failed or a refused restore makes the
+ * (header and CRC32C) on an I/O thread before its engine thread restores; an object that fails, a transfer that failed or a refused restore makes the
  * decode instance recompute the prompt (a PD fallback), never use it. An independent audit compares what was restored
  * with a digest the sender took of what it sent (direct; the store path's is the store audit's). Thread-safe.
  */
@@ -59,6 +59,12 @@ final class PdHandover implements AutoCloseable {
         MemorySegment[] objs;
         /** Set by the decode side. */
         long decodeAdmittedAt;
+        /** Set by the decode side's check: objects whose bytes are not what the sender sent (direct). */
+        int wrongObjects;
+        /** Set by the decode side's check: why the parcel cannot be restored (null: it can). */
+        String refused;
+        /** Set by the decode side after its check: llama.cpp's state of the objects, assembled (null: not yet). */
+        MemorySegment state;
 
         Parcel(
                 Request request,
@@ -238,6 +244,11 @@ final class PdHandover implements AutoCloseable {
     }
 
     /** Staging for one prefill sequence (direct: a buffer of the prefill side's engine) or one sequence's get buffers (store). */
+    /** Prompt tokens of the longest handover (every slot's size). */
+    int maxTokens() {
+        return maxObjects * sizes.blockTokens();
+    }
+
     Staging buffers() {
         MemorySegment[] b = new MemorySegment[maxObjects];
         if (mode == PdTransfer.DIRECT) {
@@ -392,9 +403,17 @@ final class PdHandover implements AutoCloseable {
     }
 
     /**
-     * Receiver side (the decode instance's engine thread): null when every object is the one sent (header: key,
-     * tokens, payload length; CRC32C of the payload), else why not. A corrupt fault flips a payload byte first.
+     * Receiver side (an I/O thread of the decode instance, before the engine thread restores, so that decoding
+     * sequences never wait for it): null when every object is the one sent (header: key, tokens, payload length;
+     * CRC32C of the payload), else why not; when null, the objects are also audited as about to be used
+     * ({@link #audit}). A corrupt fault flips a payload byte first.
      */
+    String check(Parcel p) {
+        String why = verify(p);
+        if (why == null) audit(p);
+        return why;
+    }
+
     String verify(Parcel p) {
         if (p.error != null) return p.error;
         if (corruptNow.getAsBoolean() && (mix(nonce ^ p.keys[0]) >>> 11) * 0x1.0p-53 < corruptFraction) {
@@ -413,16 +432,26 @@ final class PdHandover implements AutoCloseable {
         return null;
     }
 
-    /** The audit of a restored handover: what the decode side used against what the sender sent; counts wrong hits used. */
-    void audit(Parcel p) {
+    /**
+     * The audit of a verified handover, of the bytes the decode side is about to restore (nothing writes them until the
+     * parcel is {@linkplain #release released}) against what the sender sent: the store path's by the store audit
+     * (counted there), the direct path's against the sender's digests, counted as wrong hits used by {@link #used}.
+     */
+    private void audit(Parcel p) {
         if (mode == PdTransfer.STORE) {
             store.auditObjects(p.keys, p.objects, p.objs, p.lengths);
             return;
         }
-        for (int i = 0; i < p.objects; i++) {
-            totals.handoverAudited.increment();
-            if (digest(p.objs[i], p.lengths[i]) != p.digests[i]) totals.handoverWrongHits.increment();
-        }
+        int wrong = 0;
+        for (int i = 0; i < p.objects; i++) if (digest(p.objs[i], p.lengths[i]) != p.digests[i]) wrong++;
+        p.wrongObjects = wrong;
+    }
+
+    /** The decode side restored the parcel (engine thread): its audited objects count, its wrong ones as wrong hits used. */
+    void used(Parcel p) {
+        if (mode == PdTransfer.STORE) return;
+        totals.handoverAudited.add(p.objects);
+        totals.handoverWrongHits.add(p.wrongObjects);
     }
 
     /** The decode side is done with the parcel's slot (restored or recomputing): free for the next handover. */

@@ -116,16 +116,40 @@ public final class RemotePrefix {
      * {@code lastTokens} tokens (a whole prompt handed over, its shorter tail included, {@link #splitRun}).
      */
     boolean restore(int seq, int lent, int fetched, int lastTokens, MemorySegment[] bufs) {
+        int runTokens = KvStateCodec.runTokens(fetched, blockTokens, lastTokens);
+        MemorySegment st = assemble(lent, fetched, lastTokens, bufs, stateBuffer(layout.stateBytes(runTokens)));
+        return restoreAssembled(seq, lent, runTokens, st);
+    }
+
+    /**
+     * Any thread: the verified blocks in {@code bufs[0, fetched)} (the last of {@code lastTokens} tokens) assembled
+     * into llama.cpp's state of their positions behind {@code lent} blocks, in {@code into} (at least
+     * {@link #stateBytes} of them); returns the state's slice of {@code into}.
+     */
+    MemorySegment assemble(int lent, int fetched, int lastTokens, MemorySegment[] bufs, MemorySegment into) {
         List<MemorySegment> blocks = new ArrayList<>(fetched);
         for (int i = 0; i < fetched; i++)
             blocks.add(KvBlockObject.payload(
                     bufs[i], layout.bytesPerToken() * (i == fetched - 1 ? lastTokens : blockTokens)));
         long t1 = System.nanoTime();
         int runTokens = KvStateCodec.runTokens(fetched, blockTokens, lastTokens);
-        MemorySegment st = stateBuffer(layout.stateBytes(runTokens));
+        MemorySegment st = into.asSlice(0, layout.stateBytes(runTokens));
         KvStateCodec.assemble(layout, blockTokens, blocks, lastTokens, lent * blockTokens, st);
         totals.assembleNanos.add(System.nanoTime() - t1);
         totals.assembleBytes.add(st.byteSize());
+        return st;
+    }
+
+    /** Bytes of the state of {@code tokens} positions: what {@link #assemble} needs. */
+    long stateBytes(int tokens) {
+        return layout.stateBytes(tokens);
+    }
+
+    /**
+     * Context side: state {@code st} of {@code runTokens} positions ({@link #assemble}) restored behind the {@code lent}
+     * blocks {@code seq} holds. False (nothing restored, the reason counted) when llama.cpp refuses it.
+     */
+    boolean restoreAssembled(int seq, int lent, int runTokens, MemorySegment st) {
         long t2 = System.nanoTime();
         // nothing lent before the blocks: they are the sequence's whole KV, restored into it (a context of a stream per
         // sequence cannot share cells across streams); behind a lent prefix, restored on the scratch and shared
