@@ -13,8 +13,8 @@ package dev.kvlab.harness.spi;
  * @param tokens            prompt tokens handed over
  * @param transferNanos     of the handover's transfer: the WRITE (direct) or the put and the get (store), as timed where they ran;
  *                          -1 when it was not timed (it failed before it ended, or never ran): unknown, not 0
- * @param restoreNanos      assembly and {@code llama_state_seq_set_data} on the decode instance's engine thread (the
- *                          part its decoding sequences wait for; verification and the audit run before it on an I/O
+ * @param restoreNanos      {@code llama_state_seq_set_data} on the decode instance's engine thread (the part its
+ *                          decoding sequences wait for; verification, the audit and assembly run before it on an I/O
  *                          thread, within {@code decodeAdmittedAt..restoredAt})
  * @param ok                false: the handover failed (a transfer error, a block that failed verification, a refused restore)
  *                          and the decode instance recomputed the prompt

@@ -56,8 +56,8 @@ public final class LlamaColumns {
     public static final Column<Number> HANDOVER_RESTORE_MS_MEAN = extra(
             "handover_restore_ms_mean",
             Unit.MS,
-            "PD: mean time the decode instance's engine thread spent restoring a handover (assembly and llama_state_seq_set_data;"
-                    + " verification and the audit run before it on an I/O thread; NaN when colocated)",
+            "PD: mean time the decode instance's engine thread spent restoring a handover (llama_state_seq_set_data;"
+                    + " verification, the audit and assembly run before it on an I/O thread; NaN when colocated)",
             Source.live(LLAMA),
             Merge.SAME);
     public static final Column<String> ENGINE_REUSE = new Column<>(
