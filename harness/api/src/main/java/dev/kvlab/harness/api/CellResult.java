@@ -61,10 +61,10 @@ public record CellResult(
     }
 
     /** The summary columns followed by the extras: what {@code kvlab run --json} prints. */
-    public Map<String, Object> json() {
-        Map<String, Object> m = new LinkedHashMap<>(summary.columns());
-        m.putAll(extras);
-        return m;
+    public SummaryRow json() {
+        SummaryRow.Builder b = summary.columns().toBuilder();
+        extras.forEach(b::put);
+        return b.build();
     }
 
     public CellResult withSummary(CellSummary s) {

@@ -479,8 +479,8 @@ class LlamaTargetTest {
     @Test
     void calibrateTokensZeroRunsNoTwinAndBadValuesAreRefused() {
         CellResult r = new CellRunner().run(config("target.calibrate_tokens=0", "cache_state=cold", "tiers=none"));
-        assertThat(r.json())
-                .doesNotContainKeys(
+        assertThat(r.json().names())
+                .doesNotContain(
                         Columns.TWIN_TTFT_P50.name(),
                         Columns.ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S.name(),
                         Columns.BREAKEVEN_PREDICTED_TOKENS.name());
