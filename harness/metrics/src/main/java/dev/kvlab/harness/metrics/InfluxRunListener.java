@@ -3,6 +3,7 @@ package dev.kvlab.harness.metrics;
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellRun;
+import dev.kvlab.harness.api.ManifestSection;
 import dev.kvlab.harness.api.RunListener;
 import dev.kvlab.harness.api.SummaryRow;
 import java.util.LinkedHashMap;
@@ -53,7 +54,7 @@ public final class InfluxRunListener implements RunListener {
     }
 
     @Override
-    public Map<String, Object> manifestSections() {
+    public Map<String, ManifestSection> manifestSections() {
         return Map.of("observability", publisher.manifestSection());
     }
 }
