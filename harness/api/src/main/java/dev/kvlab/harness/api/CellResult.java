@@ -19,7 +19,7 @@ import org.HdrHistogram.Histogram;
  * @param totals     whole-run histogram per metric (µs)
  * @param intervals  interval histograms per metric, in time order
  * @param requestLog per-request records, in completion order (a closed file)
- * @param extras     further figures, name → value (ordered)
+ * @param extras     further figures, registered column name → value (ordered)
  * @param describe   what ran: workload, store, transport, clock
  * @param handovers  prefill/decode disaggregation: each completed request's way to its first token (the
  *                   {@code handovers.csv} file), in completion order; empty when nothing was handed over
@@ -30,7 +30,7 @@ public record CellResult(
         Map<Metric, Histogram> totals,
         Map<Metric, List<IntervalHistogram>> intervals,
         RequestLog requestLog,
-        Map<String, Object> extras,
+        SummaryRow extras,
         Map<String, String> describe,
         List<HandoverRecord> handovers) {
 
@@ -38,7 +38,7 @@ public record CellResult(
         handovers = List.copyOf(handovers);
         totals = Collections.unmodifiableMap(totals);
         intervals = Collections.unmodifiableMap(intervals);
-        extras = Collections.unmodifiableMap(new LinkedHashMap<>(extras));
+        extras = java.util.Objects.requireNonNull(extras, "extras");
         describe = Collections.unmodifiableMap(new LinkedHashMap<>(describe));
     }
 
@@ -52,7 +52,7 @@ public record CellResult(
             Figures figures,
             Map<String, String> describe,
             List<HandoverRecord> handovers) {
-        this(config, summary, totals, intervals, requestLog, figures.asMap(), describe, handovers);
+        this(config, summary, totals, intervals, requestLog, figures.asRow(), describe, handovers);
     }
 
     /** Every request record, read back from {@link #requestLog()} into memory: for small runs and tests. */

@@ -148,6 +148,12 @@ public final class SummaryRow {
             return index.containsKey(name);
         }
 
+        /** The value put under {@code name}; null when none was. */
+        public Object get(String name) {
+            Integer i = index.get(name);
+            return i == null ? null : values.get(i);
+        }
+
         /** The names put so far, in order (read-only). */
         public List<String> names() {
             return java.util.Collections.unmodifiableList(names);

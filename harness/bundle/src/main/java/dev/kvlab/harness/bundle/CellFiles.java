@@ -189,7 +189,7 @@ public final class CellFiles {
         ObjectNode s = o.putObject("summary");
         result.json().forEach((k, v) -> s.set(k, Rows.toJson(v)));
         ArrayNode extra = o.putArray("extra_fields");
-        result.extras().keySet().forEach(extra::add);
+        result.extras().names().forEach(extra::add);
         ObjectNode d = o.putObject("describe");
         result.describe().forEach(d::put);
         if (withConfig) o.set("config", run.tree());

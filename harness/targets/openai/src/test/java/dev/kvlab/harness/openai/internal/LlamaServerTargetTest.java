@@ -110,7 +110,7 @@ class LlamaServerTargetTest {
             assertThat(off.json().get("cache_state_verification").toString()).contains("cold by construction");
             assertThat(on.summary().get(Columns.EMULATED_PARTS)).startsWith("nothing");
             for (CellResult r : java.util.List.of(on, off))
-                assertThat(r.extras().keySet())
+                assertThat(r.extras().names())
                         .as("every figure of an openai cell is a registered column")
                         .allMatch(k -> Columns.named(k).isPresent());
         }
