@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -38,7 +39,7 @@ public record CellResult(
         handovers = List.copyOf(handovers);
         totals = Collections.unmodifiableMap(totals);
         intervals = Collections.unmodifiableMap(intervals);
-        extras = java.util.Objects.requireNonNull(extras, "extras");
+        extras = Objects.requireNonNull(extras, "extras");
         describe = Collections.unmodifiableMap(new LinkedHashMap<>(describe));
     }
 
