@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -19,7 +20,7 @@ import org.HdrHistogram.Histogram;
  * @param totals     whole-run histogram per metric (µs)
  * @param intervals  interval histograms per metric, in time order
  * @param requestLog per-request records, in completion order (a closed file)
- * @param extras     further figures, name → value (ordered)
+ * @param extras     further figures, registered column name → value (ordered)
  * @param describe   what ran: workload, store, transport, clock
  * @param handovers  prefill/decode disaggregation: each completed request's way to its first token (the
  *                   {@code handovers.csv} file), in completion order; empty when nothing was handed over
@@ -30,7 +31,7 @@ public record CellResult(
         Map<Metric, Histogram> totals,
         Map<Metric, List<IntervalHistogram>> intervals,
         RequestLog requestLog,
-        Map<String, Object> extras,
+        SummaryRow extras,
         Map<String, String> describe,
         List<HandoverRecord> handovers) {
 
@@ -38,7 +39,7 @@ public record CellResult(
         handovers = List.copyOf(handovers);
         totals = Collections.unmodifiableMap(totals);
         intervals = Collections.unmodifiableMap(intervals);
-        extras = Collections.unmodifiableMap(new LinkedHashMap<>(extras));
+        extras = Objects.requireNonNull(extras, "extras");
         describe = Collections.unmodifiableMap(new LinkedHashMap<>(describe));
     }
 
@@ -52,7 +53,7 @@ public record CellResult(
             Figures figures,
             Map<String, String> describe,
             List<HandoverRecord> handovers) {
-        this(config, summary, totals, intervals, requestLog, figures.asMap(), describe, handovers);
+        this(config, summary, totals, intervals, requestLog, figures.asRow(), describe, handovers);
     }
 
     /** Every request record, read back from {@link #requestLog()} into memory: for small runs and tests. */
@@ -61,10 +62,10 @@ public record CellResult(
     }
 
     /** The summary columns followed by the extras: what {@code kvlab run --json} prints. */
-    public Map<String, Object> json() {
-        Map<String, Object> m = new LinkedHashMap<>(summary.columns());
-        m.putAll(extras);
-        return m;
+    public SummaryRow json() {
+        SummaryRow.Builder b = summary.columns().toBuilder();
+        extras.forEach(b::put);
+        return b.build();
     }
 
     public CellResult withSummary(CellSummary s) {

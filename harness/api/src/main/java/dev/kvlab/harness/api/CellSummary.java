@@ -64,11 +64,11 @@ public record CellSummary(Map<Metric, double[]> percentilesMs, Map<Column<?>, Ob
         return new CellSummary(percentilesMs, m);
     }
 
-    /** Column name → value, in {@code summary.csv} order ({@link Columns#SUMMARY}). */
-    public Map<String, Object> columns() {
-        Map<String, Object> c = new LinkedHashMap<>();
-        values.forEach((k, v) -> c.put(k.name(), v));
-        return c;
+    /** The summary as a row, in {@code summary.csv} order ({@link Columns#SUMMARY}). */
+    public SummaryRow columns() {
+        SummaryRow.Builder b = SummaryRow.builder();
+        values.forEach((k, v) -> b.put(k.name(), v));
+        return b.build();
     }
 
     /** Puts a summary's columns one by one; {@link #build()} refuses a summary that misses one. */

@@ -1,9 +1,5 @@
 package dev.kvlab.harness.api;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 /**
  * A cell's further figures (its {@code cell.json} extras beyond the summary), in the order they were put: every one a
  * registered {@link Column}, put through it with a value of its type, so that no figure goes in by a raw name. What a
@@ -11,17 +7,17 @@ import java.util.Map;
  */
 public final class Figures {
 
-    private final Map<String, Object> values = new LinkedHashMap<>();
+    private final SummaryRow.Builder values = SummaryRow.builder();
 
     /** Puts {@code v} under {@code c} (replacing an earlier value, keeping its place). */
     public <T> Figures put(Column<T> c, T v) {
-        values.put(c.name(), c.cast(v));
+        values.put(c, v);
         return this;
     }
 
     /** Adds every figure of {@code other}, in its order. */
     public Figures putAll(Figures other) {
-        values.putAll(other.values);
+        values.putAll(other.asRow());
         return this;
     }
 
@@ -32,14 +28,14 @@ public final class Figures {
 
     /** Whether {@code c} has a value. */
     public boolean has(Column<?> c) {
-        return values.containsKey(c.name());
+        return values.has(c.name());
     }
 
     /**
      * The figures of a result already assembled ({@link CellResult#extras()}, e.g. a live cell's before its sim twin's
      * join it); a name that is not a registered column is an error.
      */
-    public static Figures of(Map<String, ?> extras) {
+    public static Figures of(SummaryRow extras) {
         Figures f = new Figures();
         extras.forEach((k, v) -> {
             Column<?> c =
@@ -49,13 +45,13 @@ public final class Figures {
         return f;
     }
 
-    /** The figures by name, in order (read-only): what {@code cell.json} writes. */
-    public Map<String, Object> asMap() {
-        return Collections.unmodifiableMap(values);
+    /** The figures so far, by name, in order (a snapshot): what {@code cell.json} writes. */
+    public SummaryRow asRow() {
+        return values.build();
     }
 
     @Override
     public String toString() {
-        return values.toString();
+        return asRow().toString();
     }
 }

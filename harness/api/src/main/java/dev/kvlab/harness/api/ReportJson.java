@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -44,10 +43,11 @@ public final class ReportJson {
 
     /** {@code fields} as one JSON object. */
     public static String write(Map<String, ?> fields) {
-        Map<String, Object> clean = new LinkedHashMap<>();
-        fields.forEach((k, v) -> clean.put(k, v instanceof Double d && !Double.isFinite(d) ? null : v));
+        ObjectNode tree = MAPPER.createObjectNode();
+        fields.forEach((k, v) ->
+                tree.set(k, v instanceof Double d && !Double.isFinite(d) ? NullNode.instance : MAPPER.valueToTree(v)));
         try {
-            return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(clean);
+            return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(tree);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

@@ -32,11 +32,11 @@ public interface RunListener {
     default void cellFinished(String runId, CellRun cell, CellResult result) {}
 
     /**
-     * Top-level sections this listener adds to {@code manifest.json} (name → a value Jackson can write, e.g.
-     * {@code observability} → the push target and counts); asked once, just before the manifest is written. A
-     * section must hold no secret and must not reuse a name of the bundle format.
+     * Top-level sections this listener adds to {@code manifest.json} (name → section, e.g. {@code observability} → the
+     * push target and counts); asked once, just before the manifest is written. A section must not reuse a name of the
+     * bundle format.
      */
-    default java.util.Map<String, Object> manifestSections() {
+    default java.util.Map<String, ManifestSection> manifestSections() {
         return java.util.Map.of();
     }
 

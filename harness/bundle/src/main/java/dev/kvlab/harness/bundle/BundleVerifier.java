@@ -5,6 +5,7 @@ import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Csv;
 import dev.kvlab.harness.api.Metric;
+import dev.kvlab.harness.api.SummaryRow;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.run.CellRunner;
 import dev.kvlab.harness.api.run.ConfigTree;
@@ -362,7 +363,7 @@ public final class BundleVerifier {
                 CellResult res = runner.run(rc, t0);
                 JsonNode stored =
                         RunFiles.cellJson(CellFiles.dir(bundle, cell, k)).get("summary");
-                Map<String, Object> fresh = Rows.normalize(res.json());
+                SummaryRow fresh = Rows.normalize(res.json());
                 boolean isSim =
                         "sim".equals(r.path("mode").asText(c.path("mode").asText()));
                 if (isSim) {
@@ -370,13 +371,11 @@ public final class BundleVerifier {
                     List<String> diffs = new ArrayList<>();
                     Set<String> keys = new LinkedHashSet<>();
                     stored.fieldNames().forEachRemaining(keys::add);
-                    keys.addAll(fresh.keySet());
+                    keys.addAll(fresh.names());
                     for (String key : keys) {
                         if (key.contains("wall")) continue;
                         String a = stored.has(key) ? Csv.text(Rows.fromJson(stored.get(key))) : "(absent)";
-                        String b = fresh.containsKey(key)
-                                ? Csv.text(Rows.fromJson(Rows.toJson(fresh.get(key))))
-                                : "(absent)";
+                        String b = fresh.has(key) ? Csv.text(Rows.fromJson(Rows.toJson(fresh.get(key)))) : "(absent)";
                         if (!a.equals(b)) diffs.add(key + " " + a + " -> " + b);
                     }
                     if (diffs.isEmpty()) log.println("kvlab: " + label + " (sim): identical");

@@ -187,9 +187,9 @@ public final class CellFiles {
         ObjectNode fac = o.putObject("factors");
         run.factors().forEach(fac::put);
         ObjectNode s = o.putObject("summary");
-        for (Map.Entry<String, Object> e : result.json().entrySet()) s.set(e.getKey(), Rows.toJson(e.getValue()));
+        result.json().forEach((k, v) -> s.set(k, Rows.toJson(v)));
         ArrayNode extra = o.putArray("extra_fields");
-        result.extras().keySet().forEach(extra::add);
+        result.extras().names().forEach(extra::add);
         ObjectNode d = o.putObject("describe");
         result.describe().forEach(d::put);
         if (withConfig) o.set("config", run.tree());

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.MatrixSpec;
+import dev.kvlab.harness.api.SummaryRow;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -86,8 +87,8 @@ public final class Manifest {
             }
         }
         Set<String> emulated = new LinkedHashSet<>();
-        for (Map<String, Object> row : table.rows())
-            if (row.get(Columns.EMULATED_PARTS.name()) instanceof String s && !s.isBlank()) emulated.add(s);
+        for (SummaryRow row : table.rows())
+            if (row.get(Columns.EMULATED_PARTS) instanceof String s && !s.isBlank()) emulated.add(s);
         ArrayNode em = m.putArray("emulated");
         emulated.forEach(em::add);
         ArrayNode in = m.putArray("inputs");

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellRun;
+import dev.kvlab.harness.api.ManifestSection;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunRecords;
 import dev.kvlab.harness.api.input.BadInputException;
@@ -222,7 +223,7 @@ public final class PartialBundle implements AutoCloseable {
             Provenance prov,
             Instant end,
             ReportStep report,
-            java.util.Map<String, Object> sections)
+            java.util.Map<String, ManifestSection> sections)
             throws IOException {
         SummaryTable table = SummaryTable.fromCells(dir, spec, runs);
         Durable.replace(dir.resolve(SUMMARY_CSV), table.csv());

@@ -1,12 +1,12 @@
 package dev.kvlab.harness.bundle;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.kvlab.harness.api.CellRun;
+import dev.kvlab.harness.api.ManifestSection;
 import dev.kvlab.harness.api.MatrixSpec;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -33,8 +33,7 @@ public final class RequestsKept {
      * Drops the {@code requests.csv.gz} of the probes among {@code runs} the level does not keep ({@code keep}: the
      * runs {@code capacity} keeps, null for every run) and returns the manifest's {@code bundle} section.
      */
-    public static Map<String, Object> apply(Path bundle, MatrixSpec spec, List<CellRun> runs, Set<String> keep)
-            throws IOException {
+    public static Section apply(Path bundle, MatrixSpec spec, List<CellRun> runs, Set<String> keep) throws IOException {
         String level = level(spec);
         int probes = 0, kept = 0;
         for (CellRun r : runs) {
@@ -49,13 +48,11 @@ public final class RequestsKept {
                 if (RunFiles.requestsFile(CellFiles.dir(bundle, r.cell(), r.replicate())) != null) kept++;
             } else CellFiles.dropRequests(bundle, r.cell(), r.replicate());
         }
-        Map<String, Object> s = new LinkedHashMap<>();
-        s.put("requests", level);
-        s.put("requests_default", !spec.resolved().path("bundle").has("requests"));
-        s.put("probes", probes);
-        s.put("probes_with_requests", kept);
-        s.put(
-                "statement",
+        return new Section(
+                level,
+                !spec.resolved().path("bundle").has("requests"),
+                probes,
+                kept,
                 "fixed-load runs: cells/<cell>/r<k>/<metric>.hlog, requests.csv, cell.json; capacity-search probes"
                         + " (cells/<cell>@<load>/r<k>/): run.hlog (one interval per metric over the measured phase, tagged with the metric;"
                         + " the run's record as its '#kvlab-cell' comment line) and requests.csv.gz where bundle.requests keeps them ("
@@ -68,6 +65,22 @@ public final class RequestsKept {
                                         : "capacity: per searched cell, replicate 0's run at its capacity and its first failing probe";
                         }
                         + ")");
-        return s;
     }
+
+    /**
+     * The manifest's {@code bundle} section.
+     *
+     * @param requests           the level ({@link #LEVELS})
+     * @param requestsDefault    whether the matrix left it to the default
+     * @param probes             capacity-search probes run
+     * @param probesWithRequests of those, the ones that kept their {@code requests.csv.gz}
+     * @param statement          what the bundle holds per run, in words
+     */
+    public record Section(
+            String requests,
+            @JsonProperty("requests_default") boolean requestsDefault,
+            int probes,
+            @JsonProperty("probes_with_requests") int probesWithRequests,
+            String statement)
+            implements ManifestSection {}
 }

@@ -2,8 +2,8 @@ package dev.kvlab.harness.bundle;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import dev.kvlab.harness.api.SummaryRow;
+import java.util.Set;
 
 /**
  * Summary values between their three forms (Java objects, JSON, CSV text) so that every path gives the same
@@ -21,10 +21,11 @@ public final class Rows {
         return v;
     }
 
-    public static Map<String, Object> normalize(Map<String, ?> m) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        m.forEach((k, v) -> out.put(k, normalize(v)));
-        return out;
+    /** {@code row} with every value normalized ({@link #normalize(Object)}). */
+    public static SummaryRow normalize(SummaryRow row) {
+        SummaryRow.Builder out = SummaryRow.builder();
+        row.forEach((k, v) -> out.put(k, normalize(v)));
+        return out.build();
     }
 
     /** JSON value → Java: null → NaN, integral → long, floating → double, text, boolean. */
@@ -37,14 +38,13 @@ public final class Rows {
         return n.toString();
     }
 
-    public static Map<String, Object> fromJson(JsonNode obj, java.util.Set<String> skip) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        var it = obj.fields();
-        while (it.hasNext()) {
-            var e = it.next();
+    /** A JSON object's fields as a row ({@link #fromJson(JsonNode)}), in order, but those in {@code skip}. */
+    public static SummaryRow fromJson(JsonNode obj, Set<String> skip) {
+        SummaryRow.Builder out = SummaryRow.builder();
+        obj.properties().forEach(e -> {
             if (!skip.contains(e.getKey())) out.put(e.getKey(), fromJson(e.getValue()));
-        }
-        return out;
+        });
+        return out.build();
     }
 
     /** Java → JSON: NaN (and other non-finite) → null. */

@@ -1,13 +1,14 @@
 package dev.kvlab.harness.bundle;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kvlab.harness.api.ManifestSection;
 import dev.kvlab.harness.api.Shard;
 import dev.kvlab.harness.api.ShardSplit;
 import dev.kvlab.harness.api.run.RequestSplit;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The {@code shard} section of a shard bundle's manifest (docs/bundle-format.md, "Shards"):
@@ -44,24 +45,40 @@ public final class ShardManifest {
      * The section for shard {@code shard} of a matrix with hash {@code matrixSha256} and runs {@code allRuns} (labels, in
      * order), split by {@code split}.
      */
-    public static Map<String, Object> section(
-            Shard shard, ShardSplit split, String matrixSha256, List<String> allRuns) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("index", shard.index());
-        m.put("count", shard.count());
-        m.put("label", shard.label());
-        m.put("split", split.label());
-        if (split == ShardSplit.REQUESTS)
-            m.put(
-                    "load",
-                    "every run's requests split over " + shard.count() + " hosts: this one sent positions i with i mod "
-                            + shard.count() + " = " + (shard.index() - 1));
-        m.put("matrix_sha256", matrixSha256);
-        m.put("total_runs", allRuns.size());
-        m.put("all_runs", allRuns);
-        m.put("runs", held(shard, split, allRuns));
-        return m;
+    public static Section section(Shard shard, ShardSplit split, String matrixSha256, List<String> allRuns) {
+        String load = split != ShardSplit.REQUESTS
+                ? null
+                : "every run's requests split over " + shard.count() + " hosts: this one sent positions i with i mod "
+                        + shard.count() + " = " + (shard.index() - 1);
+        return new Section(
+                shard.index(),
+                shard.count(),
+                shard.label(),
+                split.label(),
+                load,
+                matrixSha256,
+                allRuns.size(),
+                List.copyOf(allRuns),
+                held(shard, split, allRuns));
     }
+
+    /**
+     * The {@value #SECTION} section as the manifest writes it.
+     *
+     * @param load what share of each run's requests the shard sent (a split by requests; null and absent otherwise)
+     * @param runs the runs held (a split by requests: every run)
+     */
+    public record Section(
+            int index,
+            int count,
+            String label,
+            String split,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String load,
+            @JsonProperty("matrix_sha256") String matrixSha256,
+            @JsonProperty("total_runs") int totalRuns,
+            @JsonProperty("all_runs") List<String> allRuns,
+            List<String> runs)
+            implements ManifestSection {}
 
     /** The runs {@code shard} holds: a share of the runs, or (split by requests) a share of every run's requests. */
     static List<String> held(Shard shard, ShardSplit split, List<String> allRuns) {

@@ -8,6 +8,7 @@ import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Csv;
 import dev.kvlab.harness.api.MatrixSpec;
+import dev.kvlab.harness.api.SummaryRow;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -28,19 +29,18 @@ public final class SummaryTable {
 
     public static final int SCHEMA = 1;
     /** Columns that are never metrics. */
-    private static final Set<String> NOT_METRICS = Set.of("cell", "replicate", Columns.SEED.name());
+    private static final Set<String> NOT_METRICS = Set.of(SummaryRow.CELL, SummaryRow.REPLICATE, Columns.SEED.name());
 
     private final List<String> columns;
-    private final List<Map<String, Object>> rows;
+    private final List<SummaryRow> rows;
     /** Cell id → its runs' factor levels (summary.json's per-cell {@code factors}). */
     private final Map<String, Map<String, String>> cellFactors;
 
-    public SummaryTable(List<String> columns, List<Map<String, Object>> rows) {
+    public SummaryTable(List<String> columns, List<SummaryRow> rows) {
         this(columns, rows, Map.of());
     }
 
-    private SummaryTable(
-            List<String> columns, List<Map<String, Object>> rows, Map<String, Map<String, String>> cellFactors) {
+    private SummaryTable(List<String> columns, List<SummaryRow> rows, Map<String, Map<String, String>> cellFactors) {
         this.columns = List.copyOf(columns);
         this.rows = List.copyOf(rows);
         this.cellFactors = Map.copyOf(cellFactors);
@@ -50,7 +50,7 @@ public final class SummaryTable {
         return columns;
     }
 
-    public List<Map<String, Object>> rows() {
+    public List<SummaryRow> rows() {
         return rows;
     }
 
@@ -64,23 +64,23 @@ public final class SummaryTable {
      * matrix's factors followed by any other factor the runs carry (a capacity probe's load knob).
      */
     public static SummaryTable fromCells(Path bundle, MatrixSpec spec, List<CellRun> runs) throws IOException {
-        Set<String> cols = new LinkedHashSet<>(List.of("cell", "replicate"));
-        List<Map<String, Object>> rows = new ArrayList<>();
+        Set<String> cols = new LinkedHashSet<>(List.of(SummaryRow.CELL, SummaryRow.REPLICATE));
+        List<SummaryRow.Builder> rows = new ArrayList<>();
         for (CellRun r : runs) {
             JsonNode cj = RunFiles.cellJson(CellFiles.dir(bundle, r.cell(), r.replicate()));
             Set<String> extras = new HashSet<>();
             cj.path("extra_fields").forEach(e -> {
                 if (!Columns.isRowExtra(e.asText())) extras.add(e.asText());
             });
-            Map<String, Object> row = new LinkedHashMap<>();
-            row.put("cell", r.cell());
-            row.put("replicate", (long) r.replicate());
-            row.putAll(Rows.fromJson(cj.get("summary"), extras));
-            cols.addAll(row.keySet());
+            SummaryRow.Builder row = SummaryRow.builder()
+                    .put(SummaryRow.CELL, r.cell())
+                    .put(SummaryRow.REPLICATE, (long) r.replicate())
+                    .putAll(Rows.fromJson(cj.get("summary"), extras));
+            cols.addAll(row.names());
             rows.add(row);
         }
         // a row extra one clock has and the other has not (store_*, twin_*) is NaN where absent, as any missing figure
-        for (Map<String, Object> row : rows)
+        for (SummaryRow.Builder row : rows)
             for (String c : cols) if (Columns.isRowExtra(c)) row.putIfAbsent(c, Double.NaN);
         Set<String> factorKeys = new LinkedHashSet<>(spec.factors().keySet());
         Map<String, Map<String, String>> cellFactors = new LinkedHashMap<>();
@@ -89,25 +89,24 @@ public final class SummaryTable {
             cellFactors.putIfAbsent(r.cell(), r.factors());
         }
         cols.addAll(factorKeys);
+        List<SummaryRow> built = new ArrayList<>(rows.size());
         for (int i = 0; i < rows.size(); i++) {
             CellRun r = runs.get(i);
-            Map<String, Object> row = rows.get(i);
+            SummaryRow.Builder row = rows.get(i);
             for (String f : factorKeys) row.putIfAbsent(f, r.factors().get(f));
+            built.add(row.build());
         }
-        return new SummaryTable(new ArrayList<>(cols), rows, cellFactors);
+        return new SummaryTable(new ArrayList<>(cols), built, cellFactors);
     }
 
     public byte[] csv() {
         StringBuilder sb = new StringBuilder();
         Csv.appendRow(sb, columns);
         List<Object> vals = new ArrayList<>(columns.size());
-        for (Map<String, Object> row : rows) {
+        for (SummaryRow row : rows) {
             vals.clear();
             for (String c : columns)
-                vals.add(
-                        row.containsKey(c) && row.get(c) != null
-                                ? row.get(c)
-                                : Double.NaN); // absent: NaN, as summary.json's null reads
+                vals.add(row.get(c) != null ? row.get(c) : Double.NaN); // absent: NaN, as summary.json's null reads
             Csv.appendRow(sb, vals);
         }
         return sb.toString().getBytes(StandardCharsets.UTF_8);
@@ -119,7 +118,7 @@ public final class SummaryTable {
         for (String c : columns) {
             if (NOT_METRICS.contains(c) || factorKeys.contains(c)) continue;
             boolean all = !rows.isEmpty();
-            for (Map<String, Object> r : rows) all &= Rows.numeric(r.get(c));
+            for (SummaryRow r : rows) all &= Rows.numeric(r.get(c));
             if (all) out.add(c);
         }
         return out;
@@ -142,7 +141,7 @@ public final class SummaryTable {
         ArrayNode cols = o.putArray("columns");
         columns.forEach(cols::add);
         ArrayNode rs = o.putArray("rows");
-        for (Map<String, Object> row : rows) {
+        for (SummaryRow row : rows) {
             ObjectNode r = rs.addObject();
             for (String c : columns) r.set(c, Rows.toJson(row.get(c)));
         }
@@ -150,9 +149,10 @@ public final class SummaryTable {
         cellFactors.values().forEach(m -> factorKeys.addAll(m.keySet()));
         List<String> metrics = metricColumns(factorKeys);
         Map<String, Map<String, List<Double>>> byCell = new LinkedHashMap<>();
-        for (Map<String, Object> row : rows) {
-            Map<String, List<Double>> m = byCell.computeIfAbsent((String) row.get("cell"), k -> new LinkedHashMap<>());
-            int k = ((Number) row.get("replicate")).intValue();
+        for (SummaryRow row : rows) {
+            Map<String, List<Double>> m =
+                    byCell.computeIfAbsent((String) row.get(SummaryRow.CELL), k -> new LinkedHashMap<>());
+            int k = ((Number) row.get(SummaryRow.REPLICATE)).intValue();
             for (String c : metrics) {
                 List<Double> l = m.computeIfAbsent(c, x -> new ArrayList<>());
                 while (l.size() <= k) l.add(Double.NaN);
@@ -164,13 +164,13 @@ public final class SummaryTable {
         for (var e : byCell.entrySet()) {
             String id = e.getKey();
             Map<String, List<Double>> vals = e.getValue();
-            List<Map<String, Object>> cellRows =
-                    rows.stream().filter(r -> id.equals(r.get("cell"))).toList();
+            List<SummaryRow> cellRows =
+                    rows.stream().filter(r -> id.equals(r.get(SummaryRow.CELL))).toList();
             ObjectNode c = cells.addObject();
             c.put("cell", id);
             ObjectNode cf = c.putObject("factors");
             cellFactors.getOrDefault(id, Map.of()).forEach(cf::put);
-            c.put("mode", String.valueOf(cellRows.get(0).get(Columns.MODE.name())));
+            c.put("mode", String.valueOf(cellRows.get(0).get(Columns.MODE)));
             c.put("replicates", cellRows.size());
             ObjectNode ms = c.putObject("metrics");
             for (String m : metrics) ms.set(m, estimate(ReplicateStats.mean(vals.get(m)), false));

@@ -66,7 +66,7 @@ class SimFaultTest {
                     .as("%s r%d: fallbacks", fault, replicas)
                     .isPositive();
             assertThat(r.extras().get("fault")).isEqualTo(fault);
-            assertThat(r.extras().keySet())
+            assertThat(r.extras().names())
                     .as("every figure is a registered column")
                     .allMatch(k -> Columns.named(k).isPresent());
             assertThat((double) r.extras().get("fault_at_s"))

@@ -125,7 +125,7 @@ class SimCellTest {
         assertThat(pd.summary().get(Columns.COMPLETED)).isEqualTo(120);
         assertThat((Long) pd.extras().get("handoff_bytes")).isPositive();
         assertThat((Long) co.extras().get("handoff_bytes")).isZero();
-        assertThat(pd.extras().keySet())
+        assertThat(pd.extras().names())
                 .as("every figure of a sim cell is a registered column")
                 .allMatch(k -> Columns.named(k).isPresent());
         assertThat(pd.requests()).allSatisfy(r -> assertThat(r.instance()).isBetween(0, 1)); // prefill side: 0 and 1

@@ -60,7 +60,8 @@ public final class SimCells {
 
     /** The JSON fields of a result, without the wall-clock ones. */
     static Map<String, Object> withoutWall(CellResult r) {
-        Map<String, Object> m = new LinkedHashMap<>(r.json());
+        Map<String, Object> m = new LinkedHashMap<>();
+        r.json().forEach(m::put);
         m.keySet().removeIf(k -> k.contains("wall"));
         return m;
     }

@@ -431,7 +431,8 @@ class CapacitySearchTest {
     static List<String> rows(MatrixRunner.Outcome o) {
         List<String> out = new ArrayList<>();
         for (var r : o.table().rows()) {
-            var m = new java.util.LinkedHashMap<>(r);
+            var m = new java.util.LinkedHashMap<String, Object>();
+            r.forEach(m::put);
             m.remove("wall_seconds");
             out.add(m.toString());
         }

@@ -1,6 +1,7 @@
 package dev.kvlab.harness.metrics;
 
 import dev.kvlab.harness.api.CellObserver;
+import dev.kvlab.harness.api.SummaryRow;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.push.PushMeterRegistry;
 import java.io.PrintStream;
@@ -110,7 +111,7 @@ public final class InfluxPublisher implements AutoCloseable {
      * A cell × replicate ended: its final push and its summary point ({@code row}: the summary row's columns) are
      * queued. A cell that failed passes {@code row = null}: only the final push.
      */
-    public synchronized void cellFinished(CellTags tags, Map<String, Object> row) {
+    public synchronized void cellFinished(CellTags tags, SummaryRow row) {
         Open o = open.remove(tags);
         if (o != null) finish(o);
         if (row != null && !closed) {
@@ -120,12 +121,12 @@ public final class InfluxPublisher implements AutoCloseable {
     }
 
     /** The row's columns that are not already tags of the point (mode, factor columns, cell, replicate). */
-    static Map<String, Object> fieldsOf(CellTags tags, Map<String, Object> row) {
-        Map<String, Object> f = new LinkedHashMap<>();
+    static SummaryRow fieldsOf(CellTags tags, SummaryRow row) {
+        SummaryRow.Builder f = SummaryRow.builder();
         row.forEach((k, v) -> {
             if (!tags.tags().containsKey(k) && !tags.tags().containsKey(CellTags.key(k))) f.put(k, v);
         });
-        return f;
+        return f.build();
     }
 
     private void finish(Open o) {

@@ -3,7 +3,9 @@ package dev.kvlab.harness.metrics;
 import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellRun;
+import dev.kvlab.harness.api.ManifestSection;
 import dev.kvlab.harness.api.RunListener;
+import dev.kvlab.harness.api.SummaryRow;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -40,9 +42,9 @@ public final class InfluxRunListener implements RunListener {
     public void cellFinished(String runId, CellRun cell, CellResult result) {
         CellTags t = open.remove(key(cell));
         if (t == null) return;
-        Map<String, Object> row = new LinkedHashMap<>(result.summary().columns());
+        SummaryRow.Builder row = result.summary().columns().toBuilder();
         cell.factors().forEach(row::putIfAbsent);
-        publisher.cellFinished(t, row);
+        publisher.cellFinished(t, row.build());
     }
 
     @Override
@@ -52,7 +54,7 @@ public final class InfluxRunListener implements RunListener {
     }
 
     @Override
-    public Map<String, Object> manifestSections() {
+    public Map<String, ManifestSection> manifestSections() {
         return Map.of("observability", publisher.manifestSection());
     }
 }

@@ -2,6 +2,7 @@ package dev.kvlab.harness.metrics;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import dev.kvlab.harness.api.ManifestSection;
 
 /**
  * The manifest's {@code observability} section ({@link InfluxPublisher#manifestSection}): the InfluxDB pushed to (no
@@ -11,4 +12,5 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 public record ObservabilitySection(
         InfluxTarget.Description influx,
         @JsonUnwrapped PushCounts counts,
-        @JsonInclude(JsonInclude.Include.NON_NULL) Long pending) {}
+        @JsonInclude(JsonInclude.Include.NON_NULL) Long pending)
+        implements ManifestSection {}

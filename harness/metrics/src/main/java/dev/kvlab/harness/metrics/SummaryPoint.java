@@ -1,6 +1,6 @@
 package dev.kvlab.harness.metrics;
 
-import java.util.Map;
+import dev.kvlab.harness.api.SummaryRow;
 import java.util.concurrent.TimeUnit;
 import org.influxdb.dto.Point;
 
@@ -19,16 +19,14 @@ public final class SummaryPoint {
 
     /**
      * @param tags    the cell's tags
-     * @param row     column → value of the summary row (numbers and strings)
+     * @param row     the summary row's columns to write as fields (numbers and strings)
      * @param wallMs  wall-clock time of the point (ms since the epoch)
      */
-    public static Point of(CellTags tags, Map<String, Object> row, long wallMs) {
+    public static Point of(CellTags tags, SummaryRow row, long wallMs) {
         Point.Builder b = Point.measurement(MEASUREMENT)
                 .time(wallMs, TimeUnit.MILLISECONDS)
                 .tag(tags.tags());
-        for (Map.Entry<String, Object> e : row.entrySet()) {
-            String k = e.getKey();
-            Object v = e.getValue();
+        row.forEach((k, v) -> {
             switch (v) {
                 case null -> {}
                 case Double d -> {
@@ -44,7 +42,7 @@ public final class SummaryPoint {
                 case Number n -> b.addField(k, n.doubleValue());
                 default -> b.addField(k, v.toString());
             }
-        }
+        });
         return b.build();
     }
 }

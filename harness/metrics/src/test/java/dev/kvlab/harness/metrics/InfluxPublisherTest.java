@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.SummaryRow;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -63,23 +64,22 @@ class InfluxPublisherTest {
                 assertThat(p.get("replicate").asText()).isEqualTo("0");
                 CellResult res = r.result();
                 int numbers = 0;
-                for (Map.Entry<String, Object> e : res.summary().columns().entrySet()) {
-                    JsonNode v = p.get(e.getKey());
-                    Object want = e.getValue();
+                SummaryRow summary = res.summary().columns();
+                for (String key : summary.names()) {
+                    JsonNode v = p.get(key);
+                    Object want = summary.get(key);
                     if (want instanceof Double d && !Double.isFinite(d)) {
                         assertThat(v == null || v.isNull())
-                                .as(e.getKey() + " (NaN is not stored)")
+                                .as(key + " (NaN is not stored)")
                                 .isTrue();
                     } else if (want instanceof Double d) {
-                        assertThat(v.doubleValue())
-                                .as(cell + " " + e.getKey())
-                                .isEqualTo(d); // bit-exact, not approximately
+                        assertThat(v.doubleValue()).as(cell + " " + key).isEqualTo(d); // bit-exact, not approximately
                         numbers++;
                     } else if (want instanceof Long || want instanceof Integer) {
-                        assertThat(v.asLong()).as(cell + " " + e.getKey()).isEqualTo(((Number) want).longValue());
+                        assertThat(v.asLong()).as(cell + " " + key).isEqualTo(((Number) want).longValue());
                         numbers++;
                     } else {
-                        assertThat(v.asText()).as(cell + " " + e.getKey()).isEqualTo(String.valueOf(want));
+                        assertThat(v.asText()).as(cell + " " + key).isEqualTo(String.valueOf(want));
                     }
                 }
                 assertThat(numbers).isGreaterThan(20);

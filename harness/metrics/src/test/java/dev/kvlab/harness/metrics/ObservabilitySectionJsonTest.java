@@ -2,6 +2,7 @@ package dev.kvlab.harness.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kvlab.harness.api.SummaryRow;
 import dev.kvlab.harness.bundle.BundleJson;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayOutputStream;
@@ -81,9 +82,11 @@ class ObservabilitySectionJsonTest {
         try (InfluxPublisher p = publisher(t, h, writer(release), Duration.ofMillis(50))) {
             CellTags tags = CellTags.of("run", "c0", 0, "sim", Map.of());
             p.cellStarted(tags);
-            p.cellFinished(tags, Map.of("x", 1L));
+            p.cellFinished(tags, SummaryRow.builder().put("x", 1L).build());
             p.cellStarted(CellTags.of("run", "c1", 0, "sim", Map.of()));
-            p.cellFinished(CellTags.of("run", "c1", 0, "sim", Map.of()), Map.of("x", 2L));
+            p.cellFinished(
+                    CellTags.of("run", "c1", 0, "sim", Map.of()),
+                    SummaryRow.builder().put("x", 2L).build());
             String s = json(p.manifestSection());
             release.countDown();
             assertThat(s.replaceAll("\"pending\" : [0-9]+", "\"pending\" : N")).isEqualTo("""

@@ -138,7 +138,7 @@ final class BundleFixture {
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("cell", id);
                 row.put("replicate", k);
-                row.putAll(r.json());
+                r.json().forEach(row::put);
                 for (String p : pseudo) row.put(p, f.get(p));
                 if (columns.size() == 2)
                     columns.addAll(row.keySet().stream().skip(2).toList());
@@ -399,7 +399,9 @@ final class BundleFixture {
         cj.put("cell", id);
         cj.put("replicate", k);
         cj.set("factors", JSON.valueToTree(f));
-        cj.set("summary", jsonRow(r.json()));
+        Map<String, Object> summary = new LinkedHashMap<>();
+        r.json().forEach(summary::put);
+        cj.set("summary", jsonRow(summary));
         cj.set("describe", JSON.valueToTree(r.describe()));
         cj.set("config", config);
         Files.writeString(dir.resolve("cell.json"), JSON.writeValueAsString(cj));

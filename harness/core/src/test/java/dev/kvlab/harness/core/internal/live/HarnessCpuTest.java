@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.SummaryRow;
 import java.lang.management.ManagementFactory;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -40,7 +40,7 @@ class HarnessCpuTest {
                     .get();
             dev.kvlab.harness.api.Figures f = new dev.kvlab.harness.api.Figures();
             HarnessCpu.extras(before, cpu.snapshot(loop), 2, f);
-            Map<String, Object> x = f.asMap();
+            SummaryRow x = f.asRow();
             assertThat((Double) x.get("harness_io_cpu_us_per_request"))
                     .as("20 ms of work over 2 requests")
                     .isCloseTo(10_000, within(2_500.0));
@@ -71,7 +71,7 @@ class HarnessCpuTest {
                     .get();
             dev.kvlab.harness.api.Figures f = new dev.kvlab.harness.api.Figures();
             HarnessCpu.extras(before, cpu.snapshot(loop), 1, f);
-            Map<String, Object> x = f.asMap();
+            SummaryRow x = f.asRow();
             assertThat((Double) x.get("harness_handoff_cpu_us_per_request")).isCloseTo(30_000, within(2_500.0));
             assertThat((Double) x.get(Columns.HARNESS_CPU_US_PER_REQUEST.name()))
                     .as("the figure holds the task, hand-off included")
@@ -96,7 +96,7 @@ class HarnessCpuTest {
         loop.run(() -> true);
         dev.kvlab.harness.api.Figures f = new dev.kvlab.harness.api.Figures();
         HarnessCpu.extras(before, cpu.snapshot(loop), 4, f);
-        Map<String, Object> x = f.asMap();
+        SummaryRow x = f.asRow();
         assertThat((Double) x.get("harness_loop_cpu_us_per_request"))
                 .as("10 ms per event")
                 .isCloseTo(10_000, within(1_500.0));

@@ -5,10 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.CapacitySpec;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.Experiment;
+import dev.kvlab.harness.api.ManifestSection;
 import dev.kvlab.harness.api.MatrixCell;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.ShardSplit;
-import dev.kvlab.harness.api.config.ConfigKeys;
 import dev.kvlab.harness.api.config.Mode;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.run.RequestSplit;
@@ -106,20 +106,18 @@ public final class BundleMerge {
                 throw new BadInputException("the shards' runs do not finish the experiment: "
                         + step.next().size() + " run(s) still to run, e.g. "
                         + step.next().getFirst().label());
-            List<Map<String, Object>> from = new ArrayList<>();
-            for (Part p : parts) {
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("run_id", p.manifest().path("run_id").asText());
-                m.put("shard", p.info().shard().label());
-                m.put("runs", p.info().runs().size());
-                m.put("manifest_seal", p.manifest().path(Manifest.SEAL).asText());
-                m.put("git_commit", p.manifest().path("git").path("commit").asText());
-                m.put("started_at", p.manifest().path("started_at").asText());
-                m.put("ended_at", p.manifest().path("ended_at").asText());
-                from.add(m);
-            }
-            Map<String, Object> sections = new LinkedHashMap<>();
-            sections.put("merged_from", from);
+            List<MergeSections.Shard> from = new ArrayList<>();
+            for (Part p : parts)
+                from.add(new MergeSections.Shard(
+                        p.manifest().path("run_id").asText(),
+                        p.info().shard().label(),
+                        p.info().runs().size(),
+                        p.manifest().path(Manifest.SEAL).asText(),
+                        p.manifest().path("git").path("commit").asText(),
+                        p.manifest().path("started_at").asText(),
+                        p.manifest().path("ended_at").asText()));
+            Map<String, ManifestSection> sections = new LinkedHashMap<>();
+            sections.put("merged_from", new MergeSections.MergedFrom(from));
             if (requests) sections.put(REQUEST_SPLIT, requestSplit(parts));
             PartialBundle.Finished fin = pb.finish(
                     spec,
@@ -143,21 +141,16 @@ public final class BundleMerge {
     /** The manifest section of a bundle merged from request-split shards. */
     public static final String REQUEST_SPLIT = "request_split";
 
-    private static Map<String, Object> requestSplit(List<Part> parts) {
+    private static MergeSections.RequestSplit requestSplit(List<Part> parts) {
         int n = parts.getFirst().info().shard().count();
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("hosts", n);
-        m.put(
-                "statement",
+        return new MergeSections.RequestSplit(
+                n,
                 "every cell was driven from " + n
                         + " hosts (request-split shards): host K sent the requests at positions i with i mod "
                         + n
                         + " = K-1 of every cell's stream at their intended times, from the same seed; kvlab merge added their histograms and counts"
-                        + " into one cell (docs/bundle-format.md, \"Request-split shards\")");
-        m.put(
-                ConfigKeys.CACHE_STATE,
+                        + " into one cell (docs/bundle-format.md, \"Request-split shards\")",
                 "a cold cell's cache is reset and verified by shard 1/" + n + " only; the shards are not synchronised");
-        return m;
     }
 
     /** A request split: every shard holds a share of every run, so each of 1..N must be there exactly once. */

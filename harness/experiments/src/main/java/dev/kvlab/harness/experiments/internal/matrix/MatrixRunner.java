@@ -4,6 +4,7 @@ import dev.kvlab.harness.api.CellObserver;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.CellRun;
 import dev.kvlab.harness.api.Experiment;
+import dev.kvlab.harness.api.ManifestSection;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunListener;
 import dev.kvlab.harness.api.config.Mode;
@@ -135,7 +136,7 @@ public final class MatrixRunner {
                     runStep(id, b, step.next());
                     step = experiment.step(b.records());
                 }
-                Map<String, Object> sections = new LinkedHashMap<>();
+                Map<String, ManifestSection> sections = new LinkedHashMap<>();
                 sections.put(
                         "bundle",
                         dev.kvlab.harness.bundle.RequestsKept.apply(
@@ -254,8 +255,8 @@ public final class MatrixRunner {
         };
     }
 
-    private Map<String, Object> sections() {
-        Map<String, Object> m = new LinkedHashMap<>();
+    private Map<String, ManifestSection> sections() {
+        Map<String, ManifestSection> m = new LinkedHashMap<>();
         for (RunListener l : listeners) {
             try {
                 m.putAll(l.manifestSections());

@@ -1,6 +1,7 @@
 package dev.kvlab.harness.experiments.internal.matrix;
 
 import dev.kvlab.harness.api.CellRun;
+import dev.kvlab.harness.api.ManifestSection;
 import dev.kvlab.harness.api.MatrixSpec;
 import dev.kvlab.harness.api.RunListener;
 import dev.kvlab.harness.api.Shard;
@@ -26,7 +27,7 @@ public final class ShardRecord implements RunListener {
     }
 
     @Override
-    public Map<String, Object> manifestSections() {
+    public Map<String, ManifestSection> manifestSections() {
         return Map.of(
                 ShardManifest.SECTION,
                 ShardManifest.section(

@@ -41,7 +41,7 @@ class FixedTargetTest {
         // 3 tokens per answer, whatever the workload's 8: all at once, so the output rate is 3 x the completion rate
         assertThat(s.get(Columns.OUTPUT_TOKENS_PER_S))
                 .isCloseTo(3 * s.get(Columns.THROUGHPUT_RPS), org.assertj.core.data.Offset.offset(1e-6));
-        assertThat(r.extras()).containsEntry(Columns.TARGET_KIND.name(), "fixed");
+        assertThat(r.extras().get(Columns.TARGET_KIND)).isEqualTo("fixed");
         assertThat(r.describe().get("target")).contains("40.000 ms").contains("3 tokens");
     }
 

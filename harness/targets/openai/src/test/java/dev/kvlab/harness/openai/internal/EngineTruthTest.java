@@ -7,10 +7,10 @@ import static org.assertj.core.api.Assertions.within;
 import dev.kvlab.harness.api.CellResult;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.RequestRecord;
+import dev.kvlab.harness.api.SummaryRow;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.harness.api.run.CellRunner;
 import dev.kvlab.harness.api.run.ConfigTree;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,7 +44,7 @@ class EngineTruthTest {
         return new CellRunner().run(t.bind());
     }
 
-    static double num(Map<String, Object> j, String key) {
+    static double num(SummaryRow j, String key) {
         Object v = j.get(key);
         return v instanceof Number n ? n.doubleValue() : Double.NaN;
     }
@@ -53,7 +53,7 @@ class EngineTruthTest {
     void anEngineThatReportsNothingGivesNaNWithTheReasonNeverZero() throws Exception {
         try (StandInEngine e = new StandInEngine(StandInEngine.Kind.NOTHING)) {
             CellResult r = run(e, "hot");
-            Map<String, Object> j = r.json();
+            SummaryRow j = r.json();
             assertThat(r.summary().get(Columns.COMPLETED)).isEqualTo(12);
             for (String k : new String[] {
                 "engine_cached_prompt_tokens",
@@ -91,7 +91,7 @@ class EngineTruthTest {
     @Test
     void sglangCachedTokensAreSplitByCacheSourceDeviceAndHostLocalStorageExternal() throws Exception {
         try (StandInEngine e = new StandInEngine(StandInEngine.Kind.SGLANG)) {
-            Map<String, Object> j = run(e, "hot").json();
+            SummaryRow j = run(e, "hot").json();
             double device = num(j, "engine_device_hit_ratio"),
                     host = num(j, "engine_host_hit_ratio"),
                     storage = num(j, "engine_storage_hit_ratio");
@@ -119,7 +119,7 @@ class EngineTruthTest {
     @Test
     void sglangWithoutCacheSourceSaysOnlyAllTiers() throws Exception {
         try (StandInEngine e = new StandInEngine(StandInEngine.Kind.SGLANG_UNSPLIT)) {
-            Map<String, Object> j = run(e, "hot").json();
+            SummaryRow j = run(e, "hot").json();
             assertThat(num(j, "engine_local_hit_ratio")).isNaN();
             assertThat(num(j, "engine_external_hit_ratio")).isNaN();
             assertThat(num(j, "engine_cached_hit_ratio")).isPositive();
@@ -132,7 +132,7 @@ class EngineTruthTest {
         for (StandInEngine.Kind k :
                 new StandInEngine.Kind[] {StandInEngine.Kind.VLLM, StandInEngine.Kind.VLLM_PRE_092}) {
             try (StandInEngine e = new StandInEngine(k)) {
-                Map<String, Object> j = run(e, "hot").json();
+                SummaryRow j = run(e, "hot").json();
                 double local = num(j, "engine_local_hit_ratio");
                 assertThat(local).as(k.name()).isPositive();
                 // no connector: every cached token per response is the GPU prefix cache's, which the counters count too
@@ -151,7 +151,7 @@ class EngineTruthTest {
         try (StandInEngine e = new StandInEngine(StandInEngine.Kind.VLLM)) {
             e.lmcacheChunk = 64;
             e.gpuBlocks = 24; // a GPU prefix cache of 24 blocks: prompts it evicted come back from LMCache's chunks
-            Map<String, Object> j = run(e, "hot").json();
+            SummaryRow j = run(e, "hot").json();
             double local = num(j, "engine_local_hit_ratio"), external = num(j, "engine_external_hit_ratio");
             assertThat(local).isGreaterThanOrEqualTo(0.0); // measured: the GPU evicted what the replay asks for
             assertThat(external).isPositive().isLessThanOrEqualTo(1.0);
@@ -170,7 +170,7 @@ class EngineTruthTest {
             e.noMetrics = true; // the lie is per response only
             e.cachedLie = 3;
             CellResult r = run(e, "hot");
-            Map<String, Object> j = r.json();
+            SummaryRow j = r.json();
             assertThat(num(j, "engine_cached_hit_ratio")).isNaN();
             assertThat(num(j, "local_hit_ratio")).isNaN();
             assertThat((String) j.get(Columns.ENGINE_HITS_SOURCE.name()))
@@ -186,7 +186,7 @@ class EngineTruthTest {
     void countersThatGoBackwardsAreAResetSaidNeverANegativeRatio() throws Exception {
         try (StandInEngine e = new StandInEngine(StandInEngine.Kind.VLLM)) {
             e.restartAfter = 12 + 6; // the warm-up's 12 completions, then half the measured ones
-            Map<String, Object> j = run(e, "hot").json();
+            SummaryRow j = run(e, "hot").json();
             assertThat(num(j, "engine_local_hit_ratio")).isNaN();
             assertThat((String) j.get(Columns.ENGINE_HITS_SOURCE.name())).contains("counter reset");
         }
@@ -281,7 +281,7 @@ class EngineTruthTest {
     @Test
     void aHotWarmUpClaimsHitsOnlyBeyondTheBosAndNoCacheOnlyWhereItCouldHaveHit() throws Exception {
         try (StandInEngine e = new StandInEngine(StandInEngine.Kind.VLLM)) {
-            Map<String, Object> j = run(e, "hot").json();
+            SummaryRow j = run(e, "hot").json();
             assertThat((String) j.get("cache_state_verification"))
                     .startsWith("hits verified")
                     .contains("beyond the 1 special token");
@@ -289,7 +289,7 @@ class EngineTruthTest {
         try (StandInEngine e = new StandInEngine(StandInEngine.Kind.VLLM)) {
             e.block = 256; // the prompts (160 tokens, replayed whole by the measured phase) are shorter than what it
             // caches
-            Map<String, Object> j = run(e, "hot").json();
+            SummaryRow j = run(e, "hot").json();
             assertThat((String) j.get("cache_state_verification"))
                     .startsWith("no hits:")
                     .contains("units longer than 160 tokens");
@@ -322,7 +322,7 @@ class EngineTruthTest {
     void aTokenizeThatAnswersSomethingElseIsSaidSoNotCalledMissing() throws Exception {
         try (StandInEngine e = new StandInEngine(StandInEngine.Kind.VLLM)) {
             e.tokenizeNotJson = true;
-            Map<String, Object> j = run(e, "hot").json();
+            SummaryRow j = run(e, "hot").json();
             assertThat((String) j.get("prompt_token_check"))
                     .contains("not JSON")
                     .doesNotContain("has no /tokenize");

@@ -75,7 +75,7 @@ class LlamaTargetTest {
         assertThat(s.get(Columns.REMOTE_HIT_RATIO)).isGreaterThan(0.5);
         assertThat(s.get(Columns.WRONG_HITS_USED)).isZero();
         assertThat(s.get(Columns.FALLBACKS)).isZero();
-        assertThat(r.extras().keySet())
+        assertThat(r.extras().names())
                 .as("every figure of a llama.cpp cell is a registered column")
                 .allMatch(k -> Columns.named(k).isPresent());
         assertThat(((Number) r.json().get("verify_restore_checks")).longValue())
@@ -182,7 +182,7 @@ class LlamaTargetTest {
                         "measurement.early_stop.target=0.9",
                         "measurement.early_stop.min_requests=4",
                         "workload.arrival.rate=20"));
-        assertThat(withTwin.extras().keySet())
+        assertThat(withTwin.extras().names())
                 .as("every figure of a calibrated llama.cpp cell with its twin and early stop is a registered column")
                 .allMatch(k -> Columns.named(k).isPresent());
         // a plain cell (not a capacity probe) is never kept
@@ -205,7 +205,7 @@ class LlamaTargetTest {
         String[] twin = {"tiers=combined", "measurement.early_stop.target=0.9", "measurement.early_stop.min_requests=4"
         };
         CellResult calibrated = new CellRunner().run(config(append(twin, "workload.arrival.rate=20")));
-        assertThat(calibrated.extras().keySet())
+        assertThat(calibrated.extras().names())
                 .as("every figure of a calibrated llama.cpp cell with its twin and early stop is a registered column")
                 .allMatch(k -> Columns.named(k).isPresent());
         new CellRunner().run(config(append(twin, "workload.arrival.rate=10")));
@@ -479,8 +479,8 @@ class LlamaTargetTest {
     @Test
     void calibrateTokensZeroRunsNoTwinAndBadValuesAreRefused() {
         CellResult r = new CellRunner().run(config("target.calibrate_tokens=0", "cache_state=cold", "tiers=none"));
-        assertThat(r.json())
-                .doesNotContainKeys(
+        assertThat(r.json().names())
+                .doesNotContain(
                         Columns.TWIN_TTFT_P50.name(),
                         Columns.ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S.name(),
                         Columns.BREAKEVEN_PREDICTED_TOKENS.name());
