@@ -21,7 +21,8 @@ import java.util.Map;
  * @param linkLatencySeconds  a fetch's fixed cost beyond one lookup, measured (NaN: no store path, no remote tier)
  * @param linkBytesPerSecond  the fetch path's throughput, measured (NaN: none)
  * @param lookupNanos    one metadata round trip, measured (0: none)
- * @param figures        what was measured and fitted, name → number or text (written into the bundle as they are)
+ * @param figures        what was measured and fitted, name → number or text, in the producer's order (written into
+ *                       the bundle as they are)
  * @param tiers          the tiers the twin runs with where the cell's config does not say them (an engine's own prefix
  *                       cache: {@code local-only}, or {@code none} with it off); null: the cell's own
  * @param cacheTokens    most tokens the engine's local prefix cache keeps per instance, a tier of its own (llama.cpp's kept
@@ -83,7 +84,11 @@ public record TwinCalibration(
 
     public TwinCalibration {
         if (cacheTokens < 0) throw new IllegalArgumentException("a twin's cache_tokens must be >= 0");
-        figures = Map.copyOf(figures);
+        // in the producer's order (Map.copyOf's order changes from one JVM to the next: the prediction file's bytes
+        // did)
+        java.util.LinkedHashMap<String, Object> ordered = new java.util.LinkedHashMap<>();
+        figures.forEach((k, v) -> ordered.put(k, java.util.Objects.requireNonNull(v, k)));
+        figures = java.util.Collections.unmodifiableMap(ordered);
         handoffPath = handoffPath == null ? java.util.List.of() : java.util.List.copyOf(handoffPath);
         if (batchTokens < 1 || sequences < 1 || instances < 1)
             throw new IllegalArgumentException("a twin needs batch_tokens, sequences and instances >= 1");
