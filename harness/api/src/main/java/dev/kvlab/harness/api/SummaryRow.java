@@ -1,5 +1,7 @@
 package dev.kvlab.harness.api;
 
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -12,8 +14,11 @@ import java.util.function.BiConsumer;
  * One row of summary figures: column name → value ({@code Long}, {@code Double}, {@code String} or {@code Boolean}),
  * in the order the columns were first put. Immutable; a name appears once. The names are {@link Column} names where the
  * figure is a registered column ({@link #number(Column)}, {@link #text(Column)} read those), plus the matrix runner's
- * {@link #CELL} and {@link #REPLICATE} and a matrix's factor names, which depend on the matrix.
+ * {@link #CELL} and {@link #REPLICATE} and a matrix's factor names, which depend on the matrix. As JSON, one object in
+ * the row's order ({@link SummaryRowJson}).
  */
+@JsonSerialize(using = SummaryRowJson.Writer.class)
+@JsonDeserialize(using = SummaryRowJson.Reader.class)
 public final class SummaryRow {
 
     /** The cell id column a matrix run puts ahead of the summary's. */

@@ -1,9 +1,9 @@
 package dev.kvlab.harness.api.twin;
 
+import dev.kvlab.harness.api.SummaryRow;
 import dev.kvlab.harness.api.catalog.Dtype;
 import dev.kvlab.harness.api.catalog.HardwareSpec;
 import dev.kvlab.harness.api.catalog.ModelSpec;
-import java.util.Map;
 
 /**
  * A real engine as the sim can run it: a roofline "hardware" fitted to the engine's own answers (prefill cold and
@@ -44,7 +44,7 @@ public record TwinCalibration(
         double linkLatencySeconds,
         double linkBytesPerSecond,
         long lookupNanos,
-        Map<String, Object> figures,
+        SummaryRow figures,
         String tiers,
         long cacheTokens,
         boolean cacheChunks,
@@ -62,7 +62,7 @@ public record TwinCalibration(
             double linkLatencySeconds,
             double linkBytesPerSecond,
             long lookupNanos,
-            Map<String, Object> figures,
+            SummaryRow figures,
             String tiers) {
         this(
                 engine,
@@ -84,11 +84,9 @@ public record TwinCalibration(
 
     public TwinCalibration {
         if (cacheTokens < 0) throw new IllegalArgumentException("a twin's cache_tokens must be >= 0");
-        // in the producer's order (Map.copyOf's order changes from one JVM to the next: the prediction file's bytes
-        // did)
-        java.util.LinkedHashMap<String, Object> ordered = new java.util.LinkedHashMap<>();
-        figures.forEach((k, v) -> ordered.put(k, java.util.Objects.requireNonNull(v, k)));
-        figures = java.util.Collections.unmodifiableMap(ordered);
+        // in the producer's order (a Map.copyOf here reordered them per JVM: the prediction file's bytes too)
+        java.util.Objects.requireNonNull(figures, "figures");
+        figures.forEach((k, v) -> java.util.Objects.requireNonNull(v, k));
         handoffPath = handoffPath == null ? java.util.List.of() : java.util.List.copyOf(handoffPath);
         if (batchTokens < 1 || sequences < 1 || instances < 1)
             throw new IllegalArgumentException("a twin needs batch_tokens, sequences and instances >= 1");

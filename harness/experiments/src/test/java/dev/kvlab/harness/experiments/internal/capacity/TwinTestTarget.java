@@ -8,7 +8,6 @@ import dev.kvlab.harness.api.twin.TwinCalibration;
 import dev.kvlab.harness.core.CellPlan;
 import dev.kvlab.harness.core.RunValidator;
 import dev.kvlab.harness.core.internal.sim.TwinRun;
-import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -70,7 +69,7 @@ public final class TwinTestTarget implements dev.kvlab.harness.spi.TargetProvide
                 Double.NaN,
                 Double.NaN,
                 LOOKUP_NANOS,
-                Map.of("what", "test"),
+                dev.kvlab.harness.api.SummaryRow.builder().put("what", "test").build(),
                 null);
     }
 

@@ -22,10 +22,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * The twin of any OpenAI-compatible engine, fitted from its own answers ({@code kvlab calibrate --endpoint}, and before
@@ -152,7 +150,7 @@ public record EndpointCalibration(TwinCalibration twin, List<FitCheck> checks, S
         checks.add(new FitCheck(sfx + " tokens behind " + l2 + " cached", ts, fit.prefillSeconds(sfx, l2)));
         checks.add(new FitCheck("decode step after " + l1, d1, fit.decodeStepSeconds(1, l1)));
         checks.add(new FitCheck("decode step after " + l2, d2, fit.decodeStepSeconds(1, l2)));
-        Map<String, Object> f = new LinkedHashMap<>();
+        dev.kvlab.harness.api.SummaryRow.Builder f = dev.kvlab.harness.api.SummaryRow.builder();
         f.put("engine_calibration", src);
         f.put("engine_kind", kind.label);
         f.put("timed_by", how);
@@ -178,7 +176,7 @@ public record EndpointCalibration(TwinCalibration twin, List<FitCheck> checks, S
                 Double.NaN,
                 Double.NaN,
                 0,
-                f,
+                f.build(),
                 "local-only");
         return new EndpointCalibration(t, List.copyOf(checks), how);
     }

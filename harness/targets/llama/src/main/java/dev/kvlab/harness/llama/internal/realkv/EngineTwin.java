@@ -23,7 +23,6 @@ import dev.kvlab.harness.spi.TwinPlan;
 import dev.kvlab.transport.api.LinkSpec;
 import dev.kvlab.workloads.api.WorkloadSpec;
 import java.time.Duration;
-import java.util.Map;
 
 /**
  * The sim twin of a real-engine cell, with the same machinery as a live cell's ({@link SimTwin}): the cell's engine
@@ -318,7 +317,7 @@ final class EngineTwin {
     TwinCalibration twinCalibration(int instances) {
         if (!enabled()) throw new IllegalStateException("not calibrated");
         EngineCalibration c = calibration;
-        Map<String, Object> f = new java.util.LinkedHashMap<>();
+        dev.kvlab.harness.api.SummaryRow.Builder f = dev.kvlab.harness.api.SummaryRow.builder();
         f.put("engine_calibration", c.hardwareSpec().source());
         f.put("flops", c.hardwareSpec().bf16Flops());
         f.put("bytes_per_s", c.hardwareSpec().hbmBandwidth());
@@ -354,7 +353,7 @@ final class EngineTwin {
                 lat,
                 bw,
                 lookup,
-                f,
+                f.build(),
                 null,
                 cacheTokens(),
                 CACHES_CHUNKS, // as engineScheduled gives a live cell's twin
