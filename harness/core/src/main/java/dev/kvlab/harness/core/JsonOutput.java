@@ -1,27 +1,12 @@
 package dev.kvlab.harness.core;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kvlab.harness.api.ReportJson;
-import java.util.Map;
 
-/** Prints ordered maps as one JSON object; non-finite doubles become null. */
+/** The JSON mapper of the harness's outputs, as {@link ReportJson#mapper} (shared: never reconfigured). */
 public final class JsonOutput {
 
     private JsonOutput() {}
-
-    /** As {@link ReportJson#write}. */
-    public static String write(Map<String, ?> fields) {
-        return ReportJson.write(fields);
-    }
-
-    public static String writeCompact(Map<String, ?> fields) {
-        try {
-            return ReportJson.mapper().writeValueAsString(fields);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 
     /** As {@link ReportJson#mapper}. */
     public static ObjectMapper mapper() {
