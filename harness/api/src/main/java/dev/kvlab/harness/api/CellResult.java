@@ -63,9 +63,7 @@ public record CellResult(
 
     /** The summary columns followed by the extras: what {@code kvlab run --json} prints. */
     public SummaryRow json() {
-        SummaryRow.Builder b = summary.columns().toBuilder();
-        extras.forEach(b::put);
-        return b.build();
+        return summary.columns().toBuilder().putAll(extras).build();
     }
 
     public CellResult withSummary(CellSummary s) {

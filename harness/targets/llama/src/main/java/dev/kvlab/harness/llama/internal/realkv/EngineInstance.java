@@ -168,13 +168,13 @@ final class EngineInstance implements AutoCloseable {
 
     /** What the engine thread is told: a request, a fetch back from the store, a write-back done. */
     private sealed interface Message
-            permits Pending, FetchDone, WriteDone, CheckRestores, Primed, HandoverSent, HandoverFetched, SlotFree {}
+            permits Pending, FetchDone, WriteDone, CheckRestores, Primed, HandoverSent, HandoverChecked, SlotFree {}
 
     /** PD, prefill side: the handover of {@code s} is sent (or failed): the sequence is done with the request. */
     private record HandoverSent(EngineSequence s) implements Message {}
 
     /** PD, decode side: the check (after the get, on the store path) of {@code s}'s handover is back. */
-    private record HandoverFetched(EngineSequence s) implements Message {}
+    private record HandoverChecked(EngineSequence s) implements Message {}
 
     /** PD, prefill side: a decode instance freed a handover slot. */
     private record SlotFree() implements Message {}
@@ -470,7 +470,7 @@ final class EngineInstance implements AutoCloseable {
                         case Pending p when p == STOP -> stopping = true;
                         case Pending p -> waiting.add(p);
                         case HandoverSent h -> handoverSent(h.s());
-                        case HandoverFetched h -> handoverFetched(h.s());
+                        case HandoverChecked h -> handoverChecked(h.s());
                         case SlotFree f -> {} // the handovers waiting are tried below
                         case FetchDone f -> fetched(f);
                         case WriteDone w -> written(w);
@@ -799,7 +799,7 @@ final class EngineInstance implements AutoCloseable {
                 } catch (RuntimeException e) {
                     p.refused = "check failed: " + e.getClass().getSimpleName() + ": " + e.getMessage();
                 } finally {
-                    inbox.add(new HandoverFetched(s));
+                    inbox.add(new HandoverChecked(s));
                 }
             });
         } catch (RuntimeException e) {
@@ -809,7 +809,7 @@ final class EngineInstance implements AutoCloseable {
         }
     }
 
-    private void handoverFetched(EngineSequence s) {
+    private void handoverChecked(EngineSequence s) {
         ioInFlight--;
         s.fetching = false;
         if (s.abandoned) {

@@ -35,8 +35,8 @@ import java.util.zip.CRC32C;
  * </ul>
  * Either way a decode instance takes at most {@code slots} handovers at once (a prefill instance whose handover finds
  * no slot keeps the sequence, and its KV, until one is free: backpressure), and the decode side verifies every object
- * (header and CRC32C) on an I/O thread before its engine thread restores; an object that fails, a transfer that failed or a refused restore makes the
- * decode instance recompute the prompt (a PD fallback), never use it. An independent audit compares what was restored
+ * (header and CRC32C) on an I/O thread before its engine thread restores; an object that fails, a transfer that failed
+ * or a refused restore makes the decode instance recompute the prompt (a PD fallback), never use it. An independent audit compares what was restored
  * with a digest the sender took of what it sent (direct; the store path's is the store audit's). Thread-safe.
  */
 final class PdHandover implements AutoCloseable {
@@ -243,12 +243,12 @@ final class PdHandover implements AutoCloseable {
         return prefillSide != null && prefillSide.emulated();
     }
 
-    /** Staging for one prefill sequence (direct: a buffer of the prefill side's engine) or one sequence's get buffers (store). */
     /** Prompt tokens of the longest handover (every slot's size). */
     int maxTokens() {
         return maxObjects * sizes.blockTokens();
     }
 
+    /** Staging for one prefill sequence (direct: a buffer of the prefill side's engine) or one sequence's get buffers (store). */
     Staging buffers() {
         MemorySegment[] b = new MemorySegment[maxObjects];
         if (mode == PdTransfer.DIRECT) {
