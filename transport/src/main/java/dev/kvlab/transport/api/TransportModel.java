@@ -18,4 +18,13 @@ public interface TransportModel {
      * completes, while {@code sharers} transfers (this one included, >= 1) use the link concurrently.
      */
     double batchSeconds(long bytes, int requests, int sharers);
+
+    /**
+     * Seconds a transfer pays beyond {@link #batchSeconds} when it starts after nothing has moved on the path for
+     * {@code idleNanos}: the threads and CPUs of a measured path had gone to sleep and are woken one by one. 0 for a
+     * modelled link (the default), and for a path in use ({@code idleNanos} 0).
+     */
+    default double wakeSeconds(long idleNanos) {
+        return 0;
+    }
 }

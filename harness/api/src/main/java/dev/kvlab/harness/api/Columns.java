@@ -828,6 +828,12 @@ public final class Columns {
             Unit.US,
             "lookup time of the store link the live cell measured at its start",
             Source.live(EMULATED, LLAMA));
+    public static final Column<Number> LINK_MEASURED_WAKE_US = figure(
+            "link_measured_wake_us",
+            Number.class,
+            Unit.US,
+            "what a one-block fetch after the store path idled 30 ms cost beyond one right behind another, measured at the cell's start",
+            Source.live(EMULATED));
     public static final Column<Number> LINK_PROBE_ROUNDS = figure(
             "link_probe_rounds",
             Number.class,
@@ -876,6 +882,12 @@ public final class Columns {
             Unit.BYTES_PER_S,
             "the sim twin: bandwidth of the link it ran on (start and end probes bracketed)",
             Source.live(EMULATED, LLAMA));
+    public static final Column<Number> TWIN_LINK_WAKE_US = figure(
+            "twin_link_wake_us",
+            Number.class,
+            Unit.US,
+            "the sim twin: what its fetches pay after the store path idled 20 ms or more (start and end probes; less after a shorter spell, nothing under 1 ms)",
+            Source.live(EMULATED));
     public static final Column<String> IO_ERROR =
             figure("io_error", String.class, Unit.TEXT, "the store's first I/O error", Source.live(EMULATED));
     public static final Column<Number> AUDIT_HITS_CHECKED = figure(
@@ -1034,12 +1046,14 @@ public final class Columns {
             LINK_SOURCE,
             LINK_MEASURED,
             LINK_MEASURED_LOOKUP_US,
+            LINK_MEASURED_WAKE_US,
             LINK_PROBE_ROUNDS,
             LINK_PROBE_REPUTS,
             LINK_MEASURED_END_BYTES_PER_S,
             LINK_MEASURED_END_LATENCY_US,
             LINK_PROBE_END_ERROR,
             TWIN_LINK_BYTES_PER_S,
+            TWIN_LINK_WAKE_US,
             TWIN_LOCAL_HIT_RATIO,
             TWIN_REMOTE_HIT_RATIO,
             IO_ERROR,

@@ -3,6 +3,8 @@ package dev.kvlab.harness.spi;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Figures;
 import dev.kvlab.transport.api.LinearTransportModel;
+import dev.kvlab.transport.api.TransportModel;
+import dev.kvlab.transport.api.WakingTransportModel;
 
 /**
  * What a live cell measured of its own store and link at its start, before the warm-up: the metadata round trip
@@ -17,8 +19,28 @@ import dev.kvlab.transport.api.LinearTransportModel;
  * @param rounds             rounds measured (one or more groups)
  * @param reputs             times the probe objects had to be put again (one did not come back: a put lost or an
  *                           object evicted under load); those rounds were repeated, not timed
+ * @param wakeSeconds        what a one-block fetch after the path idled {@value #WAKE_IDLE_MS} ms costs beyond one
+ *                           right behind another (median of paired rounds, clipped at 0; NaN where not measured):
+ *                           the sim twin charges it to a fetch that starts after an idle spell
+ *                           ({@link WakingTransportModel})
  */
-public record LinkProbe(long lookupNanos, double latencySeconds, double bytesPerSecond, int rounds, int reputs) {
+public record LinkProbe(
+        long lookupNanos, double latencySeconds, double bytesPerSecond, int rounds, int reputs, double wakeSeconds) {
+
+    /** The idle spell before each wake round of a probe (ms): longer than the spell from which the wake is whole. */
+    public static final int WAKE_IDLE_MS = 30;
+
+    /** A probe that did not measure the wake. */
+    public LinkProbe(long lookupNanos, double latencySeconds, double bytesPerSecond, int rounds, int reputs) {
+        this(lookupNanos, latencySeconds, bytesPerSecond, rounds, reputs, Double.NaN);
+    }
+
+    /** This probe with its wake measured: {@code afterIdle[i]} and {@code behind[i]} one round's pair (ns). */
+    public LinkProbe withWake(long[] afterIdle, long[] behind) {
+        long[] d = new long[afterIdle.length];
+        for (int i = 0; i < d.length; i++) d[i] = afterIdle[i] - behind[i];
+        return new LinkProbe(lookupNanos, latencySeconds, bytesPerSecond, rounds, reputs, Math.max(0, median(d)) / 1e9);
+    }
 
     /**
      * The measured link in kvlab's link syntax, for labelling the cell: payload rate (3 significant digits) {@code @}
@@ -39,6 +61,7 @@ public record LinkProbe(long lookupNanos, double latencySeconds, double bytesPer
         Columns.LINK_MEASURED_LATENCY_US.put(x, latencySeconds * 1e6);
         Columns.LINK_MEASURED_LOOKUP_US.put(x, lookupNanos / 1e3);
         Columns.LINK_PROBE_ROUNDS.put(x, rounds);
+        if (Double.isFinite(wakeSeconds)) Columns.LINK_MEASURED_WAKE_US.put(x, wakeSeconds * 1e6);
     }
 
     /** The link a cell's sim twin runs on: its start and end probes bracketed, or the start's alone (no end probe). */
@@ -55,6 +78,7 @@ public record LinkProbe(long lookupNanos, double latencySeconds, double bytesPer
         }
         if (endError != null) Columns.LINK_PROBE_END_ERROR.put(x, endError);
         Columns.TWIN_LINK_BYTES_PER_S.put(x, twin.bytesPerSecond());
+        if (Double.isFinite(twin.wakeSeconds())) Columns.TWIN_LINK_WAKE_US.put(x, twin.wakeSeconds() * 1e6);
         return x;
     }
 
@@ -69,7 +93,12 @@ public record LinkProbe(long lookupNanos, double latencySeconds, double bytesPer
                 (before.latencySeconds + after.latencySeconds) / 2,
                 bw,
                 before.rounds + after.rounds,
-                before.reputs + after.reputs);
+                before.reputs + after.reputs,
+                !Double.isFinite(before.wakeSeconds)
+                        ? after.wakeSeconds
+                        : !Double.isFinite(after.wakeSeconds)
+                                ? before.wakeSeconds
+                                : (before.wakeSeconds + after.wakeSeconds) / 2);
     }
 
     /**
@@ -126,5 +155,10 @@ public record LinkProbe(long lookupNanos, double latencySeconds, double bytesPer
     public LinearTransportModel model(String transport) {
         return new LinearTransportModel(
                 transport + "-measured", false, latencySeconds, 0, bytesPerSecond, bytesPerSecond);
+    }
+
+    /** What a sim twin runs on: {@link #model}, and the wake after idle where one was measured (and is above 0). */
+    public TransportModel twinModel(String transport) {
+        return wakeSeconds > 0 ? new WakingTransportModel(model(transport), wakeSeconds) : model(transport);
     }
 }

@@ -85,9 +85,9 @@ public final class EmulatedTarget implements TargetProvider {
         LiveCell live = new LiveCell(plan).observedBy(observer);
         CellResult r = live.run(wallStartNanos);
         // the twin runs on the link this cell measured at its start and its end (what its fetches met lies between),
-        // even where auto decided on a transport_profile
+        // its wake after idle included, even where auto decided on a transport_profile
         var p = live.twinProbe();
-        var link = p.model(plan.transportName());
+        var link = p.twinModel(plan.transportName());
         return SimTwin.attach(r, SimTwin.run(plan, link, p.lookupNanos()), link, live.twinLinkExtras());
     }
 }

@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 
@@ -463,7 +464,10 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
      * when a group's fit ({@link LinkProbe#fit}) agrees with the previous group's ({@link LinkProbe#agrees}), at most
      * {@value #PROBE_GROUPS} groups; the figures are the fit of the last two groups' rounds together. A machine that
      * is still busy (the JIT compiling the cell's code on the other core, the first cell of a JVM) gives a slower
-     * group first, and one group alone was then off by up to 1.5x in latency and bandwidth.
+     * group first, and one group alone was then off by up to 1.5x in latency and bandwidth. Last, {@value
+     * #WAKE_ROUNDS} pairs of one-block fetches, each pair after the path idled {@value LinkProbe#WAKE_IDLE_MS} ms:
+     * the wake ({@link LinkProbe#wakeSeconds}) that a cell's fetch after an idle spell pays and these back-to-back
+     * rounds do not (a cell's fetches were 10% slower than the probe's at 12 requests per second, up to 45% at 3).
      */
     public LinkProbe probe(int rounds) throws InterruptedException {
         String tag = "kvlab-probe/" + Long.toHexString(System.nanoTime()) + "/";
@@ -478,6 +482,7 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
         int[] reputs = {0};
         long[][] prev = null, cur = null;
         int groups = 0;
+        long[][] wake = new long[2][WAKE_ROUNDS];
         try {
             // unmeasured rounds first: the JIT compiles the path (the cell's own warm-up comes later)
             long warm = System.nanoTime();
@@ -500,6 +505,13 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
                                 .agrees(LinkProbe.fit(cur, sizes, blockBytes, rounds, 0), batchBlocks, blockBytes))
                     break;
             }
+            // the wake: a one-block fetch after the path idled, and one right behind it, in pairs
+            for (int r = 0; r < WAKE_ROUNDS; r++) {
+                long until = System.nanoTime() + LinkProbe.WAKE_IDLE_MS * 1_000_000L;
+                for (long left; (left = until - System.nanoTime()) > 0; ) LockSupport.parkNanos(left);
+                wake[0][r] = probeRound(keys, keys.subList(0, 1), reputs);
+                wake[1][r] = probeRound(keys, keys.subList(0, 1), reputs);
+            }
         } finally {
             for (String k : keys) {
                 try {
@@ -514,8 +526,12 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
             both = new long[cur.length][];
             for (int i = 0; i < cur.length; i++) both[i] = concat(prev[i], cur[i]);
         }
-        return LinkProbe.fit(both, sizes, blockBytes, rounds * groups, reputs[0]);
+        return LinkProbe.fit(both, sizes, blockBytes, rounds * groups, reputs[0])
+                .withWake(wake[0], wake[1]);
     }
+
+    /** Pairs of the wake measurement ({@link LinkProbe#wakeSeconds}): idle, then a one-block fetch twice. */
+    static final int WAKE_ROUNDS = 12;
 
     /** Most groups of probe rounds (the probe stops earlier once two agree). */
     static final int PROBE_GROUPS = 4;

@@ -52,6 +52,10 @@ public final class SimStore implements RemoteTier {
     private long existsCalls, replicaListCalls, putStartCalls, putEndCalls;
 
     private final RemoteCounters counters = new RemoteCounters();
+    /** Gets and puts of the cell's data in flight, and since when none has been (the path's idle spell). */
+    private int dataInFlight;
+
+    private long dataIdleSince;
     private final WriteBackLanes lanes;
     /**
      * Recently made store keys by block key, direct-mapped (a cache of bounded size, not a map): requests sharing a
@@ -196,9 +200,10 @@ public final class SimStore implements RemoteTier {
         int moved = found;
         long bytes = moved * blockBytesAllRanks;
         in.activeTransfersInc();
-        double secs = moved == 0 ? 0 : model.batchSeconds(bytes, moved, in.activeTransfers());
+        double secs = moved == 0 ? 0 : model.batchSeconds(bytes, moved, in.activeTransfers()) + dataBegins();
         loop.after(plan.lookupNanos() + Math.round(secs * 1e9) + faults.fetchDelayNanos(), () -> {
             in.activeTransfersDec();
+            if (moved > 0) dataEnds();
             long now = master.nowNanos();
             int ok = 0;
             while (ok < moved) {
@@ -252,9 +257,10 @@ public final class SimStore implements RemoteTier {
         int m = started;
         long bytes = replicas * blockBytes;
         in.activeTransfersInc();
-        double secs = model.batchSeconds(bytes, replicas, in.activeTransfers());
+        double secs = model.batchSeconds(bytes, replicas, in.activeTransfers()) + dataBegins();
         loop.after(plan.lookupNanos() + Math.round(secs * 1e9), () -> {
             in.activeTransfersDec();
+            dataEnds();
             boolean reachable = faults.masterReachable(m);
             for (int i = 0; i < m; i++) {
                 putEndCalls++;
@@ -292,6 +298,20 @@ public final class SimStore implements RemoteTier {
             in.activeTransfersDec();
             done.run();
         });
+    }
+
+    /**
+     * A get or put of the store's data begins: what the path's wake adds to it (s; {@link TransportModel#wakeSeconds},
+     * 0 on a modelled link), when nothing of the cell was moving on it before.
+     */
+    private double dataBegins() {
+        double wake = dataInFlight == 0 ? model.wakeSeconds(loop.now() - dataIdleSince) : 0;
+        dataInFlight++;
+        return wake;
+    }
+
+    private void dataEnds() {
+        if (--dataInFlight == 0) dataIdleSince = loop.now();
     }
 
     private static void overLegs(List<SharedLink> legs, int i, long bytes, Runnable done) {

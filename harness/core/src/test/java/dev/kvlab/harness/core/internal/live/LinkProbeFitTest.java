@@ -67,4 +67,29 @@ class LinkProbeFitTest {
         assertThat(b.rounds()).isEqualTo(45);
         assertThat(b.reputs()).isEqualTo(1);
     }
+
+    @Test
+    void theWakeIsTheMedianPairedDifferenceNeverBelowNothing() {
+        LinkProbe p = new LinkProbe(100_000, 0, 2e9, 18, 0);
+        // pairs: after idle, right behind; one wild pair each way does not move the median
+        long[] idle = {900_000, 1_000_000, 950_000, 5_000_000, 920_000},
+                behind = {500_000, 600_000, 540_000, 500_000, 2_000_000};
+        assertThat(p.withWake(idle, behind).wakeSeconds() * 1e6).as("wake us").isCloseTo(400, within(1.0));
+        assertThat(p.withWake(behind, idle).wakeSeconds())
+                .as("faster after idle: no wake")
+                .isZero();
+        LinkProbe b = LinkProbe.bracket(p.withWake(idle, behind), p);
+        assertThat(b.wakeSeconds() * 1e6)
+                .as("bracketed with an unmeasured one: the measured")
+                .isCloseTo(400, within(1.0));
+        LinkProbe none = p.withWake(behind, idle);
+        assertThat(LinkProbe.bracket(p.withWake(idle, behind), none).wakeSeconds() * 1e6)
+                .as("bracketed: the mean")
+                .isCloseTo(200, within(1.0));
+        assertThat(p.twinModel("tcp").wakeSeconds(1_000_000_000L))
+                .as("no wake measured: none charged")
+                .isZero();
+        assertThat(p.withWake(idle, behind).twinModel("tcp").wakeSeconds(1_000_000_000L) * 1e6)
+                .isCloseTo(400, within(1.0));
+    }
 }
