@@ -72,7 +72,7 @@ record CorePlan(CellPlan plan) implements TwinPlan {
     @Override
     public LinkProbe probeLink(LiveClock loop, AuditedStore store) throws InterruptedException {
         try (LiveStore s = new LiveStore(plan, loop, store)) {
-            return s.probe(LiveCell.PROBE_ROUNDS);
+            return s.probe(LiveCell.PROBE_ROUNDS, false); // a target's twin (llama.cpp) does not charge the wake
         }
     }
 

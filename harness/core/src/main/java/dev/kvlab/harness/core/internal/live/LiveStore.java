@@ -470,6 +470,14 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
      * rounds do not (a cell's fetches were 10% slower than the probe's at 12 requests per second, up to 45% at 3).
      */
     public LinkProbe probe(int rounds) throws InterruptedException {
+        return probe(rounds, true);
+    }
+
+    /**
+     * {@link #probe(int)}, its wake measured or not ({@code wake} false: the probe's figures without it, NaN; for a
+     * target whose twin does not charge it).
+     */
+    public LinkProbe probe(int rounds, boolean wake) throws InterruptedException {
         String tag = "kvlab-probe/" + Long.toHexString(System.nanoTime()) + "/";
         int batchBlocks = (int) Math.max(CHUNK, Math.min(PROBE_BATCH, plan.storeCapacity() / (8 * blockBytes)));
         List<String> keys = new ArrayList<>(batchBlocks);
@@ -482,7 +490,7 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
         int[] reputs = {0};
         long[][] prev = null, cur = null;
         int groups = 0;
-        long[][] wake = new long[2][WAKE_ROUNDS];
+        long[][] wakePairs = new long[2][WAKE_ROUNDS];
         try {
             // unmeasured rounds first: the JIT compiles the path (the cell's own warm-up comes later)
             long warm = System.nanoTime();
@@ -506,11 +514,11 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
                     break;
             }
             // the wake: a one-block fetch after the path idled, and one right behind it, in pairs
-            for (int r = 0; r < WAKE_ROUNDS; r++) {
+            for (int r = 0; wake && r < WAKE_ROUNDS; r++) {
                 long until = System.nanoTime() + LinkProbe.WAKE_IDLE_MS * 1_000_000L;
                 for (long left; (left = until - System.nanoTime()) > 0; ) LockSupport.parkNanos(left);
-                wake[0][r] = probeRound(keys, keys.subList(0, 1), reputs);
-                wake[1][r] = probeRound(keys, keys.subList(0, 1), reputs);
+                wakePairs[0][r] = probeRound(keys, keys.subList(0, 1), reputs);
+                wakePairs[1][r] = probeRound(keys, keys.subList(0, 1), reputs);
             }
         } finally {
             for (String k : keys) {
@@ -526,8 +534,8 @@ public final class LiveStore implements RemoteTier, AutoCloseable {
             both = new long[cur.length][];
             for (int i = 0; i < cur.length; i++) both[i] = concat(prev[i], cur[i]);
         }
-        return LinkProbe.fit(both, sizes, blockBytes, rounds * groups, reputs[0])
-                .withWake(wake[0], wake[1]);
+        LinkProbe fit = LinkProbe.fit(both, sizes, blockBytes, rounds * groups, reputs[0]);
+        return wake ? fit.withWake(wakePairs[0], wakePairs[1]) : fit;
     }
 
     /** Pairs of the wake measurement ({@link LinkProbe#wakeSeconds}): idle, then a one-block fetch twice. */
