@@ -48,6 +48,15 @@ class EngineCostKeysTest {
         HardwareSpec h = Catalogs.load(List.of(f)).hardware("cpu-x");
         assertThat(h.attention()).isEqualTo(new AttentionCost(0.3, 0.004, 64));
         assertThat(h.kvLoad()).isEqualTo(new KvLoadCost(1.5e-4, 2e9));
+        Files.writeString(f, ENTRY + """
+                    kv_load: {latency_seconds: 1.5e-4, bytes_per_second: 2e9, assembly: {latency_seconds: 1e-5, bytes_per_second: 8e9}}
+                """);
+        KvLoadCost split = Catalogs.load(List.of(f)).hardware("cpu-x").kvLoad();
+        assertThat(split).isEqualTo(new KvLoadCost(1.5e-4, 2e9, new KvLoadCost(1e-5, 8e9)));
+        assertThat(split.assemblySeconds(8e9))
+                .as("1 s of assembly in 4.15 s of load")
+                .isCloseTo(1.00001, within(1e-9));
+        assertThat(split.seconds(8e9)).isCloseTo(4.00015, within(1e-9));
         assertThat(h.withEfficiency(0.5, null).attention()).isEqualTo(h.attention());
         Files.writeString(
                 f, ENTRY + "    attention: {efficiency: 0.3, small_pass_efficiency: 0, small_pass_tokens: 64}\n");

@@ -74,4 +74,33 @@ class EngineWorkTest {
                 .as("a fetch's load holds the instance: the other sequences' next token waits for it")
                 .isGreaterThanOrEqualTo(100.0);
     }
+
+    @Test
+    void anAssemblyOffTheEngineThreadHoldsOnlyItsOwnRequest(@TempDir Path dir) throws Exception {
+        // the whole 100 ms load is assembly (an I/O thread's work): nothing of it holds the instance
+        Path f = dir.resolve("assembled-load.yaml");
+        Files.writeString(f, """
+                hardware:
+                  - id: h100-assembled-load
+                    bf16_flops: 989.4e12
+                    hbm_bandwidth: 3.35e12
+                    hbm_capacity: 80GB
+                    host_link_bandwidth: 64e9
+                    prefill_mfu: 0.5
+                    decode_bandwidth_utilization: 0.75
+                    kv_load: {latency_seconds: 0.1, bytes_per_second: 1e12, assembly: {latency_seconds: 0.1, bytes_per_second: 1e12}}
+                """);
+        String yaml =
+                SimCells.BASE.replace("hardware: h100", "hardware: h100-assembled-load") + "catalog: [" + f + "]\n";
+        CellSummary free = run(dir, false, "tiers=remote-only", "cache_state=hot"),
+                off =
+                        SimCells.runYaml(yaml, "tiers=remote-only", "cache_state=hot")
+                                .summary();
+        assertThat(off.get(Columns.ITL_P99))
+                .as("the other sequences' tokens do not wait for an assembly off the engine thread")
+                .isLessThan(50.0);
+        assertThat(off.get(Columns.TTFT_P50))
+                .as("the fetching request's first token still does")
+                .isGreaterThanOrEqualTo(free.get(Columns.TTFT_P50) + 100.0);
+    }
 }

@@ -116,6 +116,12 @@ public final class Roofline {
         return l == null || tokens <= 0 ? 0 : l.seconds(tokens * kv.bytesPerTokenPerRank());
     }
 
+    /** The part of {@link #kvLoadSeconds} an engine does off its engine thread ({@link KvLoadCost#assembly}; 0 without). */
+    public double kvAssemblySeconds(double tokens) {
+        KvLoadCost l = hw.kvLoad();
+        return l == null || tokens <= 0 ? 0 : l.assemblySeconds(tokens * kv.bytesPerTokenPerRank());
+    }
+
     public double memorySeconds(double kvReadTokens, double kvWriteTokens) {
         return (weightBytes + (kvReadTokens + kvWriteTokens) * kv.bytesPerTokenAllRanks()) / bytesPerSecond;
     }

@@ -301,14 +301,20 @@ public final class ServingModel implements Server {
 
     /**
      * Loads the KV of {@code tokens} tokens that reached instance {@code in} (fetched, or handed over) into its engine,
-     * then runs {@code then}: where the hardware has a cost for it (a calibrated engine), as work that holds {@code in}
-     * between iterations, stalling every sequence of it as a real engine's restore on its engine thread does; else at
-     * once.
+     * then runs {@code then}: where the hardware has a cost for it (a calibrated engine), its assembly off the engine
+     * thread first (time that holds nothing), then the rest as work that holds {@code in} between iterations, stalling
+     * every sequence of it as a real engine's restore on its engine thread does; else at once.
      */
     private void loadThen(Instance in, double tokens, Runnable then) {
         double load = plan.roofline().kvLoadSeconds(tokens);
-        if (load > 0) in.engineWork(Math.max(1, Math.round(load * 1e9)), then);
-        else then.run();
+        if (!(load > 0)) {
+            then.run();
+            return;
+        }
+        double off = plan.roofline().kvAssemblySeconds(tokens);
+        long hold = Math.max(1, Math.round((load - off) * 1e9));
+        if (off > 0) loop.after(Math.round(off * 1e9), () -> in.engineWork(hold, then));
+        else in.engineWork(hold, then);
     }
 
     private void handoffDone(Seq s) {

@@ -280,6 +280,11 @@ public record EngineCalibration(
                 "loading " + t.load().largeTokens() + " fetched tokens",
                 t.load().large(),
                 cal.kvLoadSeconds(t.load().largeTokens())));
+        if (t.load().largeAssembly() > 0)
+            checks.add(new FitCheck(
+                    "of it, assembling them (off the engine thread)",
+                    t.load().largeAssembly(),
+                    cal.kvAssemblySeconds(t.load().largeTokens())));
         return List.copyOf(checks);
     }
 
@@ -423,11 +428,19 @@ public record EngineCalibration(
                 a.smallPassTokens(),
                 a.sumComputeMemory() ? ", sum_compute_memory: true" : "",
                 passesYaml(a)));
+        KvLoadCost asm = h.kvLoad().assembly();
         sb.append(String.format(
                 Locale.ROOT,
-                "    kv_load: {latency_seconds: %.6e, bytes_per_second: %.6e}%n",
+                "    kv_load: {latency_seconds: %.6e, bytes_per_second: %.6e%s}%n",
                 h.kvLoad().latencySeconds(),
-                h.kvLoad().bytesPerSecond()));
+                h.kvLoad().bytesPerSecond(),
+                asm == null
+                        ? ""
+                        : String.format(
+                                Locale.ROOT,
+                                ", assembly: {latency_seconds: %.6e, bytes_per_second: %.6e}",
+                                asm.latencySeconds(),
+                                asm.bytesPerSecond())));
         return sb.toString();
     }
 

@@ -206,18 +206,28 @@ record EngineFit(double flops, double bandwidth, AttentionCost attention, KvLoad
         return from;
     }
 
+    /** The whole load's line, and its assembly's (what kvlab's engine does off its engine thread). */
     private static KvLoadCost load(EngineTimings t, List<String> clips) {
         EngineTimings.Load l = t.load();
+        KvLoadCost whole = line(t, l.small(), l.large(), "load", clips);
+        KvLoadCost asm =
+                l.largeAssembly() > 0 ? line(t, l.smallAssembly(), l.largeAssembly(), "assembly", clips) : null;
+        return new KvLoadCost(whole.latencySeconds(), whole.bytesPerSecond(), asm);
+    }
+
+    /** A fixed cost and a rate through the short and the long run's times {@code small}, {@code large} (s). */
+    private static KvLoadCost line(EngineTimings t, double small, double large, String what, List<String> clips) {
+        EngineTimings.Load l = t.load();
         double b1 = (double) l.smallTokens() * t.kvBytesPerToken(), b2 = (double) l.largeTokens() * t.kvBytesPerToken();
-        double perByte = (l.large() - l.small()) / (b2 - b1);
+        double perByte = (large - small) / (b2 - b1);
         if (!(perByte > 0)) {
-            clips.add("loading the long run was no slower than the short one: the load's time is all per byte");
-            return new KvLoadCost(0, b2 / l.large());
+            clips.add("the " + what + " of the long run was no slower than the short one's: its time is all per byte");
+            return new KvLoadCost(0, b2 / large);
         }
-        double latency = l.small() - b1 * perByte;
+        double latency = small - b1 * perByte;
         if (latency < 0) {
-            clips.add("the load's fixed cost came out negative: held at 0");
-            return new KvLoadCost(0, b2 / l.large());
+            clips.add("the " + what + "'s fixed cost came out negative: held at 0");
+            return new KvLoadCost(0, b2 / large);
         }
         return new KvLoadCost(latency, 1 / perByte);
     }

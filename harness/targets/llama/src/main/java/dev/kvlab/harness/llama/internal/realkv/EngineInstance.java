@@ -188,8 +188,9 @@ final class EngineInstance implements AutoCloseable {
     /** A request to serve; {@code parcel}: PD, decode side, its prompt's handover. */
     private record Pending(Request request, Events events, PdHandover.Parcel parcel) implements Message {}
 
-    /** A fetch for {@code s} is back: its outcome, or what it threw. */
-    private record FetchDone(EngineSequence s, KvBlockStore.Fetched fetched, RuntimeException error)
+    /** A fetch for {@code s} is back: its outcome and its verified blocks assembled ({@code state}), or what it threw. */
+    private record FetchDone(
+            EngineSequence s, KvBlockStore.Fetched fetched, MemorySegment state, RuntimeException error)
             implements Message {}
 
     /**
@@ -203,6 +204,9 @@ final class EngineInstance implements AutoCloseable {
     private final LlamaContext ctx;
     private final KvTiers tiers;
     private final int vocab;
+    /** The most blocks a prompt has (what a fetch's state buffer holds). */
+    private final int maxBlocks;
+
     private final RealKvTotals totals;
     private final LongSupplier clock;
     private final LinkedBlockingQueue<Message> inbox = new LinkedBlockingQueue<>();
@@ -293,6 +297,7 @@ final class EngineInstance implements AutoCloseable {
         if (role == Role.DECODE) tierConfig = dev.kvlab.harness.api.config.Tiers.NONE;
         this.ctx = ctx;
         this.vocab = ctx.model().vocabSize();
+        this.maxBlocks = maxBlocks;
         this.totals = totals;
         this.clock = clock;
         KvBlockStore remote = tierConfig.remote() ? store : null;
@@ -538,17 +543,23 @@ final class EngineInstance implements AutoCloseable {
                 long[] keys = r.blockKeys();
                 int from = s.localBlocks, to = s.fetchTo;
                 MemorySegment[] bufs = s.bufs;
+                if (s.fetchState == null) s.fetchState = tiers.fetchStateBuffer(maxBlocks);
+                MemorySegment into = s.fetchState;
                 s.fetching = true;
                 s.fetchStart = start;
                 submitIo(() -> {
                     KvBlockStore.Fetched f = null;
+                    MemorySegment state = null;
                     RuntimeException error = null;
                     try {
                         f = tiers.fetch(keys, from, to, bufs);
+                        // assembled here, off the engine thread: it only restores (the other sequences step
+                        // meanwhile)
+                        if (f.usable() > 0) state = tiers.assemble(from, f.usable(), bufs, into);
                     } catch (RuntimeException e) {
                         error = e;
                     }
-                    inbox.add(new FetchDone(s, f, error));
+                    inbox.add(new FetchDone(s, f, state, error));
                 });
             } else {
                 s.prefix = tiers.localOnly(s);
@@ -572,7 +583,7 @@ final class EngineInstance implements AutoCloseable {
         }
         try {
             if (d.error() != null) throw d.error();
-            s.prefix = tiers.restored(s, d.fetched(), s.fetchStart);
+            s.prefix = tiers.restored(s, d.fetched(), d.state(), s.fetchStart);
             s.events.prefix(s.prefix, clock.getAsLong());
             tiers.keep(s); // blocks restored are kept at once
         } catch (RuntimeException e) {

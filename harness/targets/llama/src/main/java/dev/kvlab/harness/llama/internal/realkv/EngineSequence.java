@@ -50,6 +50,8 @@ final class EngineSequence {
     float[] firstLogits;
     /** PD: the sequence's handover buffers (prefill side: staging; decode side, store path: the get's), kept across requests. */
     PdHandover.Staging pdBufs;
+    /** Where a fetch's verified blocks are assembled into llama.cpp's state, off the engine thread (made at the first fetch). */
+    MemorySegment fetchState;
     /** PD, decode side: where a handover's objects are assembled into llama.cpp's state, off the engine thread. */
     java.lang.foreign.MemorySegment pdState;
     /** PD, decode side: the handover the request came with. */

@@ -64,7 +64,9 @@ record EngineTimings(Prefill prefill, Decode decode, List<Pass> passes, Load loa
                         f.load().smallTokens(),
                         r.applyAsDouble(t -> t.load().small()),
                         f.load().largeTokens(),
-                        r.applyAsDouble(t -> t.load().large())),
+                        r.applyAsDouble(t -> t.load().large()),
+                        r.applyAsDouble(t -> t.load().smallAssembly()),
+                        r.applyAsDouble(t -> t.load().largeAssembly())),
                 f.kvBytesPerToken());
     }
 
@@ -96,6 +98,9 @@ record EngineTimings(Prefill prefill, Decode decode, List<Pass> passes, Load loa
      * @param small       assembling and restoring it
      * @param largeTokens tokens of the long run
      * @param large       assembling and restoring it
+     * @param smallAssembly of {@code small}, the assembly (what kvlab's engine does off its engine thread)
+     * @param largeAssembly of {@code large}, the assembly
      */
-    record Load(int smallTokens, double small, int largeTokens, double large) {}
+    record Load(
+            int smallTokens, double small, int largeTokens, double large, double smallAssembly, double largeAssembly) {}
 }

@@ -11,8 +11,8 @@ import java.lang.foreign.MemorySegment;
  * keeps, {@link LocalPrefixCache}), the remote tier (kvlab's store; the policy decides whether to fetch), the sampled
  * restore check, and the write-back of computed blocks. Its context work runs on the instance's engine thread; its
  * store I/O ({@link #fetch}, {@link #put}) on the instance's I/O threads, so that the engine steps other sequences
- * meanwhile: a load is {@link #lend} (engine), then, when the store is asked, {@link #fetch} (I/O) and
- * {@link #restored} (engine); a write-back is {@link #completed} (engine: the blocks split out of the context) then
+ * meanwhile: a load is {@link #lend} (engine), then, when the store is asked, {@link #fetch} and {@link #assemble}
+ * (I/O) and {@link #restored} (engine: {@code llama_state_seq_set_data} alone); a write-back is {@link #completed} (engine: the blocks split out of the context) then
  * {@link #put} (I/O).
  *
  * <p>A fetched run of blocks is assembled at its own positions (after the local prefix) and restored into the
@@ -103,15 +103,29 @@ final class KvTiers {
     }
 
     /**
-     * Third step (engine thread): the verified run of {@code f} restored behind the lent prefix of {@code s}; sets
-     * {@code s.next} after it and returns where the prompt's KV came from, its fetch timed from {@code fetchStart}
-     * ({@link System#nanoTime}, when the fetch was asked for) to the end of the restore.
+     * Still the second step (any thread): the {@code fetched} verified blocks in {@code bufs} assembled into llama.cpp's
+     * state of their positions behind {@code lent} blocks, in {@code into} ({@link #fetchStateBuffer}).
      */
-    EngineInstance.Prefix restored(EngineSequence s, KvBlockStore.Fetched f, long fetchStart) {
+    MemorySegment assemble(int lent, int fetched, MemorySegment[] bufs, MemorySegment into) {
+        return remote.assemble(lent, fetched, remote.blockTokens(), bufs, into);
+    }
+
+    /** A buffer a fetch of up to {@code blocks} blocks is assembled in ({@link #assemble}). */
+    MemorySegment fetchStateBuffer(int blocks) {
+        return java.lang.foreign.Arena.ofAuto().allocate(remote.stateBytes(blocks * remote.blockTokens()), 64);
+    }
+
+    /**
+     * Third step (engine thread): the verified run of {@code f}, assembled in {@code state} ({@link #assemble}),
+     * restored behind the lent prefix of {@code s}; sets {@code s.next} after it and returns where the prompt's KV
+     * came from, its fetch timed from {@code fetchStart} ({@link System#nanoTime}, when the fetch was asked for) to the
+     * end of the restore.
+     */
+    EngineInstance.Prefix restored(EngineSequence s, KvBlockStore.Fetched f, MemorySegment state, long fetchStart) {
         int b = s.request.blockTokens(), lent = s.localBlocks;
         if (f.bytes() > 0) fetchNanosPerByte = (double) f.transferNanos() / f.bytes();
         int usable = f.usable(), fallbacks = f.fallbacks();
-        if (usable > 0 && !remote.restore(s.seq, lent, usable, s.bufs)) {
+        if (usable > 0 && !remote.restoreAssembled(s.seq, lent, usable * b, state)) {
             // llama.cpp refused the assembled state: those blocks are recomputed, counted as fallbacks
             fallbacks += usable;
             usable = 0;

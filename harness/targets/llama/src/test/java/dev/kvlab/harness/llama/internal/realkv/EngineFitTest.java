@@ -51,7 +51,13 @@ class EngineFitTest {
                 new EngineTimings.Prefill(CHUNK, CONTEXT, empty, behind),
                 new EngineTimings.Decode(20, decode(20), 1028, decode(1028)),
                 passes,
-                new EngineTimings.Load(32, LOAD_S + 32.0 * bpt / LOAD_BPS, 1024, LOAD_S + 1024.0 * bpt / LOAD_BPS),
+                new EngineTimings.Load(
+                        32,
+                        LOAD_S + 32.0 * bpt / LOAD_BPS,
+                        1024,
+                        LOAD_S + 1024.0 * bpt / LOAD_BPS,
+                        0.2 * (LOAD_S + 32.0 * bpt / LOAD_BPS),
+                        0.2 * (LOAD_S + 1024.0 * bpt / LOAD_BPS)),
                 bpt);
     }
 
@@ -68,6 +74,10 @@ class EngineFitTest {
         assertThat(f.bandwidth()).isBetween(BW / 2.5, BW * 1.0001);
         assertThat(f.kvLoad().latencySeconds()).isCloseTo(LOAD_S, within(LOAD_S * 1e-6));
         assertThat(f.kvLoad().bytesPerSecond()).isCloseTo(LOAD_BPS, within(LOAD_BPS * 1e-6));
+        assertThat(f.kvLoad().assembly().latencySeconds())
+                .as("a fifth of it assembled")
+                .isCloseTo(0.2 * LOAD_S, within(LOAD_S * 1e-6));
+        assertThat(f.kvLoad().assembly().bytesPerSecond()).isCloseTo(5 * LOAD_BPS, within(LOAD_BPS * 1e-5));
     }
 
     @Test
@@ -141,7 +151,13 @@ class EngineFitTest {
                         CHUNK, CONTEXT, summedPass(CHUNK, 0, smallBelow), summedPass(CHUNK, CONTEXT, smallBelow)),
                 new EngineTimings.Decode(20, decode.applyAsDouble(20), 1028, decode.applyAsDouble(1028)),
                 passes,
-                new EngineTimings.Load(32, LOAD_S + 32.0 * bpt / LOAD_BPS, 1024, LOAD_S + 1024.0 * bpt / LOAD_BPS),
+                new EngineTimings.Load(
+                        32,
+                        LOAD_S + 32.0 * bpt / LOAD_BPS,
+                        1024,
+                        LOAD_S + 1024.0 * bpt / LOAD_BPS,
+                        0.2 * (LOAD_S + 32.0 * bpt / LOAD_BPS),
+                        0.2 * (LOAD_S + 1024.0 * bpt / LOAD_BPS)),
                 bpt);
     }
 
