@@ -18,10 +18,16 @@ class EngineWorkTest {
 
     /** The catalog's H100 figures, with a load cost far above a decode step (100 ms) where {@code load} says. */
     private static Path hardware(Path dir, boolean load) throws Exception {
-        Path f = dir.resolve(load ? "slow-load.yaml" : "free-load.yaml");
-        Files.writeString(
-                f,
-                """
+        return hardware(
+                dir,
+                load ? "h100-slow-load" : "h100-free-load",
+                load ? "    kv_load: {latency_seconds: 0.1, bytes_per_second: 1e12}\n" : "");
+    }
+
+    /** The catalog's H100 figures as hardware {@code id}, with {@code extra} lines. */
+    private static Path hardware(Path dir, String id, String extra) throws Exception {
+        Path f = dir.resolve(id + ".yaml");
+        Files.writeString(f, """
                 hardware:
                   - id: %s
                     bf16_flops: 989.4e12
@@ -30,8 +36,7 @@ class EngineWorkTest {
                     host_link_bandwidth: 64e9
                     prefill_mfu: 0.5
                     decode_bandwidth_utilization: 0.75
-                """.formatted(load ? "h100-slow-load" : "h100-free-load")
-                        + (load ? "    kv_load: {latency_seconds: 0.1, bytes_per_second: 1e12}\n" : ""));
+                """.formatted(id) + extra);
         return f;
     }
 
@@ -78,18 +83,10 @@ class EngineWorkTest {
     @Test
     void anAssemblyOffTheEngineThreadHoldsOnlyItsOwnRequest(@TempDir Path dir) throws Exception {
         // the whole 100 ms load is assembly (an I/O thread's work): nothing of it holds the instance
-        Path f = dir.resolve("assembled-load.yaml");
-        Files.writeString(f, """
-                hardware:
-                  - id: h100-assembled-load
-                    bf16_flops: 989.4e12
-                    hbm_bandwidth: 3.35e12
-                    hbm_capacity: 80GB
-                    host_link_bandwidth: 64e9
-                    prefill_mfu: 0.5
-                    decode_bandwidth_utilization: 0.75
-                    kv_load: {latency_seconds: 0.1, bytes_per_second: 1e12, assembly: {latency_seconds: 0.1, bytes_per_second: 1e12}}
-                """);
+        Path f = hardware(
+                dir,
+                "h100-assembled-load",
+                "    kv_load: {latency_seconds: 0.1, bytes_per_second: 1e12, assembly: {latency_seconds: 0.1, bytes_per_second: 1e12}}\n");
         String yaml =
                 SimCells.BASE.replace("hardware: h100", "hardware: h100-assembled-load") + "catalog: [" + f + "]\n";
         CellSummary free = run(dir, false, "tiers=remote-only", "cache_state=hot"),

@@ -51,13 +51,7 @@ class EngineFitTest {
                 new EngineTimings.Prefill(CHUNK, CONTEXT, empty, behind),
                 new EngineTimings.Decode(20, decode(20), 1028, decode(1028)),
                 passes,
-                new EngineTimings.Load(
-                        32,
-                        LOAD_S + 32.0 * bpt / LOAD_BPS,
-                        1024,
-                        LOAD_S + 1024.0 * bpt / LOAD_BPS,
-                        0.2 * (LOAD_S + 32.0 * bpt / LOAD_BPS),
-                        0.2 * (LOAD_S + 1024.0 * bpt / LOAD_BPS)),
+                load(bpt),
                 bpt);
     }
 
@@ -151,13 +145,7 @@ class EngineFitTest {
                         CHUNK, CONTEXT, summedPass(CHUNK, 0, smallBelow), summedPass(CHUNK, CONTEXT, smallBelow)),
                 new EngineTimings.Decode(20, decode.applyAsDouble(20), 1028, decode.applyAsDouble(1028)),
                 passes,
-                new EngineTimings.Load(
-                        32,
-                        LOAD_S + 32.0 * bpt / LOAD_BPS,
-                        1024,
-                        LOAD_S + 1024.0 * bpt / LOAD_BPS,
-                        0.2 * (LOAD_S + 32.0 * bpt / LOAD_BPS),
-                        0.2 * (LOAD_S + 1024.0 * bpt / LOAD_BPS)),
+                load(bpt),
                 bpt);
     }
 
@@ -254,5 +242,11 @@ class EngineFitTest {
         assertThat(a.efficiencyAt(3)).isStrictlyBetween(bySize(2), bySize(4));
         // the two-rate step it replaces put every pass from 2 rows at the chunk's rate: 10x too fast at 2 rows
         assertThat(a.efficiency() / a.efficiencyAt(2)).isGreaterThan(5);
+    }
+
+    /** Loads of 32 and 1,024 tokens at {@code LOAD_S} + bytes / {@code LOAD_BPS}, a fifth of each the assembly. */
+    private static EngineTimings.Load load(long bpt) {
+        double small = LOAD_S + 32.0 * bpt / LOAD_BPS, large = LOAD_S + 1024.0 * bpt / LOAD_BPS;
+        return new EngineTimings.Load(32, small, 1024, large, 0.2 * small, 0.2 * large);
     }
 }
