@@ -94,11 +94,13 @@ public record LinkProbe(
                 bw,
                 before.rounds + after.rounds,
                 before.reputs + after.reputs,
-                !Double.isFinite(before.wakeSeconds)
-                        ? after.wakeSeconds
-                        : !Double.isFinite(after.wakeSeconds)
-                                ? before.wakeSeconds
-                                : (before.wakeSeconds + after.wakeSeconds) / 2);
+                meanOfMeasured(before.wakeSeconds, after.wakeSeconds));
+    }
+
+    /** The mean of {@code a} and {@code b}, or the one that was measured (finite), or NaN. */
+    private static double meanOfMeasured(double a, double b) {
+        if (!Double.isFinite(a)) return b;
+        return Double.isFinite(b) ? (a + b) / 2 : a;
     }
 
     /**

@@ -333,8 +333,7 @@ final class EngineInstance implements AutoCloseable {
         for (int s = 0; s < shape.sequences(); s++) {
             EngineSequence seq = new EngineSequence(s, buffers(store, maxBlocks));
             if (role == Role.PREFILL || (role == Role.DECODE && pd.viaStore())) seq.pdBufs = pd.buffers();
-            if (role == Role.DECODE)
-                seq.pdState = Arena.ofAuto().allocate(handoverCodec.stateBytes(pd.maxTokens()), 64);
+            if (role == Role.DECODE) seq.pdState = handoverCodec.newStateBuffer(pd.maxTokens());
             free.add(seq);
             if (remote != null) spare.add(buffers(store, maxBlocks));
         }
@@ -541,7 +540,7 @@ final class EngineInstance implements AutoCloseable {
             if (tiers.lend(s)) {
                 long start = System.nanoTime();
                 long[] keys = r.blockKeys();
-                int from = s.localBlocks, to = s.fetchTo;
+                int lent = s.localBlocks, to = s.fetchTo;
                 MemorySegment[] bufs = s.bufs;
                 if (s.fetchState == null) s.fetchState = tiers.fetchStateBuffer(maxBlocks);
                 MemorySegment into = s.fetchState;
@@ -552,10 +551,10 @@ final class EngineInstance implements AutoCloseable {
                     MemorySegment state = null;
                     RuntimeException error = null;
                     try {
-                        f = tiers.fetch(keys, from, to, bufs);
+                        f = tiers.fetch(keys, lent, to, bufs);
                         // assembled here, off the engine thread: it only restores (the other sequences step
                         // meanwhile)
-                        if (f.usable() > 0) state = tiers.assemble(from, f.usable(), bufs, into);
+                        if (f.usable() > 0) state = tiers.assemble(lent, f.usable(), bufs, into);
                     } catch (RuntimeException e) {
                         error = e;
                     }

@@ -112,7 +112,7 @@ final class KvTiers {
 
     /** A buffer a fetch of up to {@code blocks} blocks is assembled in ({@link #assemble}). */
     MemorySegment fetchStateBuffer(int blocks) {
-        return java.lang.foreign.Arena.ofAuto().allocate(remote.stateBytes(blocks * remote.blockTokens()), 64);
+        return remote.newStateBuffer(blocks * remote.blockTokens());
     }
 
     /**

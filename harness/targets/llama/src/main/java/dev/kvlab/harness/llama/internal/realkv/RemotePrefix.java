@@ -146,6 +146,14 @@ public final class RemotePrefix {
     }
 
     /**
+     * A buffer of its own that a run of up to {@code tokens} positions is {@linkplain #assemble assembled} in, off the
+     * engine thread (a sequence keeps it across requests; freed with the sequence).
+     */
+    MemorySegment newStateBuffer(int tokens) {
+        return Arena.ofAuto().allocate(stateBytes(tokens), 64);
+    }
+
+    /**
      * Context side: state {@code st} of {@code runTokens} positions ({@link #assemble}) restored behind the {@code lent}
      * blocks {@code seq} holds. False (nothing restored, the reason counted) when llama.cpp refuses it.
      */
