@@ -97,4 +97,31 @@ class PdSectionTest {
         c.metrics().put(Columns.TWIN_ITL_P50.name(), stat(Double.NaN));
         assertThat(PdSection.twinMiss(c)).isEqualTo("ITL p99: 2.200 vs 8.000 ms measured");
     }
+
+    /**
+     * Issue 33: at a load where under 1% of a colocated cell's decode steps carried a prompt chunk, its ITL p99 cannot
+     * show the interference; the section says so and points at the TBT, which does. Above 1% it says nothing.
+     */
+    @Test
+    void aColocatedItlP99BelowTheStallShareIsReadForWhatItIs() {
+        CellData col = cell("c1", "colocated", "none", "colocated", 6.7, 400, 0, 0);
+        col.metrics().put(Columns.DECODE_STEPS_WITH_PROMPT_SHARE.name(), stat(0.0025));
+        col.metrics().put(Columns.TBT_P99.name(), stat(58.8));
+        CellData dis = cell("c2", "pd-direct", "none", "disaggregated", 5.3, 380, 0, 0);
+        dis.metrics().put(Columns.TBT_P99.name(), stat(11.7));
+        List<CellData> cells = List.of(col, dis);
+        String r = PdSection.itlReading(col, cells);
+        assertThat(r)
+                .contains("0.25% of its decode steps carried a prompt chunk")
+                .contains("colocated p99 58.80 ms against c2 11.70 ms (ITL p99 5.300)");
+        assertThat(PdSection.itlReading(dis, cells)).isEmpty();
+        Html h = new Html();
+        PdSection.render(h, cells);
+        assertThat(h.toString())
+                .contains("TBT p99 / colocated")
+                .contains(">0.1990<")
+                .contains("Reading c1");
+        col.metrics().put(Columns.DECODE_STEPS_WITH_PROMPT_SHARE.name(), stat(0.036));
+        assertThat(PdSection.itlReading(col, cells)).isEmpty();
+    }
 }
