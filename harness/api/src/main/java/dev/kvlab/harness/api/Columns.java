@@ -358,6 +358,15 @@ public final class Columns {
                     + "instances and the harness share a machine's cores)",
             Source.live(LLAMA),
             Merge.SAME);
+
+    public static final Column<Number> ENGINE_STEP_TIME_OVER_TWIN = extra(
+            "engine_step_time_over_twin",
+            Unit.RATIO,
+            "the engine's steps' wall time over what its sim twin's calibrated roofline charges for those very steps (each "
+                    + "decoding token and prompt chunk as the engine ran them): 1 when the calibration holds; off 1 when the "
+                    + "machine ran faster or slower than when it was calibrated, or the roofline does not hold at these steps",
+            Source.live(LLAMA),
+            Merge.SAME);
     public static final Column<Number> ENGINE_PREFILL_TOKENS_PER_S = extra(
             "engine_prefill_tokens_per_s",
             Unit.TOKENS_PER_S,
@@ -498,6 +507,7 @@ public final class Columns {
             FETCHED_TOKENS,
             ENGINE_KV_BYTES_PER_TOKEN,
             ENGINE_STEP_WALL_OVER_CPU,
+            ENGINE_STEP_TIME_OVER_TWIN,
             ENGINE_PREFILL_TOKENS_PER_S,
             ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S,
             BREAKEVEN_PREDICTED_TOKENS,

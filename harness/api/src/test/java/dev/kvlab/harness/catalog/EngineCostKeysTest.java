@@ -13,6 +13,7 @@ import dev.kvlab.harness.api.catalog.KvLoadCost;
 import dev.kvlab.harness.api.catalog.KvSizing;
 import dev.kvlab.harness.api.catalog.ModelSpec;
 import dev.kvlab.harness.api.catalog.Roofline;
+import dev.kvlab.harness.api.catalog.StepPrice;
 import dev.kvlab.harness.api.input.BadInputException;
 import dev.kvlab.transport.api.LinkSpec;
 import java.nio.file.Files;
@@ -278,6 +279,34 @@ class EngineCostKeysTest {
     }
 
     /** llama-3-8b on the catalog's H100 with {@code attention} (null: none), FP16 KV. */
+    /**
+     * One step priced part by part ({@link StepPrice}, as the sim's instances and a real engine's priced steps build it)
+     * is the roofline's own price of that step: own streams by their parts, a shared stream by its cells in use, no
+     * attention cost by the step's tokens and causal pairs. Reused after {@code clear}, it prices the next step alone.
+     */
+    @Test
+    void aStepPricedPartByPartIsTheRooflinesPriceOfIt() {
+        Roofline own = llama8bOnH100(new AttentionCost(0.1, 0.01, 64, 0, true));
+        StepPrice p = new StepPrice(own);
+        p.decode(959);
+        p.chunk(382, 0);
+        assertThat(p.tokens()).isEqualTo(383);
+        assertThat(p.seconds(Double.NaN))
+                .isEqualTo(own.ownStreamStepSeconds(new double[] {1, 382}, new double[] {959, 0}, 2));
+        Roofline shared = llama8bOnH100(new AttentionCost(0.1, 0.01, 64, 0, true, 4096));
+        StepPrice q = new StepPrice(shared);
+        q.decode(959);
+        q.chunk(382, 128);
+        double pairs = 960 + Roofline.causalPairs(382, 128);
+        assertThat(q.seconds(2048)).isEqualTo(shared.passSeconds(383, pairs, 959 + 128, 383, 2048));
+        Roofline plain = llama8bOnH100(null);
+        StepPrice r = new StepPrice(plain);
+        r.decode(10);
+        r.clear();
+        r.chunk(64, 0);
+        assertThat(r.seconds(Double.NaN)).isEqualTo(plain.passSeconds(64, Roofline.causalPairs(64, 0), 0, 64));
+    }
+
     private static Roofline llama8bOnH100(AttentionCost attention) {
         ModelSpec m = Catalogs.builtIn().model("llama-3-8b");
         HardwareSpec h = Catalogs.builtIn().hardware("h100");

@@ -191,6 +191,8 @@ final class CapacitySection {
                                     : Fmt.NONE),
                     Cell.num(pair(at.path(Columns.TTFT_P50.name()))),
                     Cell.num(pair(at.path(Columns.ITL_P99.name()))),
+                    Cell.num(Fmt.num(
+                            at.path(Columns.ENGINE_STEP_TIME_OVER_TWIN.name()).asDouble(Double.NaN))),
                     Cell.of(
                             !p.path("within_tolerance").isBoolean()
                                     ? Fmt.NONE
@@ -210,7 +212,10 @@ final class CapacitySection {
                 "Before each live cell's search, its twin (the sim on the engine's calibration: a roofline fitted to the engine's own prefill, "
                         + "decode and KV loads, its scheduling, and the store path measured on this machine) was searched for its capacity on the sim clock "
                         + "by the same rule, bounds and seeds, and written to twins/<cell>.json; then the engine's capacity was measured. Error = "
-                        + "predicted / measured − 1. TTFT p50 and ITL p99 are the twin's and the engine's at the measured capacity (predicted / measured, ms).");
+                        + "predicted / measured − 1. TTFT p50 and ITL p99 are the twin's and the engine's at the measured capacity (predicted / measured, ms). "
+                        + "Engine steps / twin's price: the engine's step time at the capacity over what the twin's calibration charges for "
+                        + "those very steps (engine_step_time_over_twin; 1 when the calibration held during the search, off 1 when the machine "
+                        + "ran faster or slower than when it was calibrated).");
         if (!rows.isEmpty()) {
             h.open("div", "class=\"scroll\"");
             h.table(
@@ -222,6 +227,7 @@ final class CapacitySection {
                             "error",
                             "TTFT p50 at capacity",
                             "ITL p99 at capacity",
+                            "engine steps / twin's price",
                             "verdict"),
                     rows);
             h.close("div");

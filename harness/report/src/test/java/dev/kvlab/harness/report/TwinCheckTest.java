@@ -57,4 +57,18 @@ class TwinCheckTest {
                 .as("within its calibration: another cause")
                 .doesNotContain("real engine");
     }
+
+    /** A real engine whose steps took longer (or shorter) than its twin's price for them: the machine's speed named first. */
+    @Test
+    void aRealEngineSlowerThanItsTwinsPriceForTheSameStepsIsNamed() {
+        Map<String, JsonNode> r = row(170, 120, 1.5, 1.4, 200);
+        r.put(Columns.ENGINE_STEP_TIME_OVER_TWIN.name(), JsonNodeFactory.instance.numberNode(1.31));
+        assertThat(TwinCheck.of(r).cause())
+                .contains("steps took 1.31×")
+                .contains("ran slower than when it was calibrated");
+        r.put(Columns.ENGINE_STEP_TIME_OVER_TWIN.name(), JsonNodeFactory.instance.numberNode(0.72));
+        assertThat(TwinCheck.of(r).cause()).contains("steps took 0.72×").contains("faster");
+        r.put(Columns.ENGINE_STEP_TIME_OVER_TWIN.name(), JsonNodeFactory.instance.numberNode(1.04));
+        assertThat(TwinCheck.of(r).cause()).as("within 10%: another cause").doesNotContain("steps took");
+    }
 }

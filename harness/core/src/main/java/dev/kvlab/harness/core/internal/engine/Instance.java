@@ -1,6 +1,7 @@
 package dev.kvlab.harness.core.internal.engine;
 
 import dev.kvlab.harness.api.catalog.Roofline;
+import dev.kvlab.harness.api.catalog.StepPrice;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 
@@ -32,10 +33,8 @@ public final class Instance {
     private final int maxRunning;
     private final boolean chunked;
     private final boolean sharedStream;
-    /** Each sequence's attention is its own kernel ({@link Roofline#ownStreamKernels}): its cost goes by that sequence's rows. */
-    private final boolean ownStreams;
-    /** The current step's parts on own streams: rows and the context they follow, per sequence, in batch order. */
-    private double[] partRows = new double[8], partContext = new double[8];
+    /** The step being built, priced as it goes. */
+    private final StepPrice price;
 
     private boolean busy;
     /** Guards against re-entry: admitting a sequence may make it ready, which kicks again. */
@@ -76,7 +75,7 @@ public final class Instance {
         this.maxRunning = maxRunning;
         this.chunked = chunked;
         this.sharedStream = roofline.sharedStream();
-        this.ownStreams = roofline.ownStreamKernels();
+        this.price = new StepPrice(roofline);
     }
 
     public int activeTransfers() {
@@ -147,8 +146,7 @@ public final class Instance {
     private long buildBatch() {
         batch.clear();
         int budget = maxBatchTokens;
-        double tokens = 0, pairs = 0, kvRead = 0;
-        int parts = 0;
+        price.clear();
         boolean anyPrefill = false;
         for (int i = 0; i < running.size(); i++) {
             Seq.Phase p = running.get(i).phase;
@@ -164,11 +162,7 @@ public final class Instance {
                 if (s.phase != Seq.Phase.DECODING) continue;
                 s.chunk = 1;
                 budget--;
-                long ctx = s.context();
-                tokens += 1;
-                pairs += ctx + 1;
-                if (ownStreams) part(parts++, 1, ctx);
-                kvRead += ctx;
+                price.decode(s.context());
                 batch.add(s);
             }
         }
@@ -184,32 +178,15 @@ public final class Instance {
                 s.chunk = c;
                 s.phase = Seq.Phase.PREFILLING;
                 budget -= c;
-                tokens += c;
-                pairs += Roofline.causalPairs(c, s.promptDone);
-                if (ownStreams) part(parts++, c, s.promptDone);
-                kvRead += s.promptDone;
+                price.chunk(c, s.promptDone);
                 batch.add(s);
             }
         }
         if (batch.isEmpty()) return 0;
         // the cells in use only where a pass spans a shared stream: every other sim pass does no more work than before
-        double seconds = sharedStream
-                ? roofline.passSeconds(tokens, pairs, kvRead, tokens, streamCells())
-                : ownStreams
-                        ? roofline.ownStreamStepSeconds(partRows, partContext, parts)
-                        : roofline.passSeconds(tokens, pairs, kvRead, tokens);
+        double seconds = price.seconds(sharedStream ? streamCells() : Double.NaN);
         busySeconds += seconds;
         return Math.max(1, Math.round(seconds * 1e9));
-    }
-
-    /** The {@code i}th part of a step on own streams: {@code rows} new tokens after {@code context}. */
-    private void part(int i, double rows, double context) {
-        if (i == partRows.length) {
-            partRows = java.util.Arrays.copyOf(partRows, 2 * i + 1);
-            partContext = java.util.Arrays.copyOf(partContext, 2 * i + 1);
-        }
-        partRows[i] = rows;
-        partContext[i] = context;
     }
 
     /**

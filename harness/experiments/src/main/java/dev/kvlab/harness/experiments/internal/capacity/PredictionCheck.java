@@ -82,7 +82,8 @@ final class PredictionCheck {
                 pa = new ArrayList<>(),
                 ma = new ArrayList<>(),
                 engineRate = new ArrayList<>(),
-                calibratedRate = new ArrayList<>();
+                calibratedRate = new ArrayList<>(),
+                stepOverTwin = new ArrayList<>();
         String noRun = null;
         for (ObjectNode e : entries) {
             double cap = e.path("capacity").asDouble(Double.NaN);
@@ -100,6 +101,9 @@ final class PredictionCheck {
                             .asDouble(Double.NaN));
                     calibratedRate.add(p.summary()
                             .path(Columns.ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S.name())
+                            .asDouble(Double.NaN));
+                    stepOverTwin.add(p.summary()
+                            .path(Columns.ENGINE_STEP_TIME_OVER_TWIN.name())
                             .asDouble(Double.NaN));
                 }
             mt.add(e.path(Columns.TTFT_P50.name()).asDouble(Double.NaN));
@@ -119,6 +123,7 @@ final class PredictionCheck {
         pair(at, Columns.TTFT_P50.name(), mean(pt), mean(mt));
         pair(at, Columns.ITL_P99.name(), mean(pi), mean(mi));
         pair(at, Columns.SLO_ATTAINMENT.name(), mean(pa), mean(ma));
+        at.set(Columns.ENGINE_STEP_TIME_OVER_TWIN.name(), CapacityResults.num(mean(stepOverTwin)));
         if (noRun != null) at.put("twin_not_run", noRun);
         if (!within && Double.isFinite(error))
             o.put(
@@ -133,6 +138,7 @@ final class PredictionCheck {
                             mean(ma),
                             mean(engineRate),
                             mean(calibratedRate),
+                            mean(stepOverTwin),
                             c));
         else if (!Double.isFinite(error))
             o.put(
@@ -155,6 +161,12 @@ final class PredictionCheck {
         return ReplicateStats.mean(v).mean();
     }
 
+    /**
+     * Beyond this, the engine's steps' time at capacity over the twin's price for them
+     * ({@code engine_step_time_over_twin}) names the machine's speed (or the roofline at those steps) as the cause.
+     */
+    static final double STEP_TOLERANCE = 0.10;
+
     /** The likely cause of a prediction off by more than the tolerance, in words. */
     static String cause(
             double error,
@@ -166,8 +178,20 @@ final class PredictionCheck {
             double att,
             double engineRate,
             double calibratedRate,
+            double stepOverTwin,
             CapacitySpec c) {
         String dir = error > 0 ? "optimistic" : "pessimistic";
+        if (Double.isFinite(stepOverTwin) && Math.abs(stepOverTwin - 1) > STEP_TOLERANCE)
+            return String.format(
+                    Locale.ROOT,
+                    "the twin is %s (%+.0f%%): at capacity the engine's steps took %.2f× what the twin's calibration charges for "
+                            + "those very steps (engine_step_time_over_twin): the engine ran %s than when it was calibrated (the "
+                            + "machine's speed moved between the calibration and the search, or the roofline does not hold at the "
+                            + "steps it runs under load), and a capacity moves with the step time",
+                    dir,
+                    error * 100,
+                    stepOverTwin,
+                    stepOverTwin > 1 ? "slower" : "faster");
         if (Double.isFinite(engineRate)
                 && Double.isFinite(calibratedRate)
                 && (engineRate < 0.8 * calibratedRate || engineRate > 1.25 * calibratedRate))

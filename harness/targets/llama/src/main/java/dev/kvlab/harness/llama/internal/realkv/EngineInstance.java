@@ -1,6 +1,8 @@
 package dev.kvlab.harness.llama.internal.realkv;
 
 import dev.kvlab.harness.api.Figures;
+import dev.kvlab.harness.api.catalog.Roofline;
+import dev.kvlab.harness.api.catalog.StepPrice;
 import dev.kvlab.harness.llama.internal.KvStateCodec;
 import dev.kvlab.harness.llama.internal.KvStateLayout;
 import dev.kvlab.harness.llama.internal.LlamaBatch;
@@ -292,6 +294,8 @@ final class EngineInstance implements AutoCloseable {
             PdHandover pd) {
         this.role = role;
         this.pd = pd;
+        this.unified = shape.unified();
+        this.blockTokens = blockTokens;
         this.handoverCodec =
                 pd == null ? null : new RemotePrefix(ctx, layout, store, totals, shape.scratchSeq(), blockTokens);
         if (role == Role.DECODE) tierConfig = dev.kvlab.harness.api.config.Tiers.NONE;
@@ -601,6 +605,37 @@ final class EngineInstance implements AutoCloseable {
         }
     }
 
+    /** The twin's price of a step ({@link #priceSteps}; null: the cell has no twin). */
+    private volatile StepPrice price;
+    /** One KV stream shared by the sequences; tokens per block. */
+    private final boolean unified;
+
+    private final int blockTokens;
+
+    /**
+     * Prices each step from now on with {@code roofline} (the cell's sim twin's), as the sim prices its steps: what
+     * {@code engine_step_time_over_twin} sets the steps' measured time against. Null: no pricing.
+     */
+    void priceSteps(Roofline roofline) {
+        price = roofline == null ? null : new StepPrice(roofline);
+    }
+
+    /**
+     * The step being built, priced: every decoding sequence's token after its context, then every prompt chunk after
+     * the sequence's prompt tokens already in KV; a shared (unified) stream spans the local tier's kept blocks and every
+     * active sequence's tokens (lent prefixes counted again: llama.cpp attends up to the last cell in use, not the count).
+     */
+    private double priceOf(StepPrice p) {
+        p.clear();
+        long used = (long) tiers.keptBlocks() * blockTokens;
+        for (EngineSequence s : active) {
+            if (s.inStep == EngineSequence.InStep.DECODE) p.decode(s.pos);
+            used += s.decoding ? s.pos : s.next;
+        }
+        for (EngineSequence s : active) if (s.inStep == EngineSequence.InStep.PREFILL) p.chunk(s.stepTokens, s.next);
+        return p.seconds(unified ? used : Double.NaN);
+    }
+
     /**
      * One {@code llama_decode}: every decoding sequence's next token, then prompt chunks in admission order up to the
      * step's room; in the batch by sequence id.
@@ -641,6 +676,8 @@ final class EngineInstance implements AutoCloseable {
                 for (int i = s.next; i < s.next + s.stepTokens; i++)
                     s.logitsIndex = batch.add(s.tokens[i], i, s.seq, i == s.promptTokens() - 1);
         }
+        StepPrice p = price;
+        double priced = p == null ? Double.NaN : priceOf(p);
         long t0 = System.nanoTime(), c0 = cpu.getCurrentThreadCpuTime();
         try {
             ctx.decode(batch);
@@ -651,6 +688,10 @@ final class EngineInstance implements AutoCloseable {
         long took = System.nanoTime() - t0, now = clock.getAsLong();
         totals.stepCpuNanos.add(cpu.getCurrentThreadCpuTime() - c0);
         account(took, decodeTokens, promptTokens, sequences);
+        if (priced > 0) {
+            totals.pricedStepNanos.add(took);
+            totals.priceNanos.add(Math.round(priced * 1e9));
+        }
         // every sequence's logits first: what follows (a restore check) may decode again, which replaces them
         for (EngineSequence s : new ArrayList<>(active)) {
             boolean last = s.inStep == EngineSequence.InStep.DECODE

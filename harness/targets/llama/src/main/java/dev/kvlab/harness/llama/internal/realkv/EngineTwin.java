@@ -191,6 +191,11 @@ final class EngineTwin {
         return shape == null ? 0 : (long) shape.localBlocks() * blockTokens;
     }
 
+    /** The twin's roofline: the calibrated engine as the sim prices its steps. Only when {@link #enabled}. */
+    Roofline roofline() {
+        return plan.roofline();
+    }
+
     /** Whether the cell has a twin (calibrated). */
     boolean enabled() {
         return plan != null;

@@ -32,6 +32,11 @@ final class KvTiers {
     private double prefillNanosPerToken = Double.NaN, fetchNanosPerByte = Double.NaN;
     private long restoresSeen, evictionsSeen, unplacedSeen;
 
+    /** Blocks the local tier keeps now (0 without one). */
+    int keptBlocks() {
+        return local == null ? 0 : local.size();
+    }
+
     /** {@code store} null: no remote tier; {@code local} null: no local tier; {@code scratch}: a sequence id no request uses; blocks of {@code blockTokens}. */
     KvTiers(
             LlamaContext ctx,

@@ -6,6 +6,7 @@ import dev.kvlab.harness.api.CellSummary;
 import dev.kvlab.harness.api.Columns;
 import dev.kvlab.harness.api.Figures;
 import dev.kvlab.harness.api.catalog.Dtype;
+import dev.kvlab.harness.api.catalog.Roofline;
 import dev.kvlab.harness.api.config.RunConfig;
 import dev.kvlab.harness.api.gguf.GgufModelInfo;
 import dev.kvlab.harness.llama.internal.KvStateLayout;
@@ -164,6 +165,8 @@ final class LlamaCell implements TargetCell {
             wrongBefore = backend.wrongHits();
             checkedBefore = backend.hitsChecked();
             if (e.pd != null) twin.handover(e.handoverPath, e.pd.viaStore());
+            Roofline priced = twin.enabled() ? twin.roofline() : null;
+            for (EngineInstance in : live) in.priceSteps(priced);
             twin.probeStart(loop, backend);
             CellResult r = TargetFramework.get().run(spec, this, observer, wallStartNanos);
             twin.probeEnd(loop, backend);

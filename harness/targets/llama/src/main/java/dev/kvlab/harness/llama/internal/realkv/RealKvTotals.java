@@ -39,6 +39,9 @@ final class RealKvTotals {
             stepCpuNanos = new LongAdder(),
             stepTokens = new LongAdder(),
             stepSequences = new LongAdder(),
+            // the steps the twin's roofline priced: their measured wall time and the price
+            pricedStepNanos = new LongAdder(),
+            priceNanos = new LongAdder(),
             localLentBlocks = new LongAdder(),
             localKeptBlocks = new LongAdder(),
             localEvictions = new LongAdder(),
@@ -130,6 +133,8 @@ final class RealKvTotals {
         LlamaColumns.ENGINE_STEP_CPU_S.put(x, stepCpuNanos.sum() / 1e9);
         Columns.ENGINE_STEP_WALL_OVER_CPU.put(
                 x, stepCpuNanos.sum() == 0 ? Double.NaN : (double) stepNanos.sum() / stepCpuNanos.sum());
+        if (priceNanos.sum() > 0)
+            Columns.ENGINE_STEP_TIME_OVER_TWIN.put(x, (double) pricedStepNanos.sum() / priceNanos.sum());
         LlamaColumns.ENGINE_CPU_MS_PER_STEP_TOKEN.put(
                 x, stepTokens.sum() == 0 ? Double.NaN : stepCpuNanos.sum() / 1e6 / stepTokens.sum());
         LlamaColumns.ENGINE_STEP_SEQUENCES_MEAN.put(x, n == 0 ? Double.NaN : (double) stepSequences.sum() / n);
@@ -166,6 +171,8 @@ final class RealKvTotals {
             stepCpuNanos,
             stepTokens,
             stepSequences,
+            pricedStepNanos,
+            priceNanos,
             localLentBlocks,
             localKeptBlocks,
             localEvictions,

@@ -457,6 +457,10 @@ class LlamaTargetTest {
         assertThat(((Number) x.get(Columns.TWIN_TTFT_P50.name())).doubleValue()).isPositive();
         assertThat(((Number) x.get(Columns.TWIN_FETCH_P50.name())).doubleValue())
                 .isPositive();
+        // the engine's steps priced by the twin's roofline, step by step: a ratio of the same steps' times (a tiny
+        // model's steps are mostly overhead the calibration's passes carry too, so within a factor of 3 either way)
+        assertThat(((Number) x.get(Columns.ENGINE_STEP_TIME_OVER_TWIN.name())).doubleValue())
+                .isBetween(1 / 3.0, 3.0);
         // calibrated on a 256-token prefill into an empty context, the roofline gives that prefill back; at the
         // workload's
         // 256-token shared prefix the predicted recompute is that prefill with the 32-token suffix in the same pass
@@ -482,6 +486,7 @@ class LlamaTargetTest {
         assertThat(r.json().names())
                 .doesNotContain(
                         Columns.TWIN_TTFT_P50.name(),
+                        Columns.ENGINE_STEP_TIME_OVER_TWIN.name(),
                         Columns.ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S.name(),
                         Columns.BREAKEVEN_PREDICTED_TOKENS.name());
         assertThat(r.summary().get(Columns.COMPLETED)).isEqualTo(6);

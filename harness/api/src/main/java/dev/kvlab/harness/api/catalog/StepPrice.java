@@ -1,0 +1,79 @@
+package dev.kvlab.harness.api.catalog;
+
+import java.util.Arrays;
+
+/**
+ * The roofline's price of one engine step, built part by part: each decoding sequence's token and each prompt chunk,
+ * as the step carries them. The sim's instances price their steps with it, and a real engine prices the steps it ran
+ * with the same one (so that its measured step time can be set against what its twin would charge for those very
+ * steps). Reused step after step ({@link #clear}); not thread-safe.
+ *
+ * <p>The step's time: on an engine whose sequences share one KV stream, one pass over the step's tokens spanning the
+ * stream's cells in use; with a kernel per sequence's stream ({@link Roofline#ownStreamKernels}), {@link
+ * Roofline#ownStreamStepSeconds} of its parts; else one pass of its tokens and causal pairs.
+ */
+public final class StepPrice {
+
+    private final Roofline roofline;
+    private final boolean sharedStream, ownStreams;
+    private double tokens, pairs, kvRead;
+    private int parts;
+    private double[] rows = new double[8], context = new double[8];
+
+    public StepPrice(Roofline roofline) {
+        this.roofline = roofline;
+        this.sharedStream = roofline.sharedStream();
+        this.ownStreams = roofline.ownStreamKernels();
+    }
+
+    /** An empty step. */
+    public void clear() {
+        tokens = 0;
+        pairs = 0;
+        kvRead = 0;
+        parts = 0;
+    }
+
+    /** A decoding sequence's next token after {@code contextTokens} tokens of KV. */
+    public void decode(long contextTokens) {
+        tokens += 1;
+        pairs += contextTokens + 1;
+        if (ownStreams) part(1, contextTokens);
+        kvRead += contextTokens;
+    }
+
+    /** {@code chunkTokens} prompt tokens after the sequence's {@code doneTokens} already in KV. */
+    public void chunk(int chunkTokens, long doneTokens) {
+        tokens += chunkTokens;
+        pairs += Roofline.causalPairs(chunkTokens, doneTokens);
+        if (ownStreams) part(chunkTokens, doneTokens);
+        kvRead += doneTokens;
+    }
+
+    /** Tokens in the step so far. */
+    public double tokens() {
+        return tokens;
+    }
+
+    /**
+     * The step's seconds; {@code usedCells} the shared stream's cells in use at the step (NaN: unknown, the stream's
+     * span at load; ignored without a shared stream).
+     */
+    public double seconds(double usedCells) {
+        return sharedStream
+                ? roofline.passSeconds(tokens, pairs, kvRead, tokens, usedCells)
+                : ownStreams
+                        ? roofline.ownStreamStepSeconds(rows, context, parts)
+                        : roofline.passSeconds(tokens, pairs, kvRead, tokens);
+    }
+
+    private void part(double r, double c) {
+        if (parts == rows.length) {
+            rows = Arrays.copyOf(rows, 2 * parts + 1);
+            context = Arrays.copyOf(context, 2 * parts + 1);
+        }
+        rows[parts] = r;
+        context[parts] = c;
+        parts++;
+    }
+}
