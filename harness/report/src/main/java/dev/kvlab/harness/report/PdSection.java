@@ -203,6 +203,7 @@ final class PdSection {
         double ttft = c.metric(Columns.TTFT_P50.name()).mean(),
                 twinTtft = c.metric(Columns.TWIN_TTFT_P50.name()).mean();
         double wallOverCpu = c.metric(Columns.ENGINE_STEP_WALL_OVER_CPU.name()).mean();
+        double steps = c.metric(Columns.ENGINE_STEP_TIME_OVER_TWIN.name()).mean();
         double withPrompt =
                 c.metric(Columns.DECODE_STEPS_WITH_PROMPT_SHARE.name()).mean();
         List<String> why = new ArrayList<>();
@@ -230,13 +231,21 @@ final class PdSection {
             else if (!p50Known)
                 why.add(String.format(Locale.ROOT, "ITL p99: %s vs %s ms measured", Fmt.num(twinItl), Fmt.num(itl)));
             else
-                why.add(String.format(
-                        Locale.ROOT,
-                        "ITL p99: the twin's decode step is %s the engine's (p50 %s vs %s ms measured): the "
-                                + "calibration's decode cost per token does not hold at this cell's batch and context",
-                        twinItl50 < itl50 ? "faster than" : "slower than",
-                        Fmt.num(twinItl50),
-                        Fmt.num(itl50)));
+                why.add(
+                        String.format(
+                                Locale.ROOT,
+                                "ITL p99: the twin's decode step is %s the engine's (p50 %s vs %s ms measured): %s",
+                                twinItl50 < itl50 ? "faster than" : "slower than",
+                                Fmt.num(twinItl50),
+                                Fmt.num(itl50),
+                                Double.isFinite(steps) && Math.abs(steps - 1) > TwinCheck.STEP_TOLERANCE
+                                        ? String.format(
+                                                Locale.ROOT,
+                                                "the engine's steps took %.2f× what the twin's calibration charges for them (it "
+                                                        + "ran %s than when it was calibrated)",
+                                                steps,
+                                                steps > 1 ? "slower" : "faster")
+                                        : "the calibration's decode cost per token does not hold at this cell's batch and context"));
         }
         if (misses(ttft, twinTtft))
             why.add(String.format(

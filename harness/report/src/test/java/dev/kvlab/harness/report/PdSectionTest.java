@@ -96,6 +96,13 @@ class PdSectionTest {
         c.metrics().put(Columns.TWIN_ITL_P99.name(), stat(2.2));
         c.metrics().put(Columns.TWIN_ITL_P50.name(), stat(Double.NaN));
         assertThat(PdSection.twinMiss(c)).isEqualTo("ITL p99: 2.200 vs 8.000 ms measured");
+        // the twin's decode step slower than the engine's, and the engine's steps well under their price: the machine
+        c.metrics().put(Columns.TWIN_ITL_P50.name(), stat(3.0));
+        c.metrics().put(Columns.TWIN_ITL_P99.name(), stat(16.0));
+        c.metrics().put(Columns.ENGINE_STEP_TIME_OVER_TWIN.name(), stat(0.7));
+        assertThat(PdSection.twinMiss(c)).contains("slower than the engine's").contains("steps took 0.70×");
+        c.metrics().put(Columns.ENGINE_STEP_TIME_OVER_TWIN.name(), stat(1.02));
+        assertThat(PdSection.twinMiss(c)).contains("does not hold at this cell's batch and context");
     }
 
     /**
