@@ -3,6 +3,7 @@ package dev.kvlab.harness.report;
 import dev.kvlab.harness.Gguf;
 import dev.kvlab.harness.api.Column;
 import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.catalog.StepPrice;
 import dev.kvlab.harness.report.Html.Cell;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,13 +71,7 @@ final class PdSection {
                     Cell.of(pd ? transfer(c) : "-"),
                     Cell.of(c.text(Columns.TIERS.name())),
                     Cell.num(Fmt.num(itl)),
-                    Cell.num(
-                            ref == null
-                                    ? "-"
-                                    : Fmt.num(itl
-                                            / ref.metric(Columns.ITL_P99.name()).mean()),
-                            null,
-                            ref == null ? null : "vs " + ref.label()),
+                    Cell.num(ratio(itl, ref, Columns.ITL_P99), null, ref == null ? null : "vs " + ref.label()),
                     Cell.num(Fmt.num(tbt)),
                     Cell.num(ratio(tbt, ref, Columns.TBT_P99)),
                     Cell.num(Fmt.num(ttft)),
@@ -203,7 +198,8 @@ final class PdSection {
         double ttft = c.metric(Columns.TTFT_P50.name()).mean(),
                 twinTtft = c.metric(Columns.TWIN_TTFT_P50.name()).mean();
         double wallOverCpu = c.metric(Columns.ENGINE_STEP_WALL_OVER_CPU.name()).mean();
-        double steps = c.metric(Columns.ENGINE_STEP_TIME_OVER_TWIN.name()).mean();
+        String stepReading = StepPrice.reading(
+                c.metric(Columns.ENGINE_STEP_TIME_OVER_TWIN.name()).mean());
         double withPrompt =
                 c.metric(Columns.DECODE_STEPS_WITH_PROMPT_SHARE.name()).mean();
         List<String> why = new ArrayList<>();
@@ -238,13 +234,8 @@ final class PdSection {
                                 twinItl50 < itl50 ? "faster than" : "slower than",
                                 Fmt.num(twinItl50),
                                 Fmt.num(itl50),
-                                Double.isFinite(steps) && Math.abs(steps - 1) > TwinCheck.STEP_TOLERANCE
-                                        ? String.format(
-                                                Locale.ROOT,
-                                                "the engine's steps took %.2f× what the twin's calibration charges for them (it "
-                                                        + "ran %s than when it was calibrated)",
-                                                steps,
-                                                steps > 1 ? "slower" : "faster")
+                                !stepReading.isEmpty()
+                                        ? stepReading
                                         : "the calibration's decode cost per token does not hold at this cell's batch and context"));
         }
         if (misses(ttft, twinTtft))

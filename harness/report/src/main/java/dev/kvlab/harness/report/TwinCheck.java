@@ -2,6 +2,7 @@ package dev.kvlab.harness.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.catalog.StepPrice;
 import java.util.Locale;
 import java.util.Map;
 
@@ -21,9 +22,6 @@ public record TwinCheck(double ttft, double twinTtft, double fetch, double twinF
 
     /** Relative tolerance of TTFT p50 and of fetch p50, and the absolute floor (ms). */
     public static final double TTFT_TOLERANCE = 0.20, FETCH_TOLERANCE = 0.25, FLOOR_MS = 0.5;
-
-    /** Beyond this, a real engine's step time over its twin's price for the same steps is named as the cause. */
-    static final double STEP_TOLERANCE = 0.10;
 
     /** The check of one summary row, or null when the row carries no twin. */
     public static TwinCheck of(Map<String, JsonNode> row) {
@@ -58,14 +56,8 @@ public record TwinCheck(double ttft, double twinTtft, double fetch, double twinF
         double calibrated = Stat.num(row.get(Columns.ENGINE_CALIBRATED_PREFILL_TOKENS_PER_S.name()));
         double steps = Stat.num(row.get(Columns.ENGINE_STEP_TIME_OVER_TWIN.name()));
         StringBuilder why = new StringBuilder();
-        if (Double.isFinite(steps) && Math.abs(steps - 1) > STEP_TOLERANCE)
-            why.append(String.format(
-                    Locale.ROOT,
-                    "the real engine's steps took %.2f× what its twin's calibration charges for those very steps "
-                            + "(engine_step_time_over_twin): the engine ran %s than when it was calibrated (the machine's speed moved, "
-                            + "or the roofline does not hold at this cell's steps)",
-                    steps,
-                    steps > 1 ? "slower" : "faster"));
+        String stepReading = StepPrice.reading(steps);
+        if (!stepReading.isEmpty()) why.append("the real engine: ").append(stepReading);
         else if (Double.isFinite(engine)
                 && Double.isFinite(calibrated)
                 && (engine < 0.8 * calibrated || engine > 1.25 * calibrated))

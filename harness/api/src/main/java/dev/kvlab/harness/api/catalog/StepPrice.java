@@ -14,6 +14,27 @@ import java.util.Arrays;
  */
 public final class StepPrice {
 
+    /**
+     * Beyond this, a real engine's step time over its twin's price for the same steps ({@code
+     * engine_step_time_over_twin}) says the calibration did not hold while the engine ran.
+     */
+    public static final double TOLERANCE = 0.10;
+
+    /**
+     * What an engine's step time over its twin's price for those steps says, in words, when it is off 1 by more than
+     * {@link #TOLERANCE}; "" when it is within it or unknown (NaN).
+     */
+    public static String reading(double stepOverTwin) {
+        if (!Double.isFinite(stepOverTwin) || Math.abs(stepOverTwin - 1) <= TOLERANCE) return "";
+        return String.format(
+                java.util.Locale.ROOT,
+                "the engine's steps took %.2f× what its twin's calibration charges for those very steps "
+                        + "(engine_step_time_over_twin): the engine ran %s than when it was calibrated (the machine's speed "
+                        + "moved, or the roofline does not hold at these steps)",
+                stepOverTwin,
+                stepOverTwin > 1 ? "slower" : "faster");
+    }
+
     private final Roofline roofline;
     private final boolean sharedStream, ownStreams;
     private double tokens, pairs, kvRead;

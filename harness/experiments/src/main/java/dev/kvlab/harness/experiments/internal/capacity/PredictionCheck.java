@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kvlab.harness.api.CapacitySpec;
 import dev.kvlab.harness.api.Columns;
+import dev.kvlab.harness.api.catalog.StepPrice;
 import dev.kvlab.harness.bundle.ReplicateStats;
 import java.util.ArrayList;
 import java.util.List;
@@ -161,12 +162,6 @@ final class PredictionCheck {
         return ReplicateStats.mean(v).mean();
     }
 
-    /**
-     * Beyond this, the engine's steps' time at capacity over the twin's price for them
-     * ({@code engine_step_time_over_twin}) names the machine's speed (or the roofline at those steps) as the cause.
-     */
-    static final double STEP_TOLERANCE = 0.10;
-
     /** The likely cause of a prediction off by more than the tolerance, in words. */
     static String cause(
             double error,
@@ -181,17 +176,14 @@ final class PredictionCheck {
             double stepOverTwin,
             CapacitySpec c) {
         String dir = error > 0 ? "optimistic" : "pessimistic";
-        if (Double.isFinite(stepOverTwin) && Math.abs(stepOverTwin - 1) > STEP_TOLERANCE)
+        String steps = StepPrice.reading(stepOverTwin);
+        if (!steps.isEmpty())
             return String.format(
                     Locale.ROOT,
-                    "the twin is %s (%+.0f%%): at capacity the engine's steps took %.2f× what the twin's calibration charges for "
-                            + "those very steps (engine_step_time_over_twin): the engine ran %s than when it was calibrated (the "
-                            + "machine's speed moved between the calibration and the search, or the roofline does not hold at the "
-                            + "steps it runs under load), and a capacity moves with the step time",
+                    "the twin is %s (%+.0f%%): at capacity %s, and a capacity moves with the step time",
                     dir,
                     error * 100,
-                    stepOverTwin,
-                    stepOverTwin > 1 ? "slower" : "faster");
+                    steps);
         if (Double.isFinite(engineRate)
                 && Double.isFinite(calibratedRate)
                 && (engineRate < 0.8 * calibratedRate || engineRate > 1.25 * calibratedRate))

@@ -627,13 +627,12 @@ final class EngineInstance implements AutoCloseable {
      */
     private double priceOf(StepPrice p) {
         p.clear();
-        long used = (long) tiers.keptBlocks() * blockTokens;
-        for (EngineSequence s : active) {
-            if (s.inStep == EngineSequence.InStep.DECODE) p.decode(s.pos);
-            used += s.decoding ? s.pos : s.next;
-        }
+        for (EngineSequence s : active) if (s.inStep == EngineSequence.InStep.DECODE) p.decode(s.pos);
         for (EngineSequence s : active) if (s.inStep == EngineSequence.InStep.PREFILL) p.chunk(s.stepTokens, s.next);
-        return p.seconds(unified ? used : Double.NaN);
+        if (!unified) return p.seconds(Double.NaN);
+        long used = (long) tiers.keptBlocks() * blockTokens;
+        for (EngineSequence s : active) used += s.decoding ? s.pos : s.next;
+        return p.seconds(used);
     }
 
     /**
