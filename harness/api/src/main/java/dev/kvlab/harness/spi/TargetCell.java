@@ -72,12 +72,24 @@ public interface TargetCell {
         return whole;
     }
 
+    /**
+     * Whether a cold cell gets the warm-up pass too: true where that pass leaves nothing a measured request could hit
+     * (no cache tier keeps anything of a request), so it warms the engine (its code compiled, its memory touched) and
+     * primes nothing, as a serving benchmark's warm-up requests do; false (default): a cold cell runs none.
+     */
+    default boolean warmsColdCells() {
+        return false;
+    }
+
     /** How a hot cell's warm-up pass is sent: {@code whole} (its requests at the workload's times) by default. */
     default ArrivalProcess warmupArrivals(ArrivalProcess whole) {
         return whole;
     }
 
-    /** A hot cell whose target is primed already: the warm-up requests that primed it; -1 (default): run the warm-up. */
+    /**
+     * A cell with a warm-up pass whose target is primed already: the warm-up requests that primed it; -1 (default): run
+     * the warm-up.
+     */
     default long primedBy() {
         return -1;
     }

@@ -21,7 +21,7 @@ import java.util.Map;
 
 /**
  * The steps every cell takes, written once for both clocks and every target: the cell's server on its loop, the
- * warm-up pass of a hot cell (unmeasured), the measured phase (measurement behind the cell's fault hooks, the
+ * warm-up pass of a hot cell (unmeasured; of a cold one too where the target says that pass primes nothing), the measured phase (measurement behind the cell's fault hooks, the
  * workload driver), the check that nothing is left in flight, and the assembly of the row ({@link CellAssembly}). A
  * {@link TargetCell} (the SPI's, whatever the target: the emulated model's sim and live cells too) supplies what differs.
  */
@@ -34,9 +34,10 @@ public final class CellSteps {
         Server model = clock.server();
         int bt = plan.blockTokens();
         long warmupRequests = 0;
-        long primed = c.cacheState() == CacheState.HOT ? clock.primedBy() : -1;
+        boolean warmup = c.cacheState() == CacheState.HOT || clock.warmsColdCells();
+        long primed = warmup ? clock.primedBy() : -1;
         if (primed >= 0) warmupRequests = primed;
-        else if (c.cacheState() == CacheState.HOT) {
+        else if (warmup) {
             ArrivalProcess wp = clock.warmupArrivals(clock.arrivals(
                     c.warmup().fraction() >= 1
                             ? plan.workload().open(c.seed())

@@ -31,7 +31,7 @@ import java.util.Map;
  * the probe starts fresh, saying why. Where the warm-up's local tier evicted, its kept blocks are those a warm-up at
  * the first probe's rate left; the same requests in the same order on the same instances (round-robin, least-loaded
  * and cache-aware routers see the same sequence) may interleave differently at another rate, which moves only the
- * least recently used margin: {@code engine_reuse} says so. Not kept: cold cells (they start empty), cells with a
+ * least recently used margin: {@code engine_reuse} says so. Not kept: cold cells with a cache tier (they start empty; one without keeps what a hot one does: nothing), cells with a
  * fault (injected per cell), the random router (its generator's state), partial warm-ups (a measured phase adds
  * blocks), anything but a capacity probe (a cell with {@code measurement.early_stop} on, which the capacity search
  * sets).
@@ -105,7 +105,8 @@ final class ParkedEngine implements AutoCloseable {
      */
     static String key(RunConfig c, String[] why) {
         if (!c.measurement().earlyStop().enabled()) return none(why, "not a capacity probe");
-        if (c.cacheState() != CacheState.HOT) return none(why, "a cold cell starts from empty tiers");
+        if (c.cacheState() != CacheState.HOT && (c.tiers().local() || c.tiers().remote()))
+            return none(why, "a cold cell starts from empty tiers");
         if (c.fault() != Fault.NONE) return none(why, "a fault is injected per cell");
         if (c.cluster().router() == RouterKind.RANDOM)
             return none(why, "the random router's generator state is not kept");

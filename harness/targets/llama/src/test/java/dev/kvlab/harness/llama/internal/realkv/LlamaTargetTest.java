@@ -337,6 +337,31 @@ class LlamaTargetTest {
                 .isEqualTo(four.json().get("engine_prefill_tokens"));
     }
 
+    /**
+     * A cold cell without a cache tier is warmed first (nothing of a request is kept, so nothing is primed): its first
+     * measured requests do not measure a fresh engine; a cold cell with a tier is not (its tiers must start empty).
+     */
+    @Test
+    void aColdCellWithoutATierWarmsTheEngineAndOneWithATierDoesNot() {
+        CellResult none = new CellRunner()
+                .run(config("tiers=none", "cache_state=cold", "target.calibrate_tokens=0", "target.sequences=2"));
+        CellResult remote =
+                new CellRunner().run(config("tiers=remote-only", "cache_state=cold", "target.calibrate_tokens=0"));
+        // one request per sequence of each of the two instances, sent at once
+        assertThat(((Number) none.json().get("warmup_requests")).longValue()).isEqualTo(4);
+        assertThat((String) none.json().get("cache_state_protocol"))
+                .contains("warmed by 4 unmeasured request(s) that no tier keeps anything of");
+        // the measured phase's engine figures are its own: six requests' prompts, not ten
+        assertThat(((Number) none.json().get("engine_prefill_tokens")).longValue())
+                .isEqualTo(6 * (256 + 32));
+        assertThat(none.summary().get(Columns.COMPLETED)).isEqualTo(6);
+        assertThat(((Number) remote.json().get("warmup_requests")).longValue()).isZero();
+        assertThat((String) remote.json().get("cache_state_protocol")).doesNotContain("warmed");
+        // cold and empty: each group's first prompt finds nothing (a warmed store would serve 256 of every 288 tokens)
+        assertThat(((Number) remote.json().get("remote_hit_ratio")).doubleValue())
+                .isLessThan(0.7);
+    }
+
     private static String[] concat(String[] a, String b) {
         String[] out = java.util.Arrays.copyOf(a, a.length + 1);
         out[a.length] = b;
