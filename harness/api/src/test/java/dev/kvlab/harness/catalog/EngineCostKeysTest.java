@@ -307,6 +307,41 @@ class EngineCostKeysTest {
         assertThat(r.seconds(Double.NaN)).isEqualTo(plain.passSeconds(64, Roofline.causalPairs(64, 0), 0, 64));
     }
 
+    /**
+     * A twin at the speed its engine ran ({@link dev.kvlab.harness.api.twin.TwinCalibration#atSpeed}) prices every step
+     * that many times the calibration's: prefill chunks and decode tokens, attention included.
+     */
+    @Test
+    void aTwinAtTheEnginesSpeedPricesEveryStepThatManyTimes() {
+        Roofline own = llama8bOnH100(new AttentionCost(0.1, 0.01, 64, 0, true));
+        var t = new dev.kvlab.harness.api.twin.TwinCalibration(
+                "e",
+                own.model(),
+                own.hardware(),
+                Dtype.FP16,
+                512,
+                4,
+                1,
+                Double.NaN,
+                Double.NaN,
+                0,
+                dev.kvlab.harness.api.SummaryRow.empty(),
+                null);
+        Roofline slow = new Roofline(own.model(), t.atSpeed(1.25).hardware(), own.kv());
+        for (int[] step : new int[][] {{1, 959}, {382, 0}, {64, 4000}}) {
+            StepPrice a = new StepPrice(own), b = new StepPrice(slow);
+            if (step[0] == 1) {
+                a.decode(step[1]);
+                b.decode(step[1]);
+            } else {
+                a.chunk(step[0], step[1]);
+                b.chunk(step[0], step[1]);
+            }
+            assertThat(b.seconds(Double.NaN) / a.seconds(Double.NaN)).isCloseTo(1.25, within(1e-9));
+        }
+        assertThatThrownBy(() -> t.atSpeed(0)).hasMessageContaining("> 0");
+    }
+
     private static Roofline llama8bOnH100(AttentionCost attention) {
         ModelSpec m = Catalogs.builtIn().model("llama-3-8b");
         HardwareSpec h = Catalogs.builtIn().hardware("h100");

@@ -165,6 +165,16 @@ final class CapacitySection {
                 rows);
     }
 
+    /** "capacity (error)" of the twin searched at the engine's measured speed; "—" where it was not run. */
+    private static String atEngineSpeed(JsonNode a) {
+        if (!a.path("capacity").isNumber()) return Fmt.NONE;
+        return Fmt.num(a.path("capacity").asDouble())
+                + (a.path("error").isNumber()
+                        ? String.format(
+                                Locale.ROOT, " (%+.0f%%)", 100 * a.path("error").asDouble())
+                        : "");
+    }
+
     /** The twins' capacities beside the measured ones, where the searched cells had a prediction. */
     private void predicted() {
         List<List<Cell>> rows = new ArrayList<>();
@@ -193,6 +203,7 @@ final class CapacitySection {
                     Cell.num(pair(at.path(Columns.ITL_P99.name()))),
                     Cell.num(Fmt.num(
                             at.path(Columns.ENGINE_STEP_TIME_OVER_TWIN.name()).asDouble(Double.NaN))),
+                    Cell.num(atEngineSpeed(p.path("at_engine_speed"))),
                     Cell.of(
                             !p.path("within_tolerance").isBoolean()
                                     ? Fmt.NONE
@@ -215,7 +226,9 @@ final class CapacitySection {
                         + "predicted / measured − 1. TTFT p50 and ITL p99 are the twin's and the engine's at the measured capacity (predicted / measured, ms). "
                         + "Engine steps / twin's price: the engine's step time at the capacity over what the twin's calibration charges for "
                         + "those very steps (engine_step_time_over_twin; 1 when the calibration held during the search, off 1 when the machine "
-                        + "ran faster or slower than when it was calibrated).");
+                        + "ran faster or slower than when it was calibrated). Twin at the engine's speed: the twin searched again after the "
+                        + "measurement with every step priced that many times (not a prediction): what is left of its error is the model's, the "
+                        + "rest the machine's drift.");
         if (!rows.isEmpty()) {
             h.open("div", "class=\"scroll\"");
             h.table(
@@ -228,6 +241,7 @@ final class CapacitySection {
                             "TTFT p50 at capacity",
                             "ITL p99 at capacity",
                             "engine steps / twin's price",
+                            "twin at the engine's speed (error)",
                             "verdict"),
                     rows);
             h.close("div");

@@ -112,6 +112,34 @@ public record TwinCalibration(
                 handoffPath);
     }
 
+    /**
+     * The same twin on a machine {@code stepTimeRatio} times slower: every engine step priced that many times its
+     * calibrated price (the roofline's compute and memory rates divided by it), the store path and the loading of
+     * fetched KV as measured. With the ratio the engine's steps showed against their price while it was measured
+     * ({@code engine_step_time_over_twin}), what is left of a prediction's error is the model's, not the machine's drift.
+     */
+    public TwinCalibration atSpeed(double stepTimeRatio) {
+        if (!(stepTimeRatio > 0) || !Double.isFinite(stepTimeRatio))
+            throw new IllegalArgumentException("a step time ratio must be finite and > 0, not " + stepTimeRatio);
+        return new TwinCalibration(
+                engine,
+                model,
+                hardware.withEfficiency(
+                        hardware.prefillMfu() / stepTimeRatio, hardware.decodeBandwidthUtilization() / stepTimeRatio),
+                kvDtype,
+                batchTokens,
+                sequences,
+                instances,
+                linkLatencySeconds,
+                linkBytesPerSecond,
+                lookupNanos,
+                figures,
+                tiers,
+                cacheTokens,
+                cacheChunks,
+                handoffPath);
+    }
+
     /** Whether a store path was measured (a twin of a cell with a remote tier needs one). */
     public boolean hasLink() {
         return linkBytesPerSecond > 0 && Double.isFinite(linkBytesPerSecond);

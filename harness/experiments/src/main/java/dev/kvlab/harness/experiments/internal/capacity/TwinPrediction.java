@@ -115,7 +115,8 @@ record TwinPrediction(
         return mean(replicates);
     }
 
-    private static Replicate search(CapacitySpec c, CellRun base, TwinCalibration t) {
+    /** The twin's capacity search of one replicate ({@code base}'s seed) on {@code t}. */
+    static Replicate search(CapacitySpec c, CellRun base, TwinCalibration t) {
         List<Bracket.Probe> verdicts = new ArrayList<>();
         List<Probe> probes = new ArrayList<>();
         while (true) {

@@ -125,6 +125,14 @@ class TwinPredictionTest {
         assertThat(p.get("error").asDouble()).isGreaterThan(0.2);
         assertThat(p.get("within_tolerance").asBoolean()).isFalse();
         assertThat(p.get("cause").asText()).contains("optimistic");
+        // searched again at the speed the engine ran (twice the calibration's step price), the twin finds the engine's
+        // capacity: the miss is the machine's speed, and the cause says so
+        JsonNode speed = p.get("at_engine_speed");
+        assertThat(speed.get("engine_step_time_over_twin").asDouble()).isEqualTo(2.0);
+        assertThat(Math.abs(speed.get("error").asDouble())).isLessThanOrEqualTo(0.05);
+        assertThat(p.get("cause").asText()).contains("the miss is the machine's speed, not the model");
+        String html = Files.readString(b.resolve("report.html"));
+        assertThat(html).contains("twin at the engine&#39;s speed (error)");
         assertThat(p.get("at_measured_capacity")
                         .get("ttft_p50_ms")
                         .get("predicted")

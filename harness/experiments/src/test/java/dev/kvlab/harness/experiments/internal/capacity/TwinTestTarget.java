@@ -13,7 +13,8 @@ import java.util.function.Function;
 /**
  * A target for the prediction's tests ({@code kind: twin-test}): an "engine" that is the emulated roofline of its
  * config's model and hardware run on the sim clock, {@code target.slowdown} times slower in compute and memory than
- * the calibration it gives ({@code slowdown: 1}: the engine is exactly its twin), {@code target.price_per_hour} its price.
+ * the calibration it gives ({@code slowdown: 1}: the engine is exactly its twin), {@code target.price_per_hour} its price;
+ * it reports its steps at {@code slowdown} times their calibrated price ({@code engine_step_time_over_twin}).
  */
 public final class TwinTestTarget implements dev.kvlab.harness.spi.TargetProvider {
 
@@ -85,7 +86,21 @@ public final class TwinTestTarget implements dev.kvlab.harness.spi.TargetProvide
 
     @Override
     public CellResult run(RunConfig c, long wallStartNanos, CellObserver observer) {
-        return TwinRun.run(c, calibration(c, c.target().path("slowdown").asDouble(1)));
+        double slowdown = c.target().path("slowdown").asDouble(1);
+        CellResult r = TwinRun.run(c, calibration(c, slowdown));
+        // what a real engine measures of itself: its steps against the twin's price of them (this one is slower by
+        // construction)
+        return new CellResult(
+                r.config(),
+                r.summary(),
+                r.totals(),
+                r.intervals(),
+                r.requestLog(),
+                r.extras().toBuilder()
+                        .put(dev.kvlab.harness.api.Columns.ENGINE_STEP_TIME_OVER_TWIN.name(), slowdown)
+                        .build(),
+                r.describe(),
+                r.handovers());
     }
 
     @Override
