@@ -309,7 +309,8 @@ class EngineCostKeysTest {
 
     /**
      * A twin at the speed its engine ran ({@link dev.kvlab.harness.api.twin.TwinCalibration#atSpeed}) prices every step
-     * that many times the calibration's: prefill chunks and decode tokens, attention included.
+     * that many times the calibration's: prefill chunks and decode tokens, attention included, faster (a ratio below 1:
+     * an engine ran faster than calibrated, whose efficiencies may not exceed 1) as slower.
      */
     @Test
     void aTwinAtTheEnginesSpeedPricesEveryStepThatManyTimes() {
@@ -327,18 +328,19 @@ class EngineCostKeysTest {
                 0,
                 dev.kvlab.harness.api.SummaryRow.empty(),
                 null);
-        Roofline slow = new Roofline(own.model(), t.atSpeed(1.25).hardware(), own.kv());
-        for (int[] step : new int[][] {{1, 959}, {382, 0}, {64, 4000}}) {
-            StepPrice a = new StepPrice(own), b = new StepPrice(slow);
-            if (step[0] == 1) {
-                a.decode(step[1]);
-                b.decode(step[1]);
-            } else {
-                a.chunk(step[0], step[1]);
-                b.chunk(step[0], step[1]);
+        for (double r : new double[] {1.25, 0.5})
+            for (int[] step : new int[][] {{1, 959}, {382, 0}, {64, 4000}}) {
+                Roofline slow = new Roofline(own.model(), t.atSpeed(r).hardware(), own.kv());
+                StepPrice a = new StepPrice(own), b = new StepPrice(slow);
+                if (step[0] == 1) {
+                    a.decode(step[1]);
+                    b.decode(step[1]);
+                } else {
+                    a.chunk(step[0], step[1]);
+                    b.chunk(step[0], step[1]);
+                }
+                assertThat(b.seconds(Double.NaN) / a.seconds(Double.NaN)).isCloseTo(r, within(1e-9));
             }
-            assertThat(b.seconds(Double.NaN) / a.seconds(Double.NaN)).isCloseTo(1.25, within(1e-9));
-        }
         assertThatThrownBy(() -> t.atSpeed(0)).hasMessageContaining("> 0");
     }
 

@@ -114,7 +114,7 @@ public record TwinCalibration(
 
     /**
      * The same twin on a machine {@code stepTimeRatio} times slower: every engine step priced that many times its
-     * calibrated price (the roofline's compute and memory rates divided by it), the store path and the loading of
+     * calibrated price (the roofline's peak compute and memory rates divided by it, its efficiencies as fitted), the store path and the loading of
      * fetched KV as measured. With the ratio the engine's steps showed against their price while it was measured
      * ({@code engine_step_time_over_twin}), what is left of a prediction's error is the model's, not the machine's drift.
      */
@@ -124,8 +124,20 @@ public record TwinCalibration(
         return new TwinCalibration(
                 engine,
                 model,
-                hardware.withEfficiency(
-                        hardware.prefillMfu() / stepTimeRatio, hardware.decodeBandwidthUtilization() / stepTimeRatio),
+                new dev.kvlab.harness.api.catalog.HardwareSpec(
+                        hardware.id(),
+                        hardware.name(),
+                        hardware.aliases(),
+                        hardware.source(),
+                        hardware.bf16Flops() / stepTimeRatio,
+                        hardware.fp8Flops() == null ? null : hardware.fp8Flops() / stepTimeRatio,
+                        hardware.hbmBandwidth() / stepTimeRatio,
+                        hardware.hbmCapacity(),
+                        hardware.hostLinkBandwidth(),
+                        hardware.prefillMfu(),
+                        hardware.decodeBandwidthUtilization(),
+                        hardware.attention(),
+                        hardware.kvLoad()),
                 kvDtype,
                 batchTokens,
                 sequences,

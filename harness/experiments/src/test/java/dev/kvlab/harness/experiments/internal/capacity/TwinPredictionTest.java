@@ -143,6 +143,21 @@ class TwinPredictionTest {
                         .asDouble());
     }
 
+    /** An engine faster than its calibration (the machine sped up): the twin at its speed finds its capacity too. */
+    @Test
+    void anEngineFasterThanItsCalibrationIsFoundByTheTwinAtItsSpeed(@TempDir Path t) throws Exception {
+        Path b = run(t, "0.5", "predict: true", new StringWriter());
+        JsonNode p = JSON.readTree(b.resolve("capacity.json").toFile())
+                .get("summary")
+                .get(0)
+                .get("predicted");
+        assertThat(p.get("error").asDouble()).isLessThan(-0.2);
+        JsonNode speed = p.get("at_engine_speed");
+        assertThat(speed.get("engine_step_time_over_twin").asDouble()).isEqualTo(0.5);
+        assertThat(Math.abs(speed.get("error").asDouble())).isLessThanOrEqualTo(0.05);
+        assertThat(p.get("cause").asText()).contains("pessimistic").contains("the machine's speed, not the model");
+    }
+
     @Test
     void predictFalseTurnsItOff(@TempDir Path t) throws Exception {
         Path b = run(t, "1", "predict: false", new StringWriter());
