@@ -109,6 +109,29 @@ public record HardwareSpec(
                 kvLoad);
     }
 
+    /**
+     * The same hardware {@code ratio} times slower (faster below 1): peak compute and memory rates divided by it, the
+     * efficiencies, attention's cost relative to them and the loading of fetched KV as they are.
+     */
+    public HardwareSpec slowerBy(double ratio) {
+        if (!(ratio > 0) || !Double.isFinite(ratio))
+            throw new IllegalArgumentException("a step time ratio must be finite and > 0, not " + ratio);
+        return new HardwareSpec(
+                id,
+                name,
+                aliases,
+                source,
+                bf16Flops / ratio,
+                fp8Flops == null ? null : fp8Flops / ratio,
+                hbmBandwidth / ratio,
+                hbmCapacity,
+                hostLinkBandwidth,
+                prefillMfu,
+                decodeBandwidthUtilization,
+                attention,
+                kvLoad);
+    }
+
     public boolean answersTo(String text) {
         String t = text.strip().toLowerCase(Locale.ROOT);
         if (t.equals(id) || t.equals(name.toLowerCase(Locale.ROOT))) return true;

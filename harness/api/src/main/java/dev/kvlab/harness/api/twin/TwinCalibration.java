@@ -94,22 +94,7 @@ public record TwinCalibration(
 
     /** The twin of an engine with its own prefix cache ({@code local-only}), or with it turned off ({@code none}). */
     public TwinCalibration withCacheOff(boolean off) {
-        return new TwinCalibration(
-                engine,
-                model,
-                hardware,
-                kvDtype,
-                batchTokens,
-                sequences,
-                instances,
-                linkLatencySeconds,
-                linkBytesPerSecond,
-                lookupNanos,
-                figures,
-                off ? "none" : "local-only",
-                cacheTokens,
-                cacheChunks,
-                handoffPath);
+        return with(hardware, off ? "none" : "local-only");
     }
 
     /**
@@ -121,23 +106,15 @@ public record TwinCalibration(
     public TwinCalibration atSpeed(double stepTimeRatio) {
         if (!(stepTimeRatio > 0) || !Double.isFinite(stepTimeRatio))
             throw new IllegalArgumentException("a step time ratio must be finite and > 0, not " + stepTimeRatio);
+        return with(hardware.slowerBy(stepTimeRatio), tiers);
+    }
+
+    /** This twin with {@code hw} and {@code tiers} instead of its own. */
+    private TwinCalibration with(HardwareSpec hw, String tiers) {
         return new TwinCalibration(
                 engine,
                 model,
-                new dev.kvlab.harness.api.catalog.HardwareSpec(
-                        hardware.id(),
-                        hardware.name(),
-                        hardware.aliases(),
-                        hardware.source(),
-                        hardware.bf16Flops() / stepTimeRatio,
-                        hardware.fp8Flops() == null ? null : hardware.fp8Flops() / stepTimeRatio,
-                        hardware.hbmBandwidth() / stepTimeRatio,
-                        hardware.hbmCapacity(),
-                        hardware.hostLinkBandwidth(),
-                        hardware.prefillMfu(),
-                        hardware.decodeBandwidthUtilization(),
-                        hardware.attention(),
-                        hardware.kvLoad()),
+                hw,
                 kvDtype,
                 batchTokens,
                 sequences,
