@@ -285,9 +285,11 @@ class NetnsClusterTest {
         assertThat(bytes).isPositive();
         assertThat(rx).as("bytes received on the decode host's link").isGreaterThanOrEqualTo(bytes);
         double perHandover = bytes / r.get("handovers").asDouble();
+        // tbf lets a full bucket (the script's burst: 128 KiB at this rate) through at once, the rest at the rate: a
+        // handover on a warm connection after idle takes at least (bytes - burst) / rate (an unshaped veth: ~1 ms)
         assertThat(r.get("pd_handover_ms_p50").asDouble())
                 .as("a handover of %.0f bytes over 200 Mbit/s", perHandover)
-                .isGreaterThanOrEqualTo(0.9 * perHandover * 8 / 200e6 * 1e3);
+                .isGreaterThanOrEqualTo(0.95 * (perHandover - 131072) * 8 / 200e6 * 1e3);
         assertThat(r.get("pd_note").asText()).contains("network namespace " + decode);
         // the store path does not cross the decode host: refused, naming the key
         Result store = inClient(
