@@ -104,8 +104,6 @@ public record TwinCalibration(
      * ({@code engine_step_time_over_twin}), what is left of a prediction's error is the model's, not the machine's drift.
      */
     public TwinCalibration atSpeed(double stepTimeRatio) {
-        if (!(stepTimeRatio > 0) || !Double.isFinite(stepTimeRatio))
-            throw new IllegalArgumentException("a step time ratio must be finite and > 0, not " + stepTimeRatio);
         return with(hardware.slowerBy(stepTimeRatio), tiers);
     }
 

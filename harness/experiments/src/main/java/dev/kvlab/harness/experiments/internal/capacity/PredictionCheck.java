@@ -126,7 +126,7 @@ final class PredictionCheck {
         pair(at, Columns.SLO_ATTAINMENT.name(), mean(pa), mean(ma));
         at.set(Columns.ENGINE_STEP_TIME_OVER_TWIN.name(), CapacityResults.num(mean(stepOverTwin)));
         if (noRun != null) at.put("twin_not_run", noRun);
-        double atSpeed = atEngineSpeed(o, c, tp, searches, mean(stepOverTwin), measured);
+        atEngineSpeed(o, c, tp, searches, mean(stepOverTwin), measured);
         if (!within && Double.isFinite(error))
             o.put(
                     "cause",
@@ -142,7 +142,7 @@ final class PredictionCheck {
                                     mean(calibratedRate),
                                     mean(stepOverTwin),
                                     c)
-                            + atSpeedReading(atSpeed, measured));
+                            + atSpeedReading(o.path("at_engine_speed")));
         else if (!Double.isFinite(error))
             o.put(
                     "cause",
@@ -156,9 +156,9 @@ final class PredictionCheck {
      * The twin searched again at the speed the engine ran while it was measured ({@code at_engine_speed}: every step
      * priced {@code engine_step_time_over_twin} times, the mean at the measured capacity): its capacity and error. A
      * prediction it is not (it uses the measurement); it splits a miss into the machine's drift since the calibration
-     * and the model's own error. Returns that capacity (NaN when there is no ratio or no calibration to run).
+     * and the model's own error. Written only where there is a ratio and a calibration to run.
      */
-    private static double atEngineSpeed(
+    private static void atEngineSpeed(
             ObjectNode o,
             CapacitySpec c,
             TwinPrediction tp,
@@ -169,7 +169,7 @@ final class PredictionCheck {
                 || !(stepOverTwin > 0)
                 || tp.calibration() == null
                 || searches == null
-                || searches.traces().isEmpty()) return Double.NaN;
+                || searches.traces().isEmpty()) return;
         ObjectNode a = o.putObject("at_engine_speed");
         a.set(Columns.ENGINE_STEP_TIME_OVER_TWIN.name(), CapacityResults.num(stepOverTwin));
         double cap;
@@ -185,7 +185,7 @@ final class PredictionCheck {
             a.putNull("capacity");
             a.putNull("error");
             a.put("off", "the twin could not be searched again: " + e.getMessage());
-            return Double.NaN;
+            return;
         }
         a.set("capacity", CapacityResults.num(cap));
         double e = cap / measured - 1;
@@ -196,17 +196,16 @@ final class PredictionCheck {
                         + String.format(Locale.ROOT, "%.2f", stepOverTwin)
                         + "x (the speed the engine ran at, at the measured capacity): not a prediction; what is left of"
                         + " its error is the model's, the rest the machine's drift since the calibration");
-        return cap;
     }
 
-    /** The cause's last sentence: the twin at the engine's speed, when it was run. */
-    static String atSpeedReading(double atSpeed, double measured) {
-        double e = atSpeed / measured - 1;
-        if (!Double.isFinite(e)) return "";
+    /** The cause's last clause: the twin at the engine's speed ({@code at_engine_speed}), when it was run. */
+    static String atSpeedReading(com.fasterxml.jackson.databind.JsonNode a) {
+        if (!a.path("error").isNumber()) return "";
+        double e = a.path("error").asDouble();
         return String.format(
                 Locale.ROOT,
                 "; searched again at the speed the engine ran, the twin finds %.3g (%+.0f%%): %s",
-                atSpeed,
+                a.path("capacity").asDouble(),
                 e * 100,
                 Math.abs(e) <= TOLERANCE
                         ? "the miss is the machine's speed, not the model"
