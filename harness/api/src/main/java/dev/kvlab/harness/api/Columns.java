@@ -439,6 +439,14 @@ public final class Columns {
                     + " sequence of its instance for the prompt chunk's time; 0 when disaggregated and no handover failed)",
             Source.live(LLAMA),
             Merge.SAME);
+    public static final Column<Number> DECODE_STEPS_DESCHEDULED_SHARE = extra(
+            "decode_steps_descheduled_share",
+            Unit.RATIO,
+            "of the engine steps that advanced decoding sequences, the share whose wall time exceeded their engine thread's CPU"
+                    + " time by 1 ms or more: the thread waited for a core (another instance, the harness or the machine's other"
+                    + " work ran on it), and every decoding sequence's gap grew by that wait (the machine's share of an ITL tail)",
+            Source.live(LLAMA),
+            Merge.SAME);
     public static final Column<Number> PD_PREFILL_MS_P50 = extra(
             "pd_prefill_ms_p50",
             Unit.MS,
@@ -519,6 +527,7 @@ public final class Columns {
             DECODE_PREFILL_TOKENS,
             PD_FALLBACKS,
             DECODE_STEPS_WITH_PROMPT_SHARE,
+            DECODE_STEPS_DESCHEDULED_SHARE,
             PD_PREFILL_MS_P50,
             PD_HANDOVER_MS_P50,
             PD_DECODE_QUEUE_MS_P50,

@@ -89,6 +89,8 @@ final class PdSection {
                     Cell.num(Fmt.count(c.metric(Columns.PD_FALLBACKS.name()).mean())),
                     Cell.num(Fmt.num(c.metric(Columns.DECODE_STEPS_WITH_PROMPT_SHARE.name())
                             .mean())),
+                    Cell.num(Fmt.num(c.metric(Columns.DECODE_STEPS_DESCHEDULED_SHARE.name())
+                            .mean())),
                     Cell.num(parts(c)),
                     Cell.num(predicted(c, Columns.TTFT_P50, Columns.TWIN_TTFT_P50)),
                     Cell.num(predicted(c, Columns.ITL_P99, Columns.TWIN_ITL_P99)),
@@ -116,6 +118,7 @@ final class PdSection {
                         "prompt tokens on decoding " + "instances",
                         "PD fallbacks",
                         "decode steps with prompt",
+                        "decode steps that waited for a core",
                         "TTFT p50 parts: prefill / handover / decode queue / restore; first " + "decode step (ms)",
                         "twin TTFT p50 (ms, error)",
                         "twin ITL p99 (ms, error)",
@@ -140,20 +143,22 @@ final class PdSection {
         if (!"colocated".equals(c.text(Columns.PD.name()))) return "";
         double share = c.metric(Columns.DECODE_STEPS_WITH_PROMPT_SHARE.name()).mean();
         if (!Double.isFinite(share) || share >= P99_SHARE) return "";
-        StringBuilder tbt = new StringBuilder();
+        StringBuilder tbt = new StringBuilder(), waited = new StringBuilder(descheduled(c));
         for (CellData o : cells)
-            if ("disaggregated".equals(o.text(Columns.PD.name())) && colocatedPeer(o, cells) == c)
+            if ("disaggregated".equals(o.text(Columns.PD.name())) && colocatedPeer(o, cells) == c) {
                 tbt.append(String.format(
                         Locale.ROOT,
                         "%s %s ms (ITL p99 %s), ",
                         o.label(),
                         Fmt.num(o.metric(Columns.TBT_P99.name()).mean()),
                         Fmt.num(o.metric(Columns.ITL_P99.name()).mean())));
+                waited.append(descheduled(o));
+            }
         return String.format(
                 Locale.ROOT,
                 "Reading %s's ITL p99 (%s ms): %.2f%% of its decode steps carried a prompt chunk, fewer than the %.0f%% of gaps a "
                         + "p99 reads, so its ITL p99 and the disaggregated cells' are the machine's step noise at this load, not "
-                        + "prefill interference; the interference shows in the TBT (each request's longest 10%% of gaps): "
+                        + "prefill interference%s; the interference shows in the TBT (each request's longest 10%% of gaps): "
                         + "colocated p99 %s ms%s. The share grows with the load (as often a prompt arrives, times the "
                         + "decoding sequences it meets); from the load at which it passes %.0f%%, ITL p99 sees the stalls too "
                         + "(a capacity search under a TBT SLO finds the load where they decide).",
@@ -161,9 +166,19 @@ final class PdSection {
                 Fmt.num(c.metric(Columns.ITL_P99.name()).mean()),
                 100 * share,
                 100 * P99_SHARE,
+                waited.isEmpty()
+                        ? ""
+                        : " (decode steps that waited 1 ms or more for a core, their gaps that much longer: "
+                                + waited.substring(0, waited.length() - 2) + ")",
                 Fmt.num(c.metric(Columns.TBT_P99.name()).mean()),
                 tbt.isEmpty() ? "" : " against " + tbt.substring(0, tbt.length() - 2),
                 100 * P99_SHARE);
+    }
+
+    /** "label x.xx%, " of a cell's decode steps that waited for a core, or "" when it has no such figure. */
+    private static String descheduled(CellData c) {
+        double d = c.metric(Columns.DECODE_STEPS_DESCHEDULED_SHARE.name()).mean();
+        return Double.isFinite(d) ? String.format(Locale.ROOT, "%s %.2f%%, ", c.label(), 100 * d) : "";
     }
 
     /** {@code v} over {@code ref}'s {@code col}, or "-" without a reference. */

@@ -128,6 +128,17 @@ class PdSectionTest {
                 .contains("TBT p99 / colocated")
                 .contains(">0.1990<")
                 .contains("Reading c1");
+        assertThat(r).doesNotContain("waited"); // no figure, no clause
+        col.metrics().put(Columns.DECODE_STEPS_DESCHEDULED_SHARE.name(), stat(0.012));
+        dis.metrics().put(Columns.DECODE_STEPS_DESCHEDULED_SHARE.name(), stat(0.034));
+        assertThat(PdSection.itlReading(col, cells))
+                .contains(
+                        "(decode steps that waited 1 ms or more for a core, their gaps that much longer: c1 1.20%, c2 3.40%)");
+        Html h2 = new Html();
+        PdSection.render(h2, cells);
+        assertThat(h2.toString())
+                .contains("decode steps that waited for a core")
+                .contains(">0.0340<");
         col.metrics().put(Columns.DECODE_STEPS_WITH_PROMPT_SHARE.name(), stat(0.036));
         assertThat(PdSection.itlReading(col, cells)).isEmpty();
     }

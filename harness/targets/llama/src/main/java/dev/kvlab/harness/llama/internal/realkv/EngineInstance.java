@@ -685,8 +685,9 @@ final class EngineInstance implements AutoCloseable {
             return;
         }
         long took = System.nanoTime() - t0, now = clock.getAsLong();
-        totals.stepCpuNanos.add(cpu.getCurrentThreadCpuTime() - c0);
-        account(took, decodeTokens, promptTokens, sequences);
+        long stepCpu = cpu.getCurrentThreadCpuTime() - c0;
+        totals.stepCpuNanos.add(stepCpu);
+        account(took, stepCpu, decodeTokens, promptTokens, sequences);
         if (priced > 0) {
             totals.pricedStepNanos.add(took);
             totals.priceNanos.add(Math.round(priced * 1e9));
@@ -724,9 +725,10 @@ final class EngineInstance implements AutoCloseable {
 
     /**
      * The step's time shared among its tokens: a prompt token and a decode token in one step are counted alike (the
-     * engine's prefill rate and decode time per token as a mixed batch gives them).
+     * engine's prefill rate and decode time per token as a mixed batch gives them). A decoding step whose wall time
+     * exceeds its thread's CPU time by {@link #DESCHEDULED_NANOS} or more waited for a core (counted).
      */
-    private void account(long took, int decodeTokens, int promptTokens, int sequences) {
+    private void account(long took, long cpuNanos, int decodeTokens, int promptTokens, int sequences) {
         int all = decodeTokens + promptTokens;
         totals.steps.increment();
         totals.stepNanos.add(took);
@@ -743,9 +745,16 @@ final class EngineInstance implements AutoCloseable {
             if (decodeTokens > 0) {
                 totals.decodingSteps.increment();
                 if (promptTokens > 0) totals.decodingStepsWithPrompt.increment();
+                if (took - cpuNanos >= DESCHEDULED_NANOS) totals.decodingStepsDescheduled.increment();
             }
         }
     }
+
+    /**
+     * A step this much longer than its thread's CPU time waited for a core: longer than a wake-up's latency, shorter
+     * than the scheduler's slice (0.75-3 ms) that a thread which took the core may run before it yields it.
+     */
+    static final long DESCHEDULED_NANOS = 1_000_000;
 
     private void decoded(EngineSequence s, long now) {
         s.lastToken = s.stepToken;

@@ -615,6 +615,8 @@ final class LlamaCell implements TargetCell {
         long steps = totals.decodingSteps.sum();
         Columns.DECODE_STEPS_WITH_PROMPT_SHARE.put(
                 x, steps == 0 ? Double.NaN : (double) totals.decodingStepsWithPrompt.sum() / steps);
+        Columns.DECODE_STEPS_DESCHEDULED_SHARE.put(
+                x, steps == 0 ? Double.NaN : (double) totals.decodingStepsDescheduled.sum() / steps);
         LlamaColumns.DECODE_STEPS.put(x, steps);
         LlamaColumns.HANDOVER_CORRUPTED.put(x, totals.handoverCorrupted.sum());
         LlamaColumns.HANDOVER_AUDITED_OBJECTS.put(x, totals.handoverAudited.sum());

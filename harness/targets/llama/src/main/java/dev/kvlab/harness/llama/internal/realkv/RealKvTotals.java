@@ -47,11 +47,12 @@ final class RealKvTotals {
             localEvictions = new LongAdder(),
             localUnplaced = new LongAdder(),
             // PD: prompt tokens computed by instances that decode; their steps that advanced decoding sequences, and of
-            // them those with prompt tokens;
+            // them those with prompt tokens, and those that waited for a core (wall time >= CPU time + 1 ms);
             // handovers a corrupt fault flipped a byte of, handed-over objects audited and found wrong after use
             decodeSidePromptTokens = new LongAdder(),
             decodingSteps = new LongAdder(),
             decodingStepsWithPrompt = new LongAdder(),
+            decodingStepsDescheduled = new LongAdder(),
             handoverCorrupted = new LongAdder(),
             handoverAudited = new LongAdder(),
             handoverWrongHits = new LongAdder();
@@ -180,6 +181,7 @@ final class RealKvTotals {
             decodeSidePromptTokens,
             decodingSteps,
             decodingStepsWithPrompt,
+            decodingStepsDescheduled,
             handoverCorrupted,
             handoverAudited,
             handoverWrongHits

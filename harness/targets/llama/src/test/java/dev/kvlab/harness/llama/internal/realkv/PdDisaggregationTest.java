@@ -139,6 +139,9 @@ class PdDisaggregationTest {
             assertThat(num(r, Columns.DECODE_STEPS_WITH_PROMPT_SHARE.name()))
                     .as(path)
                     .isZero();
+            assertThat(num(r, Columns.DECODE_STEPS_DESCHEDULED_SHARE.name()))
+                    .as(path)
+                    .isBetween(0.0, 1.0); // the machine's share, measured: a number, not NaN
             assertThat(num(r, Columns.HANDOVER_TOKENS.name())).as(path).isEqualTo(6 * 325);
             // 11 objects per prompt: the model's KV per token and a 32-byte header per object
             assertThat(num(r, Columns.HANDOVER_BYTES.name()))
