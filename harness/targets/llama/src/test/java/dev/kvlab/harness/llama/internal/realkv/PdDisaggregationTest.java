@@ -117,6 +117,33 @@ class PdDisaggregationTest {
         }
     }
 
+    /**
+     * Issue 33: a decode step that waited for a core is counted. With more spinning threads than the machine has cores
+     * beside it, the engine thread loses its core in scheduler slices, so many decoding steps take 1 ms or more beyond
+     * their CPU time.
+     */
+    @Test
+    void decodeStepsThatWaitForACoreAreCounted() throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.List<Thread> spinners = new java.util.ArrayList<>();
+        for (int i = 0; i <= Runtime.getRuntime().availableProcessors(); i++)
+            spinners.add(Thread.ofPlatform().daemon().start(() -> {
+                long x = 0;
+                while (!stop.get()) x += System.nanoTime() & 1;
+                if (x == 42) System.out.print(""); // keeps the loop's work observable
+            }));
+        CellResult r;
+        try {
+            r = new CellRunner()
+                    .run(config("pd=colocated", "cluster.instances=1", "workload.generator.output_tokens=40"));
+        } finally {
+            stop.set(true);
+            for (Thread t : spinners) t.join();
+        }
+        assertThat(r.summary().get(Columns.FAILED)).isZero();
+        assertThat(num(r, Columns.DECODE_STEPS_DESCHEDULED_SHARE.name())).isGreaterThan(0.05);
+    }
+
     @Test
     void decodeInstancesComputeNoPromptTokenWhenTheHandoverSucceedsOnBothPaths() {
         CellResult col = new CellRunner().run(config("pd=colocated"));
