@@ -71,6 +71,9 @@ public final class BenchEngineCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print one JSON object")
     boolean json;
 
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
         BenchReport r;
@@ -89,11 +92,13 @@ public final class BenchEngineCommand implements Callable<Integer> {
                     server,
                     System.err);
         } catch (EngineUnavailableException e) {
-            System.err.println("kvlab bench engine: " + e.getMessage());
+            spec.commandLine().getErr().println("kvlab bench engine: " + e.getMessage());
             return Kvlab.EXIT_BAD_INPUT;
         }
-        if (json) System.out.println(new ObjectMapper().writeValueAsString(r.fields()));
-        else System.out.print(r.text());
+        java.io.PrintWriter out = spec.commandLine().getOut();
+        if (json) out.println(new ObjectMapper().writeValueAsString(r.fields()));
+        else out.print(r.text());
+        out.flush();
         return r.failed() ? Kvlab.EXIT_FAILED : Kvlab.EXIT_OK;
     }
 }

@@ -44,17 +44,22 @@ public final class BenchHandoverCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print one JSON object")
     boolean json;
 
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
         BenchReport r;
         try {
             r = LlamaCpp.benchHandover(model, tokens, blockTokens, transport, link, reps, threads, System.err);
         } catch (EngineUnavailableException e) {
-            System.err.println("kvlab bench handover: " + e.getMessage());
+            spec.commandLine().getErr().println("kvlab bench handover: " + e.getMessage());
             return Kvlab.EXIT_BAD_INPUT;
         }
-        if (json) System.out.println(new ObjectMapper().writeValueAsString(r.fields()));
-        else System.out.print(r.text());
+        java.io.PrintWriter out = spec.commandLine().getOut();
+        if (json) out.println(new ObjectMapper().writeValueAsString(r.fields()));
+        else out.print(r.text());
+        out.flush();
         return Kvlab.EXIT_OK;
     }
 }

@@ -66,6 +66,36 @@ class EngineCommandTest {
                 .isEqualTo(TinyGguf.Shape.tiny().kvBytesPerToken());
     }
 
+    /** {@code kvlab bench handover} runs real handovers end to end (each verified, or it fails) and gives every part's time. */
+    @Test
+    void benchHandoverTimesVerifiedHandoversPartByPart() throws Exception {
+        needLibrary();
+        Path model = tmp.resolve("tiny.gguf");
+        TinyGguf.write(model, TinyGguf.Shape.tiny(), 11);
+        assertThat(run(
+                        "bench",
+                        "handover",
+                        "--model",
+                        model.toString(),
+                        "--tokens",
+                        "40",
+                        "--block-tokens",
+                        "16",
+                        "--transport",
+                        "shm",
+                        "--reps",
+                        "3",
+                        "--json"))
+                .as(err.toString())
+                .isZero();
+        JsonNode j = new ObjectMapper().readTree(out.toString());
+        long perToken = TinyGguf.Shape.tiny().kvBytesPerToken();
+        assertThat(j.get("objects").asInt()).isEqualTo(3); // 16 + 16 + a tail of 8
+        assertThat(j.get("bytes").asLong()).isGreaterThan(40 * perToken).isLessThan(40 * perToken + 3 * 64);
+        for (String k : new String[] {"transfer_ms", "restore_ms", "raw_transfer_ms", "restore_path_ms"})
+            assertThat(j.get(k).asDouble()).as(k).isPositive();
+    }
+
     @Test
     void aFileThatIsNoModelExits2WithTheReason() throws Exception {
         needLibrary();
