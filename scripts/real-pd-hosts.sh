@@ -13,8 +13,7 @@
 #                            [--prefix kvlab] [-- extra kvlab run arguments]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-cache=${KVLAB_CACHE:-$HOME/.cache/kvlab}
-model=$cache/models/real-pd-l4-h256.gguf
+source "$root/scripts/real-pd-common.sh"
 rates="1gbit 200mbit 50mbit" rps=1 requests=40 out=results/runs prefix=kvlab extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -29,14 +28,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [[ $requests =~ ^[0-9]+$ ]] && [ "$requests" -ge 1 ] || { echo "real-pd-hosts: --requests must be a positive integer" >&2; exit 2; }
-[ "$(id -u)" = 0 ] || { echo "real-pd-hosts: needs root (network namespaces)" >&2; exit 1; }
-mkdir -p "$cache/models" "$out"
-out=$(cd "$out" && pwd)
-[ -f "$model" ] || "$root/kvlab" model synth --layers 4 --hidden 256 --heads 8 --kv-heads 2 --ff 688 --vocab 32000 \
-  --seed 13 --out "$model" >&2
-"$root/kvlab" --version >/dev/null   # builds the jar now, not inside a namespace
-work=$(mktemp -d); trap 'scripts/netns-cluster.sh down --prefix "$prefix" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-cd "$root"
+real_pd_setup real-pd-hosts
 
 config() {   # $1 = store backend
   cat <<Y
