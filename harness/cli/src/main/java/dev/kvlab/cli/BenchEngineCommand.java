@@ -1,13 +1,14 @@
 package dev.kvlab.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kvlab.harness.llama.LlamaCpp;
 import dev.kvlab.harness.llama.api.BenchReport;
 import dev.kvlab.harness.llama.api.EngineUnavailableException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code kvlab bench engine}: the in-process llama.cpp engine beside llama-server on the same model and prompts. */
 @Command(
@@ -71,8 +72,8 @@ public final class BenchEngineCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print one JSON object")
     boolean json;
 
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
@@ -95,10 +96,7 @@ public final class BenchEngineCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("kvlab bench engine: " + e.getMessage());
             return Kvlab.EXIT_BAD_INPUT;
         }
-        java.io.PrintWriter out = spec.commandLine().getOut();
-        if (json) out.println(new ObjectMapper().writeValueAsString(r.fields()));
-        else out.print(r.text());
-        out.flush();
+        BenchCommand.print(spec, r, json);
         return r.failed() ? Kvlab.EXIT_FAILED : Kvlab.EXIT_OK;
     }
 }

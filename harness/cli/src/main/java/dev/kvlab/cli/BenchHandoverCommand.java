@@ -1,13 +1,14 @@
 package dev.kvlab.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kvlab.harness.llama.LlamaCpp;
 import dev.kvlab.harness.llama.api.BenchReport;
 import dev.kvlab.harness.llama.api.EngineUnavailableException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code kvlab bench handover}: a PD handover over the direct path, part by part, beside the transport's own WRITE and the restore path. */
 @Command(
@@ -44,8 +45,8 @@ public final class BenchHandoverCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print one JSON object")
     boolean json;
 
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
@@ -56,10 +57,7 @@ public final class BenchHandoverCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("kvlab bench handover: " + e.getMessage());
             return Kvlab.EXIT_BAD_INPUT;
         }
-        java.io.PrintWriter out = spec.commandLine().getOut();
-        if (json) out.println(new ObjectMapper().writeValueAsString(r.fields()));
-        else out.print(r.text());
-        out.flush();
+        BenchCommand.print(spec, r, json);
         return Kvlab.EXIT_OK;
     }
 }

@@ -41,11 +41,17 @@ class EngineCommandTest {
         }
     }
 
+    /** A tiny random model (seed 11) in the test's directory. */
+    Path tinyModel() throws Exception {
+        Path model = tmp.resolve("tiny.gguf");
+        TinyGguf.write(model, TinyGguf.Shape.tiny(), 11);
+        return model;
+    }
+
     @Test
     void checkRestorePassesOnATinyModelAndPrintsTheLogitDifference() throws Exception {
         needLibrary();
-        Path model = tmp.resolve("tiny.gguf");
-        TinyGguf.write(model, TinyGguf.Shape.tiny(), 11);
+        Path model = tinyModel();
         assertThat(run(
                         "engine",
                         "check-restore",
@@ -70,8 +76,7 @@ class EngineCommandTest {
     @Test
     void benchHandoverTimesVerifiedHandoversPartByPart() throws Exception {
         needLibrary();
-        Path model = tmp.resolve("tiny.gguf");
-        TinyGguf.write(model, TinyGguf.Shape.tiny(), 11);
+        Path model = tinyModel();
         assertThat(run(
                         "bench",
                         "handover",

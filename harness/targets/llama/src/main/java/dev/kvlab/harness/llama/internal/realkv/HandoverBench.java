@@ -204,6 +204,11 @@ public final class HandoverBench {
 
     private HandoverBench() {}
 
+    /** Whether the round after {@code warmed} warm-up rounds is one more: fewer than the least, or time left, below the most. */
+    static boolean warmingUp(int warmed, long warmEndNanos) {
+        return warmed < MAX_WARMUP_ROUNDS && (warmed < MIN_WARMUP_ROUNDS || System.nanoTime() < warmEndNanos);
+    }
+
     public static Result run(Settings s, PrintStream log) {
         var lib = dev.kvlab.harness.llama.internal.LlamaLibrary.load();
         int cells = (s.tokens() + 2 + 255) / 256 * 256;
@@ -292,8 +297,8 @@ public final class HandoverBench {
                 emulated = pd.emulated();
                 PdHandover.Staging st = pd.buffers();
                 long warmEnd = System.nanoTime() + WARMUP_NANOS;
-                int warmed = 0;
-                for (int i = -1; i < n; i++) {
+                int warmed = 0, i = 0;
+                while (i < n) {
                     PdHandover.Parcel p = pd.reserve(null, events, s.tokens(), 0, 0);
                     long t0 = System.nanoTime();
                     from.splitRun(0, p.keys, s.tokens(), st.objs());
@@ -334,10 +339,8 @@ public final class HandoverBench {
                     }
                     long t8 = System.nanoTime();
                     if (!batch.allOk()) throw new IllegalStateException("WRITE ended " + batch.status(0));
-                    if (i < 0) {
+                    if (warmingUp(warmed, warmEnd)) {
                         warmed++;
-                        if (warmed < MAX_WARMUP_ROUNDS && (warmed < MIN_WARMUP_ROUNDS || System.nanoTime() < warmEnd))
-                            i--; // warm up more
                         continue;
                     }
                     raw[i] = (t8 - t7) / 1e6;
@@ -350,6 +353,7 @@ public final class HandoverBench {
                     path[i] = (t6 - t5) / 1e6;
                     bytes = p.bytes;
                     objects = p.objects;
+                    i++;
                 }
                 log.println("kvlab: " + warmed + " warm-up handovers (at least " + MIN_WARMUP_ROUNDS + " and "
                         + WARMUP_NANOS / 1_000_000_000 + " s), then " + n + " measured");

@@ -46,4 +46,18 @@ class HandoverBenchResultTest {
         assertThat(new HandoverBench.Result("tcp", 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, false).text())
                 .startsWith("handover of 1 tokens (1 bytes in 1 objects) over tcp, medians:");
     }
+
+    @Test
+    void warmUpLastsTheLeastRoundsAndTimeButNoMoreThanTheMostRounds() {
+        long past = System.nanoTime() - 1, future = System.nanoTime() + 60_000_000_000L;
+        assertThat(HandoverBench.warmingUp(0, past)).isTrue();
+        assertThat(HandoverBench.warmingUp(HandoverBench.MIN_WARMUP_ROUNDS - 1, past))
+                .isTrue();
+        assertThat(HandoverBench.warmingUp(HandoverBench.MIN_WARMUP_ROUNDS, past))
+                .isFalse();
+        assertThat(HandoverBench.warmingUp(HandoverBench.MIN_WARMUP_ROUNDS, future))
+                .isTrue();
+        assertThat(HandoverBench.warmingUp(HandoverBench.MAX_WARMUP_ROUNDS, future))
+                .isFalse();
+    }
 }
