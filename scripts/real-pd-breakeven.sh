@@ -38,23 +38,24 @@ search() {   # $1 = netns to run in ("" = this one), then --set arguments; print
   local ns=$1; shift
   local cmd=(./kvlab run ablations/real-pd-capacity.yaml --set "target.model=$model"
     --set "capacity.replicates=$replicates" "$@" ${extra[@]+"${extra[@]}"} --out "$out" --json)
+  [ -z "$ns" ] || cmd=(ip netns exec "$ns" "${cmd[@]}")
   local j
-  if [ -n "$ns" ]; then j=$(ip netns exec "$ns" "${cmd[@]}" 2>"$work/one.err") || { tail -5 "$work/one.err" >&2; exit 1; }
-  else j=$("${cmd[@]}" 2>"$work/one.err") || { tail -5 "$work/one.err" >&2; exit 1; }; fi
-  cat "$work/one.err" >> "$work/run.err"
+  j=$("${cmd[@]}" 2>"$work/one.err") || { tail -5 "$work/one.err" >&2; exit 1; }
   # the bundle: in the matrix's JSON, else the last line kvlab writes on stderr
   python3 -c 'import json, sys; print(json.loads(sys.argv[1]).get("bundle") or sys.argv[2])' "$j" "$(tail -1 "$work/one.err")" |
     sed 's|$|/capacity.json|'
 }
 
 echo "real-pd-breakeven: colocated's capacity (no handover) ..." >&2
-printf '%s\t%s\n' - "$(search "" --set serving=colocated)" > "$work/rows"
+# (each search into a variable first: a failed one ends the script, as set -e does not see inside printf's arguments)
+c=$(search "" --set serving=colocated)
+printf '%s\t%s\n' - "$c" > "$work/rows"
 for rate in $rates; do
   echo "real-pd-breakeven: pd-direct's capacity over $rate links ..." >&2
   eval "$(scripts/netns-cluster.sh up --rate "$rate" --prefix "$prefix" --decode-host 2>"$work/up.err")" \
     || { cat "$work/up.err" >&2; exit 1; }
-  printf '%s\t%s\n' "$rate" "$(search "$KVLAB_NETNS_CLIENT" --set serving=pd-direct \
-    --set "target.decode_netns=$KVLAB_NETNS_DECODE")" >> "$work/rows"
+  c=$(search "$KVLAB_NETNS_CLIENT" --set serving=pd-direct --set "target.decode_netns=$KVLAB_NETNS_DECODE")
+  printf '%s\t%s\n' "$rate" "$c" >> "$work/rows"
   scripts/netns-cluster.sh down --prefix "$prefix" >/dev/null 2>&1
   below=$(python3 - "$work/rows" <<'PY'
 import json, sys
