@@ -279,25 +279,7 @@ public final class KvStateCodec {
                 throw new IllegalArgumentException("block " + b + " has "
                         + blocks.get(b).byteSize() + " bytes, a block of " + tok[b] + " tokens has " + want);
         }
-        long o = 0;
-        dst.set(I32, o, KvStateLayout.MAGIC);
-        o += 4;
-        dst.set(I32, o, layout.seqId());
-        o += 4;
-        dst.set(I32, o, layout.nStream());
-        o += 4;
-        for (int s = 0; s < layout.stream(); s++) {
-            dst.set(I32, o, 0);
-            o += 4;
-        }
-        dst.set(I32, o, t);
-        o += 4;
-        for (int i = 0; i < t; i++) {
-            dst.set(I32, o, firstPos + i);
-            dst.set(I32, o + 4, 1);
-            dst.set(I32, o + 8, layout.seqId());
-            o += KvStateLayout.META_BYTES_PER_TOKEN;
-        }
+        long o = writeHead(layout, t, firstPos, dst);
         dst.set(I32, o, layout.vTrans() ? 1 : 0);
         o += 4;
         dst.set(I32, o, layout.layers().size());
@@ -340,11 +322,58 @@ public final class KvStateCodec {
                 for (int b = 0; b < n; b++) in[b] += (long) l.vElBytes() * tok[b] * l.vEmbd();
             }
         }
+        o = writeTail(layout, dst, o);
+        if (o != need) throw new IllegalStateException("assembled " + o + " bytes, the layout says " + need);
+    }
+
+    /**
+     * Completes the state of positions {@code 0…tokens-1} in {@code dst} whose KV part (as llama.cpp wrote it for
+     * the same layout: {@link KvStateLayout#kvPartBytes} at {@link KvStateLayout#kvPartOffset}) is in place: writes
+     * the header and cell metadata before it and the other streams' counts after it; returns the state's slice.
+     */
+    public static MemorySegment frame(KvStateLayout layout, int tokens, MemorySegment dst) {
+        if (tokens < 1) throw new IllegalArgumentException("a state of " + tokens + " tokens");
+        long need = layout.stateBytes(tokens);
+        if (dst.byteSize() < need)
+            throw new IllegalArgumentException("state buffer of " + dst.byteSize() + " bytes, needs " + need);
+        long o = writeHead(layout, tokens, 0, dst);
+        if (o != layout.kvPartOffset(tokens)) throw new IllegalStateException("state header of " + o + " bytes");
+        o = writeTail(layout, dst, o + layout.kvPartBytes(tokens));
+        if (o != need) throw new IllegalStateException("framed " + o + " bytes, the layout says " + need);
+        return dst.asSlice(0, need);
+    }
+
+    /** The state's header and cell metadata (positions from {@code firstPos}) for {@code t} tokens; the offset after. */
+    private static long writeHead(KvStateLayout layout, int t, int firstPos, MemorySegment dst) {
+        long o = 0;
+        dst.set(I32, o, KvStateLayout.MAGIC);
+        o += 4;
+        dst.set(I32, o, layout.seqId());
+        o += 4;
+        dst.set(I32, o, layout.nStream());
+        o += 4;
+        for (int s = 0; s < layout.stream(); s++) {
+            dst.set(I32, o, 0);
+            o += 4;
+        }
+        dst.set(I32, o, t);
+        o += 4;
+        for (int i = 0; i < t; i++) {
+            dst.set(I32, o, firstPos + i);
+            dst.set(I32, o + 4, 1);
+            dst.set(I32, o + 8, layout.seqId());
+            o += KvStateLayout.META_BYTES_PER_TOKEN;
+        }
+        return o;
+    }
+
+    /** The counts of the streams after the sequence's (none of its cells) from {@code o}; the offset after. */
+    private static long writeTail(KvStateLayout layout, MemorySegment dst, long o) {
         for (int s = layout.stream() + 1; s < layout.nStream(); s++) {
             dst.set(I32, o, 0);
             o += 4;
         }
-        if (o != need) throw new IllegalStateException("assembled " + o + " bytes, the layout says " + need);
+        return o;
     }
 
     private static IllegalArgumentException bad(String why) {

@@ -83,6 +83,19 @@ public record KvStateLayout(int seqId, int nStream, int stream, boolean vTrans, 
                 + 4L * (nStream - stream - 1);
     }
 
+    /**
+     * Where the state's KV part starts for {@code tokens} tokens (its {@code v_trans} field): after the header and the
+     * cell metadata, which {@link KvStateCodec#frame} can write for positions {@code 0…tokens-1} on its own.
+     */
+    public long kvPartOffset(int tokens) {
+        return dataStart(tokens) - 8;
+    }
+
+    /** Bytes of the state's KV part for {@code tokens} tokens: v_trans, n_layer, every layer's header and rows. */
+    public long kvPartBytes(int tokens) {
+        return 8 + 2L * LAYER_HEADER_BYTES * layers.size() + tokens * bytesPerToken();
+    }
+
     /** Everything in the state but the KV payload, for {@code tokens} tokens. */
     public long overheadBytes(int tokens) {
         return stateBytes(tokens) - tokens * bytesPerToken();

@@ -271,6 +271,18 @@ public final class LlamaContext implements AutoCloseable {
         }
     }
 
+    /**
+     * {@code llama_state_seq_get_data} into {@code dst} (a native segment): the bytes written at its start, 0 when
+     * the state does not fit (llama.cpp writes nothing usable then).
+     */
+    public long stateInto(int seq, MemorySegment dst) {
+        try {
+            return (long) lib.stateSeqGetData.invoke(live(), dst, dst.byteSize(), seq);
+        } catch (Throwable t) {
+            throw LlamaLibrary.rethrow(t);
+        }
+    }
+
     /** {@code llama_state_seq_get_data}: {@code seq}'s KV state, in a segment from {@code alloc}. */
     public MemorySegment state(int seq, SegmentAllocator alloc) {
         long size = stateSize(seq);

@@ -337,7 +337,7 @@ final class EngineInstance implements AutoCloseable {
         for (int s = 0; s < shape.sequences(); s++) {
             EngineSequence seq = new EngineSequence(s, buffers(store, maxBlocks));
             if (role == Role.PREFILL || (role == Role.DECODE && pd.viaStore())) seq.pdBufs = pd.buffers();
-            if (role == Role.DECODE) seq.pdState = handoverCodec.newStateBuffer(pd.maxTokens());
+            if (role == Role.DECODE && pd.viaStore()) seq.pdState = handoverCodec.newStateBuffer(pd.maxTokens());
             free.add(seq);
             if (remote != null) spare.add(buffers(store, maxBlocks));
         }
@@ -801,11 +801,7 @@ final class EngineInstance implements AutoCloseable {
             }
             if (p == null) return;
             handoverWaiting.poll();
-            try {
-                handoverCodec.splitRun(s.seq, p.keys, p.tokens, s.pdBufs.objs());
-            } catch (RuntimeException e) {
-                p.error = "split failed: " + e.getClass().getSimpleName() + ": " + e.getMessage();
-            }
+            pd.stage(p, handoverCodec, s.seq, s.pdBufs);
             PdHandover.Staging st = s.pdBufs;
             try {
                 submitIo(() -> {
@@ -853,8 +849,7 @@ final class EngineInstance implements AutoCloseable {
                         }
                     }
                     p.refused = pd.check(p);
-                    if (p.refused == null)
-                        p.state = handoverCodec.assemble(0, p.objects, p.lastTokens, p.objs, s.pdState);
+                    if (p.refused == null) p.state = pd.stateOf(p, handoverCodec, s.pdState);
                 } catch (RuntimeException e) {
                     p.refused = "check failed: " + e.getClass().getSimpleName() + ": " + e.getMessage();
                 } finally {

@@ -25,11 +25,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code kvlab bench handover}: one PD handover of a {@code tokens}-token prompt's state over the direct path, part by
- * part, as the llama.cpp target does it ({@link PdHandover}: split out of the prefill context into block objects, the
- * WRITE into the decode side's registered slot, verification of every object, restore into the decode context), set
+ * part, as the llama.cpp target does it ({@link PdHandover}: the prefill sequence's state written by llama.cpp into
+ * the staging buffer, its pieces sealed, the WRITE into the decode side's registered slot, verification of every
+ * piece, the state framed in the slot and restored into the decode context), set
  * against the same transport's own WRITE of the same bytes (an engine pair of its own, a buffer into a segment: what
- * {@code kvlab bench transport --op write} measures; interleaved with the handovers, so both meet the same load) and the decode side's restore path alone (verification and
- * restore of the same objects from local memory). Medians over {@code reps} after a warm-up of at least
+ * {@code kvlab bench transport --op write} measures; interleaved with the handovers, so both meet the same load) and the decode side's restore path alone (verification, assembly and
+ * restore of the prompt's block objects from local memory, as the remote tier restores them). Medians over {@code reps} after a warm-up of at least
  * {@link #WARMUP_NANOS} and {@value #MIN_WARMUP_ROUNDS} rounds (JMH's rule: code the JIT has not compiled yet is not
  * measured).
  */
@@ -69,16 +70,16 @@ public final class HandoverBench {
     /**
      * Medians (ms) and what they moved.
      *
-     * @param bytes           bytes handed over (objects: headers and rows)
-     * @param objects         block objects
-     * @param splitMs         split out of the prefill context
+     * @param bytes           bytes handed over (pieces' headers and the state's KV part)
+     * @param objects         pieces (one per block of the prompt)
+     * @param stageMs         the prefill sequence's state into the staging buffer ({@code llama_state_seq_get_data})
      * @param transferMs      the handover's WRITE
-     * @param digestMs        the sender's audit digest of the objects (before the WRITE)
-     * @param verifyMs        header and CRC32C of every object on the decode side
-     * @param restoreMs       assembly and {@code llama_state_seq_set_data} on the decode side
-     * @param handoverMs      the whole handover (split, WRITE, verification, restore)
+     * @param sealMs          the sender's headers (CRC32C) and audit digest of the pieces (before the WRITE)
+     * @param verifyMs        header and CRC32C of every piece on the decode side
+     * @param restoreMs       framing in the slot and {@code llama_state_seq_set_data} on the decode side
+     * @param handoverMs      the whole handover (staging, sealing, WRITE, verification, restore)
      * @param rawTransferMs   the transport's own WRITE of the same bytes
-     * @param restorePathMs   verification and restore of the same objects from local memory
+     * @param restorePathMs   verification, assembly and restore of the prompt's block objects from local memory
      * @param emulated        the transport is emulated (rdma-emu)
      */
     public record Result(
@@ -86,9 +87,9 @@ public final class HandoverBench {
             int tokens,
             long bytes,
             int objects,
-            double splitMs,
+            double stageMs,
             double transferMs,
-            double digestMs,
+            double sealMs,
             double verifyMs,
             double restoreMs,
             double handoverMs,
@@ -121,9 +122,9 @@ public final class HandoverBench {
                     tokens,
                     bytes,
                     objects,
-                    splitMs,
+                    stageMs,
                     transferMs,
-                    digestMs,
+                    sealMs,
                     verifyMs,
                     restoreMs,
                     handoverMs,
@@ -147,9 +148,9 @@ public final class HandoverBench {
                     transportName()));
             b.append(String.format(
                     Locale.ROOT,
-                    "  split %.3f ms, audit digest %.3f ms, WRITE %.3f ms (%.2f GB/s), verify %.3f ms, restore %.3f ms: %.3f ms in all%n",
-                    splitMs,
-                    digestMs,
+                    "  staged %.3f ms, sealed (headers, CRC32C, audit digest) %.3f ms, WRITE %.3f ms (%.2f GB/s), verify %.3f ms, restore %.3f ms: %.3f ms in all%n",
+                    stageMs,
+                    sealMs,
                     transferMs,
                     gbPerS(transferMs),
                     verifyMs,
@@ -163,7 +164,7 @@ public final class HandoverBench {
                     transferRatio()));
             b.append(String.format(
                     Locale.ROOT,
-                    "  restore path from local memory (verify + restore) %.3f ms: the handover (WRITE + verify + restore) adds %.0f%%%n",
+                    "  restore path of the block objects from local memory (verify + assemble + restore) %.3f ms: the handover (WRITE + verify + frame + restore) adds %.0f%%%n",
                     restorePathMs,
                     100 * addedToRestorePath()));
             return b.toString();
@@ -180,9 +181,9 @@ public final class HandoverBench {
             int tokens,
             long bytes,
             int objects,
-            double splitMs,
+            double stageMs,
             double transferMs,
-            double digestMs,
+            double sealMs,
             double verifyMs,
             double restoreMs,
             double handoverMs,
@@ -231,7 +232,7 @@ public final class HandoverBench {
                 toks[i] = PromptTokens.FIRST + (i * 7919) % Math.max(1, m.vocabSize() - PromptTokens.FIRST - 1);
             log.println("kvlab: prefilling " + s.tokens() + " tokens on the prefill context ...");
             a.prefill(0, toks, 0, toks.length, 0);
-            PdHandover.Sizes sizes = new PdHandover.Sizes(s.blockTokens(), layout.bytesPerToken());
+            PdHandover.Sizes sizes = new PdHandover.Sizes(s.blockTokens(), layout);
             EngineInstance.Events events = new EngineInstance.Events() {
                 @Override
                 public void admitted(long now) {}
@@ -260,7 +261,7 @@ public final class HandoverBench {
                 }
             };
             int n = s.reps();
-            double[] split = new double[n],
+            double[] stage = new double[n],
                     transfer = new double[n],
                     verify = new double[n],
                     restore = new double[n],
@@ -270,10 +271,10 @@ public final class HandoverBench {
             long bytes = 0;
             int objects = 0;
             boolean emulated;
-            double[] digest = new double[n];
+            double[] seal = new double[n];
             Transports tr = Transports.discover();
-            long slot =
-                    (long) ((s.tokens() + s.blockTokens() - 1) / s.blockTokens()) * sizes.objectBytes(s.blockTokens());
+            long slot = (long) ((s.tokens() + s.blockTokens() - 1) / s.blockTokens()) * KvBlockObject.HEADER_BYTES
+                    + layout.stateBytes(s.tokens());
             // the transport's own WRITE of the same bytes, on a pair of its own, interleaved with the handovers (the
             // same conditions)
             try (PdHandover pd = new PdHandover(
@@ -290,18 +291,31 @@ public final class HandoverBench {
                             1,
                             null);
                     TransferEngine target = tr.create(s.transport(), tc);
-                    TransferEngine init = tr.create(s.transport(), tc)) {
+                    TransferEngine init = tr.create(s.transport(), tc);
+                    java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
                 Segment seg = target.registerSegment("kvlab-bench-handover", slot);
                 RemoteSegment rs = init.openSegment(seg.handle());
                 MemorySegment buf = init.allocateBuffer(slot);
                 emulated = pd.emulated();
                 PdHandover.Staging st = pd.buffers();
+                // the restore path's objects: the prompt's block objects in local memory, as the remote tier holds them
+                int nObj = (s.tokens() + s.blockTokens() - 1) / s.blockTokens();
+                int lastTokens = s.tokens() - (nObj - 1) * s.blockTokens();
+                MemorySegment[] local = new MemorySegment[nObj];
+                long[] localKeys = new long[nObj], localLengths = new long[nObj];
+                for (int k = 0; k < nObj; k++) {
+                    localKeys[k] = 0x6b766c6162L + k;
+                    localLengths[k] = sizes.objectBytes(k == nObj - 1 ? lastTokens : s.blockTokens());
+                    local[k] = arena.allocate(sizes.objectBytes(s.blockTokens()), 64);
+                }
+                from.splitRun(0, localKeys, s.tokens(), local);
                 long warmEnd = System.nanoTime() + WARMUP_NANOS;
                 int warmed = 0, i = 0;
                 while (i < n) {
                     PdHandover.Parcel p = pd.reserve(null, events, s.tokens(), 0, 0);
                     long t0 = System.nanoTime();
-                    from.splitRun(0, p.keys, s.tokens(), st.objs());
+                    pd.stage(p, from, 0, st);
+                    if (p.error != null) throw new IllegalStateException(p.error);
                     long t1 = System.nanoTime();
                     pd.send(p, st);
                     if (p.error != null) throw new IllegalStateException(p.error);
@@ -310,7 +324,7 @@ public final class HandoverBench {
                     if (why != null) throw new IllegalStateException("the handover arrived wrong: " + why);
                     long t3 = System.nanoTime();
                     b.removeSeq(0, -1, -1);
-                    if (!into.restore(0, 0, p.objects, p.lastTokens, p.objs))
+                    if (!into.restoreAssembled(0, 0, p.tokens, pd.stateOf(p, into, null)))
                         throw new IllegalStateException("llama.cpp refused the handed-over state");
                     long t4 = System.nanoTime();
                     pd.release(p);
@@ -318,15 +332,15 @@ public final class HandoverBench {
                     // the restore path alone: the same objects from the prefill side's (local) memory
                     long t5 = System.nanoTime();
                     b.removeSeq(0, -1, -1);
-                    for (int k = 0; k < p.objects; k++)
+                    for (int k = 0; k < nObj; k++)
                         if (KvBlockObject.verify(
-                                        st.objs()[k],
-                                        p.lengths[k],
-                                        p.keys[k],
-                                        k == p.objects - 1 ? p.lastTokens : s.blockTokens(),
-                                        p.lengths[k] - KvBlockObject.HEADER_BYTES)
-                                != null) throw new IllegalStateException("staging object " + k + " is wrong");
-                    if (!into.restore(0, 0, p.objects, p.lastTokens, st.objs()))
+                                        local[k],
+                                        localLengths[k],
+                                        localKeys[k],
+                                        k == nObj - 1 ? lastTokens : s.blockTokens(),
+                                        localLengths[k] - KvBlockObject.HEADER_BYTES)
+                                != null) throw new IllegalStateException("local object " + k + " is wrong");
+                    if (!into.restore(0, 0, nObj, lastTokens, local))
                         throw new IllegalStateException("llama.cpp refused the state");
                     long t6 = System.nanoTime();
                     TransferBatch batch = new TransferBatch(1);
@@ -344,9 +358,9 @@ public final class HandoverBench {
                         continue;
                     }
                     raw[i] = (t8 - t7) / 1e6;
-                    split[i] = (t1 - t0) / 1e6;
+                    stage[i] = (t1 - t0) / 1e6;
                     transfer[i] = p.transferNanos / 1e6;
-                    digest[i] = (t2 - t1 - p.transferNanos) / 1e6;
+                    seal[i] = (t2 - t1 - p.transferNanos) / 1e6;
                     verify[i] = (t3 - t2) / 1e6;
                     restore[i] = (t4 - t3) / 1e6;
                     total[i] = (t4 - t0) / 1e6;
@@ -365,9 +379,9 @@ public final class HandoverBench {
                     s.tokens(),
                     bytes,
                     objects,
-                    median(split),
+                    median(stage),
                     median(transfer),
-                    median(digest),
+                    median(seal),
                     median(verify),
                     median(restore),
                     median(total),

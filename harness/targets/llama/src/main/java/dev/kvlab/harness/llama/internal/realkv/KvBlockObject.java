@@ -32,25 +32,38 @@ final class KvBlockObject {
 
     /** Writes the header of {@code object}, whose payload is in place. */
     static void seal(MemorySegment object, long key, int tokens, long payloadBytes) {
-        object.set(I32, 0, MAGIC);
-        object.set(I32, 4, tokens);
-        object.set(I64, 8, key);
-        object.set(I64, 16, payloadBytes);
-        object.set(I32, 24, crc(payload(object, payloadBytes)));
-        object.set(I32, 28, 0);
+        seal(object, payload(object, payloadBytes), key, tokens);
+    }
+
+    /**
+     * Writes a header for {@code payload} at the start of {@code header}: the same header as an object's, kept apart
+     * from its payload (a PD handover's table of headers for the pieces of a sequence's state).
+     */
+    static void seal(MemorySegment header, MemorySegment payload, long key, int tokens) {
+        header.set(I32, 0, MAGIC);
+        header.set(I32, 4, tokens);
+        header.set(I64, 8, key);
+        header.set(I64, 16, payload.byteSize());
+        header.set(I32, 24, crc(payload));
+        header.set(I32, 28, 0);
     }
 
     /** Null when {@code object[0, length)} is block {@code key} of {@code tokens} tokens and {@code payloadBytes}, intact; else why not. */
     static String verify(MemorySegment object, long length, long key, int tokens, long payloadBytes) {
         if (length != objectBytes(payloadBytes))
             return "length " + length + ", a block object has " + objectBytes(payloadBytes);
-        if (object.get(I32, 0) != MAGIC) return "not a KV block object (magic)";
-        if (object.get(I32, 4) != tokens) return "block of " + object.get(I32, 4) + " tokens, want " + tokens;
-        if (object.get(I64, 8) != key)
-            return "the object holds block " + Long.toHexString(object.get(I64, 8)) + ", not " + Long.toHexString(key);
-        if (object.get(I64, 16) != payloadBytes)
-            return "payload of " + object.get(I64, 16) + " bytes, want " + payloadBytes;
-        if (object.get(I32, 24) != crc(payload(object, payloadBytes))) return "payload checksum mismatch";
+        return verify(object, payload(object, payloadBytes), key, tokens);
+    }
+
+    /** Null when {@code header} ({@link #seal(MemorySegment, MemorySegment, long, int)}) is that of {@code payload}, intact; else why not. */
+    static String verify(MemorySegment header, MemorySegment payload, long key, int tokens) {
+        if (header.get(I32, 0) != MAGIC) return "not a KV block object (magic)";
+        if (header.get(I32, 4) != tokens) return "block of " + header.get(I32, 4) + " tokens, want " + tokens;
+        if (header.get(I64, 8) != key)
+            return "the object holds block " + Long.toHexString(header.get(I64, 8)) + ", not " + Long.toHexString(key);
+        if (header.get(I64, 16) != payload.byteSize())
+            return "payload of " + header.get(I64, 16) + " bytes, want " + payload.byteSize();
+        if (header.get(I32, 24) != crc(payload)) return "payload checksum mismatch";
         return null;
     }
 

@@ -102,7 +102,7 @@ final class LlamaCalibrator {
                 c,
                 storePlan,
                 null,
-                new PdHandover.Sizes(probe.blockTokens(), layout.bytesPerToken()),
+                new PdHandover.Sizes(probe.blockTokens(), layout),
                 1,
                 mostPrompt,
                 System::nanoTime,

@@ -228,7 +228,7 @@ final class LlamaCell implements TargetCell {
                         config,
                         storePlan,
                         store,
-                        new PdHandover.Sizes(spec.blockTokens(), e.layout.bytesPerToken()),
+                        new PdHandover.Sizes(spec.blockTokens(), e.layout),
                         2 * e.shape.sequences(),
                         most[0],
                         loopRef::now,

@@ -28,8 +28,11 @@ import java.util.zip.CRC32C;
  * {@link RemotePrefix#restore(int, int, int, int, MemorySegment[])}). Two paths:
  * <ul>
  * <li>{@code direct}: every decode instance's transfer engine registers a receive segment of {@code slots} slots of
- * one prompt each; the prefill side's engine WRITEs the objects from its staging buffer into a slot (one-sided, as
- * Mooncake's Transfer Engine), no store involved;</li>
+ * one prompt each; llama.cpp writes the prefill sequence's state straight into a staging buffer of the prefill side's
+ * engine, which WRITEs its KV part (llama.cpp's own rows, in as many pieces as the prompt has blocks, a header with
+ * CRC32C each, the headers just before the rows) into a slot (one-sided, as Mooncake's Transfer Engine writes into
+ * the decode instance's KV memory), no store involved; the decode side frames the state around the rows in place
+ * (header, cell metadata) and restores it from the slot, so the WRITE is the one copy between the two contexts;</li>
  * <li>{@code store}: the prefill side puts the objects into kvlab's store under keys of this handover, the decode side
  * gets them (then removes them).</li>
  * </ul>
@@ -65,6 +68,16 @@ final class PdHandover implements AutoCloseable {
         String refused;
         /** Set by the decode side after its check: llama.cpp's state of the objects, assembled (null: not yet). */
         MemorySegment state;
+        /**
+         * Direct: the sent piece of the sequence's state (its KV part, or the whole state when its cells are not in
+         * position order) at {@code from} in the staging buffer, landing at {@code to} in the slot, {@code length}
+         * bytes in {@link #objects} pieces, their headers just before it; set by {@link #stage}.
+         */
+        long from, to, length;
+        /** Direct: the whole state was sent (the decode side restores it as llama.cpp wrote it; else it frames it). */
+        boolean whole;
+        /** Direct: the decode instance's slot. */
+        MemorySegment slotMemory;
 
         Parcel(
                 Request request,
@@ -89,21 +102,30 @@ final class PdHandover implements AutoCloseable {
         }
     }
 
-    /** Objects of blocks of {@code blockTokens} tokens of {@code bytesPerToken} bytes of KV each. */
-    record Sizes(int blockTokens, long bytesPerToken) {
+    /**
+     * Objects of blocks of {@code blockTokens} tokens of the KV of a sequence state of {@code layout} (the cell's
+     * contexts', taken from their sequence 0: the state the decode side frames).
+     */
+    record Sizes(int blockTokens, dev.kvlab.harness.llama.internal.KvStateLayout layout) {
+        long bytesPerToken() {
+            return layout.bytesPerToken();
+        }
+
         long objectBytes(int tokens) {
-            return KvBlockObject.objectBytes(bytesPerToken * tokens);
+            return KvBlockObject.objectBytes(bytesPerToken() * tokens);
         }
     }
 
-    /** A sequence's handover buffers: one object each, slices of {@code whole} (direct: the buffer the WRITE sends from; store: null). */
+    /** A sequence's handover buffers: direct, {@code whole}, laid out as a slot (the WRITE sends from it); store, one object each. */
     record Staging(MemorySegment whole, MemorySegment[] objs) {}
 
     private final PdTransfer mode;
     private final KvBlockStore store;
     private final Sizes sizes;
     private final int maxObjects, slots;
-    private final long slotBytes;
+    /** Direct: a slot (and a staging buffer) is a table of {@code maxObjects} headers, then a state of the longest prompt. */
+    private final long slotBytes, tableBytes;
+
     private final LongSupplier clock;
     private final RealKvTotals totals;
     private final long nonce;
@@ -155,7 +177,10 @@ final class PdHandover implements AutoCloseable {
         this.sizes = sizes;
         this.maxObjects = Math.max(1, (maxTokens + sizes.blockTokens() - 1) / sizes.blockTokens());
         this.slots = slots;
-        this.slotBytes = maxObjects * sizes.objectBytes(sizes.blockTokens());
+        this.tableBytes = (long) maxObjects * KvBlockObject.HEADER_BYTES;
+        this.slotBytes = Math.max(
+                tableBytes + sizes.layout().stateBytes(maxObjects * sizes.blockTokens()),
+                maxObjects * sizes.objectBytes(sizes.blockTokens()));
         this.clock = clock;
         this.totals = totals;
         this.nonce = new java.util.SplittableRandom(seed ^ System.nanoTime()).nextLong();
@@ -226,9 +251,11 @@ final class PdHandover implements AutoCloseable {
     String describe() {
         if (mode == PdTransfer.DIRECT)
             return "direct: the prefill instance's " + prefillSide.name()
-                    + " transfer engine WRITEs the prompt's block objects into a slot of the "
-                    + "decode instance's registered segment (" + slots + " slots of " + maxObjects
-                    + " objects per decode instance), no store; "
+                    + " transfer engine WRITEs the prompt's KV, as llama.cpp's state holds it, in " + maxObjects
+                    + " pieces at most with a header each (CRC32C), into a slot of the decode instance's registered"
+                    + " segment (" + slots + " slots per decode instance), no store and no copy on either side but"
+                    + " the WRITE (the decode side frames the state with the cell metadata and restores it from the"
+                    + " slot); "
                     + prefillSide.copySemantics() + (prefillSide.emulated() ? " (emulated NIC)" : "")
                     + (decodeHost == null
                             ? ""
@@ -248,17 +275,72 @@ final class PdHandover implements AutoCloseable {
         return maxObjects * sizes.blockTokens();
     }
 
-    /** Staging for one prefill sequence (direct: a buffer of the prefill side's engine) or one sequence's get buffers (store). */
+    /**
+     * Staging for one prefill sequence (direct: a buffer of the prefill side's engine, laid out as a slot) or one
+     * sequence's get buffers (store).
+     */
     Staging buffers() {
+        if (mode == PdTransfer.DIRECT) return new Staging(prefillSide.allocateBuffer(slotBytes), null);
         MemorySegment[] b = new MemorySegment[maxObjects];
-        if (mode == PdTransfer.DIRECT) {
-            MemorySegment all = prefillSide.allocateBuffer(slotBytes);
-            long stride = sizes.objectBytes(sizes.blockTokens());
-            for (int i = 0; i < maxObjects; i++) b[i] = all.asSlice(i * stride, stride);
-            return new Staging(all, b);
-        }
         for (int i = 0; i < maxObjects; i++) b[i] = store.allocate();
         return new Staging(null, b);
+    }
+
+    /**
+     * Sender side (the prefill instance's engine thread, as it needs the context): the prompt's KV of {@code seq} into
+     * {@code st}. Direct: llama.cpp writes the sequence's state straight into the staging buffer, where it is sent
+     * from, its KV part alone when its cells hold positions {@code 0…tokens-1} in order and its layout is the one the
+     * decode side frames (else the whole state); store: split into block objects ({@link RemotePrefix#splitRun}).
+     * A failure is the parcel's error (the decode side recomputes).
+     */
+    void stage(Parcel p, RemotePrefix codec, int seq, Staging st) {
+        try {
+            if (mode != PdTransfer.DIRECT) {
+                codec.splitRun(seq, p.keys, p.tokens, st.objs());
+                return;
+            }
+            var parsed = codec.stateInto(seq, st.whole().asSlice(tableBytes));
+            var got = parsed.layout();
+            var want = sizes.layout();
+            if (parsed.tokens() != p.tokens)
+                throw new IllegalStateException(
+                        "the sequence holds " + parsed.tokens() + " positions, the prompt " + p.tokens);
+            p.whole = parsed.cellOfPos() != null
+                    || got.vTrans() != want.vTrans()
+                    || got.nStream() != want.nStream()
+                    || !got.layers().equals(want.layers());
+            p.from = tableBytes + (p.whole ? 0 : got.kvPartOffset(p.tokens));
+            p.to = tableBytes + (p.whole ? 0 : want.kvPartOffset(p.tokens));
+            p.length = p.whole ? got.stateBytes(p.tokens) : got.kvPartBytes(p.tokens);
+        } catch (RuntimeException e) {
+            p.error = "staging failed: " + e.getClass().getSimpleName() + ": " + e.getMessage();
+        }
+    }
+
+    /** Direct: the offset (from the sent piece's start) and length of piece {@code i} of {@code p}'s state. */
+    private static long pieceOffset(Parcel p, int i) {
+        return Math.min(p.length, i * pieceBytes(p));
+    }
+
+    private static long pieceLength(Parcel p, int i) {
+        return pieceOffset(p, i + 1) - pieceOffset(p, i);
+    }
+
+    private static long pieceBytes(Parcel p) {
+        return (p.length + p.objects - 1) / p.objects;
+    }
+
+    /** Direct: piece {@code i}'s header in {@code m} (staging or slot), the sent piece starting at {@code at}. */
+    private static MemorySegment header(MemorySegment m, long at, Parcel p, int i) {
+        return m.asSlice(at - (long) (p.objects - i) * KvBlockObject.HEADER_BYTES, KvBlockObject.HEADER_BYTES);
+    }
+
+    private static MemorySegment piece(MemorySegment m, long at, Parcel p, int i) {
+        return m.asSlice(at + pieceOffset(p, i), pieceLength(p, i));
+    }
+
+    private int pieceTokens(Parcel p, int i) {
+        return i == p.objects - 1 ? p.lastTokens : sizes.blockTokens();
     }
 
     /**
@@ -312,8 +394,15 @@ final class PdHandover implements AutoCloseable {
                 p.lengths = new long[p.objects];
                 p.digests = new long[p.objects];
                 for (int i = 0; i < p.objects; i++) {
-                    p.lengths[i] = sizes.objectBytes(i == p.objects - 1 ? p.lastTokens : sizes.blockTokens());
-                    p.digests[i] = digest(staging[i], p.lengths[i]);
+                    if (mode == PdTransfer.DIRECT) {
+                        MemorySegment w = st.whole(), piece = piece(w, p.from, p, i);
+                        KvBlockObject.seal(header(w, p.from, p, i), piece, p.keys[i], pieceTokens(p, i));
+                        p.lengths[i] = piece.byteSize();
+                        p.digests[i] = digest(piece, p.lengths[i]);
+                    } else {
+                        p.lengths[i] = sizes.objectBytes(pieceTokens(p, i));
+                        p.digests[i] = digest(staging[i], p.lengths[i]);
+                    }
                 }
                 long t0 = System.nanoTime();
                 if (mode == PdTransfer.DIRECT) write(p, st.whole());
@@ -326,13 +415,11 @@ final class PdHandover implements AutoCloseable {
         p.arrivedAt = clock.getAsLong();
     }
 
+    /** Direct: the headers and the sent piece of the state, one WRITE, into the slot (the piece at {@code p.to}). */
     private void write(Parcel p, MemorySegment whole) {
-        long stride = sizes.objectBytes(sizes.blockTokens());
-        long len = (p.objects - 1) * stride + p.lengths[p.objects - 1]; // every object but the tail is whole: no gaps
-        writeBytes(whole, p.decode, p.slot, len);
-        MemorySegment seg = receive.get(p.decode).memory();
-        p.objs = new MemorySegment[p.objects];
-        for (int i = 0; i < p.objects; i++) p.objs[i] = seg.asSlice(p.slot * slotBytes + i * stride, stride);
+        long headers = (long) p.objects * KvBlockObject.HEADER_BYTES, len = headers + p.length;
+        writeBytes(whole, p.from - headers, p.decode, p.slot * slotBytes + p.to - headers, len);
+        p.slotMemory = receive.get(p.decode).memory().asSlice(p.slot * slotBytes, slotBytes);
         p.bytes = len;
     }
 
@@ -351,20 +438,20 @@ final class PdHandover implements AutoCloseable {
                 .distinct()
                 .toArray();
         long[][] g = new long[1 + n.length][rounds];
-        for (int i = 0; i < n.length; i++) writeBytes(whole, 0, 0, n[i] * stride);
+        for (int i = 0; i < n.length; i++) writeBytes(whole, 0, 0, 0, n[i] * stride);
         for (int r = 0; r < rounds; r++) {
             for (int i = 0; i < n.length; i++) {
                 long t0 = System.nanoTime();
-                writeBytes(whole, 0, 0, n[i] * stride);
+                writeBytes(whole, 0, 0, 0, n[i] * stride);
                 g[1 + i][r] = System.nanoTime() - t0;
             }
         }
         return dev.kvlab.harness.spi.LinkProbe.fit(g, n, stride, rounds, 0);
     }
 
-    private void writeBytes(MemorySegment whole, int decode, int slot, long len) {
+    private void writeBytes(MemorySegment whole, long from, int decode, long to, long len) {
         TransferBatch batch = new TransferBatch(1);
-        batch.add(Opcode.WRITE, whole, 0, targets.get(decode), slot * slotBytes, len);
+        batch.add(Opcode.WRITE, whole, from, targets.get(decode), to, len);
         try {
             prefillSide.submit(batch).get(timeoutNanos, TimeUnit.NANOSECONDS);
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
@@ -417,11 +504,25 @@ final class PdHandover implements AutoCloseable {
     String verify(Parcel p) {
         if (p.error != null) return p.error;
         if (corruptNow.getAsBoolean() && (mix(nonce ^ p.keys[0]) >>> 11) * 0x1.0p-53 < corruptFraction) {
-            MemorySegment o = p.objs[p.objects / 2];
-            long at = KvBlockObject.HEADER_BYTES + (p.lengths[p.objects / 2] - KvBlockObject.HEADER_BYTES) / 2;
+            MemorySegment o =
+                    mode == PdTransfer.DIRECT ? piece(p.slotMemory, p.to, p, p.objects / 2) : p.objs[p.objects / 2];
+            long at = mode == PdTransfer.DIRECT
+                    ? o.byteSize() / 2
+                    : KvBlockObject.HEADER_BYTES + (p.lengths[p.objects / 2] - KvBlockObject.HEADER_BYTES) / 2;
             o.set(java.lang.foreign.ValueLayout.JAVA_BYTE, at, (byte)
                     (o.get(java.lang.foreign.ValueLayout.JAVA_BYTE, at) ^ 0x5a));
             totals.handoverCorrupted.increment();
+        }
+        if (mode == PdTransfer.DIRECT) {
+            for (int i = 0; i < p.objects; i++) {
+                String why = KvBlockObject.verify(
+                        header(p.slotMemory, p.to, p, i),
+                        piece(p.slotMemory, p.to, p, i),
+                        p.keys[i],
+                        pieceTokens(p, i));
+                if (why != null) return "piece " + i + ": " + why;
+            }
+            return null;
         }
         for (int i = 0; i < p.objects; i++) {
             int tk = i == p.objects - 1 ? p.lastTokens : sizes.blockTokens();
@@ -443,8 +544,21 @@ final class PdHandover implements AutoCloseable {
             return;
         }
         int wrong = 0;
-        for (int i = 0; i < p.objects; i++) if (digest(p.objs[i], p.lengths[i]) != p.digests[i]) wrong++;
+        for (int i = 0; i < p.objects; i++)
+            if (digest(piece(p.slotMemory, p.to, p, i), p.lengths[i]) != p.digests[i]) wrong++;
         p.wrongObjects = wrong;
+    }
+
+    /**
+     * Receiver side, after {@link #check} found the parcel good (an I/O thread of the decode instance): llama.cpp's
+     * state of it to restore. Direct: in the slot, framed there with the header and cell metadata (over the pieces'
+     * headers, read by then) unless the whole state was sent; store: the objects assembled into {@code buffer}.
+     */
+    MemorySegment stateOf(Parcel p, RemotePrefix codec, MemorySegment buffer) {
+        if (mode != PdTransfer.DIRECT) return codec.assemble(0, p.objects, p.lastTokens, p.objs, buffer);
+        if (p.whole) return p.slotMemory.asSlice(tableBytes, p.length);
+        return dev.kvlab.harness.llama.internal.KvStateCodec.frame(
+                sizes.layout(), p.tokens, p.slotMemory.asSlice(tableBytes));
     }
 
     /** The decode side restored the parcel (engine thread): its audited objects count, its wrong ones as wrong hits used. */

@@ -236,6 +236,21 @@ public final class RemotePrefix {
         return bytes;
     }
 
+    /**
+     * Context side: {@code seq}'s state written by llama.cpp straight into {@code dst} (a PD handover's staging buffer,
+     * sent from there) and parsed; refused (exception) when it does not fit.
+     */
+    KvStateCodec.Parsed stateInto(int seq, MemorySegment dst) {
+        long n = ctx.stateInto(seq, dst);
+        if (n <= 0)
+            throw new IllegalStateException("the sequence's state does not fit in " + dst.byteSize() + " bytes");
+        long t0 = System.nanoTime();
+        KvStateCodec.Parsed parsed = KvStateCodec.parse(dst.asSlice(0, n));
+        totals.splitNanos.add(System.nanoTime() - t0);
+        totals.splitBytes.add(n);
+        return parsed;
+    }
+
     /** Bytes of the object of a block of {@code tokens} tokens (header and payload). */
     long objectBytes(int tokens) {
         return KvBlockObject.objectBytes(layout.bytesPerToken() * tokens);

@@ -26,7 +26,7 @@ class HandoverBenchResultTest {
     void jsonAsTheCommandPrintsIt() throws Exception {
         assertThat(new ObjectMapper().writeValueAsString(r.figures()))
                 .isEqualTo("{\"transport\":\"rdma-emu (emulated NIC)\",\"tokens\":256,\"bytes\":1000000,\"objects\":4,"
-                        + "\"split_ms\":0.5,\"transfer_ms\":2.0,\"digest_ms\":0.25,\"verify_ms\":1.0,\"restore_ms\":3.0,"
+                        + "\"stage_ms\":0.5,\"transfer_ms\":2.0,\"seal_ms\":0.25,\"verify_ms\":1.0,\"restore_ms\":3.0,"
                         + "\"handover_ms\":6.75,\"raw_transfer_ms\":1.0,\"restore_path_ms\":4.0,\"transfer_gb_per_s\":0.5,"
                         + "\"raw_transfer_gb_per_s\":1.0,\"transfer_vs_raw\":0.5,\"added_to_restore_path\":0.5}");
     }
@@ -37,11 +37,11 @@ class HandoverBenchResultTest {
         assertThat(r.text())
                 .isEqualTo("handover of 256 tokens (1000000 bytes in 4 objects) over rdma-emu (emulated NIC), medians:"
                         + nl
-                        + "  split 0.500 ms, audit digest 0.250 ms, WRITE 2.000 ms (0.50 GB/s), verify 1.000 ms, restore 3.000 ms: 6.750 ms in all"
+                        + "  staged 0.500 ms, sealed (headers, CRC32C, audit digest) 0.250 ms, WRITE 2.000 ms (0.50 GB/s), verify 1.000 ms, restore 3.000 ms: 6.750 ms in all"
                         + nl
                         + "  the transport's own WRITE of the same bytes (its own engine pair, interleaved) 1.000 ms (1.00 GB/s): the handover's moves at 0.50x"
                         + nl
-                        + "  restore path from local memory (verify + restore) 4.000 ms: the handover (WRITE + verify + restore) adds 50%"
+                        + "  restore path of the block objects from local memory (verify + assemble + restore) 4.000 ms: the handover (WRITE + verify + frame + restore) adds 50%"
                         + nl);
         assertThat(new HandoverBench.Result("tcp", 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, false).text())
                 .startsWith("handover of 1 tokens (1 bytes in 1 objects) over tcp, medians:");

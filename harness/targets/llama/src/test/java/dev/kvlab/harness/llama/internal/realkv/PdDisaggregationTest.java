@@ -118,6 +118,112 @@ class PdDisaggregationTest {
     }
 
     /**
+     * The direct handover as the target runs it ({@link PdHandover#stage}, send, verify, {@link PdHandover#stateOf},
+     * restore), from a prefill sequence other than 0 into decode sequence 0: the state's KV part alone, framed in the
+     * slot, when the sequence's cells hold its positions in order (a stream per sequence, V transposed); the whole
+     * state when they do not (a unified context whose freed cells took the sequence's later positions, V not
+     * transposed). Either way the decode context continues as the prefill context does.
+     */
+    @Test
+    void aDirectHandoverRestoresTheKvPartFramedInTheSlotOrTheWholeState() {
+        for (boolean scattered : new boolean[] {false, true}) {
+            LlamaContext.Options o = new LlamaContext.Options(
+                    1024,
+                    512,
+                    3,
+                    1,
+                    scattered ? LlamaContext.FlashAttention.ENABLED : LlamaContext.FlashAttention.DISABLED,
+                    scattered);
+            int block = 32, n = 3 * block + 11;
+            try (LlamaModel m = LlamaModel.load(RealKvTestSupport.library(), model);
+                    LlamaContext a = m.newContext(o);
+                    LlamaContext b = m.newContext(o)) {
+                KvStateLayout layout = EngineInstance.probeLayout(a);
+                assertThat(layout.vTrans()).isEqualTo(!scattered);
+                RealKvTotals totals = new RealKvTotals();
+                KvNamespace ns = new KvNamespace("test", "f16", layout.vTrans(), block);
+                KvBlockStore none = new KvBlockStore(null, ns, layout.bytesPerToken() * block, 1, totals);
+                RemotePrefix from = new RemotePrefix(a, layout, none, totals, 1, block),
+                        into = new RemotePrefix(b, layout, none, totals, 1, block);
+                int[] toks = new int[n];
+                for (int i = 0; i < n; i++) toks[i] = PromptTokens.FIRST + (i * 7919) % 20000;
+                int seq = 2;
+                float[] first;
+                if (scattered) { // cells 0-9 of sequence 0 freed, then taken by positions 60… of the prompt
+                    a.prefill(0, toks, 0, 10, 0);
+                    a.prefill(1, toks, 0, 10, 0);
+                    a.prefill(seq, toks, 0, 60, 0);
+                    a.removeSeq(0, -1, -1);
+                    first = a.prefill(seq, toks, 60, n, 60);
+                } else {
+                    first = a.prefill(seq, toks, 0, n, 0);
+                }
+                int next = LlamaContext.argmax(first);
+                try (PdHandover pd = new PdHandover(
+                        dev.kvlab.harness.api.config.PdTransfer.DIRECT,
+                        "tcp",
+                        dev.kvlab.transport.api.TransportConfig.defaults(),
+                        null,
+                        new PdHandover.Sizes(block, layout),
+                        1,
+                        1,
+                        n,
+                        System::nanoTime,
+                        totals,
+                        1,
+                        null)) {
+                    PdHandover.Staging st = pd.buffers();
+                    PdHandover.Parcel p = pd.reserve(null, NO_EVENTS, n, next, 0);
+                    pd.stage(p, from, seq, st);
+                    assertThat(p.error).isNull();
+                    assertThat(p.whole).as("the whole state sent").isEqualTo(scattered);
+                    pd.send(p, st);
+                    assertThat(p.error).isNull();
+                    long kv = scattered ? layout.stateBytes(n) : layout.kvPartBytes(n);
+                    assertThat(p.bytes).isEqualTo(4L * KvBlockObject.HEADER_BYTES + kv);
+                    assertThat(pd.check(p)).isNull();
+                    assertThat(into.restoreAssembled(0, 0, n, pd.stateOf(p, into, null)))
+                            .isTrue();
+                    assertThat(b.maxPos(0)).isEqualTo(n - 1);
+                }
+                float[] la = a.prefill(seq, new int[] {next}, 0, 1, n), lb = b.prefill(0, new int[] {next}, 0, 1, n);
+                double d = 0;
+                for (int i = 0; i < la.length; i++) d = Math.max(d, Math.abs(la[i] - lb[i]));
+                assertThat(d).as(scattered ? "whole state" : "KV part framed").isLessThanOrEqualTo(0.02);
+            }
+        }
+    }
+
+    /** A decode side's events that nothing reads (the handover alone is tested). */
+    private static final EngineInstance.Events NO_EVENTS = new EngineInstance.Events() {
+        @Override
+        public void admitted(long now) {}
+
+        @Override
+        public void prefix(EngineInstance.Prefix p, long now) {}
+
+        @Override
+        public void firstToken(long now) {}
+
+        @Override
+        public void token(long now) {}
+
+        @Override
+        public void completed(long now) {}
+
+        @Override
+        public void failed(String why, long now) {}
+
+        @Override
+        public void idle() {}
+
+        @Override
+        public EngineInstance.Events decodeSide() {
+            return this;
+        }
+    };
+
+    /**
      * Issue 33: a decode step that waited for a core is counted. With more spinning threads than the machine has cores
      * beside it, the engine thread loses its core in scheduler slices, so many decoding steps take 1 ms or more beyond
      * their CPU time.
@@ -168,10 +274,13 @@ class PdDisaggregationTest {
                     .as(path)
                     .isBetween(0.0, 1.0); // the machine's share, measured: a number, not NaN
             assertThat(num(r, Columns.HANDOVER_TOKENS.name())).as(path).isEqualTo(6 * 325);
-            // 11 objects per prompt: the model's KV per token and a 32-byte header per object
+            // 11 objects (store) or pieces (direct) per prompt: the model's KV per token and a 32-byte header each;
+            // direct sends the state's KV part as llama.cpp wrote it: with v_trans, n_layer and each layer's K and V
+            // headers (12 bytes each), 2 layers
+            double framing = path.equals("direct") ? 8 + 2 * 2 * 12 : 0;
             assertThat(num(r, Columns.HANDOVER_BYTES.name()))
                     .as(path)
-                    .isEqualTo(6 * (325.0 * kvBytesPerToken + 11 * KvBlockObject.HEADER_BYTES));
+                    .isEqualTo(6 * (325.0 * kvBytesPerToken + 11 * KvBlockObject.HEADER_BYTES + framing));
             assertThat(num(r, Columns.PD_RESTORE_MS_P50.name())).as(path).isPositive();
             assertThat(r.json().get("pd_transfer")).isEqualTo(path);
             // per request (handovers.csv): every one handed over, its parts adding up to its TTFT
