@@ -408,8 +408,8 @@ public final class Columns {
     public static final Column<Number> HANDOVER_BYTES = extra(
             "handover_bytes",
             Unit.BYTES,
-            "PD: bytes of prompt KV the prefill instances handed to the decode instances for the measured requests (block objects: header and"
-                    + " llama.cpp's rows; 0 when colocated)",
+            "PD: bytes of prompt KV the prefill instances handed to the decode instances for the measured requests (llama.cpp's rows with a"
+                    + " 32-byte header per block; direct also the state's per-layer framing; 0 when colocated)",
             Source.live(LLAMA),
             Merge.SUM);
     public static final Column<Number> HANDOVER_TOKENS = extra(
@@ -456,7 +456,7 @@ public final class Columns {
     public static final Column<Number> PD_HANDOVER_MS_P50 = extra(
             "pd_handover_ms_p50",
             Unit.MS,
-            "PD: p50 of the handover (the prompt's last token to its KV in the decode side's buffer or the store: split, transfer)",
+            "PD: p50 of the handover (the prompt's last token to its KV in the decode side's buffer or the store: staging or split, transfer)",
             Source.live(LLAMA),
             Merge.SAME);
     public static final Column<Number> PD_DECODE_QUEUE_MS_P50 = extra(
