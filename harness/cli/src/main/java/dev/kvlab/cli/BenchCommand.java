@@ -36,6 +36,8 @@ public final class BenchCommand implements Runnable {
     @Override
     public void run() {
         throw new picocli.CommandLine.ParameterException(
-                spec.commandLine(), "kvlab bench needs a subcommand: transport, store, master or engine");
+                spec.commandLine(),
+                "kvlab bench needs a subcommand: "
+                        + String.join(", ", spec.subcommands().keySet()));
     }
 }

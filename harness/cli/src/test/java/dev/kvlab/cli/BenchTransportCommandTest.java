@@ -54,6 +54,8 @@ class BenchTransportCommandTest {
         assertBadInput("not a link", "bench", "transport", "--transport", "rdma-emu", "--link", "fast");
         assertBadInput("rdma-emu only", "bench", "transport", "--transport", "tcp", "--link", "8gbps");
         assertBadInput("Unknown option", "bench", "transport", "--transport", "tcp", "--colour", "red");
+        // no subcommand: every one named, from the command's own list
+        assertBadInput("needs a subcommand: transport, store, master, engine, handover", "bench");
     }
 
     /** Issue 14, defect 4: what both processes will hold is checked against the machine before either starts. */

@@ -30,8 +30,11 @@ public final class BundleText {
 
     /** One JSON object: {@code single}'s summary when the matrix is that one run (non-null), else the summary with capacity and path. */
     public static String json(Path bundle, CellRun single) throws IOException {
-        if (single != null)
-            return BundleJson.mapper().writeValueAsString(cell(bundle, single).get("summary"));
+        if (single != null) {
+            ObjectNode c = ((ObjectNode) cell(bundle, single).get("summary")).deepCopy();
+            c.put("bundle", bundle.toString());
+            return BundleJson.mapper().writeValueAsString(c);
+        }
         ObjectNode o = ((ObjectNode) summary(bundle)).deepCopy();
         CapacityFile.read(bundle).ifPresent(c -> o.set("capacity", c));
         o.put("bundle", bundle.toString());
