@@ -68,6 +68,35 @@ final class EngineInstance implements AutoCloseable {
         default Events decodeSide() {
             throw new UnsupportedOperationException("not a disaggregated request");
         }
+
+        /** Events nothing reads, its own decode side: a handover timed or tested apart from any request. */
+        Events IGNORED = new Events() {
+            @Override
+            public void admitted(long now) {}
+
+            @Override
+            public void prefix(Prefix p, long now) {}
+
+            @Override
+            public void firstToken(long now) {}
+
+            @Override
+            public void token(long now) {}
+
+            @Override
+            public void completed(long now) {}
+
+            @Override
+            public void failed(String why, long now) {}
+
+            @Override
+            public void idle() {}
+
+            @Override
+            public Events decodeSide() {
+                return this;
+            }
+        };
     }
 
     /** What an instance does: both (colocated), or, disaggregated, only prefill or only decode. */

@@ -233,33 +233,7 @@ public final class HandoverBench {
             log.println("kvlab: prefilling " + s.tokens() + " tokens on the prefill context ...");
             a.prefill(0, toks, 0, toks.length, 0);
             PdHandover.Sizes sizes = new PdHandover.Sizes(s.blockTokens(), layout);
-            EngineInstance.Events events = new EngineInstance.Events() {
-                @Override
-                public void admitted(long now) {}
-
-                @Override
-                public void prefix(EngineInstance.Prefix p, long now) {}
-
-                @Override
-                public void firstToken(long now) {}
-
-                @Override
-                public void token(long now) {}
-
-                @Override
-                public void completed(long now) {}
-
-                @Override
-                public void failed(String why, long now) {}
-
-                @Override
-                public void idle() {}
-
-                @Override
-                public EngineInstance.Events decodeSide() {
-                    return this;
-                }
-            };
+            EngineInstance.Events events = EngineInstance.Events.IGNORED;
             int n = s.reps();
             double[] stage = new double[n],
                     transfer = new double[n],

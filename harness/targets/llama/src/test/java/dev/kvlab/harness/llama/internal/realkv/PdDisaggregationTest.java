@@ -73,20 +73,38 @@ class PdDisaggregationTest {
         return ((Number) v).doubleValue();
     }
 
+    /** The handover's codecs of a prefill context {@code a} and a decode context {@code b}, no store behind them. */
+    record Codecs(KvStateLayout layout, RealKvTotals totals, RemotePrefix from, RemotePrefix into) {}
+
+    static Codecs codecs(LlamaContext a, LlamaContext b, int block) {
+        KvStateLayout layout = EngineInstance.probeLayout(a);
+        RealKvTotals totals = new RealKvTotals();
+        KvNamespace ns = new KvNamespace("test", "f16", layout.vTrans(), block);
+        KvBlockStore none = new KvBlockStore(null, ns, layout.bytesPerToken() * block, 1, totals);
+        return new Codecs(
+                layout,
+                totals,
+                new RemotePrefix(a, layout, none, totals, 1, block),
+                new RemotePrefix(b, layout, none, totals, 1, block));
+    }
+
+    /** A prompt of {@code n} distinct-looking tokens. */
+    static int[] prompt(int n) {
+        int[] toks = new int[n];
+        for (int i = 0; i < n; i++) toks[i] = PromptTokens.FIRST + (i * 7919) % 20000;
+        return toks;
+    }
+
     @Test
     void aPromptHandedOverWithItsTailContinuesAsOnThePrefillContext() {
         int block = 32, n = 3 * block + 11;
         try (LlamaModel m = LlamaModel.load(RealKvTestSupport.library(), model);
                 LlamaContext a = m.newContext(LlamaContext.Options.of(1024).withSeqMax(2));
                 LlamaContext b = m.newContext(LlamaContext.Options.of(1024).withSeqMax(2))) {
-            KvStateLayout layout = EngineInstance.probeLayout(a);
-            RealKvTotals totals = new RealKvTotals();
-            KvNamespace ns = new KvNamespace("test", "f16", layout.vTrans(), block);
-            KvBlockStore none = new KvBlockStore(null, ns, layout.bytesPerToken() * block, 1, totals);
-            RemotePrefix from = new RemotePrefix(a, layout, none, totals, 1, block),
-                    into = new RemotePrefix(b, layout, none, totals, 1, block);
-            int[] toks = new int[n];
-            for (int i = 0; i < n; i++) toks[i] = PromptTokens.FIRST + (i * 7919) % 20000;
+            Codecs c = codecs(a, b, block);
+            KvStateLayout layout = c.layout();
+            RemotePrefix from = c.from(), into = c.into();
+            int[] toks = prompt(n);
             float[] first = a.prefill(0, toks, 0, n, 0);
             int next = LlamaContext.argmax(first);
             int objects = (n + block - 1) / block, tail = n - (objects - 1) * block;
@@ -138,15 +156,11 @@ class PdDisaggregationTest {
             try (LlamaModel m = LlamaModel.load(RealKvTestSupport.library(), model);
                     LlamaContext a = m.newContext(o);
                     LlamaContext b = m.newContext(o)) {
-                KvStateLayout layout = EngineInstance.probeLayout(a);
+                Codecs c = codecs(a, b, block);
+                KvStateLayout layout = c.layout();
                 assertThat(layout.vTrans()).isEqualTo(!scattered);
-                RealKvTotals totals = new RealKvTotals();
-                KvNamespace ns = new KvNamespace("test", "f16", layout.vTrans(), block);
-                KvBlockStore none = new KvBlockStore(null, ns, layout.bytesPerToken() * block, 1, totals);
-                RemotePrefix from = new RemotePrefix(a, layout, none, totals, 1, block),
-                        into = new RemotePrefix(b, layout, none, totals, 1, block);
-                int[] toks = new int[n];
-                for (int i = 0; i < n; i++) toks[i] = PromptTokens.FIRST + (i * 7919) % 20000;
+                RemotePrefix from = c.from(), into = c.into();
+                int[] toks = prompt(n);
                 int seq = 2;
                 float[] first;
                 if (scattered) { // cells 0-9 of sequence 0 freed, then taken by positions 60… of the prompt
@@ -169,11 +183,11 @@ class PdDisaggregationTest {
                         1,
                         n,
                         System::nanoTime,
-                        totals,
+                        c.totals(),
                         1,
                         null)) {
                     PdHandover.Staging st = pd.buffers();
-                    PdHandover.Parcel p = pd.reserve(null, NO_EVENTS, n, next, 0);
+                    PdHandover.Parcel p = pd.reserve(null, EngineInstance.Events.IGNORED, n, next, 0);
                     pd.stage(p, from, seq, st);
                     assertThat(p.error).isNull();
                     assertThat(p.whole).as("the whole state sent").isEqualTo(scattered);
@@ -193,35 +207,6 @@ class PdDisaggregationTest {
             }
         }
     }
-
-    /** A decode side's events that nothing reads (the handover alone is tested). */
-    private static final EngineInstance.Events NO_EVENTS = new EngineInstance.Events() {
-        @Override
-        public void admitted(long now) {}
-
-        @Override
-        public void prefix(EngineInstance.Prefix p, long now) {}
-
-        @Override
-        public void firstToken(long now) {}
-
-        @Override
-        public void token(long now) {}
-
-        @Override
-        public void completed(long now) {}
-
-        @Override
-        public void failed(String why, long now) {}
-
-        @Override
-        public void idle() {}
-
-        @Override
-        public EngineInstance.Events decodeSide() {
-            return this;
-        }
-    };
 
     /**
      * Issue 33: a decode step that waited for a core is counted. With more spinning threads than the machine has cores
