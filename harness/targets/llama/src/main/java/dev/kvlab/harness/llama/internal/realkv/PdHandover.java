@@ -21,11 +21,9 @@ import java.util.function.LongSupplier;
 import java.util.zip.CRC32C;
 
 /**
- * Prefill/decode disaggregation's handover of a request's prompt KV from its prefill instance to a decode instance,
- * in the remote tier's block objects ({@link KvBlockObject}: header with the object's key and CRC32C, then llama.cpp's
- * own rows of its positions; the prompt's shorter tail is the last object), split out of the prefill context and
- * restored into the decode context by the same code as the remote tier's ({@link RemotePrefix#splitRun},
- * {@link RemotePrefix#restore(int, int, int, int, MemorySegment[])}). Two paths:
+ * Prefill/decode disaggregation's handover of a request's prompt KV from its prefill instance to a decode instance:
+ * llama.cpp's own rows of every prompt position (its shorter tail too), in one piece per block of the prompt, each
+ * verified by the remote tier's header ({@link KvBlockObject}: the piece's key, length and CRC32C). Two paths:
  * <ul>
  * <li>{@code direct}: every decode instance's transfer engine registers a receive segment of {@code slots} slots of
  * one prompt each; llama.cpp writes the prefill sequence's state straight into a staging buffer of the prefill side's
@@ -33,8 +31,10 @@ import java.util.zip.CRC32C;
  * CRC32C each, the headers just before the rows) into a slot (one-sided, as Mooncake's Transfer Engine writes into
  * the decode instance's KV memory), no store involved; the decode side frames the state around the rows in place
  * (header, cell metadata) and restores it from the slot, so the WRITE is the one copy between the two contexts;</li>
- * <li>{@code store}: the prefill side puts the objects into kvlab's store under keys of this handover, the decode side
- * gets them (then removes them).</li>
+ * <li>{@code store}: the pieces are the remote tier's block objects (header, then the rows), split out of the prefill
+ * context and assembled on the decode side by the remote tier's code ({@link RemotePrefix#splitRun},
+ * {@link RemotePrefix#assemble}); the prefill side puts them into kvlab's store under keys of this handover, the
+ * decode side gets them (then removes them).</li>
  * </ul>
  * Either way a decode instance takes at most {@code slots} handovers at once (a prefill instance whose handover finds
  * no slot keeps the sequence, and its KV, until one is free: backpressure), and the decode side verifies every object
