@@ -25,8 +25,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code kvlab run}: runs a matrix (or a plain run config: a one-cell matrix) cell by cell into a result bundle
  * and prints the bundle path last. With {@code --json}, stdout is one JSON object (for a single cell × replicate
- * the cell's own summary, {@code CellResult.json()}, for a matrix {@code summary.json}, either with {@code bundle}: its path) and
- * the bundle path also goes to stderr.
+ * the cell's own summary, {@code CellResult.json()}; for a matrix {@code summary.json} plus {@code bundle}) and
+ * the bundle path goes to stderr.
  */
 @Command(
         name = "run",
@@ -88,10 +88,7 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--archive", description = "also write the bundle as <bundle>.tar.gz beside it")
     boolean archive;
 
-    @Option(
-            names = "--json",
-            description =
-                    "print one JSON object on stdout (with its bundle path under \"bundle\"; the path also goes to stderr)")
+    @Option(names = "--json", description = "print one JSON object on stdout (the bundle path goes to stderr)")
     boolean json;
 
     @Option(

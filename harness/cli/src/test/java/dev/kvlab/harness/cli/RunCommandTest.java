@@ -74,8 +74,8 @@ class RunCommandTest {
         String[] errLines = c.err().strip().split("\n");
         assertThat(java.nio.file.Path.of(errLines[errLines.length - 1]).resolve("summary.csv"))
                 .exists();
-        // and in the JSON, as a matrix's has it
-        assertThat(j.path("bundle").asText()).isEqualTo(errLines[errLines.length - 1]);
+        // not in the JSON: runs of one config and seed print the same object
+        assertThat(j.has("bundle")).isFalse();
     }
 
     private String out() {

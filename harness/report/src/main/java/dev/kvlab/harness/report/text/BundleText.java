@@ -30,11 +30,10 @@ public final class BundleText {
 
     /** One JSON object: {@code single}'s summary when the matrix is that one run (non-null), else the summary with capacity and path. */
     public static String json(Path bundle, CellRun single) throws IOException {
-        if (single != null) {
-            ObjectNode c = ((ObjectNode) cell(bundle, single).get("summary")).deepCopy();
-            c.put("bundle", bundle.toString());
-            return BundleJson.mapper().writeValueAsString(c);
-        }
+        // a single run's JSON is its cell's summary alone, no bundle path: two sim runs of one config and seed print
+        // the same object (the path is on stderr)
+        if (single != null)
+            return BundleJson.mapper().writeValueAsString(cell(bundle, single).get("summary"));
         ObjectNode o = ((ObjectNode) summary(bundle)).deepCopy();
         CapacityFile.read(bundle).ifPresent(c -> o.set("capacity", c));
         o.put("bundle", bundle.toString());
