@@ -287,13 +287,9 @@ public final class LlamaContext implements AutoCloseable {
     public MemorySegment state(int seq, SegmentAllocator alloc) {
         long size = stateSize(seq);
         MemorySegment dst = alloc.allocate(size, 16);
-        try {
-            long n = (long) lib.stateSeqGetData.invoke(live(), dst, size, seq);
-            if (n != size)
-                throw new IllegalStateException("llama_state_seq_get_data wrote " + n + " of " + size + " bytes");
-        } catch (Throwable t) {
-            throw LlamaLibrary.rethrow(t);
-        }
+        long n = stateInto(seq, dst);
+        if (n != size)
+            throw new IllegalStateException("llama_state_seq_get_data wrote " + n + " of " + size + " bytes");
         return dst;
     }
 

@@ -247,8 +247,6 @@ public final class HandoverBench {
             boolean emulated;
             double[] seal = new double[n];
             Transports tr = Transports.discover();
-            long slot = (long) ((s.tokens() + s.blockTokens() - 1) / s.blockTokens()) * KvBlockObject.HEADER_BYTES
-                    + layout.stateBytes(s.tokens());
             // the transport's own WRITE of the same bytes, on a pair of its own, interleaved with the handovers (the
             // same conditions)
             try (PdHandover pd = new PdHandover(
@@ -267,6 +265,7 @@ public final class HandoverBench {
                     TransferEngine target = tr.create(s.transport(), tc);
                     TransferEngine init = tr.create(s.transport(), tc);
                     java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+                long slot = pd.slotBytes();
                 Segment seg = target.registerSegment("kvlab-bench-handover", slot);
                 RemoteSegment rs = init.openSegment(seg.handle());
                 MemorySegment buf = init.allocateBuffer(slot);

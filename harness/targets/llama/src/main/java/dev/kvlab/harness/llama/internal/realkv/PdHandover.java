@@ -30,7 +30,8 @@ import java.util.zip.CRC32C;
  * engine, which WRITEs its KV part (llama.cpp's own rows, in as many pieces as the prompt has blocks, a header with
  * CRC32C each, the headers just before the rows) into a slot (one-sided, as Mooncake's Transfer Engine writes into
  * the decode instance's KV memory), no store involved; the decode side frames the state around the rows in place
- * (header, cell metadata) and restores it from the slot, so the WRITE is the one copy between the two contexts;</li>
+ * (header, cell metadata) and restores it from the slot, so between llama.cpp's own get and set the WRITE is the one
+ * copy;</li>
  * <li>{@code store}: the pieces are the remote tier's block objects (header, then the rows), split out of the prefill
  * context and assembled on the decode side by the remote tier's code ({@link RemotePrefix#splitRun},
  * {@link RemotePrefix#assemble}); the prefill side puts them into kvlab's store under keys of this handover, the
@@ -253,8 +254,8 @@ final class PdHandover implements AutoCloseable {
             return "direct: the prefill instance's " + prefillSide.name()
                     + " transfer engine WRITEs the prompt's KV, as llama.cpp's state holds it, in " + maxObjects
                     + " pieces at most with a header each (CRC32C), into a slot of the decode instance's registered"
-                    + " segment (" + slots + " slots per decode instance), no store and no copy on either side but"
-                    + " the WRITE (the decode side frames the state with the cell metadata and restores it from the"
+                    + " segment (" + slots + " slots per decode instance), no store, and between llama.cpp's"
+                    + " own get and set no copy but the WRITE (the decode side frames the state with the cell metadata and restores it from the"
                     + " slot); "
                     + prefillSide.copySemantics() + (prefillSide.emulated() ? " (emulated NIC)" : "")
                     + (decodeHost == null
@@ -268,6 +269,11 @@ final class PdHandover implements AutoCloseable {
     /** Whether the handover's transport is emulated (rdma-emu). */
     boolean emulated() {
         return prefillSide != null && prefillSide.emulated();
+    }
+
+    /** Bytes of a slot (and of a direct staging buffer): room for the longest handover, headers included. */
+    long slotBytes() {
+        return slotBytes;
     }
 
     /** Prompt tokens of the longest handover (every slot's size). */

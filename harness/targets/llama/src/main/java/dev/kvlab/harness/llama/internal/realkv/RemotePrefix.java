@@ -238,17 +238,14 @@ public final class RemotePrefix {
 
     /**
      * Context side: {@code seq}'s state written by llama.cpp straight into {@code dst} (a PD handover's staging buffer,
-     * sent from there) and parsed; refused (exception) when it does not fit.
+     * sent from there) and parsed; refused (exception) when it does not fit. Nothing is split, so the split totals
+     * are left alone (a parse timed as a split would report an impossible split rate).
      */
     KvStateCodec.Parsed stateInto(int seq, MemorySegment dst) {
         long n = ctx.stateInto(seq, dst);
         if (n <= 0)
             throw new IllegalStateException("the sequence's state does not fit in " + dst.byteSize() + " bytes");
-        long t0 = System.nanoTime();
-        KvStateCodec.Parsed parsed = KvStateCodec.parse(dst.asSlice(0, n));
-        totals.splitNanos.add(System.nanoTime() - t0);
-        totals.splitBytes.add(n);
-        return parsed;
+        return KvStateCodec.parse(dst.asSlice(0, n));
     }
 
     /** Bytes of the object of a block of {@code tokens} tokens (header and payload). */

@@ -267,6 +267,11 @@ class PdDisaggregationTest {
                     .as(path)
                     .isEqualTo(6 * (325.0 * kvBytesPerToken + 11 * KvBlockObject.HEADER_BYTES + framing));
             assertThat(num(r, Columns.PD_RESTORE_MS_P50.name())).as(path).isPositive();
+            // only the store path splits the state into objects (tiers none: nothing else splits); direct has no split
+            // to time, so no split rate
+            if (path.equals("direct"))
+                assertThat(num(r, LlamaColumns.SPLIT_GB_PER_S.name())).as(path).isNaN();
+            else assertThat(num(r, LlamaColumns.SPLIT_GB_PER_S.name())).as(path).isPositive();
             assertThat(r.json().get("pd_transfer")).isEqualTo(path);
             // per request (handovers.csv): every one handed over, its parts adding up to its TTFT
             assertThat(r.handovers()).as(path).hasSize(6).allSatisfy(h -> {
