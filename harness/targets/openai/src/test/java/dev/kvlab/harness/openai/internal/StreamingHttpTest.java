@@ -146,6 +146,9 @@ class StreamingHttpTest {
                 }
                 if (length < 0) return; // a spare connection closed unused, or nothing sent
                 in.skipNBytes(length);
+                // counted before the answer is written: the client can finish reading it (and the test assert) before
+                // this thread would run again after the flush
+                answered.incrementAndGet();
                 String event = "data: {\"choices\":[{\"index\":0,\"text\":\" a\",\"finish_reason\":null}]}\n\n"
                         + "data: {\"choices\":[{\"index\":0,\"text\":\"\",\"finish_reason\":\"length\"}],\"usage\":{\"prompt_tokens\":2,\"completion_tokens\":1}}\n\ndata: [DONE]\n\n";
                 byte[] e = event.getBytes(StandardCharsets.UTF_8);
@@ -157,7 +160,6 @@ class StreamingHttpTest {
                 out.write(e);
                 out.write("\r\n0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                 out.flush();
-                answered.incrementAndGet();
             } catch (IOException e) {
                 // client gone
             }
