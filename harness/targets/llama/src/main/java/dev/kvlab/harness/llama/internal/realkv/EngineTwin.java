@@ -111,6 +111,12 @@ final class EngineTwin {
         calibrated(calibration, cell, sequences, kvDtype);
     }
 
+    /** What a calibration by {@link #calibrate} with these arguments binds ({@link SearchCalibrations}). */
+    SearchCalibrations.Key calibrationKey(
+            LlamaModel model, LlamaContext.Options cell, int instances, int tokens, int blockTokens) {
+        return SearchCalibrations.Key.of(model, cell, threads, Math.max(1, instances), tokens, blockTokens);
+    }
+
     /** The twin planned on a calibration measured before (a capacity probe on an engine kept from an earlier probe of its cell). */
     void calibrated(EngineCalibration measured, LlamaContext.Options cell, int sequences, Dtype kvDtype) {
         calibration = measured;

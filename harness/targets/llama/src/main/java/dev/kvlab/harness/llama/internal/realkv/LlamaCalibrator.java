@@ -22,7 +22,8 @@ import java.time.Duration;
 
 /**
  * A llama.cpp cell's twin calibrated without running the cell: its engine timed on a context made as its instances'
- * are ({@link EngineCalibration}, the same as the cell does before it serves), and, when a tier of the cell fetches
+ * are ({@link EngineCalibration}, the same as the cell does before it serves, which then takes this one:
+ * {@link SearchCalibrations}), and, when a tier of the cell fetches
  * from the store, the store path measured on the cell's own backend and transport ({@code LiveStore.probe}). What a
  * capacity search predicts the cell's capacity with before it measures it.
  */
@@ -61,6 +62,11 @@ final class LlamaCalibrator {
                     t.calibrateTokens(),
                     probe.blockTokens(),
                     kv);
+            // the cell's engine plans its twin on this one rather than timing the engine again
+            SearchCalibrations.offer(
+                    twin.calibrationKey(
+                            model, options, c.cluster().instances(), t.calibrateTokens(), probe.blockTokens()),
+                    twin.calibration());
             if (c.pd() == dev.kvlab.harness.api.config.Pd.DISAGGREGATED)
                 twin.handover(directPath(c, storePlan, layout, probe, most[0]), !directHandover(c));
         }

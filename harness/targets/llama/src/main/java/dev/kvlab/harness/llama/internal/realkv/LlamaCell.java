@@ -73,6 +73,8 @@ final class LlamaCell implements TargetCell {
     private ParkedEngine engine;
     /** What this cell took over from an earlier probe, or why it started fresh. */
     private String reuse;
+    /** A fresh engine's twin planned on its capacity search's calibration: how (null: it timed its own, or reused). */
+    private String calibrationReused;
 
     private boolean reused;
     /** The audit's counts when this cell started (a kept store's are cumulative). */
@@ -199,14 +201,33 @@ final class LlamaCell implements TargetCell {
             // before it serves
             if (target.calibrateTokens() > 0) {
                 twin.shape(e.shape, most[0], most[1], probe.blockTokens());
-                twin.calibrate(
-                        e.model,
-                        e.shape.options(target.threads(), target.flashAttention()),
-                        e.shape.sequences(),
-                        config.cluster().instances(),
-                        target.calibrateTokens(),
-                        probe.blockTokens(),
-                        catalogDtype(e.ns.kvDtype()));
+                dev.kvlab.harness.llama.internal.LlamaContext.Options options =
+                        e.shape.options(target.threads(), target.flashAttention());
+                SearchCalibrations.Taken before =
+                        config.measurement().earlyStop().enabled() // a capacity probe
+                                ? SearchCalibrations.find(twin.calibrationKey(
+                                        e.model,
+                                        options,
+                                        config.cluster().instances(),
+                                        target.calibrateTokens(),
+                                        probe.blockTokens()))
+                                : null;
+                if (before != null) {
+                    twin.calibrated(before.calibration(), options, e.shape.sequences(), catalogDtype(e.ns.kvDtype()));
+                    calibrationReused = String.format(
+                            java.util.Locale.ROOT,
+                            "twin calibration: the capacity search's, timed %.0f s before this engine opened (what the "
+                                    + "prediction rests on; not timed again)",
+                            before.ageSeconds(System.nanoTime()));
+                } else
+                    twin.calibrate(
+                            e.model,
+                            options,
+                            e.shape.sequences(),
+                            config.cluster().instances(),
+                            target.calibrateTokens(),
+                            probe.blockTokens(),
+                            catalogDtype(e.ns.kvDtype()));
                 e.calibration = twin.calibration();
             }
             CellSpec spec = LlamaTarget.spec(config, k -> null, e.ns.modelId(), e.ns.kvDtype());
@@ -509,7 +530,7 @@ final class LlamaCell implements TargetCell {
         LlamaColumns.ENGINE_KV_LAYOUT.put(x, layout.describe());
         LlamaColumns.ENGINE_SYSTEM_INFO.put(x, systemInfo);
         LlamaColumns.ENGINE_LIBRARY.put(x, library);
-        LlamaColumns.ENGINE_REUSE.put(x, reuse);
+        LlamaColumns.ENGINE_REUSE.put(x, calibrationReused == null ? reuse : reuse + "; " + calibrationReused);
         LlamaColumns.ENGINE_SETUP_MS.put(x, (measuredStartNanos - wallStart) / 1e6);
         boolean external = !"bundled".equals(config.store().backend());
         Columns.CACHE_STATE_PROTOCOL.put(

@@ -65,7 +65,8 @@ public final class LlamaColumns {
             String.class,
             Unit.TEXT,
             "what the cell took over from an earlier probe of the same cell (model, contexts, store and their primed state, warm-up skipped), "
-                    + "or why it started fresh",
+                    + "or why it started fresh; a capacity probe's fresh engine also says when its twin took the calibration its "
+                    + "search's prediction was made with (not timed again)",
             Source.live(LLAMA),
             Merge.SAME,
             null);

@@ -217,6 +217,37 @@ class LlamaTargetTest {
                 .startsWith("reused from probe 2");
     }
 
+    /**
+     * A capacity search calibrates each cell's twin before its live search (the prediction); the cell's fresh engines
+     * then plan their twins on that calibration rather than timing the engine again, and say so; a fixed-load cell
+     * times its own.
+     */
+    @Test
+    void aCapacityProbeTakesItsSearchsCalibrationRatherThanTimingTheEngineAgain() {
+        String[] probe = {
+            "tiers=local-only", "measurement.early_stop.target=0.9", "measurement.early_stop.min_requests=4"
+        };
+        new LlamaTarget().calibrate(config(append(probe, "workload.arrival.rate=20")));
+        // two fresh engines (another seed is another cell to keep) on the one calibration
+        List<CellResult> fresh = List.of(
+                new CellRunner().run(config(append(probe, "workload.arrival.rate=20", "seed=11"))),
+                new CellRunner().run(config(append(probe, "workload.arrival.rate=20", "seed=12"))));
+        for (CellResult r : fresh) {
+            assertThat(r.summary().get(Columns.FAILED)).isZero();
+            assertThat(r.json().get("engine_reuse"))
+                    .asString()
+                    .startsWith("fresh: first probe")
+                    .contains("twin calibration: the capacity search's");
+        }
+        assertThat(fresh.get(1).json().get("engine_calibrated_flops"))
+                .isEqualTo(fresh.get(0).json().get("engine_calibrated_flops"));
+        CellResult fixedLoad = new CellRunner().run(config("tiers=local-only", "seed=13"));
+        assertThat(fixedLoad.json().get("engine_reuse")).asString().doesNotContain("capacity search");
+        assertThat(fixedLoad.json().get("engine_calibrated_flops"))
+                .isNotNull()
+                .isNotEqualTo(fresh.get(0).json().get("engine_calibrated_flops"));
+    }
+
     private static String[] append(String[] a, String... more) {
         String[] out = java.util.Arrays.copyOf(a, a.length + more.length);
         System.arraycopy(more, 0, out, a.length, more.length);
