@@ -51,6 +51,9 @@ final class EngineTwin {
     private final GgufModelInfo model;
     private final int threads;
     private EngineCalibration calibration;
+    /** What {@link #calibrate} timed the engine for (null: it did not). */
+    private SearchCalibrations.Key timedFor;
+
     private TwinPlan plan;
     private HardwareSpec hardware;
     private EngineInstance.Shape shape;
@@ -108,11 +111,40 @@ final class EngineTwin {
         } finally {
             for (LlamaContext c : ctxs) c.close();
         }
+        timedFor = key(model, cell, instances, tokens, blockTokens);
         calibrated(calibration, cell, sequences, kvDtype);
     }
 
-    /** What a calibration by {@link #calibrate} with these arguments binds ({@link SearchCalibrations}). */
-    SearchCalibrations.Key calibrationKey(
+    /**
+     * {@link #calibrate}, except that a capacity probe ({@code capacityProbe}) takes the calibration its capacity
+     * search took with the same arguments when there is one ({@link SearchCalibrations}); the age of the one taken in
+     * seconds, NaN when the engine was timed here.
+     */
+    double calibrateOrTake(
+            LlamaModel model,
+            LlamaContext.Options cell,
+            int sequences,
+            int instances,
+            int tokens,
+            int blockTokens,
+            Dtype kvDtype,
+            boolean capacityProbe) {
+        SearchCalibrations.Taken t =
+                capacityProbe ? SearchCalibrations.find(key(model, cell, instances, tokens, blockTokens)) : null;
+        if (t == null) {
+            calibrate(model, cell, sequences, instances, tokens, blockTokens, kvDtype);
+            return Double.NaN;
+        }
+        calibrated(t.calibration(), cell, sequences, kvDtype);
+        return t.ageSeconds(System.nanoTime());
+    }
+
+    /** Keeps the calibration {@link #calibrate} timed for the search's cells to take ({@link #calibrateOrTake}). */
+    void keepForTheSearch() {
+        SearchCalibrations.offer(timedFor, calibration);
+    }
+
+    private SearchCalibrations.Key key(
             LlamaModel model, LlamaContext.Options cell, int instances, int tokens, int blockTokens) {
         return SearchCalibrations.Key.of(model, cell, threads, Math.max(1, instances), tokens, blockTokens);
     }

@@ -63,10 +63,7 @@ final class LlamaCalibrator {
                     probe.blockTokens(),
                     kv);
             // the cell's engine plans its twin on this one rather than timing the engine again
-            SearchCalibrations.offer(
-                    twin.calibrationKey(
-                            model, options, c.cluster().instances(), t.calibrateTokens(), probe.blockTokens()),
-                    twin.calibration());
+            twin.keepForTheSearch();
             if (c.pd() == dev.kvlab.harness.api.config.Pd.DISAGGREGATED)
                 twin.handover(directPath(c, storePlan, layout, probe, most[0]), !directHandover(c));
         }

@@ -201,33 +201,21 @@ final class LlamaCell implements TargetCell {
             // before it serves
             if (target.calibrateTokens() > 0) {
                 twin.shape(e.shape, most[0], most[1], probe.blockTokens());
-                dev.kvlab.harness.llama.internal.LlamaContext.Options options =
-                        e.shape.options(target.threads(), target.flashAttention());
-                SearchCalibrations.Taken before =
-                        config.measurement().earlyStop().enabled() // a capacity probe
-                                ? SearchCalibrations.find(twin.calibrationKey(
-                                        e.model,
-                                        options,
-                                        config.cluster().instances(),
-                                        target.calibrateTokens(),
-                                        probe.blockTokens()))
-                                : null;
-                if (before != null) {
-                    twin.calibrated(before.calibration(), options, e.shape.sequences(), catalogDtype(e.ns.kvDtype()));
+                double age = twin.calibrateOrTake(
+                        e.model,
+                        e.shape.options(target.threads(), target.flashAttention()),
+                        e.shape.sequences(),
+                        config.cluster().instances(),
+                        target.calibrateTokens(),
+                        probe.blockTokens(),
+                        catalogDtype(e.ns.kvDtype()),
+                        config.measurement().earlyStop().enabled()); // a capacity probe
+                if (!Double.isNaN(age))
                     calibrationReused = String.format(
                             java.util.Locale.ROOT,
                             "twin calibration: the capacity search's, timed %.0f s before this engine opened (what the "
                                     + "prediction rests on; not timed again)",
-                            before.ageSeconds(System.nanoTime()));
-                } else
-                    twin.calibrate(
-                            e.model,
-                            options,
-                            e.shape.sequences(),
-                            config.cluster().instances(),
-                            target.calibrateTokens(),
-                            probe.blockTokens(),
-                            catalogDtype(e.ns.kvDtype()));
+                            age);
                 e.calibration = twin.calibration();
             }
             CellSpec spec = LlamaTarget.spec(config, k -> null, e.ns.modelId(), e.ns.kvDtype());
