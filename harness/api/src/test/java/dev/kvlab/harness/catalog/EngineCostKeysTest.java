@@ -231,6 +231,49 @@ class EngineCostKeysTest {
         assertThat(plain.passSeconds(64, pairs, 1024, 64, 6000)).isEqualTo(plain.passSeconds(64, pairs, 1024, 64));
     }
 
+    /**
+     * A shared stream whose kernel skips masked cells at a cost of its own ({@code masked_cost}, measured by the engine's
+     * calibration): a pass costs its own causal pairs plus its masked ones (the span's rest) at the rate of its kernel,
+     * short passes' below {@code small_pass_tokens}. Without it, every spanned pair costs a computed one, bit for bit.
+     */
+    @Test
+    void aSharedStreamsMaskedPairsCostWhatTheCalibrationMeasuredByKernel(@TempDir Path dir) throws Exception {
+        AttentionCost spanning = new AttentionCost(0.1, 0.01, 64).withKvCells(8704);
+        AttentionCost masked = spanning.withMaskedCost(new AttentionCost.MaskedCost(0.02, 0.4));
+        double own = Roofline.causalPairs(64, 1024);
+        assertThat(masked.pairs(64, own, 5200)).isEqualTo(own + 0.4 * (64.0 * 5376 - own));
+        assertThat(masked.pairs(1, 1345, 5200)).isEqualTo(1345 + 0.02 * (5376.0 - 1345));
+        assertThat(masked.pairs(64, own)).isEqualTo(own + 0.4 * (64.0 * 8704 - own));
+        assertThat(spanning.pairs(64, own, 5200)).isEqualTo(64.0 * 5376);
+        assertThat(masked.withKvCells(4096).maskedCost()).isEqualTo(masked.maskedCost());
+        assertThat(masked.withPasses(List.of()).maskedCost()).isEqualTo(masked.maskedCost());
+        // no shared stream: the masked cost has nothing to price
+        assertThat(new AttentionCost(0.1, 0.01, 64)
+                        .withMaskedCost(masked.maskedCost())
+                        .pairs(64, own, 5200))
+                .isEqualTo(own);
+        Roofline r = llama8bOnH100(masked);
+        assertThat(r.computeSeconds(64, own, 5200))
+                .isLessThan(llama8bOnH100(spanning).computeSeconds(64, own, 5200))
+                .isGreaterThan(llama8bOnH100(new AttentionCost(0.1, 0.01, 64)).computeSeconds(64, own));
+        assertThatThrownBy(() -> new AttentionCost.MaskedCost(-0.1, 0.4)).hasMessageContaining("small_pass");
+        Path f = dir.resolve("engine.yaml");
+        Files.writeString(
+                f,
+                ENTRY
+                        + "    attention: {efficiency: 0.3, small_pass_efficiency: 0.004, small_pass_tokens: 64, masked_cost: {small_pass: 0.02, pass: 0.4}}\n");
+        assertThat(Catalogs.load(List.of(f)).hardware("cpu-x").attention().maskedCost())
+                .isEqualTo(new AttentionCost.MaskedCost(0.02, 0.4));
+        Files.writeString(
+                f,
+                ENTRY
+                        + "    attention: {efficiency: 0.3, small_pass_efficiency: 0.004, small_pass_tokens: 64, masked_cost: {small_pass: 0.02, pass: -1}}\n");
+        assertThatThrownBy(() -> Catalogs.load(List.of(f)))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining(f + ":")
+                .hasMessageContaining("masked_cost.pass");
+    }
+
     @Test
     void ownStreamsRunEachSequencesAttentionOnTheKernelOfItsOwnRows() {
         AttentionCost att = new AttentionCost(0.1, 0.01, 64, 0, true);

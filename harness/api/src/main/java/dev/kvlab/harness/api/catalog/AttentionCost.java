@@ -28,13 +28,19 @@ import com.fasterxml.jackson.annotation.Nulls;
  *                            simulator that knows the stream's cells in use at a pass gives them ({@link #pairs(double,
  *                            double, double)}): llama.cpp attends to the used cells ({@code get_n_kv}: the last used
  *                            cell, padded to {@value #CELL_PAD}), so a pass at low load spans fewer than at load
+ * @param maskedCost        with {@code kv_cells}: what a masked pair (a token against another sequence's cell in the
+ *                            shared stream) costs against a computed one, as the engine's calibration measured it (null:
+ *                            the same, as llama.cpp computes them with flash attention off). With flash attention on,
+ *                            llama.cpp's CPU kernel skips masked cells: about free in passes of fewer than 64 rows, ~0.4 of
+ *                            a pair in its tiled kernel for longer ones (measured 2026-12-06, README)
  * @param passes            attention's efficiency measured by pass size (its query rows), shortest first: where given,
  *                            a pass's efficiency is read from it ({@link #efficiencyAt}) and {@code efficiency},
  *                            {@code small_pass_efficiency} and {@code small_pass_tokens} stay as the summary; empty: the
  *                            two-rate step. llama.cpp's CPU attention reaches different rates at 2, 4, 64 and 512 rows
  *                            (its kernels change with the batch's size), which one step between two rates cannot follow
- *                            <p>{@code span}, {@code sum_compute_memory}, {@code kv_cells} and {@code passes} may be left out
- *                            of a catalog entry (or a twin's file written before them): 0, false, 0 and none.
+ *                            <p>{@code span}, {@code sum_compute_memory}, {@code kv_cells}, {@code masked_cost} and {@code
+ *                            passes} may be left out of a catalog entry (or a twin's file written before them): 0, false, 0,
+ *                            none and none.
  */
 public record AttentionCost(
         double efficiency,
@@ -43,7 +49,25 @@ public record AttentionCost(
         @JsonSetter(nulls = Nulls.AS_EMPTY) double span,
         @JsonSetter(nulls = Nulls.AS_EMPTY) boolean sumComputeMemory,
         @JsonSetter(nulls = Nulls.AS_EMPTY) int kvCells,
+        MaskedCost maskedCost,
         @JsonSetter(nulls = Nulls.AS_EMPTY) java.util.List<PassEfficiency> passes) {
+
+    /**
+     * What a masked pair costs against a computed one ({@link #maskedCost}), by the pass's kernel.
+     *
+     * @param smallPass passes of fewer than {@code small_pass_tokens} rows (&gt;= 0)
+     * @param pass      longer passes (&gt;= 0)
+     */
+    public record MaskedCost(double smallPass, double pass) {
+        public MaskedCost {
+            if (!(smallPass >= 0 && Double.isFinite(smallPass)))
+                throw new IllegalArgumentException(
+                        "attention.masked_cost.small_pass must be a finite number >= 0, got " + smallPass);
+            if (!(pass >= 0 && Double.isFinite(pass)))
+                throw new IllegalArgumentException(
+                        "attention.masked_cost.pass must be a finite number >= 0, got " + pass);
+        }
+    }
 
     /**
      * Attention's efficiency in passes of {@code tokens} query rows, as a calibration measured it.
@@ -66,7 +90,15 @@ public record AttentionCost(
             double span,
             boolean sumComputeMemory,
             int kvCells) {
-        this(efficiency, smallPassEfficiency, smallPassTokens, span, sumComputeMemory, kvCells, java.util.List.of());
+        this(
+                efficiency,
+                smallPassEfficiency,
+                smallPassTokens,
+                span,
+                sumComputeMemory,
+                kvCells,
+                null,
+                java.util.List.of());
     }
 
     /** Without the context term and with compute and memory overlapped (the larger of the two). */
@@ -83,18 +115,34 @@ public record AttentionCost(
     /** The same with every token attending to {@code cells} KV cells (a shared stream's used span; 0: its own context). */
     public AttentionCost withKvCells(int cells) {
         return new AttentionCost(
-                efficiency, smallPassEfficiency, smallPassTokens, span, sumComputeMemory, cells, passes);
+                efficiency, smallPassEfficiency, smallPassTokens, span, sumComputeMemory, cells, maskedCost, passes);
+    }
+
+    /** The same with a masked pair costing {@code cost} (null: as a computed one). */
+    public AttentionCost withMaskedCost(MaskedCost cost) {
+        return new AttentionCost(
+                efficiency, smallPassEfficiency, smallPassTokens, span, sumComputeMemory, kvCells, cost, passes);
     }
 
     /** The same with attention's efficiency read by pass size from {@code table} (shortest first; empty: none). */
     public AttentionCost withPasses(java.util.List<PassEfficiency> table) {
         return new AttentionCost(
-                efficiency, smallPassEfficiency, smallPassTokens, span, sumComputeMemory, kvCells, table);
+                efficiency, smallPassEfficiency, smallPassTokens, span, sumComputeMemory, kvCells, maskedCost, table);
     }
 
-    /** The pairs a pass of {@code tokens} tokens computes: {@code pairs} (its causal pairs), or {@code tokens × kvCells} in a shared stream. */
+    /**
+     * The pairs a pass of {@code tokens} tokens costs: {@code pairs} (its causal pairs), or in a shared stream {@code
+     * tokens × kvCells}, its masked pairs at {@link #maskedCost}'s rate.
+     */
     public double pairs(double tokens, double pairs) {
-        return kvCells > 0 ? tokens * kvCells : pairs;
+        return kvCells > 0 ? spanned(tokens, pairs, tokens * kvCells) : pairs;
+    }
+
+    /** A shared stream's pass: {@code spanPairs} in all, of which {@code pairs} its own (computed), the rest masked. */
+    private double spanned(double tokens, double pairs, double spanPairs) {
+        if (maskedCost == null) return spanPairs;
+        double rate = tokens < smallPassTokens ? maskedCost.smallPass() : maskedCost.pass();
+        return pairs + rate * Math.max(0, spanPairs - pairs);
     }
 
     /** The padding of a shared stream's used span (llama.cpp's {@code n_pad} of its unified KV cache). */
@@ -107,9 +155,9 @@ public record AttentionCost(
      */
     public double pairs(double tokens, double pairs, double usedCells) {
         if (kvCells <= 0) return pairs;
-        if (!(usedCells >= 0)) return tokens * kvCells;
+        if (!(usedCells >= 0)) return spanned(tokens, pairs, tokens * kvCells);
         double span = Math.max(CELL_PAD, Math.ceil(usedCells / CELL_PAD) * CELL_PAD);
-        return tokens * Math.min(kvCells, span);
+        return spanned(tokens, pairs, tokens * Math.min(kvCells, span));
     }
 
     public AttentionCost {

@@ -91,6 +91,24 @@ public record HardwareSpec(
         return weights == Dtype.FP8 && fp8Flops != null ? fp8Flops : bf16Flops;
     }
 
+    /** The same hardware with {@code cost} as its attention's (null: attention at the compute rate). */
+    public HardwareSpec withAttention(AttentionCost cost) {
+        return new HardwareSpec(
+                id,
+                name,
+                aliases,
+                source,
+                bf16Flops,
+                fp8Flops,
+                hbmBandwidth,
+                hbmCapacity,
+                hostLinkBandwidth,
+                prefillMfu,
+                decodeBandwidthUtilization,
+                cost,
+                kvLoad);
+    }
+
     /** The same GPU with other efficiency factors (null keeps the catalog's). */
     public HardwareSpec withEfficiency(Double mfu, Double bandwidthUtilization) {
         return new HardwareSpec(

@@ -95,8 +95,9 @@ public record EngineCalibration(
     }
 
     /**
-     * The options of a context to calibrate on: room for the long context, the chunk and the decode steps, two
-     * sequences (the restore's and the request's), unified KV (as a cell's instances run), {@code batchTokens} per pass.
+     * The options of a context to calibrate on: room for the long context, the chunk and the decode steps (and, unless
+     * flash attention is off, for another sequence's long context: {@link EngineTimings.Masked}), two sequences (the
+     * restore's and the request's), unified KV (as a cell's instances run), {@code batchTokens} per pass.
      */
     static LlamaContext.Options options(
             GgufModelInfo model,
@@ -106,7 +107,9 @@ public record EngineCalibration(
             int threads,
             LlamaContext.FlashAttention flashAttention) {
         int context = contextTokens(model, chunkTokens, decodeSteps);
-        int cells = (context + chunkTokens + decodeSteps + 16 + 255) / 256 * 256;
+        int masked =
+                flashAttention == LlamaContext.FlashAttention.DISABLED ? 0 : context; // EngineProbe's masked timings
+        int cells = (context + masked + chunkTokens + decodeSteps + 16 + 255) / 256 * 256;
         return new LlamaContext.Options(cells, batchTokens, 2, threads, flashAttention, true);
     }
 
@@ -236,8 +239,10 @@ public record EngineCalibration(
         EngineCalibration best = null;
         for (EngineFit fit : new EngineFit[] {EngineFit.of(t, unit), EngineFit.summed(t, unit)}) {
             if (fit == null) continue;
-            HardwareSpec hw =
-                    hardware(model, threads, fit.flops(), fit.bandwidth(), source, fit.attention(), fit.kvLoad());
+            dev.kvlab.harness.api.catalog.AttentionCost att = fit.attention();
+            if (t.masked() != null && att != null)
+                att = att.withMaskedCost(t.masked().cost(p, d));
+            HardwareSpec hw = hardware(model, threads, fit.flops(), fit.bandwidth(), source, att, fit.kvLoad());
             EngineCalibration c =
                     new EngineCalibration(model, threads, t, ms, hw, fit.clips(), checks(t, new Roofline(ms, hw, kv)));
             if (best == null || c.worstError() < best.worstError()) best = c;
@@ -271,6 +276,27 @@ public record EngineCalibration(
                     "pass of " + q.tokens() + " behind " + p.context(),
                     q.behind(),
                     cal.prefillSeconds(q.tokens(), p.context())));
+        }
+        EngineTimings.Masked m = t.masked();
+        if (m != null && cal.hardware().attention() != null) {
+            int used = (int) Math.round(d.longContext()) + m.cells();
+            HardwareSpec hw = cal.hardware();
+            Roofline shared = new Roofline(
+                    cal.model(), hw.withAttention(hw.attention().withKvCells((used + 255) / 256 * 256)), cal.kv());
+            checks.add(new FitCheck(
+                    String.format(
+                            Locale.ROOT, "decode step after %.0f beside %d masked cells", d.longContext(), m.cells()),
+                    m.decode(),
+                    shared.passSeconds(1, d.longContext() + 1, d.longContext(), 1, used)));
+            checks.add(new FitCheck(
+                    "prefill " + p.tokens() + " behind " + p.context() + " beside " + m.cells() + " masked cells",
+                    m.chunk(),
+                    shared.passSeconds(
+                            p.tokens(),
+                            Roofline.causalPairs(p.tokens(), p.context()),
+                            p.context(),
+                            p.tokens(),
+                            p.context() + p.tokens() + m.cells())));
         }
         checks.add(new FitCheck(
                 "loading " + t.load().smallTokens() + " fetched tokens",
@@ -422,11 +448,18 @@ public record EngineCalibration(
         AttentionCost a = h.attention();
         sb.append(String.format(
                 Locale.ROOT,
-                "    attention: {efficiency: %.6e, small_pass_efficiency: %.6e, small_pass_tokens: %d%s%s}%n",
+                "    attention: {efficiency: %.6e, small_pass_efficiency: %.6e, small_pass_tokens: %d%s%s%s}%n",
                 a.efficiency(),
                 a.smallPassEfficiency(),
                 a.smallPassTokens(),
                 a.sumComputeMemory() ? ", sum_compute_memory: true" : "",
+                a.maskedCost() == null
+                        ? ""
+                        : String.format(
+                                Locale.ROOT,
+                                ", masked_cost: {small_pass: %.6e, pass: %.6e}",
+                                a.maskedCost().smallPass(),
+                                a.maskedCost().pass()),
                 passesYaml(a)));
         KvLoadCost asm = h.kvLoad().assembly();
         sb.append(String.format(

@@ -26,14 +26,41 @@ final class EngineProbe {
      * round of three runs gave a 256-token prefill of 25, 35 and 46 ms on the same quiet machine in three cells' starts.
      */
     static final int ROUNDS = 3;
+    /**
+     * Pairs of chunks timed with and without the other sequence's cells ({@link #maskedTimings}): their difference is a
+     * fraction of either, so more than {@link #RUNS}.
+     */
+    private static final int MASKED_PAIRS = 5;
     /** The decode steps' short context. */
     private static final int SHORT_CONTEXT = 16;
 
     private final LlamaContext ctx;
     private final int chunk, context, decodeSteps, blockTokens;
+    /** Cells of another sequence the masked timings put in the stream (0: none timed). */
+    private final int masked;
+
     private final int[] toks;
 
+    /**
+     * With flash attention on (or left to llama.cpp) and room for it, the long context's decode step and chunk are timed
+     * again with {@code context} cells of another sequence in the stream ({@link EngineTimings.Masked}): that kernel
+     * skips masked cells, at a cost of its own.
+     */
     EngineProbe(LlamaContext ctx, int chunk, int context, int decodeSteps, int blockTokens) {
+        this(
+                ctx,
+                chunk,
+                context,
+                decodeSteps,
+                blockTokens,
+                ctx.options().flashAttention() != LlamaContext.FlashAttention.DISABLED
+                                && ctx.options().unified()
+                                && ctx.options().nCtx() >= 2 * context + chunk + decodeSteps
+                        ? context
+                        : 0);
+    }
+
+    private EngineProbe(LlamaContext ctx, int chunk, int context, int decodeSteps, int blockTokens, int masked) {
         if (ctx.options().nSeqMax() < 2)
             throw new IllegalArgumentException("the calibration needs a context of two sequences");
         if (ctx.options().nCtx() < context + chunk + decodeSteps)
@@ -44,6 +71,7 @@ final class EngineProbe {
         this.context = context;
         this.decodeSteps = decodeSteps;
         this.blockTokens = blockTokens;
+        this.masked = masked;
         this.toks = new int[context + chunk + decodeSteps];
         SplittableRandom r = new SplittableRandom(23);
         int vocab = ctx.model().vocabSize();
@@ -83,6 +111,7 @@ final class EngineProbe {
         List<EngineTimings.Pass> passes = new ArrayList<>();
         for (int i = 0; i < passEmpty.length; i++)
             passes.add(new EngineTimings.Pass(lengths.get(i), passEmpty[i], timedPass(context, lengths.get(i))));
+        EngineTimings.Masked maskedTimings = masked > 0 ? maskedTimings() : null;
         long bytesPerToken;
         EngineTimings.Load load;
         try (Arena a = Arena.ofConfined()) {
@@ -108,7 +137,60 @@ final class EngineProbe {
                         SHORT_CONTEXT + (decodeSteps - 1) / 2.0, atShort, context + (decodeSteps - 1) / 2.0, atLong),
                 passes,
                 load,
-                bytesPerToken);
+                bytesPerToken,
+                maskedTimings);
+    }
+
+    /**
+     * The long context's decode step and chunk, each timed in pairs: with {@link #masked} cells of sequence 1 in the
+     * stream (restored from its state before each run, a millisecond or so) and right after without them, so that the
+     * difference is the masked cells' and not the machine's drift between two moments; medians of each side. Sequence 0
+     * holds the long context; sequence 1 is gone after.
+     */
+    private EngineTimings.Masked maskedTimings() {
+        try (Arena a = Arena.ofConfined()) {
+            ctx.prefill(1, toks, 0, masked, 0);
+            MemorySegment filler = ctx.state(1, a);
+            ctx.removeSeq(1, -1, -1);
+            int steps = Math.max(RUNS, decodeSteps);
+            double[] dm = new double[steps], da = new double[steps];
+            double[] cm = new double[MASKED_PAIRS], ca = new double[MASKED_PAIRS];
+            for (int i = 0; i < steps; i++) {
+                ctx.restore(1, filler);
+                dm[i] = timedStep(context);
+                ctx.removeSeq(1, -1, -1);
+                da[i] = timedStep(context);
+            }
+            for (int i = 0; i < MASKED_PAIRS; i++) {
+                ctx.restore(1, filler);
+                cm[i] = timedRun(context, chunk);
+                ctx.removeSeq(1, -1, -1);
+                ca[i] = timedRun(context, chunk);
+            }
+            return new EngineTimings.Masked(masked, median(dm), median(da), median(cm), median(ca));
+        }
+    }
+
+    /** One decode step of sequence 0 after the {@code at} tokens it holds (removed again). */
+    private double timedStep(int at) {
+        try (LlamaBatch b = ctx.newBatch()) {
+            b.add(toks[at], at, 0, true);
+            long t0 = System.nanoTime();
+            ctx.decode(b);
+            ctx.logits(0);
+            double s = (System.nanoTime() - t0) / 1e9;
+            ctx.removeSeq(0, at, -1);
+            return s;
+        }
+    }
+
+    /** One pass of {@code n} tokens of sequence 0 after the {@code at} it holds (removed again). */
+    private double timedRun(int at, int n) {
+        long t0 = System.nanoTime();
+        ctx.prefill(0, toks, at, at + n, at);
+        double s = (System.nanoTime() - t0) / 1e9;
+        ctx.removeSeq(0, at, -1);
+        return s;
     }
 
     /** A pass of {@code n} tokens of sequence 0 after the {@code at} it holds (removed again after each run). */

@@ -14,8 +14,16 @@ import java.util.List;
  * @param passes          passes shorter than the chunk, into an empty context and behind the long one, shortest first
  * @param load            loading fetched blocks into the engine
  * @param kvBytesPerToken the engine's KV bytes per token (what a load moves)
+ * @param masked          the long context's decode step and chunk again with another sequence's cells in the stream (null:
+ *                        not timed, as with flash attention off, whose kernel computes masked pairs as any other)
  */
-record EngineTimings(Prefill prefill, Decode decode, List<Pass> passes, Load load, long kvBytesPerToken) {
+record EngineTimings(
+        Prefill prefill, Decode decode, List<Pass> passes, Load load, long kvBytesPerToken, Masked masked) {
+
+    /** Without the masked timings. */
+    EngineTimings(Prefill prefill, Decode decode, List<Pass> passes, Load load, long kvBytesPerToken) {
+        this(prefill, decode, passes, load, kvBytesPerToken, null);
+    }
 
     EngineTimings {
         passes = List.copyOf(passes);
@@ -67,7 +75,47 @@ record EngineTimings(Prefill prefill, Decode decode, List<Pass> passes, Load loa
                         r.applyAsDouble(t -> t.load().large()),
                         r.applyAsDouble(t -> t.load().smallAssembly()),
                         r.applyAsDouble(t -> t.load().largeAssembly())),
-                f.kvBytesPerToken());
+                f.kvBytesPerToken(),
+                f.masked() == null
+                        ? null
+                        : new Masked(
+                                f.masked().cells(),
+                                r.applyAsDouble(t -> t.masked().decode()),
+                                r.applyAsDouble(t -> t.masked().decodeAlone()),
+                                r.applyAsDouble(t -> t.masked().chunk()),
+                                r.applyAsDouble(t -> t.masked().chunkAlone())));
+    }
+
+    /**
+     * A shared stream holding {@code cells} cells of another sequence besides the long context: what each token's
+     * attention masks.
+     *
+     * @param cells       the other sequence's cells
+     * @param decode      a decode step after the long context (as {@link Decode#atLong})
+     * @param decodeAlone the same step without the other sequence, timed in turn with {@code decode}
+     * @param chunk       the chunk behind the long context (as {@link Prefill#behind})
+     * @param chunkAlone  the same pass without the other sequence, timed in turn with {@code chunk}
+     */
+    record Masked(int cells, double decode, double decodeAlone, double chunk, double chunkAlone) {
+
+        /**
+         * What a masked pair cost against a computed one, in the decode step (the short passes' kernel) and in the chunk
+         * (the long passes'): the time the other cells added per masked pair (against the same pass timed in turn without
+         * them) over the time the long context added per pair it holds, each in [0, 1]; a kernel whose time did not grow
+         * with its own context: 1 (as computed).
+         */
+        dev.kvlab.harness.api.catalog.AttentionCost.MaskedCost cost(Prefill p, Decode d) {
+            double ownDecode = (d.atLong() - d.atShort()) / (d.longContext() - d.shortContext());
+            double ownChunk = (p.behind() - p.empty()) / ((double) p.tokens() * p.context());
+            return new dev.kvlab.harness.api.catalog.AttentionCost.MaskedCost(
+                    ratio((decode - decodeAlone) / cells, ownDecode),
+                    ratio((chunk - chunkAlone) / ((double) p.tokens() * cells), ownChunk));
+        }
+
+        private static double ratio(double masked, double own) {
+            if (!(own > 0) || !Double.isFinite(masked)) return 1;
+            return Math.clamp(masked / own, 0.0, 1.0);
+        }
     }
 
     /**

@@ -382,6 +382,10 @@ final class EngineTwin {
         }
         AttentionCost att = hardware.attention();
         if (att != null && att.kvCells() > 0) f.put("attention_kv_cells", att.kvCells());
+        if (att != null && att.maskedCost() != null) {
+            f.put("attention_masked_cost_small_pass", att.maskedCost().smallPass());
+            f.put("attention_masked_cost_pass", att.maskedCost().pass());
+        }
         f.put("kv_memory_bytes", hardware.hbmCapacity());
         if (cacheTokens() > 0) f.put("local_cache_tokens", cacheTokens());
         return new TwinCalibration(

@@ -48,6 +48,16 @@ class EngineCalibrationTest {
         var hw = cat.hardware(c.hardwareSpec().id());
         assertThat(hw.attention()).isNotNull();
         assertThat(hw.kvLoad()).isNotNull();
+        // flash attention left to llama.cpp (on for the CPU): what a masked cell costs was timed, and the file carries
+        // it
+        assertThat(c.timings().masked()).isNotNull();
+        assertThat(c.timings().masked().cells()).isEqualTo(c.timings().prefill().context());
+        var masked = c.hardwareSpec().attention().maskedCost();
+        assertThat(masked.smallPass()).isBetween(0.0, 1.0);
+        assertThat(masked.pass()).isBetween(0.0, 1.0);
+        assertThat(hw.attention().maskedCost().smallPass()).isCloseTo(masked.smallPass(), within(1e-6));
+        assertThat(hw.attention().maskedCost().pass()).isCloseTo(masked.pass(), within(1e-6));
+        assertThat(c.checks()).anyMatch(k -> k.what().contains("masked cells"));
         KvSizing kv = KvSizing.of(model, Dtype.FP16, 1);
         assertThat(kv.bytesPerTokenAllRanks()).isEqualTo(spec.kvBytesPerToken());
         assertThat(c.timings().kvBytesPerToken()).isEqualTo(spec.kvBytesPerToken());
