@@ -93,24 +93,18 @@ public record HardwareSpec(
 
     /** The same hardware with {@code cost} as its attention's (null: attention at the compute rate). */
     public HardwareSpec withAttention(AttentionCost cost) {
-        return new HardwareSpec(
-                id,
-                name,
-                aliases,
-                source,
-                bf16Flops,
-                fp8Flops,
-                hbmBandwidth,
-                hbmCapacity,
-                hostLinkBandwidth,
-                prefillMfu,
-                decodeBandwidthUtilization,
-                cost,
-                kvLoad);
+        return with(prefillMfu, decodeBandwidthUtilization, cost);
     }
 
     /** The same GPU with other efficiency factors (null keeps the catalog's). */
     public HardwareSpec withEfficiency(Double mfu, Double bandwidthUtilization) {
+        return with(
+                mfu == null ? prefillMfu : mfu,
+                bandwidthUtilization == null ? decodeBandwidthUtilization : bandwidthUtilization,
+                attention);
+    }
+
+    private HardwareSpec with(double mfu, double bandwidthUtilization, AttentionCost cost) {
         return new HardwareSpec(
                 id,
                 name,
@@ -121,9 +115,9 @@ public record HardwareSpec(
                 hbmBandwidth,
                 hbmCapacity,
                 hostLinkBandwidth,
-                mfu == null ? prefillMfu : mfu,
-                bandwidthUtilization == null ? decodeBandwidthUtilization : bandwidthUtilization,
-                attention,
+                mfu,
+                bandwidthUtilization,
+                cost,
                 kvLoad);
     }
 

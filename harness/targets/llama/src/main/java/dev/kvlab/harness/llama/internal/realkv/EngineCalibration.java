@@ -236,15 +236,18 @@ public record EngineCalibration(
                 t.load().smallTokens(),
                 t.load().large() * 1e3,
                 t.load().largeTokens());
+        AttentionCost.MaskedCost masked = t.masked() == null ? null : t.masked().cost(p, d);
+        List<String> maskedClips = t.masked() == null ? List.of() : t.masked().clips(p, d);
         EngineCalibration best = null;
         for (EngineFit fit : new EngineFit[] {EngineFit.of(t, unit), EngineFit.summed(t, unit)}) {
             if (fit == null) continue;
-            dev.kvlab.harness.api.catalog.AttentionCost att = fit.attention();
-            if (t.masked() != null && att != null)
-                att = att.withMaskedCost(t.masked().cost(p, d));
+            AttentionCost att = fit.attention();
+            if (masked != null && att != null) att = att.withMaskedCost(masked);
             HardwareSpec hw = hardware(model, threads, fit.flops(), fit.bandwidth(), source, att, fit.kvLoad());
-            EngineCalibration c =
-                    new EngineCalibration(model, threads, t, ms, hw, fit.clips(), checks(t, new Roofline(ms, hw, kv)));
+            List<String> clips = new ArrayList<>(fit.clips());
+            clips.addAll(maskedClips);
+            EngineCalibration c = new EngineCalibration(
+                    model, threads, t, ms, hw, List.copyOf(clips), checks(t, new Roofline(ms, hw, kv)));
             if (best == null || c.worstError() < best.worstError()) best = c;
         }
         return best;

@@ -105,16 +105,43 @@ record EngineTimings(
          * with its own context: 1 (as computed).
          */
         dev.kvlab.harness.api.catalog.AttentionCost.MaskedCost cost(Prefill p, Decode d) {
-            double ownDecode = (d.atLong() - d.atShort()) / (d.longContext() - d.shortContext());
-            double ownChunk = (p.behind() - p.empty()) / ((double) p.tokens() * p.context());
             return new dev.kvlab.harness.api.catalog.AttentionCost.MaskedCost(
-                    ratio((decode - decodeAlone) / cells, ownDecode),
-                    ratio((chunk - chunkAlone) / ((double) p.tokens() * cells), ownChunk));
+                    ratio(maskedDecode(), ownDecode(d)), ratio(maskedChunk(p), ownChunk(p)));
+        }
+
+        /** The kernels {@link #cost} could not rate (priced as computing masked pairs), in words; empty: none. */
+        List<String> clips(Prefill p, Decode d) {
+            List<String> out = new java.util.ArrayList<>();
+            if (!measurable(maskedDecode(), ownDecode(d)))
+                out.add(
+                        "the decode step did not grow with its context: a masked pair in short passes costs a computed one");
+            if (!measurable(maskedChunk(p), ownChunk(p)))
+                out.add("the chunk did not grow with its context: a masked pair in long passes costs a computed one");
+            return out;
+        }
+
+        private double maskedDecode() {
+            return (decode - decodeAlone) / cells;
+        }
+
+        private double maskedChunk(Prefill p) {
+            return (chunk - chunkAlone) / ((double) p.tokens() * cells);
+        }
+
+        private static double ownDecode(Decode d) {
+            return (d.atLong() - d.atShort()) / (d.longContext() - d.shortContext());
+        }
+
+        private static double ownChunk(Prefill p) {
+            return (p.behind() - p.empty()) / ((double) p.tokens() * p.context());
+        }
+
+        private static boolean measurable(double masked, double own) {
+            return own > 0 && Double.isFinite(masked);
         }
 
         private static double ratio(double masked, double own) {
-            if (!(own > 0) || !Double.isFinite(masked)) return 1;
-            return Math.clamp(masked / own, 0.0, 1.0);
+            return measurable(masked, own) ? Math.clamp(masked / own, 0.0, 1.0) : 1;
         }
     }
 

@@ -90,16 +90,26 @@ final class EngineTwin {
      * blocks of {@code blockTokens}, one per instance of the cell, all timed at once (each on its own thread, as the
      * cell's instances run: the CPU they share is in the timings), and plans the twin on it with {@code kvDtype} KV and
      * the engine's scheduling: {@code sequences} requests at once, at most {@code cell.nBatch()} tokens per pass,
-     * prompts in chunks.
+     * prompts in chunks. A capacity probe ({@code capacityProbe}) takes instead the calibration its capacity search took
+     * with the same arguments when there is one ({@link SearchCalibrations}). Returns the age in seconds of the one
+     * taken, NaN when the engine was timed here.
      */
-    void calibrate(
+    double calibrate(
             LlamaModel model,
             LlamaContext.Options cell,
             int sequences,
             int instances,
             int tokens,
             int blockTokens,
-            Dtype kvDtype) {
+            Dtype kvDtype,
+            boolean capacityProbe) {
+        SearchCalibrations.Key key =
+                SearchCalibrations.Key.of(model, cell, threads, Math.max(1, instances), tokens, blockTokens);
+        SearchCalibrations.Taken taken = capacityProbe ? SearchCalibrations.find(key) : null;
+        if (taken != null) {
+            calibrated(taken.calibration(), cell, sequences, kvDtype);
+            return taken.ageSeconds(System.nanoTime());
+        }
         int n = Math.max(EngineCalibration.MIN_CHUNK, Math.max(blockTokens, tokens));
         java.util.List<LlamaContext> ctxs = new java.util.ArrayList<>();
         try {
@@ -111,42 +121,14 @@ final class EngineTwin {
         } finally {
             for (LlamaContext c : ctxs) c.close();
         }
-        timedFor = key(model, cell, instances, tokens, blockTokens);
+        timedFor = key;
         calibrated(calibration, cell, sequences, kvDtype);
+        return Double.NaN;
     }
 
-    /**
-     * {@link #calibrate}, except that a capacity probe ({@code capacityProbe}) takes the calibration its capacity
-     * search took with the same arguments when there is one ({@link SearchCalibrations}); the age of the one taken in
-     * seconds, NaN when the engine was timed here.
-     */
-    double calibrateOrTake(
-            LlamaModel model,
-            LlamaContext.Options cell,
-            int sequences,
-            int instances,
-            int tokens,
-            int blockTokens,
-            Dtype kvDtype,
-            boolean capacityProbe) {
-        SearchCalibrations.Taken t =
-                capacityProbe ? SearchCalibrations.find(key(model, cell, instances, tokens, blockTokens)) : null;
-        if (t == null) {
-            calibrate(model, cell, sequences, instances, tokens, blockTokens, kvDtype);
-            return Double.NaN;
-        }
-        calibrated(t.calibration(), cell, sequences, kvDtype);
-        return t.ageSeconds(System.nanoTime());
-    }
-
-    /** Keeps the calibration {@link #calibrate} timed for the search's cells to take ({@link #calibrateOrTake}). */
+    /** Keeps the calibration {@link #calibrate} timed for the search's cells to take ({@link #calibrate} of a capacity probe). */
     void keepForTheSearch() {
         SearchCalibrations.offer(timedFor, calibration);
-    }
-
-    private SearchCalibrations.Key key(
-            LlamaModel model, LlamaContext.Options cell, int instances, int tokens, int blockTokens) {
-        return SearchCalibrations.Key.of(model, cell, threads, Math.max(1, instances), tokens, blockTokens);
     }
 
     /** The twin planned on a calibration measured before (a capacity probe on an engine kept from an earlier probe of its cell). */
@@ -168,7 +150,8 @@ final class EngineTwin {
      * The calibrated "hardware" as the cell's instances run it. With a shared KV stream (a local tier: llama.cpp's unified
      * KV cache) every token's attention spans the stream's used cells, not its own context ({@code get_n_kv}: the last
      * used cell, padded to 256): at load, the local tier's kept blocks and every sequence's largest request, at most the
-     * context's cells. Its KV memory is the instance's: the local tier's blocks and every sequence's largest request, so
+     * context's cells; the other sequences' cells at what the calibration measured a masked pair to cost ({@link
+     * AttentionCost#maskedCost}: with flash attention on, a fraction of a computed pair). Its KV memory is the instance's: the local tier's blocks and every sequence's largest request, so
      * that the twin's local tier keeps what the engine's does, not what a machine's whole RAM would.
      */
     HardwareSpec twinHardware(EngineCalibration c, Dtype kvDtype) {

@@ -61,7 +61,8 @@ final class LlamaCalibrator {
                     c.cluster().instances(),
                     t.calibrateTokens(),
                     probe.blockTokens(),
-                    kv);
+                    kv,
+                    false);
             // the cell's engine plans its twin on this one rather than timing the engine again
             twin.keepForTheSearch();
             if (c.pd() == dev.kvlab.harness.api.config.Pd.DISAGGREGATED)

@@ -201,7 +201,7 @@ final class LlamaCell implements TargetCell {
             // before it serves
             if (target.calibrateTokens() > 0) {
                 twin.shape(e.shape, most[0], most[1], probe.blockTokens());
-                double age = twin.calibrateOrTake(
+                double age = twin.calibrate(
                         e.model,
                         e.shape.options(target.threads(), target.flashAttention()),
                         e.shape.sequences(),
