@@ -12,6 +12,7 @@ import dev.kvlab.harness.api.catalog.HardwareSpec;
 import dev.kvlab.harness.api.catalog.KvLoadCost;
 import dev.kvlab.harness.api.catalog.KvSizing;
 import dev.kvlab.harness.api.catalog.ModelSpec;
+import dev.kvlab.harness.api.catalog.OutputRowsCost;
 import dev.kvlab.harness.api.catalog.Roofline;
 import dev.kvlab.harness.api.catalog.StepPrice;
 import dev.kvlab.harness.api.input.BadInputException;
@@ -272,6 +273,47 @@ class EngineCostKeysTest {
                 .isInstanceOf(BadInputException.class)
                 .hasMessageContaining(f + ":")
                 .hasMessageContaining("masked_cost.pass");
+    }
+
+    /**
+     * A step's output rows beyond its first (a decoding sequence's token each, a prompt's last chunk one) at what the
+     * calibration measured; a chunk that does not end its prompt has none; without the cost every price is as before.
+     */
+    @Test
+    void aStepsOutputRowsBeyondTheFirstCostWhatTheCalibrationMeasured(@TempDir Path dir) throws Exception {
+        OutputRowsCost o = new OutputRowsCost(2e-3, 0.5e-3);
+        assertThat(o.extraSeconds(0)).isZero();
+        assertThat(o.extraSeconds(1)).isZero();
+        assertThat(o.extraSeconds(2)).isEqualTo(2e-3);
+        assertThat(o.extraSeconds(8)).isEqualTo(2e-3 + 6 * 0.5e-3);
+        Roofline plain = llama8bOnH100(new AttentionCost(0.1, 0.01, 64));
+        Roofline rows = new Roofline(plain.model(), plain.hardware().withOutputRows(o), plain.kv());
+        StepPrice a = new StepPrice(plain), b = new StepPrice(rows);
+        for (StepPrice p : new StepPrice[] {a, b}) {
+            for (int i = 0; i < 4; i++) p.decode(1000 + i);
+            p.chunk(64, 1024, true);
+            p.chunk(512, 0, false);
+        }
+        assertThat(b.seconds(Double.NaN) - a.seconds(Double.NaN)).isCloseTo(o.extraSeconds(5), within(1e-12));
+        a.clear();
+        b.clear();
+        a.chunk(512, 0, false);
+        b.chunk(512, 0, false);
+        assertThat(b.seconds(Double.NaN)).isEqualTo(a.seconds(Double.NaN));
+        // the rate scales with the engine's speed; the entry's other copies keep it
+        assertThat(rows.hardware().slowerBy(2).outputRows()).isEqualTo(new OutputRowsCost(4e-3, 1e-3));
+        assertThat(rows.hardware().withEfficiency(0.5, null).outputRows()).isEqualTo(o);
+        assertThat(rows.hardware().withAttention(null).outputRows()).isEqualTo(o);
+        assertThatThrownBy(() -> new OutputRowsCost(-1e-3, 0)).hasMessageContaining("second_row_seconds");
+        Path f = dir.resolve("engine.yaml");
+        Files.writeString(f, ENTRY + "    output_rows: {second_row_seconds: 2.0e-3, row_seconds: 5.0e-4}\n");
+        assertThat(Catalogs.load(List.of(f)).hardware("cpu-x").outputRows()).isEqualTo(o);
+        Files.writeString(f, ENTRY + "    output_rows: {second_row_seconds: 2.0e-3, row_seconds: -1}\n");
+        assertThatThrownBy(() -> Catalogs.load(List.of(f)))
+                .isInstanceOf(BadInputException.class)
+                .hasMessageContaining(f + ":")
+                .hasMessageContaining("output_rows.row_seconds");
+        assertThat(Catalogs.load(List.of()).hardware("h100").outputRows()).isNull();
     }
 
     @Test

@@ -19,6 +19,8 @@ import java.util.Locale;
  * @param decodeBandwidthUtilization fraction of HBM bandwidth decode reaches, in (0, 1]
  * @param attention                  attention's own rate ({@link AttentionCost}), or null: at the compute rate
  * @param kvLoad                     loading fetched KV into the engine ({@link KvLoadCost}), or null: free
+ * @param outputRows                 a pass's output rows beyond its first ({@link OutputRowsCost}), or null: in its
+ *                                   linear work
  */
 public record HardwareSpec(
         String id,
@@ -33,7 +35,40 @@ public record HardwareSpec(
         double prefillMfu,
         double decodeBandwidthUtilization,
         AttentionCost attention,
-        KvLoadCost kvLoad) {
+        KvLoadCost kvLoad,
+        OutputRowsCost outputRows) {
+
+    /** Without a measured cost of output rows (every entry but a calibrated engine's). */
+    public HardwareSpec(
+            String id,
+            String name,
+            List<String> aliases,
+            String source,
+            double bf16Flops,
+            Double fp8Flops,
+            double hbmBandwidth,
+            long hbmCapacity,
+            double hostLinkBandwidth,
+            double prefillMfu,
+            double decodeBandwidthUtilization,
+            AttentionCost attention,
+            KvLoadCost kvLoad) {
+        this(
+                id,
+                name,
+                aliases,
+                source,
+                bf16Flops,
+                fp8Flops,
+                hbmBandwidth,
+                hbmCapacity,
+                hostLinkBandwidth,
+                prefillMfu,
+                decodeBandwidthUtilization,
+                attention,
+                kvLoad,
+                null);
+    }
 
     /** A datasheet entry: attention at the compute rate, fetched KV loaded for free. */
     public HardwareSpec(
@@ -118,7 +153,8 @@ public record HardwareSpec(
                 mfu,
                 bandwidthUtilization,
                 cost,
-                kvLoad);
+                kvLoad,
+                outputRows);
     }
 
     /**
@@ -141,7 +177,29 @@ public record HardwareSpec(
                 prefillMfu,
                 decodeBandwidthUtilization,
                 attention,
-                kvLoad);
+                kvLoad,
+                outputRows == null
+                        ? null
+                        : new OutputRowsCost(outputRows.secondRowSeconds() * ratio, outputRows.rowSeconds() * ratio));
+    }
+
+    /** The same hardware with {@code cost} as its output rows' (null: priced in the pass's linear work). */
+    public HardwareSpec withOutputRows(OutputRowsCost cost) {
+        return new HardwareSpec(
+                id,
+                name,
+                aliases,
+                source,
+                bf16Flops,
+                fp8Flops,
+                hbmBandwidth,
+                hbmCapacity,
+                hostLinkBandwidth,
+                prefillMfu,
+                decodeBandwidthUtilization,
+                attention,
+                kvLoad,
+                cost);
     }
 
     public boolean answersTo(String text) {

@@ -116,6 +116,15 @@ public final class Roofline {
         return l == null || tokens <= 0 ? 0 : l.seconds(tokens * kv.bytesPerTokenPerRank());
     }
 
+    /**
+     * Seconds a pass with {@code rows} output rows (tokens whose logits are wanted) costs beyond the same pass with one
+     * ({@link OutputRowsCost}; 0 without one: every output row is then in the pass's linear work).
+     */
+    public double outputRowsSeconds(double rows) {
+        OutputRowsCost o = hw.outputRows();
+        return o == null ? 0 : o.extraSeconds(rows);
+    }
+
     /** The part of {@link #kvLoadSeconds} an engine does off its engine thread ({@link KvLoadCost#assembly}; 0 without). */
     public double kvAssemblySeconds(double tokens) {
         KvLoadCost l = hw.kvLoad();

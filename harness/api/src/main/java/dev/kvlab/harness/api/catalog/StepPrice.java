@@ -10,7 +10,8 @@ import java.util.Arrays;
  *
  * <p>The step's time: on an engine whose sequences share one KV stream, one pass over the step's tokens spanning the
  * stream's cells in use; with a kernel per sequence's stream ({@link Roofline#ownStreamKernels}), {@link
- * Roofline#ownStreamStepSeconds} of its parts; else one pass of its tokens and causal pairs.
+ * Roofline#ownStreamStepSeconds} of its parts; else one pass of its tokens and causal pairs. Its output rows (a
+ * decoding sequence's token, a prompt's last) beyond the first at {@link Roofline#outputRowsSeconds}.
  */
 public final class StepPrice {
 
@@ -38,7 +39,7 @@ public final class StepPrice {
     private final Roofline roofline;
     private final boolean sharedStream, ownStreams;
     private double tokens, pairs, kvRead;
-    private int parts;
+    private int parts, outputs;
     private double[] rows = new double[8], context = new double[8];
 
     public StepPrice(Roofline roofline) {
@@ -53,17 +54,28 @@ public final class StepPrice {
         pairs = 0;
         kvRead = 0;
         parts = 0;
+        outputs = 0;
     }
 
     /** A decoding sequence's next token after {@code contextTokens} tokens of KV. */
     public void decode(long contextTokens) {
         tokens += 1;
+        outputs++;
         pairs += contextTokens + 1;
         if (ownStreams) part(1, contextTokens);
         kvRead += contextTokens;
     }
 
-    /** {@code chunkTokens} prompt tokens after the sequence's {@code doneTokens} already in KV. */
+    /**
+     * {@code chunkTokens} prompt tokens after the sequence's {@code doneTokens} already in KV; {@code last}: the prompt's
+     * last chunk, whose last token's logits the pass computes (an output row).
+     */
+    public void chunk(int chunkTokens, long doneTokens, boolean last) {
+        if (last) outputs++;
+        chunk(chunkTokens, doneTokens);
+    }
+
+    /** {@code chunkTokens} prompt tokens after the sequence's {@code doneTokens} already in KV (no output row). */
     public void chunk(int chunkTokens, long doneTokens) {
         tokens += chunkTokens;
         pairs += Roofline.causalPairs(chunkTokens, doneTokens);
@@ -81,6 +93,10 @@ public final class StepPrice {
      * span at load; ignored without a shared stream).
      */
     public double seconds(double usedCells) {
+        return passes(usedCells) + roofline.outputRowsSeconds(outputs);
+    }
+
+    private double passes(double usedCells) {
         return sharedStream
                 ? roofline.passSeconds(tokens, pairs, kvRead, tokens, usedCells)
                 : ownStreams

@@ -45,7 +45,8 @@ public final class CatalogFiles {
             double prefillMfu,
             double decodeBandwidthUtilization,
             AttentionCost attention,
-            KvLoadCost kvLoad) {}
+            KvLoadCost kvLoad,
+            dev.kvlab.harness.api.catalog.OutputRowsCost outputRows) {}
 
     /** The built-in catalog extended (and overridden by id) by {@code extra} YAML files or directories of them, in order. */
     public static Catalog load(List<Path> extra) {
@@ -158,7 +159,8 @@ public final class CatalogFiles {
                         e.prefillMfu(),
                         e.decodeBandwidthUtilization(),
                         e.attention(),
-                        e.kvLoad());
+                        e.kvLoad(),
+                        e.outputRows());
                 hardware.put(h.id(), h);
             } catch (IllegalArgumentException ex) {
                 throw new BadInputException(TreeBinder.where(tree, ptr) + ": " + ex.getMessage(), ex);

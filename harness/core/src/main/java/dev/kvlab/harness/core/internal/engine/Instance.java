@@ -178,7 +178,7 @@ public final class Instance {
                 s.chunk = c;
                 s.phase = Seq.Phase.PREFILLING;
                 budget -= c;
-                price.chunk(c, s.promptDone);
+                price.chunk(c, s.promptDone, s.promptDone + c == s.inputTokens());
                 batch.add(s);
             }
         }

@@ -243,7 +243,8 @@ public record EngineCalibration(
             if (fit == null) continue;
             AttentionCost att = fit.attention();
             if (masked != null && att != null) att = att.withMaskedCost(masked);
-            HardwareSpec hw = hardware(model, threads, fit.flops(), fit.bandwidth(), source, att, fit.kvLoad());
+            HardwareSpec hw = hardware(model, threads, fit.flops(), fit.bandwidth(), source, att, fit.kvLoad())
+                    .withOutputRows(t.outputs() == null ? null : t.outputs().cost());
             List<String> clips = new ArrayList<>(fit.clips());
             clips.addAll(maskedClips);
             EngineCalibration c = new EngineCalibration(
@@ -301,6 +302,15 @@ public record EngineCalibration(
                             p.tokens(),
                             p.context() + p.tokens() + m.cells())));
         }
+        EngineTimings.Outputs o = t.outputs();
+        if (o != null)
+            for (int[] rows : new int[][] {{o.fewRows(), 0}, {o.manyRows(), 1}}) {
+                int n = rows[0];
+                checks.add(new FitCheck(
+                        "pass of " + n + " after " + EngineProbe.SHORT_CONTEXT + ", every row's logits",
+                        rows[1] == 0 ? o.fewAll() : o.manyAll(),
+                        cal.prefillSeconds(n, EngineProbe.SHORT_CONTEXT) + cal.outputRowsSeconds(n)));
+            }
         checks.add(new FitCheck(
                 "loading " + t.load().smallTokens() + " fetched tokens",
                 t.load().small(),
@@ -464,6 +474,12 @@ public record EngineCalibration(
                                 a.maskedCost().smallPass(),
                                 a.maskedCost().pass()),
                 passesYaml(a)));
+        if (h.outputRows() != null)
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "    output_rows: {second_row_seconds: %.6e, row_seconds: %.6e}%n",
+                    h.outputRows().secondRowSeconds(),
+                    h.outputRows().rowSeconds()));
         KvLoadCost asm = h.kvLoad().assembly();
         sb.append(String.format(
                 Locale.ROOT,

@@ -651,16 +651,22 @@ final class EngineInstance implements AutoCloseable {
 
     /**
      * The step being built, priced: every decoding sequence's token after its context, then every prompt chunk after
-     * the sequence's prompt tokens already in KV; a shared (unified) stream spans the local tier's kept blocks and every
-     * active sequence's tokens (lent prefixes counted again: llama.cpp attends up to the last cell in use, not the count).
+     * the sequence's prompt tokens already in KV; a shared (unified) stream spans its cells in use, as the sim counts
+     * them: the local tier's kept blocks and every active sequence's tokens but those lent from it (a lend shares the
+     * kept cells). Counting lent prefixes again (as before) overstated the span: on check 27's config (combined, 17
+     * req/s) llama.cpp's own count ({@code LLAMA_KV_CACHE_DEBUG}: the last cell in use) was 5,020 at the median, this
+     * count about 4,400 and the one before 8,400.
      */
     private double priceOf(StepPrice p) {
         p.clear();
         for (EngineSequence s : active) if (s.inStep == EngineSequence.InStep.DECODE) p.decode(s.pos);
-        for (EngineSequence s : active) if (s.inStep == EngineSequence.InStep.PREFILL) p.chunk(s.stepTokens, s.next);
+        for (EngineSequence s : active)
+            if (s.inStep == EngineSequence.InStep.PREFILL)
+                p.chunk(s.stepTokens, s.next, s.next + s.stepTokens == s.promptTokens());
         if (!unified) return p.seconds(Double.NaN);
         long used = (long) tiers.keptBlocks() * blockTokens;
-        for (EngineSequence s : active) used += s.decoding ? s.pos : s.next;
+        for (EngineSequence s : active)
+            used += Math.max(0, (s.decoding ? s.pos : s.next) - (long) s.localBlocks * blockTokens);
         return p.seconds(used);
     }
 
@@ -784,6 +790,7 @@ final class EngineInstance implements AutoCloseable {
      * than the scheduler's slice (0.75-3 ms) that a thread which took the core may run before it yields it.
      */
     static final long DESCHEDULED_NANOS = 1_000_000;
+
 
     private void decoded(EngineSequence s, long now) {
         s.lastToken = s.stepToken;

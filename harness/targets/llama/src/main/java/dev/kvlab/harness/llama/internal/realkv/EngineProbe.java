@@ -32,7 +32,7 @@ final class EngineProbe {
      */
     private static final int MASKED_PAIRS = 5;
     /** The decode steps' short context. */
-    private static final int SHORT_CONTEXT = 16;
+    static final int SHORT_CONTEXT = 16;
 
     private final LlamaContext ctx;
     private final int chunk, context, decodeSteps, blockTokens;
@@ -131,6 +131,9 @@ final class EngineProbe {
             load = new EngineTimings.Load(blockTokens, small[0], blocks * blockTokens, large[0], small[1], large[1]);
         }
         ctx.clear();
+        ctx.prefill(0, toks, 0, SHORT_CONTEXT, 0);
+        EngineTimings.Outputs outputs = outputTimings();
+        ctx.clear();
         return new EngineTimings(
                 new EngineTimings.Prefill(chunk, context, empty, behind),
                 new EngineTimings.Decode(
@@ -138,7 +141,40 @@ final class EngineProbe {
                 passes,
                 load,
                 bytesPerToken,
-                maskedTimings);
+                maskedTimings,
+                outputs);
+    }
+
+    /** Rows of the long pass {@link #outputTimings} times (a decode step of that many sequences, at most). */
+    static final int OUTPUT_ROWS = 8;
+
+    /**
+     * Passes of 2 and {@value #OUTPUT_ROWS} rows behind sequence 0's short context, each timed in pairs: with the last
+     * row's logits only, then right after with every row's ({@link EngineTimings.Outputs}); medians of each side.
+     */
+    private EngineTimings.Outputs outputTimings() {
+        int pairs = Math.max(RUNS, decodeSteps);
+        double[] fo = new double[pairs], fa = new double[pairs], mo = new double[pairs], ma = new double[pairs];
+        try (LlamaBatch b = ctx.newBatch()) {
+            for (int i = 0; i < pairs; i++) {
+                fo[i] = timedRows(b, 2, false);
+                fa[i] = timedRows(b, 2, true);
+                mo[i] = timedRows(b, OUTPUT_ROWS, false);
+                ma[i] = timedRows(b, OUTPUT_ROWS, true);
+            }
+        }
+        return new EngineTimings.Outputs(2, median(fo), median(fa), OUTPUT_ROWS, median(mo), median(ma));
+    }
+
+    /** A pass of {@code rows} tokens of sequence 0 after its short context, every row's logits or the last's (removed again). */
+    private double timedRows(LlamaBatch b, int rows, boolean all) {
+        b.clear();
+        for (int i = 0; i < rows; i++) b.add(toks[SHORT_CONTEXT + i], SHORT_CONTEXT + i, 0, all || i == rows - 1);
+        long t0 = System.nanoTime();
+        ctx.decode(b);
+        double s = (System.nanoTime() - t0) / 1e9;
+        ctx.removeSeq(0, SHORT_CONTEXT, -1);
+        return s;
     }
 
     /**

@@ -16,13 +16,25 @@ import java.util.List;
  * @param kvBytesPerToken the engine's KV bytes per token (what a load moves)
  * @param masked          the long context's decode step and chunk again with another sequence's cells in the stream (null:
  *                        not timed, as with flash attention off, whose kernel computes masked pairs as any other)
+ * @param outputs         passes timed with one output row and with all their rows (null: not timed)
  */
 record EngineTimings(
-        Prefill prefill, Decode decode, List<Pass> passes, Load load, long kvBytesPerToken, Masked masked) {
+        Prefill prefill,
+        Decode decode,
+        List<Pass> passes,
+        Load load,
+        long kvBytesPerToken,
+        Masked masked,
+        Outputs outputs) {
 
-    /** Without the masked timings. */
+    /** Without the output rows' timings. */
+    EngineTimings(Prefill prefill, Decode decode, List<Pass> passes, Load load, long kvBytesPerToken, Masked masked) {
+        this(prefill, decode, passes, load, kvBytesPerToken, masked, null);
+    }
+
+    /** Without the masked and output rows' timings. */
     EngineTimings(Prefill prefill, Decode decode, List<Pass> passes, Load load, long kvBytesPerToken) {
-        this(prefill, decode, passes, load, kvBytesPerToken, null);
+        this(prefill, decode, passes, load, kvBytesPerToken, null, null);
     }
 
     EngineTimings {
@@ -83,7 +95,40 @@ record EngineTimings(
                                 r.applyAsDouble(t -> t.masked().decode()),
                                 r.applyAsDouble(t -> t.masked().decodeAlone()),
                                 r.applyAsDouble(t -> t.masked().chunk()),
-                                r.applyAsDouble(t -> t.masked().chunkAlone())));
+                                r.applyAsDouble(t -> t.masked().chunkAlone())),
+                f.outputs() == null
+                        ? null
+                        : new Outputs(
+                                f.outputs().fewRows(),
+                                r.applyAsDouble(t -> t.outputs().fewOne()),
+                                r.applyAsDouble(t -> t.outputs().fewAll()),
+                                f.outputs().manyRows(),
+                                r.applyAsDouble(t -> t.outputs().manyOne()),
+                                r.applyAsDouble(t -> t.outputs().manyAll())));
+    }
+
+    /**
+     * Passes of a few and of many rows behind a short context, each timed in pairs: with its last row's logits only (as
+     * a prompt's pass) and with every row's (as a decode step of that many sequences); medians of each side.
+     *
+     * @param fewRows  the short pass's rows (2)
+     * @param fewOne   it, the last row's logits only
+     * @param fewAll   it, every row's logits
+     * @param manyRows the long pass's rows
+     * @param manyOne  it, the last row's logits only
+     * @param manyAll  it, every row's logits
+     */
+    record Outputs(int fewRows, double fewOne, double fewAll, int manyRows, double manyOne, double manyAll) {
+
+        /**
+         * What the rows beyond the first cost: the second row the short pair's difference; each after it the long
+         * pair's difference beyond the short one's, over the rows between (each at least 0).
+         */
+        dev.kvlab.harness.api.catalog.OutputRowsCost cost() {
+            double few = Math.max(0, fewAll - fewOne), many = Math.max(0, manyAll - manyOne);
+            double row = Math.max(0, (many - few) / (manyRows - fewRows));
+            return new dev.kvlab.harness.api.catalog.OutputRowsCost(Math.max(0, few - (fewRows - 2) * row), row);
+        }
     }
 
     /**

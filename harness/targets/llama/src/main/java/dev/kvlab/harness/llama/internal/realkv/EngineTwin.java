@@ -180,7 +180,8 @@ final class EngineTwin {
                 hw.prefillMfu(),
                 hw.decodeBandwidthUtilization(),
                 att,
-                hw.kvLoad());
+                hw.kvLoad(),
+                hw.outputRows());
     }
 
     /** The calibration (null: none). */
@@ -368,6 +369,10 @@ final class EngineTwin {
         if (att != null && att.maskedCost() != null) {
             f.put("attention_masked_cost_small_pass", att.maskedCost().smallPass());
             f.put("attention_masked_cost_pass", att.maskedCost().pass());
+        }
+        if (hardware.outputRows() != null) {
+            f.put("output_second_row_ms", hardware.outputRows().secondRowSeconds() * 1e3);
+            f.put("output_row_ms", hardware.outputRows().rowSeconds() * 1e3);
         }
         f.put("kv_memory_bytes", hardware.hbmCapacity());
         if (cacheTokens() > 0) f.put("local_cache_tokens", cacheTokens());

@@ -58,6 +58,15 @@ class EngineCalibrationTest {
         assertThat(hw.attention().maskedCost().smallPass()).isCloseTo(masked.smallPass(), within(1e-6));
         assertThat(hw.attention().maskedCost().pass()).isCloseTo(masked.pass(), within(1e-6));
         assertThat(c.checks()).anyMatch(k -> k.what().contains("masked cells"));
+        // a pass's output rows beyond its first were timed in pairs and priced; the file carries them
+        var rows = c.timings().outputs();
+        assertThat(rows).isNotNull();
+        assertThat(rows.manyRows()).isEqualTo(EngineProbe.OUTPUT_ROWS);
+        assertThat(c.hardwareSpec().outputRows()).isEqualTo(rows.cost());
+        assertThat(rows.cost().secondRowSeconds()).isNotNegative().isFinite();
+        assertThat(hw.outputRows().rowSeconds())
+                .isCloseTo(rows.cost().rowSeconds(), within(rows.cost().rowSeconds() * 1e-5 + 1e-12));
+        assertThat(c.checks()).anyMatch(k -> k.what().contains("every row's logits"));
         KvSizing kv = KvSizing.of(model, Dtype.FP16, 1);
         assertThat(kv.bytesPerTokenAllRanks()).isEqualTo(spec.kvBytesPerToken());
         assertThat(c.timings().kvBytesPerToken()).isEqualTo(spec.kvBytesPerToken());

@@ -55,6 +55,22 @@ class EngineFitTest {
                 bpt);
     }
 
+    /**
+     * The output rows' cost from the paired timings: the second row the 2-row pair's difference, each after it the
+     * 8-row pair's difference beyond that over the 6 rows between; a pair that came out the wrong way round (noise)
+     * costs nothing rather than a negative time.
+     */
+    @Test
+    void outputRowsCostTheirPairedDifferences() {
+        var o = new EngineTimings.Outputs(2, 1.0e-3, 3.1e-3, 8, 2.4e-3, 7.2e-3).cost();
+        assertThat(o.secondRowSeconds()).isCloseTo(2.1e-3, within(1e-12));
+        assertThat(o.rowSeconds()).isCloseTo((4.8e-3 - 2.1e-3) / 6, within(1e-12));
+        assertThat(o.extraSeconds(8)).isCloseTo(4.8e-3, within(1e-12));
+        var noise = new EngineTimings.Outputs(2, 1.0e-3, 0.9e-3, 8, 2.4e-3, 2.3e-3).cost();
+        assertThat(noise.secondRowSeconds()).isZero();
+        assertThat(noise.rowSeconds()).isZero();
+    }
+
     @Test
     void givesBackTheEngineItWasMadeFrom() {
         EngineFit f = EngineFit.of(timings(SMALL_BELOW, 1), unit);
