@@ -276,6 +276,44 @@ class EngineCostKeysTest {
     }
 
     /**
+     * A kernel that runs passes of tile_rows rows or more in tiles of that many prices a pass as its rows rounded up to
+     * whole tiles (a 65-row pass as two tiles); shorter passes and entries without tiles as before, bit for bit.
+     */
+    @Test
+    void aTiledKernelsPassCostsItsRowsRoundedUpToWholeTiles(@TempDir Path dir) throws Exception {
+        AttentionCost flat = new AttentionCost(0.1, 0.01, 64);
+        AttentionCost tiled = flat.withTileRows(64);
+        assertThat(tiled.tileFactor(32)).isEqualTo(1.0);
+        assertThat(tiled.tileFactor(64)).isEqualTo(1.0);
+        assertThat(tiled.tileFactor(67)).isEqualTo(128.0 / 67);
+        assertThat(tiled.tileFactor(130)).isEqualTo(192.0 / 130);
+        assertThat(flat.tileFactor(67)).isEqualTo(1.0);
+        assertThat(tiled.withKvCells(4096)
+                        .withMaskedCost(new AttentionCost.MaskedCost(0, 0.4))
+                        .tileRows())
+                .isEqualTo(64);
+        Roofline a = llama8bOnH100(flat), b = llama8bOnH100(tiled);
+        double pairs = Roofline.causalPairs(67, 1024);
+        assertThat(b.computeSeconds(64, Roofline.causalPairs(64, 1024)))
+                .isEqualTo(a.computeSeconds(64, Roofline.causalPairs(64, 1024)));
+        double attention67 = a.computeSeconds(67, pairs) - a.computeSeconds(67, 0);
+        assertThat(b.computeSeconds(67, pairs) - b.computeSeconds(67, 0))
+                .isCloseTo(attention67 * 128 / 67, within(attention67 * 1e-9));
+        assertThatThrownBy(() -> flat.withTileRows(-1)).hasMessageContaining("tile_rows");
+        Path f = dir.resolve("engine.yaml");
+        Files.writeString(
+                f,
+                ENTRY
+                        + "    attention: {efficiency: 0.3, small_pass_efficiency: 0.004, small_pass_tokens: 64, tile_rows: 64}\n");
+        assertThat(Catalogs.load(List.of(f)).hardware("cpu-x").attention().tileRows())
+                .isEqualTo(64);
+        Files.writeString(
+                f, ENTRY + "    attention: {efficiency: 0.3, small_pass_efficiency: 0.004, small_pass_tokens: 64}\n");
+        assertThat(Catalogs.load(List.of(f)).hardware("cpu-x").attention().tileRows())
+                .isZero();
+    }
+
+    /**
      * A step's output rows beyond its first (a decoding sequence's token each, a prompt's last chunk one) at what the
      * calibration measured; a chunk that does not end its prompt has none; without the cost every price is as before.
      */

@@ -38,9 +38,13 @@ import com.fasterxml.jackson.annotation.Nulls;
  *                            {@code small_pass_efficiency} and {@code small_pass_tokens} stay as the summary; empty: the
  *                            two-rate step. llama.cpp's CPU attention reaches different rates at 2, 4, 64 and 512 rows
  *                            (its kernels change with the batch's size), which one step between two rates cannot follow
- *                            <p>{@code span}, {@code sum_compute_memory}, {@code kv_cells}, {@code masked_cost} and {@code
- *                            passes} may be left out of a catalog entry (or a twin's file written before them): 0, false, 0,
- *                            none and none.
+ * @param tileRows          passes of this many rows or more run attention in tiles of this many query rows, a pass's last
+ *                            tile as dear as a full one (0: none). llama.cpp's CPU flash-attention kernel takes passes of 64
+ *                            rows or more in tiles of 64 ({@code GGML_FA_TILE_Q}): measured 2026-12-06 in a hot cell's step
+ *                            log, a 64-row chunk 29.8 ms, the same chunk with three decode rows (67 rows, two tiles) 55.3 ms
+ *                            <p>{@code span}, {@code sum_compute_memory}, {@code kv_cells}, {@code masked_cost}, {@code
+ *                            passes} and {@code tile_rows} may be left out of a catalog entry (or a twin's file written
+ *                            before them): 0, false, 0, none, none and 0.
  */
 public record AttentionCost(
         double efficiency,
@@ -50,7 +54,21 @@ public record AttentionCost(
         @JsonSetter(nulls = Nulls.AS_EMPTY) boolean sumComputeMemory,
         @JsonSetter(nulls = Nulls.AS_EMPTY) int kvCells,
         MaskedCost maskedCost,
-        @JsonSetter(nulls = Nulls.AS_EMPTY) java.util.List<PassEfficiency> passes) {
+        @JsonSetter(nulls = Nulls.AS_EMPTY) java.util.List<PassEfficiency> passes,
+        @JsonSetter(nulls = Nulls.AS_EMPTY) int tileRows) {
+
+    /** Without tiles. */
+    public AttentionCost(
+            double efficiency,
+            double smallPassEfficiency,
+            int smallPassTokens,
+            double span,
+            boolean sumComputeMemory,
+            int kvCells,
+            MaskedCost maskedCost,
+            java.util.List<PassEfficiency> passes) {
+        this(efficiency, smallPassEfficiency, smallPassTokens, span, sumComputeMemory, kvCells, maskedCost, passes, 0);
+    }
 
     /**
      * What a masked pair costs against a computed one ({@link #maskedCost}), by the pass's kernel.
@@ -115,19 +133,66 @@ public record AttentionCost(
     /** The same with every token attending to {@code cells} KV cells (a shared stream's used span; 0: its own context). */
     public AttentionCost withKvCells(int cells) {
         return new AttentionCost(
-                efficiency, smallPassEfficiency, smallPassTokens, span, sumComputeMemory, cells, maskedCost, passes);
+                efficiency,
+                smallPassEfficiency,
+                smallPassTokens,
+                span,
+                sumComputeMemory,
+                cells,
+                maskedCost,
+                passes,
+                tileRows);
     }
 
     /** The same with a masked pair costing {@code cost} (null: as a computed one). */
     public AttentionCost withMaskedCost(MaskedCost cost) {
         return new AttentionCost(
-                efficiency, smallPassEfficiency, smallPassTokens, span, sumComputeMemory, kvCells, cost, passes);
+                efficiency,
+                smallPassEfficiency,
+                smallPassTokens,
+                span,
+                sumComputeMemory,
+                kvCells,
+                cost,
+                passes,
+                tileRows);
+    }
+
+    /** The same with passes of {@code rows} rows or more run in tiles of that many (0: none). */
+    public AttentionCost withTileRows(int rows) {
+        return new AttentionCost(
+                efficiency,
+                smallPassEfficiency,
+                smallPassTokens,
+                span,
+                sumComputeMemory,
+                kvCells,
+                maskedCost,
+                passes,
+                rows);
+    }
+
+    /**
+     * The factor on a pass's attention work from its tiles: its rows rounded up to whole tiles over its rows, for a pass
+     * of {@code tile_rows} rows or more; else 1.
+     */
+    public double tileFactor(double tokens) {
+        if (tileRows <= 0 || tokens < tileRows) return 1;
+        return Math.ceil(tokens / tileRows) * tileRows / tokens;
     }
 
     /** The same with attention's efficiency read by pass size from {@code table} (shortest first; empty: none). */
     public AttentionCost withPasses(java.util.List<PassEfficiency> table) {
         return new AttentionCost(
-                efficiency, smallPassEfficiency, smallPassTokens, span, sumComputeMemory, kvCells, maskedCost, table);
+                efficiency,
+                smallPassEfficiency,
+                smallPassTokens,
+                span,
+                sumComputeMemory,
+                kvCells,
+                maskedCost,
+                table,
+                tileRows);
     }
 
     /**
@@ -171,6 +236,7 @@ public record AttentionCost(
             throw new IllegalArgumentException("attention.span must be a finite number >= 0, got " + span);
         positive("attention.efficiency", efficiency);
         positive("attention.small_pass_efficiency", smallPassEfficiency);
+        if (tileRows < 0) throw new IllegalArgumentException("attention.tile_rows must be >= 0, got " + tileRows);
         if (smallPassTokens < 1)
             throw new IllegalArgumentException("attention.small_pass_tokens must be >= 1, got " + smallPassTokens);
     }

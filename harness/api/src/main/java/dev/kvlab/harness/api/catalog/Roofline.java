@@ -102,7 +102,7 @@ public final class Roofline {
         double efficiency = 1, factor = 1;
         if (attention != null) {
             efficiency = attention.efficiencyAt(tokens);
-            factor = attention.passFactor(tokens); // 1 without a span
+            factor = attention.passFactor(tokens) * attention.tileFactor(tokens); // 1 without a span or tiles
             pairs = attention.pairs(
                     tokens, pairs,
                     usedCells); // a shared stream: every token spans its used cells; else its own causal pairs
@@ -184,7 +184,7 @@ public final class Roofline {
      */
     public double ownStreamPairs(double rows, double pairs) {
         if (attention == null) return pairs;
-        return pairs * attention.passFactor(rows) / attention.efficiencyAt(rows);
+        return pairs * attention.passFactor(rows) * attention.tileFactor(rows) / attention.efficiencyAt(rows);
     }
 
     /**

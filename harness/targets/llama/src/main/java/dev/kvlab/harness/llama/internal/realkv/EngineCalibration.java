@@ -242,7 +242,8 @@ public record EngineCalibration(
         for (EngineFit fit : new EngineFit[] {EngineFit.of(t, unit), EngineFit.summed(t, unit)}) {
             if (fit == null) continue;
             AttentionCost att = fit.attention();
-            if (masked != null && att != null) att = att.withMaskedCost(masked);
+            if (masked != null && att != null)
+                att = att.withMaskedCost(masked).withTileRows(t.masked().tileRows(t.passes()));
             HardwareSpec hw = hardware(model, threads, fit.flops(), fit.bandwidth(), source, att, fit.kvLoad())
                     .withOutputRows(t.outputs() == null ? null : t.outputs().cost());
             List<String> clips = new ArrayList<>(fit.clips());
@@ -302,6 +303,11 @@ public record EngineCalibration(
                             p.tokens(),
                             p.context() + p.tokens() + m.cells())));
         }
+        if (m != null)
+            checks.add(new FitCheck(
+                    "pass of " + (EngineProbe.FA_TILE_ROWS + 1) + " behind " + p.context(),
+                    m.pastTile(),
+                    cal.prefillSeconds(EngineProbe.FA_TILE_ROWS + 1, p.context())));
         EngineTimings.Outputs o = t.outputs();
         if (o != null)
             for (int[] rows : new int[][] {{o.fewRows(), 0}, {o.manyRows(), 1}}) {
@@ -461,7 +467,7 @@ public record EngineCalibration(
         AttentionCost a = h.attention();
         sb.append(String.format(
                 Locale.ROOT,
-                "    attention: {efficiency: %.6e, small_pass_efficiency: %.6e, small_pass_tokens: %d%s%s%s}%n",
+                "    attention: {efficiency: %.6e, small_pass_efficiency: %.6e, small_pass_tokens: %d%s%s%s%s}%n",
                 a.efficiency(),
                 a.smallPassEfficiency(),
                 a.smallPassTokens(),
@@ -473,6 +479,7 @@ public record EngineCalibration(
                                 ", masked_cost: {small_pass: %.6e, pass: %.6e}",
                                 a.maskedCost().smallPass(),
                                 a.maskedCost().pass()),
+                a.tileRows() > 0 ? ", tile_rows: " + a.tileRows() : "",
                 passesYaml(a)));
         if (h.outputRows() != null)
             sb.append(String.format(

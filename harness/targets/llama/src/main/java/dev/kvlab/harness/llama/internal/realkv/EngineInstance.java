@@ -791,7 +791,6 @@ final class EngineInstance implements AutoCloseable {
      */
     static final long DESCHEDULED_NANOS = 1_000_000;
 
-
     private void decoded(EngineSequence s, long now) {
         s.lastToken = s.stepToken;
         s.pos++;

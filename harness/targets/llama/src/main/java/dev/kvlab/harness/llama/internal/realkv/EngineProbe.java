@@ -31,6 +31,13 @@ final class EngineProbe {
      * fraction of either, so more than {@link #RUNS}.
      */
     private static final int MASKED_PAIRS = 5;
+    /**
+     * llama.cpp's CPU flash-attention kernel's tile of query rows ({@code GGML_FA_TILE_Q} at 80fb11ac): passes of this
+     * many rows or more run in tiles of it. The calibration checks it by timing a pass one row past it
+     * ({@link EngineTimings.Masked#tileRows}).
+     */
+    static final int FA_TILE_ROWS = 64;
+
     /** The decode steps' short context. */
     static final int SHORT_CONTEXT = 16;
 
@@ -203,7 +210,8 @@ final class EngineProbe {
                 ctx.removeSeq(1, -1, -1);
                 ca[i] = timedRun(context, chunk);
             }
-            return new EngineTimings.Masked(masked, median(dm), median(da), median(cm), median(ca));
+            return new EngineTimings.Masked(
+                    masked, median(dm), median(da), median(cm), median(ca), timedPass(context, FA_TILE_ROWS + 1));
         }
     }
 

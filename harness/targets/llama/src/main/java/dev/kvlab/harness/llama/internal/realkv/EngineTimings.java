@@ -95,7 +95,8 @@ record EngineTimings(
                                 r.applyAsDouble(t -> t.masked().decode()),
                                 r.applyAsDouble(t -> t.masked().decodeAlone()),
                                 r.applyAsDouble(t -> t.masked().chunk()),
-                                r.applyAsDouble(t -> t.masked().chunkAlone())),
+                                r.applyAsDouble(t -> t.masked().chunkAlone()),
+                                r.applyAsDouble(t -> t.masked().pastTile())),
                 f.outputs() == null
                         ? null
                         : new Outputs(
@@ -140,8 +141,25 @@ record EngineTimings(
      * @param decodeAlone the same step without the other sequence, timed in turn with {@code decode}
      * @param chunk       the chunk behind the long context (as {@link Prefill#behind})
      * @param chunkAlone  the same pass without the other sequence, timed in turn with {@code chunk}
+     * @param pastTile    a pass of {@link EngineProbe#FA_TILE_ROWS} + 1 rows behind the long context, alone
      */
-    record Masked(int cells, double decode, double decodeAlone, double chunk, double chunkAlone) {
+    record Masked(int cells, double decode, double decodeAlone, double chunk, double chunkAlone, double pastTile) {
+
+        /**
+         * The rows of the kernel's tiles ({@link dev.kvlab.harness.api.catalog.AttentionCost#tileRows}): {@link
+         * EngineProbe#FA_TILE_ROWS} when a pass one row past a tile cost at least half the way from one tile to two (the
+         * passes of one and two tiles behind the long context, {@code passes}), else 0 (or when either was not timed).
+         */
+        int tileRows(List<Pass> passes) {
+            int tile = EngineProbe.FA_TILE_ROWS;
+            Pass one = null, two = null;
+            for (Pass q : passes) {
+                if (q.tokens() == tile) one = q;
+                if (q.tokens() == 2 * tile) two = q;
+            }
+            if (one == null || two == null || !(two.behind() > one.behind())) return 0;
+            return pastTile - one.behind() >= 0.5 * (two.behind() - one.behind()) ? tile : 0;
+        }
 
         /**
          * What a masked pair cost against a computed one, in the decode step (the short passes' kernel) and in the chunk

@@ -370,6 +370,7 @@ final class EngineTwin {
             f.put("attention_masked_cost_small_pass", att.maskedCost().smallPass());
             f.put("attention_masked_cost_pass", att.maskedCost().pass());
         }
+        if (att != null && att.tileRows() > 0) f.put("attention_tile_rows", att.tileRows());
         if (hardware.outputRows() != null) {
             f.put("output_second_row_ms", hardware.outputRows().secondRowSeconds() * 1e3);
             f.put("output_row_ms", hardware.outputRows().rowSeconds() * 1e3);

@@ -58,6 +58,10 @@ class EngineCalibrationTest {
         assertThat(hw.attention().maskedCost().smallPass()).isCloseTo(masked.smallPass(), within(1e-6));
         assertThat(hw.attention().maskedCost().pass()).isCloseTo(masked.pass(), within(1e-6));
         assertThat(c.checks()).anyMatch(k -> k.what().contains("masked cells"));
+        assertThat(c.checks())
+                .anyMatch(k -> k.what().startsWith("pass of " + (EngineProbe.FA_TILE_ROWS + 1) + " behind"));
+        assertThat(hw.attention().tileRows())
+                .isEqualTo(c.hardwareSpec().attention().tileRows());
         // a pass's output rows beyond its first were timed in pairs and priced; the file carries them
         var rows = c.timings().outputs();
         assertThat(rows).isNotNull();

@@ -56,6 +56,24 @@ class EngineFitTest {
     }
 
     /**
+     * The flash-attention kernel's tiles: 64 rows when a pass one row past a tile cost at least half the way from one
+     * tile's pass to two tiles', else none; none either without both passes timed.
+     */
+    @Test
+    void aPassOneRowPastATileSaysWhetherTheKernelRunsInTiles() {
+        List<EngineTimings.Pass> passes = List.of(
+                new EngineTimings.Pass(32, 1e-3, 90e-3),
+                new EngineTimings.Pass(64, 1e-3, 20e-3),
+                new EngineTimings.Pass(128, 2e-3, 38e-3));
+        assertThat(new EngineTimings.Masked(2048, 1, 1, 1, 1, 36e-3).tileRows(passes))
+                .isEqualTo(64);
+        assertThat(new EngineTimings.Masked(2048, 1, 1, 1, 1, 20.5e-3).tileRows(passes))
+                .isZero();
+        assertThat(new EngineTimings.Masked(2048, 1, 1, 1, 1, 36e-3).tileRows(passes.subList(0, 2)))
+                .isZero();
+    }
+
+    /**
      * The output rows' cost from the paired timings: the second row the 2-row pair's difference, each after it the
      * 8-row pair's difference beyond that over the 6 rows between; a pair that came out the wrong way round (noise)
      * costs nothing rather than a negative time.
