@@ -132,44 +132,23 @@ public record AttentionCost(
 
     /** The same with every token attending to {@code cells} KV cells (a shared stream's used span; 0: its own context). */
     public AttentionCost withKvCells(int cells) {
-        return new AttentionCost(
-                efficiency,
-                smallPassEfficiency,
-                smallPassTokens,
-                span,
-                sumComputeMemory,
-                cells,
-                maskedCost,
-                passes,
-                tileRows);
+        return with(cells, maskedCost, passes, tileRows);
     }
 
     /** The same with a masked pair costing {@code cost} (null: as a computed one). */
     public AttentionCost withMaskedCost(MaskedCost cost) {
-        return new AttentionCost(
-                efficiency,
-                smallPassEfficiency,
-                smallPassTokens,
-                span,
-                sumComputeMemory,
-                kvCells,
-                cost,
-                passes,
-                tileRows);
+        return with(kvCells, cost, passes, tileRows);
     }
 
     /** The same with passes of {@code rows} rows or more run in tiles of that many (0: none). */
     public AttentionCost withTileRows(int rows) {
+        return with(kvCells, maskedCost, passes, rows);
+    }
+
+    /** This cost with the per-engine terms replaced (the rates and kernels' thresholds kept). */
+    private AttentionCost with(int cells, MaskedCost cost, java.util.List<PassEfficiency> table, int tiles) {
         return new AttentionCost(
-                efficiency,
-                smallPassEfficiency,
-                smallPassTokens,
-                span,
-                sumComputeMemory,
-                kvCells,
-                maskedCost,
-                passes,
-                rows);
+                efficiency, smallPassEfficiency, smallPassTokens, span, sumComputeMemory, cells, cost, table, tiles);
     }
 
     /**
@@ -183,16 +162,7 @@ public record AttentionCost(
 
     /** The same with attention's efficiency read by pass size from {@code table} (shortest first; empty: none). */
     public AttentionCost withPasses(java.util.List<PassEfficiency> table) {
-        return new AttentionCost(
-                efficiency,
-                smallPassEfficiency,
-                smallPassTokens,
-                span,
-                sumComputeMemory,
-                kvCells,
-                maskedCost,
-                table,
-                tileRows);
+        return with(kvCells, maskedCost, table, tileRows);
     }
 
     /**

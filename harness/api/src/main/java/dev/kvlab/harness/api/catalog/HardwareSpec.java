@@ -128,7 +128,7 @@ public record HardwareSpec(
 
     /** The same hardware with {@code cost} as its attention's (null: attention at the compute rate). */
     public HardwareSpec withAttention(AttentionCost cost) {
-        return with(prefillMfu, decodeBandwidthUtilization, cost);
+        return with(prefillMfu, decodeBandwidthUtilization, cost, outputRows);
     }
 
     /** The same GPU with other efficiency factors (null keeps the catalog's). */
@@ -136,10 +136,11 @@ public record HardwareSpec(
         return with(
                 mfu == null ? prefillMfu : mfu,
                 bandwidthUtilization == null ? decodeBandwidthUtilization : bandwidthUtilization,
-                attention);
+                attention,
+                outputRows);
     }
 
-    private HardwareSpec with(double mfu, double bandwidthUtilization, AttentionCost cost) {
+    private HardwareSpec with(double mfu, double bandwidthUtilization, AttentionCost cost, OutputRowsCost rows) {
         return new HardwareSpec(
                 id,
                 name,
@@ -154,7 +155,7 @@ public record HardwareSpec(
                 bandwidthUtilization,
                 cost,
                 kvLoad,
-                outputRows);
+                rows);
     }
 
     /**
@@ -185,21 +186,7 @@ public record HardwareSpec(
 
     /** The same hardware with {@code cost} as its output rows' (null: priced in the pass's linear work). */
     public HardwareSpec withOutputRows(OutputRowsCost cost) {
-        return new HardwareSpec(
-                id,
-                name,
-                aliases,
-                source,
-                bf16Flops,
-                fp8Flops,
-                hbmBandwidth,
-                hbmCapacity,
-                hostLinkBandwidth,
-                prefillMfu,
-                decodeBandwidthUtilization,
-                attention,
-                kvLoad,
-                cost);
+        return with(prefillMfu, decodeBandwidthUtilization, attention, cost);
     }
 
     public boolean answersTo(String text) {

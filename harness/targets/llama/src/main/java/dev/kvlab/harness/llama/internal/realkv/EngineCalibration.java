@@ -255,6 +255,14 @@ public record EngineCalibration(
         return best;
     }
 
+    /** A pass of {@code rows} rows behind the short context with every row's logits, timed {@code measured}, beside {@code cal}'s price. */
+    private static FitCheck everyRowsLogits(int rows, double measured, Roofline cal) {
+        return new FitCheck(
+                "pass of " + rows + " after " + EngineProbe.SHORT_CONTEXT + ", every row's logits",
+                measured,
+                cal.prefillSeconds(rows, EngineProbe.SHORT_CONTEXT) + cal.outputRowsSeconds(rows));
+    }
+
     /** Every timing of {@code t} beside {@code cal}'s prediction of it. */
     private static List<FitCheck> checks(EngineTimings t, Roofline cal) {
         EngineTimings.Prefill p = t.prefill();
@@ -309,14 +317,10 @@ public record EngineCalibration(
                     m.pastTile(),
                     cal.prefillSeconds(EngineProbe.FA_TILE_ROWS + 1, p.context())));
         EngineTimings.Outputs o = t.outputs();
-        if (o != null)
-            for (int[] rows : new int[][] {{o.fewRows(), 0}, {o.manyRows(), 1}}) {
-                int n = rows[0];
-                checks.add(new FitCheck(
-                        "pass of " + n + " after " + EngineProbe.SHORT_CONTEXT + ", every row's logits",
-                        rows[1] == 0 ? o.fewAll() : o.manyAll(),
-                        cal.prefillSeconds(n, EngineProbe.SHORT_CONTEXT) + cal.outputRowsSeconds(n)));
-            }
+        if (o != null) {
+            checks.add(everyRowsLogits(o.fewRows(), o.fewAll(), cal));
+            checks.add(everyRowsLogits(o.manyRows(), o.manyAll(), cal));
+        }
         checks.add(new FitCheck(
                 "loading " + t.load().smallTokens() + " fetched tokens",
                 t.load().small(),
