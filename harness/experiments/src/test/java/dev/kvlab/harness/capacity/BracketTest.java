@@ -48,9 +48,15 @@ class BracketTest {
     record Outcome(List<Bracket.Probe> probes, Bracket.Decision end) {}
 
     static Outcome search(CapacitySpec c, DoublePredicate passes) {
+        return search(c, Double.NaN, passes);
+    }
+
+    /** {@link #search} from a prediction ({@link Bracket#nextFromPrediction}; NaN: none, from {@code capacity.start}). */
+    static Outcome search(CapacitySpec c, double predicted, DoublePredicate passes) {
         List<Bracket.Probe> ps = new ArrayList<>();
         while (true) {
-            Bracket.Decision d = Bracket.next(c, ps);
+            Bracket.Decision d =
+                    Double.isNaN(predicted) ? Bracket.next(c, ps) : Bracket.nextFromPrediction(c, predicted, ps);
             if (d.status() != Bracket.Status.PROBE) return new Outcome(ps, d);
             ps.add(new Bracket.Probe(d.load(), passes.test(d.load())));
         }
@@ -72,6 +78,34 @@ class BracketTest {
         Outcome o = search(rate(10, 0.01, 1000, 0.05, 30), x -> x <= 1.7);
         assertThat(o.probes().subList(0, 4)).extracting(Bracket.Probe::load).containsExactly(10.0, 5.0, 2.5, 1.25);
         assertThat(o.end().lo()).isBetween(1.7 / 1.05, 1.7);
+    }
+
+    /** From a prediction within the precision of the knee, two probes bracket it to the precision, on either side. */
+    @Test
+    void aPredictionWithinThePrecisionIsConfirmedByTwoProbes() {
+        CapacitySpec c = rate(2, 0.1, 200, 0.15, 8);
+        Outcome low = search(c, 5.0, x -> x <= 5.3);
+        assertThat(low.probes()).extracting(Bracket.Probe::load).containsExactly(5.0, 5.75);
+        assertThat(low.end().status()).isEqualTo(Bracket.Status.CONVERGED);
+        Outcome high = search(c, 6.0, x -> x <= 5.3);
+        assertThat(high.probes()).extracting(Bracket.Probe::load).containsExactly(6.0, 5.22); // 6 / 1.15 rounded up
+        assertThat(high.end().status()).isEqualTo(Bracket.Status.CONVERGED);
+        assertThat(high.end().lo()).isEqualTo(5.22);
+        // doubling and halving from the same start bisect [5, 10] and [3, 6] down to the precision instead
+        assertThat(search(rate(5, 0.1, 200, 0.15, 8), x -> x <= 5.3).probes()).hasSizeGreaterThan(3);
+        assertThat(search(rate(6, 0.1, 200, 0.15, 8), x -> x <= 5.3).probes()).hasSizeGreaterThan(3);
+    }
+
+    /** A prediction far off is bracketed by steps growing from the precision to doubling, whole numbers for an integral knob. */
+    @Test
+    void aPredictionFarOffIsStillBracketed() {
+        Outcome o = search(rate(2, 0.01, 1000, 0.15, 30), 1.0, x -> x <= 50);
+        assertThat(o.probes().subList(0, 4)).extracting(Bracket.Probe::load).containsExactly(1.0, 1.15, 1.52, 2.65);
+        assertThat(o.end().lo()).isLessThanOrEqualTo(50).isGreaterThan(50 / 1.15);
+        Outcome users = search(spec("workload.arrival.users", 4, 1, 1024, 0.001, 40), 30, x -> x <= 37);
+        for (Bracket.Probe p : users.probes()) assertThat(p.load()).isEqualTo(Math.rint(p.load()));
+        assertThat(users.end().lo()).isEqualTo(37.0);
+        assertThat(users.end().hi()).isEqualTo(38.0);
     }
 
     @Test
@@ -137,6 +171,23 @@ class BracketTest {
         for (Bracket.Probe p : o.probes()) assertThat(p.load()).isBetween(0.01, 1000.0);
         assertThat(o.probes().stream().map(Bracket.Probe::load).distinct().count())
                 .isEqualTo(o.probes().size()); // no load twice
+    }
+
+    @Property(tries = 300)
+    void findsTheKneeOfEveryMonotoneCellFromAnyPrediction(
+            @ForAll @DoubleRange(min = 0.02, max = 900) double knee,
+            @ForAll @DoubleRange(min = 0.05, max = 900) double predicted,
+            @ForAll @IntRange(min = 1, max = 200) int permille) {
+        double precision = permille / 1000.0;
+        CapacitySpec c = rate(1, 0.01, 1000, precision, 200);
+        Outcome o = search(c, predicted, x -> x <= knee);
+        assertThat(o.end().status()).isEqualTo(Bracket.Status.CONVERGED);
+        assertThat(o.end().lo()).isLessThanOrEqualTo(knee);
+        assertThat(o.end().hi()).isGreaterThan(knee);
+        assertThat((o.end().hi() - o.end().lo()) / o.end().lo()).isLessThanOrEqualTo(precision);
+        for (Bracket.Probe p : o.probes()) assertThat(p.load()).isBetween(0.01, 1000.0);
+        assertThat(o.probes().stream().map(Bracket.Probe::load).distinct().count())
+                .isEqualTo(o.probes().size());
     }
 
     @Property(tries = 200)

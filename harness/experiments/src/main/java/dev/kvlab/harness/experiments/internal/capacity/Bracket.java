@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * The decision rule of one capacity search, a pure function of the probes so far (load and pass/fail, in probe
- * order): bracket by doubling from {@code start} until a probe fails (or halving until one passes), then bisect the
+ * order): bracket by doubling from {@code start} until a probe fails (or halving until one passes; from a prediction,
+ * by steps growing from the precision: {@link #nextFromPrediction}), then bisect the
  * bracket [highest passing load, lowest failing load above it] until it is narrower than {@code precision}, at most
  * {@code max_probes} probes, never outside [{@code min}, {@code max}]. Deterministic: the same probes give the same
  * next load (so a resumed search retraces its probes).
@@ -48,13 +49,30 @@ public final class Bracket {
 
     /** {@link #next(CapacitySpec, List)} with the first probe at {@code start} instead of {@code capacity.start}. */
     public static Decision next(CapacitySpec c, double start, List<Probe> probes) {
+        return next(c, start, probes, false);
+    }
+
+    /**
+     * The rule for a search that starts at a prediction of the capacity ({@code predicted}, the twin's): it brackets by
+     * steps that grow from the precision, ×(1 + precision), then that step squared, to the fourth, … (at most ×2, the
+     * doubling of {@link #next}), and then bisects as {@link #next} does. A prediction within the precision of the
+     * capacity is so confirmed by two probes ([prediction, one step up] or [one step down, prediction]: a bracket no
+     * wider than the precision), where doubling from it bisected [p, 2p] or [p/2, p] down to the precision (four or five
+     * probes, the halving's far below the capacity and the slowest of a live search); one far off is still bracketed
+     * in a few more.
+     */
+    public static Decision nextFromPrediction(CapacitySpec c, double predicted, List<Probe> probes) {
+        return next(c, predicted, probes, true);
+    }
+
+    private static Decision next(CapacitySpec c, double start, List<Probe> probes, boolean predicted) {
         if (probes.isEmpty()) return new Decision(Status.PROBE, start, Double.NaN, Double.NaN);
         double lo = Double.NaN;
         for (Probe p : probes) if (p.passed() && !(p.load() <= lo)) lo = p.load();
         double hi = Double.NaN;
         for (Probe p : probes)
             if (!p.passed() && (Double.isNaN(lo) || p.load() > lo) && !(p.load() >= hi)) hi = p.load();
-        Decision d = decide(c, lo, hi);
+        Decision d = decide(c, lo, hi, predicted ? stepFromPrediction(c, probes.size()) : 2);
         if (d.status() == Status.PROBE) {
             if (probes.size() >= c.maxProbes()) return new Decision(Status.MAX_PROBES, Double.NaN, lo, hi);
             for (Probe p : probes)
@@ -64,17 +82,38 @@ public final class Bracket {
         return d;
     }
 
-    private static Decision decide(CapacitySpec c, double lo, double hi) {
+    /**
+     * The bracketing step of a search from a prediction after {@code probes} probes all on one side of it: (1 +
+     * precision) to the power 2<sup>probes − 1</sup>, at most 2.
+     */
+    static double stepFromPrediction(CapacitySpec c, int probes) {
+        return Math.min(2, Math.pow(1 + c.precision(), Math.pow(2, Math.max(0, probes - 1))));
+    }
+
+    /** The next decision on bracket [{@code lo}, {@code hi}], bracketing by {@code step} (×, ÷) while one side is open. */
+    private static Decision decide(CapacitySpec c, double lo, double hi, double step) {
         boolean ints = c.integral();
-        if (Double.isNaN(lo)) { // only failures: halve
+        int digits = digits(c.precision());
+        if (Double.isNaN(lo)) { // only failures: halve (step down)
             if (hi <= c.min()) return new Decision(Status.BELOW_MIN, Double.NaN, lo, hi);
-            double next = ints ? Math.max(Math.floor(hi / 2), Math.ceil(c.min())) : Math.max(hi / 2, c.min());
+            double next;
+            if (step == 2) next = ints ? Math.max(Math.floor(hi / 2), Math.ceil(c.min())) : Math.max(hi / 2, c.min());
+            else { // rounded up: the bracket it makes is never wider than the step
+                double down = round(hi / step, digits, RoundingMode.CEILING);
+                next = ints ? Math.max(Math.min(Math.ceil(down), hi - 1), Math.ceil(c.min())) : Math.max(down, c.min());
+            }
             if (next >= hi) return new Decision(Status.BELOW_MIN, Double.NaN, lo, hi);
             return new Decision(Status.PROBE, next, lo, hi);
         }
-        if (Double.isNaN(hi)) { // only passes: double
+        if (Double.isNaN(hi)) { // only passes: double (step up)
             if (lo >= c.max()) return new Decision(Status.ABOVE_MAX, Double.NaN, lo, hi);
-            double next = ints ? Math.min(lo * 2, Math.floor(c.max())) : Math.min(lo * 2, c.max());
+            double next;
+            if (step == 2) next = ints ? Math.min(lo * 2, Math.floor(c.max())) : Math.min(lo * 2, c.max());
+            else { // rounded down, as above
+                double up = round(lo * step, digits, RoundingMode.FLOOR);
+                if (!(up > lo)) up = lo * step;
+                next = ints ? Math.min(Math.max(Math.floor(up), lo + 1), Math.floor(c.max())) : Math.min(up, c.max());
+            }
             if (next <= lo) return new Decision(Status.ABOVE_MAX, Double.NaN, lo, hi);
             return new Decision(Status.PROBE, next, lo, hi);
         }
@@ -92,9 +131,12 @@ public final class Bracket {
     }
 
     static double round(double x, int digits) {
-        return new BigDecimal(x)
-                .round(new MathContext(digits, RoundingMode.HALF_EVEN))
-                .doubleValue();
+        return round(x, digits, RoundingMode.HALF_EVEN);
+    }
+
+    /** {@code x} to {@code digits} significant digits by {@code mode}, from its shortest decimal (1.15 stays 1.15 rounded down). */
+    static double round(double x, int digits, RoundingMode mode) {
+        return BigDecimal.valueOf(x).round(new MathContext(digits, mode)).doubleValue();
     }
 
     /** A load as written in messages: the shortest decimal, no exponent, no trailing zeros. */

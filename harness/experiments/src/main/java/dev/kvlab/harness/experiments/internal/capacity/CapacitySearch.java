@@ -214,7 +214,7 @@ public final class CapacitySearch implements Experiment {
         double wall = 0;
         double start = start(base.cell());
         while (true) {
-            Bracket.Decision d = Bracket.next(c, start, verdicts);
+            Bracket.Decision d = next(base.cell(), start, verdicts);
             if (d.status() == Bracket.Status.PROBE && c.budgetSeconds() > 0 && wall >= c.budgetSeconds())
                 d = new Bracket.Decision(Bracket.Status.BUDGET, Double.NaN, d.lo(), d.hi());
             if (d.status() != Bracket.Status.PROBE) return new Trace(base, probes, d, null);
@@ -244,7 +244,7 @@ public final class CapacitySearch implements Experiment {
                 // this load is the knee itself. The search stops here with it as the capacity (first failing: the
                 // lowest
                 // decided failure above it).
-                Bracket.Decision at = Bracket.next(c, start, verdicts);
+                Bracket.Decision at = next(base.cell(), start, verdicts);
                 double hi = Double.NaN;
                 for (ProbeResult q : probes)
                     if (!q.passed() && !q.undecided() && q.load() > load && !(q.load() >= hi)) hi = q.load();
@@ -259,16 +259,29 @@ public final class CapacitySearch implements Experiment {
     }
 
     /**
+     * The next decision of a search of {@code cell} that started at {@code start}: from its twin's prediction when it has
+     * one ({@link Bracket#nextFromPrediction}), else by doubling and halving.
+     */
+    private Bracket.Decision next(String cell, double start, List<Bracket.Probe> verdicts) {
+        return predicted(cell) ? Bracket.nextFromPrediction(c, start, verdicts) : Bracket.next(c, start, verdicts);
+    }
+
+    /** Whether a search of {@code cell} starts at its twin's predicted capacity ({@link #start}). */
+    private boolean predicted(String cell) {
+        TwinPrediction tp = predictions.get(cell);
+        return tp != null && tp.off() == null && tp.capacity() > 0 && Double.isFinite(tp.capacity());
+    }
+
+    /**
      * Where a search of {@code cell} starts: at its twin's predicted capacity (written before the live search, the same
      * for every replicate of the cell; rounded as a bisection's midpoint is, within [min, max]) when there is one, so a
-     * search whose twin is right brackets the capacity in its first two probes and runs none far below it; else at
+     * search whose twin is right to the precision brackets the capacity in its first two probes ({@link
+     * Bracket#nextFromPrediction}) and runs none far below it; else at
      * {@code capacity.start}.
      */
     double start(String cell) {
-        TwinPrediction tp = predictions.get(cell);
-        if (tp == null || tp.off() != null) return c.start();
-        double p = tp.capacity();
-        if (!(p > 0) || !Double.isFinite(p)) return c.start();
+        if (!predicted(cell)) return c.start();
+        double p = predictions.get(cell).capacity();
         double s = c.integral() ? Math.floor(p) : Bracket.round(p, Bracket.digits(c.precision()));
         return Math.max(c.min(), Math.min(c.max(), s));
     }
