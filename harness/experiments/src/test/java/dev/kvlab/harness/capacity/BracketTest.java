@@ -164,13 +164,7 @@ class BracketTest {
         double precision = permille / 1000.0;
         CapacitySpec c = rate(start, 0.01, 1000, precision, 200);
         Outcome o = search(c, x -> x <= knee);
-        assertThat(o.end().status()).isEqualTo(Bracket.Status.CONVERGED);
-        assertThat(o.end().lo()).isLessThanOrEqualTo(knee);
-        assertThat(o.end().hi()).isGreaterThan(knee);
-        assertThat((o.end().hi() - o.end().lo()) / o.end().lo()).isLessThanOrEqualTo(precision);
-        for (Bracket.Probe p : o.probes()) assertThat(p.load()).isBetween(0.01, 1000.0);
-        assertThat(o.probes().stream().map(Bracket.Probe::load).distinct().count())
-                .isEqualTo(o.probes().size()); // no load twice
+        bracketsTheKnee(o, knee, precision);
     }
 
     @Property(tries = 300)
@@ -181,13 +175,18 @@ class BracketTest {
         double precision = permille / 1000.0;
         CapacitySpec c = rate(1, 0.01, 1000, precision, 200);
         Outcome o = search(c, predicted, x -> x <= knee);
+        bracketsTheKnee(o, knee, precision);
+    }
+
+    /** The search converged on a bracket of the knee no wider than the precision, within [0.01, 1000], no load twice. */
+    static void bracketsTheKnee(Outcome o, double knee, double precision) {
         assertThat(o.end().status()).isEqualTo(Bracket.Status.CONVERGED);
         assertThat(o.end().lo()).isLessThanOrEqualTo(knee);
         assertThat(o.end().hi()).isGreaterThan(knee);
         assertThat((o.end().hi() - o.end().lo()) / o.end().lo()).isLessThanOrEqualTo(precision);
         for (Bracket.Probe p : o.probes()) assertThat(p.load()).isBetween(0.01, 1000.0);
         assertThat(o.probes().stream().map(Bracket.Probe::load).distinct().count())
-                .isEqualTo(o.probes().size());
+                .isEqualTo(o.probes().size()); // no load twice
     }
 
     @Property(tries = 200)

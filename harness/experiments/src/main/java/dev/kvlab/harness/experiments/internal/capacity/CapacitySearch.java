@@ -326,29 +326,19 @@ public final class CapacitySearch implements Experiment {
                                     + (passes > 1 ? ", " + ResolvedConfig.PASSES + "=" + passes : ""))
                     .withLoad(c.knob(), load, c.integral());
             if (passes > 1) r = r.withPasses(passes);
-            r = earlyStopped(c, base, r);
+            if (base.mode() == Mode.LIVE && c.earlyStop() && c.rule().equals("attainment"))
+                r = r.withEarlyStop(
+                        c.targetAttainment(),
+                        Math.max(c.minRequests(), CapacitySpec.EARLY_STOP_FIRST_LOOK),
+                        java.math.BigDecimal.valueOf(c.minDurationSeconds())
+                                        .stripTrailingZeros()
+                                        .toPlainString() + "s");
             RunConfig rc = r.checked();
             Map<String, String> factors = new LinkedHashMap<>(base.factors());
             factors.put(c.knob(), label);
             if (passes > 1) factors.put(ResolvedConfig.PASSES, Integer.toString(passes));
             return new CellRun(id, base.index(), factors, base.replicate(), base.seed(), base.mode(), rc, r.tree());
         });
-    }
-
-    /**
-     * {@code r}, a probe of {@code base}, with the early stop its live probes run with ({@code capacity.early_stop}, the
-     * attainment rule): its verdict taken at the first 95% decision, no look before max(min_requests, {@value
-     * CapacitySpec#EARLY_STOP_FIRST_LOOK}) requests and min_duration; {@code r} itself otherwise. The twin's probes of a
-     * live cell take it too ({@link TwinPrediction}), so that both searches judge a load by one protocol.
-     */
-    static ResolvedConfig earlyStopped(CapacitySpec c, CellRun base, ResolvedConfig r) {
-        if (base.mode() != Mode.LIVE || !c.earlyStop() || !c.rule().equals("attainment")) return r;
-        return r.withEarlyStop(
-                c.targetAttainment(),
-                Math.max(c.minRequests(), CapacitySpec.EARLY_STOP_FIRST_LOOK),
-                java.math.BigDecimal.valueOf(c.minDurationSeconds())
-                                .stripTrailingZeros()
-                                .toPlainString() + "s");
     }
 
     /**

@@ -72,7 +72,7 @@ record TwinPrediction(
         o.put(
                 "what",
                 "the twin's capacity, searched on the sim clock from the cell's calibration before the live search (same rule, bounds and "
-                        + "seeds; sim probes never extended, and stopped early as the live probes are when capacity.early_stop is on)");
+                        + "seeds; sim probes run in full, never extended)");
         o.put("engine", t.engine());
         o.put("calibration_seconds", calibrationSeconds);
         o.set("predicted_capacity", CapacityResults.num(mean(reps)));
@@ -148,14 +148,9 @@ record TwinPrediction(
 
     /** {@code base}'s config with the knob at {@code load}. */
     static RunConfig at(CapacitySpec c, CellRun base, double load) {
-        return CapacitySearch.earlyStopped(
-                        c,
-                        base,
-                        new ResolvedConfig(
-                                        base.config(),
-                                        base.tree(),
-                                        base.label() + " (twin) at " + c.knob() + "=" + Bracket.label(load))
-                                .withLoad(c.knob(), load, c.integral()))
+        return new ResolvedConfig(
+                        base.config(), base.tree(), base.label() + " (twin) at " + c.knob() + "=" + Bracket.label(load))
+                .withLoad(c.knob(), load, c.integral())
                 .checked();
     }
 

@@ -52,16 +52,8 @@ class TwinPredictionTest {
             """;
 
     static Path run(Path t, String slow, String predict, StringWriter log) throws Exception {
-        return run(t, slow, predict, log, false);
-    }
-
-    static Path run(Path t, String slow, String predict, StringWriter log, boolean earlyStop) throws Exception {
         Path f = t.resolve("m.yaml");
-        Files.writeString(
-                f,
-                YAML.replace("SLOW", slow)
-                        .replace("PREDICT", predict)
-                        .replace("early_stop: false", "early_stop: " + earlyStop));
+        Files.writeString(f, YAML.replace("SLOW", slow).replace("PREDICT", predict));
         MatrixSpec s = MatrixParser.load(f, List.of(), null);
         MatrixRunner r = new MatrixRunner(
                 new CellRunner()::run,
@@ -123,41 +115,6 @@ class TwinPredictionTest {
                 .contains("predicted (error)")
                 .contains("(+0%)")
                 .contains("cost/1M tok");
-    }
-
-    /**
-     * With {@code capacity.early_stop} on, the twin's probes stop early as the live probes do: on an engine that is
-     * exactly its twin, every load both searches probed has the same measured requests and attainment in both, and some
-     * of the twin's probes stopped before the workload's end (a twin that ran every probe in full would judge a load
-     * on more requests, from a longer queue, than the live search it predicts).
-     */
-    @Test
-    void theTwinsProbesStopEarlyAsTheLiveProbesDo(@TempDir Path t) throws Exception {
-        Path b = run(t, "1", "predict: true", new StringWriter(), true);
-        JsonNode cap = JSON.readTree(b.resolve("capacity.json").toFile());
-        JsonNode live = cap.get("cells").get(0);
-        JsonNode twin = JSON.readTree(b.resolve("twins")
-                        .resolve(live.get("cell").asText() + ".json")
-                        .toFile())
-                .get("replicates")
-                .get(0);
-        java.util.Map<Double, JsonNode> twinAt = new java.util.HashMap<>();
-        boolean stoppedEarly = false;
-        for (JsonNode q : twin.get("probes")) {
-            twinAt.put(q.get("load").asDouble(), q);
-            stoppedEarly |= q.get("requests").asLong() < 160;
-        }
-        assertThat(stoppedEarly).isTrue();
-        int common = 0;
-        for (JsonNode p : live.get("probes")) {
-            JsonNode q = twinAt.get(p.get("load").asDouble());
-            if (q == null) continue;
-            common++;
-            assertThat(q.get("requests").asLong()).isEqualTo(p.get("requests").asLong());
-            assertThat(q.get("slo_attainment").asDouble())
-                    .isEqualTo(p.get("slo_attainment").asDouble());
-        }
-        assertThat(common).isPositive();
     }
 
     @Test
