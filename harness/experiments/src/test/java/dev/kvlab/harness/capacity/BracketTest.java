@@ -73,6 +73,17 @@ class BracketTest {
         assertThat((o.end().hi() - o.end().lo()) / o.end().lo()).isLessThanOrEqualTo(0.01);
     }
 
+    /**
+     * A bisection's midpoint is rounded from the double's exact value, as every search has rounded it (a bundle's probes
+     * are retraced by {@code --resume} and {@code verify --rerun}): [2, 2.35] bisects at 2.17, since 2.175 is 2.17499…
+     * in binary, where rounding its shortest decimal would give 2.18.
+     */
+    @Test
+    void aMidpointIsRoundedFromItsExactValue() {
+        List<Bracket.Probe> ps = List.of(new Bracket.Probe(2, true), new Bracket.Probe(2.35, false));
+        assertThat(Bracket.next(rate(2, 0.01, 1000, 0.1, 30), ps).load()).isEqualTo(2.17);
+    }
+
     @Test
     void halvesUntilAPassWhenTheStartFails() {
         Outcome o = search(rate(10, 0.01, 1000, 0.05, 30), x -> x <= 1.7);

@@ -99,7 +99,7 @@ public final class Bracket {
             double next;
             if (step == 2) next = ints ? Math.max(Math.floor(hi / 2), Math.ceil(c.min())) : Math.max(hi / 2, c.min());
             else { // rounded up: the bracket it makes is never wider than the step
-                double down = round(hi / step, digits, RoundingMode.CEILING);
+                double down = roundDecimal(hi / step, digits, RoundingMode.CEILING);
                 next = ints ? Math.max(Math.min(Math.ceil(down), hi - 1), Math.ceil(c.min())) : Math.max(down, c.min());
             }
             if (next >= hi) return new Decision(Status.BELOW_MIN, Double.NaN, lo, hi);
@@ -110,7 +110,7 @@ public final class Bracket {
             double next;
             if (step == 2) next = ints ? Math.min(lo * 2, Math.floor(c.max())) : Math.min(lo * 2, c.max());
             else { // rounded down, as above
-                double up = round(lo * step, digits, RoundingMode.FLOOR);
+                double up = roundDecimal(lo * step, digits, RoundingMode.FLOOR);
                 if (!(up > lo)) up = lo * step;
                 next = ints ? Math.min(Math.max(Math.floor(up), lo + 1), Math.floor(c.max())) : Math.min(up, c.max());
             }
@@ -130,12 +130,21 @@ public final class Bracket {
         return Math.max(3, Math.min(12, d));
     }
 
+    /**
+     * {@code x} to {@code digits} significant digits, half to even, from the double's exact binary value (the midpoint
+     * 2.175 is 2.17499…, so 2.17): the loads every search has probed, which a resumed or re-run search retraces.
+     */
     static double round(double x, int digits) {
-        return round(x, digits, RoundingMode.HALF_EVEN);
+        return new BigDecimal(x)
+                .round(new MathContext(digits, RoundingMode.HALF_EVEN))
+                .doubleValue();
     }
 
-    /** {@code x} to {@code digits} significant digits by {@code mode}, from its shortest decimal (1.15 stays 1.15 rounded down). */
-    static double round(double x, int digits, RoundingMode mode) {
+    /**
+     * {@code x} to {@code digits} significant digits by {@code mode} (up or down: a step from a prediction), from its
+     * shortest decimal, so that 1.15 rounded down stays 1.15 (its binary value is 1.1499…).
+     */
+    static double roundDecimal(double x, int digits, RoundingMode mode) {
         return BigDecimal.valueOf(x).round(new MathContext(digits, mode)).doubleValue();
     }
 
