@@ -167,30 +167,16 @@ class BracketTest {
         assertThat(Wilson.of(0, 0).lo()).isZero();
     }
 
-    @Property(tries = 300)
+    /** By doubling and halving from {@code start}, or from {@code start} as a prediction ({@link Bracket#nextFromPrediction}). */
+    @Property(tries = 600)
     void findsTheKneeOfEveryMonotoneCell(
             @ForAll @DoubleRange(min = 0.02, max = 900) double knee,
-            @ForAll @DoubleRange(min = 0.05, max = 50) double start,
-            @ForAll @IntRange(min = 1, max = 200) int permille) {
+            @ForAll @DoubleRange(min = 0.05, max = 900) double start,
+            @ForAll @IntRange(min = 1, max = 200) int permille,
+            @ForAll boolean fromPrediction) {
         double precision = permille / 1000.0;
         CapacitySpec c = rate(start, 0.01, 1000, precision, 200);
-        Outcome o = search(c, x -> x <= knee);
-        bracketsTheKnee(o, knee, precision);
-    }
-
-    @Property(tries = 300)
-    void findsTheKneeOfEveryMonotoneCellFromAnyPrediction(
-            @ForAll @DoubleRange(min = 0.02, max = 900) double knee,
-            @ForAll @DoubleRange(min = 0.05, max = 900) double predicted,
-            @ForAll @IntRange(min = 1, max = 200) int permille) {
-        double precision = permille / 1000.0;
-        CapacitySpec c = rate(1, 0.01, 1000, precision, 200);
-        Outcome o = search(c, predicted, x -> x <= knee);
-        bracketsTheKnee(o, knee, precision);
-    }
-
-    /** The search converged on a bracket of the knee no wider than the precision, within [0.01, 1000], no load twice. */
-    static void bracketsTheKnee(Outcome o, double knee, double precision) {
+        Outcome o = search(c, fromPrediction ? start : Double.NaN, x -> x <= knee);
         assertThat(o.end().status()).isEqualTo(Bracket.Status.CONVERGED);
         assertThat(o.end().lo()).isLessThanOrEqualTo(knee);
         assertThat(o.end().hi()).isGreaterThan(knee);

@@ -65,6 +65,12 @@ public final class Bracket {
         return next(c, predicted, probes, true);
     }
 
+    /**
+     * The step of a search by doubling and halving, and the largest of a search from a prediction: once its step reaches
+     * it, a search from a prediction steps exactly as one by doubling does.
+     */
+    static final double DOUBLING = 2;
+
     private static Decision next(CapacitySpec c, double start, List<Probe> probes, boolean predicted) {
         if (probes.isEmpty()) return new Decision(Status.PROBE, start, Double.NaN, Double.NaN);
         double lo = Double.NaN;
@@ -72,7 +78,7 @@ public final class Bracket {
         double hi = Double.NaN;
         for (Probe p : probes)
             if (!p.passed() && (Double.isNaN(lo) || p.load() > lo) && !(p.load() >= hi)) hi = p.load();
-        Decision d = decide(c, lo, hi, predicted ? stepFromPrediction(c, probes.size()) : 2);
+        Decision d = decide(c, lo, hi, predicted ? stepFromPrediction(c, probes.size()) : DOUBLING);
         if (d.status() == Status.PROBE) {
             if (probes.size() >= c.maxProbes()) return new Decision(Status.MAX_PROBES, Double.NaN, lo, hi);
             for (Probe p : probes)
@@ -84,10 +90,10 @@ public final class Bracket {
 
     /**
      * The bracketing step of a search from a prediction after {@code probes} probes all on one side of it: (1 +
-     * precision) to the power 2<sup>probes − 1</sup>, at most 2.
+     * precision) to the power 2<sup>probes − 1</sup>, at most {@link #DOUBLING}.
      */
     static double stepFromPrediction(CapacitySpec c, int probes) {
-        return Math.min(2, Math.pow(1 + c.precision(), Math.pow(2, Math.max(0, probes - 1))));
+        return Math.min(DOUBLING, Math.pow(1 + c.precision(), Math.pow(2, Math.max(0, probes - 1))));
     }
 
     /** The next decision on bracket [{@code lo}, {@code hi}], bracketing by {@code step} (×, ÷) while one side is open. */
@@ -97,7 +103,8 @@ public final class Bracket {
         if (Double.isNaN(lo)) { // only failures: halve (step down)
             if (hi <= c.min()) return new Decision(Status.BELOW_MIN, Double.NaN, lo, hi);
             double next;
-            if (step == 2) next = ints ? Math.max(Math.floor(hi / 2), Math.ceil(c.min())) : Math.max(hi / 2, c.min());
+            if (step == DOUBLING)
+                next = ints ? Math.max(Math.floor(hi / 2), Math.ceil(c.min())) : Math.max(hi / 2, c.min());
             else { // rounded up: the bracket it makes is never wider than the step
                 double down = roundDecimal(hi / step, digits, RoundingMode.CEILING);
                 next = ints ? Math.max(Math.min(Math.ceil(down), hi - 1), Math.ceil(c.min())) : Math.max(down, c.min());
@@ -108,7 +115,7 @@ public final class Bracket {
         if (Double.isNaN(hi)) { // only passes: double (step up)
             if (lo >= c.max()) return new Decision(Status.ABOVE_MAX, Double.NaN, lo, hi);
             double next;
-            if (step == 2) next = ints ? Math.min(lo * 2, Math.floor(c.max())) : Math.min(lo * 2, c.max());
+            if (step == DOUBLING) next = ints ? Math.min(lo * 2, Math.floor(c.max())) : Math.min(lo * 2, c.max());
             else { // rounded down, as above
                 double up = roundDecimal(lo * step, digits, RoundingMode.FLOOR);
                 if (!(up > lo)) up = lo * step;
